@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// Thin launcher: the compiled CLI lives in ../dist (built by `npm ci` through the root `prepare` step).
+import { main } from '../dist/main.js';
+
+main(process.argv).then(
+  (code) => { process.exitCode = code; },
+  (err) => {
+    process.stderr.write(`argspan: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,86 @@
+/**
+ * Attribute keys. The single source of truth for every attribute the instrumentation writes
+ * and the analyzer reads (shared/DESIGN.md, "Span conventions"). No attribute key appears as a
+ * string literal anywhere else in argspan.
+ */
+
+/**
+ * OpenTelemetry GenAI semantic conventions (incubating). Copied as constants, like
+ * opentelemetry-js-contrib's `semconv.ts`, because the npm incubating entry point is deprecated
+ * and these names are still unstable upstream.
+ */
+export const GenAiAttributes = {
+  OPERATION_NAME: 'gen_ai.operation.name',
+  TOOL_NAME: 'gen_ai.tool.name',
+  TOOL_CALL_ID: 'gen_ai.tool.call.id',
+  TOOL_TYPE: 'gen_ai.tool.type',
+  TOOL_DESCRIPTION: 'gen_ai.tool.description',
+  CONVERSATION_ID: 'gen_ai.conversation.id',
+} as const;
+
+/** Stable OpenTelemetry attributes argspan writes. */
+export const OtelAttributes = {
+  ERROR_TYPE: 'error.type',
+  SERVICE_NAME: 'service.name',
+} as const;
+
+/** Attributes on the tool-call span (`execute_tool {tool}`). */
+export const CallAttributes = {
+  ARGS_COUNT: 'argspan.args.count',
+  ARGS_TRUNCATED: 'argspan.args.truncated',
+  ARGS_BYTES: 'argspan.args.bytes',
+  ARGS_HASH: 'argspan.args.hash',
+  /** Flatten limits that were hit (`depth`, `leaves`, `array`, `string`, `cycle`, `non-json`). */
+  ARGS_LIMITS: 'argspan.args.limits',
+  RESIDENCY: 'argspan.residency',
+  VERDICT: 'argspan.verdict',
+  VERDICT_REASON: 'argspan.verdict.reason',
+  GATE_HITS: 'argspan.gate.hits',
+  GATE_ACTION: 'argspan.gate.action',
+  /** The one clarifying question, when the gate action is `ask`. Names the field, never the value. */
+  GATE_QUESTION: 'argspan.gate.question',
+  /** Keys stripped from a remote hop because the tool's public schema does not declare them. */
+  STRIPPED_KEYS: 'argspan.hop.stripped_keys',
+  /** Seed 000 stopwatch. */
+  LOCAL_MS: 'argspan.stopwatch.local_ms',
+  REMOTE_RTT_MS: 'argspan.stopwatch.remote_rtt_ms',
+  BYTES_REDACTED: 'argspan.stopwatch.bytes_after_redaction',
+  HOP_BLOCKED: 'argspan.stopwatch.hop_blocked',
+  /** Whether a hop actually went remote (`true`) or the call ran locally (`false`). */
+  HOP_REMOTE: 'argspan.hop.remote',
+  /** Seed 001 protocol step index of the hop, when the hop protocol ran. */
+  HOP_STEP: 'argspan.hop.step',
+  /** Payload fingerprint (keyed hash of the redacted payload) of the hop. Never the idempotency key. */
+  HOP_FINGERPRINT: 'argspan.hop.fingerprint',
+} as const;
+
+/** Attributes on the argument span (`tool_arg {key}`). */
+export const ArgAttributes = {
+  KEY: 'argspan.arg.key',
+  LEAF: 'argspan.arg.leaf',
+  PROVENANCE: 'argspan.arg.provenance',
+  RESIDENCY: 'argspan.arg.residency',
+  RULE: 'argspan.arg.rule',
+  VALUE_HASH: 'argspan.arg.value_hash',
+  BYTES: 'argspan.arg.bytes',
+  DENYLISTED: 'argspan.arg.denylisted',
+  EXCERPT: 'argspan.arg.excerpt',
+  /** Call id of the earlier tool result that supplied a `context_retrieved` value. */
+  SOURCE_CALL_ID: 'argspan.arg.source_call_id',
+} as const;
+
+/** Attributes on hop/lease span events. */
+export const EventAttributes = {
+  STEP: 'argspan.step',
+  FINGERPRINT: 'argspan.fingerprint',
+  LEASE_ID: 'argspan.lease.id',
+  LEASE_EPOCH: 'argspan.lease.epoch',
+  RTT_MS: 'argspan.rtt_ms',
+  BYTES: 'argspan.bytes',
+  DECISION: 'argspan.decision',
+  REASON: 'argspan.reason',
+  PROBE_OK: 'argspan.probe.ok',
+  QUEUE_DEPTH: 'argspan.queue.depth',
+  QUEUE_ITEM: 'argspan.queue.item',
+  HTTP_STATUS: 'http.response.status_code',
+} as const;

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import * as conventions from './index.js';
+
+describe('conventions', () => {
+  it('keeps every attribute key unique across groups', () => {
+    const groups = [
+      conventions.GenAiAttributes,
+      conventions.OtelAttributes,
+      conventions.CallAttributes,
+      conventions.ArgAttributes,
+      conventions.EventAttributes,
+    ];
+    const keys = groups.flatMap((g) => Object.values(g));
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('puts every argspan attribute under the argspan. namespace', () => {
+    for (const g of [conventions.CallAttributes, conventions.ArgAttributes]) {
+      for (const key of Object.values(g)) expect(key).toMatch(/^argspan\.[a-z_.]+$/);
+    }
+  });
+
+  it('names spans as shared/DESIGN.md says', () => {
+    expect(conventions.toolCallSpanName('calendar.create')).toBe('execute_tool calendar.create');
+    expect(conventions.argumentSpanName('attendee.email')).toBe('tool_arg attendee.email');
+    expect(conventions.hopSpanName('summarise')).toBe('hop summarise');
+  });
+
+  it('ranks unknown above public labels so it is never outvoted', () => {
+    const s = conventions.RESIDENCY_STRENGTH;
+    expect(s.secret).toBeGreaterThan(s['dirty-tree']);
+    expect(s['dirty-tree']).toBeGreaterThan(s.unknown);
+    expect(s.unknown).toBeGreaterThan(s['bulky-public']);
+    expect(s['bulky-public']).toBeGreaterThan(s['tiny-public']);
+  });
+});

@@ -1,0 +1,29 @@
+/**
+ * @argspan/conventions — the contract between argspan's instrumentation and its analyzer:
+ * span names, attribute keys and label values. Change both sides and shared/DESIGN.md together.
+ */
+export { GenAiAttributes, OtelAttributes, CallAttributes, ArgAttributes, EventAttributes } from './attributes.js';
+export {
+  SpanNamePrefix,
+  toolCallSpanName,
+  argumentSpanName,
+  hopSpanName,
+  HopEvents,
+  INSTRUMENTATION_SCOPE,
+} from './span-names.js';
+export type { HopEventName } from './span-names.js';
+export {
+  RESIDENCY_ORDER,
+  RESIDENCY_STRENGTH,
+  Residency,
+  PROVENANCE_VALUES,
+  Provenance,
+  VERDICT_VALUES,
+  Verdict,
+  GATE_ACTION_VALUES,
+  GateAction,
+  OPERATION_EXECUTE_TOOL,
+  HOP_DECISION_VALUES,
+  DEFAULT_DENY_INFERRED,
+} from './values.js';
+export type { HopDecision } from './values.js';

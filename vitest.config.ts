@@ -1,0 +1,22 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    // Tests run against the TypeScript sources, never a stale dist/.
+    alias: {
+      '@argspan/conventions': src('./packages/conventions/src/index.ts'),
+      '@argspan/core': src('./packages/core/src/index.ts'),
+      '@argspan/hop': src('./packages/hop/src/index.ts'),
+      '@argspan/instrumentation': src('./packages/instrumentation/src/index.ts'),
+      '@argspan/analyzer': src('./analyzer/src/index.ts'),
+    },
+  },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'analyzer/src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
