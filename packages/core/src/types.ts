@@ -1,0 +1,199 @@
+import type { GateAction, Provenance, Residency, Verdict } from '@argspan/conventions';
+
+/** Path segment of a flattened leaf: an object key or an array index. */
+export type PathSegment = string | number;
+
+/** What kind of value a leaf held before it was turned into text for classification. */
+export type LeafKind =
+  | 'string'
+  | 'number'
+  | 'boolean'
+  | 'null'
+  | 'bigint'
+  | 'date'
+  | 'binary'
+  | 'undefined'
+  | 'function'
+  | 'symbol'
+  | 'other';
+
+/** One flattened argument leaf. */
+export interface Leaf {
+  /** Full dotted path: `attendee.email`, `files[2].path`, `headers["x-api-key"]`. */
+  key: string;
+  /** Last object key on the path (`email`, `path`); for an array element, the key of its array. */
+  leaf: string;
+  /** Path segments from the root. */
+  path: PathSegment[];
+  /** The value as text, as classification sees it (numbers in JS notation, dates ISO, buffers UTF-8). */
+  text: string;
+  kind: LeafKind;
+  /** UTF-8 byte length of the full value (before any truncation of `text`). */
+  bytes: number;
+  /** True when `text` was cut at `maxStringLength`; classification saw only the prefix. */
+  truncated: boolean;
+}
+
+/** Limits for flattening. Exceeding one is reported in {@link FlattenResult.limits}, never silent. */
+export interface FlattenLimits {
+  /** Deepest nesting followed; deeper subtrees become one summary leaf. @default 32 */
+  maxDepth: number;
+  /** Most leaves produced; the rest are counted in `droppedLeaves`. @default 100000 */
+  maxLeaves: number;
+  /** Longest string text kept per leaf (bytes still counts the whole value). @default 10485760 */
+  maxStringLength: number;
+}
+
+/** A limit that flattening ran into. */
+export type FlattenLimitHit = 'depth' | 'leaves' | 'string' | 'cycle' | 'non-json';
+
+export interface FlattenResult {
+  leaves: Leaf[];
+  /** Object keys seen anywhere on the tree (full paths), so key names are inspected too. */
+  limits: FlattenLimitHit[];
+  /** Leaves not produced because `maxLeaves` was reached. */
+  droppedLeaves: number;
+  /** Total UTF-8 bytes of all leaf values (including dropped leaves where known). */
+  bytes: number;
+}
+
+/** A secret detector finding. Carries the rule id, never the value. */
+export interface SecretFinding {
+  /** Stable rule id, e.g. `aws-access-key-id`, `private-key`. */
+  ruleId: string;
+  /** Offsets into the scanned text of the credential-shaped span (of the encoded form when it was decoded). */
+  start: number;
+  end: number;
+}
+
+/** The set of paths with uncommitted changes in a repository. */
+export interface DirtySet {
+  /** Absolute path of the repository root (work tree). */
+  root: string;
+  /** Repo-relative, `/`-separated paths that are modified, staged, untracked or renamed (both names). */
+  paths: ReadonlySet<string>;
+  /** Repo-relative prefixes of dirty directories (untracked directories, nested repositories). */
+  prefixes: readonly string[];
+}
+
+/** Proof that a bulky value is already committed (strict mode). */
+export interface CommittedContent {
+  /** True when the value's git blob hash exists in HEAD. */
+  hasBlob(text: string): boolean;
+  /** The committed (clean) content of a path, or undefined when the path is not clean in HEAD. */
+  cleanContentOf?(path: string): string | undefined;
+}
+
+/** One earlier tool result that later calls may have copied values from. */
+export interface ContextEntry {
+  /** Call id of the tool call whose result this is (linked from the argument span). */
+  callId?: string;
+  /** The result, as text or any JSON value (its strings and numbers are tokenised). */
+  content: unknown;
+}
+
+/** A tool call to classify. */
+export interface ToolCall {
+  tool: string;
+  args: unknown;
+  /** Call id, when the framework gives one. */
+  callId?: string;
+}
+
+/** What the agent knows at the time of the call, for provenance. */
+export interface CallContext {
+  /** The user's text for this turn (and earlier turns, if the agent keeps them). */
+  userText?: string | readonly string[];
+  /** Earlier tool results. */
+  context?: readonly (ContextEntry | string)[];
+  /** JSON-schema defaults by full path (`calendar.when`) or by leaf name (`timezone`). */
+  schemaDefaults?: Readonly<Record<string, unknown>>;
+  /** Paths or leaf names whose schema default is safe to accept when the model did not assert it. */
+  safeDefaults?: readonly string[];
+  /**
+   * Top-level and nested keys the tool's public schema declares; on `remote-ok` every other key
+   * is stripped from what is sent. Undefined means "no schema known": nothing is stripped.
+   */
+  publicSchemaKeys?: readonly string[];
+}
+
+/** Gate policy: where calls may run and which inferred fields are blocked. */
+export interface GatePolicy {
+  /** Tools that may make a remote hop at all. @default [] */
+  remoteAllowlist: readonly string[];
+  /** Leaf names (or full `tool.key` / dotted paths) on which a model-inferred value is blocked. @default DEFAULT_DENY_INFERRED */
+  denyInferred: readonly string[];
+  /** `ask` turns a blocked inferred field into one clarifying question; `block` refuses it. @default 'ask' */
+  inferredAction: 'ask' | 'block';
+  /** Characters at which a value with no other evidence counts as bulky. @default 8192 */
+  bulkyThreshold: number;
+  /**
+   * Strict public mode: a bulky value is public only with proof it is committed; without proof it
+   * is `unknown`, so it never goes remote. @default false
+   */
+  strictPublic: boolean;
+}
+
+/** Everything classification needs besides the call itself. All optional; defaults are safe. */
+export interface ClassifyOptions extends Partial<GatePolicy> {
+  limits?: Partial<FlattenLimits>;
+  /** Dirty paths of the working tree (see `readDirtySet`). */
+  dirty?: DirtySet;
+  /** Proof of committed content, for strict public mode. */
+  committed?: CommittedContent;
+  /** Secret detector to use; the built-in one by default. */
+  detector?: SecretDetector;
+}
+
+/** A secret detector: pure, stateless across calls, no network, no model. */
+export interface SecretDetector {
+  /** The first credential-shaped finding in `text`, or undefined. */
+  find(text: string): SecretFinding | undefined;
+  /** Every finding in `text` (for redaction). */
+  findAll(text: string): SecretFinding[];
+}
+
+/** The classification of one leaf. */
+export interface LeafClassification {
+  key: string;
+  leaf: string;
+  residency: Residency;
+  provenance: Provenance;
+  /** Id of the secret/dirty/public rule that decided the residency; never the value. */
+  rule: string;
+  /** For `context_retrieved`: the call id of the tool result that supplied the value. */
+  sourceCallId?: string;
+  /** True when the leaf name (or path) is on the inferred denylist. */
+  denylisted: boolean;
+  bytes: number;
+}
+
+/** The gate's decision about inferred fields. */
+export interface GateOutcome {
+  action: GateAction;
+  /** `tool.key` of every denylisted leaf whose value the model inferred. */
+  hits: string[];
+  /** The one clarifying question when action is `ask`; names the field, never the value. */
+  question?: string;
+}
+
+/** The full classification of a call. */
+export interface CallClassification {
+  tool: string;
+  residency: Residency;
+  verdict: Verdict;
+  /** Why: names the rule (and key), never the value. */
+  reason: string;
+  gate: GateOutcome;
+  leaves: LeafClassification[];
+  /** Flattened leaves, index-aligned with `leaves` (values for keyed hashing; never export them raw). */
+  flat: Leaf[];
+  /** Flatten limits that were hit. */
+  limits: FlattenLimitHit[];
+  droppedLeaves: number;
+  bytes: number;
+  /** Keys stripped from a remote hop because the public schema does not declare them. */
+  strippedKeys: string[];
+  /** True when classification failed and the verdict is the fail-closed default. */
+  failedClosed: boolean;
+}
