@@ -1,1 +1,32 @@
-export async function main(argv: string[]): Promise<number> { return 0; }
+import { Command, CommanderError } from 'commander';
+import { ExitCode } from './exit-codes.js';
+import { processIO, type CommandIO } from './io.js';
+
+/** Each command registers itself on the program and reports its exit code through `setExit`. */
+export type CommandRegistrar = (program: Command, io: CommandIO, setExit: (code: number) => void) => void;
+
+const registrars: CommandRegistrar[] = [];
+
+/** Run the CLI. Resolves to the process exit code; never calls process.exit itself. */
+export async function main(argv: string[], io: CommandIO = processIO): Promise<number> {
+  let exitCode: number = ExitCode.OK;
+  const program = new Command('argspan')
+    .description('See and control what AI agents put into tool calls.')
+    .version('0.1.0')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    });
+  for (const register of registrars) register(program, io, (code) => (exitCode = code));
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version exit 0; everything else commander rejects is bad usage.
+      return err.exitCode === 0 ? ExitCode.OK : ExitCode.INPUT_ERROR;
+    }
+    throw err;
+  }
+  return exitCode;
+}
