@@ -113,6 +113,8 @@ function topLevelKeys(line: string): string[] | undefined {
 
 /** For a pretty-printed document: the keys seen near the start. */
 function guessKeys(text: string): string[] {
+  const first = /^\{\s*"([^"\\]+)"/.exec(text);
+  if (first) return [first[1]!];
   const keys: string[] = [];
   for (const k of ['resourceSpans', 'result', 'data', 'traceID', 'spans', 'spanID']) if (text.includes(`"${k}"`)) keys.push(k);
   return keys;

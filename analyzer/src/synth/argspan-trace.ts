@@ -172,10 +172,10 @@ export class ArgspanTraceBuilder {
   }
 
   /** The spans as OTLP JSON lines, `perLine` spans per `resourceSpans` message. */
-  lines(service = 'agent', perLine = 200): string[] {
+  lines(service = 'agent', perLine = 200, resource: Record<string, AttrValue | undefined> = {}): string[] {
     const out: string[] = [];
     for (let i = 0; i < this.spans.length; i += perLine) {
-      out.push(resourceSpansLine(service, INSTRUMENTATION_SCOPE, this.spans.slice(i, i + perLine)));
+      out.push(resourceSpansLine(service, INSTRUMENTATION_SCOPE, this.spans.slice(i, i + perLine), resource));
     }
     return out;
   }

@@ -10,8 +10,9 @@ const TOOLS = [
   { tool: 'summarise', keys: ['text', 'max_words', 'language', 'files[0].path', 'files[1].path', 'files[2].path'] },
   { tool: 'payments.quote', keys: ['account_id', 'price', 'currency', 'memo'] },
 ] as const;
-const PROVENANCE: Provenance[] = ['user_explicit', 'user_explicit', 'context_retrieved', 'schema_default', 'model_inferred'];
-const RESIDENCY: Residency[] = ['tiny-public', 'tiny-public', 'tiny-public', 'bulky-public', 'unknown', 'dirty-tree'];
+const PROVENANCE: Provenance[] = ['user_explicit', 'user_explicit', 'user_explicit', 'context_retrieved', 'schema_default', 'model_inferred'];
+const RESIDENCY: Residency[] = ['tiny-public', 'tiny-public', 'tiny-public', 'bulky-public', 'unknown'];
+const DENYLISTED = new Set(['timezone', 'attendee.email', 'to', 'account_id', 'price', 'currency']);
 
 /** Small deterministic PRNG (mulberry32), so a benchmark run is reproducible. */
 function rng(seed: number): () => number {
@@ -41,18 +42,25 @@ export async function writeRealisticTraces(file: string, spanTarget: number, see
       const runId = `run-${seed}-${run}`;
       const turn = b.turn(`turn ${t}`, runId);
       const calls = 1 + Math.floor(rand() * 3);
+      let previous: { traceId: string; spanId: string } | undefined;
       for (let c = 0; c < calls; c++) {
         const def = TOOLS[Math.floor(rand() * TOOLS.length)]!;
-        const args: ArgSpec[] = def.keys.map((key) => ({
-          key,
-          provenance: PROVENANCE[Math.floor(rand() * PROVENANCE.length)]!,
-          residency: RESIDENCY[Math.floor(rand() * RESIDENCY.length)]!,
-          denylisted: ['timezone', 'attendee.email', 'to', 'account_id', 'price', 'currency'].includes(key),
-          bytes: 8 + Math.floor(rand() * 400),
-        }));
-        const remote = def.tool === 'summarise' && rand() < 0.7;
+        const args: ArgSpec[] = def.keys.map((key) => {
+          let provenance = PROVENANCE[Math.floor(rand() * PROVENANCE.length)]!;
+          if (provenance === 'context_retrieved' && !previous) provenance = 'user_explicit';
+          return {
+            key,
+            provenance,
+            residency: RESIDENCY[Math.floor(rand() * RESIDENCY.length)]!,
+            denylisted: DENYLISTED.has(key),
+            bytes: 8 + Math.floor(rand() * 400),
+            ...(provenance === 'context_retrieved' && previous ? { linkTo: previous } : {}),
+          };
+        });
+        const hits = args.filter((a) => a.denylisted && a.provenance === 'model_inferred').map((a) => `${def.tool}.${a.key}`);
+        const remote = hits.length === 0 && def.tool === 'summarise' && rand() < 0.7;
         const fp = `fp${run.toString(16)}${t}${c}`;
-        b.call(turn, {
+        previous = b.call(turn, {
           tool: def.tool,
           runId,
           args,
@@ -60,7 +68,9 @@ export async function writeRealisticTraces(file: string, spanTarget: number, see
           verdict: remote ? 'remote-ok' : 'local',
           remote,
           hopFingerprint: remote ? fp : undefined,
-          gateAction: 'allow',
+          gateAction: hits.length ? 'ask' : 'allow',
+          gateHits: hits.length ? hits : undefined,
+          gateQuestion: hits.length ? `Which value should ${hits[0]} use?` : undefined,
           stopwatch: { localMs: 1 + rand() * 5, remoteRttMs: remote ? 20 + rand() * 80 : undefined, bytesAfterRedaction: 300 },
           events: remote
             ? [
