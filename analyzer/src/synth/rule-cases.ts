@@ -1,4 +1,4 @@
-import { EventAttributes, HopEvents, ResourceAttributes, type Provenance } from '@argspan/conventions';
+import { EventAttributes, GenAiAttributes, CallAttributes, HopEvents, ResourceAttributes, type Provenance } from '@argspan/conventions';
 import { ArgspanTraceBuilder, type CallSpec, type EventSpec } from './argspan-trace.js';
 
 /** A canary shaped like an AWS access key id. Tests grep every output for it. */
@@ -169,12 +169,28 @@ export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
   },
 };
 
-/** The OTLP JSON lines of one rule case. */
+/** Attributes whose values tie spans of different traces together (run, payload, lease). */
+const CROSS_TRACE_KEYS = new Set<string>([GenAiAttributes.CONVERSATION_ID, CallAttributes.HOP_FINGERPRINT, EventAttributes.FINGERPRINT, EventAttributes.LEASE_ID]);
+
+/**
+ * The OTLP JSON lines of one rule case. Ids come from a seed of their own and run ids,
+ * fingerprints and lease ids are prefixed with the case name, so all cases can be loaded into
+ * one database without one case's spans joining another's.
+ */
 export function ruleCaseLines(rule: string, which: 'tp' | 'fp'): string[] {
   const c = RULE_CASES[rule];
   if (!c) throw new Error(`no fixture case for rule ${rule}`);
-  const b = new ArgspanTraceBuilder(0x5eed);
+  const index = Object.keys(RULE_CASES).indexOf(rule);
+  const b = new ArgspanTraceBuilder(0x5e00 + index * 2 + (which === 'fp' ? 1 : 0));
   const turn = b.turn('turn 1', 'run-1');
   c[which](b, turn);
+  const ns = (kv: { key: string; value: unknown }) => {
+    const v = kv.value as { stringValue?: string };
+    if (CROSS_TRACE_KEYS.has(kv.key) && v.stringValue !== undefined) v.stringValue = `${rule}.${which}.${v.stringValue}`;
+  };
+  for (const span of b.spans) {
+    span.attributes.forEach(ns);
+    for (const e of span.events ?? []) e.attributes.forEach(ns);
+  }
   return b.lines('agent', 200, FIXTURE_RESOURCE);
 }
