@@ -75,77 +75,95 @@ export const HOP_EVENT_COLUMNS: readonly DerivedColumn[] = [
   { column: 'http_status', key: EventAttributes.HTTP_STATUS, type: 'int' },
 ];
 
-const VALUE: Record<ColType, string> = {
-  str: 'str_value',
-  int: 'coalesce(int_value, CAST(dbl_value AS BIGINT), TRY_CAST(str_value AS BIGINT))',
-  num: 'coalesce(dbl_value, CAST(int_value AS DOUBLE), TRY_CAST(str_value AS DOUBLE))',
-  bool: "coalesce(bool_value, CASE lower(str_value) WHEN 'true' THEN true WHEN 'false' THEN false END)",
-  arr: 'arr_value',
+/** Typed value of an OTLP AnyValue struct `v`, for a derived column. */
+const TYPED: Record<ColType, (v: string) => string> = {
+  str: (v) => `${v}.stringValue`,
+  int: (v) => `coalesce(TRY_CAST(${v}.intValue AS BIGINT), CAST(${v}.doubleValue AS BIGINT), TRY_CAST(${v}.stringValue AS BIGINT))`,
+  num: (v) => `coalesce(${v}.doubleValue, TRY_CAST(${v}.intValue AS DOUBLE), TRY_CAST(${v}.stringValue AS DOUBLE))`,
+  bool: (v) => `coalesce(${v}.boolValue, CASE lower(${v}.stringValue) WHEN 'true' THEN true WHEN 'false' THEN false END)`,
+  arr: (v) => `attr_array(${v})`,
 };
 
-function pivot(cols: readonly DerivedColumn[]): string {
-  return cols.map((c) => `any_value(${VALUE[c.type]}) FILTER (WHERE "key" = ${sqlString(c.key)}) AS ${c.column}`).join(',\n    ');
+/** `attr_v(list, key) AS v_col, …`: the raw value struct of each attribute, picked from the span's own list. */
+function pick(cols: readonly DerivedColumn[], list: string): string {
+  return cols.map((c) => `attr_v(${list}, ${sqlString(c.key)}) AS v_${c.column}`).join(',\n    ');
+}
+
+/** `typed(v_col) AS col, …` */
+function typed(cols: readonly DerivedColumn[]): string {
+  return cols.map((c) => `${TYPED[c.type](`v_${c.column}`)} AS ${c.column}`).join(',\n    ');
 }
 
 const like = (prefix: string) => sqlString(`${prefix} %`);
 const strip = (prefix: string) => `${prefix} `.length + 1;
+const HOP_EVENT_NAMES = Object.values(HopEvents).map(sqlString).join(', ');
 
 /**
- * SQL that derives argspan's own tables from the generic schema, once at load time, so rules
- * read typed columns and never attribute keys:
- * - `tool_calls`: one row per `execute_tool {tool}` span, with its parent (the turn).
+ * SQL that derives argspan's own tables, once at load time, from the staged span structs
+ * (each span's attribute list is searched directly: no join over the long attribute table), so
+ * rules read typed columns and never attribute keys:
+ * - `tool_calls`: one row per `execute_tool {tool}` span, with its parent (the turn) and whether
+ *   it went remote (`argspan.hop.remote` or a hop.sent event).
  * - `tool_args`: one row per `tool_arg {key}` span with its call's tool, call id, run id and turn,
- *   and the tool-call span its span link (or source call id) points to.
+ *   and the tool-call span its first span link (or source call id) points to.
  * - `hop_events`: every hop/lease event on a call span or its `hop {tool}` child, with the call.
+ * Runs after NORMALISE_SQL and before CLEANUP_SQL (it reads `raw_spans` and `stage_events`).
  */
 export const ARGSPAN_TABLES_SQL = `
-CREATE TABLE tool_calls AS
-  SELECT s.trace_id, s.span_id, s.parent_span_id AS turn_span_id, s."name", s.start_ns, s.end_ns, s.file_id,
-    ${pivot(TOOL_CALL_COLUMNS)}
-  FROM spans s LEFT JOIN span_attributes a ON a.trace_id = s.trace_id AND a.span_id = s.span_id
-  WHERE s."name" LIKE ${like(SpanNamePrefix.TOOL_CALL)}
-  GROUP BY s.trace_id, s.span_id, s.parent_span_id, s."name", s.start_ns, s.end_ns, s.file_id
-  HAVING operation IS NULL OR operation = ${sqlString(OPERATION_EXECUTE_TOOL)};
-ALTER TABLE tool_calls ADD COLUMN tool VARCHAR;
-UPDATE tool_calls SET tool = coalesce(tool_attr, substr("name", ${strip(SpanNamePrefix.TOOL_CALL)}));
+CREATE OR REPLACE TEMP MACRO attr_v(attrs, k) AS list_filter(attrs, lambda a: a."key" = k)[1]."value";
 
-CREATE TABLE tool_args AS
-  SELECT s.trace_id, s.span_id, s.parent_span_id AS call_span_id, s."name", s.start_ns, s.file_id,
-    ${pivot(TOOL_ARG_COLUMNS)},
-    bool_or("key" = ${sqlString(ArgAttributes.EXCERPT)}) AS has_excerpt
-  FROM spans s LEFT JOIN span_attributes a ON a.trace_id = s.trace_id AND a.span_id = s.span_id
-  WHERE s."name" LIKE ${like(SpanNamePrefix.ARGUMENT)}
-  GROUP BY s.trace_id, s.span_id, s.parent_span_id, s."name", s.start_ns, s.file_id;
-ALTER TABLE tool_args ADD COLUMN "key" VARCHAR;
-ALTER TABLE tool_args ADD COLUMN tool VARCHAR;
-ALTER TABLE tool_args ADD COLUMN call_id VARCHAR;
-ALTER TABLE tool_args ADD COLUMN run_id VARCHAR;
-ALTER TABLE tool_args ADD COLUMN turn_span_id VARCHAR;
-ALTER TABLE tool_args ADD COLUMN source_trace_id VARCHAR;
-ALTER TABLE tool_args ADD COLUMN source_span_id VARCHAR;
-UPDATE tool_args SET "key" = coalesce(key_attr, substr("name", ${strip(SpanNamePrefix.ARGUMENT)}));
-UPDATE tool_args a SET tool = c.tool, call_id = c.call_id, run_id = c.run_id, turn_span_id = c.turn_span_id
-  FROM tool_calls c WHERE c.trace_id = a.trace_id AND c.span_id = a.call_span_id;
-UPDATE tool_args a SET source_trace_id = l.linked_trace_id, source_span_id = l.linked_span_id
-  FROM links l WHERE l.trace_id = a.trace_id AND l.span_id = a.span_id AND l.link_index = 0;
-UPDATE tool_args a SET source_trace_id = c.trace_id, source_span_id = c.span_id
-  FROM tool_calls c WHERE a.source_span_id IS NULL AND a.source_call_id IS NOT NULL AND c.call_id = a.source_call_id;
+CREATE TEMP TABLE calls0 AS
+  WITH raw AS (
+    SELECT r.trace_id, r.span_id, norm_id(r.s.parentSpanId, 16) AS turn_span_id, r.s."name" AS "name",
+      TRY_CAST(r.s.startTimeUnixNano AS BIGINT) AS start_ns, TRY_CAST(r.s.endTimeUnixNano AS BIGINT) AS end_ns, r.file_id,
+      ${pick(TOOL_CALL_COLUMNS, 'r.s.attributes')}
+    FROM raw_spans r WHERE r.s."name" LIKE ${like(SpanNamePrefix.TOOL_CALL)})
+  SELECT trace_id, span_id, turn_span_id, "name", start_ns, end_ns, file_id,
+    ${typed(TOOL_CALL_COLUMNS)}
+  FROM raw;
+DELETE FROM calls0 WHERE operation IS NOT NULL AND operation <> ${sqlString(OPERATION_EXECUTE_TOOL)};
 
 CREATE TABLE hop_events AS
-  SELECT e.trace_id, e.span_id, coalesce(c.span_id, hc.span_id) AS call_span_id, e.event_index, e."name", e.time_ns,
-    ${pivot(HOP_EVENT_COLUMNS)}
-  FROM events e
-  LEFT JOIN event_attributes a ON a.trace_id = e.trace_id AND a.span_id = e.span_id AND a.event_index = e.event_index
-  LEFT JOIN tool_calls c ON c.trace_id = e.trace_id AND c.span_id = e.span_id
-  LEFT JOIN spans hs ON hs.trace_id = e.trace_id AND hs.span_id = e.span_id AND hs."name" LIKE ${like(SpanNamePrefix.HOP)}
-  LEFT JOIN tool_calls hc ON hc.trace_id = hs.trace_id AND hc.span_id = hs.parent_span_id
-  WHERE e."name" IN (${Object.values(HopEvents).map(sqlString).join(', ')})
-  GROUP BY ALL;
-ALTER TABLE hop_events ADD COLUMN tool VARCHAR;
-ALTER TABLE hop_events ADD COLUMN run_id VARCHAR;
-UPDATE hop_events h SET tool = c.tool, run_id = c.run_id FROM tool_calls c WHERE c.trace_id = h.trace_id AND c.span_id = h.call_span_id;
+  WITH raw AS (
+    SELECT trace_id, span_id, event_index, e."name" AS "name", TRY_CAST(e.timeUnixNano AS BIGINT) AS time_ns,
+      ${pick(HOP_EVENT_COLUMNS, 'e.attributes')}
+    FROM stage_events WHERE e."name" IN (${HOP_EVENT_NAMES})),
+  ev AS (SELECT trace_id, span_id, event_index, "name", time_ns, ${typed(HOP_EVENT_COLUMNS)} FROM raw),
+  hops AS (SELECT trace_id, span_id, parent_span_id FROM spans WHERE "name" LIKE ${like(SpanNamePrefix.HOP)})
+  SELECT ev.*, coalesce(c.span_id, hc.span_id) AS call_span_id,
+    coalesce(c.tool_attr, substr(c."name", ${strip(SpanNamePrefix.TOOL_CALL)}), hc.tool_attr, substr(hc."name", ${strip(SpanNamePrefix.TOOL_CALL)})) AS tool,
+    coalesce(c.run_id, hc.run_id) AS run_id
+  FROM ev
+  LEFT JOIN calls0 c ON c.trace_id = ev.trace_id AND c.span_id = ev.span_id
+  LEFT JOIN hops h ON h.trace_id = ev.trace_id AND h.span_id = ev.span_id
+  LEFT JOIN calls0 hc ON hc.trace_id = h.trace_id AND hc.span_id = h.parent_span_id;
 
-ALTER TABLE tool_calls ADD COLUMN went_remote BOOLEAN;
-UPDATE tool_calls c SET went_remote = coalesce(c.hop_remote, false) OR EXISTS (
-  SELECT 1 FROM hop_events h WHERE h.trace_id = c.trace_id AND h.call_span_id = c.span_id AND h."name" = ${sqlString(HopEvents.HOP_SENT)});
+CREATE TABLE tool_calls AS
+  SELECT c.*, coalesce(tool_attr, substr("name", ${strip(SpanNamePrefix.TOOL_CALL)})) AS tool,
+    coalesce(c.hop_remote, false) OR sent.call_span_id IS NOT NULL AS went_remote
+  FROM calls0 c
+  LEFT JOIN (SELECT DISTINCT trace_id, call_span_id FROM hop_events WHERE "name" = ${sqlString(HopEvents.HOP_SENT)}) sent
+    ON sent.trace_id = c.trace_id AND sent.call_span_id = c.span_id;
+DROP TABLE calls0;
+
+CREATE TABLE tool_args AS
+  WITH raw AS (
+    SELECT r.trace_id, r.span_id, norm_id(r.s.parentSpanId, 16) AS call_span_id, r.s."name" AS "name",
+      TRY_CAST(r.s.startTimeUnixNano AS BIGINT) AS start_ns, r.file_id,
+      len(list_filter(r.s.attributes, lambda a: a."key" = ${sqlString(ArgAttributes.EXCERPT)})) > 0 AS has_excerpt,
+      norm_id(r.s.links[1].traceId, 32) AS link_trace_id, norm_id(r.s.links[1].spanId, 16) AS link_span_id,
+      ${pick(TOOL_ARG_COLUMNS, 'r.s.attributes')}
+    FROM raw_spans r WHERE r.s."name" LIKE ${like(SpanNamePrefix.ARGUMENT)}),
+  a AS (
+    SELECT trace_id, span_id, call_span_id, "name", start_ns, file_id, has_excerpt, link_trace_id, link_span_id,
+      ${typed(TOOL_ARG_COLUMNS)}
+    FROM raw),
+  by_call_id AS (SELECT call_id, any_value(trace_id) AS trace_id, any_value(span_id) AS span_id FROM tool_calls WHERE call_id IS NOT NULL GROUP BY call_id)
+  SELECT a.* EXCLUDE (link_trace_id, link_span_id),
+    coalesce(a.key_attr, substr(a."name", ${strip(SpanNamePrefix.ARGUMENT)})) AS "key",
+    c.tool, c.call_id, c.run_id, c.turn_span_id,
+    coalesce(a.link_trace_id, src.trace_id) AS source_trace_id, coalesce(a.link_span_id, src.span_id) AS source_span_id
+  FROM a
+  LEFT JOIN tool_calls c ON c.trace_id = a.trace_id AND c.span_id = a.call_span_id
+  LEFT JOIN by_call_id src ON a.link_span_id IS NULL AND src.call_id = a.source_call_id;
 `;

@@ -6,7 +6,7 @@ import { ARGSPAN_TABLES_SQL } from './argspan-tables.js';
 import { sqlString } from './duckdb-types.js';
 import { InputError, type InputProblem } from './input-error.js';
 import { loadFile, type LoadFileOptions } from './load-file.js';
-import { DEDUP_SQL, NORMALISE_SQL, STAGING_DDL } from './schema.js';
+import { CLEANUP_SQL, DEDUP_SQL, NORMALISE_SQL, STAGING_DDL } from './schema.js';
 import { JAEGER_MACROS } from './stage-jaeger.js';
 
 export interface LoadStats {
@@ -57,6 +57,7 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
   await db.run(DEDUP_SQL);
   await db.run(NORMALISE_SQL);
   await db.run(ARGSPAN_TABLES_SQL);
+  await db.run(CLEANUP_SQL);
   const spans = Number((await db.one('SELECT count(*) AS n FROM spans')).n);
   if (spans === 0 && skipped.length > 0) throw new InputError([...skipped, { file: files.join(', '), reason: 'nothing readable was left to analyse' }]);
   return { files: files.length, spans, duplicates: staged - spans, skipped };

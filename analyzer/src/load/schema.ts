@@ -79,6 +79,10 @@ CREATE TABLE links AS
     coalesce(l.refType, 'LINK') AS ref_type
   FROM (SELECT trace_id, span_id, unnest(range(len(s.links))) AS link_index, unnest(s.links) AS l FROM raw_spans WHERE len(s.links) > 0);
 
+`;
+
+/** Drop the staging tables once every derived table is built. */
+export const CLEANUP_SQL = `
 DROP TABLE stage_events;
 DROP TABLE raw_spans;
 `;
