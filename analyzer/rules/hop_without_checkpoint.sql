@@ -15,6 +15,6 @@ WHERE h."name" = 'argspan.hop.sent'
   AND NOT EXISTS (
     SELECT 1 FROM hop_events k
     WHERE k."name" = 'argspan.checkpoint.written'
-      AND (k.run_id = h.run_id OR (h.run_id IS NULL AND k.trace_id = h.trace_id))
+      AND coalesce(k.run_id, k.trace_id) = coalesce(h.run_id, h.trace_id)
       AND k.time_ns <= h.time_ns
       AND (k.fingerprint IS NULL OR h.fingerprint IS NULL OR k.fingerprint = h.fingerprint))

@@ -2,7 +2,7 @@ import { ResourceAttributes } from '@argspan/conventions';
 import { readBaseline } from './baseline.js';
 import { scanCredentials } from './credential-scan.js';
 import { Db } from './db.js';
-import { SCHEMA_TABLES, exportParquet } from './export-parquet.js';
+import { SCHEMA_TABLES, SCHEMA_VIEWS, exportParquet } from './export-parquet.js';
 import { sqlString } from './load/duckdb-types.js';
 import { expandPathsStrict } from './load/expand-paths.js';
 import { DEFAULT_MAX_LINE_BYTES } from './load/load-file.js';
@@ -23,7 +23,11 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
   const files = expandPathsStrict(options.paths);
   const db = await Db.open(options.dbPath);
   try {
-    if (options.dbPath) for (const t of SCHEMA_TABLES) await db.run(`DROP TABLE IF EXISTS ${t}`);
+    if (options.dbPath) {
+      // Replace the analyzer's own objects in an existing database file; leave anything else alone.
+      for (const v of SCHEMA_VIEWS) await db.run(`DROP VIEW IF EXISTS ${v}`);
+      for (const t of [...SCHEMA_TABLES.filter((t) => !SCHEMA_VIEWS.includes(t)), 'span_structs']) await db.run(`DROP TABLE IF EXISTS ${t}`);
+    }
     const load = await loadTraces(db, files, {
       allowPartial: options.allowPartial ?? false,
       maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,

@@ -11,12 +11,18 @@ import { sqlString } from './load/duckdb-types.js';
  */
 export async function scanCredentials(db: Db, detector: SecretDetector = defaultSecretDetector, keywords: readonly string[] = builtinKeywords()): Promise<number> {
   await db.run(`CREATE TABLE credential_hits (trace_id VARCHAR, span_id VARCHAR, scope VARCHAR, "key" VARCHAR, rule_id VARCHAR)`);
-  const filter = keywords.length === 0 ? 'true' : keywords.map((k) => `contains(str_value, ${sqlString(k)})`).join(' OR ');
+  const match = (v: string) => (keywords.length === 0 ? `${v} IS NOT NULL` : keywords.map((k) => `contains(${v}, ${sqlString(k)})`).join(' OR '));
+  // Filter each span's own attribute lists first (no unnest of the whole attribute set).
   const candidates = await db.all(`
-    SELECT trace_id, span_id, 'span' AS scope, "key", str_value FROM span_attributes WHERE "type" = 'string' AND (${filter})
-    UNION ALL SELECT trace_id, span_id, 'event', "key", str_value FROM event_attributes WHERE "type" = 'string' AND (${filter})
-    UNION ALL SELECT s.trace_id, s.span_id, 'resource', r."key", r.str_value FROM resource_attributes r JOIN spans s USING (resource_id)
-      WHERE r."type" = 'string' AND (${filter.replaceAll('str_value', 'r.str_value')})`);
+    SELECT trace_id, span_id, 'span' AS scope, a."key" AS "key", a."value".stringValue AS str_value
+    FROM (SELECT trace_id, span_id, unnest(list_filter(attributes, lambda a: ${match('a."value".stringValue')})) AS a FROM span_structs)
+    UNION ALL
+    SELECT trace_id, span_id, 'event', a."key", a."value".stringValue
+    FROM (SELECT trace_id, span_id, unnest(list_filter(flatten(list_transform(events, lambda e: e.attributes)), lambda a: ${match('a."value".stringValue')})) AS a
+      FROM span_structs WHERE len(events) > 0)
+    UNION ALL
+    SELECT s.trace_id, s.span_id, 'resource', r."key", r.str_value FROM resource_attributes r JOIN spans s USING (resource_id)
+    WHERE r."type" = 'string' AND (${match('r.str_value')})`);
   const appender = await db.conn.createAppender('credential_hits');
   let hits = 0;
   for (const c of candidates) {

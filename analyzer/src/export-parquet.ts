@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Db } from './db.js';
 import { sqlString } from './load/duckdb-types.js';
 
-/** The normalised tables, in the order they are documented (analyzer/README.md, "Schema"). */
+/** The normalised tables and views, in the order they are documented (analyzer/README.md, "Schema"). */
 export const SCHEMA_TABLES = [
   'files',
   'spans',
@@ -19,6 +19,9 @@ export const SCHEMA_TABLES = [
   'credential_hits',
   'remote_allowlist',
 ] as const;
+
+/** The schema objects that are views over `span_structs` (see load/schema.ts). */
+export const SCHEMA_VIEWS: readonly string[] = ['span_attributes', 'event_attributes'];
 
 /** Write each table to `<dir>/<table>.parquet` so the same rules can run on another SQL engine. */
 export async function exportParquet(db: Db, dir: string): Promise<string[]> {

@@ -9,6 +9,7 @@ import {
   SpanNamePrefix,
 } from '@argspan/conventions';
 import { sqlString } from './duckdb-types.js';
+import { EVENTS } from './schema.js';
 
 type ColType = 'str' | 'int' | 'num' | 'bool' | 'arr';
 
@@ -84,10 +85,17 @@ const TYPED: Record<ColType, (v: string) => string> = {
   arr: (v) => `attr_array(${v})`,
 };
 
-/** `attr_v(list, key) AS v_col, …`: the raw value struct of each attribute, picked from the span's own list. */
-function pick(cols: readonly DerivedColumn[], list: string): string {
-  return cols.map((c) => `attr_v(${list}, ${sqlString(c.key)}) AS v_${c.column}`).join(',\n    ');
+/**
+ * `attrs[list_position(ks, key)]."value" AS v_col, …`: the raw value struct of each attribute,
+ * picked from the span's own list by position in its key list `ks` (one lambda per span, not one
+ * per column).
+ */
+function pick(cols: readonly DerivedColumn[]): string {
+  return cols.map((c) => `attrs[list_position(ks, ${sqlString(c.key)})]."value" AS v_${c.column}`).join(',\n    ');
 }
+
+/** Attribute list and its keys, for {@link pick}. */
+const ATTRS = `attributes AS attrs, list_transform(attributes, lambda a: a."key") AS ks`;
 
 /** `typed(v_col) AS col, …` */
 function typed(cols: readonly DerivedColumn[]): string {
@@ -107,28 +115,28 @@ const HOP_EVENT_NAMES = Object.values(HopEvents).map(sqlString).join(', ');
  * - `tool_args`: one row per `tool_arg {key}` span with its call's tool, call id, run id and turn,
  *   and the tool-call span its first span link (or source call id) points to.
  * - `hop_events`: every hop/lease event on a call span or its `hop {tool}` child, with the call.
- * Runs after NORMALISE_SQL and before CLEANUP_SQL (it reads `raw_spans` and `stage_events`).
+ * Runs after NORMALISE_SQL and before CLEANUP_SQL.
  */
 export const ARGSPAN_TABLES_SQL = `
-CREATE OR REPLACE TEMP MACRO attr_v(attrs, k) AS list_filter(attrs, lambda a: a."key" = k)[1]."value";
 
 CREATE TEMP TABLE calls0 AS
   WITH raw AS (
-    SELECT r.trace_id, r.span_id, norm_id(r.s.parentSpanId, 16) AS turn_span_id, r.s."name" AS "name",
-      TRY_CAST(r.s.startTimeUnixNano AS BIGINT) AS start_ns, TRY_CAST(r.s.endTimeUnixNano AS BIGINT) AS end_ns, r.file_id,
-      ${pick(TOOL_CALL_COLUMNS, 'r.s.attributes')}
-    FROM raw_spans r WHERE r.s."name" LIKE ${like(SpanNamePrefix.TOOL_CALL)})
+    SELECT trace_id, span_id, norm_id(parent_raw, 16) AS turn_span_id, "name",
+      TRY_CAST(start_raw AS BIGINT) AS start_ns, TRY_CAST(end_raw AS BIGINT) AS end_ns, file_id, ${ATTRS}
+    FROM span_structs WHERE "name" LIKE ${like(SpanNamePrefix.TOOL_CALL)}),
+  picked AS (SELECT trace_id, span_id, turn_span_id, "name", start_ns, end_ns, file_id, ${pick(TOOL_CALL_COLUMNS)} FROM raw)
   SELECT trace_id, span_id, turn_span_id, "name", start_ns, end_ns, file_id,
     ${typed(TOOL_CALL_COLUMNS)}
-  FROM raw;
+  FROM picked;
 DELETE FROM calls0 WHERE operation IS NOT NULL AND operation <> ${sqlString(OPERATION_EXECUTE_TOOL)};
 
 CREATE TABLE hop_events AS
   WITH raw AS (
     SELECT trace_id, span_id, event_index, e."name" AS "name", TRY_CAST(e.timeUnixNano AS BIGINT) AS time_ns,
-      ${pick(HOP_EVENT_COLUMNS, 'e.attributes')}
-    FROM stage_events WHERE e."name" IN (${HOP_EVENT_NAMES})),
-  ev AS (SELECT trace_id, span_id, event_index, "name", time_ns, ${typed(HOP_EVENT_COLUMNS)} FROM raw),
+      e.attributes AS attrs, list_transform(e.attributes, lambda a: a."key") AS ks
+    FROM (${EVENTS}) WHERE e."name" IN (${HOP_EVENT_NAMES})),
+  picked AS (SELECT trace_id, span_id, event_index, "name", time_ns, ${pick(HOP_EVENT_COLUMNS)} FROM raw),
+  ev AS (SELECT trace_id, span_id, CAST(event_index AS INTEGER) AS event_index, "name", time_ns, ${typed(HOP_EVENT_COLUMNS)} FROM picked),
   hops AS (SELECT trace_id, span_id, parent_span_id FROM spans WHERE "name" LIKE ${like(SpanNamePrefix.HOP)})
   SELECT ev.*, coalesce(c.span_id, hc.span_id) AS call_span_id,
     coalesce(c.tool_attr, substr(c."name", ${strip(SpanNamePrefix.TOOL_CALL)}), hc.tool_attr, substr(hc."name", ${strip(SpanNamePrefix.TOOL_CALL)})) AS tool,
@@ -148,16 +156,18 @@ DROP TABLE calls0;
 
 CREATE TABLE tool_args AS
   WITH raw AS (
-    SELECT r.trace_id, r.span_id, norm_id(r.s.parentSpanId, 16) AS call_span_id, r.s."name" AS "name",
-      TRY_CAST(r.s.startTimeUnixNano AS BIGINT) AS start_ns, r.file_id,
-      len(list_filter(r.s.attributes, lambda a: a."key" = ${sqlString(ArgAttributes.EXCERPT)})) > 0 AS has_excerpt,
-      norm_id(r.s.links[1].traceId, 32) AS link_trace_id, norm_id(r.s.links[1].spanId, 16) AS link_span_id,
-      ${pick(TOOL_ARG_COLUMNS, 'r.s.attributes')}
-    FROM raw_spans r WHERE r.s."name" LIKE ${like(SpanNamePrefix.ARGUMENT)}),
+    SELECT trace_id, span_id, norm_id(parent_raw, 16) AS call_span_id, "name",
+      TRY_CAST(start_raw AS BIGINT) AS start_ns, file_id,
+      norm_id(links[1].traceId, 32) AS link_trace_id, norm_id(links[1].spanId, 16) AS link_span_id, ${ATTRS}
+    FROM span_structs WHERE "name" LIKE ${like(SpanNamePrefix.ARGUMENT)}),
+  picked AS (
+    SELECT trace_id, span_id, call_span_id, "name", start_ns, file_id, link_trace_id, link_span_id,
+      list_contains(ks, ${sqlString(ArgAttributes.EXCERPT)}) AS has_excerpt, ${pick(TOOL_ARG_COLUMNS)}
+    FROM raw),
   a AS (
     SELECT trace_id, span_id, call_span_id, "name", start_ns, file_id, has_excerpt, link_trace_id, link_span_id,
       ${typed(TOOL_ARG_COLUMNS)}
-    FROM raw),
+    FROM picked),
   by_call_id AS (SELECT call_id, any_value(trace_id) AS trace_id, any_value(span_id) AS span_id FROM tool_calls WHERE call_id IS NOT NULL GROUP BY call_id)
   SELECT a.* EXCLUDE (link_trace_id, link_span_id),
     coalesce(a.key_attr, substr(a."name", ${strip(SpanNamePrefix.ARGUMENT)})) AS "key",
@@ -165,5 +175,5 @@ CREATE TABLE tool_args AS
     coalesce(a.link_trace_id, src.trace_id) AS source_trace_id, coalesce(a.link_span_id, src.span_id) AS source_span_id
   FROM a
   LEFT JOIN tool_calls c ON c.trace_id = a.trace_id AND c.span_id = a.call_span_id
-  LEFT JOIN by_call_id src ON a.link_span_id IS NULL AND src.call_id = a.source_call_id;
+  LEFT JOIN by_call_id src ON src.call_id = a.source_call_id;
 `;

@@ -14,7 +14,12 @@ export const OTLP_ATTRIBUTES = `STRUCT("key" VARCHAR, "value" ${OTLP_VALUE})[]`;
  * One OTLP/JSON span. `links.refType` is not OTLP: the Jaeger loader fills it with the
  * reference type (CHILD_OF, FOLLOWS_FROM); for OTLP it stays NULL.
  */
-export const OTLP_SPAN = `STRUCT(traceId VARCHAR, spanId VARCHAR, parentSpanId VARCHAR, "name" VARCHAR, kind VARCHAR, startTimeUnixNano VARCHAR, endTimeUnixNano VARCHAR, attributes ${OTLP_ATTRIBUTES}, events STRUCT(timeUnixNano VARCHAR, "name" VARCHAR, attributes ${OTLP_ATTRIBUTES})[], links STRUCT(traceId VARCHAR, spanId VARCHAR, refType VARCHAR, attributes ${OTLP_ATTRIBUTES})[], status STRUCT(code VARCHAR, message VARCHAR))`;
+export const OTLP_SPAN_FIELDS = {
+  events: `STRUCT(timeUnixNano VARCHAR, "name" VARCHAR, attributes ${OTLP_ATTRIBUTES})[]`,
+  links: `STRUCT(traceId VARCHAR, spanId VARCHAR, refType VARCHAR, attributes ${OTLP_ATTRIBUTES})[]`,
+  status: `STRUCT(code VARCHAR, message VARCHAR)`,
+} as const;
+export const OTLP_SPAN = `STRUCT(traceId VARCHAR, spanId VARCHAR, parentSpanId VARCHAR, "name" VARCHAR, kind VARCHAR, startTimeUnixNano VARCHAR, endTimeUnixNano VARCHAR, attributes ${OTLP_ATTRIBUTES}, events ${OTLP_SPAN_FIELDS.events}, links ${OTLP_SPAN_FIELDS.links}, status ${OTLP_SPAN_FIELDS.status})`;
 
 /** One OTLP/JSON `ScopeSpans`. */
 export const OTLP_SCOPE_SPANS = `STRUCT(scope STRUCT("name" VARCHAR, version VARCHAR), spans ${OTLP_SPAN}[])`;

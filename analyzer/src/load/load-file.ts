@@ -30,7 +30,7 @@ export interface FileLoad extends DetectedInput {
 const COLUMNS = columnsArg({ resourceSpans: OTLP_RESOURCE_SPANS });
 const DOC_OPTS = `format='auto', maximum_object_size=1073741824`;
 
-/** Stage one file into `raw_spans`. Throws {@link InputError} naming the file (and line) when it cannot be read. */
+/** Stage one file into `span_structs`. Throws {@link InputError} naming the file (and line) when it cannot be read. */
 export async function loadFile(db: Db, fileId: number, file: string, opts: LoadFileOptions): Promise<FileLoad> {
   const detected = await detectFormat(db, file);
   const f = sqlString(file);
@@ -72,7 +72,7 @@ export function safeDuckDbMessage(err: unknown): string {
 }
 
 async function countStaged(db: Db, fileId: number): Promise<{ spans: number; bad: number }> {
-  const r = await db.one(`SELECT count(*) FILTER (WHERE NOT bad AND s IS NOT NULL) AS spans, count(*) FILTER (WHERE bad) AS bad FROM raw_spans WHERE file_id = ${fileId}`);
+  const r = await db.one(`SELECT count(*) FILTER (WHERE NOT bad AND span_id IS NOT NULL) AS spans, count(*) FILTER (WHERE bad) AS bad FROM span_structs WHERE file_id = ${fileId}`);
   return { spans: Number(r.spans), bad: Number(r.bad) };
 }
 
@@ -100,7 +100,7 @@ async function loadLines(db: Db, fileId: number, file: string, detected: Detecte
     await db.run(stageOtlpSql(fileId, source));
     const { spans, bad } = await countStaged(db, fileId);
     if (bad === 0) return { spans, skipped: [] };
-    await db.run(`DELETE FROM raw_spans WHERE file_id = ${fileId}`);
+    await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}`);
   } catch (err) {
     readError = err;
   }

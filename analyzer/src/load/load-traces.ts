@@ -46,7 +46,7 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
         await db.run(`INSERT INTO files VALUES (${fileId}, ${sqlString(file)}, ${sqlString(r.format)}, ${sqlString(r.compression)}, ${r.spans}, ${r.skipped.length})`);
       } catch (err) {
         if (!(err instanceof InputError) || !opts.allowPartial) throw err;
-        await db.run(`DELETE FROM raw_spans WHERE file_id = ${fileId}`);
+        await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}`);
         skipped.push(...err.problems);
         await db.run(`INSERT INTO files VALUES (${fileId}, ${sqlString(file)}, NULL, NULL, 0, ${err.problems.length})`);
       }

@@ -23,15 +23,16 @@ export function jaegerTraces(file: string, envelope: boolean): string {
 }
 
 /**
- * SQL staging Jaeger spans into `raw_spans` as OTLP-shaped structs: µs times to ns, the first
+ * SQL staging Jaeger spans into `span_structs` as OTLP-shaped structs: µs times to ns, the first
  * same-trace CHILD_OF reference as parent and every other reference as a link (with its
  * type), logs as events (the `event` field names them), the process as the resource, the
  * `span.kind` and `error` tags as kind and status.
  */
 export function stageJaegerSql(fileId: number, traces: string): string {
   return `
-INSERT INTO raw_spans
-SELECT ${fileId}, bad, norm_id(s.traceId, 32), norm_id(s.spanId, 16), hash(res), res, 'jaeger', NULL, s
+INSERT INTO span_structs
+SELECT ${fileId}, bad, norm_id(s.traceId, 32), norm_id(s.spanId, 16), hash(res), res, 'jaeger', NULL,
+  s.parentSpanId, s."name", s.kind, s.startTimeUnixNano, s.endTimeUnixNano, s.attributes, s.events, s.links, s.status
 FROM (
   SELECT bad, res, CAST({
     'traceId': sp.traceID, 'spanId': sp.spanID, 'parentSpanId': parent, 'name': sp.operationName,

@@ -39,8 +39,9 @@ export function fingerprintOf(f: Pick<Finding, 'rule' | 'trace_id' | 'span_id' |
  * reason; a rule that fails or returns another shape is a {@link RuleError} naming its file.
  */
 export async function runRules(db: Db, rules: readonly Rule[]): Promise<RuleRun> {
-  const findings: Finding[] = [];
   const skipped: RuleRun['skipped'] = [];
+  const byId = new Map(rules.map((r) => [r.id, r]));
+  await db.run(`CREATE OR REPLACE TEMP TABLE rule_hits (rule VARCHAR, trace_id VARCHAR, span_id VARCHAR, tool VARCHAR, "key" VARCHAR, reason VARCHAR)`);
   for (const rule of rules) {
     const empty: string[] = [];
     for (const table of rule.requires) {
@@ -51,29 +52,23 @@ export async function runRules(db: Db, rules: readonly Rule[]): Promise<RuleRun>
       skipped.push({ rule: rule.id, reason: `needs ${empty.join(', ')}, which is empty` });
       continue;
     }
-    let rows;
     try {
-      rows = await db.all(`
-        SELECT CAST(r.trace_id AS VARCHAR) AS trace_id, CAST(r.span_id AS VARCHAR) AS span_id, CAST(r.tool AS VARCHAR) AS tool,
-          CAST(r."key" AS VARCHAR) AS "key", CAST(r.reason AS VARCHAR) AS reason, f.path AS file
-        FROM (${rule.sql}\n) AS r
-        LEFT JOIN spans s ON s.trace_id = r.trace_id AND s.span_id = r.span_id
-        LEFT JOIN files f ON f.file_id = s.file_id`);
+      await db.run(`INSERT INTO rule_hits
+        SELECT '${rule.id}', CAST(r.trace_id AS VARCHAR), CAST(r.span_id AS VARCHAR), CAST(r.tool AS VARCHAR), CAST(r."key" AS VARCHAR), CAST(r.reason AS VARCHAR)
+        FROM (${rule.sql}\n) AS r`);
     } catch (err) {
       const msg = (err instanceof Error ? err.message : String(err)).split('\n', 1)[0];
       throw new RuleError(rule.file, `rule ${rule.id} failed (it must return trace_id, span_id, tool, key, reason): ${msg}`);
     }
-    for (const r of rows) {
-      const base = { rule: rule.id, trace_id: str(r.trace_id), span_id: str(r.span_id), tool: str(r.tool), key: str(r.key) };
-      findings.push({
-        ...base,
-        severity: rule.severity,
-        message: str(r.reason) ?? `Rule ${rule.id} matched.`,
-        file: str(r.file),
-        fingerprint: fingerprintOf(base),
-      });
-    }
   }
+  // One join for every rule's rows: the export file each span came from.
+  const rows = await db.all(`SELECT h.*, f.path AS file FROM rule_hits h
+    LEFT JOIN spans s ON s.trace_id = h.trace_id AND s.span_id = h.span_id LEFT JOIN files f ON f.file_id = s.file_id`);
+  const findings: Finding[] = rows.map((r) => {
+    const rule = byId.get(String(r.rule))!;
+    const base = { rule: rule.id, trace_id: str(r.trace_id), span_id: str(r.span_id), tool: str(r.tool), key: str(r.key) };
+    return { ...base, severity: rule.severity, message: str(r.reason) ?? `Rule ${rule.id} matched.`, file: str(r.file), fingerprint: fingerprintOf(base) };
+  });
   return { findings: sortFindings(findings), skipped };
 }
 
