@@ -3,7 +3,8 @@ import type { Db } from './db.js';
 import { sqlString } from './load/duckdb-types.js';
 
 /**
- * Re-scan every string attribute (span, event and resource) for credential shapes with
+ * Re-scan every string attribute (span, event and resource; a resource hit is reported once, on
+ * its first span) for credential shapes with
  * @argspan/core's secret detector, into `credential_hits(trace_id, span_id, scope, key, rule_id)`.
  * DuckDB pre-filters on the rules' literal keywords (the detector's own pre-filter), so only
  * candidate values cross into JavaScript; the detector's regexes decide. The value itself is
@@ -21,7 +22,8 @@ export async function scanCredentials(db: Db, detector: SecretDetector = default
     FROM (SELECT trace_id, span_id, unnest(list_filter(flatten(list_transform(events, lambda e: e.attributes)), lambda a: ${match('a."value".stringValue')})) AS a
       FROM span_structs WHERE len(events) > 0)
     UNION ALL
-    SELECT s.trace_id, s.span_id, 'resource', r."key", r.str_value FROM resource_attributes r JOIN spans s USING (resource_id)
+    SELECT s.trace_id, s.span_id, 'resource', r."key", r.str_value FROM resource_attributes r
+    JOIN (SELECT resource_id, min(trace_id) AS trace_id, arg_min(span_id, trace_id || span_id) AS span_id FROM spans GROUP BY resource_id) s USING (resource_id)
     WHERE r."type" = 'string' AND (${match('r.str_value')})`);
   const appender = await db.conn.createAppender('credential_hits');
   let hits = 0;

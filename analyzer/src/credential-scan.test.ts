@@ -1,0 +1,42 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EventAttributes, HopEvents } from '@argspan/conventions';
+import { describe, expect, it } from 'vitest';
+import { scanCredentials } from './credential-scan.js';
+import { Db } from './db.js';
+import { DEFAULT_MAX_LINE_BYTES } from './load/load-file.js';
+import { loadTraces } from './load/load-traces.js';
+import { ArgspanTraceBuilder } from './synth/argspan-trace.js';
+import { CANARY_AWS_KEY, cleanCall } from './synth/rule-cases.js';
+
+const GITHUB_CANARY = `ghp_${'C4nary'.repeat(6)}`;
+
+describe('credential re-scan', () => {
+  it('finds credential shapes in span, event and resource attributes and stores the rule id, never the value', async () => {
+    const b = new ArgspanTraceBuilder(0xc4);
+    const turn = b.turn('turn', 'run-c');
+    b.call(turn, cleanCall({ extra: { 'custom.note': `token ${GITHUB_CANARY}` } }));
+    b.call(turn, cleanCall({ events: [{ name: HopEvents.HOP_FAILED, atMs: 1, attrs: { [EventAttributes.REASON]: `bad key ${CANARY_AWS_KEY}` } }] }));
+    b.call(turn, cleanCall({ extra: { 'custom.note': 'sk- and AKIA but no credential' } }));
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-scan-')), 't.jsonl');
+    writeFileSync(file, b.lines('agent', 200, { 'deployment.note': `-----BEGIN RSA PRIVATE KEY-----` }).join('\n') + '\n');
+    const db = await Db.open();
+    try {
+      await loadTraces(db, [file], { allowPartial: false, maxLineBytes: DEFAULT_MAX_LINE_BYTES });
+      const n = await scanCredentials(db);
+      const rows = await db.all(`SELECT scope, "key", rule_id, count(*) AS n FROM credential_hits GROUP BY ALL ORDER BY scope, rule_id`);
+      expect(rows).toEqual([
+        { scope: 'event', key: EventAttributes.REASON, rule_id: 'aws-access-key-id', n: '1' },
+        { scope: 'resource', key: 'deployment.note', rule_id: 'private-key', n: '1' },
+        { scope: 'span', key: 'custom.note', rule_id: 'github-token', n: '1' },
+      ]);
+      expect(n).toBe(3);
+      const dump = JSON.stringify(await db.all('SELECT * FROM credential_hits'));
+      expect(dump).not.toContain(CANARY_AWS_KEY);
+      expect(dump).not.toContain(GITHUB_CANARY);
+    } finally {
+      db.close();
+    }
+  });
+});
