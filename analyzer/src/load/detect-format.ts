@@ -18,6 +18,8 @@ export type Compression = 'none' | 'gzip' | 'zstd';
 export interface DetectedInput {
   format: InputFormat;
   compression: Compression;
+  /** The first line ends in CRLF: line numbers must count `\r\n` as one break. */
+  crlf?: boolean;
 }
 
 const HEAD_BYTES = 65_536;
@@ -56,7 +58,7 @@ export async function detectFormat(db: Db, file: string): Promise<DetectedInput>
   // a JSON-lines file whose first line does not parse has a long, broken first line.
   const format = formatFromKeys(lineKeys ?? guessKeys(text), lineKeys === undefined && firstLine.trim().length < 200);
   if (!format) throw new InputError([{ file, line: 1, reason: 'JSON of another shape: expected "resourceSpans" (OTLP), "result" (Jaeger /api/v3), "data" or "traceID"+"spans" (Jaeger)' }]);
-  return { format, compression };
+  return { format, compression, crlf: /^[^\n]*\r\n/.test(head) };
 }
 
 function readHead(file: string, n: number): Buffer {
@@ -97,9 +99,9 @@ async function decompressedHead(db: Db, file: string, raw: Buffer, compression: 
 }
 
 /** DuckDB relation of a file's lines, one VARCHAR column `l`, in file order. */
-export function linesRelation(file: string, compression: Compression, maxLineBytes = 1 << 30): string {
+export function linesRelation(file: string, compression: Compression, crlf = false, maxLineBytes = 1 << 30): string {
   return `read_csv(${sqlString(file)}, columns={'l': 'VARCHAR'}, delim=E'\\x01', quote='', escape='', header=false, auto_detect=false,
-    max_line_size=${maxLineBytes}, strict_mode=false, null_padding=true, compression=${sqlString(compression === 'none' ? 'none' : compression)})`;
+    max_line_size=${maxLineBytes}, strict_mode=false, null_padding=true, compression=${sqlString(compression)}${crlf ? ", new_line='\\r\\n'" : ''})`;
 }
 
 function topLevelKeys(line: string): string[] | undefined {

@@ -119,7 +119,7 @@ async function loadLines(db: Db, fileId: number, file: string, detected: Detecte
 
 /** Read a JSON-lines file line by line (DuckDB decompresses) and name every bad line. Leaves `diag_lines` (line, l, ok). */
 async function diagnoseLines(db: Db, file: string, detected: DetectedInput, maxLineBytes: number): Promise<InputProblem[]> {
-  await db.run(`CREATE OR REPLACE TEMP TABLE diag_lines AS SELECT row_number() OVER () AS line, l, NULL::VARCHAR AS reason FROM ${linesRelation(file, detected.compression)}`);
+  await db.run(`CREATE OR REPLACE TEMP TABLE diag_lines AS SELECT row_number() OVER () AS line, l, NULL::VARCHAR AS reason FROM ${linesRelation(file, detected.compression, detected.crlf)}`);
   await db.run(`UPDATE diag_lines SET reason = CASE
       WHEN strlen(l) > ${maxLineBytes} THEN 'line is ' || strlen(l) || ' bytes, larger than the maximum JSON object size (${maxLineBytes} bytes; raise it with --max-line-bytes)'
       WHEN NOT json_valid(l) THEN 'not valid JSON (a truncated or corrupt line)'

@@ -113,6 +113,13 @@ describe('bad input names the file and line', () => {
     expect(err.message).toContain(`${fx(file)}:${line}:`);
   });
 
+  it('counts CRLF line ends once', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-crlf-')), 'crlf.jsonl');
+    writeFileSync(file, '{"resourceSpans":[]}\r\n\r\n{"resourceSpans":[]}\r\n{"resourceSpans":[\r\n');
+    const err = await loadError([file]);
+    expect(err.problems).toEqual([{ file, line: 4, reason: expect.stringMatching(/not valid JSON/) }]);
+  });
+
   it('an empty file', async () => {
     const err = await loadError([fx('bad/empty.jsonl')]);
     expect(err.message).toMatch(/empty\.jsonl: file is empty/);
