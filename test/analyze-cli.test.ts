@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ArgAttributes } from '@argspan/conventions';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { CANARY_AWS_KEY } from '../analyzer/src/synth/rule-cases.js';
@@ -164,6 +165,8 @@ describe('argspan analyze: rules, baseline, allowlist, db and parquet', () => {
       { tool: 'fs.read', went_remote: false },
       { tool: 'summarise', went_remote: true },
     ]);
+    // The attribute views survive in the file (they depend on no session macro).
+    expect(await query(dbFile, `SELECT count(*) AS n FROM span_attributes WHERE "key" = '${ArgAttributes.EXCERPT}'`)).toEqual([{ n: '1' }]);
     expect(existsSync(join(pq, 'span_attributes.parquet'))).toBe(true);
     expect(await query(undefined, `SELECT count(*) AS n FROM read_parquet('${join(pq, 'spans.parquet')}')`)).toEqual([{ n: '6' }]);
     // Re-running into the same --db replaces the analyzer's tables.
