@@ -3,6 +3,7 @@
  * span names, attribute keys and label values. Change both sides and shared/DESIGN.md together.
  */
 export { GenAiAttributes, OtelAttributes, CallAttributes, ArgAttributes, EventAttributes } from './attributes.js';
+export { ErrorType } from './error-types.js';
 export {
   SpanNamePrefix,
   toolCallSpanName,
