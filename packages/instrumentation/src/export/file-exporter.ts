@@ -13,7 +13,7 @@ export interface FileSpanExporterOptions {
   maxFileBytes?: number;
   /** Keep at most this many files written by this exporter, deleting its oldest; 0 keeps all. @default 0 */
   maxFiles?: number;
-  /** File name prefix: files are `{prefix}-{UTC time}-{pid}-{n}.jsonl`. @default 'argspan' */
+  /** File name prefix: files are `{prefix}-{UTC time}-{pid}-{n, 6 digits}.jsonl`, so names sort in write order. @default 'argspan' */
   prefix?: string;
 }
 
@@ -95,7 +95,7 @@ export class FileSpanExporter implements SpanExporter {
     let file: string;
     for (;;) {
       this.seq += 1;
-      file = join(this.directory, `${this.prefix}-${stamp}-${process.pid}-${this.seq}.jsonl`);
+      file = join(this.directory, `${this.prefix}-${stamp}-${process.pid}-${String(this.seq).padStart(6, '0')}.jsonl`);
       try {
         this.fd = openSync(file, 'wx', 0o644);
         break;
