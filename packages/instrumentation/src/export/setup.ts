@@ -19,6 +19,8 @@ export interface SetupTracingOptions {
   exporter?: ExporterChoice;
   /** OTLP/HTTP traces URL. @default from OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT + '/v1/traces', else http://localhost:4318/v1/traces */
   otlpUrl?: string;
+  /** Time the OTLP exporter gives one export, retries included, in ms. @default 10000 (or OTEL_EXPORTER_OTLP_TIMEOUT) */
+  otlpTimeoutMillis?: number;
   /** Options of the embedded file exporter (directory `traces`, 64 MiB rotation). @default {} */
   file?: FileSpanExporterOptions;
   /** Batching and loss-reporting options, per exporter. @default {} (queue 65536, batch 2048, 1 s delay) */
@@ -86,7 +88,7 @@ export function setupTracing(options: SetupTracingOptions = {}): TracingHandle {
   let otlpUrl: string | undefined;
   if (useOtlp) {
     otlpUrl = options.otlpUrl ?? envUrl ?? 'http://localhost:4318/v1/traces';
-    add('otlp', new OTLPTraceExporter({ url: otlpUrl }));
+    add('otlp', new OTLPTraceExporter(options.otlpTimeoutMillis === undefined ? { url: otlpUrl } : { url: otlpUrl, timeoutMillis: options.otlpTimeoutMillis }));
   }
   let fileExporter: FileSpanExporter | undefined;
   if (useFile) {
