@@ -39,3 +39,5 @@ export type { SecretRule, SecretDetectorConfig } from './secrets/index.js';
 export { createValueHasher, loadOrCreateHashKey, HASH_KEY_FILE } from './keyed-hash.js';
 export type { ValueHasher } from './keyed-hash.js';
 export type * from './types.js';
+export { parseRecordedCall, RecordedCallError } from './recorded-call.js';
+export type { RecordedCall } from './recorded-call.js';

@@ -1,7 +1,10 @@
 import { Provenance } from '@argspan/conventions';
 import type { CallContext, ContextEntry, Leaf } from './types.js';
 
-/** Values shorter than this never match a source: a one-character value proves nothing. */
+/**
+ * Text values shorter than this never match a source: a one-letter value (`a`, `x`) proves nothing.
+ * Numbers are compared by value instead, so `3` still matches "3 parcels".
+ */
 export const MIN_MATCH_LENGTH = 2;
 
 const EMAIL = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/g;
@@ -116,8 +119,8 @@ export class ProvenanceIndex {
 
   /** Where a value appears: `user`, the call id of a context source (or `''` if it has none), or undefined. */
   find(text: string): { source: 'user' } | { source: 'context'; callId?: string } | undefined {
-    if (text.trim().length < MIN_MATCH_LENGTH) return undefined;
     const lower = text.trim().toLowerCase();
+    if (lower.length < MIN_MATCH_LENGTH && !NUMERIC.test(lower)) return undefined;
     const isEmail = /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(lower);
     const seq = isEmail ? [] : tokenize(text);
     if (!isEmail && seq.length === 0) return undefined;
