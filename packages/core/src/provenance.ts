@@ -9,6 +9,10 @@ export const MIN_MATCH_LENGTH = 2;
 
 const EMAIL = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/g;
 const NUMERIC = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/;
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_SEPARATORS = /[^a-z0-9.]+/;
+const SEPARATORS = /[^\p{L}\p{N}.]+/u;
 
 /**
  * Normalise text into comparable tokens: case-folded, split on anything that is not a letter or
@@ -16,12 +20,11 @@ const NUMERIC = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/;
  * Matching on tokens means `US` does not match inside `status`.
  */
 export function tokenize(text: string): string[] {
-  const folded = text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/(\d),(?=\d{3}\b)/g, '$1');
+  const ascii = ASCII.test(text);
+  let folded = (ascii ? text : text.normalize('NFKC')).toLowerCase();
+  if (folded.includes(',')) folded = folded.replace(/(\d),(?=\d{3}\b)/g, '$1');
   const out: string[] = [];
-  for (const raw of folded.split(/[^\p{L}\p{N}.]+/u)) {
+  for (const raw of folded.split(ascii ? ASCII_SEPARATORS : SEPARATORS)) {
     if (raw === '') continue;
     if (NUMERIC.test(raw)) {
       out.push(canonicalNumber(raw));
@@ -44,6 +47,8 @@ interface IndexedSource {
   tokens: string[];
   positions: Map<string, number[]>;
   emails: Set<string>;
+  /** Length of the source text: a longer value cannot be inside it. */
+  length: number;
 }
 
 function indexSource(text: string, callId?: string): IndexedSource {
@@ -54,8 +59,9 @@ function indexSource(text: string, callId?: string): IndexedSource {
     if (list) list.push(i);
     else positions.set(t, [i]);
   });
-  const emails = new Set(text.toLowerCase().match(EMAIL) ?? []);
-  return callId === undefined ? { tokens, positions, emails } : { callId, tokens, positions, emails };
+  const emails = new Set(text.includes('@') ? (text.toLowerCase().match(EMAIL) ?? []) : []);
+  const length = text.length;
+  return callId === undefined ? { tokens, positions, emails, length } : { callId, tokens, positions, emails, length };
 }
 
 function containsSequence(src: IndexedSource, seq: readonly string[]): boolean {
@@ -99,6 +105,8 @@ export function contextText(content: unknown): string {
 export class ProvenanceIndex {
   private readonly user: IndexedSource[] = [];
   private readonly context: IndexedSource[] = [];
+  /** Length of the longest source; a longer value is answered without tokenising it. */
+  private longest = 0;
 
   static from(ctx: CallContext): ProvenanceIndex {
     const index = new ProvenanceIndex();
@@ -109,17 +117,24 @@ export class ProvenanceIndex {
   }
 
   addUserText(text: string): void {
-    this.user.push(indexSource(text));
+    this.add(this.user, indexSource(text));
   }
 
   addContext(entry: ContextEntry | string): void {
-    if (typeof entry === 'string') this.context.push(indexSource(entry));
-    else this.context.push(indexSource(contextText(entry.content), entry.callId));
+    this.add(this.context, typeof entry === 'string' ? indexSource(entry) : indexSource(contextText(entry.content), entry.callId));
+  }
+
+  private add(list: IndexedSource[], src: IndexedSource): void {
+    list.push(src);
+    // Context text is joined from JSON scalars, so allow for separators the value may keep.
+    this.longest = Math.max(this.longest, src.length);
   }
 
   /** Where a value appears: `user`, the call id of a context source (or `''` if it has none), or undefined. */
   find(text: string): { source: 'user' } | { source: 'context'; callId?: string } | undefined {
-    const lower = text.trim().toLowerCase();
+    const trimmed = text.trim();
+    if (trimmed.length > this.longest) return undefined;
+    const lower = trimmed.toLowerCase();
     if (lower.length < MIN_MATCH_LENGTH && !NUMERIC.test(lower)) return undefined;
     const isEmail = /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(lower);
     const seq = isEmail ? [] : tokenize(text);

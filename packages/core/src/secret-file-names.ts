@@ -1,4 +1,4 @@
-import { baseName, pathTokens } from './path-tokens.js';
+import { baseName, MAX_PATH_SCAN_LENGTH, pathTokens } from './path-tokens.js';
 
 /** `.env` variants that are templates, committed on purpose and free of secrets. */
 const ENV_TEMPLATE_SUFFIXES = new Set(['example', 'sample', 'template', 'dist', 'defaults', 'schema', 'tpl']);
@@ -50,8 +50,14 @@ export function isSecretFileName(token: string): boolean {
   return false;
 }
 
+/** Literal fragments every secret file name contains (lower-cased); values with none are skipped cheaply. */
+const FRAGMENTS = ['.env', 'id_', 'rc', '.pgpass', 'credentials', '.dockercfg', 'secret', '.htpasswd', '.key', '.p12', '.pfx', '.jks', '.pem', '.kube', '.ssh', '.docker', 'hosts.yml'];
+
 /** Whether a value names a secret file anywhere among its path-like tokens. */
 export function namesSecretFile(text: string): boolean {
+  if (text.length > MAX_PATH_SCAN_LENGTH) return false;
+  const lower = text.toLowerCase();
+  if (!FRAGMENTS.some((f) => lower.includes(f))) return false;
   for (const token of pathTokens(text)) if (isSecretFileName(token)) return true;
   return false;
 }
