@@ -26,5 +26,6 @@ export {
   OPERATION_EXECUTE_TOOL,
   HOP_DECISION_VALUES,
   DEFAULT_DENY_INFERRED,
+  ResidencyRule,
 } from './values.js';
 export type { HopDecision } from './values.js';
