@@ -1,6 +1,5 @@
+import { classifyCall } from '@argspan/core';
 import type { Classifier } from './types.js';
 
-/** Placeholder until the core classifier lands: always throws, so every call fails closed. */
-export const defaultClassifier: Classifier = () => {
-  throw new Error('classifyCall is not available');
-};
+/** The core classifier: flatten → residency → provenance → gate. Pure; never throws. */
+export const defaultClassifier: Classifier = classifyCall;

@@ -1,8 +1,9 @@
-import type { CallClassification, CallContext, ClassifyOptions, ToolCall } from '@argspan/core';
+import { ResidencyRule } from '@argspan/conventions';
+import type { CallClassification, ClassifyContext, ClassifyOptions, ToolCall } from '@argspan/core';
 import type { Classifier } from './types.js';
 
 /** Reason recorded when the classifier threw or returned something unusable. Names no value. */
-export const FAIL_CLOSED_REASON = 'fail-closed: classification failed, so the call is refused';
+export const FAIL_CLOSED_REASON = `fail-closed: the classifier threw or returned no usable classification (rule ${ResidencyRule.FAIL_CLOSED})`;
 
 /**
  * Run the classifier like opentelemetry-js-contrib's `safeExecuteInTheMiddle`, but failing closed:
@@ -12,7 +13,7 @@ export const FAIL_CLOSED_REASON = 'fail-closed: classification failed, so the ca
 export function classifySafely(
   classifier: Classifier,
   call: ToolCall,
-  ctx: CallContext,
+  ctx: ClassifyContext,
   options: ClassifyOptions | undefined,
 ): CallClassification {
   try {
@@ -31,7 +32,7 @@ export function failClosed(tool: string): CallClassification {
     residency: 'unknown',
     verdict: 'refuse',
     reason: FAIL_CLOSED_REASON,
-    gate: { action: 'allow', hits: [] },
+    gate: { action: 'block', hits: [] },
     leaves: [],
     flat: [],
     limits: [],

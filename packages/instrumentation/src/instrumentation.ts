@@ -129,7 +129,7 @@ export class ArgspanInstrumentation {
     let result: R;
     try {
       if (remote) {
-        const stripped = stripForHop(args, schema?.publicKeys, c.strippedKeys);
+        const stripped = stripForHop(args, schema?.publicKeys);
         const request = { tool, callId, args: stripped.args, strippedKeys: stripped.stripped, classification: c };
         result = (await context.with(active, () => remote(request, span))) as R;
       } else {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SpanContext } from '@opentelemetry/api';
-import type { CallContext, ContextEntry } from '@argspan/core';
+import { ProvenanceIndex } from '@argspan/core';
+import type { ClassifyContext, ContextEntry } from '@argspan/core';
 import type { ToolSchema } from './types.js';
 
 /** Options of a new {@link ArgspanSession}. */
@@ -9,7 +10,10 @@ export interface SessionOptions {
   runId?: string;
   /** The user's text so far (this turn, and earlier turns if the agent keeps them). @default [] */
   userText?: string | readonly string[];
-  /** Most recent context entries (tool results) kept for provenance; older ones are forgotten. @default 32 */
+  /**
+   * Context entries (tool results) kept for provenance: at least this many of the most recent; older
+   * ones are forgotten in batches (when twice as many have piled up) so forgetting stays cheap. @default 32
+   */
   maxContextEntries?: number;
   /** Most recent call ids whose span context is kept for `context_retrieved` links. @default 1024 */
   maxLinkedCalls?: number;
@@ -26,6 +30,8 @@ export class ArgspanSession {
   readonly runId: string;
   private userTexts: readonly string[];
   private entries: readonly ContextEntry[] = [];
+  /** Provenance index over the user text and entries, built incrementally (core's `ProvenanceIndex`). */
+  private index: ProvenanceIndex;
   private readonly spans = new Map<string, SpanContext>();
   private readonly maxEntries: number;
   private readonly maxLinked: number;
@@ -37,11 +43,13 @@ export class ArgspanSession {
     this.userTexts = typeof text === 'string' ? [text] : [...text];
     this.maxEntries = positiveInt(options.maxContextEntries ?? 32, 'maxContextEntries');
     this.maxLinked = positiveInt(options.maxLinkedCalls ?? 1024, 'maxLinkedCalls');
+    this.index = ProvenanceIndex.from({ userText: this.userTexts });
   }
 
   /** Add the user's text for a turn. Values found in it are `user_explicit`. */
   addUserText(text: string): void {
     this.userTexts = [...this.userTexts, text];
+    this.index.addUserText(text);
   }
 
   /**
@@ -50,7 +58,13 @@ export class ArgspanSession {
    */
   addContext(entry: ContextEntry): void {
     const next = [...this.entries, entry];
-    this.entries = next.length > this.maxEntries ? next.slice(next.length - this.maxEntries) : next;
+    if (next.length > 2 * this.maxEntries) {
+      this.entries = next.slice(next.length - this.maxEntries);
+      this.index = ProvenanceIndex.from({ userText: this.userTexts, context: this.entries });
+    } else {
+      this.entries = next;
+      this.index.addContext(entry);
+    }
   }
 
   /** The user's text so far. */
@@ -86,8 +100,8 @@ export class ArgspanSession {
   }
 
   /** @internal The call context classification sees for a call to a tool with `schema`. */
-  callContext(schema: ToolSchema | undefined): CallContext {
-    const ctx: CallContext = { userText: this.userTexts, context: this.entries };
+  callContext(schema: ToolSchema | undefined): ClassifyContext {
+    const ctx: ClassifyContext = { userText: this.userTexts, context: this.entries, index: this.index };
     if (schema?.defaults) ctx.schemaDefaults = schema.defaults;
     if (schema?.safeDefaults) ctx.safeDefaults = schema.safeDefaults;
     if (schema?.publicKeys) ctx.publicSchemaKeys = schema.publicKeys;

@@ -1,5 +1,5 @@
 import type { Span, TracerProvider } from '@opentelemetry/api';
-import type { CallClassification, CallContext, ClassifyOptions, ToolCall } from '@argspan/core';
+import type { CallClassification, ClassifyContext, ClassifyOptions, ToolCall } from '@argspan/core';
 import type { ArgspanSession } from './session.js';
 
 /** A tool dispatcher: runs the tool named `tool` with `args` and returns (or resolves to) its result. */
@@ -37,7 +37,7 @@ export interface RemoteHopRequest {
 export type RemoteHop = (request: RemoteHopRequest, span: Span) => Promise<unknown>;
 
 /** The classification function; `classifyCall` from `@argspan/core` by default. A throw fails closed. */
-export type Classifier = (call: ToolCall, ctx: CallContext, options?: ClassifyOptions) => CallClassification;
+export type Classifier = (call: ToolCall, ctx: ClassifyContext, options?: ClassifyOptions) => CallClassification;
 
 /** What argspan knows about one tool's JSON schema. */
 export interface ToolSchema {
