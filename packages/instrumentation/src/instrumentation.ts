@@ -8,12 +8,14 @@ import {
   argumentSpanName,
   toolCallSpanName,
 } from '@argspan/conventions';
-import type { CallClassification, ClassifyOptions, ToolCall, ValueHasher } from '@argspan/core';
+import type { Residency } from '@argspan/conventions';
+import type { CallClassification, ClassifyOptions, ToolCall } from '@argspan/core';
 import { defaultClassifier } from './default-classifier.js';
 import { errorTypeOf, gateError } from './errors.js';
 import { leafExcerpt, MAX_EXCERPT_CHARS } from './excerpt.js';
 import { classifySafely } from './fail-closed.js';
 import { hasherFor } from './hash-key.js';
+import { HashMemo } from './hash-memo.js';
 import { stripForHop } from './strip.js';
 import { ArgspanSession } from './session.js';
 import { argSpanAttributes, argsHashInput, callSpanAttributes, selectArgSpans } from './span-attributes.js';
@@ -30,6 +32,8 @@ import { VERSION } from './version.js';
 
 /** @default 128 */
 export const DEFAULT_MAX_ARG_SPANS = 128;
+/** @default 4096 */
+export const DEFAULT_HASH_MEMO_SIZE = 4096;
 /** Status message of a tool that failed: the tool's own message could quote a value, so it is not copied. */
 const TOOL_FAILED = 'tool failed';
 
@@ -50,8 +54,8 @@ export class ArgspanInstrumentation {
   private readonly excerptChars: number;
   private readonly remote: RemoteHop | undefined;
   private readonly resultToContext: (tool: string, result: unknown) => unknown;
-  private readonly hasherReady: Promise<ValueHasher>;
-  private hasher: ValueHasher | undefined;
+  private readonly hasherReady: Promise<HashMemo>;
+  private hasher: HashMemo | undefined;
 
   constructor(config: ArgspanInstrumentationConfig = {}) {
     const provider = config.tracerProvider ?? trace.getTracerProvider();
@@ -66,7 +70,9 @@ export class ArgspanInstrumentation {
     this.excerptChars = config.excerpts ? Math.min(config.excerptLength ?? MAX_EXCERPT_CHARS, MAX_EXCERPT_CHARS) : 0;
     this.remote = config.remote;
     this.resultToContext = config.resultToContext ?? ((_tool, result) => result);
-    this.hasherReady = hasherFor(config.hashKey, config.stateDir ?? '.argspan');
+    const memoSize = config.hashMemoSize ?? DEFAULT_HASH_MEMO_SIZE;
+    if (!Number.isInteger(memoSize) || memoSize < 0) throw new RangeError(`argspan: hashMemoSize must be an integer >= 0, got ${memoSize}`);
+    this.hasherReady = hasherFor(config.hashKey, config.stateDir ?? '.argspan').then((h) => new HashMemo(h, memoSize));
     this.hasherReady.then(
       (h) => (this.hasher = h),
       () => undefined, // surfaced to the first call that awaits it
@@ -107,7 +113,7 @@ export class ArgspanInstrumentation {
           callId,
           runId: session.runId,
           emitted: emit ? emit.length : c.leaves.length,
-          argsHash: hasher.hash(argsHashInput(c.flat)),
+          argsHash: hasher.hash(argsHashInput(c.flat), memoisable(c)),
           hopBlocked: this.remote !== undefined && c.verdict !== 'remote-ok',
         }),
       },
@@ -153,7 +159,7 @@ export class ArgspanInstrumentation {
     emit: number[] | undefined,
     active: Context,
     session: ArgspanSession,
-    hasher: ValueHasher,
+    hasher: HashMemo,
   ): void {
     const n = emit ? emit.length : c.leaves.length;
     for (let j = 0; j < n; j++) {
@@ -161,7 +167,7 @@ export class ArgspanInstrumentation {
       const label = c.leaves[i]!;
       const leaf = c.flat[i]!;
       const excerpt = this.excerptChars > 0 && !c.failedClosed ? leafExcerpt(label, leaf, this.excerptChars) : undefined;
-      const attributes: Attributes = argSpanAttributes(label, hasher.hash(leaf.text), excerpt);
+      const attributes: Attributes = argSpanAttributes(label, hasher.hash(leaf.text, isPublicish(label.residency)), excerpt);
       let links: Link[] | undefined;
       if (label.sourceCallId !== undefined) {
         const source = session.spanContextOf(label.sourceCallId);
@@ -187,6 +193,16 @@ export class ArgspanInstrumentation {
       return undefined;
     }
   }
+}
+
+/** Secret and dirty-tree values are never memoised (they are hashed afresh each time). */
+function isPublicish(r: Residency): boolean {
+  return r !== 'secret' && r !== 'dirty-tree';
+}
+
+/** A call's argument hash input may be memoised only when no leaf of it is secret or dirty-tree. */
+function memoisable(c: CallClassification): boolean {
+  return isPublicish(c.residency) && !c.failedClosed;
 }
 
 /** Wrap `dispatch(toolName, args)`: the one-line entry point. */
