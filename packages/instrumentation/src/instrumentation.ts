@@ -149,7 +149,7 @@ export class ArgspanInstrumentation {
       throw err;
     }
     span.setAttributes(this.stopwatch(remote !== undefined, started));
-    session.recordCall(callId, span.spanContext(), this.contextOf(tool, result));
+    session.recordCall(callId, span.spanContext(), this.contextOf(tool, result), !isPublicish(c.residency));
     span.end();
     return result;
   }
@@ -166,8 +166,12 @@ export class ArgspanInstrumentation {
       const i = emit ? emit[j]! : j;
       const label = c.leaves[i]!;
       const leaf = c.flat[i]!;
-      const excerpt = this.excerptChars > 0 && !c.failedClosed ? leafExcerpt(label, leaf, this.excerptChars) : undefined;
-      const attributes: Attributes = argSpanAttributes(label, hasher.hash(leaf.text, isPublicish(label.residency)), excerpt);
+      // A value copied from the result of a call with secret or dirty-tree arguments is sensitive
+      // whatever its own label: no excerpt, no memo.
+      const tainted = label.sourceCallId !== undefined && session.isSensitiveSource(label.sourceCallId);
+      const open = isPublicish(label.residency) && !tainted && !c.failedClosed;
+      const excerpt = this.excerptChars > 0 && open ? leafExcerpt(label, leaf, this.excerptChars) : undefined;
+      const attributes: Attributes = argSpanAttributes(label, hasher.hash(leaf.text, open), excerpt);
       let links: Link[] | undefined;
       if (label.sourceCallId !== undefined) {
         const source = session.spanContextOf(label.sourceCallId);
