@@ -55,7 +55,10 @@ export class ArgspanInstrumentation {
   private readonly excerptChars: number;
   private readonly remote: RemoteHop | undefined;
   private readonly resultToContext: (tool: string, result: unknown) => unknown;
-  private readonly hasherReady: Promise<HashMemo>;
+  private readonly hashKey: Uint8Array | undefined;
+  private readonly stateDir: string;
+  private readonly memoSize: number;
+  private hasherLoad: Promise<HashMemo> | undefined;
   private hasher: HashMemo | undefined;
 
   constructor(config: ArgspanInstrumentationConfig = {}) {
@@ -71,13 +74,26 @@ export class ArgspanInstrumentation {
     this.excerptChars = config.excerpts ? Math.min(config.excerptLength ?? MAX_EXCERPT_CHARS, MAX_EXCERPT_CHARS) : 0;
     this.remote = config.remote;
     this.resultToContext = config.resultToContext ?? ((_tool, result) => result);
-    const memoSize = config.hashMemoSize ?? DEFAULT_HASH_MEMO_SIZE;
-    if (!Number.isInteger(memoSize) || memoSize < 0) throw new RangeError(`argspan: hashMemoSize must be an integer >= 0, got ${memoSize}`);
-    this.hasherReady = hasherFor(config.hashKey, config.stateDir ?? '.argspan').then((h) => new HashMemo(h, memoSize));
-    this.hasherReady.then(
-      (h) => (this.hasher = h),
-      () => undefined, // surfaced to the first call that awaits it
+    this.memoSize = config.hashMemoSize ?? DEFAULT_HASH_MEMO_SIZE;
+    if (!Number.isInteger(this.memoSize) || this.memoSize < 0) {
+      throw new RangeError(`argspan: hashMemoSize must be an integer >= 0, got ${this.memoSize}`);
+    }
+    this.hashKey = config.hashKey;
+    this.stateDir = config.stateDir ?? '.argspan';
+    // Start loading now; a failure surfaces to the call that awaits it.
+    this.loadHasher().catch(() => undefined);
+  }
+
+  /** The value hasher, loaded once; a failed load is retried by the next call. */
+  private loadHasher(): Promise<HashMemo> {
+    this.hasherLoad ??= hasherFor(this.hashKey, this.stateDir).then(
+      (h) => (this.hasher = new HashMemo(h, this.memoSize)),
+      (err: unknown) => {
+        this.hasherLoad = undefined;
+        throw err;
+      },
     );
+    return this.hasherLoad;
   }
 
   /** Wrap a `dispatch(toolName, args)` function. */
@@ -97,7 +113,7 @@ export class ArgspanInstrumentation {
     options: CallOptions | undefined,
     invoke: (args: unknown) => Promise<R> | R,
   ): Promise<R> {
-    const hasher = this.hasher ?? (await this.hasherReady);
+    const hasher = this.hasher ?? (await this.loadHasher());
     const session = options?.session ?? this.session;
     const callId = options?.callId ?? session.nextCallId();
     const schema = this.schemas[tool];
