@@ -86,3 +86,9 @@ export const EventAttributes = {
   QUEUE_ITEM: 'argspan.queue.item',
   HTTP_STATUS: 'http.response.status_code',
 } as const;
+
+/** Resource attributes argspan reads (set on the tracer provider's resource). */
+export const ResourceAttributes = {
+  /** string[]: tools allowed to make remote hops, as the gate was configured. Read by the analyzer's allowlist rule. */
+  REMOTE_ALLOWLIST: 'argspan.remote.allowlist',
+} as const;
