@@ -77,6 +77,7 @@ async function loop(): Promise<void> {
 
 async function race(): Promise<void> {
   await runner.boot();
+  say({ ready: true });
   let held: Lease | undefined;
   const rl = createInterface({ input: process.stdin });
   for await (const line of rl) {
