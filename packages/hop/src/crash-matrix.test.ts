@@ -9,7 +9,7 @@ import { decodeRecord } from './record.js';
 import type { IdempotentServer } from './testing/idempotent-server.js';
 import { closedPort, startIdempotentServer } from './testing/idempotent-server.js';
 import { filesContaining } from './testing/state-files.js';
-import { assertDistFresh, startWorker } from './testing/worker-process.js';
+import { buildDist, startWorker } from './testing/worker-process.js';
 
 /**
  * Crash matrix: a child process runs a 4-step loop (steps 1 and 2 probe a dead port, so they are
@@ -18,7 +18,7 @@ import { assertDistFresh, startWorker } from './testing/worker-process.js';
  * HOP_CRASH_REPEAT (runs per point) and HOP_RANDOM_KILLS (random-timing kills).
  */
 const REPEAT = Number(process.env.HOP_CRASH_REPEAT ?? '1');
-const RANDOM_KILLS = Number(process.env.HOP_RANDOM_KILLS ?? '10');
+const RANDOM_KILLS = Number(process.env.HOP_RANDOM_KILLS ?? '8');
 const STEPS = 4;
 const QUEUED = [1, 2];
 const CANARY = 'ghp_' + 'CrashCanaryCrashCanaryCrashCanary123';
@@ -38,7 +38,7 @@ for (const p of ['checkpoint-intent:after-rename', 'checkpoint-done:after-fsync'
 
 let badPort: number;
 beforeAll(async () => {
-  assertDistFresh();
+  buildDist();
   badPort = await closedPort();
 });
 

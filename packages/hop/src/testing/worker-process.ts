@@ -1,29 +1,22 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { statSync, readdirSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The compiled crash worker (tests spawn the dist JS, which `npm test` builds first). */
 export const WORKER_JS = fileURLToPath(new URL('../../dist/testing/crash-worker.js', import.meta.url));
-const SRC = fileURLToPath(new URL('..', import.meta.url));
+const PKG = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Throw a clear error when dist/ is missing or older than src/ (run `npx tsc -b`). */
-export function assertDistFresh(): void {
-  let built: number;
-  try {
-    built = statSync(WORKER_JS).mtimeMs;
-  } catch {
-    throw new Error(`${WORKER_JS} is missing: run \`npx tsc -b\` (npm test does) before the process tests`);
-  }
-  const newest = (dir: string): number =>
-    Math.max(
-      0,
-      ...readdirSync(dir, { withFileTypes: true }).map((d) =>
-        d.isDirectory() ? newest(join(dir, d.name)) : d.name.endsWith('.ts') && !d.name.endsWith('.test.ts') ? statSync(join(dir, d.name)).mtimeMs : 0,
-      ),
-    );
-  if (newest(SRC) > built + 1000) throw new Error(`packages/hop/dist is older than src: run \`npx tsc -b\` first`);
+/**
+ * Bring packages/hop/dist up to date (`tsc -b`, incremental: about a second when nothing changed),
+ * so process tests never run a stale worker even when vitest is started without `npm test`.
+ */
+export function buildDist(): void {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-b', join(PKG, 'tsconfig.json')], { stdio: 'pipe' });
+  if (!existsSync(WORKER_JS)) throw new Error(`${WORKER_JS} missing after tsc -b`);
 }
 
 /** A running worker with its stdout split into JSON lines. */
