@@ -27,9 +27,9 @@ const points: [HopFaultPoint, number][] = [];
 for (const kind of ['checkpoint-intent', 'checkpoint-done', 'checkpoint-queued', 'enqueue', 'queue-done'] as const) {
   for (const stage of WRITE_STAGES) points.push([`${kind}:${stage}`, 1]);
 }
-for (const kind of ['lease', 'release'] as const) {
-  for (const stage of ['before-write', 'after-write', 'after-rename'] as const) points.push([`${kind}:${stage}`, 1]);
-}
+// lease files are linked into place without fsync; release markers are a single exclusive create
+for (const stage of ['before-write', 'after-write', 'after-rename'] as const) points.push([`lease:${stage}`, 1]);
+for (const stage of ['before-write', 'after-write'] as const) points.push([`release:${stage}`, 1]);
 for (const p of PROTOCOL_POINTS) points.push([p, 1]);
 // later occurrences: a crash in the second hop, in the second drained item, ...
 for (const p of ['checkpoint-intent:after-rename', 'checkpoint-done:after-fsync', 'lease:after-acquire', 'send:after-response', 'queue-done:after-rename', 'dequeue:before-unlink', 'release:after'] as const) {

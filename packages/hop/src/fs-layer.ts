@@ -1,5 +1,19 @@
-import { constants } from 'node:fs';
-import { link, mkdir, open, readFile, readdir, rename, unlink } from 'node:fs/promises';
+import {
+  closeSync,
+  constants,
+  fsync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { promisify } from 'node:util';
+
+const fsyncAsync = promisify(fsync);
 
 /** An open file, as far as the hop protocol needs one. */
 export interface HopFileHandle {
@@ -12,7 +26,7 @@ export interface HopFileHandle {
 
 /**
  * The file-system operations the hop protocol uses. Injectable so tests can fail any one of
- * them (ENOSPC on write, EACCES on rename, ...). Every method behaves like its `node:fs/promises`
+ * them (ENOSPC on write, EACCES on rename, ...). Every method behaves like its `node:fs`
  * namesake and rejects with a Node system error (`err.code`).
  */
 export interface HopFs {
@@ -29,27 +43,36 @@ export interface HopFs {
   mkdir(path: string): Promise<void>;
 }
 
-/** The real file system. */
+function handle(fd: number): HopFileHandle {
+  return {
+    writeAll: async (data) => {
+      for (let off = 0; off < data.length; ) off += writeSync(fd, data, off, data.length - off);
+    },
+    sync: () => fsyncAsync(fd),
+    close: async () => closeSync(fd),
+  };
+}
+
+/**
+ * The real file system. Metadata calls on small local files (open, write of a few hundred bytes,
+ * link, rename, readdir) take microseconds, so they run synchronously: a thread-pool round trip
+ * per call would cost more than the call. fsync — the one call that waits for the disk — runs on
+ * the thread pool and never blocks the event loop.
+ */
 export const nodeFs: HopFs = {
   async openForWrite(path, exclusive) {
     const flags = constants.O_WRONLY | constants.O_CREAT | (exclusive ? constants.O_EXCL : constants.O_TRUNC);
-    const h = await open(path, flags, 0o600);
-    return {
-      writeAll: (data) => h.writeFile(data),
-      sync: () => h.sync(),
-      close: () => h.close(),
-    };
+    return handle(openSync(path, flags, 0o600));
   },
   async openDir(path) {
-    const h = await open(path, constants.O_RDONLY);
-    return { writeAll: async () => undefined, sync: () => h.sync(), close: () => h.close() };
+    return handle(openSync(path, constants.O_RDONLY));
   },
-  rename: (from, to) => rename(from, to),
-  link: (from, to) => link(from, to),
-  unlink: (path) => unlink(path),
-  readFile: (path) => readFile(path),
-  readdir: (path) => readdir(path),
+  rename: async (from, to) => renameSync(from, to),
+  link: async (from, to) => linkSync(from, to),
+  unlink: async (path) => unlinkSync(path),
+  readFile: async (path) => readFileSync(path),
+  readdir: async (path) => readdirSync(path),
   mkdir: async (path) => {
-    await mkdir(path, { recursive: true, mode: 0o700 });
+    mkdirSync(path, { recursive: true, mode: 0o700 });
   },
 };

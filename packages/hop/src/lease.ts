@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Clock } from './clock.js';
-import { LeaseLostError } from './errors.js';
+import { HopStateError, LeaseLostError, errnoCode } from './errors.js';
 import type { StateIo } from './durable-write.js';
 import { listDir, readIfExists, writeDurable } from './durable-write.js';
 import type { QuarantineReport } from './quarantine.js';
@@ -89,6 +89,9 @@ interface Listing {
  * fails with EEXIST for every racer but one — so there is no check-then-write window.
  */
 export class LeaseManager {
+  /** Epoch → nonce of leases this manager created (and has not released). */
+  private readonly created = new Map<number, string>();
+
   constructor(
     private readonly io: StateIo,
     private readonly stateDir: string,
@@ -170,6 +173,7 @@ export class LeaseManager {
       fsyncDir: this.opts.fsync,
     });
     if (!created) return { lease: undefined, view: await this.inspect() };
+    this.created.set(epoch, lease.nonce);
     // A racer holding a stale listing may have linked an epoch that was already pruned; the
     // highest epoch on disk decides, so such a lease is released at once and never used.
     const after = await this.list();
@@ -200,22 +204,44 @@ export class LeaseManager {
    * {@link LeaseLostError}. Returns false when it was already released.
    */
   async release(lease: Pick<Lease, 'epoch' | 'nonce' | 'id'>): Promise<boolean> {
-    const data = await readIfExists(this.io, join(this.stateDir, leaseName(lease.epoch)));
-    const decoded = data === undefined ? undefined : decodeRecord<LeaseRecord>('lease', data, validateLease);
-    if (!decoded?.ok || decoded.body.nonce !== lease.nonce) {
-      throw new LeaseLostError(`refusing to release lease epoch ${lease.epoch}: caller is not its holder`);
+    // Lease files are immutable and created exclusively, so a nonce this manager wrote needs no re-read.
+    if (this.created.get(lease.epoch) !== lease.nonce) {
+      const data = await readIfExists(this.io, join(this.stateDir, leaseName(lease.epoch)));
+      const decoded = data === undefined ? undefined : decodeRecord<LeaseRecord>('lease', data, validateLease);
+      if (!decoded?.ok || decoded.body.nonce !== lease.nonce) {
+        throw new LeaseLostError(`refusing to release lease epoch ${lease.epoch}: caller is not its holder`);
+      }
     }
+    this.created.delete(lease.epoch);
     return this.writeRelease(lease.epoch, lease.id, 'released');
   }
 
+  /**
+   * Write the release marker `lease.<epoch>.released.rec`. Its name alone marks the epoch released
+   * (the content is a record for people), so it is one exclusive create, not temp + link; with
+   * `fsync` it is made durable like every other record.
+   */
   private async writeRelease(epoch: number, leaseId: string, reason: LeaseEndReason): Promise<boolean> {
-    const body = { epoch, leaseId, reason, releasedAt: this.clock.now() };
-    return writeDurable(this.io, this.stateDir, releaseName(epoch), encodeRecord('lease-release', body), {
-      kind: 'release',
-      exclusive: true,
-      fsyncFile: this.opts.fsync,
-      fsyncDir: this.opts.fsync,
-    });
+    const body = encodeRecord('lease-release', { epoch, leaseId, reason, releasedAt: this.clock.now() });
+    if (this.opts.fsync) {
+      return writeDurable(this.io, this.stateDir, releaseName(epoch), body, { kind: 'release', exclusive: true, fsyncFile: true, fsyncDir: true });
+    }
+    const faults = this.io.faults;
+    await faults?.('release:before-write');
+    let h;
+    try {
+      h = await this.io.fs.openForWrite(join(this.stateDir, releaseName(epoch)), true);
+    } catch (err) {
+      if (errnoCode(err) === 'EEXIST') return false;
+      throw new HopStateError(`create of ${releaseName(epoch)} failed (${errnoCode(err) ?? 'unknown error'})`, { cause: err });
+    }
+    try {
+      await h.writeAll(body).catch(() => undefined); // the name is the release; a short body is only cosmetic
+    } finally {
+      await h.close().catch(() => undefined);
+    }
+    await faults?.('release:after-write');
+    return true;
   }
 
   private async prune(listing: Listing, current: number): Promise<void> {
