@@ -52,6 +52,8 @@ export const CallAttributes = {
   HOP_STEP: 'argspan.hop.step',
   /** Payload fingerprint (keyed hash of the redacted payload) of the hop. Never the idempotency key. */
   HOP_FINGERPRINT: 'argspan.hop.fingerprint',
+  /** True when classification failed and the verdict is the fail-closed default. */
+  FAILED_CLOSED: 'argspan.failed_closed',
 } as const;
 
 /** Attributes on the argument span (`tool_arg {key}`). */
