@@ -71,3 +71,25 @@ export function errnoCode(err: unknown): string | undefined {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   return typeof code === 'string' ? code : undefined;
 }
+
+/**
+ * The call did not run remotely: the protocol decided `queue` (durably queued; `drainQueue()` sends
+ * it later), `wait` (another holder's lease outlived `leaseWaitMs`) or `local` with no local runner.
+ */
+export class HopDeferredError extends HopError {
+  readonly decision: 'local' | 'queue' | 'wait';
+  readonly step: number;
+  readonly queueSeq: number | undefined;
+  constructor(decision: 'local' | 'queue' | 'wait', step: number, reason: string, queueSeq?: number) {
+    const what =
+      decision === 'queue'
+        ? `queued durably as item ${queueSeq ?? '?'} until the remote is reachable`
+        : decision === 'wait'
+          ? 'not sent: another process holds the hop lease'
+          : 'not sent: the protocol decided to run it locally and no local runner was given';
+    super('HOP_DEFERRED', `step ${step} ${what} (${reason})`);
+    this.decision = decision;
+    this.step = step;
+    this.queueSeq = queueSeq;
+  }
+}

@@ -14,6 +14,8 @@ export type {
   DrainedItem,
   BootReport,
 } from './types.js';
+export { createRemoteHop } from './remote-hop.js';
+export type { RemoteHopCall, RemoteHopOptions, RemoteHopFn } from './remote-hop.js';
 export { decide } from './decide.js';
 export type { HopStep, DecisionReason, LeaseFacts } from './decide.js';
 export { probeTarget, DEFAULT_PROBE_TIMEOUT_MS } from './probe.js';
@@ -40,4 +42,5 @@ export {
   HopRejectedError,
   HopConflictError,
   HopTransportError,
+  HopDeferredError,
 } from './errors.js';
