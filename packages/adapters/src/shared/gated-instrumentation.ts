@@ -1,3 +1,5 @@
+import { RESIDENCY_ORDER } from '@argspan/conventions';
+import type { Residency } from '@argspan/conventions';
 import { classifyCall, defaultsFromJsonSchema, publicKeysFromJsonSchema } from '@argspan/core';
 import { ArgspanInstrumentation } from '@argspan/instrumentation';
 import type { ToolSchema } from '@argspan/instrumentation';
@@ -30,7 +32,7 @@ export function gatedInstrumentation(options: AdapterOptions = {}): GatedInstrum
   const instrumentation = new ArgspanInstrumentation({
     ...config,
     schemas,
-    classifier: keepLocalClassifier(classifier ?? classifyCall, refuseResidencies ?? DEFAULT_REFUSE_RESIDENCIES, learned),
+    classifier: keepLocalClassifier(classifier ?? classifyCall, checkResidencies(refuseResidencies ?? DEFAULT_REFUSE_RESIDENCIES), learned),
   });
   return {
     instrumentation,
@@ -40,4 +42,15 @@ export function gatedInstrumentation(options: AdapterOptions = {}): GatedInstrum
     },
     hasSchema: (tool) => Object.hasOwn(schemas, tool),
   };
+}
+
+/** Reject a misspelt residency: a typo there would silently let secrets through. */
+function checkResidencies(list: readonly Residency[]): readonly Residency[] {
+  if (!Array.isArray(list)) throw new TypeError('argspan adapters: refuseResidencies must be an array of residency labels');
+  for (const r of list) {
+    if (!(RESIDENCY_ORDER as readonly string[]).includes(r)) {
+      throw new RangeError(`argspan adapters: refuseResidencies has ${JSON.stringify(r)}; expected one of ${RESIDENCY_ORDER.join(', ')}`);
+    }
+  }
+  return list;
 }
