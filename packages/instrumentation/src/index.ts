@@ -3,7 +3,13 @@
  * and recorded as OpenTelemetry spans (`execute_tool {tool}` with one `tool_arg {key}` child per
  * argument). The wrapper uses only `@opentelemetry/api`; `setupTracing` and the exporters use the SDK.
  */
-export { ArgspanInstrumentation, instrumentDispatch, wrapTool, DEFAULT_MAX_ARG_SPANS } from './instrumentation.js';
+export {
+  ArgspanInstrumentation,
+  instrumentDispatch,
+  wrapTool,
+  DEFAULT_MAX_ARG_SPANS,
+  DEFAULT_HASH_MEMO_SIZE,
+} from './instrumentation.js';
 export { ArgspanSession } from './session.js';
 export type { SessionOptions } from './session.js';
 export {

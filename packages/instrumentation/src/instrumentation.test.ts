@@ -313,3 +313,80 @@ describe('ArgspanInstrumentation hash key', () => {
     expect(h).not.toBe(createValueHasher(randomBytes(32)).hash('Asia/Tokyo'));
   });
 });
+
+describe('ArgspanInstrumentation robustness', () => {
+  it('keeps parentage right for concurrent calls in different turns', async () => {
+    const { provider, spans } = memoryTracing();
+    const run = instrumentDispatch(
+      async (_tool: string, args: { ms: number }) => {
+        await new Promise((r) => setTimeout(r, args.ms));
+        return args.ms;
+      },
+      { tracerProvider: provider, hashKey: key, classifier: (call) => classification(call.tool, [{ key: 'ms', text: String((call.args as { ms: number }).ms) }]) },
+    );
+    const [one, two] = await Promise.all([
+      inTurn(provider, () => run('slow', { ms: 30 }, { callId: 's' })),
+      inTurn(provider, () => run('fast', { ms: 1 }, { callId: 'f' })),
+    ]);
+    expect(only(spans(), 'execute_tool slow').parentSpanContext?.spanId).toBe(one.turn.spanContext().spanId);
+    expect(only(spans(), 'execute_tool fast').parentSpanContext?.spanId).toBe(two.turn.spanContext().spanId);
+    expect(only(spans(), 'execute_tool slow').spanContext().traceId).not.toBe(
+      only(spans(), 'execute_tool fast').spanContext().traceId,
+    );
+  });
+
+  it('fails with a clear error naming the key file, and does not dispatch, when the hash key cannot be loaded', async () => {
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'argspan-badkey-'));
+    await writeFile(join(dir, 'hash.key'), 'not hex at all\n');
+    const { provider } = memoryTracing();
+    const dispatch = vi.fn();
+    const run = instrumentDispatch(dispatch, { tracerProvider: provider, stateDir: dir, classifier: fixed({ t: classification('t', []) }) });
+    await expect(run('t', {})).rejects.toThrow(/hash\.key/);
+    expect(dispatch).not.toHaveBeenCalled();
+    // Fixing the key file lets the next call through: a failed load is not cached.
+    await writeFile(join(dir, 'hash.key'), `${'ab'.repeat(32)}\n`);
+    await run('t', {});
+    expect(dispatch).toHaveBeenCalledTimes(1);
+  });
+
+  it('adds nothing to the context when resultToContext throws, and still returns the result', async () => {
+    const { provider } = memoryTracing();
+    const inst = new ArgspanInstrumentation({
+      tracerProvider: provider,
+      hashKey: key,
+      classifier: fixed({ t: classification('t', []) }),
+      resultToContext: () => {
+        throw new Error('bad hook');
+      },
+    });
+    expect(await inst.wrapDispatch(async () => 'r')('t', {})).toBe('r');
+    expect(inst.session.context).toEqual([]);
+  });
+
+  it('records a failing remote hop as an error with the round trip, and rethrows it', async () => {
+    const { provider, spans } = memoryTracing();
+    const c = classification('summarise', [{ key: 'text', text: 'x', residency: 'bulky-public' }], { verdict: 'remote-ok' });
+    class HopFailed extends Error {}
+    const run = instrumentDispatch(vi.fn(), {
+      tracerProvider: provider,
+      hashKey: key,
+      classifier: fixed({ summarise: c }),
+      remote: async () => {
+        throw new HopFailed('host down');
+      },
+    });
+    await expect(run('summarise', { text: 'x' })).rejects.toBeInstanceOf(HopFailed);
+    const tool = only(spans(), 'execute_tool summarise');
+    expect(tool.attributes[OtelAttributes.ERROR_TYPE]).toBe('HopFailed');
+    expect(tool.attributes[CallAttributes.REMOTE_RTT_MS]).toEqual(expect.any(Number));
+    expect(tool.attributes[CallAttributes.HOP_REMOTE]).toBe(true);
+  });
+
+  it('rejects a bad maxArgSpans or hashMemoSize, naming the option', () => {
+    expect(() => new ArgspanInstrumentation({ hashKey: key, maxArgSpans: -1 })).toThrow(/maxArgSpans/);
+    expect(() => new ArgspanInstrumentation({ hashKey: key, hashMemoSize: 1.5 })).toThrow(/hashMemoSize/);
+  });
+});

@@ -8,12 +8,14 @@ import {
   argumentSpanName,
   toolCallSpanName,
 } from '@argspan/conventions';
-import type { CallClassification, ClassifyOptions, ToolCall, ValueHasher } from '@argspan/core';
+import type { Residency } from '@argspan/conventions';
+import type { CallClassification, ClassifyOptions, ToolCall } from '@argspan/core';
 import { defaultClassifier } from './default-classifier.js';
 import { errorTypeOf, gateError } from './errors.js';
 import { leafExcerpt, MAX_EXCERPT_CHARS } from './excerpt.js';
 import { classifySafely } from './fail-closed.js';
 import { hasherFor } from './hash-key.js';
+import { HashMemo } from './hash-memo.js';
 import { stripForHop } from './strip.js';
 import { ArgspanSession } from './session.js';
 import { argSpanAttributes, argsHashInput, callSpanAttributes, selectArgSpans } from './span-attributes.js';
@@ -30,6 +32,9 @@ import { VERSION } from './version.js';
 
 /** @default 128 */
 export const DEFAULT_MAX_ARG_SPANS = 128;
+/** @default 4096 */
+export const DEFAULT_HASH_MEMO_SIZE = 4096;
+const ARG_SPAN_OPTIONS = { kind: SpanKind.INTERNAL } as const;
 /** Status message of a tool that failed: the tool's own message could quote a value, so it is not copied. */
 const TOOL_FAILED = 'tool failed';
 
@@ -50,8 +55,11 @@ export class ArgspanInstrumentation {
   private readonly excerptChars: number;
   private readonly remote: RemoteHop | undefined;
   private readonly resultToContext: (tool: string, result: unknown) => unknown;
-  private readonly hasherReady: Promise<ValueHasher>;
-  private hasher: ValueHasher | undefined;
+  private readonly hashKey: Uint8Array | undefined;
+  private readonly stateDir: string;
+  private readonly memoSize: number;
+  private hasherLoad: Promise<HashMemo> | undefined;
+  private hasher: HashMemo | undefined;
 
   constructor(config: ArgspanInstrumentationConfig = {}) {
     const provider = config.tracerProvider ?? trace.getTracerProvider();
@@ -66,11 +74,26 @@ export class ArgspanInstrumentation {
     this.excerptChars = config.excerpts ? Math.min(config.excerptLength ?? MAX_EXCERPT_CHARS, MAX_EXCERPT_CHARS) : 0;
     this.remote = config.remote;
     this.resultToContext = config.resultToContext ?? ((_tool, result) => result);
-    this.hasherReady = hasherFor(config.hashKey, config.stateDir ?? '.argspan');
-    this.hasherReady.then(
-      (h) => (this.hasher = h),
-      () => undefined, // surfaced to the first call that awaits it
+    this.memoSize = config.hashMemoSize ?? DEFAULT_HASH_MEMO_SIZE;
+    if (!Number.isInteger(this.memoSize) || this.memoSize < 0) {
+      throw new RangeError(`argspan: hashMemoSize must be an integer >= 0, got ${this.memoSize}`);
+    }
+    this.hashKey = config.hashKey;
+    this.stateDir = config.stateDir ?? '.argspan';
+    // Start loading now; a failure surfaces to the call that awaits it.
+    this.loadHasher().catch(() => undefined);
+  }
+
+  /** The value hasher, loaded once; a failed load is retried by the next call. */
+  private loadHasher(): Promise<HashMemo> {
+    this.hasherLoad ??= hasherFor(this.hashKey, this.stateDir).then(
+      (h) => (this.hasher = new HashMemo(h, this.memoSize)),
+      (err: unknown) => {
+        this.hasherLoad = undefined;
+        throw err;
+      },
     );
+    return this.hasherLoad;
   }
 
   /** Wrap a `dispatch(toolName, args)` function. */
@@ -90,7 +113,7 @@ export class ArgspanInstrumentation {
     options: CallOptions | undefined,
     invoke: (args: unknown) => Promise<R> | R,
   ): Promise<R> {
-    const hasher = this.hasher ?? (await this.hasherReady);
+    const hasher = this.hasher ?? (await this.loadHasher());
     const session = options?.session ?? this.session;
     const callId = options?.callId ?? session.nextCallId();
     const schema = this.schemas[tool];
@@ -107,7 +130,7 @@ export class ArgspanInstrumentation {
           callId,
           runId: session.runId,
           emitted: emit ? emit.length : c.leaves.length,
-          argsHash: hasher.hash(argsHashInput(c.flat)),
+          argsHash: hasher.hash(argsHashInput(c.flat), memoisable(c)),
           hopBlocked: this.remote !== undefined && c.verdict !== 'remote-ok',
         }),
       },
@@ -143,7 +166,7 @@ export class ArgspanInstrumentation {
       throw err;
     }
     span.setAttributes(this.stopwatch(remote !== undefined, started));
-    session.recordCall(callId, span.spanContext(), this.contextOf(tool, result));
+    session.recordCall(callId, span.spanContext(), this.contextOf(tool, result), !isPublicish(c.residency));
     span.end();
     return result;
   }
@@ -153,23 +176,30 @@ export class ArgspanInstrumentation {
     emit: number[] | undefined,
     active: Context,
     session: ArgspanSession,
-    hasher: ValueHasher,
+    hasher: HashMemo,
   ): void {
     const n = emit ? emit.length : c.leaves.length;
     for (let j = 0; j < n; j++) {
       const i = emit ? emit[j]! : j;
       const label = c.leaves[i]!;
       const leaf = c.flat[i]!;
-      const excerpt = this.excerptChars > 0 && !c.failedClosed ? leafExcerpt(label, leaf, this.excerptChars) : undefined;
-      const attributes: Attributes = argSpanAttributes(label, hasher.hash(leaf.text), excerpt);
+      // A value copied from the result of a call with secret or dirty-tree arguments is sensitive
+      // whatever its own label: no excerpt, no memo.
+      const tainted = label.sourceCallId !== undefined && session.isSensitiveSource(label.sourceCallId);
+      const open = isPublicish(label.residency) && !tainted && !c.failedClosed;
+      const excerpt = this.excerptChars > 0 && open ? leafExcerpt(label, leaf, this.excerptChars) : undefined;
+      const attributes: Attributes = argSpanAttributes(label, hasher.hash(leaf.text, open), excerpt);
       let links: Link[] | undefined;
       if (label.sourceCallId !== undefined) {
         const source = session.spanContextOf(label.sourceCallId);
         if (source) links = [{ context: source, attributes: { [ArgAttributes.SOURCE_CALL_ID]: label.sourceCallId } }];
       }
-      this.tracer
-        .startSpan(argumentSpanName(label.key), { kind: SpanKind.INTERNAL, attributes, links }, active)
-        .end();
+      // Attributes go in after the start: in SDK 2.x start-option attributes are validated and
+      // copied twice more (measured ~20% slower per span). Child spans are sampled by their parent,
+      // so a sampler loses nothing; the tool span keeps its attributes in the start options.
+      const span = this.tracer.startSpan(argumentSpanName(label.key), links ? { kind: SpanKind.INTERNAL, links } : ARG_SPAN_OPTIONS, active);
+      span.setAttributes(attributes);
+      span.end();
     }
   }
 
@@ -187,6 +217,16 @@ export class ArgspanInstrumentation {
       return undefined;
     }
   }
+}
+
+/** Secret and dirty-tree values are never memoised (they are hashed afresh each time). */
+function isPublicish(r: Residency): boolean {
+  return r !== 'secret' && r !== 'dirty-tree';
+}
+
+/** A call's argument hash input may be memoised only when no leaf of it is secret or dirty-tree. */
+function memoisable(c: CallClassification): boolean {
+  return isPublicish(c.residency) && !c.failedClosed;
 }
 
 /** Wrap `dispatch(toolName, args)`: the one-line entry point. */

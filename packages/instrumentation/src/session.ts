@@ -33,6 +33,8 @@ export class ArgspanSession {
   /** Provenance index over the user text and entries, built incrementally (core's `ProvenanceIndex`). */
   private index: ProvenanceIndex;
   private readonly spans = new Map<string, SpanContext>();
+  /** Call ids whose arguments were secret or dirty-tree: their results are treated as sensitive too. */
+  private readonly sensitive = new Set<string>();
   private readonly maxEntries: number;
   private readonly maxLinked: number;
   private seq = 0;
@@ -88,13 +90,29 @@ export class ArgspanSession {
     return `${this.runId}:${this.seq}`;
   }
 
-  /** @internal Remember a finished call's span context (for links) and its result (as context). */
-  recordCall(callId: string, spanContext: SpanContext, content: unknown): void {
+  /**
+   * True when the call `callId` had secret or dirty-tree arguments (reading `.env`, a dirty file):
+   * a value copied from its result gets no excerpt, whatever its own label says.
+   */
+  isSensitiveSource(callId: string): boolean {
+    return this.sensitive.has(callId);
+  }
+
+  /**
+   * @internal Remember a finished call's span context (for links), whether its arguments were
+   * sensitive, and its result (as context).
+   */
+  recordCall(callId: string, spanContext: SpanContext, content: unknown, sensitive = false): void {
     this.spans.delete(callId);
     this.spans.set(callId, spanContext);
+    if (sensitive) this.sensitive.add(callId);
+    else this.sensitive.delete(callId);
     if (this.spans.size > this.maxLinked) {
       const oldest = this.spans.keys().next().value;
-      if (oldest !== undefined) this.spans.delete(oldest);
+      if (oldest !== undefined) {
+        this.spans.delete(oldest);
+        this.sensitive.delete(oldest);
+      }
     }
     if (content !== undefined) this.addContext({ callId, content });
   }

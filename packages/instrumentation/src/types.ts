@@ -55,6 +55,11 @@ export interface ArgspanInstrumentationConfig {
   tracerProvider?: TracerProvider;
   /** HMAC key for value hashes (at least 16 bytes). @default read from (or created in) `{stateDir}/hash.key`, mode 0600 */
   hashKey?: Uint8Array;
+  /**
+   * Keyed hashes of this many recent values are memoised (never secret or dirty-tree values, never
+   * values over 512 chars; in memory only); 0 turns the memo off. @default 4096
+   */
+  hashMemoSize?: number;
   /** Local state directory holding the hash key. @default '.argspan' */
   stateDir?: string;
   /** Classification policy: remote allowlist, inferred denylist, ask/block, limits, dirty set. @default {} (core defaults) */
