@@ -5,7 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { GenAiAttributes, toolCallSpanName } from '@argspan/conventions';
+import { expect } from 'vitest';
+import { ArgAttributes, CallAttributes, ErrorType, GenAiAttributes, OtelAttributes, toolCallSpanName } from '@argspan/conventions';
 
 export { inTurn, memoryTracing, only } from '../../instrumentation/test-support/tracing.js';
 
@@ -79,4 +80,28 @@ export function toolSpan(spans: readonly ReadableSpan[], tool: string, callId: s
 /** The `tool_arg` children of a tool span. */
 export function argSpans(spans: readonly ReadableSpan[], parent: ReadableSpan): ReadableSpan[] {
   return spans.filter((s) => s.parentSpanContext?.spanId === parent.spanContext().spanId);
+}
+
+/**
+ * Scene 2 ("Book a follow-up with Priya tomorrow morning", the model adds `timezone: UTC`), as both
+ * framework tests replay it: `contacts_lookup` (call_contacts_3) ran, `calendar_create` (call_cal_4)
+ * was asked about its timezone, and the email copied from the lookup links to that call's span.
+ * Returns the calendar call's argument spans by key.
+ */
+export function expectBookingAsked(spans: readonly ReadableSpan[], runId: string): Record<string, ReadableSpan> {
+  const lookup = toolSpan(spans, 'contacts_lookup', 'call_contacts_3');
+  expect(lookup.attributes[GenAiAttributes.TOOL_NAME]).toBe('contacts_lookup');
+  const cal = toolSpan(spans, 'calendar_create', 'call_cal_4');
+  expect(cal.attributes).toMatchObject({
+    [CallAttributes.GATE_ACTION]: 'ask',
+    [CallAttributes.GATE_HITS]: ['calendar_create.timezone'],
+    [OtelAttributes.ERROR_TYPE]: ErrorType.CLARIFICATION,
+    [GenAiAttributes.CONVERSATION_ID]: runId,
+  });
+  const byKey = Object.fromEntries(argSpans(spans, cal).map((a) => [String(a.attributes[ArgAttributes.KEY]), a]));
+  expect(byKey['attendee.email']?.attributes[ArgAttributes.PROVENANCE]).toBe('context_retrieved');
+  expect(byKey['attendee.email']?.attributes[ArgAttributes.SOURCE_CALL_ID]).toBe('call_contacts_3');
+  expect(byKey['attendee.email']?.links[0]?.context.spanId).toBe(lookup.spanContext().spanId);
+  expect(byKey['timezone']?.attributes[ArgAttributes.PROVENANCE]).toBe('model_inferred');
+  return byKey;
 }
