@@ -2,7 +2,9 @@
  * The MCP adapter against a REAL @modelcontextprotocol/server-filesystem, spawned over stdio on a
  * temporary git repository with a `.env` canary and an uncommitted `src/config.py`.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -140,6 +142,20 @@ describe('instrumentMcpClient with a real filesystem server over stdio', () => {
       ['paths[0]', 'dirty-tree'],
       ['paths[1]', 'secret'],
     ]);
+  });
+
+  it('refuses a write whose content carries the secret value: nothing is written, no span holds it', async () => {
+    const before = toolCalls(conn.sent).length;
+    const err = await conn.client
+      .callTool({ name: 'write_file', arguments: { path: 'notes.txt', content: `key for later: OPENAI_API_KEY=${repo.canary}` } }, undefined, { argspan: { callId: 'call_w' } })
+      .then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(ArgspanRefusedError);
+    expect((err as Error).message).not.toContain(repo.canary);
+    expect(existsSync(join(repo.root, 'notes.txt'))).toBe(false);
+    expect(toolCalls(conn.sent).length).toBe(before);
+    const span = toolSpan(tracing.spans(), 'write_file', 'call_w');
+    const content = argSpans(tracing.spans(), span).find((a) => a.attributes[ArgAttributes.KEY] === 'content');
+    expect(content?.attributes[ArgAttributes.RESIDENCY]).toBe('secret');
   });
 
   it('learns schema defaults from listTools: a value equal to the default is schema_default', async () => {
