@@ -31,9 +31,9 @@ async function connect(repo: CanaryRepo, options: Parameters<typeof instrumentMc
   const transport = new StdioClientTransport({ command: process.execPath, args: [serverBin, repo.root], cwd: repo.root, stderr: 'pipe' });
   const sent: JSONRPCMessage[] = [];
   const send = transport.send.bind(transport);
-  transport.send = (message, opts) => {
+  transport.send = (message: JSONRPCMessage) => {
     sent.push(message);
-    return send(message, opts);
+    return send(message);
   };
   const client = instrumentMcpClient(new Client({ name: 'argspan-test-agent', version: '0.0.0' }), options);
   await client.connect(transport);

@@ -7,8 +7,16 @@ import type { McpAdapterOptions, McpCallToolParams, McpCallToolResult, McpClient
 
 const INSTRUMENTED = Symbol.for('argspan.adapters.mcp.instrumented');
 
-/** A client returned by {@link instrumentMcpClient}: the same object, with its instrumentation attached. */
-export type InstrumentedMcpClient<C extends McpClientLike> = C & {
+/**
+ * A client returned by {@link instrumentMcpClient}: the same object, with its instrumentation
+ * attached and `callTool` accepting `{ argspan: { callId, session } }` in its request options.
+ */
+export type InstrumentedMcpClient<C extends McpClientLike> = Omit<C, 'callTool'> & {
+  callTool(
+    params: Parameters<C['callTool']>[0],
+    resultSchema?: Parameters<C['callTool']>[1],
+    options?: Parameters<C['callTool']>[2] & McpRequestArgspanOptions,
+  ): ReturnType<C['callTool']>;
   /** The instrumentation every `callTool` goes through (its `session` holds the run's context). */
   readonly argspan: ArgspanInstrumentation;
 };
@@ -90,7 +98,7 @@ export function instrumentMcpClient<C extends McpClientLike>(client: C, options:
     argspan: { value: gated.instrumentation, configurable: true },
     [INSTRUMENTED]: { value: true, configurable: true },
   });
-  return client as InstrumentedMcpClient<C>;
+  return client as unknown as InstrumentedMcpClient<C>;
 }
 
 /** The MCP error result returned instead of throwing when `onRefused` is `'result'`. */

@@ -106,7 +106,7 @@ describe('instrumentAgentTools through the Agents SDK runner (scripted model)', 
     const [wrappedFn, wrappedHosted] = instrumentAgentTools([fn, hosted], { hashKey });
     expect(wrappedHosted).toBe(hosted);
     expect(wrappedFn).not.toBe(fn);
-    expect(wrappedFn!.invoke).not.toBe(fn.invoke);
+    expect((wrappedFn as typeof fn).invoke).not.toBe(fn.invoke);
     expect(() => instrumentAgentTools([fn], { hashKey, onRefused: 'ignore' as 'throw' })).toThrow(/onRefused/);
   });
 
