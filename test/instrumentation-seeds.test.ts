@@ -220,5 +220,12 @@ describe('seed 000: the dotenv read', () => {
       expect(out).not.toContain(canaryPw);
     }
     expect(outputs[1]).toContain('execute_tool fs.read');
+    // The hash memo (process memory) holds no secret or copied-from-secret value either.
+    const memo = (inst as unknown as { hasher: { memo: Map<string, string> } }).hasher.memo;
+    expect(memo.size).toBeGreaterThan(0);
+    for (const v of memo.keys()) {
+      expect(v).not.toContain(canaryAws);
+      expect(v).not.toContain(canaryPw);
+    }
   });
 });
