@@ -164,6 +164,12 @@ describe('ArgspanInstrumentation gate', () => {
         throw new Error('boom CANARY-THROWN-VALUE');
       },
       () => ({ verdict: 'local' }) as unknown as CallClassification,
+      // well-formed at the top, but a leaf without its value text
+      () => {
+        const c = classification('shell.exec', [{ key: 'cmd', text: 'ls' }]);
+        (c.flat[0] as unknown as { text?: string }).text = undefined;
+        return c;
+      },
     ] as Classifier[]) {
       const run = instrumentDispatch(dispatch, { tracerProvider: provider, hashKey: key, classifier });
       const err = await run('shell.exec', { cmd: 'ls' }).catch((e: unknown) => e);

@@ -130,7 +130,7 @@ export class ArgspanInstrumentation {
           callId,
           runId: session.runId,
           emitted: emit ? emit.length : c.leaves.length,
-          argsHash: hasher.hash(argsHashInput(c.flat), memoisable(c)),
+          argsHash: hasher.hash(argsHashInput(c.flat), memoisable(c, session)),
           hopBlocked: this.remote !== undefined && c.verdict !== 'remote-ok',
         }),
       },
@@ -224,9 +224,14 @@ function isPublicish(r: Residency): boolean {
   return r !== 'secret' && r !== 'dirty-tree';
 }
 
-/** A call's argument hash input may be memoised only when no leaf of it is secret or dirty-tree. */
-function memoisable(c: CallClassification): boolean {
-  return isPublicish(c.residency) && !c.failedClosed;
+/**
+ * A call's argument hash input may be memoised only when no leaf of it is secret or dirty-tree
+ * or copied from the result of a call whose arguments were.
+ */
+function memoisable(c: CallClassification, session: ArgspanSession): boolean {
+  if (!isPublicish(c.residency) || c.failedClosed) return false;
+  for (const l of c.leaves) if (l.sourceCallId !== undefined && session.isSensitiveSource(l.sourceCallId)) return false;
+  return true;
 }
 
 /** Wrap `dispatch(toolName, args)`: the one-line entry point. */
