@@ -91,6 +91,8 @@ describe('seed 002: the Tokyo invite', () => {
       [CallAttributes.BYTES_REDACTED]: 42,
       [CallAttributes.HOP_BLOCKED]: false,
       [CallAttributes.FAILED_CLOSED]: false,
+      [CallAttributes.LOCAL_MS]: expect.any(Number),
+      [CallAttributes.HOP_REMOTE]: false,
       [OtelAttributes.ERROR_TYPE]: 'ArgspanClarificationError',
     });
     const kids = childrenOf(all, tool);

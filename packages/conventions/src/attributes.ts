@@ -85,4 +85,18 @@ export const EventAttributes = {
   QUEUE_DEPTH: 'argspan.queue.depth',
   QUEUE_ITEM: 'argspan.queue.item',
   HTTP_STATUS: 'http.response.status_code',
+  /** Checkpoint phase written (`intent`, `queued`, `done`, `local`, `failed`). */
+  CHECKPOINT_PHASE: 'argspan.checkpoint.phase',
+  /** Checkpoint generation number (monotonic per state directory). */
+  CHECKPOINT_GENERATION: 'argspan.checkpoint.generation',
+  /** Base name of a quarantined state file (a file name, never its content). */
+  STATE_FILE: 'argspan.state.file',
+  /** Send attempt number of a hop (1 on the first try; higher after a 409 retry). */
+  ATTEMPT: 'argspan.attempt',
+} as const;
+
+/** Resource attributes argspan reads (set on the tracer provider's resource). */
+export const ResourceAttributes = {
+  /** string[]: tools allowed to make remote hops, as the gate was configured. Read by the analyzer's allowlist rule. */
+  REMOTE_ALLOWLIST: 'argspan.remote.allowlist',
 } as const;

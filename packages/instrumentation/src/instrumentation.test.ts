@@ -283,7 +283,7 @@ describe('ArgspanInstrumentation remote hop hook', () => {
     const tool = only(spans(), 'execute_tool summarise');
     expect(tool.attributes[CallAttributes.HOP_REMOTE]).toBe(true);
     expect(tool.attributes[CallAttributes.REMOTE_RTT_MS]).toBeGreaterThanOrEqual(0);
-    expect(tool.attributes[CallAttributes.LOCAL_MS]).toBeUndefined();
+    expect(tool.attributes[CallAttributes.LOCAL_MS]).toBeGreaterThanOrEqual(0); // local overhead, excluding the round trip
     expect(tool.attributes[CallAttributes.HOP_BLOCKED]).toBe(false);
   });
 

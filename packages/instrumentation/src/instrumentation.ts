@@ -113,6 +113,7 @@ export class ArgspanInstrumentation {
     options: CallOptions | undefined,
     invoke: (args: unknown) => Promise<R> | R,
   ): Promise<R> {
+    const callStarted = performance.now();
     const hasher = this.hasher ?? (await this.loadHasher());
     const session = options?.session ?? this.session;
     const callId = options?.callId ?? session.nextCallId();
@@ -141,6 +142,7 @@ export class ArgspanInstrumentation {
 
     const refusal = gateError(callId, c);
     if (refusal) {
+      span.setAttributes(this.stopwatch(callStarted, undefined));
       span.setAttribute(OtelAttributes.ERROR_TYPE, refusal.errorType);
       span.setStatus({ code: SpanStatusCode.ERROR, message: c.reason });
       span.end();
@@ -159,13 +161,13 @@ export class ArgspanInstrumentation {
         result = await context.with(active, () => invoke(args));
       }
     } catch (err) {
-      span.setAttributes(this.stopwatch(remote !== undefined, started));
+      span.setAttributes(this.stopwatch(callStarted, remote ? performance.now() - started : undefined));
       span.setAttribute(OtelAttributes.ERROR_TYPE, errorTypeOf(err));
       span.setStatus({ code: SpanStatusCode.ERROR, message: TOOL_FAILED });
       span.end();
       throw err;
     }
-    span.setAttributes(this.stopwatch(remote !== undefined, started));
+    span.setAttributes(this.stopwatch(callStarted, remote ? performance.now() - started : undefined));
     session.recordCall(callId, span.spanContext(), this.contextOf(tool, result), !isPublicish(c.residency));
     span.end();
     return result;
@@ -203,11 +205,16 @@ export class ArgspanInstrumentation {
     }
   }
 
-  private stopwatch(remote: boolean, started: number): Attributes {
-    const ms = performance.now() - started;
-    return remote
-      ? { [CallAttributes.REMOTE_RTT_MS]: ms, [CallAttributes.HOP_REMOTE]: true }
-      : { [CallAttributes.LOCAL_MS]: ms, [CallAttributes.HOP_REMOTE]: false };
+  /**
+   * Seed 000's stopwatch. `local_ms` is the time the call spent on this machine — classification,
+   * gate and local dispatch — on every path, refusals included; a hop adds its round trip as
+   * `remote_rtt_ms`, which `local_ms` then excludes.
+   */
+  private stopwatch(callStarted: number, remoteRttMs: number | undefined): Attributes {
+    const total = performance.now() - callStarted;
+    return remoteRttMs === undefined
+      ? { [CallAttributes.LOCAL_MS]: total, [CallAttributes.HOP_REMOTE]: false }
+      : { [CallAttributes.LOCAL_MS]: Math.max(0, total - remoteRttMs), [CallAttributes.REMOTE_RTT_MS]: remoteRttMs, [CallAttributes.HOP_REMOTE]: true };
   }
 
   private contextOf(tool: string, result: unknown): unknown {
