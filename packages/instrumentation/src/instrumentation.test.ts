@@ -391,6 +391,15 @@ describe('ArgspanInstrumentation robustness', () => {
     expect(tool.attributes[CallAttributes.HOP_REMOTE]).toBe(true);
   });
 
+  it('indexes at most maxContextChars of one result', async () => {
+    const { provider } = memoryTracing();
+    const inst = new ArgspanInstrumentation({ tracerProvider: provider, hashKey: key, maxContextChars: 10, classifier: fixed({ t: classification('t', []) }) });
+    const run = inst.wrapDispatch(async (_t: string, a: { r: unknown }) => a.r);
+    await run('t', { r: 'short' });
+    await run('t', { r: { a: 'abcdefgh', b: 'ijklmnop' } });
+    expect(inst.session.context.map((e) => e.content)).toEqual(['short', 'abcdefgh\ni']);
+  });
+
   it('rejects a bad maxArgSpans or hashMemoSize, naming the option', () => {
     expect(() => new ArgspanInstrumentation({ hashKey: key, maxArgSpans: -1 })).toThrow(/maxArgSpans/);
     expect(() => new ArgspanInstrumentation({ hashKey: key, hashMemoSize: 1.5 })).toThrow(/hashMemoSize/);

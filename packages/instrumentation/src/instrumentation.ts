@@ -13,6 +13,7 @@ import type { CallClassification, ClassifyOptions, ToolCall } from '@argspan/cor
 import { defaultClassifier } from './default-classifier.js';
 import { errorTypeOf, gateError } from './errors.js';
 import { leafExcerpt, MAX_EXCERPT_CHARS } from './excerpt.js';
+import { contextText } from '@argspan/core';
 import { classifySafely } from './fail-closed.js';
 import { hasherFor } from './hash-key.js';
 import { HashMemo } from './hash-memo.js';
@@ -34,6 +35,8 @@ import { VERSION } from './version.js';
 export const DEFAULT_MAX_ARG_SPANS = 128;
 /** @default 4096 */
 export const DEFAULT_HASH_MEMO_SIZE = 4096;
+/** @default 1048576 */
+export const DEFAULT_MAX_CONTEXT_CHARS = 1_048_576;
 const ARG_SPAN_OPTIONS = { kind: SpanKind.INTERNAL } as const;
 /** Status message of a tool that failed: the tool's own message could quote a value, so it is not copied. */
 const TOOL_FAILED = 'tool failed';
@@ -55,6 +58,7 @@ export class ArgspanInstrumentation {
   private readonly excerptChars: number;
   private readonly remote: RemoteHop | undefined;
   private readonly resultToContext: (tool: string, result: unknown) => unknown;
+  private readonly maxContextChars: number;
   private readonly hashKey: Uint8Array | undefined;
   private readonly stateDir: string;
   private readonly memoSize: number;
@@ -74,6 +78,10 @@ export class ArgspanInstrumentation {
     this.excerptChars = config.excerpts ? Math.min(config.excerptLength ?? MAX_EXCERPT_CHARS, MAX_EXCERPT_CHARS) : 0;
     this.remote = config.remote;
     this.resultToContext = config.resultToContext ?? ((_tool, result) => result);
+    this.maxContextChars = config.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS;
+    if (!Number.isInteger(this.maxContextChars) || this.maxContextChars < 0) {
+      throw new RangeError(`argspan: maxContextChars must be an integer >= 0, got ${this.maxContextChars}`);
+    }
     this.memoSize = config.hashMemoSize ?? DEFAULT_HASH_MEMO_SIZE;
     if (!Number.isInteger(this.memoSize) || this.memoSize < 0) {
       throw new RangeError(`argspan: hashMemoSize must be an integer >= 0, got ${this.memoSize}`);
@@ -219,7 +227,12 @@ export class ArgspanInstrumentation {
 
   private contextOf(tool: string, result: unknown): unknown {
     try {
-      return this.resultToContext(tool, result);
+      const content = this.resultToContext(tool, result);
+      if (content === undefined || content === null) return undefined;
+      // Bound what one result costs to index: past the cap its values are not found, which can
+      // only make a later value model_inferred (asked about), never more trusted.
+      const text = typeof content === 'string' ? content : contextText(content);
+      return text.length > this.maxContextChars ? text.slice(0, this.maxContextChars) : content;
     } catch {
       return undefined;
     }
