@@ -52,6 +52,8 @@ export const CallAttributes = {
   HOP_STEP: 'argspan.hop.step',
   /** Payload fingerprint (keyed hash of the redacted payload) of the hop. Never the idempotency key. */
   HOP_FINGERPRINT: 'argspan.hop.fingerprint',
+  /** True when classification failed and the verdict is the fail-closed default. */
+  FAILED_CLOSED: 'argspan.failed_closed',
 } as const;
 
 /** Attributes on the argument span (`tool_arg {key}`). */
@@ -83,6 +85,14 @@ export const EventAttributes = {
   QUEUE_DEPTH: 'argspan.queue.depth',
   QUEUE_ITEM: 'argspan.queue.item',
   HTTP_STATUS: 'http.response.status_code',
+  /** Checkpoint phase written (`intent`, `queued`, `done`, `local`, `failed`). */
+  CHECKPOINT_PHASE: 'argspan.checkpoint.phase',
+  /** Checkpoint generation number (monotonic per state directory). */
+  CHECKPOINT_GENERATION: 'argspan.checkpoint.generation',
+  /** Base name of a quarantined state file (a file name, never its content). */
+  STATE_FILE: 'argspan.state.file',
+  /** Send attempt number of a hop (1 on the first try; higher after a 409 retry). */
+  ATTEMPT: 'argspan.attempt',
 } as const;
 
 /** Resource attributes argspan reads (set on the tracer provider's resource). */

@@ -3,6 +3,7 @@
  * span names, attribute keys and label values. Change both sides and shared/DESIGN.md together.
  */
 export { GenAiAttributes, OtelAttributes, CallAttributes, ArgAttributes, EventAttributes, ResourceAttributes } from './attributes.js';
+export { ErrorType } from './error-types.js';
 export {
   SpanNamePrefix,
   toolCallSpanName,
@@ -25,5 +26,6 @@ export {
   OPERATION_EXECUTE_TOOL,
   HOP_DECISION_VALUES,
   DEFAULT_DENY_INFERRED,
+  ResidencyRule,
 } from './values.js';
 export type { HopDecision } from './values.js';

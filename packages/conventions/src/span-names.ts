@@ -35,6 +35,8 @@ export const HopEvents = {
   HOP_SENT: 'argspan.hop.sent',
   HOP_COMPLETED: 'argspan.hop.completed',
   HOP_FAILED: 'argspan.hop.failed',
+  /** A state file (checkpoint, lease, queue item) was unreadable and moved to quarantine. */
+  STATE_QUARANTINED: 'argspan.state.quarantined',
 } as const;
 export type HopEventName = (typeof HopEvents)[keyof typeof HopEvents];
 

@@ -68,3 +68,29 @@ export const DEFAULT_DENY_INFERRED: readonly string[] = [
   'to',
   'recipient',
 ];
+
+/**
+ * Ids of the residency rules that are not secret-detector rules (those carry the detector's own
+ * rule id, e.g. `aws-access-key-id`). Written to `argspan.arg.rule`; never the value.
+ */
+export const ResidencyRule = {
+  /** The key names a credential slot (`password`, `api_key`, `authorization`) and the value is not a placeholder. */
+  SECRET_KEY_NAME: 'secret-key-name',
+  /** The value names a file that holds secrets (`.env`, `id_rsa`, `~/.aws/credentials`). */
+  SECRET_FILE_NAME: 'secret-file-name',
+  /** A credential shape in the key path itself. */
+  SECRET_IN_KEY: 'secret-in-key',
+  DIRTY_PATH: 'dirty-path',
+  DIRTY_DIR: 'dirty-dir',
+  DIRTY_HUNK: 'dirty-hunk',
+  BULKY: 'bulky',
+  BULKY_COMMITTED: 'bulky-committed',
+  BULKY_UNPROVEN: 'bulky-unproven',
+  TINY: 'tiny',
+  EMPTY: 'empty',
+  /** Flattening hit a limit (depth, cycle, truncated string, opaque value): what is hidden is unknown. */
+  FLATTEN_LIMIT: 'flatten-limit',
+  /** Classification threw; the call failed closed. */
+  FAIL_CLOSED: 'fail-closed',
+} as const;
+export type ResidencyRule = (typeof ResidencyRule)[keyof typeof ResidencyRule];

@@ -1,9 +1,44 @@
 /**
  * @argspan/core — the classification core. Pure logic (flatten, residency, provenance, gate,
- * secret detection) plus two small I/O edges (the git dirty set and the local hash key).
+ * secret detection) plus small I/O edges kept in their own files (the git dirty set and committed
+ * content, the local hash key).
  */
+export { classifyCall } from './classify.js';
+export type { ClassifyContext } from './classify.js';
+export { flatten, formatPath, leafName, DEFAULT_FLATTEN_LIMITS } from './flatten.js';
+export { labelResidency } from './residency.js';
+export type { ResidencyEnv, ResidencyLabel } from './residency.js';
+export { ProvenanceIndex, tagProvenance, tokenize, contextText, MIN_MATCH_LENGTH } from './provenance.js';
+export type { ProvenanceTag } from './provenance.js';
+export {
+  DEFAULT_GATE_POLICY,
+  resolvePolicy,
+  decideVerdict,
+  decideInferred,
+  clarifyingQuestion,
+  isDenylisted,
+  denylistMatcher,
+  strongestResidency,
+} from './gate.js';
+export { stripToPublicSchema, publicKeysFromJsonSchema, defaultsFromJsonSchema } from './json-schema.js';
+export { isSecretKeyName, isPlaceholderValue } from './secret-key-names.js';
+export { isSecretFileName, namesSecretFile } from './secret-file-names.js';
+export { matchDirty, DIRTY_LINE_MIN_LENGTH } from './dirty-match.js';
+export {
+  readDirtySet,
+  parsePorcelainZ,
+  writeDirtyPrefixes,
+  readDirtyPrefixes,
+  loadCommittedContent,
+  gitBlobId,
+  gitRoot,
+  DIRTY_PREFIXES_FILE,
+} from './git-dirty-set.js';
+export type { ReadDirtySetOptions } from './git-dirty-set.js';
 export { createSecretDetector, defaultSecretDetector, redactSecrets, redactionMarker, BUILTIN_RULES } from './secrets/index.js';
 export type { SecretRule, SecretDetectorConfig } from './secrets/index.js';
 export { createValueHasher, loadOrCreateHashKey, HASH_KEY_FILE } from './keyed-hash.js';
 export type { ValueHasher } from './keyed-hash.js';
 export type * from './types.js';
+export { parseRecordedCall, RecordedCallError } from './recorded-call.js';
+export type { RecordedCall } from './recorded-call.js';

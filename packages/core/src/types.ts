@@ -72,16 +72,23 @@ export interface DirtySet {
   root: string;
   /** Repo-relative, `/`-separated paths that are modified, staged, untracked or renamed (both names). */
   paths: ReadonlySet<string>;
-  /** Repo-relative prefixes of dirty directories (untracked directories, nested repositories). */
+  /** Repo-relative prefixes of dirty directories (untracked directories, nested repositories), ending in `/`. */
   prefixes: readonly string[];
+  /**
+   * Trimmed lines added by uncommitted changes (from `git diff HEAD` and untracked files), so a
+   * value that embeds a hunk is caught even when it does not name the path. Lines shorter than
+   * {@link DIRTY_LINE_MIN_LENGTH} are left out: they are too common to be evidence.
+   */
+  lines: ReadonlySet<string>;
 }
 
 /** Proof that a bulky value is already committed (strict mode). */
 export interface CommittedContent {
-  /** True when the value's git blob hash exists in HEAD. */
+  /**
+   * True when the value's git blob hash exists in HEAD: its exact bytes are already committed
+   * (this covers "the clean committed content of a path it names" too).
+   */
   hasBlob(text: string): boolean;
-  /** The committed (clean) content of a path, or undefined when the path is not clean in HEAD. */
-  cleanContentOf?(path: string): string | undefined;
 }
 
 /** One earlier tool result that later calls may have copied values from. */
@@ -121,6 +128,11 @@ export interface CallContext {
 export interface GatePolicy {
   /** Tools that may make a remote hop at all. @default [] */
   remoteAllowlist: readonly string[];
+  /**
+   * Tools that always run on this machine (filesystem, git, shell) and are never offered a remote
+   * hop, so a bulky argument does not make them `refuse`. @default []
+   */
+  localTools: readonly string[];
   /** Leaf names (or full `tool.key` / dotted paths) on which a model-inferred value is blocked. @default DEFAULT_DENY_INFERRED */
   denyInferred: readonly string[];
   /** `ask` turns a blocked inferred field into one clarifying question; `block` refuses it. @default 'ask' */

@@ -1,0 +1,111 @@
+import { createInterface } from 'node:readline';
+import { resolve } from 'node:path';
+import {
+  classifyCall,
+  loadCommittedContent,
+  parseRecordedCall,
+  readDirtySet,
+  RecordedCallError,
+  type CallClassification,
+  type ClassifyOptions,
+  type CommittedContent,
+  type DirtySet,
+} from '@argspan/core';
+import { GateAction, Verdict } from '@argspan/conventions';
+
+export interface ClassifyLinesOptions {
+  /** Repository whose dirty set (and, in strict mode, committed blobs) apply to every call. */
+  repo?: string;
+  strictPublic?: boolean;
+  bulkyThreshold?: number;
+}
+
+export interface ClassifyLinesResult {
+  answered: number;
+  malformed: number;
+  /** Calls refused or whose inferred-field gate blocked or asked. */
+  gated: number;
+}
+
+/** The JSON line printed for one call: what `argspan classify` promises on stdout. */
+export function classificationLine(c: CallClassification): Record<string, unknown> {
+  const gate: Record<string, unknown> = { action: c.gate.action, hits: c.gate.hits };
+  if (c.gate.question) gate.question = c.gate.question;
+  const out: Record<string, unknown> = {
+    tool: c.tool,
+    residency: c.residency,
+    verdict: c.verdict,
+    reason: c.reason,
+    gate,
+    args: c.leaves.map((l) => {
+      const a: Record<string, unknown> = { key: l.key, leaf: l.leaf, residency: l.residency, provenance: l.provenance, rule: l.rule };
+      if (l.sourceCallId !== undefined) a.source_call_id = l.sourceCallId;
+      return a;
+    }),
+  };
+  if (c.limits.length > 0) out.limits = c.limits;
+  if (c.droppedLeaves > 0) out.dropped_leaves = c.droppedLeaves;
+  if (c.strippedKeys.length > 0) out.stripped_keys = c.strippedKeys;
+  return out;
+}
+
+function inlineDirtySet(paths: string[], root: string): DirtySet {
+  const prefixes = paths.filter((p) => p.endsWith('/'));
+  return { root, paths: new Set(paths.filter((p) => !p.endsWith('/'))), prefixes, lines: new Set() };
+}
+
+/**
+ * Read recorded calls as JSON lines from `input`, write one classification line per call to
+ * `out`. A malformed line is reported on `err` with its line number; the others are still answered.
+ */
+export async function classifyLines(
+  input: NodeJS.ReadableStream,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+  options: ClassifyLinesOptions = {},
+): Promise<ClassifyLinesResult> {
+  let repoDirty: DirtySet | undefined;
+  let committed: CommittedContent | undefined;
+  const root = resolve(options.repo ?? '.');
+  if (options.repo !== undefined) {
+    repoDirty = await readDirtySet(root, {
+      onNotARepository: (dir) => err.write(`argspan classify: ${dir} is not a git work tree; no dirty-tree evidence\n`),
+    });
+    if (options.strictPublic) committed = await loadCommittedContent(root);
+  }
+
+  const result: ClassifyLinesResult = { answered: 0, malformed: 0, gated: 0 };
+  let lineNo = 0;
+  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+    lineNo++;
+    if (line.trim() === '') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      result.malformed++;
+      err.write(`argspan classify: stdin line ${lineNo}: not valid JSON\n`);
+      continue;
+    }
+    let recorded;
+    try {
+      recorded = parseRecordedCall(parsed);
+    } catch (e) {
+      result.malformed++;
+      const why = e instanceof RecordedCallError ? e.message : 'not a recorded call';
+      err.write(`argspan classify: stdin line ${lineNo}: ${why}\n`);
+      continue;
+    }
+    const dirty = recorded.dirty ? inlineDirtySet(recorded.dirty, root) : repoDirty;
+    const opts: ClassifyOptions = { ...recorded.policy };
+    if (options.strictPublic !== undefined && recorded.policy.strictPublic === undefined) opts.strictPublic = options.strictPublic;
+    if (options.bulkyThreshold !== undefined && recorded.policy.bulkyThreshold === undefined) opts.bulkyThreshold = options.bulkyThreshold;
+    if (dirty) opts.dirty = dirty;
+    if (committed) opts.committed = committed;
+    const c = classifyCall(recorded.call, recorded.context, opts);
+    if (c.verdict === Verdict.REFUSE || c.gate.action !== GateAction.ALLOW) result.gated++;
+    out.write(JSON.stringify(classificationLine(c)) + '\n');
+    result.answered++;
+  }
+  return result;
+}

@@ -1,0 +1,123 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { GATE_ACTION_VALUES, RESIDENCY_ORDER, VERDICT_VALUES } from '@argspan/conventions';
+import { classifyCall } from './classify.js';
+import type { SecretDetector } from './types.js';
+
+const CANARY = 'canary-value-7f3a91';
+
+describe('classifyCall gate', () => {
+  it('strongest label decides: one secret leaf makes the call local', () => {
+    const c = classifyCall({ tool: 'summarise', args: { a: 'x'.repeat(9000), b: { password: CANARY } } }, {}, { remoteAllowlist: ['summarise'] });
+    expect(c.residency).toBe('secret');
+    expect(c.verdict).toBe('local');
+    expect(c.reason).toContain('secret-key-name');
+    expect(c.reason).not.toContain(CANARY);
+  });
+
+  it('an empty leaf does not outvote public leaves, but an unproven bulky one does', () => {
+    expect(classifyCall({ tool: 't', args: { a: 'x'.repeat(9000), b: '' } }, {}, { remoteAllowlist: ['t'] }).verdict).toBe('remote-ok');
+    const strict = classifyCall({ tool: 't', args: { a: 'x'.repeat(9000), b: 'y'.repeat(9000) } }, {}, {
+      remoteAllowlist: ['t'],
+      strictPublic: true,
+      committed: { hasBlob: (text) => text.startsWith('x') },
+    });
+    expect(strict.leaves.map((l) => l.rule)).toEqual(['bulky-committed', 'bulky-unproven']);
+    expect(strict.residency).toBe('unknown');
+    expect(strict.verdict).toBe('local');
+  });
+
+  it('local tools run bulky arguments locally instead of being refused', () => {
+    expect(classifyCall({ tool: 'fs.write', args: { content: 'x'.repeat(9000) } }, {}, { localTools: ['fs.write'] }).verdict).toBe('local');
+  });
+
+  it('strips keys outside the public schema on remote-ok, naming only the keys', () => {
+    const c = classifyCall(
+      { tool: 'summarise', args: { text: 'x'.repeat(9000), internal_note: 'do not send', opts: { lang: 'en', debug: true } } },
+      { publicSchemaKeys: ['text', 'opts', 'opts.lang'] },
+      { remoteAllowlist: ['summarise'] },
+    );
+    expect(c.verdict).toBe('remote-ok');
+    expect(c.strippedKeys).toEqual(['internal_note', 'opts.debug']);
+  });
+
+  it('dropped leaves (past maxLeaves) make the call unknown: what was not seen never goes remote', () => {
+    const c = classifyCall({ tool: 't', args: { big: 'x'.repeat(9000), items: new Array(50).fill('a') } }, {}, { remoteAllowlist: ['t'], limits: { maxLeaves: 10 } });
+    expect(c.residency).toBe('unknown');
+    expect(c.verdict).toBe('local');
+    expect(c.reason).toContain('flatten-limit');
+  });
+
+  it('a cycle or depth summary is unknown, not public', () => {
+    const a: Record<string, unknown> = { text: 'x'.repeat(9000) };
+    a.loop = a;
+    const c = classifyCall({ tool: 't', args: a }, {}, { remoteAllowlist: ['t'] });
+    expect(c.residency).toBe('unknown');
+    expect(c.verdict).toBe('local');
+  });
+
+  it('block mode refuses inferred fields instead of asking', () => {
+    const c = classifyCall({ tool: 'cal', args: { timezone: 'UTC' } }, { userText: 'book it' }, { inferredAction: 'block' });
+    expect(c.gate).toEqual({ action: 'block', hits: ['cal.timezone'] });
+  });
+
+  it('asks one question naming every assumed field and no value', () => {
+    const c = classifyCall({ tool: 'pay', args: { price: 42.5, currency: 'CHF' } }, { userText: 'pay the invoice' });
+    expect(c.gate.action).toBe('ask');
+    expect(c.gate.hits).toEqual(['pay.price', 'pay.currency']);
+    expect(c.gate.question).toMatch(/price and currency/);
+    expect(c.gate.question).not.toMatch(/42|CHF/);
+  });
+
+  it('accepts denylist entries by full tool.key path', () => {
+    const c = classifyCall({ tool: 'crm.update', args: { owner: { id: 'u-991' } } }, {}, { denyInferred: ['crm.update.owner.id'] });
+    expect(c.gate.hits).toEqual(['crm.update.owner.id']);
+  });
+});
+
+describe('fail closed', () => {
+  it('a throwing detector refuses the call and names the stage, never the value or the error text', () => {
+    const detector: SecretDetector = {
+      find: () => {
+        throw new Error(`boom ${CANARY}`);
+      },
+      findAll: () => [],
+    };
+    const c = classifyCall({ tool: 'summarise', args: { text: CANARY } }, {}, { remoteAllowlist: ['summarise'], detector });
+    expect(c.failedClosed).toBe(true);
+    expect(c.verdict).toBe('refuse');
+    expect(c.gate.action).toBe('block');
+    expect(c.reason).toMatch(/fail-closed: classification stage "residency"/);
+    expect(JSON.stringify({ ...c, flat: undefined })).not.toContain(CANARY);
+  });
+
+  it('invalid options fail closed rather than throwing', () => {
+    const c = classifyCall({ tool: 't', args: { a: 1 } }, {}, { bulkyThreshold: Number.NaN });
+    expect(c.failedClosed).toBe(true);
+    expect(c.reason).toContain('"options"');
+  });
+
+  it('a missing tool name still classifies under a placeholder name', () => {
+    const c = classifyCall({ tool: undefined as unknown as string, args: { a: 'b' } });
+    expect(c.tool).toBe('(unnamed)');
+  });
+
+  it('no input object makes the gate throw, and every outcome is a valid label (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withSparseArray: true, withNullPrototype: true, withObjectString: true, withBoxedValues: true }),
+        fc.string(),
+        fc.array(fc.oneof(fc.string(), fc.record({ callId: fc.string(), content: fc.anything() }))),
+        fc.dictionary(fc.string(), fc.anything()),
+        (args, userText, context, schemaDefaults) => {
+          const c = classifyCall({ tool: 'prop.tool', args }, { userText, context, schemaDefaults }, { remoteAllowlist: ['prop.tool'] });
+          expect(RESIDENCY_ORDER).toContain(c.residency);
+          expect(VERDICT_VALUES).toContain(c.verdict);
+          expect(GATE_ACTION_VALUES).toContain(c.gate.action);
+          for (const l of c.leaves) expect(RESIDENCY_ORDER).toContain(l.residency);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});

@@ -1,0 +1,176 @@
+import type { FlattenLimitHit, FlattenLimits, FlattenResult, Leaf, LeafKind, PathSegment } from './types.js';
+
+export const DEFAULT_FLATTEN_LIMITS: Readonly<FlattenLimits> = {
+  maxDepth: 32,
+  maxLeaves: 100_000,
+  maxStringLength: 10 * 1024 * 1024,
+};
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** Render path segments as `attendee.email`, `files[2].path`, `headers["x-api-key"]`; the root alone is `$`. */
+export function formatPath(path: readonly PathSegment[]): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else if (IDENTIFIER.test(seg)) out += out === '' ? seg : `.${seg}`;
+    else out += `[${JSON.stringify(seg)}]`;
+  }
+  return out === '' ? '$' : out;
+}
+
+/** The last object key on a path: `email` for `attendee.email`, `files` for `files[2]`. */
+export function leafName(path: readonly PathSegment[]): string {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const seg = path[i];
+    if (typeof seg === 'string') return seg;
+  }
+  return '$';
+}
+
+/**
+ * Flatten a tool call's arguments into leaves. Never throws: cycles, excessive depth, too many
+ * leaves, huge strings and non-JSON values (Buffer, Date, Map, Set, bigint, undefined, functions,
+ * throwing getters) are turned into leaves or summaries, and every limit hit is reported.
+ */
+export function flatten(args: unknown, limits: Partial<FlattenLimits> = {}): FlattenResult {
+  const lim: FlattenLimits = { ...DEFAULT_FLATTEN_LIMITS, ...limits };
+  const leaves: Leaf[] = [];
+  const hits = new Set<FlattenLimitHit>();
+  const ancestors = new Set<object>();
+  let dropped = 0;
+  let bytes = 0;
+
+  const emit = (path: PathSegment[], kind: LeafKind, rawText: string, byteLength?: number): void => {
+    const size = byteLength ?? Buffer.byteLength(rawText, 'utf8');
+    bytes += size;
+    if (leaves.length >= lim.maxLeaves) {
+      dropped++;
+      hits.add('leaves');
+      return;
+    }
+    let text = rawText;
+    let truncated = false;
+    if (text.length > lim.maxStringLength) {
+      text = text.slice(0, lim.maxStringLength);
+      truncated = true;
+      hits.add('string');
+    }
+    leaves.push({ key: formatPath(path), leaf: leafName(path), path: [...path], text, kind, bytes: size, truncated });
+  };
+
+  const summarise = (path: PathSegment[], hit: FlattenLimitHit): void => {
+    hits.add(hit);
+    // A summary leaf is opaque: classification treats it as unknown, so what it hides never goes remote.
+    emit(path, 'other', '', 0);
+    const last = leaves[leaves.length - 1];
+    if (last && last.key === formatPath(path)) last.truncated = true;
+  };
+
+  const visit = (value: unknown, path: PathSegment[], depth: number): void => {
+    switch (typeof value) {
+      case 'string':
+        return emit(path, 'string', value);
+      case 'number':
+        if (!Number.isFinite(value)) hits.add('non-json');
+        return emit(path, 'number', String(value));
+      case 'boolean':
+        return emit(path, 'boolean', String(value));
+      case 'bigint':
+        hits.add('non-json');
+        return emit(path, 'bigint', value.toString());
+      case 'undefined':
+        hits.add('non-json');
+        return emit(path, 'undefined', '');
+      case 'function':
+        hits.add('non-json');
+        return emit(path, 'function', '');
+      case 'symbol':
+        hits.add('non-json');
+        return emit(path, 'symbol', value.description ?? '');
+    }
+    if (value === null) return emit(path, 'null', '');
+    const obj = value as object;
+    if (depth >= lim.maxDepth) return summarise(path, 'depth');
+    if (ancestors.has(obj)) return summarise(path, 'cycle');
+    if (obj instanceof Date) {
+      return emit(path, 'date', Number.isNaN(obj.getTime()) ? 'Invalid Date' : obj.toISOString());
+    }
+    if (obj instanceof Uint8Array || obj instanceof ArrayBuffer) {
+      hits.add('non-json');
+      const buf = obj instanceof ArrayBuffer ? Buffer.from(obj) : Buffer.from(obj.buffer, obj.byteOffset, obj.byteLength);
+      const head = buf.subarray(0, lim.maxStringLength).toString('utf8');
+      if (buf.length > lim.maxStringLength) hits.add('string');
+      leavesPushBinary(path, head, buf.length, buf.length > lim.maxStringLength);
+      return;
+    }
+    ancestors.add(obj);
+    try {
+      if (Array.isArray(obj)) {
+        if (obj.length === 0) return emit(path, 'other', '');
+        for (let i = 0; i < obj.length; i++) {
+          if (leaves.length >= lim.maxLeaves) {
+            // Count the rest without walking them: a 10M-element array must not cost 10M steps.
+            dropped += obj.length - i;
+            hits.add('leaves');
+            return;
+          }
+          visit(readSafely(obj, i, hits), [...path, i], depth + 1);
+        }
+        return;
+      }
+      if (obj instanceof Map) {
+        hits.add('non-json');
+        if (obj.size === 0) return emit(path, 'other', '');
+        for (const [k, v] of obj) visit(v, [...path, String(k)], depth + 1);
+        return;
+      }
+      if (obj instanceof Set) {
+        hits.add('non-json');
+        if (obj.size === 0) return emit(path, 'other', '');
+        let i = 0;
+        for (const v of obj) visit(v, [...path, i++], depth + 1);
+        return;
+      }
+      const toJSON = (obj as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function') {
+        let replaced: unknown;
+        try {
+          replaced = toJSON.call(obj);
+        } catch {
+          return summarise(path, 'non-json');
+        }
+        if (replaced !== obj) return visit(replaced, path, depth);
+      }
+      let keys: string[];
+      try {
+        keys = Object.keys(obj);
+      } catch {
+        return summarise(path, 'non-json');
+      }
+      if (keys.length === 0) return emit(path, 'other', '');
+      for (const k of keys) visit(readSafely(obj, k, hits), [...path, k], depth + 1);
+    } finally {
+      ancestors.delete(obj);
+    }
+  };
+
+  const leavesPushBinary = (path: PathSegment[], head: string, size: number, truncated: boolean): void => {
+    const before = leaves.length;
+    emit(path, 'binary', head, size);
+    if (truncated && leaves.length > before) leaves[leaves.length - 1]!.truncated = true;
+  };
+
+  visit(args, [], 0);
+  return { leaves, limits: [...hits], droppedLeaves: dropped, bytes };
+}
+
+/** Read a property without letting a throwing getter or proxy trap escape. */
+function readSafely(obj: object, key: string | number, hits: Set<FlattenLimitHit>): unknown {
+  try {
+    return (obj as Record<string | number, unknown>)[key];
+  } catch {
+    hits.add('non-json');
+    return undefined;
+  }
+}

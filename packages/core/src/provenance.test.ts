@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { flatten } from './flatten.js';
+import { ProvenanceIndex, tagProvenance, tokenize } from './provenance.js';
+
+const leafOf = (args: unknown, key: string) => flatten(args).leaves.find((l) => l.key === key)!;
+
+describe('tokenize', () => {
+  it('folds case and whitespace and canonicalises numbers', () => {
+    expect(tokenize('  Q3   Roadmap\tSYNC ')).toEqual(['q3', 'roadmap', 'sync']);
+    expect(tokenize('3.0 kg, 1,000 units, 007')).toEqual(['3', 'kg', '1000', 'units', '7']);
+    expect(tokenize('to=US status')).toEqual(['to', 'us', 'status']);
+  });
+});
+
+describe('tagProvenance', () => {
+  const index = ProvenanceIndex.from({
+    userText: 'Ship 3 parcels to Berlin; check the STATUS first. Mail Ana@Example.org',
+    context: [
+      { callId: 'c1', content: { city: 'Lisbon', zone: 'Europe/Lisbon' } },
+      { callId: 'c2', content: 'Lisbon office code LIS-22' },
+    ],
+  });
+
+  it('finds user text on token boundaries only', () => {
+    expect(tagProvenance(leafOf({ to: 'US' }, 'to'), index, undefined).provenance).toBe('model_inferred');
+    expect(tagProvenance(leafOf({ city: 'berlin' }, 'city'), index, undefined).provenance).toBe('user_explicit');
+  });
+
+  it('matches numbers by value', () => {
+    expect(tagProvenance(leafOf({ n: 3.0 }, 'n'), index, undefined).provenance).toBe('user_explicit');
+    expect(tagProvenance(leafOf({ n: '3.00' }, 'n'), index, undefined).provenance).toBe('user_explicit');
+    expect(tagProvenance(leafOf({ n: 33 }, 'n'), index, undefined).provenance).toBe('model_inferred');
+  });
+
+  it('matches emails case-insensitively and whole', () => {
+    expect(tagProvenance(leafOf({ email: 'ana@example.ORG' }, 'email'), index, undefined).provenance).toBe('user_explicit');
+    expect(tagProvenance(leafOf({ email: 'ana@example.org.evil.io' }, 'email'), index, undefined).provenance).toBe('model_inferred');
+  });
+
+  it('records which tool result supplied a value, preferring the latest', () => {
+    expect(tagProvenance(leafOf({ tz: 'Europe/Lisbon' }, 'tz'), index, undefined)).toEqual({ provenance: 'context_retrieved', sourceCallId: 'c1' });
+    expect(tagProvenance(leafOf({ city: 'Lisbon' }, 'city'), index, undefined)).toEqual({ provenance: 'context_retrieved', sourceCallId: 'c2' });
+  });
+
+  it('never matches a text value shorter than two characters', () => {
+    const idx = ProvenanceIndex.from({ userText: 'a note to a friend' });
+    expect(tagProvenance(leafOf({ x: 'a' }, 'x'), idx, undefined).provenance).toBe('model_inferred');
+  });
+
+  it('checks schema defaults by full path, then path without indices, then leaf', () => {
+    const defaults = { 'opts.mode': 'fast', tags: ['a1', 'b2'], unit: 'kg' };
+    expect(tagProvenance(leafOf({ opts: { mode: 'fast' } }, 'opts.mode'), index, defaults)).toMatchObject({ provenance: 'schema_default', defaultKey: 'opts.mode' });
+    expect(tagProvenance(leafOf({ tags: ['b2'] }, 'tags[0]'), index, defaults)).toMatchObject({ provenance: 'schema_default', defaultKey: 'tags' });
+    expect(tagProvenance(leafOf({ w: { unit: 'kg' } }, 'w.unit'), index, defaults)).toMatchObject({ provenance: 'schema_default', defaultKey: 'unit' });
+    expect(tagProvenance(leafOf({ opts: { mode: 'slow' } }, 'opts.mode'), index, defaults).provenance).toBe('model_inferred');
+  });
+
+  it('prefers user_explicit over a matching schema default', () => {
+    expect(tagProvenance(leafOf({ city: 'Berlin' }, 'city'), index, { city: 'Berlin' }).provenance).toBe('user_explicit');
+  });
+});

@@ -1,0 +1,210 @@
+import { Provenance } from '@argspan/conventions';
+import type { CallContext, ContextEntry, Leaf } from './types.js';
+
+/**
+ * Text values shorter than this never match a source: a one-letter value (`a`, `x`) proves nothing.
+ * Numbers are compared by value instead, so `3` still matches "3 parcels".
+ */
+export const MIN_MATCH_LENGTH = 2;
+
+const EMAIL = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/g;
+const NUMERIC = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/;
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_SEPARATORS = /[^a-z0-9.]+/;
+const SEPARATORS = /[^\p{L}\p{N}.]+/u;
+
+/**
+ * Normalise text into comparable tokens: case-folded, split on anything that is not a letter or
+ * digit, thousands separators dropped, numbers in canonical form (`3.0` → `3`, `007` → `7`).
+ * Matching on tokens means `US` does not match inside `status`.
+ */
+export function tokenize(text: string): string[] {
+  const ascii = ASCII.test(text);
+  let folded = (ascii ? text : text.normalize('NFKC')).toLowerCase();
+  if (folded.includes(',')) folded = folded.replace(/(\d),(?=\d{3}\b)/g, '$1');
+  const out: string[] = [];
+  for (const raw of folded.split(ascii ? ASCII_SEPARATORS : SEPARATORS)) {
+    if (raw === '') continue;
+    if (!raw.includes('.')) {
+      out.push(maybeNumber(raw));
+      continue;
+    }
+    if (NUMERIC.test(raw)) {
+      out.push(canonicalNumber(raw));
+      continue;
+    }
+    // Dots separate words (`kenji.sato`) unless they sit inside a number.
+    for (const part of raw.split('.')) if (part !== '') out.push(maybeNumber(part));
+  }
+  return out;
+}
+
+/** A token in canonical number form when it is a number; cheap for the common all-letters token. */
+function maybeNumber(token: string): string {
+  const c = token.charCodeAt(0);
+  const numericStart = (c >= 48 && c <= 57) || c === 43 || c === 45; // 0-9, +, -
+  return numericStart && NUMERIC.test(token) ? canonicalNumber(token) : token;
+}
+
+function canonicalNumber(raw: string): string {
+  const n = Number(raw);
+  return Number.isFinite(n) ? String(n) : raw;
+}
+
+/** One searchable source: its token sequence, positions of each token, and the emails it contains. */
+interface IndexedSource {
+  callId?: string;
+  tokens: string[];
+  positions: Map<string, number[]>;
+  emails: Set<string>;
+  /** Length of the source text: a longer value cannot be inside it. */
+  length: number;
+}
+
+function indexSource(text: string, callId?: string): IndexedSource {
+  const tokens = tokenize(text);
+  const positions = new Map<string, number[]>();
+  tokens.forEach((t, i) => {
+    const list = positions.get(t);
+    if (list) list.push(i);
+    else positions.set(t, [i]);
+  });
+  const emails = new Set(text.includes('@') ? (text.toLowerCase().match(EMAIL) ?? []) : []);
+  const length = text.length;
+  return callId === undefined ? { tokens, positions, emails, length } : { callId, tokens, positions, emails, length };
+}
+
+function containsSequence(src: IndexedSource, seq: readonly string[]): boolean {
+  const starts = src.positions.get(seq[0]!);
+  if (!starts) return false;
+  outer: for (const s of starts) {
+    if (s + seq.length > src.tokens.length) continue;
+    for (let j = 1; j < seq.length; j++) if (src.tokens[s + j] !== seq[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/** Text of a tool result for matching: strings as-is, anything else as its JSON scalars joined. */
+export function contextText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  const parts: string[] = [];
+  const seen = new Set<object>();
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 32 || parts.length > 100_000) return;
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') {
+      parts.push(String(v));
+    } else if (v && typeof v === 'object' && !seen.has(v)) {
+      seen.add(v);
+      for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x, depth + 1);
+    }
+  };
+  try {
+    walk(content, 0);
+  } catch {
+    // A hostile result (throwing getter) contributes what was read before it threw.
+  }
+  return parts.join('\n');
+}
+
+/**
+ * The sources a call's values may have come from: the user's text and earlier tool results.
+ * Build once per turn and add results as they arrive; matching a value is then proportional to
+ * the value, not to the size of the conversation.
+ */
+export class ProvenanceIndex {
+  private readonly user: IndexedSource[] = [];
+  private readonly context: IndexedSource[] = [];
+  /** Length of the longest source; a longer value is answered without tokenising it. */
+  private longest = 0;
+
+  static from(ctx: CallContext): ProvenanceIndex {
+    const index = new ProvenanceIndex();
+    const texts = ctx.userText === undefined ? [] : typeof ctx.userText === 'string' ? [ctx.userText] : ctx.userText;
+    for (const t of texts) index.addUserText(t);
+    for (const entry of ctx.context ?? []) index.addContext(entry);
+    return index;
+  }
+
+  addUserText(text: string): void {
+    this.add(this.user, indexSource(text));
+  }
+
+  addContext(entry: ContextEntry | string): void {
+    this.add(this.context, typeof entry === 'string' ? indexSource(entry) : indexSource(contextText(entry.content), entry.callId));
+  }
+
+  private add(list: IndexedSource[], src: IndexedSource): void {
+    list.push(src);
+    // Context text is joined from JSON scalars, so allow for separators the value may keep.
+    this.longest = Math.max(this.longest, src.length);
+  }
+
+  /** Where a value appears: `user`, the call id of a context source (or `''` if it has none), or undefined. */
+  find(text: string): { source: 'user' } | { source: 'context'; callId?: string } | undefined {
+    const trimmed = text.trim();
+    if (trimmed.length > this.longest) return undefined;
+    const lower = trimmed.toLowerCase();
+    if (lower.length < MIN_MATCH_LENGTH && !NUMERIC.test(lower)) return undefined;
+    const isEmail = /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(lower);
+    const seq = isEmail ? [] : tokenize(text);
+    if (!isEmail && seq.length === 0) return undefined;
+    const hit = (src: IndexedSource): boolean => (isEmail ? src.emails.has(lower) : containsSequence(src, seq));
+    if (this.user.some(hit)) return { source: 'user' };
+    // The most recent result wins, so the link points at the call that last supplied the value.
+    for (let i = this.context.length - 1; i >= 0; i--) {
+      const src = this.context[i]!;
+      if (hit(src)) return src.callId === undefined ? { source: 'context' } : { source: 'context', callId: src.callId };
+    }
+    return undefined;
+  }
+}
+
+/** Keys under which a schema default for a leaf may be declared: full path, path without indices, leaf name. */
+export function defaultKeys(leaf: Leaf): string[] {
+  const noIndices = leaf.key.replace(/\[\d+\]/g, '');
+  return [...new Set([leaf.key, noIndices, leaf.leaf])];
+}
+
+function sameValue(text: string, expected: unknown): boolean {
+  if (Array.isArray(expected)) return expected.some((e) => sameValue(text, e));
+  if (expected === null || expected === undefined) return text === '';
+  if (typeof expected === 'object') return false;
+  const exp = String(expected);
+  if (NUMERIC.test(text) && NUMERIC.test(exp)) return Number(text) === Number(exp);
+  return text === exp;
+}
+
+export interface ProvenanceTag {
+  provenance: Provenance;
+  sourceCallId?: string;
+  /** For schema_default: the schema key that matched (path, path without indices, or leaf name). */
+  defaultKey?: string;
+}
+
+/**
+ * Tag who asserted a leaf's value, in order: user_explicit, context_retrieved, schema_default,
+ * model_inferred. Schema defaults are looked up by full path, then path without indices, then leaf.
+ */
+export function tagProvenance(
+  leaf: Leaf,
+  index: ProvenanceIndex,
+  schemaDefaults: Readonly<Record<string, unknown>> | undefined,
+): ProvenanceTag {
+  const found = index.find(leaf.text);
+  if (found?.source === 'user') return { provenance: Provenance.USER_EXPLICIT };
+  if (found?.source === 'context') {
+    return found.callId === undefined
+      ? { provenance: Provenance.CONTEXT_RETRIEVED }
+      : { provenance: Provenance.CONTEXT_RETRIEVED, sourceCallId: found.callId };
+  }
+  if (schemaDefaults) {
+    for (const k of defaultKeys(leaf)) {
+      if (Object.prototype.hasOwnProperty.call(schemaDefaults, k) && sameValue(leaf.text, schemaDefaults[k])) {
+        return { provenance: Provenance.SCHEMA_DEFAULT, defaultKey: k };
+      }
+    }
+  }
+  return { provenance: Provenance.MODEL_INFERRED };
+}

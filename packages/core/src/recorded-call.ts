@@ -1,0 +1,81 @@
+import type { CallContext, ContextEntry, GatePolicy, ToolCall } from './types.js';
+
+/**
+ * One recorded tool call in the JSON-lines format `argspan classify` reads:
+ * `{"tool", "args", "user_text", "context": [strings | {call_id, content}], "schema_defaults",
+ * "safe_defaults", "public_schema_keys", "remote_allowlist", "local_tools", "deny_inferred",
+ * "dirty": [paths], "strict_public", "bulky_threshold"}`. Unknown fields are ignored.
+ */
+export interface RecordedCall {
+  call: ToolCall;
+  context: CallContext;
+  policy: Partial<GatePolicy>;
+  /** Repo-relative dirty paths given inline; when absent the caller computes them from a repository. */
+  dirty?: string[];
+}
+
+/** Thrown for a line that is not a valid recorded call; the message names the field, never a value. */
+export class RecordedCallError extends Error {
+  override name = 'RecordedCallError';
+}
+
+function stringArray(v: unknown, field: string): string[] | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new RecordedCallError(`"${field}" must be an array of strings`);
+  return v as string[];
+}
+
+/** Validate a parsed JSON value as a recorded call. */
+export function parseRecordedCall(value: unknown): RecordedCall {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RecordedCallError('expected a JSON object');
+  const o = value as Record<string, unknown>;
+  if (typeof o.tool !== 'string' || o.tool === '') throw new RecordedCallError('"tool" must be a non-empty string');
+  if (!('args' in o)) throw new RecordedCallError('"args" is missing');
+
+  const context: CallContext = {};
+  if (o.user_text !== undefined && o.user_text !== null) {
+    if (typeof o.user_text === 'string') context.userText = o.user_text;
+    else context.userText = stringArray(o.user_text, 'user_text')!;
+  }
+  if (o.context !== undefined && o.context !== null) {
+    if (!Array.isArray(o.context)) throw new RecordedCallError('"context" must be an array');
+    context.context = o.context.map((c, i): ContextEntry | string => {
+      if (typeof c === 'string') return c;
+      if (c && typeof c === 'object' && 'content' in c) {
+        const id = (c as { call_id?: unknown }).call_id;
+        if (id !== undefined && typeof id !== 'string') throw new RecordedCallError(`"context[${i}].call_id" must be a string`);
+        return id === undefined ? { content: (c as { content: unknown }).content } : { callId: id, content: (c as { content: unknown }).content };
+      }
+      throw new RecordedCallError(`"context[${i}]" must be a string or {"call_id", "content"}`);
+    });
+  }
+  if (o.schema_defaults !== undefined && o.schema_defaults !== null) {
+    if (typeof o.schema_defaults !== 'object' || Array.isArray(o.schema_defaults)) throw new RecordedCallError('"schema_defaults" must be an object');
+    context.schemaDefaults = o.schema_defaults as Record<string, unknown>;
+  }
+  const safe = stringArray(o.safe_defaults, 'safe_defaults');
+  if (safe) context.safeDefaults = safe;
+  const publicKeys = stringArray(o.public_schema_keys, 'public_schema_keys');
+  if (publicKeys) context.publicSchemaKeys = publicKeys;
+
+  const policy: Partial<GatePolicy> = {};
+  const allow = stringArray(o.remote_allowlist, 'remote_allowlist');
+  if (allow) policy.remoteAllowlist = allow;
+  const local = stringArray(o.local_tools, 'local_tools');
+  if (local) policy.localTools = local;
+  const deny = stringArray(o.deny_inferred, 'deny_inferred');
+  if (deny) policy.denyInferred = deny;
+  if (o.strict_public !== undefined) {
+    if (typeof o.strict_public !== 'boolean') throw new RecordedCallError('"strict_public" must be a boolean');
+    policy.strictPublic = o.strict_public;
+  }
+  if (o.bulky_threshold !== undefined) {
+    if (typeof o.bulky_threshold !== 'number' || !(o.bulky_threshold > 0)) throw new RecordedCallError('"bulky_threshold" must be a positive number');
+    policy.bulkyThreshold = o.bulky_threshold;
+  }
+
+  const call: ToolCall = { tool: o.tool, args: o.args };
+  if (typeof o.call_id === 'string') call.callId = o.call_id;
+  const dirty = stringArray(o.dirty, 'dirty');
+  return dirty ? { call, context, policy, dirty } : { call, context, policy };
+}

@@ -1,0 +1,73 @@
+import { Residency, ResidencyRule } from '@argspan/conventions';
+import { matchDirty } from './dirty-match.js';
+import { isPlaceholderValue, isSecretKeyName } from './secret-key-names.js';
+import { namesSecretFile } from './secret-file-names.js';
+import type { CommittedContent, DirtySet, Leaf, SecretDetector } from './types.js';
+
+export interface ResidencyEnv {
+  detector: SecretDetector;
+  dirty?: DirtySet;
+  bulkyThreshold: number;
+  strictPublic: boolean;
+  committed?: CommittedContent;
+}
+
+export interface ResidencyLabel {
+  residency: Residency;
+  /** Rule id that decided the label; never the value. */
+  rule: string;
+}
+
+/**
+ * Label one leaf, highest priority first: secret > dirty-tree > bulky-public > tiny-public, else
+ * unknown. Pure; throws only if a supplied detector throws (the caller fails closed).
+ */
+export function labelResidency(leaf: Leaf, env: ResidencyEnv): ResidencyLabel {
+  const { text } = leaf;
+
+  // secret: credential-shaped value, credential key slot, secret file name, or a credential in the key itself.
+  const found = env.detector.find(text);
+  if (found) return { residency: Residency.SECRET, rule: found.ruleId };
+  if (leaf.kind === 'string' || leaf.kind === 'binary') {
+    if (pathHasSecretKey(leaf) && !isPlaceholderValue(text)) return { residency: Residency.SECRET, rule: ResidencyRule.SECRET_KEY_NAME };
+    if (namesSecretFile(text)) return { residency: Residency.SECRET, rule: ResidencyRule.SECRET_FILE_NAME };
+  } else if (text !== '' && pathHasSecretKey(leaf)) {
+    // A numeric PIN in a `password` slot is still a password.
+    return { residency: Residency.SECRET, rule: ResidencyRule.SECRET_KEY_NAME };
+  }
+  if (env.detector.find(leaf.key)) return { residency: Residency.SECRET, rule: ResidencyRule.SECRET_IN_KEY };
+
+  if (env.dirty) {
+    const dirtyRule = matchDirty(text, env.dirty);
+    if (dirtyRule) return { residency: Residency.DIRTY_TREE, rule: dirtyRule };
+  }
+
+  // What flattening could not see is unknown, whatever the visible part looks like.
+  if (leaf.truncated) return { residency: Residency.UNKNOWN, rule: ResidencyRule.FLATTEN_LIMIT };
+
+  if (text.length >= env.bulkyThreshold) {
+    if (!env.strictPublic) return { residency: Residency.BULKY_PUBLIC, rule: ResidencyRule.BULKY };
+    return env.committed?.hasBlob(text)
+      ? { residency: Residency.BULKY_PUBLIC, rule: ResidencyRule.BULKY_COMMITTED }
+      : { residency: Residency.UNKNOWN, rule: ResidencyRule.BULKY_UNPROVEN };
+  }
+  if (text.length === 0) return { residency: Residency.UNKNOWN, rule: ResidencyRule.EMPTY };
+  return { residency: Residency.TINY_PUBLIC, rule: ResidencyRule.TINY };
+}
+
+/** The leaf's own key, or the object key that holds it (`auth.password.value`, `password[0]`), names a credential slot. */
+function pathHasSecretKey(leaf: Leaf): boolean {
+  if (isSecretKeyName(leaf.leaf)) return true;
+  // One level up: `{"password": {"value": "…"}}` or `{"credentials": {"value": "…"}}`.
+  let seenLeaf = false;
+  for (let i = leaf.path.length - 1; i >= 0; i--) {
+    const seg = leaf.path[i];
+    if (typeof seg !== 'string') continue;
+    if (!seenLeaf) {
+      seenLeaf = true;
+      continue;
+    }
+    return isSecretKeyName(seg);
+  }
+  return false;
+}

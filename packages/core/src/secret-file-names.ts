@@ -1,0 +1,63 @@
+import { baseName, MAX_PATH_SCAN_LENGTH, pathTokens } from './path-tokens.js';
+
+/** `.env` variants that are templates, committed on purpose and free of secrets. */
+const ENV_TEMPLATE_SUFFIXES = new Set(['example', 'sample', 'template', 'dist', 'defaults', 'schema', 'tpl']);
+
+const SECRET_BASENAMES = new Set([
+  'id_rsa',
+  'id_dsa',
+  'id_ecdsa',
+  'id_ed25519',
+  'id_ecdsa_sk',
+  'id_ed25519_sk',
+  '.npmrc',
+  '.netrc',
+  '_netrc',
+  '.pgpass',
+  '.pypirc',
+  '.git-credentials',
+  '.dockercfg',
+  'credentials.json',
+  'client_secret.json',
+  '.htpasswd',
+  'secrets.yml',
+  'secrets.yaml',
+  'master.key',
+]);
+
+/** Paths (suffix match on `/`-joined segments) that hold credentials whatever their basename says. */
+const SECRET_PATH_SUFFIXES = ['.aws/credentials', '.kube/config', '.docker/config.json', '.ssh/config', '.config/gh/hosts.yml'];
+
+/** `*.pem` names that are certificates or chains, public by design. */
+const PUBLIC_PEM = /(?:cert|chain|bundle|^ca[-_.]|[-_.]ca\.|pub)/i;
+
+/** Whether one path-like token names a file that holds secrets. */
+export function isSecretFileName(token: string): boolean {
+  const path = token.replace(/\\/g, '/');
+  const base = baseName(path);
+  if (base === '.env') return true;
+  if (base.startsWith('.env.')) {
+    const suffix = base.slice(5).toLowerCase();
+    return !ENV_TEMPLATE_SUFFIXES.has(suffix);
+  }
+  if (SECRET_BASENAMES.has(base)) return true;
+  if (SECRET_PATH_SUFFIXES.some((s) => path === s || path.endsWith(`/${s}`))) return true;
+  const lower = base.toLowerCase();
+  if (lower.endsWith('.key') || lower.endsWith('.p12') || lower.endsWith('.pfx') || lower.endsWith('.jks')) {
+    return lower.length > 4 && !lower.endsWith('.pub.key');
+  }
+  if (lower.endsWith('.pem')) return !PUBLIC_PEM.test(lower);
+  return false;
+}
+
+/** Literal fragments every secret file name contains (lower-cased); values with none are skipped cheaply. */
+const FRAGMENTS = ['.env', 'id_', 'rc', '.pgpass', 'credentials', '.dockercfg', 'secret', '.htpasswd', '.key', '.p12', '.pfx', '.jks', '.pem', '.kube', '.ssh', '.docker', 'hosts.yml'];
+
+/** Whether a value names a secret file anywhere among its path-like tokens. */
+export function namesSecretFile(text: string): boolean {
+  if (text.length > MAX_PATH_SCAN_LENGTH) return false;
+  const lower = text.toLowerCase();
+  if (!FRAGMENTS.some((f) => lower.includes(f))) return false;
+  for (const token of pathTokens(text)) if (isSecretFileName(token)) return true;
+  return false;
+}

@@ -1,0 +1,156 @@
+import { join } from 'node:path';
+import type { SecretDetector } from '@argspan/core';
+import { HopStateError } from './errors.js';
+import type { StateIo } from './durable-write.js';
+import { listDir, readIfExists, writeDurable } from './durable-write.js';
+import type { WriteKind } from './faults.js';
+import type { QuarantineReport } from './quarantine.js';
+import { quarantineFile } from './quarantine.js';
+import { decodeRecord, encodeRecord, shape } from './record.js';
+import { assertNoSecrets, redactText } from './redact.js';
+
+/** Where a step stands. */
+export type CheckpointPhase = 'intent' | 'queued' | 'done' | 'local' | 'failed';
+const PHASES: readonly CheckpointPhase[] = ['intent', 'queued', 'done', 'local', 'failed'];
+
+/** The loop's state on disk: where replay starts. Goal and output are stored redacted. */
+export interface Checkpoint {
+  runId: string;
+  /** Generation number, +1 per write. */
+  generation: number;
+  /** Step index. */
+  step: number;
+  phase: CheckpointPhase;
+  /** Payload fingerprint of the step (keyed hash of the redacted payload). */
+  fingerprint?: string;
+  /** The loop's goal, redacted. */
+  goal: string;
+  /** Output of the last completed step, redacted. */
+  lastOutput?: string;
+  /** Loop flags (names chosen by the caller). */
+  flags: Record<string, boolean>;
+  /** Fencing epoch of the lease the step's hop ran under. */
+  leaseEpoch?: number;
+  /** Wall-clock ms when written. */
+  writtenAt: number;
+}
+
+export type CheckpointInput = Omit<Checkpoint, 'generation' | 'writtenAt'>;
+
+const PREFIX = 'checkpoint.';
+const SUFFIX = '.rec';
+/** Generations kept on disk (the newest and the one before it). */
+const KEEP = 2;
+
+function nameOf(generation: number): string {
+  return `${PREFIX}${String(generation).padStart(12, '0')}${SUFFIX}`;
+}
+
+function generationOf(name: string): number | undefined {
+  const m = /^checkpoint\.(\d{12,})\.rec$/.exec(name);
+  return m ? Number(m[1]) : undefined;
+}
+
+function validate(body: unknown): string | undefined {
+  const problem = shape.fields(body, {
+    runId: 'string',
+    generation: 'number',
+    step: 'number',
+    phase: 'string',
+    fingerprint: 'string?',
+    goal: 'string',
+    lastOutput: 'string?',
+    flags: 'object',
+    leaseEpoch: 'number?',
+    writtenAt: 'number',
+  });
+  if (problem) return problem;
+  const b = body as Checkpoint;
+  if (!PHASES.includes(b.phase)) return `unknown phase ${JSON.stringify(b.phase).slice(0, 20)}`;
+  if (!Object.values(b.flags).every((v) => typeof v === 'boolean')) return 'a flag is not a boolean';
+  return undefined;
+}
+
+/**
+ * Generational checkpoint files `checkpoint.<generation>.rec` in the state directory. Each write
+ * is a new generation (atomic, durable); the previous one is kept so a damaged newest file falls
+ * back to it.
+ */
+export class CheckpointStore {
+  constructor(
+    private readonly io: StateIo,
+    private readonly stateDir: string,
+    private readonly detector: SecretDetector,
+    private readonly onQuarantine: (r: QuarantineReport) => void,
+    private readonly now: () => number,
+  ) {}
+
+  private async generations(): Promise<number[]> {
+    const names = await listDir(this.io, this.stateDir, 'state directory');
+    return names
+      .map(generationOf)
+      .filter((g): g is number => g !== undefined)
+      .sort((a, b) => b - a);
+  }
+
+  /**
+   * The newest good checkpoint, or undefined when none was ever written. A damaged generation is
+   * quarantined and reported and the previous one used; when every generation is damaged the
+   * loop halts with a {@link HopStateError}.
+   */
+  async load(): Promise<Checkpoint | undefined> {
+    const quarantined: QuarantineReport[] = [];
+    for (const gen of await this.generations()) {
+      const name = nameOf(gen);
+      const data = await readIfExists(this.io, join(this.stateDir, name));
+      if (data === undefined) continue; // pruned by a concurrent writer
+      const decoded = decodeRecord<Checkpoint>('checkpoint', data, validate);
+      if (decoded.ok) return decoded.body;
+      const report = await quarantineFile(this.io, this.stateDir, this.stateDir, name, decoded.defect, decoded.detail, this.now());
+      if (report) {
+        quarantined.push(report);
+        this.onQuarantine(report);
+      }
+    }
+    if (quarantined.length > 0) {
+      const list = quarantined.map((q) => `${q.file} (${q.defect}) -> quarantine/${q.quarantinedAs}`).join(', ');
+      throw new HopStateError(`no good checkpoint generation in ${this.stateDir}: ${list}; the loop halts`);
+    }
+    return undefined;
+  }
+
+  /** Write the next generation (goal and output redacted here) and prune old ones. */
+  async write(input: CheckpointInput, kind: WriteKind): Promise<Checkpoint> {
+    const gens = await this.generations();
+    const generation = (gens[0] ?? 0) + 1;
+    const record: Checkpoint = {
+      runId: input.runId,
+      generation,
+      step: input.step,
+      phase: input.phase,
+      ...(input.fingerprint !== undefined ? { fingerprint: input.fingerprint } : {}),
+      goal: redactText(input.goal, this.detector).text,
+      ...(input.lastOutput !== undefined ? { lastOutput: redactText(input.lastOutput, this.detector).text } : {}),
+      flags: { ...input.flags },
+      ...(input.leaseEpoch !== undefined ? { leaseEpoch: input.leaseEpoch } : {}),
+      writtenAt: this.now(),
+    };
+    const bytes = encodeRecord('checkpoint', record);
+    assertNoSecrets(bytes.toString('utf8'), this.detector, `checkpoint generation ${generation}`);
+    await writeDurable(this.io, this.stateDir, nameOf(generation), bytes, {
+      kind,
+      exclusive: false,
+      fsyncFile: true,
+      fsyncDir: true,
+    });
+    for (const old of gens.slice(KEEP - 1)) {
+      await this.io.fs.unlink(join(this.stateDir, nameOf(old))).catch(() => undefined);
+    }
+    return record;
+  }
+
+  /** Size in bytes a record would take (for events and the benchmark). */
+  static encodedSize(record: Checkpoint): number {
+    return encodeRecord('checkpoint', record).length;
+  }
+}

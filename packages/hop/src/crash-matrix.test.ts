@@ -1,0 +1,143 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { HopFaultPoint } from './faults.js';
+import { PROTOCOL_POINTS, WRITE_STAGES } from './faults.js';
+import type { RecordKind } from './record.js';
+import { decodeRecord } from './record.js';
+import type { IdempotentServer } from './testing/idempotent-server.js';
+import { closedPort, startIdempotentServer } from './testing/idempotent-server.js';
+import { filesContaining } from './testing/state-files.js';
+import { buildDist, startWorker } from './testing/worker-process.js';
+
+/**
+ * Crash matrix: a child process runs a 4-step loop (steps 1 and 2 probe a dead port, so they are
+ * queued and drained at the end) against a loopback remote that honours Idempotency-Key and counts
+ * side effects. It is SIGKILLed at every named step, then restarted. Tune with
+ * HOP_CRASH_REPEAT (runs per point) and HOP_RANDOM_KILLS (random-timing kills).
+ */
+const REPEAT = Number(process.env.HOP_CRASH_REPEAT ?? '1');
+const RANDOM_KILLS = Number(process.env.HOP_RANDOM_KILLS ?? '8');
+const STEPS = 4;
+const QUEUED = [1, 2];
+const CANARY = 'ghp_' + 'CrashCanaryCrashCanaryCrashCanary123';
+
+const points: [HopFaultPoint, number][] = [];
+for (const kind of ['checkpoint-intent', 'checkpoint-done', 'checkpoint-queued', 'enqueue', 'queue-done'] as const) {
+  for (const stage of WRITE_STAGES) points.push([`${kind}:${stage}`, 1]);
+}
+// lease files are linked into place without fsync; release markers are a single exclusive create
+for (const stage of ['before-write', 'after-write', 'after-rename'] as const) points.push([`lease:${stage}`, 1]);
+for (const stage of ['before-write', 'after-write'] as const) points.push([`release:${stage}`, 1]);
+for (const p of PROTOCOL_POINTS) points.push([p, 1]);
+// later occurrences: a crash in the second hop, in the second drained item, ...
+for (const p of ['checkpoint-intent:after-rename', 'checkpoint-done:after-fsync', 'lease:after-acquire', 'send:after-response', 'queue-done:after-rename', 'dequeue:before-unlink', 'release:after'] as const) {
+  points.push([p, 2]);
+}
+
+let badPort: number;
+beforeAll(async () => {
+  buildDist();
+  badPort = await closedPort();
+});
+
+const KIND_OF: [RegExp, RecordKind][] = [
+  [/^checkpoint\.\d+\.rec$/, 'checkpoint'],
+  [/^lease\.\d+\.rec$/, 'lease'],
+  [/^lease\.\d+\.released\.rec$/, 'lease-release'],
+  [/^\d+\.item\.rec$/, 'queue-item'],
+  [/^\d+\.done\.rec$/, 'queue-done'],
+];
+
+/** Every record on disk decodes (old or new, never torn) and nothing was quarantined. */
+function assertNoTornState(dir: string): void {
+  for (const sub of ['', 'queue']) {
+    if (!existsSync(join(dir, sub))) continue; // killed before boot created it
+    for (const name of readdirSync(join(dir, sub))) {
+      const kind = KIND_OF.find(([re]) => re.test(name))?.[1];
+      if (!kind) continue; // temp files, hash.key, sub-directories
+      const r = decodeRecord(kind, readFileSync(join(dir, sub, name)), () => undefined);
+      expect(r.ok, `${sub}/${name} is ${r.ok ? 'ok' : r.defect}`).toBe(true);
+    }
+  }
+  if (existsSync(join(dir, 'quarantine'))) expect(readdirSync(join(dir, 'quarantine'))).toEqual([]);
+}
+
+function assertExactlyOnce(server: IdempotentServer): void {
+  const steps = server.applied.map((a) => (JSON.parse(a.body) as { step: number }).step);
+  expect([...steps].sort()).toEqual([0, 1, 2, 3]);
+  expect([...server.sideEffects.values()].every((n) => n === 1)).toBe(true);
+  expect(server.sideEffects.size).toBe(STEPS);
+  expect(steps.indexOf(1)).toBeLessThan(steps.indexOf(2)); // the queue drained in FIFO order
+  for (const body of server.received) expect(body).not.toContain(CANARY);
+}
+
+async function scenario(run: (env: Record<string, string>, dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'hop-crash-'));
+  const server = await startIdempotentServer();
+  try {
+    const env = {
+      HOP_WORKER_MODE: 'loop',
+      HOP_STATE_DIR: dir,
+      HOP_RUN_ID: 'crash-run',
+      HOP_SERVER_URL: server.url,
+      HOP_PROBE_PORT: String(server.port),
+      HOP_BAD_PORT: String(badPort),
+      HOP_STEPS: String(STEPS),
+      HOP_QUEUED_STEPS: QUEUED.join(','),
+      HOP_CANARY: CANARY,
+    };
+    await run(env, dir);
+    const final = startWorker(env);
+    const exit = await final.exited;
+    expect(exit.code, exit.stderr + JSON.stringify(final.lines)).toBe(0);
+    expect(final.lines.at(-1)).toEqual({ done: true });
+    assertExactlyOnce(server);
+    assertNoTornState(dir);
+    expect(readdirSync(join(dir, 'queue')).filter((n) => n.endsWith('.rec'))).toEqual([]);
+    expect(filesContaining(dir, [CANARY, CANARY.slice(4)])).toEqual([]);
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('crash matrix (SIGKILL at every named step, then restart)', () => {
+  it.each(points.flatMap(([p, nth]) => Array.from({ length: REPEAT }, () => [p, nth] as const)))('%s (occurrence %i)', async (point, nth) => {
+    await scenario(async (env, dir) => {
+      const w = startWorker({ ...env, HOP_CRASH_AT: point, HOP_CRASH_NTH: String(nth) });
+      const exit = await w.exited;
+      expect(exit.signal, `point ${point} was never reached: ${JSON.stringify(w.lines)} ${exit.stderr}`).toBe('SIGKILL');
+      assertNoTornState(dir);
+    });
+  });
+
+  it(`random-timing kills (${RANDOM_KILLS} runs, up to 3 kills each)`, async () => {
+    let seed = Number(process.env.HOP_CRASH_SEED ?? Date.now() % 100_000);
+    const rand = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const used = seed;
+    let killed = 0;
+    for (let i = 0; i < RANDOM_KILLS; i++) {
+      await scenario(async (env, dir) => {
+        const kills = 1 + Math.floor(rand() * 3);
+        for (let k = 0; k < kills; k++) {
+          const w = startWorker(env);
+          // aim at the protocol, not at Node's start-up: a random moment after the worker booted
+          const delay = Math.floor(rand() * 220);
+          let timer: NodeJS.Timeout | undefined;
+          w.waitFor((l) => 'boot' in l).then(
+            () => (timer = setTimeout(() => w.child.kill('SIGKILL'), delay)),
+            () => undefined,
+          );
+          if ((await w.exited).signal === 'SIGKILL') killed++;
+          clearTimeout(timer);
+          assertNoTornState(dir);
+        }
+      }).catch((err: unknown) => {
+        throw new Error(`random kill run ${i} failed (HOP_CRASH_SEED=${used}): ${String(err)}`);
+      });
+    }
+    expect(killed).toBeGreaterThan(RANDOM_KILLS / 2); // most kills landed before the loop finished
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * Errors the hop protocol raises. Messages name the file, the operation and the errno code;
+ * they never carry a payload, an output or an idempotency key.
+ */
+
+/** Base class: every hop error has a stable `code`. */
+export class HopError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/**
+ * The state directory could not be read or written durably (ENOSPC, EACCES, a corrupt file with
+ * no good generation left, an unreadable queue). The loop must halt: nothing was sent.
+ */
+export class HopStateError extends HopError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('HOP_STATE', message, options);
+  }
+}
+
+/** The lease was lost (expired, taken over, released) before the send: the hop did not happen. */
+export class LeaseLostError extends HopError {
+  constructor(message: string) {
+    super('HOP_LEASE_LOST', message);
+  }
+}
+
+/** The remote refused the request because its fencing epoch is older than one it has seen. */
+export class FencedOffError extends HopError {
+  readonly status: number;
+  constructor(status: number, epoch: number) {
+    super('HOP_FENCED', `remote fenced off lease epoch ${epoch} (HTTP ${status}): a newer lease holder exists`);
+    this.status = status;
+  }
+}
+
+/** The remote answered 422: the request is invalid and will never succeed with this payload. */
+export class HopRejectedError extends HopError {
+  readonly status: number;
+  constructor(status: number, step: number) {
+    super('HOP_REJECTED', `remote rejected step ${step} with HTTP ${status} (unprocessable): not retrying`);
+    this.status = status;
+  }
+}
+
+/** The remote kept answering 409 (request with this key in progress) past the retry budget. */
+export class HopConflictError extends HopError {
+  readonly status: number;
+  constructor(status: number, attempts: number) {
+    super('HOP_CONFLICT', `remote answered HTTP ${status} ${attempts} times for the same idempotency key: giving up for now`);
+    this.status = status;
+  }
+}
+
+/** Transport failure or an unexpected status: the outcome is unknown; retry with the same key. */
+export class HopTransportError extends HopError {
+  readonly status: number | undefined;
+  constructor(message: string, status?: number, options?: { cause?: unknown }) {
+    super('HOP_TRANSPORT', message, options);
+    this.status = status;
+  }
+}
+
+/** errno code of a Node system error, if any. */
+export function errnoCode(err: unknown): string | undefined {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * The call did not run remotely: the protocol decided `queue` (durably queued; `drainQueue()` sends
+ * it later), `wait` (another holder's lease outlived `leaseWaitMs`) or `local` with no local runner.
+ */
+export class HopDeferredError extends HopError {
+  readonly decision: 'local' | 'queue' | 'wait';
+  readonly step: number;
+  readonly queueSeq: number | undefined;
+  constructor(decision: 'local' | 'queue' | 'wait', step: number, reason: string, queueSeq?: number) {
+    const what =
+      decision === 'queue'
+        ? `queued durably as item ${queueSeq ?? '?'} until the remote is reachable`
+        : decision === 'wait'
+          ? 'not sent: another process holds the hop lease'
+          : 'not sent: the protocol decided to run it locally and no local runner was given';
+    super('HOP_DEFERRED', `step ${step} ${what} (${reason})`);
+    this.decision = decision;
+    this.step = step;
+    this.queueSeq = queueSeq;
+  }
+}

@@ -1,0 +1,78 @@
+import {
+  closeSync,
+  constants,
+  fsync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { promisify } from 'node:util';
+
+const fsyncAsync = promisify(fsync);
+
+/** An open file, as far as the hop protocol needs one. */
+export interface HopFileHandle {
+  /** Write all of `data` at the current position. */
+  writeAll(data: Uint8Array): Promise<void>;
+  /** fsync(2). */
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The file-system operations the hop protocol uses. Injectable so tests can fail any one of
+ * them (ENOSPC on write, EACCES on rename, ...). Every method behaves like its `node:fs`
+ * namesake and rejects with a Node system error (`err.code`).
+ */
+export interface HopFs {
+  /** Open for writing; `exclusive` means O_CREAT|O_EXCL (fails with EEXIST). */
+  openForWrite(path: string, exclusive: boolean): Promise<HopFileHandle>;
+  /** Open a directory so it can be fsync'd. */
+  openDir(path: string): Promise<HopFileHandle>;
+  rename(from: string, to: string): Promise<void>;
+  /** Hard link; fails with EEXIST when `to` exists (the exclusive-create primitive). */
+  link(from: string, to: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+  readFile(path: string): Promise<Buffer>;
+  readdir(path: string): Promise<string[]>;
+  mkdir(path: string): Promise<void>;
+}
+
+function handle(fd: number): HopFileHandle {
+  return {
+    writeAll: async (data) => {
+      for (let off = 0; off < data.length; ) off += writeSync(fd, data, off, data.length - off);
+    },
+    sync: () => fsyncAsync(fd),
+    close: async () => closeSync(fd),
+  };
+}
+
+/**
+ * The real file system. Metadata calls on small local files (open, write of a few hundred bytes,
+ * link, rename, readdir) take microseconds, so they run synchronously: a thread-pool round trip
+ * per call would cost more than the call. fsync — the one call that waits for the disk — runs on
+ * the thread pool and never blocks the event loop.
+ */
+export const nodeFs: HopFs = {
+  async openForWrite(path, exclusive) {
+    const flags = constants.O_WRONLY | constants.O_CREAT | (exclusive ? constants.O_EXCL : constants.O_TRUNC);
+    return handle(openSync(path, flags, 0o600));
+  },
+  async openDir(path) {
+    return handle(openSync(path, constants.O_RDONLY));
+  },
+  rename: async (from, to) => renameSync(from, to),
+  link: async (from, to) => linkSync(from, to),
+  unlink: async (path) => unlinkSync(path),
+  readFile: async (path) => readFileSync(path),
+  readdir: async (path) => readdirSync(path),
+  mkdir: async (path) => {
+    mkdirSync(path, { recursive: true, mode: 0o700 });
+  },
+};

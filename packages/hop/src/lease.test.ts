@@ -1,0 +1,122 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LeaseLostError } from './errors.js';
+import { nodeFs } from './fs-layer.js';
+import type { LeaseOptions } from './lease.js';
+import { LeaseManager } from './lease.js';
+import type { FakeClock } from './testing/fake-clock.js';
+import { createFakeClock } from './testing/fake-clock.js';
+
+let dir: string;
+let clock: FakeClock;
+const manager = (o: Partial<LeaseOptions> = {}) =>
+  new LeaseManager({ fs: nodeFs, faults: undefined }, dir, clock, {
+    ttlMs: 1000,
+    fsync: false,
+    bootId: 'boot-a',
+    isAlive: () => true,
+    maxClockSkewMs: 60_000,
+    safetyMarginMs: 50,
+    onQuarantine: () => undefined,
+    ...o,
+  });
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'hop-lease-'));
+  clock = createFakeClock();
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('LeaseManager', () => {
+  it('grants one holder; a second caller sees the live lease', async () => {
+    const a = await manager().tryAcquire('fp');
+    expect(a.lease).toMatchObject({ epoch: 1, fingerprint: 'fp', pid: process.pid, bootId: 'boot-a', ttlMs: 1000 });
+    const b = await manager().tryAcquire('fp');
+    expect(b.lease).toBeUndefined();
+    expect(b.view).toMatchObject({ status: 'live', epoch: 1 });
+  });
+
+  it('only the nonce holder may release; then the next epoch is granted', async () => {
+    const m = manager();
+    const { lease } = await m.tryAcquire('fp');
+    await expect(m.release({ ...lease!, nonce: 'forged' })).rejects.toBeInstanceOf(LeaseLostError);
+    expect((await m.inspect()).status).toBe('live');
+    expect(await m.release(lease!)).toBe(true);
+    expect(await m.release(lease!)).toBe(false); // already released
+    expect((await m.tryAcquire('fp2')).lease?.epoch).toBe(2);
+  });
+
+  it('an expired lease is taken over with a higher epoch and the old holder is fenced off', async () => {
+    const m = manager();
+    const old = (await m.tryAcquire('fp')).lease!;
+    clock.advance(1001);
+    const next = await manager().tryAcquire('fp');
+    expect(next.lease?.epoch).toBe(2);
+    await expect(m.assertHolder(old)).rejects.toThrow(/ran out|taken over/);
+  });
+
+  it('takes over a lease whose holder died (same boot, pid gone) or belongs to an earlier boot at once', async () => {
+    await manager({ isAlive: () => false }).tryAcquire('fp');
+    writeFileSync(join(dir, 'x'), ''); // unrelated file is ignored
+    // same process pid is never "dead": a second manager in this process must wait
+    expect((await manager({ isAlive: () => false }).tryAcquire('fp')).lease).toBeUndefined();
+    const otherBoot = await manager({ bootId: 'boot-b' }).tryAcquire('fp');
+    expect(otherBoot.lease?.epoch).toBe(2);
+    expect(otherBoot.view).toMatchObject({ status: 'free', ended: { reason: 'holder-dead' } });
+  });
+
+  it('epochs strictly increase across many acquire/release/expire cycles and old files are pruned', async () => {
+    const m = manager();
+    let last = 0;
+    for (let i = 0; i < 30; i++) {
+      const { lease } = await m.tryAcquire(`fp${i}`);
+      expect(lease!.epoch).toBeGreaterThan(last);
+      last = lease!.epoch;
+      if (i % 3 === 0) clock.advance(2000);
+      else await m.release(lease!);
+    }
+    expect(readdirSync(dir).filter((n) => /^lease\.\d+\.rec$/.test(n)).length).toBeLessThanOrEqual(10);
+  });
+
+  it('quarantines a damaged newest lease but keeps its epoch', async () => {
+    const m = manager();
+    await m.tryAcquire('fp');
+    writeFileSync(join(dir, 'lease.000000000001.rec'), 'argspan-hop/1 lease 00');
+    const next = await m.tryAcquire('fp');
+    expect(next.view).toMatchObject({ status: 'free', ended: { reason: 'quarantined' } });
+    expect(next.lease?.epoch).toBe(2);
+    expect(readdirSync(join(dir, 'quarantine'))[0]).toMatch(/^lease\.000000000001\.rec\.truncated\./);
+  });
+
+  it('a lease written before a backwards clock jump does not block for the size of the jump', async () => {
+    await manager().tryAcquire('fp');
+    clock.jumpWall(-3_600_000); // an hour back: the lease now looks acquired an hour in the future
+    const next = await manager().tryAcquire('fp');
+    expect(next.view).toMatchObject({ status: 'free', ended: { reason: 'clock-skew' } });
+    expect(next.lease?.epoch).toBe(2);
+  });
+
+  it("the holder's own deadline is monotonic: a backwards wall jump does not extend it", async () => {
+    const m = manager();
+    const { lease } = await m.tryAcquire('fp');
+    clock.jumpWall(-10_000);
+    await m.assertHolder(lease!); // still fine
+    clock.advance(960); // monotonic time passes beyond ttl - margin
+    await expect(m.assertHolder(lease!)).rejects.toThrow(/ran out/);
+  });
+
+  it('a forward wall jump past expiry lets another take over; the old holder cannot send', async () => {
+    const m = manager();
+    const { lease } = await m.tryAcquire('fp');
+    clock.jumpWall(5000);
+    await expect(m.assertHolder(lease!)).rejects.toBeInstanceOf(LeaseLostError);
+    expect((await manager().tryAcquire('fp')).lease?.epoch).toBe(2);
+  });
+
+  it('many concurrent acquirers in one process: exactly one wins', async () => {
+    const results = await Promise.all(Array.from({ length: 16 }, () => manager().tryAcquire('fp')));
+    expect(results.filter((r) => r.lease).length).toBe(1);
+  });
+});

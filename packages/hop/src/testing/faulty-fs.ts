@@ -1,0 +1,64 @@
+import type { HopFs } from '../fs-layer.js';
+import { nodeFs } from '../fs-layer.js';
+
+/** Which operation to fail. `write` and `sync` fail on the handle; the rest on the fs call. */
+export type FsOp = 'open' | 'write' | 'sync' | 'dirsync' | 'rename' | 'link' | 'readdir' | 'readFile' | 'mkdir';
+
+export interface FsFault {
+  op: FsOp;
+  /** errno code to fail with. */
+  code: 'ENOSPC' | 'EACCES' | 'EIO';
+  /** Fail only when the path contains this. */
+  pathIncludes?: string;
+}
+
+/** The real fs with switchable faults (for ENOSPC/EACCES tests). */
+export function createFaultyFs(): HopFs & { faults: FsFault[]; failures: number } {
+  const self = {
+    faults: [] as FsFault[],
+    failures: 0,
+  };
+  const check = (op: FsOp, path: string) => {
+    const f = self.faults.find((x) => x.op === op && (x.pathIncludes === undefined || path.includes(x.pathIncludes)));
+    if (!f) return;
+    self.failures++;
+    const err = new Error(`${f.code}: injected ${op} failure, '${path}'`) as NodeJS.ErrnoException;
+    err.code = f.code;
+    throw err;
+  };
+  const fs: HopFs = {
+    async openForWrite(path, exclusive) {
+      check('open', path);
+      const h = await nodeFs.openForWrite(path, exclusive);
+      return {
+        writeAll: async (d) => {
+          check('write', path);
+          return h.writeAll(d);
+        },
+        sync: async () => {
+          check('sync', path);
+          return h.sync();
+        },
+        close: () => h.close(),
+      };
+    },
+    async openDir(path) {
+      const h = await nodeFs.openDir(path);
+      return {
+        writeAll: h.writeAll,
+        sync: async () => {
+          check('dirsync', path);
+          return h.sync();
+        },
+        close: () => h.close(),
+      };
+    },
+    rename: async (a, b) => (check('rename', b), nodeFs.rename(a, b)),
+    link: async (a, b) => (check('link', b), nodeFs.link(a, b)),
+    unlink: (p) => nodeFs.unlink(p),
+    readFile: async (p) => (check('readFile', p), nodeFs.readFile(p)),
+    readdir: async (p) => (check('readdir', p), nodeFs.readdir(p)),
+    mkdir: async (p) => (check('mkdir', p), nodeFs.mkdir(p)),
+  };
+  return Object.assign(self, fs);
+}

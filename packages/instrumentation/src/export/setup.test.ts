@@ -1,0 +1,101 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { listSpanFiles } from './file-exporter.js';
+import { otlpTracesUrlFromEnv, setupTracing } from './setup.js';
+
+const child = fileURLToPath(new URL('../../test-support/exit-child.mjs', import.meta.url));
+
+function spanNames(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const names: string[] = [];
+  for (const f of listSpanFiles(dir)) {
+    for (const line of readFileSync(f, 'utf8').trim().split('\n')) {
+      for (const rs of JSON.parse(line).resourceSpans) for (const ss of rs.scopeSpans) for (const s of ss.spans) names.push(s.name);
+    }
+  }
+  return names;
+}
+
+function run(dir: string, mode: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [child, dir, mode], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OTEL_SERVICE_NAME: 'exit-child' } });
+    let stderr = '';
+    p.stderr.on('data', (d) => (stderr += d));
+    p.stdout.on('data', (d) => {
+      if (String(d).includes('ready')) p.kill('SIGTERM');
+    });
+    p.on('error', reject);
+    p.on('exit', (code, signal) => resolve({ code, signal, stderr }));
+  });
+}
+
+describe('otlpTracesUrlFromEnv', () => {
+  it('uses the traces endpoint as is, else appends /v1/traces to the base endpoint', () => {
+    expect(otlpTracesUrlFromEnv({})).toBeUndefined();
+    expect(otlpTracesUrlFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })).toBe('http://127.0.0.1:4318/v1/traces');
+    expect(otlpTracesUrlFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318/base/' })).toBe('http://c:4318/base/v1/traces');
+    expect(
+      otlpTracesUrlFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:1', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:2/custom' }),
+    ).toBe('http://b:2/custom');
+  });
+});
+
+describe('setupTracing', () => {
+  it('writes files by default, OTLP when an endpoint is configured, and sets service.name from OTEL_SERVICE_NAME', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'argspan-setup-'));
+    const file = setupTracing({ register: false, env: { OTEL_SERVICE_NAME: 'my-agent' }, file: { directory: dir } });
+    expect(file.exporters).toEqual(['file']);
+    file.provider.getTracer('t').startSpan('one').end();
+    await file.shutdown();
+    const line = JSON.parse(readFileSync(listSpanFiles(dir)[0]!, 'utf8'));
+    expect(line.resourceSpans[0].resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'my-agent' } });
+    expect(file.stats()).toEqual([{ ended: 1, exported: 1, dropped: 0, failed: 0, queued: 0 }]);
+
+    const otlp = setupTracing({ register: false, env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' } });
+    expect(otlp.exporters).toEqual(['otlp']);
+    expect(otlp.otlpUrl).toBe('http://127.0.0.1:9/v1/traces');
+    await otlp.shutdown();
+    const both = setupTracing({ register: false, exporter: 'both', env: {}, file: { directory: dir }, serviceName: 'x' });
+    expect(both.exporters).toEqual(['otlp', 'file']);
+    expect(both.otlpUrl).toBe('http://localhost:4318/v1/traces');
+    await both.shutdown();
+  });
+
+  it('flushes on a normal exit only with flushOnExit (real child process)', async () => {
+    const withHook = mkdtempSync(join(tmpdir(), 'argspan-exit-'));
+    const r = await run(withHook, 'exit');
+    expect(r).toMatchObject({ code: 0, signal: null });
+    expect(spanNames(withHook).sort()).toEqual([0, 1, 2, 3, 4].map((i) => `child span ${i}`));
+
+    const without = mkdtempSync(join(tmpdir(), 'argspan-exit-'));
+    expect((await run(without, 'no-hook')).code).toBe(0);
+    expect(spanNames(without)).toEqual([]);
+  });
+
+  it('does not let a collector that never answers hold a SIGTERM past the flush timeout', async () => {
+    const { createServer } = await import('node:http');
+    let got = 0;
+    const server = createServer(() => void got++); // never responds
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    const t0 = Date.now();
+    const r = await run(`http://127.0.0.1:${port}/v1/traces`, 'hang');
+    const ms = Date.now() - t0;
+    server.closeAllConnections();
+    server.close();
+    expect(r.signal).toBe('SIGTERM');
+    expect(got).toBe(1); // the flush was attempted
+    expect(ms).toBeLessThan(8000); // 500 ms flush budget, far below the 10 s export timeout
+  });
+
+  it('flushes on SIGTERM and still dies by the signal (real child process)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'argspan-exit-'));
+    const r = await run(dir, 'signal');
+    expect(r.signal).toBe('SIGTERM');
+    expect(spanNames(dir)).toHaveLength(5);
+  });
+});

@@ -1,0 +1,407 @@
+import { randomBytes } from 'node:crypto';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { describe, expect, it, vi } from 'vitest';
+import { ArgAttributes, CallAttributes, ErrorType, GenAiAttributes, OtelAttributes } from '@argspan/conventions';
+import { createValueHasher } from '@argspan/core';
+import type { CallClassification } from '@argspan/core';
+import { classification, inTurn, memoryTracing, only } from '../test-support/tracing.js';
+import { ArgspanBlockedError, ArgspanClarificationError, ArgspanRefusedError } from './errors.js';
+import { encodeOtlpJson } from './export/otlp-json.js';
+import { FAIL_CLOSED_REASON } from './fail-closed.js';
+import { ArgspanInstrumentation, instrumentDispatch, wrapTool } from './instrumentation.js';
+import { ArgspanSession } from './session.js';
+import type { Classifier } from './types.js';
+
+const key = randomBytes(32);
+const hasher = createValueHasher(key);
+
+/** A classifier returning a fixed classification per tool (what the core would decide). */
+function fixed(byTool: Record<string, CallClassification>): Classifier {
+  return (call) => {
+    const c = byTool[call.tool];
+    if (!c) throw new Error(`no fixture for ${call.tool}`);
+    return c;
+  };
+}
+
+describe('ArgspanInstrumentation spans', () => {
+  it('records one execute_tool span under the active span and one tool_arg child per leaf', async () => {
+    const { provider, spans } = memoryTracing();
+    const c = classification('calendar.create', [
+      { key: 'title', text: 'Q3 sync' },
+      { key: 'attendee.name', text: 'Kenji' },
+    ]);
+    const dispatch = vi.fn(async () => ({ id: 'evt-1' }));
+    const session = new ArgspanSession({ runId: 'run-1' });
+    const wrapped = instrumentDispatch(dispatch, { tracerProvider: provider, hashKey: key, classifier: fixed({ 'calendar.create': c }), session });
+    const { result, turn } = await inTurn(provider, () => wrapped('calendar.create', { title: 'Q3 sync' }, { callId: 'call-1' }));
+
+    expect(result).toEqual({ id: 'evt-1' });
+    expect(dispatch).toHaveBeenCalledWith('calendar.create', { title: 'Q3 sync' });
+    const tool = only(spans(), 'execute_tool calendar.create');
+    expect(tool.kind).toBe(SpanKind.INTERNAL);
+    expect(tool.parentSpanContext?.spanId).toBe(turn.spanContext().spanId);
+    expect(tool.spanContext().traceId).toBe(turn.spanContext().traceId);
+    expect(tool.attributes).toMatchObject({
+      [GenAiAttributes.OPERATION_NAME]: 'execute_tool',
+      [GenAiAttributes.TOOL_NAME]: 'calendar.create',
+      [GenAiAttributes.TOOL_CALL_ID]: 'call-1',
+      [GenAiAttributes.CONVERSATION_ID]: 'run-1',
+      [CallAttributes.ARGS_COUNT]: 2,
+      [CallAttributes.ARGS_TRUNCATED]: 0,
+      [CallAttributes.ARGS_BYTES]: c.bytes,
+      [CallAttributes.RESIDENCY]: 'tiny-public',
+      [CallAttributes.VERDICT]: 'local',
+      [CallAttributes.GATE_ACTION]: 'allow',
+      [CallAttributes.GATE_HITS]: [],
+      [CallAttributes.HOP_REMOTE]: false,
+      [CallAttributes.HOP_BLOCKED]: false,
+      [CallAttributes.FAILED_CLOSED]: false,
+    });
+    expect(tool.attributes[CallAttributes.ARGS_HASH]).toMatch(/^[0-9a-f]{32}$/);
+    expect(tool.attributes[CallAttributes.LOCAL_MS]).toBeGreaterThanOrEqual(0);
+    expect(tool.attributes[OtelAttributes.ERROR_TYPE]).toBeUndefined();
+    expect(tool.status.code).toBe(SpanStatusCode.UNSET);
+
+    const arg = only(spans(), 'tool_arg attendee.name');
+    expect(arg.parentSpanContext?.spanId).toBe(tool.spanContext().spanId);
+    expect(arg.attributes).toEqual({
+      [ArgAttributes.KEY]: 'attendee.name',
+      [ArgAttributes.LEAF]: 'name',
+      [ArgAttributes.PROVENANCE]: 'user_explicit',
+      [ArgAttributes.RESIDENCY]: 'tiny-public',
+      [ArgAttributes.RULE]: 'tiny',
+      [ArgAttributes.VALUE_HASH]: hasher.hash('Kenji'),
+      [ArgAttributes.BYTES]: 5,
+      [ArgAttributes.DENYLISTED]: false,
+    });
+  });
+
+  it('links a context_retrieved argument to the span of the call whose result supplied it', async () => {
+    const { provider, spans } = memoryTracing();
+    const search = classification('contacts.search', [{ key: 'q', text: 'Kenji' }]);
+    const invite = classification('mail.send', [
+      { key: 'to', text: 'kenji@example.jp', provenance: 'context_retrieved', sourceCallId: 'c-search', denylisted: true },
+    ]);
+    const inst = new ArgspanInstrumentation({ tracerProvider: provider, hashKey: key, classifier: fixed({ 'contacts.search': search, 'mail.send': invite }) });
+    const dispatch = inst.wrapDispatch(async (tool) => (tool === 'contacts.search' ? [{ email: 'kenji@example.jp' }] : 'sent'));
+    await dispatch('contacts.search', { q: 'Kenji' }, { callId: 'c-search' });
+    await dispatch('mail.send', { to: 'kenji@example.jp' }, { callId: 'c-send' });
+
+    expect(inst.session.context).toEqual([{ callId: 'c-search', content: [{ email: 'kenji@example.jp' }] }, { callId: 'c-send', content: 'sent' }]);
+    const source = only(spans(), 'execute_tool contacts.search');
+    const to = only(spans(), 'tool_arg to');
+    expect(to.links).toHaveLength(1);
+    expect(to.links[0]!.context.spanId).toBe(source.spanContext().spanId);
+    expect(to.links[0]!.context.traceId).toBe(source.spanContext().traceId);
+    expect(to.attributes[ArgAttributes.SOURCE_CALL_ID]).toBe('c-search');
+    expect(to.attributes[ArgAttributes.PROVENANCE]).toBe('context_retrieved');
+    expect(only(spans(), 'tool_arg q').links).toEqual([]);
+  });
+
+  it('hands classification the session user text and earlier results', async () => {
+    const { provider } = memoryTracing();
+    const seen: unknown[] = [];
+    const classifier: Classifier = (call, ctx) => {
+      seen.push(structuredClone({ userText: ctx.userText, context: ctx.context, publicSchemaKeys: ctx.publicSchemaKeys }));
+      return classification(call.tool, []);
+    };
+    const session = new ArgspanSession({ userText: 'find Kenji' });
+    const run = instrumentDispatch(async () => 'result-1', {
+      tracerProvider: provider,
+      hashKey: key,
+      classifier,
+      session,
+      schemas: { t: { publicKeys: ['q'] } },
+    });
+    await run('t', {}, { callId: 'a' });
+    session.addUserText('and invite him');
+    await run('t', {});
+    expect(seen).toEqual([
+      { userText: ['find Kenji'], context: [], publicSchemaKeys: ['q'] },
+      { userText: ['find Kenji', 'and invite him'], context: [{ callId: 'a', content: 'result-1' }], publicSchemaKeys: ['q'] },
+    ]);
+  });
+});
+
+describe('ArgspanInstrumentation gate', () => {
+  const cases: [string, Partial<CallClassification>, new (...a: never[]) => Error, string][] = [
+    ['refuse', { verdict: 'refuse', reason: 'secret: .env names a secret file (rule secret-file-name, key path)' }, ArgspanRefusedError, ErrorType.REFUSED],
+    ['block', { gate: { action: 'block', hits: ['calendar.create.timezone'] } }, ArgspanBlockedError, ErrorType.BLOCKED],
+    [
+      'ask',
+      { gate: { action: 'ask', hits: ['calendar.create.timezone'], question: 'Which timezone should calendar.create use?' } },
+      ArgspanClarificationError,
+      ErrorType.CLARIFICATION,
+    ],
+  ];
+  for (const [name, over, Err, errorType] of cases) {
+    it(`${name}: never reaches the dispatcher, throws a typed error, records error.type and status`, async () => {
+      const { provider, spans } = memoryTracing();
+      const dispatch = vi.fn();
+      const c = classification('calendar.create', [{ key: 'timezone', text: 'Asia/Tokyo', provenance: 'model_inferred', denylisted: true }], over);
+      const run = instrumentDispatch(dispatch, { tracerProvider: provider, hashKey: key, classifier: fixed({ 'calendar.create': c }) });
+      const err = await run('calendar.create', { timezone: 'Asia/Tokyo' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Err);
+      expect(dispatch).not.toHaveBeenCalled();
+      const tool = only(spans(), 'execute_tool calendar.create');
+      expect(tool.attributes[OtelAttributes.ERROR_TYPE]).toBe(errorType);
+      expect(tool.status).toEqual({ code: SpanStatusCode.ERROR, message: c.reason });
+      expect(only(spans(), 'tool_arg timezone').parentSpanContext?.spanId).toBe(tool.spanContext().spanId);
+      expect(String((err as Error).message)).not.toContain('Asia/Tokyo');
+      if (err instanceof ArgspanClarificationError) {
+        expect(err.question).toBe('Which timezone should calendar.create use?');
+        expect(tool.attributes[CallAttributes.GATE_QUESTION]).toBe(err.question);
+      }
+    });
+  }
+
+  it('fails closed when the classifier throws or returns garbage, and never quotes its message', async () => {
+    const { provider, spans } = memoryTracing();
+    const dispatch = vi.fn();
+    for (const classifier of [
+      () => {
+        throw new Error('boom CANARY-THROWN-VALUE');
+      },
+      () => ({ verdict: 'local' }) as unknown as CallClassification,
+      // well-formed at the top, but a leaf without its value text
+      () => {
+        const c = classification('shell.exec', [{ key: 'cmd', text: 'ls' }]);
+        (c.flat[0] as unknown as { text?: string }).text = undefined;
+        return c;
+      },
+    ] as Classifier[]) {
+      const run = instrumentDispatch(dispatch, { tracerProvider: provider, hashKey: key, classifier });
+      const err = await run('shell.exec', { cmd: 'ls' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ArgspanRefusedError);
+      expect((err as ArgspanRefusedError).reason).toBe(FAIL_CLOSED_REASON);
+      expect(String(err)).not.toContain('CANARY');
+    }
+    expect(dispatch).not.toHaveBeenCalled();
+    for (const s of spans()) {
+      expect(s.attributes[CallAttributes.FAILED_CLOSED]).toBe(true);
+      expect(s.attributes[CallAttributes.VERDICT]).toBe('refuse');
+      expect(JSON.stringify(s.attributes)).not.toContain('CANARY');
+    }
+  });
+
+  it('records a tool failure as error.type without copying its message', async () => {
+    const { provider, spans } = memoryTracing();
+    class QuotaError extends Error {}
+    const run = wrapTool('files.read', async () => {
+      throw new QuotaError('quota exceeded reading CANARY-TOOL-MESSAGE');
+    }, { tracerProvider: provider, hashKey: key, classifier: fixed({ 'files.read': classification('files.read', []) }) });
+    await expect(run({ path: 'a' })).rejects.toBeInstanceOf(QuotaError);
+    const tool = only(spans(), 'execute_tool files.read');
+    expect(tool.attributes[OtelAttributes.ERROR_TYPE]).toBe('QuotaError');
+    expect(tool.status).toEqual({ code: SpanStatusCode.ERROR, message: 'tool failed' });
+    expect(encodeOtlpJson(spans())).not.toContain('CANARY');
+  });
+
+  it('records _OTHER as error.type when a tool throws a non-Error', async () => {
+    const { provider, spans } = memoryTracing();
+    const run = instrumentDispatch(() => Promise.reject('nope'), { tracerProvider: provider, hashKey: key, classifier: fixed({ t: classification('t', []) }) });
+    await expect(run('t', {})).rejects.toBe('nope');
+    expect(only(spans(), 'execute_tool t').attributes[OtelAttributes.ERROR_TYPE]).toBe(ErrorType.OTHER);
+  });
+});
+
+describe('ArgspanInstrumentation span volume', () => {
+  it('caps tool_arg spans, keeps the evidence leaves, and summarises the rest', async () => {
+    const { provider, spans } = memoryTracing();
+    const leaves = Array.from({ length: 10_000 }, (_, i) => ({ key: `rows[${i}]`, text: `row ${i}`, leaf: 'rows' }));
+    leaves[7_777] = { key: 'rows[7777]', text: 'AKIA-ish', leaf: 'rows', residency: 'secret', rule: 'aws-access-key-id' } as (typeof leaves)[number];
+    const c = classification('db.insert', leaves, { residency: 'secret', verdict: 'local', droppedLeaves: 5 });
+    const dispatch = vi.fn(async () => 'ok');
+    const run = instrumentDispatch(dispatch, { tracerProvider: provider, hashKey: key, maxArgSpans: 50, classifier: fixed({ 'db.insert': c }) });
+    await run('db.insert', {});
+    const all = spans();
+    expect(all).toHaveLength(51);
+    const tool = only(all, 'execute_tool db.insert');
+    expect(tool.attributes[CallAttributes.ARGS_COUNT]).toBe(50);
+    expect(tool.attributes[CallAttributes.ARGS_TRUNCATED]).toBe(10_000 - 50 + 5);
+    expect(tool.attributes[CallAttributes.RESIDENCY]).toBe('secret');
+    const secret = only(all, 'tool_arg rows[7777]');
+    expect(secret.attributes[ArgAttributes.RULE]).toBe('aws-access-key-id');
+    expect(all.filter((s) => s.name.startsWith('tool_arg rows[')).map((s) => s.name).slice(0, 3)).toEqual([
+      'tool_arg rows[0]',
+      'tool_arg rows[1]',
+      'tool_arg rows[2]',
+    ]);
+  });
+});
+
+describe('ArgspanInstrumentation excerpts', () => {
+  const leaves = [
+    { key: 'note', text: 'x'.repeat(200) },
+    { key: 'token', text: 'ghp_CANARYexcerpt000000000000000000000000', residency: 'secret' as const, rule: 'github-pat' },
+    { key: 'diff', text: 'dirty line CANARY-DIRTY', residency: 'dirty-tree' as const, rule: 'dirty-hunk' },
+  ];
+
+  it('is off by default', async () => {
+    const { provider, spans } = memoryTracing();
+    await instrumentDispatch(async () => 0, { tracerProvider: provider, hashKey: key, classifier: fixed({ t: classification('t', leaves) }) })('t', {});
+    for (const s of spans()) expect(s.attributes[ArgAttributes.EXCERPT]).toBeUndefined();
+  });
+
+  it('when on, is at most 80 chars and never on secret or dirty-tree leaves', async () => {
+    const { provider, spans } = memoryTracing();
+    await instrumentDispatch(async () => 0, {
+      tracerProvider: provider,
+      hashKey: key,
+      excerpts: true,
+      excerptLength: 500,
+      classifier: fixed({ t: classification('t', leaves) }),
+    })('t', {});
+    expect(only(spans(), 'tool_arg note').attributes[ArgAttributes.EXCERPT]).toBe('x'.repeat(80));
+    expect(only(spans(), 'tool_arg token').attributes[ArgAttributes.EXCERPT]).toBeUndefined();
+    expect(only(spans(), 'tool_arg diff').attributes[ArgAttributes.EXCERPT]).toBeUndefined();
+    expect(JSON.stringify(spans().map((s) => s.attributes))).not.toContain('CANARY');
+  });
+});
+
+describe('ArgspanInstrumentation remote hop hook', () => {
+  it('sends remote-ok calls through the hook with stripped args and records the round trip', async () => {
+    const { provider, spans } = memoryTracing();
+    const dispatch = vi.fn();
+    const c = classification('summarise', [{ key: 'text', text: 'public text', residency: 'bulky-public', rule: 'bulky' }], {
+      verdict: 'remote-ok',
+      residency: 'bulky-public',
+    });
+    const remote = vi.fn(async (req: { args: unknown; strippedKeys: readonly string[] }) => ({ summary: 'short', got: req.args }));
+    const run = instrumentDispatch(dispatch, {
+      tracerProvider: provider,
+      hashKey: key,
+      classifier: fixed({ summarise: c }),
+      remote,
+      schemas: { summarise: { publicKeys: ['text'] } },
+    });
+    const result = await run('summarise', { text: 'public text', internal_note: 'CANARY-STRIPPED' });
+    expect(result).toEqual({ summary: 'short', got: { text: 'public text' } });
+    expect(dispatch).not.toHaveBeenCalled();
+    expect(remote.mock.calls[0]![0].strippedKeys).toEqual(['internal_note']);
+    const tool = only(spans(), 'execute_tool summarise');
+    expect(tool.attributes[CallAttributes.HOP_REMOTE]).toBe(true);
+    expect(tool.attributes[CallAttributes.REMOTE_RTT_MS]).toBeGreaterThanOrEqual(0);
+    expect(tool.attributes[CallAttributes.LOCAL_MS]).toBeGreaterThanOrEqual(0); // local overhead, excluding the round trip
+    expect(tool.attributes[CallAttributes.HOP_BLOCKED]).toBe(false);
+  });
+
+  it('marks hop_blocked when a hop was available but the verdict kept the call local', async () => {
+    const { provider, spans } = memoryTracing();
+    const remote = vi.fn();
+    const c = classification('summarise', [{ key: 'path', text: '.env', residency: 'secret', rule: 'secret-file-name' }], { verdict: 'local', residency: 'secret' });
+    await instrumentDispatch(async () => 'local result', { tracerProvider: provider, hashKey: key, classifier: fixed({ summarise: c }), remote })('summarise', {});
+    expect(remote).not.toHaveBeenCalled();
+    const tool = only(spans(), 'execute_tool summarise');
+    expect(tool.attributes[CallAttributes.HOP_BLOCKED]).toBe(true);
+    expect(tool.attributes[CallAttributes.BYTES_REDACTED]).toBe(0);
+  });
+});
+
+describe('ArgspanInstrumentation hash key', () => {
+  it('creates the key in the state dir on first use and hashes with it', async () => {
+    const { mkdtemp, readFile, stat } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'argspan-key-'));
+    const { provider, spans } = memoryTracing();
+    await instrumentDispatch(async () => 0, {
+      tracerProvider: provider,
+      stateDir: dir,
+      classifier: fixed({ t: classification('t', [{ key: 'tz', text: 'Asia/Tokyo' }]) }),
+    })('t', {});
+    const file = join(dir, 'hash.key');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const k = Buffer.from((await readFile(file, 'utf8')).trim(), 'hex');
+    const h = only(spans(), 'tool_arg tz').attributes[ArgAttributes.VALUE_HASH];
+    expect(h).toBe(createValueHasher(k).hash('Asia/Tokyo'));
+    expect(h).not.toBe(createValueHasher(randomBytes(32)).hash('Asia/Tokyo'));
+  });
+});
+
+describe('ArgspanInstrumentation robustness', () => {
+  it('keeps parentage right for concurrent calls in different turns', async () => {
+    const { provider, spans } = memoryTracing();
+    const run = instrumentDispatch(
+      async (_tool: string, args: { ms: number }) => {
+        await new Promise((r) => setTimeout(r, args.ms));
+        return args.ms;
+      },
+      { tracerProvider: provider, hashKey: key, classifier: (call) => classification(call.tool, [{ key: 'ms', text: String((call.args as { ms: number }).ms) }]) },
+    );
+    const [one, two] = await Promise.all([
+      inTurn(provider, () => run('slow', { ms: 30 }, { callId: 's' })),
+      inTurn(provider, () => run('fast', { ms: 1 }, { callId: 'f' })),
+    ]);
+    expect(only(spans(), 'execute_tool slow').parentSpanContext?.spanId).toBe(one.turn.spanContext().spanId);
+    expect(only(spans(), 'execute_tool fast').parentSpanContext?.spanId).toBe(two.turn.spanContext().spanId);
+    expect(only(spans(), 'execute_tool slow').spanContext().traceId).not.toBe(
+      only(spans(), 'execute_tool fast').spanContext().traceId,
+    );
+  });
+
+  it('fails with a clear error naming the key file, and does not dispatch, when the hash key cannot be loaded', async () => {
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'argspan-badkey-'));
+    await writeFile(join(dir, 'hash.key'), 'not hex at all\n');
+    const { provider } = memoryTracing();
+    const dispatch = vi.fn();
+    const run = instrumentDispatch(dispatch, { tracerProvider: provider, stateDir: dir, classifier: fixed({ t: classification('t', []) }) });
+    await expect(run('t', {})).rejects.toThrow(/hash\.key/);
+    expect(dispatch).not.toHaveBeenCalled();
+    // Fixing the key file lets the next call through: a failed load is not cached.
+    await writeFile(join(dir, 'hash.key'), `${'ab'.repeat(32)}\n`);
+    await run('t', {});
+    expect(dispatch).toHaveBeenCalledTimes(1);
+  });
+
+  it('adds nothing to the context when resultToContext throws, and still returns the result', async () => {
+    const { provider } = memoryTracing();
+    const inst = new ArgspanInstrumentation({
+      tracerProvider: provider,
+      hashKey: key,
+      classifier: fixed({ t: classification('t', []) }),
+      resultToContext: () => {
+        throw new Error('bad hook');
+      },
+    });
+    expect(await inst.wrapDispatch(async () => 'r')('t', {})).toBe('r');
+    expect(inst.session.context).toEqual([]);
+  });
+
+  it('records a failing remote hop as an error with the round trip, and rethrows it', async () => {
+    const { provider, spans } = memoryTracing();
+    const c = classification('summarise', [{ key: 'text', text: 'x', residency: 'bulky-public' }], { verdict: 'remote-ok' });
+    class HopFailed extends Error {}
+    const run = instrumentDispatch(vi.fn(), {
+      tracerProvider: provider,
+      hashKey: key,
+      classifier: fixed({ summarise: c }),
+      remote: async () => {
+        throw new HopFailed('host down');
+      },
+    });
+    await expect(run('summarise', { text: 'x' })).rejects.toBeInstanceOf(HopFailed);
+    const tool = only(spans(), 'execute_tool summarise');
+    expect(tool.attributes[OtelAttributes.ERROR_TYPE]).toBe('HopFailed');
+    expect(tool.attributes[CallAttributes.REMOTE_RTT_MS]).toEqual(expect.any(Number));
+    expect(tool.attributes[CallAttributes.HOP_REMOTE]).toBe(true);
+  });
+
+  it('indexes at most maxContextChars of one result', async () => {
+    const { provider } = memoryTracing();
+    const inst = new ArgspanInstrumentation({ tracerProvider: provider, hashKey: key, maxContextChars: 10, classifier: fixed({ t: classification('t', []) }) });
+    const run = inst.wrapDispatch(async (_t: string, a: { r: unknown }) => a.r);
+    await run('t', { r: 'short' });
+    await run('t', { r: { a: 'abcdefgh', b: 'ijklmnop' } });
+    expect(inst.session.context.map((e) => e.content)).toEqual(['short', 'abcdefgh\ni']);
+  });
+
+  it('rejects a bad maxArgSpans or hashMemoSize, naming the option', () => {
+    expect(() => new ArgspanInstrumentation({ hashKey: key, maxArgSpans: -1 })).toThrow(/maxArgSpans/);
+    expect(() => new ArgspanInstrumentation({ hashKey: key, hashMemoSize: 1.5 })).toThrow(/hashMemoSize/);
+  });
+});

@@ -1,0 +1,272 @@
+import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import type { Attributes, Context, Link, Span, Tracer } from '@opentelemetry/api';
+import {
+  ArgAttributes,
+  CallAttributes,
+  INSTRUMENTATION_SCOPE,
+  OtelAttributes,
+  argumentSpanName,
+  toolCallSpanName,
+} from '@argspan/conventions';
+import type { Residency } from '@argspan/conventions';
+import type { CallClassification, ClassifyOptions, ToolCall } from '@argspan/core';
+import { defaultClassifier } from './default-classifier.js';
+import { errorTypeOf, gateError } from './errors.js';
+import { leafExcerpt, MAX_EXCERPT_CHARS } from './excerpt.js';
+import { contextText } from '@argspan/core';
+import { classifySafely } from './fail-closed.js';
+import { hasherFor } from './hash-key.js';
+import { HashMemo } from './hash-memo.js';
+import { stripForHop } from './strip.js';
+import { ArgspanSession } from './session.js';
+import { argSpanAttributes, argsHashInput, callSpanAttributes, selectArgSpans } from './span-attributes.js';
+import type {
+  ArgspanInstrumentationConfig,
+  CallOptions,
+  Classifier,
+  Dispatch,
+  InstrumentedDispatch,
+  RemoteHop,
+  ToolSchema,
+} from './types.js';
+import { VERSION } from './version.js';
+
+/** @default 128 */
+export const DEFAULT_MAX_ARG_SPANS = 128;
+/** @default 4096 */
+export const DEFAULT_HASH_MEMO_SIZE = 4096;
+/** @default 1048576 */
+export const DEFAULT_MAX_CONTEXT_CHARS = 1_048_576;
+const ARG_SPAN_OPTIONS = { kind: SpanKind.INTERNAL } as const;
+/** Status message of a tool that failed: the tool's own message could quote a value, so it is not copied. */
+const TOOL_FAILED = 'tool failed';
+
+/**
+ * Wraps tool dispatch so every call is classified, gated and recorded: one `execute_tool {tool}`
+ * span per call (a child of the active span) and one `tool_arg {key}` child per argument leaf.
+ * Refused, blocked and asked calls never reach the tool. Uses only `@opentelemetry/api`, so it
+ * joins whatever tracer provider the application registered.
+ */
+export class ArgspanInstrumentation {
+  /** The session calls belong to unless a call names its own. */
+  readonly session: ArgspanSession;
+  private readonly tracer: Tracer;
+  private readonly classifier: Classifier;
+  private readonly policy: ClassifyOptions | undefined;
+  private readonly schemas: Readonly<Record<string, ToolSchema>>;
+  private readonly maxArgSpans: number;
+  private readonly excerptChars: number;
+  private readonly remote: RemoteHop | undefined;
+  private readonly resultToContext: (tool: string, result: unknown) => unknown;
+  private readonly maxContextChars: number;
+  private readonly hashKey: Uint8Array | undefined;
+  private readonly stateDir: string;
+  private readonly memoSize: number;
+  private hasherLoad: Promise<HashMemo> | undefined;
+  private hasher: HashMemo | undefined;
+
+  constructor(config: ArgspanInstrumentationConfig = {}) {
+    const provider = config.tracerProvider ?? trace.getTracerProvider();
+    this.tracer = provider.getTracer(INSTRUMENTATION_SCOPE, VERSION);
+    this.session = config.session ?? new ArgspanSession();
+    this.classifier = config.classifier ?? defaultClassifier;
+    this.policy = config.policy;
+    this.schemas = config.schemas ?? {};
+    const cap = config.maxArgSpans ?? DEFAULT_MAX_ARG_SPANS;
+    if (!Number.isInteger(cap) || cap < 0) throw new RangeError(`argspan: maxArgSpans must be an integer >= 0, got ${cap}`);
+    this.maxArgSpans = cap;
+    this.excerptChars = config.excerpts ? Math.min(config.excerptLength ?? MAX_EXCERPT_CHARS, MAX_EXCERPT_CHARS) : 0;
+    this.remote = config.remote;
+    this.resultToContext = config.resultToContext ?? ((_tool, result) => result);
+    this.maxContextChars = config.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS;
+    if (!Number.isInteger(this.maxContextChars) || this.maxContextChars < 0) {
+      throw new RangeError(`argspan: maxContextChars must be an integer >= 0, got ${this.maxContextChars}`);
+    }
+    this.memoSize = config.hashMemoSize ?? DEFAULT_HASH_MEMO_SIZE;
+    if (!Number.isInteger(this.memoSize) || this.memoSize < 0) {
+      throw new RangeError(`argspan: hashMemoSize must be an integer >= 0, got ${this.memoSize}`);
+    }
+    this.hashKey = config.hashKey;
+    this.stateDir = config.stateDir ?? '.argspan';
+    // Start loading now; a failure surfaces to the call that awaits it.
+    this.loadHasher().catch(() => undefined);
+  }
+
+  /** The value hasher, loaded once; a failed load is retried by the next call. */
+  private loadHasher(): Promise<HashMemo> {
+    this.hasherLoad ??= hasherFor(this.hashKey, this.stateDir).then(
+      (h) => (this.hasher = new HashMemo(h, this.memoSize)),
+      (err: unknown) => {
+        this.hasherLoad = undefined;
+        throw err;
+      },
+    );
+    return this.hasherLoad;
+  }
+
+  /** Wrap a `dispatch(toolName, args)` function. */
+  wrapDispatch<R>(dispatch: Dispatch<R>): InstrumentedDispatch<R> {
+    return (tool, args, options) => this.call(tool, args, options, (a) => dispatch(tool, a));
+  }
+
+  /** Wrap one tool's function (for frameworks that give one function per tool). */
+  wrapTool<A, R>(name: string, fn: (args: A) => Promise<R> | R): (args: A, options?: CallOptions) => Promise<R> {
+    return (args, options) => this.call(name, args, options, (a) => fn(a as A));
+  }
+
+  /** Classify, gate, record and (when allowed) run one call. */
+  async call<R>(
+    tool: string,
+    args: unknown,
+    options: CallOptions | undefined,
+    invoke: (args: unknown) => Promise<R> | R,
+  ): Promise<R> {
+    const callStarted = performance.now();
+    const hasher = this.hasher ?? (await this.loadHasher());
+    const session = options?.session ?? this.session;
+    const callId = options?.callId ?? session.nextCallId();
+    const schema = this.schemas[tool];
+    const call: ToolCall = { tool, args, callId };
+    const c = classifySafely(this.classifier, call, session.callContext(schema), this.policy);
+
+    const parent = context.active();
+    const emit = selectArgSpans(c, this.maxArgSpans);
+    const span = this.tracer.startSpan(
+      toolCallSpanName(tool),
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: callSpanAttributes(c, {
+          callId,
+          runId: session.runId,
+          emitted: emit ? emit.length : c.leaves.length,
+          argsHash: hasher.hash(argsHashInput(c.flat), memoisable(c, session)),
+          hopBlocked: this.remote !== undefined && c.verdict !== 'remote-ok',
+        }),
+      },
+      parent,
+    );
+    const active = trace.setSpan(parent, span);
+    this.recordArgs(c, emit, active, session, hasher);
+
+    const refusal = gateError(callId, c);
+    if (refusal) {
+      span.setAttributes(this.stopwatch(callStarted, undefined));
+      span.setAttribute(OtelAttributes.ERROR_TYPE, refusal.errorType);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: c.reason });
+      span.end();
+      throw refusal;
+    }
+
+    const remote = c.verdict === 'remote-ok' ? this.remote : undefined;
+    const started = performance.now();
+    let result: R;
+    try {
+      if (remote) {
+        const stripped = stripForHop(args, schema?.publicKeys);
+        const request = { tool, callId, args: stripped.args, strippedKeys: stripped.stripped, classification: c };
+        result = (await context.with(active, () => remote(request, span))) as R;
+      } else {
+        result = await context.with(active, () => invoke(args));
+      }
+    } catch (err) {
+      span.setAttributes(this.stopwatch(callStarted, remote ? performance.now() - started : undefined));
+      span.setAttribute(OtelAttributes.ERROR_TYPE, errorTypeOf(err));
+      span.setStatus({ code: SpanStatusCode.ERROR, message: TOOL_FAILED });
+      span.end();
+      throw err;
+    }
+    span.setAttributes(this.stopwatch(callStarted, remote ? performance.now() - started : undefined));
+    session.recordCall(callId, span.spanContext(), this.contextOf(tool, result), !isPublicish(c.residency));
+    span.end();
+    return result;
+  }
+
+  private recordArgs(
+    c: CallClassification,
+    emit: number[] | undefined,
+    active: Context,
+    session: ArgspanSession,
+    hasher: HashMemo,
+  ): void {
+    const n = emit ? emit.length : c.leaves.length;
+    for (let j = 0; j < n; j++) {
+      const i = emit ? emit[j]! : j;
+      const label = c.leaves[i]!;
+      const leaf = c.flat[i]!;
+      // A value copied from the result of a call with secret or dirty-tree arguments is sensitive
+      // whatever its own label: no excerpt, no memo.
+      const tainted = label.sourceCallId !== undefined && session.isSensitiveSource(label.sourceCallId);
+      const open = isPublicish(label.residency) && !tainted && !c.failedClosed;
+      const excerpt = this.excerptChars > 0 && open ? leafExcerpt(label, leaf, this.excerptChars) : undefined;
+      const attributes: Attributes = argSpanAttributes(label, hasher.hash(leaf.text, open), excerpt);
+      let links: Link[] | undefined;
+      if (label.sourceCallId !== undefined) {
+        const source = session.spanContextOf(label.sourceCallId);
+        if (source) links = [{ context: source, attributes: { [ArgAttributes.SOURCE_CALL_ID]: label.sourceCallId } }];
+      }
+      // Attributes go in after the start: in SDK 2.x start-option attributes are validated and
+      // copied twice more (measured ~20% slower per span). Child spans are sampled by their parent,
+      // so a sampler loses nothing; the tool span keeps its attributes in the start options.
+      const span = this.tracer.startSpan(argumentSpanName(label.key), links ? { kind: SpanKind.INTERNAL, links } : ARG_SPAN_OPTIONS, active);
+      span.setAttributes(attributes);
+      span.end();
+    }
+  }
+
+  /**
+   * Seed 000's stopwatch. `local_ms` is the time the call spent on this machine — classification,
+   * gate and local dispatch — on every path, refusals included; a hop adds its round trip as
+   * `remote_rtt_ms`, which `local_ms` then excludes.
+   */
+  private stopwatch(callStarted: number, remoteRttMs: number | undefined): Attributes {
+    const total = performance.now() - callStarted;
+    return remoteRttMs === undefined
+      ? { [CallAttributes.LOCAL_MS]: total, [CallAttributes.HOP_REMOTE]: false }
+      : { [CallAttributes.LOCAL_MS]: Math.max(0, total - remoteRttMs), [CallAttributes.REMOTE_RTT_MS]: remoteRttMs, [CallAttributes.HOP_REMOTE]: true };
+  }
+
+  private contextOf(tool: string, result: unknown): unknown {
+    try {
+      const content = this.resultToContext(tool, result);
+      if (content === undefined || content === null) return undefined;
+      // Bound what one result costs to index: past the cap its values are not found, which can
+      // only make a later value model_inferred (asked about), never more trusted.
+      const text = typeof content === 'string' ? content : contextText(content);
+      return text.length > this.maxContextChars ? text.slice(0, this.maxContextChars) : content;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** Secret and dirty-tree values are never memoised (they are hashed afresh each time). */
+function isPublicish(r: Residency): boolean {
+  return r !== 'secret' && r !== 'dirty-tree';
+}
+
+/**
+ * A call's argument hash input may be memoised only when no leaf of it is secret or dirty-tree
+ * or copied from the result of a call whose arguments were.
+ */
+function memoisable(c: CallClassification, session: ArgspanSession): boolean {
+  if (!isPublicish(c.residency) || c.failedClosed) return false;
+  for (const l of c.leaves) if (l.sourceCallId !== undefined && session.isSensitiveSource(l.sourceCallId)) return false;
+  return true;
+}
+
+/** Wrap `dispatch(toolName, args)`: the one-line entry point. */
+export function instrumentDispatch<R>(dispatch: Dispatch<R>, config?: ArgspanInstrumentationConfig): InstrumentedDispatch<R> {
+  return new ArgspanInstrumentation(config).wrapDispatch(dispatch);
+}
+
+/**
+ * Wrap one tool function. Give the wrappers of one agent the same `session` (or build one
+ * {@link ArgspanInstrumentation} and call its `wrapTool`) so results of one tool are context for another.
+ */
+export function wrapTool<A, R>(
+  name: string,
+  fn: (args: A) => Promise<R> | R,
+  config?: ArgspanInstrumentationConfig,
+): (args: A, options?: CallOptions) => Promise<R> {
+  return new ArgspanInstrumentation(config).wrapTool(name, fn);
+}

@@ -1,0 +1,122 @@
+import type { Attributes } from '@opentelemetry/api';
+import { ArgAttributes, CallAttributes, GenAiAttributes, OPERATION_EXECUTE_TOOL } from '@argspan/conventions';
+import type { CallClassification, Leaf, LeafClassification } from '@argspan/core';
+
+/** Everything the `execute_tool` span records at its start, besides the classification. */
+export interface CallSpanInput {
+  callId: string;
+  runId: string;
+  /** Leaves emitted as `tool_arg` spans. */
+  emitted: number;
+  /** Keyed hash of all arguments. */
+  argsHash: string;
+  /** A remote hop was available for this call but the verdict kept the call local or refused it. */
+  hopBlocked: boolean;
+}
+
+/** Attributes of the `execute_tool {tool}` span, from the classification (values never appear). */
+export function callSpanAttributes(c: CallClassification, input: CallSpanInput): Attributes {
+  const attrs: Attributes = {
+    [GenAiAttributes.OPERATION_NAME]: OPERATION_EXECUTE_TOOL,
+    [GenAiAttributes.TOOL_NAME]: c.tool,
+    [GenAiAttributes.TOOL_CALL_ID]: input.callId,
+    [GenAiAttributes.CONVERSATION_ID]: input.runId,
+    [CallAttributes.ARGS_COUNT]: input.emitted,
+    [CallAttributes.ARGS_TRUNCATED]: c.leaves.length - input.emitted + c.droppedLeaves,
+    [CallAttributes.ARGS_BYTES]: c.bytes,
+    [CallAttributes.ARGS_HASH]: input.argsHash,
+    [CallAttributes.RESIDENCY]: c.residency,
+    [CallAttributes.VERDICT]: c.verdict,
+    [CallAttributes.VERDICT_REASON]: c.reason,
+    [CallAttributes.GATE_ACTION]: c.gate.action,
+    [CallAttributes.GATE_HITS]: c.gate.hits,
+    [CallAttributes.BYTES_REDACTED]: bytesAfterRedaction(c),
+    [CallAttributes.HOP_BLOCKED]: input.hopBlocked,
+    [CallAttributes.FAILED_CLOSED]: c.failedClosed,
+  };
+  if (c.gate.question !== undefined) attrs[CallAttributes.GATE_QUESTION] = c.gate.question;
+  if (c.limits.length > 0) attrs[CallAttributes.ARGS_LIMITS] = c.limits;
+  if (c.strippedKeys.length > 0) attrs[CallAttributes.STRIPPED_KEYS] = c.strippedKeys;
+  return attrs;
+}
+
+/** Attributes of one `tool_arg {key}` span. */
+export function argSpanAttributes(label: LeafClassification, valueHash: string, excerpt: string | undefined): Attributes {
+  const attrs: Attributes = {
+    [ArgAttributes.KEY]: label.key,
+    [ArgAttributes.LEAF]: label.leaf,
+    [ArgAttributes.PROVENANCE]: label.provenance,
+    [ArgAttributes.RESIDENCY]: label.residency,
+    [ArgAttributes.RULE]: label.rule,
+    [ArgAttributes.VALUE_HASH]: valueHash,
+    [ArgAttributes.BYTES]: label.bytes,
+    [ArgAttributes.DENYLISTED]: label.denylisted,
+  };
+  if (label.sourceCallId !== undefined) attrs[ArgAttributes.SOURCE_CALL_ID] = label.sourceCallId;
+  if (excerpt !== undefined) attrs[ArgAttributes.EXCERPT] = excerpt;
+  return attrs;
+}
+
+/**
+ * Argument bytes after redaction: the bytes of every leaf that would leave the machine as is —
+ * secret and dirty-tree leaves are redacted, and keys stripped from a remote hop do not count.
+ */
+export function bytesAfterRedaction(c: CallClassification): number {
+  const stripped = c.strippedKeys.length > 0 ? new Set(c.strippedKeys) : undefined;
+  let bytes = 0;
+  for (const l of c.leaves) {
+    if (l.residency === 'secret' || l.residency === 'dirty-tree') continue;
+    if (stripped?.has(l.key)) continue;
+    bytes += l.bytes;
+  }
+  return bytes;
+}
+
+/**
+ * Indices of the leaves that get a `tool_arg` span, in argument order. Under the cap that is every
+ * leaf; over it, the leaves that carry the decision come first (gate hits, denylisted, secret,
+ * dirty-tree, unknown, context-retrieved), then the rest in order until the cap is reached.
+ */
+export function selectArgSpans(c: CallClassification, cap: number): number[] | undefined {
+  const n = c.leaves.length;
+  if (n <= cap) return undefined;
+  const hits = new Set(c.gate.hits);
+  const chosen = new Uint8Array(n);
+  let count = 0;
+  for (let i = 0; i < n && count < cap; i++) {
+    if (isEvidence(c.tool, c.leaves[i]!, hits)) {
+      chosen[i] = 1;
+      count++;
+    }
+  }
+  for (let i = 0; i < n && count < cap; i++) {
+    if (!chosen[i]) {
+      chosen[i] = 1;
+      count++;
+    }
+  }
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) if (chosen[i]) out.push(i);
+  return out;
+}
+
+function isEvidence(tool: string, l: LeafClassification, hits: ReadonlySet<string>): boolean {
+  return (
+    l.denylisted ||
+    l.residency === 'secret' ||
+    l.residency === 'dirty-tree' ||
+    l.residency === 'unknown' ||
+    l.provenance === 'context_retrieved' ||
+    hits.has(`${tool}.${l.key}`)
+  );
+}
+
+/**
+ * The text the call's `argspan.args.hash` is taken over: every flattened leaf's key and value,
+ * unambiguously delimited. One keyed hash over it is cheaper than hashing a JSON rendering.
+ */
+export function argsHashInput(flat: readonly Leaf[]): string {
+  let s = '';
+  for (const leaf of flat) s += `${leaf.key.length}:${leaf.key}${leaf.text.length}:${leaf.text}`;
+  return s;
+}
