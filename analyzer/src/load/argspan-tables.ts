@@ -46,6 +46,7 @@ export const TOOL_CALL_COLUMNS: readonly DerivedColumn[] = [
   { column: 'hop_remote', key: CallAttributes.HOP_REMOTE, type: 'bool' },
   { column: 'hop_step', key: CallAttributes.HOP_STEP, type: 'int' },
   { column: 'hop_fingerprint', key: CallAttributes.HOP_FINGERPRINT, type: 'str' },
+  { column: 'failed_closed', key: CallAttributes.FAILED_CLOSED, type: 'bool' },
 ];
 
 /** Columns of `tool_args`, one per argument-span attribute. */
@@ -74,6 +75,10 @@ export const HOP_EVENT_COLUMNS: readonly DerivedColumn[] = [
   { column: 'probe_ok', key: EventAttributes.PROBE_OK, type: 'bool' },
   { column: 'queue_depth', key: EventAttributes.QUEUE_DEPTH, type: 'int' },
   { column: 'http_status', key: EventAttributes.HTTP_STATUS, type: 'int' },
+  { column: 'checkpoint_phase', key: EventAttributes.CHECKPOINT_PHASE, type: 'str' },
+  { column: 'checkpoint_generation', key: EventAttributes.CHECKPOINT_GENERATION, type: 'int' },
+  { column: 'attempt', key: EventAttributes.ATTEMPT, type: 'int' },
+  { column: 'state_file', key: EventAttributes.STATE_FILE, type: 'str' },
 ];
 
 /** Typed value of an OTLP AnyValue struct `v`, for a derived column. */

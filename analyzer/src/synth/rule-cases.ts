@@ -86,6 +86,10 @@ export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
     fp: (b, t) => {
       b.call(t, remoteCall({ events: hopEvents('fp-dup', 'lease-a') }, 'fp-dup'));
       b.call(t, remoteCall({ atMs: 100, events: hopEvents('fp-dup', 'lease-b') }, 'fp-dup'));
+      // A retry of one send under one lease (attempt 2, e.g. after a 409) is not a second hop.
+      const retry = hopEvents('fp-retry', 'lease-r');
+      retry.splice(3, 0, { name: HopEvents.HOP_SENT, atMs: 10, attrs: { [EventAttributes.FINGERPRINT]: 'fp-retry', [EventAttributes.ATTEMPT]: 2 } });
+      b.call(t, remoteCall({ atMs: 200, events: retry }, 'fp-retry', 'lease-r'));
     },
   },
   excerpt_on_sensitive_leaf: {

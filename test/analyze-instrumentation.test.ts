@@ -1,0 +1,37 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ArgspanInstrumentation, ArgspanSession, setupTracing } from '@argspan/instrumentation';
+import { describe, expect, it } from 'vitest';
+import { analyzeBin, parseJson } from './analyze-helpers.js';
+
+// The contract between the two halves: spans written by the real instrumentation through its
+// real file exporter are read by the real `argspan analyze` binary, and the analyzer's evidence
+// checks (leaf counts, labels, gate hits, lineage) agree with what the instrumentation recorded.
+describe('argspan analyze over traces from @argspan/instrumentation', () => {
+  it('finds the invented timezone, follows the looked-up e-mail to its source, and sees no evidence gaps', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'argspan-instr-analyze-')), 'traces');
+    const tracing = setupTracing({ exporter: 'file', register: false, env: {}, serviceName: 'tokyo', file: { directory: dir } });
+    const session = new ArgspanSession({ runId: 'run-tokyo-real', userText: 'Invite Alice to the Q3 sync tomorrow at 3pm' });
+    const results: Record<string, unknown> = { 'contacts.lookup': { email: 'alice@example.com' } };
+    const run = new ArgspanInstrumentation({ tracerProvider: tracing.provider, hashKey: Buffer.alloc(32, 7), session }).wrapDispatch(
+      async (tool: string) => results[tool] ?? 'ok',
+    );
+    await run('contacts.lookup', { name: 'Alice' });
+    await run('calendar.create', { title: 'Q3 sync', start: 'tomorrow at 3pm', timezone: 'Asia/Tokyo', attendee: { email: 'alice@example.com' } }).catch(
+      () => undefined, // the gate asks (or blocks) before the side effect: expected
+    );
+    await tracing.shutdown();
+
+    const out = parseJson(analyzeBin(dir, '--reports', '--format', 'json'));
+    const rules = (id: string) => out.findings.filter((f) => f.rule === id);
+    expect(out.stats.spans).toBeGreaterThanOrEqual(2 + 1 + 4);
+    expect(rules('assumption_span').map((f) => [f.tool, f.key])).toEqual([['calendar.create', 'timezone']]);
+    expect(rules('report_context_lineage').map((f) => f.message)).toEqual([
+      expect.stringMatching(/^Argument attendee\.email of calendar\.create came from the result of contacts\.lookup /),
+    ]);
+    for (const id of ['incomplete_evidence', 's002_invalid_label', 's002_gate_hit_without_inferred_leaf', 's002_inferred_leaf_not_in_hits', 's002_inferred_gate_missed', 'context_lineage_broken', 'credential_in_attribute']) {
+      expect(rules(id), id).toEqual([]);
+    }
+  });
+});
