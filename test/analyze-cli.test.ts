@@ -141,6 +141,15 @@ describe('argspan analyze: rules, baseline, allowlist, db and parquet', () => {
     const b = analyzeBin(TOKYO, '--rules', broken);
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(/b\.sql: rule bad_shape failed/);
+
+    // A rule whose error would quote a value (a failed cast) never echoes it.
+    const leaky = join(dir, 'leaky');
+    mkdirSync(leaky);
+    writeFileSync(join(leaky, 'c.sql'), `-- id: leaky_cast\n-- title: t\n-- severity: low\n-- kind: gate\n-- description: d\n-- remedy: r\nSELECT a.trace_id, a.span_id, NULL AS tool, a."key", CAST(a.str_value AS INTEGER)::VARCHAR AS reason FROM span_attributes a WHERE a."key" = '${ArgAttributes.EXCERPT}'\n`);
+    const l = analyzeBin('fixtures/traces/dotenv.jsonl', '--rules', leaky);
+    expect(l.code).toBe(2);
+    expect(l.stderr).toMatch(/c\.sql: rule leaky_cast failed.*Could not convert string '…'/);
+    expect(l.stderr).not.toContain(CANARY_AWS_KEY);
   });
 
   it('takes the remote allowlist from the resource attribute and --remote-allowlist; says when it has none', () => {

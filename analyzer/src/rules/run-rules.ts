@@ -57,7 +57,8 @@ export async function runRules(db: Db, rules: readonly Rule[]): Promise<RuleRun>
         SELECT '${rule.id}', CAST(r.trace_id AS VARCHAR), CAST(r.span_id AS VARCHAR), CAST(r.tool AS VARCHAR), CAST(r."key" AS VARCHAR), CAST(r.reason AS VARCHAR)
         FROM (${rule.sql}\n) AS r`);
     } catch (err) {
-      const msg = (err instanceof Error ? err.message : String(err)).split('\n', 1)[0];
+      // Single-quoted fragments are values (e.g. a failed CAST); identifiers stay readable.
+      const msg = (err instanceof Error ? err.message : String(err)).split('\n', 1)[0]!.replace(/'(?:[^']|'')*'/g, "'…'");
       throw new RuleError(rule.file, `rule ${rule.id} failed (it must return trace_id, span_id, tool, key, reason): ${msg}`);
     }
   }
