@@ -2,8 +2,9 @@
  * Child process for the crash, concurrency and pause tests (run from dist/ by the tests).
  * Configured by environment variables; prints one JSON object per line on stdout.
  *
- * HOP_WORKER_MODE=loop  run steps 0..HOP_STEPS-1 from the checkpoint (steps in HOP_QUEUED_STEPS
- *                       probe a closed port, so they are queued), then drain the queue.
+ * HOP_WORKER_MODE=loop  run steps 0..HOP_STEPS-1 from the checkpoint; every HOP_QUEUE_EVERY-th
+ *                       step probes a closed port and is queued; the queue drains after the next
+ *                       remote step and at the end.
  * HOP_WORKER_MODE=race  read commands on stdin: `acquire`, `release`, `abandon`, `exit`.
  * HOP_CRASH_AT=<fault point> HOP_CRASH_NTH=<n> HOP_CRASH_ACTION=kill|stop  inject a crash or pause.
  */
@@ -54,24 +55,32 @@ const runner = createHopRunner({
 async function loop(): Promise<void> {
   const boot = await runner.boot();
   const steps = Number(env.HOP_STEPS ?? '3');
-  const queued = new Set((env.HOP_QUEUED_STEPS ?? '').split(',').filter(Boolean).map(Number));
+  // every HOP_QUEUE_EVERY-th step (i % n === 1) probes a dead port and is queued
+  const every = Number(env.HOP_QUEUE_EVERY ?? '3');
+  const queued = (i: number) => every > 0 && i % every === 1;
   const send = createHttpSender({ url: env.HOP_SERVER_URL!, conflictRetryDelayMs: 5 });
   say({ boot: { resumeStep: boot.resumeStep, queueDepth: boot.queueDepth, lease: boot.lease.status } });
+  const drain = async () => {
+    for (;;) {
+      const r = await runner.drainQueue({ send });
+      say({ drained: r.drained.map((d) => d.step), remaining: r.remaining, stopped: r.stopped });
+      if (r.remaining === 0) return;
+    }
+  };
+  if (boot.queueDepth > 0) await drain();
   for (let i = boot.resumeStep; i < steps; ) {
     const out = await runner.runHop({
       step: { index: i, needRemoteCapacity: true },
       payload: { step: i, text: `payload ${i} ${env.HOP_CANARY ?? ''}` },
       send,
-      probe: queued.has(i) ? bad : good,
+      probe: queued(i) ? bad : good,
     });
     say({ step: i, decision: out.decision });
-    if (out.decision !== 'wait') i++;
+    if (out.decision === 'wait') continue;
+    i++;
+    if (out.decision === 'remote' && (await runner.queueDepth()) > 0) await drain(); // the network is back
   }
-  for (;;) {
-    const r = await runner.drainQueue({ send });
-    say({ drained: r.drained.map((d) => d.step), remaining: r.remaining, stopped: r.stopped });
-    if (r.remaining === 0) break;
-  }
+  await drain();
   say({ done: true });
 }
 
