@@ -216,7 +216,7 @@ describe('canary secrets', () => {
     'AKIA' + 'ZXCVBNMASDFGHJKL',
     'ghp_' + 'C4n4ryC4n4ryC4n4ryC4n4ryC4n4ryC4n4ry',
     'sk-' + 'proj-canaryCANARYcanaryCANARY0123',
-    '-----BEGIN RSA PRIVATE KEY-----',
+    '-----BEGIN RSA PRIVATE KEY-----\nMIIEowCanaryPemBodyLineCanaryPemBody0123456789abcdefABCDEF\n-----END RSA PRIVATE KEY-----',
   ];
 
   it('never appear in the state directory, the events, the remote or error messages', async () => {
@@ -234,7 +234,7 @@ describe('canary secrets', () => {
     await r.recordLocalResult({ step: 3, output: `local ${canaries[2]}` });
     const err = await r.runHop({ step: remote(4), payload: `reject-me ${canaries[1]}`, send }).catch((e: unknown) => e as Error);
     expect(err).toBeInstanceOf(HopRejectedError);
-    const needles = [...canaries, canaries[0].slice(4), canaries[1].slice(4)];
+    const needles = [...canaries, canaries[0].slice(4), canaries[1].slice(4), 'CanaryPemBody'];
     expect(filesContaining(dir, needles)).toEqual([]);
     const dump = JSON.stringify(rec.events) + String(err.message) + String(err.stack);
     for (const n of needles) expect(dump).not.toContain(n);
