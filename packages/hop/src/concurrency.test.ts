@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { IdempotentServer } from './testing/idempotent-server.js';
-import { startIdempotentServer } from './testing/idempotent-server.js';
+import { closedPort, startIdempotentServer } from './testing/idempotent-server.js';
+import { createHopRunner } from './runner.js';
 import type { Worker } from './testing/worker-process.js';
 import { buildDist, startWorker } from './testing/worker-process.js';
 
@@ -94,5 +95,24 @@ describe('lease across processes', () => {
     expect(aExit.code, JSON.stringify(a.lines)).toBe(exitCode);
     expect([...server.sideEffects.values()]).toEqual([1]);
     expect(server.staleRejected).toBe(staleRejected);
+  });
+
+  it('four drainer processes on one queue: every item is sent exactly once (not merely deduplicated), in order', async () => {
+    const items = 12;
+    const queueing = createHopRunner({ stateDir: dir, runId: 'drain-run', probe: { host: '127.0.0.1', port: await closedPort(), timeoutMs: 150 } });
+    for (let i = 0; i < items; i++) {
+      const out = await queueing.runHop({ step: { index: i, needRemoteCapacity: true }, payload: { step: i }, send: async () => ({ status: 500, body: '' }) });
+      expect(out.decision).toBe('queue');
+    }
+    const env = { HOP_WORKER_MODE: 'loop', HOP_STATE_DIR: dir, HOP_RUN_ID: 'drain-run', HOP_SERVER_URL: server.url, HOP_PROBE_PORT: String(server.port), HOP_STEPS: '0' };
+    const drainers = Array.from({ length: 4 }, () => spawnTracked(env));
+    for (const d of drainers) {
+      const exit = await d.exited;
+      expect(exit.code, exit.stderr + JSON.stringify(d.lines)).toBe(0);
+    }
+    expect(server.received).toHaveLength(items); // no second send of any item, by any drainer
+    expect(server.applied.map((a) => (JSON.parse(a.body) as { step: number }).step)).toEqual(Array.from({ length: items }, (_, i) => i));
+    const drainedBy = drainers.map((d) => d.lines.flatMap((l) => (Array.isArray(l.drained) ? (l.drained as number[]) : [])));
+    expect(drainedBy.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: items }, (_, i) => i));
   });
 });

@@ -242,3 +242,21 @@ describe('canary secrets', () => {
     expect(server.applied).toHaveLength(3);
   });
 });
+
+describe('quarantine at boot', () => {
+  it('reports a damaged newest checkpoint on the runner span and in the boot report, and resumes from the previous one', async () => {
+    const send = createHttpSender({ url: server.url });
+    await runner().runHop({ step: remote(0), payload: 'a', send });
+    const { writeFileSync, readdirSync: ls } = await import('node:fs');
+    const newest = ls(dir).filter((n) => n.startsWith('checkpoint.')).sort().at(-1)!;
+    writeFileSync(join(dir, newest), '');
+    const rec = createRecorder();
+    const boot = await runner({ span: rec }).boot();
+    expect(boot.quarantined).toEqual([expect.objectContaining({ file: newest, defect: 'empty' })]);
+    expect(boot.checkpoint).toMatchObject({ step: 0, phase: 'intent' });
+    expect(rec.events).toEqual([{ name: HopEvents.STATE_QUARANTINED, attributes: { [EventAttributes.STATE_FILE]: newest, [EventAttributes.REASON]: 'empty' } }]);
+    // replay from the older generation re-sends under the same key: still one side effect
+    expect(await runner().runHop({ step: remote(0), payload: 'a', send })).toMatchObject({ decision: 'remote', status: 200 });
+    expect([...server.sideEffects.values()]).toEqual([1]);
+  });
+});

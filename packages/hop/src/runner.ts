@@ -109,7 +109,7 @@ class Runner implements HopRunner {
 
   private quarantined(r: QuarantineReport): void {
     this.bootLog.push(r);
-    emitEvent(this.sink, HopEvents.STATE_QUARANTINED, { [A.STATE_FILE]: r.file, [A.REASON]: r.defect });
+    emitEvent(this.sink ?? this.o.span, HopEvents.STATE_QUARANTINED, { [A.STATE_FILE]: r.file, [A.REASON]: r.defect });
     try {
       this.o.onQuarantine?.(r);
     } catch {
@@ -132,7 +132,7 @@ class Runner implements HopRunner {
   }
 
   private emit(name: (typeof HopEvents)[keyof typeof HopEvents], attrs: HopEventAttributes): void {
-    emitEvent(this.sink, name, attrs);
+    emitEvent(this.sink ?? this.o.span, name, attrs);
   }
 
   private async fault(point: HopFaultPoint): Promise<void> {
