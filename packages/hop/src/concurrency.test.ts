@@ -11,7 +11,8 @@ import { buildDist, startWorker } from './testing/worker-process.js';
 /** Rounds of the 8-process lease race; raise with HOP_RACE_ROUNDS for longer local runs. */
 const ROUNDS = Number(process.env.HOP_RACE_ROUNDS ?? '24');
 const RACERS = 8;
-const RACE_TTL_MS = 150;
+/** Long enough that no racer of a round is scheduled after the round's lease expires, even under load. */
+const RACE_TTL_MS = 2000;
 
 let dir: string;
 let server: IdempotentServer;
@@ -44,27 +45,36 @@ describe('lease across processes', () => {
     const racers = Array.from({ length: RACERS }, () => spawnTracked(env));
     await Promise.all(racers.map((w) => w.waitFor((l) => l.ready === true)));
     let lastEpoch = 0;
-    let takeovers = 0;
+    const takeovers = { killed: 0, expired: 0 };
     for (let round = 1; round <= ROUNDS; round++) {
       for (const w of racers) w.send(`acquire ${round}`);
       const answers = await Promise.all(racers.map((w) => w.waitFor((l) => l.round === round && 'won' in l)));
-      const winners = answers.map((a, i) => [a, racers[i]!] as const).filter(([a]) => a.won === true);
+      const winners = answers.map((a, i) => [a, i] as const).filter(([a]) => a.won === true);
       expect(winners, `round ${round}: ${JSON.stringify(answers)}`).toHaveLength(1);
-      const [answer, winner] = winners[0]!;
+      const [answer, index] = winners[0]!;
+      const winner = racers[index]!;
       expect(answer.epoch as number).toBeGreaterThan(lastEpoch);
       lastEpoch = answer.epoch as number;
-      if (round % 3 === 0) {
-        // the holder vanishes without releasing: the next round is a stale takeover race
+      if (round === Math.ceil(ROUNDS / 2)) {
+        // the holder stays alive but stops renewing: the next round is a takeover race after expiry
         winner.send(`abandon ${round}`);
         await winner.waitFor((l) => l.round === round && l.abandoned === true);
-        await new Promise((r) => setTimeout(r, RACE_TTL_MS + 30));
-        takeovers++;
+        await new Promise((r) => setTimeout(r, RACE_TTL_MS + 50));
+        takeovers.expired++;
+      } else if (round % 4 === 0) {
+        // the holder dies holding the lease: the next round is a takeover race for a dead holder's lease
+        winner.child.kill('SIGKILL');
+        await winner.exited;
+        racers[index] = spawnTracked(env);
+        await racers[index].waitFor((l) => l.ready === true);
+        takeovers.killed++;
       } else {
         winner.send(`release ${round}`);
         await winner.waitFor((l) => l.round === round && l.released === true);
       }
     }
-    expect(takeovers).toBeGreaterThan(0);
+    expect(takeovers.killed).toBeGreaterThan(0);
+    expect(takeovers.expired).toBe(1);
     for (const w of racers) w.send('exit');
     for (const w of racers) expect((await w.exited).code).toBe(0);
   });
@@ -81,6 +91,7 @@ describe('lease across processes', () => {
       HOP_PROBE_PORT: String(server.port),
       HOP_STEPS: '1',
       HOP_LEASE_TTL_MS: '400',
+      HOP_RETRY_LEASE_LOST: '0',
     };
     const a = spawnTracked({ ...env, HOP_CRASH_AT: point, HOP_CRASH_ACTION: 'stop' });
     await a.waitFor((l) => l.stopped === point);

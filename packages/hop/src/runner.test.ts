@@ -26,7 +26,7 @@ const remote = (index: number) => ({ index, needRemoteCapacity: true });
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hop-run-'));
   server = await startIdempotentServer();
-  good = { host: '127.0.0.1', port: server.port, timeoutMs: 500, http: { path: '/health', expectBodyIncludes: 'argspan-ok' } };
+  good = { host: '127.0.0.1', port: server.port, timeoutMs: 5000, http: { path: '/health', expectBodyIncludes: 'argspan-ok' } };
   bad = { host: '127.0.0.1', port: await closedPort(), timeoutMs: 150 };
 });
 afterEach(async () => {
@@ -167,17 +167,17 @@ describe('runHop', () => {
   });
 
   it('waits while another holder has a live lease, then takes over after it expires (fresh probe, new epoch)', async () => {
-    const holder = runner({ leaseTtlMs: 250 });
+    const holder = runner({ leaseTtlMs: 800 });
     const held = await holder.tryAcquireLease('someone-else');
     expect(held?.epoch).toBe(1);
     const rec = createRecorder();
     const send = createHttpSender({ url: server.url });
-    const short = await runner({ leaseTtlMs: 250, leaseWaitMs: 40 }).runHop({ step: remote(0), payload: 'p', send, span: rec });
+    const short = await runner({ leaseTtlMs: 800, leaseWaitMs: 40 }).runHop({ step: remote(0), payload: 'p', send, span: rec });
     expect(short).toMatchObject({ decision: 'wait', reason: 'lease-live' });
     expect(rec.names()).toContain(HopEvents.LEASE_WAIT);
     expect(server.received).toHaveLength(0);
     const rec2 = createRecorder();
-    const out = await runner({ leaseTtlMs: 250, leaseWaitMs: 2000 }).runHop({ step: remote(0), payload: 'p', send, span: rec2 });
+    const out = await runner({ leaseTtlMs: 800, leaseWaitMs: 5000 }).runHop({ step: remote(0), payload: 'p', send, span: rec2 });
     expect(out).toMatchObject({ decision: 'remote', epoch: 2 });
     const names = rec2.names();
     const expired = names.indexOf(HopEvents.LEASE_EXPIRED);

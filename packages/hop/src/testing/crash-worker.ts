@@ -12,7 +12,7 @@ import { writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createHopRunner } from '../runner.js';
 import { createHttpSender } from '../http-sender.js';
-import { HopError } from '../errors.js';
+import { HopError, LeaseLostError } from '../errors.js';
 import type { HopFaultPoint } from '../faults.js';
 import type { Lease } from '../lease.js';
 import type { ProbeTarget } from '../probe.js';
@@ -36,7 +36,7 @@ function faults(point: HopFaultPoint): void {
 const good: ProbeTarget = {
   host: '127.0.0.1',
   port: Number(env.HOP_PROBE_PORT),
-  timeoutMs: 1000,
+  timeoutMs: 5000,
   http: { path: '/health', expectBodyIncludes: 'argspan-ok' },
 };
 const bad: ProbeTarget = { host: '127.0.0.1', port: Number(env.HOP_BAD_PORT ?? '1'), timeoutMs: 150 };
@@ -46,7 +46,7 @@ const runner = createHopRunner({
   ...(env.HOP_RUN_ID ? { runId: env.HOP_RUN_ID } : {}),
   goal: `crash test goal ${env.HOP_CANARY ?? ''}`,
   probe: good,
-  leaseTtlMs: Number(env.HOP_LEASE_TTL_MS ?? '2000'),
+  leaseTtlMs: Number(env.HOP_LEASE_TTL_MS ?? '5000'),
   leaseWaitMs: Number(env.HOP_LEASE_WAIT_MS ?? '10000'),
   pollMs: 10,
   faults,
@@ -69,12 +69,18 @@ async function loop(): Promise<void> {
   };
   if (boot.queueDepth > 0) await drain();
   for (let i = boot.resumeStep; i < steps; ) {
-    const out = await runner.runHop({
-      step: { index: i, needRemoteCapacity: true },
-      payload: { step: i, text: `payload ${i} ${env.HOP_CANARY ?? ''}` },
-      send,
-      probe: queued(i) ? bad : good,
-    });
+    const out = await runner
+      .runHop({
+        step: { index: i, needRemoteCapacity: true },
+        payload: { step: i, text: `payload ${i} ${env.HOP_CANARY ?? ''}` },
+        send,
+        probe: queued(i) ? bad : good,
+      })
+      .catch((err: unknown) => {
+        // a stalled process whose lease ran out retries the step, as an agent would (same key)
+        if (err instanceof LeaseLostError && env.HOP_RETRY_LEASE_LOST !== '0') return { decision: 'wait' as const };
+        throw err;
+      });
     say({ step: i, decision: out.decision });
     if (out.decision === 'wait') continue;
     i++;
