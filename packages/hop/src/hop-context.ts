@@ -8,13 +8,13 @@ import { CheckpointStore } from './checkpoint-store.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { StateIo } from './durable-write.js';
-import { HopError, LeaseLostError } from './errors.js';
+import { HopError, HopTransportError, LeaseLostError } from './errors.js';
 import type { HopEventAttributes, HopEventSink } from './events.js';
 import { emitEvent } from './events.js';
 import type { HopFaultPoint, WriteKind } from './faults.js';
 import { nodeFs } from './fs-layer.js';
 import type { HopRequest, HopResponse, HopSend } from './http-sender.js';
-import { idempotencyKey } from './idempotency.js';
+import type { IdempotencyKeyer } from './idempotency.js';
 import type { Lease, LeaseView } from './lease.js';
 import { LeaseManager } from './lease.js';
 import type { ProbeFn, ProbeResult, ProbeTarget } from './probe.js';
@@ -44,6 +44,8 @@ export class HopContext {
   readonly lease: LeaseManager;
   readonly ttl: number;
   hasher: ValueHasher | undefined;
+  /** Keyed idempotency-key derivation (set at boot, from the same local key as the hasher). */
+  idempotencyKey: IdempotencyKeyer | undefined;
   /** Newest checkpoint this runner knows (loaded at boot, updated on every write). */
   cp: Checkpoint | undefined;
   /** Event sink of the operation in progress. */
@@ -166,7 +168,7 @@ export class HopContext {
       await this.fault('send:after-fence-check');
       const request: HopRequest = {
         ...hop,
-        idempotencyKey: idempotencyKey(hop.runId, hop.step, hop.fingerprint),
+        idempotencyKey: this.idempotencyKey!(hop.runId, hop.step, hop.fingerprint),
         epoch: lease.epoch,
         checkLease: () => this.lease.assertHolder(lease),
         onRetry: (attempt, status) =>
@@ -175,6 +177,10 @@ export class HopContext {
       this.emit(HopEvents.HOP_SENT, { ...ids, [A.STEP]: hop.step, [A.ATTEMPT]: 1, [A.BYTES]: Buffer.byteLength(hop.body), [A.FINGERPRINT]: hop.fingerprint });
       t0 = this.clock.monotonic();
       const response = await send(request);
+      if (!(response.status >= 200 && response.status < 300)) {
+        // a sender must reject non-2xx answers; one that resolves with them is not a result
+        throw new HopTransportError(`send for step ${hop.step} resolved with HTTP ${response.status}, not a 2xx result`, response.status);
+      }
       const rttMs = Math.round((this.clock.monotonic() - t0) * 100) / 100;
       await this.fault('send:after-response');
       this.emit(HopEvents.HOP_COMPLETED, { ...ids, [A.STEP]: hop.step, [A.HTTP_STATUS]: response.status, [A.RTT_MS]: rttMs, [A.BYTES]: Buffer.byteLength(response.body) });

@@ -260,3 +260,25 @@ describe('quarantine at boot', () => {
     expect([...server.sideEffects.values()]).toEqual([1]);
   });
 });
+
+describe('idempotency keys', () => {
+  it('are stable per state directory and keyed: another hash key gives another key for the same run, step and payload', async () => {
+    const send = createHttpSender({ url: server.url });
+    await runner().runHop({ step: remote(0), payload: 'same', send: async (req) => (await send(req), { status: 503, body: '' }) }).catch((e: unknown) => e);
+    expect(await runner().readCheckpoint()).toMatchObject({ phase: 'intent' }); // a 503 is not a result
+    await runner().runHop({ step: remote(0), payload: 'same', send });
+    const other = mkdtempSync(join(tmpdir(), 'hop-run-other-'));
+    const otherServer = await startIdempotentServer(); // another deployment: its own lease epochs
+    try {
+      const probe = { ...good, port: otherServer.port };
+      await createHopRunner({ stateDir: other, runId: 'run-1', probe }).runHop({ step: remote(0), payload: 'same', send: createHttpSender({ url: otherServer.url }) });
+      expect(otherServer.keysSeen[0]).not.toBe(server.keysSeen[0]); // not recomputable without the local key
+    } finally {
+      await otherServer.close();
+      rmSync(other, { recursive: true, force: true });
+    }
+    expect(server.keysSeen).toHaveLength(2);
+    expect(server.keysSeen[0]).toBe(server.keysSeen[1]); // a retry after a failure: same key
+    expect(server.keysSeen[0]).toMatch(/^[0-9a-f]{64}$/);
+  });
+});

@@ -6,6 +6,7 @@ import type { Checkpoint } from './checkpoint-store.js';
 import { drainQueue } from './drain.js';
 import { listDir, removeStaleTemps } from './durable-write.js';
 import { HopStateError } from './errors.js';
+import { createIdempotencyKeyer } from './idempotency.js';
 import type { HopEventSink } from './events.js';
 import { combineSinks } from './events.js';
 import { DEFAULT_STATE_DIR, HopContext } from './hop-context.js';
@@ -92,7 +93,9 @@ class Runner implements HopRunner {
     } catch (err) {
       throw new HopStateError(`cannot create state directory ${ctx.stateDir} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, { cause: err });
     }
-    ctx.hasher = createValueHasher(ctx.o.hashKey ?? (await loadOrCreateHashKey(ctx.stateDir)));
+    const hashKey = ctx.o.hashKey ?? (await loadOrCreateHashKey(ctx.stateDir));
+    ctx.hasher = createValueHasher(hashKey);
+    ctx.idempotencyKey = createIdempotencyKeyer(hashKey);
     const alive = ctx.o.isProcessAlive ?? isProcessAlive;
     await removeStaleTemps(ctx.io, ctx.stateDir, await listDir(ctx.io, ctx.stateDir, 'state directory'), alive);
     await removeStaleTemps(ctx.io, ctx.queue.dir, await listDir(ctx.io, ctx.queue.dir, 'queue directory'), alive);
