@@ -9,7 +9,7 @@ import type { Worker } from './testing/worker-process.js';
 import { buildDist, startWorker } from './testing/worker-process.js';
 
 /** Rounds of the 8-process lease race; raise with HOP_RACE_ROUNDS for longer local runs. */
-const ROUNDS = Number(process.env.HOP_RACE_ROUNDS ?? '24');
+const ROUNDS = Number(process.env.HOP_RACE_ROUNDS ?? '20');
 const RACERS = 8;
 /** Long enough that no racer of a round is scheduled after the round's lease expires, even under load. */
 const RACE_TTL_MS = 2000;

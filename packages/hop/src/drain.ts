@@ -19,10 +19,6 @@ export async function drainQueue(ctx: HopContext, input: DrainInput): Promise<Dr
     const head = (await ctx.queue.list())[0];
     if (!head) return report();
     if (drained.length >= max) return report('max-items');
-    if (head.done) {
-      drained.push(await finishQueued(ctx, head, head.done, true));
-      continue;
-    }
     const deadline = ctx.clock.monotonic() + (ctx.o.leaseWaitMs ?? ctx.ttl);
     let lease: Lease | undefined;
     while (!lease) {
@@ -32,8 +28,10 @@ export async function drainQueue(ctx: HopContext, input: DrainInput): Promise<Dr
       if (!(await ctx.waitABit(got.view, deadline, 'lease-live'))) return report('lease-busy');
       if (!(await ctx.probe(input.probe)).ok) return report('probe-failed'); // fresh probe after waiting
     }
-    const entry = (await ctx.queue.list()).find((e) => e.seq === head.seq && e.item.id === head.item.id);
+    // Everything below happens under the lease: re-read the head, another drainer may have moved on.
+    const entry = (await ctx.queue.list())[0];
     if (!entry || entry.done) {
+      // an item sent before a crash, result durable: finish it without sending again
       if (entry?.done) drained.push(await finishQueued(ctx, entry, entry.done, true));
       await ctx.releaseHeld(lease);
       continue;
