@@ -12,6 +12,10 @@ export default defineConfig({
       '@argspan/hop': src('./packages/hop/src/index.ts'),
       '@argspan/instrumentation': src('./packages/instrumentation/src/index.ts'),
       '@argspan/analyzer': src('./analyzer/src/index.ts'),
+      '@argspan/adapters/mcp': src('./packages/adapters/src/mcp/index.ts'),
+      '@argspan/adapters/ai': src('./packages/adapters/src/ai/index.ts'),
+      '@argspan/adapters/openai-agents': src('./packages/adapters/src/openai-agents/index.ts'),
+      '@argspan/adapters': src('./packages/adapters/src/index.ts'),
     },
   },
   test: {

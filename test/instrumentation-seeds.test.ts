@@ -91,6 +91,8 @@ describe('seed 002: the Tokyo invite', () => {
       [CallAttributes.BYTES_REDACTED]: 42,
       [CallAttributes.HOP_BLOCKED]: false,
       [CallAttributes.FAILED_CLOSED]: false,
+      [CallAttributes.LOCAL_MS]: expect.any(Number),
+      [CallAttributes.HOP_REMOTE]: false,
       [OtelAttributes.ERROR_TYPE]: 'ArgspanClarificationError',
     });
     const kids = childrenOf(all, tool);
@@ -170,13 +172,29 @@ describe('seed 000: the dotenv read', () => {
     expect(content).toContain(canaryAws); // the tool ran locally and returned the file
 
     const read = only(spans(), 'execute_tool fs.read');
-    expect(read.attributes).toMatchObject({
+    expect(read.kind).toBe(SpanKind.INTERNAL);
+    expect(read.status).toEqual({ code: SpanStatusCode.UNSET });
+    expect(read.attributes).toEqual({
+      [GenAiAttributes.OPERATION_NAME]: 'execute_tool',
+      [GenAiAttributes.TOOL_NAME]: 'fs.read',
+      [GenAiAttributes.TOOL_CALL_ID]: 'call_read',
+      [GenAiAttributes.CONVERSATION_ID]: 'run-dotenv',
+      [CallAttributes.ARGS_COUNT]: 1,
+      [CallAttributes.ARGS_TRUNCATED]: 0,
+      [CallAttributes.ARGS_BYTES]: Buffer.byteLength(envFile),
+      [CallAttributes.ARGS_HASH]: HEX32,
       [CallAttributes.RESIDENCY]: 'secret',
       [CallAttributes.VERDICT]: 'local',
+      [CallAttributes.VERDICT_REASON]: 'secret argument stays local (rule secret-file-name at path)',
+      [CallAttributes.GATE_ACTION]: 'allow',
+      [CallAttributes.GATE_HITS]: [],
+      [CallAttributes.BYTES_REDACTED]: 0,
       [CallAttributes.HOP_BLOCKED]: true,
       [CallAttributes.HOP_REMOTE]: false,
-      [CallAttributes.BYTES_REDACTED]: 0,
+      [CallAttributes.FAILED_CLOSED]: false,
+      [CallAttributes.LOCAL_MS]: expect.any(Number),
     });
+    expect(childrenOf(spans(), read).map((s) => s.name)).toEqual(['tool_arg path']);
     expect(only(spans(), 'tool_arg path').attributes).toEqual(
       argSpan('path', envFile, { [ArgAttributes.RESIDENCY]: 'secret', [ArgAttributes.RULE]: 'secret-file-name', [ArgAttributes.LEAF]: 'path' }),
     );
@@ -220,5 +238,12 @@ describe('seed 000: the dotenv read', () => {
       expect(out).not.toContain(canaryPw);
     }
     expect(outputs[1]).toContain('execute_tool fs.read');
+    // The hash memo (process memory) holds no secret or copied-from-secret value either.
+    const memo = (inst as unknown as { hasher: { memo: Map<string, string> } }).hasher.memo;
+    expect(memo.size).toBeGreaterThan(0);
+    for (const v of memo.keys()) {
+      expect(v).not.toContain(canaryAws);
+      expect(v).not.toContain(canaryPw);
+    }
   });
 });

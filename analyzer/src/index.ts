@@ -1,1 +1,23 @@
-export {};
+/**
+ * @argspan/analyzer — load trace exports (OTLP JSON lines, collector framed output, OTLP and
+ * Jaeger JSON documents) into DuckDB, run SQL rules and report findings for people and CI.
+ */
+export { analyze } from './analyze.js';
+export type { AnalyzeOptions, AnalysisResult, AnalysisStats } from './types.js';
+export { InputError, formatProblem } from './load/input-error.js';
+export type { InputProblem } from './load/input-error.js';
+export { RuleError, loadRules, parseRule, SEVERITIES, RULE_KINDS, SHIPPED_RULES_DIR } from './rules/rule-file.js';
+export type { Rule, Severity, RuleKind } from './rules/rule-file.js';
+export { atOrAbove, fingerprintOf } from './rules/run-rules.js';
+export type { Finding } from './rules/run-rules.js';
+export { readBaseline, writeBaseline } from './baseline.js';
+export type { BaselineFile } from './baseline.js';
+export { reporters, REPORT_FORMATS } from './reporters/index.js';
+export type { Reporter, ReportFormat } from './reporters/index.js';
+export { SCHEMA_TABLES } from './export-parquet.js';
+export { DEFAULT_MAX_LINE_BYTES } from './load/load-file.js';
+export { TOOL_CALL_COLUMNS, TOOL_ARG_COLUMNS, HOP_EVENT_COLUMNS } from './load/argspan-tables.js';
+export type { DerivedColumn } from './load/argspan-tables.js';
+export { ArgspanTraceBuilder } from './synth/argspan-trace.js';
+export type { ArgSpec, CallSpec, EventSpec } from './synth/argspan-trace.js';
+export { writeRealisticTraces } from './synth/realistic.js';

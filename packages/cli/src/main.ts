@@ -2,11 +2,12 @@ import { Command, CommanderError } from 'commander';
 import { ExitCode } from './exit-codes.js';
 import { processIO, type CommandIO } from './io.js';
 import { registerClassify } from './commands/classify/index.js';
+import { registerAnalyze } from './commands/analyze/index.js';
 
 /** Each command registers itself on the program and reports its exit code through `setExit`. */
 export type CommandRegistrar = (program: Command, io: CommandIO, setExit: (code: number) => void) => void;
 
-const registrars: CommandRegistrar[] = [registerClassify];
+const registrars: CommandRegistrar[] = [registerClassify, registerAnalyze];
 
 /** Run the CLI. Resolves to the process exit code; never calls process.exit itself. */
 export async function main(argv: string[], io: CommandIO = processIO): Promise<number> {

@@ -94,3 +94,9 @@ export const EventAttributes = {
   /** Send attempt number of a hop (1 on the first try; higher after a 409 retry). */
   ATTEMPT: 'argspan.attempt',
 } as const;
+
+/** Resource attributes argspan reads (set on the tracer provider's resource). */
+export const ResourceAttributes = {
+  /** string[]: tools allowed to make remote hops, as the gate was configured. Read by the analyzer's allowlist rule. */
+  REMOTE_ALLOWLIST: 'argspan.remote.allowlist',
+} as const;

@@ -1,6 +1,6 @@
 import { GateAction, Provenance, Residency, ResidencyRule, Verdict } from '@argspan/conventions';
 import { flatten } from './flatten.js';
-import { decideInferred, decideVerdict, isDenylisted, resolvePolicy, strongestResidency } from './gate.js';
+import { decideInferred, decideVerdict, denylistMatcher, resolvePolicy, strongestResidency } from './gate.js';
 import { stripToPublicSchema } from './json-schema.js';
 import { ProvenanceIndex, tagProvenance } from './provenance.js';
 import { labelResidency } from './residency.js';
@@ -33,6 +33,7 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
       ...(options.committed ? { committed: options.committed } : {}),
     };
     const safeDefaults = new Set(ctx.safeDefaults ?? []);
+    const isDenylisted = denylistMatcher(tool, policy.denyInferred);
 
     const leaves: LeafClassification[] = [];
     const defaultKeyOf = new Map<LeafClassification, string>();
@@ -47,7 +48,7 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
         residency: label.residency,
         provenance: tag.provenance,
         rule: label.rule,
-        denylisted: isDenylisted(tool, leaf.key, leaf.leaf, policy.denyInferred),
+        denylisted: isDenylisted(leaf.key, leaf.leaf),
         bytes: leaf.bytes,
       };
       if (tag.sourceCallId !== undefined) lc.sourceCallId = tag.sourceCallId;

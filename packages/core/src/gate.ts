@@ -20,8 +20,16 @@ export const DEFAULT_GATE_POLICY: Readonly<GatePolicy> = {
 
 /** Fill in a policy from partial options, validating what would otherwise fail open. */
 export function resolvePolicy(options: Partial<GatePolicy> = {}): GatePolicy {
-  const policy: GatePolicy = { ...DEFAULT_GATE_POLICY };
-  for (const [k, v] of Object.entries(options)) if (v !== undefined && k in DEFAULT_GATE_POLICY) (policy as unknown as Record<string, unknown>)[k] = v;
+  const d = DEFAULT_GATE_POLICY;
+  // Plain property reads: this runs on every tool call.
+  const policy: GatePolicy = {
+    remoteAllowlist: options.remoteAllowlist ?? d.remoteAllowlist,
+    localTools: options.localTools ?? d.localTools,
+    denyInferred: options.denyInferred ?? d.denyInferred,
+    inferredAction: options.inferredAction ?? d.inferredAction,
+    bulkyThreshold: options.bulkyThreshold ?? d.bulkyThreshold,
+    strictPublic: options.strictPublic ?? d.strictPublic,
+  };
   if (!Number.isFinite(policy.bulkyThreshold) || policy.bulkyThreshold < 1) {
     throw new RangeError(`bulkyThreshold must be a positive number, got ${String(policy.bulkyThreshold)}`);
   }
@@ -71,14 +79,24 @@ export function decideVerdict(
   }
 }
 
-/** Whether a leaf is on the inferred denylist: by leaf name, full key, key without indices, or `tool.key`. */
+/**
+ * A matcher for the inferred denylist of one call: a leaf is listed by its leaf name (any case),
+ * full key, key without indices, or `tool.key`. Built once per call, asked once per leaf.
+ */
+export function denylistMatcher(tool: string, denyInferred: readonly string[]): (key: string, leaf: string) => boolean {
+  const exact = new Set(denyInferred);
+  const lower = new Set(denyInferred.map((e) => e.toLowerCase()));
+  return (key, leaf) => {
+    if (lower.has(leaf.toLowerCase()) || exact.has(key) || exact.has(`${tool}.${key}`)) return true;
+    if (!key.includes('[')) return false;
+    const bare = key.replace(/\[\d+\]/g, '');
+    return exact.has(bare) || exact.has(`${tool}.${bare}`);
+  };
+}
+
+/** Whether a leaf is on the inferred denylist (see {@link denylistMatcher}). */
 export function isDenylisted(tool: string, key: string, leaf: string, denyInferred: readonly string[]): boolean {
-  const bare = key.replace(/\[\d+\]/g, '');
-  const lowerLeaf = leaf.toLowerCase();
-  return denyInferred.some((d) => {
-    const entry = d.toLowerCase();
-    return entry === lowerLeaf || d === key || d === bare || d === `${tool}.${key}` || d === `${tool}.${bare}`;
-  });
+  return denylistMatcher(tool, denyInferred)(key, leaf);
 }
 
 /**

@@ -17,6 +17,7 @@ export {
   decideInferred,
   clarifyingQuestion,
   isDenylisted,
+  denylistMatcher,
   strongestResidency,
 } from './gate.js';
 export { stripToPublicSchema, publicKeysFromJsonSchema, defaultsFromJsonSchema } from './json-schema.js';

@@ -26,14 +26,25 @@ export function tokenize(text: string): string[] {
   const out: string[] = [];
   for (const raw of folded.split(ascii ? ASCII_SEPARATORS : SEPARATORS)) {
     if (raw === '') continue;
+    if (!raw.includes('.')) {
+      out.push(maybeNumber(raw));
+      continue;
+    }
     if (NUMERIC.test(raw)) {
       out.push(canonicalNumber(raw));
       continue;
     }
     // Dots separate words (`kenji.sato`) unless they sit inside a number.
-    for (const part of raw.split('.')) if (part !== '') out.push(NUMERIC.test(part) ? canonicalNumber(part) : part);
+    for (const part of raw.split('.')) if (part !== '') out.push(maybeNumber(part));
   }
   return out;
+}
+
+/** A token in canonical number form when it is a number; cheap for the common all-letters token. */
+function maybeNumber(token: string): string {
+  const c = token.charCodeAt(0);
+  const numericStart = (c >= 48 && c <= 57) || c === 43 || c === 45; // 0-9, +, -
+  return numericStart && NUMERIC.test(token) ? canonicalNumber(token) : token;
 }
 
 function canonicalNumber(raw: string): string {

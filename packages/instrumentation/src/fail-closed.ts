@@ -55,6 +55,14 @@ function isWellFormed(c: unknown): c is CallClassification {
     Array.isArray(k.gate.hits) &&
     Array.isArray(k.leaves) &&
     Array.isArray(k.flat) &&
-    k.leaves.length === k.flat.length
+    k.leaves.length === k.flat.length &&
+    k.leaves.every(isLabel) &&
+    k.flat.every((l) => typeof l === 'object' && l !== null && typeof l.text === 'string')
   );
+}
+
+function isLabel(l: unknown): boolean {
+  if (typeof l !== 'object' || l === null) return false;
+  const x = l as Record<string, unknown>;
+  return typeof x.key === 'string' && typeof x.residency === 'string' && typeof x.provenance === 'string' && typeof x.rule === 'string';
 }

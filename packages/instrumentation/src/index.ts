@@ -9,6 +9,7 @@ export {
   wrapTool,
   DEFAULT_MAX_ARG_SPANS,
   DEFAULT_HASH_MEMO_SIZE,
+  DEFAULT_MAX_CONTEXT_CHARS,
 } from './instrumentation.js';
 export { ArgspanSession } from './session.js';
 export type { SessionOptions } from './session.js';

@@ -13,6 +13,7 @@ import type { CallClassification, ClassifyOptions, ToolCall } from '@argspan/cor
 import { defaultClassifier } from './default-classifier.js';
 import { errorTypeOf, gateError } from './errors.js';
 import { leafExcerpt, MAX_EXCERPT_CHARS } from './excerpt.js';
+import { contextText } from '@argspan/core';
 import { classifySafely } from './fail-closed.js';
 import { hasherFor } from './hash-key.js';
 import { HashMemo } from './hash-memo.js';
@@ -34,6 +35,8 @@ import { VERSION } from './version.js';
 export const DEFAULT_MAX_ARG_SPANS = 128;
 /** @default 4096 */
 export const DEFAULT_HASH_MEMO_SIZE = 4096;
+/** @default 1048576 */
+export const DEFAULT_MAX_CONTEXT_CHARS = 1_048_576;
 const ARG_SPAN_OPTIONS = { kind: SpanKind.INTERNAL } as const;
 /** Status message of a tool that failed: the tool's own message could quote a value, so it is not copied. */
 const TOOL_FAILED = 'tool failed';
@@ -55,6 +58,7 @@ export class ArgspanInstrumentation {
   private readonly excerptChars: number;
   private readonly remote: RemoteHop | undefined;
   private readonly resultToContext: (tool: string, result: unknown) => unknown;
+  private readonly maxContextChars: number;
   private readonly hashKey: Uint8Array | undefined;
   private readonly stateDir: string;
   private readonly memoSize: number;
@@ -74,6 +78,10 @@ export class ArgspanInstrumentation {
     this.excerptChars = config.excerpts ? Math.min(config.excerptLength ?? MAX_EXCERPT_CHARS, MAX_EXCERPT_CHARS) : 0;
     this.remote = config.remote;
     this.resultToContext = config.resultToContext ?? ((_tool, result) => result);
+    this.maxContextChars = config.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS;
+    if (!Number.isInteger(this.maxContextChars) || this.maxContextChars < 0) {
+      throw new RangeError(`argspan: maxContextChars must be an integer >= 0, got ${this.maxContextChars}`);
+    }
     this.memoSize = config.hashMemoSize ?? DEFAULT_HASH_MEMO_SIZE;
     if (!Number.isInteger(this.memoSize) || this.memoSize < 0) {
       throw new RangeError(`argspan: hashMemoSize must be an integer >= 0, got ${this.memoSize}`);
@@ -113,6 +121,7 @@ export class ArgspanInstrumentation {
     options: CallOptions | undefined,
     invoke: (args: unknown) => Promise<R> | R,
   ): Promise<R> {
+    const callStarted = performance.now();
     const hasher = this.hasher ?? (await this.loadHasher());
     const session = options?.session ?? this.session;
     const callId = options?.callId ?? session.nextCallId();
@@ -130,7 +139,7 @@ export class ArgspanInstrumentation {
           callId,
           runId: session.runId,
           emitted: emit ? emit.length : c.leaves.length,
-          argsHash: hasher.hash(argsHashInput(c.flat), memoisable(c)),
+          argsHash: hasher.hash(argsHashInput(c.flat), memoisable(c, session)),
           hopBlocked: this.remote !== undefined && c.verdict !== 'remote-ok',
         }),
       },
@@ -141,6 +150,7 @@ export class ArgspanInstrumentation {
 
     const refusal = gateError(callId, c);
     if (refusal) {
+      span.setAttributes(this.stopwatch(callStarted, undefined));
       span.setAttribute(OtelAttributes.ERROR_TYPE, refusal.errorType);
       span.setStatus({ code: SpanStatusCode.ERROR, message: c.reason });
       span.end();
@@ -159,13 +169,13 @@ export class ArgspanInstrumentation {
         result = await context.with(active, () => invoke(args));
       }
     } catch (err) {
-      span.setAttributes(this.stopwatch(remote !== undefined, started));
+      span.setAttributes(this.stopwatch(callStarted, remote ? performance.now() - started : undefined));
       span.setAttribute(OtelAttributes.ERROR_TYPE, errorTypeOf(err));
       span.setStatus({ code: SpanStatusCode.ERROR, message: TOOL_FAILED });
       span.end();
       throw err;
     }
-    span.setAttributes(this.stopwatch(remote !== undefined, started));
+    span.setAttributes(this.stopwatch(callStarted, remote ? performance.now() - started : undefined));
     session.recordCall(callId, span.spanContext(), this.contextOf(tool, result), !isPublicish(c.residency));
     span.end();
     return result;
@@ -203,16 +213,26 @@ export class ArgspanInstrumentation {
     }
   }
 
-  private stopwatch(remote: boolean, started: number): Attributes {
-    const ms = performance.now() - started;
-    return remote
-      ? { [CallAttributes.REMOTE_RTT_MS]: ms, [CallAttributes.HOP_REMOTE]: true }
-      : { [CallAttributes.LOCAL_MS]: ms, [CallAttributes.HOP_REMOTE]: false };
+  /**
+   * Seed 000's stopwatch. `local_ms` is the time the call spent on this machine — classification,
+   * gate and local dispatch — on every path, refusals included; a hop adds its round trip as
+   * `remote_rtt_ms`, which `local_ms` then excludes.
+   */
+  private stopwatch(callStarted: number, remoteRttMs: number | undefined): Attributes {
+    const total = performance.now() - callStarted;
+    return remoteRttMs === undefined
+      ? { [CallAttributes.LOCAL_MS]: total, [CallAttributes.HOP_REMOTE]: false }
+      : { [CallAttributes.LOCAL_MS]: Math.max(0, total - remoteRttMs), [CallAttributes.REMOTE_RTT_MS]: remoteRttMs, [CallAttributes.HOP_REMOTE]: true };
   }
 
   private contextOf(tool: string, result: unknown): unknown {
     try {
-      return this.resultToContext(tool, result);
+      const content = this.resultToContext(tool, result);
+      if (content === undefined || content === null) return undefined;
+      // Bound what one result costs to index: past the cap its values are not found, which can
+      // only make a later value model_inferred (asked about), never more trusted.
+      const text = typeof content === 'string' ? content : contextText(content);
+      return text.length > this.maxContextChars ? text.slice(0, this.maxContextChars) : content;
     } catch {
       return undefined;
     }
@@ -224,9 +244,14 @@ function isPublicish(r: Residency): boolean {
   return r !== 'secret' && r !== 'dirty-tree';
 }
 
-/** A call's argument hash input may be memoised only when no leaf of it is secret or dirty-tree. */
-function memoisable(c: CallClassification): boolean {
-  return isPublicish(c.residency) && !c.failedClosed;
+/**
+ * A call's argument hash input may be memoised only when no leaf of it is secret or dirty-tree
+ * or copied from the result of a call whose arguments were.
+ */
+function memoisable(c: CallClassification, session: ArgspanSession): boolean {
+  if (!isPublicish(c.residency) || c.failedClosed) return false;
+  for (const l of c.leaves) if (l.sourceCallId !== undefined && session.isSensitiveSource(l.sourceCallId)) return false;
+  return true;
 }
 
 /** Wrap `dispatch(toolName, args)`: the one-line entry point. */

@@ -83,4 +83,9 @@ export interface ArgspanInstrumentationConfig {
    * nothing. A throw adds nothing. @default the result itself
    */
   resultToContext?: (tool: string, result: unknown) => unknown;
+  /**
+   * Most characters of one result's text indexed as context; the rest is not searched (a value
+   * only found past the cap is then `model_inferred`: asked about, never trusted more). @default 1048576
+   */
+  maxContextChars?: number;
 }

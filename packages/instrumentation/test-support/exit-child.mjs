@@ -1,18 +1,20 @@
 // Child process for the flush-on-exit tests: runs the compiled package (dist/), ends five spans
-// into a file exporter whose batch delay is a minute, then exits (or waits for a signal).
+// into an exporter whose batch delay is a minute, then exits (or waits for a signal).
+//   node exit-child.mjs DIR exit|no-hook|signal     file exporter into DIR
+//   node exit-child.mjs URL hang                    OTLP to URL (a receiver that never answers), SIGTERM
 import { trace } from '@opentelemetry/api';
 import { setupTracing } from '../dist/index.js';
 
-const [dir, mode] = process.argv.slice(2);
-const handle = setupTracing({
-  exporter: 'file',
-  file: { directory: dir },
-  batch: { scheduledDelayMillis: 60_000 },
-});
-if (mode !== 'no-hook') handle.flushOnExit();
+const [target, mode] = process.argv.slice(2);
+const handle = setupTracing(
+  mode === 'hang'
+    ? { exporter: 'otlp', otlpUrl: target, batch: { scheduledDelayMillis: 60_000 } }
+    : { exporter: 'file', file: { directory: target }, batch: { scheduledDelayMillis: 60_000 } },
+);
+if (mode !== 'no-hook') handle.flushOnExit(mode === 'hang' ? 500 : undefined);
 const tracer = trace.getTracer('exit-child');
 for (let i = 0; i < 5; i++) tracer.startSpan(`child span ${i}`).end();
-if (mode === 'signal') {
+if (mode === 'signal' || mode === 'hang') {
   process.stdout.write('ready\n');
   setInterval(() => undefined, 1000);
 }

@@ -76,6 +76,22 @@ describe('setupTracing', () => {
     expect(spanNames(without)).toEqual([]);
   });
 
+  it('does not let a collector that never answers hold a SIGTERM past the flush timeout', async () => {
+    const { createServer } = await import('node:http');
+    let got = 0;
+    const server = createServer(() => void got++); // never responds
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    const t0 = Date.now();
+    const r = await run(`http://127.0.0.1:${port}/v1/traces`, 'hang');
+    const ms = Date.now() - t0;
+    server.closeAllConnections();
+    server.close();
+    expect(r.signal).toBe('SIGTERM');
+    expect(got).toBe(1); // the flush was attempted
+    expect(ms).toBeLessThan(8000); // 500 ms flush budget, far below the 10 s export timeout
+  });
+
   it('flushes on SIGTERM and still dies by the signal (real child process)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'argspan-exit-'));
     const r = await run(dir, 'signal');

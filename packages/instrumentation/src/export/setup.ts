@@ -48,9 +48,10 @@ export interface TracingHandle {
   shutdown(): Promise<void>;
   /**
    * Flush and shut down when the process is about to exit (`beforeExit`) or gets SIGINT/SIGTERM
-   * (then re-raised so the exit status stays the signal's). Returns a function that removes the hooks.
+   * (then re-raised so the exit status stays the signal's), waiting at most `timeoutMillis` for a
+   * signal's flush. Returns a function that removes the hooks.
    */
-  flushOnExit(): () => void;
+  flushOnExit(timeoutMillis?: number): () => void;
 }
 
 /**
@@ -110,22 +111,22 @@ export function setupTracing(options: SetupTracingOptions = {}): TracingHandle {
     stats: () => processors.map((p) => p.stats()),
     forceFlush: () => provider.forceFlush(),
     shutdown,
-    flushOnExit: () => installExitHooks(shutdown),
+    flushOnExit: (timeoutMillis = 5000) => installExitHooks(shutdown, timeoutMillis),
   };
   if (fileExporter) handle.fileExporter = fileExporter;
   if (otlpUrl !== undefined) handle.otlpUrl = otlpUrl;
   return handle;
 }
 
-function installExitHooks(shutdown: () => Promise<void>): () => void {
+function installExitHooks(shutdown: () => Promise<void>, timeoutMillis: number): () => void {
   const onBeforeExit = () => {
     void shutdown().catch(() => undefined);
   };
   const onSignal = (signal: NodeJS.Signals) => {
     remove();
-    shutdown()
-      .catch(() => undefined)
-      .finally(() => process.kill(process.pid, signal));
+    // A collector that does not answer must not keep a Ctrl-C waiting for its export timeout.
+    const timeout = new Promise<void>((resolve) => setTimeout(resolve, timeoutMillis).unref());
+    Promise.race([shutdown().catch(() => undefined), timeout]).finally(() => process.kill(process.pid, signal));
   };
   const remove = () => {
     process.off('beforeExit', onBeforeExit);

@@ -1,0 +1,13 @@
+-- id: sensitive_arg_sent_remote
+-- title: Secret or dirty-tree argument on a call that went remote
+-- severity: critical
+-- kind: gate
+-- description: An argument labelled secret or dirty-tree belongs on this machine, yet its tool call
+--   made a remote hop (argspan.hop.remote was true or a hop.sent event was recorded).
+-- remedy: Rotate the secret if it was real; find why the gate let the call go remote (verdict,
+--   allowlist, a custom hook) and make the call run locally.
+SELECT a.trace_id, a.span_id, a.tool, a."key",
+  'Argument ' || a."key" || ' of ' || coalesce(a.tool, '?') || ' is labelled ' || a.residency
+    || coalesce(' (rule ' || a.rule || ')', '') || ' but the call went remote.' AS reason
+FROM tool_args a JOIN tool_calls c ON c.trace_id = a.trace_id AND c.span_id = a.call_span_id
+WHERE a.residency IN ('secret', 'dirty-tree') AND c.went_remote

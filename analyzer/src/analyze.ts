@@ -1,0 +1,62 @@
+import { ResourceAttributes } from '@argspan/conventions';
+import { readBaseline } from './baseline.js';
+import { scanCredentials } from './credential-scan.js';
+import { Db } from './db.js';
+import { SCHEMA_TABLES, exportParquet } from './export-parquet.js';
+import { sqlString } from './load/duckdb-types.js';
+import { expandPathsStrict } from './load/expand-paths.js';
+import { DEFAULT_MAX_LINE_BYTES } from './load/load-file.js';
+import { loadTraces } from './load/load-traces.js';
+import { loadRules } from './rules/rule-file.js';
+import { runRules } from './rules/run-rules.js';
+import type { AnalysisResult, AnalyzeOptions } from './types.js';
+
+/**
+ * Load trace exports into DuckDB, run the rules and return the findings. Throws `InputError`
+ * for unreadable input (unless `allowPartial` leaves something readable) and `RuleError` for a
+ * broken rule file: a CI gate never reports "clean" for data it could not read.
+ */
+export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> {
+  const started = performance.now();
+  const rules = loadRules(options.rulesDirs ?? []).filter((r) => options.reports || r.kind !== 'report');
+  const suppress = options.baseline ? readBaseline(options.baseline) : new Set<string>();
+  const files = expandPathsStrict(options.paths);
+  const db = await Db.open(options.dbPath);
+  try {
+    if (options.dbPath) for (const t of SCHEMA_TABLES) await db.run(`DROP TABLE IF EXISTS ${t}`);
+    const load = await loadTraces(db, files, {
+      allowPartial: options.allowPartial ?? false,
+      maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+      ...(options.onProgress ? { onFile: options.onProgress } : {}),
+    });
+    await scanCredentials(db);
+    await buildAllowlist(db, options.remoteAllowlist ?? []);
+    const run = await runRules(db, rules);
+    if (options.exportParquetDir) await exportParquet(db, options.exportParquetDir);
+    const findings = run.findings.filter((f) => !suppress.has(f.fingerprint));
+    return {
+      findings,
+      rules,
+      stats: {
+        files: load.files,
+        spans: load.spans,
+        duplicate_spans: load.duplicates,
+        malformed_lines: load.skipped.length,
+        skipped: load.skipped,
+        rules_run: rules.length - run.skipped.length,
+        rules_skipped: run.skipped,
+        suppressed: run.findings.length - findings.length,
+        time_ms: Math.round(performance.now() - started),
+      },
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** `remote_allowlist(tool)`: the tools from the option plus every `argspan.remote.allowlist` resource attribute. */
+async function buildAllowlist(db: Db, tools: readonly string[]): Promise<void> {
+  const given = tools.length ? `SELECT unnest([${tools.map(sqlString).join(', ')}]) AS tool UNION ` : '';
+  await db.run(`CREATE TABLE remote_allowlist AS SELECT DISTINCT tool FROM (${given}
+    SELECT unnest(coalesce(arr_value, [str_value])) AS tool FROM resource_attributes WHERE "key" = ${sqlString(ResourceAttributes.REMOTE_ALLOWLIST)}) WHERE tool IS NOT NULL`);
+}

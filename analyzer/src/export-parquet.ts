@@ -1,0 +1,33 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Db } from './db.js';
+import { sqlString } from './load/duckdb-types.js';
+
+/** The normalised tables, in the order they are documented (analyzer/README.md, "Schema"). */
+export const SCHEMA_TABLES = [
+  'files',
+  'spans',
+  'span_attributes',
+  'events',
+  'event_attributes',
+  'links',
+  'resources',
+  'resource_attributes',
+  'tool_calls',
+  'tool_args',
+  'hop_events',
+  'credential_hits',
+  'remote_allowlist',
+] as const;
+
+/** Write each table to `<dir>/<table>.parquet` so the same rules can run on another SQL engine. */
+export async function exportParquet(db: Db, dir: string): Promise<string[]> {
+  mkdirSync(dir, { recursive: true });
+  const written: string[] = [];
+  for (const t of SCHEMA_TABLES) {
+    const file = join(dir, `${t}.parquet`);
+    await db.run(`COPY ${t} TO ${sqlString(file)} (FORMAT parquet)`);
+    written.push(file);
+  }
+  return written;
+}

@@ -1,0 +1,134 @@
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import type { Db } from '../db.js';
+import { sqlString } from './duckdb-types.js';
+import { InputError } from './input-error.js';
+
+/** What a trace file holds, as {@link detectFormat} sees it. */
+export type InputFormat =
+  | 'otlp-lines'
+  | 'otlp-document'
+  | 'otlp-result'
+  | 'jaeger-envelope'
+  | 'jaeger-trace'
+  | 'collector-framed';
+
+export type Compression = 'none' | 'gzip' | 'zstd';
+
+export interface DetectedInput {
+  format: InputFormat;
+  compression: Compression;
+}
+
+const HEAD_BYTES = 65_536;
+const GZIP = [0x1f, 0x8b];
+const ZSTD = [0x28, 0xb5, 0x2f, 0xfd];
+
+export function startsWith(buf: Uint8Array, magic: readonly number[], at = 0): boolean {
+  return magic.every((b, i) => buf[at + i] === b);
+}
+
+/** Compression from magic bytes (never from the file name: rotated names lie). */
+export function compressionOf(buf: Uint8Array, at = 0): Compression {
+  if (startsWith(buf, GZIP, at)) return 'gzip';
+  if (startsWith(buf, ZSTD, at)) return 'zstd';
+  return 'none';
+}
+
+/**
+ * Recognise a trace export from its first bytes: compression by magic number, the collector's
+ * framed output by its 4-byte big-endian length prefix, and the JSON flavour by the first
+ * record's top-level keys. Throws {@link InputError} for empty files and unknown shapes.
+ */
+export async function detectFormat(db: Db, file: string): Promise<DetectedInput> {
+  const size = statSync(file).size;
+  if (size === 0) throw new InputError([{ file, reason: 'file is empty: no trace data to analyse' }]);
+  const raw = readHead(file, HEAD_BYTES);
+  const compression = compressionOf(raw);
+  if (compression === 'none' && looksFramed(raw, size)) return { format: 'collector-framed', compression: 'none' };
+  const head = await decompressedHead(db, file, raw, compression);
+  const text = head.replace(/^\uFEFF/, '').trimStart();
+  if (text === '') throw new InputError([{ file, line: 1, reason: 'file holds only whitespace: no trace data to analyse' }]);
+  if (!text.startsWith('{')) throw new InputError([{ file, line: 1, reason: 'not JSON: expected a JSON object (OTLP JSON lines, an OTLP or Jaeger JSON document)' }]);
+  const firstLine = text.split('\n', 1)[0] ?? '';
+  const lineKeys = topLevelKeys(firstLine);
+  // A pretty-printed document opens with a short first line (`{` or `{"resourceSpans": [`);
+  // a JSON-lines file whose first line does not parse has a long, broken first line.
+  const format = formatFromKeys(lineKeys ?? guessKeys(text), lineKeys === undefined && firstLine.trim().length < 200);
+  if (!format) throw new InputError([{ file, line: 1, reason: 'JSON of another shape: expected "resourceSpans" (OTLP), "result" (Jaeger /api/v3), "data" or "traceID"+"spans" (Jaeger)' }]);
+  return { format, compression };
+}
+
+function readHead(file: string, n: number): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(n);
+    const got = readSync(fd, buf, 0, n, 0);
+    return buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A 4-byte big-endian length that fits the file, followed by a compressed or JSON/protobuf message. */
+function looksFramed(buf: Uint8Array, size: number): boolean {
+  if (buf.length < 5) return false;
+  const len = ((buf[0]! << 24) | (buf[1]! << 16) | (buf[2]! << 8) | buf[3]!) >>> 0;
+  if (len === 0 || len > size - 4) return false;
+  return compressionOf(buf, 4) !== 'none' || buf[4] === 0x7b /* { */ || (buf[4] === 0x0a && buf[0] === 0);
+}
+
+async function decompressedHead(db: Db, file: string, raw: Buffer, compression: Compression): Promise<string> {
+  if (compression === 'none') return raw.toString('utf8');
+  if (compression === 'gzip') {
+    try {
+      return gunzipSync(raw, { finishFlush: 2 /* Z_SYNC_FLUSH: accept a truncated head */ }).subarray(0, HEAD_BYTES).toString('utf8');
+    } catch {
+      throw new InputError([{ file, reason: 'gzip data is corrupt' }]);
+    }
+  }
+  // Node 20's zlib has no zstd: let DuckDB decompress the first lines.
+  try {
+    const rows = await db.all(`SELECT l FROM ${linesRelation(file, 'zstd')} LIMIT 3`);
+    return rows.map((r) => String(r.l ?? '')).join('\n');
+  } catch (err) {
+    throw new InputError([{ file, reason: `zstd data could not be read (${firstLine(err)})` }]);
+  }
+}
+
+/** DuckDB relation of a file's lines, one VARCHAR column `l`, in file order. */
+export function linesRelation(file: string, compression: Compression, maxLineBytes = 1 << 30): string {
+  return `read_csv(${sqlString(file)}, columns={'l': 'VARCHAR'}, delim=E'\\x01', quote='', escape='', header=false, auto_detect=false,
+    max_line_size=${maxLineBytes}, strict_mode=false, null_padding=true, compression=${sqlString(compression === 'none' ? 'none' : compression)})`;
+}
+
+function topLevelKeys(line: string): string[] | undefined {
+  try {
+    const v: unknown = JSON.parse(line);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : [];
+  } catch {
+    return undefined;
+  }
+}
+
+/** For a pretty-printed document: the keys seen near the start. */
+function guessKeys(text: string): string[] {
+  const first = /^\{\s*"([^"\\]+)"/.exec(text);
+  if (first) return [first[1]!];
+  const keys: string[] = [];
+  for (const k of ['resourceSpans', 'result', 'data', 'traceID', 'spans', 'spanID']) if (text.includes(`"${k}"`)) keys.push(k);
+  return keys;
+}
+
+function formatFromKeys(keys: string[], document: boolean): InputFormat | undefined {
+  const has = (k: string) => keys.includes(k);
+  if (has('resourceSpans')) return document ? 'otlp-document' : 'otlp-lines';
+  if (has('result')) return 'otlp-result';
+  if (has('data')) return 'jaeger-envelope';
+  if (has('traceID') || has('spanID') || has('spans')) return 'jaeger-trace';
+  return undefined;
+}
+
+export function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n', 1)[0] ?? '';
+}

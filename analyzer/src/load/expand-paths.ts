@@ -1,0 +1,85 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { InputError, type InputProblem } from './input-error.js';
+
+/** Names a directory walk picks up: `*.json*` (json, jsonl, ndjson, rotated `x.jsonl.1`), `*.gz`, `*.zst`, `*.pb*`/`*.proto*` (reported as unsupported). */
+const TRACE_FILE = /\.(?:nd)?json|\.gz$|\.zst$|\.zstd$/i;
+
+/**
+ * Expand the user's paths: files as given, directories walked recursively for trace files,
+ * `*`, `?` and `**` globs matched against the file system. Missing paths and globs that match
+ * nothing are problems, never silently dropped. Result is sorted and deduplicated.
+ */
+export function expandPaths(paths: readonly string[]): { files: string[]; problems: InputProblem[] } {
+  const files = new Set<string>();
+  const problems: InputProblem[] = [];
+  for (const p of paths) {
+    if (/[*?]/.test(p)) {
+      const matched = glob(p);
+      if (matched.length === 0) problems.push({ file: p, reason: 'no file matches this pattern' });
+      for (const f of matched) files.add(f);
+      continue;
+    }
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      problems.push({ file: p, reason: 'no such file or directory' });
+      continue;
+    }
+    if (st.isDirectory()) {
+      const found = walk(p).filter((f) => TRACE_FILE.test(f));
+      if (found.length === 0) problems.push({ file: p, reason: 'directory holds no trace files (*.json, *.jsonl, *.gz, *.zst)' });
+      for (const f of found) files.add(f);
+    } else files.add(p);
+  }
+  return { files: [...files].sort(), problems };
+}
+
+/** Like {@link expandPaths} but throws an {@link InputError} on any problem. */
+export function expandPathsStrict(paths: readonly string[]): string[] {
+  const { files, problems } = expandPaths(paths);
+  if (problems.length) throw new InputError(problems);
+  return files;
+}
+
+function walk(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...walk(p));
+    else if (e.isFile()) out.push(p);
+  }
+  return out;
+}
+
+function glob(pattern: string): string[] {
+  const parts = pattern.split(/[\\/]/);
+  const fixed: string[] = [];
+  for (const part of parts) {
+    if (/[*?]/.test(part)) break;
+    fixed.push(part);
+  }
+  const root = fixed.length === 0 ? '.' : fixed.join('/') || '/';
+  let st;
+  try {
+    st = statSync(root);
+  } catch {
+    return [];
+  }
+  if (!st.isDirectory()) return [];
+  const rest = parts.slice(fixed.length).join('/');
+  const re = new RegExp(
+    `^${rest
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*\*\//g, '\u0000')
+      .replace(/\*\*/g, '\u0001')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\?/g, '[^/]')
+      .replace(/\u0000/g, '(?:.*/)?')
+      .replace(/\u0001/g, '.*')}$`,
+  );
+  return walk(root)
+    .filter((f) => re.test(relative(root, f).split(sep).join('/')))
+    .map((f) => (fixed.length === 0 ? relative('.', f) : f));
+}

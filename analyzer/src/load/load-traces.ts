@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Db } from '../db.js';
+import { ARGSPAN_TABLES_SQL } from './argspan-tables.js';
+import { sqlString } from './duckdb-types.js';
+import { InputError, type InputProblem } from './input-error.js';
+import { loadFile, type LoadFileOptions } from './load-file.js';
+import { CLEANUP_SQL, DEDUP_SQL, NORMALISE_SQL, STAGING_DDL } from './schema.js';
+import { JAEGER_MACROS } from './stage-jaeger.js';
+
+export interface LoadStats {
+  files: number;
+  /** Spans in the normalised `spans` table (duplicates counted once). */
+  spans: number;
+  /** Span copies dropped because the same trace id + span id was already loaded. */
+  duplicates: number;
+  /** Lines, messages or files skipped under allow-partial, with where and why. */
+  skipped: InputProblem[];
+}
+
+export interface LoadOptions extends Omit<LoadFileOptions, 'tmpDir'> {
+  /** Called before each file, for progress display. */
+  onFile?: (index: number, total: number, file: string) => void;
+}
+
+/**
+ * Load trace files into the normalised schema. Each file is staged by its own loader, then
+ * spans are de-duplicated, normalised and argspan's derived tables built — once.
+ * Throws {@link InputError} for any unreadable input unless `allowPartial`; with it, a run
+ * where nothing at all was readable still throws.
+ */
+export async function loadTraces(db: Db, files: readonly string[], opts: LoadOptions): Promise<LoadStats> {
+  await db.run(STAGING_DDL + JAEGER_MACROS);
+  const tmpDir = mkdtempSync(join(tmpdir(), 'argspan-analyze-'));
+  const skipped: InputProblem[] = [];
+  let staged = 0;
+  try {
+    for (const [i, file] of files.entries()) {
+      opts.onFile?.(i, files.length, file);
+      const fileId = i + 1;
+      try {
+        const r = await loadFile(db, fileId, file, { ...opts, tmpDir });
+        staged += r.spans;
+        skipped.push(...r.skipped);
+        await db.run(`INSERT INTO files VALUES (${fileId}, ${sqlString(file)}, ${sqlString(r.format)}, ${sqlString(r.compression)}, ${r.spans}, ${r.skipped.length})`);
+      } catch (err) {
+        if (!(err instanceof InputError) || !opts.allowPartial) throw err;
+        await db.run(`DELETE FROM raw_spans WHERE file_id = ${fileId}`);
+        skipped.push(...err.problems);
+        await db.run(`INSERT INTO files VALUES (${fileId}, ${sqlString(file)}, NULL, NULL, 0, ${err.problems.length})`);
+      }
+    }
+  } finally {
+    rmSync(tmpDir, { recursive: true, force: true });
+  }
+  await db.run(DEDUP_SQL);
+  await db.run(NORMALISE_SQL);
+  await db.run(ARGSPAN_TABLES_SQL);
+  await db.run(CLEANUP_SQL);
+  const spans = Number((await db.one('SELECT count(*) AS n FROM spans')).n);
+  if (spans === 0 && skipped.length > 0) throw new InputError([...skipped, { file: files.join(', '), reason: 'nothing readable was left to analyse' }]);
+  return { files: files.length, spans, duplicates: staged - spans, skipped };
+}

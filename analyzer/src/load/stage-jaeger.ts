@@ -1,0 +1,59 @@
+import { OtelAttributes } from '@argspan/conventions';
+import { JAEGER_TRACE, JAEGER_TRACE_COLUMNS, OTLP_SPAN, columnsArg, sqlString } from './duckdb-types.js';
+
+/** Macros turning Jaeger tags into OTLP key/values (typed by the tag's `type`). */
+export const JAEGER_MACROS = `
+CREATE OR REPLACE TEMP MACRO jaeger_kv(t) AS {'key': t."key", 'value': {
+  'stringValue': CASE WHEN lower(coalesce(t."type", 'string')) = 'string' THEN t."value"->>'$' END,
+  'intValue': CASE WHEN lower(t."type") = 'int64' THEN t."value"->>'$' END,
+  'doubleValue': CASE WHEN lower(t."type") = 'float64' THEN TRY_CAST(t."value"->>'$' AS DOUBLE) END,
+  'boolValue': CASE WHEN lower(t."type") = 'bool' THEN TRY_CAST(t."value"->>'$' AS BOOLEAN) END,
+  'bytesValue': CASE WHEN lower(t."type") = 'binary' THEN t."value"->>'$' END,
+  'arrayValue': NULL}};
+CREATE OR REPLACE TEMP MACRO jaeger_tag(tags, k) AS list_filter(tags, lambda t: t."key" = k)[1]."value"->>'$';
+CREATE OR REPLACE TEMP MACRO us_to_ns(x) AS CAST(TRY_CAST(x AS BIGINT) * 1000 AS VARCHAR);
+`;
+
+/** Relation with one Jaeger trace struct `t` per row, from either Jaeger JSON shape. */
+export function jaegerTraces(file: string, envelope: boolean): string {
+  const opts = `format='auto', maximum_object_size=1073741824`;
+  return envelope
+    ? `(SELECT unnest(CASE WHEN data IS NULL THEN [NULL] ELSE data END) AS t, data IS NULL AS bad FROM read_json(${sqlString(file)}, ${opts}, columns=${columnsArg({ data: `${JAEGER_TRACE}[]` })}))`
+    : `(SELECT {'traceID': traceID, 'spans': spans, 'processes': processes} AS t, spans IS NULL AS bad FROM read_json(${sqlString(file)}, ${opts}, columns=${columnsArg(JAEGER_TRACE_COLUMNS)}))`;
+}
+
+/**
+ * SQL staging Jaeger spans into `raw_spans` as OTLP-shaped structs: µs times to ns, the first
+ * same-trace CHILD_OF reference as parent and every other reference as a link (with its
+ * type), logs as events (the `event` field names them), the process as the resource, the
+ * `span.kind` and `error` tags as kind and status.
+ */
+export function stageJaegerSql(fileId: number, traces: string): string {
+  return `
+INSERT INTO raw_spans
+SELECT ${fileId}, bad, norm_id(s.traceId, 32), norm_id(s.spanId, 16), hash(res), res, 'jaeger', NULL, s
+FROM (
+  SELECT bad, res, CAST({
+    'traceId': sp.traceID, 'spanId': sp.spanID, 'parentSpanId': parent, 'name': sp.operationName,
+    'kind': jaeger_tag(sp.tags, 'span.kind'),
+    'startTimeUnixNano': us_to_ns(sp.startTime),
+    'endTimeUnixNano': CAST(TRY_CAST(sp.startTime AS BIGINT) * 1000 + coalesce(TRY_CAST(sp.duration AS BIGINT), 0) * 1000 AS VARCHAR),
+    'attributes': list_transform(sp.tags, lambda t: jaeger_kv(t)),
+    'events': list_transform(sp.logs, lambda lg: {'timeUnixNano': us_to_ns(lg."timestamp"),
+       'name': coalesce(jaeger_tag(lg.fields, 'event'), 'log'),
+       'attributes': list_transform(list_filter(lg.fields, lambda f: f."key" <> 'event'), lambda f: jaeger_kv(f))}),
+    'links': list_transform(list_filter(sp."references", lambda r: NOT (r.refType = 'CHILD_OF' AND r.spanID = parent AND norm_id(r.traceID, 32) = norm_id(sp.traceID, 32))),
+       lambda r: {'traceId': r.traceID, 'spanId': r.spanID, 'refType': r.refType, 'attributes': NULL}),
+    'status': {'code': CASE WHEN jaeger_tag(sp.tags, 'error') = 'true' THEN '2' END, 'message': NULL}
+  } AS ${OTLP_SPAN}) AS s
+  FROM (
+    SELECT bad, sp,
+      list_filter(sp."references", lambda r: r.refType = 'CHILD_OF' AND norm_id(r.traceID, 32) = norm_id(sp.traceID, 32))[1].spanID AS parent,
+      list_concat([{'key': ${sqlString(OtelAttributes.SERVICE_NAME)}, 'value': {'stringValue': proc.serviceName}}], list_transform(proc.tags, lambda t: jaeger_kv(t))) AS res
+    FROM (
+      SELECT bad, sp, t.processes[sp.processID] AS proc
+      FROM (SELECT bad, t, unnest(CASE WHEN bad THEN [NULL] ELSE t.spans END) AS sp FROM ${traces})
+    )
+  )
+)`;
+}

@@ -1,0 +1,26 @@
+import { OTLP_RESOURCE_SPAN, OTLP_SCOPE_SPANS, OTLP_SPAN } from './duckdb-types.js';
+
+/**
+ * SQL that stages every span of `source` (any relation with an OTLP `resourceSpans` column)
+ * into `raw_spans` in one pass. A record whose `resourceSpans` is missing or null becomes one
+ * row with `bad = true` (and no span), so other-shaped JSON is counted in the same scan rather
+ * than by reading the file twice.
+ */
+export function stageOtlpSql(fileId: number, source: string): string {
+  return `
+INSERT INTO raw_spans
+SELECT ${fileId} AS file_id, bad, norm_id(s.traceId, 32), norm_id(s.spanId, 16), resource_id, res, scope_name, scope_version, s
+FROM (
+  SELECT bad, resource_id, res, ss.scope."name" AS scope_name, ss.scope.version AS scope_version,
+    unnest(CASE WHEN bad THEN [NULL::${OTLP_SPAN}] ELSE ss.spans END) AS s
+  FROM (
+    SELECT bad, hash(rs.resource.attributes) AS resource_id, rs.resource.attributes AS res,
+      unnest(CASE WHEN bad THEN [NULL::${OTLP_SCOPE_SPANS}] ELSE rs.scopeSpans END) AS ss
+    FROM (
+      SELECT resourceSpans IS NULL AS bad,
+        unnest(CASE WHEN resourceSpans IS NULL THEN [NULL::${OTLP_RESOURCE_SPAN}] ELSE resourceSpans END) AS rs
+      FROM ${source}
+    )
+  )
+)`;
+}

@@ -1,0 +1,83 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as conventions from '@argspan/conventions';
+import { describe, expect, it } from 'vitest';
+import { RULE_CASES } from '../synth/rule-cases.js';
+import { RuleError, loadRules, parseRule } from './rule-file.js';
+
+const RULE = `-- id: my_rule
+-- title: My rule
+-- severity: low
+-- kind: gate
+-- description: One line
+--   and its continuation.
+-- remedy: Fix it.
+SELECT trace_id, span_id, tool, "key", 'x' AS reason FROM tool_args;
+`;
+
+/** Every string value exported by @argspan/conventions, recursively. */
+function conventionValues(): Set<string> {
+  const out = new Set<string>();
+  const walk = (v: unknown) => {
+    if (typeof v === 'string') out.add(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  walk(Object.values(conventions));
+  return out;
+}
+
+describe('rule files', () => {
+  it('parses metadata with continuation lines and strips the trailing semicolon', () => {
+    const r = parseRule(RULE, 'my_rule.sql');
+    expect(r).toMatchObject({ id: 'my_rule', severity: 'low', kind: 'gate', description: 'One line and its continuation.', remedy: 'Fix it.' });
+    expect(r.sql.endsWith('FROM tool_args')).toBe(true);
+  });
+
+  it('rejects missing metadata, unknown severities and non-snake_case ids, naming the file', () => {
+    expect(() => parseRule(RULE.replace('-- remedy: Fix it.\n', ''), 'a.sql')).toThrow(/a\.sql: missing "-- remedy:"/);
+    expect(() => parseRule(RULE.replace('severity: low', 'severity: urgent'), 'b.sql')).toThrow(/b\.sql: severity "urgent"/);
+    expect(() => parseRule(RULE.replace('id: my_rule', 'id: My-Rule'), 'c.sql')).toThrow(/not snake_case/);
+  });
+
+  it('fails loudly on a duplicate id between shipped and user rules', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'argspan-rules-'));
+    writeFileSync(join(dir, 'dup.sql'), RULE.replace('my_rule', 'assumption_span'));
+    expect(() => loadRules([dir])).toThrow(RuleError);
+    expect(() => loadRules([dir])).toThrow(/duplicate rule id "assumption_span"/);
+  });
+
+  it('ships the rules the issue asks for, each with true- and false-positive cases', () => {
+    const ids = loadRules().map((r) => r.id);
+    for (const id of [
+      'assumption_span',
+      'sensitive_arg_sent_remote',
+      'remote_hop_not_allowlisted',
+      'hop_without_checkpoint',
+      'duplicate_hop_during_lease',
+      'excerpt_on_sensitive_leaf',
+      'credential_in_attribute',
+      'incomplete_evidence',
+      'report_invented_fields_by_turn',
+      'report_run_summary',
+      'report_context_lineage',
+    ]) expect(ids).toContain(id);
+    expect(ids.filter((i) => i.startsWith('s002_'))).toHaveLength(7);
+    expect(ids.filter((i) => i.startsWith('s000_'))).toHaveLength(4);
+    expect(Object.keys(RULE_CASES).sort()).toEqual([...ids].sort());
+  });
+
+  it('uses only attribute keys, event names and label values that exist in @argspan/conventions', () => {
+    const known = conventionValues();
+    // SQL-side words that are not conventions: table scopes written by the analyzer itself.
+    const sqlWords = new Set(['span', 'event', 'resource', 'missing']);
+    for (const rule of loadRules()) {
+      const literals = [...readFileSync(rule.file, 'utf8').replace(/^--.*$/gm, '').matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1]!);
+      for (const lit of literals) {
+        if (/\s/.test(lit) || !/[a-z]/i.test(lit) || sqlWords.has(lit)) continue; // prose and punctuation of the reason
+        expect(known.has(lit), `${rule.id}: literal '${lit}' is not in @argspan/conventions`).toBe(true);
+      }
+    }
+  });
+});

@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../db.js';
+import { RuleError, SEVERITIES, type Rule, type Severity } from './rule-file.js';
+
+/** One finding: one row of one rule, in the fixed result shape. */
+export interface Finding {
+  rule: string;
+  severity: Severity;
+  /** The rule's `reason` column: a full sentence, never a value from an argument. */
+  message: string;
+  trace_id: string | null;
+  span_id: string | null;
+  tool: string | null;
+  key: string | null;
+  /** Export file the span was loaded from. */
+  file: string | null;
+  /** Stable id for baselines: hash of rule, trace id, span id, tool and key. */
+  fingerprint: string;
+}
+
+export interface RuleRun {
+  findings: Finding[];
+  /** Rules not run, with why (a required table was empty). */
+  skipped: { rule: string; reason: string }[];
+}
+
+const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
+/** Fingerprint of a finding: stable across re-exports of the same span. */
+export function fingerprintOf(f: Pick<Finding, 'rule' | 'trace_id' | 'span_id' | 'tool' | 'key'>): string {
+  return createHash('sha256')
+    .update([f.rule, f.trace_id, f.span_id, f.tool, f.key].map((x) => x ?? '').join('\u0000'))
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/**
+ * Run each rule over the loaded tables. Every rule must return trace_id, span_id, tool, key and
+ * reason; a rule that fails or returns another shape is a {@link RuleError} naming its file.
+ */
+export async function runRules(db: Db, rules: readonly Rule[]): Promise<RuleRun> {
+  const findings: Finding[] = [];
+  const skipped: RuleRun['skipped'] = [];
+  for (const rule of rules) {
+    const empty: string[] = [];
+    for (const table of rule.requires) {
+      const r = await db.one(`SELECT count(*) AS n FROM "${table.replace(/"/g, '')}"`).catch(() => ({ n: 0 }));
+      if (Number(r.n) === 0) empty.push(table);
+    }
+    if (empty.length) {
+      skipped.push({ rule: rule.id, reason: `needs ${empty.join(', ')}, which is empty` });
+      continue;
+    }
+    let rows;
+    try {
+      rows = await db.all(`
+        SELECT CAST(r.trace_id AS VARCHAR) AS trace_id, CAST(r.span_id AS VARCHAR) AS span_id, CAST(r.tool AS VARCHAR) AS tool,
+          CAST(r."key" AS VARCHAR) AS "key", CAST(r.reason AS VARCHAR) AS reason, f.path AS file
+        FROM (${rule.sql}\n) AS r
+        LEFT JOIN spans s ON s.trace_id = r.trace_id AND s.span_id = r.span_id
+        LEFT JOIN files f ON f.file_id = s.file_id`);
+    } catch (err) {
+      const msg = (err instanceof Error ? err.message : String(err)).split('\n', 1)[0];
+      throw new RuleError(rule.file, `rule ${rule.id} failed (it must return trace_id, span_id, tool, key, reason): ${msg}`);
+    }
+    for (const r of rows) {
+      const base = { rule: rule.id, trace_id: str(r.trace_id), span_id: str(r.span_id), tool: str(r.tool), key: str(r.key) };
+      findings.push({
+        ...base,
+        severity: rule.severity,
+        message: str(r.reason) ?? `Rule ${rule.id} matched.`,
+        file: str(r.file),
+        fingerprint: fingerprintOf(base),
+      });
+    }
+  }
+  return { findings: sortFindings(findings), skipped };
+}
+
+/** Strongest severity first, then rule, trace, span, key: the same input always prints the same. */
+export function sortFindings(findings: Finding[]): Finding[] {
+  const rank = (s: Severity) => SEVERITIES.indexOf(s);
+  const cmp = (a: string | null, b: string | null) => (a ?? '').localeCompare(b ?? '');
+  return findings.sort(
+    (a, b) =>
+      rank(b.severity) - rank(a.severity) ||
+      cmp(a.rule, b.rule) ||
+      cmp(a.trace_id, b.trace_id) ||
+      cmp(a.span_id, b.span_id) ||
+      cmp(a.key, b.key) ||
+      cmp(a.message, b.message),
+  );
+}
+
+/** True when `s` is at or above `threshold`. */
+export function atOrAbove(s: Severity, threshold: Severity): boolean {
+  return SEVERITIES.indexOf(s) >= SEVERITIES.indexOf(threshold);
+}

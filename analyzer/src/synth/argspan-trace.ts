@@ -1,0 +1,205 @@
+import {
+  ArgAttributes,
+  CallAttributes,
+  GenAiAttributes,
+  INSTRUMENTATION_SCOPE,
+  OPERATION_EXECUTE_TOOL,
+  RESIDENCY_STRENGTH,
+  argumentSpanName,
+  hopSpanName,
+  toolCallSpanName,
+  type GateAction,
+  type HopEventName,
+  type Provenance,
+  type Residency,
+  type Verdict,
+} from '@argspan/conventions';
+import { IdSource, attributes, resourceSpansLine, type AttrValue, type OtlpSpan } from './otlp-json.js';
+
+/** One argument leaf of a synthetic tool call. */
+export interface ArgSpec {
+  key: string;
+  provenance?: Provenance;
+  residency?: Residency;
+  denylisted?: boolean;
+  /** Secret/dirty rule id that matched. */
+  rule?: string;
+  /** Opt-in excerpt text (tests plant canaries here). */
+  excerpt?: string;
+  /** Span id of the earlier tool-call span whose result supplied the value (span link). */
+  linkTo?: { traceId: string; spanId: string };
+  sourceCallId?: string;
+  bytes?: number;
+}
+
+/** A hop/lease event on the call (or on its `hop {tool}` child). */
+export interface EventSpec {
+  name: HopEventName;
+  /** Milliseconds after the call started. */
+  atMs: number;
+  attrs?: Record<string, AttrValue>;
+}
+
+export interface CallSpec {
+  tool: string;
+  runId: string;
+  args: ArgSpec[];
+  callId?: string;
+  verdict?: Verdict;
+  verdictReason?: string;
+  gateAction?: GateAction;
+  gateHits?: string[];
+  gateQuestion?: string;
+  /** `argspan.hop.remote`. */
+  remote?: boolean;
+  hopFingerprint?: string;
+  events?: EventSpec[];
+  /** Put the events on a `hop {tool}` child span instead of the call span. */
+  hopChild?: boolean;
+  /** Override `argspan.args.count` (default: number of args). `null` omits it. */
+  declaredCount?: number | null;
+  stopwatch?: { localMs?: number; remoteRttMs?: number; bytesAfterRedaction?: number; hopBlocked?: boolean };
+  /** Extra call-span attributes (tests use this for planted values). */
+  extra?: Record<string, AttrValue>;
+  /** Milliseconds after the trace start. */
+  atMs?: number;
+  /** Leave this many declared leaves without a `tool_arg` span (incomplete evidence). */
+  dropArgSpans?: number;
+}
+
+const MS = 1_000_000n;
+
+/** Builds argspan-shaped traces: a turn span per agent turn, tool-call spans and argument spans. */
+export class ArgspanTraceBuilder {
+  readonly spans: OtlpSpan[] = [];
+  private readonly ids: IdSource;
+  constructor(
+    seed = 1,
+    private readonly baseNs: bigint = 1_764_460_800_000_000_000n,
+  ) {
+    this.ids = new IdSource(seed);
+  }
+
+  /** A turn span (the parent of tool calls), in a new trace unless one is given. */
+  turn(name: string, runId: string, traceId: string = this.ids.traceId(), atMs = 0): { traceId: string; spanId: string } {
+    const spanId = this.ids.spanId();
+    this.spans.push(this.span(traceId, spanId, undefined, name, 1, atMs, 1000, attributes({ [GenAiAttributes.CONVERSATION_ID]: runId })));
+    return { traceId, spanId };
+  }
+
+  /** A tool call under `parent`, with one `tool_arg` child per argument. Returns the call span's ids. */
+  call(parent: { traceId: string; spanId: string }, spec: CallSpec): { traceId: string; spanId: string; callId: string } {
+    const spanId = this.ids.spanId();
+    const callId = spec.callId ?? `call_${spanId.slice(-8)}`;
+    const at = spec.atMs ?? 10;
+    const strongest = spec.args.reduce<Residency | undefined>((acc, a) => {
+      const r = a.residency ?? 'tiny-public';
+      return acc === undefined || RESIDENCY_STRENGTH[r] > RESIDENCY_STRENGTH[acc] ? r : acc;
+    }, undefined);
+    const call = this.span(
+      parent.traceId,
+      spanId,
+      parent.spanId,
+      toolCallSpanName(spec.tool),
+      1,
+      at,
+      50,
+      attributes({
+        [GenAiAttributes.OPERATION_NAME]: OPERATION_EXECUTE_TOOL,
+        [GenAiAttributes.TOOL_NAME]: spec.tool,
+        [GenAiAttributes.TOOL_CALL_ID]: callId,
+        [GenAiAttributes.CONVERSATION_ID]: spec.runId,
+        [CallAttributes.ARGS_COUNT]: spec.declaredCount === null ? undefined : (spec.declaredCount ?? spec.args.length),
+        [CallAttributes.ARGS_TRUNCATED]: 0,
+        [CallAttributes.ARGS_BYTES]: spec.args.reduce((n, a) => n + (a.bytes ?? 16), 0),
+        [CallAttributes.ARGS_HASH]: `h${spanId}`,
+        [CallAttributes.RESIDENCY]: strongest ?? 'tiny-public',
+        [CallAttributes.VERDICT]: spec.verdict ?? 'local',
+        [CallAttributes.VERDICT_REASON]: spec.verdictReason,
+        [CallAttributes.GATE_ACTION]: spec.gateAction ?? 'allow',
+        [CallAttributes.GATE_HITS]: spec.gateHits,
+        [CallAttributes.GATE_QUESTION]: spec.gateQuestion,
+        [CallAttributes.HOP_REMOTE]: spec.remote,
+        [CallAttributes.HOP_FINGERPRINT]: spec.hopFingerprint,
+        [CallAttributes.LOCAL_MS]: spec.stopwatch?.localMs,
+        [CallAttributes.REMOTE_RTT_MS]: spec.stopwatch?.remoteRttMs,
+        [CallAttributes.BYTES_REDACTED]: spec.stopwatch?.bytesAfterRedaction,
+        [CallAttributes.HOP_BLOCKED]: spec.stopwatch?.hopBlocked,
+        ...spec.extra,
+      }),
+    );
+    this.spans.push(call);
+    let carrier = call;
+    if (spec.events?.length && spec.hopChild) {
+      carrier = this.span(parent.traceId, this.ids.spanId(), spanId, hopSpanName(spec.tool), 3, at + 1, 40, []);
+      this.spans.push(carrier);
+    }
+    if (spec.events?.length) {
+      carrier.events = spec.events.map((e) => ({
+        timeUnixNano: String(this.baseNs + BigInt(at + e.atMs) * MS),
+        name: e.name,
+        attributes: attributes(e.attrs ?? {}),
+      }));
+    }
+    const emitted = spec.args.slice(0, spec.args.length - (spec.dropArgSpans ?? 0));
+    for (const a of emitted) {
+      const leaf = a.key.replace(/\[\d+\]$/, '').split('.').pop() ?? a.key;
+      const s = this.span(
+        parent.traceId,
+        this.ids.spanId(),
+        spanId,
+        argumentSpanName(a.key),
+        1,
+        at,
+        1,
+        attributes({
+          [ArgAttributes.KEY]: a.key,
+          [ArgAttributes.LEAF]: leaf,
+          [ArgAttributes.PROVENANCE]: a.provenance ?? 'user_explicit',
+          [ArgAttributes.RESIDENCY]: a.residency ?? 'tiny-public',
+          [ArgAttributes.RULE]: a.rule,
+          [ArgAttributes.VALUE_HASH]: `v${this.spans.length.toString(16).padStart(15, '0')}`,
+          [ArgAttributes.BYTES]: a.bytes ?? 16,
+          [ArgAttributes.DENYLISTED]: a.denylisted ?? false,
+          [ArgAttributes.EXCERPT]: a.excerpt,
+          [ArgAttributes.SOURCE_CALL_ID]: a.sourceCallId,
+        }),
+      );
+      if (a.linkTo) s.links = [{ traceId: a.linkTo.traceId, spanId: a.linkTo.spanId }];
+      this.spans.push(s);
+    }
+    return { traceId: parent.traceId, spanId, callId };
+  }
+
+  /** The spans as OTLP JSON lines, `perLine` spans per `resourceSpans` message. */
+  lines(service = 'agent', perLine = 200, resource: Record<string, AttrValue | undefined> = {}): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < this.spans.length; i += perLine) {
+      out.push(resourceSpansLine(service, INSTRUMENTATION_SCOPE, this.spans.slice(i, i + perLine), resource));
+    }
+    return out;
+  }
+
+  private span(
+    traceId: string,
+    spanId: string,
+    parentSpanId: string | undefined,
+    name: string,
+    kind: number,
+    atMs: number,
+    durMs: number,
+    attrs: OtlpSpan['attributes'],
+  ): OtlpSpan {
+    const start = this.baseNs + BigInt(atMs) * MS;
+    return {
+      traceId,
+      spanId,
+      ...(parentSpanId ? { parentSpanId } : {}),
+      name,
+      kind,
+      startTimeUnixNano: String(start),
+      endTimeUnixNano: String(start + BigInt(durMs) * MS),
+      attributes: attrs,
+    };
+  }
+}

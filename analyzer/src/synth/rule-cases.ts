@@ -1,0 +1,196 @@
+import { EventAttributes, GenAiAttributes, CallAttributes, HopEvents, ResourceAttributes, type Provenance } from '@argspan/conventions';
+import { ArgspanTraceBuilder, type CallSpec, type EventSpec } from './argspan-trace.js';
+
+/** A canary shaped like an AWS access key id. Tests grep every output for it. */
+export const CANARY_AWS_KEY = 'AKIACANARY0123456789';
+
+/** Resource attribute every rule fixture carries: only `summarise` may hop remotely. */
+export const FIXTURE_RESOURCE = { [ResourceAttributes.REMOTE_ALLOWLIST]: ['summarise'] };
+
+type Parent = { traceId: string; spanId: string };
+type Case = (b: ArgspanTraceBuilder, turn: Parent) => void;
+
+/** A call that satisfies every gate rule and check; cases override one thing. */
+export function cleanCall(over: Partial<CallSpec> = {}): CallSpec {
+  return {
+    tool: 'calendar.create',
+    runId: 'run-1',
+    args: [{ key: 'title', provenance: 'user_explicit', residency: 'tiny-public' }],
+    verdict: 'local',
+    gateAction: 'allow',
+    stopwatch: { localMs: 2 },
+    ...over,
+  };
+}
+
+/** Hop events of a clean remote hop: checkpoint, lease, send, completion, release. */
+export function hopEvents(fp: string, lease: string, opts: { checkpoint?: boolean; release?: boolean } = {}): EventSpec[] {
+  const ev: EventSpec[] = [];
+  if (opts.checkpoint !== false) ev.push({ name: HopEvents.CHECKPOINT_WRITTEN, atMs: 1, attrs: { [EventAttributes.STEP]: 1, [EventAttributes.FINGERPRINT]: fp } });
+  ev.push({ name: HopEvents.LEASE_ACQUIRED, atMs: 2, attrs: { [EventAttributes.LEASE_ID]: lease, [EventAttributes.FINGERPRINT]: fp } });
+  ev.push({ name: HopEvents.HOP_SENT, atMs: 3, attrs: { [EventAttributes.FINGERPRINT]: fp, [EventAttributes.BYTES]: 120 } });
+  ev.push({ name: HopEvents.HOP_COMPLETED, atMs: 30, attrs: { [EventAttributes.FINGERPRINT]: fp, [EventAttributes.RTT_MS]: 27 } });
+  if (opts.release !== false) ev.push({ name: HopEvents.LEASE_RELEASED, atMs: 31, attrs: { [EventAttributes.LEASE_ID]: lease } });
+  return ev;
+}
+
+/** A clean remote call by `summarise`. */
+export function remoteCall(over: Partial<CallSpec> = {}, fp = 'fp-1', lease = 'lease-1'): CallSpec {
+  return cleanCall({
+    tool: 'summarise',
+    args: [{ key: 'text', provenance: 'user_explicit', residency: 'bulky-public' }],
+    verdict: 'remote-ok',
+    remote: true,
+    hopFingerprint: fp,
+    stopwatch: { localMs: 1, remoteRttMs: 27 },
+    events: hopEvents(fp, lease),
+    ...over,
+  });
+}
+
+const inferredTz = { key: 'timezone', provenance: 'model_inferred' as Provenance, residency: 'tiny-public' as const, denylisted: true };
+const asked = { gateAction: 'ask' as const, gateHits: ['calendar.create.timezone'], gateQuestion: 'Which timezone should the meeting use?' };
+
+/** True-positive and false-positive trace for every shipped rule, by rule id. */
+export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
+  assumption_span: {
+    tp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], ...asked })),
+    fp: (b, t) => {
+      b.call(t, cleanCall({ args: [{ ...inferredTz, provenance: 'user_explicit' }] }));
+      b.call(t, cleanCall({ args: [{ key: 'title', provenance: 'model_inferred', denylisted: false }] }));
+    },
+  },
+  sensitive_arg_sent_remote: {
+    tp: (b, t) => void b.call(t, remoteCall({ args: [{ key: 'text', residency: 'secret', rule: 'aws-access-key-id' }] })),
+    fp: (b, t) => {
+      b.call(t, cleanCall({ tool: 'summarise', args: [{ key: 'text', residency: 'secret', rule: 'aws-access-key-id' }] }));
+      b.call(t, remoteCall());
+    },
+  },
+  remote_hop_not_allowlisted: {
+    tp: (b, t) => void b.call(t, remoteCall({ tool: 'mail.send' })),
+    fp: (b, t) => {
+      b.call(t, remoteCall());
+      b.call(t, cleanCall({ tool: 'mail.send' }));
+    },
+  },
+  hop_without_checkpoint: {
+    tp: (b, t) => void b.call(t, remoteCall({ events: hopEvents('fp-1', 'lease-1', { checkpoint: false }) })),
+    fp: (b, t) => void b.call(t, remoteCall({ hopChild: true })),
+  },
+  duplicate_hop_during_lease: {
+    tp: (b, t) => {
+      b.call(t, remoteCall({ events: hopEvents('fp-dup', 'lease-a', { release: false }) }, 'fp-dup'));
+      b.call(t, remoteCall({ atMs: 100, events: hopEvents('fp-dup', 'lease-b') }, 'fp-dup'));
+    },
+    fp: (b, t) => {
+      b.call(t, remoteCall({ events: hopEvents('fp-dup', 'lease-a') }, 'fp-dup'));
+      b.call(t, remoteCall({ atMs: 100, events: hopEvents('fp-dup', 'lease-b') }, 'fp-dup'));
+    },
+  },
+  excerpt_on_sensitive_leaf: {
+    tp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'notes', residency: 'dirty-tree', rule: 'dirty-path', excerpt: 'uncommitted draft text' }] })),
+    fp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'notes', residency: 'tiny-public', excerpt: 'team sync' }] })),
+  },
+  credential_in_attribute: {
+    tp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'notes', residency: 'tiny-public', excerpt: `key=${CANARY_AWS_KEY}` }] })),
+    fp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'notes', residency: 'tiny-public', excerpt: 'AKIA is only a prefix, sk- too' }] })),
+  },
+  incomplete_evidence: {
+    tp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'title' }, { key: 'start' }], dropArgSpans: 1 })),
+    fp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'title' }, { key: 'start' }] })),
+  },
+  s002_inferred_gate_missed: {
+    tp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], gateHits: ['calendar.create.timezone'] })),
+    fp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], ...asked })),
+  },
+  s002_gate_hit_without_inferred_leaf: {
+    tp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], ...asked, gateHits: ['calendar.create.timezone', 'calendar.create.title'] })),
+    fp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], ...asked })),
+  },
+  s002_inferred_leaf_not_in_hits: {
+    tp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], ...asked, gateHits: [] })),
+    fp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], ...asked })),
+  },
+  s002_ask_without_question: {
+    tp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], gateAction: 'ask', gateHits: asked.gateHits })),
+    fp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], ...asked })),
+  },
+  s002_blocked_call_dispatched: {
+    tp: (b, t) => void b.call(t, remoteCall({ args: [{ ...inferredTz, key: 'text' }], gateAction: 'block', gateHits: ['summarise.text'] })),
+    fp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], gateAction: 'block', gateHits: asked.gateHits })),
+  },
+  s002_gate_without_inferred_leaf: {
+    tp: (b, t) => void b.call(t, cleanCall({ args: [{ ...inferredTz, provenance: 'user_explicit' }], gateAction: 'block' })),
+    fp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], gateAction: 'block', gateHits: asked.gateHits })),
+  },
+  s002_invalid_label: {
+    tp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'title', provenance: 'guessed' as Provenance }] })),
+    fp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'title', provenance: 'schema_default', residency: 'unknown' }] })),
+  },
+  s000_stopwatch_missing: {
+    tp: (b, t) => void b.call(t, cleanCall({ stopwatch: {} })),
+    fp: (b, t) => void b.call(t, cleanCall()),
+  },
+  s000_remote_without_rtt: {
+    tp: (b, t) => void b.call(t, remoteCall({ stopwatch: { localMs: 1 } })),
+    fp: (b, t) => void b.call(t, remoteCall()),
+  },
+  s000_blocked_hop_went_remote: {
+    tp: (b, t) => void b.call(t, remoteCall({ stopwatch: { localMs: 1, remoteRttMs: 20, hopBlocked: true } })),
+    fp: (b, t) => void b.call(t, cleanCall({ stopwatch: { localMs: 1, hopBlocked: true } })),
+  },
+  s000_local_verdict_went_remote: {
+    tp: (b, t) => void b.call(t, remoteCall({ verdict: 'local' })),
+    fp: (b, t) => void b.call(t, remoteCall()),
+  },
+  context_lineage_broken: {
+    tp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'title', provenance: 'context_retrieved' }] })),
+    fp: (b, t) => {
+      const src = b.call(t, cleanCall({ tool: 'contacts.lookup', args: [{ key: 'name' }] }));
+      b.call(t, cleanCall({ atMs: 100, args: [{ key: 'title', provenance: 'context_retrieved', linkTo: src }] }));
+      b.call(t, cleanCall({ atMs: 200, args: [{ key: 'start', provenance: 'context_retrieved', sourceCallId: src.callId }] }));
+    },
+  },
+  report_invented_fields_by_turn: {
+    tp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'title', provenance: 'model_inferred' }] })),
+    fp: (b, t) => void b.call(t, cleanCall()),
+  },
+  report_run_summary: {
+    tp: (b, t) => void b.call(t, cleanCall()),
+    fp: () => undefined,
+  },
+  report_context_lineage: {
+    tp: (b, t) => {
+      const src = b.call(t, cleanCall({ tool: 'contacts.lookup', args: [{ key: 'name' }] }));
+      b.call(t, cleanCall({ atMs: 100, args: [{ key: 'title', provenance: 'context_retrieved', linkTo: src }] }));
+    },
+    fp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'title', provenance: 'context_retrieved' }] })),
+  },
+};
+
+/** Attributes whose values tie spans of different traces together (run, payload, lease). */
+const CROSS_TRACE_KEYS = new Set<string>([GenAiAttributes.CONVERSATION_ID, CallAttributes.HOP_FINGERPRINT, EventAttributes.FINGERPRINT, EventAttributes.LEASE_ID]);
+
+/**
+ * The OTLP JSON lines of one rule case. Ids come from a seed of their own and run ids,
+ * fingerprints and lease ids are prefixed with the case name, so all cases can be loaded into
+ * one database without one case's spans joining another's.
+ */
+export function ruleCaseLines(rule: string, which: 'tp' | 'fp'): string[] {
+  const c = RULE_CASES[rule];
+  if (!c) throw new Error(`no fixture case for rule ${rule}`);
+  const index = Object.keys(RULE_CASES).indexOf(rule);
+  const b = new ArgspanTraceBuilder(0x5e00 + index * 2 + (which === 'fp' ? 1 : 0));
+  const turn = b.turn('turn 1', 'run-1');
+  c[which](b, turn);
+  const ns = (kv: { key: string; value: unknown }) => {
+    const v = kv.value as { stringValue?: string };
+    if (CROSS_TRACE_KEYS.has(kv.key) && v.stringValue !== undefined) v.stringValue = `${rule}.${which}.${v.stringValue}`;
+  };
+  for (const span of b.spans) {
+    span.attributes.forEach(ns);
+    for (const e of span.events ?? []) e.attributes.forEach(ns);
+  }
+  return b.lines('agent', 200, FIXTURE_RESOURCE);
+}

@@ -1,0 +1,50 @@
+import type { InputProblem } from './load/input-error.js';
+import type { Rule } from './rules/rule-file.js';
+import type { Finding } from './rules/run-rules.js';
+
+/** Options of {@link analyze}. */
+export interface AnalyzeOptions {
+  /** Files, directories (walked for *.json*, *.gz, *.zst) and globs to load. */
+  paths: readonly string[];
+  /** Extra rule folders; each `*.sql` file in them is a rule. @default [] */
+  rulesDirs?: readonly string[];
+  /** Also run the informational `report` rules (parent-span joins, run summary, lineage). @default false */
+  reports?: boolean;
+  /** Analyse the readable rest of damaged input and report what was skipped. @default false */
+  allowPartial?: boolean;
+  /** Largest JSON line accepted, in bytes. @default 16777216 (DuckDB's default maximum object size) */
+  maxLineBytes?: number;
+  /** Tools allowed to hop remotely, added to any `argspan.remote.allowlist` resource attribute. @default [] */
+  remoteAllowlist?: readonly string[];
+  /** Baseline file: findings whose fingerprint it lists are suppressed. @default undefined */
+  baseline?: string;
+  /** Keep the DuckDB database in this file instead of in memory (its analyzer tables are replaced). @default undefined */
+  dbPath?: string;
+  /** Write every normalised table to `<dir>/<table>.parquet`. @default undefined */
+  exportParquetDir?: string;
+  /** Called before each file is loaded. @default undefined */
+  onProgress?: (index: number, total: number, file: string) => void;
+}
+
+/** Run statistics (the `stats` object of the JSON report). */
+export interface AnalysisStats {
+  files: number;
+  spans: number;
+  /** Span copies dropped as duplicates (same trace and span id). */
+  duplicate_spans: number;
+  /** Lines, messages or files skipped under allow-partial. */
+  malformed_lines: number;
+  skipped: InputProblem[];
+  rules_run: number;
+  rules_skipped: { rule: string; reason: string }[];
+  /** Findings suppressed by the baseline. */
+  suppressed: number;
+  /** Wall time of the whole analysis, milliseconds. */
+  time_ms: number;
+}
+
+export interface AnalysisResult {
+  findings: Finding[];
+  rules: Rule[];
+  stats: AnalysisStats;
+}

@@ -1,0 +1,89 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ArgAttributes } from '@argspan/conventions';
+import { ArgspanClarificationError } from '@argspan/instrumentation';
+import { argSpans, memoryTracing, toolSpan } from '../../test-support/fixtures.js';
+import { instrumentMcpClient } from './instrument-client.js';
+import type { McpAdapterOptions } from './types.js';
+
+const hashKey = new Uint8Array(32).fill(4);
+
+/** An in-process SDK server (real protocol over a linked in-memory transport) that counts requests. */
+async function serve(options: McpAdapterOptions) {
+  const counts = { list: 0, calls: [] as string[] };
+  const server = new McpServer({ name: 'calendar', version: '0.0.0' });
+  server.registerTool(
+    'create_event',
+    { inputSchema: { title: z.string(), timezone: z.string().optional(), send_updates: z.enum(['all', 'none']).default('all') } },
+    async ({ title }) => {
+      counts.calls.push(title);
+      return { content: [{ type: 'text', text: `created ${title}` }] };
+    },
+  );
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const onmessage = serverSide.onmessage!;
+  serverSide.onmessage = (m, extra) => {
+    if ('method' in m && m.method === 'tools/list') counts.list += 1;
+    onmessage(m, extra);
+  };
+  const client = instrumentMcpClient(new Client({ name: 'test', version: '0.0.0' }), { hashKey, ...options });
+  await client.connect(clientSide);
+  return { client, counts, close: () => client.close() };
+}
+
+describe('instrumentMcpClient (in-process SDK server)', () => {
+  it('lists tools once even when the first calls run concurrently, and uses the learned defaults', async () => {
+    const { provider, spans } = memoryTracing();
+    const s = await serve({ tracerProvider: provider });
+    try {
+      await Promise.all([
+        s.client.callTool({ name: 'create_event', arguments: { title: 'A', send_updates: 'all' } }, undefined, { argspan: { callId: 'a' } }),
+        s.client.callTool({ name: 'create_event', arguments: { title: 'B' } }, undefined, { argspan: { callId: 'b' } }),
+      ]);
+      expect(s.counts.list).toBe(1);
+      expect(s.counts.calls.sort()).toEqual(['A', 'B']);
+      const a = argSpans(spans(), toolSpan(spans(), 'create_event', 'a'));
+      expect(a.find((x) => x.attributes[ArgAttributes.KEY] === 'send_updates')?.attributes[ArgAttributes.PROVENANCE]).toBe('schema_default');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('does not list tools when listToolsFirst is false', async () => {
+    const s = await serve({ listToolsFirst: false });
+    try {
+      await s.client.callTool({ name: 'create_event', arguments: { title: 'A' } });
+      expect(s.counts.list).toBe(0);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('asks before a model-inferred timezone reaches the server; the result mode returns the question', async () => {
+    const thrown = await serve({});
+    const answered = await serve({ onRefused: 'result' });
+    try {
+      const args = { title: 'Follow-up', timezone: 'UTC' };
+      await expect(thrown.client.callTool({ name: 'create_event', arguments: args })).rejects.toBeInstanceOf(ArgspanClarificationError);
+      const result = (await answered.client.callTool({ name: 'create_event', arguments: args })) as { isError: boolean; content: { text: string }[] };
+      expect(result.isError).toBe(true);
+      expect(result.content[0]!.text).toBe('Before I run create_event: which timezone should I use? You did not give the value, so I will not guess.');
+      expect(thrown.counts.calls).toEqual([]);
+      expect(answered.counts.calls).toEqual([]);
+    } finally {
+      await thrown.close();
+      await answered.close();
+    }
+  });
+
+  it('refuses to instrument a client twice and rejects a bad onRefused', async () => {
+    const client = new Client({ name: 'test', version: '0.0.0' });
+    instrumentMcpClient(client, { hashKey });
+    expect(() => instrumentMcpClient(client, { hashKey })).toThrow(/already instrumented/);
+    expect(() => instrumentMcpClient(new Client({ name: 't', version: '0' }), { hashKey, onRefused: 'drop' as 'throw' })).toThrow(/onRefused/);
+  });
+});

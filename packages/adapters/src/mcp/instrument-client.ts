@@ -1,0 +1,107 @@
+import type { ArgspanInstrumentation } from '@argspan/instrumentation';
+import { gatedInstrumentation } from '../shared/gated-instrumentation.js';
+import { isGateError, refusalText } from '../shared/refusal.js';
+import { mcpResultContext } from './result-context.js';
+import { McpToolError } from './tool-error.js';
+import type { McpAdapterOptions, McpCallToolParams, McpCallToolResult, McpClientLike, McpRequestArgspanOptions, McpToolInfo } from './types.js';
+
+const INSTRUMENTED = Symbol.for('argspan.adapters.mcp.instrumented');
+
+/**
+ * A client returned by {@link instrumentMcpClient}: the same object, with its instrumentation
+ * attached and `callTool` accepting `{ argspan: { callId, session } }` in its request options.
+ */
+export type InstrumentedMcpClient<C extends McpClientLike> = Omit<C, 'callTool'> & {
+  callTool(
+    params: Parameters<C['callTool']>[0],
+    resultSchema?: Parameters<C['callTool']>[1],
+    options?: Parameters<C['callTool']>[2] & McpRequestArgspanOptions,
+  ): ReturnType<C['callTool']>;
+  /** The instrumentation every `callTool` goes through (its `session` holds the run's context). */
+  readonly argspan: ArgspanInstrumentation;
+};
+
+/**
+ * Instrument an `@modelcontextprotocol/sdk` `Client` in place: every `callTool` is classified,
+ * gated and traced (`execute_tool {tool}` with a `tool_arg {key}` child per argument) before the
+ * request is sent; refused, blocked and asked calls never reach the server. `listTools` results
+ * feed each tool's schema defaults and public-schema keys, and each tool result becomes provenance
+ * context for later calls. Returns the same client (calling it twice throws).
+ *
+ * ```ts
+ * const client = instrumentMcpClient(new Client({ name: 'agent', version: '1.0.0' }), { session });
+ * await client.connect(new StdioClientTransport({ command, args }));
+ * await client.callTool({ name: 'read_text_file', arguments: { path: 'src/parser.py' } }, undefined, { argspan: { callId } });
+ * ```
+ */
+export function instrumentMcpClient<C extends McpClientLike>(client: C, options: McpAdapterOptions = {}): InstrumentedMcpClient<C> {
+  if ((client as unknown as Record<symbol, unknown>)[INSTRUMENTED]) {
+    throw new TypeError('instrumentMcpClient: this client is already instrumented');
+  }
+  const { onRefused = 'throw', listToolsFirst = true, toolName = (n: string) => n, ...adapterOptions } = options;
+  if (onRefused !== 'throw' && onRefused !== 'result') {
+    throw new RangeError(`instrumentMcpClient: onRefused must be "throw" or "result", got ${JSON.stringify(onRefused)}`);
+  }
+  const gated = gatedInstrumentation({
+    resultToContext: (_tool, result) => mcpResultContext(result),
+    ...adapterOptions,
+  });
+  const originalCall = client.callTool.bind(client);
+  const originalList = client.listTools.bind(client);
+
+  const listTools = async (params?: unknown, requestOptions?: unknown) => {
+    const result = await originalList(params, requestOptions);
+    const tools: unknown = result?.tools;
+    if (Array.isArray(tools)) {
+      for (const t of tools as McpToolInfo[]) {
+        if (t && typeof t.name === 'string' && t.inputSchema !== undefined) gated.learnJsonSchema(toolName(t.name), t.inputSchema);
+      }
+    }
+    return result;
+  };
+
+  let listing: Promise<void> | undefined;
+  const learnSchemas = (): Promise<void> =>
+    (listing ??= (async () => {
+      let cursor: string | undefined;
+      for (let page = 0; page < 100; page++) {
+        const r = await listTools(cursor === undefined ? undefined : { cursor });
+        cursor = typeof r?.nextCursor === 'string' && r.nextCursor !== '' ? r.nextCursor : undefined;
+        if (cursor === undefined) return;
+      }
+    })().catch(() => undefined));
+
+  const callTool = async (params: McpCallToolParams, resultSchema?: unknown, requestOptions?: McpRequestArgspanOptions & Record<string, unknown>) => {
+    if (params === null || typeof params !== 'object' || typeof params.name !== 'string') {
+      throw new TypeError('instrumentMcpClient: callTool needs params with a string "name"');
+    }
+    const { argspan: callOptions, ...rest } = requestOptions ?? {};
+    const sdkOptions = requestOptions === undefined ? undefined : rest;
+    const tool = toolName(params.name);
+    if (listToolsFirst && !gated.hasSchema(tool)) await learnSchemas();
+    try {
+      return await gated.instrumentation.call(tool, params.arguments ?? {}, callOptions, async (args) => {
+        const result = (await originalCall({ ...params, arguments: args }, resultSchema, sdkOptions)) as McpCallToolResult;
+        if (result?.isError === true) throw new McpToolError(params.name, result);
+        return result;
+      });
+    } catch (err) {
+      if (err instanceof McpToolError) return err.result;
+      if (onRefused === 'result' && isGateError(err)) return gateErrorResult(refusalText(err));
+      throw err;
+    }
+  };
+
+  Object.defineProperties(client, {
+    callTool: { value: callTool, configurable: true, writable: true },
+    listTools: { value: listTools, configurable: true, writable: true },
+    argspan: { value: gated.instrumentation, configurable: true },
+    [INSTRUMENTED]: { value: true, configurable: true },
+  });
+  return client as unknown as InstrumentedMcpClient<C>;
+}
+
+/** The MCP error result returned instead of throwing when `onRefused` is `'result'`. */
+function gateErrorResult(text: string): McpCallToolResult {
+  return { isError: true, content: [{ type: 'text', text }] };
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ArgAttributes, CallAttributes } from '@argspan/conventions';
+import { classifyCall } from '@argspan/core';
+import { ArgspanRefusedError, FAIL_CLOSED_REASON } from '@argspan/instrumentation';
+import { argSpans, memoryTracing, only } from '../../test-support/fixtures.js';
+import { gatedInstrumentation, toolSchemaFromJsonSchema } from './gated-instrumentation.js';
+import { keptLocalReason } from './keep-local-classifier.js';
+
+const hashKey = new Uint8Array(32).fill(9);
+const dirty = { root: '/repo', paths: new Set(['src/config.py']), prefixes: [], lines: new Set<string>() };
+
+describe('gatedInstrumentation', () => {
+  it('refuses a secret call (core verdict local) and never runs the tool; the reason keeps the rule and key', async () => {
+    const { provider, spans } = memoryTracing();
+    const run = vi.fn();
+    const { instrumentation } = gatedInstrumentation({ tracerProvider: provider, hashKey });
+    const err = await instrumentation.call('fs.read', { path: '.env' }, { callId: 'c1' }, run).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ArgspanRefusedError);
+    expect(run).not.toHaveBeenCalled();
+    const core = classifyCall({ tool: 'fs.read', args: { path: '.env' } });
+    expect(core.verdict).toBe('local');
+    expect(only(spans(), 'execute_tool fs.read').attributes[CallAttributes.VERDICT_REASON]).toBe(keptLocalReason(core.reason, 'secret'));
+  });
+
+  it('runs a dirty-tree call by default and refuses it when dirty-tree is listed', async () => {
+    const call = (refuseResidencies?: ('secret' | 'dirty-tree')[]) => {
+      const { instrumentation } = gatedInstrumentation({ hashKey, policy: { dirty }, ...(refuseResidencies ? { refuseResidencies } : {}) });
+      return instrumentation.call('fs.read', { path: '/repo/src/config.py' }, undefined, () => 'ran');
+    };
+    await expect(call()).resolves.toBe('ran');
+    await expect(call(['secret', 'dirty-tree'])).rejects.toBeInstanceOf(ArgspanRefusedError);
+    await expect(call([])).resolves.toBe('ran');
+  });
+
+  it('rejects a misspelt residency instead of silently refusing nothing', () => {
+    expect(() => gatedInstrumentation({ hashKey, refuseResidencies: ['secrets' as 'secret'] })).toThrow(/refuseResidencies has "secrets"/);
+  });
+
+  it('fails closed when a custom classifier throws', async () => {
+    const { provider, spans } = memoryTracing();
+    const run = vi.fn();
+    const { instrumentation } = gatedInstrumentation({ tracerProvider: provider, hashKey, classifier: () => { throw new Error('boom'); } });
+    await expect(instrumentation.call('t', { a: 1 }, undefined, run)).rejects.toBeInstanceOf(ArgspanRefusedError);
+    expect(run).not.toHaveBeenCalled();
+    expect(only(spans(), 'execute_tool t').attributes[CallAttributes.VERDICT_REASON]).toBe(FAIL_CLOSED_REASON);
+  });
+
+  it('uses a schema learned after construction, but a configured schema wins', async () => {
+    const { provider, spans } = memoryTracing();
+    const g = gatedInstrumentation({ tracerProvider: provider, hashKey, schemas: { pinned: { defaults: {} } } });
+    const schema = { type: 'object', properties: { sort: { type: 'string', default: 'name' } } };
+    g.learnJsonSchema('listing', schema);
+    g.learnJsonSchema('pinned', schema);
+    expect(g.hasSchema('listing')).toBe(true);
+    await g.instrumentation.call('listing', { sort: 'name' }, undefined, () => 1);
+    await g.instrumentation.call('pinned', { sort: 'name' }, undefined, () => 1);
+    const provenance = (tool: string) => argSpans(spans(), only(spans(), `execute_tool ${tool}`))[0]?.attributes[ArgAttributes.PROVENANCE];
+    expect(provenance('listing')).toBe('schema_default');
+    expect(provenance('pinned')).toBe('model_inferred');
+  });
+
+  it('reads declared keys and defaults from a JSON schema', () => {
+    expect(
+      toolSchemaFromJsonSchema({
+        type: 'object',
+        properties: { path: { type: 'string' }, opts: { type: 'object', properties: { depth: { type: 'number', default: 2 } } } },
+      }),
+    ).toEqual({ publicKeys: ['path', 'opts', 'opts.depth'], defaults: { 'opts.depth': 2 } });
+  });
+});

@@ -1,0 +1,185 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { describe, expect, it } from 'vitest';
+import { CANARY_AWS_KEY } from '../analyzer/src/synth/rule-cases.js';
+import { analyzeBin, parseJson } from './analyze-helpers.js';
+
+const TOKYO = 'fixtures/traces/tokyo-invite.jsonl';
+const CLEAN = 'fixtures/traces/rules/s000_stopwatch_missing/fp.jsonl';
+const tmp = () => mkdtempSync(join(tmpdir(), 'argspan-analyze-cli-'));
+
+async function query(dbFile: string | undefined, sql: string): Promise<Record<string, unknown>[]> {
+  const instance = await DuckDBInstance.create(dbFile ?? ':memory:');
+  const conn = await instance.connect();
+  try {
+    return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
+
+describe('argspan analyze: output and exit codes', () => {
+  it('prints one JSON object with findings and stats, nothing else on stdout', () => {
+    const run = analyzeBin(TOKYO, '--format', 'json');
+    expect(run.code).toBe(1);
+    const out = parseJson(run);
+    expect(out.findings[0]).toEqual({
+      rule: 'assumption_span',
+      severity: 'high',
+      message: expect.stringMatching(/\.$/),
+      trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+      tool: 'calendar.create',
+      key: expect.any(String),
+      file: TOKYO,
+      fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
+    expect(out.stats).toMatchObject({ files: 1, spans: 10, malformed_lines: 0, time_ms: expect.any(Number) });
+  });
+
+  it('exits 0 with "No findings" on a clean trace, and --fail-on sets the threshold', () => {
+    const clean = analyzeBin(CLEAN);
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toMatch(/^No findings in 1 file\(s\), 3 span\(s\)\.$/m);
+    expect(analyzeBin(TOKYO, '--fail-on', 'critical').code).toBe(0);
+    expect(analyzeBin(TOKYO, '--fail-on', 'high').code).toBe(1);
+    expect(analyzeBin(TOKYO, '--fail-on', 'none').code).toBe(0);
+  });
+
+  it('exits 2 on bad usage', () => {
+    expect(analyzeBin(TOKYO, '--format', 'xml').code).toBe(2);
+    expect(analyzeBin().code).toBe(2);
+  });
+
+  it('reads directories and globs, and counts spans shared by overlapping files once', () => {
+    const run = analyzeBin('fixtures/traces/formats/rotated', 'fixtures/traces/formats/otlp-lines.jsonl*', '--format', 'json');
+    const out = parseJson(run);
+    expect(out.stats).toMatchObject({ files: 4, spans: 10, duplicate_spans: 30 });
+  });
+});
+
+describe('argspan analyze: unreadable input never reads as clean', () => {
+  it.each([
+    ['fixtures/traces/bad/truncated.jsonl', 'fixtures/traces/bad/truncated.jsonl:2: not valid JSON'],
+    ['fixtures/traces/bad/not-json.jsonl', 'fixtures/traces/bad/not-json.jsonl:2: not valid JSON'],
+    ['fixtures/traces/bad/other-shape.jsonl', 'fixtures/traces/bad/other-shape.jsonl:2: JSON of another shape'],
+    ['fixtures/traces/bad/empty.jsonl', 'fixtures/traces/bad/empty.jsonl: file is empty'],
+    ['fixtures/traces/bad/missing.jsonl', 'fixtures/traces/bad/missing.jsonl: no such file'],
+    ['fixtures/traces/formats/collector-framed-proto.bin', 'collector-framed-proto.bin:1: collector framed output with protobuf messages is not supported'],
+  ])('%s: exit 2, names file and line, prints nothing on stdout', (file, message) => {
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(message);
+  });
+
+  it('--allow-partial analyses the rest and reports the skipped line in stats and on stderr', () => {
+    const run = analyzeBin('fixtures/traces/bad/not-json.jsonl', '--allow-partial', '--format', 'json');
+    expect(run.code).toBe(1);
+    const out = parseJson(run);
+    expect(out.stats.spans).toBe(6);
+    expect(out.stats.malformed_lines).toBe(1);
+    expect(out.stats.skipped).toEqual([{ file: 'fixtures/traces/bad/not-json.jsonl', line: 2, reason: expect.stringMatching(/not valid JSON/) }]);
+    expect(run.stderr).toContain('skipped fixtures/traces/bad/not-json.jsonl:2');
+    const table = analyzeBin('fixtures/traces/bad/not-json.jsonl', '--allow-partial');
+    expect(table.stdout).toContain('Skipped 1 unreadable line(s) or file(s):');
+  });
+
+  it('never echoes a value from a bad line in an error', () => {
+    const dir = tmp();
+    const top = join(dir, 'top.jsonl');
+    writeFileSync(top, `{"resourceSpans":"${CANARY_AWS_KEY}"}\n`);
+    const nested = join(dir, 'nested.jsonl');
+    writeFileSync(nested, `{"resourceSpans":[{"scopeSpans":"${CANARY_AWS_KEY}"}]}\n`);
+    for (const f of [top, nested]) {
+      const run = analyzeBin(f);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(f);
+      expect(run.stderr + run.stdout).not.toContain(CANARY_AWS_KEY);
+    }
+  });
+});
+
+describe('argspan analyze: rules, baseline, allowlist, db and parquet', () => {
+  it('--write-baseline then --baseline suppresses the accepted findings', () => {
+    const dir = tmp();
+    const baseline = join(dir, 'baseline.json');
+    expect(analyzeBin(TOKYO, '--write-baseline', baseline).code).toBe(1);
+    const written = JSON.parse(readFileSync(baseline, 'utf8')) as { findings: unknown[] };
+    expect(written.findings).toHaveLength(5);
+    const run = analyzeBin(TOKYO, '--baseline', baseline, '--format', 'json');
+    expect(run.code).toBe(0);
+    expect(parseJson(run).stats.suppressed).toBe(5);
+    expect(analyzeBin(TOKYO, '--baseline', join(dir, 'nope.json')).code).toBe(2);
+  });
+
+  it('--rules DIR adds the user\'s rules; a duplicate id or a broken rule exits 2 naming the file', () => {
+    const dir = tmp();
+    const ok = join(dir, 'ok');
+    mkdirSync(ok);
+    writeFileSync(
+      join(ok, 'schema_default_used.sql'),
+      `-- id: schema_default_used\n-- title: Schema default used\n-- severity: medium\n-- kind: gate\n-- description: A schema default filled an argument.\n-- remedy: None.\nSELECT trace_id, span_id, tool, "key", 'Default used for ' || "key" || '.' AS reason FROM tool_args WHERE provenance = 'schema_default'\n`,
+    );
+    const run = analyzeBin(TOKYO, '--rules', ok, '--format', 'json');
+    expect(parseJson(run).findings.filter((f) => f.rule === 'schema_default_used').map((f) => f.key)).toEqual(['duration_minutes']);
+
+    const dup = join(dir, 'dup');
+    mkdirSync(dup);
+    writeFileSync(join(dup, 'a.sql'), readFileSync('analyzer/rules/assumption_span.sql'));
+    const d = analyzeBin(TOKYO, '--rules', dup);
+    expect(d.code).toBe(2);
+    expect(d.stderr).toMatch(/a\.sql: duplicate rule id "assumption_span"/);
+
+    const broken = join(dir, 'broken');
+    mkdirSync(broken);
+    writeFileSync(join(broken, 'b.sql'), `-- id: bad_shape\n-- title: t\n-- severity: low\n-- kind: gate\n-- description: d\n-- remedy: r\nSELECT 1 AS x\n`);
+    const b = analyzeBin(TOKYO, '--rules', broken);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/b\.sql: rule bad_shape failed/);
+  });
+
+  it('takes the remote allowlist from the resource attribute and --remote-allowlist; says when it has none', () => {
+    const tp = 'fixtures/traces/rules/remote_hop_not_allowlisted/tp.jsonl';
+    const hits = (args: string[]) => parseJson(analyzeBin(tp, '--format', 'json', ...args)).findings.filter((f) => f.rule === 'remote_hop_not_allowlisted');
+    expect(hits([])).toHaveLength(1);
+    expect(hits(['--remote-allowlist', 'calendar.create,mail.send'])).toHaveLength(0);
+    const jaeger = analyzeBin('fixtures/traces/formats/jaeger-trace.json', '--format', 'json');
+    expect(parseJson(jaeger).stats.rules_skipped).toEqual([{ rule: 'remote_hop_not_allowlisted', reason: 'needs remote_allowlist, which is empty' }]);
+    expect(jaeger.stderr).toContain('rule remote_hop_not_allowlisted not run');
+  });
+
+  it('--db keeps the database and --export-parquet writes every table; the CLI output stays canary-free', async () => {
+    const dir = tmp();
+    const dbFile = join(dir, 'traces.duckdb');
+    const pq = join(dir, 'parquet');
+    const run = analyzeBin('fixtures/traces/dotenv.jsonl', '--db', dbFile, '--export-parquet', pq, '--reports', '--format', 'json');
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).not.toContain(CANARY_AWS_KEY);
+    expect(await query(dbFile, 'SELECT count(*) AS n FROM spans')).toEqual([{ n: '6' }]);
+    expect(await query(dbFile, 'SELECT tool, went_remote FROM tool_calls ORDER BY tool')).toEqual([
+      { tool: 'fs.read', went_remote: false },
+      { tool: 'summarise', went_remote: true },
+    ]);
+    expect(existsSync(join(pq, 'span_attributes.parquet'))).toBe(true);
+    expect(await query(undefined, `SELECT count(*) AS n FROM read_parquet('${join(pq, 'spans.parquet')}')`)).toEqual([{ n: '6' }]);
+    // Re-running into the same --db replaces the analyzer's tables.
+    expect(analyzeBin(TOKYO, '--db', dbFile).code).toBe(1);
+    expect(await query(dbFile, 'SELECT count(*) AS n FROM spans')).toEqual([{ n: '10' }]);
+  });
+
+  it('--reports adds the parent-span joins: invented fields per turn, run summary, lineage', () => {
+    const out = parseJson(analyzeBin(TOKYO, '--reports', '--format', 'json'));
+    const reports = out.findings.filter((f) => f.rule.startsWith('report_')).map((f) => f.message);
+    expect(reports).toEqual(
+      expect.arrayContaining([
+        'Turn invoke_agent calendar-assistant: calendar.create got 1 model-inferred value(s) for timezone.',
+        'Run run-tokyo: 2 tool call(s), 7 argument(s), 2 model-inferred, 0 gated, 0 remote, 0 refused.',
+        expect.stringMatching(/^Argument attendee\.name of calendar\.create came from the result of contacts\.lookup \(span [0-9a-f]{16}, call call_[0-9a-f]+\)\.$/),
+      ]),
+    );
+  });
+});

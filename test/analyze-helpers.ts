@@ -1,0 +1,22 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** Repository root: the binary runs from here so file paths in its output are relative. */
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run the real built binary: `node packages/cli/bin/argspan.js analyze ...args`. */
+export function analyzeBin(...args: string[]): Run {
+  const r = spawnSync(process.execPath, ['packages/cli/bin/argspan.js', 'analyze', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Parse `--format json` output; fails the test if stdout holds anything but the one JSON object. */
+export function parseJson(run: Run): { findings: { rule: string; severity: string; key: string | null; tool: string | null; message: string }[]; stats: Record<string, unknown> & { skipped: { file: string; line?: number; reason: string }[] } } {
+  return JSON.parse(run.stdout) as ReturnType<typeof parseJson>;
+}
