@@ -63,6 +63,10 @@ export class HopContext {
     this.residual = options.residualDetector ?? this.detector;
     this.ttl = options.leaseTtlMs ?? 30_000;
     if (!(this.ttl > 0)) throw new HopError('HOP_CONFIG', `leaseTtlMs must be positive, got ${String(options.leaseTtlMs)}`);
+    const probe = options.probe as unknown;
+    if (typeof probe !== 'function' && !(typeof probe === 'object' && probe !== null && 'host' in probe && 'port' in probe)) {
+      throw new HopError('HOP_CONFIG', 'probe is required: a { host, port } target or a function returning a ProbeResult');
+    }
     const now = () => this.clock.now();
     const onQ = (r: QuarantineReport) => this.quarantined(r);
     this.store = new CheckpointStore(this.io, this.stateDir, this.detector, onQ, now);
@@ -118,6 +122,7 @@ export class HopContext {
     let result: ProbeResult;
     try {
       result = typeof t === 'function' ? await t() : await probeTarget(t);
+      if (typeof result?.ok !== 'boolean') result = { ok: false, reason: 'error', rttMs: 0 };
     } catch {
       result = { ok: false, reason: 'error', rttMs: 0 }; // a failing probe hook fails closed: queue, never send
     }

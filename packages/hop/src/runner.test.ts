@@ -282,3 +282,18 @@ describe('idempotency keys', () => {
     expect(server.keysSeen[0]).toMatch(/^[0-9a-f]{64}$/);
   });
 });
+
+describe('configuration', () => {
+  it('rejects a missing probe and a non-positive lease ttl, naming the option', () => {
+    expect(() => createHopRunner({ stateDir: dir } as never)).toThrow(/probe is required/);
+    expect(() => runner({ leaseTtlMs: 0 })).toThrow(/leaseTtlMs must be positive/);
+  });
+
+  it('a probe hook that throws or answers nonsense counts as red: the hop is queued, never sent', async () => {
+    const send = createHttpSender({ url: server.url });
+    const throwing = await runner().runHop({ step: remote(0), payload: 'a', send, probe: async () => { throw new Error('dns'); } });
+    const nonsense = await runner().runHop({ step: remote(1), payload: 'b', send, probe: async () => ({}) as never });
+    expect([throwing.decision, nonsense.decision]).toEqual(['queue', 'queue']);
+    expect(server.received).toHaveLength(0);
+  });
+});
