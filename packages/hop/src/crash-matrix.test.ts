@@ -6,7 +6,7 @@ import type { HopFaultPoint } from './faults.js';
 import { PROTOCOL_POINTS, WRITE_STAGES } from './faults.js';
 import type { RecordKind } from './record.js';
 import { decodeRecord } from './record.js';
-import type { IdempotentServer } from './testing/idempotent-server.js';
+import type { IdempotentServer, IdempotentServerOptions } from './testing/idempotent-server.js';
 import { closedPort, startIdempotentServer } from './testing/idempotent-server.js';
 import { filesContaining } from './testing/state-files.js';
 import { buildDist, startWorker } from './testing/worker-process.js';
@@ -75,9 +75,13 @@ function assertExactlyOnce(server: IdempotentServer, steps: number, queueEvery: 
   for (const body of server.received) expect(body).not.toContain(CANARY);
 }
 
-async function scenario(steps: number, run: (env: Record<string, string>, dir: string) => Promise<void>): Promise<void> {
+async function scenario(
+  steps: number,
+  run: (env: Record<string, string>, dir: string) => Promise<void>,
+  serverOptions: IdempotentServerOptions = {},
+): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'hop-crash-'));
-  const server = await startIdempotentServer();
+  const server = await startIdempotentServer(serverOptions);
   try {
     const env = {
       HOP_WORKER_MODE: 'loop',
@@ -125,13 +129,18 @@ describe('crash matrix', () => {
     const rand = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
     const used = seed;
     let killed = 0;
+    let attempted = 0;
     for (let i = 0; i < RANDOM_KILLS; i++) {
       await scenario(6, async (env, dir) => {
         const kills = 1 + Math.floor(rand() * 3);
         for (let k = 0; k < kills; k++) {
           const w = startWorker(env);
-          // aim at the protocol, not at Node's start-up: a random moment after the worker booted
-          const delay = Math.floor(rand() * 220);
+          // aim at the protocol, not at Node's start-up: a random moment after the worker booted.
+          // The remote answers after 60 ms, so a run lasts at least 360 ms (6 sends) after boot on
+          // any machine: every kill drawn in [0, 150) ms lands before the loop can finish, with
+          // 200 ms to spare for the boot line reaching this process.
+          const delay = Math.floor(rand() * 150);
+          attempted++;
           let timer: NodeJS.Timeout | undefined;
           w.waitFor((l) => 'boot' in l).then(
             () => (timer = setTimeout(() => w.child.kill('SIGKILL'), delay)),
@@ -141,10 +150,10 @@ describe('crash matrix', () => {
           clearTimeout(timer);
           assertNoTornState(dir, `random kill ${k} of run ${i}`);
         }
-      }).catch((err: unknown) => {
+      }, { delayMs: 60 }).catch((err: unknown) => {
         throw new Error(`random kill run ${i} failed (HOP_CRASH_SEED=${used}): ${String(err)}`);
       });
     }
-    expect(killed).toBeGreaterThan(RANDOM_KILLS / 2); // most kills landed before the loop finished
+    expect(killed).toBe(attempted); // every kill landed mid-protocol
   });
 });
