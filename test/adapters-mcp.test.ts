@@ -8,12 +8,13 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ArgAttributes, CallAttributes, ErrorType, GenAiAttributes, OtelAttributes } from '@argspan/conventions';
 import { readDirtySet } from '@argspan/core';
 import { ArgspanRefusedError, ArgspanSession } from '@argspan/instrumentation';
 import { instrumentMcpClient } from '@argspan/adapters/mcp';
 import type { InstrumentedMcpClient } from '@argspan/adapters/mcp';
+import { instrumentAiTools } from '@argspan/adapters/ai';
 import { argSpans, inTurn, makeCanaryRepo, memoryTracing, spansText, toolSpan } from '../packages/adapters/test-support/fixtures.js';
 import type { CanaryRepo } from '../packages/adapters/test-support/fixtures.js';
 
@@ -187,6 +188,16 @@ describe('instrumentMcpClient with a real filesystem server over stdio', () => {
     } finally {
       await c.client.close();
     }
+  });
+
+  it('shares provenance with another adapter on the same session: an AI SDK tool argument copied from an MCP result', async () => {
+    const review = vi.fn(async (_input: unknown, _options: unknown) => 'queued');
+    const tools = instrumentAiTools({ code_review: { execute: review } }, { tracerProvider: tracing.provider, hashKey: new Uint8Array(32).fill(7), session });
+    await tools.code_review.execute!({ files: [repo.parserNotesPath] }, { toolCallId: 'call_review', messages: [] });
+    expect(review).toHaveBeenCalledTimes(1);
+    const [file] = argSpans(tracing.spans(), toolSpan(tracing.spans(), 'code_review', 'call_review'));
+    expect(file?.attributes[ArgAttributes.PROVENANCE]).toBe('context_retrieved');
+    expect(file?.links[0]?.context.spanId).toBe(toolSpan(tracing.spans(), 'read_text_file', 'call_1').spanContext().spanId);
   });
 
   it('never exports the canary in any span', () => {

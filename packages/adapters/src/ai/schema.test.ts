@@ -10,6 +10,8 @@ describe('jsonSchemaOf', () => {
     const plain = { type: 'object', properties: { q: { type: 'string', default: 'x' } } };
     expect(await jsonSchemaOf(jsonSchema(plain))).toEqual(plain);
     expect(await jsonSchemaOf(plain)).toBe(plain);
+    // lazySchema(() => schema) from @ai-sdk/provider-utils is a plain function returning the schema.
+    expect(await jsonSchemaOf(() => jsonSchema(plain))).toEqual(plain);
   });
 
   it('gives undefined (schema unknown) for what it cannot read, including a conversion that throws', async () => {

@@ -4,7 +4,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ArgAttributes } from '@argspan/conventions';
-import { ArgspanClarificationError } from '@argspan/instrumentation';
+import { ArgspanBlockedError, ArgspanClarificationError } from '@argspan/instrumentation';
+import type { RemoteHopRequest } from '@argspan/instrumentation';
 import { argSpans, memoryTracing, toolSpan } from '../../test-support/fixtures.js';
 import { instrumentMcpClient } from './instrument-client.js';
 import type { McpAdapterOptions } from './types.js';
@@ -23,6 +24,10 @@ async function serve(options: McpAdapterOptions) {
       return { content: [{ type: 'text', text: `created ${title}` }] };
     },
   );
+  server.registerTool('summarise', { inputSchema: { text: z.string(), style: z.string().default('brief') } }, async ({ text }) => {
+    counts.calls.push(`summarise ${text.length}`);
+    return { content: [{ type: 'text', text: 'summary' }] };
+  });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const onmessage = serverSide.onmessage!;
@@ -77,6 +82,38 @@ describe('instrumentMcpClient (in-process SDK server)', () => {
     } finally {
       await thrown.close();
       await answered.close();
+    }
+  });
+
+  it('blocks instead of asking under inferredAction "block", before the server sees the call', async () => {
+    const s = await serve({ policy: { inferredAction: 'block' } });
+    try {
+      await expect(s.client.callTool({ name: 'create_event', arguments: { title: 'X', timezone: 'UTC' } })).rejects.toBeInstanceOf(ArgspanBlockedError);
+      expect(s.counts.calls).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('strips keys the listed input schema does not declare from a remote hop', async () => {
+    const hops: RemoteHopRequest[] = [];
+    const s = await serve({
+      policy: { remoteAllowlist: ['summarise'] },
+      remote: async (request) => {
+        hops.push(request);
+        return { content: [{ type: 'text', text: 'summarised remotely' }] };
+      },
+    });
+    try {
+      const text = 'Parser design notes. '.repeat(500); // bulky-public
+      const result = await s.client.callTool({ name: 'summarise', arguments: { text, style: 'brief', debug_dump: 'x' } });
+      expect(result).toEqual({ content: [{ type: 'text', text: 'summarised remotely' }] });
+      expect(s.counts.calls).toEqual([]); // went to the hop, not to the local server
+      expect(hops).toHaveLength(1);
+      expect(hops[0]!.args).toEqual({ text, style: 'brief' });
+      expect(hops[0]!.strippedKeys).toEqual(['debug_dump']);
+    } finally {
+      await s.close();
     }
   });
 
