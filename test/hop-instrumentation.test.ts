@@ -36,7 +36,7 @@ afterEach(async () => {
 });
 
 function setup(probePort: number, send: HopSend = createHttpSender({ url: server.url })) {
-  const runner = createHopRunner({ stateDir: dir, runId: 'agent-run', probe: { host: '127.0.0.1', port: probePort, timeoutMs: 300 } });
+  const runner = createHopRunner({ stateDir: dir, runId: 'agent-run', probe: { host: '127.0.0.1', port: probePort, timeoutMs: 5000 } });
   const remote: RemoteHop = createRemoteHop(runner, { send, decode: (body) => ({ remote: body }) });
   const local = vi.fn(async () => 'ran locally');
   const run = instrumentDispatch(local, { tracerProvider: provider, hashKey: key, policy: { remoteAllowlist: ['summarise'] }, remote });

@@ -34,3 +34,21 @@ describe('conventions', () => {
     expect(s['bulky-public']).toBeGreaterThan(s['tiny-public']);
   });
 });
+
+describe('README span reference', () => {
+  it('documents every attribute key and event name the code defines', async () => {
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const groups = [
+      conventions.GenAiAttributes,
+      conventions.OtelAttributes,
+      conventions.CallAttributes,
+      conventions.ArgAttributes,
+      conventions.EventAttributes,
+      conventions.ResourceAttributes,
+      conventions.HopEvents,
+    ];
+    const missing = groups.flatMap((g) => Object.values(g)).filter((key) => !readme.includes(`\`${key}\``));
+    expect(missing).toEqual([]);
+  });
+});

@@ -16,7 +16,7 @@ let server: IdempotentServer;
 let clock: FakeClock;
 
 const runner = (faults?: (p: HopFaultPoint) => Promise<void>) =>
-  createHopRunner({ stateDir: dir, runId: 'run', clock, leaseTtlMs: 1000, pollMs: 5, probe: { host: '127.0.0.1', port: server.port, timeoutMs: 500 }, ...(faults ? { faults } : {}) });
+  createHopRunner({ stateDir: dir, runId: 'run', clock, leaseTtlMs: 1000, pollMs: 5, probe: { host: '127.0.0.1', port: server.port, timeoutMs: 5000 }, ...(faults ? { faults } : {}) });
 const step = (index: number) => ({ index, needRemoteCapacity: true });
 
 beforeEach(async () => {

@@ -16,7 +16,7 @@ let server: IdempotentServer;
 let fs: ReturnType<typeof createFaultyFs>;
 
 const runner = (ttl = 30_000) =>
-  createHopRunner({ stateDir: dir, runId: 'run', fs, leaseTtlMs: ttl, pollMs: 5, probe: { host: '127.0.0.1', port: server.port, timeoutMs: 500 } });
+  createHopRunner({ stateDir: dir, runId: 'run', fs, leaseTtlMs: ttl, pollMs: 5, probe: { host: '127.0.0.1', port: server.port, timeoutMs: 5000 } });
 const step = (index: number) => ({ index, needRemoteCapacity: true });
 const temps = () => [...readdirSync(dir), ...readdirSync(join(dir, 'queue'))].filter((n) => n.endsWith('.tmp'));
 
@@ -74,12 +74,12 @@ describe('disk errors through the injected fs layer', () => {
       fs.faults.push({ op: 'write', code: 'ENOSPC', pathIncludes: 'checkpoint' });
       return res;
     };
-    const r = runner(300);
+    const r = runner(1000);
     await expect(r.runHop({ step: step(0), payload: 'p', send: failAfterSend })).rejects.toThrow(/ENOSPC/);
     expect(await r.inspectLease()).toMatchObject({ status: 'live', epoch: 1 });
     expect(await r.readCheckpoint()).toMatchObject({ step: 0, phase: 'intent' });
     fs.faults.length = 0;
-    const out = await runner(300).runHop({ step: step(0), payload: 'p', send });
+    const out = await runner(1000).runHop({ step: step(0), payload: 'p', send });
     expect(out).toMatchObject({ decision: 'remote', epoch: 2 }); // waited out the un-released lease
     expect([...server.sideEffects.values()]).toEqual([1]);
     expect(new Set(server.keysSeen).size).toBe(1);

@@ -120,3 +120,21 @@ describe('LeaseManager', () => {
     expect(results.filter((r) => r.lease).length).toBe(1);
   });
 });
+
+describe('lease durability option', () => {
+  it('fsyncs lease and release files only when fsync is on', async () => {
+    const { createFaultyFs } = await import('./testing/faulty-fs.js');
+    const fs = createFaultyFs();
+    fs.faults.push({ op: 'sync', code: 'EIO', pathIncludes: 'lease.' });
+    const make = (fsync: boolean) =>
+      new LeaseManager({ fs, faults: undefined }, dir, clock, {
+        ttlMs: 1000, fsync, bootId: 'boot-a', isAlive: () => true, maxClockSkewMs: 60_000, safetyMarginMs: 50, onQuarantine: () => undefined,
+      });
+    const { lease } = await make(false).tryAcquire('fp'); // no fsync: the fault never fires
+    await make(false).release(lease!);
+    expect(fs.failures).toBe(0);
+    await expect(make(true).tryAcquire('fp')).rejects.toThrow(/fsync of .*lease\.000000000002\.rec failed \(EIO\)/);
+    expect(fs.failures).toBe(1);
+    expect((await make(false).inspect()).epoch).toBe(1); // the failed acquisition left nothing behind
+  });
+});

@@ -178,6 +178,7 @@ export class LeaseManager {
     // highest epoch on disk decides, so such a lease is released at once and never used.
     const after = await this.list();
     if (after.highest !== epoch) {
+      this.created.delete(epoch);
       await this.writeRelease(epoch, lease.id, 'released');
       return { lease: undefined, view: await this.inspect() };
     }

@@ -25,19 +25,19 @@ describe('probeTarget', () => {
 
   it('is green when TCP connects', async () => {
     const port = await http((_q, s) => s.end());
-    const r = await probeTarget({ host: '127.0.0.1', port });
+    const r = await probeTarget({ host: '127.0.0.1', port, timeoutMs: 5000 });
     expect(r).toMatchObject({ ok: true, reason: 'ok' });
     expect(r.rttMs).toBeGreaterThanOrEqual(0);
   });
 
   it('fails fast on a refused connect', async () => {
-    const r = await probeTarget({ host: '127.0.0.1', port: await closedPort() });
+    const r = await probeTarget({ host: '127.0.0.1', port: await closedPort(), timeoutMs: 5000 });
     expect(r).toMatchObject({ ok: false, reason: 'refused' });
   });
 
   it('checks content: green only when status and body match', async () => {
     const port = await http((_q, s) => s.end('argspan-ok'));
-    expect(await probeTarget({ host: '127.0.0.1', port, http: { path: '/health', expectBodyIncludes: 'argspan-ok' } })).toMatchObject({ ok: true });
+    expect(await probeTarget({ host: '127.0.0.1', port, timeoutMs: 5000, http: { path: '/health', expectBodyIncludes: 'argspan-ok' } })).toMatchObject({ ok: true });
   });
 
   it('spots a captive portal that accepts TCP and redirects HTTP', async () => {
@@ -46,17 +46,17 @@ describe('probeTarget', () => {
       s.setHeader('location', 'http://portal.example/login');
       s.end();
     });
-    expect(await probeTarget({ host: '127.0.0.1', port, http: { expectBodyIncludes: 'argspan-ok' } })).toMatchObject({ ok: false, reason: 'captive-portal' });
+    expect(await probeTarget({ host: '127.0.0.1', port, timeoutMs: 5000, http: { expectBodyIncludes: 'argspan-ok' } })).toMatchObject({ ok: false, reason: 'captive-portal' });
   });
 
   it('spots a captive portal that answers 200 with its own login page', async () => {
     const port = await http((_q, s) => s.end('<html>Please log in to the hotel wifi</html>'));
-    expect(await probeTarget({ host: '127.0.0.1', port, http: { expectBodyIncludes: 'argspan-ok' } })).toMatchObject({ ok: false, reason: 'captive-portal' });
+    expect(await probeTarget({ host: '127.0.0.1', port, timeoutMs: 5000, http: { expectBodyIncludes: 'argspan-ok' } })).toMatchObject({ ok: false, reason: 'captive-portal' });
   });
 
   it('reports an unexpected status', async () => {
     const port = await http((_q, s) => ((s.statusCode = 503), s.end()));
-    expect(await probeTarget({ host: '127.0.0.1', port, http: {} })).toMatchObject({ ok: false, reason: 'http-status' });
+    expect(await probeTarget({ host: '127.0.0.1', port, timeoutMs: 5000, http: {} })).toMatchObject({ ok: false, reason: 'http-status' });
   });
 
   it('enforces the hard timeout when the host accepts TCP and never answers', async () => {

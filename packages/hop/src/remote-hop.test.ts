@@ -13,7 +13,7 @@ import { createRecorder } from './testing/recorder.js';
 let dir: string;
 let server: IdempotentServer;
 const runner = (o: { leaseWaitMs?: number } = {}) =>
-  createHopRunner({ stateDir: dir, runId: 'r', pollMs: 5, probe: { host: '127.0.0.1', port: server.port, timeoutMs: 300 }, ...o });
+  createHopRunner({ stateDir: dir, runId: 'r', pollMs: 5, probe: { host: '127.0.0.1', port: server.port, timeoutMs: 5000 }, ...o });
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hop-remote-'));

@@ -26,7 +26,7 @@ const remote = (index: number) => ({ index, needRemoteCapacity: true });
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hop-run-'));
   server = await startIdempotentServer();
-  good = { host: '127.0.0.1', port: server.port, timeoutMs: 500, http: { path: '/health', expectBodyIncludes: 'argspan-ok' } };
+  good = { host: '127.0.0.1', port: server.port, timeoutMs: 5000, http: { path: '/health', expectBodyIncludes: 'argspan-ok' } };
   bad = { host: '127.0.0.1', port: await closedPort(), timeoutMs: 150 };
 });
 afterEach(async () => {
@@ -167,17 +167,17 @@ describe('runHop', () => {
   });
 
   it('waits while another holder has a live lease, then takes over after it expires (fresh probe, new epoch)', async () => {
-    const holder = runner({ leaseTtlMs: 250 });
+    const holder = runner({ leaseTtlMs: 800 });
     const held = await holder.tryAcquireLease('someone-else');
     expect(held?.epoch).toBe(1);
     const rec = createRecorder();
     const send = createHttpSender({ url: server.url });
-    const short = await runner({ leaseTtlMs: 250, leaseWaitMs: 40 }).runHop({ step: remote(0), payload: 'p', send, span: rec });
+    const short = await runner({ leaseTtlMs: 800, leaseWaitMs: 40 }).runHop({ step: remote(0), payload: 'p', send, span: rec });
     expect(short).toMatchObject({ decision: 'wait', reason: 'lease-live' });
     expect(rec.names()).toContain(HopEvents.LEASE_WAIT);
     expect(server.received).toHaveLength(0);
     const rec2 = createRecorder();
-    const out = await runner({ leaseTtlMs: 250, leaseWaitMs: 2000 }).runHop({ step: remote(0), payload: 'p', send, span: rec2 });
+    const out = await runner({ leaseTtlMs: 800, leaseWaitMs: 5000 }).runHop({ step: remote(0), payload: 'p', send, span: rec2 });
     expect(out).toMatchObject({ decision: 'remote', epoch: 2 });
     const names = rec2.names();
     const expired = names.indexOf(HopEvents.LEASE_EXPIRED);
@@ -216,7 +216,7 @@ describe('canary secrets', () => {
     'AKIA' + 'ZXCVBNMASDFGHJKL',
     'ghp_' + 'C4n4ryC4n4ryC4n4ryC4n4ryC4n4ryC4n4ry',
     'sk-' + 'proj-canaryCANARYcanaryCANARY0123',
-    '-----BEGIN RSA PRIVATE KEY-----',
+    '-----BEGIN RSA PRIVATE KEY-----\nMIIEowCanaryPemBodyLineCanaryPemBody0123456789abcdefABCDEF\n-----END RSA PRIVATE KEY-----',
   ];
 
   it('never appear in the state directory, the events, the remote or error messages', async () => {
@@ -234,11 +234,66 @@ describe('canary secrets', () => {
     await r.recordLocalResult({ step: 3, output: `local ${canaries[2]}` });
     const err = await r.runHop({ step: remote(4), payload: `reject-me ${canaries[1]}`, send }).catch((e: unknown) => e as Error);
     expect(err).toBeInstanceOf(HopRejectedError);
-    const needles = [...canaries, canaries[0].slice(4), canaries[1].slice(4)];
+    const needles = [...canaries, canaries[0].slice(4), canaries[1].slice(4), 'CanaryPemBody'];
     expect(filesContaining(dir, needles)).toEqual([]);
     const dump = JSON.stringify(rec.events) + String(err.message) + String(err.stack);
     for (const n of needles) expect(dump).not.toContain(n);
     for (const body of server.received) for (const n of needles) expect(body).not.toContain(n);
     expect(server.applied).toHaveLength(3);
+  });
+});
+
+describe('quarantine at boot', () => {
+  it('reports a damaged newest checkpoint on the runner span and in the boot report, and resumes from the previous one', async () => {
+    const send = createHttpSender({ url: server.url });
+    await runner().runHop({ step: remote(0), payload: 'a', send });
+    const { writeFileSync, readdirSync: ls } = await import('node:fs');
+    const newest = ls(dir).filter((n) => n.startsWith('checkpoint.')).sort().at(-1)!;
+    writeFileSync(join(dir, newest), '');
+    const rec = createRecorder();
+    const boot = await runner({ span: rec }).boot();
+    expect(boot.quarantined).toEqual([expect.objectContaining({ file: newest, defect: 'empty' })]);
+    expect(boot.checkpoint).toMatchObject({ step: 0, phase: 'intent' });
+    expect(rec.events).toEqual([{ name: HopEvents.STATE_QUARANTINED, attributes: { [EventAttributes.STATE_FILE]: newest, [EventAttributes.REASON]: 'empty' } }]);
+    // replay from the older generation re-sends under the same key: still one side effect
+    expect(await runner().runHop({ step: remote(0), payload: 'a', send })).toMatchObject({ decision: 'remote', status: 200 });
+    expect([...server.sideEffects.values()]).toEqual([1]);
+  });
+});
+
+describe('idempotency keys', () => {
+  it('are stable per state directory and keyed: another hash key gives another key for the same run, step and payload', async () => {
+    const send = createHttpSender({ url: server.url });
+    await runner().runHop({ step: remote(0), payload: 'same', send: async (req) => (await send(req), { status: 503, body: '' }) }).catch((e: unknown) => e);
+    expect(await runner().readCheckpoint()).toMatchObject({ phase: 'intent' }); // a 503 is not a result
+    await runner().runHop({ step: remote(0), payload: 'same', send });
+    const other = mkdtempSync(join(tmpdir(), 'hop-run-other-'));
+    const otherServer = await startIdempotentServer(); // another deployment: its own lease epochs
+    try {
+      const probe = { ...good, port: otherServer.port };
+      await createHopRunner({ stateDir: other, runId: 'run-1', probe }).runHop({ step: remote(0), payload: 'same', send: createHttpSender({ url: otherServer.url }) });
+      expect(otherServer.keysSeen[0]).not.toBe(server.keysSeen[0]); // not recomputable without the local key
+    } finally {
+      await otherServer.close();
+      rmSync(other, { recursive: true, force: true });
+    }
+    expect(server.keysSeen).toHaveLength(2);
+    expect(server.keysSeen[0]).toBe(server.keysSeen[1]); // a retry after a failure: same key
+    expect(server.keysSeen[0]).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('configuration', () => {
+  it('rejects a missing probe and a non-positive lease ttl, naming the option', () => {
+    expect(() => createHopRunner({ stateDir: dir } as never)).toThrow(/probe is required/);
+    expect(() => runner({ leaseTtlMs: 0 })).toThrow(/leaseTtlMs must be positive/);
+  });
+
+  it('a probe hook that throws or answers nonsense counts as red: the hop is queued, never sent', async () => {
+    const send = createHttpSender({ url: server.url });
+    const throwing = await runner().runHop({ step: remote(0), payload: 'a', send, probe: async () => { throw new Error('dns'); } });
+    const nonsense = await runner().runHop({ step: remote(1), payload: 'b', send, probe: async () => ({}) as never });
+    expect([throwing.decision, nonsense.decision]).toEqual(['queue', 'queue']);
+    expect(server.received).toHaveLength(0);
   });
 });

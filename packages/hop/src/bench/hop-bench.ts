@@ -13,6 +13,7 @@ import { currentBootId, isProcessAlive } from '../boot-id.js';
 import { CheckpointStore } from '../checkpoint-store.js';
 import { systemClock } from '../clock.js';
 import type { StateIo } from '../durable-write.js';
+import type { HopFs } from '../fs-layer.js';
 import { nodeFs } from '../fs-layer.js';
 import { LeaseManager } from '../lease.js';
 import { encodeRecord } from '../record.js';
@@ -20,15 +21,33 @@ import { createHopRunner } from '../runner.js';
 
 const ITER = Number(process.env.HOP_BENCH_ITERATIONS ?? '200');
 const root = process.env.HOP_BENCH_DIR ?? mkdtempSync(join(tmpdir(), 'hop-bench-'));
-const io: StateIo = { fs: nodeFs, faults: undefined };
+/** The real fs, counting fsync calls (files and directories) so each line can say how many it paid for. */
+function countingFs(): HopFs & { syncs: number } {
+  const counted = {
+    syncs: 0,
+    ...nodeFs,
+    openForWrite: async (path: string, exclusive: boolean) => {
+      const h = await nodeFs.openForWrite(path, exclusive);
+      return { ...h, sync: () => (counted.syncs++, h.sync()) };
+    },
+    openDir: async (path: string) => {
+      const h = await nodeFs.openDir(path);
+      return { ...h, sync: () => (counted.syncs++, h.sync()) };
+    },
+  };
+  return counted;
+}
+const fsOf = { ref: countingFs(), proto: countingFs(), protoSync: countingFs(), full: countingFs() };
+const io = (fs: HopFs): StateIo => ({ fs, faults: undefined });
+
 const now = () => Date.now();
 
 const goal = 'Summarise the open issues and propose the next three steps for the release.';
 const fingerprint = 'f'.repeat(32);
 const checkpointInput = { runId: 'bench-run', step: 0, phase: 'intent' as const, fingerprint, goal, lastOutput: 'x'.repeat(256), flags: { verified: true } };
 
-function leaseManager(dir: string, fsync: boolean): LeaseManager {
-  return new LeaseManager(io, dir, systemClock, {
+function leaseManager(dir: string, fsync: boolean, fs: HopFs): LeaseManager {
+  return new LeaseManager(io(fs), dir, systemClock, {
     ttlMs: 30_000,
     fsync,
     bootId: currentBootId(),
@@ -48,10 +67,10 @@ function sub(name: string): string {
 async function main(): Promise<void> {
   const dirs = { ref: sub('ref'), proto: sub('proto'), protoSync: sub('proto-fsync-lease'), full: sub('full') };
   for (const d of Object.values(dirs)) await nodeFs.mkdir(d);
-  const store = new CheckpointStore(io, dirs.proto, defaultSecretDetector, () => undefined, now);
-  const storeSync = new CheckpointStore(io, dirs.protoSync, defaultSecretDetector, () => undefined, now);
-  const lease = leaseManager(dirs.proto, false);
-  const leaseSync = leaseManager(dirs.protoSync, true);
+  const store = new CheckpointStore(io(fsOf.proto), dirs.proto, defaultSecretDetector, () => undefined, now);
+  const storeSync = new CheckpointStore(io(fsOf.protoSync), dirs.protoSync, defaultSecretDetector, () => undefined, now);
+  const lease = leaseManager(dirs.proto, false, fsOf.proto);
+  const leaseSync = leaseManager(dirs.protoSync, true, fsOf.protoSync);
   // the bytes the write-ahead checkpoint writes: the reference writes exactly as many
   const bytes = encodeRecord('checkpoint', { ...checkpointInput, generation: 1, writtenAt: Date.now() });
 
@@ -60,13 +79,14 @@ async function main(): Promise<void> {
     runId: 'bench-run',
     goal,
     probe: async () => ({ ok: true, reason: 'ok', rttMs: 0 }),
+    fs: fsOf.full,
   });
   await runner.boot();
   let step = 0;
 
   const variants: Record<string, () => Promise<void>> = {
     'single fsync\'d write (reference)': async () => {
-      const h = await nodeFs.openForWrite(join(dirs.ref, 'checkpoint.rec'), false);
+      const h = await fsOf.ref.openForWrite(join(dirs.ref, 'checkpoint.rec'), false);
       await h.writeAll(bytes);
       await h.sync();
       await h.close();
@@ -94,7 +114,9 @@ async function main(): Promise<void> {
   };
 
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+  const counters = Object.values(fsOf);
   for (let warm = 0; warm < 10; warm++) for (const fn of Object.values(variants)) await fn();
+  for (const c of counters) c.syncs = 0;
   for (let i = 0; i < ITER; i++) {
     for (const [name, fn] of Object.entries(variants)) {
       const t0 = performance.now();
@@ -111,13 +133,14 @@ async function main(): Promise<void> {
   const refName = Object.keys(variants)[0]!;
   const ref = median(samples[refName]!);
   console.log(`bench:hop  ${ITER} iterations, ${bytes.length}-byte checkpoint record, dir ${root}`);
-  for (const [name, xs] of Object.entries(samples)) {
+  Object.entries(samples).forEach(([name, xs], i) => {
     const ratio = median(xs) / ref;
     const target = name === 'checkpoint + lease + release' ? `  (target <= 3x: ${ratio <= 3 ? 'met' : 'NOT met'})` : '';
+    const syncs = counters[i]!.syncs / ITER;
     console.log(
-      `${name.padEnd(50)} median ${median(xs).toFixed(3)} ms  mean ${mean(xs).toFixed(3)} ms  ratio ${ratio.toFixed(2)}x${target}`,
+      `${name.padEnd(50)} median ${median(xs).toFixed(3)} ms  mean ${mean(xs).toFixed(3)} ms  fsyncs/op ${syncs.toFixed(1)}  ratio ${ratio.toFixed(2)}x${target}`,
     );
-  }
+  });
   if (!process.env.HOP_BENCH_DIR) rmSync(root, { recursive: true, force: true });
 }
 

@@ -2,8 +2,9 @@
  * Child process for the crash, concurrency and pause tests (run from dist/ by the tests).
  * Configured by environment variables; prints one JSON object per line on stdout.
  *
- * HOP_WORKER_MODE=loop  run steps 0..HOP_STEPS-1 from the checkpoint (steps in HOP_QUEUED_STEPS
- *                       probe a closed port, so they are queued), then drain the queue.
+ * HOP_WORKER_MODE=loop  run steps 0..HOP_STEPS-1 from the checkpoint; every HOP_QUEUE_EVERY-th
+ *                       step probes a closed port and is queued; the queue drains after the next
+ *                       remote step and at the end.
  * HOP_WORKER_MODE=race  read commands on stdin: `acquire`, `release`, `abandon`, `exit`.
  * HOP_CRASH_AT=<fault point> HOP_CRASH_NTH=<n> HOP_CRASH_ACTION=kill|stop  inject a crash or pause.
  */
@@ -11,7 +12,7 @@ import { writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createHopRunner } from '../runner.js';
 import { createHttpSender } from '../http-sender.js';
-import { HopError } from '../errors.js';
+import { HopError, LeaseLostError } from '../errors.js';
 import type { HopFaultPoint } from '../faults.js';
 import type { Lease } from '../lease.js';
 import type { ProbeTarget } from '../probe.js';
@@ -35,7 +36,7 @@ function faults(point: HopFaultPoint): void {
 const good: ProbeTarget = {
   host: '127.0.0.1',
   port: Number(env.HOP_PROBE_PORT),
-  timeoutMs: 1000,
+  timeoutMs: 5000,
   http: { path: '/health', expectBodyIncludes: 'argspan-ok' },
 };
 const bad: ProbeTarget = { host: '127.0.0.1', port: Number(env.HOP_BAD_PORT ?? '1'), timeoutMs: 150 };
@@ -45,7 +46,7 @@ const runner = createHopRunner({
   ...(env.HOP_RUN_ID ? { runId: env.HOP_RUN_ID } : {}),
   goal: `crash test goal ${env.HOP_CANARY ?? ''}`,
   probe: good,
-  leaseTtlMs: Number(env.HOP_LEASE_TTL_MS ?? '2000'),
+  leaseTtlMs: Number(env.HOP_LEASE_TTL_MS ?? '5000'),
   leaseWaitMs: Number(env.HOP_LEASE_WAIT_MS ?? '10000'),
   pollMs: 10,
   faults,
@@ -54,24 +55,38 @@ const runner = createHopRunner({
 async function loop(): Promise<void> {
   const boot = await runner.boot();
   const steps = Number(env.HOP_STEPS ?? '3');
-  const queued = new Set((env.HOP_QUEUED_STEPS ?? '').split(',').filter(Boolean).map(Number));
+  // every HOP_QUEUE_EVERY-th step (i % n === 1) probes a dead port and is queued
+  const every = Number(env.HOP_QUEUE_EVERY ?? '3');
+  const queued = (i: number) => every > 0 && i % every === 1;
   const send = createHttpSender({ url: env.HOP_SERVER_URL!, conflictRetryDelayMs: 5 });
   say({ boot: { resumeStep: boot.resumeStep, queueDepth: boot.queueDepth, lease: boot.lease.status } });
+  const drain = async () => {
+    for (;;) {
+      const r = await runner.drainQueue({ send });
+      say({ drained: r.drained.map((d) => d.step), remaining: r.remaining, stopped: r.stopped });
+      if (r.remaining === 0) return;
+    }
+  };
+  if (boot.queueDepth > 0) await drain();
   for (let i = boot.resumeStep; i < steps; ) {
-    const out = await runner.runHop({
-      step: { index: i, needRemoteCapacity: true },
-      payload: { step: i, text: `payload ${i} ${env.HOP_CANARY ?? ''}` },
-      send,
-      probe: queued.has(i) ? bad : good,
-    });
+    const out = await runner
+      .runHop({
+        step: { index: i, needRemoteCapacity: true },
+        payload: { step: i, text: `payload ${i} ${env.HOP_CANARY ?? ''}` },
+        send,
+        probe: queued(i) ? bad : good,
+      })
+      .catch((err: unknown) => {
+        // a stalled process whose lease ran out retries the step, as an agent would (same key)
+        if (err instanceof LeaseLostError && env.HOP_RETRY_LEASE_LOST !== '0') return { decision: 'wait' as const };
+        throw err;
+      });
     say({ step: i, decision: out.decision });
-    if (out.decision !== 'wait') i++;
+    if (out.decision === 'wait') continue;
+    i++;
+    if (out.decision === 'remote' && (await runner.queueDepth()) > 0) await drain(); // the network is back
   }
-  for (;;) {
-    const r = await runner.drainQueue({ send });
-    say({ drained: r.drained.map((d) => d.step), remaining: r.remaining, stopped: r.stopped });
-    if (r.remaining === 0) break;
-  }
+  await drain();
   say({ done: true });
 }
 
