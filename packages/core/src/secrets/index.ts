@@ -1,4 +1,5 @@
 export { createSecretDetector, defaultSecretDetector } from './detector.js';
 export { redactSecrets, redactionMarker } from './redact.js';
 export { BUILTIN_RULES } from './builtin-rules.js';
-export type { SecretRule, SecretDetectorConfig } from './types.js';
+export { shannonEntropy } from './value-filters.js';
+export type { SecretRule, SecretDetectorConfig, SecretAllowlistEntry, RuleExamples } from './types.js';

@@ -1,0 +1,147 @@
+/**
+ * One pass over the text that finds every keyword (case-insensitive Aho-Corasick over ASCII),
+ * the runs of base64-alphabet characters worth decoding, and whether URL escapes or JSON string
+ * escapes occur. Everything else in the detector is driven by what this pass reports.
+ */
+
+/** What one pass over a text found. Plain arrays, local to the call. */
+export interface ScanResult {
+  /** Pairs (keyword index, start offset), flattened: [kw0, pos0, kw1, pos1, ...]. */
+  hits: number[];
+  /** Pairs (start, end) of base64-alphabet runs at least `minRun` long, flattened. */
+  runs: number[];
+  /** A `%` occurs (URL-encoding is possible). */
+  percent: boolean;
+  /** A backslash occurs (JSON string escapes are possible). */
+  backslash: boolean;
+}
+
+const ALPHABET = 128;
+/** Characters of standard and URL-safe base64. */
+const B64 = new Uint8Array(ALPHABET);
+for (let c = 0; c < ALPHABET; c++) {
+  const ch = String.fromCharCode(c);
+  if (/[A-Za-z0-9+/_-]/.test(ch)) B64[c] = 1;
+}
+
+export class KeywordScanner {
+  /** Lowercased keywords, index = keyword id. */
+  readonly keywords: readonly string[];
+  private readonly delta: Uint16Array | Uint32Array;
+  private readonly outputs: (readonly number[] | undefined)[];
+  /** 1 where a state emits a keyword (a typed-array test is cheaper than an array hole). */
+  private readonly emits: Uint8Array;
+  private readonly minRun: number;
+  private readonly classOf: Uint8Array;
+  private readonly shift: number;
+
+  constructor(keywords: readonly string[], minRun: number) {
+    this.keywords = keywords.map((k) => k.toLowerCase());
+    this.minRun = minRun;
+    for (const k of this.keywords) {
+      if (k.length === 0) throw new Error('empty keyword');
+      for (let i = 0; i < k.length; i++) {
+        if (k.charCodeAt(i) >= ALPHABET) throw new Error(`keyword "${k}" is not ASCII`);
+      }
+    }
+    // Character classes: every character that occurs in a keyword (letters folded) gets its
+    // own class, all others share class 0; bit 7 marks the base64 alphabet. A small transition
+    // table stays in cache.
+    const classOf = new Uint8Array(ALPHABET);
+    let k = 1;
+    for (const kw of this.keywords) {
+      for (let i = 0; i < kw.length; i++) {
+        const c = kw.charCodeAt(i);
+        if (classOf[c] === 0) classOf[c] = k++;
+      }
+    }
+    for (let c = 65; c <= 90; c++) classOf[c] = classOf[c + 32]!;
+    if (k > 127) throw new Error('too many distinct keyword characters');
+    const width = k <= 64 ? 64 : 128; // a power of two: the row offset is a shift
+    // Trie.
+    const next: number[][] = [new Array<number>(width).fill(-1)];
+    const out: number[][] = [[]];
+    this.keywords.forEach((kw, id) => {
+      let s = 0;
+      for (let i = 0; i < kw.length; i++) {
+        const c = classOf[kw.charCodeAt(i)]!;
+        let t = next[s]![c]!;
+        if (t < 0) {
+          t = next.length;
+          next.push(new Array<number>(width).fill(-1));
+          out.push([]);
+          next[s]![c] = t;
+        }
+        s = t;
+      }
+      out[s]!.push(id);
+    });
+    // Breadth-first failure links, folded into a full transition table (DFA).
+    const n = next.length;
+    const delta = n < 65536 ? new Uint16Array(n * width) : new Uint32Array(n * width);
+    const fail = new Array<number>(n).fill(0);
+    const queue: number[] = [];
+    for (let c = 1; c < width; c++) {
+      const t = next[0]![c]!;
+      if (t > 0) {
+        delta[c] = t;
+        queue.push(t);
+      }
+    }
+    for (let qi = 0; qi < queue.length; qi++) {
+      const s = queue[qi]!;
+      out[s]!.push(...out[fail[s]!]!);
+      for (let c = 1; c < width; c++) {
+        const t = next[s]![c]!;
+        if (t > 0) {
+          fail[t] = delta[fail[s]! * width + c]!;
+          delta[s * width + c] = t;
+          queue.push(t);
+        } else {
+          delta[s * width + c] = delta[fail[s]! * width + c]!;
+        }
+      }
+    }
+    for (let c = 0; c < ALPHABET; c++) if (B64[c] === 1) classOf[c] = classOf[c]! | 128;
+    this.classOf = classOf;
+    this.shift = width === 64 ? 6 : 7;
+    this.delta = delta;
+    this.outputs = out.map((o) => (o.length > 0 ? [...new Set(o)] : undefined));
+    this.emits = Uint8Array.from(out, (o) => (o.length > 0 ? 1 : 0));
+  }
+
+  scan(text: string): ScanResult {
+    const { delta, outputs, emits, keywords, minRun, classOf, shift } = this;
+    const hits: number[] = [];
+    const runs: number[] = [];
+    let percent = false;
+    let backslash = false;
+    let state = 0;
+    let runStart = -1;
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      const cls = c < ALPHABET ? classOf[c]! : 0;
+      state = delta[(state << shift) | (cls & 127)]!;
+      if (emits[state] === 1) {
+        const o = outputs[state]!;
+        for (let j = 0; j < o.length; j++) {
+          const id = o[j]!;
+          hits.push(id, i - keywords[id]!.length + 1);
+        }
+      }
+      if (cls >= 128) {
+        if (runStart < 0) runStart = i;
+      } else {
+        if (runStart >= 0) {
+          if (i - runStart >= minRun) runs.push(runStart, i);
+          runStart = -1;
+        }
+        if (c === 37) percent = true;
+        else if (c === 92) backslash = true;
+      }
+    }
+    if (runStart >= 0 && n - runStart >= minRun) runs.push(runStart, n);
+    return { hits, runs, percent, backslash };
+  }
+}
