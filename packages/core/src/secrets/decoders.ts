@@ -32,7 +32,21 @@ const MIN_PRINTABLE = 0.95;
  * decode to printable ASCII before the rest is decoded.
  */
 export function decodeBase64Text(run: string): string | undefined {
-  if (!/[a-z]/.test(run) || !/[A-Z]/.test(run) || !/[0-9]/.test(run)) return undefined;
+  // Base64 of ASCII text: the first character of every 4-character group encodes the top six
+  // bits of a byte below 0x80, so it is one of A-Z or a-f. Checked without allocating.
+  const n = run.length;
+  let lower = false;
+  let upper = false;
+  let digit = false;
+  for (let i = 0; i < n; i++) {
+    const c = run.charCodeAt(i);
+    if (c >= 97 && c <= 122) lower = true;
+    else if (c >= 65 && c <= 90) upper = true;
+    else if (c >= 48 && c <= 57) digit = true;
+    else if (c === 61) break; // padding
+    if ((i & 3) === 0 && i < 256 && !((c >= 65 && c <= 90) || (c >= 97 && c <= 102))) return undefined;
+  }
+  if (!lower || !upper || !digit) return undefined;
   const body = run.replace(/=+$/, '');
   if (body.length % 4 === 1) return undefined;
   const head = Buffer.from(body.slice(0, 64), 'base64');

@@ -118,7 +118,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   };
 
   /** Check one regex match; the finding's span, or undefined when a filter drops it. */
-  const accept = (c: CompiledRule, m: RegExpExecArray): Raw | undefined => {
+  const accept = (c: CompiledRule, m: RegExpExecArray, rejected: Set<string>): Raw | undefined => {
     let start = m.index;
     let end = m.index + m[0].length;
     if (c.secretGroups.length > 0) {
@@ -129,8 +129,18 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     }
     const secret = m.input.slice(start, end);
     const r = c.rule;
-    if (r.minEntropy !== undefined && shannonEntropy(secret) < r.minEntropy) return undefined;
-    if (r.allowPlaceholders !== true && isPlaceholder(secret)) return undefined;
+    // Repeated candidates (the same value hit again and again) are judged once per call.
+    const memo = r.validate ? `${r.id}\u0000${m[0]}` : `${r.id}\u0000${secret}`;
+    if (rejected.has(memo)) return undefined;
+    if (!keep(r, secret, m)) {
+      rejected.add(memo);
+      return undefined;
+    }
+    return { rule: -1, start, end }; // the caller sets the rule index
+  };
+
+  const keep = (r: SecretRule, secret: string, m: RegExpExecArray): boolean => {
+    if (r.minEntropy !== undefined && shannonEntropy(secret) < r.minEntropy) return false;
     if (r.validate) {
       let ok = true;
       try {
@@ -138,10 +148,10 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       } catch {
         ok = true; // a failing check must not hide a credential: keep the finding
       }
-      if (!ok) return undefined;
+      if (!ok) return false;
     }
-    if (allow.length > 0 && allowed(r.id, secret, m[0])) return undefined;
-    return { rule: -1, start, end }; // the caller sets the rule index
+    if (r.allowPlaceholders !== true && isPlaceholder(secret)) return false;
+    return !(allow.length > 0 && allowed(r.id, secret, m[0]));
   };
 
   const scanText = (text: string, depth: number, budget: Budget): Raw[] => {
@@ -150,6 +160,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     const coveredUntil = new Array<number>(nRules).fill(-1);
     const lastTried = new Array<number>(nRules).fill(-1);
     const triggered = new Set<number>(always);
+    const rejected = new Set<string>();
     for (let h = 0; h < hits.length; h += 2) {
       const kw = hits[h]!;
       const pos = hits[h + 1]!;
@@ -161,7 +172,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
         re.lastIndex = pos;
         const m = re.exec(text);
         if (m === null) continue;
-        const f = accept(c, m);
+        const f = accept(c, m, rejected);
         if (f) {
           f.rule = ri;
           out.push(f);
@@ -176,7 +187,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       re.lastIndex = 0;
       for (let m = re.exec(text); m !== null; m = re.exec(text)) {
         if (m[0].length === 0) re.lastIndex++;
-        const f = accept(c, m);
+        const f = accept(c, m, rejected);
         if (f) {
           f.rule = ri;
           out.push(f);
@@ -186,11 +197,17 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     if (depth >= maxDepth) return out;
 
     // Base64: a run that decodes to text is scanned; findings cover the whole encoded run.
+    // Runs already inside a provider finding (the token itself) are not decoded again; runs in a
+    // generic finding are, since they may hold something more specific.
+    const direct = out.filter((f) => !compiled[f.rule]!.generic).sort((a, b) => a.start - b.start);
+    let di = 0;
+    let coveredTo = -1; // max end of direct findings starting at or before the run
     for (let r = 0; r < runs.length; r += 2) {
       const s = runs[r]!;
       let e = runs[r + 1]!;
       if (e - s > MAX_BASE64_RUN || e - s > budget.decoded) continue;
-      if (out.some((f) => f.start <= s && f.end >= e)) continue; // already a finding (a token)
+      while (di < direct.length && direct[di]!.start <= s) coveredTo = Math.max(coveredTo, direct[di++]!.end);
+      if (coveredTo >= e) continue; // already inside a finding (a token)
       while (e < text.length && e - runs[r + 1]! < 2 && text.charCodeAt(e) === 61) e++;
       const decoded = decodeBase64Text(text.slice(s, e));
       if (decoded === undefined) continue;
@@ -205,12 +222,10 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
         if (mapped) decodeInto(mapped, depth, budget, out);
       }
     }
-    // JSON inside a string: decode \" \/ \uXXXX (and friends) around each occurrence.
+    // JSON inside a string: decode \" \/ \uXXXX (and friends) around each escape that could hide
+    // something: near a keyword hit, a \u escape, or an escaped URL scheme (:\/\/).
     if (backslash) {
-      const at: number[] = [];
-      const esc = /\\(?:["/]|u[0-9A-Fa-f]{4})/g;
-      for (let m = esc.exec(text); m !== null; m = esc.exec(text)) at.push(m.index);
-      const windows = mergeWindows(at, ESCAPE_WINDOW, ESCAPE_WINDOW, text.length);
+      const windows = escapeWindows(text, hits);
       for (let w = 0; w < windows.length; w += 2) {
         const s = windows[w]!;
         const e = windows[w + 1]!;
@@ -241,6 +256,28 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   };
 }
 
+/**
+ * Regions worth JSON-unescaping: windows around escapes that have a keyword hit nearby, and
+ * around every \uXXXX escape and escaped scheme (:\/\/), which can hide a keyword themselves.
+ */
+function escapeWindows(text: string, hits: readonly number[]): number[] {
+  const hitPos: number[] = [];
+  for (let h = 1; h < hits.length; h += 2) hitPos.push(hits[h]!);
+  hitPos.sort((a, b) => a - b);
+  const at: number[] = [];
+  const esc = /\\(?:["/]|u[0-9A-Fa-f]{4})/g;
+  let hi = 0;
+  for (let m = esc.exec(text); m !== null; m = esc.exec(text)) {
+    const p = m.index;
+    let q = p - 1;
+    while (q >= 0 && text.charCodeAt(q) === 92) q--; // \\/ in JSON-in-JSON: look past the backslashes
+    const strong = m[0].length === 6 || (m[0] === '\\/' && text.charCodeAt(q) === 58);
+    while (hi < hitPos.length && hitPos[hi]! < p - ESCAPE_WINDOW) hi++;
+    if (strong || (hi < hitPos.length && hitPos[hi]! <= p + ESCAPE_WINDOW)) at.push(p);
+  }
+  return mergeWindows(at, ESCAPE_WINDOW, ESCAPE_WINDOW, text.length);
+}
+
 /** Tokens (no whitespace or quotes) that contain a %XX escape, as [start, end) pairs. */
 function percentTokens(text: string): [number, number][] {
   const out: [number, number][] = [];
@@ -267,13 +304,25 @@ function percentTokens(text: string): [number, number][] {
 function finish(raw: Raw[], compiled: readonly CompiledRule[]): SecretFinding[] {
   if (raw.length === 0) return [];
   raw.sort((a, b) => a.start - b.start || b.end - a.end);
+  // Specific findings sorted by start with a running max of their ends: a generic finding
+  // overlaps one iff, among those starting before its end, the max end passes its start.
   const specific = raw.filter((f) => !compiled[f.rule]!.generic);
-  const kept = raw.filter(
-    (f) => !compiled[f.rule]!.generic || !specific.some((s) => s.start < f.end && f.start < s.end),
-  );
+  const maxEnd: number[] = [];
+  specific.forEach((f, i) => maxEnd.push(Math.max(f.end, i > 0 ? maxEnd[i - 1]! : -1)));
+  const overlapsSpecific = (f: Raw): boolean => {
+    let lo = 0;
+    let hi = specific.length; // count of specifics with start < f.end
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (specific[mid]!.start < f.end) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && maxEnd[lo - 1]! > f.start;
+  };
   const out: SecretFinding[] = [];
   const lastOfRule = new Map<number, SecretFinding>();
-  for (const f of kept) {
+  for (const f of raw) {
+    if (compiled[f.rule]!.generic && overlapsSpecific(f)) continue;
     const prev = lastOfRule.get(f.rule);
     if (prev && f.start < prev.end) {
       prev.end = Math.max(prev.end, f.end);

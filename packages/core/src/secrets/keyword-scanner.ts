@@ -29,8 +29,8 @@ export class KeywordScanner {
   readonly keywords: readonly string[];
   private readonly delta: Uint16Array | Uint32Array;
   private readonly outputs: (readonly number[] | undefined)[];
-  /** 1 where a state emits a keyword (a typed-array test is cheaper than an array hole). */
-  private readonly emits: Uint8Array;
+  /** States numbered at or above this emit a keyword. */
+  private firstEmitting: number;
   private readonly minRun: number;
   private readonly classOf: Uint8Array;
   private readonly shift: number;
@@ -103,45 +103,52 @@ export class KeywordScanner {
       }
     }
     for (let c = 0; c < ALPHABET; c++) if (B64[c] === 1) classOf[c] = classOf[c]! | 128;
+    // Renumber states so the ones that emit a keyword come last: "did a keyword end here?" is
+    // then one comparison, not a table load. The root stays 0 (it never emits).
+    const order = [...Array(n).keys()].sort((a, b) => Number(out[a]!.length > 0) - Number(out[b]!.length > 0) || a - b);
+    const rank = new Array<number>(n);
+    order.forEach((s, i) => (rank[s] = i));
+    const shift = width === 64 ? 6 : 7;
+    const table = n < 65536 ? new Uint16Array(n << shift) : new Uint32Array(n << shift);
+    for (let s = 0; s < n; s++) {
+      for (let c = 0; c < width; c++) table[(rank[s]! << shift) | c] = rank[delta[s * width + c]!]!;
+    }
     this.classOf = classOf;
-    this.shift = width === 64 ? 6 : 7;
-    this.delta = delta;
-    this.outputs = out.map((o) => (o.length > 0 ? [...new Set(o)] : undefined));
-    this.emits = Uint8Array.from(out, (o) => (o.length > 0 ? 1 : 0));
+    this.shift = shift;
+    this.delta = table;
+    this.outputs = order.map((s) => (out[s]!.length > 0 ? [...new Set(out[s])] : undefined));
+    this.firstEmitting = order.findIndex((s) => out[s]!.length > 0);
+    if (this.firstEmitting < 0) this.firstEmitting = n;
   }
 
   scan(text: string): ScanResult {
-    const { delta, outputs, emits, keywords, minRun, classOf, shift } = this;
+    const { delta, outputs, firstEmitting, keywords, minRun, classOf, shift } = this;
     const hits: number[] = [];
     const runs: number[] = [];
     let percent = false;
     let backslash = false;
     let state = 0;
-    let runStart = -1;
+    let last = -1; // last character outside the base64 alphabet
     const n = text.length;
     for (let i = 0; i < n; i++) {
       const c = text.charCodeAt(i);
       const cls = c < ALPHABET ? classOf[c]! : 0;
       state = delta[(state << shift) | (cls & 127)]!;
-      if (emits[state] === 1) {
+      if (state >= firstEmitting) {
         const o = outputs[state]!;
         for (let j = 0; j < o.length; j++) {
           const id = o[j]!;
           hits.push(id, i - keywords[id]!.length + 1);
         }
       }
-      if (cls >= 128) {
-        if (runStart < 0) runStart = i;
-      } else {
-        if (runStart >= 0) {
-          if (i - runStart >= minRun) runs.push(runStart, i);
-          runStart = -1;
-        }
+      if (cls < 128) {
+        if (i - last > minRun) runs.push(last + 1, i);
+        last = i;
         if (c === 37) percent = true;
         else if (c === 92) backslash = true;
       }
     }
-    if (runStart >= 0 && n - runStart >= minRun) runs.push(runStart, n);
+    if (n - last > minRun) runs.push(last + 1, n);
     return { hits, runs, percent, backslash };
   }
 }

@@ -7,16 +7,20 @@
 export function shannonEntropy(value: string): number {
   const n = value.length;
   if (n === 0) return 0;
-  const counts = new Map<number, number>();
+  const counts = new Uint32Array(128);
+  let other: Map<number, number> | undefined;
   for (let i = 0; i < n; i++) {
     const c = value.charCodeAt(i);
-    counts.set(c, (counts.get(c) ?? 0) + 1);
+    if (c < 128) counts[c]!++;
+    else (other ??= new Map()).set(c, (other.get(c) ?? 0) + 1);
   }
   let h = 0;
-  for (const k of counts.values()) {
+  const add = (k: number): void => {
     const p = k / n;
     h -= p * Math.log2(p);
-  }
+  };
+  for (let c = 0; c < 128; c++) if (counts[c]! > 0) add(counts[c]!);
+  if (other) for (const k of other.values()) add(k);
   return h;
 }
 
@@ -57,7 +61,7 @@ export function isHexDigest(value: string): boolean {
  */
 export function looksLikeCode(value: string): boolean {
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return true; // member expression
-  if (/^[A-Za-z]+(?:[_-][A-Za-z]+)+$/.test(value)) return true; // snake/kebab/CONSTANT names
+  if (/^[A-Za-z]+(?:[_:./-][A-Za-z]+)+$/.test(value)) return true; // snake/kebab/CONSTANT names, a:b.c
   if (/^[a-z]+$|^[A-Z]+$|^[A-Z]?[a-z]+(?:[A-Z][a-z]*)*$/.test(value)) return true; // words, camelCase
   if (/^[\d.:+-]+$/.test(value)) return true; // numbers, versions, times
   if (/^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)/.test(value)) return true; // paths
@@ -86,10 +90,9 @@ export function classCount(value: string): number {
  */
 export function isCredentialLike(value: string, minLength = 8, minEntropy = 3): boolean {
   if (value.length < minLength) return false;
-  if (isUuid(value) || isHexDigest(value)) return false;
-  if (looksLikeCode(value)) return false;
   if (classCount(value) < 2) return false;
   // Short values cannot reach a fixed entropy bar; scale it with the length.
   const bar = Math.min(minEntropy, Math.log2(value.length) - 0.3);
-  return shannonEntropy(value) >= bar;
+  if (shannonEntropy(value) < bar) return false;
+  return !isUuid(value) && !isHexDigest(value) && !looksLikeCode(value);
 }

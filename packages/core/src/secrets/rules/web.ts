@@ -42,7 +42,7 @@ export const WEB_RULES: readonly SecretRule[] = [
     family: 'url-credentials',
     description: 'Password in a URL: database connection strings (postgres, mysql, mongodb, redis, amqp, ...) and basic-auth URLs',
     keywords: ['://'],
-    pattern: re(String.raw`:\/\/(?<user>[^\s:/?#@'"\x60<>\\]{0,128}):(?<secret>[^\s/?#@'"\x60<>\\]{1,256})@(?=[\w\[.-])`),
+    pattern: re(String.raw`:\/\/(?<user>[^\s:/?#@'"\x60<>\\]{0,128}):(?<secret>[^\s/@'"\x60<>\\]{1,256})@(?=[\w\[.-])`),
     secretGroup: 'secret',
     validate: urlPassword,
     examples: {
