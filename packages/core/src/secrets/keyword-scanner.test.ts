@@ -34,8 +34,10 @@ describe('KeywordScanner', () => {
         (kws, text) => {
           const keywords = [...new Set(kws.map((k) => k.toLowerCase()))].filter((k) => !/[^\x00-\x7f]/.test(k));
           fc.pre(keywords.length > 0);
-          const s = new KeywordScanner(keywords, 16);
-          expect(pairs(s.scan(text).hits)).toEqual(naive(keywords, text));
+          const wasm = new KeywordScanner(keywords, 16);
+          const js = new KeywordScanner(keywords, 16, false);
+          expect(pairs(wasm.scan(text).hits)).toEqual(naive(keywords, text));
+          expect(wasm.scan(text)).toEqual(js.scan(text));
         },
       ),
       { numRuns: 300 },
@@ -52,6 +54,19 @@ describe('KeywordScanner', () => {
     expect(r.percent).toBe(true);
     expect(r.backslash).toBe(true);
     expect(s.scan('plain').percent).toBe(false);
+  });
+
+  it('runs in WebAssembly, with the same results as the JavaScript loop across chunk boundaries', () => {
+    const kws = ['ghp_', 'password', 'sk', '://'];
+    const wasm = new KeywordScanner(kws, 16);
+    const js = new KeywordScanner(kws, 16, false);
+    expect(wasm.usesWasm).toBe(true);
+    expect(js.usesWasm).toBe(false);
+    // 200 K characters: four 64 K chunks, with keywords and runs straddling the boundaries.
+    const unit = 'x password=abcdefghijklmnopqrstuvwxyz0123 é ghp_ %41 \\ SK ://';
+    const text = unit.repeat(Math.ceil(200_000 / unit.length)).slice(0, 200_000) + 'abcdefghijklmnopqrstuvwxyz';
+    expect(wasm.scan(text)).toEqual(js.scan(text));
+    expect(wasm.scan('')).toEqual(js.scan(''));
   });
 
   it('rejects non-ASCII and empty keywords', () => {

@@ -16,7 +16,47 @@ export interface ScanResult {
   backslash: boolean;
 }
 
+import { KEYWORD_SCAN_WASM } from './wasm/keyword-scan-wasm.js';
+
 const ALPHABET = 128;
+/** Characters per WebAssembly chunk; bounds the scratch memory (about 18 bytes per character). */
+const CHUNK = 1 << 16;
+
+/** The slice of the WebAssembly JS API used here (the compile target's lib has no DOM types). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+}
+interface WasmMemory {
+  buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
+/** The compiled WebAssembly inner loop, shared by all scanners (each has its own instance). */
+let wasmModule: object | null | undefined;
+function loadWasm(): object | null {
+  if (wasmModule === undefined) {
+    try {
+      const api = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
+      wasmModule = api ? new api.Module(Buffer.from(KEYWORD_SCAN_WASM, 'base64')) : null;
+    } catch {
+      wasmModule = null; // no WebAssembly here: the JavaScript loop does the same work
+    }
+  }
+  return wasmModule;
+}
+
+/** A WebAssembly instance with the transition table loaded, and where things live in its memory. */
+interface WasmScan {
+  scan: (txt: number, n: number, base: number, tbl: number, cls: number, hits: number, runs: number, firstEmit: number, minRun: number) => void;
+  i32: Int32Array;
+  bytes: Buffer;
+  tbl: number;
+  cls: number;
+  txt: number;
+  hits: number;
+  runs: number;
+}
 /** Characters of standard and URL-safe base64. */
 const B64 = new Uint8Array(ALPHABET);
 for (let c = 0; c < ALPHABET; c++) {
@@ -35,7 +75,10 @@ export class KeywordScanner {
   private readonly classOf: Uint8Array;
   private readonly shift: number;
 
-  constructor(keywords: readonly string[], minRun: number) {
+  private readonly wasm: WasmScan | undefined;
+
+  /** `useWasm: false` forces the JavaScript loop (the WebAssembly one is used when available). */
+  constructor(keywords: readonly string[], minRun: number, useWasm = true) {
     this.keywords = keywords.map((k) => k.toLowerCase());
     this.minRun = minRun;
     for (const k of this.keywords) {
@@ -119,9 +162,74 @@ export class KeywordScanner {
     this.outputs = order.map((s) => (out[s]!.length > 0 ? [...new Set(out[s])] : undefined));
     this.firstEmitting = order.findIndex((s) => out[s]!.length > 0);
     if (this.firstEmitting < 0) this.firstEmitting = n;
+    const mod = useWasm && shift === 6 && table instanceof Uint16Array ? loadWasm() : null;
+    this.wasm = mod && table instanceof Uint16Array ? this.instantiate(mod, table) : undefined;
+  }
+
+  /** True when scans run in WebAssembly. */
+  get usesWasm(): boolean {
+    return this.wasm !== undefined;
+  }
+
+  private instantiate(mod: object, table: Uint16Array): WasmScan {
+    const api = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+    const instance = new api.Instance(mod, {});
+    const memory = instance.exports['memory'] as WasmMemory;
+    const tbl = 64;
+    const cls = tbl + table.byteLength;
+    const txt = (cls + ALPHABET + 7) & ~7;
+    const hits = txt + CHUNK * 2;
+    const runs = hits + CHUNK * 8;
+    const end = runs + CHUNK * 8;
+    memory.grow(Math.ceil(end / 65536) - memory.buffer.byteLength / 65536);
+    const bytes = Buffer.from(memory.buffer);
+    new Uint16Array(memory.buffer, tbl, table.length).set(table);
+    bytes.set(this.classOf, cls);
+    return {
+      scan: instance.exports['scan'] as WasmScan['scan'],
+      i32: new Int32Array(memory.buffer),
+      bytes,
+      tbl,
+      cls,
+      txt,
+      hits,
+      runs,
+    };
   }
 
   scan(text: string): ScanResult {
+    return this.wasm ? this.scanWasm(text, this.wasm) : this.scanJs(text);
+  }
+
+  private scanWasm(text: string, w: WasmScan): ScanResult {
+    const { outputs, keywords, minRun, firstEmitting } = this;
+    const { i32 } = w;
+    const hits: number[] = [];
+    const runs: number[] = [];
+    const n = text.length;
+    i32[2] = 0; // flags
+    i32[3] = 0; // state
+    i32[4] = -1; // last position outside the base64 alphabet
+    for (let off = 0; off < n; off += CHUNK) {
+      const len = Math.min(CHUNK, n - off);
+      w.bytes.write(off === 0 && len === n ? text : text.slice(off, off + len), w.txt, len * 2, 'utf16le');
+      w.scan(w.txt, len, off, w.tbl, w.cls, w.hits, w.runs, firstEmitting, minRun);
+      const nh = i32[0]!;
+      for (let j = 0, h = w.hits >> 2; j < nh; j++, h += 2) {
+        const o = outputs[i32[h]!]!;
+        const end = i32[h + 1]!;
+        for (let k = 0; k < o.length; k++) hits.push(o[k]!, end - keywords[o[k]!]!.length + 1);
+      }
+      const nr = i32[1]!;
+      for (let j = 0, r = w.runs >> 2; j < nr; j++, r += 2) runs.push(i32[r]!, i32[r + 1]!);
+    }
+    const last = i32[4]!;
+    if (n - last > minRun) runs.push(last + 1, n);
+    const flags = i32[2]!;
+    return { hits, runs, percent: (flags & 1) !== 0, backslash: (flags & 2) !== 0 };
+  }
+
+  private scanJs(text: string): ScanResult {
     const { delta, outputs, firstEmitting, keywords, minRun, classOf, shift } = this;
     const hits: number[] = [];
     const runs: number[] = [];
