@@ -3,7 +3,7 @@
  * secret detection) plus two small I/O edges (the git dirty set and the local hash key).
  */
 export { createSecretDetector, defaultSecretDetector, redactSecrets, redactionMarker, BUILTIN_RULES } from './secrets/index.js';
-export type { SecretRule, SecretDetectorConfig } from './secrets/index.js';
+export type { SecretRule, SecretDetectorConfig, SecretAllowlistEntry, RuleExamples } from './secrets/index.js';
 export { createValueHasher, loadOrCreateHashKey, HASH_KEY_FILE } from './keyed-hash.js';
 export type { ValueHasher } from './keyed-hash.js';
 export type * from './types.js';

@@ -1,5 +1,4 @@
 export { createSecretDetector, defaultSecretDetector } from './detector.js';
 export { redactSecrets, redactionMarker } from './redact.js';
 export { BUILTIN_RULES } from './builtin-rules.js';
-export { shannonEntropy } from './value-filters.js';
 export type { SecretRule, SecretDetectorConfig, SecretAllowlistEntry, RuleExamples } from './types.js';
