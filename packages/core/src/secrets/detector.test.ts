@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { adversarialInputs } from '../bench/secret-corpus.js';
-import { createSecretDetector, defaultSecretDetector as d } from './detector.js';
+import { SCAN_FAILED_RULE_ID, createSecretDetector, defaultSecretDetector as d } from './detector.js';
 import { ALNUM, sample } from './rules/sample.js';
 import type { SecretRule } from './types.js';
 
@@ -149,6 +149,16 @@ describe('configuration', () => {
     expect(det.findAll('acme_q7w3e9r1t5y8u2i4o6p0')).toHaveLength(1);
   });
 
+  it('fails closed when a scan throws: the whole value is one finding', () => {
+    const det = createSecretDetector({
+      builtinRules: false,
+      // An unbounded alternation loop over 8 MB overflows the regexp backtrack stack.
+      rules: [{ id: 'bad', description: 'unbounded', keywords: ['start'], anchored: true, pattern: /start(?:x|[\w-])*\./g }],
+    });
+    const text = `start${'a'.repeat(8 << 20)}`;
+    expect(det.findAll(text)).toEqual([{ ruleId: SCAN_FAILED_RULE_ID, start: 0, end: text.length }]);
+  });
+
   it('keeps no state across calls', () => {
     const text = `a ${GHP} b`;
     const first = JSON.stringify(d.findAll(text));
@@ -175,6 +185,14 @@ describe('adversarial inputs complete with correct results', () => {
   it('a secret after 1 MB of decoys is still found', () => {
     const text = `${'password=password='.repeat(60_000)} ${GHP}`;
     expect(d.findAll(text).map((f) => f.ruleId)).toContain('github-pat');
+  });
+
+  it('10 MB runs that a greedy pattern would backtrack over complete without throwing', () => {
+    for (const unit of ['eyJ', 'eyJabcdefghij.', 'MIIE']) {
+      const text = (unit === 'MIIE' ? '-----BEGIN PRIVATE KEY-----\n' : '') + unit.repeat((10 << 20) / unit.length);
+      const ids = d.findAll(text).map((f) => f.ruleId);
+      expect(ids).not.toContain(SCAN_FAILED_RULE_ID);
+    }
   });
 
   it('a 10 MB string completes', () => {

@@ -13,6 +13,8 @@ const MAX_BASE64_RUN = 1 << 20;
 /** Context decoded around each JSON string escape. */
 const ESCAPE_WINDOW = 512;
 const DEFAULT_MAX_DEPTH = 3;
+/** Rule id of the fail-closed finding reported when a scan throws. */
+export const SCAN_FAILED_RULE_ID = 'secret-scan-failed';
 const DEFAULT_MAX_DECODED = 8 * 1024 * 1024;
 
 interface CompiledRule {
@@ -246,8 +248,13 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
 
   const findAll = (text: string): SecretFinding[] => {
     if (typeof text !== 'string' || text.length === 0) return [];
-    const raw = scanText(text, 0, { decoded: maxDecoded });
-    return finish(raw, compiled);
+    try {
+      return finish(scanText(text, 0, { decoded: maxDecoded }), compiled);
+    } catch {
+      // A user pattern that overflows the regexp stack, or any other failure: fail closed, the
+      // whole value counts as a secret (and redaction replaces all of it).
+      return [{ ruleId: SCAN_FAILED_RULE_ID, start: 0, end: text.length }];
+    }
   };
 
   return {

@@ -24,7 +24,7 @@ export const KEY_RULES: readonly SecretRule[] = [
     pattern: re(
       '-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----',
       // Body: base64, whitespace, escaped newlines (\\n inside JSON), PEM headers; never "-----".
-      '(?:[A-Za-z0-9+/=\\s:,.()\\\\]|-(?!----))*',
+      '(?:[A-Za-z0-9+/=\\s:,.()\\\\]|-(?!----)){0,65536}',
       '(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----)?',
     ),
     allowPlaceholders: true,
@@ -51,7 +51,7 @@ export const KEY_RULES: readonly SecretRule[] = [
     family: 'private-key',
     description: 'PuTTY private key file (PuTTY-User-Key-File-2/3)',
     keywords: ['putty-user-key-file-'],
-    pattern: re('PuTTY-User-Key-File-[23]:[\\s\\S]{0,4096}?Private-Lines:\\s{0,4}\\d{1,3}\\s{1,4}[A-Za-z0-9+/=\\s]{16,}'),
+    pattern: re('PuTTY-User-Key-File-[23]:[\\s\\S]{0,4096}?Private-Lines:\\s{0,4}\\d{1,3}\\s{1,4}[A-Za-z0-9+/=\\s]{16,16384}'),
     allowPlaceholders: true,
     examples: {
       truePositives: [
@@ -77,7 +77,7 @@ export const KEY_RULES: readonly SecretRule[] = [
     family: 'jwt',
     description: 'JSON Web Token (signed or unsigned); the jwt.io documentation example is allowed',
     keywords: ['eyj'],
-    pattern: re('(?<![\\w-])eyJ[\\w-]{8,}\\.eyJ[\\w-]{8,}\\.(?:[\\w-]{8,})?', RD),
+    pattern: re('(?<![\\w-])eyJ[\\w-]{8,16384}\\.eyJ[\\w-]{8,65536}\\.(?:[\\w-]{8,16384})?', RD),
     validate: (s) => {
       const [head, payload] = s.split('.');
       const h = Buffer.from(head!, 'base64url').toString('latin1');

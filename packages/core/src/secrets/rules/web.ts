@@ -69,7 +69,7 @@ export const WEB_RULES: readonly SecretRule[] = [
     family: 'http-authorization',
     description: 'Bearer token (Authorization: Bearer ..., or a bare "Bearer <token>" value)',
     keywords: ['bearer'],
-    pattern: re('(?<![A-Za-z])[Bb]earer[ \\t]{1,4}(?<secret>[A-Za-z0-9._~+/-]{12,4096}=*)(?![A-Za-z0-9._~+/=-])'),
+    pattern: re('(?<![A-Za-z])[Bb]earer[ \\t]{1,4}(?<secret>[A-Za-z0-9._~+/-]{12,4096}={0,2})(?![A-Za-z0-9._~+/=-])'),
     secretGroup: 'secret',
     generic: true,
     validate: (s) => isCredentialLike(s, 12, 3),
