@@ -66,7 +66,7 @@ describe('decoding', () => {
   });
 
   it('JSON inside a JSON string (escaped quotes, \\/ and \\u escapes)', () => {
-    const inner = JSON.stringify({ url: `https://ci:${PASSWORD}@git.test/r.git` }).replace(/\//g, '\\/');
+    const inner = JSON.stringify({ url: `https://ci:${PASSWORD}@git.internal/r.git` }).replace(/\//g, '\\/');
     const outer = JSON.stringify({ payload: inner });
     const f = d.findAll(outer).find((x) => x.ruleId === 'url-password')!;
     expect(outer.slice(f.start, f.end)).toBe(PASSWORD);

@@ -61,7 +61,8 @@ export function isHexDigest(value: string): boolean {
  */
 export function looksLikeCode(value: string): boolean {
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return true; // member expression
-  if (/^[A-Za-z]+(?:[_:./-][A-Za-z]+)+$/.test(value)) return true; // snake/kebab/CONSTANT names, a:b.c
+  if (/^[A-Za-z]+(?:[_:./@-][A-Za-z]+)+$/.test(value)) return true; // snake/kebab/CONSTANT names, a:b.c
+  if (/^!|^(?:this|self|new|await|typeof|void)\b|\bthis\./.test(value)) return true; // expressions
   if (/^[a-z]+$|^[A-Z]+$|^[A-Z]?[a-z]+(?:[A-Z][a-z]*)*$/.test(value)) return true; // words, camelCase
   if (/^[\d.:+-]+$/.test(value)) return true; // numbers, versions, times
   if (/^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)/.test(value)) return true; // paths

@@ -11,6 +11,9 @@ const DUMMY_PASSWORDS = new Set([
   'hunter2', 'letmein', 'mypassword', 'yourpassword', 'dbpass', 'token', 'key',
 ]);
 
+/** Reserved documentation hosts (RFC 2606 / 6761): `https://abc:xyz@example.com` is a doc example. */
+const EXAMPLE_HOST = /^(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid))(?![\w.-])/i;
+
 function urlPassword(secret: string, match: RegExpExecArray): boolean {
   const user = match.groups?.['user'] ?? '';
   let pw = secret;
@@ -19,7 +22,8 @@ function urlPassword(secret: string, match: RegExpExecArray): boolean {
   } catch {
     // keep the raw form
   }
-  if (pw.length < 3 || pw === user || DUMMY_PASSWORDS.has(pw.toLowerCase())) return false;
+  if (pw.length < 4 || pw === user || DUMMY_PASSWORDS.has(pw.toLowerCase())) return false;
+  if (EXAMPLE_HOST.test(match.input.slice(match.index + match[0].length, match.index + match[0].length + 256))) return false;
   if (/^\d{1,5}$/.test(pw)) return false; // a port, as in http://host:8080@...
   return !isPlaceholder(pw) && !/^[$%]/.test(pw);
 }
@@ -50,7 +54,7 @@ export const WEB_RULES: readonly SecretRule[] = [
         `DATABASE_URL=postgres://app:${pw('u1')}@db.internal:5432/app`,
         `mongodb+srv://admin:${pw('u2')}@cluster0.abcde.mongodb.net/?retryWrites=true`,
         `redis://:${pw('u3')}@cache:6379/0`,
-        `https://deploy:${pw('u4')}@git.example.org/repo.git`,
+        `https://deploy:${pw('u4')}@git.corp.internal/repo.git`,
         `amqps://svc:${encodeURIComponent(pw('u5') + '@/#')}@mq:5671`,
       ],
       falsePositives: [
@@ -61,6 +65,8 @@ export const WEB_RULES: readonly SecretRule[] = [
         'http://localhost:8080/path',
         'git@github.com:org/repo.git',
         'https://example.com/@scope/pkg',
+        "new URL('https://abc:xyz@example.com')",
+        'https://deploy:Zq8Wm2Lp5Tx9@ci.example.org/hook',
       ],
     },
   }),
