@@ -156,11 +156,10 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     return !(allow.length > 0 && allowed(r.id, secret, m[0]));
   };
 
-  const scanText = (text: string, depth: number, budget: Budget): Raw[] => {
-    const { hits, runs, percent, backslash } = scanner.scan(text);
-    const out: Raw[] = [];
-    const coveredUntil = new Array<number>(nRules).fill(-1);
-    const lastTried = new Array<number>(nRules).fill(-1);
+  /** Run the rules the keyword hits call for: anchored ones at their hits, the rest over the text. */
+  const matchRules = (text: string, hits: readonly number[], out: Raw[]): void => {
+    const coveredUntil = new Int32Array(nRules).fill(-1);
+    const lastTried = new Int32Array(nRules).fill(-1);
     const triggered = new Set<number>(always);
     const rejected = new Set<string>();
     for (let h = 0; h < hits.length; h += 2) {
@@ -196,18 +195,27 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
         }
       }
     }
+  };
+
+  const scanText = (text: string, depth: number, budget: Budget): Raw[] => {
+    const { hits, runs, percent, backslash } = scanner.scan(text);
+    const out: Raw[] = [];
+    if (hits.length > 0 || always.length > 0) matchRules(text, hits, out);
     if (depth >= maxDepth) return out;
 
     // Base64: a run that decodes to text is scanned; findings cover the whole encoded run.
     // Runs already inside a provider finding (the token itself) are not decoded again; runs in a
     // generic finding are, since they may hold something more specific.
-    const direct = out.filter((f) => !compiled[f.rule]!.generic).sort((a, b) => a.start - b.start);
+    const direct = out.length === 0 ? out : out.filter((f) => !compiled[f.rule]!.generic).sort((a, b) => a.start - b.start);
     let di = 0;
     let coveredTo = -1; // max end of direct findings starting at or before the run
     for (let r = 0; r < runs.length; r += 2) {
       const s = runs[r]!;
       let e = runs[r + 1]!;
       if (e - s > MAX_BASE64_RUN || e - s > budget.decoded) continue;
+      // Base64 of ASCII starts with A-Z or a-f (the top six bits of a byte below 0x80).
+      const c0 = text.charCodeAt(s);
+      if (!((c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 102))) continue;
       while (di < direct.length && direct[di]!.start <= s) coveredTo = Math.max(coveredTo, direct[di++]!.end);
       if (coveredTo >= e) continue; // already inside a finding (a token)
       while (e < text.length && e - runs[r + 1]! < 2 && text.charCodeAt(e) === 61) e++;
