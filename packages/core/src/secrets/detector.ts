@@ -12,6 +12,8 @@ const MIN_BASE64_RUN = 16;
 const MAX_BASE64_RUN = 1 << 20;
 /** Context decoded around each JSON string escape. */
 const ESCAPE_WINDOW = 512;
+/** How far before an escape a keyword hit makes the escape worth decoding. */
+const ESCAPE_NEAR = 64;
 const DEFAULT_MAX_DEPTH = 3;
 /** Rule id of the fail-closed finding reported when a scan throws. */
 export const SCAN_FAILED_RULE_ID = 'secret-scan-failed';
@@ -287,8 +289,9 @@ function escapeWindows(text: string, hits: readonly number[]): number[] {
     let q = p - 1;
     while (q >= 0 && text.charCodeAt(q) === 92) q--; // \\/ in JSON-in-JSON: look past the backslashes
     const strong = m[0].length === 6 || (m[0] === '\\/' && text.charCodeAt(q) === 58);
-    while (hi < hitPos.length && hitPos[hi]! < p - ESCAPE_WINDOW) hi++;
-    if (strong || (hi < hitPos.length && hitPos[hi]! <= p + ESCAPE_WINDOW)) at.push(p);
+    // A key name just before the escape (\"password\":\"...) or right after it (\"token\").
+    while (hi < hitPos.length && hitPos[hi]! < p - ESCAPE_NEAR) hi++;
+    if (strong || (hi < hitPos.length && hitPos[hi]! <= p + 2)) at.push(p);
   }
   return mergeWindows(at, ESCAPE_WINDOW, ESCAPE_WINDOW, text.length);
 }
