@@ -8,7 +8,10 @@
 export interface ScanResult {
   /** Pairs (keyword index, start offset), flattened: [kw0, pos0, kw1, pos1, ...]. */
   hits: number[];
-  /** Pairs (start, end) of base64-alphabet runs at least `minRun` long, flattened. */
+  /**
+   * Pairs (start, end) of base64-alphabet runs that could be base64 of text, flattened: at
+   * least `minRun` long, holding lowercase, uppercase and digits, starting with A-Z or a-f.
+   */
   runs: number[];
   /** A `%` occurs (URL-encoding is possible). */
   percent: boolean;
@@ -210,6 +213,8 @@ export class KeywordScanner {
     i32[2] = 0; // flags
     i32[3] = 0; // state
     i32[4] = -1; // last position outside the base64 alphabet
+    i32[5] = 0; // character kinds in the current run
+    i32[6] = 0; // the run's first character could start base64 of ASCII
     for (let off = 0; off < n; off += CHUNK) {
       const len = Math.min(CHUNK, n - off);
       w.bytes.write(off === 0 && len === n ? text : text.slice(off, off + len), w.txt, len * 2, 'utf16le');
@@ -224,7 +229,7 @@ export class KeywordScanner {
       for (let j = 0, r = w.runs >> 2; j < nr; j++, r += 2) runs.push(i32[r]!, i32[r + 1]!);
     }
     const last = i32[4]!;
-    if (n - last > minRun) runs.push(last + 1, n);
+    if (n - last > minRun && i32[5] === 7 && i32[6] === 1) runs.push(last + 1, n);
     const flags = i32[2]!;
     return { hits, runs, percent: (flags & 1) !== 0, backslash: (flags & 2) !== 0 };
   }
@@ -237,6 +242,8 @@ export class KeywordScanner {
     let backslash = false;
     let state = 0;
     let last = -1; // last character outside the base64 alphabet
+    let kinds = 0; // 1 lower, 2 upper, 4 digit: seen in the current run
+    let first = false; // the run's first character could start base64 of ASCII (A-Z, a-f)
     const n = text.length;
     for (let i = 0; i < n; i++) {
       const c = text.charCodeAt(i);
@@ -250,13 +257,17 @@ export class KeywordScanner {
         }
       }
       if (cls < 128) {
-        if (i - last > minRun) runs.push(last + 1, i);
+        if (i - last > minRun && kinds === 7 && first) runs.push(last + 1, i);
         last = i;
+        kinds = 0;
         if (c === 37) percent = true;
         else if (c === 92) backslash = true;
+      } else {
+        if (i === last + 1) first = (c >= 65 && c <= 90) || (c >= 97 && c <= 102);
+        kinds |= c >= 97 && c <= 122 ? 1 : c >= 65 && c <= 90 ? 2 : c >= 48 && c <= 57 ? 4 : 0;
       }
     }
-    if (n - last > minRun) runs.push(last + 1, n);
+    if (n - last > minRun && kinds === 7 && first) runs.push(last + 1, n);
     return { hits, runs, percent, backslash };
   }
 }
