@@ -36,7 +36,7 @@ export {
 } from './git-dirty-set.js';
 export type { ReadDirtySetOptions } from './git-dirty-set.js';
 export { createSecretDetector, defaultSecretDetector, redactSecrets, redactionMarker, BUILTIN_RULES } from './secrets/index.js';
-export type { SecretRule, SecretDetectorConfig } from './secrets/index.js';
+export type { SecretRule, SecretDetectorConfig, SecretAllowlistEntry, RuleExamples } from './secrets/index.js';
 export { createValueHasher, loadOrCreateHashKey, HASH_KEY_FILE } from './keyed-hash.js';
 export type { ValueHasher } from './keyed-hash.js';
 export type * from './types.js';

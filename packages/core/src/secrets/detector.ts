@@ -1,40 +1,356 @@
+import { createHash } from 'node:crypto';
 import type { SecretDetector, SecretFinding } from '../types.js';
 import { BUILTIN_RULES } from './builtin-rules.js';
-import type { SecretDetectorConfig, SecretRule } from './types.js';
+import { decodeBase64Text, decodeJsonEscapes, decodePercent, mergeWindows, type MappedText } from './decoders.js';
+import { KeywordScanner } from './keyword-scanner.js';
+import type { SecretAllowlistEntry, SecretDetectorConfig, SecretRule } from './types.js';
+import { isPlaceholder, shannonEntropy } from './value-filters.js';
 
-/** Build a detector from the built-in rules plus the user's. Pure and stateless across calls. */
-export function createSecretDetector(config: SecretDetectorConfig = {}): SecretDetector {
-  const rules = [...BUILTIN_RULES, ...(config.rules ?? [])];
-  const seen = new Set<string>();
-  for (const rule of rules) {
-    if (seen.has(rule.id)) throw new Error(`duplicate secret rule id "${rule.id}"`);
-    if (!rule.pattern.global) throw new Error(`secret rule "${rule.id}": pattern must have the g flag`);
-    seen.add(rule.id);
-  }
-  const allowlist = config.allowlist ?? [];
+/** Base64 runs shorter than this are not decoded (the shortest useful encoded secret). */
+const MIN_BASE64_RUN = 16;
+/** Longest single base64 run that is decoded. */
+const MAX_BASE64_RUN = 1 << 20;
+/** Context decoded around each JSON string escape. */
+const ESCAPE_WINDOW = 512;
+/** How far before an escape a keyword hit makes the escape worth decoding. */
+const ESCAPE_NEAR = 64;
+const DEFAULT_MAX_DEPTH = 3;
+/** Rule id of the fail-closed finding reported when a scan throws. */
+export const SCAN_FAILED_RULE_ID = 'secret-scan-failed';
+const DEFAULT_MAX_DECODED = 8 * 1024 * 1024;
 
-  const scan = (text: string, firstOnly: boolean): SecretFinding[] => {
-    const findings: SecretFinding[] = [];
-    for (const rule of rules) {
-      if (!mayMatch(rule, text)) continue;
-      const re = new RegExp(rule.pattern.source, rule.pattern.flags);
-      for (const m of text.matchAll(re)) {
-        if (allowlist.some((a) => a.test(m[0]))) continue;
-        findings.push({ ruleId: rule.id, start: m.index, end: m.index + m[0].length });
-        if (firstOnly) return findings;
-      }
-    }
-    return findings;
-  };
+interface CompiledRule {
+  rule: SecretRule;
+  /** Sticky copy, tried at keyword hits (anchored rules). */
+  sticky: RegExp | undefined;
+  /** Global copy, run over the whole text (unanchored rules). */
+  global: RegExp;
+  secretGroups: readonly string[];
+  generic: boolean;
+}
 
+interface CompiledAllow {
+  ruleIds: ReadonlySet<string> | undefined;
+  regex: RegExp | undefined;
+  hashes: ReadonlySet<string> | undefined;
+}
+
+/** A finding inside one scan: rule index and span in that scan's text. */
+interface Raw {
+  rule: number;
+  start: number;
+  end: number;
+}
+
+/** Per-call limits shared by every decoding layer of one call (never kept across calls). */
+interface Budget {
+  decoded: number;
+}
+
+function compileRule(rule: SecretRule): CompiledRule {
+  if (!rule.pattern.global) throw new Error(`secret rule "${rule.id}": pattern must have the g flag`);
+  const base = rule.pattern.flags.replace(/[gyd]/g, '');
+  const d = rule.secretGroup === undefined ? '' : 'd';
+  const anchored = rule.anchored === true && rule.keywords.length > 0;
+  const g = rule.secretGroup;
   return {
-    find: (text) => scan(text, true)[0],
-    findAll: (text) => scan(text, false).sort((a, b) => a.start - b.start),
+    rule,
+    sticky: anchored ? new RegExp(rule.pattern.source, `${base}gy${d}`) : undefined,
+    global: new RegExp(rule.pattern.source, `${base}g${d}`),
+    secretGroups: g === undefined ? [] : [g, `${g}2`, `${g}3`],
+    generic: rule.generic === true,
   };
 }
 
-function mayMatch(rule: SecretRule, text: string): boolean {
-  return rule.keywords.length === 0 || rule.keywords.some((k) => text.includes(k));
+function compileAllow(entry: RegExp | SecretAllowlistEntry): CompiledAllow {
+  if (entry instanceof RegExp) {
+    return { ruleIds: undefined, regex: new RegExp(entry.source, entry.flags.replace(/[gy]/g, '')), hashes: undefined };
+  }
+  return {
+    ruleIds: entry.ruleIds ? new Set(entry.ruleIds) : undefined,
+    regex: entry.regex ? new RegExp(entry.regex.source, entry.regex.flags.replace(/[gy]/g, '')) : undefined,
+    hashes: entry.valueSha256 ? new Set(entry.valueSha256.map((h) => h.toLowerCase())) : undefined,
+  };
+}
+
+/** Build a detector from the built-in rules plus the user's. Pure and stateless across calls. */
+export function createSecretDetector(config: SecretDetectorConfig = {}): SecretDetector {
+  const disabled = new Set(config.disabledRules ?? []);
+  const builtins = config.builtinRules === false ? [] : BUILTIN_RULES.filter((r) => !disabled.has(r.id));
+  const rules = [...builtins, ...(config.rules ?? [])];
+  const seen = new Set<string>();
+  for (const rule of rules) {
+    if (seen.has(rule.id)) throw new Error(`duplicate secret rule id "${rule.id}"`);
+    seen.add(rule.id);
+  }
+  const compiled = rules.map(compileRule);
+  const allow = (config.allowlist ?? []).map(compileAllow);
+  const maxDepth = Math.max(0, config.maxDecodeDepth ?? DEFAULT_MAX_DEPTH);
+  const maxDecoded = Math.max(0, config.maxDecodedChars ?? DEFAULT_MAX_DECODED);
+
+  // Keyword index: keyword id -> anchored rules (tried at the hit) / unanchored rules (triggered).
+  const keywordIds = new Map<string, number>();
+  const anchoredBy: number[][] = [];
+  const triggeredBy: number[][] = [];
+  const always: number[] = [];
+  compiled.forEach((c, ri) => {
+    if (c.rule.keywords.length === 0) always.push(ri);
+    for (const raw of c.rule.keywords) {
+      const k = raw.toLowerCase();
+      let id = keywordIds.get(k);
+      if (id === undefined) {
+        id = keywordIds.size;
+        keywordIds.set(k, id);
+        anchoredBy.push([]);
+        triggeredBy.push([]);
+      }
+      (c.sticky ? anchoredBy : triggeredBy)[id]!.push(ri);
+    }
+  });
+  const scanner = new KeywordScanner([...keywordIds.keys()], MIN_BASE64_RUN);
+  const nRules = compiled.length;
+
+  const allowed = (ruleId: string, secret: string, whole: string): boolean => {
+    for (const a of allow) {
+      if (a.ruleIds && !a.ruleIds.has(ruleId)) continue;
+      if (a.regex && !(a.regex.test(secret) || a.regex.test(whole))) continue;
+      if (a.hashes && !a.hashes.has(createHash('sha256').update(secret).digest('hex'))) continue;
+      if (!a.regex && !a.hashes && !a.ruleIds) continue; // an empty entry allows nothing
+      return true;
+    }
+    return false;
+  };
+
+  /** Check one regex match; the finding's span, or undefined when a filter drops it. */
+  const accept = (c: CompiledRule, m: RegExpExecArray, rejected: Set<string>): Raw | undefined => {
+    let start = m.index;
+    let end = m.index + m[0].length;
+    if (c.secretGroups.length > 0) {
+      const groups = m.indices?.groups;
+      const span = c.secretGroups.map((g) => groups?.[g]).find((s) => s !== undefined);
+      if (!span) return undefined;
+      [start, end] = span;
+    }
+    const secret = m.input.slice(start, end);
+    const r = c.rule;
+    // Repeated candidates (the same value hit again and again) are judged once per call.
+    const memo = r.validate ? `${r.id}\u0000${m[0]}` : `${r.id}\u0000${secret}`;
+    if (rejected.has(memo)) return undefined;
+    if (!keep(r, secret, m)) {
+      rejected.add(memo);
+      return undefined;
+    }
+    return { rule: -1, start, end }; // the caller sets the rule index
+  };
+
+  const keep = (r: SecretRule, secret: string, m: RegExpExecArray): boolean => {
+    if (r.minEntropy !== undefined && shannonEntropy(secret) < r.minEntropy) return false;
+    if (r.validate) {
+      let ok = true;
+      try {
+        ok = r.validate(secret, m);
+      } catch {
+        ok = true; // a failing check must not hide a credential: keep the finding
+      }
+      if (!ok) return false;
+    }
+    if (r.allowPlaceholders !== true && isPlaceholder(secret)) return false;
+    return !(allow.length > 0 && allowed(r.id, secret, m[0]));
+  };
+
+  /** Run the rules the keyword hits call for: anchored ones at their hits, the rest over the text. */
+  const matchRules = (text: string, hits: readonly number[], out: Raw[]): void => {
+    const coveredUntil = new Int32Array(nRules).fill(-1);
+    const lastTried = new Int32Array(nRules).fill(-1);
+    const triggered = new Set<number>(always);
+    const rejected = new Set<string>();
+    for (let h = 0; h < hits.length; h += 2) {
+      const kw = hits[h]!;
+      const pos = hits[h + 1]!;
+      for (const ri of anchoredBy[kw]!) {
+        if (pos < coveredUntil[ri]! || lastTried[ri] === pos) continue;
+        lastTried[ri] = pos;
+        const c = compiled[ri]!;
+        const re = c.sticky!;
+        re.lastIndex = pos;
+        const m = re.exec(text);
+        if (m === null) continue;
+        const f = accept(c, m, rejected);
+        if (f) {
+          f.rule = ri;
+          out.push(f);
+          coveredUntil[ri] = m.index + m[0].length;
+        }
+      }
+      for (const ri of triggeredBy[kw]!) triggered.add(ri);
+    }
+    for (const ri of triggered) {
+      const c = compiled[ri]!;
+      const re = c.global;
+      re.lastIndex = 0;
+      for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+        if (m[0].length === 0) re.lastIndex++;
+        const f = accept(c, m, rejected);
+        if (f) {
+          f.rule = ri;
+          out.push(f);
+        }
+      }
+    }
+  };
+
+  const scanText = (text: string, depth: number, budget: Budget): Raw[] => {
+    const { hits, runs, percent, backslash } = scanner.scan(text);
+    const out: Raw[] = [];
+    if (hits.length > 0 || always.length > 0) matchRules(text, hits, out);
+    if (depth >= maxDepth) return out;
+
+    // Base64: a run that decodes to text is scanned; findings cover the whole encoded run.
+    // Runs already inside a provider finding (the token itself) are not decoded again; runs in a
+    // generic finding are, since they may hold something more specific.
+    const direct = out.length === 0 ? out : out.filter((f) => !compiled[f.rule]!.generic).sort((a, b) => a.start - b.start);
+    let di = 0;
+    let coveredTo = -1; // max end of direct findings starting at or before the run
+    for (let r = 0; r < runs.length; r += 2) {
+      const s = runs[r]!;
+      let e = runs[r + 1]!;
+      if (e - s > MAX_BASE64_RUN || e - s > budget.decoded) continue;
+      // Base64 of ASCII starts with A-Z or a-f (the top six bits of a byte below 0x80).
+      const c0 = text.charCodeAt(s);
+      if (!((c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 102))) continue;
+      while (di < direct.length && direct[di]!.start <= s) coveredTo = Math.max(coveredTo, direct[di++]!.end);
+      if (coveredTo >= e) continue; // already inside a finding (a token)
+      while (e < text.length && e - runs[r + 1]! < 2 && text.charCodeAt(e) === 61) e++;
+      const decoded = decodeBase64Text(text.slice(s, e));
+      if (decoded === undefined) continue;
+      budget.decoded -= decoded.length;
+      for (const f of scanText(decoded, depth + 1, budget)) out.push({ rule: f.rule, start: s, end: e });
+    }
+    // URL-encoding: each token holding %XX is decoded; findings map back character by character.
+    if (percent) {
+      for (const [s, e] of percentTokens(text)) {
+        if (e - s > budget.decoded) continue;
+        const mapped = decodePercent(text, s, e);
+        if (mapped) decodeInto(mapped, depth, budget, out);
+      }
+    }
+    // JSON inside a string: decode \" \/ \uXXXX (and friends) around each escape that could hide
+    // something: near a keyword hit, a \u escape, or an escaped URL scheme (:\/\/).
+    if (backslash) {
+      const windows = escapeWindows(text, hits);
+      for (let w = 0; w < windows.length; w += 2) {
+        const s = windows[w]!;
+        const e = windows[w + 1]!;
+        if (e - s > budget.decoded) continue;
+        const mapped = decodeJsonEscapes(text, s, e);
+        if (mapped) decodeInto(mapped, depth, budget, out);
+      }
+    }
+    return out;
+  };
+
+  const decodeInto = (mapped: MappedText, depth: number, budget: Budget, out: Raw[]): void => {
+    budget.decoded -= mapped.text.length;
+    for (const f of scanText(mapped.text, depth + 1, budget)) {
+      out.push({ rule: f.rule, start: mapped.starts[f.start]!, end: mapped.ends[f.end - 1]! });
+    }
+  };
+
+  const findAll = (text: string): SecretFinding[] => {
+    if (typeof text !== 'string' || text.length === 0) return [];
+    try {
+      return finish(scanText(text, 0, { decoded: maxDecoded }), compiled);
+    } catch {
+      // A user pattern that overflows the regexp stack, or any other failure: fail closed, the
+      // whole value counts as a secret (and redaction replaces all of it).
+      return [{ ruleId: SCAN_FAILED_RULE_ID, start: 0, end: text.length }];
+    }
+  };
+
+  return {
+    find: (text) => findAll(text)[0],
+    findAll,
+  };
+}
+
+/**
+ * Regions worth JSON-unescaping: windows around escapes that have a keyword hit nearby, and
+ * around every \uXXXX escape and escaped scheme (:\/\/), which can hide a keyword themselves.
+ */
+function escapeWindows(text: string, hits: readonly number[]): number[] {
+  const hitPos: number[] = [];
+  for (let h = 1; h < hits.length; h += 2) hitPos.push(hits[h]!);
+  hitPos.sort((a, b) => a - b);
+  const at: number[] = [];
+  const esc = /\\(?:["/]|u[0-9A-Fa-f]{4})/g;
+  let hi = 0;
+  for (let m = esc.exec(text); m !== null; m = esc.exec(text)) {
+    const p = m.index;
+    let q = p - 1;
+    while (q >= 0 && text.charCodeAt(q) === 92) q--; // \\/ in JSON-in-JSON: look past the backslashes
+    const strong = m[0].length === 6 || (m[0] === '\\/' && text.charCodeAt(q) === 58);
+    // A key name just before the escape (\"password\":\"...) or right after it (\"token\").
+    while (hi < hitPos.length && hitPos[hi]! < p - ESCAPE_NEAR) hi++;
+    if (strong || (hi < hitPos.length && hitPos[hi]! <= p + 2)) at.push(p);
+  }
+  return mergeWindows(at, ESCAPE_WINDOW, ESCAPE_WINDOW, text.length);
+}
+
+/** Tokens (no whitespace or quotes) that contain a %XX escape, as [start, end) pairs. */
+function percentTokens(text: string): [number, number][] {
+  const out: [number, number][] = [];
+  const pct = /%[0-9A-Fa-f]{2}/g;
+  const stop = /[\s"'<>\x60]/;
+  let until = -1;
+  for (let m = pct.exec(text); m !== null; m = pct.exec(text)) {
+    if (m.index < until) continue;
+    let s = m.index;
+    while (s > 0 && !stop.test(text[s - 1]!)) s--;
+    let e = m.index + 3;
+    while (e < text.length && !stop.test(text[e]!)) e++;
+    out.push([s, e]);
+    until = e;
+    pct.lastIndex = e;
+  }
+  return out;
+}
+
+/**
+ * Sort, drop generic findings that overlap a specific one, merge overlapping findings of the
+ * same rule.
+ */
+function finish(raw: Raw[], compiled: readonly CompiledRule[]): SecretFinding[] {
+  if (raw.length === 0) return [];
+  raw.sort((a, b) => a.start - b.start || b.end - a.end);
+  // Specific findings sorted by start with a running max of their ends: a generic finding
+  // overlaps one iff, among those starting before its end, the max end passes its start.
+  const specific = raw.filter((f) => !compiled[f.rule]!.generic);
+  const maxEnd: number[] = [];
+  specific.forEach((f, i) => maxEnd.push(Math.max(f.end, i > 0 ? maxEnd[i - 1]! : -1)));
+  const overlapsSpecific = (f: Raw): boolean => {
+    let lo = 0;
+    let hi = specific.length; // count of specifics with start < f.end
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (specific[mid]!.start < f.end) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && maxEnd[lo - 1]! > f.start;
+  };
+  const out: SecretFinding[] = [];
+  const lastOfRule = new Map<number, SecretFinding>();
+  for (const f of raw) {
+    if (compiled[f.rule]!.generic && overlapsSpecific(f)) continue;
+    const prev = lastOfRule.get(f.rule);
+    if (prev && f.start < prev.end) {
+      prev.end = Math.max(prev.end, f.end);
+      continue;
+    }
+    const finding = { ruleId: compiled[f.rule]!.rule.id, start: f.start, end: f.end };
+    lastOfRule.set(f.rule, finding);
+    out.push(finding);
+  }
+  return out;
 }
 
 /** The default detector (built-in rules only). */

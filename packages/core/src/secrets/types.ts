@@ -1,24 +1,110 @@
 import type { SecretFinding } from '../types.js';
 
+/** A rule's own labelled examples, checked by the rule test (gitleaks validates rules the same way). */
+export interface RuleExamples {
+  /** Texts in which this rule must report a finding. */
+  truePositives: readonly string[];
+  /** Texts in which this rule must report nothing. */
+  falsePositives: readonly string[];
+}
+
 /** A credential rule. One rule, one id; the id (never the value) is what spans carry. */
 export interface SecretRule {
   /** Stable kebab-case id, e.g. `aws-access-key-id`. */
   id: string;
   description: string;
   /**
-   * Cheap literal pre-filter: the rule runs only if one of these occurs in the text
-   * (case-sensitive). Empty means the rule always runs.
+   * Cheap literal pre-filter: the rule runs only if one of these occurs in the text. Matched
+   * case-insensitively in one combined pass (Aho-Corasick) over the text. Empty means the rule
+   * always runs (over the whole text).
    */
   keywords: readonly string[];
-  /** Linear-time pattern; must be global (`g`). */
+  /**
+   * Linear-time pattern; must be global (`g`). Never nest unbounded quantifiers, and start every
+   * unbounded run with a left-boundary assertion so a match cannot start inside the run.
+   */
   pattern: RegExp;
+  /**
+   * When true, `pattern` starts with one of the keywords and is tried only at keyword hits
+   * (sticky), never over the whole text. The fast path; every built-in rule uses it.
+   * @default false
+   */
+  anchored?: boolean;
+  /**
+   * Named capture group holding the credential itself. Its span is the finding (and what
+   * redaction replaces); entropy, placeholder and allowlist checks look at it.
+   * @default the whole match
+   */
+  secretGroup?: string;
+  /**
+   * Minimum Shannon entropy (bits per character) of the secret.
+   * @default 0 (no check)
+   */
+  minEntropy?: number;
+  /**
+   * Generic rules (keyword assignments, headers) yield to specific provider rules: a generic
+   * finding overlapping a specific one is dropped.
+   * @default false
+   */
+  generic?: boolean;
+  /**
+   * Skip the shared placeholder / documentation-example filter (`${X}`, `xxxx`, `EXAMPLE`, ...).
+   * @default false
+   */
+  allowPlaceholders?: boolean;
+  /** Extra check on the secret value; return false to drop the match. Must be pure. */
+  validate?: (secret: string, match: RegExpExecArray) => boolean;
+  /** Rule family for reports (`github`, `aws`, `generic`, ...). @default the id */
+  family?: string;
+  /** Labelled examples, validated by the rule test. */
+  examples?: RuleExamples;
+}
+
+/** One allowlist entry. Every field given must hold for the entry to suppress a finding. */
+export interface SecretAllowlistEntry {
+  /** Why this is allowed (for reviewers). */
+  description?: string;
+  /** Only findings of these rule ids. @default every rule */
+  ruleIds?: readonly string[];
+  /** Suppress when this matches the secret value (or the whole rule match). */
+  regex?: RegExp;
+  /**
+   * Suppress exactly these values, given as lowercase hex SHA-256 of the secret value
+   * (`printf %s "$VALUE" | sha256sum`), so the allowlist itself holds no secret.
+   */
+  valueSha256?: readonly string[];
 }
 
 export interface SecretDetectorConfig {
   /** Extra rules, added to the built-in ones. Ids must not collide. */
   rules?: readonly SecretRule[];
-  /** Regexes of values that are never secrets (documentation examples, test fixtures). */
-  allowlist?: readonly RegExp[];
+  /**
+   * Values that are never secrets (documentation examples, test fixtures). A bare RegExp is
+   * tested against the secret value and the whole rule match, for every rule.
+   */
+  allowlist?: readonly (RegExp | SecretAllowlistEntry)[];
+  /**
+   * Built-in rule ids to switch off.
+   * @default []
+   */
+  disabledRules?: readonly string[];
+  /**
+   * Include the built-in rules.
+   * @default true
+   */
+  builtinRules?: boolean;
+  /**
+   * How many nested encodings (base64, URL-encoding, JSON string escapes) are decoded.
+   * 0 disables decoding.
+   * @default 3
+   */
+  maxDecodeDepth?: number;
+  /**
+   * Upper bound on decoded characters produced per call (all layers together). Encoded
+   * regions beyond it are not decoded.
+   * @default 8 * 1024 * 1024
+   */
+  maxDecodedChars?: number;
 }
 
 export type { SecretFinding };

@@ -1,0 +1,151 @@
+/**
+ * Typed access to the labelled corpus generator in fixtures/secrets/ (plain ESM so scripts and
+ * tests share it), and the scoring used by the secret benchmark and its test.
+ */
+import type { SecretDetector } from '../types.js';
+
+export interface PositiveSample {
+  family: string;
+  kind: string;
+  context: string;
+  text: string;
+  /** Span that must be reported (the encoded form when the context encodes the value). */
+  start: number;
+  end: number;
+  /** The raw secret. */
+  value: string;
+}
+
+export interface NegativeSample {
+  family: string;
+  text: string;
+  path?: string;
+}
+
+interface CorpusModule {
+  generatePositives(seed?: number, perContext?: number): PositiveSample[];
+  generateNegatives(seed?: number, perClass?: number): NegativeSample[];
+  readPackageNegatives(nodeModules: string, opts?: { maxFiles?: number; maxBytes?: number; maxFileBytes?: number }): NegativeSample[];
+  readHandSets(): { positives: PositiveSample[]; negatives: NegativeSample[] };
+  toArgumentValues(files: NegativeSample[], seed?: number): NegativeSample[];
+}
+
+/** Repository root, from this file's location (src/bench or dist/bench of packages/core). */
+export const REPO_ROOT = new URL('../../../../', import.meta.url);
+
+export async function loadCorpusModule(): Promise<CorpusModule> {
+  const url = new URL('fixtures/secrets/generate-corpus.mjs', REPO_ROOT);
+  return (await import(url.href)) as CorpusModule;
+}
+
+export interface FamilyScore {
+  family: string;
+  positives: number;
+  detected: number;
+  /** Positives whose raw or encoded value survives redaction. */
+  leaked: number;
+  /** Negatives on which a rule of this family fired. */
+  falsePositives: number;
+}
+
+export interface Score {
+  families: FamilyScore[];
+  recall: number;
+  negatives: number;
+  /** Negatives with any finding. */
+  flaggedNegatives: number;
+  fpRate: number;
+  /** Up to 20 examples of missed positives and flagged negatives, never with the value. */
+  misses: string[];
+  falseHits: string[];
+}
+
+/** Family of a rule id, from the rule list (falls back to the id). */
+export type FamilyOf = (ruleId: string) => string;
+
+/** Score a detector on labelled samples: recall per family, false-positive rate, leaks after redaction. */
+export function scoreDetector(
+  detector: SecretDetector,
+  redact: (text: string) => string,
+  positives: readonly PositiveSample[],
+  negatives: readonly NegativeSample[],
+  familyOf: FamilyOf,
+): Score {
+  const fam = new Map<string, FamilyScore>();
+  const get = (family: string): FamilyScore => {
+    let f = fam.get(family);
+    if (!f) fam.set(family, (f = { family, positives: 0, detected: 0, leaked: 0, falsePositives: 0 }));
+    return f;
+  };
+  const misses: string[] = [];
+  const falseHits: string[] = [];
+  let detected = 0;
+  for (const p of positives) {
+    const f = get(p.family);
+    f.positives++;
+    const hit = detector.findAll(p.text).some((x) => x.start < p.end && p.start < x.end);
+    if (hit) {
+      f.detected++;
+      detected++;
+    } else if (misses.length < 20) misses.push(`${p.family}/${p.kind} in ${p.context}`);
+    const red = redact(p.text);
+    const encoded = p.text.slice(p.start, p.end);
+    if ((p.value.length >= 8 && red.includes(p.value)) || (encoded.length >= 8 && red.includes(encoded))) f.leaked++;
+  }
+  let flagged = 0;
+  for (const n of negatives) {
+    const found = detector.findAll(n.text);
+    if (found.length === 0) continue;
+    flagged++;
+    for (const id of new Set(found.map((x) => familyOf(x.ruleId)))) get(id).falsePositives++;
+    if (falseHits.length < 20) falseHits.push(`${n.family}${n.path ? ` ${n.path}` : ''}: ${[...new Set(found.map((x) => x.ruleId))].join(',')}`);
+  }
+  return {
+    families: [...fam.values()].sort((a, b) => a.family.localeCompare(b.family)),
+    recall: positives.length === 0 ? 1 : detected / positives.length,
+    negatives: negatives.length,
+    flaggedNegatives: flagged,
+    fpRate: negatives.length === 0 ? 0 : flagged / negatives.length,
+    misses,
+    falseHits,
+  };
+}
+
+/** Adversarial inputs for the worst-case time per KB: long runs, repeated keywords, nested encodings. */
+export function adversarialInputs(bytes: number): { name: string; text: string }[] {
+  const rep = (unit: string) => unit.repeat(Math.max(1, Math.floor(bytes / unit.length)));
+  let nested = 'password=' + 'Zq8'.repeat(6) + '!x';
+  for (let i = 0; i < 6; i++) nested = i % 2 === 0 ? Buffer.from(nested).toString('base64') : encodeURIComponent(`k=${nested}`);
+  const nestedBlock = `token: ${nested}\n`;
+  return [
+    { name: 'one char (a)', text: rep('a') },
+    { name: 'one char (A)', text: rep('A') },
+    { name: 'one char (=)', text: rep('=') },
+    { name: 'one char (-)', text: rep('-') },
+    { name: 'one char (%)', text: rep('%') },
+    { name: 'one char (\\)', text: rep('\\') },
+    { name: 'digits', text: rep('1234567890') },
+    { name: 'base64 run', text: rep('QWxhZGRpbjpvcGVuIHNlc2FtZQ') },
+    { name: 'url-escapes', text: rep('%41') },
+    { name: 'json escapes', text: rep('\\"') },
+    { name: 'unicode escapes', text: rep('\\u0041') },
+    { name: 'keyword password=', text: rep('password=') },
+    { name: 'keyword token: ', text: rep('token: ') },
+    { name: 'prefixes ghp_', text: rep('ghp_') },
+    { name: 'prefix AKIA', text: rep('AKIA') },
+    { name: 'eyJ run', text: rep('eyJ') },
+    { name: 'eyJ dots', text: rep('eyJabcdefghij.') },
+    { name: 'scheme ://', text: rep('://') },
+    { name: 'url user:pass', text: rep('://a:b') },
+    { name: 'BEGIN lines', text: rep('-----BEGIN RSA PRIVATE KEY-----') },
+    { name: 'BEGIN + body', text: '-----BEGIN PRIVATE KEY-----\n' + rep('MIIE') },
+    { name: 'Bearer run', text: rep('Bearer ') },
+    { name: 'Basic run', text: rep('Basic QQ') },
+    { name: 'telegram :AA', text: rep('12345678:AA') },
+    { name: 'azure Q~', text: rep('abc8Q~') },
+    { name: 'sk- run', text: rep('sk-') },
+    { name: 'nested encodings', text: rep(nestedBlock) },
+    { name: 'json-in-string', text: rep('{\\"password\\":\\"Zq8Zq8Zq8!x\\"},') },
+    { name: 'mixed keywords', text: rep('api_key=secret_token:password ') },
+  ];
+}

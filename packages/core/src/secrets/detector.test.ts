@@ -1,0 +1,227 @@
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { adversarialInputs } from '../bench/secret-corpus.js';
+import { SCAN_FAILED_RULE_ID, createSecretDetector, defaultSecretDetector as d } from './detector.js';
+import { ALNUM, sample } from './rules/sample.js';
+import type { SecretRule } from './types.js';
+
+const GHP = `ghp_${sample(ALNUM, 36, 'detector-test')}`;
+const PASSWORD = `${sample(ALNUM, 18, 'pw')}#7`;
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+describe('direct matching', () => {
+  it('reports the rule id and the span of the credential', () => {
+    const text = `export GITHUB_TOKEN=${GHP}\n`;
+    expect(d.findAll(text)).toEqual([{ ruleId: 'github-pat', start: 20, end: 20 + GHP.length }]);
+    expect(d.find(text)).toEqual({ ruleId: 'github-pat', start: 20, end: 20 + GHP.length });
+  });
+
+  it('reports only the secret part of key=value and URL matches', () => {
+    const text = `postgres://app:${PASSWORD}@db:5432/x`;
+    const [f] = d.findAll(text);
+    expect(f!.ruleId).toBe('url-password');
+    expect(text.slice(f!.start, f!.end)).toBe(PASSWORD);
+  });
+
+  it('lets a provider rule win over a generic one on the same span', () => {
+    expect(d.findAll(`api_key: ${GHP}`).map((f) => f.ruleId)).toEqual(['github-pat']);
+  });
+
+  it('finds every credential, in order', () => {
+    const akid = `AKIA${sample('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16, 'x')}`;
+    const ids = d.findAll(`a=${akid} b=${GHP} password: "${PASSWORD}"`).map((f) => f.ruleId);
+    expect(ids).toEqual(['aws-access-key-id', 'github-pat', 'generic-secret-assignment']);
+  });
+
+  it('returns nothing for empty and non-string input', () => {
+    expect(d.findAll('')).toEqual([]);
+    expect(d.find('')).toBeUndefined();
+    expect(d.findAll(undefined as unknown as string)).toEqual([]);
+  });
+});
+
+describe('decoding', () => {
+  it('base64: a Kubernetes secret value is decoded; the finding covers the encoded run', () => {
+    const enc = b64(GHP);
+    const text = `apiVersion: v1\nkind: Secret\ndata:\n  DEPLOY: ${enc}\n`;
+    const [f] = d.findAll(text);
+    expect(f!.ruleId).toBe('github-pat');
+    expect(text.slice(f!.start, f!.end)).toBe(enc);
+  });
+
+  it('base64 of a whole .env file', () => {
+    const enc = b64(`NODE_ENV=production\nDB_PASSWORD=${PASSWORD}\n`);
+    const [f] = d.findAll(enc);
+    expect(f).toEqual({ ruleId: 'generic-secret-assignment', start: 0, end: enc.length });
+  });
+
+  it('URL-encoding: the finding maps back to the encoded characters', () => {
+    // The inner URL carries its password percent-encoded, as URLs must; then the whole URL is
+    // encoded again as a query parameter.
+    const pw = encodeURIComponent(`${PASSWORD}/+@`);
+    const text = `https://x.test/cb?db=${encodeURIComponent(`mysql://root:${pw}@db/app`)}&page=2`;
+    const f = d.findAll(text).find((x) => x.ruleId === 'url-password')!;
+    expect(text.slice(f.start, f.end)).toBe(encodeURIComponent(pw));
+  });
+
+  it('JSON inside a JSON string (escaped quotes, \\/ and \\u escapes)', () => {
+    const inner = JSON.stringify({ url: `https://ci:${PASSWORD}@git.internal/r.git` }).replace(/\//g, '\\/');
+    const outer = JSON.stringify({ payload: inner });
+    const f = d.findAll(outer).find((x) => x.ruleId === 'url-password')!;
+    expect(outer.slice(f.start, f.end)).toBe(PASSWORD);
+    const uni = `{"k":"\\u0067hp_${GHP.slice(4)}"}`;
+    const g = d.findAll(uni)[0]!;
+    expect(g.ruleId).toBe('github-pat');
+    expect(uni.slice(g.start, g.end)).toBe(`\\u0067hp_${GHP.slice(4)}`);
+  });
+
+  it('nested encodings up to the depth limit', () => {
+    const twice = b64(`token=${encodeURIComponent(b64(GHP))}`);
+    expect(d.findAll(twice).map((f) => f.ruleId)).toContain('github-pat');
+    const tooDeep = createSecretDetector({ maxDecodeDepth: 1 });
+    expect(tooDeep.findAll(twice).map((f) => f.ruleId)).not.toContain('github-pat');
+    expect(createSecretDetector({ maxDecodeDepth: 0 }).findAll(b64(GHP))).toEqual([]);
+  });
+
+  it('stops decoding when the per-call budget is spent', () => {
+    const enc = b64(`x ${GHP}`);
+    expect(createSecretDetector({ maxDecodedChars: 4 }).findAll(enc)).toEqual([]);
+    expect(createSecretDetector({ maxDecodedChars: 4096 }).findAll(enc)).toHaveLength(1);
+  });
+});
+
+describe('configuration', () => {
+  const rule: SecretRule = {
+    id: 'acme-key',
+    description: 'ACME internal key',
+    keywords: ['acme_'],
+    anchored: true,
+    pattern: /acme_[a-z0-9]{20}/g,
+  };
+
+  it('adds user rules, anchored or not, and keyword-less ones', () => {
+    const det = createSecretDetector({
+      rules: [rule, { id: 'ticket', description: 'scan-everything rule', keywords: [], pattern: /\bTKT-\d{6}\b/g }],
+    });
+    expect(det.findAll('k=acme_q7w3e9r1t5y8u2i4o6p0').map((f) => f.ruleId)).toEqual(['acme-key']);
+    expect(det.findAll('see TKT-123456').map((f) => f.ruleId)).toEqual(['ticket']);
+    // Unanchored rule with a keyword: runs over the whole text when the keyword occurs.
+    const un = createSecretDetector({ rules: [{ ...rule, anchored: false, pattern: /x-acme_[a-z0-9]{20}/g }] });
+    expect(un.findAll('x-acme_q7w3e9r1t5y8u2i4o6p0')).toHaveLength(1);
+  });
+
+  it('rejects duplicate ids and non-global patterns, naming the rule', () => {
+    expect(() => createSecretDetector({ rules: [{ ...rule, id: 'github-pat' }] })).toThrow(/duplicate secret rule id "github-pat"/);
+    expect(() => createSecretDetector({ rules: [{ ...rule, pattern: /acme/ }] })).toThrow(/"acme-key": pattern must have the g flag/);
+  });
+
+  it('allowlists by regex, by rule id and by value hash', () => {
+    const text = `GITHUB_TOKEN=${GHP}\npassword: "${PASSWORD}"`;
+    expect(d.findAll(text)).toHaveLength(2);
+    expect(createSecretDetector({ allowlist: [/^ghp_/] }).findAll(text).map((f) => f.ruleId)).toEqual(['generic-secret-assignment']);
+    expect(
+      createSecretDetector({ allowlist: [{ ruleIds: ['generic-secret-assignment'] }] }).findAll(text).map((f) => f.ruleId),
+    ).toEqual(['github-pat']);
+    const hash = createHash('sha256').update(GHP).digest('hex');
+    expect(createSecretDetector({ allowlist: [{ valueSha256: [hash.toUpperCase()] }] }).findAll(text).map((f) => f.ruleId)).toEqual([
+      'generic-secret-assignment',
+    ]);
+    // All given fields must hold: right hash, wrong rule => not allowed.
+    expect(createSecretDetector({ allowlist: [{ valueSha256: [hash], ruleIds: ['jwt'] }] }).findAll(text)).toHaveLength(2);
+    // A stateful (global) regex in the allowlist behaves the same on every call.
+    const det = createSecretDetector({ allowlist: [/ghp_/g] });
+    expect(det.findAll(text)).toHaveLength(1);
+    expect(det.findAll(text)).toHaveLength(1);
+  });
+
+  it('switches built-in rules off, or all of them', () => {
+    expect(createSecretDetector({ disabledRules: ['github-pat'] }).findAll(GHP)).toEqual([]);
+    expect(createSecretDetector({ builtinRules: false }).findAll(GHP)).toEqual([]);
+    expect(createSecretDetector({ builtinRules: false, rules: [rule] }).findAll('acme_q7w3e9r1t5y8u2i4o6p0')).toHaveLength(1);
+  });
+
+  it('keeps a finding when a user validate hook throws (fail closed)', () => {
+    const det = createSecretDetector({
+      builtinRules: false,
+      rules: [{ ...rule, validate: () => { throw new Error('boom'); } }],
+    });
+    expect(det.findAll('acme_q7w3e9r1t5y8u2i4o6p0')).toHaveLength(1);
+  });
+
+  it('fails closed when a scan throws: the whole value is one finding', () => {
+    const det = createSecretDetector({
+      builtinRules: false,
+      // An unbounded alternation loop over 8 MB overflows the regexp backtrack stack.
+      rules: [{ id: 'bad', description: 'unbounded', keywords: ['start'], anchored: true, pattern: /start(?:x|[\w-])*\./g }],
+    });
+    const text = `start${'a'.repeat(8 << 20)}`;
+    expect(det.findAll(text)).toEqual([{ ruleId: SCAN_FAILED_RULE_ID, start: 0, end: text.length }]);
+  });
+
+  it('keeps no state across calls', () => {
+    const text = `a ${GHP} b`;
+    const first = JSON.stringify(d.findAll(text));
+    for (let i = 0; i < 5; i++) d.findAll(`${'x'.repeat(i)} ${GHP}`);
+    expect(JSON.stringify(d.findAll(text))).toBe(first);
+  });
+});
+
+describe('adversarial inputs complete with correct results', () => {
+  // 256 KB each: a quadratic pattern would not finish within the test timeout. Time is measured
+  // by the benchmark (npm run bench:secrets), not asserted here.
+  for (const { name, text } of adversarialInputs(256 * 1024)) {
+    it(name, () => {
+      const found = d.findAll(text);
+      for (const f of found) {
+        expect(f.start).toBeGreaterThanOrEqual(0);
+        expect(f.end).toBeLessThanOrEqual(text.length);
+        expect(f.start).toBeLessThan(f.end);
+      }
+      if (!/nested|BEGIN \+ body|mixed|password=/.test(name)) expect(found).toEqual([]);
+    });
+  }
+
+  it('a secret after 1 MB of decoys is still found', () => {
+    const text = `${'password=password='.repeat(60_000)} ${GHP}`;
+    expect(d.findAll(text).map((f) => f.ruleId)).toContain('github-pat');
+  });
+
+  it('10 MB runs that a greedy pattern would backtrack over complete without throwing', () => {
+    for (const unit of ['eyJ', 'eyJabcdefghij.', 'MIIE']) {
+      const text = (unit === 'MIIE' ? '-----BEGIN PRIVATE KEY-----\n' : '') + unit.repeat((10 << 20) / unit.length);
+      const ids = d.findAll(text).map((f) => f.ruleId);
+      expect(ids).not.toContain(SCAN_FAILED_RULE_ID);
+    }
+  });
+
+  it('a 10 MB string completes', () => {
+    const text = `${'a1B2 c3D4 '.repeat(1_000_000)}${GHP}`;
+    expect(d.findAll(text).map((f) => f.ruleId)).toEqual(['github-pat']);
+  });
+});
+
+describe('properties', () => {
+  const pieces = fc.constantFrom(
+    GHP, PASSWORD, 'password=', 'token: ', '://u:', '@h', '%2F', '%', '\\"', '\\u0041', '\\', 'eyJ', '.', '-----BEGIN RSA PRIVATE KEY-----\n',
+    'AKIA', 'Bearer ', 'Basic ', b64(GHP), '=', ' ', '\n', 'é', '🙂', 'sk-', ':AA', 'Q~', 'dGVzdA==',
+  );
+  const text = fc.oneof(fc.string(), fc.array(pieces, { maxLength: 40 }).map((a) => a.join('')), fc.string({ unit: 'binary' }));
+
+  it('find and findAll never throw; findings are within bounds, sorted, and find is the first', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        const all = d.findAll(t);
+        for (let i = 0; i < all.length; i++) {
+          const f = all[i]!;
+          expect(f.start).toBeGreaterThanOrEqual(0);
+          expect(f.end).toBeLessThanOrEqual(t.length);
+          expect(f.start).toBeLessThan(f.end);
+          if (i > 0) expect(f.start).toBeGreaterThanOrEqual(all[i - 1]!.start);
+        }
+        expect(d.find(t)).toEqual(all[0]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

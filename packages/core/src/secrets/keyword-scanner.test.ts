@@ -1,0 +1,80 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { KeywordScanner } from './keyword-scanner.js';
+
+/** Every (keyword, start) pair by brute force, case-insensitively. */
+function naive(keywords: string[], text: string): string[] {
+  const lower = text.toLowerCase();
+  const out: string[] = [];
+  keywords.forEach((k, id) => {
+    for (let i = lower.indexOf(k); i >= 0; i = lower.indexOf(k, i + 1)) out.push(`${id}@${i}`);
+  });
+  return out.sort();
+}
+
+function pairs(hits: number[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < hits.length; i += 2) out.push(`${hits[i]}@${hits[i + 1]}`);
+  return out.sort();
+}
+
+describe('KeywordScanner', () => {
+  it('finds overlapping keywords case-insensitively, with their start offsets', () => {
+    const s = new KeywordScanner(['pass', 'password', 'sword', 'ghp_'], 16);
+    const { hits } = s.scan('my PassWord and GHP_ x');
+    expect(pairs(hits)).toEqual(['0@3', '1@3', '2@6', '3@16'].sort());
+  });
+
+  it('matches a brute-force search on random texts (property)', () => {
+    const alphabet = fc.constantFrom(...'abAB_-:/.x é1f'.split(''));
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: alphabet, minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 6 }),
+        fc.string({ unit: alphabet, maxLength: 400 }),
+        (kws, text) => {
+          const keywords = [...new Set(kws.map((k) => k.toLowerCase()))].filter((k) => !/[^\x00-\x7f]/.test(k));
+          fc.pre(keywords.length > 0);
+          const wasm = new KeywordScanner(keywords, 16);
+          const js = new KeywordScanner(keywords, 16, false);
+          expect(pairs(wasm.scan(text).hits)).toEqual(naive(keywords, text));
+          expect(wasm.scan(text)).toEqual(js.scan(text));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reports base64-alphabet runs of at least the minimum length, and % / backslash presence', () => {
+    const s = new KeywordScanner(['x'], 8);
+    const text = 'short abcdeFgh1234 a/B+c_d-e9=f zabcdeFgh1234 abcdefgh1234 %41 \\"';
+    const r = s.scan(text);
+    const runs: string[] = [];
+    for (let i = 0; i < r.runs.length; i += 2) runs.push(text.slice(r.runs[i], r.runs[i + 1]));
+    // Not: too short, starting with z (cannot start base64 of ASCII), no uppercase.
+    expect(runs).toEqual(['abcdeFgh1234', 'a/B+c_d-e9']);
+    expect(r.percent).toBe(true);
+    expect(r.backslash).toBe(true);
+    expect(s.scan('plain').percent).toBe(false);
+  });
+
+  it('runs in WebAssembly, with the same results as the JavaScript loop across chunk boundaries', () => {
+    const kws = ['ghp_', 'password', 'sk', '://'];
+    const wasm = new KeywordScanner(kws, 16);
+    const js = new KeywordScanner(kws, 16, false);
+    expect(wasm.usesWasm).toBe(true);
+    expect(js.usesWasm).toBe(false);
+    // 200 K characters: four 64 K chunks, with keywords and runs straddling the boundaries.
+    const unit = 'x password=abcdefghijklmnopQRSTUVWXYZ0123 é ghp_ %41 \\\\ SK :// Ab1';
+    const text = unit.repeat(Math.ceil(200_000 / unit.length)).slice(0, 200_000) + 'abcdefghijklmnopqrstuvwxyz';
+    const r = js.scan(text);
+    expect(r.runs.length).toBeGreaterThan(0);
+    expect(r.hits.length).toBeGreaterThan(0);
+    expect(wasm.scan(text)).toEqual(r);
+    expect(wasm.scan('')).toEqual(js.scan(''));
+  });
+
+  it('rejects non-ASCII and empty keywords', () => {
+    expect(() => new KeywordScanner(['é'], 8)).toThrow(/not ASCII/);
+    expect(() => new KeywordScanner([''], 8)).toThrow(/empty keyword/);
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { BUILTIN_RULES } from './builtin-rules.js';
+import { createSecretDetector, defaultSecretDetector } from './detector.js';
+
+describe('built-in rules', () => {
+  it('have unique kebab-case ids, a family, global patterns and their own examples', () => {
+    const ids = BUILTIN_RULES.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const r of BUILTIN_RULES) {
+      expect(r.id).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
+      expect(r.family, r.id).toBeTruthy();
+      expect(r.pattern.global, r.id).toBe(true);
+      expect(r.keywords.length, r.id).toBeGreaterThan(0);
+      expect(r.examples?.truePositives.length ?? 0, r.id).toBeGreaterThan(0);
+      expect(r.examples?.falsePositives.length ?? 0, r.id).toBeGreaterThan(0);
+    }
+  });
+
+  it('cover the provider families the issue lists', () => {
+    const families = new Set(BUILTIN_RULES.map((r) => r.family));
+    for (const f of [
+      'aws', 'github', 'gitlab', 'slack', 'stripe', 'openai', 'anthropic', 'google', 'npm', 'pypi', 'sendgrid',
+      'twilio', 'huggingface', 'shopify', 'digitalocean', 'databricks', 'vault', 'azure', 'discord', 'telegram',
+      'jwt', 'docker', 'postman', 'linear', 'newrelic', 'doppler', 'age', 'private-key', 'url-credentials',
+      'http-authorization', 'generic',
+    ]) {
+      expect(families.has(f), f).toBe(true);
+    }
+  });
+
+  // gitleaks style: every rule is validated against its own examples before it ships.
+  for (const rule of BUILTIN_RULES) {
+    describe(rule.id, () => {
+      it.each(rule.examples?.truePositives.map((t, i) => [i, t]) ?? [])('finds true positive #%i', (_i, text) => {
+        const ids = defaultSecretDetector.findAll(text).map((f) => f.ruleId);
+        expect(ids).toContain(rule.id);
+      });
+      it.each(rule.examples?.falsePositives.map((t, i) => [i, t]) ?? [])('ignores false positive #%i', (_i, text) => {
+        expect(defaultSecretDetector.findAll(text)).toEqual([]);
+      });
+      it('fires on its examples alone (only this rule enabled)', () => {
+        const only = createSecretDetector({ disabledRules: BUILTIN_RULES.filter((r) => r.id !== rule.id).map((r) => r.id) });
+        for (const text of rule.examples?.truePositives ?? []) {
+          expect(only.findAll(text).map((f) => f.ruleId)).toContain(rule.id);
+        }
+      });
+    });
+  }
+});

@@ -1,0 +1,211 @@
+import type { SecretRule } from '../types.js';
+import { rule } from './define.js';
+import { ASSIGN, L, R, RD, ci, re } from './patterns.js';
+import { ALNUM, B64, HEX, sample } from './sample.js';
+
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+const akid = (salt: string) => 'AKIA' + sample(BASE32, 16, salt);
+const awsSecret = (salt: string) => sample(B64, 40, salt);
+const AWS_SECRET_VALUE = '(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])';
+const AWS_SEP = `[\\s,;:|"'=]{1,8}`;
+
+/** AWS, Google Cloud, Azure, DigitalOcean, Databricks, HashiCorp Vault, Doppler, Terraform, Pulumi, Supabase. */
+export const CLOUD_RULES: readonly SecretRule[] = [
+  rule({
+    id: 'aws-access-key-id',
+    family: 'aws',
+    description: 'AWS access key id (AKIA, ASIA, ABIA, ACCA, A3T)',
+    keywords: ['akia', 'asia', 'abia', 'acca', 'a3t'],
+    pattern: re(L, '(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z2-7]{16}', R),
+    minEntropy: 3,
+    examples: {
+      truePositives: [akid('k1'), `aws_access_key_id = ${akid('k2')}`, `"AccessKeyId": "ASIA${sample(BASE32, 16, 'k3')}"`],
+      falsePositives: ['AKIAIOSFODNN7EXAMPLE', 'AKIA' + 'A'.repeat(16), 'XAKIA' + sample(BASE32, 16, 'k4'), 'AKIA' + sample(BASE32, 12, 'k5')],
+    },
+  }),
+  rule({
+    id: 'aws-secret-access-key',
+    family: 'aws',
+    description: 'AWS secret access key, after its key name or after an access key id (the pair)',
+    keywords: ['secret_access_key', 'secretaccesskey', 'secret-access-key', 'aws_secret', 'aws-secret', 'awssecret', 'akia', 'asia'],
+    pattern: re(
+      '(?:',
+      `${ci('secret')}[_-]?${ci('access')}[_-]?${ci('key')}${ASSIGN}`,
+      `|${ci('aws')}[_-]?${ci('secret')}${ASSIGN}`,
+      `|(?:AKIA|ASIA)[A-Z2-7]{16}${AWS_SEP}(?:[A-Za-z_]{1,40}${AWS_SEP})?`,
+      ')',
+      AWS_SECRET_VALUE,
+    ),
+    secretGroup: 'secret',
+    minEntropy: 4,
+    validate: (s) => /[A-Z]/.test(s) && /[a-z]/.test(s) && /[0-9]/.test(s),
+    examples: {
+      truePositives: [
+        `aws_secret_access_key = ${awsSecret('s1')}`,
+        `AWS_SECRET_ACCESS_KEY="${awsSecret('s2')}"`,
+        `"SecretAccessKey": "${awsSecret('s3')}"`,
+        `${akid('p1')},${awsSecret('s4')}`,
+        `aws_access_key_id=${akid('p2')}\naws_secret_access_key=${awsSecret('s5')}`,
+      ],
+      falsePositives: ['aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', `secret_access_key: ${'a'.repeat(40)}`],
+    },
+  }),
+  rule({
+    id: 'google-api-key',
+    family: 'google',
+    description: 'Google API key (AIza)',
+    keywords: ['aiza'],
+    pattern: re(L, 'AIza[\\w-]{35}', RD),
+    minEntropy: 3,
+    examples: {
+      truePositives: [`https://maps.googleapis.com/maps/api/js?key=AIza${sample(ALNUM, 35, 'g1')}`],
+      falsePositives: ['AIza' + 'X'.repeat(35), 'AIzaSy-your-key'],
+    },
+  }),
+  rule({
+    id: 'google-oauth-client-secret',
+    family: 'google',
+    description: 'Google OAuth client secret (GOCSPX-)',
+    keywords: ['gocspx-'],
+    pattern: re(L, 'GOCSPX-[\\w-]{28}', RD),
+    minEntropy: 3,
+    examples: { truePositives: [`"client_secret":"GOCSPX-${sample(ALNUM, 28, 'g2')}"`], falsePositives: ['GOCSPX-<secret>'] },
+  }),
+  rule({
+    id: 'google-oauth-access-token',
+    family: 'google',
+    description: 'Google OAuth access token (ya29.)',
+    keywords: ['ya29.'],
+    pattern: re(L, 'ya29\\.[\\w-]{30,2048}', RD),
+    minEntropy: 3,
+    examples: { truePositives: [`Authorization: Bearer ya29.${sample(ALNUM, 120, 'g3')}`], falsePositives: ['ya29.short'] },
+  }),
+  rule({
+    id: 'google-oauth-refresh-token',
+    family: 'google',
+    description: 'Google OAuth refresh token (1//0)',
+    keywords: ['1//0'],
+    pattern: re('(?<![\\w/])1//0[\\w-]{60,400}', RD),
+    minEntropy: 3,
+    examples: { truePositives: [`refresh_token=1//0${sample(ALNUM, 100, 'g4')}`], falsePositives: ['see 1//0 and more'] },
+  }),
+  rule({
+    id: 'azure-storage-account-key',
+    family: 'azure',
+    description: 'Azure storage account key in a connection string (AccountKey=)',
+    keywords: ['accountkey='],
+    pattern: re(`${ci('accountkey')}=(?<secret>[A-Za-z0-9+/]{86}==)`),
+    secretGroup: 'secret',
+    minEntropy: 4,
+    examples: {
+      truePositives: [
+        `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${sample(B64, 86, 'az')}==;EndpointSuffix=core.windows.net`,
+      ],
+      falsePositives: ['AccountKey=<key>;', 'UseDevelopmentStorage=true'],
+    },
+  }),
+  rule({
+    id: 'azure-shared-access-key',
+    family: 'azure',
+    description: 'Azure Service Bus / Event Hubs / IoT SharedAccessKey in a connection string',
+    keywords: ['sharedaccesskey='],
+    pattern: re(`${ci('sharedaccesskey')}=(?<secret>[A-Za-z0-9+/]{42,43}=)`),
+    secretGroup: 'secret',
+    minEntropy: 4,
+    examples: {
+      truePositives: [`Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=${sample(B64, 43, 'sb')}=`],
+      falsePositives: ['SharedAccessKeyName=RootManageSharedAccessKey'],
+    },
+  }),
+  rule({
+    id: 'azure-sas-token',
+    family: 'azure',
+    description: 'Azure shared access signature (sig= in a SAS URL)',
+    keywords: ['sig='],
+    pattern: re('(?<=[?&])sig=(?<secret>(?:[A-Za-z0-9+/]|%2[BbFf]){40,120}(?:=|%3[Dd]){0,2})'),
+    secretGroup: 'secret',
+    minEntropy: 4,
+    examples: {
+      truePositives: [`https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sr=b&sp=r&sig=${sample(ALNUM, 43, 'sas')}%3D`],
+      falsePositives: ['?sig=abc', 'https://x.test/?sig=' + 'A'.repeat(43)],
+    },
+  }),
+  rule({
+    id: 'azure-ad-client-secret',
+    family: 'azure',
+    description: 'Azure AD (Entra ID) application client secret (xxx8Q~...)',
+    keywords: ['q~'],
+    anchored: false,
+    pattern: re('(?<![\\w~.-])[\\w~.]{3}\\dQ~[\\w~.-]{31,34}(?![\\w~.-])'),
+    minEntropy: 3.5,
+    examples: {
+      truePositives: [`AZURE_CLIENT_SECRET=${sample(ALNUM, 3, 'ad')}8Q~${sample(ALNUM, 34, 'ad2')}`],
+      falsePositives: ['Q~ alone', 'abc8Q~short'],
+    },
+  }),
+  rule({
+    id: 'digitalocean-token',
+    family: 'digitalocean',
+    description: 'DigitalOcean personal access, OAuth or refresh token (dop_v1_, doo_v1_, dor_v1_)',
+    keywords: ['dop_v1_', 'doo_v1_', 'dor_v1_'],
+    pattern: re(L, 'do[opr]_v1_[a-f0-9]{64}', R),
+    minEntropy: 3,
+    examples: { truePositives: [`DIGITALOCEAN_TOKEN=dop_v1_${sample(HEX, 64, 'do')}`], falsePositives: ['dop_v1_' + '0'.repeat(64)] },
+  }),
+  rule({
+    id: 'databricks-token',
+    family: 'databricks',
+    description: 'Databricks personal access token (dapi)',
+    keywords: ['dapi'],
+    pattern: re(L, 'dapi[a-f0-9]{32}(?:-\\d)?', RD),
+    minEntropy: 3,
+    examples: { truePositives: [`DATABRICKS_TOKEN=dapi${sample(HEX, 32, 'db')}`], falsePositives: ['dapi' + 'f'.repeat(32), 'mydapi' + sample(HEX, 32, 'db2')] },
+  }),
+  rule({
+    id: 'vault-token',
+    family: 'vault',
+    description: 'HashiCorp Vault service, batch or recovery token (hvs., hvb., hvr.)',
+    keywords: ['hvs.', 'hvb.', 'hvr.'],
+    pattern: re(L, 'hv[sbr]\\.[\\w-]{24,400}', RD),
+    minEntropy: 3.5,
+    examples: { truePositives: [`VAULT_TOKEN=hvs.${sample(ALNUM, 90, 'vt')}`], falsePositives: ['hvs.example-token-value-here', 'hvs.short'] },
+  }),
+  rule({
+    id: 'doppler-token',
+    family: 'doppler',
+    description: 'Doppler personal, service, service-account, CLI, SCIM or audit token (dp.pt. ...)',
+    keywords: ['dp.pt.', 'dp.st.', 'dp.sa.', 'dp.ct.', 'dp.scim.', 'dp.audit.'],
+    pattern: re(L, 'dp\\.(?:pt|st|sa|ct|scim|audit)\\.[A-Za-z0-9_.-]{40,90}', RD),
+    minEntropy: 3.5,
+    examples: { truePositives: [`DOPPLER_TOKEN=dp.st.${sample(ALNUM, 43, 'dp')}`], falsePositives: ['dp.st.' + 'x'.repeat(43)] },
+  }),
+  rule({
+    id: 'terraform-cloud-token',
+    family: 'hashicorp',
+    description: 'Terraform Cloud / Enterprise API token (.atlasv1.)',
+    keywords: ['.atlasv1.'],
+    anchored: false,
+    pattern: re(L, '[A-Za-z0-9]{14}\\.atlasv1\\.[\\w=-]{60,70}', RD),
+    minEntropy: 3.5,
+    examples: { truePositives: [`token = "${sample(ALNUM, 14, 'tf')}.atlasv1.${sample(ALNUM, 67, 'tf2')}"`], falsePositives: ['x.atlasv1.y'] },
+  }),
+  rule({
+    id: 'pulumi-token',
+    family: 'pulumi',
+    description: 'Pulumi access token (pul-)',
+    keywords: ['pul-'],
+    pattern: re(L, 'pul-[a-f0-9]{40}', R),
+    minEntropy: 3,
+    examples: { truePositives: [`PULUMI_ACCESS_TOKEN=pul-${sample(HEX, 40, 'pu')}`], falsePositives: ['pul-request'] },
+  }),
+  rule({
+    id: 'supabase-token',
+    family: 'supabase',
+    description: 'Supabase personal access or service token (sbp_)',
+    keywords: ['sbp_'],
+    pattern: re(L, 'sbp_[a-f0-9]{40}', R),
+    minEntropy: 3,
+    examples: { truePositives: [`SUPABASE_ACCESS_TOKEN=sbp_${sample(HEX, 40, 'sb')}`], falsePositives: ['sbp_short'] },
+  }),
+];
+

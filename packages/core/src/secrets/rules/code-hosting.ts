@@ -1,0 +1,151 @@
+import type { SecretRule } from '../types.js';
+import { rule } from './define.js';
+import { L, R, RD, re } from './patterns.js';
+import { ALNUM, sample } from './sample.js';
+
+const gh = (p: string, n = 36) => p + sample(ALNUM, n, p);
+
+/** GitHub, GitLab, npm, PyPI and Docker Hub credentials. */
+export const CODE_HOSTING_RULES: readonly SecretRule[] = [
+  rule({
+    id: 'github-pat',
+    family: 'github',
+    description: 'GitHub classic personal access token (ghp_)',
+    keywords: ['ghp_'],
+    pattern: re(L, 'ghp_[A-Za-z0-9]{36}', R),
+    minEntropy: 3,
+    examples: {
+      truePositives: [gh('ghp_'), `GITHUB_TOKEN=${gh('ghp_')}\n`, `git clone https://${gh('ghp_')}@github.com/o/r`],
+      falsePositives: ['ghp_' + 'x'.repeat(36), 'ghp_' + sample(ALNUM, 30, 'short'), 'xghp_' + sample(ALNUM, 36, 'b')],
+    },
+  }),
+  rule({
+    id: 'github-fine-grained-pat',
+    family: 'github',
+    description: 'GitHub fine-grained personal access token (github_pat_)',
+    keywords: ['github_pat_'],
+    pattern: re(L, 'github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}', R),
+    minEntropy: 3,
+    examples: {
+      truePositives: [`token: github_pat_${sample(ALNUM, 22, 'f1')}_${sample(ALNUM, 59, 'f2')}`],
+      falsePositives: ['github_pat_<your-token>', `github_pat_${sample(ALNUM, 22, 'f1')}`],
+    },
+  }),
+  rule({
+    id: 'github-oauth-token',
+    family: 'github',
+    description: 'GitHub OAuth access token (gho_)',
+    keywords: ['gho_'],
+    pattern: re(L, 'gho_[A-Za-z0-9]{36}', R),
+    minEntropy: 3,
+    examples: { truePositives: [`{"access_token":"${gh('gho_')}"}`], falsePositives: ['gho_' + '0'.repeat(36)] },
+  }),
+  rule({
+    id: 'github-app-token',
+    family: 'github',
+    description: 'GitHub App user-to-server or server-to-server token (ghu_, ghs_)',
+    keywords: ['ghu_', 'ghs_'],
+    pattern: re(L, 'gh[us]_[A-Za-z0-9]{36}', R),
+    minEntropy: 3,
+    examples: { truePositives: [gh('ghu_'), `x-access-token:${gh('ghs_')}`], falsePositives: ['ghs_' + 'ab'.repeat(18)] },
+  }),
+  rule({
+    id: 'github-refresh-token',
+    family: 'github',
+    description: 'GitHub refresh token (ghr_)',
+    keywords: ['ghr_'],
+    pattern: re(L, 'ghr_[A-Za-z0-9]{36,76}', R),
+    minEntropy: 3,
+    examples: { truePositives: [gh('ghr_', 76)], falsePositives: ['ghr_short'] },
+  }),
+  rule({
+    id: 'gitlab-pat',
+    family: 'gitlab',
+    description: 'GitLab personal, project or group access token (glpat-)',
+    keywords: ['glpat-'],
+    pattern: re(L, 'glpat-[\\w-]{20,64}(?:\\.[\\w-]{2}\\.[\\w-]{9})?', RD),
+    minEntropy: 3,
+    examples: {
+      truePositives: [`PRIVATE-TOKEN: glpat-${sample(ALNUM, 20, 'gl')}`, `glpat-${sample(ALNUM, 27, 'gl2')}.01.${sample(ALNUM, 9, 'gl3')}`],
+      falsePositives: ['glpat-xxxxxxxxxxxxxxxxxxxx', 'glpat-' + sample(ALNUM, 12, 'x')],
+    },
+  }),
+  rule({
+    id: 'gitlab-token',
+    family: 'gitlab',
+    description: 'GitLab deploy, runner, pipeline-trigger, OAuth, CI-build, feed or agent token',
+    keywords: ['gldt-', 'glrt-', 'glptt-', 'gloas-', 'glcbt-', 'glsoat-', 'glimt-', 'glagent-', 'glffct-', 'glft-', 'gr1348941'],
+    pattern: re(L, '(?:(?:gldt|glrt|glptt|gloas|glcbt|glsoat|glimt|glagent|glffct|glft)-|GR1348941)[\\w-]{20,80}', RD),
+    minEntropy: 3,
+    examples: {
+      truePositives: [`gldt-${sample(ALNUM, 20, 'dt')}`, `CI_RUNNER_TOKEN=glrt-${sample(ALNUM, 20, 'rt')}`, `GR1348941${sample(ALNUM, 20, 'rr')}`],
+      falsePositives: ['glrt-' + 'a'.repeat(20)],
+    },
+  }),
+  rule({
+    id: 'npm-access-token',
+    family: 'npm',
+    description: 'npm access token (npm_)',
+    keywords: ['npm_'],
+    pattern: re(L, 'npm_[A-Za-z0-9]{36}', R),
+    minEntropy: 3,
+    examples: {
+      truePositives: [`//registry.npmjs.org/:_authToken=${gh('npm_')}`],
+      falsePositives: ['npm_config_cache=/tmp/x', 'npm_package_version'],
+    },
+  }),
+  rule({
+    id: 'npmrc-auth-token',
+    family: 'npm',
+    description: '.npmrc _authToken / _auth / _password value',
+    keywords: ['_authtoken', '_auth=', '_password='],
+    pattern: re('(?:_authToken|_auth|_password)\\s{0,4}=\\s{0,4}["\']?(?<secret>[A-Za-z0-9+/=._~-]{16,512})'),
+    secretGroup: 'secret',
+    minEntropy: 3,
+    examples: {
+      truePositives: [`//npm.pkg.github.com/:_authToken=${sample(ALNUM, 40, 'npmrc')}`],
+      falsePositives: ['//registry.npmjs.org/:_authToken=${NPM_TOKEN}', '_authToken=xxxxxxxxxxxxxxxxxxxxxxxx'],
+    },
+  }),
+  rule({
+    id: 'pypi-token',
+    family: 'pypi',
+    description: 'PyPI upload token (pypi-AgEIcHlwaS5vcmc...)',
+    keywords: ['pypi-ageichlwas5vcmc'],
+    pattern: re(L, 'pypi-AgEIcHlwaS5vcmc[\\w-]{50,300}', RD),
+    minEntropy: 3,
+    examples: {
+      truePositives: [`password = pypi-AgEIcHlwaS5vcmc${sample(ALNUM, 70, 'pypi')}`],
+      falsePositives: ['pypi-AgEIcHlwaS5vcmc' + 'x'.repeat(60), 'pypi-AgEIcHlwaS5vcmcshort'],
+    },
+  }),
+  rule({
+    id: 'dockerhub-pat',
+    family: 'docker',
+    description: 'Docker Hub personal or organisation access token (dckr_pat_, dckr_oat_)',
+    keywords: ['dckr_pat_', 'dckr_oat_'],
+    pattern: re(L, 'dckr_(?:pat|oat)_[\\w-]{27,64}', RD),
+    minEntropy: 3,
+    examples: {
+      truePositives: [`docker login -u me -p dckr_pat_${sample(ALNUM, 27, 'dckr')}`],
+      falsePositives: ['dckr_pat_' + '*'.repeat(27), 'dckr_pat_<token>'],
+    },
+  }),
+  rule({
+    id: 'docker-config-auth',
+    family: 'docker',
+    description: 'Docker config.json "auth" (base64 of user:password)',
+    keywords: ['"auth"'],
+    pattern: re('"auth"\\s{0,4}:\\s{0,4}"(?<secret>[A-Za-z0-9+/]{8,1024}={0,2})"'),
+    secretGroup: 'secret',
+    validate: (s) => {
+      const text = Buffer.from(s, 'base64').toString('latin1');
+      const colon = text.indexOf(':');
+      return colon > 0 && colon < text.length - 1 && /^[\x20-\x7e]+$/.test(text);
+    },
+    examples: {
+      truePositives: [`{"auths":{"ghcr.io":{"auth":"${Buffer.from(`me:${sample(ALNUM, 20, 'dca')}`).toString('base64')}"}}}`],
+      falsePositives: ['{"auth":"bm90IGEgcGFpcg=="}'],
+    },
+  }),
+];

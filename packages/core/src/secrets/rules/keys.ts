@@ -1,0 +1,99 @@
+import type { SecretRule } from '../types.js';
+import { rule } from './define.js';
+import { L, RD, re } from './patterns.js';
+import { B64, B64URL, sample } from './sample.js';
+
+const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l'.toUpperCase();
+const pemBody = (salt: string, lines = 6) =>
+  Array.from({ length: lines }, (_, i) => sample(B64, 64, `${salt}${i}`)).join('\n');
+const b64url = (s: string) => Buffer.from(s).toString('base64url');
+
+/** Base64 characters in a PEM body (key material, not just a mention of the BEGIN line). */
+function keyMaterial(match: string): number {
+  const body = match.slice(match.indexOf('-----', 10) + 5).replace(/-----END[\s\S]*$/, '');
+  return body.replace(/\\[nrt]|[^A-Za-z0-9+/]/g, '').length;
+}
+
+/** Private keys of every PEM/OpenSSH/PGP kind, PuTTY keys, age identities, JWTs. */
+export const KEY_RULES: readonly SecretRule[] = [
+  rule({
+    id: 'private-key',
+    family: 'private-key',
+    description: 'PEM / OpenSSH / PGP private key, with or without its END line (truncated key material)',
+    keywords: ['-----begin'],
+    pattern: re(
+      '-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----',
+      // Body: base64, whitespace, escaped newlines (\\n inside JSON), PEM headers; never "-----".
+      '(?:[A-Za-z0-9+/=\\s:,.()\\\\]|-(?!----)){0,65536}',
+      '(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----)?',
+    ),
+    allowPlaceholders: true,
+    validate: (s) => keyMaterial(s) >= 32,
+    examples: {
+      truePositives: [
+        `-----BEGIN RSA PRIVATE KEY-----\n${pemBody('rsa')}\n-----END RSA PRIVATE KEY-----\n`,
+        `-----BEGIN OPENSSH PRIVATE KEY-----\n${pemBody('ssh', 2)}`,
+        `{"private_key":"-----BEGIN PRIVATE KEY-----\\n${pemBody('gcp', 3).replace(/\n/g, '\\n')}\\n-----END PRIVATE KEY-----\\n"}`,
+        `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${pemBody('pgp', 3)}`,
+        `-----BEGIN EC PRIVATE KEY-----\n${pemBody('ec', 1)}`,
+        `-----BEGIN ENCRYPTED PRIVATE KEY-----\n${pemBody('enc', 2)}\n-----END ENCRYPTED PRIVATE KEY-----`,
+      ],
+      falsePositives: [
+        "if (pem.startsWith('-----BEGIN RSA PRIVATE KEY-----')) {",
+        '-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----',
+        `-----BEGIN PUBLIC KEY-----\n${pemBody('pub')}\n-----END PUBLIC KEY-----`,
+        `-----BEGIN CERTIFICATE-----\n${pemBody('crt')}\n-----END CERTIFICATE-----`,
+      ],
+    },
+  }),
+  rule({
+    id: 'putty-private-key',
+    family: 'private-key',
+    description: 'PuTTY private key file (PuTTY-User-Key-File-2/3)',
+    keywords: ['putty-user-key-file-'],
+    pattern: re('PuTTY-User-Key-File-[23]:[\\s\\S]{0,4096}?Private-Lines:\\s{0,4}\\d{1,3}\\s{1,4}[A-Za-z0-9+/=\\s]{16,16384}'),
+    allowPlaceholders: true,
+    examples: {
+      truePositives: [
+        `PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: me\nPublic-Lines: 2\n${pemBody('pp', 2)}\nPrivate-Lines: 1\n${sample(B64, 44, 'pq')}\n`,
+      ],
+      falsePositives: ['PuTTY-User-Key-File-3: is the header of a .ppk file'],
+    },
+  }),
+  rule({
+    id: 'age-secret-key',
+    family: 'age',
+    description: 'age identity (AGE-SECRET-KEY-1...)',
+    keywords: ['age-secret-key-1'],
+    pattern: re(L, 'AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}', RD),
+    minEntropy: 3.5,
+    examples: {
+      truePositives: [`# created: 2024-01-01\nAGE-SECRET-KEY-1${sample(BECH32, 58, 'age')}`],
+      falsePositives: ['AGE-SECRET-KEY-1QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ'],
+    },
+  }),
+  rule({
+    id: 'jwt',
+    family: 'jwt',
+    description: 'JSON Web Token (signed or unsigned); the jwt.io documentation example is allowed',
+    keywords: ['eyj'],
+    pattern: re('(?<![\\w-])eyJ[\\w-]{8,16384}\\.eyJ[\\w-]{8,65536}\\.(?:[\\w-]{8,16384})?', RD),
+    validate: (s) => {
+      const [head, payload] = s.split('.');
+      const h = Buffer.from(head!, 'base64url').toString('latin1');
+      if (!/"(?:alg|typ|kid|enc)"/.test(h)) return false;
+      const p = Buffer.from(payload!, 'base64url').toString('latin1');
+      return !/"name"\s*:\s*"John Doe"/.test(p);
+    },
+    examples: {
+      truePositives: [
+        `Authorization: Bearer ${b64url('{"alg":"HS256","typ":"JWT"}')}.${b64url(`{"sub":"u${sample(B64URL, 8, 'j1')}","exp":1900000000}`)}.${sample(B64URL, 43, 'j2')}`,
+        `token=${b64url('{"alg":"none"}')}.${b64url('{"sub":"svc-account","role":"admin"}')}.`,
+      ],
+      falsePositives: [
+        'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+        `${b64url('{"not":"a header"}')}.${b64url('{"x":1}')}.abcdefghijk`,
+      ],
+    },
+  }),
+];

@@ -1,0 +1,132 @@
+import type { SecretRule } from '../types.js';
+import { rule } from './define.js';
+import { ASSIGN, L, R, RD, ci, re } from './patterns.js';
+import { ALNUM, B64URL, HEX, LOWER_NUM, UPPER_NUM, sample } from './sample.js';
+
+const digits = (n: number, salt: string) => sample('0123456789', n, salt);
+
+/** Slack, Discord, Telegram, Twilio, SendGrid. */
+export const MESSAGING_RULES: readonly SecretRule[] = [
+  rule({
+    id: 'slack-token',
+    family: 'slack',
+    description: 'Slack bot, user, app, workspace, refresh or configuration token (xoxb-, xoxp-, xoxe-, ...)',
+    keywords: ['xoxb-', 'xoxp-', 'xoxa-', 'xoxo-', 'xoxr-', 'xoxs-', 'xoxe-', 'xoxe.'],
+    pattern: re(L, 'xox(?:[abposr]|e(?:\\.xox[bp])?)-[0-9A-Za-z-]{10,250}', RD),
+    minEntropy: 3,
+    validate: (s) => /\d{6}/.test(s),
+    examples: {
+      truePositives: [
+        `SLACK_BOT_TOKEN=xoxb-${digits(12, 's1')}-${digits(13, 's2')}-${sample(ALNUM, 24, 's3')}`,
+        `xoxp-${digits(11, 's4')}-${digits(11, 's5')}-${digits(12, 's6')}-${sample(HEX, 32, 's7')}`,
+      ],
+      falsePositives: ['xoxb-your-bot-token', 'xoxb-' + 'x'.repeat(30)],
+    },
+  }),
+  rule({
+    id: 'slack-app-token',
+    family: 'slack',
+    description: 'Slack app-level token (xapp-)',
+    keywords: ['xapp-'],
+    pattern: re(L, 'xapp-\\d-[A-Z0-9]{6,20}-\\d{6,20}-[a-z0-9]{32,80}', R),
+    minEntropy: 3,
+    examples: {
+      truePositives: [`xapp-1-A${sample(UPPER_NUM, 10, 'xa')}-${digits(13, 'xb')}-${sample(LOWER_NUM, 64, 'xc')}`],
+      falsePositives: ['xapp-1-your-token'],
+    },
+  }),
+  rule({
+    id: 'slack-webhook-url',
+    family: 'slack',
+    description: 'Slack incoming webhook or workflow URL (hooks.slack.com/...)',
+    keywords: ['hooks.slack.com/'],
+    pattern: re('hooks\\.slack\\.com/(?:services|workflows|triggers)/(?<secret>[A-Za-z0-9+/]{43,80})(?![A-Za-z0-9+/])'),
+    secretGroup: 'secret',
+    minEntropy: 3.5,
+    examples: {
+      truePositives: [
+        `curl -X POST https://hooks.slack.com/services/T${sample(UPPER_NUM, 8, 'w1')}/B${sample(UPPER_NUM, 10, 'w2')}/${sample(ALNUM, 24, 'w3')}`,
+      ],
+      falsePositives: ['https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX'],
+    },
+  }),
+  rule({
+    id: 'discord-bot-token',
+    family: 'discord',
+    description: 'Discord bot token or client secret after a discord key name',
+    keywords: ['discord'],
+    pattern: re(
+      ci('discord'),
+      ASSIGN,
+      '(?<secret>[MNO][A-Za-z0-9_-]{23,27}\\.[\\w-]{6,7}\\.[\\w-]{27,40}|[\\w-]{32})',
+      RD,
+    ),
+    secretGroup: 'secret',
+    minEntropy: 3.5,
+    examples: {
+      truePositives: [
+        `DISCORD_BOT_TOKEN=MT${sample(ALNUM, 24, 'd1')}.${sample(ALNUM, 6, 'd2')}.${sample(B64URL, 38, 'd3')}`,
+        `discord_client_secret: "${sample(B64URL, 32, 'd4')}"`,
+      ],
+      falsePositives: ['discord: https://discord.gg/invite', 'DISCORD_TOKEN=${DISCORD_TOKEN}'],
+    },
+  }),
+  rule({
+    id: 'discord-webhook-url',
+    family: 'discord',
+    description: 'Discord webhook URL (discord.com/api/webhooks/...)',
+    keywords: ['discord.com/api/webhooks/', 'discordapp.com/api/webhooks/'],
+    pattern: re('discord(?:app)?\\.com/api/webhooks/\\d{17,20}/(?<secret>[\\w-]{60,68})', RD),
+    secretGroup: 'secret',
+    minEntropy: 3.5,
+    examples: {
+      truePositives: [`https://discord.com/api/webhooks/${digits(18, 'dw')}/${sample(B64URL, 68, 'dw2')}`],
+      falsePositives: ['https://discord.com/api/webhooks/123/abc'],
+    },
+  }),
+  rule({
+    id: 'telegram-bot-token',
+    family: 'telegram',
+    description: 'Telegram bot API token (123456789:AA...)',
+    keywords: [':aa'],
+    anchored: false,
+    pattern: re('(?<![\\d:])\\d{8,10}:(?<secret>AA[\\w-]{33})', RD),
+    secretGroup: 'secret',
+    minEntropy: 3.5,
+    examples: {
+      truePositives: [`https://api.telegram.org/bot${digits(10, 't1')}:AA${sample(B64URL, 33, 't2')}/getMe`, `TELEGRAM_TOKEN=${digits(9, 't3')}:AA${sample(B64URL, 33, 't4')}`],
+      falsePositives: ['12:AAAA', `${digits(10, 't5')}:AA${'x'.repeat(33)}`],
+    },
+  }),
+  rule({
+    id: 'twilio-api-key',
+    family: 'twilio',
+    description: 'Twilio API key SID (SK + 32 hex)',
+    keywords: ['sk'],
+    pattern: re(L, 'SK[0-9a-fA-F]{32}', R),
+    minEntropy: 3,
+    examples: { truePositives: [`TWILIO_API_KEY=SK${sample(HEX, 32, 'tw')}`], falsePositives: ['SK' + '0'.repeat(32), 'TASK' + sample(HEX, 32, 'tw2')] },
+  }),
+  rule({
+    id: 'twilio-auth-token',
+    family: 'twilio',
+    description: 'Twilio auth token or API secret after a twilio key name',
+    keywords: ['twilio'],
+    pattern: re(ci('twilio'), ASSIGN, '(?<secret>[0-9a-fA-F]{32}|[A-Za-z0-9]{32})', R),
+    secretGroup: 'secret',
+    minEntropy: 3.3,
+    examples: {
+      truePositives: [`TWILIO_AUTH_TOKEN=${sample(HEX, 32, 'ta')}`],
+      falsePositives: ['TWILIO_AUTH_TOKEN=your_auth_token', 'twilio: ^4.0.0'],
+    },
+  }),
+  rule({
+    id: 'sendgrid-api-key',
+    family: 'sendgrid',
+    description: 'SendGrid API key (SG.xxx.yyy)',
+    keywords: ['sg.'],
+    pattern: re(L, 'SG\\.[\\w-]{22}\\.[\\w-]{43}', RD),
+    minEntropy: 3.5,
+    examples: { truePositives: [`SENDGRID_API_KEY=SG.${sample(B64URL, 22, 'sg')}.${sample(B64URL, 43, 'sg2')}`], falsePositives: ['SG.Example'] },
+  }),
+];

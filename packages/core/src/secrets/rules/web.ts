@@ -1,0 +1,140 @@
+import type { SecretRule } from '../types.js';
+import { isCredentialLike, isPlaceholder } from '../value-filters.js';
+import { rule } from './define.js';
+import { ci, re } from './patterns.js';
+import { ALNUM, B64URL, sample } from './sample.js';
+
+/** Passwords that are documentation defaults, not secrets (`postgres://user:password@host`). */
+const DUMMY_PASSWORDS = new Set([
+  'password', 'passwd', 'pass', 'pwd', 'secret', 'changeme', 'root', 'admin', 'test', 'guest',
+  'postgres', 'mysql', 'user', 'username', 'pw', 'pword', 'anonymous', 'foo', 'bar', 'baz',
+  'hunter2', 'letmein', 'mypassword', 'yourpassword', 'dbpass', 'token', 'key',
+]);
+
+/** Reserved documentation hosts (RFC 2606 / 6761): `https://abc:xyz@example.com` is a doc example. */
+const EXAMPLE_HOST = /^(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid))(?![\w.-])/i;
+
+function urlPassword(secret: string, match: RegExpExecArray): boolean {
+  const user = match.groups?.['user'] ?? '';
+  let pw = secret;
+  try {
+    pw = decodeURIComponent(secret);
+  } catch {
+    // keep the raw form
+  }
+  if (pw.length < 4 || pw === user || DUMMY_PASSWORDS.has(pw.toLowerCase())) return false;
+  if (EXAMPLE_HOST.test(match.input.slice(match.index + match[0].length, match.index + match[0].length + 256))) return false;
+  if (/^\d{1,5}$/.test(pw)) return false; // a port, as in http://host:8080@...
+  return !isPlaceholder(pw) && !/^[$%]/.test(pw);
+}
+
+function basicCredentials(secret: string): boolean {
+  const raw = Buffer.from(secret, 'base64').toString('latin1');
+  const colon = raw.indexOf(':');
+  if (colon <= 0 || !/^[\x20-\x7e]+$/.test(raw)) return false;
+  const pw = raw.slice(colon + 1);
+  return pw.length >= 3 && !DUMMY_PASSWORDS.has(pw.toLowerCase()) && !isPlaceholder(pw);
+}
+
+const basic = (userpass: string) => Buffer.from(userpass).toString('base64');
+const pw = (salt: string) => sample(ALNUM, 18, salt) + '!';
+
+/** Credentials inside URLs, HTTP Authorization headers and curl command lines. */
+export const WEB_RULES: readonly SecretRule[] = [
+  rule({
+    id: 'url-password',
+    family: 'url-credentials',
+    description: 'Password in a URL: database connection strings (postgres, mysql, mongodb, redis, amqp, ...) and basic-auth URLs',
+    keywords: ['://'],
+    pattern: re(String.raw`:\/\/(?<user>[^\s:/?#@'"\x60<>\\]{0,128}):(?<secret>[^\s/@'"\x60<>\\]{1,256})@(?=[\w\[.-])`),
+    secretGroup: 'secret',
+    validate: urlPassword,
+    examples: {
+      truePositives: [
+        `DATABASE_URL=postgres://app:${pw('u1')}@db.internal:5432/app`,
+        `mongodb+srv://admin:${pw('u2')}@cluster0.abcde.mongodb.net/?retryWrites=true`,
+        `redis://:${pw('u3')}@cache:6379/0`,
+        `https://deploy:${pw('u4')}@git.corp.internal/repo.git`,
+        `amqps://svc:${encodeURIComponent(pw('u5') + '@/#')}@mq:5671`,
+      ],
+      falsePositives: [
+        'postgres://user:password@localhost:5432/db',
+        'postgres://postgres:postgres@localhost/db',
+        'mysql://root:${MYSQL_ROOT_PASSWORD}@db:3306/app',
+        'https://user:<password>@host/path',
+        'http://localhost:8080/path',
+        'git@github.com:org/repo.git',
+        'https://example.com/@scope/pkg',
+        "new URL('https://abc:xyz@example.com')",
+        'https://deploy:Zq8Wm2Lp5Tx9@ci.example.org/hook',
+      ],
+    },
+  }),
+  rule({
+    id: 'authorization-bearer',
+    family: 'http-authorization',
+    description: 'Bearer token (Authorization: Bearer ..., or a bare "Bearer <token>" value)',
+    keywords: ['bearer'],
+    pattern: re('(?<![A-Za-z])[Bb]earer[ \\t]{1,4}(?<secret>[A-Za-z0-9._~+/-]{12,4096}={0,2})(?![A-Za-z0-9._~+/=-])'),
+    secretGroup: 'secret',
+    generic: true,
+    validate: (s) => isCredentialLike(s, 12, 3),
+    examples: {
+      truePositives: [
+        `curl -H "Authorization: Bearer ${sample(B64URL, 40, 'b1')}" https://api.internal/v1`,
+        `{"headers":{"authorization":"bearer ${sample(ALNUM, 32, 'b2')}"}}`,
+      ],
+      falsePositives: ['Authorization: Bearer ${TOKEN}', 'Authorization: Bearer <token>', 'Bearer YOUR_ACCESS_TOKEN', 'use the bearer token scheme'],
+    },
+  }),
+  rule({
+    id: 'authorization-basic',
+    family: 'http-authorization',
+    description: 'HTTP Basic credentials (Authorization: Basic base64(user:password))',
+    keywords: ['basic'],
+    pattern: re('(?<![A-Za-z])[Bb]asic[ \\t]{1,4}(?<secret>[A-Za-z0-9+/]{6,1024}={0,2})(?![A-Za-z0-9+/=])'),
+    secretGroup: 'secret',
+    generic: true,
+    validate: basicCredentials,
+    examples: {
+      truePositives: [`Authorization: Basic ${basic(`ci-bot:${pw('b3')}`)}`],
+      falsePositives: ['WWW-Authenticate: Basic realm="api"', `Authorization: Basic ${basic('user:password')}`, 'basic auth is supported'],
+    },
+  }),
+  rule({
+    id: 'authorization-header',
+    family: 'http-authorization',
+    description: 'Other Authorization header credentials (token, Bot, ApiKey schemes or a raw value)',
+    keywords: ['authorization'],
+    pattern: re(
+      ci('authorization'),
+      `(?:\\\\?["'])?\\s{0,4}[:=]\\s{0,4}(?:\\\\?["'])?`,
+      `(?:(?:${ci('token')}|${ci('bot')}|${ci('apikey')}|${ci('key')}|SSWS|${ci('sso-key')})[ \\t]{1,4})?`,
+      '(?<secret>[A-Za-z0-9._~+/:=-]{16,4096})',
+    ),
+    secretGroup: 'secret',
+    generic: true,
+    validate: (s) => isCredentialLike(s, 16, 3),
+    examples: {
+      truePositives: [`Authorization: token ${sample(ALNUM, 40, 'ah')}`, `"Authorization": "${sample(B64URL, 48, 'ah2')}"`],
+      falsePositives: ['Authorization: Bearer ${{ secrets.TOKEN }}', 'authorization: required', 'Authorization header'],
+    },
+  }),
+  rule({
+    id: 'cli-user-password',
+    family: 'http-authorization',
+    description: 'user:password on a command line (curl -u / --user, wget --password, mysql --password=)',
+    keywords: ['-u ', '--user', '--password', '--pass'],
+    pattern: re(
+      '(?<![\\w-])(?:-u[ \\t]{1,4}|--user[= \\t]{1,4})["\']?(?<user>[^\\s:\'"]{1,128}):(?<secret>[^\\s\'"]{3,256})',
+      '|(?<![\\w-])--pass(?:word)?[= \\t]{1,4}["\']?(?<secret2>[^\\s\'"]{3,256})',
+    ),
+    secretGroup: 'secret',
+    generic: true,
+    validate: (s, m) => urlPassword(s, m) && (s.length >= 8 ? isCredentialLike(s, 8, 2.5) : true),
+    examples: {
+      truePositives: [`curl -u deploy:${pw('c1')} https://ci.internal/api`, `mysql --password=${pw('c2')} -h db`],
+      falsePositives: ['curl -u user:password https://x', 'curl -u "$USER:$PASS" https://x', 'curl -u admin: https://x'],
+    },
+  }),
+];

@@ -1,0 +1,99 @@
+/**
+ * Shared checks on a candidate secret value: entropy, placeholders and documentation examples,
+ * identifiers and code, well-known non-secret shapes (UUIDs, hex digests).
+ */
+
+/** Shannon entropy in bits per character. */
+export function shannonEntropy(value: string): number {
+  const n = value.length;
+  if (n === 0) return 0;
+  const counts = new Uint32Array(128);
+  let other: Map<number, number> | undefined;
+  for (let i = 0; i < n; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 128) counts[c]!++;
+    else (other ??= new Map()).set(c, (other.get(c) ?? 0) + 1);
+  }
+  let h = 0;
+  const add = (k: number): void => {
+    const p = k / n;
+    h -= p * Math.log2(p);
+  };
+  for (let c = 0; c < 128; c++) if (counts[c]! > 0) add(counts[c]!);
+  if (other) for (const k of other.values()) add(k);
+  return h;
+}
+
+const PLACEHOLDER_MARKERS =
+  /\$\{|\{\{|\}\}|\$\(|<[^>]{0,40}>|%[A-Z_]{2,}%|x{4,}|\*{3,}|\.{3}|•|example|changeme|change_me|placeholder|dummy|redacted|your[_-]|[_-]here\b|insert[_-]|replace[_-]?me|fake|sample|<.+|\bnull\b|undefined/i;
+
+/**
+ * True when a value is a placeholder or a documentation example rather than a credential:
+ * `${API_KEY}`, `{{ secrets.X }}`, `<your-api-key>`, `xxxx…`, `****`, `AKIAIOSFODNN7EXAMPLE`,
+ * `$TOKEN`, a run of one repeated character, or a sequence such as `1234567890abcdef`.
+ */
+export function isPlaceholder(value: string): boolean {
+  if (PLACEHOLDER_MARKERS.test(value)) return true;
+  if (/^\$[A-Za-z_]/.test(value)) return true; // $TOKEN, $env:TOKEN
+  if (/(.)\1{5,}/.test(value)) return true; // aaaaaa, 000000
+  if (/0123456|1234567|abcdefgh|ABCDEFGH/.test(value)) return true;
+  return false;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const HEX = /^[0-9a-f]+$/i;
+
+/** A UUID, in any case. */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+/** A git SHA or hex digest (MD5, SHA-1, SHA-256, SHA-512): only hex, digest length. */
+export function isHexDigest(value: string): boolean {
+  const n = value.length;
+  return (n === 32 || n === 40 || n === 64 || n === 96 || n === 128) && HEX.test(value);
+}
+
+/**
+ * True when a value assigned to a secret-sounding key is code or an identifier, not a
+ * credential: `getAccessToken`, `this.token`, `process.env.API_KEY`, `ACCESS_TOKEN_KEY`,
+ * `e.password||""`, a path, a URL, a number, a word.
+ */
+export function looksLikeCode(value: string): boolean {
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return true; // member expression
+  if (/^[A-Za-z]+(?:[_:./@-][A-Za-z]+)+$/.test(value)) return true; // snake/kebab/CONSTANT names, a:b.c
+  if (/^!|^(?:this|self|new|await|typeof|void)\b|\bthis\./.test(value)) return true; // expressions
+  if (/^[a-z]+$|^[A-Z]+$|^[A-Z]?[a-z]+(?:[A-Z][a-z]*)*$/.test(value)) return true; // words, camelCase
+  if (/^[\d.:+-]+$/.test(value)) return true; // numbers, versions, times
+  if (/^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)/.test(value)) return true; // paths
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return true; // URLs (the URL rule handles those)
+  if (/\|\||&&|=>|\?\.|!==?|===|\+\+|--|\)\./.test(value)) return true; // operators
+  if (/^(?:true|false|null|none|nil|undefined|required|optional|string|number|boolean)$/i.test(value)) return true;
+  return false;
+}
+
+/** Character classes present: lower, upper, digit, other. */
+export function classCount(value: string): number {
+  let mask = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 97 && c <= 122) mask |= 1;
+    else if (c >= 65 && c <= 90) mask |= 2;
+    else if (c >= 48 && c <= 57) mask |= 4;
+    else mask |= 8;
+  }
+  return (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1);
+}
+
+/**
+ * The check generic rules (keyword assignments, headers) apply to a candidate value: long
+ * enough, random enough, not a placeholder, not code, not a UUID or digest.
+ */
+export function isCredentialLike(value: string, minLength = 8, minEntropy = 3): boolean {
+  if (value.length < minLength) return false;
+  if (classCount(value) < 2) return false;
+  // Short values cannot reach a fixed entropy bar; scale it with the length.
+  const bar = Math.min(minEntropy, Math.log2(value.length) - 0.3);
+  if (shannonEntropy(value) < bar) return false;
+  return !isUuid(value) && !isHexDigest(value) && !looksLikeCode(value);
+}
