@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const DEMO = fileURLToPath(new URL('../packages/cli/dist/demo/main.js', import.meta.url));
-const CANARY = `AKIA${'DEMOCANARY000042'}`;
+const CANARY = `AKIA${'DEMOCANARYQZXWVK'}`;
 
 describe('npm run demo', () => {
   it('replays the three incidents against real components, audits the traces and leaves nothing running', () => {

@@ -20,7 +20,7 @@ let server: IdempotentServer;
 let exporter: InMemorySpanExporter;
 let provider: BasicTracerProvider;
 const key = randomBytes(32);
-const CANARY = 'AKIA' + 'HOPWIRECANARY000';
+const CANARY = 'AKIA' + 'HOPWIRECANARYQZX';
 const big = `${'public release notes, '.repeat(500)}`; // bulky public: may go remote
 
 beforeEach(async () => {

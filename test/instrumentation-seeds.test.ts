@@ -144,7 +144,7 @@ describe('seed 002: the Tokyo invite', () => {
 });
 
 describe('seed 000: the dotenv read', () => {
-  const canaryAws = 'AKIAZZ7CANARY0DOTENV';
+  const canaryAws = 'AKIAZZ7CANARYQDOTENV';
   const canaryPw = 'canary-pw-7f3a9c2e51';
   const logs: string[] = [];
   afterEach(() => vi.restoreAllMocks());

@@ -42,7 +42,7 @@ describe('instrumentation over the wire (real OTLP/HTTP exporter, loopback recei
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
   it('posts OTLP/JSON that decodes to the tool span, its argument spans and the link', async () => {
-    const canary = 'AKIAZZCANARYWIRE0001';
+    const canary = 'AKIAZZCANARYWIREQZXW';
     const tracing = setupTracing({ exporter: 'otlp', otlpUrl: url, register: false, serviceName: 'wire-agent' });
     const search = classification('contacts.search', [{ key: 'q', text: 'Kenji' }]);
     const send = classification(

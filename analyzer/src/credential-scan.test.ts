@@ -10,7 +10,7 @@ import { loadTraces } from './load/load-traces.js';
 import { ArgspanTraceBuilder } from './synth/argspan-trace.js';
 import { CANARY_AWS_KEY, cleanCall } from './synth/rule-cases.js';
 
-const GITHUB_CANARY = `ghp_${'C4nary'.repeat(6)}`;
+const GITHUB_CANARY = 'ghp_C4naryQ7xW2mK9pLr3TzV8bN5hJd1FgS6yUe';
 
 describe('credential re-scan', () => {
   it('finds credential shapes in span, event and resource attributes and stores the rule id, never the value', async () => {
@@ -20,7 +20,7 @@ describe('credential re-scan', () => {
     b.call(turn, cleanCall({ events: [{ name: HopEvents.HOP_FAILED, atMs: 1, attrs: { [EventAttributes.REASON]: `bad key ${CANARY_AWS_KEY}` } }] }));
     b.call(turn, cleanCall({ extra: { 'custom.note': 'sk- and AKIA but no credential' } }));
     const file = join(mkdtempSync(join(tmpdir(), 'argspan-scan-')), 't.jsonl');
-    writeFileSync(file, b.lines('agent', 200, { 'deployment.note': `-----BEGIN RSA PRIVATE KEY-----` }).join('\n') + '\n');
+    writeFileSync(file, b.lines('agent', 200, { 'deployment.note': `-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\n` }).join('\n') + '\n');
     const db = await Db.open();
     try {
       await loadTraces(db, [file], { allowPartial: false, maxLineBytes: DEFAULT_MAX_LINE_BYTES });
@@ -29,7 +29,7 @@ describe('credential re-scan', () => {
       expect(rows).toEqual([
         { scope: 'event', key: EventAttributes.REASON, rule_id: 'aws-access-key-id', n: '1' },
         { scope: 'resource', key: 'deployment.note', rule_id: 'private-key', n: '1' },
-        { scope: 'span', key: 'custom.note', rule_id: 'github-token', n: '1' },
+        { scope: 'span', key: 'custom.note', rule_id: 'github-pat', n: '1' },
       ]);
       expect(n).toBe(3);
       const dump = JSON.stringify(await db.all('SELECT * FROM credential_hits'));

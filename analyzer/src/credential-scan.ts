@@ -14,7 +14,8 @@ export async function scanCredentials(db: Db, detector: SecretDetector = default
   await db.run(`CREATE TABLE credential_hits (trace_id VARCHAR, span_id VARCHAR, scope VARCHAR, "key" VARCHAR, rule_id VARCHAR)`);
   // One RE2 pass over each value for all keywords (literal alternation), instead of one contains() per keyword.
   const alternation = keywords.map((k) => k.replace(/[\\^$.|?*+()[\]{}-]/g, (c) => `\\${c}`)).join('|');
-  const match = (v: string) => (keywords.length === 0 ? `${v} IS NOT NULL` : `regexp_matches(${v}, ${sqlString(alternation)})`);
+  // Keywords are matched case-insensitively, as the detector's own pre-filter does.
+  const match = (v: string) => (keywords.length === 0 ? `${v} IS NOT NULL` : `regexp_matches(${v}, ${sqlString(alternation)}, 'i')`);
   // Filter each span's own attribute lists first (no unnest of the whole attribute set).
   const candidates = await db.all(`
     SELECT trace_id, span_id, 'span' AS scope, a."key" AS "key", a."value".stringValue AS str_value

@@ -2,7 +2,7 @@ import { EventAttributes, GenAiAttributes, CallAttributes, HopEvents, ResourceAt
 import { ArgspanTraceBuilder, type CallSpec, type EventSpec } from './argspan-trace.js';
 
 /** A canary shaped like an AWS access key id. Tests grep every output for it. */
-export const CANARY_AWS_KEY = 'AKIACANARY0123456789';
+export const CANARY_AWS_KEY = 'AKIACANARYQ2345672XB';
 
 /** Resource attribute every rule fixture carries: only `summarise` may hop remotely. */
 export const FIXTURE_RESOURCE = { [ResourceAttributes.REMOTE_ALLOWLIST]: ['summarise'] };

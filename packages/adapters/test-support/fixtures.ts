@@ -13,8 +13,9 @@ export { inTurn, memoryTracing, only } from '../../instrumentation/test-support/
 /** A credential-shaped canary made for one test run: `sk-` and 40 random alphanumerics. */
 export function makeCanary(): string {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = randomBytes(40);
-  let s = 'sk-';
+  // A current-format OpenAI project key shape (the detector does not take any `sk-` string).
+  const bytes = randomBytes(64);
+  let s = 'sk-proj-';
   for (const b of bytes) s += alphabet[b % alphabet.length];
   return s;
 }

@@ -37,7 +37,7 @@ describe('DurableQueue', () => {
 
   it('redacts bodies before they are written', async () => {
     const q = queue();
-    await q.enqueue(item(0, 'token sk-' + 'z'.repeat(30)));
+    await q.enqueue(item(0, 'token sk-' + 'proj-Q7fQ2xLm9Tr4Wb8Vn3Kd6Hs1Jg5Fp0Cy2Ue7ZaBc4De'));
     expect((await q.list())[0]!.item.body).toBe('token [REDACTED:openai-api-key]');
   });
 

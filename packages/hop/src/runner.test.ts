@@ -214,8 +214,8 @@ describe('runHop', () => {
 describe('canary secrets', () => {
   const canaries = [
     'AKIA' + 'ZXCVBNMASDFGHJKL',
-    'ghp_' + 'C4n4ryC4n4ryC4n4ryC4n4ryC4n4ryC4n4ry',
-    'sk-' + 'proj-canaryCANARYcanaryCANARY0123',
+    'ghp_' + 'C4naryQ7xW2mK9pLr3TzV8bN5hJd1FgS6yUe',
+    'sk-' + 'proj-canaryCANARY7fQ2xLm9Tr4Wb8Vn3Kd6Hs1Jg5Fp0Cy2Ue7Za',
     '-----BEGIN RSA PRIVATE KEY-----\nMIIEowCanaryPemBodyLineCanaryPemBody0123456789abcdefABCDEF\n-----END RSA PRIVATE KEY-----',
   ];
 

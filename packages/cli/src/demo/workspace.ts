@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** The demo's canary: shaped like an AWS access key id so the detector must catch it; never a real key. */
-export const DEMO_CANARY = `AKIA${'DEMOCANARY000042'}`;
+export const DEMO_CANARY = `AKIA${'DEMOCANARYQZXWVK'}`;
 
 /**
  * A real git repository for the config-parser tidy-up: a committed parser, an uncommitted edit to
