@@ -35,7 +35,7 @@ export {
   DIRTY_PREFIXES_FILE,
 } from './git-dirty-set.js';
 export type { ReadDirtySetOptions } from './git-dirty-set.js';
-export { createSecretDetector, defaultSecretDetector, redactSecrets, redactionMarker, BUILTIN_RULES } from './secrets/index.js';
+export { createSecretDetector, defaultSecretDetector, redactSecrets, redactionMarker, BUILTIN_RULES, SCAN_FAILED_RULE_ID } from './secrets/index.js';
 export type { SecretRule, SecretDetectorConfig, SecretAllowlistEntry, RuleExamples } from './secrets/index.js';
 export { createValueHasher, loadOrCreateHashKey, HASH_KEY_FILE } from './keyed-hash.js';
 export type { ValueHasher } from './keyed-hash.js';
