@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import * as conventions from './index.js';
 
+const ATTRIBUTE_GROUPS = [
+  conventions.GenAiAttributes,
+  conventions.OtelAttributes,
+  conventions.CallAttributes,
+  conventions.ArgAttributes,
+  conventions.EventAttributes,
+  conventions.ResourceAttributes,
+];
+
 describe('conventions', () => {
   it('keeps every attribute key unique across groups', () => {
-    const groups = [
-      conventions.GenAiAttributes,
-      conventions.OtelAttributes,
-      conventions.CallAttributes,
-      conventions.ArgAttributes,
-      conventions.EventAttributes,
-    ];
-    const keys = groups.flatMap((g) => Object.values(g));
+    const keys = ATTRIBUTE_GROUPS.flatMap((g) => Object.values(g));
     expect(new Set(keys).size).toBe(keys.length);
   });
 
@@ -39,16 +41,7 @@ describe('README span reference', () => {
   it('documents every attribute key and event name the code defines', async () => {
     const { readFileSync } = await import('node:fs');
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const groups = [
-      conventions.GenAiAttributes,
-      conventions.OtelAttributes,
-      conventions.CallAttributes,
-      conventions.ArgAttributes,
-      conventions.EventAttributes,
-      conventions.ResourceAttributes,
-      conventions.HopEvents,
-    ];
-    const missing = groups.flatMap((g) => Object.values(g)).filter((key) => !readme.includes(`\`${key}\``));
+    const missing = [...ATTRIBUTE_GROUPS, conventions.HopEvents].flatMap((g) => Object.values(g)).filter((key) => !readme.includes(`\`${key}\``));
     expect(missing).toEqual([]);
   });
 });
