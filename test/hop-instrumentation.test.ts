@@ -12,6 +12,7 @@ import { instrumentDispatch } from '@argspan/instrumentation';
 import type { IdempotentServer } from '../packages/hop/src/testing/idempotent-server.js';
 import { closedPort, startIdempotentServer } from '../packages/hop/src/testing/idempotent-server.js';
 import { filesContaining } from '../packages/hop/src/testing/state-files.js';
+import { REMOTE_HOP_EVENTS } from '../packages/hop/src/testing/event-sequences.js';
 
 // The hop protocol plugged into the instrumentation's wrapper: a `remote-ok` call runs through
 // checkpoint → probe → lease → send → checkpoint → release, recorded on its execute_tool span.
@@ -56,16 +57,7 @@ describe('@argspan/hop inside the instrumentation wrapper', () => {
     const span = exporter.getFinishedSpans().find((s) => s.name === 'execute_tool summarise')!;
     expect(span.attributes[CallAttributes.VERDICT]).toBe('remote-ok');
     expect(span.attributes[CallAttributes.HOP_REMOTE]).toBe(true);
-    expect(span.events.map((e) => e.name)).toEqual([
-      HopEvents.CHECKPOINT_WRITTEN,
-      HopEvents.PROBE,
-      HopEvents.HOP_DECISION,
-      HopEvents.LEASE_ACQUIRED,
-      HopEvents.HOP_SENT,
-      HopEvents.HOP_COMPLETED,
-      HopEvents.CHECKPOINT_WRITTEN,
-      HopEvents.LEASE_RELEASED,
-    ]);
+    expect(span.events.map((e) => e.name)).toEqual(REMOTE_HOP_EVENTS);
     const exported = JSON.stringify(exporter.getFinishedSpans().map((s) => ({ a: s.attributes, e: s.events })));
     const idemKey = server.keysSeen[0]!;
     expect(exported).not.toContain(idemKey.slice(0, 16));

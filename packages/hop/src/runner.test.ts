@@ -14,6 +14,7 @@ import type { IdempotentServer } from './testing/idempotent-server.js';
 import { closedPort, startIdempotentServer } from './testing/idempotent-server.js';
 import { filesContaining } from './testing/state-files.js';
 import { createRecorder } from './testing/recorder.js';
+import { REMOTE_HOP_EVENTS } from './testing/event-sequences.js';
 
 let dir: string;
 let server: IdempotentServer;
@@ -40,16 +41,7 @@ describe('runHop', () => {
     const r = runner();
     const out = await r.runHop({ step: remote(0), payload: { q: 'hello' }, send: createHttpSender({ url: server.url }), span: rec });
     expect(out).toMatchObject({ decision: 'remote', reason: 'need-remote-capacity', status: 200, output: 'applied 1', epoch: 1, replayed: false });
-    expect(rec.names()).toEqual([
-      HopEvents.CHECKPOINT_WRITTEN,
-      HopEvents.PROBE,
-      HopEvents.HOP_DECISION,
-      HopEvents.LEASE_ACQUIRED,
-      HopEvents.HOP_SENT,
-      HopEvents.HOP_COMPLETED,
-      HopEvents.CHECKPOINT_WRITTEN,
-      HopEvents.LEASE_RELEASED,
-    ]);
+    expect(rec.names()).toEqual(REMOTE_HOP_EVENTS);
     const allowed = new Set<string>(Object.values(EventAttributes));
     for (const e of rec.events) for (const k of Object.keys(e.attributes)) expect(allowed).toContain(k);
     expect(rec.events[0]!.attributes).toMatchObject({ [EventAttributes.CHECKPOINT_PHASE]: 'intent', [EventAttributes.STEP]: 0 });
