@@ -5,11 +5,15 @@
  * decoded character came from, so a finding maps back to the encoded span.
  */
 
-/** Decoded text with its source offsets: char i came from source [starts[i], ends[i]). */
+/**
+ * Decoded text with its source offsets: char i came from source [starts[i], ends[i]). Plain
+ * arrays: typed arrays of this size live outside the heap and cost more to allocate than the
+ * decoding itself.
+ */
 export interface MappedText {
   text: string;
-  starts: Int32Array;
-  ends: Int32Array;
+  starts: number[];
+  ends: number[];
 }
 
 const PRINTABLE = new Uint8Array(256);
@@ -64,9 +68,8 @@ const HEXVAL = (c: number): number =>
  * offsets. Malformed escapes are kept literally. Returns undefined when nothing was escaped.
  */
 export function decodePercent(source: string, from: number, to: number): MappedText | undefined {
-  const n = to - from;
-  const starts = new Int32Array(n);
-  const ends = new Int32Array(n);
+  const starts: number[] = [];
+  const ends: number[] = [];
   const parts: number[] = [];
   let changed = false;
   let i = from;
@@ -90,7 +93,7 @@ export function decodePercent(source: string, from: number, to: number): MappedT
     i++;
   }
   if (!changed) return undefined;
-  return { text: fromCodes(parts), starts: starts.subarray(0, parts.length), ends: ends.subarray(0, parts.length) };
+  return { text: fromCodes(parts), starts, ends };
 }
 
 const SIMPLE_ESCAPES: Record<number, number> = {
@@ -110,9 +113,8 @@ const SIMPLE_ESCAPES: Record<number, number> = {
  * Returns undefined when nothing was escaped.
  */
 export function decodeJsonEscapes(source: string, from: number, to: number): MappedText | undefined {
-  const n = to - from;
-  const starts = new Int32Array(n);
-  const ends = new Int32Array(n);
+  const starts: number[] = [];
+  const ends: number[] = [];
   const parts: number[] = [];
   let changed = false;
   let i = from;
@@ -130,11 +132,13 @@ export function decodeJsonEscapes(source: string, from: number, to: number): Map
         continue;
       }
       if (e === 117 && i + 5 < to) {
-        const h = [2, 3, 4, 5].map((k) => HEXVAL(source.charCodeAt(i + k)));
-        if (h.every((v) => v >= 0)) {
+        const code =
+          (HEXVAL(source.charCodeAt(i + 2)) << 12) | (HEXVAL(source.charCodeAt(i + 3)) << 8) |
+          (HEXVAL(source.charCodeAt(i + 4)) << 4) | HEXVAL(source.charCodeAt(i + 5));
+        if (code >= 0) {
           starts[parts.length] = i;
           ends[parts.length] = i + 6;
-          parts.push(h[0]! * 4096 + h[1]! * 256 + h[2]! * 16 + h[3]!);
+          parts.push(code);
           i += 6;
           changed = true;
           continue;
@@ -147,7 +151,7 @@ export function decodeJsonEscapes(source: string, from: number, to: number): Map
     i++;
   }
   if (!changed) return undefined;
-  return { text: fromCodes(parts), starts: starts.subarray(0, parts.length), ends: ends.subarray(0, parts.length) };
+  return { text: fromCodes(parts), starts, ends };
 }
 
 function fromCodes(codes: number[]): string {

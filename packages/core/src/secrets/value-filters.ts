@@ -3,25 +3,50 @@
  * identifiers and code, well-known non-secret shapes (UUIDs, hex digests).
  */
 
-/** Shannon entropy in bits per character. */
+/**
+ * Character counts for shannonEntropy, reused: a fresh typed array this size lives outside the
+ * heap and costs more to allocate than the whole computation. Zeroed again after every use.
+ */
+const asciiCounts = new Uint32Array(128);
+/** k * log2(k) for the counts short values have. */
+const K_LOG_K = Float64Array.from({ length: 257 }, (_, k) => (k === 0 ? 0 : k * Math.log2(k)));
+const kLogK = (k: number): number => (k < K_LOG_K.length ? K_LOG_K[k]! : k * Math.log2(k));
+
+/** Shannon entropy in bits per character: log2(n) - sum(k log2 k) / n over character counts k. */
 export function shannonEntropy(value: string): number {
   const n = value.length;
   if (n === 0) return 0;
-  const counts = new Uint32Array(128);
+  const counts = asciiCounts;
   let other: Map<number, number> | undefined;
   for (let i = 0; i < n; i++) {
     const c = value.charCodeAt(i);
     if (c < 128) counts[c]!++;
     else (other ??= new Map()).set(c, (other.get(c) ?? 0) + 1);
   }
-  let h = 0;
-  const add = (k: number): void => {
-    const p = k / n;
-    h -= p * Math.log2(p);
-  };
-  for (let c = 0; c < 128; c++) if (counts[c]! > 0) add(counts[c]!);
-  if (other) for (const k of other.values()) add(k);
-  return h;
+  let sum = 0;
+  // Each distinct character once: read its count, then clear it so the next call starts at zero.
+  for (let i = 0; i < n; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 128) continue;
+    const k = counts[c]!;
+    if (k === 0) continue;
+    counts[c] = 0;
+    sum += kLogK(k);
+  }
+  if (other) for (const k of other.values()) sum += kLogK(k);
+  return Math.max(0, Math.log2(n) - sum / n);
+}
+
+/** The same character six or more times in a row (aaaaaa, 000000); line breaks do not count. */
+function hasRepeatRun(value: string): boolean {
+  let run = 1;
+  for (let i = 1; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === value.charCodeAt(i - 1) && c !== 10 && c !== 13 && c !== 0x2028 && c !== 0x2029) {
+      if (++run >= 6) return true;
+    } else run = 1;
+  }
+  return false;
 }
 
 const PLACEHOLDER_MARKERS =
@@ -35,7 +60,7 @@ const PLACEHOLDER_MARKERS =
 export function isPlaceholder(value: string): boolean {
   if (PLACEHOLDER_MARKERS.test(value)) return true;
   if (/^\$[A-Za-z_]/.test(value)) return true; // $TOKEN, $env:TOKEN
-  if (/(.)\1{5,}/.test(value)) return true; // aaaaaa, 000000
+  if (hasRepeatRun(value)) return true; // aaaaaa, 000000
   if (/0123456|1234567|abcdefgh|ABCDEFGH/.test(value)) return true;
   return false;
 }
