@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { SecretDetector } from '@argspan/core';
 import { HopStateError } from './errors.js';
 import type { StateIo } from './durable-write.js';
-import { listDir, readIfExists, writeDurable } from './durable-write.js';
+import { listDir, readIfExists, tempNameFor, writeDurable } from './durable-write.js';
 import type { WriteKind } from './faults.js';
 import type { QuarantineReport } from './quarantine.js';
 import { quarantineFile } from './quarantine.js';
@@ -39,8 +39,11 @@ export type CheckpointInput = Omit<Checkpoint, 'generation' | 'writtenAt'>;
 
 const PREFIX = 'checkpoint.';
 const SUFFIX = '.rec';
-/** Generations kept on disk (the newest and the one before it). */
-const KEEP = 2;
+/**
+ * Generations on disk after a write: the new one and the two before it. The next write recycles
+ * the oldest of them as its temp file, so even mid-write two good generations stay on disk.
+ */
+const KEEP = 3;
 
 function nameOf(generation: number): string {
   return `${PREFIX}${String(generation).padStart(12, '0')}${SUFFIX}`;
@@ -71,10 +74,21 @@ function validate(body: unknown): string | undefined {
   return undefined;
 }
 
+/** A record is only good under its own name (a recycled file must never count as another generation). */
+function sameGeneration(body: unknown, gen: number): string | undefined {
+  const g = (body as Checkpoint).generation;
+  return g === gen ? undefined : `record holds generation ${g}, file name says ${gen}`;
+}
+
 /**
  * Generational checkpoint files `checkpoint.<generation>.rec` in the state directory. Each write
- * is a new generation (atomic, durable); the previous one is kept so a damaged newest file falls
- * back to it.
+ * is a new generation (atomic, durable); the previous ones are kept so a damaged newest file falls
+ * back to them.
+ *
+ * Old generations are recycled, never deleted: the write of generation G+1 renames generation
+ * G-2 to a temp name, overwrites it in place, fsyncs it and renames it to G+1. On ext4, freeing
+ * the blocks of a file that was fsync'd (unlink, O_TRUNC) costs about as much as an fsync, and
+ * creating a file is a further metadata write; a rename costs neither.
  */
 export class CheckpointStore {
   constructor(
@@ -104,7 +118,7 @@ export class CheckpointStore {
       const name = nameOf(gen);
       const data = await readIfExists(this.io, join(this.stateDir, name));
       if (data === undefined) continue; // pruned by a concurrent writer
-      const decoded = decodeRecord<Checkpoint>('checkpoint', data, validate);
+      const decoded = decodeRecord<Checkpoint>('checkpoint', data, (body) => validate(body) ?? sameGeneration(body, gen));
       if (decoded.ok) return decoded.body;
       const report = await quarantineFile(this.io, this.stateDir, this.stateDir, name, decoded.defect, decoded.detail, this.now());
       if (report) {
@@ -119,7 +133,11 @@ export class CheckpointStore {
     return undefined;
   }
 
-  /** Write the next generation (goal and output redacted here) and prune old ones. */
+  /**
+   * Write the next generation (goal and output redacted here): recycle the oldest kept generation
+   * as the temp file, write, fsync, rename, fsync the directory. Generations beyond {@link KEEP}
+   * (left by a crash or a concurrent writer) are removed afterwards.
+   */
   async write(input: CheckpointInput, kind: WriteKind): Promise<Checkpoint> {
     const gens = await this.generations();
     const generation = (gens[0] ?? 0) + 1;
@@ -137,16 +155,32 @@ export class CheckpointStore {
     };
     const bytes = encodeRecord('checkpoint', record);
     assertNoSecrets(bytes.toString('utf8'), this.detector, `checkpoint generation ${generation}`);
+    const oldest = gens[KEEP - 1];
+    const reuseTemp = oldest === undefined ? undefined : await this.recycle(oldest);
     await writeDurable(this.io, this.stateDir, nameOf(generation), bytes, {
       kind,
       exclusive: false,
       fsyncFile: true,
       fsyncDir: true,
+      ...(reuseTemp ? { reuseTemp } : {}),
     });
-    for (const old of gens.slice(KEEP - 1)) {
+    for (const old of gens.slice(KEEP)) {
       await this.io.fs.unlink(join(this.stateDir, nameOf(old))).catch(() => undefined);
     }
     return record;
+  }
+
+  /**
+   * Rename generation `gen` to a temp name of this process, to be overwritten by the next write.
+   * Undefined when that fails (a concurrent writer took it first): the write then uses a fresh
+   * temp file and the old generation is removed by a later write.
+   */
+  private async recycle(gen: number): Promise<string | undefined> {
+    const temp = join(this.stateDir, tempNameFor(nameOf(gen)));
+    return this.io.fs.rename(join(this.stateDir, nameOf(gen)), temp).then(
+      () => temp,
+      () => undefined,
+    );
   }
 
   /** Size in bytes a record would take (for events and the benchmark). */
