@@ -7,7 +7,9 @@ import type { CheckpointInput } from './checkpoint-store.js';
 import { CheckpointStore } from './checkpoint-store.js';
 import { nodeFs } from './fs-layer.js';
 import { HopStateError } from './errors.js';
+import { WRITE_STAGES } from './faults.js';
 import type { QuarantineReport } from './quarantine.js';
+import { decodeRecord } from './record.js';
 import { createCountingFs } from './testing/counting-fs.js';
 import { createFaultyFs } from './testing/faulty-fs.js';
 
@@ -40,12 +42,39 @@ describe('CheckpointStore', () => {
     for (let i = 3; i < 6; i++) {
       fs.reset();
       await s.write(input(i), 'checkpoint-done');
-      // recycle (rename), overwrite in place (reopen), fsync, rename into place, fsync the directory
-      expect(fs.counts).toMatchObject({ create: 0, trunc: 0, reopen: 1, rename: 2, unlink: 0, fsync: 2, readdir: 1 });
+      // recycle (rename), overwrite in place (reopen), fsync, rename into place, fsync the directory;
+      // no listing: the store knows what its last write left on disk
+      expect(fs.counts).toEqual({ create: 0, trunc: 0, reopen: 1, rename: 2, link: 0, unlink: 0, fsync: 2, readdir: 0 });
     }
     expect(gens()).toEqual(['checkpoint.000000000004.rec', 'checkpoint.000000000005.rec', 'checkpoint.000000000006.rec']);
     expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]); // nothing left between writes
     expect(await s.load()).toMatchObject({ generation: 6, step: 5 });
+  });
+
+  it('two writers (two processes) alternating on one directory: each write is the next generation, the newest wins', async () => {
+    const a = store();
+    const b = store();
+    let last = 0;
+    for (let i = 0; i < 12; i++) {
+      // a runs three writes, b one, a two, ...: each one's knowledge of the directory goes stale
+      const w = i % 4 === 3 || i % 5 === 0 ? b : a;
+      const cp = await w.write(input(i, { lastOutput: `out ${i}` }), 'checkpoint-done');
+      expect(cp.generation).toBe(++last);
+      expect(gens().at(-1)).toBe(`checkpoint.${String(last).padStart(12, '0')}.rec`);
+    }
+    expect(await store().load()).toMatchObject({ generation: 12, lastOutput: 'out 11' });
+    expect(gens()).toHaveLength(3);
+  });
+
+  it('a write refused for a secret puts the recycled generation back untouched', async () => {
+    const s = store();
+    for (let i = 0; i < 4; i++) await s.write(input(i, { lastOutput: `out ${i}` }), 'checkpoint-done');
+    const before = gens().map((g) => readFileSync(join(dir, g), 'utf8'));
+    const key = 'ghp_k8Qz3Lm9Tr2Wx7Vb4Np6Hd1Js5Fg0Ca2Ye8U';
+    await expect(s.write(input(4, { flags: { [key]: true } }), 'checkpoint-done')).rejects.toThrow(/secret rule github-pat/);
+    expect(gens().map((g) => readFileSync(join(dir, g), 'utf8'))).toEqual(before);
+    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    expect((await s.write(input(4), 'checkpoint-done')).generation).toBe(5);
   });
 
   it('a recycled file shorter or longer than the new record holds exactly the new record', async () => {
@@ -77,6 +106,23 @@ describe('CheckpointStore', () => {
     expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     expect(await s.load()).toMatchObject({ generation: 3, lastOutput: 'out 2' });
     expect((await s.write(input(3), 'checkpoint-done')).generation).toBe(4);
+  });
+
+  it.each(WRITE_STAGES)('a write of a recycled generation interrupted at %s leaves at least two good generations', async (stage) => {
+    let armed = false;
+    const interrupt = (point: string) => {
+      if (armed && point === `checkpoint-done:${stage}`) throw new Error(`interrupted at ${point}`);
+    };
+    const s = new CheckpointStore({ fs: nodeFs, faults: interrupt }, dir, defaultSecretDetector, (r) => reports.push(r), () => 1000);
+    for (let i = 0; i < 4; i++) await s.write(input(i, { lastOutput: `out ${i}` }), 'checkpoint-done');
+    armed = true;
+    await expect(s.write(input(4, { lastOutput: 'out 4' }), 'checkpoint-done')).rejects.toThrow(/interrupted/);
+    const good = gens().filter((g) => decodeRecord('checkpoint', readFileSync(join(dir, g)), () => undefined).ok);
+    expect(good.length).toBeGreaterThanOrEqual(2);
+    expect(good).toEqual(expect.arrayContaining(['checkpoint.000000000003.rec', 'checkpoint.000000000004.rec']));
+    const renamed = stage === 'after-rename' || stage === 'after-dir-fsync';
+    expect(await s.load()).toMatchObject(renamed ? { generation: 5, lastOutput: 'out 4' } : { generation: 4, lastOutput: 'out 3' });
+    expect(reports).toEqual([]);
   });
 
   it('a recycled temp file that vanished before the write: a fresh temp file is used', async () => {

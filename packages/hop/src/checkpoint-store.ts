@@ -91,6 +91,9 @@ function sameGeneration(body: unknown, gen: number): string | undefined {
  * creating a file is a further metadata write; a rename costs neither.
  */
 export class CheckpointStore {
+  /** Generations on disk after this store's last write, newest first (undefined: list the directory). */
+  private known: number[] | undefined;
+
   constructor(
     private readonly io: StateIo,
     private readonly stateDir: string,
@@ -113,6 +116,7 @@ export class CheckpointStore {
    * loop halts with a {@link HopStateError}.
    */
   async load(): Promise<Checkpoint | undefined> {
+    this.known = undefined;
     const quarantined: QuarantineReport[] = [];
     for (const gen of await this.generations()) {
       const name = nameOf(gen);
@@ -137,9 +141,21 @@ export class CheckpointStore {
    * Write the next generation (goal and output redacted here): recycle the oldest kept generation
    * as the temp file, write, fsync, rename, fsync the directory. Generations beyond {@link KEEP}
    * (left by a crash or a concurrent writer) are removed afterwards.
+   *
+   * After its own write the store knows which generations are on disk and does not list the
+   * directory again: renaming the oldest of them is the check. Every write recycles the
+   * generation KEEP below it, so when another writer (another process) has moved on, that
+   * generation is gone, the rename fails, and the store lists the directory after all.
    */
   async write(input: CheckpointInput, kind: WriteKind): Promise<Checkpoint> {
-    const gens = await this.generations();
+    const known = this.known;
+    this.known = undefined; // until this write is durable, trust only a listing
+    let gens = known ?? (await this.generations());
+    let reuseTemp = await this.recycle(gens[KEEP - 1]);
+    if (known && !reuseTemp) {
+      gens = await this.generations();
+      reuseTemp = await this.recycle(gens[KEEP - 1]);
+    }
     const generation = (gens[0] ?? 0) + 1;
     const record: Checkpoint = {
       runId: input.runId,
@@ -154,9 +170,13 @@ export class CheckpointStore {
       writtenAt: this.now(),
     };
     const bytes = encodeRecord('checkpoint', record);
-    assertNoSecrets(bytes.toString('utf8'), this.detector, `checkpoint generation ${generation}`);
-    const oldest = gens[KEEP - 1];
-    const reuseTemp = oldest === undefined ? undefined : await this.recycle(oldest);
+    try {
+      assertNoSecrets(bytes.toString('utf8'), this.detector, `checkpoint generation ${generation}`);
+    } catch (err) {
+      // nothing was written: the recycled generation goes back under its name, untouched
+      if (reuseTemp) await this.io.fs.rename(reuseTemp, join(this.stateDir, nameOf(gens[KEEP - 1]!))).catch(() => undefined);
+      throw err;
+    }
     await writeDurable(this.io, this.stateDir, nameOf(generation), bytes, {
       kind,
       exclusive: false,
@@ -167,15 +187,19 @@ export class CheckpointStore {
     for (const old of gens.slice(KEEP)) {
       await this.io.fs.unlink(join(this.stateDir, nameOf(old))).catch(() => undefined);
     }
+    // on disk now: this generation and the newest KEEP-1 before it; known only once there are KEEP
+    const now = [generation, ...gens.slice(0, KEEP - 1)];
+    if (now.length === KEEP) this.known = now;
     return record;
   }
 
   /**
    * Rename generation `gen` to a temp name of this process, to be overwritten by the next write.
-   * Undefined when that fails (a concurrent writer took it first): the write then uses a fresh
-   * temp file and the old generation is removed by a later write.
+   * Undefined when there is none or the rename fails (a concurrent writer took it first): the
+   * write then uses a fresh temp file, and a generation left over is removed by a later write.
    */
-  private async recycle(gen: number): Promise<string | undefined> {
+  private async recycle(gen: number | undefined): Promise<string | undefined> {
+    if (gen === undefined) return undefined;
     const temp = join(this.stateDir, tempNameFor(nameOf(gen)));
     return this.io.fs.rename(join(this.stateDir, nameOf(gen)), temp).then(
       () => temp,

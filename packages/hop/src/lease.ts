@@ -46,7 +46,7 @@ export type LeaseView =
 
 export interface LeaseOptions {
   ttlMs: number;
-  /** fsync lease and release files and the directory (see README, "Durability of leases"). */
+  /** fsync lease files and the directory, on acquire and on release (see README, "Durability"). */
   fsync: boolean;
   bootId: string;
   isAlive: (pid: number) => boolean;
