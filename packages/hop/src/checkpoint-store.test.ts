@@ -120,6 +120,7 @@ describe('CheckpointStore', () => {
     const good = gens().filter((g) => decodeRecord('checkpoint', readFileSync(join(dir, g)), () => undefined).ok);
     expect(good.length).toBeGreaterThanOrEqual(2);
     expect(good).toEqual(expect.arrayContaining(['checkpoint.000000000003.rec', 'checkpoint.000000000004.rec']));
+    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]); // the recycled temp file is removed
     const renamed = stage === 'after-rename' || stage === 'after-dir-fsync';
     expect(await s.load()).toMatchObject(renamed ? { generation: 5, lastOutput: 'out 4' } : { generation: 4, lastOutput: 'out 3' });
     expect(reports).toEqual([]);

@@ -20,7 +20,7 @@ export interface WriteOptions {
   fsyncDir: boolean;
   /**
    * A temp file in `dir` that this process owns and no reader looks at (a recycled checkpoint
-   * generation): it is overwritten in place (open without O_CREAT, write, truncate) instead of
+   * generation or lease marker): it is overwritten in place (open without O_CREAT, write, truncate) instead of
    * creating a fresh temp file, then fsync'd and renamed like one. Consumed either way: renamed
    * into place, or removed on failure. When it has vanished a fresh temp file is used.
    */
@@ -71,8 +71,9 @@ export async function syncDir(io: StateIo, dir: string): Promise<void> {
 /**
  * Write `data` to `dir/finalName` atomically: temp file (fresh, or `reuseTemp` overwritten in
  * place), (fsync), rename or exclusive link, (fsync dir). A reader sees the old file or the new
- * one, never a torn one. On any failure the temp file is removed, the old file is untouched and a {@link HopStateError} names the file,
- * the step and the errno code. Returns false only when `exclusive` and the name exists.
+ * one, never a torn one. On any failure the temp file is removed, the old file is untouched and
+ * a {@link HopStateError} names the file, the step and the errno code. Returns false only when
+ * `exclusive` and the name exists.
  */
 export async function writeDurable(
   io: StateIo,
@@ -84,9 +85,9 @@ export async function writeDurable(
   let temp = opts.reuseTemp ?? join(dir, tempNameFor(finalName));
   const target = join(dir, finalName);
   const { kind } = opts;
-  await fault(io, `${kind}:before-write`);
   let placed = false;
   try {
+    await fault(io, `${kind}:before-write`); // inside the try: a recycled temp file is removed if the hook throws
     let reused = opts.reuseTemp !== undefined;
     const h = await openTemp(io, temp, reused).catch(async (err: unknown) => {
       if (!reused || errnoCode(err) !== 'ENOENT') throw stateError('create of temp file for', target, err);

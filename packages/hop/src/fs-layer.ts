@@ -37,7 +37,8 @@ export interface HopFs {
   openForWrite(path: string, exclusive: boolean): Promise<HopFileHandle>;
   /**
    * Open an existing file for writing at offset 0 without creating or truncating it (fails with
-   * ENOENT when it is gone). The checkpoint store overwrites a recycled generation this way.
+   * ENOENT when it is gone). Recycled checkpoint generations and lease markers are overwritten
+   * this way (see checkpoint-store.ts).
    */
   openExisting(path: string): Promise<HopFileHandle>;
   /** Open a directory so it can be fsync'd. */
