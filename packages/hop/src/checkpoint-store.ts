@@ -87,7 +87,7 @@ function sameGeneration(body: unknown, gen: number): string | undefined {
  *
  * Old generations are recycled, never deleted: the write of generation G+1 renames generation
  * G-2 to a temp name, overwrites it in place, fsyncs it and renames it to G+1. On ext4, freeing
- * the blocks of a file that was fsync'd (unlink, O_TRUNC) costs about as much as an fsync, and
+ * the blocks of a file that was fsync'd (unlink, O_TRUNC) costs a large part of an fsync, and
  * creating a file is a further metadata write; a rename costs neither.
  */
 export class CheckpointStore {

@@ -68,7 +68,7 @@ function handle(fd: number): HopFileHandle {
  * link, rename, readdir) take microseconds, so they run synchronously: a thread-pool round trip
  * per call would cost more than the call. fsync — the one call that waits for the disk — runs on
  * the thread pool and never blocks the event loop. (Freeing the blocks of a file that was just
- * fsync'd — unlink, O_TRUNC, rename over it — costs about as much as an fsync on ext4; the
+ * fsync'd — unlink, O_TRUNC, rename over it — costs a large part of an fsync on ext4; the
  * checkpoint store avoids it by recycling old generations, see checkpoint-store.ts.)
  */
 export const nodeFs: HopFs = {
