@@ -20,8 +20,11 @@ describe('decodePercent', () => {
     const src = 'x=a%2Fb%zz%41';
     const m = decodePercent(src, 2, src.length)!;
     expect(m.text).toBe('a/b%zzA');
-    expect([m.starts[1], m.ends[1]]).toEqual([3, 6]);
-    expect([m.starts[6], m.ends[6]]).toEqual([10, 13]);
+    expect(m.sourceOf(0)).toEqual([2, 3]);
+    expect(m.sourceOf(1)).toEqual([3, 6]);
+    expect(m.sourceOf(2)).toEqual([6, 7]);
+    expect(m.sourceOf(6)).toEqual([10, 13]);
+    expect(m.sourceSpan(1, 7)).toEqual([3, 13]);
     expect(decodePercent('nothing', 0, 7)).toBeUndefined();
   });
 });
@@ -32,7 +35,13 @@ describe('decodeJsonEscapes', () => {
     const m = decodeJsonEscapes(src, 0, src.length)!;
     expect(m.text).toBe('{"a":"bA/\n"}');
     const a = m.text.indexOf('A');
-    expect(src.slice(m.starts[a], m.ends[a])).toBe('\\u0041');
+    expect(src.slice(...m.sourceOf(a))).toBe('\\u0041');
+    // Every decoded character maps back to the source text it came from.
+    for (let i = 0; i < m.text.length; i++) {
+      const [s, e] = m.sourceOf(i);
+      const piece = src.slice(s, e);
+      expect(piece.length === 1 ? piece : JSON.parse(`"${piece}"`)).toBe(m.text[i]);
+    }
     expect(decodeJsonEscapes('plain', 0, 5)).toBeUndefined();
   });
 });

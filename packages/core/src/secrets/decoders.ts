@@ -6,14 +6,71 @@
  */
 
 /**
- * Decoded text with its source offsets: char i came from source [starts[i], ends[i]). Plain
- * arrays: typed arrays of this size live outside the heap and cost more to allocate than the
- * decoding itself.
+ * Decoded text and where each of its characters came from in the source. Sparse: one entry per
+ * escape (decoded index, source start, source length); every other character is copied 1:1
+ * from the source, so the map stays small and building it costs nothing per plain character.
  */
-export interface MappedText {
-  text: string;
-  starts: number[];
-  ends: number[];
+export class MappedText {
+  constructor(
+    readonly text: string,
+    /** Source offset of decoded character 0. */
+    private readonly from: number,
+    /** Decoded index of each escape, ascending. */
+    private readonly at: readonly number[],
+    /** Source offset of each escape. */
+    private readonly src: readonly number[],
+    /** Source length of each escape (`\u0041` is 6). */
+    private readonly len: readonly number[],
+  ) {}
+
+  /** Source span [start, end) of decoded character i. */
+  sourceOf(i: number): [number, number] {
+    // The last escape at or before i.
+    let lo = 0;
+    let hi = this.at.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.at[mid]! <= i) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === 0) return [this.from + i, this.from + i + 1];
+    const e = lo - 1;
+    if (this.at[e] === i) return [this.src[e]!, this.src[e]! + this.len[e]!];
+    const s = this.src[e]! + this.len[e]! + (i - this.at[e]! - 1);
+    return [s, s + 1];
+  }
+
+  /** Source span covering decoded characters [start, end). */
+  sourceSpan(start: number, end: number): [number, number] {
+    return [this.sourceOf(start)[0], this.sourceOf(end - 1)[1]];
+  }
+}
+
+/** Builds a MappedText: plain runs are copied as slices, escapes appended one by one. */
+class MappedTextBuilder {
+  private text = '';
+  private readonly at: number[] = [];
+  private readonly src: number[] = [];
+  private readonly len: number[] = [];
+  constructor(
+    private readonly source: string,
+    private readonly from: number,
+  ) {}
+
+  plain(start: number, end: number): void {
+    if (end > start) this.text += this.source.slice(start, end);
+  }
+
+  escape(code: number, start: number, length: number): void {
+    this.at.push(this.text.length);
+    this.src.push(start);
+    this.len.push(length);
+    this.text += String.fromCharCode(code);
+  }
+
+  build(): MappedText | undefined {
+    return this.at.length === 0 ? undefined : new MappedText(this.text, this.from, this.at, this.src, this.len);
+  }
 }
 
 const PRINTABLE = new Uint8Array(256);
@@ -68,32 +125,19 @@ const HEXVAL = (c: number): number =>
  * offsets. Malformed escapes are kept literally. Returns undefined when nothing was escaped.
  */
 export function decodePercent(source: string, from: number, to: number): MappedText | undefined {
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const parts: number[] = [];
-  let changed = false;
-  let i = from;
-  while (i < to) {
-    const c = source.charCodeAt(i);
-    if (c === 37 && i + 2 < to) {
-      const hi = HEXVAL(source.charCodeAt(i + 1));
-      const lo = HEXVAL(source.charCodeAt(i + 2));
-      if (hi >= 0 && lo >= 0) {
-        starts[parts.length] = i;
-        ends[parts.length] = i + 3;
-        parts.push(hi * 16 + lo);
-        i += 3;
-        changed = true;
-        continue;
-      }
-    }
-    starts[parts.length] = i;
-    ends[parts.length] = i + 1;
-    parts.push(c);
-    i++;
+  const out = new MappedTextBuilder(source, from);
+  let copied = from;
+  for (let i = source.indexOf('%', from); i >= 0 && i + 2 < to; i = source.indexOf('%', i + 1)) {
+    const hi = HEXVAL(source.charCodeAt(i + 1));
+    const lo = HEXVAL(source.charCodeAt(i + 2));
+    if (hi < 0 || lo < 0) continue;
+    out.plain(copied, i);
+    out.escape(hi * 16 + lo, i, 3);
+    copied = i + 3;
+    i += 2;
   }
-  if (!changed) return undefined;
-  return { text: fromCodes(parts), starts, ends };
+  out.plain(copied, to);
+  return out.build();
 }
 
 const SIMPLE_ESCAPES: Record<number, number> = {
@@ -113,51 +157,31 @@ const SIMPLE_ESCAPES: Record<number, number> = {
  * Returns undefined when nothing was escaped.
  */
 export function decodeJsonEscapes(source: string, from: number, to: number): MappedText | undefined {
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const parts: number[] = [];
-  let changed = false;
-  let i = from;
-  while (i < to) {
-    const c = source.charCodeAt(i);
-    if (c === 92 && i + 1 < to) {
-      const e = source.charCodeAt(i + 1);
-      const simple = SIMPLE_ESCAPES[e];
-      if (simple !== undefined) {
-        starts[parts.length] = i;
-        ends[parts.length] = i + 2;
-        parts.push(simple);
-        i += 2;
-        changed = true;
-        continue;
-      }
-      if (e === 117 && i + 5 < to) {
-        const code =
-          (HEXVAL(source.charCodeAt(i + 2)) << 12) | (HEXVAL(source.charCodeAt(i + 3)) << 8) |
-          (HEXVAL(source.charCodeAt(i + 4)) << 4) | HEXVAL(source.charCodeAt(i + 5));
-        if (code >= 0) {
-          starts[parts.length] = i;
-          ends[parts.length] = i + 6;
-          parts.push(code);
-          i += 6;
-          changed = true;
-          continue;
-        }
-      }
+  const out = new MappedTextBuilder(source, from);
+  let copied = from;
+  for (let i = source.indexOf('\\', from); i >= 0 && i + 1 < to; i = source.indexOf('\\', i)) {
+    const e = source.charCodeAt(i + 1);
+    const simple = SIMPLE_ESCAPES[e];
+    let code = -1;
+    let length = 2;
+    if (simple !== undefined) code = simple;
+    else if (e === 117 && i + 5 < to) {
+      code =
+        (HEXVAL(source.charCodeAt(i + 2)) << 12) | (HEXVAL(source.charCodeAt(i + 3)) << 8) |
+        (HEXVAL(source.charCodeAt(i + 4)) << 4) | HEXVAL(source.charCodeAt(i + 5));
+      length = 6;
     }
-    starts[parts.length] = i;
-    ends[parts.length] = i + 1;
-    parts.push(c);
-    i++;
+    if (code < 0) {
+      i += 1; // a lone backslash stays as it is
+      continue;
+    }
+    out.plain(copied, i);
+    out.escape(code, i, length);
+    copied = i + length;
+    i += length;
   }
-  if (!changed) return undefined;
-  return { text: fromCodes(parts), starts, ends };
-}
-
-function fromCodes(codes: number[]): string {
-  let out = '';
-  for (let i = 0; i < codes.length; i += 8192) out += String.fromCharCode(...codes.slice(i, i + 8192));
-  return out;
+  out.plain(copied, to);
+  return out.build();
 }
 
 /**

@@ -139,7 +139,11 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       (c.sticky ? anchoredBy : triggeredBy)[id]!.push(ri);
     }
   });
-  const scanner = new KeywordScanner([...keywordIds.keys()], MIN_BASE64_RUN);
+  // Keywords are checked now; the scanner's tables are built on the first scan, so importing the
+  // package (which creates the default detector) stays cheap.
+  const keywords = [...keywordIds.keys()];
+  KeywordScanner.checkKeywords(keywords);
+  let scanner: KeywordScanner | undefined;
   const nRules = compiled.length;
 
   const allowed = (ruleId: string, secret: string, whole: string): boolean => {
@@ -259,7 +263,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   };
 
   const scanText = (text: string, depth: number, budget: Budget): Raw[] => {
-    const { hits, runs, percent, backslash } = scanner.scan(text);
+    const { hits, runs, percent, backslash } = (scanner ??= new KeywordScanner(keywords, MIN_BASE64_RUN)).scan(text);
     const out: Raw[] = [];
     if (hits.length > 0 || always.length > 0) matchRules(text, hits, out);
     if (depth >= maxDepth) return out;
@@ -311,7 +315,8 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   const decodeInto = (mapped: MappedText, depth: number, budget: Budget, out: Raw[]): void => {
     budget.decoded -= mapped.text.length;
     for (const f of scanText(mapped.text, depth + 1, budget)) {
-      out.push({ rule: f.rule, start: mapped.starts[f.start]!, end: mapped.ends[f.end - 1]! });
+      const [start, end] = mapped.sourceSpan(f.start, f.end);
+      out.push({ rule: f.rule, start, end });
     }
   };
 

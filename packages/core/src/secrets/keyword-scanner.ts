@@ -109,14 +109,9 @@ export class KeywordScanner {
    * `minRun` is at least 15, the shortest run its block-wise run finder reports exactly).
    */
   constructor(keywords: readonly string[], minRun: number, useWasm = true) {
+    KeywordScanner.checkKeywords(keywords);
     this.keywords = keywords.map((k) => k.toLowerCase());
     this.minRun = minRun;
-    for (const k of this.keywords) {
-      if (k.length === 0) throw new Error('empty keyword');
-      for (let i = 0; i < k.length; i++) {
-        if (k.charCodeAt(i) >= ALPHABET) throw new Error(`keyword "${k}" is not ASCII`);
-      }
-    }
     // Character classes: every character that occurs in a keyword (letters folded) gets its
     // own class, all others share class 0; bit 7 marks the base64 alphabet. A small transition
     // table stays in cache.
@@ -192,6 +187,16 @@ export class KeywordScanner {
     this.delta = table;
     this.outputs = order.map((s) => (acOut[s]!.length > 0 ? [...new Set(acOut[s])] : undefined));
     this.firstEmitting = firstEmitting;
+  }
+
+  /** Throws, naming the keyword, unless every keyword is non-empty ASCII. */
+  static checkKeywords(keywords: readonly string[]): void {
+    for (const k of keywords) {
+      if (k.length === 0) throw new Error('empty keyword');
+      for (let i = 0; i < k.length; i++) {
+        if (k.charCodeAt(i) >= ALPHABET) throw new Error(`keyword "${k}" is not ASCII`);
+      }
+    }
   }
 
   /** True when scans run in WebAssembly. */

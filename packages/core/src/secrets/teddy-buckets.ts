@@ -33,14 +33,34 @@ interface BucketMasks {
   hi: number[];
 }
 
+/**
+ * Per high nibble h, the share of characters with that high nibble and a low nibble in a set,
+ * by the set's low and high byte: acceptedShare is then two lookups per high nibble.
+ */
+let rowShares: Float64Array | undefined;
+function shares(): Float64Array {
+  if (rowShares) return rowShares;
+  const t = new Float64Array(8 * 2 * 256);
+  for (let h = 0; h < 8; h++) {
+    for (let half = 0; half < 2; half++) {
+      for (let bits = 0; bits < 256; bits++) {
+        let sum = 0;
+        for (let l = 0; l < 8; l++) if ((bits >> l) & 1) sum += FREQUENCY[h * 16 + half * 8 + l]!;
+        t[(h * 2 + half) * 256 + bits] = sum / 100_000;
+      }
+    }
+  }
+  return (rowShares = t);
+}
+
 /** Share of text characters whose low nibble is in `lo` and high nibble in `hi`. */
 function acceptedShare(lo: number, hi: number): number {
+  const t = shares();
   let share = 0;
   for (let h = 0; h < 8; h++) {
-    if (((hi >> h) & 1) === 0) continue;
-    for (let l = 0; l < 16; l++) if ((lo >> l) & 1) share += FREQUENCY[h * 16 + l]!;
+    if ((hi >> h) & 1) share += t[h * 512 + (lo & 255)]! + t[h * 512 + 256 + ((lo >> 8) & 255)]!;
   }
-  return share / 100_000;
+  return share;
 }
 
 /** The nibble bits of one prefix: position j of a shorter prefix accepts anything. */
@@ -93,12 +113,16 @@ export function assignBuckets(prefixes: readonly string[]): number[] {
   const own = masks.map((m) => bucketRate(m));
   const order = [...prefixes.keys()].sort((a, b) => own[b]! - own[a]! || a - b);
   const unions = members.map(() => none);
+  const rates = new Array<number>(TEDDY_BUCKETS).fill(0); // bucketRate of each union (0 when empty)
+  const refresh = (b: number): void => {
+    unions[b] = unionOf(members[b]!, masks);
+    rates[b] = members[b]!.length ? bucketRate(unions[b]!) : 0;
+  };
   for (const i of order) {
     let best = 0;
     let bestAdded = Infinity;
     for (let b = 0; b < TEDDY_BUCKETS; b++) {
-      const before = members[b]!.length ? bucketRate(unions[b]!) : 0;
-      const added = bucketRate(unions[b]!, masks[i]) - before;
+      const added = bucketRate(unions[b]!, masks[i]) - rates[b]!;
       if (added < bestAdded - 1e-15) {
         bestAdded = added;
         best = b;
@@ -106,20 +130,19 @@ export function assignBuckets(prefixes: readonly string[]): number[] {
     }
     members[best]!.push(i);
     bucketOf[i] = best;
-    unions[best] = unionOf(members[best]!, masks);
+    refresh(best);
   }
   for (let round = 0; round < 8; round++) {
     let moved = false;
     for (let i = 0; i < prefixes.length; i++) {
       const from = bucketOf[i]!;
       const rest = members[from]!.filter((x) => x !== i);
-      const saved = bucketRate(unions[from]!) - (rest.length ? bucketRate(unionOf(rest, masks)) : 0);
+      const saved = rates[from]! - (rest.length ? bucketRate(unionOf(rest, masks)) : 0);
       let best = from;
       let bestGain = 1e-12;
       for (let b = 0; b < TEDDY_BUCKETS; b++) {
         if (b === from) continue;
-        const before = members[b]!.length ? bucketRate(unions[b]!) : 0;
-        const gain = saved - (bucketRate(unions[b]!, masks[i]) - before);
+        const gain = saved - (bucketRate(unions[b]!, masks[i]) - rates[b]!);
         if (gain > bestGain) {
           bestGain = gain;
           best = b;
@@ -129,8 +152,8 @@ export function assignBuckets(prefixes: readonly string[]): number[] {
         members[from] = rest;
         members[best]!.push(i);
         bucketOf[i] = best;
-        unions[from] = unionOf(rest, masks);
-        unions[best] = unionOf(members[best]!, masks);
+        refresh(from);
+        refresh(best);
         moved = true;
       }
     }
