@@ -19,7 +19,7 @@ export interface ScanResult {
   backslash: boolean;
 }
 
-import { TEDDY_CHARS, teddyTables } from './teddy-buckets.js';
+import { TEDDY_CHARS, TEDDY_TABLE_BYTES, teddyTables } from './teddy-buckets.js';
 import { KEYWORD_SCAN_WASM } from './wasm/keyword-scan-wasm.js';
 
 const ALPHABET = 128;
@@ -78,6 +78,33 @@ for (let c = 0; c < ALPHABET; c++) {
   const ch = String.fromCharCode(c);
   if (/[A-Za-z0-9+/_-]/.test(ch)) B64[c] = 1;
 }
+/**
+ * The base64 alphabet as nibble tables for the WebAssembly scan: 16 bytes by low nibble, then
+ * 16 by high nibble; a character is in the alphabet when the two bytes share a bit. Each bit is
+ * one high nibble's slice of the alphabet: 0x4_ (A-O), 0x5_ (P-Z, _), 0x6_ (a-o), 0x7_ (p-z),
+ * 0x3_ (0-9), 0x2_ (+ - /).
+ */
+const BASE64_NIBBLE_CLASSES = (() => {
+  const t = new Uint8Array(32);
+  const slices: [number, number[]][] = [
+    [0x4, range(1, 15)],
+    [0x5, [...range(0, 10), 15]],
+    [0x6, range(1, 15)],
+    [0x7, range(0, 10)],
+    [0x3, range(0, 9)],
+    [0x2, [11, 13, 15]],
+  ];
+  slices.forEach(([hi, los], bit) => {
+    t[16 + hi] = t[16 + hi]! | (1 << bit);
+    for (const lo of los) t[lo] = t[lo]! | (1 << bit);
+  });
+  return t;
+})();
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}
+
 /** Hit pairs the WebAssembly hit buffer holds per chunk; a fuller chunk is scanned in JavaScript. */
 const HIT_CAP = CHUNK * 2;
 
@@ -218,7 +245,9 @@ export class KeywordScanner {
         if (t > 0) trieTable[(rank[s]! << 6) | c] = rank[t]!;
       }
     }
-    const teddy = teddyTables([...new Set(this.keywords.map((kw) => kw.slice(0, TEDDY_CHARS)))]);
+    const teddy = new Uint8Array(TEDDY_TABLE_BYTES + 32);
+    teddy.set(teddyTables([...new Set(this.keywords.map((kw) => kw.slice(0, TEDDY_CHARS)))]));
+    teddy.set(BASE64_NIBBLE_CLASSES, TEDDY_TABLE_BYTES);
     const api = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
     const instance = new api.Instance(mod, {});
     const memory = instance.exports['memory'] as WasmMemory;
@@ -271,9 +300,6 @@ export class KeywordScanner {
     const n = text.length;
     i32[2] = 0; // flags
     i32[3] = -1; // last non-base64 position
-    i32[4] = 0; // kinds in the current run
-    i32[5] = 0; // the run's first character could start base64
-    i32[6] = 1; // ... and is the next one
     for (let off = 0; off < n; off += CHUNK) {
       const len = Math.min(CHUNK, n - off);
       const loaded = Math.min(len + w.overlap, n - off);
@@ -287,7 +313,12 @@ export class KeywordScanner {
         for (let k = 0; k < o.length; k++) hits.push(o[k]!, end - keywords[o[k]!]!.length + 1);
       }
       const nr = i32[1]!;
-      for (let j = 0, r = w.runs >> 2; j < nr; j++, r += 2) runs.push(i32[r]!, i32[r + 1]!);
+      for (let j = 0, r = w.runs >> 2; j < nr; j++, r += 2) {
+        const start = i32[r]!;
+        const end = i32[r + 1]!;
+        if (start >= 0) runs.push(start, end);
+        else if (couldBeBase64OfText(text, -start - 1, end)) runs.push(-start - 1, end); // began in an earlier chunk
+      }
     }
     const last = i32[3]!;
     if (n - last > minRun && couldBeBase64OfText(text, last + 1, n)) runs.push(last + 1, n);

@@ -11,6 +11,8 @@
 export const TEDDY_CHARS = 3;
 /** Buckets: two table sets of eight (one bit per bucket in a table byte). */
 export const TEDDY_BUCKETS = 16;
+/** Size of the tables teddyTables returns. */
+export const TEDDY_TABLE_BYTES = 2 * TEDDY_CHARS * 32;
 
 /**
  * How often each character occurs in argument-like text, as the filter sees it (bit 0x20 set,
@@ -167,7 +169,7 @@ export function assignBuckets(prefixes: readonly string[]): number[] {
  * nibble then 16 by high nibble; 192 bytes in all.
  */
 export function teddyTables(prefixes: readonly string[]): Uint8Array {
-  const tables = new Uint8Array(2 * TEDDY_CHARS * 32);
+  const tables = new Uint8Array(TEDDY_TABLE_BYTES);
   const buckets = assignBuckets(prefixes);
   prefixes.forEach((prefix, i) => {
     const set = buckets[i]! >> 3;

@@ -7,15 +7,13 @@
 ;;  2. per 16 bytes, a Teddy filter (nibble shuffles over the first three characters of every
 ;;     keyword, in 16 buckets) marks the positions where a keyword may start; only those positions
 ;;     walk the keyword trie, and each keyword the walk completes is a hit (trie state, end);
-;;  3. per 16 bytes, the base64-alphabet mask: a run of 15 or more base64 characters must cross a
-;;     16-byte boundary, so only the first and last non-base64 byte of each block matter, and
-;;     bit masks of lowercase, uppercase and digits tell whether the run holds all three;
+;;  3. per 16 bytes, the base64-alphabet mask (two more nibble tables): a run of 15 or more base64
+;;     characters must cross a 16-byte boundary, so only the first and last non-base64 byte of
+;;     each block matter; the rare long run is then checked byte by byte;
 ;;  4. whether a '%' or a '\' occurs.
 ;;
 ;; Memory header (i32): [0] hits, [4] runs, [8] flags (1 = '%', 2 = '\', 4 = hit buffer full),
-;; [12] absolute position of the last non-base64 character, [16] character kinds of the current
-;; run, [20] its first character could start base64, [24] that first character is still to come
-;; (all four carried from chunk to chunk).
+;; [12] absolute position of the last non-base64 character (carried from chunk to chunk).
 ;; Teddy tables at $teddy (see ../teddy-buckets.ts): per set of eight buckets, for the character
 ;; at offset j = 0, 1, 2 of a keyword, 16 bytes indexed by the low nibble then 16 by the high
 ;; nibble (of the character with bit 0x20 set), each byte a set of buckets. Trie at $trie: u16 next state per (state << 6 | class); 0 = no keyword continues.
@@ -27,9 +25,9 @@
     (param $hits i32) (param $hitCap i32) (param $runs i32) (param $minRun i32)
     (local $i i32) (local $p i32) (local $k i32) (local $s i32) (local $m i32) (local $nb i32)
     (local $nh i32) (local $nr i32) (local $flags i32) (local $last i32) (local $first i32)
-    (local $lm i32) (local $um i32) (local $dm i32) (local $fm i32) (local $kinds i32) (local $firstOk i32) (local $pending i32) (local $bits i32)
-    (local $lower v128) (local $upper v128) (local $digit v128)
-    (local $b0 v128) (local $f v128) (local $cand v128) (local $b64 v128)
+    (local $kinds i32) (local $c i32) (local $j i32) (local $e i32)
+    (local $nhi0 v128) (local $loc v128) (local $hic v128)
+    (local $b0 v128) (local $f v128) (local $cand v128)
     (local $pct v128) (local $bsl v128)
     (local $lo0 v128) (local $hi0 v128) (local $lo1 v128) (local $hi1 v128) (local $lo2 v128) (local $hi2 v128)
     (local $lo3 v128) (local $hi3 v128) (local $lo4 v128) (local $hi4 v128) (local $lo5 v128) (local $hi5 v128)
@@ -48,9 +46,8 @@
     (local.set $hi5 (v128.load offset=176 (local.get $teddy)))
     (local.set $flags (i32.load (i32.const 8)))
     (local.set $last (i32.load (i32.const 12)))
-    (local.set $kinds (i32.load (i32.const 16)))
-    (local.set $firstOk (i32.load (i32.const 20)))
-    (local.set $pending (i32.load (i32.const 24)))
+    (local.set $loc (v128.load offset=192 (local.get $teddy)))
+    (local.set $hic (v128.load offset=208 (local.get $teddy)))
 
     ;; 1. UTF-16 -> bytes. narrow_i16x8_u saturates: 0x100..0x7fff -> 255, 0x8000..0xffff -> 0.
     (block $narrowed
@@ -72,9 +69,14 @@
 
 ;; 2. Teddy: buckets whose keywords' first three characters may sit at p+k, p+k+1, p+k+2
         ;; (two table sets of eight buckets; $cand and $candB).
-        (local.set $f (v128.or (local.get $b0) (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32)))
-        (local.set $nlo (v128.and (local.get $f) (v128.const i8x16 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15)))
-        (local.set $nhi (i8x16.shr_u (local.get $f) (i32.const 4)))
+        ;; bit 0x20 sets bit 1 of the high nibble and leaves the low nibble as it is
+        (local.set $nlo (v128.and (local.get $b0) (v128.const i8x16 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15)))
+        (local.set $nhi0 (i8x16.shr_u (local.get $b0) (i32.const 4)))
+        (local.set $nhi (v128.or (local.get $nhi0) (v128.const i8x16 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2)))
+        ;; 3a. Base64 alphabet, by the same nibbles (class tables after the Teddy tables)
+        (local.set $nb (i8x16.bitmask (i8x16.eq
+          (v128.and (i8x16.swizzle (local.get $loc) (local.get $nlo)) (i8x16.swizzle (local.get $hic) (local.get $nhi0)))
+          (v128.const i32x4 0 0 0 0))))
         (local.set $cand (v128.and (i8x16.swizzle (local.get $lo0) (local.get $nlo)) (i8x16.swizzle (local.get $hi0) (local.get $nhi))))
         (local.set $candB (v128.and (i8x16.swizzle (local.get $lo3) (local.get $nlo)) (i8x16.swizzle (local.get $hi3) (local.get $nhi))))
         (local.set $f (v128.or (v128.load offset=1 (i32.add (local.get $bytes) (local.get $p)))
@@ -130,71 +132,46 @@
                 (br $walk)))
             (br $candidates)))
 
-        ;; 3. Base64 alphabet (A-Z a-z 0-9 + / _ -). A run is reported when it is longer than
-        ;; minRun, holds lowercase, uppercase and digits ($kinds = 7), and its first character
-        ;; could start base64 of ASCII (A-Z or a-f: $firstOk; $pending = the run starts at the
-        ;; next block's first byte).
-        (local.set $lower (i8x16.lt_u (i8x16.sub (local.get $b0) (v128.const i8x16 97 97 97 97 97 97 97 97 97 97 97 97 97 97 97 97))
-                                      (v128.const i8x16 26 26 26 26 26 26 26 26 26 26 26 26 26 26 26 26)))
-        (local.set $upper (i8x16.lt_u (i8x16.sub (local.get $b0) (v128.const i8x16 65 65 65 65 65 65 65 65 65 65 65 65 65 65 65 65))
-                                      (v128.const i8x16 26 26 26 26 26 26 26 26 26 26 26 26 26 26 26 26)))
-        (local.set $digit (i8x16.lt_u (i8x16.sub (local.get $b0) (v128.const i8x16 48 48 48 48 48 48 48 48 48 48 48 48 48 48 48 48))
-                                      (v128.const i8x16 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10)))
-        (local.set $b64
-          (v128.or
-            (v128.or (v128.or (local.get $lower) (local.get $upper)) (local.get $digit))
-            (v128.or
-              (v128.or
-                (i8x16.eq (local.get $b0) (v128.const i8x16 43 43 43 43 43 43 43 43 43 43 43 43 43 43 43 43))
-                (i8x16.eq (local.get $b0) (v128.const i8x16 47 47 47 47 47 47 47 47 47 47 47 47 47 47 47 47)))
-              (v128.or
-                (i8x16.eq (local.get $b0) (v128.const i8x16 95 95 95 95 95 95 95 95 95 95 95 95 95 95 95 95))
-                (i8x16.eq (local.get $b0) (v128.const i8x16 45 45 45 45 45 45 45 45 45 45 45 45 45 45 45 45))))))
-        (local.set $lm (i8x16.bitmask (local.get $lower)))
-        (local.set $um (i8x16.bitmask (local.get $upper)))
-        (local.set $dm (i8x16.bitmask (local.get $digit)))
-        (local.set $fm (i32.or (local.get $um)
-          (i8x16.bitmask (i8x16.lt_u (i8x16.sub (local.get $b0) (v128.const i8x16 97 97 97 97 97 97 97 97 97 97 97 97 97 97 97 97))
-                                     (v128.const i8x16 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6)))))
-        (if (local.get $pending)
+        ;; 3b. A run of base64 characters longer than minRun ends at the block's first non-base64
+        ;; byte; it is reported when it also holds lowercase, uppercase and digits and starts with
+        ;; A-Z or a-f (checked here, rarely: most runs are identifiers that start with g-z). A run
+        ;; that began in an earlier chunk is reported with start -(s+1), for the caller to check.
+        (if (local.get $nb)
           (then
-            (local.set $firstOk (i32.and (local.get $fm) (i32.const 1)))
-            (local.set $pending (i32.const 0))))
-        (local.set $nb (i32.xor (i8x16.bitmask (local.get $b64)) (i32.const 0xffff)))
-        (if (i32.eqz (local.get $nb))
-          (then
-            (local.set $kinds (i32.or (local.get $kinds)
-              (i32.or (i32.ne (local.get $lm) (i32.const 0))
-                (i32.or (i32.shl (i32.ne (local.get $um) (i32.const 0)) (i32.const 1))
-                        (i32.shl (i32.ne (local.get $dm) (i32.const 0)) (i32.const 2)))))))
-          (else
-            (local.set $k (i32.ctz (local.get $nb)))
-            (local.set $first (i32.add (i32.add (local.get $base) (local.get $p)) (local.get $k)))
-            ;; the run's part in this block: the bits below the first non-base64 byte
-            (local.set $bits (i32.sub (i32.shl (i32.const 1) (local.get $k)) (i32.const 1)))
-            (local.set $kinds (i32.or (local.get $kinds)
-              (i32.or (i32.ne (i32.and (local.get $lm) (local.get $bits)) (i32.const 0))
-                (i32.or (i32.shl (i32.ne (i32.and (local.get $um) (local.get $bits)) (i32.const 0)) (i32.const 1))
-                        (i32.shl (i32.ne (i32.and (local.get $dm) (local.get $bits)) (i32.const 0)) (i32.const 2))))))
-            (if (i32.and
-                  (i32.and (i32.gt_s (i32.sub (local.get $first) (local.get $last)) (local.get $minRun))
-                           (i32.eq (local.get $kinds) (i32.const 7)))
-                  (local.get $firstOk))
+            (local.set $first (i32.add (i32.add (local.get $base) (local.get $p)) (i32.ctz (local.get $nb))))
+            (if (i32.gt_s (i32.sub (local.get $first) (local.get $last)) (local.get $minRun))
               (then
-                (i32.store (i32.add (local.get $runs) (i32.shl (local.get $nr) (i32.const 3))) (i32.add (local.get $last) (i32.const 1)))
-                (i32.store offset=4 (i32.add (local.get $runs) (i32.shl (local.get $nr) (i32.const 3))) (local.get $first))
-                (local.set $nr (i32.add (local.get $nr) (i32.const 1)))))
-            ;; the next run starts after the last non-base64 byte of this block
-            (local.set $k (i32.sub (i32.const 31) (i32.clz (local.get $nb))))
-            (local.set $last (i32.add (i32.add (local.get $base) (local.get $p)) (local.get $k)))
-            (local.set $bits (i32.and (i32.xor (i32.sub (i32.shl (i32.const 2) (local.get $k)) (i32.const 1)) (i32.const -1)) (i32.const 0xffff)))
-            (local.set $kinds
-              (i32.or (i32.ne (i32.and (local.get $lm) (local.get $bits)) (i32.const 0))
-                (i32.or (i32.shl (i32.ne (i32.and (local.get $um) (local.get $bits)) (i32.const 0)) (i32.const 1))
-                        (i32.shl (i32.ne (i32.and (local.get $dm) (local.get $bits)) (i32.const 0)) (i32.const 2)))))
-            (if (i32.eq (local.get $k) (i32.const 15))
-              (then (local.set $pending (i32.const 1)))
-              (else (local.set $firstOk (i32.and (i32.shr_u (local.get $fm) (i32.add (local.get $k) (i32.const 1))) (i32.const 1)))))))
+                (local.set $s (i32.add (local.get $last) (i32.const 1)))
+                (if (i32.lt_s (local.get $s) (local.get $base))
+                  (then
+                    (i32.store (i32.add (local.get $runs) (i32.shl (local.get $nr) (i32.const 3))) (i32.sub (i32.const -1) (local.get $s)))
+                    (i32.store offset=4 (i32.add (local.get $runs) (i32.shl (local.get $nr) (i32.const 3))) (local.get $first))
+                    (local.set $nr (i32.add (local.get $nr) (i32.const 1))))
+                  (else
+                    (local.set $j (i32.add (local.get $bytes) (i32.sub (local.get $s) (local.get $base))))
+                    (local.set $e (i32.add (local.get $bytes) (i32.sub (local.get $first) (local.get $base))))
+                    (local.set $c (i32.load8_u (local.get $j)))
+                    (local.set $kinds (i32.const 0))
+                    (if (i32.or (i32.lt_u (i32.sub (local.get $c) (i32.const 65)) (i32.const 26))
+                                (i32.lt_u (i32.sub (local.get $c) (i32.const 97)) (i32.const 6)))
+                      (then
+                        (block $kindsDone
+                          (loop $kindsLoop
+                            (br_if $kindsDone (i32.ge_u (local.get $j) (local.get $e)))
+                            (local.set $c (i32.load8_u (local.get $j)))
+                            (local.set $kinds (i32.or (local.get $kinds)
+                              (i32.or (i32.lt_u (i32.sub (local.get $c) (i32.const 97)) (i32.const 26))
+                                (i32.or (i32.shl (i32.lt_u (i32.sub (local.get $c) (i32.const 65)) (i32.const 26)) (i32.const 1))
+                                        (i32.shl (i32.lt_u (i32.sub (local.get $c) (i32.const 48)) (i32.const 10)) (i32.const 2))))))
+                            (br_if $kindsDone (i32.eq (local.get $kinds) (i32.const 7)))
+                            (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                            (br $kindsLoop)))))
+                    (if (i32.eq (local.get $kinds) (i32.const 7))
+                      (then
+                        (i32.store (i32.add (local.get $runs) (i32.shl (local.get $nr) (i32.const 3))) (local.get $s))
+                        (i32.store offset=4 (i32.add (local.get $runs) (i32.shl (local.get $nr) (i32.const 3))) (local.get $first))
+                        (local.set $nr (i32.add (local.get $nr) (i32.const 1)))))))))
+            (local.set $last (i32.sub (i32.add (i32.add (local.get $base) (local.get $p)) (i32.const 31)) (i32.clz (local.get $nb))))))
 
         ;; 4. '%' and '\'
         (local.set $pct (v128.or (local.get $pct) (i8x16.eq (local.get $b0) (v128.const i8x16 37 37 37 37 37 37 37 37 37 37 37 37 37 37 37 37))))
@@ -207,8 +184,5 @@
     (i32.store (i32.const 0) (local.get $nh))
     (i32.store (i32.const 4) (local.get $nr))
     (i32.store (i32.const 8) (local.get $flags))
-    (i32.store (i32.const 12) (local.get $last))
-    (i32.store (i32.const 16) (local.get $kinds))
-    (i32.store (i32.const 20) (local.get $firstOk))
-    (i32.store (i32.const 24) (local.get $pending)))
+    (i32.store (i32.const 12) (local.get $last)))
 )
