@@ -5,11 +5,14 @@ describe('decodeBase64Text', () => {
   it('decodes base64 (standard and URL-safe) that holds text', () => {
     expect(decodeBase64Text(Buffer.from('DB_PASSWORD=Tq9vLm2zR8wKp4').toString('base64'))).toBe('DB_PASSWORD=Tq9vLm2zR8wKp4');
     expect(decodeBase64Text(Buffer.from('{"k":"v??>>~~1A"}').toString('base64url'))).toBe('{"k":"v??>>~~1A"}');
+    // No digit in the encoding: the '=' padding vouches for it.
+    expect(decodeBase64Text('QmFzaWMgWTJrNkswVkpiMTlIUVhWcFJIUks=')).toBe('Basic Y2k6K0VJb19HQXVpRHRK');
   });
 
   it('rejects binary, identifiers and hex', () => {
     expect(decodeBase64Text(Buffer.from(Array.from({ length: 96 }, (_, i) => (i * 37) % 256)).toString('base64'))).toBeUndefined();
     expect(decodeBase64Text('getAccessTokenForUser')).toBeUndefined();
+    expect(decodeBase64Text('getAccessTokenForUser=')).toBeUndefined(); // padding that does not complete a group
     expect(decodeBase64Text('9fceb02d0ae598e95dc970b74767f19372d61af8')).toBeUndefined();
     expect(decodeBase64Text('node_modules/foo/bar/baz1/Quux')).toBeUndefined();
   });

@@ -89,7 +89,8 @@ const MIN_PRINTABLE = 0.95;
 
 /**
  * Decode a run of base64 (standard or URL-safe) if it decodes to text. Cheap rejections first:
- * the run must mix character classes like encoded text does, and its first 64 characters must
+ * the run must mix character classes like encoded text does (lower and upper case, and digits or
+ * '=' padding), and its first 64 characters must
  * decode to printable ASCII before the rest is decoded.
  */
 export function decodeBase64Text(run: string): string | undefined {
@@ -107,7 +108,9 @@ export function decodeBase64Text(run: string): string | undefined {
     else if (c === 61) break; // padding
     if ((i & 3) === 0 && i < 256 && !((c >= 65 && c <= 90) || (c >= 97 && c <= 102))) return undefined;
   }
-  if (!lower || !upper || !digit) return undefined;
+  // Short text often encodes without a digit; then '=' padding must complete the run.
+  const padded = run.charCodeAt(n - 1) === 61 && n % 4 === 0;
+  if (!lower || !upper || !(digit || padded)) return undefined;
   const body = run.replace(/=+$/, '');
   if (body.length % 4 === 1) return undefined;
   const head = Buffer.from(body.slice(0, 64), 'base64');

@@ -10,7 +10,7 @@ export interface ScanResult {
   hits: number[];
   /**
    * Pairs (start, end) of base64-alphabet runs that could be base64 of text, flattened: at
-   * least `minRun` long, holding lowercase, uppercase and digits, starting with A-Z or a-f.
+   * least `minRun` long, holding lowercase, uppercase and digits (or padding instead of digits), starting with A-Z or a-f.
    */
   runs: number[];
   /** A `%` occurs (URL-encoding is possible). */
@@ -359,8 +359,9 @@ export class KeywordScanner {
 }
 
 /**
- * A base64-alphabet run worth decoding: it holds lowercase, uppercase and digits, and starts
- * with A-Z or a-f (the top six bits of an ASCII byte).
+ * A base64-alphabet run worth decoding: it starts with A-Z or a-f (the top six bits of an ASCII
+ * byte) and holds lowercase, uppercase and digits, or lowercase and uppercase with '=' padding
+ * that completes it to a multiple of four (short text often encodes without a digit).
  */
 function couldBeBase64OfText(text: string, start: number, end: number): boolean {
   const c0 = text.charCodeAt(start);
@@ -370,7 +371,10 @@ function couldBeBase64OfText(text: string, start: number, end: number): boolean 
     const c = text.charCodeAt(i);
     kinds |= c >= 97 && c <= 122 ? 1 : c >= 65 && c <= 90 ? 2 : c >= 48 && c <= 57 ? 4 : 0;
   }
-  return kinds === 7;
+  if (kinds === 7) return true;
+  if (kinds !== 3 || text.charCodeAt(end) !== 61) return false;
+  const padded = end - start + 1 + (text.charCodeAt(end + 1) === 61 ? 1 : 0);
+  return padded % 4 === 0;
 }
 
 /** Hit pairs ordered by start, then by keyword length: the order the WebAssembly scan finds them in. */

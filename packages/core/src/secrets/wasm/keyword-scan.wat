@@ -133,7 +133,8 @@
             (br $candidates)))
 
         ;; 3b. A run of base64 characters longer than minRun ends at the block's first non-base64
-        ;; byte; it is reported when it also holds lowercase, uppercase and digits and starts with
+        ;; byte; it is reported when it also holds lowercase, uppercase and digits (or '=' padding
+        ;; instead of digits) and starts with
         ;; A-Z or a-f (checked here, rarely: most runs are identifiers that start with g-z). A run
         ;; that began in an earlier chunk is reported with start -(s+1), for the caller to check.
         (if (local.get $nb)
@@ -166,6 +167,15 @@
                             (br_if $kindsDone (i32.eq (local.get $kinds) (i32.const 7)))
                             (local.set $j (i32.add (local.get $j) (i32.const 1)))
                             (br $kindsLoop)))))
+                    ;; No digit is fine when '=' padding completes the run to a multiple of 4.
+                    (if (i32.eq (local.get $kinds) (i32.const 3))
+                      (then
+                        (if (i32.eq (i32.load8_u (local.get $e)) (i32.const 61))
+                          (then
+                            (local.set $c (i32.add (i32.sub (local.get $first) (local.get $s))
+                              (i32.add (i32.const 1) (i32.eq (i32.load8_u offset=1 (local.get $e)) (i32.const 61)))))
+                            (if (i32.eqz (i32.and (local.get $c) (i32.const 3)))
+                              (then (local.set $kinds (i32.const 7))))))))
                     (if (i32.eq (local.get $kinds) (i32.const 7))
                       (then
                         (i32.store (i32.add (local.get $runs) (i32.shl (local.get $nr) (i32.const 3))) (local.get $s))
