@@ -79,23 +79,61 @@ export function isHexDigest(value: string): boolean {
   return (n === 32 || n === 40 || n === 64 || n === 96 || n === 128) && HEX.test(value);
 }
 
+// Shapes of code and identifiers (looksLikeCode), with the characters each one needs.
+const DOT = 1;
+const COLON = 2;
+const NAME_SEPARATOR = 4; // _ : . / @ -
+const OPERATOR_CHAR = 8; // | & = ? ! + - ) .
+const OTHER = 16;
+const CODE_PUNCT = new Uint8Array(128);
+for (const ch of '_:./@-') CODE_PUNCT[ch.charCodeAt(0)]! |= NAME_SEPARATOR;
+for (const ch of '|&=?!+-).') CODE_PUNCT[ch.charCodeAt(0)]! |= OPERATOR_CHAR;
+CODE_PUNCT[46]! |= DOT;
+CODE_PUNCT[58]! |= COLON;
+for (let c = 0; c < 128; c++) if (CODE_PUNCT[c] === 0 && !/[A-Za-z0-9]/.test(String.fromCharCode(c))) CODE_PUNCT[c] = OTHER;
+/** First characters of this, self, new, await, typeof, void. */
+const STARTS_EXPRESSION_WORD = new Set([...'tsnav'].map((ch) => ch.charCodeAt(0)));
+const MEMBER_EXPRESSION = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+const SEPARATED_NAME = /^[A-Za-z]+(?:[_:./@-][A-Za-z]+)+$/; // snake/kebab/CONSTANT names, a:b.c
+const EXPRESSION = /^!|^(?:this|self|new|await|typeof|void)\b|\bthis\./;
+const WORD_OR_CAMEL = /^[a-z]+$|^[A-Z]+$|^[A-Z]?[a-z]+(?:[A-Z][a-z]*)*$/;
+const LITERAL_WORD = /^(?:true|false|null|none|nil|undefined|required|optional|string|number|boolean)$/i;
+const NUMBER_LIKE = /^[\d.:+-]+$/; // numbers, versions, times
+const PATH = /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)/;
+const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i; // URLs (the URL rule handles those)
+const OPERATOR = /\|\||&&|=>|\?\.|!==?|===|\+\+|--|\)\./;
+
 /**
  * True when a value assigned to a secret-sounding key is code or an identifier, not a
  * credential: `getAccessToken`, `this.token`, `process.env.API_KEY`, `ACCESS_TOKEN_KEY`,
  * `e.password||""`, a path, a URL, a number, a word.
  */
 export function looksLikeCode(value: string): boolean {
-  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return true; // member expression
-  if (/^[A-Za-z]+(?:[_:./@-][A-Za-z]+)+$/.test(value)) return true; // snake/kebab/CONSTANT names, a:b.c
-  if (/^!|^(?:this|self|new|await|typeof|void)\b|\bthis\./.test(value)) return true; // expressions
-  if (/^[a-z]+$|^[A-Z]+$|^[A-Z]?[a-z]+(?:[A-Z][a-z]*)*$/.test(value)) return true; // words, camelCase
-  if (/^[\d.:+-]+$/.test(value)) return true; // numbers, versions, times
-  if (/^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)/.test(value)) return true; // paths
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return true; // URLs (the URL rule handles those)
-  if (/\|\||&&|=>|\?\.|!==?|===|\+\+|--|\)\./.test(value)) return true; // operators
-  if (/^(?:true|false|null|none|nil|undefined|required|optional|string|number|boolean)$/i.test(value)) return true;
+  // One pass over the characters decides which shapes are possible at all: a random credential
+  // (letters and digits mixed) rules out nearly every one without running its regex.
+  let letters = 0;
+  let digits = 0;
+  let punct = 0; // bits of CODE_PUNCT
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) letters++;
+    else if (c >= 48 && c <= 57) digits++;
+    else if (c < 128) punct |= CODE_PUNCT[c]!;
+    else punct |= OTHER;
+  }
+  const onlyLetters = letters === value.length;
+  const c0 = value.charCodeAt(0);
+  if (punct & DOT && MEMBER_EXPRESSION.test(value)) return true;
+  if (digits === 0 && punct & NAME_SEPARATOR && SEPARATED_NAME.test(value)) return true;
+  if ((c0 === 33 || STARTS_EXPRESSION_WORD.has(c0) || punct & DOT) && EXPRESSION.test(value)) return true;
+  if (onlyLetters && (WORD_OR_CAMEL.test(value) || LITERAL_WORD.test(value))) return true;
+  if (letters === 0 && NUMBER_LIKE.test(value)) return true;
+  if ((c0 === 46 || c0 === 47 || c0 === 126 || value.charCodeAt(1) === 58) && PATH.test(value)) return true;
+  if (punct & COLON && URL_START.test(value)) return true;
+  if (punct & OPERATOR_CHAR && OPERATOR.test(value)) return true;
   return false;
 }
+
 
 /** Character classes present: lower, upper, digit, other. */
 export function classCount(value: string): number {
