@@ -201,19 +201,26 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   // Per-rule scratch for matchRules, valid where stamp[rule] is the current pass: reused so a
   // short value allocates nothing (a user validate hook that re-enters the detector gets fresh
   // arrays). Fixed size: nothing grows across calls.
-  const scratch = { stamp: new Int32Array(nRules), coveredUntil: new Int32Array(nRules), lastTried: new Int32Array(nRules), pass: 0, busy: false };
+  const scratch = {
+    stamp: new Int32Array(nRules),
+    coveredUntil: new Int32Array(nRules),
+    lastTried: new Int32Array(nRules),
+    rejected: new Set<string>(),
+    pass: 0,
+    busy: false,
+  };
 
   /** Run the rules the keyword hits call for: anchored ones at their hits, the rest over the text. */
   const matchRules = (text: string, hits: readonly number[], out: Raw[]): void => {
     const fresh = scratch.busy;
-    const { stamp, coveredUntil, lastTried } = fresh
-      ? { stamp: new Int32Array(nRules), coveredUntil: new Int32Array(nRules), lastTried: new Int32Array(nRules) }
+    const { stamp, coveredUntil, lastTried, rejected } = fresh
+      ? { stamp: new Int32Array(nRules), coveredUntil: new Int32Array(nRules), lastTried: new Int32Array(nRules), rejected: new Set<string>() }
       : scratch;
+    if (rejected.size > 0) rejected.clear();
     const pass = fresh ? 1 : (scratch.pass = (scratch.pass + 1) | 0 || 1);
     scratch.busy = true;
     try {
       let triggered: Set<number> | undefined = always.length > 0 ? new Set<number>(always) : undefined;
-      const rejected = new Set<string>();
       for (let h = 0; h < hits.length; h += 2) {
         const kw = hits[h]!;
         const pos = hits[h + 1]!;
@@ -243,7 +250,10 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       }
       if (triggered) for (const ri of triggered) matchEverywhere(ri, text, rejected, out);
     } finally {
-      if (!fresh) scratch.busy = false;
+      if (!fresh) {
+        scratch.busy = false;
+        rejected.clear(); // no candidate text outlives the call
+      }
     }
   };
 

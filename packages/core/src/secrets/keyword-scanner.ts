@@ -71,6 +71,8 @@ interface WasmScan {
   runs: number;
   /** Characters loaded past a chunk's end, so a keyword starting in the chunk is read whole. */
   overlap: number;
+  /** Copies a string into memory as UTF-16 (the encoding-specific write skips `write`'s argument parsing). */
+  write: (text: string, offset: number, bytes: number) => void;
 }
 /** Characters of standard and URL-safe base64. */
 const B64 = new Uint8Array(ALPHABET);
@@ -266,7 +268,12 @@ export class KeywordScanner {
     for (let c = 0; c < ALPHABET; c++) buffer[cls + c] = classOf[c]!;
     buffer.set(teddy, teddyAt);
     new Uint16Array(memory.buffer, trie, trieTable.length).set(trieTable);
+    const ucs2Write = (buffer as unknown as { ucs2Write?: (s: string, offset: number, length: number) => number }).ucs2Write;
     return {
+      write:
+        typeof ucs2Write === 'function'
+          ? (text, offset, bytes) => void ucs2Write.call(buffer, text, offset, bytes)
+          : (text, offset, bytes) => void buffer.write(text, offset, bytes, 'utf16le'),
       scan: instance.exports['scan'] as WasmScan['scan'],
       i32: new Int32Array(memory.buffer),
       memory: buffer,
@@ -303,7 +310,7 @@ export class KeywordScanner {
     for (let off = 0; off < n; off += CHUNK) {
       const len = Math.min(CHUNK, n - off);
       const loaded = Math.min(len + w.overlap, n - off);
-      w.memory.write(off === 0 && loaded === n ? text : text.slice(off, off + loaded), w.u16, loaded * 2, 'utf16le');
+      w.write(off === 0 && loaded === n ? text : text.slice(off, off + loaded), w.u16, loaded * 2);
       w.scan(w.u16, len, loaded, off, w.bytes, w.cls, w.teddy, w.trie, w.firstEmitting, w.hits, HIT_CAP, w.runs, minRun);
       if ((i32[2]! & 4) !== 0) return undefined;
       const nh = i32[0]!;
