@@ -1,18 +1,25 @@
 /**
  * The WebAssembly keyword scanner's first filter (Teddy, as in Hyperscan): for each of the first
- * three characters of a keyword, two 16-byte tables indexed by the character's low and high
- * nibble say which buckets of keywords may have that character there. A position is a candidate
- * when some bucket accepts all three characters. Accepting is per nibble, so a bucket accepts
- * every combination of its keywords' nibbles: keywords are grouped so that each bucket's
- * combinations are characters that are rare in real text.
+ * characters of a keyword, two 16-byte tables indexed by the character's low and high nibble say
+ * which buckets of keywords may have that character there. A position is a candidate when some
+ * bucket accepts all of its characters. Accepting is per nibble, so a bucket accepts every
+ * combination of its keywords' nibbles: keywords are grouped so that each bucket's combinations
+ * are characters that are rare in real text. Buckets 0-7 look at three characters, buckets 8-15
+ * at four (where keywords with a common start, like `age-secret-key-1` or `lin_api_`, differ
+ * from ordinary words).
  */
 
-/** Prefix length the filter looks at. */
-export const TEDDY_CHARS = 3;
+/** Characters each set of eight buckets looks at. */
+export const SET_CHARS = [3, 4] as const;
+/** Longest prefix any bucket looks at. */
+export const TEDDY_CHARS = 4;
 /** Buckets: two table sets of eight (one bit per bucket in a table byte). */
 export const TEDDY_BUCKETS = 16;
-/** Size of the tables teddyTables returns. */
-export const TEDDY_TABLE_BYTES = 2 * TEDDY_CHARS * 32;
+/** Size of the tables teddyTables returns: per set, per position, 32 bytes. */
+export const TEDDY_TABLE_BYTES = (SET_CHARS[0] + SET_CHARS[1]) * 32;
+/** Offset of each set's tables. */
+const SET_OFFSET = [0, SET_CHARS[0] * 32] as const;
+const setOf = (bucket: number): 0 | 1 => (bucket < 8 ? 0 : 1);
 
 /**
  * How often each character occurs in argument-like text, as the filter sees it (bit 0x20 set,
@@ -82,10 +89,10 @@ function prefixMasks(prefix: string): BucketMasks {
   return { lo, hi };
 }
 
-/** Expected share of text positions a bucket with these masks (plus `extra`) accepts. */
-function bucketRate(m: BucketMasks, extra?: BucketMasks): number {
+/** Expected share of text positions a bucket of `set` with these masks (plus `extra`) accepts. */
+function bucketRate(m: BucketMasks, set: 0 | 1, extra?: BucketMasks): number {
   let rate = 1;
-  for (let j = 0; j < TEDDY_CHARS; j++) {
+  for (let j = 0; j < SET_CHARS[set]; j++) {
     rate *= acceptedShare(m.lo[j]! | (extra?.lo[j] ?? 0), m.hi[j]! | (extra?.hi[j] ?? 0));
   }
   return rate;
@@ -112,19 +119,19 @@ export function assignBuckets(prefixes: readonly string[]): number[] {
   const none: BucketMasks = { lo: new Array<number>(TEDDY_CHARS).fill(0), hi: new Array<number>(TEDDY_CHARS).fill(0) };
   const members: number[][] = Array.from({ length: TEDDY_BUCKETS }, () => []);
   const bucketOf = new Array<number>(prefixes.length).fill(0);
-  const own = masks.map((m) => bucketRate(m));
+  const own = masks.map((m) => bucketRate(m, 0));
   const order = [...prefixes.keys()].sort((a, b) => own[b]! - own[a]! || a - b);
   const unions = members.map(() => none);
   const rates = new Array<number>(TEDDY_BUCKETS).fill(0); // bucketRate of each union (0 when empty)
   const refresh = (b: number): void => {
     unions[b] = unionOf(members[b]!, masks);
-    rates[b] = members[b]!.length ? bucketRate(unions[b]!) : 0;
+    rates[b] = members[b]!.length ? bucketRate(unions[b]!, setOf(b)) : 0;
   };
   for (const i of order) {
     let best = 0;
     let bestAdded = Infinity;
     for (let b = 0; b < TEDDY_BUCKETS; b++) {
-      const added = bucketRate(unions[b]!, masks[i]) - rates[b]!;
+      const added = bucketRate(unions[b]!, setOf(b), masks[i]) - rates[b]!;
       if (added < bestAdded - 1e-15) {
         bestAdded = added;
         best = b;
@@ -139,12 +146,12 @@ export function assignBuckets(prefixes: readonly string[]): number[] {
     for (let i = 0; i < prefixes.length; i++) {
       const from = bucketOf[i]!;
       const rest = members[from]!.filter((x) => x !== i);
-      const saved = rates[from]! - (rest.length ? bucketRate(unionOf(rest, masks)) : 0);
+      const saved = rates[from]! - (rest.length ? bucketRate(unionOf(rest, masks), setOf(from)) : 0);
       let best = from;
       let bestGain = 1e-12;
       for (let b = 0; b < TEDDY_BUCKETS; b++) {
         if (b === from) continue;
-        const gain = saved - (bucketRate(unions[b]!, masks[i]) - rates[b]!);
+        const gain = saved - (bucketRate(unions[b]!, setOf(b), masks[i]) - rates[b]!);
         if (gain > bestGain) {
           bestGain = gain;
           best = b;
@@ -165,18 +172,18 @@ export function assignBuckets(prefixes: readonly string[]): number[] {
 }
 
 /**
- * The filter's tables: per table set (buckets 0-7, 8-15), per prefix position, 16 bytes by low
- * nibble then 16 by high nibble; 192 bytes in all.
+ * The filter's tables: per table set (buckets 0-7 over three characters, 8-15 over four), per
+ * prefix position, 16 bytes by low nibble then 16 by high nibble; TEDDY_TABLE_BYTES in all.
  */
 export function teddyTables(prefixes: readonly string[]): Uint8Array {
   const tables = new Uint8Array(TEDDY_TABLE_BYTES);
   const buckets = assignBuckets(prefixes);
   prefixes.forEach((prefix, i) => {
-    const set = buckets[i]! >> 3;
+    const set = setOf(buckets[i]!);
     const bit = 1 << (buckets[i]! & 7);
     const m = prefixMasks(prefix);
-    for (let j = 0; j < TEDDY_CHARS; j++) {
-      const at = (set * TEDDY_CHARS + j) * 32;
+    for (let j = 0; j < SET_CHARS[set]; j++) {
+      const at = SET_OFFSET[set] + j * 32;
       for (let x = 0; x < 16; x++) {
         if ((m.lo[j]! >> x) & 1) tables[at + x] = tables[at + x]! | bit;
         if ((m.hi[j]! >> x) & 1) tables[at + 16 + x] = tables[at + 16 + x]! | bit;

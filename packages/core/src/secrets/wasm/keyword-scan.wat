@@ -4,8 +4,8 @@
 ;; One call handles one chunk of a text, given as UTF-16 code units at $u16:
 ;;  1. narrow the code units to bytes ($bytes): ASCII stays, everything else becomes a byte no
 ;;     keyword and no base64 run contains (0 or 255), then 32 zero bytes of padding;
-;;  2. per 16 bytes, a Teddy filter (nibble shuffles over the first three characters of every
-;;     keyword, in 16 buckets) marks the positions where a keyword may start; only those positions
+;;  2. per 16 bytes, a Teddy filter (nibble shuffles over the first three or four characters of
+;;     every keyword, in 16 buckets) marks the positions where a keyword may start; only those positions
 ;;     walk the keyword trie, and each keyword the walk completes is a hit (trie state, end);
 ;;  3. per 16 bytes, the base64-alphabet mask (two more nibble tables): a run of 15 or more base64
 ;;     characters must cross a 16-byte boundary, so only the first and last non-base64 byte of
@@ -15,8 +15,9 @@
 ;; Memory header (i32): [0] hits, [4] runs, [8] flags (1 = '%', 2 = '\', 4 = hit buffer full),
 ;; [12] absolute position of the last non-base64 character (carried from chunk to chunk).
 ;; Teddy tables at $teddy (see ../teddy-buckets.ts): per set of eight buckets, for the character
-;; at offset j = 0, 1, 2 of a keyword, 16 bytes indexed by the low nibble then 16 by the high
-;; nibble (of the character with bit 0x20 set), each byte a set of buckets. Trie at $trie: u16 next state per (state << 6 | class); 0 = no keyword continues.
+;; at offset j = 0, 1, 2 (and 3 in the second set) of a keyword, 16 bytes indexed by the low
+;; nibble then 16 by the high nibble (of the character with bit 0x20 set), each byte a set of
+;; buckets; then the base64 class tables (low nibble, high nibble) at 224. Trie at $trie: u16 next state per (state << 6 | class); 0 = no keyword continues.
 (module
   (memory (export "memory") 1)
   (func (export "scan")
@@ -31,6 +32,7 @@
     (local $pct v128) (local $bsl v128)
     (local $lo0 v128) (local $hi0 v128) (local $lo1 v128) (local $hi1 v128) (local $lo2 v128) (local $hi2 v128)
     (local $lo3 v128) (local $hi3 v128) (local $lo4 v128) (local $hi4 v128) (local $lo5 v128) (local $hi5 v128)
+    (local $lo6 v128) (local $hi6 v128)
     (local $nlo v128) (local $nhi v128) (local $candB v128)
     (local.set $lo0 (v128.load (local.get $teddy)))
     (local.set $hi0 (v128.load offset=16 (local.get $teddy)))
@@ -46,8 +48,10 @@
     (local.set $hi5 (v128.load offset=176 (local.get $teddy)))
     (local.set $flags (i32.load (i32.const 8)))
     (local.set $last (i32.load (i32.const 12)))
-    (local.set $loc (v128.load offset=192 (local.get $teddy)))
-    (local.set $hic (v128.load offset=208 (local.get $teddy)))
+    (local.set $lo6 (v128.load offset=192 (local.get $teddy)))
+    (local.set $hi6 (v128.load offset=208 (local.get $teddy)))
+    (local.set $loc (v128.load offset=224 (local.get $teddy)))
+    (local.set $hic (v128.load offset=240 (local.get $teddy)))
 
     ;; 1. UTF-16 -> bytes. narrow_i16x8_u saturates: 0x100..0x7fff -> 255, 0x8000..0xffff -> 0.
     (block $narrowed
@@ -67,8 +71,8 @@
         (br_if $done (i32.ge_u (local.get $p) (local.get $n)))
         (local.set $b0 (v128.load (i32.add (local.get $bytes) (local.get $p))))
 
-;; 2. Teddy: buckets whose keywords' first three characters may sit at p+k, p+k+1, p+k+2
-        ;; (two table sets of eight buckets; $cand and $candB).
+;; 2. Teddy: buckets whose keywords' first characters may sit at p+k, p+k+1, ... (two table
+        ;; sets of eight buckets: $cand over three characters, $candB over four).
         ;; bit 0x20 sets bit 1 of the high nibble and leaves the low nibble as it is
         (local.set $nlo (v128.and (local.get $b0) (v128.const i8x16 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15)))
         (local.set $nhi0 (i8x16.shr_u (local.get $b0) (i32.const 4)))
@@ -91,11 +95,18 @@
                                (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32)))
         (local.set $nlo (v128.and (local.get $f) (v128.const i8x16 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15)))
         (local.set $nhi (i8x16.shr_u (local.get $f) (i32.const 4)))
-        (local.set $cand (v128.or
-          (v128.and (local.get $cand)
-            (v128.and (i8x16.swizzle (local.get $lo2) (local.get $nlo)) (i8x16.swizzle (local.get $hi2) (local.get $nhi))))
+        (local.set $cand (v128.and (local.get $cand)
+          (v128.and (i8x16.swizzle (local.get $lo2) (local.get $nlo)) (i8x16.swizzle (local.get $hi2) (local.get $nhi)))))
+        (local.set $candB (v128.and (local.get $candB)
+          (v128.and (i8x16.swizzle (local.get $lo5) (local.get $nlo)) (i8x16.swizzle (local.get $hi5) (local.get $nhi)))))
+        ;; the second set also looks at a fourth character
+        (local.set $f (v128.or (v128.load offset=3 (i32.add (local.get $bytes) (local.get $p)))
+                               (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32)))
+        (local.set $nlo (v128.and (local.get $f) (v128.const i8x16 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15)))
+        (local.set $nhi (i8x16.shr_u (local.get $f) (i32.const 4)))
+        (local.set $cand (v128.or (local.get $cand)
           (v128.and (local.get $candB)
-            (v128.and (i8x16.swizzle (local.get $lo5) (local.get $nlo)) (i8x16.swizzle (local.get $hi5) (local.get $nhi))))))
+            (v128.and (i8x16.swizzle (local.get $lo6) (local.get $nlo)) (i8x16.swizzle (local.get $hi6) (local.get $nhi))))))
         (local.set $m
           (i32.xor (i8x16.bitmask (i8x16.eq (local.get $cand) (v128.const i32x4 0 0 0 0))) (i32.const 0xffff)))
         (if (i32.gt_u (i32.add (local.get $p) (i32.const 16)) (local.get $n))
