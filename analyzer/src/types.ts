@@ -1,4 +1,5 @@
 import type { InputProblem } from './load/input-error.js';
+import type { PhaseListener } from './phases.js';
 import type { Rule } from './rules/rule-file.js';
 import type { Finding } from './rules/run-rules.js';
 
@@ -24,6 +25,11 @@ export interface AnalyzeOptions {
   exportParquetDir?: string;
   /** Called before each file is loaded. @default undefined */
   onProgress?: (index: number, total: number, file: string) => void;
+  /**
+   * Called after each phase (`stage`, `dedup`, `normalise`, `argspan tables`, `credential scan`,
+   * `rule <id>`, …) with its wall and CPU milliseconds, for profiling. @default undefined
+   */
+  onPhase?: PhaseListener;
 }
 
 /** Run statistics (the `stats` object of the JSON report). */

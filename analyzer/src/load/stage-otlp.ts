@@ -1,4 +1,5 @@
 import { OTLP_RESOURCE_SPAN, OTLP_SCOPE_SPANS, OTLP_SPAN } from './duckdb-types.js';
+import { stagedSpanSql } from './schema.js';
 
 /**
  * SQL that stages every span of `source` (any relation with an OTLP `resourceSpans` column)
@@ -9,8 +10,7 @@ import { OTLP_RESOURCE_SPAN, OTLP_SCOPE_SPANS, OTLP_SPAN } from './duckdb-types.
 export function stageOtlpSql(fileId: number, source: string): string {
   return `
 INSERT INTO span_structs
-SELECT ${fileId} AS file_id, bad, norm_id(s.traceId, 32), norm_id(s.spanId, 16), resource_id, res, scope_name, scope_version,
-  s.parentSpanId, s."name", s.kind, s.startTimeUnixNano, s.endTimeUnixNano, s.attributes, s.events, s.links, s.status
+SELECT ${stagedSpanSql(fileId, 's', { bad: 'bad', resourceId: 'resource_id', res: 'res', scopeName: 'scope_name', scopeVersion: 'scope_version' })}
 FROM (
   SELECT bad, resource_id, res, ss.scope."name" AS scope_name, ss.scope.version AS scope_version,
     unnest(CASE WHEN bad THEN [NULL::${OTLP_SPAN}] ELSE ss.spans END) AS s
