@@ -38,7 +38,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
       ...(options.onProgress ? { onFile: options.onProgress } : {}),
       ...(options.onPhase ? { onPhase: options.onPhase } : {}),
     });
-    await phase(options.onPhase, 'credential scan', () => scanCredentials(db));
+    await phase(options.onPhase, 'credential scan', () => scanCredentials(db, undefined, undefined, options.onPhase));
     await phase(options.onPhase, 'allowlist', () => buildAllowlist(db, options.remoteAllowlist ?? []));
     const run = await runRules(db, rules, options.onPhase);
     const parquetDir = options.exportParquetDir;

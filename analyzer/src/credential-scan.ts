@@ -1,6 +1,7 @@
 import { BUILTIN_RULES, defaultSecretDetector, type SecretDetector } from '@argspan/core';
 import type { Db } from './db.js';
 import { sqlString } from './load/duckdb-types.js';
+import { phase, type PhaseListener } from './phases.js';
 
 /**
  * Re-scan every string attribute (span, event and resource; a resource hit is reported once, on
@@ -11,7 +12,12 @@ import { sqlString } from './load/duckdb-types.js';
  * candidate values cross into JavaScript; the detector's regexes decide. The value itself is
  * never stored in the table.
  */
-export async function scanCredentials(db: Db, detector: SecretDetector = defaultSecretDetector, keywords: readonly string[] = builtinKeywords()): Promise<number> {
+export async function scanCredentials(
+  db: Db,
+  detector: SecretDetector = defaultSecretDetector,
+  keywords: readonly string[] = builtinKeywords(),
+  onPhase?: PhaseListener,
+): Promise<number> {
   await db.run(`CREATE TABLE credential_hits (trace_id VARCHAR, span_id VARCHAR, scope VARCHAR, "key" VARCHAR, rule_id VARCHAR)`);
   // One RE2 pass over each value for all keywords (literal alternation), instead of one contains() per keyword.
   const alternation = keywords.map((k) => k.replace(/[\\^$.|?*+()[\]{}-]/g, (c) => `\\${c}`)).join('|');
@@ -24,14 +30,16 @@ export async function scanCredentials(db: Db, detector: SecretDetector = default
   const eventAttrs = 'flatten(list_transform(events, lambda e: e.attributes))';
   // The per-value match runs in a plain filter after the unnest: inside a lambda under UNNEST,
   // DuckDB evaluates it row by row and compiles the pattern again for every span.
-  const candidates = await db.all(`
+  const candidates = await phase(onPhase, 'credential scan: pre-filter', () =>
+    db.all(`
     SELECT trace_id, span_id, 'span' AS scope, a."key" AS "key", a."value".stringValue AS str_value
     FROM (SELECT trace_id, span_id, unnest(attributes) AS a FROM span_structs WHERE ${anyValue('attributes')})
     WHERE ${match('a."value".stringValue')}
     UNION ALL
     SELECT trace_id, span_id, 'event', a."key", a."value".stringValue
     FROM (SELECT trace_id, span_id, unnest(${eventAttrs}) AS a FROM span_structs WHERE len(events) > 0 AND ${anyValue(eventAttrs)})
-    WHERE ${match('a."value".stringValue')}`);
+    WHERE ${match('a."value".stringValue')}`),
+  );
   const hits: { trace_id: unknown; span_id: unknown; scope: unknown; key: unknown; ruleId: string }[] = [];
   for (const c of candidates) {
     const finding = detector.find(String(c.str_value));

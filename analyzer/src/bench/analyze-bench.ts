@@ -67,22 +67,29 @@ interface Phase {
   cpu: number;
 }
 
-/** Print the phases of one analyze() run; the rules are summed into one line plus the three costliest. */
+/**
+ * Print the phases of one analyze() run; the rules are summed into one line plus the three
+ * costliest, and sub-phases (`phase: part`) are shown under their phase, not summed again.
+ */
 function printPhases(phases: readonly Phase[], total: Timing): void {
-  const rules = phases.filter((p) => p.name.startsWith('rule '));
-  const sum = (ps: readonly Phase[]): Phase => ({ name: `rules (${ps.length})`, wall: ps.reduce((s, p) => s + p.wall, 0), cpu: ps.reduce((s, p) => s + p.cpu, 0) });
+  const isRule = (p: Phase) => p.name.startsWith('rule ');
+  const isPart = (p: Phase) => p.name.includes(': ');
+  const rules = phases.filter(isRule);
   const byName = new Map<string, Phase>();
-  for (const p of phases.filter((p) => !p.name.startsWith('rule '))) {
+  for (const p of phases.filter((p) => !isRule(p) && !isPart(p))) {
     const seen = byName.get(p.name);
     byName.set(p.name, seen ? { name: p.name, wall: seen.wall + p.wall, cpu: seen.cpu + p.cpu } : p);
   }
   const shown = [...byName.values()];
-  if (rules.length) shown.push(sum(rules));
+  if (rules.length) shown.push({ name: `rules (${rules.length})`, wall: rules.reduce((s, p) => s + p.wall, 0), cpu: rules.reduce((s, p) => s + p.cpu, 0) });
   const accounted = shown.reduce((s, p) => s + p.wall, 0);
   console.log('  phases of the fastest analyze() run:');
   const line = (p: Phase, indent = '    ') =>
-    console.log(`${indent}${p.name.padEnd(40 - indent.length + 4)} ${(p.wall / 1000).toFixed(2).padStart(7)} s wall ${(p.cpu / 1000).toFixed(2).padStart(7)} s cpu  ${((100 * p.wall) / total.wall).toFixed(0).padStart(3)}%`);
-  for (const p of shown) line(p);
+    console.log(`${indent}${p.name.padEnd(44 - indent.length)} ${(p.wall / 1000).toFixed(2).padStart(7)} s wall ${(p.cpu / 1000).toFixed(2).padStart(7)} s cpu  ${((100 * p.wall) / total.wall).toFixed(0).padStart(3)}%`);
+  for (const p of shown) {
+    line(p);
+    for (const part of phases.filter((x) => isPart(x) && x.name.startsWith(`${p.name}: `))) line(part, '      ');
+  }
   for (const p of [...rules].sort((x, y) => y.wall - x.wall).slice(0, 3)) line(p, '      ');
   line({ name: 'other (rule setup, result, close)', wall: total.wall - accounted, cpu: 0 });
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Db } from '../db.js';
-import { ARGSPAN_TABLES_SQL } from './argspan-tables.js';
+import { ARGSPAN_TABLE_STEPS } from './argspan-tables.js';
 import { sqlString } from './duckdb-types.js';
 import { InputError, type InputProblem } from './input-error.js';
 import { loadFile, type LoadFileOptions } from './load-file.js';
@@ -59,8 +59,11 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
   }
   await phase(opts.onPhase, 'dedup', () => db.run(DEDUP_SQL));
   await phase(opts.onPhase, 'normalise', () => db.run(NORMALISE_SQL));
-  await phase(opts.onPhase, 'argspan tables', () => db.run(ARGSPAN_TABLES_SQL));
+  // Staging-only columns go before the derived tables are built, so their memory is free for them.
   await phase(opts.onPhase, 'cleanup', () => db.run(CLEANUP_SQL));
+  await phase(opts.onPhase, 'argspan tables', async () => {
+    for (const step of ARGSPAN_TABLE_STEPS) await phase(opts.onPhase, `argspan tables: ${step.table}`, () => db.run(step.sql));
+  });
   const spans = Number((await db.one('SELECT count(*) AS n FROM spans')).n);
   if (spans === 0 && skipped.length > 0) throw new InputError([...skipped, { file: files.join(', '), reason: 'nothing readable was left to analyse' }]);
   return { files: files.length, spans, duplicates: staged - spans, skipped };
