@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ResourceAttributes } from '@argspan/conventions';
 import { readBaseline } from './baseline.js';
 import { scanCredentials } from './credential-scan.js';
@@ -12,6 +15,9 @@ import { loadRules } from './rules/rule-file.js';
 import { runRules } from './rules/run-rules.js';
 import type { AnalysisResult, AnalyzeOptions } from './types.js';
 
+/** DuckDB memory limit of a run unless `memoryLimit` says otherwise: keeps peak RSS well under 2 GB. */
+export const DEFAULT_MEMORY_LIMIT = '1.25GB';
+
 /**
  * Load trace exports into DuckDB, run the rules and return the findings. Throws `InputError`
  * for unreadable input (unless `allowPartial` leaves something readable) and `RuleError` for a
@@ -22,7 +28,15 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
   const rules = loadRules(options.rulesDirs ?? []).filter((r) => options.reports || r.kind !== 'report');
   const suppress = options.baseline ? readBaseline(options.baseline) : new Set<string>();
   const files = expandPathsStrict(options.paths);
-  const db = await Db.open(options.dbPath);
+  const spill = mkdtempSync(join(tmpdir(), 'argspan-duckdb-'));
+  const db = await Db.open(options.dbPath, {
+    threads: String(options.threads ?? availableParallelism()),
+    memory_limit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
+    temp_directory: spill,
+  }).catch((err: unknown) => {
+    rmSync(spill, { recursive: true, force: true });
+    throw err;
+  });
   try {
     if (options.dbPath) {
       // Replace the analyzer's own objects in an existing database file; leave anything else alone.
@@ -61,6 +75,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
     };
   } finally {
     db.close();
+    rmSync(spill, { recursive: true, force: true });
   }
 }
 

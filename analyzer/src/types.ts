@@ -21,6 +21,13 @@ export interface AnalyzeOptions {
   baseline?: string;
   /** Keep the DuckDB database in this file instead of in memory (its analyzer tables are replaced). @default undefined */
   dbPath?: string;
+  /**
+   * DuckDB's memory limit: tables beyond it spill to a temporary directory (removed after the
+   * run), so peak memory stays bounded whatever the input size. @default '1.25GB'
+   */
+  memoryLimit?: string;
+  /** DuckDB worker threads. @default os.availableParallelism() */
+  threads?: number;
   /** Write every normalised table to `<dir>/<table>.parquet`. @default undefined */
   exportParquetDir?: string;
   /** Called before each file is loaded. @default undefined */

@@ -68,7 +68,7 @@ export async function runRules(db: Db, rules: readonly Rule[], onPhase?: PhaseLi
   // One join for every rule's rows: the export file each span came from.
   const rows = await phase(onPhase, 'findings', () =>
     db.all(`SELECT h.*, f.path AS file FROM rule_hits h
-    LEFT JOIN spans s ON s.trace_id = h.trace_id AND s.span_id = h.span_id LEFT JOIN files f ON f.file_id = s.file_id`),
+    LEFT JOIN span_structs s ON s.trace_id = h.trace_id AND s.span_id = h.span_id LEFT JOIN files f ON f.file_id = s.file_id`),
   );
   const findings: Finding[] = rows.map((r) => {
     const rule = byId.get(String(r.rule))!;
