@@ -4,7 +4,7 @@
  * Generates N spans (default 1,000,000) of realistic argspan traces as OTLP JSON lines in a temp
  * dir, then times in this same process:
  *   (a) DuckDB's own typed read of the file into a table (read_json with the explicit OTLP
- *       column types; the auto-detected read is printed too, for reference), and
+ *       column types; the auto-detected read is printed too, for reference, unless --no-auto-read), and
  *   (b) the full analyze(): format detection, load, de-duplication, normalisation, argspan
  *       tables, credential re-scan, every gate rule and check.
  * Each is run `--runs` times (default 2, alternating) and the best of each is compared: the
@@ -34,13 +34,13 @@ interface Timing {
   wall: number;
   /** CPU time of this process (JS and DuckDB's threads), ms: steadier than wall time on a shared machine. */
   cpu: number;
-  /** Highest resident set size seen while it ran (sampled every 50 ms), MB. */
+  /** Highest resident set size seen while it ran (sampled every 50 ms), MiB (as "MB" in the output, like maxRSS). */
   rss: number;
 }
 
 async function timed(label: string, fn: () => Promise<unknown>): Promise<Timing> {
-  let rss = Math.round(process.memoryUsage().rss / 1e6);
-  const sampler = setInterval(() => (rss = Math.max(rss, Math.round(process.memoryUsage().rss / 1e6))), 50);
+  let rss = Math.round(process.memoryUsage().rss / 2 ** 20);
+  const sampler = setInterval(() => (rss = Math.max(rss, Math.round(process.memoryUsage().rss / 2 ** 20))), 50);
   const t = performance.now();
   const c = process.cpuUsage();
   try {
@@ -100,12 +100,12 @@ function printPhases(phases: readonly Phase[], total: Timing): void {
   line({ name: 'other (rule setup, result, close)', wall: total.wall - accounted, cpu: 0 });
 }
 
-async function measure(dir: string, spans: number, runs: number): Promise<{ spans: number; a: Timing; b: Timing }> {
+async function measure(dir: string, spans: number, runs: number, autoRead: boolean): Promise<{ spans: number; a: Timing; b: Timing }> {
   const file = join(dir, `traces-${spans}.jsonl`);
   const t = performance.now();
   const written = await writeRealisticTraces(file, spans);
   console.log(`\n${written} spans, ${(statSync(file).size / 1e6).toFixed(0)} MB of OTLP JSON lines (generated in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
-  await timed('    (for reference) auto-detected read_json', () => duckdbRead(file, false));
+  if (autoRead) await timed('    (for reference) auto-detected read_json', () => duckdbRead(file, false));
   let a: Timing | undefined;
   let b: Timing | undefined;
   let phases: Phase[] = [];
@@ -136,11 +136,12 @@ async function main(): Promise<void> {
   const n = arg('--spans', 1_000_000);
   const m = arg('--scale-spans', Math.max(1, Math.floor(n / 4)));
   const runs = arg('--runs', 2);
+  const autoRead = !process.argv.includes('--no-auto-read');
   const dir = mkdtempSync(join(tmpdir(), 'argspan-bench-'));
   try {
     console.log(`argspan analyze benchmark: ${n} spans, scaling check against ${m} spans, best of ${runs} runs each`);
-    const small = await measure(dir, Math.min(n, m), runs);
-    const big = await measure(dir, Math.max(n, m), runs);
+    const small = await measure(dir, Math.min(n, m), runs, autoRead);
+    const big = await measure(dir, Math.max(n, m), runs, autoRead);
     const perSpan = (r: { spans: number; b: Timing }, k: keyof Timing) => (r.b[k] * 1000) / r.spans;
     console.log('\nscaling (full analyze, time per span):');
     for (const r of [small, big]) console.log(`  ${r.spans} spans: ${perSpan(r, 'wall').toFixed(2)} µs/span wall, ${perSpan(r, 'cpu').toFixed(2)} µs/span cpu`);
