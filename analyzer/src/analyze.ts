@@ -35,7 +35,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
     temp_directory: spill,
   }).catch((err: unknown) => {
     rmSync(spill, { recursive: true, force: true });
-    throw err;
+    throw new Error(`DuckDB did not accept the settings (memoryLimit ${JSON.stringify(options.memoryLimit ?? DEFAULT_MEMORY_LIMIT)}, threads ${options.threads ?? 'default'}): ${err instanceof Error ? err.message : String(err)}`);
   });
   try {
     if (options.dbPath) {

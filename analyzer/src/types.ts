@@ -23,7 +23,9 @@ export interface AnalyzeOptions {
   dbPath?: string;
   /**
    * DuckDB's memory limit: tables beyond it spill to a temporary directory (removed after the
-   * run), so peak memory stays bounded whatever the input size. @default '1.25GB'
+   * run), so peak memory stays bounded whatever the input size. DuckDB's JSON reader keeps about
+   * twice `maxLineBytes` of buffer per thread, so keep it well above `threads` x 2 x `maxLineBytes`.
+   * @default '1.25GB'
    */
   memoryLimit?: string;
   /** DuckDB worker threads. @default os.availableParallelism() */
