@@ -18,6 +18,13 @@ export interface WriteOptions {
   fsyncFile: boolean;
   /** fsync the directory after the rename, so the new name survives a power loss. */
   fsyncDir: boolean;
+  /**
+   * A temp file in `dir` that this process owns and no reader looks at (a recycled checkpoint
+   * generation or lease marker): it is overwritten in place (open without O_CREAT, write, truncate) instead of
+   * creating a fresh temp file, then fsync'd and renamed like one. Consumed either way: renamed
+   * into place, or removed on failure. When it has vanished a fresh temp file is used.
+   */
+  reuseTemp?: string;
 }
 
 const TEMP_SUFFIX = '.tmp';
@@ -43,6 +50,11 @@ function stateError(op: string, file: string, err: unknown): HopStateError {
   return new HopStateError(`${op} ${file} failed (${code}); previous state left intact`, { cause: err });
 }
 
+/** A fresh temp file (O_CREAT|O_EXCL), or a recycled one opened in place (no create, no truncate). */
+function openTemp(io: StateIo, path: string, reuse: boolean) {
+  return reuse ? io.fs.openExisting(path) : io.fs.openForWrite(path, true);
+}
+
 /** fsync a directory, so renames and links in it are durable. */
 export async function syncDir(io: StateIo, dir: string): Promise<void> {
   let h;
@@ -57,10 +69,11 @@ export async function syncDir(io: StateIo, dir: string): Promise<void> {
 }
 
 /**
- * Write `data` to `dir/finalName` atomically: temp file, (fsync), rename or exclusive link,
- * (fsync dir). A reader sees the old file or the new one, never a torn one. On any failure the
- * temp file is removed, the old file is untouched and a {@link HopStateError} names the file,
- * the step and the errno code. Returns false only when `exclusive` and the name exists.
+ * Write `data` to `dir/finalName` atomically: temp file (fresh, or `reuseTemp` overwritten in
+ * place), (fsync), rename or exclusive link, (fsync dir). A reader sees the old file or the new
+ * one, never a torn one. On any failure the temp file is removed, the old file is untouched and
+ * a {@link HopStateError} names the file, the step and the errno code. Returns false only when
+ * `exclusive` and the name exists.
  */
 export async function writeDurable(
   io: StateIo,
@@ -69,19 +82,30 @@ export async function writeDurable(
   data: Uint8Array,
   opts: WriteOptions,
 ): Promise<boolean> {
-  const temp = join(dir, tempNameFor(finalName));
+  let temp = opts.reuseTemp ?? join(dir, tempNameFor(finalName));
   const target = join(dir, finalName);
   const { kind } = opts;
-  await fault(io, `${kind}:before-write`);
   let placed = false;
   try {
-    const h = await io.fs.openForWrite(temp, true).catch((err: unknown) => {
-      throw stateError('create of temp file for', target, err);
+    await fault(io, `${kind}:before-write`); // inside the try: a recycled temp file is removed if the hook throws
+    let reused = opts.reuseTemp !== undefined;
+    const h = await openTemp(io, temp, reused).catch(async (err: unknown) => {
+      if (!reused || errnoCode(err) !== 'ENOENT') throw stateError('create of temp file for', target, err);
+      reused = false; // the recycled file is gone: fall back to a fresh temp file
+      temp = join(dir, tempNameFor(finalName));
+      return openTemp(io, temp, false).catch((e: unknown) => {
+        throw stateError('create of temp file for', target, e);
+      });
     });
     try {
       await h.writeAll(data).catch((err: unknown) => {
         throw stateError('write of', target, err);
       });
+      if (reused) {
+        await h.truncate(data.length).catch((err: unknown) => {
+          throw stateError('write of', target, err);
+        });
+      }
       await fault(io, `${kind}:after-write`);
       if (opts.fsyncFile) {
         await h.sync().catch((err: unknown) => {

@@ -3,12 +3,15 @@ import { join } from 'node:path';
 import type { Clock } from './clock.js';
 import { HopStateError, LeaseLostError, errnoCode } from './errors.js';
 import type { StateIo } from './durable-write.js';
-import { listDir, readIfExists, writeDurable } from './durable-write.js';
+import { listDir, readIfExists, syncDir, tempNameFor, writeDurable } from './durable-write.js';
 import type { QuarantineReport } from './quarantine.js';
 import { quarantineFile } from './quarantine.js';
 import { decodeRecord, encodeRecord, shape } from './record.js';
 
-/** A lease as written to disk: `lease.<epoch>.rec`, created exclusively, never rewritten. */
+/**
+ * A lease as written to disk: `lease.<epoch>.rec`, created exclusively, never rewritten. Its
+ * holder releases it by renaming it to `lease.<epoch>.released.rec`.
+ */
 export interface LeaseRecord {
   /** Fencing token: strictly increasing per state directory. */
   epoch: number;
@@ -43,7 +46,7 @@ export type LeaseView =
 
 export interface LeaseOptions {
   ttlMs: number;
-  /** fsync lease and release files and the directory (see README, "Durability of leases"). */
+  /** fsync lease files and the directory, on acquire and on release (see README, "Durability"). */
   fsync: boolean;
   bootId: string;
   isAlive: (pid: number) => boolean;
@@ -87,10 +90,20 @@ interface Listing {
  * The hop lease: one holder per state directory at a time. Acquisition and stale takeover are
  * the same exclusive step — hard-link a fully written file to `lease.<highest+1>.rec`, which
  * fails with EEXIST for every racer but one — so there is no check-then-write window.
+ *
+ * The critical path pays no file creation and no deletion in steady state: the temp file of a
+ * new lease is the oldest prunable release marker, renamed and overwritten in place; release is a
+ * rename of the lease file to its marker name; and a manager that released the newest epoch
+ * itself tries `epoch + 1` at once (the exclusive link is the check; the re-list after it catches
+ * a stale guess), so acquisition lists the directory once.
  */
 export class LeaseManager {
   /** Epoch → nonce of leases this manager created (and has not released). */
   private readonly created = new Map<number, string>();
+  /** The epoch this manager released last: the next acquisition tries the one after it first. */
+  private releasedEpoch: number | undefined;
+  /** An old release marker the next acquisition recycles as its temp file (from the last listing). */
+  private recyclable: number | undefined;
 
   constructor(
     private readonly io: StateIo,
@@ -124,7 +137,7 @@ export class LeaseManager {
     const decoded = decodeRecord<LeaseRecord>('lease', data, validateLease);
     if (!decoded.ok) {
       // Keep the epoch: a tombstone release marker holds the number, the damaged file goes to quarantine.
-      await this.writeRelease(highest, '', 'quarantined');
+      await this.writeTombstone(highest);
       const report = await quarantineFile(
         this.io, this.stateDir, this.stateDir, name, decoded.defect, decoded.detail, this.clock.now(),
       );
@@ -149,11 +162,27 @@ export class LeaseManager {
    * (a live holder, or a racer that created the next epoch first).
    */
   async tryAcquire(fingerprint: string): Promise<{ lease: Lease; view: LeaseView } | { lease: undefined; view: LeaseView }> {
+    const hinted = this.releasedEpoch;
+    this.releasedEpoch = undefined;
+    if (hinted !== undefined) {
+      // We released the newest epoch ourselves: the slot is free unless someone moved on, and
+      // then the exclusive link fails (EEXIST) or the re-list shows a higher epoch; either way
+      // we look properly below.
+      const lease = this.newLease(hinted + 1, fingerprint);
+      if ((await this.create(lease)) && (await this.confirm(lease))) {
+        return { lease, view: { status: 'free', epoch: hinted, ended: { reason: 'released' } } };
+      }
+    }
     const view = await this.inspect();
     if (view.status === 'live') return { lease: undefined, view };
-    const epoch = view.epoch + 1;
+    const lease = this.newLease(view.epoch + 1, fingerprint);
+    if ((await this.create(lease)) && (await this.confirm(lease))) return { lease, view };
+    return { lease: undefined, view: await this.inspect() };
+  }
+
+  private newLease(epoch: number, fingerprint: string): Lease {
     const now = this.clock.now();
-    const lease: Lease = {
+    return {
       epoch,
       id: randomUUID(),
       nonce: randomBytes(16).toString('hex'),
@@ -165,25 +194,37 @@ export class LeaseManager {
       ttlMs: this.opts.ttlMs,
       acquiredMono: this.clock.monotonic(),
     };
+  }
+
+  /** Exclusively create `lease.<epoch>.rec` (false: a racer was first), recycling an old marker as the temp file. */
+  private async create(lease: Lease): Promise<boolean> {
     const { acquiredMono: _mono, ...record } = lease;
-    const created = await writeDurable(this.io, this.stateDir, leaseName(epoch), encodeRecord('lease', record), {
+    const reuseTemp = await this.recycle(leaseName(lease.epoch));
+    return writeDurable(this.io, this.stateDir, leaseName(lease.epoch), encodeRecord('lease', record), {
       kind: 'lease',
       exclusive: true,
       fsyncFile: this.opts.fsync,
       fsyncDir: this.opts.fsync,
+      ...(reuseTemp ? { reuseTemp } : {}),
     });
-    if (!created) return { lease: undefined, view: await this.inspect() };
-    this.created.set(epoch, lease.nonce);
-    // A racer holding a stale listing may have linked an epoch that was already pruned; the
-    // highest epoch on disk decides, so such a lease is released at once and never used.
+  }
+
+  /**
+   * We linked `lease.<epoch>.rec`. A racer holding a stale listing (or a stale hint) may have
+   * linked an epoch that was already used: pruned since, or released (a release renames the lease
+   * file away, so its name is free again). The listing decides — the epoch must be the highest
+   * and have no release marker — so such a lease is released at once and never used (false).
+   */
+  private async confirm(lease: Lease): Promise<boolean> {
+    this.created.set(lease.epoch, lease.nonce);
     const after = await this.list();
-    if (after.highest !== epoch) {
-      this.created.delete(epoch);
-      await this.writeRelease(epoch, lease.id, 'released');
-      return { lease: undefined, view: await this.inspect() };
+    if (after.highest !== lease.epoch || after.releases.has(lease.epoch)) {
+      this.created.delete(lease.epoch);
+      await this.markReleased(lease.epoch);
+      return false;
     }
-    await this.prune(after, epoch);
-    return { lease, view };
+    await this.prune(after, lease.epoch);
+    return true;
   }
 
   /** Throw {@link LeaseLostError} unless `lease` is still the live lease (checked right before a send). */
@@ -207,33 +248,65 @@ export class LeaseManager {
   async release(lease: Pick<Lease, 'epoch' | 'nonce' | 'id'>): Promise<boolean> {
     // Lease files are immutable and created exclusively, so a nonce this manager wrote needs no re-read.
     if (this.created.get(lease.epoch) !== lease.nonce) {
-      const data = await readIfExists(this.io, join(this.stateDir, leaseName(lease.epoch)));
-      const decoded = data === undefined ? undefined : decodeRecord<LeaseRecord>('lease', data, validateLease);
-      if (!decoded?.ok || decoded.body.nonce !== lease.nonce) {
+      const held = await this.recordOf(lease.epoch);
+      if (held?.record.nonce !== lease.nonce) {
         throw new LeaseLostError(`refusing to release lease epoch ${lease.epoch}: caller is not its holder`);
       }
+      if (held.released) return false;
     }
     this.created.delete(lease.epoch);
-    return this.writeRelease(lease.epoch, lease.id, 'released');
+    const released = await this.markReleased(lease.epoch);
+    if (released) this.releasedEpoch = lease.epoch;
+    return released;
+  }
+
+  /** The lease record of `epoch`: its lease file, or its release marker once renamed. */
+  private async recordOf(epoch: number): Promise<{ record: LeaseRecord; released: boolean } | undefined> {
+    const live = await readIfExists(this.io, join(this.stateDir, leaseName(epoch)));
+    const data = live ?? (await readIfExists(this.io, join(this.stateDir, releaseName(epoch))));
+    const decoded = data === undefined ? undefined : decodeRecord<LeaseRecord>('lease', data, validateLease);
+    return decoded?.ok ? { record: decoded.body, released: live === undefined } : undefined;
   }
 
   /**
-   * Write the release marker `lease.<epoch>.released.rec`. Its name alone marks the epoch released
-   * (the content is a record for people), so it is one exclusive create, not temp + link; with
-   * `fsync` it is made durable like every other record.
+   * Release `epoch`: rename `lease.<epoch>.rec` to `lease.<epoch>.released.rec` (the marker's
+   * name is the release; it keeps the lease record for people). A rename is atomic and succeeds
+   * once, so it is as exclusive as creating a marker and pays no file creation. False when the
+   * lease file is gone (already released, or quarantined under a tombstone).
    */
-  private async writeRelease(epoch: number, leaseId: string, reason: LeaseEndReason): Promise<boolean> {
-    const body = encodeRecord('lease-release', { epoch, leaseId, reason, releasedAt: this.clock.now() });
-    if (this.opts.fsync) {
-      return writeDurable(this.io, this.stateDir, releaseName(epoch), body, { kind: 'release', exclusive: true, fsyncFile: true, fsyncDir: true });
-    }
+  private async markReleased(epoch: number): Promise<boolean> {
     const faults = this.io.faults;
     await faults?.('release:before-write');
+    try {
+      await this.io.fs.rename(join(this.stateDir, leaseName(epoch)), join(this.stateDir, releaseName(epoch)));
+    } catch (err) {
+      if (errnoCode(err) === 'ENOENT') return false;
+      throw new HopStateError(`release of ${leaseName(epoch)} (rename to ${releaseName(epoch)}) failed (${errnoCode(err) ?? 'unknown error'})`, { cause: err });
+    }
+    await faults?.('release:after-write');
+    if (this.opts.fsync) {
+      await syncDir(this.io, this.stateDir);
+      await faults?.('release:after-dir-fsync');
+    }
+    return true;
+  }
+
+  /**
+   * Write a tombstone release marker for an epoch whose lease file is damaged (it goes to
+   * quarantine): the epoch number survives and the slot is free. Exclusive create, made durable
+   * like every other record when `fsync` is on.
+   */
+  private async writeTombstone(epoch: number): Promise<void> {
+    const body = encodeRecord('lease-release', { epoch, leaseId: '', reason: 'quarantined', releasedAt: this.clock.now() });
+    if (this.opts.fsync) {
+      await writeDurable(this.io, this.stateDir, releaseName(epoch), body, { kind: 'release', exclusive: true, fsyncFile: true, fsyncDir: true });
+      return;
+    }
     let h;
     try {
       h = await this.io.fs.openForWrite(join(this.stateDir, releaseName(epoch)), true);
     } catch (err) {
-      if (errnoCode(err) === 'EEXIST') return false;
+      if (errnoCode(err) === 'EEXIST') return;
       throw new HopStateError(`create of ${releaseName(epoch)} failed (${errnoCode(err) ?? 'unknown error'})`, { cause: err });
     }
     try {
@@ -241,14 +314,33 @@ export class LeaseManager {
     } finally {
       await h.close().catch(() => undefined);
     }
-    await faults?.('release:after-write');
-    return true;
   }
 
+  /**
+   * Remove epochs more than {@link KEEP_EPOCHS} below `current`, except the newest such release
+   * marker: the next acquisition recycles it as its temp file (so in steady state nothing is
+   * deleted — each acquisition recycles the marker that fell out of the window).
+   */
   private async prune(listing: Listing, current: number): Promise<void> {
     const floor = current - KEEP_EPOCHS;
+    this.recyclable = undefined;
     if (floor <= 0) return;
+    let keep: number | undefined;
+    for (const e of listing.releases) if (e < floor && !listing.leases.has(e) && (keep === undefined || e > keep)) keep = e;
     for (const e of listing.leases) if (e < floor) await this.io.fs.unlink(join(this.stateDir, leaseName(e))).catch(() => undefined);
-    for (const e of listing.releases) if (e < floor) await this.io.fs.unlink(join(this.stateDir, releaseName(e))).catch(() => undefined);
+    for (const e of listing.releases) if (e < floor && e !== keep) await this.io.fs.unlink(join(this.stateDir, releaseName(e))).catch(() => undefined);
+    this.recyclable = keep;
+  }
+
+  /** Rename the recyclable old marker to a temp name for `finalName` (undefined: none, or a racer took it). */
+  private async recycle(finalName: string): Promise<string | undefined> {
+    const e = this.recyclable;
+    this.recyclable = undefined;
+    if (e === undefined) return undefined;
+    const temp = join(this.stateDir, tempNameFor(finalName));
+    return this.io.fs.rename(join(this.stateDir, releaseName(e)), temp).then(
+      () => temp,
+      () => undefined,
+    );
   }
 }

@@ -44,7 +44,7 @@ export interface HopRunnerOptions {
   /** A lease acquired more than this far in the future was written before a backwards clock jump and no longer counts, ms. @default 60000 */
   maxClockSkewMs?: number;
   /**
-   * fsync lease and release files and their directory. Off by default: a lease only coordinates
+   * fsync lease files and the directory (on acquire and on release). Off by default: a lease only coordinates
    * processes of the current boot (see README, "Durability of leases"). @default false
    */
   fsyncLease?: boolean;

@@ -5,11 +5,72 @@
  * decoded character came from, so a finding maps back to the encoded span.
  */
 
-/** Decoded text with its source offsets: char i came from source [starts[i], ends[i]). */
-export interface MappedText {
-  text: string;
-  starts: Int32Array;
-  ends: Int32Array;
+/**
+ * Decoded text and where each of its characters came from in the source. Sparse: one entry per
+ * escape (decoded index, source start, source length); every other character is copied 1:1
+ * from the source, so the map stays small and building it costs nothing per plain character.
+ */
+export class MappedText {
+  constructor(
+    readonly text: string,
+    /** Source offset of decoded character 0. */
+    private readonly from: number,
+    /** Decoded index of each escape, ascending. */
+    private readonly at: readonly number[],
+    /** Source offset of each escape. */
+    private readonly src: readonly number[],
+    /** Source length of each escape (`\u0041` is 6). */
+    private readonly len: readonly number[],
+  ) {}
+
+  /** Source span [start, end) of decoded character i. */
+  sourceOf(i: number): [number, number] {
+    // The last escape at or before i.
+    let lo = 0;
+    let hi = this.at.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.at[mid]! <= i) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === 0) return [this.from + i, this.from + i + 1];
+    const e = lo - 1;
+    if (this.at[e] === i) return [this.src[e]!, this.src[e]! + this.len[e]!];
+    const s = this.src[e]! + this.len[e]! + (i - this.at[e]! - 1);
+    return [s, s + 1];
+  }
+
+  /** Source span covering decoded characters [start, end). */
+  sourceSpan(start: number, end: number): [number, number] {
+    return [this.sourceOf(start)[0], this.sourceOf(end - 1)[1]];
+  }
+}
+
+/** Builds a MappedText: plain runs are copied as slices, escapes appended one by one. */
+class MappedTextBuilder {
+  private text = '';
+  private readonly at: number[] = [];
+  private readonly src: number[] = [];
+  private readonly len: number[] = [];
+  constructor(
+    private readonly source: string,
+    private readonly from: number,
+  ) {}
+
+  plain(start: number, end: number): void {
+    if (end > start) this.text += this.source.slice(start, end);
+  }
+
+  escape(code: number, start: number, length: number): void {
+    this.at.push(this.text.length);
+    this.src.push(start);
+    this.len.push(length);
+    this.text += String.fromCharCode(code);
+  }
+
+  build(): MappedText | undefined {
+    return this.at.length === 0 ? undefined : new MappedText(this.text, this.from, this.at, this.src, this.len);
+  }
 }
 
 const PRINTABLE = new Uint8Array(256);
@@ -28,7 +89,8 @@ const MIN_PRINTABLE = 0.95;
 
 /**
  * Decode a run of base64 (standard or URL-safe) if it decodes to text. Cheap rejections first:
- * the run must mix character classes like encoded text does, and its first 64 characters must
+ * the run must mix character classes like encoded text does (lower and upper case, and digits or
+ * '=' padding), and its first 64 characters must
  * decode to printable ASCII before the rest is decoded.
  */
 export function decodeBase64Text(run: string): string | undefined {
@@ -46,7 +108,9 @@ export function decodeBase64Text(run: string): string | undefined {
     else if (c === 61) break; // padding
     if ((i & 3) === 0 && i < 256 && !((c >= 65 && c <= 90) || (c >= 97 && c <= 102))) return undefined;
   }
-  if (!lower || !upper || !digit) return undefined;
+  // Short text often encodes without a digit; then '=' padding must complete the run.
+  const padded = run.charCodeAt(n - 1) === 61 && n % 4 === 0;
+  if (!lower || !upper || !(digit || padded)) return undefined;
   const body = run.replace(/=+$/, '');
   if (body.length % 4 === 1) return undefined;
   const head = Buffer.from(body.slice(0, 64), 'base64');
@@ -64,33 +128,19 @@ const HEXVAL = (c: number): number =>
  * offsets. Malformed escapes are kept literally. Returns undefined when nothing was escaped.
  */
 export function decodePercent(source: string, from: number, to: number): MappedText | undefined {
-  const n = to - from;
-  const starts = new Int32Array(n);
-  const ends = new Int32Array(n);
-  const parts: number[] = [];
-  let changed = false;
-  let i = from;
-  while (i < to) {
-    const c = source.charCodeAt(i);
-    if (c === 37 && i + 2 < to) {
-      const hi = HEXVAL(source.charCodeAt(i + 1));
-      const lo = HEXVAL(source.charCodeAt(i + 2));
-      if (hi >= 0 && lo >= 0) {
-        starts[parts.length] = i;
-        ends[parts.length] = i + 3;
-        parts.push(hi * 16 + lo);
-        i += 3;
-        changed = true;
-        continue;
-      }
-    }
-    starts[parts.length] = i;
-    ends[parts.length] = i + 1;
-    parts.push(c);
-    i++;
+  const out = new MappedTextBuilder(source, from);
+  let copied = from;
+  for (let i = source.indexOf('%', from); i >= 0 && i + 2 < to; i = source.indexOf('%', i + 1)) {
+    const hi = HEXVAL(source.charCodeAt(i + 1));
+    const lo = HEXVAL(source.charCodeAt(i + 2));
+    if (hi < 0 || lo < 0) continue;
+    out.plain(copied, i);
+    out.escape(hi * 16 + lo, i, 3);
+    copied = i + 3;
+    i += 2;
   }
-  if (!changed) return undefined;
-  return { text: fromCodes(parts), starts: starts.subarray(0, parts.length), ends: ends.subarray(0, parts.length) };
+  out.plain(copied, to);
+  return out.build();
 }
 
 const SIMPLE_ESCAPES: Record<number, number> = {
@@ -110,50 +160,31 @@ const SIMPLE_ESCAPES: Record<number, number> = {
  * Returns undefined when nothing was escaped.
  */
 export function decodeJsonEscapes(source: string, from: number, to: number): MappedText | undefined {
-  const n = to - from;
-  const starts = new Int32Array(n);
-  const ends = new Int32Array(n);
-  const parts: number[] = [];
-  let changed = false;
-  let i = from;
-  while (i < to) {
-    const c = source.charCodeAt(i);
-    if (c === 92 && i + 1 < to) {
-      const e = source.charCodeAt(i + 1);
-      const simple = SIMPLE_ESCAPES[e];
-      if (simple !== undefined) {
-        starts[parts.length] = i;
-        ends[parts.length] = i + 2;
-        parts.push(simple);
-        i += 2;
-        changed = true;
-        continue;
-      }
-      if (e === 117 && i + 5 < to) {
-        const h = [2, 3, 4, 5].map((k) => HEXVAL(source.charCodeAt(i + k)));
-        if (h.every((v) => v >= 0)) {
-          starts[parts.length] = i;
-          ends[parts.length] = i + 6;
-          parts.push(h[0]! * 4096 + h[1]! * 256 + h[2]! * 16 + h[3]!);
-          i += 6;
-          changed = true;
-          continue;
-        }
-      }
+  const out = new MappedTextBuilder(source, from);
+  let copied = from;
+  for (let i = source.indexOf('\\', from); i >= 0 && i + 1 < to; i = source.indexOf('\\', i)) {
+    const e = source.charCodeAt(i + 1);
+    const simple = SIMPLE_ESCAPES[e];
+    let code = -1;
+    let length = 2;
+    if (simple !== undefined) code = simple;
+    else if (e === 117 && i + 5 < to) {
+      code =
+        (HEXVAL(source.charCodeAt(i + 2)) << 12) | (HEXVAL(source.charCodeAt(i + 3)) << 8) |
+        (HEXVAL(source.charCodeAt(i + 4)) << 4) | HEXVAL(source.charCodeAt(i + 5));
+      length = 6;
     }
-    starts[parts.length] = i;
-    ends[parts.length] = i + 1;
-    parts.push(c);
-    i++;
+    if (code < 0) {
+      i += 1; // a lone backslash stays as it is
+      continue;
+    }
+    out.plain(copied, i);
+    out.escape(code, i, length);
+    copied = i + length;
+    i += length;
   }
-  if (!changed) return undefined;
-  return { text: fromCodes(parts), starts: starts.subarray(0, parts.length), ends: ends.subarray(0, parts.length) };
-}
-
-function fromCodes(codes: number[]): string {
-  let out = '';
-  for (let i = 0; i < codes.length; i += 8192) out += String.fromCharCode(...codes.slice(i, i + 8192));
-  return out;
+  out.plain(copied, to);
+  return out.build();
 }
 
 /**

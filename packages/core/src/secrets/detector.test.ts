@@ -50,6 +50,15 @@ describe('decoding', () => {
     expect(text.slice(f!.start, f!.end)).toBe(enc);
   });
 
+  it('base64 without a digit is decoded when its padding completes it (a Basic header in a Secret)', () => {
+    const enc = 'QmFzaWMgWTJrNkswVkpiMTlIUVhWcFJIUks='; // base64('Basic ' + base64('ci:+EIo_GAuiDtJ'))
+    expect(enc).not.toMatch(/\d/);
+    const text = `data:\n  AUTH_HEADER: ${enc}\n  LOG_LEVEL: aW5mbw==\n`;
+    const [f] = d.findAll(text);
+    expect(f!.ruleId).toBe('authorization-basic');
+    expect(text.slice(f!.start, f!.end)).toBe(enc);
+  });
+
   it('base64 of a whole .env file', () => {
     const enc = b64(`NODE_ENV=production\nDB_PASSWORD=${PASSWORD}\n`);
     const [f] = d.findAll(enc);

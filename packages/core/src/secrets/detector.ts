@@ -25,6 +25,11 @@ interface CompiledRule {
   sticky: RegExp | undefined;
   /** Global copy, run over the whole text (unanchored rules). */
   global: RegExp;
+  /**
+   * Sticky copy with match indices, for the rare match whose secret text occurs twice in it:
+   * indices make a successful match several times slower, so they are asked for only then.
+   */
+  withIndices: RegExp | undefined;
   secretGroups: readonly string[];
   generic: boolean;
 }
@@ -50,16 +55,43 @@ interface Budget {
 function compileRule(rule: SecretRule): CompiledRule {
   if (!rule.pattern.global) throw new Error(`secret rule "${rule.id}": pattern must have the g flag`);
   const base = rule.pattern.flags.replace(/[gyd]/g, '');
-  const d = rule.secretGroup === undefined ? '' : 'd';
   const anchored = rule.anchored === true && rule.keywords.length > 0;
   const g = rule.secretGroup;
   return {
     rule,
-    sticky: anchored ? new RegExp(rule.pattern.source, `${base}gy${d}`) : undefined,
-    global: new RegExp(rule.pattern.source, `${base}g${d}`),
+    sticky: anchored ? new RegExp(rule.pattern.source, `${base}gy`) : undefined,
+    global: new RegExp(rule.pattern.source, `${base}g`),
+    withIndices: g === undefined ? undefined : new RegExp(rule.pattern.source, `${base}gyd`),
     secretGroups: g === undefined ? [] : [g, `${g}2`, `${g}3`],
     generic: rule.generic === true,
   };
+}
+
+/**
+ * Where the rule's secret group matched. Its text occurring once in the match pins it down;
+ * otherwise the match is re-run at the same place with indices.
+ */
+function secretSpan(c: CompiledRule, m: RegExpExecArray): [number, number] | undefined {
+  const groups = m.groups;
+  let name: string | undefined;
+  for (const g of c.secretGroups) {
+    if (groups?.[g] !== undefined) {
+      name = g;
+      break;
+    }
+  }
+  if (name === undefined) return undefined;
+  const secret = groups![name]!;
+  const whole = m[0];
+  const at = whole.indexOf(secret);
+  // Unique when the first occurrence is the last place it fits (a value at the end of the
+  // match, the usual case) or when no second occurrence follows.
+  if (at === whole.length - secret.length || whole.indexOf(secret, at + 1) < 0) {
+    return [m.index + at, m.index + at + secret.length];
+  }
+  const re = c.withIndices!;
+  re.lastIndex = m.index;
+  return re.exec(m.input)?.indices?.groups?.[name];
 }
 
 function compileAllow(entry: RegExp | SecretAllowlistEntry): CompiledAllow {
@@ -107,7 +139,11 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       (c.sticky ? anchoredBy : triggeredBy)[id]!.push(ri);
     }
   });
-  const scanner = new KeywordScanner([...keywordIds.keys()], MIN_BASE64_RUN);
+  // Keywords are checked now; the scanner's tables are built on the first scan, so importing the
+  // package (which creates the default detector) stays cheap.
+  const keywords = [...keywordIds.keys()];
+  KeywordScanner.checkKeywords(keywords);
+  let scanner: KeywordScanner | undefined;
   const nRules = compiled.length;
 
   const allowed = (ruleId: string, secret: string, whole: string): boolean => {
@@ -123,19 +159,23 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
 
   /** Check one regex match; the finding's span, or undefined when a filter drops it. */
   const accept = (c: CompiledRule, m: RegExpExecArray, rejected: Set<string>): Raw | undefined => {
+    const r = c.rule;
+    // Repeated candidates (the same value hit again and again) are judged once per call; a rule
+    // with a validate hook judges the whole match, so a repeat is known before its span is.
+    let memo = r.validate ? `${r.id}\u0000${m[0]}` : undefined;
+    if (memo !== undefined && rejected.has(memo)) return undefined;
     let start = m.index;
     let end = m.index + m[0].length;
     if (c.secretGroups.length > 0) {
-      const groups = m.indices?.groups;
-      const span = c.secretGroups.map((g) => groups?.[g]).find((s) => s !== undefined);
+      const span = secretSpan(c, m);
       if (!span) return undefined;
       [start, end] = span;
     }
     const secret = m.input.slice(start, end);
-    const r = c.rule;
-    // Repeated candidates (the same value hit again and again) are judged once per call.
-    const memo = r.validate ? `${r.id}\u0000${m[0]}` : `${r.id}\u0000${secret}`;
-    if (rejected.has(memo)) return undefined;
+    if (memo === undefined) {
+      memo = `${r.id}\u0000${secret}`;
+      if (rejected.has(memo)) return undefined;
+    }
     if (!keep(r, secret, m)) {
       rejected.add(memo);
       return undefined;
@@ -158,49 +198,82 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     return !(allow.length > 0 && allowed(r.id, secret, m[0]));
   };
 
+  // Per-rule scratch for matchRules, valid where stamp[rule] is the current pass: reused so a
+  // short value allocates nothing (a user validate hook that re-enters the detector gets fresh
+  // arrays). Fixed size: nothing grows across calls.
+  const scratch = {
+    stamp: new Int32Array(nRules),
+    coveredUntil: new Int32Array(nRules),
+    lastTried: new Int32Array(nRules),
+    rejected: new Set<string>(),
+    pass: 0,
+    busy: false,
+  };
+
   /** Run the rules the keyword hits call for: anchored ones at their hits, the rest over the text. */
   const matchRules = (text: string, hits: readonly number[], out: Raw[]): void => {
-    const coveredUntil = new Int32Array(nRules).fill(-1);
-    const lastTried = new Int32Array(nRules).fill(-1);
-    const triggered = new Set<number>(always);
-    const rejected = new Set<string>();
-    for (let h = 0; h < hits.length; h += 2) {
-      const kw = hits[h]!;
-      const pos = hits[h + 1]!;
-      for (const ri of anchoredBy[kw]!) {
-        if (pos < coveredUntil[ri]! || lastTried[ri] === pos) continue;
-        lastTried[ri] = pos;
-        const c = compiled[ri]!;
-        const re = c.sticky!;
-        re.lastIndex = pos;
-        const m = re.exec(text);
-        if (m === null) continue;
-        const f = accept(c, m, rejected);
-        if (f) {
-          f.rule = ri;
-          out.push(f);
-          coveredUntil[ri] = m.index + m[0].length;
+    const fresh = scratch.busy;
+    const { stamp, coveredUntil, lastTried, rejected } = fresh
+      ? { stamp: new Int32Array(nRules), coveredUntil: new Int32Array(nRules), lastTried: new Int32Array(nRules), rejected: new Set<string>() }
+      : scratch;
+    if (rejected.size > 0) rejected.clear();
+    const pass = fresh ? 1 : (scratch.pass = (scratch.pass + 1) | 0 || 1);
+    scratch.busy = true;
+    try {
+      let triggered: Set<number> | undefined = always.length > 0 ? new Set<number>(always) : undefined;
+      for (let h = 0; h < hits.length; h += 2) {
+        const kw = hits[h]!;
+        const pos = hits[h + 1]!;
+        const anchored = anchoredBy[kw]!;
+        for (let a = 0; a < anchored.length; a++) {
+          const ri = anchored[a]!;
+          if (stamp[ri] !== pass) {
+            stamp[ri] = pass;
+            coveredUntil[ri] = -1;
+            lastTried[ri] = -1;
+          } else if (pos < coveredUntil[ri]! || lastTried[ri] === pos) continue;
+          lastTried[ri] = pos;
+          const c = compiled[ri]!;
+          const re = c.sticky!;
+          re.lastIndex = pos;
+          const m = re.exec(text);
+          if (m === null) continue;
+          const f = accept(c, m, rejected);
+          if (f) {
+            f.rule = ri;
+            out.push(f);
+            coveredUntil[ri] = m.index + m[0].length;
+          }
         }
+        const unanchored = triggeredBy[kw]!;
+        if (unanchored.length > 0) for (const ri of unanchored) (triggered ??= new Set<number>()).add(ri);
       }
-      for (const ri of triggeredBy[kw]!) triggered.add(ri);
+      if (triggered) for (const ri of triggered) matchEverywhere(ri, text, rejected, out);
+    } finally {
+      if (!fresh) {
+        scratch.busy = false;
+        rejected.clear(); // no candidate text outlives the call
+      }
     }
-    for (const ri of triggered) {
-      const c = compiled[ri]!;
-      const re = c.global;
-      re.lastIndex = 0;
-      for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-        if (m[0].length === 0) re.lastIndex++;
-        const f = accept(c, m, rejected);
-        if (f) {
-          f.rule = ri;
-          out.push(f);
-        }
+  };
+
+  /** An unanchored rule over the whole text. */
+  const matchEverywhere = (ri: number, text: string, rejected: Set<string>, out: Raw[]): void => {
+    const c = compiled[ri]!;
+    const re = c.global;
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      if (m[0].length === 0) re.lastIndex++;
+      const f = accept(c, m, rejected);
+      if (f) {
+        f.rule = ri;
+        out.push(f);
       }
     }
   };
 
   const scanText = (text: string, depth: number, budget: Budget): Raw[] => {
-    const { hits, runs, percent, backslash } = scanner.scan(text);
+    const { hits, runs, percent, backslash } = (scanner ??= new KeywordScanner(keywords, MIN_BASE64_RUN)).scan(text);
     const out: Raw[] = [];
     if (hits.length > 0 || always.length > 0) matchRules(text, hits, out);
     if (depth >= maxDepth) return out;
@@ -252,7 +325,8 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   const decodeInto = (mapped: MappedText, depth: number, budget: Budget, out: Raw[]): void => {
     budget.decoded -= mapped.text.length;
     for (const f of scanText(mapped.text, depth + 1, budget)) {
-      out.push({ rule: f.rule, start: mapped.starts[f.start]!, end: mapped.ends[f.end - 1]! });
+      const [start, end] = mapped.sourceSpan(f.start, f.end);
+      out.push({ rule: f.rule, start, end });
     }
   };
 

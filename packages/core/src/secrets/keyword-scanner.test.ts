@@ -73,6 +73,53 @@ describe('KeywordScanner', () => {
     expect(wasm.scan('')).toEqual(js.scan(''));
   });
 
+  it('WebAssembly and JavaScript agree with brute force on any ASCII keywords and any UTF-16 text (property)', () => {
+    // Characters that narrow to keyword bytes if the WebAssembly scan got the narrowing wrong:
+    // U+0142 (low byte 'B'), U+8041 (saturates to 0), U+0161 (low byte 'a'), and é (U+00E9).
+    const text = fc.string({
+      unit: fc.constantFrom(...'aAbB_-:/.=+%\\ 1z9QX\n'.split(''), '\u0142', '\u8041', '\u0161', 'é', 'ghp_', 'Bearer '),
+      maxLength: 700,
+    });
+    const keyword = fc.string({ unit: fc.constantFrom(...'abAB_-:/.= 19zQ'.split('')), minLength: 1, maxLength: 6 });
+    fc.assert(
+      fc.property(fc.array(keyword, { minLength: 1, maxLength: 12 }), text, (kws, t) => {
+        const keywords = [...new Set(kws.map((k) => k.toLowerCase()))];
+        const wasm = new KeywordScanner(keywords, 16);
+        const js = new KeywordScanner(keywords, 16, false);
+        expect(wasm.usesWasm).toBe(true);
+        expect(pairs(wasm.scan(t).hits)).toEqual(naive(keywords, t));
+        expect(wasm.scan(t)).toEqual(js.scan(t));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('finds base64 runs that cross 16-character blocks and chunks exactly as the JavaScript loop does (property)', () => {
+    const piece = fc.oneof(
+      fc.string({ unit: fc.constantFrom(...'aZ09+/_-Kf'.split('')), minLength: 1, maxLength: 40 }),
+      fc.constantFrom(' ', '.', '=', '\u0142', 'é', '"'),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 80 }), fc.integer({ min: 0, max: 70_000 }), (parts, pad) => {
+        // The padding moves the runs across the 64 K chunk boundary.
+        const t = ' '.repeat(pad) + parts.join('');
+        const wasm = new KeywordScanner(['zz'], 16);
+        const js = new KeywordScanner(['zz'], 16, false);
+        expect(wasm.scan(t)).toEqual(js.scan(t));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('falls back to the JavaScript loop when a chunk has more hits than the WebAssembly buffer holds', () => {
+    const kws = ['a', 'aa', 'aaa'];
+    const wasm = new KeywordScanner(kws, 16);
+    const text = 'a'.repeat(70_000);
+    const { hits } = wasm.scan(text);
+    expect(hits.length / 2).toBe(3 * text.length - 3);
+    expect(wasm.scan(text)).toEqual(new KeywordScanner(kws, 16, false).scan(text));
+  });
+
   it('rejects non-ASCII and empty keywords', () => {
     expect(() => new KeywordScanner(['é'], 8)).toThrow(/not ASCII/);
     expect(() => new KeywordScanner([''], 8)).toThrow(/empty keyword/);

@@ -10,7 +10,7 @@ export interface ScanResult {
   hits: number[];
   /**
    * Pairs (start, end) of base64-alphabet runs that could be base64 of text, flattened: at
-   * least `minRun` long, holding lowercase, uppercase and digits, starting with A-Z or a-f.
+   * least `minRun` long, holding lowercase, uppercase and digits (or padding instead of digits), starting with A-Z or a-f.
    */
   runs: number[];
   /** A `%` occurs (URL-encoding is possible). */
@@ -19,6 +19,7 @@ export interface ScanResult {
   backslash: boolean;
 }
 
+import { TEDDY_CHARS, TEDDY_TABLE_BYTES, teddyTables } from './teddy-buckets.js';
 import { KEYWORD_SCAN_WASM } from './wasm/keyword-scan-wasm.js';
 
 const ALPHABET = 128;
@@ -49,22 +50,74 @@ function loadWasm(): object | null {
   return wasmModule;
 }
 
-/** A WebAssembly instance with the transition table loaded, and where things live in its memory. */
+/** A WebAssembly instance with the tables loaded, and where things live in its memory. */
 interface WasmScan {
-  scan: (txt: number, n: number, base: number, tbl: number, cls: number, hits: number, runs: number, firstEmit: number, minRun: number) => void;
+  scan: (
+    u16: number, n: number, loaded: number, base: number, bytes: number, cls: number, teddy: number,
+    trie: number, firstEmit: number, hits: number, hitCap: number, runs: number, minRun: number,
+  ) => void;
   i32: Int32Array;
-  bytes: Buffer;
-  tbl: number;
+  memory: Buffer;
+  /** Trie states numbered at or above this end a keyword. */
+  firstEmitting: number;
+  /** Keyword ids ending at each trie state. */
+  outputs: readonly (readonly number[] | undefined)[];
   cls: number;
-  txt: number;
+  teddy: number;
+  trie: number;
+  u16: number;
+  bytes: number;
   hits: number;
   runs: number;
+  /** Characters loaded past a chunk's end, so a keyword starting in the chunk is read whole. */
+  overlap: number;
+  /** Copies a string into memory as UTF-16 (the encoding-specific write skips `write`'s argument parsing). */
+  write: (text: string, offset: number, bytes: number) => void;
 }
 /** Characters of standard and URL-safe base64. */
 const B64 = new Uint8Array(ALPHABET);
 for (let c = 0; c < ALPHABET; c++) {
   const ch = String.fromCharCode(c);
   if (/[A-Za-z0-9+/_-]/.test(ch)) B64[c] = 1;
+}
+/**
+ * The base64 alphabet as nibble tables for the WebAssembly scan: 16 bytes by low nibble, then
+ * 16 by high nibble; a character is in the alphabet when the two bytes share a bit. Each bit is
+ * one high nibble's slice of the alphabet: 0x4_ (A-O), 0x5_ (P-Z, _), 0x6_ (a-o), 0x7_ (p-z),
+ * 0x3_ (0-9), 0x2_ (+ - /).
+ */
+const BASE64_NIBBLE_CLASSES = (() => {
+  const t = new Uint8Array(32);
+  const slices: [number, number[]][] = [
+    [0x4, range(1, 15)],
+    [0x5, [...range(0, 10), 15]],
+    [0x6, range(1, 15)],
+    [0x7, range(0, 10)],
+    [0x3, range(0, 9)],
+    [0x2, [11, 13, 15]],
+  ];
+  slices.forEach(([hi, los], bit) => {
+    t[16 + hi] = t[16 + hi]! | (1 << bit);
+    for (const lo of los) t[lo] = t[lo]! | (1 << bit);
+  });
+  return t;
+})();
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}
+
+/** Hit pairs the WebAssembly hit buffer holds per chunk; a fuller chunk is scanned in JavaScript. */
+const HIT_CAP = CHUNK * 2;
+
+/** Renumber states so the ones that emit come last ("did a keyword end here?" is one comparison); the root stays 0. */
+function emittingLast(outputs: readonly (readonly number[])[]): { rank: number[]; order: number[]; firstEmitting: number } {
+  const n = outputs.length;
+  const order = [...Array(n).keys()].sort((a, b) => Number(outputs[a]!.length > 0) - Number(outputs[b]!.length > 0) || a - b);
+  const rank = new Array<number>(n);
+  order.forEach((s, i) => (rank[s] = i));
+  const first = order.findIndex((s) => outputs[s]!.length > 0);
+  return { rank, order, firstEmitting: first < 0 ? n : first };
 }
 
 export class KeywordScanner {
@@ -80,16 +133,14 @@ export class KeywordScanner {
 
   private readonly wasm: WasmScan | undefined;
 
-  /** `useWasm: false` forces the JavaScript loop (the WebAssembly one is used when available). */
+  /**
+   * `useWasm: false` forces the JavaScript loop (the WebAssembly one is used when available and
+   * `minRun` is at least 15, the shortest run its block-wise run finder reports exactly).
+   */
   constructor(keywords: readonly string[], minRun: number, useWasm = true) {
+    KeywordScanner.checkKeywords(keywords);
     this.keywords = keywords.map((k) => k.toLowerCase());
     this.minRun = minRun;
-    for (const k of this.keywords) {
-      if (k.length === 0) throw new Error('empty keyword');
-      for (let i = 0; i < k.length; i++) {
-        if (k.charCodeAt(i) >= ALPHABET) throw new Error(`keyword "${k}" is not ASCII`);
-      }
-    }
     // Character classes: every character that occurs in a keyword (letters folded) gets its
     // own class, all others share class 0; bit 7 marks the base64 alphabet. A small transition
     // table stays in cache.
@@ -120,12 +171,18 @@ export class KeywordScanner {
         }
         s = t;
       }
-      out[s]!.push(id);
+      if (!out[s]!.includes(id)) out[s]!.push(id);
     });
-    // Breadth-first failure links, folded into a full transition table (DFA).
     const n = next.length;
+    const shift = width === 64 ? 6 : 7;
+    const mod = useWasm && shift === 6 && n < 65536 && minRun >= 15 ? loadWasm() : null;
+    this.wasm = mod ? this.instantiate(mod, next, out, classOf) : undefined;
+
+    // The JavaScript loop: breadth-first failure links folded into a full transition table (an
+    // Aho-Corasick DFA), so every character is one table step.
     const delta = n < 65536 ? new Uint16Array(n * width) : new Uint32Array(n * width);
     const fail = new Array<number>(n).fill(0);
+    const acOut = out.map((o) => [...o]);
     const queue: number[] = [];
     for (let c = 1; c < width; c++) {
       const t = next[0]![c]!;
@@ -136,7 +193,7 @@ export class KeywordScanner {
     }
     for (let qi = 0; qi < queue.length; qi++) {
       const s = queue[qi]!;
-      out[s]!.push(...out[fail[s]!]!);
+      acOut[s]!.push(...acOut[fail[s]!]!);
       for (let c = 1; c < width; c++) {
         const t = next[s]![c]!;
         if (t > 0) {
@@ -148,25 +205,27 @@ export class KeywordScanner {
         }
       }
     }
-    for (let c = 0; c < ALPHABET; c++) if (B64[c] === 1) classOf[c] = classOf[c]! | 128;
-    // Renumber states so the ones that emit a keyword come last: "did a keyword end here?" is
-    // then one comparison, not a table load. The root stays 0 (it never emits).
-    const order = [...Array(n).keys()].sort((a, b) => Number(out[a]!.length > 0) - Number(out[b]!.length > 0) || a - b);
-    const rank = new Array<number>(n);
-    order.forEach((s, i) => (rank[s] = i));
-    const shift = width === 64 ? 6 : 7;
+    const { rank, order, firstEmitting } = emittingLast(acOut);
     const table = n < 65536 ? new Uint16Array(n << shift) : new Uint32Array(n << shift);
     for (let s = 0; s < n; s++) {
       for (let c = 0; c < width; c++) table[(rank[s]! << shift) | c] = rank[delta[s * width + c]!]!;
     }
+    for (let c = 0; c < ALPHABET; c++) if (B64[c] === 1) classOf[c] = classOf[c]! | 128;
     this.classOf = classOf;
     this.shift = shift;
     this.delta = table;
-    this.outputs = order.map((s) => (out[s]!.length > 0 ? [...new Set(out[s])] : undefined));
-    this.firstEmitting = order.findIndex((s) => out[s]!.length > 0);
-    if (this.firstEmitting < 0) this.firstEmitting = n;
-    const mod = useWasm && shift === 6 && table instanceof Uint16Array ? loadWasm() : null;
-    this.wasm = mod && table instanceof Uint16Array ? this.instantiate(mod, table) : undefined;
+    this.outputs = order.map((s) => (acOut[s]!.length > 0 ? [...new Set(acOut[s])] : undefined));
+    this.firstEmitting = firstEmitting;
+  }
+
+  /** Throws, naming the keyword, unless every keyword is non-empty ASCII. */
+  static checkKeywords(keywords: readonly string[]): void {
+    for (const k of keywords) {
+      if (k.length === 0) throw new Error('empty keyword');
+      for (let i = 0; i < k.length; i++) {
+        if (k.charCodeAt(i) >= ALPHABET) throw new Error(`keyword "${k}" is not ASCII`);
+      }
+    }
   }
 
   /** True when scans run in WebAssembly. */
@@ -174,51 +233,86 @@ export class KeywordScanner {
     return this.wasm !== undefined;
   }
 
-  private instantiate(mod: object, table: Uint16Array): WasmScan {
+  /**
+   * The WebAssembly scanner's tables: the bare trie (no failure links: each candidate start
+   * walks it from the root) and the Teddy filter over each keyword's first characters.
+   */
+  private instantiate(mod: object, next: number[][], out: number[][], classOf: Uint8Array): WasmScan {
+    const n = next.length;
+    const { rank, order, firstEmitting } = emittingLast(out);
+    const trieTable = new Uint16Array(n << 6);
+    for (let s = 0; s < n; s++) {
+      for (let c = 1; c < 64; c++) {
+        const t = next[s]![c]!;
+        if (t > 0) trieTable[(rank[s]! << 6) | c] = rank[t]!;
+      }
+    }
+    const teddy = new Uint8Array(TEDDY_TABLE_BYTES + 32);
+    teddy.set(teddyTables([...new Set(this.keywords.map((kw) => kw.slice(0, TEDDY_CHARS)))]));
+    teddy.set(BASE64_NIBBLE_CLASSES, TEDDY_TABLE_BYTES);
     const api = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
     const instance = new api.Instance(mod, {});
     const memory = instance.exports['memory'] as WasmMemory;
-    const tbl = 64;
-    const cls = tbl + table.byteLength;
-    const txt = (cls + ALPHABET + 7) & ~7;
-    const hits = txt + CHUNK * 2;
-    const runs = hits + CHUNK * 8;
+    const cls = 64;
+    const teddyAt = cls + 256;
+    const trie = teddyAt + teddy.length;
+    const u16 = (trie + trieTable.byteLength + 15) & ~15;
+    const overlap = this.keywords.reduce((m, kw) => Math.max(m, kw.length), 0) + 16;
+    const loadedMax = CHUNK + overlap;
+    const bytes = u16 + ((loadedMax * 2 + 32 + 15) & ~15);
+    const hits = bytes + ((loadedMax + 48 + 15) & ~15);
+    const runs = hits + HIT_CAP * 8;
     const end = runs + CHUNK * 8;
     memory.grow(Math.ceil(end / 65536) - memory.buffer.byteLength / 65536);
-    const bytes = Buffer.from(memory.buffer);
-    new Uint16Array(memory.buffer, tbl, table.length).set(table);
-    bytes.set(this.classOf, cls);
+    const buffer = Buffer.from(memory.buffer);
+    for (let c = 0; c < ALPHABET; c++) buffer[cls + c] = classOf[c]!;
+    buffer.set(teddy, teddyAt);
+    new Uint16Array(memory.buffer, trie, trieTable.length).set(trieTable);
+    const ucs2Write = (buffer as unknown as { ucs2Write?: (s: string, offset: number, length: number) => number }).ucs2Write;
     return {
+      write:
+        typeof ucs2Write === 'function'
+          ? (text, offset, bytes) => void ucs2Write.call(buffer, text, offset, bytes)
+          : (text, offset, bytes) => void buffer.write(text, offset, bytes, 'utf16le'),
       scan: instance.exports['scan'] as WasmScan['scan'],
       i32: new Int32Array(memory.buffer),
-      bytes,
-      tbl,
+      memory: buffer,
+      firstEmitting,
+      outputs: order.map((s) => (out[s]!.length > 0 ? out[s] : undefined)),
       cls,
-      txt,
+      teddy: teddyAt,
+      trie,
+      u16,
+      bytes,
       hits,
       runs,
+      overlap,
     };
   }
 
   scan(text: string): ScanResult {
-    return this.wasm ? this.scanWasm(text, this.wasm) : this.scanJs(text);
+    if (this.wasm) {
+      const r = this.scanWasm(text, this.wasm);
+      if (r) return r;
+    }
+    return this.scanJs(text);
   }
 
-  private scanWasm(text: string, w: WasmScan): ScanResult {
-    const { outputs, keywords, minRun, firstEmitting } = this;
-    const { i32 } = w;
+  /** The WebAssembly scan, chunk by chunk; undefined when a chunk overflows the hit buffer. */
+  private scanWasm(text: string, w: WasmScan): ScanResult | undefined {
+    const { keywords, minRun } = this;
+    const { i32, outputs } = w;
     const hits: number[] = [];
     const runs: number[] = [];
     const n = text.length;
     i32[2] = 0; // flags
-    i32[3] = 0; // state
-    i32[4] = -1; // last position outside the base64 alphabet
-    i32[5] = 0; // character kinds in the current run
-    i32[6] = 0; // the run's first character could start base64 of ASCII
+    i32[3] = -1; // last non-base64 position
     for (let off = 0; off < n; off += CHUNK) {
       const len = Math.min(CHUNK, n - off);
-      w.bytes.write(off === 0 && len === n ? text : text.slice(off, off + len), w.txt, len * 2, 'utf16le');
-      w.scan(w.txt, len, off, w.tbl, w.cls, w.hits, w.runs, firstEmitting, minRun);
+      const loaded = Math.min(len + w.overlap, n - off);
+      w.write(off === 0 && loaded === n ? text : text.slice(off, off + loaded), w.u16, loaded * 2);
+      w.scan(w.u16, len, loaded, off, w.bytes, w.cls, w.teddy, w.trie, w.firstEmitting, w.hits, HIT_CAP, w.runs, minRun);
+      if ((i32[2]! & 4) !== 0) return undefined;
       const nh = i32[0]!;
       for (let j = 0, h = w.hits >> 2; j < nh; j++, h += 2) {
         const o = outputs[i32[h]!]!;
@@ -226,24 +320,27 @@ export class KeywordScanner {
         for (let k = 0; k < o.length; k++) hits.push(o[k]!, end - keywords[o[k]!]!.length + 1);
       }
       const nr = i32[1]!;
-      for (let j = 0, r = w.runs >> 2; j < nr; j++, r += 2) runs.push(i32[r]!, i32[r + 1]!);
+      for (let j = 0, r = w.runs >> 2; j < nr; j++, r += 2) {
+        const start = i32[r]!;
+        const end = i32[r + 1]!;
+        if (start >= 0) runs.push(start, end);
+        else if (couldBeBase64OfText(text, -start - 1, end)) runs.push(-start - 1, end); // began in an earlier chunk
+      }
     }
-    const last = i32[4]!;
-    if (n - last > minRun && i32[5] === 7 && i32[6] === 1) runs.push(last + 1, n);
+    const last = i32[3]!;
+    if (n - last > minRun && couldBeBase64OfText(text, last + 1, n)) runs.push(last + 1, n);
     const flags = i32[2]!;
     return { hits, runs, percent: (flags & 1) !== 0, backslash: (flags & 2) !== 0 };
   }
 
   private scanJs(text: string): ScanResult {
     const { delta, outputs, firstEmitting, keywords, minRun, classOf, shift } = this;
-    const hits: number[] = [];
+    const found: number[] = [];
     const runs: number[] = [];
     let percent = false;
     let backslash = false;
     let state = 0;
     let last = -1; // last character outside the base64 alphabet
-    let kinds = 0; // 1 lower, 2 upper, 4 digit: seen in the current run
-    let first = false; // the run's first character could start base64 of ASCII (A-Z, a-f)
     const n = text.length;
     for (let i = 0; i < n; i++) {
       const c = text.charCodeAt(i);
@@ -253,21 +350,46 @@ export class KeywordScanner {
         const o = outputs[state]!;
         for (let j = 0; j < o.length; j++) {
           const id = o[j]!;
-          hits.push(id, i - keywords[id]!.length + 1);
+          found.push(id, i - keywords[id]!.length + 1);
         }
       }
       if (cls < 128) {
-        if (i - last > minRun && kinds === 7 && first) runs.push(last + 1, i);
+        if (i - last > minRun && couldBeBase64OfText(text, last + 1, i)) runs.push(last + 1, i);
         last = i;
-        kinds = 0;
         if (c === 37) percent = true;
         else if (c === 92) backslash = true;
-      } else {
-        if (i === last + 1) first = (c >= 65 && c <= 90) || (c >= 97 && c <= 102);
-        kinds |= c >= 97 && c <= 122 ? 1 : c >= 65 && c <= 90 ? 2 : c >= 48 && c <= 57 ? 4 : 0;
       }
     }
-    if (n - last > minRun && kinds === 7 && first) runs.push(last + 1, n);
-    return { hits, runs, percent, backslash };
+    if (n - last > minRun && couldBeBase64OfText(text, last + 1, n)) runs.push(last + 1, n);
+    return { hits: byStart(found, keywords), runs, percent, backslash };
   }
+}
+
+/**
+ * A base64-alphabet run worth decoding: it starts with A-Z or a-f (the top six bits of an ASCII
+ * byte) and holds lowercase, uppercase and digits, or lowercase and uppercase with '=' padding
+ * that completes it to a multiple of four (short text often encodes without a digit).
+ */
+function couldBeBase64OfText(text: string, start: number, end: number): boolean {
+  const c0 = text.charCodeAt(start);
+  if (!((c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 102))) return false;
+  let kinds = 0;
+  for (let i = start; i < end && kinds !== 7; i++) {
+    const c = text.charCodeAt(i);
+    kinds |= c >= 97 && c <= 122 ? 1 : c >= 65 && c <= 90 ? 2 : c >= 48 && c <= 57 ? 4 : 0;
+  }
+  if (kinds === 7) return true;
+  if (kinds !== 3 || text.charCodeAt(end) !== 61) return false;
+  const padded = end - start + 1 + (text.charCodeAt(end + 1) === 61 ? 1 : 0);
+  return padded % 4 === 0;
+}
+
+/** Hit pairs ordered by start, then by keyword length: the order the WebAssembly scan finds them in. */
+function byStart(found: number[], keywords: readonly string[]): number[] {
+  const idx: number[] = [];
+  for (let i = 0; i < found.length; i += 2) idx.push(i);
+  idx.sort((a, b) => found[a + 1]! - found[b + 1]! || keywords[found[a]!]!.length - keywords[found[b]!]!.length);
+  const out: number[] = [];
+  for (const i of idx) out.push(found[i]!, found[i + 1]!);
+  return out;
 }

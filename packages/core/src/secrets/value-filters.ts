@@ -3,25 +3,50 @@
  * identifiers and code, well-known non-secret shapes (UUIDs, hex digests).
  */
 
-/** Shannon entropy in bits per character. */
+/**
+ * Character counts for shannonEntropy, reused: a fresh typed array this size lives outside the
+ * heap and costs more to allocate than the whole computation. Zeroed again after every use.
+ */
+const asciiCounts = new Uint32Array(128);
+/** k * log2(k) for the counts short values have. */
+const K_LOG_K = Float64Array.from({ length: 257 }, (_, k) => (k === 0 ? 0 : k * Math.log2(k)));
+const kLogK = (k: number): number => (k < K_LOG_K.length ? K_LOG_K[k]! : k * Math.log2(k));
+
+/** Shannon entropy in bits per character: log2(n) - sum(k log2 k) / n over character counts k. */
 export function shannonEntropy(value: string): number {
   const n = value.length;
   if (n === 0) return 0;
-  const counts = new Uint32Array(128);
+  const counts = asciiCounts;
   let other: Map<number, number> | undefined;
   for (let i = 0; i < n; i++) {
     const c = value.charCodeAt(i);
     if (c < 128) counts[c]!++;
     else (other ??= new Map()).set(c, (other.get(c) ?? 0) + 1);
   }
-  let h = 0;
-  const add = (k: number): void => {
-    const p = k / n;
-    h -= p * Math.log2(p);
-  };
-  for (let c = 0; c < 128; c++) if (counts[c]! > 0) add(counts[c]!);
-  if (other) for (const k of other.values()) add(k);
-  return h;
+  let sum = 0;
+  // Each distinct character once: read its count, then clear it so the next call starts at zero.
+  for (let i = 0; i < n; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 128) continue;
+    const k = counts[c]!;
+    if (k === 0) continue;
+    counts[c] = 0;
+    sum += kLogK(k);
+  }
+  if (other) for (const k of other.values()) sum += kLogK(k);
+  return Math.max(0, Math.log2(n) - sum / n);
+}
+
+/** The same character six or more times in a row (aaaaaa, 000000); line breaks do not count. */
+function hasRepeatRun(value: string): boolean {
+  let run = 1;
+  for (let i = 1; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === value.charCodeAt(i - 1) && c !== 10 && c !== 13 && c !== 0x2028 && c !== 0x2029) {
+      if (++run >= 6) return true;
+    } else run = 1;
+  }
+  return false;
 }
 
 const PLACEHOLDER_MARKERS =
@@ -35,7 +60,7 @@ const PLACEHOLDER_MARKERS =
 export function isPlaceholder(value: string): boolean {
   if (PLACEHOLDER_MARKERS.test(value)) return true;
   if (/^\$[A-Za-z_]/.test(value)) return true; // $TOKEN, $env:TOKEN
-  if (/(.)\1{5,}/.test(value)) return true; // aaaaaa, 000000
+  if (hasRepeatRun(value)) return true; // aaaaaa, 000000
   if (/0123456|1234567|abcdefgh|ABCDEFGH/.test(value)) return true;
   return false;
 }
@@ -54,23 +79,61 @@ export function isHexDigest(value: string): boolean {
   return (n === 32 || n === 40 || n === 64 || n === 96 || n === 128) && HEX.test(value);
 }
 
+// Shapes of code and identifiers (looksLikeCode), with the characters each one needs.
+const DOT = 1;
+const COLON = 2;
+const NAME_SEPARATOR = 4; // _ : . / @ -
+const OPERATOR_CHAR = 8; // | & = ? ! + - ) .
+const OTHER = 16;
+const CODE_PUNCT = new Uint8Array(128);
+for (const ch of '_:./@-') CODE_PUNCT[ch.charCodeAt(0)]! |= NAME_SEPARATOR;
+for (const ch of '|&=?!+-).') CODE_PUNCT[ch.charCodeAt(0)]! |= OPERATOR_CHAR;
+CODE_PUNCT[46]! |= DOT;
+CODE_PUNCT[58]! |= COLON;
+for (let c = 0; c < 128; c++) if (CODE_PUNCT[c] === 0 && !/[A-Za-z0-9]/.test(String.fromCharCode(c))) CODE_PUNCT[c] = OTHER;
+/** First characters of this, self, new, await, typeof, void. */
+const STARTS_EXPRESSION_WORD = new Set([...'tsnav'].map((ch) => ch.charCodeAt(0)));
+const MEMBER_EXPRESSION = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+const SEPARATED_NAME = /^[A-Za-z]+(?:[_:./@-][A-Za-z]+)+$/; // snake/kebab/CONSTANT names, a:b.c
+const EXPRESSION = /^!|^(?:this|self|new|await|typeof|void)\b|\bthis\./;
+const WORD_OR_CAMEL = /^[a-z]+$|^[A-Z]+$|^[A-Z]?[a-z]+(?:[A-Z][a-z]*)*$/;
+const LITERAL_WORD = /^(?:true|false|null|none|nil|undefined|required|optional|string|number|boolean)$/i;
+const NUMBER_LIKE = /^[\d.:+-]+$/; // numbers, versions, times
+const PATH = /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)/;
+const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i; // URLs (the URL rule handles those)
+const OPERATOR = /\|\||&&|=>|\?\.|!==?|===|\+\+|--|\)\./;
+
 /**
  * True when a value assigned to a secret-sounding key is code or an identifier, not a
  * credential: `getAccessToken`, `this.token`, `process.env.API_KEY`, `ACCESS_TOKEN_KEY`,
  * `e.password||""`, a path, a URL, a number, a word.
  */
 export function looksLikeCode(value: string): boolean {
-  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return true; // member expression
-  if (/^[A-Za-z]+(?:[_:./@-][A-Za-z]+)+$/.test(value)) return true; // snake/kebab/CONSTANT names, a:b.c
-  if (/^!|^(?:this|self|new|await|typeof|void)\b|\bthis\./.test(value)) return true; // expressions
-  if (/^[a-z]+$|^[A-Z]+$|^[A-Z]?[a-z]+(?:[A-Z][a-z]*)*$/.test(value)) return true; // words, camelCase
-  if (/^[\d.:+-]+$/.test(value)) return true; // numbers, versions, times
-  if (/^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)/.test(value)) return true; // paths
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return true; // URLs (the URL rule handles those)
-  if (/\|\||&&|=>|\?\.|!==?|===|\+\+|--|\)\./.test(value)) return true; // operators
-  if (/^(?:true|false|null|none|nil|undefined|required|optional|string|number|boolean)$/i.test(value)) return true;
+  // One pass over the characters decides which shapes are possible at all: a random credential
+  // (letters and digits mixed) rules out nearly every one without running its regex.
+  let letters = 0;
+  let digits = 0;
+  let punct = 0; // bits of CODE_PUNCT
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) letters++;
+    else if (c >= 48 && c <= 57) digits++;
+    else if (c < 128) punct |= CODE_PUNCT[c]!;
+    else punct |= OTHER;
+  }
+  const onlyLetters = letters === value.length;
+  const c0 = value.charCodeAt(0);
+  if (punct & DOT && MEMBER_EXPRESSION.test(value)) return true;
+  if (digits === 0 && punct & NAME_SEPARATOR && SEPARATED_NAME.test(value)) return true;
+  if ((c0 === 33 || STARTS_EXPRESSION_WORD.has(c0) || punct & DOT) && EXPRESSION.test(value)) return true;
+  if (onlyLetters && (WORD_OR_CAMEL.test(value) || LITERAL_WORD.test(value))) return true;
+  if (letters === 0 && NUMBER_LIKE.test(value)) return true;
+  if ((c0 === 46 || c0 === 47 || c0 === 126 || value.charCodeAt(1) === 58) && PATH.test(value)) return true;
+  if (punct & COLON && URL_START.test(value)) return true;
+  if (punct & OPERATOR_CHAR && OPERATOR.test(value)) return true;
   return false;
 }
+
 
 /** Character classes present: lower, upper, digit, other. */
 export function classCount(value: string): number {

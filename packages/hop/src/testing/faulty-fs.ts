@@ -1,7 +1,7 @@
-import type { HopFs } from '../fs-layer.js';
+import type { HopFileHandle, HopFs } from '../fs-layer.js';
 import { nodeFs } from '../fs-layer.js';
 
-/** Which operation to fail. `write` and `sync` fail on the handle; the rest on the fs call. */
+/** Which operation to fail. `write` (also truncate) and `sync` fail on the handle; `open` covers openForWrite and openExisting; the rest fail on the fs call. */
 export type FsOp = 'open' | 'write' | 'sync' | 'dirsync' | 'rename' | 'link' | 'readdir' | 'readFile' | 'mkdir';
 
 export interface FsFault {
@@ -26,31 +26,39 @@ export function createFaultyFs(): HopFs & { faults: FsFault[]; failures: number 
     err.code = f.code;
     throw err;
   };
+  /** A file handle whose write/truncate and fsync fail as configured. */
+  const wrap = (h: HopFileHandle, path: string): HopFileHandle => ({
+    writeAll: async (d) => {
+      check('write', path);
+      return h.writeAll(d);
+    },
+    truncate: async (n) => {
+      check('write', path);
+      return h.truncate(n);
+    },
+    sync: async () => {
+      check('sync', path);
+      return h.sync();
+    },
+    close: () => h.close(),
+  });
   const fs: HopFs = {
     async openForWrite(path, exclusive) {
       check('open', path);
-      const h = await nodeFs.openForWrite(path, exclusive);
-      return {
-        writeAll: async (d) => {
-          check('write', path);
-          return h.writeAll(d);
-        },
-        sync: async () => {
-          check('sync', path);
-          return h.sync();
-        },
-        close: () => h.close(),
-      };
+      return wrap(await nodeFs.openForWrite(path, exclusive), path);
+    },
+    async openExisting(path) {
+      check('open', path);
+      return wrap(await nodeFs.openExisting(path), path);
     },
     async openDir(path) {
       const h = await nodeFs.openDir(path);
       return {
-        writeAll: h.writeAll,
+        ...h,
         sync: async () => {
           check('dirsync', path);
           return h.sync();
         },
-        close: () => h.close(),
       };
     },
     rename: async (a, b) => (check('rename', b), nodeFs.rename(a, b)),

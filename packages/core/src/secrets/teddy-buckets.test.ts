@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { BUILTIN_RULES } from './builtin-rules.js';
+import { TEDDY_BUCKETS, TEDDY_CHARS, assignBuckets, teddyTables } from './teddy-buckets.js';
+
+const builtinPrefixes = [...new Set(BUILTIN_RULES.flatMap((r) => r.keywords.map((k) => k.toLowerCase().slice(0, TEDDY_CHARS))))];
+
+/** Buckets that accept `s` at the start, by the tables (the WebAssembly filter's logic). */
+function accepted(tables: Uint8Array, s: string): number {
+  let set = 0;
+  for (let half = 0; half < 2; half++) {
+    let m = 0xff;
+    for (let j = 0; j < TEDDY_CHARS; j++) {
+      const c = (j < s.length ? s.charCodeAt(j) : 0) | 0x20;
+      const at = (half * TEDDY_CHARS + j) * 32;
+      m &= tables[at + (c & 15)]! & tables[at + 16 + (c >> 4)]!;
+    }
+    set |= m << (half * 8);
+  }
+  return set;
+}
+
+describe('Teddy buckets', () => {
+  it('puts every prefix in one of the buckets, the same way every time', () => {
+    const a = assignBuckets(builtinPrefixes);
+    expect(a).toHaveLength(builtinPrefixes.length);
+    expect(a.every((b) => Number.isInteger(b) && b >= 0 && b < TEDDY_BUCKETS)).toBe(true);
+    expect(assignBuckets(builtinPrefixes)).toEqual(a);
+    expect(new Set(a).size).toBe(TEDDY_BUCKETS); // ~90 prefixes use every bucket
+  });
+
+  it('tables accept every prefix in its own bucket, in either case (no false negatives)', () => {
+    const tables = teddyTables(builtinPrefixes);
+    const buckets = assignBuckets(builtinPrefixes);
+    builtinPrefixes.forEach((p, i) => {
+      const bit = 1 << buckets[i]!;
+      expect(accepted(tables, p) & bit, p).toBe(bit);
+      expect(accepted(tables, p.toUpperCase()) & bit, p).toBe(bit);
+      // A shorter prefix accepts any following character.
+      if (p.length < TEDDY_CHARS) expect(accepted(tables, `${p}~~`) & bit, p).toBe(bit);
+    });
+  });
+
+  it('keeps common words of ordinary text out of every bucket', () => {
+    const tables = teddyTables(builtinPrefixes);
+    const words = ['the', 'and', 'for', 'ion', 'ing', 'ent', 'con', 'res', 'ret', 'fun', 'var', 'let'];
+    const passed = words.filter((w) => accepted(tables, w) !== 0);
+    expect(passed.length).toBeLessThanOrEqual(2);
+  });
+});
