@@ -8,11 +8,11 @@
 -- remedy: Load every export covering the period, and check the exporter for dropped spans
 --   (queue size, batch limits, crashes before flush).
 SELECT c.trace_id, c.span_id, c.tool, NULL AS "key",
-  'Tool call ' || c.tool || ' declares ' || c.args_count || ' argument spans but ' || count(a.span_id) || ' were found.' AS reason
-FROM tool_calls c LEFT JOIN tool_args a ON a.trace_id = c.trace_id AND a.call_span_id = c.span_id
-WHERE c.args_count IS NOT NULL
-GROUP BY c.trace_id, c.span_id, c.tool, c.args_count
-HAVING count(a.span_id) <> c.args_count
+  'Tool call ' || c.tool || ' declares ' || c.args_count || ' argument spans but ' || coalesce(a.n, 0) || ' were found.' AS reason
+FROM tool_calls c
+LEFT JOIN (SELECT trace_id, call_span_id, count(*) AS n FROM tool_args GROUP BY trace_id, call_span_id) a
+  ON a.trace_id = c.trace_id AND a.call_span_id = c.span_id
+WHERE c.args_count IS NOT NULL AND coalesce(a.n, 0) <> c.args_count
 UNION ALL
 SELECT a.trace_id, a.span_id, NULL, a."key",
   'Argument span ' || a."key" || ' has no tool-call parent span in the loaded traces.'

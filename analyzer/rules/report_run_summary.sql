@@ -3,7 +3,8 @@
 -- severity: info
 -- kind: report
 -- description: One line per run (gen_ai.conversation.id): tool calls, argument leaves, invented
---   leaves, gated calls, remote hops and refusals. span_id is the run's first tool call.
+--   leaves, gated calls, remote hops and refusals. span_id is the run's first tool call (ties on
+--   start time go to the smallest trace and span id, so the finding is stable across runs).
 -- remedy: Informational.
 WITH leaves AS (
   SELECT trace_id, call_span_id, count(*) AS leaves, count(*) FILTER (WHERE provenance = 'model_inferred') AS inferred
@@ -11,7 +12,8 @@ WITH leaves AS (
 per_call AS (
   SELECT c.*, coalesce(l.leaves, 0) AS leaves, coalesce(l.inferred, 0) AS inferred
   FROM tool_calls c LEFT JOIN leaves l ON l.trace_id = c.trace_id AND l.call_span_id = c.span_id)
-SELECT arg_min(trace_id, start_ns) AS trace_id, arg_min(span_id, start_ns) AS span_id, NULL AS tool, NULL AS "key",
+SELECT arg_min(trace_id, (start_ns, trace_id, span_id)) FILTER (WHERE start_ns IS NOT NULL) AS trace_id,
+  arg_min(span_id, (start_ns, trace_id, span_id)) FILTER (WHERE start_ns IS NOT NULL) AS span_id, NULL AS tool, NULL AS "key",
   'Run ' || coalesce(run_id, '(no run id)') || ': ' || count(*) || ' tool call(s), ' || sum(leaves) || ' argument(s), '
     || sum(inferred) || ' model-inferred, ' || count(*) FILTER (WHERE gate_action IN ('block', 'ask')) || ' gated, '
     || count(*) FILTER (WHERE went_remote) || ' remote, ' || count(*) FILTER (WHERE verdict = 'refuse') || ' refused.' AS reason

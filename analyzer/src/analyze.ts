@@ -1,15 +1,22 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ResourceAttributes } from '@argspan/conventions';
 import { readBaseline } from './baseline.js';
 import { scanCredentials } from './credential-scan.js';
 import { Db } from './db.js';
-import { SCHEMA_TABLES, SCHEMA_VIEWS, exportParquet } from './export-parquet.js';
+import { SCHEMA_TABLES, exportParquet } from './export-parquet.js';
 import { sqlString } from './load/duckdb-types.js';
 import { expandPathsStrict } from './load/expand-paths.js';
 import { DEFAULT_MAX_LINE_BYTES } from './load/load-file.js';
 import { loadTraces } from './load/load-traces.js';
+import { phase } from './phases.js';
 import { loadRules } from './rules/rule-file.js';
 import { runRules } from './rules/run-rules.js';
 import type { AnalysisResult, AnalyzeOptions } from './types.js';
+
+/** DuckDB memory limit of a run unless `memoryLimit` says otherwise: keeps peak RSS well under 2 GB. */
+export const DEFAULT_MEMORY_LIMIT = '1.25GB';
 
 /**
  * Load trace exports into DuckDB, run the rules and return the findings. Throws `InputError`
@@ -21,22 +28,35 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
   const rules = loadRules(options.rulesDirs ?? []).filter((r) => options.reports || r.kind !== 'report');
   const suppress = options.baseline ? readBaseline(options.baseline) : new Set<string>();
   const files = expandPathsStrict(options.paths);
-  const db = await Db.open(options.dbPath);
+  const spill = mkdtempSync(join(tmpdir(), 'argspan-duckdb-'));
+  const db = await Db.open(options.dbPath, {
+    threads: String(options.threads ?? availableParallelism()),
+    memory_limit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
+    temp_directory: spill,
+  }).catch((err: unknown) => {
+    rmSync(spill, { recursive: true, force: true });
+    throw new Error(`DuckDB did not accept the settings (memoryLimit ${JSON.stringify(options.memoryLimit ?? DEFAULT_MEMORY_LIMIT)}, threads ${options.threads ?? 'default'}): ${err instanceof Error ? err.message : String(err)}`);
+  });
   try {
     if (options.dbPath) {
       // Replace the analyzer's own objects in an existing database file; leave anything else alone.
-      for (const v of SCHEMA_VIEWS) await db.run(`DROP VIEW IF EXISTS ${v}`);
-      for (const t of [...SCHEMA_TABLES.filter((t) => !SCHEMA_VIEWS.includes(t)), 'span_structs']) await db.run(`DROP TABLE IF EXISTS ${t}`);
+      // Views first (they depend on the tables); each object is dropped as what it is, since an
+      // older version may have written a view's name as a table.
+      const ours = new Set<string>([...SCHEMA_TABLES, 'span_structs']);
+      const existing = await db.all(`SELECT table_name AS name, table_type AS type FROM information_schema.tables WHERE table_schema = 'main' ORDER BY table_type = 'VIEW' DESC`);
+      for (const o of existing.filter((o) => ours.has(String(o.name)))) await db.run(`DROP ${o.type === 'VIEW' ? 'VIEW' : 'TABLE'} ${o.name}`);
     }
     const load = await loadTraces(db, files, {
       allowPartial: options.allowPartial ?? false,
       maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
       ...(options.onProgress ? { onFile: options.onProgress } : {}),
+      ...(options.onPhase ? { onPhase: options.onPhase } : {}),
     });
-    await scanCredentials(db);
-    await buildAllowlist(db, options.remoteAllowlist ?? []);
-    const run = await runRules(db, rules);
-    if (options.exportParquetDir) await exportParquet(db, options.exportParquetDir);
+    await phase(options.onPhase, 'credential scan', () => scanCredentials(db, undefined, undefined, options.onPhase));
+    await phase(options.onPhase, 'allowlist', () => buildAllowlist(db, options.remoteAllowlist ?? []));
+    const run = await runRules(db, rules, options.onPhase);
+    const parquetDir = options.exportParquetDir;
+    if (parquetDir) await phase(options.onPhase, 'export parquet', () => exportParquet(db, parquetDir));
     const findings = run.findings.filter((f) => !suppress.has(f.fingerprint));
     return {
       findings,
@@ -55,6 +75,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
     };
   } finally {
     db.close();
+    rmSync(spill, { recursive: true, force: true });
   }
 }
 

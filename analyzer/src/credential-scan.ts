@@ -1,48 +1,70 @@
 import { BUILTIN_RULES, defaultSecretDetector, type SecretDetector } from '@argspan/core';
 import type { Db } from './db.js';
 import { sqlString } from './load/duckdb-types.js';
+import { phase, type PhaseListener } from './phases.js';
 
 /**
  * Re-scan every string attribute (span, event and resource; a resource hit is reported once, on
  * its first span) for credential shapes with
  * @argspan/core's secret detector, into `credential_hits(trace_id, span_id, scope, key, rule_id)`.
- * DuckDB pre-filters on the rules' literal keywords (the detector's own pre-filter), so only
+ * DuckDB pre-filters on the rules' literal keywords (the detector's own pre-filter), first with
+ * one match per span over all its values, then value by value for the few spans left, so only
  * candidate values cross into JavaScript; the detector's regexes decide. The value itself is
  * never stored in the table.
  */
-export async function scanCredentials(db: Db, detector: SecretDetector = defaultSecretDetector, keywords: readonly string[] = builtinKeywords()): Promise<number> {
+export async function scanCredentials(
+  db: Db,
+  detector: SecretDetector = defaultSecretDetector,
+  keywords: readonly string[] = builtinKeywords(),
+  onPhase?: PhaseListener,
+): Promise<number> {
   await db.run(`CREATE TABLE credential_hits (trace_id VARCHAR, span_id VARCHAR, scope VARCHAR, "key" VARCHAR, rule_id VARCHAR)`);
   // One RE2 pass over each value for all keywords (literal alternation), instead of one contains() per keyword.
   const alternation = keywords.map((k) => k.replace(/[\\^$.|?*+()[\]{}-]/g, (c) => `\\${c}`)).join('|');
   // Keywords are matched case-insensitively, as the detector's own pre-filter does.
   const match = (v: string) => (keywords.length === 0 ? `${v} IS NOT NULL` : `regexp_matches(${v}, ${sqlString(alternation)}, 'i')`);
-  // Filter each span's own attribute lists first (no unnest of the whole attribute set).
-  const candidates = await db.all(`
+  // First one match per span over all its string values joined by a control character (no
+  // keyword holds one, so no match can straddle two values): almost every span is ruled out by
+  // that single call. Only the spans left have their attribute lists filtered value by value.
+  const anyValue = (list: string) => (keywords.length === 0 ? 'true' : match(`array_to_string(list_transform(${list}, lambda a: a."value".stringValue), chr(1))`));
+  const eventAttrs = 'flatten(list_transform(events, lambda e: e.attributes))';
+  // The per-value match runs in a plain filter after the unnest: inside a lambda under UNNEST,
+  // DuckDB evaluates it row by row and compiles the pattern again for every span.
+  const candidates = await phase(onPhase, 'credential scan: pre-filter', () =>
+    db.all(`
     SELECT trace_id, span_id, 'span' AS scope, a."key" AS "key", a."value".stringValue AS str_value
-    FROM (SELECT trace_id, span_id, unnest(list_filter(attributes, lambda a: ${match('a."value".stringValue')})) AS a FROM span_structs)
+    FROM (SELECT trace_id, span_id, unnest(attributes) AS a FROM span_structs WHERE ${anyValue('attributes')})
+    WHERE ${match('a."value".stringValue')}
     UNION ALL
     SELECT trace_id, span_id, 'event', a."key", a."value".stringValue
-    FROM (SELECT trace_id, span_id, unnest(list_filter(flatten(list_transform(events, lambda e: e.attributes)), lambda a: ${match('a."value".stringValue')})) AS a
-      FROM span_structs WHERE len(events) > 0)
-    UNION ALL
-    SELECT s.trace_id, s.span_id, 'resource', r."key", r.str_value FROM resource_attributes r
-    JOIN (SELECT resource_id, min(trace_id) AS trace_id, arg_min(span_id, trace_id || span_id) AS span_id FROM spans GROUP BY resource_id) s USING (resource_id)
-    WHERE r."type" = 'string' AND (${match('r.str_value')})`);
-  const appender = await db.conn.createAppender('credential_hits');
-  let hits = 0;
+    FROM (SELECT trace_id, span_id, unnest(${eventAttrs}) AS a FROM span_structs WHERE len(events) > 0 AND ${anyValue(eventAttrs)})
+    WHERE ${match('a."value".stringValue')}`),
+  );
+  const hits: { trace_id: unknown; span_id: unknown; scope: unknown; key: unknown; ruleId: string }[] = [];
   for (const c of candidates) {
     const finding = detector.find(String(c.str_value));
-    if (!finding) continue;
-    appender.appendVarchar(String(c.trace_id));
-    appender.appendVarchar(String(c.span_id));
-    appender.appendVarchar(String(c.scope));
-    appender.appendVarchar(String(c.key));
-    appender.appendVarchar(finding.ruleId);
+    if (finding) hits.push({ trace_id: c.trace_id, span_id: c.span_id, scope: c.scope, key: c.key, ruleId: finding.ruleId });
+  }
+  // A resource hit is reported on the resource's first span, looked up only for resources that hit.
+  const resourceHits = (await db.all(`SELECT resource_id, "key", str_value FROM resource_attributes WHERE "type" = 'string' AND (${match('str_value')})`))
+    .map((c) => ({ resource_id: c.resource_id, key: c.key, finding: detector.find(String(c.str_value)) }))
+    .filter((c) => c.finding);
+  if (resourceHits.length) {
+    const ids = [...new Set(resourceHits.map((c) => String(c.resource_id)))].join(', ');
+    const first = await db.all(`SELECT resource_id, min(trace_id) AS trace_id, arg_min(span_id, trace_id || span_id) AS span_id FROM span_structs WHERE resource_id IN (${ids}) GROUP BY resource_id`);
+    const byResource = new Map(first.map((r) => [String(r.resource_id), r]));
+    for (const c of resourceHits) {
+      const span = byResource.get(String(c.resource_id));
+      if (span && c.finding) hits.push({ trace_id: span.trace_id, span_id: span.span_id, scope: 'resource', key: c.key, ruleId: c.finding.ruleId });
+    }
+  }
+  const appender = await db.conn.createAppender('credential_hits');
+  for (const h of hits) {
+    for (const v of [h.trace_id, h.span_id, h.scope, h.key, h.ruleId]) appender.appendVarchar(String(v));
     appender.endRow();
-    hits += 1;
   }
   appender.closeSync();
-  return hits;
+  return hits.length;
 }
 
 /** The built-in rules' keywords; empty (scan everything) if any rule has none. */

@@ -1,3 +1,4 @@
+import { totalmem } from 'node:os';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 
 /** Row as plain JSON values (64-bit integers as strings, as @duckdb/node-api's JSON conversion gives them). */
@@ -8,12 +9,30 @@ export class Db {
   private constructor(
     private readonly instance: DuckDBInstance,
     readonly conn: DuckDBConnection,
+    private readonly memoryLimit: string | undefined,
   ) {}
 
-  /** Open `path` (a file) or an in-memory database. */
-  static async open(path = ':memory:'): Promise<Db> {
-    const instance = await DuckDBInstance.create(path, { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
-    return new Db(instance, await instance.connect());
+  /** Open `path` (a file) or an in-memory database, with DuckDB's defaults unless `settings` (DuckDB configuration options) say otherwise. */
+  static async open(path = ':memory:', settings: Readonly<Record<string, string>> = {}): Promise<Db> {
+    const instance = await DuckDBInstance.create(path, { ...settings, autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
+    return new Db(instance, await instance.connect(), settings.memory_limit);
+  }
+
+  /**
+   * Run `fn` under DuckDB's default memory limit. Reading a file line by line (read_csv) or as one
+   * JSON document reserves a buffer of 16 times the longest line (or twice the largest object)
+   * allowed up front; a tight limit refuses that reservation although little of it is touched.
+   * Only those reads use this, never the bulk OTLP JSON-lines path.
+   */
+  async withDefaultMemoryLimit<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.memoryLimit === undefined) return fn();
+    // DuckDB's own default: 80% of physical memory (RESET would go back to the limit this database was opened with).
+    await this.run(`SET memory_limit = '${Math.floor((totalmem() * 0.8) / 2 ** 20)}MiB'`);
+    try {
+      return await fn();
+    } finally {
+      await this.run(`SET memory_limit = '${this.memoryLimit.replace(/'/g, "''")}'`);
+    }
   }
 
   async run(sql: string): Promise<void> {

@@ -20,9 +20,6 @@ export const SCHEMA_TABLES = [
   'remote_allowlist',
 ] as const;
 
-/** The schema objects that are views over `span_structs` (see load/schema.ts). */
-export const SCHEMA_VIEWS: readonly string[] = ['span_attributes', 'event_attributes'];
-
 /** Write each table to `<dir>/<table>.parquet` so the same rules can run on another SQL engine. */
 export async function exportParquet(db: Db, dir: string): Promise<string[]> {
   mkdirSync(dir, { recursive: true });

@@ -2,8 +2,9 @@
  * @argspan/analyzer — load trace exports (OTLP JSON lines, collector framed output, OTLP and
  * Jaeger JSON documents) into DuckDB, run SQL rules and report findings for people and CI.
  */
-export { analyze } from './analyze.js';
+export { analyze, DEFAULT_MEMORY_LIMIT } from './analyze.js';
 export type { AnalyzeOptions, AnalysisResult, AnalysisStats } from './types.js';
+export type { PhaseListener } from './phases.js';
 export { InputError, formatProblem } from './load/input-error.js';
 export type { InputProblem } from './load/input-error.js';
 export { RuleError, loadRules, parseRule, SEVERITIES, RULE_KINDS, SHIPPED_RULES_DIR } from './rules/rule-file.js';

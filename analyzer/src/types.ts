@@ -1,4 +1,5 @@
 import type { InputProblem } from './load/input-error.js';
+import type { PhaseListener } from './phases.js';
 import type { Rule } from './rules/rule-file.js';
 import type { Finding } from './rules/run-rules.js';
 
@@ -20,10 +21,24 @@ export interface AnalyzeOptions {
   baseline?: string;
   /** Keep the DuckDB database in this file instead of in memory (its analyzer tables are replaced). @default undefined */
   dbPath?: string;
+  /**
+   * DuckDB's memory limit: tables beyond it spill to a temporary directory (removed after the
+   * run), so peak memory stays bounded whatever the input size. DuckDB's JSON reader keeps about
+   * twice `maxLineBytes` of buffer per thread, so keep it well above `threads` x 2 x `maxLineBytes`.
+   * @default '1.25GB'
+   */
+  memoryLimit?: string;
+  /** DuckDB worker threads. @default os.availableParallelism() */
+  threads?: number;
   /** Write every normalised table to `<dir>/<table>.parquet`. @default undefined */
   exportParquetDir?: string;
   /** Called before each file is loaded. @default undefined */
   onProgress?: (index: number, total: number, file: string) => void;
+  /**
+   * Called after each phase (`stage`, `dedup`, `normalise`, `argspan tables`, `credential scan`,
+   * `rule <id>`, …) with its wall and CPU milliseconds, for profiling. @default undefined
+   */
+  onPhase?: PhaseListener;
 }
 
 /** Run statistics (the `stats` object of the JSON report). */

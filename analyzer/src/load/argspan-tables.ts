@@ -81,30 +81,71 @@ export const HOP_EVENT_COLUMNS: readonly DerivedColumn[] = [
   { column: 'state_file', key: EventAttributes.STATE_FILE, type: 'str' },
 ];
 
-/** Typed value of an OTLP AnyValue struct `v`, for a derived column. */
-const TYPED: Record<ColType, (v: string) => string> = {
-  str: (v) => `${v}.stringValue`,
-  int: (v) => `coalesce(TRY_CAST(${v}.intValue AS BIGINT), CAST(${v}.doubleValue AS BIGINT), TRY_CAST(${v}.stringValue AS BIGINT))`,
-  num: (v) => `coalesce(${v}.doubleValue, TRY_CAST(${v}.intValue AS DOUBLE), TRY_CAST(${v}.stringValue AS DOUBLE))`,
-  bool: (v) => `coalesce(${v}.boolValue, CASE lower(${v}.stringValue) WHEN 'true' THEN true WHEN 'false' THEN false END)`,
-  arr: (v) => `attr_array(${v})`,
+/**
+ * A derived column's typed value, from the span's attribute list split into one list per value
+ * field (`ks` keys, `sv` strings, `iv` ints, `dv` doubles, `bv` bools) and the attribute's
+ * position `p` in it. Picking from a list of plain values is a cheap list_extract; picking the
+ * whole value struct (with its nested array) from the attribute list was the costliest step of
+ * the load.
+ */
+const TYPED: Record<ColType, (p: string) => string> = {
+  str: (p) => `sv[${p}]`,
+  int: (p) => `coalesce(TRY_CAST(iv[${p}] AS BIGINT), CAST(dv[${p}] AS BIGINT), TRY_CAST(sv[${p}] AS BIGINT))`,
+  num: (p) => `coalesce(dv[${p}], TRY_CAST(iv[${p}] AS DOUBLE), TRY_CAST(sv[${p}] AS DOUBLE))`,
+  bool: (p) => `coalesce(bv[${p}], CASE lower(sv[${p}]) WHEN 'true' THEN true WHEN 'false' THEN false END)`,
+  arr: (p) => `attr_array(attrs[${p}]."value")`,
+};
+
+/** Which value lists each column type reads (see {@link TYPED}). */
+const LISTS_OF: Record<ColType, readonly string[]> = {
+  str: ['sv'],
+  int: ['sv', 'iv', 'dv'],
+  num: ['sv', 'iv', 'dv'],
+  bool: ['sv', 'bv'],
+  arr: ['attrs'],
+};
+const LIST_SQL: Record<string, (l: string) => string> = {
+  sv: (l) => `list_transform(${l}, lambda a: a."value".stringValue)`,
+  iv: (l) => `list_transform(${l}, lambda a: a."value".intValue)`,
+  dv: (l) => `list_transform(${l}, lambda a: a."value".doubleValue)`,
+  bv: (l) => `list_transform(${l}, lambda a: a."value".boolValue)`,
+  attrs: (l) => l,
 };
 
 /**
- * `attrs[list_position(ks, key)]."value" AS v_col, …`: the raw value struct of each attribute,
- * picked from the span's own list by position in its key list `ks` (one lambda per span, not one
- * per column).
+ * The value lists `cols` need, from the attribute list `l`, plus its keys `ks`:
+ * `list_transform(l, lambda a: a."key") AS ks, … AS sv, …`.
  */
-function pick(cols: readonly DerivedColumn[]): string {
-  return cols.map((c) => `attrs[list_position(ks, ${sqlString(c.key)})]."value" AS v_${c.column}`).join(',\n    ');
+function lists(l: string, cols: readonly DerivedColumn[]): string {
+  const needed = [...new Set(cols.flatMap((c) => LISTS_OF[c.type]))];
+  return [`list_transform(${l}, lambda a: a."key") AS ks`, ...needed.map((n) => `${LIST_SQL[n]!(l)} AS ${n}`)].join(', ');
 }
 
-/** Attribute list and its keys, for {@link pick}. */
-const ATTRS = `attributes AS attrs, list_transform(attributes, lambda a: a."key") AS ks`;
+/** The value lists `cols` need, by name (to carry them through a projection). */
+const listNames = (cols: readonly DerivedColumn[]) => [...new Set(cols.flatMap((c) => LISTS_OF[c.type]))].join(', ');
 
-/** `typed(v_col) AS col, …` */
+/** `list_position(ks, key) AS p_col, …`: each column's attribute position, found once. */
+function positions(cols: readonly DerivedColumn[]): string {
+  return cols.map((c) => `list_position(ks, ${sqlString(c.key)}) AS p_${c.column}`).join(',\n    ');
+}
+
+/** `typed(p_col) AS col, …` */
 function typed(cols: readonly DerivedColumn[]): string {
-  return cols.map((c) => `${TYPED[c.type](`v_${c.column}`)} AS ${c.column}`).join(',\n    ');
+  return cols.map((c) => `${TYPED[c.type](`p_${c.column}`)} AS ${c.column}`).join(',\n    ');
+}
+
+/**
+ * `SELECT base…, keyed…, typed columns`, picking each column of `cols` from the attribute list
+ * `attrList` of `source` (rows matching `where`) in three projections: value lists, positions,
+ * typed values. `base` items are plain columns or `expr AS name`; `keyed` items are `expr AS
+ * name` that may read the key list `ks`.
+ */
+function derive(source: string, where: string, base: readonly string[], attrList: string, cols: readonly DerivedColumn[], keyed: readonly string[] = []): string {
+  const names = [...base, ...keyed].map((x) => x.replace(/^.* AS /, '')).join(', ');
+  const baseNames = base.map((x) => x.replace(/^.* AS /, '')).join(', ');
+  return `SELECT ${names}, ${typed(cols)}
+  FROM (SELECT ${baseNames}, ${[...keyed, listNames(cols), positions(cols)].join(', ')}
+    FROM (SELECT ${base.join(', ')}, ${lists(attrList, cols)} FROM ${source} WHERE ${where}))`;
 }
 
 const like = (prefix: string) => sqlString(`${prefix} %`);
@@ -120,59 +161,70 @@ const HOP_EVENT_NAMES = Object.values(HopEvents).map(sqlString).join(', ');
  * - `tool_args`: one row per `tool_arg {key}` span with its call's tool, call id, run id and turn,
  *   and the tool-call span its first span link (or source call id) points to.
  * - `hop_events`: every hop/lease event on a call span or its `hop {tool}` child, with the call.
- * Runs after NORMALISE_SQL and before CLEANUP_SQL.
+ * Runs after NORMALISE_SQL and CLEANUP_SQL, one step per table, in this order.
  */
-export const ARGSPAN_TABLES_SQL = `
-
-CREATE TEMP TABLE calls0 AS
-  WITH raw AS (
-    SELECT trace_id, span_id, norm_id(parent_raw, 16) AS turn_span_id, "name",
-      TRY_CAST(start_raw AS BIGINT) AS start_ns, TRY_CAST(end_raw AS BIGINT) AS end_ns, file_id, ${ATTRS}
-    FROM span_structs WHERE "name" LIKE ${like(SpanNamePrefix.TOOL_CALL)}),
-  picked AS (SELECT trace_id, span_id, turn_span_id, "name", start_ns, end_ns, file_id, ${pick(TOOL_CALL_COLUMNS)} FROM raw)
-  SELECT trace_id, span_id, turn_span_id, "name", start_ns, end_ns, file_id,
-    ${typed(TOOL_CALL_COLUMNS)}
-  FROM picked;
-DELETE FROM calls0 WHERE operation IS NOT NULL AND operation <> ${sqlString(OPERATION_EXECUTE_TOOL)};
-
-CREATE TABLE hop_events AS
-  WITH raw AS (
-    SELECT trace_id, span_id, event_index, e."name" AS "name", TRY_CAST(e.timeUnixNano AS BIGINT) AS time_ns,
-      e.attributes AS attrs, list_transform(e.attributes, lambda a: a."key") AS ks
-    FROM (${EVENTS}) WHERE e."name" IN (${HOP_EVENT_NAMES})),
-  picked AS (SELECT trace_id, span_id, event_index, "name", time_ns, ${pick(HOP_EVENT_COLUMNS)} FROM raw),
-  ev AS (SELECT trace_id, span_id, CAST(event_index AS INTEGER) AS event_index, "name", time_ns, ${typed(HOP_EVENT_COLUMNS)} FROM picked),
-  hops AS (SELECT trace_id, span_id, parent_span_id FROM spans WHERE "name" LIKE ${like(SpanNamePrefix.HOP)})
-  SELECT ev.*, coalesce(c.span_id, hc.span_id) AS call_span_id,
-    coalesce(c.tool_attr, substr(c."name", ${strip(SpanNamePrefix.TOOL_CALL)}), hc.tool_attr, substr(hc."name", ${strip(SpanNamePrefix.TOOL_CALL)})) AS tool,
-    coalesce(c.run_id, hc.run_id) AS run_id
-  FROM ev
-  LEFT JOIN calls0 c ON c.trace_id = ev.trace_id AND c.span_id = ev.span_id
-  LEFT JOIN hops h ON h.trace_id = ev.trace_id AND h.span_id = ev.span_id
-  LEFT JOIN calls0 hc ON hc.trace_id = h.trace_id AND hc.span_id = h.parent_span_id;
-
+export const ARGSPAN_TABLE_STEPS: readonly { table: string; sql: string }[] = [
+  {
+    table: 'tool_calls',
+    sql: `
 CREATE TABLE tool_calls AS
-  SELECT c.*, coalesce(tool_attr, substr("name", ${strip(SpanNamePrefix.TOOL_CALL)})) AS tool,
-    coalesce(c.hop_remote, false) OR sent.call_span_id IS NOT NULL AS went_remote
-  FROM calls0 c
-  LEFT JOIN (SELECT DISTINCT trace_id, call_span_id FROM hop_events WHERE "name" = ${sqlString(HopEvents.HOP_SENT)}) sent
-    ON sent.trace_id = c.trace_id AND sent.call_span_id = c.span_id;
-DROP TABLE calls0;
+  SELECT *, coalesce(tool_attr, substr("name", ${strip(SpanNamePrefix.TOOL_CALL)})) AS tool, coalesce(hop_remote, false) AS went_remote
+  FROM (${derive(
+    'span_structs',
+    `"name" LIKE ${like(SpanNamePrefix.TOOL_CALL)}`,
+    ['trace_id', 'span_id', 'parent_span_id AS turn_span_id', '"name"', 'start_ns', 'end_ns', 'file_id'],
+    'attributes',
+    TOOL_CALL_COLUMNS,
+  )})
+  WHERE operation IS NULL OR operation = ${sqlString(OPERATION_EXECUTE_TOOL)};`,
+  },
+  {
+    table: 'hop_events',
+    sql: `
+CREATE TABLE hop_events AS
+  WITH ev AS (${derive(
+    `(${EVENTS})`,
+    `e."name" IN (${HOP_EVENT_NAMES})`,
+    ['trace_id', 'span_id', 'CAST(event_index AS INTEGER) AS event_index', 'e."name" AS "name"', 'TRY_CAST(e.timeUnixNano AS BIGINT) AS time_ns'],
+    'e.attributes',
+    HOP_EVENT_COLUMNS,
+  )}),
+  hops AS (SELECT trace_id, span_id, parent_span_id FROM span_structs WHERE "name" LIKE ${like(SpanNamePrefix.HOP)})
+  SELECT ev.*, coalesce(c.span_id, hc.span_id) AS call_span_id, coalesce(c.tool, hc.tool) AS tool, coalesce(c.run_id, hc.run_id) AS run_id
+  FROM ev
+  LEFT JOIN tool_calls c ON c.trace_id = ev.trace_id AND c.span_id = ev.span_id
+  LEFT JOIN hops h ON h.trace_id = ev.trace_id AND h.span_id = ev.span_id
+  LEFT JOIN tool_calls hc ON hc.trace_id = h.trace_id AND hc.span_id = h.parent_span_id;
 
+UPDATE tool_calls c SET went_remote = true
+  FROM (SELECT DISTINCT trace_id, call_span_id FROM hop_events WHERE "name" = ${sqlString(HopEvents.HOP_SENT)}) sent
+  WHERE sent.trace_id = c.trace_id AND sent.call_span_id = c.span_id AND NOT c.went_remote;`,
+  },
+  {
+    table: 'tool_args',
+    sql: `
+-- Build each hash join below on the side written on the right (the smaller table: the calls), not on
+-- the argument rows, whose estimated size after the name filter misleads the optimizer into
+-- copying every argument row into the hash table (a third of the load's time and memory).
+SET disabled_optimizers = 'build_side_probe_side';
 CREATE TABLE tool_args AS
-  WITH raw AS (
-    SELECT trace_id, span_id, norm_id(parent_raw, 16) AS call_span_id, "name",
-      TRY_CAST(start_raw AS BIGINT) AS start_ns, file_id,
-      norm_id(links[1].traceId, 32) AS link_trace_id, norm_id(links[1].spanId, 16) AS link_span_id, ${ATTRS}
-    FROM span_structs WHERE "name" LIKE ${like(SpanNamePrefix.ARGUMENT)}),
-  picked AS (
-    SELECT trace_id, span_id, call_span_id, "name", start_ns, file_id, link_trace_id, link_span_id,
-      list_contains(ks, ${sqlString(ArgAttributes.EXCERPT)}) AS has_excerpt, ${pick(TOOL_ARG_COLUMNS)}
-    FROM raw),
-  a AS (
-    SELECT trace_id, span_id, call_span_id, "name", start_ns, file_id, has_excerpt, link_trace_id, link_span_id,
-      ${typed(TOOL_ARG_COLUMNS)}
-    FROM picked),
+  WITH a AS (${derive(
+    'span_structs',
+    `"name" LIKE ${like(SpanNamePrefix.ARGUMENT)}`,
+    [
+      'trace_id',
+      'span_id',
+      'parent_span_id AS call_span_id',
+      '"name"',
+      'start_ns',
+      'file_id',
+      'norm_id(links[1].traceId, 32) AS link_trace_id',
+      'norm_id(links[1].spanId, 16) AS link_span_id',
+    ],
+    'attributes',
+    TOOL_ARG_COLUMNS,
+    [`list_contains(ks, ${sqlString(ArgAttributes.EXCERPT)}) AS has_excerpt`],
+  )}),
   by_call_id AS (SELECT call_id, any_value(trace_id) AS trace_id, any_value(span_id) AS span_id FROM tool_calls WHERE call_id IS NOT NULL GROUP BY call_id)
   SELECT a.* EXCLUDE (link_trace_id, link_span_id),
     coalesce(a.key_attr, substr(a."name", ${strip(SpanNamePrefix.ARGUMENT)})) AS "key",
@@ -181,4 +233,6 @@ CREATE TABLE tool_args AS
   FROM a
   LEFT JOIN tool_calls c ON c.trace_id = a.trace_id AND c.span_id = a.call_span_id
   LEFT JOIN by_call_id src ON src.call_id = a.source_call_id;
-`;
+RESET disabled_optimizers;`,
+  },
+];

@@ -91,7 +91,7 @@ async function decompressedHead(db: Db, file: string, raw: Buffer, compression: 
   }
   // Node 20's zlib has no zstd: let DuckDB decompress the first lines.
   try {
-    const rows = await db.all(`SELECT l FROM ${linesRelation(file, 'zstd')} LIMIT 3`);
+    const rows = await db.withDefaultMemoryLimit(() => db.all(`SELECT l FROM ${linesRelation(file, 'zstd')} LIMIT 3`));
     return rows.map((r) => String(r.l ?? '')).join('\n');
   } catch (err) {
     throw new InputError([{ file, reason: `zstd data could not be read (${firstLine(err)})` }]);

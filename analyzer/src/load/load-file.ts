@@ -30,9 +30,19 @@ export interface FileLoad extends DetectedInput {
 const COLUMNS = columnsArg({ resourceSpans: OTLP_RESOURCE_SPANS });
 const DOC_OPTS = `format='auto', maximum_object_size=1073741824`;
 
-/** Stage one file into `span_structs`. Throws {@link InputError} naming the file (and line) when it cannot be read. */
+/**
+ * Stage one file into `span_structs`. Throws {@link InputError} naming the file (and line) when it
+ * cannot be read. Only OTLP JSON lines (the bulk format) are read under the database's memory
+ * limit: the whole-document and framed readers reserve twice the maximum object size (1 GiB) of
+ * buffer up front, so they run under DuckDB's default limit, as before there was one.
+ */
 export async function loadFile(db: Db, fileId: number, file: string, opts: LoadFileOptions): Promise<FileLoad> {
   const detected = await detectFormat(db, file);
+  if (detected.format === 'otlp-lines') return { ...detected, ...(await loadLines(db, fileId, file, detected, opts)) };
+  return db.withDefaultMemoryLimit(() => loadDocument(db, fileId, file, detected, opts));
+}
+
+async function loadDocument(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions): Promise<FileLoad> {
   const f = sqlString(file);
   const comp = jsonCompression(detected.compression);
   switch (detected.format) {
@@ -107,7 +117,7 @@ async function loadLines(db: Db, fileId: number, file: string, detected: Detecte
   } catch (err) {
     readError = err;
   }
-  const problems = await diagnoseLines(db, file, detected, opts.maxLineBytes);
+  const problems = await db.withDefaultMemoryLimit(() => diagnoseLines(db, file, detected, opts.maxLineBytes));
   if (problems.length === 0) {
     problems.push({ file, reason: `could not be read: ${safeDuckDbMessage(readError)}` });
     throw new InputError(problems);

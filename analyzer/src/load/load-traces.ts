@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Db } from '../db.js';
-import { ARGSPAN_TABLES_SQL } from './argspan-tables.js';
+import { ARGSPAN_TABLE_STEPS } from './argspan-tables.js';
 import { sqlString } from './duckdb-types.js';
 import { InputError, type InputProblem } from './input-error.js';
 import { loadFile, type LoadFileOptions } from './load-file.js';
 import { CLEANUP_SQL, DEDUP_SQL, NORMALISE_SQL, STAGING_DDL } from './schema.js';
 import { JAEGER_MACROS } from './stage-jaeger.js';
+import { phase, type PhaseListener } from '../phases.js';
 
 export interface LoadStats {
   files: number;
@@ -22,6 +23,8 @@ export interface LoadStats {
 export interface LoadOptions extends Omit<LoadFileOptions, 'tmpDir'> {
   /** Called before each file, for progress display. */
   onFile?: (index: number, total: number, file: string) => void;
+  /** Called after each load phase with its wall and CPU time. */
+  onPhase?: PhaseListener;
 }
 
 /**
@@ -40,7 +43,7 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
       opts.onFile?.(i, files.length, file);
       const fileId = i + 1;
       try {
-        const r = await loadFile(db, fileId, file, { ...opts, tmpDir });
+        const r = await phase(opts.onPhase, 'stage', () => loadFile(db, fileId, file, { ...opts, tmpDir }));
         staged += r.spans;
         skipped.push(...r.skipped);
         await db.run(`INSERT INTO files VALUES (${fileId}, ${sqlString(file)}, ${sqlString(r.format)}, ${sqlString(r.compression)}, ${r.spans}, ${r.skipped.length})`);
@@ -54,10 +57,13 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
   } finally {
     rmSync(tmpDir, { recursive: true, force: true });
   }
-  await db.run(DEDUP_SQL);
-  await db.run(NORMALISE_SQL);
-  await db.run(ARGSPAN_TABLES_SQL);
-  await db.run(CLEANUP_SQL);
+  await phase(opts.onPhase, 'dedup', () => db.run(DEDUP_SQL));
+  await phase(opts.onPhase, 'normalise', () => db.run(NORMALISE_SQL));
+  // Staging-only columns go before the derived tables are built, so their memory is free for them.
+  await phase(opts.onPhase, 'cleanup', () => db.run(CLEANUP_SQL));
+  await phase(opts.onPhase, 'argspan tables', async () => {
+    for (const step of ARGSPAN_TABLE_STEPS) await phase(opts.onPhase, `argspan tables: ${step.table}`, () => db.run(step.sql));
+  });
   const spans = Number((await db.one('SELECT count(*) AS n FROM spans')).n);
   if (spans === 0 && skipped.length > 0) throw new InputError([...skipped, { file: files.join(', '), reason: 'nothing readable was left to analyse' }]);
   return { files: files.length, spans, duplicates: staged - spans, skipped };

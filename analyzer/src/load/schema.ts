@@ -4,15 +4,18 @@ import { OTLP_ATTRIBUTES, OTLP_SPAN_FIELDS, sqlString } from './duckdb-types.js'
 const spanField = (f: keyof typeof OTLP_SPAN_FIELDS) => OTLP_SPAN_FIELDS[f];
 
 /**
- * The staging table every loader writes, whatever the input format: `span_structs`, one
- * OTLP-shaped span struct per row. It stays (de-duplicated) as the source of the
- * `span_attributes` and `event_attributes` views, so the long attribute tables cost nothing
- * until a query reads them.
+ * The staging table every loader writes, whatever the input format: `span_structs`, one span
+ * per row, its scalar fields already normalised as the loader reads them (ids lower-case hex,
+ * kind and status as labels, times as integers) and its attributes, events and links as the
+ * OTLP-shaped lists. It stays (de-duplicated) as the one copy of the spans: `spans`,
+ * `span_attributes` and `event_attributes` are views over it, so they cost nothing until a
+ * query reads them. {@link stagedSpanSql} is the row every loader inserts.
  */
 export const STAGING_DDL = `
-CREATE TABLE span_structs (file_id INTEGER, bad BOOLEAN, trace_id VARCHAR, span_id VARCHAR, resource_id UBIGINT, res ${OTLP_ATTRIBUTES}, scope_name VARCHAR, scope_version VARCHAR,
-  parent_raw VARCHAR, "name" VARCHAR, kind_raw VARCHAR, start_raw VARCHAR, end_raw VARCHAR,
-  attributes ${OTLP_ATTRIBUTES}, events ${spanField('events')}, links ${spanField('links')}, status ${spanField('status')});
+CREATE TABLE span_structs (file_id INTEGER, bad BOOLEAN, trace_id VARCHAR, span_id VARCHAR, parent_span_id VARCHAR, "name" VARCHAR,
+  kind VARCHAR, start_ns BIGINT, end_ns BIGINT, status_code VARCHAR, status_message VARCHAR,
+  resource_id UBIGINT, res ${OTLP_ATTRIBUTES}, scope_name VARCHAR, scope_version VARCHAR,
+  attributes ${OTLP_ATTRIBUTES}, events ${spanField('events')}, links ${spanField('links')});
 CREATE TABLE files (file_id INTEGER PRIMARY KEY, path VARCHAR, format VARCHAR, compression VARCHAR, spans_read BIGINT, skipped INTEGER);
 CREATE TEMP MACRO norm_id(x, n) AS CASE WHEN x IS NULL OR trim(x) = '' THEN NULL WHEN length(trim(x)) < n THEN lpad(lower(trim(x)), n, '0') ELSE lower(trim(x)) END;
 CREATE TEMP MACRO attr_array(v) AS ${attrArraySql('v')};
@@ -23,6 +26,17 @@ CREATE TEMP MACRO span_kind(k) AS CASE upper(replace(coalesce(k, '0'), 'SPAN_KIN
 CREATE TEMP MACRO status_code(c) AS CASE upper(replace(coalesce(c, '0'), 'STATUS_CODE_', ''))
   WHEN '1' THEN 'ok' WHEN 'OK' THEN 'ok' WHEN '2' THEN 'error' WHEN 'ERROR' THEN 'error' ELSE 'unset' END;
 `;
+
+/**
+ * The column list of one `span_structs` row, from an OTLP-shaped span struct `s` and where its
+ * resource and scope come from: the loaders differ only in those, and the normalisation (ids,
+ * kind, status, times) happens once, here, while the file is read.
+ */
+export function stagedSpanSql(fileId: number, s: string, from: Record<'bad' | 'resourceId' | 'res' | 'scopeName' | 'scopeVersion', string>): string {
+  return `${fileId}, ${from.bad}, norm_id(${s}.traceId, 32), norm_id(${s}.spanId, 16), norm_id(${s}.parentSpanId, 16), ${s}."name",
+  span_kind(${s}.kind), TRY_CAST(${s}.startTimeUnixNano AS BIGINT), TRY_CAST(${s}.endTimeUnixNano AS BIGINT), status_code(${s}.status.code), ${s}.status.message,
+  ${from.resourceId}, ${from.res}, ${from.scopeName}, ${from.scopeVersion}, ${s}.attributes, ${s}.events, ${s}.links`;
+}
 
 /**
  * Drop rows that carry no span (bad lines are counted before this), then keep the first copy of
@@ -74,12 +88,9 @@ ALTER TABLE resources DROP COLUMN attrs;
 ALTER TABLE resources ADD COLUMN service_name VARCHAR;
 UPDATE resources r SET service_name = (SELECT str_value FROM resource_attributes ra WHERE ra.resource_id = r.resource_id AND ra."key" = ${sqlString(OtelAttributes.SERVICE_NAME)} LIMIT 1);
 
-CREATE TABLE spans AS
-  SELECT d.trace_id, d.span_id, norm_id(d.parent_raw, 16) AS parent_span_id, d."name", span_kind(d.kind_raw) AS kind,
-    TRY_CAST(d.start_raw AS BIGINT) AS start_ns, TRY_CAST(d.end_raw AS BIGINT) AS end_ns,
-    TRY_CAST(d.end_raw AS BIGINT) - TRY_CAST(d.start_raw AS BIGINT) AS duration_ns,
-    status_code(d.status.code) AS status_code, d.status.message AS status_message,
-    r.service_name, d.scope_name, d.scope_version, d.resource_id, d.file_id
+CREATE VIEW spans AS
+  SELECT d.trace_id, d.span_id, d.parent_span_id, d."name", d.kind, d.start_ns, d.end_ns, d.end_ns - d.start_ns AS duration_ns,
+    d.status_code, d.status_message, r.service_name, d.scope_name, d.scope_version, d.resource_id, d.file_id
   FROM span_structs d LEFT JOIN resources r USING (resource_id);
 
 CREATE VIEW span_attributes AS

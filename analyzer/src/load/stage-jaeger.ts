@@ -1,5 +1,6 @@
 import { OtelAttributes } from '@argspan/conventions';
 import { JAEGER_TRACE, JAEGER_TRACE_COLUMNS, OTLP_SPAN, columnsArg, sqlString } from './duckdb-types.js';
+import { stagedSpanSql } from './schema.js';
 
 /** Macros turning Jaeger tags into OTLP key/values (typed by the tag's `type`). */
 export const JAEGER_MACROS = `
@@ -31,8 +32,7 @@ export function jaegerTraces(file: string, envelope: boolean): string {
 export function stageJaegerSql(fileId: number, traces: string): string {
   return `
 INSERT INTO span_structs
-SELECT ${fileId}, bad, norm_id(s.traceId, 32), norm_id(s.spanId, 16), hash(res), res, 'jaeger', NULL,
-  s.parentSpanId, s."name", s.kind, s.startTimeUnixNano, s.endTimeUnixNano, s.attributes, s.events, s.links, s.status
+SELECT ${stagedSpanSql(fileId, 's', { bad: 'bad', resourceId: 'hash(res)', res: 'res', scopeName: "'jaeger'", scopeVersion: 'NULL' })}
 FROM (
   SELECT bad, res, CAST({
     'traceId': sp.traceID, 'spanId': sp.spanID, 'parentSpanId': parent, 'name': sp.operationName,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db.js';
+import { phase, type PhaseListener } from '../phases.js';
 import { RuleError, SEVERITIES, type Rule, type Severity } from './rule-file.js';
 
 /** One finding: one row of one rule, in the fixed result shape. */
@@ -38,7 +39,7 @@ export function fingerprintOf(f: Pick<Finding, 'rule' | 'trace_id' | 'span_id' |
  * Run each rule over the loaded tables. Every rule must return trace_id, span_id, tool, key and
  * reason; a rule that fails or returns another shape is a {@link RuleError} naming its file.
  */
-export async function runRules(db: Db, rules: readonly Rule[]): Promise<RuleRun> {
+export async function runRules(db: Db, rules: readonly Rule[], onPhase?: PhaseListener): Promise<RuleRun> {
   const skipped: RuleRun['skipped'] = [];
   const byId = new Map(rules.map((r) => [r.id, r]));
   await db.run(`CREATE OR REPLACE TEMP TABLE rule_hits (rule VARCHAR, trace_id VARCHAR, span_id VARCHAR, tool VARCHAR, "key" VARCHAR, reason VARCHAR)`);
@@ -53,9 +54,11 @@ export async function runRules(db: Db, rules: readonly Rule[]): Promise<RuleRun>
       continue;
     }
     try {
-      await db.run(`INSERT INTO rule_hits
+      await phase(onPhase, `rule ${rule.id}`, () =>
+        db.run(`INSERT INTO rule_hits
         SELECT '${rule.id}', CAST(r.trace_id AS VARCHAR), CAST(r.span_id AS VARCHAR), CAST(r.tool AS VARCHAR), CAST(r."key" AS VARCHAR), CAST(r.reason AS VARCHAR)
-        FROM (${rule.sql}\n) AS r`);
+        FROM (${rule.sql}\n) AS r`),
+      );
     } catch (err) {
       // Single-quoted fragments are values (e.g. a failed CAST); identifiers stay readable.
       const msg = (err instanceof Error ? err.message : String(err)).split('\n', 1)[0]!.replace(/'(?:[^']|'')*'/g, "'…'");
@@ -63,8 +66,10 @@ export async function runRules(db: Db, rules: readonly Rule[]): Promise<RuleRun>
     }
   }
   // One join for every rule's rows: the export file each span came from.
-  const rows = await db.all(`SELECT h.*, f.path AS file FROM rule_hits h
-    LEFT JOIN spans s ON s.trace_id = h.trace_id AND s.span_id = h.span_id LEFT JOIN files f ON f.file_id = s.file_id`);
+  const rows = await phase(onPhase, 'findings', () =>
+    db.all(`SELECT h.*, f.path AS file FROM rule_hits h
+    LEFT JOIN span_structs s ON s.trace_id = h.trace_id AND s.span_id = h.span_id LEFT JOIN files f ON f.file_id = s.file_id`),
+  );
   const findings: Finding[] = rows.map((r) => {
     const rule = byId.get(String(r.rule))!;
     const base = { rule: rule.id, trace_id: str(r.trace_id), span_id: str(r.span_id), tool: str(r.tool), key: str(r.key) };
