@@ -47,6 +47,9 @@ interface Raw {
   end: number;
 }
 
+/** Candidates a rule rejected during one matching pass, by rule. */
+type Rejected = Map<CompiledRule, Set<string>>;
+
 /** Per-call limits shared by every decoding layer of one call (never kept across calls). */
 interface Budget {
   decoded: number;
@@ -158,12 +161,14 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   };
 
   /** Check one regex match; the finding's span, or undefined when a filter drops it. */
-  const accept = (c: CompiledRule, m: RegExpExecArray, rejected: Set<string>): Raw | undefined => {
+  const accept = (c: CompiledRule, m: RegExpExecArray, rejected: Rejected): Raw | undefined => {
     const r = c.rule;
     // Repeated candidates (the same value hit again and again) are judged once per call; a rule
     // with a validate hook judges the whole match, so a repeat is known before its span is.
-    let memo = r.validate ? `${r.id}\u0000${m[0]}` : undefined;
-    if (memo !== undefined && rejected.has(memo)) return undefined;
+    // Per-rule sets keyed by the text itself: no key string is built per candidate.
+    const seen = rejected.get(c);
+    let memo = r.validate ? m[0] : undefined;
+    if (memo !== undefined && seen?.has(memo)) return undefined;
     let start = m.index;
     let end = m.index + m[0].length;
     if (c.secretGroups.length > 0) {
@@ -173,11 +178,12 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     }
     const secret = m.input.slice(start, end);
     if (memo === undefined) {
-      memo = `${r.id}\u0000${secret}`;
-      if (rejected.has(memo)) return undefined;
+      memo = secret;
+      if (seen?.has(memo)) return undefined;
     }
     if (!keep(r, secret, m)) {
-      rejected.add(memo);
+      if (seen) seen.add(memo);
+      else rejected.set(c, new Set([memo]));
       return undefined;
     }
     return { rule: -1, start, end }; // the caller sets the rule index
@@ -205,7 +211,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     stamp: new Int32Array(nRules),
     coveredUntil: new Int32Array(nRules),
     lastTried: new Int32Array(nRules),
-    rejected: new Set<string>(),
+    rejected: new Map() as Rejected,
     pass: 0,
     busy: false,
   };
@@ -214,7 +220,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   const matchRules = (text: string, hits: readonly number[], out: Raw[]): void => {
     const fresh = scratch.busy;
     const { stamp, coveredUntil, lastTried, rejected } = fresh
-      ? { stamp: new Int32Array(nRules), coveredUntil: new Int32Array(nRules), lastTried: new Int32Array(nRules), rejected: new Set<string>() }
+      ? { stamp: new Int32Array(nRules), coveredUntil: new Int32Array(nRules), lastTried: new Int32Array(nRules), rejected: new Map() as Rejected }
       : scratch;
     if (rejected.size > 0) rejected.clear();
     const pass = fresh ? 1 : (scratch.pass = (scratch.pass + 1) | 0 || 1);
@@ -258,7 +264,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   };
 
   /** An unanchored rule over the whole text. */
-  const matchEverywhere = (ri: number, text: string, rejected: Set<string>, out: Raw[]): void => {
+  const matchEverywhere = (ri: number, text: string, rejected: Rejected, out: Raw[]): void => {
     const c = compiled[ri]!;
     const re = c.global;
     re.lastIndex = 0;
