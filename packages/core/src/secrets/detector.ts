@@ -222,7 +222,6 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     const { stamp, coveredUntil, lastTried, rejected } = fresh
       ? { stamp: new Int32Array(nRules), coveredUntil: new Int32Array(nRules), lastTried: new Int32Array(nRules), rejected: new Map() as Rejected }
       : scratch;
-    if (rejected.size > 0) rejected.clear();
     const pass = fresh ? 1 : (scratch.pass = (scratch.pass + 1) | 0 || 1);
     scratch.busy = true;
     try {
