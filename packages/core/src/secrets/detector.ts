@@ -355,25 +355,50 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
 /**
  * Regions worth JSON-unescaping: windows around escapes that have a keyword hit nearby, and
  * around every \uXXXX escape and escaped scheme (:\/\/), which can hide a keyword themselves.
+ * An escape is a backslash before `"`, `/` or `u` and four hex digits. Found with indexOf
+ * rather than a regex over the whole text: the backslashes of code and prose are mostly
+ * neither strong nor near a hit, and each character is looked at once.
  */
-function escapeWindows(text: string, hits: readonly number[]): number[] {
+export function escapeWindows(text: string, hits: readonly number[]): number[] {
+  const at: number[] = [];
+  // Strong escapes, anywhere in the text.
+  for (let p = text.indexOf('\\u'); p >= 0; p = text.indexOf('\\u', p + 2)) if (escapeLength(text, p) === 6) at.push(p);
+  for (let q = text.indexOf(':\\'); q >= 0; q = text.indexOf(':\\', q + 2)) {
+    let p = q + 1;
+    while (text.charCodeAt(p + 1) === 92) p++; // \\/ in JSON-in-JSON: the last backslash escapes the /
+    if (text.charCodeAt(p + 1) === 47) at.push(p);
+  }
+  // Escapes from two characters before a keyword hit to ESCAPE_NEAR after it: a key name just
+  // before the escape (\"password\":\"...) or right after it (\"token\").
   const hitPos: number[] = [];
   for (let h = 1; h < hits.length; h += 2) hitPos.push(hits[h]!);
   hitPos.sort((a, b) => a - b);
-  const at: number[] = [];
-  const esc = /\\(?:["/]|u[0-9A-Fa-f]{4})/g;
-  let hi = 0;
-  for (let m = esc.exec(text); m !== null; m = esc.exec(text)) {
-    const p = m.index;
-    let q = p - 1;
-    while (q >= 0 && text.charCodeAt(q) === 92) q--; // \\/ in JSON-in-JSON: look past the backslashes
-    const strong = m[0].length === 6 || (m[0] === '\\/' && text.charCodeAt(q) === 58);
-    // A key name just before the escape (\"password\":\"...) or right after it (\"token\").
-    while (hi < hitPos.length && hitPos[hi]! < p - ESCAPE_NEAR) hi++;
-    if (strong || (hi < hitPos.length && hitPos[hi]! <= p + 2)) at.push(p);
+  let scannedTo = 0;
+  let next = -2; // the first backslash at or after the last search start; -1 when none is left
+  for (const h of hitPos) {
+    const from = Math.max(h - 2, scannedTo);
+    const to = h + ESCAPE_NEAR + 1;
+    if (next !== -1 && next < from) next = text.indexOf('\\', from);
+    for (; next >= 0 && next < to; next = text.indexOf('\\', next + 1)) if (escapeLength(text, next) > 0) at.push(next);
+    if (next === -1) break;
+    scannedTo = Math.max(scannedTo, to);
   }
+  if (at.length === 0) return at;
+  at.sort((a, b) => a - b);
   return mergeWindows(at, ESCAPE_WINDOW, ESCAPE_WINDOW, text.length);
 }
+
+/** Length of the JSON escape at p (\" and \/: 2, \uXXXX: 6), or 0 when p starts none. */
+function escapeLength(text: string, p: number): number {
+  if (text.charCodeAt(p) !== 92) return 0;
+  const c = text.charCodeAt(p + 1);
+  if (c === 34 || c === 47) return 2;
+  if (c !== 117) return 0;
+  for (let i = p + 2; i < p + 6; i++) if (!isHexDigit(text.charCodeAt(i))) return 0;
+  return 6;
+}
+
+const isHexDigit = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 
 /** Tokens (no whitespace or quotes) that contain a %XX escape, as [start, end) pairs. */
 function percentTokens(text: string): [number, number][] {
