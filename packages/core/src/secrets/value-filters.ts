@@ -8,6 +8,8 @@
  * heap and costs more to allocate than the whole computation. Zeroed again after every use.
  */
 const asciiCounts = new Uint32Array(128);
+/** The distinct characters of the value being counted, in order of first occurrence. */
+const asciiDistinct = new Uint8Array(128);
 /** k * log2(k) for the counts short values have. */
 const K_LOG_K = Float64Array.from({ length: 257 }, (_, k) => (k === 0 ? 0 : k * Math.log2(k)));
 const kLogK = (k: number): number => (k < K_LOG_K.length ? K_LOG_K[k]! : k * Math.log2(k));
@@ -19,20 +21,20 @@ export function shannonEntropy(value: string): number {
   // Counted by the low seven bits, which is exact for ASCII; any other character (seen in
   // `high`) sends the value to the general count below, after the table is cleared.
   const counts = asciiCounts;
+  const distinct = asciiDistinct;
   let high = 0;
+  let nd = 0;
   for (let i = 0; i < n; i++) {
     const c = value.charCodeAt(i);
     high |= c;
-    counts[c & 127]!++;
+    if (counts[c & 127]!++ === 0) distinct[nd++] = c & 127;
   }
   let sum = 0;
   // Each distinct character once: read its count, then clear it so the next call starts at zero.
-  for (let i = 0; i < n; i++) {
-    const c = value.charCodeAt(i) & 127;
-    const k = counts[c]!;
-    if (k === 0) continue;
+  for (let j = 0; j < nd; j++) {
+    const c = distinct[j]!;
+    sum += kLogK(counts[c]!);
     counts[c] = 0;
-    sum += kLogK(k);
   }
   if (high >= 128) {
     const all = new Map<number, number>();
