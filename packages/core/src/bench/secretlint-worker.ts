@@ -40,6 +40,7 @@ export function startSecretlintWorker(): SecretlintWorker {
   const worker = new Worker(new URL(import.meta.url));
   const pending = new Map<number, { resolve: (r: LintResult) => void; reject: (e: Error) => void }>();
   let next = 0;
+  let closed = false;
   const failAll = (e: Error): void => {
     for (const p of pending.values()) p.reject(e);
     pending.clear();
@@ -54,12 +55,15 @@ export function startSecretlintWorker(): SecretlintWorker {
   return {
     lint: (text) =>
       new Promise<LintResult>((resolve, reject) => {
+        if (closed) return reject(new Error('the secretlint worker is closed'));
         const id = next++;
         pending.set(id, { resolve, reject });
         worker.postMessage({ id, text } satisfies Request);
       }),
     close: async () => {
+      closed = true;
       worker.removeAllListeners('exit');
+      failAll(new Error('the secretlint worker is closed'));
       await worker.terminate();
     },
   };
