@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { adversarialInputs } from '../bench/secret-corpus.js';
-import { SCAN_FAILED_RULE_ID, createSecretDetector, defaultSecretDetector as d } from './detector.js';
+import { SCAN_FAILED_RULE_ID, createSecretDetector, defaultSecretDetector as d, escapeWindows } from './detector.js';
+import { mergeWindows } from './decoders.js';
 import { ALNUM, sample } from './rules/sample.js';
 import type { SecretRule } from './types.js';
 
@@ -232,5 +233,46 @@ describe('properties', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('escapeWindows', () => {
+  // The definition it implements, as one regex over the whole text (its earlier implementation).
+  const reference = (text: string, hits: readonly number[]): number[] => {
+    const hitPos = hits.filter((_, i) => i % 2 === 1).sort((a, b) => a - b);
+    const at: number[] = [];
+    const esc = /\\(?:["/]|u[0-9A-Fa-f]{4})/g;
+    let hi = 0;
+    for (let m = esc.exec(text); m !== null; m = esc.exec(text)) {
+      const p = m.index;
+      let q = p - 1;
+      while (q >= 0 && text.charCodeAt(q) === 92) q--;
+      const strong = m[0].length === 6 || (m[0] === '\\/' && text.charCodeAt(q) === 58);
+      while (hi < hitPos.length && hitPos[hi]! < p - 64) hi++;
+      if (strong || (hi < hitPos.length && hitPos[hi]! <= p + 2)) at.push(p);
+    }
+    return mergeWindows(at, 512, 512, text.length);
+  };
+
+  it('finds the windows the regex definition finds, for any text and hits', () => {
+    const piece = fc.constantFrom('\\', '\\\\', '"', '/', ':', 'u', '00e9', 'u0041', 'x', 'password', ' ', 'é', '\\u12', 'ab'.repeat(40));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 120 }), fc.array(fc.nat(), { maxLength: 12 }), (pieces, rawHits) => {
+        const text = pieces.join('');
+        const hits = rawHits.flatMap((h) => [0, text.length === 0 ? 0 : h % text.length]);
+        expect(escapeWindows(text, hits)).toEqual(reference(text, hits));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('takes an escape from two characters before a hit to 64 after it, and no further', () => {
+    for (const offset of [-3, -2, 0, 64, 65]) {
+      const h = 600;
+      const text = `${'a'.repeat(h + offset)}\\"${'a'.repeat(900)}`;
+      const near = offset >= -2 && offset <= 64;
+      expect(escapeWindows(text, [0, h])).toEqual(near ? [h + offset - 512, h + offset + 512] : []);
+      expect(escapeWindows(text, [0, h])).toEqual(reference(text, [0, h]));
+    }
   });
 });

@@ -108,6 +108,34 @@ function compileAllow(entry: RegExp | SecretAllowlistEntry): CompiledAllow {
   };
 }
 
+/**
+ * Spans (the specific findings of one text), for "does [start, end) overlap any of them":
+ * sorted by start with a running maximum of their ends, then one binary search per question.
+ */
+class SpanIndex {
+  private readonly starts: number[];
+  private readonly maxEnds: number[];
+
+  constructor(spans: readonly Raw[]) {
+    const sorted = spans.length > 1 ? [...spans].sort((a, b) => a.start - b.start) : spans;
+    this.starts = sorted.map((f) => f.start);
+    this.maxEnds = [];
+    let max = -1;
+    for (const f of sorted) this.maxEnds.push((max = Math.max(max, f.end)));
+  }
+
+  overlaps(start: number, end: number): boolean {
+    let lo = 0;
+    let hi = this.starts.length; // spans with start < end
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.starts[mid]! < end) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && this.maxEnds[lo - 1]! > start;
+  }
+}
+
 /** Build a detector from the built-in rules plus the user's. Pure and stateless across calls. */
 export function createSecretDetector(config: SecretDetectorConfig = {}): SecretDetector {
   const disabled = new Set(config.disabledRules ?? []);
@@ -125,7 +153,10 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
 
   // Keyword index: keyword id -> anchored rules (tried at the hit) / unanchored rules (triggered).
   const keywordIds = new Map<string, number>();
+  // Generic anchored rules run after the specific ones, so that a candidate a specific finding
+  // already covers (API_KEY=ghp_…) is never judged.
   const anchoredBy: number[][] = [];
+  const anchoredGenericBy: number[][] = [];
   const triggeredBy: number[][] = [];
   const always: number[] = [];
   compiled.forEach((c, ri) => {
@@ -137,9 +168,10 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
         id = keywordIds.size;
         keywordIds.set(k, id);
         anchoredBy.push([]);
+        anchoredGenericBy.push([]);
         triggeredBy.push([]);
       }
-      (c.sticky ? anchoredBy : triggeredBy)[id]!.push(ri);
+      (c.sticky ? (c.generic ? anchoredGenericBy : anchoredBy) : triggeredBy)[id]!.push(ri);
     }
   });
   // Keywords are checked now; the scanner's tables are built on the first scan, so importing the
@@ -161,7 +193,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   };
 
   /** Check one regex match; the finding's span, or undefined when a filter drops it. */
-  const accept = (c: CompiledRule, m: RegExpExecArray, rejected: Rejected): Raw | undefined => {
+  const accept = (c: CompiledRule, m: RegExpExecArray, rejected: Rejected, covered?: SpanIndex): Raw | undefined => {
     const r = c.rule;
     // Repeated candidates (the same value hit again and again) are judged once per call; a rule
     // with a validate hook judges the whole match, so a repeat is known before its span is.
@@ -176,6 +208,8 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       if (!span) return undefined;
       [start, end] = span;
     }
+    // Inside a specific finding: finish() would drop it, so it is not judged at all.
+    if (covered?.overlaps(start, end)) return undefined;
     const secret = m.input.slice(start, end);
     if (memo === undefined) {
       memo = secret;
@@ -225,35 +259,43 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     const pass = fresh ? 1 : (scratch.pass = (scratch.pass + 1) | 0 || 1);
     scratch.busy = true;
     try {
-      let triggered: Set<number> | undefined = always.length > 0 ? new Set<number>(always) : undefined;
-      for (let h = 0; h < hits.length; h += 2) {
-        const kw = hits[h]!;
-        const pos = hits[h + 1]!;
-        const anchored = anchoredBy[kw]!;
-        for (let a = 0; a < anchored.length; a++) {
-          const ri = anchored[a]!;
-          if (stamp[ri] !== pass) {
-            stamp[ri] = pass;
-            coveredUntil[ri] = -1;
-            lastTried[ri] = -1;
-          } else if (pos < coveredUntil[ri]! || lastTried[ri] === pos) continue;
-          lastTried[ri] = pos;
-          const c = compiled[ri]!;
-          const re = c.sticky!;
-          re.lastIndex = pos;
-          const m = re.exec(text);
-          if (m === null) continue;
-          const f = accept(c, m, rejected);
-          if (f) {
-            f.rule = ri;
-            out.push(f);
-            coveredUntil[ri] = m.index + m[0].length;
+      const tryAnchored = (by: readonly (readonly number[])[], covered: SpanIndex | undefined): void => {
+        for (let h = 0; h < hits.length; h += 2) {
+          const anchored = by[hits[h]!]!;
+          if (anchored.length === 0) continue;
+          const pos = hits[h + 1]!;
+          for (let a = 0; a < anchored.length; a++) {
+            const ri = anchored[a]!;
+            if (stamp[ri] !== pass) {
+              stamp[ri] = pass;
+              coveredUntil[ri] = -1;
+              lastTried[ri] = -1;
+            } else if (pos < coveredUntil[ri]! || lastTried[ri] === pos) continue;
+            lastTried[ri] = pos;
+            const c = compiled[ri]!;
+            const re = c.sticky!;
+            re.lastIndex = pos;
+            const m = re.exec(text);
+            if (m === null) continue;
+            const f = accept(c, m, rejected, covered);
+            if (f) {
+              f.rule = ri;
+              out.push(f);
+              coveredUntil[ri] = m.index + m[0].length;
+            }
           }
         }
-        const unanchored = triggeredBy[kw]!;
+      };
+      tryAnchored(anchoredBy, undefined);
+      let triggered: Set<number> | undefined = always.length > 0 ? new Set<number>(always) : undefined;
+      for (let h = 0; h < hits.length; h += 2) {
+        const unanchored = triggeredBy[hits[h]!]!;
         if (unanchored.length > 0) for (const ri of unanchored) (triggered ??= new Set<number>()).add(ri);
       }
-      if (triggered) for (const ri of triggered) matchEverywhere(ri, text, rejected, out);
+      if (triggered) for (const ri of triggered) if (!compiled[ri]!.generic) matchEverywhere(ri, text, rejected, out);
+      const covered = out.length > 0 ? new SpanIndex(out) : undefined;
+      tryAnchored(anchoredGenericBy, covered);
+      if (triggered) for (const ri of triggered) if (compiled[ri]!.generic) matchEverywhere(ri, text, rejected, out, covered);
     } finally {
       if (!fresh) {
         scratch.busy = false;
@@ -263,13 +305,13 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   };
 
   /** An unanchored rule over the whole text. */
-  const matchEverywhere = (ri: number, text: string, rejected: Rejected, out: Raw[]): void => {
+  const matchEverywhere = (ri: number, text: string, rejected: Rejected, out: Raw[], covered?: SpanIndex): void => {
     const c = compiled[ri]!;
     const re = c.global;
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
       if (m[0].length === 0) re.lastIndex++;
-      const f = accept(c, m, rejected);
+      const f = accept(c, m, rejected, covered);
       if (f) {
         f.rule = ri;
         out.push(f);
@@ -355,25 +397,50 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
 /**
  * Regions worth JSON-unescaping: windows around escapes that have a keyword hit nearby, and
  * around every \uXXXX escape and escaped scheme (:\/\/), which can hide a keyword themselves.
+ * An escape is a backslash before `"`, `/` or `u` and four hex digits. Found with indexOf
+ * rather than a regex over the whole text: the backslashes of code and prose are mostly
+ * neither strong nor near a hit, and each character is looked at once.
  */
-function escapeWindows(text: string, hits: readonly number[]): number[] {
+export function escapeWindows(text: string, hits: readonly number[]): number[] {
+  const at: number[] = [];
+  // Strong escapes, anywhere in the text.
+  for (let p = text.indexOf('\\u'); p >= 0; p = text.indexOf('\\u', p + 2)) if (escapeLength(text, p) === 6) at.push(p);
+  for (let q = text.indexOf(':\\'); q >= 0; q = text.indexOf(':\\', q + 2)) {
+    let p = q + 1;
+    while (text.charCodeAt(p + 1) === 92) p++; // \\/ in JSON-in-JSON: the last backslash escapes the /
+    if (text.charCodeAt(p + 1) === 47) at.push(p);
+  }
+  // Escapes from two characters before a keyword hit to ESCAPE_NEAR after it: a key name just
+  // before the escape (\"password\":\"...) or right after it (\"token\").
   const hitPos: number[] = [];
   for (let h = 1; h < hits.length; h += 2) hitPos.push(hits[h]!);
   hitPos.sort((a, b) => a - b);
-  const at: number[] = [];
-  const esc = /\\(?:["/]|u[0-9A-Fa-f]{4})/g;
-  let hi = 0;
-  for (let m = esc.exec(text); m !== null; m = esc.exec(text)) {
-    const p = m.index;
-    let q = p - 1;
-    while (q >= 0 && text.charCodeAt(q) === 92) q--; // \\/ in JSON-in-JSON: look past the backslashes
-    const strong = m[0].length === 6 || (m[0] === '\\/' && text.charCodeAt(q) === 58);
-    // A key name just before the escape (\"password\":\"...) or right after it (\"token\").
-    while (hi < hitPos.length && hitPos[hi]! < p - ESCAPE_NEAR) hi++;
-    if (strong || (hi < hitPos.length && hitPos[hi]! <= p + 2)) at.push(p);
+  let scannedTo = 0;
+  let next = -2; // the first backslash at or after the last search start; -1 when none is left
+  for (const h of hitPos) {
+    const from = Math.max(h - 2, scannedTo);
+    const to = h + ESCAPE_NEAR + 1;
+    if (next !== -1 && next < from) next = text.indexOf('\\', from);
+    for (; next >= 0 && next < to; next = text.indexOf('\\', next + 1)) if (escapeLength(text, next) > 0) at.push(next);
+    if (next === -1) break;
+    scannedTo = Math.max(scannedTo, to);
   }
+  if (at.length === 0) return at;
+  at.sort((a, b) => a - b);
   return mergeWindows(at, ESCAPE_WINDOW, ESCAPE_WINDOW, text.length);
 }
+
+/** Length of the JSON escape at p (\" and \/: 2, \uXXXX: 6), or 0 when p starts none. */
+function escapeLength(text: string, p: number): number {
+  if (text.charCodeAt(p) !== 92) return 0;
+  const c = text.charCodeAt(p + 1);
+  if (c === 34 || c === 47) return 2;
+  if (c !== 117) return 0;
+  for (let i = p + 2; i < p + 6; i++) if (!isHexDigit(text.charCodeAt(i))) return 0;
+  return 6;
+}
+
+const isHexDigit = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 
 /** Tokens (no whitespace or quotes) that contain a %XX escape, as [start, end) pairs. */
 function percentTokens(text: string): [number, number][] {
@@ -401,25 +468,11 @@ function percentTokens(text: string): [number, number][] {
 function finish(raw: Raw[], compiled: readonly CompiledRule[]): SecretFinding[] {
   if (raw.length === 0) return [];
   raw.sort((a, b) => a.start - b.start || b.end - a.end);
-  // Specific findings sorted by start with a running max of their ends: a generic finding
-  // overlaps one iff, among those starting before its end, the max end passes its start.
-  const specific = raw.filter((f) => !compiled[f.rule]!.generic);
-  const maxEnd: number[] = [];
-  specific.forEach((f, i) => maxEnd.push(Math.max(f.end, i > 0 ? maxEnd[i - 1]! : -1)));
-  const overlapsSpecific = (f: Raw): boolean => {
-    let lo = 0;
-    let hi = specific.length; // count of specifics with start < f.end
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (specific[mid]!.start < f.end) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo > 0 && maxEnd[lo - 1]! > f.start;
-  };
+  const specific = new SpanIndex(raw.filter((f) => !compiled[f.rule]!.generic));
   const out: SecretFinding[] = [];
   const lastOfRule = new Map<number, SecretFinding>();
   for (const f of raw) {
-    if (compiled[f.rule]!.generic && overlapsSpecific(f)) continue;
+    if (compiled[f.rule]!.generic && specific.overlaps(f.start, f.end)) continue;
     const prev = lastOfRule.get(f.rule);
     if (prev && f.start < prev.end) {
       prev.end = Math.max(prev.end, f.end);

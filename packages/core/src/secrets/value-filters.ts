@@ -8,6 +8,8 @@
  * heap and costs more to allocate than the whole computation. Zeroed again after every use.
  */
 const asciiCounts = new Uint32Array(128);
+/** The distinct characters of the value being counted, in order of first occurrence. */
+const asciiDistinct = new Uint8Array(128);
 /** k * log2(k) for the counts short values have. */
 const K_LOG_K = Float64Array.from({ length: 257 }, (_, k) => (k === 0 ? 0 : k * Math.log2(k)));
 const kLogK = (k: number): number => (k < K_LOG_K.length ? K_LOG_K[k]! : k * Math.log2(k));
@@ -16,53 +18,72 @@ const kLogK = (k: number): number => (k < K_LOG_K.length ? K_LOG_K[k]! : k * Mat
 export function shannonEntropy(value: string): number {
   const n = value.length;
   if (n === 0) return 0;
+  // Counted by the low seven bits, which is exact for ASCII; any other character (seen in
+  // `high`) sends the value to the general count below, after the table is cleared.
   const counts = asciiCounts;
-  let other: Map<number, number> | undefined;
+  const distinct = asciiDistinct;
+  let high = 0;
+  let nd = 0;
   for (let i = 0; i < n; i++) {
     const c = value.charCodeAt(i);
-    if (c < 128) counts[c]!++;
-    else (other ??= new Map()).set(c, (other.get(c) ?? 0) + 1);
+    high |= c;
+    if (counts[c & 127]!++ === 0) distinct[nd++] = c & 127;
   }
   let sum = 0;
   // Each distinct character once: read its count, then clear it so the next call starts at zero.
-  for (let i = 0; i < n; i++) {
-    const c = value.charCodeAt(i);
-    if (c >= 128) continue;
-    const k = counts[c]!;
-    if (k === 0) continue;
+  for (let j = 0; j < nd; j++) {
+    const c = distinct[j]!;
+    sum += kLogK(counts[c]!);
     counts[c] = 0;
-    sum += kLogK(k);
   }
-  if (other) for (const k of other.values()) sum += kLogK(k);
+  if (high >= 128) {
+    const all = new Map<number, number>();
+    for (let i = 0; i < n; i++) all.set(value.charCodeAt(i), (all.get(value.charCodeAt(i)) ?? 0) + 1);
+    sum = 0;
+    for (const k of all.values()) sum += kLogK(k);
+  }
   return Math.max(0, Math.log2(n) - sum / n);
 }
 
-/** The same character six or more times in a row (aaaaaa, 000000); line breaks do not count. */
-function hasRepeatRun(value: string): boolean {
-  let run = 1;
-  for (let i = 1; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c === value.charCodeAt(i - 1) && c !== 10 && c !== 13 && c !== 0x2028 && c !== 0x2029) {
-      if (++run >= 6) return true;
-    } else run = 1;
-  }
-  return false;
-}
-
-const PLACEHOLDER_MARKERS =
-  /\$\{|\{\{|\}\}|\$\(|<[^>]{0,40}>|%[A-Z_]{2,}%|x{4,}|\*{3,}|\.{3}|•|example|changeme|change_me|placeholder|dummy|redacted|your[_-]|[_-]here\b|insert[_-]|replace[_-]?me|fake|sample|<.+|\bnull\b|undefined/i;
+/** Placeholder shapes made of punctuation: ${X}, {{ x }}, $(x), <x>, %X%, xxxx, ***, ..., •. */
+const PLACEHOLDER_MARKS = /\$\{|\{\{|\}\}|\$\(|<[^>]{0,40}>|%[A-Z_]{2,}%|x{4,}|\*{3,}|\.{3}|•|<.+/i;
+/** Placeholder and documentation words. */
+const PLACEHOLDER_WORDS =
+  /example|changeme|change_me|placeholder|dummy|redacted|your[_-]|[_-]here\b|insert[_-]|replace[_-]?me|fake|sample|\bnull\b|undefined/i;
+/** Characters one of PLACEHOLDER_MARKS needs (besides a run of four x, counted apart). */
+const MARK_CHAR = new Uint8Array(128);
+for (const ch of '${}<%*.') MARK_CHAR[ch.charCodeAt(0)] = 1;
 
 /**
  * True when a value is a placeholder or a documentation example rather than a credential:
  * `${API_KEY}`, `{{ secrets.X }}`, `<your-api-key>`, `xxxx…`, `****`, `AKIAIOSFODNN7EXAMPLE`,
  * `$TOKEN`, a run of one repeated character, or a sequence such as `1234567890abcdef`.
+ * One pass over the characters finds the repeated run and decides which regexes can match.
  */
 export function isPlaceholder(value: string): boolean {
-  if (PLACEHOLDER_MARKERS.test(value)) return true;
-  if (/^\$[A-Za-z_]/.test(value)) return true; // $TOKEN, $env:TOKEN
-  if (hasRepeatRun(value)) return true; // aaaaaa, 000000
-  if (/0123456|1234567|abcdefgh|ABCDEFGH/.test(value)) return true;
-  return false;
+  let marks = false;
+  let xRun = 0;
+  let run = 1; // the same character six or more times in a row (aaaaaa, 000000), not line breaks
+  let ascending = 1; // seven or more consecutive characters in code order (0123456, abcdefgh)
+  let sequence = false;
+  let prev = -2;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 128 ? MARK_CHAR[c] === 1 : c === 0x2022) marks = true;
+    if ((c | 32) === 120) {
+      if (++xRun >= 4) marks = true;
+    } else xRun = 0;
+    if (c === prev && c !== 10 && c !== 13 && c !== 0x2028 && c !== 0x2029) {
+      if (++run >= 6) return true;
+    } else run = 1;
+    ascending = c === prev + 1 ? ascending + 1 : 1;
+    if (ascending === 7) sequence = true;
+    prev = c;
+  }
+  if (sequence && /0123456|1234567|abcdefgh|ABCDEFGH/.test(value)) return true;
+  if (marks && PLACEHOLDER_MARKS.test(value)) return true;
+  if (value.charCodeAt(0) === 36 && /^\$[A-Za-z_]/.test(value)) return true; // $TOKEN, $env:TOKEN
+  return PLACEHOLDER_WORDS.test(value);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
