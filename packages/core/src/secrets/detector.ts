@@ -32,6 +32,10 @@ interface CompiledRule {
   withIndices: RegExp | undefined;
   secretGroups: readonly string[];
   generic: boolean;
+  /** Tried at keyword hits (sticky) rather than over the whole text. */
+  anchored: boolean;
+  /** Stateless copy of the rule's decodedPrefix. */
+  decodedPrefix: RegExp | undefined;
 }
 
 interface CompiledAllow {
@@ -62,11 +66,13 @@ function compileRule(rule: SecretRule): CompiledRule {
   const g = rule.secretGroup;
   return {
     rule,
-    sticky: anchored ? new RegExp(rule.pattern.source, `${base}gy`) : undefined,
+    sticky: anchored || rule.decodedPrefix ? new RegExp(rule.pattern.source, `${base}gy`) : undefined,
     global: new RegExp(rule.pattern.source, `${base}g`),
     withIndices: g === undefined ? undefined : new RegExp(rule.pattern.source, `${base}gyd`),
     secretGroups: g === undefined ? [] : [g, `${g}2`, `${g}3`],
     generic: rule.generic === true,
+    anchored,
+    decodedPrefix: rule.decodedPrefix && new RegExp(rule.decodedPrefix.source, rule.decodedPrefix.flags.replace(/[gy]/g, '')),
   };
 }
 
@@ -159,8 +165,11 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   const anchoredGenericBy: number[][] = [];
   const triggeredBy: number[][] = [];
   const always: number[] = [];
+  /** Rules tried at the start of base64 runs whose decoded text matches their decodedPrefix. */
+  const runPrefixed: number[] = [];
   compiled.forEach((c, ri) => {
-    if (c.rule.keywords.length === 0) always.push(ri);
+    if (c.decodedPrefix) runPrefixed.push(ri);
+    else if (c.rule.keywords.length === 0) always.push(ri);
     for (const raw of c.rule.keywords) {
       const k = raw.toLowerCase();
       let id = keywordIds.get(k);
@@ -171,7 +180,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
         anchoredGenericBy.push([]);
         triggeredBy.push([]);
       }
-      (c.sticky ? (c.generic ? anchoredGenericBy : anchoredBy) : triggeredBy)[id]!.push(ri);
+      (c.anchored ? (c.generic ? anchoredGenericBy : anchoredBy) : triggeredBy)[id]!.push(ri);
     }
   });
   // Keywords are checked now; the scanner's tables are built on the first scan, so importing the
@@ -304,6 +313,19 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     }
   };
 
+  /** One anchored try of a rule at `pos` (the rare base64-prefixed rules). */
+  const matchAt = (ri: number, text: string, pos: number, out: Raw[]): void => {
+    const c = compiled[ri]!;
+    const re = c.sticky!;
+    re.lastIndex = pos;
+    const m = re.exec(text);
+    const f = m && accept(c, m, new Map());
+    if (f) {
+      f.rule = ri;
+      out.push(f);
+    }
+  };
+
   /** An unanchored rule over the whole text. */
   const matchEverywhere = (ri: number, text: string, rejected: Rejected, out: Raw[], covered?: SpanIndex): void => {
     const c = compiled[ri]!;
@@ -344,6 +366,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       const decoded = decodeBase64Text(text.slice(s, e));
       if (decoded === undefined) continue;
       budget.decoded -= decoded.length;
+      for (const ri of runPrefixed) if (compiled[ri]!.decodedPrefix!.test(decoded)) matchAt(ri, text, s, out);
       for (const f of scanText(decoded, depth + 1, budget)) out.push({ rule: f.rule, start: s, end: e });
     }
     // URL-encoding: each token holding %XX is decoded; findings map back character by character.

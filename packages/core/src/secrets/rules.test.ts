@@ -10,7 +10,7 @@ describe('built-in rules', () => {
       expect(r.id).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
       expect(r.family, r.id).toBeTruthy();
       expect(r.pattern.global, r.id).toBe(true);
-      expect(r.keywords.length, r.id).toBeGreaterThan(0);
+      expect(r.keywords.length > 0 || r.decodedPrefix !== undefined, `${r.id}: keywords or decodedPrefix`).toBe(true);
       expect(r.examples?.truePositives.length ?? 0, r.id).toBeGreaterThan(0);
       expect(r.examples?.falsePositives.length ?? 0, r.id).toBeGreaterThan(0);
     }

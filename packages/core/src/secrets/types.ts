@@ -16,9 +16,15 @@ export interface SecretRule {
   /**
    * Cheap literal pre-filter: the rule runs only if one of these occurs in the text. Matched
    * case-insensitively in one combined pass (Aho-Corasick) over the text. Empty means the rule
-   * always runs (over the whole text).
+   * always runs (over the whole text), unless it has `decodedPrefix`.
    */
   keywords: readonly string[];
+  /**
+   * For a credential with no keyword that begins with base64 of something recognisable (a
+   * Discord bot token begins with its bot's numeric id in base64): the rule is tried, anchored,
+   * at the start of every base64 run whose decoded text this matches, and nowhere else.
+   */
+  decodedPrefix?: RegExp;
   /**
    * Linear-time pattern; must be global (`g`). Never nest unbounded quantifiers, and start every
    * unbounded run with a left-boundary assertion so a match cannot start inside the run.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPlaceholder, shannonEntropy } from './value-filters.js';
+import { isCredentialLike, isPlaceholder, looksLikeCode, shannonEntropy } from './value-filters.js';
 
 /** The definitions, written plainly. */
 function referenceEntropy(value: string): number {
@@ -12,7 +12,7 @@ function referenceEntropy(value: string): number {
 }
 
 const PLACEHOLDER_REFERENCE = [
-  /\$\{|\{\{|\}\}|\$\(|<[^>]{0,40}>|%[A-Z_]{2,}%|x{4,}|\*{3,}|\.{3}|•|example|changeme|change_me|placeholder|dummy|redacted|your[_-]|[_-]here\b|insert[_-]|replace[_-]?me|fake|sample|<.+|\bnull\b|undefined/i,
+  /\$\{|\{\{|\}\}|\$\(|<[^>]{0,40}>|(?<![A-Za-z0-9])%[A-Z_]{2,}%(?![A-Za-z0-9])|x{4,}|\*{3,}|\.{3}|•|example|changeme|change_me|placeholder|dummy|redacted|your[_-]|[_-]here\b|insert[_-]|replace[_-]?me|fake|sample|<.+|\bnull\b|undefined/i,
   /^\$[A-Za-z_]/,
   /([^\n\r\u2028\u2029])\1{5}/,
   /0123456|1234567|abcdefgh|ABCDEFGH/,
@@ -53,5 +53,30 @@ describe('isPlaceholder', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('looksLikeCode on dotted values', () => {
+  it('takes member expressions and dotted names for code', () => {
+    for (const v of ['this.tokenStore.current', 'process.env.DB_PASSWORD', 'config.auth.apiKeyV2Production', 'crypto.sha256.digestHex', 'e.password', 'e.password||""', 'retries--']) {
+      expect(looksLikeCode(v), v).toBe(true);
+    }
+  });
+
+  it('does not take a dotted token with random parts for code (a Discord bot token)', () => {
+    const token = 'MTA5ODc2NTQzMjEwOTg3NjU0Mw.GaBcDe.k7Qx9ZpL2mN4vB8cR1tY6uW3sE5dF0gH_jK';
+    expect(looksLikeCode(token)).toBe(false);
+    expect(isCredentialLike(token, 16, 3)).toBe(true);
+  });
+
+  it('takes %VAR% for a placeholder, not a %XY% inside a random password', () => {
+    expect(isPlaceholder('%API_KEY%')).toBe(true);
+    expect(isPlaceholder('!DWAa6Av%KYI%!FQ^s^n1ya')).toBe(false);
+  });
+
+  it('does not take a random token holding -- for an operator', () => {
+    const token = 'rEgq3gELFlI5Rgf0HN9RXTiUhsUNb_jXKa1XH0s--INDhackgQHFsYYttMN_';
+    expect(looksLikeCode(token)).toBe(false);
+    expect(isCredentialLike(token, 12, 3)).toBe(true);
   });
 });

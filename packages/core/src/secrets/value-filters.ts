@@ -46,7 +46,7 @@ export function shannonEntropy(value: string): number {
 }
 
 /** Placeholder shapes made of punctuation: ${X}, {{ x }}, $(x), <x>, %X%, xxxx, ***, ..., •. */
-const PLACEHOLDER_MARKS = /\$\{|\{\{|\}\}|\$\(|<[^>]{0,40}>|%[A-Z_]{2,}%|x{4,}|\*{3,}|\.{3}|•|<.+/i;
+const PLACEHOLDER_MARKS = /\$\{|\{\{|\}\}|\$\(|<[^>]{0,40}>|(?<![A-Za-z0-9])%[A-Z_]{2,}%(?![A-Za-z0-9])|x{4,}|\*{3,}|\.{3}|•|<.+/i;
 /** Placeholder and documentation words. */
 const PLACEHOLDER_WORDS =
   /example|changeme|change_me|placeholder|dummy|redacted|your[_-]|[_-]here\b|insert[_-]|replace[_-]?me|fake|sample|\bnull\b|undefined/i;
@@ -122,7 +122,9 @@ const LITERAL_WORD = /^(?:true|false|null|none|nil|undefined|required|optional|s
 const NUMBER_LIKE = /^[\d.:+-]+$/; // numbers, versions, times
 const PATH = /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)/;
 const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i; // URLs (the URL rule handles those)
-const OPERATOR = /\|\||&&|=>|\?\.|!==?|===|\+\+|--|\)\./;
+// `--` only next to something that is not a letter or digit (i--, --i): inside a random token
+// (abc--XYZ) it is not an operator.
+const OPERATOR = /\|\||&&|=>|\?\.|!==?|===|\+\+|(?<![A-Za-z0-9])--|--(?![A-Za-z0-9])|\)\./;
 
 /**
  * True when a value assigned to a secret-sounding key is code or an identifier, not a
@@ -144,17 +146,56 @@ export function looksLikeCode(value: string): boolean {
   }
   const onlyLetters = letters === value.length;
   const c0 = value.charCodeAt(0);
-  if (punct & DOT && MEMBER_EXPRESSION.test(value)) return true;
+  if (punct & DOT && MEMBER_EXPRESSION.test(value) && !hasRandomSegment(value)) return true;
   if (digits === 0 && punct & NAME_SEPARATOR && SEPARATED_NAME.test(value)) return true;
   if ((c0 === 33 || STARTS_EXPRESSION_WORD.has(c0) || punct & DOT) && EXPRESSION.test(value)) return true;
   if (onlyLetters && (WORD_OR_CAMEL.test(value) || LITERAL_WORD.test(value))) return true;
   if (letters === 0 && NUMBER_LIKE.test(value)) return true;
   if ((c0 === 46 || c0 === 47 || c0 === 126 || value.charCodeAt(1) === 58) && PATH.test(value)) return true;
   if (punct & COLON && URL_START.test(value)) return true;
-  if (punct & OPERATOR_CHAR && OPERATOR.test(value)) return true;
+  if (punct & OPERATOR_CHAR && OPERATOR.test(value) && !hasRandomSegment(value)) return true;
   return false;
 }
 
+
+/**
+ * A run of letters and digits that reads as random rather than as a name: 16 or more
+ * characters with digits in three or more separate places. Names carry digits in one run at
+ * most (`sha256`, `apiV2`, `utf8`); base64 and random tokens scatter them. A Discord bot token
+ * (`MTA5ODc2….GaBcDe.k7Qx…`) has the shape of a member expression, and a random token can
+ * hold `--`, but their parts are of this kind.
+ */
+function hasRandomSegment(value: string): boolean {
+  let length = 0;
+  let digitRuns = 0;
+  let prevDigit = false;
+  for (let i = 0; i <= value.length; i++) {
+    const c = i < value.length ? value.charCodeAt(i) : 46;
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122))) {
+      if (length >= 16 && digitRuns >= 3) return true;
+      length = 0;
+      digitRuns = 0;
+      prevDigit = false;
+      continue;
+    }
+    length++;
+    const digit = c >= 48 && c <= 57;
+    if (digit && !prevDigit) digitRuns++;
+    prevDigit = digit;
+  }
+  return false;
+}
+
+/**
+ * The jwt.io documentation token (and any JWT whose payload names "John Doe", its sample user):
+ * every JWT tutorial carries it. `value` may be any credential; only JWT-shaped ones can match.
+ */
+export function isDocumentationJwt(value: string): boolean {
+  if (!value.startsWith('eyJ')) return false;
+  const payload = value.split('.')[1];
+  if (payload === undefined) return false;
+  return /"name"\s*:\s*"John Doe"/.test(Buffer.from(payload, 'base64url').toString('latin1'));
+}
 
 /** Character classes present: lower, upper, digit, other. */
 export function classCount(value: string): number {

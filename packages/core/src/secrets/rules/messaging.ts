@@ -4,6 +4,9 @@ import { ASSIGN, L, R, RD, ci, re } from './patterns.js';
 import { ALNUM, B64URL, HEX, LOWER_NUM, UPPER_NUM, sample } from './sample.js';
 
 const digits = (n: number, salt: string) => sample('0123456789', n, salt);
+/** A Discord bot token: the bot's id (a 17-20 digit snowflake) in base64, a timestamp, an HMAC. */
+const discordToken = (salt: string) =>
+  `${Buffer.from(`1${digits(17, `${salt}i`)}`).toString('base64url')}.${sample(B64URL, 6, `${salt}t`)}.${sample(B64URL, 38, `${salt}h`)}`;
 
 /** Slack, Discord, Telegram, Twilio, SendGrid. */
 export const MESSAGING_RULES: readonly SecretRule[] = [
@@ -69,6 +72,27 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
         `discord_client_secret: "${sample(B64URL, 32, 'd4')}"`,
       ],
       falsePositives: ['discord: https://discord.gg/invite', 'DISCORD_TOKEN=${DISCORD_TOKEN}'],
+    },
+  }),
+  rule({
+    id: 'discord-bot-token-bare',
+    family: 'discord',
+    description: 'Discord bot token with no key name around it, found through its first part: the bot id in base64',
+    keywords: [],
+    decodedPrefix: /^\d{17,20}$/,
+    pattern: re('(?<![\\w-])[MNO][A-Za-z0-9_-]{23,27}\\.[\\w-]{6,7}\\.[\\w-]{27,40}', RD),
+    minEntropy: 3.5,
+    examples: {
+      truePositives: [
+        `client.login("${discordToken('b1')}")`,
+        `python bot.py ${discordToken('b2')}`,
+        `Authorization: Bot ${discordToken('b3')}`,
+      ],
+      falsePositives: [
+        // the id part alone, or with the wrong shape after it
+        `user ${Buffer.from('109876543210987654').toString('base64url')} joined`,
+        `${Buffer.from('109876543210987654').toString('base64url')}.abc.def`,
+      ],
     },
   }),
   rule({

@@ -1,5 +1,5 @@
 import type { SecretRule } from '../types.js';
-import { isCredentialLike, isPlaceholder } from '../value-filters.js';
+import { isCredentialLike, isDocumentationJwt, isPlaceholder } from '../value-filters.js';
 import { rule } from './define.js';
 import { ci, re } from './patterns.js';
 import { ALNUM, B64URL, sample } from './sample.js';
@@ -78,13 +78,20 @@ export const WEB_RULES: readonly SecretRule[] = [
     pattern: re('(?<![A-Za-z])[Bb]earer[ \\t]{1,4}(?<secret>[A-Za-z0-9._~+/-]{12,4096}={0,2})(?![A-Za-z0-9._~+/=-])'),
     secretGroup: 'secret',
     generic: true,
-    validate: (s) => isCredentialLike(s, 12, 3),
+    validate: (s) => isCredentialLike(s, 12, 3) && !isDocumentationJwt(s),
     examples: {
       truePositives: [
         `curl -H "Authorization: Bearer ${sample(B64URL, 40, 'b1')}" https://api.internal/v1`,
         `{"headers":{"authorization":"bearer ${sample(ALNUM, 32, 'b2')}"}}`,
       ],
-      falsePositives: ['Authorization: Bearer ${TOKEN}', 'Authorization: Bearer <token>', 'Bearer YOUR_ACCESS_TOKEN', 'use the bearer token scheme'],
+      falsePositives: [
+        'Authorization: Bearer ${TOKEN}',
+        'Authorization: Bearer <token>',
+        'Bearer YOUR_ACCESS_TOKEN',
+        'use the bearer token scheme',
+        // the jwt.io documentation token
+        'Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+      ],
     },
   }),
   rule({
@@ -114,7 +121,7 @@ export const WEB_RULES: readonly SecretRule[] = [
     ),
     secretGroup: 'secret',
     generic: true,
-    validate: (s) => isCredentialLike(s, 16, 3),
+    validate: (s) => isCredentialLike(s, 16, 3) && !isDocumentationJwt(s),
     examples: {
       truePositives: [`Authorization: token ${sample(ALNUM, 40, 'ah')}`, `"Authorization": "${sample(B64URL, 48, 'ah2')}"`],
       falsePositives: ['Authorization: Bearer ${{ secrets.TOKEN }}', 'authorization: required', 'Authorization header'],
