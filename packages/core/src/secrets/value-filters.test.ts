@@ -69,6 +69,13 @@ describe('looksLikeCode on dotted values', () => {
     expect(isCredentialLike(token, 16, 3)).toBe(true);
   });
 
+  it('takes snake_case and CONSTANT names for code, not random letters joined by an underscore', () => {
+    for (const v of ['ACCESS_TOKEN_KEY', 'getAccessToken_value', 'XMLHttpRequest_sync', 'kubernetesServiceAccount_token']) {
+      expect(looksLikeCode(v), v).toBe(true);
+    }
+    expect(looksLikeCode('GOtbPFrKTNtjzcmTzlpntu_hd')).toBe(false);
+  });
+
   it('takes %VAR% for a placeholder, not a %XY% inside a random password', () => {
     expect(isPlaceholder('%API_KEY%')).toBe(true);
     expect(isPlaceholder('!DWAa6Av%KYI%!FQ^s^n1ya')).toBe(false);

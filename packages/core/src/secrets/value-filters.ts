@@ -147,7 +147,7 @@ export function looksLikeCode(value: string): boolean {
   const onlyLetters = letters === value.length;
   const c0 = value.charCodeAt(0);
   if (punct & DOT && MEMBER_EXPRESSION.test(value) && !hasRandomSegment(value)) return true;
-  if (digits === 0 && punct & NAME_SEPARATOR && SEPARATED_NAME.test(value)) return true;
+  if (digits === 0 && punct & NAME_SEPARATOR && SEPARATED_NAME.test(value) && !hasUnpronounceablePart(value)) return true;
   if ((c0 === 33 || STARTS_EXPRESSION_WORD.has(c0) || punct & DOT) && EXPRESSION.test(value)) return true;
   if (onlyLetters && (WORD_OR_CAMEL.test(value) || LITERAL_WORD.test(value))) return true;
   if (letters === 0 && NUMBER_LIKE.test(value)) return true;
@@ -196,6 +196,37 @@ export function isDocumentationJwt(value: string): boolean {
   if (payload === undefined) return false;
   return /"name"\s*:\s*"John Doe"/.test(Buffer.from(payload, 'base64url').toString('latin1'));
 }
+
+/**
+ * A run of 12 or more letters in mixed case with fewer than one vowel in six: names are made of
+ * words (about two letters in five are vowels, `ACCESS_TOKEN_KEY`, `getAccessToken`), random
+ * letters have one in five or fewer and switch case all the time (`GOtbPFrKTNtjzcmTzlpntu_hd`).
+ */
+function hasUnpronounceablePart(value: string): boolean {
+  let length = 0;
+  let vowels = 0;
+  let lower = false;
+  let upper = false;
+  for (let i = 0; i <= value.length; i++) {
+    const c = i < value.length ? value.charCodeAt(i) | 0 : 0;
+    const isUpper = c >= 65 && c <= 90;
+    const isLower = c >= 97 && c <= 122;
+    if (!isUpper && !isLower) {
+      if (length >= 12 && lower && upper && vowels * 6 < length) return true;
+      length = 0;
+      vowels = 0;
+      lower = upper = false;
+      continue;
+    }
+    length++;
+    lower ||= isLower;
+    upper ||= isUpper;
+    if (VOWEL[c | 32] === 1) vowels++;
+  }
+  return false;
+}
+const VOWEL = new Uint8Array(128);
+for (const ch of 'aeiouy') VOWEL[ch.charCodeAt(0)] = 1;
 
 /** Character classes present: lower, upper, digit, other. */
 export function classCount(value: string): number {
