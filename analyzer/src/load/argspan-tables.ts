@@ -153,6 +153,15 @@ const strip = (prefix: string) => `${prefix} `.length + 1;
 const HOP_EVENT_NAMES = Object.values(HopEvents).map(sqlString).join(', ');
 
 /**
+ * `(trace_id, call_span_id)` of every span with a hop.sent event: the span itself, or the parent
+ * of a `hop {tool}` span — the same call `hop_events` attributes the event to, found before
+ * `tool_calls` exists, so `went_remote` is computed as the table is written (an UPDATE of the
+ * table afterwards rewrote its rows).
+ */
+const SENT_SQL = `SELECT DISTINCT trace_id, CASE WHEN "name" LIKE ${like(SpanNamePrefix.HOP)} THEN parent_span_id ELSE span_id END AS call_span_id
+    FROM span_structs WHERE len(events) > 0 AND list_contains(list_transform(events, lambda e: e."name"), ${sqlString(HopEvents.HOP_SENT)})`;
+
+/**
  * SQL that derives argspan's own tables, once at load time, from the staged span structs
  * (each span's attribute lists are searched directly: no join over the long attribute table), so
  * rules read typed columns and never attribute keys:
@@ -168,15 +177,18 @@ export const ARGSPAN_TABLE_STEPS: readonly { table: string; sql: string }[] = [
     table: 'tool_calls',
     sql: `
 CREATE TABLE tool_calls AS
-  SELECT *, coalesce(tool_attr, substr("name", ${strip(SpanNamePrefix.TOOL_CALL)})) AS tool, coalesce(hop_remote, false) AS went_remote
+  WITH sent AS (${SENT_SQL})
+  SELECT c.*, coalesce(c.tool_attr, substr(c."name", ${strip(SpanNamePrefix.TOOL_CALL)})) AS tool,
+    coalesce(c.hop_remote, false) OR s.call_span_id IS NOT NULL AS went_remote
   FROM (${derive(
     'span_structs',
     `"name" LIKE ${like(SpanNamePrefix.TOOL_CALL)}`,
     ['trace_id', 'span_id', 'parent_span_id AS turn_span_id', '"name"', 'start_ns', 'end_ns', 'file_id'],
     STAGED,
     TOOL_CALL_COLUMNS,
-  )})
-  WHERE operation IS NULL OR operation = ${sqlString(OPERATION_EXECUTE_TOOL)};`,
+  )}) c
+  LEFT JOIN sent s ON s.trace_id = c.trace_id AND s.call_span_id = c.span_id
+  WHERE c.operation IS NULL OR c.operation = ${sqlString(OPERATION_EXECUTE_TOOL)};`,
   },
   {
     table: 'hop_events',
@@ -194,11 +206,7 @@ CREATE TABLE hop_events AS
   FROM ev
   LEFT JOIN tool_calls c ON c.trace_id = ev.trace_id AND c.span_id = ev.span_id
   LEFT JOIN hops h ON h.trace_id = ev.trace_id AND h.span_id = ev.span_id
-  LEFT JOIN tool_calls hc ON hc.trace_id = h.trace_id AND hc.span_id = h.parent_span_id;
-
-UPDATE tool_calls c SET went_remote = true
-  FROM (SELECT DISTINCT trace_id, call_span_id FROM hop_events WHERE "name" = ${sqlString(HopEvents.HOP_SENT)}) sent
-  WHERE sent.trace_id = c.trace_id AND sent.call_span_id = c.span_id AND NOT c.went_remote;`,
+  LEFT JOIN tool_calls hc ON hc.trace_id = h.trace_id AND hc.span_id = h.parent_span_id;`,
   },
   {
     table: 'tool_args',
