@@ -179,7 +179,7 @@ export const ARGSPAN_TABLE_STEPS: readonly { table: string; sql: string }[] = [
 CREATE TABLE tool_calls AS
   WITH sent AS (${SENT_SQL})
   SELECT c.*, coalesce(c.tool_attr, substr(c."name", ${strip(SpanNamePrefix.TOOL_CALL)})) AS tool,
-    coalesce(c.hop_remote, false) OR s.call_span_id IS NOT NULL AS went_remote
+    coalesce(c.hop_remote, false) OR EXISTS (SELECT 1 FROM sent s WHERE s.trace_id = c.trace_id AND s.call_span_id = c.span_id) AS went_remote
   FROM (${derive(
     'span_structs',
     `"name" LIKE ${like(SpanNamePrefix.TOOL_CALL)}`,
@@ -187,7 +187,6 @@ CREATE TABLE tool_calls AS
     STAGED,
     TOOL_CALL_COLUMNS,
   )}) c
-  LEFT JOIN sent s ON s.trace_id = c.trace_id AND s.call_span_id = c.span_id
   WHERE c.operation IS NULL OR c.operation = ${sqlString(OPERATION_EXECUTE_TOOL)};`,
   },
   {

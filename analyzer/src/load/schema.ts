@@ -10,16 +10,19 @@ const spanField = (f: keyof typeof OTLP_SPAN_FIELDS) => OTLP_SPAN_FIELDS[f];
  * by a position found in `attr_keys`, the credential re-scan reads `attr_str`, and only
  * `span_attributes` zips them all back into rows. Reading a list of nested value structs (each
  * with its nested array) back from the table cost more than the JSON parse's share of it.
- * `attr_arr` holds the raw `arrayValue` (NULL unless the attribute is an array).
+ * `attr_arr` holds the raw `arrayValue` (NULL unless the attribute is an array). The `sparse`
+ * lists (doubles, bytes and arrays: most spans have none) are staged as NULL instead of a list of NULLs
+ * when no attribute of the span has that field, which keeps them out of memory; a missing list
+ * reads as NULL at every position, and UNNEST pads it with NULLs.
  */
 export const ATTR_LISTS = {
-  attr_keys: { type: 'VARCHAR[]', field: '"key"' },
-  attr_str: { type: 'VARCHAR[]', field: '"value".stringValue' },
-  attr_int: { type: 'VARCHAR[]', field: '"value".intValue' },
-  attr_dbl: { type: 'DOUBLE[]', field: '"value".doubleValue' },
-  attr_bool: { type: 'BOOLEAN[]', field: '"value".boolValue' },
-  attr_bytes: { type: 'VARCHAR[]', field: '"value".bytesValue' },
-  attr_arr: { type: `${OTLP_ARRAY_VALUE}[]`, field: '"value".arrayValue' },
+  attr_keys: { type: 'VARCHAR[]', field: '"key"', sparse: false },
+  attr_str: { type: 'VARCHAR[]', field: '"value".stringValue', sparse: false },
+  attr_int: { type: 'VARCHAR[]', field: '"value".intValue', sparse: false },
+  attr_dbl: { type: 'DOUBLE[]', field: '"value".doubleValue', sparse: true },
+  attr_bool: { type: 'BOOLEAN[]', field: '"value".boolValue', sparse: false },
+  attr_bytes: { type: 'VARCHAR[]', field: '"value".bytesValue', sparse: true },
+  attr_arr: { type: `${OTLP_ARRAY_VALUE}[]`, field: '"value".arrayValue', sparse: true },
 } as const;
 
 /** Name of one staged attribute list. */
@@ -31,6 +34,12 @@ export function attrListSql(name: AttrList, l: string): string {
 }
 
 const ATTR_LIST_NAMES = Object.keys(ATTR_LISTS) as AttrList[];
+
+/** {@link attrListSql} as staged: a sparse list is NULL when none of the span's attributes has its field. */
+function stagedAttrListSql(name: AttrList, l: string): string {
+  const list = attrListSql(name, l);
+  return ATTR_LISTS[name].sparse ? `CASE WHEN list_bool_or(list_transform(${l}, lambda a: a.${ATTR_LISTS[name].field} IS NOT NULL)) THEN ${list} END` : list;
+}
 
 /**
  * The staging table every loader writes, whatever the input format: `span_structs`, one span
@@ -66,7 +75,7 @@ export function stagedSpanSql(fileId: number, s: string, from: Record<'bad' | 'r
   return `${fileId}, ${from.bad}, norm_id(${s}.traceId, 32), norm_id(${s}.spanId, 16), norm_id(${s}.parentSpanId, 16), ${s}."name",
   span_kind(${s}.kind), TRY_CAST(${s}.startTimeUnixNano AS BIGINT), TRY_CAST(${s}.endTimeUnixNano AS BIGINT), status_code(${s}.status.code), ${s}.status.message,
   ${from.resourceId}, ${from.res}, ${from.scopeName}, ${from.scopeVersion},
-  ${ATTR_LIST_NAMES.map((n) => attrListSql(n, `${s}.attributes`)).join(', ')}, ${s}.events, ${s}.links`;
+  ${ATTR_LIST_NAMES.map((n) => stagedAttrListSql(n, `${s}.attributes`)).join(', ')}, ${s}.events, ${s}.links`;
 }
 
 /**
