@@ -8,8 +8,9 @@ const spanField = (f: keyof typeof OTLP_SPAN_FIELDS) => OTLP_SPAN_FIELDS[f];
  * order (element i of each list is attribute i), instead of the OTLP list of key/value structs.
  * Readers take only the lists they need: the derived tables pick typed values from plain lists
  * by a position found in `attr_keys`, the credential re-scan reads `attr_str`, and only
- * `span_attributes` zips them all back into rows. Reading a list of nested value structs (each
- * with its nested array) back from the table cost more than the JSON parse's share of it.
+ * `span_attributes` zips them all back into rows. The OTLP list of nested value structs was
+ * read back whole (every field of every attribute, with its nested array) whatever a query
+ * needed, and each field it did need cost a lambda over the list, per query.
  * `attr_arr` holds the raw `arrayValue` (NULL unless the attribute is an array). The `sparse`
  * lists (doubles, bytes and arrays: most spans have none) are staged as NULL instead of a list of NULLs
  * when no attribute of the span has that field, which keeps them out of memory; a missing list
