@@ -55,6 +55,22 @@ describe('argspan analyze: output and exit codes', () => {
     expect(analyzeBin().code).toBe(2);
   });
 
+  it('--memory-limit and --threads set DuckDB\'s limits; a bad value exits 2 naming the option, before reading input', () => {
+    const limited = analyzeBin(TOKYO, '--format', 'json', '--memory-limit', '256MB', '--threads', '1');
+    expect(limited.code).toBe(1);
+    expect(parseJson(limited).findings).toEqual(parseJson(analyzeBin(TOKYO, '--format', 'json')).findings);
+    for (const [flag, value] of [['--memory-limit', 'lots'], ['--memory-limit', '0GB'], ['--threads', '0'], ['--threads', '1.5']] as const) {
+      const bad = analyzeBin('no/such/file.jsonl', flag, value);
+      expect(bad.code).toBe(2);
+      expect(bad.stdout).toBe('');
+      expect(bad.stderr).toContain(`argspan analyze: ${flag} must be`);
+    }
+    // A size DuckDB itself refuses (too small to run) still exits 2 with an error, never a result.
+    const tiny = analyzeBin(TOKYO, '--memory-limit', '1KB');
+    expect(tiny.code).toBe(2);
+    expect(tiny.stdout).toBe('');
+  });
+
   it('reads directories and globs, and counts spans shared by overlapping files once', () => {
     const run = analyzeBin('fixtures/traces/formats/rotated', 'fixtures/traces/formats/otlp-lines.jsonl*', '--format', 'json');
     const out = parseJson(run);

@@ -51,8 +51,9 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
       maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
       ...(options.onProgress ? { onFile: options.onProgress } : {}),
       ...(options.onPhase ? { onPhase: options.onPhase } : {}),
+      // The re-scan reads every span's string values: before the derived tables, while all are in memory.
+      beforeArgspanTables: () => phase(options.onPhase, 'credential scan', () => scanCredentials(db, undefined, undefined, options.onPhase)).then(() => undefined),
     });
-    await phase(options.onPhase, 'credential scan', () => scanCredentials(db, undefined, undefined, options.onPhase));
     await phase(options.onPhase, 'allowlist', () => buildAllowlist(db, options.remoteAllowlist ?? []));
     const run = await runRules(db, rules, options.onPhase);
     const parquetDir = options.exportParquetDir;

@@ -1,6 +1,7 @@
 import { BUILTIN_RULES, defaultSecretDetector, type SecretDetector } from '@argspan/core';
 import type { Db } from './db.js';
 import { sqlString } from './load/duckdb-types.js';
+import { attrListSql } from './load/schema.js';
 import { phase, type PhaseListener } from './phases.js';
 
 /**
@@ -25,19 +26,20 @@ export async function scanCredentials(
   const match = (v: string) => (keywords.length === 0 ? `${v} IS NOT NULL` : `regexp_matches(${v}, ${sqlString(alternation)}, 'i')`);
   // First one match per span over all its string values joined by a control character (no
   // keyword holds one, so no match can straddle two values): almost every span is ruled out by
-  // that single call. Only the spans left have their attribute lists filtered value by value.
-  const anyValue = (list: string) => (keywords.length === 0 ? 'true' : match(`array_to_string(list_transform(${list}, lambda a: a."value".stringValue), chr(1))`));
+  // that single call. Only the spans left have their values filtered one by one. A span's string
+  // values are staged as a plain list (`attr_str`), so no lambda builds it here.
+  const anyValue = (list: string) => (keywords.length === 0 ? 'true' : match(`array_to_string(${list}, chr(1))`));
   const eventAttrs = 'flatten(list_transform(events, lambda e: e.attributes))';
   // The per-value match runs in a plain filter after the unnest: inside a lambda under UNNEST,
   // DuckDB evaluates it row by row and compiles the pattern again for every span.
   const candidates = await phase(onPhase, 'credential scan: pre-filter', () =>
     db.all(`
-    SELECT trace_id, span_id, 'span' AS scope, a."key" AS "key", a."value".stringValue AS str_value
-    FROM (SELECT trace_id, span_id, unnest(attributes) AS a FROM span_structs WHERE ${anyValue('attributes')})
-    WHERE ${match('a."value".stringValue')}
+    SELECT trace_id, span_id, 'span' AS scope, "key", str_value
+    FROM (SELECT trace_id, span_id, unnest(attr_keys) AS "key", unnest(attr_str) AS str_value FROM span_structs WHERE ${anyValue('attr_str')})
+    WHERE ${match('str_value')}
     UNION ALL
     SELECT trace_id, span_id, 'event', a."key", a."value".stringValue
-    FROM (SELECT trace_id, span_id, unnest(${eventAttrs}) AS a FROM span_structs WHERE len(events) > 0 AND ${anyValue(eventAttrs)})
+    FROM (SELECT trace_id, span_id, unnest(${eventAttrs}) AS a FROM span_structs WHERE len(events) > 0 AND ${anyValue(attrListSql('attr_str', eventAttrs))})
     WHERE ${match('a."value".stringValue')}`),
   );
   const hits: { trace_id: unknown; span_id: unknown; scope: unknown; key: unknown; ruleId: string }[] = [];

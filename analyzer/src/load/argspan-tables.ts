@@ -9,7 +9,7 @@ import {
   SpanNamePrefix,
 } from '@argspan/conventions';
 import { sqlString } from './duckdb-types.js';
-import { EVENTS } from './schema.js';
+import { EVENTS, attrListSql, type AttrList } from './schema.js';
 
 type ColType = 'str' | 'int' | 'num' | 'bool' | 'arr';
 
@@ -82,43 +82,43 @@ export const HOP_EVENT_COLUMNS: readonly DerivedColumn[] = [
 ];
 
 /**
- * A derived column's typed value, from the span's attribute list split into one list per value
- * field (`ks` keys, `sv` strings, `iv` ints, `dv` doubles, `bv` bools) and the attribute's
- * position `p` in it. Picking from a list of plain values is a cheap list_extract; picking the
- * whole value struct (with its nested array) from the attribute list was the costliest step of
- * the load.
+ * A derived column's typed value, from the span's attribute lists (`ks` keys, `sv` strings, `iv`
+ * ints, `dv` doubles, `bv` bools, `av` array values: the staged {@link ATTR_LISTS}) and the
+ * attribute's position `p` in them. Picking from a list of plain values is a cheap list_extract.
  */
 const TYPED: Record<ColType, (p: string) => string> = {
   str: (p) => `sv[${p}]`,
   int: (p) => `coalesce(TRY_CAST(iv[${p}] AS BIGINT), CAST(dv[${p}] AS BIGINT), TRY_CAST(sv[${p}] AS BIGINT))`,
   num: (p) => `coalesce(dv[${p}], TRY_CAST(iv[${p}] AS DOUBLE), TRY_CAST(sv[${p}] AS DOUBLE))`,
   bool: (p) => `coalesce(bv[${p}], CASE lower(sv[${p}]) WHEN 'true' THEN true WHEN 'false' THEN false END)`,
-  arr: (p) => `attr_array(attrs[${p}]."value")`,
+  arr: (p) => `arr_values(av[${p}])`,
 };
 
+/** The short names {@link TYPED} reads, and the staged attribute list each stands for. */
+const LIST_OF = { ks: 'attr_keys', sv: 'attr_str', iv: 'attr_int', dv: 'attr_dbl', bv: 'attr_bool', av: 'attr_arr' } as const satisfies Record<string, AttrList>;
+type ListName = keyof typeof LIST_OF;
+
 /** Which value lists each column type reads (see {@link TYPED}). */
-const LISTS_OF: Record<ColType, readonly string[]> = {
+const LISTS_OF: Record<ColType, readonly ListName[]> = {
   str: ['sv'],
   int: ['sv', 'iv', 'dv'],
   num: ['sv', 'iv', 'dv'],
   bool: ['sv', 'bv'],
-  arr: ['attrs'],
-};
-const LIST_SQL: Record<string, (l: string) => string> = {
-  sv: (l) => `list_transform(${l}, lambda a: a."value".stringValue)`,
-  iv: (l) => `list_transform(${l}, lambda a: a."value".intValue)`,
-  dv: (l) => `list_transform(${l}, lambda a: a."value".doubleValue)`,
-  bv: (l) => `list_transform(${l}, lambda a: a."value".boolValue)`,
-  attrs: (l) => l,
+  arr: ['av'],
 };
 
-/**
- * The value lists `cols` need, from the attribute list `l`, plus its keys `ks`:
- * `list_transform(l, lambda a: a."key") AS ks, … AS sv, …`.
- */
-function lists(l: string, cols: readonly DerivedColumn[]): string {
-  const needed = [...new Set(cols.flatMap((c) => LISTS_OF[c.type]))];
-  return [`list_transform(${l}, lambda a: a."key") AS ks`, ...needed.map((n) => `${LIST_SQL[n]!(l)} AS ${n}`)].join(', ');
+/** Where a derivation's attribute lists come from: the staged span columns, or lambdas over an OTLP attribute list. */
+type Lists = (name: ListName) => string;
+const STAGED: Lists = (n) => LIST_OF[n];
+const fromOtlp =
+  (l: string): Lists =>
+  (n) =>
+    attrListSql(LIST_OF[n], l);
+
+/** The value lists `cols` need, plus the keys `ks`: `<list> AS ks, <list> AS sv, …`. */
+function lists(from: Lists, cols: readonly DerivedColumn[]): string {
+  const needed: ListName[] = ['ks', ...new Set(cols.flatMap((c) => LISTS_OF[c.type]))];
+  return needed.map((n) => `${from(n)} AS ${n}`).join(', ');
 }
 
 /** The value lists `cols` need, by name (to carry them through a projection). */
@@ -135,17 +135,17 @@ function typed(cols: readonly DerivedColumn[]): string {
 }
 
 /**
- * `SELECT base…, keyed…, typed columns`, picking each column of `cols` from the attribute list
- * `attrList` of `source` (rows matching `where`) in three projections: value lists, positions,
+ * `SELECT base…, keyed…, typed columns`, picking each column of `cols` from the attribute lists
+ * `from` of `source` (rows matching `where`) in three projections: value lists, positions,
  * typed values. `base` items are plain columns or `expr AS name`; `keyed` items are `expr AS
  * name` that may read the key list `ks`.
  */
-function derive(source: string, where: string, base: readonly string[], attrList: string, cols: readonly DerivedColumn[], keyed: readonly string[] = []): string {
+function derive(source: string, where: string, base: readonly string[], from: Lists, cols: readonly DerivedColumn[], keyed: readonly string[] = []): string {
   const names = [...base, ...keyed].map((x) => x.replace(/^.* AS /, '')).join(', ');
   const baseNames = base.map((x) => x.replace(/^.* AS /, '')).join(', ');
   return `SELECT ${names}, ${typed(cols)}
   FROM (SELECT ${baseNames}, ${[...keyed, listNames(cols), positions(cols)].join(', ')}
-    FROM (SELECT ${base.join(', ')}, ${lists(attrList, cols)} FROM ${source} WHERE ${where}))`;
+    FROM (SELECT ${base.join(', ')}, ${lists(from, cols)} FROM ${source} WHERE ${where}))`;
 }
 
 const like = (prefix: string) => sqlString(`${prefix} %`);
@@ -153,8 +153,17 @@ const strip = (prefix: string) => `${prefix} `.length + 1;
 const HOP_EVENT_NAMES = Object.values(HopEvents).map(sqlString).join(', ');
 
 /**
+ * `(trace_id, call_span_id)` of every span with a hop.sent event: the span itself, or the parent
+ * of a `hop {tool}` span — the same call `hop_events` attributes the event to, found before
+ * `tool_calls` exists, so `went_remote` is computed as the table is written (an UPDATE of the
+ * table afterwards rewrote its rows).
+ */
+const SENT_SQL = `SELECT DISTINCT trace_id, CASE WHEN "name" LIKE ${like(SpanNamePrefix.HOP)} THEN parent_span_id ELSE span_id END AS call_span_id
+    FROM span_structs WHERE len(events) > 0 AND list_contains(list_transform(events, lambda e: e."name"), ${sqlString(HopEvents.HOP_SENT)})`;
+
+/**
  * SQL that derives argspan's own tables, once at load time, from the staged span structs
- * (each span's attribute list is searched directly: no join over the long attribute table), so
+ * (each span's attribute lists are searched directly: no join over the long attribute table), so
  * rules read typed columns and never attribute keys:
  * - `tool_calls`: one row per `execute_tool {tool}` span, with its parent (the turn) and whether
  *   it went remote (`argspan.hop.remote` or a hop.sent event).
@@ -168,15 +177,17 @@ export const ARGSPAN_TABLE_STEPS: readonly { table: string; sql: string }[] = [
     table: 'tool_calls',
     sql: `
 CREATE TABLE tool_calls AS
-  SELECT *, coalesce(tool_attr, substr("name", ${strip(SpanNamePrefix.TOOL_CALL)})) AS tool, coalesce(hop_remote, false) AS went_remote
+  WITH sent AS (${SENT_SQL})
+  SELECT c.*, coalesce(c.tool_attr, substr(c."name", ${strip(SpanNamePrefix.TOOL_CALL)})) AS tool,
+    coalesce(c.hop_remote, false) OR EXISTS (SELECT 1 FROM sent s WHERE s.trace_id = c.trace_id AND s.call_span_id = c.span_id) AS went_remote
   FROM (${derive(
     'span_structs',
     `"name" LIKE ${like(SpanNamePrefix.TOOL_CALL)}`,
     ['trace_id', 'span_id', 'parent_span_id AS turn_span_id', '"name"', 'start_ns', 'end_ns', 'file_id'],
-    'attributes',
+    STAGED,
     TOOL_CALL_COLUMNS,
-  )})
-  WHERE operation IS NULL OR operation = ${sqlString(OPERATION_EXECUTE_TOOL)};`,
+  )}) c
+  WHERE c.operation IS NULL OR c.operation = ${sqlString(OPERATION_EXECUTE_TOOL)};`,
   },
   {
     table: 'hop_events',
@@ -186,7 +197,7 @@ CREATE TABLE hop_events AS
     `(${EVENTS})`,
     `e."name" IN (${HOP_EVENT_NAMES})`,
     ['trace_id', 'span_id', 'CAST(event_index AS INTEGER) AS event_index', 'e."name" AS "name"', 'TRY_CAST(e.timeUnixNano AS BIGINT) AS time_ns'],
-    'e.attributes',
+    fromOtlp('e.attributes'),
     HOP_EVENT_COLUMNS,
   )}),
   hops AS (SELECT trace_id, span_id, parent_span_id FROM span_structs WHERE "name" LIKE ${like(SpanNamePrefix.HOP)})
@@ -194,11 +205,7 @@ CREATE TABLE hop_events AS
   FROM ev
   LEFT JOIN tool_calls c ON c.trace_id = ev.trace_id AND c.span_id = ev.span_id
   LEFT JOIN hops h ON h.trace_id = ev.trace_id AND h.span_id = ev.span_id
-  LEFT JOIN tool_calls hc ON hc.trace_id = h.trace_id AND hc.span_id = h.parent_span_id;
-
-UPDATE tool_calls c SET went_remote = true
-  FROM (SELECT DISTINCT trace_id, call_span_id FROM hop_events WHERE "name" = ${sqlString(HopEvents.HOP_SENT)}) sent
-  WHERE sent.trace_id = c.trace_id AND sent.call_span_id = c.span_id AND NOT c.went_remote;`,
+  LEFT JOIN tool_calls hc ON hc.trace_id = h.trace_id AND hc.span_id = h.parent_span_id;`,
   },
   {
     table: 'tool_args',
@@ -221,7 +228,7 @@ CREATE TABLE tool_args AS
       'norm_id(links[1].traceId, 32) AS link_trace_id',
       'norm_id(links[1].spanId, 16) AS link_span_id',
     ],
-    'attributes',
+    STAGED,
     TOOL_ARG_COLUMNS,
     [`list_contains(ks, ${sqlString(ArgAttributes.EXCERPT)}) AS has_excerpt`],
   )}),

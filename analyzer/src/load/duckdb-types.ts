@@ -4,8 +4,11 @@
  * VARCHAR, which DuckDB fills from both; unknown fields are ignored by the reader.
  */
 
+/** OTLP/JSON `ArrayValue` of scalar values. */
+export const OTLP_ARRAY_VALUE = `STRUCT("values" STRUCT(stringValue VARCHAR, intValue VARCHAR, doubleValue DOUBLE, boolValue BOOLEAN)[])`;
+
 /** OTLP/JSON `AnyValue` (kvlist and nested arrays are not read). */
-export const OTLP_VALUE = `STRUCT(stringValue VARCHAR, intValue VARCHAR, doubleValue DOUBLE, boolValue BOOLEAN, bytesValue VARCHAR, arrayValue STRUCT("values" STRUCT(stringValue VARCHAR, intValue VARCHAR, doubleValue DOUBLE, boolValue BOOLEAN)[]))`;
+export const OTLP_VALUE = `STRUCT(stringValue VARCHAR, intValue VARCHAR, doubleValue DOUBLE, boolValue BOOLEAN, bytesValue VARCHAR, arrayValue ${OTLP_ARRAY_VALUE})`;
 
 /** OTLP/JSON `KeyValue[]`. */
 export const OTLP_ATTRIBUTES = `STRUCT("key" VARCHAR, "value" ${OTLP_VALUE})[]`;

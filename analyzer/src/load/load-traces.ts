@@ -25,6 +25,12 @@ export interface LoadOptions extends Omit<LoadFileOptions, 'tmpDir'> {
   onFile?: (index: number, total: number, file: string) => void;
   /** Called after each load phase with its wall and CPU time. */
   onPhase?: PhaseListener;
+  /**
+   * Run once the spans are normalised, before argspan's derived tables are built: a scan of every
+   * span (the credential re-scan) reads them while they are all still in memory, before the
+   * derived tables push some of them out to the spill directory under a tight memory limit.
+   */
+  beforeArgspanTables?: () => Promise<void>;
 }
 
 /**
@@ -61,6 +67,7 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
   await phase(opts.onPhase, 'normalise', () => db.run(NORMALISE_SQL));
   // Staging-only columns go before the derived tables are built, so their memory is free for them.
   await phase(opts.onPhase, 'cleanup', () => db.run(CLEANUP_SQL));
+  await opts.beforeArgspanTables?.();
   await phase(opts.onPhase, 'argspan tables', async () => {
     for (const step of ARGSPAN_TABLE_STEPS) await phase(opts.onPhase, `argspan tables: ${step.table}`, () => db.run(step.sql));
   });

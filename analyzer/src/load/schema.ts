@@ -1,24 +1,64 @@
 import { OtelAttributes } from '@argspan/conventions';
-import { OTLP_ATTRIBUTES, OTLP_SPAN_FIELDS, sqlString } from './duckdb-types.js';
+import { OTLP_ARRAY_VALUE, OTLP_ATTRIBUTES, OTLP_SPAN_FIELDS, sqlString } from './duckdb-types.js';
 
 const spanField = (f: keyof typeof OTLP_SPAN_FIELDS) => OTLP_SPAN_FIELDS[f];
 
 /**
+ * A span's attributes as staged: one list per OTLP `AnyValue` field, all in the attribute list's
+ * order (element i of each list is attribute i), instead of the OTLP list of key/value structs.
+ * Readers take only the lists they need: the derived tables pick typed values from plain lists
+ * by a position found in `attr_keys`, the credential re-scan reads `attr_str`, and only
+ * `span_attributes` zips them all back into rows. The OTLP list of nested value structs was
+ * read back whole (every field of every attribute, with its nested array) whatever a query
+ * needed, and each field it did need cost a lambda over the list, per query.
+ * `attr_arr` holds the raw `arrayValue` (NULL unless the attribute is an array). The `sparse`
+ * lists (doubles, bytes and arrays: most spans have none) are staged as NULL instead of a list of NULLs
+ * when no attribute of the span has that field, which keeps them out of memory; a missing list
+ * reads as NULL at every position, and UNNEST pads it with NULLs.
+ */
+export const ATTR_LISTS = {
+  attr_keys: { type: 'VARCHAR[]', field: '"key"', sparse: false },
+  attr_str: { type: 'VARCHAR[]', field: '"value".stringValue', sparse: false },
+  attr_int: { type: 'VARCHAR[]', field: '"value".intValue', sparse: false },
+  attr_dbl: { type: 'DOUBLE[]', field: '"value".doubleValue', sparse: true },
+  attr_bool: { type: 'BOOLEAN[]', field: '"value".boolValue', sparse: false },
+  attr_bytes: { type: 'VARCHAR[]', field: '"value".bytesValue', sparse: true },
+  attr_arr: { type: `${OTLP_ARRAY_VALUE}[]`, field: '"value".arrayValue', sparse: true },
+} as const;
+
+/** Name of one staged attribute list. */
+export type AttrList = keyof typeof ATTR_LISTS;
+
+/** SQL for the staged attribute list `name` of an OTLP attribute list `l` (e.g. `s.attributes`, `e.attributes`). */
+export function attrListSql(name: AttrList, l: string): string {
+  return `list_transform(${l}, lambda a: a.${ATTR_LISTS[name].field})`;
+}
+
+const ATTR_LIST_NAMES = Object.keys(ATTR_LISTS) as AttrList[];
+
+/** {@link attrListSql} as staged: a sparse list is NULL when none of the span's attributes has its field. */
+function stagedAttrListSql(name: AttrList, l: string): string {
+  const list = attrListSql(name, l);
+  return ATTR_LISTS[name].sparse ? `CASE WHEN list_bool_or(list_transform(${l}, lambda a: a.${ATTR_LISTS[name].field} IS NOT NULL)) THEN ${list} END` : list;
+}
+
+/**
  * The staging table every loader writes, whatever the input format: `span_structs`, one span
  * per row, its scalar fields already normalised as the loader reads them (ids lower-case hex,
- * kind and status as labels, times as integers) and its attributes, events and links as the
- * OTLP-shaped lists. It stays (de-duplicated) as the one copy of the spans: `spans`,
- * `span_attributes` and `event_attributes` are views over it, so they cost nothing until a
- * query reads them. {@link stagedSpanSql} is the row every loader inserts.
+ * kind and status as labels, times as integers), its attributes as the {@link ATTR_LISTS} and
+ * its events and links as the OTLP-shaped lists. It stays (de-duplicated) as the one copy of the
+ * spans: `spans`, `span_attributes` and `event_attributes` are views over it, so they cost
+ * nothing until a query reads them. {@link stagedSpanSql} is the row every loader inserts.
  */
 export const STAGING_DDL = `
 CREATE TABLE span_structs (file_id INTEGER, bad BOOLEAN, trace_id VARCHAR, span_id VARCHAR, parent_span_id VARCHAR, "name" VARCHAR,
   kind VARCHAR, start_ns BIGINT, end_ns BIGINT, status_code VARCHAR, status_message VARCHAR,
   resource_id UBIGINT, res ${OTLP_ATTRIBUTES}, scope_name VARCHAR, scope_version VARCHAR,
-  attributes ${OTLP_ATTRIBUTES}, events ${spanField('events')}, links ${spanField('links')});
+  ${ATTR_LIST_NAMES.map((n) => `${n} ${ATTR_LISTS[n].type}`).join(', ')},
+  events ${spanField('events')}, links ${spanField('links')});
 CREATE TABLE files (file_id INTEGER PRIMARY KEY, path VARCHAR, format VARCHAR, compression VARCHAR, spans_read BIGINT, skipped INTEGER);
 CREATE TEMP MACRO norm_id(x, n) AS CASE WHEN x IS NULL OR trim(x) = '' THEN NULL WHEN length(trim(x)) < n THEN lpad(lower(trim(x)), n, '0') ELSE lower(trim(x)) END;
-CREATE TEMP MACRO attr_array(v) AS ${attrArraySql('v')};
+CREATE TEMP MACRO arr_values(arr) AS ${arrValuesSql('arr')};
 CREATE TEMP MACRO span_kind(k) AS CASE upper(replace(coalesce(k, '0'), 'SPAN_KIND_', ''))
   WHEN '1' THEN 'internal' WHEN 'INTERNAL' THEN 'internal' WHEN '2' THEN 'server' WHEN 'SERVER' THEN 'server'
   WHEN '3' THEN 'client' WHEN 'CLIENT' THEN 'client' WHEN '4' THEN 'producer' WHEN 'PRODUCER' THEN 'producer'
@@ -35,7 +75,8 @@ CREATE TEMP MACRO status_code(c) AS CASE upper(replace(coalesce(c, '0'), 'STATUS
 export function stagedSpanSql(fileId: number, s: string, from: Record<'bad' | 'resourceId' | 'res' | 'scopeName' | 'scopeVersion', string>): string {
   return `${fileId}, ${from.bad}, norm_id(${s}.traceId, 32), norm_id(${s}.spanId, 16), norm_id(${s}.parentSpanId, 16), ${s}."name",
   span_kind(${s}.kind), TRY_CAST(${s}.startTimeUnixNano AS BIGINT), TRY_CAST(${s}.endTimeUnixNano AS BIGINT), status_code(${s}.status.code), ${s}.status.message,
-  ${from.resourceId}, ${from.res}, ${from.scopeName}, ${from.scopeVersion}, ${s}.attributes, ${s}.events, ${s}.links`;
+  ${from.resourceId}, ${from.res}, ${from.scopeName}, ${from.scopeVersion},
+  ${ATTR_LIST_NAMES.map((n) => stagedAttrListSql(n, `${s}.attributes`)).join(', ')}, ${s}.events, ${s}.links`;
 }
 
 /**
@@ -60,7 +101,12 @@ export function attrTypeSql(v: string): string {
 
 /** SQL for the elements of an array AnyValue as text. */
 export function attrArraySql(v: string): string {
-  return `list_transform(${v}.arrayValue."values", lambda x: coalesce(x.stringValue, x.intValue, CAST(x.doubleValue AS VARCHAR), CAST(x.boolValue AS VARCHAR)))`;
+  return arrValuesSql(`${v}.arrayValue`);
+}
+
+/** SQL for the elements of an OTLP `arrayValue` struct as text. */
+export function arrValuesSql(arr: string): string {
+  return `list_transform(${arr}."values", lambda x: coalesce(x.stringValue, x.intValue, CAST(x.doubleValue AS VARCHAR), CAST(x.boolValue AS VARCHAR)))`;
 }
 
 /** One row per span event: trace_id, span_id, event_index, e (the event struct). */
@@ -94,7 +140,12 @@ CREATE VIEW spans AS
   FROM span_structs d LEFT JOIN resources r USING (resource_id);
 
 CREATE VIEW span_attributes AS
-  SELECT trace_id, span_id, ${valueSelect('a')} FROM (SELECT trace_id, span_id, unnest(attributes) AS a FROM span_structs);
+  SELECT trace_id, span_id, attr_keys AS "key",
+    CASE WHEN attr_str IS NOT NULL THEN 'string' WHEN attr_bool IS NOT NULL THEN 'bool' WHEN attr_int IS NOT NULL THEN 'int'
+      WHEN attr_dbl IS NOT NULL THEN 'double' WHEN attr_arr IS NOT NULL THEN 'array' WHEN attr_bytes IS NOT NULL THEN 'bytes' ELSE 'empty' END AS "type",
+    coalesce(attr_str, attr_bytes) AS str_value, TRY_CAST(attr_int AS BIGINT) AS int_value, attr_dbl AS dbl_value, attr_bool AS bool_value,
+    ${arrValuesSql('attr_arr')} AS arr_value
+  FROM (SELECT trace_id, span_id, ${ATTR_LIST_NAMES.map((n) => `unnest(${n}) AS ${n}`).join(', ')} FROM span_structs);
 
 CREATE TABLE events AS
   SELECT trace_id, span_id, CAST(event_index AS INTEGER) AS event_index, e."name" AS "name", TRY_CAST(e.timeUnixNano AS BIGINT) AS time_ns

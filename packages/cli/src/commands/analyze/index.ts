@@ -12,7 +12,7 @@ import { Option, type Command } from 'commander';
 import { ExitCode } from '../../exit-codes.js';
 import type { CommandIO } from '../../io.js';
 import type { CommandRegistrar } from '../../main.js';
-import { ANALYZE_OPTIONS, type AnalyzeCliOptions } from './options.js';
+import { ANALYZE_OPTIONS, numericOptions, type AnalyzeCliOptions } from './options.js';
 import { createProgress } from './progress.js';
 
 const collect = (value: string, prev: string[]) => [...prev, value];
@@ -34,9 +34,9 @@ export const registerAnalyze: CommandRegistrar = (program: Command, io: CommandI
 };
 
 async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandIO): Promise<number> {
-  const maxLineBytes = opts.maxLineBytes === undefined ? undefined : Number(opts.maxLineBytes);
-  if (maxLineBytes !== undefined && !(Number.isInteger(maxLineBytes) && maxLineBytes > 0)) {
-    io.stderr.write(`argspan analyze: --max-line-bytes must be a positive integer\n`);
+  const numeric = numericOptions(opts);
+  if (!numeric.ok) {
+    io.stderr.write(`argspan analyze: ${numeric.error}\n`);
     return ExitCode.INPUT_ERROR;
   }
   const progress = createProgress(io.stderr);
@@ -48,7 +48,7 @@ async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandI
       reports: opts.reports,
       allowPartial: opts.allowPartial,
       remoteAllowlist: opts.remoteAllowlist.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
-      ...(maxLineBytes !== undefined ? { maxLineBytes } : {}),
+      ...numeric.options,
       ...(opts.baseline ? { baseline: opts.baseline } : {}),
       ...(opts.db ? { dbPath: opts.db } : {}),
       ...(opts.exportParquet ? { exportParquetDir: opts.exportParquet } : {}),

@@ -13,6 +13,8 @@ export interface AnalyzeCliOptions {
   reports: boolean;
   remoteAllowlist: string[];
   maxLineBytes?: string;
+  memoryLimit?: string;
+  threads?: string;
 }
 
 /** One option, declared once: the flags, the help text, its choices and default. */
@@ -37,4 +39,36 @@ export const ANALYZE_OPTIONS: readonly OptionSpec[] = [
   { flags: '--reports', description: 'also run the report rules (invented fields per turn, run summary, lineage)', default: false },
   { flags: '--remote-allowlist <tools>', description: 'comma-separated tools allowed to hop remotely (repeatable)', repeatable: true, default: [] },
   { flags: '--max-line-bytes <n>', description: 'largest JSON line accepted (default: DuckDB\'s 16 MiB)' },
+  { flags: '--memory-limit <size>', description: 'DuckDB memory limit, e.g. 1.25GB or 2GiB; beyond it tables spill to a temporary directory (default: 1.25GB)' },
+  { flags: '--threads <n>', description: 'DuckDB worker threads (default: the machine\'s cores)' },
 ];
+
+/** A size DuckDB's `memory_limit` accepts: a number and a unit (decimal or binary). */
+const SIZE = /^(\d+(?:\.\d+)?) ?(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
+
+/** The numeric options, checked before any file is read: the `analyze()` options they map to, or the first error. */
+export function numericOptions(opts: Pick<AnalyzeCliOptions, 'maxLineBytes' | 'memoryLimit' | 'threads'>):
+  | { ok: true; options: { maxLineBytes?: number; memoryLimit?: string; threads?: number } }
+  | { ok: false; error: string } {
+  const options: { maxLineBytes?: number; memoryLimit?: string; threads?: number } = {};
+  const positiveInt = (flag: string, v: string): number | string => {
+    const n = Number(v);
+    return /^\d+$/.test(v.trim()) && Number.isSafeInteger(n) && n > 0 ? n : `${flag} must be a positive integer, got ${JSON.stringify(v)}`;
+  };
+  if (opts.maxLineBytes !== undefined) {
+    const n = positiveInt('--max-line-bytes', opts.maxLineBytes);
+    if (typeof n === 'string') return { ok: false, error: n };
+    options.maxLineBytes = n;
+  }
+  if (opts.threads !== undefined) {
+    const n = positiveInt('--threads', opts.threads);
+    if (typeof n === 'string') return { ok: false, error: n };
+    options.threads = n;
+  }
+  if (opts.memoryLimit !== undefined) {
+    const m = SIZE.exec(opts.memoryLimit.trim());
+    if (!m || !(Number(m[1]) > 0)) return { ok: false, error: `--memory-limit must be a size such as 1.25GB, 512MB or 2GiB, got ${JSON.stringify(opts.memoryLimit)}` };
+    options.memoryLimit = `${m[1]}${m[2]}`;
+  }
+  return { ok: true, options };
+}
