@@ -8,7 +8,8 @@ import { phase, type PhaseListener } from './phases.js';
  * Re-scan every string attribute (span, event and resource; a resource hit is reported once, on
  * its first span) for credential shapes with
  * @argspan/core's secret detector, into `credential_hits(trace_id, span_id, scope, key, rule_id)`.
- * DuckDB pre-filters on the rules' literal keywords (the detector's own pre-filter), first with
+ * DuckDB pre-filters on the rules' literal keywords (the detector's own pre-filter) and the
+ * `prefilter` of keyword-less rules, first with
  * one match per span over all its values, then value by value for the few spans left, so only
  * candidate values cross into JavaScript; the detector's regexes decide. The value itself is
  * never stored in the table.
@@ -16,19 +17,19 @@ import { phase, type PhaseListener } from './phases.js';
 export async function scanCredentials(
   db: Db,
   detector: SecretDetector = defaultSecretDetector,
-  keywords: readonly string[] = builtinKeywords(),
+  prefilter: readonly string[] = builtinPrefilter(),
   onPhase?: PhaseListener,
 ): Promise<number> {
   await db.run(`CREATE TABLE credential_hits (trace_id VARCHAR, span_id VARCHAR, scope VARCHAR, "key" VARCHAR, rule_id VARCHAR)`);
-  // One RE2 pass over each value for all keywords (literal alternation), instead of one contains() per keyword.
-  const alternation = keywords.map((k) => k.replace(/[\\^$.|?*+()[\]{}-]/g, (c) => `\\${c}`)).join('|');
+  // One RE2 pass over each value for all keywords (an alternation), instead of one contains() per keyword.
+  const alternation = prefilter.join('|');
   // Keywords are matched case-insensitively, as the detector's own pre-filter does.
-  const match = (v: string) => (keywords.length === 0 ? `${v} IS NOT NULL` : `regexp_matches(${v}, ${sqlString(alternation)}, 'i')`);
+  const match = (v: string) => (prefilter.length === 0 ? `${v} IS NOT NULL` : `regexp_matches(${v}, ${sqlString(alternation)}, 'i')`);
   // First one match per span over all its string values joined by a control character (no
   // keyword holds one, so no match can straddle two values): almost every span is ruled out by
   // that single call. Only the spans left have their values filtered one by one. A span's string
   // values are staged as a plain list (`attr_str`), so no lambda builds it here.
-  const anyValue = (list: string) => (keywords.length === 0 ? 'true' : match(`array_to_string(${list}, chr(1))`));
+  const anyValue = (list: string) => (prefilter.length === 0 ? 'true' : match(`array_to_string(${list}, chr(1))`));
   const eventAttrs = 'flatten(list_transform(events, lambda e: e.attributes))';
   // The per-value match runs in a plain filter after the unnest: inside a lambda under UNNEST,
   // DuckDB evaluates it row by row and compiles the pattern again for every span.
@@ -69,8 +70,13 @@ export async function scanCredentials(
   return hits.length;
 }
 
-/** The built-in rules' keywords; empty (scan everything) if any rule has none. */
-function builtinKeywords(): string[] {
-  if (BUILTIN_RULES.some((r) => r.keywords.length === 0)) return [];
-  return [...new Set(BUILTIN_RULES.flatMap((r) => r.keywords))];
+/**
+ * The built-in rules' pre-filter as regex sources: their keywords as literals, and the
+ * `prefilter` of a rule that has no keywords (a bare Discord token). Empty (scan everything) if
+ * a rule has neither.
+ */
+export function builtinPrefilter(): string[] {
+  if (BUILTIN_RULES.some((r) => r.keywords.length === 0 && r.prefilter === undefined)) return [];
+  const literal = (k: string) => k.replace(/[\\^$.|?*+()[\]{}-]/g, (c) => `\\${c}`);
+  return [...new Set(BUILTIN_RULES.flatMap((r) => [...r.keywords.map(literal), ...(r.prefilter === undefined ? [] : [r.prefilter])]))];
 }

@@ -11,6 +11,11 @@ describe('built-in rules', () => {
       expect(r.family, r.id).toBeTruthy();
       expect(r.pattern.global, r.id).toBe(true);
       expect(r.keywords.length > 0 || r.decodedPrefix !== undefined, `${r.id}: keywords or decodedPrefix`).toBe(true);
+      // A keyword-less rule names what every match contains, for pre-filters outside the detector.
+      if (r.keywords.length === 0) expect(r.prefilter, `${r.id}: prefilter`).toBeDefined();
+      for (const t of r.keywords.length === 0 ? (r.examples?.truePositives ?? []) : []) {
+        expect(new RegExp(r.prefilter!, 'i').test(t), `${r.id}: prefilter matches its true positives`).toBe(true);
+      }
       expect(r.examples?.truePositives.length ?? 0, r.id).toBeGreaterThan(0);
       expect(r.examples?.falsePositives.length ?? 0, r.id).toBeGreaterThan(0);
     }

@@ -26,6 +26,12 @@ export interface SecretRule {
    */
   decodedPrefix?: RegExp;
   /**
+   * For a rule without keywords: a regular-expression source that every match contains, in the
+   * syntax JavaScript and RE2 share (no lookaround, no backreference). Pre-filters outside the
+   * detector use it where keywords cannot serve, such as the analyzer's DuckDB re-scan.
+   */
+  prefilter?: string;
+  /**
    * Linear-time pattern; must be global (`g`). Never nest unbounded quantifiers, and start every
    * unbounded run with a left-boundary assertion so a match cannot start inside the run.
    */

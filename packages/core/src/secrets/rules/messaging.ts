@@ -80,6 +80,7 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
     description: 'Discord bot token with no key name around it, found through its first part: the bot id in base64',
     keywords: [],
     decodedPrefix: /^\d{17,20}$/,
+    prefilter: '[MNO][A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6,7}\\.',
     pattern: re('(?<![\\w-])[MNO][A-Za-z0-9_-]{23,27}\\.[\\w-]{6,7}\\.[\\w-]{27,40}', RD),
     minEntropy: 3.5,
     examples: {
