@@ -281,17 +281,8 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
               lastTried[ri] = -1;
             } else if (pos < coveredUntil[ri]! || lastTried[ri] === pos) continue;
             lastTried[ri] = pos;
-            const c = compiled[ri]!;
-            const re = c.sticky!;
-            re.lastIndex = pos;
-            const m = re.exec(text);
-            if (m === null) continue;
-            const f = accept(c, m, rejected, covered);
-            if (f) {
-              f.rule = ri;
-              out.push(f);
-              coveredUntil[ri] = m.index + m[0].length;
-            }
+            const matchEnd = matchAt(ri, text, pos, out, rejected, covered);
+            if (matchEnd >= 0) coveredUntil[ri] = matchEnd;
           }
         }
       };
@@ -313,17 +304,17 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     }
   };
 
-  /** One anchored try of a rule at `pos` (the rare base64-prefixed rules). */
-  const matchAt = (ri: number, text: string, pos: number, out: Raw[]): void => {
+  /** One anchored try of a rule at `pos`; the end of its match when a finding was kept, else -1. */
+  const matchAt = (ri: number, text: string, pos: number, out: Raw[], rejected: Rejected, covered?: SpanIndex): number => {
     const c = compiled[ri]!;
     const re = c.sticky!;
     re.lastIndex = pos;
     const m = re.exec(text);
-    const f = m && accept(c, m, new Map());
-    if (f) {
-      f.rule = ri;
-      out.push(f);
-    }
+    const f = m && accept(c, m, rejected, covered);
+    if (!f) return -1;
+    f.rule = ri;
+    out.push(f);
+    return m.index + m[0].length;
   };
 
   /** An unanchored rule over the whole text. */
@@ -366,7 +357,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       const decoded = decodeBase64Text(text.slice(s, e));
       if (decoded === undefined) continue;
       budget.decoded -= decoded.length;
-      for (const ri of runPrefixed) if (compiled[ri]!.decodedPrefix!.test(decoded)) matchAt(ri, text, s, out);
+      for (const ri of runPrefixed) if (compiled[ri]!.decodedPrefix!.test(decoded)) matchAt(ri, text, s, out, new Map());
       for (const f of scanText(decoded, depth + 1, budget)) out.push({ rule: f.rule, start: s, end: e });
     }
     // URL-encoding: each token holding %XX is decoded; findings map back character by character.
