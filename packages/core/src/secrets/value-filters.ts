@@ -38,7 +38,10 @@ export function shannonEntropy(value: string): number {
   }
   if (high >= 128) {
     const all = new Map<number, number>();
-    for (let i = 0; i < n; i++) all.set(value.charCodeAt(i), (all.get(value.charCodeAt(i)) ?? 0) + 1);
+    for (let i = 0; i < n; i++) {
+      const c = value.charCodeAt(i);
+      all.set(c, (all.get(c) ?? 0) + 1);
+    }
     sum = 0;
     for (const k of all.values()) sum += kLogK(k);
   }
