@@ -54,7 +54,7 @@ function loadWasm(): object | null {
 interface WasmScan {
   scan: (
     u16: number, n: number, loaded: number, base: number, bytes: number, cls: number, teddy: number,
-    trie: number, firstEmit: number, hits: number, hitCap: number, runs: number, minRun: number,
+    verify: number, trie: number, firstEmit: number, hits: number, hitCap: number, runs: number, minRun: number,
   ) => void;
   i32: Int32Array;
   memory: Buffer;
@@ -64,6 +64,7 @@ interface WasmScan {
   outputs: readonly (readonly number[] | undefined)[];
   cls: number;
   teddy: number;
+  verify: number;
   trie: number;
   u16: number;
   bytes: number;
@@ -105,6 +106,31 @@ const BASE64_NIBBLE_CLASSES = (() => {
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}
+
+/** Bytes of the three bit sets of keyword starts (first 4, 3 and 2 characters) the WebAssembly scan checks before a walk. */
+const START_SETS_BYTES = 3 * 512;
+
+/**
+ * The bit sets of keyword starts: for each keyword, its first four characters (three or two for
+ * a shorter keyword), bit 0x20 set, as little-endian bytes of an i32, hashed to 12 bits. A
+ * one-character keyword fills the two-character set: every candidate is then walked.
+ */
+function keywordStartSets(keywords: readonly string[]): Uint8Array {
+  const sets = new Uint8Array(START_SETS_BYTES);
+  for (const kw of keywords) {
+    if (kw.length < 2) {
+      sets.fill(255, 1024);
+      continue;
+    }
+    const n = Math.min(4, kw.length);
+    let x = 0;
+    for (let i = 0; i < n; i++) x |= (kw.charCodeAt(i) | 0x20) << (8 * i);
+    const h = Math.imul(x, 0x9e3779b1) >>> 20;
+    const at = (4 - n) * 512 + (h >> 3);
+    sets[at] = sets[at]! | (1 << (h & 7));
+  }
+  return sets;
 }
 
 /** Hit pairs the WebAssembly hit buffer holds per chunk; a fuller chunk is scanned in JavaScript. */
@@ -255,7 +281,8 @@ export class KeywordScanner {
     const memory = instance.exports['memory'] as WasmMemory;
     const cls = 64;
     const teddyAt = cls + 256;
-    const trie = teddyAt + teddy.length;
+    const verify = teddyAt + teddy.length;
+    const trie = verify + START_SETS_BYTES;
     const u16 = (trie + trieTable.byteLength + 15) & ~15;
     const overlap = this.keywords.reduce((m, kw) => Math.max(m, kw.length), 0) + 16;
     const loadedMax = CHUNK + overlap;
@@ -267,6 +294,7 @@ export class KeywordScanner {
     const buffer = Buffer.from(memory.buffer);
     for (let c = 0; c < ALPHABET; c++) buffer[cls + c] = classOf[c]!;
     buffer.set(teddy, teddyAt);
+    buffer.set(keywordStartSets(this.keywords), verify);
     new Uint16Array(memory.buffer, trie, trieTable.length).set(trieTable);
     const ucs2Write = (buffer as unknown as { ucs2Write?: (s: string, offset: number, length: number) => number }).ucs2Write;
     return {
@@ -281,6 +309,7 @@ export class KeywordScanner {
       outputs: order.map((s) => (out[s]!.length > 0 ? out[s] : undefined)),
       cls,
       teddy: teddyAt,
+      verify,
       trie,
       u16,
       bytes,
@@ -311,7 +340,7 @@ export class KeywordScanner {
       const len = Math.min(CHUNK, n - off);
       const loaded = Math.min(len + w.overlap, n - off);
       w.write(off === 0 && loaded === n ? text : text.slice(off, off + loaded), w.u16, loaded * 2);
-      w.scan(w.u16, len, loaded, off, w.bytes, w.cls, w.teddy, w.trie, w.firstEmitting, w.hits, HIT_CAP, w.runs, minRun);
+      w.scan(w.u16, len, loaded, off, w.bytes, w.cls, w.teddy, w.verify, w.trie, w.firstEmitting, w.hits, HIT_CAP, w.runs, minRun);
       if ((i32[2]! & 4) !== 0) return undefined;
       const nh = i32[0]!;
       for (let j = 0, h = w.hits >> 2; j < nh; j++, h += 2) {
