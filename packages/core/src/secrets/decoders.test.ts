@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeBase64Text, decodeJsonEscapes, decodePercent, mergeWindows } from './decoders.js';
 
@@ -15,6 +16,51 @@ describe('decodeBase64Text', () => {
     expect(decodeBase64Text('getAccessTokenForUser=')).toBeUndefined(); // padding that does not complete a group
     expect(decodeBase64Text('9fceb02d0ae598e95dc970b74767f19372d61af8')).toBeUndefined();
     expect(decodeBase64Text('node_modules/foo/bar/baz1/Quux')).toBeUndefined();
+  });
+
+  it('agrees with Buffer decoding plus the printable-share rule on any run of the alphabet (property)', () => {
+    // The definition the in-place decoder must keep: Node's decoder, the class checks, and 95 %
+    // printable bytes in the first 48 decoded bytes and in all of them.
+    const share = (b: Buffer): number => (b.length === 0 ? 0 : [...b].filter((x) => (x >= 0x20 && x < 0x7f) || x === 9 || x === 10 || x === 13).length / b.length);
+    const reference = (run: string): string | undefined => {
+      if (!/[a-z]/.test(run.split('=')[0]!) || !/[A-Z]/.test(run.split('=')[0]!)) return undefined;
+      const body = run.replace(/=+$/, '');
+      for (let i = 0; i < run.length && run[i] !== '='; i += 4) if (i < 256 && !/[A-Za-f]/.test(run[i]!)) return undefined;
+      const padded = run.endsWith('=') && run.length % 4 === 0;
+      if (!/[0-9]/.test(run.split('=')[0]!) && !padded) return undefined;
+      if (body.length % 4 === 1) return undefined;
+      const buf = Buffer.from(body, 'base64');
+      if (share(buf.subarray(0, 48)) < 0.95 || share(buf) < 0.95) return undefined;
+      return buf.toString('latin1');
+    };
+    // Text-like bytes: printable with a few others sprinkled in at some density (around the 95 %
+    // line), a printable head followed by a binary tail, or a burst inside the head; encoded
+    // either way, padded or not.
+    const printable = fc.integer({ min: 0x20, max: 0x7e });
+    const any = fc.integer({ min: 0, max: 255 });
+    const sprinkled = fc
+      .constantFrom(2, 8, 20, 40, 1000)
+      .chain((weight) => fc.array(fc.oneof({ weight, arbitrary: printable }, { weight: 1, arbitrary: any }), { minLength: 1, maxLength: 300 }));
+    const headThenTail = fc.tuple(fc.array(printable, { minLength: 40, maxLength: 60 }), fc.array(any, { maxLength: 30 })).map(([h, t]) => [...h, ...t]);
+    // A burst of other bytes near the end of the first 48, then clean text: only the head check fails.
+    const burst = fc
+      .tuple(fc.array(printable, { minLength: 30, maxLength: 50 }), fc.array(fc.integer({ min: 0, max: 8 }), { minLength: 2, maxLength: 4 }), fc.array(printable, { minLength: 40, maxLength: 200 }))
+      .map(([a, b, c]) => [...a, ...b, ...c]);
+    const bytes = fc.oneof(sprinkled, headThenTail, burst);
+    fc.assert(
+      fc.property(bytes, fc.boolean(), fc.boolean(), (b, urlSafe, stripPadding) => {
+        let run = Buffer.from(b).toString(urlSafe ? 'base64url' : 'base64');
+        if (stripPadding) run = run.replace(/=+$/, '');
+        expect(decodeBase64Text(run)).toBe(reference(run));
+      }),
+      { numRuns: 3000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'aZf09+/_-QbX'.split('')), minLength: 1, maxLength: 120 }), (run) => {
+        expect(decodeBase64Text(run)).toBe(reference(run));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 

@@ -73,25 +73,24 @@ class MappedTextBuilder {
   }
 }
 
-const PRINTABLE = new Uint8Array(256);
-for (let b = 0x20; b < 0x7f; b++) PRINTABLE[b] = 1;
-PRINTABLE[0x09] = PRINTABLE[0x0a] = PRINTABLE[0x0d] = 1;
-
-/** Share of printable ASCII bytes in a buffer, 0..1. */
-function printableShare(buf: Uint8Array): number {
-  let ok = 0;
-  for (let i = 0; i < buf.length; i++) ok += PRINTABLE[buf[i]!]!;
-  return buf.length === 0 ? 0 : ok / buf.length;
-}
-
 /** Minimum printable share for a decoded base64 run to be scanned as text. */
 const MIN_PRINTABLE = 0.95;
+
+/** Value of each standard and URL-safe base64 character, -1 for any other. */
+const BASE64_VALUE = new Int8Array(128).fill(-1);
+'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.split('').forEach((ch, v) => (BASE64_VALUE[ch.charCodeAt(0)] = v));
+BASE64_VALUE[45] = 62; // -
+BASE64_VALUE[95] = 63; // _
+
+/** Decoded bytes of short runs, reused (fixed size; longer runs get their own array). */
+const DECODED = new Uint8Array(4096);
 
 /**
  * Decode a run of base64 (standard or URL-safe) if it decodes to text. Cheap rejections first:
  * the run must mix character classes like encoded text does (lower and upper case, and digits or
- * '=' padding), and its first 64 characters must
- * decode to printable ASCII before the rest is decoded.
+ * '=' padding), and the first 48 bytes it decodes to must be printable ASCII (95 %) before the
+ * rest is decoded. Decoded in place rather than through Buffer: most runs are random tokens
+ * whose first few bytes already fail, and a call into the runtime costs more than that.
  */
 export function decodeBase64Text(run: string): string | undefined {
   // Base64 of ASCII text: the first character of every 4-character group encodes the top six
@@ -111,13 +110,44 @@ export function decodeBase64Text(run: string): string | undefined {
   // Short text often encodes without a digit; then '=' padding must complete the run.
   const padded = run.charCodeAt(n - 1) === 61 && n % 4 === 0;
   if (!lower || !upper || !(digit || padded)) return undefined;
-  const body = run.replace(/=+$/, '');
-  if (body.length % 4 === 1) return undefined;
-  const head = Buffer.from(body.slice(0, 64), 'base64');
-  if (printableShare(head) < MIN_PRINTABLE) return undefined;
-  const buf = body.length <= 64 ? head : Buffer.from(body, 'base64');
-  if (printableShare(buf) < MIN_PRINTABLE) return undefined;
-  return buf.toString('latin1');
+  let end = n;
+  while (end > 0 && run.charCodeAt(end - 1) === 61) end--;
+  if (end % 4 === 1) return undefined;
+  const size = (end >> 2) * 3 + (end % 4 === 0 ? 0 : (end % 4) - 1);
+  const head = Math.min(size, 48);
+  if (head === 0) return undefined;
+  const out = size <= DECODED.length ? DECODED : new Uint8Array(size);
+  let o = 0;
+  let printable = 0;
+  let bits = 0;
+  let acc = 0;
+  for (let i = 0; i < end; i++) {
+    const c = run.charCodeAt(i);
+    const v = c < 128 ? BASE64_VALUE[c]! : -1;
+    if (v < 0) return undefined; // not base64 at all
+    acc = (acc << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      const b = (acc >> bits) & 255;
+      out[o++] = b;
+      if ((b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d) printable++;
+      // The first 48 bytes decide: stop as soon as they can no longer be 95 % printable.
+      else if (o <= head && (head - (o - printable)) / head < MIN_PRINTABLE) return undefined;
+      if (o === head && printable / head < MIN_PRINTABLE) return undefined;
+    }
+  }
+  if (printable / size < MIN_PRINTABLE) return undefined;
+  return latin1(out, size);
+}
+
+/** The first `length` bytes as a string, one character per byte. */
+function latin1(bytes: Uint8Array, length: number): string {
+  let s = '';
+  for (let i = 0; i < length; i += 8192) {
+    s += String.fromCharCode.apply(null, bytes.subarray(i, Math.min(length, i + 8192)) as unknown as number[]);
+  }
+  return s;
 }
 
 const HEXVAL = (c: number): number =>

@@ -456,21 +456,25 @@ function escapeLength(text: string, p: number): number {
 
 const isHexDigit = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 
+/** Characters that end a token around a %XX escape: whitespace, quotes, angle brackets, backtick. */
+const TOKEN_STOP = /[\s"'<>\x60]/;
+const IS_TOKEN_STOP = new Uint8Array(128);
+for (let c = 0; c < 128; c++) if (TOKEN_STOP.test(String.fromCharCode(c))) IS_TOKEN_STOP[c] = 1;
+const isTokenStop = (c: number): boolean => (c < 128 ? IS_TOKEN_STOP[c] === 1 : TOKEN_STOP.test(String.fromCharCode(c)));
+
 /** Tokens (no whitespace or quotes) that contain a %XX escape, as [start, end) pairs. */
 function percentTokens(text: string): [number, number][] {
   const out: [number, number][] = [];
-  const pct = /%[0-9A-Fa-f]{2}/g;
-  const stop = /[\s"'<>\x60]/;
   let until = -1;
-  for (let m = pct.exec(text); m !== null; m = pct.exec(text)) {
-    if (m.index < until) continue;
-    let s = m.index;
-    while (s > 0 && !stop.test(text[s - 1]!)) s--;
-    let e = m.index + 3;
-    while (e < text.length && !stop.test(text[e]!)) e++;
+  for (let p = text.indexOf('%'); p >= 0 && p + 2 < text.length; p = text.indexOf('%', p + 1)) {
+    if (p < until || !isHexDigit(text.charCodeAt(p + 1)) || !isHexDigit(text.charCodeAt(p + 2))) continue;
+    let s = p;
+    while (s > 0 && !isTokenStop(text.charCodeAt(s - 1))) s--;
+    let e = p + 3;
+    while (e < text.length && !isTokenStop(text.charCodeAt(e))) e++;
     out.push([s, e]);
     until = e;
-    pct.lastIndex = e;
+    p = e - 1;
   }
   return out;
 }
@@ -481,6 +485,7 @@ function percentTokens(text: string): [number, number][] {
  */
 function finish(raw: Raw[], compiled: readonly CompiledRule[]): SecretFinding[] {
   if (raw.length === 0) return [];
+  if (raw.length === 1) return [{ ruleId: compiled[raw[0]!.rule]!.rule.id, start: raw[0]!.start, end: raw[0]!.end }];
   raw.sort((a, b) => a.start - b.start || b.end - a.end);
   const specific = new SpanIndex(raw.filter((f) => !compiled[f.rule]!.generic));
   const out: SecretFinding[] = [];
