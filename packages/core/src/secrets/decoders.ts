@@ -82,72 +82,77 @@ const BASE64_VALUE = new Int8Array(128).fill(-1);
 BASE64_VALUE[45] = 62; // -
 BASE64_VALUE[95] = 63; // _
 
-/** Decoded bytes of short runs, reused (fixed size; longer runs get their own array). */
-const DECODED = new Uint8Array(4096);
+/** Decoded bytes that must be 95 % printable before the rest of a run is decoded. */
+const HEAD_BYTES = 48;
+/** Runs decoding to at most this many bytes are decoded here, into a reused buffer; longer ones by Buffer. */
+const SMALL = new Uint8Array(384);
+
+const isPrintable = (b: number): boolean => (b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d;
+
+/** Share of printable ASCII bytes in a buffer, 0..1. */
+function printableShare(buf: Uint8Array): number {
+  let ok = 0;
+  for (let i = 0; i < buf.length; i++) if (isPrintable(buf[i]!)) ok++;
+  return buf.length === 0 ? 0 : ok / buf.length;
+}
 
 /**
  * Decode a run of base64 (standard or URL-safe) if it decodes to text. Cheap rejections first:
  * the run must mix character classes like encoded text does (lower and upper case, and digits or
- * '=' padding), and the first 48 bytes it decodes to must be printable ASCII (95 %) before the
- * rest is decoded. Decoded in place rather than through Buffer: most runs are random tokens
- * whose first few bytes already fail, and a call into the runtime costs more than that.
+ * '=' padding), and the first 48 bytes it decodes to (its first 64 characters) must be 95 %
+ * printable ASCII before the rest is decoded. Those 64 characters are decoded here, stopping as
+ * soon as they cannot pass: most runs are random tokens, rejected after a few bytes without a
+ * call into the runtime. A longer run that passes is decoded whole by Buffer.
  */
 export function decodeBase64Text(run: string): string | undefined {
   // Base64 of ASCII text: the first character of every 4-character group encodes the top six
-  // bits of a byte below 0x80, so it is one of A-Z or a-f. Checked without allocating.
+  // bits of a byte below 0x80, so it is one of A-Z or a-f (checked over the first 256).
   const n = run.length;
-  let lower = false;
-  let upper = false;
-  let digit = false;
+  let kinds = 0; // 1 lower, 2 upper, 4 digit
   for (let i = 0; i < n; i++) {
     const c = run.charCodeAt(i);
-    if (c >= 97 && c <= 122) lower = true;
-    else if (c >= 65 && c <= 90) upper = true;
-    else if (c >= 48 && c <= 57) digit = true;
+    if (c >= 97 && c <= 122) kinds |= 1;
+    else if (c >= 65 && c <= 90) kinds |= 2;
+    else if (c >= 48 && c <= 57) kinds |= 4;
     else if (c === 61) break; // padding
-    if ((i & 3) === 0 && i < 256 && !((c >= 65 && c <= 90) || (c >= 97 && c <= 102))) return undefined;
+    if (i < 256) {
+      if ((i & 3) === 0 && !((c >= 65 && c <= 90) || (c >= 97 && c <= 102))) return undefined;
+    } else if (kinds === 7) break;
   }
   // Short text often encodes without a digit; then '=' padding must complete the run.
   const padded = run.charCodeAt(n - 1) === 61 && n % 4 === 0;
-  if (!lower || !upper || !(digit || padded)) return undefined;
+  if ((kinds & 3) !== 3 || !((kinds & 4) !== 0 || padded)) return undefined;
   let end = n;
   while (end > 0 && run.charCodeAt(end - 1) === 61) end--;
   if (end % 4 === 1) return undefined;
   const size = (end >> 2) * 3 + (end % 4 === 0 ? 0 : (end % 4) - 1);
-  const head = Math.min(size, 48);
+  const head = Math.min(size, HEAD_BYTES);
   if (head === 0) return undefined;
-  const out = size <= DECODED.length ? DECODED : new Uint8Array(size);
+  // Decode here what SMALL holds (at least the head); stop at the first byte after which the
+  // head can no longer be 95 % printable, which is exact, so no share check follows for it.
+  const here = Math.min(size, SMALL.length);
   let o = 0;
   let printable = 0;
   let bits = 0;
   let acc = 0;
-  for (let i = 0; i < end; i++) {
+  for (let i = 0; o < here; i++) {
     const c = run.charCodeAt(i);
     const v = c < 128 ? BASE64_VALUE[c]! : -1;
     if (v < 0) return undefined; // not base64 at all
-    acc = (acc << 6) | v;
+    acc = ((acc << 6) | v) & 0xffffff;
     bits += 6;
     if (bits >= 8) {
       bits -= 8;
       const b = (acc >> bits) & 255;
-      out[o++] = b;
-      if ((b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d) printable++;
-      // The first 48 bytes decide: stop as soon as they can no longer be 95 % printable.
+      SMALL[o++] = b;
+      if (isPrintable(b)) printable++;
       else if (o <= head && (head - (o - printable)) / head < MIN_PRINTABLE) return undefined;
-      if (o === head && printable / head < MIN_PRINTABLE) return undefined;
     }
   }
-  if (printable / size < MIN_PRINTABLE) return undefined;
-  return latin1(out, size);
-}
-
-/** The first `length` bytes as a string, one character per byte. */
-function latin1(bytes: Uint8Array, length: number): string {
-  let s = '';
-  for (let i = 0; i < length; i += 8192) {
-    s += String.fromCharCode.apply(null, bytes.subarray(i, Math.min(length, i + 8192)) as unknown as number[]);
-  }
-  return s;
+  if (size === here) return printable / size < MIN_PRINTABLE ? undefined : String.fromCharCode.apply(null, SMALL.subarray(0, size) as unknown as number[]);
+  const buf = Buffer.from(end === n ? run : run.slice(0, end), 'base64');
+  if (printableShare(buf) < MIN_PRINTABLE) return undefined;
+  return buf.toString('latin1');
 }
 
 const HEXVAL = (c: number): number =>
