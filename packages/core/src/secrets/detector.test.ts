@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { adversarialInputs } from '../bench/secret-corpus.js';
 import { SCAN_FAILED_RULE_ID, createSecretDetector, defaultSecretDetector as d, escapeWindows } from './detector.js';
 import { mergeWindows } from './decoders.js';
-import { ALNUM, sample } from './rules/sample.js';
+import { ALNUM, HEX, sample } from './rules/sample.js';
 import type { SecretRule } from './types.js';
 
 const GHP = `ghp_${sample(ALNUM, 36, 'detector-test')}`;
@@ -119,6 +119,19 @@ describe('configuration', () => {
     // Unanchored rule with a keyword: runs over the whole text when the keyword occurs.
     const un = createSecretDetector({ rules: [{ ...rule, anchored: false, pattern: /x-acme_[a-z0-9]{20}/g }] });
     expect(un.findAll('x-acme_q7w3e9r1t5y8u2i4o6p0')).toHaveLength(1);
+  });
+
+  it('skips hits in the wrong case for a rule whose keywords match case, and only for that rule', () => {
+    // The pattern itself ignores case, so only keywordsMatchCase can tell the two apart.
+    const exact: SecretRule = { ...rule, id: 'acme-upper', keywords: ['ACME_'], keywordsMatchCase: true, pattern: /acme_[a-z0-9]{20}/gi };
+    const det = createSecretDetector({ builtinRules: false, rules: [exact, { ...rule, pattern: /acme_[a-z0-9]{20}/gi }] });
+    expect(det.findAll('k=ACME_q7w3e9r1t5y8u2i4o6p0').map((f) => f.ruleId).sort()).toEqual(['acme-key', 'acme-upper']);
+    expect(det.findAll('k=acme_q7w3e9r1t5y8u2i4o6p0').map((f) => f.ruleId)).toEqual(['acme-key']);
+    expect(det.findAll('k=Acme_q7w3e9r1t5y8u2i4o6p0').map((f) => f.ruleId)).toEqual(['acme-key']);
+    // The built-in Twilio key: SK, never sk.
+    const hex = sample(HEX, 32, 'twilio-case');
+    expect(d.findAll(`TWILIO_KEY=SK${hex}`).map((f) => f.ruleId)).toContain('twilio-api-key');
+    expect(d.findAll(`TWILIO_KEY=sk${hex}`).map((f) => f.ruleId)).not.toContain('twilio-api-key');
   });
 
   it('rejects duplicate ids and non-global patterns, naming the rule', () => {

@@ -163,6 +163,9 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   // already covers (API_KEY=ghp_…) is never judged.
   const anchoredBy: number[][] = [];
   const anchoredGenericBy: number[][] = [];
+  /** Per keyword id, per rule in anchoredBy / anchoredGenericBy: the exact keyword a case-matching rule needs at the hit. */
+  const exactBy: (string | undefined)[][] = [];
+  const exactGenericBy: (string | undefined)[][] = [];
   const triggeredBy: number[][] = [];
   const always: number[] = [];
   /** Rules tried at the start of base64 runs whose decoded text matches their decodedPrefix. */
@@ -178,9 +181,12 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
         keywordIds.set(k, id);
         anchoredBy.push([]);
         anchoredGenericBy.push([]);
+        exactBy.push([]);
+        exactGenericBy.push([]);
         triggeredBy.push([]);
       }
       (c.anchored ? (c.generic ? anchoredGenericBy : anchoredBy) : triggeredBy)[id]!.push(ri);
+      if (c.anchored) (c.generic ? exactGenericBy : exactBy)[id]!.push(c.rule.keywordsMatchCase === true ? raw : undefined);
     }
   });
   // Keywords are checked now; the scanner's tables are built on the first scan, so importing the
@@ -268,13 +274,15 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     const pass = fresh ? 1 : (scratch.pass = (scratch.pass + 1) | 0 || 1);
     scratch.busy = true;
     try {
-      const tryAnchored = (by: readonly (readonly number[])[], covered: SpanIndex | undefined): void => {
+      const tryAnchored = (by: readonly (readonly number[])[], exact: readonly (readonly (string | undefined)[])[], covered: SpanIndex | undefined): void => {
         for (let h = 0; h < hits.length; h += 2) {
           const anchored = by[hits[h]!]!;
           if (anchored.length === 0) continue;
           const pos = hits[h + 1]!;
           for (let a = 0; a < anchored.length; a++) {
             const ri = anchored[a]!;
+            const keyword = exact[hits[h]!]![a];
+            if (keyword !== undefined && !text.startsWith(keyword, pos)) continue;
             if (stamp[ri] !== pass) {
               stamp[ri] = pass;
               coveredUntil[ri] = -1;
@@ -286,7 +294,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
           }
         }
       };
-      tryAnchored(anchoredBy, undefined);
+      tryAnchored(anchoredBy, exactBy, undefined);
       let triggered: Set<number> | undefined = always.length > 0 ? new Set<number>(always) : undefined;
       for (let h = 0; h < hits.length; h += 2) {
         const unanchored = triggeredBy[hits[h]!]!;
@@ -294,7 +302,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       }
       if (triggered) for (const ri of triggered) if (!compiled[ri]!.generic) matchEverywhere(ri, text, rejected, out);
       const covered = out.length > 0 ? new SpanIndex(out) : undefined;
-      tryAnchored(anchoredGenericBy, covered);
+      tryAnchored(anchoredGenericBy, exactGenericBy, covered);
       if (triggered) for (const ri of triggered) if (compiled[ri]!.generic) matchEverywhere(ri, text, rejected, out, covered);
     } finally {
       if (!fresh) {

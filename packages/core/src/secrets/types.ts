@@ -43,6 +43,13 @@ export interface SecretRule {
    */
   anchored?: boolean;
   /**
+   * An anchored rule whose pattern starts with its keywords in exactly the case written: hits in
+   * another case (the `sk` of `task` for Twilio's `SK…`) are skipped before the pattern runs.
+   * The scan itself stays case-insensitive; this only saves the tries.
+   * @default false
+   */
+  keywordsMatchCase?: boolean;
+  /**
    * Named capture group holding the credential itself. Its span is the finding (and what
    * redaction replaces); entropy, placeholder and allowlist checks look at it.
    * @default the whole match

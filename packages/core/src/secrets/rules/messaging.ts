@@ -127,7 +127,8 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
     id: 'twilio-api-key',
     family: 'twilio',
     description: 'Twilio API key SID (SK + 32 hex)',
-    keywords: ['sk'],
+    keywords: ['SK'],
+    keywordsMatchCase: true, // 'sk' is in every task, disk and ask
     pattern: re(L, 'SK[0-9a-fA-F]{32}', R),
     minEntropy: 3,
     examples: { truePositives: [`TWILIO_API_KEY=SK${sample(HEX, 32, 'tw')}`], falsePositives: ['SK' + '0'.repeat(32), 'TASK' + sample(HEX, 32, 'tw2')] },
