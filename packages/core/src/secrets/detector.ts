@@ -265,36 +265,52 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     busy: false,
   };
 
+  type PassState = Pick<typeof scratch, 'stamp' | 'coveredUntil' | 'lastTried' | 'rejected'> & { pass: number };
+
+  /**
+   * Anchored rules (from `by`) at each keyword hit, each rule once per position and not inside
+   * its own last match. Not a closure per call: it runs for every text with a hit.
+   */
+  const tryAnchored = (
+    text: string,
+    hits: readonly number[],
+    out: Raw[],
+    st: PassState,
+    by: readonly (readonly number[])[],
+    exact: readonly (readonly (string | undefined)[])[],
+    covered: SpanIndex | undefined,
+  ): void => {
+    const { stamp, coveredUntil, lastTried, pass } = st;
+    for (let h = 0; h < hits.length; h += 2) {
+      const anchored = by[hits[h]!]!;
+      if (anchored.length === 0) continue;
+      const pos = hits[h + 1]!;
+      for (let a = 0; a < anchored.length; a++) {
+        const ri = anchored[a]!;
+        const keyword = exact[hits[h]!]![a];
+        if (keyword !== undefined && !text.startsWith(keyword, pos)) continue;
+        if (stamp[ri] !== pass) {
+          stamp[ri] = pass;
+          coveredUntil[ri] = -1;
+          lastTried[ri] = -1;
+        } else if (pos < coveredUntil[ri]! || lastTried[ri] === pos) continue;
+        lastTried[ri] = pos;
+        const matchEnd = matchAt(ri, text, pos, out, st.rejected, covered);
+        if (matchEnd >= 0) coveredUntil[ri] = matchEnd;
+      }
+    }
+  };
+
   /** Run the rules the keyword hits call for: anchored ones at their hits, the rest over the text. */
   const matchRules = (text: string, hits: readonly number[], out: Raw[]): void => {
     const fresh = scratch.busy;
-    const { stamp, coveredUntil, lastTried, rejected } = fresh
-      ? { stamp: new Int32Array(nRules), coveredUntil: new Int32Array(nRules), lastTried: new Int32Array(nRules), rejected: new Map() as Rejected }
-      : scratch;
-    const pass = fresh ? 1 : (scratch.pass = (scratch.pass + 1) | 0 || 1);
+    const st: PassState = fresh
+      ? { stamp: new Int32Array(nRules), coveredUntil: new Int32Array(nRules), lastTried: new Int32Array(nRules), rejected: new Map() as Rejected, pass: 1 }
+      : { stamp: scratch.stamp, coveredUntil: scratch.coveredUntil, lastTried: scratch.lastTried, rejected: scratch.rejected, pass: (scratch.pass = (scratch.pass + 1) | 0 || 1) };
+    const { rejected } = st;
     scratch.busy = true;
     try {
-      const tryAnchored = (by: readonly (readonly number[])[], exact: readonly (readonly (string | undefined)[])[], covered: SpanIndex | undefined): void => {
-        for (let h = 0; h < hits.length; h += 2) {
-          const anchored = by[hits[h]!]!;
-          if (anchored.length === 0) continue;
-          const pos = hits[h + 1]!;
-          for (let a = 0; a < anchored.length; a++) {
-            const ri = anchored[a]!;
-            const keyword = exact[hits[h]!]![a];
-            if (keyword !== undefined && !text.startsWith(keyword, pos)) continue;
-            if (stamp[ri] !== pass) {
-              stamp[ri] = pass;
-              coveredUntil[ri] = -1;
-              lastTried[ri] = -1;
-            } else if (pos < coveredUntil[ri]! || lastTried[ri] === pos) continue;
-            lastTried[ri] = pos;
-            const matchEnd = matchAt(ri, text, pos, out, rejected, covered);
-            if (matchEnd >= 0) coveredUntil[ri] = matchEnd;
-          }
-        }
-      };
-      tryAnchored(anchoredBy, exactBy, undefined);
+      tryAnchored(text, hits, out, st, anchoredBy, exactBy, undefined);
       let triggered: Set<number> | undefined = always.length > 0 ? new Set<number>(always) : undefined;
       for (let h = 0; h < hits.length; h += 2) {
         const unanchored = triggeredBy[hits[h]!]!;
@@ -302,12 +318,13 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       }
       if (triggered) for (const ri of triggered) if (!compiled[ri]!.generic) matchEverywhere(ri, text, rejected, out);
       const covered = out.length > 0 ? new SpanIndex(out) : undefined;
-      tryAnchored(anchoredGenericBy, exactGenericBy, covered);
+      tryAnchored(text, hits, out, st, anchoredGenericBy, exactGenericBy, covered);
       if (triggered) for (const ri of triggered) if (compiled[ri]!.generic) matchEverywhere(ri, text, rejected, out, covered);
     } finally {
       if (!fresh) {
         scratch.busy = false;
-        rejected.clear(); // no candidate text outlives the call
+        // No candidate text outlives the call (clearing allocates a new table, so only when needed).
+        if (rejected.size > 0) rejected.clear();
       }
     }
   };
