@@ -128,9 +128,10 @@ export function decodeBase64Text(run: string): string | undefined {
   const size = (end >> 2) * 3 + (end % 4 === 0 ? 0 : (end % 4) - 1);
   const head = Math.min(size, HEAD_BYTES);
   if (head === 0) return undefined;
-  // Decode here what SMALL holds (at least the head); stop at the first byte after which the
-  // head can no longer be 95 % printable, which is exact, so no share check follows for it.
-  const here = Math.min(size, SMALL.length);
+  // Decode here a run SMALL holds, or the head of a longer one (Buffer then decodes it whole);
+  // stop at the first byte after which the head can no longer be 95 % printable, which is exact,
+  // so no share check follows for the head.
+  const here = size <= SMALL.length ? size : head;
   let o = 0;
   let printable = 0;
   let bits = 0;
