@@ -23,7 +23,7 @@ import { TEDDY_CHARS, TEDDY_TABLE_BYTES, teddyTables } from './teddy-buckets.js'
 import { KEYWORD_SCAN_WASM } from './wasm/keyword-scan-wasm.js';
 
 const ALPHABET = 128;
-/** Characters per WebAssembly chunk; bounds the scratch memory (about 18 bytes per character). */
+/** Characters per WebAssembly chunk; bounds the scratch memory (about 19 bytes per character). */
 const CHUNK = 1 << 16;
 
 /** The slice of the WebAssembly JS API used here (the compile target's lib has no DOM types). */
@@ -55,6 +55,7 @@ interface WasmScan {
   scan: (
     u16: number, n: number, loaded: number, base: number, bytes: number, cls: number, teddy: number,
     verify: number, trie: number, firstEmit: number, hits: number, hitCap: number, runs: number, minRun: number,
+    recs: number,
   ) => void;
   i32: Int32Array;
   memory: Buffer;
@@ -70,6 +71,8 @@ interface WasmScan {
   bytes: number;
   hits: number;
   runs: number;
+  /** Blocks the SIMD pass recorded for the scalar pass (16 bytes each, at most one per block). */
+  recs: number;
   /** Characters loaded past a chunk's end, so a keyword starting in the chunk is read whole. */
   overlap: number;
   /** Copies a string into memory as UTF-16 (the encoding-specific write skips `write`'s argument parsing). */
@@ -103,6 +106,13 @@ const BASE64_NIBBLE_CLASSES = (() => {
   });
   return t;
 })();
+
+/**
+ * Byte vectors the WebAssembly scan reads from memory after the base64 tables: 15 (nibble
+ * mask), 32 (case fold), 2 (bit 0x20 as a high nibble), '%' and '\\'. Written as v128.const,
+ * the compiler rebuilds each from immediates at every use inside the loop.
+ */
+const SIMD_CONSTANTS = Uint8Array.from([15, 32, 2, 37, 92].flatMap((b) => new Array<number>(16).fill(b)));
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i);
@@ -273,9 +283,10 @@ export class KeywordScanner {
         if (t > 0) trieTable[(rank[s]! << 6) | c] = rank[t]!;
       }
     }
-    const teddy = new Uint8Array(TEDDY_TABLE_BYTES + 32);
+    const teddy = new Uint8Array(TEDDY_TABLE_BYTES + 32 + SIMD_CONSTANTS.length);
     teddy.set(teddyTables([...new Set(this.keywords.map((kw) => kw.slice(0, TEDDY_CHARS)))]));
     teddy.set(BASE64_NIBBLE_CLASSES, TEDDY_TABLE_BYTES);
+    teddy.set(SIMD_CONSTANTS, TEDDY_TABLE_BYTES + 32);
     const api = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
     const instance = new api.Instance(mod, {});
     const memory = instance.exports['memory'] as WasmMemory;
@@ -289,7 +300,8 @@ export class KeywordScanner {
     const bytes = u16 + ((loadedMax * 2 + 32 + 15) & ~15);
     const hits = bytes + ((loadedMax + 48 + 15) & ~15);
     const runs = hits + HIT_CAP * 8;
-    const end = runs + CHUNK * 8;
+    const recs = runs + CHUNK * 8;
+    const end = recs + CHUNK + 16;
     memory.grow(Math.ceil(end / 65536) - memory.buffer.byteLength / 65536);
     const buffer = Buffer.from(memory.buffer);
     for (let c = 0; c < ALPHABET; c++) buffer[cls + c] = classOf[c]!;
@@ -315,6 +327,7 @@ export class KeywordScanner {
       bytes,
       hits,
       runs,
+      recs,
       overlap,
     };
   }
@@ -340,7 +353,7 @@ export class KeywordScanner {
       const len = Math.min(CHUNK, n - off);
       const loaded = Math.min(len + w.overlap, n - off);
       w.write(off === 0 && loaded === n ? text : text.slice(off, off + loaded), w.u16, loaded * 2);
-      w.scan(w.u16, len, loaded, off, w.bytes, w.cls, w.teddy, w.verify, w.trie, w.firstEmitting, w.hits, HIT_CAP, w.runs, minRun);
+      w.scan(w.u16, len, loaded, off, w.bytes, w.cls, w.teddy, w.verify, w.trie, w.firstEmitting, w.hits, HIT_CAP, w.runs, minRun, w.recs);
       if ((i32[2]! & 4) !== 0) return undefined;
       const nh = i32[0]!;
       for (let j = 0, h = w.hits >> 2; j < nh; j++, h += 2) {

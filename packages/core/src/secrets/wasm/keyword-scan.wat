@@ -1,36 +1,42 @@
 ;; The keyword scanner's inner loop (see ../keyword-scanner.ts), as WebAssembly with 128-bit SIMD.
 ;; Rebuild keyword-scan-wasm.ts with: node packages/core/src/secrets/wasm/build.mjs
 ;;
-;; One call handles one chunk of a text, given as UTF-16 code units at $u16:
+;; One call handles one chunk of a text, given as UTF-16 code units at $u16, in three passes:
 ;;  1. narrow the code units to bytes ($bytes): ASCII stays, everything else becomes a byte no
 ;;     keyword and no base64 run contains (0 or 255), then 32 zero bytes of padding;
-;;  2. per 16 bytes, a Teddy filter (nibble shuffles over the first three or four characters of
-;;     every keyword, in 16 buckets) marks the positions where a keyword may start; a candidate
-;;     whose first characters hash into the sets of keyword starts ($verify) walks the keyword
-;;     trie, and each keyword the walk completes is a hit (trie state, end);
-;;  3. per 16 bytes, the base64-alphabet mask (two more nibble tables): a run of 15 or more base64
-;;     characters must cross a 16-byte boundary, so only the first and last non-base64 byte of
-;;     each block matter; the rare long run is then checked byte by byte;
-;;  4. whether a '%' or a '\' occurs.
+;;  2. per 16 bytes, with no branch: a Teddy filter (nibble shuffles over the first three or four
+;;     characters of every keyword, in 16 buckets) marks the positions where a keyword may start;
+;;     the base64-alphabet mask (two more nibble tables) finds where a run of base64 characters
+;;     ends (a run of 15 or more must cross a 16-byte boundary, so only the first and last
+;;     non-base64 byte of each block matter); '%' and '\' are noted. A block with a candidate or
+;;     the end of a long run is appended to the records at $recs (16 bytes each);
+;;  3. per record: a candidate whose first characters hash into the sets of keyword starts
+;;     ($verify) walks the keyword trie, and each keyword the walk completes is a hit (trie state,
+;;     end); a long run is checked byte by byte and reported.
+;; Keeping pass 2 free of inner loops and branches matters: with the walks inside it, the
+;; compiler spills the sixteen table vectors around them on every block.
 ;;
 ;; Memory header (i32): [0] hits, [4] runs, [8] flags (1 = '%', 2 = '\', 4 = hit buffer full),
 ;; [12] absolute position of the last non-base64 character (carried from chunk to chunk).
 ;; Teddy tables at $teddy (see ../teddy-buckets.ts): per set of eight buckets, for the character
 ;; at offset j = 0, 1, 2 (and 3 in the second set) of a keyword, 16 bytes indexed by the low
 ;; nibble then 16 by the high nibble (of the character with bit 0x20 set), each byte a set of
-;; buckets; then the base64 class tables (low nibble, high nibble) at 224. At $verify, three
+;; buckets; then the base64 class tables (low nibble, high nibble) at 224; then, at 256, the
+;; byte constants 15, 32, 2, '%' and '\' (16 of each): read from memory rather than written as
+;; v128.const, which the compiler would rebuild from immediates at every use. At $verify, three
 ;; 512-byte bit sets of keyword starts: first four, three and two characters (bit 0x20 set, as
 ;; little-endian bytes of an i32), each at bit (x * 0x9E3779B1) >>> 20. Trie at $trie: u16 next
-;; state per (state << 6 | class); 0 = no keyword continues.
+;; state per (state << 6 | class); 0 = no keyword continues. Records at $recs: block offset,
+;; candidate mask (bits 0-15) and "a long run ends here" (bit 16), run start, run end.
 (module
   (memory (export "memory") 1)
   (func (export "scan")
     (param $u16 i32) (param $n i32) (param $loaded i32) (param $base i32) (param $bytes i32)
     (param $cls i32) (param $teddy i32) (param $verify i32) (param $trie i32) (param $firstEmit i32)
-    (param $hits i32) (param $hitCap i32) (param $runs i32) (param $minRun i32)
+    (param $hits i32) (param $hitCap i32) (param $runs i32) (param $minRun i32) (param $recs i32)
     (local $i i32) (local $p i32) (local $k i32) (local $s i32) (local $m i32) (local $nb i32)
     (local $nh i32) (local $nr i32) (local $flags i32) (local $last i32) (local $first i32)
-    (local $kinds i32) (local $c i32) (local $j i32) (local $e i32)
+    (local $kinds i32) (local $c i32) (local $j i32) (local $e i32) (local $rec i32) (local $recEnd i32) (local $longRun i32)
     (local $nhi0 v128) (local $loc v128) (local $hic v128)
     (local $b0 v128) (local $f v128) (local $cand v128)
     (local $pct v128) (local $bsl v128)
@@ -38,6 +44,7 @@
     (local $lo3 v128) (local $hi3 v128) (local $lo4 v128) (local $hi4 v128) (local $lo5 v128) (local $hi5 v128)
     (local $lo6 v128) (local $hi6 v128)
     (local $nlo v128) (local $nhi v128) (local $candB v128)
+    (local $x15 v128) (local $x32 v128) (local $x2 v128) (local $xPct v128) (local $xBsl v128)
     (local.set $lo0 (v128.load (local.get $teddy)))
     (local.set $hi0 (v128.load offset=16 (local.get $teddy)))
     (local.set $lo1 (v128.load offset=32 (local.get $teddy)))
@@ -50,12 +57,17 @@
     (local.set $hi4 (v128.load offset=144 (local.get $teddy)))
     (local.set $lo5 (v128.load offset=160 (local.get $teddy)))
     (local.set $hi5 (v128.load offset=176 (local.get $teddy)))
-    (local.set $flags (i32.load (i32.const 8)))
-    (local.set $last (i32.load (i32.const 12)))
     (local.set $lo6 (v128.load offset=192 (local.get $teddy)))
     (local.set $hi6 (v128.load offset=208 (local.get $teddy)))
     (local.set $loc (v128.load offset=224 (local.get $teddy)))
     (local.set $hic (v128.load offset=240 (local.get $teddy)))
+    (local.set $x15 (v128.load offset=256 (local.get $teddy)))
+    (local.set $x32 (v128.load offset=272 (local.get $teddy)))
+    (local.set $x2 (v128.load offset=288 (local.get $teddy)))
+    (local.set $xPct (v128.load offset=304 (local.get $teddy)))
+    (local.set $xBsl (v128.load offset=320 (local.get $teddy)))
+    (local.set $flags (i32.load (i32.const 8)))
+    (local.set $last (i32.load (i32.const 12)))
 
     ;; 1. UTF-16 -> bytes. narrow_i16x8_u saturates: 0x100..0x7fff -> 255, 0x8000..0xffff -> 0.
     (block $narrowed
@@ -70,49 +82,78 @@
     (v128.store (i32.add (local.get $bytes) (local.get $loaded)) (v128.const i32x4 0 0 0 0))
     (v128.store offset=16 (i32.add (local.get $bytes) (local.get $loaded)) (v128.const i32x4 0 0 0 0))
 
+    ;; 2. Per 16 bytes, branch-free: candidates, the end of a long base64 run, '%' and '\'.
+    ;; The high nibble is a 16-bit shift and a mask: i8x16.shr_u has no x64 instruction.
+    (local.set $rec (local.get $recs))
     (block $done
       (loop $block
         (br_if $done (i32.ge_u (local.get $p) (local.get $n)))
         (local.set $b0 (v128.load (i32.add (local.get $bytes) (local.get $p))))
-
-;; 2. Teddy: buckets whose keywords' first characters may sit at p+k, p+k+1, ... (two table
-        ;; sets of eight buckets: $cand over three characters, $candB over four).
         ;; bit 0x20 sets bit 1 of the high nibble and leaves the low nibble as it is
-        (local.set $nlo (v128.and (local.get $b0) (v128.const i8x16 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15)))
-        (local.set $nhi0 (i8x16.shr_u (local.get $b0) (i32.const 4)))
-        (local.set $nhi (v128.or (local.get $nhi0) (v128.const i8x16 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2)))
-        ;; 3a. Base64 alphabet, by the same nibbles (class tables after the Teddy tables)
+        (local.set $nlo (v128.and (local.get $b0) (local.get $x15)))
+        (local.set $nhi0 (v128.and (i16x8.shr_u (local.get $b0) (i32.const 4)) (local.get $x15)))
+        (local.set $nhi (v128.or (local.get $nhi0) (local.get $x2)))
+        ;; base64 alphabet, by the same nibbles
         (local.set $nb (i8x16.bitmask (i8x16.eq
           (v128.and (i8x16.swizzle (local.get $loc) (local.get $nlo)) (i8x16.swizzle (local.get $hic) (local.get $nhi0)))
           (v128.const i32x4 0 0 0 0))))
+        ;; Teddy: buckets whose keywords' first characters may sit at p+k, p+k+1, ... (two table
+        ;; sets of eight buckets: $cand over three characters, $candB over four)
         (local.set $cand (v128.and (i8x16.swizzle (local.get $lo0) (local.get $nlo)) (i8x16.swizzle (local.get $hi0) (local.get $nhi))))
         (local.set $candB (v128.and (i8x16.swizzle (local.get $lo3) (local.get $nlo)) (i8x16.swizzle (local.get $hi3) (local.get $nhi))))
-        (local.set $f (v128.or (v128.load offset=1 (i32.add (local.get $bytes) (local.get $p)))
-                               (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32)))
-        (local.set $nlo (v128.and (local.get $f) (v128.const i8x16 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15)))
-        (local.set $nhi (i8x16.shr_u (local.get $f) (i32.const 4)))
+        (local.set $f (v128.or (v128.load offset=1 (i32.add (local.get $bytes) (local.get $p))) (local.get $x32)))
+        (local.set $nlo (v128.and (local.get $f) (local.get $x15)))
+        (local.set $nhi (v128.and (i16x8.shr_u (local.get $f) (i32.const 4)) (local.get $x15)))
         (local.set $cand (v128.and (local.get $cand)
           (v128.and (i8x16.swizzle (local.get $lo1) (local.get $nlo)) (i8x16.swizzle (local.get $hi1) (local.get $nhi)))))
         (local.set $candB (v128.and (local.get $candB)
           (v128.and (i8x16.swizzle (local.get $lo4) (local.get $nlo)) (i8x16.swizzle (local.get $hi4) (local.get $nhi)))))
-        (local.set $f (v128.or (v128.load offset=2 (i32.add (local.get $bytes) (local.get $p)))
-                               (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32)))
-        (local.set $nlo (v128.and (local.get $f) (v128.const i8x16 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15)))
-        (local.set $nhi (i8x16.shr_u (local.get $f) (i32.const 4)))
+        (local.set $f (v128.or (v128.load offset=2 (i32.add (local.get $bytes) (local.get $p))) (local.get $x32)))
+        (local.set $nlo (v128.and (local.get $f) (local.get $x15)))
+        (local.set $nhi (v128.and (i16x8.shr_u (local.get $f) (i32.const 4)) (local.get $x15)))
         (local.set $cand (v128.and (local.get $cand)
           (v128.and (i8x16.swizzle (local.get $lo2) (local.get $nlo)) (i8x16.swizzle (local.get $hi2) (local.get $nhi)))))
         (local.set $candB (v128.and (local.get $candB)
           (v128.and (i8x16.swizzle (local.get $lo5) (local.get $nlo)) (i8x16.swizzle (local.get $hi5) (local.get $nhi)))))
         ;; the second set also looks at a fourth character
-        (local.set $f (v128.or (v128.load offset=3 (i32.add (local.get $bytes) (local.get $p)))
-                               (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32)))
-        (local.set $nlo (v128.and (local.get $f) (v128.const i8x16 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15)))
-        (local.set $nhi (i8x16.shr_u (local.get $f) (i32.const 4)))
+        (local.set $f (v128.or (v128.load offset=3 (i32.add (local.get $bytes) (local.get $p))) (local.get $x32)))
+        (local.set $nlo (v128.and (local.get $f) (local.get $x15)))
+        (local.set $nhi (v128.and (i16x8.shr_u (local.get $f) (i32.const 4)) (local.get $x15)))
         (local.set $cand (v128.or (local.get $cand)
           (v128.and (local.get $candB)
             (v128.and (i8x16.swizzle (local.get $lo6) (local.get $nlo)) (i8x16.swizzle (local.get $hi6) (local.get $nhi))))))
-        (local.set $m
-          (i32.xor (i8x16.bitmask (i8x16.eq (local.get $cand) (v128.const i32x4 0 0 0 0))) (i32.const 0xffff)))
+        ;; candidate starts (pass 3 drops those past the chunk's end)
+        (local.set $m (i32.xor (i8x16.bitmask (i8x16.eq (local.get $cand) (v128.const i32x4 0 0 0 0))) (i32.const 0xffff)))
+        ;; A run of base64 characters longer than minRun ends at the block's first non-base64
+        ;; byte. ctz(0) = 32, so a block of base64 characters only (common in code) needs no
+        ;; branch: the run test fails and last stays.
+        (local.set $first (i32.add (i32.add (local.get $base) (local.get $p)) (i32.ctz (local.get $nb))))
+        (local.set $longRun (i32.and (i32.ne (local.get $nb) (i32.const 0))
+          (i32.gt_s (i32.sub (local.get $first) (local.get $last)) (local.get $minRun))))
+        ;; Append the block (the slot is always written; it is kept only when it has something).
+        (i32.store (local.get $rec) (local.get $p))
+        (i32.store offset=4 (local.get $rec) (i32.or (local.get $m) (i32.shl (local.get $longRun) (i32.const 16))))
+        (i32.store offset=8 (local.get $rec) (i32.add (local.get $last) (i32.const 1)))
+        (i32.store offset=12 (local.get $rec) (local.get $first))
+        (local.set $rec (i32.add (local.get $rec)
+          (i32.shl (i32.or (i32.ne (local.get $m) (i32.const 0)) (local.get $longRun)) (i32.const 4))))
+        (local.set $last (select
+          (i32.sub (i32.add (i32.add (local.get $base) (local.get $p)) (i32.const 31)) (i32.clz (local.get $nb)))
+          (local.get $last)
+          (local.get $nb)))
+        (local.set $pct (v128.or (local.get $pct) (i8x16.eq (local.get $b0) (local.get $xPct))))
+        (local.set $bsl (v128.or (local.get $bsl) (i8x16.eq (local.get $b0) (local.get $xBsl))))
+        (local.set $p (i32.add (local.get $p) (i32.const 16)))
+        (br $block)))
+
+    ;; 3. The recorded blocks, in order.
+    (local.set $recEnd (local.get $rec))
+    (local.set $rec (local.get $recs))
+    (block $recordsDone
+      (loop $records
+        (br_if $recordsDone (i32.ge_u (local.get $rec) (local.get $recEnd)))
+        (local.set $p (i32.load (local.get $rec)))
+        (local.set $m (i32.load16_u offset=4 (local.get $rec)))
         (if (i32.gt_u (i32.add (local.get $p) (i32.const 16)) (local.get $n))
           (then
             (local.set $m (i32.and (local.get $m)
@@ -163,18 +204,14 @@
                     (br $walk)))))
             (br $candidates)))
 
-        ;; 3b. A run of base64 characters longer than minRun ends at the block's first non-base64
-        ;; byte; it is reported when it also holds lowercase, uppercase and digits (or '=' padding
-        ;; instead of digits) and starts with
-        ;; A-Z or a-f (checked here, rarely: most runs are identifiers that start with g-z). A run
-        ;; that began in an earlier chunk is reported with start -(s+1), for the caller to check.
-        ;; Without branching on nb (a block of base64 characters only, common in code, is not
-        ;; predictable): ctz(0) = 32 and the test below fails; last moves only when nb is not 0.
-        (local.set $first (i32.add (i32.add (local.get $base) (local.get $p)) (i32.ctz (local.get $nb))))
-        (if (i32.and (i32.ne (local.get $nb) (i32.const 0))
-                     (i32.gt_s (i32.sub (local.get $first) (local.get $last)) (local.get $minRun)))
+        ;; A long base64 run ends in this block: it is reported when it also holds lowercase,
+        ;; uppercase and digits (or '=' padding instead of digits) and starts with A-Z or a-f
+        ;; (checked here, rarely: most runs are identifiers that start with g-z). A run that
+        ;; began in an earlier chunk is reported with start -(s+1), for the caller to check.
+        (if (i32.load16_u offset=6 (local.get $rec))
           (then
-            (local.set $s (i32.add (local.get $last) (i32.const 1)))
+            (local.set $s (i32.load offset=8 (local.get $rec)))
+            (local.set $first (i32.load offset=12 (local.get $rec)))
             (if (i32.lt_s (local.get $s) (local.get $base))
               (then
                 (i32.store (i32.add (local.get $runs) (i32.shl (local.get $nr) (i32.const 3))) (i32.sub (i32.const -1) (local.get $s)))
@@ -182,7 +219,7 @@
                 (local.set $nr (i32.add (local.get $nr) (i32.const 1))))
               (else
                 (local.set $j (i32.add (local.get $bytes) (i32.sub (local.get $s) (local.get $base))))
-                (local.set $e (i32.add (local.get $bytes) (i32.sub (local.get $first) (local.get $base))))
+                (local.set $k (i32.add (local.get $bytes) (i32.sub (local.get $first) (local.get $base))))
                 (local.set $c (i32.load8_u (local.get $j)))
                 (local.set $kinds (i32.const 0))
                 (if (i32.or (i32.lt_u (i32.sub (local.get $c) (i32.const 65)) (i32.const 26))
@@ -190,7 +227,7 @@
                   (then
                     (block $kindsDone
                       (loop $kindsLoop
-                        (br_if $kindsDone (i32.ge_u (local.get $j) (local.get $e)))
+                        (br_if $kindsDone (i32.ge_u (local.get $j) (local.get $k)))
                         (local.set $c (i32.load8_u (local.get $j)))
                         (local.set $kinds (i32.or (local.get $kinds)
                           (i32.or (i32.lt_u (i32.sub (local.get $c) (i32.const 97)) (i32.const 26))
@@ -202,10 +239,10 @@
                 ;; No digit is fine when '=' padding completes the run to a multiple of 4.
                 (if (i32.eq (local.get $kinds) (i32.const 3))
                   (then
-                    (if (i32.eq (i32.load8_u (local.get $e)) (i32.const 61))
+                    (if (i32.eq (i32.load8_u (local.get $k)) (i32.const 61))
                       (then
                         (local.set $c (i32.add (i32.sub (local.get $first) (local.get $s))
-                          (i32.add (i32.const 1) (i32.eq (i32.load8_u offset=1 (local.get $e)) (i32.const 61)))))
+                          (i32.add (i32.const 1) (i32.eq (i32.load8_u offset=1 (local.get $k)) (i32.const 61)))))
                         (if (i32.eqz (i32.and (local.get $c) (i32.const 3)))
                           (then (local.set $kinds (i32.const 7))))))))
                 (if (i32.eq (local.get $kinds) (i32.const 7))
@@ -213,16 +250,8 @@
                     (i32.store (i32.add (local.get $runs) (i32.shl (local.get $nr) (i32.const 3))) (local.get $s))
                     (i32.store offset=4 (i32.add (local.get $runs) (i32.shl (local.get $nr) (i32.const 3))) (local.get $first))
                     (local.set $nr (i32.add (local.get $nr) (i32.const 1)))))))))
-        (local.set $last (select
-          (i32.sub (i32.add (i32.add (local.get $base) (local.get $p)) (i32.const 31)) (i32.clz (local.get $nb)))
-          (local.get $last)
-          (local.get $nb)))
-
-        ;; 4. '%' and '\'
-        (local.set $pct (v128.or (local.get $pct) (i8x16.eq (local.get $b0) (v128.const i8x16 37 37 37 37 37 37 37 37 37 37 37 37 37 37 37 37))))
-        (local.set $bsl (v128.or (local.get $bsl) (i8x16.eq (local.get $b0) (v128.const i8x16 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92))))
-        (local.set $p (i32.add (local.get $p) (i32.const 16)))
-        (br $block)))
+        (local.set $rec (i32.add (local.get $rec) (i32.const 16)))
+        (br $records)))
 
     (if (v128.any_true (local.get $pct)) (then (local.set $flags (i32.or (local.get $flags) (i32.const 1)))))
     (if (v128.any_true (local.get $bsl)) (then (local.set $flags (i32.or (local.get $flags) (i32.const 2)))))
