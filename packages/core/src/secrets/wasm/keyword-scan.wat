@@ -4,7 +4,7 @@
 ;; One call handles one chunk of a text, given as UTF-16 code units at $u16, in three passes:
 ;;  1. narrow the code units to bytes ($bytes): ASCII stays, everything else becomes a byte no
 ;;     keyword and no base64 run contains (0 or 255), then 32 zero bytes of padding;
-;;  2. per 16 bytes, with no branch: a Teddy filter (nibble shuffles over the first three or four
+;;  2. per 16 bytes, with no branch: a Teddy filter (nibble shuffles over the first two or four
 ;;     characters of every keyword, in 16 buckets) marks the positions where a keyword may start;
 ;;     the base64-alphabet mask (two more nibble tables) finds where a run of base64 characters
 ;;     ends (a run of 15 or more must cross a 16-byte boundary, so only the first and last
@@ -19,9 +19,9 @@
 ;; Memory header (i32): [0] hits, [4] runs, [8] flags (1 = '%', 2 = '\', 4 = hit buffer full),
 ;; [12] absolute position of the last non-base64 character (carried from chunk to chunk).
 ;; Teddy tables at $teddy (see ../teddy-buckets.ts): per set of eight buckets, for the character
-;; at offset j = 0, 1, 2 (and 3 in the second set) of a keyword, 16 bytes indexed by the low
+;; at offset j = 0, 1 (and 2, 3 in the second set) of a keyword, 16 bytes indexed by the low
 ;; nibble then 16 by the high nibble (of the character with bit 0x20 set), each byte a set of
-;; buckets; then the base64 class tables (low nibble, high nibble) at 224; then, at 256, the
+;; buckets; then the base64 class tables (low nibble, high nibble) at 192; then, at 224, the
 ;; byte constants 15, 32, 2, '%' and '\' (16 of each): read from memory rather than written as
 ;; v128.const, which the compiler would rebuild from immediates at every use. At $verify, three
 ;; 512-byte bit sets of keyword starts: first four, three and two characters (bit 0x20 set, as
@@ -40,7 +40,7 @@
     (local $nhi0 v128) (local $loc v128) (local $hic v128)
     (local $b0 v128) (local $f v128) (local $cand v128)
     (local $pct v128) (local $bsl v128)
-    (local $lo0 v128) (local $hi0 v128) (local $lo1 v128) (local $hi1 v128) (local $lo2 v128) (local $hi2 v128)
+    (local $lo0 v128) (local $hi0 v128) (local $lo1 v128) (local $hi1 v128)
     (local $lo3 v128) (local $hi3 v128) (local $lo4 v128) (local $hi4 v128) (local $lo5 v128) (local $hi5 v128)
     (local $lo6 v128) (local $hi6 v128)
     (local $nlo v128) (local $nhi v128) (local $candB v128)
@@ -49,23 +49,21 @@
     (local.set $hi0 (v128.load offset=16 (local.get $teddy)))
     (local.set $lo1 (v128.load offset=32 (local.get $teddy)))
     (local.set $hi1 (v128.load offset=48 (local.get $teddy)))
-    (local.set $lo2 (v128.load offset=64 (local.get $teddy)))
-    (local.set $hi2 (v128.load offset=80 (local.get $teddy)))
-    (local.set $lo3 (v128.load offset=96 (local.get $teddy)))
-    (local.set $hi3 (v128.load offset=112 (local.get $teddy)))
-    (local.set $lo4 (v128.load offset=128 (local.get $teddy)))
-    (local.set $hi4 (v128.load offset=144 (local.get $teddy)))
-    (local.set $lo5 (v128.load offset=160 (local.get $teddy)))
-    (local.set $hi5 (v128.load offset=176 (local.get $teddy)))
-    (local.set $lo6 (v128.load offset=192 (local.get $teddy)))
-    (local.set $hi6 (v128.load offset=208 (local.get $teddy)))
-    (local.set $loc (v128.load offset=224 (local.get $teddy)))
-    (local.set $hic (v128.load offset=240 (local.get $teddy)))
-    (local.set $x15 (v128.load offset=256 (local.get $teddy)))
-    (local.set $x32 (v128.load offset=272 (local.get $teddy)))
-    (local.set $x2 (v128.load offset=288 (local.get $teddy)))
-    (local.set $xPct (v128.load offset=304 (local.get $teddy)))
-    (local.set $xBsl (v128.load offset=320 (local.get $teddy)))
+    (local.set $lo3 (v128.load offset=64 (local.get $teddy)))
+    (local.set $hi3 (v128.load offset=80 (local.get $teddy)))
+    (local.set $lo4 (v128.load offset=96 (local.get $teddy)))
+    (local.set $hi4 (v128.load offset=112 (local.get $teddy)))
+    (local.set $lo5 (v128.load offset=128 (local.get $teddy)))
+    (local.set $hi5 (v128.load offset=144 (local.get $teddy)))
+    (local.set $lo6 (v128.load offset=160 (local.get $teddy)))
+    (local.set $hi6 (v128.load offset=176 (local.get $teddy)))
+    (local.set $loc (v128.load offset=192 (local.get $teddy)))
+    (local.set $hic (v128.load offset=208 (local.get $teddy)))
+    (local.set $x15 (v128.load offset=224 (local.get $teddy)))
+    (local.set $x32 (v128.load offset=240 (local.get $teddy)))
+    (local.set $x2 (v128.load offset=256 (local.get $teddy)))
+    (local.set $xPct (v128.load offset=272 (local.get $teddy)))
+    (local.set $xBsl (v128.load offset=288 (local.get $teddy)))
     (local.set $flags (i32.load (i32.const 8)))
     (local.set $last (i32.load (i32.const 12)))
 
@@ -98,7 +96,7 @@
           (v128.and (i8x16.swizzle (local.get $loc) (local.get $nlo)) (i8x16.swizzle (local.get $hic) (local.get $nhi0)))
           (v128.const i32x4 0 0 0 0))))
         ;; Teddy: buckets whose keywords' first characters may sit at p+k, p+k+1, ... (two table
-        ;; sets of eight buckets: $cand over three characters, $candB over four)
+        ;; sets of eight buckets: $cand over two characters, $candB over four)
         (local.set $cand (v128.and (i8x16.swizzle (local.get $lo0) (local.get $nlo)) (i8x16.swizzle (local.get $hi0) (local.get $nhi))))
         (local.set $candB (v128.and (i8x16.swizzle (local.get $lo3) (local.get $nlo)) (i8x16.swizzle (local.get $hi3) (local.get $nhi))))
         (local.set $f (v128.or (v128.load offset=1 (i32.add (local.get $bytes) (local.get $p))) (local.get $x32)))
@@ -111,8 +109,6 @@
         (local.set $f (v128.or (v128.load offset=2 (i32.add (local.get $bytes) (local.get $p))) (local.get $x32)))
         (local.set $nlo (v128.and (local.get $f) (local.get $x15)))
         (local.set $nhi (v128.and (i16x8.shr_u (local.get $f) (i32.const 4)) (local.get $x15)))
-        (local.set $cand (v128.and (local.get $cand)
-          (v128.and (i8x16.swizzle (local.get $lo2) (local.get $nlo)) (i8x16.swizzle (local.get $hi2) (local.get $nhi)))))
         (local.set $candB (v128.and (local.get $candB)
           (v128.and (i8x16.swizzle (local.get $lo5) (local.get $nlo)) (i8x16.swizzle (local.get $hi5) (local.get $nhi)))))
         ;; the second set also looks at a fourth character
