@@ -366,7 +366,8 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     // Base64: a run that decodes to text is scanned; findings cover the whole encoded run.
     // Runs already inside a provider finding (the token itself) are not decoded again; runs in a
     // generic finding are, since they may hold something more specific.
-    const direct = out.length === 0 ? out : out.filter((f) => !compiled[f.rule]!.generic).sort((a, b) => a.start - b.start);
+    // (Built only when there are runs: most texts with a finding have none.)
+    const direct = out.length === 0 || runs.length === 0 ? [] : out.filter((f) => !compiled[f.rule]!.generic).sort((a, b) => a.start - b.start);
     let di = 0;
     let coveredTo = -1; // max end of direct findings starting at or before the run
     for (let r = 0; r < runs.length; r += 2) {
@@ -453,7 +454,7 @@ export function escapeWindows(text: string, hits: readonly number[]): number[] {
   // before the escape (\"password\":\"...) or right after it (\"token\").
   const hitPos: number[] = [];
   for (let h = 1; h < hits.length; h += 2) hitPos.push(hits[h]!);
-  hitPos.sort((a, b) => a - b);
+  sortIfNeeded(hitPos); // the scanner reports hits by start already
   let scannedTo = 0;
   let next = -2; // the first backslash at or after the last search start; -1 when none is left
   for (const h of hitPos) {
@@ -465,8 +466,18 @@ export function escapeWindows(text: string, hits: readonly number[]): number[] {
     scannedTo = Math.max(scannedTo, to);
   }
   if (at.length === 0) return at;
-  at.sort((a, b) => a - b);
+  sortIfNeeded(at);
   return mergeWindows(at, ESCAPE_WINDOW, ESCAPE_WINDOW, text.length);
+}
+
+/** Sorts numbers ascending unless they already are (a sort allocates even then). */
+function sortIfNeeded(xs: number[]): void {
+  for (let i = 1; i < xs.length; i++) {
+    if (xs[i]! < xs[i - 1]!) {
+      xs.sort((a, b) => a - b);
+      return;
+    }
+  }
 }
 
 /** Length of the JSON escape at p (\" and \/: 2, \uXXXX: 6), or 0 when p starts none. */

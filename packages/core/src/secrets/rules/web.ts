@@ -11,21 +11,29 @@ const DUMMY_PASSWORDS = new Set([
   'hunter2', 'letmein', 'mypassword', 'yourpassword', 'dbpass', 'token', 'key',
 ]);
 
+/** Longest of DUMMY_PASSWORDS: a longer password is not looked up (no lowercase copy is made). */
+const DUMMY_MAX = Math.max(...[...DUMMY_PASSWORDS].map((p) => p.length));
+
 /** Reserved documentation hosts (RFC 2606 / 6761): `https://abc:xyz@example.com` is a doc example. */
 const EXAMPLE_HOST = /^(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid))(?![\w.-])/i;
 
 function urlPassword(secret: string, match: RegExpExecArray): boolean {
   const user = match.groups?.['user'] ?? '';
   let pw = secret;
-  try {
-    pw = decodeURIComponent(secret);
-  } catch {
-    // keep the raw form
+  if (secret.includes('%')) {
+    try {
+      pw = decodeURIComponent(secret);
+    } catch {
+      // keep the raw form
+    }
   }
-  if (pw.length < 4 || pw === user || DUMMY_PASSWORDS.has(pw.toLowerCase())) return false;
-  if (EXAMPLE_HOST.test(match.input.slice(match.index + match[0].length, match.index + match[0].length + 256))) return false;
-  if (/^\d{1,5}$/.test(pw)) return false; // a port, as in http://host:8080@...
-  return !isPlaceholder(pw) && !/^[$%]/.test(pw);
+  if (pw.length < 4 || pw === user || (pw.length <= DUMMY_MAX && DUMMY_PASSWORDS.has(pw.toLowerCase()))) return false;
+  // The host is looked at within 256 characters: a long dotted run after the @ costs no more.
+  const at = match.index + match[0].length;
+  if (EXAMPLE_HOST.test(match.input.slice(at, at + 256))) return false;
+  if (pw.length <= 5 && /^\d{1,5}$/.test(pw)) return false; // a port, as in http://host:8080@...
+  const c0 = pw.charCodeAt(0);
+  return c0 !== 36 && c0 !== 37 && !isPlaceholder(pw); // not $VAR or %VAR%
 }
 
 function basicCredentials(secret: string): boolean {
