@@ -85,7 +85,7 @@ BASE64_VALUE[95] = 63; // _
 /** Decoded bytes that must be 95 % printable before the rest of a run is decoded. */
 const HEAD_BYTES = 48;
 /** Runs decoding to at most this many bytes are decoded here, into a reused buffer; longer ones by Buffer. */
-const SMALL = new Uint8Array(384);
+const SMALL = Buffer.alloc(384);
 
 const isPrintable = (b: number): boolean => (b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d;
 
@@ -150,7 +150,7 @@ export function decodeBase64Text(run: string): string | undefined {
       else if (o <= head && (head - (o - printable)) / head < MIN_PRINTABLE) return undefined;
     }
   }
-  if (size === here) return printable / size < MIN_PRINTABLE ? undefined : String.fromCharCode.apply(null, SMALL.subarray(0, size) as unknown as number[]);
+  if (size === here) return printable / size < MIN_PRINTABLE ? undefined : SMALL.toString('latin1', 0, size);
   const buf = Buffer.from(end === n ? run : run.slice(0, end), 'base64');
   if (printableShare(buf) < MIN_PRINTABLE) return undefined;
   return buf.toString('latin1');
