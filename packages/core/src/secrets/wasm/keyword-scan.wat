@@ -21,7 +21,7 @@
 ;; Teddy tables at $teddy (see ../teddy-buckets.ts): per set of eight buckets, for the character
 ;; at offset j = 0, 1 (and 2, 3 in the second set) of a keyword, 16 bytes indexed by the low
 ;; nibble then 16 by the high nibble (of the character with bit 0x20 set), each byte a set of
-;; buckets; then the base64 class tables (low nibble, high nibble) at 192; then, at 224, the
+;; buckets (at offsets 2 and 3 the high-nibble tables accept everything and are not read); then the base64 class tables (low nibble, high nibble) at 192; then, at 224, the
 ;; byte constants 15, 32, 2, '%' and '\' (16 of each): read from memory rather than written as
 ;; v128.const, which the compiler would rebuild from immediates at every use. At $verify, three
 ;; 512-byte bit sets of keyword starts: first four, three and two characters (bit 0x20 set, as
@@ -41,8 +41,8 @@
     (local $b0 v128) (local $f v128) (local $cand v128)
     (local $pct v128) (local $bsl v128)
     (local $lo0 v128) (local $hi0 v128) (local $lo1 v128) (local $hi1 v128)
-    (local $lo3 v128) (local $hi3 v128) (local $lo4 v128) (local $hi4 v128) (local $lo5 v128) (local $hi5 v128)
-    (local $lo6 v128) (local $hi6 v128)
+    (local $lo3 v128) (local $hi3 v128) (local $lo4 v128) (local $hi4 v128) (local $lo5 v128)
+    (local $lo6 v128)
     (local $nlo v128) (local $nhi v128) (local $candB v128)
     (local $x15 v128) (local $x32 v128) (local $x2 v128) (local $xPct v128) (local $xBsl v128)
     (local.set $lo0 (v128.load (local.get $teddy)))
@@ -54,9 +54,7 @@
     (local.set $lo4 (v128.load offset=96 (local.get $teddy)))
     (local.set $hi4 (v128.load offset=112 (local.get $teddy)))
     (local.set $lo5 (v128.load offset=128 (local.get $teddy)))
-    (local.set $hi5 (v128.load offset=144 (local.get $teddy)))
     (local.set $lo6 (v128.load offset=160 (local.get $teddy)))
-    (local.set $hi6 (v128.load offset=176 (local.get $teddy)))
     (local.set $loc (v128.load offset=192 (local.get $teddy)))
     (local.set $hic (v128.load offset=208 (local.get $teddy)))
     (local.set $x15 (v128.load offset=224 (local.get $teddy)))
@@ -106,18 +104,12 @@
           (v128.and (i8x16.swizzle (local.get $lo1) (local.get $nlo)) (i8x16.swizzle (local.get $hi1) (local.get $nhi)))))
         (local.set $candB (v128.and (local.get $candB)
           (v128.and (i8x16.swizzle (local.get $lo4) (local.get $nlo)) (i8x16.swizzle (local.get $hi4) (local.get $nhi)))))
-        (local.set $f (v128.or (v128.load offset=2 (i32.add (local.get $bytes) (local.get $p))) (local.get $x32)))
-        (local.set $nlo (v128.and (local.get $f) (local.get $x15)))
-        (local.set $nhi (v128.and (i16x8.shr_u (local.get $f) (i32.const 4)) (local.get $x15)))
+        ;; the third and fourth characters by their low nibble only (the case fold leaves it as is)
         (local.set $candB (v128.and (local.get $candB)
-          (v128.and (i8x16.swizzle (local.get $lo5) (local.get $nlo)) (i8x16.swizzle (local.get $hi5) (local.get $nhi)))))
-        ;; the second set also looks at a fourth character
-        (local.set $f (v128.or (v128.load offset=3 (i32.add (local.get $bytes) (local.get $p))) (local.get $x32)))
-        (local.set $nlo (v128.and (local.get $f) (local.get $x15)))
-        (local.set $nhi (v128.and (i16x8.shr_u (local.get $f) (i32.const 4)) (local.get $x15)))
+          (i8x16.swizzle (local.get $lo5) (v128.and (v128.load offset=2 (i32.add (local.get $bytes) (local.get $p))) (local.get $x15)))))
         (local.set $cand (v128.or (local.get $cand)
           (v128.and (local.get $candB)
-            (v128.and (i8x16.swizzle (local.get $lo6) (local.get $nlo)) (i8x16.swizzle (local.get $hi6) (local.get $nhi))))))
+            (i8x16.swizzle (local.get $lo6) (v128.and (v128.load offset=3 (i32.add (local.get $bytes) (local.get $p))) (local.get $x15))))))
         ;; candidate starts (pass 3 drops those past the chunk's end)
         (local.set $m (i32.xor (i8x16.bitmask (i8x16.eq (local.get $cand) (v128.const i32x4 0 0 0 0))) (i32.const 0xffff)))
         ;; A run of base64 characters longer than minRun ends at the block's first non-base64
