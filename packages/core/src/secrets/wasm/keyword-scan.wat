@@ -213,16 +213,30 @@
                 (if (i32.or (i32.lt_u (i32.sub (local.get $c) (i32.const 65)) (i32.const 26))
                             (i32.lt_u (i32.sub (local.get $c) (i32.const 97)) (i32.const 6)))
                   (then
+                    ;; 16 characters at a time (the padding keeps the reads in bounds); lanes past
+                    ;; the run's end are masked off
                     (block $kindsDone
                       (loop $kindsLoop
                         (br_if $kindsDone (i32.ge_u (local.get $j) (local.get $k)))
-                        (local.set $c (i32.load8_u (local.get $j)))
+                        (local.set $f (v128.load (local.get $j)))
+                        (local.set $e (i32.sub (local.get $k) (local.get $j)))
+                        (local.set $c (select (i32.sub (i32.shl (i32.const 1) (local.get $e)) (i32.const 1))
+                                              (i32.const 0xffff)
+                                              (i32.lt_u (local.get $e) (i32.const 16))))
                         (local.set $kinds (i32.or (local.get $kinds)
-                          (i32.or (i32.lt_u (i32.sub (local.get $c) (i32.const 97)) (i32.const 26))
-                            (i32.or (i32.shl (i32.lt_u (i32.sub (local.get $c) (i32.const 65)) (i32.const 26)) (i32.const 1))
-                                    (i32.shl (i32.lt_u (i32.sub (local.get $c) (i32.const 48)) (i32.const 10)) (i32.const 2))))))
+                          (i32.or
+                            (i32.ne (i32.and (local.get $c) (i8x16.bitmask (i8x16.lt_u
+                              (i8x16.sub (local.get $f) (v128.const i8x16 97 97 97 97 97 97 97 97 97 97 97 97 97 97 97 97))
+                              (v128.const i8x16 26 26 26 26 26 26 26 26 26 26 26 26 26 26 26 26)))) (i32.const 0))
+                            (i32.or
+                              (i32.shl (i32.ne (i32.and (local.get $c) (i8x16.bitmask (i8x16.lt_u
+                                (i8x16.sub (local.get $f) (v128.const i8x16 65 65 65 65 65 65 65 65 65 65 65 65 65 65 65 65))
+                                (v128.const i8x16 26 26 26 26 26 26 26 26 26 26 26 26 26 26 26 26)))) (i32.const 0)) (i32.const 1))
+                              (i32.shl (i32.ne (i32.and (local.get $c) (i8x16.bitmask (i8x16.lt_u
+                                (i8x16.sub (local.get $f) (v128.const i8x16 48 48 48 48 48 48 48 48 48 48 48 48 48 48 48 48))
+                                (v128.const i8x16 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10)))) (i32.const 0)) (i32.const 2))))))
                         (br_if $kindsDone (i32.eq (local.get $kinds) (i32.const 7)))
-                        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                        (local.set $j (i32.add (local.get $j) (i32.const 16)))
                         (br $kindsLoop)))))
                 ;; No digit is fine when '=' padding completes the run to a multiple of 4.
                 (if (i32.eq (local.get $kinds) (i32.const 3))
