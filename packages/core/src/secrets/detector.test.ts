@@ -172,6 +172,20 @@ describe('configuration', () => {
     expect(det.findAll('acme_q7w3e9r1t5y8u2i4o6p0')).toHaveLength(1);
   });
 
+  it('gives the same results when a user validate hook scans another text with the same detector', () => {
+    // The entropy and placeholder checks read the bytes the scan left in memory; a hook that
+    // scans something else in between must not make the rest of the outer call read those.
+    // Random characters where the outer text has its placeholders.
+    const inner = `token ${sample(ALNUM, 200, 'inner')}`;
+    let det: ReturnType<typeof createSecretDetector> | undefined;
+    const reentrant = { ...rule, validate: () => (det!.findAll(inner), true) };
+    det = createSecretDetector({ rules: [reentrant] });
+    const plain = createSecretDetector({ rules: [rule] });
+    const text = `acme_q7w3e9r1t5y8u2i4o6p0 then ghp_${'a'.repeat(36)} and ${GHP} and token=${'x'.repeat(20)} api_key=${PASSWORD}`;
+    expect(det.findAll(text)).toEqual(plain.findAll(text));
+    expect(det.findAll(text).map((f) => f.ruleId)).toEqual(['acme-key', 'github-pat', 'generic-secret-assignment']);
+  });
+
   it('fails closed when a scan throws: the whole value is one finding', () => {
     const det = createSecretDetector({
       builtinRules: false,

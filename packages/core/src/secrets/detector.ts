@@ -4,7 +4,7 @@ import { BUILTIN_RULES } from './builtin-rules.js';
 import { decodeBase64Text, decodeJsonEscapes, decodePercent, mergeWindows, type MappedText } from './decoders.js';
 import { KeywordScanner } from './keyword-scanner.js';
 import type { SecretAllowlistEntry, SecretDetectorConfig, SecretRule } from './types.js';
-import { isPlaceholder, shannonEntropy } from './value-filters.js';
+import { entropyFromSum, isPlaceholderShaped, placeholderShape, shannonEntropy } from './value-filters.js';
 
 /** Base64 runs shorter than this are not decoded (the shortest useful encoded secret). */
 const MIN_BASE64_RUN = 16;
@@ -230,7 +230,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       memo = secret;
       if (seen?.has(memo)) return undefined;
     }
-    if (!keep(r, secret, m)) {
+    if (!keep(r, secret, m, start, end)) {
       if (seen) seen.add(memo);
       else rejected.set(c, new Set([memo]));
       return undefined;
@@ -238,8 +238,16 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     return { rule: -1, start, end }; // the caller sets the rule index
   };
 
-  const keep = (r: SecretRule, secret: string, m: RegExpExecArray): boolean => {
-    if (r.minEntropy !== undefined && shannonEntropy(secret) < r.minEntropy) return false;
+  /** The filters on one candidate, `secret` = `m.input[start, end)`. */
+  const keep = (r: SecretRule, secret: string, m: RegExpExecArray, start: number, end: number): boolean => {
+    const placeholders = r.allowPlaceholders !== true;
+    let shape = -1;
+    if (r.minEntropy !== undefined || placeholders) {
+      // Entropy and placeholder shape from the bytes the scan left in memory, when it can tell.
+      const sum = scanner!.profileOf(m.input, start, end);
+      if (sum >= 0) shape = scanner!.profileShape;
+      if (r.minEntropy !== undefined && (sum >= 0 ? entropyFromSum(end - start, sum) : shannonEntropy(secret)) < r.minEntropy) return false;
+    }
     if (r.validate) {
       let ok = true;
       try {
@@ -249,7 +257,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       }
       if (!ok) return false;
     }
-    if (r.allowPlaceholders !== true && isPlaceholder(secret)) return false;
+    if (placeholders && isPlaceholderShaped(secret, shape >= 0 ? shape : placeholderShape(secret))) return false;
     return !(allow.length > 0 && allowed(r.id, secret, m[0]));
   };
 
@@ -523,11 +531,12 @@ function finish(raw: Raw[], compiled: readonly CompiledRule[]): SecretFinding[] 
   if (raw.length === 0) return [];
   if (raw.length === 1) return [{ ruleId: compiled[raw[0]!.rule]!.rule.id, start: raw[0]!.start, end: raw[0]!.end }];
   raw.sort((a, b) => a.start - b.start || b.end - a.end);
-  const specific = new SpanIndex(raw.filter((f) => !compiled[f.rule]!.generic));
+  const generic = raw.some((f) => compiled[f.rule]!.generic);
+  const specific = generic ? new SpanIndex(raw.filter((f) => !compiled[f.rule]!.generic)) : undefined;
   const out: SecretFinding[] = [];
   const lastOfRule = new Map<number, SecretFinding>();
   for (const f of raw) {
-    if (compiled[f.rule]!.generic && specific.overlaps(f.start, f.end)) continue;
+    if (specific && compiled[f.rule]!.generic && specific.overlaps(f.start, f.end)) continue;
     const prev = lastOfRule.get(f.rule);
     if (prev && f.start < prev.end) {
       prev.end = Math.max(prev.end, f.end);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KeywordScanner } from './keyword-scanner.js';
+import { entropyFromSum, placeholderShape, shannonEntropy } from './value-filters.js';
 
 /** Every (keyword, start) pair by brute force, case-insensitively. */
 function naive(keywords: string[], text: string): string[] {
@@ -122,6 +123,39 @@ describe('KeywordScanner', () => {
     const { hits } = wasm.scan(text);
     expect(hits.length / 2).toBe(3 * text.length - 3);
     expect(wasm.scan(text)).toEqual(new KeywordScanner(kws, 16, false).scan(text));
+  });
+
+  it('profiles a range of the last scanned text exactly as the string functions measure it (property)', () => {
+    const unit = fc.oneof(
+      fc.constantFrom(...'aAxX01239$*{}.%<\n\r'.split('')),
+      fc.constantFrom('\u00e9', '\u00ff', '\u0000', '\u0142', '\u2022', '\u2028', 'abcdefg', 'xxxx', 'zzzzzz'),
+      fc.string({ unit: 'grapheme-ascii', maxLength: 3 }),
+    );
+    const scanner = new KeywordScanner(['token'], 16);
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 120 }), fc.nat(), fc.nat(), (text, a, b) => {
+        scanner.scan(text);
+        const start = text.length === 0 ? 0 : a % text.length;
+        const end = start + (text.length === 0 ? 0 : b % (text.length - start + 1));
+        const value = text.slice(start, end);
+        const sum = scanner.profileOf(text, start, end);
+        const latin1 = !/[^\x01-\xfe]/.test(value); // 0x00 and 0xff are what narrowing makes of wider characters
+        if (!latin1 || value.length === 0) {
+          expect(sum).toBe(-1);
+          return;
+        }
+        expect(entropyFromSum(value.length, sum)).toBe(shannonEntropy(value));
+        // A repeated run ends placeholderShape's pass early; the bit itself must agree.
+        const shape = placeholderShape(value);
+        expect(scanner.profileShape & 1).toBe(shape & 1);
+        if ((shape & 1) === 0) expect(scanner.profileShape).toBe(shape);
+      }),
+      { numRuns: 2000 },
+    );
+    // Not the last text scanned: the caller measures the string itself.
+    scanner.scan('token');
+    expect(scanner.profileOf('other', 0, 5)).toBe(-1);
+    expect(new KeywordScanner(['token'], 16, false).profileOf('token', 0, 5)).toBe(-1);
   });
 
   it('rejects non-ASCII and empty keywords', () => {

@@ -20,6 +20,7 @@ export interface ScanResult {
 }
 
 import { TEDDY_CHARS, TEDDY_TABLE_BYTES, teddyTables } from './teddy-buckets.js';
+import { MARK_CHAR, kLogK } from './value-filters.js';
 import { KEYWORD_SCAN_WASM } from './wasm/keyword-scan-wasm.js';
 
 const ALPHABET = 128;
@@ -57,6 +58,7 @@ interface WasmScan {
     verify: number, trie: number, firstEmit: number, hits: number, hitCap: number, runs: number, minRun: number,
     recs: number,
   ) => void;
+  profile: (ptr: number, len: number, counts: number, klogk: number) => number;
   i32: Int32Array;
   memory: Buffer;
   /** Trie states numbered at or above this end a keyword. */
@@ -73,6 +75,9 @@ interface WasmScan {
   runs: number;
   /** Blocks the SIMD pass recorded for the scalar pass (16 bytes each, at most one per block). */
   recs: number;
+  /** profile's counts, distinct characters and mark table; then k log2 k for k <= PROFILE_MAX. */
+  counts: number;
+  klogk: number;
   /** Characters loaded past a chunk's end, so a keyword starting in the chunk is read whole. */
   overlap: number;
   /** Copies a string into memory as UTF-16 (the encoding-specific write skips `write`'s argument parsing). */
@@ -143,6 +148,11 @@ function keywordStartSets(keywords: readonly string[]): Uint8Array {
   return sets;
 }
 
+/** Longest value profileOf measures from memory (its k log2 k table has this many entries). */
+const PROFILE_MAX = 4096;
+/** k log2 k as shannonEntropy has it, so both sums are the same to the bit. */
+const K_LOG_K_TABLE = Float64Array.from({ length: PROFILE_MAX + 1 }, (_, k) => kLogK(k));
+
 /** Hit pairs the WebAssembly hit buffer holds per chunk; a fuller chunk is scanned in JavaScript. */
 const HIT_CAP = CHUNK * 2;
 
@@ -168,6 +178,8 @@ export class KeywordScanner {
   private readonly shift: number;
 
   private readonly wasm: WasmScan | undefined;
+  /** The text whose characters the last scan left in memory as bytes (one chunk, scanned whole). */
+  private inMemory: string | undefined;
 
   /**
    * `useWasm: false` forces the JavaScript loop (the WebAssembly one is used when available and
@@ -301,13 +313,17 @@ export class KeywordScanner {
     const hits = bytes + ((loadedMax + 48 + 15) & ~15);
     const runs = hits + HIT_CAP * 8;
     const recs = runs + CHUNK * 8;
-    const end = recs + CHUNK + 16;
+    const counts = recs + CHUNK + 16;
+    const klogk = counts + 1536;
+    const end = klogk + (PROFILE_MAX + 1) * 8;
     memory.grow(Math.ceil(end / 65536) - memory.buffer.byteLength / 65536);
     const buffer = Buffer.from(memory.buffer);
     for (let c = 0; c < ALPHABET; c++) buffer[cls + c] = classOf[c]!;
     buffer.set(teddy, teddyAt);
     buffer.set(keywordStartSets(this.keywords), verify);
     new Uint16Array(memory.buffer, trie, trieTable.length).set(trieTable);
+    buffer.set(MARK_CHAR, counts + 1280);
+    new Float64Array(memory.buffer, klogk, PROFILE_MAX + 1).set(K_LOG_K_TABLE);
     const ucs2Write = (buffer as unknown as { ucs2Write?: (s: string, offset: number, length: number) => number }).ucs2Write;
     return {
       write:
@@ -315,6 +331,7 @@ export class KeywordScanner {
           ? (text, offset, bytes) => void ucs2Write.call(buffer, text, offset, bytes)
           : (text, offset, bytes) => void buffer.write(text, offset, bytes, 'utf16le'),
       scan: instance.exports['scan'] as WasmScan['scan'],
+      profile: instance.exports['profile'] as WasmScan['profile'],
       i32: new Int32Array(memory.buffer),
       memory: buffer,
       firstEmitting,
@@ -328,16 +345,40 @@ export class KeywordScanner {
       hits,
       runs,
       recs,
+      counts,
+      klogk,
       overlap,
     };
   }
 
   scan(text: string): ScanResult {
+    this.inMemory = undefined;
     if (this.wasm) {
       const r = this.scanWasm(text, this.wasm);
-      if (r) return r;
+      if (r) {
+        if (text.length <= CHUNK) this.inMemory = text;
+        return r;
+      }
     }
     return this.scanJs(text);
+  }
+
+  /**
+   * The character profile of `text[start, end)` for the value filters, from the bytes the last
+   * scan left in memory: the sum of k log2 k over its character counts (see entropyFromSum), with
+   * its placeholderShape in `profileShape`. -1 when those bytes cannot tell: `text` is not the
+   * last text scanned (or was longer than one chunk), the range is longer than PROFILE_MAX, or it
+   * holds a character outside Latin-1. The caller then measures the string itself.
+   */
+  profileOf(text: string, start: number, end: number): number {
+    const w = this.wasm;
+    if (w === undefined || text !== this.inMemory || end - start > PROFILE_MAX || start >= end) return -1;
+    return w.profile(w.bytes + start, end - start, w.counts, w.klogk);
+  }
+
+  /** The placeholderShape bits of the range profileOf last measured. */
+  get profileShape(): number {
+    return this.wasm ? this.wasm.i32[4]! : 0;
   }
 
   /** The WebAssembly scan, chunk by chunk; undefined when a chunk overflows the hit buffer. */

@@ -261,4 +261,62 @@
     (i32.store (i32.const 4) (local.get $nr))
     (i32.store (i32.const 8) (local.get $flags))
     (i32.store (i32.const 12) (local.get $last)))
+
+  ;; The character profile of bytes [$ptr, $ptr + $len) that the detector's value filters need
+  ;; (see ../value-filters.ts), from the bytes a scan left in memory: returns sum(k log2 k) over
+  ;; the counts k of each byte (the entropy is log2(len) - sum / len) and stores at [16] the
+  ;; placeholder shape bits (1: the same character six times in a row, line breaks aside; 2: seven
+  ;; characters in ascending code order; 4: a placeholder mark character, or four x in a row).
+  ;; Returns -1 when a byte is 0 or 255: a character outside Latin-1 narrowed to one of those, and
+  ;; the counts would not be exact. At $counts: 256 i32 counts (zero between calls), 256 bytes of
+  ;; distinct characters, the 256-byte mark table; at $klogk: k log2 k as f64 for k <= $len.
+  (func (export "profile") (param $ptr i32) (param $len i32) (param $counts i32) (param $klogk i32) (result f64)
+    (local $i i32) (local $c i32) (local $prev i32) (local $nd i32) (local $at i32) (local $k i32)
+    (local $shape i32) (local $run i32) (local $up i32) (local $xs i32) (local $sum f64)
+    (local.set $prev (i32.const -2))
+    (local.set $run (i32.const 1))
+    (local.set $up (i32.const 1))
+    (block $done
+      (loop $chars
+        (br_if $done (i32.ge_u (local.get $i) (local.get $len)))
+        (local.set $c (i32.load8_u (i32.add (local.get $ptr) (local.get $i))))
+        (if (i32.or (i32.eqz (local.get $c)) (i32.eq (local.get $c) (i32.const 255)))
+          (then (local.set $shape (i32.or (local.get $shape) (i32.const 8))) (br $done)))
+        (local.set $at (i32.add (local.get $counts) (i32.shl (local.get $c) (i32.const 2))))
+        (local.set $k (i32.load (local.get $at)))
+        (if (i32.eqz (local.get $k))
+          (then
+            (i32.store8 offset=1024 (i32.add (local.get $counts) (local.get $nd)) (local.get $c))
+            (local.set $nd (i32.add (local.get $nd) (i32.const 1)))))
+        (i32.store (local.get $at) (i32.add (local.get $k) (i32.const 1)))
+        ;; placeholder shape
+        (local.set $shape (i32.or (local.get $shape)
+          (i32.shl (i32.load8_u offset=1280 (i32.add (local.get $counts) (local.get $c))) (i32.const 2))))
+        (local.set $xs (select (i32.add (local.get $xs) (i32.const 1)) (i32.const 0)
+          (i32.eq (i32.or (local.get $c) (i32.const 32)) (i32.const 120))))
+        (if (i32.ge_u (local.get $xs) (i32.const 4)) (then (local.set $shape (i32.or (local.get $shape) (i32.const 4)))))
+        (local.set $run (select (i32.add (local.get $run) (i32.const 1)) (i32.const 1)
+          (i32.and (i32.eq (local.get $c) (local.get $prev))
+                   (i32.and (i32.ne (local.get $c) (i32.const 10)) (i32.ne (local.get $c) (i32.const 13))))))
+        (if (i32.ge_u (local.get $run) (i32.const 6)) (then (local.set $shape (i32.or (local.get $shape) (i32.const 1)))))
+        (local.set $up (select (i32.add (local.get $up) (i32.const 1)) (i32.const 1)
+          (i32.eq (local.get $c) (i32.add (local.get $prev) (i32.const 1)))))
+        (if (i32.eq (local.get $up) (i32.const 7)) (then (local.set $shape (i32.or (local.get $shape) (i32.const 2)))))
+        (local.set $prev (local.get $c))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $chars)))
+    ;; sum over the distinct bytes, clearing their counts for the next call
+    (local.set $i (i32.const 0))
+    (block $summed
+      (loop $distinct
+        (br_if $summed (i32.ge_u (local.get $i) (local.get $nd)))
+        (local.set $at (i32.add (local.get $counts)
+          (i32.shl (i32.load8_u offset=1024 (i32.add (local.get $counts) (local.get $i))) (i32.const 2))))
+        (local.set $sum (f64.add (local.get $sum)
+          (f64.load (i32.add (local.get $klogk) (i32.shl (i32.load (local.get $at)) (i32.const 3))))))
+        (i32.store (local.get $at) (i32.const 0))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $distinct)))
+    (i32.store (i32.const 16) (local.get $shape))
+    (select (f64.const -1) (local.get $sum) (i32.and (local.get $shape) (i32.const 8))))
 )
