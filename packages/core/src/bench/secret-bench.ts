@@ -10,7 +10,7 @@
  *    calls (one value at a time, tools alternating).
  * 3. Worst-case milliseconds per KB over adversarial inputs (10 MB each by default).
  *
- * Flags: --batch N (default 500), --passes N (default 3), --adversarial-mb N (default 10),
+ * Flags: --batch N (default 500), --passes N (default 5), --adversarial-mb N (default 10),
  * --per-context N (default 4), --seed N.
  */
 import { fileURLToPath } from 'node:url';
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const perContext = flag('per-context', 4);
   const advMb = flag('adversarial-mb', 10);
   const batchSize = flag('batch', 500);
-  const passes = flag('passes', 3);
+  const passes = flag('passes', 5);
   const corpus = await loadCorpusModule();
   const hand = corpus.readHandSets();
   const positives: PositiveSample[] = [...corpus.generatePositives(seed, perContext), ...hand.positives];
@@ -72,10 +72,12 @@ async function main(): Promise<void> {
   const secretlint = startSecretlintWorker();
   const lint = secretlint.lint;
   for (const t of all) defaultSecretDetector.findAll(t); // JIT warm-up: one full pass
-  for (const t of all.slice(0, 300)) await lint(t);
+  for (const t of all) await lint(t);
   const race = async (texts: readonly string[], batch: number, passes: number) => {
     const ours: number[] = []; // ms per batch, every pass
     const theirs: number[] = []; // ms per value
+    const oursBest: number[] = []; // per batch, the fastest pass: noise only ever adds time
+    const theirsBest: number[] = [];
     const passRatios: number[] = [];
     const hits = new Map<string, [number, number][]>();
     for (let p = 0; p < passes; p++) {
@@ -90,14 +92,18 @@ async function main(): Promise<void> {
           const ms = now() - a;
           ours.push(ms);
           oursMs += ms;
+          oursBest[k] = Math.min(oursBest[k] ?? Infinity, ms);
         };
         if ((k + p) % 2 === 0) runOurs();
+        let batchMs = 0;
         for (const t of part) {
           const r = await lint(t);
           if (p === 0) hits.set(t, r.ranges);
           theirs.push(r.ms);
-          slMs += r.ms;
+          batchMs += r.ms;
         }
+        slMs += batchMs;
+        theirsBest[k] = Math.min(theirsBest[k] ?? Infinity, batchMs);
         if ((k + p) % 2 === 1) runOurs();
       }
       passRatios.push(slMs / oursMs);
@@ -110,6 +116,7 @@ async function main(): Promise<void> {
       ours: size / (total(ours) / 1000),
       secretlint: size / (total(theirs) / 1000),
       ratio: total(theirs) / total(ours),
+      bestRatio: total(theirsBest) / total(oursBest),
       passRatios,
       oursMedianUs: median(ours) * 1000,
       slMedianUs: median(theirs) * 1000,
@@ -123,7 +130,7 @@ async function main(): Promise<void> {
   console.log(`\nthroughput, ${all.length} values (${mb(chars).toFixed(2)} MB) in batches of ${batchSize}, ${passes} passes, each value once per tool per pass:`);
   console.log(`  argspan detector: ${main.ours.toFixed(1)} MB/s`);
   console.log(`  secretlint 9.3.4 recommend (lintSource): ${main.secretlint.toFixed(2)} MB/s`);
-  console.log(`speed ratio: ${main.ratio.toFixed(1)}x (target >= 30x; passes ${range(main.passRatios)})`);
+  console.log(`speed ratio: ${main.ratio.toFixed(1)}x (target >= 30x; passes ${range(main.passRatios)}); of each batch's fastest pass: ${main.bestRatio.toFixed(1)}x`);
   console.log(`secretlint on the same corpus: recall ${(slDetected / positives.length).toFixed(4)}, false-positive rate ${(slFlagged / negatives.length).toFixed(4)}`);
   const files = await race(asArguments(packageFiles.map((f) => f.text)), batchSize, passes);
   console.log(
