@@ -274,7 +274,8 @@ describe('escapeWindows', () => {
       const p = m.index;
       let q = p - 1;
       while (q >= 0 && text.charCodeAt(q) === 92) q--;
-      const strong = m[0].length === 6 || (m[0] === '\\/' && text.charCodeAt(q) === 58);
+      const code = m[0].length === 6 ? parseInt(m[0].slice(2), 16) : -1;
+      const strong = (code >= 0x20 && code <= 0x7e) || (m[0] === '\\/' && text.charCodeAt(q) === 58);
       while (hi < hitPos.length && hitPos[hi]! < p - 64) hi++;
       if (strong || (hi < hitPos.length && hitPos[hi]! <= p + 2)) at.push(p);
     }
@@ -282,7 +283,7 @@ describe('escapeWindows', () => {
   };
 
   it('finds the windows the regex definition finds, for any text and hits', () => {
-    const piece = fc.constantFrom('\\', '\\\\', '"', '/', ':', 'u', '00e9', 'u0041', 'x', 'password', ' ', 'é', '\\u12', 'ab'.repeat(40));
+    const piece = fc.constantFrom('\\', '\\\\', '"', '/', ':', 'u', '00e9', 'u0041', 'u007f', 'u001f', 'u0020', 'x', 'password', ' ', 'é', '\\u12', 'ab'.repeat(40));
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 120 }), fc.array(fc.nat(), { maxLength: 12 }), (pieces, rawHits) => {
         const text = pieces.join('');

@@ -403,7 +403,8 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       }
     }
     // JSON inside a string: decode \" \/ \uXXXX (and friends) around each escape that could hide
-    // something: near a keyword hit, a \u escape, or an escaped URL scheme (:\/\/).
+    // something: near a keyword hit, a \u escape of a printable ASCII character, or an escaped URL
+    // scheme (:\/\/).
     if (backslash) {
       const windows = escapeWindows(text, hits);
       for (let w = 0; w < windows.length; w += 2) {
@@ -444,7 +445,9 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
 
 /**
  * Regions worth JSON-unescaping: windows around escapes that have a keyword hit nearby, and
- * around every \uXXXX escape and escaped scheme (:\/\/), which can hide a keyword themselves.
+ * around every \uXXXX escape of a printable ASCII character and every escaped scheme (:\/\/),
+ * which can hide a keyword themselves (keywords are printable ASCII: `\u00e9` or `\u000a` hides
+ * none, and a value escaped that way near a keyword is in that keyword's window anyway).
  * An escape is a backslash before `"`, `/` or `u` and four hex digits. Found with indexOf
  * rather than a regex over the whole text: the backslashes of code and prose are mostly
  * neither strong nor near a hit, and each character is looked at once.
@@ -452,7 +455,9 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
 export function escapeWindows(text: string, hits: readonly number[]): number[] {
   const at: number[] = [];
   // Strong escapes, anywhere in the text.
-  for (let p = text.indexOf('\\u'); p >= 0; p = text.indexOf('\\u', p + 2)) if (escapeLength(text, p) === 6) at.push(p);
+  for (let p = text.indexOf('\\u'); p >= 0; p = text.indexOf('\\u', p + 2)) {
+    if (escapeLength(text, p) === 6 && isPrintableAsciiEscape(text, p)) at.push(p);
+  }
   for (let q = text.indexOf(':\\'); q >= 0; q = text.indexOf(':\\', q + 2)) {
     let p = q + 1;
     while (text.charCodeAt(p + 1) === 92) p++; // \\/ in JSON-in-JSON: the last backslash escapes the /
@@ -496,6 +501,13 @@ function escapeLength(text: string, p: number): number {
   if (c !== 117) return 0;
   for (let i = p + 2; i < p + 6; i++) if (!isHexDigit(text.charCodeAt(i))) return 0;
   return 6;
+}
+
+/** The \uXXXX escape at p (checked by escapeLength) stands for a printable ASCII character: 0020-007E. */
+function isPrintableAsciiEscape(text: string, p: number): boolean {
+  if (text.charCodeAt(p + 2) !== 48 || text.charCodeAt(p + 3) !== 48) return false; // \u00..
+  const v = parseInt(text.slice(p + 4, p + 6), 16);
+  return v >= 0x20 && v <= 0x7e;
 }
 
 const isHexDigit = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
