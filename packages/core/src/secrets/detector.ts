@@ -434,6 +434,8 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       // A user pattern that overflows the regexp stack, or any other failure: fail closed, the
       // whole value counts as a secret (and redaction replaces all of it).
       return [{ ruleId: SCAN_FAILED_RULE_ID, start: 0, end: text.length }];
+    } finally {
+      scanner?.release(); // the scanned text is not kept reachable past the call
     }
   };
 

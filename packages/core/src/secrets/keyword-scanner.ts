@@ -376,6 +376,11 @@ export class KeywordScanner {
     return w.profile(w.bytes + start, end - start, w.counts, w.klogk);
   }
 
+  /** Drops the reference to the last scanned text (profileOf then measures nothing until the next scan). */
+  release(): void {
+    this.inMemory = undefined;
+  }
+
   /** The placeholderShape bits of the range profileOf last measured. */
   get profileShape(): number {
     return this.wasm ? this.wasm.i32[4]! : 0;
