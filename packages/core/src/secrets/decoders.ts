@@ -156,7 +156,8 @@ export function decodeBase64Text(run: string): string | undefined {
   return buf.toString('latin1');
 }
 
-const HEXVAL = (c: number): number =>
+/** Value of a hex digit character, -1 for any other. */
+export const HEXVAL = (c: number): number =>
   c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1;
 
 /**

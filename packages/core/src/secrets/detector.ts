@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SecretDetector, SecretFinding } from '../types.js';
 import { BUILTIN_RULES } from './builtin-rules.js';
-import { decodeBase64Text, decodeJsonEscapes, decodePercent, mergeWindows, type MappedText } from './decoders.js';
+import { HEXVAL, decodeBase64Text, decodeJsonEscapes, decodePercent, mergeWindows, type MappedText } from './decoders.js';
 import { KeywordScanner } from './keyword-scanner.js';
 import type { SecretAllowlistEntry, SecretDetectorConfig, SecretRule } from './types.js';
 import { entropyFromSum, isPlaceholderShaped, placeholderShape, shannonEntropy } from './value-filters.js';
@@ -508,7 +508,7 @@ function escapeLength(text: string, p: number): number {
 /** The \uXXXX escape at p (checked by escapeLength) stands for a printable ASCII character: 0020-007E. */
 function isPrintableAsciiEscape(text: string, p: number): boolean {
   if (text.charCodeAt(p + 2) !== 48 || text.charCodeAt(p + 3) !== 48) return false; // \u00..
-  const v = parseInt(text.slice(p + 4, p + 6), 16);
+  const v = (HEXVAL(text.charCodeAt(p + 4)) << 4) | HEXVAL(text.charCodeAt(p + 5));
   return v >= 0x20 && v <= 0x7e;
 }
 

@@ -148,6 +148,8 @@ function keywordStartSets(keywords: readonly string[]): Uint8Array {
   return sets;
 }
 
+/** Where profile leaves the placeholder shape bits: the i32 at byte 16 of the memory header. */
+const PROFILE_SHAPE_SLOT = 4;
 /** Longest value profileOf measures from memory (its k log2 k table has this many entries). */
 const PROFILE_MAX = 4096;
 /** k log2 k as shannonEntropy has it, so both sums are the same to the bit. */
@@ -383,7 +385,7 @@ export class KeywordScanner {
 
   /** The placeholderShape bits of the range profileOf last measured. */
   get profileShape(): number {
-    return this.wasm ? this.wasm.i32[4]! : 0;
+    return this.wasm ? this.wasm.i32[PROFILE_SHAPE_SLOT]! : 0;
   }
 
   /** The WebAssembly scan, chunk by chunk; undefined when a chunk overflows the hit buffer. */

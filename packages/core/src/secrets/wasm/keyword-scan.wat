@@ -17,7 +17,8 @@
 ;; compiler spills the sixteen table vectors around them on every block.
 ;;
 ;; Memory header (i32): [0] hits, [4] runs, [8] flags (1 = '%', 2 = '\', 4 = hit buffer full),
-;; [12] absolute position of the last non-base64 character (carried from chunk to chunk).
+;; [12] absolute position of the last non-base64 character (carried from chunk to chunk),
+;; [16] the placeholder shape bits profile (below) measured last.
 ;; Teddy tables at $teddy (see ../teddy-buckets.ts): per set of eight buckets, for the character
 ;; at offset j = 0, 1 (and 2, 3 in the second set) of a keyword, 16 bytes indexed by the low
 ;; nibble then 16 by the high nibble (of the character with bit 0x20 set), each byte a set of
