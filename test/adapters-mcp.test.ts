@@ -86,7 +86,8 @@ describe('instrumentMcpClient with a real filesystem server over stdio', () => {
       [GenAiAttributes.TOOL_CALL_ID]: 'call_1',
       [GenAiAttributes.CONVERSATION_ID]: 'run-mcp',
       [CallAttributes.RESIDENCY]: 'tiny-public',
-      [CallAttributes.VERDICT]: 'local',
+      [CallAttributes.VERDICT]: 'refuse', // no remote hop for a tool outside the allowlist
+      [CallAttributes.ENFORCEMENT]: 'run', // it runs here
       [CallAttributes.ARGS_COUNT]: 1,
     });
     const [arg] = argSpans(tracing.spans(), span);
@@ -134,10 +135,11 @@ describe('instrumentMcpClient with a real filesystem server over stdio', () => {
     const span = toolSpan(tracing.spans(), 'read_multiple_files', 'call_4');
     expect(span.attributes).toMatchObject({
       [CallAttributes.RESIDENCY]: 'secret',
-      [CallAttributes.VERDICT]: 'refuse',
+      [CallAttributes.VERDICT]: 'local',
+      [CallAttributes.ENFORCEMENT]: 'deny',
       [OtelAttributes.ERROR_TYPE]: ErrorType.REFUSED,
     });
-    expect(String(span.attributes[CallAttributes.VERDICT_REASON])).toMatch(/secret argument stays local .*paths\[1\].*refused/);
+    expect(String(span.attributes[CallAttributes.ENFORCEMENT_REASON])).toMatch(/^denied: secret argument stays local .*paths\[1\].*denyResidencies/);
     const args = argSpans(tracing.spans(), span);
     expect(args.map((a) => [a.attributes[ArgAttributes.KEY], a.attributes[ArgAttributes.RESIDENCY]])).toEqual([
       ['paths[0]', 'dirty-tree'],

@@ -8,7 +8,7 @@ import { CANARY_AWS_KEY } from '../analyzer/src/synth/rule-cases.js';
 import { analyzeBin, parseJson } from './analyze-helpers.js';
 
 const TOKYO = 'fixtures/traces/tokyo-invite.jsonl';
-const CLEAN = 'fixtures/traces/rules/s000_stopwatch_missing/fp.jsonl';
+const CLEAN = 'fixtures/traces/rules/remote_hop_without_rtt/fp.jsonl';
 const tmp = () => mkdtempSync(join(tmpdir(), 'argspan-analyze-cli-'));
 
 async function query(dbFile: string | undefined, sql: string): Promise<Record<string, unknown>[]> {
@@ -205,7 +205,7 @@ describe('argspan analyze: rules, baseline, allowlist, db and parquet', () => {
     expect(reports).toEqual(
       expect.arrayContaining([
         'Turn invoke_agent calendar-assistant: calendar.create got 1 model-inferred value(s) for timezone.',
-        'Run run-tokyo: 2 tool call(s), 7 argument(s), 2 model-inferred, 0 gated, 0 remote, 0 refused.',
+        'Run run-tokyo: 2 tool call(s), 7 argument(s), 2 model-inferred, 0 held, 0 denied, 0 remote.',
         expect.stringMatching(/^Argument attendee\.name of calendar\.create came from the result of contacts\.lookup \(span [0-9a-f]{16}, call call_[0-9a-f]+\)\.$/),
       ]),
     );

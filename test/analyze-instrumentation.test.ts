@@ -26,11 +26,12 @@ describe('argspan analyze over traces from @argspan/instrumentation', () => {
     const out = parseJson(analyzeBin(dir, '--reports', '--format', 'json'));
     const rules = (id: string) => out.findings.filter((f) => f.rule === id);
     expect(out.stats.spans).toBeGreaterThanOrEqual(2 + 1 + 4);
-    expect(rules('assumption_span').map((f) => [f.tool, f.key])).toEqual([['calendar.create', 'timezone']]);
+    expect(rules('held_assumption').map((f) => [f.tool, f.key])).toEqual([['calendar.create', 'timezone']]);
+    expect(rules('assumption_span')).toEqual([]); // held, never ran
     expect(rules('report_context_lineage').map((f) => f.message)).toEqual([
       expect.stringMatching(/^Argument attendee\.email of calendar\.create came from the result of contacts\.lookup /),
     ]);
-    for (const id of ['incomplete_evidence', 's002_invalid_label', 's002_gate_hit_without_inferred_leaf', 's002_inferred_leaf_not_in_hits', 's002_inferred_gate_missed', 'context_lineage_broken', 'credential_in_attribute']) {
+    for (const id of ['incomplete_evidence', 'invalid_argument_label', 'gate_hit_without_inferred_leaf', 'inferred_leaf_not_in_hits', 'inferred_gate_missed', 'context_lineage_broken', 'credential_in_attribute']) {
       expect(rules(id), id).toEqual([]);
     }
   });

@@ -1,10 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { checkCase, loadCases } from './support/case-table.js';
 
 const BIN = fileURLToPath(new URL('../packages/cli/bin/argspan.js', import.meta.url));
 
@@ -14,19 +13,6 @@ function run(args: string[], input: string, cwd?: string) {
 }
 
 describe('argspan classify (the real binary)', () => {
-  it('answers every case of the shared table with one JSON line each', () => {
-    const cases = loadCases();
-    const r = run(['classify'], cases.map((c) => c.line).join('\n') + '\n');
-    expect(r.code).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines).toHaveLength(cases.length);
-    cases.forEach((c, i) => {
-      const out = lines[i];
-      const leaves = out.args.map((a: Record<string, string>) => ({ ...a, sourceCallId: a.source_call_id }));
-      checkCase({ ...out, leaves }, c.expect);
-    });
-  });
-
   it('names the malformed line on stderr, answers the others and exits 2', () => {
     const input = ['{"tool":"a","args":{"x":"hello"}}', '{"tool": "b", "args": ', '[1,2]', '{"tool":"c","args":{"to":"US"},"user_text":"status"}'].join('\n');
     const r = run(['classify'], input);
@@ -65,8 +51,56 @@ describe('argspan classify (the real binary)', () => {
   });
 
   it('rejects a bad option value with exit 2', () => {
-    const r = run(['classify', '--bulky-threshold', 'lots'], '');
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--bulky-threshold/);
+    for (const args of [['--bulky-threshold', 'lots'], ['--bulky-threshold', '-5'], ['--deny-residencies', 'secrets'], ['--inferred-action', 'maybe']]) {
+      const r = run(['classify', ...args], '');
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain(args[0]);
+      expect(r.stderr).not.toMatch(/internal error/);
+    }
+  });
+
+  describe('the demo transcript', () => {
+    const transcript = readFileSync(new URL('../fixtures/calls/demo-transcript.jsonl', import.meta.url), 'utf8').trim().split('\n');
+
+    it('--fail-on-gate exits 1 on the third call, which bundles .env and is denied', () => {
+      const r = run(['classify', '--fail-on-gate'], transcript.slice(0, 3).join('\n'));
+      expect(r.code).toBe(1);
+      const third = JSON.parse(r.stdout.trim().split('\n')[2]!);
+      expect(third.enforcement.action).toBe('deny');
+      expect(third.enforcement.reason).toMatch(/secret-file-name at files\[2\]/);
+      expect(run(['classify', '--fail-on-gate'], transcript.slice(0, 2).join('\n')).code).toBe(0);
+    });
+
+    it('takes the policy from a file and from flags; the same policy the instrumentation takes', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'argspan-policy-'));
+      try {
+        const policy = join(dir, 'policy.json');
+        // A model on this machine: secret calls may run here.
+        writeFileSync(policy, JSON.stringify({ deny_residencies: [], remote_allowlist: ['model.summarise'] }));
+        const r = run(['classify', '--fail-on-gate', '--policy', policy], transcript.slice(0, 3).join('\n'));
+        expect(r.code).toBe(0);
+        expect(JSON.parse(r.stdout.trim().split('\n')[2]!).enforcement.action).toBe('run');
+        // A flag wins over the file.
+        expect(run(['classify', '--fail-on-gate', '--policy', policy, '--deny-residencies', 'secret'], transcript.slice(0, 3).join('\n')).code).toBe(1);
+
+        writeFileSync(policy, '{"deny_residencies": ["secrets"], "note": "CANARY-POLICY-VALUE"}');
+        const bad = run(['classify', '--policy', policy], transcript[0]!);
+        expect(bad.code).toBe(2);
+        expect(bad.stderr).toContain(policy);
+        expect(bad.stderr).toMatch(/deny_residencies/);
+        expect(bad.stderr).not.toContain('CANARY');
+        const missing = run(['classify', '--policy', join(dir, 'nope.json')], transcript[0]!);
+        expect(missing.code).toBe(2);
+        expect(missing.stderr).toMatch(/nope\.json: cannot read the file \(ENOENT\)/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('--remote-hop judges remote-ok calls as an agent with a remote hop would', () => {
+      const summarise = transcript.find((l) => l.includes('"model.summarise"'))!;
+      expect(JSON.parse(run(['classify'], summarise).stdout).enforcement.action).toBe('run');
+      expect(JSON.parse(run(['classify', '--remote-hop'], summarise).stdout).enforcement.action).toBe('hop');
+    });
   });
 });

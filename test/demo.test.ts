@@ -19,13 +19,15 @@ describe('npm run demo', () => {
       expect(out).toMatch(/call 1 read_text_file: ran on the local MCP server/);
       expect(out).toMatch(/call 3 read_multiple_files: ArgspanRefusedError: .*secret-file-name at paths\[2\]/);
       // 2. one clarifying question instead of a wrong invite
-      expect(out).toMatch(/calendar\.create: asked: .*which timezone/);
+      expect(out).toMatch(/calendar\.create: asked: .*which time zone \(`timezone`\)/);
       expect(out).toMatch(/invites sent so far: 0/);
       // 3. exactly one side effect for the idempotency key across the crash
       expect(out).toMatch(/replays from the checkpoint/);
       expect(out).toMatch(/model server: 2 requests under one idempotency key, 1 side effect$/m);
       // the analyzer report
-      expect(out).toMatch(/high\s+assumption_span\s+calendar\.create\s+timezone/);
+      // held before it ran: reported for review, at info (it does not fail CI)
+      expect(out).toMatch(/info\s+held_assumption\s+calendar\.create\s+timezone/);
+      expect(out).not.toMatch(/assumption_span/);
       // no canary anywhere: stdout, stderr, every trace file
       expect(out + r.stderr).not.toContain(CANARY);
       const files = readdirSync(traces);

@@ -8,7 +8,7 @@ import { CallAttributes, HopEvents, OtelAttributes } from '@argspan/conventions'
 import { createHopRunner, createHttpSender, createRemoteHop, HopDeferredError } from '@argspan/hop';
 import type { HopSend } from '@argspan/hop';
 import type { RemoteHop } from '@argspan/instrumentation';
-import { instrumentDispatch } from '@argspan/instrumentation';
+import { ArgspanRefusedError, instrumentDispatch } from '@argspan/instrumentation';
 import type { IdempotentServer } from '../packages/hop/src/testing/idempotent-server.js';
 import { closedPort, startIdempotentServer } from '../packages/hop/src/testing/idempotent-server.js';
 import { filesContaining } from '../packages/hop/src/testing/state-files.js';
@@ -47,13 +47,13 @@ function setup(probePort: number, send: HopSend = createHttpSender({ url: server
 describe('@argspan/hop inside the instrumentation wrapper', () => {
   it('runs a remote-ok call through the protocol and records every step on the execute_tool span', async () => {
     const { run, local } = setup(server.port);
-    // a secret in the arguments: the gate keeps the call local, the hop never starts
-    expect(await run('summarise', { text: big, note: `with ${CANARY}` })).toBe('ran locally');
+    // a secret in the arguments: the gate denies the call (its result would reach the model), the hop never starts
+    await expect(run('summarise', { text: big, note: `with ${CANARY}` })).rejects.toBeInstanceOf(ArgspanRefusedError);
     expect(server.received).toHaveLength(0);
     exporter.reset();
     const result = await run('summarise', { text: big });
     expect(result).toEqual({ remote: `applied 1 ${CANARY}` }); // the caller gets the real answer in memory
-    expect(local).toHaveBeenCalledTimes(1);
+    expect(local).toHaveBeenCalledTimes(0);
     const span = exporter.getFinishedSpans().find((s) => s.name === 'execute_tool summarise')!;
     expect(span.attributes[CallAttributes.VERDICT]).toBe('remote-ok');
     expect(span.attributes[CallAttributes.HOP_REMOTE]).toBe(true);

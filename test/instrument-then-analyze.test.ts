@@ -4,55 +4,57 @@ import { join } from 'node:path';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { afterAll, describe, expect, it } from 'vitest';
-import { analyze } from '@argspan/analyzer';
-import { ArgspanClarificationError, ArgspanInstrumentation, ArgspanSession, FileSpanExporter } from '@argspan/instrumentation';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyze, type AnalysisResult } from '@argspan/analyzer';
+import { parseRecordedCall } from '@argspan/core';
+import { FileSpanExporter } from '@argspan/instrumentation';
+import { loadCases } from './support/case-table.js';
+import { viaInstrumentDispatch } from './support/entry-points.js';
 
-// The contract end to end: what the real instrumentation writes with its file exporter is what the
-// analyzer reads, and the analyzer finds exactly the assumption the gate caught — no more.
+// The writer/reader contract end to end: each case of the shared table runs through the real
+// instrumentation and its file exporter, then the analyzer reads the files with the case's policy
+// and must report exactly the findings the case expects — no consistency-check finding on a
+// correctly gated call, and no canary from the arguments in any file.
 const dir = mkdtempSync(join(tmpdir(), 'argspan-e2e-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const CANARY = `sk-proj-${'E2Ecanary'.repeat(5)}`;
+const CANARY = 'AKIAQ7CANARYZARGSPAN';
+const cases = loadCases();
+const caseDir = (i: number) => join(dir, `case-${String(i).padStart(2, '0')}`);
+const findings = new Map<string, string[]>();
 
-async function recordRun(): Promise<void> {
+beforeAll(async () => {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new FileSpanExporter({ directory: join(dir, 'traces') }))] });
-  const session = new ArgspanSession({ runId: 'run-e2e', userText: 'Set up a 30 minute Q3 roadmap sync with Kenji Sato next Tuesday 10:00' });
-  const inst = new ArgspanInstrumentation({ tracerProvider: provider, hashKey: Buffer.alloc(32, 3), session, policy: { remoteAllowlist: ['model.summarise'] } });
-  const tools: Record<string, (args: Record<string, unknown>) => unknown> = {
-    'contacts.lookup': () => ({ name: 'Kenji Sato', email: 'kenji.sato@example.co.jp', office: 'Tokyo' }),
-    'fs.read': () => `OPENAI_API_KEY=${CANARY}\n`,
-    'calendar.create': () => ({ ok: true }),
-  };
-  const run = inst.wrapDispatch((tool, args) => tools[tool]!(args as Record<string, unknown>));
-  const turn = provider.getTracer('agent').startSpan('agent turn');
-  await context.with(trace.setSpan(context.active(), turn), async () => {
-    await run('contacts.lookup', { name: 'Kenji Sato' }, { callId: 'call_1' });
-    await run('fs.read', { path: '.env' }, { callId: 'call_2' }); // secret: kept local, still runs here
-    const err = await run(
-      'calendar.create',
-      { title: 'Q3 roadmap sync', when: 'next Tuesday 10:00', timezone: 'Asia/Tokyo', attendee: { name: 'Kenji Sato', email: 'kenji.sato@example.co.jp' } },
-      { callId: 'call_3' },
-    ).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ArgspanClarificationError);
-  });
-  turn.end();
-  await provider.forceFlush();
-  await provider.shutdown();
-}
-
-describe('instrumentation → file exporter → analyzer', () => {
-  it('finds exactly the assumption the gate caught, and no leak', async () => {
-    await recordRun();
-    const files = readdirSync(join(dir, 'traces'));
-    expect(files.length).toBeGreaterThan(0);
-    for (const f of files) expect(readFileSync(join(dir, 'traces', f), 'utf8')).not.toContain(CANARY);
-
-    const result = await analyze({ paths: [join(dir, 'traces')], remoteAllowlist: ['model.summarise'] });
+  for (const [i, c] of cases.entries()) {
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new FileSpanExporter({ directory: caseDir(i) }))] });
+    const turn = provider.getTracer('agent').startSpan('agent turn');
+    await context.with(trace.setSpan(context.active(), turn), () => viaInstrumentDispatch(c.raw, provider));
+    turn.end();
+    await provider.shutdown();
+  }
+  // One analysis per policy the cases use, as a CI job would run it with the agents' own policy.
+  const byPolicy = new Map<string, number[]>();
+  for (const [i, c] of cases.entries()) {
+    const p = parseRecordedCall(c.raw).policy;
+    const key = JSON.stringify([p.remoteAllowlist ?? [], p.denyResidencies ?? ['secret']]);
+    byPolicy.set(key, [...(byPolicy.get(key) ?? []), i]);
+  }
+  for (const [key, indices] of byPolicy) {
+    const [remoteAllowlist, denyResidencies] = JSON.parse(key) as [string[], ('secret' | 'dirty-tree')[]];
+    const result: AnalysisResult = await analyze({ paths: indices.map(caseDir), remoteAllowlist, denyResidencies, reports: false });
     expect(result.stats.malformed_lines).toBe(0);
-    expect(result.stats.spans).toBe(1 + 3 + 1 + 1 + 5); // turn + 3 tool spans + their argument spans
-    const byRule = result.findings.map((f) => `${f.rule} ${f.tool} ${f.key}`);
-    expect(byRule).toEqual(['assumption_span calendar.create timezone']);
-    expect(JSON.stringify(result)).not.toContain(CANARY);
+    for (const i of indices) findings.set(cases[i]!.name, []);
+    for (const f of result.findings) {
+      const i = indices.find((j) => f.file.startsWith(caseDir(j) + '/'));
+      findings.get(cases[i!]!.name)!.push(`${f.rule} ${f.key}`);
+    }
+  }
+});
+
+describe('instrumentation → file exporter → analyzer, case by case', () => {
+  cases.forEach((c, i) => {
+    it(c.name, () => {
+      expect(findings.get(c.name)!.sort()).toEqual([...(c.expect.findings ?? [])].sort());
+      for (const f of readdirSync(caseDir(i))) expect(readFileSync(join(caseDir(i), f), 'utf8')).not.toContain(CANARY);
+    });
   });
 });

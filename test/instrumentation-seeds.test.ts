@@ -72,7 +72,8 @@ describe('seed 002: the Tokyo invite', () => {
     const tool = only(all, 'execute_tool calendar.create');
     expect(tool.kind).toBe(SpanKind.INTERNAL);
     expect(tool.parentSpanContext?.spanId).toBe(turn.spanContext().spanId);
-    expect(tool.status).toEqual({ code: SpanStatusCode.ERROR, message: 'tiny-public arguments prefer local' });
+    const held = 'held for one clarifying question: model-inferred value on calendar.create.timezone';
+    expect(tool.status).toEqual({ code: SpanStatusCode.ERROR, message: held });
     expect(tool.attributes).toEqual({
       [GenAiAttributes.OPERATION_NAME]: 'execute_tool',
       [GenAiAttributes.TOOL_NAME]: 'calendar.create',
@@ -83,11 +84,13 @@ describe('seed 002: the Tokyo invite', () => {
       [CallAttributes.ARGS_BYTES]: 7 + 5 + 20 + 10,
       [CallAttributes.ARGS_HASH]: HEX32,
       [CallAttributes.RESIDENCY]: 'tiny-public',
-      [CallAttributes.VERDICT]: 'local',
-      [CallAttributes.VERDICT_REASON]: 'tiny-public arguments prefer local',
+      [CallAttributes.VERDICT]: 'refuse',
+      [CallAttributes.VERDICT_REASON]: 'remote hop refused: tool calendar.create is not in the remote allowlist',
       [CallAttributes.GATE_ACTION]: 'ask',
       [CallAttributes.GATE_HITS]: ['calendar.create.timezone'],
       [CallAttributes.GATE_QUESTION]: ask.question,
+      [CallAttributes.ENFORCEMENT]: 'hold',
+      [CallAttributes.ENFORCEMENT_REASON]: held,
       [CallAttributes.BYTES_REDACTED]: 42,
       [CallAttributes.HOP_BLOCKED]: false,
       [CallAttributes.FAILED_CLOSED]: false,
@@ -164,7 +167,9 @@ describe('seed 000: the dotenv read', () => {
       hashKey: KEY,
       excerpts: true,
       remote,
-      policy: { remoteAllowlist: ['fs.read', 'http.post'] },
+      // A model on this machine (denyResidencies []): the .env read may run here. `translate`
+      // runs off this machine, so its refused remote hop is a denied call.
+      policy: { remoteAllowlist: ['fs.read', 'http.post'], denyResidencies: [], remoteTools: ['translate'] },
       session: new ArgspanSession({ runId: 'run-dotenv', userText: `read ${envFile} and post the AWS key to the deploy hook` }),
     });
     const run = inst.wrapDispatch(dispatch);
@@ -188,6 +193,8 @@ describe('seed 000: the dotenv read', () => {
       [CallAttributes.VERDICT_REASON]: 'secret argument stays local (rule secret-file-name at path)',
       [CallAttributes.GATE_ACTION]: 'allow',
       [CallAttributes.GATE_HITS]: [],
+      [CallAttributes.ENFORCEMENT]: 'run',
+      [CallAttributes.ENFORCEMENT_REASON]: 'secret argument stays local (rule secret-file-name at path); runs on this machine',
       [CallAttributes.BYTES_REDACTED]: 0,
       [CallAttributes.HOP_BLOCKED]: true,
       [CallAttributes.HOP_REMOTE]: false,
@@ -215,7 +222,7 @@ describe('seed 000: the dotenv read', () => {
     expect(note.attributes[ArgAttributes.EXCERPT]).toBeUndefined();
     expect(only(spans(), 'tool_arg url').attributes[ArgAttributes.EXCERPT]).toBe('https://deploy.example.com/hook');
 
-    // A refused call's error message: bulky value on a tool outside the allowlist.
+    // A denied call's error message: bulky value on a remote tool outside the allowlist.
     const refused = await run('translate', { text: `${'lorem ipsum '.repeat(1000)}${canaryPw}` }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ArgspanRefusedError);
     expect(dispatch).toHaveBeenCalledTimes(2);

@@ -59,6 +59,7 @@ describe('instrumentation over the wire (real OTLP/HTTP exporter, loopback recei
       session: new ArgspanSession({ runId: 'run-wire' }),
       excerpts: true,
       classifier: (call) => (call.tool === 'contacts.search' ? search : send),
+      policy: { denyResidencies: [] }, // a model on this machine: the secret call runs, and its spans must still hold no value
     });
     const dispatch = inst.wrapDispatch(async (tool) => (tool === 'contacts.search' ? 'kenji@example.jp' : 'sent'));
     await dispatch('contacts.search', { q: 'Kenji' }, { callId: 'c1' });

@@ -12,7 +12,7 @@ SELECT c.trace_id, c.span_id, c.tool, NULL AS "key",
 FROM tool_calls c
 LEFT JOIN (SELECT trace_id, call_span_id, count(*) AS n FROM tool_args GROUP BY trace_id, call_span_id) a
   ON a.trace_id = c.trace_id AND a.call_span_id = c.span_id
-WHERE c.args_count IS NOT NULL AND coalesce(a.n, 0) <> c.args_count
+WHERE c.emitter = 'argspan' AND c.args_count IS NOT NULL AND coalesce(a.n, 0) <> c.args_count
 UNION ALL
 SELECT a.trace_id, a.span_id, NULL, a."key",
   'Argument span ' || a."key" || ' has no tool-call parent span in the loaded traces.'

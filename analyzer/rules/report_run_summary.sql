@@ -3,7 +3,7 @@
 -- severity: info
 -- kind: report
 -- description: One line per run (gen_ai.conversation.id): tool calls, argument leaves, invented
---   leaves, gated calls, remote hops and refusals. span_id is the run's first tool call (ties on
+--   leaves, calls held for a question, calls denied, and remote hops. span_id is the run's first tool call (ties on
 --   start time go to the smallest trace and span id, so the finding is stable across runs).
 -- remedy: Informational.
 WITH leaves AS (
@@ -15,7 +15,8 @@ per_call AS (
 SELECT arg_min(trace_id, (start_ns, trace_id, span_id)) FILTER (WHERE start_ns IS NOT NULL) AS trace_id,
   arg_min(span_id, (start_ns, trace_id, span_id)) FILTER (WHERE start_ns IS NOT NULL) AS span_id, NULL AS tool, NULL AS "key",
   'Run ' || coalesce(run_id, '(no run id)') || ': ' || count(*) || ' tool call(s), ' || sum(leaves) || ' argument(s), '
-    || sum(inferred) || ' model-inferred, ' || count(*) FILTER (WHERE gate_action IN ('block', 'ask')) || ' gated, '
-    || count(*) FILTER (WHERE went_remote) || ' remote, ' || count(*) FILTER (WHERE verdict = 'refuse') || ' refused.' AS reason
+    || sum(inferred) || ' model-inferred, ' || count(*) FILTER (WHERE stopped_by_gate AND (enforcement = 'hold' OR (enforcement IS NULL AND gate_action = 'ask'))) || ' held, '
+    || count(*) FILTER (WHERE stopped_by_gate AND NOT (enforcement = 'hold' OR (enforcement IS NULL AND gate_action = 'ask'))) || ' denied, '
+    || count(*) FILTER (WHERE went_remote) || ' remote.' AS reason
 FROM per_call
 GROUP BY run_id

@@ -27,7 +27,7 @@ describe('analyze: phases and DuckDB settings', () => {
     const seen: { name: string; wall: number; cpu: number }[] = [];
     const result = await analyze({ paths: [fixture('dotenv.jsonl')], reports: true, onPhase: (name, wall, cpu) => seen.push({ name, wall, cpu }) });
     const names = seen.map((p) => p.name);
-    for (const phase of ['stage', 'dedup', 'normalise', 'cleanup', 'argspan tables', 'argspan tables: tool_args', 'credential scan', 'credential scan: pre-filter', 'allowlist', 'findings']) {
+    for (const phase of ['stage', 'dedup', 'normalise', 'cleanup', 'argspan tables', 'argspan tables: tool_args', 'credential scan', 'credential scan: pre-filter', 'policy', 'findings']) {
       expect(names).toContain(phase);
     }
     expect(names.filter((n) => n.startsWith('rule ')).sort()).toEqual(result.rules.map((r) => `rule ${r.id}`).sort());

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ResourceAttributes } from '@argspan/conventions';
+import { ResourceAttributes, type Residency } from '@argspan/conventions';
+import { DEFAULT_GATE_POLICY } from '@argspan/core';
 import { readBaseline } from './baseline.js';
 import { scanCredentials } from './credential-scan.js';
 import { Db } from './db.js';
@@ -54,7 +55,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
       // The re-scan reads every span's string values: before the derived tables, while all are in memory.
       beforeArgspanTables: () => phase(options.onPhase, 'credential scan', () => scanCredentials(db, undefined, undefined, options.onPhase)).then(() => undefined),
     });
-    await phase(options.onPhase, 'allowlist', () => buildAllowlist(db, options.remoteAllowlist ?? []));
+    await phase(options.onPhase, 'policy', () => buildPolicyTables(db, options.remoteAllowlist ?? [], options.denyResidencies ?? DEFAULT_DENY_RESIDENCIES));
     const run = await runRules(db, rules, options.onPhase);
     const parquetDir = options.exportParquetDir;
     if (parquetDir) await phase(options.onPhase, 'export parquet', () => exportParquet(db, parquetDir));
@@ -80,9 +81,17 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
   }
 }
 
-/** `remote_allowlist(tool)`: the tools from the option plus every `argspan.remote.allowlist` resource attribute. */
-async function buildAllowlist(db: Db, tools: readonly string[]): Promise<void> {
+/** The residencies whose calls the gate denies unless told otherwise (core's `DEFAULT_GATE_POLICY`). */
+export const DEFAULT_DENY_RESIDENCIES: readonly Residency[] = DEFAULT_GATE_POLICY.denyResidencies;
+
+/**
+ * The policy the rules judge by: `remote_allowlist(tool)` — the tools from the option plus every
+ * `argspan.remote.allowlist` resource attribute — and `deny_residencies(residency)`.
+ */
+async function buildPolicyTables(db: Db, tools: readonly string[], denyResidencies: readonly Residency[]): Promise<void> {
   const given = tools.length ? `SELECT unnest([${tools.map(sqlString).join(', ')}]) AS tool UNION ` : '';
   await db.run(`CREATE TABLE remote_allowlist AS SELECT DISTINCT tool FROM (${given}
     SELECT unnest(coalesce(arr_value, [str_value])) AS tool FROM resource_attributes WHERE "key" = ${sqlString(ResourceAttributes.REMOTE_ALLOWLIST)}) WHERE tool IS NOT NULL`);
+  await db.run(`CREATE TABLE deny_residencies (residency VARCHAR)`);
+  if (denyResidencies.length) await db.run(`INSERT INTO deny_residencies VALUES ${denyResidencies.map((r) => `(${sqlString(r)})`).join(', ')}`);
 }

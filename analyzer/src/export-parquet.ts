@@ -18,6 +18,7 @@ export const SCHEMA_TABLES = [
   'hop_events',
   'credential_hits',
   'remote_allowlist',
+  'deny_residencies',
 ] as const;
 
 /** Write each table to `<dir>/<table>.parquet` so the same rules can run on another SQL engine. */

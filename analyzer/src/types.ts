@@ -1,3 +1,4 @@
+import type { Residency } from '@argspan/conventions';
 import type { InputProblem } from './load/input-error.js';
 import type { PhaseListener } from './phases.js';
 import type { Rule } from './rules/rule-file.js';
@@ -17,6 +18,11 @@ export interface AnalyzeOptions {
   maxLineBytes?: number;
   /** Tools allowed to hop remotely, added to any `argspan.remote.allowlist` resource attribute. @default [] */
   remoteAllowlist?: readonly string[];
+  /**
+   * Residencies the gate's policy denies (`GatePolicy.denyResidencies`): a dispatched call with
+   * such an argument is a finding. Give the policy the agents ran with. @default ['secret']
+   */
+  denyResidencies?: readonly Residency[];
   /** Baseline file: findings whose fingerprint it lists are suppressed. @default undefined */
   baseline?: string;
   /** Keep the DuckDB database in this file instead of in memory (its analyzer tables are replaced). @default undefined */

@@ -1,15 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import { classifyCall, parseRecordedCall, type CallClassification, type ClassifyOptions } from '@argspan/core';
 
 /**
- * The shared case table (fixtures/calls/cases.jsonl): seed 000 and 002 test plans and look-alikes,
- * checked against classifyCall, the classify CLI and the instrumentation's spans.
+ * The shared case table (fixtures/calls/cases.jsonl): seed 000's and 002's test plans, the README's
+ * incidents, look-alikes and policy options — checked against every entry point (classifyCall, the
+ * classify CLI, the instrumentation, the adapters) and through instrument → export → analyze.
  */
 export interface CaseExpect {
   residency?: string;
   verdict?: string;
+  /** Gate action of the inferred-field gate. */
   action?: string;
+  /** What the wrapper does under the case's policy (no remote hop configured). */
+  enforcement?: string;
+  /** `rule key` of every finding `argspan analyze` reports on the instrumented call (policy as in the case). */
+  findings?: string[];
   hits?: string[];
   leaves?: Record<string, { residency?: string; provenance?: string; rule?: string; source_call_id?: string }>;
 }
@@ -28,12 +33,13 @@ export function loadCases(): { name: string; line: string; raw: Record<string, u
 
 /** Check one outcome (from classifyCall or from the CLI's JSON line) against a case's expectations. */
 export function checkCase(
-  got: { residency: string; verdict: string; gate: { action: string; hits: string[] }; leaves: { key: string; residency: string; provenance: string; rule: string; sourceCallId?: string }[] },
+  got: { residency: string; verdict: string; gate: { action: string; hits: string[] }; enforcement?: { action: string }; leaves: { key: string; residency: string; provenance: string; rule: string; sourceCallId?: string }[] },
   exp: CaseExpect,
 ): void {
   if (exp.residency) expect(got.residency).toBe(exp.residency);
   if (exp.verdict) expect(got.verdict).toBe(exp.verdict);
   if (exp.action) expect(got.gate.action).toBe(exp.action);
+  if (exp.enforcement) expect(got.enforcement?.action, 'enforcement').toBe(exp.enforcement);
   if (exp.hits) expect(got.gate.hits).toEqual(exp.hits);
   for (const [key, want] of Object.entries(exp.leaves ?? {})) {
     const leaf = got.leaves.find((l) => l.key === key);
@@ -44,11 +50,3 @@ export function checkCase(
     if (want.source_call_id) expect(leaf!.sourceCallId, `${key} source`).toBe(want.source_call_id);
   }
 }
-
-export function classifyCase(raw: Record<string, unknown>): CallClassification {
-  const rec = parseRecordedCall(raw);
-  const options: ClassifyOptions = { ...rec.policy };
-  if (rec.dirty) options.dirty = { root: '/repo', paths: new Set(rec.dirty), prefixes: [], lines: new Set() };
-  return classifyCall(rec.call, rec.context, options);
-}
-

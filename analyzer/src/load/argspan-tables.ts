@@ -3,7 +3,10 @@ import {
   CallAttributes,
   EventAttributes,
   GenAiAttributes,
+  Emitter,
+  ErrorType,
   HopEvents,
+  INSTRUMENTATION_SCOPE,
   OPERATION_EXECUTE_TOOL,
   OtelAttributes,
   SpanNamePrefix,
@@ -38,6 +41,8 @@ export const TOOL_CALL_COLUMNS: readonly DerivedColumn[] = [
   { column: 'gate_hits', key: CallAttributes.GATE_HITS, type: 'arr' },
   { column: 'gate_action', key: CallAttributes.GATE_ACTION, type: 'str' },
   { column: 'gate_question', key: CallAttributes.GATE_QUESTION, type: 'str' },
+  { column: 'enforcement', key: CallAttributes.ENFORCEMENT, type: 'str' },
+  { column: 'enforcement_reason', key: CallAttributes.ENFORCEMENT_REASON, type: 'str' },
   { column: 'stripped_keys', key: CallAttributes.STRIPPED_KEYS, type: 'arr' },
   { column: 'local_ms', key: CallAttributes.LOCAL_MS, type: 'num' },
   { column: 'remote_rtt_ms', key: CallAttributes.REMOTE_RTT_MS, type: 'num' },
@@ -152,6 +157,16 @@ const like = (prefix: string) => sqlString(`${prefix} %`);
 const strip = (prefix: string) => `${prefix} `.length + 1;
 const HOP_EVENT_NAMES = Object.values(HopEvents).map(sqlString).join(', ');
 
+/** `error.type` values the wrapper records when it stops a call instead of dispatching it. */
+const GATE_ERRORS = [ErrorType.REFUSED, ErrorType.BLOCKED, ErrorType.CLARIFICATION].map(sqlString).join(', ');
+
+/**
+ * Who wrote a tool-call span: `argspan` for argspan's instrumentation scope, otherwise
+ * `genai-semconv` (another library following the GenAI conventions' `execute_tool` span). Rules
+ * about argspan's own evidence (stopwatch, gate consistency, hops) apply only to `argspan`.
+ */
+const EMITTER_SQL = `CASE WHEN c.scope_name = ${sqlString(INSTRUMENTATION_SCOPE)} THEN ${sqlString(Emitter.ARGSPAN)} ELSE ${sqlString(Emitter.GENAI_SEMCONV)} END`;
+
 /**
  * `(trace_id, call_span_id)` of every span with a hop.sent event: the span itself, or the parent
  * of a `hop {tool}` span — the same call `hop_events` attributes the event to, found before
@@ -165,8 +180,9 @@ const SENT_SQL = `SELECT DISTINCT trace_id, CASE WHEN "name" LIKE ${like(SpanNam
  * SQL that derives argspan's own tables, once at load time, from the staged span structs
  * (each span's attribute lists are searched directly: no join over the long attribute table), so
  * rules read typed columns and never attribute keys:
- * - `tool_calls`: one row per `execute_tool {tool}` span, with its parent (the turn) and whether
- *   it went remote (`argspan.hop.remote` or a hop.sent event).
+ * - `tool_calls`: one row per `execute_tool {tool}` span, with its parent (the turn), whether
+ *   it went remote (`argspan.hop.remote` or a hop.sent event), who wrote it (`emitter`) and
+ *   whether the tool was reached (`dispatched`: the wrapper did not stop it with a gate error).
  * - `tool_args`: one row per `tool_arg {key}` span with its call's tool, call id, run id and turn,
  *   and the tool-call span its first span link (or source call id) points to.
  * - `hop_events`: every hop/lease event on a call span or its `hop {tool}` child, with the call.
@@ -178,12 +194,15 @@ export const ARGSPAN_TABLE_STEPS: readonly { table: string; sql: string }[] = [
     sql: `
 CREATE TABLE tool_calls AS
   WITH sent AS (${SENT_SQL})
-  SELECT c.*, coalesce(c.tool_attr, substr(c."name", ${strip(SpanNamePrefix.TOOL_CALL)})) AS tool,
-    coalesce(c.hop_remote, false) OR EXISTS (SELECT 1 FROM sent s WHERE s.trace_id = c.trace_id AND s.call_span_id = c.span_id) AS went_remote
+  SELECT c.* EXCLUDE (scope_name), coalesce(c.tool_attr, substr(c."name", ${strip(SpanNamePrefix.TOOL_CALL)})) AS tool,
+    coalesce(c.hop_remote, false) OR EXISTS (SELECT 1 FROM sent s WHERE s.trace_id = c.trace_id AND s.call_span_id = c.span_id) AS went_remote,
+    ${EMITTER_SQL} AS emitter,
+    coalesce(c.error_type IN (${GATE_ERRORS}), false) AS stopped_by_gate,
+    NOT coalesce(c.error_type IN (${GATE_ERRORS}), false) AS dispatched
   FROM (${derive(
     'span_structs',
     `"name" LIKE ${like(SpanNamePrefix.TOOL_CALL)}`,
-    ['trace_id', 'span_id', 'parent_span_id AS turn_span_id', '"name"', 'start_ns', 'end_ns', 'file_id'],
+    ['trace_id', 'span_id', 'parent_span_id AS turn_span_id', '"name"', 'start_ns', 'end_ns', 'file_id', 'scope_name'],
     STAGED,
     TOOL_CALL_COLUMNS,
   )}) c

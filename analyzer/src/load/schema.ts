@@ -1,4 +1,4 @@
-import { OtelAttributes } from '@argspan/conventions';
+import { LIST_INDEX_PATTERN, OtelAttributes } from '@argspan/conventions';
 import { OTLP_ARRAY_VALUE, OTLP_ATTRIBUTES, OTLP_SPAN_FIELDS, sqlString } from './duckdb-types.js';
 
 const spanField = (f: keyof typeof OTLP_SPAN_FIELDS) => OTLP_SPAN_FIELDS[f];
@@ -59,6 +59,7 @@ CREATE TABLE span_structs (file_id INTEGER, bad BOOLEAN, trace_id VARCHAR, span_
 CREATE TABLE files (file_id INTEGER PRIMARY KEY, path VARCHAR, format VARCHAR, compression VARCHAR, spans_read BIGINT, skipped INTEGER);
 CREATE TEMP MACRO norm_id(x, n) AS CASE WHEN x IS NULL OR trim(x) = '' THEN NULL WHEN length(trim(x)) < n THEN lpad(lower(trim(x)), n, '0') ELSE lower(trim(x)) END;
 CREATE TEMP MACRO arr_values(arr) AS ${arrValuesSql('arr')};
+CREATE TEMP MACRO gate_hit_key(tool, k) AS tool || '.' || regexp_replace(k, ${sqlString(LIST_INDEX_PATTERN)}, '', 'g');
 CREATE TEMP MACRO span_kind(k) AS CASE upper(replace(coalesce(k, '0'), 'SPAN_KIND_', ''))
   WHEN '1' THEN 'internal' WHEN 'INTERNAL' THEN 'internal' WHEN '2' THEN 'server' WHEN 'SERVER' THEN 'server'
   WHEN '3' THEN 'client' WHEN 'CLIENT' THEN 'client' WHEN '4' THEN 'producer' WHEN 'PRODUCER' THEN 'producer'

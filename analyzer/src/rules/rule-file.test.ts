@@ -62,9 +62,15 @@ describe('rule files', () => {
       'report_invented_fields_by_turn',
       'report_run_summary',
       'report_context_lineage',
+      'held_assumption',
+      'sensitive_arg_dispatched',
+      'stopwatch_missing',
+      'held_call_dispatched',
+      'gate_hit_without_inferred_leaf',
+      'inferred_leaf_not_in_hits',
     ]) expect(ids).toContain(id);
-    expect(ids.filter((i) => i.startsWith('s002_'))).toHaveLength(7);
-    expect(ids.filter((i) => i.startsWith('s000_'))).toHaveLength(4);
+    // Names say what a rule checks, never which seed it came from (the README maps them).
+    expect(ids.filter((i) => /^s\d{3}_/.test(i))).toEqual([]);
     expect(Object.keys(RULE_CASES).sort()).toEqual([...ids].sort());
   });
 

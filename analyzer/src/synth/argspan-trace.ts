@@ -1,13 +1,16 @@
 import {
   ArgAttributes,
   CallAttributes,
+  ErrorType,
   GenAiAttributes,
   INSTRUMENTATION_SCOPE,
   OPERATION_EXECUTE_TOOL,
+  OtelAttributes,
   RESIDENCY_STRENGTH,
   argumentSpanName,
   hopSpanName,
   toolCallSpanName,
+  type Enforcement,
   type GateAction,
   type HopEventName,
   type Provenance,
@@ -65,6 +68,15 @@ export interface CallSpec {
   atMs?: number;
   /** Leave this many declared leaves without a `tool_arg` span (incomplete evidence). */
   dropArgSpans?: number;
+  /**
+   * `argspan.enforcement`. @default derived like the instrumentation: ask → hold, block → deny,
+   * remote → hop, otherwise run. `null` omits it.
+   */
+  enforcement?: Enforcement | null;
+  /** `error.type`. @default the gate error of a held or denied call. `null` omits it (the tool ran). */
+  errorType?: string | null;
+  /** Instrumentation scope of the call and its argument spans. @default argspan's own */
+  scope?: string;
 }
 
 const MS = 1_000_000n;
@@ -72,6 +84,8 @@ const MS = 1_000_000n;
 /** Builds argspan-shaped traces: a turn span per agent turn, tool-call spans and argument spans. */
 export class ArgspanTraceBuilder {
   readonly spans: OtlpSpan[] = [];
+  /** Spans written under another instrumentation scope than argspan's. */
+  private readonly scopes = new Map<OtlpSpan, string>();
   private readonly ids: IdSource;
   constructor(
     seed = 1,
@@ -91,6 +105,26 @@ export class ArgspanTraceBuilder {
   call(parent: { traceId: string; spanId: string }, spec: CallSpec): { traceId: string; spanId: string; callId: string } {
     const spanId = this.ids.spanId();
     const callId = spec.callId ?? `call_${spanId.slice(-8)}`;
+    const enforcement =
+      spec.enforcement === undefined
+        ? spec.gateAction === 'ask'
+          ? 'hold'
+          : spec.gateAction === 'block'
+            ? 'deny'
+            : spec.remote
+              ? 'hop'
+              : 'run'
+        : (spec.enforcement ?? undefined);
+    const errorType =
+      spec.errorType === undefined
+        ? enforcement === 'hold'
+          ? ErrorType.CLARIFICATION
+          : enforcement === 'deny'
+            ? spec.gateAction === 'block'
+              ? ErrorType.BLOCKED
+              : ErrorType.REFUSED
+            : undefined
+        : (spec.errorType ?? undefined);
     const at = spec.atMs ?? 10;
     const strongest = spec.args.reduce<Residency | undefined>((acc, a) => {
       const r = a.residency ?? 'tiny-public';
@@ -119,6 +153,8 @@ export class ArgspanTraceBuilder {
         [CallAttributes.GATE_ACTION]: spec.gateAction ?? 'allow',
         [CallAttributes.GATE_HITS]: spec.gateHits,
         [CallAttributes.GATE_QUESTION]: spec.gateQuestion,
+        [CallAttributes.ENFORCEMENT]: enforcement,
+        [OtelAttributes.ERROR_TYPE]: errorType,
         [CallAttributes.HOP_REMOTE]: spec.remote,
         [CallAttributes.HOP_FINGERPRINT]: spec.hopFingerprint,
         [CallAttributes.LOCAL_MS]: spec.stopwatch?.localMs,
@@ -129,6 +165,7 @@ export class ArgspanTraceBuilder {
       }),
     );
     this.spans.push(call);
+    if (spec.scope) this.scopes.set(call, spec.scope);
     let carrier = call;
     if (spec.events?.length && spec.hopChild) {
       carrier = this.span(parent.traceId, this.ids.spanId(), spanId, hopSpanName(spec.tool), 3, at + 1, 40, []);
@@ -167,6 +204,7 @@ export class ArgspanTraceBuilder {
       );
       if (a.linkTo) s.links = [{ traceId: a.linkTo.traceId, spanId: a.linkTo.spanId }];
       this.spans.push(s);
+      if (spec.scope) this.scopes.set(s, spec.scope);
     }
     return { traceId: parent.traceId, spanId, callId };
   }
@@ -175,7 +213,7 @@ export class ArgspanTraceBuilder {
   lines(service = 'agent', perLine = 200, resource: Record<string, AttrValue | undefined> = {}): string[] {
     const out: string[] = [];
     for (let i = 0; i < this.spans.length; i += perLine) {
-      out.push(resourceSpansLine(service, INSTRUMENTATION_SCOPE, this.spans.slice(i, i + perLine), resource));
+      out.push(resourceSpansLine(service, INSTRUMENTATION_SCOPE, this.spans.slice(i, i + perLine), resource, (s) => this.scopes.get(s)));
     }
     return out;
   }

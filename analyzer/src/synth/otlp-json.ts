@@ -61,18 +61,29 @@ export function attributes(rec: Readonly<Record<string, AttrValue | undefined>>)
   return out;
 }
 
-/** One line of an OTLP JSON lines file: `{"resourceSpans":[…]}` with one resource and one scope. */
+/**
+ * One line of an OTLP JSON lines file: `{"resourceSpans":[…]}` with one resource and one scope
+ * (or, given `scopeOf`, one `scopeSpans` entry per scope, in order of first appearance).
+ */
 export function resourceSpansLine(
   service: string,
   scope: string,
   spans: readonly OtlpSpan[],
   resourceAttributes: Readonly<Record<string, AttrValue | undefined>> = {},
+  scopeOf?: (span: OtlpSpan) => string | undefined,
 ): string {
+  const groups = new Map<string, OtlpSpan[]>();
+  for (const span of spans) {
+    const name = scopeOf?.(span) ?? scope;
+    let g = groups.get(name);
+    if (!g) groups.set(name, (g = []));
+    g.push(span);
+  }
   return JSON.stringify({
     resourceSpans: [
       {
         resource: { attributes: attributes({ 'service.name': service, ...resourceAttributes }) },
-        scopeSpans: [{ scope: { name: scope, version: '0.1.0' }, spans }],
+        scopeSpans: [...groups].map(([name, list]) => ({ scope: { name, version: '0.1.0' }, spans: list })),
       },
     ],
   });

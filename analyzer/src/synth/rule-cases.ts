@@ -54,17 +54,38 @@ const asked = { gateAction: 'ask' as const, gateHits: ['calendar.create.timezone
 /** True-positive and false-positive trace for every shipped rule, by rule id. */
 export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
   assumption_span: {
-    tp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], ...asked })),
+    // A classifier that let the guess through: the call ran with it.
+    tp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz] })),
     fp: (b, t) => {
+      b.call(t, cleanCall({ args: [inferredTz], ...asked })); // held: held_assumption, not this
       b.call(t, cleanCall({ args: [{ ...inferredTz, provenance: 'user_explicit' }] }));
       b.call(t, cleanCall({ args: [{ key: 'title', provenance: 'model_inferred', denylisted: false }] }));
+    },
+  },
+  held_assumption: {
+    tp: (b, t) => {
+      b.call(t, cleanCall({ args: [inferredTz], ...asked }));
+      b.call(t, cleanCall({ args: [{ ...inferredTz, key: 'to[1]' }], gateAction: 'block', gateHits: ['calendar.create.to'] }));
+    },
+    fp: (b, t) => {
+      b.call(t, cleanCall({ args: [inferredTz] })); // ran: assumption_span, not this
+      b.call(t, cleanCall({ args: [{ ...inferredTz, provenance: 'user_explicit' }] }));
     },
   },
   sensitive_arg_sent_remote: {
     tp: (b, t) => void b.call(t, remoteCall({ args: [{ key: 'text', residency: 'secret', rule: 'aws-access-key-id' }] })),
     fp: (b, t) => {
-      b.call(t, cleanCall({ tool: 'summarise', args: [{ key: 'text', residency: 'secret', rule: 'aws-access-key-id' }] }));
+      b.call(t, cleanCall({ tool: 'summarise', args: [{ key: 'text', residency: 'secret', rule: 'aws-access-key-id' }], enforcement: 'deny' }));
       b.call(t, remoteCall());
+    },
+  },
+  sensitive_arg_dispatched: {
+    tp: (b, t) => void b.call(t, cleanCall({ tool: 'fs.read', args: [{ key: 'path', residency: 'secret', rule: 'secret-file-name' }] })),
+    fp: (b, t) => {
+      b.call(t, cleanCall({ tool: 'fs.read', args: [{ key: 'path', residency: 'secret', rule: 'secret-file-name' }], enforcement: 'deny' }));
+      b.call(t, cleanCall({ tool: 'fs.read', args: [{ key: 'path', residency: 'dirty-tree', rule: 'dirty-path' }] }));
+      // Went remote too: sensitive_arg_sent_remote reports it, once.
+      b.call(t, remoteCall({ args: [{ key: 'text', residency: 'secret', rule: 'aws-access-key-id' }] }));
     },
   },
   remote_hop_not_allowlisted: {
@@ -104,47 +125,68 @@ export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
     tp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'title' }, { key: 'start' }], dropArgSpans: 1 })),
     fp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'title' }, { key: 'start' }] })),
   },
-  s002_inferred_gate_missed: {
+  inferred_gate_missed: {
     tp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], gateHits: ['calendar.create.timezone'] })),
     fp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], ...asked })),
   },
-  s002_gate_hit_without_inferred_leaf: {
+  gate_hit_without_inferred_leaf: {
     tp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], ...asked, gateHits: ['calendar.create.timezone', 'calendar.create.title'] })),
-    fp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], ...asked })),
+    fp: (b, t) => {
+      b.call(t, cleanCall({ args: [inferredTz], ...asked }));
+      // One guessed recipient in a list: the hit names the list, the leaf its element.
+      b.call(t, cleanCall({ tool: 'email.send', args: [{ ...inferredTz, key: 'to[0]', provenance: 'user_explicit' }, { ...inferredTz, key: 'to[1]' }], ...asked, gateHits: ['email.send.to'] }));
+      // An unsafe schema default on a denylisted key is gated too.
+      b.call(t, cleanCall({ tool: 'payments.quote', args: [{ ...inferredTz, key: 'currency', provenance: 'schema_default' }], ...asked, gateHits: ['payments.quote.currency'] }));
+    },
   },
-  s002_inferred_leaf_not_in_hits: {
+  inferred_leaf_not_in_hits: {
     tp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], ...asked, gateHits: [] })),
-    fp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], ...asked })),
+    fp: (b, t) => {
+      b.call(t, cleanCall({ args: [inferredTz], ...asked }));
+      b.call(t, cleanCall({ tool: 'email.send', args: [{ ...inferredTz, key: 'to[1]' }, { ...inferredTz, key: 'cc[0].email' }], ...asked, gateHits: ['email.send.to', 'email.send.cc.email'] }));
+    },
   },
-  s002_ask_without_question: {
+  ask_without_question: {
     tp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], gateAction: 'ask', gateHits: asked.gateHits })),
     fp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], ...asked })),
   },
-  s002_blocked_call_dispatched: {
-    tp: (b, t) => void b.call(t, remoteCall({ args: [{ ...inferredTz, key: 'text' }], gateAction: 'block', gateHits: ['summarise.text'] })),
-    fp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], gateAction: 'block', gateHits: asked.gateHits })),
+  held_call_dispatched: {
+    tp: (b, t) => {
+      b.call(t, remoteCall({ args: [{ ...inferredTz, key: 'text' }], gateAction: 'block', gateHits: ['summarise.text'] }));
+      // Held for a question, yet no gate error: the tool ran.
+      b.call(t, cleanCall({ atMs: 100, args: [inferredTz], ...asked, errorType: null }));
+    },
+    fp: (b, t) => {
+      b.call(t, cleanCall({ args: [inferredTz], gateAction: 'block', gateHits: asked.gateHits }));
+      b.call(t, cleanCall({ atMs: 100, args: [inferredTz], ...asked }));
+      b.call(t, cleanCall({ atMs: 200, tool: 'fs.read', args: [{ key: 'path', residency: 'secret', rule: 'secret-file-name' }], enforcement: 'deny' }));
+    },
   },
-  s002_gate_without_inferred_leaf: {
+  gate_without_inferred_leaf: {
     tp: (b, t) => void b.call(t, cleanCall({ args: [{ ...inferredTz, provenance: 'user_explicit' }], gateAction: 'block' })),
     fp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], gateAction: 'block', gateHits: asked.gateHits })),
   },
-  s002_invalid_label: {
+  invalid_argument_label: {
     tp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'title', provenance: 'guessed' as Provenance }] })),
     fp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'title', provenance: 'schema_default', residency: 'unknown' }] })),
   },
-  s000_stopwatch_missing: {
+  stopwatch_missing: {
     tp: (b, t) => void b.call(t, cleanCall({ stopwatch: {} })),
-    fp: (b, t) => void b.call(t, cleanCall()),
+    fp: (b, t) => {
+      b.call(t, cleanCall());
+      // Another library's execute_tool span: argspan's own evidence is not expected of it.
+      b.call(t, { tool: 'get_weather', runId: 'run-1', args: [], stopwatch: {}, declaredCount: null, enforcement: null, scope: 'some.genai.library' });
+    },
   },
-  s000_remote_without_rtt: {
+  remote_hop_without_rtt: {
     tp: (b, t) => void b.call(t, remoteCall({ stopwatch: { localMs: 1 } })),
     fp: (b, t) => void b.call(t, remoteCall()),
   },
-  s000_blocked_hop_went_remote: {
+  blocked_hop_went_remote: {
     tp: (b, t) => void b.call(t, remoteCall({ stopwatch: { localMs: 1, remoteRttMs: 20, hopBlocked: true } })),
     fp: (b, t) => void b.call(t, cleanCall({ stopwatch: { localMs: 1, hopBlocked: true } })),
   },
-  s000_local_verdict_went_remote: {
+  local_verdict_went_remote: {
     tp: (b, t) => void b.call(t, remoteCall({ verdict: 'local' })),
     fp: (b, t) => void b.call(t, remoteCall()),
   },

@@ -39,6 +39,10 @@ export const CallAttributes = {
   GATE_ACTION: 'argspan.gate.action',
   /** The one clarifying question, when the gate action is `ask`. Names the field, never the value. */
   GATE_QUESTION: 'argspan.gate.question',
+  /** What the wrapper did with the call: `run`, `hop`, `hold` or `deny` (see `Enforcement`). */
+  ENFORCEMENT: 'argspan.enforcement',
+  /** Why it was enforced so: names the rule, the residency and keys, never a value. */
+  ENFORCEMENT_REASON: 'argspan.enforcement.reason',
   /** Keys stripped from a remote hop because the tool's public schema does not declare them. */
   STRIPPED_KEYS: 'argspan.hop.stripped_keys',
   /** Seed 000 stopwatch. */

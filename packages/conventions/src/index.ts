@@ -23,9 +23,13 @@ export {
   Verdict,
   GATE_ACTION_VALUES,
   GateAction,
+  ENFORCEMENT_VALUES,
+  Emitter,
+  Enforcement,
   OPERATION_EXECUTE_TOOL,
   HOP_DECISION_VALUES,
   DEFAULT_DENY_INFERRED,
   ResidencyRule,
 } from './values.js';
 export type { HopDecision } from './values.js';
+export { LIST_INDEX_PATTERN, keyWithoutIndices, gateHitKey } from './gate-hit.js';

@@ -51,6 +51,31 @@ export const GateAction = {
   ASK: 'ask',
 } as const satisfies Record<string, GateAction>;
 
+/**
+ * What the wrapper does with a call (the verdict says where it may run; enforcement is what
+ * happens): `run` it on this machine, `hop` it through the remote hop, `hold` it for one
+ * clarifying question, or `deny` it. Only `run` and `hop` reach the tool.
+ */
+export const ENFORCEMENT_VALUES = ['run', 'hop', 'hold', 'deny'] as const;
+export type Enforcement = (typeof ENFORCEMENT_VALUES)[number];
+export const Enforcement = {
+  RUN: 'run',
+  HOP: 'hop',
+  HOLD: 'hold',
+  DENY: 'deny',
+} as const satisfies Record<string, Enforcement>;
+
+/**
+ * Who wrote a tool call the analyzer reads: argspan's own instrumentation, or another library
+ * following the GenAI semantic conventions. Rules about argspan's own evidence (stopwatch, gate
+ * consistency, hops) apply only to `argspan`.
+ */
+export const Emitter = {
+  ARGSPAN: 'argspan',
+  GENAI_SEMCONV: 'genai-semconv',
+} as const;
+export type Emitter = (typeof Emitter)[keyof typeof Emitter];
+
 /** `gen_ai.operation.name` of a tool-call span. */
 export const OPERATION_EXECUTE_TOOL = 'execute_tool';
 

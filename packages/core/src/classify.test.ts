@@ -27,8 +27,39 @@ describe('classifyCall gate', () => {
     expect(strict.verdict).toBe('local');
   });
 
-  it('local tools run bulky arguments locally instead of being refused', () => {
-    expect(classifyCall({ tool: 'fs.write', args: { content: 'x'.repeat(9000) } }, {}, { localTools: ['fs.write'] }).verdict).toBe('local');
+  it('a tool outside the remote allowlist is refused its remote hop whatever its label, after secret and dirty-tree', () => {
+    const dirty = { root: '/r', paths: new Set(['src/a.py']), prefixes: [], lines: new Set<string>() };
+    expect(classifyCall({ tool: 'run_terminal', args: { cmd: 'ls' } }).verdict).toBe('refuse');
+    expect(classifyCall({ tool: 'fs.write', args: { content: 'x'.repeat(9000) } }).verdict).toBe('refuse');
+    expect(classifyCall({ tool: 'fs.write', args: { path: 'src/a.py' } }, {}, { dirty }).verdict).toBe('local');
+    expect(classifyCall({ tool: 'fs.read', args: { path: '.env' } }).verdict).toBe('local');
+  });
+
+  it('a refused remote hop still runs a tool on this machine; a remote tool is denied', () => {
+    expect(classifyCall({ tool: 'run_terminal', args: { cmd: 'ls' } }).enforcement.action).toBe('run');
+    const remote = classifyCall({ tool: 'run_terminal', args: { cmd: 'ls' } }, {}, { remoteTools: ['run_terminal'] });
+    expect(remote.enforcement).toMatchObject({ action: 'deny', rule: 'remote-tool' });
+    expect(remote.enforcement.reason).toContain('remoteTools');
+  });
+
+  it('enforcement follows the documented table, first matching row wins', () => {
+    const env = { path: '/home/dev/app/.env' };
+    expect(classifyCall({ tool: 'fs.read', args: env }).enforcement).toMatchObject({ action: 'deny', rule: 'deny-residency' });
+    expect(classifyCall({ tool: 'fs.read', args: env }, {}, { denyResidencies: [] }).enforcement.action).toBe('run');
+    // Deny outranks hold: a secret call with a guessed timezone is denied, not asked about.
+    expect(classifyCall({ tool: 'cal', args: { timezone: 'UTC', key: env.path } }, { userText: 'book it' }).enforcement.action).toBe('deny');
+    expect(classifyCall({ tool: 'cal', args: { timezone: 'UTC' } }, { userText: 'book it' }).enforcement.action).toBe('hold');
+    expect(classifyCall({ tool: 'cal', args: { timezone: 'UTC' } }, { userText: 'book it' }, { inferredAction: 'block' }).enforcement).toMatchObject({ action: 'deny', rule: 'inferred-field' });
+    const bulky = { text: 'x'.repeat(9000) };
+    expect(classifyCall({ tool: 's', args: bulky }, {}, { remoteAllowlist: ['s'] }).enforcement.action).toBe('run');
+    expect(classifyCall({ tool: 's', args: bulky }, {}, { remoteAllowlist: ['s'], remoteHop: true }).enforcement.action).toBe('hop');
+    expect(classifyCall({ tool: 's', args: { text: 'hi' } }, {}, { remoteAllowlist: ['s'], remoteHop: true }).enforcement.action).toBe('run');
+  });
+
+  it('a misspelt residency in denyResidencies fails closed instead of denying nothing', () => {
+    const c = classifyCall({ tool: 'fs.read', args: { path: 'README.md' } }, {}, { denyResidencies: ['secrets' as 'secret'] });
+    expect(c.failedClosed).toBe(true);
+    expect(c.enforcement.action).toBe('deny');
   });
 
   it('strips keys outside the public schema on remote-ok, naming only the keys', () => {
@@ -65,8 +96,15 @@ describe('classifyCall gate', () => {
     const c = classifyCall({ tool: 'pay', args: { price: 42.5, currency: 'CHF' } }, { userText: 'pay the invoice' });
     expect(c.gate.action).toBe('ask');
     expect(c.gate.hits).toEqual(['pay.price', 'pay.currency']);
-    expect(c.gate.question).toMatch(/price and currency/);
+    expect(c.gate.question).toBe('Before I run pay: which `price` and `currency` should I use? You did not give them, so I will not guess.');
     expect(c.gate.question).not.toMatch(/42|CHF/);
+  });
+
+  it('phrases the question naturally for lists and known keys', () => {
+    const list = classifyCall({ tool: 'email.send', args: { to: ['maria@example.com', 'guess@example.com'] } }, { userText: 'email maria@example.com' });
+    expect(list.gate.question).toBe('Before I run email.send: which recipients (`to`) should I use? You did not give them, so I will not guess.');
+    const tz = classifyCall({ tool: 'cal', args: { timezone: 'UTC', attendee: { email: 'a@b.example' } } }, { userText: 'book it' });
+    expect(tz.gate.question).toBe('Before I run cal: which time zone (`timezone`) and email address (`attendee.email`) should I use? You did not give them, so I will not guess.');
   });
 
   it('accepts denylist entries by full tool.key path', () => {

@@ -1,4 +1,5 @@
-import { GateAction, Provenance, Residency, ResidencyRule, Verdict } from '@argspan/conventions';
+import { Enforcement, GateAction, Provenance, Residency, ResidencyRule, Verdict } from '@argspan/conventions';
+import { decideEnforcement } from './enforcement.js';
 import { flatten } from './flatten.js';
 import { decideInferred, decideVerdict, denylistMatcher, resolvePolicy, strongestResidency } from './gate.js';
 import { stripToPublicSchema } from './json-schema.js';
@@ -13,7 +14,8 @@ export type ClassifyContext = CallContext & { index?: ProvenanceIndex };
 /**
  * Classify and gate one tool call: flatten → label residency → tag provenance → gate. Pure and
  * synchronous. Never throws: if any stage throws, the call fails closed (verdict `refuse`, action
- * `block`) with a reason naming the stage, never the value or the error text (which may quote it).
+ * `block`, enforcement `deny`) with a reason naming the stage, never the value or the error text
+ * (which may quote it).
  */
 export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options: ClassifyOptions = {}): CallClassification {
   let stage = 'options';
@@ -75,12 +77,16 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
       strippedKeys = stripToPublicSchema(call.args, ctx.publicSchemaKeys).stripped;
     }
 
+    stage = 'enforcement';
+    const enforcement = decideEnforcement({ tool, residency, verdict, reason, gate, failedClosed: false }, policy, options.remoteHop === true);
+
     return {
       tool,
       residency,
       verdict,
       reason,
       gate,
+      enforcement,
       leaves,
       flat: flat.leaves,
       limits: flat.limits,
@@ -105,12 +111,14 @@ function failClosed(tool: string, stage: string, flat: FlattenResult | undefined
     denylisted: false,
     bytes: l.bytes,
   }));
+  const reason = `fail-closed: classification stage "${stage}" threw (rule ${ResidencyRule.FAIL_CLOSED})`;
   return {
     tool,
     residency: Residency.UNKNOWN,
     verdict: Verdict.REFUSE,
-    reason: `fail-closed: classification stage "${stage}" threw (rule ${ResidencyRule.FAIL_CLOSED})`,
+    reason,
     gate: { action: GateAction.BLOCK, hits: [] },
+    enforcement: { action: Enforcement.DENY, rule: 'fail-closed', reason: `denied: ${reason}` },
     leaves,
     flat: flat?.leaves ?? [],
     limits: flat?.limits ?? [],

@@ -2,42 +2,59 @@ import {
   DEFAULT_DENY_INFERRED,
   GateAction,
   Provenance,
+  RESIDENCY_ORDER,
   RESIDENCY_STRENGTH,
   Residency,
   ResidencyRule,
   Verdict,
+  gateHitKey,
+  keyWithoutIndices,
 } from '@argspan/conventions';
 import type { GateOutcome, GatePolicy, LeafClassification } from './types.js';
 
 export const DEFAULT_GATE_POLICY: Readonly<GatePolicy> = {
   remoteAllowlist: [],
-  localTools: [],
+  remoteTools: [],
+  denyResidencies: [Residency.SECRET],
   denyInferred: DEFAULT_DENY_INFERRED,
   inferredAction: 'ask',
   bulkyThreshold: 8192,
   strictPublic: false,
 };
 
-/** Fill in a policy from partial options, validating what would otherwise fail open. */
+/**
+ * Fill in a policy from partial options, validating what would otherwise fail open. Throws a
+ * `RangeError` or `TypeError` naming the option (never a value it could not read).
+ */
 export function resolvePolicy(options: Partial<GatePolicy> = {}): GatePolicy {
   const d = DEFAULT_GATE_POLICY;
   // Plain property reads: this runs on every tool call.
   const policy: GatePolicy = {
     remoteAllowlist: options.remoteAllowlist ?? d.remoteAllowlist,
-    localTools: options.localTools ?? d.localTools,
+    remoteTools: options.remoteTools ?? d.remoteTools,
+    denyResidencies: options.denyResidencies ?? d.denyResidencies,
     denyInferred: options.denyInferred ?? d.denyInferred,
     inferredAction: options.inferredAction ?? d.inferredAction,
     bulkyThreshold: options.bulkyThreshold ?? d.bulkyThreshold,
     strictPublic: options.strictPublic ?? d.strictPublic,
   };
   if (!Number.isFinite(policy.bulkyThreshold) || policy.bulkyThreshold < 1) {
-    throw new RangeError(`bulkyThreshold must be a positive number, got ${String(policy.bulkyThreshold)}`);
+    throw new RangeError('bulkyThreshold must be a positive number');
   }
   if (policy.inferredAction !== 'ask' && policy.inferredAction !== 'block') {
-    throw new RangeError(`inferredAction must be "ask" or "block", got ${JSON.stringify(policy.inferredAction)}`);
+    throw new RangeError('inferredAction must be "ask" or "block"');
+  }
+  for (const name of ['remoteAllowlist', 'remoteTools', 'denyInferred'] as const) {
+    if (!Array.isArray(policy[name])) throw new TypeError(`${name} must be an array of strings`);
+  }
+  if (!Array.isArray(policy.denyResidencies) || policy.denyResidencies.some((r) => !RESIDENCY_SET.has(r))) {
+    // A misspelt label would silently let a secret through.
+    throw new RangeError(`denyResidencies must hold residency labels (${RESIDENCY_ORDER.join(', ')})`);
   }
   return policy;
 }
+
+const RESIDENCY_SET: ReadonlySet<string> = new Set(RESIDENCY_ORDER);
 
 /** The strongest label among leaves that carry bytes (an empty leaf has nothing to leave the machine). */
 export function strongestResidency(leaves: readonly LeafClassification[], incomplete: boolean): Residency {
@@ -50,9 +67,10 @@ export function strongestResidency(leaves: readonly LeafClassification[], incomp
 }
 
 /**
- * Seed 000's residency table: secret → local, dirty-tree → local, unknown → local (unknown never
- * means yes); a bulky-public call may go remote only for a tool on the remote allowlist, otherwise
- * its remote hop is refused (tools declared local simply run here); tiny-public prefers local.
+ * The placement table, first matching row wins: secret → local; dirty-tree → local; a tool outside
+ * the remote allowlist → refuse (its remote hop); unknown → local (unknown never means yes);
+ * bulky-public → remote-ok; tiny-public → local (cheaper here). The verdict says where the call
+ * may run; what the wrapper then does is {@link decideEnforcement}'s answer.
  */
 export function decideVerdict(
   tool: string,
@@ -61,20 +79,17 @@ export function decideVerdict(
   policy: GatePolicy,
 ): { verdict: Verdict; reason: string } {
   const at = decisive ? ` (rule ${decisive.rule} at ${decisive.key})` : '';
+  if (residency === Residency.SECRET) return { verdict: Verdict.LOCAL, reason: `secret argument stays local${at}` };
+  if (residency === Residency.DIRTY_TREE) return { verdict: Verdict.LOCAL, reason: `uncommitted work-tree content stays local${at}` };
+  if (!policy.remoteAllowlist.includes(tool)) {
+    return { verdict: Verdict.REFUSE, reason: `remote hop refused: tool ${tool} is not in the remote allowlist` };
+  }
   switch (residency) {
-    case Residency.SECRET:
-      return { verdict: Verdict.LOCAL, reason: `secret argument stays local${at}` };
-    case Residency.DIRTY_TREE:
-      return { verdict: Verdict.LOCAL, reason: `uncommitted work-tree content stays local${at}` };
     case Residency.UNKNOWN:
       return { verdict: Verdict.LOCAL, reason: `residency unknown, kept local${at}` };
     case Residency.BULKY_PUBLIC:
-      if (policy.localTools.includes(tool)) return { verdict: Verdict.LOCAL, reason: `bulky-public argument on local tool ${tool}` };
-      if (!policy.remoteAllowlist.includes(tool)) {
-        return { verdict: Verdict.REFUSE, reason: `remote hop refused: tool ${tool} is not in the remote allowlist` };
-      }
       return { verdict: Verdict.REMOTE_OK, reason: `bulky-public arguments may go remote${at}` };
-    case Residency.TINY_PUBLIC:
+    default:
       return { verdict: Verdict.LOCAL, reason: 'tiny-public arguments prefer local' };
   }
 }
@@ -89,7 +104,7 @@ export function denylistMatcher(tool: string, denyInferred: readonly string[]): 
   return (key, leaf) => {
     if (lower.has(leaf.toLowerCase()) || exact.has(key) || exact.has(`${tool}.${key}`)) return true;
     if (!key.includes('[')) return false;
-    const bare = key.replace(/\[\d+\]/g, '');
+    const bare = keyWithoutIndices(key);
     return exact.has(bare) || exact.has(`${tool}.${bare}`);
   };
 }
@@ -100,8 +115,8 @@ export function isDenylisted(tool: string, key: string, leaf: string, denyInferr
 }
 
 /**
- * Seed 002's inferred-field table: model_inferred on a denylisted leaf → block or ask one
- * clarifying question naming the field(s); model_inferred elsewhere → log only; schema_default on a
+ * The inferred-field table: model_inferred on a denylisted leaf → block or ask one clarifying
+ * question naming the field(s); model_inferred elsewhere → log only; schema_default on a
  * denylisted leaf → allowed only where the default is marked safe.
  */
 export function decideInferred(
@@ -110,24 +125,65 @@ export function decideInferred(
   policy: GatePolicy,
   isSafeDefault: (leaf: LeafClassification) => boolean,
 ): GateOutcome {
-  const hits: string[] = [];
+  let fields: Map<string, AskedField> | undefined;
   for (const l of leaves) {
     if (!l.denylisted) continue;
     const assumed =
       l.provenance === Provenance.MODEL_INFERRED || (l.provenance === Provenance.SCHEMA_DEFAULT && !isSafeDefault(l));
+    if (!assumed) continue;
     // One guessed element flags its list: the hit names the list (`email.send.to`), once.
-    if (assumed) hits.push(`${tool}.${l.key.replace(/\[\d+\]/g, '')}`);
+    const hit = gateHitKey(tool, l.key);
+    fields ??= new Map();
+    if (!fields.has(hit)) fields.set(hit, { field: hit.slice(tool.length + 1), leaf: l.leaf, list: l.key !== keyWithoutIndices(l.key) });
   }
-  const unique = [...new Set(hits)];
-  if (unique.length === 0) return { action: GateAction.ALLOW, hits: [] };
-  if (policy.inferredAction === 'block') return { action: GateAction.BLOCK, hits: unique };
-  return { action: GateAction.ASK, hits: unique, question: clarifyingQuestion(tool, unique) };
+  if (!fields) return { action: GateAction.ALLOW, hits: [] };
+  const hits = [...fields.keys()];
+  if (policy.inferredAction === 'block') return { action: GateAction.BLOCK, hits };
+  return { action: GateAction.ASK, hits, question: clarifyingQuestion(tool, [...fields.values()]) };
 }
 
-/** One question naming the field(s) the model assumed; never their values. */
-export function clarifyingQuestion(tool: string, hits: readonly string[]): string {
-  const fields = hits.map((h) => h.slice(tool.length + 1));
-  const list = fields.length === 1 ? fields[0]! : `${fields.slice(0, -1).join(', ')} and ${fields[fields.length - 1]!}`;
-  const noun = fields.length === 1 ? 'value' : 'values';
-  return `Before I run ${tool}: which ${list} should I use? You did not give the ${noun}, so I will not guess.`;
+/** A field the clarifying question asks about. */
+export interface AskedField {
+  /** The key without list indices (`to`, `attendee.email`). */
+  field: string;
+  /** Its leaf name (`to`, `email`), which picks the words the question uses. */
+  leaf: string;
+  /** True when the model guessed an element of a list (the question asks for several). */
+  list: boolean;
+}
+
+/** What a denylisted leaf is called in a question, when its key name is not plain English. */
+const FIELD_NOUNS: Readonly<Record<string, string>> = {
+  timezone: 'time zone',
+  tz: 'time zone',
+  account_id: 'account',
+  email: 'email address',
+  to: 'recipient',
+  cc: 'recipient',
+  bcc: 'recipient',
+  recipients: 'recipient',
+};
+
+function fieldPhrase(f: AskedField): string {
+  const leaf = f.leaf.toLowerCase();
+  const singular = FIELD_NOUNS[leaf] ?? leaf.replace(/[_-]+/g, ' ');
+  const noun = f.list ? plural(singular) : singular;
+  return noun === f.field ? `\`${f.field}\`` : `${noun} (\`${f.field}\`)`;
+}
+
+function plural(noun: string): string {
+  if (/(s|x|z|ch|sh)$/.test(noun)) return `${noun}es`;
+  if (/[^aeiou]y$/.test(noun)) return `${noun.slice(0, -1)}ies`;
+  return `${noun}s`;
+}
+
+/**
+ * One question naming the field(s) the model assumed, never their values: "Before I run
+ * email.send: which recipients (`to`) should I use? You did not give them, so I will not guess."
+ */
+export function clarifyingQuestion(tool: string, fields: readonly AskedField[]): string {
+  const phrases = fields.map(fieldPhrase);
+  const list = phrases.length === 1 ? phrases[0]! : `${phrases.slice(0, -1).join(', ')} and ${phrases[phrases.length - 1]!}`;
+  const them = phrases.length === 1 && !fields[0]!.list ? 'it' : 'them';
+  return `Before I run ${tool}: which ${list} should I use? You did not give ${them}, so I will not guess.`;
 }

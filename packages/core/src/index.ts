@@ -20,6 +20,8 @@ export {
   denylistMatcher,
   strongestResidency,
 } from './gate.js';
+export { decideEnforcement } from './enforcement.js';
+export type { EnforcementInput } from './enforcement.js';
 export { stripToPublicSchema, publicKeysFromJsonSchema, defaultsFromJsonSchema } from './json-schema.js';
 export { isSecretKeyName, isPlaceholderValue } from './secret-key-names.js';
 export { isSecretFileName, namesSecretFile } from './secret-file-names.js';
@@ -40,5 +42,5 @@ export type { SecretRule, SecretDetectorConfig, SecretAllowlistEntry, RuleExampl
 export { createValueHasher, loadOrCreateHashKey, HASH_KEY_FILE } from './keyed-hash.js';
 export type { ValueHasher } from './keyed-hash.js';
 export type * from './types.js';
-export { parseRecordedCall, RecordedCallError } from './recorded-call.js';
+export { parseRecordedCall, parsePolicyFields, RecordedCallError } from './recorded-call.js';
 export type { RecordedCall } from './recorded-call.js';

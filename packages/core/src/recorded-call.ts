@@ -1,10 +1,12 @@
+import { RESIDENCY_ORDER } from '@argspan/conventions';
+import type { Residency } from '@argspan/conventions';
 import type { CallContext, ContextEntry, GatePolicy, ToolCall } from './types.js';
 
 /**
  * One recorded tool call in the JSON-lines format `argspan classify` reads:
  * `{"tool", "args", "user_text", "context": [strings | {call_id, content}], "schema_defaults",
- * "safe_defaults", "public_schema_keys", "remote_allowlist", "local_tools", "deny_inferred",
- * "dirty": [paths], "strict_public", "bulky_threshold"}`. Unknown fields are ignored.
+ * "safe_defaults", "public_schema_keys", "dirty": [paths]}` plus the policy fields of
+ * {@link parsePolicyFields}. Unknown fields are ignored.
  */
 export interface RecordedCall {
   call: ToolCall;
@@ -58,24 +60,46 @@ export function parseRecordedCall(value: unknown): RecordedCall {
   const publicKeys = stringArray(o.public_schema_keys, 'public_schema_keys');
   if (publicKeys) context.publicSchemaKeys = publicKeys;
 
+  const policy = parsePolicyFields(o);
+  const call: ToolCall = { tool: o.tool, args: o.args };
+  if (typeof o.call_id === 'string') call.callId = o.call_id;
+  const dirty = stringArray(o.dirty, 'dirty');
+  return dirty ? { call, context, policy, dirty } : { call, context, policy };
+}
+
+/**
+ * The policy fields of a recorded call or a policy file (`argspan classify --policy FILE`), in
+ * the snake_case both use: `remote_allowlist`, `remote_tools`, `deny_residencies`,
+ * `deny_inferred`, `inferred_action`, `strict_public`, `bulky_threshold`. Absent fields stay
+ * absent (the defaults apply); a wrong type throws {@link RecordedCallError} naming the field.
+ */
+export function parsePolicyFields(o: Readonly<Record<string, unknown>>): Partial<GatePolicy> {
   const policy: Partial<GatePolicy> = {};
   const allow = stringArray(o.remote_allowlist, 'remote_allowlist');
   if (allow) policy.remoteAllowlist = allow;
-  const local = stringArray(o.local_tools, 'local_tools');
-  if (local) policy.localTools = local;
+  const remote = stringArray(o.remote_tools, 'remote_tools');
+  if (remote) policy.remoteTools = remote;
+  const denyRes = stringArray(o.deny_residencies, 'deny_residencies');
+  if (denyRes) {
+    const bad = denyRes.find((r) => !(RESIDENCY_ORDER as readonly string[]).includes(r));
+    if (bad !== undefined) throw new RecordedCallError(`"deny_residencies" must hold residency labels (${RESIDENCY_ORDER.join(', ')})`);
+    policy.denyResidencies = denyRes as Residency[];
+  }
   const deny = stringArray(o.deny_inferred, 'deny_inferred');
   if (deny) policy.denyInferred = deny;
+  if (o.inferred_action !== undefined) {
+    if (o.inferred_action !== 'ask' && o.inferred_action !== 'block') throw new RecordedCallError('"inferred_action" must be "ask" or "block"');
+    policy.inferredAction = o.inferred_action;
+  }
   if (o.strict_public !== undefined) {
     if (typeof o.strict_public !== 'boolean') throw new RecordedCallError('"strict_public" must be a boolean');
     policy.strictPublic = o.strict_public;
   }
   if (o.bulky_threshold !== undefined) {
-    if (typeof o.bulky_threshold !== 'number' || !(o.bulky_threshold > 0)) throw new RecordedCallError('"bulky_threshold" must be a positive number');
+    if (typeof o.bulky_threshold !== 'number' || !Number.isInteger(o.bulky_threshold) || o.bulky_threshold < 1) {
+      throw new RecordedCallError('"bulky_threshold" must be a positive integer');
+    }
     policy.bulkyThreshold = o.bulky_threshold;
   }
-
-  const call: ToolCall = { tool: o.tool, args: o.args };
-  if (typeof o.call_id === 'string') call.callId = o.call_id;
-  const dirty = stringArray(o.dirty, 'dirty');
-  return dirty ? { call, context, policy, dirty } : { call, context, policy };
+  return policy;
 }

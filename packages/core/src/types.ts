@@ -1,4 +1,4 @@
-import type { GateAction, Provenance, Residency, Verdict } from '@argspan/conventions';
+import type { Enforcement, GateAction, Provenance, Residency, Verdict } from '@argspan/conventions';
 
 /** Path segment of a flattened leaf: an object key or an array index. */
 export type PathSegment = string | number;
@@ -124,18 +124,31 @@ export interface CallContext {
   publicSchemaKeys?: readonly string[];
 }
 
-/** Gate policy: where calls may run and which inferred fields are blocked. */
+/**
+ * The one policy every entry point decides by: where calls may run (the verdict), which inferred
+ * fields are held, and what the wrapper does with each verdict (enforcement). All fields have safe
+ * defaults; see the core README's "Verdict and enforcement" tables.
+ */
 export interface GatePolicy {
-  /** Tools that may make a remote hop at all. @default [] */
+  /** Tools that may make a remote hop at all; every other tool's remote hop is refused. @default [] */
   remoteAllowlist: readonly string[];
   /**
-   * Tools that always run on this machine (filesystem, git, shell) and are never offered a remote
-   * hop, so a bulky argument does not make them `refuse`. @default []
+   * Tools whose execution itself leaves this machine (a hosted API, an MCP server on another
+   * host). Such a tool runs only with public arguments and only when it is on the remote allowlist;
+   * every other tool runs on this machine. @default []
    */
-  localTools: readonly string[];
-  /** Leaf names (or full `tool.key` / dotted paths) on which a model-inferred value is blocked. @default DEFAULT_DENY_INFERRED */
+  remoteTools: readonly string[];
+  /**
+   * Residencies whose calls are never dispatched, even to a tool on this machine, because the
+   * tool's result goes back to the model: with a hosted model, reading `.env` through a local
+   * filesystem tool would send its secrets to the model. Use `[]` when the model runs on this
+   * machine too; add `'dirty-tree'` when a remote model must not see uncommitted work.
+   * @default ['secret']
+   */
+  denyResidencies: readonly Residency[];
+  /** Leaf names (or full `tool.key` / dotted paths) on which a model-inferred value is held. @default DEFAULT_DENY_INFERRED */
   denyInferred: readonly string[];
-  /** `ask` turns a blocked inferred field into one clarifying question; `block` refuses it. @default 'ask' */
+  /** `ask` holds a call with an inferred denylisted field for one clarifying question; `block` denies it. @default 'ask' */
   inferredAction: 'ask' | 'block';
   /** Characters at which a value with no other evidence counts as bulky. @default 8192 */
   bulkyThreshold: number;
@@ -155,6 +168,12 @@ export interface ClassifyOptions extends Partial<GatePolicy> {
   committed?: CommittedContent;
   /** Secret detector to use; the built-in one by default. */
   detector?: SecretDetector;
+  /**
+   * Whether the entry point has a remote hop configured (the instrumentation sets this from its
+   * `remote` option): a `remote-ok` call is then enforced as `hop`, otherwise it runs here.
+   * @default false
+   */
+  remoteHop?: boolean;
 }
 
 /** A secret detector: pure, stateless across calls, no network, no model. */
@@ -180,6 +199,23 @@ export interface LeafClassification {
   bytes: number;
 }
 
+/** The row of the enforcement table that decided a call (see {@link EnforcementDecision.rule}). */
+export type EnforcementRule = 'fail-closed' | 'deny-residency' | 'remote-tool' | 'inferred-field' | 'remote-ok' | 'local-tool';
+
+/** What the wrapper does with a call, and why. */
+export interface EnforcementDecision {
+  /** `run` here, `hop` through the remote hop, `hold` for a question, or `deny`. Only run and hop reach the tool. */
+  action: Enforcement;
+  /**
+   * The row of the enforcement table that decided: `fail-closed`, `deny-residency`, `remote-tool`
+   * (a tool that runs off this machine), `inferred-field` (the inferred-field gate), `remote-ok`
+   * (hopped), `local-tool` (ran here).
+   */
+  rule: EnforcementRule;
+  /** Names the rule, residency, tool and keys that decided it, never a value. */
+  reason: string;
+}
+
 /** The gate's decision about inferred fields. */
 export interface GateOutcome {
   action: GateAction;
@@ -197,6 +233,8 @@ export interface CallClassification {
   /** Why: names the rule (and key), never the value. */
   reason: string;
   gate: GateOutcome;
+  /** What the wrapper does with the call under the policy (the same for every entry point). */
+  enforcement: EnforcementDecision;
   leaves: LeafClassification[];
   /** Flattened leaves, index-aligned with `leaves` (values for keyed hashing; never export them raw). */
   flat: Leaf[];

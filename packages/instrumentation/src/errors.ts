@@ -1,10 +1,10 @@
 import { ErrorType } from '@argspan/conventions';
-import type { GateAction, Residency, Verdict } from '@argspan/conventions';
+import type { Enforcement, GateAction, Residency, Verdict } from '@argspan/conventions';
 import type { CallClassification } from '@argspan/core';
 
 /**
- * Base of the errors the gate throws instead of dispatching. Messages and fields name the tool,
- * the rule and the key, never a value.
+ * Base of the errors the gate throws instead of dispatching (enforcement `deny` or `hold`).
+ * Messages and fields name the tool, the rule and the key, never a value.
  */
 export class ArgspanGateError extends Error {
   /** The `error.type` recorded on the span. */
@@ -12,7 +12,9 @@ export class ArgspanGateError extends Error {
   readonly tool: string;
   readonly callId: string;
   readonly verdict: Verdict;
-  /** Why (names the rule and key, never the value). */
+  /** `deny` or `hold`: what the gate did instead of dispatching. */
+  readonly enforcement: Enforcement;
+  /** Why (the enforcement reason: names the rule and key, never the value). */
   readonly reason: string;
   readonly residency: Residency;
   readonly gateAction: GateAction;
@@ -26,17 +28,18 @@ export class ArgspanGateError extends Error {
     this.tool = c.tool;
     this.callId = callId;
     this.verdict = c.verdict;
-    this.reason = c.reason;
+    this.enforcement = c.enforcement.action;
+    this.reason = c.enforcement.reason;
     this.residency = c.residency;
     this.gateAction = c.gate.action;
     this.hits = [...c.gate.hits];
   }
 }
 
-/** The verdict was `refuse`: the tool was not called. */
+/** The policy denies the call (a secret it would send or return, a remote tool's refused hop, a failed classification): the tool was not called. */
 export class ArgspanRefusedError extends ArgspanGateError {
   constructor(callId: string, c: CallClassification) {
-    super(ErrorType.REFUSED, `argspan refused ${c.tool} (verdict ${c.verdict}): ${c.reason}`, callId, c);
+    super(ErrorType.REFUSED, `argspan refused ${c.tool}: ${c.enforcement.reason}`, callId, c);
   }
 }
 
@@ -59,12 +62,20 @@ export class ArgspanClarificationError extends ArgspanGateError {
   }
 }
 
-/** The error the gate throws for a classification, or undefined when the call may run. */
+/** The error the gate throws for a classification, or undefined when the call may run or hop. */
 export function gateError(callId: string, c: CallClassification): ArgspanGateError | undefined {
-  if (c.verdict === 'refuse') return new ArgspanRefusedError(callId, c);
-  if (c.gate.action === 'block') return new ArgspanBlockedError(callId, c);
-  if (c.gate.action === 'ask') return new ArgspanClarificationError(callId, c);
-  return undefined;
+  switch (c.enforcement.action) {
+    case 'run':
+    case 'hop':
+      return undefined;
+    case 'hold':
+      return new ArgspanClarificationError(callId, c);
+    default:
+      // A call denied by the inferred-field gate is "blocked"; every other denial "refused".
+      return c.enforcement.rule === 'inferred-field'
+        ? new ArgspanBlockedError(callId, c)
+        : new ArgspanRefusedError(callId, c);
+  }
 }
 
 /** `error.type` for a tool's own failure: the error's class name, `_OTHER` when it has none. */

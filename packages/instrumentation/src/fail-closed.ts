@@ -15,7 +15,7 @@ export function classifySafely(
   call: ToolCall,
   ctx: ClassifyContext,
   options: ClassifyOptions | undefined,
-): CallClassification {
+): Omit<CallClassification, 'enforcement'> {
   try {
     const c = classifier(call, ctx, options);
     if (isWellFormed(c)) return c;
@@ -33,6 +33,7 @@ export function failClosed(tool: string): CallClassification {
     verdict: 'refuse',
     reason: FAIL_CLOSED_REASON,
     gate: { action: 'block', hits: [] },
+    enforcement: { action: 'deny', rule: 'fail-closed', reason: `denied: ${FAIL_CLOSED_REASON}` },
     leaves: [],
     flat: [],
     limits: [],
@@ -43,7 +44,7 @@ export function failClosed(tool: string): CallClassification {
   };
 }
 
-function isWellFormed(c: unknown): c is CallClassification {
+function isWellFormed(c: unknown): c is Omit<CallClassification, 'enforcement'> {
   if (typeof c !== 'object' || c === null) return false;
   const k = c as Partial<CallClassification>;
   return (

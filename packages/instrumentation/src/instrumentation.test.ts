@@ -5,7 +5,7 @@ import { ArgAttributes, CallAttributes, ErrorType, GenAiAttributes, OtelAttribut
 import { createValueHasher } from '@argspan/core';
 import type { CallClassification } from '@argspan/core';
 import { classification, inTurn, memoryTracing, only } from '../test-support/tracing.js';
-import { ArgspanBlockedError, ArgspanClarificationError, ArgspanRefusedError } from './errors.js';
+import { ArgspanBlockedError, ArgspanClarificationError, ArgspanGateError, ArgspanRefusedError } from './errors.js';
 import { encodeOtlpJson } from './export/otlp-json.js';
 import { FAIL_CLOSED_REASON } from './fail-closed.js';
 import { ArgspanInstrumentation, instrumentDispatch, wrapTool } from './instrumentation.js';
@@ -126,7 +126,7 @@ describe('ArgspanInstrumentation spans', () => {
 
 describe('ArgspanInstrumentation gate', () => {
   const cases: [string, Partial<CallClassification>, new (...a: never[]) => Error, string][] = [
-    ['refuse', { verdict: 'refuse', reason: 'secret: .env names a secret file (rule secret-file-name, key path)' }, ArgspanRefusedError, ErrorType.REFUSED],
+    ['deny (secret)', { residency: 'secret', verdict: 'local', reason: 'secret argument stays local (rule secret-file-name at path)' }, ArgspanRefusedError, ErrorType.REFUSED],
     ['block', { gate: { action: 'block', hits: ['calendar.create.timezone'] } }, ArgspanBlockedError, ErrorType.BLOCKED],
     [
       'ask',
@@ -146,7 +146,12 @@ describe('ArgspanInstrumentation gate', () => {
       expect(dispatch).not.toHaveBeenCalled();
       const tool = only(spans(), 'execute_tool calendar.create');
       expect(tool.attributes[OtelAttributes.ERROR_TYPE]).toBe(errorType);
-      expect(tool.status).toEqual({ code: SpanStatusCode.ERROR, message: c.reason });
+      // The status says why the call was held or denied (the enforcement reason), not only the verdict.
+      const why = (err as ArgspanGateError).reason;
+      expect(why).toMatch(name === 'ask' ? /^held for one clarifying question/ : /^denied: /);
+      expect(tool.status).toEqual({ code: SpanStatusCode.ERROR, message: why });
+      expect(tool.attributes[CallAttributes.ENFORCEMENT]).toBe(name === 'ask' ? 'hold' : 'deny');
+      expect(tool.attributes[CallAttributes.ENFORCEMENT_REASON]).toBe(why);
       expect(only(spans(), 'tool_arg timezone').parentSpanContext?.spanId).toBe(tool.spanContext().spanId);
       expect(String((err as Error).message)).not.toContain('Asia/Tokyo');
       if (err instanceof ArgspanClarificationError) {
@@ -174,7 +179,7 @@ describe('ArgspanInstrumentation gate', () => {
       const run = instrumentDispatch(dispatch, { tracerProvider: provider, hashKey: key, classifier });
       const err = await run('shell.exec', { cmd: 'ls' }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ArgspanRefusedError);
-      expect((err as ArgspanRefusedError).reason).toBe(FAIL_CLOSED_REASON);
+      expect((err as ArgspanRefusedError).reason).toBe(`denied: ${FAIL_CLOSED_REASON}`);
       expect(String(err)).not.toContain('CANARY');
     }
     expect(dispatch).not.toHaveBeenCalled();
@@ -213,7 +218,8 @@ describe('ArgspanInstrumentation span volume', () => {
     leaves[7_777] = { key: 'rows[7777]', text: 'AKIA-ish', leaf: 'rows', residency: 'secret', rule: 'aws-access-key-id' } as (typeof leaves)[number];
     const c = classification('db.insert', leaves, { residency: 'secret', verdict: 'local', droppedLeaves: 5 });
     const dispatch = vi.fn(async () => 'ok');
-    const run = instrumentDispatch(dispatch, { tracerProvider: provider, hashKey: key, maxArgSpans: 50, classifier: fixed({ 'db.insert': c }) });
+    // A model on this machine (denyResidencies []): the secret call runs, so its spans are recorded in full.
+    const run = instrumentDispatch(dispatch, { tracerProvider: provider, hashKey: key, maxArgSpans: 50, classifier: fixed({ 'db.insert': c }), policy: { denyResidencies: [] } });
     await run('db.insert', {});
     const all = spans();
     expect(all).toHaveLength(51);
@@ -291,7 +297,7 @@ describe('ArgspanInstrumentation remote hop hook', () => {
     const { provider, spans } = memoryTracing();
     const remote = vi.fn();
     const c = classification('summarise', [{ key: 'path', text: '.env', residency: 'secret', rule: 'secret-file-name' }], { verdict: 'local', residency: 'secret' });
-    await instrumentDispatch(async () => 'local result', { tracerProvider: provider, hashKey: key, classifier: fixed({ summarise: c }), remote })('summarise', {});
+    await instrumentDispatch(async () => 'local result', { tracerProvider: provider, hashKey: key, classifier: fixed({ summarise: c }), remote, policy: { denyResidencies: [] } })('summarise', {});
     expect(remote).not.toHaveBeenCalled();
     const tool = only(spans(), 'execute_tool summarise');
     expect(tool.attributes[CallAttributes.HOP_BLOCKED]).toBe(true);

@@ -9,7 +9,8 @@ import {
   toolCallSpanName,
 } from '@argspan/conventions';
 import type { Residency } from '@argspan/conventions';
-import type { CallClassification, ClassifyOptions, ToolCall } from '@argspan/core';
+import { decideEnforcement, resolvePolicy } from '@argspan/core';
+import type { CallClassification, ClassifyOptions, GatePolicy, ToolCall } from '@argspan/core';
 import { defaultClassifier } from './default-classifier.js';
 import { errorTypeOf, gateError } from './errors.js';
 import { leafExcerpt, MAX_EXCERPT_CHARS } from './excerpt.js';
@@ -44,7 +45,7 @@ const TOOL_FAILED = 'tool failed';
 /**
  * Wraps tool dispatch so every call is classified, gated and recorded: one `execute_tool {tool}`
  * span per call (a child of the active span) and one `tool_arg {key}` child per argument leaf.
- * Refused, blocked and asked calls never reach the tool. Uses only `@opentelemetry/api`, so it
+ * Denied and held calls never reach the tool (see the core's enforcement table). Uses only `@opentelemetry/api`, so it
  * joins whatever tracer provider the application registered.
  */
 export class ArgspanInstrumentation {
@@ -52,7 +53,10 @@ export class ArgspanInstrumentation {
   readonly session: ArgspanSession;
   private readonly tracer: Tracer;
   private readonly classifier: Classifier;
-  private readonly policy: ClassifyOptions | undefined;
+  /** The classifier's options: the user's policy plus whether a remote hop is configured. */
+  private readonly policy: ClassifyOptions;
+  /** The resolved policy enforcement is decided by (validated once, at construction). */
+  private readonly gatePolicy: GatePolicy;
   private readonly schemas: Readonly<Record<string, ToolSchema>>;
   private readonly maxArgSpans: number;
   private readonly excerptChars: number;
@@ -70,7 +74,9 @@ export class ArgspanInstrumentation {
     this.tracer = provider.getTracer(INSTRUMENTATION_SCOPE, VERSION);
     this.session = config.session ?? new ArgspanSession();
     this.classifier = config.classifier ?? defaultClassifier;
-    this.policy = config.policy;
+    // Validate the policy now: a bad option is a setup error, not a reason to refuse every call.
+    this.gatePolicy = resolvePolicy(config.policy);
+    this.policy = { ...config.policy, remoteHop: config.remote !== undefined };
     this.schemas = config.schemas ?? {};
     const cap = config.maxArgSpans ?? DEFAULT_MAX_ARG_SPANS;
     if (!Number.isInteger(cap) || cap < 0) throw new RangeError(`argspan: maxArgSpans must be an integer >= 0, got ${cap}`);
@@ -127,7 +133,9 @@ export class ArgspanInstrumentation {
     const callId = options?.callId ?? session.nextCallId();
     const schema = this.schemas[tool];
     const call: ToolCall = { tool, args, callId };
-    const c = classifySafely(this.classifier, call, session.callContext(schema), this.policy);
+    const classified = classifySafely(this.classifier, call, session.callContext(schema), this.policy);
+    // Enforcement is the policy's, whatever classifier labelled the call.
+    const c: CallClassification = { ...classified, enforcement: decideEnforcement(classified, this.gatePolicy, this.remote !== undefined) };
 
     const parent = context.active();
     const emit = selectArgSpans(c, this.maxArgSpans);
@@ -140,7 +148,7 @@ export class ArgspanInstrumentation {
           runId: session.runId,
           emitted: emit ? emit.length : c.leaves.length,
           argsHash: hasher.hash(argsHashInput(c.flat), memoisable(c, session)),
-          hopBlocked: this.remote !== undefined && c.verdict !== 'remote-ok',
+          hopBlocked: this.remote !== undefined && c.enforcement.action !== 'hop',
         }),
       },
       parent,
@@ -152,12 +160,12 @@ export class ArgspanInstrumentation {
     if (refusal) {
       span.setAttributes(this.stopwatch(callStarted, undefined));
       span.setAttribute(OtelAttributes.ERROR_TYPE, refusal.errorType);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: c.reason });
+      span.setStatus({ code: SpanStatusCode.ERROR, message: c.enforcement.reason });
       span.end();
       throw refusal;
     }
 
-    const remote = c.verdict === 'remote-ok' ? this.remote : undefined;
+    const remote = c.enforcement.action === 'hop' ? this.remote : undefined;
     const started = performance.now();
     let result: R;
     try {

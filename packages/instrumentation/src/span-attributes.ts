@@ -1,5 +1,5 @@
 import type { Attributes } from '@opentelemetry/api';
-import { ArgAttributes, CallAttributes, GenAiAttributes, OPERATION_EXECUTE_TOOL } from '@argspan/conventions';
+import { ArgAttributes, CallAttributes, GenAiAttributes, OPERATION_EXECUTE_TOOL, gateHitKey } from '@argspan/conventions';
 import type { CallClassification, Leaf, LeafClassification } from '@argspan/core';
 
 /** Everything the `execute_tool` span records at its start, besides the classification. */
@@ -10,7 +10,7 @@ export interface CallSpanInput {
   emitted: number;
   /** Keyed hash of all arguments. */
   argsHash: string;
-  /** A remote hop was available for this call but the verdict kept the call local or refused it. */
+  /** A remote hop was available for this call but enforcement did not send it through the hop. */
   hopBlocked: boolean;
 }
 
@@ -30,6 +30,8 @@ export function callSpanAttributes(c: CallClassification, input: CallSpanInput):
     [CallAttributes.VERDICT_REASON]: c.reason,
     [CallAttributes.GATE_ACTION]: c.gate.action,
     [CallAttributes.GATE_HITS]: c.gate.hits,
+    [CallAttributes.ENFORCEMENT]: c.enforcement.action,
+    [CallAttributes.ENFORCEMENT_REASON]: c.enforcement.reason,
     [CallAttributes.BYTES_REDACTED]: bytesAfterRedaction(c),
     [CallAttributes.HOP_BLOCKED]: input.hopBlocked,
     [CallAttributes.FAILED_CLOSED]: c.failedClosed,
@@ -107,7 +109,7 @@ function isEvidence(tool: string, l: LeafClassification, hits: ReadonlySet<strin
     l.residency === 'dirty-tree' ||
     l.residency === 'unknown' ||
     l.provenance === 'context_retrieved' ||
-    hits.has(`${tool}.${l.key}`)
+    hits.has(gateHitKey(tool, l.key))
   );
 }
 

@@ -36,8 +36,12 @@ export interface RemoteHopRequest {
  */
 export type RemoteHop = (request: RemoteHopRequest, span: Span) => Promise<unknown>;
 
-/** The classification function; `classifyCall` from `@argspan/core` by default. A throw fails closed. */
-export type Classifier = (call: ToolCall, ctx: ClassifyContext, options?: ClassifyOptions) => CallClassification;
+/**
+ * The classification function; `classifyCall` from `@argspan/core` by default. A throw fails
+ * closed. It labels the call; what is then done with it (enforcement) is always decided by the
+ * instrumentation's policy, so a classifier's own `enforcement`, if any, is ignored.
+ */
+export type Classifier = (call: ToolCall, ctx: ClassifyContext, options?: ClassifyOptions) => Omit<CallClassification, 'enforcement'>;
 
 /** What argspan knows about one tool's JSON schema. */
 export interface ToolSchema {

@@ -36,12 +36,15 @@ export interface LeafSpec extends Partial<Omit<LeafClassification, 'key'>> {
   text: string;
 }
 
-/** A CallClassification built by hand (what the core would return), for tests of the recording side. */
+/**
+ * A classification built by hand (what a classifier returns; the instrumentation decides the
+ * enforcement itself), for tests of the recording side.
+ */
 export function classification(
   tool: string,
   leaves: LeafSpec[],
-  over: Partial<Omit<CallClassification, 'leaves' | 'flat' | 'tool'>> = {},
-): CallClassification {
+  over: Partial<Omit<CallClassification, 'leaves' | 'flat' | 'tool' | 'enforcement'>> = {},
+): Omit<CallClassification, 'enforcement'> {
   const flat: Leaf[] = leaves.map((l) => {
     const path = l.key.split('.');
     return {

@@ -112,7 +112,8 @@ describe('instrumentAiTools through the AI SDK tool loop (scripted model, real g
     expect(toolError && 'error' in toolError ? toolError.error : undefined).toBeInstanceOf(ArgspanRefusedError);
     const span = toolSpan(spans(), 'http_get', 'call_http_1');
     expect(span.attributes[CallAttributes.RESIDENCY]).toBe('secret');
-    expect(span.attributes[CallAttributes.VERDICT]).toBe('refuse');
+    expect(span.attributes[CallAttributes.VERDICT]).toBe('local');
+    expect(span.attributes[CallAttributes.ENFORCEMENT]).toBe('deny');
     expect(spansText(spans())).not.toContain(canary);
     // The tool error the model is shown on the next step names the rule and key, never the value.
     const toolMessage = JSON.stringify(model.doGenerateCalls[1]!.prompt.filter((m) => m.role === 'tool'));

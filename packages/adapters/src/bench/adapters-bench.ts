@@ -4,7 +4,7 @@
  * one reached through a bare SDK `Client`, one through `instrumentMcpClient` (classify + gate + a
  * span per call and per argument, into a tracer provider with no exporter). Calls alternate between
  * the two so both see the same machine load. Prints the median round trip of each and the ratio.
- * Then the adapter layer alone (schema table + keep-local classifier) against the plain
+ * Then the adapter layer alone (the learned-schema table) against the plain
  * `ArgspanInstrumentation` on the same in-process call, alternating, median per call.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

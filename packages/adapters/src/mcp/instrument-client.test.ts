@@ -76,7 +76,7 @@ describe('instrumentMcpClient (in-process SDK server)', () => {
       await expect(thrown.client.callTool({ name: 'create_event', arguments: args })).rejects.toBeInstanceOf(ArgspanClarificationError);
       const result = (await answered.client.callTool({ name: 'create_event', arguments: args })) as { isError: boolean; content: { text: string }[] };
       expect(result.isError).toBe(true);
-      expect(result.content[0]!.text).toBe('Before I run create_event: which timezone should I use? You did not give the value, so I will not guess.');
+      expect(result.content[0]!.text).toBe('Before I run create_event: which time zone (`timezone`) should I use? You did not give it, so I will not guess.');
       expect(thrown.counts.calls).toEqual([]);
       expect(answered.counts.calls).toEqual([]);
     } finally {

@@ -61,7 +61,7 @@ describe('instrumentAgentTools through the Agents SDK runner (scripted model)', 
     expect(lookup).toHaveBeenCalledTimes(1);
     expect(create).not.toHaveBeenCalled();
     const shownToModel = JSON.stringify(model.calls[2]!.request.input);
-    expect(shownToModel).toContain('which timezone should I use?');
+    expect(shownToModel).toContain('which time zone (`timezone`) should I use?');
 
     expectBookingAsked(spans(), 'run-agents');
   });
@@ -93,7 +93,7 @@ describe('instrumentAgentTools through the Agents SDK runner (scripted model)', 
     await runner.run(new Agent({ name: 'Assistant', model, tools }), 'Send the report');
     expect(send).not.toHaveBeenCalled();
     const span = toolSpan(spans(), 'post_webhook', 'call_hook_1');
-    expect(span.attributes).toMatchObject({ [CallAttributes.RESIDENCY]: 'secret', [CallAttributes.VERDICT]: 'refuse', [OtelAttributes.ERROR_TYPE]: ErrorType.REFUSED });
+    expect(span.attributes).toMatchObject({ [CallAttributes.RESIDENCY]: 'secret', [CallAttributes.VERDICT]: 'local', [CallAttributes.ENFORCEMENT]: 'deny', [OtelAttributes.ERROR_TYPE]: ErrorType.REFUSED });
     expect(spansText(spans())).not.toContain(canary);
     const results = JSON.stringify((model.calls[1]!.request.input as { type?: string }[]).filter((i) => i.type === 'function_call_result'));
     expect(results).toContain('argspan refused post_webhook');

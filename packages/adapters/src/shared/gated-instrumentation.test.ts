@@ -4,13 +4,12 @@ import { classifyCall } from '@argspan/core';
 import { ArgspanRefusedError, FAIL_CLOSED_REASON } from '@argspan/instrumentation';
 import { argSpans, memoryTracing, only } from '../../test-support/fixtures.js';
 import { gatedInstrumentation, toolSchemaFromJsonSchema } from './gated-instrumentation.js';
-import { keptLocalReason } from './keep-local-classifier.js';
 
 const hashKey = new Uint8Array(32).fill(9);
 const dirty = { root: '/repo', paths: new Set(['src/config.py']), prefixes: [], lines: new Set<string>() };
 
 describe('gatedInstrumentation', () => {
-  it('refuses a secret call (core verdict local) and never runs the tool; the reason keeps the rule and key', async () => {
+  it('denies a secret call by default (the policy\'s denyResidencies) and never runs the tool; the reason keeps the rule and key', async () => {
     const { provider, spans } = memoryTracing();
     const run = vi.fn();
     const { instrumentation } = gatedInstrumentation({ tracerProvider: provider, hashKey });
@@ -19,12 +18,14 @@ describe('gatedInstrumentation', () => {
     expect(run).not.toHaveBeenCalled();
     const core = classifyCall({ tool: 'fs.read', args: { path: '.env' } });
     expect(core.verdict).toBe('local');
-    expect(only(spans(), 'execute_tool fs.read').attributes[CallAttributes.VERDICT_REASON]).toBe(keptLocalReason(core.reason, 'secret'));
+    const attrs = only(spans(), 'execute_tool fs.read').attributes;
+    expect(attrs[CallAttributes.VERDICT_REASON]).toBe(core.reason);
+    expect(attrs[CallAttributes.ENFORCEMENT_REASON]).toBe(core.enforcement.reason);
   });
 
-  it('runs a dirty-tree call by default and refuses it when dirty-tree is listed', async () => {
-    const call = (refuseResidencies?: ('secret' | 'dirty-tree')[]) => {
-      const { instrumentation } = gatedInstrumentation({ hashKey, policy: { dirty }, ...(refuseResidencies ? { refuseResidencies } : {}) });
+  it('runs a dirty-tree call by default and denies it when the policy lists dirty-tree', async () => {
+    const call = (denyResidencies?: ('secret' | 'dirty-tree')[]) => {
+      const { instrumentation } = gatedInstrumentation({ hashKey, policy: { dirty, ...(denyResidencies ? { denyResidencies } : {}) } });
       return instrumentation.call('fs.read', { path: '/repo/src/config.py' }, undefined, () => 'ran');
     };
     await expect(call()).resolves.toBe('ran');
@@ -32,8 +33,8 @@ describe('gatedInstrumentation', () => {
     await expect(call([])).resolves.toBe('ran');
   });
 
-  it('rejects a misspelt residency instead of silently refusing nothing', () => {
-    expect(() => gatedInstrumentation({ hashKey, refuseResidencies: ['secrets' as 'secret'] })).toThrow(/refuseResidencies has "secrets"/);
+  it('rejects a misspelt residency when it is built, instead of silently denying nothing', () => {
+    expect(() => gatedInstrumentation({ hashKey, policy: { denyResidencies: ['secrets' as 'secret'] } })).toThrow(/denyResidencies must hold residency labels/);
   });
 
   it('fails closed when a custom classifier throws', async () => {

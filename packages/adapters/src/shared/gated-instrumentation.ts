@@ -1,9 +1,7 @@
-import { RESIDENCY_ORDER } from '@argspan/conventions';
-import type { Residency } from '@argspan/conventions';
+import type { ClassifyContext } from '@argspan/core';
 import { classifyCall, defaultsFromJsonSchema, publicKeysFromJsonSchema } from '@argspan/core';
 import { ArgspanInstrumentation } from '@argspan/instrumentation';
-import type { ToolSchema } from '@argspan/instrumentation';
-import { DEFAULT_REFUSE_RESIDENCIES, keepLocalClassifier } from './keep-local-classifier.js';
+import type { Classifier, ToolSchema } from '@argspan/instrumentation';
 import type { AdapterOptions } from './types.js';
 
 /** An instrumentation whose tool schemas can still be learned after it was built. */
@@ -21,18 +19,19 @@ export function toolSchemaFromJsonSchema(jsonSchema: unknown): ToolSchema {
 }
 
 /**
- * Build the instrumentation an adapter dispatches through: the user's configuration, a schema
- * table that learning adds to, and the keep-local classifier wrapper.
+ * Build the instrumentation an adapter dispatches through: the user's configuration (its policy
+ * decides verdict and enforcement exactly as for `instrumentDispatch`) and a schema table that
+ * the framework's tool listings add to.
  */
 export function gatedInstrumentation(options: AdapterOptions = {}): GatedInstrumentation {
-  const { refuseResidencies, schemas: configured = {}, classifier, ...config } = options;
+  const { schemas: configured = {}, classifier, ...config } = options;
   // One live table: configured schemas win over learned ones; the instrumentation reads it per call.
   const schemas: Record<string, ToolSchema> = { ...configured };
   const learned = (tool: string): ToolSchema | undefined => (Object.hasOwn(schemas, tool) ? schemas[tool] : undefined);
   const instrumentation = new ArgspanInstrumentation({
     ...config,
     schemas,
-    classifier: keepLocalClassifier(classifier ?? classifyCall, checkResidencies(refuseResidencies ?? DEFAULT_REFUSE_RESIDENCIES), learned),
+    classifier: withLearnedSchema(classifier ?? classifyCall, learned),
   });
   return {
     instrumentation,
@@ -44,13 +43,21 @@ export function gatedInstrumentation(options: AdapterOptions = {}): GatedInstrum
   };
 }
 
-/** Reject a misspelt residency: a typo there would silently let secrets through. */
-function checkResidencies(list: readonly Residency[]): readonly Residency[] {
-  if (!Array.isArray(list)) throw new TypeError('argspan adapters: refuseResidencies must be an array of residency labels');
-  for (const r of list) {
-    if (!(RESIDENCY_ORDER as readonly string[]).includes(r)) {
-      throw new RangeError(`argspan adapters: refuseResidencies has ${JSON.stringify(r)}; expected one of ${RESIDENCY_ORDER.join(', ')}`);
-    }
-  }
-  return list;
+/**
+ * Wrap a classifier so that schemas the adapter learned at run time (MCP `listTools`, a tool's
+ * input schema) reach classification even when the instrumentation was built before they were
+ * known. A throw in `base` propagates, so the instrumentation fails closed.
+ */
+function withLearnedSchema(base: Classifier, learned: (tool: string) => ToolSchema | undefined): Classifier {
+  return (call, ctx, options) => base(call, withSchema(ctx, learned(call.tool)), options);
+}
+
+/** `ctx` with the learned schema's fields filled in where the instrumentation supplied none. */
+function withSchema(ctx: ClassifyContext, schema: ToolSchema | undefined): ClassifyContext {
+  if (!schema) return ctx;
+  const out: ClassifyContext = { ...ctx };
+  if (out.schemaDefaults === undefined && schema.defaults) out.schemaDefaults = schema.defaults;
+  if (out.safeDefaults === undefined && schema.safeDefaults) out.safeDefaults = schema.safeDefaults;
+  if (out.publicSchemaKeys === undefined && schema.publicKeys) out.publicSchemaKeys = schema.publicKeys;
+  return out;
 }

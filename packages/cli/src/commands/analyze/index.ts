@@ -12,10 +12,10 @@ import { Option, type Command } from 'commander';
 import { ExitCode } from '../../exit-codes.js';
 import type { CommandIO } from '../../io.js';
 import type { CommandRegistrar } from '../../main.js';
-import { ANALYZE_OPTIONS, numericOptions, type AnalyzeCliOptions } from './options.js';
+import { ANALYZE_OPTIONS, denyResidenciesOption, numericOptions, type AnalyzeCliOptions } from './options.js';
 import { createProgress } from './progress.js';
 
-const collect = (value: string, prev: string[]) => [...prev, value];
+const collect = (value: string, prev: string[] = []) => [...prev, value];
 
 /** `argspan analyze PATH...`: load trace exports, run the rules, print a report, gate CI by exit code. */
 export const registerAnalyze: CommandRegistrar = (program: Command, io: CommandIO, setExit) => {
@@ -35,8 +35,9 @@ export const registerAnalyze: CommandRegistrar = (program: Command, io: CommandI
 
 async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandIO): Promise<number> {
   const numeric = numericOptions(opts);
-  if (!numeric.ok) {
-    io.stderr.write(`argspan analyze: ${numeric.error}\n`);
+  const deny = denyResidenciesOption(opts.denyResidencies);
+  if (!numeric.ok || !deny.ok) {
+    io.stderr.write(`argspan analyze: ${!numeric.ok ? numeric.error : (deny as { error: string }).error}\n`);
     return ExitCode.INPUT_ERROR;
   }
   const progress = createProgress(io.stderr);
@@ -49,6 +50,7 @@ async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandI
       allowPartial: opts.allowPartial,
       remoteAllowlist: opts.remoteAllowlist.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
       ...numeric.options,
+      ...(deny.value ? { denyResidencies: deny.value } : {}),
       ...(opts.baseline ? { baseline: opts.baseline } : {}),
       ...(opts.db ? { dbPath: opts.db } : {}),
       ...(opts.exportParquet ? { exportParquetDir: opts.exportParquet } : {}),

@@ -1,4 +1,5 @@
 import { REPORT_FORMATS, SEVERITIES } from '@argspan/analyzer';
+import { RESIDENCY_ORDER, type Residency } from '@argspan/conventions';
 
 /** Parsed `argspan analyze` options (commander camel-cases the flags). */
 export interface AnalyzeCliOptions {
@@ -12,6 +13,7 @@ export interface AnalyzeCliOptions {
   allowPartial: boolean;
   reports: boolean;
   remoteAllowlist: string[];
+  denyResidencies?: string[];
   maxLineBytes?: string;
   memoryLimit?: string;
   threads?: string;
@@ -38,6 +40,7 @@ export const ANALYZE_OPTIONS: readonly OptionSpec[] = [
   { flags: '--allow-partial', description: 'analyse the readable rest of damaged input and report what was skipped', default: false },
   { flags: '--reports', description: 'also run the report rules (invented fields per turn, run summary, lineage)', default: false },
   { flags: '--remote-allowlist <tools>', description: 'comma-separated tools allowed to hop remotely (repeatable)', repeatable: true, default: [] },
+  { flags: '--deny-residencies <labels>', description: 'residencies the agents\' policy never dispatches, comma-separated (default: secret; "" for none)', repeatable: true },
   { flags: '--max-line-bytes <n>', description: 'largest JSON line accepted (default: DuckDB\'s 16 MiB)' },
   { flags: '--memory-limit <size>', description: 'DuckDB memory limit, e.g. 1.25GB or 2GiB; beyond it tables spill to a temporary directory (default: 1.25GB)' },
   { flags: '--threads <n>', description: 'DuckDB worker threads (default: the machine\'s cores)' },
@@ -45,6 +48,15 @@ export const ANALYZE_OPTIONS: readonly OptionSpec[] = [
 
 /** A size DuckDB's `memory_limit` accepts: a number and a unit (decimal or binary). */
 const SIZE = /^(\d+(?:\.\d+)?) ?(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
+
+/** `--deny-residencies`, checked before any file is read: the labels, or the first error. @default ['secret'] */
+export function denyResidenciesOption(values: readonly string[] | undefined): { ok: true; value: Residency[] | undefined } | { ok: false; error: string } {
+  if (values === undefined) return { ok: true, value: undefined };
+  const labels = values.flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+  const bad = labels.find((l) => !(RESIDENCY_ORDER as readonly string[]).includes(l));
+  if (bad !== undefined) return { ok: false, error: `--deny-residencies takes residency labels (${RESIDENCY_ORDER.join(', ')}), got ${JSON.stringify(bad)}` };
+  return { ok: true, value: labels as Residency[] };
+}
 
 /** The numeric options, checked before any file is read: the `analyze()` options they map to, or the first error. */
 export function numericOptions(opts: Pick<AnalyzeCliOptions, 'maxLineBytes' | 'memoryLimit' | 'threads'>):

@@ -10,20 +10,23 @@ import {
   type ClassifyOptions,
   type CommittedContent,
   type DirtySet,
+  type GatePolicy,
 } from '@argspan/core';
-import { GateAction, Verdict } from '@argspan/conventions';
+import { Enforcement } from '@argspan/conventions';
 
 export interface ClassifyLinesOptions {
   /** Repository whose dirty set (and, in strict mode, committed blobs) apply to every call. */
   repo?: string;
-  strictPublic?: boolean;
-  bulkyThreshold?: number;
+  /** The policy every call is judged by (a recorded call's own policy fields win over it). */
+  policy?: Partial<GatePolicy>;
+  /** Judge `remote-ok` calls as an agent with a remote hop configured would (enforcement `hop`). */
+  remoteHop?: boolean;
 }
 
 export interface ClassifyLinesResult {
   answered: number;
   malformed: number;
-  /** Calls refused or whose inferred-field gate blocked or asked. */
+  /** Calls the policy denies or holds (they would not reach the tool). */
   gated: number;
 }
 
@@ -37,6 +40,7 @@ export function classificationLine(c: CallClassification): Record<string, unknow
     verdict: c.verdict,
     reason: c.reason,
     gate,
+    enforcement: { action: c.enforcement.action, reason: c.enforcement.reason },
     args: c.leaves.map((l) => {
       const a: Record<string, unknown> = { key: l.key, leaf: l.leaf, residency: l.residency, provenance: l.provenance, rule: l.rule };
       if (l.sourceCallId !== undefined) a.source_call_id = l.sourceCallId;
@@ -71,7 +75,7 @@ export async function classifyLines(
     repoDirty = await readDirtySet(root, {
       onNotARepository: (dir) => err.write(`argspan classify: ${dir} is not a git work tree; no dirty-tree evidence\n`),
     });
-    if (options.strictPublic) committed = await loadCommittedContent(root);
+    if (options.policy?.strictPublic) committed = await loadCommittedContent(root);
   }
 
   const result: ClassifyLinesResult = { answered: 0, malformed: 0, gated: 0 };
@@ -97,13 +101,11 @@ export async function classifyLines(
       continue;
     }
     const dirty = recorded.dirty ? inlineDirtySet(recorded.dirty, root) : repoDirty;
-    const opts: ClassifyOptions = { ...recorded.policy };
-    if (options.strictPublic !== undefined && recorded.policy.strictPublic === undefined) opts.strictPublic = options.strictPublic;
-    if (options.bulkyThreshold !== undefined && recorded.policy.bulkyThreshold === undefined) opts.bulkyThreshold = options.bulkyThreshold;
+    const opts: ClassifyOptions = { ...options.policy, ...recorded.policy, remoteHop: options.remoteHop === true };
     if (dirty) opts.dirty = dirty;
     if (committed) opts.committed = committed;
     const c = classifyCall(recorded.call, recorded.context, opts);
-    if (c.verdict === Verdict.REFUSE || c.gate.action !== GateAction.ALLOW) result.gated++;
+    if (c.enforcement.action === Enforcement.DENY || c.enforcement.action === Enforcement.HOLD) result.gated++;
     out.write(JSON.stringify(classificationLine(c)) + '\n');
     result.answered++;
   }

@@ -1,39 +1,42 @@
-import { Option } from 'commander';
 import { ExitCode } from '../../exit-codes.js';
 import type { CommandRegistrar } from '../../main.js';
+import { addPolicyOptions, policyFromOptions, PolicyOptionError, type PolicyCliOptions } from '../../policy/policy-options.js';
 import { classifyLines } from './classify-lines.js';
 
 export { classifyLines, classificationLine } from './classify-lines.js';
 
 export const registerClassify: CommandRegistrar = (program, io, setExit) => {
-  program
+  const command = program
     .command('classify')
     .description(
       'Classify and gate recorded tool calls: JSON lines on stdin, one JSON line per call on stdout.\n' +
-        'Input fields: tool, args, user_text, context, schema_defaults, safe_defaults, remote_allowlist,\n' +
-        'local_tools, deny_inferred, dirty, strict_public, bulky_threshold.',
+        'Input fields: tool, args, user_text, context, schema_defaults, safe_defaults, public_schema_keys,\n' +
+        'dirty, and the policy fields (remote_allowlist, remote_tools, deny_residencies, deny_inferred,\n' +
+        'inferred_action, strict_public, bulky_threshold), which win over the options below.',
     )
     .option('--repo <dir>', 'git repository whose uncommitted paths are dirty-tree evidence')
-    .option('--strict-public', 'bulky values are public only with proof they are committed (needs --repo)')
-    .addOption(new Option('--bulky-threshold <chars>', 'characters at which a value counts as bulky').argParser(positiveInt))
-    .option('--fail-on-gate', 'exit 1 when any call is refused or its inferred-field gate blocks or asks')
-    .action(async (opts: { repo?: string; strictPublic?: boolean; bulkyThreshold?: number; failOnGate?: boolean }) => {
-      const r = await classifyLines(io.stdin, io.stdout, io.stderr, {
-        ...(opts.repo !== undefined ? { repo: opts.repo } : {}),
-        ...(opts.strictPublic ? { strictPublic: true } : {}),
-        ...(opts.bulkyThreshold !== undefined ? { bulkyThreshold: opts.bulkyThreshold } : {}),
-      });
-      if (r.malformed > 0) {
-        io.stderr.write(`argspan classify: ${r.malformed} malformed line(s), ${r.answered} answered\n`);
-        setExit(ExitCode.INPUT_ERROR);
-      } else if (opts.failOnGate && r.gated > 0) {
-        setExit(ExitCode.FINDINGS);
-      }
+    .option('--remote-hop', 'judge remote-ok calls as an agent with a remote hop configured (enforcement hop)')
+    .option('--fail-on-gate', 'exit 1 when the policy denies or holds any call');
+  addPolicyOptions(command).action(async (opts: PolicyCliOptions & { repo?: string; remoteHop?: boolean; failOnGate?: boolean }) => {
+    let policy;
+    try {
+      policy = policyFromOptions(opts);
+    } catch (e) {
+      if (!(e instanceof PolicyOptionError)) throw e;
+      io.stderr.write(`argspan classify: ${e.message}\n`);
+      setExit(ExitCode.INPUT_ERROR);
+      return;
+    }
+    const r = await classifyLines(io.stdin, io.stdout, io.stderr, {
+      policy,
+      ...(opts.repo !== undefined ? { repo: opts.repo } : {}),
+      ...(opts.remoteHop ? { remoteHop: true } : {}),
     });
+    if (r.malformed > 0) {
+      io.stderr.write(`argspan classify: ${r.malformed} malformed line(s), ${r.answered} answered\n`);
+      setExit(ExitCode.INPUT_ERROR);
+    } else if (opts.failOnGate && r.gated > 0) {
+      setExit(ExitCode.FINDINGS);
+    }
+  });
 };
-
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--bulky-threshold must be a positive integer, got "${v}"`);
-  return n;
-}

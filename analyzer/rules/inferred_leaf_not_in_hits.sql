@@ -1,0 +1,13 @@
+-- id: inferred_leaf_not_in_hits
+-- title: Inferred denylisted argument missing from the gate hits
+-- severity: medium
+-- kind: check
+-- description: Each model-inferred denylisted argument must appear in its call's argspan.gate.hits
+--   as tool.key (list indices removed: one guessed element names its list), so the evidence says
+--   which field was gated.
+-- remedy: Check that the gate records every hit, not only the first.
+SELECT a.trace_id, a.span_id, a.tool, a."key",
+  'Model-inferred denylisted argument ' || a."key" || ' of ' || c.tool || ' is missing from the gate hits.' AS reason
+FROM tool_args a JOIN tool_calls c ON c.trace_id = a.trace_id AND c.span_id = a.call_span_id
+WHERE c.emitter = 'argspan' AND a.provenance = 'model_inferred' AND a.denylisted
+  AND NOT list_contains(coalesce(c.gate_hits, []), gate_hit_key(c.tool, a."key"))

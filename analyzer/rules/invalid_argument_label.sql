@@ -1,0 +1,13 @@
+-- id: invalid_argument_label
+-- title: Argument without exactly one known label
+-- severity: medium
+-- kind: check
+-- description: Every argument span carries exactly one provenance label and one residency label
+--   from the documented sets; this one is missing a label or has an unknown value.
+-- remedy: Check the instrumentation version against the conventions the analyzer was built with.
+SELECT a.trace_id, a.span_id, a.tool, a."key",
+  'Argument ' || a."key" || ' of ' || coalesce(a.tool, '?') || ' has provenance ' || coalesce(a.provenance, 'missing')
+    || ' and residency ' || coalesce(a.residency, 'missing') || ', not one known label each.' AS reason
+FROM tool_args a
+WHERE a.provenance IS NULL OR a.provenance NOT IN ('user_explicit', 'context_retrieved', 'schema_default', 'model_inferred')
+   OR a.residency IS NULL OR a.residency NOT IN ('secret', 'dirty-tree', 'bulky-public', 'tiny-public', 'unknown')
