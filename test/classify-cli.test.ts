@@ -59,6 +59,15 @@ describe('argspan classify (the real binary)', () => {
     }
   });
 
+  it('exits 2 when --repo is not a git work tree, instead of answering without dirty-tree evidence', () => {
+    for (const repo of ['/nonexistent/argspan-repo', tmpdir()]) {
+      const r = run(['classify', '--repo', repo], '{"tool":"t","args":{"path":"draft.md"}}\n');
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`--repo ${repo}: not a git work tree`);
+    }
+  });
+
   describe('the demo transcript', () => {
     const transcript = readFileSync(new URL('../fixtures/calls/demo-transcript.jsonl', import.meta.url), 'utf8').trim().split('\n');
 

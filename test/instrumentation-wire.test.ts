@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ArgAttributes, CallAttributes, GenAiAttributes } from '@argspan/conventions';
 import { ArgspanInstrumentation, ArgspanSession, setupTracing } from '@argspan/instrumentation';
 import { classification } from '../packages/instrumentation/test-support/tracing.js';
@@ -112,19 +112,40 @@ describe('instrumentation over the wire (real OTLP/HTTP exporter, loopback recei
     expect(attr(key, ArgAttributes.VALUE_HASH)).toMatch(/^[0-9a-f]{32}$/);
   });
 
-  it('counts spans the receiver never got when the collector is down', async () => {
-    const warnings: string[] = [];
-    const tracing = setupTracing({
-      exporter: 'otlp',
-      otlpUrl: 'http://127.0.0.1:1/v1/traces',
-      register: false,
-      otlpTimeoutMillis: 1000,
-      batch: { warn: (m) => warnings.push(m), exportTimeoutMillis: 5000 },
-    });
-    const tracer = tracing.provider.getTracer('t');
-    for (let i = 0; i < 3; i++) tracer.startSpan('lost').end();
-    await tracing.shutdown().catch(() => undefined);
-    expect(tracing.stats()[0]).toMatchObject({ ended: 3, failed: 3, exported: 0 });
-    expect(warnings.join('\n')).toMatch(/3 of 3 spans lost/);
+  it('spills spans to files when the collector is down, and counts them lost only when the spill fails too', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'argspan-wire-spill-'));
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const down = (directory: string, warnings: string[]) =>
+        setupTracing({
+          exporter: 'otlp',
+          otlpUrl: 'http://127.0.0.1:1/v1/traces',
+          register: false,
+          env: {},
+          otlpTimeoutMillis: 1000,
+          file: { directory },
+          batch: { warn: (m) => warnings.push(m), exportTimeoutMillis: 5000 },
+        });
+      const spilledWarnings: string[] = [];
+      const spilled = down(join(dir, 'traces'), spilledWarnings);
+      for (let i = 0; i < 3; i++) spilled.provider.getTracer('t').startSpan('kept').end();
+      await spilled.shutdown();
+      expect(spilled.stats()[0]).toMatchObject({ ended: 3, failed: 0, exported: 3 });
+      expect(spilled.spill).toMatchObject({ spans: 3, directory: join(dir, 'traces') });
+      expect(spilledWarnings).toEqual([]);
+
+      writeFileSync(join(dir, 'not-a-dir'), 'x');
+      const lostWarnings: string[] = [];
+      const lost = down(join(dir, 'not-a-dir', 'traces'), lostWarnings);
+      for (let i = 0; i < 3; i++) lost.provider.getTracer('t').startSpan('lost').end();
+      await lost.shutdown().catch(() => undefined);
+      expect(lost.stats()[0]).toMatchObject({ ended: 3, failed: 3, exported: 0 });
+      expect(lostWarnings.join('\n')).toMatch(/3 of 3 spans lost/);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

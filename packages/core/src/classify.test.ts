@@ -125,7 +125,7 @@ describe('fail closed', () => {
     expect(c.failedClosed).toBe(true);
     expect(c.verdict).toBe('refuse');
     expect(c.gate.action).toBe('block');
-    expect(c.reason).toMatch(/fail-closed: classification stage "residency"/);
+    expect(c.reason).toMatch(/fail-closed: classification stage "keys"/); // the first stage that runs the detector
     expect(JSON.stringify({ ...c, flat: undefined })).not.toContain(CANARY);
   });
 

@@ -4,9 +4,9 @@ import { flatten } from './flatten.js';
 import { decideInferred, decideVerdict, denylistMatcher, resolvePolicy, strongestResidency } from './gate.js';
 import { stripToPublicSchema } from './json-schema.js';
 import { ProvenanceIndex, tagProvenance } from './provenance.js';
-import { labelResidency } from './residency.js';
-import { defaultSecretDetector } from './secrets/index.js';
-import type { CallClassification, CallContext, ClassifyOptions, FlattenResult, LeafClassification, ToolCall } from './types.js';
+import { labelLeaf } from './residency.js';
+import { defaultSecretDetector, redactSecrets } from './secrets/index.js';
+import type { CallClassification, CallContext, ClassifyOptions, FlattenResult, Leaf, LeafClassification, SecretDetector, ToolCall } from './types.js';
 
 /** Context for {@link classifyCall}: plain inputs, or a prebuilt {@link ProvenanceIndex} kept across a turn. */
 export type ClassifyContext = CallContext & { index?: ProvenanceIndex };
@@ -20,15 +20,20 @@ export type ClassifyContext = CallContext & { index?: ProvenanceIndex };
 export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options: ClassifyOptions = {}): CallClassification {
   let stage = 'options';
   let flat: FlattenResult | undefined;
-  const tool = typeof call?.tool === 'string' && call.tool !== '' ? call.tool : '(unnamed)';
+  let tool = typeof call?.tool === 'string' && call.tool !== '' ? call.tool : '(unnamed)';
+  const detector = options.detector ?? defaultSecretDetector;
   try {
     const policy = resolvePolicy(options);
     stage = 'flatten';
     flat = flatten(call.args, options.limits);
+    stage = 'keys';
+    // A credential used as a tool name or an object key is shown redacted wherever the name is shown.
+    const secretNames = findSecretNames(tool, flat.leaves, detector);
+    if (secretNames.toolRule !== undefined) tool = redactSecrets(tool, detector).text;
     stage = 'provenance-index';
     const index = ctx.index ?? ProvenanceIndex.from(ctx);
     const env = {
-      detector: options.detector ?? defaultSecretDetector,
+      detector,
       bulkyThreshold: policy.bulkyThreshold,
       strictPublic: policy.strictPublic,
       ...(options.dirty ? { dirty: options.dirty } : {}),
@@ -39,14 +44,16 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
 
     const leaves: LeafClassification[] = [];
     const defaultKeyOf = new Map<LeafClassification, string>();
-    for (const leaf of flat.leaves) {
+    for (let i = 0; i < flat.leaves.length; i++) {
+      const leaf = flat.leaves[i]!;
+      const keyRule = secretNames.keyRules?.[i];
       stage = 'residency';
-      const label = labelResidency(leaf, env);
+      const label = labelLeaf(leaf, env, keyRule);
       stage = 'provenance';
       const tag = tagProvenance(leaf, index, ctx.schemaDefaults);
       const lc: LeafClassification = {
-        key: leaf.key,
-        leaf: leaf.leaf,
+        key: keyRule === undefined ? leaf.key : redactSecrets(leaf.key, detector).text,
+        leaf: keyRule === undefined ? leaf.leaf : redactSecrets(leaf.leaf, detector).text,
         residency: label.residency,
         provenance: tag.provenance,
         rule: label.rule,
@@ -60,9 +67,10 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
 
     stage = 'gate';
     const incomplete = flat.droppedLeaves > 0;
-    const residency = strongestResidency(leaves, incomplete);
+    const residency = secretNames.toolRule !== undefined ? Residency.SECRET : strongestResidency(leaves, incomplete);
     const decisive = leaves.find((l) => l.residency === residency && !(l.rule === ResidencyRule.EMPTY));
     let { verdict, reason } = decideVerdict(tool, residency, decisive, policy);
+    if (secretNames.toolRule !== undefined && !decisive) reason = `secret tool name stays local (rule ${secretNames.toolRule})`;
     if (incomplete && residency === Residency.UNKNOWN && !decisive) {
       reason = `residency unknown, kept local (rule ${ResidencyRule.FLATTEN_LIMIT}: ${flat.droppedLeaves} leaves past maxLeaves)`;
     }
@@ -75,6 +83,7 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
     if (verdict === Verdict.REMOTE_OK && ctx.publicSchemaKeys) {
       stage = 'strip';
       strippedKeys = stripToPublicSchema(call.args, ctx.publicSchemaKeys).stripped;
+      if (secretNames.keyRules) strippedKeys = strippedKeys.map((k) => redactSecrets(k, detector).text);
     }
 
     stage = 'enforcement';
@@ -96,13 +105,45 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
       failedClosed: false,
     };
   } catch {
-    return failClosed(tool, stage, flat);
+    return failClosed(tool, stage, flat, detector);
   }
 }
 
-/** The fail-closed classification: refused, blocked, every leaf unknown. Names the stage, never the value. */
-function failClosed(tool: string, stage: string, flat: FlattenResult | undefined): CallClassification {
-  const leaves: LeafClassification[] = (flat?.leaves ?? []).map((l) => ({
+/**
+ * Credentials in the tool name and in the leaves' key paths: the rule that matched the tool name,
+ * and per leaf the rule that matched its key (`keyRules` is undefined when no key holds one, the
+ * common case). One detector scan over all names at once; only a hit is looked at name by name.
+ */
+function findSecretNames(tool: string, leaves: readonly Leaf[], detector: SecretDetector): { toolRule?: string; keyRules?: (string | undefined)[] } {
+  let all = tool;
+  for (const l of leaves) all += '\n' + l.key;
+  if (detector.find(all) === undefined) return {};
+  const out: { toolRule?: string; keyRules?: (string | undefined)[] } = {};
+  const toolRule = detector.find(tool)?.ruleId;
+  if (toolRule !== undefined) out.toolRule = toolRule;
+  const keyRules = leaves.map((l) => detector.find(l.key)?.ruleId);
+  if (keyRules.some((r) => r !== undefined)) out.keyRules = keyRules;
+  return out;
+}
+
+/**
+ * The fail-closed classification: refused, blocked, every leaf unknown. Names the stage, never the
+ * value; names and keys holding a credential are shown redacted (with the built-in detector when a
+ * custom one is what failed), and if even that fails no leaf is listed.
+ */
+function failClosed(rawTool: string, stage: string, flat: FlattenResult | undefined, detector: SecretDetector): CallClassification {
+  let tool = '(unnamed)';
+  let shown: { key: string; leaf: string; bytes: number }[] = [];
+  for (const d of detector === defaultSecretDetector ? [detector] : [detector, defaultSecretDetector]) {
+    try {
+      tool = redactSecrets(rawTool, d).text;
+      shown = (flat?.leaves ?? []).map((l) => ({ key: redactSecrets(l.key, d).text, leaf: redactSecrets(l.leaf, d).text, bytes: l.bytes }));
+      break;
+    } catch {
+      shown = [];
+    }
+  }
+  const leaves: LeafClassification[] = shown.map((l) => ({
     key: l.key,
     leaf: l.leaf,
     residency: Residency.UNKNOWN,
@@ -120,7 +161,7 @@ function failClosed(tool: string, stage: string, flat: FlattenResult | undefined
     gate: { action: GateAction.BLOCK, hits: [] },
     enforcement: { action: Enforcement.DENY, rule: 'fail-closed', reason: `denied: ${reason}` },
     leaves,
-    flat: flat?.leaves ?? [],
+    flat: shown.length > 0 ? (flat?.leaves ?? []) : [],
     limits: flat?.limits ?? [],
     droppedLeaves: flat?.droppedLeaves ?? 0,
     bytes: flat?.bytes ?? 0,

@@ -44,3 +44,6 @@ export type { ValueHasher } from './keyed-hash.js';
 export type * from './types.js';
 export { parseRecordedCall, parsePolicyFields, RecordedCallError } from './recorded-call.js';
 export type { RecordedCall } from './recorded-call.js';
+export { snapshotArgs, ArgumentSnapshotError, DEFAULT_SNAPSHOT_LIMITS } from './snapshot.js';
+export type { SnapshotLimits } from './snapshot.js';
+export { makeDirectorySync } from './make-directory.js';

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { makeDirectorySync } from './make-directory.js';
 import { join } from 'node:path';
 
 /**
@@ -29,7 +30,7 @@ export function createValueHasher(key: Uint8Array): ValueHasher {
  */
 export async function loadOrCreateHashKey(stateDir: string): Promise<Buffer> {
   const file = join(stateDir, HASH_KEY_FILE);
-  await mkdir(stateDir, { recursive: true, mode: 0o700 });
+  makeDirectorySync(stateDir, 0o700);
   try {
     await writeFile(file, randomBytes(KEY_BYTES).toString('hex') + '\n', { flag: 'wx', mode: 0o600 });
   } catch (err) {

@@ -23,6 +23,15 @@ export interface ResidencyLabel {
  * unknown. Pure; throws only if a supplied detector throws (the caller fails closed).
  */
 export function labelResidency(leaf: Leaf, env: ResidencyEnv): ResidencyLabel {
+  return labelLeaf(leaf, env, env.detector.find(leaf.key)?.ruleId);
+}
+
+/**
+ * {@link labelResidency} with the key already scanned: `keySecretRule` is the detector rule that
+ * matched the leaf's key path (a credential used as an object key), if any. `classifyCall` scans
+ * every key of a call at once instead of one detector call per leaf.
+ */
+export function labelLeaf(leaf: Leaf, env: ResidencyEnv, keySecretRule: string | undefined): ResidencyLabel {
   const { text } = leaf;
 
   // secret: credential-shaped value, credential key slot, secret file name, or a credential in the key itself.
@@ -35,7 +44,7 @@ export function labelResidency(leaf: Leaf, env: ResidencyEnv): ResidencyLabel {
     // A numeric PIN in a `password` slot is still a password.
     return { residency: Residency.SECRET, rule: ResidencyRule.SECRET_KEY_NAME };
   }
-  if (env.detector.find(leaf.key)) return { residency: Residency.SECRET, rule: ResidencyRule.SECRET_IN_KEY };
+  if (keySecretRule !== undefined) return { residency: Residency.SECRET, rule: ResidencyRule.SECRET_IN_KEY };
 
   if (env.dirty) {
     const dirtyRule = matchDirty(text, env.dirty);

@@ -1,10 +1,10 @@
+import { makeDirectorySync } from '@argspan/core';
 import {
   closeSync,
   constants,
   fsync,
   ftruncateSync,
   linkSync,
-  mkdirSync,
   openSync,
   readFileSync,
   readdirSync,
@@ -88,6 +88,6 @@ export const nodeFs: HopFs = {
   readFile: async (path) => readFileSync(path),
   readdir: async (path) => readdirSync(path),
   mkdir: async (path) => {
-    mkdirSync(path, { recursive: true, mode: 0o700 });
+    makeDirectorySync(path, 0o700);
   },
 };

@@ -1,4 +1,5 @@
 import { ResidencyRule } from '@argspan/conventions';
+import { redactSecrets } from '@argspan/core';
 import type { CallClassification, ClassifyContext, ClassifyOptions, ToolCall } from '@argspan/core';
 import type { Classifier } from './types.js';
 
@@ -25,15 +26,17 @@ export function classifySafely(
   return failClosed(call.tool);
 }
 
-/** The fail-closed classification of a call to `tool`. */
-export function failClosed(tool: string): CallClassification {
+/**
+ * The fail-closed classification of a call to `tool` (shown redacted if the name holds a
+ * credential): no leaves, so nothing of the arguments is recorded.
+ */
+export function failClosed(tool: string, reason: string = FAIL_CLOSED_REASON): Omit<CallClassification, 'enforcement'> {
   return {
-    tool,
+    tool: shownToolName(tool),
     residency: 'unknown',
     verdict: 'refuse',
-    reason: FAIL_CLOSED_REASON,
+    reason,
     gate: { action: 'block', hits: [] },
-    enforcement: { action: 'deny', rule: 'fail-closed', reason: `denied: ${FAIL_CLOSED_REASON}` },
     leaves: [],
     flat: [],
     limits: [],
@@ -66,4 +69,13 @@ function isLabel(l: unknown): boolean {
   if (typeof l !== 'object' || l === null) return false;
   const x = l as Record<string, unknown>;
   return typeof x.key === 'string' && typeof x.residency === 'string' && typeof x.provenance === 'string' && typeof x.rule === 'string';
+}
+
+/** A tool name as spans may show it: redacted if it holds a credential; never throws. */
+function shownToolName(tool: string): string {
+  try {
+    return redactSecrets(tool).text;
+  } catch {
+    return '(unnamed)';
+  }
 }

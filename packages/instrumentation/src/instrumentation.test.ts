@@ -347,21 +347,27 @@ describe('ArgspanInstrumentation robustness', () => {
     );
   });
 
-  it('fails with a clear error naming the key file, and does not dispatch, when the hash key cannot be loaded', async () => {
+  it('still gates and records with a per-process key, warning once and naming the directory, when the key file is corrupt', async () => {
     const { mkdtemp, writeFile } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const dir = await mkdtemp(join(tmpdir(), 'argspan-badkey-'));
     await writeFile(join(dir, 'hash.key'), 'not hex at all\n');
-    const { provider } = memoryTracing();
-    const dispatch = vi.fn();
-    const run = instrumentDispatch(dispatch, { tracerProvider: provider, stateDir: dir, classifier: fixed({ t: classification('t', []) }) });
-    await expect(run('t', {})).rejects.toThrow(/hash\.key/);
-    expect(dispatch).not.toHaveBeenCalled();
-    // Fixing the key file lets the next call through: a failed load is not cached.
-    await writeFile(join(dir, 'hash.key'), `${'ab'.repeat(32)}\n`);
-    await run('t', {});
-    expect(dispatch).toHaveBeenCalledTimes(1);
+    const { provider, spans } = memoryTracing();
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const dispatch = vi.fn(async () => 'ok');
+      const run = instrumentDispatch(dispatch, { tracerProvider: provider, stateDir: dir, classifier: fixed({ t: classification('t', [{ key: 'a', text: 'x' }]) }) });
+      expect(await run('t', {})).toBe('ok');
+      expect(await run('t', {})).toBe('ok');
+      expect(dispatch).toHaveBeenCalledTimes(2);
+      expect(spans().filter((s) => s.name === 'tool_arg a').map((s) => s.attributes[ArgAttributes.VALUE_HASH])).toEqual([expect.stringMatching(/^[0-9a-f]{32}$/), expect.stringMatching(/^[0-9a-f]{32}$/)]);
+      const ephemeral = warn.mock.calls.filter((c) => (c[1] as { code?: string } | undefined)?.code === 'ARGSPAN_EPHEMERAL_HASH_KEY');
+      expect(ephemeral).toHaveLength(1);
+      expect(String(ephemeral[0]![0])).toContain(dir);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('adds nothing to the context when resultToContext throws, and still returns the result', async () => {

@@ -5,18 +5,19 @@ import {
   CallAttributes,
   INSTRUMENTATION_SCOPE,
   OtelAttributes,
+  ResidencyRule,
   argumentSpanName,
   toolCallSpanName,
 } from '@argspan/conventions';
 import type { Residency } from '@argspan/conventions';
-import { decideEnforcement, resolvePolicy } from '@argspan/core';
+import { ArgumentSnapshotError, decideEnforcement, redactSecrets, resolvePolicy, snapshotArgs } from '@argspan/core';
 import type { CallClassification, ClassifyOptions, GatePolicy, ToolCall } from '@argspan/core';
 import { defaultClassifier } from './default-classifier.js';
 import { errorTypeOf, gateError } from './errors.js';
 import { leafExcerpt, MAX_EXCERPT_CHARS } from './excerpt.js';
 import { contextText } from '@argspan/core';
-import { classifySafely } from './fail-closed.js';
-import { hasherFor } from './hash-key.js';
+import { classifySafely, failClosed } from './fail-closed.js';
+import { hashKeyFromEnv, hasherFor } from './hash-key.js';
 import { HashMemo } from './hash-memo.js';
 import { stripForHop } from './strip.js';
 import { ArgspanSession } from './session.js';
@@ -92,21 +93,13 @@ export class ArgspanInstrumentation {
     if (!Number.isInteger(this.memoSize) || this.memoSize < 0) {
       throw new RangeError(`argspan: hashMemoSize must be an integer >= 0, got ${this.memoSize}`);
     }
-    this.hashKey = config.hashKey;
+    this.hashKey = config.hashKey ?? hashKeyFromEnv();
     this.stateDir = config.stateDir ?? '.argspan';
-    // Start loading now; a failure surfaces to the call that awaits it.
-    this.loadHasher().catch(() => undefined);
   }
 
-  /** The value hasher, loaded once; a failed load is retried by the next call. */
+  /** The value hasher, loaded on the first call (no I/O at construction); never rejects. */
   private loadHasher(): Promise<HashMemo> {
-    this.hasherLoad ??= hasherFor(this.hashKey, this.stateDir).then(
-      (h) => (this.hasher = new HashMemo(h, this.memoSize)),
-      (err: unknown) => {
-        this.hasherLoad = undefined;
-        throw err;
-      },
-    );
+    this.hasherLoad ??= hasherFor(this.hashKey, this.stateDir).then((h) => (this.hasher = new HashMemo(h, this.memoSize)));
     return this.hasherLoad;
   }
 
@@ -131,16 +124,21 @@ export class ArgspanInstrumentation {
     const hasher = this.hasher ?? (await this.loadHasher());
     const session = options?.session ?? this.session;
     const callId = options?.callId ?? session.nextCallId();
-    const schema = this.schemas[tool];
-    const call: ToolCall = { tool, args, callId };
-    const classified = classifySafely(this.classifier, call, session.callContext(schema), this.policy);
+    const schema = Object.hasOwn(this.schemas, tool) ? this.schemas[tool] : undefined;
+    // One read of the arguments: what is classified, recorded, dispatched and hopped is this copy.
+    const snapshot = snapshotOrFailure(args);
+    const classified =
+      'failure' in snapshot
+        ? failClosed(tool, snapshot.failure)
+        : classifySafely(this.classifier, { tool, args: snapshot.args, callId }, session.callContext(schema), this.policy);
     // Enforcement is the policy's, whatever classifier labelled the call.
     const c: CallClassification = { ...classified, enforcement: decideEnforcement(classified, this.gatePolicy, this.remote !== undefined) };
+    const sent = 'failure' in snapshot ? undefined : snapshot.args;
 
     const parent = context.active();
     const emit = selectArgSpans(c, this.maxArgSpans);
     const span = this.tracer.startSpan(
-      toolCallSpanName(tool),
+      toolCallSpanName(c.tool),
       {
         kind: SpanKind.INTERNAL,
         attributes: callSpanAttributes(c, {
@@ -170,11 +168,11 @@ export class ArgspanInstrumentation {
     let result: R;
     try {
       if (remote) {
-        const stripped = stripForHop(args, schema?.publicKeys);
-        const request = { tool, callId, args: stripped.args, strippedKeys: stripped.stripped, classification: c };
+        const stripped = stripForHop(sent, schema?.publicKeys);
+        const request = { tool, callId, args: stripped.args, strippedKeys: stripped.stripped.map((k) => redactSecrets(k).text), classification: c };
         result = (await context.with(active, () => remote(request, span))) as R;
       } else {
-        result = await context.with(active, () => invoke(args));
+        result = await context.with(active, () => invoke(sent));
       }
     } catch (err) {
       span.setAttributes(this.stopwatch(callStarted, remote ? performance.now() - started : undefined));
@@ -244,6 +242,16 @@ export class ArgspanInstrumentation {
     } catch {
       return undefined;
     }
+  }
+}
+
+/** The arguments as one plain JSON copy, or why they cannot be copied (the call then fails closed). */
+function snapshotOrFailure(args: unknown): { args: unknown } | { failure: string } {
+  try {
+    return { args: snapshotArgs(args) };
+  } catch (err) {
+    const kind = err instanceof ArgumentSnapshotError ? err.kind : 'unreadable';
+    return { failure: `fail-closed: the arguments are not JSON-serialisable (${kind}) (rule ${ResidencyRule.FAIL_CLOSED})` };
   }
 }
 

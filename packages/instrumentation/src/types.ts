@@ -57,14 +57,19 @@ export interface ToolSchema {
 export interface ArgspanInstrumentationConfig {
   /** Tracer provider to get the tracer from. @default the global provider (`trace.getTracerProvider()`) */
   tracerProvider?: TracerProvider;
-  /** HMAC key for value hashes (at least 16 bytes). @default read from (or created in) `{stateDir}/hash.key`, mode 0600 */
+  /**
+   * HMAC key for value hashes (at least 16 bytes). @default the hex key in `ARGSPAN_HASH_KEY`, else
+   * read from (or created in, on the first call) `{stateDir}/hash.key`, mode 0600; if the state
+   * directory cannot be used, a per-process key (one `ARGSPAN_EPHEMERAL_HASH_KEY` warning: hashes
+   * then do not join across processes). Calls are gated and recorded either way.
+   */
   hashKey?: Uint8Array;
   /**
    * Keyed hashes of this many recent values are memoised (never secret or dirty-tree values, never
    * values over 512 chars; in memory only); 0 turns the memo off. @default 4096
    */
   hashMemoSize?: number;
-  /** Local state directory holding the hash key. @default '.argspan' */
+  /** Local state directory holding the hash key; nothing is created until the first call. @default '.argspan' */
   stateDir?: string;
   /** Classification policy: remote allowlist, inferred denylist, ask/block, limits, dirty set. @default {} (core defaults) */
   policy?: ClassifyOptions;

@@ -1,9 +1,10 @@
-import { closeSync, mkdirSync, openSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExportResultCode } from '@opentelemetry/core';
 import type { ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { encodeOtlpJson } from './otlp-json.js';
+import { makeDirectorySync } from '@argspan/core';
 
 /** Options of {@link FileSpanExporter}. */
 export interface FileSpanExporterOptions {
@@ -90,7 +91,7 @@ export class FileSpanExporter implements SpanExporter {
 
   private rotate(): void {
     this.close();
-    mkdirSync(this.directory, { recursive: true });
+    makeDirectorySync(this.directory);
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('.', '');
     let file: string;
     for (;;) {

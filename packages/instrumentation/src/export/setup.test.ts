@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { listSpanFiles } from './file-exporter.js';
 import { otlpTracesUrlFromEnv, setupTracing } from './setup.js';
 
@@ -63,6 +63,33 @@ describe('setupTracing', () => {
     expect(both.exporters).toEqual(['otlp', 'file']);
     expect(both.otlpUrl).toBe('http://localhost:4318/v1/traces');
     await both.shutdown();
+  });
+
+  it('spills spans to the file exporter when the OTLP endpoint is unreachable, and says where, once', async () => {
+    const { createServer } = await import('node:net');
+    const closed = await new Promise<number>((resolve) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = srv.address() as { port: number };
+        srv.close(() => resolve(port));
+      });
+    });
+    const dir = join(mkdtempSync(join(tmpdir(), 'argspan-spill-')), 'traces');
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const t = setupTracing({ register: false, env: {}, exporter: 'otlp', otlpUrl: `http://127.0.0.1:${closed}/v1/traces`, otlpTimeoutMillis: 300, file: { directory: dir }, batch: { scheduledDelayMillis: 10 } });
+      t.provider.getTracer('t').startSpan('first').end();
+      await t.forceFlush();
+      t.provider.getTracer('t').startSpan('second').end();
+      await t.shutdown();
+      expect(spanNames(dir).sort()).toEqual(['first', 'second']);
+      expect(t.spill).toMatchObject({ spans: 2, directory: dir });
+      expect(t.stats()).toEqual([{ ended: 2, exported: 2, dropped: 0, failed: 0, queued: 0 }]);
+      const spills = warn.mock.calls.filter((c) => (c[1] as { code?: string } | undefined)?.code === 'ARGSPAN_SPANS_SPILLED');
+      expect(spills).toHaveLength(1);
+      expect(String(spills[0]![0])).toContain(dir);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('flushes on a normal exit only with flushOnExit (real child process)', async () => {

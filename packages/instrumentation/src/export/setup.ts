@@ -6,6 +6,7 @@ import { OtelAttributes } from '@argspan/conventions';
 import { CountingBatchSpanProcessor } from './counting-processor.js';
 import type { CountingBatchOptions, SpanLossStats } from './counting-processor.js';
 import { FileSpanExporter } from './file-exporter.js';
+import { SpillingSpanExporter } from './spill-exporter.js';
 import type { FileSpanExporterOptions } from './file-exporter.js';
 
 /** Where spans go: OTLP/HTTP, the embedded file exporter, or both. */
@@ -42,6 +43,11 @@ export interface TracingHandle {
   fileExporter?: FileSpanExporter;
   /** The OTLP traces URL, when OTLP is in use. */
   otlpUrl?: string;
+  /**
+   * When OTLP is the only exporter: batches it failed to send are written by the embedded file
+   * exporter (`file.directory`, default `traces`) instead — how many spans, and where.
+   */
+  spill?: { readonly spans: number; readonly directory: string | undefined };
   /** Span counts per exporter (dropped and failed spans are counted, never silent). */
   stats(): SpanLossStats[];
   forceFlush(): Promise<void>;
@@ -87,9 +93,13 @@ export function setupTracing(options: SetupTracingOptions = {}): TracingHandle {
     processors.push(new CountingBatchSpanProcessor(exporter, options.batch));
   };
   let otlpUrl: string | undefined;
+  let spilling: SpillingSpanExporter | undefined;
   if (useOtlp) {
     otlpUrl = options.otlpUrl ?? envUrl ?? 'http://localhost:4318/v1/traces';
-    add('otlp', new OTLPTraceExporter(options.otlpTimeoutMillis === undefined ? { url: otlpUrl } : { url: otlpUrl, timeoutMillis: options.otlpTimeoutMillis }));
+    const otlp = new OTLPTraceExporter(options.otlpTimeoutMillis === undefined ? { url: otlpUrl } : { url: otlpUrl, timeoutMillis: options.otlpTimeoutMillis });
+    // With files written anyway ('both'), a failed OTLP batch is already on disk; otherwise spill it there.
+    if (useFile) add('otlp', otlp);
+    else add('otlp', (spilling = new SpillingSpanExporter(otlp, () => new FileSpanExporter(options.file))));
   }
   let fileExporter: FileSpanExporter | undefined;
   if (useFile) {
@@ -114,6 +124,10 @@ export function setupTracing(options: SetupTracingOptions = {}): TracingHandle {
     flushOnExit: (timeoutMillis = 5000) => installExitHooks(shutdown, timeoutMillis),
   };
   if (fileExporter) handle.fileExporter = fileExporter;
+  if (spilling) {
+    const s = spilling;
+    handle.spill = { get spans() { return s.spilled; }, get directory() { return s.spillDirectory; } };
+  }
   if (otlpUrl !== undefined) handle.otlpUrl = otlpUrl;
   return handle;
 }

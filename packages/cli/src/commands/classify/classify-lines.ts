@@ -23,6 +23,11 @@ export interface ClassifyLinesOptions {
   remoteHop?: boolean;
 }
 
+/** `--repo` names no usable git work tree. The message names the option and path, nothing else. */
+export class RepoOptionError extends Error {
+  override name = 'RepoOptionError';
+}
+
 export interface ClassifyLinesResult {
   answered: number;
   malformed: number;
@@ -72,9 +77,10 @@ export async function classifyLines(
   let committed: CommittedContent | undefined;
   const root = resolve(options.repo ?? '.');
   if (options.repo !== undefined) {
-    repoDirty = await readDirtySet(root, {
-      onNotARepository: (dir) => err.write(`argspan classify: ${dir} is not a git work tree; no dirty-tree evidence\n`),
-    });
+    repoDirty = await readDirtySet(root);
+    // Without the repository there is no dirty-tree evidence: answering anyway would call
+    // uncommitted work public, so this is a usage error, not a warning.
+    if (!repoDirty) throw new RepoOptionError(`--repo ${options.repo}: not a git work tree (or not readable); no dirty-tree evidence`);
     if (options.policy?.strictPublic) committed = await loadCommittedContent(root);
   }
 

@@ -1,7 +1,7 @@
 import { ExitCode } from '../../exit-codes.js';
 import type { CommandRegistrar } from '../../main.js';
 import { addPolicyOptions, policyFromOptions, PolicyOptionError, type PolicyCliOptions } from '../../policy/policy-options.js';
-import { classifyLines } from './classify-lines.js';
+import { classifyLines, RepoOptionError } from './classify-lines.js';
 
 export { classifyLines, classificationLine } from './classify-lines.js';
 
@@ -27,11 +27,19 @@ export const registerClassify: CommandRegistrar = (program, io, setExit) => {
       setExit(ExitCode.INPUT_ERROR);
       return;
     }
-    const r = await classifyLines(io.stdin, io.stdout, io.stderr, {
-      policy,
-      ...(opts.repo !== undefined ? { repo: opts.repo } : {}),
-      ...(opts.remoteHop ? { remoteHop: true } : {}),
-    });
+    let r;
+    try {
+      r = await classifyLines(io.stdin, io.stdout, io.stderr, {
+        policy,
+        ...(opts.repo !== undefined ? { repo: opts.repo } : {}),
+        ...(opts.remoteHop ? { remoteHop: true } : {}),
+      });
+    } catch (e) {
+      if (!(e instanceof RepoOptionError)) throw e;
+      io.stderr.write(`argspan classify: ${e.message}\n`);
+      setExit(ExitCode.INPUT_ERROR);
+      return;
+    }
     if (r.malformed > 0) {
       io.stderr.write(`argspan classify: ${r.malformed} malformed line(s), ${r.answered} answered\n`);
       setExit(ExitCode.INPUT_ERROR);

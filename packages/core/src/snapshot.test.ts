@@ -1,0 +1,75 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ArgumentSnapshotError, snapshotArgs } from './snapshot.js';
+
+describe('snapshotArgs', () => {
+  it('equals JSON.parse(JSON.stringify(x)) on anything JSON can carry', () => {
+    fc.assert(
+      fc.property(fc.anything({ withDate: true, withBoxedValues: true, withNullPrototype: true, withSparseArray: true, withObjectString: true }), (x) => {
+        let expected: unknown;
+        try {
+          const text = JSON.stringify(x);
+          expected = text === undefined ? undefined : JSON.parse(text);
+        } catch {
+          return; // BigInt or a cycle: covered below
+        }
+        expect(snapshotArgs(x)).toEqual(expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('reads every property once: a getter that changes, or a proxy, cannot show two values', () => {
+    let reads = 0;
+    const args = {
+      get path() {
+        reads += 1;
+        return reads === 1 ? 'README.md' : '/home/dev/.env';
+      },
+    };
+    const snap = snapshotArgs(args) as { path: string };
+    expect(snap).toEqual({ path: 'README.md' });
+    expect(reads).toBe(1);
+    expect(Object.getOwnPropertyDescriptor(snap, 'path')?.get).toBeUndefined(); // plain data now
+
+    let gets = 0;
+    const proxy = new Proxy({ a: 'x' } as Record<string, unknown>, { get: (t, k) => (k === 'a' ? `${String(t[k])}${gets++}` : undefined) });
+    expect(snapshotArgs({ p: proxy })).toEqual({ p: { a: 'x0' } });
+    expect(gets).toBe(1);
+  });
+
+  it('keeps an own "__proto__" key as data, so its value is classified and sent alike', () => {
+    const parsed = JSON.parse('{"__proto__": {"token": "x"}, "a": 1}') as Record<string, unknown>;
+    const snap = snapshotArgs(parsed) as Record<string, unknown>;
+    expect(Object.keys(snap)).toEqual(['__proto__', 'a']);
+    expect(Object.getPrototypeOf(snap)).toBe(Object.prototype);
+    expect(JSON.stringify(snap)).toBe(JSON.stringify(parsed));
+  });
+
+  it('refuses what JSON cannot carry faithfully, naming the kind and no value', () => {
+    const cases: [unknown, string][] = [
+      [{ n: 10n }, 'bigint'],
+      [(() => { const a: Record<string, unknown> = {}; a.self = a; return a; })(), 'cycle'],
+      [{ get k() { throw new Error('CANARY-getter'); } }, 'getter'],
+      [{ d: { toJSON() { throw new Error('CANARY-toJSON'); } } }, 'toJSON'],
+      [new Proxy({}, { ownKeys() { throw new Error('CANARY-trap'); } }), 'getter'],
+    ];
+    for (const [value, kind] of cases) {
+      const err = (() => { try { snapshotArgs(value); } catch (e) { return e; } })();
+      expect(err).toBeInstanceOf(ArgumentSnapshotError);
+      expect((err as ArgumentSnapshotError).kind).toBe(kind);
+      expect(String(err)).not.toContain('CANARY');
+    }
+  });
+
+  it('copies hostile nesting without overflowing the stack, up to its limits', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(() => snapshotArgs(deep)).toThrow(expect.objectContaining({ kind: 'depth' }));
+    let ok: unknown = 'leaf';
+    for (let i = 0; i < 4000; i++) ok = { a: ok };
+    expect(JSON.stringify(snapshotArgs(ok))).toBe(JSON.stringify(ok));
+    const huge = new Proxy([], { get: (t, k) => (k === 'length' ? 1e9 : Reflect.get(t, k)) });
+    expect(() => snapshotArgs({ huge })).toThrow(expect.objectContaining({ kind: 'size' }));
+  });
+});

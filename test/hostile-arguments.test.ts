@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { CallAttributes } from '@argspan/conventions';
+import { classifyCall } from '@argspan/core';
+import { ArgspanGateError, ArgspanSession, instrumentDispatch } from '@argspan/instrumentation';
+import { memoryTracing } from '../packages/instrumentation/test-support/tracing.js';
+import { filesContaining } from '../packages/hop/src/testing/state-files.js';
+
+// A fuzzer over instrumentDispatch: hostile arguments (credentials as object and Map keys and after
+// JSON escapes, getters and proxies that change between reads, BigInt, throwing getters, deep
+// nesting) must never put a canary in a span, a span name, an error, a log line or the state
+// directory; only documented errors escape; and what the tool receives is exactly what was
+// classified.
+
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const random = (n: number, alphabet = ALNUM) => [...randomBytes(n)].map((b) => alphabet[b % alphabet.length]).join('');
+/** Credential-shaped canaries made for this run (GitHub, AWS, Slack shapes). */
+const CANARIES = [`ghp_${random(36)}`, `AKIA${random(16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567')}`, `xoxb-${random(11, '0123456789')}-${random(12, '0123456789')}-${random(24)}`];
+
+const stateDir = mkdtempSync(join(tmpdir(), 'argspan-hostile-'));
+afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
+
+const canary = fc.constantFrom(...CANARIES);
+/** A string holding a canary the way tool arguments carry them: bare, after a real or a JSON-escaped line break, in a JSON document. */
+const secretText = fc.tuple(canary, fc.constantFrom('', 'A=1\n', 'A=1\\n', 'A=1\\t', 'A=1\\u000a', 'token: ', 'x\\"y\\n'), fc.boolean()).map(([c, before, asJson]) =>
+  asJson ? JSON.stringify({ env: `${before}${c}` }) : `${before}${c}`,
+);
+const plain = fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.boolean(), fc.constant(null));
+const key = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('path', 'query', 'to', 'text', 'note', 'items', 'timezone') }, { weight: 1, arbitrary: canary });
+
+/** Hostile wrappers around a value: a getter or proxy whose later reads return a canary, a Map keyed by a canary, BigInt, a throwing getter, deep nesting. */
+function hostile(inner: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    inner,
+    fc.tuple(inner, canary).map(([v, c]) => {
+      let reads = 0;
+      return { get value() { return reads++ === 0 ? v : c; } };
+    }),
+    fc.tuple(inner, canary).map(([v, c]) => {
+      let reads = 0;
+      return new Proxy({ value: v } as Record<string, unknown>, { get: (t, k) => (k === 'value' ? (reads++ === 0 ? t.value : c) : Reflect.get(t, k)) });
+    }),
+    fc.tuple(inner, canary).map(([v, c]) => new Map([[c, v]])),
+    fc.constant({ big: 2n ** 70n }),
+    canary.map((c) => ({ get boom(): unknown { throw new Error(`getter saw ${c}`); } })),
+    fc.integer({ min: 40, max: 6000 }).map((depth) => {
+      let v: unknown = 'deep';
+      for (let i = 0; i < depth; i++) v = { n: v };
+      return v;
+    }),
+  );
+}
+
+const argsArb: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, plain, secretText, tie('object'), tie('array')),
+  object: fc.dictionary(key, hostile(tie('value')), { maxKeys: 4 }),
+  array: fc.array(tie('value'), { maxLength: 3 }),
+})).object;
+
+describe('instrumentDispatch under hostile arguments', () => {
+  it('leaks no canary anywhere, throws only documented errors, and dispatches exactly what it classified', async () => {
+    const logs: string[] = [];
+    for (const m of ['log', 'warn', 'error', 'info', 'debug'] as const) vi.spyOn(console, m).mockImplementation((...a: unknown[]) => void logs.push(a.map(String).join(' ')));
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation((...a: unknown[]) => void logs.push(a.map(String).join(' ')));
+    try {
+      await fc.assert(
+        fc.asyncProperty(argsArb, fc.constantFrom('summarise', 'fs.read', 'calendar.create'), async (args, tool) => {
+          const { provider, spans } = memoryTracing();
+          let received: unknown;
+          const userText = 'summarise the notes';
+          const dispatch = instrumentDispatch(
+            async (_t: string, a: unknown) => {
+              received = a;
+              return 'ok';
+            },
+            { tracerProvider: provider, stateDir, session: new ArgspanSession({ userText }), policy: { remoteAllowlist: ['summarise'] } },
+          );
+          let error: unknown;
+          try {
+            await dispatch(tool, args, { callId: 'c1' });
+          } catch (e) {
+            error = e;
+          }
+          if (error !== undefined) expect(error, String(error)).toBeInstanceOf(ArgspanGateError);
+
+          const exported = spans().map((s) => ({ name: s.name, attributes: s.attributes, status: s.status, events: s.events, links: s.links }));
+          const e = error as ArgspanGateError | undefined;
+          const outputs = [JSON.stringify(exported), e ? `${e.message}|${e.reason}|${JSON.stringify(e)}|${e.stack}` : '', logs.join('\n')];
+          for (const c of CANARIES) for (const out of outputs) expect(out.includes(c), 'a canary leaked').toBe(false);
+
+          // What the tool got is what the gate classified: classifying it again gives the recorded answer.
+          if (error === undefined) {
+            const call = spans().find((s) => s.name.startsWith('execute_tool'))!;
+            const again = classifyCall({ tool, args: received }, { userText }, { remoteAllowlist: ['summarise'] });
+            expect(again.residency).toBe(call.attributes[CallAttributes.RESIDENCY]);
+            expect(again.verdict).toBe(call.attributes[CallAttributes.VERDICT]);
+            expect(JSON.stringify(received)).toBe(JSON.stringify(received)); // plain data: serialises without a getter or trap
+          }
+        }),
+        { numRuns: 300 },
+      );
+      expect(filesContaining(stateDir, CANARIES)).toEqual([]);
+    } finally {
+      vi.restoreAllMocks();
+      warn.mockRestore();
+    }
+  });
+});
