@@ -12,5 +12,5 @@ SELECT a.trace_id, a.span_id, a.tool, a."key",
     ELSE 'Context-retrieved argument ' || a."key" || ' of ' || coalesce(a.tool, '?') || ' links to span ' || a.source_span_id || ', which is not a loaded tool call.'
   END AS reason
 FROM tool_args a
-WHERE a.provenance = 'context_retrieved'
+WHERE a.emitter = 'argspan' AND a.provenance = 'context_retrieved'
   AND NOT EXISTS (SELECT 1 FROM tool_calls c WHERE c.trace_id = a.source_trace_id AND c.span_id = a.source_span_id)

@@ -14,5 +14,5 @@ SELECT a.trace_id, a.span_id, a.tool, a."key",
     || ' before it ran: ' || CASE WHEN a.provenance = 'model_inferred' THEN 'the model inferred' ELSE 'it used a schema default not marked safe for' END
     || ' the denylisted key ' || a."key" || '.' AS reason
 FROM tool_args a JOIN tool_calls c ON c.trace_id = a.trace_id AND c.span_id = a.call_span_id
-WHERE a.denylisted AND NOT c.dispatched
+WHERE a.emitter = 'argspan' AND a.denylisted AND NOT c.dispatched
   AND (a.provenance = 'model_inferred' OR (a.provenance = 'schema_default' AND list_contains(coalesce(c.gate_hits, []), gate_hit_key(c.tool, a."key"))))

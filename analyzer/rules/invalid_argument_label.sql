@@ -9,5 +9,5 @@ SELECT a.trace_id, a.span_id, a.tool, a."key",
   'Argument ' || a."key" || ' of ' || coalesce(a.tool, '?') || ' has provenance ' || coalesce(a.provenance, 'missing')
     || ' and residency ' || coalesce(a.residency, 'missing') || ', not one known label each.' AS reason
 FROM tool_args a
-WHERE a.provenance IS NULL OR a.provenance NOT IN ('user_explicit', 'context_retrieved', 'schema_default', 'model_inferred')
+WHERE a.provenance IS NULL OR a.provenance NOT IN ('user_explicit', 'context_retrieved', 'schema_default', 'model_inferred', 'no_evidence')
    OR a.residency IS NULL OR a.residency NOT IN ('secret', 'dirty-tree', 'bulky-public', 'tiny-public', 'unknown')

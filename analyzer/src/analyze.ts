@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ResourceAttributes, type Residency } from '@argspan/conventions';
-import { DEFAULT_GATE_POLICY } from '@argspan/core';
+import { DEFAULT_GATE_POLICY, createValueHasher } from '@argspan/core';
+import { randomBytes } from 'node:crypto';
+import { loadForeignCalls } from './foreign/load-foreign.js';
 import { readBaseline } from './baseline.js';
 import { scanCredentials } from './credential-scan.js';
 import { Db } from './db.js';
@@ -55,7 +57,11 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
       // The re-scan reads every span's string values: before the derived tables, while all are in memory.
       beforeArgspanTables: () => phase(options.onPhase, 'credential scan', () => scanCredentials(db, undefined, undefined, options.onPhase)).then(() => undefined),
     });
-    await phase(options.onPhase, 'policy', () => buildPolicyTables(db, options.remoteAllowlist ?? [], options.denyResidencies ?? DEFAULT_DENY_RESIDENCIES));
+    const denyResidencies = options.denyResidencies ?? DEFAULT_DENY_RESIDENCIES;
+    const foreign = await phase(options.onPhase, 'foreign calls', () =>
+      loadForeignCalls(db, createValueHasher(options.hashKey ?? randomBytes(32)), { remoteAllowlist: options.remoteAllowlist ?? [], denyResidencies }),
+    );
+    await phase(options.onPhase, 'policy', () => buildPolicyTables(db, options.remoteAllowlist ?? [], denyResidencies));
     const run = await runRules(db, rules, options.onPhase);
     const parquetDir = options.exportParquetDir;
     if (parquetDir) await phase(options.onPhase, 'export parquet', () => exportParquet(db, parquetDir));
@@ -72,6 +78,8 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
         rules_run: rules.length - run.skipped.length,
         rules_skipped: run.skipped,
         suppressed: run.findings.length - findings.length,
+        foreign_calls: foreign.calls,
+        no_evidence_calls: foreign.noEvidenceCalls,
         time_ms: Math.round(performance.now() - started),
       },
     };

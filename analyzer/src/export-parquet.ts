@@ -15,6 +15,7 @@ export const SCHEMA_TABLES = [
   'resource_attributes',
   'tool_calls',
   'tool_args',
+  'argument_blobs',
   'hop_events',
   'credential_hits',
   'remote_allowlist',

@@ -23,6 +23,12 @@ export interface AnalyzeOptions {
    * such an argument is a finding. Give the policy the agents ran with. @default ['secret']
    */
   denyResidencies?: readonly Residency[];
+  /**
+   * Key of the value hashes of other libraries' tool-call arguments (argspan's own spans carry
+   * their own). Give the agents' `ARGSPAN_HASH_KEY` to join them with argspan's hashes.
+   * @default a random key per run
+   */
+  hashKey?: Uint8Array;
   /** Baseline file: findings whose fingerprint it lists are suppressed. @default undefined */
   baseline?: string;
   /** Keep the DuckDB database in this file instead of in memory (its analyzer tables are replaced). @default undefined */
@@ -60,6 +66,13 @@ export interface AnalysisStats {
   rules_skipped: { rule: string; reason: string }[];
   /** Findings suppressed by the baseline. */
   suppressed: number;
+  /** Tool calls read from other libraries' traces (GenAI conventions, OpenInference, OpenLLMetry, …). */
+  foreign_calls: number;
+  /**
+   * Of those, calls in traces that hold no user text (prompt capture is opt-in in every library):
+   * their unasserted arguments are `no_evidence`, neither the user's nor known guesses.
+   */
+  no_evidence_calls: number;
   /** Wall time of the whole analysis, milliseconds. */
   time_ms: number;
 }

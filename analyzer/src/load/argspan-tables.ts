@@ -160,12 +160,6 @@ const HOP_EVENT_NAMES = Object.values(HopEvents).map(sqlString).join(', ');
 /** `error.type` values the wrapper records when it stops a call instead of dispatching it. */
 const GATE_ERRORS = [ErrorType.REFUSED, ErrorType.BLOCKED, ErrorType.CLARIFICATION].map(sqlString).join(', ');
 
-/**
- * Who wrote a tool-call span: `argspan` for argspan's instrumentation scope, otherwise
- * `genai-semconv` (another library following the GenAI conventions' `execute_tool` span). Rules
- * about argspan's own evidence (stopwatch, gate consistency, hops) apply only to `argspan`.
- */
-const EMITTER_SQL = `CASE WHEN c.scope_name = ${sqlString(INSTRUMENTATION_SCOPE)} THEN ${sqlString(Emitter.ARGSPAN)} ELSE ${sqlString(Emitter.GENAI_SEMCONV)} END`;
 
 /**
  * `(trace_id, call_span_id)` of every span with a hop.sent event: the span itself, or the parent
@@ -194,15 +188,18 @@ export const ARGSPAN_TABLE_STEPS: readonly { table: string; sql: string }[] = [
     sql: `
 CREATE TABLE tool_calls AS
   WITH sent AS (${SENT_SQL})
-  SELECT c.* EXCLUDE (scope_name), coalesce(c.tool_attr, substr(c."name", ${strip(SpanNamePrefix.TOOL_CALL)})) AS tool,
+  SELECT c.*, coalesce(c.tool_attr, substr(c."name", ${strip(SpanNamePrefix.TOOL_CALL)})) AS tool,
     coalesce(c.hop_remote, false) OR EXISTS (SELECT 1 FROM sent s WHERE s.trace_id = c.trace_id AND s.call_span_id = c.span_id) AS went_remote,
-    ${EMITTER_SQL} AS emitter,
+    ${sqlString(Emitter.ARGSPAN)} AS emitter,
     coalesce(c.error_type IN (${GATE_ERRORS}), false) AS stopped_by_gate,
-    NOT coalesce(c.error_type IN (${GATE_ERRORS}), false) AS dispatched
+    NOT coalesce(c.error_type IN (${GATE_ERRORS}), false) AS dispatched,
+    'tool-span' AS call_source, false AS no_evidence
   FROM (${derive(
     'span_structs',
-    `"name" LIKE ${like(SpanNamePrefix.TOOL_CALL)}`,
-    ['trace_id', 'span_id', 'parent_span_id AS turn_span_id', '"name"', 'start_ns', 'end_ns', 'file_id', 'scope_name'],
+    // argspan's own tool spans: its scope, or (exports that drop the scope) its verdict attribute.
+    // Other libraries' execute_tool spans are read by the foreign-call readers.
+    `"name" LIKE ${like(SpanNamePrefix.TOOL_CALL)} AND (scope_name = ${sqlString(INSTRUMENTATION_SCOPE)} OR list_contains(attr_keys, ${sqlString(CallAttributes.VERDICT)}))`,
+    ['trace_id', 'span_id', 'parent_span_id AS turn_span_id', '"name"', 'start_ns', 'end_ns', 'file_id'],
     STAGED,
     TOOL_CALL_COLUMNS,
   )}) c
@@ -255,7 +252,8 @@ CREATE TABLE tool_args AS
   SELECT a.* EXCLUDE (link_trace_id, link_span_id),
     coalesce(a.key_attr, substr(a."name", ${strip(SpanNamePrefix.ARGUMENT)})) AS "key",
     c.tool, c.call_id, c.run_id, c.turn_span_id,
-    coalesce(a.link_trace_id, src.trace_id) AS source_trace_id, coalesce(a.link_span_id, src.span_id) AS source_span_id
+    coalesce(a.link_trace_id, src.trace_id) AS source_trace_id, coalesce(a.link_span_id, src.span_id) AS source_span_id,
+    coalesce(c.emitter, ${sqlString(Emitter.ARGSPAN)}) AS emitter, coalesce(c.dispatched, true) AS dispatched, coalesce(c.went_remote, false) AS went_remote
   FROM a
   LEFT JOIN tool_calls c ON c.trace_id = a.trace_id AND c.span_id = a.call_span_id
   LEFT JOIN by_call_id src ON src.call_id = a.source_call_id;

@@ -130,6 +130,14 @@ export class ArgspanTraceBuilder {
       const r = a.residency ?? 'tiny-public';
       return acc === undefined || RESIDENCY_STRENGTH[r] > RESIDENCY_STRENGTH[acc] ? r : acc;
     }, undefined);
+    const genAi = {
+      [GenAiAttributes.OPERATION_NAME]: OPERATION_EXECUTE_TOOL,
+      [GenAiAttributes.TOOL_NAME]: spec.tool,
+      [GenAiAttributes.TOOL_CALL_ID]: callId,
+      [GenAiAttributes.CONVERSATION_ID]: spec.runId,
+    };
+    // Another library's tool span carries the GenAI attributes only, and no argument spans.
+    const foreign = spec.scope !== undefined && spec.scope !== INSTRUMENTATION_SCOPE;
     const call = this.span(
       parent.traceId,
       spanId,
@@ -138,11 +146,8 @@ export class ArgspanTraceBuilder {
       1,
       at,
       50,
-      attributes({
-        [GenAiAttributes.OPERATION_NAME]: OPERATION_EXECUTE_TOOL,
-        [GenAiAttributes.TOOL_NAME]: spec.tool,
-        [GenAiAttributes.TOOL_CALL_ID]: callId,
-        [GenAiAttributes.CONVERSATION_ID]: spec.runId,
+      attributes(foreign ? { ...genAi, ...spec.extra } : {
+        ...genAi,
         [CallAttributes.ARGS_COUNT]: spec.declaredCount === null ? undefined : (spec.declaredCount ?? spec.args.length),
         [CallAttributes.ARGS_TRUNCATED]: 0,
         [CallAttributes.ARGS_BYTES]: spec.args.reduce((n, a) => n + (a.bytes ?? 16), 0),
@@ -178,7 +183,7 @@ export class ArgspanTraceBuilder {
         attributes: attributes(e.attrs ?? {}),
       }));
     }
-    const emitted = spec.args.slice(0, spec.args.length - (spec.dropArgSpans ?? 0));
+    const emitted = foreign ? [] : spec.args.slice(0, spec.args.length - (spec.dropArgSpans ?? 0));
     for (const a of emitted) {
       const leaf = a.key.replace(/\[\d+\]$/, '').split('.').pop() ?? a.key;
       const s = this.span(

@@ -15,7 +15,16 @@ export const GenAiAttributes = {
   TOOL_CALL_ID: 'gen_ai.tool.call.id',
   TOOL_TYPE: 'gen_ai.tool.type',
   TOOL_DESCRIPTION: 'gen_ai.tool.description',
+  /** Opt-in: the call's arguments as JSON. */
+  TOOL_CALL_ARGUMENTS: 'gen_ai.tool.call.arguments',
+  /** Opt-in: the call's result. */
+  TOOL_CALL_RESULT: 'gen_ai.tool.call.result',
   CONVERSATION_ID: 'gen_ai.conversation.id',
+  /** Model spans: the messages sent (JSON), the messages produced, the system instructions, the tools offered. */
+  INPUT_MESSAGES: 'gen_ai.input.messages',
+  OUTPUT_MESSAGES: 'gen_ai.output.messages',
+  SYSTEM_INSTRUCTIONS: 'gen_ai.system_instructions',
+  TOOL_DEFINITIONS: 'gen_ai.tool.definitions',
 } as const;
 
 /** Stable OpenTelemetry attributes argspan writes. */

@@ -23,14 +23,20 @@ export const RESIDENCY_STRENGTH: Readonly<Record<Residency, number>> = {
   'tiny-public': 1,
 };
 
-/** Provenance labels, in the order they are checked (after schema defaults). */
-export const PROVENANCE_VALUES = ['user_explicit', 'context_retrieved', 'schema_default', 'model_inferred'] as const;
+/**
+ * Provenance labels, in the order they are checked (after schema defaults). `no_evidence` is the
+ * fifth: where the user's words are not available (a trace recorded without its prompt, a proxy
+ * that never sees the conversation), a value found nowhere else may have come from the user or
+ * from the model — nobody can tell, so it is never called `model_inferred`.
+ */
+export const PROVENANCE_VALUES = ['user_explicit', 'context_retrieved', 'schema_default', 'model_inferred', 'no_evidence'] as const;
 export type Provenance = (typeof PROVENANCE_VALUES)[number];
 export const Provenance = {
   USER_EXPLICIT: 'user_explicit',
   CONTEXT_RETRIEVED: 'context_retrieved',
   SCHEMA_DEFAULT: 'schema_default',
   MODEL_INFERRED: 'model_inferred',
+  NO_EVIDENCE: 'no_evidence',
 } as const satisfies Record<string, Provenance>;
 
 /** Where a call may run. */
@@ -66,13 +72,28 @@ export const Enforcement = {
 } as const satisfies Record<string, Enforcement>;
 
 /**
- * Who wrote a tool call the analyzer reads: argspan's own instrumentation, or another library
- * following the GenAI semantic conventions. Rules about argspan's own evidence (stopwatch, gate
- * consistency, hops) apply only to `argspan`.
+ * Who wrote a tool call the analyzer reads: argspan's own instrumentation, or another library's
+ * tracing. Rules about argspan's own evidence (stopwatch, gate consistency, hops) apply only to
+ * `argspan`.
  */
 export const Emitter = {
   ARGSPAN: 'argspan',
+  /** Any library following the GenAI semantic conventions (`@ai-sdk/otel`, Pydantic AI v3+, MS Agent Framework, …). */
   GENAI_SEMCONV: 'genai-semconv',
+  /** The Vercel AI SDK's own telemetry (`ai.toolCall`). */
+  VERCEL_AI: 'vercel-ai',
+  /** OpenInference (Phoenix): `openinference.span.kind = TOOL`. */
+  OPENINFERENCE: 'openinference',
+  /** Google ADK (`gcp.vertex.agent.*`), with or without OpenInference on top. */
+  GOOGLE_ADK: 'google-adk',
+  /** OpenLLMetry / Traceloop: `traceloop.span.kind = tool`. */
+  OPENLLMETRY: 'openllmetry',
+  /** Pydantic AI / Logfire instrumentation format 2 (`running tool`). */
+  PYDANTIC_AI: 'pydantic-ai',
+  /** LangSmith's OpenTelemetry export. */
+  LANGSMITH: 'langsmith',
+  /** The Langfuse SDK: `langfuse.observation.type = tool`. */
+  LANGFUSE: 'langfuse',
 } as const;
 export type Emitter = (typeof Emitter)[keyof typeof Emitter];
 

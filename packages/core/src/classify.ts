@@ -40,6 +40,7 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
       ...(options.committed ? { committed: options.committed } : {}),
     };
     const safeDefaults = new Set(ctx.safeDefaults ?? []);
+    const unasserted = ctx.userTextAvailable === false ? Provenance.NO_EVIDENCE : Provenance.MODEL_INFERRED;
     const isDenylisted = denylistMatcher(tool, policy.denyInferred);
 
     const leaves: LeafClassification[] = [];
@@ -50,7 +51,7 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
       stage = 'residency';
       const label = labelLeaf(leaf, env, keyRule);
       stage = 'provenance';
-      const tag = tagProvenance(leaf, index, ctx.schemaDefaults);
+      const tag = tagProvenance(leaf, index, ctx.schemaDefaults, unasserted);
       const lc: LeafClassification = {
         key: keyRule === undefined ? leaf.key : redactSecrets(leaf.key, detector).text,
         leaf: keyRule === undefined ? leaf.leaf : redactSecrets(leaf.leaf, detector).text,

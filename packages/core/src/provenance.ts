@@ -185,12 +185,14 @@ export interface ProvenanceTag {
 
 /**
  * Tag who asserted a leaf's value, in order: user_explicit, context_retrieved, schema_default,
- * model_inferred. Schema defaults are looked up by full path, then path without indices, then leaf.
+ * else `unasserted` — model_inferred, or no_evidence where the user's words are not available.
+ * Schema defaults are looked up by full path, then path without indices, then leaf.
  */
 export function tagProvenance(
   leaf: Leaf,
   index: ProvenanceIndex,
   schemaDefaults: Readonly<Record<string, unknown>> | undefined,
+  unasserted: typeof Provenance.MODEL_INFERRED | typeof Provenance.NO_EVIDENCE = Provenance.MODEL_INFERRED,
 ): ProvenanceTag {
   const found = index.find(leaf.text);
   if (found?.source === 'user') return { provenance: Provenance.USER_EXPLICIT };
@@ -206,5 +208,5 @@ export function tagProvenance(
       }
     }
   }
-  return { provenance: Provenance.MODEL_INFERRED };
+  return { provenance: unasserted };
 }

@@ -111,6 +111,13 @@ export interface ToolCall {
 export interface CallContext {
   /** The user's text for this turn (and earlier turns, if the agent keeps them). */
   userText?: string | readonly string[];
+  /**
+   * Whether the user's words can be seen at all. `false` where they cannot (a trace recorded
+   * without its prompt, a proxy between a client and its tools): a value found nowhere else is then
+   * `no_evidence` — maybe the user's, maybe a guess — not `model_inferred`, and the inferred-field
+   * gate does not hold it. @default true
+   */
+  userTextAvailable?: boolean;
   /** Earlier tool results. */
   context?: readonly (ContextEntry | string)[];
   /** JSON-schema defaults by full path (`calendar.when`) or by leaf name (`timezone`). */

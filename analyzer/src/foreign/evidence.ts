@@ -1,0 +1,247 @@
+import { GenAiAttributes } from '@argspan/conventions';
+import type { ForeignCall, ForeignSpan } from './types.js';
+import { str } from './recognizers/attributes.js';
+import { LangfuseAttributes } from './recognizers/langfuse.js';
+import { LangSmithAttributes } from './recognizers/langsmith.js';
+import { OpenInferenceAttributes } from './recognizers/openinference.js';
+import { TraceloopAttributes } from './recognizers/openllmetry.js';
+
+/** What a trace tells about who asserted the values its tool calls carry. Filled span by span. */
+export class TraceEvidence {
+  /** Text the user wrote (and the developer's system instructions: asserted, not invented). */
+  readonly assertedTexts = new Set<string>();
+  /** Whether any of it is the user's own words (else values found nowhere have no evidence either way). */
+  sawUserText = false;
+  /** Tool input schemas by tool name (for schema defaults). */
+  readonly toolSchemas = new Map<string, unknown>();
+  /** Tool results the model saw, with the call they answer when known. */
+  readonly results: { callId?: string; content: string; atNs: bigint }[] = [];
+  /** Tool calls a model proposed (its output messages). */
+  readonly proposed: Omit<ForeignCall, 'emitter'>[] = [];
+
+  user(text: string): void {
+    if (text.trim() === '') return;
+    this.assertedTexts.add(text);
+    this.sawUserText = true;
+  }
+
+  developer(text: string): void {
+    if (text.trim() !== '') this.assertedTexts.add(text);
+  }
+
+  result(callId: string | undefined, content: unknown, atNs: bigint): void {
+    const text = typeof content === 'string' ? content : JSON.stringify(content);
+    if (text !== undefined && text !== '') this.results.push({ ...(callId !== undefined ? { callId } : {}), content: text, atNs });
+  }
+
+  schema(tool: unknown, schema: unknown): void {
+    if (typeof tool === 'string' && schema !== undefined && !this.toolSchemas.has(tool)) this.toolSchemas.set(tool, schema);
+  }
+}
+
+/** Read every kind of evidence a span may carry, whoever wrote it. */
+export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
+  readGenAiMessages(span, into);
+  readOpenInferenceMessages(span, into);
+  readVercelPrompt(span, into);
+  readRunInputs(span, into);
+}
+
+function parse(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Text of a message's content: a string, or the text of its parts (`content` / `text` fields of text parts). */
+function contentTexts(content: unknown): string[] {
+  if (typeof content === 'string') return [content];
+  if (!Array.isArray(content)) return [];
+  const out: string[] = [];
+  for (const part of content) {
+    if (typeof part === 'string') out.push(part);
+    else if (isObject(part) && (part.type === undefined || part.type === 'text')) {
+      const t = part.content ?? part.text;
+      if (typeof t === 'string') out.push(t);
+    }
+  }
+  return out;
+}
+
+/**
+ * GenAI-conventions messages (`gen_ai.input.messages`, `gen_ai.output.messages`, Pydantic AI's
+ * `pydantic_ai.all_messages`): `[{role, parts: [{type: text|tool_call|tool_call_response, …}]}]`;
+ * `gen_ai.system_instructions`; `gen_ai.tool.definitions`.
+ */
+function readGenAiMessages(span: ForeignSpan, into: TraceEvidence): void {
+  for (const key of [GenAiAttributes.INPUT_MESSAGES, PYDANTIC_ALL_MESSAGES, GenAiAttributes.OUTPUT_MESSAGES]) {
+    const messages = parse(str(span, key));
+    if (!Array.isArray(messages)) continue;
+    const output = key === GenAiAttributes.OUTPUT_MESSAGES;
+    let position = 0;
+    for (const m of messages) {
+      if (!isObject(m)) continue;
+      const parts = Array.isArray(m.parts) ? m.parts : [];
+      if (m.role === 'user' || m.role === 'system') {
+        for (const t of [...contentTexts(parts), ...contentTexts(m.content)]) (m.role === 'user' ? into.user(t) : into.developer(t));
+      }
+      for (const p of parts) {
+        if (!isObject(p)) continue;
+        if (p.type === 'tool_call_response') into.result(typeof p.id === 'string' ? p.id : undefined, p.response ?? p.result, span.startNs);
+        else if (p.type === 'tool_call' && output && typeof p.name === 'string') {
+          into.proposed.push(proposal(span, key, p.name, typeof p.id === 'string' ? p.id : undefined, p.arguments, position++));
+        }
+      }
+    }
+  }
+  const system = str(span, GenAiAttributes.SYSTEM_INSTRUCTIONS);
+  if (system !== undefined) for (const t of contentTexts(parse(system) ?? system)) into.developer(t);
+  const definitions = parse(str(span, GenAiAttributes.TOOL_DEFINITIONS));
+  if (Array.isArray(definitions)) for (const d of definitions) if (isObject(d)) into.schema(d.name, d.parameters ?? d.inputSchema ?? d.input_schema);
+}
+
+const PYDANTIC_ALL_MESSAGES = 'pydantic_ai.all_messages';
+
+/** A proposed call from a model span's output attribute `attribute`; `args` is the decoded value or a JSON string. */
+function proposal(span: ForeignSpan, attribute: string, tool: string, callId: string | undefined, args: unknown, position: number): Omit<ForeignCall, 'emitter'> {
+  return {
+    spanId: span.spanId,
+    parentSpanId: span.parentSpanId,
+    tool,
+    ...(callId !== undefined ? { callId } : {}),
+    args: typeof args === 'string' ? { kind: 'blob', attribute, text: args, decode: {} } : { kind: 'value', attribute, value: args },
+    atNs: span.endNs,
+    source: 'model-output',
+    position,
+  };
+}
+
+const OI_MESSAGE = /^llm\.(input|output)_messages\.(\d+)\.message\.(.+)$/;
+
+/**
+ * OpenInference's flattened messages: `llm.input_messages.{i}.message.{role,content,contents.{k}.
+ * message_content.text,tool_call_id}`, `llm.output_messages.{i}.message.tool_calls.{j}.tool_call.
+ * {id,function.name,function.arguments}`, and `llm.tools.{i}.tool.json_schema`.
+ */
+function readOpenInferenceMessages(span: ForeignSpan, into: TraceEvidence): void {
+  const messages = new Map<string, Map<string, string>>();
+  for (const [key, value] of span.attrs) {
+    if (typeof value !== 'string') continue;
+    if (key.startsWith('llm.tools.') && key.endsWith('.tool.json_schema')) {
+      const tool = parse(value);
+      if (isObject(tool)) into.schema(tool.name ?? (isObject(tool.function) ? tool.function.name : undefined), tool.input_schema ?? tool.parameters ?? (isObject(tool.function) ? tool.function.parameters : undefined));
+      continue;
+    }
+    const m = OI_MESSAGE.exec(key);
+    if (!m) continue;
+    const id = `${m[1]}.${m[2]!.padStart(6, '0')}`;
+    let fields = messages.get(id);
+    if (!fields) messages.set(id, (fields = new Map()));
+    fields.set(m[3]!, value);
+  }
+  let position = 0;
+  for (const [id, fields] of [...messages].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const role = fields.get('role');
+    const texts = [...fields].filter(([f]) => f === 'content' || /^contents\.\d+\.message_content\.text$/.test(f)).map(([, v]) => v);
+    if (role === 'user') texts.forEach((t) => into.user(t));
+    else if (role === 'system') texts.forEach((t) => into.developer(t));
+    else if (role === 'tool') for (const t of texts) into.result(fields.get('tool_call_id'), t, span.startNs);
+    if (!id.startsWith('output')) continue;
+    const calls = new Map<string, Map<string, string>>();
+    const messagePrefix = `llm.output_messages.${Number(id.slice('output.'.length))}.message.`;
+    for (const [f, v] of fields) {
+      const c = /^tool_calls\.(\d+)\.tool_call\.(.+)$/.exec(f);
+      if (!c) continue;
+      let call = calls.get(c[1]!);
+      if (!call) calls.set(c[1]!, (call = new Map()));
+      call.set(c[2]!, v);
+    }
+    for (const [j, call] of [...calls].sort(([a], [b]) => Number(a) - Number(b))) {
+      const name = call.get('function.name');
+      const attribute = `${messagePrefix}tool_calls.${j}.tool_call.function.arguments`;
+      if (name !== undefined) into.proposed.push(proposal(span, attribute, name, call.get('id'), call.get('function.arguments') ?? '{}', position++));
+    }
+  }
+}
+
+const VercelPrompt = {
+  PROMPT: 'ai.prompt',
+  MESSAGES: 'ai.prompt.messages',
+  TOOLS: 'ai.prompt.tools',
+  RESPONSE_TOOL_CALLS: 'ai.response.toolCalls',
+} as const;
+
+/**
+ * The Vercel AI SDK's prompt and response: `ai.prompt` (`{prompt}` or `{system, messages}`),
+ * `ai.prompt.messages` (text, `tool-call` and `tool-result` parts), `ai.prompt.tools` (one JSON
+ * string per tool) and `ai.response.toolCalls`.
+ */
+function readVercelPrompt(span: ForeignSpan, into: TraceEvidence): void {
+  const prompt = parse(str(span, VercelPrompt.PROMPT));
+  if (isObject(prompt)) {
+    if (typeof prompt.prompt === 'string') into.user(prompt.prompt);
+    if (typeof prompt.system === 'string') into.developer(prompt.system);
+    readVercelMessages(prompt.messages, span, into);
+  }
+  readVercelMessages(parse(str(span, VercelPrompt.MESSAGES)), span, into);
+  const tools = span.attrs.get(VercelPrompt.TOOLS);
+  for (const t of Array.isArray(tools) ? tools : typeof tools === 'string' ? [tools] : []) {
+    const tool = parse(t);
+    if (isObject(tool)) into.schema(tool.name, tool.parameters ?? tool.inputSchema);
+  }
+  const calls = parse(str(span, VercelPrompt.RESPONSE_TOOL_CALLS));
+  if (Array.isArray(calls)) {
+    calls.forEach((c, position) => {
+      if (isObject(c) && typeof c.toolName === 'string') {
+        into.proposed.push(proposal(span, VercelPrompt.RESPONSE_TOOL_CALLS, c.toolName, typeof c.toolCallId === 'string' ? c.toolCallId : undefined, c.args ?? c.input, position));
+      }
+    });
+  }
+}
+
+function readVercelMessages(messages: unknown, span: ForeignSpan, into: TraceEvidence): void {
+  if (!Array.isArray(messages)) return;
+  for (const m of messages) {
+    if (!isObject(m)) continue;
+    if (m.role === 'user') contentTexts(m.content).forEach((t) => into.user(t));
+    else if (m.role === 'system') contentTexts(m.content).forEach((t) => into.developer(t));
+    if (!Array.isArray(m.content)) continue;
+    for (const p of m.content) {
+      if (!isObject(p) || p.type !== 'tool-result') continue;
+      const output = isObject(p.output) && 'value' in p.output ? p.output.value : (p.result ?? p.output);
+      into.result(typeof p.toolCallId === 'string' ? p.toolCallId : undefined, output, span.startNs);
+    }
+  }
+}
+
+/**
+ * The inputs of runs that are not tool calls, where the user's request is all a trace may hold:
+ * an OpenInference AGENT or CHAIN span's `input.value`, a LangSmith chain or LLM run's
+ * `gen_ai.prompt`, a Langfuse observation's input, an OpenLLMetry workflow's input.
+ */
+function readRunInputs(span: ForeignSpan, into: TraceEvidence): void {
+  const oiKind = str(span, OpenInferenceAttributes.SPAN_KIND);
+  if (oiKind === 'AGENT' || oiKind === 'CHAIN') {
+    const input = str(span, OpenInferenceAttributes.INPUT_VALUE);
+    if (input !== undefined) into.user(input);
+  }
+  const lsKind = str(span, LangSmithAttributes.SPAN_KIND);
+  if (lsKind !== undefined && lsKind !== 'tool') {
+    const prompt = str(span, LangSmithAttributes.PROMPT);
+    if (prompt !== undefined) into.user(prompt);
+  }
+  const lfType = str(span, LangfuseAttributes.OBSERVATION_TYPE);
+  if (lfType !== undefined && lfType !== 'tool') {
+    const input = str(span, LangfuseAttributes.INPUT);
+    if (input !== undefined) into.user(input);
+  }
+  if (str(span, TraceloopAttributes.SPAN_KIND) === 'workflow') {
+    const input = str(span, TraceloopAttributes.ENTITY_INPUT);
+    if (input !== undefined) into.user(input);
+  }
+}

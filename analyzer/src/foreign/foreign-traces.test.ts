@@ -1,0 +1,90 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyze } from '../analyze.js';
+import { Db } from '../db.js';
+import type { AnalysisResult } from '../types.js';
+
+// Real traces of nine emitters (fixtures/traces/foreign/README.md: sources and licences): the
+// analyzer finds each tool call under its emitter, reports invented values on denylisted keys,
+// credentials and secret-file paths by tool and key — and nothing else.
+const DIR = fileURLToPath(new URL('../../../fixtures/traces/foreign/', import.meta.url));
+
+interface Expected {
+  /** `emitter tool source` of every call found. */
+  calls: string[];
+  noEvidence?: number;
+  /** `rule tool key` of every finding. */
+  findings: string[];
+}
+
+const EXPECTED: Record<string, Expected> = {
+  'genai-aisdk-otel-function-tool.json': { calls: ['genai-semconv myTool tool-span'], findings: [] },
+  'genai-aisdk-otel-provider-tool.json': { calls: ['genai-semconv mcp.ask_question tool-span'], findings: [] },
+  // The user said "New York"; the model sent timezone America/New_York (and a unit, not denylisted).
+  'genai-openllmetry-anthropic-timezone-model-only.json': {
+    calls: ['genai-semconv get_time model-output', 'genai-semconv get_weather model-output'],
+    findings: ['assumption_span get_time timezone'],
+  },
+  'langfuse-langchain-tool-write-document.json': { calls: ['langfuse write_document tool-span'], noEvidence: 1, findings: [] },
+  'langsmith-otel-traceable-tool.json': { calls: ['langsmith get_weather tool-span'], findings: [] },
+  'openinference-anthropic-timezone-model-only.json': {
+    calls: ['openinference get_time model-output', 'openinference get_weather model-output'],
+    findings: ['assumption_span get_time timezone'],
+  },
+  'openinference-claude-agent-sdk-bash.json': { calls: ['openinference Bash tool-span'], findings: [] },
+  'openinference-google-adk-weather.json': { calls: ['google-adk get_weather tool-span'], findings: [] },
+  'openllmetry-decorators-workflow-task.json': { calls: [], findings: [] },
+  'openllmetry-openai-agents-weather.json': { calls: ['openllmetry get_weather tool-span'], findings: [] },
+  'pydantic-ai-v2-format-my-ret.json': { calls: ['pydantic-ai my_ret tool-span'], findings: [] },
+  'pydantic-ai-v5-format-my-ret.json': { calls: ['genai-semconv my_ret tool-span'], findings: [] },
+  'vercel-ai-legacy-otel-v7-streamtext-tool.json': { calls: ['vercel-ai tool1 tool-span'], findings: [] },
+  'vercel-ai-legacy-v4-streamtext-tool.json': { calls: ['vercel-ai tool1 tool-span'], findings: [] },
+  'derived/vercel-ai-dotenv-path.json': { calls: ['vercel-ai tool1 tool-span'], findings: ['sensitive_arg_dispatched tool1 value'] },
+  'derived/openinference-token-in-input.json': { calls: ['openinference Bash tool-span'], findings: ['credential_in_attribute Bash command'] },
+};
+
+const work = mkdtempSync(join(tmpdir(), 'argspan-foreign-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const results = new Map<string, { result: AnalysisResult; calls: string[] }>();
+
+beforeAll(async () => {
+  for (const [i, file] of Object.keys(EXPECTED).entries()) {
+    const dbPath = join(work, `db-${i}.duckdb`);
+    const result = await analyze({ paths: [join(DIR, file)], dbPath });
+    const db = await Db.open(dbPath);
+    try {
+      const rows = await db.all(`SELECT emitter || ' ' || tool || ' ' || call_source AS c FROM tool_calls ORDER BY c`);
+      results.set(file, { result, calls: rows.map((r) => String(r.c)) });
+    } finally {
+      db.close();
+    }
+  }
+});
+
+describe.each(Object.keys(EXPECTED))('foreign trace %s', (file) => {
+  it('finds each tool call under its emitter, and exactly the expected findings', () => {
+    const got = results.get(file)!;
+    const want = EXPECTED[file]!;
+    expect(got.calls).toEqual([...want.calls].sort());
+    expect(got.result.stats.foreign_calls).toBe(want.calls.length);
+    expect(got.result.stats.no_evidence_calls).toBe(want.noEvidence ?? 0);
+    expect(got.result.findings.map((f) => `${f.rule} ${f.tool} ${f.key}`).sort()).toEqual([...want.findings].sort());
+  });
+});
+
+describe('foreign findings', () => {
+  it('name the emitter and never a value', () => {
+    const tz = results.get('openinference-anthropic-timezone-model-only.json')!.result.findings[0]!;
+    expect(tz.message).toBe('Tool get_time was called with a model-inferred value for the denylisted key timezone (recorded by openinference).');
+    const all = JSON.stringify([...results.values()].map((r) => r.result));
+    for (const value of ['America/New_York', '/app/.env', 'ghp_C4NARY']) expect(all).not.toContain(value);
+  });
+
+  it('derived files are what derive.mjs writes', async () => {
+    const { derivedFiles } = (await import(join(DIR, 'derive.mjs'))) as { derivedFiles: () => Record<string, string> };
+    for (const [rel, text] of Object.entries(derivedFiles())) expect(readFileSync(join(DIR, rel), 'utf8'), rel).toBe(text);
+  });
+});

@@ -1,0 +1,21 @@
+import type { ForeignSpan } from '../types.js';
+
+/** A string attribute, or undefined (an array attribute is not a string). */
+export function str(span: ForeignSpan, key: string): string | undefined {
+  const v = span.attrs.get(key);
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** The first of `keys` the span has as a string. */
+export function firstStr(span: ForeignSpan, keys: readonly string[]): { key: string; value: string } | undefined {
+  for (const key of keys) {
+    const value = str(span, key);
+    if (value !== undefined) return { key, value };
+  }
+  return undefined;
+}
+
+/** An optional property, only when defined (exactOptionalPropertyTypes). */
+export function opt<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}

@@ -1,0 +1,30 @@
+import { Emitter, GenAiAttributes } from '@argspan/conventions';
+import type { ToolSpanRecognizer } from '../types.js';
+import { opt, str } from './attributes.js';
+
+/** Attributes Google ADK writes on its own `execute_tool {name}` span (tracer `gcp.vertex.agent`). */
+export const AdkAttributes = {
+  TOOL_CALL_ARGS: 'gcp.vertex.agent.tool_call_args',
+  TOOL_RESPONSE: 'gcp.vertex.agent.tool_response',
+} as const;
+
+/**
+ * Google ADK's tool span, with or without OpenInference's `tool.*` / `input.value` on the same span:
+ * arguments in `gcp.vertex.agent.tool_call_args`, the call id in `gen_ai.tool.call.id` (`adk-…` when
+ * the model gave none). ADK's `(merged tools)` span of parallel calls holds no arguments of its own.
+ */
+export const googleAdk: ToolSpanRecognizer = {
+  emitter: Emitter.GOOGLE_ADK,
+  keys: [AdkAttributes.TOOL_CALL_ARGS],
+  toolCall(span) {
+    const args = str(span, AdkAttributes.TOOL_CALL_ARGS);
+    const tool = str(span, GenAiAttributes.TOOL_NAME);
+    if (args === undefined || tool === undefined || tool === '(merged tools)') return undefined;
+    return {
+      tool,
+      ...opt('callId', str(span, GenAiAttributes.TOOL_CALL_ID)),
+      args: { kind: 'blob', attribute: AdkAttributes.TOOL_CALL_ARGS, text: args, decode: {} },
+      ...opt('result', str(span, AdkAttributes.TOOL_RESPONSE)),
+    };
+  },
+};

@@ -1,0 +1,26 @@
+import { Emitter } from '@argspan/conventions';
+import type { ToolSpanRecognizer } from '../types.js';
+import { opt, str } from './attributes.js';
+
+export const LangfuseAttributes = {
+  OBSERVATION_TYPE: 'langfuse.observation.type',
+  INPUT: 'langfuse.observation.input',
+  OUTPUT: 'langfuse.observation.output',
+} as const;
+
+/**
+ * The Langfuse SDK's tool observation (`langfuse.observation.type = tool`, any span name): the
+ * input as JSON, or a plain string stored as it is; the tool is the span's name. No call id.
+ */
+export const langfuse: ToolSpanRecognizer = {
+  emitter: Emitter.LANGFUSE,
+  keys: [LangfuseAttributes.OBSERVATION_TYPE],
+  toolCall(span) {
+    if (str(span, LangfuseAttributes.OBSERVATION_TYPE) !== 'tool') return undefined;
+    return {
+      tool: span.name,
+      args: { kind: 'blob', attribute: LangfuseAttributes.INPUT, text: str(span, LangfuseAttributes.INPUT), decode: { rawStringIsValue: true } },
+      ...opt('result', str(span, LangfuseAttributes.OUTPUT)),
+    };
+  },
+};

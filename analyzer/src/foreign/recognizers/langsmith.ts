@@ -1,0 +1,34 @@
+import { Emitter } from '@argspan/conventions';
+import type { ToolSpanRecognizer } from '../types.js';
+import { opt, str } from './attributes.js';
+
+export const LangSmithAttributes = {
+  SPAN_KIND: 'langsmith.span.kind',
+  PROMPT: 'gen_ai.prompt',
+  COMPLETION: 'gen_ai.completion',
+} as const;
+
+/**
+ * LangSmith's OpenTelemetry export of a tool run (`langsmith.span.kind = tool`): the run's inputs
+ * in `gen_ai.prompt` (`{"input": {...}}` or the bound arguments), its output in
+ * `gen_ai.completion`; the tool is the run's name. No call id.
+ */
+export const langsmith: ToolSpanRecognizer = {
+  emitter: Emitter.LANGSMITH,
+  keys: [LangSmithAttributes.SPAN_KIND],
+  toolCall(span) {
+    if (str(span, LangSmithAttributes.SPAN_KIND) !== 'tool') return undefined;
+    return {
+      tool: span.name,
+      args: { kind: 'blob', attribute: LangSmithAttributes.PROMPT, text: str(span, LangSmithAttributes.PROMPT), decode: { unwrap: unwrapInput } },
+      ...opt('result', str(span, LangSmithAttributes.COMPLETION)),
+    };
+  },
+};
+
+/** `{"input": {...}}` → `{...}`; anything else as it is. */
+export function unwrapInput(decoded: unknown): unknown {
+  if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded)) return decoded;
+  const keys = Object.keys(decoded);
+  return keys.length === 1 && keys[0] === 'input' ? (decoded as { input: unknown }).input : decoded;
+}

@@ -1,0 +1,28 @@
+import { Emitter, GenAiAttributes } from '@argspan/conventions';
+import type { ToolSpanRecognizer } from '../types.js';
+import { opt, str } from './attributes.js';
+
+export const PydanticAiAttributes = {
+  TOOL_ARGUMENTS: 'tool_arguments',
+  TOOL_RESPONSE: 'tool_response',
+} as const;
+
+/**
+ * Pydantic AI's instrumentation format 2 (the default of pydantic-ai 1.x, seen in Logfire):
+ * `running tool`, arguments in `tool_arguments`. Formats 3 and later follow the GenAI conventions.
+ */
+export const pydanticAi: ToolSpanRecognizer = {
+  emitter: Emitter.PYDANTIC_AI,
+  keys: [PydanticAiAttributes.TOOL_ARGUMENTS],
+  toolCall(span) {
+    const args = str(span, PydanticAiAttributes.TOOL_ARGUMENTS);
+    const tool = str(span, GenAiAttributes.TOOL_NAME);
+    if (args === undefined || tool === undefined) return undefined;
+    return {
+      tool,
+      ...opt('callId', str(span, GenAiAttributes.TOOL_CALL_ID)),
+      args: { kind: 'blob', attribute: PydanticAiAttributes.TOOL_ARGUMENTS, text: args, decode: {} },
+      ...opt('result', str(span, PydanticAiAttributes.TOOL_RESPONSE)),
+    };
+  },
+};

@@ -1,0 +1,28 @@
+import { Emitter } from '@argspan/conventions';
+import type { ToolSpanRecognizer } from '../types.js';
+import { firstStr, opt, str } from './attributes.js';
+
+export const VercelAiAttributes = {
+  TOOL_NAME: 'ai.toolCall.name',
+  TOOL_CALL_ID: 'ai.toolCall.id',
+  /** `args` up to AI SDK 4, `input` from 5. */
+  TOOL_ARGS: ['ai.toolCall.args', 'ai.toolCall.input'],
+  TOOL_RESULT: ['ai.toolCall.result', 'ai.toolCall.output'],
+} as const;
+
+/** The Vercel AI SDK's own telemetry: `ai.toolCall` with `ai.toolCall.{name,id,args,result}`. */
+export const vercelAi: ToolSpanRecognizer = {
+  emitter: Emitter.VERCEL_AI,
+  keys: [VercelAiAttributes.TOOL_NAME],
+  toolCall(span) {
+    const tool = str(span, VercelAiAttributes.TOOL_NAME);
+    if (tool === undefined) return undefined;
+    const args = firstStr(span, VercelAiAttributes.TOOL_ARGS);
+    return {
+      tool,
+      ...opt('callId', str(span, VercelAiAttributes.TOOL_CALL_ID)),
+      args: { kind: 'blob', attribute: args?.key ?? VercelAiAttributes.TOOL_ARGS[0], text: args?.value, decode: {} },
+      ...opt('result', firstStr(span, VercelAiAttributes.TOOL_RESULT)?.value),
+    };
+  },
+};

@@ -1,0 +1,60 @@
+import type { Emitter } from '@argspan/conventions';
+
+/** An emitter of foreign tool calls: every emitter but argspan itself. */
+export type ForeignEmitter = Exclude<Emitter, 'argspan'>;
+
+/** A span as the foreign-call readers see it: ids, timing, scope and its string (and string-array) attributes. */
+export interface ForeignSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | null;
+  name: string;
+  startNs: bigint;
+  endNs: bigint;
+  scope: string | null;
+  attrs: ReadonlyMap<string, string | readonly string[]>;
+}
+
+/**
+ * The arguments of a call as recorded in the attribute `attribute`: a JSON blob, or a value already
+ * decoded from a larger document (a tool-call part of a model's output messages).
+ */
+export type RecordedArguments =
+  | { kind: 'blob'; attribute: string; text: string | undefined; decode: ArgumentDecoding }
+  | { kind: 'value'; attribute: string; value: unknown };
+
+/** How an emitter's argument blob is read. */
+export interface ArgumentDecoding {
+  /** A blob that is not JSON is itself the one argument (Langfuse stores strings raw). @default false */
+  rawStringIsValue?: boolean;
+  /** Turn the decoded blob into the arguments (OpenLLMetry's `{"args","kwargs"}`, LangSmith's `{"input"}`). */
+  unwrap?: (decoded: unknown) => unknown;
+}
+
+/** One tool call found in a trace, from a tool-execution span or from a model span's output. */
+export interface ForeignCall {
+  emitter: ForeignEmitter;
+  /** The span holding the call: the tool-execution span, or the model span that proposed it. */
+  spanId: string;
+  parentSpanId: string | null;
+  tool: string;
+  callId?: string;
+  args: RecordedArguments;
+  /** The tool's result as recorded (context for later calls). */
+  result?: string;
+  /** When the call happened (a tool span's start, a proposing model span's end). */
+  atNs: bigint;
+  /** Whether the trace shows the tool ran (a tool-execution span) or only that the model asked for it. */
+  source: 'tool-span' | 'model-output';
+  /** Position of a proposed call in its model output (for calls without an id). */
+  position?: number;
+}
+
+/** A tool-execution span reader for one emitter. */
+export interface ToolSpanRecognizer {
+  emitter: ForeignEmitter;
+  /** Attribute keys this emitter's tool spans always carry one of (the load-time pre-filter keeps spans with any). */
+  keys: readonly string[];
+  /** The call this span executes, or undefined when it is not one of this emitter's tool spans. */
+  toolCall(span: ForeignSpan): Omit<ForeignCall, 'emitter' | 'spanId' | 'parentSpanId' | 'atNs' | 'source'> | undefined;
+}
