@@ -12,6 +12,12 @@
  * Prints b/a (target <= 1.5) as wall and CPU ratios, the time of each analyze() phase (from
  * its fastest run), peak RSS (target <= 2 GB) and a scaling check against a second size
  * (default N/4; `--spans 4000000 --scale-spans 1000000` for the 4M check), as time per span.
+ *
+ * `npm run bench:analyze -- --foreign [--spans N]` instead compares other libraries' traces with
+ * argspan's own: N spans of foreign agent runs (eight emitters' shapes, tool spans with 5–20-leaf
+ * argument blobs, model spans with prompts) against N argspan-native spans, each through the full
+ * analyze(), alternating, best of `--runs`; prints foreign/native (target <= 2) and peak RSS
+ * (target <= 2 GB).
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +26,7 @@ import { analyze } from '../analyze.js';
 import type { PhaseListener } from '../phases.js';
 import { Db } from '../db.js';
 import { OTLP_RESOURCE_SPANS, columnsArg, sqlString } from '../load/duckdb-types.js';
+import { writeForeignTraces } from '../synth/foreign-traces.js';
 import { writeRealisticTraces } from '../synth/realistic.js';
 
 function arg(name: string, fallback: number): number {
@@ -132,8 +139,47 @@ async function measure(dir: string, spans: number, runs: number, autoRead: boole
   return { spans: written, a, b };
 }
 
+/** Foreign traces against argspan-native ones of the same span count, through the full analyze(). */
+async function measureForeign(dir: string, spans: number, runs: number): Promise<void> {
+  const native = join(dir, 'native.jsonl');
+  const foreign = join(dir, 'foreign.jsonl');
+  const n = await writeRealisticTraces(native, spans);
+  const f = await writeForeignTraces(foreign, spans);
+  console.log(`native: ${n} spans, ${(statSync(native).size / 1e6).toFixed(0)} MB; foreign: ${f} spans, ${(statSync(foreign).size / 1e6).toFixed(0)} MB`);
+  let a: Timing | undefined;
+  let b: Timing | undefined;
+  let phases: Phase[] = [];
+  let calls = 0;
+  for (let i = 1; i <= runs; i++) {
+    const ai = await timed(`(a) analyze() argspan-native, run ${i}`, () => analyze({ paths: [native] }));
+    a = a ? best(a, ai) : ai;
+    const runPhases: Phase[] = [];
+    const bi = await timed(`(b) analyze() foreign, run ${i}`, async () => {
+      const r = await analyze({ paths: [foreign], onPhase: (name, wall, cpu) => runPhases.push({ name, wall, cpu }) });
+      calls = r.stats.foreign_calls;
+    });
+    if (!b || bi.wall < b.wall) phases = runPhases;
+    b = b ? best(b, bi) : bi;
+  }
+  if (!a || !b) throw new Error('--runs must be at least 1');
+  console.log(`  foreign tool calls read: ${calls}`);
+  printPhases(phases, b);
+  console.log(`  best of ${runs}: native ${(a.wall / 1000).toFixed(2)} s wall, foreign ${(b.wall / 1000).toFixed(2)} s wall`);
+  console.log(`  ratio foreign/native = ${(b.wall / a.wall).toFixed(2)} wall, ${(b.cpu / a.cpu).toFixed(2)} cpu (target <= 2); RSS peak during the foreign analyze() ${b.rss} MB (target <= 2048)`);
+}
+
 async function main(): Promise<void> {
   const n = arg('--spans', 1_000_000);
+  if (process.argv.includes('--foreign')) {
+    const dir = mkdtempSync(join(tmpdir(), 'argspan-bench-'));
+    try {
+      console.log(`argspan analyze benchmark, other libraries' traces: ${n} spans each, best of ${arg('--runs', 2)} runs`);
+      await measureForeign(dir, n, arg('--runs', 2));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    return;
+  }
   const m = arg('--scale-spans', Math.max(1, Math.floor(n / 4)));
   const runs = arg('--runs', 2);
   const autoRead = !process.argv.includes('--no-auto-read');

@@ -1,6 +1,6 @@
 import { INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENGTH } from '@argspan/conventions';
 import type { ForeignEmitter } from './types.js';
-import { classifyCall, defaultsFromJsonSchema, type ClassifyOptions, type ContextEntry, type ValueHasher } from '@argspan/core';
+import { ProvenanceIndex, classifyCall, defaultSecretDetector, defaultsFromJsonSchema, type ClassifyOptions, type SecretDetector, type ValueHasher } from '@argspan/core';
 import { collectEvidence, TraceEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import type { ForeignCall, ForeignSpan, RecordedArguments } from './types.js';
@@ -93,7 +93,13 @@ export function classifyForeignTrace(
       break;
     }
   }
-  const { unexecuted, copies } = matchProposals(evidence, executed, spans);
+  const decoding = new Map<ForeignCall | Omit<ForeignCall, 'emitter'>, ReturnType<typeof decodeArguments>>();
+  const decode = (c: ForeignCall | Omit<ForeignCall, 'emitter'>) => {
+    let d = decoding.get(c);
+    if (!d) decoding.set(c, (d = decodeArguments(c.args)));
+    return d;
+  };
+  const { unexecuted, copies } = matchProposals(evidence, executed, spans, decode);
   const calls = [...executed, ...unexecuted].sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
   const traceId = spans[0]!.traceId;
   const blobs: ArgumentBlobRow[] = [...copies.map((c) => ({ traceId, ...c }))];
@@ -109,22 +115,27 @@ export function classifyForeignTrace(
   }
   const callRows: ForeignCallRow[] = [];
   const argRows: ForeignArgRow[] = [];
-  const asserted = [...evidence.assertedTexts];
+  // One provenance index per trace: the asserted text once, then each result as the calls reach its time.
+  const index = ProvenanceIndex.from({ userText: [...evidence.assertedTexts] });
+  const results = [...evidence.results].sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
+  let nextResult = 0;
+  const detector = options.policy.detector ?? defaultSecretDetector;
   for (const call of calls) {
-    const context: ContextEntry[] = evidence.results
-      .filter((r) => r.atNs <= call.atNs && (call.callId === undefined || r.callId !== call.callId))
-      .map((r) => (r.callId !== undefined ? { callId: r.callId, content: r.content } : { content: r.content }));
+    // Results recorded up to the call's start: its own (recorded at its end) and later ones are not context for it.
+    while (nextResult < results.length && results[nextResult]!.atNs <= call.atNs) {
+      const r = results[nextResult++]!;
+      index.addContext(r.callId !== undefined ? { callId: r.callId, content: r.content } : { content: r.content });
+    }
     const schema = evidence.toolSchemas.get(call.tool);
-    const decoded = decodeArguments(call.args);
+    const decoded = decoding.get(call) ?? decodeArguments(call.args);
     const c = classifyCall(
       { tool: call.tool, args: decoded.value },
       {
-        userText: asserted,
+        index,
         userTextAvailable: evidence.sawUserText,
-        context,
         ...(schema !== undefined ? { schemaDefaults: defaultsFromJsonSchema(schema) } : {}),
       },
-      options.policy,
+      { ...options.policy, detector: blobScannedDetector(call.args, detector) },
     );
     let strongest: string | undefined;
     let bytes = 0;
@@ -181,31 +192,35 @@ function matchProposals(
   evidence: TraceEvidence,
   executed: readonly ForeignCall[],
   spans: readonly ForeignSpan[],
+  decode: (c: ForeignCall | Omit<ForeignCall, 'emitter'>) => { value: unknown },
 ): { unexecuted: ForeignCall[]; copies: Omit<ArgumentBlobRow, 'traceId'>[] } {
+  if (evidence.proposed.length === 0) return { unexecuted: [], copies: [] };
   const byId = new Map(executed.flatMap((c) => (c.callId !== undefined ? [[c.callId, c] as const] : [])));
-  const byShape = new Map(executed.map((c) => [shapeOf(c.tool, c.args), c]));
+  // Shapes (tool and canonical arguments) only where an id cannot match: built on first need.
+  let byShape: Map<string, ForeignCall> | undefined;
+  const shapeOf = (c: ForeignCall | Omit<ForeignCall, 'emitter'>) => `${c.tool}\u0000${canonical(decode(c).value)}`;
   const emitterOf = new Map(spans.map((s) => [s.spanId, modelEmitter(s)]));
   const first = new Map<string, ForeignCall>();
   const unexecuted: ForeignCall[] = [];
   const copies: Omit<ArgumentBlobRow, 'traceId'>[] = [];
   for (const p of evidence.proposed) {
-    const shape = shapeOf(p.tool, p.args);
     // The same proposal is repeated in every later model span's history: the first is the call.
-    const call = (p.callId !== undefined ? byId.get(p.callId) : undefined) ?? byShape.get(shape) ?? first.get(p.callId ?? shape);
+    let call = p.callId !== undefined ? (byId.get(p.callId) ?? first.get(p.callId)) : undefined;
+    let shape: string | undefined;
+    if (!call) {
+      shape = shapeOf(p);
+      byShape ??= new Map(executed.map((c) => [shapeOf(c), c]));
+      call = byShape.get(shape) ?? first.get(shape);
+    }
     if (call) {
       copies.push({ spanId: p.spanId, attribute: p.args.attribute, callSpanId: call.spanId });
       continue;
     }
     const own: ForeignCall = { ...p, emitter: emitterOf.get(p.spanId) ?? 'genai-semconv' };
-    first.set(p.callId ?? shape, own);
+    first.set(p.callId ?? shape!, own);
     unexecuted.push(own);
   }
   return { unexecuted, copies };
-}
-
-/** A tool name and canonical arguments, to match a call without an id. */
-function shapeOf(tool: string, args: RecordedArguments): string {
-  return `${tool}\u0000${canonical(decodeArguments(args).value)}`;
 }
 
 function canonical(v: unknown): string {
@@ -225,6 +240,19 @@ function modelEmitter(span: ForeignSpan): ForeignEmitter {
   }
   return 'genai-semconv';
 }
+
+/**
+ * The detector to classify a call's leaves with. A recorded JSON blob is scanned once, whole: when
+ * it holds nothing credential-shaped — and no `\u` or `\/` escape that could hide a token from
+ * the raw scan — no leaf decoded from it can, so the leaves skip the scan. Otherwise each leaf is
+ * scanned as argspan scans its own.
+ */
+function blobScannedDetector(args: RecordedArguments, detector: SecretDetector): SecretDetector {
+  if (args.kind !== 'blob' || args.text === undefined || args.text.includes('\\u') || args.text.includes('\\/')) return detector;
+  return detector.find(args.text) === undefined ? CLEAN : detector;
+}
+
+const CLEAN: SecretDetector = { find: () => undefined, findAll: () => [] };
 
 /** The arguments as a value to classify, or the raw blob and why it could not be decoded. */
 export function decodeArguments(args: RecordedArguments): { value: unknown; unreadable?: string } {

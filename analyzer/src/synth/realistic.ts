@@ -15,7 +15,7 @@ const RESIDENCY: Residency[] = ['tiny-public', 'tiny-public', 'tiny-public', 'bu
 const DENYLISTED = new Set(['timezone', 'attendee.email', 'to', 'account_id', 'price', 'currency']);
 
 /** Small deterministic PRNG (mulberry32), so a benchmark run is reproducible. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

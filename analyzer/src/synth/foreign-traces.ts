@@ -1,0 +1,187 @@
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { IdSource, attributes, resourceSpansLine, type AttrValue, type OtlpSpan } from './otlp-json.js';
+import { rng } from './realistic.js';
+
+/**
+ * Synthetic traces in other libraries' shapes, for the analyzer's benchmark: agent runs of eight
+ * emitters (the signatures of fixtures/traces/foreign/), each with a root span, model spans whose
+ * prompts hold the user's request, and tool spans with 5–20-leaf argument blobs — some values the
+ * user said, some copied from an earlier result, some invented (a timezone, an e-mail address).
+ */
+
+const EMITTERS = ['genai-semconv', 'vercel-ai', 'openinference', 'openllmetry', 'pydantic-ai', 'google-adk', 'langsmith', 'langfuse'] as const;
+type Emitter = (typeof EMITTERS)[number];
+
+const WORDS = 'the quarterly report for the berlin office needs the revised budget numbers and a summary of open hiring requests before friday afternoon please also check'.split(' ');
+const CITIES = ['Berlin', 'Lisbon', 'Osaka', 'Toronto', 'Nairobi', 'Austin'];
+
+function sentence(rand: () => number, words: number): string {
+  let s = '';
+  for (let i = 0; i < words; i++) s += (i ? ' ' : '') + WORDS[Math.floor(rand() * WORDS.length)]!;
+  return s;
+}
+
+/** A tool call's arguments: 5–20 leaves, nested, some from the user text, one invented denylisted value now and then. */
+function toolArguments(rand: () => number, city: string, userText: string): Record<string, unknown> {
+  const leaves = 5 + Math.floor(rand() * 16);
+  const args: Record<string, unknown> = { city, query: userText.slice(0, 40 + Math.floor(rand() * 60)) };
+  const options: Record<string, unknown> = {};
+  for (let i = 2; i < leaves; i++) {
+    const r = rand();
+    if (r < 0.05) args.timezone = 'Europe/Berlin';
+    else if (r < 0.1) args.to = [`team-${i}@example.com`];
+    else if (r < 0.5) options[`opt_${i}`] = sentence(rand, 1 + Math.floor(rand() * 4));
+    else if (r < 0.8) options[`n_${i}`] = Math.floor(rand() * 1000);
+    else options[`flag_${i}`] = rand() < 0.5;
+  }
+  args.options = options;
+  return args;
+}
+
+interface Run {
+  traceId: string;
+  spans: OtlpSpan[];
+  scope: string;
+}
+
+/** One agent run in the shape of `emitter`. */
+function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: bigint): Run {
+  const traceId = ids.traceId();
+  const city = CITIES[Math.floor(rand() * CITIES.length)]!;
+  const userText = `What is the weather in ${city}? ${sentence(rand, 20 + Math.floor(rand() * 120))}`;
+  const calls = 1 + Math.floor(rand() * 3);
+  const spans: OtlpSpan[] = [];
+  let t = 0;
+  const span = (name: string, parent: string | undefined, attrs: Record<string, AttrValue | undefined>, durMs = 5): string => {
+    const spanId = ids.spanId();
+    const start = baseNs + BigInt(t) * 1_000_000n;
+    t += durMs;
+    spans.push({
+      traceId,
+      spanId,
+      ...(parent ? { parentSpanId: parent } : {}),
+      name,
+      kind: 1,
+      startTimeUnixNano: String(start),
+      endTimeUnixNano: String(start + BigInt(durMs) * 1_000_000n),
+      attributes: attributes(attrs),
+    });
+    return spanId;
+  };
+  const toolCalls = Array.from({ length: calls }, (_, i) => ({ id: `call_${traceId.slice(0, 8)}_${i}`, name: `get_weather_${i}`, args: toolArguments(rand, city, userText) }));
+  const result = (i: number) => JSON.stringify({ status: 'ok', report: `Sunny in ${city}, ${10 + i} degrees` });
+  const genAiInput = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: userText }] }]);
+  const genAiOutput = JSON.stringify([{ role: 'assistant', parts: toolCalls.map((c) => ({ type: 'tool_call', id: c.id, name: c.name, arguments: c.args })) }]);
+  const definitions = JSON.stringify(toolCalls.map((c) => ({ type: 'function', name: c.name, parameters: { type: 'object', properties: { city: { type: 'string' } } } })));
+  let scope = 'gen_ai';
+  switch (emitter) {
+    case 'genai-semconv':
+    case 'pydantic-ai': {
+      scope = emitter === 'genai-semconv' ? 'gen_ai' : 'pydantic-ai';
+      const root = span('invoke_agent weather', undefined, { 'gen_ai.operation.name': 'invoke_agent' }, 1);
+      span('chat gpt-4', root, { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': genAiInput, 'gen_ai.output.messages': genAiOutput, 'gen_ai.tool.definitions': definitions });
+      toolCalls.forEach((c, i) =>
+        span(emitter === 'genai-semconv' ? `execute_tool ${c.name}` : 'running tool', root, {
+          'gen_ai.operation.name': emitter === 'genai-semconv' ? 'execute_tool' : undefined,
+          'gen_ai.tool.name': c.name,
+          'gen_ai.tool.call.id': c.id,
+          [emitter === 'genai-semconv' ? 'gen_ai.tool.call.arguments' : 'tool_arguments']: JSON.stringify(c.args),
+          [emitter === 'genai-semconv' ? 'gen_ai.tool.call.result' : 'tool_response']: result(i),
+        }),
+      );
+      break;
+    }
+    case 'vercel-ai': {
+      scope = 'ai';
+      const root = span('ai.generateText', undefined, { 'ai.prompt': JSON.stringify({ prompt: userText }) }, 1);
+      span('ai.generateText.doGenerate', root, {
+        'ai.prompt.messages': JSON.stringify([{ role: 'user', content: [{ type: 'text', text: userText }] }]),
+        'ai.prompt.tools': toolCalls.map((c) => JSON.stringify({ type: 'function', name: c.name, parameters: { type: 'object' } })),
+        'ai.response.toolCalls': JSON.stringify(toolCalls.map((c) => ({ toolCallId: c.id, toolName: c.name, input: c.args }))),
+      });
+      toolCalls.forEach((c, i) => span('ai.toolCall', root, { 'ai.toolCall.name': c.name, 'ai.toolCall.id': c.id, 'ai.toolCall.args': JSON.stringify(c.args), 'ai.toolCall.result': result(i) }));
+      break;
+    }
+    case 'openinference': {
+      scope = 'openinference.instrumentation.openai';
+      const root = span('agent', undefined, { 'openinference.span.kind': 'AGENT', 'input.value': userText }, 1);
+      const llm: Record<string, AttrValue> = { 'openinference.span.kind': 'LLM', 'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.content': userText };
+      toolCalls.forEach((c, j) => {
+        llm[`llm.output_messages.0.message.tool_calls.${j}.tool_call.id`] = c.id;
+        llm[`llm.output_messages.0.message.tool_calls.${j}.tool_call.function.name`] = c.name;
+        llm[`llm.output_messages.0.message.tool_calls.${j}.tool_call.function.arguments`] = JSON.stringify(c.args);
+      });
+      span('ChatCompletion', root, llm);
+      toolCalls.forEach((c, i) => span(c.name, root, { 'openinference.span.kind': 'TOOL', 'tool.name': c.name, 'tool.id': c.id, 'input.value': JSON.stringify(c.args), 'output.value': result(i) }));
+      break;
+    }
+    case 'openllmetry': {
+      scope = 'traceloop.tracer';
+      const root = span('weather.workflow', undefined, { 'traceloop.span.kind': 'workflow', 'traceloop.entity.input': JSON.stringify({ args: [userText], kwargs: {} }) }, 1);
+      span('openai.chat', root, { 'gen_ai.input.messages': genAiInput, 'gen_ai.output.messages': genAiOutput });
+      toolCalls.forEach((c, i) =>
+        span(`${c.name}.tool`, root, { 'traceloop.span.kind': 'tool', 'traceloop.entity.name': c.name, 'traceloop.entity.input': JSON.stringify({ args: [], kwargs: c.args }), 'traceloop.entity.output': result(i) }),
+      );
+      break;
+    }
+    case 'google-adk': {
+      scope = 'gcp.vertex.agent';
+      const root = span('invocation', undefined, { 'openinference.span.kind': 'CHAIN', 'input.value': JSON.stringify({ new_message: { parts: [{ text: userText }], role: 'user' } }) }, 1);
+      span('call_llm', root, { 'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.contents.0.message_content.text': userText });
+      toolCalls.forEach((c, i) =>
+        span(`execute_tool ${c.name}`, root, {
+          'gen_ai.operation.name': 'execute_tool',
+          'gen_ai.tool.name': c.name,
+          'gen_ai.tool.call.id': `adk-${c.id}`,
+          'gcp.vertex.agent.tool_call_args': JSON.stringify(c.args),
+          'gcp.vertex.agent.tool_response': result(i),
+        }),
+      );
+      break;
+    }
+    case 'langsmith': {
+      scope = 'langsmith';
+      const root = span('weather_agent', undefined, { 'langsmith.span.kind': 'chain', 'gen_ai.operation.name': 'chain', 'gen_ai.prompt': JSON.stringify({ question: userText }) }, 1);
+      toolCalls.forEach((c, i) =>
+        span(c.name, root, { 'langsmith.span.kind': 'tool', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.prompt': JSON.stringify({ input: c.args }), 'gen_ai.completion': result(i) }),
+      );
+      break;
+    }
+    case 'langfuse': {
+      scope = 'langfuse-sdk';
+      const root = span('weather run', undefined, { 'langfuse.observation.type': 'agent', 'langfuse.observation.input': userText }, 1);
+      toolCalls.forEach((c, i) => span(c.name, root, { 'langfuse.observation.type': 'tool', 'langfuse.observation.input': JSON.stringify(c.args), 'langfuse.observation.output': result(i) }));
+      break;
+    }
+  }
+  return { traceId, spans, scope };
+}
+
+/**
+ * Write about `spanTarget` spans of foreign agent runs to `file` as OTLP JSON lines (runs of all
+ * eight emitters in turn, about 200 spans per line, one scope per line). Returns the spans written.
+ */
+export async function writeForeignTraces(file: string, spanTarget: number, seed = 11): Promise<number> {
+  const rand = rng(seed);
+  const ids = new IdSource(seed);
+  const out = createWriteStream(file);
+  let written = 0;
+  let run = 0;
+  while (written < spanTarget) {
+    const emitter = EMITTERS[run % EMITTERS.length]!;
+    const batch: OtlpSpan[] = [];
+    let scope = '';
+    while (batch.length < 200 && written + batch.length < spanTarget) {
+      const r = agentRun(emitter, ids, rand, 1_764_460_800_000_000_000n + BigInt(run) * 1_000_000_000n);
+      scope = r.scope;
+      batch.push(...r.spans);
+    }
+    written += batch.length;
+    run++;
+    if (!out.write(resourceSpansLine('foreign-agent', scope, batch) + '\n')) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  return written;
+}
