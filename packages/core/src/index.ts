@@ -39,11 +39,12 @@ export {
 export type { ReadDirtySetOptions } from './git-dirty-set.js';
 export { createSecretDetector, defaultSecretDetector, redactSecrets, redactionMarker, BUILTIN_RULES, SCAN_FAILED_RULE_ID } from './secrets/index.js';
 export type { SecretRule, SecretDetectorConfig, SecretAllowlistEntry, RuleExamples } from './secrets/index.js';
-export { createValueHasher, loadOrCreateHashKey, HASH_KEY_FILE } from './keyed-hash.js';
+export { createValueHasher } from './keyed-hash.js';
+export { loadOrCreateHashKey, HashKeyError, HASH_KEY_FILE } from './hash-key-file.js';
+export { makeDirectories } from './make-directories.js';
 export type { ValueHasher } from './keyed-hash.js';
 export type * from './types.js';
 export { parseRecordedCall, parsePolicyFields, RecordedCallError } from './recorded-call.js';
 export type { RecordedCall } from './recorded-call.js';
 export { snapshotArgs, ArgumentSnapshotError, DEFAULT_SNAPSHOT_LIMITS } from './snapshot.js';
 export type { SnapshotLimits } from './snapshot.js';
-export { makeDirectorySync } from './make-directory.js';

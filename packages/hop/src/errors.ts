@@ -3,7 +3,13 @@
  * they never carry a payload, an output or an idempotency key.
  */
 
-/** Base class: every hop error has a stable `code`. */
+/**
+ * Base class: every hop error has a stable `code`. Used as such for `HOP_CONFIG` (an invalid
+ * option), `HOP_PAYLOAD` (the payload cannot become JSON: a BigInt, a cycle, a getter or proxy
+ * trap that threw, too deep), `HOP_REDACTION` (the secret detector failed), `HOP_STALE_STEP` (a
+ * step behind the checkpoint), `HOP_HOOK` (a `createRemoteHop` hook threw) and `HOP_INTERNAL`
+ * (anything unforeseen; names the operation). The subclasses below carry the others.
+ */
 export class HopError extends Error {
   readonly code: string;
   constructor(code: string, message: string, options?: { cause?: unknown }) {
@@ -18,8 +24,11 @@ export class HopError extends Error {
  * no good generation left, an unreadable queue). The loop must halt: nothing was sent.
  */
 export class HopStateError extends HopError {
+  /** Code of the failed system call (EROFS, EACCES, ENOSPC, ENOTDIR, …), when one failed. */
+  readonly errno: string | undefined;
   constructor(message: string, options?: { cause?: unknown }) {
     super('HOP_STATE', message, options);
+    this.errno = errnoCode(options?.cause);
   }
 }
 
@@ -92,4 +101,42 @@ export class HopDeferredError extends HopError {
     this.step = step;
     this.queueSeq = queueSeq;
   }
+}
+
+/** Name of an error's class, if it is a plain identifier (a hostile `name` is not repeated). */
+function errorClass(err: unknown): string {
+  const name = (err as Error | undefined)?.name;
+  return typeof name === 'string' && /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name) ? name : 'error';
+}
+
+/**
+ * The last line: any failure that is not already a {@link HopError} becomes one, naming the
+ * operation and, for a system error, the call, the path and the errno code. The original is kept
+ * as `cause` only for system errors: another error's message may quote a payload or a header.
+ */
+export function toHopError(err: unknown, operation: string): HopError {
+  if (err instanceof HopError) return err;
+  const sys = systemError(err);
+  if (sys) {
+    return new HopStateError(`${operation}: ${sys.syscall}${sys.path ? ` of ${sys.path}` : ''} failed (${sys.code})`, { cause: err });
+  }
+  return new HopError('HOP_INTERNAL', `${operation} failed unexpectedly (${errorClass(err)})`);
+}
+
+/** A send that failed with something other than a {@link HopError}: the outcome is unknown. */
+export function toTransportError(err: unknown, step: number): HopError {
+  if (err instanceof HopError) return err;
+  const sys = systemError(err);
+  return new HopTransportError(
+    `send for step ${step} failed (${sys?.code ?? errorClass(err)}); outcome unknown, a retry uses the same key`,
+    undefined,
+    sys ? { cause: err } : undefined,
+  );
+}
+
+/** A failed system call (code, syscall, maybe a path): its message quotes no data. Not Node's ERR_* argument errors, which can. */
+function systemError(err: unknown): { code: string; syscall: string; path: string | undefined } | undefined {
+  const { code, syscall, path } = (err ?? {}) as NodeJS.ErrnoException;
+  if (typeof code !== 'string' || typeof syscall !== 'string') return undefined;
+  return { code, syscall, path: typeof path === 'string' ? path : undefined };
 }

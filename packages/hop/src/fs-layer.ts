@@ -1,4 +1,3 @@
-import { makeDirectorySync } from '@argspan/core';
 import {
   closeSync,
   constants,
@@ -13,6 +12,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { promisify } from 'node:util';
+import { makeDirectories } from '@argspan/core';
 
 const fsyncAsync = promisify(fsync);
 
@@ -49,6 +49,7 @@ export interface HopFs {
   unlink(path: string): Promise<void>;
   readFile(path: string): Promise<Buffer>;
   readdir(path: string): Promise<string[]>;
+  /** Create a directory and its missing parents (mode 0700); rejects with the real cause, never spins. */
   mkdir(path: string): Promise<void>;
 }
 
@@ -87,7 +88,6 @@ export const nodeFs: HopFs = {
   unlink: async (path) => unlinkSync(path),
   readFile: async (path) => readFileSync(path),
   readdir: async (path) => readdirSync(path),
-  mkdir: async (path) => {
-    makeDirectorySync(path, 0o700);
-  },
+  // not mkdirSync({ recursive }): it reports ENOENT for EROFS/EACCES and spins under procfs
+  mkdir: (path) => makeDirectories(path),
 };

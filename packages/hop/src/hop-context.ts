@@ -8,7 +8,7 @@ import { CheckpointStore } from './checkpoint-store.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { StateIo } from './durable-write.js';
-import { HopError, HopTransportError, LeaseLostError } from './errors.js';
+import { HopError, HopTransportError, LeaseLostError, toTransportError } from './errors.js';
 import type { HopEventAttributes, HopEventSink } from './events.js';
 import { emitEvent } from './events.js';
 import type { HopFaultPoint, WriteKind } from './faults.js';
@@ -54,6 +54,13 @@ export class HopContext {
   bootLog: QuarantineReport[] = [];
 
   constructor(options: HopRunnerOptions) {
+    if (typeof options !== 'object' || options === null) throw new HopError('HOP_CONFIG', 'createHopRunner needs an options object (at least `probe`)');
+    if (options.stateDir !== undefined && typeof options.stateDir !== 'string') {
+      throw new HopError('HOP_CONFIG', `stateDir must be a string path, got a ${typeof options.stateDir}`);
+    }
+    if (options.hashKey !== undefined && !(options.hashKey instanceof Uint8Array && options.hashKey.length >= 16)) {
+      throw new HopError('HOP_CONFIG', 'hashKey must be a Uint8Array of at least 16 bytes');
+    }
     this.o = options;
     this.stateDir = resolvePath(options.stateDir ?? DEFAULT_STATE_DIR);
     this.runId = options.runId ?? '';
@@ -62,7 +69,7 @@ export class HopContext {
     this.detector = options.detector ?? defaultSecretDetector;
     this.residual = options.residualDetector ?? this.detector;
     this.ttl = options.leaseTtlMs ?? 30_000;
-    if (!(this.ttl > 0)) throw new HopError('HOP_CONFIG', `leaseTtlMs must be positive, got ${String(options.leaseTtlMs)}`);
+    if (typeof this.ttl !== 'number' || !(this.ttl > 0)) throw new HopError('HOP_CONFIG', `leaseTtlMs must be a positive number, got ${typeof options.leaseTtlMs === 'number' ? options.leaseTtlMs : `a ${typeof options.leaseTtlMs}`}`);
     const probe = options.probe as unknown;
     if (typeof probe !== 'function' && !(typeof probe === 'object' && probe !== null && 'host' in probe && 'port' in probe)) {
       throw new HopError('HOP_CONFIG', 'probe is required: a { host, port } target or a function returning a ProbeResult');
@@ -181,7 +188,12 @@ export class HopContext {
       };
       this.emit(HopEvents.HOP_SENT, { ...ids, [A.STEP]: hop.step, [A.ATTEMPT]: 1, [A.BYTES]: Buffer.byteLength(hop.body), [A.FINGERPRINT]: hop.fingerprint });
       t0 = this.clock.monotonic();
-      const response = await send(request);
+      let response: HopResponse;
+      try {
+        response = await send(request);
+      } catch (err) {
+        throw toTransportError(err, hop.step); // a custom sender's own error may quote the body or a header
+      }
       if (!(response.status >= 200 && response.status < 300)) {
         // a sender must reject non-2xx answers; one that resolves with them is not a result
         throw new HopTransportError(`send for step ${hop.step} resolved with HTTP ${response.status}, not a 2xx result`, response.status);

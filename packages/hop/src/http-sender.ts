@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
-import { FencedOffError, HopConflictError, HopRejectedError, HopTransportError, errnoCode } from './errors.js';
+import { FencedOffError, HopConflictError, HopError, HopRejectedError, HopTransportError, errnoCode } from './errors.js';
 
 /** What the runner hands a sender for one hop. */
 export interface HopRequest {
@@ -66,7 +66,14 @@ const MAX_RESPONSE = 16 * 1024 * 1024;
  * retry); 412 → {@link FencedOffError}; anything else → {@link HopTransportError}.
  */
 export function createHttpSender(options: HttpSenderOptions): HopSend {
-  const url = new URL(options.url);
+  let url: URL;
+  try {
+    url = new URL(options.url);
+  } catch {
+    // the URL is not repeated: it may carry credentials (user:password@host)
+    throw new HopError('HOP_CONFIG', 'createHttpSender: url is not a valid absolute URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new HopError('HOP_CONFIG', `createHttpSender: url must be http: or https:, got ${url.protocol}`);
   const clock = options.clock ?? systemClock;
   const maxAttempts = options.maxConflictAttempts ?? 20;
   return async (req) => {
@@ -95,18 +102,25 @@ function post(url: URL, options: HttpSenderOptions, req: HopRequest): Promise<Ho
   const body = Buffer.from(req.body, 'utf8');
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const r = send(url, {
-      method: options.method ?? 'POST',
-      agent: false,
-      timeout: options.timeoutMs ?? 30_000,
-      headers: {
-        ...options.headers,
-        'content-type': options.contentType ?? 'application/json',
-        'content-length': String(body.length),
-        [HopHeaders.IDEMPOTENCY_KEY]: req.idempotencyKey,
-        [HopHeaders.LEASE_EPOCH]: String(req.epoch),
-      },
-    });
+    let r: ReturnType<typeof send>;
+    try {
+      r = send(url, {
+        method: options.method ?? 'POST',
+        agent: false,
+        timeout: options.timeoutMs ?? 30_000,
+        headers: {
+          ...options.headers,
+          'content-type': options.contentType ?? 'application/json',
+          'content-length': String(body.length),
+          [HopHeaders.IDEMPOTENCY_KEY]: req.idempotencyKey,
+          [HopHeaders.LEASE_EPOCH]: String(req.epoch),
+        },
+      });
+    } catch {
+      // Node refuses an invalid method or header before anything is sent; its message is not
+      // repeated (it can quote a header)
+      return reject(new HopError('HOP_CONFIG', `hop to ${url.host} refused before sending: invalid method or header in the sender options`));
+    }
     r.once('timeout', () => r.destroy(new HopTransportError(`hop to ${url.host} timed out`)));
     r.once('error', (err) =>
       reject(err instanceof HopTransportError ? err : new HopTransportError(`hop to ${url.host} failed (${errnoCode(err) ?? 'transport error'})`, undefined, { cause: err })),

@@ -281,7 +281,7 @@ export class LeaseManager {
       await this.io.fs.rename(join(this.stateDir, leaseName(epoch)), join(this.stateDir, releaseName(epoch)));
     } catch (err) {
       if (errnoCode(err) === 'ENOENT') return false;
-      throw new HopStateError(`release of ${leaseName(epoch)} (rename to ${releaseName(epoch)}) failed (${errnoCode(err) ?? 'unknown error'})`, { cause: err });
+      throw new HopStateError(`release of ${join(this.stateDir, leaseName(epoch))} (rename to ${releaseName(epoch)}) failed (${errnoCode(err) ?? 'unknown error'})`, { cause: err });
     }
     await faults?.('release:after-write');
     if (this.opts.fsync) {
@@ -307,7 +307,7 @@ export class LeaseManager {
       h = await this.io.fs.openForWrite(join(this.stateDir, releaseName(epoch)), true);
     } catch (err) {
       if (errnoCode(err) === 'EEXIST') return;
-      throw new HopStateError(`create of ${releaseName(epoch)} failed (${errnoCode(err) ?? 'unknown error'})`, { cause: err });
+      throw new HopStateError(`create of ${join(this.stateDir, releaseName(epoch))} failed (${errnoCode(err) ?? 'unknown error'})`, { cause: err });
     }
     try {
       await h.writeAll(body).catch(() => undefined); // the name is the release; a short body is only cosmetic

@@ -35,10 +35,13 @@ describe('DurableQueue', () => {
     expect(new Set(entries.map((e) => e.seq)).size).toBe(20);
   });
 
-  it('redacts bodies before they are written', async () => {
+  it('keeps the redacted body byte for byte, and refuses to write one that still holds a secret', async () => {
     const q = queue();
-    await q.enqueue(item(0, 'token sk-' + 'proj-Q7fQ2xLm9Tr4Wb8Vn3Kd6Hs1Jg5Fp0Cy2Ue7ZaBc4De'));
-    expect((await q.list())[0]!.item.body).toBe('token [REDACTED:openai-api-key]');
+    const redacted = '{"a":"x\\"y","password":"[REDACTED:credential-assignment]"}';
+    await q.enqueue(item(0, redacted));
+    expect((await q.list())[0]!.item.body).toBe(redacted);
+    await expect(q.enqueue(item(1, 'token sk-' + 'proj-Q7fQ2xLm9Tr4Wb8Vn3Kd6Hs1Jg5Fp0Cy2Ue7ZaBc4De'))).rejects.toThrow(/refusing to write queue item.*openai-api-key/);
+    expect(await q.list()).toHaveLength(1);
   });
 
   it('a done record marks an item sent; remove clears both files', async () => {

@@ -123,11 +123,14 @@ export class DurableQueue {
   }
 
   /**
-   * Append a hop (body redacted here). Idempotent: the same run, step and fingerprint already
-   * queued returns the existing position. Resolves only once the item is durable.
+   * Append a hop. The body is the one `runHop` redacted and fingerprinted, kept byte for byte (a
+   * second, text-level pass could break a redacted JSON body, and a drained hop must send what a
+   * direct one would); a body in which the detector still finds a secret is refused. Idempotent:
+   * the same run, step and fingerprint already queued returns the existing position. Resolves only
+   * once the item is durable.
    */
   async enqueue(input: Omit<QueueItem, 'id' | 'enqueuedAt'>): Promise<{ seq: number; depth: number; deduped: boolean; bytes: number }> {
-    const body = redactText(input.body, this.detector).text;
+    const { body } = input;
     const entries = await this.list();
     const existing = entries.find(
       (e) => e.item.runId === input.runId && e.item.step === input.step && e.item.fingerprint === input.fingerprint,

@@ -1,6 +1,9 @@
 import { defaultSecretDetector } from '@argspan/core';
+import type { SecretDetector } from '@argspan/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { redactText } from './redact.js';
+import { HopError } from './errors.js';
+import { redactPayload, redactText } from './redact.js';
 
 const body = 'MIIEowIBAAKCAQEAwJENcRev+eXZKvhhWLiV3Lz2MvO+naQRHo59Uo0Ya4Mh4YOOBpM1\nq8DCu9t8MhC9vG2Aaa0uEEKy4r4FV6tWXrYQ7nC9O3y0UOz4Q==';
 const pem = `-----BEGIN RSA PRIVATE KEY-----\n${body}\n-----END RSA PRIVATE KEY-----`;
@@ -28,5 +31,111 @@ describe('redactText', () => {
 
   it('leaves clean text alone', () => {
     expect(redactText('nothing to see', defaultSecretDetector)).toEqual({ text: 'nothing to see', ruleIds: [] });
+  });
+});
+
+describe('redactPayload', () => {
+  const gh = 'ghp_' + 'C4naryQ7xW2mK9pLr3TzV8bN5hJd1FgS6yUe';
+  const aws = 'AKIA' + 'Q4W7CNRY2XGSPLTB';
+  const redact = (p: unknown) => redactPayload(p, defaultSecretDetector, 7);
+  const caught = (p: unknown) => {
+    try {
+      redact(p);
+    } catch (err) {
+      return err as HopError;
+    }
+    throw new Error('expected redactPayload to throw');
+  };
+
+  it('redacts a token that starts a line inside a value (the JSON text holds it after an escaped \\n)', () => {
+    const text = redact({ env: `A=1\n${gh}`, list: [`x\n${aws}\ty`] });
+    expect(text).not.toContain(gh.slice(4));
+    expect(text).not.toContain(aws.slice(4));
+    expect(JSON.parse(text)).toEqual({ env: 'A=1\n[REDACTED:github-pat]', list: ['x\n[REDACTED:aws-access-key-id]\ty'] });
+  });
+
+  it('redacts object keys, and keeps two keys that redact alike apart', () => {
+    const other = 'ghp_' + 'Kx7Wq2Lm9Tr4Vb8Np3Hd6Js1Fg5Ca0Ye2Uz7';
+    const text = redact({ [gh]: 1, nested: { [`Bearer ${other}`]: 2 }, [other]: 3 });
+    expect(text).not.toContain(gh.slice(4));
+    expect(text).not.toContain(other.slice(4));
+    expect(JSON.parse(text)).toEqual({
+      '[REDACTED:github-pat]': 1,
+      nested: { 'Bearer [REDACTED:github-pat]': 2 },
+      '[REDACTED:github-pat]#2': 3,
+    });
+  });
+
+  it('replaces whatever a credential key holds, keeping placeholders and null', () => {
+    const payload = { password: 'hunter2', api_key: 12345, token: true, client_secret: { a: 'b' }, access_token: ['x'], pwd: '${DB_PASSWORD}', auth_token: null, max_tokens: 5 };
+    expect(JSON.parse(redact(payload))).toEqual({
+      password: '[REDACTED:credential-assignment]',
+      api_key: '[REDACTED:credential-assignment]',
+      token: '[REDACTED:credential-assignment]',
+      client_secret: '[REDACTED:credential-assignment]',
+      access_token: '[REDACTED:credential-assignment]',
+      pwd: '${DB_PASSWORD}',
+      auth_token: null,
+      max_tokens: 5,
+    });
+  });
+
+  it('keeps a string payload on the text path', () => {
+    expect(redact(`use ${gh}`)).toBe('use [REDACTED:github-pat]');
+  });
+
+  it('serialises a clean value exactly as JSON.stringify does', () => {
+    class WithToJSON {
+      toJSON(key: string) {
+        return { key, at: new Date(0) };
+      }
+    }
+    const sym = Symbol('s');
+    const value = {
+      n: 1.5, neg: -0, inf: Infinity, nan: NaN, t: true, s: 'é\u2028"\\', boxed: [new Number(3), new String('x'), new Boolean(false)],
+      skip: undefined, fn: () => 1, [sym]: 1, arr: [undefined, () => 1, sym], map: new Map([[1, 2]]), nested: [[{ a: [] }]],
+      custom: new WithToJSON(), buf: Buffer.from('hi'), __proto__: { inherited: 1 },
+    };
+    Object.defineProperty(value, '__proto__', { value: 'own', enumerable: true });
+    expect(redact(value)).toBe(JSON.stringify(value));
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        const plain = JSON.stringify(v);
+        // a string payload is text, not JSON; and only values in which nothing is redacted
+        fc.pre(typeof v !== 'string' && redactText(plain, defaultSecretDetector).text === plain && !/password|secret|token|key|auth|cookie|pwd|credential|session/i.test(plain));
+        expect(redact(v)).toBe(plain);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it.each([
+    ['a BigInt', { n: 1n }, /BigInt/],
+    ['a cycle', (() => { const o: Record<string, unknown> = {}; o.self = { o }; return o; })(), /cycle/],
+    ['a getter that throws', Object.defineProperty({}, 'x', { enumerable: true, get: () => { throw new Error(`boom ${gh}`); } }), /getter, toJSON or proxy trap/],
+    ['a revoked proxy', (() => { const p = Proxy.revocable({}, {}); p.revoke(); return { p: p.proxy }; })(), /getter, toJSON or proxy trap/],
+    ['a toJSON that throws', { toJSON: () => { throw new Error(gh); } }, /getter, toJSON or proxy trap/],
+    ['deep nesting', (() => { let o: unknown = 1; for (let i = 0; i < 600; i++) o = [o]; return o; })(), /deeper than 512/],
+    ['a sparse giant array', (() => { const a: unknown[] = []; a.length = 2 ** 31; return a; })(), /longer than/],
+    ['undefined', undefined, /undefined, a function or a symbol/],
+  ])('refuses %s with HopError HOP_PAYLOAD naming the step, never a value', (_name, payload, reason) => {
+    const err = caught(payload);
+    expect(err).toBeInstanceOf(HopError);
+    expect(err.code).toBe('HOP_PAYLOAD');
+    expect(err.message).toMatch(/^step 7: payload is not serialisable to JSON/);
+    expect(err.message).toMatch(reason);
+    expect(err.message + String(err.stack) + String(err.cause)).not.toContain(gh.slice(4));
+  });
+
+  it('a detector that throws: HopError HOP_REDACTION, nothing to send', () => {
+    const broken = { find: () => { throw new Error('x'); }, findAll: () => { throw new Error('x'); } } as unknown as SecretDetector;
+    const err = (() => {
+      try {
+        redactPayload({ a: 'b' }, broken, 1);
+      } catch (e) {
+        return e as HopError;
+      }
+    })();
+    expect(err).toMatchObject({ code: 'HOP_REDACTION' });
   });
 });

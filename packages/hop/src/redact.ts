@@ -1,6 +1,6 @@
 import { isPlaceholderValue, isSecretKeyName, redactSecrets, redactionMarker } from '@argspan/core';
 import type { SecretDetector } from '@argspan/core';
-import { HopStateError } from './errors.js';
+import { HopError, HopStateError } from './errors.js';
 
 /**
  * A whole PEM / OpenSSH private key: header, base64 body and footer. The core detector flags the
@@ -33,17 +33,21 @@ export function redactText(text: string, detector: SecretDetector): { text: stri
   const r = redactSecrets(blocks, detector);
   const ruleIds = new Set(blocks === text ? r.ruleIds : ['private-key', ...r.ruleIds]);
   const marker = redactionMarker(CREDENTIAL_ASSIGNMENT_RULE);
-  const blunt = r.text
-    .replace(ASSIGNMENT, (m, q: string, key: string, sep: string, vq: string, scheme: string | undefined, value: string) => {
-      if (!isSecretKeyName(key) || value.startsWith(REDACTED) || isPlaceholderValue(value)) return m;
-      ruleIds.add(CREDENTIAL_ASSIGNMENT_RULE);
-      return `${q}${key}${q}${sep}${vq}${scheme ?? ''}${marker}`;
-    })
-    .replace(BEARER, (m, lead: string, token: string) => {
-      if (token.startsWith(REDACTED) || m.includes(REDACTED)) return m;
-      ruleIds.add(CREDENTIAL_ASSIGNMENT_RULE);
-      return `${lead}${marker}`;
-    });
+  // the pre-checks skip both scans for most short values (a payload redacts each string on its own)
+  const assigned = !/[:=]/.test(r.text)
+    ? r.text
+    : r.text.replace(ASSIGNMENT, (m, q: string, key: string, sep: string, vq: string, scheme: string | undefined, value: string) => {
+        if (!isSecretKeyName(key) || value.startsWith(REDACTED) || isPlaceholderValue(value)) return m;
+        ruleIds.add(CREDENTIAL_ASSIGNMENT_RULE);
+        return `${q}${key}${q}${sep}${vq}${scheme ?? ''}${marker}`;
+      });
+  const blunt = !/bearer/i.test(assigned)
+    ? assigned
+    : assigned.replace(BEARER, (m, lead: string, token: string) => {
+        if (token.startsWith(REDACTED) || m.includes(REDACTED)) return m;
+        ruleIds.add(CREDENTIAL_ASSIGNMENT_RULE);
+        return `${lead}${marker}`;
+      });
   return { text: blunt, ruleIds: [...ruleIds] };
 }
 
@@ -56,4 +60,100 @@ export function assertNoSecrets(encoded: string, detector: SecretDetector, what:
   if (finding) {
     throw new HopStateError(`refusing to write ${what}: it still holds a value matching secret rule ${finding.ruleId}`);
   }
+}
+
+/** A payload that cannot be turned into JSON (why, never what). */
+class Unserialisable extends Error {}
+
+/** Deepest nesting walked (a payload deeper than this is refused, not a stack overflow). */
+const MAX_DEPTH = 512;
+/** Longest array walked: a sparse array's length alone could ask for gigabytes. */
+const MAX_ARRAY_LENGTH = 10_000_000;
+
+/**
+ * The body that leaves the machine. A string payload is redacted as text. Any other value is
+ * walked the way `JSON.stringify` walks it (toJSON, boxed primitives; undefined, functions and
+ * symbols dropped from objects and null in arrays; non-finite numbers null), redacting every
+ * string and every object key with {@link redactText} and replacing every non-null value under a
+ * credential key (`password`, `api_key`, …) with a marker — then serialised. Redacting values, not
+ * the JSON text, means a token after an escaped newline or quote, or used as a key, never depends
+ * on the detector reading JSON escapes. A clean payload serialises exactly as `JSON.stringify`.
+ *
+ * Throws {@link HopError} `HOP_PAYLOAD` naming the step and the reason (a BigInt, a cycle, a getter
+ * or proxy trap that threw, too deep), or `HOP_REDACTION` when the detector fails — never a value.
+ */
+export function redactPayload(payload: unknown, detector: SecretDetector, step: number): string {
+  const redact = (text: string) => {
+    try {
+      return redactText(text, detector).text;
+    } catch {
+      throw new HopError('HOP_REDACTION', `step ${step}: the secret detector failed while redacting the payload; nothing was sent`);
+    }
+  };
+  if (typeof payload === 'string') return redact(payload);
+  const keys = new Map<string, string>(); // keys repeat across the objects of a list: redact each once
+  const redactKey = (key: string) => {
+    let r = keys.get(key);
+    if (r === undefined) keys.set(key, (r = redact(key)));
+    return r;
+  };
+  const ancestors = new Set<object>();
+  const marker = JSON.stringify(redactionMarker(CREDENTIAL_ASSIGNMENT_RULE));
+
+  /** JSON text of `value`, or undefined where JSON.stringify omits it. */
+  const walk = (input: unknown, key: string, credential: boolean, depth: number): string | undefined => {
+    let value = input;
+    if ((typeof value === 'object' && value !== null) || typeof value === 'bigint') {
+      const toJSON = (value as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function') value = toJSON.call(value, key) as unknown;
+      if (typeof value === 'object' && (value instanceof Number || value instanceof String || value instanceof Boolean || value instanceof BigInt)) {
+        value = value.valueOf();
+      }
+    }
+    if (value === null) return 'null';
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return undefined;
+    if (typeof value === 'bigint') throw new Unserialisable('it holds a BigInt');
+    if (credential) {
+      // blunt on purpose: whatever a credential key holds does not leave (a placeholder may)
+      return typeof value === 'string' && (isPlaceholderValue(value) || value.startsWith(REDACTED)) ? JSON.stringify(value) : marker;
+    }
+    if (typeof value === 'string') return JSON.stringify(redact(value));
+    if (typeof value === 'number') return Number.isFinite(value) ? JSON.stringify(value) : 'null';
+    if (typeof value === 'boolean') return value ? 'true' : 'false';
+    const obj = value as object;
+    if (ancestors.has(obj)) throw new Unserialisable('it refers to itself (a cycle)');
+    if (depth >= MAX_DEPTH) throw new Unserialisable(`it is nested deeper than ${MAX_DEPTH} levels`);
+    ancestors.add(obj);
+    const parts: string[] = [];
+    if (Array.isArray(obj)) {
+      if (obj.length > MAX_ARRAY_LENGTH) throw new Unserialisable(`it holds an array longer than ${MAX_ARRAY_LENGTH} elements`);
+      for (let i = 0; i < obj.length; i++) parts.push(walk(obj[i], String(i), false, depth + 1) ?? 'null');
+      ancestors.delete(obj);
+      return `[${parts.join(',')}]`;
+    }
+    const used = new Set<string>();
+    for (const k of Object.keys(obj)) {
+      const v = walk((obj as Record<string, unknown>)[k], k, isSecretKeyName(k), depth + 1);
+      if (v === undefined) continue;
+      let name = redactKey(k);
+      // two keys redacted to the same marker both stay
+      for (let n = 2; used.has(name); n++) name = `${redactKey(k)}#${n}`;
+      used.add(name);
+      parts.push(`${JSON.stringify(name)}:${v}`);
+    }
+    ancestors.delete(obj);
+    return `{${parts.join(',')}}`;
+  };
+
+  let text: string | undefined;
+  try {
+    text = walk(payload, '', false, 0);
+  } catch (err) {
+    if (err instanceof HopError) throw err;
+    // a getter, toJSON or proxy trap of the caller's object threw: its message may quote a value
+    const why = err instanceof Unserialisable ? err.message : 'reading it threw (a getter, toJSON or proxy trap)';
+    throw new HopError('HOP_PAYLOAD', `step ${step}: payload is not serialisable to JSON: ${why}; nothing was sent`);
+  }
+  if (text === undefined) throw new HopError('HOP_PAYLOAD', `step ${step}: payload is not serialisable to JSON: it is undefined, a function or a symbol; nothing was sent`);
+  return text;
 }

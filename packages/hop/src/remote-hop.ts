@@ -1,5 +1,5 @@
 import type { HopStep } from './decide.js';
-import { HopDeferredError } from './errors.js';
+import { HopDeferredError, HopError, toHopError } from './errors.js';
 import type { HopEventSink } from './events.js';
 import type { HopSend } from './http-sender.js';
 import type { HopRunner } from './runner.js';
@@ -34,6 +34,18 @@ export interface RemoteHopOptions {
 /** A function of the instrumentation's `RemoteHop` shape: `(request, span) => Promise<result>`. */
 export type RemoteHopFn = (call: RemoteHopCall, span: HopEventSink) => Promise<unknown>;
 
+/**
+ * Run a caller's hook; what it throws becomes {@link HopError} `HOP_HOOK` naming the hook and the
+ * step, never its message (a decode error may quote the response).
+ */
+async function hook<T>(name: 'step' | 'decode', step: number, fn: () => T): Promise<Awaited<T>> {
+  try {
+    return await fn();
+  } catch {
+    throw new HopError('HOP_HOOK', `the ${name} hook of createRemoteHop threw for step ${step}`);
+  }
+}
+
 const decodeDefault = (body: string): unknown => {
   try {
     return JSON.parse(body) as unknown;
@@ -50,31 +62,43 @@ const decodeDefault = (body: string): unknown => {
  * `queue` and `wait` decisions reject with {@link HopDeferredError} (the span records its class).
  */
 export function createRemoteHop(runner: HopRunner, options: RemoteHopOptions): RemoteHopFn {
+  if (typeof options?.send !== 'function') throw new HopError('HOP_CONFIG', 'createRemoteHop needs a `send` function');
   let next: number | undefined;
   const ready = runner.boot().then(
     (b) => void (next = b.resumeStep),
     () => undefined, // boot errors surface on the first call
   );
   return async (call, span) => {
-    await ready;
-    if (next === undefined) next = (await runner.boot()).resumeStep;
-    const index = next++;
-    const step = options.step?.(call, index) ?? { index, needRemoteCapacity: true, secretsLeft: call.classification?.residency === 'secret' };
-    const out = await runner.runHop({ step, payload: call.args ?? null, send: options.send, span });
-    switch (out.decision) {
-      case 'remote':
-        return (options.decode ?? decodeDefault)(out.output, call);
-      case 'local': {
-        if (out.replayed) return decodeDefault(out.output ?? '');
-        if (!options.runLocal) throw new HopDeferredError('local', step.index, out.reason);
-        const result = await options.runLocal(call);
-        await runner.recordLocalResult({ step: step.index, output: typeof result === 'string' ? result : JSON.stringify(result ?? null) });
-        return result;
+    let inLocalTool = false;
+    try {
+      await ready;
+      if (next === undefined) next = (await runner.boot()).resumeStep;
+      const index = next++;
+      const step = options.step
+        ? await hook('step', index, () => options.step!(call, index))
+        : { index, needRemoteCapacity: true, secretsLeft: call.classification?.residency === 'secret' };
+      const out = await runner.runHop({ step, payload: call.args ?? null, send: options.send, span });
+      switch (out.decision) {
+        case 'remote':
+          return options.decode ? await hook('decode', step.index, () => options.decode!(out.output, call)) : decodeDefault(out.output);
+        case 'local': {
+          if (out.replayed) return decodeDefault(out.output ?? '');
+          if (!options.runLocal) throw new HopDeferredError('local', step.index, out.reason);
+          inLocalTool = true;
+          const result = await options.runLocal(call);
+          inLocalTool = false;
+          await runner.recordLocalResult({ step: step.index, output: result ?? null });
+          return result;
+        }
+        case 'queue':
+          throw new HopDeferredError('queue', step.index, out.reason, out.queueSeq);
+        case 'wait':
+          throw new HopDeferredError('wait', step.index, out.reason);
       }
-      case 'queue':
-        throw new HopDeferredError('queue', step.index, out.reason, out.queueSeq);
-      case 'wait':
-        throw new HopDeferredError('wait', step.index, out.reason);
+    } catch (err) {
+      // the local tool's own errors pass through as thrown: they are the call's result, not the protocol's
+      if (inLocalTool) throw err;
+      throw toHopError(err, 'remote hop');
     }
   };
 }

@@ -4,17 +4,16 @@ import type { DecisionReason } from './decide.js';
 import { HopError, HopRejectedError } from './errors.js';
 import type { HopContext } from './hop-context.js';
 import type { Lease } from './lease.js';
-import { redactText } from './redact.js';
+import { redactPayload } from './redact.js';
 import type { HopOutcome, RunHopInput } from './types.js';
 
 /** Checkpoint, probe, decide, lease, send with an idempotency key, checkpoint the result, release. */
 export async function runHop(ctx: HopContext, input: RunHopInput): Promise<HopOutcome> {
   const { step } = input;
-  const text = typeof input.payload === 'string' ? input.payload : JSON.stringify(input.payload);
-  if (typeof text !== 'string') throw new HopError('HOP_PAYLOAD', `step ${step.index}: payload is not serialisable to JSON`);
-  const body = redactText(text, ctx.detector).text;
+  // values are redacted before serialising: the body is what is fingerprinted, queued and sent
+  const body = redactPayload(input.payload, ctx.detector, step.index);
   const fingerprint = ctx.hasher!.hash(body);
-  const secretsLeft = step.secretsLeft ?? ctx.residual.find(body) !== undefined;
+  const secretsLeft = step.secretsLeft ?? residualFinding(ctx, body);
 
   const replayed = await replay(ctx, step.index, fingerprint);
   if (replayed) return replayed;
@@ -60,6 +59,15 @@ export async function runHop(ctx: HopContext, input: RunHopInput): Promise<HopOu
   );
   await ctx.releaseHeld(lease);
   return { decision: 'remote', reason: reason ?? 'need-remote-capacity', status: res.response.status, output: res.response.body, rttMs: res.rttMs, epoch: lease.epoch, replayed: false, fingerprint };
+}
+
+/** Whether the residual detector still finds a secret; a detector that fails counts as yes (fail closed: stays local). */
+function residualFinding(ctx: HopContext, body: string): boolean {
+  try {
+    return ctx.residual.find(body) !== undefined;
+  } catch {
+    return true;
+  }
 }
 
 /** The outcome already on the checkpoint for this step and payload, if any. */

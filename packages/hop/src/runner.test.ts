@@ -5,7 +5,7 @@ import { EventAttributes, HopEvents } from '@argspan/conventions';
 import { createSecretDetector } from '@argspan/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HopRejectedError, HopStateError } from './errors.js';
+import { HopRejectedError, HopStateError, HopTransportError } from './errors.js';
 import { createHttpSender } from './http-sender.js';
 import type { ProbeTarget } from './probe.js';
 import { createHopRunner } from './runner.js';
@@ -72,7 +72,11 @@ describe('runHop', () => {
       calls++;
       throw new Error('connection reset');
     };
-    await expect(runner().runHop({ step: remote(0), payload: 'p', send: failing })).rejects.toThrow('connection reset');
+    // a custom sender's own error becomes a transport error (outcome unknown); its text is not repeated
+    const err = await runner().runHop({ step: remote(0), payload: 'p', send: failing }).catch((e: unknown) => e as Error);
+    expect(err).toBeInstanceOf(HopTransportError);
+    expect(err.message).toMatch(/send for step 0 failed \(Error\); outcome unknown/);
+    expect(err.message).not.toContain('connection reset');
     const r = runner();
     expect(await r.boot()).toMatchObject({ resumeStep: 0, checkpoint: { phase: 'intent', step: 0 }, queueDepth: 0 });
     const out = await r.runHop({ step: remote(0), payload: 'p', send: flaky });
@@ -180,7 +184,7 @@ describe('runHop', () => {
   });
 
   it('refuses to hijack a state directory with another run in flight', async () => {
-    await expect(runner().runHop({ step: remote(0), payload: 'p', send: async () => { throw new Error('down'); } })).rejects.toThrow('down');
+    await expect(runner().runHop({ step: remote(0), payload: 'p', send: async () => { throw new Error('down'); } })).rejects.toBeInstanceOf(HopTransportError);
     await expect(runner({ runId: 'run-2' }).boot()).rejects.toBeInstanceOf(HopStateError);
     expect((await createHopRunner({ stateDir: dir, probe: good }).boot()).runId).toBe('run-1');
   });
@@ -278,7 +282,7 @@ describe('idempotency keys', () => {
 describe('configuration', () => {
   it('rejects a missing probe and a non-positive lease ttl, naming the option', () => {
     expect(() => createHopRunner({ stateDir: dir } as never)).toThrow(/probe is required/);
-    expect(() => runner({ leaseTtlMs: 0 })).toThrow(/leaseTtlMs must be positive/);
+    expect(() => runner({ leaseTtlMs: 0 })).toThrow(/leaseTtlMs must be a positive number/);
   });
 
   it('a probe hook that throws or answers nonsense counts as red: the hop is queued, never sent', async () => {

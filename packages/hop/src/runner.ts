@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { createValueHasher, loadOrCreateHashKey } from '@argspan/core';
+import { createValueHasher, HashKeyError, loadOrCreateHashKey } from '@argspan/core';
 import { isProcessAlive } from './boot-id.js';
 import type { Checkpoint } from './checkpoint-store.js';
 import { drainQueue } from './drain.js';
 import { listDir, removeStaleTemps } from './durable-write.js';
-import { HopStateError } from './errors.js';
+import { HopStateError, errnoCode, toHopError } from './errors.js';
 import { createIdempotencyKeyer } from './idempotency.js';
 import type { HopEventSink } from './events.js';
 import { combineSinks } from './events.js';
@@ -13,6 +13,7 @@ import { DEFAULT_STATE_DIR, HopContext } from './hop-context.js';
 import type { Lease, LeaseView } from './lease.js';
 import { QUARANTINE_DIR } from './quarantine.js';
 import { QUEUE_DIR } from './queue.js';
+import { redactPayload } from './redact.js';
 import { runHop } from './run-hop.js';
 import type { BootReport, DrainInput, DrainReport, HopOutcome, HopRunnerOptions, RunHopInput } from './types.js';
 
@@ -29,8 +30,11 @@ export interface HopRunner {
   runHop(input: RunHopInput): Promise<HopOutcome>;
   /** After a green probe, send queued hops in enqueue order, each under the lease. */
   drainQueue(input: DrainInput): Promise<DrainReport>;
-  /** Record a step the caller ran locally (after a `local` decision). */
-  recordLocalResult(input: { step: number; output: string; flags?: Record<string, boolean> }): Promise<Checkpoint>;
+  /**
+   * Record a step the caller ran locally (after a `local` decision). `output`: text, or any JSON
+   * value (redacted value by value, then serialised).
+   */
+  recordLocalResult(input: { step: number; output: unknown; flags?: Record<string, boolean> }): Promise<Checkpoint>;
   /** The newest good checkpoint. */
   readCheckpoint(): Promise<Checkpoint | undefined>;
   /** Number of queued items. */
@@ -48,6 +52,16 @@ export function createHopRunner(options: HopRunnerOptions): HopRunner {
   return new Runner(new HopContext(options));
 }
 
+/** The state directory's hash key; its failures (EROFS, ENOSPC, a damaged key file) as {@link HopStateError}. */
+async function loadHashKey(stateDir: string): Promise<Buffer> {
+  try {
+    return await loadOrCreateHashKey(stateDir);
+  } catch (err) {
+    if (err instanceof HashKeyError) throw new HopStateError(`${err.message}; the loop halts`, err.cause === undefined ? undefined : { cause: err.cause });
+    throw err;
+  }
+}
+
 class Runner implements HopRunner {
   private booted: Promise<BootReport> | undefined;
   private tail: Promise<unknown> = Promise.resolve();
@@ -63,12 +77,14 @@ class Runner implements HopRunner {
   }
 
   /** Run `fn` after boot, alone (one operation at a time per runner), with `sink` as the active event sink. */
-  private exclusive<T>(sink: HopEventSink | undefined, fn: () => Promise<T>): Promise<T> {
+  private exclusive<T>(operation: string, sink: HopEventSink | undefined, fn: () => Promise<T>): Promise<T> {
     const run = this.tail.then(async () => {
       await this.boot();
       this.ctx.sink = combineSinks(this.ctx.o.span, sink);
       try {
         return await fn();
+      } catch (err) {
+        throw toHopError(err, operation);
       } finally {
         this.ctx.sink = undefined;
       }
@@ -80,7 +96,7 @@ class Runner implements HopRunner {
   boot(): Promise<BootReport> {
     this.booted ??= this.doBoot().catch((err: unknown) => {
       this.booted = undefined;
-      throw err;
+      throw toHopError(err, `boot of state directory ${this.ctx.stateDir}`);
     });
     return this.booted;
   }
@@ -88,12 +104,16 @@ class Runner implements HopRunner {
   private async doBoot(): Promise<BootReport> {
     const { ctx } = this;
     ctx.bootLog = [];
-    try {
-      for (const d of [ctx.stateDir, join(ctx.stateDir, QUEUE_DIR), join(ctx.stateDir, QUARANTINE_DIR)]) await ctx.io.fs.mkdir(d);
-    } catch (err) {
-      throw new HopStateError(`cannot create state directory ${ctx.stateDir} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, { cause: err });
+    for (const d of [ctx.stateDir, join(ctx.stateDir, QUEUE_DIR), join(ctx.stateDir, QUARANTINE_DIR)]) {
+      try {
+        await ctx.io.fs.mkdir(d);
+      } catch (err) {
+        const at = (err as NodeJS.ErrnoException).path;
+        const where = typeof at === 'string' && at !== d ? ` at ${at}` : '';
+        throw new HopStateError(`cannot create state directory ${d} (${errnoCode(err) ?? 'unknown error'}${where})`, { cause: err });
+      }
     }
-    const hashKey = ctx.o.hashKey ?? (await loadOrCreateHashKey(ctx.stateDir));
+    const hashKey = ctx.o.hashKey ?? (await loadHashKey(ctx.stateDir));
     ctx.hasher = createValueHasher(hashKey);
     ctx.idempotencyKey = createIdempotencyKeyer(hashKey);
     const alive = ctx.o.isProcessAlive ?? isProcessAlive;
@@ -116,42 +136,44 @@ class Runner implements HopRunner {
   }
 
   runHop(input: RunHopInput): Promise<HopOutcome> {
-    return this.exclusive(input.span, () => runHop(this.ctx, input));
+    return this.exclusive('runHop', input.span, () => runHop(this.ctx, input));
   }
 
   drainQueue(input: DrainInput): Promise<DrainReport> {
-    return this.exclusive(input.span, () => drainQueue(this.ctx, input));
+    return this.exclusive('drainQueue', input.span, () => drainQueue(this.ctx, input));
   }
 
-  recordLocalResult(input: { step: number; output: string; flags?: Record<string, boolean> }): Promise<Checkpoint> {
-    return this.exclusive(undefined, () => {
+  recordLocalResult(input: { step: number; output: unknown; flags?: Record<string, boolean> }): Promise<Checkpoint> {
+    return this.exclusive('recordLocalResult', undefined, () => {
       const { ctx } = this;
+      // a value is redacted value by value, like a payload (a string is redacted as text by the store)
+      const output = typeof input.output === 'string' ? input.output : redactPayload(input.output, ctx.detector, input.step);
       const fp = ctx.cp?.step === input.step ? ctx.cp.fingerprint : undefined;
       const b = ctx.base(input.step);
       return ctx.writeCheckpoint(
-        { ...b, flags: { ...b.flags, ...input.flags }, phase: 'local', lastOutput: input.output, ...(fp ? { fingerprint: fp } : {}) },
+        { ...b, flags: { ...b.flags, ...input.flags }, phase: 'local', lastOutput: output, ...(fp ? { fingerprint: fp } : {}) },
         'checkpoint-local',
       );
     });
   }
 
   readCheckpoint(): Promise<Checkpoint | undefined> {
-    return this.exclusive(undefined, async () => (this.ctx.cp = await this.ctx.store.load()));
+    return this.exclusive('readCheckpoint', undefined, async () => (this.ctx.cp = await this.ctx.store.load()));
   }
 
   queueDepth(): Promise<number> {
-    return this.exclusive(undefined, async () => (await this.ctx.queue.list()).length);
+    return this.exclusive('queueDepth', undefined, async () => (await this.ctx.queue.list()).length);
   }
 
   inspectLease(): Promise<LeaseView> {
-    return this.exclusive(undefined, () => this.ctx.lease.inspect());
+    return this.exclusive('inspectLease', undefined, () => this.ctx.lease.inspect());
   }
 
   tryAcquireLease(fingerprint: string): Promise<Lease | undefined> {
-    return this.exclusive(undefined, async () => (await this.ctx.lease.tryAcquire(fingerprint)).lease);
+    return this.exclusive('tryAcquireLease', undefined, async () => (await this.ctx.lease.tryAcquire(fingerprint)).lease);
   }
 
   releaseLease(lease: Lease): Promise<boolean> {
-    return this.exclusive(undefined, () => this.ctx.lease.release(lease));
+    return this.exclusive('releaseLease', undefined, () => this.ctx.lease.release(lease));
   }
 }

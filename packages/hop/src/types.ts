@@ -61,7 +61,7 @@ export interface HopRunnerOptions {
 /** One remote hop for {@link HopRunner.runHop}. */
 export interface RunHopInput {
   step: HopStep;
-  /** What would be sent: a string, or any JSON value (serialised with JSON.stringify). Redacted before use. */
+  /** What would be sent: a string (redacted as text), or any JSON value (redacted value by value and key by key, then serialised as JSON.stringify would). */
   payload: unknown;
   /** Sends the redacted payload (see `createHttpSender`). */
   send: HopSend;

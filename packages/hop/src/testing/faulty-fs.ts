@@ -7,9 +7,11 @@ export type FsOp = 'open' | 'write' | 'sync' | 'dirsync' | 'rename' | 'link' | '
 export interface FsFault {
   op: FsOp;
   /** errno code to fail with. */
-  code: 'ENOSPC' | 'EACCES' | 'EIO';
+  code: 'ENOSPC' | 'EACCES' | 'EIO' | 'EROFS';
   /** Fail only when the path contains this. */
   pathIncludes?: string;
+  /** Let this many matching calls through first (then fail every one). @default 0 */
+  skip?: number;
 }
 
 /** The real fs with switchable faults (for ENOSPC/EACCES tests). */
@@ -21,10 +23,10 @@ export function createFaultyFs(): HopFs & { faults: FsFault[]; failures: number 
   const check = (op: FsOp, path: string) => {
     const f = self.faults.find((x) => x.op === op && (x.pathIncludes === undefined || path.includes(x.pathIncludes)));
     if (!f) return;
+    if (f.skip) return void f.skip--;
     self.failures++;
-    const err = new Error(`${f.code}: injected ${op} failure, '${path}'`) as NodeJS.ErrnoException;
-    err.code = f.code;
-    throw err;
+    // shaped like a Node system error: code, syscall, path
+    throw Object.assign(new Error(`${f.code}: injected ${op} failure, '${path}'`), { code: f.code, syscall: op, path });
   };
   /** A file handle whose write/truncate and fsync fail as configured. */
   const wrap = (h: HopFileHandle, path: string): HopFileHandle => ({

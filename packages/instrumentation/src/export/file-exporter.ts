@@ -4,7 +4,7 @@ import { ExportResultCode } from '@opentelemetry/core';
 import type { ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { encodeOtlpJson } from './otlp-json.js';
-import { makeDirectorySync } from '@argspan/core';
+import { makeDirectories } from '@argspan/core';
 
 /** Options of {@link FileSpanExporter}. */
 export interface FileSpanExporterOptions {
@@ -23,7 +23,8 @@ export interface FileSpanExporterOptions {
  * `{"resourceSpans":…}` request — the format of the OpenTelemetry Collector's file exporter — to a
  * `.jsonl` file under `traces/`, rotating to a new file by size. A line is never split across
  * files; a batch too big for one file is split into smaller lines. Writes are synchronous, so a
- * successful export is on disk (in the OS's buffers) when the callback runs.
+ * successful export is on disk (in the OS's buffers) when the callback runs. The directory is made
+ * on the first export.
  */
 export class FileSpanExporter implements SpanExporter {
   readonly directory: string;
@@ -35,6 +36,7 @@ export class FileSpanExporter implements SpanExporter {
   private seq = 0;
   private readonly written: string[] = [];
   private stopped = false;
+  private directoryMade: Promise<void> | undefined;
 
   constructor(options: FileSpanExporterOptions = {}) {
     this.directory = options.directory ?? 'traces';
@@ -58,12 +60,22 @@ export class FileSpanExporter implements SpanExporter {
       resultCallback({ code: ExportResultCode.FAILED, error: new Error('FileSpanExporter is shut down') });
       return;
     }
-    try {
-      if (spans.length > 0) this.writeBatch(spans);
-      resultCallback({ code: ExportResultCode.SUCCESS });
-    } catch (err) {
-      resultCallback({ code: ExportResultCode.FAILED, error: err instanceof Error ? err : new Error(String(err)) });
-    }
+    const write = () => {
+      try {
+        if (spans.length > 0) this.writeBatch(spans);
+        resultCallback({ code: ExportResultCode.SUCCESS });
+      } catch (err) {
+        // A directory removed under us is made again by the next export.
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') this.directoryMade = undefined;
+        resultCallback({ code: ExportResultCode.FAILED, error: err instanceof Error ? err : new Error(String(err)) });
+      }
+    };
+    // The directory is made on the first export (no I/O at construction), with the real cause on failure.
+    this.directoryMade ??= makeDirectories(this.directory).catch((err: unknown) => {
+      this.directoryMade = undefined;
+      throw err;
+    });
+    this.directoryMade.then(write, (err: unknown) => resultCallback({ code: ExportResultCode.FAILED, error: err instanceof Error ? err : new Error(String(err)) }));
   }
 
   async forceFlush(): Promise<void> {}
@@ -91,7 +103,6 @@ export class FileSpanExporter implements SpanExporter {
 
   private rotate(): void {
     this.close();
-    makeDirectorySync(this.directory);
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('.', '');
     let file: string;
     for (;;) {
