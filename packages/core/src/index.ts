@@ -41,7 +41,7 @@ export { createSecretDetector, defaultSecretDetector, redactSecrets, redactionMa
 export type { SecretRule, SecretDetectorConfig, SecretAllowlistEntry, RuleExamples } from './secrets/index.js';
 export { createValueHasher } from './keyed-hash.js';
 export { loadOrCreateHashKey, HashKeyError, HASH_KEY_FILE } from './hash-key-file.js';
-export { makeDirectories } from './make-directories.js';
+export { makeDirectories, makeDirectoriesSync } from './make-directories.js';
 export type { ValueHasher } from './keyed-hash.js';
 export type * from './types.js';
 export { parseRecordedCall, parsePolicyFields, RecordedCallError } from './recorded-call.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DirectoryOps } from './make-directories.js';
-import { makeDirectories, nodeDirectoryOps } from './make-directories.js';
+import { makeDirectories, makeDirectoriesSync, nodeDirectoryOps } from './make-directories.js';
 
 const root = mkdtempSync(join(tmpdir(), 'argspan-mkdirs-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -42,5 +42,24 @@ describe('makeDirectories', () => {
       },
     };
     expect(await codeOf(makeDirectories(join(ro, 'x', 'state'), ops))).toBe(`EROFS ${ro}`);
+  });
+
+  it('has a synchronous form that makes the same levels and gives the same errors', () => {
+    const deep = join(root, 'sync', 'b', 'c');
+    makeDirectoriesSync(deep);
+    makeDirectoriesSync(deep);
+    expect(statSync(join(root, 'sync')).mode & 0o777).toBe(0o700);
+    const file = join(root, 'sync-file');
+    writeFileSync(file, 'x');
+    const code = (f: () => void) => {
+      try {
+        f();
+        return 'made';
+      } catch (e) {
+        return `${(e as NodeJS.ErrnoException).code} ${(e as NodeJS.ErrnoException).path}`;
+      }
+    };
+    expect(code(() => makeDirectoriesSync(file))).toBe(`ENOTDIR ${file}`);
+    expect(code(() => makeDirectoriesSync(join('/proc', `argspan-${process.pid}`, 'state')))).toBe(`ENOENT /proc/argspan-${process.pid}`);
   });
 });

@@ -1,3 +1,4 @@
+import { mkdirSync, statSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
@@ -51,4 +52,30 @@ export async function makeDirectories(path: string, ops: DirectoryOps = nodeDire
   if (parent === path) throw systemError('ENOENT', 'mkdir', path);
   await makeDirectories(parent, ops);
   await mkdirOrExisting(path, ops, 'rethrow');
+}
+
+/**
+ * {@link makeDirectories} for synchronous callers (the span file exporter writes synchronously):
+ * the same levels, tried once each, the same errors.
+ */
+export function makeDirectoriesSync(path: string): void {
+  const made = (p: string, missingParent: 'rethrow' | 'signal'): boolean => {
+    try {
+      mkdirSync(p, { mode: 0o700 });
+      return true;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') {
+        if (statSync(p).isDirectory()) return true;
+        throw systemError('ENOTDIR', 'mkdir', p);
+      }
+      if (code === 'ENOENT' && missingParent === 'signal') return false;
+      throw err;
+    }
+  };
+  if (made(path, 'signal')) return;
+  const parent = dirname(path);
+  if (parent === path) throw systemError('ENOENT', 'mkdir', path);
+  makeDirectoriesSync(parent);
+  made(path, 'rethrow');
 }

@@ -4,7 +4,7 @@ import { ExportResultCode } from '@opentelemetry/core';
 import type { ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { encodeOtlpJson } from './otlp-json.js';
-import { makeDirectories } from '@argspan/core';
+import { makeDirectoriesSync } from '@argspan/core';
 
 /** Options of {@link FileSpanExporter}. */
 export interface FileSpanExporterOptions {
@@ -23,8 +23,7 @@ export interface FileSpanExporterOptions {
  * `{"resourceSpans":…}` request — the format of the OpenTelemetry Collector's file exporter — to a
  * `.jsonl` file under `traces/`, rotating to a new file by size. A line is never split across
  * files; a batch too big for one file is split into smaller lines. Writes are synchronous, so a
- * successful export is on disk (in the OS's buffers) when the callback runs. The directory is made
- * on the first export.
+ * successful export is on disk (in the OS's buffers) when the callback runs.
  */
 export class FileSpanExporter implements SpanExporter {
   readonly directory: string;
@@ -36,7 +35,6 @@ export class FileSpanExporter implements SpanExporter {
   private seq = 0;
   private readonly written: string[] = [];
   private stopped = false;
-  private directoryMade: Promise<void> | undefined;
 
   constructor(options: FileSpanExporterOptions = {}) {
     this.directory = options.directory ?? 'traces';
@@ -60,22 +58,12 @@ export class FileSpanExporter implements SpanExporter {
       resultCallback({ code: ExportResultCode.FAILED, error: new Error('FileSpanExporter is shut down') });
       return;
     }
-    const write = () => {
-      try {
-        if (spans.length > 0) this.writeBatch(spans);
-        resultCallback({ code: ExportResultCode.SUCCESS });
-      } catch (err) {
-        // A directory removed under us is made again by the next export.
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') this.directoryMade = undefined;
-        resultCallback({ code: ExportResultCode.FAILED, error: err instanceof Error ? err : new Error(String(err)) });
-      }
-    };
-    // The directory is made on the first export (no I/O at construction), with the real cause on failure.
-    this.directoryMade ??= makeDirectories(this.directory).catch((err: unknown) => {
-      this.directoryMade = undefined;
-      throw err;
-    });
-    this.directoryMade.then(write, (err: unknown) => resultCallback({ code: ExportResultCode.FAILED, error: err instanceof Error ? err : new Error(String(err)) }));
+    try {
+      if (spans.length > 0) this.writeBatch(spans);
+      resultCallback({ code: ExportResultCode.SUCCESS });
+    } catch (err) {
+      resultCallback({ code: ExportResultCode.FAILED, error: err instanceof Error ? err : new Error(String(err)) });
+    }
   }
 
   async forceFlush(): Promise<void> {}
@@ -103,6 +91,7 @@ export class FileSpanExporter implements SpanExporter {
 
   private rotate(): void {
     this.close();
+    makeDirectoriesSync(this.directory);
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('.', '');
     let file: string;
     for (;;) {
