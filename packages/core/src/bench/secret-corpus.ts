@@ -22,7 +22,31 @@ export interface NegativeSample {
   path?: string;
 }
 
+/** Random draws a credential kind is made from (the generator's `gen`). */
+export interface Draws {
+  s(alphabet: string, n: number): string;
+  pick<T>(xs: readonly T[]): T;
+  int(lo: number, hi: number): number;
+}
+
+/** A credential kind of the generator: its family, how a value is made, and where its secret is. */
+export interface CredentialKind {
+  family: string;
+  kind: string;
+  /** The env name it usually travels under. */
+  env: string;
+  /** false: recognisable only after a key name. */
+  bare?: boolean;
+  multiline?: boolean;
+  make(g: Draws): string;
+  /** [start, end) of the secret inside a value (default: all of it). */
+  span?(value: string): [number, number];
+}
+
 interface CorpusModule {
+  KINDS: readonly CredentialKind[];
+  prng(seed: number): () => number;
+  gen(rand: () => number): Draws;
   generatePositives(seed?: number, perContext?: number): PositiveSample[];
   generateNegatives(seed?: number, perClass?: number): NegativeSample[];
   readPackageNegatives(nodeModules: string, opts?: { maxFiles?: number; maxBytes?: number; maxFileBytes?: number }): NegativeSample[];
@@ -146,6 +170,10 @@ export function adversarialInputs(bytes: number): { name: string; text: string }
     { name: 'sk- run', text: rep('sk-') },
     { name: 'nested encodings', text: rep(nestedBlock) },
     { name: 'json-in-string', text: rep('{\\"password\\":\\"Zq8Zq8Zq8!x\\"},') },
+    { name: 'escape + prefix', text: rep('\\nghp_') },
+    { name: 'escape + prefix, apart', text: rep(`\\nghp_${'ab '.repeat(400)}`) },
+    { name: 'escape + base64', text: rep('\\nQWxhZGRpbjpvcGVuIHNlc2FtZQ') },
+    { name: 'escape + Q~', text: rep('\\tabc8Q~') },
     { name: 'mixed keywords', text: rep('api_key=secret_token:password ') },
   ];
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeBase64Text, decodeJsonEscapes, decodePercent, mergeWindows } from './decoders.js';
+import { decodeBase64Text, decodeJsonEscapes, decodePercent } from './decoders.js';
 
 describe('decodeBase64Text', () => {
   it('decodes base64 (standard and URL-safe) that holds text', () => {
@@ -93,12 +93,5 @@ describe('decodeJsonEscapes', () => {
       expect(piece.length === 1 ? piece : JSON.parse(`"${piece}"`)).toBe(m.text[i]);
     }
     expect(decodeJsonEscapes('plain', 0, 5)).toBeUndefined();
-  });
-});
-
-describe('mergeWindows', () => {
-  it('merges overlapping windows and clips them to the text', () => {
-    expect(mergeWindows([5, 10, 100], 8, 8, 104)).toEqual([0, 18, 92, 104]);
-    expect(mergeWindows([], 8, 8, 10)).toEqual([]);
   });
 });

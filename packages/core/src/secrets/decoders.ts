@@ -160,6 +160,15 @@ export function decodeBase64Text(run: string): string | undefined {
 export const HEXVAL = (c: number): number =>
   c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1;
 
+/** A hex digit character. */
+export const isHexDigit = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+
+/** Characters that end a token around an escape: whitespace, quotes, angle brackets, backtick. */
+const TOKEN_STOP = /[\s"'<>\x60]/;
+const IS_TOKEN_STOP = new Uint8Array(128);
+for (let c = 0; c < 128; c++) if (TOKEN_STOP.test(String.fromCharCode(c))) IS_TOKEN_STOP[c] = 1;
+export const isTokenStop = (c: number): boolean => (c < 128 ? IS_TOKEN_STOP[c] === 1 : TOKEN_STOP.test(String.fromCharCode(c)));
+
 /**
  * Percent-decode `source[from, to)` byte-wise (each %XX becomes one character; `+` stays), with
  * offsets. Malformed escapes are kept literally. Returns undefined when nothing was escaped.
@@ -222,20 +231,4 @@ export function decodeJsonEscapes(source: string, from: number, to: number): Map
   }
   out.plain(copied, to);
   return out.build();
-}
-
-/**
- * Merge windows [p - before, p + after) around positions into disjoint, sorted regions,
- * clipped to [0, limit). Positions must be ascending.
- */
-export function mergeWindows(positions: readonly number[], before: number, after: number, limit: number): number[] {
-  const out: number[] = [];
-  for (const p of positions) {
-    const s = Math.max(0, p - before);
-    const e = Math.min(limit, p + after);
-    const last = out.length - 1;
-    if (last > 0 && s <= out[last]!) out[last] = Math.max(out[last]!, e);
-    else out.push(s, e);
-  }
-  return out;
 }

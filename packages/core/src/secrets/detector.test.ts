@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { adversarialInputs } from '../bench/secret-corpus.js';
-import { SCAN_FAILED_RULE_ID, createSecretDetector, defaultSecretDetector as d, escapeWindows } from './detector.js';
-import { mergeWindows } from './decoders.js';
+import { SCAN_FAILED_RULE_ID, createSecretDetector, defaultSecretDetector as d } from './detector.js';
 import { ALNUM, HEX, sample } from './rules/sample.js';
 import type { SecretRule } from './types.js';
 
@@ -84,6 +83,41 @@ describe('decoding', () => {
     const g = d.findAll(uni)[0]!;
     expect(g.ruleId).toBe('github-pat');
     expect(uni.slice(g.start, g.end)).toBe(`\\u0067hp_${GHP.slice(4)}`);
+  });
+
+  it('a token right after a JSON escape (\\n, \\t, \\u000a, ...), escaped once or twice: the finding is the token itself', () => {
+    for (const escape of ['\\n', '\\t', '\\r', '\\b', '\\f', '\\u000a', '\\u00e9', '\\\\', '\\"', '\\/']) {
+      const once = `{"env":"A=1${escape}${GHP}${escape}B=2"}`;
+      for (const text of [once, JSON.stringify({ args: once })]) {
+        expect(d.findAll(text).map((f) => text.slice(f.start, f.end)), text).toEqual([GHP]);
+      }
+    }
+    // An escape that stands for a letter joins the token to a word, raw and decoded alike.
+    expect(d.findAll(`{"env":"A=1\\u0041${GHP}"}`)).toEqual([]);
+  });
+
+  it('an escape before the start of a match that is not at its keyword, and before a base64 run', () => {
+    const azure = `${sample(ALNUM, 3, 'az')}8Q~${sample(ALNUM, 34, 'az2')}`;
+    expect(d.findAll(`{"env":"A=1\\n${azure}"}`).map((f) => f.ruleId)).toEqual(['azure-ad-client-secret']);
+    const enc = b64(`token: ${GHP}`);
+    const text = `{"data":"x\\n${enc}"}`;
+    const [f] = d.findAll(text);
+    expect(text.slice(f!.start, f!.end)).toBe(enc);
+  });
+
+  it('an escape before the match of a user rule without keywords (\\b sees the escape\'s letter)', () => {
+    const det = createSecretDetector({ builtinRules: false, rules: [{ id: 'ticket', description: 'd', keywords: [], pattern: /\bTKT-\d{6}\b/g }] });
+    expect(det.findAll('{"msg":"see\\nTKT-123456"}').map((f) => f.ruleId)).toEqual(['ticket']);
+  });
+
+  it('a keyword holding a quote, as JSON escapes it: a Docker config inside a JSON string, once and twice', () => {
+    const auth = b64(`me:${PASSWORD}`);
+    const config = JSON.stringify({ auths: { 'ghcr.io': { auth } } });
+    for (const text of [JSON.stringify({ path: '.docker/config.json', content: config }), JSON.stringify({ args: JSON.stringify({ content: config }) })]) {
+      const found = d.findAll(text);
+      expect(found.map((f) => f.ruleId), text).toContain('docker-config-auth');
+      expect(found.map((f) => text.slice(f.start, f.end))).toContain(auth);
+    }
   });
 
   it('nested encodings up to the depth limit', () => {
@@ -260,47 +294,5 @@ describe('properties', () => {
       }),
       { numRuns: 500 },
     );
-  });
-});
-
-describe('escapeWindows', () => {
-  // The definition it implements, as one regex over the whole text (its earlier implementation).
-  const reference = (text: string, hits: readonly number[]): number[] => {
-    const hitPos = hits.filter((_, i) => i % 2 === 1).sort((a, b) => a - b);
-    const at: number[] = [];
-    const esc = /\\(?:["/]|u[0-9A-Fa-f]{4})/g;
-    let hi = 0;
-    for (let m = esc.exec(text); m !== null; m = esc.exec(text)) {
-      const p = m.index;
-      let q = p - 1;
-      while (q >= 0 && text.charCodeAt(q) === 92) q--;
-      const code = m[0].length === 6 ? parseInt(m[0].slice(2), 16) : -1;
-      const strong = (code >= 0x20 && code <= 0x7e) || (m[0] === '\\/' && text.charCodeAt(q) === 58);
-      while (hi < hitPos.length && hitPos[hi]! < p - 64) hi++;
-      if (strong || (hi < hitPos.length && hitPos[hi]! <= p + 2)) at.push(p);
-    }
-    return mergeWindows(at, 512, 512, text.length);
-  };
-
-  it('finds the windows the regex definition finds, for any text and hits', () => {
-    const piece = fc.constantFrom('\\', '\\\\', '"', '/', ':', 'u', '00e9', 'u0041', 'u007f', 'u001f', 'u0020', 'x', 'password', ' ', 'é', '\\u12', 'ab'.repeat(40));
-    fc.assert(
-      fc.property(fc.array(piece, { maxLength: 120 }), fc.array(fc.nat(), { maxLength: 12 }), (pieces, rawHits) => {
-        const text = pieces.join('');
-        const hits = rawHits.flatMap((h) => [0, text.length === 0 ? 0 : h % text.length]);
-        expect(escapeWindows(text, hits)).toEqual(reference(text, hits));
-      }),
-      { numRuns: 2000 },
-    );
-  });
-
-  it('takes an escape from two characters before a hit to 64 after it, and no further', () => {
-    for (const offset of [-3, -2, 0, 64, 65]) {
-      const h = 600;
-      const text = `${'a'.repeat(h + offset)}\\"${'a'.repeat(900)}`;
-      const near = offset >= -2 && offset <= 64;
-      expect(escapeWindows(text, [0, h])).toEqual(near ? [h + offset - 512, h + offset + 512] : []);
-      expect(escapeWindows(text, [0, h])).toEqual(reference(text, [0, h]));
-    }
   });
 });

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { SecretDetector, SecretFinding } from '../types.js';
 import { BUILTIN_RULES } from './builtin-rules.js';
-import { HEXVAL, decodeBase64Text, decodeJsonEscapes, decodePercent, mergeWindows, type MappedText } from './decoders.js';
+import { decodeBase64Text, decodeJsonEscapes, decodePercent, isHexDigit, isTokenStop, type MappedText } from './decoders.js';
+import { GLUE_REACH, escapeWindows, type GlueSites } from './escape-windows.js';
 import { KeywordScanner } from './keyword-scanner.js';
 import type { SecretAllowlistEntry, SecretDetectorConfig, SecretRule } from './types.js';
 import { entropyFromSum, isPlaceholderShaped, placeholderShape, shannonEntropy } from './value-filters.js';
@@ -10,10 +11,6 @@ import { entropyFromSum, isPlaceholderShaped, placeholderShape, shannonEntropy }
 const MIN_BASE64_RUN = 16;
 /** Longest single base64 run that is decoded. */
 const MAX_BASE64_RUN = 1 << 20;
-/** Context decoded around each JSON string escape. */
-const ESCAPE_WINDOW = 512;
-/** How far before an escape a keyword hit makes the escape worth decoding. */
-const ESCAPE_NEAR = 64;
 const DEFAULT_MAX_DEPTH = 3;
 /** Rule id of the fail-closed finding reported when a scan throws. */
 export const SCAN_FAILED_RULE_ID = 'secret-scan-failed';
@@ -170,29 +167,47 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   const always: number[] = [];
   /** Rules tried at the start of base64 runs whose decoded text matches their decodedPrefix. */
   const runPrefixed: number[] = [];
+  const keywordId = (k: string): number => {
+    let id = keywordIds.get(k);
+    if (id === undefined) {
+      id = keywordIds.size;
+      keywordIds.set(k, id);
+      anchoredBy.push([]);
+      anchoredGenericBy.push([]);
+      exactBy.push([]);
+      exactGenericBy.push([]);
+      triggeredBy.push([]);
+    }
+    return id;
+  };
   compiled.forEach((c, ri) => {
     if (c.decodedPrefix) runPrefixed.push(ri);
     else if (c.rule.keywords.length === 0) always.push(ri);
     for (const raw of c.rule.keywords) {
-      const k = raw.toLowerCase();
-      let id = keywordIds.get(k);
-      if (id === undefined) {
-        id = keywordIds.size;
-        keywordIds.set(k, id);
-        anchoredBy.push([]);
-        anchoredGenericBy.push([]);
-        exactBy.push([]);
-        exactGenericBy.push([]);
-        triggeredBy.push([]);
-      }
+      const id = keywordId(raw.toLowerCase());
       (c.anchored ? (c.generic ? anchoredGenericBy : anchoredBy) : triggeredBy)[id]!.push(ri);
       if (c.anchored) (c.generic ? exactGenericBy : exactBy)[id]!.push(c.rule.keywordsMatchCase === true ? raw : undefined);
     }
   });
+  // A keyword holding a quote ("auth") is spelled \" inside a JSON string, and \\\" inside one
+  // inside another: those spellings (from after any leading quote, so that they do not start with
+  // the \" of every escaped string) are keywords of no rule, whose hits open decoding windows.
+  for (const k of [...keywordIds.keys()]) {
+    if (!k.includes('"')) continue;
+    let spelled = k.replace(/^"+/, '');
+    for (let layer = 0; layer < 2; layer++) keywordId((spelled = JSON.stringify(spelled).slice(1, -1)));
+  }
   // Keywords are checked now; the scanner's tables are built on the first scan, so importing the
   // package (which creates the default detector) stays cheap.
   const keywords = [...keywordIds.keys()];
   KeywordScanner.checkKeywords(keywords);
+  // Where a match can begin other than at a keyword hit, for escapes glued to its start: before
+  // the keywords of rules not anchored at them, and anywhere for rules without keywords.
+  const glueSites: GlueSites = {
+    before: Int32Array.from(triggeredBy, (rs) => (rs.length > 0 ? GLUE_REACH : 0)),
+    anywhere: always.length > 0,
+    minRun: MIN_BASE64_RUN,
+  };
   let scanner: KeywordScanner | undefined;
   const nRules = compiled.length;
 
@@ -402,11 +417,12 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
         if (mapped) decodeInto(mapped, depth, budget, out);
       }
     }
-    // JSON inside a string: decode \" \/ \uXXXX (and friends) around each escape that could hide
-    // something: near a keyword hit, a \u escape of a printable ASCII character, or an escaped URL
-    // scheme (:\/\/).
+    // JSON inside a string: decode every escape around each one that could hide something: near a
+    // keyword hit, a \u escape of a printable ASCII character, an escaped URL scheme (:\/\/), or an
+    // escape glued to the start of a match (\nghp_…), which its last letter would hide from the
+    // rule's left-boundary check.
     if (backslash) {
-      const windows = escapeWindows(text, hits);
+      const windows = escapeWindows(text, hits, glueSites);
       for (let w = 0; w < windows.length; w += 2) {
         const s = windows[w]!;
         const e = windows[w + 1]!;
@@ -444,81 +460,6 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     findAll,
   };
 }
-
-/**
- * Regions worth JSON-unescaping: windows around escapes that have a keyword hit nearby, and
- * around every \uXXXX escape of a printable ASCII character and every escaped scheme (:\/\/),
- * which can hide a keyword themselves (keywords are printable ASCII: `\u00e9` or `\u000a` hides
- * none, and a value escaped that way near a keyword is in that keyword's window anyway).
- * An escape is a backslash before `"`, `/` or `u` and four hex digits. Found with indexOf
- * rather than a regex over the whole text: the backslashes of code and prose are mostly
- * neither strong nor near a hit, and each character is looked at once.
- */
-export function escapeWindows(text: string, hits: readonly number[]): number[] {
-  const at: number[] = [];
-  // Strong escapes, anywhere in the text.
-  for (let p = text.indexOf('\\u'); p >= 0; p = text.indexOf('\\u', p + 2)) {
-    if (escapeLength(text, p) === 6 && isPrintableAsciiEscape(text, p)) at.push(p);
-  }
-  for (let q = text.indexOf(':\\'); q >= 0; q = text.indexOf(':\\', q + 2)) {
-    let p = q + 1;
-    while (text.charCodeAt(p + 1) === 92) p++; // \\/ in JSON-in-JSON: the last backslash escapes the /
-    if (text.charCodeAt(p + 1) === 47) at.push(p);
-  }
-  // Escapes from two characters before a keyword hit to ESCAPE_NEAR after it: a key name just
-  // before the escape (\"password\":\"...) or right after it (\"token\").
-  const hitPos: number[] = [];
-  for (let h = 1; h < hits.length; h += 2) hitPos.push(hits[h]!);
-  sortIfNeeded(hitPos); // the scanner reports hits by start already
-  let scannedTo = 0;
-  let next = -2; // the first backslash at or after the last search start; -1 when none is left
-  for (const h of hitPos) {
-    const from = Math.max(h - 2, scannedTo);
-    const to = h + ESCAPE_NEAR + 1;
-    if (next !== -1 && next < from) next = text.indexOf('\\', from);
-    for (; next >= 0 && next < to; next = text.indexOf('\\', next + 1)) if (escapeLength(text, next) > 0) at.push(next);
-    if (next === -1) break;
-    scannedTo = Math.max(scannedTo, to);
-  }
-  if (at.length === 0) return at;
-  sortIfNeeded(at);
-  return mergeWindows(at, ESCAPE_WINDOW, ESCAPE_WINDOW, text.length);
-}
-
-/** Sorts numbers ascending unless they already are (a sort allocates even then). */
-function sortIfNeeded(xs: number[]): void {
-  for (let i = 1; i < xs.length; i++) {
-    if (xs[i]! < xs[i - 1]!) {
-      xs.sort((a, b) => a - b);
-      return;
-    }
-  }
-}
-
-/** Length of the JSON escape at p (\" and \/: 2, \uXXXX: 6), or 0 when p starts none. */
-function escapeLength(text: string, p: number): number {
-  if (text.charCodeAt(p) !== 92) return 0;
-  const c = text.charCodeAt(p + 1);
-  if (c === 34 || c === 47) return 2;
-  if (c !== 117) return 0;
-  for (let i = p + 2; i < p + 6; i++) if (!isHexDigit(text.charCodeAt(i))) return 0;
-  return 6;
-}
-
-/** The \uXXXX escape at p (checked by escapeLength) stands for a printable ASCII character: 0020-007E. */
-function isPrintableAsciiEscape(text: string, p: number): boolean {
-  if (text.charCodeAt(p + 2) !== 48 || text.charCodeAt(p + 3) !== 48) return false; // \u00..
-  const v = (HEXVAL(text.charCodeAt(p + 4)) << 4) | HEXVAL(text.charCodeAt(p + 5));
-  return v >= 0x20 && v <= 0x7e;
-}
-
-const isHexDigit = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
-
-/** Characters that end a token around a %XX escape: whitespace, quotes, angle brackets, backtick. */
-const TOKEN_STOP = /[\s"'<>\x60]/;
-const IS_TOKEN_STOP = new Uint8Array(128);
-for (let c = 0; c < 128; c++) if (TOKEN_STOP.test(String.fromCharCode(c))) IS_TOKEN_STOP[c] = 1;
-const isTokenStop = (c: number): boolean => (c < 128 ? IS_TOKEN_STOP[c] === 1 : TOKEN_STOP.test(String.fromCharCode(c)));
 
 /** Tokens (no whitespace or quotes) that contain a %XX escape, as [start, end) pairs. */
 function percentTokens(text: string): [number, number][] {

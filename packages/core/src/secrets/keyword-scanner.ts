@@ -460,7 +460,7 @@ export class KeywordScanner {
  * byte) and holds lowercase, uppercase and digits, or lowercase and uppercase with '=' padding
  * that completes it to a multiple of four (short text often encodes without a digit).
  */
-function couldBeBase64OfText(text: string, start: number, end: number): boolean {
+export function couldBeBase64OfText(text: string, start: number, end: number): boolean {
   const c0 = text.charCodeAt(start);
   if (!((c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 102))) return false;
   let kinds = 0;
@@ -472,6 +472,13 @@ function couldBeBase64OfText(text: string, start: number, end: number): boolean 
   if (kinds !== 3 || text.charCodeAt(end) !== 61) return false;
   const padded = end - start + 1 + (text.charCodeAt(end + 1) === 61 ? 1 : 0);
   return padded % 4 === 0;
+}
+
+/** End of the run of base64-alphabet characters (standard and URL-safe) that starts at `start`. */
+export function base64RunEnd(text: string, start: number): number {
+  let e = start;
+  for (let c = text.charCodeAt(e); c < ALPHABET && B64[c] === 1; c = text.charCodeAt(++e));
+  return e;
 }
 
 /** Hit pairs ordered by start, then by keyword length: the order the WebAssembly scan finds them in. */

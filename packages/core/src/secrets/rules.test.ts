@@ -2,6 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { BUILTIN_RULES } from './builtin-rules.js';
 import { createSecretDetector, defaultSecretDetector } from './detector.js';
 
+/** The escapes JSON allows, as a string value's text holds them (two characters and more). */
+const JSON_ESCAPES = ['\\n', '\\t', '\\r', '\\b', '\\f', '\\u000a', '\\u000A', '\\u0020', '\\\\', '\\"', '\\/'];
+
+/**
+ * An example right after each JSON escape inside a string value, `{"env":"A=1\n<example>"}`, and
+ * that document inside a string value again (escaped twice: `\\n`).
+ */
+function afterJsonEscapes(example: string): string[] {
+  return JSON_ESCAPES.flatMap((escape) => {
+    const once = `{"env":"A=1${escape}${JSON.stringify(example).slice(1, -1)}"}`;
+    return [once, JSON.stringify({ args: once })];
+  });
+}
+
 describe('built-in rules', () => {
   it('have unique kebab-case ids, a family, global patterns and their own examples', () => {
     const ids = BUILTIN_RULES.map((r) => r.id);
@@ -42,6 +56,14 @@ describe('built-in rules', () => {
       });
       it.each(rule.examples?.falsePositives.map((t, i) => [i, t]) ?? [])('ignores false positive #%i', (_i, text) => {
         expect(defaultSecretDetector.findAll(text)).toEqual([]);
+      });
+      it('finds its true positives after every JSON escape, escaped once and twice, and nothing in its false positives', () => {
+        for (const text of (rule.examples?.truePositives ?? []).flatMap(afterJsonEscapes)) {
+          expect(defaultSecretDetector.findAll(text).map((f) => f.ruleId), text).toContain(rule.id);
+        }
+        for (const text of (rule.examples?.falsePositives ?? []).flatMap(afterJsonEscapes)) {
+          expect(defaultSecretDetector.findAll(text), text).toEqual([]);
+        }
       });
       it('fires on its examples alone (only this rule enabled)', () => {
         const only = createSecretDetector({ disabledRules: BUILTIN_RULES.filter((r) => r.id !== rule.id).map((r) => r.id) });

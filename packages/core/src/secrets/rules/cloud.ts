@@ -19,7 +19,12 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     pattern: re(L, '(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z2-7]{16}', R),
     minEntropy: 3,
     examples: {
-      truePositives: [akid('k1'), `aws_access_key_id = ${akid('k2')}`, `"AccessKeyId": "ASIA${sample(BASE32, 16, 'k3')}"`],
+      truePositives: [
+        akid('k1'),
+        `aws_access_key_id = ${akid('k2')}`,
+        `"AccessKeyId": "ASIA${sample(BASE32, 16, 'k3')}"`,
+        `{"env":"A=1\\u000a${akid('k6')}"}`,
+      ],
       falsePositives: ['AKIAIOSFODNN7EXAMPLE', 'AKIA' + 'A'.repeat(16), 'XAKIA' + sample(BASE32, 16, 'k4'), 'AKIA' + sample(BASE32, 12, 'k5')],
     },
   }),

@@ -15,8 +15,19 @@ export const CODE_HOSTING_RULES: readonly SecretRule[] = [
     pattern: re(L, 'ghp_[A-Za-z0-9]{36}', R),
     minEntropy: 3,
     examples: {
-      truePositives: [gh('ghp_'), `GITHUB_TOKEN=${gh('ghp_')}\n`, `git clone https://${gh('ghp_')}@github.com/o/r`],
-      falsePositives: ['ghp_' + 'x'.repeat(36), 'ghp_' + sample(ALNUM, 30, 'short'), 'xghp_' + sample(ALNUM, 36, 'b')],
+      truePositives: [
+        gh('ghp_'),
+        `GITHUB_TOKEN=${gh('ghp_')}\n`,
+        `git clone https://${gh('ghp_')}@github.com/o/r`,
+        `{"env":"A=1\\n${gh('ghp_')}"}`, // after a JSON escape (a newline written as two characters)
+      ],
+      falsePositives: [
+        'ghp_' + 'x'.repeat(36),
+        'ghp_' + sample(ALNUM, 30, 'short'),
+        'xghp_' + sample(ALNUM, 36, 'b'),
+        `{"env":"A=1\\nghp_${'x'.repeat(36)}"}`,
+        'console.log("Tokens look like:\\nghp_<36 letters and digits>");',
+      ],
     },
   }),
   rule({

@@ -22,6 +22,7 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
       truePositives: [
         `SLACK_BOT_TOKEN=xoxb-${digits(12, 's1')}-${digits(13, 's2')}-${sample(ALNUM, 24, 's3')}`,
         `xoxp-${digits(11, 's4')}-${digits(11, 's5')}-${digits(12, 's6')}-${sample(HEX, 32, 's7')}`,
+        `{"env":"A=1\\txoxb-${digits(12, 's8')}-${digits(13, 's9')}-${sample(ALNUM, 24, 's10')}"}`,
       ],
       falsePositives: ['xoxb-your-bot-token', 'xoxb-' + 'x'.repeat(30)],
     },
