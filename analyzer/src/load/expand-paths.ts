@@ -43,11 +43,10 @@ export function expandPathsStrict(paths: readonly string[]): string[] {
   return files;
 }
 
-function walk(dir: string): string[] {
-  const out: string[] = [];
+function walk(dir: string, out: string[] = []): string[] {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...walk(p));
+    if (e.isDirectory()) walk(p, out);
     else if (e.isFile()) out.push(p);
   }
   return out;
