@@ -34,7 +34,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
   const rules = loadRules(options.rulesDirs ?? []).filter((r) => options.reports || r.kind !== 'report');
   const suppress = options.baseline ? readBaselineOption(options.baseline) : new Set<string>();
   const files = expandPathsStrict(options.paths);
-  const spill = mkdtempSync(join(tmpdir(), 'argspan-duckdb-'));
+  const spill = scratchDir();
   const settings = {
     threads: String(options.threads ?? availableParallelism()),
     memory_limit: memoryLimit,
@@ -89,6 +89,15 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
   } finally {
     db.close();
     rmSync(spill, { recursive: true, force: true });
+  }
+}
+
+/** DuckDB's spill directory; a temporary folder that cannot be written is the environment's problem, not a bug. */
+function scratchDir(): string {
+  try {
+    return mkdtempSync(join(tmpdir(), 'argspan-duckdb-'));
+  } catch (err) {
+    throw new UsageError('TMPDIR', `${tmpdir()} cannot hold a temporary folder (${(err as NodeJS.ErrnoException).code ?? 'error'}): point TMPDIR at a writable folder`);
   }
 }
 
