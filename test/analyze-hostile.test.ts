@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { MAX_JSON_NESTING } from '@argspan/analyzer';
+import { MAX_JSON_NESTING, fingerprintOf, type Finding } from '@argspan/analyzer';
 import { describe, expect, it } from 'vitest';
 import { main } from '../packages/cli/src/main.js';
 import { analyzeBin, parseJson, ROOT } from './analyze-helpers.js';
@@ -36,6 +36,21 @@ describe('argspan analyze on hostile input: nothing leaks', () => {
       expect(parseJson(partial).stats.skipped).toEqual([{ file, line: 2, reason: 'invalid UTF-8' }]);
       expect(partial.stdout + partial.stderr).not.toContain(CANARY);
     }
+  });
+
+  it('a credential where a trace names a tool or a label is redacted in every report, and the fingerprint is unchanged', () => {
+    const file = join(tmp(), 'named.jsonl');
+    writeFileSync(file, `${tokyo.replaceAll('calendar.create', CANARY).replace('"tiny-public"', `"${CANARY}"`)}\n`);
+    for (const format of ['table', 'json', 'junit', 'sarif']) {
+      const run = analyzeBin(file, '--format', format, '--reports');
+      expect(run.code, format).toBe(1);
+      expect(run.stdout + run.stderr, format).not.toContain(CANARY);
+      expect(run.stdout, format).toContain('[REDACTED:');
+    }
+    const redacted = parseJson(analyzeBin(file, '--format', 'json')).findings.find((f) => f.rule === 'assumption_span') as unknown as Finding;
+    expect(redacted.tool).toMatch(/^\[REDACTED:[a-z0-9-]+\]$/);
+    // A baseline written before the redaction existed still matches: the fingerprint is of the names as traced.
+    expect(redacted.fingerprint).toBe(fingerprintOf({ ...redacted, tool: CANARY }));
   });
 
   it('--db on a file that is not a DuckDB database says so, without blaming the memory limit or quoting the file', () => {
