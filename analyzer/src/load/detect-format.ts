@@ -1,6 +1,5 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import type { Db } from '../db.js';
 import { sqlString } from './duckdb-types.js';
 import { InputError } from './input-error.js';
 import { ZstdDataError, ZstdStream } from './zstd.js';
@@ -43,7 +42,7 @@ export function compressionOf(buf: Uint8Array, at = 0): Compression {
  * framed output by its 4-byte big-endian length prefix, and the JSON flavour by the first
  * record's top-level keys. Throws {@link InputError} for empty files and unknown shapes.
  */
-export async function detectFormat(db: Db, file: string): Promise<DetectedInput> {
+export async function detectFormat(file: string): Promise<DetectedInput> {
   const size = statSync(file).size;
   if (size === 0) throw new InputError([{ file, reason: 'file is empty: no trace data to analyse' }]);
   const raw = readHead(file, HEAD_BYTES);
@@ -144,8 +143,4 @@ function formatFromKeys(keys: string[], document: boolean): InputFormat | undefi
   if (has('data')) return 'jaeger-envelope';
   if (has('traceID') || has('spanID') || has('spans')) return 'jaeger-trace';
   return undefined;
-}
-
-export function firstLine(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).split('\n', 1)[0] ?? '';
 }

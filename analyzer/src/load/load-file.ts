@@ -2,6 +2,7 @@ import { appendFileSync, closeSync, openSync, readSync, rmSync, statSync, writeF
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { Db } from '../db.js';
+import { phase, type PhaseListener } from '../phases.js';
 import { describeDuckDbError, isOutOfMemory } from '../duckdb-error.js';
 import { compressionOf, detectFormat, linesRelation, type Compression, type DetectedInput } from './detect-format.js';
 import { OTLP_RESOURCE_SPANS, columnsArg, sqlString } from './duckdb-types.js';
@@ -22,6 +23,8 @@ export interface LoadFileOptions {
   maxLineBytes: number;
   /** Scratch directory for de-framed collector output. */
   tmpDir: string;
+  /** Told the time of the byte scan (`stage: byte scan`). */
+  onPhase?: PhaseListener;
 }
 
 export interface FileLoad extends DetectedInput {
@@ -50,13 +53,13 @@ const PROTOBUF = 'collector framed output with protobuf messages is not supporte
 export async function loadFile(db: Db, fileId: number, file: string, opts: LoadFileOptions): Promise<FileLoad> {
   let detected: DetectedInput;
   try {
-    detected = await detectFormat(db, file);
+    detected = await detectFormat(file);
   } catch (err) {
     throw unreadable(err, file);
   }
   if (detected.format === 'otlp-lines') return { ...detected, ...(await loadLines(db, fileId, file, detected, opts)) };
   if (detected.format === 'collector-framed') return { ...detected, ...(await db.withDefaultMemoryLimit(() => loadFramed(db, fileId, file, opts))) };
-  const scan = await scanTraceFile(file, detected.compression, 'document');
+  const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, 'document'));
   const found = scanProblems(file, scan);
   if (found.length) throw new InputError(found);
   return db.withDefaultMemoryLimit(() => loadDocument(db, fileId, file, detected, opts));
@@ -158,7 +161,7 @@ async function loadWhole(db: Db, fileId: number, file: string, sql: string, opts
  * lines are then staged from that second read.
  */
 async function loadLines(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions): Promise<{ spans: number; skipped: InputProblem[] }> {
-  const scan = await scanTraceFile(file, detected.compression, 'lines');
+  const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, 'lines'));
   let readError: unknown;
   if (scan.tooDeep.length === 0 && scan.invalidUtf8.length === 0) {
     const source = `read_json(${sqlString(file)}, format='newline_delimited', records=true, compression=${jsonCompression(detected.compression)}, maximum_object_size=${opts.maxLineBytes}, columns=${COLUMNS})`;

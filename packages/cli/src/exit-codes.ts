@@ -6,7 +6,7 @@ export const ExitCode = {
   FINDINGS: 1,
   /** Bad usage, unreadable or malformed input, a rule error. */
   INPUT_ERROR: 2,
-  /** An internal error: a bug in argspan, never a verdict on the input. Nothing was printed on stdout. */
+  /** An internal error: a bug in argspan, never a verdict on the input. */
   INTERNAL_ERROR: 3,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
