@@ -198,6 +198,7 @@ describe('malformed spans are named by file and line, never dropped or padded', 
     ['an unknown status code', { status: { code: 'MAYBE' } }, SPAN_PROBLEMS.status],
     ['a link without ids', { links: [{ traceId: T }] }, SPAN_PROBLEMS.link],
     ['an event whose time is text', { events: [{ name: 'e', timeUnixNano: 'noon' }] }, SPAN_PROBLEMS.eventTime],
+    ['an int attribute that is not an integer', { attributes: [{ key: 'n', value: { intValue: 'many' } }] }, SPAN_PROBLEMS.intValue],
   ])('%s', async (_, over, reason) => {
     const file = join(dir(), 'spans.jsonl');
     writeFileSync(file, `${line(span())}\n${line(span({ spanId: 'eee19b7ec3c1b175' }), span(over))}\n`);

@@ -73,7 +73,7 @@ CREATE TEMP MACRO status_code(c) AS CASE replace(upper(coalesce(c, '0')), 'STATU
 /**
  * Why a staged span is malformed, checked in this order; NULL for a well-formed span. Ids follow
  * the OTLP/JSON mapping: hex strings (either case) of 32 (trace) or 16 (span) digits, not all
- * zero; a JSON number is not an id. 64-bit times may be strings or numbers, but must be integers;
+ * zero; a JSON number is not an id. 64-bit times and int attributes may be strings or numbers, but must be integers;
  * kind and status code are the enum's name or number. A wrong type is never read as "absent".
  */
 export const SPAN_PROBLEMS = {
@@ -86,6 +86,7 @@ export const SPAN_PROBLEMS = {
   status: 'status code is not a status code (STATUS_CODE_… or 0-2)',
   link: 'link without a valid trace id and span id',
   eventTime: 'event time is not a non-negative 64-bit integer',
+  intValue: 'an attribute\'s intValue is not a 64-bit integer',
 } as const;
 
 function spanProblemSql(s: string): string {
@@ -100,6 +101,7 @@ function spanProblemSql(s: string): string {
     WHEN status_code(${s}.status.code) IS NULL THEN ${p('status')}
     WHEN len(${s}.links) > 0 AND list_bool_or(list_transform(${s}.links, lambda l: hex_id(l.traceId, 32) IS NULL OR hex_id(l.spanId, 16) IS NULL)) THEN ${p('link')}
     WHEN len(${s}.events) > 0 AND list_bool_or(list_transform(${s}.events, lambda e: bad_time(e.timeUnixNano))) THEN ${p('eventTime')}
+    WHEN list_bool_or(list_transform(${s}.attributes, lambda a: a."value".intValue IS NOT NULL AND TRY_CAST(a."value".intValue AS BIGINT) IS NULL)) THEN ${p('intValue')}
   END`;
 }
 
