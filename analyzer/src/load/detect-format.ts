@@ -8,6 +8,8 @@ import { ZstdDataError, ZstdStream } from './zstd.js';
 export type InputFormat =
   | 'otlp-lines'
   | 'otlp-document'
+  /** An OTLP document with protobuf (snake_case) field names: Arize Phoenix's "OTLP JSON" download. */
+  | 'otlp-document-snake-case'
   | 'otlp-result'
   | 'jaeger-envelope'
   | 'jaeger-trace'
@@ -57,7 +59,7 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   // A pretty-printed document opens with a short first line (`{` or `{"resourceSpans": [`);
   // a JSON-lines file whose first line does not parse has a long, broken first line.
   const format = formatFromKeys(lineKeys ?? guessKeys(text), lineKeys === undefined && firstLine.trim().length < 200);
-  if (!format) throw new InputError([{ file, line: 1, reason: 'JSON of another shape: expected "resourceSpans" (OTLP), "result" (Jaeger /api/v3), "data" or "traceID"+"spans" (Jaeger)' }]);
+  if (!format) throw new InputError([{ file, line: 1, reason: 'JSON of another shape: expected "resourceSpans" (OTLP), "resource_spans" (OTLP, protobuf names), "result" (Jaeger /api/v3), "data" or "traceID"+"spans" (Jaeger)' }]);
   return { format, compression, crlf: /^[^\n]*\r\n/.test(head) };
 }
 
@@ -132,13 +134,14 @@ function guessKeys(text: string): string[] {
   const first = /^\{\s*"([^"\\]+)"/.exec(text);
   if (first) return [first[1]!];
   const keys: string[] = [];
-  for (const k of ['resourceSpans', 'result', 'data', 'traceID', 'spans', 'spanID']) if (text.includes(`"${k}"`)) keys.push(k);
+  for (const k of ['resourceSpans', 'resource_spans', 'result', 'data', 'traceID', 'spans', 'spanID']) if (text.includes(`"${k}"`)) keys.push(k);
   return keys;
 }
 
 function formatFromKeys(keys: string[], document: boolean): InputFormat | undefined {
   const has = (k: string) => keys.includes(k);
   if (has('resourceSpans')) return document ? 'otlp-document' : 'otlp-lines';
+  if (has('resource_spans')) return 'otlp-document-snake-case';
   if (has('result')) return 'otlp-result';
   if (has('data')) return 'jaeger-envelope';
   if (has('traceID') || has('spanID') || has('spans')) return 'jaeger-trace';

@@ -30,6 +30,10 @@ export function tableReport(result: AnalysisResult): string {
   else if (stats.skipped.length) lines.push(`No findings in the readable part of ${where}: ${stats.skipped.length} unreadable line(s) or file(s) were skipped and not analysed.`);
   else lines.push(`No findings in ${where}.`);
   if (stats.suppressed) lines.push(`${stats.suppressed} finding(s) suppressed by the baseline.`);
+  if (stats.foreign_calls) {
+    const none = stats.no_evidence_calls ? `; ${stats.no_evidence_calls} in traces without the user's words, so guesses cannot be told from the user's values there` : '';
+    lines.push(`Read ${stats.foreign_calls} tool call(s) from other libraries' traces${none}.`);
+  }
   if (stats.skipped.length) {
     lines.push(`Skipped ${stats.skipped.length} unreadable line(s) or file(s):`);
     for (const p of stats.skipped) lines.push(`  ${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.reason}`);
