@@ -10,6 +10,7 @@ export default defineConfig({
       '@argspan/conventions': src('./packages/conventions/src/index.ts'),
       '@argspan/core': src('./packages/core/src/index.ts'),
       '@argspan/hop': src('./packages/hop/src/index.ts'),
+      '@argspan/setup': src('./packages/setup/src/index.ts'),
       '@argspan/instrumentation': src('./packages/instrumentation/src/index.ts'),
       '@argspan/analyzer': src('./analyzer/src/index.ts'),
       '@argspan/adapters/mcp': src('./packages/adapters/src/mcp/index.ts'),

@@ -7,7 +7,7 @@ import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-tra
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyze, type AnalysisResult } from '@argspan/analyzer';
 import { parseRecordedCall } from '@argspan/core';
-import { FileSpanExporter } from '@argspan/instrumentation';
+import { FileSpanExporter } from '@argspan/setup';
 import { loadCases } from './support/case-table.js';
 import { viaInstrumentDispatch } from './support/entry-points.js';
 

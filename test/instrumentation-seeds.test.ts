@@ -6,15 +6,8 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ArgAttributes, CallAttributes, GenAiAttributes, OtelAttributes } from '@argspan/conventions';
 import { createValueHasher } from '@argspan/core';
-import {
-  ArgspanClarificationError,
-  ArgspanInstrumentation,
-  ArgspanRefusedError,
-  ArgspanSession,
-  FileSpanExporter,
-  encodeOtlpJson,
-  listSpanFiles,
-} from '@argspan/instrumentation';
+import { ArgspanClarificationError, ArgspanInstrumentation, ArgspanRefusedError, ArgspanSession } from '@argspan/instrumentation';
+import { FileSpanExporter, encodeOtlpJson, listSpanFiles } from '@argspan/setup';
 import { memoryTracing, only } from '../packages/instrumentation/test-support/tracing.js';
 
 const KEY = Buffer.alloc(32, 9);

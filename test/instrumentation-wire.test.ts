@@ -4,7 +4,8 @@ import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ArgAttributes, CallAttributes, GenAiAttributes } from '@argspan/conventions';
-import { ArgspanInstrumentation, ArgspanSession, setupTracing } from '@argspan/instrumentation';
+import { ArgspanInstrumentation, ArgspanSession } from '@argspan/instrumentation';
+import { setupTracing } from '@argspan/setup';
 import { classification } from '../packages/instrumentation/test-support/tracing.js';
 
 /** A loopback OTLP/HTTP receiver: keeps every request body it gets on /v1/traces. */

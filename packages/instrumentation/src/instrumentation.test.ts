@@ -6,7 +6,7 @@ import { createValueHasher } from '@argspan/core';
 import type { CallClassification } from '@argspan/core';
 import { classification, inTurn, memoryTracing, only } from '../test-support/tracing.js';
 import { ArgspanBlockedError, ArgspanClarificationError, ArgspanGateError, ArgspanRefusedError } from './errors.js';
-import { encodeOtlpJson } from './export/otlp-json.js';
+import { encodeOtlpJson } from '@argspan/setup';
 import { FAIL_CLOSED_REASON } from './fail-closed.js';
 import { ArgspanInstrumentation, instrumentDispatch, wrapTool } from './instrumentation.js';
 import { ArgspanSession } from './session.js';

@@ -16,8 +16,7 @@ import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { ArgAttributes, GenAiAttributes, OPERATION_EXECUTE_TOOL, argumentSpanName, toolCallSpanName } from '@argspan/conventions';
 import { classifyCall } from '@argspan/core';
-import { CountingBatchSpanProcessor } from '../export/counting-processor.js';
-import { encodeOtlpJson } from '../export/otlp-json.js';
+import { CountingBatchSpanProcessor, encodeOtlpJson } from '@argspan/setup';
 import { ArgspanInstrumentation } from '../instrumentation.js';
 import { ArgspanSession } from '../session.js';
 

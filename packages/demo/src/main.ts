@@ -24,18 +24,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { analyze, reporters } from '@argspan/analyzer';
 import { instrumentMcpClient } from '@argspan/adapters/mcp';
 import { readDirtySet } from '@argspan/core';
-import {
-  ArgspanClarificationError,
-  ArgspanGateError,
-  ArgspanInstrumentation,
-  ArgspanSession,
-  setupTracing,
-  type TracingHandle,
-} from '@argspan/instrumentation';
+import { ArgspanClarificationError, ArgspanGateError, ArgspanInstrumentation, ArgspanSession } from '@argspan/instrumentation';
+import { setupTracing, type TracingHandle } from '@argspan/setup';
 import { runCafeOutage } from './cafe-outage.js';
 import { DEMO_CANARY, makeDemoRepo } from './workspace.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 type Out = (line?: string) => void;
 
