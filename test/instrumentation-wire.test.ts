@@ -98,7 +98,7 @@ describe('instrumentation over the wire (real OTLP/HTTP exporter, loopback recei
     const to = byName.get('tool_arg to')!;
     const key = byName.get('tool_arg aws_key')!;
     expect(tool.kind).toBe(1);
-    expect(attr(tool, GenAiAttributes.CONVERSATION_ID)).toBe('run-wire');
+    expect(attr(tool, CallAttributes.RUN_ID)).toBe('run-wire');
     expect(attr(tool, GenAiAttributes.TOOL_CALL_ID)).toBe('c2');
     expect(attr(tool, CallAttributes.RESIDENCY)).toBe('secret');
     // The OTLP/HTTP exporter spells int64 as a JSON number; receivers accept both.

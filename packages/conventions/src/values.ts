@@ -100,6 +100,9 @@ export type Emitter = (typeof Emitter)[keyof typeof Emitter];
 /** `gen_ai.operation.name` of a tool-call span. */
 export const OPERATION_EXECUTE_TOOL = 'execute_tool';
 
+/** `gen_ai.operation.name` of an agent turn's span (`invoke_agent {agent}`). */
+export const OPERATION_INVOKE_AGENT = 'invoke_agent';
+
 /** Hop protocol decisions (seed 001 `decide`). */
 export const HOP_DECISION_VALUES = ['local', 'remote', 'queue', 'wait'] as const;
 export type HopDecision = (typeof HOP_DECISION_VALUES)[number];

@@ -12,6 +12,8 @@ export {
   DEFAULT_HASH_MEMO_SIZE,
   DEFAULT_MAX_CONTEXT_CHARS,
 } from './instrumentation.js';
+export { runAgentTurn } from './agent-turn.js';
+export type { AgentTurnOptions } from './agent-turn.js';
 export { ArgspanSession } from './session.js';
 export type { SessionOptions } from './session.js';
 export {

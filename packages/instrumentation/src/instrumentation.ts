@@ -3,6 +3,7 @@ import type { Attributes, Context, Link, Span, Tracer } from '@opentelemetry/api
 import {
   ArgAttributes,
   CallAttributes,
+  GenAiAttributes,
   INSTRUMENTATION_SCOPE,
   OtelAttributes,
   ResidencyRule,
@@ -20,6 +21,7 @@ import { classifySafely, failClosed } from './fail-closed.js';
 import { hashKeyFromEnv, hasherFor } from './hash-key.js';
 import { HashMemo } from './hash-memo.js';
 import { stripForHop } from './strip.js';
+import { recordedArguments, recordedResult } from './recorded-content.js';
 import { ArgspanSession } from './session.js';
 import { argSpanAttributes, argsHashInput, callSpanAttributes, selectArgSpans } from './span-attributes.js';
 import type {
@@ -64,6 +66,8 @@ export class ArgspanInstrumentation {
   private readonly remote: RemoteHop | undefined;
   private readonly resultToContext: (tool: string, result: unknown) => unknown;
   private readonly maxContextChars: number;
+  private readonly recordArguments: boolean;
+  private readonly recordResults: boolean;
   private readonly hashKey: Uint8Array | undefined;
   private readonly stateDir: string;
   private readonly memoSize: number;
@@ -84,6 +88,8 @@ export class ArgspanInstrumentation {
     this.maxArgSpans = cap;
     this.excerptChars = config.excerpts ? Math.min(config.excerptLength ?? MAX_EXCERPT_CHARS, MAX_EXCERPT_CHARS) : 0;
     this.remote = config.remote;
+    this.recordArguments = config.recordArguments === true;
+    this.recordResults = config.recordResults === true;
     this.resultToContext = config.resultToContext ?? ((_tool, result) => result);
     this.maxContextChars = config.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS;
     if (!Number.isInteger(this.maxContextChars) || this.maxContextChars < 0) {
@@ -143,7 +149,11 @@ export class ArgspanInstrumentation {
         kind: SpanKind.INTERNAL,
         attributes: callSpanAttributes(c, {
           callId,
+          frameworkCallId: options?.callId !== undefined,
           runId: session.runId,
+          conversationId: session.conversationId,
+          toolType: schema?.type,
+          toolDescription: schema?.description,
           emitted: emit ? emit.length : c.leaves.length,
           argsHash: hasher.hash(argsHashInput(c.flat), memoisable(c, session)),
           hopBlocked: this.remote !== undefined && c.enforcement.action !== 'hop',
@@ -152,6 +162,10 @@ export class ArgspanInstrumentation {
       parent,
     );
     const active = trace.setSpan(parent, span);
+    if (this.recordArguments) {
+      const recorded = recordedArguments(sent, c);
+      if (recorded !== undefined) span.setAttribute(GenAiAttributes.TOOL_CALL_ARGUMENTS, recorded);
+    }
     this.recordArgs(c, emit, active, session, hasher);
 
     const refusal = gateError(callId, c);
@@ -169,7 +183,7 @@ export class ArgspanInstrumentation {
     try {
       if (remote) {
         const stripped = stripForHop(sent, schema?.publicKeys);
-        const request = { tool, callId, args: stripped.args, strippedKeys: stripped.stripped.map((k) => redactSecrets(k).text), classification: c };
+        const request = { tool, callId, args: stripped.args, strippedKeys: stripped.stripped.map((k) => redactSecrets(k).text), residency: c.residency };
         result = (await context.with(active, () => remote(request, span))) as R;
       } else {
         result = await context.with(active, () => invoke(sent));
@@ -182,6 +196,10 @@ export class ArgspanInstrumentation {
       throw err;
     }
     span.setAttributes(this.stopwatch(callStarted, remote ? performance.now() - started : undefined));
+    if (this.recordResults) {
+      const recorded = recordedResult(result, c);
+      if (recorded !== undefined) span.setAttribute(GenAiAttributes.TOOL_CALL_RESULT, recorded);
+    }
     session.recordCall(callId, span.spanContext(), this.contextOf(tool, result), !isPublicish(c.residency));
     span.end();
     return result;

@@ -6,8 +6,13 @@ import type { ToolSchema } from './types.js';
 
 /** Options of a new {@link ArgspanSession}. */
 export interface SessionOptions {
-  /** Run id, written as `gen_ai.conversation.id`. @default a random UUID */
+  /** argspan's run id, written as `argspan.run.id`. @default a random UUID */
   runId?: string;
+  /**
+   * The application's conversation (session, thread) id, written as `gen_ai.conversation.id` so
+   * argspan's spans join the application's other GenAI spans. @default undefined (not written)
+   */
+  conversationId?: string;
   /** The user's text so far (this turn, and earlier turns if the agent keeps them). @default [] */
   userText?: string | readonly string[];
   /**
@@ -26,8 +31,10 @@ export interface SessionOptions {
  * dispatcher; call {@link addUserText} for each user turn.
  */
 export class ArgspanSession {
-  /** Run id (`gen_ai.conversation.id`). */
+  /** argspan's run id (`argspan.run.id`). */
   readonly runId: string;
+  /** The application's conversation id (`gen_ai.conversation.id`), when it gave one. */
+  readonly conversationId: string | undefined;
   private userTexts: readonly string[];
   private entries: readonly ContextEntry[] = [];
   /** Provenance index over the user text and entries, built incrementally (core's `ProvenanceIndex`). */
@@ -41,6 +48,7 @@ export class ArgspanSession {
 
   constructor(options: SessionOptions = {}) {
     this.runId = options.runId ?? randomUUID();
+    this.conversationId = options.conversationId;
     const text = options.userText ?? [];
     this.userTexts = typeof text === 'string' ? [text] : [...text];
     this.maxEntries = positiveInt(options.maxContextEntries ?? 32, 'maxContextEntries');

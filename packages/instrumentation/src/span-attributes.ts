@@ -1,11 +1,23 @@
 import type { Attributes } from '@opentelemetry/api';
 import { ArgAttributes, CallAttributes, GenAiAttributes, OPERATION_EXECUTE_TOOL, gateHitKey } from '@argspan/conventions';
+import { redactSecrets } from '@argspan/core';
 import type { CallClassification, Leaf, LeafClassification } from '@argspan/core';
+
+/** Longest `gen_ai.tool.description` written, in characters. */
+const MAX_DESCRIPTION_CHARS = 1024;
 
 /** Everything the `execute_tool` span records at its start, besides the classification. */
 export interface CallSpanInput {
+  /** argspan's id of the call (the framework's, or generated). */
   callId: string;
+  /** Whether `callId` is the framework's own (only then is it `gen_ai.tool.call.id`). */
+  frameworkCallId: boolean;
   runId: string;
+  /** The application's conversation id (`gen_ai.conversation.id`), when it gave one. */
+  conversationId: string | undefined;
+  /** `gen_ai.tool.type` and `gen_ai.tool.description`, when known. */
+  toolType: string | undefined;
+  toolDescription: string | undefined;
   /** Leaves emitted as `tool_arg` spans. */
   emitted: number;
   /** Keyed hash of all arguments. */
@@ -19,8 +31,8 @@ export function callSpanAttributes(c: CallClassification, input: CallSpanInput):
   const attrs: Attributes = {
     [GenAiAttributes.OPERATION_NAME]: OPERATION_EXECUTE_TOOL,
     [GenAiAttributes.TOOL_NAME]: c.tool,
-    [GenAiAttributes.TOOL_CALL_ID]: input.callId,
-    [GenAiAttributes.CONVERSATION_ID]: input.runId,
+    [CallAttributes.CALL_ID]: input.callId,
+    [CallAttributes.RUN_ID]: input.runId,
     [CallAttributes.ARGS_COUNT]: input.emitted,
     [CallAttributes.ARGS_TRUNCATED]: c.leaves.length - input.emitted + c.droppedLeaves,
     [CallAttributes.ARGS_BYTES]: c.bytes,
@@ -36,6 +48,11 @@ export function callSpanAttributes(c: CallClassification, input: CallSpanInput):
     [CallAttributes.HOP_BLOCKED]: input.hopBlocked,
     [CallAttributes.FAILED_CLOSED]: c.failedClosed,
   };
+  if (input.frameworkCallId) attrs[GenAiAttributes.TOOL_CALL_ID] = input.callId;
+  if (input.conversationId !== undefined) attrs[GenAiAttributes.CONVERSATION_ID] = input.conversationId;
+  if (input.toolType !== undefined) attrs[GenAiAttributes.TOOL_TYPE] = input.toolType;
+  // A tool's description comes from whoever wrote the tool (an MCP server, say): redact it like any other text.
+  if (input.toolDescription !== undefined) attrs[GenAiAttributes.TOOL_DESCRIPTION] = redactSecrets(input.toolDescription.slice(0, MAX_DESCRIPTION_CHARS)).text;
   if (c.gate.question !== undefined) attrs[CallAttributes.GATE_QUESTION] = c.gate.question;
   if (c.limits.length > 0) attrs[CallAttributes.ARGS_LIMITS] = c.limits;
   if (c.strippedKeys.length > 0) attrs[CallAttributes.STRIPPED_KEYS] = c.strippedKeys;
