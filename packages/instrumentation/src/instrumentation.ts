@@ -11,12 +11,13 @@ import {
   toolCallSpanName,
 } from '@argspan/conventions';
 import type { Residency } from '@argspan/conventions';
-import { ArgumentSnapshotError, decideEnforcement, redactSecrets, resolvePolicy, snapshotArgs } from '@argspan/core';
+import { redactSecrets } from '@argspan/core';
+import { ArgumentSnapshotError, decideEnforcement, resolvePolicy, snapshotArgs } from '@argspan/core/internal';
 import type { CallClassification, ClassifyOptions, GatePolicy, ToolCall } from '@argspan/core';
 import { defaultClassifier } from './default-classifier.js';
 import { errorTypeOf, gateError } from './errors.js';
 import { leafExcerpt, MAX_EXCERPT_CHARS } from './excerpt.js';
-import { contextText } from '@argspan/core';
+import { contextText } from '@argspan/core/internal';
 import { classifySafely, failClosed } from './fail-closed.js';
 import { hashKeyFromEnv, hasherFor } from './hash-key.js';
 import { HashMemo } from './hash-memo.js';

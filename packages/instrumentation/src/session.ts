@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SpanContext } from '@opentelemetry/api';
-import { ProvenanceIndex } from '@argspan/core';
+import { ProvenanceIndex } from '@argspan/core/internal';
 import type { ClassifyContext, ContextEntry } from '@argspan/core';
 import type { ToolSchema } from './types.js';
 
