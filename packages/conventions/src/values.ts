@@ -108,7 +108,7 @@ export const HOP_DECISION_VALUES = ['local', 'remote', 'queue', 'wait'] as const
 export type HopDecision = (typeof HOP_DECISION_VALUES)[number];
 
 /** Default leaf names on which a model-inferred value is blocked or asked about (seed 002). */
-export const DEFAULT_DENY_INFERRED: readonly string[] = [
+export const DEFAULT_DENY_INFERRED: readonly string[] = Object.freeze([
   'timezone',
   'account_id',
   'price',
@@ -116,7 +116,7 @@ export const DEFAULT_DENY_INFERRED: readonly string[] = [
   'email',
   'to',
   'recipient',
-];
+]);
 
 /**
  * Ids of the residency rules that are not secret-detector rules (those carry the detector's own

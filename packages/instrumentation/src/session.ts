@@ -38,7 +38,7 @@ export class ArgspanSession {
   private userTexts: readonly string[];
   private entries: readonly ContextEntry[] = [];
   /** Provenance index over the user text and entries, built incrementally (core's `ProvenanceIndex`). */
-  private index: ProvenanceIndex;
+  private readonly index: ProvenanceIndex;
   private readonly spans = new Map<string, SpanContext>();
   /** Call ids whose arguments were secret or dirty-tree: their results are treated as sensitive too. */
   private readonly sensitive = new Set<string>();
@@ -67,14 +67,12 @@ export class ArgspanSession {
    * for text the agent retrieved some other way). Values found in it are `context_retrieved`.
    */
   addContext(entry: ContextEntry): void {
+    // Forgotten in batches: once twice the bound is kept, the older half goes, without re-indexing the rest.
     const next = [...this.entries, entry];
-    if (next.length > 2 * this.maxEntries) {
-      this.entries = next.slice(next.length - this.maxEntries);
-      this.index = ProvenanceIndex.from({ userText: this.userTexts, context: this.entries });
-    } else {
-      this.entries = next;
-      this.index.addContext(entry);
-    }
+    const drop = next.length > 2 * this.maxEntries ? next.length - this.maxEntries : 0;
+    this.entries = drop > 0 ? next.slice(drop) : next;
+    this.index.addContext(entry);
+    this.index.dropOldestContext(drop);
   }
 
   /** The user's text so far. */
