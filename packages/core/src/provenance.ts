@@ -22,6 +22,49 @@ const SEPARATORS = /[^\p{L}\p{N}.]+/u;
  * Matching on tokens means `US` does not match inside `status`.
  */
 export function tokenize(text: string): string[] {
+  return tokenizeAsciiFast(text) ?? tokenizeSlow(text);
+}
+
+/**
+ * {@link tokenize} for the common case — ASCII text without a comma — in one pass over the char
+ * codes (no lower-cased copy, no regex split); undefined for anything else. A property test keeps
+ * it equal to the general path.
+ */
+function tokenizeAsciiFast(text: string): string[] | undefined {
+  const out: string[] = [];
+  let start = -1;
+  let upper = false;
+  let dot = false;
+  const n = text.length;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 32;
+    if (c > 0x7f || c === 44) return undefined; // non-ASCII or a comma (thousands separators): the general path
+    const isToken = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 46 || (c >= 65 && c <= 90);
+    if (isToken) {
+      if (start < 0) {
+        start = i;
+        upper = false;
+        dot = false;
+      }
+      if (c >= 65 && c <= 90) upper = true;
+      else if (c === 46) dot = true;
+      continue;
+    }
+    if (start < 0) continue;
+    let raw = text.slice(start, i);
+    if (upper) raw = raw.toLowerCase();
+    start = -1;
+    if (!dot) out.push(maybeNumber(raw));
+    else if (NUMERIC.test(raw)) out.push(canonicalNumber(raw));
+    else for (const part of raw.split('.')) if (part !== '') out.push(maybeNumber(part));
+  }
+  return out;
+}
+
+/** @internal Both paths of {@link tokenize}, for the test that keeps them equal. */
+export const tokenizeForTest = { slow: (text: string): string[] => tokenizeSlow(text) };
+
+function tokenizeSlow(text: string): string[] {
   const ascii = ASCII.test(text);
   let folded = (ascii ? text : text.normalize('NFKC')).toLowerCase();
   if (folded.includes(',')) folded = folded.replace(/(\d),(?=\d{3}\b)/g, '$1');
