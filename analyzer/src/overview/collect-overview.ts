@@ -7,7 +7,7 @@ import type { Finding } from '../rules/run-rules.js';
 import type { HopEventRow, HopRow, RunOverview, RunRow, TurnFieldRow } from './types.js';
 
 /** How many rows of each list the report carries; totals are always exact. */
-export const OVERVIEW_LIMITS = { runs: 500, turns: 500, tools: 50, hops: 200 } as const;
+export const OVERVIEW_LIMITS = { runs: 200, turns: 100, tools: 50, hops: 100 } as const;
 
 const INFERRED = sqlString(Provenance.MODEL_INFERRED);
 const NO_EVIDENCE = sqlString(Provenance.NO_EVIDENCE);

@@ -1,8 +1,6 @@
-import { EMITTER_COLUMN, TOOL_COLUMN } from './findings-table.js';
-
 /**
  * The page's own script (vanilla, no build step): it filters the server-rendered findings by rule,
- * severity, tool and emitter, and draws the charts with Observable Plot from the JSON data block.
+ * severity, tool (a set's `data-tool`) and emitter (a row's first cell), and draws the charts with Observable Plot from the JSON data block.
  * It reads text and writes only textContent, attributes and Plot's SVG (which sets text as text),
  * so nothing from the traces is ever parsed as HTML. Each chart that draws is marked
  * `data-drawn`; one that fails shows why and logs it.
@@ -10,7 +8,6 @@ import { EMITTER_COLUMN, TOOL_COLUMN } from './findings-table.js';
 export const CLIENT_SCRIPT = String.raw`(function () {
   'use strict';
   var data = JSON.parse(document.getElementById('argspan-data').textContent);
-  var TOOL = ${TOOL_COLUMN}, EMITTER = ${EMITTER_COLUMN};
 
   var form = document.getElementById('filters');
   if (form) {
@@ -25,13 +22,19 @@ export const CLIENT_SCRIPT = String.raw`(function () {
         if ((!rule || g.dataset.rule === rule) && (!severity || g.dataset.severity === severity)) {
           g.querySelectorAll('div.block').forEach(function (block) {
             var m = 0;
-            var rows = block.querySelector('tbody').rows;
-            for (var i = 0; i < rows.length; i++) {
-              var r = rows[i];
-              var on = (!tool || r.cells[TOOL].textContent === tool) && (!emitter || r.cells[EMITTER].textContent === emitter);
-              r.hidden = !on;
-              if (on) m++;
-            }
+            block.querySelectorAll('tbody').forEach(function (set) {
+              var k = 0;
+              if (!tool || set.dataset.tool === tool) {
+                for (var i = 1; i < set.rows.length; i++) {
+                  var r = set.rows[i];
+                  var on = !emitter || r.cells[0].textContent === emitter;
+                  r.hidden = !on;
+                  if (on) k++;
+                }
+              }
+              set.hidden = k === 0;
+              m += k;
+            });
             block.hidden = m === 0;
             n += m;
           });

@@ -77,7 +77,7 @@ function hopPath(h: HopRow): string {
       const extra = [e.rtt_ms !== null ? `round trip ${ms(e.rtt_ms)}` : '', e.http_status !== null ? `HTTP ${e.http_status}` : '', e.detail ? html(e.detail) : '']
         .filter(Boolean)
         .join(', ');
-      return `<span class=nowrap><code>${html(e.event)}</code> ${ms(e.at_ms)}${extra ? ` (${extra})` : ''}</span>`;
+      return `${html(e.event)} ${ms(e.at_ms)}${extra ? ` (${extra})` : ''}`;
     })
     .join(' → ');
 }
