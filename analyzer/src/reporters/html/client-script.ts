@@ -1,6 +1,6 @@
 /**
  * The page's own script (vanilla, no build step): it filters the server-rendered findings by rule,
- * severity, tool (a set's `data-tool`) and emitter (a row's first cell), and draws the charts with Observable Plot from the JSON data block.
+ * severity, tool and emitter (a set's `data-tool` and `data-emitter`), and draws the charts with Observable Plot from the JSON data block.
  * It reads text and writes only textContent, attributes and Plot's SVG (which sets text as text),
  * so nothing from the traces is ever parsed as HTML. Each chart that draws is marked
  * `data-drawn`; one that fails shows why and logs it.
@@ -23,16 +23,9 @@ export const CLIENT_SCRIPT = String.raw`(function () {
           g.querySelectorAll('div.block').forEach(function (block) {
             var m = 0;
             block.querySelectorAll('tbody').forEach(function (set) {
-              var k = 0;
-              if (!tool || set.dataset.tool === tool) {
-                for (var i = 1; i < set.rows.length; i++) {
-                  var r = set.rows[i];
-                  var on = !emitter || r.cells[0].textContent === emitter;
-                  r.hidden = !on;
-                  if (on) k++;
-                }
-              }
-              set.hidden = k === 0;
+              var on = (!tool || set.dataset.tool === tool) && (!emitter || set.dataset.emitter === emitter);
+              var k = on ? set.rows.length - 1 : 0;
+              set.hidden = !on;
               m += k;
             });
             block.hidden = m === 0;

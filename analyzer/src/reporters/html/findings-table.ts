@@ -18,8 +18,8 @@ const ROW_HEIGHT_PX = 22;
  */
 export const LAZY_FROM_ROWS = 2000;
 
-/** Columns of a finding's row; the tool, key and message head the rows they share. */
-export const FINDING_COLUMNS = ['emitter', 'trace id', 'span id'] as const;
+/** Columns of a finding's row; the tool, key, message and emitter head the rows they share. */
+export const FINDING_COLUMNS = ['trace id', 'span id'] as const;
 
 const HEX = /^[0-9a-f]+$/;
 
@@ -35,18 +35,19 @@ export interface FindingsTableOptions {
   emitters: Readonly<Record<string, string>>;
 }
 
-/** Findings of one rule that say the same thing (tool, key, message) about different spans. */
+/** Findings of one rule that say the same thing (tool, key, message) about different spans written by one emitter. */
 interface Same {
   tool: string;
   key: string;
   message: string;
+  emitter: string;
   findings: Finding[];
 }
 
 /**
  * The findings, grouped by rule (strongest severity first, as the findings are sorted), each
  * group a heading with the rule's title and description; within it, the findings that share a
- * tool, key and message under one heading row, followed by one row per finding (emitter, trace
+ * tool, key, message and emitter under one heading row, followed by one row per finding (trace
  * id, span id). Plain HTML tables, readable without the page's script, which only filters. A
  * night of runs repeats the same few findings across many traces: saying each once keeps 100k
  * findings small. End tags of cells and rows are left out (HTML allows it) for the same reason.
@@ -65,15 +66,21 @@ export function renderFindingsTable(findings: readonly Finding[], rules: readonl
   return out.join('\n');
 }
 
+/** The emitter of the call behind a finding's span, `-` when no tool call is there. */
+export function emitterOf(f: Finding, emitters: Readonly<Record<string, string>>): string {
+  return (f.trace_id && f.span_id ? emitters[`${f.trace_id}/${f.span_id}`] : undefined) ?? '-';
+}
+
 /** One rule's findings as {@link Same} sets, in order of first appearance. */
-function sameSets(findings: readonly Finding[]): Same[] {
+function sameSets(findings: readonly Finding[], emitters: Readonly<Record<string, string>>): Same[] {
   const sets = new Map<string, Same>();
   for (const f of findings) {
     const tool = f.tool ?? '-';
     const key = f.key ?? '-';
-    const id = `${tool}\u0000${key}\u0000${f.message}`;
+    const emitter = emitterOf(f, emitters);
+    const id = `${tool}\u0000${key}\u0000${f.message}\u0000${emitter}`;
     let set = sets.get(id);
-    if (!set) sets.set(id, (set = { tool, key, message: f.message, findings: [] }));
+    if (!set) sets.set(id, (set = { tool, key, message: f.message, emitter, findings: [] }));
     set.findings.push(f);
   }
   return [...sets.values()];
@@ -97,7 +104,7 @@ ${rule ? `<details><summary>What it means and what to do</summary><p>${html(rule
     rows = [];
     inBlock = 0;
   };
-  for (const set of sameSets(findings)) {
+  for (const set of sameSets(findings, options.emitters)) {
     let from = 0;
     while (from < set.findings.length) {
       if (inBlock >= ROWS_PER_BLOCK) closeBlock();
@@ -115,12 +122,11 @@ ${rule ? `<details><summary>What it means and what to do</summary><p>${html(rule
 
 function setHeading(set: Same, continued: boolean): string {
   const n = set.findings.length;
-  return `<tbody data-tool="${html(set.tool)}"><tr class=what><th colspan=3><span class=tool>${html(set.tool)}</span> · <code>${html(set.key)}</code> — ${html(set.message)} <small>(${n} finding${n === 1 ? '' : 's'}${continued ? ', continued' : ''})</small></th></tr>`;
+  return `<tbody data-tool="${html(set.tool)}" data-emitter="${html(set.emitter)}"><tr class=what><th colspan=2><span class=tool>${html(set.tool)}</span> · <code>${html(set.key)}</code> — ${html(set.message)} <small>(${n} finding${n === 1 ? '' : 's'}${continued ? ', continued' : ''}; written by ${html(set.emitter)})</small></th></tr>`;
 }
 
 function renderRow(f: Finding, options: FindingsTableOptions): string {
-  const emitter = f.trace_id && f.span_id ? options.emitters[`${f.trace_id}/${f.span_id}`] : undefined;
   const trace = html(f.trace_id ?? '-');
   const traceCell = options.jaegerUrl && f.trace_id && HEX.test(f.trace_id) ? `<a href="${html(jaegerLink(options.jaegerUrl, f.trace_id, f.span_id))}">${trace}</a>` : trace;
-  return `<tr><td>${html(emitter ?? '-')}<td>${traceCell}<td>${html(f.span_id ?? '-')}`;
+  return `<tr><td>${traceCell}<td>${html(f.span_id ?? '-')}`;
 }

@@ -89,8 +89,8 @@ describe('HTML report rendering', () => {
     const findings = Array.from({ length: ROWS_PER_BLOCK + 10 }, (_, i) => finding(i, { tool: 'calendar.create', key: 'timezone' }));
     const out = renderHtmlReport(result(findings), {}, ASSETS);
     expect(out.match(/<tr class=what>/g)).toHaveLength(2); // the set is cut by the block boundary and heads its rest again
-    expect(out).toContain(`(${ROWS_PER_BLOCK + 10} findings, continued)`);
-    expect(out.match(/<tr><td>-<td>/g)).toHaveLength(ROWS_PER_BLOCK + 10); // emitter unknown: no tool call behind these spans
+    expect(out).toContain(`(${ROWS_PER_BLOCK + 10} findings, continued; written by -)`);
+    expect(out.match(/<tr><td>0{16}/g)).toHaveLength(ROWS_PER_BLOCK + 10);
     expect(out.match(/<div class=block>/g)).toHaveLength(2);
   });
 

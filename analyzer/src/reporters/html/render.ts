@@ -4,7 +4,7 @@ import type { ChartAssets } from './chart-assets.js';
 import { chartData, severityCounts } from './chart-data.js';
 import { CLIENT_SCRIPT } from './client-script.js';
 import { html, jsonForScript } from './escape.js';
-import { renderFindingsTable } from './findings-table.js';
+import { emitterOf, renderFindingsTable } from './findings-table.js';
 import { baselineSection, hopsSection, residencySection, runsSection, table, turnsSection } from './overview-sections.js';
 import { STYLES } from './styles.js';
 
@@ -46,7 +46,7 @@ export function renderHtmlReport(result: AnalysisResult, options: HtmlReportOpti
 ${select('severity', 'severity', severityCounts(findings).map((s) => s.severity))}
 ${select('rule', 'rule', values((f) => f.rule))}
 ${select('tool', 'tool', values((f) => f.tool ?? '-'))}
-${select('emitter', 'emitter', values((f) => (f.trace_id && f.span_id ? emitters[`${f.trace_id}/${f.span_id}`] : undefined) ?? '-'))}
+${select('emitter', 'emitter', values((f) => emitterOf(f, emitters)))}
 <button type=reset>Show all</button><span id=filter-status>Showing ${findings.length} of ${findings.length} findings.</span></form>`
     : '';
   const t = overview?.totals;

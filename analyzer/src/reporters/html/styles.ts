@@ -45,12 +45,12 @@ export const STYLES = `
 :root{color-scheme:light;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1b1b}
 body{margin:0 auto;max-width:1280px;padding:0 20px 40px}
 h1{font-size:1.6em;margin:.8em 0 .2em}h2{margin:1.6em 0 .4em;border-bottom:1px solid #ddd;padding-bottom:.2em}h3{font-size:1.05em;margin:1.2em 0 .3em}
-code,.mono,.ft td:nth-child(2),.ft td:nth-child(3){font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em}
+code,.mono,.ft td{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em}
 .verdict{padding:.6em .9em;border-radius:6px;font-weight:600}.verdict.fail{background:#fde2e1;color:#7f0000}.verdict.pass{background:#e3f5e1;color:#14532d}
 .note{color:#555}.none{color:#555;font-style:italic}
 table{border-collapse:collapse}th,td{text-align:left;padding:3px 8px;vertical-align:top;border-bottom:1px solid #eee}th{background:#f6f6f6;font-weight:600}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
-.ft{table-layout:fixed;width:100%}.ft th:nth-child(1),.ft td:nth-child(1){width:14%}.ft th:nth-child(2),.ft td:nth-child(2){width:30%}
+.ft{table-layout:fixed;width:100%}.ft th:nth-child(1),.ft td:nth-child(1){width:40%}
 .ft td{overflow-wrap:anywhere;padding-left:1.5em}.ft tr.what th{background:#fafafa;font-weight:normal;padding-top:.5em}.ft .tool{font-weight:600}.lazy{content-visibility:auto}
 .sev{display:inline-block;color:#fff;border-radius:4px;padding:0 .45em;font-size:.85em;font-weight:600}${severityBadges}
 .chart{margin:.6em 0;min-height:2em}.chart:not([data-drawn]){color:#777;font-style:italic}
