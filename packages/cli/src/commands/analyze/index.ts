@@ -39,9 +39,10 @@ async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandI
   const numeric = numericOptions(opts);
   const deny = denyResidenciesOption(opts.denyResidencies);
   const jaeger = jaegerUrlOption(opts.jaegerUrl);
-  const optionError = !numeric.ok ? numeric.error : !deny.ok ? deny.error : !jaeger.ok ? jaeger.error : undefined;
-  if (optionError !== undefined || !numeric.ok || !deny.ok || !jaeger.ok) {
-    io.stderr.write(`argspan analyze: ${optionError}\n`);
+  if (!numeric.ok || !deny.ok || !jaeger.ok) {
+    // Every option is checked before any file is read; the first error is the one printed.
+    const first = [numeric, deny, jaeger].find((checked) => !checked.ok) as { error: string };
+    io.stderr.write(`argspan analyze: ${first.error}\n`);
     return ExitCode.INPUT_ERROR;
   }
   const wantsHtml = opts.format === 'html' || opts.html !== undefined;
