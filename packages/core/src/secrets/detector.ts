@@ -5,7 +5,8 @@ import { decodeBase64Text, decodeJsonEscapes, decodePercent, isHexDigit, isToken
 import { GLUE_REACH, escapeWindows, type GlueSites } from './escape-windows.js';
 import { KeywordScanner } from './keyword-scanner.js';
 import type { SecretAllowlistEntry, SecretDetectorConfig, SecretRule } from './types.js';
-import { entropyFromSum, isPlaceholderShaped, placeholderShape, shannonEntropy } from './value-filters.js';
+import { isPlaceholderShaped, placeholderShape } from './placeholders.js';
+import { entropyFromSum, shannonEntropy } from './value-filters.js';
 
 /** Base64 runs shorter than this are not decoded (the shortest useful encoded secret). */
 const MIN_BASE64_RUN = 16;

@@ -20,7 +20,8 @@ export interface ScanResult {
 }
 
 import { TEDDY_CHARS, TEDDY_TABLE_BYTES, teddyTables } from './teddy-buckets.js';
-import { MARK_CHAR, kLogK } from './value-filters.js';
+import { MARK_CHAR } from './placeholders.js';
+import { kLogK } from './value-filters.js';
 import { KEYWORD_SCAN_WASM } from './wasm/keyword-scan-wasm.js';
 
 const ALPHABET = 128;

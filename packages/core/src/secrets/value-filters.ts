@@ -1,6 +1,6 @@
 /**
- * Shared checks on a candidate secret value: entropy, placeholders and documentation examples,
- * identifiers and code, well-known non-secret shapes (UUIDs, hex digests).
+ * Shared checks on a candidate secret value: entropy, identifiers and code, well-known
+ * non-secret shapes (UUIDs, hex digests). Placeholders are judged in placeholders.ts.
  */
 
 /**
@@ -52,67 +52,6 @@ export function shannonEntropy(value: string): number {
 /** Shannon entropy of `n` characters from the sum of k log2 k over their counts k. */
 export function entropyFromSum(n: number, sum: number): number {
   return Math.max(0, Math.log2(n) - sum / n);
-}
-
-/** Placeholder shapes made of punctuation: ${X}, {{ x }}, $(x), <x>, %X%, xxxx, ***, ..., •. */
-const PLACEHOLDER_MARKS = /\$\{|\{\{|\}\}|\$\(|<[^>]{0,40}>|(?<![A-Za-z0-9])%[A-Z_]{2,}%(?![A-Za-z0-9])|x{4,}|\*{3,}|\.{3}|•|<.+/i;
-/** Placeholder and documentation words. */
-const PLACEHOLDER_WORDS =
-  /example|changeme|change_me|placeholder|dummy|redacted|your[_-]|[_-]here\b|insert[_-]|replace[_-]?me|fake|sample|\bnull\b|undefined/i;
-/** Characters one of PLACEHOLDER_MARKS needs (besides a run of four x, counted apart). */
-export const MARK_CHAR = new Uint8Array(128);
-for (const ch of '${}<%*.') MARK_CHAR[ch.charCodeAt(0)] = 1;
-
-/** Placeholder shape bits (see placeholderShape): the same character six times in a row, line breaks aside. */
-export const SHAPE_REPEATED = 1;
-/** Seven or more consecutive characters in code order (0123456, abcdefgh). */
-export const SHAPE_ASCENDING = 2;
-/** A character one of PLACEHOLDER_MARKS needs, or four x in a row. */
-export const SHAPE_MARKS = 4;
-
-/**
- * What one pass over the characters says about a placeholder: SHAPE_REPEATED (a placeholder
- * already), and which of the regexes can match at all. The WebAssembly scanner computes the
- * same bits from a scanned text's bytes (see keyword-scan.wat, profile).
- */
-export function placeholderShape(value: string): number {
-  let shape = 0;
-  let xRun = 0;
-  let run = 1; // the same character six or more times in a row (aaaaaa, 000000), not line breaks
-  let ascending = 1; // seven or more consecutive characters in code order (0123456, abcdefgh)
-  let prev = -2;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c < 128 ? MARK_CHAR[c] === 1 : c === 0x2022) shape |= SHAPE_MARKS;
-    if ((c | 32) === 120) {
-      if (++xRun >= 4) shape |= SHAPE_MARKS;
-    } else xRun = 0;
-    if (c === prev && c !== 10 && c !== 13 && c !== 0x2028 && c !== 0x2029) {
-      if (++run >= 6) return shape | SHAPE_REPEATED;
-    } else run = 1;
-    ascending = c === prev + 1 ? ascending + 1 : 1;
-    if (ascending === 7) shape |= SHAPE_ASCENDING;
-    prev = c;
-  }
-  return shape;
-}
-
-/**
- * True when a value is a placeholder or a documentation example rather than a credential:
- * `${API_KEY}`, `{{ secrets.X }}`, `<your-api-key>`, `xxxx…`, `****`, `AKIAIOSFODNN7EXAMPLE`,
- * `$TOKEN`, a run of one repeated character, or a sequence such as `1234567890abcdef`.
- */
-export function isPlaceholder(value: string): boolean {
-  return isPlaceholderShaped(value, placeholderShape(value));
-}
-
-/** isPlaceholder, given the value's placeholderShape. */
-export function isPlaceholderShaped(value: string, shape: number): boolean {
-  if ((shape & SHAPE_REPEATED) !== 0) return true;
-  if ((shape & SHAPE_ASCENDING) !== 0 && /0123456|1234567|abcdefgh|ABCDEFGH/.test(value)) return true;
-  if ((shape & SHAPE_MARKS) !== 0 && PLACEHOLDER_MARKS.test(value)) return true;
-  if (value.charCodeAt(0) === 36 && /^\$[A-Za-z_]/.test(value)) return true; // $TOKEN, $env:TOKEN
-  return PLACEHOLDER_WORDS.test(value);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

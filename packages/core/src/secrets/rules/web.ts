@@ -1,5 +1,6 @@
 import type { SecretRule } from '../types.js';
-import { isCredentialLike, isDocumentationJwt, isPlaceholder } from '../value-filters.js';
+import { isPlaceholder } from '../placeholders.js';
+import { isCredentialLike, isDocumentationJwt } from '../value-filters.js';
 import { rule } from './define.js';
 import { ci, re } from './patterns.js';
 import { ALNUM, B64URL, sample } from './sample.js';
