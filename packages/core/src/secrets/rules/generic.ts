@@ -24,9 +24,27 @@ const SECRET_WORDS = [
 /** Key names that carry a secret word but hold no secret: hashes, ids, names, paths, policies. */
 const NOT_A_SECRET_KEY = /hash|digest|sha\d*|checksum|integrity|fingerprint|_?id$|name|file|path|url|uri|endpoint|type|len|count|size|expir|ttl|format|field|policy|prompt|label|hint|placeholder|env|var|header|param|reset|min|max/i;
 
+/** The whole key a match starts in (`DB_PASSWORD`, `--api-key`): its secret word and what precedes it. */
+function wholeKey(match: RegExpExecArray): string {
+  const input = match.input;
+  let s = match.index;
+  while (s > 0 && match.index - s < 64 && /[\w.-]/.test(input[s - 1]!)) s--;
+  return /^[\w.-]*/.exec(input.slice(s, match.index) + match[0])![0];
+}
+
+/**
+ * A value after a space and no operator (`ENV API_KEY v`, `--token v`, `setx DB_PASSWORD "v"`)
+ * is an assignment only after a CONSTANT_NAME or a command-line flag.
+ */
+function spacedAssignment(match: RegExpExecArray): boolean {
+  const key = wholeKey(match);
+  return key.startsWith('-') || /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(key);
+}
+
 function genericValue(secret: string, match: RegExpExecArray): boolean {
   const key = match.groups?.['key'] ?? '';
   if (NOT_A_SECRET_KEY.test(key)) return false;
+  if (match.groups?.['ws'] !== undefined && !spacedAssignment(match)) return false;
   const next = match.input.charCodeAt(match.index + match[0].length);
   if (next === 40 /* ( */) return false; // a call: token = getToken(...)
   return isCredentialLike(secret, 8, 3);
@@ -46,7 +64,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
       SECRET_WORDS.map(word).join('|'),
       ')(?![a-z])',
       String.raw`(?<key>[\w.-]{0,24}?)`,
-      ASSIGN_TAIL,
+      `(?:${ASSIGN_TAIL}|(?<ws>[ \\t]{1,4})(?:\\\\{0,3}["'])?)`,
       VALUE,
     ),
     secretGroup: 'secret',
