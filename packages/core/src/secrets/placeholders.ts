@@ -154,3 +154,13 @@ function alphabetOf(classes: number): number {
   const lower = classes & 8 ? 26 : classes & 4 ? (upper > 0 || digits === 0 ? 26 : 6) : 0;
   return Math.max(2, digits + upper + lower);
 }
+
+/** A mask right after a value: `##`, `**`, `••`, `…`, `...`, `[REDACTED]` (`xoxp-…-####`, `ops_eyJ…[Redacted]`). */
+const MASK_AFTER = /^(?:[#*•]{2}|…|\.{3}|\[(?:redacted|masked|hidden|truncated|removed)\]|<redacted>)/i;
+
+/** True when a mask follows position `at` of `text`: the value before it is a masked or truncated display, not a credential. */
+export function maskFollows(text: string, at: number): boolean {
+  const c = text.charCodeAt(at);
+  if (!(c === 35 || c === 42 || c === 46 || c === 91 || c === 60 || c === 0x2022 || c === 0x2026)) return false;
+  return MASK_AFTER.test(text.slice(at, at + 12));
+}
