@@ -24,7 +24,7 @@ describe('built-in rules', () => {
       expect(r.id).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
       expect(r.family, r.id).toBeTruthy();
       expect(r.pattern.global, r.id).toBe(true);
-      expect(r.keywords.length > 0 || r.decodedPrefix !== undefined, `${r.id}: keywords or decodedPrefix`).toBe(true);
+      expect(r.keywords.length > 0 || r.decodedPrefix !== undefined || r.keyNames !== undefined, `${r.id}: keywords, decodedPrefix or keyNames`).toBe(true);
       // A keyword-less rule names what every match contains, for pre-filters outside the detector.
       if (r.keywords.length === 0) expect(r.prefilter, `${r.id}: prefilter`).toBeDefined();
       for (const t of r.keywords.length === 0 ? (r.examples?.truePositives ?? []) : []) {

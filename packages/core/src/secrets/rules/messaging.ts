@@ -15,16 +15,21 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
     family: 'slack',
     description: 'Slack bot, user, app, workspace, refresh or configuration token (xoxb-, xoxp-, xoxe-, ...)',
     keywords: ['xoxb-', 'xoxp-', 'xoxa-', 'xoxo-', 'xoxr-', 'xoxs-', 'xoxe-', 'xoxe.'],
+    tokenPrefix: true,
     pattern: re(L, 'xox(?:[abposr]|e(?:\\.xox[bp])?)-[0-9A-Za-z-]{10,250}', RD),
     minEntropy: 3,
-    validate: (s) => /\d{6}/.test(s),
+    // Bot, user and legacy tokens carry numeric ids; rotating tokens (xoxe.xoxp-1-…) and refresh
+    // tokens (xoxe-1-…) are long random bodies instead.
+    validate: (s) => (s.startsWith('xoxe') ? s.length >= 60 : /\d{6}/.test(s)),
     examples: {
       truePositives: [
         `SLACK_BOT_TOKEN=xoxb-${digits(12, 's1')}-${digits(13, 's2')}-${sample(ALNUM, 24, 's3')}`,
+        `SLACK_USER_TOKEN=xoxe.xoxp-1-${sample(ALNUM, 150, 's11')}`,
+        `SLACK_REFRESH_TOKEN=xoxe-1-${sample(ALNUM, 146, 's12')}`,
         `xoxp-${digits(11, 's4')}-${digits(11, 's5')}-${digits(12, 's6')}-${sample(HEX, 32, 's7')}`,
         `{"env":"A=1\\txoxb-${digits(12, 's8')}-${digits(13, 's9')}-${sample(ALNUM, 24, 's10')}"}`,
       ],
-      falsePositives: ['xoxb-your-bot-token', 'xoxb-' + 'x'.repeat(30)],
+      falsePositives: ['xoxb-your-bot-token', 'xoxb-' + 'x'.repeat(30), 'xoxe-1-abcdefg', `xoxp-${digits(11, 's13')}-${digits(11, 's14')}-${digits(12, 's15')}-####`],
     },
   }),
   rule({
@@ -32,6 +37,7 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
     family: 'slack',
     description: 'Slack app-level token (xapp-)',
     keywords: ['xapp-'],
+    tokenPrefix: true,
     pattern: re(L, 'xapp-\\d-[A-Z0-9]{6,20}-\\d{6,20}-[a-z0-9]{32,80}', R),
     minEntropy: 3,
     examples: {
@@ -57,12 +63,12 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
   rule({
     id: 'discord-bot-token',
     family: 'discord',
-    description: 'Discord bot token or client secret after a discord key name',
+    description: 'Discord bot token, client secret or application key (64 hex) after a discord key name',
     keywords: ['discord'],
     pattern: re(
       ci('discord'),
       ASSIGN,
-      '(?<secret>[MNO][A-Za-z0-9_-]{23,27}\\.[\\w-]{6,7}\\.[\\w-]{27,40}|[\\w-]{32})',
+      '(?<secret>[MNO][A-Za-z0-9_-]{23,27}\\.[\\w-]{6,7}\\.[\\w-]{27,40}|[0-9a-fA-F]{64}|[\\w-]{32})',
       RD,
     ),
     secretGroup: 'secret',
@@ -71,6 +77,7 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
       truePositives: [
         `DISCORD_BOT_TOKEN=MT${sample(ALNUM, 24, 'd1')}.${sample(ALNUM, 6, 'd2')}.${sample(B64URL, 38, 'd3')}`,
         `discord_client_secret: "${sample(B64URL, 32, 'd4')}"`,
+        `discord_token = "${sample(HEX, 64, 'd5')}"`,
       ],
       falsePositives: ['discord: https://discord.gg/invite', 'DISCORD_TOKEN=${DISCORD_TOKEN}'],
     },
@@ -129,6 +136,7 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
     family: 'twilio',
     description: 'Twilio API key SID (SK + 32 hex)',
     keywords: ['SK'],
+    tokenPrefix: true,
     keywordsMatchCase: true, // 'sk' is in every task, disk and ask
     pattern: re(L, 'SK[0-9a-fA-F]{32}', R),
     minEntropy: 3,

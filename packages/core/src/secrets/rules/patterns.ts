@@ -44,10 +44,12 @@ export const OPEN_QUOTE = String.raw`(?:(?:[rRbBuUfF]{1,2}#?|@|\$)?\\{0,3}["'\x6
  * - an XML element, the value on the same line or its own (`<key>⏎  v⏎</key>`).
  */
 export const ASSIGN_TAIL =
-  '(?:' +
+  // (the first character decides most tries at once: after a key, code goes on with other characters)
+  String.raw`(?=[ \t"'\x60\\\]=:,>?+.|<])(?:` +
   [
+    String.raw`(?:${KEY_QUOTE})?\]?[ \t]{0,4}${OPERATOR}[ \t]{0,4}${OPEN_QUOTE}?`,
     String.raw`${KEY_QUOTE}\]?[ \t]{0,4}(?:,|[ \t][vV]alue[ \t]{0,2}=)[ \t]{0,4}${OPEN_QUOTE}`,
-    String.raw`(?:${KEY_QUOTE})?\]?(?:[ \t]{0,4}:[ \t]{0,4}${TYPE}|[ \t]{1,4}${TYPE})?[ \t]{0,4}${OPERATOR}[ \t]{0,4}${OPEN_QUOTE}?`,
+    String.raw`(?:${KEY_QUOTE})?(?:[ \t]{0,4}:[ \t]{0,4}${TYPE}|[ \t]{1,4}${TYPE})[ \t]{0,4}=[ \t]{0,4}${OPEN_QUOTE}?`,
     String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}[:=][ \t]{0,4}\r?\n\s{0,40}${OPEN_QUOTE}`,
     String.raw`(?:${KEY_QUOTE})?>\s{0,40}`,
   ].join('|') +
