@@ -12,7 +12,7 @@ export interface Run {
 
 /** Run the real built binary: `node packages/cli/bin/argspan.js analyze ...args`. */
 export function analyzeBin(...args: string[]): Run {
-  const r = spawnSync(process.execPath, ['packages/cli/bin/argspan.js', 'analyze', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, ['packages/cli/bin/argspan.js', 'analyze', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, maxBuffer: 256 * 1024 * 1024 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -45,7 +45,7 @@ describe('analyze: phases and DuckDB settings', () => {
   });
 
   it('a bad memory limit fails before anything is read and leaves no spill directory', async () => {
-    const left = await leftInTmp(() => expect(analyze({ paths: [fixture('dotenv.jsonl')], memoryLimit: 'lots' })).rejects.toThrow(/memoryLimit "lots"/));
+    const left = await leftInTmp(() => expect(analyze({ paths: [fixture('dotenv.jsonl')], memoryLimit: 'lots' })).rejects.toThrow(/--memory-limit: DuckDB refused the memory limit "lots"/));
     expect(left).toEqual([]);
   });
 

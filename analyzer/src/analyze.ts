@@ -1,13 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ResourceAttributes, type Residency } from '@argspan/conventions';
-import { DEFAULT_GATE_POLICY, createValueHasher } from '@argspan/core';
+import { createValueHasher } from '@argspan/core';
+import { DEFAULT_GATE_POLICY } from '@argspan/core/internal';
 import { randomBytes } from 'node:crypto';
 import { loadForeignCalls } from './foreign/load-foreign.js';
 import { readBaseline } from './baseline.js';
 import { scanCredentials } from './credential-scan.js';
 import { Db } from './db.js';
+import { describeDuckDbError, isDuckDbError, isOutOfMemory } from './duckdb-error.js';
 import { SCHEMA_TABLES, exportParquet } from './export-parquet.js';
 import { sqlString } from './load/duckdb-types.js';
 import { expandPathsStrict } from './load/expand-paths.js';
@@ -17,28 +19,33 @@ import { phase } from './phases.js';
 import { loadRules } from './rules/rule-file.js';
 import { runRules } from './rules/run-rules.js';
 import type { AnalysisResult, AnalyzeOptions } from './types.js';
+import { UsageError } from './usage-error.js';
 
 /** DuckDB memory limit of a run unless `memoryLimit` says otherwise: keeps peak RSS well under 2 GB. */
 export const DEFAULT_MEMORY_LIMIT = '1.25GB';
 
 /**
  * Load trace exports into DuckDB, run the rules and return the findings. Throws `InputError`
- * for unreadable input (unless `allowPartial` leaves something readable) and `RuleError` for a
- * broken rule file: a CI gate never reports "clean" for data it could not read.
+ * for unreadable or malformed input (unless `allowPartial` leaves something readable),
+ * `RuleError` for a broken rule file and `UsageError` for an option whose value cannot be used
+ * (a `--db` file that is not a DuckDB database, an unreadable baseline, a memory limit too
+ * small): a CI gate never reports "clean" for data it could not read. Anything else is a bug.
  */
 export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> {
   const started = performance.now();
+  const memoryLimit = options.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
   const rules = loadRules(options.rulesDirs ?? []).filter((r) => options.reports || r.kind !== 'report');
-  const suppress = options.baseline ? readBaseline(options.baseline) : new Set<string>();
+  const suppress = options.baseline ? readBaselineOption(options.baseline) : new Set<string>();
   const files = expandPathsStrict(options.paths);
-  const spill = mkdtempSync(join(tmpdir(), 'argspan-duckdb-'));
-  const db = await Db.open(options.dbPath, {
+  const spill = scratchDir();
+  const settings = {
     threads: String(options.threads ?? availableParallelism()),
-    memory_limit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
+    memory_limit: memoryLimit,
     temp_directory: spill,
-  }).catch((err: unknown) => {
+  };
+  const db = await Db.open(options.dbPath, settings).catch(async (err: unknown) => {
     rmSync(spill, { recursive: true, force: true });
-    throw new Error(`DuckDB did not accept the settings (memoryLimit ${JSON.stringify(options.memoryLimit ?? DEFAULT_MEMORY_LIMIT)}, threads ${options.threads ?? 'default'}): ${err instanceof Error ? err.message : String(err)}`);
+    throw await openFailure(err, options.dbPath, settings);
   });
   try {
     if (options.dbPath) {
@@ -64,7 +71,9 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
     await phase(options.onPhase, 'policy', () => buildPolicyTables(db, options.remoteAllowlist ?? [], denyResidencies));
     const run = await runRules(db, rules, options.onPhase);
     const parquetDir = options.exportParquetDir;
-    if (parquetDir) await phase(options.onPhase, 'export parquet', () => exportParquet(db, parquetDir));
+    if (parquetDir) await phase(options.onPhase, 'export parquet', () => exportParquet(db, parquetDir)).catch((err: unknown) => {
+      throw exportFailure(err, parquetDir);
+    });
     const findings = run.findings.filter((f) => !suppress.has(f.fingerprint));
     return {
       findings,
@@ -83,10 +92,87 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
         time_ms: Math.round(performance.now() - started),
       },
     };
+  } catch (err) {
+    if (isOutOfMemory(err)) throw new UsageError('--memory-limit', `DuckDB ran out of memory under the limit of ${memoryLimit}: raise --memory-limit (or lower --threads)`);
+    throw err;
   } finally {
     db.close();
     rmSync(spill, { recursive: true, force: true });
   }
+}
+
+/** DuckDB's spill directory; a temporary folder that cannot be written is the environment's problem, not a bug. */
+function scratchDir(): string {
+  try {
+    return mkdtempSync(join(tmpdir(), 'argspan-duckdb-'));
+  } catch (err) {
+    throw new UsageError('TMPDIR', `${tmpdir()} cannot hold a temporary folder (${(err as NodeJS.ErrnoException).code ?? 'error'}): point TMPDIR at a writable folder`);
+  }
+}
+
+function readBaselineOption(file: string): Set<string> {
+  try {
+    return readBaseline(file);
+  } catch (err) {
+    throw new UsageError('--baseline', err instanceof Error ? err.message : String(err));
+  }
+}
+
+/**
+ * Why DuckDB would not open the database: the `--db` file (not a DuckDB database, a directory,
+ * locked by another process, …) or a setting. Never DuckDB's own words, which may quote a file.
+ */
+export async function openFailure(err: unknown, dbPath: string | undefined, settings: Readonly<{ threads: string; memory_limit: string }>): Promise<Error> {
+  const msg = err instanceof Error ? err.message : String(err);
+  if (dbPath !== undefined) {
+    const why = dbFileProblem(dbPath, msg);
+    if (why) return new UsageError('--db', `${dbPath} ${why}`);
+  }
+  // DuckDB says only "Failed to set config": try each setting alone to name the one it refuses.
+  if (!(await Db.accepts({ memory_limit: settings.memory_limit }))) return new UsageError('--memory-limit', `DuckDB refused the memory limit ${JSON.stringify(settings.memory_limit)}`);
+  if (!(await Db.accepts({ threads: settings.threads }))) return new UsageError('--threads', `DuckDB refused ${settings.threads} threads`);
+  if (dbPath !== undefined) return new UsageError('--db', `${dbPath} could not be opened as a DuckDB database (${describeDuckDbError(err)})`);
+  return err instanceof Error ? err : new Error(msg);
+}
+
+/** DuckDB database files carry "DUCK" at byte 8 of their header. */
+const DUCKDB_MAGIC = Buffer.from('DUCK');
+
+function dbFileProblem(path: string, msg: string): string | undefined {
+  let size: number;
+  try {
+    const st = statSync(path);
+    if (st.isDirectory()) return 'is a directory, not a DuckDB database file';
+    size = st.size;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return existsSync(dirname(path)) ? undefined : 'cannot be created: its folder does not exist';
+    return `cannot be read (${code})`;
+  }
+  if (size > 0) {
+    const head = Buffer.alloc(12);
+    let fd: number | undefined;
+    try {
+      fd = openSync(path, 'r');
+      readSync(fd, head, 0, 12, 0);
+    } catch (err) {
+      return `cannot be read (${(err as NodeJS.ErrnoException).code})`;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+    if (!head.subarray(8, 12).equals(DUCKDB_MAGIC)) return 'is not a DuckDB database file (it is left untouched; give a new file name or an existing DuckDB database)';
+  }
+  if (/lock/i.test(msg)) return 'is in use by another process (DuckDB could not lock it)';
+  if (/version|storage/i.test(msg)) return 'was written by a DuckDB version this one cannot read';
+  if (/permission|read-only|EACCES/i.test(msg)) return 'cannot be opened for writing (permission denied)';
+  return undefined;
+}
+
+function exportFailure(err: unknown, dir: string): Error {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return new UsageError('--export-parquet', `${dir} cannot be written (${code})`);
+  if (isDuckDbError(err) && !isOutOfMemory(err)) return new UsageError('--export-parquet', `${dir}: Parquet files could not be written (${describeDuckDbError(err)})`);
+  return err instanceof Error ? err : new Error(String(err));
 }
 
 /** The residencies whose calls the gate denies unless told otherwise (core's `DEFAULT_GATE_POLICY`). */

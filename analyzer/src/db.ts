@@ -18,6 +18,16 @@ export class Db {
     return new Db(instance, await instance.connect(), settings.memory_limit);
   }
 
+  /** True when DuckDB opens an in-memory database with these settings. */
+  static async accepts(settings: Readonly<Record<string, string>>): Promise<boolean> {
+    try {
+      (await DuckDBInstance.create(':memory:', { ...settings })).closeSync();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /**
    * Run `fn` under DuckDB's default memory limit. Reading a file line by line (read_csv) or as one
    * JSON document reserves a buffer of 16 times the longest line (or twice the largest object)

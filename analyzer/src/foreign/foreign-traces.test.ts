@@ -43,6 +43,8 @@ const EXPECTED: Record<string, Expected> = {
   'vercel-ai-legacy-otel-v7-streamtext-tool.json': { calls: ['vercel-ai tool1 tool-span'], findings: [] },
   'vercel-ai-legacy-v4-streamtext-tool.json': { calls: ['vercel-ai tool1 tool-span'], findings: [] },
   'derived/vercel-ai-dotenv-path.json': { calls: ['vercel-ai tool1 tool-span'], findings: ['sensitive_arg_dispatched tool1 value'] },
+  // Phoenix's "Download → OTLP JSON" of the ADK trace: snake_case field names, no resource or scope.
+  'derived/phoenix-export-google-adk-weather.json': { calls: ['google-adk get_weather tool-span'], findings: [] },
   'derived/openinference-token-in-input.json': { calls: ['openinference Bash tool-span'], findings: ['credential_in_attribute Bash command'] },
 };
 
@@ -81,6 +83,20 @@ describe('foreign findings', () => {
     expect(tz.message).toBe('Tool get_time was called with a model-inferred value for the denylisted key timezone (recorded by openinference).');
     const all = JSON.stringify([...results.values()].map((r) => r.result));
     for (const value of ['America/New_York', '/app/.env', 'ghp_C4NARY']) expect(all).not.toContain(value);
+  });
+
+  it('read Phoenix\'s snake_case download as the same spans as the camelCase trace it came from', async () => {
+    const spans = async (file: string) => {
+      const dbPath = join(work, `${file.replace(/\W/g, '_')}.duckdb`);
+      await analyze({ paths: [join(DIR, file)], dbPath });
+      const db = await Db.open(dbPath);
+      try {
+        return await db.all(`SELECT trace_id, span_id, parent_span_id, "name", status_code, start_ns // 1000 AS start_us FROM spans ORDER BY span_id`);
+      } finally {
+        db.close();
+      }
+    };
+    expect(await spans('derived/phoenix-export-google-adk-weather.json')).toEqual(await spans('openinference-google-adk-weather.json'));
   });
 
   it('derived files are what derive.mjs writes', async () => {

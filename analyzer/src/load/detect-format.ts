@@ -1,13 +1,15 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import type { Db } from '../db.js';
 import { sqlString } from './duckdb-types.js';
 import { InputError } from './input-error.js';
+import { ZstdDataError, ZstdStream } from './zstd.js';
 
 /** What a trace file holds, as {@link detectFormat} sees it. */
 export type InputFormat =
   | 'otlp-lines'
   | 'otlp-document'
+  /** An OTLP document with protobuf (snake_case) field names: Arize Phoenix's "OTLP JSON" download. */
+  | 'otlp-document-snake-case'
   | 'otlp-result'
   | 'jaeger-envelope'
   | 'jaeger-trace'
@@ -42,13 +44,13 @@ export function compressionOf(buf: Uint8Array, at = 0): Compression {
  * framed output by its 4-byte big-endian length prefix, and the JSON flavour by the first
  * record's top-level keys. Throws {@link InputError} for empty files and unknown shapes.
  */
-export async function detectFormat(db: Db, file: string): Promise<DetectedInput> {
+export async function detectFormat(file: string): Promise<DetectedInput> {
   const size = statSync(file).size;
   if (size === 0) throw new InputError([{ file, reason: 'file is empty: no trace data to analyse' }]);
   const raw = readHead(file, HEAD_BYTES);
   const compression = compressionOf(raw);
   if (compression === 'none' && looksFramed(raw, size)) return { format: 'collector-framed', compression: 'none' };
-  const head = await decompressedHead(db, file, raw, compression);
+  const head = await decompressedHead(file, raw, compression);
   const text = head.replace(/^\uFEFF/, '').trimStart();
   if (text === '') throw new InputError([{ file, line: 1, reason: 'file holds only whitespace: no trace data to analyse' }]);
   if (!text.startsWith('{')) throw new InputError([{ file, line: 1, reason: 'not JSON: expected a JSON object (OTLP JSON lines, an OTLP or Jaeger JSON document)' }]);
@@ -57,7 +59,7 @@ export async function detectFormat(db: Db, file: string): Promise<DetectedInput>
   // A pretty-printed document opens with a short first line (`{` or `{"resourceSpans": [`);
   // a JSON-lines file whose first line does not parse has a long, broken first line.
   const format = formatFromKeys(lineKeys ?? guessKeys(text), lineKeys === undefined && firstLine.trim().length < 200);
-  if (!format) throw new InputError([{ file, line: 1, reason: 'JSON of another shape: expected "resourceSpans" (OTLP), "result" (Jaeger /api/v3), "data" or "traceID"+"spans" (Jaeger)' }]);
+  if (!format) throw new InputError([{ file, line: 1, reason: 'JSON of another shape: expected "resourceSpans" (OTLP), "resource_spans" (OTLP, protobuf names), "result" (Jaeger /api/v3), "data" or "traceID"+"spans" (Jaeger)' }]);
   return { format, compression, crlf: /^[^\n]*\r\n/.test(head) };
 }
 
@@ -80,7 +82,7 @@ function looksFramed(buf: Uint8Array, size: number): boolean {
   return compressionOf(buf, 4) !== 'none' || buf[4] === 0x7b /* { */ || (buf[4] === 0x0a && buf[0] === 0);
 }
 
-async function decompressedHead(db: Db, file: string, raw: Buffer, compression: Compression): Promise<string> {
+async function decompressedHead(file: string, raw: Buffer, compression: Compression): Promise<string> {
   if (compression === 'none') return raw.toString('utf8');
   if (compression === 'gzip') {
     try {
@@ -89,19 +91,33 @@ async function decompressedHead(db: Db, file: string, raw: Buffer, compression: 
       throw new InputError([{ file, reason: 'gzip data is corrupt' }]);
     }
   }
-  // Node 20's zlib has no zstd: let DuckDB decompress the first lines.
+  // Node 20's zlib has no zstd: the WebAssembly decoder, stopped once the head is out.
+  const parts: Buffer[] = [];
+  let size = 0;
+  const stream = await ZstdStream.open((bytes) => {
+    if (size < HEAD_BYTES) parts.push(Buffer.from(bytes.subarray(0, HEAD_BYTES - size)));
+    size += bytes.length;
+  });
   try {
-    const rows = await db.withDefaultMemoryLimit(() => db.all(`SELECT l FROM ${linesRelation(file, 'zstd')} LIMIT 3`));
-    return rows.map((r) => String(r.l ?? '')).join('\n');
+    stream.push(raw);
+    // The whole file fit in the head: it must also end where a zstd frame ends.
+    if (raw.length < HEAD_BYTES) stream.end();
   } catch (err) {
-    throw new InputError([{ file, reason: `zstd data could not be read (${firstLine(err)})` }]);
+    if (err instanceof ZstdDataError) throw new InputError([{ file, reason: err.message }]);
+    throw err;
+  } finally {
+    stream.close();
   }
+  return Buffer.concat(parts).toString('utf8');
 }
 
-/** DuckDB relation of a file's lines, one VARCHAR column `l`, in file order. */
-export function linesRelation(file: string, compression: Compression, crlf = false, maxLineBytes = 1 << 30): string {
+/**
+ * DuckDB relation of a file's lines, one VARCHAR column `l`, in file order. With `skipUnreadable`
+ * the lines DuckDB cannot read (not UTF-8) are left out instead of failing the read.
+ */
+export function linesRelation(file: string, compression: Compression, crlf = false, maxLineBytes = 1 << 30, skipUnreadable = false): string {
   return `read_csv(${sqlString(file)}, columns={'l': 'VARCHAR'}, delim=E'\\x01', quote='', escape='', header=false, auto_detect=false,
-    max_line_size=${maxLineBytes}, strict_mode=false, null_padding=true, compression=${sqlString(compression)}${crlf ? ", new_line='\\r\\n'" : ''})`;
+    max_line_size=${maxLineBytes}, strict_mode=false, null_padding=true, compression=${sqlString(compression)}${crlf ? ", new_line='\\r\\n'" : ''}${skipUnreadable ? ', ignore_errors=true' : ''})`;
 }
 
 function topLevelKeys(line: string): string[] | undefined {
@@ -118,19 +134,16 @@ function guessKeys(text: string): string[] {
   const first = /^\{\s*"([^"\\]+)"/.exec(text);
   if (first) return [first[1]!];
   const keys: string[] = [];
-  for (const k of ['resourceSpans', 'result', 'data', 'traceID', 'spans', 'spanID']) if (text.includes(`"${k}"`)) keys.push(k);
+  for (const k of ['resourceSpans', 'resource_spans', 'result', 'data', 'traceID', 'spans', 'spanID']) if (text.includes(`"${k}"`)) keys.push(k);
   return keys;
 }
 
 function formatFromKeys(keys: string[], document: boolean): InputFormat | undefined {
   const has = (k: string) => keys.includes(k);
   if (has('resourceSpans')) return document ? 'otlp-document' : 'otlp-lines';
+  if (has('resource_spans')) return 'otlp-document-snake-case';
   if (has('result')) return 'otlp-result';
   if (has('data')) return 'jaeger-envelope';
   if (has('traceID') || has('spanID') || has('spans')) return 'jaeger-trace';
   return undefined;
-}
-
-export function firstLine(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).split('\n', 1)[0] ?? '';
 }

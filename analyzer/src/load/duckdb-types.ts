@@ -1,7 +1,9 @@
 /**
  * DuckDB type strings for reading trace exports with DuckDB's own JSON reader. Fields that the
  * exporters write either as JSON strings or numbers (64-bit ints, enum numbers) are read as
- * VARCHAR, which DuckDB fills from both; unknown fields are ignored by the reader.
+ * VARCHAR, which DuckDB fills from both; unknown fields are ignored by the reader. Ids are read
+ * as JSON, so a number where the hex string belongs stays visible as one (a VARCHAR would turn
+ * the number 1234 into the string "1234", a valid-looking hex id).
  */
 
 /** OTLP/JSON `ArrayValue` of scalar values. */
@@ -19,10 +21,10 @@ export const OTLP_ATTRIBUTES = `STRUCT("key" VARCHAR, "value" ${OTLP_VALUE})[]`;
  */
 export const OTLP_SPAN_FIELDS = {
   events: `STRUCT(timeUnixNano VARCHAR, "name" VARCHAR, attributes ${OTLP_ATTRIBUTES})[]`,
-  links: `STRUCT(traceId VARCHAR, spanId VARCHAR, refType VARCHAR, attributes ${OTLP_ATTRIBUTES})[]`,
+  links: `STRUCT(traceId JSON, spanId JSON, refType VARCHAR, attributes ${OTLP_ATTRIBUTES})[]`,
   status: `STRUCT(code VARCHAR, message VARCHAR)`,
 } as const;
-export const OTLP_SPAN = `STRUCT(traceId VARCHAR, spanId VARCHAR, parentSpanId VARCHAR, "name" VARCHAR, kind VARCHAR, startTimeUnixNano VARCHAR, endTimeUnixNano VARCHAR, attributes ${OTLP_ATTRIBUTES}, events ${OTLP_SPAN_FIELDS.events}, links ${OTLP_SPAN_FIELDS.links}, status ${OTLP_SPAN_FIELDS.status})`;
+export const OTLP_SPAN = `STRUCT(traceId JSON, spanId JSON, parentSpanId JSON, "name" VARCHAR, kind VARCHAR, startTimeUnixNano VARCHAR, endTimeUnixNano VARCHAR, attributes ${OTLP_ATTRIBUTES}, events ${OTLP_SPAN_FIELDS.events}, links ${OTLP_SPAN_FIELDS.links}, status ${OTLP_SPAN_FIELDS.status})`;
 
 /** One OTLP/JSON `ScopeSpans`. */
 export const OTLP_SCOPE_SPANS = `STRUCT(scope STRUCT("name" VARCHAR, version VARCHAR), spans ${OTLP_SPAN}[])`;
@@ -35,7 +37,7 @@ export const OTLP_RESOURCE_SPANS = `${OTLP_RESOURCE_SPAN}[]`;
 const JAEGER_TAGS = `STRUCT("key" VARCHAR, "type" VARCHAR, "value" JSON)[]`;
 
 /** Jaeger JSON (UI / `/api/traces`) span. */
-const JAEGER_SPAN = `STRUCT(traceID VARCHAR, spanID VARCHAR, operationName VARCHAR, "references" STRUCT(refType VARCHAR, traceID VARCHAR, spanID VARCHAR)[], startTime VARCHAR, duration VARCHAR, tags ${JAEGER_TAGS}, logs STRUCT("timestamp" VARCHAR, fields ${JAEGER_TAGS})[], processID VARCHAR)`;
+const JAEGER_SPAN = `STRUCT(traceID JSON, spanID JSON, operationName VARCHAR, "references" STRUCT(refType VARCHAR, traceID JSON, spanID JSON)[], startTime VARCHAR, duration VARCHAR, tags ${JAEGER_TAGS}, logs STRUCT("timestamp" VARCHAR, fields ${JAEGER_TAGS})[], processID VARCHAR)`;
 
 /** Jaeger JSON process map. */
 const JAEGER_PROCESSES = `MAP(VARCHAR, STRUCT(serviceName VARCHAR, tags ${JAEGER_TAGS}))`;

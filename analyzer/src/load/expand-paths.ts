@@ -15,7 +15,7 @@ export function expandPaths(paths: readonly string[]): { files: string[]; proble
   const problems: InputProblem[] = [];
   for (const p of paths) {
     if (/[*?]/.test(p)) {
-      const matched = glob(p);
+      const matched = glob(p, problems);
       if (matched.length === 0) problems.push({ file: p, reason: 'no file matches this pattern' });
       for (const f of matched) files.add(f);
       continue;
@@ -28,7 +28,7 @@ export function expandPaths(paths: readonly string[]): { files: string[]; proble
       continue;
     }
     if (st.isDirectory()) {
-      const found = walk(p).filter((f) => TRACE_FILE.test(f));
+      const found = walk(p, [], problems).filter((f) => TRACE_FILE.test(f));
       if (found.length === 0) problems.push({ file: p, reason: 'directory holds no trace files (*.json, *.jsonl, *.gz, *.zst)' });
       for (const f of found) files.add(f);
     } else files.add(p);
@@ -43,17 +43,24 @@ export function expandPathsStrict(paths: readonly string[]): string[] {
   return files;
 }
 
-function walk(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
+/** The files below `dir`; a folder that cannot be read is a problem, never silently passed over. */
+function walk(dir: string, out: string[] = [], problems: InputProblem[] = []): string[] {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    problems.push({ file: dir, reason: `directory cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` });
+    return out;
+  }
+  for (const e of entries) {
     const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...walk(p));
+    if (e.isDirectory()) walk(p, out, problems);
     else if (e.isFile()) out.push(p);
   }
   return out;
 }
 
-function glob(pattern: string): string[] {
+function glob(pattern: string, problems: InputProblem[]): string[] {
   const parts = pattern.split(/[\\/]/);
   const fixed: string[] = [];
   for (const part of parts) {
@@ -79,7 +86,7 @@ function glob(pattern: string): string[] {
       .replace(/\u0000/g, '(?:.*/)?')
       .replace(/\u0001/g, '.*')}$`,
   );
-  return walk(root)
+  return walk(root, [], problems)
     .filter((f) => re.test(relative(root, f).split(sep).join('/')))
     .map((f) => (fixed.length === 0 ? relative('.', f) : f));
 }

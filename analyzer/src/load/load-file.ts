@@ -1,12 +1,18 @@
-import { closeSync, openSync, readSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { Db } from '../db.js';
-import { compressionOf, detectFormat, firstLine, linesRelation, type Compression, type DetectedInput } from './detect-format.js';
+import { phase, type PhaseListener } from '../phases.js';
+import { describeDuckDbError, isOutOfMemory } from '../duckdb-error.js';
+import { compressionOf, detectFormat, linesRelation, type Compression, type DetectedInput } from './detect-format.js';
 import { OTLP_RESOURCE_SPANS, columnsArg, sqlString } from './duckdb-types.js';
 import { InputError, type InputProblem } from './input-error.js';
+import { MAX_JSON_NESTING, type ByteScanResult } from './json-byte-scan.js';
+import { scanTraceFile } from './scan-trace-file.js';
+import { writeCamelCaseDocument } from './snake-case-otlp.js';
 import { stageJaegerSql, jaegerTraces } from './stage-jaeger.js';
 import { stageOtlpSql } from './stage-otlp.js';
+import { ZstdDataError, decompressZstd } from './zstd.js';
 
 /** DuckDB's default `maximum_object_size` for read_json: 16 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -18,38 +24,73 @@ export interface LoadFileOptions {
   maxLineBytes: number;
   /** Scratch directory for de-framed collector output. */
   tmpDir: string;
+  /** Told the time of the byte scan (`stage: byte scan`). */
+  onPhase?: PhaseListener;
 }
 
 export interface FileLoad extends DetectedInput {
   /** Spans staged from this file (before duplicates across files are dropped). */
   spans: number;
-  /** Lines or messages skipped under `allowPartial`. */
+  /** Lines, messages or spans skipped under `allowPartial`. */
   skipped: InputProblem[];
 }
 
 const COLUMNS = columnsArg({ resourceSpans: OTLP_RESOURCE_SPANS });
-const DOC_OPTS = `format='auto', maximum_object_size=1073741824`;
+// records=true: DuckDB's record detection walks every nesting level recursively (a stack overflow
+// on deep input); the columns are given, so there is nothing to detect.
+const DOC_OPTS = `format='auto', records=true, maximum_object_size=1073741824`;
+const TOO_DEEP = `nesting deeper than ${MAX_JSON_NESTING} levels`;
+const PROTOBUF = 'collector framed output with protobuf messages is not supported: configure the file exporter with format: json';
 
 /**
  * Stage one file into `span_structs`. Throws {@link InputError} naming the file (and line) when it
- * cannot be read. Only OTLP JSON lines (the bulk format) are read under the database's memory
- * limit: the whole-document and framed readers reserve twice the maximum object size (1 GiB) of
- * buffer up front, so they run under DuckDB's default limit, as before there was one.
+ * cannot be read, or when a span in it is malformed (unless `allowPartial`, which skips what is
+ * bad and reports it). Before DuckDB parses anything, the whole file is scanned byte by byte
+ * ({@link scanTraceFile}) for nesting deeper than DuckDB's JSON reader survives and for bytes
+ * that are not UTF-8. Only OTLP JSON lines (the bulk format) are read under the database's
+ * memory limit: the whole-document and framed readers reserve twice the maximum object size
+ * (1 GiB) of buffer up front, so they run under DuckDB's default limit.
  */
 export async function loadFile(db: Db, fileId: number, file: string, opts: LoadFileOptions): Promise<FileLoad> {
-  const detected = await detectFormat(db, file);
+  let detected: DetectedInput;
+  try {
+    detected = await detectFormat(file);
+  } catch (err) {
+    throw unreadable(err, file);
+  }
   if (detected.format === 'otlp-lines') return { ...detected, ...(await loadLines(db, fileId, file, detected, opts)) };
+  if (detected.format === 'collector-framed') return { ...detected, ...(await db.withDefaultMemoryLimit(() => loadFramed(db, fileId, file, opts))) };
+  const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, 'document'));
+  const found = scanProblems(file, scan);
+  if (found.length) throw new InputError(found);
   return db.withDefaultMemoryLimit(() => loadDocument(db, fileId, file, detected, opts));
+}
+
+/** A file-system error (missing, unreadable) as an {@link InputError}; anything else as it is. */
+function unreadable(err: unknown, file: string): unknown {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (!(err instanceof InputError) && typeof code === 'string' && /^E[A-Z]+$/.test(code)) return new InputError([{ file, reason: code === 'ENOENT' ? 'no such file or directory' : `file cannot be read (${code})` }]);
+  return err;
+}
+
+function scanProblems(file: string, scan: ByteScanResult): InputProblem[] {
+  return [
+    ...scan.tooDeep.map((line) => ({ file, line, reason: TOO_DEEP })),
+    ...scan.invalidUtf8.map((line) => ({ file, line, reason: 'invalid UTF-8' })),
+  ].sort((a, b) => a.line - b.line);
 }
 
 async function loadDocument(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions): Promise<FileLoad> {
   const f = sqlString(file);
   const comp = jsonCompression(detected.compression);
   switch (detected.format) {
-    case 'otlp-lines':
-      return { ...detected, ...(await loadLines(db, fileId, file, detected, opts)) };
     case 'otlp-document':
-      return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, `read_json(${f}, ${DOC_OPTS}, compression=${comp}, columns=${COLUMNS})`))) };
+      return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, `read_json(${f}, ${DOC_OPTS}, compression=${comp}, columns=${COLUMNS})`), opts)) };
+    case 'otlp-document-snake-case': {
+      const camel = join(opts.tmpDir, `camel-case-${fileId}.json`);
+      await writeCamelCaseDocument(file, detected.compression, camel);
+      return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, `read_json(${sqlString(camel)}, ${DOC_OPTS}, columns=${COLUMNS})`), opts)) };
+    }
     case 'otlp-result':
       return {
         ...detected,
@@ -58,13 +99,14 @@ async function loadDocument(db: Db, fileId: number, file: string, detected: Dete
           fileId,
           file,
           stageOtlpSql(fileId, `(SELECT result.resourceSpans AS resourceSpans FROM read_json(${f}, ${DOC_OPTS}, compression=${comp}, columns=${columnsArg({ result: `STRUCT(resourceSpans ${OTLP_RESOURCE_SPANS})` })}))`),
+          opts,
         )),
       };
     case 'jaeger-envelope':
     case 'jaeger-trace':
-      return { ...detected, ...(await loadWhole(db, fileId, file, stageJaegerSql(fileId, jaegerTraces(file, detected.format === 'jaeger-envelope')))) };
-    case 'collector-framed':
-      return { ...detected, ...(await loadFramed(db, fileId, file, opts)) };
+      return { ...detected, ...(await loadWhole(db, fileId, file, stageJaegerSql(fileId, jaegerTraces(file, detected.format === 'jaeger-envelope')), opts)) };
+    default:
+      throw new Error(`no document reader for ${detected.format}`);
   }
 }
 
@@ -73,90 +115,188 @@ function jsonCompression(c: Compression): string {
   return sqlString(c === 'none' ? 'uncompressed' : c);
 }
 
-/** A DuckDB error message with every quoted fragment (which may hold data from the file) blanked. */
-export function safeDuckDbMessage(err: unknown): string {
-  return firstLine(err)
-    .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
-    .replace(/but got (\w+):.*$/, 'but got $1')
-    .replace(/^[A-Za-z ]*Error: /, '');
+interface Staged {
+  /** Well-formed spans. */
+  spans: number;
+  /** Records without the trace data field. */
+  bad: number;
+  /** Spans failing a check of `SPAN_PROBLEMS`. */
+  malformed: number;
 }
 
-async function countStaged(db: Db, fileId: number): Promise<{ spans: number; bad: number }> {
-  const r = await db.one(`SELECT count(*) FILTER (WHERE NOT bad AND span_id IS NOT NULL) AS spans, count(*) FILTER (WHERE bad) AS bad FROM span_structs WHERE file_id = ${fileId}`);
-  return { spans: Number(r.spans), bad: Number(r.bad) };
-}
-
-/** A whole-document format: DuckDB reads it in one go; any failure names the file and DuckDB's line. */
-async function loadWhole(db: Db, fileId: number, file: string, sql: string): Promise<{ spans: number; skipped: InputProblem[] }> {
-  try {
-    await db.run(sql);
-  } catch (err) {
-    throw new InputError([{ file, reason: `could not be read as its detected format: ${safeDuckDbMessage(err)}` }]);
-  }
-  const { spans, bad } = await countStaged(db, fileId);
-  if (bad > 0) throw new InputError([{ file, line: 1, reason: 'JSON of another shape: the trace data field is missing or null' }]);
-  return { spans, skipped: [] };
+async function countStaged(db: Db, fileId: number): Promise<Staged> {
+  const r = await db.one(`SELECT count(*) FILTER (WHERE NOT bad AND problem IS NULL AND span_id IS NOT NULL) AS spans, count(*) FILTER (WHERE bad) AS bad,
+    count(*) FILTER (WHERE NOT bad AND problem IS NOT NULL) AS malformed FROM span_structs WHERE file_id = ${fileId}`);
+  return { spans: Number(r.spans), bad: Number(r.bad), malformed: Number(r.malformed) };
 }
 
 /**
- * OTLP JSON lines. Fast path: DuckDB's typed read of the whole file. Only when that fails (or
- * finds records without `resourceSpans`) is the file read again line by line to say which lines
- * are bad; with `allowPartial` the good lines are then staged from that second read.
+ * The malformed spans staged from a file, one problem per line (when known) and kind, counted.
+ * Under `allowPartial` they are deleted (the file's good spans stay); otherwise the caller throws.
  */
-async function loadLines(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions): Promise<{ spans: number; skipped: InputProblem[] }> {
-  const source = `read_json(${sqlString(file)}, format='newline_delimited', compression=${jsonCompression(detected.compression)}, maximum_object_size=${opts.maxLineBytes}, columns=${COLUMNS})`;
-  let readError: unknown;
-  try {
-    // Row order inside one file does not matter here (bad lines are found by the second read), and
-    // not preserving it lets DuckDB stage a large file with less memory.
-    await db.run('SET preserve_insertion_order = false');
-    await db.run(stageOtlpSql(fileId, source)).finally(() => db.run('SET preserve_insertion_order = true'));
-    const { spans, bad } = await countStaged(db, fileId);
-    if (bad === 0) return { spans, skipped: [] };
-    await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}`);
-  } catch (err) {
-    readError = err;
-  }
-  const problems = await db.withDefaultMemoryLimit(() => diagnoseLines(db, file, detected, opts.maxLineBytes));
-  if (problems.length === 0) {
-    problems.push({ file, reason: `could not be read: ${safeDuckDbMessage(readError)}` });
-    throw new InputError(problems);
-  }
-  if (!opts.allowPartial) throw new InputError(problems);
-  const structure = sqlString(JSON.stringify({ resourceSpans: OTLP_RESOURCE_SPANS }));
-  await db.run(stageOtlpSql(fileId, `(SELECT json_transform(l, ${structure}).resourceSpans AS resourceSpans FROM diag_lines WHERE ok)`));
-  await db.run('DROP TABLE diag_lines');
-  const { spans } = await countStaged(db, fileId);
-  return { spans, skipped: problems };
+async function malformedSpans(db: Db, fileId: number, file: string): Promise<InputProblem[]> {
+  const rows = await db.all(`SELECT line, problem, count(*) AS n FROM span_structs WHERE file_id = ${fileId} AND NOT bad AND problem IS NOT NULL GROUP BY ALL ORDER BY line NULLS FIRST, problem`);
+  return rows.map((r) => {
+    const n = Number(r.n);
+    const reason = `${n === 1 ? 'malformed span' : `${n} malformed spans`}: ${String(r.problem)}`;
+    return r.line === null ? { file, reason } : { file, line: Number(r.line), reason };
+  });
 }
 
-/** Read a JSON-lines file line by line (DuckDB decompresses) and name every bad line. Leaves `diag_lines` (line, l, ok). */
-async function diagnoseLines(db: Db, file: string, detected: DetectedInput, maxLineBytes: number): Promise<InputProblem[]> {
-  await db.run(`CREATE OR REPLACE TEMP TABLE diag_lines AS SELECT row_number() OVER () AS line, l, NULL::VARCHAR AS reason FROM ${linesRelation(file, detected.compression, detected.crlf)}`);
+/** A whole-document format: DuckDB reads it in one go; a failure names the file and what kind of failure it was. */
+async function loadWhole(db: Db, fileId: number, file: string, sql: string, opts: LoadFileOptions): Promise<{ spans: number; skipped: InputProblem[] }> {
+  try {
+    await db.run(sql);
+  } catch (err) {
+    if (isOutOfMemory(err)) throw err;
+    throw new InputError([{ file, reason: `could not be read as its detected format: ${describeDuckDbError(err)}` }]);
+  }
+  const staged = await countStaged(db, fileId);
+  if (staged.bad > 0) throw new InputError([{ file, line: 1, reason: 'JSON of another shape: the trace data field is missing or null' }]);
+  if (staged.malformed === 0) return { spans: staged.spans, skipped: [] };
+  const malformed = await malformedSpans(db, fileId, file);
+  if (!opts.allowPartial) throw new InputError(malformed);
+  await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId} AND problem IS NOT NULL`);
+  return { spans: staged.spans, skipped: malformed };
+}
+
+/**
+ * OTLP JSON lines. Fast path: DuckDB's typed read of the whole file. Only when the byte scan
+ * flagged a line, the read fails, or it finds records without `resourceSpans` or malformed spans,
+ * is the file read again line by line to say which lines are bad; with `allowPartial` the good
+ * lines are then staged from that second read.
+ */
+async function loadLines(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions): Promise<{ spans: number; skipped: InputProblem[] }> {
+  const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, 'lines'));
+  let readError: unknown;
+  if (scan.tooDeep.length === 0 && scan.invalidUtf8.length === 0) {
+    const source = `read_json(${sqlString(file)}, format='newline_delimited', records=true, compression=${jsonCompression(detected.compression)}, maximum_object_size=${opts.maxLineBytes}, columns=${COLUMNS})`;
+    try {
+      // Row order inside one file does not matter here (bad lines are found by the second read), and
+      // not preserving it lets DuckDB stage a large file with less memory.
+      await db.run('SET preserve_insertion_order = false');
+      await db.run(stageOtlpSql(fileId, source)).finally(() => db.run('SET preserve_insertion_order = true'));
+      const staged = await countStaged(db, fileId);
+      if (staged.bad === 0 && staged.malformed === 0) return { spans: staged.spans, skipped: [] };
+    } catch (err) {
+      if (isOutOfMemory(err)) throw err;
+      readError = err;
+    }
+    await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}`);
+  }
+  return db.withDefaultMemoryLimit(async () => {
+    const problems = await diagnoseLines(db, file, detected, opts.maxLineBytes, scan);
+    if (problems.length === 0 && readError !== undefined) throw new InputError([{ file, reason: `could not be read: ${describeDuckDbError(readError)}` }]);
+    await stageGoodLines(db, fileId, file, opts);
+    for (const p of await malformedSpans(db, fileId, file)) problems.push(p);
+    problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+    if (problems.length === 0) throw new InputError([{ file, reason: 'could not be read: DuckDB refused the file but no line was found at fault' }]);
+    if (!opts.allowPartial) {
+      await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}`);
+      throw new InputError(problems);
+    }
+    await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId} AND (bad OR problem IS NOT NULL)`);
+    const { spans } = await countStaged(db, fileId);
+    return { spans, skipped: problems };
+  });
+}
+
+/** Key under which each good line carries its line number through the typed re-read. */
+const LINE_KEY = 'argspan.input_line';
+
+/**
+ * Stage the lines `diagnoseLines` found good, with their line numbers, so malformed spans can be
+ * named by line too. They are re-read with the same typed read_json as the fast path (a lenient
+ * json_transform would turn a value of the wrong type into NULL without a word): each good line
+ * is copied, byte for byte but for its line number put first, to a scratch file. When that
+ * read still fails, some line holds a value of the wrong type, and which one cannot be told.
+ */
+async function stageGoodLines(db: Db, fileId: number, file: string, opts: LoadFileOptions): Promise<void> {
+  const scratch = join(opts.tmpDir, `good-lines-${fileId}.jsonl`);
+  await db.run(`COPY (SELECT '{"${LINE_KEY}":' || line || ',' || substr(ltrim(l, ' \t\r' || chr(65279)), 2) FROM diag_lines WHERE ok ORDER BY line)
+    TO ${sqlString(scratch)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER E'\\x01')`);
+  await db.run('DROP TABLE diag_lines');
+  const columns = columnsArg({ [LINE_KEY]: 'INTEGER', resourceSpans: OTLP_RESOURCE_SPANS });
+  const source = `(SELECT "${LINE_KEY}" AS line, resourceSpans FROM read_json(${sqlString(scratch)}, format='newline_delimited', records=true, maximum_object_size=${opts.maxLineBytes + 64}, columns=${columns}))`;
+  try {
+    await db.run(stageOtlpSql(fileId, source, 'line'));
+  } catch (err) {
+    if (isOutOfMemory(err)) throw err;
+    await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}`);
+    throw new InputError([{ file, reason: `a line holds a value of the wrong type for its field (${describeDuckDbError(err)}); which line could not be told` }]);
+  } finally {
+    rmSync(scratch, { force: true });
+  }
+}
+
+/** Put line numbers into a one-column temp table (an appender: the list may be long). */
+async function linesTable(db: Db, table: string, lines: readonly number[]): Promise<void> {
+  await db.run(`CREATE OR REPLACE TEMP TABLE ${table} (line INTEGER)`);
+  const appender = await db.conn.createAppender(table, 'main', 'temp');
+  for (const line of lines) {
+    appender.appendInteger(line);
+    appender.endRow();
+  }
+  appender.closeSync();
+}
+
+/**
+ * Read a JSON-lines file line by line (DuckDB decompresses) and name every bad line. Leaves
+ * `diag_lines` (line, l, ok). DuckDB cannot read a line that is not UTF-8 (and its error quotes
+ * the line): such lines, known from the byte scan, are left out of the read, and the line
+ * numbers of the rest are shifted back into place.
+ */
+async function diagnoseLines(db: Db, file: string, detected: DetectedInput, maxLineBytes: number, scan: ByteScanResult): Promise<InputProblem[]> {
+  const skipUtf8 = scan.invalidUtf8.length > 0;
+  try {
+    await db.run(`CREATE OR REPLACE TEMP TABLE diag_lines AS SELECT CAST(row_number() OVER () AS INTEGER) AS line, l, NULL::VARCHAR AS reason FROM ${linesRelation(file, detected.compression, detected.crlf, undefined, skipUtf8)}`);
+  } catch (err) {
+    if (isOutOfMemory(err)) throw err;
+    throw new InputError([{ file, reason: `could not be read line by line: ${describeDuckDbError(err)}` }]);
+  }
+  if (skipUtf8) {
+    const rows = Number((await db.one('SELECT count(*) AS n FROM diag_lines')).n);
+    if (rows + scan.invalidUtf8.length !== scan.lines) {
+      throw new InputError([{ file, reason: 'invalid UTF-8, and its lines could not be told apart from the rest' }]);
+    }
+    await linesTable(db, 'utf8_lines', scan.invalidUtf8);
+    // The bad line with rank k has (line - k) good lines before it: a read row r comes after every bad line with fewer.
+    await db.run(`CREATE OR REPLACE TEMP TABLE utf8_gaps AS SELECT line - row_number() OVER (ORDER BY line) AS good_before FROM utf8_lines;
+      UPDATE diag_lines d SET line = d.line + (SELECT count(*) FROM utf8_gaps g WHERE g.good_before < d.line);
+      DROP TABLE utf8_gaps; DROP TABLE utf8_lines;`);
+  }
+  if (scan.tooDeep.length) {
+    await linesTable(db, 'deep_lines', scan.tooDeep);
+    await db.run(`UPDATE diag_lines SET reason = ${sqlString(TOO_DEEP)} WHERE line IN (SELECT line FROM deep_lines); DROP TABLE deep_lines;`);
+  }
   await db.run(`UPDATE diag_lines SET reason = CASE
       WHEN strlen(l) > ${maxLineBytes} THEN 'line is ' || strlen(l) || ' bytes, larger than the maximum JSON object size (${maxLineBytes} bytes; raise it with --max-line-bytes)'
       WHEN NOT json_valid(l) THEN 'not valid JSON (a truncated or corrupt line)'
       WHEN json_type(l) <> 'OBJECT' THEN 'JSON of another shape: not an object'
       WHEN json_type(l, '$.resourceSpans') IS DISTINCT FROM 'ARRAY' THEN 'JSON of another shape: no "resourceSpans" array'
-    END WHERE l IS NOT NULL AND trim(l) <> ''`);
+    END WHERE reason IS NULL AND l IS NOT NULL AND trim(l) <> ''`);
   await db.run(`ALTER TABLE diag_lines ADD COLUMN ok BOOLEAN; UPDATE diag_lines SET ok = (reason IS NULL AND l IS NOT NULL AND trim(l) <> '')`);
   const rows = await db.all(`SELECT line, reason FROM diag_lines WHERE reason IS NOT NULL ORDER BY line`);
-  return rows.map((r) => ({ file, line: Number(r.line), reason: String(r.reason) }));
+  const problems: InputProblem[] = rows.map((r) => ({ file, line: Number(r.line), reason: String(r.reason) }));
+  for (const line of scan.invalidUtf8) problems.push({ file, line, reason: 'invalid UTF-8' });
+  return problems.sort((a, b) => a.line! - b.line!);
 }
 
 /**
  * The collector file exporter's framed output: a 4-byte big-endian length before each message.
- * JSON messages (plain or gzip) become one JSON line each, so line numbers are message numbers;
- * zstd messages are concatenated (a valid zstd stream) for DuckDB to decompress. Protobuf
- * messages are reported as not supported.
+ * Each message (plain JSON, gzip or zstd, decompressed here with a size cap so a decompression
+ * bomb cannot exhaust memory) becomes one JSON line, so line numbers are message numbers.
+ * Protobuf messages are reported as not supported.
  */
 async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOptions): Promise<{ spans: number; skipped: InputProblem[] }> {
   const size = statSync(file).size;
   const fd = openSync(file, 'r');
   const skipped: InputProblem[] = [];
-  let kind: 'json' | 'gzip' | 'zstd' | undefined;
-  const out = join(opts.tmpDir, `framed-${fileId}.json`);
-  let target = out;
+  // DuckDB refuses a line past about twice the maximum object size; a message is never allowed more.
+  const maxMessageBytes = 2 * opts.maxLineBytes;
+  let kind: Compression | undefined;
+  const target = join(opts.tmpDir, `framed-${fileId}.json`);
+  writeFileSync(target, '');
   let at = 0;
   let n = 0;
   try {
@@ -176,27 +316,18 @@ async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOp
       readSync(fd, msg, 0, len, at + 4);
       at += 4 + len;
       const c = compressionOf(msg);
-      const k = c === 'none' ? 'json' : c;
-      if (kind === undefined) {
-        kind = k;
-        target = kind === 'zstd' ? `${out}.zst` : out;
-        writeFileSync(target, '');
-      } else if (kind !== k) {
-        skipped.push({ file, line: n, reason: `framed message ${n} uses a different compression than message 1` });
-        continue;
+      kind ??= c;
+      // Every message written after this one is one line; a skipped message stays an empty line, so line n is message n.
+      let body: Buffer = Buffer.alloc(0);
+      if (kind !== c) skipped.push({ file, line: n, reason: `framed message ${n} uses a different compression than message 1` });
+      else {
+        try {
+          body = c === 'gzip' ? gunzipSync(msg, { maxOutputLength: maxMessageBytes }) : c === 'zstd' ? await decompressZstd(msg, maxMessageBytes) : msg;
+        } catch (err) {
+          skipped.push({ file, line: n, reason: `framed message ${n}: ${messageFailure(err, c)}` });
+        }
       }
-      if (kind === 'zstd') {
-        appendFileSync(target, msg);
-        continue;
-      }
-      let body: Buffer;
-      try {
-        body = kind === 'gzip' ? gunzipSync(msg) : msg;
-      } catch {
-        skipped.push({ file, line: n, reason: `framed message ${n}: gzip data is corrupt` });
-        continue;
-      }
-      if (body[0] !== 0x7b) throw new InputError([{ file, line: n, reason: 'collector framed output with protobuf messages is not supported: configure the file exporter with format: json' }]);
+      if (body.length > 0 && body[0] !== 0x7b) throw new InputError([{ file, line: n, reason: PROTOBUF }]);
       appendFileSync(target, Buffer.concat([body, Buffer.from('\n')]));
     }
   } finally {
@@ -204,16 +335,16 @@ async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOp
   }
   if (skipped.length && !opts.allowPartial) throw new InputError(skipped);
   if (kind === undefined) throw new InputError([{ file, reason: 'no complete framed message' }]);
-  if (kind === 'zstd') {
-    const head = await db.all(`SELECT l FROM ${linesRelation(target, 'zstd')} LIMIT 1`).catch(() => []);
-    const first = String(head[0]?.l ?? '');
-    if (!first.startsWith('{')) throw new InputError([{ file, line: 1, reason: 'collector framed output with protobuf messages is not supported: configure the file exporter with format: json' }]);
-    const r = await loadWhole(db, fileId, file, stageOtlpSql(fileId, `read_json(${sqlString(target)}, format='unstructured', maximum_object_size=${opts.maxLineBytes}, compression='zstd', columns=${COLUMNS})`));
-    return { spans: r.spans, skipped };
-  }
   const r = await loadLines(db, fileId, target, { format: 'otlp-lines', compression: 'none' }, opts).catch((err: unknown) => {
     if (err instanceof InputError) throw new InputError(err.problems.map((p) => ({ ...p, file, reason: p.line ? `framed message ${p.line}: ${p.reason}` : p.reason })));
     throw err;
   });
-  return { spans: r.spans, skipped: [...skipped, ...r.skipped.map((p) => ({ ...p, file }))] };
+  return { spans: r.spans, skipped: [...skipped, ...r.skipped.map((p) => ({ ...p, file, reason: p.line ? `framed message ${p.line}: ${p.reason}` : p.reason }))] };
+}
+
+function messageFailure(err: unknown, c: Compression): string {
+  if (err instanceof RangeError || (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return 'decompressed, it is larger than the maximum JSON object size (raise it with --max-line-bytes)';
+  if (err instanceof ZstdDataError) return err.message;
+  if (c === 'gzip') return 'gzip data is corrupt';
+  throw err;
 }

@@ -51,12 +51,12 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
       try {
         const r = await phase(opts.onPhase, 'stage', () => loadFile(db, fileId, file, { ...opts, tmpDir }));
         staged += r.spans;
-        skipped.push(...r.skipped);
+        for (const p of r.skipped) skipped.push(p);
         await db.run(`INSERT INTO files VALUES (${fileId}, ${sqlString(file)}, ${sqlString(r.format)}, ${sqlString(r.compression)}, ${r.spans}, ${r.skipped.length})`);
       } catch (err) {
         if (!(err instanceof InputError) || !opts.allowPartial) throw err;
         await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}`);
-        skipped.push(...err.problems);
+        for (const p of err.problems) skipped.push(p);
         await db.run(`INSERT INTO files VALUES (${fileId}, ${sqlString(file)}, NULL, NULL, 0, ${err.problems.length})`);
       }
     }

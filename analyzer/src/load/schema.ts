@@ -51,30 +51,68 @@ function stagedAttrListSql(name: AttrList, l: string): string {
  * nothing until a query reads them. {@link stagedSpanSql} is the row every loader inserts.
  */
 export const STAGING_DDL = `
-CREATE TABLE span_structs (file_id INTEGER, bad BOOLEAN, trace_id VARCHAR, span_id VARCHAR, parent_span_id VARCHAR, "name" VARCHAR,
+CREATE TABLE span_structs (file_id INTEGER, line INTEGER, bad BOOLEAN, problem VARCHAR, trace_id VARCHAR, span_id VARCHAR, parent_span_id VARCHAR, "name" VARCHAR,
   kind VARCHAR, start_ns BIGINT, end_ns BIGINT, status_code VARCHAR, status_message VARCHAR,
   resource_id UBIGINT, res ${OTLP_ATTRIBUTES}, scope_name VARCHAR, scope_version VARCHAR,
   ${ATTR_LIST_NAMES.map((n) => `${n} ${ATTR_LISTS[n].type}`).join(', ')},
   events ${spanField('events')}, links ${spanField('links')});
 CREATE TABLE files (file_id INTEGER PRIMARY KEY, path VARCHAR, format VARCHAR, compression VARCHAR, spans_read BIGINT, skipped INTEGER);
-CREATE TEMP MACRO norm_id(x, n) AS CASE WHEN x IS NULL OR trim(x) = '' THEN NULL WHEN length(trim(x)) < n THEN lpad(lower(trim(x)), n, '0') ELSE lower(trim(x)) END;
+CREATE TEMP MACRO hex_id(j, n) AS CASE WHEN length(j::VARCHAR) = n + 2 AND regexp_full_match(j::VARCHAR, '"[0-9a-fA-F]+"') AND ltrim(j::VARCHAR, '"0') <> '' THEN lower((j::VARCHAR)[2:-2]) END;
+CREATE TEMP MACRO bad_time(t) AS t IS NOT NULL AND coalesce(TRY_CAST(t AS BIGINT) < 0, true);
 CREATE TEMP MACRO arr_values(arr) AS ${arrValuesSql('arr')};
 CREATE TEMP MACRO gate_hit_key(tool, k) AS tool || '.' || regexp_replace(k, ${sqlString(LIST_INDEX_PATTERN)}, '', 'g');
-CREATE TEMP MACRO span_kind(k) AS CASE upper(replace(coalesce(k, '0'), 'SPAN_KIND_', ''))
+CREATE TEMP MACRO span_kind(k) AS CASE replace(upper(coalesce(k, '0')), 'SPAN_KIND_', '')
+  WHEN '0' THEN 'unspecified' WHEN 'UNSPECIFIED' THEN 'unspecified'
   WHEN '1' THEN 'internal' WHEN 'INTERNAL' THEN 'internal' WHEN '2' THEN 'server' WHEN 'SERVER' THEN 'server'
   WHEN '3' THEN 'client' WHEN 'CLIENT' THEN 'client' WHEN '4' THEN 'producer' WHEN 'PRODUCER' THEN 'producer'
-  WHEN '5' THEN 'consumer' WHEN 'CONSUMER' THEN 'consumer' ELSE 'unspecified' END;
-CREATE TEMP MACRO status_code(c) AS CASE upper(replace(coalesce(c, '0'), 'STATUS_CODE_', ''))
-  WHEN '1' THEN 'ok' WHEN 'OK' THEN 'ok' WHEN '2' THEN 'error' WHEN 'ERROR' THEN 'error' ELSE 'unset' END;
+  WHEN '5' THEN 'consumer' WHEN 'CONSUMER' THEN 'consumer' END;
+CREATE TEMP MACRO status_code(c) AS CASE replace(upper(coalesce(c, '0')), 'STATUS_CODE_', '')
+  WHEN '0' THEN 'unset' WHEN 'UNSET' THEN 'unset' WHEN '1' THEN 'ok' WHEN 'OK' THEN 'ok' WHEN '2' THEN 'error' WHEN 'ERROR' THEN 'error' END;
 `;
+
+/**
+ * Why a staged span is malformed, checked in this order; NULL for a well-formed span. Ids follow
+ * the OTLP/JSON mapping: hex strings (either case) of 32 (trace) or 16 (span) digits, not all
+ * zero; a JSON number is not an id. 64-bit times and int attributes may be strings or numbers, but must be integers;
+ * kind and status code are the enum's name or number. A wrong type is never read as "absent".
+ */
+export const SPAN_PROBLEMS = {
+  traceId: 'span without a valid trace id (hex digits in a string, not all zero: 32 in OTLP)',
+  spanId: 'span without a valid span id (hex digits in a string, not all zero: 16 in OTLP)',
+  parentSpanId: 'parent span id is neither empty nor a valid span id',
+  startTime: 'start time is not a non-negative 64-bit integer',
+  endTime: 'end time is not a non-negative 64-bit integer',
+  kind: 'kind is not a span kind (SPAN_KIND_… or 0-5)',
+  status: 'status code is not a status code (STATUS_CODE_… or 0-2)',
+  link: 'link without a valid trace id and span id',
+  eventTime: 'event time is not a non-negative 64-bit integer',
+  intValue: 'an attribute\'s intValue is not a 64-bit integer',
+} as const;
+
+function spanProblemSql(s: string): string {
+  const p = (k: keyof typeof SPAN_PROBLEMS) => sqlString(SPAN_PROBLEMS[k]);
+  return `CASE WHEN ${s} IS NULL THEN NULL
+    WHEN hex_id(${s}.traceId, 32) IS NULL THEN ${p('traceId')}
+    WHEN hex_id(${s}.spanId, 16) IS NULL THEN ${p('spanId')}
+    WHEN ${s}.parentSpanId IS NOT NULL AND ${s}.parentSpanId::VARCHAR <> '""' AND hex_id(${s}.parentSpanId, 16) IS NULL THEN ${p('parentSpanId')}
+    WHEN bad_time(${s}.startTimeUnixNano) THEN ${p('startTime')}
+    WHEN bad_time(${s}.endTimeUnixNano) THEN ${p('endTime')}
+    WHEN span_kind(${s}.kind) IS NULL THEN ${p('kind')}
+    WHEN status_code(${s}.status.code) IS NULL THEN ${p('status')}
+    WHEN len(${s}.links) > 0 AND list_bool_or(list_transform(${s}.links, lambda l: hex_id(l.traceId, 32) IS NULL OR hex_id(l.spanId, 16) IS NULL)) THEN ${p('link')}
+    WHEN len(${s}.events) > 0 AND list_bool_or(list_transform(${s}.events, lambda e: bad_time(e.timeUnixNano))) THEN ${p('eventTime')}
+    WHEN list_bool_or(list_transform(${s}.attributes, lambda a: a."value".intValue IS NOT NULL AND TRY_CAST(a."value".intValue AS BIGINT) IS NULL)) THEN ${p('intValue')}
+  END`;
+}
 
 /**
  * The column list of one `span_structs` row, from an OTLP-shaped span struct `s` and where its
  * resource and scope come from: the loaders differ only in those, and the normalisation (ids,
- * kind, status, times) happens once, here, while the file is read.
+ * kind, status, times) and the checks of {@link SPAN_PROBLEMS} happen once, here, while the file
+ * is read. `line` is the input line when the loader knows it (the line-by-line read), else NULL.
  */
-export function stagedSpanSql(fileId: number, s: string, from: Record<'bad' | 'resourceId' | 'res' | 'scopeName' | 'scopeVersion', string>): string {
-  return `${fileId}, ${from.bad}, norm_id(${s}.traceId, 32), norm_id(${s}.spanId, 16), norm_id(${s}.parentSpanId, 16), ${s}."name",
+export function stagedSpanSql(fileId: number, s: string, from: Record<'line' | 'bad' | 'resourceId' | 'res' | 'scopeName' | 'scopeVersion', string>): string {
+  return `${fileId}, ${from.line}, ${from.bad}, ${spanProblemSql(s)}, hex_id(${s}.traceId, 32), hex_id(${s}.spanId, 16), hex_id(${s}.parentSpanId, 16), ${s}."name",
   span_kind(${s}.kind), TRY_CAST(${s}.startTimeUnixNano AS BIGINT), TRY_CAST(${s}.endTimeUnixNano AS BIGINT), status_code(${s}.status.code), ${s}.status.message,
   ${from.resourceId}, ${from.res}, ${from.scopeName}, ${from.scopeVersion},
   ${ATTR_LIST_NAMES.map((n) => stagedAttrListSql(n, `${s}.attributes`)).join(', ')}, ${s}.events, ${s}.links`;
@@ -85,7 +123,7 @@ export function stagedSpanSql(fileId: number, s: string, from: Record<'bad' | 'r
  * every span seen more than once (same trace id and span id, e.g. from overlapping exports).
  */
 export const DEDUP_SQL = `
-DELETE FROM span_structs WHERE bad OR trace_id IS NULL OR span_id IS NULL;
+DELETE FROM span_structs WHERE bad OR problem IS NOT NULL OR trace_id IS NULL OR span_id IS NULL;
 CREATE TEMP TABLE dup_keys AS SELECT trace_id, span_id FROM span_structs GROUP BY ALL HAVING count(*) > 1;
 DELETE FROM span_structs WHERE rowid IN (
   SELECT rid FROM (SELECT r.rowid AS rid, row_number() OVER (PARTITION BY r.trace_id, r.span_id ORDER BY r.rowid) AS rn
@@ -156,7 +194,7 @@ CREATE VIEW event_attributes AS
   FROM (SELECT trace_id, span_id, event_index, unnest(e.attributes) AS a FROM (${EVENTS}));
 
 CREATE TABLE links AS
-  SELECT trace_id, span_id, CAST(link_index AS INTEGER) AS link_index, norm_id(l.traceId, 32) AS linked_trace_id, norm_id(l.spanId, 16) AS linked_span_id,
+  SELECT trace_id, span_id, CAST(link_index AS INTEGER) AS link_index, hex_id(l.traceId, 32) AS linked_trace_id, hex_id(l.spanId, 16) AS linked_span_id,
     coalesce(l.refType, 'LINK') AS ref_type
   FROM (SELECT trace_id, span_id, unnest(range(len(links))) AS link_index, unnest(links) AS l FROM span_structs WHERE len(links) > 0);
 
@@ -165,5 +203,7 @@ CREATE TABLE links AS
 /** Drop staging-only columns once every derived table is built. */
 export const CLEANUP_SQL = `
 ALTER TABLE span_structs DROP COLUMN bad;
+ALTER TABLE span_structs DROP COLUMN problem;
+ALTER TABLE span_structs DROP COLUMN line;
 ALTER TABLE span_structs DROP COLUMN res;
 `;

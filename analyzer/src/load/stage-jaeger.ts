@@ -12,7 +12,12 @@ CREATE OR REPLACE TEMP MACRO jaeger_kv(t) AS {'key': t."key", 'value': {
   'bytesValue': CASE WHEN lower(t."type") = 'binary' THEN t."value"->>'$' END,
   'arrayValue': NULL}};
 CREATE OR REPLACE TEMP MACRO jaeger_tag(tags, k) AS list_filter(tags, lambda t: t."key" = k)[1]."value"->>'$';
-CREATE OR REPLACE TEMP MACRO us_to_ns(x) AS CAST(TRY_CAST(x AS BIGINT) * 1000 AS VARCHAR);
+CREATE OR REPLACE TEMP MACRO us_to_ns(x) AS CASE WHEN x IS NOT NULL THEN coalesce(CAST(TRY_CAST(x AS BIGINT)::HUGEINT * 1000 AS VARCHAR), 'not an integer') END;
+CREATE OR REPLACE TEMP MACRO jaeger_end_ns(start_us, duration_us) AS CASE
+  WHEN duration_us IS NOT NULL AND TRY_CAST(duration_us AS BIGINT) IS NULL THEN 'not an integer'
+  WHEN start_us IS NOT NULL THEN coalesce(CAST((TRY_CAST(start_us AS BIGINT)::HUGEINT + coalesce(TRY_CAST(duration_us AS BIGINT), 0)) * 1000 AS VARCHAR), 'not an integer') END;
+CREATE OR REPLACE TEMP MACRO jaeger_id(j, n) AS CASE
+  WHEN length(j::VARCHAR) BETWEEN 3 AND n + 2 AND regexp_full_match(j::VARCHAR, '"[0-9a-fA-F]+"') THEN to_json(lpad(lower((j::VARCHAR)[2:-2]), n, '0')) ELSE j END;
 `;
 
 /** Relation with one Jaeger trace struct `t` per row, from either Jaeger JSON shape. */
@@ -24,7 +29,9 @@ export function jaegerTraces(file: string, envelope: boolean): string {
 }
 
 /**
- * SQL staging Jaeger spans into `span_structs` as OTLP-shaped structs: µs times to ns, the first
+ * SQL staging Jaeger spans into `span_structs` as OTLP-shaped structs: ids (hex strings, which
+ * Jaeger writes without leading zeros) left-padded to 32/16 digits — anything else is passed on
+ * as it is, for the span checks to reject — µs times to ns, the first
  * same-trace CHILD_OF reference as parent and every other reference as a link (with its
  * type), logs as events (the `event` field names them), the process as the resource, the
  * `span.kind` and `error` tags as kind and status.
@@ -32,24 +39,24 @@ export function jaegerTraces(file: string, envelope: boolean): string {
 export function stageJaegerSql(fileId: number, traces: string): string {
   return `
 INSERT INTO span_structs
-SELECT ${stagedSpanSql(fileId, 's', { bad: 'bad', resourceId: 'hash(res)', res: 'res', scopeName: "'jaeger'", scopeVersion: 'NULL' })}
+SELECT ${stagedSpanSql(fileId, 's', { line: 'NULL', bad: 'bad', resourceId: 'hash(res)', res: 'res', scopeName: "'jaeger'", scopeVersion: 'NULL' })}
 FROM (
   SELECT bad, res, CAST({
-    'traceId': sp.traceID, 'spanId': sp.spanID, 'parentSpanId': parent, 'name': sp.operationName,
+    'traceId': jaeger_id(sp.traceID, 32), 'spanId': jaeger_id(sp.spanID, 16), 'parentSpanId': jaeger_id(parent, 16), 'name': sp.operationName,
     'kind': jaeger_tag(sp.tags, 'span.kind'),
     'startTimeUnixNano': us_to_ns(sp.startTime),
-    'endTimeUnixNano': CAST(TRY_CAST(sp.startTime AS BIGINT) * 1000 + coalesce(TRY_CAST(sp.duration AS BIGINT), 0) * 1000 AS VARCHAR),
+    'endTimeUnixNano': jaeger_end_ns(sp.startTime, sp.duration),
     'attributes': list_transform(sp.tags, lambda t: jaeger_kv(t)),
     'events': list_transform(sp.logs, lambda lg: {'timeUnixNano': us_to_ns(lg."timestamp"),
        'name': coalesce(jaeger_tag(lg.fields, 'event'), 'log'),
        'attributes': list_transform(list_filter(lg.fields, lambda f: f."key" <> 'event'), lambda f: jaeger_kv(f))}),
-    'links': list_transform(list_filter(sp."references", lambda r: NOT (r.refType = 'CHILD_OF' AND r.spanID = parent AND norm_id(r.traceID, 32) = norm_id(sp.traceID, 32))),
-       lambda r: {'traceId': r.traceID, 'spanId': r.spanID, 'refType': r.refType, 'attributes': NULL}),
+    'links': list_transform(list_filter(sp."references", lambda r: NOT (r.refType = 'CHILD_OF' AND r.spanID = parent AND jaeger_id(r.traceID, 32) = jaeger_id(sp.traceID, 32))),
+       lambda r: {'traceId': jaeger_id(r.traceID, 32), 'spanId': jaeger_id(r.spanID, 16), 'refType': r.refType, 'attributes': NULL}),
     'status': {'code': CASE WHEN jaeger_tag(sp.tags, 'error') = 'true' THEN '2' END, 'message': NULL}
   } AS ${OTLP_SPAN}) AS s
   FROM (
     SELECT bad, sp,
-      list_filter(sp."references", lambda r: r.refType = 'CHILD_OF' AND norm_id(r.traceID, 32) = norm_id(sp.traceID, 32))[1].spanID AS parent,
+      list_filter(sp."references", lambda r: r.refType = 'CHILD_OF' AND jaeger_id(r.traceID, 32) = jaeger_id(sp.traceID, 32))[1].spanID AS parent,
       list_concat([{'key': ${sqlString(OtelAttributes.SERVICE_NAME)}, 'value': {'stringValue': proc.serviceName}}], list_transform(proc.tags, lambda t: jaeger_kv(t))) AS res
     FROM (
       SELECT bad, sp, t.processes[sp.processID] AS proc

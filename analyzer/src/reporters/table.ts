@@ -3,24 +3,37 @@ import type { AnalysisResult } from '../types.js';
 
 const COLUMNS = ['SEVERITY', 'RULE', 'TOOL', 'KEY', 'SPAN', 'MESSAGE'] as const;
 
-/** `--format table`: aligned columns for people, then a summary line. */
+/**
+ * `--format table`: aligned columns for people, then a summary line. Built with loops, never by
+ * spreading the findings into a call: a spread of 100k arguments overflows the stack.
+ */
 export function tableReport(result: AnalysisResult): string {
   const { findings, stats } = result;
   const lines: string[] = [];
   if (findings.length) {
     const rows = findings.map((f) => [f.severity, f.rule, f.tool ?? '-', f.key ?? '-', f.span_id ?? '-', f.message]);
-    const widths = COLUMNS.slice(0, -1).map((c, i) => Math.max(c.length, ...rows.map((r) => r[i]!.length)));
+    const widths = COLUMNS.slice(0, -1).map((c) => c.length);
+    for (const r of rows) for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i]!, r[i]!.length);
     const fmt = (r: readonly string[]) => r.map((c, i) => (i < widths.length ? c.padEnd(widths[i]!) : c)).join('  ').trimEnd();
-    lines.push(fmt(COLUMNS), ...rows.map(fmt), '');
+    lines.push(fmt(COLUMNS));
+    for (const r of rows) lines.push(fmt(r));
+    lines.push('');
   }
+  const bySeverity = new Map<string, number>();
+  for (const f of findings) bySeverity.set(f.severity, (bySeverity.get(f.severity) ?? 0) + 1);
   const counts = [...SEVERITIES]
     .reverse()
-    .map((s) => [s, findings.filter((f) => f.severity === s).length] as const)
-    .filter(([, n]) => n > 0)
-    .map(([s, n]) => `${n} ${s}`);
+    .filter((s) => bySeverity.has(s))
+    .map((s) => `${bySeverity.get(s)} ${s}`);
   const where = `${stats.files} file(s), ${stats.spans} span(s)`;
-  lines.push(findings.length ? `${findings.length} finding(s) (${counts.join(', ')}) in ${where}.` : `No findings in ${where}.`);
+  if (findings.length) lines.push(`${findings.length} finding(s) (${counts.join(', ')}) in ${where}.`);
+  else if (stats.skipped.length) lines.push(`No findings in the readable part of ${where}: ${stats.skipped.length} unreadable line(s) or file(s) were skipped and not analysed.`);
+  else lines.push(`No findings in ${where}.`);
   if (stats.suppressed) lines.push(`${stats.suppressed} finding(s) suppressed by the baseline.`);
+  if (stats.foreign_calls) {
+    const none = stats.no_evidence_calls ? `; ${stats.no_evidence_calls} in traces without the user's words, so guesses cannot be told from the user's values there` : '';
+    lines.push(`Read ${stats.foreign_calls} tool call(s) from other libraries' traces${none}.`);
+  }
   if (stats.skipped.length) {
     lines.push(`Skipped ${stats.skipped.length} unreadable line(s) or file(s):`);
     for (const p of stats.skipped) lines.push(`  ${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.reason}`);

@@ -103,7 +103,13 @@ export function loadRules(userDirs: readonly string[] = [], shippedDir: string =
     if (dir !== shippedDir && names.length === 0) throw new RuleError(dir, 'rules folder holds no .sql files');
     for (const name of names) {
       const file = join(dir, name);
-      const rule = parseRule(readFileSync(file, 'utf8'), file);
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch (err) {
+        throw new RuleError(file, `rule file cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+      }
+      const rule = parseRule(text, file);
       const prev = byId.get(rule.id);
       if (prev) throw new RuleError(file, `duplicate rule id "${rule.id}" (also in ${prev.file})`);
       byId.set(rule.id, rule);

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { defaultSecretDetector, redactSecrets } from '@argspan/core';
 import type { Db } from '../db.js';
+import { describeDuckDbError } from '../duckdb-error.js';
 import { phase, type PhaseListener } from '../phases.js';
 import { RuleError, SEVERITIES, type Rule, type Severity } from './rule-file.js';
 
@@ -60,9 +62,7 @@ export async function runRules(db: Db, rules: readonly Rule[], onPhase?: PhaseLi
         FROM (${rule.sql}\n) AS r`),
       );
     } catch (err) {
-      // Single-quoted fragments are values (e.g. a failed CAST); identifiers stay readable.
-      const msg = (err instanceof Error ? err.message : String(err)).split('\n', 1)[0]!.replace(/'(?:[^']|'')*'/g, "'…'");
-      throw new RuleError(rule.file, `rule ${rule.id} failed (it must return trace_id, span_id, tool, key, reason): ${msg}`);
+      throw new RuleError(rule.file, `rule ${rule.id} failed (it must return trace_id, span_id, tool, key, reason): ${ruleFailure(err)}`);
     }
   }
   // One join for every rule's rows: the export file each span came from.
@@ -73,9 +73,31 @@ export async function runRules(db: Db, rules: readonly Rule[], onPhase?: PhaseLi
   const findings: Finding[] = rows.map((r) => {
     const rule = byId.get(String(r.rule))!;
     const base = { rule: rule.id, trace_id: str(r.trace_id), span_id: str(r.span_id), tool: str(r.tool), key: str(r.key) };
-    return { ...base, severity: rule.severity, message: str(r.reason) ?? `Rule ${rule.id} matched.`, file: str(r.file), fingerprint: fingerprintOf(base) };
+    return redactFinding({ ...base, severity: rule.severity, message: str(r.reason) ?? `Rule ${rule.id} matched.`, file: str(r.file), fingerprint: fingerprintOf(base) });
   });
   return { findings: sortFindings(findings), skipped };
+}
+
+/**
+ * A finding with every credential-shaped part of its text replaced by a marker naming the rule
+ * (`[REDACTED:github-pat]`). Rules name tools, keys and run ids as the traces give them, and a
+ * trace may hold a credential there; the fingerprint stays that of the original names, so
+ * baselines still match. One detector call per finding over all its text: most find nothing.
+ */
+function redactFinding(f: Finding): Finding {
+  if (!defaultSecretDetector.find([f.message, f.tool, f.key, f.trace_id, f.span_id].join('\n'))) return f;
+  const clean = (s: string | null) => (s === null ? null : redactSecrets(s).text);
+  return { ...f, message: redactSecrets(f.message).text, tool: clean(f.tool), key: clean(f.key), trace_id: clean(f.trace_id), span_id: clean(f.span_id) };
+}
+
+/**
+ * Why a rule's query failed. An error about the query itself (a column or function it names, its
+ * syntax) is about the rule file and shown, first line only; an error while running it (a failed
+ * cast, an overflow) may quote a value from the traces, so only its kind is named.
+ */
+function ruleFailure(err: unknown): string {
+  const msg = (err instanceof Error ? err.message : String(err)).split('\n', 1)[0]!;
+  return /^(Binder|Parser|Catalog|Syntax) Error\b/.test(msg) ? msg : describeDuckDbError(err);
 }
 
 /** Strongest severity first, then rule, trace, span, key: the same input always prints the same. */

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Thin launcher: the compiled CLI lives in ../dist (built by `npm ci` through the root `prepare` step).
-import { main } from '../dist/main.js';
+import { internalErrorMessage, main } from '../dist/main.js';
 
 // `argspan … | head` closes stdout early: that is the reader's choice, not an error to crash on.
 process.stdout.on('error', (err) => {
@@ -11,7 +11,8 @@ process.stdout.on('error', (err) => {
 main(process.argv).then(
   (code) => { process.exitCode = code; },
   (err) => {
-    process.stderr.write(`argspan: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 2;
+    // A bug (exit 3), never "bad input" (2); the message is stripped of quoted text, which may be input data.
+    process.stderr.write(internalErrorMessage(err));
+    process.exitCode = 3;
   },
 );

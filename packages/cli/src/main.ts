@@ -1,3 +1,4 @@
+import { redactErrorMessage } from '@argspan/analyzer';
 import { Command, CommanderError } from 'commander';
 import { ExitCode } from './exit-codes.js';
 import { processIO, type CommandIO } from './io.js';
@@ -9,7 +10,11 @@ export type CommandRegistrar = (program: Command, io: CommandIO, setExit: (code:
 
 const registrars: CommandRegistrar[] = [registerClassify, registerAnalyze];
 
-/** Run the CLI. Resolves to the process exit code; never calls process.exit itself. */
+/**
+ * Run the CLI. Resolves to the process exit code; never calls process.exit itself. An error no
+ * command expected is a bug: exit 3 (never 2, which says the input or usage was bad), with its
+ * message stripped of anything quoted, which may be input data.
+ */
 export async function main(argv: string[], io: CommandIO = processIO): Promise<number> {
   let exitCode: number = ExitCode.OK;
   const program = new Command('argspan')
@@ -28,7 +33,13 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
       // --help and --version exit 0; everything else commander rejects is bad usage.
       return err.exitCode === 0 ? ExitCode.OK : ExitCode.INPUT_ERROR;
     }
-    throw err;
+    io.stderr.write(internalErrorMessage(err));
+    return ExitCode.INTERNAL_ERROR;
   }
   return exitCode;
+}
+
+/** The one line printed for a bug: what failed, never what it was reading. */
+export function internalErrorMessage(err: unknown): string {
+  return `argspan: internal error (a bug in argspan, not a problem with the input; please report it): ${redactErrorMessage(err)}\n`;
 }

@@ -1,6 +1,7 @@
 import {
   InputError,
   RuleError,
+  UsageError,
   analyze,
   atOrAbove,
   formatProblem,
@@ -11,7 +12,7 @@ import {
 import { Option, type Command } from 'commander';
 import { ExitCode } from '../../exit-codes.js';
 import type { CommandIO } from '../../io.js';
-import type { CommandRegistrar } from '../../main.js';
+import { internalErrorMessage, type CommandRegistrar } from '../../main.js';
 import { ANALYZE_OPTIONS, denyResidenciesOption, numericOptions, type AnalyzeCliOptions } from './options.js';
 import { createProgress } from './progress.js';
 
@@ -21,7 +22,7 @@ const collect = (value: string, prev: string[] = []) => [...prev, value];
 export const registerAnalyze: CommandRegistrar = (program: Command, io: CommandIO, setExit) => {
   const cmd = program
     .command('analyze')
-    .description('Load trace exports into DuckDB, run the gate rules and report findings (exit 0 clean, 1 findings, 2 bad input).')
+    .description('Load trace exports into DuckDB, run the gate rules and report findings (exit 0 clean or baseline written, 1 findings, 2 bad input or usage, 3 internal error).')
     .argument('<paths...>', 'trace files, directories or globs (OTLP JSON lines [.gz|.zst], collector framed output, OTLP or Jaeger JSON)');
   for (const spec of ANALYZE_OPTIONS) {
     const opt = new Option(spec.flags, spec.description);
@@ -63,17 +64,37 @@ async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandI
       io.stderr.write('argspan analyze: input could not be read; no analysis result (use --allow-partial to analyse the readable rest)\n');
       return ExitCode.INPUT_ERROR;
     }
-    if (err instanceof RuleError || err instanceof Error) {
+    if (err instanceof RuleError || err instanceof UsageError) {
       io.stderr.write(`argspan analyze: ${err.message}\n`);
       return ExitCode.INPUT_ERROR;
     }
-    throw err;
+    io.stderr.write(internalErrorMessage(err));
+    return ExitCode.INTERNAL_ERROR;
   }
   progress.done();
+  let report: string;
+  try {
+    report = reporters[opts.format](result);
+  } catch (err) {
+    io.stderr.write(internalErrorMessage(err));
+    return ExitCode.INTERNAL_ERROR;
+  }
+  if (opts.writeBaseline) {
+    try {
+      writeBaseline(opts.writeBaseline, result.findings);
+    } catch (err) {
+      io.stderr.write(`argspan analyze: --write-baseline: ${opts.writeBaseline} cannot be written (${(err as NodeJS.ErrnoException).code ?? 'error'})\n`);
+      return ExitCode.INPUT_ERROR;
+    }
+  }
   for (const p of result.stats.skipped) io.stderr.write(`argspan analyze: skipped ${formatProblem(p)}\n`);
   for (const r of result.stats.rules_skipped) io.stderr.write(`argspan analyze: rule ${r.rule} not run: ${r.reason}\n`);
-  if (opts.writeBaseline) writeBaseline(opts.writeBaseline, result.findings);
-  io.stdout.write(reporters[opts.format](result));
+  io.stdout.write(report);
+  if (opts.writeBaseline) {
+    // Recording a baseline is the job of that run, and it is done: the findings are now accepted.
+    io.stderr.write(`argspan analyze: wrote ${result.findings.length} finding(s) to the baseline ${opts.writeBaseline}\n`);
+    return ExitCode.OK;
+  }
   const failOn = opts.failOn;
   const failing = failOn === 'none' ? [] : result.findings.filter((f) => atOrAbove(f.severity, failOn));
   return failing.length ? ExitCode.FINDINGS : ExitCode.OK;

@@ -1,0 +1,42 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import type { Compression } from './detect-format.js';
+import { InputError } from './input-error.js';
+import { decompressZstd } from './zstd.js';
+
+/** Largest snake_case document read (it is converted in memory). Phoenix downloads a selection of spans. */
+export const MAX_SNAKE_CASE_BYTES = 512 * 1024 * 1024;
+
+/**
+ * An OTLP JSON document written with the protobuf field names (`resource_spans`, `scope_spans`,
+ * `trace_id`, `string_value`, …) — what Arize Phoenix's "Download → OTLP JSON" writes — rewritten
+ * to the OTLP/JSON mapping's camelCase names into `target`, so the OTLP document reader takes it.
+ * Only object keys are renamed, never values (attribute keys are values of `key`).
+ */
+export async function writeCamelCaseDocument(file: string, compression: Compression, target: string): Promise<void> {
+  const raw = readFileSync(file);
+  if (raw.length > MAX_SNAKE_CASE_BYTES) throw new InputError([{ file, reason: `snake_case OTLP document larger than ${MAX_SNAKE_CASE_BYTES} bytes` }]);
+  let text: string;
+  try {
+    text = (compression === 'gzip' ? gunzipSync(raw) : compression === 'zstd' ? await decompressZstd(raw, 4 * MAX_SNAKE_CASE_BYTES) : raw).toString('utf8');
+  } catch {
+    throw new InputError([{ file, reason: `${compression} data is corrupt or too large` }]);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw new InputError([{ file, line: 1, reason: 'not valid JSON (a truncated or corrupt document)' }]);
+  }
+  writeFileSync(target, JSON.stringify(camelKeys(doc)));
+}
+
+const SNAKE = /_([a-z0-9])/g;
+
+function camelKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(camelKeys);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[k.replace(SNAKE, (_m, c: string) => c.toUpperCase())] = camelKeys(x);
+  return out;
+}

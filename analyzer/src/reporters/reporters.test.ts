@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { loadRules } from '../rules/rule-file.js';
+import { fingerprintOf, type Finding } from '../rules/run-rules.js';
+import type { AnalysisResult } from '../types.js';
+import { REPORT_FORMATS, reporters } from './index.js';
+
+/** A result with `n` findings of the shipped `credential_in_attribute` rule, one per span. */
+function resultWith(n: number): AnalysisResult {
+  const rules = loadRules();
+  const findings: Finding[] = [];
+  for (let i = 0; i < n; i++) {
+    const base = { rule: 'credential_in_attribute', trace_id: i.toString(16).padStart(32, '0'), span_id: (i + 1).toString(16).padStart(16, '0'), tool: null, key: `note.${i}` };
+    findings.push({ ...base, severity: 'critical', message: `Attribute note.${i} holds a value shaped like a credential.`, file: 'traces.jsonl', fingerprint: fingerprintOf(base) });
+  }
+  return {
+    findings,
+    rules,
+    stats: { files: 1, spans: n, duplicate_spans: 0, malformed_lines: 0, skipped: [], rules_run: rules.length, rules_skipped: [], suppressed: 0, time_ms: 1 },
+  };
+}
+
+describe('reporters', () => {
+  const large = resultWith(100_000);
+  it.each(REPORT_FORMATS)('%s prints 100k findings without spreading them into a call', (format) => {
+    const result = large;
+    const out = reporters[format](result);
+    expect(out).toContain('note.99999');
+    if (format === 'table') {
+      const lines = out.split('\n');
+      expect(lines[0]).toMatch(/^SEVERITY\s+RULE\s+TOOL\s+KEY\s+SPAN\s+MESSAGE$/);
+      expect(lines).toContain('100000 finding(s) (100000 critical) in 1 file(s), 100000 span(s).');
+      // Columns are aligned to the widest key of all 100k rows.
+      const keyStart = lines[0]!.indexOf('KEY');
+      expect(lines[1]!.slice(keyStart, keyStart + 'note.'.length)).toBe('note.');
+    }
+    if (format === 'json') expect(JSON.parse(out).findings).toHaveLength(100_000);
+    if (format === 'sarif') expect(JSON.parse(out).runs[0].results).toHaveLength(100_000);
+  });
+
+  it('table: a run that skipped unreadable input never says a plain "No findings"', () => {
+    const result = resultWith(0);
+    result.stats.skipped = [{ file: 'a.jsonl', line: 3, reason: 'not valid JSON (a truncated or corrupt line)' }];
+    const out = reporters.table(result);
+    expect(out).not.toMatch(/^No findings in \d/m);
+    expect(out).toContain('No findings in the readable part of 1 file(s), 0 span(s): 1 unreadable line(s) or file(s) were skipped and not analysed.');
+    expect(out).toContain('  a.jsonl:3: not valid JSON');
+  });
+});
