@@ -15,7 +15,7 @@
 export const CREDENTIAL_KEY_WORDS: readonly string[] = [
   'token', 'secret', 'pass', 'pwd', 'credential', 'api_key', 'api-key', 'apikey', 'access_key', 'accesskey',
   'private_key', 'privatekey', 'auth_key', 'authkey', '_key', 'login', '_pat',
-  'key"', "key'", 'key:', 'key=', 'key ', 'key\\',
+  'key"', "key'", 'key:', 'key=', 'key ', 'key>', 'key\\',
 ];
 
 /** How far back from a credential word a key is read. */

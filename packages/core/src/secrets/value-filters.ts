@@ -117,7 +117,7 @@ export function looksLikeCode(value: string): boolean {
   if (punct & DOT && MEMBER_EXPRESSION.test(value) && !hasRandomSegment(value)) return true;
   if (digits === 0 && punct & NAME_SEPARATOR && SEPARATED_NAME.test(value) && !hasUnpronounceablePart(value)) return true;
   if ((c0 === 33 || STARTS_EXPRESSION_WORD.has(c0) || punct & DOT) && EXPRESSION.test(value)) return true;
-  if (onlyLetters && (WORD_OR_CAMEL.test(value) || LITERAL_WORD.test(value))) return true;
+  if (onlyLetters && (WORD_OR_CAMEL.test(value) || LITERAL_WORD.test(value)) && !randomLetters(value)) return true;
   if (letters === 0 && NUMBER_LIKE.test(value)) return true;
   if ((c0 === 46 || c0 === 47 || c0 === 126 || value.charCodeAt(1) === 58) && PATH.test(value)) return true;
   if (punct & COLON && URL_START.test(value)) return true;
@@ -192,6 +192,26 @@ function hasUnpronounceablePart(value: string): boolean {
     if (VOWEL[c | 32] === 1) vowels++;
   }
   return false;
+}
+/**
+ * Letters that read as random, not as a camelCase name: 16 or more, fewer than three vowels
+ * (a e i o u) in ten (names run about two in five: `getAccessTokenForUser`), and both cases at
+ * three in ten or more (a name capitalises one letter of each word: `HttpChatTransportOptions`).
+ * A random token of letters alone (one in a hundred random 27-character tokens has no digit)
+ * matches WORD_OR_CAMEL, whose words may be one letter long.
+ */
+function randomLetters(value: string): boolean {
+  if (value.length < 16) return false;
+  let vowels = 0;
+  let upper = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    const lower = c | 32;
+    if (lower === 97 || lower === 101 || lower === 105 || lower === 111 || lower === 117) vowels++;
+    if (c <= 90) upper++;
+  }
+  const n = value.length;
+  return vowels * 10 < n * 3 && upper * 10 >= n * 3 && (n - upper) * 10 >= n * 3;
 }
 const VOWEL = new Uint8Array(128);
 for (const ch of 'aeiouy') VOWEL[ch.charCodeAt(0)] = 1;

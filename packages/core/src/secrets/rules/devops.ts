@@ -2,7 +2,7 @@ import { base64Json, base64Text } from '../checksums.js';
 import type { SecretRule } from '../types.js';
 import { rule } from './define.js';
 import { SHAPE, keyed } from './keyed.js';
-import { L, R, RD, re } from './patterns.js';
+import { ASSIGN_TAIL, L, R, RD, ci, re } from './patterns.js';
 import { ALNUM, B64URL, HEX, LOWER_NUM, UPPER_NUM, sample, sampleUuid } from './sample.js';
 
 const uuid = sampleUuid;
@@ -145,11 +145,11 @@ export const DEVOPS_RULES: readonly SecretRule[] = [
     description: 'Sidekiq Pro / Enterprise gem-server credentials (BUNDLE_…__CONTRIBSYS__COM, or in the source URL)',
     keywords: ['contribsys'],
     anchored: false,
-    pattern: re('(?:(?:BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM)[ \\t]{0,4}[=:][ \\t]{0,4}["\']?|https?://)(?<secret>[0-9a-f]{8}:[0-9a-f]{8})(?:@(?:enterprise|gems)\\.contribsys\\.com)?(?![\\w])'),
+    pattern: re(`(?:${ci('bundle')}[_-]?(?:${ci('enterprise')}|${ci('gems')})[_-]{0,2}${ci('contribsys')}[_-]{0,2}${ci('com')}${ASSIGN_TAIL}|https?://)(?<secret>[0-9a-f]{8}(?::|%3[Aa])[0-9a-f]{8})(?:@(?:enterprise|gems)\\.contribsys\\.com)?(?![\\w])`),
     secretGroup: 'secret',
-    validate: (_s, m) => m[0].startsWith('BUNDLE_') || m[0].endsWith('contribsys.com'),
+    validate: (_s, m) => !m[0].startsWith('http') || m[0].endsWith('contribsys.com'),
     examples: {
-      truePositives: [`BUNDLE_ENTERPRISE__CONTRIBSYS__COM=${sample(HEX, 8, 'sk1')}:${sample(HEX, 8, 'sk2')}`, `source "https://${sample(HEX, 8, 'sk3')}:${sample(HEX, 8, 'sk4')}@gems.contribsys.com/"`],
+      truePositives: [`BUNDLE_ENTERPRISE__CONTRIBSYS__COM=${sample(HEX, 8, 'sk1')}:${sample(HEX, 8, 'sk2')}`, `source "https://${sample(HEX, 8, 'sk3')}:${sample(HEX, 8, 'sk4')}@gems.contribsys.com/"`, `bundle_gems__contribsys__com: "${sample(HEX, 8, 'sk5')}:${sample(HEX, 8, 'sk6')}"`, `?bundle_enterprise__contribsys__com=${sample(HEX, 8, 'sk7')}%3A${sample(HEX, 8, 'sk8')}`],
       falsePositives: ['source "https://gems.contribsys.com/"', 'BUNDLE_GEMS__CONTRIBSYS__COM=${SIDEKIQ_CREDENTIALS}'],
     },
   }),

@@ -12,7 +12,7 @@ import { ALNUM, B64, sample } from './sample.js';
  */
 function word(w: string): string {
   const [first, ...rest] = [...w];
-  const restCi = rest.map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c === '_' ? '[_-]?' : c)).join('');
+  const restCi = rest.map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c === '_' ? '[_.-]?' : c)).join('');
   return `(?:(?<![a-z])${first}|${first!.toUpperCase()})${restCi}`;
 }
 
@@ -58,7 +58,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     id: 'generic-secret-assignment',
     family: 'generic',
     description: 'password= / secret: / api_key: / token= assignments (env, YAML, JSON, code, CLI flags) with an entropy threshold',
-    keywords: ['pass', 'pwd', 'secret', 'token', 'api_key', 'api-key', 'apikey', 'access_key', 'access-key', 'accesskey', 'auth_key', 'authkey', 'private_key', 'privatekey', 'credential'],
+    keywords: ['pass', 'pwd', 'secret', 'token', 'api_key', 'api-key', 'api.key', 'apikey', 'access_key', 'access-key', 'accesskey', 'auth_key', 'authkey', 'private_key', 'privatekey', 'credential'],
     pattern: re(
       '(?:',
       SECRET_WORDS.map(word).join('|'),
@@ -80,6 +80,10 @@ export const GENERIC_RULES: readonly SecretRule[] = [
         `"{\\"client_secret\\":\\"${sample(ALNUM, 30, 'g6')}\\"}"`,
         `SMTP_PASS=${sample(ALNUM, 12, 'g7')}42`,
         `export API_KEY=${sample(ALNUM, 40, 'g8')}`,
+        // Java properties write the words of a key apart with dots
+        `app.payments.api.key=${sample(ALNUM, 32, 'g9')}`,
+        // letters only, in both cases and few vowels: random, not a camelCase name
+        `client_secret = "${sample('BCDFGHJKLMNPQRSTVWXZbcdfghjklmnpqrstvwxz', 27, 'g10')}"`,
       ],
       falsePositives: [
         'password: ${DB_PASSWORD}',

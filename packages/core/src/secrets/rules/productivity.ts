@@ -69,13 +69,13 @@ export const PRODUCTIVITY_RULES: readonly SecretRule[] = [
   rule({
     id: 'intercom-access-token',
     family: 'intercom',
-    description: 'Intercom access token (dG9rOj…, base64 of tok:<uuid>:1:0)',
-    keywords: ['dg9roj'],
+    description: 'Intercom access token (dG9rO…, base64 of tok:<uuid>:1:0)',
+    keywords: ['dg9ro'],
     tokenPrefix: true,
-    pattern: re(L, 'dG9rOj[A-Za-z0-9+/]{50,60}={0,2}', '(?![A-Za-z0-9+/=])'),
+    pattern: re(L, 'dG9rO[A-Za-z0-9+/]{50,60}={0,2}', '(?![A-Za-z0-9+/=])'),
     minEntropy: 3.5,
     validate: (s) => /^tok:[\w-]+:\d+:\d+$/.test(base64Text(s) ?? ''),
-    examples: { truePositives: [`INTERCOM_ACCESS_TOKEN=${intercom('ic1')}`], falsePositives: [b64('tok: a token is a token is a token, says the docs')] },
+    examples: { truePositives: [`INTERCOM_ACCESS_TOKEN=${intercom('ic1')}`, b64(`tok:d${uuid('ic2').slice(1).replace(/-/g, '_')}:1:0`) /* a uuid starting with a letter: dG9rOm… */], falsePositives: [b64('tok: a token is a token is a token, says the docs')] },
   }),
   rule({
     id: 'hubspot-private-app-token',

@@ -142,15 +142,15 @@ export const WEB_RULES: readonly SecretRule[] = [
     description: 'user:password on a command line (curl -u / --user, wget --password, mysql --password=)',
     keywords: ['-u ', '--user', '--password', '--pass'],
     pattern: re(
-      '(?<![\\w-])(?:-u[ \\t]{1,4}|--user[= \\t]{1,4})["\']?(?<user>[^\\s:\'"]{1,128}):(?<secret>[^\\s\'"]{3,256})',
-      '|(?<![\\w-])--pass(?:word)?[= \\t]{1,4}["\']?(?<secret2>[^\\s\'"]{3,256})',
+      '(?<![\\w-])(?:-u[ \\t]{1,4}|--user[= \\t]{1,4})["\']?(?<user>[^\\s:\'"<>]{1,128}):(?<secret>[^\\s\'"<>]{3,256})',
+      '|(?<![\\w-])--pass(?:word)?[= \\t]{1,4}["\']?(?<secret2>[^\\s\'"<>]{3,256})',
     ),
     secretGroup: 'secret',
     generic: true,
     validate: (s, m) => urlPassword(s, m) && (s.length >= 8 ? isCredentialLike(s, 8, 2.5) : true),
     examples: {
       truePositives: [`curl -u deploy:${pw('c1')} https://ci.internal/api`, `mysql --password=${pw('c2')} -h db`],
-      falsePositives: ['curl -u user:password https://x', 'curl -u "$USER:$PASS" https://x', 'curl -u admin: https://x'],
+      falsePositives: ['curl -u user:password https://x', 'curl -u "$USER:$PASS" https://x', 'curl -u admin: https://x', 'curl -u <user:password> https://api.example.net', 'curl --user <username>:<api-token> https://x'],
     },
   }),
 ];
