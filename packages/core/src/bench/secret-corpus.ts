@@ -38,6 +38,8 @@ export interface CredentialKind {
   /** false: recognisable only after a key name. */
   bare?: boolean;
   multiline?: boolean;
+  /** A value with no format of its own (passwords, bearer tokens of any shape). */
+  freeForm?: boolean;
   make(g: Draws): string;
   /** [start, end) of the secret inside a value (default: all of it). */
   span?(value: string): [number, number];
