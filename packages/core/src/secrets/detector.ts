@@ -307,7 +307,8 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       if (r.minEntropy !== undefined && (sum >= 0 ? entropyFromSum(end - start, sum) : shannonEntropy(secret)) < r.minEntropy) return false;
     }
     if (!validated(r, secret, m)) return false;
-    if (placeholders && (isPlaceholderShaped(secret, shape >= 0 ? shape : placeholderShape(secret)) || maskFollows(m.input, end))) return false;
+    // (a provider rule's match has the provider's format, in which `...` is chance)
+    if (placeholders && (isPlaceholderShaped(secret, shape >= 0 ? shape : placeholderShape(secret), r.generic !== true) || maskFollows(m.input, end))) return false;
     return !(allow.length > 0 && allowed(r.id, secret, m[0]));
   };
 

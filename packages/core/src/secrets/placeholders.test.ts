@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPlaceholder, placeholderShape } from './placeholders.js';
+import { isPlaceholder, isPlaceholderShaped, placeholderShape } from './placeholders.js';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const token = (n: number) => fc.string({ unit: fc.constantFrom(...ALNUM), minLength: n, maxLength: n });
@@ -70,6 +70,21 @@ describe('isPlaceholder', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it('takes a strong word for a mark only as people write it: in one case, or in words of two letters or more', () => {
+    for (const v of ['YOUR_API_KEY', 'Your-token', 'changeMe', 'ReplaceWith1234', 'PLACEHOLDER']) expect(isPlaceholder(v), v).toBe(true);
+    // random letters of both cases that spell a strong word by chance
+    for (const v of ['sk-proj-Q8fz2Kq0yOUR_ZhorN_hfxc-vEQT8nIVH1JhVWQ', 'Zq8Wm2Lp5ExAMPLE9Kd4Vb7Nc3Rf6Yh1', 'XxXx9aRGp4J2nCtrnOviSEFi8E0hbto']) {
+      expect(isPlaceholder(v), v).toBe(false);
+    }
+  });
+
+  it('in a value that has a provider format, three dots are chance, not a cut-short display', () => {
+    const azure = 'is03Q~W1rN5kMrdDYMos-5zbwmhIhMfS4kN...~L';
+    expect(isPlaceholderShaped(azure, placeholderShape(azure))).toBe(true);
+    expect(isPlaceholderShaped(azure, placeholderShape(azure), true)).toBe(false);
+    expect(isPlaceholderShaped('${AZURE_CLIENT_SECRET}', placeholderShape('${AZURE_CLIENT_SECRET}'), true)).toBe(true);
   });
 
   it('sets the shape bits for every mark the pass can see', () => {

@@ -12,13 +12,23 @@
 
 /** Marks that make any value a placeholder: ${X}, {{ x }}, $(x), <x>, %X%, ***, ###, ..., •, …. */
 const PLACEHOLDER_MARKS = /\$\{|\{\{|\}\}|\$\(|<[^>]{0,40}>|(?<![A-Za-z0-9])%[A-Z_]{2,}%(?![A-Za-z0-9])|\*{3,}|#{3,}|\.{3}|[•…]|<.+/;
+/**
+ * The same marks but `...`, for a value that matched a provider's fixed format: a format whose
+ * alphabet holds dots (Azure's client secrets) has three in a row by chance about once in ten
+ * thousand, and a display cut short with `...` no longer has the format's length.
+ */
+const FORMAT_PLACEHOLDER_MARKS = /\$\{|\{\{|\}\}|\$\(|<[^>]{0,40}>|(?<![A-Za-z0-9])%[A-Z_]{2,}%(?![A-Za-z0-9])|\*{3,}|#{3,}|[•…]|<.+/;
 /** Placeholder words, strong and weak (one pass finds whether any occurs). */
 const PLACEHOLDER_WORDS =
   /example|changeme|change_me|placeholder|redacted|your[_-]|[_-]here\b|insert[_-]|replace[_-]?(?:me|with)|\bnull\b|undefined|fake|dummy|sample|x{4,}/i;
-/** Placeholder words no random token holds by chance (seven letters or more, or punctuation). */
-const STRONG_WORDS = /example|changeme|change_me|placeholder|redacted|your[_-]|[_-]here\b|insert[_-]|replace[_-]?(?:me|with)|\bnull\b|undefined/i;
-/** Weak marks: short placeholder words and runs of x. */
-const WEAK_WORDS = /fake|dummy|sample|x{4,}/gi;
+/**
+ * Placeholder words no random token holds by chance (seven letters or more, or punctuation),
+ * when written as people write them: in one case, or capitalised (see strongWord).
+ */
+const STRONG_WORDS = /example|changeme|change_me|placeholder|redacted|your[_-]|[_-]here\b|insert[_-]|replace[_-]?(?:me|with)|\bnull\b|undefined/gi;
+/** Weak marks: short placeholder words, and runs of x in one case (`xxxx`, `XXXX`; not `XxXx`). */
+const WEAK_WORDS = /fake|dummy|sample/gi;
+const X_RUNS = /x{4,}|X{4,}/g;
 /** Sequences in code order. */
 const SEQUENCES = /0123456\d*|1234567\d*|abcdefgh[a-z]*|ABCDEFGH[A-Z]*/g;
 /** Words placeholders are made of besides their marks (`fakeSecretToken`, `dummy_api_key_for_test`). */
@@ -77,20 +87,39 @@ export function isPlaceholder(value: string): boolean {
   return isPlaceholderShaped(value, placeholderShape(value));
 }
 
-/** isPlaceholder, given the value's placeholderShape. */
-export function isPlaceholderShaped(value: string, shape: number): boolean {
-  if ((shape & SHAPE_MARKS) !== 0 && PLACEHOLDER_MARKS.test(value)) return true;
+/**
+ * isPlaceholder, given the value's placeholderShape. `inFormat`: the value matched a provider's
+ * fixed format, where `...` is chance (see FORMAT_PLACEHOLDER_MARKS).
+ */
+export function isPlaceholderShaped(value: string, shape: number, inFormat = false): boolean {
+  if ((shape & SHAPE_MARKS) !== 0 && (inFormat ? FORMAT_PLACEHOLDER_MARKS : PLACEHOLDER_MARKS).test(value)) return true;
   if (value.charCodeAt(0) === 36 && /^\$[A-Za-z_]/.test(value)) return true; // $TOKEN, $env:TOKEN
   const word = PLACEHOLDER_WORDS.exec(value);
   if (word === null && (shape & (SHAPE_REPEATED | SHAPE_ASCENDING | SHAPE_MARKS)) === 0) return false;
-  if (word !== null && STRONG_WORDS.test(word[0])) return true;
   return weakMarksDecide(value);
 }
+
+/**
+ * A strong placeholder word written as people write one: in one case, or in words of two letters
+ * or more (`your_`, `YOUR_`, `Example`, `changeMe`). Random letters of both cases spell `yOUR_`
+ * now and then (about once in two hundred thousand OpenAI project keys); they seldom keep to
+ * one case.
+ */
+function strongWord(value: string): boolean {
+  for (const m of value.matchAll(STRONG_WORDS)) {
+    const w = m[0].replace(/[^A-Za-z]/g, '');
+    if (w === w.toLowerCase() || w === w.toUpperCase() || !MIXED_CASE.test(w)) return true;
+  }
+  return false;
+}
+/** Two capitals in a row, or a capital after a small letter and not before one. */
+const MIXED_CASE = /[A-Z]{2}|[a-z][A-Z](?![a-z])/;
 
 /** The weak marks of a value, as [start, end) pairs: words, runs of x, repeated characters, sequences. */
 function weakMarks(value: string): { words: number[]; runs: number[] } {
   const words: number[] = [];
   for (const m of value.matchAll(WEAK_WORDS)) words.push(m.index, m.index + m[0].length);
+  for (const m of value.matchAll(X_RUNS)) words.push(m.index, m.index + m[0].length);
   const runs: number[] = [];
   for (const m of value.matchAll(SEQUENCES)) runs.push(m.index, m.index + m[0].length);
   let start = 0;
@@ -107,7 +136,7 @@ const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <=
 
 /** Weak marks make a placeholder when one stands apart as a word, or when little randomness is left without them. */
 function weakMarksDecide(value: string): boolean {
-  if (STRONG_WORDS.test(value)) return true;
+  if (strongWord(value)) return true;
   const { words, runs } = weakMarks(value);
   if (words.length === 0 && runs.length === 0) return false;
   for (let i = 0; i < words.length; i += 2) {

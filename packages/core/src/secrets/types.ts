@@ -35,9 +35,10 @@ export interface SecretRule {
    */
   keyNames?: readonly string[];
   /**
-   * For a rule without keywords: a regular-expression source that every match contains, in the
-   * syntax JavaScript and RE2 share (no lookaround, no backreference). Pre-filters outside the
-   * detector use it where keywords cannot serve, such as the analyzer's DuckDB re-scan.
+   * For a rule without keywords, or whose keywords are too short to pre-filter text with: a
+   * regular-expression source that every match contains, in the syntax JavaScript and RE2 share
+   * (no lookaround, no backreference). Pre-filters outside the detector use it instead of the
+   * keywords, such as the analyzer's DuckDB re-scan.
    */
   prefilter?: string;
   /**

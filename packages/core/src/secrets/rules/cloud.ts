@@ -18,7 +18,7 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     keywords: ['akia', 'asia', 'abia', 'acca', 'a3t'],
     tokenPrefix: true,
     pattern: re(L, '(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z2-7]{16}', R),
-    minEntropy: 3,
+    minEntropy: 2.3, // below the lowest of a million random tokens of this shape
     examples: {
       truePositives: [
         akid('k1'),
@@ -43,7 +43,7 @@ export const CLOUD_RULES: readonly SecretRule[] = [
       AWS_SECRET_VALUE,
     ),
     secretGroup: 'secret',
-    minEntropy: 4,
+    minEntropy: 3.7, // below the lowest of a million random tokens of this shape
     validate: (s) => /[A-Z]/.test(s) && /[a-z]/.test(s) && /[0-9]/.test(s),
     examples: {
       truePositives: [
@@ -148,7 +148,11 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     pattern: re('(?<![\\w~.-])[\\w~.]{3}\\dQ~[\\w~.-]{31,34}(?![\\w~.-])'),
     minEntropy: 3.5,
     examples: {
-      truePositives: [`AZURE_CLIENT_SECRET=${sample(ALNUM, 3, 'ad')}8Q~${sample(ALNUM, 34, 'ad2')}`],
+      truePositives: [
+        `AZURE_CLIENT_SECRET=${sample(ALNUM, 3, 'ad')}8Q~${sample(ALNUM, 34, 'ad2')}`,
+        // dots belong to the alphabet: three in a row are chance here, not a cut-short display
+        `${sample(ALNUM, 3, 'ad3')}8Q~${sample(ALNUM, 20, 'ad4')}...${sample(ALNUM, 11, 'ad5')}`,
+      ],
       falsePositives: ['Q~ alone', 'abc8Q~short'],
     },
   }),
@@ -169,7 +173,7 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     keywords: ['dapi'],
     tokenPrefix: true,
     pattern: re(L, 'dapi[a-f0-9]{32}(?:-\\d)?', RD),
-    minEntropy: 3,
+    minEntropy: 2.7, // below the lowest of a million random tokens of this shape
     examples: { truePositives: [`DATABRICKS_TOKEN=dapi${sample(HEX, 32, 'db')}`], falsePositives: ['dapi' + 'f'.repeat(32), 'mydapi' + sample(HEX, 32, 'db2')] },
   }),
   rule({

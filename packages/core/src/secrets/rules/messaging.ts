@@ -1,3 +1,4 @@
+import { base64Text } from '../checksums.js';
 import type { SecretRule } from '../types.js';
 import { rule } from './define.js';
 import { ASSIGN, L, R, RD, ci, re } from './patterns.js';
@@ -7,6 +8,9 @@ const digits = (n: number, salt: string) => sample('0123456789', n, salt);
 /** A Discord bot token: the bot's id (a 17-20 digit snowflake) in base64, a timestamp, an HMAC. */
 const discordToken = (salt: string) =>
   `${Buffer.from(`1${digits(17, `${salt}i`)}`).toString('base64url')}.${sample(B64URL, 6, `${salt}t`)}.${sample(B64URL, 38, `${salt}h`)}`;
+
+/** How a Discord bot token starts: base64 of the first two digits of an id (1-9, then 0-9). */
+const DISCORD_ID_STARTS = Array.from({ length: 90 }, (_, i) => Buffer.from(`${10 + i}0`).toString('base64').slice(0, 3));
 
 /** Slack, Discord, Telegram, Twilio, SendGrid. */
 export const MESSAGING_RULES: readonly SecretRule[] = [
@@ -72,7 +76,7 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
       RD,
     ),
     secretGroup: 'secret',
-    minEntropy: 3.5,
+    minEntropy: 3.0, // below the lowest of a million random tokens of this shape
     examples: {
       truePositives: [
         `DISCORD_BOT_TOKEN=MT${sample(ALNUM, 24, 'd1')}.${sample(ALNUM, 6, 'd2')}.${sample(B64URL, 38, 'd3')}`,
@@ -86,21 +90,30 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
     id: 'discord-bot-token-bare',
     family: 'discord',
     description: 'Discord bot token with no key name around it, found through its first part: the bot id in base64',
-    keywords: [],
-    decodedPrefix: /^\d{17,20}$/,
+    // The first three characters of the base64 of an id's first two digits (MTA … OTk): run
+    // keywords, looked for only where a long run of token characters begins. (Base64 of digits
+    // often holds no digit itself, so the scan's base64 runs, which need one, may not list it.)
+    keywords: DISCORD_ID_STARTS,
+    tokenPrefix: true,
+    keywordsMatchCase: true,
     prefilter: '[MNO][A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6,7}\\.',
-    pattern: re('(?<![\\w-])[MNO][A-Za-z0-9_-]{23,27}\\.[\\w-]{6,7}\\.[\\w-]{27,40}', RD),
+    pattern: re(L, '(?<id>[MNO][A-Za-z0-9_-]{23,27})\\.[\\w-]{6,7}\\.[\\w-]{27,40}', RD),
     minEntropy: 3.5,
+    validate: (_s, m) => /^[1-9]\d{16,19}$/.test(base64Text(m.groups!['id']!) ?? ''),
     examples: {
       truePositives: [
         `client.login("${discordToken('b1')}")`,
         `python bot.py ${discordToken('b2')}`,
         `Authorization: Bot ${discordToken('b3')}`,
+        // an id whose base64 holds no digit
+        `${Buffer.from('3014903202007734230').toString('base64url')}.${sample(B64URL, 6, 'b4')}.${sample(B64URL, 38, 'b5')}`,
       ],
       falsePositives: [
         // the id part alone, or with the wrong shape after it
         `user ${Buffer.from('109876543210987654').toString('base64url')} joined`,
         `${Buffer.from('109876543210987654').toString('base64url')}.abc.def`,
+        // the shape, but the first part is not an id
+        `${Buffer.from('10987654321098765x').toString('base64url')}.${sample(B64URL, 6, 'b6')}.${sample(B64URL, 38, 'b7')}`,
       ],
     },
   }),
@@ -139,7 +152,7 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
     tokenPrefix: true,
     keywordsMatchCase: true, // 'sk' is in every task, disk and ask
     pattern: re(L, 'SK[0-9a-fA-F]{32}', R),
-    minEntropy: 3,
+    minEntropy: 2.6, // below the lowest of a million random tokens of this shape
     examples: { truePositives: [`TWILIO_API_KEY=SK${sample(HEX, 32, 'tw')}`], falsePositives: ['SK' + '0'.repeat(32), 'TASK' + sample(HEX, 32, 'tw2')] },
   }),
   rule({
@@ -149,7 +162,7 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
     keywords: ['twilio'],
     pattern: re(ci('twilio'), ASSIGN, '(?<secret>[0-9a-fA-F]{32}|[A-Za-z0-9]{32})', R),
     secretGroup: 'secret',
-    minEntropy: 2.8, // (32 random hex digits spell at most 4 bits a character; a few in a hundred fall below 3.3)
+    minEntropy: 2.4, // below the lowest of a million random tokens of this shape
     examples: {
       truePositives: [`TWILIO_AUTH_TOKEN=${sample(HEX, 32, 'ta')}`],
       falsePositives: ['TWILIO_AUTH_TOKEN=your_auth_token', 'twilio: ^4.0.0'],

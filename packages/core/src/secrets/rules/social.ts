@@ -47,7 +47,7 @@ export const SOCIAL_RULES: readonly SecretRule[] = [
     description: 'LinkedIn client secret (16 characters) or access token (AQ…) after a linkedin key',
     names: ['linkedin'],
     values: ['AQ[\\w-]{300,400}', SHAPE.alnum(16)],
-    minEntropy: 3.3,
+    minEntropy: 2.2, // below the lowest of a million random tokens of this shape
     example: { env: 'LINKEDIN_CLIENT_SECRET', value: (s) => sample(ALNUM, 16, s) },
   }),
   keyed({
@@ -56,7 +56,7 @@ export const SOCIAL_RULES: readonly SecretRule[] = [
     description: 'Twitch OAuth token or client secret (30 lowercase letters and digits, oauth: optional) after a twitch key',
     names: ['twitch'],
     values: ['(?:oauth:)?[a-z0-9]{30}'],
-    minEntropy: 3.3,
+    minEntropy: 3.0, // below the lowest of a million random tokens of this shape
     example: { env: 'TWITCH_CLIENT_SECRET', value: (s) => sample(LOWER_NUM, 30, s) },
     truePositives: [`TWITCH_OAUTH_TOKEN=oauth:${sample(LOWER_NUM, 30, 'tt')}`],
   }),
