@@ -23,9 +23,10 @@ const PLACEHOLDER_WORDS =
   /example|changeme|change_me|placeholder|redacted|your[_-]|[_-]here\b|insert[_-]|replace[_-]?(?:me|with)|\bnull\b|undefined|fake|dummy|sample|x{4,}/i;
 /**
  * Placeholder words no random token holds by chance (seven letters or more, or punctuation),
- * when written as people write them: in one case, or capitalised (see strongWord).
+ * when written as people write them: in one case, or capitalised (see strongWord); `your_`
+ * begins a word.
  */
-const STRONG_WORDS = /example|changeme|change_me|placeholder|redacted|your[_-]|[_-]here\b|insert[_-]|replace[_-]?(?:me|with)|\bnull\b|undefined/gi;
+const STRONG_WORDS = /example|changeme|change_me|placeholder|redacted|(?<![A-Za-z])your[_-]|[_-]here\b|insert[_-]|replace[_-]?(?:me|with)|\bnull\b|undefined/gi;
 /** Weak marks: short placeholder words, and runs of x in one case (`xxxx`, `XXXX`; not `XxXx`). */
 const WEAK_WORDS = /fake|dummy|sample/gi;
 const X_RUNS = /x{4,}|X{4,}/g;
@@ -112,8 +113,8 @@ function strongWord(value: string): boolean {
   }
   return false;
 }
-/** Two capitals in a row, or a capital after a small letter and not before one. */
-const MIXED_CASE = /[A-Z]{2}|[a-z][A-Z](?![a-z])/;
+/** Two capitals in a row, a capital after a small letter and not before one, or after a first small letter alone. */
+const MIXED_CASE = /[A-Z]{2}|[a-z][A-Z](?![a-z])|^[a-z][A-Z]/;
 
 /** The weak marks of a value, as [start, end) pairs: words, runs of x, repeated characters, sequences. */
 function weakMarks(value: string): { words: number[]; runs: number[] } {

@@ -52,6 +52,8 @@ describe('looksLikeCode on dotted values', () => {
       expect(looksLikeCode(v), v).toBe(true);
     }
     expect(looksLikeCode('GOtbPFrKTNtjzcmTzlpntu_hd')).toBe(false);
+    // 16 letters and more with a random token's vowels and cases, even with a vowel in five
+    expect(looksLikeCode('Tr_XyVJWKawsrvZTEbIJU-QJnERMNpAKnROfeB')).toBe(false);
   });
 
   it('does not take a random token holding -- for an operator', () => {

@@ -166,9 +166,10 @@ export function isDocumentationJwt(value: string): boolean {
 }
 
 /**
- * A run of 12 or more letters in mixed case with fewer than one vowel in six: names are made of
- * words (about two letters in five are vowels, `ACCESS_TOKEN_KEY`, `getAccessToken`), random
- * letters have one in five or fewer and switch case all the time (`GOtbPFrKTNtjzcmTzlpntu_hd`).
+ * A run of 12 or more letters in mixed case with fewer than one vowel in six, or of 16 or more
+ * with the vowels and both cases of random letters (randomLetters): names are made of words (about two
+ * letters in five are vowels, `ACCESS_TOKEN_KEY`, `getAccessToken`), random letters have one in
+ * five or fewer and switch case all the time (`GOtbPFrKTNtjzcmTzlpntu_hd`, `Tr_XyVJWKawsrvZTEbIJU-Q…`).
  */
 function hasUnpronounceablePart(value: string): boolean {
   let length = 0;
@@ -180,7 +181,7 @@ function hasUnpronounceablePart(value: string): boolean {
     const isUpper = c >= 65 && c <= 90;
     const isLower = c >= 97 && c <= 122;
     if (!isUpper && !isLower) {
-      if (length >= 12 && lower && upper && vowels * 6 < length) return true;
+      if (length >= 12 && lower && upper && (vowels * 6 < length || randomLetters(value.slice(i - length, i)))) return true;
       length = 0;
       vowels = 0;
       lower = upper = false;
