@@ -84,7 +84,8 @@ export const WEB_RULES: readonly SecretRule[] = [
     family: 'http-authorization',
     description: 'Bearer token (Authorization: Bearer ..., or a bare "Bearer <token>" value)',
     keywords: ['bearer'],
-    pattern: re('(?<![A-Za-z])[Bb]earer[ \\t]{1,4}(?<secret>[A-Za-z0-9._~+/-]{12,4096}={0,2})(?![A-Za-z0-9._~+/=-])'),
+    // (a token does not end with a full stop: `bearer authentication.` ends a sentence)
+    pattern: re('(?<![A-Za-z])[Bb]earer[ \\t]{1,4}(?<secret>[A-Za-z0-9._~+/-]{11,4095}[A-Za-z0-9_~+/-]={0,2})(?![A-Za-z0-9_~+/=-])'),
     secretGroup: 'secret',
     generic: true,
     validate: (s) => isCredentialLike(s, 12, 3) && !isDocumentationJwt(s),
@@ -98,6 +99,7 @@ export const WEB_RULES: readonly SecretRule[] = [
         'Authorization: Bearer <token>',
         'Bearer YOUR_ACCESS_TOKEN',
         'use the bearer token scheme',
+        '/** Configure the client for Amazon Bedrock using bearer authentication. */',
         // the jwt.io documentation token
         'Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
       ],
