@@ -75,7 +75,7 @@ describe('isPlaceholder', () => {
   it('takes a strong word for a mark only as people write it: in one case, or in words of two letters or more', () => {
     for (const v of ['YOUR_API_KEY', 'Your-token', 'changeMe', 'ReplaceWith1234', 'PLACEHOLDER']) expect(isPlaceholder(v), v).toBe(true);
     // random letters of both cases that spell a strong word by chance
-    for (const v of ['sk-proj-Q8fz2Kq0yOUR_ZhorN_hfxc-vEQT8nIVH1JhVWQ', 'Zq8Wm2Lp5ExAMPLE9Kd4Vb7Nc3Rf6Yh1', 'duffel_test_jsRYY8d9eQB1QQpk3mmwnpuQ0T0hyxEHAyOur-g59c', 'figd_1NPOgTmoT9GNYkNOp1Lyour_JazrjudKtwXBeS0f', 'XxXx9aRGp4J2nCtrnOviSEFi8E0hbto']) {
+    for (const v of ['sk-proj-Q8fz2Kq0yOUR_ZhorN_hfxc-vEQT8nIVH1JhVWQ', 'Zq8Wm2Lp5ExAMPLE9Kd4Vb7Nc3Rf6Yh1', 'duffel_test_jsRYY8d9eQB1QQpk3mmwnpuQ0T0hyxEHAyOur-g59c', 'figd_1NPOgTmoT9GNYkNOp1Lyour_JazrjudKtwXBeS0f', 'nuLl/ElokgswWD+4pG1zZoCEmNQoEf202K8LsH4c', 'figd_t0JmHJg_faKe_jwsHqxnIE5mMUtHsteFyrPIlSjK', 'sl.nXR685m2YoUr-xY6BpxKrUn6jjRwBP6tiXi95_vh2D', 'XxXx9aRGp4J2nCtrnOviSEFi8E0hbto']) {
       expect(isPlaceholder(v), v).toBe(false);
     }
   });

@@ -23,11 +23,10 @@ const PLACEHOLDER_WORDS =
   /example|changeme|change_me|placeholder|redacted|your[_-]|[_-]here\b|insert[_-]|replace[_-]?(?:me|with)|\bnull\b|undefined|fake|dummy|sample|x{4,}/i;
 /**
  * Placeholder words no random token holds by chance (seven letters or more, or punctuation),
- * when written as people write them: in one case, or capitalised (see strongWord); `your_`
- * begins a word.
+ * when written as people write them (see writtenAsWord); `your_` begins a word.
  */
-const STRONG_WORDS = /example|changeme|change_me|placeholder|redacted|(?<![A-Za-z])your[_-]|[_-]here\b|insert[_-]|replace[_-]?(?:me|with)|\bnull\b|undefined/gi;
-/** Weak marks: short placeholder words, and runs of x in one case (`xxxx`, `XXXX`; not `XxXx`). */
+const STRONG_WORDS = /example|changeme|change_me|placeholder|redacted|(?<![A-Za-z0-9])your[_-]|[_-]here\b|insert[_-]|replace[_-]?(?:me|with)|\bnull\b|undefined/gi;
+/** Weak marks: short placeholder words (written as words), and runs of x in one case (`xxxx`, `XXXX`; not `XxXx`). */
 const WEAK_WORDS = /fake|dummy|sample/gi;
 const X_RUNS = /x{4,}|X{4,}/g;
 /** Sequences in code order. */
@@ -100,18 +99,23 @@ export function isPlaceholderShaped(value: string, shape: number, inFormat = fal
   return weakMarksDecide(value);
 }
 
-/**
- * A strong placeholder word written as people write one: in one case, or in words of two letters
- * or more (`your_`, `YOUR_`, `Example`, `changeMe`). Random letters of both cases spell `yOUR_`
- * now and then (about once in two hundred thousand OpenAI project keys); they seldom keep to
- * one case.
- */
+/** A strong placeholder word, written as people write words (writtenAsWord). */
 function strongWord(value: string): boolean {
-  for (const m of value.matchAll(STRONG_WORDS)) {
-    const w = m[0].replace(/[^A-Za-z]/g, '');
-    if (w === w.toLowerCase() || w === w.toUpperCase() || !MIXED_CASE.test(w)) return true;
-  }
+  for (const m of value.matchAll(STRONG_WORDS)) if (writtenAsWord(m[0])) return true;
   return false;
+}
+
+/**
+ * Letters written as people write a word: lowercase, uppercase or capitalised, and a word of
+ * seven letters or more also in camelCase (`changeMe`, `PlaceHolder`). Random letters of both
+ * cases spell `yOUR_`, `nuLl` or `faKe` now and then (about once in two hundred thousand OpenAI
+ * project keys); they seldom keep to those forms.
+ */
+function writtenAsWord(word: string): boolean {
+  const w = word.replace(/[^A-Za-z]/g, '');
+  const rest = w.slice(1);
+  if (rest === rest.toLowerCase() || w === w.toUpperCase()) return true;
+  return w.length >= 7 && !MIXED_CASE.test(w);
 }
 /** Two capitals in a row, a capital after a small letter and not before one, or after a first small letter alone. */
 const MIXED_CASE = /[A-Z]{2}|[a-z][A-Z](?![a-z])|^[a-z][A-Z]/;
@@ -119,7 +123,7 @@ const MIXED_CASE = /[A-Z]{2}|[a-z][A-Z](?![a-z])|^[a-z][A-Z]/;
 /** The weak marks of a value, as [start, end) pairs: words, runs of x, repeated characters, sequences. */
 function weakMarks(value: string): { words: number[]; runs: number[] } {
   const words: number[] = [];
-  for (const m of value.matchAll(WEAK_WORDS)) words.push(m.index, m.index + m[0].length);
+  for (const m of value.matchAll(WEAK_WORDS)) if (writtenAsWord(m[0])) words.push(m.index, m.index + m[0].length);
   for (const m of value.matchAll(X_RUNS)) words.push(m.index, m.index + m[0].length);
   const runs: number[] = [];
   for (const m of value.matchAll(SEQUENCES)) runs.push(m.index, m.index + m[0].length);
