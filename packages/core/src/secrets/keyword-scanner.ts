@@ -592,12 +592,23 @@ export function base64RunEnd(text: string, start: number): number {
   return e;
 }
 
-/** Hit pairs ordered by start, then by keyword length: the order the WebAssembly scan finds them in. */
+/**
+ * Hit pairs ordered by start, then by keyword length: the order the WebAssembly scan finds them in.
+ * In place, by insertion: the hits are in order but for the few run keywords appended out of it.
+ */
 function byStart(found: number[], keywords: readonly string[]): number[] {
-  const idx: number[] = [];
-  for (let i = 0; i < found.length; i += 2) idx.push(i);
-  idx.sort((a, b) => found[a + 1]! - found[b + 1]! || keywords[found[a]!]!.length - keywords[found[b]!]!.length);
-  const out: number[] = [];
-  for (const i of idx) out.push(found[i]!, found[i + 1]!);
-  return out;
+  for (let i = 2; i < found.length; i += 2) {
+    const id = found[i]!;
+    const at = found[i + 1]!;
+    const length = keywords[id]!.length;
+    let j = i - 2;
+    while (j >= 0 && (found[j + 1]! > at || (found[j + 1] === at && keywords[found[j]!]!.length > length))) {
+      found[j + 2] = found[j]!;
+      found[j + 3] = found[j + 1]!;
+      j -= 2;
+    }
+    found[j + 2] = id;
+    found[j + 3] = at;
+  }
+  return found;
 }
