@@ -1,4 +1,4 @@
-import { JSDuckDBValueConverter, type DuckDBAppender } from '@duckdb/node-api';
+import { JSDuckDBValueConverter, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
 import { GenAiAttributes, INSTRUMENTATION_SCOPE } from '@argspan/conventions';
 import type { ClassifyOptions, ValueHasher } from '@argspan/core';
 import type { Db } from '../db.js';
@@ -61,15 +61,26 @@ export interface ForeignLoadStats {
  * attribute that holds (a copy of) a call's arguments. Runs after argspan's tables exist.
  */
 export async function loadForeignCalls(db: Db, hasher: ValueHasher, policy: ClassifyOptions): Promise<ForeignLoadStats> {
-  await db.run(`CREATE TEMP TABLE foreign_calls (trace_id VARCHAR, span_id VARCHAR, turn_span_id VARCHAR, tool VARCHAR, call_id VARCHAR,
+  // The rows are appended through a connection of their own: an appender's flush on the streaming
+  // connection would end the stream of spans early.
+  const out = await db.connect();
+  try {
+    return await classifyAll(db, out, hasher, policy);
+  } finally {
+    out.closeSync();
+  }
+}
+
+async function classifyAll(db: Db, out: DuckDBConnection, hasher: ValueHasher, policy: ClassifyOptions): Promise<ForeignLoadStats> {
+  await out.run(`CREATE TEMP TABLE foreign_calls (trace_id VARCHAR, span_id VARCHAR, turn_span_id VARCHAR, tool VARCHAR, call_id VARCHAR,
     emitter VARCHAR, residency VARCHAR, args_count BIGINT, args_bytes BIGINT, call_source VARCHAR, no_evidence BOOLEAN, start_ns BIGINT);
   CREATE TEMP TABLE foreign_args (trace_id VARCHAR, span_id VARCHAR, call_span_id VARCHAR, "key" VARCHAR, leaf VARCHAR, provenance VARCHAR,
     residency VARCHAR, rule VARCHAR, value_hash VARCHAR, bytes BIGINT, denylisted BOOLEAN, tool VARCHAR, call_id VARCHAR, turn_span_id VARCHAR,
     emitter VARCHAR);
   CREATE TABLE argument_blobs (trace_id VARCHAR, span_id VARCHAR, attribute VARCHAR, call_span_id VARCHAR);`);
-  const callsOut = await db.conn.createAppender('foreign_calls');
-  const argsOut = await db.conn.createAppender('foreign_args');
-  const blobsOut = await db.conn.createAppender('argument_blobs');
+  const callsOut = await out.createAppender('foreign_calls', 'main', 'temp');
+  const argsOut = await out.createAppender('foreign_args', 'main', 'temp');
+  const blobsOut = await out.createAppender('argument_blobs');
   const stats: ForeignLoadStats = { calls: 0, noEvidenceCalls: 0 };
   let trace: ForeignSpan[] = [];
   const flush = () => {
@@ -95,7 +106,7 @@ export async function loadForeignCalls(db: Db, hasher: ValueHasher, policy: Clas
   callsOut.closeSync();
   argsOut.closeSync();
   blobsOut.closeSync();
-  await db.run(`
+  await out.run(`
     INSERT INTO tool_calls BY NAME
       SELECT f.trace_id, f.span_id, f.turn_span_id, s."name", f.start_ns, s.end_ns, s.file_id, 'execute_tool' AS operation, f.tool, f.call_id,
         f.emitter, f.residency, f.args_count, f.args_bytes, f.call_source, f.no_evidence,

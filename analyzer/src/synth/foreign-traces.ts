@@ -43,6 +43,8 @@ interface Run {
   traceId: string;
   spans: OtlpSpan[];
   scope: string;
+  /** Tool calls the run made (each executed by a tool span). */
+  calls: number;
 }
 
 /** One agent run in the shape of `emitter`. */
@@ -155,18 +157,20 @@ function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: b
       break;
     }
   }
-  return { traceId, spans, scope };
+  return { traceId, spans, scope, calls };
 }
 
 /**
  * Write about `spanTarget` spans of foreign agent runs to `file` as OTLP JSON lines (runs of all
- * eight emitters in turn, about 200 spans per line, one scope per line). Returns the spans written.
+ * eight emitters in turn, about 200 spans per line, one scope per line). Returns the spans and the
+ * tool calls written (every call runs on a tool span: the analyzer must find exactly these).
  */
-export async function writeForeignTraces(file: string, spanTarget: number, seed = 11): Promise<number> {
+export async function writeForeignTraces(file: string, spanTarget: number, seed = 11): Promise<{ spans: number; calls: number }> {
   const rand = rng(seed);
   const ids = new IdSource(seed);
   const out = createWriteStream(file);
   let written = 0;
+  let calls = 0;
   let run = 0;
   while (written < spanTarget) {
     const emitter = EMITTERS[run % EMITTERS.length]!;
@@ -175,6 +179,7 @@ export async function writeForeignTraces(file: string, spanTarget: number, seed 
     while (batch.length < 200 && written + batch.length < spanTarget) {
       const r = agentRun(emitter, ids, rand, 1_764_460_800_000_000_000n + BigInt(run) * 1_000_000_000n);
       scope = r.scope;
+      calls += r.calls;
       batch.push(...r.spans);
     }
     written += batch.length;
@@ -183,5 +188,5 @@ export async function writeForeignTraces(file: string, spanTarget: number, seed 
   }
   out.end();
   await once(out, 'finish');
-  return written;
+  return { spans: written, calls };
 }
