@@ -12,7 +12,8 @@ import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-tra
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyze } from '@argspan/analyzer';
 import { readDirtySet } from '@argspan/core';
-import { ArgspanRefusedError, ArgspanSession, FileSpanExporter } from '@argspan/instrumentation';
+import { ArgspanRefusedError, ArgspanSession } from '@argspan/instrumentation';
+import { FileSpanExporter } from '@argspan/setup';
 import { instrumentMcpClient } from '@argspan/adapters/mcp';
 import { inTurn, makeCanaryRepo, memoryTracing } from '../packages/adapters/test-support/fixtures.js';
 

@@ -84,7 +84,7 @@ describe('instrumentMcpClient with a real filesystem server over stdio', () => {
     expect(span.attributes).toMatchObject({
       [GenAiAttributes.TOOL_NAME]: 'read_text_file',
       [GenAiAttributes.TOOL_CALL_ID]: 'call_1',
-      [GenAiAttributes.CONVERSATION_ID]: 'run-mcp',
+      [CallAttributes.RUN_ID]: 'run-mcp',
       [CallAttributes.RESIDENCY]: 'tiny-public',
       [CallAttributes.VERDICT]: 'refuse', // no remote hop for a tool outside the allowlist
       [CallAttributes.ENFORCEMENT]: 'run', // it runs here
@@ -186,7 +186,9 @@ describe('instrumentMcpClient with a real filesystem server over stdio', () => {
       expect(toolCalls(c.sent)).toEqual([]);
       const [span] = other.spans().filter((s) => s.name === 'execute_tool fs.read_text_file');
       expect(span?.attributes[GenAiAttributes.TOOL_NAME]).toBe('fs.read_text_file');
-      expect(span?.attributes[GenAiAttributes.TOOL_CALL_ID]).toMatch(/:1$/); // generated {runId}:{n}
+      // No framework call id: argspan's own is generated ({runId}:{n}) and never passed off as gen_ai.tool.call.id.
+      expect(span?.attributes[CallAttributes.CALL_ID]).toMatch(/:1$/);
+      expect(span?.attributes[GenAiAttributes.TOOL_CALL_ID]).toBeUndefined();
     } finally {
       await c.client.close();
     }

@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ArgspanInstrumentation, ArgspanSession, setupTracing } from '@argspan/instrumentation';
+import { ArgspanInstrumentation, ArgspanSession } from '@argspan/instrumentation';
+import { setupTracing } from '@argspan/setup';
 import { describe, expect, it } from 'vitest';
 import { analyzeBin, parseJson } from './analyze-helpers.js';
 

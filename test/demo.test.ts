@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const DEMO = fileURLToPath(new URL('../packages/cli/dist/demo/main.js', import.meta.url));
+const DEMO = fileURLToPath(new URL('../packages/demo/dist/main.js', import.meta.url));
 const CANARY = `AKIA${'DEMOCANARYQZXWVK'}`;
 
 describe('npm run demo', () => {

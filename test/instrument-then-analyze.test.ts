@@ -6,8 +6,8 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyze, type AnalysisResult } from '@argspan/analyzer';
-import { parseRecordedCall } from '@argspan/core';
-import { FileSpanExporter } from '@argspan/instrumentation';
+import { parseRecordedCall } from '@argspan/core/internal';
+import { FileSpanExporter } from '@argspan/setup';
 import { loadCases } from './support/case-table.js';
 import { viaInstrumentDispatch } from './support/entry-points.js';
 

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ArgspanInstrumentation, ArgspanSession, listSpanFiles, setupTracing } from '@argspan/instrumentation';
+import { ArgspanInstrumentation, ArgspanSession } from '@argspan/instrumentation';
+import { listSpanFiles, setupTracing } from '@argspan/setup';
 
 type OtlpSpan = { name: string; spanId: string; parentSpanId?: string; attributes?: { key: string; value: Record<string, unknown> }[] };
 

@@ -6,15 +6,8 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ArgAttributes, CallAttributes, GenAiAttributes, OtelAttributes } from '@argspan/conventions';
 import { createValueHasher } from '@argspan/core';
-import {
-  ArgspanClarificationError,
-  ArgspanInstrumentation,
-  ArgspanRefusedError,
-  ArgspanSession,
-  FileSpanExporter,
-  encodeOtlpJson,
-  listSpanFiles,
-} from '@argspan/instrumentation';
+import { ArgspanClarificationError, ArgspanInstrumentation, ArgspanRefusedError, ArgspanSession } from '@argspan/instrumentation';
+import { FileSpanExporter, encodeOtlpJson, listSpanFiles } from '@argspan/setup';
 import { memoryTracing, only } from '../packages/instrumentation/test-support/tracing.js';
 
 const KEY = Buffer.alloc(32, 9);
@@ -78,7 +71,8 @@ describe('seed 002: the Tokyo invite', () => {
       [GenAiAttributes.OPERATION_NAME]: 'execute_tool',
       [GenAiAttributes.TOOL_NAME]: 'calendar.create',
       [GenAiAttributes.TOOL_CALL_ID]: 'call_1',
-      [GenAiAttributes.CONVERSATION_ID]: 'run-tokyo',
+      [CallAttributes.CALL_ID]: 'call_1',
+      [CallAttributes.RUN_ID]: 'run-tokyo',
       [CallAttributes.ARGS_COUNT]: 4,
       [CallAttributes.ARGS_TRUNCATED]: 0,
       [CallAttributes.ARGS_BYTES]: 7 + 5 + 20 + 10,
@@ -183,7 +177,8 @@ describe('seed 000: the dotenv read', () => {
       [GenAiAttributes.OPERATION_NAME]: 'execute_tool',
       [GenAiAttributes.TOOL_NAME]: 'fs.read',
       [GenAiAttributes.TOOL_CALL_ID]: 'call_read',
-      [GenAiAttributes.CONVERSATION_ID]: 'run-dotenv',
+      [CallAttributes.CALL_ID]: 'call_read',
+      [CallAttributes.RUN_ID]: 'run-dotenv',
       [CallAttributes.ARGS_COUNT]: 1,
       [CallAttributes.ARGS_TRUNCATED]: 0,
       [CallAttributes.ARGS_BYTES]: Buffer.byteLength(envFile),

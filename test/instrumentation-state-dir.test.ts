@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 // where nothing can be created (procfs refuses every mkdir, for root too), calls are still
 // classified, gated and recorded, with one warning that hashes will not join across processes.
 const INSTRUMENTATION = fileURLToPath(new URL('../packages/instrumentation/dist/index.js', import.meta.url));
+const SETUP = fileURLToPath(new URL('../packages/setup/dist/index.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'argspan-state-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -16,7 +17,8 @@ function runAgent(cwd: string, env: Record<string, string> = {}) {
   const script = join(dir, `agent-${Math.random().toString(36).slice(2)}.mjs`);
   writeFileSync(
     script,
-    `import { instrumentDispatch, setupTracing, ArgspanRefusedError } from ${JSON.stringify(INSTRUMENTATION)};
+    `import { instrumentDispatch, ArgspanRefusedError } from ${JSON.stringify(INSTRUMENTATION)};
+import { setupTracing } from ${JSON.stringify(SETUP)};
 const tracing = setupTracing({ register: false, exporter: 'file', env: {}, file: { directory: ${JSON.stringify(join(dir, 'traces'))} } });
 const run = instrumentDispatch(async () => 'ran', { tracerProvider: tracing.provider });
 console.log(await run('fs.read', { path: 'README.md' }));

@@ -4,7 +4,8 @@ import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ArgAttributes, CallAttributes, GenAiAttributes } from '@argspan/conventions';
-import { ArgspanInstrumentation, ArgspanSession, setupTracing } from '@argspan/instrumentation';
+import { ArgspanInstrumentation, ArgspanSession } from '@argspan/instrumentation';
+import { setupTracing } from '@argspan/setup';
 import { classification } from '../packages/instrumentation/test-support/tracing.js';
 
 /** A loopback OTLP/HTTP receiver: keeps every request body it gets on /v1/traces. */
@@ -97,7 +98,7 @@ describe('instrumentation over the wire (real OTLP/HTTP exporter, loopback recei
     const to = byName.get('tool_arg to')!;
     const key = byName.get('tool_arg aws_key')!;
     expect(tool.kind).toBe(1);
-    expect(attr(tool, GenAiAttributes.CONVERSATION_ID)).toBe('run-wire');
+    expect(attr(tool, CallAttributes.RUN_ID)).toBe('run-wire');
     expect(attr(tool, GenAiAttributes.TOOL_CALL_ID)).toBe('c2');
     expect(attr(tool, CallAttributes.RESIDENCY)).toBe('secret');
     // The OTLP/HTTP exporter spells int64 as a JSON number; receivers accept both.

@@ -2,7 +2,8 @@ import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSyn
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ResourceAttributes, type Residency } from '@argspan/conventions';
-import { DEFAULT_GATE_POLICY, createValueHasher } from '@argspan/core';
+import { createValueHasher } from '@argspan/core';
+import { DEFAULT_GATE_POLICY } from '@argspan/core/internal';
 import { randomBytes } from 'node:crypto';
 import { loadForeignCalls } from './foreign/load-foreign.js';
 import { readBaseline } from './baseline.js';

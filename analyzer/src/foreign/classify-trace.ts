@@ -1,6 +1,7 @@
 import { INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENGTH } from '@argspan/conventions';
 import type { ForeignEmitter } from './types.js';
-import { ProvenanceIndex, classifyCall, defaultSecretDetector, defaultsFromJsonSchema, type ClassifyOptions, type SecretDetector, type ValueHasher } from '@argspan/core';
+import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, type ClassifyOptions, type SecretDetector, type ValueHasher } from '@argspan/core';
+import { ProvenanceIndex } from '@argspan/core/internal';
 import { collectEvidence, TraceEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import type { ForeignCall, ForeignSpan, RecordedArguments } from './types.js';

@@ -27,8 +27,10 @@ export interface DerivedColumn {
 export const TOOL_CALL_COLUMNS: readonly DerivedColumn[] = [
   { column: 'operation', key: GenAiAttributes.OPERATION_NAME, type: 'str' },
   { column: 'tool_attr', key: GenAiAttributes.TOOL_NAME, type: 'str' },
-  { column: 'call_id', key: GenAiAttributes.TOOL_CALL_ID, type: 'str' },
-  { column: 'run_id', key: GenAiAttributes.CONVERSATION_ID, type: 'str' },
+  { column: 'tool_call_id', key: GenAiAttributes.TOOL_CALL_ID, type: 'str' },
+  { column: 'argspan_call_id', key: CallAttributes.CALL_ID, type: 'str' },
+  { column: 'conversation_id', key: GenAiAttributes.CONVERSATION_ID, type: 'str' },
+  { column: 'argspan_run_id', key: CallAttributes.RUN_ID, type: 'str' },
   { column: 'error_type', key: OtelAttributes.ERROR_TYPE, type: 'str' },
   { column: 'args_count', key: CallAttributes.ARGS_COUNT, type: 'int' },
   { column: 'args_truncated', key: CallAttributes.ARGS_TRUNCATED, type: 'int' },
@@ -188,7 +190,10 @@ export const ARGSPAN_TABLE_STEPS: readonly { table: string; sql: string }[] = [
     sql: `
 CREATE TABLE tool_calls AS
   WITH sent AS (${SENT_SQL})
-  SELECT c.*, coalesce(c.tool_attr, substr(c."name", ${strip(SpanNamePrefix.TOOL_CALL)})) AS tool,
+  SELECT c.* EXCLUDE (tool_call_id, argspan_call_id, conversation_id, argspan_run_id),
+    -- argspan's own ids first; older exports wrote them into the GenAI attributes.
+    coalesce(c.argspan_call_id, c.tool_call_id) AS call_id, coalesce(c.argspan_run_id, c.conversation_id) AS run_id, c.conversation_id,
+    coalesce(c.tool_attr, substr(c."name", ${strip(SpanNamePrefix.TOOL_CALL)})) AS tool,
     coalesce(c.hop_remote, false) OR EXISTS (SELECT 1 FROM sent s WHERE s.trace_id = c.trace_id AND s.call_span_id = c.span_id) AS went_remote,
     ${sqlString(Emitter.ARGSPAN)} AS emitter,
     coalesce(c.error_type IN (${GATE_ERRORS}), false) AS stopped_by_gate,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateHitKey } from '@argspan/conventions';
-import { formatPath } from '@argspan/core';
+import { formatPath } from '@argspan/core/internal';
 import { Db } from '../db.js';
 import { sqlString } from './duckdb-types.js';
 import { STAGING_DDL } from './schema.js';

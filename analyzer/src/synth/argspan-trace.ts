@@ -134,7 +134,6 @@ export class ArgspanTraceBuilder {
       [GenAiAttributes.OPERATION_NAME]: OPERATION_EXECUTE_TOOL,
       [GenAiAttributes.TOOL_NAME]: spec.tool,
       [GenAiAttributes.TOOL_CALL_ID]: callId,
-      [GenAiAttributes.CONVERSATION_ID]: spec.runId,
     };
     // Another library's tool span carries the GenAI attributes only, and no argument spans.
     const foreign = spec.scope !== undefined && spec.scope !== INSTRUMENTATION_SCOPE;
@@ -148,6 +147,8 @@ export class ArgspanTraceBuilder {
       50,
       attributes(foreign ? { ...genAi, ...spec.extra } : {
         ...genAi,
+        [CallAttributes.CALL_ID]: callId,
+        [CallAttributes.RUN_ID]: spec.runId,
         [CallAttributes.ARGS_COUNT]: spec.declaredCount === null ? undefined : (spec.declaredCount ?? spec.args.length),
         [CallAttributes.ARGS_TRUNCATED]: 0,
         [CallAttributes.ARGS_BYTES]: spec.args.reduce((n, a) => n + (a.bytes ?? 16), 0),

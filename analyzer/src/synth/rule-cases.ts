@@ -216,7 +216,7 @@ export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
 };
 
 /** Attributes whose values tie spans of different traces together (run, payload, lease). */
-const CROSS_TRACE_KEYS = new Set<string>([GenAiAttributes.CONVERSATION_ID, CallAttributes.HOP_FINGERPRINT, EventAttributes.FINGERPRINT, EventAttributes.LEASE_ID]);
+const CROSS_TRACE_KEYS = new Set<string>([GenAiAttributes.CONVERSATION_ID, CallAttributes.RUN_ID, CallAttributes.HOP_FINGERPRINT, EventAttributes.FINGERPRINT, EventAttributes.LEASE_ID]);
 
 /**
  * The OTLP JSON lines of one rule case. Ids come from a seed of their own and run ids,

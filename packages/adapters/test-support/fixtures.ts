@@ -97,7 +97,7 @@ export function expectBookingAsked(spans: readonly ReadableSpan[], runId: string
     [CallAttributes.GATE_ACTION]: 'ask',
     [CallAttributes.GATE_HITS]: ['calendar_create.timezone'],
     [OtelAttributes.ERROR_TYPE]: ErrorType.CLARIFICATION,
-    [GenAiAttributes.CONVERSATION_ID]: runId,
+    [CallAttributes.RUN_ID]: runId,
   });
   const byKey = Object.fromEntries(argSpans(spans, cal).map((a) => [String(a.attributes[ArgAttributes.KEY]), a]));
   expect(byKey['attendee.email']?.attributes[ArgAttributes.PROVENANCE]).toBe('context_retrieved');

@@ -20,6 +20,8 @@ export const GenAiAttributes = {
   /** Opt-in: the call's result. */
   TOOL_CALL_RESULT: 'gen_ai.tool.call.result',
   CONVERSATION_ID: 'gen_ai.conversation.id',
+  /** `invoke_agent` spans: the agent's name. */
+  AGENT_NAME: 'gen_ai.agent.name',
   /** Model spans: the messages sent (JSON), the messages produced, the system instructions, the tools offered. */
   INPUT_MESSAGES: 'gen_ai.input.messages',
   OUTPUT_MESSAGES: 'gen_ai.output.messages',
@@ -35,6 +37,14 @@ export const OtelAttributes = {
 
 /** Attributes on the tool-call span (`execute_tool {tool}`). */
 export const CallAttributes = {
+  /**
+   * argspan's id of the call: the framework's tool-call id when it gave one (then also
+   * `gen_ai.tool.call.id`), else a generated `{run}:{n}` that links the call's results to later
+   * arguments and is never passed off as the framework's.
+   */
+  CALL_ID: 'argspan.call.id',
+  /** argspan's run (`ArgspanSession.runId`); `gen_ai.conversation.id` is the application's own conversation id. */
+  RUN_ID: 'argspan.run.id',
   ARGS_COUNT: 'argspan.args.count',
   ARGS_TRUNCATED: 'argspan.args.truncated',
   ARGS_BYTES: 'argspan.args.bytes',

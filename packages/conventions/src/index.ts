@@ -27,6 +27,7 @@ export {
   Emitter,
   Enforcement,
   OPERATION_EXECUTE_TOOL,
+  OPERATION_INVOKE_AGENT,
   HOP_DECISION_VALUES,
   DEFAULT_DENY_INFERRED,
   ResidencyRule,

@@ -100,12 +100,15 @@ export type Emitter = (typeof Emitter)[keyof typeof Emitter];
 /** `gen_ai.operation.name` of a tool-call span. */
 export const OPERATION_EXECUTE_TOOL = 'execute_tool';
 
+/** `gen_ai.operation.name` of an agent turn's span (`invoke_agent {agent}`). */
+export const OPERATION_INVOKE_AGENT = 'invoke_agent';
+
 /** Hop protocol decisions (seed 001 `decide`). */
 export const HOP_DECISION_VALUES = ['local', 'remote', 'queue', 'wait'] as const;
 export type HopDecision = (typeof HOP_DECISION_VALUES)[number];
 
 /** Default leaf names on which a model-inferred value is blocked or asked about (seed 002). */
-export const DEFAULT_DENY_INFERRED: readonly string[] = [
+export const DEFAULT_DENY_INFERRED: readonly string[] = Object.freeze([
   'timezone',
   'account_id',
   'price',
@@ -113,7 +116,7 @@ export const DEFAULT_DENY_INFERRED: readonly string[] = [
   'email',
   'to',
   'recipient',
-];
+]);
 
 /**
  * Ids of the residency rules that are not secret-detector rules (those carry the detector's own

@@ -99,14 +99,44 @@ export function decideVerdict(
  * full key, key without indices, or `tool.key`. Built once per call, asked once per leaf.
  */
 export function denylistMatcher(tool: string, denyInferred: readonly string[]): (key: string, leaf: string) => boolean {
-  const exact = new Set(denyInferred);
-  const lower = new Set(denyInferred.map((e) => e.toLowerCase()));
+  const { lower, keys } = denylistSets(denyInferred);
+  // `tool.key` entries for this tool, as keys: a lookup, with no string built per leaf.
+  const toolKeys = keys.size === 0 ? keys : keysOfTool(keys, tool);
+  if (keys.size === 0) return (_key, leaf) => lower.has(leaf.toLowerCase());
   return (key, leaf) => {
-    if (lower.has(leaf.toLowerCase()) || exact.has(key) || exact.has(`${tool}.${key}`)) return true;
+    if (lower.has(leaf.toLowerCase()) || keys.has(key) || toolKeys.has(key)) return true;
     if (!key.includes('[')) return false;
     const bare = keyWithoutIndices(key);
-    return exact.has(bare) || exact.has(`${tool}.${bare}`);
+    return keys.has(bare) || toolKeys.has(bare);
   };
+}
+
+/**
+ * The denylist as lookup sets, built once per policy list (a policy is reused for every call):
+ * every entry lower-cased (leaf names match in any case), and the entries that can only be keys
+ * (they hold a `.` or `[`; a plain name could be a key too, so those are in both).
+ */
+interface DenylistSets {
+  lower: ReadonlySet<string>;
+  keys: ReadonlySet<string>;
+}
+const DENYLIST_SETS = new WeakMap<readonly string[], DenylistSets>();
+
+function denylistSets(denyInferred: readonly string[]): DenylistSets {
+  let sets = DENYLIST_SETS.get(denyInferred);
+  if (!sets) {
+    sets = { lower: new Set(denyInferred.map((e) => e.toLowerCase())), keys: new Set(denyInferred.filter((e) => /[.[]/.test(e))) };
+    // A frozen list cannot change under the cache; a caller's mutable array is re-read every call.
+    if (Object.isFrozen(denyInferred)) DENYLIST_SETS.set(denyInferred, sets);
+  }
+  return sets;
+}
+
+function keysOfTool(keys: ReadonlySet<string>, tool: string): ReadonlySet<string> {
+  const prefix = `${tool}.`;
+  const out = new Set<string>();
+  for (const k of keys) if (k.startsWith(prefix)) out.add(k.slice(prefix.length));
+  return out;
 }
 
 /** Whether a leaf is on the inferred denylist (see {@link denylistMatcher}). */

@@ -135,6 +135,18 @@ export class ProvenanceIndex {
     this.add(this.context, typeof entry === 'string' ? indexSource(entry) : indexSource(contextText(entry.content), entry.callId));
   }
 
+  /**
+   * Forget the `count` oldest context sources (a session keeps only its recent results). The user
+   * text stays indexed as it is: nothing is re-tokenised.
+   */
+  dropOldestContext(count: number): void {
+    if (count <= 0) return;
+    this.context.splice(0, count);
+    this.longest = 0;
+    for (const src of this.user) this.longest = Math.max(this.longest, src.length);
+    for (const src of this.context) this.longest = Math.max(this.longest, src.length);
+  }
+
   private add(list: IndexedSource[], src: IndexedSource): void {
     list.push(src);
     // Context text is joined from JSON scalars, so allow for separators the value may keep.

@@ -52,12 +52,13 @@ export function isSecretFileName(token: string): boolean {
 
 /** Literal fragments every secret file name contains (lower-cased); values with none are skipped cheaply. */
 const FRAGMENTS = ['.env', 'id_', 'rc', '.pgpass', 'credentials', '.dockercfg', 'secret', '.htpasswd', '.key', '.p12', '.pfx', '.jks', '.pem', '.kube', '.ssh', '.docker', 'hosts.yml'];
+/** Any of {@link FRAGMENTS}, in any case: one pass over the value, no lower-cased copy. */
+const ANY_FRAGMENT = new RegExp(FRAGMENTS.map((f) => f.replace(/[.]/g, '\\.')).join('|'), 'i');
 
 /** Whether a value names a secret file anywhere among its path-like tokens. */
 export function namesSecretFile(text: string): boolean {
   if (text.length > MAX_PATH_SCAN_LENGTH) return false;
-  const lower = text.toLowerCase();
-  if (!FRAGMENTS.some((f) => lower.includes(f))) return false;
+  if (!ANY_FRAGMENT.test(text)) return false;
   for (const token of pathTokens(text)) if (isSecretFileName(token)) return true;
   return false;
 }

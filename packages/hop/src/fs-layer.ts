@@ -12,7 +12,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { promisify } from 'node:util';
-import { makeDirectories } from '@argspan/core';
+import { makeDirectories } from '@argspan/core/internal';
 
 const fsyncAsync = promisify(fsync);
 

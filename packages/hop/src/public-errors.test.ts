@@ -87,7 +87,7 @@ describe('hostile payloads', () => {
 
   it('a local result that cannot become JSON: HOP_PAYLOAD, not a TypeError', async () => {
     const hop = createRemoteHop(runner(), { send: createHttpSender({ url: server.url }), runLocal: async () => ({ big: 1n }) });
-    const err = await failure(hop({ tool: 't', callId: 'c', args: { a: 1 }, classification: { residency: 'secret' } }, createRecorder()));
+    const err = await failure(hop({ tool: 't', callId: 'c', args: { a: 1 }, residency: 'secret' }, createRecorder()));
     expectClean(err);
     expect(err.code).toBe('HOP_PAYLOAD');
   });
@@ -121,7 +121,7 @@ describe('callers’ code that throws', () => {
     class QuotaError extends Error {}
     const hop = createRemoteHop(runner(), { send, runLocal: async () => { throw new QuotaError('tool says no'); } });
     expectClean(await failure(hop(undefined as never, createRecorder())));
-    const local = await failure(hop({ tool: 't', callId: 'c', args: 1, classification: { residency: 'secret' } }, createRecorder()));
+    const local = await failure(hop({ tool: 't', callId: 'c', args: 1, residency: 'secret' }, createRecorder()));
     expect(local).toBeInstanceOf(QuotaError);
   });
 

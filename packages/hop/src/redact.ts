@@ -1,4 +1,5 @@
-import { isPlaceholderValue, isSecretKeyName, redactSecrets, redactionMarker } from '@argspan/core';
+import { redactSecrets, redactionMarker } from '@argspan/core';
+import { isPlaceholderValue, isSecretKeyName } from '@argspan/core/internal';
 import type { SecretDetector } from '@argspan/core';
 import { HopError, HopStateError } from './errors.js';
 

@@ -35,7 +35,7 @@ describe('createRemoteHop', () => {
 
   it('runs locally (and checkpoints it) when a secret is left, or rejects without a local runner', async () => {
     const send = createHttpSender({ url: server.url });
-    const call = { tool: 't', callId: 'c', args: { a: 1 }, classification: { residency: 'secret' } };
+    const call = { tool: 't', callId: 'c', args: { a: 1 }, residency: 'secret' };
     const withLocal = createRemoteHop(runner(), { send, runLocal: async () => ({ local: 1 }) });
     expect(await withLocal(call, createRecorder())).toEqual({ local: 1 });
     expect(await runner().readCheckpoint()).toMatchObject({ step: 0, phase: 'local', lastOutput: '{"local":1}' });

@@ -13,7 +13,8 @@ export interface RemoteHopCall {
   callId: string;
   /** Arguments already stripped to the tool's public schema. */
   args: unknown;
-  classification?: { residency?: string };
+  /** The call's residency label; `secret` means a secret is left (the protocol then keeps it local). */
+  residency?: string;
 }
 
 /** Options of {@link createRemoteHop}. */
@@ -76,7 +77,7 @@ export function createRemoteHop(runner: HopRunner, options: RemoteHopOptions): R
       const index = next++;
       const step = options.step
         ? await hook('step', index, () => options.step!(call, index))
-        : { index, needRemoteCapacity: true, secretsLeft: call.classification?.residency === 'secret' };
+        : { index, needRemoteCapacity: true, secretsLeft: call.residency === 'secret' };
       const out = await runner.runHop({ step, payload: call.args ?? null, send: options.send, span });
       switch (out.decision) {
         case 'remote':

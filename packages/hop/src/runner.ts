@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { createValueHasher, HashKeyError, loadOrCreateHashKey } from '@argspan/core';
+import { createValueHasher } from '@argspan/core';
+import { HashKeyError, loadOrCreateHashKey } from '@argspan/core/internal';
 import { isProcessAlive } from './boot-id.js';
 import type { Checkpoint } from './checkpoint-store.js';
 import { drainQueue } from './drain.js';

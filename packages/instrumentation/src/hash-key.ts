@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { createValueHasher, loadOrCreateHashKey } from '@argspan/core';
+import { createValueHasher } from '@argspan/core';
+import { loadOrCreateHashKey } from '@argspan/core/internal';
 import type { ValueHasher } from '@argspan/core';
 
 /** Environment variable holding the hash key as hex (at least 32 hex digits), shared by processes that must join hashes. */

@@ -1,7 +1,8 @@
 /**
  * @argspan/instrumentation — wraps an agent's tool dispatch so every call is classified, gated
  * and recorded as OpenTelemetry spans (`execute_tool {tool}` with one `tool_arg {key}` child per
- * argument). The wrapper uses only `@opentelemetry/api`; `setupTracing` and the exporters use the SDK.
+ * argument). It uses only `@opentelemetry/api` (a peer dependency) and joins whatever tracer provider
+ * the application registered; `@argspan/setup` wires an SDK for an application that has none.
  */
 export {
   ArgspanInstrumentation,
@@ -11,6 +12,8 @@ export {
   DEFAULT_HASH_MEMO_SIZE,
   DEFAULT_MAX_CONTEXT_CHARS,
 } from './instrumentation.js';
+export { runAgentTurn } from './agent-turn.js';
+export type { AgentTurnOptions } from './agent-turn.js';
 export { ArgspanSession } from './session.js';
 export type { SessionOptions } from './session.js';
 export {
@@ -31,13 +34,6 @@ export type {
   RemoteHopRequest,
   ToolSchema,
 } from './types.js';
-export { setupTracing, otlpTracesUrlFromEnv } from './export/setup.js';
-export type { SetupTracingOptions, TracingHandle, ExporterChoice } from './export/setup.js';
-export { FileSpanExporter, listSpanFiles } from './export/file-exporter.js';
-export type { FileSpanExporterOptions } from './export/file-exporter.js';
-export { CountingBatchSpanProcessor } from './export/counting-processor.js';
-export type { CountingBatchOptions, SpanLossStats } from './export/counting-processor.js';
-export { encodeOtlpJson } from './export/otlp-json.js';
 export {
   GenAiAttributes,
   OtelAttributes,

@@ -6,8 +6,9 @@ import { createValueHasher } from '@argspan/core';
 import type { CallClassification } from '@argspan/core';
 import { classification, inTurn, memoryTracing, only } from '../test-support/tracing.js';
 import { ArgspanBlockedError, ArgspanClarificationError, ArgspanGateError, ArgspanRefusedError } from './errors.js';
-import { encodeOtlpJson } from './export/otlp-json.js';
+import { encodeOtlpJson } from '@argspan/setup';
 import { FAIL_CLOSED_REASON } from './fail-closed.js';
+import { MAX_RECORDED_CONTENT } from './recorded-content.js';
 import { ArgspanInstrumentation, instrumentDispatch, wrapTool } from './instrumentation.js';
 import { ArgspanSession } from './session.js';
 import type { Classifier } from './types.js';
@@ -46,7 +47,8 @@ describe('ArgspanInstrumentation spans', () => {
       [GenAiAttributes.OPERATION_NAME]: 'execute_tool',
       [GenAiAttributes.TOOL_NAME]: 'calendar.create',
       [GenAiAttributes.TOOL_CALL_ID]: 'call-1',
-      [GenAiAttributes.CONVERSATION_ID]: 'run-1',
+      [CallAttributes.CALL_ID]: 'call-1',
+      [CallAttributes.RUN_ID]: 'run-1',
       [CallAttributes.ARGS_COUNT]: 2,
       [CallAttributes.ARGS_TRUNCATED]: 0,
       [CallAttributes.ARGS_BYTES]: c.bytes,
@@ -266,6 +268,92 @@ describe('ArgspanInstrumentation excerpts', () => {
   });
 });
 
+describe('ArgspanInstrumentation GenAI content attributes', () => {
+  const CANARY = 'ghp_' + 'C4NARYc4naryC4NARYc4naryC4NARYc4nary';
+  const KEY_CANARY = 'ghp_' + 'K3YCANARYk3ycanaryK3YCANARYk3ycanary';
+
+  it('records neither arguments nor results by default', async () => {
+    const { provider, spans } = memoryTracing();
+    await instrumentDispatch(async () => 'done', { tracerProvider: provider, hashKey: key })('search', { q: 'weather' });
+    const tool = only(spans(), 'execute_tool search');
+    expect(tool.attributes[GenAiAttributes.TOOL_CALL_ARGUMENTS]).toBeUndefined();
+    expect(tool.attributes[GenAiAttributes.TOOL_CALL_RESULT]).toBeUndefined();
+  });
+
+  it('records the arguments with secret values and credential keys replaced by markers, even on a refused call', async () => {
+    const { provider, spans } = memoryTracing();
+    const run = instrumentDispatch(async () => 'sent', { tracerProvider: provider, hashKey: key, recordArguments: true });
+    await expect(run('http.post', { title: 'Q3 sync', token: CANARY, headers: { [KEY_CANARY]: 'x' }, n: 3 })).rejects.toBeInstanceOf(ArgspanRefusedError);
+    const recorded = only(spans(), 'execute_tool http.post').attributes[GenAiAttributes.TOOL_CALL_ARGUMENTS];
+    expect(typeof recorded).toBe('string');
+    const parsed = JSON.parse(recorded as string) as Record<string, unknown>;
+    expect(parsed).toMatchObject({ title: 'Q3 sync', n: 3 });
+    expect(parsed.token).toMatch(/^\[REDACTED:[a-z0-9-]+\]$/);
+    expect(Object.keys(parsed.headers as object)).toEqual([expect.stringMatching(/^\[REDACTED:[a-z0-9-]+\]$/)]);
+    expect(JSON.stringify(spans().map((s) => [s.name, s.attributes, s.status]))).not.toContain('C4NARY');
+    expect(JSON.stringify(spans().map((s) => [s.name, s.attributes, s.status]))).not.toContain('K3YCANARY');
+  });
+
+  it('records a public call\'s result with credential shapes redacted', async () => {
+    const { provider, spans } = memoryTracing();
+    const run = instrumentDispatch(async () => ({ status: 'ok', echoed: `token=${CANARY}` }), { tracerProvider: provider, hashKey: key, recordResults: true });
+    await run('search', { q: 'weather' });
+    const recorded = only(spans(), 'execute_tool search').attributes[GenAiAttributes.TOOL_CALL_RESULT] as string;
+    expect(recorded).toContain('"status":"ok"');
+    expect(recorded).toContain('[REDACTED:');
+    expect(recorded).not.toContain('C4NARY');
+  });
+
+  it('records no result for a call with dirty-tree arguments: what it returned is as sensitive as what it was given', async () => {
+    const { provider, spans } = memoryTracing();
+    const dirty = classification('fs.read', [{ key: 'path', text: 'src/wip.ts', residency: 'dirty-tree', rule: 'dirty-path' }], { residency: 'dirty-tree' });
+    const run = instrumentDispatch(async () => 'uncommitted contents CANARY-DIRTY', {
+      tracerProvider: provider,
+      hashKey: key,
+      recordArguments: true,
+      recordResults: true,
+      policy: { denyResidencies: [] },
+      classifier: fixed({ 'fs.read': dirty }),
+    });
+    await expect(run('fs.read', { path: 'src/wip.ts' })).resolves.toBe('uncommitted contents CANARY-DIRTY');
+    const tool = only(spans(), 'execute_tool fs.read');
+    expect(JSON.parse(tool.attributes[GenAiAttributes.TOOL_CALL_ARGUMENTS] as string)).toEqual({ path: '[REDACTED:dirty-path]' });
+    expect(tool.attributes[GenAiAttributes.TOOL_CALL_RESULT]).toBeUndefined();
+  });
+
+  it('cuts recorded content at MAX_RECORDED_CONTENT characters', async () => {
+    const { provider, spans } = memoryTracing();
+    const run = instrumentDispatch(async () => 'r'.repeat(MAX_RECORDED_CONTENT * 2), { tracerProvider: provider, hashKey: key, recordResults: true });
+    await run('search', { q: 'weather' });
+    expect((only(spans(), 'execute_tool search').attributes[GenAiAttributes.TOOL_CALL_RESULT] as string).length).toBe(MAX_RECORDED_CONTENT);
+  });
+
+  it('writes gen_ai.tool.call.id only for a framework call id, and the tool type, description and conversation id when given', async () => {
+    const { provider, spans } = memoryTracing();
+    const session = new ArgspanSession({ runId: 'run-7', conversationId: 'thread-42' });
+    const run = instrumentDispatch(async () => 'ok', {
+      tracerProvider: provider,
+      hashKey: key,
+      session,
+      schemas: { search: { type: 'function', description: `Searches the web (key ${CANARY})` } },
+    });
+    await run('search', { q: 'weather' });
+    await run('other', { q: 'news' }, { callId: 'call_abc' });
+    const first = only(spans(), 'execute_tool search').attributes;
+    expect(first[GenAiAttributes.TOOL_CALL_ID]).toBeUndefined();
+    expect(typeof first[CallAttributes.CALL_ID]).toBe('string');
+    expect(first).toMatchObject({
+      [CallAttributes.RUN_ID]: 'run-7',
+      [GenAiAttributes.CONVERSATION_ID]: 'thread-42',
+      [GenAiAttributes.TOOL_TYPE]: 'function',
+      [GenAiAttributes.TOOL_DESCRIPTION]: expect.stringMatching(/^Searches the web \(key \[REDACTED:[a-z0-9-]+\]\)$/),
+    });
+    const second = only(spans(), 'execute_tool other').attributes;
+    expect(second).toMatchObject({ [GenAiAttributes.TOOL_CALL_ID]: 'call_abc', [CallAttributes.CALL_ID]: 'call_abc' });
+    expect(second[GenAiAttributes.TOOL_TYPE]).toBeUndefined();
+  });
+});
+
 describe('ArgspanInstrumentation remote hop hook', () => {
   it('sends remote-ok calls through the hook with stripped args and records the round trip', async () => {
     const { provider, spans } = memoryTracing();
@@ -285,7 +373,9 @@ describe('ArgspanInstrumentation remote hop hook', () => {
     const result = await run('summarise', { text: 'public text', internal_note: 'CANARY-STRIPPED' });
     expect(result).toEqual({ summary: 'short', got: { text: 'public text' } });
     expect(dispatch).not.toHaveBeenCalled();
-    expect(remote.mock.calls[0]![0].strippedKeys).toEqual(['internal_note']);
+    // The hook gets the stripped request and nothing else: no classification, so no raw leaf values.
+    expect(remote.mock.calls[0]![0]).toEqual({ tool: 'summarise', callId: expect.any(String), args: { text: 'public text' }, strippedKeys: ['internal_note'], residency: 'bulky-public' });
+    expect(JSON.stringify(remote.mock.calls[0]![0])).not.toContain('CANARY-STRIPPED');
     const tool = only(spans(), 'execute_tool summarise');
     expect(tool.attributes[CallAttributes.HOP_REMOTE]).toBe(true);
     expect(tool.attributes[CallAttributes.REMOTE_RTT_MS]).toBeGreaterThanOrEqual(0);

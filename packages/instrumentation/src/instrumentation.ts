@@ -1,8 +1,9 @@
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
-import type { Attributes, Context, Link, Span, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, HrTime, Link, Span, SpanOptions, Tracer } from '@opentelemetry/api';
 import {
   ArgAttributes,
   CallAttributes,
+  GenAiAttributes,
   INSTRUMENTATION_SCOPE,
   OtelAttributes,
   ResidencyRule,
@@ -10,18 +11,20 @@ import {
   toolCallSpanName,
 } from '@argspan/conventions';
 import type { Residency } from '@argspan/conventions';
-import { ArgumentSnapshotError, decideEnforcement, redactSecrets, resolvePolicy, snapshotArgs } from '@argspan/core';
+import { redactSecrets } from '@argspan/core';
+import { ArgumentSnapshotError, decideEnforcement, resolvePolicy, snapshotArgs } from '@argspan/core/internal';
 import type { CallClassification, ClassifyOptions, GatePolicy, ToolCall } from '@argspan/core';
 import { defaultClassifier } from './default-classifier.js';
 import { errorTypeOf, gateError } from './errors.js';
 import { leafExcerpt, MAX_EXCERPT_CHARS } from './excerpt.js';
-import { contextText } from '@argspan/core';
+import { contextText } from '@argspan/core/internal';
 import { classifySafely, failClosed } from './fail-closed.js';
 import { hashKeyFromEnv, hasherFor } from './hash-key.js';
 import { HashMemo } from './hash-memo.js';
 import { stripForHop } from './strip.js';
+import { recordedArguments, recordedResult } from './recorded-content.js';
 import { ArgspanSession } from './session.js';
-import { argSpanAttributes, argsHashInput, callSpanAttributes, selectArgSpans } from './span-attributes.js';
+import { argsHashInput, callSpanAttributes, selectArgSpans, setArgSpanAttributes } from './span-attributes.js';
 import type {
   ArgspanInstrumentationConfig,
   CallOptions,
@@ -39,7 +42,27 @@ export const DEFAULT_MAX_ARG_SPANS = 128;
 export const DEFAULT_HASH_MEMO_SIZE = 4096;
 /** @default 1048576 */
 export const DEFAULT_MAX_CONTEXT_CHARS = 1_048_576;
-const ARG_SPAN_OPTIONS = { kind: SpanKind.INTERNAL } as const;
+/** Longest `gen_ai.tool.description` written, in characters. */
+const MAX_DESCRIPTION_CHARS = 1024;
+/** Distinct tool descriptions kept redacted (one per tool; a server with more tools starts over). */
+const MAX_DESCRIPTIONS = 1024;
+
+/** The policy's lists, copied and frozen. */
+function frozenLists(p: GatePolicy): Pick<GatePolicy, 'remoteAllowlist' | 'remoteTools' | 'denyResidencies' | 'denyInferred'> {
+  return {
+    remoteAllowlist: Object.freeze([...p.remoteAllowlist]),
+    remoteTools: Object.freeze([...p.remoteTools]),
+    denyResidencies: Object.freeze([...p.denyResidencies]),
+    denyInferred: Object.freeze([...p.denyInferred]),
+  };
+}
+
+/** Now as OpenTelemetry HrTime ([seconds, nanoseconds] since the epoch). */
+function hrNow(): HrTime {
+  const ms = performance.timeOrigin + performance.now();
+  const seconds = Math.floor(ms / 1000);
+  return [seconds, Math.round((ms - seconds * 1000) * 1e6) % 1e9];
+}
 /** Status message of a tool that failed: the tool's own message could quote a value, so it is not copied. */
 const TOOL_FAILED = 'tool failed';
 
@@ -64,6 +87,9 @@ export class ArgspanInstrumentation {
   private readonly remote: RemoteHop | undefined;
   private readonly resultToContext: (tool: string, result: unknown) => unknown;
   private readonly maxContextChars: number;
+  private readonly recordArguments: boolean;
+  private readonly descriptions = new Map<string, string>();
+  private readonly recordResults: boolean;
   private readonly hashKey: Uint8Array | undefined;
   private readonly stateDir: string;
   private readonly memoSize: number;
@@ -77,13 +103,17 @@ export class ArgspanInstrumentation {
     this.classifier = config.classifier ?? defaultClassifier;
     // Validate the policy now: a bad option is a setup error, not a reason to refuse every call.
     this.gatePolicy = resolvePolicy(config.policy);
-    this.policy = { ...config.policy, remoteHop: config.remote !== undefined };
+    // The lists are copied and frozen once: the caller's arrays cannot change the policy later,
+    // and the core may cache lookups built from a frozen list.
+    this.policy = { ...config.policy, ...frozenLists(this.gatePolicy), remoteHop: config.remote !== undefined };
     this.schemas = config.schemas ?? {};
     const cap = config.maxArgSpans ?? DEFAULT_MAX_ARG_SPANS;
     if (!Number.isInteger(cap) || cap < 0) throw new RangeError(`argspan: maxArgSpans must be an integer >= 0, got ${cap}`);
     this.maxArgSpans = cap;
     this.excerptChars = config.excerpts ? Math.min(config.excerptLength ?? MAX_EXCERPT_CHARS, MAX_EXCERPT_CHARS) : 0;
     this.remote = config.remote;
+    this.recordArguments = config.recordArguments === true;
+    this.recordResults = config.recordResults === true;
     this.resultToContext = config.resultToContext ?? ((_tool, result) => result);
     this.maxContextChars = config.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS;
     if (!Number.isInteger(this.maxContextChars) || this.maxContextChars < 0) {
@@ -95,6 +125,17 @@ export class ArgspanInstrumentation {
     }
     this.hashKey = config.hashKey ?? hashKeyFromEnv();
     this.stateDir = config.stateDir ?? '.argspan';
+  }
+
+  /** A tool's description, redacted and cut once per distinct text (it is the same on every call). */
+  private redactedDescription(description: string): string {
+    let out = this.descriptions.get(description);
+    if (out === undefined) {
+      out = redactSecrets(description.slice(0, MAX_DESCRIPTION_CHARS)).text;
+      if (this.descriptions.size >= MAX_DESCRIPTIONS) this.descriptions.clear();
+      this.descriptions.set(description, out);
+    }
+    return out;
   }
 
   /** The value hasher, loaded on the first call (no I/O at construction); never rejects. */
@@ -143,7 +184,11 @@ export class ArgspanInstrumentation {
         kind: SpanKind.INTERNAL,
         attributes: callSpanAttributes(c, {
           callId,
+          frameworkCallId: options?.callId !== undefined,
           runId: session.runId,
+          conversationId: session.conversationId,
+          toolType: schema?.type,
+          toolDescription: schema?.description === undefined ? undefined : this.redactedDescription(schema.description),
           emitted: emit ? emit.length : c.leaves.length,
           argsHash: hasher.hash(argsHashInput(c.flat), memoisable(c, session)),
           hopBlocked: this.remote !== undefined && c.enforcement.action !== 'hop',
@@ -152,6 +197,10 @@ export class ArgspanInstrumentation {
       parent,
     );
     const active = trace.setSpan(parent, span);
+    if (this.recordArguments) {
+      const recorded = recordedArguments(sent, c);
+      if (recorded !== undefined) span.setAttribute(GenAiAttributes.TOOL_CALL_ARGUMENTS, recorded);
+    }
     this.recordArgs(c, emit, active, session, hasher);
 
     const refusal = gateError(callId, c);
@@ -169,7 +218,7 @@ export class ArgspanInstrumentation {
     try {
       if (remote) {
         const stripped = stripForHop(sent, schema?.publicKeys);
-        const request = { tool, callId, args: stripped.args, strippedKeys: stripped.stripped.map((k) => redactSecrets(k).text), classification: c };
+        const request = { tool, callId, args: stripped.args, strippedKeys: stripped.stripped.map((k) => redactSecrets(k).text), residency: c.residency };
         result = (await context.with(active, () => remote(request, span))) as R;
       } else {
         result = await context.with(active, () => invoke(sent));
@@ -182,6 +231,10 @@ export class ArgspanInstrumentation {
       throw err;
     }
     span.setAttributes(this.stopwatch(callStarted, remote ? performance.now() - started : undefined));
+    if (this.recordResults) {
+      const recorded = recordedResult(result, c);
+      if (recorded !== undefined) span.setAttribute(GenAiAttributes.TOOL_CALL_RESULT, recorded);
+    }
     session.recordCall(callId, span.spanContext(), this.contextOf(tool, result), !isPublicish(c.residency));
     span.end();
     return result;
@@ -195,6 +248,10 @@ export class ArgspanInstrumentation {
     hasher: HashMemo,
   ): void {
     const n = emit ? emit.length : c.leaves.length;
+    // Argument spans record labels, not work: one instant for all of them, given to the SDK as an
+    // HrTime so it does not read and convert two clocks per span.
+    const at = hrNow();
+    const options: SpanOptions = { kind: SpanKind.INTERNAL, startTime: at };
     for (let j = 0; j < n; j++) {
       const i = emit ? emit[j]! : j;
       const label = c.leaves[i]!;
@@ -204,7 +261,6 @@ export class ArgspanInstrumentation {
       const tainted = label.sourceCallId !== undefined && session.isSensitiveSource(label.sourceCallId);
       const open = isPublicish(label.residency) && !tainted && !c.failedClosed;
       const excerpt = this.excerptChars > 0 && open ? leafExcerpt(label, leaf, this.excerptChars) : undefined;
-      const attributes: Attributes = argSpanAttributes(label, hasher.hash(leaf.text, open), excerpt);
       let links: Link[] | undefined;
       if (label.sourceCallId !== undefined) {
         const source = session.spanContextOf(label.sourceCallId);
@@ -213,9 +269,9 @@ export class ArgspanInstrumentation {
       // Attributes go in after the start: in SDK 2.x start-option attributes are validated and
       // copied twice more (measured ~20% slower per span). Child spans are sampled by their parent,
       // so a sampler loses nothing; the tool span keeps its attributes in the start options.
-      const span = this.tracer.startSpan(argumentSpanName(label.key), links ? { kind: SpanKind.INTERNAL, links } : ARG_SPAN_OPTIONS, active);
-      span.setAttributes(attributes);
-      span.end();
+      const span = this.tracer.startSpan(argumentSpanName(label.key), links ? { ...options, links } : options, active);
+      setArgSpanAttributes(span, label, hasher.hash(leaf.text, open), excerpt);
+      span.end(at);
     }
   }
 

@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { SpanContext } from '@opentelemetry/api';
-import { ProvenanceIndex } from '@argspan/core';
+import { ProvenanceIndex } from '@argspan/core/internal';
 import type { ClassifyContext, ContextEntry } from '@argspan/core';
 import type { ToolSchema } from './types.js';
 
 /** Options of a new {@link ArgspanSession}. */
 export interface SessionOptions {
-  /** Run id, written as `gen_ai.conversation.id`. @default a random UUID */
+  /** argspan's run id, written as `argspan.run.id`. @default a random UUID */
   runId?: string;
+  /**
+   * The application's conversation (session, thread) id, written as `gen_ai.conversation.id` so
+   * argspan's spans join the application's other GenAI spans. @default undefined (not written)
+   */
+  conversationId?: string;
   /** The user's text so far (this turn, and earlier turns if the agent keeps them). @default [] */
   userText?: string | readonly string[];
   /**
@@ -26,12 +31,14 @@ export interface SessionOptions {
  * dispatcher; call {@link addUserText} for each user turn.
  */
 export class ArgspanSession {
-  /** Run id (`gen_ai.conversation.id`). */
+  /** argspan's run id (`argspan.run.id`). */
   readonly runId: string;
+  /** The application's conversation id (`gen_ai.conversation.id`), when it gave one. */
+  readonly conversationId: string | undefined;
   private userTexts: readonly string[];
   private entries: readonly ContextEntry[] = [];
   /** Provenance index over the user text and entries, built incrementally (core's `ProvenanceIndex`). */
-  private index: ProvenanceIndex;
+  private readonly index: ProvenanceIndex;
   private readonly spans = new Map<string, SpanContext>();
   /** Call ids whose arguments were secret or dirty-tree: their results are treated as sensitive too. */
   private readonly sensitive = new Set<string>();
@@ -41,6 +48,7 @@ export class ArgspanSession {
 
   constructor(options: SessionOptions = {}) {
     this.runId = options.runId ?? randomUUID();
+    this.conversationId = options.conversationId;
     const text = options.userText ?? [];
     this.userTexts = typeof text === 'string' ? [text] : [...text];
     this.maxEntries = positiveInt(options.maxContextEntries ?? 32, 'maxContextEntries');
@@ -59,14 +67,12 @@ export class ArgspanSession {
    * for text the agent retrieved some other way). Values found in it are `context_retrieved`.
    */
   addContext(entry: ContextEntry): void {
+    // Forgotten in batches: once twice the bound is kept, the older half goes, without re-indexing the rest.
     const next = [...this.entries, entry];
-    if (next.length > 2 * this.maxEntries) {
-      this.entries = next.slice(next.length - this.maxEntries);
-      this.index = ProvenanceIndex.from({ userText: this.userTexts, context: this.entries });
-    } else {
-      this.entries = next;
-      this.index.addContext(entry);
-    }
+    const drop = next.length > 2 * this.maxEntries ? next.length - this.maxEntries : 0;
+    this.entries = drop > 0 ? next.slice(drop) : next;
+    this.index.addContext(entry);
+    this.index.dropOldestContext(drop);
   }
 
   /** The user's text so far. */

@@ -1,11 +1,19 @@
-import type { Attributes } from '@opentelemetry/api';
+import type { Attributes, Span } from '@opentelemetry/api';
 import { ArgAttributes, CallAttributes, GenAiAttributes, OPERATION_EXECUTE_TOOL, gateHitKey } from '@argspan/conventions';
 import type { CallClassification, Leaf, LeafClassification } from '@argspan/core';
 
 /** Everything the `execute_tool` span records at its start, besides the classification. */
 export interface CallSpanInput {
+  /** argspan's id of the call (the framework's, or generated). */
   callId: string;
+  /** Whether `callId` is the framework's own (only then is it `gen_ai.tool.call.id`). */
+  frameworkCallId: boolean;
   runId: string;
+  /** The application's conversation id (`gen_ai.conversation.id`), when it gave one. */
+  conversationId: string | undefined;
+  /** `gen_ai.tool.type` and `gen_ai.tool.description` (already redacted: a tool's description comes from whoever wrote the tool), when known. */
+  toolType: string | undefined;
+  toolDescription: string | undefined;
   /** Leaves emitted as `tool_arg` spans. */
   emitted: number;
   /** Keyed hash of all arguments. */
@@ -19,8 +27,8 @@ export function callSpanAttributes(c: CallClassification, input: CallSpanInput):
   const attrs: Attributes = {
     [GenAiAttributes.OPERATION_NAME]: OPERATION_EXECUTE_TOOL,
     [GenAiAttributes.TOOL_NAME]: c.tool,
-    [GenAiAttributes.TOOL_CALL_ID]: input.callId,
-    [GenAiAttributes.CONVERSATION_ID]: input.runId,
+    [CallAttributes.CALL_ID]: input.callId,
+    [CallAttributes.RUN_ID]: input.runId,
     [CallAttributes.ARGS_COUNT]: input.emitted,
     [CallAttributes.ARGS_TRUNCATED]: c.leaves.length - input.emitted + c.droppedLeaves,
     [CallAttributes.ARGS_BYTES]: c.bytes,
@@ -36,27 +44,31 @@ export function callSpanAttributes(c: CallClassification, input: CallSpanInput):
     [CallAttributes.HOP_BLOCKED]: input.hopBlocked,
     [CallAttributes.FAILED_CLOSED]: c.failedClosed,
   };
+  if (input.frameworkCallId) attrs[GenAiAttributes.TOOL_CALL_ID] = input.callId;
+  if (input.conversationId !== undefined) attrs[GenAiAttributes.CONVERSATION_ID] = input.conversationId;
+  if (input.toolType !== undefined) attrs[GenAiAttributes.TOOL_TYPE] = input.toolType;
+  if (input.toolDescription !== undefined) attrs[GenAiAttributes.TOOL_DESCRIPTION] = input.toolDescription;
   if (c.gate.question !== undefined) attrs[CallAttributes.GATE_QUESTION] = c.gate.question;
   if (c.limits.length > 0) attrs[CallAttributes.ARGS_LIMITS] = c.limits;
   if (c.strippedKeys.length > 0) attrs[CallAttributes.STRIPPED_KEYS] = c.strippedKeys;
   return attrs;
 }
 
-/** Attributes of one `tool_arg {key}` span. */
-export function argSpanAttributes(label: LeafClassification, valueHash: string, excerpt: string | undefined): Attributes {
-  const attrs: Attributes = {
-    [ArgAttributes.KEY]: label.key,
-    [ArgAttributes.LEAF]: label.leaf,
-    [ArgAttributes.PROVENANCE]: label.provenance,
-    [ArgAttributes.RESIDENCY]: label.residency,
-    [ArgAttributes.RULE]: label.rule,
-    [ArgAttributes.VALUE_HASH]: valueHash,
-    [ArgAttributes.BYTES]: label.bytes,
-    [ArgAttributes.DENYLISTED]: label.denylisted,
-  };
-  if (label.sourceCallId !== undefined) attrs[ArgAttributes.SOURCE_CALL_ID] = label.sourceCallId;
-  if (excerpt !== undefined) attrs[ArgAttributes.EXCERPT] = excerpt;
-  return attrs;
+/**
+ * Write the attributes of one `tool_arg {key}` span onto it, one by one: no intermediate object
+ * per argument (there can be thousands per second).
+ */
+export function setArgSpanAttributes(span: Pick<Span, 'setAttribute'>, label: LeafClassification, valueHash: string, excerpt: string | undefined): void {
+  span.setAttribute(ArgAttributes.KEY, label.key);
+  span.setAttribute(ArgAttributes.LEAF, label.leaf);
+  span.setAttribute(ArgAttributes.PROVENANCE, label.provenance);
+  span.setAttribute(ArgAttributes.RESIDENCY, label.residency);
+  span.setAttribute(ArgAttributes.RULE, label.rule);
+  span.setAttribute(ArgAttributes.VALUE_HASH, valueHash);
+  span.setAttribute(ArgAttributes.BYTES, label.bytes);
+  span.setAttribute(ArgAttributes.DENYLISTED, label.denylisted);
+  if (label.sourceCallId !== undefined) span.setAttribute(ArgAttributes.SOURCE_CALL_ID, label.sourceCallId);
+  if (excerpt !== undefined) span.setAttribute(ArgAttributes.EXCERPT, excerpt);
 }
 
 /**

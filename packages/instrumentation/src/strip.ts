@@ -1,4 +1,4 @@
-import { stripToPublicSchema } from '@argspan/core';
+import { stripToPublicSchema } from '@argspan/core/internal';
 
 /**
  * What a remote hop sends: the arguments with every key outside the tool's public schema removed

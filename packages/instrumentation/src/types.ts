@@ -1,4 +1,5 @@
 import type { Span, TracerProvider } from '@opentelemetry/api';
+import type { Residency } from '@argspan/conventions';
 import type { CallClassification, ClassifyContext, ClassifyOptions, ToolCall } from '@argspan/core';
 import type { ArgspanSession } from './session.js';
 
@@ -23,10 +24,10 @@ export interface RemoteHopRequest {
   callId: string;
   /** The arguments with every key outside the tool's public schema stripped. */
   args: unknown;
-  /** Keys that were stripped (full dotted paths). */
+  /** Keys that were stripped (full dotted paths, credential-shaped keys redacted). */
   strippedKeys: readonly string[];
-  /** The full classification (leaf labels, never raw values beyond `flat`). */
-  classification: CallClassification;
+  /** The call's strongest residency label (`tiny-public` or `bulky-public` for a call the gate let hop). */
+  residency: Residency;
 }
 
 /**
@@ -43,8 +44,12 @@ export type RemoteHop = (request: RemoteHopRequest, span: Span) => Promise<unkno
  */
 export type Classifier = (call: ToolCall, ctx: ClassifyContext, options?: ClassifyOptions) => Omit<CallClassification, 'enforcement'>;
 
-/** What argspan knows about one tool's JSON schema. */
+/** What argspan knows about one tool: its JSON schema, and how the GenAI conventions describe it. */
 export interface ToolSchema {
+  /** `gen_ai.tool.type`: `function` (client-side code), `extension` (a server the agent calls, e.g. MCP), `datastore`. @default undefined (not written) */
+  type?: string;
+  /** `gen_ai.tool.description`. @default undefined (not written) */
+  description?: string;
   /** Keys the public schema declares; on a remote hop every other key is stripped. @default undefined (strip nothing) */
   publicKeys?: readonly string[];
   /** Schema defaults by full path or leaf name (for `schema_default` provenance). @default {} */
@@ -77,6 +82,17 @@ export interface ArgspanInstrumentationConfig {
   schemas?: Readonly<Record<string, ToolSchema>>;
   /** Most `tool_arg` spans per call; the rest are counted in `argspan.args.truncated`. The gate still sees every leaf. @default 128 */
   maxArgSpans?: number;
+  /**
+   * Write the GenAI conventions' opt-in `gen_ai.tool.call.arguments` (the arguments as JSON, every
+   * secret or dirty-tree leaf and credential key redacted), so GenAI backends (Langfuse, Phoenix)
+   * show the tool's input. @default false
+   */
+  recordArguments?: boolean;
+  /**
+   * Write `gen_ai.tool.call.result` (credential shapes redacted; none for a call with secret or
+   * dirty-tree arguments). @default false
+   */
+  recordResults?: boolean;
   /** Record `argspan.arg.excerpt` (redacted, never on secret or dirty-tree leaves). @default false */
   excerpts?: boolean;
   /** Longest excerpt in characters; values above 80 are clamped to 80. @default 80 */

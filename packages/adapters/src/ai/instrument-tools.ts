@@ -31,7 +31,7 @@ export function instrumentAiTools<T extends Record<string, AiToolLike>>(tools: T
     let schemaLearned: Promise<void> | undefined;
     const learnSchema = () =>
       (schemaLearned ??= jsonSchemaOf(tool.inputSchema).then((s) => {
-        if (s !== undefined) gated.learnJsonSchema(name, s);
+        gated.learnTool(name, { type: 'function', description: tool.description, ...(s !== undefined ? { jsonSchema: s } : {}) });
       }));
     const run = async (input: unknown, execOptions: AiToolExecutionOptions): Promise<{ result: unknown; callId: string | undefined }> => {
       await learnSchema();

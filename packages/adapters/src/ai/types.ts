@@ -11,6 +11,8 @@ export interface AiToolExecutionOptions {
 
 /** An AI SDK tool (`tool({ inputSchema, execute })` from `ai`); tools without `execute` are left alone. */
 export interface AiToolLike {
+  /** Written as `gen_ai.tool.description`. */
+  description?: string;
   inputSchema?: unknown;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   execute?: (input: any, options: any) => unknown;

@@ -54,7 +54,7 @@ export function instrumentMcpClient<C extends McpClientLike>(client: C, options:
     const tools: unknown = result?.tools;
     if (Array.isArray(tools)) {
       for (const t of tools as McpToolInfo[]) {
-        if (t && typeof t.name === 'string' && t.inputSchema !== undefined) gated.learnJsonSchema(toolName(t.name), t.inputSchema);
+        if (t && typeof t.name === 'string') gated.learnTool(toolName(t.name), { type: 'extension', description: t.description, ...(t.inputSchema !== undefined ? { jsonSchema: t.inputSchema } : {}) });
       }
     }
     return result;

@@ -4,6 +4,8 @@ import type { AdapterOptions, RefusalMode } from '../shared/types.js';
 /** One entry of an MCP `tools/list` result (the fields argspan reads). */
 export interface McpToolInfo {
   name: string;
+  /** Written as `gen_ai.tool.description`. */
+  description?: string;
   inputSchema?: unknown;
 }
 

@@ -1,5 +1,5 @@
 import { Agent, Runner, ToolCallError, setTracingDisabled, tool } from '@openai/agents';
-import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
+import { ScriptedModel, assistantMessage, functionCall } from '../../test-support/scripted-agents-model.js';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { CallAttributes, ErrorType, OtelAttributes } from '@argspan/conventions';

@@ -24,7 +24,7 @@ export function instrumentAgentTools<T extends AgentToolLike>(tools: readonly T[
     const invoke = tool.invoke;
     if (tool.type !== 'function' || typeof invoke !== 'function' || typeof tool.name !== 'string') return tool;
     const name = tool.name;
-    if (tool.parameters !== undefined) gated.learnJsonSchema(name, tool.parameters);
+    gated.learnTool(name, { type: 'function', description: tool.description, ...(tool.parameters !== undefined ? { jsonSchema: tool.parameters } : {}) });
     const wrapped = async (runContext: unknown, input: string, details?: AgentToolCallDetails) => {
       const callId = typeof details?.toolCall?.callId === 'string' ? details.toolCall.callId : undefined;
       try {

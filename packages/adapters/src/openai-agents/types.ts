@@ -13,6 +13,8 @@ export interface AgentToolCallDetails {
 export interface AgentToolLike {
   type: string;
   name?: string;
+  /** Written as `gen_ai.tool.description`. */
+  description?: string;
   parameters?: unknown;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   invoke?: (runContext: any, input: string, details?: any) => Promise<unknown>;

@@ -50,8 +50,8 @@ describe('gatedInstrumentation', () => {
     const { provider, spans } = memoryTracing();
     const g = gatedInstrumentation({ tracerProvider: provider, hashKey, schemas: { pinned: { defaults: {} } } });
     const schema = { type: 'object', properties: { sort: { type: 'string', default: 'name' } } };
-    g.learnJsonSchema('listing', schema);
-    g.learnJsonSchema('pinned', schema);
+    g.learnTool('listing', { type: 'function', jsonSchema: schema });
+    g.learnTool('pinned', { type: 'function', jsonSchema: schema });
     expect(g.hasSchema('listing')).toBe(true);
     await g.instrumentation.call('listing', { sort: 'name' }, undefined, () => 1);
     await g.instrumentation.call('pinned', { sort: 'name' }, undefined, () => 1);

@@ -4,11 +4,22 @@ import { ArgspanInstrumentation } from '@argspan/instrumentation';
 import type { Classifier, ToolSchema } from '@argspan/instrumentation';
 import type { AdapterOptions } from './types.js';
 
+/** What a framework tells about one of its tools. */
+export interface LearnedTool {
+  jsonSchema?: unknown;
+  /** `gen_ai.tool.type`: `function` for code the agent runs, `extension` for an MCP server's tool. */
+  type: 'function' | 'extension';
+  description?: unknown;
+}
+
 /** An instrumentation whose tool schemas can still be learned after it was built. */
 export interface GatedInstrumentation {
   instrumentation: ArgspanInstrumentation;
-  /** Record a tool's JSON schema (unless the user configured a schema for that tool). */
-  learnJsonSchema(tool: string, jsonSchema: unknown): void;
+  /**
+   * Record what the framework says about a tool — its JSON input schema, its GenAI tool type and
+   * description — unless the user configured a schema for that tool.
+   */
+  learnTool(tool: string, about: LearnedTool): void;
   /** Whether a schema (configured or learned) is known for `tool`. */
   hasSchema(tool: string): boolean;
 }
@@ -35,9 +46,14 @@ export function gatedInstrumentation(options: AdapterOptions = {}): GatedInstrum
   });
   return {
     instrumentation,
-    learnJsonSchema(tool, jsonSchema) {
+    learnTool(tool, about) {
       if (Object.hasOwn(configured, tool)) return;
-      schemas[tool] = toolSchemaFromJsonSchema(jsonSchema);
+      schemas[tool] = {
+        ...schemas[tool],
+        ...(about.jsonSchema !== undefined ? toolSchemaFromJsonSchema(about.jsonSchema) : {}),
+        type: about.type,
+        ...(typeof about.description === 'string' && about.description !== '' ? { description: about.description } : {}),
+      };
     },
     hasSchema: (tool) => Object.hasOwn(schemas, tool),
   };

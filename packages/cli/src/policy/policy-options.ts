@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { parsePolicyFields, resolvePolicy, RecordedCallError, type GatePolicy } from '@argspan/core';
+import { type GatePolicy } from '@argspan/core';
+import { parsePolicyFields, resolvePolicy, RecordedCallError } from '@argspan/core/internal';
 
 /**
  * The gate policy's command-line form, declared once for every command that gates or judges calls

@@ -1,17 +1,7 @@
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
-import {
-  classifyCall,
-  loadCommittedContent,
-  parseRecordedCall,
-  readDirtySet,
-  RecordedCallError,
-  type CallClassification,
-  type ClassifyOptions,
-  type CommittedContent,
-  type DirtySet,
-  type GatePolicy,
-} from '@argspan/core';
+import { classifyCall, loadCommittedContent, readDirtySet, type CallClassification, type ClassifyOptions, type CommittedContent, type DirtySet, type GatePolicy } from '@argspan/core';
+import { parseRecordedCall, RecordedCallError } from '@argspan/core/internal';
 import { Enforcement } from '@argspan/conventions';
 
 export interface ClassifyLinesOptions {

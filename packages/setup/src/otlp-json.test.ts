@@ -1,7 +1,7 @@
 import { SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { describe, expect, it } from 'vitest';
-import { memoryTracing } from '../../test-support/tracing.js';
+import { memoryTracing } from '../../instrumentation/test-support/tracing.js';
 import { encodeOtlpJson, nanos, toAnyValue } from './otlp-json.js';
 
 /** Drop zero values and spell int64 as strings, as the collector's pdata marshaler does. */

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { listSpanFiles } from './file-exporter.js';
 import { otlpTracesUrlFromEnv, setupTracing } from './setup.js';
 
-const child = fileURLToPath(new URL('../../test-support/exit-child.mjs', import.meta.url));
+const child = fileURLToPath(new URL('../test-support/exit-child.mjs', import.meta.url));
 
 function spanNames(dir: string): string[] {
   if (!existsSync(dir)) return [];

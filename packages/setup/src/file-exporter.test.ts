@@ -5,7 +5,7 @@ import { ExportResultCode } from '@opentelemetry/core';
 import type { ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { memoryTracing } from '../../test-support/tracing.js';
+import { memoryTracing } from '../../instrumentation/test-support/tracing.js';
 import { FileSpanExporter, listSpanFiles } from './file-exporter.js';
 
 function makeSpans(n: number, pad = 0): ReadableSpan[] {

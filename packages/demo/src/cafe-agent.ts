@@ -6,7 +6,8 @@
  * remote-ok, so the call goes through the write-ahead hop protocol: checkpoint, probe, lease, send
  * with an idempotency key, checkpoint the result, release. Prints one JSON line per milestone.
  */
-import { ArgspanInstrumentation, ArgspanSession, setupTracing } from '@argspan/instrumentation';
+import { ArgspanInstrumentation, ArgspanSession } from '@argspan/instrumentation';
+import { setupTracing } from '@argspan/setup';
 import { createHopRunner, createHttpSender, createRemoteHop } from '@argspan/hop';
 import { DEMO_NOTES, SUMMARISE_TOOL } from './cafe-notes.js';
 

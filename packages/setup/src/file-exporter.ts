@@ -4,7 +4,7 @@ import { ExportResultCode } from '@opentelemetry/core';
 import type { ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { encodeOtlpJson } from './otlp-json.js';
-import { makeDirectoriesSync } from '@argspan/core';
+import { makeDirectoriesSync } from '@argspan/core/internal';
 
 /** Options of {@link FileSpanExporter}. */
 export interface FileSpanExporterOptions {

@@ -1,0 +1,16 @@
+/**
+ * Building blocks argspan's own packages share (instrumentation, hop, adapters, CLI, analyzer).
+ * Not a public API: names here may change or go in any release. Users import `@argspan/core`.
+ */
+export { decideEnforcement } from './enforcement.js';
+export type { EnforcementInput } from './enforcement.js';
+export { ProvenanceIndex, contextText } from './provenance.js';
+export { DEFAULT_GATE_POLICY, resolvePolicy } from './gate.js';
+export { formatPath } from './flatten.js';
+export { stripToPublicSchema } from './json-schema.js';
+export { isSecretKeyName, isPlaceholderValue } from './secret-key-names.js';
+export { loadOrCreateHashKey, HashKeyError } from './hash-key-file.js';
+export { makeDirectories, makeDirectoriesSync } from './make-directories.js';
+export { parseRecordedCall, parsePolicyFields, RecordedCallError } from './recorded-call.js';
+export type { RecordedCall } from './recorded-call.js';
+export { snapshotArgs, ArgumentSnapshotError } from './snapshot.js';

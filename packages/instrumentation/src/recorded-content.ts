@@ -1,0 +1,64 @@
+import { Residency } from '@argspan/conventions';
+import { redactSecrets, redactionMarker, type CallClassification } from '@argspan/core';
+
+/** Longest `gen_ai.tool.call.arguments` / `.result` written, in characters; the rest is cut. @default 8192 */
+export const MAX_RECORDED_CONTENT = 8192;
+
+const SENSITIVE: ReadonlySet<string> = new Set([Residency.SECRET, Residency.DIRTY_TREE]);
+
+/**
+ * The call's arguments as `gen_ai.tool.call.arguments` (the GenAI conventions' opt-in attribute,
+ * so GenAI backends show the input): the dispatched snapshot as JSON with every secret or
+ * dirty-tree leaf replaced by a marker naming its rule, and every key that holds a credential
+ * redacted. Undefined when the call failed closed (nothing was classified to redact by).
+ */
+export function recordedArguments(snapshot: unknown, c: CallClassification): string | undefined {
+  if (c.failedClosed) return undefined;
+  let copy = snapshot === undefined ? undefined : (JSON.parse(JSON.stringify(snapshot)) as unknown);
+  c.flat.forEach((leaf, i) => {
+    const label = c.leaves[i]!;
+    if (!SENSITIVE.has(label.residency)) return;
+    copy = setAt(copy, leaf.path, redactionMarker(label.rule));
+  });
+  return cut(JSON.stringify(redactKeys(copy)) ?? '');
+}
+
+/**
+ * The tool's result as `gen_ai.tool.call.result`, with credential shapes redacted. A call with
+ * secret or dirty-tree arguments (reading `.env`, an uncommitted file) records no result: what it
+ * returned is as sensitive as what it was given.
+ */
+export function recordedResult(result: unknown, c: CallClassification): string | undefined {
+  if (c.failedClosed || SENSITIVE.has(c.residency) || result === undefined) return undefined;
+  let text: string | undefined;
+  try {
+    text = typeof result === 'string' ? result : JSON.stringify(result);
+  } catch {
+    return undefined;
+  }
+  return text === undefined ? undefined : cut(redactSecrets(text).text);
+}
+
+function cut(text: string): string {
+  return text.length > MAX_RECORDED_CONTENT ? text.slice(0, MAX_RECORDED_CONTENT) : text;
+}
+
+function setAt(root: unknown, path: readonly (string | number)[], value: string): unknown {
+  if (path.length === 0) return value;
+  let node = root as Record<string | number, unknown>;
+  for (let i = 0; i < path.length - 1; i++) {
+    const next = node?.[path[i]!];
+    if (next === null || typeof next !== 'object') return root;
+    node = next as Record<string | number, unknown>;
+  }
+  if (node !== null && typeof node === 'object') node[path[path.length - 1]!] = value;
+  return root;
+}
+
+function redactKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(redactKeys);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[redactSecrets(k).text] = redactKeys(x);
+  return out;
+}
