@@ -67,7 +67,12 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
     });
     const denyResidencies = options.denyResidencies ?? DEFAULT_DENY_RESIDENCIES;
     const foreign = await phase(options.onPhase, 'foreign calls', () =>
-      loadForeignCalls(db, createValueHasher(options.hashKey ?? randomBytes(32)), { remoteAllowlist: options.remoteAllowlist ?? [], denyResidencies }),
+      loadForeignCalls(
+        db,
+        createValueHasher(options.hashKey ?? randomBytes(32)),
+        { remoteAllowlist: options.remoteAllowlist ?? [], denyResidencies },
+        options.onPhase ? { onPhase: options.onPhase } : {},
+      ),
     );
     await phase(options.onPhase, 'policy', () => buildPolicyTables(db, options.remoteAllowlist ?? [], denyResidencies));
     const run = await runRules(db, rules, options.onPhase);

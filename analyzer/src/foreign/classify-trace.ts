@@ -18,7 +18,11 @@ export const ForeignArgumentRule = {
 
 /** One foreign tool call as a `tool_calls` row (its trace is the one classified). */
 export interface ForeignCallRow {
+  /** The span holding the call (for a proposal: the model span that made it), with its name, end and file. */
   spanId: string;
+  name: string;
+  endNs: bigint | null;
+  fileId: number | null;
   turnSpanId: string | null;
   tool: string;
   callId: string | null;
@@ -141,8 +145,12 @@ export function classifyForeignTrace(
       bytes += r.bytes;
       if (strongest === undefined || RESIDENCY_STRENGTH[r.residency] > RESIDENCY_STRENGTH[strongest]) strongest = r.residency;
     }
+    const span = bySpan.get(call.spanId)!;
     const callNo = out.call({
       spanId: call.spanId,
+      name: span.name,
+      endNs: span.recordedEndNs,
+      fileId: span.fileId,
       turnSpanId: call.parentSpanId,
       tool: c.tool,
       callId: call.callId ?? null,

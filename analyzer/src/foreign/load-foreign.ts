@@ -3,6 +3,7 @@ import type { ClassifyOptions } from '@argspan/core';
 import type { KeyedValueHasher } from '@argspan/core/internal';
 import type { Db } from '../db.js';
 import { sqlString } from '../load/duckdb-types.js';
+import { phase, type PhaseListener } from '../phases.js';
 import { classifyForeignTrace } from './classify-trace.js';
 import { EVIDENCE_ARRAY_KEYS, EVIDENCE_KEYS, EVIDENCE_PREFIXES } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
@@ -35,14 +36,23 @@ const MAX_HELD_SPANS = 50_000;
  * the same rules run over them as over argspan's own spans; and list in `argument_blobs` every
  * attribute that holds (a copy of) a call's arguments. Runs after argspan's tables exist.
  */
-export async function loadForeignCalls(db: Db, hasher: KeyedValueHasher, policy: ClassifyOptions, maxHeldSpans = MAX_HELD_SPANS): Promise<ForeignLoadStats> {
+export async function loadForeignCalls(
+  db: Db,
+  hasher: KeyedValueHasher,
+  policy: ClassifyOptions,
+  options: { onPhase?: PhaseListener; maxHeldSpans?: number } = {},
+): Promise<ForeignLoadStats> {
   const tables = await ForeignRowTables.open(db, hasher);
   try {
-    await numberTraces(db, CANDIDATE_SQL);
-    for await (const trace of candidateTraces(db, CANDIDATE_SQL, maxHeldSpans)) {
-      classifyForeignTrace(parseTraceSpans(trace.id, trace.texts, EVIDENCE_ARRAY_KEYS), { policy }, tables.sink(trace.no));
+    const candidates = await phase(options.onPhase, 'foreign calls: candidate traces', () => numberTraces(db, CANDIDATE_SQL));
+    if (candidates > 0) {
+      await phase(options.onPhase, 'foreign calls: read and classify', async () => {
+        for await (const trace of candidateTraces(db, CANDIDATE_SQL, options.maxHeldSpans ?? MAX_HELD_SPANS)) {
+          classifyForeignTrace(parseTraceSpans(trace.id, trace.texts, EVIDENCE_ARRAY_KEYS), { policy }, tables.sink(trace.no));
+        }
+      });
     }
-    await tables.finish();
+    await phase(options.onPhase, 'foreign calls: tables', () => tables.finish());
     return tables.stats;
   } finally {
     tables.close();

@@ -27,7 +27,7 @@ import type { ArgumentBlobRow, ForeignArgRow, ForeignCallRow, ForeignRowSink } f
 export const FOREIGN_TABLES = ['foreign_calls', 'foreign_calls_resolved', 'foreign_args', 'foreign_arg_keys', 'foreign_arg_labels', 'foreign_blobs', 'argspan_tool_args'] as const;
 
 const DDL = `
-CREATE TABLE foreign_calls (call_no INTEGER, trace_no INTEGER, span_id VARCHAR, turn_span_id VARCHAR, tool VARCHAR, call_id VARCHAR,
+CREATE TABLE foreign_calls (call_no INTEGER, trace_no INTEGER, span_id VARCHAR, "name" VARCHAR, end_ns BIGINT, file_id INTEGER, turn_span_id VARCHAR, tool VARCHAR, call_id VARCHAR,
   emitter VARCHAR, residency VARCHAR, args_count INTEGER, args_bytes BIGINT, call_source VARCHAR, no_evidence BOOLEAN, start_ns BIGINT);
 CREATE TABLE foreign_args (call_no INTEGER, key_no INTEGER, label_no INTEGER, h0 UINTEGER, h1 UINTEGER, h2 UINTEGER, h3 UINTEGER, bytes INTEGER);
 CREATE TABLE foreign_arg_keys (key_no INTEGER, "key" VARCHAR, leaf VARCHAR);
@@ -61,7 +61,7 @@ export class ForeignRowTables {
     appenders: Record<'calls' | 'args' | 'keys' | 'labels' | 'blobs', DuckDBAppender>,
     private readonly hasher: KeyedValueHasher,
   ) {
-    this.calls = new ChunkWriter(appenders.calls, [INTEGER, INTEGER, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, INTEGER, BIGINT, VARCHAR, BOOLEAN, BIGINT]);
+    this.calls = new ChunkWriter(appenders.calls, [INTEGER, INTEGER, VARCHAR, VARCHAR, BIGINT, INTEGER, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, INTEGER, BIGINT, VARCHAR, BOOLEAN, BIGINT]);
     this.args = new ChunkWriter(appenders.args, [INTEGER, INTEGER, INTEGER, UINTEGER, UINTEGER, UINTEGER, UINTEGER, INTEGER]);
     this.keys = new ChunkWriter(appenders.keys, [INTEGER, VARCHAR, VARCHAR]);
     this.labels = new ChunkWriter(appenders.labels, [INTEGER, VARCHAR, VARCHAR, VARCHAR, BOOLEAN]);
@@ -99,7 +99,7 @@ export class ForeignRowTables {
   private addCall(traceNo: number, c: ForeignCallRow): number {
     const no = this.stats.calls++;
     if (c.noEvidence) this.stats.noEvidenceCalls++;
-    this.calls.row([no, traceNo, c.spanId, c.turnSpanId, c.tool, c.callId, c.emitter, c.residency, c.argsCount, BigInt(c.argsBytes), c.source, c.noEvidence, c.startNs]);
+    this.calls.row([no, traceNo, c.spanId, c.name, c.endNs, c.fileId, c.turnSpanId, c.tool, c.callId, c.emitter, c.residency, c.argsCount, BigInt(c.argsBytes), c.source, c.noEvidence, c.startNs]);
     return no;
   }
 
@@ -165,11 +165,9 @@ export class ForeignRowTables {
       CREATE TABLE argument_blobs AS SELECT t.trace_id, b.span_id, b.attribute, b.call_span_id FROM foreign_blobs b JOIN foreign_traces t USING (trace_no);
       DROP TABLE foreign_blobs;`);
     if (this.stats.calls === 0) return;
-    // The call's span gives its name, end and file (for a proposal: the model span that made it).
     await this.db.run(`
       CREATE TABLE foreign_calls_resolved AS
-        SELECT f.call_no, t.trace_id, f.* EXCLUDE (call_no, trace_no), s."name", s.end_ns, s.file_id
-        FROM foreign_calls f JOIN foreign_traces t USING (trace_no) LEFT JOIN span_structs s ON s.trace_id = t.trace_id AND s.span_id = f.span_id;
+        SELECT f.call_no, t.trace_id, f.* EXCLUDE (call_no, trace_no) FROM foreign_calls f JOIN foreign_traces t USING (trace_no);
       DROP TABLE foreign_calls;
       ALTER TABLE foreign_calls_resolved RENAME TO foreign_calls;
       INSERT INTO tool_calls BY NAME

@@ -20,6 +20,8 @@ interface SpanJson {
   e: string | null;
   /** scope name */
   c: string | null;
+  /** file id */
+  f: number | null;
   /** attribute keys */
   k: string[] | null;
   /** string values, parallel to `k` (NULL where the attribute is not a string) */
@@ -34,7 +36,7 @@ interface SpanJson {
  */
 export function spanJsonSql(arrayKeys: readonly string[]): string {
   const arrays = arrayKeys.map((k) => `arr_values(attr_arr[list_position(attr_keys, ${sqlString(k)})])`).join(', ');
-  return `to_json({s: span_id, p: parent_span_id, n: "name", b: start_ns::VARCHAR, e: end_ns::VARCHAR, c: scope_name, k: attr_keys, v: attr_str, a: [${arrays}]})::VARCHAR`;
+  return `to_json({s: span_id, p: parent_span_id, n: "name", b: start_ns::VARCHAR, e: end_ns::VARCHAR, c: scope_name, f: file_id, k: attr_keys, v: attr_str, a: [${arrays}]})::VARCHAR`;
 }
 
 /**
@@ -61,7 +63,8 @@ function readSpan(traceId: string, text: string, arrayKeys: readonly string[]): 
     if (a) attrs.set(arrayKeys[i]!, a as string[]);
   }
   const startNs = j.b === null ? 0n : BigInt(j.b);
-  const span: ForeignSpan = { traceId, spanId: j.s, parentSpanId: j.p, name: j.n, startNs, endNs: j.e === null ? startNs : BigInt(j.e), scope: j.c, attrs };
+  const recordedEndNs = j.e === null ? null : BigInt(j.e);
+  const span: ForeignSpan = { traceId, spanId: j.s, parentSpanId: j.p, name: j.n, startNs, endNs: recordedEndNs ?? startNs, recordedEndNs, scope: j.c, fileId: j.f, attrs };
   return { span, started: j.b !== null };
 }
 
