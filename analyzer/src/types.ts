@@ -3,6 +3,7 @@ import type { InputProblem } from './load/input-error.js';
 import type { PhaseListener } from './phases.js';
 import type { Rule } from './rules/rule-file.js';
 import type { Finding } from './rules/run-rules.js';
+import type { RunOverview } from './overview/types.js';
 
 /** Options of {@link analyze}. */
 export interface AnalyzeOptions {
@@ -31,6 +32,11 @@ export interface AnalyzeOptions {
   hashKey?: Uint8Array;
   /** Baseline file: findings whose fingerprint it lists are suppressed. @default undefined */
   baseline?: string;
+  /**
+   * Also gather the overview the HTML report shows (runs, per-turn guessed fields, residency per
+   * tool, hop timeline, baseline comparison) as `result.overview`. @default false
+   */
+  overview?: boolean;
   /** Keep the DuckDB database in this file instead of in memory (its analyzer tables are replaced). @default undefined */
   dbPath?: string;
   /**
@@ -81,4 +87,6 @@ export interface AnalysisResult {
   findings: Finding[];
   rules: Rule[];
   stats: AnalysisStats;
+  /** What the HTML report shows beyond the findings; present when `overview` was asked for. */
+  overview?: RunOverview;
 }

@@ -173,7 +173,7 @@ export class ForeignRowTables {
       INSERT INTO tool_calls BY NAME
         SELECT trace_id, span_id, turn_span_id, "name", start_ns, end_ns, file_id, 'execute_tool' AS operation, tool, call_id,
           emitter, residency, args_count, args_bytes, call_source, no_evidence,
-          false AS went_remote, false AS stopped_by_gate, true AS dispatched
+          false AS went_remote, false AS left_machine, false AS stopped_by_gate, true AS dispatched
         FROM foreign_calls;
       ALTER TABLE tool_args RENAME TO argspan_tool_args;
       CREATE VIEW tool_args AS
@@ -181,7 +181,8 @@ export class ForeignRowTables {
         UNION ALL BY NAME
         SELECT c.trace_id, c.span_id, c.span_id AS call_span_id, k."key", k.leaf, l.provenance, l.residency, l.rule,
           printf('%08x%08x%08x%08x', a.h0, a.h1, a.h2, a.h3) AS value_hash, a.bytes::BIGINT AS bytes, l.denylisted,
-          c.tool, c.call_id, c.turn_span_id, c.emitter, c.file_id, false AS has_excerpt, true AS dispatched, false AS went_remote
+          c.tool, c.call_id, c.turn_span_id, c.emitter, c.file_id, false AS has_excerpt, true AS dispatched, false AS went_remote,
+          false AS left_machine
         FROM foreign_args a JOIN foreign_calls c USING (call_no) JOIN foreign_arg_keys k USING (key_no) JOIN foreign_arg_labels l USING (label_no);`);
   }
 

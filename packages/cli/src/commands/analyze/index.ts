@@ -3,7 +3,7 @@ import {
   RuleError,
   UsageError,
   analyze,
-  atOrAbove,
+  exitVerdict,
   formatProblem,
   reporters,
   writeBaseline,
@@ -13,7 +13,8 @@ import { Option, type Command } from 'commander';
 import { ExitCode } from '../../exit-codes.js';
 import type { CommandIO } from '../../io.js';
 import { internalErrorMessage, type CommandRegistrar } from '../../main.js';
-import { ANALYZE_OPTIONS, denyResidenciesOption, numericOptions, type AnalyzeCliOptions } from './options.js';
+import { writeFileSync } from 'node:fs';
+import { ANALYZE_OPTIONS, denyResidenciesOption, jaegerUrlOption, numericOptions, type AnalyzeCliOptions } from './options.js';
 import { createProgress } from './progress.js';
 
 const collect = (value: string, prev: string[] = []) => [...prev, value];
@@ -37,10 +38,14 @@ export const registerAnalyze: CommandRegistrar = (program: Command, io: CommandI
 async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandIO): Promise<number> {
   const numeric = numericOptions(opts);
   const deny = denyResidenciesOption(opts.denyResidencies);
-  if (!numeric.ok || !deny.ok) {
-    io.stderr.write(`argspan analyze: ${!numeric.ok ? numeric.error : (deny as { error: string }).error}\n`);
+  const jaeger = jaegerUrlOption(opts.jaegerUrl);
+  if (!numeric.ok || !deny.ok || !jaeger.ok) {
+    // Every option is checked before any file is read; the first error is the one printed.
+    const first = [numeric, deny, jaeger].find((checked) => !checked.ok) as { error: string };
+    io.stderr.write(`argspan analyze: ${first.error}\n`);
     return ExitCode.INPUT_ERROR;
   }
+  const wantsHtml = opts.format === 'html' || opts.html !== undefined;
   const progress = createProgress(io.stderr);
   let result: AnalysisResult;
   try {
@@ -49,6 +54,7 @@ async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandI
       rulesDirs: opts.rules,
       reports: opts.reports,
       allowPartial: opts.allowPartial,
+      overview: wantsHtml,
       remoteAllowlist: opts.remoteAllowlist.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
       ...numeric.options,
       ...(deny.value ? { denyResidencies: deny.value } : {}),
@@ -72,12 +78,28 @@ async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandI
     return ExitCode.INTERNAL_ERROR;
   }
   progress.done();
+  const reportOptions = {
+    failOn: opts.failOn,
+    ...(jaeger.value ? { jaegerUrl: jaeger.value } : {}),
+    ...(opts.writeBaseline ? { wroteBaseline: opts.writeBaseline } : {}),
+  };
   let report: string;
+  let htmlFile: string | undefined;
   try {
-    report = reporters[opts.format](result);
+    report = reporters[opts.format](result, reportOptions);
+    if (opts.html !== undefined) htmlFile = opts.format === 'html' ? report : reporters.html(result, reportOptions);
   } catch (err) {
     io.stderr.write(internalErrorMessage(err));
     return ExitCode.INTERNAL_ERROR;
+  }
+  if (opts.html !== undefined && htmlFile !== undefined) {
+    try {
+      writeFileSync(opts.html, htmlFile);
+    } catch (err) {
+      io.stderr.write(`argspan analyze: --html: ${opts.html} cannot be written (${(err as NodeJS.ErrnoException).code ?? 'error'})\n`);
+      return ExitCode.INPUT_ERROR;
+    }
+    io.stderr.write(`argspan analyze: wrote the HTML report to ${opts.html}\n`);
   }
   if (opts.writeBaseline) {
     try {
@@ -95,7 +117,5 @@ async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandI
     io.stderr.write(`argspan analyze: wrote ${result.findings.length} finding(s) to the baseline ${opts.writeBaseline}\n`);
     return ExitCode.OK;
   }
-  const failOn = opts.failOn;
-  const failing = failOn === 'none' ? [] : result.findings.filter((f) => atOrAbove(f.severity, failOn));
-  return failing.length ? ExitCode.FINDINGS : ExitCode.OK;
+  return exitVerdict(result.findings, opts.failOn).fails ? ExitCode.FINDINGS : ExitCode.OK;
 }

@@ -4,6 +4,8 @@ import { RESIDENCY_ORDER, type Residency } from '@argspan/conventions';
 /** Parsed `argspan analyze` options (commander camel-cases the flags). */
 export interface AnalyzeCliOptions {
   format: (typeof REPORT_FORMATS)[number];
+  html?: string;
+  jaegerUrl?: string;
   failOn: (typeof SEVERITIES)[number] | 'none';
   rules: string[];
   baseline?: string;
@@ -31,6 +33,8 @@ export interface OptionSpec {
 /** Every option of `argspan analyze`. */
 export const ANALYZE_OPTIONS: readonly OptionSpec[] = [
   { flags: '--format <format>', description: 'output format', choices: REPORT_FORMATS, default: 'table' },
+  { flags: '--html <file>', description: 'also write the HTML report to this file (beside --format)' },
+  { flags: '--jaeger-url <url>', description: 'Jaeger UI base URL: trace ids in the HTML report link to <url>/trace/<id>' },
   { flags: '--fail-on <severity>', description: 'exit 1 when a finding is at or above this severity', choices: [...SEVERITIES, 'none'], default: 'low' },
   { flags: '--rules <dir>', description: 'add the .sql rules in this folder (repeatable)', repeatable: true, default: [] },
   { flags: '--baseline <file>', description: 'suppress findings whose fingerprint this baseline lists' },
@@ -45,6 +49,21 @@ export const ANALYZE_OPTIONS: readonly OptionSpec[] = [
   { flags: '--memory-limit <size>', description: 'DuckDB memory limit, e.g. 1.25GB or 2GiB; beyond it tables spill to a temporary directory (default: 1.25GB)' },
   { flags: '--threads <n>', description: 'DuckDB worker threads (default: the machine\'s cores)' },
 ];
+
+/** `--jaeger-url`, checked before any file is read: an http(s) URL, or the error. */
+export function jaegerUrlOption(value: string | undefined): { ok: true; value: string | undefined } | { ok: false; error: string } {
+  if (value === undefined) return { ok: true, value: undefined };
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) {
+    return { ok: false, error: '--jaeger-url must be an http:// or https:// URL without credentials, e.g. http://localhost:16686' };
+  }
+  return { ok: true, value: url.href.replace(/\/+$/, '') };
+}
 
 /** A size DuckDB's `memory_limit` accepts: a number and a unit (decimal or binary). */
 const SIZE = /^(\d+(?:\.\d+)?) ?(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
