@@ -6,6 +6,7 @@ import { createValueHasher } from '@argspan/core';
 import { DEFAULT_GATE_POLICY } from '@argspan/core/internal';
 import { randomBytes } from 'node:crypto';
 import { loadForeignCalls } from './foreign/load-foreign.js';
+import { FOREIGN_TABLES } from './foreign/row-tables.js';
 import { readBaselineEntries, type BaselineEntry } from './baseline.js';
 import { collectOverview } from './overview/collect-overview.js';
 import { scanCredentials } from './credential-scan.js';
@@ -54,7 +55,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
       // Replace the analyzer's own objects in an existing database file; leave anything else alone.
       // Views first (they depend on the tables); each object is dropped as what it is, since an
       // older version may have written a view's name as a table.
-      const ours = new Set<string>([...SCHEMA_TABLES, 'span_structs']);
+      const ours = new Set<string>([...SCHEMA_TABLES, 'span_structs', ...FOREIGN_TABLES]);
       const existing = await db.all(`SELECT table_name AS name, table_type AS type FROM information_schema.tables WHERE table_schema = 'main' ORDER BY table_type = 'VIEW' DESC`);
       for (const o of existing.filter((o) => ours.has(String(o.name)))) await db.run(`DROP ${o.type === 'VIEW' ? 'VIEW' : 'TABLE'} ${o.name}`);
     }
@@ -68,7 +69,12 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
     });
     const denyResidencies = options.denyResidencies ?? DEFAULT_DENY_RESIDENCIES;
     const foreign = await phase(options.onPhase, 'foreign calls', () =>
-      loadForeignCalls(db, createValueHasher(options.hashKey ?? randomBytes(32)), { remoteAllowlist: options.remoteAllowlist ?? [], denyResidencies }),
+      loadForeignCalls(
+        db,
+        createValueHasher(options.hashKey ?? randomBytes(32)),
+        { remoteAllowlist: options.remoteAllowlist ?? [], denyResidencies },
+        options.onPhase ? { onPhase: options.onPhase } : {},
+      ),
     );
     await phase(options.onPhase, 'policy', () => buildPolicyTables(db, options.remoteAllowlist ?? [], denyResidencies));
     const run = await runRules(db, rules, options.onPhase);

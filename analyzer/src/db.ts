@@ -45,6 +45,16 @@ export class Db {
     }
   }
 
+  /**
+   * A second connection to the same database. A query streaming on one connection ends (silently:
+   * an empty chunk) when that connection runs anything else — an appender's flush included — so
+   * whatever writes while a stream is read writes through its own connection. Temp tables belong
+   * to the connection that made them. Close it before {@link close}.
+   */
+  async connect(): Promise<DuckDBConnection> {
+    return this.instance.connect();
+  }
+
   async run(sql: string): Promise<void> {
     await this.conn.run(sql);
   }

@@ -145,7 +145,7 @@ async function measureForeign(dir: string, spans: number, runs: number): Promise
   const foreign = join(dir, 'foreign.jsonl');
   const n = await writeRealisticTraces(native, spans);
   const f = await writeForeignTraces(foreign, spans);
-  console.log(`native: ${n} spans, ${(statSync(native).size / 1e6).toFixed(0)} MB; foreign: ${f} spans, ${(statSync(foreign).size / 1e6).toFixed(0)} MB`);
+  console.log(`native: ${n} spans, ${(statSync(native).size / 1e6).toFixed(0)} MB; foreign: ${f.spans} spans (${f.calls} tool calls), ${(statSync(foreign).size / 1e6).toFixed(0)} MB`);
   let a: Timing | undefined;
   let b: Timing | undefined;
   let phases: Phase[] = [];
@@ -157,6 +157,7 @@ async function measureForeign(dir: string, spans: number, runs: number): Promise
     const bi = await timed(`(b) analyze() foreign, run ${i}`, async () => {
       const r = await analyze({ paths: [foreign], onPhase: (name, wall, cpu) => runPhases.push({ name, wall, cpu }) });
       calls = r.stats.foreign_calls;
+      if (r.stats.spans !== f.spans || calls !== f.calls) throw new Error(`analyze read ${r.stats.spans} spans and ${calls} foreign calls, expected ${f.spans} and ${f.calls}`);
     });
     if (!b || bi.wall < b.wall) phases = runPhases;
     b = b ? best(b, bi) : bi;

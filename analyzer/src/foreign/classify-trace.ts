@@ -1,6 +1,6 @@
 import { INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENGTH } from '@argspan/conventions';
 import type { ForeignEmitter } from './types.js';
-import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, type ClassifyOptions, type SecretDetector, type ValueHasher } from '@argspan/core';
+import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, type ClassifyOptions, type LeafClassification, type SecretDetector } from '@argspan/core';
 import { ProvenanceIndex } from '@argspan/core/internal';
 import { collectEvidence, TraceEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
@@ -16,10 +16,13 @@ export const ForeignArgumentRule = {
   TRUNCATED: 'arguments-truncated',
 } as const;
 
-/** One foreign tool call as a `tool_calls` row. */
+/** One foreign tool call as a `tool_calls` row (its trace is the one classified). */
 export interface ForeignCallRow {
-  traceId: string;
+  /** The span holding the call (for a proposal: the model span that made it), with its name, end and file. */
   spanId: string;
+  name: string;
+  endNs: bigint | null;
+  fileId: number | null;
   turnSpanId: string | null;
   tool: string;
   callId: string | null;
@@ -33,27 +36,11 @@ export interface ForeignCallRow {
   startNs: bigint;
 }
 
-/** One argument leaf of a foreign call as a `tool_args` row: labels, a keyed hash and a byte count, never the value. */
-export interface ForeignArgRow {
-  traceId: string;
-  spanId: string;
-  key: string;
-  leaf: string;
-  provenance: string;
-  residency: string;
-  rule: string;
-  valueHash: string;
-  bytes: number;
-  denylisted: boolean;
-  tool: string;
-  callId: string | null;
-  turnSpanId: string | null;
-  emitter: ForeignEmitter;
-}
+/** One argument leaf of a foreign call as a `tool_args` row: labels and a byte count (the value is hashed, never kept). */
+export type ForeignArgRow = Pick<LeafClassification, 'key' | 'leaf' | 'provenance' | 'residency' | 'rule' | 'bytes' | 'denylisted'>;
 
 /** An attribute holding (a copy of) a foreign call's recorded arguments. */
 export interface ArgumentBlobRow {
-  traceId: string;
   /** The span holding the attribute. */
   spanId: string;
   attribute: string;
@@ -61,10 +48,17 @@ export interface ArgumentBlobRow {
   callSpanId: string;
 }
 
+/** Where the rows of one trace's foreign calls go. */
+export interface ForeignRowSink {
+  /** Add a call; returns its number, which its argument rows name. */
+  call(row: ForeignCallRow): number;
+  /** Add an argument leaf of call `callNo`, with the keyed hash of its value `text` (the text itself is not kept). */
+  arg(callNo: number, row: ForeignArgRow, text: string): void;
+  blob(row: ArgumentBlobRow): void;
+}
+
 /** What classifying one trace's foreign calls needs besides its spans. */
 export interface ForeignClassifyOptions {
-  /** Keyed hash of leaf values (the analyzer's key; values are never kept). */
-  hasher: ValueHasher;
   /** The gate policy the analysis judges by (denylist, thresholds, dirty set). */
   policy: ClassifyOptions;
 }
@@ -80,7 +74,8 @@ export interface ForeignClassifyOptions {
 export function classifyForeignTrace(
   spans: readonly ForeignSpan[],
   options: ForeignClassifyOptions,
-): { calls: ForeignCallRow[]; args: ForeignArgRow[]; blobs: ArgumentBlobRow[] } {
+  out: ForeignRowSink,
+): void {
   const evidence = new TraceEvidence();
   const executed: ForeignCall[] = [];
   for (const span of spans) {
@@ -89,7 +84,11 @@ export function classifyForeignTrace(
     for (const r of TOOL_SPAN_RECOGNIZERS) {
       const call = r.toolCall(span);
       if (!call) continue;
-      executed.push({ ...call, emitter: r.emitter, spanId: span.spanId, parentSpanId: span.parentSpanId, atNs: span.startNs, source: 'tool-span' });
+      // Built field by field: spreading the recogniser's object (optional fields added by spread) is slow.
+      const found: ForeignCall = { emitter: r.emitter, spanId: span.spanId, parentSpanId: span.parentSpanId, tool: call.tool, args: call.args, atNs: span.startNs, source: 'tool-span' };
+      if (call.callId !== undefined) found.callId = call.callId;
+      if (call.result !== undefined) found.result = call.result;
+      executed.push(found);
       if (call.result !== undefined) evidence.result(call.callId, call.result, span.endNs);
       break;
     }
@@ -102,85 +101,69 @@ export function classifyForeignTrace(
   };
   const { unexecuted, copies } = matchProposals(evidence, executed, spans, decode);
   const calls = [...executed, ...unexecuted].sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
-  const traceId = spans[0]!.traceId;
-  const blobs: ArgumentBlobRow[] = [...copies.map((c) => ({ traceId, ...c }))];
+  for (const c of copies) out.blob(c);
   const bySpan = new Map(spans.map((s) => [s.spanId, s]));
   for (const call of calls) {
-    blobs.push({ traceId, spanId: call.spanId, attribute: call.args.attribute, callSpanId: call.spanId });
+    out.blob({ spanId: call.spanId, attribute: call.args.attribute, callSpanId: call.spanId });
     // The same arguments recorded again on the call's span (OpenInference's tool.parameters, a hybrid's second copy).
     if (call.args.kind === 'blob' && call.args.text !== undefined && call.source === 'tool-span') {
       for (const [key, value] of bySpan.get(call.spanId)?.attrs ?? []) {
-        if (key !== call.args.attribute && value === call.args.text) blobs.push({ traceId, spanId: call.spanId, attribute: key, callSpanId: call.spanId });
+        if (key !== call.args.attribute && value === call.args.text) out.blob({ spanId: call.spanId, attribute: key, callSpanId: call.spanId });
       }
     }
   }
-  const callRows: ForeignCallRow[] = [];
-  const argRows: ForeignArgRow[] = [];
   // One provenance index per trace: the asserted text once, then each result as the calls reach its time.
   const index = ProvenanceIndex.from({ userText: [...evidence.assertedTexts] });
   const results = [...evidence.results].sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
   let nextResult = 0;
-  const detector = options.policy.detector ?? defaultSecretDetector;
+  const policies = policiesOf(options.policy);
+  // A tool's schema defaults, read once per trace; none when its schema declares none.
+  const defaultsByTool = new Map<string, Record<string, unknown> | undefined>();
   for (const call of calls) {
     // Results recorded up to the call's start: its own (recorded at its end) and later ones are not context for it.
     while (nextResult < results.length && results[nextResult]!.atNs <= call.atNs) {
       const r = results[nextResult++]!;
       index.addContext(r.callId !== undefined ? { callId: r.callId, content: r.content } : { content: r.content });
     }
-    const schema = evidence.toolSchemas.get(call.tool);
+    if (!defaultsByTool.has(call.tool)) defaultsByTool.set(call.tool, schemaDefaultsOf(evidence.toolSchemas.get(call.tool)));
+    const schemaDefaults = defaultsByTool.get(call.tool);
     const decoded = decoding.get(call) ?? decodeArguments(call.args);
     const c = classifyCall(
       { tool: call.tool, args: decoded.value },
-      {
-        index,
-        userTextAvailable: evidence.sawUserText,
-        ...(schema !== undefined ? { schemaDefaults: defaultsFromJsonSchema(schema) } : {}),
-      },
-      { ...options.policy, detector: blobScannedDetector(call.args, detector) },
+      { index, userTextAvailable: evidence.sawUserText, ...(schemaDefaults !== undefined ? { schemaDefaults } : {}) },
+      blobIsClean(call.args, policies.detector) ? policies.clean : policies.scanned,
     );
-    let strongest: string | undefined;
+    // An unreadable blob is one leaf: a credential in it is still found; otherwise it is unknown, saying why.
+    const unreadable = decoded.unreadable;
+    const rows: ForeignArgRow[] =
+      unreadable === undefined
+        ? c.leaves
+        : c.leaves.map((l) => (l.residency === Residency.SECRET ? l : { ...l, residency: Residency.UNKNOWN, provenance: Provenance.NO_EVIDENCE, rule: unreadable }));
+    let strongest: Residency | undefined;
     let bytes = 0;
-    c.leaves.forEach((l, i) => {
-      const flat = c.flat[i]!;
-      // An unreadable blob is one leaf: a credential in it is still found; otherwise it is unknown, saying why.
-      const unreadable = decoded.unreadable !== undefined && l.residency !== Residency.SECRET;
-      const residency = unreadable ? Residency.UNKNOWN : l.residency;
-      const row: ForeignArgRow = {
-        traceId: spans[0]!.traceId,
-        spanId: call.spanId,
-        key: l.key,
-        leaf: l.leaf,
-        provenance: unreadable ? Provenance.NO_EVIDENCE : l.provenance,
-        residency,
-        rule: unreadable ? decoded.unreadable! : l.rule,
-        valueHash: options.hasher.hash(flat.text),
-        bytes: l.bytes,
-        denylisted: l.denylisted,
-        tool: c.tool,
-        callId: call.callId ?? null,
-        turnSpanId: call.parentSpanId,
-        emitter: call.emitter,
-      };
-      argRows.push(row);
-      bytes += l.bytes;
-      if (strongest === undefined || RESIDENCY_STRENGTH[residency] > RESIDENCY_STRENGTH[strongest as Residency]) strongest = residency;
-    });
-    callRows.push({
-      traceId: spans[0]!.traceId,
+    for (const r of rows) {
+      bytes += r.bytes;
+      if (strongest === undefined || RESIDENCY_STRENGTH[r.residency] > RESIDENCY_STRENGTH[strongest]) strongest = r.residency;
+    }
+    const span = bySpan.get(call.spanId)!;
+    const callNo = out.call({
       spanId: call.spanId,
+      name: span.name,
+      endNs: span.recordedEndNs,
+      fileId: span.fileId,
       turnSpanId: call.parentSpanId,
       tool: c.tool,
       callId: call.callId ?? null,
       emitter: call.emitter,
       residency: strongest ?? Residency.UNKNOWN,
-      argsCount: c.leaves.length,
+      argsCount: rows.length,
       argsBytes: bytes,
       source: call.source,
       noEvidence: !evidence.sawUserText,
       startNs: call.atNs,
     });
+    for (let i = 0; i < rows.length; i++) out.arg(callNo, rows[i]!, c.flat[i]!.text);
   }
-  return { calls: callRows, args: argRows, blobs };
 }
 
 /**
@@ -243,17 +226,35 @@ function modelEmitter(span: ForeignSpan): ForeignEmitter {
 }
 
 /**
- * The detector to classify a call's leaves with. A recorded JSON blob is scanned once, whole: when
+ * Whether a call's leaves can skip the detector. A recorded JSON blob is scanned once, whole: when
  * it holds nothing credential-shaped — and no `\u` or `\/` escape that could hide a token from
- * the raw scan — no leaf decoded from it can, so the leaves skip the scan. Otherwise each leaf is
- * scanned as argspan scans its own.
+ * the raw scan — no leaf decoded from it can. Otherwise each leaf is scanned as argspan scans its own.
  */
-function blobScannedDetector(args: RecordedArguments, detector: SecretDetector): SecretDetector {
-  if (args.kind !== 'blob' || args.text === undefined || args.text.includes('\\u') || args.text.includes('\\/')) return detector;
-  return detector.find(args.text) === undefined ? CLEAN : detector;
+function blobIsClean(args: RecordedArguments, detector: SecretDetector): boolean {
+  if (args.kind !== 'blob' || args.text === undefined || args.text.includes('\\u') || args.text.includes('\\/')) return false;
+  return detector.find(args.text) === undefined;
 }
 
 const CLEAN: SecretDetector = { find: () => undefined, findAll: () => [] };
+
+/** The classify options of a policy, made once per policy: with its detector, and with none for clean blobs. */
+const optionsByPolicy = new WeakMap<ClassifyOptions, { detector: SecretDetector; scanned: ClassifyOptions; clean: ClassifyOptions }>();
+
+function policiesOf(policy: ClassifyOptions): { detector: SecretDetector; scanned: ClassifyOptions; clean: ClassifyOptions } {
+  let p = optionsByPolicy.get(policy);
+  if (!p) {
+    const detector = policy.detector ?? defaultSecretDetector;
+    optionsByPolicy.set(policy, (p = { detector, scanned: { ...policy, detector }, clean: { ...policy, detector: CLEAN } }));
+  }
+  return p;
+}
+
+/** Schema defaults by path, or undefined when the schema declares none (nothing to look up per leaf). */
+function schemaDefaultsOf(schema: unknown): Record<string, unknown> | undefined {
+  if (schema === undefined) return undefined;
+  const defaults = defaultsFromJsonSchema(schema);
+  return Object.keys(defaults).length > 0 ? defaults : undefined;
+}
 
 /** The arguments as a value to classify, or the raw blob and why it could not be decoded. */
 export function decodeArguments(args: RecordedArguments): { value: unknown; unreadable?: string } {

@@ -6,6 +6,33 @@ import { LangSmithAttributes } from './recognizers/langsmith.js';
 import { OpenInferenceAttributes } from './recognizers/openinference.js';
 import { TraceloopAttributes } from './recognizers/openllmetry.js';
 
+const PYDANTIC_ALL_MESSAGES = 'pydantic_ai.all_messages';
+const VercelPrompt = {
+  PROMPT: 'ai.prompt',
+  MESSAGES: 'ai.prompt.messages',
+  TOOLS: 'ai.prompt.tools',
+  RESPONSE_TOOL_CALLS: 'ai.response.toolCalls',
+} as const;
+
+/**
+ * Attribute keys evidence is read from (messages, prompts, system instructions, tool definitions),
+ * besides the run inputs on spans a recogniser's key already marks.
+ */
+export const EVIDENCE_KEYS: readonly string[] = [
+  GenAiAttributes.INPUT_MESSAGES,
+  GenAiAttributes.OUTPUT_MESSAGES,
+  GenAiAttributes.SYSTEM_INSTRUCTIONS,
+  GenAiAttributes.TOOL_DEFINITIONS,
+  PYDANTIC_ALL_MESSAGES,
+  VercelPrompt.PROMPT,
+  VercelPrompt.MESSAGES,
+  VercelPrompt.RESPONSE_TOOL_CALLS,
+];
+/** Families of flattened keys evidence is read from (OpenInference messages and tool schemas). */
+export const EVIDENCE_PREFIXES: readonly string[] = ['llm.input_messages.', 'llm.output_messages.', 'llm.tools.'];
+/** Array-valued attributes evidence reads (the Vercel AI SDK's tools, one JSON string each). */
+export const EVIDENCE_ARRAY_KEYS: readonly string[] = [VercelPrompt.TOOLS];
+
 /** What a trace tells about who asserted the values its tool calls carry. Filled span by span. */
 export class TraceEvidence {
   /** Text the user wrote (and the developer's system instructions: asserted, not invented). */
@@ -31,7 +58,10 @@ export class TraceEvidence {
 
   result(callId: string | undefined, content: unknown, atNs: bigint): void {
     const text = typeof content === 'string' ? content : JSON.stringify(content);
-    if (text !== undefined && text !== '') this.results.push({ ...(callId !== undefined ? { callId } : {}), content: text, atNs });
+    if (text === undefined || text === '') return;
+    const entry: TraceEvidence['results'][number] = { content: text, atNs };
+    if (callId !== undefined) entry.callId = callId;
+    this.results.push(entry);
   }
 
   schema(tool: unknown, schema: unknown): void {
@@ -105,7 +135,6 @@ function readGenAiMessages(span: ForeignSpan, into: TraceEvidence): void {
   if (Array.isArray(definitions)) for (const d of definitions) if (isObject(d)) into.schema(d.name, d.parameters ?? d.inputSchema ?? d.input_schema);
 }
 
-const PYDANTIC_ALL_MESSAGES = 'pydantic_ai.all_messages';
 
 /** A proposed call from a model span's output attribute `attribute`; `args` is the decoded value or a JSON string. */
 function proposal(span: ForeignSpan, attribute: string, tool: string, callId: string | undefined, args: unknown, position: number): Omit<ForeignCall, 'emitter'> {
@@ -169,12 +198,6 @@ function readOpenInferenceMessages(span: ForeignSpan, into: TraceEvidence): void
   }
 }
 
-const VercelPrompt = {
-  PROMPT: 'ai.prompt',
-  MESSAGES: 'ai.prompt.messages',
-  TOOLS: 'ai.prompt.tools',
-  RESPONSE_TOOL_CALLS: 'ai.response.toolCalls',
-} as const;
 
 /**
  * The Vercel AI SDK's prompt and response: `ai.prompt` (`{prompt}` or `{system, messages}`),

@@ -10,8 +10,13 @@ export interface ForeignSpan {
   parentSpanId: string | null;
   name: string;
   startNs: bigint;
+  /** The end, or the start when the span has no end. */
   endNs: bigint;
+  /** The end as recorded (null when the span has none). */
+  recordedEndNs: bigint | null;
   scope: string | null;
+  /** The file it was read from (`files.file_id`). */
+  fileId: number | null;
   attrs: ReadonlyMap<string, string | readonly string[]>;
 }
 

@@ -7,7 +7,8 @@ import { rng } from './realistic.js';
  * Synthetic traces in other libraries' shapes, for the analyzer's benchmark: agent runs of eight
  * emitters (the signatures of fixtures/traces/foreign/), each with a root span, model spans whose
  * prompts hold the user's request, and tool spans with 5–20-leaf argument blobs — some values the
- * user said, some copied from an earlier result, some invented (a timezone, an e-mail address).
+ * user said, some copied from an earlier result, now and then one invented (a timezone, an e-mail
+ * address: about one call in fifty, so the findings stay a small part of the work).
  */
 
 const EMITTERS = ['genai-semconv', 'vercel-ai', 'openinference', 'openllmetry', 'pydantic-ai', 'google-adk', 'langsmith', 'langfuse'] as const;
@@ -22,20 +23,26 @@ function sentence(rand: () => number, words: number): string {
   return s;
 }
 
-/** A tool call's arguments: 5–20 leaves, nested, some from the user text, one invented denylisted value now and then. */
-function toolArguments(rand: () => number, city: string, userText: string): Record<string, unknown> {
+/**
+ * A tool call's arguments: 5–20 leaves, nested, some from the user text; in about one call in
+ * fifty an invented value on a denylisted key (a timezone or a recipient the user never gave).
+ */
+function toolArguments(rand: () => number, city: string, userText: string, earlierReport: string | undefined): Record<string, unknown> {
   const leaves = 5 + Math.floor(rand() * 16);
   const args: Record<string, unknown> = { city, query: userText.slice(0, 40 + Math.floor(rand() * 60)) };
+  // A value copied from the previous call's result (context-retrieved).
+  if (earlierReport !== undefined) args.previous = earlierReport;
   const options: Record<string, unknown> = {};
   for (let i = 2; i < leaves; i++) {
     const r = rand();
-    if (r < 0.05) args.timezone = 'Europe/Berlin';
-    else if (r < 0.1) args.to = [`team-${i}@example.com`];
-    else if (r < 0.5) options[`opt_${i}`] = sentence(rand, 1 + Math.floor(rand() * 4));
-    else if (r < 0.8) options[`n_${i}`] = Math.floor(rand() * 1000);
+    if (r < 0.45) options[`opt_${i}`] = sentence(rand, 1 + Math.floor(rand() * 4));
+    else if (r < 0.78) options[`n_${i}`] = Math.floor(rand() * 1000);
     else options[`flag_${i}`] = rand() < 0.5;
   }
   args.options = options;
+  const invented = rand();
+  if (invented < 0.01) args.timezone = 'Europe/Berlin';
+  else if (invented < 0.02) args.to = [`team-${leaves}@example.com`];
   return args;
 }
 
@@ -43,6 +50,8 @@ interface Run {
   traceId: string;
   spans: OtlpSpan[];
   scope: string;
+  /** Tool calls the run made (each executed by a tool span). */
+  calls: number;
 }
 
 /** One agent run in the shape of `emitter`. */
@@ -69,8 +78,13 @@ function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: b
     });
     return spanId;
   };
-  const toolCalls = Array.from({ length: calls }, (_, i) => ({ id: `call_${traceId.slice(0, 8)}_${i}`, name: `get_weather_${i}`, args: toolArguments(rand, city, userText) }));
-  const result = (i: number) => JSON.stringify({ status: 'ok', report: `Sunny in ${city}, ${10 + i} degrees` });
+  const report = (i: number) => `${10 + i} degrees`;
+  const toolCalls = Array.from({ length: calls }, (_, i) => ({
+    id: `call_${traceId.slice(0, 8)}_${i}`,
+    name: `get_weather_${i}`,
+    args: toolArguments(rand, city, userText, i > 0 ? report(i - 1) : undefined),
+  }));
+  const result = (i: number) => JSON.stringify({ status: 'ok', report: `Sunny in ${city}, ${report(i)}` });
   const genAiInput = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: userText }] }]);
   const genAiOutput = JSON.stringify([{ role: 'assistant', parts: toolCalls.map((c) => ({ type: 'tool_call', id: c.id, name: c.name, arguments: c.args })) }]);
   const definitions = JSON.stringify(toolCalls.map((c) => ({ type: 'function', name: c.name, parameters: { type: 'object', properties: { city: { type: 'string' } } } })));
@@ -155,18 +169,20 @@ function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: b
       break;
     }
   }
-  return { traceId, spans, scope };
+  return { traceId, spans, scope, calls };
 }
 
 /**
  * Write about `spanTarget` spans of foreign agent runs to `file` as OTLP JSON lines (runs of all
- * eight emitters in turn, about 200 spans per line, one scope per line). Returns the spans written.
+ * eight emitters in turn, about 200 spans per line, one scope per line). Returns the spans and the
+ * tool calls written (every call runs on a tool span: the analyzer must find exactly these).
  */
-export async function writeForeignTraces(file: string, spanTarget: number, seed = 11): Promise<number> {
+export async function writeForeignTraces(file: string, spanTarget: number, seed = 11): Promise<{ spans: number; calls: number }> {
   const rand = rng(seed);
   const ids = new IdSource(seed);
   const out = createWriteStream(file);
   let written = 0;
+  let calls = 0;
   let run = 0;
   while (written < spanTarget) {
     const emitter = EMITTERS[run % EMITTERS.length]!;
@@ -175,6 +191,7 @@ export async function writeForeignTraces(file: string, spanTarget: number, seed 
     while (batch.length < 200 && written + batch.length < spanTarget) {
       const r = agentRun(emitter, ids, rand, 1_764_460_800_000_000_000n + BigInt(run) * 1_000_000_000n);
       scope = r.scope;
+      calls += r.calls;
       batch.push(...r.spans);
     }
     written += batch.length;
@@ -183,5 +200,5 @@ export async function writeForeignTraces(file: string, spanTarget: number, seed 
   }
   out.end();
   await once(out, 'finish');
-  return written;
+  return { spans: written, calls };
 }

@@ -14,3 +14,4 @@ export { makeDirectories, makeDirectoriesSync } from './make-directories.js';
 export { parseRecordedCall, parsePolicyFields, RecordedCallError } from './recorded-call.js';
 export type { RecordedCall } from './recorded-call.js';
 export { snapshotArgs, ArgumentSnapshotError } from './snapshot.js';
+export type { KeyedValueHasher } from './keyed-hash.js';

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { HmacSha256 } from './hmac-sha256.js';
 
 /**
  * Keyed value hashing (HMAC-SHA-256). A bare sha256 of a short value (a timezone, a 4-digit
@@ -10,10 +11,36 @@ export interface ValueHasher {
   hash(value: string | Uint8Array): string;
 }
 
-export function createValueHasher(key: Uint8Array): ValueHasher {
+/** A {@link ValueHasher} that can also give the hash as numbers (no text to build per value). */
+export interface KeyedValueHasher extends ValueHasher {
+  /** The same 16 bytes `hash` shows, as four 32-bit words (most significant byte first), written to `out` at `offset`. */
+  hashInto(value: string | Uint8Array, out: Uint32Array, offset: number): void;
+}
+
+/** Values up to this many characters (or bytes) are hashed in JavaScript; longer ones by Node's native HMAC, faster on long input. */
+const SHORT_VALUE = 1024;
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+export function createValueHasher(key: Uint8Array): KeyedValueHasher {
   if (key.length < 16) throw new Error(`hash key too short: ${key.length} bytes, need at least 16`);
   const k = Buffer.from(key);
+  const hmac = new HmacSha256(k);
+  const words = new Uint32Array(4);
+  const hashInto = (value: string | Uint8Array, out: Uint32Array, offset: number): void => {
+    if (value.length > SHORT_VALUE) {
+      const d = createHmac('sha256', k).update(value).digest();
+      for (let i = 0; i < 4; i++) out[offset + i] = d.readUInt32BE(4 * i);
+    } else if (typeof value === 'string') hmac.digestText(value, out, offset, 4);
+    else hmac.digestBytes(value, out, offset, 4);
+  };
   return {
-    hash: (value) => createHmac('sha256', k).update(value).digest('hex').slice(0, 32),
+    hash(value) {
+      hashInto(value, words, 0);
+      let hex = '';
+      for (const w of words) hex += HEX[w >>> 24]! + HEX[(w >>> 16) & 0xff]! + HEX[(w >>> 8) & 0xff]! + HEX[w & 0xff]!;
+      return hex;
+    },
+    hashInto,
   };
 }

@@ -1,0 +1,258 @@
+import {
+  BIGINT,
+  BOOLEAN,
+  DuckDBDataChunk,
+  DuckDBTypeId,
+  INTEGER,
+  UINTEGER,
+  VARCHAR,
+  type DuckDBAppender,
+  type DuckDBConnection,
+  type DuckDBType,
+  type DuckDBValue,
+  type DuckDBVector,
+} from '@duckdb/node-api';
+import type { KeyedValueHasher } from '@argspan/core/internal';
+import type { Db } from '../db.js';
+import type { ArgumentBlobRow, ForeignArgRow, ForeignCallRow, ForeignRowSink } from './classify-trace.js';
+
+/**
+ * Where other libraries' calls are kept. Their argument leaves are many (13 per call in typical
+ * traces, against one `tool_arg` span per leaf in argspan's own), so they are stored narrow —
+ * numbers only, the call's columns once in `foreign_calls`, each key and label once — and
+ * `tool_args` becomes a view joining them back, beside argspan's own rows (`argspan_tool_args`).
+ * Written wide, every leaf copied its call's ids and names: four times the memory and most of the
+ * analysis time.
+ */
+export const FOREIGN_TABLES = ['foreign_calls', 'foreign_calls_resolved', 'foreign_args', 'foreign_arg_keys', 'foreign_arg_labels', 'foreign_blobs', 'argspan_tool_args'] as const;
+
+const DDL = `
+CREATE TABLE foreign_calls (call_no INTEGER, trace_no INTEGER, span_id VARCHAR, "name" VARCHAR, end_ns BIGINT, file_id INTEGER, turn_span_id VARCHAR, tool VARCHAR, call_id VARCHAR,
+  emitter VARCHAR, residency VARCHAR, args_count INTEGER, args_bytes BIGINT, call_source VARCHAR, no_evidence BOOLEAN, start_ns BIGINT);
+CREATE TABLE foreign_args (call_no INTEGER, key_no INTEGER, label_no INTEGER, h0 UINTEGER, h1 UINTEGER, h2 UINTEGER, h3 UINTEGER, bytes INTEGER);
+CREATE TABLE foreign_arg_keys (key_no INTEGER, "key" VARCHAR, leaf VARCHAR);
+CREATE TABLE foreign_arg_labels (label_no INTEGER, provenance VARCHAR, residency VARCHAR, rule VARCHAR, denylisted BOOLEAN);
+CREATE TABLE foreign_blobs (trace_no INTEGER, span_id VARCHAR, attribute VARCHAR, call_span_id VARCHAR);`;
+
+/**
+ * Writes classified rows through a connection of its own (a write on the connection that streams
+ * the spans would end that stream), a data chunk per 2048 rows of a table; then adds the calls to
+ * `tool_calls` and turns `tool_args` into the view. Calls, keys and labels are numbered here.
+ */
+export class ForeignRowTables {
+  /** Foreign tool calls written, and of those, calls in traces that hold no user text. */
+  readonly stats = { calls: 0, noEvidenceCalls: 0 };
+  private readonly calls: ChunkWriter;
+  private readonly args: ChunkWriter;
+  private readonly keys: ChunkWriter;
+  private readonly labels: ChunkWriter;
+  private readonly blobs: ChunkWriter;
+  private readonly keyNos = new Map<string, Map<string, number>>();
+  /** Label numbers by rule, provenance, residency, then `denylisted` as 0 or 1. */
+  private readonly labelNos = new Map<string, Map<string, Map<string, [number, number]>>>();
+  /** Hashes of recent short values by value (agents repeat values: flags, counts, names), four words each. */
+  private readonly hashes = new Uint32Array(4 * HASH_MEMO_SIZE);
+  private readonly hashSlots = new Map<string, number>();
+  private closed = false;
+
+  private constructor(
+    private readonly db: Db,
+    private readonly conn: DuckDBConnection,
+    appenders: Record<'calls' | 'args' | 'keys' | 'labels' | 'blobs', DuckDBAppender>,
+    private readonly hasher: KeyedValueHasher,
+  ) {
+    this.calls = new ChunkWriter(appenders.calls, [INTEGER, INTEGER, VARCHAR, VARCHAR, BIGINT, INTEGER, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, INTEGER, BIGINT, VARCHAR, BOOLEAN, BIGINT]);
+    this.args = new ChunkWriter(appenders.args, [INTEGER, INTEGER, INTEGER, UINTEGER, UINTEGER, UINTEGER, UINTEGER, INTEGER]);
+    this.keys = new ChunkWriter(appenders.keys, [INTEGER, VARCHAR, VARCHAR]);
+    this.labels = new ChunkWriter(appenders.labels, [INTEGER, VARCHAR, VARCHAR, VARCHAR, BOOLEAN]);
+    this.blobs = new ChunkWriter(appenders.blobs, [INTEGER, VARCHAR, VARCHAR, VARCHAR]);
+  }
+
+  /** Create the tables; argument values are hashed with `hasher`. */
+  static async open(db: Db, hasher: KeyedValueHasher): Promise<ForeignRowTables> {
+    await db.run(DDL);
+    const conn = await db.connect();
+    try {
+      const appenders = {
+        calls: await conn.createAppender('foreign_calls'),
+        args: await conn.createAppender('foreign_args'),
+        keys: await conn.createAppender('foreign_arg_keys'),
+        labels: await conn.createAppender('foreign_arg_labels'),
+        blobs: await conn.createAppender('foreign_blobs'),
+      };
+      return new ForeignRowTables(db, conn, appenders, hasher);
+    } catch (err) {
+      conn.closeSync();
+      throw err;
+    }
+  }
+
+  /** Where the rows of trace `traceNo` (`foreign_traces.trace_no`) go. */
+  sink(traceNo: number): ForeignRowSink {
+    return {
+      call: (row) => this.addCall(traceNo, row),
+      arg: (callNo, row, text) => this.addArg(callNo, row, text),
+      blob: (row) => this.addBlob(traceNo, row),
+    };
+  }
+
+  private addCall(traceNo: number, c: ForeignCallRow): number {
+    const no = this.stats.calls++;
+    if (c.noEvidence) this.stats.noEvidenceCalls++;
+    this.calls.row([no, traceNo, c.spanId, c.name, c.endNs, c.fileId, c.turnSpanId, c.tool, c.callId, c.emitter, c.residency, c.argsCount, BigInt(c.argsBytes), c.source, c.noEvidence, c.startNs]);
+    return no;
+  }
+
+  private addArg(callNo: number, a: ForeignArgRow, text: string): void {
+    const h = this.hashes;
+    const at = 4 * this.hashSlot(text);
+    this.args.row([callNo, this.keyNo(a.key, a.leaf), this.labelNo(a), h[at]!, h[at + 1]!, h[at + 2]!, h[at + 3]!, a.bytes]);
+  }
+
+  /** The slot of `hashes` holding the hash of `text`: remembered for short values, slot 0 (rewritten each time) for long ones. */
+  private hashSlot(text: string): number {
+    if (text.length > HASH_MEMO_VALUE_LENGTH) {
+      this.hasher.hashInto(text, this.hashes, 0);
+      return 0;
+    }
+    let slot = this.hashSlots.get(text);
+    if (slot === undefined) {
+      if (this.hashSlots.size === HASH_MEMO_SIZE - 1) this.hashSlots.clear();
+      slot = this.hashSlots.size + 1;
+      this.hashSlots.set(text, slot);
+      this.hasher.hashInto(text, this.hashes, 4 * slot);
+    }
+    return slot;
+  }
+
+  private addBlob(traceNo: number, b: ArgumentBlobRow): void {
+    this.blobs.row([traceNo, b.spanId, b.attribute, b.callSpanId]);
+  }
+
+  private keyNo(key: string, leaf: string): number {
+    let byLeaf = this.keyNos.get(key);
+    if (!byLeaf) this.keyNos.set(key, (byLeaf = new Map()));
+    let no = byLeaf.get(leaf);
+    if (no === undefined) {
+      byLeaf.set(leaf, (no = this.keys.rows));
+      this.keys.row([no, key, leaf]);
+    }
+    return no;
+  }
+
+  private labelNo(a: ForeignArgRow): number {
+    let byProvenance = this.labelNos.get(a.rule);
+    if (!byProvenance) this.labelNos.set(a.rule, (byProvenance = new Map()));
+    let byResidency = byProvenance.get(a.provenance);
+    if (!byResidency) byProvenance.set(a.provenance, (byResidency = new Map()));
+    let nos = byResidency.get(a.residency);
+    if (!nos) byResidency.set(a.residency, (nos = [-1, -1]));
+    const d = a.denylisted ? 1 : 0;
+    if (nos[d] < 0) {
+      nos[d] = this.labels.rows;
+      this.labels.row([nos[d], a.provenance, a.residency, a.rule, a.denylisted]);
+    }
+    return nos[d];
+  }
+
+  /**
+   * Flush the appenders, close the connection, and add the rows to `argument_blobs`, `tool_calls`
+   * and `tool_args`, the traces named by id again (`foreign_traces`, the caller's temporary table).
+   */
+  async finish(): Promise<void> {
+    this.close();
+    await this.db.run(`
+      CREATE TABLE argument_blobs AS SELECT t.trace_id, b.span_id, b.attribute, b.call_span_id FROM foreign_blobs b JOIN foreign_traces t USING (trace_no);
+      DROP TABLE foreign_blobs;`);
+    if (this.stats.calls === 0) return;
+    await this.db.run(`
+      CREATE TABLE foreign_calls_resolved AS
+        SELECT f.call_no, t.trace_id, f.* EXCLUDE (call_no, trace_no) FROM foreign_calls f JOIN foreign_traces t USING (trace_no);
+      DROP TABLE foreign_calls;
+      ALTER TABLE foreign_calls_resolved RENAME TO foreign_calls;
+      INSERT INTO tool_calls BY NAME
+        SELECT trace_id, span_id, turn_span_id, "name", start_ns, end_ns, file_id, 'execute_tool' AS operation, tool, call_id,
+          emitter, residency, args_count, args_bytes, call_source, no_evidence,
+          false AS went_remote, false AS left_machine, false AS stopped_by_gate, true AS dispatched
+        FROM foreign_calls;
+      ALTER TABLE tool_args RENAME TO argspan_tool_args;
+      CREATE VIEW tool_args AS
+        SELECT * FROM argspan_tool_args
+        UNION ALL BY NAME
+        SELECT c.trace_id, c.span_id, c.span_id AS call_span_id, k."key", k.leaf, l.provenance, l.residency, l.rule,
+          printf('%08x%08x%08x%08x', a.h0, a.h1, a.h2, a.h3) AS value_hash, a.bytes::BIGINT AS bytes, l.denylisted,
+          c.tool, c.call_id, c.turn_span_id, c.emitter, c.file_id, false AS has_excerpt, true AS dispatched, false AS went_remote,
+          false AS left_machine
+        FROM foreign_args a JOIN foreign_calls c USING (call_no) JOIN foreign_arg_keys k USING (key_no) JOIN foreign_arg_labels l USING (label_no);`);
+  }
+
+  /** Flush and close the appenders and the connection (idempotent). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      for (const w of [this.calls, this.args, this.keys, this.labels, this.blobs]) w.close();
+    } finally {
+      this.conn.closeSync();
+    }
+  }
+}
+
+/** Values remembered with their hash at most (then forgotten all at once), and the longest remembered. */
+const HASH_MEMO_SIZE = 1 << 16;
+const HASH_MEMO_VALUE_LENGTH = 64;
+
+/** Rows per data chunk (DuckDB's vector size). */
+const CHUNK_ROWS = 2048;
+
+/**
+ * Appends rows to a table a data chunk at a time: one native call per 2048 rows, not one per value.
+ * Values go straight into the chunk's vectors; a chunk of numbers only is reused (its values are
+ * all rewritten), one with text is made anew each time (its strings would pile up in it).
+ */
+class ChunkWriter {
+  /** Rows written so far. */
+  rows = 0;
+  private chunk: DuckDBDataChunk;
+  private vectors: DuckDBVector[];
+  /** Rows in the current chunk. */
+  private filled = 0;
+  private readonly reusable: boolean;
+
+  constructor(
+    private readonly appender: DuckDBAppender,
+    private readonly types: readonly DuckDBType[],
+  ) {
+    this.reusable = types.every((t) => t.typeId !== DuckDBTypeId.VARCHAR);
+    this.chunk = DuckDBDataChunk.create(types, CHUNK_ROWS);
+    this.vectors = types.map((_, c) => this.chunk.getColumnVector(c));
+  }
+
+  row(values: readonly DuckDBValue[]): void {
+    for (let c = 0; c < values.length; c++) this.vectors[c]!.setItem(this.filled, values[c]!);
+    this.rows++;
+    if (++this.filled === CHUNK_ROWS) this.flush();
+  }
+
+  /** Append what is buffered, then flush and close the appender. */
+  close(): void {
+    try {
+      this.flush();
+      this.appender.flushSync();
+    } finally {
+      this.appender.closeSync();
+    }
+  }
+
+  private flush(): void {
+    if (this.filled === 0) return;
+    for (const v of this.vectors) v.flush();
+    if (this.filled < CHUNK_ROWS) this.chunk.rowCount = this.filled; // the last chunk
+    this.appender.appendDataChunk(this.chunk);
+    this.filled = 0;
+    if (!this.reusable || this.chunk.rowCount < CHUNK_ROWS) {
+      this.chunk = DuckDBDataChunk.create(this.types, CHUNK_ROWS);
+      this.vectors = this.types.map((_, c) => this.chunk.getColumnVector(c));
+    }
+  }
+}
