@@ -15,4 +15,5 @@ SELECT a.trace_id, a.span_id, a.tool, a."key",
     || ' the denylisted key ' || a."key" || '.' AS reason
 FROM tool_args a JOIN tool_calls c ON c.trace_id = a.trace_id AND c.span_id = a.call_span_id
 WHERE a.emitter = 'argspan' AND a.denylisted AND NOT c.dispatched
-  AND (a.provenance = 'model_inferred' OR (a.provenance = 'schema_default' AND list_contains(coalesce(c.gate_hits, []), gate_hit_key(c.tool, a."key"))))
+  AND (a.provenance = 'model_inferred' OR (a.provenance = 'schema_default'
+    AND EXISTS (SELECT 1 FROM gate_hits g WHERE g.trace_id = c.trace_id AND g.span_id = c.span_id AND g.hit = a.gate_hit_key)))

@@ -10,4 +10,4 @@ SELECT a.trace_id, a.span_id, a.tool, a."key",
   'Model-inferred denylisted argument ' || a."key" || ' of ' || c.tool || ' is missing from the gate hits.' AS reason
 FROM tool_args a JOIN tool_calls c ON c.trace_id = a.trace_id AND c.span_id = a.call_span_id
 WHERE c.emitter = 'argspan' AND a.provenance = 'model_inferred' AND a.denylisted
-  AND NOT list_contains(coalesce(c.gate_hits, []), gate_hit_key(c.tool, a."key"))
+  AND NOT EXISTS (SELECT 1 FROM gate_hits g WHERE g.trace_id = c.trace_id AND g.span_id = c.span_id AND g.hit = a.gate_hit_key)

@@ -102,7 +102,7 @@ export async function loadForeignCalls(db: Db, hasher: ValueHasher, policy: Clas
         false AS went_remote, false AS stopped_by_gate, true AS dispatched
       FROM foreign_calls f LEFT JOIN span_structs s ON s.trace_id = f.trace_id AND s.span_id = f.span_id;
     INSERT INTO tool_args BY NAME
-      SELECT f.*, s.file_id, false AS has_excerpt, true AS dispatched, false AS went_remote
+      SELECT f.*, gate_hit_key(f.tool, f."key") AS gate_hit_key, s.file_id, false AS has_excerpt, true AS dispatched, false AS went_remote
       FROM foreign_args f LEFT JOIN span_structs s ON s.trace_id = f.trace_id AND s.span_id = f.span_id;
     DROP TABLE foreign_calls; DROP TABLE foreign_args;`);
   return stats;

@@ -208,7 +208,9 @@ CREATE TABLE tool_calls AS
     STAGED,
     TOOL_CALL_COLUMNS,
   )}) c
-  WHERE c.operation IS NULL OR c.operation = ${sqlString(OPERATION_EXECUTE_TOOL)};`,
+  WHERE c.operation IS NULL OR c.operation = ${sqlString(OPERATION_EXECUTE_TOOL)};
+CREATE VIEW gate_hits AS
+  SELECT trace_id, span_id, tool, unnest(gate_hits) AS hit FROM tool_calls WHERE len(gate_hits) > 0;`,
   },
   {
     table: 'hop_events',
@@ -256,6 +258,7 @@ CREATE TABLE tool_args AS
   by_call_id AS (SELECT call_id, any_value(trace_id) AS trace_id, any_value(span_id) AS span_id FROM tool_calls WHERE call_id IS NOT NULL GROUP BY call_id)
   SELECT a.* EXCLUDE (link_trace_id, link_span_id),
     coalesce(a.key_attr, substr(a."name", ${strip(SpanNamePrefix.ARGUMENT)})) AS "key",
+    gate_hit_key(c.tool, coalesce(a.key_attr, substr(a."name", ${strip(SpanNamePrefix.ARGUMENT)}))) AS gate_hit_key,
     c.tool, c.call_id, c.run_id, c.turn_span_id,
     coalesce(a.link_trace_id, src.trace_id) AS source_trace_id, coalesce(a.link_span_id, src.span_id) AS source_span_id,
     coalesce(c.emitter, ${sqlString(Emitter.ARGSPAN)}) AS emitter, coalesce(c.dispatched, true) AS dispatched, coalesce(c.went_remote, false) AS went_remote
