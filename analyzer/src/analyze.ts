@@ -110,7 +110,7 @@ function scratchDir(): string {
   }
 }
 
-function readBaselineOption(file: string): Set<string> {
+export function readBaselineOption(file: string): Set<string> {
   try {
     return readBaseline(file);
   } catch (err) {

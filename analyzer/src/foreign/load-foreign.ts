@@ -11,7 +11,7 @@ import type { ForeignSpan } from './types.js';
  * Attribute keys that make a span worth reading for foreign calls: each emitter's tool-span
  * signature, and everything evidence is read from (messages, prompts, tool definitions, run inputs).
  */
-const SIGNATURE_KEYS: readonly string[] = [
+export const SIGNATURE_KEYS: readonly string[] = [
   ...new Set([
     ...TOOL_SPAN_RECOGNIZERS.flatMap((r) => r.keys),
     GenAiAttributes.INPUT_MESSAGES,
@@ -25,9 +25,9 @@ const SIGNATURE_KEYS: readonly string[] = [
   ]),
 ];
 /** Families of flattened keys read as evidence (OpenInference messages and tool schemas). */
-const SIGNATURE_PREFIXES = ['llm.input_messages.', 'llm.output_messages.', 'llm.tools.'] as const;
+export const SIGNATURE_PREFIXES = ['llm.input_messages.', 'llm.output_messages.', 'llm.tools.'] as const;
 /** Array-valued attributes evidence reads (the Vercel AI SDK's tools, one JSON string each). */
-const ARRAY_KEYS = ['ai.prompt.tools'] as const;
+export const ARRAY_KEYS = ['ai.prompt.tools'] as const;
 
 /**
  * Spans of other libraries holding a signature key, with their string attributes (parallel key and
