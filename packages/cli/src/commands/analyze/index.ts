@@ -3,6 +3,7 @@ import {
   RuleError,
   UsageError,
   analyze,
+  analyzeClickHouse,
   atOrAbove,
   formatProblem,
   reporters,
@@ -13,7 +14,7 @@ import { Option, type Command } from 'commander';
 import { ExitCode } from '../../exit-codes.js';
 import type { CommandIO } from '../../io.js';
 import { internalErrorMessage, type CommandRegistrar } from '../../main.js';
-import { ANALYZE_OPTIONS, denyResidenciesOption, numericOptions, type AnalyzeCliOptions } from './options.js';
+import { ANALYZE_OPTIONS, denyResidenciesOption, engineOptions, numericOptions, type AnalyzeCliOptions } from './options.js';
 import { createProgress } from './progress.js';
 
 const collect = (value: string, prev: string[] = []) => [...prev, value];
@@ -22,8 +23,8 @@ const collect = (value: string, prev: string[] = []) => [...prev, value];
 export const registerAnalyze: CommandRegistrar = (program: Command, io: CommandIO, setExit) => {
   const cmd = program
     .command('analyze')
-    .description('Load trace exports into DuckDB, run the gate rules and report findings (exit 0 clean or baseline written, 1 findings, 2 bad input or usage, 3 internal error).')
-    .argument('<paths...>', 'trace files, directories or globs (OTLP JSON lines [.gz|.zst], collector framed output, OTLP or Jaeger JSON)');
+    .description('Load trace exports into DuckDB (or read the collector exporter\'s table in ClickHouse), run the gate rules and report findings (exit 0 clean or baseline written, 1 findings, 2 bad input or usage, 3 internal error).')
+    .argument('[paths...]', 'trace files, directories or globs (OTLP JSON lines [.gz|.zst], collector framed output, OTLP or Jaeger JSON); none with --engine clickhouse');
   for (const spec of ANALYZE_OPTIONS) {
     const opt = new Option(spec.flags, spec.description);
     if (spec.choices) opt.choices(spec.choices);
@@ -37,26 +38,33 @@ export const registerAnalyze: CommandRegistrar = (program: Command, io: CommandI
 async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandIO): Promise<number> {
   const numeric = numericOptions(opts);
   const deny = denyResidenciesOption(opts.denyResidencies);
-  if (!numeric.ok || !deny.ok) {
-    io.stderr.write(`argspan analyze: ${!numeric.ok ? numeric.error : (deny as { error: string }).error}\n`);
+  const engine = engineOptions(paths, opts);
+  if (!numeric.ok || !deny.ok || !engine.ok) {
+    const first = [numeric, deny, engine].find((c): c is { ok: false; error: string } => !c.ok)!;
+    io.stderr.write(`argspan analyze: ${first.error}\n`);
     return ExitCode.INPUT_ERROR;
   }
   const progress = createProgress(io.stderr);
+  const common = {
+    rulesDirs: opts.rules,
+    reports: opts.reports,
+    remoteAllowlist: opts.remoteAllowlist.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
+    ...(deny.value ? { denyResidencies: deny.value } : {}),
+    ...(opts.baseline ? { baseline: opts.baseline } : {}),
+  };
   let result: AnalysisResult;
   try {
-    result = await analyze({
-      paths,
-      rulesDirs: opts.rules,
-      reports: opts.reports,
-      allowPartial: opts.allowPartial,
-      remoteAllowlist: opts.remoteAllowlist.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
-      ...numeric.options,
-      ...(deny.value ? { denyResidencies: deny.value } : {}),
-      ...(opts.baseline ? { baseline: opts.baseline } : {}),
-      ...(opts.db ? { dbPath: opts.db } : {}),
-      ...(opts.exportParquet ? { exportParquetDir: opts.exportParquet } : {}),
-      onProgress: progress.update,
-    });
+    result = engine.clickhouse
+      ? await analyzeClickHouse({ ...common, ...engine.clickhouse })
+      : await analyze({
+          ...common,
+          paths,
+          allowPartial: opts.allowPartial,
+          ...numeric.options,
+          ...(opts.db ? { dbPath: opts.db } : {}),
+          ...(opts.exportParquet ? { exportParquetDir: opts.exportParquet } : {}),
+          onProgress: progress.update,
+        });
   } catch (err) {
     progress.done();
     if (err instanceof InputError) {
