@@ -18,7 +18,7 @@ import { attrValue, chString, jsonArrayValues } from './sql.js';
 export const DEFAULT_MAX_TRACE_DURATION_MS = 3_600_000;
 
 /** Rules that read `spans` get it (as large as the window); the others never pay for it. */
-const READS_SPANS = /\bspans\b/;
+const READS_SPANS = /\b(FROM|JOIN)\s+spans\b/i;
 
 /**
  * The same analysis as {@link analyze}, inside ClickHouse: the collector exporter's traces table
