@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ResourceAttributes } from '@argspan/conventions';
 import { createValueHasher } from '@argspan/core';
-import { DEFAULT_DENY_RESIDENCIES, readBaselineOption } from '../analyze.js';
+import { DEFAULT_DENY_RESIDENCIES, readBaselineOption, ruleStats } from '../analyze.js';
 import { phase } from '../phases.js';
 import { loadRules } from '../rules/rule-file.js';
 import type { AnalysisResult, ClickHouseAnalyzeOptions } from '../types.js';
@@ -76,12 +76,7 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
         duplicate_spans: 0,
         malformed_lines: 0,
         skipped: [],
-        rules_run: rules.length - run.skipped.length,
-        rules_skipped: run.skipped,
-        suppressed: run.findings.length - findings.length,
-        foreign_calls: foreign.calls,
-        no_evidence_calls: foreign.noEvidenceCalls,
-        time_ms: Math.round(performance.now() - started),
+        ...ruleStats(rules, run, findings, foreign, started),
       },
     };
   } finally {

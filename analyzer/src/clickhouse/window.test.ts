@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { createClient, type ClickHouseClient } from '@clickhouse/client';
-import { createChdbConnection } from 'chdb/connection';
+import type { ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chdbClient } from '../synth/chdb-client.js';
 import { exporterRowsOfFile, otelTracesDdl, type ExporterRow } from '../synth/collector-rows.js';
 import { analyzeClickHouse } from './analyze-clickhouse.js';
 
@@ -61,7 +61,7 @@ function explainingClient(inner: ClickHouseClient): ClickHouseClient {
 }
 
 beforeAll(async () => {
-  client = createClient({ connection: createChdbConnection({ path: ':memory:' }) });
+  client = chdbClient(':memory:');
   await client.command({ query: 'DROP TABLE IF EXISTS otel_traces' });
   await client.command({ query: otelTracesDdl() });
   const rows = [
