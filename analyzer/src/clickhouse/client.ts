@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ClickHouseError, ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
+import { ClickHouseError, ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { UsageError } from '../usage-error.js';
 
 /** A row of a query result as JSON values (64-bit integers as strings). */
@@ -40,8 +40,9 @@ export function connectClickHouse(url: string, database: string): ClickHouseClie
     // The derived tables are temporary tables of this session: one run, one session, nothing left behind.
     session_id: `argspan-${randomUUID()}`,
     request_timeout: 3_600_000,
-    // Progress headers keep a long query's connection busy through load balancers' idle timeouts.
-    clickhouse_settings: { ...SESSION_SETTINGS, send_progress_in_http_headers: 1, http_headers_progress_interval_ms: '60000' },
+    // Progress headers keep a long query's connection busy through load balancers' idle timeouts;
+    // the session (and its tables) outlives the pauses between queries (the server's default is 60 s).
+    clickhouse_settings: { ...SESSION_SETTINGS, send_progress_in_http_headers: 1, http_headers_progress_interval_ms: '60000', session_timeout: '600' } as ClickHouseSettings,
     max_response_headers_size: 1024 * 1024,
     // The client's own log lines name queries and settings on stderr; failures are reported by the analyzer, in its words.
     log: { level: ClickHouseLogLevel.OFF },
