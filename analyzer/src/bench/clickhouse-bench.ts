@@ -1,6 +1,7 @@
 /**
- * `npm run bench:clickhouse [-- --spans N] [-- --runs K]`
+ * `npm run bench:clickhouse [-- --spans N] [-- --runs K] [-- --foreign]`
  *
+ * (`--foreign`: other libraries' agent runs, eight emitters' shapes, instead of argspan's own spans.)
  * The same generated argspan traces (N spans, default 1,000,000) analysed by both engines:
  *   DuckDB      analyze() of the OTLP JSON-lines file (load, normalise, derived tables, rules), and
  *   ClickHouse  analyzeClickHouse() of the same spans in the collector exporter's otel_traces
@@ -24,6 +25,7 @@ import type { PhaseListener } from '../phases.js';
 import { chdbClient } from '../synth/chdb-client.js';
 import { chString } from '../clickhouse/sql.js';
 import { exporterRows, otelTracesDdl } from '../synth/collector-rows.js';
+import { writeForeignTraces } from '../synth/foreign-traces.js';
 import { writeRealisticTraces } from '../synth/realistic.js';
 import { arg } from './args.js';
 import type { AnalysisResult } from '../types.js';
@@ -40,6 +42,7 @@ interface Measured {
   /** SHA-256 of the sorted fingerprints: equal when both engines found the same. */
   digest: string;
   spans: number;
+  foreignCalls: number;
   phases: { name: string; wall: number }[];
 }
 
@@ -69,6 +72,7 @@ async function child(engine: string, source: string): Promise<void> {
     findings: result.findings.length,
     digest: createHash('sha256').update(fingerprints.join('\n')).digest('hex').slice(0, 16),
     spans: result.stats.spans,
+    foreignCalls: result.stats.foreign_calls,
     phases: [
       ...phases.filter((p) => !p.name.startsWith('rule ') && !p.name.includes(': ')),
       { name: 'rules', wall: phases.filter((p) => p.name.startsWith('rule ')).reduce((sum, p) => sum + p.wall, 0) },
@@ -120,8 +124,9 @@ async function main(): Promise<void> {
   try {
     const file = join(dir, 'traces.jsonl');
     let t = performance.now();
-    const written = await writeRealisticTraces(file, spans);
-    console.log(`argspan analyze, DuckDB against ClickHouse (chdb in process): ${written} spans, ${(statSync(file).size / 1e6).toFixed(0)} MB of OTLP JSON lines (generated in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
+    const foreign = process.argv.includes('--foreign');
+    const written = await (foreign ? writeForeignTraces : writeRealisticTraces)(file, spans);
+    console.log(`argspan analyze, DuckDB against ClickHouse (chdb in process): ${written} ${foreign ? 'spans of other libraries\' traces' : 'spans'}, ${(statSync(file).size / 1e6).toFixed(0)} MB of OTLP JSON lines (generated in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
     t = performance.now();
     const chDir = join(dir, 'chdb');
     const load = spawnSync(process.execPath, [SELF, '--load', file, chDir], { encoding: 'utf8', stdio: ['ignore', 'inherit', 'inherit'] });
@@ -143,7 +148,7 @@ async function main(): Promise<void> {
     console.log(`  DuckDB     ${secs(duck.wall)}     ${secs(duck.cpu)}   ${String(duck.rss).padStart(6)} MB   (load from the JSON file included: DuckDB has no table to start from)`);
     console.log(`  ClickHouse ${secs(ch.wall)}     ${secs(ch.cpu)}   ${String(ch.rss).padStart(6)} MB   (the table was loaded beforehand)`);
     console.log(`  ratio ClickHouse/DuckDB: ${(ch.wall / duck.wall).toFixed(2)} wall, ${(ch.cpu / duck.cpu).toFixed(2)} cpu, ${(ch.rss / duck.rss).toFixed(2)} peak RSS`);
-    console.log(`  same findings: ${duck.digest === ch.digest && duck.findings === ch.findings ? 'yes' : 'NO'} (${duck.findings} / ${ch.findings}); spans ${duck.spans} / ${ch.spans}`);
+    console.log(`  same findings: ${duck.digest === ch.digest && duck.findings === ch.findings ? 'yes' : 'NO'} (${duck.findings} / ${ch.findings}); spans ${duck.spans} / ${ch.spans}; other libraries' calls ${duck.foreignCalls} / ${ch.foreignCalls}`);
     console.log('  phases (wall):');
     for (const [name, m] of [['DuckDB', duck], ['ClickHouse', ch]] as const) console.log(`    ${name.padEnd(10)} ${m.phases.map((p) => `${p.name} ${(p.wall / 1000).toFixed(2)} s`).join(', ')}`);
   } finally {
