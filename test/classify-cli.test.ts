@@ -44,6 +44,26 @@ describe('argspan classify (the real binary)', () => {
     }
   });
 
+  it('a value copied from an earlier line\'s .env read inherits secret; an entry can also say its residency', () => {
+    const pw = 'correct-horse-battery-staple-42';
+    const lines = [
+      { tool: 'read_file', call_id: 'c1', args: { path: '.env' }, deny_residencies: [] },
+      { tool: 'summarize_docs', args: { note: pw }, context: [{ call_id: 'c1', content: pw }] }, // found by the source call, not the text
+      { tool: 'summarize_docs', args: { note: pw }, context: [{ call_id: 'vault', content: pw, residency: 'secret' }] },
+      { tool: 'summarize_docs', args: { note: pw }, context: [{ call_id: 'c1', content: pw }], inherit_residency: false },
+    ].map((l) => JSON.stringify(l));
+    const r = run(['classify', '--remote-allowlist', 'summarize_docs'], lines.join('\n') + '\n');
+    expect(r.code).toBe(0);
+    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(out.map((o) => o.args[0].rule)).toEqual(['secret-file-name', 'inherited-secret', 'inherited-secret', 'tiny']);
+    expect(out[1].reason).toContain('copied from the result of call c1');
+    expect(r.stdout + r.stderr).not.toContain(pw);
+    expect(run(['classify', '--no-inherit-residency'], lines[1]! + '\n').stdout).toContain('"tiny"');
+    const bad = run(['classify'], JSON.stringify({ tool: 't', args: {}, context: [{ content: 'x', residency: 'top-secret' }] }) + '\n');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/line 1: "context\[0\].residency" must be a residency label/);
+  });
+
   it('exits 1 with --fail-on-gate when a call is gated', () => {
     const r = run(['classify', '--fail-on-gate'], '{"tool":"cal","args":{"timezone":"UTC"},"user_text":"book it"}\n');
     expect(r.code).toBe(1);

@@ -28,6 +28,13 @@ describe('npm run demo', () => {
       // held before it ran: reported for review, at info (it does not fail CI)
       expect(out).toMatch(/info\s+held_assumption\s+calendar\.create\s+timezone/);
       expect(out).not.toMatch(/assumption_span/);
+      // the HTML report of the run, beside the traces
+      const report = join(traces, 'report.html');
+      expect(out).toContain(`HTML report of this run: ${report}`);
+      const html = readFileSync(report, 'utf8');
+      expect(html).toMatch(/^<!doctype html>/);
+      expect(html).toContain('<code>held_assumption</code>');
+      expect(html).not.toContain(CANARY);
       // no canary anywhere: stdout, stderr, every trace file
       expect(out + r.stderr).not.toContain(CANARY);
       const files = readdirSync(traces);

@@ -5,7 +5,8 @@
 -- description: An argument is labelled with a residency the policy never dispatches (deny_residencies,
 --   by default secret: a tool's result goes back to the model), yet the call reached its tool. With
 --   argspan's default policy this call would have been denied; the gate was loosened or bypassed.
---   Calls that also went remote are reported by sensitive_arg_sent_remote instead. Other libraries'
+--   Calls whose arguments also left the machine are reported by sensitive_arg_sent_remote or
+--   inherited_value_sent_remote instead. Other libraries'
 --   recorded calls count as dispatched (they ran, or the model asked for them).
 -- remedy: Run the agent with the default policy, or give the analyzer the policy the agent ran with
 --   (--deny-residencies) if the model runs on this machine.
@@ -13,7 +14,7 @@ SELECT a.trace_id, a.span_id, a.tool, a."key",
   'Argument ' || a."key" || ' of ' || coalesce(a.tool, '?') || ' is labelled ' || a.residency
     || coalesce(' (rule ' || a.rule || ')', '') || ', which the policy never dispatches, but the call ran.' AS reason
 FROM tool_args a
-WHERE a.dispatched AND NOT a.went_remote AND a.residency IN (SELECT residency FROM deny_residencies)
+WHERE a.dispatched AND NOT a.left_machine AND a.residency IN (SELECT residency FROM deny_residencies)
   -- A credential another library recorded in an argument blob is reported once, by credential_in_attribute.
   AND NOT (a.emitter <> 'argspan' AND a.rule NOT IN ('secret-key-name', 'secret-file-name', 'secret-in-key')
     AND EXISTS (SELECT 1 FROM argument_blobs b JOIN credential_hits h ON h.trace_id = b.trace_id AND h.span_id = b.span_id AND h."key" = b.attribute

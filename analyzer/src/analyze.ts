@@ -6,7 +6,8 @@ import { createValueHasher } from '@argspan/core';
 import { DEFAULT_GATE_POLICY } from '@argspan/core/internal';
 import { randomBytes } from 'node:crypto';
 import { loadForeignCalls, type ForeignLoadStats } from './foreign/load-foreign.js';
-import { readBaseline } from './baseline.js';
+import { readBaselineEntries, type BaselineEntry } from './baseline.js';
+import { collectOverview } from './overview/collect-overview.js';
 import { scanCredentials } from './credential-scan.js';
 import { Db } from './db.js';
 import { describeDuckDbError, isDuckDbError, isOutOfMemory } from './duckdb-error.js';
@@ -35,7 +36,8 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
   const started = performance.now();
   const memoryLimit = options.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
   const rules = loadRules(options.rulesDirs ?? []).filter((r) => options.reports || r.kind !== 'report');
-  const suppress = options.baseline ? readBaselineOption(options.baseline) : new Set<string>();
+  const baselineEntries = options.baseline ? readBaselineOption(options.baseline) : [];
+  const suppress = new Set(baselineEntries.map((e) => e.fingerprint));
   const files = expandPathsStrict(options.paths);
   const spill = scratchDir();
   const settings = {
@@ -75,9 +77,14 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
       throw exportFailure(err, parquetDir);
     });
     const findings = run.findings.filter((f) => !suppress.has(f.fingerprint));
+    const baseline = options.baseline;
+    const overview = options.overview
+      ? await phase(options.onPhase, 'overview', () => collectOverview(db, run.findings, baseline ? { file: baseline, entries: baselineEntries } : undefined))
+      : undefined;
     return {
       findings,
       rules,
+      ...(overview ? { overview } : {}),
       stats: {
         files: load.files,
         spans: load.spans,
@@ -117,9 +124,9 @@ function scratchDir(): string {
   }
 }
 
-export function readBaselineOption(file: string): Set<string> {
+export function readBaselineOption(file: string): BaselineEntry[] {
   try {
-    return readBaseline(file);
+    return readBaselineEntries(file);
   } catch (err) {
     throw new UsageError('--baseline', err instanceof Error ? err.message : String(err));
   }

@@ -4,11 +4,29 @@ import type { Finding } from './rules/run-rules.js';
 /** A baseline file: accepted findings by fingerprint (written with `--write-baseline`). */
 export interface BaselineFile {
   version: 1;
-  findings: { fingerprint: string; rule: string; trace_id: string | null; span_id: string | null; tool: string | null; key: string | null }[];
+  findings: BaselineEntry[];
+}
+
+/** One accepted finding of a baseline. */
+export interface BaselineEntry {
+  fingerprint: string;
+  rule: string;
+  trace_id: string | null;
+  span_id: string | null;
+  tool: string | null;
+  key: string | null;
 }
 
 /** Read a baseline's fingerprints. Throws with the file name when it is missing or malformed. */
 export function readBaseline(file: string): Set<string> {
+  return new Set(readBaselineEntries(file).map((f) => f.fingerprint));
+}
+
+/**
+ * Read a baseline's entries; fields other than the fingerprint that are not strings read as null
+ * (a hand-edited file). Throws with the file name when it is missing or malformed.
+ */
+export function readBaselineEntries(file: string): BaselineEntry[] {
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(file, 'utf8'));
@@ -19,7 +37,8 @@ export function readBaseline(file: string): Set<string> {
   if (!Array.isArray(findings) || findings.some((f) => typeof f?.fingerprint !== 'string')) {
     throw new Error(`${file}: baseline has no "findings" list of {fingerprint}`);
   }
-  return new Set(findings.map((f) => f.fingerprint));
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  return findings.map((f) => ({ fingerprint: f.fingerprint, rule: text(f.rule) ?? '', trace_id: text(f.trace_id), span_id: text(f.span_id), tool: text(f.tool), key: text(f.key) }));
 }
 
 /** Write the findings as a baseline (sorted, so the file diffs well). */

@@ -4,6 +4,7 @@ import type { InputProblem } from './load/input-error.js';
 import type { PhaseListener } from './phases.js';
 import type { Rule } from './rules/rule-file.js';
 import type { Finding } from './rules/run-rules.js';
+import type { RunOverview } from './overview/types.js';
 
 /** What a run judges by and reports, whatever the engine. */
 export interface RuleRunOptions {
@@ -41,6 +42,11 @@ export interface AnalyzeOptions extends RuleRunOptions {
   allowPartial?: boolean;
   /** Largest JSON line accepted, in bytes. @default 16777216 (DuckDB's default maximum object size) */
   maxLineBytes?: number;
+  /**
+   * Also gather the overview the HTML report shows (runs, per-turn guessed fields, residency per
+   * tool, hop timeline, baseline comparison) as `result.overview`. @default false
+   */
+  overview?: boolean;
   /** Keep the DuckDB database in this file instead of in memory (its analyzer tables are replaced). @default undefined */
   dbPath?: string;
   /**
@@ -109,4 +115,6 @@ export interface AnalysisResult {
   findings: Finding[];
   rules: Rule[];
   stats: AnalysisStats;
+  /** What the HTML report shows beyond the findings; present when `overview` was asked for. */
+  overview?: RunOverview;
 }

@@ -30,7 +30,7 @@ const READS_SPANS = /\b(FROM|JOIN)\s+spans\b/i;
 export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Promise<AnalysisResult> {
   const started = performance.now();
   const rules = loadRules(options.rulesDirs ?? []).filter((r) => options.reports || r.kind !== 'report');
-  const suppress = options.baseline ? readBaselineOption(options.baseline) : new Set<string>();
+  const suppress = new Set((options.baseline ? readBaselineOption(options.baseline) : []).map((e) => e.fingerprint));
   const database = options.database ?? 'default';
   const table = options.table ?? 'otel_traces';
   if (options.since && options.until && options.since >= options.until) throw new UsageError('--since', 'must be before --until');

@@ -43,6 +43,7 @@ export const CH_TABLES = {
       ['run_id', 'Nullable(String)'],
       ['tool', 'Nullable(String)'],
       ['went_remote', 'Bool'],
+      ['left_machine', 'Bool'],
       ['emitter', 'String'],
       ['stopped_by_gate', 'Bool'],
       ['dispatched', 'Bool'],
@@ -94,6 +95,7 @@ export const CH_TABLES = {
       ['emitter', 'String'],
       ['dispatched', 'Bool'],
       ['went_remote', 'Bool'],
+      ['left_machine', 'Bool'],
     ],
   },
   argument_blobs: {
@@ -175,6 +177,8 @@ export function argspanTableSteps(src: TraceSource): { table: string; sql: strin
     coalesce(hop_remote, false) OR sent_here OR (trace_id, span_id) GLOBAL IN (
       SELECT TraceId, ParentSpanId FROM ${T}
       WHERE ${src.where} AND SpanName LIKE ${like(SpanNamePrefix.HOP)} AND has(Events.Name, ${chString(HopEvents.HOP_SENT)})) AS went_remote,
+    -- the arguments left this machine: a hop went remote, or a tool that runs off this machine was reached
+    went_remote OR (coalesce(tool_remote, false) AND NOT coalesce(error_type IN (${GATE_ERRORS}), false)) AS left_machine,
     ${chString(Emitter.ARGSPAN)} AS emitter,
     coalesce(error_type IN (${GATE_ERRORS}), false) AS stopped_by_gate,
     NOT coalesce(error_type IN (${GATE_ERRORS}), false) AS dispatched,
@@ -221,7 +225,8 @@ export function argspanTableSteps(src: TraceSource): { table: string; sql: strin
     a.arg_key AS key, concat(c.tool, '.', replaceRegexpAll(a.arg_key, ${chString(LIST_INDEX_PATTERN)}, '')) AS gate_hit_key,
     c.tool, c.call_id, c.run_id, c.turn_span_id,
     coalesce(a.link_trace_id, it.trace_id, src.trace_id) AS source_trace_id, coalesce(a.link_span_id, it.span_id, src.span_id) AS source_span_id,
-    coalesce(c.emitter, ${chString(Emitter.ARGSPAN)}) AS emitter, coalesce(c.dispatched, true) AS dispatched, coalesce(c.went_remote, false) AS went_remote
+    coalesce(c.emitter, ${chString(Emitter.ARGSPAN)}) AS emitter, coalesce(c.dispatched, true) AS dispatched, coalesce(c.went_remote, false) AS went_remote,
+    coalesce(c.left_machine, false) AS left_machine
   FROM (
     SELECT *, coalesce(key_attr, substring(name, ${strip(SpanNamePrefix.ARGUMENT)})) AS arg_key
     FROM (

@@ -36,7 +36,7 @@ export async function loadForeignCallsClickHouse(session: ChSession, src: TraceS
         trace_id: c.traceId, span_id: c.spanId, turn_span_id: c.turnSpanId, name: span?.name ?? null, start_ns: String(c.startNs),
         end_ns: span ? String(span.endNs) : null, operation: 'execute_tool', tool: c.tool, call_id: c.callId, emitter: c.emitter,
         residency: c.residency, args_count: String(c.argsCount), args_bytes: String(c.argsBytes), call_source: c.source,
-        no_evidence: c.noEvidence, went_remote: false, stopped_by_gate: false, dispatched: true,
+        no_evidence: c.noEvidence, went_remote: false, left_machine: false, stopped_by_gate: false, dispatched: true,
       });
     }
     for (const a of args) {
@@ -44,7 +44,7 @@ export async function loadForeignCallsClickHouse(session: ChSession, src: TraceS
         trace_id: a.traceId, span_id: a.spanId, call_span_id: a.spanId, key: a.key, leaf: a.leaf, provenance: a.provenance,
         residency: a.residency, rule: a.rule, value_hash: a.valueHash, bytes: String(a.bytes), denylisted: a.denylisted, tool: a.tool,
         call_id: a.callId, turn_span_id: a.turnSpanId, emitter: a.emitter, gate_hit_key: gateHitKey(a.tool, a.key),
-        has_excerpt: false, dispatched: true, went_remote: false,
+        has_excerpt: false, dispatched: true, went_remote: false, left_machine: false,
       });
     }
     for (const b of blobs) out.argument_blobs.push({ trace_id: b.traceId, span_id: b.spanId, attribute: b.attribute, call_span_id: b.callSpanId });

@@ -99,10 +99,10 @@ export async function loadForeignCalls(db: Db, hasher: ValueHasher, policy: Clas
     INSERT INTO tool_calls BY NAME
       SELECT f.trace_id, f.span_id, f.turn_span_id, s."name", f.start_ns, s.end_ns, s.file_id, 'execute_tool' AS operation, f.tool, f.call_id,
         f.emitter, f.residency, f.args_count, f.args_bytes, f.call_source, f.no_evidence,
-        false AS went_remote, false AS stopped_by_gate, true AS dispatched
+        false AS went_remote, false AS left_machine, false AS stopped_by_gate, true AS dispatched
       FROM foreign_calls f LEFT JOIN span_structs s ON s.trace_id = f.trace_id AND s.span_id = f.span_id;
     INSERT INTO tool_args BY NAME
-      SELECT f.*, gate_hit_key(f.tool, f."key") AS gate_hit_key, s.file_id, false AS has_excerpt, true AS dispatched, false AS went_remote
+      SELECT f.*, gate_hit_key(f.tool, f."key") AS gate_hit_key, s.file_id, false AS has_excerpt, true AS dispatched, false AS went_remote, false AS left_machine
       FROM foreign_args f LEFT JOIN span_structs s ON s.trace_id = f.trace_id AND s.span_id = f.span_id;
     DROP TABLE foreign_calls; DROP TABLE foreign_args;`);
   return stats;

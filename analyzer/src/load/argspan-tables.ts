@@ -51,6 +51,7 @@ export const TOOL_CALL_COLUMNS: readonly DerivedColumn[] = [
   { column: 'bytes_after_redaction', key: CallAttributes.BYTES_REDACTED, type: 'num' },
   { column: 'hop_blocked', key: CallAttributes.HOP_BLOCKED, type: 'bool' },
   { column: 'hop_remote', key: CallAttributes.HOP_REMOTE, type: 'bool' },
+  { column: 'tool_remote', key: CallAttributes.TOOL_REMOTE, type: 'bool' },
   { column: 'hop_step', key: CallAttributes.HOP_STEP, type: 'int' },
   { column: 'hop_fingerprint', key: CallAttributes.HOP_FINGERPRINT, type: 'str' },
   { column: 'failed_closed', key: CallAttributes.FAILED_CLOSED, type: 'bool' },
@@ -177,7 +178,8 @@ const SENT_SQL = `SELECT DISTINCT trace_id, CASE WHEN "name" LIKE ${like(SpanNam
  * (each span's attribute lists are searched directly: no join over the long attribute table), so
  * rules read typed columns and never attribute keys:
  * - `tool_calls`: one row per `execute_tool {tool}` span, with its parent (the turn), whether
- *   it went remote (`argspan.hop.remote` or a hop.sent event), who wrote it (`emitter`) and
+ *   it went remote (`argspan.hop.remote` or a hop.sent event), whether its arguments left the
+ *   machine (`left_machine`: it went remote, or a tool in `remoteTools` was reached), who wrote it (`emitter`) and
  *   whether the tool was reached (`dispatched`: the wrapper did not stop it with a gate error).
  * - `tool_args`: one row per `tool_arg {key}` span with its call's tool, call id, run id and turn,
  *   and the tool-call span its first span link (or source call id) points to.
@@ -195,6 +197,9 @@ CREATE TABLE tool_calls AS
     coalesce(c.argspan_call_id, c.tool_call_id) AS call_id, coalesce(c.argspan_run_id, c.conversation_id) AS run_id, c.conversation_id,
     coalesce(c.tool_attr, substr(c."name", ${strip(SpanNamePrefix.TOOL_CALL)})) AS tool,
     coalesce(c.hop_remote, false) OR EXISTS (SELECT 1 FROM sent s WHERE s.trace_id = c.trace_id AND s.call_span_id = c.span_id) AS went_remote,
+    -- the arguments left this machine: a hop went remote, or a tool that runs off this machine was reached
+    coalesce(c.hop_remote, false) OR EXISTS (SELECT 1 FROM sent s WHERE s.trace_id = c.trace_id AND s.call_span_id = c.span_id)
+      OR (coalesce(c.tool_remote, false) AND NOT coalesce(c.error_type IN (${GATE_ERRORS}), false)) AS left_machine,
     ${sqlString(Emitter.ARGSPAN)} AS emitter,
     coalesce(c.error_type IN (${GATE_ERRORS}), false) AS stopped_by_gate,
     NOT coalesce(c.error_type IN (${GATE_ERRORS}), false) AS dispatched,
@@ -263,7 +268,8 @@ CREATE TABLE tool_args AS
     gate_hit_key(c.tool, coalesce(a.key_attr, substr(a."name", ${strip(SpanNamePrefix.ARGUMENT)}))) AS gate_hit_key,
     c.tool, c.call_id, c.run_id, c.turn_span_id,
     coalesce(a.link_trace_id, it.trace_id, src.trace_id) AS source_trace_id, coalesce(a.link_span_id, it.span_id, src.span_id) AS source_span_id,
-    coalesce(c.emitter, ${sqlString(Emitter.ARGSPAN)}) AS emitter, coalesce(c.dispatched, true) AS dispatched, coalesce(c.went_remote, false) AS went_remote
+    coalesce(c.emitter, ${sqlString(Emitter.ARGSPAN)}) AS emitter, coalesce(c.dispatched, true) AS dispatched, coalesce(c.went_remote, false) AS went_remote,
+    coalesce(c.left_machine, false) AS left_machine
   FROM a
   LEFT JOIN tool_calls c ON c.trace_id = a.trace_id AND c.span_id = a.call_span_id
   LEFT JOIN in_trace it ON it.trace_id = a.trace_id AND it.call_id = a.source_call_id

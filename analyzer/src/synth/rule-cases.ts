@@ -79,6 +79,24 @@ export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
       b.call(t, remoteCall());
     },
   },
+  inherited_value_sent_remote: {
+    tp: (b, t) => {
+      const env = b.call(t, cleanCall({ tool: 'fs.read', args: [{ key: 'path', residency: 'secret', rule: 'secret-file-name' }] }));
+      // Audit mode: a tool that runs off this machine, denied by the policy, reached anyway.
+      const leaked = { key: 'text', provenance: 'context_retrieved' as Provenance, residency: 'secret' as const, rule: 'inherited-secret', linkTo: env };
+      b.call(t, cleanCall({ atMs: 100, tool: 'summarise', args: [leaked], enforcement: 'deny', errorType: null, extra: { [CallAttributes.TOOL_REMOTE]: true } }));
+      b.call(t, remoteCall({ atMs: 200, args: [{ ...leaked, residency: 'dirty-tree', rule: 'inherited-dirty-tree' }] }));
+    },
+    fp: (b, t) => {
+      const env = b.call(t, cleanCall({ tool: 'fs.read', args: [{ key: 'path', residency: 'secret', rule: 'secret-file-name' }] }));
+      const kept = { key: 'text', provenance: 'context_retrieved' as Provenance, residency: 'secret' as const, rule: 'inherited-secret', linkTo: env };
+      // Kept on this machine; and a remote tool the gate stopped.
+      b.call(t, cleanCall({ atMs: 100, args: [kept] }));
+      b.call(t, cleanCall({ atMs: 200, tool: 'summarise', args: [kept], enforcement: 'deny', extra: { [CallAttributes.TOOL_REMOTE]: true } }));
+      // Own-shape secrets that went remote are sensitive_arg_sent_remote's.
+      b.call(t, remoteCall({ atMs: 300, args: [{ key: 'text', residency: 'secret', rule: 'aws-access-key-id' }] }));
+    },
+  },
   sensitive_arg_dispatched: {
     tp: (b, t) => void b.call(t, cleanCall({ tool: 'fs.read', args: [{ key: 'path', residency: 'secret', rule: 'secret-file-name' }] })),
     fp: (b, t) => {

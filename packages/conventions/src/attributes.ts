@@ -71,6 +71,11 @@ export const CallAttributes = {
   HOP_BLOCKED: 'argspan.stopwatch.hop_blocked',
   /** Whether a hop actually went remote (`true`) or the call ran locally (`false`). */
   HOP_REMOTE: 'argspan.hop.remote',
+  /**
+   * `true` when the tool itself runs off this machine (the policy's `remoteTools`): if it was
+   * dispatched, its arguments left the machine. Not written for tools on this machine.
+   */
+  TOOL_REMOTE: 'argspan.tool.remote',
   /** Seed 001 protocol step index of the hop, when the hop protocol ran. */
   HOP_STEP: 'argspan.hop.step',
   /** Payload fingerprint (keyed hash of the redacted payload) of the hop. Never the idempotency key. */

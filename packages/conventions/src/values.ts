@@ -141,5 +141,9 @@ export const ResidencyRule = {
   FLATTEN_LIMIT: 'flatten-limit',
   /** Classification threw; the call failed closed. */
   FAIL_CLOSED: 'fail-closed',
+  /** The value was copied from the result of a secret source (a `.env` read, a secrets-manager tool, a result holding a credential). */
+  INHERITED_SECRET: 'inherited-secret',
+  /** The value was copied from the result of a dirty-tree source (a read of an uncommitted file). */
+  INHERITED_DIRTY_TREE: 'inherited-dirty-tree',
 } as const;
 export type ResidencyRule = (typeof ResidencyRule)[keyof typeof ResidencyRule];

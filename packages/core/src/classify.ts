@@ -1,10 +1,11 @@
-import { Enforcement, GateAction, Provenance, Residency, ResidencyRule, Verdict } from '@argspan/conventions';
+import { Enforcement, GateAction, Provenance, RESIDENCY_STRENGTH, Residency, ResidencyRule, Verdict } from '@argspan/conventions';
 import { decideEnforcement } from './enforcement.js';
 import { flatten } from './flatten.js';
 import { decideInferred, decideVerdict, denylistMatcher, resolvePolicy, strongestResidency } from './gate.js';
 import { stripToPublicSchema } from './json-schema.js';
 import { ProvenanceIndex, tagProvenance } from './provenance.js';
 import { labelLeaf } from './residency.js';
+import { inheritedRule } from './taint.js';
 import { defaultSecretDetector, redactSecrets } from './secrets/index.js';
 import type { CallClassification, CallContext, ClassifyOptions, FlattenResult, Leaf, LeafClassification, SecretDetector, ToolCall } from './types.js';
 
@@ -12,7 +13,8 @@ import type { CallClassification, CallContext, ClassifyOptions, FlattenResult, L
 export type ClassifyContext = CallContext & { index?: ProvenanceIndex };
 
 /**
- * Classify and gate one tool call: flatten → label residency → tag provenance → gate. Pure and
+ * Classify and gate one tool call: flatten → label residency → tag provenance (a value copied
+ * from a secret or dirty-tree source inherits that label) → gate. Pure and
  * synchronous. Never throws: if any stage throws, the call fails closed (verdict `refuse`, action
  * `block`, enforcement `deny`) with a reason naming the stage, never the value or the error text
  * (which may quote it).
@@ -42,6 +44,7 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
     const safeDefaults = new Set(ctx.safeDefaults ?? []);
     const unasserted = ctx.userTextAvailable === false ? Provenance.NO_EVIDENCE : Provenance.MODEL_INFERRED;
     const isDenylisted = denylistMatcher(tool, policy.denyInferred);
+    const taintDetector = policy.inheritResidency ? detector : undefined;
 
     const leaves: LeafClassification[] = [];
     const defaultKeyOf = new Map<LeafClassification, string>();
@@ -51,13 +54,15 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
       stage = 'residency';
       const label = labelLeaf(leaf, env, keyRule);
       stage = 'provenance';
-      const tag = tagProvenance(leaf, index, ctx.schemaDefaults, unasserted);
+      const tag = tagProvenance(leaf, index, ctx.schemaDefaults, unasserted, taintDetector);
+      // Residency follows the value: a copy of a secret or dirty-tree source's value keeps that label.
+      const inherits = tag.inherited !== undefined && RESIDENCY_STRENGTH[tag.inherited] > RESIDENCY_STRENGTH[label.residency];
       const lc: LeafClassification = {
         key: keyRule === undefined ? leaf.key : redactSecrets(leaf.key, detector).text,
         leaf: keyRule === undefined ? leaf.leaf : redactSecrets(leaf.leaf, detector).text,
-        residency: label.residency,
+        residency: inherits ? tag.inherited! : label.residency,
         provenance: tag.provenance,
-        rule: label.rule,
+        rule: inherits ? inheritedRule(tag.inherited!) : label.rule,
         denylisted: isDenylisted(leaf.key, leaf.leaf),
         bytes: leaf.bytes,
       };

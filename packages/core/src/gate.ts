@@ -10,6 +10,7 @@ import {
   gateHitKey,
   keyWithoutIndices,
 } from '@argspan/conventions';
+import { isInheritedRule } from './taint.js';
 import type { GateOutcome, GatePolicy, LeafClassification } from './types.js';
 
 export const DEFAULT_GATE_POLICY: Readonly<GatePolicy> = {
@@ -20,6 +21,8 @@ export const DEFAULT_GATE_POLICY: Readonly<GatePolicy> = {
   inferredAction: 'ask',
   bulkyThreshold: 8192,
   strictPublic: false,
+  secretSourceTools: [],
+  inheritResidency: true,
 };
 
 /**
@@ -37,6 +40,8 @@ export function resolvePolicy(options: Partial<GatePolicy> = {}): GatePolicy {
     inferredAction: options.inferredAction ?? d.inferredAction,
     bulkyThreshold: options.bulkyThreshold ?? d.bulkyThreshold,
     strictPublic: options.strictPublic ?? d.strictPublic,
+    secretSourceTools: options.secretSourceTools ?? d.secretSourceTools,
+    inheritResidency: options.inheritResidency ?? d.inheritResidency,
   };
   if (!Number.isFinite(policy.bulkyThreshold) || policy.bulkyThreshold < 1) {
     throw new RangeError('bulkyThreshold must be a positive number');
@@ -44,7 +49,8 @@ export function resolvePolicy(options: Partial<GatePolicy> = {}): GatePolicy {
   if (policy.inferredAction !== 'ask' && policy.inferredAction !== 'block') {
     throw new RangeError('inferredAction must be "ask" or "block"');
   }
-  for (const name of ['remoteAllowlist', 'remoteTools', 'denyInferred'] as const) {
+  if (typeof policy.inheritResidency !== 'boolean') throw new TypeError('inheritResidency must be a boolean');
+  for (const name of ['remoteAllowlist', 'remoteTools', 'denyInferred', 'secretSourceTools'] as const) {
     if (!Array.isArray(policy[name])) throw new TypeError(`${name} must be an array of strings`);
   }
   if (!Array.isArray(policy.denyResidencies) || policy.denyResidencies.some((r) => !RESIDENCY_SET.has(r))) {
@@ -78,7 +84,8 @@ export function decideVerdict(
   decisive: LeafClassification | undefined,
   policy: GatePolicy,
 ): { verdict: Verdict; reason: string } {
-  const at = decisive ? ` (rule ${decisive.rule} at ${decisive.key})` : '';
+  const from = decisive?.sourceCallId !== undefined && isInheritedRule(decisive.rule) ? `, copied from the result of call ${decisive.sourceCallId}` : '';
+  const at = decisive ? ` (rule ${decisive.rule} at ${decisive.key}${from})` : '';
   if (residency === Residency.SECRET) return { verdict: Verdict.LOCAL, reason: `secret argument stays local${at}` };
   if (residency === Residency.DIRTY_TREE) return { verdict: Verdict.LOCAL, reason: `uncommitted work-tree content stays local${at}` };
   if (!policy.remoteAllowlist.includes(tool)) {

@@ -8,6 +8,8 @@
  */
 export { classifyCall } from './classify.js';
 export type { ClassifyContext } from './classify.js';
+export { resultResidency, carriesTaint, MIN_TAINT_LENGTH, MIN_TAINT_ENTROPY, MIN_TAINT_DIGITS } from './taint.js';
+export type { InheritedResidency } from './taint.js';
 export { readDirtySet, loadCommittedContent } from './git-dirty-set.js';
 export type { ReadDirtySetOptions } from './git-dirty-set.js';
 export { publicKeysFromJsonSchema, defaultsFromJsonSchema } from './json-schema.js';

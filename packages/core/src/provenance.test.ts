@@ -59,3 +59,19 @@ describe('tagProvenance', () => {
     expect(tagProvenance(leafOf({ city: 'Berlin' }, 'city'), index, { city: 'Berlin' }).provenance).toBe('user_explicit');
   });
 });
+
+describe('tokenize fast path', () => {
+  it('property: equals the general path on any text', async () => {
+    const fc = (await import('fast-check')).default;
+    const { tokenizeForTest } = await import('./provenance.js');
+    const ascii = fc.stringMatching(/^[ -~\t\n]{0,60}$/);
+    const mixed = fc.string({ unit: 'grapheme', maxLength: 40 });
+    const numbers = fc.array(fc.oneof(fc.double({ noNaN: true }).map(String), fc.integer().map(String), fc.constantFrom('1,000', '3.0', '007', 'v1.2', 'a.b.c', '..', '-', '+1e5')), { maxLength: 6 }).map((xs) => xs.join(' '));
+    fc.assert(
+      fc.property(fc.oneof(ascii, mixed, numbers), (t) => {
+        expect(tokenize(t)).toEqual(tokenizeForTest.slow(t));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});

@@ -1,5 +1,7 @@
-import { Provenance } from '@argspan/conventions';
-import type { CallContext, ContextEntry, Leaf } from './types.js';
+import { Provenance, Residency } from '@argspan/conventions';
+import { asInherited, carriesTaint } from './taint.js';
+import type { InheritedResidency } from './taint.js';
+import type { CallContext, ContextEntry, Leaf, SecretDetector } from './types.js';
 
 /**
  * Text values shorter than this never match a source: a one-letter value (`a`, `x`) proves nothing.
@@ -20,6 +22,49 @@ const SEPARATORS = /[^\p{L}\p{N}.]+/u;
  * Matching on tokens means `US` does not match inside `status`.
  */
 export function tokenize(text: string): string[] {
+  return tokenizeAsciiFast(text) ?? tokenizeSlow(text);
+}
+
+/**
+ * {@link tokenize} for the common case — ASCII text without a comma — in one pass over the char
+ * codes (no lower-cased copy, no regex split); undefined for anything else. A property test keeps
+ * it equal to the general path.
+ */
+function tokenizeAsciiFast(text: string): string[] | undefined {
+  const out: string[] = [];
+  let start = -1;
+  let upper = false;
+  let dot = false;
+  const n = text.length;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 32;
+    if (c > 0x7f || c === 44) return undefined; // non-ASCII or a comma (thousands separators): the general path
+    const isToken = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 46 || (c >= 65 && c <= 90);
+    if (isToken) {
+      if (start < 0) {
+        start = i;
+        upper = false;
+        dot = false;
+      }
+      if (c >= 65 && c <= 90) upper = true;
+      else if (c === 46) dot = true;
+      continue;
+    }
+    if (start < 0) continue;
+    let raw = text.slice(start, i);
+    if (upper) raw = raw.toLowerCase();
+    start = -1;
+    if (!dot) out.push(maybeNumber(raw));
+    else if (NUMERIC.test(raw)) out.push(canonicalNumber(raw));
+    else for (const part of raw.split('.')) if (part !== '') out.push(maybeNumber(part));
+  }
+  return out;
+}
+
+/** @internal Both paths of {@link tokenize}, for the test that keeps them equal. */
+export const tokenizeForTest = { slow: (text: string): string[] => tokenizeSlow(text) };
+
+function tokenizeSlow(text: string): string[] {
   const ascii = ASCII.test(text);
   let folded = (ascii ? text : text.normalize('NFKC')).toLowerCase();
   if (folded.includes(',')) folded = folded.replace(/(\d),(?=\d{3}\b)/g, '$1');
@@ -60,6 +105,16 @@ interface IndexedSource {
   emails: Set<string>;
   /** Length of the source text: a longer value cannot be inside it. */
   length: number;
+  /** The label every value copied from this source inherits, given by the entry (the call that produced it). */
+  residency?: InheritedResidency;
+  /**
+   * The credentials the secret detector found in the source's own text, as token sequences: a
+   * value inside one (or holding one) inherits `secret`. Found the first time a value that could
+   * inherit matches the source; empty when none.
+   */
+  secrets?: string[][];
+  /** The text still to scan for credentials: kept only until the first value that could inherit matches it. */
+  unscanned?: string;
 }
 
 function indexSource(text: string, callId?: string): IndexedSource {
@@ -131,8 +186,18 @@ export class ProvenanceIndex {
     this.add(this.user, indexSource(text));
   }
 
+  /**
+   * Add an earlier result. An entry whose `residency` is `secret` or `dirty-tree` passes that label
+   * to every value copied from it; any other entry is scanned for credentials the first time a
+   * value that could inherit matches it (see `carriesTaint`), and a value inside one is `secret`.
+   */
   addContext(entry: ContextEntry | string): void {
-    this.add(this.context, typeof entry === 'string' ? indexSource(entry) : indexSource(contextText(entry.content), entry.callId));
+    const text = typeof entry === 'string' ? entry : contextText(entry.content);
+    const src = typeof entry === 'string' ? indexSource(text) : indexSource(text, entry.callId);
+    const given = typeof entry === 'string' ? undefined : asInherited(entry.residency);
+    if (given !== undefined) src.residency = given;
+    else if (text !== '') src.unscanned = text;
+    this.add(this.context, src);
   }
 
   /**
@@ -153,8 +218,13 @@ export class ProvenanceIndex {
     this.longest = Math.max(this.longest, src.length);
   }
 
-  /** Where a value appears: `user`, the call id of a context source (or `''` if it has none), or undefined. */
-  find(text: string): { source: 'user' } | { source: 'context'; callId?: string } | undefined {
+  /**
+   * Where a value appears: `user`, or a context source with its call id, or undefined. With a
+   * `detector` (taint tracking on) and a value that could carry a label, a context match also says
+   * which label the value inherits: the most recent secret or dirty-tree source holding it wins
+   * (and is the one named), else the most recent source.
+   */
+  find(text: string, detector?: SecretDetector): { source: 'user' } | { source: 'context'; callId?: string; inherited?: InheritedResidency } | undefined {
     const trimmed = text.trim();
     if (trimmed.length > this.longest) return undefined;
     const lower = trimmed.toLowerCase();
@@ -164,13 +234,56 @@ export class ProvenanceIndex {
     if (!isEmail && seq.length === 0) return undefined;
     const hit = (src: IndexedSource): boolean => (isEmail ? src.emails.has(lower) : containsSequence(src, seq));
     if (this.user.some(hit)) return { source: 'user' };
-    // The most recent result wins, so the link points at the call that last supplied the value.
+    // The most recent result wins, so the link points at the call that last supplied the value;
+    // with taint tracking, the most recent labelled source that holds it wins over a clean one.
+    let inherits: boolean | undefined; // asked only once the value is found in a result
+    let latest: IndexedSource | undefined;
     for (let i = this.context.length - 1; i >= 0; i--) {
       const src = this.context[i]!;
-      if (hit(src)) return src.callId === undefined ? { source: 'context' } : { source: 'context', callId: src.callId };
+      // once a clean source holds the value, only a source that may pass a label on can change the answer
+      if (latest !== undefined && src.residency === undefined && src.secrets?.length === 0) continue;
+      if (!hit(src)) continue;
+      inherits ??= detector !== undefined && carriesTaint(text);
+      if (!inherits) return contextHit(src, undefined);
+      const inherited = inheritedFrom(src, seq, detector!);
+      if (inherited !== undefined) return contextHit(src, inherited);
+      latest ??= src;
     }
-    return undefined;
+    return latest === undefined ? undefined : contextHit(latest, undefined);
   }
+}
+
+function contextHit(src: IndexedSource, inherited: InheritedResidency | undefined): { source: 'context'; callId?: string; inherited?: InheritedResidency } {
+  const hit: { source: 'context'; callId?: string; inherited?: InheritedResidency } = { source: 'context' };
+  if (src.callId !== undefined) hit.callId = src.callId;
+  if (inherited !== undefined) hit.inherited = inherited;
+  return hit;
+}
+
+/**
+ * The label a value found in `src` inherits: the source's own (given by the call that produced
+ * it), else `secret` when the value is inside a credential the detector finds in the source's
+ * text, or holds one. The text is scanned once, the first time it is asked, then let go.
+ */
+function inheritedFrom(src: IndexedSource, seq: readonly string[], detector: SecretDetector): InheritedResidency | undefined {
+  if (src.residency !== undefined) return src.residency;
+  if (src.secrets === undefined) {
+    const text = src.unscanned ?? '';
+    src.secrets = text === '' ? [] : detector.findAll(text).map((f) => tokenize(text.slice(f.start, f.end)));
+    delete src.unscanned;
+  }
+  for (const secret of src.secrets) if (isSubsequence(secret, seq) || isSubsequence(seq, secret)) return Residency.SECRET;
+  return undefined;
+}
+
+/** Whether `needle` occurs as a contiguous run of `hay`. */
+function isSubsequence(hay: readonly string[], needle: readonly string[]): boolean {
+  if (needle.length === 0 || needle.length > hay.length) return false;
+  outer: for (let s = 0; s + needle.length <= hay.length; s++) {
+    for (let j = 0; j < needle.length; j++) if (hay[s + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
 }
 
 /** Keys under which a schema default for a leaf may be declared: full path, path without indices, leaf name. */
@@ -191,6 +304,8 @@ function sameValue(text: string, expected: unknown): boolean {
 export interface ProvenanceTag {
   provenance: Provenance;
   sourceCallId?: string;
+  /** For context_retrieved with taint tracking on: the label the value inherits from its source. */
+  inherited?: InheritedResidency;
   /** For schema_default: the schema key that matched (path, path without indices, or leaf name). */
   defaultKey?: string;
 }
@@ -205,13 +320,15 @@ export function tagProvenance(
   index: ProvenanceIndex,
   schemaDefaults: Readonly<Record<string, unknown>> | undefined,
   unasserted: typeof Provenance.MODEL_INFERRED | typeof Provenance.NO_EVIDENCE = Provenance.MODEL_INFERRED,
+  taintDetector?: SecretDetector,
 ): ProvenanceTag {
-  const found = index.find(leaf.text);
+  const found = index.find(leaf.text, taintDetector);
   if (found?.source === 'user') return { provenance: Provenance.USER_EXPLICIT };
   if (found?.source === 'context') {
-    return found.callId === undefined
-      ? { provenance: Provenance.CONTEXT_RETRIEVED }
-      : { provenance: Provenance.CONTEXT_RETRIEVED, sourceCallId: found.callId };
+    const tag: ProvenanceTag = { provenance: Provenance.CONTEXT_RETRIEVED };
+    if (found.callId !== undefined) tag.sourceCallId = found.callId;
+    if (found.inherited !== undefined) tag.inherited = found.inherited;
+    return tag;
   }
   if (schemaDefaults) {
     for (const k of defaultKeys(leaf)) {

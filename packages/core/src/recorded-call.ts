@@ -4,7 +4,7 @@ import type { CallContext, ContextEntry, GatePolicy, ToolCall } from './types.js
 
 /**
  * One recorded tool call in the JSON-lines format `argspan classify` reads:
- * `{"tool", "args", "user_text", "context": [strings | {call_id, content}], "schema_defaults",
+ * `{"tool", "args", "call_id", "user_text", "context": [strings | {call_id, content, residency}], "schema_defaults",
  * "safe_defaults", "public_schema_keys", "dirty": [paths]}` plus the policy fields of
  * {@link parsePolicyFields}. Unknown fields are ignored.
  */
@@ -44,11 +44,17 @@ export function parseRecordedCall(value: unknown): RecordedCall {
     context.context = o.context.map((c, i): ContextEntry | string => {
       if (typeof c === 'string') return c;
       if (c && typeof c === 'object' && 'content' in c) {
-        const id = (c as { call_id?: unknown }).call_id;
+        const { call_id: id, content, residency } = c as { call_id?: unknown; content: unknown; residency?: unknown };
         if (id !== undefined && typeof id !== 'string') throw new RecordedCallError(`"context[${i}].call_id" must be a string`);
-        return id === undefined ? { content: (c as { content: unknown }).content } : { callId: id, content: (c as { content: unknown }).content };
+        if (residency !== undefined && !(RESIDENCY_ORDER as readonly unknown[]).includes(residency)) {
+          throw new RecordedCallError(`"context[${i}].residency" must be a residency label (${RESIDENCY_ORDER.join(', ')})`);
+        }
+        const entry: ContextEntry = { content };
+        if (id !== undefined) entry.callId = id;
+        if (residency !== undefined) entry.residency = residency as Residency;
+        return entry;
       }
-      throw new RecordedCallError(`"context[${i}]" must be a string or {"call_id", "content"}`);
+      throw new RecordedCallError(`"context[${i}]" must be a string or {"call_id", "content", "residency"}`);
     });
   }
   if (o.schema_defaults !== undefined && o.schema_defaults !== null) {
@@ -70,7 +76,8 @@ export function parseRecordedCall(value: unknown): RecordedCall {
 /**
  * The policy fields of a recorded call or a policy file (`argspan classify --policy FILE`), in
  * the snake_case both use: `remote_allowlist`, `remote_tools`, `deny_residencies`,
- * `deny_inferred`, `inferred_action`, `strict_public`, `bulky_threshold`. Absent fields stay
+ * `deny_inferred`, `inferred_action`, `strict_public`, `bulky_threshold`, `secret_source_tools`,
+ * `inherit_residency`. Absent fields stay
  * absent (the defaults apply); a wrong type throws {@link RecordedCallError} naming the field.
  */
 export function parsePolicyFields(o: Readonly<Record<string, unknown>>): Partial<GatePolicy> {
@@ -94,6 +101,12 @@ export function parsePolicyFields(o: Readonly<Record<string, unknown>>): Partial
   if (o.strict_public !== undefined) {
     if (typeof o.strict_public !== 'boolean') throw new RecordedCallError('"strict_public" must be a boolean');
     policy.strictPublic = o.strict_public;
+  }
+  const sources = stringArray(o.secret_source_tools, 'secret_source_tools');
+  if (sources) policy.secretSourceTools = sources;
+  if (o.inherit_residency !== undefined) {
+    if (typeof o.inherit_residency !== 'boolean') throw new RecordedCallError('"inherit_residency" must be a boolean');
+    policy.inheritResidency = o.inherit_residency;
   }
   if (o.bulky_threshold !== undefined) {
     if (typeof o.bulky_threshold !== 'number' || !Number.isInteger(o.bulky_threshold) || o.bulky_threshold < 1) {

@@ -97,6 +97,13 @@ export interface ContextEntry {
   callId?: string;
   /** The result, as text or any JSON value (its strings and numbers are tokenised). */
   content: unknown;
+  /**
+   * The residency of the result, when the call that produced it says so (see `resultResidency`):
+   * `secret` or `dirty-tree` passes that label to every value copied from it. Any other label (or
+   * none) means the result is judged by its own text: only values the secret detector finds in it
+   * pass the `secret` label on. @default undefined
+   */
+  residency?: Residency;
 }
 
 /** A tool call to classify. */
@@ -164,6 +171,18 @@ export interface GatePolicy {
    * is `unknown`, so it never goes remote. @default false
    */
   strictPublic: boolean;
+  /**
+   * Tools whose results are secret (a vault or secrets-manager tool): a value copied from one of
+   * their results is `secret` in later calls (rule `inherited-secret`). A read of a secret file
+   * (`.env`, a key file) or of an uncommitted file is recognised without being listed. @default []
+   */
+  secretSourceTools: readonly string[];
+  /**
+   * Residency follows the value: a value copied from the result of a secret or dirty-tree source
+   * inherits that label (rules `inherited-secret`, `inherited-dirty-tree`; see the core README's
+   * guards against false cascades). `false` labels every value by its own look only. @default true
+   */
+  inheritResidency: boolean;
 }
 
 /** Everything classification needs besides the call itself. All optional; defaults are safe. */
@@ -199,7 +218,10 @@ export interface LeafClassification {
   provenance: Provenance;
   /** Id of the secret/dirty/public rule that decided the residency; never the value. */
   rule: string;
-  /** For `context_retrieved`: the call id of the tool result that supplied the value. */
+  /**
+   * For `context_retrieved`: the call id of the tool result that supplied the value (for an
+   * inherited label, the secret or dirty-tree source it inherited from).
+   */
   sourceCallId?: string;
   /** True when the leaf name (or path) is on the inferred denylist. */
   denylisted: boolean;

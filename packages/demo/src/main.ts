@@ -14,7 +14,7 @@
  * Leaves nothing running: every child process is stopped and temporary folders are removed.
  */
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -133,12 +133,17 @@ export async function runDemo(write: (s: string) => void = (s) => process.stdout
   // The first café agent was SIGKILLed by design, possibly mid-write: its file may end in a torn
   // line, which a plain run refuses (exit 2). --allow-partial analyses the rest and names what it skipped.
   out(`argspan analyze --allow-partial ${tracesDir}`);
-  const result = await analyze({ paths: [tracesDir], remoteAllowlist: ['model.summarise'], allowPartial: true });
+  const result = await analyze({ paths: [tracesDir], remoteAllowlist: ['model.summarise'], allowPartial: true, overview: true });
   write(reporters.table(result));
+  // The same run as a page (argspan analyze --html): beside the traces, which a directory walk
+  // never reads back (it picks up *.json*, *.gz and *.zst).
+  const htmlReport = join(tracesDir, 'report.html');
+  writeFileSync(htmlReport, reporters.html(result));
   if (result.stats.skipped.length > 0) out('(the skipped line is the killed café agent\'s last export, torn by the SIGKILL.)');
   if (result.findings.some((f) => f.rule === 'incomplete_evidence')) {
     out('(incomplete_evidence is the first café agent: it was killed mid-hop, so its tool span never ended.)');
   }
+  out(`HTML report of this run: ${htmlReport}`);
   const leaked = JSON.stringify(result).includes(DEMO_CANARY);
   out(leaked ? 'CANARY LEAKED into the analysis' : 'The .env canary appears in no span: argspan recorded rules, keys and keyed hashes, never values.');
   out(`View the traces: docker compose up -d, then rerun with OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318 and open http://localhost:16686`);

@@ -11,13 +11,12 @@ import {
   toolCallSpanName,
 } from '@argspan/conventions';
 import type { Residency } from '@argspan/conventions';
-import { redactSecrets } from '@argspan/core';
-import { ArgumentSnapshotError, decideEnforcement, resolvePolicy, snapshotArgs } from '@argspan/core/internal';
+import { redactSecrets, resultResidency } from '@argspan/core';
+import { ArgumentSnapshotError, contextText, decideEnforcement, resolvePolicy, snapshotArgs } from '@argspan/core/internal';
 import type { CallClassification, ClassifyOptions, GatePolicy, ToolCall } from '@argspan/core';
 import { defaultClassifier } from './default-classifier.js';
 import { errorTypeOf, gateError } from './errors.js';
 import { leafExcerpt, MAX_EXCERPT_CHARS } from './excerpt.js';
-import { contextText } from '@argspan/core/internal';
 import { classifySafely, failClosed } from './fail-closed.js';
 import { hashKeyFromEnv, hasherFor } from './hash-key.js';
 import { HashMemo } from './hash-memo.js';
@@ -48,10 +47,11 @@ const MAX_DESCRIPTION_CHARS = 1024;
 const MAX_DESCRIPTIONS = 1024;
 
 /** The policy's lists, copied and frozen. */
-function frozenLists(p: GatePolicy): Pick<GatePolicy, 'remoteAllowlist' | 'remoteTools' | 'denyResidencies' | 'denyInferred'> {
+function frozenLists(p: GatePolicy): Pick<GatePolicy, 'remoteAllowlist' | 'remoteTools' | 'secretSourceTools' | 'denyResidencies' | 'denyInferred'> {
   return {
     remoteAllowlist: Object.freeze([...p.remoteAllowlist]),
     remoteTools: Object.freeze([...p.remoteTools]),
+    secretSourceTools: Object.freeze([...p.secretSourceTools]),
     denyResidencies: Object.freeze([...p.denyResidencies]),
     denyInferred: Object.freeze([...p.denyInferred]),
   };
@@ -81,6 +81,7 @@ export class ArgspanInstrumentation {
   private readonly policy: ClassifyOptions;
   /** The resolved policy enforcement is decided by (validated once, at construction). */
   private readonly gatePolicy: GatePolicy;
+  private readonly enforce: boolean;
   private readonly schemas: Readonly<Record<string, ToolSchema>>;
   private readonly maxArgSpans: number;
   private readonly excerptChars: number;
@@ -112,6 +113,7 @@ export class ArgspanInstrumentation {
     this.maxArgSpans = cap;
     this.excerptChars = config.excerpts ? Math.min(config.excerptLength ?? MAX_EXCERPT_CHARS, MAX_EXCERPT_CHARS) : 0;
     this.remote = config.remote;
+    this.enforce = config.enforce !== false;
     this.recordArguments = config.recordArguments === true;
     this.recordResults = config.recordResults === true;
     this.resultToContext = config.resultToContext ?? ((_tool, result) => result);
@@ -197,13 +199,14 @@ export class ArgspanInstrumentation {
       parent,
     );
     const active = trace.setSpan(parent, span);
+    if (this.gatePolicy.remoteTools.includes(tool)) span.setAttribute(CallAttributes.TOOL_REMOTE, true);
     if (this.recordArguments) {
       const recorded = recordedArguments(sent, c);
       if (recorded !== undefined) span.setAttribute(GenAiAttributes.TOOL_CALL_ARGUMENTS, recorded);
     }
     this.recordArgs(c, emit, active, session, hasher);
 
-    const refusal = gateError(callId, c);
+    const refusal = this.enforce ? gateError(callId, c) : undefined;
     if (refusal) {
       span.setAttributes(this.stopwatch(callStarted, undefined));
       span.setAttribute(OtelAttributes.ERROR_TYPE, refusal.errorType);
@@ -217,7 +220,7 @@ export class ArgspanInstrumentation {
     let result: R;
     try {
       if (remote) {
-        const stripped = stripForHop(sent, schema?.publicKeys);
+        const stripped = stripForHop(sent, schema?.publicKeys, c);
         const request = { tool, callId, args: stripped.args, strippedKeys: stripped.stripped.map((k) => redactSecrets(k).text), residency: c.residency };
         result = (await context.with(active, () => remote(request, span))) as R;
       } else {
@@ -235,7 +238,7 @@ export class ArgspanInstrumentation {
       const recorded = recordedResult(result, c);
       if (recorded !== undefined) span.setAttribute(GenAiAttributes.TOOL_CALL_RESULT, recorded);
     }
-    session.recordCall(callId, span.spanContext(), this.contextOf(tool, result), !isPublicish(c.residency));
+    session.recordCall(callId, span.spanContext(), this.contextOf(tool, result), !isPublicish(c.residency), resultResidency(tool, c, this.gatePolicy));
     span.end();
     return result;
   }

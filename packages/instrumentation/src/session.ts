@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SpanContext } from '@opentelemetry/api';
 import { ProvenanceIndex } from '@argspan/core/internal';
 import type { ClassifyContext, ContextEntry } from '@argspan/core';
+import type { Residency } from '@argspan/conventions';
 import type { ToolSchema } from './types.js';
 
 /** Options of a new {@link ArgspanSession}. */
@@ -106,9 +107,11 @@ export class ArgspanSession {
 
   /**
    * @internal Remember a finished call's span context (for links), whether its arguments were
-   * sensitive, and its result (as context).
+   * sensitive, and its result (as context) with the residency it passes on to values copied from
+   * it (`secret` for a read of `.env` or a secret-source tool, `dirty-tree` for a read of an
+   * uncommitted file; see core's `resultResidency`).
    */
-  recordCall(callId: string, spanContext: SpanContext, content: unknown, sensitive = false): void {
+  recordCall(callId: string, spanContext: SpanContext, content: unknown, sensitive = false, residency?: Residency): void {
     this.spans.delete(callId);
     this.spans.set(callId, spanContext);
     if (sensitive) this.sensitive.add(callId);
@@ -120,7 +123,7 @@ export class ArgspanSession {
         this.sensitive.delete(oldest);
       }
     }
-    if (content !== undefined) this.addContext({ callId, content });
+    if (content !== undefined) this.addContext(residency === undefined ? { callId, content } : { callId, content, residency });
   }
 
   /** @internal The call context classification sees for a call to a tool with `schema`. */

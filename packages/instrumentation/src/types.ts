@@ -99,6 +99,14 @@ export interface ArgspanInstrumentationConfig {
   excerptLength?: number;
   /** The session (run) calls belong to unless a call names its own. @default a new session */
   session?: ArgspanSession;
+  /**
+   * `false` observes without enforcing (audit mode, to try a policy on a running agent): every
+   * call is classified, gated and recorded as usual — `argspan.enforcement` says what the policy
+   * would have done — and then dispatched anyway, as if argspan were not there (a call the policy
+   * would hop still hops). `argspan analyze` reports what would have been held or denied.
+   * @default true
+   */
+  enforce?: boolean;
   /** Remote hop for `remote-ok` calls. Without one, `remote-ok` calls run locally. @default undefined */
   remote?: RemoteHop;
   /** Classification function. @default classifyCall from @argspan/core */

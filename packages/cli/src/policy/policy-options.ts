@@ -17,6 +17,8 @@ export interface PolicyCliOptions {
   inferredAction?: string;
   bulkyThreshold?: string;
   strictPublic?: boolean;
+  secretSourceTools?: string[];
+  inheritResidency?: boolean;
 }
 
 const list = (v: string, prev: string[] = []): string[] => [...prev, ...v.split(',').map((s) => s.trim()).filter((s) => s !== '')];
@@ -24,14 +26,16 @@ const list = (v: string, prev: string[] = []): string[] => [...prev, ...v.split(
 /** Add the policy options to a command. */
 export function addPolicyOptions(command: Command): Command {
   return command
-    .option('--policy <file>', 'JSON policy file: remote_allowlist, remote_tools, deny_residencies, deny_inferred, inferred_action, bulky_threshold, strict_public')
+    .option('--policy <file>', 'JSON policy file: remote_allowlist, remote_tools, deny_residencies, deny_inferred, inferred_action, bulky_threshold, strict_public, secret_source_tools, inherit_residency')
     .option('--remote-allowlist <tools>', 'comma-separated tools that may make a remote hop (repeatable)', list)
     .option('--remote-tools <tools>', 'comma-separated tools whose execution leaves this machine (repeatable)', list)
     .option('--deny-residencies <labels>', 'residencies whose calls are never dispatched (default: secret; "" for none)', (v: string, prev?: string[]) => (v.trim() === '' ? [...(prev ?? [])] : list(v, prev)))
     .option('--deny-inferred <keys>', 'keys on which a model-inferred value is held (replaces the default list; repeatable)', list)
     .addOption(new Option('--inferred-action <action>', 'hold an inferred denylisted value for a question, or deny the call').choices(['ask', 'block']))
     .option('--bulky-threshold <chars>', 'characters at which a value counts as bulky (default 8192)')
-    .option('--strict-public', 'bulky values are public only with proof they are committed (needs --repo)');
+    .option('--strict-public', 'bulky values are public only with proof they are committed (needs --repo)')
+    .option('--secret-source-tools <tools>', 'comma-separated tools whose results are secret, e.g. a vault tool (repeatable)', list)
+    .option('--no-inherit-residency', 'label each value by its own look only: a value copied from a secret result is not secret');
 }
 
 /** A policy option or file that cannot be used: the message names the option or file, never its data. */
@@ -48,6 +52,9 @@ export function policyFromOptions(opts: PolicyCliOptions): Partial<GatePolicy> {
   if (opts.denyInferred) policy.denyInferred = opts.denyInferred;
   if (opts.inferredAction !== undefined) policy.inferredAction = opts.inferredAction as GatePolicy['inferredAction'];
   if (opts.strictPublic) policy.strictPublic = true;
+  if (opts.secretSourceTools) policy.secretSourceTools = opts.secretSourceTools;
+  // commander gives `inheritResidency: true` unless --no-inherit-residency: only the flag overrides a file
+  if (opts.inheritResidency === false) policy.inheritResidency = false;
   if (opts.bulkyThreshold !== undefined) {
     const n = Number(opts.bulkyThreshold);
     if (!/^\d+$/.test(opts.bulkyThreshold.trim()) || !Number.isSafeInteger(n) || n < 1) {

@@ -4,7 +4,7 @@ import {
   UsageError,
   analyze,
   analyzeClickHouse,
-  atOrAbove,
+  exitVerdict,
   formatProblem,
   reporters,
   writeBaseline,
@@ -14,7 +14,8 @@ import { Option, type Command } from 'commander';
 import { ExitCode } from '../../exit-codes.js';
 import type { CommandIO } from '../../io.js';
 import { internalErrorMessage, type CommandRegistrar } from '../../main.js';
-import { ANALYZE_OPTIONS, denyResidenciesOption, engineOptions, numericOptions, type AnalyzeCliOptions } from './options.js';
+import { writeFileSync } from 'node:fs';
+import { ANALYZE_OPTIONS, denyResidenciesOption, engineOptions, jaegerUrlOption, numericOptions, type AnalyzeCliOptions } from './options.js';
 import { createProgress } from './progress.js';
 
 const collect = (value: string, prev: string[] = []) => [...prev, value];
@@ -38,12 +39,15 @@ export const registerAnalyze: CommandRegistrar = (program: Command, io: CommandI
 async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandIO): Promise<number> {
   const numeric = numericOptions(opts);
   const deny = denyResidenciesOption(opts.denyResidencies);
+  const jaeger = jaegerUrlOption(opts.jaegerUrl);
   const engine = engineOptions(paths, opts);
-  if (!numeric.ok || !deny.ok || !engine.ok) {
-    const first = [numeric, deny, engine].find((c): c is { ok: false; error: string } => !c.ok)!;
+  if (!numeric.ok || !deny.ok || !jaeger.ok || !engine.ok) {
+    // Every option is checked before anything is read; the first error is the one printed.
+    const first = [numeric, deny, jaeger, engine].find((checked) => !checked.ok) as { error: string };
     io.stderr.write(`argspan analyze: ${first.error}\n`);
     return ExitCode.INPUT_ERROR;
   }
+  const wantsHtml = opts.format === 'html' || opts.html !== undefined;
   const progress = createProgress(io.stderr);
   const common = {
     rulesDirs: opts.rules,
@@ -60,6 +64,7 @@ async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandI
           ...common,
           paths,
           allowPartial: opts.allowPartial,
+          overview: wantsHtml,
           ...numeric.options,
           ...(opts.db ? { dbPath: opts.db } : {}),
           ...(opts.exportParquet ? { exportParquetDir: opts.exportParquet } : {}),
@@ -80,12 +85,28 @@ async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandI
     return ExitCode.INTERNAL_ERROR;
   }
   progress.done();
+  const reportOptions = {
+    failOn: opts.failOn,
+    ...(jaeger.value ? { jaegerUrl: jaeger.value } : {}),
+    ...(opts.writeBaseline ? { wroteBaseline: opts.writeBaseline } : {}),
+  };
   let report: string;
+  let htmlFile: string | undefined;
   try {
-    report = reporters[opts.format](result);
+    report = reporters[opts.format](result, reportOptions);
+    if (opts.html !== undefined) htmlFile = opts.format === 'html' ? report : reporters.html(result, reportOptions);
   } catch (err) {
     io.stderr.write(internalErrorMessage(err));
     return ExitCode.INTERNAL_ERROR;
+  }
+  if (opts.html !== undefined && htmlFile !== undefined) {
+    try {
+      writeFileSync(opts.html, htmlFile);
+    } catch (err) {
+      io.stderr.write(`argspan analyze: --html: ${opts.html} cannot be written (${(err as NodeJS.ErrnoException).code ?? 'error'})\n`);
+      return ExitCode.INPUT_ERROR;
+    }
+    io.stderr.write(`argspan analyze: wrote the HTML report to ${opts.html}\n`);
   }
   if (opts.writeBaseline) {
     try {
@@ -103,7 +124,5 @@ async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandI
     io.stderr.write(`argspan analyze: wrote ${result.findings.length} finding(s) to the baseline ${opts.writeBaseline}\n`);
     return ExitCode.OK;
   }
-  const failOn = opts.failOn;
-  const failing = failOn === 'none' ? [] : result.findings.filter((f) => atOrAbove(f.severity, failOn));
-  return failing.length ? ExitCode.FINDINGS : ExitCode.OK;
+  return exitVerdict(result.findings, opts.failOn).fails ? ExitCode.FINDINGS : ExitCode.OK;
 }

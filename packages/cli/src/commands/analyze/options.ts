@@ -4,6 +4,8 @@ import { RESIDENCY_ORDER, type Residency } from '@argspan/conventions';
 /** Parsed `argspan analyze` options (commander camel-cases the flags). */
 export interface AnalyzeCliOptions {
   format: (typeof REPORT_FORMATS)[number];
+  html?: string;
+  jaegerUrl?: string;
   failOn: (typeof SEVERITIES)[number] | 'none';
   rules: string[];
   baseline?: string;
@@ -41,6 +43,8 @@ export interface OptionSpec {
 /** Every option of `argspan analyze`. */
 export const ANALYZE_OPTIONS: readonly OptionSpec[] = [
   { flags: '--format <format>', description: 'output format', choices: REPORT_FORMATS, default: 'table' },
+  { flags: '--html <file>', description: 'also write the HTML report to this file (beside --format)' },
+  { flags: '--jaeger-url <url>', description: 'Jaeger UI base URL: trace ids in the HTML report link to <url>/trace/<id>' },
   { flags: '--fail-on <severity>', description: 'exit 1 when a finding is at or above this severity', choices: [...SEVERITIES, 'none'], default: 'low' },
   { flags: '--rules <dir>', description: 'add the .sql rules in this folder (repeatable)', repeatable: true, default: [] },
   { flags: '--baseline <file>', description: 'suppress findings whose fingerprint this baseline lists' },
@@ -64,7 +68,7 @@ export const ANALYZE_OPTIONS: readonly OptionSpec[] = [
 ];
 
 /** Options only the DuckDB engine takes, and those only ClickHouse takes (by their commander names). */
-const DUCKDB_ONLY = { db: '--db', exportParquet: '--export-parquet', allowPartial: '--allow-partial', maxLineBytes: '--max-line-bytes', memoryLimit: '--memory-limit', threads: '--threads' } as const;
+const DUCKDB_ONLY = { html: '--html', jaegerUrl: '--jaeger-url', db: '--db', exportParquet: '--export-parquet', allowPartial: '--allow-partial', maxLineBytes: '--max-line-bytes', memoryLimit: '--memory-limit', threads: '--threads' } as const;
 const CLICKHOUSE_ONLY = { clickhouseUrl: '--clickhouse-url', database: '--database', table: '--table', since: '--since', until: '--until', maxTraceDuration: '--max-trace-duration' } as const;
 
 /** A ClickHouse run's options, checked before anything is read: what `analyzeClickHouse()` takes, or the first error. */
@@ -92,6 +96,8 @@ export function engineOptions(paths: readonly string[], opts: AnalyzeCliOptions)
   const wrong = given(DUCKDB_ONLY);
   if (wrong.length) return { ok: false, error: `${wrong[0]} is an option of the duckdb engine, not of --engine clickhouse` };
   if (paths.length) return { ok: false, error: '--engine clickhouse reads the traces table, not files: remove the paths' };
+  // The HTML report's overview is gathered by SQL over DuckDB's tables.
+  if (opts.format === 'html') return { ok: false, error: '--format html is a report of the duckdb engine, not of --engine clickhouse' };
   if (!opts.clickhouseUrl) return { ok: false, error: '--engine clickhouse needs --clickhouse-url' };
   const ch: ClickHouseCliOptions = { url: opts.clickhouseUrl };
   for (const [flag, name] of [['--database', 'database'], ['--table', 'table']] as const) {
@@ -132,6 +138,21 @@ export function parseDuration(v: string): number | undefined {
   if (!m) return undefined;
   const ms = Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
   return ms > 0 && Number.isSafeInteger(ms) ? ms : undefined;
+}
+
+/** `--jaeger-url`, checked before any file is read: an http(s) URL, or the error. */
+export function jaegerUrlOption(value: string | undefined): { ok: true; value: string | undefined } | { ok: false; error: string } {
+  if (value === undefined) return { ok: true, value: undefined };
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) {
+    return { ok: false, error: '--jaeger-url must be an http:// or https:// URL without credentials, e.g. http://localhost:16686' };
+  }
+  return { ok: true, value: url.href.replace(/\/+$/, '') };
 }
 
 /** A size DuckDB's `memory_limit` accepts: a number and a unit (decimal or binary). */

@@ -1,8 +1,8 @@
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
-import { classifyCall, loadCommittedContent, readDirtySet, type CallClassification, type ClassifyOptions, type CommittedContent, type DirtySet, type GatePolicy } from '@argspan/core';
+import { classifyCall, loadCommittedContent, readDirtySet, resultResidency, type CallClassification, type CallContext, type ClassifyOptions, type CommittedContent, type DirtySet, type GatePolicy } from '@argspan/core';
 import { parseRecordedCall, RecordedCallError } from '@argspan/core/internal';
-import { Enforcement } from '@argspan/conventions';
+import { Enforcement, type Residency } from '@argspan/conventions';
 
 export interface ClassifyLinesOptions {
   /** Repository whose dirty set (and, in strict mode, committed blobs) apply to every call. */
@@ -75,6 +75,9 @@ export async function classifyLines(
   }
 
   const result: ClassifyLinesResult = { answered: 0, malformed: 0, gated: 0 };
+  // What each earlier line's result passes on (a read of .env is a secret source): a context entry
+  // naming that call id inherits it unless it says its own residency.
+  const sources = new BoundedMap<string, Residency>(MAX_REMEMBERED_SOURCES);
   let lineNo = 0;
   for await (const line of createInterface({ input, crlfDelay: Infinity })) {
     lineNo++;
@@ -100,10 +103,45 @@ export async function classifyLines(
     const opts: ClassifyOptions = { ...options.policy, ...recorded.policy, remoteHop: options.remoteHop === true };
     if (dirty) opts.dirty = dirty;
     if (committed) opts.committed = committed;
-    const c = classifyCall(recorded.call, recorded.context, opts);
+    const context = withSourceResidency(recorded.context, sources);
+    const c = classifyCall(recorded.call, context, opts);
+    if (recorded.call.callId !== undefined) {
+      const passed = resultResidency(recorded.call.tool, c, opts);
+      if (passed !== undefined) sources.set(recorded.call.callId, passed);
+    }
     if (c.enforcement.action === Enforcement.DENY || c.enforcement.action === Enforcement.HOLD) result.gated++;
     out.write(JSON.stringify(classificationLine(c)) + '\n');
     result.answered++;
   }
   return result;
+}
+
+/** Most call ids whose result residency `classify` remembers for later lines. */
+const MAX_REMEMBERED_SOURCES = 100_000;
+
+/** The context with each entry that names an earlier line's call id given that call's result residency. */
+function withSourceResidency(context: CallContext, sources: BoundedMap<string, Residency>): CallContext {
+  if (!context.context || sources.size === 0) return context;
+  let changed = false;
+  const entries = context.context.map((e) => {
+    if (typeof e === 'string' || e.residency !== undefined || e.callId === undefined) return e;
+    const r = sources.get(e.callId);
+    if (r === undefined) return e;
+    changed = true;
+    return { ...e, residency: r };
+  });
+  return changed ? { ...context, context: entries } : context;
+}
+
+/** A map that forgets its oldest entries past `max`. */
+class BoundedMap<K, V> extends Map<K, V> {
+  constructor(private readonly max: number) {
+    super();
+  }
+  override set(key: K, value: V): this {
+    this.delete(key);
+    super.set(key, value);
+    if (this.size > this.max) this.delete(this.keys().next().value as K);
+    return this;
+  }
 }

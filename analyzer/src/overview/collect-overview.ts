@@ -1,0 +1,218 @@
+import { HopEvents, Provenance } from '@argspan/conventions';
+import { defaultSecretDetector, redactSecrets } from '@argspan/core';
+import type { BaselineEntry } from '../baseline.js';
+import type { Db, Row } from '../db.js';
+import { sqlString } from '../load/duckdb-types.js';
+import type { Finding } from '../rules/run-rules.js';
+import type { HopEventRow, HopRow, RunOverview, RunRow, TurnFieldRow } from './types.js';
+
+/** How many rows of each list the report carries; totals are always exact. */
+export const OVERVIEW_LIMITS = { runs: 200, turns: 100, tools: 50, hops: 100 } as const;
+
+const INFERRED = sqlString(Provenance.MODEL_INFERRED);
+const NO_EVIDENCE = sqlString(Provenance.NO_EVIDENCE);
+const HELD = `stopped_by_gate AND (enforcement = 'hold' OR (enforcement IS NULL AND gate_action = 'ask'))`;
+const DENIED = `stopped_by_gate AND NOT (enforcement = 'hold' OR (enforcement IS NULL AND gate_action = 'ask'))`;
+
+/** Per call: its run (the trace when it has no run id), and its argument counts by provenance. */
+const PER_CALL = `WITH leaves AS (
+    SELECT trace_id, call_span_id, count(*) AS leaves, count(*) FILTER (WHERE provenance = ${INFERRED}) AS inferred,
+      count(*) FILTER (WHERE provenance = ${NO_EVIDENCE}) AS unevidenced
+    FROM tool_args GROUP BY trace_id, call_span_id)
+  SELECT c.*, coalesce(c.run_id, c.trace_id) AS run_key, coalesce(l.leaves, 0) AS leaves, coalesce(l.inferred, 0) AS inferred,
+    coalesce(l.unevidenced, 0) AS unevidenced
+  FROM tool_calls c LEFT JOIN leaves l ON l.trace_id = c.trace_id AND l.call_span_id = c.span_id`;
+
+const TOTALS_SQL = `WITH per_call AS (${PER_CALL})
+SELECT count(DISTINCT run_key) AS runs, count(DISTINCT (trace_id, turn_span_id)) AS turns, count(*) AS tool_calls,
+  (SELECT count(*) FROM tool_args) AS arguments, coalesce(sum(inferred), 0) AS model_inferred, coalesce(sum(unevidenced), 0) AS no_evidence,
+  count(*) FILTER (WHERE ${HELD}) AS held, count(*) FILTER (WHERE ${DENIED}) AS denied, count(*) FILTER (WHERE went_remote) AS remote
+FROM per_call`;
+
+const RUNS_SQL = `WITH per_call AS (${PER_CALL})
+SELECT run_key AS run_id, count(*) AS tool_calls, sum(leaves) AS arguments, sum(inferred) AS model_inferred, sum(unevidenced) AS no_evidence,
+  count(*) FILTER (WHERE ${HELD}) AS held, count(*) FILTER (WHERE ${DENIED}) AS denied, count(*) FILTER (WHERE went_remote) AS remote,
+  count(*) OVER () AS total
+FROM per_call GROUP BY run_key
+ORDER BY sum(inferred) + sum(unevidenced) DESC, count(*) FILTER (WHERE stopped_by_gate) DESC, run_key LIMIT ${OVERVIEW_LIMITS.runs}`;
+
+/** The turns with the most invented or unevidenced values, then their rows by tool and key. */
+const TURNS_SQL = `WITH fields AS (
+    SELECT trace_id, turn_span_id, any_value(run_id) AS run_id, tool, "key", provenance, count(*) AS n
+    FROM tool_args WHERE provenance IN (${INFERRED}, ${NO_EVIDENCE}) GROUP BY trace_id, turn_span_id, tool, "key", provenance),
+  turns AS (
+    SELECT trace_id, turn_span_id, sum(n) AS n, min(run_id) AS run_id, count(*) OVER () AS total
+    FROM fields GROUP BY trace_id, turn_span_id ORDER BY n DESC, trace_id, turn_span_id NULLS FIRST LIMIT ${OVERVIEW_LIMITS.turns})
+SELECT f.trace_id, f.turn_span_id, s."name" AS turn, t.run_id, f.tool, f."key", f.provenance, f.n AS count, t.total, t.n AS turn_total
+FROM fields f JOIN turns t ON t.trace_id = f.trace_id AND t.turn_span_id IS NOT DISTINCT FROM f.turn_span_id
+LEFT JOIN spans s ON s.trace_id = f.trace_id AND s.span_id = f.turn_span_id
+ORDER BY t.n DESC, f.trace_id, f.turn_span_id NULLS FIRST, f.n DESC, f.tool, f."key", f.provenance`;
+
+const RESIDENCY_SQL = `WITH tools AS (
+    SELECT coalesce(tool, '') AS tool, count(*) AS n, count(*) OVER () AS total FROM tool_args GROUP BY 1 ORDER BY n DESC, tool LIMIT ${OVERVIEW_LIMITS.tools})
+SELECT t.tool, coalesce(a.residency, 'unknown') AS residency, count(*) AS arguments, t.total
+FROM tool_args a JOIN tools t ON t.tool = coalesce(a.tool, '')
+GROUP BY t.tool, t.n, t.total, 2 ORDER BY t.n DESC, t.tool, 2`;
+
+const EV = (name: string) => sqlString(name);
+/** One row per hop (the events of one tool call, or of the span that carries them when no call is known). */
+const HOPS_SQL = `WITH ev AS (SELECT *, coalesce(call_span_id, span_id) AS hop_span_id FROM hop_events WHERE time_ns IS NOT NULL),
+  hops AS (
+    SELECT trace_id, hop_span_id, any_value(tool) AS tool, any_value(run_id) AS run_id, min(time_ns) AS t0,
+      bool_or("name" = ${EV(HopEvents.HOP_COMPLETED)}) AS completed, bool_or("name" = ${EV(HopEvents.HOP_FAILED)}) AS failed,
+      bool_or("name" = ${EV(HopEvents.QUEUE_ENQUEUED)}) AS queued,
+      max(rtt_ms) FILTER (WHERE "name" = ${EV(HopEvents.HOP_COMPLETED)}) AS rtt_ms,
+      max(rtt_ms) FILTER (WHERE "name" = ${EV(HopEvents.PROBE)}) AS probe_rtt_ms,
+      count(*) FILTER (WHERE "name" = ${EV(HopEvents.HOP_SENT)}) AS attempts
+    FROM ev GROUP BY trace_id, hop_span_id)`;
+
+const HOP_TOTALS_SQL = `${HOPS_SQL}
+SELECT count(*) AS total, count(*) FILTER (WHERE completed) AS completed, count(*) FILTER (WHERE failed AND NOT completed) AS failed,
+  quantile_cont(rtt_ms, 0.5) AS p50, quantile_cont(rtt_ms, 0.95) AS p95 FROM hops`;
+
+const HOP_ROWS_SQL = `${HOPS_SQL},
+  shown AS (SELECT * FROM hops ORDER BY t0, trace_id, hop_span_id LIMIT ${OVERVIEW_LIMITS.hops})
+SELECT h.trace_id, h.hop_span_id, h.tool, h.run_id, h.completed, h.failed, h.queued, h.rtt_ms, h.probe_rtt_ms, h.attempts,
+  e."name" AS event, (e.time_ns - h.t0) / 1e6 AS at_ms, e.rtt_ms AS event_rtt_ms, e.http_status, coalesce(e.reason, e.decision) AS detail
+FROM shown h JOIN ev e ON e.trace_id = h.trace_id AND e.hop_span_id = h.hop_span_id
+ORDER BY h.t0, h.trace_id, h.hop_span_id, e.time_ns, e.event_index`;
+
+/** The emitter of the call behind each finding's span: the call span itself, or the argument span's call. */
+const FINDING_EMITTERS_SQL = `SELECT DISTINCT h.trace_id, h.span_id, coalesce(c.emitter, a.emitter) AS emitter
+FROM (SELECT DISTINCT trace_id, span_id FROM rule_hits WHERE span_id IS NOT NULL) h
+LEFT JOIN tool_calls c ON c.trace_id = h.trace_id AND c.span_id = h.span_id
+LEFT JOIN (SELECT trace_id, span_id, any_value(emitter) AS emitter FROM tool_args GROUP BY ALL) a ON a.trace_id = h.trace_id AND a.span_id = h.span_id
+WHERE coalesce(c.emitter, a.emitter) IS NOT NULL`;
+
+/** A string from the traces with any credential shape replaced by its marker (as findings are). */
+export function redactText(s: string): string {
+  return defaultSecretDetector.find(s) ? redactSecrets(s).text : s;
+}
+const text = (v: unknown): string | null => (v === null || v === undefined ? null : redactText(String(v)));
+const num = (v: unknown): number => Number(v ?? 0);
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/**
+ * Gather the report overview from the loaded tables (after the rules ran: `rule_hits` is read for
+ * the findings' emitters). `allFindings` are the run's findings before the baseline suppressed any.
+ */
+export async function collectOverview(
+  db: Db,
+  allFindings: readonly Finding[],
+  baseline?: { file: string; entries: readonly BaselineEntry[] },
+): Promise<RunOverview> {
+  const t = await db.one(TOTALS_SQL);
+  const runRows = await db.all(RUNS_SQL);
+  const turnRows = await db.all(TURNS_SQL);
+  const residencyRows = await db.all(RESIDENCY_SQL);
+  const hopTotals = await db.one(HOP_TOTALS_SQL);
+  const hopRows = await db.all(HOP_ROWS_SQL);
+  const emitterRows = await db.all(`SELECT emitter, count(*) AS calls FROM tool_calls GROUP BY emitter ORDER BY calls DESC, emitter`);
+  const findingEmitters: Record<string, string> = {};
+  for (const r of await db.all(FINDING_EMITTERS_SQL)) findingEmitters[`${r.trace_id}/${r.span_id}`] = text(r.emitter)!;
+  const overview: RunOverview = {
+    totals: {
+      runs: num(t.runs),
+      turns: num(t.turns),
+      tool_calls: num(t.tool_calls),
+      arguments: num(t.arguments),
+      model_inferred: num(t.model_inferred),
+      no_evidence: num(t.no_evidence),
+      held: num(t.held),
+      denied: num(t.denied),
+      remote: num(t.remote),
+    },
+    emitters: emitterRows.map((r) => ({ emitter: text(r.emitter) ?? '', calls: num(r.calls) })),
+    finding_emitters: findingEmitters,
+    runs: { rows: runRows.map(runRow), total: num(runRows[0]?.total) },
+    turns: {
+      rows: turnRows.map(turnRow),
+      total_turns: num(turnRows[0]?.total),
+      shown_turns: new Set(turnRows.map((r) => `${r.trace_id}/${r.turn_span_id}`)).size,
+    },
+    residency_by_tool: {
+      rows: residencyRows.map((r) => ({ tool: text(r.tool) ?? '', residency: text(r.residency) ?? 'unknown', arguments: num(r.arguments) })),
+      total_tools: num(residencyRows[0]?.total),
+      shown_tools: new Set(residencyRows.map((r) => r.tool)).size,
+    },
+    hops: {
+      total: num(hopTotals.total),
+      completed: num(hopTotals.completed),
+      failed: num(hopTotals.failed),
+      rtt_p50_ms: numOrNull(hopTotals.p50),
+      rtt_p95_ms: numOrNull(hopTotals.p95),
+      rows: hopRowsOf(hopRows),
+    },
+  };
+  if (baseline) {
+    const found = new Set(allFindings.map((f) => f.fingerprint));
+    overview.baseline = {
+      file: baseline.file,
+      still_present: baseline.entries.filter((e) => found.has(e.fingerprint)).length,
+      fixed: baseline.entries
+        .filter((e) => !found.has(e.fingerprint))
+        .map((e) => ({ fingerprint: e.fingerprint, rule: redactText(e.rule), trace_id: text(e.trace_id), span_id: text(e.span_id), tool: text(e.tool), key: text(e.key) })),
+    };
+  }
+  return overview;
+}
+
+function runRow(r: Row): RunRow {
+  return {
+    run_id: text(r.run_id) ?? '',
+    tool_calls: num(r.tool_calls),
+    arguments: num(r.arguments),
+    model_inferred: num(r.model_inferred),
+    no_evidence: num(r.no_evidence),
+    held: num(r.held),
+    denied: num(r.denied),
+    remote: num(r.remote),
+  };
+}
+
+function turnRow(r: Row): TurnFieldRow {
+  return {
+    trace_id: text(r.trace_id) ?? '',
+    turn_span_id: text(r.turn_span_id),
+    turn: text(r.turn),
+    run_id: text(r.run_id),
+    tool: text(r.tool) ?? '',
+    key: text(r.key) ?? '',
+    provenance: r.provenance === Provenance.NO_EVIDENCE ? 'no_evidence' : 'model_inferred',
+    count: num(r.count),
+  };
+}
+
+const EVENT_PREFIX = 'argspan.';
+
+/** Rows of {@link HOP_ROWS_SQL} (one per event, hops in order) as one {@link HopRow} per hop. */
+function hopRowsOf(rows: readonly Row[]): HopRow[] {
+  const hops: HopRow[] = [];
+  let current: HopRow | undefined;
+  for (const r of rows) {
+    if (!current || current.trace_id !== r.trace_id || current.span_id !== r.hop_span_id) {
+      current = {
+        trace_id: String(r.trace_id),
+        span_id: String(r.hop_span_id),
+        tool: text(r.tool),
+        run_id: text(r.run_id),
+        outcome: r.completed ? 'completed' : r.failed ? 'failed' : r.queued ? 'queued' : 'open',
+        probe_rtt_ms: numOrNull(r.probe_rtt_ms),
+        rtt_ms: numOrNull(r.rtt_ms),
+        attempts: num(r.attempts),
+        events: [],
+      };
+      hops.push(current);
+    }
+    const name = String(r.event);
+    const event: HopEventRow = {
+      event: name.startsWith(EVENT_PREFIX) ? name.slice(EVENT_PREFIX.length) : name,
+      at_ms: Math.round(Number(r.at_ms) * 1000) / 1000,
+      rtt_ms: numOrNull(r.event_rtt_ms),
+      http_status: numOrNull(r.http_status),
+      detail: text(r.detail),
+    };
+    current.events.push(event);
+  }
+  return hops;
+}
