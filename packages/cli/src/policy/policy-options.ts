@@ -15,6 +15,7 @@ export interface PolicyCliOptions {
   denyResidencies?: string[];
   denyInferred?: string[];
   inferredAction?: string;
+  onNoEvidence?: string;
   bulkyThreshold?: string;
   strictPublic?: boolean;
 }
@@ -24,12 +25,15 @@ const list = (v: string, prev: string[] = []): string[] => [...prev, ...v.split(
 /** Add the policy options to a command. */
 export function addPolicyOptions(command: Command): Command {
   return command
-    .option('--policy <file>', 'JSON policy file: remote_allowlist, remote_tools, deny_residencies, deny_inferred, inferred_action, bulky_threshold, strict_public')
+    .option('--policy <file>', 'JSON policy file: remote_allowlist, remote_tools, deny_residencies, deny_inferred, inferred_action, no_evidence_action, bulky_threshold, strict_public')
     .option('--remote-allowlist <tools>', 'comma-separated tools that may make a remote hop (repeatable)', list)
     .option('--remote-tools <tools>', 'comma-separated tools whose execution leaves this machine (repeatable)', list)
     .option('--deny-residencies <labels>', 'residencies whose calls are never dispatched (default: secret; "" for none)', (v: string, prev?: string[]) => (v.trim() === '' ? [...(prev ?? [])] : list(v, prev)))
     .option('--deny-inferred <keys>', 'keys on which a model-inferred value is held (replaces the default list; repeatable)', list)
     .addOption(new Option('--inferred-action <action>', 'hold an inferred denylisted value for a question, or deny the call').choices(['ask', 'block']))
+    .addOption(
+      new Option('--on-no-evidence <action>', "where the user's words cannot be seen: hold a denylisted value found in no tool result for a question, deny the call, or only record it (default log)").choices(['ask', 'block', 'log']),
+    )
     .option('--bulky-threshold <chars>', 'characters at which a value counts as bulky (default 8192)')
     .option('--strict-public', 'bulky values are public only with proof they are committed (needs --repo)');
 }
@@ -47,6 +51,7 @@ export function policyFromOptions(opts: PolicyCliOptions): Partial<GatePolicy> {
   if (opts.remoteTools) policy.remoteTools = opts.remoteTools;
   if (opts.denyInferred) policy.denyInferred = opts.denyInferred;
   if (opts.inferredAction !== undefined) policy.inferredAction = opts.inferredAction as GatePolicy['inferredAction'];
+  if (opts.onNoEvidence !== undefined) policy.noEvidenceAction = opts.onNoEvidence as GatePolicy['noEvidenceAction'];
   if (opts.strictPublic) policy.strictPublic = true;
   if (opts.bulkyThreshold !== undefined) {
     const n = Number(opts.bulkyThreshold);

@@ -10,9 +10,10 @@ export const registerClassify: CommandRegistrar = (program, io, setExit) => {
     .command('classify')
     .description(
       'Classify and gate recorded tool calls: JSON lines on stdin, one JSON line per call on stdout.\n' +
-        'Input fields: tool, args, user_text, context, schema_defaults, safe_defaults, public_schema_keys,\n' +
-        'dirty, and the policy fields (remote_allowlist, remote_tools, deny_residencies, deny_inferred,\n' +
-        'inferred_action, strict_public, bulky_threshold), which win over the options below.',
+        'Input fields: tool, args, user_text, user_text_available, context, schema_defaults, safe_defaults,\n' +
+        'public_schema_keys, dirty, and the policy fields (remote_allowlist, remote_tools, deny_residencies,\n' +
+        'deny_inferred, inferred_action, no_evidence_action, strict_public, bulky_threshold), which win over\n' +
+        'the options below.',
     )
     .option('--repo <dir>', 'git repository whose uncommitted paths are dirty-tree evidence')
     .option('--remote-hop', 'judge remote-ok calls as an agent with a remote hop configured (enforcement hop)')
