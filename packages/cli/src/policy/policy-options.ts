@@ -35,7 +35,7 @@ export function addPolicyOptions(command: Command): Command {
       new Option('--on-no-evidence <action>', "where the user's words cannot be seen: hold a denylisted value found in no tool result for a question, deny the call, or only record it (default log)").choices(['ask', 'block', 'log']),
     )
     .option('--bulky-threshold <chars>', 'characters at which a value counts as bulky (default 8192)')
-    .option('--strict-public', 'bulky values are public only with proof they are committed (needs --repo)');
+    .option('--strict-public', 'bulky values are public only with proof they are committed (classify: --repo)');
 }
 
 /** A policy option or file that cannot be used: the message names the option or file, never its data. */
