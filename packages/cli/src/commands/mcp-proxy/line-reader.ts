@@ -31,6 +31,8 @@ export class LineReader {
   private skipping = false;
   private streaming: JsonEnvelopeScanner | undefined;
   private stream: LineStreaming | undefined;
+  /** Waiting for the sink to drain (the source is paused). */
+  private congested = false;
 
   constructor(
     private readonly maxLineBytes: number,
@@ -82,9 +84,13 @@ export class LineReader {
   private streamPiece(piece: Uint8Array): void {
     this.streaming!.write(piece);
     // The chunk may be reused by the stream after this call: the sink gets its own copy only if it queues it.
-    if (!this.stream!.sink.writePiece(piece)) {
+    if (!this.stream!.sink.writePiece(piece) && !this.congested) {
+      this.congested = true;
       this.stream!.pause();
-      this.stream!.sink.onDrain(() => this.stream!.resume());
+      this.stream!.sink.onDrain(() => {
+        this.congested = false;
+        this.stream!.resume();
+      });
     }
   }
 
