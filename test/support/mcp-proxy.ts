@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ArgAttributes, toolCallSpanName } from '@argspan/conventions';
 
 export const CLI_BIN = fileURLToPath(new URL('../../packages/cli/bin/argspan.js', import.meta.url));
 export const FILESYSTEM_SERVER = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
@@ -58,9 +59,9 @@ export async function startProxy(server: string[], start: StartOptions = {}): Pr
   const client = new Client({ name: 'argspan-test-client', version: '9.8.7' }, start.capabilities);
   await client.connect(transport);
   const onmessage = transport.onmessage!;
-  transport.onmessage = (m, extra) => {
+  transport.onmessage = (m: JSONRPCMessage) => {
     received.push(m);
-    onmessage(m, extra);
+    onmessage(m);
   };
   const pid = transport.pid!;
   return {
@@ -222,4 +223,19 @@ export class RawJsonLines {
     const line = this.lines.shift();
     return line ? Promise.resolve(line) : new Promise((resolve) => this.waiters.push(resolve));
   }
+}
+
+/** The text items of an MCP tool result, joined. */
+export function resultText(result: unknown): string {
+  return ((result as { content?: { text?: string }[] }).content ?? []).map((c) => c.text ?? '').join('\n');
+}
+
+/** The tool spans of `tool`, in the order the calls started. */
+export function toolSpans(spans: readonly FileSpan[], tool: string): FileSpan[] {
+  return spans.filter((s) => s.name === toolCallSpanName(tool)).sort((a, b) => (BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1));
+}
+
+/** The argument spans of a tool span, by key. */
+export function argSpansOf(spans: readonly FileSpan[], call: FileSpan): Record<string, FileSpan> {
+  return Object.fromEntries(spans.filter((s) => s.parentSpanId === call.spanId).map((s) => [String(s.attributes[ArgAttributes.KEY]), s]));
 }
