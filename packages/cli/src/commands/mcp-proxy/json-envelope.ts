@@ -298,8 +298,8 @@ export class JsonEnvelopeScanner {
     if (top === 'error' && d === 2) return seg(1) === 'code' ? 'error-code' : seg(1) === 'message' ? 'error-message' : undefined;
     if (top !== 'result') return undefined;
     const second = seg(1);
-    if (d === 2) return second === 'isError' ? 'is-error' : undefined;
     if (second === 'structuredContent') return this.textBudget > 0 ? 'text' : undefined;
+    if (d === 2) return second === 'isError' ? 'is-error' : undefined;
     if (second !== 'content' || this.textBudget <= 0) return undefined;
     // result.content[i].text, result.content[i].resource.text
     if (d === 4 && seg(3) === 'text') return 'text';
