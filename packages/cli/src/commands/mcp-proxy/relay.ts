@@ -1,5 +1,5 @@
 import type { Attributes } from '@opentelemetry/api';
-import { CallToolRequestParamsSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { McpAttributes } from '@argspan/conventions';
 import { redactSecrets } from '@argspan/core';
 import type { McpCallToolParams, McpCallToolResult } from '@argspan/adapters/mcp';
@@ -132,7 +132,7 @@ export class McpRelay implements UpstreamRequests {
       this.reply(id, undefined, { code: ErrorCode.ConnectionClosed, message: 'argspan mcp-proxy: the MCP server is not running; the call was not sent' });
       return;
     }
-    if (!CallToolRequestParamsSchema.safeParse(params).success) {
+    if (!isCallToolParams(params)) {
       this.reply(id, undefined, { code: ErrorCode.InvalidParams, message: 'argspan mcp-proxy: tools/call params need a string "name" and an object of "arguments"; the call was not sent' });
       return;
     }
@@ -296,7 +296,8 @@ export class McpRelay implements UpstreamRequests {
   }
 
   private callAttributes(id: RequestId): Attributes {
-    const attributes: Attributes = { ...this.peer, [McpAttributes.REQUEST_ID]: infoText(String(id)) };
+    // A number cannot hold a credential; a string id is the client's text and is redacted like its name.
+    const attributes: Attributes = { ...this.peer, [McpAttributes.REQUEST_ID]: typeof id === 'number' ? String(id) : infoText(id) };
     // Known only once the HTTP front answered initialize.
     if (this.client.sessionId !== undefined) attributes[McpAttributes.SESSION_ID] = this.client.sessionId;
     return attributes;
@@ -316,6 +317,15 @@ function progressOf(params: unknown): { progressToken?: string | number } {
   const meta = isObject(params) && isObject(params._meta) ? params._meta : undefined;
   const token = meta?.progressToken;
   return typeof token === 'string' || typeof token === 'number' ? { progressToken: token } : {};
+}
+
+/**
+ * What the gate needs of `tools/call` params (the SDK's CallToolRequestParams, checked by hand: a
+ * schema library costs more per call than the rest of the relay): a string name and, if any,
+ * an object of arguments.
+ */
+function isCallToolParams(params: unknown): params is McpCallToolParams {
+  return isObject(params) && typeof params.name === 'string' && (params.arguments === undefined || isObject(params.arguments));
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -23,6 +23,8 @@ export async function runMcpProxy(config: McpProxyConfig, io: CommandIO): Promis
   const tracing = setupTracing({
     serviceName: config.serviceName,
     file: { directory: config.tracesDir },
+    // Small batches often: an export runs on the relay's thread, and a short one delays fewer calls.
+    batch: { scheduledDelayMillis: 100, maxExportBatchSize: 256 },
     register: false,
     resourceAttributes: { [ResourceAttributes.REMOTE_ALLOWLIST]: [...(config.policy.remoteAllowlist ?? [])] },
   });
