@@ -163,3 +163,33 @@ describe('argspan mcp-proxy --server-url (stdio front, Streamable HTTP server be
     proxy.remove();
   });
 });
+
+describe('argspan mcp-proxy with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
+  it('sends its spans over OTLP/HTTP instead of writing files', async () => {
+    const bodies: string[] = [];
+    const collector = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        if (req.url === '/v1/traces') bodies.push(body);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+    const proxy = await startProxy([process.execPath, FIXTURE_SERVER], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: 'desktop-proxy' } });
+    try {
+      expect(resultText(await proxy.client.callTool({ name: 'echo', arguments: { text: 'over otlp' } }))).toBe('over otlp');
+    } finally {
+      await proxy.close();
+      collector.closeAllConnections();
+      await new Promise((resolve) => collector.close(resolve));
+    }
+    const sent = bodies.join('\n');
+    expect(sent).toContain('"execute_tool echo"');
+    expect(sent).toContain('"argspan.mcp.client.name"');
+    expect(sent).toContain('"desktop-proxy"');
+    expect(readFileSpans(proxy.tracesDir)).toEqual([]); // nothing spilled: the collector took every batch
+    proxy.remove();
+  });
+});

@@ -70,8 +70,12 @@ export class ChildServerLink implements ServerLink {
         reject(new ServerStartError(`cannot start ${this.name}: ${err.code ?? 'spawn failed'}`));
       });
       child.once('spawn', () => {
+        // If the proxy ends abruptly (stdout closed under it, an uncaught error), its server goes too.
+        const onExit = () => this.signal('SIGTERM');
+        process.once('exit', onExit);
         this.exited = new Promise<void>((done) => {
           child.once('close', (code, signal) => {
+            process.off('exit', onExit);
             if (this.reader.midStream) this.reader.abandon();
             this.onclose?.(signal ? `was stopped by ${signal}` : `exited with code ${code}`);
             done();

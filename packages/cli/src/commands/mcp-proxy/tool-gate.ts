@@ -35,7 +35,7 @@ export class ToolGate {
   constructor(upstream: UpstreamRequests, options: ToolGateOptions) {
     const relayed: McpClientLike = {
       callTool: (params: McpCallToolParams, _schema?: unknown, opts?: RelayRequestOptions) => upstream.request(opts?.relayId, 'tools/call', params),
-      listTools: (params?: unknown, opts?: RelayRequestOptions) => upstream.request(opts?.relayId, 'tools/list', params ?? {}),
+      listTools: (params?: unknown, opts?: RelayRequestOptions) => upstream.request(opts?.relayId, 'tools/list', params),
     };
     this.client = instrumentMcpClient(relayed, { ...options, classifier: withoutUserText, onRefused: 'result' });
   }
