@@ -3,7 +3,9 @@ import { setupTracing, type TracingHandle } from '@argspan/setup';
 import { ExitCode } from '../../exit-codes.js';
 import type { CommandIO } from '../../io.js';
 import { ChildServerLink } from './child-server-link.js';
-import { HttpServerLink, serveHttpFront, type HttpClientLink } from './http-links.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { serveHttpFront } from './http-front.js';
+import { TransportServerLink, type TransportClientLink } from './transport-links.js';
 import { ServerStartError, type ServerLink } from './links.js';
 import type { McpProxyConfig } from './options.js';
 import { McpRelay } from './relay.js';
@@ -62,7 +64,7 @@ async function serveOverStdio(config: McpProxyConfig, gateOptions: ToolGateOptio
 async function serveOverHttp(config: McpProxyConfig, gateOptions: ToolGateOptions, io: CommandIO, stop: Promise<void>, log: (line: string) => void): Promise<number> {
   const { host, port } = config.http!;
   const servers = new Set<ServerLink>();
-  const startSession = async (link: HttpClientLink) => {
+  const startSession = async (link: TransportClientLink) => {
     const server = serverLink(config, io, log);
     await server.start();
     announce(server, log);
@@ -91,7 +93,8 @@ async function serveOverHttp(config: McpProxyConfig, gateOptions: ToolGateOption
 
 function serverLink(config: McpProxyConfig, io: CommandIO, log: (line: string) => void): ServerLink {
   if (config.serverUrl) {
-    return new HttpServerLink(config.serverUrl, config.serverHeaders, (kind) => log(`argspan mcp-proxy: the MCP server connection failed (${kind})`));
+    const transport = new StreamableHTTPClientTransport(config.serverUrl, { requestInit: { headers: { ...config.serverHeaders } } });
+    return new TransportServerLink(transport, (kind) => log(`argspan mcp-proxy: the MCP server connection failed (${kind})`));
   }
   return new ChildServerLink({
     command: config.command!.file,

@@ -1,79 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { ClientLink, ServerLink } from './links.js';
 import { ServerStartError } from './links.js';
+import { TransportClientLink } from './transport-links.js';
 
 /** The path the HTTP front serves MCP on. */
 export const MCP_PATH = '/mcp';
-
-/** One client session on the HTTP front (the SDK's Streamable HTTP server transport, stateful). */
-export class HttpClientLink implements ClientLink {
-  onmessage?: (message: unknown, raw?: Uint8Array) => void;
-  onclose?: () => void;
-
-  constructor(readonly transport: StreamableHTTPServerTransport) {
-    transport.onmessage = (message) => this.onmessage?.(message);
-    transport.onclose = () => this.onclose?.();
-  }
-
-  get sessionId(): string | undefined {
-    return this.transport.sessionId;
-  }
-
-  send(message: unknown, _raw?: Uint8Array, relatedRequestId?: string | number): void {
-    const options = relatedRequestId === undefined ? undefined : { relatedRequestId };
-    // A stream the client closed drops the message, as the SDK's own server would.
-    this.transport.send(message as JSONRPCMessage, options).catch(() => undefined);
-  }
-
-  close(): Promise<void> {
-    return this.transport.close();
-  }
-}
-
-/** A server reached over Streamable HTTP (the SDK's client transport): `--server-url`. */
-export class HttpServerLink implements ServerLink {
-  onmessage?: (message: unknown, raw?: Uint8Array) => void;
-  onclose?: (why: string) => void;
-  private readonly transport: StreamableHTTPClientTransport;
-  private closing = false;
-
-  constructor(url: URL, headers: Readonly<Record<string, string>>, onError: (what: string) => void) {
-    this.transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...headers } } });
-    this.transport.onmessage = (message) => this.onmessage?.(message);
-    // The SDK reports failures of its background stream here; the message may quote the server, so only the kind is kept.
-    this.transport.onerror = (err) => onError(err.name);
-    this.transport.onclose = () => {
-      if (!this.closing) this.onclose?.('closed the connection');
-    };
-  }
-
-  async start(): Promise<void> {
-    try {
-      await this.transport.start();
-    } catch (err) {
-      throw new ServerStartError(`cannot use the server URL: ${err instanceof Error ? err.name : 'error'}`);
-    }
-  }
-
-  send(message: unknown): Promise<void> {
-    return this.transport.send(message as JSONRPCMessage);
-  }
-
-  setProtocolVersion(version: string): void {
-    this.transport.setProtocolVersion(version);
-  }
-
-  async close(): Promise<void> {
-    this.closing = true;
-    await this.transport.terminateSession().catch(() => undefined);
-    await this.transport.close();
-  }
-}
 
 /** The HTTP front: a Streamable HTTP endpoint at {@link MCP_PATH}; each session gets its own relay. */
 export interface HttpFront {
@@ -89,10 +22,10 @@ export interface HttpFront {
 export function serveHttpFront(
   host: string,
   port: number,
-  startSession: (link: HttpClientLink) => Promise<void>,
+  startSession: (link: TransportClientLink) => Promise<void>,
   log: (line: string) => void,
 ): Promise<HttpFront> {
-  const sessions = new Map<string, HttpClientLink>();
+  const sessions = new Map<string, TransportClientLink>();
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (!allowedHost(req.headers.host, host)) return plain(res, 403, 'host not allowed');
@@ -101,7 +34,7 @@ export function serveHttpFront(
     if (typeof sid === 'string') {
       const link = sessions.get(sid);
       if (!link) return jsonRpcError(res, 404, 'session not found: initialize a new one');
-      return link.transport.handleRequest(req, res);
+      return (link.transport as StreamableHTTPServerTransport).handleRequest(req, res);
     }
     if (req.method !== 'POST') return jsonRpcError(res, 400, 'no session: the first request must be a POST of initialize');
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -109,8 +42,8 @@ export function serveHttpFront(
       onsessioninitialized: (id) => void sessions.set(id, link),
       onsessionclosed: (id) => void sessions.delete(id),
     });
-    const link = new HttpClientLink(transport);
-    await transport.start();
+    const link = new TransportClientLink(transport);
+    await link.start();
     try {
       await startSession(link);
     } catch (err) {
