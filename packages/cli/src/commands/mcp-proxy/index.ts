@@ -1,7 +1,7 @@
 import { ExitCode } from '../../exit-codes.js';
 import type { CommandRegistrar } from '../../main.js';
 import { addPolicyOptions, policyFromOptions, PolicyOptionError, type PolicyCliOptions } from '../../policy/policy-options.js';
-import { addProxyOptions, proxyConfig, ProxyOptionError, type McpProxyCliOptions } from './options.js';
+import { addProxyOptions, expandHome, proxyConfig, ProxyOptionError, type McpProxyCliOptions } from './options.js';
 import { runMcpProxy } from './run.js';
 
 const HELP_AFTER = `
@@ -34,7 +34,8 @@ export const registerMcpProxy: CommandRegistrar = (program, io, setExit) => {
     .action(async (server: string[], opts: PolicyCliOptions & McpProxyCliOptions) => {
       let config;
       try {
-        config = proxyConfig(server, opts, policyFromOptions(opts), process.env);
+        const policyFile = opts.policy === undefined ? {} : { policy: expandHome(opts.policy) };
+        config = proxyConfig(server, opts, policyFromOptions({ ...opts, ...policyFile }), process.env);
       } catch (e) {
         if (!(e instanceof PolicyOptionError) && !(e instanceof ProxyOptionError)) throw e;
         io.stderr.write(`argspan mcp-proxy: ${e.message}\n`);

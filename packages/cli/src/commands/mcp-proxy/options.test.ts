@@ -10,6 +10,8 @@ describe('mcp-proxy options', () => {
     expect(c).toMatchObject({ tracesDir: join(homedir(), '.argspan', 'traces'), stateDir: join(homedir(), '.argspan'), serviceName: 'argspan-mcp-proxy' });
     expect(c.http).toBeUndefined();
     expect(proxyConfig(['srv'], {}, {}, { OTEL_SERVICE_NAME: 'desk' }).serviceName).toBe('desk');
+    // No shell runs a client's config: a leading ~/ is the home folder.
+    expect(proxyConfig(['srv'], { tracesDir: '~/spans', stateDir: '/var/argspan' }, {}, {})).toMatchObject({ tracesDir: join(homedir(), 'spans'), stateDir: '/var/argspan' });
   });
 
   it('reads --http as PORT or HOST:PORT, loopback unless a host is given', () => {

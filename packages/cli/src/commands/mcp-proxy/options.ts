@@ -52,8 +52,8 @@ export function proxyConfig(serverCommand: readonly string[], opts: McpProxyCliO
   const home = homedir();
   const config: McpProxyConfig = {
     serverHeaders: {},
-    tracesDir: opts.tracesDir ?? join(home, '.argspan', 'traces'),
-    stateDir: opts.stateDir ?? join(home, '.argspan'),
+    tracesDir: opts.tracesDir !== undefined ? expandHome(opts.tracesDir) : join(home, '.argspan', 'traces'),
+    stateDir: opts.stateDir !== undefined ? expandHome(opts.stateDir) : join(home, '.argspan'),
     serviceName: opts.serviceName ?? (env.OTEL_SERVICE_NAME?.trim() || 'argspan-mcp-proxy'),
     policy,
   };
@@ -98,4 +98,12 @@ function parseListen(text: string): { host: string; port: number } {
   if (!m || !Number.isInteger(port) || port < 0 || port > 65535) throw new ProxyOptionError('--http must be PORT or HOST:PORT (PORT 0 picks a free one)');
   const host = m[1] === undefined ? '127.0.0.1' : m[1].replace(/^\[|\]$/g, '');
   return { host, port };
+}
+
+/**
+ * A leading `~/` as the home folder: a client's JSON config runs the command without a shell, so
+ * nothing else would expand it (the filesystem server does the same for its folders).
+ */
+export function expandHome(path: string): string {
+  return path === '~' ? homedir() : path.startsWith('~/') ? join(homedir(), path.slice(2)) : path;
 }

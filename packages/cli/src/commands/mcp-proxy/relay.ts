@@ -70,6 +70,8 @@ export class McpRelay implements UpstreamRequests {
   private ownRequests = 0;
   private ownSeq = 0;
   private queue: Promise<void> = Promise.resolve();
+  /** The `tools/call`s the gate is deciding, by id: each entry marks its call sent to the server. */
+  private readonly deciding = new Map<string, () => void>();
   /** What the span attributes say about the client and the server, once `initialize` told. */
   private readonly peer: Attributes = {};
 
@@ -124,7 +126,9 @@ export class McpRelay implements UpstreamRequests {
       return;
     }
     if (method !== undefined && id !== undefined) this.track(id, { method, own: false, ...progressOf(message.params) });
-    await this.toServer(message, raw, id);
+    // Sent in order, not awaited: over HTTP a send lasts until the server answers, and later messages
+    // (a cancellation among them) must not wait for that.
+    void this.toServer(message, raw, id);
   }
 
   private async toolCall(id: RequestId, params: unknown): Promise<void> {
@@ -136,20 +140,20 @@ export class McpRelay implements UpstreamRequests {
       this.reply(id, undefined, { code: ErrorCode.InvalidParams, message: 'argspan mcp-proxy: tools/call params need a string "name" and an object of "arguments"; the call was not sent' });
       return;
     }
-    const call = { sent: false };
-    let sent!: () => void;
-    const decided = new Promise<void>((resolve) => (sent = resolve));
-    this.calls.set(key(id), () => {
-      call.sent = true;
-      sent();
-    });
-    const answered = this.gate.callTool(id, params as McpCallToolParams, this.callAttributes(id)).then(
+    let sent = false;
+    const decided = new Promise<void>((resolve) =>
+      this.deciding.set(key(id), () => {
+        sent = true;
+        resolve();
+      }),
+    );
+    const answered = this.gate.callTool(id, params, this.callAttributes(id)).then(
       (result: McpCallToolResult) => {
         // A result the server sent was passed on already; one the gate made (refused, held) is the proxy's to send.
-        if (!call.sent) this.reply(id, result);
+        if (!sent) this.reply(id, result);
       },
       (err: unknown) => {
-        if (call.sent) return; // the server's answer (or the proxy's, if it went away) reached the client already
+        if (sent) return; // the server's answer (or the proxy's, if it went away) reached the client already
         if (err instanceof McpServerGoneError) {
           this.reply(id, undefined, { code: ErrorCode.ConnectionClosed, message: 'argspan mcp-proxy: the MCP server is not running; the call was not sent' });
         } else {
@@ -160,11 +164,8 @@ export class McpRelay implements UpstreamRequests {
     );
     // The next client message waits until this call is sent or answered.
     await Promise.race([decided, answered]);
-    this.calls.delete(key(id));
+    this.deciding.delete(key(id));
   }
-
-  /** Calls the gate is deciding, by id: the hook that marks one sent. */
-  private readonly calls = new Map<string, () => void>();
 
   /** {@link UpstreamRequests}: how the gate (through the MCP adapter) reaches the server. */
   request(clientId: RequestId | undefined, method: string, params: unknown): Promise<unknown> {
@@ -173,7 +174,7 @@ export class McpRelay implements UpstreamRequests {
     const id = own ? `${OWN_ID_PREFIX}${++this.ownSeq}` : clientId;
     const answer = new Promise<unknown>((resolve, reject) => this.track(id, { method, own, resolve, reject, ...progressOf(params) }));
     if (own) this.ownRequests += 1;
-    else this.calls.get(key(id))?.();
+    else this.deciding.get(key(id))?.();
     // Built anew, not the client's bytes: what is sent is what the gate classified (its snapshot of the arguments).
     this.toServer({ jsonrpc: '2.0', id, method, params }, undefined, id).catch(() => undefined);
     return answer;
