@@ -2,7 +2,6 @@ import { ExitCode } from '../../exit-codes.js';
 import type { CommandRegistrar } from '../../main.js';
 import { addPolicyOptions, policyFromOptions, PolicyOptionError, type PolicyCliOptions } from '../../policy/policy-options.js';
 import { addProxyOptions, expandHome, proxyConfig, ProxyOptionError, type McpProxyCliOptions } from './options.js';
-import { runMcpProxy } from './run.js';
 
 const HELP_AFTER = `
 Only tools/call is gated: a call the policy denies or holds is answered with an MCP tool error
@@ -42,6 +41,8 @@ export const registerMcpProxy: CommandRegistrar = (program, io, setExit) => {
         setExit(ExitCode.INPUT_ERROR);
         return;
       }
+      // Loaded here: the relay's dependencies (OpenTelemetry SDK, MCP transports) are not the other commands' cost.
+      const { runMcpProxy } = await import('./run.js');
       setExit(await runMcpProxy(config, io));
     });
 };
