@@ -70,6 +70,19 @@ describe('argspan classify (the real binary)', () => {
     expect(JSON.parse(r.stdout).gate.action).toBe('ask');
   });
 
+  it('gates no_evidence values with --on-no-evidence when a line says the user text is not available', () => {
+    const line = '{"tool":"email.send","args":{"to":"maria@example.com"},"user_text_available":false}\n';
+    const logged = run(['classify', '--fail-on-gate'], line);
+    expect(logged.code).toBe(0);
+    expect(JSON.parse(logged.stdout).args[0].provenance).toBe('no_evidence');
+    const blocked = run(['classify', '--fail-on-gate', '--on-no-evidence', 'block'], line);
+    expect(blocked.code).toBe(1);
+    expect(JSON.parse(blocked.stdout).enforcement).toEqual({ action: 'deny', reason: 'denied: value with no evidence of who gave it on email.send.to (noEvidenceAction block)' });
+    const fromLine = run(['classify'], line.replace('}\n', ',"no_evidence_action":"ask"}\n'));
+    expect(JSON.parse(fromLine.stdout).enforcement.action).toBe('hold');
+    expect(run(['classify', '--on-no-evidence', 'maybe'], '').code).toBe(2);
+  });
+
   it('rejects a bad option value with exit 2', () => {
     for (const args of [['--bulky-threshold', 'lots'], ['--bulky-threshold', '-5'], ['--deny-residencies', 'secrets'], ['--inferred-action', 'maybe']]) {
       const r = run(['classify', ...args], '');

@@ -26,7 +26,21 @@ describe('docker-compose.yml', () => {
     expect(existsSync(repo(config![0]!))).toBe(true);
     expect(mounts.some(([source, target]) => source === './exports' && target === '/exports')).toBe(true);
     expect(col.command.join(' ')).toContain('/etc/otelcol-contrib/config.yaml');
-    expect(col.depends_on).toContain('jaeger');
+    expect(col.depends_on).toEqual(expect.arrayContaining(['jaeger', 'clickhouse']));
+  });
+
+  it('runs ClickHouse 25.8 or newer with its HTTP interface published on 8123, the database the collector writes', () => {
+    const ch = compose.services.clickhouse;
+    const [major, minor] = (/^clickhouse\/clickhouse-server:(\d+)\.(\d+)/.exec(ch.image) ?? []).slice(1).map(Number);
+    expect(major! > 25 || (major === 25 && minor! >= 8)).toBe(true);
+    expect(ch.ports).toContain('8123:8123');
+    const env = Object.fromEntries((ch.environment as string[]).map((e) => e.split('=', 2)));
+    expect(env.CLICKHOUSE_DB).toBe(collector.exporters.clickhouse.database);
+    expect(env.CLICKHOUSE_USER).toBe(collector.exporters.clickhouse.username);
+    const colEnv = Object.fromEntries((compose.services['otel-collector'].environment as string[]).map((e) => e.split('=', 2)));
+    expect(colEnv.CLICKHOUSE_PASSWORD).toBe(env.CLICKHOUSE_PASSWORD);
+    expect((ch.volumes as string[]).some((v) => v.endsWith(':/var/lib/clickhouse'))).toBe(true);
+    expect(Object.keys(compose.volumes)).toContain((ch.volumes as string[])[0]!.split(':')[0]);
   });
 });
 
@@ -46,6 +60,16 @@ describe('deploy/otel-collector.yaml', () => {
       const section = name in collector.exporters ? collector.exporters : collector.processors;
       expect(section[name], name).toBeDefined();
     }
+  });
+
+  it('inserts every span into the ClickHouse table argspan analyze --engine clickhouse reads, with the exporter\'s default schema', () => {
+    expect(pipeline.exporters).toContain('clickhouse');
+    const ch = collector.exporters.clickhouse;
+    expect(ch.endpoint).toMatch(/^tcp:\/\/clickhouse:9000\b/);
+    expect(ch.traces_table_name).toBe('otel_traces');
+    expect(ch.create_schema).toBe(true);
+    expect(ch.password).toBe('${env:CLICKHOUSE_PASSWORD}');
+    expect(ch.retry_on_failure.enabled).toBe(true);
   });
 
   it('writes the format argspan analyze reads: rotated OTLP JSON lines into the mounted folder', () => {

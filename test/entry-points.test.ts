@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkCase, loadCases } from './support/case-table.js';
-import { DISPATCHING_ENTRY_POINTS, fromCliLine, viaClassifyCall, type Outcome } from './support/entry-points.js';
+import { DISPATCHING_ENTRY_POINTS, fromCliLine, viaClassifyCall, viaClassifyCallUnseen, viaMcpProxy, type Outcome } from './support/entry-points.js';
 
 const BIN = fileURLToPath(new URL('../packages/cli/bin/argspan.js', import.meta.url));
 
@@ -37,4 +37,21 @@ describe('one policy, one answer: the case table through every entry point', () 
       }
     });
   });
+});
+
+/**
+ * The same table through `argspan mcp-proxy`'s relay. A proxy never sees the user's words, so a
+ * value the user typed is `no_evidence` there: its answer must equal classifyCall's for the same
+ * call without the user text (same policy, same results, same schema), and the server is reached
+ * exactly when that enforcement runs the call.
+ */
+describe('one policy, one answer: the case table through the MCP proxy', () => {
+  for (const c of loadCases()) {
+    it(c.name, async () => {
+      const reference = viaClassifyCallUnseen(c.raw);
+      const { dispatched, ...answer } = await viaMcpProxy(c.raw);
+      expect(answer).toEqual(reference);
+      expect(dispatched).toBe(reference.enforcement.action === 'run' || reference.enforcement.action === 'hop');
+    });
+  }
 });

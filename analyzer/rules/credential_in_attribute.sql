@@ -9,25 +9,29 @@
 -- remedy: Purge the affected exports, rotate the credential, and find which code path wrote it.
 WITH blob_hits AS (
   -- Hits in an attribute recording (a copy of) another library's tool-call arguments.
-  SELECT h.trace_id, h.span_id AS at_span_id, h."key" AS attribute, h.rule_id, b.call_span_id
+  SELECT h.trace_id AS trace_id, h.span_id AS at_span_id, h."key" AS attribute, h.rule_id AS rule_id, b.call_span_id AS call_span_id
   FROM credential_hits h JOIN argument_blobs b ON h.scope = 'span' AND b.trace_id = h.trace_id AND b.span_id = h.span_id AND b.attribute = h."key"),
 by_argument AS (
   -- Reported once per argument the detector labels a credential, however many attributes copy it.
-  SELECT a.trace_id, a.span_id, a.tool, a."key", a.emitter, min(bh.attribute) AS attribute, count(DISTINCT bh.attribute) AS copies, min(bh.rule_id) AS rule_id
+  SELECT a.trace_id AS trace_id, a.span_id AS span_id, a.tool AS tool, a."key" AS "key", a.emitter AS emitter, min(bh.attribute) AS attribute, count(DISTINCT bh.attribute) AS copies, min(bh.rule_id) AS rule_id
   FROM blob_hits bh JOIN tool_args a ON a.trace_id = bh.trace_id AND a.span_id = bh.call_span_id
   WHERE a.emitter <> 'argspan' AND a.residency = 'secret' AND a.rule NOT IN ('secret-key-name', 'secret-file-name', 'secret-in-key')
   GROUP BY a.trace_id, a.span_id, a.tool, a."key", a.emitter),
-calls AS (SELECT DISTINCT trace_id, span_id, tool FROM tool_calls WHERE emitter = 'argspan'),
-args AS (SELECT trace_id, span_id, tool, "key" FROM tool_args WHERE emitter = 'argspan')
+-- Only the spans with a hit: the call or argument span it is on, for the tool and key.
+calls AS (SELECT DISTINCT trace_id, span_id, tool FROM tool_calls
+  WHERE emitter = 'argspan' AND (trace_id, span_id) IN (SELECT trace_id, span_id FROM credential_hits)),
+args AS (SELECT trace_id, span_id, tool, "key" FROM tool_args
+  WHERE emitter = 'argspan' AND (trace_id, span_id) IN (SELECT trace_id, span_id FROM credential_hits))
 SELECT trace_id, span_id, tool, "key",
   'Argument ' || "key" || ' of ' || tool || ', recorded by ' || emitter || ' in ' || attribute
     || CASE WHEN copies > 1 THEN ' (and ' || (copies - 1) || ' other attribute(s))' ELSE '' END
     || ', holds a value matching the ' || rule_id || ' credential shape.' AS reason
 FROM by_argument
 UNION ALL
-SELECT h.trace_id, h.span_id, coalesce(c.tool, a.tool) AS tool, coalesce(a."key", h."key") AS "key",
+SELECT h.trace_id AS trace_id, h.span_id AS span_id, coalesce(c.tool, a.tool) AS tool, coalesce(a."key", h."key") AS "key",
   'Attribute ' || h."key" || ' on a ' || h.scope || ' holds a value matching the ' || h.rule_id || ' credential shape.' AS reason
 FROM credential_hits h
 LEFT JOIN calls c ON c.trace_id = h.trace_id AND c.span_id = h.span_id
 LEFT JOIN args a ON a.trace_id = h.trace_id AND a.span_id = h.span_id
-WHERE NOT EXISTS (SELECT 1 FROM blob_hits bh WHERE bh.trace_id = h.trace_id AND bh.at_span_id = h.span_id AND bh.attribute = h."key")
+LEFT JOIN (SELECT DISTINCT trace_id, at_span_id, attribute FROM blob_hits) bh ON bh.trace_id = h.trace_id AND bh.at_span_id = h.span_id AND bh.attribute = h."key"
+WHERE bh.trace_id IS NULL

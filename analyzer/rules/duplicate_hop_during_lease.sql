@@ -9,7 +9,7 @@
 --   duplicates and are ignored.
 -- remedy: Look at lease acquisition and recovery after a crash; the remote side may have executed
 --   the side effect twice.
-SELECT s2.trace_id, s2.call_span_id AS span_id, s2.tool, NULL AS "key",
+SELECT s2.trace_id AS trace_id, s2.call_span_id AS span_id, s2.tool AS tool, NULL AS "key",
   'Payload fingerprint ' || s2.fingerprint || ' was sent twice while lease ' || l.lease_id || ' was live.' AS reason
 FROM hop_events s1
 JOIN hop_events s2 ON s2.fingerprint = s1.fingerprint AND s2."name" = 'argspan.hop.sent'

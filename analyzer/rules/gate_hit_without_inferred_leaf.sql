@@ -4,12 +4,11 @@
 -- kind: check
 -- description: Every entry of argspan.gate.hits (tool.key, list indices removed) must name an
 --   argument of that call that is denylisted and model-inferred (or a schema default the policy
---   does not mark safe).
+--   does not mark safe, or a no-evidence value where the user's words are not visible).
 -- remedy: Check how the gate builds its hit list; a stale or wrong hit misleads the user's question.
-SELECT h.trace_id, h.span_id, h.tool, h.hit AS "key",
+SELECT h.trace_id AS trace_id, h.span_id AS span_id, h.tool AS tool, h.hit AS "key",
   'Gate hit ' || h.hit || ' on ' || h.tool || ' names no model-inferred or defaulted denylisted argument of the call.' AS reason
-FROM (SELECT trace_id, span_id, tool, unnest(gate_hits) AS hit FROM tool_calls WHERE emitter = 'argspan' AND len(gate_hits) > 0) h
-WHERE NOT EXISTS (
-  SELECT 1 FROM tool_args a
-  WHERE a.trace_id = h.trace_id AND a.call_span_id = h.span_id AND a.provenance IN ('model_inferred', 'schema_default') AND a.denylisted
-    AND gate_hit_key(h.tool, a."key") = h.hit)
+FROM gate_hits h
+LEFT JOIN (SELECT DISTINCT trace_id, call_span_id, gate_hit_key FROM tool_args WHERE provenance IN ('model_inferred', 'schema_default', 'no_evidence') AND denylisted) a
+  ON a.trace_id = h.trace_id AND a.call_span_id = h.span_id AND a.gate_hit_key = h.hit
+WHERE a.call_span_id IS NULL

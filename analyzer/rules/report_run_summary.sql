@@ -12,8 +12,8 @@ WITH leaves AS (
 per_call AS (
   SELECT c.*, coalesce(l.leaves, 0) AS leaves, coalesce(l.inferred, 0) AS inferred
   FROM tool_calls c LEFT JOIN leaves l ON l.trace_id = c.trace_id AND l.call_span_id = c.span_id)
-SELECT arg_min(trace_id, (start_ns, trace_id, span_id)) FILTER (WHERE start_ns IS NOT NULL) AS trace_id,
-  arg_min(span_id, (start_ns, trace_id, span_id)) FILTER (WHERE start_ns IS NOT NULL) AS span_id, NULL AS tool, NULL AS "key",
+SELECT argMin(trace_id, (start_ns, trace_id, span_id)) FILTER (WHERE start_ns IS NOT NULL) AS trace_id,
+  argMin(span_id, (start_ns, trace_id, span_id)) FILTER (WHERE start_ns IS NOT NULL) AS span_id, NULL AS tool, NULL AS "key",
   'Run ' || coalesce(run_id, '(no run id)') || ': ' || count(*) || ' tool call(s), ' || sum(leaves) || ' argument(s), '
     || sum(inferred) || ' model-inferred, ' || count(*) FILTER (WHERE stopped_by_gate AND (enforcement = 'hold' OR (enforcement IS NULL AND gate_action = 'ask'))) || ' held, '
     || count(*) FILTER (WHERE stopped_by_gate AND NOT (enforcement = 'hold' OR (enforcement IS NULL AND gate_action = 'ask'))) || ' denied, '

@@ -5,7 +5,7 @@ import { ResourceAttributes, type Residency } from '@argspan/conventions';
 import { createValueHasher } from '@argspan/core';
 import { DEFAULT_GATE_POLICY } from '@argspan/core/internal';
 import { randomBytes } from 'node:crypto';
-import { loadForeignCalls } from './foreign/load-foreign.js';
+import { loadForeignCalls, type ForeignLoadStats } from './foreign/load-foreign.js';
 import { FOREIGN_TABLES } from './foreign/row-tables.js';
 import { readBaselineEntries, type BaselineEntry } from './baseline.js';
 import { collectOverview } from './overview/collect-overview.js';
@@ -18,8 +18,8 @@ import { expandPathsStrict } from './load/expand-paths.js';
 import { DEFAULT_MAX_LINE_BYTES } from './load/load-file.js';
 import { loadTraces } from './load/load-traces.js';
 import { phase } from './phases.js';
-import { loadRules } from './rules/rule-file.js';
-import { runRules } from './rules/run-rules.js';
+import { loadRules, type Rule } from './rules/rule-file.js';
+import { runRules, type Finding, type RuleRun } from './rules/run-rules.js';
 import type { AnalysisResult, AnalyzeOptions } from './types.js';
 import { UsageError } from './usage-error.js';
 
@@ -97,12 +97,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
         duplicate_spans: load.duplicates,
         malformed_lines: load.skipped.length,
         skipped: load.skipped,
-        rules_run: rules.length - run.skipped.length,
-        rules_skipped: run.skipped,
-        suppressed: run.findings.length - findings.length,
-        foreign_calls: foreign.calls,
-        no_evidence_calls: foreign.noEvidenceCalls,
-        time_ms: Math.round(performance.now() - started),
+        ...ruleStats(rules, run, findings, foreign, started),
       },
     };
   } catch (err) {
@@ -114,6 +109,18 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
   }
 }
 
+/** The statistics of a run that every engine counts the same way: rules, suppressions, other libraries' calls, time. */
+export function ruleStats(rules: readonly Rule[], run: RuleRun, findings: readonly Finding[], foreign: ForeignLoadStats, started: number) {
+  return {
+    rules_run: rules.length - run.skipped.length,
+    rules_skipped: run.skipped,
+    suppressed: run.findings.length - findings.length,
+    foreign_calls: foreign.calls,
+    no_evidence_calls: foreign.noEvidenceCalls,
+    time_ms: Math.round(performance.now() - started),
+  };
+}
+
 /** DuckDB's spill directory; a temporary folder that cannot be written is the environment's problem, not a bug. */
 function scratchDir(): string {
   try {
@@ -123,7 +130,7 @@ function scratchDir(): string {
   }
 }
 
-function readBaselineOption(file: string): BaselineEntry[] {
+export function readBaselineOption(file: string): BaselineEntry[] {
   try {
     return readBaselineEntries(file);
   } catch (err) {

@@ -8,8 +8,8 @@ import { phase, type PhaseListener } from './phases.js';
  * Re-scan every string attribute (span, event and resource; a resource hit is reported once, on
  * its first span) for credential shapes with
  * @argspan/core's secret detector, into `credential_hits(trace_id, span_id, scope, key, rule_id)`.
- * DuckDB pre-filters on the rules' literal keywords (the detector's own pre-filter) and the
- * `prefilter` of keyword-less rules, first with
+ * DuckDB pre-filters on the rules' literal keywords (the detector's own pre-filter) or their
+ * `prefilter`, first with
  * one match per span over all its values, then value by value for the few spans left, so only
  * candidate values cross into JavaScript; the detector's regexes decide. The value itself is
  * never stored in the table.
@@ -71,12 +71,12 @@ export async function scanCredentials(
 }
 
 /**
- * The built-in rules' pre-filter as regex sources: their keywords as literals, and the
- * `prefilter` of a rule that has no keywords (a bare Discord token). Empty (scan everything) if
- * a rule has neither.
+ * The built-in rules' pre-filter as regex sources: a rule's `prefilter` where it has one (a bare
+ * Discord token, whose keywords are 90 three-letter starts), else its keywords as literals.
+ * Empty (scan everything) if a rule has neither.
  */
 export function builtinPrefilter(): string[] {
   if (BUILTIN_RULES.some((r) => r.keywords.length === 0 && r.prefilter === undefined)) return [];
   const literal = (k: string) => k.replace(/[\\^$.|?*+()[\]{}-]/g, (c) => `\\${c}`);
-  return [...new Set(BUILTIN_RULES.flatMap((r) => [...r.keywords.map(literal), ...(r.prefilter === undefined ? [] : [r.prefilter])]))];
+  return [...new Set(BUILTIN_RULES.flatMap((r) => (r.prefilter === undefined ? r.keywords.map(literal) : [r.prefilter])))];
 }

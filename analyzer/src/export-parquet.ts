@@ -14,6 +14,7 @@ export const SCHEMA_TABLES = [
   'resources',
   'resource_attributes',
   'tool_calls',
+  'gate_hits',
   'tool_args',
   'argument_blobs',
   'hop_events',

@@ -3,7 +3,8 @@
  * Jaeger JSON documents) into DuckDB, run SQL rules and report findings for people and CI.
  */
 export { analyze, DEFAULT_MEMORY_LIMIT } from './analyze.js';
-export type { AnalyzeOptions, AnalysisResult, AnalysisStats } from './types.js';
+export { analyzeClickHouse, DEFAULT_MAX_TRACE_DURATION_MS } from './clickhouse/analyze-clickhouse.js';
+export type { AnalyzeOptions, ClickHouseAnalyzeOptions, RuleRunOptions, AnalysisResult, AnalysisStats } from './types.js';
 export type { PhaseListener } from './phases.js';
 export { InputError, formatProblem } from './load/input-error.js';
 export { UsageError } from './usage-error.js';

@@ -1,3 +1,4 @@
+import type { ClickHouseClient } from '@clickhouse/client';
 import type { Residency } from '@argspan/conventions';
 import type { InputProblem } from './load/input-error.js';
 import type { PhaseListener } from './phases.js';
@@ -5,18 +6,12 @@ import type { Rule } from './rules/rule-file.js';
 import type { Finding } from './rules/run-rules.js';
 import type { RunOverview } from './overview/types.js';
 
-/** Options of {@link analyze}. */
-export interface AnalyzeOptions {
-  /** Files, directories (walked for *.json*, *.gz, *.zst) and globs to load. */
-  paths: readonly string[];
+/** What a run judges by and reports, whatever the engine. */
+export interface RuleRunOptions {
   /** Extra rule folders; each `*.sql` file in them is a rule. @default [] */
   rulesDirs?: readonly string[];
   /** Also run the informational `report` rules (parent-span joins, run summary, lineage). @default false */
   reports?: boolean;
-  /** Analyse the readable rest of damaged input and report what was skipped. @default false */
-  allowPartial?: boolean;
-  /** Largest JSON line accepted, in bytes. @default 16777216 (DuckDB's default maximum object size) */
-  maxLineBytes?: number;
   /** Tools allowed to hop remotely, added to any `argspan.remote.allowlist` resource attribute. @default [] */
   remoteAllowlist?: readonly string[];
   /**
@@ -32,6 +27,21 @@ export interface AnalyzeOptions {
   hashKey?: Uint8Array;
   /** Baseline file: findings whose fingerprint it lists are suppressed. @default undefined */
   baseline?: string;
+  /**
+   * Called after each phase (`stage`, `dedup`, `normalise`, `argspan tables`, `credential scan`,
+   * `rule <id>`, …) with its wall and CPU milliseconds, for profiling. @default undefined
+   */
+  onPhase?: PhaseListener;
+}
+
+/** Options of {@link analyze}: trace exports read into DuckDB. */
+export interface AnalyzeOptions extends RuleRunOptions {
+  /** Files, directories (walked for *.json*, *.gz, *.zst) and globs to load. */
+  paths: readonly string[];
+  /** Analyse the readable rest of damaged input and report what was skipped. @default false */
+  allowPartial?: boolean;
+  /** Largest JSON line accepted, in bytes. @default 16777216 (DuckDB's default maximum object size) */
+  maxLineBytes?: number;
   /**
    * Also gather the overview the HTML report shows (runs, per-turn guessed fields, residency per
    * tool, hop timeline, baseline comparison) as `result.overview`. @default false
@@ -52,16 +62,34 @@ export interface AnalyzeOptions {
   exportParquetDir?: string;
   /** Called before each file is loaded. @default undefined */
   onProgress?: (index: number, total: number, file: string) => void;
+}
+
+/** Options of {@link analyzeClickHouse}: the collector exporter's traces table, analysed where it lives. */
+export interface ClickHouseAnalyzeOptions extends RuleRunOptions {
+  /** The server's HTTP interface, `http[s]://[user:password@]host:port` (else CLICKHOUSE_USER / CLICKHOUSE_PASSWORD). One of `url` and `client`. */
+  url?: string;
   /**
-   * Called after each phase (`stage`, `dedup`, `normalise`, `argspan tables`, `credential scan`,
-   * `rule <id>`, …) with its wall and CPU milliseconds, for profiling. @default undefined
+   * A connected client instead of `url` (the tests' in-process engine); its session must keep
+   * temporary tables between queries. The run drops the tables it made and leaves it open.
    */
-  onPhase?: PhaseListener;
+  client?: ClickHouseClient;
+  /** Database of the traces table. @default 'default' */
+  database?: string;
+  /** The exporter's traces table (or a Distributed table over it). @default 'otel_traces' */
+  table?: string;
+  /** Analyse the traces whose first span starts at or after this instant. @default the table's beginning */
+  since?: Date;
+  /** …and before this one. @default no end */
+  until?: Date;
+  /** A claimed trace's spans are read up to this long after `until`. @default 3600000 (one hour) */
+  maxTraceDurationMs?: number;
 }
 
 /** Run statistics (the `stats` object of the JSON report). */
 export interface AnalysisStats {
   files: number;
+  /** Where the spans were read when not from files: `clickhouse <database>.<table>` and the window. */
+  source?: string;
   spans: number;
   /** Span copies dropped as duplicates (same trace and span id). */
   duplicate_spans: number;

@@ -10,12 +10,14 @@ import { RunContext, tool as agentTool } from '@openai/agents';
 import { jsonSchema, tool as aiTool } from 'ai';
 import { z } from 'zod';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { ArgAttributes, CallAttributes, GenAiAttributes } from '@argspan/conventions';
+import { ArgAttributes, CallAttributes, GenAiAttributes, toolCallSpanName } from '@argspan/conventions';
 import { classifyCall, type ClassifyOptions, type ContextEntry } from '@argspan/core';
 import { parseRecordedCall, type RecordedCall } from '@argspan/core/internal';
 import { ArgspanGateError, ArgspanSession, instrumentDispatch, wrapTool, type ArgspanInstrumentationConfig, type ToolSchema } from '@argspan/instrumentation';
 import { instrumentAgentTools, instrumentAiTools, instrumentMcpClient } from '@argspan/adapters';
 import { memoryTracing } from '../../packages/instrumentation/test-support/tracing.js';
+import { McpRelay } from '../../packages/cli/src/commands/mcp-proxy/relay.js';
+import { TransportClientLink, TransportServerLink } from '../../packages/cli/src/commands/mcp-proxy/transport-links.js';
 
 /** What an entry point answered for one call. */
 export interface Outcome {
@@ -86,7 +88,11 @@ export function fromCliLine(line: Record<string, unknown>): Outcome {
 function fromSpans(spans: ReadableSpan[], dispatched: boolean): Outcome {
   const calls = spans.filter((s) => s.attributes[GenAiAttributes.TOOL_CALL_ID] === CALL_ID);
   if (calls.length !== 1) throw new Error(`expected one execute_tool span for ${CALL_ID}, found ${calls.length}`);
-  const span = calls[0]!;
+  return fromSpan(spans, calls[0]!, dispatched);
+}
+
+/** The outcome one tool span and its argument spans record. */
+function fromSpan(spans: ReadableSpan[], span: ReadableSpan, dispatched: boolean): Outcome {
   const a = span.attributes;
   const args = spans.filter((s) => s.parentSpanContext?.spanId === span.spanContext().spanId);
   return {
@@ -165,10 +171,8 @@ export async function viaWrapTool(raw: Record<string, unknown>): Promise<Outcome
   return fromSpans(spans(), dispatched);
 }
 
-/** The MCP adapter around the SDK's real client, talking to an in-process SDK server. */
-export async function viaMcpClient(raw: Record<string, unknown>): Promise<Outcome> {
-  const rec = parseRecordedCall(raw);
-  const { provider, spans } = memoryTracing();
+/** An in-process SDK server with the case's tool and the tool that replays its earlier results. */
+function caseServer(rec: RecordedCall): { server: McpServer; ran: () => boolean } {
   let ran = false;
   const results = new Map(contextEntries(rec).map((e) => [e.callId, e.content]));
   const server = new McpServer({ name: 'cases', version: '0.0.0' });
@@ -180,6 +184,14 @@ export async function viaMcpClient(raw: Record<string, unknown>): Promise<Outcom
     ran = true;
     return { content: [{ type: 'text', text: 'done' }] };
   });
+  return { server, ran: () => ran };
+}
+
+/** The MCP adapter around the SDK's real client, talking to an in-process SDK server. */
+export async function viaMcpClient(raw: Record<string, unknown>): Promise<Outcome> {
+  const rec = parseRecordedCall(raw);
+  const { provider, spans } = memoryTracing();
+  const { server, ran } = caseServer(rec);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = instrumentMcpClient(new Client({ name: 'cases', version: '0.0.0' }), { ...instrumentationConfig(rec, provider), listToolsFirst: false });
@@ -187,7 +199,7 @@ export async function viaMcpClient(raw: Record<string, unknown>): Promise<Outcom
   try {
     for (const e of contextEntries(rec)) await client.callTool({ name: CONTEXT_SOURCE, arguments: { id: e.callId } }, undefined, { argspan: { callId: e.callId } });
     const args = rec.call.args as Record<string, unknown>;
-    const dispatched = await reached(() => client.callTool({ name: rec.call.tool, arguments: args }, undefined, { argspan: { callId: CALL_ID } }), () => ran);
+    const dispatched = await reached(() => client.callTool({ name: rec.call.tool, arguments: args }, undefined, { argspan: { callId: CALL_ID } }), () => ran());
     return fromSpans(spans(), dispatched);
   } finally {
     await client.close();
@@ -245,6 +257,53 @@ export async function viaAgentTools(raw: Record<string, unknown>): Promise<Outco
   const out = fromSpans(spans(), dispatched);
   const back = (s: string) => s.split(name).join(rec.call.tool);
   return { ...out, gate: { ...out.gate, hits: out.gate.hits.map(back) }, enforcement: { ...out.enforcement, reason: back(out.enforcement.reason) } };
+}
+
+/**
+ * `argspan mcp-proxy`'s relay (the CLI's `McpRelay`, in process) between the SDK's real Client and
+ * an in-process SDK server, over in-memory transports. A proxy never sees the user's words, so its
+ * answer is compared with classifyCall's for the same call without them ({@link viaClassifyCallUnseen}).
+ * MCP has no tool-call ids: the proxy's generated ids of the replayed results are mapped back to
+ * the case's, in order.
+ */
+export async function viaMcpProxy(raw: Record<string, unknown>): Promise<Outcome> {
+  const rec = parseRecordedCall(raw);
+  const { provider, spans } = memoryTracing();
+  const { server, ran } = caseServer(rec);
+  const [clientSide, relayClientSide] = InMemoryTransport.createLinkedPair();
+  const [relayServerSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const clientLink = new TransportClientLink(relayClientSide);
+  const { session: _withUserText, ...config } = instrumentationConfig(rec, provider);
+  new McpRelay(clientLink, new TransportServerLink(relayServerSide, () => undefined), { ...config, listToolsFirst: false }, () => undefined);
+  await clientLink.start();
+  await relayServerSide.start();
+  const client = new Client({ name: 'cases', version: '0.0.0' });
+  await client.connect(clientSide);
+  try {
+    for (const e of contextEntries(rec)) await client.callTool({ name: CONTEXT_SOURCE, arguments: { id: e.callId } });
+    const args = rec.call.args as Record<string, unknown>;
+    const result = await client.callTool({ name: rec.call.tool, arguments: args });
+    const dispatched = ran() && result.isError !== true;
+    const byName = (name: string) => spans().filter((s) => s.name === toolCallSpanName(name)).sort((x, y) => (x.startTime[0] - y.startTime[0]) * 1e9 + (x.startTime[1] - y.startTime[1]));
+    const ids = new Map(byName(CONTEXT_SOURCE).map((s, i) => [String(s.attributes[CallAttributes.CALL_ID]), contextEntries(rec)[i]!.callId]));
+    const out = fromSpan(spans(), byName(rec.call.tool)[0]!, dispatched);
+    const leaves = out.leaves.map(({ sourceCallId, ...l }) => {
+      const id = sourceCallId === undefined ? undefined : (ids.get(sourceCallId) ?? sourceCallId);
+      return id === undefined || id.startsWith('anon-') ? l : { ...l, sourceCallId: id };
+    });
+    return { ...out, leaves };
+  } finally {
+    await client.close();
+    await server.close();
+  }
+}
+
+/** classifyCall for the same call where the user's words cannot be seen (what a proxy knows). */
+export function viaClassifyCallUnseen(raw: Record<string, unknown>): Outcome {
+  const rec = parseRecordedCall(raw);
+  const { userText: _unseen, ...context } = rec.context;
+  return outcomeOf(classifyCall(rec.call, { ...context, userTextAvailable: false }, caseOptions(rec)));
 }
 
 /** Every entry point that runs a call, by name. */

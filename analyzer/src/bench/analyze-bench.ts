@@ -28,13 +28,7 @@ import { Db } from '../db.js';
 import { OTLP_RESOURCE_SPANS, columnsArg, sqlString } from '../load/duckdb-types.js';
 import { writeForeignTraces } from '../synth/foreign-traces.js';
 import { writeRealisticTraces } from '../synth/realistic.js';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  if (!Number.isInteger(v) || v <= 0) throw new Error(`${name} must be a positive integer`);
-  return v;
-}
+import { arg } from './args.js';
 
 interface Timing {
   /** Wall time, ms. */

@@ -213,7 +213,9 @@ CREATE TABLE tool_calls AS
     STAGED,
     TOOL_CALL_COLUMNS,
   )}) c
-  WHERE c.operation IS NULL OR c.operation = ${sqlString(OPERATION_EXECUTE_TOOL)};`,
+  WHERE c.operation IS NULL OR c.operation = ${sqlString(OPERATION_EXECUTE_TOOL)};
+CREATE VIEW gate_hits AS
+  SELECT trace_id, span_id, tool, unnest(gate_hits) AS hit FROM tool_calls WHERE len(gate_hits) > 0;`,
   },
   {
     table: 'hop_events',
@@ -258,15 +260,19 @@ CREATE TABLE tool_args AS
     TOOL_ARG_COLUMNS,
     [`list_contains(ks, ${sqlString(ArgAttributes.EXCERPT)}) AS has_excerpt`],
   )}),
-  by_call_id AS (SELECT call_id, any_value(trace_id) AS trace_id, any_value(span_id) AS span_id FROM tool_calls WHERE call_id IS NOT NULL GROUP BY call_id)
+  -- The call a source call id names: in the argument's own trace, else the first in id order (call ids may repeat across runs).
+  in_trace AS (SELECT trace_id, call_id, min(span_id) AS span_id FROM tool_calls WHERE call_id IS NOT NULL GROUP BY trace_id, call_id),
+  by_call_id AS (SELECT call_id, min(trace_id) AS trace_id, arg_min(span_id, trace_id || span_id) AS span_id FROM tool_calls WHERE call_id IS NOT NULL GROUP BY call_id)
   SELECT a.* EXCLUDE (link_trace_id, link_span_id),
     coalesce(a.key_attr, substr(a."name", ${strip(SpanNamePrefix.ARGUMENT)})) AS "key",
+    gate_hit_key(c.tool, coalesce(a.key_attr, substr(a."name", ${strip(SpanNamePrefix.ARGUMENT)}))) AS gate_hit_key,
     c.tool, c.call_id, c.run_id, c.turn_span_id,
-    coalesce(a.link_trace_id, src.trace_id) AS source_trace_id, coalesce(a.link_span_id, src.span_id) AS source_span_id,
+    coalesce(a.link_trace_id, it.trace_id, src.trace_id) AS source_trace_id, coalesce(a.link_span_id, it.span_id, src.span_id) AS source_span_id,
     coalesce(c.emitter, ${sqlString(Emitter.ARGSPAN)}) AS emitter, coalesce(c.dispatched, true) AS dispatched, coalesce(c.went_remote, false) AS went_remote,
     coalesce(c.left_machine, false) AS left_machine
   FROM a
   LEFT JOIN tool_calls c ON c.trace_id = a.trace_id AND c.span_id = a.call_span_id
+  LEFT JOIN in_trace it ON it.trace_id = a.trace_id AND it.call_id = a.source_call_id
   LEFT JOIN by_call_id src ON src.call_id = a.source_call_id;
 RESET disabled_optimizers;`,
   },

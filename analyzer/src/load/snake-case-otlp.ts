@@ -33,7 +33,8 @@ export async function writeCamelCaseDocument(file: string, compression: Compress
 
 const SNAKE = /_([a-z0-9])/g;
 
-function camelKeys(v: unknown): unknown {
+/** Protobuf field names (`resource_spans`, `string_value`) to the OTLP/JSON mapping's camelCase; object keys only, never values. */
+export function camelKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(camelKeys);
   if (v === null || typeof v !== 'object') return v;
   const out: Record<string, unknown> = {};

@@ -25,7 +25,7 @@ export function tableReport(result: AnalysisResult): string {
     .reverse()
     .filter((s) => bySeverity.has(s))
     .map((s) => `${bySeverity.get(s)} ${s}`);
-  const where = `${stats.files} file(s), ${stats.spans} span(s)`;
+  const where = stats.source !== undefined ? `${stats.spans} span(s) of ${stats.source}` : `${stats.files} file(s), ${stats.spans} span(s)`;
   if (findings.length) lines.push(`${findings.length} finding(s) (${counts.join(', ')}) in ${where}.`);
   else if (stats.skipped.length) lines.push(`No findings in the readable part of ${where}: ${stats.skipped.length} unreadable line(s) or file(s) were skipped and not analysed.`);
   else lines.push(`No findings in ${where}.`);

@@ -70,12 +70,20 @@ export async function runRules(db: Db, rules: readonly Rule[], onPhase?: PhaseLi
     db.all(`SELECT h.*, f.path AS file FROM rule_hits h
     LEFT JOIN span_structs s ON s.trace_id = h.trace_id AND s.span_id = h.span_id LEFT JOIN files f ON f.file_id = s.file_id`),
   );
+  return { findings: findingsOf(rows, byId), skipped };
+}
+
+/**
+ * Findings from rule rows (`rule`, `trace_id`, `span_id`, `tool`, `key`, `reason`, and `file` when
+ * the engine knows it), fingerprinted, redacted and sorted: the same for every engine.
+ */
+export function findingsOf(rows: readonly Record<string, unknown>[], rules: ReadonlyMap<string, Rule>): Finding[] {
   const findings: Finding[] = rows.map((r) => {
-    const rule = byId.get(String(r.rule))!;
+    const rule = rules.get(String(r.rule))!;
     const base = { rule: rule.id, trace_id: str(r.trace_id), span_id: str(r.span_id), tool: str(r.tool), key: str(r.key) };
     return redactFinding({ ...base, severity: rule.severity, message: str(r.reason) ?? `Rule ${rule.id} matched.`, file: str(r.file), fingerprint: fingerprintOf(base) });
   });
-  return { findings: sortFindings(findings), skipped };
+  return sortFindings(findings);
 }
 
 /**

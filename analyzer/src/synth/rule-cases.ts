@@ -66,10 +66,14 @@ export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
     tp: (b, t) => {
       b.call(t, cleanCall({ args: [inferredTz], ...asked }));
       b.call(t, cleanCall({ args: [{ ...inferredTz, key: 'to[1]' }], gateAction: 'block', gateHits: ['calendar.create.to'] }));
+      // Behind argspan mcp-proxy with noEvidenceAction ask: held although nobody can say it was a guess.
+      b.call(t, cleanCall({ args: [{ ...inferredTz, provenance: 'no_evidence' }], ...asked }));
     },
     fp: (b, t) => {
       b.call(t, cleanCall({ args: [inferredTz] })); // ran: assumption_span, not this
       b.call(t, cleanCall({ args: [{ ...inferredTz, provenance: 'user_explicit' }] }));
+      // noEvidenceAction log: the unproven value ran, and nothing was held.
+      b.call(t, cleanCall({ args: [{ ...inferredTz, provenance: 'no_evidence' }] }));
     },
   },
   sensitive_arg_sent_remote: {
@@ -155,6 +159,8 @@ export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
       b.call(t, cleanCall({ tool: 'email.send', args: [{ ...inferredTz, key: 'to[0]', provenance: 'user_explicit' }, { ...inferredTz, key: 'to[1]' }], ...asked, gateHits: ['email.send.to'] }));
       // An unsafe schema default on a denylisted key is gated too.
       b.call(t, cleanCall({ tool: 'payments.quote', args: [{ ...inferredTz, key: 'currency', provenance: 'schema_default' }], ...asked, gateHits: ['payments.quote.currency'] }));
+      // So is a no-evidence value under noEvidenceAction ask (argspan mcp-proxy).
+      b.call(t, cleanCall({ args: [{ ...inferredTz, provenance: 'no_evidence' }], ...asked }));
     },
   },
   inferred_leaf_not_in_hits: {
@@ -182,7 +188,10 @@ export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
   },
   gate_without_inferred_leaf: {
     tp: (b, t) => void b.call(t, cleanCall({ args: [{ ...inferredTz, provenance: 'user_explicit' }], gateAction: 'block' })),
-    fp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], gateAction: 'block', gateHits: asked.gateHits })),
+    fp: (b, t) => {
+      b.call(t, cleanCall({ args: [inferredTz], gateAction: 'block', gateHits: asked.gateHits }));
+      b.call(t, cleanCall({ args: [{ ...inferredTz, provenance: 'no_evidence' }], gateAction: 'block', gateHits: asked.gateHits }));
+    },
   },
   invalid_argument_label: {
     tp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'title', provenance: 'guessed' as Provenance }] })),

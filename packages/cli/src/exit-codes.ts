@@ -8,5 +8,7 @@ export const ExitCode = {
   INPUT_ERROR: 2,
   /** An internal error: a bug in argspan, never a verdict on the input. */
   INTERNAL_ERROR: 3,
+  /** `mcp-proxy`: the MCP server exited (or closed the connection) while the client was connected. */
+  SERVER_FAILED: 4,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

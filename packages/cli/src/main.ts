@@ -4,11 +4,12 @@ import { ExitCode } from './exit-codes.js';
 import { processIO, type CommandIO } from './io.js';
 import { registerClassify } from './commands/classify/index.js';
 import { registerAnalyze } from './commands/analyze/index.js';
+import { registerMcpProxy } from './commands/mcp-proxy/index.js';
 
 /** Each command registers itself on the program and reports its exit code through `setExit`. */
 export type CommandRegistrar = (program: Command, io: CommandIO, setExit: (code: number) => void) => void;
 
-const registrars: CommandRegistrar[] = [registerClassify, registerAnalyze];
+const registrars: CommandRegistrar[] = [registerClassify, registerAnalyze, registerMcpProxy];
 
 /**
  * Run the CLI. Resolves to the process exit code; never calls process.exit itself. An error no

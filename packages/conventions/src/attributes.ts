@@ -123,6 +123,29 @@ export const EventAttributes = {
   ATTEMPT: 'argspan.attempt',
 } as const;
 
+/**
+ * Attributes `argspan mcp-proxy` adds to each tool-call span: who asked (the MCP client, from its
+ * `initialize` request) and who answered (the server, from its `initialize` result). The OpenTelemetry
+ * MCP conventions (incubating) name the protocol version, session and request id; they have no key
+ * for the client's or server's name, so those are argspan's own.
+ */
+export const McpAttributes = {
+  /** `clientInfo.name` of the `initialize` request (`claude-ai`, `cursor-vscode`, …). */
+  CLIENT_NAME: 'argspan.mcp.client.name',
+  /** `clientInfo.version` of the `initialize` request. */
+  CLIENT_VERSION: 'argspan.mcp.client.version',
+  /** `serverInfo.name` of the `initialize` result (`secure-filesystem-server`, …). */
+  SERVER_NAME: 'argspan.mcp.server.name',
+  /** `serverInfo.version` of the `initialize` result. */
+  SERVER_VERSION: 'argspan.mcp.server.version',
+  /** OpenTelemetry MCP conventions: the protocol version the client asked for. */
+  PROTOCOL_VERSION: 'mcp.protocol.version',
+  /** OpenTelemetry MCP conventions: the Streamable HTTP session id, on the HTTP front. */
+  SESSION_ID: 'mcp.session.id',
+  /** OpenTelemetry MCP conventions: the JSON-RPC id of the `tools/call` request. */
+  REQUEST_ID: 'jsonrpc.request.id',
+} as const;
+
 /** Resource attributes argspan reads (set on the tracer provider's resource). */
 export const ResourceAttributes = {
   /** string[]: tools allowed to make remote hops, as the gate was configured. Read by the analyzer's allowlist rule. */

@@ -7,6 +7,7 @@ const ATTRIBUTE_GROUPS = [
   conventions.CallAttributes,
   conventions.ArgAttributes,
   conventions.EventAttributes,
+  conventions.McpAttributes,
   conventions.ResourceAttributes,
 ];
 

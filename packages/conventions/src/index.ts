@@ -2,7 +2,7 @@
  * @argspan/conventions — the contract between argspan's instrumentation and its analyzer:
  * span names, attribute keys and label values. Change both sides and shared/DESIGN.md together.
  */
-export { GenAiAttributes, OtelAttributes, CallAttributes, ArgAttributes, EventAttributes, ResourceAttributes } from './attributes.js';
+export { GenAiAttributes, OtelAttributes, CallAttributes, ArgAttributes, EventAttributes, McpAttributes, ResourceAttributes } from './attributes.js';
 export { ErrorType } from './error-types.js';
 export {
   SpanNamePrefix,

@@ -107,6 +107,45 @@ describe('classifyCall gate', () => {
     expect(tz.gate.question).toBe('Before I run cal: which time zone (`timezone`) and email address (`attendee.email`) should I use? You did not give them, so I will not guess.');
   });
 
+  it('where the user\'s words cannot be seen, a denylisted value found nowhere is no_evidence, gated by noEvidenceAction', () => {
+    const call = { tool: 'email.send', args: { to: 'maria@example.com', subject: 'Notes' } };
+    const unseen = { userTextAvailable: false };
+    const logged = classifyCall(call, unseen);
+    expect(logged.leaves.map((l) => l.provenance)).toEqual(['no_evidence', 'no_evidence']);
+    expect(logged.gate).toEqual({ action: 'allow', hits: [] });
+    expect(logged.enforcement.action).toBe('run');
+    // inferredAction does not touch no_evidence values; noEvidenceAction does.
+    expect(classifyCall(call, unseen, { inferredAction: 'block' }).enforcement.action).toBe('run');
+    const asked = classifyCall(call, unseen, { noEvidenceAction: 'ask' });
+    expect(asked.gate).toEqual({
+      action: 'ask',
+      hits: ['email.send.to'],
+      noEvidenceHits: ['email.send.to'],
+      question: 'Before I run email.send: which recipient (`to`) should I use? I could not confirm that you gave it, so I will not guess.',
+    });
+    expect(asked.enforcement).toMatchObject({ action: 'hold', rule: 'inferred-field' });
+    expect(asked.enforcement.reason).toBe('held for one clarifying question: value with no evidence of who gave it on email.send.to');
+    const blocked = classifyCall(call, unseen, { noEvidenceAction: 'block' });
+    expect(blocked.gate).toEqual({ action: 'block', hits: ['email.send.to'], noEvidenceHits: ['email.send.to'] });
+    expect(blocked.enforcement.reason).toBe('denied: value with no evidence of who gave it on email.send.to (noEvidenceAction block)');
+    expect(JSON.stringify([asked, blocked].map((c) => [c.gate, c.enforcement, c.reason]))).not.toContain('maria');
+    // A value from an earlier tool result is context_retrieved, not gated.
+    const copied = classifyCall(call, { ...unseen, context: [{ callId: 'c1', content: 'contact: maria@example.com' }] }, { noEvidenceAction: 'block' });
+    expect(copied.enforcement.action).toBe('run');
+    expect(() => classifyCall(call, unseen, { noEvidenceAction: 'maybe' as 'ask' })).not.toThrow();
+    expect(classifyCall(call, unseen, { noEvidenceAction: 'maybe' as 'ask' }).failedClosed).toBe(true);
+  });
+
+  it('an unsafe schema default beside a no_evidence value: each is gated by its own option', () => {
+    const c = classifyCall(
+      { tool: 'pay', args: { currency: 'EUR', price: 12 } },
+      { userTextAvailable: false, schemaDefaults: { currency: 'EUR' } },
+      { noEvidenceAction: 'log', inferredAction: 'block' },
+    );
+    expect(c.gate).toEqual({ action: 'block', hits: ['pay.currency'] });
+    expect(c.enforcement.reason).toBe('denied: model-inferred value on pay.currency (inferredAction block)');
+  });
+
   it('accepts denylist entries by full tool.key path', () => {
     const c = classifyCall({ tool: 'crm.update', args: { owner: { id: 'u-991' } } }, {}, { denyInferred: ['crm.update.owner.id'] });
     expect(c.gate.hits).toEqual(['crm.update.owner.id']);

@@ -1,4 +1,5 @@
 import { Enforcement, GateAction, Residency, Verdict } from '@argspan/conventions';
+import { assumedValuesPhrase } from './gate.js';
 import type { CallClassification, EnforcementDecision, GatePolicy } from './types.js';
 
 /** What {@link decideEnforcement} reads of a classification. */
@@ -12,7 +13,8 @@ export type EnforcementInput = Pick<CallClassification, 'tool' | 'residency' | '
  *    carry the secret back to the model;
  * 3. a tool in `remoteTools` with verdict `refuse`, or with secret, dirty-tree or unknown
  *    arguments → deny — running it sends the arguments off this machine;
- * 4. inferred-field gate `block` → deny; `ask` → hold for the one clarifying question;
+ * 4. inferred-field gate `block` → deny; `ask` → hold for the one clarifying question (the gate
+ *    applies `inferredAction` to model-inferred values, `noEvidenceAction` to no_evidence ones);
  * 5. verdict `remote-ok` with a remote hop configured → hop;
  * 6. otherwise → run (a `refuse` verdict refuses the remote hop, not a tool on this machine).
  * Pure; the reason names rules, residencies, tools and keys, never a value.
@@ -27,10 +29,12 @@ export function decideEnforcement(c: EnforcementInput, policy: GatePolicy, remot
     return { action: Enforcement.DENY, rule: 'remote-tool', reason: `denied: ${c.reason}; tool ${c.tool} runs off this machine (remoteTools)` };
   }
   if (c.gate.action === GateAction.BLOCK) {
-    return { action: Enforcement.DENY, rule: 'inferred-field', reason: `denied: model-inferred value on ${c.gate.hits.join(', ')} (inferredAction block)` };
+    const inferred = c.gate.hits.length - (c.gate.noEvidenceHits?.length ?? 0);
+    const option = inferred > 0 && policy.inferredAction === 'block' ? 'inferredAction' : 'noEvidenceAction';
+    return { action: Enforcement.DENY, rule: 'inferred-field', reason: `denied: ${assumedValuesPhrase(c.gate)} (${option} block)` };
   }
   if (c.gate.action === GateAction.ASK) {
-    return { action: Enforcement.HOLD, rule: 'inferred-field', reason: `held for one clarifying question: model-inferred value on ${c.gate.hits.join(', ')}` };
+    return { action: Enforcement.HOLD, rule: 'inferred-field', reason: `held for one clarifying question: ${assumedValuesPhrase(c.gate)}` };
   }
   if (c.verdict === Verdict.REMOTE_OK && remoteHop) return { action: Enforcement.HOP, rule: 'remote-ok', reason: `${c.reason}; sent through the remote hop` };
   if (remoteTool) return { action: Enforcement.RUN, rule: 'remote-tool', reason: `${c.reason}; tool ${c.tool} runs off this machine with public arguments` };

@@ -19,6 +19,7 @@ export const DEFAULT_GATE_POLICY: Readonly<GatePolicy> = {
   denyResidencies: [Residency.SECRET],
   denyInferred: DEFAULT_DENY_INFERRED,
   inferredAction: 'ask',
+  noEvidenceAction: 'log',
   bulkyThreshold: 8192,
   strictPublic: false,
   secretSourceTools: [],
@@ -38,6 +39,7 @@ export function resolvePolicy(options: Partial<GatePolicy> = {}): GatePolicy {
     denyResidencies: options.denyResidencies ?? d.denyResidencies,
     denyInferred: options.denyInferred ?? d.denyInferred,
     inferredAction: options.inferredAction ?? d.inferredAction,
+    noEvidenceAction: options.noEvidenceAction ?? d.noEvidenceAction,
     bulkyThreshold: options.bulkyThreshold ?? d.bulkyThreshold,
     strictPublic: options.strictPublic ?? d.strictPublic,
     secretSourceTools: options.secretSourceTools ?? d.secretSourceTools,
@@ -48,6 +50,9 @@ export function resolvePolicy(options: Partial<GatePolicy> = {}): GatePolicy {
   }
   if (policy.inferredAction !== 'ask' && policy.inferredAction !== 'block') {
     throw new RangeError('inferredAction must be "ask" or "block"');
+  }
+  if (policy.noEvidenceAction !== 'ask' && policy.noEvidenceAction !== 'block' && policy.noEvidenceAction !== 'log') {
+    throw new RangeError('noEvidenceAction must be "ask", "block" or "log"');
   }
   if (typeof policy.inheritResidency !== 'boolean') throw new TypeError('inheritResidency must be a boolean');
   for (const name of ['remoteAllowlist', 'remoteTools', 'denyInferred', 'secretSourceTools'] as const) {
@@ -153,8 +158,9 @@ export function isDenylisted(tool: string, key: string, leaf: string, denyInferr
 
 /**
  * The inferred-field table: model_inferred on a denylisted leaf → block or ask one clarifying
- * question naming the field(s); model_inferred elsewhere → log only; schema_default on a
- * denylisted leaf → allowed only where the default is marked safe.
+ * question naming the field(s) (`inferredAction`); model_inferred elsewhere → log only;
+ * schema_default on a denylisted leaf → allowed only where the default is marked safe; no_evidence
+ * (the user's words cannot be seen) on a denylisted leaf → `noEvidenceAction`: log only, ask or block.
  */
 export function decideInferred(
   tool: string,
@@ -163,20 +169,43 @@ export function decideInferred(
   isSafeDefault: (leaf: LeafClassification) => boolean,
 ): GateOutcome {
   let fields: Map<string, AskedField> | undefined;
+  let noEvidence: Set<string> | undefined;
+  let block = false;
   for (const l of leaves) {
     if (!l.denylisted) continue;
-    const assumed =
-      l.provenance === Provenance.MODEL_INFERRED || (l.provenance === Provenance.SCHEMA_DEFAULT && !isSafeDefault(l));
+    const unseen = l.provenance === Provenance.NO_EVIDENCE;
+    const assumed = unseen
+      ? policy.noEvidenceAction !== 'log'
+      : l.provenance === Provenance.MODEL_INFERRED || (l.provenance === Provenance.SCHEMA_DEFAULT && !isSafeDefault(l));
     if (!assumed) continue;
     // One guessed element flags its list: the hit names the list (`email.send.to`), once.
     const hit = gateHitKey(tool, l.key);
     fields ??= new Map();
+    if (unseen) (noEvidence ??= new Set()).add(hit);
+    if ((unseen ? policy.noEvidenceAction : policy.inferredAction) === 'block') block = true;
     if (!fields.has(hit)) fields.set(hit, { field: hit.slice(tool.length + 1), leaf: l.leaf, list: l.key !== keyWithoutIndices(l.key) });
   }
   if (!fields) return { action: GateAction.ALLOW, hits: [] };
   const hits = [...fields.keys()];
-  if (policy.inferredAction === 'block') return { action: GateAction.BLOCK, hits };
-  return { action: GateAction.ASK, hits, question: clarifyingQuestion(tool, [...fields.values()]) };
+  const out: GateOutcome = block ? { action: GateAction.BLOCK, hits } : { action: GateAction.ASK, hits };
+  // A value seen in no evidence is the subset that gives the question its wording.
+  const unseenOnly = noEvidence !== undefined && noEvidence.size === hits.length;
+  if (noEvidence) out.noEvidenceHits = hits.filter((h) => noEvidence.has(h));
+  if (!block) out.question = clarifyingQuestion(tool, [...fields.values()], unseenOnly);
+  return out;
+}
+
+/**
+ * The assumed values a gate outcome names, for reasons and error messages: `model-inferred value on
+ * a, b` and/or `value with no evidence of who gave it on c`. Keys only, never values.
+ */
+export function assumedValuesPhrase(gate: Pick<GateOutcome, 'hits' | 'noEvidenceHits'>): string {
+  const unseen = new Set(gate.noEvidenceHits ?? []);
+  const inferred = gate.hits.filter((h) => !unseen.has(h));
+  const parts: string[] = [];
+  if (inferred.length > 0) parts.push(`model-inferred value on ${inferred.join(', ')}`);
+  if (unseen.size > 0) parts.push(`value with no evidence of who gave it on ${[...unseen].join(', ')}`);
+  return parts.join('; ');
 }
 
 /** A field the clarifying question asks about. */
@@ -217,10 +246,13 @@ function plural(noun: string): string {
 /**
  * One question naming the field(s) the model assumed, never their values: "Before I run
  * email.send: which recipients (`to`) should I use? You did not give them, so I will not guess."
+ * Where the user's words cannot be seen (`noEvidence`), it does not claim they were not given:
+ * "… I could not confirm that you gave it, so I will not guess."
  */
-export function clarifyingQuestion(tool: string, fields: readonly AskedField[]): string {
+export function clarifyingQuestion(tool: string, fields: readonly AskedField[], noEvidence = false): string {
   const phrases = fields.map(fieldPhrase);
   const list = phrases.length === 1 ? phrases[0]! : `${phrases.slice(0, -1).join(', ')} and ${phrases[phrases.length - 1]!}`;
   const them = phrases.length === 1 && !fields[0]!.list ? 'it' : 'them';
-  return `Before I run ${tool}: which ${list} should I use? You did not give ${them}, so I will not guess.`;
+  const why = noEvidence ? `I could not confirm that you gave ${them}` : `You did not give ${them}`;
+  return `Before I run ${tool}: which ${list} should I use? ${why}, so I will not guess.`;
 }

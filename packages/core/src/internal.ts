@@ -5,7 +5,7 @@
 export { decideEnforcement } from './enforcement.js';
 export type { EnforcementInput } from './enforcement.js';
 export { ProvenanceIndex, contextText } from './provenance.js';
-export { DEFAULT_GATE_POLICY, resolvePolicy } from './gate.js';
+export { DEFAULT_GATE_POLICY, assumedValuesPhrase, resolvePolicy } from './gate.js';
 export { formatPath } from './flatten.js';
 export { stripToPublicSchema } from './json-schema.js';
 export { isSecretKeyName, isPlaceholderValue } from './secret-key-names.js';

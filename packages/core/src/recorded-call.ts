@@ -5,7 +5,7 @@ import type { CallContext, ContextEntry, GatePolicy, ToolCall } from './types.js
 /**
  * One recorded tool call in the JSON-lines format `argspan classify` reads:
  * `{"tool", "args", "call_id", "user_text", "context": [strings | {call_id, content, residency}], "schema_defaults",
- * "safe_defaults", "public_schema_keys", "dirty": [paths]}` plus the policy fields of
+ * "safe_defaults", "public_schema_keys", "user_text_available", "dirty": [paths]}` plus the policy fields of
  * {@link parsePolicyFields}. Unknown fields are ignored.
  */
 export interface RecordedCall {
@@ -61,6 +61,10 @@ export function parseRecordedCall(value: unknown): RecordedCall {
     if (typeof o.schema_defaults !== 'object' || Array.isArray(o.schema_defaults)) throw new RecordedCallError('"schema_defaults" must be an object');
     context.schemaDefaults = o.schema_defaults as Record<string, unknown>;
   }
+  if (o.user_text_available !== undefined && o.user_text_available !== null) {
+    if (typeof o.user_text_available !== 'boolean') throw new RecordedCallError('"user_text_available" must be a boolean');
+    context.userTextAvailable = o.user_text_available;
+  }
   const safe = stringArray(o.safe_defaults, 'safe_defaults');
   if (safe) context.safeDefaults = safe;
   const publicKeys = stringArray(o.public_schema_keys, 'public_schema_keys');
@@ -76,8 +80,8 @@ export function parseRecordedCall(value: unknown): RecordedCall {
 /**
  * The policy fields of a recorded call or a policy file (`argspan classify --policy FILE`), in
  * the snake_case both use: `remote_allowlist`, `remote_tools`, `deny_residencies`,
- * `deny_inferred`, `inferred_action`, `strict_public`, `bulky_threshold`, `secret_source_tools`,
- * `inherit_residency`. Absent fields stay
+ * `deny_inferred`, `inferred_action`, `no_evidence_action`, `strict_public`, `bulky_threshold`,
+ * `secret_source_tools`, `inherit_residency`. Absent fields stay
  * absent (the defaults apply); a wrong type throws {@link RecordedCallError} naming the field.
  */
 export function parsePolicyFields(o: Readonly<Record<string, unknown>>): Partial<GatePolicy> {
@@ -97,6 +101,12 @@ export function parsePolicyFields(o: Readonly<Record<string, unknown>>): Partial
   if (o.inferred_action !== undefined) {
     if (o.inferred_action !== 'ask' && o.inferred_action !== 'block') throw new RecordedCallError('"inferred_action" must be "ask" or "block"');
     policy.inferredAction = o.inferred_action;
+  }
+  if (o.no_evidence_action !== undefined) {
+    if (o.no_evidence_action !== 'ask' && o.no_evidence_action !== 'block' && o.no_evidence_action !== 'log') {
+      throw new RecordedCallError('"no_evidence_action" must be "ask", "block" or "log"');
+    }
+    policy.noEvidenceAction = o.no_evidence_action;
   }
   if (o.strict_public !== undefined) {
     if (typeof o.strict_public !== 'boolean') throw new RecordedCallError('"strict_public" must be a boolean');

@@ -164,6 +164,14 @@ export interface GatePolicy {
   denyInferred: readonly string[];
   /** `ask` holds a call with an inferred denylisted field for one clarifying question; `block` denies it. @default 'ask' */
   inferredAction: 'ask' | 'block';
+  /**
+   * What the inferred-field gate does with a `no_evidence` value on a denylisted leaf: where the
+   * user's words cannot be seen (`userTextAvailable: false`, as in `argspan mcp-proxy`), a value
+   * found in no earlier tool result and no schema default may be the user's or a guess. `log`
+   * records it and lets the call run; `ask` holds it for one clarifying question; `block` denies it.
+   * @default 'log'
+   */
+  noEvidenceAction: 'ask' | 'block' | 'log';
   /** Characters at which a value with no other evidence counts as bulky. @default 8192 */
   bulkyThreshold: number;
   /**
@@ -248,8 +256,13 @@ export interface EnforcementDecision {
 /** The gate's decision about inferred fields. */
 export interface GateOutcome {
   action: GateAction;
-  /** `tool.key` of every denylisted leaf whose value the model inferred. */
+  /** `tool.key` of every denylisted leaf whose value the model inferred (or nobody can be shown to have given). */
   hits: string[];
+  /**
+   * The hits whose value is `no_evidence` (gated by `noEvidenceAction`), when there are any; the
+   * other hits are model-inferred or unsafe schema defaults (gated by `inferredAction`).
+   */
+  noEvidenceHits?: string[];
   /** The one clarifying question when action is `ask`; names the field, never the value. */
   question?: string;
 }

@@ -1,6 +1,7 @@
 import { ErrorType } from '@argspan/conventions';
 import type { Enforcement, GateAction, Residency, Verdict } from '@argspan/conventions';
 import type { CallClassification } from '@argspan/core';
+import { assumedValuesPhrase } from '@argspan/core/internal';
 
 /**
  * Base of the errors the gate throws instead of dispatching (enforcement `deny` or `hold`).
@@ -18,7 +19,7 @@ export class ArgspanGateError extends Error {
   readonly reason: string;
   readonly residency: Residency;
   readonly gateAction: GateAction;
-  /** `tool.key` of every denylisted leaf whose value the model inferred. */
+  /** `tool.key` of every denylisted leaf whose value the model inferred (or nobody can be shown to have given). */
   readonly hits: readonly string[];
 
   constructor(errorType: ErrorType, message: string, callId: string, c: CallClassification) {
@@ -46,7 +47,7 @@ export class ArgspanRefusedError extends ArgspanGateError {
 /** The inferred-field gate blocked the call: the model guessed a value on a denylisted key. */
 export class ArgspanBlockedError extends ArgspanGateError {
   constructor(callId: string, c: CallClassification) {
-    super(ErrorType.BLOCKED, `argspan blocked ${c.tool}: model-inferred value on ${c.gate.hits.join(', ')}`, callId, c);
+    super(ErrorType.BLOCKED, `argspan blocked ${c.tool}: ${assumedValuesPhrase(c.gate)}`, callId, c);
   }
 }
 

@@ -101,6 +101,17 @@ describe('ArgspanInstrumentation spans', () => {
     expect(only(spans(), 'tool_arg q').links).toEqual([]);
   });
 
+  it('writes per-call attributes on the tool span, under argspan\'s own', async () => {
+    const { provider, spans } = memoryTracing();
+    const run = instrumentDispatch(async () => 'ok', { tracerProvider: provider, hashKey: key, classifier: fixed({ t: classification('t', []) }) });
+    await run('t', {}, { callId: 'c1', attributes: { 'argspan.mcp.client.name': 'claude-ai', [CallAttributes.CALL_ID]: 'spoofed' } });
+    await run('t', {}, { callId: 'c2' });
+    const [first, second] = spans().filter((s) => s.name === 'execute_tool t');
+    expect(first!.attributes['argspan.mcp.client.name']).toBe('claude-ai');
+    expect(first!.attributes[CallAttributes.CALL_ID]).toBe('c1');
+    expect(second!.attributes['argspan.mcp.client.name']).toBeUndefined();
+  });
+
   it('hands classification the session user text and earlier results', async () => {
     const { provider } = memoryTracing();
     const seen: unknown[] = [];

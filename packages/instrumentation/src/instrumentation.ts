@@ -180,22 +180,20 @@ export class ArgspanInstrumentation {
 
     const parent = context.active();
     const emit = selectArgSpans(c, this.maxArgSpans);
+    const attributes = callSpanAttributes(c, {
+      callId,
+      frameworkCallId: options?.callId !== undefined,
+      runId: session.runId,
+      conversationId: session.conversationId,
+      toolType: schema?.type,
+      toolDescription: schema?.description === undefined ? undefined : this.redactedDescription(schema.description),
+      emitted: emit ? emit.length : c.leaves.length,
+      argsHash: hasher.hash(argsHashInput(c.flat), memoisable(c, session)),
+      hopBlocked: this.remote !== undefined && c.enforcement.action !== 'hop',
+    });
     const span = this.tracer.startSpan(
       toolCallSpanName(c.tool),
-      {
-        kind: SpanKind.INTERNAL,
-        attributes: callSpanAttributes(c, {
-          callId,
-          frameworkCallId: options?.callId !== undefined,
-          runId: session.runId,
-          conversationId: session.conversationId,
-          toolType: schema?.type,
-          toolDescription: schema?.description === undefined ? undefined : this.redactedDescription(schema.description),
-          emitted: emit ? emit.length : c.leaves.length,
-          argsHash: hasher.hash(argsHashInput(c.flat), memoisable(c, session)),
-          hopBlocked: this.remote !== undefined && c.enforcement.action !== 'hop',
-        }),
-      },
+      { kind: SpanKind.INTERNAL, attributes: options?.attributes === undefined ? attributes : { ...options.attributes, ...attributes } },
       parent,
     );
     const active = trace.setSpan(parent, span);

@@ -1,4 +1,4 @@
-import type { Span, TracerProvider } from '@opentelemetry/api';
+import type { Attributes, Span, TracerProvider } from '@opentelemetry/api';
 import type { Residency } from '@argspan/conventions';
 import type { CallClassification, ClassifyContext, ClassifyOptions, ToolCall } from '@argspan/core';
 import type { ArgspanSession } from './session.js';
@@ -13,6 +13,12 @@ export interface CallOptions {
   callId?: string;
   /** The session (run) this call belongs to. @default the instrumentation's session */
   session?: ArgspanSession;
+  /**
+   * Extra attributes for this call's `execute_tool` span, e.g. the MCP client that sent the call
+   * (`McpAttributes`). argspan's own attributes win over an entry of the same key. Never put an
+   * argument value here. @default undefined (none)
+   */
+  attributes?: Attributes;
 }
 
 /** A dispatcher wrapped by argspan: classify, gate, record, then dispatch. */

@@ -1,3 +1,4 @@
+import type { AttributeValue } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -28,8 +29,8 @@ export interface SetupTracingOptions {
   batch?: CountingBatchOptions;
   /** Register the provider globally (tracer provider, AsyncLocalStorage context manager, W3C propagators). @default true */
   register?: boolean;
-  /** Extra resource attributes. @default {} */
-  resourceAttributes?: Record<string, string | number | boolean>;
+  /** Extra resource attributes (a list, e.g. the remote allowlist, as a string array). @default {} */
+  resourceAttributes?: Record<string, AttributeValue>;
   /** Environment to read OTEL_* variables from. @default process.env */
   env?: NodeJS.ProcessEnv;
 }

@@ -15,6 +15,7 @@ export interface PolicyCliOptions {
   denyResidencies?: string[];
   denyInferred?: string[];
   inferredAction?: string;
+  onNoEvidence?: string;
   bulkyThreshold?: string;
   strictPublic?: boolean;
   secretSourceTools?: string[];
@@ -26,14 +27,17 @@ const list = (v: string, prev: string[] = []): string[] => [...prev, ...v.split(
 /** Add the policy options to a command. */
 export function addPolicyOptions(command: Command): Command {
   return command
-    .option('--policy <file>', 'JSON policy file: remote_allowlist, remote_tools, deny_residencies, deny_inferred, inferred_action, bulky_threshold, strict_public, secret_source_tools, inherit_residency')
+    .option('--policy <file>', 'JSON policy file: remote_allowlist, remote_tools, deny_residencies, deny_inferred, inferred_action, no_evidence_action, bulky_threshold, strict_public, secret_source_tools, inherit_residency')
     .option('--remote-allowlist <tools>', 'comma-separated tools that may make a remote hop (repeatable)', list)
     .option('--remote-tools <tools>', 'comma-separated tools whose execution leaves this machine (repeatable)', list)
     .option('--deny-residencies <labels>', 'residencies whose calls are never dispatched (default: secret; "" for none)', (v: string, prev?: string[]) => (v.trim() === '' ? [...(prev ?? [])] : list(v, prev)))
     .option('--deny-inferred <keys>', 'keys on which a model-inferred value is held (replaces the default list; repeatable)', list)
     .addOption(new Option('--inferred-action <action>', 'hold an inferred denylisted value for a question, or deny the call').choices(['ask', 'block']))
+    .addOption(
+      new Option('--on-no-evidence <action>', "where the user's words cannot be seen: hold a denylisted value found in no tool result for a question, deny the call, or only record it (default log)").choices(['ask', 'block', 'log']),
+    )
     .option('--bulky-threshold <chars>', 'characters at which a value counts as bulky (default 8192)')
-    .option('--strict-public', 'bulky values are public only with proof they are committed (needs --repo)')
+    .option('--strict-public', 'bulky values are public only with proof they are committed (classify: --repo)')
     .option('--secret-source-tools <tools>', 'comma-separated tools whose results are secret, e.g. a vault tool (repeatable)', list)
     .option('--no-inherit-residency', 'label each value by its own look only: a value copied from a secret result is not secret');
 }
@@ -51,6 +55,7 @@ export function policyFromOptions(opts: PolicyCliOptions): Partial<GatePolicy> {
   if (opts.remoteTools) policy.remoteTools = opts.remoteTools;
   if (opts.denyInferred) policy.denyInferred = opts.denyInferred;
   if (opts.inferredAction !== undefined) policy.inferredAction = opts.inferredAction as GatePolicy['inferredAction'];
+  if (opts.onNoEvidence !== undefined) policy.noEvidenceAction = opts.onNoEvidence as GatePolicy['noEvidenceAction'];
   if (opts.strictPublic) policy.strictPublic = true;
   if (opts.secretSourceTools) policy.secretSourceTools = opts.secretSourceTools;
   // commander gives `inheritResidency: true` unless --no-inherit-residency: only the flag overrides a file

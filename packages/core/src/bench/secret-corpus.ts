@@ -38,6 +38,8 @@ export interface CredentialKind {
   /** false: recognisable only after a key name. */
   bare?: boolean;
   multiline?: boolean;
+  /** A value with no format of its own (passwords, bearer tokens of any shape). */
+  freeForm?: boolean;
   make(g: Draws): string;
   /** [start, end) of the secret inside a value (default: all of it). */
   span?(value: string): [number, number];
@@ -175,5 +177,12 @@ export function adversarialInputs(bytes: number): { name: string; text: string }
     { name: 'escape + base64', text: rep('\\nQWxhZGRpbjpvcGVuIHNlc2FtZQ') },
     { name: 'escape + Q~', text: rep('\\tabc8Q~') },
     { name: 'mixed keywords', text: rep('api_key=secret_token:password ') },
+    // one run that starts with a token prefix and holds a keyword every five characters (the
+    // run keyword's hit is found at the run's end and sorted back over all of them)
+    { name: 'prefix, keyword run', text: 'ghp_' + rep('token') },
+    // Discord ids in base64 (run keywords), each followed by a token that fails its last part
+    { name: 'discord id runs', text: rep('MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.MTIzNDU2Nzg5MDEy.') },
+    // a provider name in every key and no value (key-named rules read every key back)
+    { name: 'empty provider keys', text: rep('HEROKU_API_KEY=\nDD_API_KEY=\nALGOLIA_ADMIN_KEY=\n') },
   ];
 }

@@ -3,9 +3,11 @@ import type { SecretDetector, SecretFinding } from '../types.js';
 import { BUILTIN_RULES } from './builtin-rules.js';
 import { decodeBase64Text, decodeJsonEscapes, decodePercent, isHexDigit, isTokenStop, type MappedText } from './decoders.js';
 import { GLUE_REACH, escapeWindows, type GlueSites } from './escape-windows.js';
+import { CREDENTIAL_KEY_WORDS, KeyNameIndex, isKeyChar, keyIsAssigned } from './key-names.js';
 import { KeywordScanner } from './keyword-scanner.js';
 import type { SecretAllowlistEntry, SecretDetectorConfig, SecretRule } from './types.js';
-import { entropyFromSum, isPlaceholderShaped, placeholderShape, shannonEntropy } from './value-filters.js';
+import { isPlaceholderShaped, maskFollows, placeholderShape } from './placeholders.js';
+import { entropyFromSum, shannonEntropy } from './value-filters.js';
 
 /** Base64 runs shorter than this are not decoded (the shortest useful encoded secret). */
 const MIN_BASE64_RUN = 16;
@@ -63,7 +65,7 @@ function compileRule(rule: SecretRule): CompiledRule {
   const g = rule.secretGroup;
   return {
     rule,
-    sticky: anchored || rule.decodedPrefix ? new RegExp(rule.pattern.source, `${base}gy`) : undefined,
+    sticky: anchored || rule.decodedPrefix || rule.keyNames ? new RegExp(rule.pattern.source, `${base}gy`) : undefined,
     global: new RegExp(rule.pattern.source, `${base}g`),
     withIndices: g === undefined ? undefined : new RegExp(rule.pattern.source, `${base}gyd`),
     secretGroups: g === undefined ? [] : [g, `${g}2`, `${g}3`],
@@ -139,6 +141,25 @@ class SpanIndex {
   }
 }
 
+/** A rule's validate hook; a throwing check keeps the finding (a failing check must not hide a credential). */
+function validated(r: SecretRule, secret: string, m: RegExpExecArray): boolean {
+  if (!r.validate) return true;
+  try {
+    return r.validate(secret, m);
+  } catch {
+    return true;
+  }
+}
+
+/** A rule's structural proof; a throwing proof does not hold. */
+function proven(proof: (secret: string) => boolean, secret: string): boolean {
+  try {
+    return proof(secret);
+  } catch {
+    return false;
+  }
+}
+
 /** Build a detector from the built-in rules plus the user's. Pure and stateless across calls. */
 export function createSecretDetector(config: SecretDetectorConfig = {}): SecretDetector {
   const disabled = new Set(config.disabledRules ?? []);
@@ -180,15 +201,22 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     }
     return id;
   };
+  /** Rules named by their key (see key-names.ts). */
+  const keyNamed = new KeyNameIndex();
   compiled.forEach((c, ri) => {
+    for (const name of c.rule.keyNames ?? []) keyNamed.add(name, ri);
     if (c.decodedPrefix) runPrefixed.push(ri);
-    else if (c.rule.keywords.length === 0) always.push(ri);
+    else if (c.rule.keywords.length === 0 && c.rule.keyNames === undefined) always.push(ri);
     for (const raw of c.rule.keywords) {
       const id = keywordId(raw.toLowerCase());
       (c.anchored ? (c.generic ? anchoredGenericBy : anchoredBy) : triggeredBy)[id]!.push(ri);
       if (c.anchored) (c.generic ? exactGenericBy : exactBy)[id]!.push(c.rule.keywordsMatchCase === true ? raw : undefined);
     }
   });
+  // The credential words that send their key to the key-named rules (keywords of no rule besides).
+  const keyWordIds = new Set(keyNamed.size > 0 ? CREDENTIAL_KEY_WORDS.map(keywordId) : []);
+  const isKeyWord = new Uint8Array(keywordIds.size + 8);
+  for (const id of keyWordIds) isKeyWord[id] = 1;
   // A keyword holding a quote ("auth") is spelled \" inside a JSON string, and \\\" inside one
   // inside another: those spellings (from after any leading quote, so that they do not start with
   // the \" of every escaped string) are keywords of no rule, whose hits open decoding windows.
@@ -201,10 +229,24 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   // package (which creates the default detector) stays cheap.
   const keywords = [...keywordIds.keys()];
   KeywordScanner.checkKeywords(keywords);
+  // Run keywords: token prefixes looked for only where a long run of token characters begins,
+  // when every rule that has the keyword says its matches start such a run.
+  const runKeyword = new Array<boolean>(keywords.length).fill(false);
+  const notRun = new Set<number>();
+  compiled.forEach((c) => {
+    for (const raw of c.rule.keywords) {
+      const id = keywordIds.get(raw.toLowerCase())!;
+      if (c.anchored && c.rule.tokenPrefix === true && /^[A-Za-z0-9+/_-]+$/.test(raw)) runKeyword[id] = true;
+      else notRun.add(id);
+    }
+  });
+  for (const id of [...notRun, ...keyWordIds]) runKeyword[id] = false;
   // Where a match can begin other than at a keyword hit, for escapes glued to its start: before
   // the keywords of rules not anchored at them, and anywhere for rules without keywords.
   const glueSites: GlueSites = {
-    before: Int32Array.from(triggeredBy, (rs) => (rs.length > 0 ? GLUE_REACH : 0)),
+    // (key-named rules begin at the provider name, before their credential word's hit)
+    before: Int32Array.from(triggeredBy, (rs, id) => (rs.length > 0 || keyWordIds.has(id) ? GLUE_REACH : 0)),
+    inKey: Uint8Array.from(triggeredBy, (rs, id) => (rs.length === 0 && keyWordIds.has(id) ? 1 : 0)),
     anywhere: always.length > 0,
     minRun: MIN_BASE64_RUN,
   };
@@ -255,6 +297,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
 
   /** The filters on one candidate, `secret` = `m.input[start, end)`. */
   const keep = (r: SecretRule, secret: string, m: RegExpExecArray, start: number, end: number): boolean => {
+    if (r.proof !== undefined && proven(r.proof, secret)) return validated(r, secret, m) && !(allow.length > 0 && allowed(r.id, secret, m[0]));
     const placeholders = r.allowPlaceholders !== true;
     let shape = -1;
     if (r.minEntropy !== undefined || placeholders) {
@@ -263,16 +306,9 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       if (sum >= 0) shape = scanner!.profileShape;
       if (r.minEntropy !== undefined && (sum >= 0 ? entropyFromSum(end - start, sum) : shannonEntropy(secret)) < r.minEntropy) return false;
     }
-    if (r.validate) {
-      let ok = true;
-      try {
-        ok = r.validate(secret, m);
-      } catch {
-        ok = true; // a failing check must not hide a credential: keep the finding
-      }
-      if (!ok) return false;
-    }
-    if (placeholders && isPlaceholderShaped(secret, shape >= 0 ? shape : placeholderShape(secret))) return false;
+    if (!validated(r, secret, m)) return false;
+    // (a provider rule's match has the provider's format, in which `...` is chance)
+    if (placeholders && (isPlaceholderShaped(secret, shape >= 0 ? shape : placeholderShape(secret), r.generic !== true) || maskFollows(m.input, end))) return false;
     return !(allow.length > 0 && allowed(r.id, secret, m[0]));
   };
 
@@ -324,6 +360,39 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     }
   };
 
+  /**
+   * Key-named rules at the keys of credential-word hits: the rules whose provider name begins a
+   * word of the key, each tried once per position, anchored at the name.
+   */
+  const tryKeyNamed = (text: string, hits: readonly number[], out: Raw[], st: PassState): void => {
+    const { stamp, lastTried, coveredUntil, pass } = st;
+    let keyAt = -1;
+    for (let h = 0; h < hits.length; h += 2) {
+      if (isKeyWord[hits[h]!] !== 1) continue;
+      const pos = hits[h + 1]!;
+      // A provider name comes before the credential word in its key; then the key is assigned.
+      // (pass and password hit at one place)
+      if (pos === keyAt || !isKeyChar(text.charCodeAt(pos - 1))) continue;
+      keyAt = pos;
+      const found = keyNamed.lookup(text, pos);
+      if (found === 0 || !keyIsAssigned(text, pos)) continue;
+      // (copied: a user validate hook that scans again reuses the index's buffer)
+      const named = keyNamed.named.slice(0, 2 * found);
+      for (let r = 0; r < named.length; r += 2) {
+        const ri = named[r]!;
+        const start = named[r + 1]!;
+        if (stamp[ri] !== pass) {
+          stamp[ri] = pass;
+          coveredUntil[ri] = -1;
+          lastTried[ri] = -1;
+        } else if (lastTried[ri] === start || start < coveredUntil[ri]!) continue;
+        lastTried[ri] = start;
+        const end = matchAt(ri, text, start, out, st.rejected);
+        if (end >= 0) coveredUntil[ri] = end;
+      }
+    }
+  };
+
   /** Run the rules the keyword hits call for: anchored ones at their hits, the rest over the text. */
   const matchRules = (text: string, hits: readonly number[], out: Raw[]): void => {
     const fresh = scratch.busy;
@@ -334,6 +403,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     scratch.busy = true;
     try {
       tryAnchored(text, hits, out, st, anchoredBy, exactBy, undefined);
+      if (keyWordIds.size > 0) tryKeyNamed(text, hits, out, st);
       let triggered: Set<number> | undefined = always.length > 0 ? new Set<number>(always) : undefined;
       for (let h = 0; h < hits.length; h += 2) {
         const unanchored = triggeredBy[hits[h]!]!;
@@ -381,7 +451,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   };
 
   const scanText = (text: string, depth: number, budget: Budget): Raw[] => {
-    const { hits, runs, percent, backslash } = (scanner ??= new KeywordScanner(keywords, MIN_BASE64_RUN)).scan(text);
+    const { hits, runs, percent, backslash } = (scanner ??= new KeywordScanner(keywords, MIN_BASE64_RUN, true, runKeyword)).scan(text);
     const out: Raw[] = [];
     if (hits.length > 0 || always.length > 0) matchRules(text, hits, out);
     if (depth >= maxDepth) return out;

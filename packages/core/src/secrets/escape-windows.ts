@@ -22,6 +22,12 @@ const MAX_GLUED_TOKEN = 1 << 20;
 export interface GlueSites {
   /** Per keyword id: how far before its hit a match may begin (0 or absent: at the hit). */
   before?: ArrayLike<number>;
+  /**
+   * Per keyword id, 1: a match that begins before the hit begins in the key the hit stands in
+   * (a key-named rule at its provider name), so an escape glued to the key counts only when
+   * nothing but key characters (`[A-Za-z0-9_.-]`) comes between it and the hit.
+   */
+  inKey?: ArrayLike<number>;
   /** Some rule has no keyword and runs over the whole text: an escape glued to any word character counts. */
   anywhere?: boolean;
   /** Shortest base64 run that is decoded: a run glued to an escape counts from this length. */
@@ -67,7 +73,7 @@ export function escapeWindows(text: string, unordered: readonly number[], sites:
     if (glue > 0) {
       const q = p + glue;
       while (ahead < hits.length && hits[ahead]! <= p) ahead += 2;
-      if (gluedToHit(hits, ahead, p, q, before, reach) || (sites.anywhere === true ? isWordChar(text.charCodeAt(q)) : gluedToRun(text, q, minRun))) {
+      if (gluedToHit(text, hits, ahead, p, q, sites, reach) || (sites.anywhere === true ? isWordChar(text.charCodeAt(q)) : gluedToRun(text, q, minRun))) {
         end = Math.max(end, tokenEnd(text, q) + ESCAPE_WINDOW);
       }
     }
@@ -91,14 +97,24 @@ function addWindow(windows: number[], start: number, end: number, limit: number)
  * [p, q) can begin at: right at q, or, for a rule not anchored at its keyword, up to
  * `before[keyword]` characters before the hit.
  */
-function gluedToHit(hits: readonly number[], ahead: number, p: number, q: number, before: ArrayLike<number> | undefined, reach: number): boolean {
+function gluedToHit(text: string, hits: readonly number[], ahead: number, p: number, q: number, sites: GlueSites, reach: number): boolean {
+  const { before, inKey } = sites;
   const last = Math.max(q, p + reach + 6);
   for (let j = ahead; j < hits.length && hits[j]! <= last; j += 2) {
     if (hits[j] === q) return true;
     const r = before === undefined ? 0 : before[hits[j - 1]!]!;
-    if (r > 0 && hits[j]! <= p + r + 6) return true;
+    if (r > 0 && hits[j]! <= p + r + 6 && (inKey?.[hits[j - 1]!] !== 1 || keyCharsOnly(text, q, hits[j]!))) return true;
   }
   return false;
+}
+
+/** Only key characters ([A-Za-z0-9_.-]) in [from, to). */
+function keyCharsOnly(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 45)) return false;
+  }
+  return true;
 }
 
 /** The `\/` at p escapes the `/` of a URL scheme (`:\/\/`, `:\\/\\/` in JSON-in-JSON). */

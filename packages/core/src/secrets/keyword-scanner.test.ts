@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeywordScanner } from './keyword-scanner.js';
-import { entropyFromSum, placeholderShape, shannonEntropy } from './value-filters.js';
+import { KeywordScanner, base64RunEnd, runKeywordPositions } from './keyword-scanner.js';
+import { placeholderShape } from './placeholders.js';
+import { entropyFromSum, shannonEntropy } from './value-filters.js';
 
 /** Every (keyword, start) pair by brute force, case-insensitively. */
 function naive(keywords: string[], text: string): string[] {
@@ -42,6 +43,53 @@ describe('KeywordScanner', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('finds run keywords only where a run of 16 or more token characters begins (after //, -, a glued escape)', () => {
+    const s = new KeywordScanner(['ghp_', 'token'], 16, true, [true, false]);
+    const token = 'ghp_Zq8Wm2Lp5Tx9Kd4Vb7Nc3Rf6Yh1Gj0Ab';
+    const at = (text: string) => pairs(s.scan(text).hits).filter((h) => h.startsWith('0@'));
+    expect(at(`x ${token}`)).toEqual(['0@2']);
+    expect(at(`git clone https://${token}@github.com`)).toEqual(['0@18']);
+    expect(at(`{"env":"A=1\\n${token}"}`)).toEqual(['0@13']);
+    expect(at(`{"env":"A=1\\u000a${token}"}`)).toEqual(['0@17']);
+    expect(at(`{"env":"\\t/${token}"}`)).toEqual(['0@11']);
+    expect(at('ghp_short x')).toEqual([]); // the run is shorter than 16
+    expect(at(`abcdefghp_${token.slice(4)}`)).toEqual([]); // not where the run begins
+    expect(pairs(s.scan(`my token ${token}`).hits)).toContain('1@3'); // the other keyword, anywhere
+  });
+
+  it('run keywords: WebAssembly, JavaScript and their definition agree on any text (property)', () => {
+    const unit = fc.oneof(
+      fc.constantFrom(...'aB9_-/+.:= \\\n"u0'.split('')),
+      fc.constantFrom('ghp_', 'GHP_', 'sk_live_', 'xoxb-', 'tok', 'token', 'é', '\\n', '\\u000a', '//'),
+      fc.string({ unit: fc.constantFrom(...'AbCdEf0123456789xyz'.split('')), minLength: 8, maxLength: 30 }),
+    );
+    const keywords = ['ghp_', 'sk_live_', 'xoxb-', 'token', 'tok'];
+    const run = [true, true, true, false, false];
+    const wasm = new KeywordScanner(keywords, 16, true, run);
+    const js = new KeywordScanner(keywords, 16, false, run);
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 40 }), (parts) => {
+        const text = parts.join('');
+        // Definition: other keywords anywhere; run keywords at runKeywordPositions of every run of 16 or more.
+        const expected = naive(keywords, text).filter((h) => !run[Number(h.split('@')[0])]);
+        const isRun = (c: number) => /[A-Za-z0-9+/_-]/.test(String.fromCharCode(c));
+        for (let i = 0; i < text.length; i++) {
+          if (!isRun(text.charCodeAt(i)) || (i > 0 && isRun(text.charCodeAt(i - 1)))) continue;
+          const end = base64RunEnd(text, i);
+          if (end - i < 16) continue;
+          for (const p of runKeywordPositions(text, i, end)) {
+            keywords.forEach((k, id) => {
+              if (run[id] && text.slice(p, p + k.length).toLowerCase() === k) expected.push(`${id}@${p}`);
+            });
+          }
+        }
+        expect(pairs(wasm.scan(text).hits)).toEqual(expected.sort());
+        expect(wasm.scan(text)).toEqual(js.scan(text));
+      }),
+      { numRuns: 1500 },
     );
   });
 
@@ -145,10 +193,7 @@ describe('KeywordScanner', () => {
           return;
         }
         expect(entropyFromSum(value.length, sum)).toBe(shannonEntropy(value));
-        // A repeated run ends placeholderShape's pass early; the bit itself must agree.
-        const shape = placeholderShape(value);
-        expect(scanner.profileShape & 1).toBe(shape & 1);
-        if ((shape & 1) === 0) expect(scanner.profileShape).toBe(shape);
+        expect(scanner.profileShape).toBe(placeholderShape(value));
       }),
       { numRuns: 2000 },
     );

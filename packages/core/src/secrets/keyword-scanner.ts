@@ -20,7 +20,8 @@ export interface ScanResult {
 }
 
 import { TEDDY_CHARS, TEDDY_TABLE_BYTES, teddyTables } from './teddy-buckets.js';
-import { MARK_CHAR, kLogK } from './value-filters.js';
+import { MARK_CHAR } from './placeholders.js';
+import { kLogK } from './value-filters.js';
 import { KEYWORD_SCAN_WASM } from './wasm/keyword-scan-wasm.js';
 
 const ALPHABET = 128;
@@ -56,13 +57,15 @@ interface WasmScan {
   scan: (
     u16: number, n: number, loaded: number, base: number, bytes: number, cls: number, teddy: number,
     verify: number, trie: number, firstEmit: number, hits: number, hitCap: number, runs: number, minRun: number,
-    recs: number,
+    recs: number, firstRunEmit: number,
   ) => void;
   profile: (ptr: number, len: number, counts: number, klogk: number) => number;
   i32: Int32Array;
   memory: Buffer;
   /** Trie states numbered at or above this end a keyword. */
   firstEmitting: number;
+  /** Trie states numbered at or above this end a run keyword (found only where a long run begins). */
+  firstRunEmitting: number;
   /** Keyword ids ending at each trie state. */
   outputs: readonly (readonly number[] | undefined)[];
   cls: number;
@@ -123,7 +126,10 @@ function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i);
 }
 
-/** Bytes of the three bit sets of keyword starts (first 4, 3 and 2 characters) the WebAssembly scan checks before a walk. */
+/**
+ * Bytes of the three bit sets of keyword starts (first 4, 3 and 2 characters) the WebAssembly
+ * scan checks before a walk (one such block for the Teddy keywords, one for the run keywords).
+ */
 const START_SETS_BYTES = 3 * 512;
 
 /**
@@ -158,19 +164,61 @@ const K_LOG_K_TABLE = Float64Array.from({ length: PROFILE_MAX + 1 }, (_, k) => k
 /** Hit pairs the WebAssembly hit buffer holds per chunk; a fuller chunk is scanned in JavaScript. */
 const HIT_CAP = CHUNK * 2;
 
-/** Renumber states so the ones that emit come last ("did a keyword end here?" is one comparison); the root stays 0. */
-function emittingLast(outputs: readonly (readonly number[])[]): { rank: number[]; order: number[]; firstEmitting: number } {
+/**
+ * Renumber states so the ones that emit come last, and among them the ones that end a run keyword
+ * ("did a keyword end here?" is one comparison); the root stays 0.
+ */
+function emittingLast(
+  outputs: readonly (readonly number[])[],
+  isRun: (keyword: number) => boolean = () => false,
+): { rank: number[]; order: number[]; firstEmitting: number; firstRunEmitting: number } {
   const n = outputs.length;
-  const order = [...Array(n).keys()].sort((a, b) => Number(outputs[a]!.length > 0) - Number(outputs[b]!.length > 0) || a - b);
+  const kind = (s: number) => (outputs[s]!.length === 0 ? 0 : outputs[s]!.some((k) => !isRun(k)) ? 1 : 2);
+  const order = [...Array(n).keys()].sort((a, b) => kind(a) - kind(b) || a - b);
   const rank = new Array<number>(n);
   order.forEach((s, i) => (rank[s] = i));
-  const first = order.findIndex((s) => outputs[s]!.length > 0);
-  return { rank, order, firstEmitting: first < 0 ? n : first };
+  const first = order.findIndex((s) => kind(s) > 0);
+  const firstRun = order.findIndex((s) => kind(s) === 2);
+  return { rank, order, firstEmitting: first < 0 ? n : first, firstRunEmitting: firstRun < 0 ? n : firstRun };
 }
+
+/** A UTF-16 code unit as the WebAssembly scan narrows it: ASCII stays, the rest becomes 255 or 0. */
+const narrow = (c: number): number => (c < 256 ? c : c < 0x8000 ? 255 : 0);
+
+/**
+ * Where a run keyword is looked for in a run of base64 or URL-safe characters [start, end) of
+ * `text`: at its first letter or digit when at most five of `+ / _ -` come before it (a token
+ * after `//` or `-`), and, when a backslash comes before the run, the same way from its second
+ * and from its sixth character (after the letter of an escape glued to a token: `\n/ghp_…`,
+ * `\u000aghp_…`).
+ */
+export function runKeywordPositions(text: string, start: number, end: number): number[] {
+  const skipLead = (q: number): number => {
+    let p = q;
+    while (p < q + 5 && RUN_LEAD[text.charCodeAt(p)] === 1) p++;
+    return p;
+  };
+  const out: number[] = [];
+  const at = (p: number): void => {
+    if (p < end) out.push(p);
+  };
+  at(skipLead(start));
+  if (start > 0 && text.charCodeAt(start - 1) === 92) {
+    at(skipLead(start + 1));
+    at(skipLead(start + 5));
+  }
+  return out;
+}
+const RUN_LEAD = new Uint8Array(128);
+for (const ch of '+/_-') RUN_LEAD[ch.charCodeAt(0)] = 1;
 
 export class KeywordScanner {
   /** Lowercased keywords, index = keyword id. */
   readonly keywords: readonly string[];
+  /** Per keyword id: a run keyword (see the constructor). */
+  private readonly isRun: readonly boolean[];
+  /** Run keywords by their first three characters, for the runs the JavaScript side checks. */
+  private runKeywordsByStart: Map<string, number[]> | undefined;
   private readonly delta: Uint16Array | Uint32Array;
   private readonly outputs: (readonly number[] | undefined)[];
   /** States numbered at or above this emit a keyword. */
@@ -187,9 +235,20 @@ export class KeywordScanner {
    * `useWasm: false` forces the JavaScript loop (the WebAssembly one is used when available and
    * `minRun` is at least 15, the shortest run its block-wise run finder reports exactly).
    */
-  constructor(keywords: readonly string[], minRun: number, useWasm = true) {
+  /**
+   * `runKeywords[i]` marks keyword i as a run keyword: a token prefix, reported only where a run
+   * of `minRun` or more base64 or URL-safe characters (`[A-Za-z0-9+/_-]`) begins (see
+   * runKeywordPositions). Run keywords stay out of the Teddy filter, whose
+   * tables pass more ordinary text with every prefix they hold; runs that long are few (about six
+   * per KB of package text) and the scan finds them anyway.
+   */
+  constructor(keywords: readonly string[], minRun: number, useWasm = true, runKeywords: readonly boolean[] = []) {
     KeywordScanner.checkKeywords(keywords);
+    for (let i = 0; i < keywords.length; i++) {
+      if (runKeywords[i] === true && !/^[A-Za-z0-9+/_-]+$/.test(keywords[i]!)) throw new Error(`run keyword "${keywords[i]}" holds a character outside [A-Za-z0-9+/_-]`);
+    }
     this.keywords = keywords.map((k) => k.toLowerCase());
+    this.isRun = this.keywords.map((_, i) => runKeywords[i] === true);
     this.minRun = minRun;
     // Character classes: every character that occurs in a keyword (letters folded) gets its
     // own class, all others share class 0; bit 7 marks the base64 alphabet. A small transition
@@ -289,7 +348,7 @@ export class KeywordScanner {
    */
   private instantiate(mod: object, next: number[][], out: number[][], classOf: Uint8Array): WasmScan {
     const n = next.length;
-    const { rank, order, firstEmitting } = emittingLast(out);
+    const { rank, order, firstEmitting, firstRunEmitting } = emittingLast(out, (k) => this.isRun[k]!);
     const trieTable = new Uint16Array(n << 6);
     for (let s = 0; s < n; s++) {
       for (let c = 1; c < 64; c++) {
@@ -298,7 +357,8 @@ export class KeywordScanner {
       }
     }
     const teddy = new Uint8Array(TEDDY_TABLE_BYTES + 32 + SIMD_CONSTANTS.length);
-    teddy.set(teddyTables([...new Set(this.keywords.map((kw) => kw.slice(0, TEDDY_CHARS)))]));
+    const teddyKeywords = this.keywords.filter((_, i) => !this.isRun[i]);
+    teddy.set(teddyTables([...new Set(teddyKeywords.map((kw) => kw.slice(0, TEDDY_CHARS)))]));
     teddy.set(BASE64_NIBBLE_CLASSES, TEDDY_TABLE_BYTES);
     teddy.set(SIMD_CONSTANTS, TEDDY_TABLE_BYTES + 32);
     const api = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
@@ -307,7 +367,8 @@ export class KeywordScanner {
     const cls = 64;
     const teddyAt = cls + 256;
     const verify = teddyAt + teddy.length;
-    const trie = verify + START_SETS_BYTES;
+    // the Teddy keywords' start sets, the run keywords', and the run keywords' first two characters
+    const trie = verify + 2 * START_SETS_BYTES + 512;
     const u16 = (trie + trieTable.byteLength + 15) & ~15;
     const overlap = this.keywords.reduce((m, kw) => Math.max(m, kw.length), 0) + 16;
     const loadedMax = CHUNK + overlap;
@@ -322,7 +383,10 @@ export class KeywordScanner {
     const buffer = Buffer.from(memory.buffer);
     for (let c = 0; c < ALPHABET; c++) buffer[cls + c] = classOf[c]!;
     buffer.set(teddy, teddyAt);
-    buffer.set(keywordStartSets(this.keywords), verify);
+    buffer.set(keywordStartSets(teddyKeywords), verify);
+    const runKeywords = this.keywords.filter((_, i) => this.isRun[i]);
+    buffer.set(keywordStartSets(runKeywords), verify + START_SETS_BYTES);
+    buffer.set(keywordStartSets(runKeywords.map((kw) => kw.slice(0, 2))).subarray(1024), verify + 2 * START_SETS_BYTES);
     new Uint16Array(memory.buffer, trie, trieTable.length).set(trieTable);
     buffer.set(MARK_CHAR, counts + 1280);
     new Float64Array(memory.buffer, klogk, PROFILE_MAX + 1).set(K_LOG_K_TABLE);
@@ -337,6 +401,7 @@ export class KeywordScanner {
       i32: new Int32Array(memory.buffer),
       memory: buffer,
       firstEmitting,
+      firstRunEmitting,
       outputs: order.map((s) => (out[s]!.length > 0 ? out[s] : undefined)),
       cls,
       teddy: teddyAt,
@@ -401,7 +466,9 @@ export class KeywordScanner {
       const len = Math.min(CHUNK, n - off);
       const loaded = Math.min(len + w.overlap, n - off);
       w.write(off === 0 && loaded === n ? text : text.slice(off, off + loaded), w.u16, loaded * 2);
-      w.scan(w.u16, len, loaded, off, w.bytes, w.cls, w.teddy, w.verify, w.trie, w.firstEmitting, w.hits, HIT_CAP, w.runs, minRun, w.recs);
+      // the character before the chunk (a backslash there glues an escape to a run's start)
+      w.memory[w.bytes - 1] = off === 0 ? 0 : narrow(text.charCodeAt(off - 1));
+      w.scan(w.u16, len, loaded, off, w.bytes, w.cls, w.teddy, w.verify, w.trie, w.firstEmitting, w.hits, HIT_CAP, w.runs, minRun, w.recs, w.firstRunEmitting);
       if ((i32[2]! & 4) !== 0) return undefined;
       const nh = i32[0]!;
       for (let j = 0, h = w.hits >> 2; j < nh; j++, h += 2) {
@@ -414,17 +481,55 @@ export class KeywordScanner {
         const start = i32[r]!;
         const end = i32[r + 1]!;
         if (start >= 0) runs.push(start, end);
-        else if (couldBeBase64OfText(text, -start - 1, end)) runs.push(-start - 1, end); // began in an earlier chunk
+        else {
+          // began in an earlier chunk: its start was not in memory for the run keywords either
+          if (this.runKeywordHits(text, -start - 1, end, hits)) i32[2] = i32[2]! | 8;
+          if (couldBeBase64OfText(text, -start - 1, end)) runs.push(-start - 1, end);
+        }
       }
     }
     const last = i32[3]!;
-    if (n - last > minRun && couldBeBase64OfText(text, last + 1, n)) runs.push(last + 1, n);
+    if (n - last > minRun) {
+      // A run that ends the text on a block boundary: no block after it recorded its end.
+      if (this.runKeywordHits(text, last + 1, n, hits)) i32[2] = i32[2]! | 8;
+      if (couldBeBase64OfText(text, last + 1, n)) runs.push(last + 1, n);
+    }
     const flags = i32[2]!;
-    return { hits, runs, percent: (flags & 1) !== 0, backslash: (flags & 2) !== 0 };
+    return { hits: (flags & 8) !== 0 ? byStart(hits, keywords) : hits, runs, percent: (flags & 1) !== 0, backslash: (flags & 2) !== 0 };
+  }
+
+  /**
+   * Run keywords at the run [start, end) (see runKeywordPositions), appended to `hits` as
+   * (keyword, start) pairs; true when there was one. For the runs the WebAssembly scan could not
+   * see whole, and for the JavaScript loop.
+   */
+  private runKeywordHits(text: string, start: number, end: number, hits: number[]): boolean {
+    if (end - start < this.minRun || !this.isRun.includes(true)) return false;
+    if (this.runKeywordsByStart === undefined) {
+      this.runKeywordsByStart = new Map();
+      this.keywords.forEach((kw, i) => {
+        if (!this.isRun[i]) return;
+        const key = kw.slice(0, 3);
+        this.runKeywordsByStart!.set(key, [...(this.runKeywordsByStart!.get(key) ?? []), i]);
+      });
+    }
+    let found = false;
+    for (const p of runKeywordPositions(text, start, end)) {
+      const ids = this.runKeywordsByStart.get(text.slice(p, p + 3).toLowerCase());
+      if (ids === undefined) continue;
+      for (const id of ids) {
+        const kw = this.keywords[id]!;
+        if (text.slice(p, p + kw.length).toLowerCase() === kw) {
+          hits.push(id, p);
+          found = true;
+        }
+      }
+    }
+    return found;
   }
 
   private scanJs(text: string): ScanResult {
-    const { delta, outputs, firstEmitting, keywords, minRun, classOf, shift } = this;
+    const { delta, outputs, firstEmitting, keywords, minRun, classOf, shift, isRun } = this;
     const found: number[] = [];
     const runs: number[] = [];
     let percent = false;
@@ -440,17 +545,23 @@ export class KeywordScanner {
         const o = outputs[state]!;
         for (let j = 0; j < o.length; j++) {
           const id = o[j]!;
-          found.push(id, i - keywords[id]!.length + 1);
+          if (!isRun[id]) found.push(id, i - keywords[id]!.length + 1); // run keywords: at the runs below
         }
       }
       if (cls < 128) {
-        if (i - last > minRun && couldBeBase64OfText(text, last + 1, i)) runs.push(last + 1, i);
+        if (i - last > minRun) {
+          this.runKeywordHits(text, last + 1, i, found);
+          if (couldBeBase64OfText(text, last + 1, i)) runs.push(last + 1, i);
+        }
         last = i;
         if (c === 37) percent = true;
         else if (c === 92) backslash = true;
       }
     }
-    if (n - last > minRun && couldBeBase64OfText(text, last + 1, n)) runs.push(last + 1, n);
+    if (n - last > minRun) {
+      this.runKeywordHits(text, last + 1, n, found);
+      if (couldBeBase64OfText(text, last + 1, n)) runs.push(last + 1, n);
+    }
     return { hits: byStart(found, keywords), runs, percent, backslash };
   }
 }
@@ -481,12 +592,23 @@ export function base64RunEnd(text: string, start: number): number {
   return e;
 }
 
-/** Hit pairs ordered by start, then by keyword length: the order the WebAssembly scan finds them in. */
+/**
+ * Hit pairs ordered by start, then by keyword length: the order the WebAssembly scan finds them in.
+ * In place, by insertion: the hits are in order but for the few run keywords appended out of it.
+ */
 function byStart(found: number[], keywords: readonly string[]): number[] {
-  const idx: number[] = [];
-  for (let i = 0; i < found.length; i += 2) idx.push(i);
-  idx.sort((a, b) => found[a + 1]! - found[b + 1]! || keywords[found[a]!]!.length - keywords[found[b]!]!.length);
-  const out: number[] = [];
-  for (const i of idx) out.push(found[i]!, found[i + 1]!);
-  return out;
+  for (let i = 2; i < found.length; i += 2) {
+    const id = found[i]!;
+    const at = found[i + 1]!;
+    const length = keywords[id]!.length;
+    let j = i - 2;
+    while (j >= 0 && (found[j + 1]! > at || (found[j + 1] === at && keywords[found[j]!]!.length > length))) {
+      found[j + 2] = found[j]!;
+      found[j + 3] = found[j + 1]!;
+      j -= 2;
+    }
+    found[j + 2] = id;
+    found[j + 3] = at;
+  }
+  return found;
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_RULES } from './builtin-rules.js';
 import { createSecretDetector, defaultSecretDetector } from './detector.js';
@@ -24,7 +25,7 @@ describe('built-in rules', () => {
       expect(r.id).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
       expect(r.family, r.id).toBeTruthy();
       expect(r.pattern.global, r.id).toBe(true);
-      expect(r.keywords.length > 0 || r.decodedPrefix !== undefined, `${r.id}: keywords or decodedPrefix`).toBe(true);
+      expect(r.keywords.length > 0 || r.decodedPrefix !== undefined || r.keyNames !== undefined, `${r.id}: keywords, decodedPrefix or keyNames`).toBe(true);
       // A keyword-less rule names what every match contains, for pre-filters outside the detector.
       if (r.keywords.length === 0) expect(r.prefilter, `${r.id}: prefilter`).toBeDefined();
       for (const t of r.keywords.length === 0 ? (r.examples?.truePositives ?? []) : []) {
@@ -42,9 +43,30 @@ describe('built-in rules', () => {
       'twilio', 'huggingface', 'shopify', 'digitalocean', 'databricks', 'vault', 'azure', 'discord', 'telegram',
       'jwt', 'docker', 'postman', 'linear', 'newrelic', 'doppler', 'age', 'private-key', 'url-credentials',
       'http-authorization', 'generic',
+      // issue 17: the providers gitleaks covers that had no rule
+      '1password', 'adafruit', 'adobe', 'airtable', 'algolia', 'alibaba', 'jfrog', 'asana', 'atlassian', 'cloudflare',
+      'codecov', 'coinbase', 'confluent', 'contentful', 'datadog', 'dropbox', 'duffel', 'dynatrace', 'easypost',
+      'facebook', 'fastly', 'finicity', 'flyio', 'freshbooks', 'gocardless', 'harness', 'heroku', 'hubspot', 'infracost',
+      'intercom', 'kubernetes', 'launchdarkly', 'linkedin', 'mailchimp', 'mailgun', 'mattermost', 'maxmind', 'netlify',
+      'nuget', 'octopus', 'okta', 'openshift', 'planetscale', 'plaid', 'prefect', 'rapidapi', 'rubygems', 'scalingo',
+      'sendbird', 'brevo', 'shippo', 'snyk', 'sonarqube', 'sourcegraph', 'squarespace', 'sumologic', 'travis', 'trello',
+      'twitch', 'twitter', 'typeform', 'yandex', 'zendesk', 'grafana', 'vercel', 'sentry', 'hashicorp', 'sidekiq',
     ]) {
       expect(families.has(f), f).toBe(true);
     }
+  });
+
+  it('are each listed in the providers table of the README, with a proof the rule has', () => {
+    const readme = readFileSync(new URL('README.md', import.meta.url), 'utf8');
+    const rows = new Map([...readme.matchAll(/^\| [^|]+ \| `([a-z0-9-]+)` \| .+ \| ([a-z +0-9A-Z]+) \|$/gm)].map((m) => [m[1]!, m[2]!]));
+    for (const r of BUILTIN_RULES) {
+      const proof = rows.get(r.id);
+      expect(proof, `${r.id} in the README table`).toBeDefined();
+      if (r.keyNames) expect(proof, r.id).toBe('key name');
+      else if (r.proof) expect(proof, r.id).toMatch(/^prefix \+ (?:CRC32|payload)$/);
+      else expect(['prefix', 'keyword'], r.id).toContain(proof);
+    }
+    expect(rows.size).toBe(BUILTIN_RULES.length);
   });
 
   // gitleaks style: every rule is validated against its own examples before it ships.

@@ -16,7 +16,7 @@ export interface SecretRule {
   /**
    * Cheap literal pre-filter: the rule runs only if one of these occurs in the text. Matched
    * case-insensitively in one combined pass (Aho-Corasick) over the text. Empty means the rule
-   * always runs (over the whole text), unless it has `decodedPrefix`.
+   * always runs (over the whole text), unless it has `decodedPrefix` or `keyNames`.
    */
   keywords: readonly string[];
   /**
@@ -26,9 +26,19 @@ export interface SecretRule {
    */
   decodedPrefix?: RegExp;
   /**
-   * For a rule without keywords: a regular-expression source that every match contains, in the
-   * syntax JavaScript and RE2 share (no lookaround, no backreference). Pre-filters outside the
-   * detector use it where keywords cannot serve, such as the analyzer's DuckDB re-scan.
+   * For a credential with no prefix of its own, recognised by the key it is assigned to
+   * (`HEROKU_API_KEY=<uuid>`): provider names (`heroku`, `dd`, `x-aio`; case, `_`, `-` and `.`
+   * between words do not matter). The rule has no keywords: where a key holding a credential
+   * word (`key`, `token`, `secret`, `pass`, `auth`, …) has one of these names at the start of a
+   * word before that credential word, the rule is tried, anchored at the name. The pattern starts
+   * with the name.
+   */
+  keyNames?: readonly string[];
+  /**
+   * For a rule without keywords, or whose keywords are too short to pre-filter text with: a
+   * regular-expression source that every match contains, in the syntax JavaScript and RE2 share
+   * (no lookaround, no backreference). Pre-filters outside the detector use it instead of the
+   * keywords, such as the analyzer's DuckDB re-scan.
    */
   prefilter?: string;
   /**
@@ -42,6 +52,17 @@ export interface SecretRule {
    * @default false
    */
   anchored?: boolean;
+  /**
+   * For an anchored rule whose keywords begin a token: each match starts with a keyword at the
+   * start of a run of 16 or more base64 or URL-safe characters (`[A-Za-z0-9+/_-]`), or after up
+   * to five of `+ / _ -` that begin the run (`https://ghp_…`), or after the letter of an escape
+   * glued to it (`\nghp_…`, `\u000aghp_…`). The scan then looks for the keywords only there, not
+   * in its first filter, whose tables pass more ordinary text with every prefix they hold. A
+   * keyword another rule uses without this flag is looked for everywhere. Keywords must be made
+   * of those characters.
+   * @default false
+   */
+  tokenPrefix?: boolean;
   /**
    * An anchored rule whose pattern starts with its keywords in exactly the case written: hits in
    * another case (the `sk` of `task` for Twilio's `SK…`) are skipped before the pattern runs.
@@ -73,6 +94,14 @@ export interface SecretRule {
   allowPlaceholders?: boolean;
   /** Extra check on the secret value; return false to drop the match. Must be pure. */
   validate?: (secret: string, match: RegExpExecArray) => boolean;
+  /**
+   * A structural proof built into the format (a CRC32 checksum, an embedded base64 JSON
+   * document): when it holds, the finding is kept without the entropy and placeholder checks (a
+   * checksum-valid token that happens to spell `fake` is a token); when it fails, those checks
+   * decide as for any other rule, so a format whose checksum is only assumed loses nothing.
+   * Must be pure; a throwing proof counts as not holding.
+   */
+  proof?: (secret: string) => boolean;
   /** Rule family for reports (`github`, `aws`, `generic`, ...). @default the id */
   family?: string;
   /** Labelled examples, validated by the rule test. */

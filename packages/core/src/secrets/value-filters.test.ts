@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isCredentialLike, isPlaceholder, looksLikeCode, shannonEntropy } from './value-filters.js';
+import { isCredentialLike, looksLikeCode, shannonEntropy } from './value-filters.js';
 
 /** The definitions, written plainly. */
 function referenceEntropy(value: string): number {
@@ -11,20 +11,9 @@ function referenceEntropy(value: string): number {
   return Math.max(0, h);
 }
 
-const PLACEHOLDER_REFERENCE = [
-  /\$\{|\{\{|\}\}|\$\(|<[^>]{0,40}>|(?<![A-Za-z0-9])%[A-Z_]{2,}%(?![A-Za-z0-9])|x{4,}|\*{3,}|\.{3}|•|example|changeme|change_me|placeholder|dummy|redacted|your[_-]|[_-]here\b|insert[_-]|replace[_-]?me|fake|sample|<.+|\bnull\b|undefined/i,
-  /^\$[A-Za-z_]/,
-  /([^\n\r\u2028\u2029])\1{5}/,
-  /0123456|1234567|abcdefgh|ABCDEFGH/,
-];
-const referencePlaceholder = (value: string): boolean => PLACEHOLDER_REFERENCE.some((re) => re.test(value));
-
 // Text that reaches every branch: ASCII, characters whose low seven bits alias ASCII ones
-// (\u00e1 and 'a'), surrogates, marker characters, sequences and repeats.
-const piece = fc.oneof(
-  fc.string({ maxLength: 12 }),
-  fc.constantFrom('a', 'á', 'ᅡ', '\ud83d\ude00', 'x', 'X', '*', '.', '$', '{', '}', '<', '>', '%', '_', '-', '•', '\n', '0123456', 'abcdefgh', 'EXAMPLE', 'here', 'null', 'Sample'),
-);
+// (\u00e1 and 'a'), surrogates.
+const piece = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('a', 'á', 'ᅡ', '\ud83d\ude00', 'x', '\n'));
 const text = fc.array(piece, { maxLength: 30 }).map((p) => p.join(''));
 
 describe('shannonEntropy', () => {
@@ -42,17 +31,6 @@ describe('shannonEntropy', () => {
   it('does not let a character alias another by its low bits', () => {
     expect(shannonEntropy('aá')).toBe(1);
     expect(shannonEntropy('aaaa')).toBe(0);
-  });
-});
-
-describe('isPlaceholder', () => {
-  it('matches its definition for any text', () => {
-    fc.assert(
-      fc.property(text, (v) => {
-        expect(isPlaceholder(v)).toBe(referencePlaceholder(v));
-      }),
-      { numRuns: 3000 },
-    );
   });
 });
 
@@ -74,11 +52,8 @@ describe('looksLikeCode on dotted values', () => {
       expect(looksLikeCode(v), v).toBe(true);
     }
     expect(looksLikeCode('GOtbPFrKTNtjzcmTzlpntu_hd')).toBe(false);
-  });
-
-  it('takes %VAR% for a placeholder, not a %XY% inside a random password', () => {
-    expect(isPlaceholder('%API_KEY%')).toBe(true);
-    expect(isPlaceholder('!DWAa6Av%KYI%!FQ^s^n1ya')).toBe(false);
+    // 16 letters and more with a random token's vowels and cases, even with a vowel in five
+    expect(looksLikeCode('Tr_XyVJWKawsrvZTEbIJU-QJnERMNpAKnROfeB')).toBe(false);
   });
 
   it('does not take a random token holding -- for an operator', () => {

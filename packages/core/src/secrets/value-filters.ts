@@ -1,6 +1,6 @@
 /**
- * Shared checks on a candidate secret value: entropy, placeholders and documentation examples,
- * identifiers and code, well-known non-secret shapes (UUIDs, hex digests).
+ * Shared checks on a candidate secret value: entropy, identifiers and code, well-known
+ * non-secret shapes (UUIDs, hex digests). Placeholders are judged in placeholders.ts.
  */
 
 /**
@@ -52,67 +52,6 @@ export function shannonEntropy(value: string): number {
 /** Shannon entropy of `n` characters from the sum of k log2 k over their counts k. */
 export function entropyFromSum(n: number, sum: number): number {
   return Math.max(0, Math.log2(n) - sum / n);
-}
-
-/** Placeholder shapes made of punctuation: ${X}, {{ x }}, $(x), <x>, %X%, xxxx, ***, ..., •. */
-const PLACEHOLDER_MARKS = /\$\{|\{\{|\}\}|\$\(|<[^>]{0,40}>|(?<![A-Za-z0-9])%[A-Z_]{2,}%(?![A-Za-z0-9])|x{4,}|\*{3,}|\.{3}|•|<.+/i;
-/** Placeholder and documentation words. */
-const PLACEHOLDER_WORDS =
-  /example|changeme|change_me|placeholder|dummy|redacted|your[_-]|[_-]here\b|insert[_-]|replace[_-]?me|fake|sample|\bnull\b|undefined/i;
-/** Characters one of PLACEHOLDER_MARKS needs (besides a run of four x, counted apart). */
-export const MARK_CHAR = new Uint8Array(128);
-for (const ch of '${}<%*.') MARK_CHAR[ch.charCodeAt(0)] = 1;
-
-/** Placeholder shape bits (see placeholderShape): the same character six times in a row, line breaks aside. */
-export const SHAPE_REPEATED = 1;
-/** Seven or more consecutive characters in code order (0123456, abcdefgh). */
-export const SHAPE_ASCENDING = 2;
-/** A character one of PLACEHOLDER_MARKS needs, or four x in a row. */
-export const SHAPE_MARKS = 4;
-
-/**
- * What one pass over the characters says about a placeholder: SHAPE_REPEATED (a placeholder
- * already), and which of the regexes can match at all. The WebAssembly scanner computes the
- * same bits from a scanned text's bytes (see keyword-scan.wat, profile).
- */
-export function placeholderShape(value: string): number {
-  let shape = 0;
-  let xRun = 0;
-  let run = 1; // the same character six or more times in a row (aaaaaa, 000000), not line breaks
-  let ascending = 1; // seven or more consecutive characters in code order (0123456, abcdefgh)
-  let prev = -2;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c < 128 ? MARK_CHAR[c] === 1 : c === 0x2022) shape |= SHAPE_MARKS;
-    if ((c | 32) === 120) {
-      if (++xRun >= 4) shape |= SHAPE_MARKS;
-    } else xRun = 0;
-    if (c === prev && c !== 10 && c !== 13 && c !== 0x2028 && c !== 0x2029) {
-      if (++run >= 6) return shape | SHAPE_REPEATED;
-    } else run = 1;
-    ascending = c === prev + 1 ? ascending + 1 : 1;
-    if (ascending === 7) shape |= SHAPE_ASCENDING;
-    prev = c;
-  }
-  return shape;
-}
-
-/**
- * True when a value is a placeholder or a documentation example rather than a credential:
- * `${API_KEY}`, `{{ secrets.X }}`, `<your-api-key>`, `xxxx…`, `****`, `AKIAIOSFODNN7EXAMPLE`,
- * `$TOKEN`, a run of one repeated character, or a sequence such as `1234567890abcdef`.
- */
-export function isPlaceholder(value: string): boolean {
-  return isPlaceholderShaped(value, placeholderShape(value));
-}
-
-/** isPlaceholder, given the value's placeholderShape. */
-export function isPlaceholderShaped(value: string, shape: number): boolean {
-  if ((shape & SHAPE_REPEATED) !== 0) return true;
-  if ((shape & SHAPE_ASCENDING) !== 0 && /0123456|1234567|abcdefgh|ABCDEFGH/.test(value)) return true;
-  if ((shape & SHAPE_MARKS) !== 0 && PLACEHOLDER_MARKS.test(value)) return true;
-  if (value.charCodeAt(0) === 36 && /^\$[A-Za-z_]/.test(value)) return true; // $TOKEN, $env:TOKEN
-  return PLACEHOLDER_WORDS.test(value);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -178,7 +117,7 @@ export function looksLikeCode(value: string): boolean {
   if (punct & DOT && MEMBER_EXPRESSION.test(value) && !hasRandomSegment(value)) return true;
   if (digits === 0 && punct & NAME_SEPARATOR && SEPARATED_NAME.test(value) && !hasUnpronounceablePart(value)) return true;
   if ((c0 === 33 || STARTS_EXPRESSION_WORD.has(c0) || punct & DOT) && EXPRESSION.test(value)) return true;
-  if (onlyLetters && (WORD_OR_CAMEL.test(value) || LITERAL_WORD.test(value))) return true;
+  if (onlyLetters && (WORD_OR_CAMEL.test(value) || LITERAL_WORD.test(value)) && !randomLetters(value)) return true;
   if (letters === 0 && NUMBER_LIKE.test(value)) return true;
   if ((c0 === 46 || c0 === 47 || c0 === 126 || value.charCodeAt(1) === 58) && PATH.test(value)) return true;
   if (punct & COLON && URL_START.test(value)) return true;
@@ -227,9 +166,10 @@ export function isDocumentationJwt(value: string): boolean {
 }
 
 /**
- * A run of 12 or more letters in mixed case with fewer than one vowel in six: names are made of
- * words (about two letters in five are vowels, `ACCESS_TOKEN_KEY`, `getAccessToken`), random
- * letters have one in five or fewer and switch case all the time (`GOtbPFrKTNtjzcmTzlpntu_hd`).
+ * A run of 12 or more letters in mixed case with fewer than one vowel in six, or of 16 or more
+ * with the vowels and both cases of random letters (randomLetters): names are made of words (about two
+ * letters in five are vowels, `ACCESS_TOKEN_KEY`, `getAccessToken`), random letters have one in
+ * five or fewer and switch case all the time (`GOtbPFrKTNtjzcmTzlpntu_hd`, `Tr_XyVJWKawsrvZTEbIJU-Q…`).
  */
 function hasUnpronounceablePart(value: string): boolean {
   let length = 0;
@@ -241,7 +181,7 @@ function hasUnpronounceablePart(value: string): boolean {
     const isUpper = c >= 65 && c <= 90;
     const isLower = c >= 97 && c <= 122;
     if (!isUpper && !isLower) {
-      if (length >= 12 && lower && upper && vowels * 6 < length) return true;
+      if (length >= 12 && lower && upper && (vowels * 6 < length || randomLetters(value.slice(i - length, i)))) return true;
       length = 0;
       vowels = 0;
       lower = upper = false;
@@ -253,6 +193,26 @@ function hasUnpronounceablePart(value: string): boolean {
     if (VOWEL[c | 32] === 1) vowels++;
   }
   return false;
+}
+/**
+ * Letters that read as random, not as a camelCase name: 16 or more, fewer than three vowels
+ * (a e i o u) in ten (names run about two in five: `getAccessTokenForUser`), and both cases at
+ * three in ten or more (a name capitalises one letter of each word: `HttpChatTransportOptions`).
+ * A random token of letters alone (one in a hundred random 27-character tokens has no digit)
+ * matches WORD_OR_CAMEL, whose words may be one letter long.
+ */
+function randomLetters(value: string): boolean {
+  if (value.length < 16) return false;
+  let vowels = 0;
+  let upper = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    const lower = c | 32;
+    if (lower === 97 || lower === 101 || lower === 105 || lower === 111 || lower === 117) vowels++;
+    if (c <= 90) upper++;
+  }
+  const n = value.length;
+  return vowels * 10 < n * 3 && upper * 10 >= n * 3 && (n - upper) * 10 >= n * 3;
 }
 const VOWEL = new Uint8Array(128);
 for (const ch of 'aeiouy') VOWEL[ch.charCodeAt(0)] = 1;

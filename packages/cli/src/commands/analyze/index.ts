@@ -3,6 +3,7 @@ import {
   RuleError,
   UsageError,
   analyze,
+  analyzeClickHouse,
   exitVerdict,
   formatProblem,
   reporters,
@@ -14,7 +15,7 @@ import { ExitCode } from '../../exit-codes.js';
 import type { CommandIO } from '../../io.js';
 import { internalErrorMessage, type CommandRegistrar } from '../../main.js';
 import { writeFileSync } from 'node:fs';
-import { ANALYZE_OPTIONS, denyResidenciesOption, jaegerUrlOption, numericOptions, type AnalyzeCliOptions } from './options.js';
+import { ANALYZE_OPTIONS, denyResidenciesOption, engineOptions, jaegerUrlOption, numericOptions, type AnalyzeCliOptions } from './options.js';
 import { createProgress } from './progress.js';
 
 const collect = (value: string, prev: string[] = []) => [...prev, value];
@@ -23,8 +24,8 @@ const collect = (value: string, prev: string[] = []) => [...prev, value];
 export const registerAnalyze: CommandRegistrar = (program: Command, io: CommandIO, setExit) => {
   const cmd = program
     .command('analyze')
-    .description('Load trace exports into DuckDB, run the gate rules and report findings (exit 0 clean or baseline written, 1 findings, 2 bad input or usage, 3 internal error).')
-    .argument('<paths...>', 'trace files, directories or globs (OTLP JSON lines [.gz|.zst], collector framed output, OTLP or Jaeger JSON)');
+    .description('Load trace exports into DuckDB (or read the collector exporter\'s table in ClickHouse), run the gate rules and report findings (exit 0 clean or baseline written, 1 findings, 2 bad input or usage, 3 internal error).')
+    .argument('[paths...]', 'trace files, directories or globs (OTLP JSON lines [.gz|.zst], collector framed output, OTLP or Jaeger JSON); none with --engine clickhouse');
   for (const spec of ANALYZE_OPTIONS) {
     const opt = new Option(spec.flags, spec.description);
     if (spec.choices) opt.choices(spec.choices);
@@ -39,30 +40,36 @@ async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandI
   const numeric = numericOptions(opts);
   const deny = denyResidenciesOption(opts.denyResidencies);
   const jaeger = jaegerUrlOption(opts.jaegerUrl);
-  if (!numeric.ok || !deny.ok || !jaeger.ok) {
-    // Every option is checked before any file is read; the first error is the one printed.
-    const first = [numeric, deny, jaeger].find((checked) => !checked.ok) as { error: string };
+  const engine = engineOptions(paths, opts);
+  if (!numeric.ok || !deny.ok || !jaeger.ok || !engine.ok) {
+    // Every option is checked before anything is read; the first error is the one printed.
+    const first = [numeric, deny, jaeger, engine].find((checked) => !checked.ok) as { error: string };
     io.stderr.write(`argspan analyze: ${first.error}\n`);
     return ExitCode.INPUT_ERROR;
   }
   const wantsHtml = opts.format === 'html' || opts.html !== undefined;
   const progress = createProgress(io.stderr);
+  const common = {
+    rulesDirs: opts.rules,
+    reports: opts.reports,
+    remoteAllowlist: opts.remoteAllowlist.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
+    ...(deny.value ? { denyResidencies: deny.value } : {}),
+    ...(opts.baseline ? { baseline: opts.baseline } : {}),
+  };
   let result: AnalysisResult;
   try {
-    result = await analyze({
-      paths,
-      rulesDirs: opts.rules,
-      reports: opts.reports,
-      allowPartial: opts.allowPartial,
-      overview: wantsHtml,
-      remoteAllowlist: opts.remoteAllowlist.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
-      ...numeric.options,
-      ...(deny.value ? { denyResidencies: deny.value } : {}),
-      ...(opts.baseline ? { baseline: opts.baseline } : {}),
-      ...(opts.db ? { dbPath: opts.db } : {}),
-      ...(opts.exportParquet ? { exportParquetDir: opts.exportParquet } : {}),
-      onProgress: progress.update,
-    });
+    result = engine.clickhouse
+      ? await analyzeClickHouse({ ...common, ...engine.clickhouse })
+      : await analyze({
+          ...common,
+          paths,
+          allowPartial: opts.allowPartial,
+          overview: wantsHtml,
+          ...numeric.options,
+          ...(opts.db ? { dbPath: opts.db } : {}),
+          ...(opts.exportParquet ? { exportParquetDir: opts.exportParquet } : {}),
+          onProgress: progress.update,
+        });
   } catch (err) {
     progress.done();
     if (err instanceof InputError) {

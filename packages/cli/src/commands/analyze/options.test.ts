@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { numericOptions } from './options.js';
+import { engineOptions, numericOptions, parseDuration, parseInstant, type AnalyzeCliOptions } from './options.js';
 
 describe('analyze numeric options', () => {
   it('maps --memory-limit, --threads and --max-line-bytes to the analyze() options', () => {
@@ -24,5 +24,44 @@ describe('analyze numeric options', () => {
     const r = numericOptions(opts);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error).toMatch(new RegExp(`^${flag} must be`));
+  });
+});
+
+describe('analyze engine options', () => {
+  const base = { format: 'table', failOn: 'low', rules: [], allowPartial: false, reports: false, remoteAllowlist: [], engine: 'clickhouse' } as const;
+
+  it('maps the ClickHouse options to analyzeClickHouse()', () => {
+    expect(
+      engineOptions([], { ...base, clickhouseUrl: 'http://ch:8123', database: 'otel', table: 'otel_traces_all', since: '2026-11-01', until: '2026-11-01T12:00:00+02:00', maxTraceDuration: '30m' }),
+    ).toEqual({
+      ok: true,
+      clickhouse: { url: 'http://ch:8123', database: 'otel', table: 'otel_traces_all', since: new Date('2026-11-01T00:00:00Z'), until: new Date('2026-11-01T10:00:00Z'), maxTraceDurationMs: 1_800_000 },
+    });
+    expect(engineOptions(['traces/'], { ...base, engine: 'duckdb' })).toEqual({ ok: true });
+  });
+
+  it.each([
+    [[], { engine: 'duckdb' }, 'give the trace files'],
+    [['t.jsonl'], { engine: 'duckdb', since: '2026-11-01' }, '--since needs --engine clickhouse'],
+    [['t.jsonl'], { clickhouseUrl: 'http://ch:8123' }, 'remove the paths'],
+    [[], {}, 'needs --clickhouse-url'],
+    [[], { clickhouseUrl: 'http://ch:8123', threads: '2' }, '--threads is an option of the duckdb engine'],
+    [[], { clickhouseUrl: 'http://ch:8123', since: '2026-11-01T06:00:00' }, '--since must be a UTC date'],
+    [[], { clickhouseUrl: 'http://ch:8123', until: 'tomorrow' }, '--until must be a UTC date'],
+    [[], { clickhouseUrl: 'http://ch:8123', since: '2026-11-02', until: '2026-11-01' }, '--since must be before --until'],
+    [[], { clickhouseUrl: 'http://ch:8123', maxTraceDuration: '1 hour' }, '--max-trace-duration must be a duration'],
+    [[], { clickhouseUrl: 'http://ch:8123', table: ' ' }, '--table must not be empty'],
+    [[], { clickhouseUrl: 'http://ch:8123', html: 'r.html' }, '--html is an option of the duckdb engine'],
+    [[], { clickhouseUrl: 'http://ch:8123', format: 'html' }, '--format html is a report of the duckdb engine'],
+  ])('refuses %j %j: %s', (paths, opts, error) => {
+    const r = engineOptions(paths, { ...base, ...opts } as AnalyzeCliOptions);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toContain(error);
+  });
+
+  it('reads durations and zoned times, never local time', () => {
+    expect([parseDuration('90s'), parseDuration('2h'), parseDuration('1d'), parseDuration('0m'), parseDuration('1.5h')]).toEqual([90_000, 7_200_000, 86_400_000, undefined, undefined]);
+    expect(parseInstant('2026-11-01T06:00Z')?.toISOString()).toBe('2026-11-01T06:00:00.000Z');
+    expect(parseInstant('2026-11-01 06:00:00')).toBeUndefined();
   });
 });

@@ -19,7 +19,17 @@ export interface AnalyzeCliOptions {
   maxLineBytes?: string;
   memoryLimit?: string;
   threads?: string;
+  engine: (typeof ENGINES)[number];
+  clickhouseUrl?: string;
+  database?: string;
+  table?: string;
+  since?: string;
+  until?: string;
+  maxTraceDuration?: string;
 }
+
+/** Where the rules run: DuckDB over trace files, or ClickHouse over the collector exporter's table. */
+export const ENGINES = ['duckdb', 'clickhouse'] as const;
 
 /** One option, declared once: the flags, the help text, its choices and default. */
 export interface OptionSpec {
@@ -48,7 +58,87 @@ export const ANALYZE_OPTIONS: readonly OptionSpec[] = [
   { flags: '--max-line-bytes <n>', description: 'largest JSON line accepted (default: DuckDB\'s 16 MiB)' },
   { flags: '--memory-limit <size>', description: 'DuckDB memory limit, e.g. 1.25GB or 2GiB; beyond it tables spill to a temporary directory (default: 1.25GB)' },
   { flags: '--threads <n>', description: 'DuckDB worker threads (default: the machine\'s cores)' },
+  { flags: '--engine <engine>', description: 'where the rules run: duckdb (trace files) or clickhouse (the collector exporter\'s table)', choices: ENGINES, default: 'duckdb' },
+  { flags: '--clickhouse-url <url>', description: 'ClickHouse HTTP interface, http[s]://[user:password@]host:port (else CLICKHOUSE_USER / CLICKHOUSE_PASSWORD)' },
+  { flags: '--database <name>', description: 'ClickHouse database of the traces table (default: default)' },
+  { flags: '--table <name>', description: 'the exporter\'s traces table, or a Distributed table over it (default: otel_traces)' },
+  { flags: '--since <time>', description: 'ClickHouse: traces whose first span starts at or after this UTC date or ISO 8601 time' },
+  { flags: '--until <time>', description: 'ClickHouse: ...and before this one' },
+  { flags: '--max-trace-duration <duration>', description: 'ClickHouse: read a trace\'s spans up to this long after --until, e.g. 30m, 2h (default: 1h)' },
 ];
+
+/** Options only the DuckDB engine takes, and those only ClickHouse takes (by their commander names). */
+const DUCKDB_ONLY = { html: '--html', jaegerUrl: '--jaeger-url', db: '--db', exportParquet: '--export-parquet', allowPartial: '--allow-partial', maxLineBytes: '--max-line-bytes', memoryLimit: '--memory-limit', threads: '--threads' } as const;
+const CLICKHOUSE_ONLY = { clickhouseUrl: '--clickhouse-url', database: '--database', table: '--table', since: '--since', until: '--until', maxTraceDuration: '--max-trace-duration' } as const;
+
+/** A ClickHouse run's options, checked before anything is read: what `analyzeClickHouse()` takes, or the first error. */
+export interface ClickHouseCliOptions {
+  url: string;
+  database?: string;
+  table?: string;
+  since?: Date;
+  until?: Date;
+  maxTraceDurationMs?: number;
+}
+
+/**
+ * The engine's options, checked against each other: trace paths for DuckDB; a URL and no paths
+ * for ClickHouse; no option of the other engine; times and durations that parse.
+ */
+export function engineOptions(paths: readonly string[], opts: AnalyzeCliOptions): { ok: true; clickhouse?: ClickHouseCliOptions } | { ok: false; error: string } {
+  const given = (names: Record<string, string>) => Object.entries(names).filter(([k]) => opts[k as keyof AnalyzeCliOptions] !== undefined && opts[k as keyof AnalyzeCliOptions] !== false).map(([, flag]) => flag);
+  if (opts.engine === 'duckdb') {
+    const wrong = given(CLICKHOUSE_ONLY);
+    if (wrong.length) return { ok: false, error: `${wrong[0]} needs --engine clickhouse` };
+    if (paths.length === 0) return { ok: false, error: 'give the trace files, folders or globs to analyse (or --engine clickhouse)' };
+    return { ok: true };
+  }
+  const wrong = given(DUCKDB_ONLY);
+  if (wrong.length) return { ok: false, error: `${wrong[0]} is an option of the duckdb engine, not of --engine clickhouse` };
+  if (paths.length) return { ok: false, error: '--engine clickhouse reads the traces table, not files: remove the paths' };
+  // The HTML report's overview is gathered by SQL over DuckDB's tables.
+  if (opts.format === 'html') return { ok: false, error: '--format html is a report of the duckdb engine, not of --engine clickhouse' };
+  if (!opts.clickhouseUrl) return { ok: false, error: '--engine clickhouse needs --clickhouse-url' };
+  const ch: ClickHouseCliOptions = { url: opts.clickhouseUrl };
+  for (const [flag, name] of [['--database', 'database'], ['--table', 'table']] as const) {
+    const v = opts[name];
+    if (v === undefined) continue;
+    if (v.trim() === '') return { ok: false, error: `${flag} must not be empty` };
+    ch[name] = v;
+  }
+  for (const [flag, name] of [['--since', 'since'], ['--until', 'until']] as const) {
+    const v = opts[name];
+    if (v === undefined) continue;
+    const d = parseInstant(v);
+    if (!d) return { ok: false, error: `${flag} must be a UTC date (2026-11-01) or an ISO 8601 time with its zone (2026-11-01T06:00:00Z), got ${JSON.stringify(v)}` };
+    ch[name] = d;
+  }
+  if (ch.since && ch.until && ch.since >= ch.until) return { ok: false, error: '--since must be before --until' };
+  if (opts.maxTraceDuration !== undefined) {
+    const ms = parseDuration(opts.maxTraceDuration);
+    if (ms === undefined) return { ok: false, error: `--max-trace-duration must be a duration such as 30m, 2h or 1d, got ${JSON.stringify(opts.maxTraceDuration)}` };
+    ch.maxTraceDurationMs = ms;
+  }
+  return { ok: true, clickhouse: ch };
+}
+
+/** A UTC date, or an ISO 8601 date and time with its zone (Z or ±hh:mm): never the machine's local time. */
+export function parseInstant(v: string): Date | undefined {
+  const s = v.trim();
+  const ok = /^\d{4}-\d{2}-\d{2}$/.test(s) || /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(s);
+  const d = new Date(s.replace(' ', 'T'));
+  return ok && !Number.isNaN(d.getTime()) ? d : undefined;
+}
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `90s`, `30m`, `2h`, `1d` in milliseconds (positive). */
+export function parseDuration(v: string): number | undefined {
+  const m = /^(\d+)(ms|s|m|h|d)$/.exec(v.trim());
+  if (!m) return undefined;
+  const ms = Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
+  return ms > 0 && Number.isSafeInteger(ms) ? ms : undefined;
+}
 
 /** `--jaeger-url`, checked before any file is read: an http(s) URL, or the error. */
 export function jaegerUrlOption(value: string | undefined): { ok: true; value: string | undefined } | { ok: false; error: string } {

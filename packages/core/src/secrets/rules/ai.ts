@@ -1,17 +1,19 @@
 import type { SecretRule } from '../types.js';
 import { rule } from './define.js';
+import { SHAPE, keyed } from './keyed.js';
 import { L, R, RD, re } from './patterns.js';
-import { ALNUM, B64URL, sample } from './sample.js';
+import { ALNUM, B64URL, HEX, sample } from './sample.js';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** OpenAI, Anthropic, Hugging Face, Groq, xAI, Replicate, Perplexity. */
+/** OpenAI, Anthropic, Hugging Face, Groq, xAI, Replicate, Perplexity, OpenRouter, LangSmith; Cohere, Mistral, DeepSeek and others after their key. */
 export const AI_RULES: readonly SecretRule[] = [
   rule({
     id: 'openai-api-key',
     family: 'openai',
     description: 'OpenAI API key (sk-proj-, sk-svcacct-, sk-admin-, legacy sk-)',
     keywords: ['sk-'],
+    tokenPrefix: true,
     pattern: re(L, 'sk-(?:(?:proj|svcacct|admin)-[\\w-]{40,250}|[A-Za-z0-9]{48})', RD),
     minEntropy: 3.5,
     examples: {
@@ -27,6 +29,7 @@ export const AI_RULES: readonly SecretRule[] = [
     family: 'anthropic',
     description: 'Anthropic API or admin key (sk-ant-api03-, sk-ant-admin01-)',
     keywords: ['sk-ant-'],
+    tokenPrefix: true,
     pattern: re(L, 'sk-ant-(?:api|admin|oat|ort)\\d{2}-[\\w-]{80,120}', RD),
     minEntropy: 3.5,
     examples: {
@@ -39,6 +42,7 @@ export const AI_RULES: readonly SecretRule[] = [
     family: 'huggingface',
     description: 'Hugging Face user or organisation access token (hf_, api_org_)',
     keywords: ['hf_', 'api_org_'],
+    tokenPrefix: true,
     pattern: re(L, '(?:hf_|api_org_)[A-Za-z0-9]{34}', R),
     minEntropy: 3.5,
     validate: (s) => /[A-Z]/.test(s) && /[a-z]/.test(s.slice(3)),
@@ -52,6 +56,7 @@ export const AI_RULES: readonly SecretRule[] = [
     family: 'groq',
     description: 'Groq API key (gsk_)',
     keywords: ['gsk_'],
+    tokenPrefix: true,
     pattern: re(L, 'gsk_[A-Za-z0-9]{52}', R),
     minEntropy: 3.5,
     examples: { truePositives: [`GROQ_API_KEY=gsk_${sample(ALNUM, 52, 'gq')}`], falsePositives: ['gsk_' + 'x'.repeat(52)] },
@@ -61,6 +66,7 @@ export const AI_RULES: readonly SecretRule[] = [
     family: 'xai',
     description: 'xAI API key (xai-)',
     keywords: ['xai-'],
+    tokenPrefix: true,
     pattern: re(L, 'xai-[A-Za-z0-9]{80}', R),
     minEntropy: 3.5,
     examples: { truePositives: [`XAI_API_KEY=xai-${sample(ALNUM, 80, 'xa')}`], falsePositives: ['xai-sdk'] },
@@ -70,6 +76,7 @@ export const AI_RULES: readonly SecretRule[] = [
     family: 'replicate',
     description: 'Replicate API token (r8_)',
     keywords: ['r8_'],
+    tokenPrefix: true,
     pattern: re(L, 'r8_[A-Za-z0-9]{37}', R),
     minEntropy: 3.5,
     examples: { truePositives: [`REPLICATE_API_TOKEN=r8_${sample(ALNUM, 37, 'r8')}`], falsePositives: ['r8_short'] },
@@ -79,8 +86,39 @@ export const AI_RULES: readonly SecretRule[] = [
     family: 'perplexity',
     description: 'Perplexity API key (pplx-)',
     keywords: ['pplx-'],
+    tokenPrefix: true,
     pattern: re(L, 'pplx-[A-Za-z0-9]{48}', R),
     minEntropy: 3.5,
     examples: { truePositives: [`pplx-${sample(ALNUM, 48, 'px')}`], falsePositives: ['pplx-api'] },
+  }),
+  rule({
+    id: 'openrouter-api-key',
+    family: 'openrouter',
+    description: 'OpenRouter API key (sk-or-v1- + 64 hex)',
+    keywords: ['sk-or-v1-'],
+    tokenPrefix: true,
+    pattern: re(L, 'sk-or-v1-[0-9a-f]{64}', R),
+    minEntropy: 3,
+    examples: { truePositives: [`OPENROUTER_API_KEY=sk-or-v1-${sample(HEX, 64, 'or')}`], falsePositives: ['sk-or-v1-' + '0'.repeat(64)] },
+  }),
+  rule({
+    id: 'langsmith-api-key',
+    family: 'langsmith',
+    description: 'LangSmith personal or service API key (lsv2_pt_, lsv2_sk_)',
+    keywords: ['lsv2_pt_', 'lsv2_sk_'],
+    tokenPrefix: true,
+    pattern: re(L, 'lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}', R),
+    minEntropy: 3,
+    examples: { truePositives: [`LANGSMITH_API_KEY=lsv2_pt_${sample(HEX, 32, 'ls1')}_${sample(HEX, 10, 'ls2')}`], falsePositives: ['lsv2_pt_short'] },
+  }),
+  keyed({
+    id: 'ai-provider-api-key',
+    family: 'ai',
+    description: 'Cohere, Mistral, DeepSeek, Together, Fireworks, ElevenLabs, AssemblyAI, Voyage or Gemini API key after its provider key (CO_API_KEY, MISTRAL_API_KEY, …)',
+    names: ['cohere', 'co', 'mistral', 'deepseek', 'together', 'fireworks', 'elevenlabs', 'eleven', 'assemblyai', 'assembly_ai', 'voyage', 'gemini', 'anyscale'],
+    values: ['sk-[0-9a-f]{32}', 'sk_[0-9a-f]{48}', 'fw_[A-Za-z0-9]{24,40}', 'pa-[\\w-]{40,60}', SHAPE.hex(32, 64), SHAPE.alnum(32, 40)],
+    minEntropy: 3.3,
+    example: { env: 'COHERE_API_KEY', value: (s) => sample(ALNUM, 40, s) },
+    truePositives: [`MISTRAL_API_KEY=${sample(ALNUM, 32, 'mi')}`, `deepseek_api_key = "sk-${sample(HEX, 32, 'ds')}"`, `TOGETHER_API_KEY=${sample(HEX, 64, 'tg')}`],
   }),
 ];

@@ -16,8 +16,9 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     family: 'aws',
     description: 'AWS access key id (AKIA, ASIA, ABIA, ACCA, A3T)',
     keywords: ['akia', 'asia', 'abia', 'acca', 'a3t'],
+    tokenPrefix: true,
     pattern: re(L, '(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z2-7]{16}', R),
-    minEntropy: 3,
+    minEntropy: 2.3, // below the lowest of a million random tokens of this shape
     examples: {
       truePositives: [
         akid('k1'),
@@ -42,7 +43,7 @@ export const CLOUD_RULES: readonly SecretRule[] = [
       AWS_SECRET_VALUE,
     ),
     secretGroup: 'secret',
-    minEntropy: 4,
+    minEntropy: 3.7, // below the lowest of a million random tokens of this shape
     validate: (s) => /[A-Z]/.test(s) && /[a-z]/.test(s) && /[0-9]/.test(s),
     examples: {
       truePositives: [
@@ -60,6 +61,7 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     family: 'google',
     description: 'Google API key (AIza)',
     keywords: ['aiza'],
+    tokenPrefix: true,
     pattern: re(L, 'AIza[\\w-]{35}', RD),
     minEntropy: 3,
     examples: {
@@ -72,6 +74,7 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     family: 'google',
     description: 'Google OAuth client secret (GOCSPX-)',
     keywords: ['gocspx-'],
+    tokenPrefix: true,
     pattern: re(L, 'GOCSPX-[\\w-]{28}', RD),
     minEntropy: 3,
     examples: { truePositives: [`"client_secret":"GOCSPX-${sample(ALNUM, 28, 'g2')}"`], falsePositives: ['GOCSPX-<secret>'] },
@@ -90,6 +93,7 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     family: 'google',
     description: 'Google OAuth refresh token (1//0)',
     keywords: ['1//0'],
+    tokenPrefix: true,
     pattern: re('(?<![\\w/])1//0[\\w-]{60,400}', RD),
     minEntropy: 3,
     examples: { truePositives: [`refresh_token=1//0${sample(ALNUM, 100, 'g4')}`], falsePositives: ['see 1//0 and more'] },
@@ -144,7 +148,11 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     pattern: re('(?<![\\w~.-])[\\w~.]{3}\\dQ~[\\w~.-]{31,34}(?![\\w~.-])'),
     minEntropy: 3.5,
     examples: {
-      truePositives: [`AZURE_CLIENT_SECRET=${sample(ALNUM, 3, 'ad')}8Q~${sample(ALNUM, 34, 'ad2')}`],
+      truePositives: [
+        `AZURE_CLIENT_SECRET=${sample(ALNUM, 3, 'ad')}8Q~${sample(ALNUM, 34, 'ad2')}`,
+        // dots belong to the alphabet: three in a row are chance here, not a cut-short display
+        `${sample(ALNUM, 3, 'ad3')}8Q~${sample(ALNUM, 20, 'ad4')}...${sample(ALNUM, 11, 'ad5')}`,
+      ],
       falsePositives: ['Q~ alone', 'abc8Q~short'],
     },
   }),
@@ -153,6 +161,7 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     family: 'digitalocean',
     description: 'DigitalOcean personal access, OAuth or refresh token (dop_v1_, doo_v1_, dor_v1_)',
     keywords: ['dop_v1_', 'doo_v1_', 'dor_v1_'],
+    tokenPrefix: true,
     pattern: re(L, 'do[opr]_v1_[a-f0-9]{64}', R),
     minEntropy: 3,
     examples: { truePositives: [`DIGITALOCEAN_TOKEN=dop_v1_${sample(HEX, 64, 'do')}`], falsePositives: ['dop_v1_' + '0'.repeat(64)] },
@@ -162,8 +171,9 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     family: 'databricks',
     description: 'Databricks personal access token (dapi)',
     keywords: ['dapi'],
+    tokenPrefix: true,
     pattern: re(L, 'dapi[a-f0-9]{32}(?:-\\d)?', RD),
-    minEntropy: 3,
+    minEntropy: 2.7, // below the lowest of a million random tokens of this shape
     examples: { truePositives: [`DATABRICKS_TOKEN=dapi${sample(HEX, 32, 'db')}`], falsePositives: ['dapi' + 'f'.repeat(32), 'mydapi' + sample(HEX, 32, 'db2')] },
   }),
   rule({
@@ -199,6 +209,7 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     family: 'pulumi',
     description: 'Pulumi access token (pul-)',
     keywords: ['pul-'],
+    tokenPrefix: true,
     pattern: re(L, 'pul-[a-f0-9]{40}', R),
     minEntropy: 3,
     examples: { truePositives: [`PULUMI_ACCESS_TOKEN=pul-${sample(HEX, 40, 'pu')}`], falsePositives: ['pul-request'] },
@@ -208,6 +219,7 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     family: 'supabase',
     description: 'Supabase personal access or service token (sbp_)',
     keywords: ['sbp_'],
+    tokenPrefix: true,
     pattern: re(L, 'sbp_[a-f0-9]{40}', R),
     minEntropy: 3,
     examples: { truePositives: [`SUPABASE_ACCESS_TOKEN=sbp_${sample(HEX, 40, 'sb')}`], falsePositives: ['sbp_short'] },

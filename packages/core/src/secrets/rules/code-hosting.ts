@@ -1,9 +1,12 @@
+import { BASE62_UPPER_FIRST, base62, crc32, githubChecksumHolds } from '../checksums.js';
 import type { SecretRule } from '../types.js';
 import { rule } from './define.js';
 import { L, R, RD, re } from './patterns.js';
 import { ALNUM, sample } from './sample.js';
 
 const gh = (p: string, n = 36) => p + sample(ALNUM, n, p);
+/** A GitHub token as GitHub makes them: 30 characters, then their CRC32 in base62. */
+const checksummed = (p: string, body: string) => p + body + base62(crc32(body), BASE62_UPPER_FIRST);
 
 /** GitHub, GitLab, npm, PyPI and Docker Hub credentials. */
 export const CODE_HOSTING_RULES: readonly SecretRule[] = [
@@ -12,14 +15,19 @@ export const CODE_HOSTING_RULES: readonly SecretRule[] = [
     family: 'github',
     description: 'GitHub classic personal access token (ghp_)',
     keywords: ['ghp_'],
-    pattern: re(L, 'ghp_[A-Za-z0-9]{36}', R),
+    tokenPrefix: true,
+    pattern: re(L, 'ghp_[A-Za-z0-9]{36,251}', R),
     minEntropy: 3,
+    proof: githubChecksumHolds,
     examples: {
       truePositives: [
         gh('ghp_'),
         `GITHUB_TOKEN=${gh('ghp_')}\n`,
         `git clone https://${gh('ghp_')}@github.com/o/r`,
         `{"env":"A=1\\n${gh('ghp_')}"}`, // after a JSON escape (a newline written as two characters)
+        checksummed('ghp_', sample(ALNUM, 30, 'ck')),
+        // a checksum-valid token is a token whatever its letters spell
+        checksummed('ghp_', 'fakeFAKEfakeFAKEfakeFAKE123456'),
       ],
       falsePositives: [
         'ghp_' + 'x'.repeat(36),
@@ -35,6 +43,7 @@ export const CODE_HOSTING_RULES: readonly SecretRule[] = [
     family: 'github',
     description: 'GitHub fine-grained personal access token (github_pat_)',
     keywords: ['github_pat_'],
+    tokenPrefix: true,
     pattern: re(L, 'github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}', R),
     minEntropy: 3,
     examples: {
@@ -47,8 +56,10 @@ export const CODE_HOSTING_RULES: readonly SecretRule[] = [
     family: 'github',
     description: 'GitHub OAuth access token (gho_)',
     keywords: ['gho_'],
-    pattern: re(L, 'gho_[A-Za-z0-9]{36}', R),
+    tokenPrefix: true,
+    pattern: re(L, 'gho_[A-Za-z0-9]{36,251}', R),
     minEntropy: 3,
+    proof: githubChecksumHolds,
     examples: { truePositives: [`{"access_token":"${gh('gho_')}"}`], falsePositives: ['gho_' + '0'.repeat(36)] },
   }),
   rule({
@@ -56,8 +67,10 @@ export const CODE_HOSTING_RULES: readonly SecretRule[] = [
     family: 'github',
     description: 'GitHub App user-to-server or server-to-server token (ghu_, ghs_)',
     keywords: ['ghu_', 'ghs_'],
-    pattern: re(L, 'gh[us]_[A-Za-z0-9]{36}', R),
+    tokenPrefix: true,
+    pattern: re(L, 'gh[us]_[A-Za-z0-9]{36,251}', R),
     minEntropy: 3,
+    proof: githubChecksumHolds,
     examples: { truePositives: [gh('ghu_'), `x-access-token:${gh('ghs_')}`], falsePositives: ['ghs_' + 'ab'.repeat(18)] },
   }),
   rule({
@@ -65,8 +78,10 @@ export const CODE_HOSTING_RULES: readonly SecretRule[] = [
     family: 'github',
     description: 'GitHub refresh token (ghr_)',
     keywords: ['ghr_'],
-    pattern: re(L, 'ghr_[A-Za-z0-9]{36,76}', R),
+    tokenPrefix: true,
+    pattern: re(L, 'ghr_[A-Za-z0-9]{36,251}', R),
     minEntropy: 3,
+    proof: githubChecksumHolds,
     examples: { truePositives: [gh('ghr_', 76)], falsePositives: ['ghr_short'] },
   }),
   rule({
@@ -74,6 +89,7 @@ export const CODE_HOSTING_RULES: readonly SecretRule[] = [
     family: 'gitlab',
     description: 'GitLab personal, project or group access token (glpat-)',
     keywords: ['glpat-'],
+    tokenPrefix: true,
     pattern: re(L, 'glpat-[\\w-]{20,64}(?:\\.[\\w-]{2}\\.[\\w-]{9})?', RD),
     minEntropy: 3,
     examples: {
@@ -86,6 +102,7 @@ export const CODE_HOSTING_RULES: readonly SecretRule[] = [
     family: 'gitlab',
     description: 'GitLab deploy, runner, pipeline-trigger, OAuth, CI-build, feed or agent token',
     keywords: ['gldt-', 'glrt-', 'glptt-', 'gloas-', 'glcbt-', 'glsoat-', 'glimt-', 'glagent-', 'glffct-', 'glft-', 'gr1348941'],
+    tokenPrefix: true,
     pattern: re(L, '(?:(?:gldt|glrt|glptt|gloas|glcbt|glsoat|glimt|glagent|glffct|glft)-|GR1348941)[\\w-]{20,80}', RD),
     minEntropy: 3,
     examples: {
@@ -98,8 +115,10 @@ export const CODE_HOSTING_RULES: readonly SecretRule[] = [
     family: 'npm',
     description: 'npm access token (npm_)',
     keywords: ['npm_'],
+    tokenPrefix: true,
     pattern: re(L, 'npm_[A-Za-z0-9]{36}', R),
     minEntropy: 3,
+    proof: githubChecksumHolds, // documented as GitHub's scheme; a failed check is not a verdict
     examples: {
       truePositives: [`//registry.npmjs.org/:_authToken=${gh('npm_')}`],
       falsePositives: ['npm_config_cache=/tmp/x', 'npm_package_version'],
@@ -121,9 +140,10 @@ export const CODE_HOSTING_RULES: readonly SecretRule[] = [
   rule({
     id: 'pypi-token',
     family: 'pypi',
-    description: 'PyPI upload token (pypi-AgEIcHlwaS5vcmc...)',
-    keywords: ['pypi-ageichlwas5vcmc'],
-    pattern: re(L, 'pypi-AgEIcHlwaS5vcmc[\\w-]{50,300}', RD),
+    description: 'PyPI or TestPyPI upload token (pypi-AgEIcHlwaS5vcmc…, pypi-AgENdGVzdC5weXBpLm9yZw…: a macaroon for pypi.org)',
+    keywords: ['pypi-ageichlwas5vcmc', 'pypi-agendgvzdc5wexbplm9yzw'],
+    tokenPrefix: true,
+    pattern: re(L, 'pypi-(?:AgEIcHlwaS5vcmc|AgENdGVzdC5weXBpLm9yZw)[\\w-]{50,1000}', RD),
     minEntropy: 3,
     examples: {
       truePositives: [`password = pypi-AgEIcHlwaS5vcmc${sample(ALNUM, 70, 'pypi')}`],
@@ -135,6 +155,7 @@ export const CODE_HOSTING_RULES: readonly SecretRule[] = [
     family: 'docker',
     description: 'Docker Hub personal or organisation access token (dckr_pat_, dckr_oat_)',
     keywords: ['dckr_pat_', 'dckr_oat_'],
+    tokenPrefix: true,
     pattern: re(L, 'dckr_(?:pat|oat)_[\\w-]{27,64}', RD),
     minEntropy: 3,
     examples: {

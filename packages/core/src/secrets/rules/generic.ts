@@ -12,7 +12,7 @@ import { ALNUM, B64, sample } from './sample.js';
  */
 function word(w: string): string {
   const [first, ...rest] = [...w];
-  const restCi = rest.map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c === '_' ? '[_-]?' : c)).join('');
+  const restCi = rest.map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c === '_' ? '[_.-]?' : c)).join('');
   return `(?:(?<![a-z])${first}|${first!.toUpperCase()})${restCi}`;
 }
 
@@ -24,9 +24,27 @@ const SECRET_WORDS = [
 /** Key names that carry a secret word but hold no secret: hashes, ids, names, paths, policies. */
 const NOT_A_SECRET_KEY = /hash|digest|sha\d*|checksum|integrity|fingerprint|_?id$|name|file|path|url|uri|endpoint|type|len|count|size|expir|ttl|format|field|policy|prompt|label|hint|placeholder|env|var|header|param|reset|min|max/i;
 
+/** The whole key a match starts in (`DB_PASSWORD`, `--api-key`): its secret word and what precedes it. */
+function wholeKey(match: RegExpExecArray): string {
+  const input = match.input;
+  let s = match.index;
+  while (s > 0 && match.index - s < 64 && /[\w.-]/.test(input[s - 1]!)) s--;
+  return /^[\w.-]*/.exec(input.slice(s, match.index) + match[0])![0];
+}
+
+/**
+ * A value after a space and no operator (`ENV API_KEY v`, `--token v`, `setx DB_PASSWORD "v"`)
+ * is an assignment only after a CONSTANT_NAME or a command-line flag.
+ */
+function spacedAssignment(match: RegExpExecArray): boolean {
+  const key = wholeKey(match);
+  return key.startsWith('-') || /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(key);
+}
+
 function genericValue(secret: string, match: RegExpExecArray): boolean {
   const key = match.groups?.['key'] ?? '';
   if (NOT_A_SECRET_KEY.test(key)) return false;
+  if (match.groups?.['ws'] !== undefined && !spacedAssignment(match)) return false;
   const next = match.input.charCodeAt(match.index + match[0].length);
   if (next === 40 /* ( */) return false; // a call: token = getToken(...)
   return isCredentialLike(secret, 8, 3);
@@ -40,13 +58,13 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     id: 'generic-secret-assignment',
     family: 'generic',
     description: 'password= / secret: / api_key: / token= assignments (env, YAML, JSON, code, CLI flags) with an entropy threshold',
-    keywords: ['pass', 'pwd', 'secret', 'token', 'api_key', 'api-key', 'apikey', 'access_key', 'access-key', 'accesskey', 'auth_key', 'authkey', 'private_key', 'privatekey', 'credential'],
+    keywords: ['pass', 'pwd', 'secret', 'token', 'api_key', 'api-key', 'api.key', 'apikey', 'access_key', 'access-key', 'accesskey', 'auth_key', 'authkey', 'private_key', 'privatekey', 'credential'],
     pattern: re(
       '(?:',
       SECRET_WORDS.map(word).join('|'),
       ')(?![a-z])',
       String.raw`(?<key>[\w.-]{0,24}?)`,
-      ASSIGN_TAIL,
+      `(?:${ASSIGN_TAIL}|(?<ws>[ \\t]{1,4})(?:\\\\{0,3}["'])?)`,
       VALUE,
     ),
     secretGroup: 'secret',
@@ -62,6 +80,10 @@ export const GENERIC_RULES: readonly SecretRule[] = [
         `"{\\"client_secret\\":\\"${sample(ALNUM, 30, 'g6')}\\"}"`,
         `SMTP_PASS=${sample(ALNUM, 12, 'g7')}42`,
         `export API_KEY=${sample(ALNUM, 40, 'g8')}`,
+        // Java properties write the words of a key apart with dots
+        `app.payments.api.key=${sample(ALNUM, 32, 'g9')}`,
+        // letters only, in both cases and few vowels: random, not a camelCase name
+        `client_secret = "${sample('BCDFGHJKLMNPQRSTVWXZbcdfghjklmnpqrstvwxz', 27, 'g10')}"`,
       ],
       falsePositives: [
         'password: ${DB_PASSWORD}',

@@ -1,19 +1,34 @@
+import { printableShare } from '../checksums.js';
 import type { SecretRule } from '../types.js';
 import { isDocumentationJwt } from '../value-filters.js';
 import { rule } from './define.js';
+import { keyed } from './keyed.js';
 import { L, RD, re } from './patterns.js';
-import { B64, B64URL, sample } from './sample.js';
+import { B64, B64URL, HEX, sample } from './sample.js';
 
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l'.toUpperCase();
 const pemBody = (salt: string, lines = 6) =>
   Array.from({ length: lines }, (_, i) => sample(B64, 64, `${salt}${i}`)).join('\n');
 const b64url = (s: string) => Buffer.from(s).toString('base64url');
 
-/** Base64 characters in a PEM body (key material, not just a mention of the BEGIN line). */
-function keyMaterial(match: string): number {
+/** The base64 characters of a PEM body (key material, not just a mention of the BEGIN line). */
+function keyMaterial(match: string): string {
   const body = match.slice(match.indexOf('-----', 10) + 5).replace(/-----END[\s\S]*$/, '');
-  return body.replace(/\\[nrt]|[^A-Za-z0-9+/]/g, '').length;
+  return body.replace(/\\[nrt]|[^A-Za-z0-9+/]/g, '');
 }
+
+/**
+ * Key material: 32 or more base64 characters that decode to bytes, as DER and OpenSSH keys do,
+ * not to text (a body that is the base64 of the alphabet, of a sentence, of `...`).
+ */
+function isKeyMaterial(match: string): boolean {
+  const b64 = keyMaterial(match);
+  if (b64.length < 32) return false;
+  return printableShare(Buffer.from(b64.slice(0, b64.length - (b64.length % 4)), 'base64').toString('latin1')) < 0.9;
+}
+
+/** The order of secp256k1's group: an Ethereum or Bitcoin private key is a number in [1, n-1]. */
+const SECP256K1_N = BigInt('0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141');
 
 /** Private keys of every PEM/OpenSSH/PGP kind, PuTTY keys, age identities, JWTs. */
 export const KEY_RULES: readonly SecretRule[] = [
@@ -29,7 +44,7 @@ export const KEY_RULES: readonly SecretRule[] = [
       '(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----)?',
     ),
     allowPlaceholders: true,
-    validate: (s) => keyMaterial(s) >= 32,
+    validate: isKeyMaterial,
     examples: {
       truePositives: [
         `-----BEGIN RSA PRIVATE KEY-----\n${pemBody('rsa')}\n-----END RSA PRIVATE KEY-----\n`,
@@ -44,6 +59,7 @@ export const KEY_RULES: readonly SecretRule[] = [
         '-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----',
         `-----BEGIN PUBLIC KEY-----\n${pemBody('pub')}\n-----END PUBLIC KEY-----`,
         `-----BEGIN CERTIFICATE-----\n${pemBody('crt')}\n-----END CERTIFICATE-----`,
+        `-----BEGIN PRIVATE KEY-----\n${Buffer.from('abcdefghijklmnopqrstuvwxyz'.repeat(3)).toString('base64')}\n-----END PRIVATE KEY-----`,
       ],
     },
   }),
@@ -66,6 +82,7 @@ export const KEY_RULES: readonly SecretRule[] = [
     family: 'age',
     description: 'age identity (AGE-SECRET-KEY-1...)',
     keywords: ['age-secret-key-1'],
+    tokenPrefix: true,
     pattern: re(L, 'AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}', RD),
     minEntropy: 3.5,
     examples: {
@@ -95,5 +112,20 @@ export const KEY_RULES: readonly SecretRule[] = [
         `${b64url('{"not":"a header"}')}.${b64url('{"x":1}')}.abcdefghijk`,
       ],
     },
+  }),
+  keyed({
+    id: 'crypto-wallet-private-key',
+    family: 'private-key',
+    description: 'Ethereum / Bitcoin (secp256k1) private key in hex (64 hex, 0x optional, a number below the group order) after a private-key or wallet key',
+    names: ['private', 'priv', 'wallet', 'deployer', 'eth', 'signer'],
+    values: ['(?:0x)?[0-9a-fA-F]{64}'],
+    minEntropy: 3,
+    check: (v) => {
+      const n = BigInt(`0x${v.replace(/^0x/, '')}`);
+      return n > 0n && n < SECP256K1_N;
+    },
+    example: { env: 'DEPLOYER_PRIVATE_KEY', value: (s) => `0x${sample(HEX, 64, s)}` },
+    truePositives: [`const wallet = new Wallet(privateKey); // PRIVATE_KEY="${sample(HEX, 64, 'pk1')}"`],
+    falsePositives: [`PRIVATE_KEY=0x${'f'.repeat(64)}`],
   }),
 ];

@@ -1,3 +1,4 @@
+import { base64Text } from '../checksums.js';
 import type { SecretRule } from '../types.js';
 import { rule } from './define.js';
 import { ASSIGN, L, R, RD, ci, re } from './patterns.js';
@@ -8,6 +9,9 @@ const digits = (n: number, salt: string) => sample('0123456789', n, salt);
 const discordToken = (salt: string) =>
   `${Buffer.from(`1${digits(17, `${salt}i`)}`).toString('base64url')}.${sample(B64URL, 6, `${salt}t`)}.${sample(B64URL, 38, `${salt}h`)}`;
 
+/** How a Discord bot token starts: base64 of the first two digits of an id (1-9, then 0-9). */
+const DISCORD_ID_STARTS = Array.from({ length: 90 }, (_, i) => Buffer.from(`${10 + i}0`).toString('base64').slice(0, 3));
+
 /** Slack, Discord, Telegram, Twilio, SendGrid. */
 export const MESSAGING_RULES: readonly SecretRule[] = [
   rule({
@@ -15,16 +19,21 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
     family: 'slack',
     description: 'Slack bot, user, app, workspace, refresh or configuration token (xoxb-, xoxp-, xoxe-, ...)',
     keywords: ['xoxb-', 'xoxp-', 'xoxa-', 'xoxo-', 'xoxr-', 'xoxs-', 'xoxe-', 'xoxe.'],
+    tokenPrefix: true,
     pattern: re(L, 'xox(?:[abposr]|e(?:\\.xox[bp])?)-[0-9A-Za-z-]{10,250}', RD),
     minEntropy: 3,
-    validate: (s) => /\d{6}/.test(s),
+    // Bot, user and legacy tokens carry numeric ids; rotating tokens (xoxe.xoxp-1-…) and refresh
+    // tokens (xoxe-1-…) are long random bodies instead.
+    validate: (s) => (s.startsWith('xoxe') ? s.length >= 60 : /\d{6}/.test(s)),
     examples: {
       truePositives: [
         `SLACK_BOT_TOKEN=xoxb-${digits(12, 's1')}-${digits(13, 's2')}-${sample(ALNUM, 24, 's3')}`,
+        `SLACK_USER_TOKEN=xoxe.xoxp-1-${sample(ALNUM, 150, 's11')}`,
+        `SLACK_REFRESH_TOKEN=xoxe-1-${sample(ALNUM, 146, 's12')}`,
         `xoxp-${digits(11, 's4')}-${digits(11, 's5')}-${digits(12, 's6')}-${sample(HEX, 32, 's7')}`,
         `{"env":"A=1\\txoxb-${digits(12, 's8')}-${digits(13, 's9')}-${sample(ALNUM, 24, 's10')}"}`,
       ],
-      falsePositives: ['xoxb-your-bot-token', 'xoxb-' + 'x'.repeat(30)],
+      falsePositives: ['xoxb-your-bot-token', 'xoxb-' + 'x'.repeat(30), 'xoxe-1-abcdefg', `xoxp-${digits(11, 's13')}-${digits(11, 's14')}-${digits(12, 's15')}-####`],
     },
   }),
   rule({
@@ -32,6 +41,7 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
     family: 'slack',
     description: 'Slack app-level token (xapp-)',
     keywords: ['xapp-'],
+    tokenPrefix: true,
     pattern: re(L, 'xapp-\\d-[A-Z0-9]{6,20}-\\d{6,20}-[a-z0-9]{32,80}', R),
     minEntropy: 3,
     examples: {
@@ -57,20 +67,21 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
   rule({
     id: 'discord-bot-token',
     family: 'discord',
-    description: 'Discord bot token or client secret after a discord key name',
+    description: 'Discord bot token, client secret or application key (64 hex) after a discord key name',
     keywords: ['discord'],
     pattern: re(
       ci('discord'),
       ASSIGN,
-      '(?<secret>[MNO][A-Za-z0-9_-]{23,27}\\.[\\w-]{6,7}\\.[\\w-]{27,40}|[\\w-]{32})',
+      '(?<secret>[MNO][A-Za-z0-9_-]{23,27}\\.[\\w-]{6,7}\\.[\\w-]{27,40}|[0-9a-fA-F]{64}|[\\w-]{32})',
       RD,
     ),
     secretGroup: 'secret',
-    minEntropy: 3.5,
+    minEntropy: 3.0, // below the lowest of a million random tokens of this shape
     examples: {
       truePositives: [
         `DISCORD_BOT_TOKEN=MT${sample(ALNUM, 24, 'd1')}.${sample(ALNUM, 6, 'd2')}.${sample(B64URL, 38, 'd3')}`,
         `discord_client_secret: "${sample(B64URL, 32, 'd4')}"`,
+        `discord_token = "${sample(HEX, 64, 'd5')}"`,
       ],
       falsePositives: ['discord: https://discord.gg/invite', 'DISCORD_TOKEN=${DISCORD_TOKEN}'],
     },
@@ -79,21 +90,30 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
     id: 'discord-bot-token-bare',
     family: 'discord',
     description: 'Discord bot token with no key name around it, found through its first part: the bot id in base64',
-    keywords: [],
-    decodedPrefix: /^\d{17,20}$/,
+    // The first three characters of the base64 of an id's first two digits (MTA … OTk): run
+    // keywords, looked for only where a long run of token characters begins. (Base64 of digits
+    // often holds no digit itself, so the scan's base64 runs, which need one, may not list it.)
+    keywords: DISCORD_ID_STARTS,
+    tokenPrefix: true,
+    keywordsMatchCase: true,
     prefilter: '[MNO][A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6,7}\\.',
-    pattern: re('(?<![\\w-])[MNO][A-Za-z0-9_-]{23,27}\\.[\\w-]{6,7}\\.[\\w-]{27,40}', RD),
+    pattern: re(L, '(?<id>[MNO][A-Za-z0-9_-]{23,27})\\.[\\w-]{6,7}\\.[\\w-]{27,40}', RD),
     minEntropy: 3.5,
+    validate: (_s, m) => /^[1-9]\d{16,19}$/.test(base64Text(m.groups!['id']!) ?? ''),
     examples: {
       truePositives: [
         `client.login("${discordToken('b1')}")`,
         `python bot.py ${discordToken('b2')}`,
         `Authorization: Bot ${discordToken('b3')}`,
+        // an id whose base64 holds no digit
+        `${Buffer.from('3014903202007734230').toString('base64url')}.${sample(B64URL, 6, 'b4')}.${sample(B64URL, 38, 'b5')}`,
       ],
       falsePositives: [
         // the id part alone, or with the wrong shape after it
         `user ${Buffer.from('109876543210987654').toString('base64url')} joined`,
         `${Buffer.from('109876543210987654').toString('base64url')}.abc.def`,
+        // the shape, but the first part is not an id
+        `${Buffer.from('10987654321098765x').toString('base64url')}.${sample(B64URL, 6, 'b6')}.${sample(B64URL, 38, 'b7')}`,
       ],
     },
   }),
@@ -129,9 +149,10 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
     family: 'twilio',
     description: 'Twilio API key SID (SK + 32 hex)',
     keywords: ['SK'],
+    tokenPrefix: true,
     keywordsMatchCase: true, // 'sk' is in every task, disk and ask
     pattern: re(L, 'SK[0-9a-fA-F]{32}', R),
-    minEntropy: 3,
+    minEntropy: 2.6, // below the lowest of a million random tokens of this shape
     examples: { truePositives: [`TWILIO_API_KEY=SK${sample(HEX, 32, 'tw')}`], falsePositives: ['SK' + '0'.repeat(32), 'TASK' + sample(HEX, 32, 'tw2')] },
   }),
   rule({
@@ -141,7 +162,7 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
     keywords: ['twilio'],
     pattern: re(ci('twilio'), ASSIGN, '(?<secret>[0-9a-fA-F]{32}|[A-Za-z0-9]{32})', R),
     secretGroup: 'secret',
-    minEntropy: 3.3,
+    minEntropy: 2.4, // below the lowest of a million random tokens of this shape
     examples: {
       truePositives: [`TWILIO_AUTH_TOKEN=${sample(HEX, 32, 'ta')}`],
       falsePositives: ['TWILIO_AUTH_TOKEN=your_auth_token', 'twilio: ^4.0.0'],

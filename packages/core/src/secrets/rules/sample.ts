@@ -25,3 +25,9 @@ export function sample(alphabet: string, length: number, salt: string): string {
   }
   return out;
 }
+
+/** A UUID (version 4 layout) determined by `salt`. */
+export function sampleUuid(salt: string): string {
+  const h = sample(HEX, 32, salt);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20)}`;
+}

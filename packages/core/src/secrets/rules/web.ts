@@ -1,5 +1,6 @@
 import type { SecretRule } from '../types.js';
-import { isCredentialLike, isDocumentationJwt, isPlaceholder } from '../value-filters.js';
+import { isPlaceholder } from '../placeholders.js';
+import { isCredentialLike, isDocumentationJwt } from '../value-filters.js';
 import { rule } from './define.js';
 import { ci, re } from './patterns.js';
 import { ALNUM, B64URL, sample } from './sample.js';
@@ -83,7 +84,8 @@ export const WEB_RULES: readonly SecretRule[] = [
     family: 'http-authorization',
     description: 'Bearer token (Authorization: Bearer ..., or a bare "Bearer <token>" value)',
     keywords: ['bearer'],
-    pattern: re('(?<![A-Za-z])[Bb]earer[ \\t]{1,4}(?<secret>[A-Za-z0-9._~+/-]{12,4096}={0,2})(?![A-Za-z0-9._~+/=-])'),
+    // (a token does not end with a full stop: `bearer authentication.` ends a sentence)
+    pattern: re('(?<![A-Za-z])[Bb]earer[ \\t]{1,4}(?<secret>[A-Za-z0-9._~+/-]{11,4095}[A-Za-z0-9_~+/-]={0,2})(?![A-Za-z0-9_~+/=-])'),
     secretGroup: 'secret',
     generic: true,
     validate: (s) => isCredentialLike(s, 12, 3) && !isDocumentationJwt(s),
@@ -97,6 +99,7 @@ export const WEB_RULES: readonly SecretRule[] = [
         'Authorization: Bearer <token>',
         'Bearer YOUR_ACCESS_TOKEN',
         'use the bearer token scheme',
+        '/** Configure the client for Amazon Bedrock using bearer authentication. */',
         // the jwt.io documentation token
         'Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
       ],
@@ -141,15 +144,15 @@ export const WEB_RULES: readonly SecretRule[] = [
     description: 'user:password on a command line (curl -u / --user, wget --password, mysql --password=)',
     keywords: ['-u ', '--user', '--password', '--pass'],
     pattern: re(
-      '(?<![\\w-])(?:-u[ \\t]{1,4}|--user[= \\t]{1,4})["\']?(?<user>[^\\s:\'"]{1,128}):(?<secret>[^\\s\'"]{3,256})',
-      '|(?<![\\w-])--pass(?:word)?[= \\t]{1,4}["\']?(?<secret2>[^\\s\'"]{3,256})',
+      '(?<![\\w-])(?:-u[ \\t]{1,4}|--user[= \\t]{1,4})["\']?(?<user>[^\\s:\'"<>]{1,128}):(?<secret>[^\\s\'"<>]{3,256})',
+      '|(?<![\\w-])--pass(?:word)?[= \\t]{1,4}["\']?(?<secret2>[^\\s\'"<>]{3,256})',
     ),
     secretGroup: 'secret',
     generic: true,
     validate: (s, m) => urlPassword(s, m) && (s.length >= 8 ? isCredentialLike(s, 8, 2.5) : true),
     examples: {
       truePositives: [`curl -u deploy:${pw('c1')} https://ci.internal/api`, `mysql --password=${pw('c2')} -h db`],
-      falsePositives: ['curl -u user:password https://x', 'curl -u "$USER:$PASS" https://x', 'curl -u admin: https://x'],
+      falsePositives: ['curl -u user:password https://x', 'curl -u "$USER:$PASS" https://x', 'curl -u admin: https://x', 'curl -u <user:password> https://api.example.net', 'curl --user <username>:<api-token> https://x'],
     },
   }),
 ];

@@ -1,7 +1,8 @@
 ;; The keyword scanner's inner loop (see ../keyword-scanner.ts), as WebAssembly with 128-bit SIMD.
 ;; Rebuild keyword-scan-wasm.ts with: node packages/core/src/secrets/wasm/build.mjs
 ;;
-;; One call handles one chunk of a text, given as UTF-16 code units at $u16, in three passes:
+;; One call handles one chunk of a text, given as UTF-16 code units at $u16, in three passes (the
+;; byte before $bytes holds the character before the chunk, narrowed the same way, or 0):
 ;;  1. narrow the code units to bytes ($bytes): ASCII stays, everything else becomes a byte no
 ;;     keyword and no base64 run contains (0 or 255), then 32 zero bytes of padding;
 ;;  2. per 16 bytes, with no branch: a Teddy filter (nibble shuffles over the first two or four
@@ -12,11 +13,15 @@
 ;;     the end of a long run is appended to the records at $recs (16 bytes each);
 ;;  3. per record: a candidate whose first characters hash into the sets of keyword starts
 ;;     ($verify) walks the keyword trie, and each keyword the walk completes is a hit (trie state,
-;;     end); a long run is checked byte by byte and reported.
+;;     end); a long run is checked byte by byte and reported, and the trie is walked from its
+;;     first six characters for the run keywords: token prefixes that are not in the Teddy
+;;     tables (trie states from $firstRunEmit on; Teddy walks report states from $firstEmit up to
+;;     there, run walks from there on, so no keyword is reported twice).
 ;; Keeping pass 2 free of inner loops and branches matters: with the walks inside it, the
 ;; compiler spills the sixteen table vectors around them on every block.
 ;;
-;; Memory header (i32): [0] hits, [4] runs, [8] flags (1 = '%', 2 = '\', 4 = hit buffer full),
+;; Memory header (i32): [0] hits, [4] runs, [8] flags (1 = '%', 2 = '\', 4 = hit buffer full,
+;; 8 = a run keyword was found: hits are then not in order of start),
 ;; [12] absolute position of the last non-base64 character (carried from chunk to chunk),
 ;; [16] the placeholder shape bits profile (below) measured last.
 ;; Teddy tables at $teddy (see ../teddy-buckets.ts): per set of eight buckets, for the character
@@ -35,9 +40,11 @@
     (param $u16 i32) (param $n i32) (param $loaded i32) (param $base i32) (param $bytes i32)
     (param $cls i32) (param $teddy i32) (param $verify i32) (param $trie i32) (param $firstEmit i32)
     (param $hits i32) (param $hitCap i32) (param $runs i32) (param $minRun i32) (param $recs i32)
+    (param $firstRunEmit i32)
     (local $i i32) (local $p i32) (local $k i32) (local $s i32) (local $m i32) (local $nb i32)
     (local $nh i32) (local $nr i32) (local $flags i32) (local $last i32) (local $first i32)
     (local $kinds i32) (local $c i32) (local $j i32) (local $e i32) (local $rec i32) (local $recEnd i32) (local $longRun i32)
+    (local $w i32)
     (local $nhi0 v128) (local $loc v128) (local $hic v128)
     (local $b0 v128) (local $f v128) (local $cand v128)
     (local $pct v128) (local $bsl v128)
@@ -180,7 +187,7 @@
                                     (i32.load8_u (i32.add (local.get $cls) (i32.load8_u (i32.add (local.get $bytes) (local.get $i))))))
                             (i32.const 1)))))
                     (br_if $dead (i32.eqz (local.get $s)))
-                    (if (i32.ge_u (local.get $s) (local.get $firstEmit))
+                    (if (i32.and (i32.ge_u (local.get $s) (local.get $firstEmit)) (i32.lt_u (local.get $s) (local.get $firstRunEmit)))
                       (then
                         (if (i32.lt_u (local.get $nh) (local.get $hitCap))
                           (then
@@ -207,6 +214,28 @@
                 (i32.store offset=4 (i32.add (local.get $runs) (i32.shl (local.get $nr) (i32.const 3))) (local.get $first))
                 (local.set $nr (i32.add (local.get $nr) (i32.const 1))))
               (else
+                ;; Run keywords: see $runWalk (a function of its own, so that its locals do not
+                ;; weigh on the registers of the loops here).
+                ;; Most long runs are identifiers: the call is made only when the run's first two
+                ;; characters start a run keyword (a bit set of them at $verify + 3072, by the same
+                ;; hash), when the run starts with + / _ or -, or when a backslash comes before it.
+                (local.set $j (i32.add (local.get $bytes) (i32.sub (local.get $s) (local.get $base))))
+                (local.set $c (i32.load8_u (local.get $j)))
+                (local.set $k (i32.mul (i32.or (i32.load16_u (local.get $j)) (i32.const 0x2020)) (i32.const 0x9E3779B1)))
+                (if (i32.or
+                      (i32.and (i32.const 1)
+                        (i32.shr_u (i32.load8_u offset=3072 (i32.add (local.get $verify) (i32.shr_u (local.get $k) (i32.const 23))))
+                                   (i32.and (i32.shr_u (local.get $k) (i32.const 20)) (i32.const 7))))
+                      (i32.or
+                        (i32.or (i32.or (i32.eq (local.get $c) (i32.const 43)) (i32.eq (local.get $c) (i32.const 47)))
+                                (i32.or (i32.eq (local.get $c) (i32.const 95)) (i32.eq (local.get $c) (i32.const 45))))
+                        (i32.eq (i32.load8_u (i32.sub (local.get $j) (i32.const 1))) (i32.const 92))))
+                  (then
+                    (local.set $w (call $runWalk (local.get $bytes) (i32.sub (local.get $s) (local.get $base))
+                      (i32.sub (local.get $first) (local.get $base)) (local.get $base) (local.get $cls) (local.get $verify)
+                      (local.get $trie) (local.get $firstRunEmit) (local.get $hits) (local.get $nh) (local.get $hitCap)))
+                    (local.set $nh (i32.and (local.get $w) (i32.const 0xffffff)))
+                    (local.set $flags (i32.or (local.get $flags) (i32.shr_u (local.get $w) (i32.const 24))))))
                 (local.set $j (i32.add (local.get $bytes) (i32.sub (local.get $s) (local.get $base))))
                 (local.set $k (i32.add (local.get $bytes) (i32.sub (local.get $first) (local.get $base))))
                 (local.set $c (i32.load8_u (local.get $j)))
@@ -262,6 +291,88 @@
     (i32.store (i32.const 4) (local.get $nr))
     (i32.store (i32.const 8) (local.get $flags))
     (i32.store (i32.const 12) (local.get $last)))
+
+  ;; Run keywords (token prefixes, kept out of the Teddy tables) are looked for in a long run,
+  ;; [$start, $end) of the chunk's bytes, at its first letter or digit when at most five of
+  ;; + / _ - come before it (a token after // or -), and, when a backslash comes before the run,
+  ;; the same way from its second and from its sixth character (after the letter of an escape
+  ;; glued to the token, \n or \u000a). Returns the hit count, plus 8 << 24 when there was a hit
+  ;; and 4 << 24 when the buffer is full.
+  (func $runWalk (param $bytes i32) (param $start i32) (param $end i32) (param $base i32) (param $cls i32)
+    (param $verify i32) (param $trie i32) (param $firstRunEmit i32) (param $hits i32) (param $nh i32) (param $hitCap i32)
+    (result i32)
+    (local $r i32)
+    (local.set $r (call $runWalkAt (local.get $bytes) (call $skipLead (local.get $bytes) (local.get $start)) (local.get $end) (local.get $base)
+      (local.get $cls) (local.get $verify) (local.get $trie) (local.get $firstRunEmit) (local.get $hits) (local.get $nh) (local.get $hitCap)))
+    (if (i32.eq (i32.load8_u (i32.sub (i32.add (local.get $bytes) (local.get $start)) (i32.const 1))) (i32.const 92))
+      (then
+        (local.set $r (i32.or (i32.and (local.get $r) (i32.const 0xff000000))
+          (call $runWalkAt (local.get $bytes) (call $skipLead (local.get $bytes) (i32.add (local.get $start) (i32.const 1))) (local.get $end)
+            (local.get $base) (local.get $cls) (local.get $verify) (local.get $trie) (local.get $firstRunEmit) (local.get $hits)
+            (i32.and (local.get $r) (i32.const 0xffffff)) (local.get $hitCap))))
+        (local.set $r (i32.or (i32.and (local.get $r) (i32.const 0xff000000))
+          (call $runWalkAt (local.get $bytes) (call $skipLead (local.get $bytes) (i32.add (local.get $start) (i32.const 5))) (local.get $end)
+            (local.get $base) (local.get $cls) (local.get $verify) (local.get $trie) (local.get $firstRunEmit) (local.get $hits)
+            (i32.and (local.get $r) (i32.const 0xffffff)) (local.get $hitCap))))))
+    (local.get $r))
+
+  ;; The first position from $p on, at most five further, that holds none of + / _ -.
+  (func $skipLead (param $bytes i32) (param $p i32) (result i32)
+    (local $c i32) (local $stop i32)
+    (local.set $stop (i32.add (local.get $p) (i32.const 5)))
+    (block $found
+      (loop $skip
+        (br_if $found (i32.ge_u (local.get $p) (local.get $stop)))
+        (local.set $c (i32.load8_u (i32.add (local.get $bytes) (local.get $p))))
+        (br_if $found (i32.eqz (i32.or (i32.or (i32.eq (local.get $c) (i32.const 43)) (i32.eq (local.get $c) (i32.const 47)))
+                                       (i32.or (i32.eq (local.get $c) (i32.const 95)) (i32.eq (local.get $c) (i32.const 45))))))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (br $skip)))
+    (local.get $p))
+
+  ;; One position of $runWalk: when the first characters at $w hash into the run keywords' start
+  ;; sets ($verify + 1536), the trie is walked and every run keyword it completes is a hit (state,
+  ;; absolute end). Returns the hit count and flags as $runWalk does.
+  (func $runWalkAt (param $bytes i32) (param $w i32) (param $end i32) (param $base i32) (param $cls i32)
+    (param $verify i32) (param $trie i32) (param $firstRunEmit i32) (param $hits i32) (param $nh i32) (param $hitCap i32)
+    (result i32)
+    (local $ws i32) (local $c i32) (local $e i32) (local $j i32) (local $k i32) (local $flags i32)
+    (if (i32.ge_u (local.get $w) (local.get $end)) (then (return (local.get $nh))))
+    (local.set $c (i32.or (i32.load (i32.add (local.get $bytes) (local.get $w))) (i32.const 0x20202020)))
+    (local.set $e (i32.mul (local.get $c) (i32.const 0x9E3779B1)))
+    (local.set $j (i32.mul (i32.and (local.get $c) (i32.const 0xffffff)) (i32.const 0x9E3779B1)))
+    (local.set $k (i32.mul (i32.and (local.get $c) (i32.const 0xffff)) (i32.const 0x9E3779B1)))
+    (if (i32.eqz (i32.and (i32.const 1) (i32.or (i32.or
+          (i32.shr_u (i32.load8_u offset=1536 (i32.add (local.get $verify) (i32.shr_u (local.get $e) (i32.const 23))))
+                     (i32.and (i32.shr_u (local.get $e) (i32.const 20)) (i32.const 7)))
+          (i32.shr_u (i32.load8_u offset=2048 (i32.add (local.get $verify) (i32.shr_u (local.get $j) (i32.const 23))))
+                     (i32.and (i32.shr_u (local.get $j) (i32.const 20)) (i32.const 7))))
+          (i32.shr_u (i32.load8_u offset=2560 (i32.add (local.get $verify) (i32.shr_u (local.get $k) (i32.const 23))))
+                     (i32.and (i32.shr_u (local.get $k) (i32.const 20)) (i32.const 7))))))
+      (then (return (local.get $nh))))
+    (block $dead
+      (loop $walk
+        (local.set $ws
+          (i32.load16_u
+            (i32.add (local.get $trie)
+              (i32.shl
+                (i32.or (i32.shl (local.get $ws) (i32.const 6))
+                        (i32.load8_u (i32.add (local.get $cls) (i32.load8_u (i32.add (local.get $bytes) (local.get $w))))))
+                (i32.const 1)))))
+        (br_if $dead (i32.eqz (local.get $ws)))
+        (if (i32.ge_u (local.get $ws) (local.get $firstRunEmit))
+          (then
+            (local.set $flags (i32.or (local.get $flags) (i32.const 8)))
+            (if (i32.lt_u (local.get $nh) (local.get $hitCap))
+              (then
+                (i32.store (i32.add (local.get $hits) (i32.shl (local.get $nh) (i32.const 3))) (local.get $ws))
+                (i32.store offset=4 (i32.add (local.get $hits) (i32.shl (local.get $nh) (i32.const 3)))
+                  (i32.add (local.get $base) (local.get $w)))
+                (local.set $nh (i32.add (local.get $nh) (i32.const 1))))
+              (else (local.set $flags (i32.or (local.get $flags) (i32.const 4)))))))
+        (local.set $w (i32.add (local.get $w) (i32.const 1)))
+        (br $walk)))
+    (i32.or (local.get $nh) (i32.shl (local.get $flags) (i32.const 24))))
 
   ;; The character profile of bytes [$ptr, $ptr + $len) that the detector's value filters need
   ;; (see ../value-filters.ts), from the bytes a scan left in memory: returns sum(k log2 k) over

@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { ResourceAttributes } from '@argspan/conventions';
+import { createValueHasher } from '@argspan/core';
+import { DEFAULT_DENY_RESIDENCIES, readBaselineOption, ruleStats } from '../analyze.js';
+import { phase } from '../phases.js';
+import { loadRules } from '../rules/rule-file.js';
+import type { AnalysisResult, ClickHouseAnalyzeOptions } from '../types.js';
+import { UsageError } from '../usage-error.js';
+import { CH_TABLES, argspanTableSteps, createTableSql, spansSql } from './argspan-tables.js';
+import { ChSession, connectClickHouse, describeUrl } from './client.js';
+import { scanCredentialsClickHouse } from './credential-scan.js';
+import { loadForeignCallsClickHouse } from './foreign.js';
+import { runRulesClickHouse } from './run-rules.js';
+import { openSource, type TraceSource } from './source.js';
+import { attrValue, chString, jsonArrayValues } from './sql.js';
+
+/** How long after `until` a claimed trace's spans are read, unless `maxTraceDurationMs` says otherwise. */
+export const DEFAULT_MAX_TRACE_DURATION_MS = 3_600_000;
+
+/** Rules that read `spans` get it (as large as the window); the others never pay for it. */
+const READS_SPANS = /\b(FROM|JOIN)\s+spans\b/i;
+
+/**
+ * The same analysis as {@link analyze}, inside ClickHouse: the collector exporter's traces table
+ * (`otel_traces`, or a Distributed table over it), the run's traces chosen by `since` / `until`.
+ * The derived tables are temporary tables of one session; the rules are the same files; the
+ * result, the baseline and the errors are those of `analyze()` (`UsageError` for a server that
+ * cannot be reached, is too old, or has no such table; `RuleError` for a rule ClickHouse refuses).
+ */
+export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Promise<AnalysisResult> {
+  const started = performance.now();
+  const rules = loadRules(options.rulesDirs ?? []).filter((r) => options.reports || r.kind !== 'report');
+  const suppress = new Set((options.baseline ? readBaselineOption(options.baseline) : []).map((e) => e.fingerprint));
+  const database = options.database ?? 'default';
+  const table = options.table ?? 'otel_traces';
+  if (options.since && options.until && options.since >= options.until) throw new UsageError('--since', 'must be before --until');
+  if (!options.client && !options.url) throw new UsageError('--clickhouse-url', 'is needed with --engine clickhouse');
+  const client = options.client ?? connectClickHouse(options.url!, database);
+  const session = new ChSession(client, options.url ? describeUrl(options.url) : 'ClickHouse');
+  const made: string[] = [];
+  try {
+    const src = await phase(options.onPhase, 'source', () =>
+      openSource(session, database, table, {
+        ...(options.since ? { since: options.since } : {}),
+        ...(options.until ? { until: options.until } : {}),
+        maxTraceDurationMs: options.maxTraceDurationMs ?? DEFAULT_MAX_TRACE_DURATION_MS,
+      }),
+    );
+    if (src.where !== '1') made.push('run_traces');
+    const needsSpans = rules.some((r) => READS_SPANS.test(r.sql));
+    for (const t of Object.values(CH_TABLES)) {
+      if (t.table === 'spans' && !needsSpans) continue;
+      await session.run(createTableSql(t), `creating ${t.table}`);
+      made.push(t.table);
+    }
+    await phase(options.onPhase, 'credential scan', () => scanCredentialsClickHouse(session, src));
+    await phase(options.onPhase, 'argspan tables', async () => {
+      for (const step of argspanTableSteps(src)) await phase(options.onPhase, `argspan tables: ${step.table}`, () => session.run(step.sql, `building ${step.table}`));
+    });
+    const denyResidencies = options.denyResidencies ?? DEFAULT_DENY_RESIDENCIES;
+    const foreign = await phase(options.onPhase, 'foreign calls', () =>
+      loadForeignCallsClickHouse(session, src, createValueHasher(options.hashKey ?? randomBytes(32)), { remoteAllowlist: options.remoteAllowlist ?? [], denyResidencies }),
+    );
+    await phase(options.onPhase, 'policy', () => buildPolicyTables(session, src, options.remoteAllowlist ?? [], denyResidencies));
+    if (needsSpans) await phase(options.onPhase, 'spans', () => session.run(spansSql(src), 'building spans'));
+    const run = await runRulesClickHouse(session, rules, options.onPhase);
+    const [count] = await session.all(`SELECT count() AS n FROM ${src.table} WHERE ${src.where}`, 'counting spans');
+    const findings = run.findings.filter((f) => !suppress.has(f.fingerprint));
+    return {
+      findings,
+      rules,
+      stats: {
+        files: 0,
+        source: `clickhouse ${database}.${table}${windowText(options)}`,
+        spans: Number(count?.n ?? 0),
+        duplicate_spans: 0,
+        malformed_lines: 0,
+        skipped: [],
+        ...ruleStats(rules, run, findings, foreign, started),
+      },
+    };
+  } finally {
+    if (options.client) {
+      // A caller's session outlives the run: leave nothing of it behind.
+      for (const t of made.reverse()) await session.run(`DROP TEMPORARY TABLE IF EXISTS ${t}`, `dropping ${t}`).catch(() => undefined);
+    } else {
+      // Closing the client ends the session, and ClickHouse drops its temporary tables.
+      await client.close();
+    }
+  }
+}
+
+function windowText(o: ClickHouseAnalyzeOptions): string {
+  if (!o.since && !o.until) return '';
+  return `, traces starting ${o.since ? `from ${o.since.toISOString()}` : ''}${o.since && o.until ? ' ' : ''}${o.until ? `before ${o.until.toISOString()}` : ''}`;
+}
+
+/** `remote_allowlist` (the option's tools and every `argspan.remote.allowlist` resource attribute) and `deny_residencies`, as DuckDB's. */
+async function buildPolicyTables(session: ChSession, src: TraceSource, tools: readonly string[], denyResidencies: readonly string[]): Promise<void> {
+  const key = ResourceAttributes.REMOTE_ALLOWLIST;
+  const v = attrValue('ResourceAttributes', key);
+  await session.run(
+    `INSERT INTO remote_allowlist SELECT DISTINCT tool FROM (
+      SELECT arrayJoin(CAST([${tools.map(chString).join(', ')}] AS Array(String))) AS tool
+      UNION ALL
+      SELECT arrayJoin(if(isValidJSON(v) AND JSONType(v) = 'Array', ${jsonArrayValues('v')}, [v])) AS tool
+      FROM (SELECT DISTINCT ${v} AS v FROM ${src.table} WHERE ${src.where} AND mapContains(ResourceAttributes, ${chString(key)})))`,
+    'building remote_allowlist',
+  );
+  await session.insert('deny_residencies', denyResidencies.map((residency) => ({ residency })), 'building deny_residencies');
+}

@@ -1,0 +1,48 @@
+import { defaultSecretDetector, type SecretDetector } from '@argspan/core';
+import { builtinPrefilter } from '../credential-scan.js';
+import type { ChRow, ChSession } from './client.js';
+import { chString } from './sql.js';
+import type { TraceSource } from './source.js';
+
+/**
+ * The credential re-scan in ClickHouse, into `credential_hits` as DuckDB's `scanCredentials`
+ * writes it: ClickHouse pre-filters on the detector's keywords (one case-insensitive match per
+ * span over all its values joined by a control character, then value by value), so only candidate
+ * values cross to JavaScript, where the detector's regexes decide; the value is never stored.
+ * Every attribute of the exporter's maps is text, so array and number attributes are scanned as
+ * the exporter wrote them (DuckDB scans string values only). A resource hit is reported once per
+ * distinct resource, on its first span (smallest trace id, then span id), as in DuckDB.
+ */
+export async function scanCredentialsClickHouse(session: ChSession, src: TraceSource, detector: SecretDetector = defaultSecretDetector): Promise<number> {
+  const prefilter = builtinPrefilter();
+  const pattern = chString(prefilter.length ? `(?i)(${prefilter.join('|')})` : '');
+  const match = (v: string) => (prefilter.length ? `match(${v}, ${pattern})` : '1');
+  const anyValue = (values: string) => match(`arrayStringConcat(${values}, char(1))`);
+  const T = src.table;
+  const hits: ChRow[] = [];
+  const check = (row: ChRow) => {
+    const finding = detector.find(String(row.v));
+    if (finding) hits.push({ trace_id: row.trace_id, span_id: row.span_id, scope: row.scope, key: row.k, rule_id: finding.ruleId });
+  };
+  await session.each(
+    `SELECT TraceId AS trace_id, SpanId AS span_id, 'span' AS scope, k, v
+    FROM (SELECT TraceId, SpanId, SpanAttributes FROM ${T} WHERE ${src.where} AND ${anyValue('mapValues(SpanAttributes)')} LIMIT 1 BY TraceId, SpanId)
+    ARRAY JOIN mapKeys(SpanAttributes) AS k, mapValues(SpanAttributes) AS v
+    WHERE ${match('v')}
+    UNION ALL
+    SELECT TraceId, SpanId, 'event', k, v
+    FROM (SELECT TraceId, SpanId, Events.Attributes AS ea FROM ${T}
+      WHERE ${src.where} AND notEmpty(Events.Name) AND ${anyValue('arrayFlatten(arrayMap(m -> mapValues(m), Events.Attributes))')} LIMIT 1 BY TraceId, SpanId)
+    ARRAY JOIN ea AS attrs ARRAY JOIN mapKeys(attrs) AS k, mapValues(attrs) AS v
+    WHERE ${match('v')}
+    UNION ALL
+    SELECT min(TraceId), argMin(SpanId, concat(TraceId, SpanId)), 'resource', k, v
+    FROM ${T} ARRAY JOIN mapKeys(ResourceAttributes) AS k, mapValues(ResourceAttributes) AS v
+    WHERE ${src.where} AND ${anyValue('mapValues(ResourceAttributes)')} AND ${match('v')}
+    GROUP BY cityHash64(mapKeys(ResourceAttributes), mapValues(ResourceAttributes)), k, v`,
+    're-scanning attributes for credentials',
+    check,
+  );
+  await session.insert('credential_hits', hits, 'writing credential hits');
+  return hits.length;
+}

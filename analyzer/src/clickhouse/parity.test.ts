@@ -1,0 +1,95 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ClickHouseClient } from '@clickhouse/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyze } from '../analyze.js';
+import { loadRules } from '../rules/rule-file.js';
+import type { Finding } from '../rules/run-rules.js';
+import { chdbClient } from '../synth/chdb-client.js';
+import { exporterRowsOfFile, otelTracesDdl } from '../synth/collector-rows.js';
+import type { AnalysisResult } from '../types.js';
+import { analyzeClickHouse } from './analyze-clickhouse.js';
+
+// The real ClickHouse engine, in process (chdb): the collector exporter's table, the project's
+// fixture traces written in the exporter's row format, and every rule run in both engines.
+const FIXTURES = fileURLToPath(new URL('../../../fixtures/traces/', import.meta.url));
+const ruleFile = (id: string, which: 'tp' | 'fp') => join(FIXTURES, 'rules', id, `${which}.jsonl`);
+const ids = loadRules().map((r) => r.id);
+
+let client: ClickHouseClient;
+
+beforeAll(async () => {
+  client = chdbClient(':memory:');
+  await client.command({ query: 'DROP TABLE IF EXISTS otel_traces' });
+  await client.command({ query: otelTracesDdl() });
+});
+afterAll(async () => {
+  await client.command({ query: 'DROP TABLE IF EXISTS otel_traces' });
+  await client.close();
+});
+
+/** Replace the table's rows with the spans of `files`, as the collector's exporter writes them. */
+async function exportToClickHouse(files: readonly string[]): Promise<void> {
+  await client.command({ query: 'TRUNCATE TABLE otel_traces' });
+  await client.insert({ table: 'otel_traces', values: files.flatMap(exporterRowsOfFile), format: 'JSONEachRow' });
+}
+
+/** A finding as both engines report it: ClickHouse knows no export file. */
+const portable = (f: Finding) => ({ ...f, file: null });
+
+describe('every rule, in ClickHouse and in DuckDB', () => {
+  const files = ids.flatMap((id) => [ruleFile(id, 'tp'), ruleFile(id, 'fp')]);
+  let duck: AnalysisResult;
+  let ch: AnalysisResult;
+  beforeAll(async () => {
+    duck = await analyze({ paths: files, reports: true, remoteAllowlist: ['summarise'] });
+    await exportToClickHouse(files);
+    ch = await analyzeClickHouse({ client, reports: true, remoteAllowlist: ['summarise'] });
+  });
+
+  it('finds exactly the same findings (fingerprints, messages, severities) over every fixture', () => {
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+    expect(ch.stats.spans).toBe(duck.stats.spans);
+    expect(ch.stats.rules_skipped).toEqual(duck.stats.rules_skipped);
+  });
+
+  it.each(ids)('rule %s hits its true positive and stays quiet on its false positive in ClickHouse', (id) => {
+    const spansOf = (which: 'tp' | 'fp') => new Set(exporterRowsOfFile(ruleFile(id, which)).map((r) => `${r.TraceId}/${r.SpanId}`));
+    const tp = spansOf('tp');
+    const fp = spansOf('fp');
+    const mine = ch.findings.filter((f) => f.rule === id);
+    expect(mine.some((f) => tp.has(`${f.trace_id}/${f.span_id}`))).toBe(true);
+    expect(mine.filter((f) => fp.has(`${f.trace_id}/${f.span_id}`))).toEqual([]);
+  });
+});
+
+/** Both engines over the same files (with the same options): DuckDB from the files, ClickHouse from the exporter's rows. */
+async function bothEngines(files: readonly string[], reports: boolean): Promise<{ duck: AnalysisResult; ch: AnalysisResult }> {
+  const duck = await analyze({ paths: files, reports });
+  await exportToClickHouse(files);
+  return { duck, ch: await analyzeClickHouse({ client, reports }) };
+}
+
+describe('the golden scenarios', () => {
+  it('tokyo-invite and dotenv: same findings in both engines', async () => {
+    const { duck, ch } = await bothEngines([join(FIXTURES, 'tokyo-invite.jsonl'), join(FIXTURES, 'dotenv.jsonl')], true);
+    expect(ch.findings.length).toBeGreaterThan(0);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+});
+
+describe('other libraries\' traces', () => {
+  const dir = join(FIXTURES, 'foreign');
+  // The derived traces reuse their originals' trace ids, so each set is loaded on its own.
+  const sets = {
+    'real traces of eight emitters': readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f)),
+    'derived traces (Phoenix export, planted token, .env path)': readdirSync(join(dir, 'derived')).filter((f) => f.endsWith('.json')).map((f) => join(dir, 'derived', f)),
+  };
+  it.each(Object.entries(sets))('%s: same calls, same findings', async (_name, files) => {
+    const { duck, ch } = await bothEngines(files, false);
+    expect(ch.stats.foreign_calls).toBeGreaterThan(0);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+    expect([ch.stats.foreign_calls, ch.stats.no_evidence_calls]).toEqual([duck.stats.foreign_calls, duck.stats.no_evidence_calls]);
+  });
+});

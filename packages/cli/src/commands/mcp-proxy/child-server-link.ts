@@ -1,0 +1,166 @@
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { basename } from 'node:path';
+import spawn from 'cross-spawn';
+import { redactSecrets } from '@argspan/core';
+import { LineReader } from './line-reader.js';
+import type { LineSink, ServerLink } from './links.js';
+import { ServerStartError } from './links.js';
+
+const NEWLINE = Buffer.from('\n');
+/** Longest server line held whole when it cannot be streamed. */
+const MAX_SERVER_LINE_BYTES = 256 * 1024 * 1024;
+/** Longest line of the server's stderr passed on (the rest of the line is cut). */
+const MAX_STDERR_LINE_BYTES = 16 * 1024;
+/** How long a server gets to exit after its stdin closes, then after SIGTERM. */
+const GRACE_MS = 2000;
+
+export interface ChildServerOptions {
+  command: string;
+  args: readonly string[];
+  /** Where the server's stderr goes, line by line, with credential shapes redacted. */
+  stderr: NodeJS.WritableStream;
+  /** Lines over this many bytes are streamed to the client instead of held. */
+  streamThreshold: number;
+  /** Most text kept of a streamed line for provenance context. */
+  maxContextBytes: number;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/**
+ * The real MCP server as a child process over stdio. It inherits the proxy's environment (the
+ * client configured it for the server). On POSIX it leads its own process group, so a wrapper such
+ * as `npx` and the server it starts are stopped together.
+ */
+export class ChildServerLink implements ServerLink {
+  onmessage?: (message: unknown, raw?: Uint8Array) => void;
+  onstreamed?: ServerLink['onstreamed'];
+  onclose?: (why: string) => void;
+  private child: ChildProcessWithoutNullStreams | undefined;
+  private readonly reader: LineReader;
+  private exited: Promise<void> | undefined;
+  private stopping = false;
+
+  constructor(private readonly options: ChildServerOptions) {
+    this.reader = new LineReader(MAX_SERVER_LINE_BYTES, (line) => this.line(line), () => undefined);
+  }
+
+  /** The server's process id, once started. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** The command's file name, for messages (its arguments may hold tokens and are never printed). */
+  get name(): string {
+    return basename(this.options.command);
+  }
+
+  start(): Promise<void> {
+    const o = this.options;
+    const child = spawn(o.command, [...o.args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: o.env ?? process.env,
+      ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    }) as ChildProcessWithoutNullStreams;
+    this.child = child;
+    return new Promise<void>((resolve, reject) => {
+      child.once('error', (err: NodeJS.ErrnoException) => {
+        reject(new ServerStartError(`cannot start ${this.name}: ${err.code ?? 'spawn failed'}`));
+      });
+      child.once('spawn', () => {
+        // If the proxy ends abruptly (stdout closed under it, an uncaught error), its server goes too.
+        const onExit = () => this.signal('SIGTERM');
+        process.once('exit', onExit);
+        this.exited = new Promise<void>((done) => {
+          child.once('close', (code, signal) => {
+            process.off('exit', onExit);
+            if (this.reader.midStream) this.reader.abandon();
+            this.onclose?.(signal ? `was stopped by ${signal}` : `exited with code ${code}`);
+            done();
+          });
+        });
+        child.stdout.on('data', (chunk: Buffer) => this.reader.push(chunk));
+        child.stdin.on('error', () => undefined); // EPIPE when the server is gone: 'close' reports it
+        passStderr(child.stderr, o.stderr);
+        resolve();
+      });
+    });
+  }
+
+  streamTo(sink: LineSink, canStream: () => boolean): void {
+    this.reader.setStreaming({
+      sink,
+      canStream,
+      threshold: this.options.streamThreshold,
+      maxTextBytes: this.options.maxContextBytes,
+      onStreamed: (envelope) => this.onstreamed?.(envelope),
+      pause: () => this.child?.stdout.pause(),
+      resume: () => this.child?.stdout.resume(),
+    });
+  }
+
+  private line(line: Uint8Array): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString('utf8'));
+    } catch {
+      message = undefined;
+    }
+    this.onmessage?.(message, line);
+  }
+
+  send(message: unknown, raw?: Uint8Array): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || !stdin.writable || this.stopping) return Promise.reject(new Error('the MCP server is not running'));
+    const ok = stdin.write(Buffer.concat([raw ?? Buffer.from(JSON.stringify(message)), NEWLINE]));
+    return ok ? Promise.resolve() : new Promise<void>((resolve) => stdin.once('drain', resolve));
+  }
+
+  /** Stop the server: close its stdin, then SIGTERM, then SIGKILL (its whole process group). */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || !this.exited) return;
+    this.stopping = true;
+    child.stdin.end();
+    if (await settlesWithin(this.exited, GRACE_MS)) return;
+    this.signal('SIGTERM');
+    if (await settlesWithin(this.exited, GRACE_MS)) return;
+    this.signal('SIGKILL');
+    await this.exited;
+  }
+
+  private signal(signal: NodeJS.Signals): void {
+    const pid = this.child?.pid;
+    if (pid === undefined) return;
+    try {
+      if (process.platform === 'win32') process.kill(pid, signal);
+      else process.kill(-pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function settlesWithin(p: Promise<void>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    timer.unref();
+    void p.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+/** The server's stderr, line by line, credential shapes redacted and long lines cut. */
+function passStderr(from: NodeJS.ReadableStream, to: NodeJS.WritableStream): void {
+  const reader = new LineReader(
+    MAX_STDERR_LINE_BYTES,
+    (line) => to.write(redactSecrets(Buffer.from(line).toString('utf8')).text + '\n'),
+    () => to.write('[argspan: a line of the server\'s stderr was too long and is left out]\n'),
+  );
+  from.on('data', (chunk: Buffer) => reader.push(chunk));
+  from.on('end', () => reader.push(NEWLINE));
+}

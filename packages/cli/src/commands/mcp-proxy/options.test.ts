@@ -1,0 +1,51 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { proxyConfig, ProxyOptionError } from './options.js';
+
+describe('mcp-proxy options', () => {
+  it('takes the server command after --, with defaults under ~/.argspan', () => {
+    const c = proxyConfig(['npx', '-y', '@modelcontextprotocol/server-filesystem', '/srv'], {}, {}, {});
+    expect(c.command).toEqual({ file: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/srv'] });
+    expect(c).toMatchObject({ tracesDir: join(homedir(), '.argspan', 'traces'), stateDir: join(homedir(), '.argspan'), serviceName: 'argspan-mcp-proxy' });
+    expect(c.http).toBeUndefined();
+    expect(proxyConfig(['srv'], {}, {}, { OTEL_SERVICE_NAME: 'desk' }).serviceName).toBe('desk');
+    // No shell runs a client's config: a leading ~/ is the home folder.
+    expect(proxyConfig(['srv'], { tracesDir: '~/spans', stateDir: '/var/argspan' }, {}, {})).toMatchObject({ tracesDir: join(homedir(), 'spans'), stateDir: '/var/argspan' });
+  });
+
+  it('reads --http as PORT or HOST:PORT, loopback unless a host is given', () => {
+    expect(proxyConfig(['srv'], { http: '8765' }, {}, {}).http).toEqual({ host: '127.0.0.1', port: 8765 });
+    expect(proxyConfig(['srv'], { http: 'localhost:0' }, {}, {}).http).toEqual({ host: 'localhost', port: 0 });
+    expect(proxyConfig(['srv'], { http: '[::1]:9000' }, {}, {}).http).toEqual({ host: '::1', port: 9000 });
+    for (const bad of ['', 'port', '70000', 'host:', ':80x']) expect(() => proxyConfig(['srv'], { http: bad }, {}, {}), bad).toThrow(/--http/);
+  });
+
+  it('reads --server-url with headers whose ${VAR} come from the environment, and never quotes a value', () => {
+    const env = { MCP_TOKEN: 'tok-123' };
+    const c = proxyConfig([], { serverUrl: 'https://mcp.example.com/mcp', serverHeader: ['Authorization: Bearer ${MCP_TOKEN}', 'X-Team: core'] }, {}, env);
+    expect(c.serverUrl?.href).toBe('https://mcp.example.com/mcp');
+    expect(c.serverHeaders).toEqual({ Authorization: 'Bearer tok-123', 'X-Team': 'core' });
+    expect(c.command).toBeUndefined();
+    const missing = () => proxyConfig([], { serverUrl: 'http://h/mcp', serverHeader: ['Authorization: Bearer ${NOPE} secret-part'] }, {}, {});
+    expect(missing).toThrow('--server-header Authorization: the environment variable NOPE is not set');
+    try {
+      missing();
+    } catch (e) {
+      expect((e as Error).message).not.toContain('secret-part');
+    }
+  });
+
+  it('rejects what cannot run: no server, both kinds, a bad URL or header', () => {
+    const cases: [string[], Parameters<typeof proxyConfig>[1], RegExp][] = [
+      [[], {}, /no MCP server/],
+      [['srv'], { serverUrl: 'http://h/mcp' }, /not both/],
+      [[], { serverUrl: 'not a url' }, /not a URL/],
+      [[], { serverUrl: 'file:///etc/passwd' }, /http: or https:/],
+      [[], { serverUrl: 'http://h/mcp', serverHeader: ['no colon'] }, /Name: value/],
+      [['srv'], { serverHeader: ['A: b'] }, /needs --server-url/],
+    ];
+    for (const [server, opts, message] of cases) expect(() => proxyConfig(server, opts, {}, {})).toThrow(message);
+    expect(() => proxyConfig([], {}, {}, {})).toThrow(ProxyOptionError);
+  });
+});

@@ -1,0 +1,109 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import type { GatePolicy } from '@argspan/core';
+
+/** What the proxy relays to and from, and where its evidence goes. */
+export interface McpProxyConfig {
+  /** The server to start (after `--`), or undefined with `serverUrl`. */
+  command?: { file: string; args: string[] };
+  /** A Streamable HTTP server to relay to instead of a command. */
+  serverUrl?: URL;
+  /** Headers sent to `serverUrl` (values may hold credentials: never printed). */
+  serverHeaders: Record<string, string>;
+  /** Serve Streamable HTTP here instead of stdio. */
+  http?: { host: string; port: number };
+  tracesDir: string;
+  stateDir: string;
+  serviceName: string;
+  policy: Partial<GatePolicy>;
+}
+
+/** The command line's own options (the policy options are declared once, in `policy-options.ts`). */
+export interface McpProxyCliOptions {
+  serverUrl?: string;
+  serverHeader?: string[];
+  http?: string;
+  tracesDir?: string;
+  stateDir?: string;
+  serviceName?: string;
+}
+
+/** A proxy option that cannot be used: the message names the option, never a header value. */
+export class ProxyOptionError extends Error {
+  override name = 'ProxyOptionError';
+}
+
+const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
+
+/** Add the proxy's own options to its command. */
+export function addProxyOptions(command: Command): Command {
+  return command
+    .option('--server-url <url>', 'relay to a Streamable HTTP MCP server at this URL instead of starting a command')
+    .option('--server-header <header>', 'header sent to --server-url, "Name: value"; ${VAR} in the value is read from the environment (repeatable; never printed)', collect)
+    .option('--http <[host:]port>', 'serve MCP over Streamable HTTP at http://host:port/mcp (host 127.0.0.1 unless given) instead of stdio')
+    .option('--traces-dir <dir>', 'where the embedded file exporter writes spans (default ~/.argspan/traces)')
+    .option('--state-dir <dir>', "argspan's local state, the hash key (default ~/.argspan)")
+    .option('--service-name <name>', 'service.name of the spans (default $OTEL_SERVICE_NAME, else argspan-mcp-proxy)');
+}
+
+/** Check and combine the options and the server command. */
+export function proxyConfig(serverCommand: readonly string[], opts: McpProxyCliOptions, policy: Partial<GatePolicy>, env: NodeJS.ProcessEnv): McpProxyConfig {
+  const home = homedir();
+  const config: McpProxyConfig = {
+    serverHeaders: {},
+    tracesDir: opts.tracesDir !== undefined ? expandHome(opts.tracesDir) : join(home, '.argspan', 'traces'),
+    stateDir: opts.stateDir !== undefined ? expandHome(opts.stateDir) : join(home, '.argspan'),
+    serviceName: opts.serviceName ?? (env.OTEL_SERVICE_NAME?.trim() || 'argspan-mcp-proxy'),
+    policy,
+  };
+  if (opts.serverUrl !== undefined) {
+    if (serverCommand.length > 0) throw new ProxyOptionError('give either a server command after -- or --server-url, not both');
+    let url: URL;
+    try {
+      url = new URL(opts.serverUrl);
+    } catch {
+      throw new ProxyOptionError('--server-url is not a URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ProxyOptionError('--server-url must be an http: or https: URL');
+    config.serverUrl = url;
+    for (const h of opts.serverHeader ?? []) {
+      const [name, value] = parseHeader(h, env);
+      config.serverHeaders[name] = value;
+    }
+  } else {
+    if (serverCommand.length === 0) throw new ProxyOptionError('no MCP server: give its command after -- (argspan mcp-proxy -- npx -y @modelcontextprotocol/server-filesystem DIR), or --server-url');
+    if (opts.serverHeader) throw new ProxyOptionError('--server-header needs --server-url');
+    config.command = { file: serverCommand[0]!, args: serverCommand.slice(1) };
+  }
+  if (opts.http !== undefined) config.http = parseListen(opts.http);
+  return config;
+}
+
+function parseHeader(header: string, env: NodeJS.ProcessEnv): [string, string] {
+  const colon = header.indexOf(':');
+  const name = colon < 0 ? '' : header.slice(0, colon).trim();
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new ProxyOptionError('--server-header must be "Name: value" with a valid header name');
+  const value = header.slice(colon + 1).trim().replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, variable: string) => {
+    const v = env[variable];
+    if (v === undefined) throw new ProxyOptionError(`--server-header ${name}: the environment variable ${variable} is not set`);
+    return v;
+  });
+  return [name, value];
+}
+
+function parseListen(text: string): { host: string; port: number } {
+  const m = /^(?:(\[[0-9a-fA-F:]+\]|[^:]+):)?(\d+)$/.exec(text.trim());
+  const port = m ? Number(m[2]) : NaN;
+  if (!m || !Number.isInteger(port) || port < 0 || port > 65535) throw new ProxyOptionError('--http must be PORT or HOST:PORT (PORT 0 picks a free one)');
+  const host = m[1] === undefined ? '127.0.0.1' : m[1].replace(/^\[|\]$/g, '');
+  return { host, port };
+}
+
+/**
+ * A leading `~/` as the home folder: a client's JSON config runs the command without a shell, so
+ * nothing else would expand it (the filesystem server does the same for its folders).
+ */
+export function expandHome(path: string): string {
+  return path === '~' ? homedir() : path.startsWith('~/') ? join(homedir(), path.slice(2)) : path;
+}

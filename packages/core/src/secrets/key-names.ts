@@ -1,0 +1,171 @@
+/**
+ * Rules for credentials named by their key (`HEROKU_API_KEY=<uuid>`, `ddAppKey: "<hex>"`): they
+ * have no keywords of their own. A few credential words are the scanner's keywords for all of
+ * them; at a hit, the key around it is read back to its start, split into words, and the rules
+ * whose provider word begins one of those words are tried there. Hundreds of provider names thus
+ * cost the pre-filter nothing (a Teddy bucket holds few prefixes before it passes common text).
+ */
+
+/**
+ * The credential words whose hits send the key they stand in to the key-named rules: the generic
+ * rule's words (their hits cost nothing more), `_key`, `login`, `_pat`, and `key` where a key
+ * ends with it (`herokuKey"`, `appKey =`, `hapikey=`). Not `key` alone: it is in every `keys`,
+ * `keyof` and `monkey`, and as a short Teddy prefix it passes a sixth more of ordinary text.
+ */
+export const CREDENTIAL_KEY_WORDS: readonly string[] = [
+  'token', 'secret', 'pass', 'pwd', 'credential', 'api_key', 'api-key', 'apikey', 'access_key', 'accesskey',
+  'private_key', 'privatekey', 'auth_key', 'authkey', '_key', 'login', '_pat',
+  'key"', "key'", 'key:', 'key=', 'key ', 'key>', 'key\\',
+];
+
+/** How far back from a credential word a key is read. */
+const KEY_REACH = 64;
+const KEY_CHAR = new Uint8Array(128);
+for (const ch of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-') KEY_CHAR[ch.charCodeAt(0)] = 1;
+
+/** A provider name as it is looked up: lowercase, without separators (`dd_api` → `ddapi`). */
+export function normalizeName(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** A provider name as a regex source that matches it as keys write it: `dd[_-]?api` (any case). */
+export function namePattern(name: string): string {
+  const words = name.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 0);
+  return words.map((w) => [...w].map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c)).join('')).join('[_.-]?');
+}
+
+const isSpace = (c: number): boolean => c === 32 || c === 9;
+/** (charCodeAt past the end is NaN: every table read checks the range first) */
+export const isKeyChar = (c: number): boolean => c < 128 && KEY_CHAR[c] === 1;
+const isTypeChar = (c: number): boolean => isKeyChar(c) || c === 58 || c === 60 || c === 62 || c === 91 || c === 93 || c === 42 || c === 38 || c === 39 || c === 63;
+
+/**
+ * True when the key holding the credential word at `pos` is followed by what an assignment
+ * begins with (see ASSIGN_TAIL): an operator after an optional closing quote, `]` and spaces, a
+ * type then `=` (`var key string =`), a line break (a quoted value on the next line). Most
+ * credential words in code are in no assignment (`Object.keys(x)`, `keyof T`, `getToken()`).
+ */
+export function keyIsAssigned(text: string, pos: number): boolean {
+  let e = pos;
+  const n = text.length;
+  while (e < n && e - pos < 40 && isKeyChar(text.charCodeAt(e))) e++;
+  while (e < n && text.charCodeAt(e) === 92) e++; // an escaped closing quote
+  const q = text.charCodeAt(e);
+  if (q === 34 || q === 39 || q === 96) e++;
+  if (text.charCodeAt(e) === 93) e++;
+  if (text.charCodeAt(e) === 62) return true; // <key>value (an XML element)
+  for (let k = 0; k < 4 && isSpace(text.charCodeAt(e)); k++) e++;
+  const c = text.charCodeAt(e);
+  const next = text.charCodeAt(e + 1);
+  if (c === 61 || c === 58 || c === 44 || c === 10 || c === 13) return true; // = : , line break
+  if ((c === 63 || c === 43 || c === 46) && next === 61) return true; // ?= += .=
+  if ((c === 124 && next === 124) || (c === 60 && next === 45)) return true; // ||= <-
+  if (!isSpace(text.charCodeAt(e - 1)) || !isKeyChar(c)) return false;
+  // a type between name and `=`
+  for (let k = 0; k < 40 && e < n && isTypeChar(text.charCodeAt(e)); k++) e++;
+  for (let k = 0; k < 4 && isSpace(text.charCodeAt(e)); k++) e++;
+  return text.charCodeAt(e) === 61;
+}
+
+/** A letter or digit as a trie edge: a-z 0-25 (either case), 0-9 26-35; -1 for anything else. */
+function edge(c: number): number {
+  if (c >= 97 && c <= 122) return c - 97;
+  if (c >= 65 && c <= 90) return c - 65;
+  if (c >= 48 && c <= 57) return c - 22;
+  return -1;
+}
+const isSeparator = (c: number): boolean => c === 95 || c === 45 || c === 46;
+
+/**
+ * Rules by the provider names that begin a word of a key: a trie over the names' letters and
+ * digits (separators and case do not count), walked from each word start of a key without
+ * allocating.
+ */
+export class KeyNameIndex {
+  /** Child of each trie node per edge (36 per node), 0 for none; node 0 is the root. */
+  private next = new Int32Array(36 * 64);
+  private nodes = 1;
+  /** Rules whose name ends at each node; `terminal` marks those nodes. */
+  private readonly rulesAt = new Map<number, number[]>();
+  private terminal = new Uint8Array(64);
+  /** Word starts of the key being read. */
+  private readonly starts = new Int32Array(KEY_REACH + 1);
+  /** The last lookup's (rule, start of its name) pairs; `found` of them. */
+  readonly named = new Int32Array(256);
+  found = 0;
+
+  add(name: string, rule: number): void {
+    const n = normalizeName(name);
+    if (n.length < 2) throw new Error(`key name "${name}" is shorter than two letters or digits`);
+    let node = 0;
+    for (let i = 0; i < n.length; i++) {
+      const e = edge(n.charCodeAt(i));
+      let child = this.next[node * 36 + e]!;
+      if (child === 0) {
+        child = this.nodes++;
+        if (this.nodes * 36 > this.next.length) {
+          const grown = new Int32Array(this.next.length * 2);
+          grown.set(this.next);
+          this.next = grown;
+          const marks = new Uint8Array(this.terminal.length * 2);
+          marks.set(this.terminal);
+          this.terminal = marks;
+        }
+        this.next[node * 36 + e] = child;
+      }
+      node = child;
+    }
+    this.rulesAt.set(node, [...(this.rulesAt.get(node) ?? []), rule]);
+    this.terminal[node] = 1;
+  }
+
+  get size(): number {
+    return this.rulesAt.size;
+  }
+
+  /**
+   * The rules named in the key that ends at `pos` (a credential word's hit), as (rule, start of
+   * the name) pairs in `named` (`found` of them): every provider name that begins at a word start
+   * before the credential word and ends at a word end (names may span words: `dd_api`, `x-aio`).
+   * Words are split at `_`, `-`, `.` and at a lowercase letter or digit followed by an uppercase
+   * one.
+   */
+  lookup(text: string, pos: number): number {
+    this.found = 0;
+    let s = pos;
+    while (s > 0 && pos - s < KEY_REACH && isKeyChar(text.charCodeAt(s - 1))) s--;
+    // A JVM system property (`-Dsonar.login=…`): the D is the flag's, not the key's.
+    if (text.charCodeAt(s) === 45 && text.charCodeAt(s + 1) === 68) s += 2;
+    let words = 0;
+    for (let i = s; i < pos; i++) {
+      const c = text.charCodeAt(i);
+      if (isSeparator(c)) continue;
+      const prev = i > s ? text.charCodeAt(i - 1) : 95;
+      const camel = c >= 65 && c <= 90 && ((prev >= 97 && prev <= 122) || (prev >= 48 && prev <= 57));
+      if (isSeparator(prev) || camel) this.starts[words++] = i;
+    }
+    for (let w = 0; w < words; w++) {
+      let node = 0;
+      const start = this.starts[w]!;
+      for (let i = start; i < pos; i++) {
+        const c = text.charCodeAt(i);
+        if (isSeparator(c)) continue;
+        const e = edge(c);
+        node = e < 0 ? 0 : this.next[node * 36 + e]!;
+        if (node === 0) break;
+        if (this.terminal[node] !== 1) continue;
+        // the name ends at a word end: a separator, the credential word, or a camelCase boundary
+        const after = text.charCodeAt(i + 1);
+        const wordEnd = i + 1 === pos || isSeparator(after) || (after >= 65 && after <= 90 && !(c >= 65 && c <= 90));
+        if (!wordEnd) continue;
+        for (const r of this.rulesAt.get(node)!) {
+          if (this.found * 2 + 2 > this.named.length) return this.found;
+          this.named[this.found * 2] = r;
+          this.named[this.found * 2 + 1] = start;
+          this.found++;
+        }
+      }
+    }
+    return this.found;
+  }
+}

@@ -1,0 +1,89 @@
+import type { SecretRule } from '../types.js';
+import { rule } from './define.js';
+import { namePattern } from '../key-names.js';
+import { ASSIGN_TAIL, re } from './patterns.js';
+
+/** Value shapes (regex sources) of credentials that have no prefix of their own. */
+export const SHAPE = {
+  hex: (min: number, max = min) => `[0-9a-fA-F]{${min},${max}}`,
+  uuid: '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}',
+  alnum: (min: number, max = min) => `[A-Za-z0-9]{${min},${max}}`,
+  lowerNum: (min: number, max = min) => `[a-z0-9]{${min},${max}}`,
+  upperNum: (min: number, max = min) => `[A-Z0-9]{${min},${max}}`,
+  urlSafe: (min: number, max = min) => `[A-Za-z0-9_-]{${min},${max}}`,
+  base64: (min: number, max = min) => `[A-Za-z0-9+/]{${min},${max}}={0,2}`,
+  digits: (min: number, max = min) => `[0-9]{${min},${max}}`,
+} as const;
+
+/** A key that names a credential: key, token, secret, password, auth, credential, signature, login, PAT. */
+const CREDENTIAL_WORD = /key|token|secret|pass|pwd|auth|cred|sig|private|bearer|login|(?:^|[_.-])pat(?:$|[_.-])/i;
+/**
+ * The last word of a key that names something else than the credential: an id, a name, an
+ * address, a hash, a public value, a setting (`ALGOLIA_APP_ID`, `SENTRY_AUTH_TOKEN_FILE`).
+ */
+const NOT_CREDENTIAL_END = /(?:^|[^a-z])(?:id|ids|name|url|uri|host|endpoint|region|email|user|username|account|org|project|hash|digest|sha\d*|checksum|fingerprint|public|publishable|expiry|expires|ttl|length|count|size|file|path|type|version|header|prefix|label|hint|placeholder)$/i;
+
+/** The key's words, split on separators and camelCase. */
+function lastWord(key: string): string {
+  const words = key.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/).filter((w) => w.length > 0);
+  return words[words.length - 1] ?? '';
+}
+
+/** A provider's credential named by a key: the key names a credential and ends in no other thing. */
+export function namesCredential(provider: string, rest: string): boolean {
+  const key = provider + rest;
+  return CREDENTIAL_WORD.test(key) && !NOT_CREDENTIAL_END.test(lastWord(key));
+}
+
+export interface KeyedCredential {
+  id: string;
+  family: string;
+  description: string;
+  /**
+   * Provider names that begin a word of the key (see SecretRule.keyNames); the rest of the key
+   * (up to 32 characters) must name a credential.
+   */
+  names: readonly string[];
+  /** Regex sources of the value shapes this provider's credential has (see SHAPE). */
+  values: readonly string[];
+  /** Minimum Shannon entropy of the value. @default 2.5 */
+  minEntropy?: number;
+  /** A check on the value itself (a range, a structure). */
+  check?: (value: string) => boolean;
+  /** Key and value for the generated examples: `env=value`, JSON, code. */
+  example: { env: string; value: (salt: string) => string };
+  /** More examples, beyond the generated ones. */
+  truePositives?: readonly string[];
+  falsePositives?: readonly string[];
+}
+
+const camel = (env: string) => env.toLowerCase().replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * A credential that has no prefix of its own (32 hex, a UUID, 40 letters and digits) and is
+ * recognised by the key it is assigned to: a provider word (`heroku`, `DD_API`) and a credential
+ * word (`_API_KEY`, `Token`), in any assignment form. Hex, UUID and digit values count here, as
+ * they do not for the generic rule.
+ */
+export function keyed(k: KeyedCredential): SecretRule {
+  const { env, value } = k.example;
+  const v1 = value(`${k.id}1`);
+  const v2 = value(`${k.id}2`);
+  const idKey = env.replace(/(?:KEY|TOKEN|SECRET|PASSWORD|PAT)$/, 'ID');
+  return rule({
+    id: k.id,
+    family: k.family,
+    description: k.description,
+    keywords: [],
+    keyNames: k.names,
+    prefilter: k.names.map(namePattern).join('|'),
+    pattern: re(`(?<provider>${k.names.map(namePattern).join('|')})`, String.raw`(?<rest>[\w.-]{0,32}?)`, ASSIGN_TAIL, `(?<secret>${k.values.join('|')})`, String.raw`(?![\w+/=-])`),
+    secretGroup: 'secret',
+    minEntropy: k.minEntropy ?? 2.5,
+    validate: (value, m) => namesCredential(m.groups!['provider']!, m.groups!['rest']!) && (k.check?.(value) ?? true),
+    examples: {
+      truePositives: [`${env}=${v1}`, `{"${camel(env)}": "${v2}"}`, ...(k.truePositives ?? [])],
+      falsePositives: [`${env}=\${${env}}`, `${idKey}=${v1}`, ...(k.falsePositives ?? [])],
+    },
+  });
+}

@@ -1,0 +1,145 @@
+import type { SecretRule } from '../types.js';
+import { rule } from './define.js';
+import { SHAPE, keyed } from './keyed.js';
+import { L, R, RD, re } from './patterns.js';
+import { ALNUM, B64, B64URL, HEX, sample, sampleUuid } from './sample.js';
+
+const uuid = sampleUuid;
+const UUID_LOWER = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+
+/** Payments, banking, shipping and travel APIs (Stripe and Square are in saas.ts). */
+export const PAYMENT_RULES: readonly SecretRule[] = [
+  rule({
+    id: 'plaid-token',
+    family: 'plaid',
+    description: 'Plaid access or processor token (access-<env>-<uuid>, processor-<env>-<uuid>)',
+    keywords: ['access-sandbox-', 'access-development-', 'access-production-', 'processor-sandbox-', 'processor-development-', 'processor-production-'],
+    tokenPrefix: true,
+    pattern: re(L, `(?:access|processor)-(?:sandbox|development|production)-${UUID_LOWER}`, R),
+    minEntropy: 3,
+    examples: { truePositives: [`PLAID_ACCESS_TOKEN=access-production-${uuid('pl1')}`, `processor-sandbox-${uuid('pl2')}`], falsePositives: ['access-production-00000000-0000-0000-0000-000000000000', 'access-sandbox-token'] },
+  }),
+  keyed({
+    id: 'plaid-secret',
+    family: 'plaid',
+    description: 'Plaid API secret (30 hex) after a plaid key',
+    names: ['plaid'],
+    values: [SHAPE.hex(30)],
+    example: { env: 'PLAID_SECRET', value: (s) => sample(HEX, 30, s) },
+  }),
+  rule({
+    id: 'shippo-api-token',
+    family: 'shippo',
+    description: 'Shippo API token (shippo_live_ / shippo_test_ + 40 hex)',
+    keywords: ['shippo_live_', 'shippo_test_'],
+    tokenPrefix: true,
+    pattern: re(L, 'shippo_(?:live|test)_[0-9a-f]{40}', R),
+    minEntropy: 3,
+    examples: { truePositives: [`Authorization: ShippoToken shippo_live_${sample(HEX, 40, 'sh')}`], falsePositives: ['shippo_live_' + '0'.repeat(40)] },
+  }),
+  rule({
+    id: 'easypost-api-key',
+    family: 'easypost',
+    description: 'EasyPost production or test API key (EZAK, EZTK + 54 characters)',
+    keywords: ['EZAK', 'EZTK'],
+    tokenPrefix: true,
+    keywordsMatchCase: true,
+    pattern: re(L, 'EZ[AT]K[A-Za-z0-9]{54}', R),
+    minEntropy: 3.5,
+    examples: { truePositives: [`EASYPOST_API_KEY=EZAK${sample(ALNUM, 54, 'ep')}`], falsePositives: ['EZAK_short'] },
+  }),
+  rule({
+    id: 'duffel-access-token',
+    family: 'duffel',
+    description: 'Duffel access token (duffel_test_ / duffel_live_ + 43 characters)',
+    keywords: ['duffel_test_', 'duffel_live_'],
+    tokenPrefix: true,
+    pattern: re(L, 'duffel_(?:test|live)_[\\w-]{43}', RD),
+    minEntropy: 3.5,
+    examples: { truePositives: [`Authorization: Bearer duffel_live_${sample(B64URL, 43, 'du')}`], falsePositives: ['duffel_test_token'] },
+  }),
+  rule({
+    id: 'flutterwave-secret-key',
+    family: 'flutterwave',
+    description: 'Flutterwave secret or encryption key (FLWSECK-…-X, FLWSECK_TEST-…-X)',
+    keywords: ['flwseck'],
+    tokenPrefix: true,
+    pattern: re(L, 'FLWSECK(?:_TEST)?-[0-9a-f]{32}-X', R),
+    minEntropy: 3,
+    examples: { truePositives: [`FLW_SECRET_KEY=FLWSECK_TEST-${sample(HEX, 32, 'fw')}-X`], falsePositives: ['FLWSECK-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx-X'] },
+  }),
+  rule({
+    id: 'coinbase-cdp-api-key',
+    family: 'coinbase',
+    description: 'Coinbase Developer Platform API key: its name (organizations/<uuid>/apiKeys/<uuid>) with the private key or secret next to it',
+    keywords: ['organizations/'],
+    pattern: re(`organizations/${UUID_LOWER}/apiKeys/(?<secret>${UUID_LOWER})`),
+    secretGroup: 'secret',
+    validate: (_s, m) => /-----BEGIN EC PRIVATE KEY-----|(?:secret|private)[\w"' ]{0,20}[:=]\s{0,4}["']?[A-Za-z0-9+/]{40}/i.test(m.input),
+    examples: {
+      truePositives: [`{"name": "organizations/${uuid('cb1')}/apiKeys/${uuid('cb2')}", "privateKey": "${sample(B64, 86, 'cb3')}=="}`],
+      falsePositives: [`GET /v1/organizations/${uuid('cb4')}/apiKeys/${uuid('cb5')}`],
+    },
+  }),
+  keyed({
+    id: 'coinbase-api-secret',
+    family: 'coinbase',
+    description: 'Coinbase API key or secret after a coinbase / cdp_api / CB-ACCESS key (base64 Ed25519 secret, or 16 and 32 letters and digits)',
+    names: ['coinbase', 'cdp', 'cb_access'],
+    values: [SHAPE.base64(86, 88), SHAPE.alnum(32), SHAPE.alnum(16)],
+    minEntropy: 3.3,
+    example: { env: 'COINBASE_API_SECRET', value: (s) => sample(ALNUM, 32, s) },
+  }),
+  keyed({
+    id: 'gocardless-access-token',
+    family: 'gocardless',
+    description: 'GoCardless access token (live_ / sandbox_ + 40 characters) after a gocardless key',
+    names: ['gocardless'],
+    values: ['(?:live|sandbox)_[A-Za-z0-9_-]{40}'],
+    minEntropy: 3.3,
+    example: { env: 'GOCARDLESS_ACCESS_TOKEN', value: (s) => `live_${sample(B64URL, 40, s)}` },
+  }),
+  keyed({
+    id: 'finicity-credential',
+    family: 'finicity',
+    description: 'Finicity app key (32 hex) or partner secret (20 characters) after a finicity key',
+    names: ['finicity'],
+    values: [SHAPE.hex(32), SHAPE.alnum(20)],
+    minEntropy: 2.4, // below the lowest of a million random tokens of this shape
+    example: { env: 'FINICITY_APP_KEY', value: (s) => sample(HEX, 32, s) },
+  }),
+  keyed({
+    id: 'freshbooks-token',
+    family: 'freshbooks',
+    description: 'FreshBooks access or refresh token or client secret (64 hex) after a freshbooks key',
+    names: ['freshbooks'],
+    values: [SHAPE.hex(64)],
+    example: { env: 'FRESHBOOKS_ACCESS_TOKEN', value: (s) => sample(HEX, 64, s) },
+  }),
+  keyed({
+    id: 'mollie-api-key',
+    family: 'mollie',
+    description: 'Mollie API key (live_ / test_ + 30 characters) after a mollie key',
+    names: ['mollie'],
+    values: ['(?:live|test)_[A-Za-z0-9]{30}'],
+    minEntropy: 3.3,
+    example: { env: 'MOLLIE_API_KEY', value: (s) => `live_${sample(ALNUM, 30, s)}` },
+  }),
+  keyed({
+    id: 'braintree-credential',
+    family: 'braintree',
+    description: 'Braintree private key (32 hex) or access token after a braintree key',
+    names: ['braintree'],
+    values: ['access_token\\$(?:production|sandbox)\\$[a-z0-9]{16}\\$[0-9a-f]{32}', SHAPE.hex(32)],
+    example: { env: 'BRAINTREE_PRIVATE_KEY', value: (s) => sample(HEX, 32, s) },
+  }),
+  keyed({
+    id: 'paypal-client-secret',
+    family: 'paypal',
+    description: 'PayPal REST client secret (80 characters) after a paypal key',
+    names: ['paypal'],
+    values: [SHAPE.urlSafe(80)],
+    minEntropy: 4,
+    example: { env: 'PAYPAL_CLIENT_SECRET', value: (s) => sample(B64URL, 80, s) },
+  }),
+];

@@ -1,0 +1,115 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CANARY_AWS_KEY } from '../analyzer/src/synth/rule-cases.js';
+import { exporterRowsOfFile, otelTracesDdl } from '../analyzer/src/synth/collector-rows.js';
+import { ROOT, analyzeBin, parseJson, type Run } from './analyze-helpers.js';
+import { startClickHouseHttp, type ClickHouseHttp } from './support/clickhouse-http.js';
+
+// The real binary against ClickHouse's HTTP interface on loopback (the real engine behind it, in
+// this process): the nightly command a platform team runs, with credentials from the environment.
+const FILES = ['fixtures/traces/tokyo-invite.jsonl', 'fixtures/traces/dotenv.jsonl'];
+const USER = 'argspan';
+const PASSWORD = 'pw-C4NARY-7f3a';
+
+let server: ClickHouseHttp;
+const dir = mkdtempSync(join(tmpdir(), 'argspan-ch-cli-'));
+
+beforeAll(async () => {
+  server = await startClickHouseHttp({ user: USER, password: PASSWORD });
+  server.query(otelTracesDdl());
+  const rows = FILES.flatMap((f) => exporterRowsOfFile(join(ROOT, f)));
+  server.query(`INSERT INTO otel_traces FORMAT JSONEachRow\n${rows.map((r) => JSON.stringify(r)).join('\n')}`);
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The binary, run without blocking this process (which answers its HTTP requests). */
+function argspan(args: readonly string[], env: Record<string, string> = { CLICKHOUSE_USER: USER, CLICKHOUSE_PASSWORD: PASSWORD }): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['packages/cli/bin/argspan.js', 'analyze', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const clickhouse = (...more: string[]) => ['--engine', 'clickhouse', '--clickhouse-url', server.url, ...more];
+
+describe('argspan analyze --engine clickhouse (HTTP)', () => {
+  it('prints the findings DuckDB prints for the same spans, and exits 1', async () => {
+    const ch = await argspan(clickhouse('--format', 'json', '--reports'));
+    expect(ch.stderr).toBe('');
+    expect(ch.code).toBe(1);
+    const duck = parseJson(analyzeBin(...FILES, '--format', 'json', '--reports'));
+    const got = parseJson(ch);
+    expect(got.findings).toEqual(duck.findings.map((f) => ({ ...f, file: null })));
+    expect(got.stats).toMatchObject({ files: 0, source: 'clickhouse default.otel_traces', spans: duck.stats.spans });
+    for (const out of [ch.stdout, ch.stderr]) {
+      expect(out).not.toContain(CANARY_AWS_KEY);
+      expect(out).not.toContain(PASSWORD);
+    }
+  });
+
+  it('shares baselines with the DuckDB engine: a baseline written from the exports suppresses the same findings', async () => {
+    const baseline = join(dir, 'baseline.json');
+    expect(analyzeBin(...FILES, '--write-baseline', baseline).code).toBe(0);
+    const run = await argspan(clickhouse('--baseline', baseline, '--format', 'json'));
+    expect(run.code).toBe(0);
+    expect(parseJson(run).findings).toEqual([]);
+    expect(parseJson(run).stats.suppressed).toBeGreaterThan(0);
+  });
+
+  it('a window with no trace in it is clean, and says what it read', async () => {
+    const run = await argspan(clickhouse('--since', '2020-01-01', '--until', '2020-01-02'));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      'No findings in 0 span(s) of clickhouse default.otel_traces, traces starting from 2020-01-01T00:00:00.000Z before 2020-01-02T00:00:00.000Z.\n' +
+        'Rule remote_hop_not_allowlisted not run: needs remote_allowlist, which is empty.\n',
+    );
+  });
+
+  it('exits 2 naming the problem: wrong password, no such table, a rule ClickHouse refuses — never the password or a value', async () => {
+    const denied = await argspan(clickhouse(), { CLICKHOUSE_USER: USER, CLICKHOUSE_PASSWORD: 'wrong' });
+    expect(denied.code).toBe(2);
+    expect(denied.stderr).toContain('ClickHouse error AUTHENTICATION_FAILED');
+
+    const missing = await argspan(clickhouse('--table', 'no_such_table'));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(`argspan analyze: --table: default.no_such_table does not exist on ${server.url} (or this user may not read it)\n`);
+
+    const ruleDir = mkdtempSync(join(dir, 'duckdb-only-'));
+    writeFileSync(
+      join(ruleDir, 'hits_listed.sql'),
+      readFileSync(join(ROOT, 'analyzer/rules/ask_without_question.sql'), 'utf8')
+        .replace('id: ask_without_question', 'id: hits_listed')
+        .replace(/FROM tool_calls c\nWHERE .*/s, "FROM tool_calls c WHERE len(c.gate_hits) > 0 AND list_contains(c.gate_hits, 'x')"),
+    );
+    const refused = await argspan(clickhouse('--rules', ruleDir));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/hits_listed\.sql: rule hits_listed failed in ClickHouse .*(len|list_contains)/);
+    for (const r of [denied, missing, refused]) {
+      expect(r.stdout).toBe('');
+      expect(r.stderr + r.stdout).not.toContain(PASSWORD);
+      expect(r.stderr).not.toContain(CANARY_AWS_KEY);
+    }
+  });
+
+  it('refuses the other engine\'s options and paths before connecting (exit 2)', async () => {
+    const paths = await argspan(clickhouse('fixtures/traces/tokyo-invite.jsonl'));
+    expect([paths.code, paths.stderr]).toEqual([2, 'argspan analyze: --engine clickhouse reads the traces table, not files: remove the paths\n']);
+    const db = await argspan(clickhouse('--db', join(dir, 'x.duckdb')));
+    expect([db.code, db.stderr]).toEqual([2, 'argspan analyze: --db is an option of the duckdb engine, not of --engine clickhouse\n']);
+    const local = await argspan(clickhouse('--since', '2026-11-01T00:00:00'));
+    expect(local.code).toBe(2);
+    expect(local.stderr).toContain('--since must be a UTC date');
+    const url = analyzeBin('fixtures/traces/tokyo-invite.jsonl', '--clickhouse-url', server.url);
+    expect([url.code, url.stderr]).toEqual([2, 'argspan analyze: --clickhouse-url needs --engine clickhouse\n']);
+  });
+});

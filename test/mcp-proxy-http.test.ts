@@ -1,0 +1,195 @@
+/**
+ * `argspan mcp-proxy` over Streamable HTTP, both ways, with the SDK's own transports on loopback:
+ * the HTTP front (`--http`) in front of a stdio server, and a stdio front in front of an HTTP server
+ * (`--server-url`).
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { CallAttributes, McpAttributes } from '@argspan/conventions';
+import { makeCanary } from '../packages/adapters/test-support/fixtures.js';
+import { CLI_BIN, FIXTURE_SERVER, isAlive, readFileSpans, resultText, sleep, startProxy, toolSpans, waitGone } from './support/mcp-proxy.js';
+
+describe('argspan mcp-proxy --http (Streamable HTTP front, stdio server behind)', () => {
+  const work = mkdtempSync(join(tmpdir(), 'argspan-mcp-proxy-http-'));
+  const canary = makeCanary();
+  let proxy: ReturnType<typeof spawn>;
+  let stderr = '';
+  let url: URL;
+  let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  beforeAll(async () => {
+    proxy = spawn(process.execPath, [CLI_BIN, 'mcp-proxy', '--http', '127.0.0.1:0', '--traces-dir', join(work, 'traces'), '--state-dir', join(work, 'state'), '--', process.execPath, FIXTURE_SERVER], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    exited = new Promise((resolve) => proxy.once('close', (code, signal) => resolve({ code, signal })));
+    proxy.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    for (let i = 0; i < 600 && !/serving MCP at (\S+)/.test(stderr); i++) await sleep(25);
+    url = new URL(/serving MCP at (\S+)/.exec(stderr)![1]!);
+  });
+
+  afterAll(async () => {
+    if (proxy.exitCode === null) proxy.kill('SIGKILL');
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  async function connect(): Promise<{ client: Client; transport: StreamableHTTPClientTransport; received: JSONRPCMessage[] }> {
+    const transport = new StreamableHTTPClientTransport(url);
+    const client = new Client({ name: 'argspan-http-client', version: '2.0.0' });
+    await client.connect(transport);
+    const received: JSONRPCMessage[] = [];
+    const onmessage = transport.onmessage!;
+    transport.onmessage = (m: JSONRPCMessage) => {
+      received.push(m);
+      onmessage(m);
+    };
+    return { client, transport, received };
+  }
+
+  it('relays calls and progress per session, refuses a secret argument, and starts one server per session', async () => {
+    const a = await connect();
+    const b = await connect();
+    expect(a.transport.sessionId).toBeDefined();
+    expect(a.transport.sessionId).not.toBe(b.transport.sessionId);
+    expect(stderr.match(/started node \(pid \d+\)/g)).toHaveLength(2);
+    expect((await a.client.listTools()).tools.map((t) => t.name)).toContain('echo');
+    expect(resultText(await b.client.callTool({ name: 'echo', arguments: { text: 'over http' } }))).toBe('over http');
+    const refused = await a.client.callTool({ name: 'echo', arguments: { text: `OPENAI_API_KEY=${canary}` } });
+    expect(refused.isError).toBe(true);
+    expect(resultText(refused)).toContain('secret argument stays local');
+    await a.client.callTool({ name: 'count', arguments: { steps: 2 } }, undefined, { onprogress: () => undefined });
+    // Progress goes on the stream of the request it reports on: it reaches this client.
+    expect(a.received.filter((m) => 'method' in m && m.method === 'notifications/progress')).toHaveLength(2);
+    // Ending a session stops its server.
+    const pids = [...stderr.matchAll(/started node \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+    await b.transport.terminateSession();
+    await b.client.close();
+    await waitGone(pids[1]!);
+    expect(isAlive(pids[0]!)).toBe(true);
+    await a.client.close();
+  });
+
+  it('refuses a request whose Host is not loopback (DNS rebinding)', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { host: `evil.example:${url.port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }));
+    });
+    expect(status).toBe(403);
+  });
+
+  it('stops every server on SIGTERM and writes spans with the HTTP session id', async () => {
+    const pids = [...stderr.matchAll(/started node \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+    proxy.kill('SIGTERM');
+    expect(await exited).toEqual({ code: null, signal: 'SIGTERM' });
+    for (const pid of pids) await waitGone(pid);
+    const spans = readFileSpans(join(work, 'traces'));
+    const echo = toolSpans(spans, 'echo');
+    expect(echo).toHaveLength(2);
+    for (const s of echo) expect(s.attributes[McpAttributes.SESSION_ID]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(echo.find((s) => s.attributes[CallAttributes.ENFORCEMENT] === 'deny')!.attributes[McpAttributes.CLIENT_NAME]).toBe('argspan-http-client');
+    expect(stderr).not.toContain(canary);
+    expect(JSON.stringify(spans)).not.toContain(canary);
+  });
+});
+
+describe('argspan mcp-proxy --server-url (stdio front, Streamable HTTP server behind)', () => {
+  const token = `tok-${randomUUID()}`;
+  const calls: string[] = [];
+  const authorizations = new Set<string | undefined>();
+  let server: Server;
+  let serverUrl: string;
+
+  beforeAll(async () => {
+    const sessions = new Map<string, StreamableHTTPServerTransport>();
+    server = createServer(async (req, res) => {
+      authorizations.add(req.headers.authorization);
+      const sid = req.headers['mcp-session-id'];
+      let transport = typeof sid === 'string' ? sessions.get(sid) : undefined;
+      if (!transport) {
+        const mcp = new McpServer({ name: 'remote-http-server', version: '5.0.0' });
+        mcp.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => {
+          calls.push(text);
+          return { content: [{ type: 'text', text }] };
+        });
+        const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void sessions.set(id, created) });
+        await mcp.connect(created);
+        transport = created;
+      }
+      await transport.handleRequest(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    serverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('relays to the HTTP server with the configured header, gates calls first, and never prints the header', async () => {
+    const canary = makeCanary();
+    const proxy = await startProxy([], { options: ['--server-url', serverUrl, '--server-header', 'Authorization: Bearer ${REMOTE_MCP_TOKEN}'], env: { REMOTE_MCP_TOKEN: token } });
+    try {
+      expect(proxy.client.getServerVersion()).toMatchObject({ name: 'remote-http-server', version: '5.0.0' });
+      expect(resultText(await proxy.client.callTool({ name: 'echo', arguments: { text: 'to the remote' } }))).toBe('to the remote');
+      const refused = await proxy.client.callTool({ name: 'echo', arguments: { text: canary } });
+      expect(refused.isError).toBe(true);
+      expect(calls).toEqual(['to the remote']);
+      expect(authorizations).toEqual(new Set([`Bearer ${token}`]));
+    } finally {
+      await proxy.close();
+    }
+    const spans = readFileSpans(proxy.tracesDir);
+    expect(toolSpans(spans, 'echo')[0]!.attributes[McpAttributes.SERVER_NAME]).toBe('remote-http-server');
+    for (const text of [proxy.stderr(), JSON.stringify(spans), JSON.stringify(proxy.received)]) {
+      expect(text).not.toContain(token);
+      expect(text).not.toContain(canary);
+    }
+    proxy.remove();
+  });
+});
+
+describe('argspan mcp-proxy with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
+  it('sends its spans over OTLP/HTTP instead of writing files', async () => {
+    const bodies: string[] = [];
+    const collector = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        if (req.url === '/v1/traces') bodies.push(body);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+    const proxy = await startProxy([process.execPath, FIXTURE_SERVER], { env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: 'desktop-proxy' } });
+    try {
+      expect(resultText(await proxy.client.callTool({ name: 'echo', arguments: { text: 'over otlp' } }))).toBe('over otlp');
+    } finally {
+      await proxy.close();
+      collector.closeAllConnections();
+      await new Promise((resolve) => collector.close(resolve));
+    }
+    const sent = bodies.join('\n');
+    expect(sent).toContain('"execute_tool echo"');
+    expect(sent).toContain('"argspan.mcp.client.name"');
+    expect(sent).toContain('"desktop-proxy"');
+    expect(readFileSpans(proxy.tracesDir)).toEqual([]); // nothing spilled: the collector took every batch
+    proxy.remove();
+  });
+});

@@ -1,0 +1,286 @@
+/**
+ * `argspan mcp-proxy` (the built CLI) in front of a small real MCP server written with the SDK
+ * (test/support/mcp-fixture-server.mjs): resources, prompts, logging, progress, cancellation, a
+ * server-to-client request, the no-evidence gate, and the server crashing, failing to start or being
+ * stopped with the proxy.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CallToolResultSchema, ElicitRequestSchema, LATEST_PROTOCOL_VERSION, LoggingMessageNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ArgAttributes, CallAttributes, OtelAttributes } from '@argspan/conventions';
+import { makeCanary } from '../packages/adapters/test-support/fixtures.js';
+import { argSpansOf, CLI_BIN, FIXTURE_SERVER, isAlive, RawJsonLines, readFileSpans, resultText, sleep, startProxy, toolSpans, waitGone, type ProxyRun } from './support/mcp-proxy.js';
+
+/** What the fixture server saw, one event per line of its events file. */
+function events(file: string): { tool: string; phase?: string; subject?: string }[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+async function until(what: string, check: () => boolean, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+describe('argspan mcp-proxy relays every message type of a real SDK server', () => {
+  let work: string;
+  let eventsFile: string;
+  let proxy: ProxyRun;
+  let direct: Client;
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'argspan-mcp-proxy-protocol-'));
+    eventsFile = join(work, 'events.jsonl');
+    proxy = await startProxy([process.execPath, FIXTURE_SERVER], { env: { FIXTURE_EVENTS: eventsFile }, capabilities: { capabilities: { elicitation: {} } } });
+    direct = new Client({ name: 'argspan-test-client', version: '9.8.7' });
+    await direct.connect(new StdioClientTransport({ command: process.execPath, args: [FIXTURE_SERVER], stderr: 'pipe', env: { ...getDefaultEnvironment(), FIXTURE_EVENTS: join(work, 'direct-events.jsonl') } }));
+  });
+
+  afterAll(async () => {
+    await direct?.close();
+    if (proxy && isAlive(proxy.pid)) await proxy.close();
+    proxy?.remove();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('relays resources, resource templates and prompts as the server answers them', async () => {
+    expect(await proxy.client.listResources()).toEqual(await direct.listResources());
+    expect(await proxy.client.listResourceTemplates()).toEqual(await direct.listResourceTemplates());
+    for (const uri of ['fixture://notes', 'fixture://tickets/TCK-42']) {
+      expect(await proxy.client.readResource({ uri })).toEqual(await direct.readResource({ uri }));
+    }
+    expect(await proxy.client.listPrompts()).toEqual(await direct.listPrompts());
+    expect(await proxy.client.getPrompt({ name: 'review', arguments: { file: 'src/parser.py' } })).toEqual(await direct.getPrompt({ name: 'review', arguments: { file: 'src/parser.py' } }));
+    await proxy.client.ping();
+  });
+
+  it('relays progress notifications, logging and the server\'s own isError result', async () => {
+    await proxy.client.setLoggingLevel('info');
+    const logged: unknown[] = [];
+    proxy.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logged.push(n.params.data));
+    const from = proxy.received.length;
+    const result = await proxy.client.callTool({ name: 'count', arguments: { steps: 3 } }, undefined, { onprogress: () => undefined });
+    expect(resultText(result)).toBe('counted 3');
+    // The server's progress notifications reach the client with the token the client chose, before the result.
+    const after = proxy.received.slice(from) as { method?: string; id?: unknown; params?: { progressToken?: unknown; progress?: number } }[];
+    const answer = after.findIndex((m) => m.id !== undefined && m.method === undefined);
+    const progress = after.slice(0, answer).filter((m) => m.method === 'notifications/progress');
+    expect(progress.map((m) => m.params!.progress)).toEqual([1, 2, 3]);
+    expect(new Set(progress.map((m) => m.params!.progressToken))).toEqual(new Set([after[answer]!.id]));
+    await until('the log message', () => logged.length > 0);
+    expect(logged).toEqual(['counted to 3']);
+    const failed = await proxy.client.callTool({ name: 'fail', arguments: { why: 'test' } });
+    expect(failed).toEqual(await direct.callTool({ name: 'fail', arguments: { why: 'test' } }));
+  });
+
+  it('relays a request the server makes of the client (elicitation) and its answer', async () => {
+    proxy.client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      expect(request.params.message).toBe('Which colour for the logo?');
+      return { action: 'accept', content: { colour: 'teal' } };
+    });
+    expect(resultText(await proxy.client.callTool({ name: 'ask_user', arguments: { topic: 'the logo' } }))).toBe('accept: teal');
+  });
+
+  it('forwards a cancellation to the server, which stops the call', async () => {
+    const abort = new AbortController();
+    const call = proxy.client.callTool({ name: 'wait_for_cancel', arguments: { label: 'long job' } }, undefined, { signal: abort.signal });
+    await until('the server to start the call', () => events(eventsFile).some((e) => e.tool === 'wait_for_cancel' && e.phase === 'started'));
+    abort.abort('the user stopped it');
+    await expect(call).rejects.toThrow();
+    await until('the server to see the cancellation', () => events(eventsFile).some((e) => e.tool === 'wait_for_cancel' && e.phase === 'cancelled'));
+    // The relay still works after it.
+    expect(resultText(await proxy.client.callTool({ name: 'echo', arguments: { text: 'after the cancel' } }))).toBe('after the cancel');
+  });
+
+  it('answers a malformed tools/call itself, never sending it to the server', async () => {
+    const seen = events(eventsFile).length;
+    const bad = proxy.client.request({ method: 'tools/call', params: { name: 'echo', arguments: 'not an object' } } as never, CallToolResultSchema);
+    await expect(bad).rejects.toSatisfy((e: unknown) => e instanceof McpError && e.code === -32602);
+    expect(events(eventsFile).length).toBe(seen);
+  });
+
+  it('records every tools/call, with no_evidence on values nobody can be shown to have given (logged, not gated, by default)', async () => {
+    const sent = await proxy.client.callTool({ name: 'send_email', arguments: { to: 'maria.lopez@example.com', subject: 'Parser notes' } });
+    expect(resultText(sent)).toBe('sent');
+    await proxy.close();
+    const spans = readFileSpans(proxy.tracesDir);
+    const email = toolSpans(spans, 'send_email')[0]!;
+    expect(email.attributes).toMatchObject({ [CallAttributes.GATE_ACTION]: 'allow', [CallAttributes.ENFORCEMENT]: 'run' });
+    expect(argSpansOf(spans, email)['to']!.attributes).toMatchObject({ [ArgAttributes.PROVENANCE]: 'no_evidence', [ArgAttributes.DENYLISTED]: true });
+    expect(toolSpans(spans, 'wait_for_cancel')[0]!.attributes[OtelAttributes.ERROR_TYPE]).toBe('McpRequestCancelledError');
+    expect(toolSpans(spans, 'fail')[0]!.attributes[OtelAttributes.ERROR_TYPE]).toBe('McpToolError');
+    expect(toolSpans(spans, 'count')[0]!.attributes[OtelAttributes.ERROR_TYPE]).toBeUndefined();
+  });
+});
+
+describe('argspan mcp-proxy --on-no-evidence', () => {
+  const work = mkdtempSync(join(tmpdir(), 'argspan-mcp-proxy-noev-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  async function withProxy(options: string[], run: (proxy: ProxyRun, seen: () => ReturnType<typeof events>) => Promise<void>): Promise<void> {
+    const eventsFile = join(work, `events-${options.join('-').replace(/[^a-z]/g, '')}.jsonl`);
+    const proxy = await startProxy([process.execPath, FIXTURE_SERVER], { options, env: { FIXTURE_EVENTS: eventsFile } });
+    try {
+      await run(proxy, () => events(eventsFile));
+    } finally {
+      await proxy.close();
+      proxy.remove();
+    }
+  }
+
+  it('ask: holds a denylisted value found in no tool result, with one question; a value copied from a result runs', async () => {
+    await withProxy(['--on-no-evidence', 'ask'], async (proxy, seen) => {
+      const held = await proxy.client.callTool({ name: 'send_email', arguments: { to: 'maria.lopez@example.com', subject: 'Notes' } });
+      expect(held.isError).toBe(true);
+      expect(resultText(held)).toBe('Before I run send_email: which recipient (`to`) should I use? I could not confirm that you gave it, so I will not guess.');
+      expect(seen().some((e) => e.tool === 'send_email')).toBe(false);
+      await proxy.client.callTool({ name: 'lookup_contact', arguments: { name: 'Maria' } });
+      const sent = await proxy.client.callTool({ name: 'send_email', arguments: { to: 'maria.lopez@example.com', subject: 'Notes' } });
+      expect(resultText(sent)).toBe('sent');
+    });
+  });
+
+  it('block, from the flag or a policy file: denies it, naming the key and the option', async () => {
+    const policy = join(work, 'policy.json');
+    writeFileSync(policy, JSON.stringify({ no_evidence_action: 'block' }));
+    for (const options of [['--on-no-evidence', 'block'], ['--policy', policy]]) {
+      await withProxy(options, async (proxy, seen) => {
+        const denied = await proxy.client.callTool({ name: 'send_email', arguments: { to: 'someone@example.com', subject: 'Hi' } });
+        expect(denied.isError).toBe(true);
+        expect(resultText(denied)).toBe('argspan blocked send_email: value with no evidence of who gave it on send_email.to');
+        expect(seen()).toEqual([]);
+      });
+    }
+  });
+});
+
+describe('argspan mcp-proxy when the server crashes, cannot start, or is stopped with the proxy', () => {
+  /** The proxy as a plain child process speaking raw JSON lines (to see its exit code and stderr). */
+  function rawProxy(server: string[], env: Record<string, string> = {}) {
+    const work = mkdtempSync(join(tmpdir(), 'argspan-mcp-proxy-raw-'));
+    const child = spawn(process.execPath, [CLI_BIN, 'mcp-proxy', '--traces-dir', join(work, 'traces'), '--state-dir', join(work, 'state'), '--', ...server], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const lines = new RawJsonLines(child.stdout);
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+    return {
+      child,
+      send: (m: unknown) => child.stdin.write(JSON.stringify(m) + '\n'),
+      next: async () => JSON.parse((await lines.next()).text!) as { id: unknown; result?: unknown; error?: { code: number; message: string } },
+      stderr: () => stderr,
+      exited,
+      serverPid: async () => {
+        await until('the started line', () => /started \S+ \(pid \d+\)/.test(stderr));
+        return Number(/started \S+ \(pid (\d+)\)/.exec(stderr)![1]);
+      },
+      remove: () => rmSync(work, { recursive: true, force: true }),
+    };
+  }
+
+  async function initialize(p: ReturnType<typeof rawProxy>): Promise<void> {
+    p.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    await p.next();
+    p.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  }
+
+  it('a crash: the pending call gets a clear error, the server\'s stderr is passed on redacted, the proxy exits 4 and leaves no process', async () => {
+    const canary = makeCanary();
+    const p = rawProxy([process.execPath, FIXTURE_SERVER], { FIXTURE_STDERR_CANARY: canary });
+    try {
+      await initialize(p);
+      const serverPid = await p.serverPid();
+      p.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'crash', arguments: { code: 3 } } });
+      const answer = await p.next();
+      expect(answer).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32000, message: 'argspan mcp-proxy: the MCP server exited with code 3 before answering tools/call' } });
+      expect(await p.exited).toEqual({ code: 4, signal: null });
+      expect(isAlive(serverPid)).toBe(false);
+      expect(p.stderr()).toContain('fixture server crashing on purpose; token [REDACTED:');
+      expect(p.stderr()).toContain('argspan mcp-proxy: the MCP server exited with code 3');
+      expect(p.stderr()).not.toContain(canary);
+    } finally {
+      p.child.kill('SIGKILL');
+      p.remove();
+    }
+  });
+
+  it('answers a JSON-RPC batch and a line that is not JSON itself: neither reaches the server', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'argspan-mcp-proxy-batch-'));
+    const eventsFile = join(work, 'events.jsonl');
+    const p = rawProxy([process.execPath, FIXTURE_SERVER], { FIXTURE_EVENTS: eventsFile });
+    try {
+      await initialize(p);
+      // A batch could carry a tools/call past the gate.
+      p.send([{ jsonrpc: '2.0', id: 'b1', method: 'tools/call', params: { name: 'echo', arguments: { text: 'smuggled' } } }]);
+      expect(await p.next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'argspan mcp-proxy does not relay JSON-RPC batches; send one message per line' } });
+      p.child.stdin.write('{"jsonrpc": "2.0", "id": 9, "method": "tools/call", \n');
+      expect(await p.next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'argspan mcp-proxy: a line that is not JSON' } });
+      p.send({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'echo', arguments: { text: 'still relaying' } } });
+      expect(await p.next()).toMatchObject({ id: 10, result: { content: [{ type: 'text', text: 'still relaying' }] } });
+      expect(events(eventsFile)).toEqual([{ tool: 'echo' }]);
+    } finally {
+      p.child.kill('SIGKILL');
+      p.remove();
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it('a server command that does not exist: exit 2 naming the command, not its arguments', async () => {
+    const token = makeCanary();
+    const p = rawProxy(['/nonexistent/bin/mcp-server', '--token', token]);
+    try {
+      expect(await p.exited).toEqual({ code: 2, signal: null });
+      expect(p.stderr()).toBe('argspan mcp-proxy: cannot start mcp-server: ENOENT\n');
+    } finally {
+      p.remove();
+    }
+  });
+
+  it('the client closing stdin: the proxy stops the server and exits 0', async () => {
+    const p = rawProxy([process.execPath, FIXTURE_SERVER]);
+    try {
+      await initialize(p);
+      const serverPid = await p.serverPid();
+      p.child.stdin.end();
+      expect(await p.exited).toEqual({ code: 0, signal: null });
+      await waitGone(serverPid);
+    } finally {
+      p.remove();
+    }
+  });
+
+  it('SIGTERM to the proxy: the server and any process it started are stopped with it', async () => {
+    const marker = `argspan-orphan-check-${process.pid}-${Date.now()}`;
+    // A shell that stays the parent of the real server, as npx does: the whole process group must go.
+    const p = rawProxy(['sh', '-c', `"${process.execPath}" "${FIXTURE_SERVER}" ${marker}; true`]);
+    try {
+      await initialize(p);
+      const withMarker = () => readdirSync('/proc').filter((d) => /^\d+$/.test(d) && isAlive(Number(d)) && safeCmdline(d).includes(marker));
+      await until('the server behind the shell', () => withMarker().length > 0);
+      p.child.kill('SIGTERM');
+      expect(await p.exited).toEqual({ code: null, signal: 'SIGTERM' });
+      await until('no process left', () => withMarker().length === 0);
+    } finally {
+      p.child.kill('SIGKILL');
+      p.remove();
+    }
+  });
+});
+
+function safeCmdline(pid: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+  } catch {
+    return '';
+  }
+}
