@@ -120,19 +120,19 @@ describe('argspan analyze --html, opened in headless Chromium', () => {
     const total = expected.findings.length;
     const status = page.locator('#filter-status');
     await page.selectOption('#filters select[name=tool]', HOSTILE_TOOL);
-    expect(await status.textContent()).toBe(`Showing ${expected.findings.filter((f) => f.tool === HOSTILE_TOOL).length} of ${total} findings.`);
+    await expect.poll(() => status.textContent()).toBe(`Showing ${expected.findings.filter((f) => f.tool === HOSTILE_TOOL).length} of ${total} findings.`);
     await page.click('#filters button[type=reset]');
     await page.selectOption('#filters select[name=emitter]', 'genai-semconv');
     const foreign = expected.findings.filter((f) => expected.overview!.finding_emitters[`${f.trace_id}/${f.span_id}`] === 'genai-semconv').length;
     expect(foreign).toBeGreaterThan(0);
-    expect(await status.textContent()).toBe(`Showing ${foreign} of ${total} findings.`);
+    await expect.poll(() => status.textContent()).toBe(`Showing ${foreign} of ${total} findings.`);
     await page.click('#filters button[type=reset]');
     await page.selectOption('#filters select[name=severity]', 'critical');
     await page.selectOption('#filters select[name=rule]', 'credential_in_attribute');
-    expect(await status.textContent()).toBe(`Showing ${expected.findings.filter((f) => f.rule === 'credential_in_attribute').length} of ${total} findings.`);
+    await expect.poll(() => status.textContent()).toBe(`Showing ${expected.findings.filter((f) => f.rule === 'credential_in_attribute').length} of ${total} findings.`);
     expect(await page.locator('section.group:not([hidden])').count()).toBe(1);
-    await page.click('#filters button[type=reset]');
-    expect(await status.textContent()).toBe(`Showing ${total} of ${total} findings.`);
+    await page.click('#filters button[type=reset]'); // the page re-applies the filters after the form resets (next task)
+    await expect.poll(() => status.textContent()).toBe(`Showing ${total} of ${total} findings.`);
     expect(problems).toEqual([]);
   });
 
