@@ -45,10 +45,44 @@ describe('credential re-scan', () => {
     }
   });
 
+  it('finds a Docker config "auth" inside a JSON-encoded string (the keyword is spelled \\"auth\\" there)', async () => {
+    const auth = Buffer.from('deploy:Qm7xT2pLr9ZvK4wN8sDf').toString('base64');
+    const dockerJson = JSON.stringify({ auths: { 'registry.internal': { auth } } });
+    const b = new ArgspanTraceBuilder(0xc5);
+    const turn = b.turn('turn', 'run-d');
+    // once and twice encoded: a tool argument holding a JSON document as text
+    b.call(turn, cleanCall({ extra: { 'custom.args': JSON.stringify({ dockerJson }) } }));
+    b.call(turn, cleanCall({ extra: { 'custom.nested': JSON.stringify({ body: JSON.stringify({ dockerJson }) }) } }));
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-scan-')), 't.jsonl');
+    writeFileSync(file, b.lines('agent', 200).join('\n') + '\n');
+    const db = await Db.open();
+    try {
+      await loadTraces(db, [file], { allowPartial: false, maxLineBytes: DEFAULT_MAX_LINE_BYTES });
+      expect(await scanCredentials(db)).toBe(2);
+      const rows = await db.all(`SELECT "key", rule_id FROM credential_hits ORDER BY "key"`);
+      expect(rows).toEqual([
+        { key: 'custom.args', rule_id: 'docker-config-auth' },
+        { key: 'custom.nested', rule_id: 'docker-config-auth' },
+      ]);
+      expect(JSON.stringify(await db.all('SELECT * FROM credential_hits'))).not.toContain(auth);
+    } finally {
+      db.close();
+    }
+  });
+
   it('pre-filters on every built-in rule (an empty pre-filter would send every value through the detector)', () => {
     const prefilter = builtinPrefilter();
     expect(prefilter.length).toBeGreaterThan(50);
     expect(prefilter).toContain('ghp_');
     expect(prefilter.some((p) => new RegExp(p, 'i').test(DISCORD_CANARY))).toBe(true);
+  });
+
+  it('rules ordinary text out (a two-letter provider name such as `co` or `cf` passes only before a credential word)', () => {
+    const any = new RegExp(builtinPrefilter().join('|'), 'i');
+    for (const text of ['Please read the config docs before you commit the code', 'SELECT count(*) FROM orders WHERE region = $1', 'list the files in /src/components']) {
+      expect(any.test(text), text).toBe(false);
+    }
+    // the same names before a credential word still pass
+    for (const text of ['CO_API_KEY=x', 'cfToken: x', 'DD_APP_KEY=x']) expect(any.test(text), text).toBe(true);
   });
 });

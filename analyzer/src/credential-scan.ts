@@ -1,4 +1,5 @@
 import { BUILTIN_RULES, defaultSecretDetector, type SecretDetector } from '@argspan/core';
+import { escapedKeywordSpellings } from '@argspan/core/internal';
 import type { Db } from './db.js';
 import { sqlString } from './load/duckdb-types.js';
 import { attrListSql } from './load/schema.js';
@@ -72,11 +73,13 @@ export async function scanCredentials(
 
 /**
  * The built-in rules' pre-filter as regex sources: a rule's `prefilter` where it has one (a bare
- * Discord token, whose keywords are 90 three-letter starts), else its keywords as literals.
- * Empty (scan everything) if a rule has neither.
+ * Discord token, whose keywords are 90 three-letter starts), else its keywords as literals, with
+ * the spellings a keyword holding a quote has inside JSON strings (a Docker config's `"auth"` is
+ * `\"auth\"` in a JSON-encoded argument). Empty (scan everything) if a rule has neither.
  */
 export function builtinPrefilter(): string[] {
   if (BUILTIN_RULES.some((r) => r.keywords.length === 0 && r.prefilter === undefined)) return [];
   const literal = (k: string) => k.replace(/[\\^$.|?*+()[\]{}-]/g, (c) => `\\${c}`);
-  return [...new Set(BUILTIN_RULES.flatMap((r) => (r.prefilter === undefined ? r.keywords.map(literal) : [r.prefilter])))];
+  const spellings = (k: string) => [k, ...escapedKeywordSpellings(k)].map(literal);
+  return [...new Set(BUILTIN_RULES.flatMap((r) => (r.prefilter === undefined ? r.keywords.flatMap(spellings) : [r.prefilter])))];
 }

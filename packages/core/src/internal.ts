@@ -13,5 +13,6 @@ export { loadOrCreateHashKey, HashKeyError } from './hash-key-file.js';
 export { makeDirectories, makeDirectoriesSync } from './make-directories.js';
 export { parseRecordedCall, parsePolicyFields, RecordedCallError } from './recorded-call.js';
 export type { RecordedCall } from './recorded-call.js';
+export { escapedKeywordSpellings } from './secrets/index.js';
 export { snapshotArgs, ArgumentSnapshotError } from './snapshot.js';
 export type { KeyedValueHasher } from './keyed-hash.js';

@@ -160,6 +160,20 @@ function proven(proof: (secret: string) => boolean, secret: string): boolean {
   }
 }
 
+/**
+ * How a keyword holding a quote (`"auth"`) is spelled inside a JSON string and inside one inside
+ * another (`auth\"`, `auth\\\"`): from after any leading quote, so that the spellings do not
+ * start with the `\"` of every escaped string. Empty for a keyword without a quote. The detector
+ * adds them to its keywords (hits open decoding windows); a pre-filter on keywords needs them too.
+ */
+export function escapedKeywordSpellings(keyword: string): string[] {
+  if (!keyword.includes('"')) return [];
+  const out: string[] = [];
+  let spelled = keyword.replace(/^"+/, '');
+  for (let layer = 0; layer < 2; layer++) out.push((spelled = JSON.stringify(spelled).slice(1, -1)));
+  return out;
+}
+
 /** Build a detector from the built-in rules plus the user's. Pure and stateless across calls. */
 export function createSecretDetector(config: SecretDetectorConfig = {}): SecretDetector {
   const disabled = new Set(config.disabledRules ?? []);
@@ -217,14 +231,8 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   const keyWordIds = new Set(keyNamed.size > 0 ? CREDENTIAL_KEY_WORDS.map(keywordId) : []);
   const isKeyWord = new Uint8Array(keywordIds.size + 8);
   for (const id of keyWordIds) isKeyWord[id] = 1;
-  // A keyword holding a quote ("auth") is spelled \" inside a JSON string, and \\\" inside one
-  // inside another: those spellings (from after any leading quote, so that they do not start with
-  // the \" of every escaped string) are keywords of no rule, whose hits open decoding windows.
-  for (const k of [...keywordIds.keys()]) {
-    if (!k.includes('"')) continue;
-    let spelled = k.replace(/^"+/, '');
-    for (let layer = 0; layer < 2; layer++) keywordId((spelled = JSON.stringify(spelled).slice(1, -1)));
-  }
+  // A keyword's escaped spellings are keywords of no rule, whose hits open decoding windows.
+  for (const k of [...keywordIds.keys()]) for (const spelled of escapedKeywordSpellings(k)) keywordId(spelled);
   // Keywords are checked now; the scanner's tables are built on the first scan, so importing the
   // package (which creates the default detector) stays cheap.
   const keywords = [...keywordIds.keys()];

@@ -1,6 +1,6 @@
 import type { SecretRule } from '../types.js';
 import { rule } from './define.js';
-import { namePattern } from '../key-names.js';
+import { namePattern, normalizeName } from '../key-names.js';
 import { ASSIGN_TAIL, re } from './patterns.js';
 
 /** Value shapes (regex sources) of credentials that have no prefix of their own. */
@@ -17,6 +17,26 @@ export const SHAPE = {
 
 /** A key that names a credential: key, token, secret, password, auth, credential, signature, login, PAT. */
 const CREDENTIAL_WORD = /key|token|secret|pass|pwd|auth|cred|sig|private|bearer|login|(?:^|[_.-])pat(?:$|[_.-])/i;
+/** CREDENTIAL_WORD's words, loosely (`pat` anywhere), for pre-filters. */
+const CREDENTIAL_WORDS = ['key', 'token', 'secret', 'pass', 'pwd', 'auth', 'cred', 'sig', 'private', 'bearer', 'login', 'pat'];
+
+/**
+ * The pre-filter of a key-named rule (see SecretRule.prefilter): a provider name, then a
+ * credential word within the 32 key characters after it, as every finding has (namesCredential).
+ * A name that holds a credential word stands alone. (A word that begins inside the name cannot
+ * be the one a finding needs: a name is tried only where it ends at a word end, before a
+ * credential word's hit.) Without the word, two-letter names (`co`, `dd`, `cf`) would pass
+ * nearly every text.
+ */
+function keyedPrefilter(names: readonly string[]): string {
+  const standsAlone = (name: string): boolean => CREDENTIAL_WORDS.some((w) => normalizeName(name).includes(w));
+  const alone = names.filter(standsAlone);
+  const needWord = names.filter((n) => !standsAlone(n));
+  const parts = alone.map(namePattern);
+  if (needWord.length > 0) parts.push(`(?:${needWord.map(namePattern).join('|')})[\\w.-]{0,32}?(?:${CREDENTIAL_WORDS.join('|')})`);
+  return parts.join('|');
+}
+
 /**
  * The last word of a key that names something else than the credential: an id, a name, an
  * address, a hash, a public value, a setting (`ALGOLIA_APP_ID`, `SENTRY_AUTH_TOKEN_FILE`).
@@ -76,7 +96,7 @@ export function keyed(k: KeyedCredential): SecretRule {
     description: k.description,
     keywords: [],
     keyNames: k.names,
-    prefilter: k.names.map(namePattern).join('|'),
+    prefilter: keyedPrefilter(k.names),
     pattern: re(`(?<provider>${k.names.map(namePattern).join('|')})`, String.raw`(?<rest>[\w.-]{0,32}?)`, ASSIGN_TAIL, `(?<secret>${k.values.join('|')})`, String.raw`(?![\w+/=-])`),
     secretGroup: 'secret',
     minEntropy: k.minEntropy ?? 2.5,
