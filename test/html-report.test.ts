@@ -6,6 +6,10 @@ import { EventAttributes as A, HopEvents, Provenance } from '@argspan/convention
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openReport } from '../analyzer/src/bench/chromium.js';
+import { readChartAssets } from '../analyzer/src/reporters/html/chart-assets.js';
+import { LAZY_FROM_ROWS, ROWS_PER_BLOCK } from '../analyzer/src/reporters/html/findings-table.js';
+import { renderHtmlReport } from '../analyzer/src/reporters/html/render.js';
+import { repeatFindings } from '../analyzer/src/synth/repeat-findings.js';
 import { ArgspanTraceBuilder } from '../analyzer/src/synth/argspan-trace.js';
 import { CANARY_AWS_KEY, FIXTURE_RESOURCE, cleanCall, remoteCall } from '../analyzer/src/synth/rule-cases.js';
 import { ROOT, analyzeBin, parseJson } from './analyze-helpers.js';
@@ -95,7 +99,14 @@ describe('argspan analyze --html, opened in headless Chromium', () => {
     expect(await page.locator('#residency table').textContent()).toContain(HOSTILE_TOOL);
     expect(await page.locator('#findings').textContent()).toContain(HOSTILE_KEY);
     expect(await page.locator('#runs table').textContent()).toContain(HOSTILE_RUN);
-    expect(await page.locator(`#findings a[href^="${JAEGER}/trace/"]`).count()).toBeGreaterThan(0);
+    // Jaeger links: made by the page's script (one per finding row with a trace id, and the overview's span cells).
+    const linked = expected.findings.filter((f) => f.trace_id && /^[0-9a-f]+$/.test(f.trace_id));
+    expect(linked.length).toBeGreaterThan(0);
+    await expect.poll(() => page.locator(`#findings a[href^="${JAEGER}/trace/"]`).count()).toBe(linked.length);
+    const first = linked.find((f) => f.span_id && /^[0-9a-f]+$/.test(f.span_id))!;
+    const href = `${JAEGER}/trace/${first.trace_id}?uiFind=${first.span_id}`;
+    expect(await page.locator(`#findings a[href="${href}"]`).count()).toBeGreaterThan(0);
+    expect(await page.locator(`#turns a[href^="${JAEGER}/trace/"]`).count()).toBeGreaterThan(0);
   });
 
   it('draws each chart with the counts the analysis found', async () => {
@@ -134,6 +145,27 @@ describe('argspan analyze --html, opened in headless Chromium', () => {
     await page.click('#filters button[type=reset]'); // the page re-applies the filters after the form resets (next task)
     await expect.poll(() => status.textContent()).toBe(`Showing ${total} of ${total} findings.`);
     expect(problems).toEqual([]);
+  });
+
+  it('links the trace ids of a long list a block at a time, as each block comes into view', async () => {
+    const many = repeatFindings(expected, LAZY_FROM_ROWS + 3 * ROWS_PER_BLOCK);
+    const file = join(dir, 'long.html');
+    writeFileSync(file, renderHtmlReport(many, { jaegerUrl: JAEGER }, readChartAssets()));
+    const long = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await openReport(long, file);
+      const blocks = long.locator('#findings div.block.lazy');
+      const lastBlock = blocks.last();
+      const linkedIn = (block: typeof lastBlock) => block.locator(`a[href^="${JAEGER}/trace/"]`).count();
+      expect(await blocks.count()).toBeGreaterThan(3);
+      await expect.poll(() => linkedIn(blocks.first())).toBeGreaterThan(0);
+      expect(await linkedIn(lastBlock)).toBe(0); // far below the screen: not linked yet
+      await lastBlock.scrollIntoViewIfNeeded();
+      await expect.poll(() => linkedIn(lastBlock)).toBe(await lastBlock.locator('tr:not(.what)').count());
+    } finally {
+      await long.close();
+      rmSync(file, { force: true });
+    }
   });
 
   it('saves a screenshot of the whole report', async () => {

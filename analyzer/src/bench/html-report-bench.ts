@@ -18,8 +18,8 @@ import { join } from 'node:path';
 import { analyze } from '../analyze.js';
 import { readChartAssets } from '../reporters/html/chart-assets.js';
 import { renderHtmlReport, type HtmlReportOptions } from '../reporters/html/render.js';
-import { fingerprintOf, sortFindings, type Finding } from '../rules/run-rules.js';
 import { writeRealisticTraces } from '../synth/realistic.js';
+import { repeatFindings } from '../synth/repeat-findings.js';
 import type { AnalysisResult } from '../types.js';
 import { launchChromium, openReport } from './chromium.js';
 
@@ -28,23 +28,6 @@ function arg(name: string, fallback: number): number {
   const v = i >= 0 ? Number(process.argv[i + 1]) : fallback;
   if (!Number.isInteger(v) || v <= 0) throw new Error(`${name} must be a positive integer`);
   return v;
-}
-
-/** `base`'s findings repeated to `n`, copy k on trace ids of their own (so every row differs). */
-function scaled(base: AnalysisResult, n: number): AnalysisResult {
-  const real = base.findings;
-  const emitters: Record<string, string> = {};
-  const findings: Finding[] = [];
-  for (let i = 0; i < n; i++) {
-    const f = real[i % real.length]!;
-    const copy = Math.floor(i / real.length);
-    const trace_id = copy === 0 ? f.trace_id : `${copy.toString(16).padStart(8, '0')}${(f.trace_id ?? '').slice(8)}`;
-    const ids = { rule: f.rule, trace_id, span_id: f.span_id, tool: f.tool, key: f.key };
-    findings.push({ ...f, ...ids, fingerprint: fingerprintOf(ids) });
-    const emitter = base.overview?.finding_emitters[`${f.trace_id}/${f.span_id}`];
-    if (emitter) emitters[`${trace_id}/${f.span_id}`] = emitter;
-  }
-  return { ...base, findings: sortFindings(findings), overview: { ...base.overview!, finding_emitters: emitters } };
 }
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
@@ -70,7 +53,7 @@ async function main(): Promise<void> {
       { label: `${referenceN} findings (reference)`, findings: referenceN, options: {} },
     ];
     const reports = variants.map((v, i) => {
-      const result = scaled(base, v.findings);
+      const result = repeatFindings(base, v.findings);
       const t = performance.now();
       const html = renderHtmlReport(result, v.options, assets);
       const renderMs = performance.now() - t;

@@ -1,6 +1,8 @@
 /**
  * The page's own script (vanilla, no build step): it filters the server-rendered findings by rule,
- * severity, tool and emitter (a set's `data-tool` and `data-emitter`), and draws the charts with Observable Plot from the JSON data block.
+ * severity, tool and emitter (a set's `data-tool` and `data-emitter`), links trace ids to Jaeger
+ * when the report has a Jaeger URL (`data-jaeger` on the body), and draws the charts with
+ * Observable Plot from the JSON data block.
  * It reads text and writes only textContent, attributes and Plot's SVG (which sets text as text),
  * so nothing from the traces is ever parsed as HTML. Each chart that draws is marked
  * `data-drawn`; one that fails shows why and logs it.
@@ -41,6 +43,40 @@ export const CLIENT_SCRIPT = String.raw`(function () {
     form.addEventListener('change', apply);
     form.addEventListener('reset', function () { setTimeout(apply, 0); });
     form.hidden = false;
+  }
+
+  // Jaeger links (--jaeger-url), made here rather than written into each of up to 100k rows,
+  // where a link per row doubled the file and its parse time. An overview cell says its ids
+  // (data-trace, data-span); a finding row's ids are its two cells, linked a block at a time as
+  // the block comes near the screen.
+  var jaeger = document.body.dataset.jaeger;
+  if (jaeger && /^https?:\/\//i.test(jaeger)) {
+    var hex = /^[0-9a-f]+$/;
+    var link = function (trace, span, text, className) {
+      var a = document.createElement('a');
+      a.href = jaeger.replace(/\/+$/, '') + '/trace/' + trace + (hex.test(span) ? '?uiFind=' + span : '');
+      a.textContent = text;
+      if (className) a.className = className;
+      return a;
+    };
+    document.querySelectorAll('[data-trace]').forEach(function (el) {
+      if (hex.test(el.dataset.trace)) el.replaceWith(link(el.dataset.trace, el.dataset.span || '', el.textContent, el.className));
+    });
+    var linkRows = function (block) {
+      block.querySelectorAll('tr:not(.what)').forEach(function (row) {
+        var trace = row.cells[0].textContent.trim();
+        if (hex.test(trace)) row.cells[0].replaceChildren(link(trace, row.cells[1].textContent.trim(), trace));
+      });
+    };
+    var blocks = document.querySelectorAll('#findings div.block');
+    if (typeof IntersectionObserver === 'function') {
+      var near = new IntersectionObserver(function (entries) {
+        entries.forEach(function (e) {
+          if (e.isIntersecting) { near.unobserve(e.target); linkRows(e.target); }
+        });
+      }, { rootMargin: '2000px 0px' });
+      blocks.forEach(function (b) { near.observe(b); });
+    } else blocks.forEach(linkRows);
   }
 
   var cut = function (s, n) { return s.length > n ? s.slice(0, n - 1) + '\u2026' : s; };

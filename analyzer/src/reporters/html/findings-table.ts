@@ -21,16 +21,7 @@ export const LAZY_FROM_ROWS = 2000;
 /** Columns of a finding's row; the tool, key, message and emitter head the rows they share. */
 export const FINDING_COLUMNS = ['trace id', 'span id'] as const;
 
-const HEX = /^[0-9a-f]+$/;
-
-/** The Jaeger UI page of a span: its trace, with the span found (`uiFind`). */
-export function jaegerLink(base: string, traceId: string, spanId: string | null): string {
-  const root = base.replace(/\/+$/, '');
-  return `${root}/trace/${traceId}${spanId && HEX.test(spanId) ? `?uiFind=${spanId}` : ''}`;
-}
-
 export interface FindingsTableOptions {
-  jaegerUrl?: string;
   /** Emitter of the call behind a finding's span, keyed `trace_id/span_id`. */
   emitters: Readonly<Record<string, string>>;
 }
@@ -111,7 +102,7 @@ ${rule ? `<details><summary>What it means and what to do</summary><p>${html(rule
       const take = Math.min(set.findings.length - from, ROWS_PER_BLOCK - inBlock);
       if (rows.length) rows.push('</tbody>');
       rows.push(setHeading(set, from > 0));
-      for (let i = from; i < from + take; i++) rows.push(renderRow(set.findings[i]!, options));
+      for (let i = from; i < from + take; i++) rows.push(renderRow(set.findings[i]!));
       inBlock += take;
       from += take;
     }
@@ -125,8 +116,7 @@ function setHeading(set: Same, continued: boolean): string {
   return `<tbody data-tool="${html(set.tool)}" data-emitter="${html(set.emitter)}"><tr class=what><th colspan=2><span class=tool>${html(set.tool)}</span> · <code>${html(set.key)}</code> — ${html(set.message)} <small>(${n} finding${n === 1 ? '' : 's'}${continued ? ', continued' : ''}; written by ${html(set.emitter)})</small></th></tr>`;
 }
 
-function renderRow(f: Finding, options: FindingsTableOptions): string {
-  const trace = html(f.trace_id ?? '-');
-  const traceCell = options.jaegerUrl && f.trace_id && HEX.test(f.trace_id) ? `<a href="${html(jaegerLink(options.jaegerUrl, f.trace_id, f.span_id))}">${trace}</a>` : trace;
-  return `<tr><td>${traceCell}<td>${html(f.span_id ?? '-')}`;
+/** A finding's row: trace id, span id. (With a Jaeger URL the page's script links the trace id: see CLIENT_SCRIPT.) */
+function renderRow(f: Finding): string {
+  return `<tr><td>${html(f.trace_id ?? '-')}<td>${html(f.span_id ?? '-')}`;
 }

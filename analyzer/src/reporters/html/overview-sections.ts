@@ -1,7 +1,6 @@
 import { RESIDENCY_ORDER } from '@argspan/conventions';
 import type { HopRow, RunOverview } from '../../overview/types.js';
 import { html } from './escape.js';
-import { jaegerLink } from './findings-table.js';
 
 /** A table of rows; cells are already HTML. Numeric columns (`n`) align right. */
 export function table(head: readonly string[], rows: readonly (readonly string[])[], numeric: readonly number[] = []): string {
@@ -16,11 +15,10 @@ function shownOf(shown: number, total: number, what: string): string {
   return shown < total ? `<p class=note>Showing the first ${shown} of ${total} ${what}.</p>` : '';
 }
 
-/** A span id, linked to Jaeger when a URL is given. */
-export function spanRef(traceId: string | null, spanId: string | null, jaegerUrl: string | undefined): string {
-  const text = `${html(traceId ?? '-')}/${html(spanId ?? '-')}`;
-  if (!jaegerUrl || !traceId || !/^[0-9a-f]+$/.test(traceId)) return `<span class=mono>${text}</span>`;
-  return `<a class=mono href="${html(jaegerLink(jaegerUrl, traceId, spanId))}">${text}</a>`;
+/** A trace and span id; with a Jaeger URL the page's script links it (`data-trace`, `data-span`: see CLIENT_SCRIPT). */
+export function spanRef(traceId: string | null, spanId: string | null): string {
+  const ids = traceId ? ` data-trace="${html(traceId)}"${spanId ? ` data-span="${html(spanId)}"` : ''}` : '';
+  return `<span class=mono${ids}>${html(traceId ?? '-')}/${html(spanId ?? '-')}</span>`;
 }
 
 const count = (n: number) => String(n);
@@ -37,11 +35,11 @@ ${table(['run', 'tool calls', 'arguments', 'model-inferred', 'no evidence', 'hel
 ${shownOf(o.runs.rows.length, o.runs.total, 'runs')}`;
 }
 
-export function turnsSection(o: RunOverview, jaegerUrl: string | undefined): string {
+export function turnsSection(o: RunOverview): string {
   if (o.turns.total_turns === 0) return '<p class=none>No argument value was model-inferred or without evidence.</p>';
   const rows = o.turns.rows.map((r) => [
     html(r.turn ?? '(turn not in the traces)'),
-    spanRef(r.trace_id, r.turn_span_id, jaegerUrl),
+    spanRef(r.trace_id, r.turn_span_id),
     `<code>${html(r.run_id ?? '-')}</code>`,
     html(r.tool),
     `<code>${html(r.key)}</code>`,
@@ -82,13 +80,13 @@ function hopPath(h: HopRow): string {
     .join(' → ');
 }
 
-export function hopsSection(o: RunOverview, jaegerUrl: string | undefined): string {
+export function hopsSection(o: RunOverview): string {
   const h = o.hops;
   if (h.total === 0) return '<p class=none>No remote hop events (checkpoint, probe, lease, send) in these traces.</p>';
   const rows = h.rows.map((r, i) => [
     count(i + 1),
     html(r.tool ?? '(no tool)'),
-    spanRef(r.trace_id, r.span_id, jaegerUrl),
+    spanRef(r.trace_id, r.span_id),
     `<code>${html(r.run_id ?? '-')}</code>`,
     html(r.outcome),
     ms(r.probe_rtt_ms),
@@ -107,10 +105,10 @@ ${shownOf(h.rows.length, h.total, 'hops (earliest first)')}`;
 /** Fixed baseline entries listed (all are counted). */
 const FIXED_SHOWN = 1000;
 
-export function baselineSection(o: RunOverview, newFindings: number, jaegerUrl: string | undefined): string {
+export function baselineSection(o: RunOverview, newFindings: number): string {
   const b = o.baseline;
   if (!b) return '';
-  const rows = b.fixed.slice(0, FIXED_SHOWN).map((e) => [`<code>${html(e.rule)}</code>`, html(e.tool ?? '-'), `<code>${html(e.key ?? '-')}</code>`, spanRef(e.trace_id, e.span_id, jaegerUrl)]);
+  const rows = b.fixed.slice(0, FIXED_SHOWN).map((e) => [`<code>${html(e.rule)}</code>`, html(e.tool ?? '-'), `<code>${html(e.key ?? '-')}</code>`, spanRef(e.trace_id, e.span_id)]);
   return `<section id=baseline><h2>Against the baseline</h2>
 <p>Compared with <code>${html(b.file)}</code>: <b>${newFindings} new</b> finding(s) (the findings below: the baseline does not list them),
 <b>${b.fixed.length} fixed</b> (listed in the baseline, no longer found), ${b.still_present} still present and accepted by the baseline (not shown).</p>

@@ -83,7 +83,7 @@ ${select('emitter', 'emitter', values((f) => emitterOf(f, emitters)))}
 <title>argspan analyze report</title>
 <style>${STYLES}</style>
 </head>
-<body>
+<body${options.jaegerUrl ? ` data-jaeger="${html(options.jaegerUrl)}"` : ''}>
 <header>
 <h1>argspan analyze report</h1>
 <p class=note>${stats.files} file(s), ${stats.spans} span(s), ${stats.rules_run} rule(s) run, analysed in <span id=time-ms>${stats.time_ms}</span> ms. No argument value appears in this report: argspan records labels, counts and keyed hashes, never values.</p>
@@ -95,22 +95,22 @@ ${problems.length ? `<ul>${problems.map((p) => `<li>${p}</li>`).join('')}</ul>` 
 <h3>Findings by severity</h3>
 ${severityRows.length ? `<div class=chart data-chart=severity>Chart of the same numbers (needs JavaScript).</div>${table(['severity', 'findings'], severityRows, [1])}` : '<p class=none>No findings.</p>'}
 </section>
-${overview ? baselineSection(overview, findings.length, options.jaegerUrl) : ''}
+${overview ? baselineSection(overview, findings.length) : ''}
 <section id=findings><h2>Findings</h2>
 ${filters}
-${renderFindingsTable(findings, result.rules, { emitters, ...(options.jaegerUrl ? { jaegerUrl: options.jaegerUrl } : {}) })}
+${renderFindingsTable(findings, result.rules, { emitters })}
 </section>
 <section id=runs><h2>Runs</h2>
 ${overview ? runsSection(overview) : notGathered}
 </section>
 <section id=turns><h2>Invented and unevidenced fields per turn</h2>
-${overview ? turnsSection(overview, options.jaegerUrl) : notGathered}
+${overview ? turnsSection(overview) : notGathered}
 </section>
 <section id=residency><h2>Residency mix per tool</h2>
 ${overview ? residencySection(overview) : notGathered}
 </section>
 <section id=hops><h2>Hop timeline</h2>
-${overview ? hopsSection(overview, options.jaegerUrl) : notGathered}
+${overview ? hopsSection(overview) : notGathered}
 </section>
 <footer>Written by <code>argspan analyze --format html</code>. Self-contained: no request leaves this page. Charts drawn with ${credits}, inlined.</footer>
 <script type=application/json id=argspan-data>${jsonForScript(chartData(findings, overview))}</script>
