@@ -46,6 +46,20 @@ describe('loadOrCreateHashKey', () => {
     expect(readdirSync(dir)).toEqual([HASH_KEY_FILE]); // no temp file left
   });
 
+  it('removes the temp files of key creations whose process died, and keeps those of running ones', async () => {
+    const dir = freshDir();
+    await loadOrCreateHashKey(dir);
+    const temp = (pid: number) => `.${HASH_KEY_FILE}.${pid}.0a1b2c3d.tmp`;
+    for (const pid of [111111, 222222]) writeFileSync(join(dir, temp(pid)), 'f'.repeat(64) + '\n', { mode: 0o600 });
+    writeFileSync(join(dir, 'notes.tmp'), 'not ours'); // only the key's own temp files are touched
+    const running = new Set([222222]);
+    await loadOrCreateHashKeyWith(dir, { ...nodeKeyFileOps, isProcessAlive: (pid) => running.has(pid) });
+    expect(readdirSync(dir).sort()).toEqual([temp(222222), HASH_KEY_FILE, 'notes.tmp'].sort());
+    // a directory that cannot be listed does not stop the key from loading
+    const key = await loadOrCreateHashKeyWith(dir, { ...nodeKeyFileOps, readdir: () => Promise.reject(Object.assign(new Error('EACCES'), { code: 'EACCES' })) });
+    expect(key.equals(await loadOrCreateHashKey(dir))).toBe(true);
+  });
+
   it('callers racing on a fresh directory end up with one key', async () => {
     const dir = freshDir();
     const keys = await Promise.all(Array.from({ length: 8 }, () => loadOrCreateHashKey(dir)));

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { chmod, link, open, readFile, stat, unlink } from 'node:fs/promises';
+import { chmod, link, open, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DirectoryOps } from './make-directories.js';
 import { makeDirectories, nodeDirectoryOps } from './make-directories.js';
+import { isProcessAlive } from './process-alive.js';
 
 export const HASH_KEY_FILE = 'hash.key';
 const KEY_BYTES = 32;
@@ -69,6 +70,9 @@ export interface KeyFileOps extends DirectoryOps {
   unlink(path: string): Promise<void>;
   mode(path: string): Promise<number>;
   chmod(path: string, mode: number): Promise<void>;
+  readdir(path: string): Promise<string[]>;
+  /** Whether the process with this pid still runs (a temp file of a dead one is removed). */
+  isProcessAlive(pid: number): boolean;
 }
 
 export const nodeKeyFileOps: KeyFileOps = {
@@ -81,6 +85,8 @@ export const nodeKeyFileOps: KeyFileOps = {
   unlink: (path) => unlink(path),
   mode: async (path) => (await stat(path)).mode,
   chmod: (path, mode) => chmod(path, mode),
+  readdir: (path) => readdir(path),
+  isProcessAlive,
 };
 
 const errnoOf = (err: unknown): string => {
@@ -98,7 +104,8 @@ function ioError(what: string, file: string, err: unknown): HashKeyError {
  * hex, mode 0600, written to a temp file, fsync'd, then linked into place (exclusive: of two
  * processes racing, one links and both read its key) and the directory fsync'd. So the key file
  * appears whole or not at all: a crash or a full disk at any step leaves nothing that stops the
- * next call (a leftover `.hash.key.<pid>.<rand>.tmp` is never read).
+ * next call (a leftover `.hash.key.<pid>.<rand>.tmp` is never read, and once the key is loaded
+ * those of processes that no longer run are removed).
  *
  * An empty key file can only come from an older version killed between creating and writing it,
  * before any hash was recorded: it is repaired (each process appends a candidate key line and
@@ -127,9 +134,30 @@ export async function loadOrCreateHashKeyWith(stateDir: string, ops: KeyFileOps,
     });
     if (data === undefined) await createKeyFile(ops, stateDir, file, onStep);
     else if (data.length === 0) await appendCandidate(ops, file, onStep);
-    else return checkedKey(ops, file, data);
+    else {
+      const key = await checkedKey(ops, file, data);
+      await removeDeadTemps(ops, stateDir);
+      return key;
+    }
   }
   throw new HashKeyError('HASH_KEY_IO', file, `hash key ${file} kept changing while it was loaded (${MAX_ROUNDS} rounds); try again`);
+}
+
+/** The temp file key creation writes: `.hash.key.<pid>.<rand>.tmp`. */
+const TEMP_NAME = new RegExp(`^\\.${HASH_KEY_FILE.replace('.', '\\.')}\\.(\\d+)\\.[0-9a-f]{8}\\.tmp$`);
+
+/**
+ * Remove the temp files of key creations whose process died (killed before it removed its temp
+ * file: a key that was never linked, or a second name of the key file). Best effort: a failure
+ * here never stops the key from loading.
+ */
+async function removeDeadTemps(ops: KeyFileOps, dir: string): Promise<void> {
+  const names = await ops.readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = Number(TEMP_NAME.exec(name)?.[1]);
+    if (!pid || pid === process.pid || ops.isProcessAlive(pid)) continue;
+    await ops.unlink(join(dir, name)).catch(() => undefined);
+  }
 }
 
 /** The key on the first line, once the file is private (mode 0600). */

@@ -11,6 +11,7 @@ export { stripToPublicSchema } from './json-schema.js';
 export { isSecretKeyName, isPlaceholderValue } from './secret-key-names.js';
 export { loadOrCreateHashKey, HashKeyError } from './hash-key-file.js';
 export { makeDirectories, makeDirectoriesSync } from './make-directories.js';
+export { isProcessAlive } from './process-alive.js';
 export { parseRecordedCall, parsePolicyFields, RecordedCallError } from './recorded-call.js';
 export type { RecordedCall } from './recorded-call.js';
 export { escapedKeywordSpellings } from './secrets/index.js';

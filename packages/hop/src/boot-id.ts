@@ -17,13 +17,4 @@ export function currentBootId(): string {
   return cached;
 }
 
-/** True when a process with this pid exists (EPERM counts as alive). */
-export function isProcessAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { isProcessAlive } from '@argspan/core/internal';
