@@ -25,7 +25,7 @@ export { readChartAssets } from './reporters/html/chart-assets.js';
 export type { ChartAssets, InlineLibrary } from './reporters/html/chart-assets.js';
 export { exitVerdict, DEFAULT_FAIL_ON } from './verdict.js';
 export type { ExitVerdict, FailOn } from './verdict.js';
-export type { RunOverview, OverviewTotals, RunRow, TurnFieldRow, HopOverview, HopRow, HopEventRow, BaselineComparison } from './overview/types.js';
+export type { RunOverview, OverviewTotals, CallCounts, RunRow, TurnFieldRow, HopOverview, HopRow, HopEventRow, BaselineComparison } from './overview/types.js';
 export type { BaselineEntry } from './baseline.js';
 export { SCHEMA_TABLES } from './export-parquet.js';
 export { DEFAULT_MAX_LINE_BYTES } from './load/load-file.js';

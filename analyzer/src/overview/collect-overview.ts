@@ -4,7 +4,7 @@ import type { BaselineEntry } from '../baseline.js';
 import type { Db, Row } from '../db.js';
 import { sqlString } from '../load/duckdb-types.js';
 import type { Finding } from '../rules/run-rules.js';
-import type { HopEventRow, HopRow, RunOverview, RunRow, TurnFieldRow } from './types.js';
+import type { CallCounts, HopEventRow, HopRow, RunOverview, RunRow, TurnFieldRow } from './types.js';
 
 /** How many rows of each list the report carries; totals are always exact. */
 export const OVERVIEW_LIMITS = { runs: 200, turns: 100, tools: 50, hops: 100 } as const;
@@ -111,17 +111,7 @@ export async function collectOverview(
   const findingEmitters: Record<string, string> = {};
   for (const r of await db.all(FINDING_EMITTERS_SQL)) findingEmitters[`${r.trace_id}/${r.span_id}`] = text(r.emitter)!;
   const overview: RunOverview = {
-    totals: {
-      runs: num(t.runs),
-      turns: num(t.turns),
-      tool_calls: num(t.tool_calls),
-      arguments: num(t.arguments),
-      model_inferred: num(t.model_inferred),
-      no_evidence: num(t.no_evidence),
-      held: num(t.held),
-      denied: num(t.denied),
-      remote: num(t.remote),
-    },
+    totals: { runs: num(t.runs), turns: num(t.turns), ...callCounts(t) },
     emitters: emitterRows.map((r) => ({ emitter: text(r.emitter) ?? '', calls: num(r.calls) })),
     finding_emitters: findingEmitters,
     runs: { rows: runRows.map(runRow), total: num(runRows[0]?.total) },
@@ -157,9 +147,8 @@ export async function collectOverview(
   return overview;
 }
 
-function runRow(r: Row): RunRow {
+function callCounts(r: Row): CallCounts {
   return {
-    run_id: text(r.run_id) ?? '',
     tool_calls: num(r.tool_calls),
     arguments: num(r.arguments),
     model_inferred: num(r.model_inferred),
@@ -168,6 +157,10 @@ function runRow(r: Row): RunRow {
     denied: num(r.denied),
     remote: num(r.remote),
   };
+}
+
+function runRow(r: Row): RunRow {
+  return { run_id: text(r.run_id) ?? '', ...callCounts(r) };
 }
 
 function turnRow(r: Row): TurnFieldRow {

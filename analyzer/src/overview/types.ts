@@ -23,10 +23,8 @@ export interface RunOverview {
   baseline?: BaselineComparison;
 }
 
-export interface OverviewTotals {
-  /** Distinct run ids (a call without one counts its trace as its run). */
-  runs: number;
-  turns: number;
+/** What the overview counts of a set of tool calls (all of them, or one run's). */
+export interface CallCounts {
   tool_calls: number;
   arguments: number;
   model_inferred: number;
@@ -36,15 +34,14 @@ export interface OverviewTotals {
   remote: number;
 }
 
-export interface RunRow {
+export interface OverviewTotals extends CallCounts {
+  /** Distinct run ids (a call without one counts its trace as its run). */
+  runs: number;
+  turns: number;
+}
+
+export interface RunRow extends CallCounts {
   run_id: string;
-  tool_calls: number;
-  arguments: number;
-  model_inferred: number;
-  no_evidence: number;
-  held: number;
-  denied: number;
-  remote: number;
 }
 
 export interface TurnFieldRow {
