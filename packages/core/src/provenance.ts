@@ -10,6 +10,8 @@ import type { CallContext, ContextEntry, Leaf, SecretDetector } from './types.js
 export const MIN_MATCH_LENGTH = 2;
 
 const EMAIL = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/g;
+/** A value that is one e-mail address. */
+const EMAIL_VALUE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const NUMERIC = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/;
 // eslint-disable-next-line no-control-regex
 const ASCII = /^[\x00-\x7f]*$/;
@@ -101,7 +103,9 @@ function canonicalNumber(raw: string): string {
 interface IndexedSource {
   callId?: string;
   tokens: string[];
-  positions: Map<string, number[]>;
+  /** Each token's first position; `next[i]` is the token at `i`'s next position (-1: none). No array per token. */
+  first: Map<string, number>;
+  next: Int32Array;
   emails: Set<string>;
   /** Length of the source text: a longer value cannot be inside it. */
   length: number;
@@ -119,21 +123,20 @@ interface IndexedSource {
 
 function indexSource(text: string, callId?: string): IndexedSource {
   const tokens = tokenize(text);
-  const positions = new Map<string, number[]>();
-  tokens.forEach((t, i) => {
-    const list = positions.get(t);
-    if (list) list.push(i);
-    else positions.set(t, [i]);
-  });
+  const first = new Map<string, number>();
+  const next = new Int32Array(tokens.length);
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const t = tokens[i]!;
+    next[i] = first.get(t) ?? -1;
+    first.set(t, i);
+  }
   const emails = new Set(text.includes('@') ? (text.toLowerCase().match(EMAIL) ?? []) : []);
   const length = text.length;
-  return callId === undefined ? { tokens, positions, emails, length } : { callId, tokens, positions, emails, length };
+  return callId === undefined ? { tokens, first, next, emails, length } : { callId, tokens, first, next, emails, length };
 }
 
 function containsSequence(src: IndexedSource, seq: readonly string[]): boolean {
-  const starts = src.positions.get(seq[0]!);
-  if (!starts) return false;
-  outer: for (const s of starts) {
+  outer: for (let s = src.first.get(seq[0]!) ?? -1; s >= 0; s = src.next[s]!) {
     if (s + seq.length > src.tokens.length) continue;
     for (let j = 1; j < seq.length; j++) if (src.tokens[s + j] !== seq[j]) continue outer;
     return true;
@@ -227,9 +230,10 @@ export class ProvenanceIndex {
   find(text: string, detector?: SecretDetector): { source: 'user' } | { source: 'context'; callId?: string; inherited?: InheritedResidency } | undefined {
     const trimmed = text.trim();
     if (trimmed.length > this.longest) return undefined;
-    const lower = trimmed.toLowerCase();
-    if (lower.length < MIN_MATCH_LENGTH && !NUMERIC.test(lower)) return undefined;
-    const isEmail = /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(lower);
+    if (trimmed.length < MIN_MATCH_LENGTH && !NUMERIC.test(trimmed.toLowerCase())) return undefined;
+    // Lower-cased only for an e-mail address (the only lookup by the text itself); the shape test ignores case.
+    const isEmail = trimmed.includes('@') && EMAIL_VALUE.test(trimmed);
+    const lower = isEmail ? trimmed.toLowerCase() : '';
     const seq = isEmail ? [] : tokenize(text);
     if (!isEmail && seq.length === 0) return undefined;
     const hit = (src: IndexedSource): boolean => (isEmail ? src.emails.has(lower) : containsSequence(src, seq));
