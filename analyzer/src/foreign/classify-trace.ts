@@ -213,10 +213,18 @@ function matchProposals(
   return { unexecuted, copies };
 }
 
+/** A value as JSON with object keys sorted: equal for equal arguments whatever their key order. Built by appending (no array per node). */
 function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (Array.isArray(v)) {
+    let out = '[';
+    for (let i = 0; i < v.length; i++) out += (i === 0 ? '' : ',') + canonical(v[i]);
+    return out + ']';
+  }
   if (v !== null && typeof v === 'object') {
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+    const keys = Object.keys(v).sort();
+    let out = '{';
+    for (let i = 0; i < keys.length; i++) out += (i === 0 ? '' : ',') + JSON.stringify(keys[i]) + ':' + canonical((v as Record<string, unknown>)[keys[i]!]);
+    return out + '}';
   }
   return JSON.stringify(v) ?? 'undefined';
 }

@@ -91,7 +91,18 @@ function tokenizeSlow(text: string): string[] {
 function maybeNumber(token: string): string {
   const c = token.charCodeAt(0);
   const numericStart = (c >= 48 && c <= 57) || c === 43 || c === 45; // 0-9, +, -
-  return numericStart && NUMERIC.test(token) ? canonicalNumber(token) : token;
+  if (!numericStart) return token;
+  // Digits only, no leading zero, short enough to be exact: already in canonical form.
+  if (c !== 48 && token.length <= 15 && isDigits(token)) return token;
+  return NUMERIC.test(token) ? canonicalNumber(token) : token;
+}
+
+function isDigits(token: string): boolean {
+  for (let i = 0; i < token.length; i++) {
+    const d = token.charCodeAt(i);
+    if (d < 48 || d > 57) return false;
+  }
+  return true;
 }
 
 function canonicalNumber(raw: string): string {
@@ -327,7 +338,7 @@ export function tagProvenance(
   taintDetector?: SecretDetector,
 ): ProvenanceTag {
   const found = index.find(leaf.text, taintDetector);
-  if (found?.source === 'user') return { provenance: Provenance.USER_EXPLICIT };
+  if (found?.source === 'user') return USER_TAG;
   if (found?.source === 'context') {
     const tag: ProvenanceTag = { provenance: Provenance.CONTEXT_RETRIEVED };
     if (found.callId !== undefined) tag.sourceCallId = found.callId;
@@ -341,5 +352,10 @@ export function tagProvenance(
       }
     }
   }
-  return { provenance: unasserted };
+  return unasserted === Provenance.NO_EVIDENCE ? NO_EVIDENCE_TAG : MODEL_INFERRED_TAG;
 }
+
+// The common tags, one object each (tagProvenance runs on every leaf; its callers only read them).
+const USER_TAG: ProvenanceTag = { provenance: Provenance.USER_EXPLICIT };
+const MODEL_INFERRED_TAG: ProvenanceTag = { provenance: Provenance.MODEL_INFERRED };
+const NO_EVIDENCE_TAG: ProvenanceTag = { provenance: Provenance.NO_EVIDENCE };
