@@ -57,9 +57,15 @@ export class ForeignRowTables {
   /** Label numbers by rule, provenance, residency, then `denylisted` as 0 or 1. */
   private readonly labelNos = new Map<string, Map<string, Map<string, [number, number]>>>();
   private readonly stringNos = new Map<string, number>();
-  /** Hashes of recent short values by value (agents repeat values: flags, counts, names), four words each. */
+  /**
+   * Hashes of recent short values (agents repeat values: flags, counts, names), four words each,
+   * in a direct-mapped table: a value's slot is a hash of its text, and the value held there
+   * says whether the words are its own. One array read per leaf, nothing to grow or clear.
+   */
   private readonly hashes = new Uint32Array(4 * HASH_MEMO_SIZE);
-  private readonly hashSlots = new Map<string, number>();
+  private readonly hashed: (string | undefined)[] = new Array<string | undefined>(HASH_MEMO_SIZE).fill(undefined);
+  /** The hash of the last long value (not remembered). */
+  private readonly longHash = new Uint32Array(4);
   private closed = false;
 
   private constructor(
@@ -114,23 +120,19 @@ export class ForeignRowTables {
   }
 
   private addArg(callNo: number, a: ForeignArgRow, text: string): void {
-    this.args.row(callNo, this.keyNo(a.key, a.leaf), this.labelNo(a), this.hashes, 4 * this.hashSlot(text), a.bytes);
-  }
-
-  /** The slot of `hashes` holding the hash of `text`: remembered for short values, slot 0 (rewritten each time) for long ones. */
-  private hashSlot(text: string): number {
+    const keyNo = this.keyNo(a.key, a.leaf);
+    const labelNo = this.labelNo(a);
     if (text.length > HASH_MEMO_VALUE_LENGTH) {
-      this.hasher.hashInto(text, this.hashes, 0);
-      return 0;
+      this.hasher.hashInto(text, this.longHash, 0);
+      this.args.row(callNo, keyNo, labelNo, this.longHash, 0, a.bytes);
+      return;
     }
-    let slot = this.hashSlots.get(text);
-    if (slot === undefined) {
-      if (this.hashSlots.size === HASH_MEMO_SIZE - 1) this.hashSlots.clear();
-      slot = this.hashSlots.size + 1;
-      this.hashSlots.set(text, slot);
+    const slot = memoSlot(text);
+    if (this.hashed[slot] !== text) {
+      this.hashed[slot] = text;
       this.hasher.hashInto(text, this.hashes, 4 * slot);
     }
-    return slot;
+    this.args.row(callNo, keyNo, labelNo, this.hashes, 4 * slot, a.bytes);
   }
 
   /** A blob on the call's own span leaves `call_span_id` NULL (the same span: no second string to pass). */
@@ -224,9 +226,16 @@ export class ForeignRowTables {
   }
 }
 
-/** Values remembered with their hash at most (then forgotten all at once), and the longest remembered. */
+/** Slots of the value hash memo (a power of two), and the longest value remembered. */
 const HASH_MEMO_SIZE = 1 << 16;
 const HASH_MEMO_VALUE_LENGTH = 64;
+
+/** A short value's slot in the hash memo: FNV-1a of its UTF-16 code units, folded to the table's size. */
+function memoSlot(text: string): number {
+  let h = 0x811c9dc5 ^ text.length;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h ^ (h >>> 16)) & (HASH_MEMO_SIZE - 1);
+}
 
 /** Rows per data chunk (DuckDB's vector size). */
 const CHUNK_ROWS = 2048;
