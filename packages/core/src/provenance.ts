@@ -114,9 +114,7 @@ function canonicalNumber(raw: string): string {
 interface IndexedSource {
   callId?: string;
   tokens: string[];
-  /** Each token's first position; `next[i]` is the token at `i`'s next position (-1: none). No array per token. */
-  first: Map<string, number>;
-  next: Int32Array;
+  positions: Map<string, number[]>;
   emails: Set<string>;
   /** Length of the source text: a longer value cannot be inside it. */
   length: number;
@@ -134,20 +132,23 @@ interface IndexedSource {
 
 function indexSource(text: string, callId?: string): IndexedSource {
   const tokens = tokenize(text);
-  const first = new Map<string, number>();
-  const next = new Int32Array(tokens.length);
-  for (let i = tokens.length - 1; i >= 0; i--) {
+  // One map operation per repeated token (prompts repeat their words), an array per distinct one.
+  const positions = new Map<string, number[]>();
+  for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    next[i] = first.get(t) ?? -1;
-    first.set(t, i);
+    const list = positions.get(t);
+    if (list) list.push(i);
+    else positions.set(t, [i]);
   }
   const emails = new Set(text.includes('@') ? (text.toLowerCase().match(EMAIL) ?? []) : []);
   const length = text.length;
-  return callId === undefined ? { tokens, first, next, emails, length } : { callId, tokens, first, next, emails, length };
+  return callId === undefined ? { tokens, positions, emails, length } : { callId, tokens, positions, emails, length };
 }
 
 function containsSequence(src: IndexedSource, seq: readonly string[]): boolean {
-  outer: for (let s = src.first.get(seq[0]!) ?? -1; s >= 0; s = src.next[s]!) {
+  const starts = src.positions.get(seq[0]!);
+  if (!starts) return false;
+  outer: for (const s of starts) {
     if (s + seq.length > src.tokens.length) continue;
     for (let j = 1; j < seq.length; j++) if (src.tokens[s + j] !== seq[j]) continue outer;
     return true;
