@@ -1,3 +1,4 @@
+import type { DuckDBVarCharVector } from '@duckdb/node-api';
 import { BUILTIN_RULES, defaultSecretDetector, type SecretDetector } from '@argspan/core';
 import { escapedKeywordSpellings } from '@argspan/core/internal';
 import type { Db } from './db.js';
@@ -34,21 +35,26 @@ export async function scanCredentials(
   const eventAttrs = 'flatten(list_transform(events, lambda e: e.attributes))';
   // The per-value match runs in a plain filter after the unnest: inside a lambda under UNNEST,
   // DuckDB evaluates it row by row and compiles the pattern again for every span.
-  const candidates = await phase(onPhase, 'credential scan: pre-filter', () =>
-    db.all(`
+  // The candidates are streamed a chunk at a time: on prose-heavy traces (other libraries' prompts)
+  // most values hold a short keyword, and holding them all as row objects took gigabytes.
+  const hits: { trace_id: unknown; span_id: unknown; scope: unknown; key: unknown; ruleId: string }[] = [];
+  await phase(onPhase, 'credential scan: pre-filter', async () => {
+    const result = await db.conn.stream(`
     SELECT trace_id, span_id, 'span' AS scope, "key", str_value
     FROM (SELECT trace_id, span_id, unnest(attr_keys) AS "key", unnest(attr_str) AS str_value FROM span_structs WHERE ${anyValue('attr_str')})
     WHERE ${match('str_value')}
     UNION ALL
     SELECT trace_id, span_id, 'event', a."key", a."value".stringValue
     FROM (SELECT trace_id, span_id, unnest(${eventAttrs}) AS a FROM span_structs WHERE len(events) > 0 AND ${anyValue(attrListSql('attr_str', eventAttrs))})
-    WHERE ${match('a."value".stringValue')}`),
-  );
-  const hits: { trace_id: unknown; span_id: unknown; scope: unknown; key: unknown; ruleId: string }[] = [];
-  for (const c of candidates) {
-    const finding = detector.find(String(c.str_value));
-    if (finding) hits.push({ trace_id: c.trace_id, span_id: c.span_id, scope: c.scope, key: c.key, ruleId: finding.ruleId });
-  }
+    WHERE ${match('a."value".stringValue')}`);
+    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      const [traceIds, spanIds, scopes, keys, values] = [0, 1, 2, 3, 4].map((c) => chunk.getColumnVector(c) as DuckDBVarCharVector);
+      for (let i = 0; i < chunk.rowCount; i++) {
+        const finding = detector.find(String(values!.getItem(i)));
+        if (finding) hits.push({ trace_id: traceIds!.getItem(i), span_id: spanIds!.getItem(i), scope: scopes!.getItem(i), key: keys!.getItem(i), ruleId: finding.ruleId });
+      }
+    }
+  });
   // A resource hit is reported on the resource's first span, looked up only for resources that hit.
   const resourceHits = (await db.all(`SELECT resource_id, "key", str_value FROM resource_attributes WHERE "type" = 'string' AND (${match('str_value')})`))
     .map((c) => ({ resource_id: c.resource_id, key: c.key, finding: detector.find(String(c.str_value)) }))

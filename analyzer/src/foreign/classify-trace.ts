@@ -183,7 +183,13 @@ function matchProposals(
   // Shapes (tool and canonical arguments) only where an id cannot match: built on first need.
   let byShape: Map<string, ForeignCall> | undefined;
   const shapeOf = (c: ForeignCall | Omit<ForeignCall, 'emitter'>) => `${c.tool}\u0000${canonical(decode(c).value)}`;
-  const emitterOf = new Map(spans.map((s) => [s.spanId, modelEmitter(s)]));
+  // The model span's emitter is needed only for a proposal no tool span ran: spans found on first need.
+  let spanById: Map<string, ForeignSpan> | undefined;
+  const emitterOf = (spanId: string): ForeignEmitter | undefined => {
+    spanById ??= new Map(spans.map((s) => [s.spanId, s]));
+    const span = spanById.get(spanId);
+    return span && modelEmitter(span);
+  };
   const first = new Map<string, ForeignCall>();
   const unexecuted: ForeignCall[] = [];
   const copies: Omit<ArgumentBlobRow, 'traceId'>[] = [];
@@ -200,17 +206,25 @@ function matchProposals(
       copies.push({ spanId: p.spanId, attribute: p.args.attribute, callSpanId: call.spanId });
       continue;
     }
-    const own: ForeignCall = { ...p, emitter: emitterOf.get(p.spanId) ?? 'genai-semconv' };
+    const own: ForeignCall = { ...p, emitter: emitterOf(p.spanId) ?? 'genai-semconv' };
     first.set(p.callId ?? shape!, own);
     unexecuted.push(own);
   }
   return { unexecuted, copies };
 }
 
+/** A value as JSON with object keys sorted: equal for equal arguments whatever their key order. Built by appending (no array per node). */
 function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (Array.isArray(v)) {
+    let out = '[';
+    for (let i = 0; i < v.length; i++) out += (i === 0 ? '' : ',') + canonical(v[i]);
+    return out + ']';
+  }
   if (v !== null && typeof v === 'object') {
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+    const keys = Object.keys(v).sort();
+    let out = '{';
+    for (let i = 0; i < keys.length; i++) out += (i === 0 ? '' : ',') + JSON.stringify(keys[i]) + ':' + canonical((v as Record<string, unknown>)[keys[i]!]);
+    return out + '}';
   }
   return JSON.stringify(v) ?? 'undefined';
 }

@@ -160,7 +160,8 @@ const OI_MESSAGE = /^llm\.(input|output)_messages\.(\d+)\.message\.(.+)$/;
 function readOpenInferenceMessages(span: ForeignSpan, into: TraceEvidence): void {
   const messages = new Map<string, Map<string, string>>();
   for (const [key, value] of span.attrs) {
-    if (typeof value !== 'string') continue;
+    // Every key read here starts with `llm.`: the rest of the span's attributes are passed over.
+    if (typeof value !== 'string' || !key.startsWith('llm.')) continue;
     if (key.startsWith('llm.tools.') && key.endsWith('.tool.json_schema')) {
       const tool = parse(value);
       if (isObject(tool)) into.schema(tool.name ?? (isObject(tool.function) ? tool.function.name : undefined), tool.input_schema ?? tool.parameters ?? (isObject(tool.function) ? tool.function.parameters : undefined));

@@ -10,6 +10,8 @@ import {
   type DuckDBConnection,
   type DuckDBType,
   type DuckDBValue,
+  type DuckDBIntegerVector,
+  type DuckDBUIntegerVector,
   type DuckDBVector,
 } from '@duckdb/node-api';
 import type { KeyedValueHasher } from '@argspan/core/internal';
@@ -19,53 +21,65 @@ import type { ArgumentBlobRow, ForeignArgRow, ForeignCallRow, ForeignRowSink } f
 /**
  * Where other libraries' calls are kept. Their argument leaves are many (13 per call in typical
  * traces, against one `tool_arg` span per leaf in argspan's own), so they are stored narrow —
- * numbers only, the call's columns once in `foreign_calls`, each key and label once — and
+ * numbers only, the call's columns once in `foreign_calls`, each key, label and name once — and
  * `tool_args` becomes a view joining them back, beside argspan's own rows (`argspan_tool_args`).
  * Written wide, every leaf copied its call's ids and names: four times the memory and most of the
  * analysis time.
  */
-export const FOREIGN_TABLES = ['foreign_calls', 'foreign_calls_resolved', 'foreign_args', 'foreign_arg_keys', 'foreign_arg_labels', 'foreign_blobs', 'argspan_tool_args'] as const;
+export const FOREIGN_TABLES = ['foreign_calls', 'foreign_calls_resolved', 'foreign_args', 'foreign_arg_keys', 'foreign_arg_labels', 'foreign_strings', 'foreign_blobs', 'argspan_tool_args'] as const;
 
 const DDL = `
-CREATE TABLE foreign_calls (call_no INTEGER, trace_no INTEGER, span_id VARCHAR, "name" VARCHAR, end_ns BIGINT, file_id INTEGER, turn_span_id VARCHAR, tool VARCHAR, call_id VARCHAR,
-  emitter VARCHAR, residency VARCHAR, args_count INTEGER, args_bytes BIGINT, call_source VARCHAR, no_evidence BOOLEAN, start_ns BIGINT);
+CREATE TABLE foreign_calls (call_no INTEGER, trace_no INTEGER, span_id VARCHAR, name_no INTEGER, end_ns BIGINT, file_id INTEGER, turn_span_id VARCHAR, tool_no INTEGER,
+  call_id VARCHAR, emitter_no INTEGER, residency_no INTEGER, args_count INTEGER, args_bytes BIGINT, source_no INTEGER, no_evidence BOOLEAN, start_ns BIGINT);
 CREATE TABLE foreign_args (call_no INTEGER, key_no INTEGER, label_no INTEGER, h0 UINTEGER, h1 UINTEGER, h2 UINTEGER, h3 UINTEGER, bytes INTEGER);
 CREATE TABLE foreign_arg_keys (key_no INTEGER, "key" VARCHAR, leaf VARCHAR);
 CREATE TABLE foreign_arg_labels (label_no INTEGER, provenance VARCHAR, residency VARCHAR, rule VARCHAR, denylisted BOOLEAN);
-CREATE TABLE foreign_blobs (trace_no INTEGER, span_id VARCHAR, attribute VARCHAR, call_span_id VARCHAR);`;
+CREATE TABLE foreign_strings (str_no INTEGER, str VARCHAR);
+CREATE TABLE foreign_blobs (trace_no INTEGER, span_id VARCHAR, attribute_no INTEGER, call_span_id VARCHAR);`;
 
 /**
  * Writes classified rows through a connection of its own (a write on the connection that streams
  * the spans would end that stream), a data chunk per 2048 rows of a table; then adds the calls to
- * `tool_calls` and turns `tool_args` into the view. Calls, keys and labels are numbered here.
+ * `tool_calls` and turns `tool_args` into the view. Calls, keys, labels and the few distinct
+ * names (span names, tools, emitters, residencies, sources, attributes) are numbered here: a
+ * number crosses into DuckDB where a string would cost a native call per row.
  */
 export class ForeignRowTables {
   /** Foreign tool calls written, and of those, calls in traces that hold no user text. */
   readonly stats = { calls: 0, noEvidenceCalls: 0 };
   private readonly calls: ChunkWriter;
-  private readonly args: ChunkWriter;
+  private readonly args: ArgWriter;
   private readonly keys: ChunkWriter;
   private readonly labels: ChunkWriter;
+  private readonly strings: ChunkWriter;
   private readonly blobs: ChunkWriter;
   private readonly keyNos = new Map<string, Map<string, number>>();
   /** Label numbers by rule, provenance, residency, then `denylisted` as 0 or 1. */
   private readonly labelNos = new Map<string, Map<string, Map<string, [number, number]>>>();
-  /** Hashes of recent short values by value (agents repeat values: flags, counts, names), four words each. */
+  private readonly stringNos = new Map<string, number>();
+  /**
+   * Hashes of recent short values (agents repeat values: flags, counts, names), four words each,
+   * in a direct-mapped table: a value's slot is a hash of its text, and the value held there
+   * says whether the words are its own. One array read per leaf, nothing to grow or clear.
+   */
   private readonly hashes = new Uint32Array(4 * HASH_MEMO_SIZE);
-  private readonly hashSlots = new Map<string, number>();
+  private readonly hashed: (string | undefined)[] = new Array<string | undefined>(HASH_MEMO_SIZE).fill(undefined);
+  /** The hash of the last long value (not remembered). */
+  private readonly longHash = new Uint32Array(4);
   private closed = false;
 
   private constructor(
     private readonly db: Db,
     private readonly conn: DuckDBConnection,
-    appenders: Record<'calls' | 'args' | 'keys' | 'labels' | 'blobs', DuckDBAppender>,
+    appenders: Record<'calls' | 'args' | 'keys' | 'labels' | 'strings' | 'blobs', DuckDBAppender>,
     private readonly hasher: KeyedValueHasher,
   ) {
-    this.calls = new ChunkWriter(appenders.calls, [INTEGER, INTEGER, VARCHAR, VARCHAR, BIGINT, INTEGER, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, INTEGER, BIGINT, VARCHAR, BOOLEAN, BIGINT]);
-    this.args = new ChunkWriter(appenders.args, [INTEGER, INTEGER, INTEGER, UINTEGER, UINTEGER, UINTEGER, UINTEGER, INTEGER]);
+    this.calls = new ChunkWriter(appenders.calls, [INTEGER, INTEGER, VARCHAR, INTEGER, BIGINT, INTEGER, VARCHAR, INTEGER, VARCHAR, INTEGER, INTEGER, INTEGER, BIGINT, INTEGER, BOOLEAN, BIGINT]);
+    this.args = new ArgWriter(appenders.args);
     this.keys = new ChunkWriter(appenders.keys, [INTEGER, VARCHAR, VARCHAR]);
     this.labels = new ChunkWriter(appenders.labels, [INTEGER, VARCHAR, VARCHAR, VARCHAR, BOOLEAN]);
-    this.blobs = new ChunkWriter(appenders.blobs, [INTEGER, VARCHAR, VARCHAR, VARCHAR]);
+    this.strings = new ChunkWriter(appenders.strings, [INTEGER, VARCHAR]);
+    this.blobs = new ChunkWriter(appenders.blobs, [INTEGER, VARCHAR, INTEGER, VARCHAR]);
   }
 
   /** Create the tables; argument values are hashed with `hasher`. */
@@ -78,6 +92,7 @@ export class ForeignRowTables {
         args: await conn.createAppender('foreign_args'),
         keys: await conn.createAppender('foreign_arg_keys'),
         labels: await conn.createAppender('foreign_arg_labels'),
+        strings: await conn.createAppender('foreign_strings'),
         blobs: await conn.createAppender('foreign_blobs'),
       };
       return new ForeignRowTables(db, conn, appenders, hasher);
@@ -99,34 +114,39 @@ export class ForeignRowTables {
   private addCall(traceNo: number, c: ForeignCallRow): number {
     const no = this.stats.calls++;
     if (c.noEvidence) this.stats.noEvidenceCalls++;
-    this.calls.row([no, traceNo, c.spanId, c.name, c.endNs, c.fileId, c.turnSpanId, c.tool, c.callId, c.emitter, c.residency, c.argsCount, BigInt(c.argsBytes), c.source, c.noEvidence, c.startNs]);
+    const s = (text: string) => this.stringNo(text);
+    this.calls.row([no, traceNo, c.spanId, s(c.name), c.endNs, c.fileId, c.turnSpanId, s(c.tool), c.callId, s(c.emitter), s(c.residency), c.argsCount, BigInt(c.argsBytes), s(c.source), c.noEvidence, c.startNs]);
     return no;
   }
 
   private addArg(callNo: number, a: ForeignArgRow, text: string): void {
-    const h = this.hashes;
-    const at = 4 * this.hashSlot(text);
-    this.args.row([callNo, this.keyNo(a.key, a.leaf), this.labelNo(a), h[at]!, h[at + 1]!, h[at + 2]!, h[at + 3]!, a.bytes]);
-  }
-
-  /** The slot of `hashes` holding the hash of `text`: remembered for short values, slot 0 (rewritten each time) for long ones. */
-  private hashSlot(text: string): number {
+    const keyNo = this.keyNo(a.key, a.leaf);
+    const labelNo = this.labelNo(a);
     if (text.length > HASH_MEMO_VALUE_LENGTH) {
-      this.hasher.hashInto(text, this.hashes, 0);
-      return 0;
+      this.hasher.hashInto(text, this.longHash, 0);
+      this.args.row(callNo, keyNo, labelNo, this.longHash, 0, a.bytes);
+      return;
     }
-    let slot = this.hashSlots.get(text);
-    if (slot === undefined) {
-      if (this.hashSlots.size === HASH_MEMO_SIZE - 1) this.hashSlots.clear();
-      slot = this.hashSlots.size + 1;
-      this.hashSlots.set(text, slot);
+    const slot = memoSlot(text);
+    if (this.hashed[slot] !== text) {
+      this.hashed[slot] = text;
       this.hasher.hashInto(text, this.hashes, 4 * slot);
     }
-    return slot;
+    this.args.row(callNo, keyNo, labelNo, this.hashes, 4 * slot, a.bytes);
   }
 
+  /** A blob on the call's own span leaves `call_span_id` NULL (the same span: no second string to pass). */
   private addBlob(traceNo: number, b: ArgumentBlobRow): void {
-    this.blobs.row([traceNo, b.spanId, b.attribute, b.callSpanId]);
+    this.blobs.row([traceNo, b.spanId, this.stringNo(b.attribute), b.callSpanId === b.spanId ? null : b.callSpanId]);
+  }
+
+  private stringNo(text: string): number {
+    let no = this.stringNos.get(text);
+    if (no === undefined) {
+      this.stringNos.set(text, (no = this.strings.rows));
+      this.strings.row([no, text]);
+    }
+    return no;
   }
 
   private keyNo(key: string, leaf: string): number {
@@ -157,18 +177,26 @@ export class ForeignRowTables {
 
   /**
    * Flush the appenders, close the connection, and add the rows to `argument_blobs`, `tool_calls`
-   * and `tool_args`, the traces named by id again (`foreign_traces`, the caller's temporary table).
+   * and `tool_args`, the traces and names given by value again (`foreign_traces`, the caller's
+   * temporary table, and `foreign_strings`).
    */
   async finish(): Promise<void> {
     this.close();
     await this.db.run(`
-      CREATE TABLE argument_blobs AS SELECT t.trace_id, b.span_id, b.attribute, b.call_span_id FROM foreign_blobs b JOIN foreign_traces t USING (trace_no);
+      CREATE TABLE argument_blobs AS
+        SELECT t.trace_id, b.span_id, a.str AS attribute, coalesce(b.call_span_id, b.span_id) AS call_span_id
+        FROM foreign_blobs b JOIN foreign_traces t USING (trace_no) JOIN foreign_strings a ON a.str_no = b.attribute_no;
       DROP TABLE foreign_blobs;`);
     if (this.stats.calls === 0) return;
     await this.db.run(`
       CREATE TABLE foreign_calls_resolved AS
-        SELECT f.call_no, t.trace_id, f.* EXCLUDE (call_no, trace_no) FROM foreign_calls f JOIN foreign_traces t USING (trace_no);
+        SELECT f.call_no, t.trace_id, f.span_id, n.str AS "name", f.end_ns, f.file_id, f.turn_span_id, tl.str AS tool, f.call_id, e.str AS emitter,
+          r.str AS residency, f.args_count, f.args_bytes, s.str AS call_source, f.no_evidence, f.start_ns
+        FROM foreign_calls f JOIN foreign_traces t USING (trace_no)
+          JOIN foreign_strings n ON n.str_no = f.name_no JOIN foreign_strings tl ON tl.str_no = f.tool_no JOIN foreign_strings e ON e.str_no = f.emitter_no
+          JOIN foreign_strings r ON r.str_no = f.residency_no JOIN foreign_strings s ON s.str_no = f.source_no;
       DROP TABLE foreign_calls;
+      DROP TABLE foreign_strings;
       ALTER TABLE foreign_calls_resolved RENAME TO foreign_calls;
       INSERT INTO tool_calls BY NAME
         SELECT trace_id, span_id, turn_span_id, "name", start_ns, end_ns, file_id, 'execute_tool' AS operation, tool, call_id,
@@ -191,19 +219,28 @@ export class ForeignRowTables {
     if (this.closed) return;
     this.closed = true;
     try {
-      for (const w of [this.calls, this.args, this.keys, this.labels, this.blobs]) w.close();
+      for (const w of [this.calls, this.args, this.keys, this.labels, this.strings, this.blobs]) w.close();
     } finally {
       this.conn.closeSync();
     }
   }
 }
 
-/** Values remembered with their hash at most (then forgotten all at once), and the longest remembered. */
+/** Slots of the value hash memo (a power of two), and the longest value remembered. */
 const HASH_MEMO_SIZE = 1 << 16;
 const HASH_MEMO_VALUE_LENGTH = 64;
 
+/** A short value's slot in the hash memo: FNV-1a of its UTF-16 code units, folded to the table's size. */
+function memoSlot(text: string): number {
+  let h = 0x811c9dc5 ^ text.length;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h ^ (h >>> 16)) & (HASH_MEMO_SIZE - 1);
+}
+
 /** Rows per data chunk (DuckDB's vector size). */
 const CHUNK_ROWS = 2048;
+
+const ARG_TYPES = [INTEGER, INTEGER, INTEGER, UINTEGER, UINTEGER, UINTEGER, UINTEGER, INTEGER];
 
 /**
  * Appends rows to a table a data chunk at a time: one native call per 2048 rows, not one per value.
@@ -254,5 +291,65 @@ class ChunkWriter {
       this.chunk = DuckDBDataChunk.create(this.types, CHUNK_ROWS);
       this.vectors = this.types.map((_, c) => this.chunk.getColumnVector(c));
     }
+  }
+}
+
+/**
+ * `foreign_args` rows (eight numbers per argument leaf, the most rows by far), gathered in typed
+ * arrays and moved into the chunk's vectors a column at a time when 2048 are in: no array per
+ * row, and each column's writes go through one vector type. The chunk is reused (numbers only).
+ */
+class ArgWriter {
+  private readonly ints = { callNo: new Int32Array(CHUNK_ROWS), keyNo: new Int32Array(CHUNK_ROWS), labelNo: new Int32Array(CHUNK_ROWS), bytes: new Int32Array(CHUNK_ROWS) };
+  /** The four hash words of each row, one after another. */
+  private readonly hashes = new Uint32Array(4 * CHUNK_ROWS);
+  private readonly chunk = DuckDBDataChunk.create(ARG_TYPES, CHUNK_ROWS);
+  private readonly vectors = ARG_TYPES.map((_, c) => this.chunk.getColumnVector(c));
+  private filled = 0;
+
+  constructor(private readonly appender: DuckDBAppender) {}
+
+  /** Add a row; its hash is the four words of `hashes` at `at`. */
+  row(callNo: number, keyNo: number, labelNo: number, hashes: Uint32Array, at: number, bytes: number): void {
+    const i = this.filled;
+    this.ints.callNo[i] = callNo;
+    this.ints.keyNo[i] = keyNo;
+    this.ints.labelNo[i] = labelNo;
+    this.ints.bytes[i] = bytes;
+    const h = 4 * i;
+    this.hashes[h] = hashes[at]!;
+    this.hashes[h + 1] = hashes[at + 1]!;
+    this.hashes[h + 2] = hashes[at + 2]!;
+    this.hashes[h + 3] = hashes[at + 3]!;
+    if (++this.filled === CHUNK_ROWS) this.flush();
+  }
+
+  /** Append what is buffered, then flush and close the appender. */
+  close(): void {
+    try {
+      this.flush();
+      this.appender.flushSync();
+    } finally {
+      this.appender.closeSync();
+    }
+  }
+
+  private flush(): void {
+    const n = this.filled;
+    if (n === 0) return;
+    const { callNo, keyNo, labelNo, bytes } = this.ints;
+    for (const [c, values] of [[0, callNo], [1, keyNo], [2, labelNo], [7, bytes]] as const) {
+      const v = this.vectors[c] as DuckDBIntegerVector;
+      for (let i = 0; i < n; i++) v.setItem(i, values[i]!);
+      v.flush();
+    }
+    for (let w = 0; w < 4; w++) {
+      const v = this.vectors[3 + w] as DuckDBUIntegerVector;
+      for (let i = 0; i < n; i++) v.setItem(i, this.hashes[4 * i + w]!);
+      v.flush();
+    }
+    if (n < CHUNK_ROWS) this.chunk.rowCount = n; // the last chunk
+    this.appender.appendDataChunk(this.chunk);
+    this.filled = 0;
   }
 }

@@ -56,7 +56,8 @@ export function flatten(args: unknown, limits: Partial<FlattenLimits> = {}): Fla
       truncated = true;
       hits.add('string');
     }
-    leaves.push({ key: formatPath(path), leaf: leafName(path), path: [...path], text, kind, bytes: size, truncated });
+    // `path` is this leaf's own array (each child gets a new one), so it is kept, not copied.
+    leaves.push({ key: formatPath(path), leaf: leafName(path), path, text, kind, bytes: size, truncated });
   };
 
   const summarise = (path: PathSegment[], hit: FlattenLimitHit): void => {

@@ -3,8 +3,10 @@
  *
  * Node's `createHmac` builds a native object per message: for the short values arguments hold,
  * that costs twice the hashing itself. Here the key's inner and outer pad blocks are compressed
- * once, and a message of up to 55 bytes then takes two compressions and no allocation. The
- * result is the same function as `createHmac('sha256', key)`; the tests compare the two.
+ * once, and a message of up to 55 bytes then takes two compressions and no allocation; ASCII
+ * text that short is read into the block from its char codes (no UTF-8 encoding), and the outer
+ * block is built from the inner digest's words. The result is the same function as
+ * `createHmac('sha256', key)`; the tests compare the two.
  */
 
 const K = new Int32Array([
@@ -27,6 +29,11 @@ function compress(state: Int32Array, bytes: Uint8Array, at: number): void {
     const j = at + 4 * i;
     W[i] = (bytes[j]! << 24) | (bytes[j + 1]! << 16) | (bytes[j + 2]! << 8) | bytes[j + 3]!;
   }
+  compressSchedule(state);
+}
+
+/** One SHA-256 compression of the block whose 16 words are already in `W[0, 16)`. */
+function compressSchedule(state: Int32Array): void {
   for (let i = 16; i < 64; i++) {
     const w15 = W[i - 15]!;
     const w2 = W[i - 2]!;
@@ -95,8 +102,6 @@ export class HmacSha256 {
   private readonly inner = new Int32Array(8);
   private readonly outer = new Int32Array(8);
   private readonly state = new Int32Array(8);
-  /** The inner digest, padded as the outer hash's one message block. */
-  private readonly innerDigest = new Uint8Array(64);
   private buffer = new Uint8Array(256);
   private readonly encoder = new TextEncoder();
 
@@ -114,9 +119,6 @@ export class HmacSha256 {
     for (let i = 0; i < 64; i++) pad[i] = (k[i] ?? 0) ^ 0x5c;
     this.outer.set(INITIAL_STATE);
     compress(this.outer, pad, 0);
-    // The outer message is the 32-byte inner digest after the 64-byte pad block: 96 bytes, 768 bits.
-    this.innerDigest[32] = 0x80;
-    this.innerDigest[62] = 0x03;
   }
 
   /**
@@ -125,6 +127,7 @@ export class HmacSha256 {
    * encoded as U+FFFD, as Node encodes a string.
    */
   digestText(text: string, out: Uint32Array, offset: number, count: number): void {
+    if (text.length <= SHORT_ASCII && this.digestShortAscii(text, out, offset, count)) return;
     if (this.buffer.length < 3 * text.length + 72) this.buffer = new Uint8Array(3 * text.length + 72);
     const { written } = this.encoder.encodeInto(text, this.buffer);
     this.digest(this.buffer, written, out, offset, count);
@@ -137,16 +140,54 @@ export class HmacSha256 {
     this.digest(this.buffer, bytes.length, out, offset, count);
   }
 
+  /**
+   * {@link digestText} of ASCII text that fits one block with its padding, read into the message
+   * schedule straight from its char codes (no UTF-8 buffer); false, having written nothing to
+   * `out`, when the text is not ASCII.
+   */
+  private digestShortAscii(text: string, out: Uint32Array, offset: number, count: number): boolean {
+    const n = text.length;
+    W.fill(0, 0, 16);
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c > 0x7f) return false;
+      W[i >> 2] = W[i >> 2]! | (c << (24 - 8 * (i & 3)));
+    }
+    W[n >> 2] = W[n >> 2]! | (0x80 << (24 - 8 * (n & 3)));
+    // The length in bits, after the 64-byte inner pad block (it fits the low word).
+    W[15] = (64 + n) * 8;
+    const state = this.state;
+    state.set(this.inner);
+    compressSchedule(state);
+    this.outerDigest(out, offset, count);
+    return true;
+  }
+
   private digest(message: Uint8Array, length: number, out: Uint32Array, offset: number, count: number): void {
     const state = this.state;
     state.set(this.inner);
     finish(state, message, length, 64);
-    for (let i = 0; i < 8; i++) writeWord(this.innerDigest, 4 * i, state[i]!);
+    this.outerDigest(out, offset, count);
+  }
+
+  /**
+   * The outer hash of the inner digest in `state`: its one block is the digest's eight words,
+   * then the padding of a 96-byte message (768 bits, after the 64-byte pad block).
+   */
+  private outerDigest(out: Uint32Array, offset: number, count: number): void {
+    const state = this.state;
+    for (let i = 0; i < 8; i++) W[i] = state[i]!;
+    W[8] = 0x80000000 | 0;
+    W.fill(0, 9, 15);
+    W[15] = 768;
     state.set(this.outer);
-    compress(state, this.innerDigest, 0);
+    compressSchedule(state);
     for (let i = 0; i < count; i++) out[offset + i] = state[i]! >>> 0;
   }
 }
+
+/** Longest text read by char code into one block: 55 bytes leave room for the 0x80 byte and the 8-byte length. */
+const SHORT_ASCII = 55;
 
 function writeWord(bytes: Uint8Array, at: number, word: number): void {
   bytes[at] = word >>> 24;

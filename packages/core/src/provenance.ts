@@ -10,6 +10,8 @@ import type { CallContext, ContextEntry, Leaf, SecretDetector } from './types.js
 export const MIN_MATCH_LENGTH = 2;
 
 const EMAIL = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/g;
+/** A value that is one e-mail address. */
+const EMAIL_VALUE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const NUMERIC = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/;
 // eslint-disable-next-line no-control-regex
 const ASCII = /^[\x00-\x7f]*$/;
@@ -89,7 +91,18 @@ function tokenizeSlow(text: string): string[] {
 function maybeNumber(token: string): string {
   const c = token.charCodeAt(0);
   const numericStart = (c >= 48 && c <= 57) || c === 43 || c === 45; // 0-9, +, -
-  return numericStart && NUMERIC.test(token) ? canonicalNumber(token) : token;
+  if (!numericStart) return token;
+  // Digits only, no leading zero, short enough to be exact: already in canonical form.
+  if (c !== 48 && token.length <= 15 && isDigits(token)) return token;
+  return NUMERIC.test(token) ? canonicalNumber(token) : token;
+}
+
+function isDigits(token: string): boolean {
+  for (let i = 0; i < token.length; i++) {
+    const d = token.charCodeAt(i);
+    if (d < 48 || d > 57) return false;
+  }
+  return true;
 }
 
 function canonicalNumber(raw: string): string {
@@ -119,12 +132,14 @@ interface IndexedSource {
 
 function indexSource(text: string, callId?: string): IndexedSource {
   const tokens = tokenize(text);
+  // One map operation per repeated token (prompts repeat their words), an array per distinct one.
   const positions = new Map<string, number[]>();
-  tokens.forEach((t, i) => {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
     const list = positions.get(t);
     if (list) list.push(i);
     else positions.set(t, [i]);
-  });
+  }
   const emails = new Set(text.includes('@') ? (text.toLowerCase().match(EMAIL) ?? []) : []);
   const length = text.length;
   return callId === undefined ? { tokens, positions, emails, length } : { callId, tokens, positions, emails, length };
@@ -227,9 +242,10 @@ export class ProvenanceIndex {
   find(text: string, detector?: SecretDetector): { source: 'user' } | { source: 'context'; callId?: string; inherited?: InheritedResidency } | undefined {
     const trimmed = text.trim();
     if (trimmed.length > this.longest) return undefined;
-    const lower = trimmed.toLowerCase();
-    if (lower.length < MIN_MATCH_LENGTH && !NUMERIC.test(lower)) return undefined;
-    const isEmail = /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(lower);
+    if (trimmed.length < MIN_MATCH_LENGTH && !NUMERIC.test(trimmed.toLowerCase())) return undefined;
+    // Lower-cased only for an e-mail address (the only lookup by the text itself); the shape test ignores case.
+    const isEmail = trimmed.includes('@') && EMAIL_VALUE.test(trimmed);
+    const lower = isEmail ? trimmed.toLowerCase() : '';
     const seq = isEmail ? [] : tokenize(text);
     if (!isEmail && seq.length === 0) return undefined;
     const hit = (src: IndexedSource): boolean => (isEmail ? src.emails.has(lower) : containsSequence(src, seq));
@@ -323,7 +339,7 @@ export function tagProvenance(
   taintDetector?: SecretDetector,
 ): ProvenanceTag {
   const found = index.find(leaf.text, taintDetector);
-  if (found?.source === 'user') return { provenance: Provenance.USER_EXPLICIT };
+  if (found?.source === 'user') return USER_TAG;
   if (found?.source === 'context') {
     const tag: ProvenanceTag = { provenance: Provenance.CONTEXT_RETRIEVED };
     if (found.callId !== undefined) tag.sourceCallId = found.callId;
@@ -337,5 +353,10 @@ export function tagProvenance(
       }
     }
   }
-  return { provenance: unasserted };
+  return unasserted === Provenance.NO_EVIDENCE ? NO_EVIDENCE_TAG : MODEL_INFERRED_TAG;
 }
+
+// The common tags, one object each (tagProvenance runs on every leaf; its callers only read them).
+const USER_TAG: ProvenanceTag = { provenance: Provenance.USER_EXPLICIT };
+const MODEL_INFERRED_TAG: ProvenanceTag = { provenance: Provenance.MODEL_INFERRED };
+const NO_EVIDENCE_TAG: ProvenanceTag = { provenance: Provenance.NO_EVIDENCE };

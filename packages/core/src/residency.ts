@@ -55,14 +55,19 @@ export function labelLeaf(leaf: Leaf, env: ResidencyEnv, keySecretRule: string |
   if (leaf.truncated) return { residency: Residency.UNKNOWN, rule: ResidencyRule.FLATTEN_LIMIT };
 
   if (text.length >= env.bulkyThreshold) {
-    if (!env.strictPublic) return { residency: Residency.BULKY_PUBLIC, rule: ResidencyRule.BULKY };
+    if (!env.strictPublic) return BULKY_LABEL;
     return env.committed?.hasBlob(text)
       ? { residency: Residency.BULKY_PUBLIC, rule: ResidencyRule.BULKY_COMMITTED }
       : { residency: Residency.UNKNOWN, rule: ResidencyRule.BULKY_UNPROVEN };
   }
-  if (text.length === 0) return { residency: Residency.UNKNOWN, rule: ResidencyRule.EMPTY };
-  return { residency: Residency.TINY_PUBLIC, rule: ResidencyRule.TINY };
+  if (text.length === 0) return EMPTY_LABEL;
+  return TINY_LABEL;
 }
+
+// The common labels, one object each (labelLeaf runs on every leaf; its callers only read them).
+const BULKY_LABEL: ResidencyLabel = { residency: Residency.BULKY_PUBLIC, rule: ResidencyRule.BULKY };
+const EMPTY_LABEL: ResidencyLabel = { residency: Residency.UNKNOWN, rule: ResidencyRule.EMPTY };
+const TINY_LABEL: ResidencyLabel = { residency: Residency.TINY_PUBLIC, rule: ResidencyRule.TINY };
 
 /** The leaf's own key, or the object key that holds it (`auth.password.value`, `password[0]`), names a credential slot. */
 function pathHasSecretKey(leaf: Leaf): boolean {
