@@ -79,10 +79,17 @@ describe('credential re-scan', () => {
 
   it('rules ordinary text out (a two-letter provider name such as `co` or `cf` passes only before a credential word)', () => {
     const any = new RegExp(builtinPrefilter().join('|'), 'i');
-    for (const text of ['Please read the config docs before you commit the code', 'SELECT count(*) FROM orders WHERE region = $1', 'list the files in /src/components']) {
+    for (const text of [
+      'Please read the config docs before you commit the code',
+      'SELECT count(*) FROM orders WHERE region = $1',
+      'list the files in /src/components',
+      'see https://example.com/docs/tasks for the task list', // a URL without user:password@, `sk` in task
+    ]) {
       expect(any.test(text), text).toBe(false);
     }
     // the same names before a credential word still pass
-    for (const text of ['CO_API_KEY=x', 'cfToken: x', 'DD_APP_KEY=x']) expect(any.test(text), text).toBe(true);
+    for (const text of ['CO_API_KEY=x', 'cfToken: x', 'DD_APP_KEY=x', 'postgres://app:pw@db', String.raw`{"url":"postgres:\/\/app:pw@db"}`]) {
+      expect(any.test(text), text).toBe(true);
+    }
   });
 });

@@ -149,6 +149,8 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
     family: 'twilio',
     description: 'Twilio API key SID (SK + 32 hex)',
     keywords: ['SK'],
+    // (pre-filters outside the detector match case-insensitively: `sk` alone is in every `task`)
+    prefilter: 'SK[0-9a-fA-F]{32}',
     tokenPrefix: true,
     keywordsMatchCase: true, // 'sk' is in every task, disk and ask
     pattern: re(L, 'SK[0-9a-fA-F]{32}', R),
