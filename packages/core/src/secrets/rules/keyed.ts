@@ -33,7 +33,8 @@ function keyedPrefilter(names: readonly string[]): string {
   const alone = names.filter(standsAlone);
   const needWord = names.filter((n) => !standsAlone(n));
   const parts = alone.map(namePattern);
-  if (needWord.length > 0) parts.push(`(?:${needWord.map(namePattern).join('|')})[\\w.-]{0,32}?(?:${CREDENTIAL_WORDS.join('|')})`);
+  // ([\w.-]* rather than the 32 the rule allows: RE2 expands a bounded repeat into that many copies)
+  if (needWord.length > 0) parts.push(`(?:${needWord.map(namePattern).join('|')})[\\w.-]*(?:${CREDENTIAL_WORDS.join('|')})`);
   return parts.join('|');
 }
 

@@ -56,8 +56,8 @@ export const WEB_RULES: readonly SecretRule[] = [
     description: 'Password in a URL: database connection strings (postgres, mysql, mongodb, redis, amqp, ...) and basic-auth URLs',
     keywords: ['://'],
     // (every URL has a scheme: outside the detector, only a user:password@ after it is a candidate,
-    // its slashes escaped or not)
-    prefilter: String.raw`:(?:\\{0,3}/){2}[^\s/@]{0,128}:[^\s/@]{1,256}@`,
+    // its slashes escaped or not; no bounded repeat, which RE2 expands into copies)
+    prefilter: String.raw`:(?:\\*/){2}[^\s/@]*:[^\s/@]*@`,
     pattern: re(String.raw`:\/\/(?<user>[^\s:/?#@'"\x60<>\\]{0,128}):(?<secret>[^\s/@'"\x60<>\\]{1,256})@(?=[\w\[.-])`),
     secretGroup: 'secret',
     validate: urlPassword,
