@@ -273,12 +273,7 @@ class ChunkWriter {
 
   /** Append what is buffered, then flush and close the appender. */
   close(): void {
-    try {
-      this.flush();
-      this.appender.flushSync();
-    } finally {
-      this.appender.closeSync();
-    }
+    closeAfter(this.appender, () => this.flush());
   }
 
   private flush(): void {
@@ -291,6 +286,16 @@ class ChunkWriter {
       this.chunk = DuckDBDataChunk.create(this.types, CHUNK_ROWS);
       this.vectors = this.types.map((_, c) => this.chunk.getColumnVector(c));
     }
+  }
+}
+
+/** Run `flush` (what a writer still buffers), then flush and close the appender, closing it even when that fails. */
+function closeAfter(appender: DuckDBAppender, flush: () => void): void {
+  try {
+    flush();
+    appender.flushSync();
+  } finally {
+    appender.closeSync();
   }
 }
 
@@ -326,12 +331,7 @@ class ArgWriter {
 
   /** Append what is buffered, then flush and close the appender. */
   close(): void {
-    try {
-      this.flush();
-      this.appender.flushSync();
-    } finally {
-      this.appender.closeSync();
-    }
+    closeAfter(this.appender, () => this.flush());
   }
 
   private flush(): void {
