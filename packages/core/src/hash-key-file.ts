@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { DirectoryOps } from './make-directories.js';
 import { makeDirectories, nodeDirectoryOps } from './make-directories.js';
 import { isProcessAlive } from './process-alive.js';
+import { tempFileOwner, tempNameFor } from './temp-names.js';
 
 export const HASH_KEY_FILE = 'hash.key';
 const KEY_BYTES = 32;
@@ -143,9 +144,6 @@ export async function loadOrCreateHashKeyWith(stateDir: string, ops: KeyFileOps,
   throw new HashKeyError('HASH_KEY_IO', file, `hash key ${file} kept changing while it was loaded (${MAX_ROUNDS} rounds); try again`);
 }
 
-/** The temp file key creation writes: `.hash.key.<pid>.<rand>.tmp`. */
-const TEMP_NAME = new RegExp(`^\\.${HASH_KEY_FILE.replace('.', '\\.')}\\.(\\d+)\\.[0-9a-f]{8}\\.tmp$`);
-
 /**
  * Remove the temp files of key creations whose process died (killed before it removed its temp
  * file: a key that was never linked, or a second name of the key file). Best effort: a failure
@@ -154,8 +152,8 @@ const TEMP_NAME = new RegExp(`^\\.${HASH_KEY_FILE.replace('.', '\\.')}\\.(\\d+)\
 async function removeDeadTemps(ops: KeyFileOps, dir: string): Promise<void> {
   const names = await ops.readdir(dir).catch(() => [] as string[]);
   for (const name of names) {
-    const pid = Number(TEMP_NAME.exec(name)?.[1]);
-    if (!pid || pid === process.pid || ops.isProcessAlive(pid)) continue;
+    const pid = tempFileOwner(name, HASH_KEY_FILE);
+    if (pid === undefined || pid === process.pid || ops.isProcessAlive(pid)) continue;
     await ops.unlink(join(dir, name)).catch(() => undefined);
   }
 }
@@ -182,7 +180,7 @@ async function checkedKey(ops: KeyFileOps, file: string, data: Buffer): Promise<
 
 /** Temp file, fsync, exclusive link, fsync the directory. Losing the race (EEXIST) is not an error. */
 async function createKeyFile(ops: KeyFileOps, dir: string, file: string, onStep: (step: KeyStep) => void): Promise<void> {
-  const temp = join(dir, `.${HASH_KEY_FILE}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = join(dir, tempNameFor(HASH_KEY_FILE));
   let what = 'create of a temp file';
   let h: KeyFileHandle | undefined;
   try {

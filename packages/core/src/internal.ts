@@ -12,6 +12,7 @@ export { isSecretKeyName, isPlaceholderValue } from './secret-key-names.js';
 export { loadOrCreateHashKey, HashKeyError } from './hash-key-file.js';
 export { makeDirectories, makeDirectoriesSync } from './make-directories.js';
 export { isProcessAlive } from './process-alive.js';
+export { tempFileOwner, tempNameFor } from './temp-names.js';
 export { parseRecordedCall, parsePolicyFields, RecordedCallError } from './recorded-call.js';
 export type { RecordedCall } from './recorded-call.js';
 export { escapedKeywordSpellings } from './secrets/index.js';

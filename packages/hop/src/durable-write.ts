@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { tempFileOwner, tempNameFor } from '@argspan/core/internal';
 import { HopStateError, errnoCode } from './errors.js';
 import type { FaultHook, WriteKind } from './faults.js';
 import type { HopFs } from './fs-layer.js';
@@ -27,18 +27,7 @@ export interface WriteOptions {
   reuseTemp?: string;
 }
 
-const TEMP_SUFFIX = '.tmp';
-
-/** Temp file name for `finalName` written by this process: `.<final>.<pid>.<rand>.tmp`. */
-export function tempNameFor(finalName: string): string {
-  return `.${finalName}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`;
-}
-
-/** Pid that wrote a temp file, or undefined when `name` is not one of ours. */
-export function tempFileOwner(name: string): number | undefined {
-  const m = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name);
-  return m ? Number(m[1]) : undefined;
-}
+export { tempFileOwner, tempNameFor } from '@argspan/core/internal';
 
 async function fault(io: StateIo, point: Parameters<FaultHook>[0]): Promise<void> {
   if (io.faults) await io.faults(point);
