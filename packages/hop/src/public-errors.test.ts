@@ -177,6 +177,8 @@ describe('state directories that cannot be used', () => {
         input: 'exit\n',
         encoding: 'utf8',
       });
+      // (the worker runs as uid 65534: the checkout must be readable by others, which a clone inside a mode-0700 directory is not)
+      expect(r.stdout.trim(), `the worker, run as uid 65534, wrote nothing; its stderr: ${r.stderr}`).not.toBe('');
       error = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as typeof error;
     } else {
       chmodSync(dir, 0o500);
