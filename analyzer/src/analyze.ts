@@ -2,7 +2,6 @@ import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSyn
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ResourceAttributes, type Residency } from '@argspan/conventions';
-import { createValueHasher } from '@argspan/core';
 import { DEFAULT_GATE_POLICY } from '@argspan/core/internal';
 import { randomBytes } from 'node:crypto';
 import { loadForeignCalls, type ForeignLoadStats } from './foreign/load-foreign.js';
@@ -71,9 +70,9 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
     const foreign = await phase(options.onPhase, 'foreign calls', () =>
       loadForeignCalls(
         db,
-        createValueHasher(options.hashKey ?? randomBytes(32)),
+        options.hashKey ?? randomBytes(32),
         { remoteAllowlist: options.remoteAllowlist ?? [], denyResidencies },
-        options.onPhase ? { onPhase: options.onPhase } : {},
+        { ...(options.onPhase ? { onPhase: options.onPhase } : {}), ...(options.threads !== undefined ? { threads: options.threads } : {}) },
       ),
     );
     await phase(options.onPhase, 'policy', () => buildPolicyTables(db, options.remoteAllowlist ?? [], denyResidencies));

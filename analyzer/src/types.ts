@@ -56,7 +56,11 @@ export interface AnalyzeOptions extends RuleRunOptions {
    * @default '1.25GB'
    */
   memoryLimit?: string;
-  /** DuckDB worker threads. @default os.availableParallelism() */
+  /**
+   * DuckDB worker threads, and the worker threads (up to 8) that classify other libraries' tool
+   * calls; with 1, or under 20,000 candidate spans, those are classified in the main thread.
+   * @default os.availableParallelism()
+   */
   threads?: number;
   /** Write every normalised table to `<dir>/<table>.parquet`. @default undefined */
   exportParquetDir?: string;

@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createValueHasher } from '@argspan/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Db } from '../db.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../load/load-file.js';
@@ -9,7 +8,7 @@ import { loadTraces } from '../load/load-traces.js';
 import { writeForeignTraces } from '../synth/foreign-traces.js';
 import { resourceSpansLine, type OtlpSpan } from '../synth/otlp-json.js';
 import { rng } from '../synth/realistic.js';
-import { loadForeignCalls } from './load-foreign.js';
+import { loadForeignCalls, type ForeignLoadOptions } from './load-foreign.js';
 
 // Spans are read in file order, a trace handed on once all its candidate spans are in; traces
 // still open when too many spans are held are read again at the end, sorted. Whatever the order
@@ -43,11 +42,11 @@ beforeAll(async () => {
 });
 
 /** The foreign rows loadForeignCalls writes for `file`, holding at most `maxHeldSpans` spans of open traces. */
-async function foreignRows(file: string, maxHeldSpans: number) {
+async function foreignRows(file: string, maxHeldSpans: number, options: ForeignLoadOptions = {}, hashKey = new Uint8Array(32).fill(3)) {
   const db = await Db.open();
   try {
     await loadTraces(db, [file], { allowPartial: false, maxLineBytes: DEFAULT_MAX_LINE_BYTES });
-    const stats = await loadForeignCalls(db, createValueHasher(new Uint8Array(32).fill(3)), {}, { maxHeldSpans });
+    const stats = await loadForeignCalls(db, hashKey, {}, { maxHeldSpans, ...options });
     const all = async (sql: string) => (await db.all(sql)).map((r) => JSON.stringify(r, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v)));
     return {
       stats,
@@ -70,5 +69,21 @@ describe('loadForeignCalls', () => {
       const got = await foreignRows(file, maxHeldSpans);
       expect(got, `${file} holding ${maxHeldSpans}`).toEqual(expected);
     }
+  });
+
+  // Enough spans for several batches, so both workers get some and their rows arrive out of order.
+  it('gives the same rows classified in worker threads as inline', async () => {
+    const many = join(work, 'many.jsonl');
+    const { calls } = await writeForeignTraces(many, 5_000);
+    const inline = await foreignRows(many, 50_000, { threads: 1 });
+    expect(inline.stats.calls).toBe(calls);
+    const threaded = await foreignRows(many, 50_000, { threads: 2, minThreadedSpans: 0 });
+    expect(threaded).toEqual(inline);
+  });
+
+  it('fails the load, naming no data, when a classifier thread fails', async () => {
+    // A key too short for the hasher: each worker throws as it starts.
+    const failed = foreignRows(inOrder, 50_000, { threads: 2, minThreadedSpans: 0 }, new Uint8Array(4));
+    await expect(failed).rejects.toThrow(/^internal error: a foreign-call classifier thread failed \(Error\)$/);
   });
 });

@@ -14,9 +14,8 @@ import {
   type DuckDBUIntegerVector,
   type DuckDBVector,
 } from '@duckdb/node-api';
-import type { KeyedValueHasher } from '@argspan/core/internal';
 import type { Db } from '../db.js';
-import type { ArgumentBlobRow, ForeignArgRow, ForeignCallRow, ForeignRowSink } from './classify-trace.js';
+import { ARG_FIELDS, KeyAndLabelNumbers, type RowBatch } from './row-batch.js';
 
 /**
  * Where other libraries' calls are kept. Their argument leaves are many (13 per call in typical
@@ -53,26 +52,17 @@ export class ForeignRowTables {
   private readonly labels: ChunkWriter;
   private readonly strings: ChunkWriter;
   private readonly blobs: ChunkWriter;
-  private readonly keyNos = new Map<string, Map<string, number>>();
-  /** Label numbers by rule, provenance, residency, then `denylisted` as 0 or 1. */
-  private readonly labelNos = new Map<string, Map<string, Map<string, [number, number]>>>();
+  private readonly numbers = new KeyAndLabelNumbers({
+    key: (no, key, leaf) => this.keys.row([no, key, leaf]),
+    label: (no, provenance, residency, rule, denylisted) => this.labels.row([no, provenance, residency, rule, denylisted]),
+  });
   private readonly stringNos = new Map<string, number>();
-  /**
-   * Hashes of recent short values (agents repeat values: flags, counts, names), four words each,
-   * in a direct-mapped table: a value's slot is a hash of its text, and the value held there
-   * says whether the words are its own. One array read per leaf, nothing to grow or clear.
-   */
-  private readonly hashes = new Uint32Array(4 * HASH_MEMO_SIZE);
-  private readonly hashed: (string | undefined)[] = new Array<string | undefined>(HASH_MEMO_SIZE).fill(undefined);
-  /** The hash of the last long value (not remembered). */
-  private readonly longHash = new Uint32Array(4);
   private closed = false;
 
   private constructor(
     private readonly db: Db,
     private readonly conn: DuckDBConnection,
     appenders: Record<'calls' | 'args' | 'keys' | 'labels' | 'strings' | 'blobs', DuckDBAppender>,
-    private readonly hasher: KeyedValueHasher,
   ) {
     this.calls = new ChunkWriter(appenders.calls, [INTEGER, INTEGER, VARCHAR, INTEGER, BIGINT, INTEGER, VARCHAR, INTEGER, VARCHAR, INTEGER, INTEGER, INTEGER, BIGINT, INTEGER, BOOLEAN, BIGINT]);
     this.args = new ArgWriter(appenders.args);
@@ -82,8 +72,8 @@ export class ForeignRowTables {
     this.blobs = new ChunkWriter(appenders.blobs, [INTEGER, VARCHAR, INTEGER, VARCHAR]);
   }
 
-  /** Create the tables; argument values are hashed with `hasher`. */
-  static async open(db: Db, hasher: KeyedValueHasher): Promise<ForeignRowTables> {
+  /** Create the tables. */
+  static async open(db: Db): Promise<ForeignRowTables> {
     await db.run(DDL);
     const conn = await db.connect();
     try {
@@ -95,49 +85,33 @@ export class ForeignRowTables {
         strings: await conn.createAppender('foreign_strings'),
         blobs: await conn.createAppender('foreign_blobs'),
       };
-      return new ForeignRowTables(db, conn, appenders, hasher);
+      return new ForeignRowTables(db, conn, appenders);
     } catch (err) {
       conn.closeSync();
       throw err;
     }
   }
 
-  /** Where the rows of trace `traceNo` (`foreign_traces.trace_no`) go. */
-  sink(traceNo: number): ForeignRowSink {
-    return {
-      call: (row) => this.addCall(traceNo, row),
-      arg: (callNo, row, text) => this.addArg(callNo, row, text),
-      blob: (row) => this.addBlob(traceNo, row),
-    };
-  }
-
-  private addCall(traceNo: number, c: ForeignCallRow): number {
-    const no = this.stats.calls++;
-    if (c.noEvidence) this.stats.noEvidenceCalls++;
-    const s = (text: string) => this.stringNo(text);
-    this.calls.row([no, traceNo, c.spanId, s(c.name), c.endNs, c.fileId, c.turnSpanId, s(c.tool), c.callId, s(c.emitter), s(c.residency), c.argsCount, BigInt(c.argsBytes), s(c.source), c.noEvidence, c.startNs]);
-    return no;
-  }
-
-  private addArg(callNo: number, a: ForeignArgRow, text: string): void {
-    const keyNo = this.keyNo(a.key, a.leaf);
-    const labelNo = this.labelNo(a);
-    if (text.length > HASH_MEMO_VALUE_LENGTH) {
-      this.hasher.hashInto(text, this.longHash, 0);
-      this.args.row(callNo, keyNo, labelNo, this.longHash, 0, a.bytes);
-      return;
+  /** Write a batch's rows, its strings, keys, labels and calls numbered for the tables. */
+  append(batch: RowBatch): void {
+    const stringNo = batch.strings.map((text) => this.stringNo(text));
+    const keyNo = new Int32Array(batch.keys.length / 2);
+    for (let i = 0; i < keyNo.length; i++) keyNo[i] = this.numbers.keyNo(batch.keys[2 * i]!, batch.keys[2 * i + 1]!);
+    const labelNo = new Int32Array(batch.denylisted.length);
+    for (let i = 0; i < labelNo.length; i++) labelNo[i] = this.numbers.labelNo(batch.labels[3 * i]!, batch.labels[3 * i + 1]!, batch.labels[3 * i + 2]!, batch.denylisted[i]!);
+    const firstCall = this.stats.calls;
+    for (const c of batch.calls) {
+      const no = this.stats.calls++;
+      const noEvidence = c[13];
+      if (noEvidence) this.stats.noEvidenceCalls++;
+      this.calls.row([no, c[0], c[1], stringNo[c[2]]!, c[3], c[4], c[5], stringNo[c[6]]!, c[7], stringNo[c[8]]!, stringNo[c[9]]!, c[10], BigInt(c[11]), stringNo[c[12]]!, noEvidence, c[14]]);
     }
-    const slot = memoSlot(text);
-    if (this.hashed[slot] !== text) {
-      this.hashed[slot] = text;
-      this.hasher.hashInto(text, this.hashes, 4 * slot);
+    const { args, hashes } = batch;
+    for (let i = 0; i < batch.argCount; i++) {
+      const at = ARG_FIELDS * i;
+      this.args.row(firstCall + args[at]!, keyNo[args[at + 1]!]!, labelNo[args[at + 2]!]!, hashes, 4 * i, args[at + 3]!);
     }
-    this.args.row(callNo, keyNo, labelNo, this.hashes, 4 * slot, a.bytes);
-  }
-
-  /** A blob on the call's own span leaves `call_span_id` NULL (the same span: no second string to pass). */
-  private addBlob(traceNo: number, b: ArgumentBlobRow): void {
-    this.blobs.row([traceNo, b.spanId, this.stringNo(b.attribute), b.callSpanId === b.spanId ? null : b.callSpanId]);
+    for (const b of batch.blobs) this.blobs.row([b[0], b[1], stringNo[b[2]]!, b[3]]);
   }
 
   private stringNo(text: string): number {
@@ -147,32 +121,6 @@ export class ForeignRowTables {
       this.strings.row([no, text]);
     }
     return no;
-  }
-
-  private keyNo(key: string, leaf: string): number {
-    let byLeaf = this.keyNos.get(key);
-    if (!byLeaf) this.keyNos.set(key, (byLeaf = new Map()));
-    let no = byLeaf.get(leaf);
-    if (no === undefined) {
-      byLeaf.set(leaf, (no = this.keys.rows));
-      this.keys.row([no, key, leaf]);
-    }
-    return no;
-  }
-
-  private labelNo(a: ForeignArgRow): number {
-    let byProvenance = this.labelNos.get(a.rule);
-    if (!byProvenance) this.labelNos.set(a.rule, (byProvenance = new Map()));
-    let byResidency = byProvenance.get(a.provenance);
-    if (!byResidency) byProvenance.set(a.provenance, (byResidency = new Map()));
-    let nos = byResidency.get(a.residency);
-    if (!nos) byResidency.set(a.residency, (nos = [-1, -1]));
-    const d = a.denylisted ? 1 : 0;
-    if (nos[d] < 0) {
-      nos[d] = this.labels.rows;
-      this.labels.row([nos[d], a.provenance, a.residency, a.rule, a.denylisted]);
-    }
-    return nos[d];
   }
 
   /**
@@ -224,17 +172,6 @@ export class ForeignRowTables {
       this.conn.closeSync();
     }
   }
-}
-
-/** Slots of the value hash memo (a power of two), and the longest value remembered. */
-const HASH_MEMO_SIZE = 1 << 16;
-const HASH_MEMO_VALUE_LENGTH = 64;
-
-/** A short value's slot in the hash memo: FNV-1a of its UTF-16 code units, folded to the table's size. */
-function memoSlot(text: string): number {
-  let h = 0x811c9dc5 ^ text.length;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h ^ (h >>> 16)) & (HASH_MEMO_SIZE - 1);
 }
 
 /** Rows per data chunk (DuckDB's vector size). */

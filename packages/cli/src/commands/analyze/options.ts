@@ -57,7 +57,7 @@ export const ANALYZE_OPTIONS: readonly OptionSpec[] = [
   { flags: '--deny-residencies <labels>', description: 'residencies the agents\' policy never dispatches, comma-separated (default: secret; "" for none)', repeatable: true },
   { flags: '--max-line-bytes <n>', description: 'largest JSON line accepted (default: DuckDB\'s 16 MiB)' },
   { flags: '--memory-limit <size>', description: 'DuckDB memory limit, e.g. 1.25GB or 2GiB; beyond it tables spill to a temporary directory (default: 1.25GB)' },
-  { flags: '--threads <n>', description: 'DuckDB worker threads (default: the machine\'s cores)' },
+  { flags: '--threads <n>', description: 'DuckDB worker threads, and threads classifying other libraries\' tool calls (default: the machine\'s cores)' },
   { flags: '--engine <engine>', description: 'where the rules run: duckdb (trace files) or clickhouse (the collector exporter\'s table)', choices: ENGINES, default: 'duckdb' },
   { flags: '--clickhouse-url <url>', description: 'ClickHouse HTTP interface, http[s]://[user:password@]host:port (else CLICKHOUSE_USER / CLICKHOUSE_PASSWORD)' },
   { flags: '--database <name>', description: 'ClickHouse database of the traces table (default: default)' },
