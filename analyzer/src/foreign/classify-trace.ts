@@ -1,6 +1,6 @@
 import { INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENGTH } from '@argspan/conventions';
 import type { ForeignEmitter } from './types.js';
-import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, type ClassifyOptions, type LeafClassification, type SecretDetector } from '@argspan/core';
+import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, resultResidency, type ClassifyOptions, type ContextEntry, type InheritedResidency, type LeafClassification, type SecretDetector } from '@argspan/core';
 import { ProvenanceIndex } from '@argspan/core/internal';
 import { collectEvidence, TraceEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
@@ -89,7 +89,7 @@ export function classifyForeignTrace(
       if (call.callId !== undefined) found.callId = call.callId;
       if (call.result !== undefined) found.result = call.result;
       executed.push(found);
-      if (call.result !== undefined) evidence.result(call.callId, call.result, span.endNs);
+      if (call.result !== undefined) evidence.result(call.callId, call.result, span.endNs, span.spanId);
       break;
     }
   }
@@ -119,11 +119,17 @@ export function classifyForeignTrace(
   const policies = policiesOf(options.policy);
   // A tool's schema defaults, read once per trace; none when its schema declares none.
   const defaultsByTool = new Map<string, Record<string, unknown> | undefined>();
+  // What the results of calls already classified pass on (a read of `.env` makes its result secret), by call id and by span.
+  const passedOn = new Map<string, InheritedResidency>();
   for (const call of calls) {
     // Results recorded up to the call's start: its own (recorded at its end) and later ones are not context for it.
     while (nextResult < results.length && results[nextResult]!.atNs <= call.atNs) {
       const r = results[nextResult++]!;
-      index.addContext(r.callId !== undefined ? { callId: r.callId, content: r.content } : { content: r.content });
+      const residency = (r.callId !== undefined ? passedOn.get(`id:${r.callId}`) : undefined) ?? (r.spanId !== undefined ? passedOn.get(`span:${r.spanId}`) : undefined);
+      const entry: ContextEntry = { content: r.content };
+      if (r.callId !== undefined) entry.callId = r.callId;
+      if (residency !== undefined) entry.residency = residency;
+      index.addContext(entry);
     }
     if (!defaultsByTool.has(call.tool)) defaultsByTool.set(call.tool, schemaDefaultsOf(evidence.toolSchemas.get(call.tool)));
     const schemaDefaults = defaultsByTool.get(call.tool);
@@ -134,6 +140,11 @@ export function classifyForeignTrace(
       blobIsClean(call.args, policies.detector) ? policies.clean : policies.scanned,
     );
     // An unreadable blob is one leaf: a credential in it is still found; otherwise it is unknown, saying why.
+    const passes = resultResidency(call.tool, c, options.policy);
+    if (passes !== undefined) {
+      if (call.callId !== undefined) passedOn.set(`id:${call.callId}`, passes);
+      if (call.source === 'tool-span') passedOn.set(`span:${call.spanId}`, passes);
+    }
     const unreadable = decoded.unreadable;
     const rows: ForeignArgRow[] =
       unreadable === undefined

@@ -41,8 +41,8 @@ export class TraceEvidence {
   sawUserText = false;
   /** Tool input schemas by tool name (for schema defaults). */
   readonly toolSchemas = new Map<string, unknown>();
-  /** Tool results the model saw, with the call they answer when known. */
-  readonly results: { callId?: string; content: string; atNs: bigint }[] = [];
+  /** Tool results the model saw, with the call they answer when known (by call id, or the tool span that returned it). */
+  readonly results: { callId?: string; spanId?: string; content: string; atNs: bigint }[] = [];
   /** Tool calls a model proposed (its output messages). */
   readonly proposed: Omit<ForeignCall, 'emitter'>[] = [];
 
@@ -56,11 +56,12 @@ export class TraceEvidence {
     if (text.trim() !== '') this.assertedTexts.add(text);
   }
 
-  result(callId: string | undefined, content: unknown, atNs: bigint): void {
+  result(callId: string | undefined, content: unknown, atNs: bigint, spanId?: string): void {
     const text = typeof content === 'string' ? content : JSON.stringify(content);
     if (text === undefined || text === '') return;
     const entry: TraceEvidence['results'][number] = { content: text, atNs };
     if (callId !== undefined) entry.callId = callId;
+    if (spanId !== undefined) entry.spanId = spanId;
     this.results.push(entry);
   }
 
