@@ -75,3 +75,24 @@ describe('tokenize fast path', () => {
     );
   });
 });
+
+describe('ProvenanceIndex source lookup', () => {
+  // Short sources are scanned token by token, long ones looked up through a map of positions:
+  // the same text padded past the threshold must answer every value the same way.
+  it('property: a short source and the same source made long find the same values', async () => {
+    const fc = (await import('fast-check')).default;
+    const word = fc.constantFrom('ship', 'to', 'berlin', 'the', '3', '3.0', 'eu-west-1', 'Q3', 'roadmap', 'to', 'ana@example.org', 'x');
+    const text = fc.array(word, { minLength: 1, maxLength: 30 }).map((ws) => ws.join(' '));
+    const padding = Array.from({ length: 200 }, (_, i) => `pad${i}`).join(' ');
+    fc.assert(
+      fc.property(text, fc.array(word, { minLength: 1, maxLength: 3 }), (source, value) => {
+        const v = value.join(' ');
+        fc.pre(v.length <= source.length); // a value longer than every source is answered before any lookup
+        const short = ProvenanceIndex.from({ userText: source }).find(v)?.source;
+        const long = ProvenanceIndex.from({ userText: `${padding} ${source} ${padding}` }).find(v)?.source;
+        expect(long).toBe(short);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

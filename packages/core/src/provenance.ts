@@ -114,8 +114,12 @@ function canonicalNumber(raw: string): string {
 interface IndexedSource {
   callId?: string;
   tokens: string[];
-  positions: Map<string, number[]>;
-  emails: Set<string>;
+  /**
+   * Where each token occurs (its one position, or every position when it occurs more than once),
+   * for a long source; a short one is searched token by token instead (see {@link MAX_SCANNED_TOKENS}).
+   */
+  positions: Map<string, number | number[]> | undefined;
+  emails: ReadonlySet<string>;
   /** Length of the source text: a longer value cannot be inside it. */
   length: number;
   /** The label every value copied from this source inherits, given by the entry (the call that produced it). */
@@ -132,28 +136,52 @@ interface IndexedSource {
 
 function indexSource(text: string, callId?: string): IndexedSource {
   const tokens = tokenize(text);
-  // One map operation per repeated token (prompts repeat their words), an array per distinct one.
-  const positions = new Map<string, number[]>();
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    const list = positions.get(t);
-    if (list) list.push(i);
-    else positions.set(t, [i]);
-  }
-  const emails = new Set(text.includes('@') ? (text.toLowerCase().match(EMAIL) ?? []) : []);
+  const positions = tokens.length > MAX_SCANNED_TOKENS ? positionsOf(tokens) : undefined;
+  const emails = text.includes('@') ? new Set(text.toLowerCase().match(EMAIL) ?? []) : NO_EMAILS;
   const length = text.length;
   return callId === undefined ? { tokens, positions, emails, length } : { callId, tokens, positions, emails, length };
 }
 
-function containsSequence(src: IndexedSource, seq: readonly string[]): boolean {
-  const starts = src.positions.get(seq[0]!);
-  if (!starts) return false;
-  outer: for (const s of starts) {
-    if (s + seq.length > src.tokens.length) continue;
-    for (let j = 1; j < seq.length; j++) if (src.tokens[s + j] !== seq[j]) continue outer;
-    return true;
+const NO_EMAILS: ReadonlySet<string> = new Set();
+
+/**
+ * Sources of up to this many tokens are searched by scanning their tokens (`indexOf`, native)
+ * rather than through a map of positions: for the few values a call has, building the map cost
+ * as much as the scans, and made a tenth of the garbage of classifying other libraries' traces.
+ */
+const MAX_SCANNED_TOKENS = 128;
+
+/** One map operation per token; an array only for a token seen again (most of a prompt's words occur once). */
+function positionsOf(tokens: readonly string[]): Map<string, number | number[]> {
+  const positions = new Map<string, number | number[]>();
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const seen = positions.get(t);
+    if (seen === undefined) positions.set(t, i);
+    else if (typeof seen === 'number') positions.set(t, [seen, i]);
+    else seen.push(i);
   }
+  return positions;
+}
+
+function containsSequence(src: IndexedSource, seq: readonly string[]): boolean {
+  const first = seq[0]!;
+  if (src.positions === undefined) {
+    for (let s = src.tokens.indexOf(first); s >= 0; s = src.tokens.indexOf(first, s + 1)) if (occursAt(src.tokens, s, seq)) return true;
+    return false;
+  }
+  const starts = src.positions.get(first);
+  if (starts === undefined) return false;
+  if (typeof starts === 'number') return occursAt(src.tokens, starts, seq);
+  for (const s of starts) if (occursAt(src.tokens, s, seq)) return true;
   return false;
+}
+
+/** Whether `seq` occurs in `tokens` at `start` (its first token is known to). */
+function occursAt(tokens: readonly string[], start: number, seq: readonly string[]): boolean {
+  if (start + seq.length > tokens.length) return false;
+  for (let j = 1; j < seq.length; j++) if (tokens[start + j] !== seq[j]) return false;
+  return true;
 }
 
 /** Text of a tool result for matching: strings as-is, anything else as its JSON scalars joined. */
