@@ -57,7 +57,7 @@ export interface AnalyzeOptions extends RuleRunOptions {
    */
   memoryLimit?: string;
   /**
-   * DuckDB worker threads, and the worker threads (up to 8) that classify other libraries' tool
+   * DuckDB worker threads, and the worker threads (up to 4) that classify other libraries' tool
    * calls; with 1, or under 20,000 candidate spans, those are classified in the main thread.
    * @default os.availableParallelism()
    */

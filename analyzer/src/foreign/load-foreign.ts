@@ -37,8 +37,8 @@ const MAX_HELD_SPANS = 50_000;
 const BATCH_SPANS = 2_000;
 /** Below this many candidate spans, classifying inline is faster than starting worker threads. */
 const MIN_THREADED_SPANS = 20_000;
-/** Worker threads at most: beyond this, reading spans and writing rows in the main thread is the limit. */
-const MAX_CLASSIFIER_THREADS = 8;
+/** Worker threads at most: each holds about 60 MB, and beyond four the main thread (reading spans, writing rows) is the limit. */
+const MAX_CLASSIFIER_THREADS = 4;
 
 /** How {@link loadForeignCalls} reads and classifies. */
 export interface ForeignLoadOptions {
