@@ -67,11 +67,15 @@ describe('tokenize fast path', () => {
     const ascii = fc.stringMatching(/^[ -~\t\n]{0,60}$/);
     const mixed = fc.string({ unit: 'grapheme', maxLength: 40 });
     const numbers = fc.array(fc.oneof(fc.double({ noNaN: true }).map(String), fc.integer().map(String), fc.constantFrom('1,000', '3.0', '007', 'v1.2', 'a.b.c', '..', '-', '+1e5')), { maxLength: 6 }).map((xs) => xs.join(' '));
+    // Digits, commas and what may follow a thousands separator (`1,000`, `1,0000`, `1,000_`, `,000`).
+    const separators = fc
+      .array(fc.oneof(fc.integer({ min: 0, max: 99_999_999 }).map((n) => n.toLocaleString('en-US')), fc.constantFrom(',', '.', '_', 'a', 'Z', ' ', '-', '0', '000', ',000')), { maxLength: 6 })
+      .map((parts) => parts.join(''));
     fc.assert(
-      fc.property(fc.oneof(ascii, mixed, numbers), (t) => {
+      fc.property(fc.oneof(ascii, mixed, numbers, separators), (t) => {
         expect(tokenize(t)).toEqual(tokenizeForTest.slow(t));
       }),
-      { numRuns: 3000 },
+      { numRuns: 6000 },
     );
   });
 });

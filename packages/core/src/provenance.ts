@@ -28,32 +28,40 @@ export function tokenize(text: string): string[] {
 }
 
 /**
- * {@link tokenize} for the common case — ASCII text without a comma — in one pass over the char
- * codes (no lower-cased copy, no regex split); undefined for anything else. A property test keeps
- * it equal to the general path.
+ * {@link tokenize} for the common case — ASCII text — in one pass over the char codes (no
+ * lower-cased copy, no regex split); undefined for anything else. A comma between a digit and
+ * three more (a thousands separator) is dropped, as the general path drops it. A property test
+ * keeps it equal to the general path.
  */
 function tokenizeAsciiFast(text: string): string[] | undefined {
   const out: string[] = [];
   let start = -1;
   let upper = false;
   let dot = false;
+  let comma = false;
   const n = text.length;
   for (let i = 0; i <= n; i++) {
     const c = i < n ? text.charCodeAt(i) : 32;
-    if (c > 0x7f || c === 44) return undefined; // non-ASCII or a comma (thousands separators): the general path
+    if (c > 0x7f) return undefined; // non-ASCII: the general path (NFKC, Unicode letters)
     const isToken = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 46 || (c >= 65 && c <= 90);
     if (isToken) {
       if (start < 0) {
         start = i;
         upper = false;
         dot = false;
+        comma = false;
       }
       if (c >= 65 && c <= 90) upper = true;
       else if (c === 46) dot = true;
       continue;
     }
+    if (c === 44 && isThousandsSeparator(text, i)) {
+      comma = true; // inside a number (a digit came before it): the token goes on, without the comma
+      continue;
+    }
     if (start < 0) continue;
     let raw = text.slice(start, i);
+    if (comma) raw = raw.replaceAll(',', '');
     if (upper) raw = raw.toLowerCase();
     start = -1;
     if (!dot) out.push(maybeNumber(raw));
@@ -61,6 +69,17 @@ function tokenizeAsciiFast(text: string): string[] | undefined {
     else for (const part of raw.split('.')) if (part !== '') out.push(maybeNumber(part));
   }
   return out;
+}
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isWordChar = (c: number) => isDigit(c) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+
+/** Whether the comma at `i` sits between a digit and exactly three more before a word boundary (`/(\d),(?=\d{3}\b)/`). */
+function isThousandsSeparator(text: string, i: number): boolean {
+  // charCodeAt past either end is NaN: neither a digit nor a word character.
+  if (!isDigit(text.charCodeAt(i - 1))) return false;
+  for (let j = i + 1; j <= i + 3; j++) if (!isDigit(text.charCodeAt(j))) return false;
+  return !isWordChar(text.charCodeAt(i + 4));
 }
 
 /** @internal Both paths of {@link tokenize}, for the test that keeps them equal. */
