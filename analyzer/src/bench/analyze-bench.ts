@@ -17,10 +17,11 @@
  * argspan's own: N spans of foreign agent runs (eight emitters' shapes, tool spans with 5–20-leaf
  * argument blobs, model spans with prompts) against N argspan-native spans, each through the full
  * analyze(), alternating, best of `--runs`; prints foreign/native (target <= 2) and peak RSS
- * (target <= 2 GB).
+ * (target <= 2 GB). `--threads T` runs both with T threads (`1`: other libraries' calls are
+ * classified in the main thread).
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyze } from '../analyze.js';
 import type { PhaseListener } from '../phases.js';
@@ -134,7 +135,7 @@ async function measure(dir: string, spans: number, runs: number, autoRead: boole
 }
 
 /** Foreign traces against argspan-native ones of the same span count, through the full analyze(). */
-async function measureForeign(dir: string, spans: number, runs: number): Promise<void> {
+async function measureForeign(dir: string, spans: number, runs: number, threads: number | undefined): Promise<void> {
   const native = join(dir, 'native.jsonl');
   const foreign = join(dir, 'foreign.jsonl');
   const n = await writeRealisticTraces(native, spans);
@@ -145,11 +146,11 @@ async function measureForeign(dir: string, spans: number, runs: number): Promise
   let phases: Phase[] = [];
   let calls = 0;
   for (let i = 1; i <= runs; i++) {
-    const ai = await timed(`(a) analyze() argspan-native, run ${i}`, () => analyze({ paths: [native] }));
+    const ai = await timed(`(a) analyze() argspan-native, run ${i}`, () => analyze({ paths: [native], ...(threads !== undefined ? { threads } : {}) }));
     a = a ? best(a, ai) : ai;
     const runPhases: Phase[] = [];
     const bi = await timed(`(b) analyze() foreign, run ${i}`, async () => {
-      const r = await analyze({ paths: [foreign], onPhase: (name, wall, cpu) => runPhases.push({ name, wall, cpu }) });
+      const r = await analyze({ paths: [foreign], ...(threads !== undefined ? { threads } : {}), onPhase: (name, wall, cpu) => runPhases.push({ name, wall, cpu }) });
       calls = r.stats.foreign_calls;
       if (r.stats.spans !== f.spans || calls !== f.calls) throw new Error(`analyze read ${r.stats.spans} spans and ${calls} foreign calls, expected ${f.spans} and ${f.calls}`);
     });
@@ -168,8 +169,9 @@ async function main(): Promise<void> {
   if (process.argv.includes('--foreign')) {
     const dir = mkdtempSync(join(tmpdir(), 'argspan-bench-'));
     try {
-      console.log(`argspan analyze benchmark, other libraries' traces: ${n} spans each, best of ${arg('--runs', 2)} runs`);
-      await measureForeign(dir, n, arg('--runs', 2));
+      const threads = process.argv.includes('--threads') ? arg('--threads', 1) : undefined;
+      console.log(`argspan analyze benchmark, other libraries' traces: ${n} spans each, best of ${arg('--runs', 2)} runs, ${threads ?? `${availableParallelism()} (all)`} threads`);
+      await measureForeign(dir, n, arg('--runs', 2), threads);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
