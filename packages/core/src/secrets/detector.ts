@@ -382,8 +382,10 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       // (pass and password hit at one place)
       if (pos === keyAt || !isKeyChar(text.charCodeAt(pos - 1))) continue;
       keyAt = pos;
+      // (the cheap check first: most credential words in code stand in no assignment)
+      if (!keyIsAssigned(text, pos)) continue;
       const found = keyNamed.lookup(text, pos);
-      if (found === 0 || !keyIsAssigned(text, pos)) continue;
+      if (found === 0) continue;
       // (copied: a user validate hook that scans again reuses the index's buffer)
       const named = keyNamed.named.slice(0, 2 * found);
       for (let r = 0; r < named.length; r += 2) {
