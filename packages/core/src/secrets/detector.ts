@@ -415,7 +415,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     }
   };
 
-  /** A matching pass over one text: the scratch, or fresh arrays while the scratch is in use. */
+  /** A matching pass over one text: the scratch, or fresh arrays while the scratch is in use (a re-entering validate hook). */
   const beginPass = (): PassState => {
     if (scratch.busy) {
       return { stamp: new Int32Array(nRules), coveredUntil: new Int32Array(nRules), lastTried: new Int32Array(nRules), rejected: new Map() as Rejected, pass: 1, shared: false };
@@ -424,6 +424,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     return { stamp: scratch.stamp, coveredUntil: scratch.coveredUntil, lastTried: scratch.lastTried, rejected: scratch.rejected, pass: (scratch.pass = (scratch.pass + 1) | 0 || 1), shared: true };
   };
 
+  /** Ends a pass: frees the scratch and forgets its rejected candidates. */
   const endPass = (st: PassState): void => {
     if (!st.shared) return;
     scratch.busy = false;
@@ -520,11 +521,12 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
 
   /**
    * What the decoding layers of a text would decode, or undefined when nothing: base64 runs worth
-   * decoding (as [start, end) pairs, before any `=` padding), tokens holding a %XX escape, and windows
-   * of JSON string escapes. `found`: the findings of the text's specific rules.
+   * decoding (as [start, end) pairs, before any `=` padding), tokens holding a %XX escape, and
+   * windows of JSON string escapes. `found`: the findings of the text's specific rules.
    */
   const decodingLayers = (text: string, runs: readonly number[], percent: boolean, backslash: boolean, hits: readonly number[], found: readonly Raw[]): DecodingLayers | undefined => {
-    // Base64: runs already inside a provider finding (the token itself) are not decoded again.
+    // Base64: runs already inside a provider finding (the token itself) are not decoded again;
+    // runs in a generic finding are, since they may hold something more specific.
     // (Sorted only when there are runs: most texts with a finding have none.)
     const direct = found.length === 0 || runs.length === 0 ? [] : found.filter((f) => !compiled[f.rule]!.generic).sort((a, b) => a.start - b.start);
     const base64: number[] = [];
@@ -560,7 +562,8 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       const s = base64[r]!;
       let e = base64[r + 1]!;
       if (e - s > budget.decoded) continue;
-      for (const run = e; e < text.length && e - run < 2 && text.charCodeAt(e) === 61; ) e++; // padding
+      const runEnd = e;
+      while (e < text.length && e - runEnd < 2 && text.charCodeAt(e) === 61) e++; // `=` padding
       const runText = decodeBase64Text(text.slice(s, e));
       if (runText === undefined) continue;
       budget.decoded -= runText.length;
