@@ -24,6 +24,16 @@ describe('checksums', () => {
     }
   });
 
+  it('crc32 of a range is the crc32 of that slice (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme-ascii' }), fc.nat(), fc.nat(), (s, a, b) => {
+        const start = a % (s.length + 1);
+        const end = start + (b % (s.length - start + 1));
+        expect(crc32(s, start, end)).toBe(crc32(s.slice(start, end)));
+      }),
+    );
+  });
+
   it('writes base62 and hex the way the providers do', () => {
     expect(base62(0, BASE62_UPPER_FIRST)).toBe('000000');
     expect(base62(61, BASE62_UPPER_FIRST)).toBe('00000z');

@@ -128,6 +128,34 @@ describe('decoding', () => {
     expect(createSecretDetector({ maxDecodeDepth: 0 }).findAll(b64(GHP))).toEqual([]);
   });
 
+  it('judges no generic candidate inside a specific finding of a decoded layer, and still judges one outside', () => {
+    const judged: string[] = [];
+    const blob: SecretRule = {
+      id: 'blob-value',
+      description: 'a generic user rule that records what it judges',
+      keywords: ['blob='],
+      anchored: true,
+      generic: true,
+      allowPlaceholders: true,
+      pattern: /blob=(?<secret>[A-Za-z0-9+/]{16,}={0,2})/g,
+      secretGroup: 'secret',
+      validate: (secret) => judged.push(secret) > 0,
+    };
+    const det = createSecretDetector({ rules: [blob] });
+    // The value's text is a token: the generic finding would be dropped, so it is not judged.
+    const token = `blob=${b64(`x ${GHP}`)}`;
+    expect(det.findAll(token)).toEqual([{ ruleId: 'github-pat', start: 5, end: token.length }]);
+    expect(judged).toEqual([]);
+    // Text that holds no token, in the same layer: judged and reported.
+    const words = b64('nothing here but words and more words');
+    expect(det.findAll(`blob=${words}`)).toEqual([{ ruleId: 'blob-value', start: 5, end: 5 + words.length }]);
+    expect(judged).toEqual([words]);
+    // Without decoding, the token's value is an ordinary candidate.
+    judged.length = 0;
+    expect(createSecretDetector({ rules: [blob], maxDecodeDepth: 0 }).findAll(token).map((f) => f.ruleId)).toEqual(['blob-value']);
+    expect(judged).toHaveLength(1);
+  });
+
   it('stops decoding when the per-call budget is spent', () => {
     const enc = b64(`x ${GHP}`);
     expect(createSecretDetector({ maxDecodedChars: 4 }).findAll(enc)).toEqual([]);

@@ -53,6 +53,15 @@ interface Raw {
 /** Candidates a rule rejected during one matching pass, by rule. */
 type Rejected = Map<CompiledRule, Set<string>>;
 
+const NO_FINDINGS: readonly Raw[] = [];
+
+/** What the decoding layers of one text decode (see decodingLayers). */
+interface DecodingLayers {
+  base64: number[];
+  urlTokens: [number, number][];
+  windows: number[];
+}
+
 /** Per-call limits shared by every decoding layer of one call (never kept across calls). */
 interface Budget {
   decoded: number;
@@ -332,7 +341,8 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     busy: false,
   };
 
-  type PassState = Pick<typeof scratch, 'stamp' | 'coveredUntil' | 'lastTried' | 'rejected'> & { pass: number };
+  /** One matching pass's state; `shared`: the scratch's arrays. */
+  type PassState = Pick<typeof scratch, 'stamp' | 'coveredUntil' | 'lastTried' | 'rejected'> & { pass: number; shared: boolean };
 
   /**
    * Anchored rules (from `by`) at each keyword hit, each rule once per position and not inside
@@ -382,10 +392,14 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       // (pass and password hit at one place)
       if (pos === keyAt || !isKeyChar(text.charCodeAt(pos - 1))) continue;
       keyAt = pos;
+      // (the cheap check first: most credential words in code stand in no assignment)
+      if (!keyIsAssigned(text, pos)) continue;
       const found = keyNamed.lookup(text, pos);
-      if (found === 0 || !keyIsAssigned(text, pos)) continue;
-      // (copied: a user validate hook that scans again reuses the index's buffer)
-      const named = keyNamed.named.slice(0, 2 * found);
+      if (found === 0) continue;
+      // (copied, to a plain array (a typed array's slice costs more): a user validate hook that
+      // scans again reuses the index's buffer)
+      const named: number[] = [];
+      for (let r = 0; r < 2 * found; r++) named.push(keyNamed.named[r]!);
       for (let r = 0; r < named.length; r += 2) {
         const ri = named[r]!;
         const start = named[r + 1]!;
@@ -401,33 +415,50 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     }
   };
 
-  /** Run the rules the keyword hits call for: anchored ones at their hits, the rest over the text. */
-  const matchRules = (text: string, hits: readonly number[], out: Raw[]): void => {
-    const fresh = scratch.busy;
-    const st: PassState = fresh
-      ? { stamp: new Int32Array(nRules), coveredUntil: new Int32Array(nRules), lastTried: new Int32Array(nRules), rejected: new Map() as Rejected, pass: 1 }
-      : { stamp: scratch.stamp, coveredUntil: scratch.coveredUntil, lastTried: scratch.lastTried, rejected: scratch.rejected, pass: (scratch.pass = (scratch.pass + 1) | 0 || 1) };
-    const { rejected } = st;
-    scratch.busy = true;
-    try {
-      tryAnchored(text, hits, out, st, anchoredBy, exactBy, undefined);
-      if (keyWordIds.size > 0) tryKeyNamed(text, hits, out, st);
-      let triggered: Set<number> | undefined = always.length > 0 ? new Set<number>(always) : undefined;
-      for (let h = 0; h < hits.length; h += 2) {
-        const unanchored = triggeredBy[hits[h]!]!;
-        if (unanchored.length > 0) for (const ri of unanchored) (triggered ??= new Set<number>()).add(ri);
-      }
-      if (triggered) for (const ri of triggered) if (!compiled[ri]!.generic) matchEverywhere(ri, text, rejected, out);
-      const covered = out.length > 0 ? new SpanIndex(out) : undefined;
-      tryAnchored(text, hits, out, st, anchoredGenericBy, exactGenericBy, covered);
-      if (triggered) for (const ri of triggered) if (compiled[ri]!.generic) matchEverywhere(ri, text, rejected, out, covered);
-    } finally {
-      if (!fresh) {
-        scratch.busy = false;
-        // No candidate text outlives the call (clearing allocates a new table, so only when needed).
-        if (rejected.size > 0) rejected.clear();
-      }
+  /** A matching pass over one text: the scratch, or fresh arrays while the scratch is in use (a re-entering validate hook). */
+  const beginPass = (): PassState => {
+    if (scratch.busy) {
+      return { stamp: new Int32Array(nRules), coveredUntil: new Int32Array(nRules), lastTried: new Int32Array(nRules), rejected: new Map() as Rejected, pass: 1, shared: false };
     }
+    scratch.busy = true;
+    return { stamp: scratch.stamp, coveredUntil: scratch.coveredUntil, lastTried: scratch.lastTried, rejected: scratch.rejected, pass: (scratch.pass = (scratch.pass + 1) | 0 || 1), shared: true };
+  };
+
+  /** Ends a pass: frees the scratch and forgets its rejected candidates. */
+  const endPass = (st: PassState): void => {
+    if (!st.shared) return;
+    scratch.busy = false;
+    // No candidate text outlives the call (clearing allocates a new table, so only when needed).
+    if (st.rejected.size > 0) st.rejected.clear();
+  };
+
+  /** The specific rules the keyword hits call for: anchored ones at their hits, `triggered` ones over the text. */
+  const matchSpecific = (text: string, hits: readonly number[], out: Raw[], st: PassState, triggered: Set<number> | undefined): void => {
+    tryAnchored(text, hits, out, st, anchoredBy, exactBy, undefined);
+    if (keyWordIds.size > 0) tryKeyNamed(text, hits, out, st);
+    if (triggered) for (const ri of triggered) if (!compiled[ri]!.generic) matchEverywhere(ri, text, st.rejected, out);
+  };
+
+  /**
+   * The generic rules the keyword hits call for, after the specific ones (`out` holds their
+   * findings, and no generic one yet). A candidate inside a specific finding, of this layer or of
+   * `decoded` (the decoding layers' findings), is not judged: finish() would drop it.
+   */
+  const matchGeneric = (text: string, hits: readonly number[], out: Raw[], st: PassState, triggered: Set<number> | undefined, decoded: readonly Raw[]): void => {
+    const specific = decoded.length === 0 ? out : [...out, ...decoded.filter((f) => !compiled[f.rule]!.generic)];
+    const covered = specific.length > 0 ? new SpanIndex(specific) : undefined;
+    tryAnchored(text, hits, out, st, anchoredGenericBy, exactGenericBy, covered);
+    if (triggered) for (const ri of triggered) if (compiled[ri]!.generic) matchEverywhere(ri, text, st.rejected, out, covered);
+  };
+
+  /** The unanchored rules the keyword hits call for (and those without keywords), or undefined. */
+  const triggeredRules = (hits: readonly number[]): Set<number> | undefined => {
+    let triggered: Set<number> | undefined = always.length > 0 ? new Set<number>(always) : undefined;
+    for (let h = 0; h < hits.length; h += 2) {
+      const unanchored = triggeredBy[hits[h]!]!;
+      if (unanchored.length > 0) for (const ri of unanchored) (triggered ??= new Set<number>()).add(ri);
+    }
+    return triggered;
   };
 
   /** One anchored try of a rule at `pos`; the end of its match when a finding was kept, else -1. */
@@ -461,55 +492,98 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   const scanText = (text: string, depth: number, budget: Budget): Raw[] => {
     const { hits, runs, percent, backslash } = (scanner ??= new KeywordScanner(keywords, MIN_BASE64_RUN, true, runKeyword)).scan(text);
     const out: Raw[] = [];
-    if (hits.length > 0 || always.length > 0) matchRules(text, hits, out);
-    if (depth >= maxDepth) return out;
+    const ruled = hits.length > 0 || always.length > 0;
+    const triggered = ruled ? triggeredRules(hits) : undefined;
+    let st = ruled ? beginPass() : undefined;
+    try {
+      if (st) matchSpecific(text, hits, out, st, triggered);
+      const layers = depth < maxDepth ? decodingLayers(text, runs, percent, backslash, hits, out) : undefined;
+      if (layers === undefined) {
+        if (st) matchGeneric(text, hits, out, st, triggered, NO_FINDINGS);
+        return out;
+      }
+      // The layers before the generic rules, so that a generic candidate inside a specific finding
+      // of a layer (a base64 value whose text is a token) is not judged either. (The pass ends
+      // first: the layers' own passes then reuse the scratch.)
+      if (st) endPass(st);
+      st = undefined;
+      const decoded = decodeLayers(text, layers, depth, budget);
+      if (ruled) {
+        st = beginPass();
+        matchGeneric(text, hits, out, st, triggered, decoded);
+      }
+      for (const f of decoded) out.push(f);
+      return out;
+    } finally {
+      if (st) endPass(st);
+    }
+  };
 
-    // Base64: a run that decodes to text is scanned; findings cover the whole encoded run.
-    // Runs already inside a provider finding (the token itself) are not decoded again; runs in a
-    // generic finding are, since they may hold something more specific.
-    // (Built only when there are runs: most texts with a finding have none.)
-    const direct = out.length === 0 || runs.length === 0 ? [] : out.filter((f) => !compiled[f.rule]!.generic).sort((a, b) => a.start - b.start);
+  /**
+   * What the decoding layers of a text would decode, or undefined when nothing: base64 runs worth
+   * decoding (as [start, end) pairs, before any `=` padding), tokens holding a %XX escape, and
+   * windows of JSON string escapes. `found`: the findings of the text's specific rules.
+   */
+  const decodingLayers = (text: string, runs: readonly number[], percent: boolean, backslash: boolean, hits: readonly number[], found: readonly Raw[]): DecodingLayers | undefined => {
+    // Base64: runs already inside a provider finding (the token itself) are not decoded again;
+    // runs in a generic finding are, since they may hold something more specific.
+    // (Sorted only when there are runs: most texts with a finding have none.)
+    const direct = found.length === 0 || runs.length === 0 ? [] : found.filter((f) => !compiled[f.rule]!.generic).sort((a, b) => a.start - b.start);
+    const base64: number[] = [];
     let di = 0;
     let coveredTo = -1; // max end of direct findings starting at or before the run
     for (let r = 0; r < runs.length; r += 2) {
       const s = runs[r]!;
-      let e = runs[r + 1]!;
-      if (e - s > MAX_BASE64_RUN || e - s > budget.decoded) continue;
+      const e = runs[r + 1]!;
+      if (e - s > MAX_BASE64_RUN) continue;
       // Base64 of ASCII starts with A-Z or a-f (the top six bits of a byte below 0x80).
       const c0 = text.charCodeAt(s);
       if (!((c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 102))) continue;
       while (di < direct.length && direct[di]!.start <= s) coveredTo = Math.max(coveredTo, direct[di++]!.end);
       if (coveredTo >= e) continue; // already inside a finding (a token)
-      while (e < text.length && e - runs[r + 1]! < 2 && text.charCodeAt(e) === 61) e++;
-      const decoded = decodeBase64Text(text.slice(s, e));
-      if (decoded === undefined) continue;
-      budget.decoded -= decoded.length;
-      for (const ri of runPrefixed) if (compiled[ri]!.decodedPrefix!.test(decoded)) matchAt(ri, text, s, out, new Map());
-      for (const f of scanText(decoded, depth + 1, budget)) out.push({ rule: f.rule, start: s, end: e });
+      base64.push(s, e);
     }
-    // URL-encoding: each token holding %XX is decoded; findings map back character by character.
-    if (percent) {
-      for (const [s, e] of percentTokens(text)) {
-        if (e - s > budget.decoded) continue;
-        const mapped = decodePercent(text, s, e);
-        if (mapped) decodeInto(mapped, depth, budget, out);
-      }
+    // URL-encoding: each token holding %XX.
+    const urlTokens = percent ? percentTokens(text) : [];
+    // JSON inside a string: every escape around each one that could hide something: near a
+    // keyword hit, a \u escape of a printable ASCII character, an escaped URL scheme (:\/\/), or
+    // an escape glued to the start of a match (\nghp_…), which its last letter would hide from
+    // the rule's left-boundary check.
+    const windows = backslash ? escapeWindows(text, hits, glueSites) : [];
+    return base64.length + urlTokens.length + windows.length === 0 ? undefined : { base64, urlTokens, windows };
+  };
+
+  /** Decode and scan the layers of a text; their findings, mapped back to it. */
+  const decodeLayers = (text: string, layers: DecodingLayers, depth: number, budget: Budget): Raw[] => {
+    const decoded: Raw[] = [];
+    // Base64: a run that decodes to text is scanned; findings cover the whole encoded run.
+    const { base64, urlTokens, windows } = layers;
+    for (let r = 0; r < base64.length; r += 2) {
+      const s = base64[r]!;
+      let e = base64[r + 1]!;
+      if (e - s > budget.decoded) continue;
+      const runEnd = e;
+      while (e < text.length && e - runEnd < 2 && text.charCodeAt(e) === 61) e++; // `=` padding
+      const runText = decodeBase64Text(text.slice(s, e));
+      if (runText === undefined) continue;
+      budget.decoded -= runText.length;
+      for (const ri of runPrefixed) if (compiled[ri]!.decodedPrefix!.test(runText)) matchAt(ri, text, s, decoded, new Map());
+      for (const f of scanText(runText, depth + 1, budget)) decoded.push({ rule: f.rule, start: s, end: e });
     }
-    // JSON inside a string: decode every escape around each one that could hide something: near a
-    // keyword hit, a \u escape of a printable ASCII character, an escaped URL scheme (:\/\/), or an
-    // escape glued to the start of a match (\nghp_…), which its last letter would hide from the
-    // rule's left-boundary check.
-    if (backslash) {
-      const windows = escapeWindows(text, hits, glueSites);
-      for (let w = 0; w < windows.length; w += 2) {
-        const s = windows[w]!;
-        const e = windows[w + 1]!;
-        if (e - s > budget.decoded) continue;
-        const mapped = decodeJsonEscapes(text, s, e);
-        if (mapped) decodeInto(mapped, depth, budget, out);
-      }
+    // URL-encoding: findings map back character by character.
+    for (const [s, e] of urlTokens) {
+      if (e - s > budget.decoded) continue;
+      const mapped = decodePercent(text, s, e);
+      if (mapped) decodeInto(mapped, depth, budget, decoded);
     }
-    return out;
+    for (let w = 0; w < windows.length; w += 2) {
+      const s = windows[w]!;
+      const e = windows[w + 1]!;
+      if (e - s > budget.decoded) continue;
+      const mapped = decodeJsonEscapes(text, s, e);
+      if (mapped) decodeInto(mapped, depth, budget, decoded);
+    }
+    return decoded;
   };
 
   const decodeInto = (mapped: MappedText, depth: number, budget: Budget, out: Raw[]): void => {

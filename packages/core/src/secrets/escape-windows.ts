@@ -54,9 +54,7 @@ export interface GlueSites {
  */
 export function escapeWindows(text: string, unordered: readonly number[], sites: GlueSites = {}): number[] {
   const hits = byStart(unordered); // the scanner reports hits by start already
-  const before = sites.before;
-  let reach = 0; // the farthest any hit reaches back
-  if (before !== undefined) for (let k = 0; k < before.length; k++) reach = Math.max(reach, before[k]!);
+  const reach = farthestReach(sites.before);
   const minRun = sites.minRun ?? 16;
   const windows: number[] = [];
   let near = 1; // position slot in `hits` of the first hit at or after p - ESCAPE_NEAR
@@ -80,6 +78,21 @@ export function escapeWindows(text: string, unordered: readonly number[], sites:
     if (end >= 0) addWindow(windows, p - ESCAPE_WINDOW, end, text.length);
   }
   return windows;
+}
+
+/** farthestReach by `before` table: a detector's table is built once and read on every call. */
+const reachByTable = new WeakMap<ArrayLike<number>, number>();
+
+/** The farthest any hit reaches back (the largest of `before`), worked out once per table. */
+function farthestReach(before: ArrayLike<number> | undefined): number {
+  if (before === undefined) return 0;
+  let reach = reachByTable.get(before);
+  if (reach === undefined) {
+    reach = 0;
+    for (let k = 0; k < before.length; k++) reach = Math.max(reach, before[k]!);
+    reachByTable.set(before, reach);
+  }
+  return reach;
 }
 
 /** Adds [start, end), clipped to [0, limit), to windows that start at or before it, merged where they overlap or touch. */

@@ -20,6 +20,20 @@ describe('isPlaceholder', () => {
     }
   });
 
+  it('judges a random token with one mark character inside (a dot, %, #, $) as with a character that marks nothing (property)', () => {
+    fc.assert(
+      fc.property(token(20), token(20), fc.constantFrom('.', '%', '#', '$', '*', '{'), (a, b, mark) => {
+        expect(isPlaceholder(`${a}${mark}${b}`)).toBe(isPlaceholder(`${a}~${b}`));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('reads runs of line or paragraph separators as line breaks, as the shape does', () => {
+    const [a, b] = ['q8Fz2KLm0Wv9Rt5Yx3Bn', 'Pc1Hs6Jd4Ge7Tb2Mw9Zk'];
+    for (const sep of ['\n', '\u2028', '\u2029']) expect(isPlaceholder(`${a}.${sep.repeat(6)}${b}`), JSON.stringify(sep)).toBe(false);
+  });
+
   it('takes %VAR% for a placeholder, not a %XY% inside a random password', () => {
     expect(isPlaceholder('%API_KEY%')).toBe(true);
     expect(isPlaceholder('!DWAa6Av%KYI%!FQ^s^n1ya')).toBe(false);

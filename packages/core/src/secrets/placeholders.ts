@@ -94,8 +94,9 @@ export function isPlaceholder(value: string): boolean {
 export function isPlaceholderShaped(value: string, shape: number, inFormat = false): boolean {
   if ((shape & SHAPE_MARKS) !== 0 && (inFormat ? FORMAT_PLACEHOLDER_MARKS : PLACEHOLDER_MARKS).test(value)) return true;
   if (value.charCodeAt(0) === 36 && /^\$[A-Za-z_]/.test(value)) return true; // $TOKEN, $env:TOKEN
+  // Without a placeholder word, only a run (SHAPE_REPEATED) or a sequence (SHAPE_ASCENDING) can be a weak mark.
   const word = PLACEHOLDER_WORDS.exec(value);
-  if (word === null && (shape & (SHAPE_REPEATED | SHAPE_ASCENDING | SHAPE_MARKS)) === 0) return false;
+  if (word === null && (shape & (SHAPE_REPEATED | SHAPE_ASCENDING)) === 0) return false;
   return weakMarksDecide(value);
 }
 
@@ -130,7 +131,8 @@ function weakMarks(value: string): { words: number[]; runs: number[] } {
   let start = 0;
   for (let i = 1; i <= value.length; i++) {
     const c = value.charCodeAt(i);
-    if (i < value.length && c === value.charCodeAt(i - 1) && c !== 10 && c !== 13) continue;
+    // (line breaks aside, as SHAPE_REPEATED has it)
+    if (i < value.length && c === value.charCodeAt(i - 1) && c !== 10 && c !== 13 && c !== 0x2028 && c !== 0x2029) continue;
     if (i - start >= 6) runs.push(start, i);
     start = i;
   }

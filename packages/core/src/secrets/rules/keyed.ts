@@ -44,10 +44,27 @@ function keyedPrefilter(names: readonly string[]): string {
  */
 const NOT_CREDENTIAL_END = /(?:^|[^a-z])(?:id|ids|name|url|uri|host|endpoint|region|email|user|username|account|org|project|hash|digest|sha\d*|checksum|fingerprint|public|publishable|expiry|expires|ttl|length|count|size|file|path|type|version|header|prefix|label|hint|placeholder)$/i;
 
-/** The key's words, split on separators and camelCase. */
-function lastWord(key: string): string {
-  const words = key.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/).filter((w) => w.length > 0);
-  return words[words.length - 1] ?? '';
+const isLetterOrDigit = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/**
+ * The last of the key's words (split on anything but letters and digits, and before a capital
+ * that follows a small letter or digit), read back from the key's end: it runs for every
+ * key-named finding.
+ */
+export function lastWord(key: string): string {
+  let end = key.length;
+  while (end > 0 && !isLetterOrDigit(key.charCodeAt(end - 1))) end--;
+  let start = end;
+  while (start > 0 && isLetterOrDigit(key.charCodeAt(start - 1))) {
+    const c = key.charCodeAt(start - 1);
+    start--;
+    // a capital after a small letter or a digit begins this word
+    if (c >= 65 && c <= 90 && start > 0) {
+      const before = key.charCodeAt(start - 1);
+      if ((before >= 97 && before <= 122) || (before >= 48 && before <= 57)) break;
+    }
+  }
+  return key.slice(start, end);
 }
 
 /** A provider's credential named by a key: the key names a credential and ends in no other thing. */
