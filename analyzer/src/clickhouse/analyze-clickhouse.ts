@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { ResourceAttributes } from '@argspan/conventions';
-import { createValueHasher } from '@argspan/core';
 import { DEFAULT_DENY_RESIDENCIES, readBaselineOption, ruleStats } from '../analyze.js';
 import { phase } from '../phases.js';
 import { loadRules } from '../rules/rule-file.js';
@@ -59,7 +58,7 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
     });
     const denyResidencies = options.denyResidencies ?? DEFAULT_DENY_RESIDENCIES;
     const foreign = await phase(options.onPhase, 'foreign calls', () =>
-      loadForeignCallsClickHouse(session, src, createValueHasher(options.hashKey ?? randomBytes(32)), { remoteAllowlist: options.remoteAllowlist ?? [], denyResidencies }),
+      loadForeignCallsClickHouse(session, src, options.hashKey ?? randomBytes(32), { remoteAllowlist: options.remoteAllowlist ?? [], denyResidencies }),
     );
     await phase(options.onPhase, 'policy', () => buildPolicyTables(session, src, options.remoteAllowlist ?? [], denyResidencies));
     if (needsSpans) await phase(options.onPhase, 'spans', () => session.run(spansSql(src), 'building spans'));

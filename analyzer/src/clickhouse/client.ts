@@ -141,10 +141,16 @@ export class ChSession {
   }
 
   /** Run a query and hand its rows to `onRow` as they arrive (large results are never held whole). */
-  async each(sql: string, doing: string, onRow: (row: ChRow) => void): Promise<void> {
+  async each(sql: string, doing: string, onRow: (row: ChRow) => void | Promise<void>): Promise<void> {
     try {
       const rs = await this.client.query({ query: sql, format: 'JSONEachRow', clickhouse_settings: SESSION_SETTINGS });
-      for await (const rows of rs.stream<ChRow>()) for (const row of rows) onRow(row.json());
+      for await (const rows of rs.stream<ChRow>()) {
+        for (const row of rows) {
+          // A callback that returns a promise is waited for: the stream is read no faster than it is used.
+          const busy = onRow(row.json());
+          if (busy) await busy;
+        }
+      }
     } catch (err) {
       throw serverFailure(err, this.server, doing);
     }

@@ -1,9 +1,11 @@
 import { INSTRUMENTATION_SCOPE, gateHitKey } from '@argspan/conventions';
-import type { ClassifyOptions, ValueHasher } from '@argspan/core';
-import { classifyForeignTrace, type ForeignRowSink } from '../foreign/classify-trace.js';
+import type { ClassifyOptions } from '@argspan/core';
 import { EVIDENCE_ARRAY_KEYS, EVIDENCE_PREFIXES } from '../foreign/evidence.js';
 import { CANDIDATE_KEYS, type ForeignLoadStats } from '../foreign/load-foreign.js';
-import type { ForeignSpan } from '../foreign/types.js';
+import { ARG_FIELDS, type RowBatch } from '../foreign/row-batch.js';
+import { spanJsonText } from '../foreign/span-json.js';
+import { TraceClassifier } from '../foreign/trace-classifier.js';
+import type { CandidateTrace } from '../foreign/trace-source.js';
 import type { ChRow, ChSession } from './client.js';
 import { chString } from './sql.js';
 import type { TraceSource } from './source.js';
@@ -14,52 +16,16 @@ const SPANS_PER_BUCKET = 200_000;
 /**
  * Other libraries' tool calls, as DuckDB's `loadForeignCalls` reads them: the labelling is
  * JavaScript (`@argspan/core`'s classifier over the recorded argument blobs, with the prompts,
- * results and schemas of the trace as evidence), so ClickHouse selects only the candidate spans —
- * those holding an emitter's signature key or evidence — with their attribute maps, sorted by
- * trace, and the calls, argument leaves (labels, keyed hashes, byte counts: never a value) and
- * blob locations are written back to `tool_calls`, `tool_args` and `argument_blobs` for the rules.
- * The exporter keeps every attribute as text: an array attribute the evidence reads
- * (`ai.prompt.tools`) is read back from the exporter's JSON.
+ * results and schemas of the trace as evidence, in worker threads when there are enough spans),
+ * so ClickHouse selects only the candidate spans — those holding an emitter's signature key or
+ * evidence — with their attribute maps, sorted by trace, and the calls, argument leaves (labels,
+ * keyed hashes, byte counts: never a value) and blob locations are written back to `tool_calls`,
+ * `tool_args` and `argument_blobs` for the rules. The exporter keeps every attribute as text: an
+ * array attribute the evidence reads (`ai.prompt.tools`) is read back from the exporter's JSON.
  */
-export async function loadForeignCallsClickHouse(session: ChSession, src: TraceSource, hasher: ValueHasher, policy: ClassifyOptions): Promise<ForeignLoadStats> {
+export async function loadForeignCallsClickHouse(session: ChSession, src: TraceSource, hashKey: Uint8Array, policy: ClassifyOptions): Promise<ForeignLoadStats> {
   const stats: ForeignLoadStats = { calls: 0, noEvidenceCalls: 0 };
   const out = { tool_calls: [] as ChRow[], tool_args: [] as ChRow[], argument_blobs: [] as ChRow[] };
-  let trace: ForeignSpan[] = [];
-  let traceId = '';
-  let calls: { tool: string; callId: string | null; turnSpanId: string | null; emitter: string; spanId: string }[] = [];
-  const sink: ForeignRowSink = {
-    call(c) {
-      stats.calls++;
-      if (c.noEvidence) stats.noEvidenceCalls++;
-      out.tool_calls.push({
-        trace_id: traceId, span_id: c.spanId, turn_span_id: c.turnSpanId, name: c.name, start_ns: String(c.startNs),
-        end_ns: c.endNs === null ? null : String(c.endNs), operation: 'execute_tool', tool: c.tool, call_id: c.callId, emitter: c.emitter,
-        residency: c.residency, args_count: String(c.argsCount), args_bytes: String(c.argsBytes), call_source: c.source,
-        no_evidence: c.noEvidence, went_remote: false, left_machine: false, stopped_by_gate: false, dispatched: true,
-      });
-      calls.push({ tool: c.tool, callId: c.callId, turnSpanId: c.turnSpanId, emitter: c.emitter, spanId: c.spanId });
-      return calls.length - 1;
-    },
-    arg(callNo, a, text) {
-      const c = calls[callNo]!;
-      out.tool_args.push({
-        trace_id: traceId, span_id: c.spanId, call_span_id: c.spanId, key: a.key, leaf: a.leaf, provenance: a.provenance,
-        residency: a.residency, rule: a.rule, value_hash: hasher.hash(text), bytes: String(a.bytes), denylisted: a.denylisted, tool: c.tool,
-        call_id: c.callId, turn_span_id: c.turnSpanId, emitter: c.emitter, gate_hit_key: gateHitKey(c.tool, a.key),
-        has_excerpt: false, dispatched: true, went_remote: false, left_machine: false,
-      });
-    },
-    blob(b) {
-      out.argument_blobs.push({ trace_id: traceId, span_id: b.spanId, attribute: b.attribute, call_span_id: b.callSpanId });
-    },
-  };
-  const classify = () => {
-    if (trace.length === 0) return;
-    traceId = trace[0]!.traceId;
-    calls = [];
-    classifyForeignTrace(trace, { policy }, sink);
-    trace = [];
-  };
   const keys = `[${CANDIDATE_KEYS.map(chString).join(', ')}]`;
   const prefixes = EVIDENCE_PREFIXES.map((p) => `startsWith(k, ${chString(p)})`).join(' OR ');
   const candidates = `${src.where} AND (${src.scopeName} IS NULL OR ${src.scopeName} <> ${chString(INSTRUMENTATION_SCOPE)})
@@ -67,51 +33,104 @@ export async function loadForeignCallsClickHouse(session: ChSession, src: TraceS
   // A session runs one query at a time, so the labelled rows are written after each read: the
   // traces are read in buckets (by a hash of the trace id) small enough to hold their rows.
   const [count] = await session.all(`SELECT count() AS n FROM ${src.table} WHERE ${candidates}`, 'counting other libraries\' spans');
-  const buckets = Math.max(1, Math.ceil(Number(count?.n ?? 0) / SPANS_PER_BUCKET));
-  for (let bucket = 0; bucket < buckets; bucket++) {
-    await session.each(
-      `SELECT TraceId AS trace_id, SpanId AS span_id, nullIf(ParentSpanId, '') AS parent_span_id, SpanName AS name,
-        toString(toUnixTimestamp64Nano(Timestamp)) AS start_ns, toString(toUnixTimestamp64Nano(Timestamp) + toInt64(Duration)) AS end_ns,
-        ${src.scopeName} AS scope, mapKeys(SpanAttributes) AS ks, mapValues(SpanAttributes) AS vs
-      FROM ${src.table}
-      WHERE ${candidates}${buckets > 1 ? ` AND cityHash64(TraceId) % ${buckets} = ${bucket}` : ''}
-      ORDER BY trace_id, toUnixTimestamp64Nano(Timestamp), span_id
-      LIMIT 1 BY TraceId, SpanId`,
-      'reading other libraries\' spans',
-      (row) => {
-        const span = foreignSpan(row);
-        if (trace.length > 0 && trace[0]!.traceId !== span.traceId) classify();
-        trace.push(span);
-      },
-    );
-    classify();
-    for (const [table, rows] of Object.entries(out)) await session.insert(table, rows.splice(0), 'writing other libraries\' tool calls');
+  const candidateSpans = Number(count?.n ?? 0);
+  if (candidateSpans === 0) return stats;
+  // Trace numbers are the bucket's own: a bucket's rows are all written before the next is read.
+  let traceIds: string[] = [];
+  const classifier = TraceClassifier.start({ hashKey, policy, candidateSpans }, (rows) => addRows(rows, traceIds, stats, out));
+  try {
+    const buckets = Math.max(1, Math.ceil(candidateSpans / SPANS_PER_BUCKET));
+    for (let bucket = 0; bucket < buckets; bucket++) {
+      traceIds = [];
+      let trace: CandidateTrace | undefined;
+      await session.each(
+        `SELECT TraceId AS trace_id, SpanId AS span_id, nullIf(ParentSpanId, '') AS parent_span_id, SpanName AS name,
+          toString(toUnixTimestamp64Nano(Timestamp)) AS start_ns, toString(toUnixTimestamp64Nano(Timestamp) + toInt64(Duration)) AS end_ns,
+          ${src.scopeName} AS scope, mapKeys(SpanAttributes) AS ks, mapValues(SpanAttributes) AS vs
+        FROM ${src.table}
+        WHERE ${candidates}${buckets > 1 ? ` AND cityHash64(TraceId) % ${buckets} = ${bucket}` : ''}
+        ORDER BY trace_id, toUnixTimestamp64Nano(Timestamp), span_id
+        LIMIT 1 BY TraceId, SpanId`,
+        'reading other libraries\' spans',
+        async (row) => {
+          const id = String(row.trace_id);
+          if (trace?.id !== id) {
+            if (trace) await classifier.add(trace);
+            trace = { no: traceIds.push(id) - 1, id, texts: [] };
+          }
+          trace.texts.push(spanJson(row));
+        },
+      );
+      if (trace) await classifier.add(trace);
+      await classifier.flush();
+      for (const [table, rows] of Object.entries(out)) await session.insert(table, rows.splice(0), 'writing other libraries\' tool calls');
+    }
+  } finally {
+    await classifier.close();
   }
   return stats;
 }
 
-function foreignSpan(row: ChRow): ForeignSpan {
+/** A batch's rows as ClickHouse rows, wide (ids, names and labels given on every leaf). */
+function addRows(rows: RowBatch, traceIds: readonly string[], stats: ForeignLoadStats, out: Record<'tool_calls' | 'tool_args' | 'argument_blobs', ChRow[]>): void {
+  const str = rows.strings;
+  for (const c of rows.calls) {
+    const [traceNo, spanId, nameNo, endNs, , turnSpanId, toolNo, callId, emitterNo, residencyNo, argsCount, argsBytes, sourceNo, noEvidence, startNs] = c;
+    stats.calls++;
+    if (noEvidence) stats.noEvidenceCalls++;
+    out.tool_calls.push({
+      trace_id: traceIds[traceNo], span_id: spanId, turn_span_id: turnSpanId, name: str[nameNo], start_ns: String(startNs),
+      end_ns: endNs === null ? null : String(endNs), operation: 'execute_tool', tool: str[toolNo], call_id: callId, emitter: str[emitterNo],
+      residency: str[residencyNo], args_count: String(argsCount), args_bytes: String(argsBytes), call_source: str[sourceNo],
+      no_evidence: noEvidence, went_remote: false, left_machine: false, stopped_by_gate: false, dispatched: true,
+    });
+  }
+  const { args, hashes, keys, labels } = rows;
+  for (let i = 0; i < rows.argCount; i++) {
+    const at = ARG_FIELDS * i;
+    const [traceNo, spanId, , , , turnSpanId, toolNo, callId, emitterNo] = rows.calls[args[at]!]!;
+    const key = keys[2 * args[at + 1]!]!;
+    const label = args[at + 2]!;
+    const tool = str[toolNo]!;
+    out.tool_args.push({
+      trace_id: traceIds[traceNo], span_id: spanId, call_span_id: spanId, key, leaf: keys[2 * args[at + 1]! + 1], provenance: labels[3 * label],
+      residency: labels[3 * label + 1], rule: labels[3 * label + 2], value_hash: hexWords(hashes, 4 * i), bytes: String(args[at + 3]), denylisted: rows.denylisted[label],
+      tool, call_id: callId, turn_span_id: turnSpanId, emitter: str[emitterNo], gate_hit_key: gateHitKey(tool, key),
+      has_excerpt: false, dispatched: true, went_remote: false, left_machine: false,
+    });
+  }
+  for (const [traceNo, spanId, attributeNo, callSpanId] of rows.blobs) {
+    out.argument_blobs.push({ trace_id: traceIds[traceNo], span_id: spanId, attribute: str[attributeNo], call_span_id: callSpanId ?? spanId });
+  }
+}
+
+/** Four hash words as the 32 hex characters of `tool_args.value_hash`. */
+function hexWords(words: Uint32Array, at: number): string {
+  let hex = '';
+  for (let w = at; w < at + 4; w++) hex += words[w]!.toString(16).padStart(8, '0');
+  return hex;
+}
+
+/** A span row as the JSON text the classifier reads (`span-json.ts`). */
+function spanJson(row: ChRow): string {
   const ks = row.ks as string[];
   const vs = row.vs as string[];
-  const attrs = new Map<string, string | readonly string[]>();
-  for (let i = 0; i < ks.length; i++) attrs.set(ks[i]!, vs[i]!);
-  for (const k of EVIDENCE_ARRAY_KEYS) {
-    const list = jsonStrings(attrs.get(k));
-    if (list) attrs.set(k, list);
-  }
-  const startNs = BigInt(String(row.start_ns));
-  return {
-    traceId: String(row.trace_id),
-    spanId: String(row.span_id),
-    parentSpanId: row.parent_span_id === null ? null : String(row.parent_span_id),
-    name: String(row.name),
-    startNs,
-    endNs: BigInt(String(row.end_ns)),
-    recordedEndNs: BigInt(String(row.end_ns)),
-    scope: row.scope === null ? null : String(row.scope),
-    fileId: null,
-    attrs,
-  };
+  const arrays = EVIDENCE_ARRAY_KEYS.map((k) => {
+    const i = ks.indexOf(k);
+    return (i < 0 ? undefined : jsonStrings(vs[i])) ?? null;
+  });
+  return spanJsonText({
+    s: String(row.span_id),
+    p: row.parent_span_id === null ? null : String(row.parent_span_id),
+    n: String(row.name),
+    b: String(row.start_ns),
+    e: String(row.end_ns),
+    c: row.scope === null ? null : String(row.scope),
+    f: null,
+    k: ks,
+    v: vs,
+    a: arrays,
+  });
 }
 
 /** The exporter's JSON text of an array attribute, as its elements' text; undefined when it is not one. */
