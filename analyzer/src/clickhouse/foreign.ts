@@ -4,7 +4,7 @@ import { EVIDENCE_ARRAY_KEYS, EVIDENCE_PREFIXES } from '../foreign/evidence.js';
 import { CANDIDATE_KEYS, type ForeignLoadStats } from '../foreign/load-foreign.js';
 import { ARG_FIELDS, type RowBatch } from '../foreign/row-batch.js';
 import { spanJsonText } from '../foreign/span-json.js';
-import { TraceClassifier } from '../foreign/trace-classifier.js';
+import { TraceClassifier, type TraceClassifierOptions } from '../foreign/trace-classifier.js';
 import type { CandidateTrace } from '../foreign/trace-source.js';
 import type { ChRow, ChSession } from './client.js';
 import { chString } from './sql.js';
@@ -23,7 +23,13 @@ const SPANS_PER_BUCKET = 200_000;
  * `tool_args` and `argument_blobs` for the rules. The exporter keeps every attribute as text: an
  * array attribute the evidence reads (`ai.prompt.tools`) is read back from the exporter's JSON.
  */
-export async function loadForeignCallsClickHouse(session: ChSession, src: TraceSource, hashKey: Uint8Array, policy: ClassifyOptions): Promise<ForeignLoadStats> {
+export async function loadForeignCallsClickHouse(
+  session: ChSession,
+  src: TraceSource,
+  hashKey: Uint8Array,
+  policy: ClassifyOptions,
+  options: Pick<TraceClassifierOptions, 'threads' | 'minThreadedSpans'> = {},
+): Promise<ForeignLoadStats> {
   const stats: ForeignLoadStats = { calls: 0, noEvidenceCalls: 0 };
   const out = { tool_calls: [] as ChRow[], tool_args: [] as ChRow[], argument_blobs: [] as ChRow[] };
   const keys = `[${CANDIDATE_KEYS.map(chString).join(', ')}]`;
@@ -37,7 +43,7 @@ export async function loadForeignCallsClickHouse(session: ChSession, src: TraceS
   if (candidateSpans === 0) return stats;
   // Trace numbers are the bucket's own: a bucket's rows are all written before the next is read.
   let traceIds: string[] = [];
-  const classifier = TraceClassifier.start({ hashKey, policy, candidateSpans }, (rows) => addRows(rows, traceIds, stats, out));
+  const classifier = TraceClassifier.start({ hashKey, policy, candidateSpans, ...options }, (rows) => addRows(rows, traceIds, stats, out));
   try {
     const buckets = Math.max(1, Math.ceil(candidateSpans / SPANS_PER_BUCKET));
     for (let bucket = 0; bucket < buckets; bucket++) {
@@ -94,7 +100,7 @@ function addRows(rows: RowBatch, traceIds: readonly string[], stats: ForeignLoad
     const tool = str[toolNo]!;
     out.tool_args.push({
       trace_id: traceIds[traceNo], span_id: spanId, call_span_id: spanId, key, leaf: keys[2 * args[at + 1]! + 1], provenance: labels[3 * label],
-      residency: labels[3 * label + 1], rule: labels[3 * label + 2], value_hash: hexWords(hashes, 4 * i), bytes: String(args[at + 3]), denylisted: rows.denylisted[label],
+      residency: labels[3 * label + 1], rule: labels[3 * label + 2], value_hash: hexWords(hashes, 4 * i + 4 - 4), bytes: String(args[at + 3]), denylisted: rows.denylisted[label],
       tool, call_id: callId, turn_span_id: turnSpanId, emitter: str[emitterNo], gate_hit_key: gateHitKey(tool, key),
       has_excerpt: false, dispatched: true, went_remote: false, left_machine: false,
     });

@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ClickHouseClient } from '@clickhouse/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Db } from '../db.js';
+import { loadForeignCalls } from '../foreign/load-foreign.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../load/load-file.js';
+import { loadTraces } from '../load/load-traces.js';
+import { chdbClient } from '../synth/chdb-client.js';
+import { exporterRowsOfFile, otelTracesDdl } from '../synth/collector-rows.js';
+import { writeForeignTraces } from '../synth/foreign-traces.js';
+import { DEFAULT_MAX_TRACE_DURATION_MS } from './analyze-clickhouse.js';
+import { CH_TABLES, createTableSql } from './argspan-tables.js';
+import { ChSession } from './client.js';
+import { loadForeignCallsClickHouse } from './foreign.js';
+import { openSource } from './source.js';
+
+// Both engines classify other libraries' calls with the same code: the argument rows ClickHouse
+// writes (wide) equal those DuckDB joins back from its narrow tables, value hashes included,
+// whether classified inline or in worker threads.
+const work = mkdtempSync(join(tmpdir(), 'argspan-ch-foreign-'));
+const file = join(work, 'foreign.jsonl');
+const hashKey = new Uint8Array(32).fill(7);
+const COLUMNS = `trace_id, span_id, "key", leaf, provenance, residency, rule, value_hash, bytes::VARCHAR AS bytes, denylisted, tool, call_id, emitter`;
+let client: ClickHouseClient;
+let duckRows: unknown[];
+
+beforeAll(async () => {
+  await writeForeignTraces(file, 3_000);
+  const db = await Db.open();
+  try {
+    await loadTraces(db, [file], { allowPartial: false, maxLineBytes: DEFAULT_MAX_LINE_BYTES });
+    await loadForeignCalls(db, hashKey, {}, { threads: 1 });
+    duckRows = await db.all(`SELECT ${COLUMNS} FROM tool_args WHERE emitter <> 'argspan' ORDER BY ALL`);
+  } finally {
+    db.close();
+  }
+  client = chdbClient(':memory:');
+  await client.command({ query: otelTracesDdl() });
+  await client.insert({ table: 'otel_traces', values: exporterRowsOfFile(file), format: 'JSONEachRow' });
+});
+afterAll(async () => {
+  await client.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** ClickHouse's `tool_args` rows for the file, classified with `threads` (worker threads from the first span when 2). */
+async function clickHouseRows(threads: number): Promise<unknown[]> {
+  const session = new ChSession(client, 'chdb');
+  const src = await openSource(session, 'default', 'otel_traces', { maxTraceDurationMs: DEFAULT_MAX_TRACE_DURATION_MS });
+  for (const t of [CH_TABLES.tool_calls, CH_TABLES.tool_args, CH_TABLES.argument_blobs]) {
+    await session.run(`DROP TEMPORARY TABLE IF EXISTS ${t.table}`, 'dropping');
+    await session.run(createTableSql(t), 'creating');
+  }
+  await loadForeignCallsClickHouse(session, src, hashKey, {}, { threads, minThreadedSpans: 0 });
+  return session.all(`SELECT ${COLUMNS.replace('bytes::VARCHAR AS bytes', 'toString(bytes) AS bytes')} FROM tool_args ORDER BY ALL`, 'reading');
+}
+
+describe('other libraries\' calls in ClickHouse', () => {
+  it('writes the same argument rows as DuckDB, inline and in worker threads', async () => {
+    expect(duckRows.length).toBeGreaterThan(10_000);
+    const normal = (rows: unknown[]) => rows.map((r) => JSON.stringify(Object.values(r as object)));
+    const want = normal(duckRows).sort();
+    expect(normal(await clickHouseRows(1)).sort()).toEqual(want);
+    expect(normal(await clickHouseRows(2)).sort()).toEqual(want);
+  });
+});
