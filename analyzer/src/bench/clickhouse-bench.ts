@@ -125,7 +125,8 @@ async function main(): Promise<void> {
     const file = join(dir, 'traces.jsonl');
     let t = performance.now();
     const foreign = process.argv.includes('--foreign');
-    const written = await (foreign ? writeForeignTraces : writeRealisticTraces)(file, spans);
+    // The foreign writer also counts the tool calls it wrote; the span count is what is printed.
+    const written = foreign ? (await writeForeignTraces(file, spans)).spans : await writeRealisticTraces(file, spans);
     console.log(`argspan analyze, DuckDB against ClickHouse (chdb in process): ${written} ${foreign ? 'spans of other libraries\' traces' : 'spans'}, ${(statSync(file).size / 1e6).toFixed(0)} MB of OTLP JSON lines (generated in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
     t = performance.now();
     const chDir = join(dir, 'chdb');

@@ -113,6 +113,9 @@ export function serverFailure(err: unknown, server: string, doing: string): Erro
   return err instanceof Error ? err : new Error(String(err));
 }
 
+/** Rows per insert statement. */
+const INSERT_ROWS = 10_000;
+
 /** One session's queries, each failure mapped by {@link serverFailure}. */
 export class ChSession {
   constructor(
@@ -141,26 +144,24 @@ export class ChSession {
   }
 
   /** Run a query and hand its rows to `onRow` as they arrive (large results are never held whole). */
-  async each(sql: string, doing: string, onRow: (row: ChRow) => void | Promise<void>): Promise<void> {
+  async each(sql: string, doing: string, onRow: (row: ChRow) => void): Promise<void> {
     try {
       const rs = await this.client.query({ query: sql, format: 'JSONEachRow', clickhouse_settings: SESSION_SETTINGS });
-      for await (const rows of rs.stream<ChRow>()) {
-        for (const row of rows) {
-          // A callback that returns a promise is waited for: the stream is read no faster than it is used.
-          const busy = onRow(row.json());
-          if (busy) await busy;
-        }
-      }
+      for await (const rows of rs.stream<ChRow>()) for (const row of rows) onRow(row.json());
     } catch (err) {
       throw serverFailure(err, this.server, doing);
     }
   }
 
-  /** Append rows to a table (JSONEachRow). */
+  /**
+   * Append rows to a table (JSONEachRow), {@link INSERT_ROWS} at a time: the client encodes an
+   * insert as one string, and a million argument rows would not fit in one.
+   */
   async insert(table: string, values: readonly ChRow[], doing: string): Promise<void> {
-    if (values.length === 0) return;
     try {
-      await this.client.insert({ table, values: values as ChRow[], format: 'JSONEachRow', clickhouse_settings: SESSION_SETTINGS });
+      for (let at = 0; at < values.length; at += INSERT_ROWS) {
+        await this.client.insert({ table, values: values.slice(at, at + INSERT_ROWS), format: 'JSONEachRow', clickhouse_settings: SESSION_SETTINGS });
+      }
     } catch (err) {
       throw serverFailure(err, this.server, doing);
     }

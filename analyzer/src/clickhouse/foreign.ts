@@ -10,8 +10,11 @@ import type { ChRow, ChSession } from './client.js';
 import { chString } from './sql.js';
 import type { TraceSource } from './source.js';
 
-/** Candidate spans read per pass: their labelled rows are held in memory until the pass is written. */
+/** Candidate spans read per pass (their texts are held until the pass is classified). */
 const SPANS_PER_BUCKET = 200_000;
+/** Rows of a table gathered before they are inserted. */
+const INSERT_BATCH_ROWS = 50_000;
+const EMPTY_TRACE: CandidateTrace = { no: -1, id: '', texts: [] };
 
 /**
  * Other libraries' tool calls, as DuckDB's `loadForeignCalls` reads them: the labelling is
@@ -36,19 +39,23 @@ export async function loadForeignCallsClickHouse(
   const prefixes = EVIDENCE_PREFIXES.map((p) => `startsWith(k, ${chString(p)})`).join(' OR ');
   const candidates = `${src.where} AND (${src.scopeName} IS NULL OR ${src.scopeName} <> ${chString(INSTRUMENTATION_SCOPE)})
       AND (hasAny(mapKeys(SpanAttributes), ${keys}) OR arrayExists(k -> ${prefixes}, mapKeys(SpanAttributes)))`;
-  // A session runs one query at a time, so the labelled rows are written after each read: the
-  // traces are read in buckets (by a hash of the trace id) small enough to hold their rows.
+  // The traces are read in buckets (by a hash of the trace id) small enough to hold their spans.
   const [count] = await session.all(`SELECT count() AS n FROM ${src.table} WHERE ${candidates}`, 'counting other libraries\' spans');
   const candidateSpans = Number(count?.n ?? 0);
   if (candidateSpans === 0) return stats;
   // Trace numbers are the bucket's own: a bucket's rows are all written before the next is read.
   let traceIds: string[] = [];
   const classifier = TraceClassifier.start({ hashKey, policy, candidateSpans, ...options }, (rows) => addRows(rows, traceIds, stats, out));
+  // A session runs one query at a time: a bucket's spans are read whole, then classified, its rows
+  // inserted as they come (a million wide rows held at once took gigabytes).
+  const insert = async (atLeast: number) => {
+    for (const [table, rows] of Object.entries(out)) if (rows.length >= atLeast) await session.insert(table, rows.splice(0), 'writing other libraries\' tool calls');
+  };
   try {
     const buckets = Math.max(1, Math.ceil(candidateSpans / SPANS_PER_BUCKET));
     for (let bucket = 0; bucket < buckets; bucket++) {
       traceIds = [];
-      let trace: CandidateTrace | undefined;
+      const traces: CandidateTrace[] = [];
       await session.each(
         `SELECT TraceId AS trace_id, SpanId AS span_id, nullIf(ParentSpanId, '') AS parent_span_id, SpanName AS name,
           toString(toUnixTimestamp64Nano(Timestamp)) AS start_ns, toString(toUnixTimestamp64Nano(Timestamp) + toInt64(Duration)) AS end_ns,
@@ -58,18 +65,20 @@ export async function loadForeignCallsClickHouse(
         ORDER BY trace_id, toUnixTimestamp64Nano(Timestamp), span_id
         LIMIT 1 BY TraceId, SpanId`,
         'reading other libraries\' spans',
-        async (row) => {
+        (row) => {
           const id = String(row.trace_id);
-          if (trace?.id !== id) {
-            if (trace) await classifier.add(trace);
-            trace = { no: traceIds.push(id) - 1, id, texts: [] };
-          }
+          let trace = traces[traces.length - 1];
+          if (trace?.id !== id) traces.push((trace = { no: traceIds.push(id) - 1, id, texts: [] }));
           trace.texts.push(spanJson(row));
         },
       );
-      if (trace) await classifier.add(trace);
+      for (let i = 0; i < traces.length; i++) {
+        await classifier.add(traces[i]!);
+        traces[i] = EMPTY_TRACE; // its texts are the classifier's now
+        await insert(INSERT_BATCH_ROWS);
+      }
       await classifier.flush();
-      for (const [table, rows] of Object.entries(out)) await session.insert(table, rows.splice(0), 'writing other libraries\' tool calls');
+      await insert(1);
     }
   } finally {
     await classifier.close();
