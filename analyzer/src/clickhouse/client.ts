@@ -158,9 +158,15 @@ export class ChSession {
    * insert as one string, and a million argument rows would not fit in one.
    */
   async insert(table: string, values: readonly ChRow[], doing: string): Promise<void> {
+    if (values.length === 0) return;
+    // Rows as arrays under one column list (every key any row has): no key repeated in every row.
+    const seen = new Set<string>();
+    for (const row of values) for (const key in row) seen.add(key);
+    const columns = [...seen];
     try {
       for (let at = 0; at < values.length; at += INSERT_ROWS) {
-        await this.client.insert({ table, values: values.slice(at, at + INSERT_ROWS), format: 'JSONEachRow', clickhouse_settings: SESSION_SETTINGS });
+        const rows = values.slice(at, at + INSERT_ROWS).map((row) => columns.map((c) => row[c] ?? null));
+        await this.client.insert({ table, values: rows, columns: columns as [string, ...string[]], format: 'JSONCompactEachRow', clickhouse_settings: SESSION_SETTINGS });
       }
     } catch (err) {
       throw serverFailure(err, this.server, doing);
