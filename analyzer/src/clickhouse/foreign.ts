@@ -1,5 +1,6 @@
 import { INSTRUMENTATION_SCOPE, gateHitKey } from '@argspan/conventions';
 import type { ClassifyOptions } from '@argspan/core';
+import { hashHex } from '@argspan/core/internal';
 import { EVIDENCE_ARRAY_KEYS, EVIDENCE_PREFIXES } from '../foreign/evidence.js';
 import { CANDIDATE_KEYS, type ForeignLoadStats } from '../foreign/load-foreign.js';
 import { ARG_FIELDS, type RowBatch } from '../foreign/row-batch.js';
@@ -109,7 +110,7 @@ function addRows(rows: RowBatch, traceIds: readonly string[], stats: ForeignLoad
     const tool = str[toolNo]!;
     out.tool_args.push({
       trace_id: traceIds[traceNo], span_id: spanId, call_span_id: spanId, key, leaf: keys[2 * args[at + 1]! + 1], provenance: labels[3 * label],
-      residency: labels[3 * label + 1], rule: labels[3 * label + 2], value_hash: hexWords(hashes, 4 * i + 4 - 4), bytes: String(args[at + 3]), denylisted: rows.denylisted[label],
+      residency: labels[3 * label + 1], rule: labels[3 * label + 2], value_hash: hashHex(hashes, 4 * i), bytes: String(args[at + 3]), denylisted: rows.denylisted[label],
       tool, call_id: callId, turn_span_id: turnSpanId, emitter: str[emitterNo], gate_hit_key: gateHitKey(tool, key),
       has_excerpt: false, dispatched: true, went_remote: false, left_machine: false,
     });
@@ -117,13 +118,6 @@ function addRows(rows: RowBatch, traceIds: readonly string[], stats: ForeignLoad
   for (const [traceNo, spanId, attributeNo, callSpanId] of rows.blobs) {
     out.argument_blobs.push({ trace_id: traceIds[traceNo], span_id: spanId, attribute: str[attributeNo], call_span_id: callSpanId ?? spanId });
   }
-}
-
-/** Four hash words as the 32 hex characters of `tool_args.value_hash`. */
-function hexWords(words: Uint32Array, at: number): string {
-  let hex = '';
-  for (let w = at; w < at + 4; w++) hex += words[w]!.toString(16).padStart(8, '0');
-  return hex;
 }
 
 /** A span row as the JSON text the classifier reads (`span-json.ts`). */

@@ -53,7 +53,7 @@ export async function loadForeignCalls(db: Db, hashKey: Uint8Array, policy: Clas
     const candidateSpans = await phase(options.onPhase, 'foreign calls: candidate traces', () => numberTraces(db, CANDIDATE_SQL));
     if (candidateSpans > 0) {
       await phase(options.onPhase, 'foreign calls: read and classify', async () => {
-        const classifier = TraceClassifier.start({ hashKey, policy, candidateSpans, ...pick(options) }, (rows) => tables.append(rows));
+        const classifier = TraceClassifier.start({ hashKey, policy, candidateSpans, ...options }, (rows) => tables.append(rows));
         try {
           for await (const trace of candidateTraces(db, CANDIDATE_SQL, options.maxHeldSpans ?? MAX_HELD_SPANS)) await classifier.add(trace);
           await classifier.flush();
@@ -68,12 +68,4 @@ export async function loadForeignCalls(db: Db, hashKey: Uint8Array, policy: Clas
     tables.close();
     await db.run('DROP TABLE IF EXISTS foreign_traces');
   }
-}
-
-/** The classifier's options among `options` (only those given). */
-function pick(options: ForeignLoadOptions): Pick<TraceClassifierOptions, 'threads' | 'minThreadedSpans'> {
-  return {
-    ...(options.threads !== undefined ? { threads: options.threads } : {}),
-    ...(options.minThreadedSpans !== undefined ? { minThreadedSpans: options.minThreadedSpans } : {}),
-  };
 }

@@ -18,3 +18,4 @@ export type { RecordedCall } from './recorded-call.js';
 export { escapedKeywordSpellings } from './secrets/index.js';
 export { snapshotArgs, ArgumentSnapshotError } from './snapshot.js';
 export type { KeyedValueHasher } from './keyed-hash.js';
+export { hashHex } from './keyed-hash.js';

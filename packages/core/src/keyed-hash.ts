@@ -22,6 +22,16 @@ const SHORT_VALUE = 1024;
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
+/** The four words {@link KeyedValueHasher.hashInto} wrote at `offset`, as the 32 hex characters `hash` gives. */
+export function hashHex(words: Uint32Array, offset: number): string {
+  let hex = '';
+  for (let i = offset; i < offset + 4; i++) {
+    const w = words[i]!;
+    hex += HEX[w >>> 24]! + HEX[(w >>> 16) & 0xff]! + HEX[(w >>> 8) & 0xff]! + HEX[w & 0xff]!;
+  }
+  return hex;
+}
+
 export function createValueHasher(key: Uint8Array): KeyedValueHasher {
   if (key.length < 16) throw new Error(`hash key too short: ${key.length} bytes, need at least 16`);
   const k = Buffer.from(key);
@@ -37,9 +47,7 @@ export function createValueHasher(key: Uint8Array): KeyedValueHasher {
   return {
     hash(value) {
       hashInto(value, words, 0);
-      let hex = '';
-      for (const w of words) hex += HEX[w >>> 24]! + HEX[(w >>> 16) & 0xff]! + HEX[(w >>> 8) & 0xff]! + HEX[w & 0xff]!;
-      return hex;
+      return hashHex(words, 0);
     },
     hashInto,
   };
