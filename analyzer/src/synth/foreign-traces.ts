@@ -5,10 +5,12 @@ import { rng } from './realistic.js';
 
 /**
  * Synthetic traces in other libraries' shapes, for the analyzer's benchmark: agent runs of eight
- * emitters (the signatures of fixtures/traces/foreign/), each with a root span, model spans whose
- * prompts hold the user's request, and tool spans with 5–20-leaf argument blobs — some values the
- * user said, some copied from an earlier result, now and then one invented (a timezone, an e-mail
- * address: about one call in fifty, so the findings stay a small part of the work).
+ * emitters laid out as their recorded runs in fixtures/traces/foreign/ are — a root span, the
+ * wrapper spans the emitter writes (steps, agent runs), a model span whose prompt holds the user's
+ * request and whose output proposes the calls, tool spans with 5–20-leaf argument blobs, and the
+ * model span that reads the results back (its prompt holds the whole exchange). Argument values:
+ * some the user said, some copied from an earlier result, now and then one invented (a timezone,
+ * an e-mail address: about one call in fifty, so the findings stay a small part of the work).
  */
 
 const EMITTERS = ['genai-semconv', 'vercel-ai', 'openinference', 'openllmetry', 'pydantic-ai', 'google-adk', 'langsmith', 'langfuse'] as const;
@@ -85,7 +87,31 @@ function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: b
     args: toolArguments(rand, city, userText, i > 0 ? report(i - 1) : undefined),
   }));
   const result = (i: number) => JSON.stringify({ status: 'ok', report: `Sunny in ${city}, ${report(i)}` });
-  const genAiInput = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: userText }] }]);
+  const answer = `It is sunny in ${city}, ${report(calls - 1)}.`;
+  const userMessage = { role: 'user', parts: [{ type: 'text', content: userText }] };
+  const genAiInput = JSON.stringify([userMessage]);
+  // What the model reads after the tools ran: the request, its own calls and their results.
+  const genAiHistory = JSON.stringify([
+    userMessage,
+    { role: 'assistant', parts: toolCalls.map((c) => ({ type: 'tool_call', id: c.id, name: c.name, arguments: c.args })) },
+    { role: 'tool', parts: toolCalls.map((c, i) => ({ type: 'tool_call_response', id: c.id, response: result(i) })) },
+  ]);
+  const genAiAnswer = JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: answer }] }]);
+  // The same exchange as OpenInference's flattened messages.
+  const oiHistory = (callId: (c: (typeof toolCalls)[number]) => string): Record<string, AttrValue> => {
+    const m: Record<string, AttrValue> = { 'openinference.span.kind': 'LLM', 'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.content': userText, 'llm.input_messages.1.message.role': 'assistant' };
+    toolCalls.forEach((c, j) => {
+      m[`llm.input_messages.1.message.tool_calls.${j}.tool_call.id`] = callId(c);
+      m[`llm.input_messages.1.message.tool_calls.${j}.tool_call.function.name`] = c.name;
+      m[`llm.input_messages.1.message.tool_calls.${j}.tool_call.function.arguments`] = JSON.stringify(c.args);
+      m[`llm.input_messages.${2 + j}.message.role`] = 'tool';
+      m[`llm.input_messages.${2 + j}.message.tool_call_id`] = callId(c);
+      m[`llm.input_messages.${2 + j}.message.content`] = result(j);
+    });
+    m['llm.output_messages.0.message.role'] = 'assistant';
+    m['llm.output_messages.0.message.content'] = answer;
+    return m;
+  };
   const genAiOutput = JSON.stringify([{ role: 'assistant', parts: toolCalls.map((c) => ({ type: 'tool_call', id: c.id, name: c.name, arguments: c.args })) }]);
   const definitions = JSON.stringify(toolCalls.map((c) => ({ type: 'function', name: c.name, parameters: { type: 'object', properties: { city: { type: 'string' } } } })));
   let scope = 'gen_ai';
@@ -94,7 +120,9 @@ function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: b
     case 'pydantic-ai': {
       scope = emitter === 'genai-semconv' ? 'gen_ai' : 'pydantic-ai';
       const root = span('invoke_agent weather', undefined, { 'gen_ai.operation.name': 'invoke_agent' }, 1);
-      span('chat gpt-4', root, { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': genAiInput, 'gen_ai.output.messages': genAiOutput, 'gen_ai.tool.definitions': definitions });
+      // The AI SDK's GenAI telemetry wraps each step in a span of its own; Pydantic AI does not.
+      const step = (n: number) => (emitter === 'genai-semconv' ? span(`step ${n}`, root, { 'gen_ai.operation.name': 'step' }, 1) : root);
+      span('chat gpt-4', step(1), { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': genAiInput, 'gen_ai.output.messages': genAiOutput, 'gen_ai.tool.definitions': definitions });
       toolCalls.forEach((c, i) =>
         span(emitter === 'genai-semconv' ? `execute_tool ${c.name}` : 'running tool', root, {
           'gen_ai.operation.name': emitter === 'genai-semconv' ? 'execute_tool' : undefined,
@@ -104,6 +132,7 @@ function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: b
           [emitter === 'genai-semconv' ? 'gen_ai.tool.call.result' : 'tool_response']: result(i),
         }),
       );
+      span('chat gpt-4', step(2), { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': genAiHistory, 'gen_ai.output.messages': genAiAnswer, 'gen_ai.tool.definitions': definitions });
       break;
     }
     case 'vercel-ai': {
@@ -115,6 +144,15 @@ function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: b
         'ai.response.toolCalls': JSON.stringify(toolCalls.map((c) => ({ toolCallId: c.id, toolName: c.name, input: c.args }))),
       });
       toolCalls.forEach((c, i) => span('ai.toolCall', root, { 'ai.toolCall.name': c.name, 'ai.toolCall.id': c.id, 'ai.toolCall.args': JSON.stringify(c.args), 'ai.toolCall.result': result(i) }));
+      span('ai.generateText.doGenerate', root, {
+        'ai.prompt.messages': JSON.stringify([
+          { role: 'user', content: [{ type: 'text', text: userText }] },
+          { role: 'assistant', content: toolCalls.map((c) => ({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: c.args })) },
+          { role: 'tool', content: toolCalls.map((c, i) => ({ type: 'tool-result', toolCallId: c.id, toolName: c.name, output: { type: 'json', value: JSON.parse(result(i)) as unknown } })) },
+        ]),
+        'ai.prompt.tools': toolCalls.map((c) => JSON.stringify({ type: 'function', name: c.name, parameters: { type: 'object' } })),
+        'ai.response.text': answer,
+      });
       break;
     }
     case 'openinference': {
@@ -128,6 +166,7 @@ function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: b
       });
       span('ChatCompletion', root, llm);
       toolCalls.forEach((c, i) => span(c.name, root, { 'openinference.span.kind': 'TOOL', 'tool.name': c.name, 'tool.id': c.id, 'input.value': JSON.stringify(c.args), 'output.value': result(i) }));
+      span('ChatCompletion', root, oiHistory((c) => c.id));
       break;
     }
     case 'openllmetry': {
@@ -137,14 +176,16 @@ function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: b
       toolCalls.forEach((c, i) =>
         span(`${c.name}.tool`, root, { 'traceloop.span.kind': 'tool', 'traceloop.entity.name': c.name, 'traceloop.entity.input': JSON.stringify({ args: [], kwargs: c.args }), 'traceloop.entity.output': result(i) }),
       );
+      span('openai.chat', root, { 'gen_ai.input.messages': genAiHistory, 'gen_ai.output.messages': genAiAnswer });
       break;
     }
     case 'google-adk': {
       scope = 'gcp.vertex.agent';
       const root = span('invocation', undefined, { 'openinference.span.kind': 'CHAIN', 'input.value': JSON.stringify({ new_message: { parts: [{ text: userText }], role: 'user' } }) }, 1);
-      span('call_llm', root, { 'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.contents.0.message_content.text': userText });
+      const agent = span('agent_run', root, { 'openinference.span.kind': 'AGENT', 'agent.name': 'weather_agent' }, 1);
+      span('call_llm', agent, { 'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.contents.0.message_content.text': userText });
       toolCalls.forEach((c, i) =>
-        span(`execute_tool ${c.name}`, root, {
+        span(`execute_tool ${c.name}`, agent, {
           'gen_ai.operation.name': 'execute_tool',
           'gen_ai.tool.name': c.name,
           'gen_ai.tool.call.id': `adk-${c.id}`,
@@ -152,6 +193,7 @@ function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: b
           'gcp.vertex.agent.tool_response': result(i),
         }),
       );
+      span('call_llm', agent, oiHistory((c) => `adk-${c.id}`));
       break;
     }
     case 'langsmith': {
