@@ -13,7 +13,7 @@ import { ArgAttributes, CallAttributes, ErrorType, GenAiAttributes, OtelAttribut
 import { readDirtySet } from '@argspan/core';
 import { ArgspanRefusedError, ArgspanSession } from '@argspan/instrumentation';
 import { instrumentMcpClient } from '@argspan/adapters/mcp';
-import type { InstrumentedMcpClient } from '@argspan/adapters/mcp';
+import type { InstrumentedMcpClient, McpAdapterOptions } from '@argspan/adapters/mcp';
 import { instrumentAiTools } from '@argspan/adapters/ai';
 import { argSpans, inTurn, makeCanaryRepo, memoryTracing, spansText, toolSpan } from '../packages/adapters/test-support/fixtures.js';
 import type { CanaryRepo } from '../packages/adapters/test-support/fixtures.js';
@@ -208,5 +208,58 @@ describe('instrumentMcpClient with a real filesystem server over stdio', () => {
     expect(tracing.spans().length).toBeGreaterThan(10);
     expect(spansText(tracing.spans())).not.toContain(repo.canary);
     expect(spansText(tracing.spans())).not.toContain(repo.canary.slice(3, 23));
+  });
+});
+
+describe('instrumentMcpClient askUser: the gate asks the user before the model', () => {
+  const tracing = memoryTracing();
+  const fixtureServer = new URL('./support/mcp-fixture-server.mjs', import.meta.url).pathname;
+  const email = { name: 'send_email', arguments: { to: 'maria.lopez@example.com', subject: 'Notes' } };
+
+  /** An instrumented client of the fixture server (its send_email has a denylisted `to`) in a session where the user never gave an address. */
+  async function asking(askUser: McpAdapterOptions['askUser']) {
+    const client = instrumentMcpClient(new Client({ name: 'argspan-test-agent', version: '0.0.0' }), {
+      tracerProvider: tracing.provider,
+      session: new ArgspanSession({ userText: 'Email Maria the parser notes' }),
+      ...(askUser ? { askUser } : {}),
+    });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [fixtureServer], stderr: 'pipe' }));
+    return client;
+  }
+
+  it('asks with the gate question and the argument key; a matching answer lets the call run', async () => {
+    const questions: unknown[] = [];
+    const client = await asking(async (q) => {
+      questions.push(q);
+      return { to: 'maria.lopez@example.com' };
+    });
+    try {
+      expect(text(await client.callTool(email))).toBe('sent');
+      expect(questions).toEqual([{ tool: 'send_email', question: expect.stringContaining('which recipient (`to`)'), fields: ['to'] }]);
+      expect(client.argspan.session.userText).toContain('maria.lopez@example.com');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a throw, a decline or an answer of the wrong shape keeps the call held (the clarification error, nothing sent)', async () => {
+    const answers: (() => Promise<Readonly<Record<string, string>> | undefined>)[] = [
+      async () => {
+        throw new Error('the prompt window was closed');
+      },
+      async () => undefined,
+      async () => ({ to: 42 }) as unknown as Record<string, string>,
+      async () => ({ recipient: 'maria.lopez@example.com' }),
+      async () => ({ to: '   ' }),
+    ];
+    for (const answer of answers) {
+      const client = await asking(answer);
+      try {
+        await expect(client.callTool(email)).rejects.toMatchObject({ name: 'ArgspanClarificationError' });
+        expect(client.argspan.session.userText).toEqual(['Email Maria the parser notes']);
+      } finally {
+        await client.close();
+      }
+    }
   });
 });

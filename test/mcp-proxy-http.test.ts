@@ -14,7 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CallAttributes, McpAttributes } from '@argspan/conventions';
@@ -191,5 +191,34 @@ describe('argspan mcp-proxy with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(sent).toContain('"desktop-proxy"');
     expect(readFileSpans(proxy.tracesDir)).toEqual([]); // nothing spilled: the collector took every batch
     proxy.remove();
+  });
+});
+
+describe('argspan mcp-proxy --http --on-no-evidence ask', () => {
+  it("puts the gate's question to the user on the stream of the held call, and runs the call with the value they give", async () => {
+    const work = mkdtempSync(join(tmpdir(), 'argspan-mcp-proxy-http-ask-'));
+    const proxy = spawn(process.execPath, [CLI_BIN, 'mcp-proxy', '--http', '127.0.0.1:0', '--on-no-evidence', 'ask', '--traces-dir', join(work, 'traces'), '--state-dir', join(work, 'state'), '--', process.execPath, FIXTURE_SERVER], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    proxy.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    try {
+      for (let i = 0; i < 600 && !/serving MCP at (\S+)/.test(stderr); i++) await sleep(25);
+      const client = new Client({ name: 'argspan-http-client', version: '2.0.0' }, { capabilities: { elicitation: {} } });
+      const asked: string[] = [];
+      client.setRequestHandler(ElicitRequestSchema, async (request) => {
+        asked.push(request.params.message);
+        return { action: 'accept', content: { answer_1: 'maria.lopez@example.com' } };
+      });
+      await client.connect(new StreamableHTTPClientTransport(new URL(/serving MCP at (\S+)/.exec(stderr)![1]!)));
+      const sent = await client.callTool({ name: 'send_email', arguments: { to: 'maria.lopez@example.com', subject: 'Notes' } });
+      expect(resultText(sent)).toBe('sent');
+      expect(asked).toEqual(['Before I run send_email: which recipient (`to`) should I use? I could not confirm that you gave it, so I will not guess.']);
+      await client.close();
+    } finally {
+      proxy.kill('SIGTERM');
+      await new Promise((resolve) => proxy.once('close', resolve));
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 });

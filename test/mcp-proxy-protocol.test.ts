@@ -14,7 +14,7 @@ import { CallToolResultSchema, ElicitRequestSchema, LATEST_PROTOCOL_VERSION, Log
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArgAttributes, CallAttributes, OtelAttributes } from '@argspan/conventions';
 import { makeCanary } from '../packages/adapters/test-support/fixtures.js';
-import { argSpansOf, CLI_BIN, FIXTURE_SERVER, isAlive, RawJsonLines, readFileSpans, resultText, sleep, startProxy, toolSpans, waitGone, type ProxyRun } from './support/mcp-proxy.js';
+import { argSpansOf, CLI_BIN, FIXTURE_SERVER, isAlive, RawJsonLines, readFileSpans, resultText, sleep, startProxy, toolSpans, waitGone, type ProxyRun, type StartOptions } from './support/mcp-proxy.js';
 
 /** What the fixture server saw, one event per line of its events file. */
 function events(file: string): { tool: string; phase?: string; subject?: string }[] {
@@ -125,9 +125,10 @@ describe('argspan mcp-proxy --on-no-evidence', () => {
   const work = mkdtempSync(join(tmpdir(), 'argspan-mcp-proxy-noev-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  async function withProxy(options: string[], run: (proxy: ProxyRun, seen: () => ReturnType<typeof events>) => Promise<void>): Promise<void> {
-    const eventsFile = join(work, `events-${options.join('-').replace(/[^a-z]/g, '')}.jsonl`);
-    const proxy = await startProxy([process.execPath, FIXTURE_SERVER], { options, env: { FIXTURE_EVENTS: eventsFile } });
+  let runs = 0;
+  async function withProxy(options: string[], run: (proxy: ProxyRun, seen: () => ReturnType<typeof events>) => Promise<void>, capabilities?: StartOptions['capabilities']): Promise<void> {
+    const eventsFile = join(work, `events-${++runs}.jsonl`);
+    const proxy = await startProxy([process.execPath, FIXTURE_SERVER], { options, env: { FIXTURE_EVENTS: eventsFile }, ...(capabilities ? { capabilities } : {}) });
     try {
       await run(proxy, () => events(eventsFile));
     } finally {
@@ -146,6 +147,95 @@ describe('argspan mcp-proxy --on-no-evidence', () => {
       const sent = await proxy.client.callTool({ name: 'send_email', arguments: { to: 'maria.lopez@example.com', subject: 'Notes' } });
       expect(resultText(sent)).toBe('sent');
     });
+  });
+
+  const QUESTION = 'Before I run send_email: which recipient (`to`) should I use? I could not confirm that you gave it, so I will not guess.';
+  const ASKING_CLIENT = { capabilities: { elicitation: {} } };
+  type Elicitation = { message: string; requestedSchema: { properties: Record<string, { type: string; title?: string }>; required?: string[] } };
+
+  /** Answer the proxy's questions (MCP elicitation) with `answer`; returns what was asked. */
+  function answerWith(proxy: ProxyRun, answer: (asked: Elicitation) => Promise<Record<string, unknown>> | Record<string, unknown>): Elicitation[] {
+    const asked: Elicitation[] = [];
+    proxy.client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params as unknown as Elicitation);
+      return (await answer(request.params as unknown as Elicitation)) as never;
+    });
+    return asked;
+  }
+
+  it('ask, with a client that can put a form to its user: the user is asked, and the value they give runs as their own', async () => {
+    await withProxy(
+      ['--on-no-evidence', 'ask'],
+      async (proxy, seen) => {
+        const asked = answerWith(proxy, () => ({ action: 'accept', content: { answer_1: 'maria.lopez@example.com' } }));
+        const sent = await proxy.client.callTool({ name: 'send_email', arguments: { to: 'maria.lopez@example.com', subject: 'Notes' } });
+        expect(resultText(sent)).toBe('sent');
+        expect(asked).toEqual([{ message: QUESTION, requestedSchema: { type: 'object', properties: { answer_1: { type: 'string', title: 'to', description: 'the value of `to` for send_email' } }, required: ['answer_1'] } }]);
+        expect(seen().filter((e) => e.tool === 'send_email')).toHaveLength(1);
+        await proxy.close();
+        // The held try and the call that ran, each on its own span; the value is the user's on the second.
+        const [held, ran] = toolSpans(readFileSpans(proxy.tracesDir), 'send_email');
+        const spans = readFileSpans(proxy.tracesDir);
+        expect(held!.attributes).toMatchObject({ [CallAttributes.GATE_ACTION]: 'ask', [CallAttributes.ENFORCEMENT]: 'hold' });
+        expect(argSpansOf(spans, held!)['to']!.attributes[ArgAttributes.PROVENANCE]).toBe('no_evidence');
+        expect(ran!.attributes).toMatchObject({ [CallAttributes.GATE_ACTION]: 'allow', [CallAttributes.ENFORCEMENT]: 'run' });
+        expect(argSpansOf(spans, ran!)['to']!.attributes[ArgAttributes.PROVENANCE]).toBe('user_explicit');
+      },
+      ASKING_CLIENT,
+    );
+  });
+
+  it('ask: an answer that is not the value holds the call and tells the model what the user said (a credential redacted); a call with it runs unasked', async () => {
+    const canary = makeCanary();
+    await withProxy(
+      ['--on-no-evidence', 'ask'],
+      async (proxy, seen) => {
+        const asked = answerWith(proxy, () => ({ action: 'accept', content: { answer_1: `ana.silva@example.com ${canary}` } }));
+        const held = await proxy.client.callTool({ name: 'send_email', arguments: { to: 'maria.lopez@example.com', subject: 'Notes' } });
+        expect(held.isError).toBe(true);
+        const text = resultText(held);
+        expect(text.startsWith(`${QUESTION} The user answered \`to\` = "ana.silva@example.com `)).toBe(true);
+        expect(text.endsWith('"; call send_email again with what they gave.')).toBe(true);
+        expect(text).not.toContain(canary);
+        expect(seen().some((e) => e.tool === 'send_email')).toBe(false);
+        const sent = await proxy.client.callTool({ name: 'send_email', arguments: { to: 'ana.silva@example.com', subject: 'Notes' } });
+        expect(resultText(sent)).toBe('sent');
+        expect(asked).toHaveLength(1);
+        await proxy.close();
+        expect(readdirSync(proxy.tracesDir).map((f) => readFileSync(join(proxy.tracesDir, f), 'utf8')).join('')).not.toContain(canary);
+        expect(proxy.stderr()).not.toContain(canary);
+      },
+      ASKING_CLIENT,
+    );
+  });
+
+  it('ask: declined, or not answered within --ask-timeout (the client is told the question is cancelled): the call stays held', async () => {
+    await withProxy(
+      ['--on-no-evidence', 'ask'],
+      async (proxy, seen) => {
+        answerWith(proxy, () => ({ action: 'decline' }));
+        const held = await proxy.client.callTool({ name: 'send_email', arguments: { to: 'maria.lopez@example.com', subject: 'Notes' } });
+        expect(held.isError).toBe(true);
+        expect(resultText(held)).toBe(QUESTION);
+        expect(seen()).toEqual([]);
+      },
+      ASKING_CLIENT,
+    );
+    await withProxy(
+      ['--on-no-evidence', 'ask', '--ask-timeout', '0.5'],
+      async (proxy, seen) => {
+        // A user who never answers: the form stays open until the proxy cancels it.
+        answerWith(proxy, () => new Promise(() => undefined));
+        const held = await proxy.client.callTool({ name: 'send_email', arguments: { to: 'maria.lopez@example.com', subject: 'Notes' } });
+        expect(resultText(held)).toBe(QUESTION);
+        expect(seen()).toEqual([]);
+        const cancelled = proxy.received.filter((m) => 'method' in m && m.method === 'notifications/cancelled');
+        expect(cancelled).toHaveLength(1);
+        // The relay still works after.
+        expect(resultText(await proxy.client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe('still here');
+      },
+      ASKING_CLIENT,
+    );
   });
 
   it('block, from the flag or a policy file: denies it, naming the key and the option', async () => {

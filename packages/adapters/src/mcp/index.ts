@@ -9,4 +9,5 @@ export type {
   McpClientLike,
   McpRequestArgspanOptions,
   McpToolInfo,
+  UserQuestion,
 } from './types.js';

@@ -1,9 +1,10 @@
-import type { ArgspanInstrumentation } from '@argspan/instrumentation';
+import { redactSecrets } from '@argspan/core';
+import { ArgspanClarificationError, type ArgspanInstrumentation } from '@argspan/instrumentation';
 import { gatedInstrumentation } from '../shared/gated-instrumentation.js';
 import { isGateError, refusalText } from '../shared/refusal.js';
 import { mcpResultContext } from './result-context.js';
 import { McpToolError } from './tool-error.js';
-import type { McpAdapterOptions, McpCallToolParams, McpCallToolResult, McpClientLike, McpRequestArgspanOptions, McpToolInfo } from './types.js';
+import type { McpAdapterOptions, McpCallToolParams, McpCallToolResult, McpClientLike, McpRequestArgspanOptions, McpToolInfo, UserQuestion } from './types.js';
 
 const INSTRUMENTED = Symbol.for('argspan.adapters.mcp.instrumented');
 
@@ -38,7 +39,7 @@ export function instrumentMcpClient<C extends McpClientLike>(client: C, options:
   if ((client as unknown as Record<symbol, unknown>)[INSTRUMENTED]) {
     throw new TypeError('instrumentMcpClient: this client is already instrumented');
   }
-  const { onRefused = 'throw', listToolsFirst = true, toolName = (n: string) => n, ...adapterOptions } = options;
+  const { onRefused = 'throw', listToolsFirst = true, toolName = (n: string) => n, askUser, ...adapterOptions } = options;
   if (onRefused !== 'throw' && onRefused !== 'result') {
     throw new RangeError(`instrumentMcpClient: onRefused must be "throw" or "result", got ${JSON.stringify(onRefused)}`);
   }
@@ -79,15 +80,30 @@ export function instrumentMcpClient<C extends McpClientLike>(client: C, options:
     const sdkOptions = requestOptions === undefined ? undefined : rest;
     const tool = toolName(params.name);
     if (listToolsFirst && !gated.hasSchema(tool)) await learnSchemas();
-    try {
-      return await gated.instrumentation.call(tool, params.arguments ?? {}, callOptions, async (args) => {
+    const run = () =>
+      gated.instrumentation.call(tool, params.arguments ?? {}, callOptions, async (args) => {
         const result = (await originalCall({ ...params, arguments: args }, resultSchema, sdkOptions)) as McpCallToolResult;
         if (result?.isError === true) throw new McpToolError(params.name, result);
         return result;
       });
+    let answers: Readonly<Record<string, string>> | undefined;
+    try {
+      try {
+        return await run();
+      } catch (err) {
+        if (askUser === undefined || !(err instanceof ArgspanClarificationError)) throw err;
+        // The gate names a hit `tool.key`; the user is asked about the argument key.
+        const fields = err.hits.map((h) => (h.startsWith(`${tool}.`) ? h.slice(tool.length + 1) : h));
+        answers = await answersOf(askUser, { tool, question: err.question, fields }, sdkOptions);
+        if (answers === undefined) throw err;
+        // The user's own words now: a value they gave is user_explicit when the call is gated again.
+        const session = callOptions?.session ?? gated.instrumentation.session;
+        for (const text of Object.values(answers)) session.addUserText(text);
+        return await run();
+      }
     } catch (err) {
       if (err instanceof McpToolError) return err.result;
-      if (onRefused === 'result' && isGateError(err)) return gateErrorResult(refusalText(err));
+      if (onRefused === 'result' && isGateError(err)) return gateErrorResult(refusalText(err) + (answers !== undefined && err instanceof ArgspanClarificationError ? answeredPhrase(tool, answers) : ''));
       throw err;
     }
   };
@@ -99,6 +115,32 @@ export function instrumentMcpClient<C extends McpClientLike>(client: C, options:
     [INSTRUMENTED]: { value: true, configurable: true },
   });
   return client as unknown as InstrumentedMcpClient<C>;
+}
+
+/**
+ * The user's answers to the gate's question: non-blank strings for the fields asked, or undefined
+ * when there are none (declined, no answer, a throw: the call stays held).
+ */
+async function answersOf(askUser: NonNullable<McpAdapterOptions['askUser']>, question: UserQuestion, requestOptions: Record<string, unknown> | undefined): Promise<Record<string, string> | undefined> {
+  let given: unknown;
+  try {
+    given = await askUser(question, requestOptions);
+  } catch {
+    return undefined;
+  }
+  if (given === null || typeof given !== 'object') return undefined;
+  const answers: Record<string, string> = {};
+  for (const field of question.fields) {
+    const text: unknown = Object.prototype.hasOwnProperty.call(given, field) ? (given as Record<string, unknown>)[field] : undefined;
+    if (typeof text === 'string' && text.trim() !== '') answers[field] = text;
+  }
+  return Object.keys(answers).length > 0 ? answers : undefined;
+}
+
+/** What the model is told when the user's answer is not the value it gave: the answers (credentials redacted), to call again with. */
+function answeredPhrase(tool: string, answers: Readonly<Record<string, string>>): string {
+  const given = Object.entries(answers).map(([field, text]) => `\`${field}\` = ${JSON.stringify(redactSecrets(text).text)}`);
+  return ` The user answered ${given.join(', ')}; call ${tool} again with what they gave.`;
 }
 
 /** The MCP error result returned instead of throwing when `onRefused` is `'result'`. */

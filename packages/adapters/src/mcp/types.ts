@@ -67,4 +67,23 @@ export interface McpAdapterOptions extends AdapterOptions {
    * @default the MCP tool name
    */
   toolName?: (mcpToolName: string) => string;
+  /**
+   * Put the gate's clarifying question to the user (an MCP client's elicitation, a prompt in your
+   * UI). Resolve to the user's answers by field, or `undefined` when they declined or did not
+   * answer. The answers become user text of the call's session and the call is gated once more: it
+   * runs when the value is what the user gave; otherwise the question, with the user's answers
+   * (credentials redacted), is what `callTool` gives back. A throw counts as no answer.
+   * @default undefined (the question goes to the model, as `onRefused` says)
+   */
+  askUser?: (question: UserQuestion, requestOptions: Record<string, unknown> | undefined) => Promise<Readonly<Record<string, string>> | undefined>;
+}
+
+/** The gate's question about a call, for {@link McpAdapterOptions.askUser}. */
+export interface UserQuestion {
+  /** The tool, as named on spans and in the policy. */
+  tool: string;
+  /** The one clarifying question (names the fields, never a value). */
+  question: string;
+  /** The argument keys it asks about (`to`, `options.timezone`): the keys of the answers. */
+  fields: readonly string[];
 }

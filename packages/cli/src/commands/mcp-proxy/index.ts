@@ -8,7 +8,9 @@ Only tools/call is gated: a call the policy denies or holds is answered with an 
 (isError: true) naming the rule and key, and never reaches the server. Everything else is relayed
 unchanged. The proxy never sees the user's words: a value found in no earlier tool result and no
 schema default is labelled no_evidence; --on-no-evidence decides what happens to one on a
-denylisted key (default log).
+denylisted key (default log). Under ask, a client that can show its user a form (MCP
+elicitation) is sent the question: the answer counts as the user's words and the call is gated
+again; without an answer in --ask-timeout, or from other clients, the question goes to the model.
 
 Spans: OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT) is set, else files in
 --traces-dir for \`argspan analyze\`.

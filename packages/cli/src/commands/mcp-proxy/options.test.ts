@@ -21,6 +21,12 @@ describe('mcp-proxy options', () => {
     for (const bad of ['', 'port', '70000', 'host:', ':80x']) expect(() => proxyConfig(['srv'], { http: bad }, {}, {}), bad).toThrow(/--http/);
   });
 
+  it('reads --ask-timeout in seconds (default 300), refusing what is not a positive number', () => {
+    expect(proxyConfig(['srv'], {}, {}, {}).askTimeoutMs).toBe(300_000);
+    expect(proxyConfig(['srv'], { askTimeout: '2.5' }, {}, {}).askTimeoutMs).toBe(2_500);
+    for (const bad of ['', '0', '-1', 'soon', '1e9']) expect(() => proxyConfig(['srv'], { askTimeout: bad }, {}, {}), bad).toThrow(/--ask-timeout/);
+  });
+
   it('reads --server-url with headers whose ${VAR} come from the environment, and never quotes a value', () => {
     const env = { MCP_TOKEN: 'tok-123' };
     const c = proxyConfig([], { serverUrl: 'https://mcp.example.com/mcp', serverHeader: ['Authorization: Bearer ${MCP_TOKEN}', 'X-Team: core'] }, {}, env);

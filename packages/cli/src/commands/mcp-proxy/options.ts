@@ -17,6 +17,8 @@ export interface McpProxyConfig {
   stateDir: string;
   serviceName: string;
   policy: Partial<GatePolicy>;
+  /** How long a question put to the user through the client waits for an answer, in ms. */
+  askTimeoutMs: number;
 }
 
 /** The command line's own options (the policy options are declared once, in `policy-options.ts`). */
@@ -27,6 +29,7 @@ export interface McpProxyCliOptions {
   tracesDir?: string;
   stateDir?: string;
   serviceName?: string;
+  askTimeout?: string;
 }
 
 /** A proxy option that cannot be used: the message names the option, never a header value. */
@@ -44,7 +47,8 @@ export function addProxyOptions(command: Command): Command {
     .option('--http <[host:]port>', 'serve MCP over Streamable HTTP at http://host:port/mcp (host 127.0.0.1 unless given) instead of stdio')
     .option('--traces-dir <dir>', 'where the embedded file exporter writes spans (default ~/.argspan/traces)')
     .option('--state-dir <dir>', "argspan's local state, the hash key (default ~/.argspan)")
-    .option('--service-name <name>', 'service.name of the spans (default $OTEL_SERVICE_NAME, else argspan-mcp-proxy)');
+    .option('--service-name <name>', 'service.name of the spans (default $OTEL_SERVICE_NAME, else argspan-mcp-proxy)')
+    .option('--ask-timeout <seconds>', "how long a question put to the user through the client (MCP elicitation) waits for the answer; the call stays held after (default 300)");
 }
 
 /** Check and combine the options and the server command. */
@@ -56,6 +60,7 @@ export function proxyConfig(serverCommand: readonly string[], opts: McpProxyCliO
     stateDir: opts.stateDir !== undefined ? expandHome(opts.stateDir) : join(home, '.argspan'),
     serviceName: opts.serviceName ?? (env.OTEL_SERVICE_NAME?.trim() || 'argspan-mcp-proxy'),
     policy,
+    askTimeoutMs: opts.askTimeout === undefined ? DEFAULT_ASK_TIMEOUT_SECONDS * 1000 : parseAskTimeout(opts.askTimeout),
   };
   if (opts.serverUrl !== undefined) {
     if (serverCommand.length > 0) throw new ProxyOptionError('give either a server command after -- or --server-url, not both');
@@ -78,6 +83,15 @@ export function proxyConfig(serverCommand: readonly string[], opts: McpProxyCliO
   }
   if (opts.http !== undefined) config.http = parseListen(opts.http);
   return config;
+}
+
+/** Seconds a question put to the user waits for the answer unless `--ask-timeout` says otherwise. */
+export const DEFAULT_ASK_TIMEOUT_SECONDS = 300;
+
+function parseAskTimeout(text: string): number {
+  const seconds = Number(text.trim());
+  if (text.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400) throw new ProxyOptionError('--ask-timeout must be a number of seconds, more than 0 and at most 86400');
+  return Math.round(seconds * 1000);
 }
 
 function parseHeader(header: string, env: NodeJS.ProcessEnv): [string, string] {

@@ -5,7 +5,7 @@ import { redactSecrets } from '@argspan/core';
 import type { McpCallToolParams, McpCallToolResult } from '@argspan/adapters/mcp';
 import type { StreamedEnvelope } from './json-envelope.js';
 import type { ClientLink, ServerLink } from './links.js';
-import { ToolGate, type ToolGateOptions, type UpstreamRequests } from './tool-gate.js';
+import { ToolGate, type AskThroughClient, type ToolGateOptions, type UpstreamRequests } from './tool-gate.js';
 
 type RequestId = string | number;
 
@@ -46,6 +46,14 @@ export class McpServerGoneError extends Error {
 
 /** Prefix of the ids of the proxy's own requests to the server (never the client's). */
 const OWN_ID_PREFIX = 'argspan-mcp-proxy:';
+/** Prefix of the ids of the proxy's own questions to the client (`elicitation/create`). */
+const QUESTION_ID_PREFIX = 'argspan-mcp-proxy-question:';
+
+/** Options of an {@link McpRelay}. */
+export interface RelayOptions {
+  /** How long a question put to the user through the client waits for an answer (then the call stays held). */
+  askTimeoutMs: number;
+}
 /** Longest client or server name or version written on a span. */
 const MAX_INFO_CHARS = 256;
 
@@ -74,16 +82,24 @@ export class McpRelay implements UpstreamRequests {
   private readonly deciding = new Map<string, () => void>();
   /** What the span attributes say about the client and the server, once `initialize` told. */
   private readonly peer: Attributes = {};
+  /** Whether the client said at `initialize` that it can put a form to its user (MCP elicitation). */
+  private clientAsks = false;
+  /** The proxy's questions to the client waiting for an answer, by id: each settles with the client's result (undefined: none). */
+  private readonly questions = new Map<string, (result: unknown) => void>();
+  private questionSeq = 0;
 
   constructor(
     private readonly client: ClientLink,
     private readonly server: ServerLink,
     gateOptions: ToolGateOptions,
     private readonly log: (line: string) => void,
+    private readonly options: RelayOptions = { askTimeoutMs: 300_000 },
   ) {
     this.ended = new Promise((resolve) => (this.endRelay = resolve));
-    this.gate = new ToolGate(this, gateOptions);
+    this.gate = new ToolGate(this, gateOptions, this.askThroughClient);
     client.onmessage = (message, raw) => {
+      // An answer to the proxy's own question is taken at once: the tools/call waiting for it holds the queue.
+      if (this.answered(message)) return;
       this.queue = this.queue.then(() => this.fromClient(message, raw)).catch((err) => this.log(`argspan mcp-proxy: could not relay a client message (${errorName(err)})`));
     };
     client.onclose = () => this.end({ by: 'client' });
@@ -266,7 +282,52 @@ export class McpRelay implements UpstreamRequests {
       this.pending.delete(k);
       p.reject?.(new McpServerGoneError('the client went away'));
     }
+    for (const settle of [...this.questions.values()]) settle(undefined);
     this.endRelay(end);
+  }
+
+  // ——— the gate's questions to the user, through the client ———
+
+  /**
+   * Put the gate's question to the user with `elicitation/create` (one text field per key asked
+   * about), when the client can; resolves to the answers by key, or undefined when the client
+   * cannot ask, the user declined or cancelled, or no answer came within the timeout (the client is
+   * then told the question is cancelled).
+   */
+  private readonly askThroughClient: AskThroughClient = async (question, relayId) => {
+    if (!this.clientAsks || this.done) return undefined;
+    const id = `${QUESTION_ID_PREFIX}${++this.questionSeq}`;
+    const names = question.fields.map((_, i) => `answer_${i + 1}`);
+    const properties: Record<string, unknown> = {};
+    question.fields.forEach((field, i) => (properties[names[i]!] = { type: 'string', title: field, description: `the value of \`${field}\` for ${question.tool}` }));
+    const result = await new Promise<unknown>((resolve) => {
+      const timer = setTimeout(() => {
+        this.questions.delete(id);
+        this.client.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'no answer in time' } }, undefined, relayId);
+        resolve(undefined);
+      }, this.options.askTimeoutMs);
+      this.questions.set(id, (r) => {
+        clearTimeout(timer);
+        this.questions.delete(id);
+        resolve(r);
+      });
+      this.client.send({ jsonrpc: '2.0', id, method: 'elicitation/create', params: { message: question.question, requestedSchema: { type: 'object', properties, required: names } } }, undefined, relayId);
+    });
+    if (!isObject(result) || result.action !== 'accept' || !isObject(result.content)) return undefined;
+    const answers: Record<string, string> = {};
+    question.fields.forEach((field, i) => {
+      const text = (result.content as Record<string, unknown>)[names[i]!];
+      if (typeof text === 'string') answers[field] = text;
+    });
+    return answers;
+  };
+
+  /** Whether `message` answers one of the proxy's questions (then it is taken here, never passed to the server). */
+  private answered(message: unknown): boolean {
+    if (!isObject(message) || message.method !== undefined || typeof message.id !== 'string' || !message.id.startsWith(QUESTION_ID_PREFIX)) return false;
+    // An error, or an answer after the timeout (the question is gone), settles nothing the server should see.
+    this.questions.get(message.id)?.('error' in message ? undefined : message.result);
+    return true;
   }
 
   // ——— answers of the proxy's own ———
@@ -283,6 +344,9 @@ export class McpRelay implements UpstreamRequests {
     setInfo(this.peer, McpAttributes.CLIENT_NAME, info.name);
     setInfo(this.peer, McpAttributes.CLIENT_VERSION, info.version);
     setInfo(this.peer, McpAttributes.PROTOCOL_VERSION, params.protocolVersion);
+    // `elicitation: {}` is a form-capable client (2025-06-18); from 2025-11-25 a client may list its modes.
+    const elicitation = isObject(params.capabilities) ? params.capabilities.elicitation : undefined;
+    this.clientAsks = isObject(elicitation) && (Object.keys(elicitation).length === 0 || isObject(elicitation.form));
   }
 
   private noteServer(result: unknown): void {

@@ -53,7 +53,7 @@ async function serveOverStdio(config: McpProxyConfig, gateOptions: ToolGateOptio
   }
   announce(server, log);
   const client = new StdioClientLink(io.stdin, io.stdout);
-  const relay = new McpRelay(client, server, gateOptions, log);
+  const relay = new McpRelay(client, server, gateOptions, log, { askTimeoutMs: config.askTimeoutMs });
   client.start();
   const end = await Promise.race([relay.ended, stop.then(() => undefined)]);
   await client.close();
@@ -70,7 +70,7 @@ async function serveOverHttp(config: McpProxyConfig, gateOptions: ToolGateOption
     announce(server, log);
     servers.add(server);
     // Each session is its own run: its own argspan session (provenance context) through its own gate.
-    const relay = new McpRelay(link, server, gateOptions, log);
+    const relay = new McpRelay(link, server, gateOptions, log, { askTimeoutMs: config.askTimeoutMs });
     void relay.ended.then(async () => {
       servers.delete(server);
       await Promise.all([server.close(), link.close()]).catch(() => undefined);

@@ -14,7 +14,10 @@ export interface UpstreamRequests {
 }
 
 /** The options the proxy builds its gate with: the MCP adapter's, without those the proxy decides. */
-export type ToolGateOptions = Omit<McpAdapterOptions, 'onRefused' | 'classifier' | 'toolName'>;
+export type ToolGateOptions = Omit<McpAdapterOptions, 'onRefused' | 'classifier' | 'toolName' | 'askUser'>;
+
+/** How the gate puts its clarifying question to the user: through the client (MCP elicitation), for the client's request `relayId`. */
+export type AskThroughClient = (question: Parameters<NonNullable<McpAdapterOptions['askUser']>>[0], relayId: string | number | undefined) => ReturnType<NonNullable<McpAdapterOptions['askUser']>>;
 
 /** Per-request options the proxy passes through the adapter to {@link UpstreamRequests}. */
 interface RelayRequestOptions {
@@ -26,18 +29,20 @@ interface RelayRequestOptions {
  * the same instrumentation as any adapter call — classified, gated, one `execute_tool` span with a
  * `tool_arg` child per argument — and is sent to the server only when the policy lets it run. A
  * refused or held call resolves to the adapter's MCP error result (`isError: true`, the refusal or
- * the clarifying question). Tool results become provenance context; `tools/list` results teach the
- * tools' schemas.
+ * the clarifying question). A held call's question is first put to the user through the client when
+ * the relay can (`ask`); their answer is user text, and the call is gated once more. Tool results
+ * become provenance context; `tools/list` results teach the tools' schemas.
  */
 export class ToolGate {
   private readonly client: ReturnType<typeof instrumentMcpClient<McpClientLike>>;
 
-  constructor(upstream: UpstreamRequests, options: ToolGateOptions) {
+  constructor(upstream: UpstreamRequests, options: ToolGateOptions, ask: AskThroughClient) {
     const relayed: McpClientLike = {
       callTool: (params: McpCallToolParams, _schema?: unknown, opts?: RelayRequestOptions) => upstream.request(opts?.relayId, 'tools/call', params),
       listTools: (params?: unknown, opts?: RelayRequestOptions) => upstream.request(opts?.relayId, 'tools/list', params),
     };
-    this.client = instrumentMcpClient(relayed, { ...options, classifier: withoutUserText, onRefused: 'result' });
+    const askUser: McpAdapterOptions['askUser'] = (question, opts) => ask(question, (opts as RelayRequestOptions | undefined)?.relayId);
+    this.client = instrumentMcpClient(relayed, { ...options, classifier: withoutUserText, onRefused: 'result', askUser });
   }
 
   /** Gate and (when allowed) send the client's `tools/call`; resolves to the result the client gets. */
