@@ -4,7 +4,7 @@
  * server-to-client request, the no-evidence gate, and the server crashing, failing to start or being
  * stopped with the proxy.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -180,6 +180,11 @@ describe('argspan mcp-proxy --on-no-evidence', () => {
         expect(argSpansOf(spans, held!)['to']!.attributes[ArgAttributes.PROVENANCE]).toBe('no_evidence');
         expect(ran!.attributes).toMatchObject({ [CallAttributes.GATE_ACTION]: 'allow', [CallAttributes.ENFORCEMENT]: 'run' });
         expect(argSpansOf(spans, ran!)['to']!.attributes[ArgAttributes.PROVENANCE]).toBe('user_explicit');
+        const analysed = spawnSync(process.execPath, [CLI_BIN, 'analyze', proxy.tracesDir, '--format', 'json', '--fail-on', 'none'], { encoding: 'utf8' });
+        expect(analysed.status, analysed.stderr).toBe(0);
+        // The analyzer sees the held try as the gate working (info), and nothing wrong with the call that ran.
+        const findings = (JSON.parse(analysed.stdout) as { findings: { rule: string; severity: string; span_id: string }[] }).findings;
+        expect(findings.map((f) => [f.rule, f.severity, f.span_id])).toEqual([['held_assumption', 'info', argSpansOf(spans, held!)['to']!.spanId]]);
       },
       ASKING_CLIENT,
     );
