@@ -243,6 +243,30 @@ describe('argspan mcp-proxy --on-no-evidence', () => {
     );
   });
 
+  it('ask: a client that cancels the call while its question is open gets the question withdrawn at once', async () => {
+    await withProxy(
+      ['--on-no-evidence', 'ask'],
+      async (proxy, seen) => {
+        let formClosed!: () => void;
+        const closed = new Promise<void>((resolve) => (formClosed = resolve));
+        proxy.client.setRequestHandler(ElicitRequestSchema, (_request, extra) => {
+          extra.signal.addEventListener('abort', () => formClosed(), { once: true });
+          return new Promise(() => undefined); // the user is still reading
+        });
+        const stop = new AbortController();
+        const call = proxy.client.callTool({ name: 'send_email', arguments: { to: 'maria.lopez@example.com', subject: 'Notes' } }, undefined, { signal: stop.signal });
+        await until('the question', () => proxy.received.some((m) => 'method' in m && m.method === 'elicitation/create'));
+        stop.abort();
+        await expect(call).rejects.toThrow();
+        // Withdrawn well before the 300 s the question could otherwise wait.
+        await closed;
+        expect(seen()).toEqual([]);
+        expect(resultText(await proxy.client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe('still here');
+      },
+      ASKING_CLIENT,
+    );
+  });
+
   it('block, from the flag or a policy file: denies it, naming the key and the option', async () => {
     const policy = join(work, 'policy.json');
     writeFileSync(policy, JSON.stringify({ no_evidence_action: 'block' }));

@@ -84,8 +84,8 @@ export class McpRelay implements UpstreamRequests {
   private readonly peer: Attributes = {};
   /** Whether the client said at `initialize` that it can put a form to its user (MCP elicitation). */
   private clientAsks = false;
-  /** The proxy's questions to the client waiting for an answer, by id: each settles with the client's result (undefined: none). */
-  private readonly questions = new Map<string, (result: unknown) => void>();
+  /** The proxy's questions to the client waiting for an answer, by id: the client's request asking, and how to settle with the client's result (undefined: none). */
+  private readonly questions = new Map<string, { relayId: RequestId | undefined; settle: (result: unknown) => void }>();
   private questionSeq = 0;
 
   constructor(
@@ -100,6 +100,7 @@ export class McpRelay implements UpstreamRequests {
     client.onmessage = (message, raw) => {
       // An answer to the proxy's own question is taken at once: the tools/call waiting for it holds the queue.
       if (this.answered(message)) return;
+      this.closeQuestionsOfCancelled(message);
       this.queue = this.queue.then(() => this.fromClient(message, raw)).catch((err) => this.log(`argspan mcp-proxy: could not relay a client message (${errorName(err)})`));
     };
     client.onclose = () => this.end({ by: 'client' });
@@ -282,7 +283,7 @@ export class McpRelay implements UpstreamRequests {
       this.pending.delete(k);
       p.reject?.(new McpServerGoneError('the client went away'));
     }
-    for (const settle of [...this.questions.values()]) settle(undefined);
+    for (const { settle } of [...this.questions.values()]) settle(undefined);
     this.endRelay(end);
   }
 
@@ -301,15 +302,14 @@ export class McpRelay implements UpstreamRequests {
     const properties: Record<string, unknown> = {};
     question.fields.forEach((field, i) => (properties[names[i]!] = { type: 'string', title: field, description: `the value of \`${field}\` for ${question.tool}` }));
     const result = await new Promise<unknown>((resolve) => {
-      const timer = setTimeout(() => {
-        this.questions.delete(id);
-        this.client.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'no answer in time' } }, undefined, relayId);
-        resolve(undefined);
-      }, this.options.askTimeoutMs);
-      this.questions.set(id, (r) => {
-        clearTimeout(timer);
-        this.questions.delete(id);
-        resolve(r);
+      const timer = setTimeout(() => this.withdraw(id, 'no answer in time'), this.options.askTimeoutMs);
+      this.questions.set(id, {
+        relayId,
+        settle: (r) => {
+          clearTimeout(timer);
+          this.questions.delete(id);
+          resolve(r);
+        },
       });
       this.client.send({ jsonrpc: '2.0', id, method: 'elicitation/create', params: { message: question.question, requestedSchema: { type: 'object', properties, required: names } } }, undefined, relayId);
     });
@@ -326,8 +326,26 @@ export class McpRelay implements UpstreamRequests {
   private answered(message: unknown): boolean {
     if (!isObject(message) || message.method !== undefined || typeof message.id !== 'string' || !message.id.startsWith(QUESTION_ID_PREFIX)) return false;
     // An error, or an answer after the timeout (the question is gone), settles nothing the server should see.
-    this.questions.get(message.id)?.('error' in message ? undefined : message.result);
+    this.questions.get(message.id)?.settle('error' in message ? undefined : message.result);
     return true;
+  }
+
+  /**
+   * The client cancelled a tools/call whose question is open (its own request timeout, the user
+   * stopped the agent): the question is withdrawn at once, not after the call it waits behind.
+   */
+  private closeQuestionsOfCancelled(message: unknown): void {
+    if (this.questions.size === 0 || !isObject(message) || message.method !== 'notifications/cancelled' || !isObject(message.params)) return;
+    const cancelled = message.params.requestId;
+    for (const [id, q] of [...this.questions]) if (q.relayId === cancelled) this.withdraw(id, 'the call was cancelled');
+  }
+
+  /** Settle a question with no answer and tell the client it is cancelled (its form can close). */
+  private withdraw(id: string, reason: string): void {
+    const q = this.questions.get(id);
+    if (!q) return;
+    q.settle(undefined);
+    this.client.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }, undefined, q.relayId);
   }
 
   // ——— answers of the proxy's own ———
