@@ -14,8 +14,9 @@
  * (default N/4; `--spans 4000000 --scale-spans 1000000` for the 4M check), as time per span.
  *
  * `npm run bench:analyze -- --foreign [--spans N]` instead compares other libraries' traces with
- * argspan's own: N spans of foreign agent runs (eight emitters' shapes, tool spans with 5–20-leaf
- * argument blobs, model spans with prompts) against N argspan-native spans, each through the full
+ * argspan's own: N spans of foreign agent runs (eight emitters' shapes laid out as their recorded
+ * fixtures: tool spans with 5–20-leaf argument blobs, model spans with prompts, the last holding the
+ * whole exchange) against N argspan-native spans, each through the full
  * analyze(), alternating, best of `--runs`; prints foreign/native (target <= 2) and peak RSS
  * (target <= 2 GB). `--threads T` runs both with T threads (`1`: other libraries' calls are
  * classified in the main thread).
