@@ -1,0 +1,78 @@
+/**
+ * Tries of the generic assignment rule (rules/generic.ts) that cannot yield a judged candidate:
+ * at a key whose value is a provider token (`GITHUB_TOKEN="ghp_…"`, `\"api_key\":\"sk-…`), the
+ * rule's regex matches the token as the value, and the detector drops that candidate unjudged
+ * because a specific finding covers it. The check below proves it without running the regex.
+ *
+ * What the regex can match at a secret word's hit `pos`: the word and the key after it
+ * (`[\w.-]`, at most 37 characters), then ASSIGN_TAIL (rules/patterns.ts) or a spaced form, then
+ * VALUE. So the value begins after the run of key characters from `pos` ends (at `keyEnd`; the
+ * tail's only start that is a key character is the `.` of `.=`, right before it). Up to the next
+ * covered span, every position is checked as a value start the way VALUE reads it. Past that
+ * span's first character a value can begin only if the tail reads through it: the tail reads
+ * letters and digits only in a type (`var key string =`, always before a `=` at most 64
+ * characters on), in `value=`, or in a string prefix before a quote (`r"`, `b'`, within 7
+ * characters). Where any of these could hold, the regex runs as before.
+ */
+
+/** Spans whose candidates the detector drops (its specific findings). */
+export interface Covered {
+  overlaps(start: number, end: number): boolean;
+  /** The first start of a span at or after `at`, or -1. */
+  firstStartFrom(at: number): number;
+}
+
+/** The secret word and the key characters after it (the longest word, `client_secret`, and 24). */
+const KEY_REACH = 13 + 24;
+/** How far a gap before the covered span is read (beyond it, the regex runs). */
+const GAP_REACH = 96;
+/** Farthest a type in the tail reaches before its `=`: `&`, a lifetime, `mut `, 40 type characters, 4 spaces. */
+const TYPE_REACH = 1 + 15 + 4 + 40 + 4;
+/** Farthest a string prefix reaches before its quote: two letters, `#`, three backslashes. */
+const PREFIX_REACH = 2 + 1 + 3;
+
+const isKeyChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 45;
+const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/** JavaScript's `\s`. */
+export function isRegexSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** VALUE's other characters: not `[\s"'\x60;,\\(){}<>\[\]]` (and not past the end). */
+function valueRest(c: number): boolean {
+  if (Number.isNaN(c) || isRegexSpace(c)) return false;
+  return !(c === 34 || c === 39 || c === 96 || c === 59 || c === 44 || c === 92 || c === 40 || c === 41 || c === 123 || c === 125 || c === 60 || c === 62 || c === 91 || c === 93);
+}
+/** VALUE's first character: a rest character, and not `=`, `|` or `&`. */
+const valueFirst = (c: number): boolean => valueRest(c) && c !== 61 && c !== 124 && c !== 38;
+
+/**
+ * False when a try of the generic assignment rule at `pos` (a secret word's hit) can only yield
+ * candidates that overlap `covered`, or none: then the detector need not run its regex.
+ */
+export function genericTryCanYield(text: string, pos: number, covered: Covered): boolean {
+  let keyEnd = pos;
+  while (keyEnd - pos < KEY_REACH && isKeyChar(text.charCodeAt(keyEnd))) keyEnd++;
+  if (keyEnd - pos >= KEY_REACH) return true;
+  const from = keyEnd + 1;
+  const spanStart = covered.firstStartFrom(from);
+  if (spanStart < 0 || spanStart - from > GAP_REACH) return true;
+  // the tail cannot read through the span's first character
+  if (!isAlnum(text.charCodeAt(spanStart))) return true;
+  for (let i = spanStart; i < spanStart + TYPE_REACH && i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 61) return true; // = (a type, value=)
+    if (i < spanStart + PREFIX_REACH + 1 && (c === 34 || c === 39 || c === 96)) return true; // a quote (a string prefix)
+  }
+  // value starts before the span, read as VALUE reads them
+  for (let p = from; p < spanStart; p++) {
+    if (!valueFirst(text.charCodeAt(p))) continue;
+    let n = 0;
+    while (n < 199 && valueRest(text.charCodeAt(p + 1 + n))) n++;
+    if (n >= 7 && !covered.overlaps(p, p + 1 + n)) return true;
+  }
+  return false;
+}
