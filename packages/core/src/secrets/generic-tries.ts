@@ -41,13 +41,16 @@ export function isRegexSpace(c: number): boolean {
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
-/** VALUE's other characters: not `[\s"'\x60;,\\(){}<>\[\]]` (and not past the end). */
-function valueRest(c: number): boolean {
-  if (Number.isNaN(c) || isRegexSpace(c)) return false;
-  return !(c === 34 || c === 39 || c === 96 || c === 59 || c === 44 || c === 92 || c === 40 || c === 41 || c === 123 || c === 125 || c === 60 || c === 62 || c === 91 || c === 93);
+/** Per ASCII character: 1 where VALUE reads it after its first character (not `[\s"'\x60;,\\(){}<>\[\]]`), 2 where also first (not `=`, `|`, `&`). */
+const VALUE_CHAR = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  if (isRegexSpace(c) || '"\'`;,\\(){}<>[]'.includes(String.fromCharCode(c))) continue;
+  VALUE_CHAR[c] = '=|&'.includes(String.fromCharCode(c)) ? 1 : 3;
 }
-/** VALUE's first character: a rest character, and not `=`, `|` or `&`. */
-const valueFirst = (c: number): boolean => valueRest(c) && c !== 61 && c !== 124 && c !== 38;
+/** VALUE's other characters (none past the end). */
+const valueRest = (c: number): boolean => (c < 128 ? (VALUE_CHAR[c]! & 1) !== 0 : !Number.isNaN(c) && !isRegexSpace(c));
+/** VALUE's first character. */
+const valueFirst = (c: number): boolean => (c < 128 ? (VALUE_CHAR[c]! & 2) !== 0 : !Number.isNaN(c) && !isRegexSpace(c));
 
 /**
  * False when a try of the generic assignment rule at `pos` (a secret word's hit) can only yield
@@ -60,19 +63,26 @@ export function genericTryCanYield(text: string, pos: number, covered: Covered):
   const from = keyEnd + 1;
   const spanStart = covered.firstStartFrom(from);
   if (spanStart < 0 || spanStart - from > GAP_REACH) return true;
-  // the tail cannot read through the span's first character
-  if (!isAlnum(text.charCodeAt(spanStart))) return true;
-  for (let i = spanStart; i < spanStart + TYPE_REACH && i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 61) return true; // = (a type, value=)
-    if (i < spanStart + PREFIX_REACH + 1 && (c === 34 || c === 39 || c === 96)) return true; // a quote (a string prefix)
-  }
-  // value starts before the span, read as VALUE reads them
+  // value starts before the span, read as VALUE reads them (a run of value characters is read
+  // once for every start in it; 200 past the span is as far as any start's value reaches)
+  let runEnd = -1;
   for (let p = from; p < spanStart; p++) {
     if (!valueFirst(text.charCodeAt(p))) continue;
-    let n = 0;
-    while (n < 199 && valueRest(text.charCodeAt(p + 1 + n))) n++;
+    if (runEnd <= p + 1) {
+      runEnd = p + 1;
+      while (runEnd < spanStart + 200 && valueRest(text.charCodeAt(runEnd))) runEnd++;
+    }
+    const n = Math.min(199, runEnd - p - 1);
     if (n >= 7 && !covered.overlaps(p, p + 1 + n)) return true;
+  }
+  // the tail cannot read through the span's first character: it is a letter or digit, no `=`
+  // follows within a type's reach (a type, value=), and no quote within a string prefix's
+  if (!isAlnum(text.charCodeAt(spanStart))) return true;
+  const eq = text.indexOf('=', spanStart);
+  if (eq >= 0 && eq < spanStart + TYPE_REACH) return true;
+  for (let i = spanStart; i <= spanStart + PREFIX_REACH && i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 || c === 39 || c === 96) return true;
   }
   return false;
 }
