@@ -15,6 +15,8 @@
  * characters). Where any of these could hold, the regex runs as before.
  */
 
+import { isKeyChar } from './key-names.js';
+
 /** Spans whose candidates the detector drops (its specific findings). */
 export interface Covered {
   overlaps(start: number, end: number): boolean;
@@ -31,7 +33,6 @@ const TYPE_REACH = 1 + 15 + 4 + 40 + 4;
 /** Farthest a string prefix reaches before its quote: two letters, `#`, three backslashes. */
 const PREFIX_REACH = 2 + 1 + 3;
 
-const isKeyChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 45;
 const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 /** JavaScript's `\s`. */
@@ -78,11 +79,10 @@ export function genericTryCanYield(text: string, pos: number, covered: Covered):
   // the tail cannot read through the span's first character: it is a letter or digit, no `=`
   // follows within a type's reach (a type, value=), and no quote within a string prefix's
   if (!isAlnum(text.charCodeAt(spanStart))) return true;
-  const eq = text.indexOf('=', spanStart);
-  if (eq >= 0 && eq < spanStart + TYPE_REACH) return true;
-  for (let i = spanStart; i <= spanStart + PREFIX_REACH && i < text.length; i++) {
+  const last = Math.min(text.length, spanStart + TYPE_REACH);
+  for (let i = spanStart; i < last; i++) {
     const c = text.charCodeAt(i);
-    if (c === 34 || c === 39 || c === 96) return true;
+    if (c === 61 || (i <= spanStart + PREFIX_REACH && (c === 34 || c === 39 || c === 96))) return true;
   }
   return false;
 }
