@@ -30,9 +30,13 @@ const KEY_REACH = 13 + 24;
 const GAP_REACH = 96;
 /** Farthest a type in the tail reaches before its `=`: `&`, a lifetime, `mut `, 40 type characters, 4 spaces. */
 const TYPE_REACH = 1 + 15 + 4 + 40 + 4;
+/** Type characters in a type. */
+const TYPE_RUN = 40;
 /** Farthest a string prefix reaches before its quote: two letters, `#`, three backslashes. */
 const PREFIX_REACH = 2 + 1 + 3;
 
+/** TYPE's `[\w.:<>\[\]*?&]`. */
+const isTypeChar = (c: number): boolean => isKeyChar(c) || c === 58 || c === 60 || c === 62 || c === 91 || c === 93 || c === 42 || c === 63 || c === 38;
 const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 /** JavaScript's `\s`. */
@@ -76,13 +80,21 @@ export function genericTryCanYield(text: string, pos: number, covered: Covered):
     const n = Math.min(199, runEnd - p - 1);
     if (n >= 7 && !covered.overlaps(p, p + 1 + n)) return true;
   }
-  // the tail cannot read through the span's first character: it is a letter or digit, no `=`
-  // follows within a type's reach (a type, value=), and no quote within a string prefix's
+  // the tail cannot read through the span's first character: it is a letter or digit, and
+  // neither a type (`[\w.:<>\[\]*?&]`, up to 40 before spaces and a `=`; 64 with a lifetime or
+  // `mut `, which hold a space or a quote) nor `value=` nor a string prefix (a quote within 7)
+  // reads from it to a `=` or a quote
   if (!isAlnum(text.charCodeAt(spanStart))) return true;
   const last = Math.min(text.length, spanStart + TYPE_REACH);
+  let spaced = false;
   for (let i = spanStart; i < last; i++) {
     const c = text.charCodeAt(i);
-    if (c === 61 || (i <= spanStart + PREFIX_REACH && (c === 34 || c === 39 || c === 96))) return true;
+    if (c === 61) return spaced || i - spanStart <= TYPE_RUN + 4;
+    if (c === 34 || c === 39 || c === 96) {
+      if (i <= spanStart + PREFIX_REACH) return true;
+      spaced = true;
+    } else if (c === 32 || c === 9) spaced = true;
+    else if (!isTypeChar(c)) break; // (no type or value= reads past it)
   }
   return false;
 }
