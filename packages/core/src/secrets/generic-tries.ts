@@ -15,8 +15,6 @@
  * characters). Where any of these could hold, the regex runs as before.
  */
 
-import { isKeyChar } from './key-names.js';
-
 /** Spans whose candidates the detector drops (its specific findings). */
 export interface Covered {
   overlaps(start: number, end: number): boolean;
@@ -35,8 +33,12 @@ const TYPE_RUN = 40;
 /** Farthest a string prefix reaches before its quote: two letters, `#`, three backslashes. */
 const PREFIX_REACH = 2 + 1 + 3;
 
-/** TYPE's `[\w.:<>\[\]*?&]`. */
-const isTypeChar = (c: number): boolean => isKeyChar(c) || c === 58 || c === 60 || c === 62 || c === 91 || c === 93 || c === 42 || c === 63 || c === 38;
+/**
+ * Runs of TYPE's characters (`[\w.:<>\[\]*?&]`) and of key characters from lastIndex on,
+ * bounded by how far either is read (an unbounded run would read a long run again at each hit).
+ */
+const TYPE_CHARS = /[\w.:<>[\]*?&]{0,64}/y;
+const KEY_RUN = /[\w.-]{0,37}/y;
 const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 /** JavaScript's `\s`. */
@@ -62,8 +64,9 @@ const valueFirst = (c: number): boolean => (c < 128 ? (VALUE_CHAR[c]! & 2) !== 0
  * candidates that overlap `covered`, or none: then the detector need not run its regex.
  */
 export function genericTryCanYield(text: string, pos: number, covered: Covered): boolean {
-  let keyEnd = pos;
-  while (keyEnd - pos < KEY_REACH && isKeyChar(text.charCodeAt(keyEnd))) keyEnd++;
+  KEY_RUN.lastIndex = pos;
+  KEY_RUN.test(text);
+  const keyEnd = KEY_RUN.lastIndex;
   if (keyEnd - pos >= KEY_REACH) return true;
   const from = keyEnd + 1;
   const spanStart = covered.firstStartFrom(from);
@@ -88,13 +91,19 @@ export function genericTryCanYield(text: string, pos: number, covered: Covered):
   const last = Math.min(text.length, spanStart + TYPE_REACH);
   let spaced = false;
   for (let i = spanStart; i < last; i++) {
+    // (type characters skipped by a sticky regex: a token is mostly made of them)
+    TYPE_CHARS.lastIndex = i;
+    TYPE_CHARS.test(text);
+    i = TYPE_CHARS.lastIndex;
+    if (i >= last) break;
     const c = text.charCodeAt(i);
     if (c === 61) return spaced || i - spanStart <= TYPE_RUN + 4;
     if (c === 34 || c === 39 || c === 96) {
       if (i <= spanStart + PREFIX_REACH) return true;
+      if (c !== 39) break; // (only a lifetime's ' is read on to a type)
       spaced = true;
     } else if (c === 32 || c === 9) spaced = true;
-    else if (!isTypeChar(c)) break; // (no type or value= reads past it)
+    else break; // (no type or value= reads past it)
   }
   return false;
 }
