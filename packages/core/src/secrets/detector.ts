@@ -5,7 +5,7 @@ import { GENERIC_ASSIGNMENT_RULE } from './rules/generic.js';
 import { genericTryCanYield } from './generic-tries.js';
 import { decodeBase64Text, decodeJsonEscapes, decodePercent, isHexDigit, isTokenStop, type MappedText } from './decoders.js';
 import { GLUE_REACH, escapeWindows, type GlueSites } from './escape-windows.js';
-import { CREDENTIAL_KEY_WORDS, KEY_ASSIGN_REACH, KEY_NAME_REACH, KeyNameIndex, isKeyChar, keyIsAssigned, type KeyRead } from './key-names.js';
+import { CREDENTIAL_KEY_WORDS, KeyNameIndex, isKeyChar, keyIsAssigned } from './key-names.js';
 import { KeywordScanner } from './keyword-scanner.js';
 import type { SecretAllowlistEntry, SecretDetectorConfig, SecretRule } from './types.js';
 import { isPlaceholderShaped, maskFollows, placeholderShape } from './placeholders.js';
@@ -405,10 +405,6 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   const tryKeyNamed = (text: string, hits: readonly number[], out: Raw[], st: PassState): void => {
     const { stamp, lastTried, coveredUntil, pass } = st;
     let keyAt = -1;
-    // The key run of the last credential word looked up, read once for the words after it in the
-    // same key (AWS_SECRET_ACCESS_KEY= has four), and whether it is assigned (1, when known).
-    let read: KeyRead | undefined;
-    let readAssigned = -1;
     for (let h = 0; h < hits.length; h += 2) {
       if (isKeyWord[hits[h]!] !== 1) continue;
       const pos = hits[h + 1]!;
@@ -416,27 +412,9 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       // (pass and password hit at one place)
       if (pos === keyAt || !isKeyChar(text.charCodeAt(pos - 1))) continue;
       keyAt = pos;
-      const inRead = read !== undefined && pos > read.start && pos < read.end && pos - read.start <= KEY_NAME_REACH;
-      // (the cheap check first: most credential words in code stand in no assignment; it reads
-      // the key on to its end, so within a read key whose end it reaches, the answer is known)
-      if (!(inRead && readAssigned === 1 && read!.end - pos <= KEY_ASSIGN_REACH) && !keyIsAssigned(text, pos)) continue;
-      let found: number;
-      if (inRead) found = keyNamed.namedAt(read!, pos);
-      else {
-        read = undefined;
-        readAssigned = -1;
-        let s = pos;
-        while (s > 0 && pos - s < KEY_NAME_REACH && isKeyChar(text.charCodeAt(s - 1))) s--;
-        if (s > 0 && isKeyChar(text.charCodeAt(s - 1))) found = keyNamed.lookup(text, pos); // (a key longer than the reach)
-        else {
-          const cap = s + KEY_NAME_REACH + KEY_ASSIGN_REACH + 1;
-          let e = pos;
-          while (e < cap && isKeyChar(text.charCodeAt(e))) e++;
-          read = keyNamed.readKey(text, s, e);
-          if (e < cap && e - pos <= KEY_ASSIGN_REACH) readAssigned = 1;
-          found = keyNamed.namedAt(read, pos);
-        }
-      }
+      // (the cheap check first: most credential words in code stand in no assignment)
+      if (!keyIsAssigned(text, pos)) continue;
+      const found = keyNamed.lookup(text, pos);
       if (found === 0) continue;
       // (copied, to a plain array (a typed array's slice costs more): a user validate hook that
       // scans again reuses the index's buffer)

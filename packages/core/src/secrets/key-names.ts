@@ -48,7 +48,7 @@ const isTypeChar = (c: number): boolean => isKeyChar(c) || c === 58 || c === 60 
 export function keyIsAssigned(text: string, pos: number): boolean {
   let e = pos;
   const n = text.length;
-  while (e < n && e - pos < KEY_ASSIGN_REACH && isKeyChar(text.charCodeAt(e))) e++;
+  while (e < n && e - pos < 40 && isKeyChar(text.charCodeAt(e))) e++;
   while (e < n && text.charCodeAt(e) === 92) e++; // an escaped closing quote
   const q = text.charCodeAt(e);
   if (q === 34 || q === 39 || q === 96) e++;
@@ -66,22 +66,6 @@ export function keyIsAssigned(text: string, pos: number): boolean {
   for (let k = 0; k < 4 && isSpace(text.charCodeAt(e)); k++) e++;
   return text.charCodeAt(e) === 61;
 }
-
-/**
- * One key's provider names, read once (KeyNameIndex.readKey): the key characters [start, end)
- * and, per name found, four numbers: the word start it begins at, the position of its last
- * character, its trie node, and 1 when a word end follows whatever comes after.
- */
-export interface KeyRead {
-  start: number;
-  end: number;
-  entries: number[];
-}
-
-/** How far back from a credential word a key is read. */
-export const KEY_NAME_REACH = KEY_REACH;
-/** How far keyIsAssigned reads the key on from a credential word. */
-export const KEY_ASSIGN_REACH = 40;
 
 /** A letter or digit as a trie edge: a-z 0-25 (either case), 0-9 26-35; -1 for anything else. */
 function edge(c: number): number {
@@ -137,62 +121,6 @@ export class KeyNameIndex {
 
   get size(): number {
     return this.rulesAt.size;
-  }
-
-  /**
-   * The provider names of the key run [start, end) of key characters, read once for every
-   * credential word in it (see KeyRead). `start` is where lookup would begin reading the key
-   * back from any of its hits (the run's first character, the key being shorter than KEY_REACH).
-   */
-  readKey(text: string, start: number, end: number): KeyRead {
-    let s = start;
-    // A JVM system property (`-Dsonar.login=…`): the D is the flag's, not the key's.
-    if (text.charCodeAt(s) === 45 && text.charCodeAt(s + 1) === 68) s += 2;
-    const entries: number[] = [];
-    // (a hit reads the key back KEY_REACH at most: no name it finds ends further on)
-    const limit = Math.min(end, start + KEY_REACH);
-    let prev = 95;
-    for (let w = s; w < limit; w++) {
-      const first = text.charCodeAt(w);
-      const camelStart = first >= 65 && first <= 90 && ((prev >= 97 && prev <= 122) || (prev >= 48 && prev <= 57));
-      const isStart = !isSeparator(first) && (isSeparator(prev) || camelStart) && this.next[edge(first)]! !== 0;
-      prev = first;
-      if (!isStart) continue;
-      let node = 0;
-      for (let i = w; i < limit; i++) {
-        const c = text.charCodeAt(i);
-        if (isSeparator(c)) continue;
-        const e = edge(c);
-        node = e < 0 ? 0 : this.next[node * 36 + e]!;
-        if (node === 0) break;
-        if (this.terminal[node] !== 1) continue;
-        // a word end whatever the credential word: a separator or a camelCase boundary after it
-        const after = text.charCodeAt(i + 1);
-        const wordEnd = isSeparator(after) || (after >= 65 && after <= 90 && !(c >= 65 && c <= 90));
-        entries.push(w, i, node, wordEnd ? 1 : 0);
-      }
-    }
-    return { start, end, entries };
-  }
-
-  /**
-   * What lookup(text, pos) finds, for a credential word at `pos` inside the key `read` holds:
-   * the names that end before pos, at a word end or right before the credential word.
-   */
-  namedAt(read: KeyRead, pos: number): number {
-    this.found = 0;
-    const { entries } = read;
-    for (let k = 0; k < entries.length; k += 4) {
-      const i = entries[k + 1]!;
-      if (i >= pos || (entries[k + 3] !== 1 && i + 1 !== pos)) continue;
-      for (const r of this.rulesAt.get(entries[k + 2]!)!) {
-        if (this.found * 2 + 2 > this.named.length) return this.found;
-        this.named[this.found * 2] = r;
-        this.named[this.found * 2 + 1] = entries[k]!;
-        this.found++;
-      }
-    }
-    return this.found;
   }
 
   /**
