@@ -1,9 +1,12 @@
 /**
  * Two builds of the secret detector in one process: `npm run bench:secrets-ab -- --base DIR`
- * (after `tsc -b`), DIR being another build's `packages/core/dist` (for main's:
- * `git archive main packages/core tsconfig.base.json | tar -x -C /tmp/main-core`, then link the
- * repo's node_modules there and `npx tsc -b /tmp/main-core/packages/core`, or copy a dist built
- * on main).
+ * (after `tsc -b`), DIR being another build's `packages/core/dist`. For main's:
+ *
+ *   git archive main packages/core packages/conventions tsconfig.base.json fixtures | tar -x -C /tmp/main-core
+ *   ln -s "$PWD/node_modules" /tmp/main-core/node_modules && npx tsc -b /tmp/main-core/packages/core
+ *   npm run bench:secrets-ab -- --base /tmp/main-core/packages/core/dist
+ *
+ * (main's own bench then runs from /tmp/main-core too, beside the same node_modules.)
  *
  * 1. Findings, value by value: every value of the bench corpus (positives and negatives), the
  *    generated sets of seeds 1-3 and the adversarial inputs, through both builds' default
