@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { SecretDetector, SecretFinding } from '../types.js';
 import { BUILTIN_RULES } from './builtin-rules.js';
+import { GENERIC_ASSIGNMENT_RULE } from './rules/generic.js';
+import { genericTryCanYield } from './generic-tries.js';
 import { decodeBase64Text, decodeJsonEscapes, decodePercent, isHexDigit, isTokenStop, type MappedText } from './decoders.js';
 import { GLUE_REACH, escapeWindows, type GlueSites } from './escape-windows.js';
 import { CREDENTIAL_KEY_WORDS, KeyNameIndex, isKeyChar, keyIsAssigned } from './key-names.js';
@@ -35,6 +37,11 @@ interface CompiledRule {
   anchored: boolean;
   /** Stateless copy of the rule's decodedPrefix. */
   decodedPrefix: RegExp | undefined;
+  /**
+   * For the built-in generic assignment rule: whether a try at a position can yield a candidate
+   * outside the covered spans (false: the regex need not run; see generic-tries.ts).
+   */
+  canYield: ((text: string, pos: number, covered: SpanIndex) => boolean) | undefined;
 }
 
 interface CompiledAllow {
@@ -81,6 +88,7 @@ function compileRule(rule: SecretRule): CompiledRule {
     generic: rule.generic === true,
     anchored,
     decodedPrefix: rule.decodedPrefix && new RegExp(rule.decodedPrefix.source, rule.decodedPrefix.flags.replace(/[gy]/g, '')),
+    canYield: rule === GENERIC_ASSIGNMENT_RULE ? genericTryCanYield : undefined,
   };
 }
 
@@ -136,6 +144,18 @@ class SpanIndex {
     this.maxEnds = [];
     let max = -1;
     for (const f of sorted) this.maxEnds.push((max = Math.max(max, f.end)));
+  }
+
+  /** The first start of a span at or after `at`, or -1. */
+  firstStartFrom(at: number): number {
+    let lo = 0;
+    let hi = this.starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.starts[mid]! < at) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.starts.length ? this.starts[lo]! : -1;
   }
 
   overlaps(start: number, end: number): boolean {
@@ -464,6 +484,8 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   /** One anchored try of a rule at `pos`; the end of its match when a finding was kept, else -1. */
   const matchAt = (ri: number, text: string, pos: number, out: Raw[], rejected: Rejected, covered?: SpanIndex): number => {
     const c = compiled[ri]!;
+    // (a try whose every candidate would be dropped unjudged is not run)
+    if (covered !== undefined && c.canYield !== undefined && !c.canYield(text, pos, covered)) return -1;
     const re = c.sticky!;
     re.lastIndex = pos;
     const m = re.exec(text);

@@ -137,12 +137,15 @@ export class KeyNameIndex {
     // A JVM system property (`-Dsonar.login=…`): the D is the flag's, not the key's.
     if (text.charCodeAt(s) === 45 && text.charCodeAt(s + 1) === 68) s += 2;
     let words = 0;
+    let prev = 95; // (the key's first character begins a word)
     for (let i = s; i < pos; i++) {
       const c = text.charCodeAt(i);
-      if (isSeparator(c)) continue;
-      const prev = i > s ? text.charCodeAt(i - 1) : 95;
-      const camel = c >= 65 && c <= 90 && ((prev >= 97 && prev <= 122) || (prev >= 48 && prev <= 57));
-      if (isSeparator(prev) || camel) this.starts[words++] = i;
+      if (!isSeparator(c)) {
+        const camel = c >= 65 && c <= 90 && ((prev >= 97 && prev <= 122) || (prev >= 48 && prev <= 57));
+        // (a word whose first letter begins no name is not walked)
+        if ((isSeparator(prev) || camel) && this.next[edge(c)]! !== 0) this.starts[words++] = i;
+      }
+      prev = c;
     }
     for (let w = 0; w < words; w++) {
       let node = 0;
