@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { ClickHouseError, ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { UsageError } from '../usage-error.js';
 
@@ -168,6 +169,15 @@ export class ChSession {
         const rows = values.slice(at, at + INSERT_ROWS).map((row) => columns.map((c) => row[c] ?? null));
         await this.client.insert({ table, values: rows, columns: columns as [string, ...string[]], format: 'JSONCompactEachRow', clickhouse_settings: SESSION_SETTINGS });
       }
+    } catch (err) {
+      throw serverFailure(err, this.server, doing);
+    }
+  }
+
+  /** Append `TabSeparated` rows (`TsvRows`) to a table, `columns` in the rows' order. */
+  async insertTsv(table: string, columns: readonly string[], rows: Buffer, doing: string): Promise<void> {
+    try {
+      await this.client.insert({ table, values: Readable.from([rows], { objectMode: false }), columns: columns as [string, ...string[]], format: 'TabSeparated', clickhouse_settings: SESSION_SETTINGS });
     } catch (err) {
       throw serverFailure(err, this.server, doing);
     }

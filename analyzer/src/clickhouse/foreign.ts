@@ -1,20 +1,17 @@
-import { INSTRUMENTATION_SCOPE, gateHitKey } from '@argspan/conventions';
+import { INSTRUMENTATION_SCOPE } from '@argspan/conventions';
 import type { ClassifyOptions } from '@argspan/core';
-import { hashHex } from '@argspan/core/internal';
 import { EVIDENCE_ARRAY_KEYS, EVIDENCE_PREFIXES } from '../foreign/evidence.js';
 import { CANDIDATE_KEYS, type ForeignLoadStats } from '../foreign/load-foreign.js';
-import { ARG_FIELDS, type RowBatch } from '../foreign/row-batch.js';
 import { spanJsonText } from '../foreign/span-json.js';
 import { TraceClassifier, type TraceClassifierOptions } from '../foreign/trace-classifier.js';
 import type { CandidateTrace } from '../foreign/trace-source.js';
 import type { ChRow, ChSession } from './client.js';
+import { ForeignRowsClickHouse } from './foreign-rows.js';
 import { chString } from './sql.js';
 import type { TraceSource } from './source.js';
 
 /** Candidate spans read per pass (their texts are held until the pass is classified). */
 const SPANS_PER_BUCKET = 200_000;
-/** Rows of a table gathered before they are inserted. */
-const INSERT_BATCH_ROWS = 50_000;
 const EMPTY_TRACE: CandidateTrace = { no: -1, id: '', texts: [] };
 
 /**
@@ -23,8 +20,9 @@ const EMPTY_TRACE: CandidateTrace = { no: -1, id: '', texts: [] };
  * results and schemas of the trace as evidence, in worker threads when there are enough spans),
  * so ClickHouse selects only the candidate spans — those holding an emitter's signature key or
  * evidence — with their attribute maps, sorted by trace, and the calls, argument leaves (labels,
- * keyed hashes, byte counts: never a value) and blob locations are written back to `tool_calls`,
- * `tool_args` and `argument_blobs` for the rules. The exporter keeps every attribute as text: an
+ * keyed hashes, byte counts: never a value) and blob locations are written back as narrow rows
+ * (`ForeignRowsClickHouse`) that ClickHouse joins into `tool_calls`, `tool_args` and
+ * `argument_blobs` for the rules. The exporter keeps every attribute as text: an
  * array attribute the evidence reads (`ai.prompt.tools`) is read back from the exporter's JSON.
  */
 export async function loadForeignCallsClickHouse(
@@ -34,8 +32,6 @@ export async function loadForeignCallsClickHouse(
   policy: ClassifyOptions,
   options: Pick<TraceClassifierOptions, 'threads' | 'minThreadedSpans'> = {},
 ): Promise<ForeignLoadStats> {
-  const stats: ForeignLoadStats = { calls: 0, noEvidenceCalls: 0 };
-  const out = { tool_calls: [] as ChRow[], tool_args: [] as ChRow[], argument_blobs: [] as ChRow[] };
   const keys = `[${CANDIDATE_KEYS.map(chString).join(', ')}]`;
   const prefixes = EVIDENCE_PREFIXES.map((p) => `startsWith(k, ${chString(p)})`).join(' OR ');
   const candidates = `${src.where} AND (${src.scopeName} IS NULL OR ${src.scopeName} <> ${chString(INSTRUMENTATION_SCOPE)})
@@ -43,20 +39,15 @@ export async function loadForeignCallsClickHouse(
   // The traces are read in buckets (by a hash of the trace id) small enough to hold their spans.
   const [count] = await session.all(`SELECT count() AS n FROM ${src.table} WHERE ${candidates}`, 'counting other libraries\' spans');
   const candidateSpans = Number(count?.n ?? 0);
-  if (candidateSpans === 0) return stats;
-  // Trace numbers are the bucket's own: a bucket's rows are all written before the next is read.
-  let traceIds: string[] = [];
-  const classifier = TraceClassifier.start({ hashKey, policy, candidateSpans, ...options }, (rows) => addRows(rows, traceIds, stats, out));
-  // A session runs one query at a time: a bucket's spans are read whole, then classified, its rows
-  // inserted as they come (a million wide rows held at once took gigabytes).
-  const insert = async (atLeast: number) => {
-    for (const [table, rows] of Object.entries(out)) if (rows.length >= atLeast) await session.insert(table, rows.splice(0), 'writing other libraries\' tool calls');
-  };
+  if (candidateSpans === 0) return { calls: 0, noEvidenceCalls: 0 };
+  const rows = await ForeignRowsClickHouse.open(session);
+  const classifier = TraceClassifier.start({ hashKey, policy, candidateSpans, ...options }, (batch) => rows.append(batch));
   try {
     const buckets = Math.max(1, Math.ceil(candidateSpans / SPANS_PER_BUCKET));
     for (let bucket = 0; bucket < buckets; bucket++) {
-      traceIds = [];
       const traces: CandidateTrace[] = [];
+      // A session runs one query at a time: a bucket's spans are read whole, then classified, its
+      // rows inserted as they come.
       await session.each(
         `SELECT TraceId AS trace_id, SpanId AS span_id, nullIf(ParentSpanId, '') AS parent_span_id, SpanName AS name,
           toString(toUnixTimestamp64Nano(Timestamp)) AS start_ns, toString(toUnixTimestamp64Nano(Timestamp) + toInt64(Duration)) AS end_ns,
@@ -69,55 +60,23 @@ export async function loadForeignCallsClickHouse(
         (row) => {
           const id = String(row.trace_id);
           let trace = traces[traces.length - 1];
-          if (trace?.id !== id) traces.push((trace = { no: traceIds.push(id) - 1, id, texts: [] }));
+          if (trace?.id !== id) traces.push((trace = { no: rows.trace(id), id, texts: [] }));
           trace.texts.push(spanJson(row));
         },
       );
       for (let i = 0; i < traces.length; i++) {
         await classifier.add(traces[i]!);
         traces[i] = EMPTY_TRACE; // its texts are the classifier's now
-        await insert(INSERT_BATCH_ROWS);
+        await rows.insert();
       }
       await classifier.flush();
-      await insert(1);
     }
+    await rows.finish();
   } finally {
     await classifier.close();
+    await rows.drop().catch(() => undefined);
   }
-  return stats;
-}
-
-/** A batch's rows as ClickHouse rows, wide (ids, names and labels given on every leaf). */
-function addRows(rows: RowBatch, traceIds: readonly string[], stats: ForeignLoadStats, out: Record<'tool_calls' | 'tool_args' | 'argument_blobs', ChRow[]>): void {
-  const str = rows.strings;
-  for (const c of rows.calls) {
-    const [traceNo, spanId, nameNo, endNs, , turnSpanId, toolNo, callId, emitterNo, residencyNo, argsCount, argsBytes, sourceNo, noEvidence, startNs] = c;
-    stats.calls++;
-    if (noEvidence) stats.noEvidenceCalls++;
-    out.tool_calls.push({
-      trace_id: traceIds[traceNo], span_id: spanId, turn_span_id: turnSpanId, name: str[nameNo], start_ns: String(startNs),
-      end_ns: endNs === null ? null : String(endNs), operation: 'execute_tool', tool: str[toolNo], call_id: callId, emitter: str[emitterNo],
-      residency: str[residencyNo], args_count: String(argsCount), args_bytes: String(argsBytes), call_source: str[sourceNo],
-      no_evidence: noEvidence, went_remote: false, left_machine: false, stopped_by_gate: false, dispatched: true,
-    });
-  }
-  const { args, hashes, keys, labels } = rows;
-  for (let i = 0; i < rows.argCount; i++) {
-    const at = ARG_FIELDS * i;
-    const [traceNo, spanId, , , , turnSpanId, toolNo, callId, emitterNo] = rows.calls[args[at]!]!;
-    const key = keys[2 * args[at + 1]!]!;
-    const label = args[at + 2]!;
-    const tool = str[toolNo]!;
-    out.tool_args.push({
-      trace_id: traceIds[traceNo], span_id: spanId, call_span_id: spanId, key, leaf: keys[2 * args[at + 1]! + 1], provenance: labels[3 * label],
-      residency: labels[3 * label + 1], rule: labels[3 * label + 2], value_hash: hashHex(hashes, 4 * i), bytes: String(args[at + 3]), denylisted: rows.denylisted[label],
-      tool, call_id: callId, turn_span_id: turnSpanId, emitter: str[emitterNo], gate_hit_key: gateHitKey(tool, key),
-      has_excerpt: false, dispatched: true, went_remote: false, left_machine: false,
-    });
-  }
-  for (const [traceNo, spanId, attributeNo, callSpanId] of rows.blobs) {
-    out.argument_blobs.push({ trace_id: traceIds[traceNo], span_id: spanId, attribute: str[attributeNo], call_span_id: callSpanId ?? spanId });
-  }
+  return rows.stats;
 }
 
 /** A span row as the JSON text the classifier reads (`span-json.ts`). */
