@@ -154,6 +154,16 @@ export class ChSession {
     }
   }
 
+  /** Run a query and hand each line of its `TabSeparatedRaw` result (no escaping: the query's columns must hold no tab or newline) to `onLine`. */
+  async eachLine(sql: string, doing: string, onLine: (line: string) => void): Promise<void> {
+    try {
+      const rs = await this.client.query({ query: sql, format: 'TabSeparatedRaw', clickhouse_settings: SESSION_SETTINGS });
+      for await (const rows of rs.stream()) for (const row of rows) onLine(row.text);
+    } catch (err) {
+      throw serverFailure(err, this.server, doing);
+    }
+  }
+
   /**
    * Append rows to a table (JSONEachRow), {@link INSERT_ROWS} at a time: the client encodes an
    * insert as one string, and a million argument rows would not fit in one.

@@ -2,10 +2,9 @@ import { INSTRUMENTATION_SCOPE } from '@argspan/conventions';
 import type { ClassifyOptions } from '@argspan/core';
 import { EVIDENCE_ARRAY_KEYS, EVIDENCE_PREFIXES } from '../foreign/evidence.js';
 import { CANDIDATE_KEYS, type ForeignLoadStats } from '../foreign/load-foreign.js';
-import { spanJsonText } from '../foreign/span-json.js';
 import { TraceClassifier, type TraceClassifierOptions } from '../foreign/trace-classifier.js';
 import type { CandidateTrace } from '../foreign/trace-source.js';
-import type { ChRow, ChSession } from './client.js';
+import type { ChSession } from './client.js';
 import { ForeignRowsClickHouse } from './foreign-rows.js';
 import { chString } from './sql.js';
 import type { TraceSource } from './source.js';
@@ -46,22 +45,27 @@ export async function loadForeignCallsClickHouse(
     const buckets = Math.max(1, Math.ceil(candidateSpans / SPANS_PER_BUCKET));
     for (let bucket = 0; bucket < buckets; bucket++) {
       const traces: CandidateTrace[] = [];
+      let traceIdText = '';
       // A session runs one query at a time: a bucket's spans are read whole, then classified, its
       // rows inserted as they come.
-      await session.each(
-        `SELECT TraceId AS trace_id, SpanId AS span_id, nullIf(ParentSpanId, '') AS parent_span_id, SpanName AS name,
-          toString(toUnixTimestamp64Nano(Timestamp)) AS start_ns, toString(toUnixTimestamp64Nano(Timestamp) + toInt64(Duration)) AS end_ns,
-          ${src.scopeName} AS scope, mapKeys(SpanAttributes) AS ks, mapValues(SpanAttributes) AS vs
+      await session.eachLine(
+        `SELECT toJSONString(TraceId), ${spanJsonSql(src)}
         FROM ${src.table}
         WHERE ${candidates}${buckets > 1 ? ` AND cityHash64(TraceId) % ${buckets} = ${bucket}` : ''}
-        ORDER BY trace_id, toUnixTimestamp64Nano(Timestamp), span_id
+        ORDER BY TraceId, toUnixTimestamp64Nano(Timestamp), SpanId
         LIMIT 1 BY TraceId, SpanId`,
         'reading other libraries\' spans',
-        (row) => {
-          const id = String(row.trace_id);
+        (line) => {
+          // The trace id as JSON text, a tab, the span's JSON text: neither holds a raw tab or newline.
+          const tab = line.indexOf('\t');
+          const idText = line.slice(0, tab);
           let trace = traces[traces.length - 1];
-          if (trace?.id !== id) traces.push((trace = { no: rows.trace(id), id, texts: [] }));
-          trace.texts.push(spanJson(row));
+          if (trace === undefined || idText !== traceIdText) {
+            traceIdText = idText;
+            const id = JSON.parse(idText) as string;
+            traces.push((trace = { no: rows.trace(id), id, texts: [] }));
+          }
+          trace.texts.push(line.slice(tab + 1));
         },
       );
       for (let i = 0; i < traces.length; i++) {
@@ -79,35 +83,23 @@ export async function loadForeignCallsClickHouse(
   return rows.stats;
 }
 
-/** A span row as the JSON text the classifier reads (`span-json.ts`). */
-function spanJson(row: ChRow): string {
-  const ks = row.ks as string[];
-  const vs = row.vs as string[];
-  const arrays = EVIDENCE_ARRAY_KEYS.map((k) => {
-    const i = ks.indexOf(k);
-    return (i < 0 ? undefined : jsonStrings(vs[i])) ?? null;
+/**
+ * A candidate span as the JSON text the classifier reads (`SpanJson`, as DuckDB's `spanJsonSql`
+ * writes it), written by ClickHouse: the span crosses into JavaScript as one string, not as a row
+ * of attribute arrays to decode and encode again. The exporter keeps array attributes as their
+ * JSON text: those the evidence reads become their elements' text (strings unquoted), or null
+ * when the value is not a JSON array.
+ */
+function spanJsonSql(src: TraceSource): string {
+  const arrays = EVIDENCE_ARRAY_KEYS.map((key) => {
+    const v = `SpanAttributes[${chString(key)}]`;
+    return `if(mapContains(SpanAttributes, ${chString(key)}) AND startsWith(${v}, '[') AND isValidJSON(${v}) AND JSONType(${v}) = 'Array',
+      toJSONString(arrayMap(x -> if(JSONType(x) = 'String', JSONExtractString(x), x), JSONExtractArrayRaw(${v}))), 'null')`;
   });
-  return spanJsonText({
-    s: String(row.span_id),
-    p: row.parent_span_id === null ? null : String(row.parent_span_id),
-    n: String(row.name),
-    b: String(row.start_ns),
-    e: String(row.end_ns),
-    c: row.scope === null ? null : String(row.scope),
-    f: null,
-    k: ks,
-    v: vs,
-    a: arrays,
-  });
-}
-
-/** The exporter's JSON text of an array attribute, as its elements' text; undefined when it is not one. */
-function jsonStrings(v: unknown): string[] | undefined {
-  if (typeof v !== 'string' || !v.startsWith('[')) return undefined;
-  try {
-    const list: unknown = JSON.parse(v);
-    return Array.isArray(list) ? list.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))) : undefined;
-  } catch {
-    return undefined;
-  }
+  const json = (v: string) => `toJSONString(${v})`;
+  const nullable = (v: string) => `ifNull(toJSONString(${v}), 'null')`;
+  return `concat('{"s":', ${json('SpanId')}, ',"p":', ${nullable("nullIf(ParentSpanId, '')")}, ',"n":', ${json('SpanName')},
+    ',"b":"', toString(toUnixTimestamp64Nano(Timestamp)), '","e":"', toString(toUnixTimestamp64Nano(Timestamp) + toInt64(Duration)),
+    '","c":', ${nullable(src.scopeName)}, ',"f":null,"k":', ${json('mapKeys(SpanAttributes)')}, ',"v":', ${json('mapValues(SpanAttributes)')},
+    ',"a":[', ${arrays.length ? arrays.join(", ',', ") : "''"}, ']}')`;
 }
