@@ -16,9 +16,9 @@ import { ChSession } from './client.js';
 import { loadForeignCallsClickHouse } from './foreign.js';
 import { openSource } from './source.js';
 
-// Both engines classify other libraries' calls with the same code: the argument rows ClickHouse
-// writes (wide) equal those DuckDB joins back from its narrow tables, value hashes included,
-// whether classified inline or in worker threads.
+// Both engines classify other libraries' calls with the same code and keep their argument rows
+// narrow: the rows ClickHouse joins into tool_args equal those DuckDB joins back, value hashes
+// included, whether classified inline or in worker threads.
 const work = mkdtempSync(join(tmpdir(), 'argspan-ch-foreign-'));
 const file = join(work, 'foreign.jsonl');
 const hashKey = new Uint8Array(32).fill(7);
@@ -54,6 +54,8 @@ async function clickHouseRows(threads: number): Promise<unknown[]> {
     await session.run(createTableSql(t), 'creating');
   }
   await loadForeignCallsClickHouse(session, src, hashKey, {}, { threads, minThreadedSpans: 0 });
+  // The narrow tables the rows went through are gone: a caller's session keeps only the rules' tables.
+  expect(await session.all("SELECT name FROM system.tables WHERE is_temporary AND startsWith(name, 'foreign_')", 'listing')).toEqual([]);
   return session.all(`SELECT ${COLUMNS.replace('bytes::VARCHAR AS bytes', 'toString(bytes) AS bytes')} FROM tool_args ORDER BY ALL`, 'reading');
 }
 
