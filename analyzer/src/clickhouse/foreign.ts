@@ -9,8 +9,12 @@ import { ForeignRowsClickHouse } from './foreign-rows.js';
 import { chString } from './sql.js';
 import type { TraceSource } from './source.js';
 
-/** Candidate spans read per pass (their texts are held until the pass is classified). */
-const SPANS_PER_BUCKET = 200_000;
+/**
+ * Candidate spans read per pass, about (their texts are held until the pass is classified, while
+ * the next pass is read): small enough that two passes' texts fit, and that ClickHouse's read of
+ * the first, which nothing overlaps, is a small part of the whole.
+ */
+const SPANS_PER_BUCKET = 50_000;
 const EMPTY_TRACE: CandidateTrace = { no: -1, id: '', texts: [] };
 
 /**
@@ -29,54 +33,74 @@ export async function loadForeignCallsClickHouse(
   src: TraceSource,
   hashKey: Uint8Array,
   policy: ClassifyOptions,
-  options: Pick<TraceClassifierOptions, 'threads' | 'minThreadedSpans'> = {},
+  options: Pick<TraceClassifierOptions, 'threads' | 'minThreadedSpans'> & { spansPerBucket?: number } = {},
 ): Promise<ForeignLoadStats> {
   const keys = `[${CANDIDATE_KEYS.map(chString).join(', ')}]`;
   const prefixes = EVIDENCE_PREFIXES.map((p) => `startsWith(k, ${chString(p)})`).join(' OR ');
   const candidates = `${src.where} AND (${src.scopeName} IS NULL OR ${src.scopeName} <> ${chString(INSTRUMENTATION_SCOPE)})
       AND (hasAny(mapKeys(SpanAttributes), ${keys}) OR arrayExists(k -> ${prefixes}, mapKeys(SpanAttributes)))`;
-  // The traces are read in buckets (by a hash of the trace id) small enough to hold their spans.
+  // The traces are read in buckets (by a hash of the trace id), each small enough to hold its spans.
   const [count] = await session.all(`SELECT count() AS n FROM ${src.table} WHERE ${candidates}`, 'counting other libraries\' spans');
   const candidateSpans = Number(count?.n ?? 0);
   if (candidateSpans === 0) return { calls: 0, noEvidenceCalls: 0 };
   const rows = await ForeignRowsClickHouse.open(session);
-  const classifier = TraceClassifier.start({ hashKey, policy, candidateSpans, ...options }, (batch) => rows.append(batch));
+  const { spansPerBucket = SPANS_PER_BUCKET, ...classifierOptions } = options;
+  const classifier = TraceClassifier.start({ hashKey, policy, candidateSpans, ...classifierOptions }, (batch) => rows.append(batch));
+  const buckets = Math.max(1, Math.ceil(candidateSpans / spansPerBucket));
+  const read = (bucket: number) => {
+    const traces = readBucket(session, src, candidates, buckets > 1 ? `cityHash64(TraceId) % ${buckets} = ${bucket}` : '1', rows);
+    traces.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+    return traces;
+  };
+  let next: Promise<CandidateTrace[]> | undefined = read(0);
   try {
-    const buckets = Math.max(1, Math.ceil(candidateSpans / SPANS_PER_BUCKET));
     for (let bucket = 0; bucket < buckets; bucket++) {
-      const traces: CandidateTrace[] = [];
-      // A session runs one query at a time: a bucket's spans are read whole, then classified, its
-      // rows inserted as they come. Each line is a trace: its id and its spans' JSON texts, tab
-      // separated (JSON text holds no raw tab or newline). Grouped, not sorted: the classifier
-      // orders a trace's spans itself, and sorting the texts cost more than writing them.
-      await session.eachLine(
-        `SELECT toJSONString(TraceId), arrayStringConcat(groupArray(span), '\\t')
-        FROM (
-          SELECT TraceId, ${spanJsonSql(src)} AS span
-          FROM ${src.table}
-          WHERE ${candidates}${buckets > 1 ? ` AND cityHash64(TraceId) % ${buckets} = ${bucket}` : ''}
-          LIMIT 1 BY TraceId, SpanId)
-        GROUP BY TraceId`,
-        'reading other libraries\' spans',
-        (line) => {
-          const [idText, ...texts] = line.split('\t');
-          const id = JSON.parse(idText!) as string;
-          traces.push({ no: rows.trace(id), id, texts });
-        },
-      );
+      const traces = await next!;
+      // The next bucket is read while this one is classified (ClickHouse works while the workers
+      // do). A session runs one query at a time: rows are inserted only while no read is running.
+      let reading = bucket + 1 < buckets;
+      next = reading ? read(bucket + 1) : undefined;
+      void next?.finally(() => (reading = false)).catch(() => undefined);
       for (let i = 0; i < traces.length; i++) {
         await classifier.add(traces[i]!);
         traces[i] = EMPTY_TRACE; // its texts are the classifier's now
-        await rows.insert();
+        if (!reading) await rows.insert();
       }
-      await classifier.flush();
     }
+    await classifier.flush();
     await rows.finish();
   } finally {
+    await next?.catch(() => undefined);
     await classifier.close();
     await rows.drop().catch(() => undefined);
   }
   return rows.stats;
+}
+
+/**
+ * The candidate spans of the traces `bucket` (a condition on the trace id) selects, a trace at a
+ * time: each line of the result is a trace, its id and its spans' JSON texts, tab separated (JSON
+ * text holds no raw tab or newline). Grouped, not sorted: the classifier orders a trace's spans
+ * itself, and sorting the texts cost more than writing them. Each trace is numbered by `rows`.
+ */
+async function readBucket(session: ChSession, src: TraceSource, candidates: string, bucket: string, rows: ForeignRowsClickHouse): Promise<CandidateTrace[]> {
+  const traces: CandidateTrace[] = [];
+  await session.eachLine(
+    `SELECT toJSONString(TraceId), arrayStringConcat(groupArray(span), '\\t')
+    FROM (
+      SELECT TraceId, ${spanJsonSql(src)} AS span
+      FROM ${src.table}
+      WHERE ${candidates} AND ${bucket}
+      LIMIT 1 BY TraceId, SpanId)
+    GROUP BY TraceId`,
+    'reading other libraries\' spans',
+    (line) => {
+      const [idText, ...texts] = line.split('\t');
+      const id = JSON.parse(idText!) as string;
+      traces.push({ no: rows.trace(id), id, texts });
+    },
+  );
+  return traces;
 }
 
 /**
