@@ -117,6 +117,10 @@ export class ForeignRowsClickHouse {
   });
   private readonly stringNos = new Map<string, number>();
   private traces = 0;
+  /** The session's queued work (reads, inserts), settled: never rejects. */
+  private queue: Promise<void> = Promise.resolve();
+  /** The first failure of queued work. */
+  private failure: { err: unknown } | undefined;
 
   private constructor(private readonly session: ChSession) {}
 
@@ -154,24 +158,47 @@ export class ForeignRowsClickHouse {
     for (const [traceNo, spanId, attributeNo, callSpanId] of batch.blobs) this.rows.blobs.uint(traceNo).text(spanId).uint(stringNo[attributeNo]!).text(callSpanId).end();
   }
 
-  /** Insert the tables' gathered rows: those with at least `atLeast` rows (1: all). */
-  async insert(atLeast = INSERT_ROWS): Promise<void> {
+  /**
+   * Queue `work` on the session after everything queued before it (a session runs one query at a
+   * time); the caller goes on classifying meanwhile. Resolves with its result.
+   */
+  queued<T>(work: () => Promise<T>): Promise<T> {
+    const done = this.queue.then(work);
+    this.queue = done.then(
+      () => undefined,
+      (err: unknown) => {
+        this.failure ??= { err };
+      },
+    );
+    return done;
+  }
+
+  /**
+   * Queue the inserts of the tables' gathered rows: those with at least `atLeast` rows (1: all).
+   * Throws the failure of any queued work so far, so a run stops soon after an insert fails.
+   */
+  insert(atLeast = INSERT_ROWS): void {
+    if (this.failure) throw this.failure.err;
     for (const [name, rows] of Object.entries(this.rows) as [NarrowTable, TsvRows][]) {
       if (rows.rows === 0 || rows.rows < atLeast) continue;
       const t = NARROW_TABLES[name];
-      await this.session.insertTsv(t.table, t.columns.map(([c]) => c), rows.take(), 'writing other libraries\' tool calls');
+      const data = rows.take();
+      void this.queued(() => this.session.insertTsv(t.table, t.columns.map(([c]) => c), data, 'writing other libraries\' tool calls')).catch(() => undefined);
     }
   }
 
   /** Insert what is left and build the rules' tables from the narrow ones. */
   async finish(): Promise<void> {
-    await this.insert(1);
+    this.insert(1);
+    await this.queue;
+    if (this.failure) throw this.failure.err;
     if (this.stats.calls === 0 && this.traces === 0) return;
     for (const step of BUILD_STEPS) await this.session.run(step.sql, `adding other libraries' calls to ${step.table}`);
   }
 
-  /** Drop the narrow tables (after {@link finish}, or after a failure: a caller's session keeps nothing of the run). */
+  /** Drop the narrow tables once nothing queued is running (after {@link finish}, or after a failure: a caller's session keeps nothing of the run). */
   async drop(): Promise<void> {
+    await this.queue;
     for (const t of Object.values(NARROW_TABLES)) await this.session.run(`DROP TEMPORARY TABLE IF EXISTS ${t.table}`, `dropping ${t.table}`);
   }
 

@@ -47,30 +47,27 @@ export async function loadForeignCallsClickHouse(
   const { spansPerBucket = SPANS_PER_BUCKET, ...classifierOptions } = options;
   const classifier = TraceClassifier.start({ hashKey, policy, candidateSpans, ...classifierOptions }, (batch) => rows.append(batch));
   const buckets = Math.max(1, Math.ceil(candidateSpans / spansPerBucket));
+  // The next bucket is read while this one is classified, and rows are inserted as they come,
+  // ClickHouse working while the workers do: the reads and inserts are queued on the session.
   const read = (bucket: number) => {
-    const traces = readBucket(session, src, candidates, buckets > 1 ? `cityHash64(TraceId) % ${buckets} = ${bucket}` : '1', rows);
+    const traces = rows.queued(() => readBucket(session, src, candidates, buckets > 1 ? `cityHash64(TraceId) % ${buckets} = ${bucket}` : '1', rows));
     traces.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
     return traces;
   };
-  let next: Promise<CandidateTrace[]> | undefined = read(0);
+  let next = read(0);
   try {
     for (let bucket = 0; bucket < buckets; bucket++) {
-      const traces = await next!;
-      // The next bucket is read while this one is classified (ClickHouse works while the workers
-      // do). A session runs one query at a time: rows are inserted only while no read is running.
-      let reading = bucket + 1 < buckets;
-      next = reading ? read(bucket + 1) : undefined;
-      void next?.finally(() => (reading = false)).catch(() => undefined);
+      const traces = await next;
+      if (bucket + 1 < buckets) next = read(bucket + 1);
       for (let i = 0; i < traces.length; i++) {
         await classifier.add(traces[i]!);
         traces[i] = EMPTY_TRACE; // its texts are the classifier's now
-        if (!reading) await rows.insert();
+        rows.insert();
       }
     }
     await classifier.flush();
     await rows.finish();
   } finally {
-    await next?.catch(() => undefined);
     await classifier.close();
     await rows.drop().catch(() => undefined);
   }
