@@ -10,19 +10,28 @@ import { chString } from './sql.js';
 import type { TraceSource } from './source.js';
 
 /**
- * Candidate spans read per pass, about (their texts are held until the pass is classified, while
- * the next pass is read): small enough that two passes' texts fit, and that ClickHouse's read of
- * the first, which nothing overlaps, is a small part of the whole.
+ * Passes over the candidate spans (each a bucket of traces by a hash of the trace id): ClickHouse
+ * reads a pass while the workers classify the one before, so a few passes hide most of the reading;
+ * but every pass scans the table's attribute maps again, and a pass's texts are held until it is
+ * classified. So: four passes of at least 50,000 spans where there are that many, and passes of at
+ * most 200,000 beyond (at 1M spans, load 4–5: 21 passes of 50,000 took 95 s and 140 s of CPU,
+ * 5 of 200,000 74 s and 132 s).
  */
-const SPANS_PER_BUCKET = 50_000;
+function passesFor(candidateSpans: number): number {
+  return Math.max(Math.ceil(candidateSpans / 200_000), Math.min(4, Math.ceil(candidateSpans / 50_000)));
+}
+
 const EMPTY_TRACE: CandidateTrace = { no: -1, id: '', texts: [] };
+
+/** How the calls are classified (threads) and read (tests set the spans per pass to make several). */
+type ForeignLoadOptions = Pick<TraceClassifierOptions, 'threads' | 'minThreadedSpans'> & { spansPerBucket?: number };
 
 /**
  * Other libraries' tool calls, as DuckDB's `loadForeignCalls` reads them: the labelling is
  * JavaScript (`@argspan/core`'s classifier over the recorded argument blobs, with the prompts,
  * results and schemas of the trace as evidence, in worker threads when there are enough spans),
  * so ClickHouse selects only the candidate spans — those holding an emitter's signature key or
- * evidence — with their attribute maps, sorted by trace, and the calls, argument leaves (labels,
+ * evidence — each as one JSON text, grouped by trace — and the calls, argument leaves (labels,
  * keyed hashes, byte counts: never a value) and blob locations are written back as narrow rows
  * (`ForeignRowsClickHouse`) that ClickHouse joins into `tool_calls`, `tool_args` and
  * `argument_blobs` for the rules. The exporter keeps every attribute as text: an
@@ -33,20 +42,19 @@ export async function loadForeignCallsClickHouse(
   src: TraceSource,
   hashKey: Uint8Array,
   policy: ClassifyOptions,
-  options: Pick<TraceClassifierOptions, 'threads' | 'minThreadedSpans'> & { spansPerBucket?: number } = {},
+  options: ForeignLoadOptions = {},
 ): Promise<ForeignLoadStats> {
   const keys = `[${CANDIDATE_KEYS.map(chString).join(', ')}]`;
   const prefixes = EVIDENCE_PREFIXES.map((p) => `startsWith(k, ${chString(p)})`).join(' OR ');
   const candidates = `${src.where} AND (${src.scopeName} IS NULL OR ${src.scopeName} <> ${chString(INSTRUMENTATION_SCOPE)})
       AND (hasAny(mapKeys(SpanAttributes), ${keys}) OR arrayExists(k -> ${prefixes}, mapKeys(SpanAttributes)))`;
-  // The traces are read in buckets (by a hash of the trace id), each small enough to hold its spans.
   const [count] = await session.all(`SELECT count() AS n FROM ${src.table} WHERE ${candidates}`, 'counting other libraries\' spans');
   const candidateSpans = Number(count?.n ?? 0);
   if (candidateSpans === 0) return { calls: 0, noEvidenceCalls: 0 };
   const rows = await ForeignRowsClickHouse.open(session);
-  const { spansPerBucket = SPANS_PER_BUCKET, ...classifierOptions } = options;
+  const { spansPerBucket, ...classifierOptions } = options;
   const classifier = TraceClassifier.start({ hashKey, policy, candidateSpans, ...classifierOptions }, (batch) => rows.append(batch));
-  const buckets = Math.max(1, Math.ceil(candidateSpans / spansPerBucket));
+  const buckets = spansPerBucket ? Math.ceil(candidateSpans / spansPerBucket) : passesFor(candidateSpans);
   // The next bucket is read while this one is classified, and rows are inserted as they come,
   // ClickHouse working while the workers do: the reads and inserts are queued on the session.
   const read = (bucket: number) => {
