@@ -16,9 +16,9 @@ import { ChSession } from './client.js';
 import { loadForeignCallsClickHouse } from './foreign.js';
 import { openSource } from './source.js';
 
-// Both engines classify other libraries' calls with the same code: the argument rows ClickHouse
-// writes (wide) equal those DuckDB joins back from its narrow tables, value hashes included,
-// whether classified inline or in worker threads.
+// Both engines classify other libraries' calls with the same code and keep their argument rows
+// narrow: the rows ClickHouse joins into tool_args equal those DuckDB joins back, value hashes
+// included, whether classified inline or in worker threads.
 const work = mkdtempSync(join(tmpdir(), 'argspan-ch-foreign-'));
 const file = join(work, 'foreign.jsonl');
 const hashKey = new Uint8Array(32).fill(7);
@@ -45,24 +45,30 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** ClickHouse's `tool_args` rows for the file, classified with `threads` (worker threads from the first span when 2). */
-async function clickHouseRows(threads: number): Promise<unknown[]> {
+/**
+ * ClickHouse's `tool_args` rows for the file, classified with `threads` (worker threads from the
+ * first span when 2), the spans read in passes of about `spansPerBucket`.
+ */
+async function clickHouseRows(threads: number, spansPerBucket?: number): Promise<unknown[]> {
   const session = new ChSession(client, 'chdb');
   const src = await openSource(session, 'default', 'otel_traces', { maxTraceDurationMs: DEFAULT_MAX_TRACE_DURATION_MS });
   for (const t of [CH_TABLES.tool_calls, CH_TABLES.tool_args, CH_TABLES.argument_blobs]) {
     await session.run(`DROP TEMPORARY TABLE IF EXISTS ${t.table}`, 'dropping');
     await session.run(createTableSql(t), 'creating');
   }
-  await loadForeignCallsClickHouse(session, src, hashKey, {}, { threads, minThreadedSpans: 0 });
+  await loadForeignCallsClickHouse(session, src, hashKey, {}, { threads, minThreadedSpans: 0, ...(spansPerBucket ? { spansPerBucket } : {}) });
+  // The narrow tables the rows went through are gone: a caller's session keeps only the rules' tables.
+  expect(await session.all("SELECT name FROM system.tables WHERE is_temporary AND startsWith(name, 'foreign_')", 'listing')).toEqual([]);
   return session.all(`SELECT ${COLUMNS.replace('bytes::VARCHAR AS bytes', 'toString(bytes) AS bytes')} FROM tool_args ORDER BY ALL`, 'reading');
 }
 
 describe('other libraries\' calls in ClickHouse', () => {
-  it('writes the same argument rows as DuckDB, inline and in worker threads', async () => {
+  it('writes the same argument rows as DuckDB, inline and in worker threads, in one pass or several', async () => {
     expect(duckRows.length).toBeGreaterThan(10_000);
     const normal = (rows: unknown[]) => rows.map((r) => JSON.stringify(Object.values(r as object)));
     const want = normal(duckRows).sort();
     expect(normal(await clickHouseRows(1)).sort()).toEqual(want);
     expect(normal(await clickHouseRows(2)).sort()).toEqual(want);
+    expect(normal(await clickHouseRows(2, 500)).sort()).toEqual(want);
   });
 });

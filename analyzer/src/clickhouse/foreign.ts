@@ -1,30 +1,40 @@
-import { INSTRUMENTATION_SCOPE, gateHitKey } from '@argspan/conventions';
+import { INSTRUMENTATION_SCOPE } from '@argspan/conventions';
 import type { ClassifyOptions } from '@argspan/core';
-import { hashHex } from '@argspan/core/internal';
 import { EVIDENCE_ARRAY_KEYS, EVIDENCE_PREFIXES } from '../foreign/evidence.js';
 import { CANDIDATE_KEYS, type ForeignLoadStats } from '../foreign/load-foreign.js';
-import { ARG_FIELDS, type RowBatch } from '../foreign/row-batch.js';
-import { spanJsonText } from '../foreign/span-json.js';
 import { TraceClassifier, type TraceClassifierOptions } from '../foreign/trace-classifier.js';
 import type { CandidateTrace } from '../foreign/trace-source.js';
-import type { ChRow, ChSession } from './client.js';
+import type { ChSession } from './client.js';
+import { ForeignRowsClickHouse } from './foreign-rows.js';
 import { chString } from './sql.js';
 import type { TraceSource } from './source.js';
 
-/** Candidate spans read per pass (their texts are held until the pass is classified). */
-const SPANS_PER_BUCKET = 200_000;
-/** Rows of a table gathered before they are inserted. */
-const INSERT_BATCH_ROWS = 50_000;
+/**
+ * Passes over the candidate spans (each a bucket of traces by a hash of the trace id): ClickHouse
+ * reads a pass while the workers classify the one before, so a few passes hide most of the reading;
+ * but every pass scans the table's attribute maps again, and a pass's texts are held until it is
+ * classified. So: four passes of at least 50,000 spans where there are that many, and passes of at
+ * most 200,000 beyond (at 1M spans, load 4–5: 21 passes of 50,000 took 95 s and 140 s of CPU,
+ * 5 of 200,000 74 s and 132 s).
+ */
+function passesFor(candidateSpans: number): number {
+  return Math.max(Math.ceil(candidateSpans / 200_000), Math.min(4, Math.ceil(candidateSpans / 50_000)));
+}
+
 const EMPTY_TRACE: CandidateTrace = { no: -1, id: '', texts: [] };
+
+/** How the calls are classified (threads) and read (tests set the spans per pass to make several). */
+type ForeignLoadOptions = Pick<TraceClassifierOptions, 'threads' | 'minThreadedSpans'> & { spansPerBucket?: number };
 
 /**
  * Other libraries' tool calls, as DuckDB's `loadForeignCalls` reads them: the labelling is
  * JavaScript (`@argspan/core`'s classifier over the recorded argument blobs, with the prompts,
  * results and schemas of the trace as evidence, in worker threads when there are enough spans),
  * so ClickHouse selects only the candidate spans — those holding an emitter's signature key or
- * evidence — with their attribute maps, sorted by trace, and the calls, argument leaves (labels,
- * keyed hashes, byte counts: never a value) and blob locations are written back to `tool_calls`,
- * `tool_args` and `argument_blobs` for the rules. The exporter keeps every attribute as text: an
+ * evidence — each as one JSON text, grouped by trace — and the calls, argument leaves (labels,
+ * keyed hashes, byte counts: never a value) and blob locations are written back as narrow rows
+ * (`ForeignRowsClickHouse`) that ClickHouse joins into `tool_calls`, `tool_args` and
+ * `argument_blobs` for the rules. The exporter keeps every attribute as text: an
  * array attribute the evidence reads (`ai.prompt.tools`) is read back from the exporter's JSON.
  */
 export async function loadForeignCallsClickHouse(
@@ -32,123 +42,89 @@ export async function loadForeignCallsClickHouse(
   src: TraceSource,
   hashKey: Uint8Array,
   policy: ClassifyOptions,
-  options: Pick<TraceClassifierOptions, 'threads' | 'minThreadedSpans'> = {},
+  options: ForeignLoadOptions = {},
 ): Promise<ForeignLoadStats> {
-  const stats: ForeignLoadStats = { calls: 0, noEvidenceCalls: 0 };
-  const out = { tool_calls: [] as ChRow[], tool_args: [] as ChRow[], argument_blobs: [] as ChRow[] };
   const keys = `[${CANDIDATE_KEYS.map(chString).join(', ')}]`;
   const prefixes = EVIDENCE_PREFIXES.map((p) => `startsWith(k, ${chString(p)})`).join(' OR ');
   const candidates = `${src.where} AND (${src.scopeName} IS NULL OR ${src.scopeName} <> ${chString(INSTRUMENTATION_SCOPE)})
       AND (hasAny(mapKeys(SpanAttributes), ${keys}) OR arrayExists(k -> ${prefixes}, mapKeys(SpanAttributes)))`;
-  // The traces are read in buckets (by a hash of the trace id) small enough to hold their spans.
   const [count] = await session.all(`SELECT count() AS n FROM ${src.table} WHERE ${candidates}`, 'counting other libraries\' spans');
   const candidateSpans = Number(count?.n ?? 0);
-  if (candidateSpans === 0) return stats;
-  // Trace numbers are the bucket's own: a bucket's rows are all written before the next is read.
-  let traceIds: string[] = [];
-  const classifier = TraceClassifier.start({ hashKey, policy, candidateSpans, ...options }, (rows) => addRows(rows, traceIds, stats, out));
-  // A session runs one query at a time: a bucket's spans are read whole, then classified, its rows
-  // inserted as they come (a million wide rows held at once took gigabytes).
-  const insert = async (atLeast: number) => {
-    for (const [table, rows] of Object.entries(out)) if (rows.length >= atLeast) await session.insert(table, rows.splice(0), 'writing other libraries\' tool calls');
+  if (candidateSpans === 0) return { calls: 0, noEvidenceCalls: 0 };
+  const rows = await ForeignRowsClickHouse.open(session);
+  const { spansPerBucket, ...classifierOptions } = options;
+  const classifier = TraceClassifier.start({ hashKey, policy, candidateSpans, ...classifierOptions }, (batch) => rows.append(batch));
+  const buckets = spansPerBucket ? Math.ceil(candidateSpans / spansPerBucket) : passesFor(candidateSpans);
+  // The next bucket is read while this one is classified, and rows are inserted as they come,
+  // ClickHouse working while the workers do: the reads and inserts are queued on the session.
+  const read = (bucket: number) => {
+    const traces = rows.queued(() => readBucket(session, src, candidates, buckets > 1 ? `cityHash64(TraceId) % ${buckets} = ${bucket}` : '1', rows));
+    traces.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+    return traces;
   };
+  let next = read(0);
   try {
-    const buckets = Math.max(1, Math.ceil(candidateSpans / SPANS_PER_BUCKET));
     for (let bucket = 0; bucket < buckets; bucket++) {
-      traceIds = [];
-      const traces: CandidateTrace[] = [];
-      await session.each(
-        `SELECT TraceId AS trace_id, SpanId AS span_id, nullIf(ParentSpanId, '') AS parent_span_id, SpanName AS name,
-          toString(toUnixTimestamp64Nano(Timestamp)) AS start_ns, toString(toUnixTimestamp64Nano(Timestamp) + toInt64(Duration)) AS end_ns,
-          ${src.scopeName} AS scope, mapKeys(SpanAttributes) AS ks, mapValues(SpanAttributes) AS vs
-        FROM ${src.table}
-        WHERE ${candidates}${buckets > 1 ? ` AND cityHash64(TraceId) % ${buckets} = ${bucket}` : ''}
-        ORDER BY trace_id, toUnixTimestamp64Nano(Timestamp), span_id
-        LIMIT 1 BY TraceId, SpanId`,
-        'reading other libraries\' spans',
-        (row) => {
-          const id = String(row.trace_id);
-          let trace = traces[traces.length - 1];
-          if (trace?.id !== id) traces.push((trace = { no: traceIds.push(id) - 1, id, texts: [] }));
-          trace.texts.push(spanJson(row));
-        },
-      );
+      const traces = await next;
+      if (bucket + 1 < buckets) next = read(bucket + 1);
       for (let i = 0; i < traces.length; i++) {
         await classifier.add(traces[i]!);
         traces[i] = EMPTY_TRACE; // its texts are the classifier's now
-        await insert(INSERT_BATCH_ROWS);
+        rows.insert();
       }
-      await classifier.flush();
-      await insert(1);
     }
+    await classifier.flush();
+    await rows.finish();
   } finally {
     await classifier.close();
+    await rows.drop().catch(() => undefined);
   }
-  return stats;
+  return rows.stats;
 }
 
-/** A batch's rows as ClickHouse rows, wide (ids, names and labels given on every leaf). */
-function addRows(rows: RowBatch, traceIds: readonly string[], stats: ForeignLoadStats, out: Record<'tool_calls' | 'tool_args' | 'argument_blobs', ChRow[]>): void {
-  const str = rows.strings;
-  for (const c of rows.calls) {
-    const [traceNo, spanId, nameNo, endNs, , turnSpanId, toolNo, callId, emitterNo, residencyNo, argsCount, argsBytes, sourceNo, noEvidence, startNs] = c;
-    stats.calls++;
-    if (noEvidence) stats.noEvidenceCalls++;
-    out.tool_calls.push({
-      trace_id: traceIds[traceNo], span_id: spanId, turn_span_id: turnSpanId, name: str[nameNo], start_ns: String(startNs),
-      end_ns: endNs === null ? null : String(endNs), operation: 'execute_tool', tool: str[toolNo], call_id: callId, emitter: str[emitterNo],
-      residency: str[residencyNo], args_count: String(argsCount), args_bytes: String(argsBytes), call_source: str[sourceNo],
-      no_evidence: noEvidence, went_remote: false, left_machine: false, stopped_by_gate: false, dispatched: true,
-    });
-  }
-  const { args, hashes, keys, labels } = rows;
-  for (let i = 0; i < rows.argCount; i++) {
-    const at = ARG_FIELDS * i;
-    const [traceNo, spanId, , , , turnSpanId, toolNo, callId, emitterNo] = rows.calls[args[at]!]!;
-    const key = keys[2 * args[at + 1]!]!;
-    const label = args[at + 2]!;
-    const tool = str[toolNo]!;
-    out.tool_args.push({
-      trace_id: traceIds[traceNo], span_id: spanId, call_span_id: spanId, key, leaf: keys[2 * args[at + 1]! + 1], provenance: labels[3 * label],
-      residency: labels[3 * label + 1], rule: labels[3 * label + 2], value_hash: hashHex(hashes, 4 * i), bytes: String(args[at + 3]), denylisted: rows.denylisted[label],
-      tool, call_id: callId, turn_span_id: turnSpanId, emitter: str[emitterNo], gate_hit_key: gateHitKey(tool, key),
-      has_excerpt: false, dispatched: true, went_remote: false, left_machine: false,
-    });
-  }
-  for (const [traceNo, spanId, attributeNo, callSpanId] of rows.blobs) {
-    out.argument_blobs.push({ trace_id: traceIds[traceNo], span_id: spanId, attribute: str[attributeNo], call_span_id: callSpanId ?? spanId });
-  }
+/**
+ * The candidate spans of the traces `bucket` (a condition on the trace id) selects, a trace at a
+ * time: each line of the result is a trace, its id and its spans' JSON texts, tab separated (JSON
+ * text holds no raw tab or newline). Grouped, not sorted: the classifier orders a trace's spans
+ * itself, and sorting the texts cost more than writing them. Each trace is numbered by `rows`.
+ */
+async function readBucket(session: ChSession, src: TraceSource, candidates: string, bucket: string, rows: ForeignRowsClickHouse): Promise<CandidateTrace[]> {
+  const traces: CandidateTrace[] = [];
+  await session.eachLine(
+    `SELECT toJSONString(TraceId), arrayStringConcat(groupArray(span), '\\t')
+    FROM (
+      SELECT TraceId, ${spanJsonSql(src)} AS span
+      FROM ${src.table}
+      WHERE ${candidates} AND ${bucket}
+      LIMIT 1 BY TraceId, SpanId)
+    GROUP BY TraceId`,
+    'reading other libraries\' spans',
+    (line) => {
+      const [idText, ...texts] = line.split('\t');
+      const id = JSON.parse(idText!) as string;
+      traces.push({ no: rows.trace(id), id, texts });
+    },
+  );
+  return traces;
 }
 
-/** A span row as the JSON text the classifier reads (`span-json.ts`). */
-function spanJson(row: ChRow): string {
-  const ks = row.ks as string[];
-  const vs = row.vs as string[];
-  const arrays = EVIDENCE_ARRAY_KEYS.map((k) => {
-    const i = ks.indexOf(k);
-    return (i < 0 ? undefined : jsonStrings(vs[i])) ?? null;
+/**
+ * A candidate span as the JSON text the classifier reads (`SpanJson`, as DuckDB's `spanJsonSql`
+ * writes it), written by ClickHouse: the span crosses into JavaScript as one string, not as a row
+ * of attribute arrays to decode and encode again. The exporter keeps array attributes as their
+ * JSON text: those the evidence reads become their elements' text (strings unquoted), or null
+ * when the value is not a JSON array.
+ */
+function spanJsonSql(src: TraceSource): string {
+  const arrays = EVIDENCE_ARRAY_KEYS.map((key) => {
+    const v = `SpanAttributes[${chString(key)}]`;
+    return `if(mapContains(SpanAttributes, ${chString(key)}) AND startsWith(${v}, '[') AND isValidJSON(${v}) AND JSONType(${v}) = 'Array',
+      toJSONString(arrayMap(x -> if(JSONType(x) = 'String', JSONExtractString(x), x), JSONExtractArrayRaw(${v}))), 'null')`;
   });
-  return spanJsonText({
-    s: String(row.span_id),
-    p: row.parent_span_id === null ? null : String(row.parent_span_id),
-    n: String(row.name),
-    b: String(row.start_ns),
-    e: String(row.end_ns),
-    c: row.scope === null ? null : String(row.scope),
-    f: null,
-    k: ks,
-    v: vs,
-    a: arrays,
-  });
-}
-
-/** The exporter's JSON text of an array attribute, as its elements' text; undefined when it is not one. */
-function jsonStrings(v: unknown): string[] | undefined {
-  if (typeof v !== 'string' || !v.startsWith('[')) return undefined;
-  try {
-    const list: unknown = JSON.parse(v);
-    return Array.isArray(list) ? list.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))) : undefined;
-  } catch {
-    return undefined;
-  }
+  const json = (v: string) => `toJSONString(${v})`;
+  const nullable = (v: string) => `ifNull(toJSONString(${v}), 'null')`;
+  return `concat('{"s":', ${json('SpanId')}, ',"p":', ${nullable("nullIf(ParentSpanId, '')")}, ',"n":', ${json('SpanName')},
+    ',"b":"', toString(toUnixTimestamp64Nano(Timestamp)), '","e":"', toString(toUnixTimestamp64Nano(Timestamp) + toInt64(Duration)),
+    '","c":', ${nullable(src.scopeName)}, ',"f":null,"k":', ${json('mapKeys(SpanAttributes)')}, ',"v":', ${json('mapValues(SpanAttributes)')},
+    ',"a":[', ${arrays.length ? arrays.join(", ',', ") : "''"}, ']}')`;
 }

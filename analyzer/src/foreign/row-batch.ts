@@ -107,6 +107,15 @@ export class KeyAndLabelNumbers {
     return no;
   }
 
+  /** A batch's key and label numbers (local to the batch) as these numbers: `keyNo[i]` for the batch's key `i`, likewise labels. */
+  ofBatch(batch: Pick<RowBatch, 'keys' | 'labels' | 'denylisted'>): { keyNo: Int32Array; labelNo: Int32Array } {
+    const keyNo = new Int32Array(batch.keys.length / 2);
+    for (let i = 0; i < keyNo.length; i++) keyNo[i] = this.keyNo(batch.keys[2 * i]!, batch.keys[2 * i + 1]!);
+    const labelNo = new Int32Array(batch.denylisted.length);
+    for (let i = 0; i < labelNo.length; i++) labelNo[i] = this.labelNo(batch.labels[3 * i]!, batch.labels[3 * i + 1]!, batch.labels[3 * i + 2]!, batch.denylisted[i]!);
+    return { keyNo, labelNo };
+  }
+
   labelNo(provenance: string, residency: string, rule: string, denylisted: boolean): number {
     let byProvenance = this.labelNos.get(rule);
     if (!byProvenance) this.labelNos.set(rule, (byProvenance = new Map()));

@@ -95,10 +95,7 @@ export class ForeignRowTables {
   /** Write a batch's rows, its strings, keys, labels and calls numbered for the tables. */
   append(batch: RowBatch): void {
     const stringNo = batch.strings.map((text) => this.stringNo(text));
-    const keyNo = new Int32Array(batch.keys.length / 2);
-    for (let i = 0; i < keyNo.length; i++) keyNo[i] = this.numbers.keyNo(batch.keys[2 * i]!, batch.keys[2 * i + 1]!);
-    const labelNo = new Int32Array(batch.denylisted.length);
-    for (let i = 0; i < labelNo.length; i++) labelNo[i] = this.numbers.labelNo(batch.labels[3 * i]!, batch.labels[3 * i + 1]!, batch.labels[3 * i + 2]!, batch.denylisted[i]!);
+    const { keyNo, labelNo } = this.numbers.ofBatch(batch);
     const firstCall = this.stats.calls;
     for (const c of batch.calls) {
       const no = this.stats.calls++;

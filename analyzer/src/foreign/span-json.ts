@@ -2,10 +2,10 @@ import { sqlString } from '../load/duckdb-types.js';
 import type { ForeignSpan } from './types.js';
 
 /**
- * One candidate span as one JSON text, written by DuckDB (`to_json`), so a span crosses into
- * JavaScript as one string whatever its attributes (reading DuckDB's list vectors value by value
- * cost more than DuckDB's encoding and `JSON.parse` together). Times are text: a nanosecond time
- * does not fit a JSON number.
+ * One candidate span as one JSON text, written by DuckDB (`to_json`) or ClickHouse (`spanJsonSql`
+ * in `clickhouse/foreign.ts`), so a span crosses into JavaScript as one string whatever its
+ * attributes (reading DuckDB's list vectors value by value cost more than DuckDB's encoding and
+ * `JSON.parse` together). Times are text: a nanosecond time does not fit a JSON number.
  */
 export interface SpanJson {
   /** span id */
@@ -37,11 +37,6 @@ export interface SpanJson {
 export function spanJsonSql(arrayKeys: readonly string[]): string {
   const arrays = arrayKeys.map((k) => `arr_values(attr_arr[list_position(attr_keys, ${sqlString(k)})])`).join(', ');
   return `to_json({s: span_id, p: parent_span_id, n: "name", b: start_ns::VARCHAR, e: end_ns::VARCHAR, c: scope_name, f: file_id, k: attr_keys, v: attr_str, a: [${arrays}]})::VARCHAR`;
-}
-
-/** A span as the {@link SpanJson} text {@link parseTraceSpans} reads (the ClickHouse engine writes its rows so). */
-export function spanJsonText(span: SpanJson): string {
-  return JSON.stringify(span);
 }
 
 /**
