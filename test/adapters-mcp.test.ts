@@ -242,6 +242,23 @@ describe('instrumentMcpClient askUser: the gate asks the user before the model',
     }
   });
 
+  it('takes an answer for any key the gate asks about, `__proto__` included', async () => {
+    const client = instrumentMcpClient(new Client({ name: 'argspan-test-agent', version: '0.0.0' }), {
+      tracerProvider: tracing.provider,
+      session: new ArgspanSession({ userText: 'Email Maria the parser notes' }),
+      policy: { denyInferred: ['to', '__proto__'] },
+      askUser: async () => JSON.parse('{"to":"maria.lopez@example.com","__proto__":"zz-top"}') as Record<string, string>,
+    });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [fixtureServer], stderr: 'pipe' }));
+    try {
+      const args = JSON.parse('{"to":"maria.lopez@example.com","subject":"Notes","__proto__":"zz-top"}') as Record<string, unknown>;
+      expect(text(await client.callTool({ name: 'send_email', arguments: args }))).toBe('sent');
+      expect(client.argspan.session.userText).toContain('zz-top');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('a throw, a decline or an answer of the wrong shape keeps the call held (the clarification error, nothing sent)', async () => {
     const answers: (() => Promise<Readonly<Record<string, string>> | undefined>)[] = [
       async () => {

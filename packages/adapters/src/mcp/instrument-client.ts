@@ -129,12 +129,13 @@ async function answersOf(askUser: NonNullable<McpAdapterOptions['askUser']>, que
     return undefined;
   }
   if (given === null || typeof given !== 'object') return undefined;
-  const answers: Record<string, string> = {};
+  const answers: [string, string][] = [];
   for (const field of question.fields) {
     const text: unknown = Object.prototype.hasOwnProperty.call(given, field) ? (given as Record<string, unknown>)[field] : undefined;
-    if (typeof text === 'string' && text.trim() !== '') answers[field] = text;
+    if (typeof text === 'string' && text.trim() !== '') answers.push([field, text]);
   }
-  return Object.keys(answers).length > 0 ? answers : undefined;
+  // (built from entries: a key such as `__proto__` is an own field like any other)
+  return answers.length > 0 ? Object.fromEntries(answers) : undefined;
 }
 
 /** What the model is told when the user's answer is not the value it gave: the answers (credentials redacted), to call again with. */

@@ -314,12 +314,9 @@ export class McpRelay implements UpstreamRequests {
       this.client.send({ jsonrpc: '2.0', id, method: 'elicitation/create', params: { message: question.question, requestedSchema: { type: 'object', properties, required: names } } }, undefined, relayId);
     });
     if (!isObject(result) || result.action !== 'accept' || !isObject(result.content)) return undefined;
-    const answers: Record<string, string> = {};
-    question.fields.forEach((field, i) => {
-      const text = (result.content as Record<string, unknown>)[names[i]!];
-      if (typeof text === 'string') answers[field] = text;
-    });
-    return answers;
+    const content = result.content;
+    // (built from entries: a key such as `__proto__` is an own field like any other)
+    return Object.fromEntries(question.fields.flatMap((field, i) => (typeof content[names[i]!] === 'string' ? [[field, content[names[i]!] as string]] : [])));
   };
 
   /** Whether `message` answers one of the proxy's questions (then it is taken here, never passed to the server). */
