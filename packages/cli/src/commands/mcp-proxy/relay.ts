@@ -5,6 +5,7 @@ import { redactSecrets } from '@argspan/core';
 import type { McpCallToolParams, McpCallToolResult } from '@argspan/adapters/mcp';
 import type { StreamedEnvelope } from './json-envelope.js';
 import type { ClientLink, ServerLink } from './links.js';
+import { DEFAULT_ASK_TIMEOUT_SECONDS } from './options.js';
 import { ToolGate, type AskThroughClient, type ToolGateOptions, type UpstreamRequests } from './tool-gate.js';
 
 type RequestId = string | number;
@@ -93,7 +94,7 @@ export class McpRelay implements UpstreamRequests {
     private readonly server: ServerLink,
     gateOptions: ToolGateOptions,
     private readonly log: (line: string) => void,
-    private readonly options: RelayOptions = { askTimeoutMs: 300_000 },
+    private readonly options: RelayOptions = { askTimeoutMs: DEFAULT_ASK_TIMEOUT_SECONDS * 1000 },
   ) {
     this.ended = new Promise((resolve) => (this.endRelay = resolve));
     this.gate = new ToolGate(this, gateOptions, this.askThroughClient);
