@@ -1,15 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ArgAttributes } from '@argspan/conventions';
 import { classifyCall, type CallClassification, type CallContext, type DirtySet } from '@argspan/core';
-import { createHopRunner, decide, type Clock, type HopSend } from '@argspan/hop';
+import { createHopRunner, decide, type Clock, type HopSend, type QueueItem } from '@argspan/hop';
 import { ArgspanClarificationError, ArgspanSession, instrumentDispatch } from '@argspan/instrumentation';
 import { memoryTracing } from '../packages/instrumentation/test-support/tracing.js';
-import { filesContaining } from '../packages/hop/src/testing/state-files.js';
+import { decodeRecord } from '../packages/hop/src/record.js';
+import { filesContaining, listFilesDeep } from '../packages/hop/src/testing/state-files.js';
 
 // The three seeds' test plans, ported literally: each `it` is one of the seed's checks, named as
 // the seed names it, asserting what the seed asserts — through argspan's public API, and for seeds
@@ -83,7 +84,14 @@ describe('seed 001: loop_lease.test.js', () => {
     probeOk = false;
     const queued = await runner.runHop({ step: { index: 1, needRemoteCapacity: true }, payload: 'explain the gate; api_key=abcd', send });
     expect(queued.decision).toBe('queue');
-    expect(filesContaining(dir, ['abcd', 'ghp_example'])).toEqual([]);
+    // The item's body is checked as the seed checks it. The state files are grepped for needles
+    // that cannot occur by chance: 'abcd' alone turns up in the records' random hex hashes.
+    const items = listFilesDeep(join(dir, 'queue')).filter((f) => f.endsWith('.item.rec'));
+    expect(items).toHaveLength(1);
+    const item = decodeRecord<QueueItem>('queue-item', readFileSync(items[0]!), () => undefined);
+    expect(item.ok && item.body.body.includes('explain the gate')).toBe(true);
+    expect(item.ok && item.body.body.includes('abcd')).toBe(false);
+    expect(filesContaining(dir, ['api_key=abcd', '=abcd', 'ghp_example'])).toEqual([]);
 
     // assert.equal(decide(step, { ok: false, rttMs: 150 }, null), "queue");
     // The seed's sketch would answer "local" here (its forbidRemoteSecrets rule fires on any
