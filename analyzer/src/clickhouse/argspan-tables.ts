@@ -17,6 +17,8 @@ import type { TraceSource } from './source.js';
 export interface ChTable {
   table: string;
   columns: readonly (readonly [string, string])[];
+  /** A row per span, call or argument leaf: kept on disk, compressed (MergeTree), not in the session's memory. */
+  onDisk?: boolean;
 }
 
 const typedColumns = (cols: readonly DerivedColumn[], dictionary: ReadonlySet<string> = new Set()) =>
@@ -38,6 +40,7 @@ const CALL_ID_SOURCES = new Set(['tool_call_id', 'argspan_call_id', 'argspan_run
 export const CH_TABLES = {
   tool_calls: {
     table: 'tool_calls',
+    onDisk: true,
     columns: [
       ['trace_id', 'String'],
       ['span_id', 'String'],
@@ -83,6 +86,7 @@ export const CH_TABLES = {
   },
   tool_args: {
     table: 'tool_args',
+    onDisk: true,
     columns: [
       ['trace_id', 'String'],
       ['span_id', 'String'],
@@ -107,6 +111,7 @@ export const CH_TABLES = {
   },
   argument_blobs: {
     table: 'argument_blobs',
+    onDisk: true,
     columns: [
       ['trace_id', 'String'],
       ['span_id', 'String'],
@@ -128,6 +133,7 @@ export const CH_TABLES = {
   deny_residencies: { table: 'deny_residencies', columns: [['residency', 'String']] },
   spans: {
     table: 'spans',
+    onDisk: true,
     columns: [
       ['trace_id', 'String'],
       ['span_id', 'String'],
@@ -146,9 +152,13 @@ export const CH_TABLES = {
   },
 } as const satisfies Record<string, ChTable>;
 
-/** `CREATE TEMPORARY TABLE` for one of {@link CH_TABLES} (Memory engine: the session's, dropped with it). */
+/**
+ * `CREATE TEMPORARY TABLE` for one of {@link CH_TABLES} (the session's, dropped with it). A table
+ * with a row per span, call or leaf is a MergeTree table, compressed on disk: at 1M spans of other
+ * libraries' traces, held in memory (`Memory`) they took the run's peak from about 2.1 GB to 3.3 GB.
+ */
 export function createTableSql(t: ChTable): string {
-  return `CREATE TEMPORARY TABLE ${t.table} (${t.columns.map(([n, type]) => `\`${n}\` ${type}`).join(', ')}) ENGINE = Memory`;
+  return `CREATE TEMPORARY TABLE ${t.table} (${t.columns.map(([n, type]) => `\`${n}\` ${type}`).join(', ')}) ENGINE = ${t.onDisk ? 'MergeTree ORDER BY tuple()' : 'Memory'}`;
 }
 
 /** `INSERT INTO t (columns)` of one of {@link CH_TABLES}, columns in its order. */

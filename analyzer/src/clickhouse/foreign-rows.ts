@@ -17,6 +17,7 @@ const NARROW_TABLES = {
   traces: { table: 'foreign_traces', columns: [['trace_no', 'UInt32'], ['trace_id', 'String']] },
   calls: {
     table: 'foreign_calls',
+    onDisk: true,
     columns: [
       ['call_no', 'UInt32'],
       ['trace_no', 'UInt32'],
@@ -37,6 +38,7 @@ const NARROW_TABLES = {
   },
   args: {
     table: 'foreign_args',
+    onDisk: true,
     columns: [['call_no', 'UInt32'], ['key_no', 'UInt32'], ['label_no', 'UInt32'], ['bytes', 'UInt32'], ['value_hash', 'FixedString(32)']],
   },
   keys: { table: 'foreign_arg_keys', columns: [['key_no', 'UInt32'], ['key', 'String'], ['leaf', 'String']] },
@@ -45,7 +47,7 @@ const NARROW_TABLES = {
     columns: [['label_no', 'UInt32'], ['provenance', 'String'], ['residency', 'String'], ['rule', 'String'], ['denylisted', 'Bool']],
   },
   strings: { table: 'foreign_strings', columns: [['str_no', 'UInt32'], ['str', 'String']] },
-  blobs: { table: 'foreign_blobs', columns: [['trace_no', 'UInt32'], ['span_id', 'String'], ['attribute_no', 'UInt32'], ['call_span_id', 'Nullable(String)']] },
+  blobs: { table: 'foreign_blobs', onDisk: true, columns: [['trace_no', 'UInt32'], ['span_id', 'String'], ['attribute_no', 'UInt32'], ['call_span_id', 'Nullable(String)']] },
 } as const satisfies Record<string, ChTable>;
 
 type NarrowTable = keyof typeof NARROW_TABLES;

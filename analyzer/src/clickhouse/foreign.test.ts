@@ -59,6 +59,12 @@ async function clickHouseRows(threads: number, spansPerBucket?: number): Promise
   await loadForeignCallsClickHouse(session, src, hashKey, {}, { threads, minThreadedSpans: 0, ...(spansPerBucket ? { spansPerBucket } : {}) });
   // The narrow tables the rows went through are gone: a caller's session keeps only the rules' tables.
   expect(await session.all("SELECT name FROM system.tables WHERE is_temporary AND startsWith(name, 'foreign_')", 'listing')).toEqual([]);
+  // The rows of calls and argument leaves are kept on disk, compressed, not in the session's memory.
+  const kept = await session.all(
+    "SELECT name, engine, toUInt8(total_rows > 0) AS filled FROM system.tables WHERE is_temporary AND name IN ('argument_blobs', 'tool_args', 'tool_calls') ORDER BY name",
+    'listing',
+  );
+  expect(kept).toEqual(['argument_blobs', 'tool_args', 'tool_calls'].map((name) => ({ name, engine: 'MergeTree', filled: 1 })));
   return session.all(`SELECT ${COLUMNS.replace('bytes::VARCHAR AS bytes', 'toString(bytes) AS bytes')} FROM tool_args ORDER BY ALL`, 'reading');
 }
 
