@@ -267,6 +267,41 @@ describe('argspan mcp-proxy --on-no-evidence', () => {
     );
   });
 
+  it('ask: two held calls at once, both cancelled by the client while the first question is open: the second call is never asked about', async () => {
+    await withProxy(
+      ['--on-no-evidence', 'ask'],
+      async (proxy, seen) => {
+        const asked = answerWith(proxy, () => new Promise(() => undefined)); // the user is away
+        const stops = [new AbortController(), new AbortController()];
+        const calls = ['maria.lopez@example.com', 'ana.silva@example.com'].map((to, i) => proxy.client.callTool({ name: 'send_email', arguments: { to, subject: 'Notes' } }, undefined, { signal: stops[i]!.signal }));
+        await until('the first question', () => asked.length === 1);
+        // The client gives up on both (its own request timeout): the second waits behind the first's question.
+        for (const stop of stops) stop.abort();
+        for (const call of calls) await expect(call).rejects.toThrow();
+        // The relay is free at once (not after the second call's question times out), and the user was asked once.
+        expect(resultText(await proxy.client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe('still here');
+        expect(asked).toHaveLength(1);
+        expect(seen().some((e) => e.tool === 'send_email')).toBe(false);
+      },
+      ASKING_CLIENT,
+    );
+  });
+
+  it('ask: two held calls at once, each answered: each is asked in turn and runs with the value the user gave', async () => {
+    await withProxy(
+      ['--on-no-evidence', 'ask'],
+      async (proxy, seen) => {
+        const answers = ['maria.lopez@example.com', 'ana.silva@example.com'];
+        const asked = answerWith(proxy, () => ({ action: 'accept', content: { answer_1: answers.shift()! } }));
+        const results = await Promise.all(['maria.lopez@example.com', 'ana.silva@example.com'].map((to) => proxy.client.callTool({ name: 'send_email', arguments: { to, subject: 'Notes' } })));
+        expect(results.map(resultText)).toEqual(['sent', 'sent']);
+        expect(asked).toHaveLength(2);
+        expect(seen().filter((e) => e.tool === 'send_email')).toHaveLength(2);
+      },
+      ASKING_CLIENT,
+    );
+  });
+
   it('block, from the flag or a policy file: denies it, naming the key and the option', async () => {
     const policy = join(work, 'policy.json');
     writeFileSync(policy, JSON.stringify({ no_evidence_action: 'block' }));
@@ -283,9 +318,9 @@ describe('argspan mcp-proxy --on-no-evidence', () => {
 
 describe('argspan mcp-proxy when the server crashes, cannot start, or is stopped with the proxy', () => {
   /** The proxy as a plain child process speaking raw JSON lines (to see its exit code and stderr). */
-  function rawProxy(server: string[], env: Record<string, string> = {}) {
+  function rawProxy(server: string[], env: Record<string, string> = {}, options: string[] = []) {
     const work = mkdtempSync(join(tmpdir(), 'argspan-mcp-proxy-raw-'));
-    const child = spawn(process.execPath, [CLI_BIN, 'mcp-proxy', '--traces-dir', join(work, 'traces'), '--state-dir', join(work, 'state'), '--', ...server], {
+    const child = spawn(process.execPath, [CLI_BIN, 'mcp-proxy', '--traces-dir', join(work, 'traces'), '--state-dir', join(work, 'state'), ...options, '--', ...server], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, ...env },
     });
@@ -296,7 +331,7 @@ describe('argspan mcp-proxy when the server crashes, cannot start, or is stopped
     return {
       child,
       send: (m: unknown) => child.stdin.write(JSON.stringify(m) + '\n'),
-      next: async () => JSON.parse((await lines.next()).text!) as { id: unknown; result?: unknown; error?: { code: number; message: string } },
+      next: async () => JSON.parse((await lines.next()).text!) as { id: unknown; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code: number; message: string } },
       stderr: () => stderr,
       exited,
       serverPid: async () => {
@@ -307,8 +342,8 @@ describe('argspan mcp-proxy when the server crashes, cannot start, or is stopped
     };
   }
 
-  async function initialize(p: ReturnType<typeof rawProxy>): Promise<void> {
-    p.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  async function initialize(p: ReturnType<typeof rawProxy>, capabilities: Record<string, unknown> = {}): Promise<void> {
+    p.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities, clientInfo: { name: 'raw', version: '1' } } });
     await p.next();
     p.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
@@ -374,6 +409,49 @@ describe('argspan mcp-proxy when the server crashes, cannot start, or is stopped
       expect(await p.exited).toEqual({ code: 0, signal: null });
       await waitGone(serverPid);
     } finally {
+      p.remove();
+    }
+  });
+
+  /** A held call whose question (MCP elicitation) is open: returns the question's id. */
+  async function openQuestion(p: ReturnType<typeof rawProxy>): Promise<unknown> {
+    await initialize(p, { elicitation: {} });
+    p.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'send_email', arguments: { to: 'maria.lopez@example.com', subject: 'Notes' } } });
+    const question = await p.next();
+    expect(question.method).toBe('elicitation/create');
+    return question.id;
+  }
+
+  /** The proxy's exit, or 'still running' after `ms` (the ask timeout is 300 s: an exit well before it is not the timer's). */
+  function exitWithin(p: ReturnType<typeof rawProxy>, ms: number): Promise<unknown> {
+    return Promise.race([p.exited, sleep(ms).then(() => 'still running')]);
+  }
+
+  it('the server exiting while a question is open: the question is withdrawn, the call answered, and the proxy exits 4 at once', async () => {
+    const p = rawProxy([process.execPath, FIXTURE_SERVER], {}, ['--on-no-evidence', 'ask']);
+    try {
+      const questionId = await openQuestion(p);
+      process.kill(await p.serverPid(), 'SIGKILL');
+      const after = [await p.next(), await p.next()];
+      expect(after).toContainEqual({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: questionId, reason: 'the MCP server is gone' } });
+      expect(after.find((m) => m.id === 2)).toBeDefined();
+      expect(await exitWithin(p, 20_000)).toEqual({ code: 4, signal: null });
+    } finally {
+      p.child.kill('SIGKILL');
+      p.remove();
+    }
+  });
+
+  it('the client closing stdin while a question is open: the proxy stops the server and exits 0 at once', async () => {
+    const p = rawProxy([process.execPath, FIXTURE_SERVER], {}, ['--on-no-evidence', 'ask']);
+    try {
+      await openQuestion(p);
+      const serverPid = await p.serverPid();
+      p.child.stdin.end();
+      expect(await exitWithin(p, 20_000)).toEqual({ code: 0, signal: null });
+      await waitGone(serverPid);
+    } finally {
+      p.child.kill('SIGKILL');
       p.remove();
     }
   });

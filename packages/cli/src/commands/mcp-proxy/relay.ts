@@ -88,6 +88,12 @@ export class McpRelay implements UpstreamRequests {
   /** The proxy's questions to the client waiting for an answer, by id: the client's request asking, and how to settle with the client's result (undefined: none). */
   private readonly questions = new Map<string, { relayId: RequestId | undefined; settle: (result: unknown) => void }>();
   private questionSeq = 0;
+  /**
+   * The client's `tools/call`s from arrival until sent or answered, by id: true once the client
+   * cancelled one. A call waiting behind another's question may be cancelled before its turn; it
+   * is then not asked about (the user would answer for a call nobody waits for).
+   */
+  private readonly openCalls = new Map<string, boolean>();
 
   constructor(
     private readonly client: ClientLink,
@@ -101,6 +107,7 @@ export class McpRelay implements UpstreamRequests {
     client.onmessage = (message, raw) => {
       // An answer to the proxy's own question is taken at once: the tools/call waiting for it holds the queue.
       if (this.answered(message)) return;
+      if (isObject(message) && message.method === 'tools/call' && isRequestId(message.id)) this.openCalls.set(key(message.id), false);
       this.closeQuestionsOfCancelled(message);
       this.queue = this.queue.then(() => this.fromClient(message, raw)).catch((err) => this.log(`argspan mcp-proxy: could not relay a client message (${errorName(err)})`));
     };
@@ -130,7 +137,11 @@ export class McpRelay implements UpstreamRequests {
         this.log('argspan mcp-proxy: dropped a tools/call without an id (a notification cannot be gated or answered)');
         return;
       }
-      return this.toolCall(id, message.params);
+      try {
+        return await this.toolCall(id, message.params);
+      } finally {
+        this.openCalls.delete(key(id));
+      }
     }
     if (this.done) {
       if (method !== undefined && id !== undefined) this.reply(id, undefined, { code: ErrorCode.ConnectionClosed, message: 'argspan mcp-proxy: the MCP server is not running' });
@@ -269,6 +280,8 @@ export class McpRelay implements UpstreamRequests {
     if (this.done) return;
     this.log(`argspan mcp-proxy: the MCP server ${why}`);
     this.done = true;
+    // The client is still there: its open forms close now, and the calls they hold are answered (held).
+    for (const id of [...this.questions.keys()]) this.withdraw(id, 'the MCP server is gone');
     for (const [k, p] of [...this.pending]) {
       this.pending.delete(k);
       p.reject?.(new McpServerGoneError(`the MCP server ${why}`));
@@ -297,7 +310,7 @@ export class McpRelay implements UpstreamRequests {
    * then told the question is cancelled).
    */
   private readonly askThroughClient: AskThroughClient = async (question, relayId) => {
-    if (!this.clientAsks || this.done) return undefined;
+    if (!this.clientAsks || this.done || (relayId !== undefined && this.openCalls.get(key(relayId)) === true)) return undefined;
     const id = `${QUESTION_ID_PREFIX}${++this.questionSeq}`;
     const names = question.fields.map((_, i) => `answer_${i + 1}`);
     const properties: Record<string, unknown> = {};
@@ -330,11 +343,13 @@ export class McpRelay implements UpstreamRequests {
 
   /**
    * The client cancelled a tools/call whose question is open (its own request timeout, the user
-   * stopped the agent): the question is withdrawn at once, not after the call it waits behind.
+   * stopped the agent): the question is withdrawn at once, not after the call it waits behind. A
+   * call cancelled while it waits its turn is marked, so that it is never asked about.
    */
   private closeQuestionsOfCancelled(message: unknown): void {
-    if (this.questions.size === 0 || !isObject(message) || message.method !== 'notifications/cancelled' || !isObject(message.params)) return;
+    if (!isObject(message) || message.method !== 'notifications/cancelled' || !isObject(message.params)) return;
     const cancelled = message.params.requestId;
+    if (isRequestId(cancelled) && this.openCalls.has(key(cancelled))) this.openCalls.set(key(cancelled), true);
     for (const [id, q] of [...this.questions]) if (q.relayId === cancelled) this.withdraw(id, 'the call was cancelled');
   }
 
