@@ -195,30 +195,75 @@ describe('argspan mcp-proxy with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
 });
 
 describe('argspan mcp-proxy --http --on-no-evidence ask', () => {
-  it("puts the gate's question to the user on the stream of the held call, and runs the call with the value they give", async () => {
-    const work = mkdtempSync(join(tmpdir(), 'argspan-mcp-proxy-http-ask-'));
-    const proxy = spawn(process.execPath, [CLI_BIN, 'mcp-proxy', '--http', '127.0.0.1:0', '--on-no-evidence', 'ask', '--traces-dir', join(work, 'traces'), '--state-dir', join(work, 'state'), '--', process.execPath, FIXTURE_SERVER], {
+  const work = mkdtempSync(join(tmpdir(), 'argspan-mcp-proxy-http-ask-'));
+  const QUESTION = 'Before I run send_email: which recipient (`to`) should I use? I could not confirm that you gave it, so I will not guess.';
+  const email = { name: 'send_email', arguments: { to: 'maria.lopez@example.com', subject: 'Notes' } };
+  let proxy: ReturnType<typeof spawn>;
+  let stderr = '';
+  let url: URL;
+
+  beforeAll(async () => {
+    proxy = spawn(process.execPath, [CLI_BIN, 'mcp-proxy', '--http', '127.0.0.1:0', '--on-no-evidence', 'ask', '--ask-timeout', '1', '--traces-dir', join(work, 'traces'), '--state-dir', join(work, 'state'), '--', process.execPath, FIXTURE_SERVER], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stderr = '';
     proxy.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    try {
-      for (let i = 0; i < 600 && !/serving MCP at (\S+)/.test(stderr); i++) await sleep(25);
-      const client = new Client({ name: 'argspan-http-client', version: '2.0.0' }, { capabilities: { elicitation: {} } });
-      const asked: string[] = [];
-      client.setRequestHandler(ElicitRequestSchema, async (request) => {
-        asked.push(request.params.message);
-        return { action: 'accept', content: { answer_1: 'maria.lopez@example.com' } };
-      });
-      await client.connect(new StreamableHTTPClientTransport(new URL(/serving MCP at (\S+)/.exec(stderr)![1]!)));
-      const sent = await client.callTool({ name: 'send_email', arguments: { to: 'maria.lopez@example.com', subject: 'Notes' } });
-      expect(resultText(sent)).toBe('sent');
-      expect(asked).toEqual(['Before I run send_email: which recipient (`to`) should I use? I could not confirm that you gave it, so I will not guess.']);
-      await client.close();
-    } finally {
-      proxy.kill('SIGTERM');
-      await new Promise((resolve) => proxy.once('close', resolve));
-      rmSync(work, { recursive: true, force: true });
-    }
+    for (let i = 0; i < 600 && !/serving MCP at (\S+)/.test(stderr); i++) await sleep(25);
+    url = new URL(/serving MCP at (\S+)/.exec(stderr)![1]!);
+  });
+
+  afterAll(async () => {
+    proxy.kill('SIGTERM');
+    await new Promise((resolve) => proxy.once('close', resolve));
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  /** A client that can put a form to its user, answering each question with `answer`; `asked` lists the questions, `closed` counts the forms the proxy closed. */
+  async function asking(answer: () => Promise<Record<string, unknown>>) {
+    const client = new Client({ name: 'argspan-http-client', version: '2.0.0' }, { capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    const forms = { closed: 0 };
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      asked.push(request.params.message);
+      extra.signal.addEventListener('abort', () => (forms.closed += 1), { once: true });
+      return (await answer()) as never;
+    });
+    const transport = new StreamableHTTPClientTransport(url);
+    await client.connect(transport);
+    return { client, transport, asked, forms };
+  }
+
+  it("puts the gate's question to the user on the stream of the held call, and runs the call with the value they give", async () => {
+    const { client, asked } = await asking(async () => ({ action: 'accept', content: { answer_1: 'maria.lopez@example.com' } }));
+    const sent = await client.callTool(email);
+    expect(resultText(sent)).toBe('sent');
+    expect(asked).toEqual([QUESTION]);
+    await client.close();
+  });
+
+  it('a question not answered within --ask-timeout: the form is closed and the call held; one the client cancels is withdrawn at once', async () => {
+    const { client, asked, forms } = await asking(() => new Promise(() => undefined)); // the user is away
+    const held = await client.callTool(email);
+    expect(resultText(held)).toBe(QUESTION);
+    expect(forms.closed).toBe(1);
+    const stop = new AbortController();
+    const call = client.callTool(email, undefined, { signal: stop.signal });
+    for (let i = 0; i < 600 && asked.length < 2; i++) await sleep(10);
+    stop.abort();
+    await expect(call).rejects.toThrow();
+    for (let i = 0; i < 600 && forms.closed < 2; i++) await sleep(10);
+    expect(forms.closed).toBe(2);
+    expect(resultText(await client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe('still here');
+    await client.close();
+  });
+
+  it('a client that ends its session while a question is open: that session\'s server is stopped', async () => {
+    const { client, transport, asked } = await asking(() => new Promise(() => undefined));
+    const serverPid = Number([...stderr.matchAll(/started \S+ \(pid (\d+)\)/g)].at(-1)![1]);
+    void client.callTool(email).catch(() => undefined);
+    for (let i = 0; i < 600 && asked.length < 1; i++) await sleep(10);
+    expect(asked).toHaveLength(1);
+    await transport.terminateSession();
+    await client.close();
+    await waitGone(serverPid);
   });
 });
