@@ -302,6 +302,35 @@ describe('argspan mcp-proxy --on-no-evidence', () => {
     );
   });
 
+  it("ask: the client's answer to the server's own question is not held up by an open question of the proxy", async () => {
+    await withProxy(
+      ['--on-no-evidence', 'ask'],
+      async (proxy) => {
+        const proxyAsked = { open: false };
+        let serverAsked!: () => void;
+        const serverAsking = new Promise<void>((resolve) => (serverAsked = resolve));
+        proxy.client.setRequestHandler(ElicitRequestSchema, async (request) => {
+          if (request.params.message === QUESTION) {
+            proxyAsked.open = true;
+            return new Promise(() => undefined); // the user leaves this one open
+          }
+          serverAsked();
+          await until('the proxy question', () => proxyAsked.open);
+          return { action: 'accept', content: { colour: 'teal' } };
+        });
+        const colour = proxy.client.callTool({ name: 'ask_user', arguments: { topic: 'the logo' } });
+        await serverAsking;
+        const stop = new AbortController();
+        const held = proxy.client.callTool({ name: 'send_email', arguments: { to: 'maria.lopez@example.com', subject: 'Notes' } }, undefined, { signal: stop.signal });
+        // Answered while the proxy's question is open: the server gets the answer now, not when that question closes.
+        expect(resultText(await colour)).toBe('accept: teal');
+        stop.abort();
+        await expect(held).rejects.toThrow();
+      },
+      ASKING_CLIENT,
+    );
+  });
+
   it('block, from the flag or a policy file: denies it, naming the key and the option', async () => {
     const policy = join(work, 'policy.json');
     writeFileSync(policy, JSON.stringify({ no_evidence_action: 'block' }));

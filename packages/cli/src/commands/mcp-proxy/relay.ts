@@ -67,7 +67,8 @@ const MAX_INFO_CHARS = 256;
  *
  * The client's messages are handled in the order they arrive: a `tools/call` is classified and
  * either sent or answered before the next message is passed on, so a cancellation or any later
- * message never overtakes the call it follows. The server's messages are passed on as they arrive.
+ * message never overtakes the call it follows. The client's answers to the server's own requests
+ * follow no call and are passed on at once. The server's messages are passed on as they arrive.
  */
 export class McpRelay implements UpstreamRequests {
   /** Resolves once, when either side is gone; the caller then closes both. */
@@ -109,7 +110,11 @@ export class McpRelay implements UpstreamRequests {
       if (this.answered(message)) return;
       if (isObject(message) && message.method === 'tools/call' && isRequestId(message.id)) this.openCalls.set(key(message.id), false);
       this.closeQuestionsOfCancelled(message);
-      this.queue = this.queue.then(() => this.fromClient(message, raw)).catch((err) => this.log(`argspan mcp-proxy: could not relay a client message (${errorName(err)})`));
+      // An answer to the server's own request (elicitation, sampling, roots, ping) follows no call and
+      // goes at once: the server waiting for it must not wait for a question of the proxy's to close.
+      const failed = (err: unknown) => this.log(`argspan mcp-proxy: could not relay a client message (${errorName(err)})`);
+      if (isResponse(message)) this.fromClient(message, raw).catch(failed);
+      else this.queue = this.queue.then(() => this.fromClient(message, raw)).catch(failed);
     };
     client.onclose = () => this.end({ by: 'client' });
     server.onmessage = (message, raw) => this.fromServer(message, raw);
@@ -426,6 +431,11 @@ function isCallToolParams(params: unknown): params is McpCallToolParams {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** A JSON-RPC response: an id and no method. */
+function isResponse(message: unknown): boolean {
+  return isObject(message) && message.method === undefined && isRequestId(message.id);
 }
 
 function isRequestId(v: unknown): v is RequestId {
