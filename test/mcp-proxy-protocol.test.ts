@@ -14,7 +14,7 @@ import { CallToolResultSchema, ElicitRequestSchema, LATEST_PROTOCOL_VERSION, Log
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArgAttributes, CallAttributes, OtelAttributes } from '@argspan/conventions';
 import { makeCanary } from '../packages/adapters/test-support/fixtures.js';
-import { argSpansOf, CLI_BIN, FIXTURE_SERVER, isAlive, RawJsonLines, readFileSpans, resultText, sleep, startProxy, toolSpans, waitGone, type ProxyRun, type StartOptions } from './support/mcp-proxy.js';
+import { allText, argSpansOf, CLI_BIN, FIXTURE_SERVER, isAlive, RawJsonLines, readFileSpans, resultText, sleep, startProxy, toolSpans, waitGone, type ProxyRun, type StartOptions } from './support/mcp-proxy.js';
 
 /** What the fixture server saw, one event per line of its events file. */
 function events(file: string): { tool: string; phase?: string; subject?: string }[] {
@@ -208,6 +208,7 @@ describe('argspan mcp-proxy --on-no-evidence', () => {
         expect(asked).toHaveLength(1);
         await proxy.close();
         expect(readdirSync(proxy.tracesDir).map((f) => readFileSync(join(proxy.tracesDir, f), 'utf8')).join('')).not.toContain(canary);
+        expect(allText(proxy.stateDir)).not.toContain(canary);
         expect(proxy.stderr()).not.toContain(canary);
       },
       ASKING_CLIENT,
