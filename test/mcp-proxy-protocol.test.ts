@@ -254,6 +254,8 @@ describe('argspan mcp-proxy --on-no-evidence', () => {
           extra.signal.addEventListener('abort', () => formClosed(), { once: true });
           return new Promise(() => undefined); // the user is still reading
         });
+        const clientErrors: string[] = [];
+        proxy.client.onerror = (err) => clientErrors.push(err.message);
         const stop = new AbortController();
         const call = proxy.client.callTool({ name: 'send_email', arguments: { to: 'maria.lopez@example.com', subject: 'Notes' } }, undefined, { signal: stop.signal });
         await until('the question', () => proxy.received.some((m) => 'method' in m && m.method === 'elicitation/create'));
@@ -263,6 +265,8 @@ describe('argspan mcp-proxy --on-no-evidence', () => {
         await closed;
         expect(seen()).toEqual([]);
         expect(resultText(await proxy.client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe('still here');
+        // A cancelled request gets no answer (MCP: the receiver SHOULD NOT respond); the SDK reports one as an error.
+        expect(clientErrors).toEqual([]);
       },
       ASKING_CLIENT,
     );

@@ -92,7 +92,8 @@ export class McpRelay implements UpstreamRequests {
   /**
    * The client's `tools/call`s from arrival until sent or answered, by id: true once the client
    * cancelled one. A call waiting behind another's question may be cancelled before its turn; it
-   * is then not asked about (the user would answer for a call nobody waits for).
+   * is then not asked about (the user would answer for a call nobody waits for), and no cancelled
+   * call gets an answer of the proxy's.
    */
   private readonly openCalls = new Map<string, boolean>();
 
@@ -181,18 +182,20 @@ export class McpRelay implements UpstreamRequests {
         resolve();
       }),
     );
+    // A call the client cancelled gets no answer of the proxy's (MCP: the receiver should not answer it).
+    const cancelled = () => this.openCalls.get(key(id)) === true;
     const answered = this.gate.callTool(id, params, this.callAttributes(id)).then(
       (result: McpCallToolResult) => {
         // A result the server sent was passed on already; one the gate made (refused, held) is the proxy's to send.
-        if (!sent) this.reply(id, result);
+        if (!sent && !cancelled()) this.reply(id, result);
       },
       (err: unknown) => {
         if (sent) return; // the server's answer (or the proxy's, if it went away) reached the client already
         if (err instanceof McpServerGoneError) {
-          this.reply(id, undefined, { code: ErrorCode.ConnectionClosed, message: 'argspan mcp-proxy: the MCP server is not running; the call was not sent' });
+          if (!cancelled()) this.reply(id, undefined, { code: ErrorCode.ConnectionClosed, message: 'argspan mcp-proxy: the MCP server is not running; the call was not sent' });
         } else {
           this.log(`argspan mcp-proxy: a tools/call could not be gated (${errorName(err)}); it was not sent`);
-          this.reply(id, undefined, { code: ErrorCode.InternalError, message: 'argspan mcp-proxy could not gate this call; it was not sent to the server' });
+          if (!cancelled()) this.reply(id, undefined, { code: ErrorCode.InternalError, message: 'argspan mcp-proxy could not gate this call; it was not sent to the server' });
         }
       },
     );
