@@ -280,8 +280,9 @@ describe('argspan mcp-proxy --on-no-evidence', () => {
         const stops = [new AbortController(), new AbortController()];
         const calls = ['maria.lopez@example.com', 'ana.silva@example.com'].map((to, i) => proxy.client.callTool({ name: 'send_email', arguments: { to, subject: 'Notes' } }, undefined, { signal: stops[i]!.signal }));
         await until('the first question', () => asked.length === 1);
-        // The client gives up on both (its own request timeout): the second waits behind the first's question.
-        for (const stop of stops) stop.abort();
+        // The client gives up on both (the second first, so its cancellation is surely in before the
+        // first question closes): the second waits behind the first's question.
+        for (const stop of [...stops].reverse()) stop.abort();
         for (const call of calls) await expect(call).rejects.toThrow();
         // The relay is free at once (not after the second call's question times out), and the user was asked once.
         expect(resultText(await proxy.client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe('still here');
