@@ -53,6 +53,7 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   const head = await decompressedHead(file, raw, compression);
   const text = head.replace(/^\uFEFF/, '').trimStart();
   if (text === '') throw new InputError([{ file, line: 1, reason: 'file holds only whitespace: no trace data to analyse' }]);
+  if (text.startsWith('[')) throw new InputError([{ file, line: 1, reason: 'a JSON array: expected a JSON object (OTLP JSON lines, an OTLP or Jaeger JSON document), not a list of runs or observations' }]);
   if (!text.startsWith('{')) throw new InputError([{ file, line: 1, reason: 'not JSON: expected a JSON object (OTLP JSON lines, an OTLP or Jaeger JSON document)' }]);
   const firstLine = text.split('\n', 1)[0] ?? '';
   const lineKeys = topLevelKeys(firstLine);

@@ -1,0 +1,148 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ErrorType } from '@argspan/conventions';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { describe, expect, it } from 'vitest';
+import { ROOT, analyzeBin, parseJson } from './analyze-helpers.js';
+
+/**
+ * `argspan analyze` as a platform team tries it on traces other libraries wrote: the real fixtures
+ * of `fixtures/traces/foreign/`, and the other exports such teams have at hand.
+ */
+const FOREIGN = 'fixtures/traces/foreign';
+const TOKYO = 'fixtures/traces/tokyo-invite.jsonl';
+const tmp = () => mkdtempSync(join(tmpdir(), 'argspan-foreign-audit-'));
+
+async function query(sql: string): Promise<Record<string, unknown>[]> {
+  const instance = await DuckDBInstance.create(':memory:');
+  const conn = await instance.connect();
+  try {
+    return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
+
+const str = (key: string, value: string) => ({ key, value: { stringValue: value } });
+
+describe('argspan analyze on exports that are not trace files', () => {
+  // Langfuse's public API (`GET /api/public/traces`, `/observations`) answers `{"data":[…],"meta":{…}}`,
+  // which has Jaeger's top-level "data" but holds no spans.
+  const langfuse = {
+    traces: { data: [{ id: 'a1b2c3', timestamp: '2026-11-30T10:00:00.000Z', name: 'agent-run', input: { messages: [{ role: 'user', content: 'Book it' }] }, observations: ['obs-1'], scores: [] }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } },
+    observations: { data: [{ id: 'obs-1', traceId: 'a1b2c3', type: 'TOOL', name: 'read_file', startTime: '2026-11-30T10:00:01.000Z', input: { path: '/app/.env' }, output: 'ok' }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } },
+  };
+  it.each(Object.entries(langfuse))('a Langfuse API answer (%s) is refused naming the file (exit 2), never reported clean', (name, doc) => {
+    const file = join(tmp(), `langfuse-${name}.json`);
+    writeFileSync(file, JSON.stringify(doc));
+    for (const format of ['table', 'json']) {
+      const run = analyzeBin(file, '--format', format);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain(`${file}:1: JSON of another shape`);
+      expect(run.stderr).toContain('Jaeger traces');
+      expect(run.stderr).not.toContain('.env');
+    }
+  });
+
+  it('a LangSmith run list (a JSON array) is refused as a JSON array, not called "not JSON"', () => {
+    const file = join(tmp(), 'langsmith-runs.json');
+    writeFileSync(file, JSON.stringify([{ id: '9f1c', name: 'read_file', run_type: 'tool', inputs: { path: '/app/.env' }, outputs: { output: 'ok' }, trace_id: '9f1c' }]));
+    const run = analyzeBin(file);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`${file}:1: a JSON array: expected a JSON object`);
+    expect(run.stderr).not.toContain('.env');
+  });
+});
+
+describe('argspan analyze: counts over other libraries\' calls', () => {
+  it('the HTML summary and the run summary count each argument once when one model span proposes several calls', async () => {
+    const dir = tmp();
+    const html = join(dir, 'report.html');
+    const parquet = join(dir, 'tables');
+    // The two model-only fixtures each hold one model span that asks for two tools.
+    const files = [`${FOREIGN}/openinference-anthropic-timezone-model-only.json`, `${FOREIGN}/genai-openllmetry-anthropic-timezone-model-only.json`];
+    const run = analyzeBin(...files, '--format', 'json', '--reports', '--html', html, '--export-parquet', parquet);
+    expect(run.code).toBe(1);
+    const [truth] = await query(`SELECT count(*)::INTEGER AS arguments, count(*) FILTER (WHERE provenance = 'model_inferred')::INTEGER AS inferred,
+      (SELECT count(*)::INTEGER FROM read_parquet('${join(parquet, 'tool_calls.parquet')}')) AS calls
+      FROM read_parquet('${join(parquet, 'tool_args.parquet')}')`);
+    expect(truth).toEqual({ arguments: 5, inferred: 5, calls: 4 });
+    const summary = parseJson(run).findings.filter((f) => f.rule === 'report_run_summary').map((f) => f.message);
+    expect(summary).toEqual([`Run (no run id): ${truth!.calls} tool call(s), ${truth!.arguments} argument(s), ${truth!.inferred} model-inferred, 0 held, 0 denied, 0 remote.`]);
+    const cards = readFileSync(html, 'utf8');
+    expect(cards).toContain(`<div><b>${truth!.calls}</b>tool calls</div><div><b>${truth!.arguments}</b>arguments</div><div><b>${truth!.inferred}</b>model-inferred</div>`);
+  });
+});
+
+describe('argspan analyze: findings on other libraries\' calls name the emitter', () => {
+  it('sensitive_arg_dispatched on a Vercel AI SDK call says who recorded it', () => {
+    const run = analyzeBin(`${FOREIGN}/derived/vercel-ai-dotenv-path.json`, '--format', 'json');
+    expect(run.code).toBe(1);
+    const [finding] = parseJson(run).findings.filter((f) => f.rule === 'sensitive_arg_dispatched');
+    expect(finding).toMatchObject({ tool: 'tool1', key: 'value' });
+    expect(finding!.message).toContain('(recorded by vercel-ai)');
+  });
+});
+
+describe('argspan analyze on argspan\'s own spans beside an LLM instrumentation\'s', () => {
+  /**
+   * An agent wrapped by argspan whose model client is also traced (OpenTelemetry's openai-v2
+   * instrumentation, GenAI conventions): the model span records the call argspan recorded, by the
+   * same call id. argspan's record (with the gate's decision) is the call; the model's copy is not
+   * a second one.
+   */
+  function layered(heldByGate: boolean): string {
+    const lines = readFileSync(join(ROOT, TOKYO), 'utf8').trim().split('\n');
+    const doc = JSON.parse(lines[0]!) as { resourceSpans: { scopeSpans: { spans: { traceId: string; spanId: string; attributes: { key: string; value: Record<string, unknown> }[] }[] }[] }[] };
+    const spans = doc.resourceSpans[0]!.scopeSpans[0]!.spans;
+    const traceId = spans[0]!.traceId;
+    if (heldByGate) {
+      const call = spans.find((s) => s.spanId === '70c0000000000004')!;
+      call.attributes = call.attributes.filter((a) => !['argspan.gate.action', 'argspan.enforcement'].includes(a.key));
+      call.attributes.push(str('argspan.gate.action', 'ask'), str('argspan.enforcement', 'hold'), str('argspan.gate.question', 'Which timezone?'), str('error.type', ErrorType.CLARIFICATION));
+      call.attributes.push({ key: 'argspan.gate.hits', value: { arrayValue: { values: [{ stringValue: 'calendar.create.timezone' }, { stringValue: 'calendar.create.attendee.email' }] } } });
+      lines[0] = JSON.stringify(doc);
+    }
+    const modelSpan = {
+      traceId,
+      spanId: '70c00000000000f1',
+      parentSpanId: '70c0000000000001',
+      name: 'chat gpt-4.1',
+      kind: 3,
+      startTimeUnixNano: '1000',
+      endTimeUnixNano: '2000',
+      attributes: [
+        str('gen_ai.operation.name', 'chat'),
+        str('gen_ai.request.model', 'gpt-4.1'),
+        str('gen_ai.input.messages', JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Set up a sync with Kenji in Tokyo' }] }])),
+        str('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_00000004', name: 'calendar.create', arguments: { title: 'Sync', timezone: 'Asia/Tokyo', attendee: { email: 'kenji@example.com' } } }], finish_reason: 'tool_call' }])),
+      ],
+    };
+    lines.push(JSON.stringify({ resourceSpans: [{ resource: { attributes: [str('service.name', 'calendar-assistant')] }, scopeSpans: [{ scope: { name: 'opentelemetry.instrumentation.openai_v2' }, spans: [modelSpan] }] }] }));
+    const file = join(tmp(), `layered-${heldByGate ? 'held' : 'ran'}.jsonl`);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    return file;
+  }
+
+  it('a call both recorded is reported once, from argspan\'s record', () => {
+    const run = analyzeBin(layered(false), '--format', 'json');
+    expect(run.code).toBe(1);
+    const out = parseJson(run);
+    const assumptions = out.findings.filter((f) => f.rule === 'assumption_span');
+    expect(assumptions.map((f) => f.key).sort()).toEqual(['attendee.email', 'timezone']);
+    expect(out.findings.filter((f) => f.message.includes('recorded by'))).toEqual([]);
+    expect(out.stats.foreign_calls).toBe(0);
+  });
+
+  it('a call argspan\'s gate held is not reported as run because the model asked for it', () => {
+    const run = analyzeBin(layered(true), '--format', 'json');
+    const out = parseJson(run);
+    expect(out.findings.filter((f) => f.rule === 'assumption_span')).toEqual([]);
+    expect(out.findings.filter((f) => f.rule === 'held_assumption').map((f) => f.key).sort()).toEqual(['attendee.email', 'timezone']);
+    expect(out.stats.foreign_calls).toBe(0);
+  });
+});
