@@ -1,17 +1,16 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ErrorType } from '@argspan/conventions';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { ROOT, analyzeBin, parseJson } from './analyze-helpers.js';
+import { analyzeBin, parseJson } from './analyze-helpers.js';
+import { layeredTokyoTrace } from './support/layered-trace.js';
 
 /**
  * `argspan analyze` as a platform team tries it on traces other libraries wrote: the real fixtures
  * of `fixtures/traces/foreign/`, and the other exports such teams have at hand.
  */
 const FOREIGN = 'fixtures/traces/foreign';
-const TOKYO = 'fixtures/traces/tokyo-invite.jsonl';
 const tmp = () => mkdtempSync(join(tmpdir(), 'argspan-foreign-audit-'));
 
 async function query(sql: string): Promise<Record<string, unknown>[]> {
@@ -24,8 +23,6 @@ async function query(sql: string): Promise<Record<string, unknown>[]> {
     instance.closeSync();
   }
 }
-
-const str = (key: string, value: string) => ({ key, value: { stringValue: value } });
 
 describe('argspan analyze on exports that are not trace files', () => {
   // Langfuse's public API (`GET /api/public/traces`, `/observations`) answers `{"data":[…],"meta":{…}}`,
@@ -89,42 +86,10 @@ describe('argspan analyze: findings on other libraries\' calls name the emitter'
 });
 
 describe('argspan analyze on argspan\'s own spans beside an LLM instrumentation\'s', () => {
-  /**
-   * An agent wrapped by argspan whose model client is also traced (OpenTelemetry's openai-v2
-   * instrumentation, GenAI conventions): the model span records the call argspan recorded, by the
-   * same call id. argspan's record (with the gate's decision) is the call; the model's copy is not
-   * a second one.
-   */
+  /** argspan's own spans and a model span recording the same call (see `layeredTokyoTrace`), as a file. */
   function layered(heldByGate: boolean): string {
-    const lines = readFileSync(join(ROOT, TOKYO), 'utf8').trim().split('\n');
-    const doc = JSON.parse(lines[0]!) as { resourceSpans: { scopeSpans: { spans: { traceId: string; spanId: string; attributes: { key: string; value: Record<string, unknown> }[] }[] }[] }[] };
-    const spans = doc.resourceSpans[0]!.scopeSpans[0]!.spans;
-    const traceId = spans[0]!.traceId;
-    if (heldByGate) {
-      const call = spans.find((s) => s.spanId === '70c0000000000004')!;
-      call.attributes = call.attributes.filter((a) => !['argspan.gate.action', 'argspan.enforcement'].includes(a.key));
-      call.attributes.push(str('argspan.gate.action', 'ask'), str('argspan.enforcement', 'hold'), str('argspan.gate.question', 'Which timezone?'), str('error.type', ErrorType.CLARIFICATION));
-      call.attributes.push({ key: 'argspan.gate.hits', value: { arrayValue: { values: [{ stringValue: 'calendar.create.timezone' }, { stringValue: 'calendar.create.attendee.email' }] } } });
-      lines[0] = JSON.stringify(doc);
-    }
-    const modelSpan = {
-      traceId,
-      spanId: '70c00000000000f1',
-      parentSpanId: '70c0000000000001',
-      name: 'chat gpt-4.1',
-      kind: 3,
-      startTimeUnixNano: '1000',
-      endTimeUnixNano: '2000',
-      attributes: [
-        str('gen_ai.operation.name', 'chat'),
-        str('gen_ai.request.model', 'gpt-4.1'),
-        str('gen_ai.input.messages', JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Set up a sync with Kenji in Tokyo' }] }])),
-        str('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_00000004', name: 'calendar.create', arguments: { title: 'Sync', timezone: 'Asia/Tokyo', attendee: { email: 'kenji@example.com' } } }], finish_reason: 'tool_call' }])),
-      ],
-    };
-    lines.push(JSON.stringify({ resourceSpans: [{ resource: { attributes: [str('service.name', 'calendar-assistant')] }, scopeSpans: [{ scope: { name: 'opentelemetry.instrumentation.openai_v2' }, spans: [modelSpan] }] }] }));
     const file = join(tmp(), `layered-${heldByGate ? 'held' : 'ran'}.jsonl`);
-    writeFileSync(file, `${lines.join('\n')}\n`);
+    writeFileSync(file, layeredTokyoTrace(heldByGate));
     return file;
   }
 
