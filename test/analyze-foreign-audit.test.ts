@@ -55,6 +55,25 @@ describe('argspan analyze on exports that are not trace files', () => {
   });
 });
 
+describe('argspan analyze on OTLP JSON from before OTLP 1.0', () => {
+  // Older SDKs, collectors and Jaeger/Tempo exports nest spans under "instrumentationLibrarySpans".
+  const span = { traceId: '0123456789abcdef0123456789abcdef', spanId: '0123456789abcdef', name: 'execute_tool read_file', startTimeUnixNano: '1', endTimeUnixNano: '2',
+    attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } }, { key: 'gen_ai.tool.name', value: { stringValue: 'read_file' } },
+      { key: 'gen_ai.tool.call.arguments', value: { stringValue: '{"path":"/app/.env"}' } }] };
+  const doc = { resourceSpans: [{ resource: { attributes: [] }, instrumentationLibrarySpans: [{ instrumentationLibrary: { name: 'old-sdk' }, spans: [span] }] }] };
+  it.each([
+    ['lines', `${JSON.stringify(doc)}\n`],
+    ['document', JSON.stringify(doc, null, 2)],
+  ])('%s: refused naming the file (exit 2), never reported clean with 0 spans', (_shape, text) => {
+    const file = join(tmp(), 'pre-1.0.json');
+    writeFileSync(file, text);
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`${file}:1: OTLP JSON from before OTLP 1.0 ("instrumentationLibrarySpans"): not supported`);
+  });
+});
+
 describe('argspan analyze: counts over other libraries\' calls', () => {
   it('the HTML summary and the run summary count each argument once when one model span proposes several calls', async () => {
     const dir = tmp();
