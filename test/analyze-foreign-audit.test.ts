@@ -94,6 +94,33 @@ describe('argspan analyze: counts over other libraries\' calls', () => {
   });
 });
 
+describe('argspan analyze: calls whose arguments could not be read are counted in every report', () => {
+  // GenAI-convention tool spans: argument capture is opt-in, and an attribute length limit cuts blobs.
+  const toolSpan = (spanId: string, args?: string) => ({
+    traceId: '0123456789abcdef0123456789abcdef', spanId, name: 'execute_tool write_file', startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000100000000',
+    attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } }, { key: 'gen_ai.tool.name', value: { stringValue: 'write_file' } },
+      { key: 'gen_ai.tool.call.id', value: { stringValue: `call_${spanId}` } },
+      ...(args === undefined ? [] : [{ key: 'gen_ai.tool.call.arguments', value: { stringValue: args } }])],
+  });
+  const doc = { resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'agent-framework' }, spans: [
+    toolSpan('00000000000000a1'), toolSpan('00000000000000a2', '{"path": "/app/notes.txt", "content": "first lines of a lo'), toolSpan('00000000000000a3', '{"path": "/app/notes.txt"}')] }] }] };
+
+  it('json, table, sarif, junit and html say how many calls were not checked', () => {
+    const file = join(tmp(), 'unreadable.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const json = analyzeBin(file, '--format', 'json');
+    expect(json.code).toBe(0);
+    expect(parseJson(json).stats).toMatchObject({ foreign_calls: 3, no_evidence_calls: 3, unreadable_args_calls: 2 });
+    const table = analyzeBin(file);
+    expect(table.stdout).toContain("Read 3 tool call(s) from other libraries' traces; 3 in traces without the user's words, so guesses cannot be told from the user's values there; 2 without readable arguments (not recorded, cut off or not JSON), so nothing in them was checked.");
+    const sarif = JSON.parse(analyzeBin(file, '--format', 'sarif').stdout) as { runs: { properties?: Record<string, number> }[] };
+    expect(sarif.runs[0]!.properties).toEqual({ foreign_calls: 3, no_evidence_calls: 3, unreadable_args_calls: 2 });
+    const junit = analyzeBin(file, '--format', 'junit').stdout;
+    expect(junit).toContain('<property name="argspan.unreadable_args_calls" value="2"/>');
+    expect(analyzeBin(file, '--format', 'html').stdout).toContain('2 without readable arguments (not recorded, cut off or not JSON), so nothing in them was checked');
+  });
+});
+
 describe('argspan analyze: findings on other libraries\' calls name the emitter', () => {
   it('sensitive_arg_dispatched on a Vercel AI SDK call says who recorded it', () => {
     const run = analyzeBin(`${FOREIGN}/derived/vercel-ai-dotenv-path.json`, '--format', 'json');

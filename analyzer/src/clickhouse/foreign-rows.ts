@@ -1,5 +1,5 @@
 import { Emitter, LIST_INDEX_PATTERN } from '@argspan/conventions';
-import type { ForeignLoadStats } from '../foreign/load-foreign.js';
+import { UNREADABLE_ARGS_RULES_SQL, type ForeignLoadStats } from '../foreign/load-foreign.js';
 import { ARG_FIELDS, KeyAndLabelNumbers, type RowBatch } from '../foreign/row-batch.js';
 import { CH_TABLES, createTableSql, type ChTable } from './argspan-tables.js';
 import type { ChSession } from './client.js';
@@ -122,7 +122,7 @@ const INSERT_ROWS = 50_000;
  */
 export class ForeignRowsClickHouse {
   /** Foreign tool calls written, and of those, calls in traces that hold no user text. */
-  readonly stats: ForeignLoadStats = { calls: 0, noEvidenceCalls: 0 };
+  readonly stats: ForeignLoadStats = { calls: 0, noEvidenceCalls: 0, unreadableArgsCalls: 0 };
   private readonly rows = Object.fromEntries(Object.keys(NARROW_TABLES).map((t) => [t, new TsvRows()])) as Record<NarrowTable, TsvRows>;
   private readonly numbers = new KeyAndLabelNumbers({
     key: (no, key, leaf) => this.rows.keys.uint(no).text(key).text(leaf).end(),
@@ -207,12 +207,15 @@ export class ForeignRowsClickHouse {
     if (this.failure) throw this.failure.err;
     if (this.stats.calls === 0 && this.traces === 0) return;
     for (const step of BUILD_STEPS) await this.session.run(step.sql, `adding other libraries' calls to ${step.table}`);
+    const notArgspan = `emitter <> ${chString(Emitter.ARGSPAN)}`;
     const [kept] = await this.session.all(
-      `SELECT count() AS calls, countIf(no_evidence) AS no_evidence FROM tool_calls WHERE emitter <> ${chString(Emitter.ARGSPAN)}`,
+      `SELECT (SELECT count() FROM tool_calls WHERE ${notArgspan}) AS calls, (SELECT countIf(no_evidence) FROM tool_calls WHERE ${notArgspan}) AS no_evidence,
+        (SELECT count() FROM tool_args WHERE ${notArgspan} AND rule IN (${UNREADABLE_ARGS_RULES_SQL})) AS unreadable`,
       'counting other libraries\' calls',
     );
     this.stats.calls = Number(kept?.calls ?? 0);
     this.stats.noEvidenceCalls = Number(kept?.no_evidence ?? 0);
+    this.stats.unreadableArgsCalls = Number(kept?.unreadable ?? 0);
   }
 
   /** Drop the narrow tables once nothing queued is running (after {@link finish}, or after a failure: a caller's session keeps nothing of the run). */
