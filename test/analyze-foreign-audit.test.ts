@@ -26,13 +26,16 @@ async function query(sql: string): Promise<Record<string, unknown>[]> {
 
 describe('argspan analyze on exports that are not trace files', () => {
   // Langfuse's public API (`GET /api/public/traces`, `/observations`) answers `{"data":[…],"meta":{…}}`,
-  // which has Jaeger's top-level "data" but holds no spans.
-  const langfuse = {
-    traces: { data: [{ id: 'a1b2c3', timestamp: '2026-11-30T10:00:00.000Z', name: 'agent-run', input: { messages: [{ role: 'user', content: 'Book it' }] }, observations: ['obs-1'], scores: [] }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } },
-    observations: { data: [{ id: 'obs-1', traceId: 'a1b2c3', type: 'TOOL', name: 'read_file', startTime: '2026-11-30T10:00:01.000Z', input: { path: '/app/.env' }, output: 'ok' }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } },
+  // and Phoenix's REST API (`GET /v1/projects/{id}/spans/otlpv1`) `{"data":[span…],"next_cursor":…}`:
+  // Jaeger's top-level "data", but no Jaeger traces in it.
+  const answers = {
+    'phoenix spans/otlpv1': { data: [{ trace_id: '0123456789abcdef0123456789abcdef', span_id: '0123456789abcdef', name: 'read_file', kind: 'SPAN_KIND_INTERNAL',
+      attributes: [{ key: 'input.value', value: { string_value: '{"path": "/app/.env"}' } }, { key: 'openinference.span.kind', value: { string_value: 'TOOL' } }] }], next_cursor: null },
+    'langfuse traces': { data: [{ id: 'a1b2c3', timestamp: '2026-11-30T10:00:00.000Z', name: 'agent-run', input: { messages: [{ role: 'user', content: 'Book it' }] }, observations: ['obs-1'], scores: [] }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } },
+    'langfuse observations': { data: [{ id: 'obs-1', traceId: 'a1b2c3', type: 'TOOL', name: 'read_file', startTime: '2026-11-30T10:00:01.000Z', input: { path: '/app/.env' }, output: 'ok' }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } },
   };
-  it.each(Object.entries(langfuse))('a Langfuse API answer (%s) is refused naming the file (exit 2), never reported clean', (name, doc) => {
-    const file = join(tmp(), `langfuse-${name}.json`);
+  it.each(Object.entries(answers))('an API answer (%s) is refused naming the file (exit 2), never reported clean', (name, doc) => {
+    const file = join(tmp(), `${name.replace(/\W/g, '-')}.json`);
     writeFileSync(file, JSON.stringify(doc));
     for (const format of ['table', 'json']) {
       const run = analyzeBin(file, '--format', format);
