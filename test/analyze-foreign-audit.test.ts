@@ -1,9 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { analyzeBin, parseJson } from './analyze-helpers.js';
+import { analyzeBin, parseJson, query } from './analyze-helpers.js';
 import { layeredTokyoTrace } from './support/layered-trace.js';
 
 /**
@@ -12,17 +11,6 @@ import { layeredTokyoTrace } from './support/layered-trace.js';
  */
 const FOREIGN = 'fixtures/traces/foreign';
 const tmp = () => mkdtempSync(join(tmpdir(), 'argspan-foreign-audit-'));
-
-async function query(sql: string): Promise<Record<string, unknown>[]> {
-  const instance = await DuckDBInstance.create(':memory:');
-  const conn = await instance.connect();
-  try {
-    return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
-}
 
 describe('argspan analyze on exports that are not trace files', () => {
   // Langfuse's public API (`GET /api/public/traces`, `/observations`) answers `{"data":[…],"meta":{…}}`,
@@ -86,7 +74,7 @@ describe('argspan analyze: counts over other libraries\' calls', () => {
     const files = [`${FOREIGN}/openinference-anthropic-timezone-model-only.json`, `${FOREIGN}/genai-openllmetry-anthropic-timezone-model-only.json`];
     const run = analyzeBin(...files, '--format', 'json', '--reports', '--html', html, '--export-parquet', parquet);
     expect(run.code).toBe(1);
-    const [truth] = await query(`SELECT count(*)::INTEGER AS arguments, count(*) FILTER (WHERE provenance = 'model_inferred')::INTEGER AS inferred,
+    const [truth] = await query(undefined, `SELECT count(*)::INTEGER AS arguments, count(*) FILTER (WHERE provenance = 'model_inferred')::INTEGER AS inferred,
       (SELECT count(*)::INTEGER FROM read_parquet('${join(parquet, 'tool_calls.parquet')}')) AS calls
       FROM read_parquet('${join(parquet, 'tool_args.parquet')}')`);
     expect(truth).toEqual({ arguments: 5, inferred: 5, calls: 4 });
