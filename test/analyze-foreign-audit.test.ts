@@ -124,9 +124,9 @@ describe('argspan analyze: findings on other libraries\' calls name the emitter'
 
 describe('argspan analyze on argspan\'s own spans beside an LLM instrumentation\'s', () => {
   /** argspan's own spans and a model span recording the same call (see `layeredTokyoTrace`), as a file. */
-  function layered(heldByGate: boolean): string {
+  function layered(heldByGate: boolean, title?: string): string {
     const file = join(tmp(), `layered-${heldByGate ? 'held' : 'ran'}.jsonl`);
-    writeFileSync(file, layeredTokyoTrace(heldByGate));
+    writeFileSync(file, layeredTokyoTrace(heldByGate, title));
     return file;
   }
 
@@ -146,5 +146,16 @@ describe('argspan analyze on argspan\'s own spans beside an LLM instrumentation\
     expect(out.findings.filter((f) => f.rule === 'assumption_span')).toEqual([]);
     expect(out.findings.filter((f) => f.rule === 'held_assumption').map((f) => f.key).sort()).toEqual(['attendee.email', 'timezone']);
     expect(out.stats.foreign_calls).toBe(0);
+  });
+
+  it('a credential in the model\'s copy of such a call is still reported, by attribute, and never printed', () => {
+    // A GitHub-shaped canary made for these tests (not a credential), in a URL's password.
+    const canary = 'ghp_C4NARYlayeredTRACEc4naryL4YEREDtr4ce';
+    const run = analyzeBin(layered(false, `https://x:${canary}@github.com/org/repo`), '--format', 'json');
+    expect(run.code).toBe(1);
+    const out = parseJson(run);
+    expect(out.findings.filter((f) => f.rule === 'credential_in_attribute').map((f) => f.key)).toEqual(['gen_ai.output.messages']);
+    expect(out.stats.foreign_calls).toBe(0);
+    expect(run.stdout + run.stderr).not.toContain(canary);
   });
 });

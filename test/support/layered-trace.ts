@@ -18,9 +18,9 @@ const str = (key: string, value: string) => ({ key, value: { stringValue: value 
  * OTLP JSON lines of an agent wrapped by argspan whose model client is traced too (OpenTelemetry's
  * openai-v2 instrumentation, GenAI conventions): `tokyo-invite.jsonl` plus a chat span whose
  * `gen_ai.output.messages` asks for the call argspan recorded as `call_00000004`, by the same id.
- * With `heldByGate`, argspan's gate held that call for a question.
+ * With `heldByGate`, argspan's gate held that call for a question; `title` is the proposed title.
  */
-export function layeredTokyoTrace(heldByGate: boolean): string {
+export function layeredTokyoTrace(heldByGate: boolean, title = 'Sync'): string {
   const lines = readFileSync(TOKYO, 'utf8').trim().split('\n');
   const doc = JSON.parse(lines[0]!) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] };
   const spans = doc.resourceSpans[0]!.scopeSpans[0]!.spans;
@@ -43,7 +43,7 @@ export function layeredTokyoTrace(heldByGate: boolean): string {
       str('gen_ai.operation.name', 'chat'),
       str('gen_ai.request.model', 'gpt-4.1'),
       str('gen_ai.input.messages', JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Set up a sync with Kenji in Tokyo' }] }])),
-      str('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_00000004', name: 'calendar.create', arguments: { title: 'Sync', timezone: 'Asia/Tokyo', attendee: { email: 'kenji@example.com' } } }], finish_reason: 'tool_call' }])),
+      str('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_00000004', name: 'calendar.create', arguments: { title, timezone: 'Asia/Tokyo', attendee: { email: 'kenji@example.com' } } }], finish_reason: 'tool_call' }])),
     ],
   };
   lines.push(JSON.stringify({ resourceSpans: [{ resource: { attributes: [str('service.name', 'calendar-assistant')] }, scopeSpans: [{ scope: { name: 'opentelemetry.instrumentation.openai_v2' }, spans: [modelSpan] }] }] }));

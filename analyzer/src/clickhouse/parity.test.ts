@@ -97,9 +97,14 @@ describe('other libraries\' traces', () => {
 });
 
 describe('argspan\'s own spans beside a model span recording the same call', () => {
-  it.each([false, true])('held by the gate: %s — the model\'s copy is not a second call in either engine', async (held) => {
+  // The last case proposes a title with a GitHub-shaped canary (not a credential) in a URL's password.
+  it.each([
+    [false, undefined],
+    [true, undefined],
+    [false, 'https://x:ghp_C4NARYparityTRACEc4naryP4RITYtr4ce@github.com/org/repo'],
+  ])('held by the gate: %s, title %s — the model\'s copy is not a second call in either engine', async (held, title) => {
     const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-layered-')), 'layered.jsonl');
-    writeFileSync(file, layeredTokyoTrace(held));
+    writeFileSync(file, layeredTokyoTrace(held, title));
     const { duck, ch } = await bothEngines([file], true);
     expect(duck.stats.foreign_calls).toBe(0);
     expect(ch.findings).toEqual(duck.findings.map(portable));
