@@ -2,25 +2,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ArgAttributes } from '@argspan/conventions';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { CANARY_AWS_KEY } from '../analyzer/src/synth/rule-cases.js';
-import { analyzeBin, parseJson } from './analyze-helpers.js';
+import { analyzeBin, parseJson, query } from './analyze-helpers.js';
 
 const TOKYO = 'fixtures/traces/tokyo-invite.jsonl';
 const CLEAN = 'fixtures/traces/rules/remote_hop_without_rtt/fp.jsonl';
 const tmp = () => mkdtempSync(join(tmpdir(), 'argspan-analyze-cli-'));
-
-async function query(dbFile: string | undefined, sql: string): Promise<Record<string, unknown>[]> {
-  const instance = await DuckDBInstance.create(dbFile ?? ':memory:');
-  const conn = await instance.connect();
-  try {
-    return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
-}
 
 describe('argspan analyze: output and exit codes', () => {
   it('prints one JSON object with findings and stats, nothing else on stdout', () => {

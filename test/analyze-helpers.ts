@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { DuckDBInstance } from '@duckdb/node-api';
 
 /** Repository root: the binary runs from here so file paths in its output are relative. */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -19,4 +20,16 @@ export function analyzeBin(...args: string[]): Run {
 /** Parse `--format json` output; fails the test if stdout holds anything but the one JSON object. */
 export function parseJson(run: Run): { findings: { rule: string; severity: string; key: string | null; tool: string | null; message: string }[]; stats: Record<string, unknown> & { skipped: { file: string; line?: number; reason: string }[] } } {
   return JSON.parse(run.stdout) as ReturnType<typeof parseJson>;
+}
+
+/** Rows of `sql` in DuckDB itself: over a `--db` file, or in memory (e.g. over `--export-parquet` files). */
+export async function query(dbFile: string | undefined, sql: string): Promise<Record<string, unknown>[]> {
+  const instance = await DuckDBInstance.create(dbFile ?? ':memory:');
+  const conn = await instance.connect();
+  try {
+    return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
 }

@@ -9,9 +9,11 @@
 WITH leaves AS (
   SELECT trace_id, call_span_id, count(*) AS leaves, count(*) FILTER (WHERE provenance = 'model_inferred') AS inferred
   FROM tool_args GROUP BY trace_id, call_span_id),
+-- Another library's model span can propose several calls (one span, one run): its leaves count once.
 per_call AS (
   SELECT c.*, coalesce(l.leaves, 0) AS leaves, coalesce(l.inferred, 0) AS inferred
-  FROM tool_calls c LEFT JOIN leaves l ON l.trace_id = c.trace_id AND l.call_span_id = c.span_id)
+  FROM (SELECT *, row_number() OVER (PARTITION BY trace_id, span_id) AS nth_on_span FROM tool_calls) c
+  LEFT JOIN leaves l ON l.trace_id = c.trace_id AND l.call_span_id = c.span_id AND c.nth_on_span = 1)
 SELECT argMin(trace_id, (start_ns, trace_id, span_id)) FILTER (WHERE start_ns IS NOT NULL) AS trace_id,
   argMin(span_id, (start_ns, trace_id, span_id)) FILTER (WHERE start_ns IS NOT NULL) AS span_id, NULL AS tool, NULL AS "key",
   'Run ' || coalesce(run_id, '(no run id)') || ': ' || count(*) || ' tool call(s), ' || sum(leaves) || ' argument(s), '

@@ -12,7 +12,8 @@
 --   (--deny-residencies) if the model runs on this machine.
 SELECT a.trace_id, a.span_id, a.tool, a."key",
   'Argument ' || a."key" || ' of ' || coalesce(a.tool, '?') || ' is labelled ' || a.residency
-    || coalesce(' (rule ' || a.rule || ')', '') || ', which the policy never dispatches, but the call ran.' AS reason
+    || coalesce(' (rule ' || a.rule || ')', '') || ', which the policy never dispatches, but the call ran'
+    || CASE WHEN a.emitter = 'argspan' THEN '' ELSE ' (recorded by ' || a.emitter || ')' END || '.' AS reason
 FROM tool_args a
 WHERE a.dispatched AND NOT a.left_machine AND a.residency IN (SELECT residency FROM deny_residencies)
   -- A credential another library recorded in an argument blob is reported once, by credential_in_attribute.

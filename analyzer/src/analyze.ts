@@ -116,6 +116,7 @@ export function ruleStats(rules: readonly Rule[], run: RuleRun, findings: readon
     suppressed: run.findings.length - findings.length,
     foreign_calls: foreign.calls,
     no_evidence_calls: foreign.noEvidenceCalls,
+    unreadable_args_calls: foreign.unreadableArgsCalls,
     time_ms: Math.round(performance.now() - started),
   };
 }

@@ -111,6 +111,12 @@ export interface AnalysisStats {
    * their unasserted arguments are `no_evidence`, neither the user's nor known guesses.
    */
   no_evidence_calls: number;
+  /**
+   * Of those, calls whose arguments the trace holds in no readable form — not recorded (argument
+   * capture is opt-in too), cut off by an attribute length limit, or not JSON: nothing in them was
+   * checked (each is one `unknown` leaf whose rule says why).
+   */
+  unreadable_args_calls: number;
   /** Wall time of the whole analysis, milliseconds. */
   time_ms: number;
 }

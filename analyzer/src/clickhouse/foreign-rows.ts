@@ -1,5 +1,5 @@
-import { LIST_INDEX_PATTERN } from '@argspan/conventions';
-import type { ForeignLoadStats } from '../foreign/load-foreign.js';
+import { Emitter, LIST_INDEX_PATTERN } from '@argspan/conventions';
+import { UNREADABLE_ARGS_RULES_SQL, type ForeignLoadStats } from '../foreign/load-foreign.js';
 import { ARG_FIELDS, KeyAndLabelNumbers, type RowBatch } from '../foreign/row-batch.js';
 import { CH_TABLES, createTableSql, type ChTable } from './argspan-tables.js';
 import type { ChSession } from './client.js';
@@ -59,14 +59,22 @@ type NarrowTable = keyof typeof NARROW_TABLES;
  */
 const AS_WRITTEN = "SETTINGS query_plan_join_swap_table = 'false'";
 
-/** `INSERT … SELECT`s that build the rules' tables from the narrow ones (names and ids by value again). */
-const CALLS_RESOLVED = `
+/**
+ * `INSERT … SELECT`s that build the rules' tables from the narrow ones (names and ids by value again).
+ * A call argspan recorded too (same trace and call id: an LLM instrumentation's model span beside
+ * argspan's `execute_tool` span) is argspan's call, not a second one (`argspan_recorded`, as in DuckDB's
+ * `ForeignRowTables`).
+ */
+const CALLS_ALL = `
   SELECT c.call_no AS call_no, t.trace_id AS trace_id, c.span_id AS span_id, n.str AS name, c.start_ns AS start_ns, c.end_ns AS end_ns,
     c.turn_span_id AS turn_span_id, tl.str AS tool, c.call_id AS call_id, e.str AS emitter, r.str AS residency, c.args_count AS args_count,
-    c.args_bytes AS args_bytes, s.str AS call_source, c.no_evidence AS no_evidence
+    c.args_bytes AS args_bytes, s.str AS call_source, c.no_evidence AS no_evidence,
+    c.call_id IS NOT NULL AND (t.trace_id, assumeNotNull(c.call_id)) IN (SELECT trace_id, assumeNotNull(call_id) FROM tool_calls
+      WHERE emitter = ${chString(Emitter.ARGSPAN)} AND call_id IS NOT NULL) AS argspan_recorded
   FROM foreign_calls c JOIN foreign_traces t ON t.trace_no = c.trace_no
     JOIN foreign_strings n ON n.str_no = c.name_no JOIN foreign_strings tl ON tl.str_no = c.tool_no JOIN foreign_strings e ON e.str_no = c.emitter_no
     JOIN foreign_strings r ON r.str_no = c.residency_no JOIN foreign_strings s ON s.str_no = c.source_no`;
+const CALLS_RESOLVED = `SELECT * FROM (${CALLS_ALL}) WHERE NOT argspan_recorded`;
 
 const BUILD_STEPS: { table: string; sql: string }[] = [
   {
@@ -97,6 +105,9 @@ const BUILD_STEPS: { table: string; sql: string }[] = [
     sql: `INSERT INTO argument_blobs (trace_id, span_id, attribute, call_span_id)
       SELECT t.trace_id, b.span_id, a.str, coalesce(b.call_span_id, b.span_id)
       FROM foreign_blobs b JOIN foreign_traces t ON t.trace_no = b.trace_no JOIN foreign_strings a ON a.str_no = b.attribute_no
+      -- An attribute that held only the arguments of calls argspan recorded is no longer an argument blob.
+      WHERE (t.trace_id, coalesce(b.call_span_id, b.span_id)) NOT IN (SELECT trace_id, span_id FROM (${CALLS_ALL}) WHERE argspan_recorded)
+        OR (t.trace_id, coalesce(b.call_span_id, b.span_id)) IN (SELECT trace_id, span_id FROM tool_calls WHERE emitter <> ${chString(Emitter.ARGSPAN)})
       ${AS_WRITTEN}`,
   },
 ];
@@ -111,7 +122,7 @@ const INSERT_ROWS = 50_000;
  */
 export class ForeignRowsClickHouse {
   /** Foreign tool calls written, and of those, calls in traces that hold no user text. */
-  readonly stats: ForeignLoadStats = { calls: 0, noEvidenceCalls: 0 };
+  readonly stats: ForeignLoadStats = { calls: 0, noEvidenceCalls: 0, unreadableArgsCalls: 0 };
   private readonly rows = Object.fromEntries(Object.keys(NARROW_TABLES).map((t) => [t, new TsvRows()])) as Record<NarrowTable, TsvRows>;
   private readonly numbers = new KeyAndLabelNumbers({
     key: (no, key, leaf) => this.rows.keys.uint(no).text(key).text(leaf).end(),
@@ -196,6 +207,15 @@ export class ForeignRowsClickHouse {
     if (this.failure) throw this.failure.err;
     if (this.stats.calls === 0 && this.traces === 0) return;
     for (const step of BUILD_STEPS) await this.session.run(step.sql, `adding other libraries' calls to ${step.table}`);
+    const notArgspan = `emitter <> ${chString(Emitter.ARGSPAN)}`;
+    const [kept] = await this.session.all(
+      `SELECT (SELECT count() FROM tool_calls WHERE ${notArgspan}) AS calls, (SELECT countIf(no_evidence) FROM tool_calls WHERE ${notArgspan}) AS no_evidence,
+        (SELECT count() FROM tool_args WHERE ${notArgspan} AND rule IN (${UNREADABLE_ARGS_RULES_SQL})) AS unreadable`,
+      'counting other libraries\' calls',
+    );
+    this.stats.calls = Number(kept?.calls ?? 0);
+    this.stats.noEvidenceCalls = Number(kept?.no_evidence ?? 0);
+    this.stats.unreadableArgsCalls = Number(kept?.unreadable ?? 0);
   }
 
   /** Drop the narrow tables once nothing queued is running (after {@link finish}, or after a failure: a caller's session keeps nothing of the run). */

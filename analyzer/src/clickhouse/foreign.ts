@@ -50,7 +50,7 @@ export async function loadForeignCallsClickHouse(
       AND (hasAny(mapKeys(SpanAttributes), ${keys}) OR arrayExists(k -> ${prefixes}, mapKeys(SpanAttributes)))`;
   const [count] = await session.all(`SELECT count() AS n FROM ${src.table} WHERE ${candidates}`, 'counting other libraries\' spans');
   const candidateSpans = Number(count?.n ?? 0);
-  if (candidateSpans === 0) return { calls: 0, noEvidenceCalls: 0 };
+  if (candidateSpans === 0) return { calls: 0, noEvidenceCalls: 0, unreadableArgsCalls: 0 };
   const rows = await ForeignRowsClickHouse.open(session);
   const { spansPerBucket, ...classifierOptions } = options;
   const classifier = TraceClassifier.start({ hashKey, policy, candidateSpans, ...classifierOptions }, (batch) => rows.append(batch));

@@ -1,4 +1,5 @@
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClickHouseClient } from '@clickhouse/client';
@@ -9,6 +10,7 @@ import type { Finding } from '../rules/run-rules.js';
 import { chdbClient } from '../synth/chdb-client.js';
 import { exporterRowsOfFile, otelTracesDdl } from '../synth/collector-rows.js';
 import type { AnalysisResult } from '../types.js';
+import { layeredTokyoTrace } from '../../../test/support/layered-trace.js';
 import { analyzeClickHouse } from './analyze-clickhouse.js';
 
 // The real ClickHouse engine, in process (chdb): the collector exporter's table, the project's
@@ -90,6 +92,22 @@ describe('other libraries\' traces', () => {
     const { duck, ch } = await bothEngines(files, false);
     expect(ch.stats.foreign_calls).toBeGreaterThan(0);
     expect(ch.findings).toEqual(duck.findings.map(portable));
-    expect([ch.stats.foreign_calls, ch.stats.no_evidence_calls]).toEqual([duck.stats.foreign_calls, duck.stats.no_evidence_calls]);
+    expect([ch.stats.foreign_calls, ch.stats.no_evidence_calls, ch.stats.unreadable_args_calls]).toEqual([duck.stats.foreign_calls, duck.stats.no_evidence_calls, duck.stats.unreadable_args_calls]);
+  });
+});
+
+describe('argspan\'s own spans beside a model span recording the same call', () => {
+  // The last case proposes a title with a GitHub-shaped canary (not a credential) in a URL's password.
+  it.each([
+    [false, undefined],
+    [true, undefined],
+    [false, 'https://x:ghp_C4NARYparityTRACEc4naryP4RITYtr4ce@github.com/org/repo'],
+  ])('held by the gate: %s, title %s — the model\'s copy is not a second call in either engine', async (held, title) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-layered-')), 'layered.jsonl');
+    writeFileSync(file, layeredTokyoTrace(held, title));
+    const { duck, ch } = await bothEngines([file], true);
+    expect(duck.stats.foreign_calls).toBe(0);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+    expect([ch.stats.foreign_calls, ch.stats.no_evidence_calls, ch.stats.unreadable_args_calls]).toEqual([duck.stats.foreign_calls, duck.stats.no_evidence_calls, duck.stats.unreadable_args_calls]);
   });
 });

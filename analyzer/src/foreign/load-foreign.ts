@@ -1,8 +1,9 @@
-import { INSTRUMENTATION_SCOPE } from '@argspan/conventions';
+import { Emitter, INSTRUMENTATION_SCOPE } from '@argspan/conventions';
 import type { ClassifyOptions } from '@argspan/core';
 import type { Db } from '../db.js';
 import { sqlString } from '../load/duckdb-types.js';
 import { phase, type PhaseListener } from '../phases.js';
+import { ForeignArgumentRule } from './classify-trace.js';
 import { EVIDENCE_KEYS, EVIDENCE_PREFIXES } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import { ForeignRowTables } from './row-tables.js';
@@ -26,7 +27,12 @@ export interface ForeignLoadStats {
   calls: number;
   /** Of those, calls in traces that hold no user text: their unasserted values are `no_evidence`. */
   noEvidenceCalls: number;
+  /** Of those, calls whose arguments the trace holds in no readable form (not recorded, cut off, not JSON): nothing in them was checked. */
+  unreadableArgsCalls: number;
 }
+
+/** The rules of the one leaf a call whose arguments could not be read gets, as SQL. */
+export const UNREADABLE_ARGS_RULES_SQL = Object.values(ForeignArgumentRule).map(sqlString).join(', ');
 
 /** Spans of unfinished traces held at most while reading in file order (see `candidateTraces`). */
 const MAX_HELD_SPANS = 50_000;
@@ -63,7 +69,10 @@ export async function loadForeignCalls(db: Db, hashKey: Uint8Array, policy: Clas
       });
     }
     await phase(options.onPhase, 'foreign calls: tables', () => tables.finish());
-    return tables.stats;
+    if (tables.stats.calls === 0) return { ...tables.stats, unreadableArgsCalls: 0 };
+    // Such a call has exactly one leaf, with one of these rules.
+    const unreadable = await db.one(`SELECT count(*) AS n FROM tool_args WHERE emitter <> ${sqlString(Emitter.ARGSPAN)} AND rule IN (${UNREADABLE_ARGS_RULES_SQL})`);
+    return { ...tables.stats, unreadableArgsCalls: Number(unreadable.n) };
   } finally {
     tables.close();
     await db.run('DROP TABLE IF EXISTS foreign_traces');

@@ -14,7 +14,9 @@ import {
   type DuckDBUIntegerVector,
   type DuckDBVector,
 } from '@duckdb/node-api';
+import { Emitter } from '@argspan/conventions';
 import type { Db } from '../db.js';
+import { sqlString } from '../load/duckdb-types.js';
 import { ARG_FIELDS, KeyAndLabelNumbers, type RowBatch } from './row-batch.js';
 
 /**
@@ -142,7 +144,9 @@ export class ForeignRowTables {
           JOIN foreign_strings r ON r.str_no = f.residency_no JOIN foreign_strings s ON s.str_no = f.source_no;
       DROP TABLE foreign_calls;
       DROP TABLE foreign_strings;
-      ALTER TABLE foreign_calls_resolved RENAME TO foreign_calls;
+      ALTER TABLE foreign_calls_resolved RENAME TO foreign_calls;`);
+    await this.dropArgspanRecorded();
+    await this.db.run(`
       INSERT INTO tool_calls BY NAME
         SELECT trace_id, span_id, turn_span_id, "name", start_ns, end_ns, file_id, 'execute_tool' AS operation, tool, call_id,
           emitter, residency, args_count, args_bytes, call_source, no_evidence,
@@ -157,6 +161,35 @@ export class ForeignRowTables {
           c.tool, c.call_id, c.turn_span_id, c.emitter, c.file_id, false AS has_excerpt, true AS dispatched, false AS went_remote,
           false AS left_machine, gate_hit_key(c.tool, k."key") AS gate_hit_key
         FROM foreign_args a JOIN foreign_calls c USING (call_no) JOIN foreign_arg_keys k USING (key_no) JOIN foreign_arg_labels l USING (label_no);`);
+  }
+
+  /**
+   * Drop the foreign calls argspan recorded too (same trace and call id: a model span of an LLM
+   * instrumentation beside argspan's own `execute_tool` span). argspan's record, with the gate's
+   * decision, is the call; the copy would report a held call as run, or a finding twice. An
+   * attribute that held only dropped calls' arguments is no longer an argument blob, so a
+   * credential in it is still reported, by attribute.
+   */
+  private async dropArgspanRecorded(): Promise<void> {
+    await this.db.run(`
+      CREATE TEMP TABLE foreign_calls_argspan_recorded AS
+        SELECT f.call_no, f.no_evidence, f.trace_id, f.span_id FROM foreign_calls f
+        JOIN (SELECT DISTINCT trace_id, call_id FROM tool_calls WHERE emitter = ${sqlString(Emitter.ARGSPAN)} AND call_id IS NOT NULL) c
+          ON c.trace_id = f.trace_id AND c.call_id = f.call_id`);
+    try {
+      const dropped = await this.db.one(`SELECT count(*) AS calls, count(*) FILTER (WHERE no_evidence) AS no_evidence FROM foreign_calls_argspan_recorded`);
+      if (Number(dropped.calls) === 0) return;
+      await this.db.run(`
+        DELETE FROM foreign_calls WHERE call_no IN (SELECT call_no FROM foreign_calls_argspan_recorded);
+        DELETE FROM foreign_args WHERE call_no IN (SELECT call_no FROM foreign_calls_argspan_recorded);
+        DELETE FROM argument_blobs b
+          WHERE EXISTS (SELECT 1 FROM foreign_calls_argspan_recorded d WHERE d.trace_id = b.trace_id AND d.span_id = b.call_span_id)
+            AND NOT EXISTS (SELECT 1 FROM foreign_calls f WHERE f.trace_id = b.trace_id AND f.span_id = b.call_span_id);`);
+      this.stats.calls -= Number(dropped.calls);
+      this.stats.noEvidenceCalls -= Number(dropped.no_evidence);
+    } finally {
+      await this.db.run('DROP TABLE foreign_calls_argspan_recorded');
+    }
   }
 
   /** Flush and close the appenders and the connection (idempotent). */

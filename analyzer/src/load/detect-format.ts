@@ -53,6 +53,7 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   const head = await decompressedHead(file, raw, compression);
   const text = head.replace(/^\uFEFF/, '').trimStart();
   if (text === '') throw new InputError([{ file, line: 1, reason: 'file holds only whitespace: no trace data to analyse' }]);
+  if (text.startsWith('[')) throw new InputError([{ file, line: 1, reason: 'a JSON array: expected a JSON object (OTLP JSON lines, an OTLP or Jaeger JSON document), not a list of runs or observations' }]);
   if (!text.startsWith('{')) throw new InputError([{ file, line: 1, reason: 'not JSON: expected a JSON object (OTLP JSON lines, an OTLP or Jaeger JSON document)' }]);
   const firstLine = text.split('\n', 1)[0] ?? '';
   const lineKeys = topLevelKeys(firstLine);
@@ -60,6 +61,11 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   // a JSON-lines file whose first line does not parse has a long, broken first line.
   const format = formatFromKeys(lineKeys ?? guessKeys(text), lineKeys === undefined && firstLine.trim().length < 200);
   if (!format) throw new InputError([{ file, line: 1, reason: 'JSON of another shape: expected "resourceSpans" (OTLP), "resource_spans" (OTLP, protobuf names), "result" (Jaeger /api/v3), "data" or "traceID"+"spans" (Jaeger)' }]);
+  // OTLP before 1.0 named the scope level `instrumentationLibrarySpans`: read as today's OTLP it
+  // holds no span, and a run over it would say "clean" for data it never saw.
+  if (format !== 'jaeger-envelope' && format !== 'jaeger-trace' && /"instrumentation_?[lL]ibrary_?[sS]pans"/.test(text) && !/"scope_?[sS]pans"/.test(text)) {
+    throw new InputError([{ file, line: 1, reason: 'OTLP JSON from before OTLP 1.0 ("instrumentationLibrarySpans"): not supported; expected "scopeSpans" (export with an OpenTelemetry SDK or collector of 2022 or later)' }]);
+  }
   return { format, compression, crlf: /^[^\n]*\r\n/.test(head) };
 }
 

@@ -104,11 +104,14 @@ async function loadDocument(db: Db, fileId: number, file: string, detected: Dete
       };
     case 'jaeger-envelope':
     case 'jaeger-trace':
-      return { ...detected, ...(await loadWhole(db, fileId, file, stageJaegerSql(fileId, jaegerTraces(file, detected.format === 'jaeger-envelope')), opts)) };
+      return { ...detected, ...(await loadWhole(db, fileId, file, stageJaegerSql(fileId, jaegerTraces(file, detected.format === 'jaeger-envelope')), opts, JAEGER_SHAPE)) };
     default:
       throw new Error(`no document reader for ${detected.format}`);
   }
 }
+
+/** What a Jaeger document's trace data must be (other APIs answer `{"data":[…]}` too). */
+const JAEGER_SHAPE = '"data" (or the document) holds no Jaeger traces: expected objects with "traceID" and a "spans" array';
 
 /** read_json's name for a compression (read_csv calls no compression `none`, read_json `uncompressed`). */
 function jsonCompression(c: Compression): string {
@@ -144,7 +147,7 @@ async function malformedSpans(db: Db, fileId: number, file: string): Promise<Inp
 }
 
 /** A whole-document format: DuckDB reads it in one go; a failure names the file and what kind of failure it was. */
-async function loadWhole(db: Db, fileId: number, file: string, sql: string, opts: LoadFileOptions): Promise<{ spans: number; skipped: InputProblem[] }> {
+async function loadWhole(db: Db, fileId: number, file: string, sql: string, opts: LoadFileOptions, shape = 'the trace data field is missing or null'): Promise<{ spans: number; skipped: InputProblem[] }> {
   try {
     await db.run(sql);
   } catch (err) {
@@ -152,7 +155,7 @@ async function loadWhole(db: Db, fileId: number, file: string, sql: string, opts
     throw new InputError([{ file, reason: `could not be read as its detected format: ${describeDuckDbError(err)}` }]);
   }
   const staged = await countStaged(db, fileId);
-  if (staged.bad > 0) throw new InputError([{ file, line: 1, reason: 'JSON of another shape: the trace data field is missing or null' }]);
+  if (staged.bad > 0) throw new InputError([{ file, line: 1, reason: `JSON of another shape: ${shape}` }]);
   if (staged.malformed === 0) return { spans: staged.spans, skipped: [] };
   const malformed = await malformedSpans(db, fileId, file);
   if (!opts.allowPartial) throw new InputError(malformed);

@@ -24,7 +24,9 @@ CREATE OR REPLACE TEMP MACRO jaeger_id(j, n) AS CASE
 export function jaegerTraces(file: string, envelope: boolean): string {
   const opts = `format='auto', maximum_object_size=1073741824`;
   return envelope
-    ? `(SELECT unnest(CASE WHEN data IS NULL THEN [NULL] ELSE data END) AS t, data IS NULL AS bad FROM read_json(${sqlString(file)}, ${opts}, columns=${columnsArg({ data: `${JAEGER_TRACE}[]` })}))`
+    ? // An entry without "spans" is not a Jaeger trace: other APIs answer {"data":[…]} too (Langfuse's).
+      `(SELECT t, bad OR t IS NULL OR t.spans IS NULL AS bad FROM (SELECT unnest(CASE WHEN data IS NULL THEN [NULL] ELSE data END) AS t, data IS NULL AS bad
+        FROM read_json(${sqlString(file)}, ${opts}, columns=${columnsArg({ data: `${JAEGER_TRACE}[]` })})))`
     : `(SELECT {'traceID': traceID, 'spans': spans, 'processes': processes} AS t, spans IS NULL AS bad FROM read_json(${sqlString(file)}, ${opts}, columns=${columnsArg(JAEGER_TRACE_COLUMNS)}))`;
 }
 

@@ -14,14 +14,19 @@ const NO_EVIDENCE = sqlString(Provenance.NO_EVIDENCE);
 const HELD = `stopped_by_gate AND (enforcement = 'hold' OR (enforcement IS NULL AND gate_action = 'ask'))`;
 const DENIED = `stopped_by_gate AND NOT (enforcement = 'hold' OR (enforcement IS NULL AND gate_action = 'ask'))`;
 
-/** Per call: its run (the trace when it has no run id), and its argument counts by provenance. */
+/**
+ * Per call: its run (the trace when it has no run id), and its argument counts by provenance.
+ * Another library's model span can propose several calls (one span, one run): its leaves are
+ * counted on the first of them only, not once per call.
+ */
 const PER_CALL = `WITH leaves AS (
     SELECT trace_id, call_span_id, count(*) AS leaves, count(*) FILTER (WHERE provenance = ${INFERRED}) AS inferred,
       count(*) FILTER (WHERE provenance = ${NO_EVIDENCE}) AS unevidenced
     FROM tool_args GROUP BY trace_id, call_span_id)
   SELECT c.*, coalesce(c.run_id, c.trace_id) AS run_key, coalesce(l.leaves, 0) AS leaves, coalesce(l.inferred, 0) AS inferred,
     coalesce(l.unevidenced, 0) AS unevidenced
-  FROM tool_calls c LEFT JOIN leaves l ON l.trace_id = c.trace_id AND l.call_span_id = c.span_id`;
+  FROM (SELECT *, row_number() OVER (PARTITION BY trace_id, span_id) AS nth_on_span FROM tool_calls) c
+  LEFT JOIN leaves l ON l.trace_id = c.trace_id AND l.call_span_id = c.span_id AND c.nth_on_span = 1`;
 
 const TOTALS_SQL = `WITH per_call AS (${PER_CALL})
 SELECT count(DISTINCT run_key) AS runs, count(DISTINCT (trace_id, turn_span_id)) AS turns, count(*) AS tool_calls,

@@ -1,6 +1,13 @@
 import type { AnalysisResult } from '../types.js';
 import { xmlEscape as x } from './xml.js';
 
+/** Counts of other libraries' calls as suite properties (only when the traces held any): what a CI run could not check is in the report. */
+function foreignProperties({ stats }: AnalysisResult): string[] {
+  if (!stats.foreign_calls) return [];
+  const props = { foreign_calls: stats.foreign_calls, no_evidence_calls: stats.no_evidence_calls, unreadable_args_calls: stats.unreadable_args_calls };
+  return ['    <properties>', ...Object.entries(props).map(([k, v]) => `      <property name="argspan.${k}" value="${v}"/>`), '    </properties>'];
+}
+
 /** `--format junit`: one test case per rule that ran; a failing case lists that rule's findings. */
 export function junitReport(result: AnalysisResult): string {
   const skipped = new Map(result.stats.rules_skipped.map((s) => [s.rule, s.reason]));
@@ -18,6 +25,7 @@ export function junitReport(result: AnalysisResult): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="argspan analyze" ${suite}>`,
     `  <testsuite name="argspan analyze" ${suite}>`,
+    ...foreignProperties(result),
     ...cases,
     '  </testsuite>',
     '</testsuites>',

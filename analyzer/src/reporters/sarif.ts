@@ -26,6 +26,10 @@ export function sarifReport(result: AnalysisResult): string {
             })),
           },
         },
+        // Counts of other libraries' calls (only when the traces held any): what the run could not check.
+        ...(result.stats.foreign_calls
+          ? { properties: { foreign_calls: result.stats.foreign_calls, no_evidence_calls: result.stats.no_evidence_calls, unreadable_args_calls: result.stats.unreadable_args_calls } }
+          : {}),
         results: result.findings.map((f) => ({
           ruleId: f.rule,
           ...(index.has(f.rule) ? { ruleIndex: index.get(f.rule) } : {}),

@@ -32,7 +32,10 @@ export function tableReport(result: AnalysisResult): string {
   if (stats.suppressed) lines.push(`${stats.suppressed} finding(s) suppressed by the baseline.`);
   if (stats.foreign_calls) {
     const none = stats.no_evidence_calls ? `; ${stats.no_evidence_calls} in traces without the user's words, so guesses cannot be told from the user's values there` : '';
-    lines.push(`Read ${stats.foreign_calls} tool call(s) from other libraries' traces${none}.`);
+    const unread = stats.unreadable_args_calls
+      ? `; ${stats.unreadable_args_calls} without readable arguments (not recorded, cut off or not JSON), so nothing in them was checked`
+      : '';
+    lines.push(`Read ${stats.foreign_calls} tool call(s) from other libraries' traces${none}${unread}.`);
   }
   if (stats.skipped.length) {
     lines.push(`Skipped ${stats.skipped.length} unreadable line(s) or file(s):`);

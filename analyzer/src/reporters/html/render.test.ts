@@ -46,7 +46,7 @@ function result(findings: Finding[], withOverview = true): AnalysisResult {
   return {
     findings,
     rules: loadRules(),
-    stats: { files: 1, spans: 10, duplicate_spans: 0, malformed_lines: 0, skipped: [{ file: '<f>.jsonl', line: 2, reason: 'not valid JSON' }], rules_run: 20, rules_skipped: [], suppressed: 0, foreign_calls: 0, no_evidence_calls: 0, time_ms: 5 },
+    stats: { files: 1, spans: 10, duplicate_spans: 0, malformed_lines: 0, skipped: [{ file: '<f>.jsonl', line: 2, reason: 'not valid JSON' }], rules_run: 20, rules_skipped: [], suppressed: 0, foreign_calls: 0, no_evidence_calls: 0, unreadable_args_calls: 0, time_ms: 5 },
     ...(withOverview ? { overview: overview() } : {}),
   };
 }

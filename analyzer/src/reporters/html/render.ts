@@ -69,7 +69,12 @@ ${select('emitter', 'emitter', values((f) => emitterOf(f, emitters)))}
     ...(stats.skipped.length ? [`${stats.skipped.length} unreadable line(s) or file(s) were skipped and not analysed (<code>--allow-partial</code>): ${stats.skipped.slice(0, 20).map((p) => `<code>${html(p.file)}${p.line !== undefined ? `:${p.line}` : ''}</code> ${html(p.reason)}`).join('; ')}${stats.skipped.length > 20 ? '; …' : ''}.`] : []),
     ...stats.rules_skipped.map((r) => `Rule <code>${html(r.rule)}</code> not run: ${html(r.reason)}.`),
     ...(stats.suppressed ? [`${stats.suppressed} finding(s) suppressed by the baseline.`] : []),
-    ...(stats.foreign_calls ? [`${stats.foreign_calls} tool call(s) read from other libraries' traces${stats.no_evidence_calls ? `, ${stats.no_evidence_calls} of them in traces without the user's words` : ''}.`] : []),
+    ...(stats.foreign_calls
+      ? [
+          `${stats.foreign_calls} tool call(s) read from other libraries' traces${stats.no_evidence_calls ? `, ${stats.no_evidence_calls} of them in traces without the user's words` : ''}` +
+            `${stats.unreadable_args_calls ? `; ${stats.unreadable_args_calls} without readable arguments (not recorded, cut off or not JSON), so nothing in them was checked` : ''}.`,
+        ]
+      : []),
   ];
   const libraries = assets.libraries.map((l) => `<script data-library="${html(`${l.name}@${l.version}`)}">${l.code}</script>`).join('\n');
   const credits = assets.libraries.map((l) => `${html(l.name)} ${html(l.version)} (${html(l.licence)})`).join(', ');

@@ -1,0 +1,161 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyzeBin, parseJson, query } from './analyze-helpers.js';
+import { layeredTokyoTrace } from './support/layered-trace.js';
+
+/**
+ * `argspan analyze` as a platform team tries it on traces other libraries wrote: the real fixtures
+ * of `fixtures/traces/foreign/`, and the other exports such teams have at hand.
+ */
+const FOREIGN = 'fixtures/traces/foreign';
+const tmp = () => mkdtempSync(join(tmpdir(), 'argspan-foreign-audit-'));
+
+describe('argspan analyze on exports that are not trace files', () => {
+  // Langfuse's public API (`GET /api/public/traces`, `/observations`) answers `{"data":[…],"meta":{…}}`,
+  // and Phoenix's REST API (`GET /v1/projects/{id}/spans/otlpv1`) `{"data":[span…],"next_cursor":…}`:
+  // Jaeger's top-level "data", but no Jaeger traces in it.
+  const answers = {
+    'phoenix spans/otlpv1': { data: [{ trace_id: '0123456789abcdef0123456789abcdef', span_id: '0123456789abcdef', name: 'read_file', kind: 'SPAN_KIND_INTERNAL',
+      attributes: [{ key: 'input.value', value: { string_value: '{"path": "/app/.env"}' } }, { key: 'openinference.span.kind', value: { string_value: 'TOOL' } }] }], next_cursor: null },
+    'langfuse traces': { data: [{ id: 'a1b2c3', timestamp: '2026-11-30T10:00:00.000Z', name: 'agent-run', input: { messages: [{ role: 'user', content: 'Book it' }] }, observations: ['obs-1'], scores: [] }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } },
+    'langfuse observations': { data: [{ id: 'obs-1', traceId: 'a1b2c3', type: 'TOOL', name: 'read_file', startTime: '2026-11-30T10:00:01.000Z', input: { path: '/app/.env' }, output: 'ok' }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } },
+  };
+  it.each(Object.entries(answers))('an API answer (%s) is refused naming the file (exit 2), never reported clean', (name, doc) => {
+    const file = join(tmp(), `${name.replace(/\W/g, '-')}.json`);
+    writeFileSync(file, JSON.stringify(doc));
+    for (const format of ['table', 'json']) {
+      const run = analyzeBin(file, '--format', format);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain(`${file}:1: JSON of another shape`);
+      expect(run.stderr).toContain('Jaeger traces');
+      expect(run.stderr).not.toContain('.env');
+    }
+  });
+
+  it('a LangSmith run list (a JSON array) is refused as a JSON array, not called "not JSON"', () => {
+    const file = join(tmp(), 'langsmith-runs.json');
+    writeFileSync(file, JSON.stringify([{ id: '9f1c', name: 'read_file', run_type: 'tool', inputs: { path: '/app/.env' }, outputs: { output: 'ok' }, trace_id: '9f1c' }]));
+    const run = analyzeBin(file);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`${file}:1: a JSON array: expected a JSON object`);
+    expect(run.stderr).not.toContain('.env');
+  });
+});
+
+describe('argspan analyze on OTLP JSON from before OTLP 1.0', () => {
+  // Older SDKs, collectors and Jaeger/Tempo exports nest spans under "instrumentationLibrarySpans".
+  const span = { traceId: '0123456789abcdef0123456789abcdef', spanId: '0123456789abcdef', name: 'execute_tool read_file', startTimeUnixNano: '1', endTimeUnixNano: '2',
+    attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } }, { key: 'gen_ai.tool.name', value: { stringValue: 'read_file' } },
+      { key: 'gen_ai.tool.call.arguments', value: { stringValue: '{"path":"/app/.env"}' } }] };
+  const doc = { resourceSpans: [{ resource: { attributes: [] }, instrumentationLibrarySpans: [{ instrumentationLibrary: { name: 'old-sdk' }, spans: [span] }] }] };
+  it.each([
+    ['lines', `${JSON.stringify(doc)}\n`],
+    ['document', JSON.stringify(doc, null, 2)],
+  ])('%s: refused naming the file (exit 2), never reported clean with 0 spans', (_shape, text) => {
+    const file = join(tmp(), 'pre-1.0.json');
+    writeFileSync(file, text);
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`${file}:1: OTLP JSON from before OTLP 1.0 ("instrumentationLibrarySpans"): not supported`);
+  });
+});
+
+describe('argspan analyze: counts over other libraries\' calls', () => {
+  it('the HTML summary and the run summary count each argument once when one model span proposes several calls', async () => {
+    const dir = tmp();
+    const html = join(dir, 'report.html');
+    const parquet = join(dir, 'tables');
+    // The two model-only fixtures each hold one model span that asks for two tools.
+    const files = [`${FOREIGN}/openinference-anthropic-timezone-model-only.json`, `${FOREIGN}/genai-openllmetry-anthropic-timezone-model-only.json`];
+    const run = analyzeBin(...files, '--format', 'json', '--reports', '--html', html, '--export-parquet', parquet);
+    expect(run.code).toBe(1);
+    const [truth] = await query(undefined, `SELECT count(*)::INTEGER AS arguments, count(*) FILTER (WHERE provenance = 'model_inferred')::INTEGER AS inferred,
+      (SELECT count(*)::INTEGER FROM read_parquet('${join(parquet, 'tool_calls.parquet')}')) AS calls
+      FROM read_parquet('${join(parquet, 'tool_args.parquet')}')`);
+    expect(truth).toEqual({ arguments: 5, inferred: 5, calls: 4 });
+    const summary = parseJson(run).findings.filter((f) => f.rule === 'report_run_summary').map((f) => f.message);
+    expect(summary).toEqual([`Run (no run id): ${truth!.calls} tool call(s), ${truth!.arguments} argument(s), ${truth!.inferred} model-inferred, 0 held, 0 denied, 0 remote.`]);
+    const cards = readFileSync(html, 'utf8');
+    expect(cards).toContain(`<div><b>${truth!.calls}</b>tool calls</div><div><b>${truth!.arguments}</b>arguments</div><div><b>${truth!.inferred}</b>model-inferred</div>`);
+  });
+});
+
+describe('argspan analyze: calls whose arguments could not be read are counted in every report', () => {
+  // GenAI-convention tool spans: argument capture is opt-in, and an attribute length limit cuts blobs.
+  const toolSpan = (spanId: string, args?: string) => ({
+    traceId: '0123456789abcdef0123456789abcdef', spanId, name: 'execute_tool write_file', startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000100000000',
+    attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } }, { key: 'gen_ai.tool.name', value: { stringValue: 'write_file' } },
+      { key: 'gen_ai.tool.call.id', value: { stringValue: `call_${spanId}` } },
+      ...(args === undefined ? [] : [{ key: 'gen_ai.tool.call.arguments', value: { stringValue: args } }])],
+  });
+  const doc = { resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'agent-framework' }, spans: [
+    toolSpan('00000000000000a1'), toolSpan('00000000000000a2', '{"path": "/app/notes.txt", "content": "first lines of a lo'), toolSpan('00000000000000a3', '{"path": "/app/notes.txt"}')] }] }] };
+
+  it('json, table, sarif, junit and html say how many calls were not checked', () => {
+    const file = join(tmp(), 'unreadable.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const json = analyzeBin(file, '--format', 'json');
+    expect(json.code).toBe(0);
+    expect(parseJson(json).stats).toMatchObject({ foreign_calls: 3, no_evidence_calls: 3, unreadable_args_calls: 2 });
+    const table = analyzeBin(file);
+    expect(table.stdout).toContain("Read 3 tool call(s) from other libraries' traces; 3 in traces without the user's words, so guesses cannot be told from the user's values there; 2 without readable arguments (not recorded, cut off or not JSON), so nothing in them was checked.");
+    const sarif = JSON.parse(analyzeBin(file, '--format', 'sarif').stdout) as { runs: { properties?: Record<string, number> }[] };
+    expect(sarif.runs[0]!.properties).toEqual({ foreign_calls: 3, no_evidence_calls: 3, unreadable_args_calls: 2 });
+    const junit = analyzeBin(file, '--format', 'junit').stdout;
+    expect(junit).toContain('<property name="argspan.unreadable_args_calls" value="2"/>');
+    expect(analyzeBin(file, '--format', 'html').stdout).toContain('2 without readable arguments (not recorded, cut off or not JSON), so nothing in them was checked');
+  });
+});
+
+describe('argspan analyze: findings on other libraries\' calls name the emitter', () => {
+  it('sensitive_arg_dispatched on a Vercel AI SDK call says who recorded it', () => {
+    const run = analyzeBin(`${FOREIGN}/derived/vercel-ai-dotenv-path.json`, '--format', 'json');
+    expect(run.code).toBe(1);
+    const [finding] = parseJson(run).findings.filter((f) => f.rule === 'sensitive_arg_dispatched');
+    expect(finding).toMatchObject({ tool: 'tool1', key: 'value' });
+    expect(finding!.message).toContain('(recorded by vercel-ai)');
+  });
+});
+
+describe('argspan analyze on argspan\'s own spans beside an LLM instrumentation\'s', () => {
+  /** argspan's own spans and a model span recording the same call (see `layeredTokyoTrace`), as a file. */
+  function layered(heldByGate: boolean, title?: string): string {
+    const file = join(tmp(), `layered-${heldByGate ? 'held' : 'ran'}.jsonl`);
+    writeFileSync(file, layeredTokyoTrace(heldByGate, title));
+    return file;
+  }
+
+  it('a call both recorded is reported once, from argspan\'s record', () => {
+    const run = analyzeBin(layered(false), '--format', 'json');
+    expect(run.code).toBe(1);
+    const out = parseJson(run);
+    const assumptions = out.findings.filter((f) => f.rule === 'assumption_span');
+    expect(assumptions.map((f) => f.key).sort()).toEqual(['attendee.email', 'timezone']);
+    expect(out.findings.filter((f) => f.message.includes('recorded by'))).toEqual([]);
+    expect(out.stats.foreign_calls).toBe(0);
+  });
+
+  it('a call argspan\'s gate held is not reported as run because the model asked for it', () => {
+    const run = analyzeBin(layered(true), '--format', 'json');
+    const out = parseJson(run);
+    expect(out.findings.filter((f) => f.rule === 'assumption_span')).toEqual([]);
+    expect(out.findings.filter((f) => f.rule === 'held_assumption').map((f) => f.key).sort()).toEqual(['attendee.email', 'timezone']);
+    expect(out.stats.foreign_calls).toBe(0);
+  });
+
+  it('a credential in the model\'s copy of such a call is still reported, by attribute, and never printed', () => {
+    // A GitHub-shaped canary made for these tests (not a credential), in a URL's password.
+    const canary = 'ghp_C4NARYlayeredTRACEc4naryL4YEREDtr4ce';
+    const run = analyzeBin(layered(false, `https://x:${canary}@github.com/org/repo`), '--format', 'json');
+    expect(run.code).toBe(1);
+    const out = parseJson(run);
+    expect(out.findings.filter((f) => f.rule === 'credential_in_attribute').map((f) => f.key)).toEqual(['gen_ai.output.messages']);
+    expect(out.stats.foreign_calls).toBe(0);
+    expect(run.stdout + run.stderr).not.toContain(canary);
+  });
+});
