@@ -1,5 +1,5 @@
 import { Emitter, LIST_INDEX_PATTERN } from '@argspan/conventions';
-import { UNREADABLE_ARGS_RULES_SQL, type ForeignLoadStats } from '../foreign/load-foreign.js';
+import { UNREADABLE_ARGS_RULES, type ForeignLoadStats } from '../foreign/load-foreign.js';
 import { ARG_FIELDS, KeyAndLabelNumbers, type RowBatch } from '../foreign/row-batch.js';
 import { CH_TABLES, createTableSql, type ChTable } from './argspan-tables.js';
 import type { ChSession } from './client.js';
@@ -210,7 +210,7 @@ export class ForeignRowsClickHouse {
     const notArgspan = `emitter <> ${chString(Emitter.ARGSPAN)}`;
     const [kept] = await this.session.all(
       `SELECT (SELECT count() FROM tool_calls WHERE ${notArgspan}) AS calls, (SELECT countIf(no_evidence) FROM tool_calls WHERE ${notArgspan}) AS no_evidence,
-        (SELECT count() FROM tool_args WHERE ${notArgspan} AND rule IN (${UNREADABLE_ARGS_RULES_SQL})) AS unreadable`,
+        (SELECT count() FROM tool_args WHERE ${notArgspan} AND rule IN (${UNREADABLE_ARGS_RULES.map(chString).join(', ')})) AS unreadable`,
       'counting other libraries\' calls',
     );
     this.stats.calls = Number(kept?.calls ?? 0);

@@ -31,8 +31,8 @@ export interface ForeignLoadStats {
   unreadableArgsCalls: number;
 }
 
-/** The rules of the one leaf a call whose arguments could not be read gets, as SQL. */
-export const UNREADABLE_ARGS_RULES_SQL = Object.values(ForeignArgumentRule).map(sqlString).join(', ');
+/** The rules of the one leaf a call whose arguments could not be read gets (each engine quotes them its way). */
+export const UNREADABLE_ARGS_RULES: readonly string[] = Object.values(ForeignArgumentRule);
 
 /** Spans of unfinished traces held at most while reading in file order (see `candidateTraces`). */
 const MAX_HELD_SPANS = 50_000;
@@ -71,7 +71,7 @@ export async function loadForeignCalls(db: Db, hashKey: Uint8Array, policy: Clas
     await phase(options.onPhase, 'foreign calls: tables', () => tables.finish());
     if (tables.stats.calls === 0) return { ...tables.stats, unreadableArgsCalls: 0 };
     // Such a call has exactly one leaf, with one of these rules.
-    const unreadable = await db.one(`SELECT count(*) AS n FROM tool_args WHERE emitter <> ${sqlString(Emitter.ARGSPAN)} AND rule IN (${UNREADABLE_ARGS_RULES_SQL})`);
+    const unreadable = await db.one(`SELECT count(*) AS n FROM tool_args WHERE emitter <> ${sqlString(Emitter.ARGSPAN)} AND rule IN (${UNREADABLE_ARGS_RULES.map(sqlString).join(', ')})`);
     return { ...tables.stats, unreadableArgsCalls: Number(unreadable.n) };
   } finally {
     tables.close();
