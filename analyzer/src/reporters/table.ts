@@ -32,9 +32,7 @@ export function tableReport(result: AnalysisResult): string {
   if (stats.suppressed) lines.push(`${stats.suppressed} finding(s) suppressed by the baseline.`);
   if (stats.foreign_calls) {
     const none = stats.no_evidence_calls ? `; ${stats.no_evidence_calls} in traces without the user's words, so guesses cannot be told from the user's values there` : '';
-    const unread = stats.unreadable_args_calls
-      ? `; ${stats.unreadable_args_calls} without readable arguments (not recorded, cut off or not JSON), so nothing in them was checked`
-      : '';
+    const unread = unreadableArgsClause(stats.unreadable_args_calls);
     lines.push(`Read ${stats.foreign_calls} tool call(s) from other libraries' traces${none}${unread}.`);
   }
   if (stats.skipped.length) {
@@ -43,4 +41,9 @@ export function tableReport(result: AnalysisResult): string {
   }
   for (const r of stats.rules_skipped) lines.push(`Rule ${r.rule} not run: ${r.reason}.`);
   return lines.join('\n') + '\n';
+}
+
+/** The clause both the table and the HTML report add about other libraries' calls whose arguments could not be read ('' for none). */
+export function unreadableArgsClause(calls: number): string {
+  return calls ? `; ${calls} without readable arguments (not recorded, cut off or not JSON), so nothing in them was checked` : '';
 }

@@ -5,6 +5,7 @@ import { chartData, severityCounts } from './chart-data.js';
 import { CLIENT_SCRIPT } from './client-script.js';
 import { html, jsonForScript } from './escape.js';
 import { emitterOf, renderFindingsTable } from './findings-table.js';
+import { unreadableArgsClause } from '../table.js';
 import { baselineSection, hopsSection, residencySection, runsSection, table, turnsSection } from './overview-sections.js';
 import { STYLES } from './styles.js';
 
@@ -72,7 +73,7 @@ ${select('emitter', 'emitter', values((f) => emitterOf(f, emitters)))}
     ...(stats.foreign_calls
       ? [
           `${stats.foreign_calls} tool call(s) read from other libraries' traces${stats.no_evidence_calls ? `, ${stats.no_evidence_calls} of them in traces without the user's words` : ''}` +
-            `${stats.unreadable_args_calls ? `; ${stats.unreadable_args_calls} without readable arguments (not recorded, cut off or not JSON), so nothing in them was checked` : ''}.`,
+            `${unreadableArgsClause(stats.unreadable_args_calls)}.`,
         ]
       : []),
   ];
