@@ -1,8 +1,10 @@
 import { Emitter, LIST_INDEX_PATTERN } from '@argspan/conventions';
 import { UNREADABLE_ARGS_RULES, type ForeignLoadStats } from '../foreign/load-foreign.js';
 import { ARG_FIELDS, KeyAndLabelNumbers, type RowBatch } from '../foreign/row-batch.js';
+import { RUN_ID_KEYS } from '../foreign/run-ids.js';
 import { CH_TABLES, createTableSql, type ChTable } from './argspan-tables.js';
 import type { ChSession } from './client.js';
+import type { TraceSource } from './source.js';
 import { chString } from './sql.js';
 import { TsvRows } from './tsv-rows.js';
 
@@ -68,20 +70,22 @@ const AS_WRITTEN = "SETTINGS query_plan_join_swap_table = 'false'";
 const CALLS_ALL = `
   SELECT c.call_no AS call_no, t.trace_id AS trace_id, c.span_id AS span_id, n.str AS name, c.start_ns AS start_ns, c.end_ns AS end_ns,
     c.turn_span_id AS turn_span_id, tl.str AS tool, c.call_id AS call_id, e.str AS emitter, r.str AS residency, c.args_count AS args_count,
-    c.args_bytes AS args_bytes, s.str AS call_source, c.no_evidence AS no_evidence,
+    c.args_bytes AS args_bytes, s.str AS call_source, c.no_evidence AS no_evidence, coalesce(own.run_id, whole.run_id) AS run_id,
     c.call_id IS NOT NULL AND (t.trace_id, assumeNotNull(c.call_id)) IN (SELECT trace_id, assumeNotNull(call_id) FROM tool_calls
       WHERE emitter = ${chString(Emitter.ARGSPAN)} AND call_id IS NOT NULL) AS argspan_recorded
   FROM foreign_calls c JOIN foreign_traces t ON t.trace_no = c.trace_no
     JOIN foreign_strings n ON n.str_no = c.name_no JOIN foreign_strings tl ON tl.str_no = c.tool_no JOIN foreign_strings e ON e.str_no = c.emitter_no
-    JOIN foreign_strings r ON r.str_no = c.residency_no JOIN foreign_strings s ON s.str_no = c.source_no`;
+    JOIN foreign_strings r ON r.str_no = c.residency_no JOIN foreign_strings s ON s.str_no = c.source_no
+    LEFT JOIN foreign_span_runs own ON own.trace_id = t.trace_id AND own.span_id = c.span_id
+    LEFT JOIN foreign_trace_runs whole ON whole.trace_id = t.trace_id`;
 const CALLS_RESOLVED = `SELECT * FROM (${CALLS_ALL}) WHERE NOT argspan_recorded`;
 
 const BUILD_STEPS: { table: string; sql: string }[] = [
   {
     table: CH_TABLES.tool_calls.table,
-    sql: `INSERT INTO tool_calls (trace_id, span_id, turn_span_id, name, start_ns, end_ns, operation, tool, call_id, emitter, residency, args_count,
+    sql: `INSERT INTO tool_calls (trace_id, span_id, turn_span_id, name, start_ns, end_ns, operation, tool, call_id, run_id, emitter, residency, args_count,
         args_bytes, call_source, no_evidence, went_remote, left_machine, stopped_by_gate, dispatched)
-      SELECT trace_id, span_id, turn_span_id, name, start_ns, end_ns, 'execute_tool', tool, call_id, emitter, residency, args_count,
+      SELECT trace_id, span_id, turn_span_id, name, start_ns, end_ns, 'execute_tool', tool, call_id, run_id, emitter, residency, args_count,
         args_bytes, call_source, no_evidence, false, false, false, true
       FROM (${CALLS_RESOLVED})
       ${AS_WRITTEN}`,
@@ -91,11 +95,11 @@ const BUILD_STEPS: { table: string; sql: string }[] = [
     // are the hash tables; the argument rows stream past them.
     table: CH_TABLES.tool_args.table,
     sql: `INSERT INTO tool_args (trace_id, span_id, call_span_id, key, leaf, provenance, residency, rule, value_hash, bytes, denylisted,
-        tool, call_id, turn_span_id, emitter, gate_hit_key, has_excerpt, dispatched, went_remote, left_machine)
+        tool, call_id, run_id, turn_span_id, emitter, gate_hit_key, has_excerpt, dispatched, went_remote, left_machine)
       SELECT c.trace_id, c.span_id, c.span_id, k.key, k.leaf, l.provenance, l.residency, l.rule, toString(a.value_hash), toInt64(a.bytes), l.denylisted,
-        c.tool, c.call_id, c.turn_span_id, c.emitter, concat(c.tool, '.', k.key_without_indices), false, true, false, false
+        c.tool, c.call_id, c.run_id, c.turn_span_id, c.emitter, concat(c.tool, '.', k.key_without_indices), false, true, false, false
       FROM foreign_args a
-        JOIN (SELECT call_no, trace_id, span_id, tool, call_id, turn_span_id, emitter FROM (${CALLS_RESOLVED})) c ON c.call_no = a.call_no
+        JOIN (SELECT call_no, trace_id, span_id, tool, call_id, run_id, turn_span_id, emitter FROM (${CALLS_RESOLVED})) c ON c.call_no = a.call_no
         JOIN (SELECT key_no, key, leaf, replaceRegexpAll(key, ${chString(LIST_INDEX_PATTERN)}, '') AS key_without_indices FROM foreign_arg_keys) k ON k.key_no = a.key_no
         JOIN foreign_arg_labels l ON l.label_no = a.label_no
       ${AS_WRITTEN}`,
@@ -111,6 +115,31 @@ const BUILD_STEPS: { table: string; sql: string }[] = [
       ${AS_WRITTEN}`,
   },
 ];
+
+/** The tables of run ids {@link runIdSteps} makes (dropped with the narrow tables). */
+const RUN_ID_TABLES = ['foreign_named_runs', 'foreign_span_runs', 'foreign_trace_runs'] as const;
+
+/**
+ * The run ids (see {@link RUN_ID_KEYS}) the spans of the foreign traces name, as DuckDB's
+ * `ForeignRowTables` reads them: `foreign_span_runs`, a row per span that names one, and
+ * `foreign_trace_runs`, a row per trace whose spans agree on one.
+ */
+function runIdSteps(src: TraceSource): string[] {
+  const keys = RUN_ID_KEYS.map((k, rank) => `(${rank}, ${chString(k)})`).join(', ');
+  return [
+    `CREATE TEMPORARY TABLE foreign_named_runs ENGINE = Memory AS
+      SELECT TraceId AS trace_id, SpanId AS span_id, k.1 AS rank, SpanAttributes[k.2] AS run_id
+      FROM ${src.table} ARRAY JOIN [${keys}] AS k
+      WHERE ${src.where} AND TraceId GLOBAL IN (SELECT trace_id FROM foreign_traces)
+        AND hasAny(mapKeys(SpanAttributes), [${RUN_ID_KEYS.map(chString).join(', ')}]) AND SpanAttributes[k.2] != ''`,
+    `CREATE TEMPORARY TABLE foreign_span_runs ENGINE = Memory AS
+      SELECT trace_id, span_id, toNullable(argMin(run_id, rank)) AS run_id FROM foreign_named_runs GROUP BY trace_id, span_id`,
+    `CREATE TEMPORARY TABLE foreign_trace_runs ENGINE = Memory AS
+      SELECT trace_id, toNullable(argMin(run_id, rank)) AS run_id
+      FROM (SELECT trace_id, rank, any(run_id) AS run_id FROM foreign_named_runs GROUP BY trace_id, rank HAVING uniqExact(run_id) = 1)
+      GROUP BY trace_id`,
+  ];
+}
 
 /** Rows of a narrow table gathered before they are inserted (about 3 MB of argument rows). */
 const INSERT_ROWS = 50_000;
@@ -200,12 +229,13 @@ export class ForeignRowsClickHouse {
     }
   }
 
-  /** Insert what is left and build the rules' tables from the narrow ones. */
-  async finish(): Promise<void> {
+  /** Insert what is left and build the rules' tables from the narrow ones (`src`: the traces the calls were read from, for their run ids). */
+  async finish(src: TraceSource): Promise<void> {
     this.insert(1);
     await this.queue;
     if (this.failure) throw this.failure.err;
     if (this.stats.calls === 0 && this.traces === 0) return;
+    for (const sql of runIdSteps(src)) await this.session.run(sql, 'reading the runs of other libraries\' calls');
     for (const step of BUILD_STEPS) await this.session.run(step.sql, `adding other libraries' calls to ${step.table}`);
     const notArgspan = `emitter <> ${chString(Emitter.ARGSPAN)}`;
     const [kept] = await this.session.all(
@@ -221,7 +251,7 @@ export class ForeignRowsClickHouse {
   /** Drop the narrow tables once nothing queued is running (after {@link finish}, or after a failure: a caller's session keeps nothing of the run). */
   async drop(): Promise<void> {
     await this.queue;
-    for (const t of Object.values(NARROW_TABLES)) await this.session.run(`DROP TEMPORARY TABLE IF EXISTS ${t.table}`, `dropping ${t.table}`);
+    for (const table of [...Object.values(NARROW_TABLES).map((t) => t.table), ...RUN_ID_TABLES]) await this.session.run(`DROP TEMPORARY TABLE IF EXISTS ${table}`, `dropping ${table}`);
   }
 
   private stringNo(text: string): number {

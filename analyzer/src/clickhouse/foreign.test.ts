@@ -22,7 +22,7 @@ import { openSource } from './source.js';
 const work = mkdtempSync(join(tmpdir(), 'argspan-ch-foreign-'));
 const file = join(work, 'foreign.jsonl');
 const hashKey = new Uint8Array(32).fill(7);
-const COLUMNS = `trace_id, span_id, "key", leaf, provenance, residency, rule, value_hash, bytes::VARCHAR AS bytes, denylisted, tool, call_id, emitter`;
+const COLUMNS = `trace_id, span_id, "key", leaf, provenance, residency, rule, value_hash, bytes::VARCHAR AS bytes, denylisted, tool, call_id, run_id, emitter`;
 let client: ClickHouseClient;
 let duckRows: unknown[];
 
@@ -71,6 +71,9 @@ async function clickHouseRows(threads: number, spansPerBucket?: number): Promise
 describe('other libraries\' calls in ClickHouse', () => {
   it('writes the same argument rows as DuckDB, inline and in worker threads, in one pass or several', async () => {
     expect(duckRows.length).toBeGreaterThan(10_000);
+    // Runs named on the call's own span (OpenInference's session.id) and only on the trace's root (the GenAI conversation id); none in Vercel's.
+    const runs = (emitter: string) => new Set((duckRows as { emitter: string; run_id: string | null }[]).filter((r) => r.emitter === emitter).map((r) => r.run_id === null));
+    expect([runs('openinference'), runs('genai-semconv'), runs('vercel-ai')]).toEqual([new Set([false]), new Set([false]), new Set([true])]);
     const normal = (rows: unknown[]) => rows.map((r) => JSON.stringify(Object.values(r as object)));
     const want = normal(duckRows).sort();
     expect(normal(await clickHouseRows(1)).sort()).toEqual(want);

@@ -74,7 +74,7 @@ export async function loadForeignCallsClickHouse(
       }
     }
     await classifier.flush();
-    await rows.finish();
+    await rows.finish(src);
   } finally {
     await classifier.close();
     await rows.drop().catch(() => undefined);

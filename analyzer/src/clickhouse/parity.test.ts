@@ -88,11 +88,42 @@ describe('other libraries\' traces', () => {
     'real traces of eight emitters': readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f)),
     'derived traces (Phoenix export, planted token, .env path)': readdirSync(join(dir, 'derived')).filter((f) => f.endsWith('.json')).map((f) => join(dir, 'derived', f)),
   };
-  it.each(Object.entries(sets))('%s: same calls, same findings', async (_name, files) => {
-    const { duck, ch } = await bothEngines(files, false);
+  it.each(Object.entries(sets))('%s: same calls, same findings, same runs', async (_name, files) => {
+    const { duck, ch } = await bothEngines(files, true);
     expect(ch.stats.foreign_calls).toBeGreaterThan(0);
     expect(ch.findings).toEqual(duck.findings.map(portable));
     expect([ch.stats.foreign_calls, ch.stats.no_evidence_calls, ch.stats.unreadable_args_calls]).toEqual([duck.stats.foreign_calls, duck.stats.no_evidence_calls, duck.stats.unreadable_args_calls]);
+  });
+});
+
+describe('the run of another library\'s call', () => {
+  // A run is named by the call's own span, else by the first key (argspan's run, the GenAI
+  // conversation, a session) on whose value every span of the trace agrees.
+  const span = (traceId: string, spanId: string, attrs: Record<string, string>, tool?: string) => ({
+    traceId, spanId, name: tool ? `execute_tool ${tool}` : 'invoke_agent', startTimeUnixNano: `1700000000${spanId.slice(-2)}0000000`, endTimeUnixNano: `1700000000${spanId.slice(-2)}5000000`,
+    attributes: Object.entries({ ...attrs, ...(tool ? { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool, 'gen_ai.tool.call.id': `call_${spanId}`, 'gen_ai.tool.call.arguments': '{"path":"notes.txt"}' } : {}) })
+      .map(([key, v]) => ({ key, value: { stringValue: v } })),
+  });
+  const a = 'a'.repeat(32);
+  const b = 'b'.repeat(32);
+  const doc = { resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'agent-framework' }, spans: [
+    span(a, 'a000000000000001', { 'session.id': 'session-1' }),
+    span(a, 'a000000000000002', { 'gen_ai.conversation.id': 'conversation-1', 'session.id': 'session-1' }),
+    span(a, 'a000000000000003', {}, 'read_file'),
+    span(a, 'a000000000000004', { 'session.id': 'session-2' }, 'write_file'),
+    span(b, 'b000000000000001', { 'gen_ai.conversation.id': 'conversation-x' }),
+    span(b, 'b000000000000002', { 'gen_ai.conversation.id': 'conversation-y' }),
+    span(b, 'b000000000000003', {}, 'read_file'),
+  ] }] }] };
+
+  it('is its own span\'s, else the one its trace agrees on, else none (a run per trace) — in both engines', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-runs-')), 'runs.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const { duck, ch } = await bothEngines([file], true);
+    const runs = (r: AnalysisResult) => r.findings.filter((f) => f.rule === 'report_run_summary').map((f) => f.message.replace(/: .*/, '')).sort();
+    // session.id disagrees in trace a (session-1, session-2): the conversation names read_file's run.
+    expect(runs(duck)).toEqual(['Run (no run id) of trace ' + b, 'Run conversation-1', 'Run session-2']);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
   });
 });
 

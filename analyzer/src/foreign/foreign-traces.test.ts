@@ -18,6 +18,8 @@ interface Expected {
   noEvidence?: number;
   /** `rule tool key` of every finding. */
   findings: string[];
+  /** The run every call is grouped under: the conversation or session id the trace names (none: null). */
+  run?: string;
 }
 
 const EXPECTED: Record<string, Expected> = {
@@ -34,23 +36,23 @@ const EXPECTED: Record<string, Expected> = {
     calls: ['openinference get_time model-output', 'openinference get_weather model-output'],
     findings: ['assumption_span get_time timezone'],
   },
-  'openinference-claude-agent-sdk-bash.json': { calls: ['openinference Bash tool-span'], findings: [] },
-  'openinference-google-adk-weather.json': { calls: ['google-adk get_weather tool-span'], findings: [] },
+  'openinference-claude-agent-sdk-bash.json': { calls: ['openinference Bash tool-span'], findings: [], run: '493eec35-215c-4b7b-a7e3-94cce106a7f5' },
+  'openinference-google-adk-weather.json': { calls: ['google-adk get_weather tool-span'], findings: [], run: '4a5b6c7d' },
   'openllmetry-decorators-workflow-task.json': { calls: [], findings: [] },
   'openllmetry-openai-agents-weather.json': { calls: ['openllmetry get_weather tool-span'], findings: [] },
-  'pydantic-ai-v2-format-my-ret.json': { calls: ['pydantic-ai my_ret tool-span'], findings: [] },
-  'pydantic-ai-v5-format-my-ret.json': { calls: ['genai-semconv my_ret tool-span'], findings: [] },
+  'pydantic-ai-v2-format-my-ret.json': { calls: ['pydantic-ai my_ret tool-span'], findings: [], run: '3f1d2c4e-9a7b-4c1e-8d2f-5b6a7c8d9e0f' },
+  'pydantic-ai-v5-format-my-ret.json': { calls: ['genai-semconv my_ret tool-span'], findings: [], run: '3f1d2c4e-9a7b-4c1e-8d2f-5b6a7c8d9e0f' },
   'vercel-ai-legacy-otel-v7-streamtext-tool.json': { calls: ['vercel-ai tool1 tool-span'], findings: [] },
   'vercel-ai-legacy-v4-streamtext-tool.json': { calls: ['vercel-ai tool1 tool-span'], findings: [] },
   'derived/vercel-ai-dotenv-path.json': { calls: ['vercel-ai tool1 tool-span'], findings: ['sensitive_arg_dispatched tool1 value'] },
   // Phoenix's "Download → OTLP JSON" of the ADK trace: snake_case field names, no resource or scope.
-  'derived/phoenix-export-google-adk-weather.json': { calls: ['google-adk get_weather tool-span'], findings: [] },
-  'derived/openinference-token-in-input.json': { calls: ['openinference Bash tool-span'], findings: ['credential_in_attribute Bash command'] },
+  'derived/phoenix-export-google-adk-weather.json': { calls: ['google-adk get_weather tool-span'], findings: [], run: '4a5b6c7d' },
+  'derived/openinference-token-in-input.json': { calls: ['openinference Bash tool-span'], findings: ['credential_in_attribute Bash command'], run: '493eec35-215c-4b7b-a7e3-94cce106a7f5' },
 };
 
 const work = mkdtempSync(join(tmpdir(), 'argspan-foreign-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-const results = new Map<string, { result: AnalysisResult; calls: string[] }>();
+const results = new Map<string, { result: AnalysisResult; calls: string[]; runs: (string | null)[] }>();
 
 beforeAll(async () => {
   for (const [i, file] of Object.keys(EXPECTED).entries()) {
@@ -58,8 +60,8 @@ beforeAll(async () => {
     const result = await analyze({ paths: [join(DIR, file)], dbPath });
     const db = await Db.open(dbPath);
     try {
-      const rows = await db.all(`SELECT emitter || ' ' || tool || ' ' || call_source AS c FROM tool_calls ORDER BY c`);
-      results.set(file, { result, calls: rows.map((r) => String(r.c)) });
+      const rows = await db.all(`SELECT emitter || ' ' || tool || ' ' || call_source AS c, run_id FROM tool_calls ORDER BY c`);
+      results.set(file, { result, calls: rows.map((r) => String(r.c)), runs: rows.map((r) => (r.run_id === null ? null : String(r.run_id))) });
     } finally {
       db.close();
     }
@@ -74,6 +76,7 @@ describe.each(Object.keys(EXPECTED))('foreign trace %s', (file) => {
     expect(got.result.stats.foreign_calls).toBe(want.calls.length);
     expect(got.result.stats.no_evidence_calls).toBe(want.noEvidence ?? 0);
     expect(got.result.findings.map((f) => `${f.rule} ${f.tool} ${f.key}`).sort()).toEqual([...want.findings].sort());
+    expect(got.runs).toEqual(want.calls.map(() => want.run ?? null));
   });
 });
 

@@ -18,6 +18,7 @@ import { Emitter } from '@argspan/conventions';
 import type { Db } from '../db.js';
 import { sqlString } from '../load/duckdb-types.js';
 import { ARG_FIELDS, KeyAndLabelNumbers, type RowBatch } from './row-batch.js';
+import { RUN_ID_KEYS } from './run-ids.js';
 
 /**
  * Where other libraries' calls are kept. Their argument leaves are many (13 per call in typical
@@ -37,6 +38,25 @@ CREATE TABLE foreign_arg_keys (key_no INTEGER, "key" VARCHAR, leaf VARCHAR);
 CREATE TABLE foreign_arg_labels (label_no INTEGER, provenance VARCHAR, residency VARCHAR, rule VARCHAR, denylisted BOOLEAN);
 CREATE TABLE foreign_strings (str_no INTEGER, str VARCHAR);
 CREATE TABLE foreign_blobs (trace_no INTEGER, span_id VARCHAR, attribute_no INTEGER, call_span_id VARCHAR);`;
+
+/**
+ * The run ids (see {@link RUN_ID_KEYS}) the spans of the foreign traces name: a row per span that
+ * names one (`span_id` set), and a row per trace whose spans agree on one (`span_id` NULL).
+ */
+const RUN_IDS_SQL = `
+CREATE TEMP TABLE foreign_run_ids AS
+  WITH named AS (
+    SELECT s.trace_id, s.span_id, k.rank, nullif(s.attr_str[list_position(s.attr_keys, k."key")], '') AS run_id
+    FROM (SELECT trace_id, span_id, attr_keys, attr_str FROM span_structs
+        WHERE list_has_any(attr_keys, [${RUN_ID_KEYS.map(sqlString).join(', ')}]) AND trace_id IN (SELECT trace_id FROM foreign_traces)) s,
+      (VALUES ${RUN_ID_KEYS.map((k, rank) => `(${rank}, ${sqlString(k)})`).join(', ')}) k(rank, "key")
+    WHERE list_contains(s.attr_keys, k."key")
+  )
+  SELECT trace_id, span_id, arg_min(run_id, rank) AS run_id FROM named WHERE run_id IS NOT NULL GROUP BY trace_id, span_id
+  UNION ALL
+  SELECT trace_id, NULL, arg_min(run_id, rank) FROM (
+    SELECT trace_id, rank, any_value(run_id) AS run_id FROM named WHERE run_id IS NOT NULL GROUP BY trace_id, rank HAVING count(DISTINCT run_id) = 1)
+  GROUP BY trace_id`;
 
 /**
  * Writes classified rows through a connection of its own (a write on the connection that streams
@@ -135,20 +155,23 @@ export class ForeignRowTables {
         FROM foreign_blobs b JOIN foreign_traces t USING (trace_no) JOIN foreign_strings a ON a.str_no = b.attribute_no;
       DROP TABLE foreign_blobs;`);
     if (this.stats.calls === 0) return;
-    await this.db.run(`
+    await this.db.run(`${RUN_IDS_SQL};
       CREATE TABLE foreign_calls_resolved AS
         SELECT f.call_no, t.trace_id, f.span_id, n.str AS "name", f.end_ns, f.file_id, f.turn_span_id, tl.str AS tool, f.call_id, e.str AS emitter,
-          r.str AS residency, f.args_count, f.args_bytes, s.str AS call_source, f.no_evidence, f.start_ns
+          r.str AS residency, f.args_count, f.args_bytes, s.str AS call_source, f.no_evidence, f.start_ns, coalesce(own.run_id, whole.run_id) AS run_id
         FROM foreign_calls f JOIN foreign_traces t USING (trace_no)
           JOIN foreign_strings n ON n.str_no = f.name_no JOIN foreign_strings tl ON tl.str_no = f.tool_no JOIN foreign_strings e ON e.str_no = f.emitter_no
-          JOIN foreign_strings r ON r.str_no = f.residency_no JOIN foreign_strings s ON s.str_no = f.source_no;
+          JOIN foreign_strings r ON r.str_no = f.residency_no JOIN foreign_strings s ON s.str_no = f.source_no
+          LEFT JOIN foreign_run_ids own ON own.trace_id = t.trace_id AND own.span_id = f.span_id
+          LEFT JOIN foreign_run_ids whole ON whole.trace_id = t.trace_id AND whole.span_id IS NULL;
+      DROP TABLE foreign_run_ids;
       DROP TABLE foreign_calls;
       DROP TABLE foreign_strings;
       ALTER TABLE foreign_calls_resolved RENAME TO foreign_calls;`);
     await this.dropArgspanRecorded();
     await this.db.run(`
       INSERT INTO tool_calls BY NAME
-        SELECT trace_id, span_id, turn_span_id, "name", start_ns, end_ns, file_id, 'execute_tool' AS operation, tool, call_id,
+        SELECT trace_id, span_id, turn_span_id, "name", start_ns, end_ns, file_id, 'execute_tool' AS operation, tool, call_id, run_id,
           emitter, residency, args_count, args_bytes, call_source, no_evidence,
           false AS went_remote, false AS left_machine, false AS stopped_by_gate, true AS dispatched
         FROM foreign_calls;
@@ -158,7 +181,7 @@ export class ForeignRowTables {
         UNION ALL BY NAME
         SELECT c.trace_id, c.span_id, c.span_id AS call_span_id, k."key", k.leaf, l.provenance, l.residency, l.rule,
           printf('%08x%08x%08x%08x', a.h0, a.h1, a.h2, a.h3) AS value_hash, a.bytes::BIGINT AS bytes, l.denylisted,
-          c.tool, c.call_id, c.turn_span_id, c.emitter, c.file_id, false AS has_excerpt, true AS dispatched, false AS went_remote,
+          c.tool, c.call_id, c.run_id, c.turn_span_id, c.emitter, c.file_id, false AS has_excerpt, true AS dispatched, false AS went_remote,
           false AS left_machine, gate_hit_key(c.tool, k."key") AS gate_hit_key
         FROM foreign_args a JOIN foreign_calls c USING (call_no) JOIN foreign_arg_keys k USING (key_no) JOIN foreign_arg_labels l USING (label_no);`);
   }

@@ -62,6 +62,8 @@ function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: b
   const city = CITIES[Math.floor(rand() * CITIES.length)]!;
   const userText = `What is the weather in ${city}? ${sentence(rand, 20 + Math.floor(rand() * 120))}`;
   const calls = 1 + Math.floor(rand() * 3);
+  // The conversation (GenAI) or session (OpenInference) the run belongs to, where the library records one.
+  const conversation = `conversation-${traceId.slice(0, 16)}`;
   const spans: OtlpSpan[] = [];
   let t = 0;
   const span = (name: string, parent: string | undefined, attrs: Record<string, AttrValue | undefined>, durMs = 5): string => {
@@ -119,7 +121,7 @@ function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: b
     case 'genai-semconv':
     case 'pydantic-ai': {
       scope = emitter === 'genai-semconv' ? 'gen_ai' : 'pydantic-ai';
-      const root = span('invoke_agent weather', undefined, { 'gen_ai.operation.name': 'invoke_agent' }, 1);
+      const root = span('invoke_agent weather', undefined, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.conversation.id': conversation }, 1);
       // The AI SDK's GenAI telemetry wraps each step in a span of its own; Pydantic AI does not.
       const step = (n: number) => (emitter === 'genai-semconv' ? span(`step ${n}`, root, { 'gen_ai.operation.name': 'step' }, 1) : root);
       span('chat gpt-4', step(1), { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': genAiInput, 'gen_ai.output.messages': genAiOutput, 'gen_ai.tool.definitions': definitions });
@@ -157,16 +159,18 @@ function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: b
     }
     case 'openinference': {
       scope = 'openinference.instrumentation.openai';
-      const root = span('agent', undefined, { 'openinference.span.kind': 'AGENT', 'input.value': userText }, 1);
-      const llm: Record<string, AttrValue> = { 'openinference.span.kind': 'LLM', 'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.content': userText };
+      // OpenInference's using_session puts the session id on every span.
+      const session = { 'session.id': conversation };
+      const root = span('agent', undefined, { ...session, 'openinference.span.kind': 'AGENT', 'input.value': userText }, 1);
+      const llm: Record<string, AttrValue> = { ...session, 'openinference.span.kind': 'LLM', 'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.content': userText };
       toolCalls.forEach((c, j) => {
         llm[`llm.output_messages.0.message.tool_calls.${j}.tool_call.id`] = c.id;
         llm[`llm.output_messages.0.message.tool_calls.${j}.tool_call.function.name`] = c.name;
         llm[`llm.output_messages.0.message.tool_calls.${j}.tool_call.function.arguments`] = JSON.stringify(c.args);
       });
       span('ChatCompletion', root, llm);
-      toolCalls.forEach((c, i) => span(c.name, root, { 'openinference.span.kind': 'TOOL', 'tool.name': c.name, 'tool.id': c.id, 'input.value': JSON.stringify(c.args), 'output.value': result(i) }));
-      span('ChatCompletion', root, oiHistory((c) => c.id));
+      toolCalls.forEach((c, i) => span(c.name, root, { ...session, 'openinference.span.kind': 'TOOL', 'tool.name': c.name, 'tool.id': c.id, 'input.value': JSON.stringify(c.args), 'output.value': result(i) }));
+      span('ChatCompletion', root, { ...session, ...oiHistory((c) => c.id) });
       break;
     }
     case 'openllmetry': {
