@@ -62,7 +62,7 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
     );
     await phase(options.onPhase, 'policy', () => buildPolicyTables(session, src, options.remoteAllowlist ?? [], denyResidencies));
     if (needsSpans) await phase(options.onPhase, 'spans', () => session.run(spansSql(src), 'building spans'));
-    const run = await runRulesClickHouse(session, rules, options.onPhase);
+    const run = await runRulesClickHouse(session, src, rules, options.onPhase);
     const [count] = await session.all(`SELECT count() AS n FROM ${src.table} WHERE ${src.where}`, 'counting spans');
     const findings = run.findings.filter((f) => !suppress.has(f.fingerprint));
     return {

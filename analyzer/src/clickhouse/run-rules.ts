@@ -1,10 +1,13 @@
+import { Emitter, INSTRUMENTATION_SCOPE } from '@argspan/conventions';
 import { redactErrorMessage } from '../duckdb-error.js';
 import { phase, type PhaseListener } from '../phases.js';
 import { RuleError, type Rule } from '../rules/rule-file.js';
 import { findingsOf, type RuleRun } from '../rules/run-rules.js';
 import { UsageError } from '../usage-error.js';
 import { SESSION_SETTINGS, clickHouseErrorType, serverFailure, type ChRow, type ChSession } from './client.js';
-import { chIdent } from './sql.js';
+import type { TraceSource } from './source.js';
+import { chIdent, chString } from './sql.js';
+import { TsvRows } from './tsv-rows.js';
 
 /** ClickHouse errors about a query's text (its names, syntax, types): shown for a rule, since they are about the rule file. */
 const QUERY_ERRORS = new Set([
@@ -30,7 +33,7 @@ const QUERY_ERRORS = new Set([
  * the fixed result shape. A rule whose query fails is a {@link RuleError} naming its file; the
  * server's own failures (memory, network) stay what {@link serverFailure} makes of them.
  */
-export async function runRulesClickHouse(session: ChSession, rules: readonly Rule[], onPhase?: PhaseListener): Promise<RuleRun> {
+export async function runRulesClickHouse(session: ChSession, src: TraceSource, rules: readonly Rule[], onPhase?: PhaseListener): Promise<RuleRun> {
   const skipped: RuleRun['skipped'] = [];
   const rows: ChRow[] = [];
   for (const rule of rules) {
@@ -60,7 +63,41 @@ export async function runRulesClickHouse(session: ChSession, rules: readonly Rul
       throw new RuleError(rule.file, `rule ${rule.id} failed in ClickHouse (it must return trace_id, span_id, tool, key, reason): ${ruleFailure(err, type)}`);
     }
   }
+  const emitters = await phase(onPhase, 'findings', () => emittersOf(session, src, rows));
+  for (const row of rows) row.emitter = emitters.get(`${String(row.trace_id)}\t${String(row.span_id)}`) ?? null;
   return { findings: findingsOf(rows, new Map(rules.map((r) => [r.id, r]))), skipped };
+}
+
+/**
+ * Who recorded each finding's span, by `trace_id\tspan_id`, as DuckDB's `runRules` joins it: the
+ * emitter of the tool calls on the span, else argspan when its scope wrote the span. The spans
+ * are sent once as a small table; `tool_calls` and the traces table are each read once against it.
+ */
+async function emittersOf(session: ChSession, src: TraceSource, rows: readonly ChRow[]): Promise<Map<string, string>> {
+  const spans = new Map<string, [string, string]>();
+  for (const r of rows) {
+    if (r.trace_id !== null && r.trace_id !== undefined && r.span_id !== null && r.span_id !== undefined) spans.set(`${String(r.trace_id)}\t${String(r.span_id)}`, [String(r.trace_id), String(r.span_id)]);
+  }
+  const found = new Map<string, string>();
+  if (spans.size === 0) return found;
+  const tsv = new TsvRows();
+  for (const [trace, span] of spans.values()) tsv.text(trace).text(span).end();
+  await session.run('CREATE TEMPORARY TABLE finding_spans (trace_id String, span_id String) ENGINE = Memory', 'creating finding_spans');
+  try {
+    await session.insertTsv('finding_spans', ['trace_id', 'span_id'], tsv.take(), 'writing the findings\' spans');
+    const named = await session.all(
+      `SELECT trace_id, span_id, any(emitter) AS emitter, 0 AS rank FROM tool_calls WHERE (trace_id, span_id) IN finding_spans GROUP BY trace_id, span_id
+      UNION ALL
+      SELECT TraceId AS trace_id, SpanId AS span_id, ${chString(Emitter.ARGSPAN)} AS emitter, 1 AS rank FROM ${src.table}
+        WHERE ${src.where} AND ${src.scopeName} = ${chString(INSTRUMENTATION_SCOPE)} AND (TraceId, SpanId) IN finding_spans`,
+      'reading who recorded the findings\' spans',
+    );
+    // The calls' emitter first.
+    for (const r of named.sort((a, b) => Number(b.rank) - Number(a.rank))) found.set(`${String(r.trace_id)}\t${String(r.span_id)}`, String(r.emitter));
+  } finally {
+    await session.run('DROP TEMPORARY TABLE IF EXISTS finding_spans', 'dropping finding_spans');
+  }
+  return found;
 }
 
 /** A query error's first line (about the rule's text); any other error by its type only: its message may quote the data. */

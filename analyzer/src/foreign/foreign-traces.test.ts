@@ -84,6 +84,12 @@ describe('foreign findings', () => {
   it('name the emitter and never a value', () => {
     const tz = results.get('openinference-anthropic-timezone-model-only.json')!.result.findings[0]!;
     expect(tz.message).toBe('Tool get_time was called with a model-inferred value for the denylisted key timezone (recorded by openinference).');
+    // The emitter is a field of each finding too, the library whose span it is.
+    const emitters = (file: string) => results.get(file)!.result.findings.map((f) => f.emitter);
+    expect(emitters('openinference-anthropic-timezone-model-only.json')).toEqual(['openinference']);
+    expect(emitters('genai-openllmetry-anthropic-timezone-model-only.json')).toEqual(['genai-semconv']);
+    expect(emitters('derived/vercel-ai-dotenv-path.json')).toEqual(['vercel-ai']);
+    expect(emitters('derived/openinference-token-in-input.json')).toEqual(['openinference']);
     const all = JSON.stringify([...results.values()].map((r) => r.result));
     for (const value of ['America/New_York', '/app/.env', 'ghp_C4NARY']) expect(all).not.toContain(value);
   });

@@ -10,6 +10,7 @@ export function jsonReport(result: AnalysisResult): string {
     span_id: f.span_id,
     tool: f.tool,
     key: f.key,
+    emitter: f.emitter,
     file: f.file,
     fingerprint: f.fingerprint,
   }));

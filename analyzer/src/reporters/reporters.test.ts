@@ -10,7 +10,7 @@ function resultWith(n: number): AnalysisResult {
   const findings: Finding[] = [];
   for (let i = 0; i < n; i++) {
     const base = { rule: 'credential_in_attribute', trace_id: i.toString(16).padStart(32, '0'), span_id: (i + 1).toString(16).padStart(16, '0'), tool: null, key: `note.${i}` };
-    findings.push({ ...base, severity: 'critical', message: `Attribute note.${i} holds a value shaped like a credential.`, file: 'traces.jsonl', fingerprint: fingerprintOf(base) });
+    findings.push({ ...base, severity: 'critical', message: `Attribute note.${i} holds a value shaped like a credential.`, file: 'traces.jsonl', emitter: 'argspan', fingerprint: fingerprintOf(base) });
   }
   return {
     findings,

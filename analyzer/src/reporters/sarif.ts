@@ -42,7 +42,7 @@ export function sarifReport(result: AnalysisResult): string {
             },
           ],
           partialFingerprints: { 'argspan/v1': f.fingerprint },
-          properties: { severity: f.severity, trace_id: f.trace_id, span_id: f.span_id, tool: f.tool, key: f.key },
+          properties: { severity: f.severity, trace_id: f.trace_id, span_id: f.span_id, tool: f.tool, key: f.key, emitter: f.emitter },
         })),
       },
     ],

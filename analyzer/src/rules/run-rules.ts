@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import { Emitter, INSTRUMENTATION_SCOPE } from '@argspan/conventions';
 import { defaultSecretDetector, redactSecrets } from '@argspan/core';
 import type { Db } from '../db.js';
 import { describeDuckDbError } from '../duckdb-error.js';
+import { sqlString } from '../load/duckdb-types.js';
 import { phase, type PhaseListener } from '../phases.js';
 import { RuleError, SEVERITIES, type Rule, type Severity } from './rule-file.js';
 
@@ -17,6 +19,12 @@ export interface Finding {
   key: string | null;
   /** Export file the span was loaded from. */
   file: string | null;
+  /**
+   * The library that recorded the span (`argspan`, or another library's emitter as in
+   * `tool_calls.emitter`): that of the tool calls on the span, else argspan's when its scope wrote
+   * the span; null for another library's span that holds no tool call.
+   */
+  emitter: string | null;
   /** Stable id for baselines: hash of rule, trace id, span id, tool and key. */
   fingerprint: string;
 }
@@ -65,23 +73,28 @@ export async function runRules(db: Db, rules: readonly Rule[], onPhase?: PhaseLi
       throw new RuleError(rule.file, `rule ${rule.id} failed (it must return trace_id, span_id, tool, key, reason): ${ruleFailure(err)}`);
     }
   }
-  // One join for every rule's rows: the export file each span came from.
+  // One join for every rule's rows: the export file each span came from, and who recorded it.
   const rows = await phase(onPhase, 'findings', () =>
-    db.all(`SELECT h.*, f.path AS file FROM rule_hits h
-    LEFT JOIN span_structs s ON s.trace_id = h.trace_id AND s.span_id = h.span_id LEFT JOIN files f ON f.file_id = s.file_id`),
+    db.all(`SELECT h.*, f.path AS file,
+      coalesce(c.emitter, CASE WHEN s.scope_name = ${sqlString(INSTRUMENTATION_SCOPE)} THEN ${sqlString(Emitter.ARGSPAN)} END) AS emitter
+    FROM rule_hits h
+    LEFT JOIN span_structs s ON s.trace_id = h.trace_id AND s.span_id = h.span_id LEFT JOIN files f ON f.file_id = s.file_id
+    LEFT JOIN (SELECT c.trace_id, c.span_id, any_value(c.emitter) AS emitter
+      FROM tool_calls c JOIN (SELECT DISTINCT trace_id, span_id FROM rule_hits) USING (trace_id, span_id) GROUP BY ALL) c
+      ON c.trace_id = h.trace_id AND c.span_id = h.span_id`),
   );
   return { findings: findingsOf(rows, byId), skipped };
 }
 
 /**
- * Findings from rule rows (`rule`, `trace_id`, `span_id`, `tool`, `key`, `reason`, and `file` when
- * the engine knows it), fingerprinted, redacted and sorted: the same for every engine.
+ * Findings from rule rows (`rule`, `trace_id`, `span_id`, `tool`, `key`, `reason`, `emitter`, and
+ * `file` when the engine knows it), fingerprinted, redacted and sorted: the same for every engine.
  */
 export function findingsOf(rows: readonly Record<string, unknown>[], rules: ReadonlyMap<string, Rule>): Finding[] {
   const findings: Finding[] = rows.map((r) => {
     const rule = rules.get(String(r.rule))!;
     const base = { rule: rule.id, trace_id: str(r.trace_id), span_id: str(r.span_id), tool: str(r.tool), key: str(r.key) };
-    return redactFinding({ ...base, severity: rule.severity, message: str(r.reason) ?? `Rule ${rule.id} matched.`, file: str(r.file), fingerprint: fingerprintOf(base) });
+    return redactFinding({ ...base, severity: rule.severity, message: str(r.reason) ?? `Rule ${rule.id} matched.`, file: str(r.file), emitter: str(r.emitter), fingerprint: fingerprintOf(base) });
   });
   return sortFindings(findings);
 }

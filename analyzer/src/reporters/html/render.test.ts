@@ -14,7 +14,7 @@ const ASSETS = { libraries: [{ name: 'chart-lib', version: '1.0.0', licence: 'IS
 
 function finding(i: number, over: Partial<Finding> = {}): Finding {
   const base = { rule: 'assumption_span', trace_id: i.toString(16).padStart(32, '0'), span_id: (i + 1).toString(16).padStart(16, '0'), tool: HOSTILE_TOOL, key: HOSTILE_KEY, ...over };
-  return { severity: 'high', message: `Tool ${base.tool} was called with a model-inferred value for the denylisted key ${base.key}.`, file: 't.jsonl', ...base, fingerprint: fingerprintOf(base) };
+  return { severity: 'high', message: `Tool ${base.tool} was called with a model-inferred value for the denylisted key ${base.key}.`, file: 't.jsonl', emitter: 'argspan', ...base, fingerprint: fingerprintOf(base) };
 }
 
 function overview(): RunOverview {
