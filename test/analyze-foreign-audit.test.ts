@@ -13,12 +13,9 @@ const FOREIGN = 'fixtures/traces/foreign';
 const tmp = () => mkdtempSync(join(tmpdir(), 'argspan-foreign-audit-'));
 
 describe('argspan analyze on exports that are not trace files', () => {
-  // Langfuse's public API (`GET /api/public/traces`, `/observations`) answers `{"data":[…],"meta":{…}}`,
-  // and Phoenix's REST API (`GET /v1/projects/{id}/spans/otlpv1`) `{"data":[span…],"next_cursor":…}`:
+  // Langfuse's public API (`GET /api/public/traces`, `/observations`) answers `{"data":[…],"meta":{…}}`:
   // Jaeger's top-level "data", but no Jaeger traces in it.
   const answers = {
-    'phoenix spans/otlpv1': { data: [{ trace_id: '0123456789abcdef0123456789abcdef', span_id: '0123456789abcdef', name: 'read_file', kind: 'SPAN_KIND_INTERNAL',
-      attributes: [{ key: 'input.value', value: { string_value: '{"path": "/app/.env"}' } }, { key: 'openinference.span.kind', value: { string_value: 'TOOL' } }] }], next_cursor: null },
     'langfuse traces': { data: [{ id: 'a1b2c3', timestamp: '2026-11-30T10:00:00.000Z', name: 'agent-run', input: { messages: [{ role: 'user', content: 'Book it' }] }, observations: ['obs-1'], scores: [] }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } },
     'langfuse observations': { data: [{ id: 'obs-1', traceId: 'a1b2c3', type: 'TOOL', name: 'read_file', startTime: '2026-11-30T10:00:01.000Z', input: { path: '/app/.env' }, output: 'ok' }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } },
   };
@@ -33,6 +30,44 @@ describe('argspan analyze on exports that are not trace files', () => {
       expect(run.stderr).toContain('Jaeger traces');
       expect(run.stderr).not.toContain('.env');
     }
+  });
+
+  // Phoenix's REST API: `GET /v1/projects/{id}/spans/otlpv1` answers OTLP spans (read), `GET …/spans` its own span shape (refused, saying which to fetch).
+  const phoenixToolSpan = { trace_id: '0123456789abcdef0123456789abcdef', span_id: '0123456789abcdef', name: 'read_file', kind: null, start_time_unix_nano: 1764500000000000000, end_time_unix_nano: 1764500000100000000,
+    attributes: [{ key: 'input.value', value: { string_value: '{"path": "/app/.env"}' } }, { key: 'openinference.span.kind', value: { string_value: 'TOOL' } }, { key: 'tool.name', value: { string_value: 'read_file' } }],
+    status: { code: 0, message: null } };
+
+  it('Phoenix\'s spans/otlpv1 answer is read: a secret-file path in a tool call is reported by tool and key, never quoted', () => {
+    const file = join(tmp(), 'phoenix-otlpv1.json');
+    // Phoenix writes each span's fields in its model's order, attributes first.
+    const { attributes, ...rest } = phoenixToolSpan;
+    writeFileSync(file, JSON.stringify({ data: [{ attributes, ...rest }], next_cursor: null }));
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(1);
+    const out = parseJson(run);
+    expect(out.stats.foreign_calls).toBe(1);
+    expect(out.findings.map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['sensitive_arg_dispatched', 'read_file', 'path', 'openinference']]);
+    expect(run.stdout + run.stderr).not.toContain('.env');
+  });
+
+  it('Phoenix\'s own spans answer is refused (exit 2), naming the endpoint that argspan reads', () => {
+    const file = join(tmp(), 'phoenix-spans.json');
+    const span = { id: 'U3BhbjoxMjM=', name: 'read_file', context: { trace_id: phoenixToolSpan.trace_id, span_id: phoenixToolSpan.span_id }, span_kind: 'TOOL', parent_id: null,
+      start_time: '2026-11-30T10:00:00.000000+00:00', end_time: '2026-11-30T10:00:00.100000+00:00', status_code: 'OK', status_message: '', attributes: { input: { value: '{"path": "/app/.env"}' } }, events: [] };
+    writeFileSync(file, JSON.stringify({ data: [span], next_cursor: null }));
+    const run = analyzeBin(file);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`${file}:1: Arize Phoenix's spans answer (GET /v1/projects/{project}/spans): not supported; fetch …/spans/otlpv1`);
+    expect(run.stderr).not.toContain('.env');
+  });
+
+  it('a Phoenix spans/otlpv1 answer whose "data" holds something other than spans is refused (exit 2)', () => {
+    const file = join(tmp(), 'phoenix-otlpv1-bad.json');
+    writeFileSync(file, JSON.stringify({ data: [{ attributes: [], span_id: '0123456789abcdef' }, 'not a span'], next_cursor: null }));
+    const run = analyzeBin(file);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file}:1: JSON of another shape: the "data" of a Phoenix spans answer must be a list of span objects`);
   });
 
   it('a LangSmith run list (a JSON array) is refused as a JSON array, not called "not JSON"', () => {

@@ -47,6 +47,11 @@ const EXPECTED: Record<string, Expected> = {
   'derived/vercel-ai-dotenv-path.json': { calls: ['vercel-ai tool1 tool-span'], findings: ['sensitive_arg_dispatched tool1 value'] },
   // Phoenix's "Download → OTLP JSON" of the ADK trace: snake_case field names, no resource or scope.
   'derived/phoenix-export-google-adk-weather.json': { calls: ['google-adk get_weather tool-span'], findings: [], run: '4a5b6c7d' },
+  // Phoenix's REST answer (GET …/spans/otlpv1) for the Anthropic trace: {"data": [spans]}, snake_case.
+  'derived/phoenix-rest-anthropic-timezone.json': {
+    calls: ['openinference get_time model-output', 'openinference get_weather model-output'],
+    findings: ['assumption_span get_time timezone'],
+  },
   'derived/openinference-token-in-input.json': { calls: ['openinference Bash tool-span'], findings: ['credential_in_attribute Bash command'], run: '493eec35-215c-4b7b-a7e3-94cce106a7f5' },
 };
 
@@ -94,7 +99,7 @@ describe('foreign findings', () => {
     for (const value of ['America/New_York', '/app/.env', 'ghp_C4NARY']) expect(all).not.toContain(value);
   });
 
-  it('read Phoenix\'s snake_case download as the same spans as the camelCase trace it came from', async () => {
+  it('read Phoenix\'s snake_case download and REST answer as the same spans as the camelCase trace they came from', async () => {
     const spans = async (file: string) => {
       const dbPath = join(work, `${file.replace(/\W/g, '_')}.duckdb`);
       await analyze({ paths: [join(DIR, file)], dbPath });
@@ -106,6 +111,8 @@ describe('foreign findings', () => {
       }
     };
     expect(await spans('derived/phoenix-export-google-adk-weather.json')).toEqual(await spans('openinference-google-adk-weather.json'));
+    // Its REST answer holds the same spans: ids, names, times (to the microsecond Phoenix keeps) and status.
+    expect(await spans('derived/phoenix-rest-anthropic-timezone.json')).toEqual(await spans('openinference-anthropic-timezone-model-only.json'));
   });
 
   it('derived files are what derive.mjs writes', async () => {

@@ -10,6 +10,8 @@ export type InputFormat =
   | 'otlp-document'
   /** An OTLP document with protobuf (snake_case) field names: Arize Phoenix's "OTLP JSON" download. */
   | 'otlp-document-snake-case'
+  /** Arize Phoenix's REST answer `GET …/spans/otlpv1`: `{"data": [OTLP spans, snake_case]}`. */
+  | 'phoenix-otlp-spans'
   | 'otlp-result'
   | 'jaeger-envelope'
   | 'jaeger-trace'
@@ -61,6 +63,13 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   // a JSON-lines file whose first line does not parse has a long, broken first line.
   const format = formatFromKeys(lineKeys ?? guessKeys(text), lineKeys === undefined && firstLine.trim().length < 200);
   if (!format) throw new InputError([{ file, line: 1, reason: 'JSON of another shape: expected "resourceSpans" (OTLP), "resource_spans" (OTLP, protobuf names), "result" (Jaeger /api/v3), "data" or "traceID"+"spans" (Jaeger)' }]);
+  if (format === 'jaeger-envelope') {
+    // Other APIs answer {"data": […]} too: Phoenix's spans, told apart by their first span's first field.
+    if (PHOENIX_OTLP_SPANS.test(text)) return { format: 'phoenix-otlp-spans', compression };
+    if (PHOENIX_SPANS.test(text)) {
+      throw new InputError([{ file, line: 1, reason: 'Arize Phoenix\'s spans answer (GET /v1/projects/{project}/spans): not supported; fetch …/spans/otlpv1 (OTLP spans), which argspan reads' }]);
+    }
+  }
   // OTLP before 1.0 named the scope level `instrumentationLibrarySpans`: read as today's OTLP it
   // holds no span, and a run over it would say "clean" for data it never saw.
   if (format !== 'jaeger-envelope' && format !== 'jaeger-trace' && /"instrumentation_?[lL]ibrary_?[sS]pans"/.test(text) && !/"scope_?[sS]pans"/.test(text)) {
@@ -125,6 +134,11 @@ export function linesRelation(file: string, compression: Compression, crlf = fal
   return `read_csv(${sqlString(file)}, columns={'l': 'VARCHAR'}, delim=E'\\x01', quote='', escape='', header=false, auto_detect=false,
     max_line_size=${maxLineBytes}, strict_mode=false, null_padding=true, compression=${sqlString(compression)}${crlf ? ", new_line='\\r\\n'" : ''}${skipUnreadable ? ', ignore_errors=true' : ''})`;
 }
+
+/** `{"data": [{` and a field of Phoenix's `OtlpSpan` first (it writes `attributes` first; a sorted copy does too). */
+const PHOENIX_OTLP_SPANS = /^\{\s*"data"\s*:\s*\[\s*\{\s*"(?:attributes|dropped_attributes_count|end_time_unix_nano|span_id|trace_id)"\s*:/;
+/** `{"data": [{"id": …` with a span `context` holding `trace_id`: Phoenix's own span shape. */
+const PHOENIX_SPANS = /^\{\s*"data"\s*:\s*\[\s*\{\s*"id"\s*:\s*"[^"]*"\s*,\s*"name"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*"context"\s*:\s*\{\s*"trace_id"/;
 
 function topLevelKeys(line: string): string[] | undefined {
   try {

@@ -88,7 +88,9 @@ const STATUS_CODES = ['STATUS_CODE_UNSET', 'STATUS_CODE_OK', 'STATUS_CODE_ERROR'
 export function exporterRows(document: unknown): ExporterRow[] {
   const doc = camelKeys(document) as Json;
   const rows: ExporterRow[] = [];
-  for (const rs of list(doc.resourceSpans)) {
+  // Phoenix's spans answer ({"data": [spans]}) holds spans without resource or scope.
+  const phoenixSpans = Array.isArray(doc.data) ? [{ scopeSpans: [{ spans: doc.data }] } as Json] : [];
+  for (const rs of [...list(doc.resourceSpans), ...phoenixSpans]) {
     const resourceAttrs = list((rs.resource as Json | undefined)?.attributes);
     const service = resourceAttrs.find((a) => a.key === 'service.name');
     const serviceName = typeof (service?.value as Json | undefined)?.stringValue === 'string' ? String((service!.value as Json).stringValue) : '';
