@@ -23,6 +23,7 @@ describe('argspan analyze: output and exit codes', () => {
       span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
       tool: 'calendar.create',
       key: expect.any(String),
+      emitter: 'argspan',
       file: TOKYO,
       fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
     });

@@ -18,7 +18,7 @@ export function analyzeBin(...args: string[]): Run {
 }
 
 /** Parse `--format json` output; fails the test if stdout holds anything but the one JSON object. */
-export function parseJson(run: Run): { findings: { rule: string; severity: string; key: string | null; tool: string | null; message: string }[]; stats: Record<string, unknown> & { skipped: { file: string; line?: number; reason: string }[] } } {
+export function parseJson(run: Run): { findings: { rule: string; severity: string; key: string | null; tool: string | null; emitter: string | null; message: string }[]; stats: Record<string, unknown> & { skipped: { file: string; line?: number; reason: string }[] } } {
   return JSON.parse(run.stdout) as ReturnType<typeof parseJson>;
 }
 
