@@ -14,22 +14,33 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'argspan-foreign-audit-'));
 
 describe('argspan analyze on exports that are not trace files', () => {
   // Langfuse's public API (`GET /api/public/traces`, `/observations`) answers `{"data":[…],"meta":{…}}`:
-  // Jaeger's top-level "data", but no Jaeger traces in it.
+  // Jaeger's top-level "data", but no Jaeger traces in it. Refused saying what argspan reads instead,
+  // on one line or pretty-printed.
   const answers = {
     'langfuse traces': { data: [{ id: 'a1b2c3', timestamp: '2026-11-30T10:00:00.000Z', name: 'agent-run', input: { messages: [{ role: 'user', content: 'Book it' }] }, observations: ['obs-1'], scores: [] }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } },
     'langfuse observations': { data: [{ id: 'obs-1', traceId: 'a1b2c3', type: 'TOOL', name: 'read_file', startTime: '2026-11-30T10:00:01.000Z', input: { path: '/app/.env' }, output: 'ok' }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } },
   };
   it.each(Object.entries(answers))('an API answer (%s) is refused naming the file (exit 2), never reported clean', (name, doc) => {
-    const file = join(tmp(), `${name.replace(/\W/g, '-')}.json`);
-    writeFileSync(file, JSON.stringify(doc));
-    for (const format of ['table', 'json']) {
-      const run = analyzeBin(file, '--format', format);
-      expect(run.code).toBe(2);
-      expect(run.stdout).toBe('');
-      expect(run.stderr).toContain(`${file}:1: JSON of another shape`);
-      expect(run.stderr).toContain('Jaeger traces');
-      expect(run.stderr).not.toContain('.env');
+    for (const [layout, text] of [['one line', JSON.stringify(doc)], ['pretty', JSON.stringify({ meta: doc.meta, data: doc.data }, null, 2)]]) {
+      const file = join(tmp(), `${name.replace(/\W/g, '-')}.json`);
+      writeFileSync(file, text!);
+      for (const format of ['table', 'json']) {
+        const run = analyzeBin(file, '--format', format);
+        expect(run.code, layout).toBe(2);
+        expect(run.stdout).toBe('');
+        expect(run.stderr).toContain(`${file}:1: a Langfuse public API answer ({"data":[…],"meta":…}): not supported; argspan reads the OpenTelemetry spans`);
+        expect(run.stderr).not.toContain('.env');
+      }
     }
+  });
+
+  it('another {"data": …} answer that holds no Jaeger traces is refused as JSON of another shape (exit 2)', () => {
+    const file = join(tmp(), 'other-api.json');
+    writeFileSync(file, JSON.stringify({ data: [{ id: 1, path: '/app/.env' }] }));
+    const run = analyzeBin(file);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file}:1: JSON of another shape: "data" (or the document) holds no Jaeger traces`);
+    expect(run.stderr).not.toContain('.env');
   });
 
   // Phoenix's REST API: `GET /v1/projects/{id}/spans/otlpv1` answers OTLP spans (read), `GET …/spans` its own span shape (refused, saying which to fetch).

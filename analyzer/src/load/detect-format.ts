@@ -62,6 +62,10 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   // A pretty-printed document opens with a short first line (`{` or `{"resourceSpans": [`);
   // a JSON-lines file whose first line does not parse has a long, broken first line.
   const format = formatFromKeys(lineKeys ?? guessKeys(text), lineKeys === undefined && firstLine.trim().length < 200);
+  // Langfuse's public API pages its answers with "meta" beside "data".
+  if ((!format || format === 'jaeger-envelope') && (lineKeys ? lineKeys.includes('data') && lineKeys.includes('meta') : LANGFUSE_PAGE.test(text) && /"data"\s*:/.test(text))) {
+    throw new InputError([{ file, line: 1, reason: 'a Langfuse public API answer ({"data":[…],"meta":…}): not supported; argspan reads the OpenTelemetry spans the Langfuse SDK (v3 and later) emits: export them with an OTLP exporter beside Langfuse\'s' }]);
+  }
   if (!format) throw new InputError([{ file, line: 1, reason: 'JSON of another shape: expected "resourceSpans" (OTLP), "resource_spans" (OTLP, protobuf names), "result" (Jaeger /api/v3), "data" or "traceID"+"spans" (Jaeger)' }]);
   if (format === 'jaeger-envelope') {
     // Other APIs answer {"data": […]} too: Phoenix's spans, told apart by their first span's first field.
@@ -139,6 +143,9 @@ export function linesRelation(file: string, compression: Compression, crlf = fal
 const PHOENIX_OTLP_SPANS = /^\{\s*"data"\s*:\s*\[\s*\{\s*"(?:attributes|dropped_attributes_count|end_time_unix_nano|span_id|trace_id)"\s*:/;
 /** `{"data": [{"id": …` with a span `context` holding `trace_id`: Phoenix's own span shape. */
 const PHOENIX_SPANS = /^\{\s*"data"\s*:\s*\[\s*\{\s*"id"\s*:\s*"[^"]*"\s*,\s*"name"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*"context"\s*:\s*\{\s*"trace_id"/;
+
+/** Langfuse's page `"meta": {"page": …, "limit": …, "totalItems": …}` (seen when it is in the first 64 KB). */
+const LANGFUSE_PAGE = /"meta"\s*:\s*\{\s*"page"\s*:/;
 
 function topLevelKeys(line: string): string[] | undefined {
   try {
