@@ -171,6 +171,36 @@ describe('argspan analyze: findings on other libraries\' calls name the emitter'
   });
 });
 
+describe('argspan analyze: calls one model response proposed with the same tool and key', () => {
+  // A chat span (GenAI conventions) whose response asks for get_time `n` times, each with a timezone the user never gave.
+  const trace = (n: number) => {
+    const zones = ['Europe/Paris', 'Asia/Tokyo', 'America/Chicago'].slice(0, n);
+    const chat = { traceId: 'c0ffee00c0ffee00c0ffee00c0ffee00', spanId: 'c0ffee00000000a1', name: 'chat gpt-4.1', startTimeUnixNano: '1764500000000000000', endTimeUnixNano: '1764500000500000000',
+      attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } },
+        { key: 'gen_ai.input.messages', value: { stringValue: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'What time is it in our offices?' }] }]) } },
+        { key: 'gen_ai.output.messages', value: { stringValue: JSON.stringify([{ role: 'assistant', parts: zones.map((timezone, i) => ({ type: 'tool_call', id: `call_${i}`, name: 'get_time', arguments: { timezone } })) }]) } }] };
+    return JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'opentelemetry.instrumentation.openai_v2' }, spans: [chat] }] }] });
+  };
+
+  it('are findings with fingerprints of their own: a baseline accepts each, and a third is new', () => {
+    const dir = tmp();
+    const [two, three, baseline] = [join(dir, 'two.json'), join(dir, 'three.json'), join(dir, 'baseline.json')];
+    writeFileSync(two, trace(2));
+    writeFileSync(three, trace(3));
+    const first = parseJson(analyzeBin(two, '--format', 'json')).findings as unknown as { rule: string; key: string; fingerprint: string }[];
+    const assumptions = first.filter((f) => f.rule === 'assumption_span');
+    expect(assumptions.map((f) => f.key)).toEqual(['timezone', 'timezone']);
+    expect(new Set(assumptions.map((f) => f.fingerprint)).size).toBe(2);
+    expect(analyzeBin(two, '--write-baseline', baseline).code).toBe(0);
+    const again = analyzeBin(two, '--format', 'json', '--baseline', baseline);
+    expect(again.code).toBe(0);
+    expect(parseJson(again).findings).toEqual([]);
+    const more = analyzeBin(three, '--format', 'json', '--baseline', baseline);
+    expect(more.code).toBe(1);
+    expect(parseJson(more).findings.map((f) => [f.rule, f.tool, f.key])).toEqual([['assumption_span', 'get_time', 'timezone']]);
+  });
+});
+
 describe('argspan analyze on argspan\'s own spans beside an LLM instrumentation\'s', () => {
   /** argspan's own spans and a model span recording the same call (see `layeredTokyoTrace`), as a file. */
   function layered(heldByGate: boolean, title?: string): string {

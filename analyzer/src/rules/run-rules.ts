@@ -25,7 +25,11 @@ export interface Finding {
    * the span; null for another library's span that holds no tool call.
    */
   emitter: string | null;
-  /** Stable id for baselines: hash of rule, trace id, span id, tool and key. */
+  /**
+   * Stable id for baselines: hash of rule, trace id, span id, tool and key — and, for the second
+   * and later finding with all five the same (two calls one model response proposed with the same
+   * tool and key), its occurrence.
+   */
   fingerprint: string;
 }
 
@@ -37,12 +41,14 @@ export interface RuleRun {
 
 const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
-/** Fingerprint of a finding: stable across re-exports of the same span. */
-export function fingerprintOf(f: Pick<Finding, 'rule' | 'trace_id' | 'span_id' | 'tool' | 'key'>): string {
-  return createHash('sha256')
-    .update([f.rule, f.trace_id, f.span_id, f.tool, f.key].map((x) => x ?? '').join('\u0000'))
-    .digest('hex')
-    .slice(0, 32);
+/**
+ * Fingerprint of a finding: stable across re-exports of the same span. `occurrence` tells apart
+ * findings that share rule, trace, span, tool and key (the first keeps the plain fingerprint).
+ */
+export function fingerprintOf(f: Pick<Finding, 'rule' | 'trace_id' | 'span_id' | 'tool' | 'key'>, occurrence = 1): string {
+  const parts = [f.rule, f.trace_id, f.span_id, f.tool, f.key].map((x) => x ?? '');
+  if (occurrence > 1) parts.push(`#${occurrence}`);
+  return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
 }
 
 /**
@@ -94,9 +100,16 @@ export function findingsOf(rows: readonly Record<string, unknown>[], rules: Read
   const findings: Finding[] = rows.map((r) => {
     const rule = rules.get(String(r.rule))!;
     const base = { rule: rule.id, trace_id: str(r.trace_id), span_id: str(r.span_id), tool: str(r.tool), key: str(r.key) };
-    return redactFinding({ ...base, severity: rule.severity, message: str(r.reason) ?? `Rule ${rule.id} matched.`, file: str(r.file), emitter: str(r.emitter), fingerprint: fingerprintOf(base) });
+    return { ...base, severity: rule.severity, message: str(r.reason) ?? `Rule ${rule.id} matched.`, file: str(r.file), emitter: str(r.emitter), fingerprint: fingerprintOf(base) };
   });
-  return sortFindings(findings);
+  // Sorted (names not yet redacted), so that the nth of the findings sharing a fingerprint is the same nth every run.
+  const seen = new Map<string, number>();
+  for (const f of sortFindings(findings)) {
+    const occurrence = (seen.get(f.fingerprint) ?? 0) + 1;
+    seen.set(f.fingerprint, occurrence);
+    if (occurrence > 1) f.fingerprint = fingerprintOf(f, occurrence);
+  }
+  return sortFindings(findings.map(redactFinding));
 }
 
 /**
