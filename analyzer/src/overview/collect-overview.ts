@@ -82,13 +82,6 @@ SELECT h.trace_id, h.hop_span_id, h.tool, h.run_id, h.completed, h.failed, h.que
 FROM shown h JOIN ev e ON e.trace_id = h.trace_id AND e.hop_span_id = h.hop_span_id
 ORDER BY h.t0, h.trace_id, h.hop_span_id, e.time_ns, e.event_index`;
 
-/** The emitter of the call behind each finding's span: the call span itself, or the argument span's call. */
-const FINDING_EMITTERS_SQL = `SELECT DISTINCT h.trace_id, h.span_id, coalesce(c.emitter, a.emitter) AS emitter
-FROM (SELECT DISTINCT trace_id, span_id FROM rule_hits WHERE span_id IS NOT NULL) h
-LEFT JOIN tool_calls c ON c.trace_id = h.trace_id AND c.span_id = h.span_id
-LEFT JOIN (SELECT trace_id, span_id, any_value(emitter) AS emitter FROM tool_args GROUP BY ALL) a ON a.trace_id = h.trace_id AND a.span_id = h.span_id
-WHERE coalesce(c.emitter, a.emitter) IS NOT NULL`;
-
 /** A string from the traces with any credential shape replaced by its marker (as findings are). */
 export function redactText(s: string): string {
   return defaultSecretDetector.find(s) ? redactSecrets(s).text : s;
@@ -98,8 +91,8 @@ const num = (v: unknown): number => Number(v ?? 0);
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /**
- * Gather the report overview from the loaded tables (after the rules ran: `rule_hits` is read for
- * the findings' emitters). `allFindings` are the run's findings before the baseline suppressed any.
+ * Gather the report overview from the loaded tables. `allFindings` are the run's findings before
+ * the baseline suppressed any.
  */
 export async function collectOverview(
   db: Db,
@@ -113,12 +106,9 @@ export async function collectOverview(
   const hopTotals = await db.one(HOP_TOTALS_SQL);
   const hopRows = await db.all(HOP_ROWS_SQL);
   const emitterRows = await db.all(`SELECT emitter, count(*) AS calls FROM tool_calls GROUP BY emitter ORDER BY calls DESC, emitter`);
-  const findingEmitters: Record<string, string> = {};
-  for (const r of await db.all(FINDING_EMITTERS_SQL)) findingEmitters[`${r.trace_id}/${r.span_id}`] = text(r.emitter)!;
   const overview: RunOverview = {
     totals: { runs: num(t.runs), turns: num(t.turns), ...callCounts(t) },
     emitters: emitterRows.map((r) => ({ emitter: text(r.emitter) ?? '', calls: num(r.calls) })),
-    finding_emitters: findingEmitters,
     runs: { rows: runRows.map(runRow), total: num(runRows[0]?.total) },
     turns: {
       rows: turnRows.map(turnRow),

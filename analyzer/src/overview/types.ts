@@ -10,8 +10,6 @@ export interface RunOverview {
   totals: OverviewTotals;
   /** Tool calls by who wrote them (`argspan`, `genai-semconv`, …). */
   emitters: { emitter: string; calls: number }[];
-  /** Emitter of the call behind each finding's span, keyed `trace_id/span_id` (absent: no tool call there). */
-  finding_emitters: Record<string, string>;
   /** Runs, those with the most guessed values first. */
   runs: { rows: RunRow[]; total: number };
   /** Per turn, tool and key: how many values were invented (`model_inferred`) or had no evidence (`no_evidence`). */

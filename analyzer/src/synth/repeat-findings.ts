@@ -7,7 +7,6 @@ import type { AnalysisResult } from '../types.js';
  */
 export function repeatFindings(base: AnalysisResult, n: number): AnalysisResult {
   const real = base.findings;
-  const emitters: Record<string, string> = {};
   const findings: Finding[] = [];
   for (let i = 0; i < n; i++) {
     const f = real[i % real.length]!;
@@ -15,8 +14,6 @@ export function repeatFindings(base: AnalysisResult, n: number): AnalysisResult 
     const trace_id = copy === 0 ? f.trace_id : `${copy.toString(16).padStart(8, '0')}${(f.trace_id ?? '').slice(8)}`;
     const ids = { rule: f.rule, trace_id, span_id: f.span_id, tool: f.tool, key: f.key };
     findings.push({ ...f, ...ids, fingerprint: fingerprintOf(ids) });
-    const emitter = base.overview?.finding_emitters[`${f.trace_id}/${f.span_id}`];
-    if (emitter) emitters[`${trace_id}/${f.span_id}`] = emitter;
   }
-  return { ...base, findings: sortFindings(findings), overview: { ...base.overview!, finding_emitters: emitters } };
+  return { ...base, findings: sortFindings(findings) };
 }

@@ -21,11 +21,6 @@ export const LAZY_FROM_ROWS = 2000;
 /** Columns of a finding's row; the tool, key, message and emitter head the rows they share. */
 export const FINDING_COLUMNS = ['trace id', 'span id'] as const;
 
-export interface FindingsTableOptions {
-  /** Emitter of the call behind a finding's span, keyed `trace_id/span_id`. */
-  emitters: Readonly<Record<string, string>>;
-}
-
 /** Findings of one rule that say the same thing (tool, key, message) about different spans written by one emitter. */
 interface Same {
   tool: string;
@@ -43,7 +38,7 @@ interface Same {
  * night of runs repeats the same few findings across many traces: saying each once keeps 100k
  * findings small. End tags of cells and rows are left out (HTML allows it) for the same reason.
  */
-export function renderFindingsTable(findings: readonly Finding[], rules: readonly Rule[], options: FindingsTableOptions): string {
+export function renderFindingsTable(findings: readonly Finding[], rules: readonly Rule[]): string {
   if (findings.length === 0) return '<p class=none>No findings.</p>';
   const byId = new Map(rules.map((r) => [r.id, r]));
   const lazy = findings.length > LAZY_FROM_ROWS;
@@ -51,24 +46,24 @@ export function renderFindingsTable(findings: readonly Finding[], rules: readonl
   let start = 0;
   for (let i = 1; i <= findings.length; i++) {
     if (i < findings.length && findings[i]!.rule === findings[start]!.rule) continue;
-    out.push(renderGroup(findings.slice(start, i), byId.get(findings[start]!.rule), out.length, lazy, options));
+    out.push(renderGroup(findings.slice(start, i), byId.get(findings[start]!.rule), out.length, lazy));
     start = i;
   }
   return out.join('\n');
 }
 
-/** The emitter of the call behind a finding's span, `-` when no tool call is there. */
-export function emitterOf(f: Finding, emitters: Readonly<Record<string, string>>): string {
-  return (f.trace_id && f.span_id ? emitters[`${f.trace_id}/${f.span_id}`] : undefined) ?? '-';
+/** Who recorded a finding's span (`Finding.emitter`), `-` when not known. */
+export function emitterOf(f: Finding): string {
+  return f.emitter ?? '-';
 }
 
 /** One rule's findings as {@link Same} sets, in order of first appearance. */
-function sameSets(findings: readonly Finding[], emitters: Readonly<Record<string, string>>): Same[] {
+function sameSets(findings: readonly Finding[]): Same[] {
   const sets = new Map<string, Same>();
   for (const f of findings) {
     const tool = f.tool ?? '-';
     const key = f.key ?? '-';
-    const emitter = emitterOf(f, emitters);
+    const emitter = emitterOf(f);
     const id = `${tool}\u0000${key}\u0000${f.message}\u0000${emitter}`;
     let set = sets.get(id);
     if (!set) sets.set(id, (set = { tool, key, message: f.message, emitter, findings: [] }));
@@ -77,7 +72,7 @@ function sameSets(findings: readonly Finding[], emitters: Readonly<Record<string
   return [...sets.values()];
 }
 
-function renderGroup(findings: readonly Finding[], rule: Rule | undefined, index: number, lazy: boolean, options: FindingsTableOptions): string {
+function renderGroup(findings: readonly Finding[], rule: Rule | undefined, index: number, lazy: boolean): string {
   const first = findings[0]!;
   const count = findings.length;
   const head = `<section class=group id="rule-${index}" data-rule="${html(first.rule)}" data-severity="${html(first.severity)}">
@@ -95,7 +90,7 @@ ${rule ? `<details><summary>What it means and what to do</summary><p>${html(rule
     rows = [];
     inBlock = 0;
   };
-  for (const set of sameSets(findings, options.emitters)) {
+  for (const set of sameSets(findings)) {
     let from = 0;
     while (from < set.findings.length) {
       if (inBlock >= ROWS_PER_BLOCK) closeBlock();

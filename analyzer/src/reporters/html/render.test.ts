@@ -14,14 +14,13 @@ const ASSETS = { libraries: [{ name: 'chart-lib', version: '1.0.0', licence: 'IS
 
 function finding(i: number, over: Partial<Finding> = {}): Finding {
   const base = { rule: 'assumption_span', trace_id: i.toString(16).padStart(32, '0'), span_id: (i + 1).toString(16).padStart(16, '0'), tool: HOSTILE_TOOL, key: HOSTILE_KEY, ...over };
-  return { severity: 'high', message: `Tool ${base.tool} was called with a model-inferred value for the denylisted key ${base.key}.`, file: 't.jsonl', emitter: 'argspan', ...base, fingerprint: fingerprintOf(base) };
+  return { severity: 'high', message: `Tool ${base.tool} was called with a model-inferred value for the denylisted key ${base.key}.`, file: 't.jsonl', emitter: null, ...base, fingerprint: fingerprintOf(base) };
 }
 
 function overview(): RunOverview {
   return {
     totals: { runs: 1, turns: 1, tool_calls: 2, arguments: 3, model_inferred: 1, no_evidence: 1, held: 0, denied: 0, remote: 1 },
     emitters: [{ emitter: 'argspan', calls: 2 }],
-    finding_emitters: {},
     runs: { rows: [{ run_id: HOSTILE_RUN, tool_calls: 2, arguments: 3, model_inferred: 1, no_evidence: 1, held: 0, denied: 0, remote: 1 }], total: 1 },
     turns: {
       rows: [{ trace_id: 'ab'.repeat(16), turn_span_id: 'cd'.repeat(8), turn: '</script><b>turn</b>', run_id: HOSTILE_RUN, tool: HOSTILE_TOOL, key: HOSTILE_KEY, provenance: 'model_inferred', count: 1 }],

@@ -38,7 +38,6 @@ export function renderHtmlReport(result: AnalysisResult, options: HtmlReportOpti
     ? `<p class="verdict pass">Exit 0: the ${findings.length} finding(s) were written as the baseline <code>${html(options.wroteBaseline)}</code> and are accepted from now on.</p>`
     : `<p class="verdict ${verdict.fails ? 'fail' : 'pass'}">Exit ${verdict.fails ? 1 : 0} — ${verdict.fails ? 'fails CI' : 'passes CI'}: ${html(verdict.reason)}</p>`;
   const notGathered = '<p class=none>Not gathered: this report was made from a result without the overview (<code>analyze({ overview: true })</code>).</p>';
-  const emitters = overview?.finding_emitters ?? {};
   const values = (pick: (f: (typeof findings)[number]) => string) => [...new Set(findings.map(pick))].sort();
   const select = (name: string, label: string, options: readonly string[]) =>
     `<label>${label}<select name=${name}><option value="">all</option>${options.map((o) => `<option>${html(o)}</option>`).join('')}</select></label>`;
@@ -47,7 +46,7 @@ export function renderHtmlReport(result: AnalysisResult, options: HtmlReportOpti
 ${select('severity', 'severity', severityCounts(findings).map((s) => s.severity))}
 ${select('rule', 'rule', values((f) => f.rule))}
 ${select('tool', 'tool', values((f) => f.tool ?? '-'))}
-${select('emitter', 'emitter', values((f) => emitterOf(f, emitters)))}
+${select('emitter', 'emitter', values(emitterOf))}
 <button type=reset>Show all</button><span id=filter-status>Showing ${findings.length} of ${findings.length} findings.</span></form>`
     : '';
   const t = overview?.totals;
@@ -104,7 +103,7 @@ ${severityRows.length ? `<div class=chart data-chart=severity>Chart of the same 
 ${overview ? baselineSection(overview, findings.length) : ''}
 <section id=findings><h2>Findings</h2>
 ${filters}
-${renderFindingsTable(findings, result.rules, { emitters })}
+${renderFindingsTable(findings, result.rules)}
 </section>
 <section id=runs><h2>Runs</h2>
 ${overview ? runsSection(overview) : notGathered}
