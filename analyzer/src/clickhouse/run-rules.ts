@@ -71,7 +71,8 @@ export async function runRulesClickHouse(session: ChSession, src: TraceSource, r
 /**
  * Who recorded each finding's span, by `trace_id\tspan_id`, as DuckDB's `runRules` joins it: the
  * emitter of the tool calls on the span, else argspan when its scope wrote the span. The spans
- * are sent once as a small table; `tool_calls` and the traces table are each read once against it.
+ * are sent once as a small table (shipped to the shards with `GLOBAL IN`); `tool_calls` and the
+ * traces table are each read once against it.
  */
 async function emittersOf(session: ChSession, src: TraceSource, rows: readonly ChRow[]): Promise<Map<string, string>> {
   const spans = new Map<string, [string, string]>();
@@ -89,7 +90,7 @@ async function emittersOf(session: ChSession, src: TraceSource, rows: readonly C
       `SELECT trace_id, span_id, any(emitter) AS emitter, 0 AS rank FROM tool_calls WHERE (trace_id, span_id) IN finding_spans GROUP BY trace_id, span_id
       UNION ALL
       SELECT TraceId AS trace_id, SpanId AS span_id, ${chString(Emitter.ARGSPAN)} AS emitter, 1 AS rank FROM ${src.table}
-        WHERE ${src.where} AND ${src.scopeName} = ${chString(INSTRUMENTATION_SCOPE)} AND (TraceId, SpanId) IN finding_spans`,
+        WHERE ${src.where} AND ${src.scopeName} = ${chString(INSTRUMENTATION_SCOPE)} AND (TraceId, SpanId) GLOBAL IN finding_spans`,
       'reading who recorded the findings\' spans',
     );
     // The calls' emitter first.
