@@ -13,25 +13,53 @@ const FOREIGN = 'fixtures/traces/foreign';
 const tmp = () => mkdtempSync(join(tmpdir(), 'argspan-foreign-audit-'));
 
 describe('argspan analyze on exports that are not trace files', () => {
-  // Langfuse's public API (`GET /api/public/traces`, `/observations`) answers `{"data":[…],"meta":{…}}`:
-  // Jaeger's top-level "data", but no Jaeger traces in it. Refused saying what argspan reads instead,
-  // on one line or pretty-printed.
-  const answers = {
-    'langfuse traces': { data: [{ id: 'a1b2c3', timestamp: '2026-11-30T10:00:00.000Z', name: 'agent-run', input: { messages: [{ role: 'user', content: 'Book it' }] }, observations: ['obs-1'], scores: [] }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } },
-    'langfuse observations': { data: [{ id: 'obs-1', traceId: 'a1b2c3', type: 'TOOL', name: 'read_file', startTime: '2026-11-30T10:00:01.000Z', input: { path: '/app/.env' }, output: 'ok' }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } },
+  // Langfuse's public API pages its answers `{"data":[…],"meta":{…}}` (Jaeger's top-level "data").
+  // Its observations are read (v1: input as JSON; v2: as raw strings, with the session); its other
+  // answers are refused, saying what to fetch. On one line or pretty-printed.
+  const layouts = (doc: { data: unknown; meta: unknown }) => [['one line', JSON.stringify(doc)], ['pretty', JSON.stringify(doc, null, 2)]] as const;
+  const observation = { id: 'obs-1', traceId: 'a1b2c3', type: 'TOOL', name: 'read_file', startTime: '2026-11-30T10:00:01.000Z', endTime: '2026-11-30T10:00:01.250Z', parentObservationId: 'obs-0' };
+  const observations = {
+    'v1 (GET /api/public/observations)': { data: [{ ...observation, input: { path: '/app/.env' }, output: 'ok', level: 'DEFAULT' }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } },
+    'v2 (GET /api/public/v2/observations?fields=core,basic,io)': { data: [{ ...observation, sessionId: 'chat-42', input: '{"path": "/app/.env"}', output: 'ok' }], meta: { cursor: 'eyJwYWdlIjoyfQ==' } },
   };
-  it.each(Object.entries(answers))('an API answer (%s) is refused naming the file (exit 2), never reported clean', (name, doc) => {
-    for (const [layout, text] of [['one line', JSON.stringify(doc)], ['pretty', JSON.stringify({ meta: doc.meta, data: doc.data }, null, 2)]]) {
-      const file = join(tmp(), `${name.replace(/\W/g, '-')}.json`);
-      writeFileSync(file, text!);
+  it.each(Object.entries(observations))('a Langfuse observations answer, %s, is read: the secret-file path is reported by tool and key, never printed', (name, doc) => {
+    for (const [layout, text] of layouts(doc)) {
+      const file = join(tmp(), 'observations.json');
+      writeFileSync(file, text);
+      const run = analyzeBin(file, '--format', 'json', '--reports');
+      expect(run.code, layout).toBe(1);
+      const out = parseJson(run);
+      expect(out.stats.foreign_calls).toBe(1);
+      expect(out.findings.filter((f) => f.severity !== 'info').map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['sensitive_arg_dispatched', 'read_file', 'path', 'langfuse']]);
+      // v2 carries the session: the call's run.
+      const run0 = out.findings.find((f) => f.rule === 'report_run_summary')!.message;
+      expect(run0.startsWith(name.startsWith('v2') ? 'Run chat-42:' : 'Run (no run id) of trace ')).toBe(true);
+      expect(run.stdout + run.stderr).not.toContain('.env');
+    }
+  });
+
+  it('Langfuse\'s traces answer is refused naming the file (exit 2), saying which answer argspan reads; never reported clean', () => {
+    const traces = { data: [{ id: 'a1b2c3', timestamp: '2026-11-30T10:00:00.000Z', name: 'agent-run', input: { messages: [{ role: 'user', content: 'Read /app/.env' }] }, observations: ['obs-1'], scores: [] }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } };
+    for (const [layout, text] of layouts(traces)) {
+      const file = join(tmp(), 'traces.json');
+      writeFileSync(file, text);
       for (const format of ['table', 'json']) {
         const run = analyzeBin(file, '--format', format);
         expect(run.code, layout).toBe(2);
         expect(run.stdout).toBe('');
-        expect(run.stderr).toContain(`${file}:1: a Langfuse public API answer ({"data":[…],"meta":…}): not supported; argspan reads the OpenTelemetry spans`);
+        expect(run.stderr).toContain(`${file}:1: a Langfuse public API answer other than observations (item 1 has no string "id", "traceId", "type" and "startTime"): not supported; fetch GET /api/public/observations`);
         expect(run.stderr).not.toContain('.env');
       }
     }
+  });
+
+  it('a Langfuse observation whose time is not ISO 8601 is refused naming the item, not the value (exit 2)', () => {
+    const file = join(tmp(), 'bad-time.json');
+    writeFileSync(file, JSON.stringify({ data: [{ ...observation, startTime: 'yesterday /app/.env' }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } }));
+    const run = analyzeBin(file);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file}:1: Langfuse observation 1: "startTime" or "endTime" is not an ISO 8601 time`);
+    expect(run.stderr).not.toContain('.env');
   });
 
   it('another {"data": …} answer that holds no Jaeger traces is refused as JSON of another shape (exit 2)', () => {
@@ -78,7 +106,7 @@ describe('argspan analyze on exports that are not trace files', () => {
     writeFileSync(file, JSON.stringify({ data: [{ attributes: [], span_id: '0123456789abcdef' }, 'not a span'], next_cursor: null }));
     const run = analyzeBin(file);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${file}:1: JSON of another shape: the "data" of a Phoenix spans answer must be a list of span objects`);
+    expect(run.stderr).toContain(`${file}:1: JSON of another shape: the "data" of a Phoenix spans answer must be a list of objects`);
   });
 
   it('a LangSmith run list (a JSON array) is refused as a JSON array, not called "not JSON"', () => {

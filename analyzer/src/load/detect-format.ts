@@ -12,6 +12,8 @@ export type InputFormat =
   | 'otlp-document-snake-case'
   /** Arize Phoenix's REST answer `GET …/spans/otlpv1`: `{"data": [OTLP spans, snake_case]}`. */
   | 'phoenix-otlp-spans'
+  /** Langfuse's public API answer `GET /api/public/observations` (v1 or v2): `{"data": [observations], "meta": …}`. */
+  | 'langfuse-observations'
   | 'otlp-result'
   | 'jaeger-envelope'
   | 'jaeger-trace'
@@ -62,9 +64,9 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   // A pretty-printed document opens with a short first line (`{` or `{"resourceSpans": [`);
   // a JSON-lines file whose first line does not parse has a long, broken first line.
   const format = formatFromKeys(lineKeys ?? guessKeys(text), lineKeys === undefined && firstLine.trim().length < 200);
-  // Langfuse's public API pages its answers with "meta" beside "data".
+  // Langfuse's public API pages its answers with "meta" beside "data" (which of its answers it is, the reader checks).
   if ((!format || format === 'jaeger-envelope') && (lineKeys ? lineKeys.includes('data') && lineKeys.includes('meta') : LANGFUSE_PAGE.test(text) && /"data"\s*:/.test(text))) {
-    throw new InputError([{ file, line: 1, reason: 'a Langfuse public API answer ({"data":[…],"meta":…}): not supported; argspan reads the OpenTelemetry spans the Langfuse SDK (v3 and later) emits: export them with an OTLP exporter beside Langfuse\'s' }]);
+    return { format: 'langfuse-observations', compression };
   }
   if (!format) throw new InputError([{ file, line: 1, reason: 'JSON of another shape: expected "resourceSpans" (OTLP), "resource_spans" (OTLP, protobuf names), "result" (Jaeger /api/v3), "data" or "traceID"+"spans" (Jaeger)' }]);
   if (format === 'jaeger-envelope') {
@@ -144,8 +146,8 @@ const PHOENIX_OTLP_SPANS = /^\{\s*"data"\s*:\s*\[\s*\{\s*"(?:attributes|dropped_
 /** `{"data": [{"id": …` with a span `context` holding `trace_id`: Phoenix's own span shape. */
 const PHOENIX_SPANS = /^\{\s*"data"\s*:\s*\[\s*\{\s*"id"\s*:\s*"[^"]*"\s*,\s*"name"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*"context"\s*:\s*\{\s*"trace_id"/;
 
-/** Langfuse's page `"meta": {"page": …, "limit": …, "totalItems": …}` (seen when it is in the first 64 KB). */
-const LANGFUSE_PAGE = /"meta"\s*:\s*\{\s*"page"\s*:/;
+/** Langfuse's page: `"meta": {"page": …, "limit": …, "totalItems": …}` (v1) or `"meta": {"cursor": …}` (v2), seen when it is in the first 64 KB. */
+const LANGFUSE_PAGE = /"meta"\s*:\s*\{\s*(?:"page"|"cursor")\s*:/;
 
 function topLevelKeys(line: string): string[] | undefined {
   try {

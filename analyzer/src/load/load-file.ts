@@ -9,7 +9,7 @@ import { OTLP_RESOURCE_SPANS, columnsArg, sqlString } from './duckdb-types.js';
 import { InputError, type InputProblem } from './input-error.js';
 import { MAX_JSON_NESTING, type ByteScanResult } from './json-byte-scan.js';
 import { scanTraceFile } from './scan-trace-file.js';
-import { writeCamelCaseDocument, writePhoenixSpansDocument } from './snake-case-otlp.js';
+import { writeConvertedDocument } from './converted-documents.js';
 import { stageJaegerSql, jaegerTraces } from './stage-jaeger.js';
 import { stageOtlpSql } from './stage-otlp.js';
 import { ZstdDataError, decompressZstd } from './zstd.js';
@@ -87,10 +87,11 @@ async function loadDocument(db: Db, fileId: number, file: string, detected: Dete
     case 'otlp-document':
       return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, `read_json(${f}, ${DOC_OPTS}, compression=${comp}, columns=${COLUMNS})`), opts)) };
     case 'otlp-document-snake-case':
-    case 'phoenix-otlp-spans': {
-      const camel = join(opts.tmpDir, `camel-case-${fileId}.json`);
-      await (detected.format === 'phoenix-otlp-spans' ? writePhoenixSpansDocument : writeCamelCaseDocument)(file, detected.compression, camel);
-      return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, `read_json(${sqlString(camel)}, ${DOC_OPTS}, columns=${COLUMNS})`), opts)) };
+    case 'phoenix-otlp-spans':
+    case 'langfuse-observations': {
+      const converted = join(opts.tmpDir, `converted-${fileId}.json`);
+      await writeConvertedDocument(file, detected.format, detected.compression, converted);
+      return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, `read_json(${sqlString(converted)}, ${DOC_OPTS}, columns=${COLUMNS})`), opts)) };
     }
     case 'otlp-result':
       return {

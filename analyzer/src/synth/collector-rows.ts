@@ -7,7 +7,7 @@
  * the analyzer's read path.
  */
 import { readFileSync } from 'node:fs';
-import { camelKeys } from '../load/snake-case-otlp.js';
+import { camelKeys, otlpDocumentOf } from '../load/converted-documents.js';
 
 /**
  * The exporter's default DDL for `otel_traces` (internal/sql_templates/traces_table.sql, with
@@ -84,13 +84,20 @@ type Json = Record<string, unknown>;
 const SPAN_KINDS = ['SPAN_KIND_UNSPECIFIED', 'SPAN_KIND_INTERNAL', 'SPAN_KIND_SERVER', 'SPAN_KIND_CLIENT', 'SPAN_KIND_PRODUCER', 'SPAN_KIND_CONSUMER'];
 const STATUS_CODES = ['STATUS_CODE_UNSET', 'STATUS_CODE_OK', 'STATUS_CODE_ERROR'];
 
+/** An API answer (Phoenix's spans, Langfuse's observations) as the OTLP document the analyzer's reader makes of it; anything else as it is. */
+function asOtlpDocument(document: unknown): unknown {
+  const d = document as Json | null;
+  if (d === null || typeof d !== 'object' || !Array.isArray(d.data)) return document;
+  if ('next_cursor' in d) return otlpDocumentOf('phoenix-otlp-spans', d, 'API answer');
+  if ('meta' in d) return otlpDocumentOf('langfuse-observations', d, 'API answer');
+  return document;
+}
+
 /** The rows of every span in one OTLP/JSON document (`resourceSpans`, or protobuf field names as Phoenix writes them). */
 export function exporterRows(document: unknown): ExporterRow[] {
-  const doc = camelKeys(document) as Json;
+  const doc = camelKeys(asOtlpDocument(document)) as Json;
   const rows: ExporterRow[] = [];
-  // Phoenix's spans answer ({"data": [spans]}) holds spans without resource or scope.
-  const phoenixSpans = Array.isArray(doc.data) ? [{ scopeSpans: [{ spans: doc.data }] } as Json] : [];
-  for (const rs of [...list(doc.resourceSpans), ...phoenixSpans]) {
+  for (const rs of list(doc.resourceSpans)) {
     const resourceAttrs = list((rs.resource as Json | undefined)?.attributes);
     const service = resourceAttrs.find((a) => a.key === 'service.name');
     const serviceName = typeof (service?.value as Json | undefined)?.stringValue === 'string' ? String((service!.value as Json).stringValue) : '';

@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import type { Compression } from './detect-format.js';
+import { InputError } from './input-error.js';
+import { decompressZstd } from './zstd.js';
+
+/**
+ * Largest document converted in memory to OTLP JSON before it is read: a snake_case OTLP document
+ * or an API answer. Phoenix's downloads and both APIs' pages hold a selection of spans.
+ */
+export const MAX_CONVERTED_BYTES = 512 * 1024 * 1024;
+
+/** The documents read by converting them to an OTLP JSON document (camelCase) first. */
+export type ConvertedFormat = 'otlp-document-snake-case' | 'phoenix-otlp-spans' | 'langfuse-observations';
+
+const WHAT: Record<ConvertedFormat, string> = {
+  'otlp-document-snake-case': 'snake_case OTLP document',
+  'phoenix-otlp-spans': 'Phoenix spans answer',
+  'langfuse-observations': 'Langfuse observations answer',
+};
+
+/** Read `file` (decompressed, parsed), convert it to an OTLP JSON document and write that to `target`. */
+export async function writeConvertedDocument(file: string, format: ConvertedFormat, compression: Compression, target: string): Promise<void> {
+  const raw = readFileSync(file);
+  if (raw.length > MAX_CONVERTED_BYTES) throw new InputError([{ file, reason: `${WHAT[format]} larger than ${MAX_CONVERTED_BYTES} bytes` }]);
+  let text: string;
+  try {
+    text = (compression === 'gzip' ? gunzipSync(raw) : compression === 'zstd' ? await decompressZstd(raw, 4 * MAX_CONVERTED_BYTES) : raw).toString('utf8');
+  } catch {
+    throw new InputError([{ file, reason: `${compression} data is corrupt or too large` }]);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw new InputError([{ file, line: 1, reason: 'not valid JSON (a truncated or corrupt document)' }]);
+  }
+  writeFileSync(target, JSON.stringify(otlpDocumentOf(format, doc, file)));
+}
+
+/** `doc` (a parsed file of `format`) as an OTLP JSON document; throws {@link InputError} naming `file` when it is not of that shape. */
+export function otlpDocumentOf(format: ConvertedFormat, doc: unknown, file: string): unknown {
+  switch (format) {
+    case 'otlp-document-snake-case':
+      // Arize Phoenix's "Download → OTLP JSON": the protobuf field names (`resource_spans`, `string_value`).
+      return camelKeys(doc);
+    case 'phoenix-otlp-spans':
+      // Phoenix's REST answer to `GET /v1/projects/{project}/spans/otlpv1`: `{"data": [spans], "next_cursor": …}`,
+      // each span OTLP JSON with the protobuf field names, no resource or scope.
+      return spansDocument(camelKeys(dataOf(doc, file, 'Phoenix spans answer')) as unknown[]);
+    case 'langfuse-observations':
+      return langfuseObservationsDocument(dataOf(doc, file, 'Langfuse public API answer'), file);
+  }
+}
+
+/** The `data` list of span-like objects of an API answer. */
+function dataOf(doc: unknown, file: string, what: string): Record<string, unknown>[] {
+  const data = doc !== null && typeof doc === 'object' ? (doc as { data?: unknown }).data : undefined;
+  if (!Array.isArray(data) || data.some((s) => s === null || typeof s !== 'object' || Array.isArray(s))) {
+    throw new InputError([{ file, line: 1, reason: `JSON of another shape: the "data" of a ${what} must be a list of objects` }]);
+  }
+  return data as Record<string, unknown>[];
+}
+
+/** Spans without resource or scope as an OTLP JSON document. */
+function spansDocument(spans: unknown[], scope?: string): unknown {
+  return { resourceSpans: [{ scopeSpans: [{ ...(scope ? { scope: { name: scope } } : {}), spans }] }] };
+}
+
+const SNAKE = /_([a-z0-9])/g;
+
+/** Protobuf field names (`resource_spans`, `string_value`) to the OTLP/JSON mapping's camelCase; object keys only, never values. */
+export function camelKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(camelKeys);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[k.replace(SNAKE, (_m, c: string) => c.toUpperCase())] = camelKeys(x);
+  return out;
+}
+
+/** The scope the Langfuse SDK's tracer writes its spans under. */
+const LANGFUSE_SCOPE = 'langfuse-sdk';
+
+/**
+ * Langfuse's public API answer of observations — `GET /api/public/observations` (v1: input and
+ * output as JSON) or `/api/public/v2/observations?fields=core,basic,io` (v2: as raw strings) —
+ * as the spans the Langfuse SDK emits for them: the observation's name, times and parent, its
+ * type lower-cased in `langfuse.observation.type`, its input and output as text in
+ * `langfuse.observation.input` / `.output`, its session in `session.id`, and an ERROR level as
+ * an error status. Ids that are not OpenTelemetry's hex (UUIDs of older SDKs) are hashed into it.
+ * Other answers of that API (traces, sessions, scores) are refused, saying what to fetch.
+ */
+function langfuseObservationsDocument(data: readonly Record<string, unknown>[], file: string): unknown {
+  const spans = data.map((o, i) => {
+    if (typeof o.id !== 'string' || typeof o.traceId !== 'string' || typeof o.type !== 'string' || typeof o.startTime !== 'string') {
+      throw new InputError([
+        {
+          file,
+          line: 1,
+          reason: `a Langfuse public API answer other than observations (item ${i + 1} has no string "id", "traceId", "type" and "startTime"): not supported; fetch GET /api/public/observations (or /api/public/v2/observations?fields=core,basic,io), which argspan reads`,
+        },
+      ]);
+    }
+    const start = isoNanos(o.startTime);
+    const end = typeof o.endTime === 'string' ? isoNanos(o.endTime) : start;
+    if (start === undefined || end === undefined) throw new InputError([{ file, line: 1, reason: `Langfuse observation ${i + 1}: "startTime" or "endTime" is not an ISO 8601 time` }]);
+    const attributes: { key: string; value: { stringValue: string } }[] = [];
+    const attr = (key: string, value: unknown) => {
+      if (value === null || value === undefined) return;
+      attributes.push({ key, value: { stringValue: typeof value === 'string' ? value : JSON.stringify(value) } });
+    };
+    attr('langfuse.observation.type', o.type.toLowerCase());
+    attr('langfuse.observation.input', o.input);
+    attr('langfuse.observation.output', o.output);
+    attr('session.id', o.sessionId);
+    return {
+      traceId: hexId(o.traceId, 32),
+      spanId: hexId(o.id, 16),
+      ...(typeof o.parentObservationId === 'string' && o.parentObservationId !== '' ? { parentSpanId: hexId(o.parentObservationId, 16) } : {}),
+      name: typeof o.name === 'string' && o.name !== '' ? o.name : o.type.toLowerCase(),
+      startTimeUnixNano: start,
+      endTimeUnixNano: end,
+      attributes,
+      status: o.level === 'ERROR' ? { code: 2 } : {},
+    };
+  });
+  return spansDocument(spans, LANGFUSE_SCOPE);
+}
+
+/** An id as `digits` lower-case hex: as it is when it is that already, a UUID's hex when it has 32, else a hash of it. */
+function hexId(id: string, digits: 16 | 32): string {
+  const lower = id.toLowerCase();
+  if (lower.length === digits && /^[0-9a-f]+$/.test(lower)) return lower;
+  const bare = lower.replace(/-/g, '');
+  if (digits === 32 && /^[0-9a-f]{32}$/.test(bare)) return bare;
+  return createHash('sha256').update(id).digest('hex').slice(0, digits);
+}
+
+/** Nanoseconds since the epoch of an ISO 8601 time (fractions to the nanosecond), as a decimal string; undefined when it is not one. */
+export function isoNanos(iso: string): string | undefined {
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/.exec(iso);
+  if (!m) return undefined;
+  const seconds = Date.parse(`${m[1]}${m[3]}`);
+  if (Number.isNaN(seconds)) return undefined;
+  return (BigInt(seconds) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'))).toString();
+}
