@@ -109,13 +109,44 @@ describe('argspan analyze on exports that are not trace files', () => {
     expect(run.stderr).toContain(`${file}:1: JSON of another shape: the "data" of a Phoenix spans answer must be a list of objects`);
   });
 
-  it('a LangSmith run list (a JSON array) is refused as a JSON array, not called "not JSON"', () => {
-    const file = join(tmp(), 'langsmith-runs.json');
-    writeFileSync(file, JSON.stringify([{ id: '9f1c', name: 'read_file', run_type: 'tool', inputs: { path: '/app/.env' }, outputs: { output: 'ok' }, trace_id: '9f1c' }]));
+  // LangSmith's runs: `POST /api/v1/runs/query` answers {"runs": […], "cursors": …}; its SDK's list_runs, dumped, is a JSON list.
+  const langSmithRun = {
+    id: '0e9d1c7a-3b5f-4d2e-9a1b-6c7d8e9f0a1b', name: 'read_file', start_time: '2026-11-30T10:00:01.250000', run_type: 'tool', end_time: '2026-11-30T10:00:01.300000',
+    extra: { metadata: { thread_id: 'support-chat-7' } }, error: null, inputs: { path: '/app/.env' }, outputs: { output: 'ok' },
+    parent_run_id: null, session_id: '8d0c7b6a-5e4f-4a3b-9c2d-1e0f9a8b7c6d', trace_id: '0e9d1c7a-3b5f-4d2e-9a1b-6c7d8e9f0a1b',
+  };
+  it.each([
+    ['a runs/query answer', { runs: [langSmithRun], cursors: { next: null } }],
+    ['a list of runs', [langSmithRun]],
+  ])('LangSmith runs, %s, are read: the secret-file path is reported by tool and key, the run is the thread, nothing is printed', (_name, doc) => {
+    for (const text of [JSON.stringify(doc), JSON.stringify(doc, null, 2)]) {
+      const file = join(tmp(), 'langsmith-runs.json');
+      writeFileSync(file, text);
+      const run = analyzeBin(file, '--format', 'json', '--reports');
+      expect(run.code).toBe(1);
+      const out = parseJson(run);
+      expect(out.findings.filter((f) => f.severity !== 'info').map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['sensitive_arg_dispatched', 'read_file', 'path', 'langsmith']]);
+      expect(out.findings.find((f) => f.rule === 'report_run_summary')!.message).toMatch(/^Run support-chat-7: 1 tool call\(s\)/);
+      expect(run.stdout + run.stderr).not.toContain('.env');
+    }
+  });
+
+  it('a JSON list of something other than LangSmith runs is refused as a JSON array, not called "not JSON"', () => {
+    const file = join(tmp(), 'observations-list.json');
+    writeFileSync(file, JSON.stringify([{ id: 'obs-1', type: 'TOOL', name: 'read_file', input: { path: '/app/.env' } }]));
     const run = analyzeBin(file);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain(`${file}:1: a JSON array: expected a JSON object`);
+    expect(run.stderr).not.toContain('.env');
+  });
+
+  it('LangSmith runs without their ids or times are refused naming the run, not its data (exit 2)', () => {
+    const file = join(tmp(), 'langsmith-bad.json');
+    writeFileSync(file, JSON.stringify({ runs: [{ ...langSmithRun, start_time: undefined }] }));
+    const run = analyzeBin(file);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file}:1: a LangSmith runs answer whose run 1 has no string "id", "trace_id", "name", "run_type" and "start_time": not supported`);
     expect(run.stderr).not.toContain('.env');
   });
 });

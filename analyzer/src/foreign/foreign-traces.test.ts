@@ -54,6 +54,8 @@ const EXPECTED: Record<string, Expected> = {
   },
   // Langfuse's public API answer (GET /api/public/observations, v1) for the Langfuse SDK's trace.
   'derived/langfuse-api-observations-write-document.json': { calls: ['langfuse write_document tool-span'], noEvidence: 1, findings: [] },
+  // LangSmith's answer to POST /api/v1/runs/query for the exporter's trace.
+  'derived/langsmith-api-runs-traceable-tool.json': { calls: ['langsmith get_weather tool-span'], findings: [] },
   'derived/openinference-token-in-input.json': { calls: ['openinference Bash tool-span'], findings: ['credential_in_attribute Bash command'], run: '493eec35-215c-4b7b-a7e3-94cce106a7f5' },
 };
 
@@ -101,7 +103,7 @@ describe('foreign findings', () => {
     for (const value of ['America/New_York', '/app/.env', 'ghp_C4NARY']) expect(all).not.toContain(value);
   });
 
-  it('read Phoenix\'s snake_case download and REST answer, and Langfuse\'s observations answer, as the same spans as the traces they came from', async () => {
+  it('read Phoenix\'s snake_case download and REST answer, Langfuse\'s observations and LangSmith\'s runs as the same spans as the traces they came from', async () => {
     const spans = async (file: string) => {
       const dbPath = join(work, `${file.replace(/\W/g, '_')}.duckdb`);
       await analyze({ paths: [join(DIR, file)], dbPath });
@@ -117,6 +119,8 @@ describe('foreign findings', () => {
     expect(await spans('derived/phoenix-rest-anthropic-timezone.json')).toEqual(await spans('openinference-anthropic-timezone-model-only.json'));
     // And Langfuse's observations answer holds the spans of the SDK's trace.
     expect(await spans('derived/langfuse-api-observations-write-document.json')).toEqual(await spans('langfuse-langchain-tool-write-document.json'));
+    // LangSmith's runs answer: the spans its exporter writes for those runs.
+    expect(await spans('derived/langsmith-api-runs-traceable-tool.json')).toEqual(await spans('langsmith-otel-traceable-tool.json'));
   });
 
   it('derived files are what derive.mjs writes', async () => {

@@ -3,11 +3,22 @@ import { CallAttributes, GenAiAttributes } from '@argspan/conventions';
 /**
  * Attributes that name the run a span belongs to, strongest first: argspan's run id, the GenAI
  * conversation id, then the session id of OpenInference, Langfuse (v4 writes `session.id`) and
- * OpenTelemetry's session convention. argspan's own calls are grouped by the first two, in the same order.
+ * OpenTelemetry's session convention, then the thread of LangSmith's metadata (not
+ * `langsmith.trace.session_id`: that is the project). argspan's own calls are grouped by the first
+ * two, in the same order.
  *
  * A foreign call's run is the first of these its own span names; else, of the trace's spans,
  * the first key whose values all agree (a `session.id` set once on the agent's root span, as
  * OpenInference's claude_agent_sdk does, names every call under it). A trace whose spans name
  * several runs leaves its other calls without one: reports group those by trace.
  */
-export const RUN_ID_KEYS: readonly string[] = [CallAttributes.RUN_ID, GenAiAttributes.CONVERSATION_ID, 'session.id', 'langfuse.session.id'];
+export const RUN_ID_KEYS: readonly string[] = [
+  CallAttributes.RUN_ID,
+  GenAiAttributes.CONVERSATION_ID,
+  'session.id',
+  'langfuse.session.id',
+  // LangSmith's threads: run metadata its exporter writes as `langsmith.metadata.*`.
+  'langsmith.metadata.thread_id',
+  'langsmith.metadata.session_id',
+  'langsmith.metadata.conversation_id',
+];

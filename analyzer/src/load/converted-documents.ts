@@ -12,12 +12,13 @@ import { decompressZstd } from './zstd.js';
 export const MAX_CONVERTED_BYTES = 512 * 1024 * 1024;
 
 /** The documents read by converting them to an OTLP JSON document (camelCase) first. */
-export type ConvertedFormat = 'otlp-document-snake-case' | 'phoenix-otlp-spans' | 'langfuse-observations';
+export type ConvertedFormat = 'otlp-document-snake-case' | 'phoenix-otlp-spans' | 'langfuse-observations' | 'langsmith-runs';
 
 const WHAT: Record<ConvertedFormat, string> = {
   'otlp-document-snake-case': 'snake_case OTLP document',
   'phoenix-otlp-spans': 'Phoenix spans answer',
   'langfuse-observations': 'Langfuse observations answer',
+  'langsmith-runs': 'LangSmith runs answer',
 };
 
 /** Read `file` (decompressed, parsed), convert it to an OTLP JSON document and write that to `target`. */
@@ -51,6 +52,8 @@ export function otlpDocumentOf(format: ConvertedFormat, doc: unknown, file: stri
       return spansDocument(camelKeys(dataOf(doc, file, 'Phoenix spans answer')) as unknown[]);
     case 'langfuse-observations':
       return langfuseObservationsDocument(dataOf(doc, file, 'Langfuse public API answer'), file);
+    case 'langsmith-runs':
+      return langSmithRunsDocument(runsOf(doc, file), file);
   }
 }
 
@@ -105,15 +108,12 @@ function langfuseObservationsDocument(data: readonly Record<string, unknown>[], 
     const start = isoNanos(o.startTime);
     const end = typeof o.endTime === 'string' ? isoNanos(o.endTime) : start;
     if (start === undefined || end === undefined) throw new InputError([{ file, line: 1, reason: `Langfuse observation ${i + 1}: "startTime" or "endTime" is not an ISO 8601 time` }]);
-    const attributes: { key: string; value: { stringValue: string } }[] = [];
-    const attr = (key: string, value: unknown) => {
-      if (value === null || value === undefined) return;
-      attributes.push({ key, value: { stringValue: typeof value === 'string' ? value : JSON.stringify(value) } });
-    };
-    attr('langfuse.observation.type', o.type.toLowerCase());
-    attr('langfuse.observation.input', o.input);
-    attr('langfuse.observation.output', o.output);
-    attr('session.id', o.sessionId);
+    const attributes = textAttributes([
+      ['langfuse.observation.type', o.type.toLowerCase()],
+      ['langfuse.observation.input', o.input],
+      ['langfuse.observation.output', o.output],
+      ['session.id', o.sessionId],
+    ]);
     return {
       traceId: hexId(o.traceId, 32),
       spanId: hexId(o.id, 16),
@@ -128,6 +128,70 @@ function langfuseObservationsDocument(data: readonly Record<string, unknown>[], 
   return spansDocument(spans, LANGFUSE_SCOPE);
 }
 
+/** The scope LangSmith's OpenTelemetry exporter writes its spans under. */
+const LANGSMITH_SCOPE = 'langsmith';
+/** Run metadata keys LangSmith groups a conversation's runs by (its threads). */
+const LANGSMITH_THREAD_KEYS = ['thread_id', 'session_id', 'conversation_id'];
+
+/** The runs of a LangSmith answer: `POST /api/v1/runs/query`'s `{"runs": […]}`, or a list of runs (the SDK's `list_runs`, dumped). */
+function runsOf(doc: unknown, file: string): Record<string, unknown>[] {
+  const runs = Array.isArray(doc) ? doc : doc !== null && typeof doc === 'object' ? (doc as { runs?: unknown }).runs : undefined;
+  if (!Array.isArray(runs) || runs.some((r) => r === null || typeof r !== 'object' || Array.isArray(r))) {
+    throw new InputError([{ file, line: 1, reason: 'JSON of another shape: the "runs" of a LangSmith runs answer must be a list of objects' }]);
+  }
+  return runs as Record<string, unknown>[];
+}
+
+/**
+ * LangSmith runs (the `Run` of its SDK's `schemas.py`) as the spans its OpenTelemetry exporter
+ * writes for them: trace id the trace's UUID, span id the run UUID's first 8 bytes (as the
+ * exporter's `_otel_utils.py` maps them), `langsmith.span.kind` the run type, `gen_ai.prompt` and
+ * `gen_ai.completion` the inputs and outputs as JSON, `langsmith.trace.session_id` the project,
+ * the thread keys of the run's metadata as `langsmith.metadata.*`, the status OK, or ERROR for a run with an error.
+ */
+function langSmithRunsDocument(runs: readonly Record<string, unknown>[], file: string): unknown {
+  const spans = runs.map((r, i) => {
+    if (typeof r.id !== 'string' || typeof r.trace_id !== 'string' || typeof r.name !== 'string' || typeof r.run_type !== 'string' || typeof r.start_time !== 'string') {
+      throw new InputError([{ file, line: 1, reason: `a LangSmith runs answer whose run ${i + 1} has no string "id", "trace_id", "name", "run_type" and "start_time": not supported` }]);
+    }
+    const start = isoNanos(r.start_time);
+    const end = typeof r.end_time === 'string' ? isoNanos(r.end_time) : start;
+    if (start === undefined || end === undefined) throw new InputError([{ file, line: 1, reason: `LangSmith run ${i + 1}: "start_time" or "end_time" is not an ISO 8601 time` }]);
+    const metadata = (r.extra as { metadata?: Record<string, unknown> } | null | undefined)?.metadata;
+    const attributes = textAttributes([
+      ['langsmith.span.kind', r.run_type],
+      ['gen_ai.operation.name', r.run_type === 'tool' ? 'execute_tool' : r.run_type],
+      ['langsmith.trace.session_id', r.session_id],
+      ...LANGSMITH_THREAD_KEYS.map((key): [string, unknown] => [`langsmith.metadata.${key}`, typeof metadata?.[key] === 'string' ? metadata[key] : undefined]),
+      ['gen_ai.prompt', r.inputs !== null && typeof r.inputs === 'object' && Object.keys(r.inputs).length > 0 ? r.inputs : undefined],
+      ['gen_ai.completion', r.outputs],
+    ]);
+    return {
+      traceId: hexId(r.trace_id, 32),
+      spanId: runSpanId(r.id),
+      ...(typeof r.parent_run_id === 'string' ? { parentSpanId: runSpanId(r.parent_run_id) } : {}),
+      name: r.name,
+      startTimeUnixNano: start,
+      endTimeUnixNano: end,
+      attributes,
+      // The exporter ends each span OK, or ERROR when the run failed.
+      status: { code: typeof r.error === 'string' && r.error !== '' ? 2 : 1 },
+    };
+  });
+  return spansDocument(spans, LANGSMITH_SCOPE);
+}
+
+/** A run's span id as LangSmith's exporter makes it: the UUID's first 8 bytes (another id: hashed). */
+function runSpanId(id: string): string {
+  const bare = id.toLowerCase().replace(/-/g, '');
+  return /^[0-9a-f]{32}$/.test(bare) ? bare.slice(0, 16) : hexId(id, 16);
+}
+
+/** OTLP string attributes of the pairs whose value is set: text as it is, anything else as its JSON. */
+function textAttributes(pairs: readonly [string, unknown][]): { key: string; value: { stringValue: string } }[] {
+  return pairs.filter(([, v]) => v !== null && v !== undefined).map(([key, v]) => ({ key, value: { stringValue: typeof v === 'string' ? v : JSON.stringify(v) } }));
+}
+
 /** An id as `digits` lower-case hex: as it is when it is that already, a UUID's hex when it has 32, else a hash of it. */
 function hexId(id: string, digits: 16 | 32): string {
   const lower = id.toLowerCase();
@@ -137,11 +201,14 @@ function hexId(id: string, digits: 16 | 32): string {
   return createHash('sha256').update(id).digest('hex').slice(0, digits);
 }
 
-/** Nanoseconds since the epoch of an ISO 8601 time (fractions to the nanosecond), as a decimal string; undefined when it is not one. */
+/**
+ * Nanoseconds since the epoch of an ISO 8601 time (fractions to the nanosecond), as a decimal
+ * string; undefined when it is not one. A time without a zone is UTC (LangSmith writes them so).
+ */
 export function isoNanos(iso: string): string | undefined {
-  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/.exec(iso);
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})?$/.exec(iso);
   if (!m) return undefined;
-  const seconds = Date.parse(`${m[1]}${m[3]}`);
+  const seconds = Date.parse(`${m[1]}${m[3] ?? 'Z'}`);
   if (Number.isNaN(seconds)) return undefined;
   return (BigInt(seconds) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'))).toString();
 }

@@ -14,6 +14,8 @@ export type InputFormat =
   | 'phoenix-otlp-spans'
   /** Langfuse's public API answer `GET /api/public/observations` (v1 or v2): `{"data": [observations], "meta": …}`. */
   | 'langfuse-observations'
+  /** LangSmith runs: `POST /api/v1/runs/query`'s `{"runs": […]}`, or a JSON list of runs. */
+  | 'langsmith-runs'
   | 'otlp-result'
   | 'jaeger-envelope'
   | 'jaeger-trace'
@@ -57,7 +59,11 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   const head = await decompressedHead(file, raw, compression);
   const text = head.replace(/^\uFEFF/, '').trimStart();
   if (text === '') throw new InputError([{ file, line: 1, reason: 'file holds only whitespace: no trace data to analyse' }]);
-  if (text.startsWith('[')) throw new InputError([{ file, line: 1, reason: 'a JSON array: expected a JSON object (OTLP JSON lines, an OTLP or Jaeger JSON document), not a list of runs or observations' }]);
+  if (text.startsWith('[')) {
+    // A list of LangSmith runs (its SDK's list_runs, dumped) is read; any other list is not a trace export.
+    if (LANGSMITH_RUN_LIST.test(text)) return { format: 'langsmith-runs', compression };
+    throw new InputError([{ file, line: 1, reason: 'a JSON array: expected a JSON object (OTLP JSON lines, an OTLP or Jaeger JSON document), or a list of LangSmith runs' }]);
+  }
   if (!text.startsWith('{')) throw new InputError([{ file, line: 1, reason: 'not JSON: expected a JSON object (OTLP JSON lines, an OTLP or Jaeger JSON document)' }]);
   const firstLine = text.split('\n', 1)[0] ?? '';
   const lineKeys = topLevelKeys(firstLine);
@@ -68,6 +74,8 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   if ((!format || format === 'jaeger-envelope') && (lineKeys ? lineKeys.includes('data') && lineKeys.includes('meta') : LANGFUSE_PAGE.test(text) && /"data"\s*:/.test(text))) {
     return { format: 'langfuse-observations', compression };
   }
+  // LangSmith's `POST /api/v1/runs/query` answers {"runs": […], "cursors": …}.
+  if (!format && (lineKeys ? lineKeys.includes('runs') : /^\{\s*"runs"\s*:\s*\[/.test(text))) return { format: 'langsmith-runs', compression };
   if (!format) throw new InputError([{ file, line: 1, reason: 'JSON of another shape: expected "resourceSpans" (OTLP), "resource_spans" (OTLP, protobuf names), "result" (Jaeger /api/v3), "data" or "traceID"+"spans" (Jaeger)' }]);
   if (format === 'jaeger-envelope') {
     // Other APIs answer {"data": […]} too: Phoenix's spans, told apart by their first span's first field.
@@ -146,6 +154,8 @@ const PHOENIX_OTLP_SPANS = /^\{\s*"data"\s*:\s*\[\s*\{\s*"(?:attributes|dropped_
 /** `{"data": [{"id": …` with a span `context` holding `trace_id`: Phoenix's own span shape. */
 const PHOENIX_SPANS = /^\{\s*"data"\s*:\s*\[\s*\{\s*"id"\s*:\s*"[^"]*"\s*,\s*"name"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*"context"\s*:\s*\{\s*"trace_id"/;
 
+/** `[{` … `"run_type":` in the first object: a list of LangSmith runs. */
+const LANGSMITH_RUN_LIST = /^\[\s*\{[^{}]*?"run_type"\s*:/;
 /** Langfuse's page: `"meta": {"page": …, "limit": …, "totalItems": …}` (v1) or `"meta": {"cursor": …}` (v2), seen when it is in the first 64 KB. */
 const LANGFUSE_PAGE = /"meta"\s*:\s*\{\s*(?:"page"|"cursor")\s*:/;
 

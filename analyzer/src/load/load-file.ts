@@ -88,7 +88,8 @@ async function loadDocument(db: Db, fileId: number, file: string, detected: Dete
       return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, `read_json(${f}, ${DOC_OPTS}, compression=${comp}, columns=${COLUMNS})`), opts)) };
     case 'otlp-document-snake-case':
     case 'phoenix-otlp-spans':
-    case 'langfuse-observations': {
+    case 'langfuse-observations':
+    case 'langsmith-runs': {
       const converted = join(opts.tmpDir, `converted-${fileId}.json`);
       await writeConvertedDocument(file, detected.format, detected.compression, converted);
       return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, `read_json(${sqlString(converted)}, ${DOC_OPTS}, columns=${COLUMNS})`), opts)) };

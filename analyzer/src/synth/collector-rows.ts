@@ -87,6 +87,7 @@ const STATUS_CODES = ['STATUS_CODE_UNSET', 'STATUS_CODE_OK', 'STATUS_CODE_ERROR'
 /** An API answer (Phoenix's spans, Langfuse's observations) as the OTLP document the analyzer's reader makes of it; anything else as it is. */
 function asOtlpDocument(document: unknown): unknown {
   const d = document as Json | null;
+  if (Array.isArray(d) || Array.isArray(d?.runs)) return otlpDocumentOf('langsmith-runs', d, 'API answer');
   if (d === null || typeof d !== 'object' || !Array.isArray(d.data)) return document;
   if ('next_cursor' in d) return otlpDocumentOf('phoenix-otlp-spans', d, 'API answer');
   if ('meta' in d) return otlpDocumentOf('langfuse-observations', d, 'API answer');
