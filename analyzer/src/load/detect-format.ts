@@ -60,7 +60,6 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   const text = head.replace(/^\uFEFF/, '').trimStart();
   if (text === '') throw new InputError([{ file, line: 1, reason: 'file holds only whitespace: no trace data to analyse' }]);
   if (text.startsWith('[')) {
-    // A list of LangSmith runs (its SDK's list_runs, dumped) is read; any other list is not a trace export.
     if (LANGSMITH_RUN_LIST.test(text)) return { format: 'langsmith-runs', compression };
     throw new InputError([{ file, line: 1, reason: 'a JSON array: expected a JSON object (OTLP JSON lines, an OTLP or Jaeger JSON document), or a list of LangSmith runs' }]);
   }
@@ -69,24 +68,12 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   const lineKeys = topLevelKeys(firstLine);
   // A pretty-printed document opens with a short first line (`{` or `{"resourceSpans": [`);
   // a JSON-lines file whose first line does not parse has a long, broken first line.
-  const format = formatFromKeys(lineKeys ?? guessKeys(text), lineKeys === undefined && firstLine.trim().length < 200);
-  // Langfuse's public API pages its answers with "meta" beside "data" (which of its answers it is, the reader checks).
-  if ((!format || format === 'jaeger-envelope') && (lineKeys ? lineKeys.includes('data') && lineKeys.includes('meta') : LANGFUSE_PAGE.test(text) && /"data"\s*:/.test(text))) {
-    return { format: 'langfuse-observations', compression };
-  }
-  // LangSmith's `POST /api/v1/runs/query` answers {"runs": […], "cursors": …}.
-  if (!format && (lineKeys ? lineKeys.includes('runs') : /^\{\s*"runs"\s*:\s*\[/.test(text))) return { format: 'langsmith-runs', compression };
+  const keyed = formatFromKeys(lineKeys ?? guessKeys(text), lineKeys === undefined && firstLine.trim().length < 200);
+  const format = keyed === undefined || keyed === 'jaeger-envelope' ? (apiAnswerFormat(file, text, lineKeys) ?? keyed) : keyed;
   if (!format) throw new InputError([{ file, line: 1, reason: 'JSON of another shape: expected "resourceSpans" (OTLP), "resource_spans" (OTLP, protobuf names), "result" (Jaeger /api/v3), "data" or "traceID"+"spans" (Jaeger)' }]);
-  if (format === 'jaeger-envelope') {
-    // Other APIs answer {"data": […]} too: Phoenix's spans, told apart by their first span's first field.
-    if (PHOENIX_OTLP_SPANS.test(text)) return { format: 'phoenix-otlp-spans', compression };
-    if (PHOENIX_SPANS.test(text)) {
-      throw new InputError([{ file, line: 1, reason: 'Arize Phoenix\'s spans answer (GET /v1/projects/{project}/spans): not supported; fetch …/spans/otlpv1 (OTLP spans), which argspan reads' }]);
-    }
-  }
   // OTLP before 1.0 named the scope level `instrumentationLibrarySpans`: read as today's OTLP it
   // holds no span, and a run over it would say "clean" for data it never saw.
-  if (format !== 'jaeger-envelope' && format !== 'jaeger-trace' && /"instrumentation_?[lL]ibrary_?[sS]pans"/.test(text) && !/"scope_?[sS]pans"/.test(text)) {
+  if (OTLP_NESTED.has(format) && /"instrumentation_?[lL]ibrary_?[sS]pans"/.test(text) && !/"scope_?[sS]pans"/.test(text)) {
     throw new InputError([{ file, line: 1, reason: 'OTLP JSON from before OTLP 1.0 ("instrumentationLibrarySpans"): not supported; expected "scopeSpans" (export with an OpenTelemetry SDK or collector of 2022 or later)' }]);
   }
   return { format, compression, crlf: /^[^\n]*\r\n/.test(head) };
@@ -147,6 +134,26 @@ async function decompressedHead(file: string, raw: Buffer, compression: Compress
 export function linesRelation(file: string, compression: Compression, crlf = false, maxLineBytes = 1 << 30, skipUnreadable = false): string {
   return `read_csv(${sqlString(file)}, columns={'l': 'VARCHAR'}, delim=E'\\x01', quote='', escape='', header=false, auto_detect=false,
     max_line_size=${maxLineBytes}, strict_mode=false, null_padding=true, compression=${sqlString(compression)}${crlf ? ", new_line='\\r\\n'" : ''}${skipUnreadable ? ', ignore_errors=true' : ''})`;
+}
+
+/** Formats that nest spans under resource and scope, as OTLP does. */
+const OTLP_NESTED: ReadonlySet<InputFormat> = new Set(['otlp-lines', 'otlp-document', 'otlp-document-snake-case', 'otlp-result']);
+
+/**
+ * The observability products' API answers argspan reads, which are not trace exports' shapes
+ * (several answer `{"data": […]}` as Jaeger's API does): Langfuse's pages (`"meta"` beside
+ * `"data"`; which of its answers it is, the reader checks), LangSmith's `POST /api/v1/runs/query`
+ * (`{"runs": […]}`) and Phoenix's spans (told apart by their first span's first field). Phoenix's
+ * own span shape is refused, naming the answer to fetch instead. Undefined: none of these.
+ */
+function apiAnswerFormat(file: string, text: string, lineKeys: string[] | undefined): InputFormat | undefined {
+  if (lineKeys ? lineKeys.includes('data') && lineKeys.includes('meta') : LANGFUSE_PAGE.test(text) && /"data"\s*:/.test(text)) return 'langfuse-observations';
+  if (lineKeys ? lineKeys.includes('runs') : /^\{\s*"runs"\s*:\s*\[/.test(text)) return 'langsmith-runs';
+  if (PHOENIX_OTLP_SPANS.test(text)) return 'phoenix-otlp-spans';
+  if (PHOENIX_SPANS.test(text)) {
+    throw new InputError([{ file, line: 1, reason: 'Arize Phoenix\'s spans answer (GET /v1/projects/{project}/spans): not supported; fetch …/spans/otlpv1 (OTLP spans), which argspan reads' }]);
+  }
+  return undefined;
 }
 
 /** `{"data": [{` and a field of Phoenix's `OtlpSpan` first (it writes `attributes` first; a sorted copy does too). */
