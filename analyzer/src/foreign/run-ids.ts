@@ -1,4 +1,9 @@
 import { CallAttributes, GenAiAttributes } from '@argspan/conventions';
+import { LangfuseAttributes } from './recognizers/langfuse.js';
+import { LANGSMITH_THREAD_KEYS, LangSmithAttributes } from './recognizers/langsmith.js';
+
+/** OpenTelemetry's session id, which OpenInference and Langfuse (v4) write. */
+export const SESSION_ID = 'session.id';
 
 /**
  * Attributes that name the run a span belongs to, strongest first: argspan's run id, the GenAI
@@ -15,10 +20,8 @@ import { CallAttributes, GenAiAttributes } from '@argspan/conventions';
 export const RUN_ID_KEYS: readonly string[] = [
   CallAttributes.RUN_ID,
   GenAiAttributes.CONVERSATION_ID,
-  'session.id',
-  'langfuse.session.id',
+  SESSION_ID,
+  LangfuseAttributes.SESSION_ID,
   // LangSmith's threads: run metadata its exporter writes as `langsmith.metadata.*`.
-  'langsmith.metadata.thread_id',
-  'langsmith.metadata.session_id',
-  'langsmith.metadata.conversation_id',
+  ...LANGSMITH_THREAD_KEYS.map((key) => `${LangSmithAttributes.METADATA}.${key}`),
 ];

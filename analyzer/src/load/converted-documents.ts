@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import { GenAiAttributes, OPERATION_EXECUTE_TOOL } from '@argspan/conventions';
+import { LangfuseAttributes } from '../foreign/recognizers/langfuse.js';
+import { LANGSMITH_THREAD_KEYS, LangSmithAttributes } from '../foreign/recognizers/langsmith.js';
+import { SESSION_ID } from '../foreign/run-ids.js';
 import type { Compression } from './detect-format.js';
 import { InputError } from './input-error.js';
 import { decompressZstd } from './zstd.js';
@@ -109,10 +113,10 @@ function langfuseObservationsDocument(data: readonly Record<string, unknown>[], 
     const end = typeof o.endTime === 'string' ? isoNanos(o.endTime) : start;
     if (start === undefined || end === undefined) throw new InputError([{ file, line: 1, reason: `Langfuse observation ${i + 1}: "startTime" or "endTime" is not an ISO 8601 time` }]);
     const attributes = textAttributes([
-      ['langfuse.observation.type', o.type.toLowerCase()],
-      ['langfuse.observation.input', o.input],
-      ['langfuse.observation.output', o.output],
-      ['session.id', o.sessionId],
+      [LangfuseAttributes.OBSERVATION_TYPE, o.type.toLowerCase()],
+      [LangfuseAttributes.INPUT, o.input],
+      [LangfuseAttributes.OUTPUT, o.output],
+      [SESSION_ID, o.sessionId],
     ]);
     return {
       traceId: hexId(o.traceId, 32),
@@ -130,8 +134,6 @@ function langfuseObservationsDocument(data: readonly Record<string, unknown>[], 
 
 /** The scope LangSmith's OpenTelemetry exporter writes its spans under. */
 const LANGSMITH_SCOPE = 'langsmith';
-/** Run metadata keys LangSmith groups a conversation's runs by (its threads). */
-const LANGSMITH_THREAD_KEYS = ['thread_id', 'session_id', 'conversation_id'];
 
 /** The runs of a LangSmith answer: `POST /api/v1/runs/query`'s `{"runs": […]}`, or a list of runs (the SDK's `list_runs`, dumped). */
 function runsOf(doc: unknown, file: string): Record<string, unknown>[] {
@@ -159,12 +161,12 @@ function langSmithRunsDocument(runs: readonly Record<string, unknown>[], file: s
     if (start === undefined || end === undefined) throw new InputError([{ file, line: 1, reason: `LangSmith run ${i + 1}: "start_time" or "end_time" is not an ISO 8601 time` }]);
     const metadata = (r.extra as { metadata?: Record<string, unknown> } | null | undefined)?.metadata;
     const attributes = textAttributes([
-      ['langsmith.span.kind', r.run_type],
-      ['gen_ai.operation.name', r.run_type === 'tool' ? 'execute_tool' : r.run_type],
-      ['langsmith.trace.session_id', r.session_id],
-      ...LANGSMITH_THREAD_KEYS.map((key): [string, unknown] => [`langsmith.metadata.${key}`, typeof metadata?.[key] === 'string' ? metadata[key] : undefined]),
-      ['gen_ai.prompt', r.inputs !== null && typeof r.inputs === 'object' && Object.keys(r.inputs).length > 0 ? r.inputs : undefined],
-      ['gen_ai.completion', r.outputs],
+      [LangSmithAttributes.SPAN_KIND, r.run_type],
+      [GenAiAttributes.OPERATION_NAME, r.run_type === 'tool' ? OPERATION_EXECUTE_TOOL : r.run_type],
+      [LangSmithAttributes.PROJECT, r.session_id],
+      ...LANGSMITH_THREAD_KEYS.map((key): [string, unknown] => [`${LangSmithAttributes.METADATA}.${key}`, typeof metadata?.[key] === 'string' ? metadata[key] : undefined]),
+      [LangSmithAttributes.PROMPT, r.inputs !== null && typeof r.inputs === 'object' && Object.keys(r.inputs).length > 0 ? r.inputs : undefined],
+      [LangSmithAttributes.COMPLETION, r.outputs],
     ]);
     return {
       traceId: hexId(r.trace_id, 32),

@@ -6,6 +6,7 @@ export const LangfuseAttributes = {
   OBSERVATION_TYPE: 'langfuse.observation.type',
   INPUT: 'langfuse.observation.input',
   OUTPUT: 'langfuse.observation.output',
+  SESSION_ID: 'langfuse.session.id',
 } as const;
 
 /**

@@ -6,7 +6,14 @@ export const LangSmithAttributes = {
   SPAN_KIND: 'langsmith.span.kind',
   PROMPT: 'gen_ai.prompt',
   COMPLETION: 'gen_ai.completion',
+  /** The LangSmith project (its API calls it a session): not a conversation. */
+  PROJECT: 'langsmith.trace.session_id',
+  /** Prefix of the run's metadata, one attribute per key. */
+  METADATA: 'langsmith.metadata',
 } as const;
+
+/** Run metadata keys LangSmith groups a conversation's runs by (its threads). */
+export const LANGSMITH_THREAD_KEYS: readonly string[] = ['thread_id', 'session_id', 'conversation_id'];
 
 /**
  * LangSmith's OpenTelemetry export of a tool run (`langsmith.span.kind = tool`): the run's inputs
