@@ -94,6 +94,22 @@ describe('argspan analyze: unreadable input never reads as clean', () => {
     expect(table.stdout).toContain('Skipped 1 unreadable line(s) or file(s):');
   });
 
+  it('a small file that is not JSON at all is called not valid JSON, not JSON of another shape', () => {
+    const dir = tmp();
+    const broken = join(dir, 'broken.json');
+    writeFileSync(broken, `{"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "${CANARY_AWS_KEY}"`);
+    const bare = join(dir, 'bare.json');
+    writeFileSync(bare, '{bad\n');
+    for (const f of [broken, bare]) {
+      const run = analyzeBin(f);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(new RegExp(`${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:[^\\n]*not valid JSON`));
+      expect(run.stderr).not.toContain('another shape');
+      expect(run.stderr).not.toContain(CANARY_AWS_KEY);
+    }
+  });
+
   it('never echoes a value from a bad line in an error', () => {
     const dir = tmp();
     const top = join(dir, 'top.jsonl');

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import type { SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -42,6 +42,9 @@ function ok(r: SpawnSyncReturns<string>, what: string): string {
   return r.stdout;
 }
 
+/** The `@opentelemetry/api` range the README's install lines give. */
+const README_API_RANGE = '~1.9.0';
+
 const lines = (s: string) => s.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('argspan installed from its tarballs into a project outside the repository', () => {
@@ -69,9 +72,11 @@ describe('argspan installed from its tarballs into a project outside the reposit
       const name = file === 'argspan-0.1.0.tgz' ? 'argspan' : `@argspan/${file.slice('argspan-'.length, -'-0.1.0.tgz'.length)}`;
       dependencies[name] = `file:../tarballs/${file}`;
     }
-    for (const name of ['@opentelemetry/api', '@opentelemetry/sdk-trace-node', '@modelcontextprotocol/sdk', '@modelcontextprotocol/server-filesystem']) {
+    for (const name of ['@opentelemetry/sdk-trace-node', '@modelcontextprotocol/sdk', '@modelcontextprotocol/server-filesystem']) {
       dependencies[name] = lockedVersion(name);
     }
+    // The API as the README's install line names it (a range: npm picks the newest release in it).
+    dependencies['@opentelemetry/api'] = README_API_RANGE;
     const devDependencies = { typescript: lockedVersion('typescript'), '@types/node': lockedVersion('@types/node') };
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-agent', private: true, type: 'module', dependencies, devDependencies }, null, 2));
     for (const f of ['agent.mjs', 'agent-types.ts', 'tsconfig.json']) copyFileSync(join(PROJECT_FILES, f), join(project, f));
@@ -86,6 +91,28 @@ describe('argspan installed from its tarballs into a project outside the reposit
     const r = run(project, 'npm', ['ls', '--all', '--json']);
     expect(r.stderr).not.toMatch(/EBADENGINE/);
     expect(JSON.parse(r.stdout).dependencies.argspan.version).toBe('0.1.0');
+  });
+
+  it('ships no compiler cache, and no module whose source map points at a missing source', () => {
+    const installed = ['argspan', ...readdirSync(join(project, 'node_modules', '@argspan')).map((n) => `@argspan/${n}`)];
+    expect(installed).toHaveLength(8);
+    for (const name of installed) {
+      const dir = realpathSync(join(project, 'node_modules', name));
+      const files = readdirSync(dir, { recursive: true, encoding: 'utf8' });
+      expect(files.filter((f) => f.endsWith('.tsbuildinfo')), name).toEqual([]);
+      for (const map of files.filter((f) => f.endsWith('.js.map'))) {
+        const sources = (JSON.parse(readFileSync(join(dir, map), 'utf8')) as { sources: string[] }).sources;
+        for (const source of sources) expect(existsSync(resolve(dir, dirname(map), source)), `${name}/${map} -> ${source}`).toBe(true);
+      }
+    }
+  });
+
+  it("gives a tree with every peer dependency met, with the README's OpenTelemetry API range", () => {
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(`@opentelemetry/api@${README_API_RANGE}`);
+    // An invalid or missing peer (an API release the SDK does not accept) makes `npm ls` fail.
+    const r = run(project, 'npm', ['ls', '--all']);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(/\binvalid\b|UNMET (?!OPTIONAL)/);
   });
 
   it("runs the instrumentation under the user's own NodeTracerProvider and the MCP adapter against the real server", () => {

@@ -70,7 +70,13 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   // a JSON-lines file whose first line does not parse has a long, broken first line.
   const keyed = formatFromKeys(lineKeys ?? guessKeys(text), lineKeys === undefined && firstLine.trim().length < 200);
   const format = keyed === undefined || keyed === 'jaeger-envelope' ? (apiAnswerFormat(file, text, lineKeys) ?? keyed) : keyed;
-  if (!format) throw new InputError([{ file, line: 1, reason: 'JSON of another shape: expected "resourceSpans" (OTLP), "resource_spans" (OTLP, protobuf names), "result" (Jaeger /api/v3), "data" or "traceID"+"spans" (Jaeger)' }]);
+  if (!format) {
+    // A file the head holds whole, whose first line and whole text both fail to parse, is broken JSON, not another shape.
+    if (lineKeys === undefined && compression === 'none' && size <= HEAD_BYTES && !parses(text)) {
+      throw new InputError([{ file, line: 1, reason: 'not valid JSON (a truncated or corrupt document)' }]);
+    }
+    throw new InputError([{ file, line: 1, reason: 'JSON of another shape: expected "resourceSpans" (OTLP), "resource_spans" (OTLP, protobuf names), "result" (Jaeger /api/v3), "data" or "traceID"+"spans" (Jaeger)' }]);
+  }
   // OTLP before 1.0 named the scope level `instrumentationLibrarySpans`: read as today's OTLP it
   // holds no span, and a run over it would say "clean" for data it never saw.
   if (OTLP_NESTED.has(format) && /"instrumentation_?[lL]ibrary_?[sS]pans"/.test(text) && !/"scope_?[sS]pans"/.test(text)) {
@@ -172,6 +178,15 @@ function topLevelKeys(line: string): string[] | undefined {
     return v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : [];
   } catch {
     return undefined;
+  }
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 

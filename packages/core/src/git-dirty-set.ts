@@ -130,7 +130,7 @@ export async function readDirtyPrefixes(file: string, root: string): Promise<Dir
 }
 
 /** Git blob id of `text` as git would store it (`blob <len>\0<bytes>`), in the repository's hash. */
-export function gitBlobId(text: string | Buffer, algorithm: 'sha1' | 'sha256' = 'sha1'): string {
+export function gitBlobId(text: string | Uint8Array, algorithm: 'sha1' | 'sha256' = 'sha1'): string {
   const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
   return createHash(algorithm).update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }

@@ -13,7 +13,7 @@ const byStateDir = new Map<string, Promise<ValueHasher>>();
  * A hash key given in the environment, or undefined. A malformed one throws a RangeError naming
  * the variable (never its value): silently ignoring it would break hash joins unnoticed.
  */
-export function hashKeyFromEnv(env: NodeJS.ProcessEnv = process.env): Uint8Array | undefined {
+export function hashKeyFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Uint8Array | undefined {
   const hex = env[HASH_KEY_ENV]?.trim();
   if (hex === undefined || hex === '') return undefined;
   if (!/^(?:[0-9a-fA-F]{2}){16,}$/.test(hex)) {

@@ -32,7 +32,7 @@ export interface SetupTracingOptions {
   /** Extra resource attributes (a list, e.g. the remote allowlist, as a string array). @default {} */
   resourceAttributes?: Record<string, AttributeValue>;
   /** Environment to read OTEL_* variables from. @default process.env */
-  env?: NodeJS.ProcessEnv;
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** What {@link setupTracing} returns. */
@@ -66,7 +66,7 @@ export interface TracingHandle {
  * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is used as is, `OTEL_EXPORTER_OTLP_ENDPOINT` gets
  * `/v1/traces` appended. Undefined when neither is set.
  */
-export function otlpTracesUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function otlpTracesUrlFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
   const specific = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
   if (specific) return specific;
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();

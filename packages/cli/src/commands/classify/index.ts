@@ -8,14 +8,15 @@ export { classifyLines, classificationLine } from './classify-lines.js';
 export const registerClassify: CommandRegistrar = (program, io, setExit) => {
   const command = program
     .command('classify')
+    .summary('Classify and gate recorded tool calls: JSON lines on stdin, one JSON line per call on stdout.')
     .description(
-      'Classify and gate recorded tool calls: JSON lines on stdin, one JSON line per call on stdout.\n' +
-        'Input fields: tool, args, call_id, user_text, user_text_available, context (strings or {call_id,\n' +
-        'content, residency}), schema_defaults, safe_defaults, public_schema_keys, dirty, and the policy fields\n' +
-        '(remote_allowlist, remote_tools, deny_residencies, deny_inferred, inferred_action, no_evidence_action,\n' +
-        'strict_public, bulky_threshold, secret_source_tools, inherit_residency), which win over the options\n' +
-        "below. A context entry naming an earlier line's call_id inherits that call's result residency (a read\n" +
-        'of .env is secret).',
+      // Paragraphs only: commander wraps each to the terminal's width.
+      'Classify and gate recorded tool calls: JSON lines on stdin, one JSON line per call on stdout.\n\n' +
+        'Input fields: tool, args, call_id, user_text, user_text_available, context (strings or ' +
+        '{call_id, content, residency}), schema_defaults, safe_defaults, public_schema_keys, dirty, and the policy fields ' +
+        '(remote_allowlist, remote_tools, deny_residencies, deny_inferred, inferred_action, no_evidence_action, ' +
+        'strict_public, bulky_threshold, secret_source_tools, inherit_residency), which win over the options below.\n\n' +
+        "A context entry naming an earlier line's call_id inherits that call's result residency (a read of .env is secret).",
     )
     .option('--repo <dir>', 'git repository whose uncommitted paths are dirty-tree evidence')
     .option('--remote-hop', 'judge remote-ok calls as an agent with a remote hop configured (enforcement hop)')
