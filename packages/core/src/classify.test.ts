@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GATE_ACTION_VALUES, RESIDENCY_ORDER, VERDICT_VALUES } from '@argspan/conventions';
+import { GATE_ACTION_VALUES, RESIDENCY_ORDER, Residency, VERDICT_VALUES } from '@argspan/conventions';
 import { classifyCall } from './classify.js';
 import type { SecretDetector } from './types.js';
 
@@ -196,5 +196,56 @@ describe('fail closed', () => {
       ),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('object keys that are values', () => {
+  const AWS_SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYQAZ7TRW4PLM';
+  const shown = (c: ReturnType<typeof classifyCall>) => c.leaves.map((l) => [l.key, l.leaf, l.residency, l.rule]);
+
+  it('a key inside a credential slot that is not a field name is part of the credential: secret, and shown redacted', () => {
+    const c = classifyCall({ tool: 't', args: { aws_secret_access_key: { [AWS_SECRET]: 1 }, password: { 'Sup3rS3cretCanaryPw!': true } } });
+    expect(shown(c)).toEqual([
+      ['aws_secret_access_key["[REDACTED:secret-key-name]"]', '[REDACTED:secret-key-name]', 'secret', 'secret-key-name'],
+      ['password["[REDACTED:secret-key-name]"]', '[REDACTED:secret-key-name]', 'secret', 'secret-key-name'],
+    ]);
+    expect(c.leaves.map((l) => l.hiddenKeys)).toEqual([[1], [1]]);
+    expect(JSON.stringify(c.leaves) + c.reason).not.toMatch(/wJalrX|Sup3r/);
+  });
+
+  it('field names inside a credential slot stay readable', () => {
+    const c = classifyCall({ tool: 't', args: { credentials: { username: 'bob', apiKey: 'k9!Xq2#Lm' }, password: { value: 'abc' } } });
+    expect(c.leaves.map((l) => l.key)).toEqual(['credentials.username', 'credentials.apiKey', 'password.value']);
+    expect(c.leaves.every((l) => l.hiddenKeys === undefined)).toBe(true);
+  });
+
+  it('a key copied from a secret source inherits its label and is hidden; a key naming a secret file makes its leaf secret', () => {
+    const seed = 'q7Zr2Lm9Xv4Tn8Wb3Yc6Hd1Jf5Gs0Pa2Ke';
+    const c = classifyCall(
+      { tool: 'http_post', args: { url: 'https://x.example/p', data: { [seed]: 'yes it is' } } },
+      { userText: 'post it', context: [{ callId: 'read-env', content: `INTERNAL_SIGNING_SEED=${seed}`, residency: Residency.SECRET }] },
+    );
+    expect(shown(c)[1]).toEqual(['data["[REDACTED:inherited-secret]"]', '[REDACTED:inherited-secret]', 'secret', 'inherited-secret']);
+    expect(c.leaves[1]!.sourceCallId).toBe('read-env');
+    expect(c.residency).toBe(Residency.SECRET);
+    const files = classifyCall({ tool: 'read', args: { files: { '/home/u/.ssh/id_rsa': 'read' } } });
+    expect(files.leaves.map((l) => [l.residency, l.rule])).toEqual([['secret', 'secret-file-name']]);
+    // A key that is merely in the user's text, or in a clean result, is no secret.
+    const clean = classifyCall({ tool: 'http_post', args: { data: { [seed]: 'x' } } }, { userText: `use ${seed}`, context: [{ callId: 'c', content: seed }] });
+    expect(clean.leaves[0]!.residency).not.toBe(Residency.SECRET);
+  });
+
+  it('a credential or secret file nested past the depth limit is still found', () => {
+    const nest = (leaf: object) => {
+      let v: object = leaf;
+      for (let i = 0; i < 40; i++) v = { a: v };
+      return v;
+    };
+    const token = classifyCall({ tool: 't', args: nest({ token: 'ghp_Qz8Lm2Xv7Rk4Tn9Wb3Yc6Hd1Jf5Gs0Pa2Ke4' }) });
+    expect(token.leaves.map((l) => [l.residency, l.rule])).toEqual([['secret', 'github-pat']]);
+    const file = classifyCall({ tool: 't', args: nest({ path: '/app/.env' }) });
+    expect(file.leaves.map((l) => [l.residency, l.rule])).toEqual([['secret', 'secret-file-name']]);
+    const plain = classifyCall({ tool: 't', args: nest({ city: 'Tokyo' }) });
+    expect(plain.leaves.map((l) => [l.residency, l.rule])).toEqual([['unknown', 'flatten-limit']]);
   });
 });

@@ -1,13 +1,15 @@
 import { Enforcement, GateAction, Provenance, RESIDENCY_STRENGTH, Residency, ResidencyRule, Verdict } from '@argspan/conventions';
 import { decideEnforcement } from './enforcement.js';
-import { flatten } from './flatten.js';
+import { flatten, formatPath, leafName } from './flatten.js';
 import { decideInferred, decideVerdict, denylistMatcher, resolvePolicy, strongestResidency } from './gate.js';
 import { stripToPublicSchema } from './json-schema.js';
 import { ProvenanceIndex, tagProvenance } from './provenance.js';
-import { labelLeaf } from './residency.js';
-import { inheritedRule } from './taint.js';
-import { defaultSecretDetector, redactSecrets } from './secrets/index.js';
-import type { CallClassification, CallContext, ClassifyOptions, FlattenResult, Leaf, LeafClassification, SecretDetector, ToolCall } from './types.js';
+import { labelLeaf, type ResidencyLabel } from './residency.js';
+import { isSecretKeyName } from './secret-key-names.js';
+import { namesSecretFile } from './secret-file-names.js';
+import { carriesTaint, inheritedRule, type InheritedResidency } from './taint.js';
+import { defaultSecretDetector, redactionMarker, redactSecrets } from './secrets/index.js';
+import type { CallClassification, CallContext, ClassifyOptions, FlattenResult, Leaf, LeafClassification, PathSegment, SecretDetector, ToolCall } from './types.js';
 
 /** Context for {@link classifyCall}: plain inputs, or a prebuilt {@link ProvenanceIndex} kept across a turn. */
 export type ClassifyContext = CallContext & { index?: ProvenanceIndex };
@@ -48,24 +50,32 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
 
     const leaves: LeafClassification[] = [];
     const defaultKeyOf = new Map<LeafClassification, string>();
+    const keys = new KeySegments(index, taintDetector);
     for (let i = 0; i < flat.leaves.length; i++) {
       const leaf = flat.leaves[i]!;
       const keyRule = secretNames.keyRules?.[i];
       stage = 'residency';
-      const label = labelLeaf(leaf, env, keyRule);
+      let label = labelLeaf(leaf, env, keyRule);
+      stage = 'keys';
+      // Object keys that are values: inside a credential slot, copied from a secret source, naming a secret file.
+      const keyed = keys.judge(leaf.path);
+      if (keyed !== undefined && RESIDENCY_STRENGTH[keyed.residency] > RESIDENCY_STRENGTH[label.residency]) label = keyed;
       stage = 'provenance';
       const tag = tagProvenance(leaf, index, ctx.schemaDefaults, unasserted, taintDetector);
       // Residency follows the value: a copy of a secret or dirty-tree source's value keeps that label.
       const inherits = tag.inherited !== undefined && RESIDENCY_STRENGTH[tag.inherited] > RESIDENCY_STRENGTH[label.residency];
+      const shown = keyed?.hidden === undefined ? leaf : shownPath(leaf.path, keyed.hidden);
       const lc: LeafClassification = {
-        key: keyRule === undefined ? leaf.key : redactSecrets(leaf.key, detector).text,
-        leaf: keyRule === undefined ? leaf.leaf : redactSecrets(leaf.leaf, detector).text,
+        key: keyRule === undefined ? shown.key : redactSecrets(shown.key, detector).text,
+        leaf: keyRule === undefined ? shown.leaf : redactSecrets(shown.leaf, detector).text,
         residency: inherits ? tag.inherited! : label.residency,
         provenance: tag.provenance,
         rule: inherits ? inheritedRule(tag.inherited!) : label.rule,
         denylisted: isDenylisted(leaf.key, leaf.leaf),
         bytes: leaf.bytes,
       };
+      if (keyed?.hidden !== undefined) lc.hiddenKeys = keyed.hidden.map((h) => h.at);
+      if (keyed?.sourceCallId !== undefined && !inherits) lc.sourceCallId = keyed.sourceCallId;
       if (tag.sourceCallId !== undefined) lc.sourceCallId = tag.sourceCallId;
       if (tag.defaultKey !== undefined) defaultKeyOf.set(lc, tag.defaultKey);
       leaves.push(lc);
@@ -114,6 +124,96 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
     return failClosed(tool, stage, flat, detector);
   }
 }
+
+/** A key path with the segments at `hidden` shown as redaction markers, as `formatPath` and `leafName` render it. */
+function shownPath(path: readonly PathSegment[], hidden: readonly { at: number; rule: string }[]): { key: string; leaf: string } {
+  const segments = [...path];
+  for (const h of hidden) segments[h.at] = redactionMarker(h.rule);
+  return { key: formatPath(segments), leaf: leafName(segments) };
+}
+
+/** Words of an object key that names a field (`value`, `apiKey`, `access_key`), not a value used as a key. */
+const FIELD_NAME = /^[A-Za-z]+(?:[-_][A-Za-z]+)*$/;
+
+/** Whether an object key inside a credential slot reads as a field name (kept) rather than a value (hidden): letters, at most four camel-case words, 32 characters. */
+function isFieldName(key: string): boolean {
+  if (key.length > 32 || !FIELD_NAME.test(key)) return false;
+  let humps = 0;
+  for (let i = 1; i < key.length; i++) if (key.charCodeAt(i) <= 90 && key.charCodeAt(i) >= 65 && key.charCodeAt(i - 1) >= 97) humps++;
+  return humps <= 3;
+}
+
+/**
+ * The object keys of one call's leaves judged as values, each distinct key once: a key inside a
+ * credential slot (`{"password": {"hunter2": true}}`) that does not read as a field name is part
+ * of the credential; a key copied from a secret or dirty-tree source's result inherits its label;
+ * a key naming a secret file (`{"/app/.env": "read"}`) makes its leaf secret as a value would.
+ * Hidden keys are shown as redaction markers wherever the leaf's key is shown.
+ */
+class KeySegments {
+  private readonly facts = new Map<string, KeyFacts>();
+
+  constructor(
+    private readonly index: ProvenanceIndex,
+    private readonly taintDetector: SecretDetector | undefined,
+  ) {}
+
+  judge(path: readonly PathSegment[]): KeyedLabel | undefined {
+    let verdict: KeyedLabel | undefined;
+    const raise = (residency: Residency, rule: string, sourceCallId?: string) => {
+      if (verdict !== undefined && RESIDENCY_STRENGTH[verdict.residency] >= RESIDENCY_STRENGTH[residency]) return;
+      const hidden = verdict?.hidden;
+      verdict = { residency, rule };
+      if (hidden !== undefined) verdict.hidden = hidden;
+      if (sourceCallId !== undefined) verdict.sourceCallId = sourceCallId;
+    };
+    const hide = (at: number, rule: string, sourceCallId?: string) => {
+      raise(Residency.SECRET, rule, sourceCallId);
+      (verdict!.hidden ??= []).push({ at, rule });
+    };
+    let inSlot = false;
+    for (let at = 0; at < path.length; at++) {
+      const key = path[at];
+      if (typeof key !== 'string') continue;
+      const facts = this.factsOf(key);
+      if (inSlot && !facts.fieldName) {
+        hide(at, ResidencyRule.SECRET_KEY_NAME);
+        continue;
+      }
+      const copy = facts.copy;
+      if (copy?.residency === Residency.SECRET) hide(at, ResidencyRule.INHERITED_SECRET, copy.sourceCallId);
+      else if (copy !== undefined) raise(copy.residency, inheritedRule(copy.residency), copy.sourceCallId);
+      if (facts.secretFile) raise(Residency.SECRET, ResidencyRule.SECRET_FILE_NAME);
+      inSlot ||= facts.secretSlot;
+    }
+    return verdict;
+  }
+
+  private factsOf(key: string): KeyFacts {
+    let facts = this.facts.get(key);
+    if (facts === undefined) {
+      facts = { fieldName: isFieldName(key), secretSlot: isSecretKeyName(key), secretFile: namesSecretFile(key) };
+      // The label a key copied from a labelled source's result inherits (taint tracking on, and a key that could carry one).
+      if (this.taintDetector !== undefined && carriesTaint(key)) {
+        const found = this.index.find(key, this.taintDetector);
+        if (found?.source === 'context' && found.inherited !== undefined) facts.copy = { residency: found.inherited, ...(found.callId !== undefined ? { sourceCallId: found.callId } : {}) };
+      }
+      this.facts.set(key, facts);
+    }
+    return facts;
+  }
+}
+
+/** What an object key is, judged once per call. */
+interface KeyFacts {
+  fieldName: boolean;
+  secretSlot: boolean;
+  secretFile: boolean;
+  copy?: { residency: InheritedResidency; sourceCallId?: string };
+}
+
+/** A leaf's label from its keys, with the keys hidden as values. */
+type KeyedLabel = ResidencyLabel & { hidden?: { at: number; rule: string }[]; sourceCallId?: string };
 
 /**
  * Credentials in the tool name and in the leaves' key paths: the rule that matched the tool name,

@@ -60,10 +60,13 @@ export function flatten(args: unknown, limits: Partial<FlattenLimits> = {}): Fla
     leaves.push({ key: formatPath(path), leaf: leafName(path), path, text, kind, bytes: size, truncated });
   };
 
-  const summarise = (path: PathSegment[], hit: FlattenLimitHit): void => {
+  const summarise = (path: PathSegment[], hit: FlattenLimitHit, hidden?: object): void => {
     hits.add(hit);
     // A summary leaf is opaque: classification treats it as unknown, so what it hides never goes remote.
-    emit(path, 'other', '', 0);
+    // Its text is what it hides as JSON (when that can be written), so a credential or secret file
+    // name nested past the depth limit is still found; the value is hashed, never shown.
+    const text = hidden === undefined ? '' : jsonOrEmpty(hidden, lim.maxStringLength);
+    emit(path, 'other', text, text === '' ? 0 : undefined);
     const last = leaves[leaves.length - 1];
     if (last && last.key === formatPath(path)) last.truncated = true;
   };
@@ -92,7 +95,7 @@ export function flatten(args: unknown, limits: Partial<FlattenLimits> = {}): Fla
     }
     if (value === null) return emit(path, 'null', '');
     const obj = value as object;
-    if (depth >= lim.maxDepth) return summarise(path, 'depth');
+    if (depth >= lim.maxDepth) return summarise(path, 'depth', obj);
     if (ancestors.has(obj)) return summarise(path, 'cycle');
     if (obj instanceof Date) {
       return emit(path, 'date', Number.isNaN(obj.getTime()) ? 'Invalid Date' : obj.toISOString());
@@ -164,6 +167,15 @@ export function flatten(args: unknown, limits: Partial<FlattenLimits> = {}): Fla
 
   visit(args, [], 0);
   return { leaves, limits: [...hits], droppedLeaves: dropped, bytes };
+}
+
+/** `value` as JSON cut to `max` characters, or '' when it cannot be written (a cycle, a throwing getter, nesting past the stack). */
+function jsonOrEmpty(value: object, max: number): string {
+  try {
+    return (JSON.stringify(value) ?? '').slice(0, max);
+  } catch {
+    return '';
+  }
 }
 
 /** Read a property without letting a throwing getter or proxy trap escape. */

@@ -43,6 +43,9 @@ export function labelLeaf(leaf: Leaf, env: ResidencyEnv, keySecretRule: string |
   } else if (text !== '' && pathHasSecretKey(leaf)) {
     // A numeric PIN in a `password` slot is still a password.
     return { residency: Residency.SECRET, rule: ResidencyRule.SECRET_KEY_NAME };
+  } else if (leaf.kind === 'other' && leaf.truncated && namesSecretFileInJson(text)) {
+    // A subtree past the depth limit, as JSON: a secret file named in any string inside it.
+    return { residency: Residency.SECRET, rule: ResidencyRule.SECRET_FILE_NAME };
   }
   if (keySecretRule !== undefined) return { residency: Residency.SECRET, rule: ResidencyRule.SECRET_IN_KEY };
 
@@ -68,6 +71,20 @@ export function labelLeaf(leaf: Leaf, env: ResidencyEnv, keySecretRule: string |
 const BULKY_LABEL: ResidencyLabel = { residency: Residency.BULKY_PUBLIC, rule: ResidencyRule.BULKY };
 const EMPTY_LABEL: ResidencyLabel = { residency: Residency.UNKNOWN, rule: ResidencyRule.EMPTY };
 const TINY_LABEL: ResidencyLabel = { residency: Residency.TINY_PUBLIC, rule: ResidencyRule.TINY };
+
+/** Whether a string literal of a JSON text (keys included) names a secret file. */
+function namesSecretFileInJson(json: string): boolean {
+  for (const literal of json.matchAll(/"(?:[^"\\]|\\.)*"/g)) {
+    let s: unknown;
+    try {
+      s = JSON.parse(literal[0]);
+    } catch {
+      continue;
+    }
+    if (typeof s === 'string' && namesSecretFile(s)) return true;
+  }
+  return false;
+}
 
 /** The leaf's own key, or the object key that holds it (`auth.password.value`, `password[0]`), names a credential slot. */
 function pathHasSecretKey(leaf: Leaf): boolean {

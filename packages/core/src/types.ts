@@ -234,6 +234,12 @@ export interface LeafClassification {
   /** True when the leaf name (or path) is on the inferred denylist. */
   denylisted: boolean;
   bytes: number;
+  /**
+   * Positions in the leaf's path (`flat[i].path`) of object keys that are values, shown in `key`
+   * and `leaf` as redaction markers: a key inside a credential slot, or copied from a secret
+   * source. Whoever shows the arguments' keys hides these too. Absent when there are none.
+   */
+  hiddenKeys?: number[];
 }
 
 /** The row of the enforcement table that decided a call (see {@link EnforcementDecision.rule}). */

@@ -305,6 +305,15 @@ describe('ArgspanInstrumentation GenAI content attributes', () => {
     expect(JSON.stringify(spans().map((s) => [s.name, s.attributes, s.status]))).not.toContain('K3YCANARY');
   });
 
+  it('hides a key that is part of a credential (inside a credential slot) in the recorded arguments and every span', async () => {
+    const { provider, spans } = memoryTracing();
+    const run = instrumentDispatch(async () => 'sent', { tracerProvider: provider, hashKey: key, recordArguments: true });
+    await expect(run('vault.put', { title: 'rotate', password: { 'Sup3rS3cretK3yCanary!': true } })).rejects.toBeInstanceOf(ArgspanRefusedError);
+    const recorded = JSON.parse(only(spans(), 'execute_tool vault.put').attributes[GenAiAttributes.TOOL_CALL_ARGUMENTS] as string) as Record<string, unknown>;
+    expect(recorded).toEqual({ title: 'rotate', password: { '[REDACTED:secret-key-name]': '[REDACTED:secret-key-name]' } });
+    expect(JSON.stringify(spans().map((s) => [s.name, s.attributes, s.status, s.events]))).not.toContain('K3yCanary');
+  });
+
   it('records a public call\'s result with credential shapes redacted', async () => {
     const { provider, spans } = memoryTracing();
     const run = instrumentDispatch(async () => ({ status: 'ok', echoed: `token=${CANARY}` }), { tracerProvider: provider, hashKey: key, recordResults: true });

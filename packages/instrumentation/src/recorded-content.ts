@@ -15,12 +15,15 @@ const SENSITIVE: ReadonlySet<string> = new Set([Residency.SECRET, Residency.DIRT
 export function recordedArguments(snapshot: unknown, c: CallClassification): string | undefined {
   if (c.failedClosed) return undefined;
   let copy = snapshot === undefined ? undefined : (JSON.parse(JSON.stringify(snapshot)) as unknown);
+  // Object keys the classification found to be values (inside a credential slot, copied from a secret source).
+  const hiddenKeys = new Map<string, string>();
   c.flat.forEach((leaf, i) => {
     const label = c.leaves[i]!;
+    for (const at of label.hiddenKeys ?? []) hiddenKeys.set(String(leaf.path[at]), redactionMarker(label.rule));
     if (!SENSITIVE.has(label.residency)) return;
     copy = setAt(copy, leaf.path, redactionMarker(label.rule));
   });
-  return cut(JSON.stringify(redactKeys(copy)) ?? '');
+  return cut(JSON.stringify(redactKeys(copy, hiddenKeys)) ?? '');
 }
 
 /**
@@ -55,10 +58,10 @@ function setAt(root: unknown, path: readonly (string | number)[], value: string)
   return root;
 }
 
-function redactKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(redactKeys);
+function redactKeys(v: unknown, hidden: ReadonlyMap<string, string>): unknown {
+  if (Array.isArray(v)) return v.map((x) => redactKeys(x, hidden));
   if (v === null || typeof v !== 'object') return v;
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[redactSecrets(k).text] = redactKeys(x);
+  for (const [k, x] of Object.entries(v)) out[hidden.get(k) ?? redactSecrets(k).text] = redactKeys(x, hidden);
   return out;
 }

@@ -50,7 +50,7 @@ export const ANALYZE_OPTIONS: readonly OptionSpec[] = [
   { flags: '--baseline <file>', description: 'suppress findings whose fingerprint this baseline lists' },
   { flags: '--write-baseline <file>', description: 'write the findings of this run as a baseline' },
   { flags: '--db <file>', description: 'keep the DuckDB database in this file (analyzer tables are replaced)' },
-  { flags: '--export-parquet <dir>', description: 'write every normalised table as <dir>/<table>.parquet' },
+  { flags: '--export-parquet <dir>', description: 'write every normalised table as <dir>/<table>.parquet (the traces themselves: attribute values included)' },
   { flags: '--allow-partial', description: 'analyse the readable rest of damaged input and report what was skipped', default: false },
   { flags: '--reports', description: 'also run the report rules (invented fields per turn, run summary, lineage)', default: false },
   { flags: '--remote-allowlist <tools>', description: 'comma-separated tools allowed to hop remotely (repeatable)', repeatable: true, default: [] },
