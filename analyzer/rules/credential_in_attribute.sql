@@ -1,10 +1,11 @@
 -- id: credential_in_attribute
--- title: Credential-shaped value in a span attribute
+-- title: Credential-shaped value in a span attribute, name or status message
 -- severity: critical
 -- kind: gate
--- description: The analyzer re-scans every string attribute (span, event and resource) with
---   argspan's secret detector. This attribute holds a value shaped like a credential (the rule id
---   says which kind); exported traces must never carry one. When the attribute is the recorded
+-- description: The analyzer re-scans every string attribute (span, event and resource), every
+--   span name and status message and every span attribute key with argspan's secret detector.
+--   This one holds a value shaped like a credential (the rule id says which kind); exported traces
+--   must never carry one. When the attribute is the recorded
 --   arguments of another library's tool call, the finding names the tool and the argument.
 -- remedy: Purge the affected exports, rotate the credential, and find which code path wrote it.
 WITH blob_hits AS (
@@ -31,7 +32,12 @@ SELECT trace_id, span_id, tool, "key",
 FROM by_argument
 UNION ALL
 SELECT h.trace_id AS trace_id, h.span_id AS span_id, coalesce(c.tool, a.tool) AS tool, coalesce(a."key", h."key") AS "key",
-  'Attribute ' || h."key" || ' on a ' || h.scope || ' holds a value matching the ' || h.rule_id || ' credential shape.' AS reason
+  CASE h.scope
+    WHEN 'span name' THEN 'The span''s name holds'
+    WHEN 'status message' THEN 'The span''s status message holds'
+    WHEN 'attribute key' THEN 'The span''s attribute key ' || h."key" || ' is'
+    ELSE 'Attribute ' || h."key" || ' on a ' || h.scope || ' holds'
+  END || ' a value matching the ' || h.rule_id || ' credential shape.' AS reason
 FROM credential_hits h
 LEFT JOIN calls c ON c.trace_id = h.trace_id AND c.span_id = h.span_id
 LEFT JOIN args a ON a.trace_id = h.trace_id AND a.span_id = h.span_id

@@ -1,5 +1,5 @@
 import type { DuckDBVarCharVector } from '@duckdb/node-api';
-import { BUILTIN_RULES, defaultSecretDetector, type SecretDetector } from '@argspan/core';
+import { BUILTIN_RULES, defaultSecretDetector, redactSecrets, type SecretDetector } from '@argspan/core';
 import { escapedKeywordSpellings } from '@argspan/core/internal';
 import type { Db } from './db.js';
 import { sqlString } from './load/duckdb-types.js';
@@ -37,7 +37,7 @@ export async function scanCredentials(
   // DuckDB evaluates it row by row and compiles the pattern again for every span.
   // The candidates are streamed a chunk at a time: on prose-heavy traces (other libraries' prompts)
   // most values hold a short keyword, and holding them all as row objects took gigabytes.
-  const hits: { trace_id: unknown; span_id: unknown; scope: unknown; key: unknown; ruleId: string }[] = [];
+  const hits: { trace_id: unknown; span_id: unknown; scope: unknown; key: string | null; ruleId: string }[] = [];
   await phase(onPhase, 'credential scan: pre-filter', async () => {
     const result = await db.conn.stream(`
     SELECT trace_id, span_id, 'span' AS scope, "key", str_value
@@ -46,12 +46,21 @@ export async function scanCredentials(
     UNION ALL
     SELECT trace_id, span_id, 'event', a."key", a."value".stringValue
     FROM (SELECT trace_id, span_id, unnest(${eventAttrs}) AS a FROM span_structs WHERE len(events) > 0 AND ${anyValue(attrListSql('attr_str', eventAttrs))})
-    WHERE ${match('a."value".stringValue')}`);
+    WHERE ${match('a."value".stringValue')}
+    UNION ALL
+    SELECT trace_id, span_id, scope, NULL, text
+    FROM (SELECT trace_id, span_id, unnest([${NameScope.SPAN_NAME}, ${NameScope.STATUS_MESSAGE}]) AS scope, unnest(["name", status_message]) AS text
+      FROM span_structs WHERE ${match(`concat_ws(chr(1), "name", status_message)`)})
+    WHERE ${match('text')}
+    UNION ALL
+    SELECT trace_id, span_id, ${NameScope.ATTRIBUTE_KEY}, "key", "key"
+    FROM (SELECT trace_id, span_id, unnest(attr_keys) AS "key" FROM span_structs WHERE ${anyValue('attr_keys')})
+    WHERE ${match('"key"')}`);
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
       const [traceIds, spanIds, scopes, keys, values] = [0, 1, 2, 3, 4].map((c) => chunk.getColumnVector(c) as DuckDBVarCharVector);
       for (let i = 0; i < chunk.rowCount; i++) {
         const finding = detector.find(String(values!.getItem(i)));
-        if (finding) hits.push({ trace_id: traceIds!.getItem(i), span_id: spanIds!.getItem(i), scope: scopes!.getItem(i), key: keys!.getItem(i), ruleId: finding.ruleId });
+        if (finding) hits.push({ trace_id: traceIds!.getItem(i), span_id: spanIds!.getItem(i), scope: scopes!.getItem(i), key: shownKey(scopes!.getItem(i), keys!.getItem(i), detector), ruleId: finding.ruleId });
       }
     }
   });
@@ -65,16 +74,36 @@ export async function scanCredentials(
     const byResource = new Map(first.map((r) => [String(r.resource_id), r]));
     for (const c of resourceHits) {
       const span = byResource.get(String(c.resource_id));
-      if (span && c.finding) hits.push({ trace_id: span.trace_id, span_id: span.span_id, scope: 'resource', key: c.key, ruleId: c.finding.ruleId });
+      if (span && c.finding) hits.push({ trace_id: span.trace_id, span_id: span.span_id, scope: 'resource', key: String(c.key), ruleId: c.finding.ruleId });
     }
   }
   const appender = await db.conn.createAppender('credential_hits');
   for (const h of hits) {
-    for (const v of [h.trace_id, h.span_id, h.scope, h.key, h.ruleId]) appender.appendVarchar(String(v));
+    for (const v of [h.trace_id, h.span_id, h.scope, h.key, h.ruleId]) {
+      if (v === null) appender.appendNull();
+      else appender.appendVarchar(String(v));
+    }
     appender.endRow();
   }
   appender.closeSync();
   return hits.length;
+}
+
+/**
+ * Where else than an attribute value a credential is found (`credential_hits.scope`, besides
+ * `span`, `event` and `resource`): the span's name, its status message, an attribute's key. A
+ * tool or run name of another library's call is often the span's name (Langfuse, LangSmith).
+ */
+export const NameScope = {
+  SPAN_NAME: sqlString('span name'),
+  STATUS_MESSAGE: sqlString('status message'),
+  ATTRIBUTE_KEY: sqlString('attribute key'),
+} as const;
+
+/** The `key` a hit is recorded under: an attribute key that holds a credential is recorded redacted; a name or message has none. */
+export function shownKey(scope: unknown, key: unknown, detector: SecretDetector): string | null {
+  if (key === null || key === undefined) return null;
+  return scope === 'attribute key' ? redactSecrets(String(key), detector).text : String(key);
 }
 
 /**

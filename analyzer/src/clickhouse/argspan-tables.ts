@@ -125,7 +125,7 @@ export const CH_TABLES = {
       ['trace_id', 'String'],
       ['span_id', 'String'],
       ['scope', 'String'],
-      ['key', 'String'],
+      ['key', 'Nullable(String)'],
       ['rule_id', 'String'],
     ],
   },

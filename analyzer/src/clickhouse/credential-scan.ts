@@ -1,5 +1,5 @@
 import { defaultSecretDetector, type SecretDetector } from '@argspan/core';
-import { builtinPrefilter } from '../credential-scan.js';
+import { builtinPrefilter, NameScope, shownKey } from '../credential-scan.js';
 import type { ChRow, ChSession } from './client.js';
 import { chString } from './sql.js';
 import type { TraceSource } from './source.js';
@@ -22,7 +22,7 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
   const hits: ChRow[] = [];
   const check = (row: ChRow) => {
     const finding = detector.find(String(row.v));
-    if (finding) hits.push({ trace_id: row.trace_id, span_id: row.span_id, scope: row.scope, key: row.k, rule_id: finding.ruleId });
+    if (finding) hits.push({ trace_id: row.trace_id, span_id: row.span_id, scope: row.scope, key: shownKey(row.scope, row.k, detector), rule_id: finding.ruleId });
   };
   await session.each(
     `SELECT TraceId AS trace_id, SpanId AS span_id, 'span' AS scope, k, v
@@ -35,6 +35,16 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
       WHERE ${src.where} AND notEmpty(Events.Name) AND ${anyValue('arrayFlatten(arrayMap(m -> mapValues(m), Events.Attributes))')} LIMIT 1 BY TraceId, SpanId)
     ARRAY JOIN ea AS attrs ARRAY JOIN mapKeys(attrs) AS k, mapValues(attrs) AS v
     WHERE ${match('v')}
+    UNION ALL
+    SELECT TraceId, SpanId, scope, NULL, text
+    FROM (SELECT TraceId, SpanId, SpanName, StatusMessage FROM ${T} WHERE ${src.where} AND ${match(`concat(SpanName, char(1), StatusMessage)`)} LIMIT 1 BY TraceId, SpanId)
+    ARRAY JOIN [${NameScope.SPAN_NAME}, ${NameScope.STATUS_MESSAGE}] AS scope, [SpanName, StatusMessage] AS text
+    WHERE ${match('text')}
+    UNION ALL
+    SELECT TraceId, SpanId, ${NameScope.ATTRIBUTE_KEY}, k, k
+    FROM (SELECT TraceId, SpanId, SpanAttributes FROM ${T} WHERE ${src.where} AND ${anyValue('mapKeys(SpanAttributes)')} LIMIT 1 BY TraceId, SpanId)
+    ARRAY JOIN mapKeys(SpanAttributes) AS k
+    WHERE ${match('k')}
     UNION ALL
     SELECT min(TraceId), argMin(SpanId, concat(TraceId, SpanId)), 'resource', k, v
     FROM ${T} ARRAY JOIN mapKeys(ResourceAttributes) AS k, mapValues(ResourceAttributes) AS v

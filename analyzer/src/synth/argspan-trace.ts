@@ -215,6 +215,15 @@ export class ArgspanTraceBuilder {
     return { traceId: parent.traceId, spanId, callId };
   }
 
+  /** A span another library wrote under `parent` (scope `other-library`): a name, attributes, and an error status with `statusMessage`. */
+  otherSpan(parent: { traceId: string; spanId: string }, name: string, options: { attributes?: Record<string, AttrValue>; statusMessage?: string; atMs?: number } = {}): OtlpSpan {
+    const span = this.span(parent.traceId, this.ids.spanId(), parent.spanId, name, 1, options.atMs ?? 10, 10, attributes(options.attributes ?? {}));
+    if (options.statusMessage !== undefined) span.status = { code: 2, message: options.statusMessage };
+    this.spans.push(span);
+    this.scopes.set(span, 'other-library');
+    return span;
+  }
+
   /** The spans as OTLP JSON lines, `perLine` spans per `resourceSpans` message. */
   lines(service = 'agent', perLine = 200, resource: Record<string, AttrValue | undefined> = {}): string[] {
     const out: string[] = [];

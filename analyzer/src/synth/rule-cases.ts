@@ -140,8 +140,17 @@ export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
     fp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'notes', residency: 'tiny-public', excerpt: 'team sync' }] })),
   },
   credential_in_attribute: {
-    tp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'notes', residency: 'tiny-public', excerpt: `key=${CANARY_AWS_KEY}` }] })),
-    fp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'notes', residency: 'tiny-public', excerpt: 'AKIA is only a prefix, sk- too' }] })),
+    tp: (b, t) => {
+      b.call(t, cleanCall({ args: [{ key: 'notes', residency: 'tiny-public', excerpt: `key=${CANARY_AWS_KEY}` }] }));
+      // Where no attribute value holds it: a span's name, its status message, an attribute's key.
+      b.otherSpan(t, `lookup ${CANARY_AWS_KEY}`);
+      b.otherSpan(t, 'lookup', { statusMessage: `denied for ${CANARY_AWS_KEY}` });
+      b.otherSpan(t, 'lookup', { attributes: { [`auth.${CANARY_AWS_KEY}`]: 'x' } });
+    },
+    fp: (b, t) => {
+      b.call(t, cleanCall({ args: [{ key: 'notes', residency: 'tiny-public', excerpt: 'AKIA is only a prefix, sk- too' }] }));
+      b.otherSpan(t, 'lookup AKIA keys', { statusMessage: 'denied: AKIA is only a prefix', attributes: { 'auth.token_kind': 'AKIA' } });
+    },
   },
   incomplete_evidence: {
     tp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'title' }, { key: 'start' }], dropArgSpans: 1 })),
