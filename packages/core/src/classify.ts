@@ -151,7 +151,8 @@ function isFieldName(key: string): boolean {
  * Hidden keys are shown as redaction markers wherever the leaf's key is shown.
  */
 class KeySegments {
-  private readonly facts = new Map<string, KeyFacts>();
+  /** Keys copied from a labelled source, by key: asked of this call's index once per key. */
+  private readonly copied = new Map<string, Copied | undefined>();
 
   constructor(
     private readonly index: ProvenanceIndex,
@@ -160,60 +161,79 @@ class KeySegments {
 
   judge(path: readonly PathSegment[]): KeyedLabel | undefined {
     let verdict: KeyedLabel | undefined;
-    const raise = (residency: Residency, rule: string, sourceCallId?: string) => {
-      if (verdict !== undefined && RESIDENCY_STRENGTH[verdict.residency] >= RESIDENCY_STRENGTH[residency]) return;
-      const hidden = verdict?.hidden;
-      verdict = { residency, rule };
-      if (hidden !== undefined) verdict.hidden = hidden;
-      if (sourceCallId !== undefined) verdict.sourceCallId = sourceCallId;
-    };
-    const hide = (at: number, rule: string, sourceCallId?: string) => {
-      raise(Residency.SECRET, rule, sourceCallId);
-      (verdict!.hidden ??= []).push({ at, rule });
-    };
     let inSlot = false;
     for (let at = 0; at < path.length; at++) {
       const key = path[at];
       if (typeof key !== 'string') continue;
-      const facts = this.factsOf(key);
+      const facts = keyFacts(key);
       if (inSlot && !facts.fieldName) {
-        hide(at, ResidencyRule.SECRET_KEY_NAME);
+        verdict = hide(verdict, at, ResidencyRule.SECRET_KEY_NAME);
         continue;
       }
-      const copy = facts.copy;
-      if (copy?.residency === Residency.SECRET) hide(at, ResidencyRule.INHERITED_SECRET, copy.sourceCallId);
-      else if (copy !== undefined) raise(copy.residency, inheritedRule(copy.residency), copy.sourceCallId);
-      if (facts.secretFile) raise(Residency.SECRET, ResidencyRule.SECRET_FILE_NAME);
+      if (facts.mayCarryTaint && this.taintDetector !== undefined) {
+        const copy = this.copiedFrom(key, this.taintDetector);
+        if (copy?.residency === Residency.SECRET) verdict = hide(verdict, at, ResidencyRule.INHERITED_SECRET, copy.sourceCallId);
+        else if (copy !== undefined) verdict = raise(verdict, copy.residency, inheritedRule(copy.residency), copy.sourceCallId);
+      }
+      if (facts.secretFile) verdict = raise(verdict, Residency.SECRET, ResidencyRule.SECRET_FILE_NAME);
       inSlot ||= facts.secretSlot;
     }
     return verdict;
   }
 
-  private factsOf(key: string): KeyFacts {
-    let facts = this.facts.get(key);
-    if (facts === undefined) {
-      facts = { fieldName: isFieldName(key), secretSlot: isSecretKeyName(key), secretFile: namesSecretFile(key) };
-      // The label a key copied from a labelled source's result inherits (taint tracking on, and a key that could carry one).
-      if (this.taintDetector !== undefined && carriesTaint(key)) {
-        const found = this.index.find(key, this.taintDetector);
-        if (found?.source === 'context' && found.inherited !== undefined) facts.copy = { residency: found.inherited, ...(found.callId !== undefined ? { sourceCallId: found.callId } : {}) };
-      }
-      this.facts.set(key, facts);
-    }
-    return facts;
+  /** The label a key copied from a labelled source's result inherits, if it was copied from one. */
+  private copiedFrom(key: string, detector: SecretDetector): Copied | undefined {
+    if (this.copied.has(key)) return this.copied.get(key);
+    const found = this.index.find(key, detector);
+    const copy = found?.source === 'context' && found.inherited !== undefined ? { residency: found.inherited, ...(found.callId !== undefined ? { sourceCallId: found.callId } : {}) } : undefined;
+    this.copied.set(key, copy);
+    return copy;
   }
 }
 
-/** What an object key is, judged once per call. */
+/** What an object key is, whatever the call: judged once per key (agents repeat their keys). */
 interface KeyFacts {
   fieldName: boolean;
   secretSlot: boolean;
   secretFile: boolean;
-  copy?: { residency: InheritedResidency; sourceCallId?: string };
+  /** Long and varied enough to be a copy of a secret (see `carriesTaint`). */
+  mayCarryTaint: boolean;
 }
+
+type Copied = { residency: InheritedResidency; sourceCallId?: string };
 
 /** A leaf's label from its keys, with the keys hidden as values. */
 type KeyedLabel = ResidencyLabel & { hidden?: { at: number; rule: string }[]; sourceCallId?: string };
+
+/** Key facts by key, bounded: emptied when full. */
+const KEY_FACTS = new Map<string, KeyFacts>();
+const KEY_FACTS_LIMIT = 65_536;
+
+function keyFacts(key: string): KeyFacts {
+  let facts = KEY_FACTS.get(key);
+  if (facts === undefined) {
+    if (KEY_FACTS.size >= KEY_FACTS_LIMIT) KEY_FACTS.clear();
+    facts = { fieldName: isFieldName(key), secretSlot: isSecretKeyName(key), secretFile: namesSecretFile(key), mayCarryTaint: carriesTaint(key) };
+    KEY_FACTS.set(key, facts);
+  }
+  return facts;
+}
+
+/** `verdict`, raised to `residency` (by `rule`) when that is stronger; its hidden keys kept. */
+function raise(verdict: KeyedLabel | undefined, residency: Residency, rule: string, sourceCallId?: string): KeyedLabel {
+  if (verdict !== undefined && RESIDENCY_STRENGTH[verdict.residency] >= RESIDENCY_STRENGTH[residency]) return verdict;
+  const raised: KeyedLabel = { residency, rule };
+  if (verdict?.hidden !== undefined) raised.hidden = verdict.hidden;
+  if (sourceCallId !== undefined) raised.sourceCallId = sourceCallId;
+  return raised;
+}
+
+/** `verdict` raised to secret, with the key at `at` hidden as a value (by `rule`). */
+function hide(verdict: KeyedLabel | undefined, at: number, rule: string, sourceCallId?: string): KeyedLabel {
+  const raised = raise(verdict, Residency.SECRET, rule, sourceCallId);
+  (raised.hidden ??= []).push({ at, rule });
+  return raised;
+}
 
 /**
  * Credentials in the tool name and in the leaves' key paths: the rule that matched the tool name,
