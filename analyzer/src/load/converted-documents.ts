@@ -37,7 +37,8 @@ export async function writeConvertedDocument(file: string, format: ConvertedForm
   }
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    // JSON.parse refuses a byte order mark; Windows tools write one.
+    doc = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {
     throw new InputError([{ file, line: 1, reason: 'not valid JSON (a truncated or corrupt document)' }]);
   }

@@ -29,6 +29,8 @@ export interface DetectedInput {
   compression: Compression;
   /** The first line ends in CRLF: line numbers must count `\r\n` as one break. */
   crlf?: boolean;
+  /** The text opens with a UTF-8 byte order mark, which DuckDB's JSON-lines reader refuses. */
+  bom?: boolean;
 }
 
 const HEAD_BYTES = 65_536;
@@ -83,7 +85,7 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   if (OTLP_NESTED.has(format) && /"instrumentation_?[lL]ibrary_?[sS]pans"/.test(text) && !/"scope_?[sS]pans"/.test(text)) {
     throw new InputError([{ file, line: 1, reason: 'OTLP JSON from before OTLP 1.0 ("instrumentationLibrarySpans"): not supported; expected "scopeSpans" (export with an OpenTelemetry SDK or collector of 2022 or later)' }]);
   }
-  return { format, compression, crlf: /^[^\n]*\r\n/.test(head) };
+  return { format, compression, crlf: /^[^\n]*\r\n/.test(head), ...(head.startsWith('\uFEFF') ? { bom: true } : {}) };
 }
 
 function readHead(file: string, n: number): Buffer {

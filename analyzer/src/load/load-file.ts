@@ -176,7 +176,8 @@ async function loadLines(db: Db, fileId: number, file: string, detected: Detecte
   const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, 'lines'));
   let readError: unknown;
   if (scan.tooDeep.length === 0 && scan.invalidUtf8.length === 0) {
-    const source = `read_json(${sqlString(file)}, format='newline_delimited', records=true, compression=${jsonCompression(detected.compression)}, maximum_object_size=${opts.maxLineBytes}, columns=${COLUMNS})`;
+    // DuckDB's newline-delimited reader refuses a byte order mark; its 'auto' reader skips one (and reads JSON lines too).
+    const source = `read_json(${sqlString(file)}, format=${detected.bom ? "'auto'" : "'newline_delimited'"}, records=true, compression=${jsonCompression(detected.compression)}, maximum_object_size=${opts.maxLineBytes}, columns=${COLUMNS})`;
     try {
       // Row order inside one file does not matter here (bad lines are found by the second read), and
       // not preserving it lets DuckDB stage a large file with less memory.
