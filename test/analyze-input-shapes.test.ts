@@ -39,3 +39,43 @@ describe('argspan analyze on files that open with a UTF-8 byte order mark', () =
     expect(outcome(join(dir, 'bom.json'))).toEqual(plain);
   });
 });
+
+describe('argspan analyze on OTLP JSON lines with the protobuf field names', () => {
+  // `{"resource_spans":…}` per line, as protobuf's JSON printer writes it with the proto field names.
+  const snakeKeys = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(snakeKeys) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snakeKeys(x)])) : v;
+  const doc = JSON.parse(readFileSync('fixtures/traces/foreign/derived/vercel-ai-dotenv-path.json', 'utf8')) as { resourceSpans: { scopeSpans: { spans: { traceId: string; attributes: unknown[] }[] }[] }[] };
+  /** The document again under trace id prefix `n`, its first span padded by `pad` bytes. */
+  const copy = (n: string, pad = 0) => {
+    const d = JSON.parse(JSON.stringify(doc)) as typeof doc;
+    for (const s of d.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((ss) => ss.spans))) s.traceId = `${n}${s.traceId.slice(n.length)}`;
+    if (pad) d.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.attributes.push({ key: 'app.note', value: { stringValue: 'x'.repeat(pad) } });
+    return d;
+  };
+  it.each([
+    ['LF', '\n', 0],
+    ['CRLF', '\r\n', 0],
+    ['a first line longer than the 64 KB head detection reads', '\n', 70_000],
+  ])('%s: the same spans and findings as the same lines in camelCase', (_name, eol, pad) => {
+    const dir = tmp();
+    const docs = [copy('aaaa', pad), copy('bbbb')];
+    writeFileSync(join(dir, 'camel.jsonl'), docs.map((d) => JSON.stringify(d) + eol).join(''));
+    writeFileSync(join(dir, 'snake.jsonl'), docs.map((d) => JSON.stringify(snakeKeys(d)) + eol).join(''));
+    const camel = outcome(join(dir, 'camel.jsonl'));
+    expect(camel.spans).toBe(8);
+    expect(camel.findings).toHaveLength(2);
+    expect(outcome(join(dir, 'snake.jsonl'))).toEqual(camel);
+  });
+
+  it('a broken line is named by file and line (exit 2); --allow-partial reads the others and says which it skipped', () => {
+    const file = join(tmp(), 'snake.jsonl');
+    writeFileSync(file, `${JSON.stringify(snakeKeys(copy('aaaa')))}\n{"resource_spans": [\n${JSON.stringify(snakeKeys(copy('bbbb')))}\n`);
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`${file}:2: not valid JSON (a truncated or corrupt line)`);
+    const partial = analyzeBin(file, '--format', 'json', '--allow-partial');
+    expect(partial.code).toBe(1);
+    expect(parseJson(partial).stats).toMatchObject({ spans: 8, skipped: [{ file, line: 2, reason: 'not valid JSON (a truncated or corrupt line)' }] });
+  });
+});

@@ -11,6 +11,8 @@ export type InputFormat =
   | 'otlp-document'
   /** An OTLP document with protobuf (snake_case) field names: Arize Phoenix's "OTLP JSON" download. */
   | 'otlp-document-snake-case'
+  /** OTLP JSON lines with protobuf (snake_case) field names: `{"resource_spans": …}` per line. */
+  | 'otlp-lines-snake-case'
   /** Arize Phoenix's REST answer `GET …/spans/otlpv1`: `{"data": [OTLP spans, snake_case]}`. */
   | 'phoenix-otlp-spans'
   /** Langfuse's public API answer `GET /api/public/observations` (v1 or v2): `{"data": [observations], "meta": …}`. */
@@ -72,7 +74,9 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   // A pretty-printed document opens with a short first line (`{` or `{"resourceSpans": [`);
   // a JSON-lines file whose first line does not parse has a long, broken first line.
   const keyed = formatFromKeys(lineKeys ?? guessKeys(text), lineKeys === undefined && firstLine.trim().length < 200);
-  const format = keyed === undefined || keyed === 'jaeger-envelope' ? (apiAnswerFormat(file, text) ?? keyed) : keyed;
+  let format = keyed === undefined || keyed === 'jaeger-envelope' ? (apiAnswerFormat(file, text) ?? keyed) : keyed;
+  // A first line that is a document of its own, and more lines after it: JSON lines.
+  if (format === 'otlp-document-snake-case' && lineKeys !== undefined && text.slice(firstLine.length).trim() !== '') format = 'otlp-lines-snake-case';
   if (!format) {
     // A file the head holds whole, whose first line and whole text both fail to parse, is broken JSON, not another shape.
     if (lineKeys === undefined && compression === 'none' && size <= HEAD_BYTES && !parses(text)) {
@@ -146,7 +150,7 @@ export function linesRelation(file: string, compression: Compression, crlf = fal
 }
 
 /** Formats that nest spans under resource and scope, as OTLP does. */
-const OTLP_NESTED: ReadonlySet<InputFormat> = new Set(['otlp-lines', 'otlp-document', 'otlp-document-snake-case', 'otlp-result']);
+const OTLP_NESTED: ReadonlySet<InputFormat> = new Set(['otlp-lines', 'otlp-document', 'otlp-document-snake-case', 'otlp-lines-snake-case', 'otlp-result']);
 
 /**
  * The observability products' API answers argspan reads, which are not trace exports' shapes
