@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyzeBin, parseJson } from './analyze-helpers.js';
+import { ROOT, analyzeBin, parseJson } from './analyze-helpers.js';
 
 /**
  * `argspan analyze` on inputs written a little differently from the exports it was built on: a
@@ -77,5 +78,27 @@ describe('argspan analyze on OTLP JSON lines with the protobuf field names', () 
     const partial = analyzeBin(file, '--format', 'json', '--allow-partial');
     expect(partial.code).toBe(1);
     expect(parseJson(partial).stats).toMatchObject({ spans: 8, skipped: [{ file, line: 2, reason: 'not valid JSON (a truncated or corrupt line)' }] });
+  });
+});
+
+describe('argspan analyze given a pipe for a path', () => {
+  // A pipe's size reads as 0 and its bytes come once; argspan reads a file several times.
+  const REFUSED = 'not a regular file but a pipe or device (<(…), a piped /dev/stdin): argspan reads each file more than once; save the input to a file first';
+  const sh = (script: string) => spawnSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  it('/dev/stdin piped and <(…) are refused saying to save the input to a file (exit 2), never "file is empty"; /dev/stdin redirected from a file is read', () => {
+    for (const [script, path] of [
+      ['cat fixtures/traces/tokyo-invite.jsonl | node packages/cli/bin/argspan.js analyze /dev/stdin', '/dev/stdin'],
+      ['node packages/cli/bin/argspan.js analyze <(cat fixtures/traces/tokyo-invite.jsonl)', '/dev/fd/'],
+    ]) {
+      const run = sh(script!);
+      expect(run.status, script).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain(path);
+      expect(run.stderr).toContain(REFUSED);
+      expect(run.stderr).not.toContain('file is empty');
+    }
+    const file = sh('node packages/cli/bin/argspan.js analyze /dev/stdin --format json < fixtures/traces/tokyo-invite.jsonl');
+    expect(file.status).toBe(1);
+    expect(parseJson({ code: file.status, stdout: file.stdout, stderr: file.stderr }).stats.spans).toBe(10);
   });
 });
