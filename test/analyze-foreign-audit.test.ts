@@ -151,6 +151,61 @@ describe('argspan analyze on exports that are not trace files', () => {
   });
 });
 
+describe('argspan analyze on API answers larger than the 64 KB head that recognises them', () => {
+  // A page of 100 observations runs past the head, and Langfuse writes "meta" after "data": each
+  // answer is told by the field names of its first record. The page repeats a derived fixture's
+  // records under new ids (the first 4 hex digits of every id made the copy's number, so parents
+  // still match), compact on one line and pretty-printed; its findings are the small page's, k times.
+  const derived = (name: string) => JSON.parse(readFileSync(`${FOREIGN}/derived/${name}`, 'utf8')) as Record<string, unknown>;
+  const renumber = (records: unknown[], idFields: readonly string[], copies: number) =>
+    Array.from({ length: copies }, (_, k) =>
+      (records as Record<string, unknown>[]).map((r) => ({
+        ...r,
+        ...Object.fromEntries(idFields.filter((f) => typeof r[f] === 'string').map((f) => [f, `${k.toString(16).padStart(4, '0')}${(r[f] as string).slice(4)}`])),
+      })),
+    ).flat();
+  const langfuseV1 = derived('langfuse-api-observations-write-document.json');
+  // v2 (GET /api/public/v2/observations?fields=core,basic,io) returns input and output as raw strings and pages by cursor.
+  const langfuseV2 = {
+    data: (langfuseV1.data as Record<string, unknown>[]).map(({ id, traceId, startTime, endTime, parentObservationId, type, name, level, input, output }) =>
+      ({ id, traceId, startTime, endTime, parentObservationId, type, name, level, input: JSON.stringify(input), output: typeof output === 'string' ? output : JSON.stringify(output) })),
+    meta: { cursor: 'eyJwYWdlIjoyfQ==' },
+  };
+  const langSmith = derived('langsmith-api-runs-traceable-tool.json');
+  // Python's json.dumps(sort_keys=True) and jq -S write every object's keys sorted: "cursors" before "runs", a run's "child_run_ids"… before "run_type".
+  const sortKeys = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(sortKeys) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])])) : v;
+  const answers = {
+    'Langfuse observations v1': { small: langfuseV1, list: 'data', ids: ['id', 'traceId', 'parentObservationId'], copies: 400 },
+    'Langfuse observations v2': { small: langfuseV2, list: 'data', ids: ['id', 'traceId', 'parentObservationId'], copies: 400 },
+    'Phoenix spans/otlpv1': { small: derived('phoenix-rest-anthropic-timezone.json'), list: 'data', ids: ['span_id', 'trace_id', 'parent_span_id'], copies: 20 },
+    'LangSmith runs/query': { small: langSmith, list: 'runs', ids: ['id', 'trace_id', 'parent_run_id'], copies: 150 },
+    'LangSmith runs/query, keys sorted': { small: sortKeys(langSmith) as Record<string, unknown>, list: 'runs', ids: ['id', 'trace_id', 'parent_run_id'], copies: 150 },
+    'LangSmith list_runs, dumped with keys sorted': { small: sortKeys(langSmith.runs) as unknown[], list: undefined, ids: ['id', 'trace_id', 'parent_run_id'], copies: 150 },
+  };
+  /** What a run found, without the trace and span ids that differ between the copies. */
+  const found = (file: string) => {
+    const run = analyzeBin(file, '--format', 'json', '--reports');
+    expect(run.code, run.stderr).toBeLessThan(2);
+    const out = parseJson(run);
+    return { spans: out.stats.spans as number, calls: out.stats.foreign_calls as number, findings: out.findings.map((f) => [f.rule, f.severity, f.tool, f.key, f.emitter].join(' ')).sort() };
+  };
+  it.each(Object.entries(answers))('%s: a page well over 64 KB, compact or pretty-printed, finds what its records find on a small page', (_name, { small, list, ids, copies }) => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'small.json'), JSON.stringify(small));
+    const one = found(join(dir, 'small.json'));
+    expect(one.findings.length).toBeGreaterThan(0);
+    const records = renumber((list === undefined ? small : (small as Record<string, unknown>)[list]) as unknown[], ids, copies);
+    const page = list === undefined ? records : { ...small, [list]: records };
+    for (const [layout, text] of [['compact', JSON.stringify(page)], ['pretty', JSON.stringify(page, null, 2)]]) {
+      const file = join(dir, `${layout}.json`);
+      writeFileSync(file, text);
+      expect(text.length, layout).toBeGreaterThan(128 * 1024);
+      expect(found(file), layout).toEqual({ spans: one.spans * copies, calls: one.calls * copies, findings: one.findings.flatMap((f) => Array<string>(copies).fill(f)).sort() });
+    }
+  });
+});
+
 describe('argspan analyze on OTLP JSON from before OTLP 1.0', () => {
   // Older SDKs, collectors and Jaeger/Tempo exports nest spans under "instrumentationLibrarySpans".
   const span = { traceId: '0123456789abcdef0123456789abcdef', spanId: '0123456789abcdef', name: 'execute_tool read_file', startTimeUnixNano: '1', endTimeUnixNano: '2',

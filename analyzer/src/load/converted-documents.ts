@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { GenAiAttributes, OPERATION_EXECUTE_TOOL } from '@argspan/conventions';
 import { LangfuseAttributes } from '../foreign/recognizers/langfuse.js';
@@ -25,24 +25,94 @@ const WHAT: Record<ConvertedFormat, string> = {
   'langsmith-runs': 'LangSmith runs answer',
 };
 
-/** Read `file` (decompressed, parsed), convert it to an OTLP JSON document and write that to `target`. */
-export async function writeConvertedDocument(file: string, format: ConvertedFormat, compression: Compression, target: string): Promise<void> {
-  const raw = readFileSync(file);
-  if (raw.length > MAX_CONVERTED_BYTES) throw new InputError([{ file, reason: `${WHAT[format]} larger than ${MAX_CONVERTED_BYTES} bytes` }]);
-  let text: string;
-  try {
-    text = (compression === 'gzip' ? gunzipSync(raw) : compression === 'zstd' ? await decompressZstd(raw, 4 * MAX_CONVERTED_BYTES) : raw).toString('utf8');
-  } catch {
-    throw new InputError([{ file, reason: `${compression} data is corrupt or too large` }]);
-  }
+/**
+ * Read `file` (decompressed, parsed), convert it to an OTLP JSON document and write that to
+ * `target`. A snake_case file that is not one document but JSON lines (its first line a document
+ * of its own) is written as camelCase JSON lines instead: `'lines'`.
+ */
+export async function writeConvertedDocument(file: string, format: ConvertedFormat, compression: Compression, target: string): Promise<'document' | 'lines'> {
+  const bytes = await readConverted(file, WHAT[format], compression);
+  // JSON.parse refuses a byte order mark; Windows tools write one.
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch {
+    const firstLineEnd = text.indexOf('\n');
+    if (format === 'otlp-document-snake-case' && firstLineEnd > 0 && isJsonObject(text.slice(0, firstLineEnd))) {
+      writeCamelCaseLines(bytes, target, new Set());
+      return 'lines';
+    }
     throw new InputError([{ file, line: 1, reason: 'not valid JSON (a truncated or corrupt document)' }]);
   }
   writeFileSync(target, JSON.stringify(otlpDocumentOf(format, doc, file)));
+  return 'document';
 }
+
+/** The bytes of `file` (`what`, for the message), decompressed, up to {@link MAX_CONVERTED_BYTES} as stored. */
+export async function readConverted(file: string, what: string, compression: Compression): Promise<Buffer> {
+  const raw = readFileSync(file);
+  if (raw.length > MAX_CONVERTED_BYTES) throw new InputError([{ file, reason: `${what} larger than ${MAX_CONVERTED_BYTES} bytes` }]);
+  try {
+    return compression === 'gzip' ? gunzipSync(raw) : compression === 'zstd' ? await decompressZstd(raw, 4 * MAX_CONVERTED_BYTES) : raw;
+  } catch {
+    throw new InputError([{ file, reason: `${compression} data is corrupt or too large` }]);
+  }
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === 'object' && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * OTLP JSON lines with the protobuf field names (`{"resource_spans":…}` per line, as protobuf's
+ * JSON printer writes them with `preserving_proto_field_name`) as camelCase JSON lines in
+ * `target`, line for line, so line numbers hold. A line that does not parse, or that `asIs`
+ * names (the byte scan found it too deep or not UTF-8), is copied unchanged, for the
+ * line-by-line reader to name.
+ */
+export function writeCamelCaseLines(bytes: Buffer, target: string, asIs: ReadonlySet<number>): void {
+  const fd = openSync(target, 'w');
+  try {
+    const out: Buffer[] = [];
+    let pending = 0;
+    let line = 0;
+    for (let start = 0; start < bytes.length; ) {
+      line += 1;
+      const nl = bytes.indexOf(0x0a, start);
+      const end = nl < 0 ? bytes.length : nl;
+      const raw = bytes.subarray(start, end > start && bytes[end - 1] === 0x0d ? end - 1 : end);
+      start = end + 1;
+      let converted: string | undefined;
+      if (!asIs.has(line)) {
+        try {
+          converted = JSON.stringify(camelKeys(JSON.parse(raw.toString('utf8').replace(/^\uFEFF/, ''))));
+        } catch {
+          converted = undefined;
+        }
+      }
+      const piece = converted === undefined ? raw : Buffer.from(converted);
+      out.push(piece, NEWLINE);
+      pending += piece.length + 1;
+      if (pending >= WRITE_BATCH) {
+        writeSync(fd, Buffer.concat(out));
+        out.length = 0;
+        pending = 0;
+      }
+    }
+    writeSync(fd, Buffer.concat(out));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const NEWLINE = Buffer.from('\n');
+const WRITE_BATCH = 1 << 20;
 
 /** `doc` (a parsed file of `format`) as an OTLP JSON document; throws {@link InputError} naming `file` when it is not of that shape. */
 export function otlpDocumentOf(format: ConvertedFormat, doc: unknown, file: string): unknown {

@@ -2,6 +2,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { sqlString } from './duckdb-types.js';
 import { InputError } from './input-error.js';
+import { outlineJsonHead } from './json-head-outline.js';
 import { ZstdDataError, ZstdStream } from './zstd.js';
 
 /** What a trace file holds, as {@link detectFormat} sees it. */
@@ -10,6 +11,8 @@ export type InputFormat =
   | 'otlp-document'
   /** An OTLP document with protobuf (snake_case) field names: Arize Phoenix's "OTLP JSON" download. */
   | 'otlp-document-snake-case'
+  /** OTLP JSON lines with protobuf (snake_case) field names: `{"resource_spans": …}` per line. */
+  | 'otlp-lines-snake-case'
   /** Arize Phoenix's REST answer `GET …/spans/otlpv1`: `{"data": [OTLP spans, snake_case]}`. */
   | 'phoenix-otlp-spans'
   /** Langfuse's public API answer `GET /api/public/observations` (v1 or v2): `{"data": [observations], "meta": …}`. */
@@ -28,6 +31,8 @@ export interface DetectedInput {
   compression: Compression;
   /** The first line ends in CRLF: line numbers must count `\r\n` as one break. */
   crlf?: boolean;
+  /** The text opens with a UTF-8 byte order mark, which DuckDB's JSON-lines reader refuses. */
+  bom?: boolean;
 }
 
 const HEAD_BYTES = 65_536;
@@ -60,7 +65,7 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   const text = head.replace(/^\uFEFF/, '').trimStart();
   if (text === '') throw new InputError([{ file, line: 1, reason: 'file holds only whitespace: no trace data to analyse' }]);
   if (text.startsWith('[')) {
-    if (LANGSMITH_RUN_LIST.test(text)) return { format: 'langsmith-runs', compression };
+    if (isLangSmithRun(outlineJsonHead(text).firstRecord.get(''))) return { format: 'langsmith-runs', compression };
     throw new InputError([{ file, line: 1, reason: 'a JSON array: expected a JSON object (OTLP JSON lines, an OTLP or Jaeger JSON document), or a list of LangSmith runs' }]);
   }
   if (!text.startsWith('{')) throw new InputError([{ file, line: 1, reason: 'not JSON: expected a JSON object (OTLP JSON lines, an OTLP or Jaeger JSON document)' }]);
@@ -69,7 +74,9 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   // A pretty-printed document opens with a short first line (`{` or `{"resourceSpans": [`);
   // a JSON-lines file whose first line does not parse has a long, broken first line.
   const keyed = formatFromKeys(lineKeys ?? guessKeys(text), lineKeys === undefined && firstLine.trim().length < 200);
-  const format = keyed === undefined || keyed === 'jaeger-envelope' ? (apiAnswerFormat(file, text, lineKeys) ?? keyed) : keyed;
+  let format = keyed === undefined || keyed === 'jaeger-envelope' ? (apiAnswerFormat(file, text) ?? keyed) : keyed;
+  // A first line that is a document of its own, and more lines after it: JSON lines.
+  if (format === 'otlp-document-snake-case' && lineKeys !== undefined && text.slice(firstLine.length).trim() !== '') format = 'otlp-lines-snake-case';
   if (!format) {
     // A file the head holds whole, whose first line and whole text both fail to parse, is broken JSON, not another shape.
     if (lineKeys === undefined && compression === 'none' && size <= HEAD_BYTES && !parses(text)) {
@@ -82,7 +89,7 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   if (OTLP_NESTED.has(format) && /"instrumentation_?[lL]ibrary_?[sS]pans"/.test(text) && !/"scope_?[sS]pans"/.test(text)) {
     throw new InputError([{ file, line: 1, reason: 'OTLP JSON from before OTLP 1.0 ("instrumentationLibrarySpans"): not supported; expected "scopeSpans" (export with an OpenTelemetry SDK or collector of 2022 or later)' }]);
   }
-  return { format, compression, crlf: /^[^\n]*\r\n/.test(head) };
+  return { format, compression, crlf: /^[^\n]*\r\n/.test(head), ...(head.startsWith('\uFEFF') ? { bom: true } : {}) };
 }
 
 function readHead(file: string, n: number): Buffer {
@@ -143,34 +150,54 @@ export function linesRelation(file: string, compression: Compression, crlf = fal
 }
 
 /** Formats that nest spans under resource and scope, as OTLP does. */
-const OTLP_NESTED: ReadonlySet<InputFormat> = new Set(['otlp-lines', 'otlp-document', 'otlp-document-snake-case', 'otlp-result']);
+const OTLP_NESTED: ReadonlySet<InputFormat> = new Set(['otlp-lines', 'otlp-document', 'otlp-document-snake-case', 'otlp-lines-snake-case', 'otlp-result']);
 
 /**
  * The observability products' API answers argspan reads, which are not trace exports' shapes
- * (several answer `{"data": […]}` as Jaeger's API does): Langfuse's pages (`"meta"` beside
- * `"data"`; which of its answers it is, the reader checks), LangSmith's `POST /api/v1/runs/query`
- * (`{"runs": […]}`) and Phoenix's spans (told apart by their first span's first field). Phoenix's
- * own span shape is refused, naming the answer to fetch instead. Undefined: none of these.
+ * (several answer `{"data": […]}` as Jaeger's API does), told apart by the field names of their
+ * first record, which the head holds however large the page: their small fields (Langfuse's
+ * `meta`, Phoenix's `next_cursor`) may come after the data. Phoenix's own span shape is refused,
+ * naming the answer to fetch instead. Undefined: none of these.
  */
-function apiAnswerFormat(file: string, text: string, lineKeys: string[] | undefined): InputFormat | undefined {
-  if (lineKeys ? lineKeys.includes('data') && lineKeys.includes('meta') : LANGFUSE_PAGE.test(text) && /"data"\s*:/.test(text)) return 'langfuse-observations';
-  if (lineKeys ? lineKeys.includes('runs') : /^\{\s*"runs"\s*:\s*\[/.test(text)) return 'langsmith-runs';
-  if (PHOENIX_OTLP_SPANS.test(text)) return 'phoenix-otlp-spans';
-  if (PHOENIX_SPANS.test(text)) {
+function apiAnswerFormat(file: string, text: string): InputFormat | undefined {
+  const { keys, firstRecord } = outlineJsonHead(text);
+  const data = firstRecord.get('data');
+  if (data && isPhoenixSpan(data)) {
     throw new InputError([{ file, line: 1, reason: 'Arize Phoenix\'s spans answer (GET /v1/projects/{project}/spans): not supported; fetch …/spans/otlpv1 (OTLP spans), which argspan reads' }]);
   }
+  if (data && isPhoenixOtlpSpan(data)) return 'phoenix-otlp-spans';
+  if (data && isLangfuseObservation(data)) return 'langfuse-observations';
+  if (keys.includes('runs')) return 'langsmith-runs';
+  // Langfuse's other answers (traces, sessions, scores): its reader refuses them, naming the answer to fetch.
+  if (keys.includes('data') && LANGFUSE_PAGE.test(text)) return 'langfuse-observations';
   return undefined;
 }
 
-/** `{"data": [{` and a field of Phoenix's `OtlpSpan` first (it writes `attributes` first; a sorted copy does too). */
-const PHOENIX_OTLP_SPANS = /^\{\s*"data"\s*:\s*\[\s*\{\s*"(?:attributes|dropped_attributes_count|end_time_unix_nano|span_id|trace_id)"\s*:/;
-/** `{"data": [{"id": …` with a span `context` holding `trace_id`: Phoenix's own span shape. */
-const PHOENIX_SPANS = /^\{\s*"data"\s*:\s*\[\s*\{\s*"id"\s*:\s*"[^"]*"\s*,\s*"name"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*"context"\s*:\s*\{\s*"trace_id"/;
+/** Fields of Phoenix's `OtlpSpan` (snake_case OTLP) that no other answer's record has. */
+const PHOENIX_OTLP_SPAN_FIELDS = ['span_id', 'trace_id', 'start_time_unix_nano', 'end_time_unix_nano', 'dropped_attributes_count'];
+/** A record of Phoenix's `spans/otlpv1`: it writes `attributes` first, so a head may end inside them. */
+function isPhoenixOtlpSpan(fields: readonly string[]): boolean {
+  return fields.some((f) => PHOENIX_OTLP_SPAN_FIELDS.includes(f)) || (fields.length === 1 && fields[0] === 'attributes');
+}
 
-/** `[{` … `"run_type":` in the first object: a list of LangSmith runs. */
-const LANGSMITH_RUN_LIST = /^\[\s*\{[^{}]*?"run_type"\s*:/;
-/** Langfuse's page: `"meta": {"page": …, "limit": …, "totalItems": …}` (v1) or `"meta": {"cursor": …}` (v2), seen when it is in the first 64 KB. */
-const LANGFUSE_PAGE = /"meta"\s*:\s*\{\s*(?:"page"|"cursor")\s*:/;
+/** Phoenix's own span shape (`GET …/spans`): its ids in a `context` object, `span_kind` beside it. */
+function isPhoenixSpan(fields: readonly string[]): boolean {
+  return fields.includes('context') && (fields.includes('span_kind') || fields.includes('parent_id')) && !fields.includes('span_id');
+}
+
+/** A Langfuse observation (langfuse-python's `Observation`, v1 or v2): fields no other Langfuse answer has, or `traceId` with `startTime` or `type`. */
+function isLangfuseObservation(fields: readonly string[]): boolean {
+  return fields.includes('parentObservationId') || fields.includes('completionStartTime') || (fields.includes('traceId') && (fields.includes('startTime') || fields.includes('type')));
+}
+
+/** Fields of a LangSmith run (langsmith-sdk's `Run`) that name it as one, in its own order or sorted (`child_run_ids`, `dotted_order` come early). */
+const LANGSMITH_RUN_FIELDS = ['run_type', 'dotted_order', 'child_run_ids', 'parent_run_id', 'reference_example_id'];
+function isLangSmithRun(fields: readonly string[] | undefined): boolean {
+  return fields !== undefined && fields.some((f) => LANGSMITH_RUN_FIELDS.includes(f));
+}
+
+/** Langfuse's page: `"meta": {"page": …}` (v1) or `"meta": {"cursor": …}` (v2), keys in any order, when the head holds it. */
+const LANGFUSE_PAGE = /"meta"\s*:\s*\{[^{}]*"(?:page|cursor)"\s*:/;
 
 function topLevelKeys(line: string): string[] | undefined {
   try {

@@ -31,6 +31,9 @@ export function expandPaths(paths: readonly string[]): { files: string[]; proble
       const found = walk(p, [], problems).filter((f) => TRACE_FILE.test(f));
       if (found.length === 0) problems.push({ file: p, reason: 'directory holds no trace files (*.json, *.jsonl, *.gz, *.zst)' });
       for (const f of found) files.add(f);
+    } else if (!st.isFile()) {
+      // A file is read several times (its head, a byte scan, DuckDB): a pipe gives its bytes once, and its size reads as 0.
+      problems.push({ file: p, reason: 'not a regular file but a pipe or device (<(…), a piped /dev/stdin): argspan reads each file more than once; save the input to a file first' });
     } else files.add(p);
   }
   return { files: [...files].sort(), problems };

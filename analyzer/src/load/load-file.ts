@@ -9,7 +9,7 @@ import { OTLP_RESOURCE_SPANS, columnsArg, sqlString } from './duckdb-types.js';
 import { InputError, type InputProblem } from './input-error.js';
 import { MAX_JSON_NESTING, type ByteScanResult } from './json-byte-scan.js';
 import { scanTraceFile } from './scan-trace-file.js';
-import { writeConvertedDocument } from './converted-documents.js';
+import { readConverted, writeCamelCaseLines, writeConvertedDocument } from './converted-documents.js';
 import { stageJaegerSql, jaegerTraces } from './stage-jaeger.js';
 import { stageOtlpSql } from './stage-otlp.js';
 import { ZstdDataError, decompressZstd } from './zstd.js';
@@ -59,6 +59,7 @@ export async function loadFile(db: Db, fileId: number, file: string, opts: LoadF
     throw unreadable(err, file);
   }
   if (detected.format === 'otlp-lines') return { ...detected, ...(await loadLines(db, fileId, file, detected, opts)) };
+  if (detected.format === 'otlp-lines-snake-case') return { ...detected, ...(await loadSnakeCaseLines(db, fileId, file, detected, opts)) };
   if (detected.format === 'collector-framed') return { ...detected, ...(await db.withDefaultMemoryLimit(() => loadFramed(db, fileId, file, opts))) };
   const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, 'document'));
   const found = scanProblems(file, scan);
@@ -91,7 +92,10 @@ async function loadDocument(db: Db, fileId: number, file: string, detected: Dete
     case 'langfuse-observations':
     case 'langsmith-runs': {
       const converted = join(opts.tmpDir, `converted-${fileId}.json`);
-      await writeConvertedDocument(file, detected.format, detected.compression, converted);
+      // snake_case JSON lines whose first line is longer than the head detection reads.
+      if ((await writeConvertedDocument(file, detected.format, detected.compression, converted)) === 'lines') {
+        return { ...detected, format: 'otlp-lines-snake-case', ...(await loadScratchLines(db, fileId, file, converted, opts)) };
+      }
       return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, `read_json(${sqlString(converted)}, ${DOC_OPTS}, columns=${COLUMNS})`), opts)) };
     }
     case 'otlp-result':
@@ -176,7 +180,8 @@ async function loadLines(db: Db, fileId: number, file: string, detected: Detecte
   const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, 'lines'));
   let readError: unknown;
   if (scan.tooDeep.length === 0 && scan.invalidUtf8.length === 0) {
-    const source = `read_json(${sqlString(file)}, format='newline_delimited', records=true, compression=${jsonCompression(detected.compression)}, maximum_object_size=${opts.maxLineBytes}, columns=${COLUMNS})`;
+    // DuckDB's newline-delimited reader refuses a byte order mark; its 'auto' reader skips one (and reads JSON lines too).
+    const source = `read_json(${sqlString(file)}, format=${detected.bom ? "'auto'" : "'newline_delimited'"}, records=true, compression=${jsonCompression(detected.compression)}, maximum_object_size=${opts.maxLineBytes}, columns=${COLUMNS})`;
     try {
       // Row order inside one file does not matter here (bad lines are found by the second read), and
       // not preserving it lets DuckDB stage a large file with less memory.
@@ -341,11 +346,33 @@ async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOp
   }
   if (skipped.length && !opts.allowPartial) throw new InputError(skipped);
   if (kind === undefined) throw new InputError([{ file, reason: 'no complete framed message' }]);
-  const r = await loadLines(db, fileId, target, { format: 'otlp-lines', compression: 'none' }, opts).catch((err: unknown) => {
-    if (err instanceof InputError) throw new InputError(err.problems.map((p) => ({ ...p, file, reason: p.line ? `framed message ${p.line}: ${p.reason}` : p.reason })));
+  const r = await loadScratchLines(db, fileId, file, target, opts, 'framed message');
+  return { spans: r.spans, skipped: [...skipped, ...r.skipped] };
+}
+
+/**
+ * snake_case OTLP JSON lines: renamed to camelCase line for line into a scratch file (the lines
+ * the byte scan flags copied as they are, for the line-by-line reader to name), then read as
+ * OTLP JSON lines.
+ */
+async function loadSnakeCaseLines(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions): Promise<{ spans: number; skipped: InputProblem[] }> {
+  const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, 'lines'));
+  const target = join(opts.tmpDir, `camel-case-${fileId}.jsonl`);
+  writeCamelCaseLines(await readConverted(file, 'snake_case OTLP JSON lines', detected.compression), target, new Set([...scan.tooDeep, ...scan.invalidUtf8]));
+  return loadScratchLines(db, fileId, file, target, opts);
+}
+
+/**
+ * Read `scratch`, OTLP JSON lines made from `file` one line (or framed message: `unit`) for
+ * each, and tell its problems of `file`.
+ */
+async function loadScratchLines(db: Db, fileId: number, file: string, scratch: string, opts: LoadFileOptions, unit?: string): Promise<{ spans: number; skipped: InputProblem[] }> {
+  const ofFile = (p: InputProblem): InputProblem => ({ ...p, file, reason: p.line && unit ? `${unit} ${p.line}: ${p.reason}` : p.reason });
+  const r = await loadLines(db, fileId, scratch, { format: 'otlp-lines', compression: 'none' }, opts).catch((err: unknown) => {
+    if (err instanceof InputError) throw new InputError(err.problems.map(ofFile));
     throw err;
   });
-  return { spans: r.spans, skipped: [...skipped, ...r.skipped.map((p) => ({ ...p, file, reason: p.line ? `framed message ${p.line}: ${p.reason}` : p.reason }))] };
+  return { spans: r.spans, skipped: r.skipped.map(ofFile) };
 }
 
 function messageFailure(err: unknown, c: Compression): string {
