@@ -181,3 +181,37 @@ describe('argspan analyze finds attribute values with protobuf field names where
     expect(run.stderr).toContain(`${file}:2: JSON of another shape: an attribute value holds "string_value"`);
   });
 });
+
+describe('argspan analyze on input that holds no span at all: exit 2, never "No findings"', () => {
+  const NO_SPANS = 'no spans in the input: the file was read and holds no span (an empty export, page or list); nothing to analyse';
+  it.each([
+    ['an OTLP document', '{"resourceSpans":[]}'],
+    ['OTLP JSON lines', '{"resourceSpans":[]}\n{"resourceSpans":[{"resource":{"attributes":[]},"scopeSpans":[]}]}\n'],
+    ['a Jaeger answer', '{"data":[],"total":0,"limit":0,"offset":0,"errors":null}'],
+    ['a Phoenix spans/otlpv1 page', '{"data":[],"next_cursor":null}'],
+    ['a Langfuse observations page', '{"data":[],"meta":{"page":1,"limit":50,"totalItems":0,"totalPages":0}}'],
+    ['a LangSmith runs/query answer', '{"runs":[],"cursors":{"next":null}}'],
+  ])('%s without a span: exit 2 naming the file, with --allow-partial too', (_name, text) => {
+    const file = join(tmp(), 'empty.json');
+    writeFileSync(file, text);
+    for (const extra of [[], ['--allow-partial']]) {
+      const run = analyzeBin(file, '--format', 'json', ...extra);
+      expect(run.code, extra.join(' ')).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(`argspan analyze: ${file}: ${NO_SPANS}\n`);
+    }
+  });
+
+  it('several files without a span are named together; beside a file with spans, an empty one is analysed as it is', () => {
+    const dir = tmp();
+    const [a, b] = [join(dir, 'a.json'), join(dir, 'b.json')];
+    writeFileSync(a, '{"resourceSpans":[]}');
+    writeFileSync(b, '{"data":[]}');
+    const run = analyzeBin(a, b);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${a}, ${b}: no spans in the input: all 2 files were read and hold no span`);
+    const mixed = analyzeBin(a, 'fixtures/traces/tokyo-invite.jsonl', '--format', 'json');
+    expect(mixed.code).toBe(1);
+    expect(parseJson(mixed).stats).toMatchObject({ files: 2, spans: 10 });
+  });
+});
