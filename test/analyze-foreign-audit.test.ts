@@ -204,6 +204,16 @@ describe('argspan analyze on API answers larger than the 64 KB head that recogni
       expect(found(file), layout).toEqual({ spans: one.spans * copies, calls: one.calls * copies, findings: one.findings.flatMap((f) => Array<string>(copies).fill(f)).sort() });
     }
   });
+  it('a field name the head cannot decode (a bad escape) is bad input (exit 2), never an internal error', () => {
+    for (const text of ['{"data":[{"id\\q":1}]}', '[{"run_type\\q":"tool"}]']) {
+      const file = join(tmp(), 'bad-key.json');
+      writeFileSync(file, text);
+      const run = analyzeBin(file);
+      expect(run.code, text).toBe(2);
+      expect(run.stderr).toContain(file);
+      expect(run.stderr).not.toContain('internal error');
+    }
+  });
 });
 
 describe('argspan analyze on OTLP JSON from before OTLP 1.0', () => {

@@ -102,3 +102,116 @@ describe('argspan analyze given a pipe for a path', () => {
     expect(parseJson({ code: file.status, stdout: file.stdout, stderr: file.stderr }).stats.spans).toBe(10);
   });
 });
+
+describe('argspan analyze on OTLP whose spans or values are where OTLP/JSON does not put them: never reported clean', () => {
+  type Doc = { resourceSpans: Record<string, unknown>[] };
+  const base = JSON.parse(readFileSync('fixtures/traces/foreign/derived/vercel-ai-dotenv-path.json', 'utf8')) as Doc;
+  const scopeSpans = (d: Doc) => d.resourceSpans[0]!.scopeSpans as { scope?: unknown; spans: { traceId: string; attributes: { key: string; value: Record<string, unknown> }[] }[] }[];
+  /** The fixture again, its trace ids under prefix `n`, changed by `change`. */
+  const variant = (n: string, change: (d: Doc) => void = () => {}) => {
+    const d = JSON.parse(JSON.stringify(base)) as Doc;
+    for (const s of scopeSpans(d).flatMap((ss) => ss.spans)) s.traceId = `${n}${s.traceId.slice(n.length)}`;
+    change(d);
+    return d;
+  };
+  const renamed = (d: Doc, to: string, scope: (ss: { scope?: unknown }) => Record<string, unknown> = ({ scope: _s, ...rest }) => rest) => {
+    const { scopeSpans: held, ...entry } = d.resourceSpans[0]!;
+    d.resourceSpans[0] = { ...entry, [to]: (held as { scope?: unknown }[]).map(scope) };
+  };
+  const shapes = {
+    // OTLP before 1.0: spans under instrumentationLibrarySpans[].instrumentationLibrary.
+    'a pre-1.0 resource entry ("instrumentationLibrarySpans")': [
+      (d: Doc) => renamed(d, 'instrumentationLibrarySpans', ({ scope, ...rest }) => ({ instrumentationLibrary: scope, ...rest })),
+      'OTLP JSON from before OTLP 1.0 ("instrumentationLibrarySpans"): not supported; expected "scopeSpans"',
+    ],
+    'a resource entry with "scope_spans"': [(d: Doc) => renamed(d, 'scope_spans', (ss) => ss), 'JSON of another shape: a "resourceSpans" entry holds "scope_spans" (the protobuf field name) where OTLP/JSON has "scopeSpans"'],
+    'attribute values written {"string_value": …}': [
+      (d: Doc) => {
+        for (const s of scopeSpans(d).flatMap((ss) => ss.spans)) for (const a of s.attributes) if ('stringValue' in a.value) a.value = { string_value: a.value.stringValue };
+      },
+      'JSON of another shape: an attribute value holds "string_value" or another protobuf field name where OTLP/JSON has "stringValue", "intValue", …',
+    ],
+  } as const;
+
+  // An empty value ({}) and a kvlistValue (which argspan does not read) are still read, as empty values.
+  const withEmptyValues = (d: Doc) => scopeSpans(d)[0]!.spans[0]!.attributes.push({ key: 'app.empty', value: {} }, { key: 'app.map', value: { kvlistValue: { values: [] } } });
+
+  it.each(Object.entries(shapes))('%s: on line 2 of JSON lines, a bad line (exit 2); --allow-partial reads line 1 and says it skipped line 2', (_name, [change, reason]) => {
+    const file = join(tmp(), 'traces.jsonl');
+    writeFileSync(file, `${JSON.stringify(variant('aaaa', withEmptyValues))}\n${JSON.stringify(variant('bbbb', change))}\n`);
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`${file}:2: ${reason}`);
+    const partial = analyzeBin(file, '--format', 'json', '--allow-partial');
+    expect(partial.code).toBe(1);
+    expect(parseJson(partial).stats).toMatchObject({ spans: 4, skipped: [{ file, line: 2, reason: expect.stringContaining(reason) }] });
+    expect(run.stderr + partial.stdout + partial.stderr).not.toContain('.env');
+  });
+
+  it.each(Object.entries(shapes))('%s: in a pretty-printed document beside a good entry, the document is refused (exit 2)', (_name, [change, reason]) => {
+    const file = join(tmp(), 'trace.json');
+    const d = variant('bbbb', change);
+    writeFileSync(file, JSON.stringify({ resourceSpans: [...variant('aaaa').resourceSpans, ...d.resourceSpans] }, null, 2));
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`${file}:1: ${reason}`);
+    expect(run.stderr).not.toContain('.env');
+  });
+});
+
+describe('argspan analyze finds attribute values with protobuf field names wherever the byte scan meets them', () => {
+  // Only a file whose bytes hold `_value"` is read with the protobuf value fields; the scan reads 1 MiB at a time.
+  it('the key "string_value" split across two of the scan\'s reads is still found (exit 2, naming line 2)', () => {
+    const doc = JSON.parse(readFileSync('fixtures/traces/foreign/derived/vercel-ai-dotenv-path.json', 'utf8')) as { resourceSpans: { scopeSpans: { spans: { attributes: { key: string; value: unknown }[] }[] }[] }[] };
+    const spans = doc.resourceSpans[0]!.scopeSpans[0]!.spans;
+    const line1 = (pad: number) => JSON.stringify({ ...doc, resourceSpans: [{ ...doc.resourceSpans[0], scopeSpans: [{ spans: [{ ...spans[0], attributes: [{ key: 'app.note', value: { stringValue: 'x'.repeat(pad) } }] }] }] }] });
+    const line2 = JSON.stringify({ ...doc, resourceSpans: [{ ...doc.resourceSpans[0], scopeSpans: [{ spans: [{ ...spans[0], attributes: [{ key: 'app.note', value: { string_value: 'text' } }] }] }] }] });
+    // Put the needle's first 3 bytes before the 1 MiB boundary and its last 4 after it.
+    const at = line2.indexOf('_value"');
+    const pad = 2 ** 20 - 3 - at - 1 - line1(0).length;
+    const text = `${line1(pad)}\n${line2}\n`;
+    expect(text.indexOf('_value"')).toBe(2 ** 20 - 3);
+    expect(text.lastIndexOf('_value"')).toBe(2 ** 20 - 3);
+    const file = join(tmp(), 'traces.jsonl');
+    writeFileSync(file, text);
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file}:2: JSON of another shape: an attribute value holds "string_value"`);
+  });
+});
+
+describe('argspan analyze on input that holds no span at all: exit 2, never "No findings"', () => {
+  const NO_SPANS = 'no spans in the input: the file was read and holds no span (an empty export, page or list); nothing to analyse';
+  it.each([
+    ['an OTLP document', '{"resourceSpans":[]}'],
+    ['OTLP JSON lines', '{"resourceSpans":[]}\n{"resourceSpans":[{"resource":{"attributes":[]},"scopeSpans":[]}]}\n'],
+    ['a Jaeger answer', '{"data":[],"total":0,"limit":0,"offset":0,"errors":null}'],
+    ['a Phoenix spans/otlpv1 page', '{"data":[],"next_cursor":null}'],
+    ['a Langfuse observations page', '{"data":[],"meta":{"page":1,"limit":50,"totalItems":0,"totalPages":0}}'],
+    ['a LangSmith runs/query answer', '{"runs":[],"cursors":{"next":null}}'],
+  ])('%s without a span: exit 2 naming the file, with --allow-partial too', (_name, text) => {
+    const file = join(tmp(), 'empty.json');
+    writeFileSync(file, text);
+    for (const extra of [[], ['--allow-partial']]) {
+      const run = analyzeBin(file, '--format', 'json', ...extra);
+      expect(run.code, extra.join(' ')).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(`argspan analyze: ${file}: ${NO_SPANS}\n`);
+    }
+  });
+
+  it('several files without a span are named together; beside a file with spans, an empty one is analysed as it is', () => {
+    const dir = tmp();
+    const [a, b] = [join(dir, 'a.json'), join(dir, 'b.json')];
+    writeFileSync(a, '{"resourceSpans":[]}');
+    writeFileSync(b, '{"data":[]}');
+    const run = analyzeBin(a, b);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${a}, ${b}: no spans in the input: all 2 files were read and hold no span`);
+    const mixed = analyzeBin(a, 'fixtures/traces/tokyo-invite.jsonl', '--format', 'json');
+    expect(mixed.code).toBe(1);
+    expect(parseJson(mixed).stats).toMatchObject({ files: 2, spans: 10 });
+  });
+});

@@ -6,7 +6,7 @@ export { analyze, DEFAULT_MEMORY_LIMIT } from './analyze.js';
 export { analyzeClickHouse, DEFAULT_MAX_TRACE_DURATION_MS } from './clickhouse/analyze-clickhouse.js';
 export type { AnalyzeOptions, ClickHouseAnalyzeOptions, RuleRunOptions, AnalysisResult, AnalysisStats } from './types.js';
 export type { PhaseListener } from './phases.js';
-export { InputError, formatProblem } from './load/input-error.js';
+export { InputError, NoSpansError, formatProblem } from './load/input-error.js';
 export { UsageError } from './usage-error.js';
 export { redactErrorMessage } from './duckdb-error.js';
 export { MAX_JSON_NESTING } from './load/json-byte-scan.js';

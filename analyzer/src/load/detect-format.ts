@@ -3,6 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { sqlString } from './duckdb-types.js';
 import { InputError } from './input-error.js';
 import { outlineJsonHead } from './json-head-outline.js';
+import { SHAPE_PROBLEMS } from './schema.js';
 import { ZstdDataError, ZstdStream } from './zstd.js';
 
 /** What a trace file holds, as {@link detectFormat} sees it. */
@@ -87,7 +88,7 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   // OTLP before 1.0 named the scope level `instrumentationLibrarySpans`: read as today's OTLP it
   // holds no span, and a run over it would say "clean" for data it never saw.
   if (OTLP_NESTED.has(format) && /"instrumentation_?[lL]ibrary_?[sS]pans"/.test(text) && !/"scope_?[sS]pans"/.test(text)) {
-    throw new InputError([{ file, line: 1, reason: 'OTLP JSON from before OTLP 1.0 ("instrumentationLibrarySpans"): not supported; expected "scopeSpans" (export with an OpenTelemetry SDK or collector of 2022 or later)' }]);
+    throw new InputError([{ file, line: 1, reason: SHAPE_PROBLEMS.preOtlp1 }]);
   }
   return { format, compression, crlf: /^[^\n]*\r\n/.test(head), ...(head.startsWith('\uFEFF') ? { bom: true } : {}) };
 }

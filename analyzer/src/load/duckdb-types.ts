@@ -10,28 +10,56 @@
 export const OTLP_ARRAY_VALUE = `STRUCT("values" STRUCT(stringValue VARCHAR, intValue VARCHAR, doubleValue DOUBLE, boolValue BOOLEAN)[])`;
 
 /** OTLP/JSON `AnyValue` (kvlist and nested arrays are not read). */
-export const OTLP_VALUE = `STRUCT(stringValue VARCHAR, intValue VARCHAR, doubleValue DOUBLE, boolValue BOOLEAN, bytesValue VARCHAR, arrayValue ${OTLP_ARRAY_VALUE})`;
+const OTLP_VALUE_FIELDS = `stringValue VARCHAR, intValue VARCHAR, doubleValue DOUBLE, boolValue BOOLEAN, bytesValue VARCHAR, arrayValue ${OTLP_ARRAY_VALUE}`;
+export const OTLP_VALUE = `STRUCT(${OTLP_VALUE_FIELDS})`;
 
 /** OTLP/JSON `KeyValue[]`. */
 export const OTLP_ATTRIBUTES = `STRUCT("key" VARCHAR, "value" ${OTLP_VALUE})[]`;
 
 /**
- * One OTLP/JSON span. `links.refType` is not OTLP: the Jaeger loader fills it with the
- * reference type (CHILD_OF, FOLLOWS_FROM); for OTLP it stays NULL.
+ * The protobuf (snake_case) names of `AnyValue`'s fields. Where a file may hold them (see
+ * {@link otlpTypes}), a span attribute's value is read with them too, as JSON, only to refuse
+ * one written with them: the camelCase fields alone would read it as an empty value.
+ */
+export const ANY_VALUE_SNAKE_FIELDS = ['string_value', 'int_value', 'double_value', 'bool_value', 'bytes_value', 'array_value', 'kvlist_value'] as const;
+
+/**
+ * The names other than `scopeSpans` under which a `ResourceSpans` holds its spans: OTLP before
+ * 1.0's (camelCase or protobuf), and the protobuf name of today's. Read as JSON, only to refuse
+ * an entry holding them: read for `scopeSpans` alone it holds no span.
+ */
+export const OTHER_SCOPE_SPANS_FIELDS = {
+  preOtlp1: ['instrumentationLibrarySpans', 'instrumentation_library_spans'],
+  snakeScopeSpans: ['scope_spans'],
+} as const;
+
+/**
+ * One OTLP/JSON span's fields besides its attributes. `links.refType` is not OTLP: the Jaeger
+ * loader fills it with the reference type (CHILD_OF, FOLLOWS_FROM); for OTLP it stays NULL.
  */
 export const OTLP_SPAN_FIELDS = {
   events: `STRUCT(timeUnixNano VARCHAR, "name" VARCHAR, attributes ${OTLP_ATTRIBUTES})[]`,
   links: `STRUCT(traceId JSON, spanId JSON, refType VARCHAR, attributes ${OTLP_ATTRIBUTES})[]`,
   status: `STRUCT(code VARCHAR, message VARCHAR)`,
 } as const;
-export const OTLP_SPAN = `STRUCT(traceId JSON, spanId JSON, parentSpanId JSON, "name" VARCHAR, kind VARCHAR, startTimeUnixNano VARCHAR, endTimeUnixNano VARCHAR, attributes ${OTLP_ATTRIBUTES}, events ${OTLP_SPAN_FIELDS.events}, links ${OTLP_SPAN_FIELDS.links}, status ${OTLP_SPAN_FIELDS.status})`;
 
-/** One OTLP/JSON `ScopeSpans`. */
-export const OTLP_SCOPE_SPANS = `STRUCT(scope STRUCT("name" VARCHAR, version VARCHAR), spans ${OTLP_SPAN}[])`;
-/** One OTLP/JSON `ResourceSpans`. */
-export const OTLP_RESOURCE_SPAN = `STRUCT(resource STRUCT(attributes ${OTLP_ATTRIBUTES}), scopeSpans ${OTLP_SCOPE_SPANS}[])`;
-/** OTLP/JSON `ResourceSpans[]`, the one top-level field of an export message. */
-export const OTLP_RESOURCE_SPANS = `${OTLP_RESOURCE_SPAN}[]`;
+/**
+ * The OTLP/JSON types a file is read with: a span, a `ScopeSpans`, a `ResourceSpans` and the
+ * list of them, the one top-level field of an export message. With `protobufValueNames` a span
+ * attribute's value also has {@link ANY_VALUE_SNAKE_FIELDS}: those cost a fifth more staging
+ * time and memory, so they are read only from a file whose bytes hold such a name.
+ */
+export function otlpTypes(protobufValueNames: boolean) {
+  const valueFields = protobufValueNames ? `${OTLP_VALUE_FIELDS}, ${ANY_VALUE_SNAKE_FIELDS.map((f) => `${f} JSON`).join(', ')}` : OTLP_VALUE_FIELDS;
+  const span = `STRUCT(traceId JSON, spanId JSON, parentSpanId JSON, "name" VARCHAR, kind VARCHAR, startTimeUnixNano VARCHAR, endTimeUnixNano VARCHAR, attributes STRUCT("key" VARCHAR, "value" STRUCT(${valueFields}))[], events ${OTLP_SPAN_FIELDS.events}, links ${OTLP_SPAN_FIELDS.links}, status ${OTLP_SPAN_FIELDS.status})`;
+  const scopeSpans = `STRUCT(scope STRUCT("name" VARCHAR, version VARCHAR), spans ${span}[])`;
+  const otherScopeSpans = Object.values(OTHER_SCOPE_SPANS_FIELDS).flat().map((f) => `${f} JSON`);
+  const resourceSpan = `STRUCT(resource STRUCT(attributes ${OTLP_ATTRIBUTES}), scopeSpans ${scopeSpans}[], ${otherScopeSpans.join(', ')})`;
+  return { span, scopeSpans, resourceSpan, resourceSpans: `${resourceSpan}[]` };
+}
+
+/** One OTLP/JSON span, `ScopeSpans`, `ResourceSpans`, and `ResourceSpans[]`, as most files are read. */
+export const { span: OTLP_SPAN, scopeSpans: OTLP_SCOPE_SPANS, resourceSpan: OTLP_RESOURCE_SPAN, resourceSpans: OTLP_RESOURCE_SPANS } = otlpTypes(false);
 
 /** Jaeger JSON tag: `value` kept as JSON because its type depends on `type`. */
 const JAEGER_TAGS = `STRUCT("key" VARCHAR, "type" VARCHAR, "value" JSON)[]`;

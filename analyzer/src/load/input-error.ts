@@ -14,6 +14,17 @@ export class InputError extends Error {
   }
 }
 
+/**
+ * Input that was read whole and holds no span at all (an empty export, API page or list): there
+ * is nothing to analyse, and a run over it must not say "clean" for data it never saw.
+ */
+export class NoSpansError extends InputError {
+  constructor(files: readonly string[]) {
+    super([{ file: files.join(', '), reason: `no spans in the input: ${files.length === 1 ? 'the file was read and holds' : `all ${files.length} files were read and hold`} no span (an empty export, page or list); nothing to analyse` }]);
+    this.name = 'NoSpansError';
+  }
+}
+
 /** `file:line: reason` (or `file: reason`). */
 export function formatProblem(p: InputProblem): string {
   return `${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.reason}`;

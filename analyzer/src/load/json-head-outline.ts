@@ -42,7 +42,9 @@ export function outlineJsonHead(text: string): JsonHeadOutline {
       const end = stringEnd(text, i);
       if (end < 0) break;
       if (keyNext) {
-        const name = JSON.parse(text.slice(i, end + 1)) as string;
+        const name = jsonString(text.slice(i, end + 1));
+        // Not JSON here: the outline ends, and the file's reader names what is wrong.
+        if (name === undefined) break;
         if (stack.length === 1) {
           keys.push(name);
           topKey = name;
@@ -65,6 +67,14 @@ export function outlineJsonHead(text: string): JsonHeadOutline {
     } else if (c === ',') keyNext = stack[stack.length - 1] === '{';
   }
   return { keys, firstRecord };
+}
+
+function jsonString(quoted: string): string | undefined {
+  try {
+    return JSON.parse(quoted) as string;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Index of the quote closing the string that opens at `start`, or -1 when the text ends first. */

@@ -5,9 +5,10 @@ import type { Db } from '../db.js';
 import { phase, type PhaseListener } from '../phases.js';
 import { describeDuckDbError, isOutOfMemory } from '../duckdb-error.js';
 import { compressionOf, detectFormat, linesRelation, type Compression, type DetectedInput } from './detect-format.js';
-import { OTLP_RESOURCE_SPANS, columnsArg, sqlString } from './duckdb-types.js';
+import { columnsArg, otlpTypes, sqlString } from './duckdb-types.js';
 import { InputError, type InputProblem } from './input-error.js';
 import { MAX_JSON_NESTING, type ByteScanResult } from './json-byte-scan.js';
+import { SHAPE_PROBLEMS } from './schema.js';
 import { scanTraceFile } from './scan-trace-file.js';
 import { readConverted, writeCamelCaseLines, writeConvertedDocument } from './converted-documents.js';
 import { stageJaegerSql, jaegerTraces } from './stage-jaeger.js';
@@ -35,7 +36,8 @@ export interface FileLoad extends DetectedInput {
   skipped: InputProblem[];
 }
 
-const COLUMNS = columnsArg({ resourceSpans: OTLP_RESOURCE_SPANS });
+/** read_json's columns of an OTLP export message; `protobufValueNames`: see `TraceFileScan`. */
+const otlpColumns = (protobufValueNames: boolean) => columnsArg({ resourceSpans: otlpTypes(protobufValueNames).resourceSpans });
 // records=true: DuckDB's record detection walks every nesting level recursively (a stack overflow
 // on deep input); the columns are given, so there is nothing to detect.
 const DOC_OPTS = `format='auto', records=true, maximum_object_size=1073741824`;
@@ -64,7 +66,7 @@ export async function loadFile(db: Db, fileId: number, file: string, opts: LoadF
   const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, 'document'));
   const found = scanProblems(file, scan);
   if (found.length) throw new InputError(found);
-  return db.withDefaultMemoryLimit(() => loadDocument(db, fileId, file, detected, opts));
+  return db.withDefaultMemoryLimit(() => loadDocument(db, fileId, file, detected, opts, scan.protobufValueNames));
 }
 
 /** A file-system error (missing, unreadable) as an {@link InputError}; anything else as it is. */
@@ -81,12 +83,14 @@ function scanProblems(file: string, scan: ByteScanResult): InputProblem[] {
   ].sort((a, b) => a.line - b.line);
 }
 
-async function loadDocument(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions): Promise<FileLoad> {
+async function loadDocument(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions, protobufValueNames: boolean): Promise<FileLoad> {
   const f = sqlString(file);
   const comp = jsonCompression(detected.compression);
   switch (detected.format) {
-    case 'otlp-document':
-      return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, `read_json(${f}, ${DOC_OPTS}, compression=${comp}, columns=${COLUMNS})`), opts)) };
+    case 'otlp-document': {
+      const source = `read_json(${f}, ${DOC_OPTS}, compression=${comp}, columns=${otlpColumns(protobufValueNames)})`;
+      return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, source, 'NULL', protobufValueNames), opts)) };
+    }
     case 'otlp-document-snake-case':
     case 'phoenix-otlp-spans':
     case 'langfuse-observations':
@@ -96,7 +100,7 @@ async function loadDocument(db: Db, fileId: number, file: string, detected: Dete
       if ((await writeConvertedDocument(file, detected.format, detected.compression, converted)) === 'lines') {
         return { ...detected, format: 'otlp-lines-snake-case', ...(await loadScratchLines(db, fileId, file, converted, opts)) };
       }
-      return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, `read_json(${sqlString(converted)}, ${DOC_OPTS}, columns=${COLUMNS})`), opts)) };
+      return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, `read_json(${sqlString(converted)}, ${DOC_OPTS}, columns=${otlpColumns(false)})`), opts)) };
     }
     case 'otlp-result':
       return {
@@ -105,7 +109,12 @@ async function loadDocument(db: Db, fileId: number, file: string, detected: Dete
           db,
           fileId,
           file,
-          stageOtlpSql(fileId, `(SELECT result.resourceSpans AS resourceSpans FROM read_json(${f}, ${DOC_OPTS}, compression=${comp}, columns=${columnsArg({ result: `STRUCT(resourceSpans ${OTLP_RESOURCE_SPANS})` })}))`),
+          stageOtlpSql(
+            fileId,
+            `(SELECT result.resourceSpans AS resourceSpans FROM read_json(${f}, ${DOC_OPTS}, compression=${comp}, columns=${columnsArg({ result: `STRUCT(resourceSpans ${otlpTypes(protobufValueNames).resourceSpans})` })}))`,
+            'NULL',
+            protobufValueNames,
+          ),
           opts,
         )),
       };
@@ -153,6 +162,21 @@ async function malformedSpans(db: Db, fileId: number, file: string): Promise<Inp
   });
 }
 
+/**
+ * The records staged from a file that are not the OTLP JSON it was read as ({@link SHAPE_PROBLEMS}),
+ * one problem per line (line 1 for a document). A record found so by one of its spans (an
+ * attribute value with protobuf field names) is marked bad whole first, as the others are, so
+ * none of its spans is analysed or reported as malformed.
+ */
+async function shapeProblems(db: Db, fileId: number, file: string): Promise<InputProblem[]> {
+  const shapes = Object.values(SHAPE_PROBLEMS).map(sqlString).join(', ');
+  await db.run(`UPDATE span_structs SET bad = true, problem = w.problem
+    FROM (SELECT line, min(problem) AS problem FROM span_structs WHERE file_id = ${fileId} AND problem IN (${shapes}) GROUP BY line) w
+    WHERE span_structs.file_id = ${fileId} AND span_structs.line IS NOT DISTINCT FROM w.line`);
+  const rows = await db.all(`SELECT DISTINCT line, problem FROM span_structs WHERE file_id = ${fileId} AND problem IN (${shapes}) ORDER BY line`);
+  return rows.map((r) => ({ file, line: r.line === null ? 1 : Number(r.line), reason: String(r.problem) }));
+}
+
 /** A whole-document format: DuckDB reads it in one go; a failure names the file and what kind of failure it was. */
 async function loadWhole(db: Db, fileId: number, file: string, sql: string, opts: LoadFileOptions, shape = 'the trace data field is missing or null'): Promise<{ spans: number; skipped: InputProblem[] }> {
   try {
@@ -162,6 +186,8 @@ async function loadWhole(db: Db, fileId: number, file: string, sql: string, opts
     throw new InputError([{ file, reason: `could not be read as its detected format: ${describeDuckDbError(err)}` }]);
   }
   const staged = await countStaged(db, fileId);
+  const shaped = staged.bad > 0 || staged.malformed > 0 ? await shapeProblems(db, fileId, file) : [];
+  if (shaped.length) throw new InputError(shaped);
   if (staged.bad > 0) throw new InputError([{ file, line: 1, reason: `JSON of another shape: ${shape}` }]);
   if (staged.malformed === 0) return { spans: staged.spans, skipped: [] };
   const malformed = await malformedSpans(db, fileId, file);
@@ -181,12 +207,12 @@ async function loadLines(db: Db, fileId: number, file: string, detected: Detecte
   let readError: unknown;
   if (scan.tooDeep.length === 0 && scan.invalidUtf8.length === 0) {
     // DuckDB's newline-delimited reader refuses a byte order mark; its 'auto' reader skips one (and reads JSON lines too).
-    const source = `read_json(${sqlString(file)}, format=${detected.bom ? "'auto'" : "'newline_delimited'"}, records=true, compression=${jsonCompression(detected.compression)}, maximum_object_size=${opts.maxLineBytes}, columns=${COLUMNS})`;
+    const source = `read_json(${sqlString(file)}, format=${detected.bom ? "'auto'" : "'newline_delimited'"}, records=true, compression=${jsonCompression(detected.compression)}, maximum_object_size=${opts.maxLineBytes}, columns=${otlpColumns(scan.protobufValueNames)})`;
     try {
       // Row order inside one file does not matter here (bad lines are found by the second read), and
       // not preserving it lets DuckDB stage a large file with less memory.
       await db.run('SET preserve_insertion_order = false');
-      await db.run(stageOtlpSql(fileId, source)).finally(() => db.run('SET preserve_insertion_order = true'));
+      await db.run(stageOtlpSql(fileId, source, 'NULL', scan.protobufValueNames)).finally(() => db.run('SET preserve_insertion_order = true'));
       const staged = await countStaged(db, fileId);
       if (staged.bad === 0 && staged.malformed === 0) return { spans: staged.spans, skipped: [] };
     } catch (err) {
@@ -198,7 +224,8 @@ async function loadLines(db: Db, fileId: number, file: string, detected: Detecte
   return db.withDefaultMemoryLimit(async () => {
     const problems = await diagnoseLines(db, file, detected, opts.maxLineBytes, scan);
     if (problems.length === 0 && readError !== undefined) throw new InputError([{ file, reason: `could not be read: ${describeDuckDbError(readError)}` }]);
-    await stageGoodLines(db, fileId, file, opts);
+    await stageGoodLines(db, fileId, file, opts, scan.protobufValueNames);
+    for (const p of await shapeProblems(db, fileId, file)) problems.push(p);
     for (const p of await malformedSpans(db, fileId, file)) problems.push(p);
     problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
     if (problems.length === 0) throw new InputError([{ file, reason: 'could not be read: DuckDB refused the file but no line was found at fault' }]);
@@ -222,15 +249,15 @@ const LINE_KEY = 'argspan.input_line';
  * is copied, byte for byte but for its line number put first, to a scratch file. When that
  * read still fails, some line holds a value of the wrong type, and which one cannot be told.
  */
-async function stageGoodLines(db: Db, fileId: number, file: string, opts: LoadFileOptions): Promise<void> {
+async function stageGoodLines(db: Db, fileId: number, file: string, opts: LoadFileOptions, protobufValueNames: boolean): Promise<void> {
   const scratch = join(opts.tmpDir, `good-lines-${fileId}.jsonl`);
   await db.run(`COPY (SELECT '{"${LINE_KEY}":' || line || ',' || substr(ltrim(l, ' \t\r' || chr(65279)), 2) FROM diag_lines WHERE ok ORDER BY line)
     TO ${sqlString(scratch)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER E'\\x01')`);
   await db.run('DROP TABLE diag_lines');
-  const columns = columnsArg({ [LINE_KEY]: 'INTEGER', resourceSpans: OTLP_RESOURCE_SPANS });
+  const columns = columnsArg({ [LINE_KEY]: 'INTEGER', resourceSpans: otlpTypes(protobufValueNames).resourceSpans });
   const source = `(SELECT "${LINE_KEY}" AS line, resourceSpans FROM read_json(${sqlString(scratch)}, format='newline_delimited', records=true, maximum_object_size=${opts.maxLineBytes + 64}, columns=${columns}))`;
   try {
-    await db.run(stageOtlpSql(fileId, source, 'line'));
+    await db.run(stageOtlpSql(fileId, source, 'line', protobufValueNames));
   } catch (err) {
     if (isOutOfMemory(err)) throw err;
     await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}`);

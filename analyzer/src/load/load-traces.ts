@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Db } from '../db.js';
 import { ARGSPAN_TABLE_STEPS } from './argspan-tables.js';
 import { sqlString } from './duckdb-types.js';
-import { InputError, type InputProblem } from './input-error.js';
+import { InputError, NoSpansError, type InputProblem } from './input-error.js';
 import { loadFile, type LoadFileOptions } from './load-file.js';
 import { CLEANUP_SQL, DEDUP_SQL, NORMALISE_SQL, STAGING_DDL } from './schema.js';
 import { JAEGER_MACROS } from './stage-jaeger.js';
@@ -37,7 +37,8 @@ export interface LoadOptions extends Omit<LoadFileOptions, 'tmpDir'> {
  * Load trace files into the normalised schema. Each file is staged by its own loader, then
  * spans are de-duplicated, normalised and argspan's derived tables built — once.
  * Throws {@link InputError} for any unreadable input unless `allowPartial`; with it, a run
- * where nothing at all was readable still throws.
+ * where nothing at all was readable still throws. Input that holds no span at all, however
+ * well-formed, throws {@link NoSpansError}: there is nothing to call clean.
  */
 export async function loadTraces(db: Db, files: readonly string[], opts: LoadOptions): Promise<LoadStats> {
   await db.run(STAGING_DDL + JAEGER_MACROS);
@@ -63,6 +64,10 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
   } finally {
     rmSync(tmpDir, { recursive: true, force: true });
   }
+  if (staged === 0) {
+    if (skipped.length > 0) throw new InputError([...skipped, { file: files.join(', '), reason: 'nothing readable was left to analyse' }]);
+    throw new NoSpansError(files);
+  }
   await phase(opts.onPhase, 'dedup', () => db.run(DEDUP_SQL));
   await phase(opts.onPhase, 'normalise', () => db.run(NORMALISE_SQL));
   // Staging-only columns go before the derived tables are built, so their memory is free for them.
@@ -72,6 +77,5 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
     for (const step of ARGSPAN_TABLE_STEPS) await phase(opts.onPhase, `argspan tables: ${step.table}`, () => db.run(step.sql));
   });
   const spans = Number((await db.one('SELECT count(*) AS n FROM spans')).n);
-  if (spans === 0 && skipped.length > 0) throw new InputError([...skipped, { file: files.join(', '), reason: 'nothing readable was left to analyse' }]);
   return { files: files.length, spans, duplicates: staged - spans, skipped };
 }

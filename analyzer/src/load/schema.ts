@@ -1,5 +1,5 @@
 import { LIST_INDEX_PATTERN, OtelAttributes } from '@argspan/conventions';
-import { OTLP_ARRAY_VALUE, OTLP_ATTRIBUTES, OTLP_SPAN_FIELDS, sqlString } from './duckdb-types.js';
+import { ANY_VALUE_SNAKE_FIELDS, OTHER_SCOPE_SPANS_FIELDS, OTLP_ARRAY_VALUE, OTLP_ATTRIBUTES, OTLP_SPAN_FIELDS, sqlString } from './duckdb-types.js';
 
 const spanField = (f: keyof typeof OTLP_SPAN_FIELDS) => OTLP_SPAN_FIELDS[f];
 
@@ -89,9 +89,36 @@ export const SPAN_PROBLEMS = {
   intValue: 'an attribute\'s intValue is not a 64-bit integer',
 } as const;
 
-function spanProblemSql(s: string): string {
+/**
+ * Why a record (a JSON line, or a whole document) is not the OTLP JSON the loaders read, though
+ * it parses: its spans are where the OTLP struct type does not look, and would be read as none,
+ * or its attributes as empty. The whole record is bad (`bad`, with the reason in `problem`), as a
+ * line of another shape is: its file and line are named, and under allow-partial it is skipped.
+ */
+export const SHAPE_PROBLEMS = {
+  preOtlp1: 'OTLP JSON from before OTLP 1.0 ("instrumentationLibrarySpans"): not supported; expected "scopeSpans" (export with an OpenTelemetry SDK or collector of 2022 or later)',
+  snakeScopeSpans: 'JSON of another shape: a "resourceSpans" entry holds "scope_spans" (the protobuf field name) where OTLP/JSON has "scopeSpans"',
+  snakeValue: 'JSON of another shape: an attribute value holds "string_value" or another protobuf field name where OTLP/JSON has "stringValue", "intValue", …',
+} as const;
+
+/** SQL: the {@link SHAPE_PROBLEMS} reason of an OTLP `resourceSpans` list `rs` an entry of which holds its spans under another name than `scopeSpans`; NULL when none does. */
+export function resourceShapeSql(rs: string): string {
+  const holds = (fields: readonly string[]) => `list_bool_or(list_transform(${rs}, lambda r: r.scopeSpans IS NULL AND coalesce(${fields.map((f) => `r.${f}`).join(', ')}) IS NOT NULL))`;
+  const kinds = Object.entries(OTHER_SCOPE_SPANS_FIELDS) as [keyof typeof OTHER_SCOPE_SPANS_FIELDS, readonly string[]][];
+  return `CASE ${kinds.map(([kind, fields]) => `WHEN ${holds(fields)} THEN ${sqlString(SHAPE_PROBLEMS[kind])}`).join(' ')} END`;
+}
+
+/** SQL: an AnyValue `v` that has none of the camelCase value fields but a protobuf (snake_case) one. */
+function snakeCaseValueSql(v: string): string {
+  const camel = ['stringValue', 'intValue', 'doubleValue', 'boolValue', 'bytesValue', 'arrayValue'];
+  return `${camel.map((f) => `${v}.${f} IS NULL`).join(' AND ')} AND coalesce(${ANY_VALUE_SNAKE_FIELDS.map((f) => `${v}.${f}`).join(', ')}) IS NOT NULL`;
+}
+
+/** With `protobufValueNames`, `s` was read with `otlpTypes(true)`: its attribute values are checked for the protobuf field names too. */
+function spanProblemSql(s: string, protobufValueNames: boolean): string {
   const p = (k: keyof typeof SPAN_PROBLEMS) => sqlString(SPAN_PROBLEMS[k]);
   return `CASE WHEN ${s} IS NULL THEN NULL
+    ${protobufValueNames ? `WHEN list_bool_or(list_transform(${s}.attributes, lambda a: ${snakeCaseValueSql('a."value"')})) THEN ${sqlString(SHAPE_PROBLEMS.snakeValue)}` : ''}
     WHEN hex_id(${s}.traceId, 32) IS NULL THEN ${p('traceId')}
     WHEN hex_id(${s}.spanId, 16) IS NULL THEN ${p('spanId')}
     WHEN ${s}.parentSpanId IS NOT NULL AND ${s}.parentSpanId::VARCHAR <> '""' AND hex_id(${s}.parentSpanId, 16) IS NULL THEN ${p('parentSpanId')}
@@ -109,10 +136,18 @@ function spanProblemSql(s: string): string {
  * The column list of one `span_structs` row, from an OTLP-shaped span struct `s` and where its
  * resource and scope come from: the loaders differ only in those, and the normalisation (ids,
  * kind, status, times) and the checks of {@link SPAN_PROBLEMS} happen once, here, while the file
- * is read. `line` is the input line when the loader knows it (the line-by-line read), else NULL.
+ * is read. `line` is the input line when the loader knows it (the line-by-line read), else NULL;
+ * `shape`, the {@link SHAPE_PROBLEMS} reason of a bad record, when the loader checks one;
+ * `protobufValueNames`, that `s` was read with `otlpTypes(true)`.
  */
-export function stagedSpanSql(fileId: number, s: string, from: Record<'line' | 'bad' | 'resourceId' | 'res' | 'scopeName' | 'scopeVersion', string>): string {
-  return `${fileId}, ${from.line}, ${from.bad}, ${spanProblemSql(s)}, hex_id(${s}.traceId, 32), hex_id(${s}.spanId, 16), hex_id(${s}.parentSpanId, 16), ${s}."name",
+export function stagedSpanSql(
+  fileId: number,
+  s: string,
+  from: Record<'line' | 'bad' | 'resourceId' | 'res' | 'scopeName' | 'scopeVersion', string> & { shape?: string; protobufValueNames?: boolean },
+): string {
+  const spanProblem = spanProblemSql(s, from.protobufValueNames ?? false);
+  const problem = from.shape ? `coalesce(${from.shape}, ${spanProblem})` : spanProblem;
+  return `${fileId}, ${from.line}, ${from.bad}, ${problem}, hex_id(${s}.traceId, 32), hex_id(${s}.spanId, 16), hex_id(${s}.parentSpanId, 16), ${s}."name",
   span_kind(${s}.kind), TRY_CAST(${s}.startTimeUnixNano AS BIGINT), TRY_CAST(${s}.endTimeUnixNano AS BIGINT), status_code(${s}.status.code), ${s}.status.message,
   ${from.resourceId}, ${from.res}, ${from.scopeName}, ${from.scopeVersion},
   ${ATTR_LIST_NAMES.map((n) => stagedAttrListSql(n, `${s}.attributes`)).join(', ')}, ${s}.events, ${s}.links`;

@@ -1,5 +1,6 @@
 import {
   InputError,
+  NoSpansError,
   RuleError,
   UsageError,
   analyze,
@@ -24,7 +25,7 @@ const collect = (value: string, prev: string[] = []) => [...prev, value];
 export const registerAnalyze: CommandRegistrar = (program: Command, io: CommandIO, setExit) => {
   const cmd = program
     .command('analyze')
-    .description('Load trace exports into DuckDB (or read the collector exporter\'s table in ClickHouse), run the gate rules and report findings (exit 0 clean or baseline written, 1 findings, 2 bad input or usage, 3 internal error).')
+    .description('Load trace exports into DuckDB (or read the collector exporter\'s table in ClickHouse), run the gate rules and report findings (exit 0 clean or baseline written, 1 findings, 2 bad input, input without a span, or bad usage, 3 internal error).')
     .argument('[paths...]', 'trace files, directories or globs (OTLP JSON lines [.gz|.zst], collector framed output, OTLP or Jaeger JSON, Phoenix, Langfuse or LangSmith API answers); none with --engine clickhouse');
   for (const spec of ANALYZE_OPTIONS) {
     const opt = new Option(spec.flags, spec.description);
@@ -74,7 +75,7 @@ async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandI
     progress.done();
     if (err instanceof InputError) {
       for (const p of err.problems) io.stderr.write(`argspan analyze: ${formatProblem(p)}\n`);
-      io.stderr.write('argspan analyze: input could not be read; no analysis result (use --allow-partial to analyse the readable rest)\n');
+      if (!(err instanceof NoSpansError)) io.stderr.write(`argspan analyze: input could not be read; no analysis result${opts.allowPartial ? '' : ' (use --allow-partial to analyse the readable rest)'}\n`);
       return ExitCode.INPUT_ERROR;
     }
     if (err instanceof RuleError || err instanceof UsageError) {
