@@ -215,3 +215,29 @@ describe('argspan analyze on input that holds no span at all: exit 2, never "No 
     expect(parseJson(mixed).stats).toMatchObject({ files: 2, spans: 10 });
   });
 });
+
+describe('argspan analyze on JSON lines where one line holds a value of the wrong type', () => {
+  // Each line one span of its own trace; line 537 breaks a typed field, as a hand-edited or buggy exporter's file does.
+  const line = (i: number, attribute: string) =>
+    JSON.stringify({
+      resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'agent' }, spans: [{ traceId: (i + 1).toString(16).padStart(32, '0'), spanId: (i + 1).toString(16).padStart(16, '0'), name: 'step', kind: 1, startTimeUnixNano: '1764460800000000000', endTimeUnixNano: '1764460801000000000', attributes: [JSON.parse(attribute)] }] }] }],
+    });
+  const good = '{"key":"weight","value":{"doubleValue":0.5}}';
+  it.each([
+    ['a number field holding text', '{"key":"weight","value":{"doubleValue":"abc"}}'],
+    ['a list field holding an object', '{"key":"weight","value":{"arrayValue":{"values":{"stringValue":"x"}}}}'],
+  ])('%s: the line is named (exit 2); --allow-partial analyses the other 999', (_name, bad) => {
+    const file = join(tmp(), 'spans.jsonl');
+    writeFileSync(file, Array.from({ length: 1000 }, (_, i) => line(i, i === 536 ? bad : good)).join('\n') + '\n');
+    const strict = analyzeBin(file, '--format', 'json');
+    expect(strict.code).toBe(2);
+    expect(strict.stdout).toBe('');
+    expect(strict.stderr).toContain(`${file}:537: a value of the wrong type for its field`);
+    expect(strict.stderr).not.toContain('abc');
+    const partial = analyzeBin(file, '--format', 'json', '--allow-partial');
+    expect(partial.code, partial.stderr).toBe(0);
+    const out = parseJson(partial);
+    expect(out.stats.spans).toBe(999);
+    expect(out.stats.skipped).toEqual([{ file, line: 537, reason: expect.stringMatching(/^a value of the wrong type for its field/) }]);
+  });
+});

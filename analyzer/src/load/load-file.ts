@@ -223,8 +223,12 @@ async function loadLines(db: Db, fileId: number, file: string, detected: Detecte
   }
   return db.withDefaultMemoryLimit(async () => {
     const problems = await diagnoseLines(db, file, detected, opts.maxLineBytes, scan);
-    if (problems.length === 0 && readError !== undefined) throw new InputError([{ file, reason: `could not be read: ${describeDuckDbError(readError)}` }]);
-    await stageGoodLines(db, fileId, file, opts, scan.protobufValueNames);
+    // Every line is JSON of the right outline but the typed read failed: a value of the wrong type, found line by line below.
+    for (const p of await stageGoodLines(db, fileId, file, opts, scan.protobufValueNames)) problems.push(p);
+    if (problems.length === 0 && readError !== undefined) {
+      await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}`);
+      throw new InputError([{ file, reason: `could not be read: ${describeDuckDbError(readError)}` }]);
+    }
     for (const p of await shapeProblems(db, fileId, file)) problems.push(p);
     for (const p of await malformedSpans(db, fileId, file)) problems.push(p);
     problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
@@ -247,25 +251,64 @@ const LINE_KEY = 'argspan.input_line';
  * named by line too. They are re-read with the same typed read_json as the fast path (a lenient
  * json_transform would turn a value of the wrong type into NULL without a word): each good line
  * is copied, byte for byte but for its line number put first, to a scratch file. When that
- * read still fails, some line holds a value of the wrong type, and which one cannot be told.
+ * read fails, some line holds a value of the wrong type (JSON of the right outline, which the
+ * line diagnosis passes): the lines are halved until each failing read is one line, which is
+ * returned as a problem; all other lines are staged.
  */
-async function stageGoodLines(db: Db, fileId: number, file: string, opts: LoadFileOptions, protobufValueNames: boolean): Promise<void> {
-  const scratch = join(opts.tmpDir, `good-lines-${fileId}.jsonl`);
-  await db.run(`COPY (SELECT '{"${LINE_KEY}":' || line || ',' || substr(ltrim(l, ' \t\r' || chr(65279)), 2) FROM diag_lines WHERE ok ORDER BY line)
-    TO ${sqlString(scratch)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER E'\\x01')`);
+async function stageGoodLines(db: Db, fileId: number, file: string, opts: LoadFileOptions, protobufValueNames: boolean): Promise<InputProblem[]> {
+  await db.run(`CREATE OR REPLACE TEMP TABLE good_lines AS
+    SELECT line, '{"${LINE_KEY}":' || line || ',' || substr(ltrim(l, ' \t\r' || chr(65279)), 2) AS text FROM diag_lines WHERE ok`);
   await db.run('DROP TABLE diag_lines');
+  const lines = (await db.all('SELECT line FROM good_lines ORDER BY line')).map((r) => Number(r.line));
   const columns = columnsArg({ [LINE_KEY]: 'INTEGER', resourceSpans: otlpTypes(protobufValueNames).resourceSpans });
-  const source = `(SELECT "${LINE_KEY}" AS line, resourceSpans FROM read_json(${sqlString(scratch)}, format='newline_delimited', records=true, maximum_object_size=${opts.maxLineBytes + 64}, columns=${columns}))`;
+  const problems: InputProblem[] = [];
+  /** Stage the good lines `lines[from..to)`; false, with nothing staged, when a value in one of them has the wrong type. */
+  const stage = async (from: number, to: number): Promise<{ ok: true } | { ok: false; err: unknown }> => {
+    const scratch = join(opts.tmpDir, `good-lines-${fileId}.jsonl`);
+    await db.run(`COPY (SELECT text FROM good_lines WHERE line BETWEEN ${lines[from]!} AND ${lines[to - 1]!} ORDER BY line)
+      TO ${sqlString(scratch)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER E'\\x01')`);
+    const source = `(SELECT "${LINE_KEY}" AS line, resourceSpans FROM read_json(${sqlString(scratch)}, format='newline_delimited', records=true, maximum_object_size=${opts.maxLineBytes + 64}, columns=${columns}))`;
+    try {
+      await db.run(stageOtlpSql(fileId, source, 'line', protobufValueNames));
+      return { ok: true };
+    } catch (err) {
+      if (isOutOfMemory(err)) throw err;
+      return { ok: false, err };
+    } finally {
+      rmSync(scratch, { force: true });
+    }
+  };
+  // A statement that fails stages nothing, so the lines are halved until each failing read is one
+  // line: that line is named, the rest staged (one bad line costs about two reads of the file).
+  const bisect = async (from: number, to: number): Promise<void> => {
+    if (from >= to) return;
+    const staged = await stage(from, to);
+    if (staged.ok) return;
+    if (to - from === 1) {
+      problems.push({ file, line: lines[from]!, reason: `a value of the wrong type for its field (${describeDuckDbError(staged.err)})` });
+      if (problems.length >= MAX_WRONG_TYPE_LINES) throw new TooManyWrongTypeLines();
+      return;
+    }
+    const mid = (from + to) >>> 1;
+    await bisect(from, mid);
+    await bisect(mid, to);
+  };
   try {
-    await db.run(stageOtlpSql(fileId, source, 'line', protobufValueNames));
+    await bisect(0, lines.length);
   } catch (err) {
-    if (isOutOfMemory(err)) throw err;
+    if (!(err instanceof TooManyWrongTypeLines)) throw err;
     await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}`);
-    throw new InputError([{ file, reason: `a line holds a value of the wrong type for its field (${describeDuckDbError(err)}); which line could not be told` }]);
+    throw new InputError([...problems, { file, reason: `${MAX_WRONG_TYPE_LINES} or more lines hold a value of the wrong type for its field; stopped looking` }]);
   } finally {
-    rmSync(scratch, { force: true });
+    await db.run('DROP TABLE IF EXISTS good_lines');
   }
+  return problems;
 }
+
+/** Lines with a wrong-typed value named at most, each found by halving: past it the file is refused whole. */
+const MAX_WRONG_TYPE_LINES = 100;
+
+class TooManyWrongTypeLines extends Error {}
 
 /** Put line numbers into a one-column temp table (an appender: the list may be long). */
 async function linesTable(db: Db, table: string, lines: readonly number[]): Promise<void> {
