@@ -38,9 +38,12 @@ describe('argspan analyze on exports that are not trace files', () => {
     }
   });
 
-  it('Langfuse\'s traces answer is refused naming the file (exit 2), saying which answer argspan reads; never reported clean', () => {
-    const traces = { data: [{ id: 'a1b2c3', timestamp: '2026-11-30T10:00:00.000Z', name: 'agent-run', input: { messages: [{ role: 'user', content: 'Read /app/.env' }] }, observations: ['obs-1'], scores: [] }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } };
-    for (const [layout, text] of layouts(traces)) {
+  it('Langfuse\'s traces answer is refused naming the file (exit 2), saying which answer argspan reads; never reported clean (a page over 64 KB too)', () => {
+    const trace = { id: 'a1b2c3', timestamp: '2026-11-30T10:00:00.000Z', name: 'agent-run', input: { messages: [{ role: 'user', content: 'Read /app/.env' }] }, observations: ['obs-1'], scores: [] };
+    const traces = { data: [trace], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } };
+    const big = { data: Array.from({ length: 400 }, (_, i) => ({ ...trace, id: `t-${i}`, output: 'x'.repeat(300) })), meta: { page: 1, limit: 400, totalItems: 400, totalPages: 1 } };
+    expect(JSON.stringify(big).length).toBeGreaterThan(100_000);
+    for (const [layout, text] of [...layouts(traces), ...layouts(big)]) {
       const file = join(tmp(), 'traces.json');
       writeFileSync(file, text);
       for (const format of ['table', 'json']) {

@@ -167,7 +167,8 @@ function apiAnswerFormat(file: string, text: string): InputFormat | undefined {
     throw new InputError([{ file, line: 1, reason: 'Arize Phoenix\'s spans answer (GET /v1/projects/{project}/spans): not supported; fetch …/spans/otlpv1 (OTLP spans), which argspan reads' }]);
   }
   if (data && isPhoenixOtlpSpan(data)) return 'phoenix-otlp-spans';
-  if (data && isLangfuseObservation(data)) return 'langfuse-observations';
+  // Langfuse's other answers (traces, sessions, scores) go to its reader too, which refuses them naming the answer to fetch.
+  if (data && (isLangfuseObservation(data) || isLangfuseOtherRecord(data))) return 'langfuse-observations';
   if (keys.includes('runs')) return 'langsmith-runs';
   // Langfuse's other answers (traces, sessions, scores): its reader refuses them, naming the answer to fetch.
   if (keys.includes('data') && LANGFUSE_PAGE.test(text)) return 'langfuse-observations';
@@ -189,6 +190,11 @@ function isPhoenixSpan(fields: readonly string[]): boolean {
 /** A Langfuse observation (langfuse-python's `Observation`, v1 or v2): fields no other Langfuse answer has, or `traceId` with `startTime` or `type`. */
 function isLangfuseObservation(fields: readonly string[]): boolean {
   return fields.includes('parentObservationId') || fields.includes('completionStartTime') || (fields.includes('traceId') && (fields.includes('startTime') || fields.includes('type')));
+}
+
+/** A record of Langfuse's traces, sessions or scores answers (langfuse-python's `TraceWithDetails`, `Session`, `Score`): fields Jaeger's traces never have. */
+function isLangfuseOtherRecord(fields: readonly string[]): boolean {
+  return fields.includes('htmlPath') || (fields.includes('observations') && fields.includes('scores')) || (fields.includes('projectId') && (fields.includes('createdAt') || fields.includes('environment')));
 }
 
 /** Fields of a LangSmith run (langsmith-sdk's `Run`) that name it as one, in its own order or sorted (`child_run_ids`, `dotted_order` come early). */
