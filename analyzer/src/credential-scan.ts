@@ -49,11 +49,11 @@ export async function scanCredentials(
     WHERE ${match('a."value".stringValue')}
     UNION ALL
     SELECT trace_id, span_id, scope, NULL, text
-    FROM (SELECT trace_id, span_id, unnest([${NameScope.SPAN_NAME}, ${NameScope.STATUS_MESSAGE}]) AS scope, unnest(["name", status_message]) AS text
+    FROM (SELECT trace_id, span_id, unnest([${sqlString(NameScope.SPAN_NAME)}, ${sqlString(NameScope.STATUS_MESSAGE)}]) AS scope, unnest(["name", status_message]) AS text
       FROM span_structs WHERE ${match(`concat_ws(chr(1), "name", status_message)`)})
     WHERE ${match('text')}
     UNION ALL
-    SELECT trace_id, span_id, ${NameScope.ATTRIBUTE_KEY}, "key", "key"
+    SELECT trace_id, span_id, ${sqlString(NameScope.ATTRIBUTE_KEY)}, "key", "key"
     FROM (SELECT trace_id, span_id, unnest(attr_keys) AS "key" FROM span_structs WHERE ${anyValue('attr_keys')})
     WHERE ${match('"key"')}`);
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
@@ -95,15 +95,15 @@ export async function scanCredentials(
  * tool or run name of another library's call is often the span's name (Langfuse, LangSmith).
  */
 export const NameScope = {
-  SPAN_NAME: sqlString('span name'),
-  STATUS_MESSAGE: sqlString('status message'),
-  ATTRIBUTE_KEY: sqlString('attribute key'),
+  SPAN_NAME: 'span name',
+  STATUS_MESSAGE: 'status message',
+  ATTRIBUTE_KEY: 'attribute key',
 } as const;
 
 /** The `key` a hit is recorded under: an attribute key that holds a credential is recorded redacted; a name or message has none. */
 export function shownKey(scope: unknown, key: unknown, detector: SecretDetector): string | null {
   if (key === null || key === undefined) return null;
-  return scope === 'attribute key' ? redactSecrets(String(key), detector).text : String(key);
+  return scope === NameScope.ATTRIBUTE_KEY ? redactSecrets(String(key), detector).text : String(key);
 }
 
 /**

@@ -38,10 +38,10 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
     UNION ALL
     SELECT TraceId, SpanId, scope, NULL, text
     FROM (SELECT TraceId, SpanId, SpanName, StatusMessage FROM ${T} WHERE ${src.where} AND ${match(`concat(SpanName, char(1), StatusMessage)`)} LIMIT 1 BY TraceId, SpanId)
-    ARRAY JOIN [${NameScope.SPAN_NAME}, ${NameScope.STATUS_MESSAGE}] AS scope, [SpanName, StatusMessage] AS text
+    ARRAY JOIN [${chString(NameScope.SPAN_NAME)}, ${chString(NameScope.STATUS_MESSAGE)}] AS scope, [SpanName, StatusMessage] AS text
     WHERE ${match('text')}
     UNION ALL
-    SELECT TraceId, SpanId, ${NameScope.ATTRIBUTE_KEY}, k, k
+    SELECT TraceId, SpanId, ${chString(NameScope.ATTRIBUTE_KEY)}, k, k
     FROM (SELECT TraceId, SpanId, SpanAttributes FROM ${T} WHERE ${src.where} AND ${anyValue('mapKeys(SpanAttributes)')} LIMIT 1 BY TraceId, SpanId)
     ARRAY JOIN mapKeys(SpanAttributes) AS k
     WHERE ${match('k')}

@@ -80,7 +80,7 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   if (format === 'otlp-document-snake-case' && lineKeys !== undefined && text.slice(firstLine.length).trim() !== '') format = 'otlp-lines-snake-case';
   if (!format) {
     // A file the head holds whole, whose first line and whole text both fail to parse, is broken JSON, not another shape.
-    if (lineKeys === undefined && compression === 'none' && size <= HEAD_BYTES && !parses(text)) {
+    if (lineKeys === undefined && compression === 'none' && size <= HEAD_BYTES && topLevelKeys(text) === undefined) {
       throw new InputError([{ file, line: 1, reason: 'not valid JSON (a truncated or corrupt document)' }]);
     }
     throw new InputError([{ file, line: 1, reason: 'JSON of another shape: expected "resourceSpans" (OTLP), "resource_spans" (OTLP, protobuf names), "result" (Jaeger /api/v3), "data" or "traceID"+"spans" (Jaeger)' }]);
@@ -212,15 +212,6 @@ function topLevelKeys(line: string): string[] | undefined {
     return v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : [];
   } catch {
     return undefined;
-  }
-}
-
-function parses(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
   }
 }
 
