@@ -131,9 +131,22 @@ describe('argspan analyze on OTLP whose spans or values are where OTLP/JSON does
       },
       'JSON of another shape: an attribute value holds "string_value" or another protobuf field name where OTLP/JSON has "stringValue", "intValue", …',
     ],
+    // Read with the camelCase fields alone, each was an empty value: a credential in it went unseen.
+    'an event\'s attribute value written {"string_value": …}': [
+      (d: Doc) => Object.assign(scopeSpans(d)[0]!.spans[0]!, { events: [{ timeUnixNano: '1700000000000000000', name: 'log', attributes: [{ key: 'message', value: { string_value: 'text' } }] }] }),
+      'JSON of another shape: an attribute value holds "string_value"',
+    ],
+    'a link\'s attribute value written {"string_value": …}': [
+      (d: Doc) => Object.assign(scopeSpans(d)[0]!.spans[0]!, { links: [{ traceId: 'c'.repeat(32), spanId: 'c'.repeat(16), attributes: [{ key: 'why', value: { string_value: 'text' } }] }] }),
+      'JSON of another shape: an attribute value holds "string_value"',
+    ],
+    'a resource attribute value written {"string_value": …}': [
+      (d: Doc) => ((d.resourceSpans[0]!.resource as { attributes: unknown[] }).attributes = [{ key: 'service.name', value: { string_value: 'agent' } }]),
+      'JSON of another shape: an attribute value holds "string_value"',
+    ],
   } as const;
 
-  // An empty value ({}) and a kvlistValue (which argspan does not read) are still read, as empty values.
+  // An empty value ({}) and an empty map are still read (as an empty value, and as the text "{}").
   const withEmptyValues = (d: Doc) => scopeSpans(d)[0]!.spans[0]!.attributes.push({ key: 'app.empty', value: {} }, { key: 'app.map', value: { kvlistValue: { values: [] } } });
 
   it.each(Object.entries(shapes))('%s: on line 2 of JSON lines, a bad line (exit 2); --allow-partial reads line 1 and says it skipped line 2', (_name, [change, reason]) => {

@@ -36,6 +36,7 @@ SELECT h.trace_id AS trace_id, h.span_id AS span_id, coalesce(c.tool, a.tool) AS
     WHEN 'span name' THEN 'The span''s name holds'
     WHEN 'status message' THEN 'The span''s status message holds'
     WHEN 'attribute key' THEN 'The span''s attribute key ' || h."key" || ' is'
+    WHEN 'event' THEN 'Attribute ' || h."key" || ' on an event of the span holds'
     ELSE 'Attribute ' || h."key" || ' on a ' || h.scope || ' holds'
   END || ' a value matching the ' || h.rule_id || ' credential shape.' AS reason
 FROM credential_hits h

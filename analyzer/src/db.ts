@@ -1,5 +1,6 @@
 import { totalmem } from 'node:os';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, DuckDBScalarFunction, VARCHAR, type DuckDBConnection, type DuckDBVarCharVector } from '@duckdb/node-api';
+import { ANY_VALUE_JSON_FUNCTION, anyValueJson } from './load/any-value.js';
 
 /** Row as plain JSON values (64-bit integers as strings, as @duckdb/node-api's JSON conversion gives them). */
 export type Row = Record<string, unknown>;
@@ -15,7 +16,9 @@ export class Db {
   /** Open `path` (a file) or an in-memory database, with DuckDB's defaults unless `settings` (DuckDB configuration options) say otherwise. */
   static async open(path = ':memory:', settings: Readonly<Record<string, string>> = {}): Promise<Db> {
     const instance = await DuckDBInstance.create(path, { ...settings, autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
-    return new Db(instance, await instance.connect(), settings.memory_limit);
+    const conn = await instance.connect();
+    conn.registerScalarFunction(anyValueJsonFunction());
+    return new Db(instance, conn, settings.memory_limit);
   }
 
   /** True when DuckDB opens an in-memory database with these settings. */
@@ -75,4 +78,25 @@ export class Db {
     this.conn.closeSync();
     this.instance.closeSync();
   }
+}
+
+/**
+ * {@link anyValueJson} as DuckDB's `argspan_any_value_json(VARCHAR)`, for staging maps and nested
+ * arrays. Only the staging queries of this connection call it (never a view: a database file
+ * written with `--db` opens anywhere), and only on the few values that hold such a shape.
+ */
+function anyValueJsonFunction(): DuckDBScalarFunction {
+  return DuckDBScalarFunction.create({
+    name: ANY_VALUE_JSON_FUNCTION,
+    returnType: VARCHAR,
+    parameterTypes: [VARCHAR],
+    mainFunction: (_info, input, output) => {
+      const texts = input.getColumnVector(0) as DuckDBVarCharVector;
+      for (let i = 0; i < input.rowCount; i++) {
+        const text = texts.getItem(i);
+        output.setItem(i, text === null ? null : anyValueJson(text));
+      }
+      output.flush();
+    },
+  });
 }

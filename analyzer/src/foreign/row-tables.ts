@@ -17,6 +17,7 @@ import {
 import { Emitter } from '@argspan/conventions';
 import type { Db } from '../db.js';
 import { sqlString } from '../load/duckdb-types.js';
+import { gateHitKeySql } from '../load/schema.js';
 import { ARG_FIELDS, KeyAndLabelNumbers, type RowBatch } from './row-batch.js';
 import { RUN_ID_KEYS } from './run-ids.js';
 
@@ -182,7 +183,7 @@ export class ForeignRowTables {
         SELECT c.trace_id, c.span_id, c.span_id AS call_span_id, k."key", k.leaf, l.provenance, l.residency, l.rule,
           printf('%08x%08x%08x%08x', a.h0, a.h1, a.h2, a.h3) AS value_hash, a.bytes::BIGINT AS bytes, l.denylisted,
           c.tool, c.call_id, c.run_id, c.turn_span_id, c.emitter, c.file_id, false AS has_excerpt, true AS dispatched, false AS went_remote,
-          false AS left_machine, gate_hit_key(c.tool, k."key") AS gate_hit_key
+          false AS left_machine, ${gateHitKeySql('c.tool', 'k."key"')} AS gate_hit_key
         FROM foreign_args a JOIN foreign_calls c USING (call_no) JOIN foreign_arg_keys k USING (key_no) JOIN foreign_arg_labels l USING (label_no);`);
   }
 

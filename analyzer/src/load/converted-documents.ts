@@ -27,10 +27,10 @@ const WHAT: Record<ConvertedFormat, string> = {
 
 /**
  * Read `file` (decompressed, parsed), convert it to an OTLP JSON document and write that to
- * `target`. A snake_case file that is not one document but JSON lines (its first line a document
- * of its own) is written as camelCase JSON lines instead: `'lines'`.
+ * `target`; returns the text written. A snake_case file that is not one document but JSON lines
+ * (its first line a document of its own) is written as camelCase JSON lines instead: `'lines'`.
  */
-export async function writeConvertedDocument(file: string, format: ConvertedFormat, compression: Compression, target: string): Promise<'document' | 'lines'> {
+export async function writeConvertedDocument(file: string, format: ConvertedFormat, compression: Compression, target: string): Promise<{ text: string } | 'lines'> {
   const bytes = await readConverted(file, WHAT[format], compression);
   // JSON.parse refuses a byte order mark; Windows tools write one.
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
@@ -45,8 +45,9 @@ export async function writeConvertedDocument(file: string, format: ConvertedForm
     }
     throw new InputError([{ file, line: 1, reason: 'not valid JSON (a truncated or corrupt document)' }]);
   }
-  writeFileSync(target, JSON.stringify(otlpDocumentOf(format, doc, file)));
-  return 'document';
+  const converted = JSON.stringify(otlpDocumentOf(format, doc, file));
+  writeFileSync(target, converted);
+  return { text: converted };
 }
 
 /** The bytes of `file` (`what`, for the message), decompressed, up to {@link MAX_CONVERTED_BYTES} as stored. */

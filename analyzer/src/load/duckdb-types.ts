@@ -9,7 +9,7 @@
 /** OTLP/JSON `ArrayValue` of scalar values. */
 export const OTLP_ARRAY_VALUE = `STRUCT("values" STRUCT(stringValue VARCHAR, intValue VARCHAR, doubleValue DOUBLE, boolValue BOOLEAN)[])`;
 
-/** OTLP/JSON `AnyValue` (kvlist and nested arrays are not read). */
+/** OTLP/JSON `AnyValue` (maps and nested arrays are read only where {@link ValueShapes} say a file may hold them). */
 const OTLP_VALUE_FIELDS = `stringValue VARCHAR, intValue VARCHAR, doubleValue DOUBLE, boolValue BOOLEAN, bytesValue VARCHAR, arrayValue ${OTLP_ARRAY_VALUE}`;
 export const OTLP_VALUE = `STRUCT(${OTLP_VALUE_FIELDS})`;
 
@@ -17,9 +17,24 @@ export const OTLP_VALUE = `STRUCT(${OTLP_VALUE_FIELDS})`;
 export const OTLP_ATTRIBUTES = `STRUCT("key" VARCHAR, "value" ${OTLP_VALUE})[]`;
 
 /**
+ * `AnyValue` with its map (`kvlistValue`), and its array as JSON (elements may be maps or arrays):
+ * the loader stages a map or such an array as its plain JSON text (see `any-value.ts`), and any
+ * other array as {@link OTLP_ARRAY_VALUE} again. Checking the elements of a typed array needs a
+ * lambda inside the attributes' lambda, which DuckDB ran a hundred times slower.
+ */
+const STRUCTURED_VALUE_FIELDS = `stringValue VARCHAR, intValue VARCHAR, doubleValue DOUBLE, boolValue BOOLEAN, bytesValue VARCHAR, arrayValue JSON, kvlistValue JSON`;
+
+/**
+ * `json_transform`'s type of an array read as JSON: every field as text, so a value of the wrong
+ * type (a string where a double belongs) fails when it is stored as {@link OTLP_ARRAY_VALUE}, as
+ * the typed read fails, instead of being read as NULL.
+ */
+export const ARRAY_VALUE_AS_TEXT = JSON.stringify({ values: [{ stringValue: 'VARCHAR', intValue: 'VARCHAR', doubleValue: 'VARCHAR', boolValue: 'VARCHAR' }] });
+
+/**
  * The protobuf (snake_case) names of `AnyValue`'s fields. Where a file may hold them (see
- * {@link otlpTypes}), a span attribute's value is read with them too, as JSON, only to refuse
- * one written with them: the camelCase fields alone would read it as an empty value.
+ * {@link ValueShapes}), attribute values are read with them too, as JSON, only to refuse one
+ * written with them: the camelCase fields alone would read it as an empty value.
  */
 export const ANY_VALUE_SNAKE_FIELDS = ['string_value', 'int_value', 'double_value', 'bool_value', 'bytes_value', 'array_value', 'kvlist_value'] as const;
 
@@ -34,8 +49,8 @@ export const OTHER_SCOPE_SPANS_FIELDS = {
 } as const;
 
 /**
- * One OTLP/JSON span's fields besides its attributes. `links.refType` is not OTLP: the Jaeger
- * loader fills it with the reference type (CHILD_OF, FOLLOWS_FROM); for OTLP it stays NULL.
+ * One OTLP/JSON span's fields besides its attributes, as staged. `links.refType` is not OTLP: the
+ * Jaeger loader fills it with the reference type (CHILD_OF, FOLLOWS_FROM); for OTLP it stays NULL.
  */
 export const OTLP_SPAN_FIELDS = {
   events: `STRUCT(timeUnixNano VARCHAR, "name" VARCHAR, attributes ${OTLP_ATTRIBUTES})[]`,
@@ -44,22 +59,38 @@ export const OTLP_SPAN_FIELDS = {
 } as const;
 
 /**
- * The OTLP/JSON types a file is read with: a span, a `ScopeSpans`, a `ResourceSpans` and the
- * list of them, the one top-level field of an export message. With `protobufValueNames` a span
- * attribute's value also has {@link ANY_VALUE_SNAKE_FIELDS}: those cost a fifth more staging
- * time and memory, so they are read only from a file whose bytes hold such a name.
+ * Which of `AnyValue`'s rarer forms a file is read with. Each costs staging time (a tenth to a
+ * fifth more at 200,000 spans), so each is read only from a file whose bytes show it may be there.
  */
-export function otlpTypes(protobufValueNames: boolean) {
-  const valueFields = protobufValueNames ? `${OTLP_VALUE_FIELDS}, ${ANY_VALUE_SNAKE_FIELDS.map((f) => `${f} JSON`).join(', ')}` : OTLP_VALUE_FIELDS;
-  const span = `STRUCT(traceId JSON, spanId JSON, parentSpanId JSON, "name" VARCHAR, kind VARCHAR, startTimeUnixNano VARCHAR, endTimeUnixNano VARCHAR, attributes STRUCT("key" VARCHAR, "value" STRUCT(${valueFields}))[], events ${OTLP_SPAN_FIELDS.events}, links ${OTLP_SPAN_FIELDS.links}, status ${OTLP_SPAN_FIELDS.status})`;
+export interface ValueShapes {
+  /** Attribute values (of spans, events, links, resources) with protobuf field names (`"string_value"`): read only to refuse them. */
+  protobufNames: boolean;
+  /** Maps (`kvlistValue`) and arrays inside arrays, in any attribute list: staged as their plain JSON text. */
+  structured: boolean;
+}
+
+/** The shapes most files are read with: neither. */
+export const PLAIN_VALUES: ValueShapes = { protobufNames: false, structured: false };
+
+/**
+ * The OTLP/JSON types a file is read with: a span, a `ScopeSpans`, a `ResourceSpans` and the
+ * list of them, the one top-level field of an export message, with the value forms `shapes` say.
+ */
+export function otlpTypes(shapes: ValueShapes) {
+  const base = shapes.structured ? STRUCTURED_VALUE_FIELDS : OTLP_VALUE_FIELDS;
+  const value = shapes.protobufNames ? `${base}, ${ANY_VALUE_SNAKE_FIELDS.map((f) => `${f} JSON`).join(', ')}` : base;
+  const attributes = `STRUCT("key" VARCHAR, "value" STRUCT(${value}))[]`;
+  const events = `STRUCT(timeUnixNano VARCHAR, "name" VARCHAR, attributes ${attributes})[]`;
+  const links = `STRUCT(traceId JSON, spanId JSON, refType VARCHAR, attributes ${attributes})[]`;
+  const span = `STRUCT(traceId JSON, spanId JSON, parentSpanId JSON, "name" VARCHAR, kind VARCHAR, startTimeUnixNano VARCHAR, endTimeUnixNano VARCHAR, attributes ${attributes}, events ${events}, links ${links}, status ${OTLP_SPAN_FIELDS.status})`;
   const scopeSpans = `STRUCT(scope STRUCT("name" VARCHAR, version VARCHAR), spans ${span}[])`;
   const otherScopeSpans = Object.values(OTHER_SCOPE_SPANS_FIELDS).flat().map((f) => `${f} JSON`);
-  const resourceSpan = `STRUCT(resource STRUCT(attributes ${OTLP_ATTRIBUTES}), scopeSpans ${scopeSpans}[], ${otherScopeSpans.join(', ')})`;
+  const resourceSpan = `STRUCT(resource STRUCT(attributes ${attributes}), scopeSpans ${scopeSpans}[], ${otherScopeSpans.join(', ')})`;
   return { span, scopeSpans, resourceSpan, resourceSpans: `${resourceSpan}[]` };
 }
 
 /** One OTLP/JSON span, `ScopeSpans`, `ResourceSpans`, and `ResourceSpans[]`, as most files are read. */
-export const { span: OTLP_SPAN, scopeSpans: OTLP_SCOPE_SPANS, resourceSpan: OTLP_RESOURCE_SPAN, resourceSpans: OTLP_RESOURCE_SPANS } = otlpTypes(false);
+export const { span: OTLP_SPAN, scopeSpans: OTLP_SCOPE_SPANS, resourceSpan: OTLP_RESOURCE_SPAN, resourceSpans: OTLP_RESOURCE_SPANS } = otlpTypes(PLAIN_VALUES);
 
 /** Jaeger JSON tag: `value` kept as JSON because its type depends on `type`. */
 const JAEGER_TAGS = `STRUCT("key" VARCHAR, "type" VARCHAR, "value" JSON)[]`;

@@ -5,11 +5,11 @@ import type { Db } from '../db.js';
 import { phase, type PhaseListener } from '../phases.js';
 import { describeDuckDbError, isOutOfMemory } from '../duckdb-error.js';
 import { compressionOf, detectFormat, linesRelation, type Compression, type DetectedInput } from './detect-format.js';
-import { columnsArg, otlpTypes, sqlString } from './duckdb-types.js';
+import { columnsArg, otlpTypes, sqlString, type ValueShapes } from './duckdb-types.js';
 import { InputError, type InputProblem } from './input-error.js';
 import { MAX_JSON_NESTING, type ByteScanResult } from './json-byte-scan.js';
 import { SHAPE_PROBLEMS } from './schema.js';
-import { scanTraceFile } from './scan-trace-file.js';
+import { scanTraceFile, valueShapesOf } from './scan-trace-file.js';
 import { readConverted, writeCamelCaseLines, writeConvertedDocument } from './converted-documents.js';
 import { stageJaegerSql, jaegerTraces } from './stage-jaeger.js';
 import { stageOtlpSql } from './stage-otlp.js';
@@ -36,8 +36,8 @@ export interface FileLoad extends DetectedInput {
   skipped: InputProblem[];
 }
 
-/** read_json's columns of an OTLP export message; `protobufValueNames`: see `TraceFileScan`. */
-const otlpColumns = (protobufValueNames: boolean) => columnsArg({ resourceSpans: otlpTypes(protobufValueNames).resourceSpans });
+/** read_json's columns of an OTLP export message with the value forms `shapes` (see `TraceFileScan`). */
+const otlpColumns = (shapes: ValueShapes) => columnsArg({ resourceSpans: otlpTypes(shapes).resourceSpans });
 // records=true: DuckDB's record detection walks every nesting level recursively (a stack overflow
 // on deep input); the columns are given, so there is nothing to detect.
 const DOC_OPTS = `format='auto', records=true, maximum_object_size=1073741824`;
@@ -66,7 +66,7 @@ export async function loadFile(db: Db, fileId: number, file: string, opts: LoadF
   const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, 'document'));
   const found = scanProblems(file, scan);
   if (found.length) throw new InputError(found);
-  return db.withDefaultMemoryLimit(() => loadDocument(db, fileId, file, detected, opts, scan.protobufValueNames));
+  return db.withDefaultMemoryLimit(() => loadDocument(db, fileId, file, detected, opts, scan.valueShapes));
 }
 
 /** A file-system error (missing, unreadable) as an {@link InputError}; anything else as it is. */
@@ -83,13 +83,13 @@ function scanProblems(file: string, scan: ByteScanResult): InputProblem[] {
   ].sort((a, b) => a.line - b.line);
 }
 
-async function loadDocument(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions, protobufValueNames: boolean): Promise<FileLoad> {
+async function loadDocument(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions, shapes: ValueShapes): Promise<FileLoad> {
   const f = sqlString(file);
   const comp = jsonCompression(detected.compression);
   switch (detected.format) {
     case 'otlp-document': {
-      const source = `read_json(${f}, ${DOC_OPTS}, compression=${comp}, columns=${otlpColumns(protobufValueNames)})`;
-      return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, source, 'NULL', protobufValueNames), opts)) };
+      const source = `read_json(${f}, ${DOC_OPTS}, compression=${comp}, columns=${otlpColumns(shapes)})`;
+      return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, source, 'NULL', shapes), opts)) };
     }
     case 'otlp-document-snake-case':
     case 'phoenix-otlp-spans':
@@ -97,10 +97,14 @@ async function loadDocument(db: Db, fileId: number, file: string, detected: Dete
     case 'langsmith-runs': {
       const converted = join(opts.tmpDir, `converted-${fileId}.json`);
       // snake_case JSON lines whose first line is longer than the head detection reads.
-      if ((await writeConvertedDocument(file, detected.format, detected.compression, converted)) === 'lines') {
+      const written = await writeConvertedDocument(file, detected.format, detected.compression, converted);
+      if (written === 'lines') {
         return { ...detected, format: 'otlp-lines-snake-case', ...(await loadScratchLines(db, fileId, file, converted, opts)) };
       }
-      return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, `read_json(${sqlString(converted)}, ${DOC_OPTS}, columns=${otlpColumns(false)})`), opts)) };
+      // Converted documents hold camelCase names only, whatever the source held.
+      const convertedShapes = { ...valueShapesOf(written.text), protobufNames: false };
+      const source = `read_json(${sqlString(converted)}, ${DOC_OPTS}, columns=${otlpColumns(convertedShapes)})`;
+      return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, source, 'NULL', convertedShapes), opts)) };
     }
     case 'otlp-result':
       return {
@@ -111,9 +115,9 @@ async function loadDocument(db: Db, fileId: number, file: string, detected: Dete
           file,
           stageOtlpSql(
             fileId,
-            `(SELECT result.resourceSpans AS resourceSpans FROM read_json(${f}, ${DOC_OPTS}, compression=${comp}, columns=${columnsArg({ result: `STRUCT(resourceSpans ${otlpTypes(protobufValueNames).resourceSpans})` })}))`,
+            `(SELECT result.resourceSpans AS resourceSpans FROM read_json(${f}, ${DOC_OPTS}, compression=${comp}, columns=${columnsArg({ result: `STRUCT(resourceSpans ${otlpTypes(shapes).resourceSpans})` })}))`,
             'NULL',
-            protobufValueNames,
+            shapes,
           ),
           opts,
         )),
@@ -207,12 +211,12 @@ async function loadLines(db: Db, fileId: number, file: string, detected: Detecte
   let readError: unknown;
   if (scan.tooDeep.length === 0 && scan.invalidUtf8.length === 0) {
     // DuckDB's newline-delimited reader refuses a byte order mark; its 'auto' reader skips one (and reads JSON lines too).
-    const source = `read_json(${sqlString(file)}, format=${detected.bom ? "'auto'" : "'newline_delimited'"}, records=true, compression=${jsonCompression(detected.compression)}, maximum_object_size=${opts.maxLineBytes}, columns=${otlpColumns(scan.protobufValueNames)})`;
+    const source = `read_json(${sqlString(file)}, format=${detected.bom ? "'auto'" : "'newline_delimited'"}, records=true, compression=${jsonCompression(detected.compression)}, maximum_object_size=${opts.maxLineBytes}, columns=${otlpColumns(scan.valueShapes)})`;
     try {
       // Row order inside one file does not matter here (bad lines are found by the second read), and
       // not preserving it lets DuckDB stage a large file with less memory.
       await db.run('SET preserve_insertion_order = false');
-      await db.run(stageOtlpSql(fileId, source, 'NULL', scan.protobufValueNames)).finally(() => db.run('SET preserve_insertion_order = true'));
+      await db.run(stageOtlpSql(fileId, source, 'NULL', scan.valueShapes)).finally(() => db.run('SET preserve_insertion_order = true'));
       const staged = await countStaged(db, fileId);
       if (staged.bad === 0 && staged.malformed === 0) return { spans: staged.spans, skipped: [] };
     } catch (err) {
@@ -224,7 +228,7 @@ async function loadLines(db: Db, fileId: number, file: string, detected: Detecte
   return db.withDefaultMemoryLimit(async () => {
     const problems = await diagnoseLines(db, file, detected, opts.maxLineBytes, scan);
     // Every line is JSON of the right outline but the typed read failed: a value of the wrong type, found line by line below.
-    for (const p of await stageGoodLines(db, fileId, file, opts, scan.protobufValueNames)) problems.push(p);
+    for (const p of await stageGoodLines(db, fileId, file, opts, scan.valueShapes)) problems.push(p);
     if (problems.length === 0 && readError !== undefined) {
       await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}`);
       throw new InputError([{ file, reason: `could not be read: ${describeDuckDbError(readError)}` }]);
@@ -255,12 +259,12 @@ const LINE_KEY = 'argspan.input_line';
  * line diagnosis passes): the lines are halved until each failing read is one line, which is
  * returned as a problem; all other lines are staged.
  */
-async function stageGoodLines(db: Db, fileId: number, file: string, opts: LoadFileOptions, protobufValueNames: boolean): Promise<InputProblem[]> {
+async function stageGoodLines(db: Db, fileId: number, file: string, opts: LoadFileOptions, shapes: ValueShapes): Promise<InputProblem[]> {
   await db.run(`CREATE OR REPLACE TEMP TABLE good_lines AS
     SELECT line, '{"${LINE_KEY}":' || line || ',' || substr(ltrim(l, ' \t\r' || chr(65279)), 2) AS text FROM diag_lines WHERE ok`);
   await db.run('DROP TABLE diag_lines');
   const lines = (await db.all('SELECT line FROM good_lines ORDER BY line')).map((r) => Number(r.line));
-  const columns = columnsArg({ [LINE_KEY]: 'INTEGER', resourceSpans: otlpTypes(protobufValueNames).resourceSpans });
+  const columns = columnsArg({ [LINE_KEY]: 'INTEGER', resourceSpans: otlpTypes(shapes).resourceSpans });
   const problems: InputProblem[] = [];
   /** Stage the good lines `lines[from..to)`; false, with nothing staged, when a value in one of them has the wrong type. */
   const stage = async (from: number, to: number): Promise<{ ok: true } | { ok: false; err: unknown }> => {
@@ -269,7 +273,7 @@ async function stageGoodLines(db: Db, fileId: number, file: string, opts: LoadFi
       TO ${sqlString(scratch)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER E'\\x01')`);
     const source = `(SELECT "${LINE_KEY}" AS line, resourceSpans FROM read_json(${sqlString(scratch)}, format='newline_delimited', records=true, maximum_object_size=${opts.maxLineBytes + 64}, columns=${columns}))`;
     try {
-      await db.run(stageOtlpSql(fileId, source, 'line', protobufValueNames));
+      await db.run(stageOtlpSql(fileId, source, 'line', shapes));
       return { ok: true };
     } catch (err) {
       if (isOutOfMemory(err)) throw err;

@@ -1,5 +1,6 @@
 import { LIST_INDEX_PATTERN, OtelAttributes } from '@argspan/conventions';
-import { ANY_VALUE_SNAKE_FIELDS, OTHER_SCOPE_SPANS_FIELDS, OTLP_ARRAY_VALUE, OTLP_ATTRIBUTES, OTLP_SPAN_FIELDS, sqlString } from './duckdb-types.js';
+import { ANY_VALUE_JSON_FUNCTION } from './any-value.js';
+import { ANY_VALUE_SNAKE_FIELDS, ARRAY_VALUE_AS_TEXT, OTHER_SCOPE_SPANS_FIELDS, OTLP_ARRAY_VALUE, OTLP_ATTRIBUTES, OTLP_SPAN_FIELDS, sqlString } from './duckdb-types.js';
 
 const spanField = (f: keyof typeof OTLP_SPAN_FIELDS) => OTLP_SPAN_FIELDS[f];
 
@@ -37,9 +38,41 @@ export function attrListSql(name: AttrList, l: string): string {
 const ATTR_LIST_NAMES = Object.keys(ATTR_LISTS) as AttrList[];
 
 /** {@link attrListSql} as staged: a sparse list is NULL when none of the span's attributes has its field. */
-function stagedAttrListSql(name: AttrList, l: string): string {
-  const list = attrListSql(name, l);
-  return ATTR_LISTS[name].sparse ? `CASE WHEN list_bool_or(list_transform(${l}, lambda a: a.${ATTR_LISTS[name].field} IS NOT NULL)) THEN ${list} END` : list;
+function stagedAttrListSql(name: AttrList, l: string, structured: boolean): string {
+  const field = (structured ? STRUCTURED_FIELDS[name] : undefined) ?? `a.${ATTR_LISTS[name].field}`;
+  const list = `list_transform(${l}, lambda a: ${field})`;
+  return ATTR_LISTS[name].sparse ? `CASE WHEN list_bool_or(list_transform(${l}, lambda a: (${field}) IS NOT NULL)) THEN ${list} END` : list;
+}
+
+/** SQL: whether an array `AnyValue` read as JSON text (`t`) holds a map or an array (the keys' own quotes: inside a string they are escaped). */
+const complexArraySql = (t: string) => `(contains(${t}, '"kvlistValue"') OR contains(${t}, '"arrayValue"'))`;
+
+/**
+ * SQL: the input of the any-value function for an `AnyValue` `v` read with the structured shapes
+ * whose field `field` (`kvlistValue` or `arrayValue`, JSON) is set: that field, with a string or
+ * bytes value also set (malformed) beside it, so nothing hides behind it.
+ */
+function anyValueInputSql(v: string, field: 'kvlistValue' | 'arrayValue'): string {
+  const also = (f: string) => `coalesce(',"${f}":' || to_json(${v}.${f})::VARCHAR, '')`;
+  return `'{"${field}":' || ${v}.${field}::VARCHAR || ${also('stringValue')} || ${also('bytesValue')} || '}'`;
+}
+
+/**
+ * With the structured shapes (see `ValueShapes`), the staged lists' elements that differ: a map,
+ * or an array holding maps or arrays, is a string value, its plain JSON text (`any-value.ts`, by
+ * the function the database registers); any other array is read from its JSON text.
+ */
+const STRUCTURED_FIELDS: Partial<Record<AttrList, string>> = {
+  attr_str: `CASE WHEN a."value".kvlistValue IS NOT NULL THEN ${ANY_VALUE_JSON_FUNCTION}(${anyValueInputSql('a."value"', 'kvlistValue')})
+    WHEN a."value".arrayValue IS NOT NULL AND ${complexArraySql('a."value".arrayValue::VARCHAR')} THEN ${ANY_VALUE_JSON_FUNCTION}(${anyValueInputSql('a."value"', 'arrayValue')})
+    ELSE a."value".stringValue END`,
+  // The CASE inside: DuckDB may evaluate a CASE's branches for every row within nested lambdas.
+  attr_arr: `json_transform(CASE WHEN NOT ${complexArraySql('a."value".arrayValue::VARCHAR')} THEN a."value".arrayValue END, ${sqlString(ARRAY_VALUE_AS_TEXT)})`,
+};
+
+/** SQL: the gate's hit key of argument `k` of `tool` (list indexes dropped). Inline where a view uses it: views must not depend on TEMP macros. */
+export function gateHitKeySql(tool: string, k: string): string {
+  return `${tool} || '.' || regexp_replace(${k}, ${sqlString(LIST_INDEX_PATTERN)}, '', 'g')`;
 }
 
 /**
@@ -60,7 +93,7 @@ CREATE TABLE files (file_id INTEGER PRIMARY KEY, path VARCHAR, format VARCHAR, c
 CREATE TEMP MACRO hex_id(j, n) AS CASE WHEN length(j::VARCHAR) = n + 2 AND regexp_full_match(j::VARCHAR, '"[0-9a-fA-F]+"') AND ltrim(j::VARCHAR, '"0') <> '' THEN lower((j::VARCHAR)[2:-2]) END;
 CREATE TEMP MACRO bad_time(t) AS t IS NOT NULL AND coalesce(TRY_CAST(t AS BIGINT) < 0, true);
 CREATE TEMP MACRO arr_values(arr) AS ${arrValuesSql('arr')};
-CREATE TEMP MACRO gate_hit_key(tool, k) AS tool || '.' || regexp_replace(k, ${sqlString(LIST_INDEX_PATTERN)}, '', 'g');
+CREATE TEMP MACRO gate_hit_key(tool, k) AS ${gateHitKeySql('tool', 'k')};
 CREATE TEMP MACRO span_kind(k) AS CASE replace(upper(coalesce(k, '0')), 'SPAN_KIND_', '')
   WHEN '0' THEN 'unspecified' WHEN 'UNSPECIFIED' THEN 'unspecified'
   WHEN '1' THEN 'internal' WHEN 'INTERNAL' THEN 'internal' WHEN '2' THEN 'server' WHEN 'SERVER' THEN 'server'
@@ -101,11 +134,16 @@ export const SHAPE_PROBLEMS = {
   snakeValue: 'JSON of another shape: an attribute value holds "string_value" or another protobuf field name where OTLP/JSON has "stringValue", "intValue", …',
 } as const;
 
-/** SQL: the {@link SHAPE_PROBLEMS} reason of an OTLP `resourceSpans` list `rs` an entry of which holds its spans under another name than `scopeSpans`; NULL when none does. */
-export function resourceShapeSql(rs: string): string {
+/**
+ * SQL: the {@link SHAPE_PROBLEMS} reason of an OTLP `resourceSpans` list `rs` an entry of which
+ * holds its spans under another name than `scopeSpans`, or (with `protobufNames`, read with them)
+ * a resource attribute value with a protobuf field name; NULL when none does.
+ */
+export function resourceShapeSql(rs: string, protobufNames = false): string {
   const holds = (fields: readonly string[]) => `list_bool_or(list_transform(${rs}, lambda r: r.scopeSpans IS NULL AND coalesce(${fields.map((f) => `r.${f}`).join(', ')}) IS NOT NULL))`;
   const kinds = Object.entries(OTHER_SCOPE_SPANS_FIELDS) as [keyof typeof OTHER_SCOPE_SPANS_FIELDS, readonly string[]][];
-  return `CASE ${kinds.map(([kind, fields]) => `WHEN ${holds(fields)} THEN ${sqlString(SHAPE_PROBLEMS[kind])}`).join(' ')} END`;
+  const snakeResource = protobufNames ? `WHEN list_bool_or(list_transform(${rs}, lambda r: ${snakeCaseListSql('r.resource.attributes')})) THEN ${sqlString(SHAPE_PROBLEMS.snakeValue)}` : '';
+  return `CASE ${kinds.map(([kind, fields]) => `WHEN ${holds(fields)} THEN ${sqlString(SHAPE_PROBLEMS[kind])}`).join(' ')} ${snakeResource} END`;
 }
 
 /** SQL: an AnyValue `v` that has none of the camelCase value fields but a protobuf (snake_case) one. */
@@ -114,11 +152,22 @@ function snakeCaseValueSql(v: string): string {
   return `${camel.map((f) => `${v}.${f} IS NULL`).join(' AND ')} AND coalesce(${ANY_VALUE_SNAKE_FIELDS.map((f) => `${v}.${f}`).join(', ')}) IS NOT NULL`;
 }
 
-/** With `protobufValueNames`, `s` was read with `otlpTypes(true)`: its attribute values are checked for the protobuf field names too. */
-function spanProblemSql(s: string, protobufValueNames: boolean): string {
+/** SQL: whether an attribute list `l` (read with the protobuf value names) holds a value written with them. */
+function snakeCaseListSql(l: string): string {
+  return `coalesce(list_bool_or(list_transform(${l}, lambda a: ${snakeCaseValueSql('a."value"')})), false)`;
+}
+
+/**
+ * With `protobufNames`, `s` was read with them (see `ValueShapes`): its attribute values, and its
+ * events' and links', are checked for the protobuf field names too.
+ */
+function spanProblemSql(s: string, protobufNames: boolean): string {
   const p = (k: keyof typeof SPAN_PROBLEMS) => sqlString(SPAN_PROBLEMS[k]);
+  const snake = `${snakeCaseListSql(`${s}.attributes`)}
+    OR coalesce(list_bool_or(list_transform(${s}.events, lambda e: ${snakeCaseListSql('e.attributes')})), false)
+    OR coalesce(list_bool_or(list_transform(${s}.links, lambda k: ${snakeCaseListSql('k.attributes')})), false)`;
   return `CASE WHEN ${s} IS NULL THEN NULL
-    ${protobufValueNames ? `WHEN list_bool_or(list_transform(${s}.attributes, lambda a: ${snakeCaseValueSql('a."value"')})) THEN ${sqlString(SHAPE_PROBLEMS.snakeValue)}` : ''}
+    ${protobufNames ? `WHEN ${snake} THEN ${sqlString(SHAPE_PROBLEMS.snakeValue)}` : ''}
     WHEN hex_id(${s}.traceId, 32) IS NULL THEN ${p('traceId')}
     WHEN hex_id(${s}.spanId, 16) IS NULL THEN ${p('spanId')}
     WHEN ${s}.parentSpanId IS NOT NULL AND ${s}.parentSpanId::VARCHAR <> '""' AND hex_id(${s}.parentSpanId, 16) IS NULL THEN ${p('parentSpanId')}
@@ -138,19 +187,35 @@ function spanProblemSql(s: string, protobufValueNames: boolean): string {
  * kind, status, times) and the checks of {@link SPAN_PROBLEMS} happen once, here, while the file
  * is read. `line` is the input line when the loader knows it (the line-by-line read), else NULL;
  * `shape`, the {@link SHAPE_PROBLEMS} reason of a bad record, when the loader checks one;
- * `protobufValueNames`, that `s` was read with `otlpTypes(true)`.
+ * `protobufNames` and `structured`, that `s` was read with those value forms (see `ValueShapes`).
  */
 export function stagedSpanSql(
   fileId: number,
   s: string,
-  from: Record<'line' | 'bad' | 'resourceId' | 'res' | 'scopeName' | 'scopeVersion', string> & { shape?: string; protobufValueNames?: boolean },
+  from: Record<'line' | 'bad' | 'resourceId' | 'res' | 'scopeName' | 'scopeVersion', string> & { shape?: string; protobufNames?: boolean; structured?: boolean },
 ): string {
-  const spanProblem = spanProblemSql(s, from.protobufValueNames ?? false);
+  const spanProblem = spanProblemSql(s, from.protobufNames ?? false);
   const problem = from.shape ? `coalesce(${from.shape}, ${spanProblem})` : spanProblem;
   return `${fileId}, ${from.line}, ${from.bad}, ${problem}, hex_id(${s}.traceId, 32), hex_id(${s}.spanId, 16), hex_id(${s}.parentSpanId, 16), ${s}."name",
   span_kind(${s}.kind), TRY_CAST(${s}.startTimeUnixNano AS BIGINT), TRY_CAST(${s}.endTimeUnixNano AS BIGINT), status_code(${s}.status.code), ${s}.status.message,
   ${from.resourceId}, ${from.res}, ${from.scopeName}, ${from.scopeVersion},
-  ${ATTR_LIST_NAMES.map((n) => stagedAttrListSql(n, `${s}.attributes`)).join(', ')}, ${s}.events, ${s}.links`;
+  ${ATTR_LIST_NAMES.map((n) => stagedAttrListSql(n, `${s}.attributes`, from.structured ?? false)).join(', ')},
+  ${from.structured ? plainListsSql(`${s}.events`) : `${s}.events`}, ${from.structured ? plainListsSql(`${s}.links`) : `${s}.links`}`;
+}
+
+/**
+ * SQL: an attribute list `l` read with the structured shapes (see `ValueShapes`), its maps and
+ * arrays holding maps or arrays made string values (see {@link STRUCTURED_FIELDS}). Every other
+ * value stays as it is; the extra fields are dropped when the list is stored as the plain OTLP type.
+ */
+export function plainAttributesSql(l: string): string {
+  return `list_transform(${l}, lambda a: struct_update(a, "value" := struct_update(a."value", stringValue := ${STRUCTURED_FIELDS.attr_str}, arrayValue := ${STRUCTURED_FIELDS.attr_arr})))`;
+}
+
+/** SQL: a span's `events` or `links` list `l` read with the structured shapes, each one's attributes made plain. */
+function plainListsSql(l: string): string {
+  // No CASE around it: unifying the branches' types would cast the raw list's JSON arrays to structs.
+  return `list_transform(${l}, lambda e: struct_update(e, attributes := ${plainAttributesSql('e.attributes')}))`;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { otlpTypes } from './duckdb-types.js';
-import { resourceShapeSql, stagedSpanSql } from './schema.js';
+import { PLAIN_VALUES, otlpTypes, type ValueShapes } from './duckdb-types.js';
+import { plainAttributesSql, resourceShapeSql, stagedSpanSql } from './schema.js';
 
 /**
  * SQL that stages every span of `source` (any relation with an OTLP `resourceSpans` column)
@@ -10,11 +10,13 @@ import { resourceShapeSql, stagedSpanSql } from './schema.js';
  * resource's attributes are kept on the first span of each scope only (enough for the
  * `resources` table, which takes any copy), not written once per span.
  * `line` is the SQL for the input line number of a record (a column of `source`), when known;
- * `protobufValueNames`, that `source` is read with `otlpTypes(true)`.
+ * `shapes`, the value forms `source` is read with (`otlpTypes(shapes)`); with the structured ones
+ * every map and nested array is staged as a string value, its JSON text.
  */
-export function stageOtlpSql(fileId: number, source: string, line = 'NULL', protobufValueNames = false): string {
-  const { span, scopeSpans, resourceSpan } = otlpTypes(protobufValueNames);
-  const from = { line: 'line', bad: 'bad', shape: 'shape', resourceId: 'resource_id', res: 'CASE WHEN si = 0 THEN res END', scopeName: 'scope_name', scopeVersion: 'scope_version', protobufValueNames };
+export function stageOtlpSql(fileId: number, source: string, line = 'NULL', shapes: ValueShapes = PLAIN_VALUES): string {
+  const { span, scopeSpans, resourceSpan } = otlpTypes(shapes);
+  const from = { line: 'line', bad: 'bad', shape: 'shape', resourceId: 'resource_id', res: 'CASE WHEN si = 0 THEN res END', scopeName: 'scope_name', scopeVersion: 'scope_version', ...shapes };
+  const res = shapes.structured ? plainAttributesSql('rs.resource.attributes') : 'rs.resource.attributes';
   return `
 INSERT INTO span_structs
 SELECT ${stagedSpanSql(fileId, 's', from)}
@@ -23,12 +25,12 @@ FROM (
     unnest(CASE WHEN bad THEN [NULL::${span}] ELSE ss.spans END) AS s,
     unnest(CASE WHEN bad THEN [0] ELSE range(len(ss.spans)) END) AS si
   FROM (
-    SELECT line, bad, shape, hash(rs.resource.attributes) AS resource_id, rs.resource.attributes AS res,
+    SELECT line, bad, shape, hash(rs.resource.attributes) AS resource_id, ${res} AS res,
       unnest(CASE WHEN bad THEN [NULL::${scopeSpans}] ELSE rs.scopeSpans END) AS ss
     FROM (
       SELECT line, shape, resourceSpans IS NULL OR shape IS NOT NULL AS bad,
         unnest(CASE WHEN resourceSpans IS NULL OR shape IS NOT NULL THEN [NULL::${resourceSpan}] ELSE resourceSpans END) AS rs
-      FROM (SELECT ${line} AS line, resourceSpans, ${resourceShapeSql('resourceSpans')} AS shape FROM ${source})
+      FROM (SELECT ${line} AS line, resourceSpans, ${resourceShapeSql('resourceSpans', shapes.protobufNames)} AS shape FROM ${source})
     )
   )
 )`;

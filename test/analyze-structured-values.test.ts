@@ -1,0 +1,162 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { analyzeBin, parseJson, query } from './analyze-helpers.js';
+import { toAnyValue } from './support/otlp-any-value.js';
+
+/**
+ * `argspan analyze` on traces whose emitters record tool arguments and messages in structured
+ * form — an OTLP map (`kvlistValue`) or an array of maps — as the GenAI conventions ask where the
+ * SDK can ("SHOULD be recorded in structured form", else a JSON string). Read before as empty
+ * values: no tool call, no credential, "No findings". Each must read as the same values written
+ * as JSON strings.
+ */
+const FOREIGN = 'fixtures/traces/foreign';
+const tmp = () => mkdtempSync(join(tmpdir(), 'argspan-structured-'));
+
+/** Attributes the GenAI conventions define as structured (a JSON string where the SDK cannot). */
+const STRUCTURED_KEYS = new Set([
+  'gen_ai.input.messages',
+  'gen_ai.output.messages',
+  'gen_ai.system_instructions',
+  'gen_ai.tool.definitions',
+  'gen_ai.tool.call.arguments',
+  'gen_ai.tool.call.result',
+  'pydantic_ai.all_messages',
+]);
+
+interface Attr {
+  key: string;
+  value: Record<string, unknown>;
+}
+interface Span {
+  name: string;
+  attributes: Attr[];
+  events?: { timeUnixNano: string; name: string; attributes: Attr[] }[];
+}
+interface Doc {
+  resourceSpans: { resource: { attributes: Attr[] }; scopeSpans: { spans: Span[] }[] }[];
+}
+
+const spansOf = (doc: Doc) => doc.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((ss) => ss.spans));
+const readDoc = (name: string) => JSON.parse(readFileSync(join(FOREIGN, name), 'utf8')) as Doc;
+
+/** `doc` with every {@link STRUCTURED_KEYS} attribute that holds a JSON object or array as that value in structured form. */
+function structured(doc: Doc): Doc {
+  const copy = JSON.parse(JSON.stringify(doc)) as Doc;
+  for (const span of spansOf(copy)) {
+    for (const a of span.attributes) {
+      const text = a.value.stringValue;
+      if (!STRUCTURED_KEYS.has(a.key) || typeof text !== 'string' || !/^\s*[[{]/.test(text)) continue;
+      a.value = toAnyValue(JSON.parse(text)) as Record<string, unknown>;
+    }
+  }
+  return copy;
+}
+
+/** Protobuf's field names, as Phoenix's "Download → OTLP JSON" writes them. */
+const snakeKeys = (v: unknown): unknown =>
+  Array.isArray(v) ? v.map(snakeKeys) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snakeKeys(x)])) : v;
+
+/** Exit code, counts, findings and the argument rows (every column but the keyed hash, which is keyed per run). */
+async function outcome(file: string) {
+  const db = join(tmp(), 'analysis.duckdb');
+  const run = analyzeBin(file, '--format', 'json', '--db', db);
+  expect(run.code, run.stderr).toBeLessThan(2);
+  const out = parseJson(run);
+  const args = await query(db, `SELECT tool, "key", provenance, residency, "rule", bytes, emitter FROM tool_args ORDER BY ALL`);
+  // Arrays of scalars (finish reasons, the AI SDK's tools) stay arrays in a file that holds maps.
+  const arrays = await query(db, `SELECT "key", arr_value FROM span_attributes WHERE "type" = 'array' ORDER BY ALL`);
+  return {
+    code: run.code,
+    spans: out.stats.spans,
+    foreignCalls: out.stats.foreign_calls,
+    noEvidence: out.stats.no_evidence_calls,
+    findings: out.findings.map((f) => ({ ...f, file: undefined })),
+    args,
+    arrays,
+  };
+}
+
+describe('argspan analyze reads structured GenAI attributes as the same values written as JSON strings', () => {
+  it.each(['genai-openllmetry-anthropic-timezone-model-only.json', 'pydantic-ai-v5-format-my-ret.json', 'genai-aisdk-otel-function-tool.json'])('%s', async (name) => {
+    const dir = tmp();
+    const doc = readDoc(name);
+    spansOf(doc)[0]!.attributes.push({ key: 'gen_ai.response.finish_reasons', value: { arrayValue: { values: [{ stringValue: 'tool_calls' }, { stringValue: 'stop' }] } } });
+    const asStructured = structured(doc);
+    // The fixture really holds structured candidates: its tool calls or messages change form.
+    expect(JSON.stringify(asStructured)).not.toBe(JSON.stringify(doc));
+    expect(JSON.stringify(asStructured)).toContain('"kvlistValue"');
+    writeFileSync(join(dir, 'strings.json'), JSON.stringify(doc));
+    const expected = await outcome(join(dir, 'strings.json'));
+    expect(expected.foreignCalls).toBeGreaterThan(0);
+    expect(expected.args.length).toBeGreaterThan(0);
+    expect(expected.arrays.length).toBeGreaterThan(0);
+    const forms: [string, string | Buffer][] = [
+      ['document.json', JSON.stringify(asStructured)],
+      ['pretty.json', JSON.stringify(asStructured, null, 2)],
+      ['lines.jsonl', `${JSON.stringify(asStructured)}\n`],
+      ['lines.jsonl.gz', gzipSync(`${JSON.stringify(asStructured)}\n`)],
+      ['phoenix-download.json', JSON.stringify(snakeKeys(asStructured))],
+      ['snake-lines.jsonl', `${JSON.stringify(snakeKeys(asStructured))}\n`],
+    ];
+    for (const [form, bytes] of forms) {
+      writeFileSync(join(dir, form), bytes);
+      expect(await outcome(join(dir, form)), form).toEqual(expected);
+    }
+  });
+});
+
+describe('argspan analyze finds what structured values hide: reported by tool and key, never printed', () => {
+  // Shaped like credentials, made for these tests.
+  const GITHUB = 'ghp_Qz8Lm2Xv7Rk4Tn9Wb3Yc6Hd1Jf5Gs0Pa2Ke4';
+  const SLACK = 'xoxb-1234567890123-1234567890123-Zq8Lm2Xv7Rk4Tn9Wb3Yc6Hd1';
+  const AWS = 'AKIAQZ2LM2XV7RK4TN3W';
+
+  /** Pydantic AI's recorded run, its tool call's arguments a map holding a token and a secret file's path, with a map on an event and on the resource. */
+  function planted(): Doc {
+    const doc = readDoc('pydantic-ai-v5-format-my-ret.json');
+    const tool = spansOf(doc).find((s) => s.attributes.some((a) => a.key === 'gen_ai.tool.call.arguments'))!;
+    const args = tool.attributes.find((a) => a.key === 'gen_ai.tool.call.arguments')!;
+    args.value = { stringValue: JSON.stringify({ ...(JSON.parse(String(args.value.stringValue)) as object), auth: { token: GITHUB }, files: [{ path: '/app/.env' }] }) };
+    tool.events = [{ timeUnixNano: '1700000000500000000', name: 'gen_ai.client.inference.operation.details', attributes: [{ key: 'gen_ai.input.messages', value: toAnyValue([{ role: 'user', parts: [{ type: 'text', content: `use ${SLACK}` }] }]) as Record<string, unknown> }] }];
+    doc.resourceSpans[0]!.resource.attributes.push({ key: 'deploy.settings', value: toAnyValue({ aws: [[AWS]] }) as Record<string, unknown> });
+    return structured(doc);
+  }
+
+  it('a token and a secret file\'s path in a map of arguments, a token in an event\'s messages and in a nested array on the resource (exit 1)', () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'planted.jsonl'), `${JSON.stringify(planted())}\n`);
+    const run = analyzeBin(join(dir, 'planted.jsonl'), '--format', 'json');
+    expect(run.code, run.stderr).toBe(1);
+    const found = parseJson(run)
+      .findings.filter((f) => f.severity !== 'info')
+      .map((f) => [f.rule, f.tool, f.key, f.emitter])
+      .sort();
+    expect(found).toEqual([
+      ['credential_in_attribute', 'my_ret', 'auth.token', 'genai-semconv'],
+      ['credential_in_attribute', null, 'deploy.settings', null],
+      ['credential_in_attribute', null, 'gen_ai.input.messages', 'genai-semconv'],
+      ['sensitive_arg_dispatched', 'my_ret', 'files[0].path', 'genai-semconv'],
+    ].sort());
+    for (const format of ['json', 'table', 'sarif']) {
+      const out = analyzeBin(join(dir, 'planted.jsonl'), '--format', format, '--reports');
+      for (const canary of [GITHUB, SLACK, AWS]) expect(out.stdout + out.stderr, format).not.toContain(canary.slice(0, 12));
+    }
+  });
+});
+
+describe('argspan analyze on a file with structured values still refuses what it refuses elsewhere', () => {
+  it('a double written as text in an array of scalars: the line is named (exit 2), as in a file without maps', () => {
+    const doc = structured(readDoc('pydantic-ai-v5-format-my-ret.json'));
+    spansOf(doc)[0]!.attributes.push({ key: 'app.ratios', value: { arrayValue: { values: [{ doubleValue: 0.5 }, { doubleValue: 'ghp_not_a_number' }] } } });
+    const file = join(tmp(), 'wrong-type.jsonl');
+    writeFileSync(file, `${JSON.stringify(readDoc('pydantic-ai-v5-format-my-ret.json'))}\n${JSON.stringify(doc)}\n`);
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file}:2: a value of the wrong type for its field`);
+    expect(run.stderr).not.toContain('ghp_');
+  });
+});
