@@ -160,3 +160,98 @@ describe('argspan analyze on a file with structured values still refuses what it
     expect(run.stderr).not.toContain('ghp_');
   });
 });
+
+describe('argspan analyze on structured values a careless or hostile exporter writes', () => {
+  const GITHUB = 'ghp_Qz8Lm2Xv7Rk4Tn9Wb3Yc6Hd1Jf5Gs0Pa2Ke4';
+  /** One GenAI `execute_tool lookup` span with `attrs`. */
+  const toolSpan = (attrs: Attr[]) => ({
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'agent' } }] },
+        scopeSpans: [
+          {
+            scope: { name: 'genai' },
+            spans: [
+              {
+                traceId: '0123456789abcdef0123456789abcdef',
+                spanId: '0123456789abcdef',
+                name: 'execute_tool lookup',
+                kind: 1,
+                startTimeUnixNano: '1767225600000000000',
+                endTimeUnixNano: '1767225600040000000',
+                attributes: [
+                  { key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } },
+                  { key: 'gen_ai.tool.name', value: { stringValue: 'lookup' } },
+                  { key: 'gen_ai.tool.call.id', value: { stringValue: 'call_1' } },
+                  ...attrs,
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+  const kv = (pairs: [string, unknown][]) => ({ kvlistValue: { values: pairs.map(([key, value]) => ({ key, value })) } });
+  const args = (value: Record<string, unknown>): Attr => ({ key: 'gen_ai.tool.call.arguments', value });
+  const meta: Attr = { key: 'app.meta', value: kv([['a', { stringValue: 'b' }]]) };
+  function analyze(doc: unknown) {
+    const file = join(tmp(), 'trace.json');
+    writeFileSync(file, JSON.stringify(doc, null, 2));
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.stdout + run.stderr).not.toContain(GITHUB.slice(0, 12));
+    return { file, run, found: run.code === 2 ? [] : parseJson(run).findings.filter((f) => f.severity !== 'info').map((f) => `${f.rule}:${f.key}`) };
+  }
+
+  it('a key written twice reads as the JSON-string form reads it: the last value is the argument (an invented timezone is found)', () => {
+    const userSaid: Attr = { key: 'gen_ai.input.messages', value: { stringValue: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'use UTC' }] }]) } };
+    const structuredForm = analyze(toolSpan([args(kv([['timezone', { stringValue: 'UTC' }], ['timezone', { stringValue: 'Asia/Tokyo' }]])), userSaid]));
+    const stringForm = analyze(toolSpan([args({ stringValue: '{"timezone":"UTC","timezone":"Asia/Tokyo"}' }), userSaid]));
+    expect(structuredForm.found).toEqual(['assumption_span:timezone']);
+    expect(structuredForm.found).toEqual(stringForm.found);
+  });
+
+  it('an earlier value of a key written twice is still scanned: a token behind a later value is found', () => {
+    expect(analyze(toolSpan([args(kv([['token', { stringValue: GITHUB }], ['token', { stringValue: 'x' }]]))])).run.code).toBe(1);
+  });
+
+  it.each([
+    ['a map and an array holding a map, both set', args({ kvlistValue: { values: [{ key: 'x', value: { intValue: '0' } }] }, arrayValue: { values: [kv([['token', { stringValue: GITHUB }]])] } })],
+    ['protobuf field names inside a map', args(kv([['token', { string_value: GITHUB }]]))],
+    ['a nested array whose element has another field first, in a file without a map', { key: 'app.list', value: { arrayValue: { values: [{ stringValue: null, arrayValue: { values: [{ stringValue: GITHUB }] } }] } } }],
+  ] as [string, Attr][])('%s: the token is found (exit 1)', (_name, attr) => {
+    const { run, found } = analyze(toolSpan([attr]));
+    expect(run.code, run.stderr).toBe(1);
+    expect(found.some((f) => f.startsWith('credential_in_attribute:'))).toBe(true);
+  });
+
+  it.each([
+    ['a map that is a string', args({ kvlistValue: GITHUB })],
+    ['a map whose values are strings', args({ kvlistValue: { values: [GITHUB] } })],
+    ['a map key that is an object', args({ kvlistValue: { values: [{ key: { k: GITHUB }, value: { intValue: '1' } }] } })],
+    ['an integer holding an object', args(kv([['a', { intValue: { t: GITHUB } }]]))],
+    ['an array that is a string', { key: 'app.list', value: { arrayValue: GITHUB } }],
+    ['an array whose values are strings', { key: 'app.list', value: { arrayValue: { values: [GITHUB] } } }],
+  ] as [string, Attr][])('%s, in a file with maps: refused as a value of the wrong type (exit 2), as in a file without', (_name, attr) => {
+    const { file, run } = analyze(toolSpan([meta, attr]));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file}: could not be read as its detected format: a value of the wrong type`);
+  });
+
+  it('a token in an array of strings on the span, an event or the resource is found, as the ClickHouse engine finds it in the array\'s text', () => {
+    const list = { arrayValue: { values: [{ stringValue: 'a' }, { stringValue: GITHUB }] } };
+    const doc = toolSpan([{ key: 'app.list', value: list }]);
+    const span = doc.resourceSpans[0]!.scopeSpans[0]!.spans[0]! as Record<string, unknown>;
+    span.events = [{ timeUnixNano: '1767225600010000000', name: 'log', attributes: [{ key: 'event.list', value: list }] }];
+    doc.resourceSpans[0]!.resource.attributes.push({ key: 'resource.list', value: list } as never);
+    expect(analyze(doc).found.filter((f) => f.startsWith('credential_in_attribute')).sort()).toEqual(['credential_in_attribute:app.list', 'credential_in_attribute:event.list', 'credential_in_attribute:resource.list']);
+  });
+
+  it('an array of strings that holds the text "arrayValue" stays an array', async () => {
+    const file = join(tmp(), 'trace.json');
+    writeFileSync(file, JSON.stringify(toolSpan([meta, { key: 'app.list', value: { arrayValue: { values: [{ stringValue: 'arrayValue' }, { stringValue: 'kvlistValue' }] } } }])));
+    const db = join(tmp(), 'analysis.duckdb');
+    expect(analyzeBin(file, '--db', db).code).toBeLessThan(2);
+    expect(await query(db, `SELECT "type", arr_value FROM span_attributes WHERE "key" = 'app.list'`)).toEqual([{ type: 'array', arr_value: ['arrayValue', 'kvlistValue'] }]);
+  });
+});

@@ -7,8 +7,8 @@ import { attrListSql } from './load/schema.js';
 import { phase, type PhaseListener } from './phases.js';
 
 /**
- * Re-scan every string attribute (span, event and resource; a resource hit is reported once, on
- * its first span) for credential shapes with
+ * Re-scan every string attribute and array of values (span, event and resource; a resource hit
+ * is reported once, on its first span) for credential shapes with
  * @argspan/core's secret detector, into `credential_hits(trace_id, span_id, scope, key, rule_id)`.
  * DuckDB pre-filters on the rules' literal keywords (the detector's own pre-filter) or their
  * `prefilter`, first with
@@ -33,6 +33,8 @@ export async function scanCredentials(
   // values are staged as a plain list (`attr_str`), so no lambda builds it here.
   const anyValue = (list: string) => (prefilter.length === 0 ? 'true' : match(`array_to_string(${list}, chr(1))`));
   const eventAttrs = 'flatten(list_transform(events, lambda e: e.attributes))';
+  // An array of values is scanned as its JSON text, as the Collector's ClickHouse exporter stores it.
+  const ARRAY_TEXT = (arr: string) => `CASE WHEN ${arr} IS NOT NULL THEN to_json(arr_values(${arr}))::VARCHAR END`;
   // The per-value match runs in a plain filter after the unnest: inside a lambda under UNNEST,
   // DuckDB evaluates it row by row and compiles the pattern again for every span.
   // The candidates are streamed a chunk at a time: on prose-heavy traces (other libraries' prompts)
@@ -44,9 +46,14 @@ export async function scanCredentials(
     FROM (SELECT trace_id, span_id, unnest(attr_keys) AS "key", unnest(attr_str) AS str_value FROM span_structs WHERE ${anyValue('attr_str')})
     WHERE ${match('str_value')}
     UNION ALL
-    SELECT trace_id, span_id, 'event', a."key", a."value".stringValue
-    FROM (SELECT trace_id, span_id, unnest(${eventAttrs}) AS a FROM span_structs WHERE len(events) > 0 AND ${anyValue(attrListSql('attr_str', eventAttrs))})
-    WHERE ${match('a."value".stringValue')}
+    SELECT trace_id, span_id, 'span', "key", arr_text
+    FROM (SELECT trace_id, span_id, "key", ${ARRAY_TEXT('arr')} AS arr_text
+      FROM (SELECT trace_id, span_id, unnest(attr_keys) AS "key", unnest(attr_arr) AS arr FROM span_structs WHERE attr_arr IS NOT NULL))
+    WHERE arr_text IS NOT NULL AND ${match('arr_text')}
+    UNION ALL
+    SELECT trace_id, span_id, 'event', a."key", coalesce(a."value".stringValue, ${ARRAY_TEXT('a."value".arrayValue')})
+    FROM (SELECT trace_id, span_id, unnest(${eventAttrs}) AS a FROM span_structs WHERE len(events) > 0)
+    WHERE ${match(`coalesce(a."value".stringValue, ${ARRAY_TEXT('a."value".arrayValue')})`)}
     UNION ALL
     SELECT trace_id, span_id, scope, NULL, text
     FROM (SELECT trace_id, span_id, unnest([${sqlString(NameScope.SPAN_NAME)}, ${sqlString(NameScope.STATUS_MESSAGE)}]) AS scope, unnest(["name", status_message]) AS text
@@ -65,7 +72,10 @@ export async function scanCredentials(
     }
   });
   // A resource hit is reported on the resource's first span, looked up only for resources that hit.
-  const resourceHits = (await db.all(`SELECT resource_id, "key", str_value FROM resource_attributes WHERE "type" = 'string' AND (${match('str_value')})`))
+  const resourceHits = (
+    await db.all(`SELECT resource_id, "key", str_value FROM (SELECT resource_id, "key", CASE "type" WHEN 'string' THEN str_value WHEN 'array' THEN to_json(arr_value)::VARCHAR END AS str_value
+      FROM resource_attributes) WHERE str_value IS NOT NULL AND (${match('str_value')})`)
+  )
     .map((c) => ({ resource_id: c.resource_id, key: c.key, finding: detector.find(String(c.str_value)) }))
     .filter((c) => c.finding);
   if (resourceHits.length) {

@@ -1,6 +1,6 @@
 import { totalmem } from 'node:os';
 import { DuckDBInstance, DuckDBScalarFunction, VARCHAR, type DuckDBConnection, type DuckDBVarCharVector } from '@duckdb/node-api';
-import { ANY_VALUE_JSON_FUNCTION, anyValueJson } from './load/any-value.js';
+import { ANY_VALUE_JSON_FUNCTION, WrongTypedAnyValue, anyValueJson } from './load/any-value.js';
 
 /** Row as plain JSON values (64-bit integers as strings, as @duckdb/node-api's JSON conversion gives them). */
 export type Row = Record<string, unknown>;
@@ -83,18 +83,25 @@ export class Db {
 /**
  * {@link anyValueJson} as DuckDB's `argspan_any_value_json(VARCHAR)`, for staging maps and nested
  * arrays. Only the staging queries of this connection call it (never a view: a database file
- * written with `--db` opens anywhere), and only on the few values that hold such a shape.
+ * written with `--db` opens anywhere), and only on the few values that hold such a shape. A value
+ * of the wrong type fails the statement, as the typed read does.
  */
 function anyValueJsonFunction(): DuckDBScalarFunction {
   return DuckDBScalarFunction.create({
     name: ANY_VALUE_JSON_FUNCTION,
     returnType: VARCHAR,
     parameterTypes: [VARCHAR],
-    mainFunction: (_info, input, output) => {
+    mainFunction: (info, input, output) => {
       const texts = input.getColumnVector(0) as DuckDBVarCharVector;
-      for (let i = 0; i < input.rowCount; i++) {
-        const text = texts.getItem(i);
-        output.setItem(i, text === null ? null : anyValueJson(text));
+      try {
+        for (let i = 0; i < input.rowCount; i++) {
+          const text = texts.getItem(i);
+          output.setItem(i, text === null ? null : anyValueJson(text));
+        }
+      } catch (err) {
+        // The statement fails, as DuckDB's typed read fails on such a value; the message holds no data.
+        if (err instanceof WrongTypedAnyValue) return info.setError(err.message);
+        throw err;
       }
       output.flush();
     },

@@ -35,7 +35,8 @@ export function describeDuckDbError(err: unknown): string {
   const transform = /JSON transform error[^\n]*?Expected ([A-Z]+), but got ([A-Z]+)/.exec(msg);
   if (transform && JSON_TYPE.test(transform[1]!) && JSON_TYPE.test(transform[2]!)) return `JSON of another shape (expected ${transform[1]}, got ${transform[2]})`;
   if (/JSON transform error/.test(msg)) return 'JSON of another shape';
-  if (/^Conversion Error\b|Could not convert/.test(msg)) return 'a value of the wrong type';
+  // Raised by argspan's own any-value function (its whole message: no data follows).
+  if (/^Conversion Error\b|Could not convert|^Invalid Input Error: a value of the wrong type for its field$/.test(msg)) return 'a value of the wrong type';
   if (/Data corruption|ZSTD|zstd/.test(msg)) return 'zstd data is corrupt';
   if (/gzip|GZIP/.test(msg)) return 'gzip data is corrupt';
   const cls = DUCKDB_ERROR_CLASS.exec(msg)?.[1];

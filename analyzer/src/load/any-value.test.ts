@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toAnyValue } from '../../../test/support/otlp-any-value.js';
-import { anyValueJson } from './any-value.js';
+import { WrongTypedAnyValue, anyValueJson } from './any-value.js';
 
 const json = (v: unknown) => JSON.parse(anyValueJson(JSON.stringify(v))) as unknown;
 
@@ -27,18 +27,49 @@ describe('anyValueJson: an OTLP/JSON AnyValue as the plain JSON an emitter would
     expect(anyValueJson(text)).toBe('{"a":1}');
   });
 
-  it('a key a map holds twice keeps both values (key#2), so a later one cannot hide a secret', () => {
-    const kv = { kvlistValue: { values: [{ key: 'token', value: { stringValue: 'first' } }, { key: 'token', value: { stringValue: 'second' } }, { key: 'token', value: { stringValue: 'third' } }] } };
-    expect(json(kv)).toEqual({ token: 'first', 'token#2': 'second', 'token#3': 'third' });
+  it('a key a map holds twice is written twice, as a JSON-string emitter would: a parser reads the last, a scan of the text reads every one', () => {
+    const kv = { kvlistValue: { values: ['first', 'second', 'third'].map((v) => ({ key: 'token', value: { stringValue: v } })) } };
+    const text = anyValueJson(JSON.stringify(kv));
+    expect(text).toBe('{"token":"first","token":"second","token":"third"}');
+    expect(JSON.parse(text)).toEqual({ token: 'third' });
+  });
+
+  it('50,000 repeats of one key are all written', () => {
+    const kv = { kvlistValue: { values: Array.from({ length: 50_000 }, () => ({ key: 'a', value: { intValue: '1' } })) } };
+    expect(anyValueJson(JSON.stringify(kv)).length).toBe(2 + 50_000 * 6 - 1);
   });
 
   it('a malformed value with several fields set keeps every one of them', () => {
     expect(json({ stringValue: 'shown', kvlistValue: toAnyValue({ hidden: 'x' }).kvlistValue })).toEqual(['shown', { hidden: 'x' }]);
+    expect(json({ kvlistValue: { values: [] }, arrayValue: { values: [{ stringValue: 'also' }] } })).toEqual([{}, ['also']]);
   });
 
-  it('integers beyond 2^53 keep their digits; bytes stay base64; an empty value is null', () => {
-    expect(json(toAnyValue([1]))).toEqual([1]);
-    expect(json({ arrayValue: { values: [{ intValue: '9007199254740993' }, { bytesValue: 'AAEC' }, {}] } })).toEqual(['9007199254740993', 'AAEC', null]);
+  it('reads the protobuf field names inside a map too', () => {
+    expect(json({ kvlist_value: { values: [{ key: 'token', value: { string_value: 'x' } }, { key: 'n', value: { int_value: '2' } }] } })).toEqual({ token: 'x', n: 2 });
+  });
+
+  it('integers beyond 2^53 keep their digits; doubles may be quoted; bytes stay base64; an empty value is null', () => {
+    expect(anyValueJson(JSON.stringify({ arrayValue: { values: [{ intValue: '9007199254740993' }, { doubleValue: '1.5' }, { doubleValue: 'NaN' }, { bytesValue: 'AAEC' }, {}] } }))).toBe(
+      '[9007199254740993,1.5,"NaN","AAEC",null]',
+    );
+  });
+
+  it.each([
+    ['not JSON', '{"kvlistValue":'],
+    ['a map that is a string', JSON.stringify({ kvlistValue: 'ghp_x' })],
+    ['a map whose values are not a list', JSON.stringify({ kvlistValue: { values: 'ghp_x' } })],
+    ['a list element that is not an AnyValue', JSON.stringify({ arrayValue: { values: ['ghp_x'] } })],
+    ['a key that is not a string', JSON.stringify({ kvlistValue: { values: [{ key: { k: 'ghp_x' }, value: {} }] } })],
+    ['an integer holding an object', JSON.stringify({ kvlistValue: { values: [{ key: 'a', value: { intValue: { k: 'ghp_x' } } }] } })],
+    ['a boolean holding text', JSON.stringify({ arrayValue: { values: [{ boolValue: 'ghp_x' }] } })],
+    ['a double holding text', JSON.stringify({ arrayValue: { values: [{ doubleValue: 'ghp_x' }] } })],
+  ])('%s is refused, as the typed read refuses it, with a message that quotes nothing', (_name, text) => {
+    expect(() => anyValueJson(text)).toThrow(WrongTypedAnyValue);
+    try {
+      anyValueJson(text);
+    } catch (err) {
+      expect((err as Error).message).toBe('a value of the wrong type for its field');
+    }
   });
 
   it('deeper than 64 levels, the rest is kept as its OTLP/JSON text, a string: nothing in it is lost', () => {
@@ -56,9 +87,7 @@ describe('anyValueJson: an OTLP/JSON AnyValue as the plain JSON an emitter would
     expect(typeof v).toBe('string');
   });
 
-  it('text that is not JSON, or JSON that is not an AnyValue, is kept as it is', () => {
-    expect(anyValueJson('{not json')).toBe('{not json');
-    expect(anyValueJson('[1,2]')).toBe('[1,2]');
-    expect(json({ kvlistValue: { values: [{ key: 'a' }, 'junk', { key: 7, value: { stringValue: 'x' } }] } })).toEqual({ a: null, '7': 'x' });
+  it('a key that is absent is the empty key; a value that is absent is null', () => {
+    expect(json({ kvlistValue: { values: [{ value: { stringValue: 'x' } }, { key: 'b' }] } })).toEqual({ '': 'x', b: null });
   });
 });

@@ -18,6 +18,7 @@ describe('the value forms a trace file may hold, seen in its bytes before DuckDB
     ['an array inside an array', attr({ arrayValue: { values: [{ arrayValue: { values: [] } }] } }), { protobufNames: false, structured: true }],
     ['an array inside an array, second element', attr({ arrayValue: { values: [{ stringValue: 'a' }, { arrayValue: { values: [] } }] } }), { protobufNames: false, structured: true }],
     ['an array inside an array, pretty-printed', JSON.stringify(JSON.parse(attr({ arrayValue: { values: [{ arrayValue: { values: [] } }] } })), null, 2), { protobufNames: false, structured: true }],
+    ['an array inside an array, after another field of its element', attr({ arrayValue: { values: [{ stringValue: null, arrayValue: { values: [] } }] } }), { protobufNames: false, structured: true }],
     ['a protobuf field name', attr({ string_value: 'x' }), { protobufNames: true, structured: false }],
     ['an array of strings (an attribute\'s own array)', attr({ arrayValue: { values: [{ stringValue: 'a' }] } }), { protobufNames: false, structured: false }],
     ['an array of strings, pretty-printed', JSON.stringify(JSON.parse(attr({ arrayValue: { values: [{ stringValue: 'a' }] } })), null, 2), { protobufNames: false, structured: false }],

@@ -95,12 +95,13 @@ const ARRA = '"arra';
 /**
  * Whether the `"arrayValue"` key whose first byte is at `at` opens an element of a list (`[{` or
  * `,{` before it, spaces allowed), as an array nested in an array does, rather than an attribute's
- * value (`:{`). Unsure (more spaces than the bytes kept): yes, which only costs the slower read.
+ * value (`:{`), or follows another field of its value (`,`: an element, or a malformed value with
+ * two fields). Unsure (more spaces than the bytes kept): yes, which only costs the slower read.
  */
 function elementOfList(bytes: Buffer, at: number): boolean {
   let i = at - 1;
   while (i >= 0 && isSpace(bytes[i]!)) i--;
-  if (i < 0) return true;
+  if (i < 0 || bytes[i] === COMMA) return true;
   if (bytes[i] !== OPEN_BRACE) return false;
   i--;
   while (i >= 0 && isSpace(bytes[i]!)) i--;

@@ -44,30 +44,39 @@ function stagedAttrListSql(name: AttrList, l: string, structured: boolean): stri
   return ATTR_LISTS[name].sparse ? `CASE WHEN list_bool_or(list_transform(${l}, lambda a: (${field}) IS NOT NULL)) THEN ${list} END` : list;
 }
 
-/** SQL: whether an array `AnyValue` read as JSON text (`t`) holds a map or an array (the keys' own quotes: inside a string they are escaped). */
-const complexArraySql = (t: string) => `(contains(${t}, '"kvlistValue"') OR contains(${t}, '"arrayValue"'))`;
+/**
+ * SQL: whether an array `AnyValue` read as JSON (`t`) is a well-formed array of scalars: an object
+ * whose `values` (if any) is a list of objects, none a map or an array (`"kvlistValue":` and
+ * `"arrayValue":` can only be keys: inside a string their quotes are escaped). Any other array goes
+ * to the any-value function, which converts a map-holding one and refuses a malformed one.
+ */
+const scalarArraySql = (t: string) =>
+  `(json_type(${t}) = 'OBJECT' AND NOT contains(${t}::VARCHAR, '"kvlistValue":') AND NOT contains(${t}::VARCHAR, '"arrayValue":')
+    AND coalesce(json_type(${t}, '$.values'), 'NULL') IN ('ARRAY', 'NULL') AND coalesce(list_distinct(json_type(${t}, '$.values[*]')), []) IN ([], ['OBJECT']))`;
 
 /**
  * SQL: the input of the any-value function for an `AnyValue` `v` read with the structured shapes
- * whose field `field` (`kvlistValue` or `arrayValue`, JSON) is set: that field, with a string or
- * bytes value also set (malformed) beside it, so nothing hides behind it.
+ * whose field `field` (`kvlistValue` or `arrayValue`, JSON) is set: that field, with any other
+ * field that can hold text set beside it (malformed), so nothing hides behind it.
  */
 function anyValueInputSql(v: string, field: 'kvlistValue' | 'arrayValue'): string {
-  const also = (f: string) => `coalesce(',"${f}":' || to_json(${v}.${f})::VARCHAR, '')`;
-  return `'{"${field}":' || ${v}.${field}::VARCHAR || ${also('stringValue')} || ${also('bytesValue')} || '}'`;
+  const also = (f: string, json: boolean) => `coalesce(',"${f}":' || ${json ? `${v}.${f}::VARCHAR` : `to_json(${v}.${f})::VARCHAR`}, '')`;
+  const beside = field === 'kvlistValue' ? also('arrayValue', true) : '';
+  return `'{"${field}":' || ${v}.${field}::VARCHAR || ${beside ? `${beside} || ` : ''}${also('stringValue', false)} || ${also('bytesValue', false)} || '}'`;
 }
 
 /**
  * With the structured shapes (see `ValueShapes`), the staged lists' elements that differ: a map,
  * or an array holding maps or arrays, is a string value, its plain JSON text (`any-value.ts`, by
- * the function the database registers); any other array is read from its JSON text.
+ * the function the database registers); any other array is read from its JSON text. The CASE
+ * sits inside `json_transform`: DuckDB may evaluate a CASE's branches for every row in nested
+ * lambdas, and an array of another shape must not reach it.
  */
 const STRUCTURED_FIELDS: Partial<Record<AttrList, string>> = {
   attr_str: `CASE WHEN a."value".kvlistValue IS NOT NULL THEN ${ANY_VALUE_JSON_FUNCTION}(${anyValueInputSql('a."value"', 'kvlistValue')})
-    WHEN a."value".arrayValue IS NOT NULL AND ${complexArraySql('a."value".arrayValue::VARCHAR')} THEN ${ANY_VALUE_JSON_FUNCTION}(${anyValueInputSql('a."value"', 'arrayValue')})
+    WHEN a."value".arrayValue IS NOT NULL AND NOT ${scalarArraySql('a."value".arrayValue')} THEN ${ANY_VALUE_JSON_FUNCTION}(${anyValueInputSql('a."value"', 'arrayValue')})
     ELSE a."value".stringValue END`,
-  // The CASE inside: DuckDB may evaluate a CASE's branches for every row within nested lambdas.
-  attr_arr: `json_transform(CASE WHEN NOT ${complexArraySql('a."value".arrayValue::VARCHAR')} THEN a."value".arrayValue END, ${sqlString(ARRAY_VALUE_AS_TEXT)})`,
+  attr_arr: `json_transform(CASE WHEN ${scalarArraySql('a."value".arrayValue')} THEN a."value".arrayValue END, ${sqlString(ARRAY_VALUE_AS_TEXT)})`,
 };
 
 /** SQL: the gate's hit key of argument `k` of `tool` (list indexes dropped). Inline where a view uses it: views must not depend on TEMP macros. */
