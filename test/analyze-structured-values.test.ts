@@ -225,6 +225,15 @@ describe('argspan analyze on structured values a careless or hostile exporter wr
     expect(found.some((f) => f.startsWith('credential_in_attribute:'))).toBe(true);
   });
 
+  it('a map whose field name is spelled with JSON escapes, as DuckDB reads it: the token is found (exit 1)', () => {
+    const file = join(tmp(), 'escaped.json');
+    writeFileSync(file, JSON.stringify(toolSpan([args(kv([['token', { stringValue: GITHUB }]]))])).replace('"kvlistValue"', '"\\u006bvlistValue"'));
+    expect(readFileSync(file, 'utf8')).not.toContain('kvlist');
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code, run.stderr).toBe(1);
+    expect(parseJson(run).findings.map((f) => `${f.rule}:${f.key}`)).toContain('credential_in_attribute:token');
+  });
+
   it.each([
     ['a map that is a string', args({ kvlistValue: GITHUB })],
     ['a map whose values are strings', args({ kvlistValue: { values: [GITHUB] } })],

@@ -60,17 +60,21 @@ export class ValueShapesSeen {
   // Needles short and led by a rare byte: Buffer.indexOf finds those three times faster than `"arrayValue"`.
   private readonly protobufNames = new BytesSeen('_value"');
   private readonly maps = new BytesSeen('kvlist');
-  private readonly nestedArrays = new BytesSeen('yValue"', LOOK_BACK, nestedArrayKey);
+  private readonly nestedArrays = new BytesSeen('yValue"', nestedArrayKey, LOOK_BACK);
+  // A field name can be spelled with escapes (`"\u006bvlistValue"`), which DuckDB reads as the name.
+  private readonly escapedLetters = new BytesSeen('\\u00', escapedLetter, 0, 2);
 
   push(chunk: Uint8Array): void {
     const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     this.protobufNames.push(buf);
     this.maps.push(buf);
     this.nestedArrays.push(buf);
+    this.escapedLetters.push(buf);
   }
 
   found(): ValueShapes {
-    return { protobufNames: this.protobufNames.seen, structured: this.maps.seen || this.nestedArrays.seen };
+    const escaped = this.escapedLetters.seen;
+    return { protobufNames: this.protobufNames.seen || escaped, structured: this.maps.seen || this.nestedArrays.seen || escaped };
   }
 }
 
@@ -79,6 +83,16 @@ export function valueShapesOf(text: string): ValueShapes {
   const seen = new ValueShapesSeen();
   seen.push(Buffer.from(text));
   return seen.found();
+}
+
+/**
+ * Whether the `\u00` at `at` escapes an ASCII letter or `_`. No JSON writer escapes those (Go's
+ * escapes `<`, `>` and `&`; Python's, what is not ASCII), so such a file may spell a field name so
+ * that the needles miss it: it is read with every value form.
+ */
+function escapedLetter(bytes: Buffer, at: number): boolean {
+  const code = Number.parseInt(bytes.toString('latin1', at + 4, at + 6), 16);
+  return code === 0x5f || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
 }
 
 /** Bytes kept before a match of `"arrayValue"` to tell what precedes it. */
@@ -108,35 +122,40 @@ function elementOfList(bytes: Buffer, at: number): boolean {
   return i < 0 || bytes[i] === OPEN_BRACKET || bytes[i] === COMMA;
 }
 
-/** Whether a byte string occurs in a text fed in chunks, also across two of them; with `accept`, only where it says so of the match. */
+/**
+ * Whether a byte string occurs in a text fed in chunks, also across two of them; with `accept`,
+ * only where it says so of the match, given `lookBack` bytes before it and `lookAhead` after it.
+ */
 class BytesSeen {
   seen = false;
   private readonly needle: Buffer;
-  /** The last bytes fed: one fewer than the needle has, and `lookBack` more. */
+  /** The last bytes fed: those of a match not yet judged, and `lookBack` more. */
   private tail = Buffer.alloc(0);
 
   constructor(
     needle: string,
-    private readonly lookBack = 0,
     private readonly accept?: (bytes: Buffer, at: number) => boolean,
+    private readonly lookBack = 0,
+    private readonly lookAhead = 0,
   ) {
     this.needle = Buffer.from(needle);
   }
 
   push(buf: Buffer): void {
     if (this.seen) return;
-    const n = this.needle.length;
-    // Across the seam: matches that start in the kept bytes and end in this chunk.
-    const seam = Buffer.concat([this.tail, buf.subarray(0, n - 1)]);
-    for (let at = seam.indexOf(this.needle, Math.max(0, this.tail.length - n + 1)); at >= 0; at = seam.indexOf(this.needle, at + 1)) {
+    // A match is judged once the needle and the bytes after it are in.
+    const m = this.needle.length + this.lookAhead;
+    // Across the seam: the matches whose bytes start in the kept ones and end in this chunk.
+    const seam = Buffer.concat([this.tail, buf.subarray(0, m - 1)]);
+    for (let at = seam.indexOf(this.needle, Math.max(0, this.tail.length - m + 1)); at >= 0 && at + m <= seam.length; at = seam.indexOf(this.needle, at + 1)) {
       if (this.accepts(seam, at)) return;
     }
-    for (let at = buf.indexOf(this.needle); at >= 0; at = buf.indexOf(this.needle, at + 1)) {
+    for (let at = buf.indexOf(this.needle); at >= 0 && at + m <= buf.length; at = buf.indexOf(this.needle, at + 1)) {
       // Near the chunk's start the bytes before the match are partly the kept ones.
-      const ok = at >= this.lookBack ? this.accepts(buf, at) : this.accepts(Buffer.concat([this.tail, buf.subarray(0, at + n)]), this.tail.length + at);
+      const ok = at >= this.lookBack ? this.accepts(buf, at) : this.accepts(Buffer.concat([this.tail, buf.subarray(0, at + m)]), this.tail.length + at);
       if (ok) return;
     }
-    const keep = n - 1 + this.lookBack;
+    const keep = m - 1 + this.lookBack;
     // Copied: a decoder may reuse the chunk's memory.
     this.tail = Buffer.from(buf.length >= keep ? buf.subarray(buf.length - keep) : Buffer.concat([this.tail, buf]).subarray(-keep));
   }
