@@ -10,7 +10,8 @@ import type { TraceSource } from './source.js';
  * span over all its values joined by a control character, then value by value), so only candidate
  * values cross to JavaScript, where the detector's regexes decide; the value is never stored.
  * Every attribute of the exporter's maps is text, so array and number attributes are scanned as
- * the exporter wrote them (DuckDB scans string values only). A resource hit is reported once per
+ * the exporter wrote them (DuckDB scans string values, and arrays as their JSON text). Link
+ * attributes are scanned by neither engine. A resource hit is reported once per
  * distinct resource, on its first span (smallest trace id, then span id), as in DuckDB.
  */
 export async function scanCredentialsClickHouse(session: ChSession, src: TraceSource, detector: SecretDetector = defaultSecretDetector): Promise<number> {
