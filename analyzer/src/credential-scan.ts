@@ -52,7 +52,8 @@ export async function scanCredentials(
     WHERE arr_text IS NOT NULL AND ${match('arr_text')}
     UNION ALL
     SELECT trace_id, span_id, 'event', a."key", coalesce(a."value".stringValue, ${ARRAY_TEXT('a."value".arrayValue')})
-    FROM (SELECT trace_id, span_id, unnest(${eventAttrs}) AS a FROM span_structs WHERE len(events) > 0)
+    FROM (SELECT trace_id, span_id, unnest(${eventAttrs}) AS a FROM span_structs
+      WHERE len(events) > 0 AND (${anyValue(attrListSql('attr_str', eventAttrs))} OR list_bool_or(list_transform(${eventAttrs}, lambda a: a."value".arrayValue IS NOT NULL))))
     WHERE ${match(`coalesce(a."value".stringValue, ${ARRAY_TEXT('a."value".arrayValue')})`)}
     UNION ALL
     SELECT trace_id, span_id, scope, NULL, text
