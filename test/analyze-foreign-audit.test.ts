@@ -440,3 +440,38 @@ describe('argspan analyze: secrets an agent hides in the shape of its tool argum
     expect(kinds).toEqual({ value: 'github-pat', slack: expect.stringMatching(/^slack/) });
   });
 });
+
+describe('argspan analyze: a credential in a model\'s proposal that the call did not run with', () => {
+  // The AI SDK's GenAI telemetry (a real fixture): its model span gets the output messages the
+  // conventions define, proposing the call the tool span recorded, by the same call id.
+  const CANARY = 'ghp_C4naryPr0posedQ7xW2mK9pLr3TzV8bN5hJd1';
+  function withOutput(parts: unknown[]): string {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, 'genai-aisdk-otel-function-tool.json'), 'utf8'));
+    const spans = doc.resourceSpans.flatMap((r: { scopeSpans: { spans: { name: string; attributes: unknown[] }[] }[] }) => r.scopeSpans.flatMap((s) => s.spans));
+    spans.find((s: { name: string }) => s.name === 'chat gpt-4').attributes.push({ key: 'gen_ai.output.messages', value: { stringValue: JSON.stringify([{ role: 'assistant', parts }]) } });
+    const file = join(tmp(), 'proposal.json');
+    writeFileSync(file, JSON.stringify(doc));
+    return file;
+  }
+  const call = (args: unknown) => ({ type: 'tool_call', id: 'tool-call-1', name: 'myTool', arguments: args });
+
+  it.each([
+    ['in the proposed arguments (the tool span recorded others)', [call({ query: CANARY })]],
+    ['in the text beside a proposal whose arguments are clean', [{ type: 'text', content: `using ${CANARY}` }, call({ query: 'test' })]],
+  ])('%s: reported by attribute and tool, never printed (exit 1)', (_, parts) => {
+    const run = analyzeBin(withOutput(parts), '--format', 'json');
+    expect(run.code).toBe(1);
+    const out = parseJson(run);
+    expect(out.stats.foreign_calls).toBe(1);
+    const found = out.findings.filter((f) => f.rule === 'credential_in_attribute');
+    expect(found.map((f) => [f.tool, f.key])).toEqual([['myTool', 'gen_ai.output.messages']]);
+    expect(found[0]!.message).toContain('no argument of the myTool call it records holds one as the call ran');
+    expect(run.stdout + run.stderr).not.toContain(CANARY.slice(4, 16));
+  });
+
+  it('a proposal that matches the arguments the call ran with gives no finding', () => {
+    const run = analyzeBin(withOutput([call({ query: 'test' })]), '--format', 'json');
+    expect(run.code).toBe(0);
+    expect(parseJson(run).findings.filter((f) => f.severity !== 'info')).toEqual([]);
+  });
+});

@@ -2,11 +2,13 @@
 -- title: Credential-shaped value in a span attribute, name or status message
 -- severity: critical
 -- kind: gate
--- description: The analyzer re-scans every string attribute (span, event and resource), every
+-- description: The analyzer re-scans every string attribute (span, event, link and resource), every
 --   span name and status message and every span attribute key with argspan's secret detector.
 --   This one holds a value shaped like a credential (the rule id says which kind); exported traces
 --   must never carry one. When the attribute is the recorded
---   arguments of another library's tool call, the finding names the tool and the argument.
+--   arguments of another library's tool call, the finding names the tool and the argument; when
+--   none of that call's arguments holds the credential (a model proposed a call whose executed
+--   arguments differ, or the attribute's text around the call holds it), the attribute.
 -- remedy: Purge the affected exports, rotate the credential, and find which code path wrote it.
 WITH blob_hits AS (
   -- Hits in an attribute recording (a copy of) another library's tool-call arguments.
@@ -20,6 +22,17 @@ by_argument AS (
   FROM blob_hits bh JOIN tool_args a ON a.trace_id = bh.trace_id AND a.span_id = bh.call_span_id
   WHERE a.emitter <> 'argspan' AND a.residency = 'secret' AND a.rule NOT IN ('secret-key-name', 'secret-file-name', 'secret-in-key')
   GROUP BY a.trace_id, a.span_id, a.tool, a."key", a.emitter),
+-- Hits an argument above accounts for. Any other hit in a blob attribute is reported by attribute
+-- below: the credential is in the trace, but not in an argument of the call as it ran.
+-- (A secret argument under another rule is reported by sensitive_arg_dispatched, as the call it is in.)
+explained AS (SELECT DISTINCT bh.trace_id AS trace_id, bh.at_span_id AS at_span_id, bh.attribute AS attribute
+  FROM blob_hits bh JOIN tool_args a ON a.trace_id = bh.trace_id AND a.span_id = bh.call_span_id
+  WHERE a.emitter <> 'argspan' AND a.residency = 'secret'),
+-- The tool an unexplained blob attribute records, when it records one tool's calls.
+blob_tools AS (SELECT bh.trace_id AS trace_id, bh.at_span_id AS at_span_id, bh.attribute AS attribute,
+    CASE WHEN count(DISTINCT c.tool) = 1 THEN min(c.tool) END AS tool
+  FROM blob_hits bh JOIN tool_calls c ON c.trace_id = bh.trace_id AND c.span_id = bh.call_span_id
+  GROUP BY bh.trace_id, bh.at_span_id, bh.attribute),
 -- Only the spans with a hit: the call or argument span it is on, for the tool and key.
 calls AS (SELECT DISTINCT trace_id, span_id, tool FROM tool_calls
   WHERE emitter = 'argspan' AND (trace_id, span_id) IN (SELECT trace_id, span_id FROM credential_hits)),
@@ -31,16 +44,20 @@ SELECT trace_id, span_id, tool, "key",
     || ', holds a value matching the ' || rule_id || ' credential shape.' AS reason
 FROM by_argument
 UNION ALL
-SELECT h.trace_id AS trace_id, h.span_id AS span_id, coalesce(c.tool, a.tool) AS tool, coalesce(a."key", h."key") AS "key",
+SELECT h.trace_id AS trace_id, h.span_id AS span_id, coalesce(c.tool, a.tool, bt.tool) AS tool, coalesce(a."key", h."key") AS "key",
   CASE h.scope
     WHEN 'span name' THEN 'The span''s name holds'
     WHEN 'status message' THEN 'The span''s status message holds'
     WHEN 'attribute key' THEN 'The span''s attribute key ' || h."key" || ' is'
     WHEN 'event' THEN 'Attribute ' || h."key" || ' on an event of the span holds'
+    WHEN 'link' THEN 'Attribute ' || h."key" || ' on a link of the span holds'
     ELSE 'Attribute ' || h."key" || ' on a ' || h.scope || ' holds'
-  END || ' a value matching the ' || h.rule_id || ' credential shape.' AS reason
+  END || ' a value matching the ' || h.rule_id || ' credential shape'
+    || CASE WHEN bt.trace_id IS NOT NULL THEN '; no argument of the ' || coalesce(bt.tool || ' call', 'calls of several tools') || ' it records holds one as the call ran' ELSE '' END
+    || '.' AS reason
 FROM credential_hits h
 LEFT JOIN calls c ON c.trace_id = h.trace_id AND c.span_id = h.span_id
 LEFT JOIN args a ON a.trace_id = h.trace_id AND a.span_id = h.span_id
-LEFT JOIN (SELECT DISTINCT trace_id, at_span_id, attribute FROM blob_hits) bh ON bh.trace_id = h.trace_id AND bh.at_span_id = h.span_id AND bh.attribute = h."key"
-WHERE bh.trace_id IS NULL
+LEFT JOIN explained e ON e.trace_id = h.trace_id AND e.at_span_id = h.span_id AND e.attribute = h."key"
+LEFT JOIN blob_tools bt ON h.scope = 'span' AND bt.trace_id = h.trace_id AND bt.at_span_id = h.span_id AND bt.attribute = h."key"
+WHERE e.trace_id IS NULL

@@ -15,13 +15,14 @@ const GITHUB_CANARY = 'ghp_C4naryQ7xW2mK9pLr3TzV8bN5hJd1FgS6yUe';
 const DISCORD_CANARY = `${Buffer.from('109876543210987654').toString('base64url')}.GaBcDe.k7Qx9ZpL2mN4vB8cR1tY6uW3sE5dF0gH_jK`;
 
 describe('credential re-scan', () => {
-  it('finds credential shapes in span, event and resource attributes and stores the rule id, never the value', async () => {
+  it('finds credential shapes in span, event, link and resource attributes and stores the rule id, never the value', async () => {
     const b = new ArgspanTraceBuilder(0xc4);
     const turn = b.turn('turn', 'run-c');
     b.call(turn, cleanCall({ extra: { 'custom.note': `token ${GITHUB_CANARY}` } }));
     b.call(turn, cleanCall({ events: [{ name: HopEvents.HOP_FAILED, atMs: 1, attrs: { [EventAttributes.REASON]: `bad key ${CANARY_AWS_KEY}` } }] }));
     b.call(turn, cleanCall({ extra: { 'custom.note': 'sk- and AKIA but no credential' } }));
     b.call(turn, cleanCall({ extra: { 'custom.bot': DISCORD_CANARY } }));
+    b.otherSpan(turn, 'linked', { linkAttributes: { 'link.note': `token ${GITHUB_CANARY}`, 'link.plain': 'sk- but no credential' } });
     const file = join(mkdtempSync(join(tmpdir(), 'argspan-scan-')), 't.jsonl');
     writeFileSync(file, b.lines('agent', 200, { 'deployment.note': `-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\n` }).join('\n') + '\n');
     const db = await Db.open();
@@ -31,11 +32,12 @@ describe('credential re-scan', () => {
       const rows = await db.all(`SELECT scope, "key", rule_id, count(*) AS n FROM credential_hits GROUP BY ALL ORDER BY scope, rule_id`);
       expect(rows).toEqual([
         { scope: 'event', key: EventAttributes.REASON, rule_id: 'aws-access-key-id', n: '1' },
+        { scope: 'link', key: 'link.note', rule_id: 'github-pat', n: '1' },
         { scope: 'resource', key: 'deployment.note', rule_id: 'private-key', n: '1' },
         { scope: 'span', key: 'custom.bot', rule_id: 'discord-bot-token-bare', n: '1' },
         { scope: 'span', key: 'custom.note', rule_id: 'github-pat', n: '1' },
       ]);
-      expect(n).toBe(4);
+      expect(n).toBe(5);
       const dump = JSON.stringify(await db.all('SELECT * FROM credential_hits'));
       expect(dump).not.toContain(CANARY_AWS_KEY);
       expect(dump).not.toContain(GITHUB_CANARY);

@@ -7,7 +7,7 @@ import { attrListSql } from './load/schema.js';
 import { phase, type PhaseListener } from './phases.js';
 
 /**
- * Re-scan every string attribute and array of values (span, event and resource; a resource hit
+ * Re-scan every string attribute and array of values (span, event, link and resource; a resource hit
  * is reported once, on its first span) for credential shapes with
  * @argspan/core's secret detector, into `credential_hits(trace_id, span_id, scope, key, rule_id)`.
  * DuckDB pre-filters on the rules' literal keywords (the detector's own pre-filter) or their
@@ -32,7 +32,14 @@ export async function scanCredentials(
   // that single call. Only the spans left have their values filtered one by one. A span's string
   // values are staged as a plain list (`attr_str`), so no lambda builds it here.
   const anyValue = (list: string) => (prefilter.length === 0 ? 'true' : match(`array_to_string(${list}, chr(1))`));
-  const eventAttrs = 'flatten(list_transform(events, lambda e: e.attributes))';
+  // Events and links hold attribute lists of one shape; each list is unnested only for spans whose
+  // strings pass the pre-filter or that hold an array among them.
+  const nestedAttrs = (list: 'events' | 'links') => `flatten(list_transform(${list}, lambda e: e.attributes))`;
+  const nestedScan = (list: 'events' | 'links', scope: string) => `
+    SELECT trace_id, span_id, ${sqlString(scope)}, a."key", coalesce(a."value".stringValue, ${ARRAY_TEXT('a."value".arrayValue')})
+    FROM (SELECT trace_id, span_id, unnest(${nestedAttrs(list)}) AS a FROM span_structs
+      WHERE len(${list}) > 0 AND (${anyValue(attrListSql('attr_str', nestedAttrs(list)))} OR list_bool_or(list_transform(${nestedAttrs(list)}, lambda a: a."value".arrayValue IS NOT NULL))))
+    WHERE ${match(`coalesce(a."value".stringValue, ${ARRAY_TEXT('a."value".arrayValue')})`)}`;
   // An array of values is scanned as its JSON text, as the Collector's ClickHouse exporter stores it.
   const ARRAY_TEXT = (arr: string) => `CASE WHEN ${arr} IS NOT NULL THEN to_json(arr_values(${arr}))::VARCHAR END`;
   // The per-value match runs in a plain filter after the unnest: inside a lambda under UNNEST,
@@ -50,11 +57,8 @@ export async function scanCredentials(
     FROM (SELECT trace_id, span_id, "key", ${ARRAY_TEXT('arr')} AS arr_text
       FROM (SELECT trace_id, span_id, unnest(attr_keys) AS "key", unnest(attr_arr) AS arr FROM span_structs WHERE attr_arr IS NOT NULL))
     WHERE arr_text IS NOT NULL AND ${match('arr_text')}
-    UNION ALL
-    SELECT trace_id, span_id, 'event', a."key", coalesce(a."value".stringValue, ${ARRAY_TEXT('a."value".arrayValue')})
-    FROM (SELECT trace_id, span_id, unnest(${eventAttrs}) AS a FROM span_structs
-      WHERE len(events) > 0 AND (${anyValue(attrListSql('attr_str', eventAttrs))} OR list_bool_or(list_transform(${eventAttrs}, lambda a: a."value".arrayValue IS NOT NULL))))
-    WHERE ${match(`coalesce(a."value".stringValue, ${ARRAY_TEXT('a."value".arrayValue')})`)}
+    UNION ALL ${nestedScan('events', 'event')}
+    UNION ALL ${nestedScan('links', 'link')}
     UNION ALL
     SELECT trace_id, span_id, scope, NULL, text
     FROM (SELECT trace_id, span_id, unnest([${sqlString(NameScope.SPAN_NAME)}, ${sqlString(NameScope.STATUS_MESSAGE)}]) AS scope, unnest(["name", status_message]) AS text

@@ -10,8 +10,7 @@ import type { TraceSource } from './source.js';
  * span over all its values joined by a control character, then value by value), so only candidate
  * values cross to JavaScript, where the detector's regexes decide; the value is never stored.
  * Every attribute of the exporter's maps is text, so array and number attributes are scanned as
- * the exporter wrote them (DuckDB scans string values, and arrays as their JSON text). Link
- * attributes are scanned by neither engine. A resource hit is reported once per
+ * the exporter wrote them (DuckDB scans string values, and arrays as their JSON text). A resource hit is reported once per
  * distinct resource, on its first span (smallest trace id, then span id), as in DuckDB.
  */
 export async function scanCredentialsClickHouse(session: ChSession, src: TraceSource, detector: SecretDetector = defaultSecretDetector): Promise<number> {
@@ -25,17 +24,20 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
     const finding = detector.find(String(row.v));
     if (finding) hits.push({ trace_id: row.trace_id, span_id: row.span_id, scope: row.scope, key: shownKey(row.scope, row.k, detector), rule_id: finding.ruleId });
   };
+  // A span's events or links (nested columns `list`, never empty in `marker` when there are some): each attribute map, one row per value.
+  const nestedScan = (list: 'Events' | 'Links', marker: string, scope: string) => `
+    SELECT TraceId, SpanId, ${chString(scope)}, k, v
+    FROM (SELECT TraceId, SpanId, ${list}.Attributes AS maps FROM ${T}
+      WHERE ${src.where} AND notEmpty(${list}.${marker}) AND ${anyValue(`arrayFlatten(arrayMap(m -> mapValues(m), ${list}.Attributes))`)} LIMIT 1 BY TraceId, SpanId)
+    ARRAY JOIN maps AS attrs ARRAY JOIN mapKeys(attrs) AS k, mapValues(attrs) AS v
+    WHERE ${match('v')}`;
   await session.each(
     `SELECT TraceId AS trace_id, SpanId AS span_id, 'span' AS scope, k, v
     FROM (SELECT TraceId, SpanId, SpanAttributes FROM ${T} WHERE ${src.where} AND ${anyValue('mapValues(SpanAttributes)')} LIMIT 1 BY TraceId, SpanId)
     ARRAY JOIN mapKeys(SpanAttributes) AS k, mapValues(SpanAttributes) AS v
     WHERE ${match('v')}
-    UNION ALL
-    SELECT TraceId, SpanId, 'event', k, v
-    FROM (SELECT TraceId, SpanId, Events.Attributes AS ea FROM ${T}
-      WHERE ${src.where} AND notEmpty(Events.Name) AND ${anyValue('arrayFlatten(arrayMap(m -> mapValues(m), Events.Attributes))')} LIMIT 1 BY TraceId, SpanId)
-    ARRAY JOIN ea AS attrs ARRAY JOIN mapKeys(attrs) AS k, mapValues(attrs) AS v
-    WHERE ${match('v')}
+    UNION ALL ${nestedScan('Events', 'Name', 'event')}
+    UNION ALL ${nestedScan('Links', 'SpanId', 'link')}
     UNION ALL
     SELECT TraceId, SpanId, scope, NULL, text
     FROM (SELECT TraceId, SpanId, SpanName, StatusMessage FROM ${T} WHERE ${src.where} AND ${match(`concat(SpanName, char(1), StatusMessage)`)} LIMIT 1 BY TraceId, SpanId)

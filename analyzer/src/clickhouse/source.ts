@@ -20,6 +20,7 @@ const REQUIRED_COLUMNS = [
   'Events.Attributes',
   'Links.TraceId',
   'Links.SpanId',
+  'Links.Attributes',
 ] as const;
 
 /** The run's slice of the traces table. */

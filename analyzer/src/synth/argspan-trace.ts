@@ -216,9 +216,15 @@ export class ArgspanTraceBuilder {
   }
 
   /** A span another library wrote under `parent` (scope `other-library`): a name, attributes, and an error status with `statusMessage`. */
-  otherSpan(parent: { traceId: string; spanId: string }, name: string, options: { attributes?: Record<string, AttrValue>; statusMessage?: string; atMs?: number } = {}): OtlpSpan {
+  otherSpan(
+    parent: { traceId: string; spanId: string },
+    name: string,
+    options: { attributes?: Record<string, AttrValue>; statusMessage?: string; atMs?: number; linkAttributes?: Record<string, AttrValue> } = {},
+  ): OtlpSpan {
     const span = this.span(parent.traceId, this.ids.spanId(), parent.spanId, name, 1, options.atMs ?? 10, 10, attributes(options.attributes ?? {}));
     if (options.statusMessage !== undefined) span.status = { code: 2, message: options.statusMessage };
+    // A link to the parent, carrying `linkAttributes`.
+    if (options.linkAttributes !== undefined) span.links = [{ traceId: parent.traceId, spanId: parent.spanId, attributes: attributes(options.linkAttributes) }];
     this.spans.push(span);
     this.scopes.set(span, 'other-library');
     return span;

@@ -30,6 +30,7 @@ export interface OtlpEvent {
 export interface OtlpLink {
   traceId: string;
   spanId: string;
+  attributes?: OtlpKeyValue[];
 }
 
 export interface OtlpSpan {

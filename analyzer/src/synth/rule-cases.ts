@@ -51,6 +51,25 @@ export function remoteCall(over: Partial<CallSpec> = {}, fp = 'fp-1', lease = 'l
 const inferredTz = { key: 'timezone', provenance: 'model_inferred' as Provenance, residency: 'tiny-public' as const, denylisted: true };
 const asked = { gateAction: 'ask' as const, gateHits: ['calendar.create.timezone'], gateQuestion: 'Which timezone should the meeting use?' };
 
+/**
+ * Another library's record of one call under `parent`: a model span whose output proposes
+ * `lookup({note: proposedNote})`, then the tool's span, which ran it with another note.
+ */
+function proposedThenRan(b: ArgspanTraceBuilder, parent: { traceId: string; spanId: string }, proposedNote: string): void {
+  const callId = `call-${proposedNote.length}`;
+  const toolCall = { type: 'tool_call', id: callId, name: 'lookup', arguments: { note: proposedNote } };
+  b.otherSpan(parent, 'chat model', { atMs: 20, attributes: { [GenAiAttributes.OPERATION_NAME]: 'chat', [GenAiAttributes.OUTPUT_MESSAGES]: JSON.stringify([{ role: 'assistant', parts: [toolCall] }]) } });
+  b.otherSpan(parent, 'execute_tool lookup', {
+    atMs: 30,
+    attributes: {
+      [GenAiAttributes.OPERATION_NAME]: 'execute_tool',
+      [GenAiAttributes.TOOL_NAME]: 'lookup',
+      [GenAiAttributes.TOOL_CALL_ID]: callId,
+      [GenAiAttributes.TOOL_CALL_ARGUMENTS]: JSON.stringify({ note: 'the note, redacted' }),
+    },
+  });
+}
+
 /** True-positive and false-positive trace for every shipped rule, by rule id. */
 export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
   assumption_span: {
@@ -146,10 +165,14 @@ export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
       b.otherSpan(t, `lookup ${CANARY_AWS_KEY}`);
       b.otherSpan(t, 'lookup', { statusMessage: `denied for ${CANARY_AWS_KEY}` });
       b.otherSpan(t, 'lookup', { attributes: { [`auth.${CANARY_AWS_KEY}`]: 'x' } });
+      b.otherSpan(t, 'lookup', { linkAttributes: { 'request.note': `key=${CANARY_AWS_KEY}` } });
+      // Another library's call whose arguments as it ran differ from the model's proposal, which holds the key.
+      proposedThenRan(b, t, `key=${CANARY_AWS_KEY}`);
     },
     fp: (b, t) => {
       b.call(t, cleanCall({ args: [{ key: 'notes', residency: 'tiny-public', excerpt: 'AKIA is only a prefix, sk- too' }] }));
-      b.otherSpan(t, 'lookup AKIA keys', { statusMessage: 'denied: AKIA is only a prefix', attributes: { 'auth.token_kind': 'AKIA' } });
+      b.otherSpan(t, 'lookup AKIA keys', { statusMessage: 'denied: AKIA is only a prefix', attributes: { 'auth.token_kind': 'AKIA' }, linkAttributes: { 'request.note': 'AKIA is only a prefix' } });
+      proposedThenRan(b, t, 'AKIA is only a prefix');
     },
   },
   incomplete_evidence: {
