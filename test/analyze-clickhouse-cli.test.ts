@@ -66,6 +66,28 @@ describe('argspan analyze --engine clickhouse (HTTP)', () => {
     expect(parseJson(run).stats.suppressed).toBeGreaterThan(0);
   });
 
+  it('writes the HTML report: the overview DuckDB gathers from the exports (runs, turns, residency, hops), with --html beside SARIF too', async () => {
+    const dataOf = (html: string) => JSON.parse(/<script type=application\/json id=argspan-data>(.*?)<\/script>/s.exec(html)![1]!) as unknown;
+    const jaeger = ['--jaeger-url', 'http://jaeger.internal:16686'];
+    const ch = await argspan(clickhouse('--format', 'html', ...jaeger));
+    expect(ch.code).toBe(1);
+    const duck = analyzeBin(...FILES, '--format', 'html', ...jaeger);
+    expect(dataOf(ch.stdout)).toEqual(dataOf(duck.stdout));
+    // The hop timeline and the turn of each guessed field, as DuckDB's report shows them.
+    // (Checked as booleans: a failure would print the whole page.)
+    expect(ch.stdout.includes('invoke_agent calendar-assistant')).toBe(true);
+    expect(ch.stdout.includes('jaeger.internal:16686')).toBe(true);
+    expect(ch.stdout.includes('Not gathered')).toBe(false);
+    const html = join(dir, 'report.html');
+    const sarif = await argspan(clickhouse('--format', 'sarif', '--html', html));
+    expect(sarif.code).toBe(1);
+    expect(JSON.parse(sarif.stdout).version).toBe('2.1.0');
+    expect(dataOf(readFileSync(html, 'utf8'))).toEqual(dataOf(duck.stdout));
+    for (const out of [ch.stdout, ch.stderr, readFileSync(html, 'utf8')]) {
+      expect(out.includes(CANARY_AWS_KEY) || out.includes(PASSWORD)).toBe(false);
+    }
+  });
+
   it('a window with no trace in it is clean, and says what it read', async () => {
     const run = await argspan(clickhouse('--since', '2020-01-01', '--until', '2020-01-02'));
     expect(run.code).toBe(0);

@@ -84,7 +84,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
     const findings = run.findings.filter((f) => !suppress.has(f.fingerprint));
     const baseline = options.baseline;
     const overview = options.overview
-      ? await phase(options.onPhase, 'overview', () => collectOverview(db, run.findings, baseline ? { file: baseline, entries: baselineEntries } : undefined))
+      ? await phase(options.onPhase, 'overview', () => collectOverview({ all: (sql) => db.all(sql), quantile: (e, q) => `quantile_cont(${e}, ${q})` }, run.findings, baseline ? { file: baseline, entries: baselineEntries } : undefined))
       : undefined;
     return {
       findings,

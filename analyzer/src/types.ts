@@ -28,6 +28,11 @@ export interface RuleRunOptions {
   /** Baseline file: findings whose fingerprint it lists are suppressed. @default undefined */
   baseline?: string;
   /**
+   * Also gather the overview the HTML report shows (runs, per-turn guessed fields, residency per
+   * tool, hop timeline, baseline comparison) as `result.overview`. @default false
+   */
+  overview?: boolean;
+  /**
    * Called after each phase (`stage`, `dedup`, `normalise`, `argspan tables`, `credential scan`,
    * `rule <id>`, …) with its wall and CPU milliseconds, for profiling. @default undefined
    */
@@ -42,11 +47,6 @@ export interface AnalyzeOptions extends RuleRunOptions {
   allowPartial?: boolean;
   /** Largest JSON line accepted, in bytes. @default 16777216 (DuckDB's default maximum object size) */
   maxLineBytes?: number;
-  /**
-   * Also gather the overview the HTML report shows (runs, per-turn guessed fields, residency per
-   * tool, hop timeline, baseline comparison) as `result.overview`. @default false
-   */
-  overview?: boolean;
   /** Keep the DuckDB database in this file instead of in memory (its analyzer tables are replaced). @default undefined */
   dbPath?: string;
   /**

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ResourceAttributes } from '@argspan/conventions';
 import { DEFAULT_DENY_RESIDENCIES, readBaselineOption, ruleStats } from '../analyze.js';
+import { collectOverview } from '../overview/collect-overview.js';
 import { phase } from '../phases.js';
 import { loadRules } from '../rules/rule-file.js';
 import type { AnalysisResult, ClickHouseAnalyzeOptions } from '../types.js';
@@ -29,7 +30,8 @@ const READS_SPANS = /\b(FROM|JOIN)\s+spans\b/i;
 export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Promise<AnalysisResult> {
   const started = performance.now();
   const rules = loadRules(options.rulesDirs ?? []).filter((r) => options.reports || r.kind !== 'report');
-  const suppress = new Set((options.baseline ? readBaselineOption(options.baseline) : []).map((e) => e.fingerprint));
+  const baselineEntries = options.baseline ? readBaselineOption(options.baseline) : [];
+  const suppress = new Set(baselineEntries.map((e) => e.fingerprint));
   const database = options.database ?? 'default';
   const table = options.table ?? 'otel_traces';
   if (options.since && options.until && options.since >= options.until) throw new UsageError('--since', 'must be before --until');
@@ -46,7 +48,8 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
       }),
     );
     if (src.where !== '1') made.push('run_traces');
-    const needsSpans = rules.some((r) => READS_SPANS.test(r.sql));
+    // The overview names each turn by its span.
+    const needsSpans = options.overview === true || rules.some((r) => READS_SPANS.test(r.sql));
     for (const t of Object.values(CH_TABLES)) {
       if (t.table === 'spans' && !needsSpans) continue;
       await session.run(createTableSql(t), `creating ${t.table}`);
@@ -65,9 +68,20 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
     const run = await runRulesClickHouse(session, src, rules, options.onPhase);
     const [count] = await session.all(`SELECT count() AS n FROM ${src.table} WHERE ${src.where}`, 'counting spans');
     const findings = run.findings.filter((f) => !suppress.has(f.fingerprint));
+    const baseline = options.baseline;
+    const overview = options.overview
+      ? await phase(options.onPhase, 'overview', () =>
+          collectOverview(
+            { all: (sql) => session.all(sql, 'gathering the report overview'), quantile: (e, q) => `quantileExactInclusive(${q})(${e})` },
+            run.findings,
+            baseline ? { file: baseline, entries: baselineEntries } : undefined,
+          ),
+        )
+      : undefined;
     return {
       findings,
       rules,
+      ...(overview ? { overview } : {}),
       stats: {
         files: 0,
         source: `clickhouse ${database}.${table}${windowText(options)}`,

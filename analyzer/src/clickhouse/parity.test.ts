@@ -45,9 +45,15 @@ describe('every rule, in ClickHouse and in DuckDB', () => {
   let duck: AnalysisResult;
   let ch: AnalysisResult;
   beforeAll(async () => {
-    duck = await analyze({ paths: files, reports: true, remoteAllowlist: ['summarise'] });
+    duck = await analyze({ paths: files, reports: true, remoteAllowlist: ['summarise'], overview: true });
     await exportToClickHouse(files);
-    ch = await analyzeClickHouse({ client, reports: true, remoteAllowlist: ['summarise'] });
+    ch = await analyzeClickHouse({ client, reports: true, remoteAllowlist: ['summarise'], overview: true });
+  });
+
+  it('gathers the same HTML report overview (runs, turns, residency per tool, hops with their quantiles)', () => {
+    expect(duck.overview!.hops.total).toBeGreaterThan(1);
+    expect(duck.overview!.turns.rows.length).toBeGreaterThan(0);
+    expect(ch.overview).toEqual(duck.overview);
   });
 
   it('finds exactly the same findings (fingerprints, messages, severities) over every fixture', () => {
@@ -67,10 +73,10 @@ describe('every rule, in ClickHouse and in DuckDB', () => {
 });
 
 /** Both engines over the same files (with the same options): DuckDB from the files, ClickHouse from the exporter's rows. */
-async function bothEngines(files: readonly string[], reports: boolean): Promise<{ duck: AnalysisResult; ch: AnalysisResult }> {
-  const duck = await analyze({ paths: files, reports });
+async function bothEngines(files: readonly string[], reports: boolean, overview = false): Promise<{ duck: AnalysisResult; ch: AnalysisResult }> {
+  const duck = await analyze({ paths: files, reports, overview });
   await exportToClickHouse(files);
-  return { duck, ch: await analyzeClickHouse({ client, reports }) };
+  return { duck, ch: await analyzeClickHouse({ client, reports, overview }) };
 }
 
 describe('the golden scenarios', () => {
@@ -88,10 +94,11 @@ describe('other libraries\' traces', () => {
     'real traces of eight emitters': readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f)),
     'derived traces (Phoenix export, planted token, .env path)': readdirSync(join(dir, 'derived')).filter((f) => f.endsWith('.json')).map((f) => join(dir, 'derived', f)),
   };
-  it.each(Object.entries(sets))('%s: same calls, same findings, same runs', async (_name, files) => {
-    const { duck, ch } = await bothEngines(files, true);
+  it.each(Object.entries(sets))('%s: same calls, same findings, same runs, same report overview', async (_name, files) => {
+    const { duck, ch } = await bothEngines(files, true, true);
     expect(ch.stats.foreign_calls).toBeGreaterThan(0);
     expect(ch.findings).toEqual(duck.findings.map(portable));
+    expect(ch.overview).toEqual(duck.overview);
     expect([ch.stats.foreign_calls, ch.stats.no_evidence_calls, ch.stats.unreadable_args_calls]).toEqual([duck.stats.foreign_calls, duck.stats.no_evidence_calls, duck.stats.unreadable_args_calls]);
   });
 });

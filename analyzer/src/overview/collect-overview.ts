@@ -1,10 +1,25 @@
 import { HopEvents, Provenance } from '@argspan/conventions';
 import { defaultSecretDetector, redactSecrets } from '@argspan/core';
 import type { BaselineEntry } from '../baseline.js';
-import type { Db, Row } from '../db.js';
+import type { Row } from '../db.js';
 import { sqlString } from '../load/duckdb-types.js';
 import type { Finding } from '../rules/run-rules.js';
 import type { CallCounts, HopEventRow, HopRow, RunOverview, RunRow, TurnFieldRow } from './types.js';
+
+/**
+ * What the overview needs of an engine (DuckDB or ClickHouse): the rows of a query over its
+ * derived tables (`tool_calls`, `tool_args`, `hop_events`, `spans`), written in the SQL both
+ * speak, and the one aggregate they spell differently.
+ */
+export interface OverviewQueries {
+  all(sql: string): Promise<Row[]>;
+  /** SQL for the `q` quantile of `expr`, interpolated linearly between the closest ranks; NULL over no rows. */
+  quantile(expr: string, q: number): string;
+}
+
+// The queries run in both engines. In ClickHouse an alias is visible in the whole query, so an
+// alias that another expression's column would resolve to has a name of its own (`turn_n`, not
+// `n`), and a qualified column is named by an alias (else its name keeps the table's).
 
 /** How many rows of each list the report carries; totals are always exact. */
 export const OVERVIEW_LIMITS = { runs: 200, turns: 100, tools: 50, hops: 100 } as const;
@@ -43,41 +58,45 @@ ORDER BY sum(inferred) + sum(unevidenced) DESC, count(*) FILTER (WHERE stopped_b
 
 /** The turns with the most invented or unevidenced values, then their rows by tool and key. */
 const TURNS_SQL = `WITH fields AS (
-    SELECT trace_id, turn_span_id, any_value(run_id) AS run_id, tool, "key", provenance, count(*) AS n
+    SELECT trace_id, turn_span_id, any_value(run_id) AS field_run_id, tool, "key", provenance, count(*) AS n
     FROM tool_args WHERE provenance IN (${INFERRED}, ${NO_EVIDENCE}) GROUP BY trace_id, turn_span_id, tool, "key", provenance),
   turns AS (
-    SELECT trace_id, turn_span_id, sum(n) AS n, min(run_id) AS run_id, count(*) OVER () AS total
-    FROM fields GROUP BY trace_id, turn_span_id ORDER BY n DESC, trace_id, turn_span_id NULLS FIRST LIMIT ${OVERVIEW_LIMITS.turns})
-SELECT f.trace_id, f.turn_span_id, s."name" AS turn, t.run_id, f.tool, f."key", f.provenance, f.n AS count, t.total, t.n AS turn_total
+    SELECT trace_id, turn_span_id, sum(n) AS turn_n, min(field_run_id) AS turn_run_id, count(*) OVER () AS total
+    FROM fields GROUP BY trace_id, turn_span_id ORDER BY turn_n DESC, trace_id, turn_span_id NULLS FIRST LIMIT ${OVERVIEW_LIMITS.turns})
+SELECT f.trace_id AS trace_id, f.turn_span_id AS turn_span_id, s."name" AS turn, t.turn_run_id AS run_id, f.tool AS tool, f."key" AS "key",
+  f.provenance AS provenance, f.n AS count, t.total AS total, t.turn_n AS turn_total
 FROM fields f JOIN turns t ON t.trace_id = f.trace_id AND t.turn_span_id IS NOT DISTINCT FROM f.turn_span_id
 LEFT JOIN spans s ON s.trace_id = f.trace_id AND s.span_id = f.turn_span_id
-ORDER BY t.n DESC, f.trace_id, f.turn_span_id NULLS FIRST, f.n DESC, f.tool, f."key", f.provenance`;
+ORDER BY t.turn_n DESC, f.trace_id, f.turn_span_id NULLS FIRST, f.n DESC, f.tool, f."key", f.provenance`;
 
 const RESIDENCY_SQL = `WITH tools AS (
-    SELECT coalesce(tool, '') AS tool, count(*) AS n, count(*) OVER () AS total FROM tool_args GROUP BY 1 ORDER BY n DESC, tool LIMIT ${OVERVIEW_LIMITS.tools})
-SELECT t.tool, coalesce(a.residency, 'unknown') AS residency, count(*) AS arguments, t.total
-FROM tool_args a JOIN tools t ON t.tool = coalesce(a.tool, '')
-GROUP BY t.tool, t.n, t.total, 2 ORDER BY t.n DESC, t.tool, 2`;
+    SELECT coalesce(tool, '') AS tool_name, count(*) AS n, count(*) OVER () AS total FROM tool_args GROUP BY tool_name ORDER BY n DESC, tool_name LIMIT ${OVERVIEW_LIMITS.tools})
+SELECT t.tool_name AS tool_name, coalesce(a.residency, 'unknown') AS residency_label, count(*) AS arguments, t.total AS total
+FROM tool_args a JOIN tools t ON t.tool_name = coalesce(a.tool, '')
+GROUP BY t.tool_name, t.n, t.total, residency_label ORDER BY t.n DESC, t.tool_name, residency_label`;
 
 const EV = (name: string) => sqlString(name);
+/** Whether any row of the group meets `cond` (ClickHouse has no `bool_or`). */
+const any = (cond: string) => `count(*) FILTER (WHERE ${cond}) > 0`;
 /** One row per hop (the events of one tool call, or of the span that carries them when no call is known). */
 const HOPS_SQL = `WITH ev AS (SELECT *, coalesce(call_span_id, span_id) AS hop_span_id FROM hop_events WHERE time_ns IS NOT NULL),
   hops AS (
     SELECT trace_id, hop_span_id, any_value(tool) AS tool, any_value(run_id) AS run_id, min(time_ns) AS t0,
-      bool_or("name" = ${EV(HopEvents.HOP_COMPLETED)}) AS completed, bool_or("name" = ${EV(HopEvents.HOP_FAILED)}) AS failed,
-      bool_or("name" = ${EV(HopEvents.QUEUE_ENQUEUED)}) AS queued,
+      ${any(`"name" = ${EV(HopEvents.HOP_COMPLETED)}`)} AS completed, ${any(`"name" = ${EV(HopEvents.HOP_FAILED)}`)} AS failed,
+      ${any(`"name" = ${EV(HopEvents.QUEUE_ENQUEUED)}`)} AS queued,
       max(rtt_ms) FILTER (WHERE "name" = ${EV(HopEvents.HOP_COMPLETED)}) AS rtt_ms,
       max(rtt_ms) FILTER (WHERE "name" = ${EV(HopEvents.PROBE)}) AS probe_rtt_ms,
       count(*) FILTER (WHERE "name" = ${EV(HopEvents.HOP_SENT)}) AS attempts
     FROM ev GROUP BY trace_id, hop_span_id)`;
 
-const HOP_TOTALS_SQL = `${HOPS_SQL}
+const hopTotalsSql = (quantile: OverviewQueries['quantile']) => `${HOPS_SQL}
 SELECT count(*) AS total, count(*) FILTER (WHERE completed) AS completed, count(*) FILTER (WHERE failed AND NOT completed) AS failed,
-  quantile_cont(rtt_ms, 0.5) AS p50, quantile_cont(rtt_ms, 0.95) AS p95 FROM hops`;
+  ${quantile('rtt_ms', 0.5)} AS p50, ${quantile('rtt_ms', 0.95)} AS p95 FROM hops`;
 
 const HOP_ROWS_SQL = `${HOPS_SQL},
   shown AS (SELECT * FROM hops ORDER BY t0, trace_id, hop_span_id LIMIT ${OVERVIEW_LIMITS.hops})
-SELECT h.trace_id, h.hop_span_id, h.tool, h.run_id, h.completed, h.failed, h.queued, h.rtt_ms, h.probe_rtt_ms, h.attempts,
+SELECT h.trace_id AS trace_id, h.hop_span_id AS hop_span_id, h.tool AS tool, h.run_id AS run_id, h.completed AS completed, h.failed AS failed,
+  h.queued AS queued, h.rtt_ms AS rtt_ms, h.probe_rtt_ms AS probe_rtt_ms, h.attempts AS attempts,
   e."name" AS event, (e.time_ns - h.t0) / 1e6 AS at_ms, e.rtt_ms AS event_rtt_ms, e.http_status, coalesce(e.reason, e.decision) AS detail
 FROM shown h JOIN ev e ON e.trace_id = h.trace_id AND e.hop_span_id = h.hop_span_id
 ORDER BY h.t0, h.trace_id, h.hop_span_id, e.time_ns, e.event_index`;
@@ -89,21 +108,26 @@ export function redactText(s: string): string {
 const text = (v: unknown): string | null => (v === null || v === undefined ? null : redactText(String(v)));
 const num = (v: unknown): number => Number(v ?? 0);
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+/** A quantile to a nanosecond of a millisecond: the engines interpolate in different orders (2.85 and 2.8499999999999996). */
+const quantileOrNull = (v: unknown): number | null => {
+  const n = numOrNull(v);
+  return n === null || Number.isNaN(n) ? null : Math.round(n * 1e6) / 1e6;
+};
 
 /**
  * Gather the report overview from the loaded tables. `allFindings` are the run's findings before
  * the baseline suppressed any.
  */
 export async function collectOverview(
-  db: Db,
+  db: OverviewQueries,
   allFindings: readonly Finding[],
   baseline?: { file: string; entries: readonly BaselineEntry[] },
 ): Promise<RunOverview> {
-  const t = await db.one(TOTALS_SQL);
+  const [t = {}] = await db.all(TOTALS_SQL);
   const runRows = await db.all(RUNS_SQL);
   const turnRows = await db.all(TURNS_SQL);
   const residencyRows = await db.all(RESIDENCY_SQL);
-  const hopTotals = await db.one(HOP_TOTALS_SQL);
+  const [hopTotals = {}] = await db.all(hopTotalsSql(db.quantile));
   const hopRows = await db.all(HOP_ROWS_SQL);
   const emitterRows = await db.all(`SELECT emitter, count(*) AS calls FROM tool_calls GROUP BY emitter ORDER BY calls DESC, emitter`);
   const overview: RunOverview = {
@@ -116,16 +140,16 @@ export async function collectOverview(
       shown_turns: new Set(turnRows.map((r) => `${r.trace_id}/${r.turn_span_id}`)).size,
     },
     residency_by_tool: {
-      rows: residencyRows.map((r) => ({ tool: text(r.tool) ?? '', residency: text(r.residency) ?? 'unknown', arguments: num(r.arguments) })),
+      rows: residencyRows.map((r) => ({ tool: text(r.tool_name) ?? '', residency: text(r.residency_label) ?? 'unknown', arguments: num(r.arguments) })),
       total_tools: num(residencyRows[0]?.total),
-      shown_tools: new Set(residencyRows.map((r) => r.tool)).size,
+      shown_tools: new Set(residencyRows.map((r) => r.tool_name)).size,
     },
     hops: {
       total: num(hopTotals.total),
       completed: num(hopTotals.completed),
       failed: num(hopTotals.failed),
-      rtt_p50_ms: numOrNull(hopTotals.p50),
-      rtt_p95_ms: numOrNull(hopTotals.p95),
+      rtt_p50_ms: quantileOrNull(hopTotals.p50),
+      rtt_p95_ms: quantileOrNull(hopTotals.p95),
       rows: hopRowsOf(hopRows),
     },
   };

@@ -53,6 +53,7 @@ async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandI
   const common = {
     rulesDirs: opts.rules,
     reports: opts.reports,
+    overview: wantsHtml,
     remoteAllowlist: opts.remoteAllowlist.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
     ...(deny.value ? { denyResidencies: deny.value } : {}),
     ...(opts.baseline ? { baseline: opts.baseline } : {}),
@@ -65,7 +66,6 @@ async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandI
           ...common,
           paths,
           allowPartial: opts.allowPartial,
-          overview: wantsHtml,
           ...numeric.options,
           ...(opts.db ? { dbPath: opts.db } : {}),
           ...(opts.exportParquet ? { exportParquetDir: opts.exportParquet } : {}),

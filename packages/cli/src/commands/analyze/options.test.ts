@@ -51,8 +51,7 @@ describe('analyze engine options', () => {
     [[], { clickhouseUrl: 'http://ch:8123', since: '2026-11-02', until: '2026-11-01' }, '--since must be before --until'],
     [[], { clickhouseUrl: 'http://ch:8123', maxTraceDuration: '1 hour' }, '--max-trace-duration must be a duration'],
     [[], { clickhouseUrl: 'http://ch:8123', table: ' ' }, '--table must not be empty'],
-    [[], { clickhouseUrl: 'http://ch:8123', html: 'r.html' }, '--html is an option of the duckdb engine'],
-    [[], { clickhouseUrl: 'http://ch:8123', format: 'html' }, '--format html is a report of the duckdb engine'],
+    [[], { clickhouseUrl: 'http://ch:8123', db: 'a.duckdb' }, '--db is an option of the duckdb engine'],
   ])('refuses %j %j: %s', (paths, opts, error) => {
     const r = engineOptions(paths, { ...base, ...opts } as AnalyzeCliOptions);
     expect(r.ok).toBe(false);

@@ -68,7 +68,7 @@ export const ANALYZE_OPTIONS: readonly OptionSpec[] = [
 ];
 
 /** Options only the DuckDB engine takes, and those only ClickHouse takes (by their commander names). */
-const DUCKDB_ONLY = { html: '--html', jaegerUrl: '--jaeger-url', db: '--db', exportParquet: '--export-parquet', allowPartial: '--allow-partial', maxLineBytes: '--max-line-bytes', memoryLimit: '--memory-limit', threads: '--threads' } as const;
+const DUCKDB_ONLY = { db: '--db', exportParquet: '--export-parquet', allowPartial: '--allow-partial', maxLineBytes: '--max-line-bytes', memoryLimit: '--memory-limit', threads: '--threads' } as const;
 const CLICKHOUSE_ONLY = { clickhouseUrl: '--clickhouse-url', database: '--database', table: '--table', since: '--since', until: '--until', maxTraceDuration: '--max-trace-duration' } as const;
 
 /** A ClickHouse run's options, checked before anything is read: what `analyzeClickHouse()` takes, or the first error. */
@@ -96,8 +96,6 @@ export function engineOptions(paths: readonly string[], opts: AnalyzeCliOptions)
   const wrong = given(DUCKDB_ONLY);
   if (wrong.length) return { ok: false, error: `${wrong[0]} is an option of the duckdb engine, not of --engine clickhouse` };
   if (paths.length) return { ok: false, error: '--engine clickhouse reads the traces table, not files: remove the paths' };
-  // The HTML report's overview is gathered by SQL over DuckDB's tables.
-  if (opts.format === 'html') return { ok: false, error: '--format html is a report of the duckdb engine, not of --engine clickhouse' };
   if (!opts.clickhouseUrl) return { ok: false, error: '--engine clickhouse needs --clickhouse-url' };
   const ch: ClickHouseCliOptions = { url: opts.clickhouseUrl };
   for (const [flag, name] of [['--database', 'database'], ['--table', 'table']] as const) {
