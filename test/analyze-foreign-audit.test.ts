@@ -469,6 +469,21 @@ describe('argspan analyze: a credential in a model\'s proposal that the call did
     expect(run.stdout + run.stderr).not.toContain(CANARY.slice(4, 16));
   });
 
+  it('a credential in a tool\'s result that an API answered in base64 (no keyword left in the text) is reported, naming the tool', () => {
+    const env = `# production\nAWS_SECRET_ACCESS_KEY=Zq8wJalrXUtnFEMIK7MDENGbPxRfiCYQAZ7TRW4P\nTOKEN=${CANARY}\n`;
+    const content = Buffer.from(env).toString('base64').match(/.{1,60}/g)!.join('\n');
+    const doc = JSON.parse(readFileSync(join(FOREIGN, 'genai-aisdk-otel-function-tool.json'), 'utf8'));
+    const spans = doc.resourceSpans.flatMap((r: { scopeSpans: { spans: { attributes: { key: string; value: unknown }[] }[] }[] }) => r.scopeSpans.flatMap((x) => x.spans));
+    const result = spans.flatMap((x: { attributes: { key: string; value: unknown }[] }) => x.attributes).find((a: { key: string }) => a.key === 'gen_ai.tool.call.result');
+    result.value = { stringValue: JSON.stringify({ type: 'file', encoding: 'base64', path: 'config/settings', content }) };
+    const file = join(tmp(), 'result.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(1);
+    expect(parseJson(run).findings.filter((f) => f.rule === 'credential_in_attribute').map((f) => [f.tool, f.key])).toEqual([['myTool', 'gen_ai.tool.call.result']]);
+    expect(run.stdout + run.stderr).not.toContain('Zq8wJalrXUtn');
+  });
+
   it('a proposal that matches the arguments the call ran with gives no finding', () => {
     const run = analyzeBin(withOutput([call({ query: 'test' })]), '--format', 'json');
     expect(run.code).toBe(0);

@@ -34,8 +34,9 @@ blob_tools AS (SELECT bh.trace_id AS trace_id, bh.at_span_id AS at_span_id, bh.a
   FROM blob_hits bh JOIN tool_calls c ON c.trace_id = bh.trace_id AND c.span_id = bh.call_span_id
   GROUP BY bh.trace_id, bh.at_span_id, bh.attribute),
 -- Only the spans with a hit: the call or argument span it is on, for the tool and key.
-calls AS (SELECT DISTINCT trace_id, span_id, tool FROM tool_calls
-  WHERE emitter = 'argspan' AND (trace_id, span_id) IN (SELECT trace_id, span_id FROM credential_hits)),
+-- (A model span of another library may record several calls: its tool is named when they share it.)
+calls AS (SELECT trace_id, span_id, CASE WHEN count(DISTINCT tool) = 1 THEN min(tool) END AS tool FROM tool_calls
+  WHERE (trace_id, span_id) IN (SELECT trace_id, span_id FROM credential_hits) GROUP BY trace_id, span_id),
 args AS (SELECT trace_id, span_id, tool, "key" FROM tool_args
   WHERE emitter = 'argspan' AND (trace_id, span_id) IN (SELECT trace_id, span_id FROM credential_hits))
 SELECT trace_id, span_id, tool, "key",

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventAttributes, HopEvents } from '@argspan/conventions';
 import { describe, expect, it } from 'vitest';
-import { builtinPrefilter, scanCredentials } from './credential-scan.js';
+import { builtinPrefilter, prefilterPattern, scanCredentials } from './credential-scan.js';
+import { sqlString } from './load/duckdb-types.js';
 import { Db } from './db.js';
 import { DEFAULT_MAX_LINE_BYTES } from './load/load-file.js';
 import { loadTraces } from './load/load-traces.js';
@@ -67,6 +68,29 @@ describe('credential re-scan', () => {
         { key: 'custom.nested', rule_id: 'docker-config-auth' },
       ]);
       expect(JSON.stringify(await db.all('SELECT * FROM credential_hits'))).not.toContain(auth);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('reads base64 that may encode text (a file an API answered in base64), where no keyword is left; hex ids and paths stay out', async () => {
+    const env = `# settings\nAWS_ACCESS_KEY_ID=${CANARY_AWS_KEY}\nGITHUB_TOKEN=${GITHUB_CANARY}\n`;
+    // GitHub's contents API: base64 in lines of 60 characters.
+    const content = Buffer.from(env).toString('base64').match(/.{1,60}/g)!.join('\n');
+    const b = new ArgspanTraceBuilder(0xc6);
+    const turn = b.turn('turn', 'run-e');
+    b.otherSpan(turn, 'GET /repos/o/r/contents/config', { attributes: { 'http.response.body': JSON.stringify({ encoding: 'base64', path: 'config', content }) } });
+    b.otherSpan(turn, 'ids', { attributes: { 'request.id': 'c0ffee00deadbeef0123456789abcdef', 'commit.sha': '3d21ec53a331a6f037a91c368710b99387d012c1', 'file.path': '/home/user/projects/app/src/components/index.ts' } });
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-scan-')), 't.jsonl');
+    writeFileSync(file, b.lines('agent', 200).join('\n') + '\n');
+    const db = await Db.open();
+    try {
+      await loadTraces(db, [file], { allowPartial: false, maxLineBytes: DEFAULT_MAX_LINE_BYTES });
+      expect(await scanCredentials(db)).toBe(1);
+      expect(await db.all(`SELECT "key", rule_id FROM credential_hits`)).toEqual([{ key: 'http.response.body', rule_id: expect.stringMatching(/^(aws-access-key-id|github-pat|generic-secret-assignment)$/) }]);
+      // The pre-filter alone: the ids and the path are not sent to the detector.
+      const passed = await db.all(`SELECT "key" FROM (SELECT unnest(attr_keys) AS "key", unnest(attr_str) AS v FROM span_structs) WHERE regexp_matches(v, ${sqlString(prefilterPattern(builtinPrefilter()))}, 'i') ORDER BY 1`);
+      expect(passed.map((r) => r.key)).toEqual(['http.response.body']);
     } finally {
       db.close();
     }

@@ -24,7 +24,7 @@ export async function scanCredentials(
 ): Promise<number> {
   await db.run(`CREATE TABLE credential_hits (trace_id VARCHAR, span_id VARCHAR, scope VARCHAR, "key" VARCHAR, rule_id VARCHAR)`);
   // One RE2 pass over each value for all keywords (an alternation), instead of one contains() per keyword.
-  const alternation = prefilter.join('|');
+  const alternation = prefilterPattern(prefilter);
   // Keywords are matched case-insensitively, as the detector's own pre-filter does.
   const match = (v: string) => (prefilter.length === 0 ? `${v} IS NOT NULL` : `regexp_matches(${v}, ${sqlString(alternation)}, 'i')`);
   // First one match per span over all its string values joined by a control character (no
@@ -119,6 +119,24 @@ export const NameScope = {
 export function shownKey(scope: unknown, key: unknown, detector: SecretDetector): string | null {
   if (key === null || key === undefined) return null;
   return scope === NameScope.ATTRIBUTE_KEY ? redactSecrets(String(key), detector).text : String(key);
+}
+
+/**
+ * A run of base64 that may encode text: 24 characters (18 bytes, room for a key and its value)
+ * whose every fourth character, from the run's first, can start base64 of ASCII (`A`–`Z`, `a`–`f`:
+ * the top bit of each group's first byte is 0). The detector decodes such runs and scans the text
+ * (a file read through an API that answers in base64, a `.env` in a Kubernetes secret), where no
+ * keyword is left to pass the pre-filter. Case-sensitive; hex ids and paths rarely pass it.
+ */
+export const BASE64_TEXT_RUN = '(?-i:(?:[A-Za-f][A-Za-z0-9+/]{3}){6})';
+
+/**
+ * The RE2 pattern a value must match to be read by the detector, matched case-insensitively
+ * (DuckDB's `'i'`, ClickHouse's `(?i)`): a keyword of `prefilter`, or a {@link BASE64_TEXT_RUN}.
+ * Only for a non-empty `prefilter` (an empty one reads every value).
+ */
+export function prefilterPattern(prefilter: readonly string[]): string {
+  return [...prefilter, BASE64_TEXT_RUN].join('|');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { defaultSecretDetector, type SecretDetector } from '@argspan/core';
-import { builtinPrefilter, NameScope, shownKey } from '../credential-scan.js';
+import { builtinPrefilter, NameScope, prefilterPattern, shownKey } from '../credential-scan.js';
 import type { ChRow, ChSession } from './client.js';
 import { chString } from './sql.js';
 import type { TraceSource } from './source.js';
@@ -15,7 +15,7 @@ import type { TraceSource } from './source.js';
  */
 export async function scanCredentialsClickHouse(session: ChSession, src: TraceSource, detector: SecretDetector = defaultSecretDetector): Promise<number> {
   const prefilter = builtinPrefilter();
-  const pattern = chString(prefilter.length ? `(?i)(${prefilter.join('|')})` : '');
+  const pattern = chString(prefilter.length ? `(?i)(${prefilterPattern(prefilter)})` : '');
   const match = (v: string) => (prefilter.length ? `match(${v}, ${pattern})` : '1');
   const anyValue = (values: string) => match(`arrayStringConcat(${values}, char(1))`);
   const T = src.table;

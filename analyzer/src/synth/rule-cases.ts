@@ -166,12 +166,15 @@ export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
       b.otherSpan(t, 'lookup', { statusMessage: `denied for ${CANARY_AWS_KEY}` });
       b.otherSpan(t, 'lookup', { attributes: { [`auth.${CANARY_AWS_KEY}`]: 'x' } });
       b.otherSpan(t, 'lookup', { linkAttributes: { 'request.note': `key=${CANARY_AWS_KEY}` } });
+      // A file an API answered in base64: no keyword is left in the text.
+      b.otherSpan(t, 'lookup', { attributes: { 'http.response.body': JSON.stringify({ encoding: 'base64', content: Buffer.from(`key=${CANARY_AWS_KEY}\n`).toString('base64') }) } });
       // Another library's call whose arguments as it ran differ from the model's proposal, which holds the key.
       proposedThenRan(b, t, `key=${CANARY_AWS_KEY}`);
     },
     fp: (b, t) => {
       b.call(t, cleanCall({ args: [{ key: 'notes', residency: 'tiny-public', excerpt: 'AKIA is only a prefix, sk- too' }] }));
       b.otherSpan(t, 'lookup AKIA keys', { statusMessage: 'denied: AKIA is only a prefix', attributes: { 'auth.token_kind': 'AKIA' }, linkAttributes: { 'request.note': 'AKIA is only a prefix' } });
+      b.otherSpan(t, 'lookup', { attributes: { 'http.response.body': JSON.stringify({ encoding: 'base64', content: Buffer.from('AKIA is only a prefix\n').toString('base64') }) } });
       proposedThenRan(b, t, 'AKIA is only a prefix');
     },
   },
