@@ -490,3 +490,81 @@ describe('argspan analyze: a credential in a model\'s proposal that the call did
     expect(parseJson(run).findings.filter((f) => f.severity !== 'info')).toEqual([]);
   });
 });
+
+describe('argspan analyze: a run whose input repeats the conversation, the model\'s tool calls included', () => {
+  // The user gives a city; the model invents the zone. A later run's input (a LangGraph node, an
+  // LLM run, a generation) repeats the conversation with the model's call: that is not the user's words.
+  const ASK = 'What time is it in New York right now?';
+  const call = { id: 'call_1', type: 'function', function: { name: 'get_time', arguments: '{"timezone":"America/New_York"}' } };
+  const history = (ask: string) => [
+    { role: 'user', content: ask },
+    { role: 'assistant', content: '', tool_calls: [call] },
+    { role: 'tool', content: '09:00', tool_call_id: 'call_1' },
+  ];
+  const langchain = (ask: string) => ({
+    messages: [
+      { type: 'human', content: ask },
+      { type: 'ai', content: '', tool_calls: [{ name: 'get_time', args: { timezone: 'America/New_York' }, id: 'call_1' }] },
+      { type: 'tool', content: '09:00', tool_call_id: 'call_1' },
+    ],
+  });
+  const serialised = (ask: string) => [
+    { lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', 'HumanMessage'], kwargs: { content: ask } },
+    { lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', 'AIMessage'], kwargs: { content: '', tool_calls: [{ name: 'get_time', args: { timezone: 'America/New_York' }, id: 'call_1' }] } },
+  ];
+  type Attrs = Record<string, string>;
+  function trace(spans: { name: string; attrs: Attrs }[]): string {
+    const doc = {
+      resourceSpans: [{
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'agent' } }] },
+        scopeSpans: [{
+          scope: { name: 'qa' },
+          spans: spans.map((s, i) => ({
+            traceId: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
+            spanId: `30000000000000${String(i + 1).padStart(2, '0')}`,
+            ...(i > 0 ? { parentSpanId: '3000000000000001' } : {}),
+            name: s.name,
+            kind: 1,
+            startTimeUnixNano: String(1767225600000000000n + BigInt(i) * 1000000000n),
+            endTimeUnixNano: String(1767225600500000000n + BigInt(i) * 1000000000n),
+            attributes: Object.entries(s.attrs).map(([key, v]) => ({ key, value: { stringValue: v } })),
+          })),
+        }],
+      }],
+    };
+    const file = join(tmp(), 'run.json');
+    writeFileSync(file, JSON.stringify(doc));
+    return file;
+  }
+  const emitters: Record<string, (input: unknown) => { name: string; attrs: Attrs }[]> = {
+    'Langfuse (a generation\'s input)': (input) => [
+      { name: 'agent', attrs: { 'langfuse.observation.type': 'agent', 'langfuse.observation.input': ASK } },
+      { name: 'get_time', attrs: { 'langfuse.observation.type': 'tool', 'langfuse.observation.input': '{"timezone":"America/New_York"}', 'langfuse.observation.output': '09:00' } },
+      { name: 'ChatOpenAI', attrs: { 'langfuse.observation.type': 'generation', 'langfuse.observation.input': JSON.stringify(input) } },
+    ],
+    'LangSmith (an LLM run\'s prompt, a batch of one)': (input) => [
+      { name: 'agent', attrs: { 'langsmith.span.kind': 'chain', 'gen_ai.prompt': JSON.stringify({ question: ASK }) } },
+      { name: 'get_time', attrs: { 'langsmith.span.kind': 'tool', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.prompt': '{"timezone":"America/New_York"}', 'gen_ai.completion': '{"output":"09:00"}' } },
+      { name: 'ChatOpenAI', attrs: { 'langsmith.span.kind': 'llm', 'gen_ai.prompt': JSON.stringify({ messages: [Array.isArray(input) ? input : (input as { messages: unknown }).messages] }) } },
+    ],
+    'OpenInference (a LangGraph node\'s input)': (input) => [
+      { name: 'LangGraph', attrs: { 'openinference.span.kind': 'CHAIN', 'input.value': JSON.stringify({ messages: [['user', ASK]] }) } },
+      { name: 'get_time', attrs: { 'openinference.span.kind': 'TOOL', 'tool.name': 'get_time', 'input.value': '{"timezone":"America/New_York"}', 'output.value': '09:00' } },
+      { name: 'agent', attrs: { 'openinference.span.kind': 'CHAIN', 'input.value': JSON.stringify(input) } },
+    ],
+  };
+  const conversations: Record<string, (ask: string) => unknown> = { 'chat messages': history, 'LangChain messages': langchain, 'serialised LangChain messages': serialised };
+
+  for (const [emitter, spans] of Object.entries(emitters)) {
+    it.each(Object.entries(conversations))(`${emitter}, as %s: the invented timezone is reported (exit 1)`, (_, conversation) => {
+      const run = analyzeBin(trace(spans(conversation(ASK))), '--format', 'json');
+      expect(run.code).toBe(1);
+      expect(parseJson(run).findings.filter((f) => f.rule === 'assumption_span').map((f) => [f.tool, f.key])).toEqual([['get_time', 'timezone']]);
+    });
+    it(`${emitter}: a zone the user gave in a message of the conversation is the user's (exit 0)`, () => {
+      const run = analyzeBin(trace(spans(history('What time is it in America/New_York right now?'))), '--format', 'json');
+      expect(parseJson(run).findings.filter((f) => f.severity !== 'info')).toEqual([]);
+      expect(run.code).toBe(0);
+    });
+  }
+});

@@ -251,22 +251,74 @@ function readVercelMessages(messages: unknown, span: ForeignSpan, into: TraceEvi
  */
 function readRunInputs(span: ForeignSpan, into: TraceEvidence): void {
   const oiKind = str(span, OpenInferenceAttributes.SPAN_KIND);
-  if (oiKind === 'AGENT' || oiKind === 'CHAIN') {
-    const input = str(span, OpenInferenceAttributes.INPUT_VALUE);
-    if (input !== undefined) into.user(input);
-  }
+  if (oiKind === 'AGENT' || oiKind === 'CHAIN') runInput(str(span, OpenInferenceAttributes.INPUT_VALUE), span, into);
   const lsKind = str(span, LangSmithAttributes.SPAN_KIND);
-  if (lsKind !== undefined && lsKind !== 'tool') {
-    const prompt = str(span, LangSmithAttributes.PROMPT);
-    if (prompt !== undefined) into.user(prompt);
-  }
+  if (lsKind !== undefined && lsKind !== 'tool') runInput(str(span, LangSmithAttributes.PROMPT), span, into);
   const lfType = str(span, LangfuseAttributes.OBSERVATION_TYPE);
-  if (lfType !== undefined && lfType !== 'tool') {
-    const input = str(span, LangfuseAttributes.INPUT);
-    if (input !== undefined) into.user(input);
+  if (lfType !== undefined && lfType !== 'tool') runInput(str(span, LangfuseAttributes.INPUT), span, into);
+  if (str(span, TraceloopAttributes.SPAN_KIND) === 'workflow') runInput(str(span, TraceloopAttributes.ENTITY_INPUT), span, into);
+}
+
+/**
+ * A run's input as evidence. Where it holds a conversation (a list of messages, or `messages` of
+ * an object, as LangChain, LangGraph and the chat APIs write them), only the user's messages are
+ * the user's words, the system's the developer's, a tool's message an earlier result: the
+ * assistant's messages and tool calls are the model's own, and a later model call's input
+ * repeats them. Any other input is the user's request as a whole.
+ */
+function runInput(text: string | undefined, span: ForeignSpan, into: TraceEvidence): void {
+  if (text === undefined) return;
+  const messages = conversationOf(parse(text));
+  if (messages === undefined) {
+    into.user(text);
+    return;
   }
-  if (str(span, TraceloopAttributes.SPAN_KIND) === 'workflow') {
-    const input = str(span, TraceloopAttributes.ENTITY_INPUT);
-    if (input !== undefined) into.user(input);
+  for (const m of messages) {
+    if (m.role === 'user') contentTexts(m.content).forEach((t) => into.user(t));
+    else if (m.role === 'system') contentTexts(m.content).forEach((t) => into.developer(t));
+    else if (m.role === 'tool') into.result(m.callId, m.content, span.startNs);
   }
+}
+
+type RunMessage = { role: 'user' | 'system' | 'tool' | 'model'; content: unknown; callId?: string };
+
+const MESSAGE_ROLES: Record<string, RunMessage['role']> = {
+  user: 'user', human: 'user', humanmessage: 'user', humanmessagechunk: 'user',
+  system: 'system', developer: 'system', systemmessage: 'system',
+  tool: 'tool', function: 'tool', toolmessage: 'tool', functionmessage: 'tool',
+  assistant: 'model', ai: 'model', model: 'model', aimessage: 'model', aimessagechunk: 'model',
+};
+
+/**
+ * The messages of a conversation-shaped input: an array of messages (or of such arrays: LangSmith
+ * writes a batch of prompts), or an object's `messages`. A message is `{role|type, content}`, a
+ * LangChain serialised message (`{lc, id: [..., 'HumanMessage'], kwargs: {content}}`) or a
+ * `[role, content]` pair. `undefined` when the input is not one (no element has a known role).
+ */
+function conversationOf(input: unknown): RunMessage[] | undefined {
+  const list = isObject(input) ? input.messages : input;
+  if (!Array.isArray(list)) return undefined;
+  const out: RunMessage[] = [];
+  for (const item of list.flatMap((m: unknown) => (Array.isArray(m) && m.some((x) => isObject(x) || Array.isArray(x)) ? m : [m]))) {
+    const m = runMessage(item);
+    if (m) out.push(m);
+  }
+  return out.length > 0 ? out : undefined;
+}
+
+function runMessage(m: unknown): RunMessage | undefined {
+  if (Array.isArray(m)) {
+    const role = typeof m[0] === 'string' ? MESSAGE_ROLES[m[0].toLowerCase()] : undefined;
+    return role && m.length === 2 ? { role, content: m[1] } : undefined;
+  }
+  if (!isObject(m)) return undefined;
+  // LangChain's serialised form: the class names the role, the fields are in `kwargs`.
+  const id: unknown = m.id;
+  const serialised = Array.isArray(id) && isObject(m.kwargs) ? m.kwargs : undefined;
+  const name: unknown = serialised && Array.isArray(id) ? id[id.length - 1] : (m.role ?? m.type);
+  const role = typeof name === 'string' ? MESSAGE_ROLES[name.toLowerCase()] : undefined;
+  if (!role) return undefined;
+  const fields = serialised ?? m;
+  const callId = fields.tool_call_id ?? fields.toolCallId;
+  return { role, content: fields.content, ...(typeof callId === 'string' ? { callId } : {}) };
 }
