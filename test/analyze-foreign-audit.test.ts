@@ -432,6 +432,41 @@ describe('argspan analyze: secrets an agent hides in the shape of its tool argum
     }
   });
 
+  it('credentials glued into a tool\'s name, an argument key and a run id are reported and printed redacted in every output', () => {
+    const AWS = 'AKIACANARYQ2345672XB';
+    const dir = tmp();
+    const file = join(dir, 'glued.json');
+    const doc = JSON.parse(readFileSync(join(FOREIGN, 'genai-aisdk-otel-function-tool.json'), 'utf8'));
+    const spans = doc.resourceSpans.flatMap((r: { scopeSpans: { spans: { name: string; attributes: { key: string; value: unknown }[] }[] }[] }) => r.scopeSpans.flatMap((x) => x.spans));
+    const tool = spans.find((x: { name: string }) => x.name.startsWith('execute_tool'));
+    tool.name = `execute_tool deploy_${GITHUB}`;
+    const set = (key: string, v: string) => {
+      const a = tool.attributes.find((x: { key: string }) => x.key === key);
+      if (a) a.value = { stringValue: v };
+      else tool.attributes.push({ key, value: { stringValue: v } });
+    };
+    set('gen_ai.tool.name', `deploy_${GITHUB}`);
+    set('gen_ai.tool.call.arguments', JSON.stringify({ query: 'test', nested: { [`key_${AWS}`]: 1 } }));
+    set('gen_ai.conversation.id', `run${AWS}`);
+    writeFileSync(file, JSON.stringify(doc));
+    const outputs: string[] = [];
+    const json = analyzeBin(file, '--format', 'json', '--reports');
+    expect(json.code).toBe(1);
+    const found = parseJson(json).findings;
+    expect(found.some((f) => f.rule === 'credential_in_attribute' && f.message.startsWith('The span\'s name holds'))).toBe(true);
+    expect(found.some((f) => f.tool === 'deploy_[REDACTED:github-pat]')).toBe(true);
+    expect(found.some((f) => f.key === 'nested.key_[REDACTED:aws-access-key-id]')).toBe(true);
+    outputs.push(json.stdout, json.stderr);
+    for (const format of ['table', 'sarif', 'junit', 'html']) {
+      const run = analyzeBin(file, '--format', format, '--reports');
+      outputs.push(run.stdout, run.stderr);
+    }
+    const baseline = join(dir, 'baseline.json');
+    analyzeBin(file, '--write-baseline', baseline);
+    outputs.push(readFileSync(baseline, 'utf8'));
+    for (const out of outputs) for (const canary of [GITHUB, AWS]) expect(out.includes(canary.slice(4, 14))).toBe(false);
+  });
+
   it('a credential found in an argument blob is named by its own kind, not by the first credential of the blob', () => {
     const file = join(tmp(), 'kinds.json');
     writeFileSync(file, JSON.stringify(page([{ name: 'post', input: { value: GITHUB, slack: SLACK } }])));

@@ -2,8 +2,9 @@
 -- title: Credential-shaped value in a span attribute, name or status message
 -- severity: critical
 -- kind: gate
--- description: The analyzer re-scans every string attribute (span, event, link and resource), every
---   span name and status message and every span attribute key with argspan's secret detector.
+-- description: The analyzer re-scans every string or bytes attribute (span, event, link and
+--   resource), every span and event name, status message and attribute key with argspan's secret
+--   detector.
 --   This one holds a value shaped like a credential (the rule id says which kind); exported traces
 --   must never carry one. When the attribute is the recorded
 --   arguments of another library's tool call, the finding names the tool and the argument; when
@@ -50,6 +51,10 @@ SELECT h.trace_id AS trace_id, h.span_id AS span_id, coalesce(c.tool, a.tool, bt
     WHEN 'span name' THEN 'The span''s name holds'
     WHEN 'status message' THEN 'The span''s status message holds'
     WHEN 'attribute key' THEN 'The span''s attribute key ' || h."key" || ' is'
+    WHEN 'event name' THEN 'The name of an event of the span holds'
+    WHEN 'event attribute key' THEN 'The attribute key ' || h."key" || ' on an event of the span is'
+    WHEN 'link attribute key' THEN 'The attribute key ' || h."key" || ' on a link of the span is'
+    WHEN 'resource attribute key' THEN 'The resource attribute key ' || h."key" || ' is'
     WHEN 'event' THEN 'Attribute ' || h."key" || ' on an event of the span holds'
     WHEN 'link' THEN 'Attribute ' || h."key" || ' on a link of the span holds'
     ELSE 'Attribute ' || h."key" || ' on a ' || h.scope || ' holds'

@@ -25,7 +25,10 @@ describe('credential re-scan', () => {
     b.call(turn, cleanCall({ extra: { 'custom.bot': DISCORD_CANARY } }));
     b.otherSpan(turn, 'linked', { linkAttributes: { 'link.note': `token ${GITHUB_CANARY}`, 'link.plain': 'sk- but no credential' } });
     const file = join(mkdtempSync(join(tmpdir(), 'argspan-scan-')), 't.jsonl');
-    writeFileSync(file, b.lines('agent', 200, { 'deployment.note': `-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\n` }).join('\n') + '\n');
+    writeFileSync(
+      file,
+      b.lines('agent', 200, { 'deployment.note': `-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\n`, [`deploy_${GITHUB_CANARY}`]: 'x' }).join('\n') + '\n',
+    );
     const db = await Db.open();
     try {
       await loadTraces(db, [file], { allowPartial: false, maxLineBytes: DEFAULT_MAX_LINE_BYTES });
@@ -35,10 +38,12 @@ describe('credential re-scan', () => {
         { scope: 'event', key: EventAttributes.REASON, rule_id: 'aws-access-key-id', n: '1' },
         { scope: 'link', key: 'link.note', rule_id: 'github-pat', n: '1' },
         { scope: 'resource', key: 'deployment.note', rule_id: 'private-key', n: '1' },
+        // A key glued to the token: recorded redacted.
+        { scope: 'resource attribute key', key: 'deploy_[REDACTED:github-pat]', rule_id: 'github-pat', n: '1' },
         { scope: 'span', key: 'custom.bot', rule_id: 'discord-bot-token-bare', n: '1' },
         { scope: 'span', key: 'custom.note', rule_id: 'github-pat', n: '1' },
       ]);
-      expect(n).toBe(5);
+      expect(n).toBe(6);
       const dump = JSON.stringify(await db.all('SELECT * FROM credential_hits'));
       expect(dump).not.toContain(CANARY_AWS_KEY);
       expect(dump).not.toContain(GITHUB_CANARY);

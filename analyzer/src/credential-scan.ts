@@ -1,5 +1,5 @@
 import type { DuckDBVarCharVector } from '@duckdb/node-api';
-import { BUILTIN_RULES, defaultSecretDetector, redactSecrets, type SecretDetector } from '@argspan/core';
+import { BUILTIN_RULES, defaultSecretDetector, findInName, redactName, type SecretDetector, type SecretFinding } from '@argspan/core';
 import { escapedKeywordSpellings } from '@argspan/core/internal';
 import type { Db } from './db.js';
 import { sqlString } from './load/duckdb-types.js';
@@ -32,16 +32,24 @@ export async function scanCredentials(
   // that single call. Only the spans left have their values filtered one by one. A span's string
   // values are staged as a plain list (`attr_str`), so no lambda builds it here.
   const anyValue = (list: string) => (prefilter.length === 0 ? 'true' : match(`array_to_string(${list}, chr(1))`));
+  // An array of values is scanned as its JSON text, as the Collector's ClickHouse exporter stores it.
+  const ARRAY_TEXT = (arr: string) => `CASE WHEN ${arr} IS NOT NULL THEN to_json(arr_values(${arr}))::VARCHAR END`;
   // Events and links hold attribute lists of one shape; each list is unnested only for spans whose
   // strings pass the pre-filter or that hold an array among them.
   const nestedAttrs = (list: 'events' | 'links') => `flatten(list_transform(${list}, lambda e: e.attributes))`;
-  const nestedScan = (list: 'events' | 'links', scope: string) => `
-    SELECT trace_id, span_id, ${sqlString(scope)}, a."key", coalesce(a."value".stringValue, ${ARRAY_TEXT('a."value".arrayValue')})
+  // A value is its string, its bytes (base64, which the detector decodes) or its array's JSON text.
+  const nestedValue = `coalesce(a."value".stringValue, a."value".bytesValue, ${ARRAY_TEXT('a."value".arrayValue')})`;
+  const nestedScan = (list: 'events' | 'links', scope: string, keyScope: string) => `
+    SELECT trace_id, span_id, ${sqlString(scope)}, a."key", ${nestedValue}
     FROM (SELECT trace_id, span_id, unnest(${nestedAttrs(list)}) AS a FROM span_structs
-      WHERE len(${list}) > 0 AND (${anyValue(attrListSql('attr_str', nestedAttrs(list)))} OR list_bool_or(list_transform(${nestedAttrs(list)}, lambda a: a."value".arrayValue IS NOT NULL))))
-    WHERE ${match(`coalesce(a."value".stringValue, ${ARRAY_TEXT('a."value".arrayValue')})`)}`;
-  // An array of values is scanned as its JSON text, as the Collector's ClickHouse exporter stores it.
-  const ARRAY_TEXT = (arr: string) => `CASE WHEN ${arr} IS NOT NULL THEN to_json(arr_values(${arr}))::VARCHAR END`;
+      WHERE len(${list}) > 0 AND (${anyValue(attrListSql('attr_str', nestedAttrs(list)))}
+        OR list_bool_or(list_transform(${nestedAttrs(list)}, lambda a: a."value".arrayValue IS NOT NULL OR a."value".bytesValue IS NOT NULL))))
+    WHERE ${match(nestedValue)}
+    UNION ALL
+    SELECT trace_id, span_id, ${sqlString(keyScope)}, k, k
+    FROM (SELECT trace_id, span_id, unnest(list_transform(${nestedAttrs(list)}, lambda a: a."key")) AS k FROM span_structs
+      WHERE len(${list}) > 0 AND ${anyValue(`list_transform(${nestedAttrs(list)}, lambda a: a."key")`)})
+    WHERE ${match('k')}`;
   // The per-value match runs in a plain filter after the unnest: inside a lambda under UNNEST,
   // DuckDB evaluates it row by row and compiles the pattern again for every span.
   // The candidates are streamed a chunk at a time: on prose-heavy traces (other libraries' prompts)
@@ -57,8 +65,17 @@ export async function scanCredentials(
     FROM (SELECT trace_id, span_id, "key", ${ARRAY_TEXT('arr')} AS arr_text
       FROM (SELECT trace_id, span_id, unnest(attr_keys) AS "key", unnest(attr_arr) AS arr FROM span_structs WHERE attr_arr IS NOT NULL))
     WHERE arr_text IS NOT NULL AND ${match('arr_text')}
-    UNION ALL ${nestedScan('events', 'event')}
-    UNION ALL ${nestedScan('links', 'link')}
+    UNION ALL
+    SELECT trace_id, span_id, 'span', "key", bytes_value
+    FROM (SELECT trace_id, span_id, unnest(attr_keys) AS "key", unnest(attr_bytes) AS bytes_value FROM span_structs WHERE attr_bytes IS NOT NULL)
+    WHERE bytes_value IS NOT NULL AND ${match('bytes_value')}
+    UNION ALL ${nestedScan('events', 'event', NameScope.EVENT_ATTRIBUTE_KEY)}
+    UNION ALL ${nestedScan('links', 'link', NameScope.LINK_ATTRIBUTE_KEY)}
+    UNION ALL
+    SELECT trace_id, span_id, ${sqlString(NameScope.EVENT_NAME)}, NULL, event_name
+    FROM (SELECT trace_id, span_id, unnest(list_transform(events, lambda e: e."name")) AS event_name FROM span_structs
+      WHERE len(events) > 0 AND ${anyValue('list_transform(events, lambda e: e."name")')})
+    WHERE ${match('event_name')}
     UNION ALL
     SELECT trace_id, span_id, scope, NULL, text
     FROM (SELECT trace_id, span_id, unnest([${sqlString(NameScope.SPAN_NAME)}, ${sqlString(NameScope.STATUS_MESSAGE)}]) AS scope, unnest(["name", status_message]) AS text
@@ -71,17 +88,20 @@ export async function scanCredentials(
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
       const [traceIds, spanIds, scopes, keys, values] = [0, 1, 2, 3, 4].map((c) => chunk.getColumnVector(c) as DuckDBVarCharVector);
       for (let i = 0; i < chunk.rowCount; i++) {
-        const finding = detector.find(String(values!.getItem(i)));
-        if (finding) hits.push({ trace_id: traceIds!.getItem(i), span_id: spanIds!.getItem(i), scope: scopes!.getItem(i), key: shownKey(scopes!.getItem(i), keys!.getItem(i), detector), ruleId: finding.ruleId });
+        const finding = findCredential(scopes!.getItem(i), String(values!.getItem(i)), detector);
+        if (finding) hits.push({ trace_id: traceIds!.getItem(i), span_id: spanIds!.getItem(i), scope: scopes!.getItem(i), key: shownKey(keys!.getItem(i), detector), ruleId: finding.ruleId });
       }
     }
   });
   // A resource hit is reported on the resource's first span, looked up only for resources that hit.
   const resourceHits = (
-    await db.all(`SELECT resource_id, "key", str_value FROM (SELECT resource_id, "key", CASE "type" WHEN 'string' THEN str_value WHEN 'array' THEN to_json(arr_value)::VARCHAR END AS str_value
-      FROM resource_attributes) WHERE str_value IS NOT NULL AND (${match('str_value')})`)
+    await db.all(`SELECT resource_id, 'resource' AS scope, "key", str_value FROM (SELECT resource_id, "key",
+        CASE "type" WHEN 'string' THEN str_value WHEN 'bytes' THEN str_value WHEN 'array' THEN to_json(arr_value)::VARCHAR END AS str_value
+      FROM resource_attributes) WHERE str_value IS NOT NULL AND (${match('str_value')})
+      UNION ALL
+      SELECT resource_id, ${sqlString(NameScope.RESOURCE_ATTRIBUTE_KEY)}, "key", "key" FROM resource_attributes WHERE ${match('"key"')}`)
   )
-    .map((c) => ({ resource_id: c.resource_id, key: c.key, finding: detector.find(String(c.str_value)) }))
+    .map((c) => ({ resource_id: c.resource_id, scope: String(c.scope), key: c.key, finding: findCredential(c.scope, String(c.str_value), detector) }))
     .filter((c) => c.finding);
   if (resourceHits.length) {
     const ids = [...new Set(resourceHits.map((c) => String(c.resource_id)))].join(', ');
@@ -89,7 +109,7 @@ export async function scanCredentials(
     const byResource = new Map(first.map((r) => [String(r.resource_id), r]));
     for (const c of resourceHits) {
       const span = byResource.get(String(c.resource_id));
-      if (span && c.finding) hits.push({ trace_id: span.trace_id, span_id: span.span_id, scope: 'resource', key: String(c.key), ruleId: c.finding.ruleId });
+      if (span && c.finding) hits.push({ trace_id: span.trace_id, span_id: span.span_id, scope: c.scope, key: shownKey(c.key, detector), ruleId: c.finding.ruleId });
     }
   }
   const appender = await db.conn.createAppender('credential_hits');
@@ -113,12 +133,25 @@ export const NameScope = {
   SPAN_NAME: 'span name',
   STATUS_MESSAGE: 'status message',
   ATTRIBUTE_KEY: 'attribute key',
+  EVENT_NAME: 'event name',
+  EVENT_ATTRIBUTE_KEY: 'event attribute key',
+  LINK_ATTRIBUTE_KEY: 'link attribute key',
+  RESOURCE_ATTRIBUTE_KEY: 'resource attribute key',
 } as const;
 
-/** The `key` a hit is recorded under: an attribute key that holds a credential is recorded redacted; a name or message has none. */
-export function shownKey(scope: unknown, key: unknown, detector: SecretDetector): string | null {
-  if (key === null || key === undefined) return null;
-  return scope === NameScope.ATTRIBUTE_KEY ? redactSecrets(String(key), detector).text : String(key);
+const NAME_SCOPES = new Set<unknown>(Object.values(NameScope));
+
+/**
+ * The credential in a re-scanned text of `scope`: in a name, a status message or a key one glued
+ * to the rest counts too (`execute_tool deploy_ghp_…`, see `findInName`); in a value, the detector's.
+ */
+export function findCredential(scope: unknown, text: string, detector: SecretDetector): SecretFinding | undefined {
+  return NAME_SCOPES.has(scope) ? findInName(text, detector) : detector.find(text);
+}
+
+/** The `key` a hit is recorded under, any credential in it redacted (a name or message has none). */
+export function shownKey(key: unknown, detector: SecretDetector): string | null {
+  return key === null || key === undefined ? null : redactName(String(key), detector);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { defaultSecretDetector, type SecretDetector } from '@argspan/core';
-import { builtinPrefilter, NameScope, prefilterPattern, shownKey } from '../credential-scan.js';
+import { builtinPrefilter, findCredential, NameScope, prefilterPattern, shownKey } from '../credential-scan.js';
 import type { ChRow, ChSession } from './client.js';
 import { chString } from './sql.js';
 import type { TraceSource } from './source.js';
@@ -21,23 +21,34 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
   const T = src.table;
   const hits: ChRow[] = [];
   const check = (row: ChRow) => {
-    const finding = detector.find(String(row.v));
-    if (finding) hits.push({ trace_id: row.trace_id, span_id: row.span_id, scope: row.scope, key: shownKey(row.scope, row.k, detector), rule_id: finding.ruleId });
+    const finding = findCredential(row.scope, String(row.v), detector);
+    if (finding) hits.push({ trace_id: row.trace_id, span_id: row.span_id, scope: row.scope, key: shownKey(row.k, detector), rule_id: finding.ruleId });
   };
   // A span's events or links (nested columns `list`, never empty in `marker` when there are some): each attribute map, one row per value.
-  const nestedScan = (list: 'Events' | 'Links', marker: string, scope: string) => `
+  const nestedScan = (list: 'Events' | 'Links', marker: string, scope: string, keyScope: string) => `
     SELECT TraceId, SpanId, ${chString(scope)}, k, v
     FROM (SELECT TraceId, SpanId, ${list}.Attributes AS maps FROM ${T}
       WHERE ${src.where} AND notEmpty(${list}.${marker}) AND ${anyValue(`arrayFlatten(arrayMap(m -> mapValues(m), ${list}.Attributes))`)} LIMIT 1 BY TraceId, SpanId)
     ARRAY JOIN maps AS attrs ARRAY JOIN mapKeys(attrs) AS k, mapValues(attrs) AS v
-    WHERE ${match('v')}`;
+    WHERE ${match('v')}
+    UNION ALL
+    SELECT TraceId, SpanId, ${chString(keyScope)}, k, k
+    FROM (SELECT TraceId, SpanId, arrayFlatten(arrayMap(m -> mapKeys(m), ${list}.Attributes)) AS ks FROM ${T}
+      WHERE ${src.where} AND notEmpty(${list}.${marker}) AND ${anyValue('ks')} LIMIT 1 BY TraceId, SpanId)
+    ARRAY JOIN ks AS k
+    WHERE ${match('k')}`;
   await session.each(
     `SELECT TraceId AS trace_id, SpanId AS span_id, 'span' AS scope, k, v
     FROM (SELECT TraceId, SpanId, SpanAttributes FROM ${T} WHERE ${src.where} AND ${anyValue('mapValues(SpanAttributes)')} LIMIT 1 BY TraceId, SpanId)
     ARRAY JOIN mapKeys(SpanAttributes) AS k, mapValues(SpanAttributes) AS v
     WHERE ${match('v')}
-    UNION ALL ${nestedScan('Events', 'Name', 'event')}
-    UNION ALL ${nestedScan('Links', 'SpanId', 'link')}
+    UNION ALL ${nestedScan('Events', 'Name', 'event', NameScope.EVENT_ATTRIBUTE_KEY)}
+    UNION ALL ${nestedScan('Links', 'SpanId', 'link', NameScope.LINK_ATTRIBUTE_KEY)}
+    UNION ALL
+    SELECT TraceId, SpanId, ${chString(NameScope.EVENT_NAME)}, NULL, event_name
+    FROM (SELECT TraceId, SpanId, Events.Name AS names FROM ${T} WHERE ${src.where} AND ${anyValue('Events.Name')} LIMIT 1 BY TraceId, SpanId)
+    ARRAY JOIN names AS event_name
+    WHERE ${match('event_name')}
     UNION ALL
     SELECT TraceId, SpanId, scope, NULL, text
     FROM (SELECT TraceId, SpanId, SpanName, StatusMessage FROM ${T} WHERE ${src.where} AND ${match(`concat(SpanName, char(1), StatusMessage)`)} LIMIT 1 BY TraceId, SpanId)
@@ -52,7 +63,12 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
     SELECT min(TraceId), argMin(SpanId, concat(TraceId, SpanId)), 'resource', k, v
     FROM ${T} ARRAY JOIN mapKeys(ResourceAttributes) AS k, mapValues(ResourceAttributes) AS v
     WHERE ${src.where} AND ${anyValue('mapValues(ResourceAttributes)')} AND ${match('v')}
-    GROUP BY cityHash64(mapKeys(ResourceAttributes), mapValues(ResourceAttributes)), k, v`,
+    GROUP BY cityHash64(mapKeys(ResourceAttributes), mapValues(ResourceAttributes)), k, v
+    UNION ALL
+    SELECT min(TraceId), argMin(SpanId, concat(TraceId, SpanId)), ${chString(NameScope.RESOURCE_ATTRIBUTE_KEY)}, k, k
+    FROM ${T} ARRAY JOIN mapKeys(ResourceAttributes) AS k
+    WHERE ${src.where} AND ${anyValue('mapKeys(ResourceAttributes)')} AND ${match('k')}
+    GROUP BY cityHash64(mapKeys(ResourceAttributes), mapValues(ResourceAttributes)), k`,
     're-scanning attributes for credentials',
     check,
   );

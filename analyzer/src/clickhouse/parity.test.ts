@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.js';
 import { loadRules } from '../rules/rule-file.js';
 import type { Finding } from '../rules/run-rules.js';
+import { ArgspanTraceBuilder } from '../synth/argspan-trace.js';
 import { chdbClient } from '../synth/chdb-client.js';
+import { CANARY_AWS_KEY } from '../synth/rule-cases.js';
 import { exporterRowsOfFile, otelTracesDdl } from '../synth/collector-rows.js';
 import type { AnalysisResult } from '../types.js';
 import { layeredTokyoTrace } from '../../../test/support/layered-trace.js';
@@ -83,6 +85,21 @@ describe('the golden scenarios', () => {
   it('tokyo-invite and dotenv: same findings in both engines', async () => {
     const { duck, ch } = await bothEngines([join(FIXTURES, 'tokyo-invite.jsonl'), join(FIXTURES, 'dotenv.jsonl')], true);
     expect(ch.findings.length).toBeGreaterThan(0);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+});
+
+describe('credentials the re-scan finds outside span attributes', () => {
+  it('a resource attribute key, an event name, bytes: the same findings, the keys redacted', async () => {
+    const b = new ArgspanTraceBuilder(0xc7);
+    const turn = b.turn('turn', 'run-r');
+    const span = b.otherSpan(turn, 'lookup');
+    span.attributes.push({ key: 'payload', value: { bytesValue: Buffer.from(`key=${CANARY_AWS_KEY}`).toString('base64') } });
+    span.events = [{ timeUnixNano: String(span.startTimeUnixNano), name: `denied ${CANARY_AWS_KEY}`, attributes: [] }];
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'places.jsonl');
+    writeFileSync(file, b.lines('agent', 200, { [`deploy_${CANARY_AWS_KEY}`]: 'x' }).join('\n') + '\n');
+    const { duck, ch } = await bothEngines([file], false);
+    expect(new Set(duck.findings.map((f) => f.key))).toEqual(new Set([null, 'deploy_[REDACTED:aws-access-key-id]', 'payload']));
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });
 });

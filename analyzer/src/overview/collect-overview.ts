@@ -1,5 +1,5 @@
 import { HopEvents, Provenance } from '@argspan/conventions';
-import { defaultSecretDetector, redactSecrets } from '@argspan/core';
+import { findInName, redactName } from '@argspan/core';
 import type { BaselineEntry } from '../baseline.js';
 import type { Row } from '../db.js';
 import { sqlString } from '../load/duckdb-types.js';
@@ -101,9 +101,9 @@ SELECT h.trace_id AS trace_id, h.hop_span_id AS hop_span_id, h.tool AS tool, h.r
 FROM shown h JOIN ev e ON e.trace_id = h.trace_id AND e.hop_span_id = h.hop_span_id
 ORDER BY h.t0, h.trace_id, h.hop_span_id, e.time_ns, e.event_index`;
 
-/** A string from the traces with any credential shape replaced by its marker (as findings are). */
+/** A string from the traces with any credential shape, glued into a name too, replaced by its marker (as findings are). */
 export function redactText(s: string): string {
-  return defaultSecretDetector.find(s) ? redactSecrets(s).text : s;
+  return findInName(s) ? redactName(s) : s;
 }
 const text = (v: unknown): string | null => (v === null || v === undefined ? null : redactText(String(v)));
 const num = (v: unknown): number => Number(v ?? 0);

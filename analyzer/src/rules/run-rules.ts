@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Emitter, INSTRUMENTATION_SCOPE } from '@argspan/conventions';
-import { defaultSecretDetector, redactSecrets } from '@argspan/core';
+import { findInName, redactName } from '@argspan/core';
 import type { Db } from '../db.js';
 import { describeDuckDbError } from '../duckdb-error.js';
 import { sqlString } from '../load/duckdb-types.js';
@@ -115,13 +115,13 @@ export function findingsOf(rows: readonly Record<string, unknown>[], rules: Read
 /**
  * A finding with every credential-shaped part of its text replaced by a marker naming the rule
  * (`[REDACTED:github-pat]`). Rules name tools, keys and run ids as the traces give them, and a
- * trace may hold a credential there; the fingerprint stays that of the original names, so
+ * trace may hold a credential there, glued to the rest of a name too (`deploy_ghp_…`); the fingerprint stays that of the original names, so
  * baselines still match. One detector call per finding over all its text: most find nothing.
  */
 function redactFinding(f: Finding): Finding {
-  if (!defaultSecretDetector.find([f.message, f.tool, f.key, f.trace_id, f.span_id].join('\n'))) return f;
-  const clean = (s: string | null) => (s === null ? null : redactSecrets(s).text);
-  return { ...f, message: redactSecrets(f.message).text, tool: clean(f.tool), key: clean(f.key), trace_id: clean(f.trace_id), span_id: clean(f.span_id) };
+  if (!findInName([f.message, f.tool, f.key, f.trace_id, f.span_id].join('\n'))) return f;
+  const clean = (s: string | null) => (s === null ? null : redactName(s));
+  return { ...f, message: redactName(f.message), tool: clean(f.tool), key: clean(f.key), trace_id: clean(f.trace_id), span_id: clean(f.span_id) };
 }
 
 /**

@@ -10,6 +10,7 @@ export type OtlpAnyValue =
   | { intValue: string | number }
   | { doubleValue: number }
   | { boolValue: boolean }
+  | { bytesValue: string }
   | { arrayValue: { values: OtlpAnyValue[] } };
 
 /** An OTLP/JSON `KeyValue`. */

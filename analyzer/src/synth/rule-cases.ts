@@ -168,6 +168,13 @@ export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
       b.otherSpan(t, 'lookup', { linkAttributes: { 'request.note': `key=${CANARY_AWS_KEY}` } });
       // A file an API answered in base64: no keyword is left in the text.
       b.otherSpan(t, 'lookup', { attributes: { 'http.response.body': JSON.stringify({ encoding: 'base64', content: Buffer.from(`key=${CANARY_AWS_KEY}\n`).toString('base64') }) } });
+      // A bytes value; an event's name and an attribute key on an event and on a link.
+      const bytes = b.otherSpan(t, 'lookup', { linkAttributes: { [`auth.${CANARY_AWS_KEY}`]: 'x' } });
+      bytes.attributes.push({ key: 'http.request.body', value: { bytesValue: Buffer.from(`key=${CANARY_AWS_KEY}`).toString('base64') } });
+      bytes.events = [
+        { timeUnixNano: bytes.startTimeUnixNano.toString(), name: `denied ${CANARY_AWS_KEY}`, attributes: [] },
+        { timeUnixNano: bytes.startTimeUnixNano.toString(), name: 'retry', attributes: [{ key: `auth.${CANARY_AWS_KEY}`, value: { stringValue: 'x' } }] },
+      ];
       // Another library's call whose arguments as it ran differ from the model's proposal, which holds the key.
       proposedThenRan(b, t, `key=${CANARY_AWS_KEY}`);
     },
@@ -175,6 +182,9 @@ export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
       b.call(t, cleanCall({ args: [{ key: 'notes', residency: 'tiny-public', excerpt: 'AKIA is only a prefix, sk- too' }] }));
       b.otherSpan(t, 'lookup AKIA keys', { statusMessage: 'denied: AKIA is only a prefix', attributes: { 'auth.token_kind': 'AKIA' }, linkAttributes: { 'request.note': 'AKIA is only a prefix' } });
       b.otherSpan(t, 'lookup', { attributes: { 'http.response.body': JSON.stringify({ encoding: 'base64', content: Buffer.from('AKIA is only a prefix\n').toString('base64') }) } });
+      const bytes = b.otherSpan(t, 'lookup', { linkAttributes: { 'auth.AKIA': 'x' } });
+      bytes.attributes.push({ key: 'http.request.body', value: { bytesValue: Buffer.from('AKIA is only a prefix').toString('base64') } });
+      bytes.events = [{ timeUnixNano: bytes.startTimeUnixNano.toString(), name: 'denied: AKIA is only a prefix', attributes: [{ key: 'auth.AKIA', value: { stringValue: 'x' } }] }];
       proposedThenRan(b, t, 'AKIA is only a prefix');
     },
   },

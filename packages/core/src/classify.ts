@@ -8,7 +8,7 @@ import { labelLeaf, type ResidencyLabel } from './residency.js';
 import { isSecretKeyName } from './secret-key-names.js';
 import { namesSecretFile } from './secret-file-names.js';
 import { carriesTaint, inheritedRule, type InheritedResidency } from './taint.js';
-import { defaultSecretDetector, redactionMarker, redactSecrets } from './secrets/index.js';
+import { defaultSecretDetector, findInName, redactionMarker, redactName } from './secrets/index.js';
 import type { CallClassification, CallContext, ClassifyOptions, FlattenResult, Leaf, LeafClassification, PathSegment, SecretDetector, ToolCall } from './types.js';
 
 /** Context for {@link classifyCall}: plain inputs, or a prebuilt {@link ProvenanceIndex} kept across a turn. */
@@ -33,7 +33,7 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
     stage = 'keys';
     // A credential used as a tool name or an object key is shown redacted wherever the name is shown.
     const secretNames = findSecretNames(tool, flat.leaves, detector);
-    if (secretNames.toolRule !== undefined) tool = redactSecrets(tool, detector).text;
+    if (secretNames.toolRule !== undefined) tool = redactName(tool, detector);
     stage = 'provenance-index';
     const index = ctx.index ?? ProvenanceIndex.from(ctx);
     const env = {
@@ -66,8 +66,8 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
       const inherits = tag.inherited !== undefined && RESIDENCY_STRENGTH[tag.inherited] > RESIDENCY_STRENGTH[label.residency];
       const shown = keyed?.hidden === undefined ? leaf : shownPath(leaf.path, keyed.hidden);
       const lc: LeafClassification = {
-        key: keyRule === undefined ? shown.key : redactSecrets(shown.key, detector).text,
-        leaf: keyRule === undefined ? shown.leaf : redactSecrets(shown.leaf, detector).text,
+        key: keyRule === undefined ? shown.key : redactName(shown.key, detector),
+        leaf: keyRule === undefined ? shown.leaf : redactName(shown.leaf, detector),
         residency: inherits ? tag.inherited! : label.residency,
         provenance: tag.provenance,
         rule: inherits ? inheritedRule(tag.inherited!) : label.rule,
@@ -99,7 +99,7 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
     if (verdict === Verdict.REMOTE_OK && ctx.publicSchemaKeys) {
       stage = 'strip';
       strippedKeys = stripToPublicSchema(call.args, ctx.publicSchemaKeys).stripped;
-      if (secretNames.keyRules) strippedKeys = strippedKeys.map((k) => redactSecrets(k, detector).text);
+      if (secretNames.keyRules) strippedKeys = strippedKeys.map((k) => redactName(k, detector));
     }
 
     stage = 'enforcement';
@@ -241,15 +241,30 @@ function hide(verdict: KeyedLabel | undefined, at: number, rule: string, sourceC
  * common case). One detector scan over all names at once; only a hit is looked at name by name.
  */
 function findSecretNames(tool: string, leaves: readonly Leaf[], detector: SecretDetector): { toolRule?: string; keyRules?: (string | undefined)[] } {
-  let all = tool;
-  for (const l of leaves) all += '\n' + l.key;
-  if (detector.find(all) === undefined) return {};
   const out: { toolRule?: string; keyRules?: (string | undefined)[] } = {};
-  const toolRule = detector.find(tool)?.ruleId;
+  const toolRule = nameRule(tool, detector);
   if (toolRule !== undefined) out.toolRule = toolRule;
-  const keyRules = leaves.map((l) => detector.find(l.key)?.ruleId);
-  if (keyRules.some((r) => r !== undefined)) out.keyRules = keyRules;
+  for (let i = 0; i < leaves.length; i++) {
+    const rule = nameRule(leaves[i]!.key, detector);
+    if (rule !== undefined) (out.keyRules ??= new Array<string | undefined>(leaves.length).fill(undefined))[i] = rule;
+  }
   return out;
+}
+
+/** Rules of the credentials in names ({@link findInName}), by detector and name: agents repeat their tools and keys. Bounded. */
+const NAME_RULES = new WeakMap<SecretDetector, Map<string, string | null>>();
+const NAME_RULES_LIMIT = 65_536;
+
+function nameRule(name: string, detector: SecretDetector): string | undefined {
+  let memo = NAME_RULES.get(detector);
+  if (memo === undefined) NAME_RULES.set(detector, (memo = new Map()));
+  let rule = memo.get(name);
+  if (rule === undefined) {
+    if (memo.size >= NAME_RULES_LIMIT) memo.clear();
+    rule = findInName(name, detector)?.ruleId ?? null;
+    memo.set(name, rule);
+  }
+  return rule ?? undefined;
 }
 
 /**
@@ -262,8 +277,8 @@ function failClosed(rawTool: string, stage: string, flat: FlattenResult | undefi
   let shown: { key: string; leaf: string; bytes: number }[] = [];
   for (const d of detector === defaultSecretDetector ? [detector] : [detector, defaultSecretDetector]) {
     try {
-      tool = redactSecrets(rawTool, d).text;
-      shown = (flat?.leaves ?? []).map((l) => ({ key: redactSecrets(l.key, d).text, leaf: redactSecrets(l.leaf, d).text, bytes: l.bytes }));
+      tool = redactName(rawTool, d);
+      shown = (flat?.leaves ?? []).map((l) => ({ key: redactName(l.key, d), leaf: redactName(l.leaf, d), bytes: l.bytes }));
       break;
     } catch {
       shown = [];

@@ -13,7 +13,7 @@ export type { InheritedResidency } from './taint.js';
 export { readDirtySet, loadCommittedContent } from './git-dirty-set.js';
 export type { ReadDirtySetOptions } from './git-dirty-set.js';
 export { publicKeysFromJsonSchema, defaultsFromJsonSchema } from './json-schema.js';
-export { createSecretDetector, defaultSecretDetector, redactSecrets, redactionMarker, BUILTIN_RULES } from './secrets/index.js';
+export { createSecretDetector, defaultSecretDetector, findInName, redactName, redactSecrets, redactionMarker, BUILTIN_RULES } from './secrets/index.js';
 export type { SecretRule, SecretDetectorConfig, SecretAllowlistEntry, RuleExamples } from './secrets/index.js';
 export { createValueHasher } from './keyed-hash.js';
 export type { ValueHasher } from './keyed-hash.js';

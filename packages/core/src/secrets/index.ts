@@ -1,4 +1,4 @@
 export { createSecretDetector, defaultSecretDetector, escapedKeywordSpellings, SCAN_FAILED_RULE_ID } from './detector.js';
-export { redactSecrets, redactionMarker } from './redact.js';
+export { findInName, redactName, redactSecrets, redactionMarker } from './redact.js';
 export { BUILTIN_RULES } from './builtin-rules.js';
 export type { SecretRule, SecretDetectorConfig, SecretAllowlistEntry, RuleExamples } from './types.js';

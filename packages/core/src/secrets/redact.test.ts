@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SecretDetector } from '../types.js';
 import { BUILTIN_RULES } from './builtin-rules.js';
 import { defaultSecretDetector } from './detector.js';
-import { redactSecrets, redactionMarker } from './redact.js';
+import { findInName, redactName, redactSecrets, redactionMarker } from './redact.js';
 import { ALNUM, sample } from './rules/sample.js';
 
 const CANARY = `ghp_${sample(ALNUM, 36, 'canary')}`;
@@ -57,5 +57,37 @@ describe('redactSecrets', () => {
 
   it('leaves clean text alone', () => {
     expect(redactSecrets('nothing to see')).toEqual({ text: 'nothing to see', ruleIds: [] });
+  });
+});
+
+describe('redactName: a credential glued into a name', () => {
+  const AWS = 'AKIACANARYQ2345672XB';
+  it.each([
+    [`deploy_${CANARY}`, 'deploy_[REDACTED:github-pat]'],
+    [`tool${CANARY}`, 'tool[REDACTED:github-pat]'],
+    [`run${AWS}`, 'run[REDACTED:aws-access-key-id]'],
+    [`nested.key_${AWS}`, 'nested.key_[REDACTED:aws-access-key-id]'],
+    [`call_${CANARY}_v2`, 'call_[REDACTED:github-pat]_v2'],
+    [`run-${AWS}.json`, 'run-[REDACTED:aws-access-key-id].json'],
+    [`a_${CANARY}_b_${AWS}`, 'a_[REDACTED:github-pat]_b_[REDACTED:aws-access-key-id]'],
+    [`Tool deploy_${CANARY} was called`, 'Tool deploy_[REDACTED:github-pat] was called'],
+    [CANARY, '[REDACTED:github-pat]'],
+  ])('%s', (name, shown) => {
+    // The detector alone refuses a token glued to a word before it (part of something longer in text).
+    if (/[\w]$/.test(name.slice(0, shown.indexOf('[')))) expect(redactSecrets(name).text).not.toBe(shown);
+    expect(redactName(name)).toBe(shown);
+    expect(findInName(name)?.ruleId).toBe(shown.match(/REDACTED:([^\]]+)/)![1]);
+  });
+
+  it('leaves names that hold no credential as they are', () => {
+    for (const name of ['api_key', 'password_hash', 'user_session_token_id', 'skip_tokens', 'calendar.create', 'x-api-key', 'github_token_ref', 'AKIA_prefix_docs', `sha_${'a'.repeat(40)}`]) {
+      expect(findInName(name), name).toBeUndefined();
+      expect(redactName(name)).toBe(name);
+    }
+  });
+
+  it('uses the given detector: a detector without the rule finds nothing glued', () => {
+    const none: SecretDetector = { find: () => undefined, findAll: () => [] };
+    expect(findInName(`deploy_${CANARY}`, none)).toBeUndefined();
   });
 });
