@@ -603,3 +603,36 @@ describe('argspan analyze: a run whose input repeats the conversation, the model
     });
   }
 });
+
+describe('argspan analyze: values a tool\'s schema asserts are not the model\'s guesses', () => {
+  // The AI SDK's GenAI telemetry (a real fixture): the call passes a timezone and a currency the
+  // tool definitions on the model span assert, in the forms the chat APIs and Pydantic write.
+  function run(definition: unknown): ReturnType<typeof analyzeBin> {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, 'genai-aisdk-otel-function-tool.json'), 'utf8'));
+    const spans = doc.resourceSpans.flatMap((r: { scopeSpans: { spans: { name: string; attributes: { key: string; value: unknown }[] }[] }[] }) => r.scopeSpans.flatMap((x) => x.spans));
+    spans.find((x: { name: string }) => x.name === 'chat gpt-4').attributes.push({ key: 'gen_ai.tool.definitions', value: { stringValue: JSON.stringify([definition]) } });
+    const args = spans.flatMap((x: { attributes: { key: string; value: unknown }[] }) => x.attributes).find((a: { key: string }) => a.key === 'gen_ai.tool.call.arguments');
+    args.value = { stringValue: JSON.stringify({ query: 'test', slot: { timezone: 'UTC' }, currency: 'USD' }) };
+    const file = join(tmp(), 'schema.json');
+    writeFileSync(file, JSON.stringify(doc));
+    return analyzeBin(file, '--format', 'json');
+  }
+  const parameters = {
+    $defs: { Slot: { type: 'object', properties: { timezone: { type: 'string', default: 'UTC' } } } },
+    type: 'object',
+    properties: { query: { type: 'string' }, slot: { $ref: '#/$defs/Slot' }, currency: { type: 'string', enum: ['USD'] } },
+  };
+  it.each([
+    ['flat', { name: 'myTool', parameters }],
+    ['wrapped as a chat-completions function', { type: 'function', function: { name: 'myTool', parameters } }],
+  ])('%s: a default in a $ref sub-model and a one-value enum give no assumption finding (exit 0)', (_, definition) => {
+    const out = run(definition);
+    expect(parseJson(out).findings.filter((f) => f.severity !== 'info')).toEqual([]);
+    expect(out.code).toBe(0);
+  });
+  it('the same values without the definitions are reported as guesses (exit 1)', () => {
+    const out = run({ name: 'otherTool', parameters });
+    expect(out.code).toBe(1);
+    expect(parseJson(out).findings.filter((f) => f.rule === 'assumption_span').map((f) => f.key).sort()).toEqual(['currency', 'slot.timezone']);
+  });
+});

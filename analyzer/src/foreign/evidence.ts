@@ -133,7 +133,13 @@ function readGenAiMessages(span: ForeignSpan, into: TraceEvidence): void {
   const system = str(span, GenAiAttributes.SYSTEM_INSTRUCTIONS);
   if (system !== undefined) for (const t of contentTexts(parse(system) ?? system)) into.developer(t);
   const definitions = parse(str(span, GenAiAttributes.TOOL_DEFINITIONS));
-  if (Array.isArray(definitions)) for (const d of definitions) if (isObject(d)) into.schema(d.name, d.parameters ?? d.inputSchema ?? d.input_schema);
+  if (Array.isArray(definitions)) {
+    for (const d of definitions) {
+      // Chat-completions tools wrap the function: `{type: "function", function: {name, parameters}}`.
+      const f = isObject(d) && isObject(d.function) ? d.function : d;
+      if (isObject(f)) into.schema(f.name, f.parameters ?? f.inputSchema ?? f.input_schema);
+    }
+  }
 }
 
 
