@@ -1,10 +1,6 @@
-import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { GenAiAttributes, OPERATION_EXECUTE_TOOL } from '@argspan/conventions';
-import { LangfuseAttributes } from '../foreign/recognizers/langfuse.js';
-import { LANGSMITH_THREAD_KEYS, LangSmithAttributes } from '../foreign/recognizers/langsmith.js';
-import { SESSION_ID } from '../foreign/run-ids.js';
+import { langfuseObservationsDocument, langSmithRunsDocument, spansDocument } from './api-answers.js';
 import type { Compression } from './detect-format.js';
 import { InputError } from './input-error.js';
 import { decompressZstd } from './zstd.js';
@@ -141,11 +137,6 @@ function dataOf(doc: unknown, file: string, what: string): Record<string, unknow
   return data as Record<string, unknown>[];
 }
 
-/** Spans without resource or scope as an OTLP JSON document. */
-function spansDocument(spans: unknown[], scope?: string): unknown {
-  return { resourceSpans: [{ scopeSpans: [{ ...(scope ? { scope: { name: scope } } : {}), spans }] }] };
-}
-
 const SNAKE = /_([a-z0-9])/g;
 
 /** Protobuf field names (`resource_spans`, `string_value`) to the OTLP/JSON mapping's camelCase; object keys only, never values. */
@@ -157,55 +148,6 @@ export function camelKeys(v: unknown): unknown {
   return out;
 }
 
-/** The scope the Langfuse SDK's tracer writes its spans under. */
-const LANGFUSE_SCOPE = 'langfuse-sdk';
-
-/**
- * Langfuse's public API answer of observations — `GET /api/public/observations` (v1: input and
- * output as JSON) or `/api/public/v2/observations?fields=core,basic,io` (v2: as raw strings) —
- * as the spans the Langfuse SDK emits for them: the observation's name, times and parent, its
- * type lower-cased in `langfuse.observation.type`, its input and output as text in
- * `langfuse.observation.input` / `.output`, its session in `session.id`, and an ERROR level as
- * an error status. Ids that are not OpenTelemetry's hex (UUIDs of older SDKs) are hashed into it.
- * Other answers of that API (traces, sessions, scores) are refused, saying what to fetch.
- */
-function langfuseObservationsDocument(data: readonly Record<string, unknown>[], file: string): unknown {
-  const spans = data.map((o, i) => {
-    if (typeof o.id !== 'string' || typeof o.traceId !== 'string' || typeof o.type !== 'string' || typeof o.startTime !== 'string') {
-      throw new InputError([
-        {
-          file,
-          line: 1,
-          reason: `a Langfuse public API answer other than observations (item ${i + 1} has no string "id", "traceId", "type" and "startTime"): not supported; fetch GET /api/public/observations (or /api/public/v2/observations?fields=core,basic,io), which argspan reads`,
-        },
-      ]);
-    }
-    const start = isoNanos(o.startTime);
-    const end = typeof o.endTime === 'string' ? isoNanos(o.endTime) : start;
-    if (start === undefined || end === undefined) throw new InputError([{ file, line: 1, reason: `Langfuse observation ${i + 1}: "startTime" or "endTime" is not an ISO 8601 time` }]);
-    const attributes = textAttributes([
-      [LangfuseAttributes.OBSERVATION_TYPE, o.type.toLowerCase()],
-      [LangfuseAttributes.INPUT, o.input],
-      [LangfuseAttributes.OUTPUT, o.output],
-      [SESSION_ID, o.sessionId],
-    ]);
-    return {
-      traceId: hexId(o.traceId, 32),
-      spanId: hexId(o.id, 16),
-      ...(typeof o.parentObservationId === 'string' && o.parentObservationId !== '' ? { parentSpanId: hexId(o.parentObservationId, 16) } : {}),
-      name: typeof o.name === 'string' && o.name !== '' ? o.name : o.type.toLowerCase(),
-      startTimeUnixNano: start,
-      endTimeUnixNano: end,
-      attributes,
-      status: o.level === 'ERROR' ? { code: 2 } : {},
-    };
-  });
-  return spansDocument(spans, LANGFUSE_SCOPE);
-}
-
-/** The scope LangSmith's OpenTelemetry exporter writes its spans under. */
-const LANGSMITH_SCOPE = 'langsmith';
-
 /** The runs of a LangSmith answer: `POST /api/v1/runs/query`'s `{"runs": […]}`, or a list of runs (the SDK's `list_runs`, dumped). */
 function runsOf(doc: unknown, file: string): Record<string, unknown>[] {
   const runs = Array.isArray(doc) ? doc : doc !== null && typeof doc === 'object' ? (doc as { runs?: unknown }).runs : undefined;
@@ -213,75 +155,4 @@ function runsOf(doc: unknown, file: string): Record<string, unknown>[] {
     throw new InputError([{ file, line: 1, reason: 'JSON of another shape: the "runs" of a LangSmith runs answer must be a list of objects' }]);
   }
   return runs as Record<string, unknown>[];
-}
-
-/**
- * LangSmith runs (the `Run` of its SDK's `schemas.py`) as the spans its OpenTelemetry exporter
- * writes for them: trace id the trace's UUID, span id the run UUID's first 8 bytes (as the
- * exporter's `_otel_utils.py` maps them), `langsmith.span.kind` the run type, `gen_ai.prompt` and
- * `gen_ai.completion` the inputs and outputs as JSON, `langsmith.trace.session_id` the project,
- * the thread keys of the run's metadata as `langsmith.metadata.*`, the status OK, or ERROR for a run with an error.
- */
-function langSmithRunsDocument(runs: readonly Record<string, unknown>[], file: string): unknown {
-  const spans = runs.map((r, i) => {
-    if (typeof r.id !== 'string' || typeof r.trace_id !== 'string' || typeof r.name !== 'string' || typeof r.run_type !== 'string' || typeof r.start_time !== 'string') {
-      throw new InputError([{ file, line: 1, reason: `a LangSmith runs answer whose run ${i + 1} has no string "id", "trace_id", "name", "run_type" and "start_time": not supported` }]);
-    }
-    const start = isoNanos(r.start_time);
-    const end = typeof r.end_time === 'string' ? isoNanos(r.end_time) : start;
-    if (start === undefined || end === undefined) throw new InputError([{ file, line: 1, reason: `LangSmith run ${i + 1}: "start_time" or "end_time" is not an ISO 8601 time` }]);
-    const metadata = (r.extra as { metadata?: Record<string, unknown> } | null | undefined)?.metadata;
-    const attributes = textAttributes([
-      [LangSmithAttributes.SPAN_KIND, r.run_type],
-      [GenAiAttributes.OPERATION_NAME, r.run_type === 'tool' ? OPERATION_EXECUTE_TOOL : r.run_type],
-      [LangSmithAttributes.PROJECT, r.session_id],
-      ...LANGSMITH_THREAD_KEYS.map((key): [string, unknown] => [`${LangSmithAttributes.METADATA}.${key}`, typeof metadata?.[key] === 'string' ? metadata[key] : undefined]),
-      [LangSmithAttributes.PROMPT, r.inputs !== null && typeof r.inputs === 'object' && Object.keys(r.inputs).length > 0 ? r.inputs : undefined],
-      [LangSmithAttributes.COMPLETION, r.outputs],
-    ]);
-    return {
-      traceId: hexId(r.trace_id, 32),
-      spanId: runSpanId(r.id),
-      ...(typeof r.parent_run_id === 'string' ? { parentSpanId: runSpanId(r.parent_run_id) } : {}),
-      name: r.name,
-      startTimeUnixNano: start,
-      endTimeUnixNano: end,
-      attributes,
-      // The exporter ends each span OK, or ERROR when the run failed.
-      status: { code: typeof r.error === 'string' && r.error !== '' ? 2 : 1 },
-    };
-  });
-  return spansDocument(spans, LANGSMITH_SCOPE);
-}
-
-/** A run's span id as LangSmith's exporter makes it: the UUID's first 8 bytes (another id: hashed). */
-function runSpanId(id: string): string {
-  const bare = id.toLowerCase().replace(/-/g, '');
-  return /^[0-9a-f]{32}$/.test(bare) ? bare.slice(0, 16) : hexId(id, 16);
-}
-
-/** OTLP string attributes of the pairs whose value is set: text as it is, anything else as its JSON. */
-function textAttributes(pairs: readonly [string, unknown][]): { key: string; value: { stringValue: string } }[] {
-  return pairs.filter(([, v]) => v !== null && v !== undefined).map(([key, v]) => ({ key, value: { stringValue: typeof v === 'string' ? v : JSON.stringify(v) } }));
-}
-
-/** An id as `digits` lower-case hex: as it is when it is that already, a UUID's hex when it has 32, else a hash of it. */
-function hexId(id: string, digits: 16 | 32): string {
-  const lower = id.toLowerCase();
-  if (lower.length === digits && /^[0-9a-f]+$/.test(lower)) return lower;
-  const bare = lower.replace(/-/g, '');
-  if (digits === 32 && /^[0-9a-f]{32}$/.test(bare)) return bare;
-  return createHash('sha256').update(id).digest('hex').slice(0, digits);
-}
-
-/**
- * Nanoseconds since the epoch of an ISO 8601 time (fractions to the nanosecond), as a decimal
- * string; undefined when it is not one. A time without a zone is UTC (LangSmith writes them so).
- */
-export function isoNanos(iso: string): string | undefined {
-  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})?$/.exec(iso);
-  if (!m) return undefined;
-  const seconds = Date.parse(`${m[1]}${m[3] ?? 'Z'}`);
-  if (Number.isNaN(seconds)) return undefined;
-  return (BigInt(seconds) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'))).toString();
 }
