@@ -636,3 +636,26 @@ describe('argspan analyze: values a tool\'s schema asserts are not the model\'s 
     expect(parseJson(out).findings.filter((f) => f.rule === 'assumption_span').map((f) => f.key).sort()).toEqual(['currency', 'slot.timezone']);
   });
 });
+
+describe('argspan analyze on OpenLLMetry\'s own flattened layout (gen_ai.prompt.{i}.*, gen_ai.completion.{i}.tool_calls.{j}.*)', () => {
+  // The real OpenAI trace of fixtures/traces/foreign, its proposed arguments replaced.
+  function withArguments(args: unknown): string {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, 'openllmetry-openai-legacy-tool-calls-model-only.json'), 'utf8'));
+    const span = doc.resourceSpans[0].scopeSpans[0].spans[0];
+    span.attributes.find((a: { key: string }) => a.key === 'gen_ai.completion.0.tool_calls.0.arguments').value = { stringValue: JSON.stringify(args) };
+    const file = join(tmp(), 'openllmetry.json');
+    writeFileSync(file, JSON.stringify(doc));
+    return file;
+  }
+  it('a model span\'s proposal is a call: an invented timezone and a secret file\'s path are reported, naming the emitter', () => {
+    const run = analyzeBin(withArguments({ location: 'Boston', timezone: 'America/New_York', attachment: '/app/.env' }), '--format', 'json');
+    expect(run.code).toBe(1);
+    const out = parseJson(run);
+    expect(out.stats.foreign_calls).toBe(1);
+    expect(out.findings.filter((f) => f.severity !== 'info').map((f) => [f.rule, f.tool, f.key, f.emitter]).sort()).toEqual([
+      ['assumption_span', 'get_current_weather', 'timezone', 'openllmetry'],
+      ['sensitive_arg_dispatched', 'get_current_weather', 'attachment', 'openllmetry'],
+    ]);
+    expect(run.stdout + run.stderr).not.toContain('.env');
+  });
+});

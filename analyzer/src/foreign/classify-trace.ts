@@ -2,7 +2,7 @@ import { INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENGTH } from
 import type { ForeignEmitter } from './types.js';
 import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, resultResidency, type ClassifyOptions, type ContextEntry, type InheritedResidency, type LeafClassification, type SecretDetector } from '@argspan/core';
 import { ProvenanceIndex } from '@argspan/core/internal';
-import { collectEvidence, TraceEvidence } from './evidence.js';
+import { OpenLLMetryMessages, collectEvidence, TraceEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import type { ForeignCall, ForeignSpan, RecordedArguments } from './types.js';
 
@@ -242,6 +242,10 @@ function canonical(v: unknown): string {
 
 /** The emitter of a model span, by the attributes it wrote its messages in. */
 function modelEmitter(span: ForeignSpan): ForeignEmitter {
+  for (const key of span.attrs.keys()) {
+    // OpenLLMetry writes `llm.request.type` too: its completions name it first.
+    if (key.startsWith(OpenLLMetryMessages.COMPLETIONS)) return 'openllmetry';
+  }
   for (const key of span.attrs.keys()) {
     if (key.startsWith('llm.')) return 'openinference';
     if (key.startsWith('ai.')) return 'vercel-ai';

@@ -7,6 +7,12 @@ import { OpenInferenceAttributes } from './recognizers/openinference.js';
 import { TraceloopAttributes } from './recognizers/openllmetry.js';
 
 const PYDANTIC_ALL_MESSAGES = 'pydantic_ai.all_messages';
+/** OpenLLMetry's flattened messages and functions (its `SpanAttributes.LLM_PROMPTS`, `LLM_COMPLETIONS`, `LLM_REQUEST_FUNCTIONS`). */
+export const OpenLLMetryMessages = {
+  PROMPTS: 'gen_ai.prompt.',
+  COMPLETIONS: 'gen_ai.completion.',
+  FUNCTIONS: 'llm.request.functions.',
+} as const;
 const VercelPrompt = {
   PROMPT: 'ai.prompt',
   MESSAGES: 'ai.prompt.messages',
@@ -28,8 +34,12 @@ export const EVIDENCE_KEYS: readonly string[] = [
   VercelPrompt.MESSAGES,
   VercelPrompt.RESPONSE_TOOL_CALLS,
 ];
-/** Families of flattened keys evidence is read from (OpenInference messages and tool schemas). */
-export const EVIDENCE_PREFIXES: readonly string[] = ['llm.input_messages.', 'llm.output_messages.', 'llm.tools.'];
+/**
+ * Families of flattened keys evidence is read from: OpenInference's messages and tool schemas, and
+ * OpenLLMetry's own layout (`gen_ai.prompt.{i}.*`, `gen_ai.completion.{i}.*`, `llm.request.functions.{i}.*`,
+ * what its instrumentations write unless told to follow the GenAI conventions).
+ */
+export const EVIDENCE_PREFIXES: readonly string[] = ['llm.input_messages.', 'llm.output_messages.', 'llm.tools.', ...Object.values(OpenLLMetryMessages)];
 /** Array-valued attributes evidence reads (the Vercel AI SDK's tools, one JSON string each). */
 export const EVIDENCE_ARRAY_KEYS: readonly string[] = [VercelPrompt.TOOLS];
 
@@ -74,6 +84,7 @@ export class TraceEvidence {
 export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readGenAiMessages(span, into);
   readOpenInferenceMessages(span, into);
+  readOpenLLMetryMessages(span, into);
   readVercelPrompt(span, into);
   readRunInputs(span, into);
 }
@@ -206,6 +217,60 @@ function readOpenInferenceMessages(span: ForeignSpan, into: TraceEvidence): void
   }
 }
 
+
+const OPENLLMETRY_FIELD = /^(?:gen_ai\.(prompt|completion)|llm\.request\.(functions))\.(\d+)\.(.+)$/;
+
+/**
+ * OpenLLMetry's flattened messages: `gen_ai.prompt.{i}.{role,content,tool_call_id}` (content a
+ * string, or a list of parts as JSON), `gen_ai.completion.{i}.tool_calls.{j}.{id,name,arguments}`
+ * (or the older `function_call.{name,arguments}`), and `llm.request.functions.{i}.{name,parameters}`.
+ */
+function readOpenLLMetryMessages(span: ForeignSpan, into: TraceEvidence): void {
+  let groups: Map<string, Map<string, string>> | undefined;
+  for (const [key, value] of span.attrs) {
+    if (typeof value !== 'string' || !(key.startsWith('gen_ai.') || key.startsWith('llm.request.'))) continue;
+    const m = OPENLLMETRY_FIELD.exec(key);
+    if (!m) continue;
+    const id = `${m[1] ?? m[2]}.${m[3]!.padStart(6, '0')}`;
+    groups ??= new Map();
+    let fields = groups.get(id);
+    if (!fields) groups.set(id, (fields = new Map()));
+    fields.set(m[4]!, value);
+  }
+  if (!groups) return;
+  let position = 0;
+  for (const [id, fields] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const [kind, index] = id.split('.') as [string, string];
+    if (kind === 'functions') {
+      into.schema(fields.get('name'), parse(fields.get('parameters')));
+      continue;
+    }
+    const role = fields.get('role');
+    const content = fields.get('content');
+    const texts = content === undefined ? [] : contentTexts(content.startsWith('[') ? (parse(content) ?? content) : content);
+    if (kind === 'prompt') {
+      if (role === 'user') texts.forEach((t) => into.user(t));
+      else if (role === 'system' || role === 'developer') texts.forEach((t) => into.developer(t));
+      else if (role === 'tool' && content !== undefined) into.result(fields.get('tool_call_id'), content, span.startNs);
+      continue;
+    }
+    const prefix = `${OpenLLMetryMessages.COMPLETIONS}${Number(index)}.`;
+    const calls = new Map<number, Map<string, string>>();
+    for (const [f, v] of fields) {
+      const c = /^tool_calls\.(\d+)\.(id|name|arguments)$/.exec(f);
+      if (!c) continue;
+      let call = calls.get(Number(c[1]));
+      if (!call) calls.set(Number(c[1]), (call = new Map()));
+      call.set(c[2]!, v);
+    }
+    for (const [j, call] of [...calls].sort(([a], [b]) => a - b)) {
+      const name = call.get('name');
+      if (name !== undefined) into.proposed.push(proposal(span, `${prefix}tool_calls.${j}.arguments`, name, call.get('id'), call.get('arguments') ?? '{}', position++));
+    }
+    const fn = fields.get('function_call.name');
+    if (fn !== undefined) into.proposed.push(proposal(span, `${prefix}function_call.arguments`, fn, undefined, fields.get('function_call.arguments') ?? '{}', position++));
+  }
+}
 
 /**
  * The Vercel AI SDK's prompt and response: `ai.prompt` (`{prompt}` or `{system, messages}`),

@@ -40,6 +40,8 @@ const EXPECTED: Record<string, Expected> = {
   'openinference-google-adk-weather.json': { calls: ['google-adk get_weather tool-span'], findings: [], run: '4a5b6c7d' },
   'openllmetry-decorators-workflow-task.json': { calls: [], findings: [] },
   'openllmetry-openai-agents-weather.json': { calls: ['openllmetry get_weather tool-span'], findings: [] },
+  // OpenLLMetry's own flattened layout (gen_ai.prompt.{i}.*, gen_ai.completion.{i}.tool_calls.{j}.*): the user named the city.
+  'openllmetry-openai-legacy-tool-calls-model-only.json': { calls: ['openllmetry get_current_weather model-output'], findings: [] },
   'pydantic-ai-v2-format-my-ret.json': { calls: ['pydantic-ai my_ret tool-span'], findings: [], run: '3f1d2c4e-9a7b-4c1e-8d2f-5b6a7c8d9e0f' },
   'pydantic-ai-v5-format-my-ret.json': { calls: ['genai-semconv my_ret tool-span'], findings: [], run: '3f1d2c4e-9a7b-4c1e-8d2f-5b6a7c8d9e0f' },
   'vercel-ai-legacy-otel-v7-streamtext-tool.json': { calls: ['vercel-ai tool1 tool-span'], findings: [] },
