@@ -60,6 +60,40 @@ describe('tagProvenance', () => {
   });
 });
 
+describe('values the model rewrote from the user\'s words', () => {
+  const index = ProvenanceIndex.from({
+    userText: 'Text +1 (415) 555-0100 about the 1.299,00 EUR quote and 12,5 kg for our São_Paulo office',
+    context: [{ callId: 'c1', content: 'ticket 8675309, total 4.500,00' }],
+  });
+  const provenance = (key: string, value: unknown) => tagProvenance(leafOf({ [key]: value }, key), index, undefined).provenance;
+
+  it('a phone number with other separators, with or without its country code, is the user\'s', () => {
+    expect(provenance('to', '+14155550100')).toBe('user_explicit');
+    expect(provenance('to', '415-555-0100')).toBe('user_explicit');
+    expect(provenance('to', '+1 415 555 0100')).toBe('user_explicit');
+    // Other digits, or the user's inside a longer number, are not.
+    expect(provenance('to', '+14155550199')).toBe('model_inferred');
+    expect(provenance('to', '+141555501001')).toBe('model_inferred');
+  });
+
+  it('an amount written with a decimal comma is the same number', () => {
+    expect(provenance('price', 1299)).toBe('user_explicit');
+    expect(provenance('price', '1299.00')).toBe('user_explicit');
+    expect(provenance('weight', 12.5)).toBe('user_explicit');
+    expect(provenance('weight', 125)).toBe('model_inferred');
+    // Only the user's words are read this way; a tool result's amount keeps its own matching.
+    expect(provenance('total', 4500)).toBe('model_inferred');
+    expect(provenance('ticket', 8675309)).toBe('context_retrieved');
+  });
+
+  it('Latin accents fold away: a model\'s accent-free spelling is the user\'s word', () => {
+    expect(tokenize('América/São_Paulo')).toEqual(tokenize('America/Sao_Paulo'));
+    expect(provenance('timezone', 'Sao_Paulo')).toBe('user_explicit');
+    // Marks of other scripts are letters of their words, not accents: kept.
+    expect(tokenize('नमस्ते')).not.toEqual(tokenize('नमसत'));
+  });
+});
+
 describe('tokenize fast path', () => {
   it('property: equals the general path on any text', async () => {
     const fc = (await import('fast-check')).default;

@@ -85,9 +85,12 @@ function isThousandsSeparator(text: string, i: number): boolean {
 /** @internal Both paths of {@link tokenize}, for the test that keeps them equal. */
 export const tokenizeForTest = { slow: (text: string): string[] => tokenizeSlow(text) };
 
+/** Latin combining marks: `São` is `Sao` once decomposed and stripped of them (a model often writes the accent-free form). */
+const LATIN_MARKS = /[\u0300-\u036f]/g;
+
 function tokenizeSlow(text: string): string[] {
   const ascii = ASCII.test(text);
-  let folded = (ascii ? text : text.normalize('NFKC')).toLowerCase();
+  let folded = (ascii ? text : text.normalize('NFKD').replace(LATIN_MARKS, '').normalize('NFKC')).toLowerCase();
   if (folded.includes(',')) folded = folded.replace(/(\d),(?=\d{3}\b)/g, '$1');
   const out: string[] = [];
   for (const raw of folded.split(ascii ? ASCII_SEPARATORS : SEPARATORS)) {
@@ -232,6 +235,8 @@ export function contextText(content: unknown): string {
  */
 export class ProvenanceIndex {
   private readonly user: IndexedSource[] = [];
+  /** The user's texts as written: a number the model reformatted is looked for in them (see {@link reformattedInUserText}). */
+  private readonly userTexts: string[] = [];
   private readonly context: IndexedSource[] = [];
   /** Length of the longest source; a longer value is answered without tokenising it. */
   private longest = 0;
@@ -246,6 +251,8 @@ export class ProvenanceIndex {
 
   addUserText(text: string): void {
     this.add(this.user, indexSource(text));
+    this.userTexts.push(text);
+    this.commaAmounts = undefined;
   }
 
   /**
@@ -274,6 +281,33 @@ export class ProvenanceIndex {
     for (const src of this.context) this.longest = Math.max(this.longest, src.length);
   }
 
+  /** Amounts the user wrote with a decimal comma, by value: read once, on the first value that needs them. */
+  private commaAmounts: Set<number> | undefined;
+
+  /**
+   * Whether the user wrote `value` in another format: the same phone number with other separators
+   * (`+1 (415) 555-0100` for `+14155550100`), or the same amount with a decimal comma (`1.299,00`
+   * for `1299`). Only the user's words are read this way: they are what a model rewrites.
+   */
+  private reformattedInUserText(value: string): boolean {
+    if (this.userTexts.length === 0 || !FORMATTED_NUMBER.test(value)) return false;
+    const digits = value.replace(/\D/g, '');
+    if (digits.length >= 7 && digits.length <= 15 && !value.includes(',')) {
+      // The same digits in a run of digits and phone separators, not inside a longer run.
+      const phone = new RegExp(`(?<![\\d])\\+?${[...digits].join('[\\s().-]*')}(?![\\d])`);
+      if (this.userTexts.some((t) => phone.test(t))) return true;
+    }
+    if (this.commaAmounts === undefined) {
+      this.commaAmounts = new Set();
+      for (const t of this.userTexts) {
+        if (t.includes(',')) for (const m of t.matchAll(DECIMAL_COMMA)) this.commaAmounts.add(Number(m[0].replaceAll('.', '').replace(',', '.')));
+      }
+    }
+    if (this.commaAmounts.size === 0) return false;
+    const amount = Number(value.replace(/,(?=\d{3}(?!\d))/g, '').trim());
+    return Number.isFinite(amount) && this.commaAmounts.has(amount);
+  }
+
   private add(list: IndexedSource[], src: IndexedSource): void {
     list.push(src);
     // Context text is joined from JSON scalars, so allow for separators the value may keep.
@@ -296,7 +330,7 @@ export class ProvenanceIndex {
     const seq = isEmail ? [] : tokenize(text);
     if (!isEmail && seq.length === 0) return undefined;
     const hit = (src: IndexedSource): boolean => (isEmail ? src.emails.has(lower) : containsSequence(src, seq));
-    if (this.user.some(hit)) return { source: 'user' };
+    if (this.user.some(hit) || (!isEmail && this.reformattedInUserText(trimmed))) return { source: 'user' };
     // The most recent result wins, so the link points at the call that last supplied the value;
     // with taint tracking, the most recent labelled source that holds it wins over a clean one.
     let inherits: boolean | undefined; // asked only once the value is found in a result
@@ -315,6 +349,11 @@ export class ProvenanceIndex {
     return latest === undefined ? undefined : contextHit(latest, undefined);
   }
 }
+
+/** A value that may be a phone number or an amount the model rewrote: digits with at most `+ ( ) - . ,` and spaces. */
+const FORMATTED_NUMBER = /^\+?[\d\s().,-]{2,}$/;
+/** An amount written with `.` for thousands and `,` for decimals (`1.299,00`, `12,5`). */
+const DECIMAL_COMMA = /(?<![\d.,])\d{1,3}(?:\.\d{3})+(?:,\d+)?(?![\d.,])|(?<![\d.,])\d+,\d{1,2}(?![\d.,])/g;
 
 function contextHit(src: IndexedSource, inherited: InheritedResidency | undefined): { source: 'context'; callId?: string; inherited?: InheritedResidency } {
   const hit: { source: 'context'; callId?: string; inherited?: InheritedResidency } = { source: 'context' };
