@@ -72,7 +72,7 @@ describe('looksLikeCode on password-shaped values', () => {
   });
 
   it('still takes names, members, paths, negations and regular expressions for code', () => {
-    for (const v of ['HTTPPasswordMgrWithDefaultRealm', 'XMLHttpRequest', '_authKey', '$password', 'this.tokenStore.current', '/usr/local/lib/node_modules', '/usr/include/c++/12', '!this.token', '!password', 'i++', '/^Unexpected']) {
+    for (const v of ['HTTPPasswordMgrWithDefaultRealm', 'XMLHttpRequest', '_authKey', '$password', 'this.tokenStore.current', '/usr/local/lib/node_modules', '/usr/include/c++/12', '!this.token', '!password', 'i++', '/^Unexpected', 'SOCKS5_NO_ACCEPTABLE_AUTH']) {
       expect(looksLikeCode(v), v).toBe(true);
     }
   });

@@ -84,6 +84,8 @@ for (let c = 0; c < 128; c++) if (CODE_PUNCT[c] === 0 && !/[A-Za-z0-9]/.test(Str
 const STARTS_EXPRESSION_WORD = new Set([...'tsnav'].map((ch) => ch.charCodeAt(0)));
 const MEMBER_EXPRESSION = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 const SEPARATED_NAME = /^[A-Za-z]+(?:[_:./@-][A-Za-z]+)+$/; // snake/kebab/CONSTANT names, a:b.c
+/** The same with digits closing its words (`SOCKS5_NO_AUTH`, `sha256-digest`, `v2.api`). */
+const SEPARATED_NAME_DIGITS = /^[A-Za-z]+\d{0,4}(?:[_:./@-][A-Za-z]+\d{0,4})+$/;
 /** A negated name, member or call (`!password`, `!this.token`, `!!cfg.key(`), not a password that begins with `!`. */
 const EXPRESSION = /^!{1,2}[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(|$)|^(?:this|self|new|await|typeof|void)\b|\bthis\./;
 const WORD_OR_CAMEL = /^[a-z]+$|^[A-Z]+$|^[A-Z]?[a-z]+(?:[A-Z][a-z]*)*$/;
@@ -131,7 +133,7 @@ export function looksLikeCode(value: string): boolean {
   let mixed = -1;
   const random = (): boolean => (mixed < 0 ? (mixed = scrambled(value) ? 1 : 0) : mixed) === 1;
   if (punct & DOT && MEMBER_EXPRESSION.test(value) && !hasRandomSegment(value) && !random()) return true;
-  if (digits === 0 && punct & NAME_SEPARATOR && SEPARATED_NAME.test(value) && !hasUnpronounceablePart(value) && !random()) return true;
+  if (punct & NAME_SEPARATOR && (digits === 0 ? SEPARATED_NAME : SEPARATED_NAME_DIGITS).test(value) && !hasUnpronounceablePart(value) && !random()) return true;
   if ((c0 === 33 || STARTS_EXPRESSION_WORD.has(c0) || punct & DOT) && EXPRESSION.test(value) && !random()) return true;
   if (onlyLetters && (WORD_OR_CAMEL.test(value) || ACRONYM_CAMEL.test(value) || LITERAL_WORD.test(value)) && !randomLetters(value) && !random()) return true;
   if (letters === 0 && NUMBER_LIKE.test(value)) return true;

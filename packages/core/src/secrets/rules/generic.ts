@@ -32,6 +32,8 @@ const NOT_A_SECRET_KEY = /hash|digest|sha\d*|checksum|integrity|fingerprint|_?id
  */
 const HANDLE_WORDS = new Set(['page', 'paging', 'pagination', 'continuation', 'starting', 'cursor', 'csrf', 'xsrf', 'nonce', 'next', 'resume', 'sync', 'marker']);
 const KEY_WORDS = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g;
+/** Any of HANDLE_WORDS in a key, in any case (a cheap test before the key is split into words). */
+const HANDLE_HINT = /page|paging|continuation|starting|cursor|csrf|xsrf|nonce|next|resume|sync|marker/i;
 
 /** The key names a handle (HANDLE_WORDS). */
 function namesHandle(key: string): boolean {
@@ -79,14 +81,15 @@ function genericValue(secret: string, match: RegExpExecArray): boolean {
   if (match.groups?.['ws'] !== undefined && !spacedAssignment(input, match.index, match[0])) return false;
   const next = input.charCodeAt(match.index + match[0].length);
   if (next === 40 /* ( */) return false; // a call: token = getToken(...)
+  // (the value first: it turns away nearly every candidate in code and prose)
+  if (!isCredentialLike(secret, 8, 3)) return false;
   const whole = keyAround(input, match.index, match[0]).key;
-  if (namesHandle(whole)) return false;
-  if (/^auth$/i.test(match.groups?.['word'] ?? '') && (key !== '' || !authKey(whole) || encodesNoPair(secret))) return false;
+  if (HANDLE_HINT.test(whole) && namesHandle(whole)) return false;
+  const word = match.groups?.['word'] ?? '';
+  if (/^auth$/i.test(word) && (key !== '' || !authKey(whole) || encodesNoPair(secret))) return false;
   // a value in a call after the key (`setApiKey("v")`): the first character after the key
-  const after = input.charCodeAt(match.index + (match.groups?.['word']?.length ?? 0) + key.length);
-  if (after === 40 && !assigningCall(whole)) return false;
-  if (input.charCodeAt(match.index - 1) === 58 && ARN_BEFORE.test(input.slice(Math.max(0, match.index - 120), match.index))) return false;
-  return isCredentialLike(secret, 8, 3);
+  if (input.charCodeAt(match.index + word.length + key.length) === 40 && !assigningCall(whole)) return false;
+  return !(input.charCodeAt(match.index - 1) === 58 && ARN_BEFORE.test(input.slice(Math.max(0, match.index - 120), match.index)));
 }
 
 const VALUE = String.raw`(?<secret>[^\s"'\x60;,\\=(){}<>\[\]|&][^\s"'\x60;,\\(){}<>\[\]]{7,199})`;

@@ -56,9 +56,16 @@ const DOUBLE_OPEN = String.raw`\\{0,3}"\\{1,7}"`;
  *   after an environment read (`ENV.fetch('KEY') { 'v' }`, `option_env!("KEY").unwrap_or("v")`);
  * - `gh secret set KEY --body "v"`.
  */
+/**
+ * Where the forms of {@link ASSIGN_TAIL} that read letters, a line break, a brace or a call begin,
+ * right after a key: ASSIGN_TAIL tries those forms only where this holds, and generic-tries.ts
+ * lets the regex run there.
+ */
+const TAIL_OF_WORDS_SOURCE = String.raw`(?:\\{0,3}["'\x60])?\)?[ \t]{0,4}(?:\r?\n|<\/|\{|\(|\.unwrap|to[ \t]|--body|=[ \t]{0,4}(?:"""|'''|String|Some|SecretString)|:[ \t]{0,4}[|>]|,[ \t]{0,4}\\{0,3}"(?:\\|value))`;
+
 export const ASSIGN_TAIL =
   // (the first character decides most tries at once: after a key, code goes on with other characters)
-  String.raw`(?=[ \t"'\x60\\\]=:,>?+.|<\r\n{()])(?:` +
+  String.raw`(?=[ \t"'\x60\\\]=:,>?+.|<\r\n(])(?:` +
   [
     // (before the plain operator, which would take `String::from` for the value)
     String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}=[ \t]{0,4}(?:String::from|Some|String\.valueOf|SecretString::(?:new|from))\([ \t]{0,4}${OPEN_QUOTE}`,
@@ -67,30 +74,35 @@ export const ASSIGN_TAIL =
     String.raw`(?:${KEY_QUOTE})?(?:[ \t]{0,4}:[ \t]{0,4}${TYPE}|[ \t]{1,4}${TYPE})[ \t]{0,4}=[ \t]{0,4}${OPEN_QUOTE}?`,
     String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}[:=][ \t]{0,4}\r?\n\s{0,40}${OPEN_QUOTE}`,
     String.raw`(?:${KEY_QUOTE})?>\s{0,40}`,
-    String.raw`${KEY_QUOTE}[ \t]{0,4},[ \t]{0,4}(?:${DOUBLE_OPEN}|\\{0,3}"value\\{0,3}"[ \t]{0,4}:[ \t]{0,4}${OPEN_QUOTE})`,
-    String.raw`<\/name>\s{0,40}<value>\s{0,40}`,
-    String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}:[ \t]{0,4}[|>][+-]?[1-9]?[ \t]{0,4}\r?\n[ \t]{0,40}`,
-    String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}\r?\n[ \t]{0,40}value[ \t]{0,4}:[ \t]{0,4}${OPEN_QUOTE}?`,
-    String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}=[ \t]{0,4}(?:"""|''')\\?\r?\n?`,
-    String.raw`${KEY_QUOTE}[ \t]{0,4}\{\s{0,40}(?:(?:type|description|sensitive|nullable)[ \t]{0,12}=[ \t]{0,4}[^\n]{1,80}\n\s{0,40}){0,3}default[ \t]{0,12}=[ \t]{0,4}${OPEN_QUOTE}?`,
-    String.raw`\([ \t]{0,4}${OPEN_QUOTE}`,
-    String.raw`${KEY_QUOTE}[ \t]{1,4}to[ \t]{1,4}${OPEN_QUOTE}`,
-    String.raw`[ \t]{0,4}\{[ \t]{0,4}get;[ \t]{0,4}(?:(?:private|protected|internal)?[ \t]{0,4}(?:set|init);[ \t]{0,4})?\}[ \t]{0,4}=[ \t]{0,4}${OPEN_QUOTE}`,
-    String.raw`${KEY_QUOTE}\)(?:[ \t]{0,4}\{[ \t]{0,4}|\.unwrap_or\([ \t]{0,4})${OPEN_QUOTE}`,
-    String.raw`[ \t]{1,4}--body(?:[ \t]{1,4}|=)${OPEN_QUOTE}?`,
+    // (the forms that read letters, a line break, a brace or a call, where they can begin: one
+    // test, where most keys go on otherwise; last, so that a form above wins wherever it holds)
+    String.raw`(?=${TAIL_OF_WORDS_SOURCE})(?:` +
+      [
+        String.raw`${KEY_QUOTE}[ \t]{0,4},[ \t]{0,4}(?:${DOUBLE_OPEN}|\\{0,3}"value\\{0,3}"[ \t]{0,4}:[ \t]{0,4}${OPEN_QUOTE})`,
+        String.raw`<\/name>\s{0,40}<value>\s{0,40}`,
+        String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}:[ \t]{0,4}[|>][+-]?[1-9]?[ \t]{0,4}\r?\n[ \t]{0,40}`,
+        String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}\r?\n[ \t]{0,40}value[ \t]{0,4}:[ \t]{0,4}${OPEN_QUOTE}?`,
+        String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}=[ \t]{0,4}(?:"""|''')\\?\r?\n?`,
+        String.raw`${KEY_QUOTE}[ \t]{0,4}\{\s{0,40}(?:(?:type|description|sensitive|nullable)[ \t]{0,12}=[ \t]{0,4}[^\n]{1,80}\n\s{0,40}){0,3}default[ \t]{0,12}=[ \t]{0,4}${OPEN_QUOTE}?`,
+        String.raw`\([ \t]{0,4}${OPEN_QUOTE}`,
+        String.raw`${KEY_QUOTE}[ \t]{1,4}to[ \t]{1,4}${OPEN_QUOTE}`,
+        String.raw`[ \t]{0,4}\{[ \t]{0,4}get;[ \t]{0,4}(?:(?:private|protected|internal)?[ \t]{0,4}(?:set|init);[ \t]{0,4})?\}[ \t]{0,4}=[ \t]{0,4}${OPEN_QUOTE}`,
+        String.raw`${KEY_QUOTE}\)(?:[ \t]{0,4}\{[ \t]{0,4}|\.unwrap_or\([ \t]{0,4})${OPEN_QUOTE}`,
+        String.raw`[ \t]{1,4}--body(?:[ \t]{1,4}|=)${OPEN_QUOTE}?`,
+      ].join('|') +
+      ')',
   ].join('|') +
   ')';
-/**
- * Where ASSIGN_TAIL's forms that read letters, a line break or a brace may begin, right after a
- * key (see generic-tries.ts): sticky, tried at the key's end.
- */
-export const TAIL_OF_WORDS = /(?:\\{0,3}["'\x60])?\)?[ \t]{0,4}(?:\r?\n|<\/|\{|\(|\.unwrap|to[ \t]|--body|=[ \t]{0,4}(?:"""|'''|String|Some|SecretString)|:[ \t]{0,4}[|>]|,[ \t]{0,4}\\{0,3}"(?:\\|value))/y;
+/** {@link TAIL_OF_WORDS_SOURCE}, sticky, tried at a key's end. */
+export const TAIL_OF_WORDS = new RegExp(TAIL_OF_WORDS_SOURCE, 'y');
 
 /** The whole key a match starts in (`DB_PASSWORD`, `--api-key`), read back from `index` (at most 64 characters): its start and text. */
 export function keyAround(input: string, index: number, matched: string): { start: number; key: string } {
   let s = index;
-  while (s > 0 && index - s < 64 && /[\w.-]/.test(input[s - 1]!)) s--;
-  return { start: s, key: /^[\w.-]*/.exec(input.slice(s, index) + matched)![0] };
+  while (s > 0 && index - s < 64 && isKeyChar(input.charCodeAt(s - 1))) s--;
+  let e = 0;
+  while (e < matched.length && isKeyChar(matched.charCodeAt(e))) e++;
+  return { start: s, key: input.slice(s, index) + matched.slice(0, e) };
 }
 
 /**
@@ -110,6 +122,11 @@ export function spacedAssignment(input: string, index: number, matched: string):
 export const ASSIGN_OR_SPACE = String.raw`[\w.-]{0,24}?(?:` + ASSIGN_TAIL + String.raw`|(?<ws>[ \t]{1,4})(?:\\{0,3}["'])?)`;
 /** {@link ASSIGN_TAIL} after up to 24 more key characters. */
 export const ASSIGN = String.raw`[\w.-]{0,24}?` + ASSIGN_TAIL;
+
+/** A character of a key: a letter, a digit, `_`, `.` or `-`. */
+function isKeyChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
+}
 
 /** Build a global rule pattern from source fragments. */
 export function re(...parts: string[]): RegExp {
