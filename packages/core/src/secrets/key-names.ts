@@ -68,7 +68,8 @@ export function keyIsAssigned(text: string, pos: number): boolean {
   for (let k = 0; k < 4 && isSpace(text.charCodeAt(e)); k++) e++;
   const c = text.charCodeAt(e);
   const next = text.charCodeAt(e + 1);
-  if (c === 61 || c === 58 || c === 44 || c === 10 || c === 13 || c === 123) return true; // = : , line break {
+  if (c === 61 || c === 58 || c === 44 || c === 10 || c === 13) return true; // = : , line break
+  if (c === 123) return quoted || braceGet(text, e + 1); // variable "key" {, Key { get; set; } =
   if ((c === 63 || c === 43 || c === 46) && next === 61) return true; // ?= += .=
   if ((c === 124 && next === 124) || (c === 60 && next === 45)) return true; // ||= <-
   if (!isSpace(text.charCodeAt(e - 1))) return false;
@@ -80,6 +81,12 @@ export function keyIsAssigned(text: string, pos: number): boolean {
   for (let k = 0; k < 40 && e < n && isTypeChar(text.charCodeAt(e)); k++) e++;
   for (let k = 0; k < 4 && isSpace(text.charCodeAt(e)); k++) e++;
   return text.charCodeAt(e) === 61;
+}
+
+/** `get` after `{` and up to four spaces (a C# property). */
+function braceGet(text: string, e: number): boolean {
+  for (let k = 0; k < 4 && isSpace(text.charCodeAt(e)); k++) e++;
+  return text.startsWith('get', e);
 }
 
 /** A quoted string opens after `(` and up to four spaces. */

@@ -2,7 +2,7 @@ import type { SecretRule } from '../types.js';
 import { isCredentialLike } from '../value-filters.js';
 import { rule } from './define.js';
 import { namePattern } from '../key-names.js';
-import { ASSIGN_TAIL, keyAround, re, spacedAssignment } from './patterns.js';
+import { TAIL_OR_SPACE, keyAround, re, spacedAssignment } from './patterns.js';
 import { ALNUM, B64, sample } from './sample.js';
 
 /**
@@ -94,6 +94,11 @@ function genericValue(secret: string, match: RegExpExecArray): boolean {
 
 const VALUE = String.raw`(?<secret>[^\s"'\x60;,\\=(){}<>\[\]|&][^\s"'\x60;,\\(){}<>\[\]]{7,199})`;
 
+/** A secret word (group `word`), the rest of its key (`key`), an assignment or a space, a value. */
+function genericPattern(words: string): RegExp {
+  return re(`(?<word>${words})(?![a-z])`, String.raw`(?<key>[\w.-]{0,24}?)`, TAIL_OR_SPACE, VALUE);
+}
+
 /** Generic `password=` / `api_key:` assignments whose value is random enough to be a credential. */
 export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
   id: 'generic-secret-assignment',
@@ -105,14 +110,7 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
     // `auth` only as a whole key, before what an assignment begins with
     'auth"', "auth'", 'auth=', 'auth:', 'auth ', 'auth\\', 'auth>', 'auth\n', 'auth<', 'auth(',
   ],
-  pattern: re(
-    '(?<word>',
-    SECRET_WORDS.map(word).join('|'),
-    ')(?![a-z])',
-    String.raw`(?<key>[\w.-]{0,24}?)`,
-    `(?:${ASSIGN_TAIL}|(?<ws>[ \\t]{1,4})(?:\\\\{0,3}["'])?)`,
-    VALUE,
-  ),
+  pattern: genericPattern(SECRET_WORDS.map(word).join('|')),
   secretGroup: 'secret',
   generic: true,
   validate: genericValue,
@@ -170,12 +168,7 @@ export const GENERIC_KEY_ASSIGNMENT_RULE: SecretRule = rule({
   keywords: [],
   keyNames: KEY_PURPOSES,
   prefilter: `(?:${KEY_PURPOSES.join('|')})[_.-]?key`,
-  pattern: re(
-    `(?<word>(?:${KEY_PURPOSES.map(namePattern).join('|')})[_.-]?[kK][eE][yY])(?![a-z])`,
-    String.raw`(?<key>[\w.-]{0,24}?)`,
-    `(?:${ASSIGN_TAIL}|(?<ws>[ \\t]{1,4})(?:\\\\{0,3}["'])?)`,
-    VALUE,
-  ),
+  pattern: genericPattern(`(?:${KEY_PURPOSES.map(namePattern).join('|')})[_.-]?[kK][eE][yY]`),
   secretGroup: 'secret',
   generic: true,
   validate: genericValue,

@@ -1,7 +1,7 @@
 import type { SecretRule } from '../types.js';
 import { rule } from './define.js';
 import { namePattern, normalizeName } from '../key-names.js';
-import { ASSIGN_TAIL, re, spacedAssignment } from './patterns.js';
+import { TAIL_OR_SPACE, re, spacedAssignment } from './patterns.js';
 
 /** Value shapes (regex sources) of credentials that have no prefix of their own. */
 export const SHAPE = {
@@ -116,7 +116,7 @@ export function keyed(k: KeyedCredential): SecretRule {
     keyNames: k.names,
     prefilter: keyedPrefilter(k.names),
     // (a space alone before the value, after a CONSTANT_NAME or a flag: `ENV HEROKU_API_KEY v`, `--heroku-api-key v`)
-    pattern: re(`(?<provider>${k.names.map(namePattern).join('|')})`, String.raw`(?<rest>[\w.-]{0,32}?)`, String.raw`(?:${ASSIGN_TAIL}|(?<ws>[ \t]{1,4})(?:\\{0,3}["'])?)`, `(?<secret>${k.values.join('|')})`, String.raw`(?![\w+/=-])`),
+    pattern: re(`(?<provider>${k.names.map(namePattern).join('|')})`, String.raw`(?<rest>[\w.-]{0,32}?)`, TAIL_OR_SPACE, `(?<secret>${k.values.join('|')})`, String.raw`(?![\w+/=-])`),
     secretGroup: 'secret',
     minEntropy: k.minEntropy ?? 2.5,
     validate: (value, m) =>

@@ -116,10 +116,12 @@ export function spacedAssignment(input: string, index: number, matched: string):
   return /^[A-Z][A-Z0-9]+$/.test(key) && /(?:^|[\n;&|])[ \t]*(?:ENV|setx)[ \t]{1,4}$/i.test(input.slice(Math.max(0, start - 12), start));
 }
 /**
- * {@link ASSIGN_TAIL} after up to 24 more key characters, or a space alone before the value
- * (group `ws`, for {@link spacedAssignment} to judge): once in a pattern.
+ * {@link ASSIGN_TAIL}, or a space alone before the value (group `ws`, for {@link spacedAssignment}
+ * to judge): once in a pattern.
  */
-export const ASSIGN_OR_SPACE = String.raw`[\w.-]{0,24}?(?:` + ASSIGN_TAIL + String.raw`|(?<ws>[ \t]{1,4})(?:\\{0,3}["'])?)`;
+export const TAIL_OR_SPACE = String.raw`(?:${ASSIGN_TAIL}|(?<ws>[ \t]{1,4})(?:\\{0,3}["'])?)`;
+/** {@link TAIL_OR_SPACE} after up to 24 more key characters. */
+export const ASSIGN_OR_SPACE = String.raw`[\w.-]{0,24}?` + TAIL_OR_SPACE;
 /** {@link ASSIGN_TAIL} after up to 24 more key characters. */
 export const ASSIGN = String.raw`[\w.-]{0,24}?` + ASSIGN_TAIL;
 
