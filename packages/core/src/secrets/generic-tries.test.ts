@@ -17,11 +17,13 @@ const PIECES = [
   '??=', '=>', '<-', ',', '>', '<', '.', '|', '&', '*', '(', ')', ';', '{', '}', ' value=', ' Value =', 'r', 'rb#', 'b', '@', '$',
   "'static ", 'mut ', 'string', 'Option<String>', '&str', '_KEY', 'DB_', '-', 'x', 'ab12', 'ghp_aB3dE5fG7hI9jK1lM3nO5', 'Zf3D0LXC9q',
   'sk-proj-AbC', '==',
+  // the forms whose tail reads letters, a line break or a brace
+  '\n  value: ', ' value:', '</name>', '<value>', '|', '>-', '"""', ' to ', ' --body ', 'String::from(', '{ get; set; } = ', 'default = ', ' type = string\n', ').unwrap_or(', ') { ',
 ];
 
 describe('generic tries', () => {
   const sticky = new RegExp(GENERIC_ASSIGNMENT_RULE.pattern.source, 'y');
-  const words = ['password', 'PASS', 'pwd', 'secret', 'Token', 'api_key', 'API-KEY', 'client.secret', 'credentials', 'passwd'];
+  const words = ['password', 'PASS', 'pwd', 'secret', 'Token', 'api_key', 'API-KEY', 'client.secret', 'credentials', 'passwd', 'auth', 'private-key'];
 
   it('are skipped only where the regex finds nothing, or only a candidate inside a covered span', () => {
     fc.assert(

@@ -1,3 +1,5 @@
+import { TAIL_OF_WORDS } from './rules/patterns.js';
+
 /**
  * Tries of the generic assignment rule (rules/generic.ts) that cannot yield a judged candidate:
  * at a key whose value is a provider token (`GITHUB_TOKEN="ghp_…"`, `\"api_key\":\"sk-…`), the
@@ -68,6 +70,10 @@ export function genericTryCanYield(text: string, pos: number, covered: Covered):
   KEY_RUN.test(text);
   const keyEnd = KEY_RUN.lastIndex;
   if (keyEnd - pos >= KEY_REACH) return true;
+  // the forms whose tail reads letters, a line break or a brace (a Kubernetes `value:`, an HCL
+  // `default =`, `--body`, `String::from(`): the regex runs
+  TAIL_OF_WORDS.lastIndex = keyEnd;
+  if (TAIL_OF_WORDS.test(text)) return true;
   const from = keyEnd + 1;
   const spanStart = covered.firstStartFrom(from);
   if (spanStart < 0 || spanStart - from > GAP_REACH) return true;

@@ -9,13 +9,14 @@
 /**
  * The credential words whose hits send the key they stand in to the key-named rules: the generic
  * rule's words (their hits cost nothing more), `_key`, `login`, `_pat`, and `key` where a key
- * ends with it (`herokuKey"`, `appKey =`, `hapikey=`). Not `key` alone: it is in every `keys`,
+ * ends with it (`herokuKey"`, `appKey =`, `hapikey=`, Hadoop's `heroku.api.key</name>`, a setter's
+ * `setDdAppKey("`). Not `key` alone: it is in every `keys`,
  * `keyof` and `monkey`, and as a short Teddy prefix it passes a sixth more of ordinary text.
  */
 export const CREDENTIAL_KEY_WORDS: readonly string[] = [
   'token', 'secret', 'pass', 'pwd', 'credential', 'api_key', 'api-key', 'apikey', 'access_key', 'accesskey',
-  'private_key', 'privatekey', 'auth_key', 'authkey', '_key', 'login', '_pat',
-  'key"', "key'", 'key:', 'key=', 'key ', 'key>', 'key\\',
+  'private_key', 'privatekey', 'auth_key', 'authkey', '_key', 'login', '_pat', 'api.key',
+  'key"', "key'", 'key:', 'key=', 'key ', 'key>', 'key\\', 'key<', 'key(',
 ];
 
 /** How far back from a credential word a key is read. */
@@ -42,29 +43,71 @@ const isTypeChar = (c: number): boolean => isKeyChar(c) || c === 58 || c === 60 
 /**
  * True when the key holding the credential word at `pos` is followed by what an assignment
  * begins with (see ASSIGN_TAIL): an operator after an optional closing quote, `]` and spaces, a
- * type then `=` (`var key string =`), a line break (a quoted value on the next line). Most
- * credential words in code are in no assignment (`Object.keys(x)`, `keyof T`, `getToken()`).
+ * type then `=` (`var key string =`), a line break (a quoted value on the next line, a Kubernetes
+ * `value:`), `</` (Hadoop's `</name>`), a brace (an HCL variable, a C# property), a call's
+ * quoted argument (`setApiKey("`), `)` after a quote (`ENV.fetch('KEY') {`), ` to ` after a quote
+ * (Kotlin), or a value after a space when the key is a CONSTANT_NAME or a flag (`ENV KEY v`,
+ * `--key v`). Most credential words in code are in no assignment (`Object.keys(x)`, `keyof T`,
+ * `getToken()`).
  */
 export function keyIsAssigned(text: string, pos: number): boolean {
   let e = pos;
   const n = text.length;
   while (e < n && e - pos < 40 && isKeyChar(text.charCodeAt(e))) e++;
+  const keyEnd = e;
   while (e < n && text.charCodeAt(e) === 92) e++; // an escaped closing quote
   const q = text.charCodeAt(e);
-  if (q === 34 || q === 39 || q === 96) e++;
+  const quoted = q === 34 || q === 39 || q === 96;
+  if (quoted) e++;
   if (text.charCodeAt(e) === 93) e++;
-  if (text.charCodeAt(e) === 62) return true; // <key>value (an XML element)
+  const c0 = text.charCodeAt(e);
+  if (c0 === 62) return true; // <key>value (an XML element)
+  if (c0 === 60) return text.charCodeAt(e + 1) === 47; // <name>key</name> <value>
+  if (c0 === 40) return callWithString(text, e + 1); // setApiKey("v")
+  if (c0 === 41) return quoted; // ENV.fetch('KEY') { 'v' }
   for (let k = 0; k < 4 && isSpace(text.charCodeAt(e)); k++) e++;
   const c = text.charCodeAt(e);
   const next = text.charCodeAt(e + 1);
   if (c === 61 || c === 58 || c === 44 || c === 10 || c === 13) return true; // = : , line break
+  if (c === 123) return quoted || braceGet(text, e + 1); // variable "key" {, Key { get; set; } =
   if ((c === 63 || c === 43 || c === 46) && next === 61) return true; // ?= += .=
   if ((c === 124 && next === 124) || (c === 60 && next === 45)) return true; // ||= <-
-  if (!isSpace(text.charCodeAt(e - 1)) || !isKeyChar(c)) return false;
+  if (!isSpace(text.charCodeAt(e - 1))) return false;
+  if (quoted && c === 116 && next === 111 && isSpace(text.charCodeAt(e + 2))) return true; // "key" to "v"
+  if (!isKeyChar(c) && c !== 34 && c !== 39 && c !== 92) return false;
+  if (!quoted && spacedKey(text, pos, keyEnd)) return true; // ENV KEY v, --key v
+  if (!isKeyChar(c)) return false;
   // a type between name and `=`
   for (let k = 0; k < 40 && e < n && isTypeChar(text.charCodeAt(e)); k++) e++;
   for (let k = 0; k < 4 && isSpace(text.charCodeAt(e)); k++) e++;
   return text.charCodeAt(e) === 61;
+}
+
+/** `get` after `{` and up to four spaces (a C# property). */
+function braceGet(text: string, e: number): boolean {
+  for (let k = 0; k < 4 && isSpace(text.charCodeAt(e)); k++) e++;
+  return text.startsWith('get', e);
+}
+
+/** A quoted string opens after `(` and up to four spaces. */
+function callWithString(text: string, e: number): boolean {
+  for (let k = 0; k < 4 && isSpace(text.charCodeAt(e)); k++) e++;
+  const c = text.charCodeAt(e);
+  return c === 34 || c === 39 || c === 96 || c === 92;
+}
+
+/** The key ending at `end` (holding `pos`) is a flag (`--key`) or a CONSTANT_NAME (`A_KEY`). */
+function spacedKey(text: string, pos: number, end: number): boolean {
+  let s = pos;
+  while (s > 0 && pos - s < KEY_REACH && isKeyChar(text.charCodeAt(s - 1))) s--;
+  if (text.charCodeAt(s) === 45) return true;
+  let underscore = false;
+  for (let i = s; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 95) underscore = true;
+    else if (!((c >= 65 && c <= 90) || (c >= 48 && c <= 57))) return false;
+  }
+  return underscore;
 }
 
 /** A letter or digit as a trie edge: a-z 0-25 (either case), 0-9 26-35; -1 for anything else. */

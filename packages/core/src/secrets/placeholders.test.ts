@@ -77,13 +77,18 @@ describe('isPlaceholder', () => {
   });
 
   it('a strong mark anywhere makes a placeholder (property)', () => {
-    const mark = fc.constantFrom('${X}', '{{', '<id>', '***', '###', '...', '…', 'EXAMPLE', 'example', 'placeholder', '-your_', 'redacted', 'CHANGEME');
+    const mark = fc.constantFrom('${X}', '{{', '<id>', '****', '###', '...', '…', 'EXAMPLE', 'example', 'placeholder', '-your_', 'redacted', 'CHANGEME');
     fc.assert(
       fc.property(token(20), fc.nat(20), mark, (t, at, m) => {
         expect(isPlaceholder(t.slice(0, at) + m + t.slice(at))).toBe(true);
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it('takes *** for a mask only with fewer than six other characters on a side', () => {
+    for (const v of ['sk-***3f9a', '***Zq8Wm2Lp5Tx9', 'Zq8Wm2Lp5Tx9***', 'AKIA****************']) expect(isPlaceholder(v), v).toBe(true);
+    for (const v of ['lw_TbPH***gNmKcC7Ktd', 'Zq8Wm2***Lp5Tx9Kd4']) expect(isPlaceholder(v), v).toBe(false);
   });
 
   it('takes a strong word for a mark only as people write it: in one case, or in words of two letters or more', () => {

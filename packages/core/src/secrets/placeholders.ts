@@ -10,8 +10,11 @@
  * `test`, …), holds too little randomness to be a credential (`fakeToken123`, `AKIAFAKEFAKE1234`).
  */
 
-/** Marks that make any value a placeholder: ${X}, {{ x }}, $(x), <x>, %X%, ***, ###, ..., •, …. */
-const PLACEHOLDER_MARKS = /\$\{|\{\{|\}\}|\$\(|<[^>]{0,40}>|(?<![A-Za-z0-9])%[A-Z_]{2,}%(?![A-Za-z0-9])|\*{3,}|#{3,}|\.{3}|[•…]|<.+/;
+/**
+ * Marks that make any value a placeholder: ${X}, {{ x }}, $(x), <x>, %X%, **** (or *** with fewer
+ * than six other characters on a side: `sk-***3f9a`, a mask; `lw_TbPH***gNmKcC7` is a password), ###, ..., •, ….
+ */
+const PLACEHOLDER_MARKS = /\$\{|\{\{|\}\}|\$\(|<[^>]{0,40}>|(?<![A-Za-z0-9])%[A-Z_]{2,}%(?![A-Za-z0-9])|\*{4,}|(?<![^*\s]{6})\*{3}|\*{3}(?![^*\s]{6})|#{3,}|\.{3}|[•…]|<.+/;
 /**
  * The same marks but `...`, for a value that matched a provider's fixed format: a format whose
  * alphabet holds dots (Azure's client secrets) has three in a row by chance about once in ten

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isCredentialLike, looksLikeCode, shannonEntropy } from './value-filters.js';
+import { isCredentialLike, looksLikeCode, scrambled, shannonEntropy } from './value-filters.js';
 
 /** The definitions, written plainly. */
 function referenceEntropy(value: string): number {
@@ -62,3 +62,24 @@ describe('looksLikeCode on dotted values', () => {
     expect(isCredentialLike(token, 12, 3)).toBe(true);
   });
 });
+
+describe('looksLikeCode on password-shaped values', () => {
+  it('takes random characters of a password for no code shape', () => {
+    // a dot between short random parts, `++` inside, a leading `!` or `/`, random letters alone
+    for (const v of ['sut7aYYr615p56T.WVjdY', 'LYjrlN9gdUPfT.HTu9W896JdnA9', 'hxnPN7JcgP++sqfwKt5cxt', '!hfnpZ!2Sw45!amulCYs.FU', '/DzgwOPGbvA3BmLTZg0T7T93Ro0jwEGxNQPayAga', '/D8mywB.I-jnQpNyk4', 'oywyCOLvSJXaAwuKOekN']) {
+      expect(looksLikeCode(v), v).toBe(false);
+    }
+  });
+
+  it('still takes names, members, paths, negations and regular expressions for code', () => {
+    for (const v of ['HTTPPasswordMgrWithDefaultRealm', 'XMLHttpRequest', '_authKey', '$password', 'this.tokenStore.current', '/usr/local/lib/node_modules', '/usr/include/c++/12', '!this.token', '!password', 'i++', '/^Unexpected', 'SOCKS5_NO_ACCEPTABLE_AUTH']) {
+      expect(looksLikeCode(v), v).toBe(true);
+    }
+  });
+
+  it('scrambled: case and digits mixed as random characters mix them, not as names do', () => {
+    for (const v of ['LYjrlN9gdUPfT', 'giiP7EXcZw', 'vr210TDvGwdUI']) expect(scrambled(v), v).toBe(true);
+    for (const v of ['ACCESS_TOKEN_KEY', 'HTTPPasswordMgr', 'getAValue', 'utf8String', 'sha256sum', 'base64UrlEncode']) expect(scrambled(v), v).toBe(false);
+  });
+});
+

@@ -84,15 +84,26 @@ for (let c = 0; c < 128; c++) if (CODE_PUNCT[c] === 0 && !/[A-Za-z0-9]/.test(Str
 const STARTS_EXPRESSION_WORD = new Set([...'tsnav'].map((ch) => ch.charCodeAt(0)));
 const MEMBER_EXPRESSION = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 const SEPARATED_NAME = /^[A-Za-z]+(?:[_:./@-][A-Za-z]+)+$/; // snake/kebab/CONSTANT names, a:b.c
-const EXPRESSION = /^!|^(?:this|self|new|await|typeof|void)\b|\bthis\./;
+/** The same with digits closing its words (`SOCKS5_NO_AUTH`, `sha256-digest`, `v2.api`). */
+const SEPARATED_NAME_DIGITS = /^[A-Za-z]+\d{0,4}(?:[_:./@-][A-Za-z]+\d{0,4})+$/;
+/** A negated name, member or call (`!password`, `!this.token`, `!!cfg.key(`), not a password that begins with `!`. */
+const EXPRESSION = /^!{1,2}[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(|$)|^(?:this|self|new|await|typeof|void)\b|\bthis\./;
 const WORD_OR_CAMEL = /^[a-z]+$|^[A-Z]+$|^[A-Z]?[a-z]+(?:[A-Z][a-z]*)*$/;
+/** camelCase after an acronym, or with one inside (`HTTPPasswordMgr`, `XMLHttpRequest`, `getURLFor`). */
+const ACRONYM_CAMEL = /^[a-z]*(?:[A-Z]{1,6}[a-z]+)+[A-Z]{0,6}$/;
 const LITERAL_WORD = /^(?:true|false|null|none|nil|undefined|required|optional|string|number|boolean)$/i;
 const NUMBER_LIKE = /^[\d.:+-]+$/; // numbers, versions, times
 const PATH = /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)/;
+/**
+ * What a password holds and a path seldom does: `!`, `*`, `^`, `#`, a `~` past the first
+ * character, `@` or `++` inside a word (not `/@scope`, `c++/`), or one segment alone that mixes
+ * small letters, capitals and digits (`/D8mywB.I-jnQpNyk4`, not `/Users` or `/v1`).
+ */
+const PASSWORD_MARK = /[!*^#]|.~|[A-Za-z0-9]@|[A-Za-z0-9]\+\+[A-Za-z0-9]|^\/(?=[^/\\]*[a-z])(?=[^/\\]*[A-Z])(?=[^/\\]*\d)[^/\\]*$/;
 const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i; // URLs (the URL rule handles those)
 // `--` only next to something that is not a letter or digit (i--, --i): inside a random token
 // (abc--XYZ) it is not an operator.
-const OPERATOR = /\|\||&&|=>|\?\.|!==?|===|\+\+|(?<![A-Za-z0-9])--|--(?![A-Za-z0-9])|\)\./;
+const OPERATOR = /\|\||&&|=>|\?\.|!==?|===|(?<![A-Za-z0-9])(?:--|\+\+)|(?:--|\+\+)(?![A-Za-z0-9])|\)\./;
 
 /**
  * True when a value assigned to a secret-sounding key is code or an identifier, not a
@@ -100,6 +111,10 @@ const OPERATOR = /\|\||&&|=>|\?\.|!==?|===|\+\+|(?<![A-Za-z0-9])--|--(?![A-Za-z0
  * `e.password||""`, a path, a URL, a number, a word.
  */
 export function looksLikeCode(value: string): boolean {
+  // A leading `_` or `$` marks a private or framework name (`_authKey`, `$password`): judged without it.
+  let from = 0;
+  while (from < value.length - 1 && (value.charCodeAt(from) === 95 || value.charCodeAt(from) === 36)) from++;
+  if (from > 0) value = value.slice(from);
   // One pass over the characters decides which shapes are possible at all: a random credential
   // (letters and digits mixed) rules out nearly every one without running its regex.
   let letters = 0;
@@ -114,17 +129,53 @@ export function looksLikeCode(value: string): boolean {
   }
   const onlyLetters = letters === value.length;
   const c0 = value.charCodeAt(0);
-  if (punct & DOT && MEMBER_EXPRESSION.test(value) && !hasRandomSegment(value)) return true;
-  if (digits === 0 && punct & NAME_SEPARATOR && SEPARATED_NAME.test(value) && !hasUnpronounceablePart(value)) return true;
-  if ((c0 === 33 || STARTS_EXPRESSION_WORD.has(c0) || punct & DOT) && EXPRESSION.test(value)) return true;
-  if (onlyLetters && (WORD_OR_CAMEL.test(value) || LITERAL_WORD.test(value)) && !randomLetters(value)) return true;
+  // (scrambled case and digits, judged once and only for a value of a code shape)
+  let mixed = -1;
+  const random = (): boolean => (mixed < 0 ? (mixed = scrambled(value) ? 1 : 0) : mixed) === 1;
+  if (punct & DOT && MEMBER_EXPRESSION.test(value) && !hasRandomSegment(value) && !random()) return true;
+  if (punct & NAME_SEPARATOR && (digits === 0 ? SEPARATED_NAME : SEPARATED_NAME_DIGITS).test(value) && !hasUnpronounceablePart(value) && !random()) return true;
+  if ((c0 === 33 || STARTS_EXPRESSION_WORD.has(c0) || punct & DOT) && EXPRESSION.test(value) && !random()) return true;
+  if (onlyLetters && (WORD_OR_CAMEL.test(value) || ACRONYM_CAMEL.test(value) || LITERAL_WORD.test(value)) && !randomLetters(value) && !random()) return true;
   if (letters === 0 && NUMBER_LIKE.test(value)) return true;
-  if ((c0 === 46 || c0 === 47 || c0 === 126 || value.charCodeAt(1) === 58) && PATH.test(value)) return true;
+  if (c0 === 47 && value.charCodeAt(1) === 94) return true; // a regular expression literal: /^Unexpected
+  if ((c0 === 46 || c0 === 47 || c0 === 126 || value.charCodeAt(1) === 58) && PATH.test(value) && !PASSWORD_MARK.test(value) && !random()) return true;
   if (punct & COLON && URL_START.test(value)) return true;
-  if (punct & OPERATOR_CHAR && OPERATOR.test(value) && !hasRandomSegment(value)) return true;
+  if (punct & OPERATOR_CHAR && OPERATOR.test(value) && !hasRandomSegment(value) && !random()) return true;
   return false;
 }
 
+/**
+ * Letters and digits mixed the way random characters mix them, not the way names do: in a name
+ * a capital begins a word of small letters, capitals run together only in an acronym
+ * (`HTTPPasswordMgr`), and digits close a word (`sha256`, `utf8String`). Counted over every run
+ * of letters and digits: a small letter alone beside other letters or digits, a digit run followed
+ * by a letter, a run of two or more capitals beside small letters or digits (not a CONSTANT word). Three or more, and one per eight letters and digits:
+ * `LYjrlN9gdUPfT`, `giiP7EXcZw`, `izIhfEcikVIUaelkn…`, not `IPv4Address` or `getAValue`.
+ */
+export function scrambled(value: string): boolean {
+  let marks = 0;
+  let alnum = 0;
+  let run = 0; // 1 small, 2 capital, 3 digit, 0 none
+  let runLength = 0;
+  let prevRun = 0;
+  for (let i = 0; i <= value.length; i++) {
+    const c = i < value.length ? value.charCodeAt(i) : 0;
+    const kind = c >= 97 && c <= 122 ? 1 : c >= 65 && c <= 90 ? 2 : c >= 48 && c <= 57 ? 3 : 0;
+    if (kind !== 0) alnum++;
+    if (kind === run) {
+      runLength++;
+      continue;
+    }
+    // a run ends
+    if (run === 1 && runLength === 1 && (prevRun !== 0 || kind !== 0)) marks++;
+    else if (run === 2 && runLength >= 2 && (prevRun !== 0 || kind !== 0)) marks++;
+    else if (run === 3 && kind !== 0 && kind !== 3) marks++;
+    prevRun = run;
+    run = kind;
+    runLength = 1;
+  }
+  return marks >= 3 && marks * 8 >= alnum;
+}
 
 /**
  * A run of letters and digits that reads as random rather than as a name: 16 or more

@@ -7,6 +7,7 @@ export const keyIn = {
   camel: (w: string[]) => w.map((x, i) => (i === 0 ? x : x[0]!.toUpperCase() + x.slice(1))).join(''),
   pascal: (w: string[]) => w.map((x) => x[0]!.toUpperCase() + x.slice(1)).join(''),
   kebab: (w: string[]) => w.join('-'),
+  dotted: (w: string[]) => w.join('.'),
 };
 export type KeyStyle = keyof typeof keyIn;
 
@@ -87,4 +88,21 @@ export const ASSIGNMENT_FORMS: readonly { lang: string; style: KeyStyle; write: 
   { lang: 'command-line flag', style: 'kebab', write: (k, v) => `deploy --${k} ${v} --region eu` },
   { lang: 'command-line flag =', style: 'kebab', write: (k, v) => `deploy --${k}=${v}` },
   { lang: 'http header', style: 'kebab', write: (k, v) => `curl -H "X-${k}: ${v}" https://api.internal` },
+  { lang: 'command-line flag, space', style: 'kebab', write: (k, v) => `login --${k} ${v}` },
+  { lang: 'yaml block literal', style: 'snake', write: (k, v) => `vault:\n  ${k}: |\n    ${v}\n  ttl: 3600\n` },
+  { lang: 'yaml folded block', style: 'snake', write: (k, v) => `vault:\n  ${k}: >-\n    ${v}\n` },
+  { lang: 'kubernetes env', style: 'constant', write: (k, v) => `containers:\n  - env:\n      - name: ${k}\n        value: "${v}"\n` },
+  { lang: 'kubernetes env, json', style: 'constant', write: (k, v) => `{"env": [{"name": "${k}", "value": "${v}"}]}` },
+  { lang: 'toml multi-line string', style: 'snake', write: (k, v) => `${k} = """\n${v}"""\n` },
+  { lang: 'hadoop xml', style: 'dotted', write: (k, v) => `<property>\n  <name>svc.${k}</name>\n  <value>${v}</value>\n</property>` },
+  { lang: 'hcl variable default', style: 'snake', write: (k, v) => `variable "${k}" {\n  type    = string\n  default = "${v}"\n}` },
+  { lang: 'gh secret set', style: 'constant', write: (k, v) => `gh secret set ${k} --body "${v}" --repo acme/api` },
+  { lang: 'java setter', style: 'pascal', write: (k, v) => `props.set${k}("${v}");` },
+  { lang: 'java builder', style: 'camel', write: (k, v) => `Options.newBuilder()\n    .${k}("${v}")\n    .build();` },
+  { lang: 'kotlin pair', style: 'snake', write: (k, v) => `val body = mapOf("${k}" to "${v}", "scope" to "read")` },
+  { lang: 'gradle buildConfigField', style: 'constant', write: (k, v) => `buildConfigField("String", "${k}", "\\"${v}\\"")` },
+  { lang: 'c# auto-property', style: 'pascal', write: (k, v) => `public string ${k} { get; init; } = "${v}";` },
+  { lang: 'rust String::from', style: 'snake', write: (k, v) => `let ${k} = String::from("${v}");` },
+  { lang: 'rust option_env default', style: 'constant', write: (k, v) => `let v = option_env!("${k}").unwrap_or("${v}");` },
+  { lang: 'ruby ENV.fetch block', style: 'constant', write: (k, v) => `ENV.fetch("${k}") { "${v}" }` },
 ];

@@ -38,6 +38,8 @@ export const CLOUD_RULES: readonly SecretRule[] = [
       '(?:',
       `${ci('secret')}[_-]?${ci('access')}[_-]?${ci('key')}${ASSIGN}`,
       `|${ci('aws')}[_-]?${ci('secret')}${ASSIGN}`,
+      // aws configure set [profile.]aws_secret_access_key <value>
+      `|(?<=${ci('configure')}[ \\t]{1,4}${ci('set')}[ \\t]{1,4}(?:[\\w-]{1,40}\\.)?)aws_secret_access_key[ \\t]{1,4}`,
       `|(?:AKIA|ASIA)[A-Z2-7]{16}${AWS_SEP}(?:[A-Za-z_]{1,40}${AWS_SEP})?`,
       ')',
       AWS_SECRET_VALUE,
@@ -52,8 +54,9 @@ export const CLOUD_RULES: readonly SecretRule[] = [
         `"SecretAccessKey": "${awsSecret('s3')}"`,
         `${akid('p1')},${awsSecret('s4')}`,
         `aws_access_key_id=${akid('p2')}\naws_secret_access_key=${awsSecret('s5')}`,
+        `aws configure set aws_secret_access_key ${awsSecret('s6')} --profile ci`,
       ],
-      falsePositives: ['aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', `secret_access_key: ${'a'.repeat(40)}`],
+      falsePositives: ['aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', `secret_access_key: ${'a'.repeat(40)}`, `aws configure get aws_secret_access_key ${awsSecret('s7')}`],
     },
   }),
   rule({

@@ -129,7 +129,8 @@ export const CODE_HOSTING_RULES: readonly SecretRule[] = [
     family: 'npm',
     description: '.npmrc _authToken / _auth / _password value',
     keywords: ['_authtoken', '_auth=', '_password='],
-    pattern: re('(?:_authToken|_auth|_password)\\s{0,4}=\\s{0,4}["\']?(?<secret>[A-Za-z0-9+/=._~-]{16,512})'),
+    // (not the end of another key: `db_password=` is no .npmrc key, and its value is the generic rule's)
+    pattern: re('(?<![A-Za-z0-9])(?:_authToken|_auth|_password)\\s{0,4}=\\s{0,4}["\']?(?<secret>[A-Za-z0-9+/=._~-]{16,512})'),
     secretGroup: 'secret',
     minEntropy: 3,
     examples: {

@@ -1,7 +1,8 @@
 import type { SecretRule } from '../types.js';
 import { rule } from './define.js';
 import { SHAPE, keyed } from './keyed.js';
-import { L, R, RD, re } from './patterns.js';
+import { L, R, RD, re, spacedAssignment } from './patterns.js';
+import { namePattern } from '../key-names.js';
 import { ALNUM, B64URL, HEX, sample } from './sample.js';
 
 /** Developer APIs: search, identity, geo data, IoT, creative cloud, API marketplaces, cost and workflow tools. */
@@ -43,14 +44,28 @@ export const DEVELOPER_API_RULES: readonly SecretRule[] = [
     minEntropy: 3.5,
     examples: { truePositives: [`ADOBE_CLIENT_SECRET=p8e-${sample(B64URL, 32, 'ab')}`], falsePositives: ['p8e-short'] },
   }),
-  keyed({
-    id: 'adobe-client-id',
-    family: 'adobe',
-    description: 'Adobe API key / client id (32 hex) after an adobe key',
-    names: ['adobe'],
-    values: [SHAPE.hex(32)],
-    example: { env: 'ADOBE_API_KEY', value: (s) => sample(HEX, 32, s) },
-  }),
+  // Adobe's client id is its API key (sent as x-api-key): `ADOBE_CLIENT_ID=` names the
+  // credential too, and holds no credential word for the key-name hits, so `adobe` is a keyword.
+  ((r) => ({
+    ...r,
+    keywords: ['adobe'],
+    prefilter: namePattern('adobe'),
+    validate: (value: string, m: RegExpExecArray) =>
+      r.validate!(value, m) || (/^[_.-]?client[_.-]?id$/i.test(m.groups!['rest']!) && (m.groups!['ws'] === undefined || spacedAssignment(m.input, m.index, m[0]))),
+    examples: {
+      truePositives: [...r.examples!.truePositives, `ADOBE_CLIENT_ID=${sample(HEX, 32, 'ad1')}`, `{"adobeClientId": "${sample(HEX, 32, 'ad2')}"}`],
+      falsePositives: [...r.examples!.falsePositives, `ADOBE_CLIENT_ID_LABEL=${sample(HEX, 32, 'ad3')}`, `adobe_org_id=${sample(HEX, 32, 'ad4')}`],
+    },
+  }))(
+    keyed({
+      id: 'adobe-client-id',
+      family: 'adobe',
+      description: 'Adobe API key / client id (32 hex) after an adobe key',
+      names: ['adobe'],
+      values: [SHAPE.hex(32)],
+      example: { env: 'ADOBE_API_KEY', value: (s) => sample(HEX, 32, s) },
+    }),
+  ),
   rule({
     id: 'maxmind-license-key',
     family: 'maxmind',

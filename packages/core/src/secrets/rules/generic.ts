@@ -1,7 +1,8 @@
 import type { SecretRule } from '../types.js';
 import { isCredentialLike } from '../value-filters.js';
 import { rule } from './define.js';
-import { ASSIGN_TAIL, re } from './patterns.js';
+import { namePattern } from '../key-names.js';
+import { TAIL_OR_SPACE, keyAround, re, spacedAssignment } from './patterns.js';
 import { ALNUM, B64, sample } from './sample.js';
 
 /**
@@ -18,54 +19,98 @@ function word(w: string): string {
 
 export const SECRET_WORDS = [
   'password', 'passwd', 'passphrase', 'pass', 'pwd', 'secret', 'token', 'api_key', 'apikey',
-  'access_key', 'auth_key', 'private_key', 'credentials', 'credential', 'client_secret',
+  'access_key', 'auth_key', 'private_key', 'credentials', 'credential', 'client_secret', 'auth',
 ];
 
 /** Key names that carry a secret word but hold no secret: hashes, ids, names, paths, policies. */
-const NOT_A_SECRET_KEY = /hash|digest|sha\d*|checksum|integrity|fingerprint|_?id$|name|file|path|url|uri|endpoint|type|len|count|size|expir|ttl|format|field|policy|prompt|label|hint|placeholder|env|var|header|param|reset|min|max/i;
+const NOT_A_SECRET_KEY = /hash|digest|sha\d*|checksum|integrity|fingerprint|_?id$|name|file|path|url|uri|endpoint|type|len|count|size|expir|ttl|format|field|policy|prompt|label|hint|placeholder|env|var|header|param|reset|min|max|prefix|suffix/i;
 
-/** The whole key a match starts in (`DB_PASSWORD`, `--api-key`): its secret word and what precedes it. */
-function wholeKey(match: RegExpExecArray): string {
-  const input = match.input;
-  let s = match.index;
-  while (s > 0 && match.index - s < 64 && /[\w.-]/.test(input[s - 1]!)) s--;
-  return /^[\w.-]*/.exec(input.slice(s, match.index) + match[0])![0];
+/**
+ * Words of a key that make its token a handle, not a credential: a page or continuation token
+ * (`nextPageToken`, `--starting-token`, `continuation_token`, `cursor_token`), a CSRF token or
+ * nonce, a sync token. Matched against the whole key's words (`next_page_token`, `csrf-token`).
+ */
+const HANDLE_WORDS = new Set(['page', 'paging', 'pagination', 'continuation', 'starting', 'cursor', 'csrf', 'xsrf', 'nonce', 'next', 'resume', 'sync', 'marker']);
+const KEY_WORDS = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g;
+/** Any of HANDLE_WORDS in a key, in any case (a cheap test before the key is split into words). */
+const HANDLE_HINT = /page|paging|continuation|starting|cursor|csrf|xsrf|nonce|next|resume|sync|marker/i;
+
+/** The key names a handle (HANDLE_WORDS). */
+function namesHandle(key: string): boolean {
+  for (const m of key.matchAll(KEY_WORDS)) if (HANDLE_WORDS.has(m[0].toLowerCase())) return true;
+  return false;
+}
+
+/** An AWS ARN's resource type before the match (`arn:aws:secretsmanager:…:secret:prod/db-password-AbC123`). */
+const ARN_BEFORE = /\barn:aws[\w-]*:[\w-]+:[\w-]*:\d*:$/;
+
+/**
+ * `auth` alone is a key (`auth = "v"`, `"auth": "v"`, `--auth v`, `basic_auth: v`), not the
+ * start of one (`auth_method`, `auth.provider`): the key ends with it (or a setter sets it: `setAuth(`).
+ */
+function authKey(whole: string): boolean {
+  return /(?:^|[_.-])auth$|(?:^|\.)(?:set|with)Auth$/i.test(whole);
 }
 
 /**
- * A value after a space and no operator (`ENV API_KEY v`, `--token v`, `setx DB_PASSWORD "v"`)
- * is an assignment only after a CONSTANT_NAME or a command-line flag.
+ * Base64 of printable text that is no `user:password` pair: under an `auth` key, the value a
+ * Docker config's `auth` holds when it is no credential (docker-config-auth judges those).
  */
-function spacedAssignment(match: RegExpExecArray): boolean {
-  const key = wholeKey(match);
-  return key.startsWith('-') || /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(key);
+function encodesNoPair(value: string): boolean {
+  if (value.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
+  const text = Buffer.from(value, 'base64').toString('latin1');
+  return /^[\x20-\x7e]+$/.test(text) && !text.includes(':');
+}
+
+/**
+ * A value in a call after the key (`setApiKey("v")`, `.apiKey("v")`) is assigned only by a
+ * setter (`set`/`with`/`put` + the key) or a builder: a method named by the key, chained after a
+ * call (`Client.builder().apiKey("v")`) or called on a builder (`builder.apiKey("v")`).
+ */
+function assigningCall(whole: string): boolean {
+  const dot = whole.lastIndexOf('.');
+  const method = whole.slice(dot + 1);
+  if (/^(?:set|with|put)(?:[A-Z_]|$)/.test(method)) return true;
+  return dot === 0 || (dot > 0 && /builder$/i.test(whole.slice(0, dot)));
 }
 
 function genericValue(secret: string, match: RegExpExecArray): boolean {
   const key = match.groups?.['key'] ?? '';
   if (NOT_A_SECRET_KEY.test(key)) return false;
-  if (match.groups?.['ws'] !== undefined && !spacedAssignment(match)) return false;
-  const next = match.input.charCodeAt(match.index + match[0].length);
+  const input = match.input;
+  if (match.groups?.['ws'] !== undefined && !spacedAssignment(input, match.index, match[0])) return false;
+  const next = input.charCodeAt(match.index + match[0].length);
   if (next === 40 /* ( */) return false; // a call: token = getToken(...)
-  return isCredentialLike(secret, 8, 3);
+  // (the value first: it turns away nearly every candidate in code and prose)
+  if (!isCredentialLike(secret, 8, 3)) return false;
+  const whole = keyAround(input, match.index, match[0]).key;
+  if (HANDLE_HINT.test(whole) && namesHandle(whole)) return false;
+  const word = match.groups?.['word'] ?? '';
+  if (/^auth$/i.test(word) && (key !== '' || !authKey(whole) || encodesNoPair(secret))) return false;
+  // a value in a call after the key (`setApiKey("v")`): the first character after the key
+  if (input.charCodeAt(match.index + word.length + key.length) === 40 && !assigningCall(whole)) return false;
+  return !(input.charCodeAt(match.index - 1) === 58 && ARN_BEFORE.test(input.slice(Math.max(0, match.index - 120), match.index)));
 }
 
 const VALUE = String.raw`(?<secret>[^\s"'\x60;,\\=(){}<>\[\]|&][^\s"'\x60;,\\(){}<>\[\]]{7,199})`;
+
+/** A secret word (group `word`), the rest of its key (`key`), an assignment or a space, a value. */
+function genericPattern(words: string): RegExp {
+  return re(`(?<word>${words})(?![a-z])`, String.raw`(?<key>[\w.-]{0,24}?)`, TAIL_OR_SPACE, VALUE);
+}
 
 /** Generic `password=` / `api_key:` assignments whose value is random enough to be a credential. */
 export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
   id: 'generic-secret-assignment',
   family: 'generic',
   description: 'password= / secret: / api_key: / token= assignments (env, YAML, JSON, code, CLI flags) with an entropy threshold',
-  keywords: ['pass', 'pwd', 'secret', 'token', 'api_key', 'api-key', 'api.key', 'apikey', 'access_key', 'access-key', 'accesskey', 'auth_key', 'authkey', 'private_key', 'privatekey', 'credential'],
-  pattern: re(
-    '(?:',
-    SECRET_WORDS.map(word).join('|'),
-    ')(?![a-z])',
-    String.raw`(?<key>[\w.-]{0,24}?)`,
-    `(?:${ASSIGN_TAIL}|(?<ws>[ \\t]{1,4})(?:\\\\{0,3}["'])?)`,
-    VALUE,
-  ),
+  keywords: [
+    'pass', 'pwd', 'secret', 'token', 'api_key', 'api-key', 'api.key', 'apikey', 'access_key', 'access-key', 'accesskey', 'auth_key', 'authkey',
+    'private_key', 'private-key', 'private.key', 'privatekey', 'credential',
+    // `auth` only as a whole key, before what an assignment begins with
+    'auth"', "auth'", 'auth=', 'auth:', 'auth ', 'auth\\', 'auth>', 'auth\n', 'auth<', 'auth(',
+  ],
+  pattern: genericPattern(SECRET_WORDS.map(word).join('|')),
   secretGroup: 'secret',
   generic: true,
   validate: genericValue,
@@ -107,5 +152,48 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
   },
 });
 
+/**
+ * Keys that name a key by what it is for (`ENCRYPTION_KEY`, `signingKey`, `master-key`,
+ * `session.key`, `HMAC_KEY`): no secret word of their own, and words too common in text
+ * (`session`, `master`) to be keywords. Found the way key-named provider rules are (keyNames):
+ * at the credential-word hits of `_key`, `key=`, `Key"`, … whose key has one of these words.
+ */
+const KEY_PURPOSES = ['encryption', 'signing', 'master', 'session', 'hmac'];
+
+/** `encryption_key=` / `signingKey:` / `master-key` / `session.key` / `hmac_key` assignments. */
+export const GENERIC_KEY_ASSIGNMENT_RULE: SecretRule = rule({
+  id: 'generic-key-assignment',
+  family: 'generic',
+  description: 'encryption_key= / signing_key: / master_key / session_key / hmac_key assignments, with the generic value checks',
+  keywords: [],
+  keyNames: KEY_PURPOSES,
+  prefilter: `(?:${KEY_PURPOSES.join('|')})[_.-]?key`,
+  pattern: genericPattern(`(?:${KEY_PURPOSES.map(namePattern).join('|')})[_.-]?[kK][eE][yY]`),
+  secretGroup: 'secret',
+  generic: true,
+  validate: genericValue,
+  examples: {
+    truePositives: [
+      `ENCRYPTION_KEY=${sample(B64, 44, 'k1')}`,
+      `{"signingKey": "${sample(ALNUM, 32, 'k2')}"}`,
+      `rails:\n  master_key: ${sample(ALNUM, 32, 'k3')}`,
+      `app.session.key=${sample(ALNUM, 24, 'k4')}9`,
+      `export HMAC_KEY="${sample(ALNUM, 40, 'k5')}"`,
+      `docker run -e DB_ENCRYPTION_KEY=${sample(ALNUM, 28, 'k6')} app`,
+      `--master-key ${sample(ALNUM, 30, 'k7')}`,
+    ],
+    falsePositives: [
+      'ENCRYPTION_KEY=${ENCRYPTION_KEY}',
+      'session_key: "sessionKeyFromCookie"',
+      'signing_key_id: 4f9c2a7e-1b3d-4e5f-8a9b-0c1d2e3f4a5b',
+      'masterKeyPath = "/etc/keys/master.key"',
+      'const sessionKey = this.store.currentKey;',
+      'ENCRYPTION_KEY_FILE=/run/secrets/encryption_key',
+      'hmac_key_prefix = "hk_"',
+      'signing_key: <your-signing-key>',
+    ],
+  },
+});
+
 /** Generic assignments whose value is random enough to be a credential. */
-export const GENERIC_RULES: readonly SecretRule[] = [GENERIC_ASSIGNMENT_RULE];
+export const GENERIC_RULES: readonly SecretRule[] = [GENERIC_ASSIGNMENT_RULE, GENERIC_KEY_ASSIGNMENT_RULE];

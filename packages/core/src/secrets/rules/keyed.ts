@@ -1,7 +1,7 @@
 import type { SecretRule } from '../types.js';
 import { rule } from './define.js';
 import { namePattern, normalizeName } from '../key-names.js';
-import { ASSIGN_TAIL, re } from './patterns.js';
+import { TAIL_OR_SPACE, re, spacedAssignment } from './patterns.js';
 
 /** Value shapes (regex sources) of credentials that have no prefix of their own. */
 export const SHAPE = {
@@ -115,13 +115,17 @@ export function keyed(k: KeyedCredential): SecretRule {
     keywords: [],
     keyNames: k.names,
     prefilter: keyedPrefilter(k.names),
-    pattern: re(`(?<provider>${k.names.map(namePattern).join('|')})`, String.raw`(?<rest>[\w.-]{0,32}?)`, ASSIGN_TAIL, `(?<secret>${k.values.join('|')})`, String.raw`(?![\w+/=-])`),
+    // (a space alone before the value, after a CONSTANT_NAME or a flag: `ENV HEROKU_API_KEY v`, `--heroku-api-key v`)
+    pattern: re(`(?<provider>${k.names.map(namePattern).join('|')})`, String.raw`(?<rest>[\w.-]{0,32}?)`, TAIL_OR_SPACE, `(?<secret>${k.values.join('|')})`, String.raw`(?![\w+/=-])`),
     secretGroup: 'secret',
     minEntropy: k.minEntropy ?? 2.5,
-    validate: (value, m) => namesCredential(m.groups!['provider']!, m.groups!['rest']!) && (k.check?.(value) ?? true),
+    validate: (value, m) =>
+      namesCredential(m.groups!['provider']!, m.groups!['rest']!) &&
+      (m.groups!['ws'] === undefined || spacedAssignment(m.input, m.index, m[0])) &&
+      (k.check?.(value) ?? true),
     examples: {
-      truePositives: [`${env}=${v1}`, `{"${camel(env)}": "${v2}"}`, ...(k.truePositives ?? [])],
-      falsePositives: [`${env}=\${${env}}`, `${idKey}=${v1}`, ...(k.falsePositives ?? [])],
+      truePositives: [`${env}=${v1}`, `{"${camel(env)}": "${v2}"}`, `ENV ${env} ${v1}`, ...(k.truePositives ?? [])],
+      falsePositives: [`${env}=\${${env}}`, `${idKey}=${v1}`, `${camel(env)} ${v1}`, ...(k.falsePositives ?? [])],
     },
   });
 }

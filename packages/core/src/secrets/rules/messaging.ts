@@ -1,7 +1,7 @@
 import { base64Text } from '../checksums.js';
 import type { SecretRule } from '../types.js';
 import { rule } from './define.js';
-import { ASSIGN, L, R, RD, ci, re } from './patterns.js';
+import { ASSIGN, ASSIGN_OR_SPACE, L, R, RD, ci, re, spacedAssignment } from './patterns.js';
 import { ALNUM, B64URL, HEX, LOWER_NUM, UPPER_NUM, sample } from './sample.js';
 
 const digits = (n: number, salt: string) => sample('0123456789', n, salt);
@@ -162,12 +162,13 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
     family: 'twilio',
     description: 'Twilio auth token or API secret after a twilio key name',
     keywords: ['twilio'],
-    pattern: re(ci('twilio'), ASSIGN, '(?<secret>[0-9a-fA-F]{32}|[A-Za-z0-9]{32})', R),
+    pattern: re(ci('twilio'), ASSIGN_OR_SPACE, '(?<secret>[0-9a-fA-F]{32}|[A-Za-z0-9]{32})', R),
     secretGroup: 'secret',
     minEntropy: 2.4, // below the lowest of a million random tokens of this shape
+    validate: (_, m) => m.groups!['ws'] === undefined || spacedAssignment(m.input, m.index, m[0]),
     examples: {
-      truePositives: [`TWILIO_AUTH_TOKEN=${sample(HEX, 32, 'ta')}`],
-      falsePositives: ['TWILIO_AUTH_TOKEN=your_auth_token', 'twilio: ^4.0.0'],
+      truePositives: [`TWILIO_AUTH_TOKEN=${sample(HEX, 32, 'ta')}`, `ENV TWILIO_AUTH_TOKEN ${sample(HEX, 32, 'ta2')}`],
+      falsePositives: ['TWILIO_AUTH_TOKEN=your_auth_token', 'twilio: ^4.0.0', `twilioAuthToken ${sample(HEX, 32, 'ta3')}`],
     },
   }),
   rule({

@@ -30,6 +30,9 @@ const KEY_QUOTE = String.raw`\\{0,3}["'\x60]`;
  */
 export const OPEN_QUOTE = String.raw`(?:(?:[rRbBuUfF]{1,2}#?|@|\$)?\\{0,3}["'\x60])`;
 
+/** A quote opening a quoted value, and after it an escaped quote (`"\"v\""`, a string in a string). */
+const DOUBLE_OPEN = String.raw`\\{0,3}"\\{1,7}"`;
+
 /**
  * From the end of a key name to the start of its value, in the assignment syntax of the
  * languages and config formats agents touch. Space and tab only, never a line break, around an
@@ -39,23 +42,93 @@ export const OPEN_QUOTE = String.raw`(?:(?:[rRbBuUfF]{1,2}#?|@|\$)?\\{0,3}["'\x6
  * - a type between name and `=` (`val key: String = "v"`, `const KEY: &str = "v"`,
  *   `var key string = "v"`);
  * - a quoted key, a comma and a quoted value: call arguments (`System.setProperty("X_TOKEN", "v")`,
- *   `os.Setenv`, `define('KEY', 'v')`), and XML attributes (`key="Secret" value="v"`);
+ *   `os.Setenv`, `define('KEY', 'v')`, Gradle's `buildConfigField("String", "KEY", "\"v\"")`),
+ *   XML attributes (`key="Secret" value="v"`) and a JSON name/value pair
+ *   (`{"name": "DB_PASSWORD", "value": "v"}`);
  * - a quoted value on the next line (pretty-printed JSON, YAML);
- * - an XML element, the value on the same line or its own (`<key>⏎  v⏎</key>`).
+ * - an XML element, the value on the same line or its own (`<key>⏎  v⏎</key>`), and Hadoop's
+ *   name and value elements (`<name>fs.s3a.secret.key</name>⏎<value>v</value>`);
+ * - a YAML block scalar (`key: |⏎  v`, `key: >-⏎  v`), a Kubernetes env entry
+ *   (`- name: DB_PASSWORD⏎  value: "v"`), a TOML multi-line string (`key = """⏎v"""`);
+ * - an HCL variable's default (`variable "db_password" {⏎  type = string⏎  default = "v"`);
+ * - code: a setter or builder call (`setApiKey("v")`, `.apiKey("v")`), Kotlin's `"key" to "v"`,
+ *   a C# auto-property (`ApiKey { get; set; } = "v"`), Rust's `= String::from("v")`, a default
+ *   after an environment read (`ENV.fetch('KEY') { 'v' }`, `option_env!("KEY").unwrap_or("v")`);
+ * - `gh secret set KEY --body "v"`.
  */
+/**
+ * Where the forms of {@link ASSIGN_TAIL} that read letters, a line break, a brace or a call begin,
+ * right after a key: ASSIGN_TAIL tries those forms only where this holds, and generic-tries.ts
+ * lets the regex run there.
+ */
+const TAIL_OF_WORDS_SOURCE = String.raw`(?:\\{0,3}["'\x60])?\)?[ \t]{0,4}(?:\r?\n|<\/|\{|\(|\.unwrap|to[ \t]|--body|=[ \t]{0,4}(?:"""|'''|String|Some|SecretString)|:[ \t]{0,4}[|>]|,[ \t]{0,4}\\{0,3}"(?:\\|value))`;
+
 export const ASSIGN_TAIL =
   // (the first character decides most tries at once: after a key, code goes on with other characters)
-  String.raw`(?=[ \t"'\x60\\\]=:,>?+.|<])(?:` +
+  String.raw`(?=[ \t"'\x60\\\]=:,>?+.|<\r\n(])(?:` +
   [
+    // (before the plain operator, which would take `String::from` for the value)
+    String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}=[ \t]{0,4}(?:String::from|Some|String\.valueOf|SecretString::(?:new|from))\([ \t]{0,4}${OPEN_QUOTE}`,
     String.raw`(?:${KEY_QUOTE})?\]?[ \t]{0,4}${OPERATOR}[ \t]{0,4}${OPEN_QUOTE}?`,
     String.raw`${KEY_QUOTE}\]?[ \t]{0,4}(?:,|[ \t][vV]alue[ \t]{0,2}=)[ \t]{0,4}${OPEN_QUOTE}`,
     String.raw`(?:${KEY_QUOTE})?(?:[ \t]{0,4}:[ \t]{0,4}${TYPE}|[ \t]{1,4}${TYPE})[ \t]{0,4}=[ \t]{0,4}${OPEN_QUOTE}?`,
     String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}[:=][ \t]{0,4}\r?\n\s{0,40}${OPEN_QUOTE}`,
     String.raw`(?:${KEY_QUOTE})?>\s{0,40}`,
+    // (the forms that read letters, a line break, a brace or a call, where they can begin: one
+    // test, where most keys go on otherwise; last, so that a form above wins wherever it holds)
+    String.raw`(?=${TAIL_OF_WORDS_SOURCE})(?:` +
+      [
+        String.raw`${KEY_QUOTE}[ \t]{0,4},[ \t]{0,4}(?:${DOUBLE_OPEN}|\\{0,3}"value\\{0,3}"[ \t]{0,4}:[ \t]{0,4}${OPEN_QUOTE})`,
+        String.raw`<\/name>\s{0,40}<value>\s{0,40}`,
+        String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}:[ \t]{0,4}[|>][+-]?[1-9]?[ \t]{0,4}\r?\n[ \t]{0,40}`,
+        String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}\r?\n[ \t]{0,40}value[ \t]{0,4}:[ \t]{0,4}${OPEN_QUOTE}?`,
+        String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}=[ \t]{0,4}(?:"""|''')\\?\r?\n?`,
+        String.raw`${KEY_QUOTE}[ \t]{0,4}\{\s{0,40}(?:(?:type|description|sensitive|nullable)[ \t]{0,12}=[ \t]{0,4}[^\n]{1,80}\n\s{0,40}){0,3}default[ \t]{0,12}=[ \t]{0,4}${OPEN_QUOTE}?`,
+        String.raw`\([ \t]{0,4}${OPEN_QUOTE}`,
+        String.raw`${KEY_QUOTE}[ \t]{1,4}to[ \t]{1,4}${OPEN_QUOTE}`,
+        String.raw`[ \t]{0,4}\{[ \t]{0,4}get;[ \t]{0,4}(?:(?:private|protected|internal)?[ \t]{0,4}(?:set|init);[ \t]{0,4})?\}[ \t]{0,4}=[ \t]{0,4}${OPEN_QUOTE}`,
+        String.raw`${KEY_QUOTE}\)(?:[ \t]{0,4}\{[ \t]{0,4}|\.unwrap_or\([ \t]{0,4})${OPEN_QUOTE}`,
+        String.raw`[ \t]{1,4}--body(?:[ \t]{1,4}|=)${OPEN_QUOTE}?`,
+      ].join('|') +
+      ')',
   ].join('|') +
   ')';
+/** {@link TAIL_OF_WORDS_SOURCE}, sticky, tried at a key's end. */
+export const TAIL_OF_WORDS = new RegExp(TAIL_OF_WORDS_SOURCE, 'y');
+
+/** The whole key a match starts in (`DB_PASSWORD`, `--api-key`), read back from `index` (at most 64 characters): its start and text. */
+export function keyAround(input: string, index: number, matched: string): { start: number; key: string } {
+  let s = index;
+  while (s > 0 && index - s < 64 && isKeyChar(input.charCodeAt(s - 1))) s--;
+  let e = 0;
+  while (e < matched.length && isKeyChar(matched.charCodeAt(e))) e++;
+  return { start: s, key: input.slice(s, index) + matched.slice(0, e) };
+}
+
+/**
+ * A value after a space and no operator (`ENV API_KEY v`, `--token v`, `setx DB_PASSWORD "v"`)
+ * is an assignment only after a CONSTANT_NAME or a command-line flag, or a one-word capital name
+ * after a Dockerfile's `ENV` or Windows' `setx` (`ENV PASSWORD v`).
+ */
+export function spacedAssignment(input: string, index: number, matched: string): boolean {
+  const { start, key } = keyAround(input, index, matched);
+  if (key.startsWith('-') || /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(key)) return true;
+  return /^[A-Z][A-Z0-9]+$/.test(key) && /(?:^|[\n;&|])[ \t]*(?:ENV|setx)[ \t]{1,4}$/i.test(input.slice(Math.max(0, start - 12), start));
+}
+/**
+ * {@link ASSIGN_TAIL}, or a space alone before the value (group `ws`, for {@link spacedAssignment}
+ * to judge): once in a pattern.
+ */
+export const TAIL_OR_SPACE = String.raw`(?:${ASSIGN_TAIL}|(?<ws>[ \t]{1,4})(?:\\{0,3}["'])?)`;
+/** {@link TAIL_OR_SPACE} after up to 24 more key characters. */
+export const ASSIGN_OR_SPACE = String.raw`[\w.-]{0,24}?` + TAIL_OR_SPACE;
 /** {@link ASSIGN_TAIL} after up to 24 more key characters. */
 export const ASSIGN = String.raw`[\w.-]{0,24}?` + ASSIGN_TAIL;
+
+/** A character of a key: a letter, a digit, `_`, `.` or `-`. */
+function isKeyChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
+}
 
 /** Build a global rule pattern from source fragments. */
 export function re(...parts: string[]): RegExp {
