@@ -35,34 +35,75 @@ export function redactSecrets(
   return { text: out + text.slice(at), ruleIds: [...new Set(ruleIds)] };
 }
 
-/** Characters a rule's left-boundary check refuses before a token: a token after one is glued. */
-const GLUE = /[A-Za-z0-9_.-]/;
-/** The built-in rules' keywords, lower-cased: where a credential glued into a name may start. */
-let builtinKeywords: readonly string[] | undefined;
-const keywords = (): readonly string[] =>
-  (builtinKeywords ??= [...new Set(BUILTIN_RULES.flatMap((r) => r.keywords.map((k) => k.toLowerCase())))].filter((k) => k.length >= 2));
+/** Lower-cased char code of an ASCII letter; any other code as it is. */
+const lc = (c: number): number => (c >= 65 && c <= 90 ? c | 32 : c);
+/** Characters a rule's left-boundary check refuses before a token (`[A-Za-z0-9_.-]`): a token after one is glued. */
+const isGlue = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 45;
+
+/** A built-in token prefix: lower-cased, unless its rule matches it only in the case written (`NDA…` of a Discord token, not the `nda` of `calendar`). */
+type Prefix = { text: string; exact: boolean };
+
+/** The built-in token prefixes by their first two characters (lower-cased): where a credential glued into a name may start. */
+let prefixesByPair: { pairs: Uint8Array; byPair: Map<number, Prefix[]> } | undefined;
+function prefixTable(): { pairs: Uint8Array; byPair: Map<number, Prefix[]> } {
+  if (prefixesByPair) return prefixesByPair;
+  const pairs = new Uint8Array(128 * 128);
+  const byPair = new Map<number, Prefix[]>();
+  const seen = new Set<string>();
+  // Only the prefixes that begin a token (`ghp_`, `AKIA`, `xoxb-`): a word such as `key` or `token`
+  // names a credential in an assignment, which a name does not hold.
+  for (const r of BUILTIN_RULES) {
+    if (!r.tokenPrefix) continue;
+    for (const w of r.keywords) {
+      const exact = r.keywordsMatchCase === true;
+      const text = exact ? w : w.toLowerCase();
+      const c0 = lc(text.charCodeAt(0));
+      const c1 = lc(text.charCodeAt(1));
+      if (text.length < 2 || c0 > 127 || c1 > 127 || seen.has(`${exact}:${text}`)) continue;
+      seen.add(`${exact}:${text}`);
+      const pair = (c0 << 7) | c1;
+      pairs[pair] = 1;
+      const list = byPair.get(pair);
+      if (list) list.push({ text, exact });
+      else byPair.set(pair, [{ text, exact }]);
+    }
+  }
+  return (prefixesByPair = { pairs, byPair });
+}
+
+/** Whether `name` holds `prefix` at `at` (case-insensitively unless it is exact). */
+function prefixAt(name: string, at: number, prefix: Prefix): boolean {
+  const p = prefix.text;
+  if (at + p.length > name.length) return false;
+  for (let i = 0; i < p.length; i++) {
+    const c = name.charCodeAt(at + i);
+    if ((prefix.exact ? c : lc(c)) !== p.charCodeAt(i)) return false;
+  }
+  return true;
+}
 
 /**
  * A credential in a name — a tool's name, an argument key, a run or conversation id — or the first
  * of them: in text a rule refuses a token glued to a word before it (part of something longer),
  * but a name is one word, and `deploy_ghp_…` or `runAKIA…` still holds the token. Tried where
- * `detector` finds nothing, at each built-in rule's keyword inside the name: a finding that starts
- * there. (A custom rule without a built-in keyword is found only where its own boundary allows.)
+ * `detector` finds nothing, at each built-in token prefix inside the name (one pass over the
+ * name, by the prefixes' first two characters): a finding that starts there. (A custom rule
+ * without a built-in keyword is found only where its own boundary allows.)
  */
 export function findInName(name: string, detector: SecretDetector = defaultSecretDetector): SecretFinding | undefined {
   const direct = detector.find(name);
   if (direct !== undefined) return direct;
-  const lower = name.toLowerCase();
-  let first: SecretFinding | undefined;
-  for (const k of keywords()) {
-    for (let at = lower.indexOf(k, 1); at > 0; at = lower.indexOf(k, at + 1)) {
-      if (first !== undefined && at >= first.start) break;
-      if (!GLUE.test(name[at - 1]!)) continue;
-      const f = tokenAt(name, at, detector);
-      if (f !== undefined) first = f;
-    }
+  const { pairs, byPair } = prefixTable();
+  for (let at = 1; at < name.length - 1; at++) {
+    if (!isGlue(name.charCodeAt(at - 1))) continue;
+    const c0 = lc(name.charCodeAt(at));
+    const c1 = lc(name.charCodeAt(at + 1));
+    if (c0 > 127 || c1 > 127 || pairs[(c0 << 7) | c1] === 0) continue;
+    if (!byPair.get((c0 << 7) | c1)!.some((p) => prefixAt(name, at, p))) continue;
+    const f = tokenAt(name, at, detector);
+    if (f !== undefined) return f;
   }
-  return first;
+  return undefined;
 }
 
 /** Separators a name's parts are glued with after a token (`ghp_…_v2`). */
