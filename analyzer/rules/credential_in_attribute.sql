@@ -2,9 +2,9 @@
 -- title: Credential-shaped value in a span attribute, name or status message
 -- severity: critical
 -- kind: gate
--- description: The analyzer re-scans every string or bytes attribute (span, event, link and
---   resource), every span and event name, status message and attribute key with argspan's secret
---   detector.
+-- description: The analyzer re-scans every string or bytes attribute (span, event, link, resource
+--   and instrumentation scope), every span and event name, status message and attribute key, and
+--   the instrumentation scope's name and version with argspan's secret detector.
 --   This one holds a value shaped like a credential (the rule id says which kind); exported traces
 --   must never carry one. When the attribute is the recorded
 --   arguments of another library's tool call, the finding names the tool and the argument; when
@@ -55,6 +55,10 @@ SELECT h.trace_id AS trace_id, h.span_id AS span_id, coalesce(c.tool, a.tool, bt
     WHEN 'event attribute key' THEN 'The attribute key ' || h."key" || ' on an event of the span is'
     WHEN 'link attribute key' THEN 'The attribute key ' || h."key" || ' on a link of the span is'
     WHEN 'resource attribute key' THEN 'The resource attribute key ' || h."key" || ' is'
+    WHEN 'scope name' THEN 'The name of the span''s instrumentation scope holds'
+    WHEN 'scope version' THEN 'The version of the span''s instrumentation scope holds'
+    WHEN 'scope attribute key' THEN 'The attribute key ' || h."key" || ' of the span''s instrumentation scope is'
+    WHEN 'scope' THEN 'Attribute ' || h."key" || ' of the span''s instrumentation scope holds'
     WHEN 'event' THEN 'Attribute ' || h."key" || ' on an event of the span holds'
     WHEN 'link' THEN 'Attribute ' || h."key" || ' on a link of the span holds'
     ELSE 'Attribute ' || h."key" || ' on a ' || h.scope || ' holds'
