@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeBin, parseJson, query } from './analyze-helpers.js';
 import { layeredTokyoTrace } from './support/layered-trace.js';
+import { CALLS_WITHOUT_OPERATION, toolSpansWithoutOperation } from './support/tool-span-without-operation.js';
 
 /**
  * `argspan analyze` as a platform team tries it on traces other libraries wrote: the real fixtures
@@ -656,6 +657,19 @@ describe('argspan analyze on OpenLLMetry\'s own flattened layout (gen_ai.prompt.
       ['assumption_span', 'get_current_weather', 'timezone', 'openllmetry'],
       ['sensitive_arg_dispatched', 'get_current_weather', 'attachment', 'openllmetry'],
     ]);
+    expect(run.stdout + run.stderr).not.toContain('.env');
+  });
+});
+
+describe('argspan analyze: a GenAI tool span without gen_ai.operation.name', () => {
+  it('is a tool call when named execute_tool or recording a call; a chat span that names a tool, or a span that only mentions one, is not', () => {
+    const file = join(tmp(), 'no-operation.json');
+    writeFileSync(file, toolSpansWithoutOperation());
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code, run.stderr).toBe(1);
+    const out = parseJson(run);
+    expect(out.stats.foreign_calls).toBe(2);
+    expect(out.findings.map((f) => [f.rule, f.tool, f.key, f.emitter, (f as unknown as { span_id: string }).span_id])).toEqual(CALLS_WITHOUT_OPERATION);
     expect(run.stdout + run.stderr).not.toContain('.env');
   });
 });

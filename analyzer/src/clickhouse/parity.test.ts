@@ -13,6 +13,7 @@ import { CANARY_AWS_KEY } from '../synth/rule-cases.js';
 import { exporterRowsOfFile, otelTracesDdl } from '../synth/collector-rows.js';
 import type { AnalysisResult } from '../types.js';
 import { layeredTokyoTrace } from '../../../test/support/layered-trace.js';
+import { CALLS_WITHOUT_OPERATION, toolSpansWithoutOperation } from '../../../test/support/tool-span-without-operation.js';
 import { analyzeClickHouse } from './analyze-clickhouse.js';
 
 // The real ClickHouse engine, in process (chdb): the collector exporter's table, the project's
@@ -117,6 +118,16 @@ describe('other libraries\' traces', () => {
     expect(ch.findings).toEqual(duck.findings.map(portable));
     expect(ch.overview).toEqual(duck.overview);
     expect([ch.stats.foreign_calls, ch.stats.no_evidence_calls, ch.stats.unreadable_args_calls]).toEqual([duck.stats.foreign_calls, duck.stats.no_evidence_calls, duck.stats.unreadable_args_calls]);
+  });
+});
+
+describe('a GenAI tool span without gen_ai.operation.name', () => {
+  it('is the same call in both engines', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'no-operation.json');
+    writeFileSync(file, toolSpansWithoutOperation());
+    const { duck, ch } = await bothEngines([file], false);
+    expect(duck.findings.map((f) => [f.rule, f.tool, f.key, f.emitter, f.span_id])).toEqual(CALLS_WITHOUT_OPERATION);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
   });
 });
 
