@@ -14,7 +14,8 @@
 WITH blob_hits AS (
   -- Hits in an attribute recording (a copy of) another library's tool-call arguments.
   SELECT h.trace_id AS trace_id, h.span_id AS at_span_id, h."key" AS attribute, h.rule_id AS rule_id, b.call_span_id AS call_span_id
-  FROM credential_hits h JOIN argument_blobs b ON h.scope = 'span' AND b.trace_id = h.trace_id AND b.span_id = h.span_id AND b.attribute = h."key"),
+  -- (On the span, or on one of its events: a model's messages recorded as span events.)
+  FROM credential_hits h JOIN argument_blobs b ON h.scope IN ('span', 'event') AND b.trace_id = h.trace_id AND b.span_id = h.span_id AND b.attribute = h."key"),
 by_argument AS (
   -- Reported once per argument the detector labels a credential, however many attributes copy it.
   -- The kind is the argument's own detector rule; a blob's first hit may be another argument's credential.
@@ -69,5 +70,5 @@ FROM credential_hits h
 LEFT JOIN calls c ON c.trace_id = h.trace_id AND c.span_id = h.span_id
 LEFT JOIN args a ON a.trace_id = h.trace_id AND a.span_id = h.span_id
 LEFT JOIN explained e ON e.trace_id = h.trace_id AND e.at_span_id = h.span_id AND e.attribute = h."key"
-LEFT JOIN blob_tools bt ON h.scope = 'span' AND bt.trace_id = h.trace_id AND bt.at_span_id = h.span_id AND bt.attribute = h."key"
+LEFT JOIN blob_tools bt ON h.scope IN ('span', 'event') AND bt.trace_id = h.trace_id AND bt.at_span_id = h.span_id AND bt.attribute = h."key"
 WHERE e.trace_id IS NULL

@@ -109,8 +109,8 @@ describe('other libraries\' traces', () => {
   const dir = join(FIXTURES, 'foreign');
   // The derived traces reuse their originals' trace ids, so each set is loaded on its own.
   const sets = {
-    'real traces of eight emitters': readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f)),
-    'derived traces (Phoenix export, planted token, .env path)': readdirSync(join(dir, 'derived')).filter((f) => f.endsWith('.json')).map((f) => join(dir, 'derived', f)),
+    'traces of eight emitters and Semantic Kernel': readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f)),
+    'derived traces (Phoenix export, planted tokens, .env path, SK legacy events)': readdirSync(join(dir, 'derived')).filter((f) => f.endsWith('.json')).map((f) => join(dir, 'derived', f)),
   };
   it.each(Object.entries(sets))('%s: same calls, same findings, same runs, same report overview', async (_name, files) => {
     const { duck, ch } = await bothEngines(files, true, true);
