@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANARY_AWS_KEY } from '../analyzer/src/synth/rule-cases.js';
-import { exporterRowsOfFile, otelTracesDdl } from '../analyzer/src/synth/collector-rows.js';
+import { exporterRows, exporterRowsOfFile, otelTracesDdl } from '../analyzer/src/synth/collector-rows.js';
 import { ROOT, analyzeBin, parseJson, type Run } from './analyze-helpers.js';
 import { startClickHouseHttp, type ClickHouseHttp } from './support/clickhouse-http.js';
+import { EXPECTED_SCOPE_FINDINGS, SCOPE_CANARY, scopedDocument } from './support/scoped-document.js';
 
 // The real binary against ClickHouse's HTTP interface on loopback (the real engine behind it, in
 // this process): the nightly command a platform team runs, with credentials from the environment.
@@ -133,5 +134,19 @@ describe('argspan analyze --engine clickhouse (HTTP)', () => {
     expect(local.stderr).toContain('--since must be a UTC date');
     const url = analyzeBin('fixtures/traces/tokyo-invite.jsonl', '--clickhouse-url', server.url);
     expect([url.code, url.stderr]).toEqual([2, 'argspan analyze: --clickhouse-url needs --engine clickhouse\n']);
+  });
+});
+
+describe('argspan analyze --engine clickhouse: credentials in the instrumentation scope', () => {
+  it('finds one in the scope\'s name or version as DuckDB does; the exporter drops the scope\'s attributes, so those are not there to find', async () => {
+    server.query(otelTracesDdl('scoped_traces'));
+    server.query(`INSERT INTO scoped_traces FORMAT JSONEachRow\n${exporterRows(scopedDocument()).map((r) => JSON.stringify(r)).join('\n')}`);
+    for (const format of ['table', 'json', 'junit', 'sarif', 'html']) {
+      const run = await argspan(clickhouse('--table', 'scoped_traces', '--format', format));
+      expect(run.code, format).toBe(1);
+      expect(run.stdout + run.stderr, format).not.toContain(SCOPE_CANARY);
+    }
+    const found = parseJson(await argspan(clickhouse('--table', 'scoped_traces', '--format', 'json'))).findings.map((f) => [`span/${(f as unknown as { span_id: string }).span_id}`, f.message]);
+    expect(found.sort()).toEqual(EXPECTED_SCOPE_FINDINGS.filter(([, m]) => !m!.includes(' attribute') && !m!.startsWith('Attribute')).sort());
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeBin, parseJson, query } from './analyze-helpers.js';
 import { layeredTokyoTrace } from './support/layered-trace.js';
+import { CALLS_WITHOUT_OPERATION, toolSpansWithoutOperation } from './support/tool-span-without-operation.js';
 
 /**
  * `argspan analyze` as a platform team tries it on traces other libraries wrote: the real fixtures
@@ -657,5 +658,50 @@ describe('argspan analyze on OpenLLMetry\'s own flattened layout (gen_ai.prompt.
       ['sensitive_arg_dispatched', 'get_current_weather', 'attachment', 'openllmetry'],
     ]);
     expect(run.stdout + run.stderr).not.toContain('.env');
+  });
+});
+
+describe('argspan analyze: a GenAI tool span without gen_ai.operation.name', () => {
+  it('is a tool call when named execute_tool or recording a call; a chat span that names a tool, or a span that only mentions one, is not', () => {
+    const file = join(tmp(), 'no-operation.json');
+    writeFileSync(file, toolSpansWithoutOperation());
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code, run.stderr).toBe(1);
+    const out = parseJson(run);
+    expect(out.stats.foreign_calls).toBe(2);
+    expect(out.findings.map((f) => [f.rule, f.tool, f.key, f.emitter, (f as unknown as { span_id: string }).span_id])).toEqual(CALLS_WITHOUT_OPERATION);
+    expect(run.stdout + run.stderr).not.toContain('.env');
+  });
+});
+
+describe('argspan analyze: Semantic Kernel\'s messages recorded as span events', () => {
+  // SK writes no gen_ai.input.messages: the prompt and the choices are span events. Read, they give
+  // the user's words (the call has evidence) and the calls the model proposed.
+  const run = (file: string, ...args: string[]) => analyzeBin(join(FOREIGN, file), ...args);
+
+  it('per-message events (SK .NET since May 2025) and gen_ai.content.prompt / .completion (before): the call, with evidence', () => {
+    for (const file of ['semantic-kernel-dotnet-message-events-weather.json', 'derived/semantic-kernel-dotnet-legacy-content-events-weather.json']) {
+      const out = parseJson(run(file, '--format', 'json'));
+      expect([out.stats.foreign_calls, out.stats.no_evidence_calls], file).toEqual([1, 0]);
+    }
+  });
+
+  it('a credential in a proposed call\'s arguments is reported by tool and argument, its other copy by attribute, and printed in no format', () => {
+    const file = 'derived/semantic-kernel-token-in-choice.json';
+    const out = parseJson(run(file, '--format', 'json'));
+    expect(out.findings.map((f) => [f.rule, f.tool, f.key, f.message])).toEqual([
+      ['credential_in_attribute', 'GetCurrentWeather', 'location', 'Argument location of GetCurrentWeather, recorded by genai-semconv in gen_ai.event.content (and 1 other attribute(s)), holds a value matching the github-pat credential shape.'],
+      ['credential_in_attribute', null, 'gen_ai.event.content', 'Attribute gen_ai.event.content on an event of the span holds a value matching the github-pat credential shape.'],
+    ]);
+    const token = 'ghp_C4NARYf0reignTRACEc4naryF0REIGNtr4ce';
+    expect(readFileSync(join(FOREIGN, file), 'utf8')).toContain(token);
+    for (const format of ['table', 'json', 'junit', 'sarif', 'html']) {
+      const r = run(file, '--format', format);
+      expect(r.code, format).toBe(1);
+      expect(r.stdout + r.stderr, format).not.toContain(token);
+    }
+    const baseline = join(tmp(), 'baseline.json');
+    expect(run(file, '--write-baseline', baseline).code).toBe(0);
+    expect(readFileSync(baseline, 'utf8')).not.toContain(token);
   });
 });

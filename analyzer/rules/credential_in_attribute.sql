@@ -2,9 +2,9 @@
 -- title: Credential-shaped value in a span attribute, name or status message
 -- severity: critical
 -- kind: gate
--- description: The analyzer re-scans every string or bytes attribute (span, event, link and
---   resource), every span and event name, status message and attribute key with argspan's secret
---   detector.
+-- description: The analyzer re-scans every string or bytes attribute (span, event, link, resource
+--   and instrumentation scope), every span and event name, status message and attribute key, and
+--   the instrumentation scope's name and version with argspan's secret detector.
 --   This one holds a value shaped like a credential (the rule id says which kind); exported traces
 --   must never carry one. When the attribute is the recorded
 --   arguments of another library's tool call, the finding names the tool and the argument; when
@@ -14,7 +14,8 @@
 WITH blob_hits AS (
   -- Hits in an attribute recording (a copy of) another library's tool-call arguments.
   SELECT h.trace_id AS trace_id, h.span_id AS at_span_id, h."key" AS attribute, h.rule_id AS rule_id, b.call_span_id AS call_span_id
-  FROM credential_hits h JOIN argument_blobs b ON h.scope = 'span' AND b.trace_id = h.trace_id AND b.span_id = h.span_id AND b.attribute = h."key"),
+  -- (On the span, or on one of its events: a model's messages recorded as span events.)
+  FROM credential_hits h JOIN argument_blobs b ON h.scope IN ('span', 'event') AND b.trace_id = h.trace_id AND b.span_id = h.span_id AND b.attribute = h."key"),
 by_argument AS (
   -- Reported once per argument the detector labels a credential, however many attributes copy it.
   -- The kind is the argument's own detector rule; a blob's first hit may be another argument's credential.
@@ -55,6 +56,10 @@ SELECT h.trace_id AS trace_id, h.span_id AS span_id, coalesce(c.tool, a.tool, bt
     WHEN 'event attribute key' THEN 'The attribute key ' || h."key" || ' on an event of the span is'
     WHEN 'link attribute key' THEN 'The attribute key ' || h."key" || ' on a link of the span is'
     WHEN 'resource attribute key' THEN 'The resource attribute key ' || h."key" || ' is'
+    WHEN 'scope name' THEN 'The name of the span''s instrumentation scope holds'
+    WHEN 'scope version' THEN 'The version of the span''s instrumentation scope holds'
+    WHEN 'scope attribute key' THEN 'The attribute key ' || h."key" || ' of the span''s instrumentation scope is'
+    WHEN 'scope' THEN 'Attribute ' || h."key" || ' of the span''s instrumentation scope holds'
     WHEN 'event' THEN 'Attribute ' || h."key" || ' on an event of the span holds'
     WHEN 'link' THEN 'Attribute ' || h."key" || ' on a link of the span holds'
     ELSE 'Attribute ' || h."key" || ' on a ' || h.scope || ' holds'
@@ -65,5 +70,5 @@ FROM credential_hits h
 LEFT JOIN calls c ON c.trace_id = h.trace_id AND c.span_id = h.span_id
 LEFT JOIN args a ON a.trace_id = h.trace_id AND a.span_id = h.span_id
 LEFT JOIN explained e ON e.trace_id = h.trace_id AND e.at_span_id = h.span_id AND e.attribute = h."key"
-LEFT JOIN blob_tools bt ON h.scope = 'span' AND bt.trace_id = h.trace_id AND bt.at_span_id = h.span_id AND bt.attribute = h."key"
+LEFT JOIN blob_tools bt ON h.scope IN ('span', 'event') AND bt.trace_id = h.trace_id AND bt.at_span_id = h.span_id AND bt.attribute = h."key"
 WHERE e.trace_id IS NULL

@@ -7,8 +7,8 @@ import { attrListSql } from './load/schema.js';
 import { phase, type PhaseListener } from './phases.js';
 
 /**
- * Re-scan every string attribute and array of values (span, event, link and resource; a resource hit
- * is reported once, on its first span) for credential shapes with
+ * Re-scan every string attribute and array of values (span, event, link, resource and instrumentation
+ * scope; a resource or scope hit is reported once, on its first span), and the scope's name and version, for credential shapes with
  * @argspan/core's secret detector, into `credential_hits(trace_id, span_id, scope, key, rule_id)`.
  * DuckDB pre-filters on the rules' literal keywords (the detector's own pre-filter) or their
  * `prefilter`, first with
@@ -112,6 +112,28 @@ export async function scanCredentials(
       if (span && c.finding) hits.push({ trace_id: span.trace_id, span_id: span.span_id, scope: c.scope, key: shownKey(c.key, detector), ruleId: c.finding.ruleId });
     }
   }
+  // The instrumentation scope (its name, version and attributes) is shared by many spans: a hit is
+  // reported once per distinct text, on the first span of that scope. Only the scopes whose texts
+  // pass the pre-filter are joined back to their spans; a scope's attributes are staged on the
+  // first span of each scope block only, so that list is short.
+  const scopeHits = await db.all(`
+    WITH scopes AS (SELECT DISTINCT scope_name, scope_version FROM span_structs),
+    hit_scopes AS (SELECT scope_name, scope_version FROM scopes WHERE ${match(`concat_ws(chr(1), scope_name, scope_version)`)})
+    SELECT min(trace_id) AS trace_id, arg_min(span_id, trace_id || span_id) AS span_id, scope, NULL AS "key", text
+    FROM (SELECT trace_id, span_id, unnest([${sqlString(NameScope.SCOPE_NAME)}, ${sqlString(NameScope.SCOPE_VERSION)}]) AS scope, unnest([s.scope_name, s.scope_version]) AS text
+      FROM span_structs s SEMI JOIN hit_scopes h ON s.scope_name IS NOT DISTINCT FROM h.scope_name AND s.scope_version IS NOT DISTINCT FROM h.scope_version)
+    WHERE text IS NOT NULL AND ${match('text')}
+    GROUP BY scope, text
+    UNION ALL
+    SELECT min(trace_id), arg_min(span_id, trace_id || span_id), scope, "key", text
+    FROM (SELECT trace_id, span_id, unnest(['scope', ${sqlString(NameScope.SCOPE_ATTRIBUTE_KEY)}]) AS scope, a."key" AS "key", unnest([${nestedValue}, a."key"]) AS text
+      FROM (SELECT trace_id, span_id, unnest(scope_attrs) AS a FROM span_structs WHERE len(scope_attrs) > 0))
+    WHERE text IS NOT NULL AND ${match('text')}
+    GROUP BY scope, "key", text`);
+  for (const c of scopeHits) {
+    const finding = findCredential(c.scope, String(c.text), detector);
+    if (finding) hits.push({ trace_id: c.trace_id, span_id: c.span_id, scope: c.scope, key: shownKey(c.key, detector), ruleId: finding.ruleId });
+  }
   const appender = await db.conn.createAppender('credential_hits');
   for (const h of hits) {
     for (const v of [h.trace_id, h.span_id, h.scope, h.key, h.ruleId]) {
@@ -126,7 +148,8 @@ export async function scanCredentials(
 
 /**
  * Where else than an attribute value a credential is found (`credential_hits.scope`, besides
- * `span`, `event` and `resource`): the span's name, its status message, an attribute's key. A
+ * `span`, `event`, `link`, `resource` and `scope`, the instrumentation scope's attributes): the
+ * span's name, its status message, an attribute's key, the instrumentation scope's name and version. A
  * tool or run name of another library's call is often the span's name (Langfuse, LangSmith).
  */
 export const NameScope = {
@@ -137,6 +160,9 @@ export const NameScope = {
   EVENT_ATTRIBUTE_KEY: 'event attribute key',
   LINK_ATTRIBUTE_KEY: 'link attribute key',
   RESOURCE_ATTRIBUTE_KEY: 'resource attribute key',
+  SCOPE_NAME: 'scope name',
+  SCOPE_VERSION: 'scope version',
+  SCOPE_ATTRIBUTE_KEY: 'scope attribute key',
 } as const;
 
 const NAME_SCOPES = new Set<unknown>(Object.values(NameScope));

@@ -11,7 +11,11 @@ import type { TraceSource } from './source.js';
  * values cross to JavaScript, where the detector's regexes decide; the value is never stored.
  * Every attribute of the exporter's maps is text, so array and number attributes are scanned as
  * the exporter wrote them (DuckDB scans string values, and arrays as their JSON text). A resource hit is reported once per
- * distinct resource, on its first span (smallest trace id, then span id), as in DuckDB.
+ * distinct resource, on its first span (smallest trace id, then span id), as in DuckDB; so is a hit in
+ * the instrumentation scope's name or version, once per distinct text. The exporter's traces table
+ * has no column for the scope's attributes (its logs and metrics tables have one): the exporter
+ * drops them, so they cannot be scanned here. Older exporters wrote the scope's name and version
+ * as the span attributes `otel.scope.name` / `otel.scope.version`, scanned as any span attribute.
  */
 export async function scanCredentialsClickHouse(session: ChSession, src: TraceSource, detector: SecretDetector = defaultSecretDetector): Promise<number> {
   const prefilter = builtinPrefilter();
@@ -68,7 +72,12 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
     SELECT min(TraceId), argMin(SpanId, concat(TraceId, SpanId)), ${chString(NameScope.RESOURCE_ATTRIBUTE_KEY)}, k, k
     FROM ${T} ARRAY JOIN mapKeys(ResourceAttributes) AS k
     WHERE ${src.where} AND ${anyValue('mapKeys(ResourceAttributes)')} AND ${match('k')}
-    GROUP BY cityHash64(mapKeys(ResourceAttributes), mapValues(ResourceAttributes)), k`,
+    GROUP BY cityHash64(mapKeys(ResourceAttributes), mapValues(ResourceAttributes)), k${src.scopeColumns ? `
+    UNION ALL
+    SELECT min(TraceId), argMin(SpanId, concat(TraceId, SpanId)), scope, NULL, text
+    FROM ${T} ARRAY JOIN [${chString(NameScope.SCOPE_NAME)}, ${chString(NameScope.SCOPE_VERSION)}] AS scope, [ScopeName, ScopeVersion] AS text
+    WHERE ${src.where} AND ${match('concat(ScopeName, char(1), ScopeVersion)')} AND text <> '' AND ${match('text')}
+    GROUP BY scope, text` : ''}`,
     're-scanning attributes for credentials',
     check,
   );

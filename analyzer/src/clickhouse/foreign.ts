@@ -2,6 +2,7 @@ import { INSTRUMENTATION_SCOPE } from '@argspan/conventions';
 import type { ClassifyOptions } from '@argspan/core';
 import { EVIDENCE_ARRAY_KEYS, EVIDENCE_PREFIXES } from '../foreign/evidence.js';
 import { CANDIDATE_KEYS, type ForeignLoadStats } from '../foreign/load-foreign.js';
+import { MESSAGE_EVENT_NAMES } from '../foreign/event-evidence.js';
 import { TraceClassifier, type TraceClassifierOptions } from '../foreign/trace-classifier.js';
 import type { CandidateTrace } from '../foreign/trace-source.js';
 import type { ChSession } from './client.js';
@@ -26,6 +27,9 @@ const EMPTY_TRACE: CandidateTrace = { no: -1, id: '', texts: [] };
 /** How the calls are classified (threads) and read (tests set the spans per pass to make several). */
 type ForeignLoadOptions = Pick<TraceClassifierOptions, 'threads' | 'minThreadedSpans'> & { spansPerBucket?: number };
 
+/** The names of the span events that record messages, as a ClickHouse array. */
+const MESSAGE_EVENTS = `[${MESSAGE_EVENT_NAMES.map(chString).join(', ')}]`;
+
 /**
  * Other libraries' tool calls, as DuckDB's `loadForeignCalls` reads them: the labelling is
  * JavaScript (`@argspan/core`'s classifier over the recorded argument blobs, with the prompts,
@@ -47,7 +51,7 @@ export async function loadForeignCallsClickHouse(
   const keys = `[${CANDIDATE_KEYS.map(chString).join(', ')}]`;
   const prefixes = EVIDENCE_PREFIXES.map((p) => `startsWith(k, ${chString(p)})`).join(' OR ');
   const candidates = `${src.where} AND (${src.scopeName} IS NULL OR ${src.scopeName} <> ${chString(INSTRUMENTATION_SCOPE)})
-      AND (hasAny(mapKeys(SpanAttributes), ${keys}) OR arrayExists(k -> ${prefixes}, mapKeys(SpanAttributes)))`;
+      AND (hasAny(mapKeys(SpanAttributes), ${keys}) OR arrayExists(k -> ${prefixes}, mapKeys(SpanAttributes)) OR hasAny(Events.Name, ${MESSAGE_EVENTS}))`;
   const [count] = await session.all(`SELECT count() AS n FROM ${src.table} WHERE ${candidates}`, 'counting other libraries\' spans');
   const candidateSpans = Number(count?.n ?? 0);
   if (candidateSpans === 0) return { calls: 0, noEvidenceCalls: 0, unreadableArgsCalls: 0 };
@@ -113,7 +117,7 @@ async function readBucket(session: ChSession, src: TraceSource, candidates: stri
  * writes it), written by ClickHouse: the span crosses into JavaScript as one string, not as a row
  * of attribute arrays to decode and encode again. The exporter keeps array attributes as their
  * JSON text: those the evidence reads become their elements' text (strings unquoted), or null
- * when the value is not a JSON array.
+ * when the value is not a JSON array. Every event attribute is text there (DuckDB passes string values only).
  */
 function spanJsonSql(src: TraceSource): string {
   const arrays = EVIDENCE_ARRAY_KEYS.map((key) => {
@@ -121,10 +125,13 @@ function spanJsonSql(src: TraceSource): string {
     return `if(mapContains(SpanAttributes, ${chString(key)}) AND startsWith(${v}, '[') AND isValidJSON(${v}) AND JSONType(${v}) = 'Array',
       toJSONString(arrayMap(x -> if(JSONType(x) = 'String', JSONExtractString(x), x), JSONExtractArrayRaw(${v}))), 'null')`;
   });
+  // The events that record messages, as {n, k, v} objects (DuckDB's struct); a span without any writes null.
+  const events = `if(hasAny(Events.Name, ${MESSAGE_EVENTS}), toJSONString(arrayMap(e -> CAST((e.1, mapKeys(e.2), mapValues(e.2)), 'Tuple(n String, k Array(String), v Array(String))'),
+      arrayFilter(e -> has(${MESSAGE_EVENTS}, e.1), arrayZip(Events.Name, Events.Attributes)))), 'null')`;
   const json = (v: string) => `toJSONString(${v})`;
   const nullable = (v: string) => `ifNull(toJSONString(${v}), 'null')`;
   return `concat('{"s":', ${json('SpanId')}, ',"p":', ${nullable("nullIf(ParentSpanId, '')")}, ',"n":', ${json('SpanName')},
     ',"b":"', toString(toUnixTimestamp64Nano(Timestamp)), '","e":"', toString(toUnixTimestamp64Nano(Timestamp) + toInt64(Duration)),
     '","c":', ${nullable(src.scopeName)}, ',"f":null,"k":', ${json('mapKeys(SpanAttributes)')}, ',"v":', ${json('mapValues(SpanAttributes)')},
-    ',"a":[', ${arrays.length ? arrays.join(", ',', ") : "''"}, ']}')`;
+    ',"a":[', ${arrays.length ? arrays.join(", ',', ") : "''"}, '],"x":', ${events}, '}')`;
 }

@@ -13,6 +13,7 @@ import { CANARY_AWS_KEY } from '../synth/rule-cases.js';
 import { exporterRowsOfFile, otelTracesDdl } from '../synth/collector-rows.js';
 import type { AnalysisResult } from '../types.js';
 import { layeredTokyoTrace } from '../../../test/support/layered-trace.js';
+import { CALLS_WITHOUT_OPERATION, toolSpansWithoutOperation } from '../../../test/support/tool-span-without-operation.js';
 import { analyzeClickHouse } from './analyze-clickhouse.js';
 
 // The real ClickHouse engine, in process (chdb): the collector exporter's table, the project's
@@ -108,8 +109,8 @@ describe('other libraries\' traces', () => {
   const dir = join(FIXTURES, 'foreign');
   // The derived traces reuse their originals' trace ids, so each set is loaded on its own.
   const sets = {
-    'real traces of eight emitters': readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f)),
-    'derived traces (Phoenix export, planted token, .env path)': readdirSync(join(dir, 'derived')).filter((f) => f.endsWith('.json')).map((f) => join(dir, 'derived', f)),
+    'traces of eight emitters and Semantic Kernel': readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f)),
+    'derived traces (Phoenix export, planted tokens, .env path, SK legacy events)': readdirSync(join(dir, 'derived')).filter((f) => f.endsWith('.json')).map((f) => join(dir, 'derived', f)),
   };
   it.each(Object.entries(sets))('%s: same calls, same findings, same runs, same report overview', async (_name, files) => {
     const { duck, ch } = await bothEngines(files, true, true);
@@ -117,6 +118,16 @@ describe('other libraries\' traces', () => {
     expect(ch.findings).toEqual(duck.findings.map(portable));
     expect(ch.overview).toEqual(duck.overview);
     expect([ch.stats.foreign_calls, ch.stats.no_evidence_calls, ch.stats.unreadable_args_calls]).toEqual([duck.stats.foreign_calls, duck.stats.no_evidence_calls, duck.stats.unreadable_args_calls]);
+  });
+});
+
+describe('a GenAI tool span without gen_ai.operation.name', () => {
+  it('is the same call in both engines', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'no-operation.json');
+    writeFileSync(file, toolSpansWithoutOperation());
+    const { duck, ch } = await bothEngines([file], false);
+    expect(duck.findings.map((f) => [f.rule, f.tool, f.key, f.emitter, f.span_id])).toEqual(CALLS_WITHOUT_OPERATION);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
   });
 });
 

@@ -41,6 +41,8 @@ export interface TraceSource {
   scopeName: string;
   /** The scope's version, likewise. */
   scopeVersion: string;
+  /** Whether the table has the `ScopeName` and `ScopeVersion` columns (else they are span attributes, scanned as such). */
+  scopeColumns: boolean;
   /** `GLOBAL IN run_traces` and the time bounds, or `1` for the whole table. */
   where: string;
 }
@@ -65,6 +67,7 @@ export async function openSource(session: ChSession, database: string, table: st
     table: qualified,
     scopeName: names.has('ScopeName') ? "nullIf(ScopeName, '')" : attrValue('SpanAttributes', 'otel.scope.name'),
     scopeVersion: names.has('ScopeVersion') ? "nullIf(ScopeVersion, '')" : attrValue('SpanAttributes', 'otel.scope.version'),
+    scopeColumns: names.has('ScopeName') && names.has('ScopeVersion'),
     where: await claimTraces(session, qualified, window),
   };
 }

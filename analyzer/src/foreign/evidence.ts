@@ -1,5 +1,6 @@
 import { GenAiAttributes } from '@argspan/conventions';
 import type { ForeignCall, ForeignSpan } from './types.js';
+import { readMessageEvents } from './event-evidence.js';
 import { str } from './recognizers/attributes.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
@@ -87,9 +88,11 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readOpenLLMetryMessages(span, into);
   readVercelPrompt(span, into);
   readRunInputs(span, into);
+  if (span.events) readMessageEvents(span, span.events, into);
 }
 
-function parse(text: string | undefined): unknown {
+/** `text` parsed as JSON, or undefined when it is absent or not JSON. */
+export function parseJson(text: string | undefined): unknown {
   if (text === undefined) return undefined;
   try {
     return JSON.parse(text) as unknown;
@@ -98,10 +101,10 @@ function parse(text: string | undefined): unknown {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Text of a message's content: a string, or the text of its parts (`content` / `text` fields of text parts). */
-function contentTexts(content: unknown): string[] {
+export function contentTexts(content: unknown): string[] {
   if (typeof content === 'string') return [content];
   if (!Array.isArray(content)) return [];
   const out: string[] = [];
@@ -122,7 +125,7 @@ function contentTexts(content: unknown): string[] {
  */
 function readGenAiMessages(span: ForeignSpan, into: TraceEvidence): void {
   for (const key of [GenAiAttributes.INPUT_MESSAGES, PYDANTIC_ALL_MESSAGES, GenAiAttributes.OUTPUT_MESSAGES]) {
-    const messages = parse(str(span, key));
+    const messages = parseJson(str(span, key));
     if (!Array.isArray(messages)) continue;
     const output = key === GenAiAttributes.OUTPUT_MESSAGES;
     let position = 0;
@@ -142,8 +145,8 @@ function readGenAiMessages(span: ForeignSpan, into: TraceEvidence): void {
     }
   }
   const system = str(span, GenAiAttributes.SYSTEM_INSTRUCTIONS);
-  if (system !== undefined) for (const t of contentTexts(parse(system) ?? system)) into.developer(t);
-  const definitions = parse(str(span, GenAiAttributes.TOOL_DEFINITIONS));
+  if (system !== undefined) for (const t of contentTexts(parseJson(system) ?? system)) into.developer(t);
+  const definitions = parseJson(str(span, GenAiAttributes.TOOL_DEFINITIONS));
   if (Array.isArray(definitions)) {
     for (const d of definitions) {
       // Chat-completions tools wrap the function: `{type: "function", function: {name, parameters}}`.
@@ -155,7 +158,7 @@ function readGenAiMessages(span: ForeignSpan, into: TraceEvidence): void {
 
 
 /** A proposed call from a model span's output attribute `attribute`; `args` is the decoded value or a JSON string. */
-function proposal(span: ForeignSpan, attribute: string, tool: string, callId: string | undefined, args: unknown, position: number): Omit<ForeignCall, 'emitter'> {
+export function proposal(span: ForeignSpan, attribute: string, tool: string, callId: string | undefined, args: unknown, position: number): Omit<ForeignCall, 'emitter'> {
   return {
     spanId: span.spanId,
     parentSpanId: span.parentSpanId,
@@ -181,7 +184,7 @@ function readOpenInferenceMessages(span: ForeignSpan, into: TraceEvidence): void
     // Every key read here starts with `llm.`: the rest of the span's attributes are passed over.
     if (typeof value !== 'string' || !key.startsWith('llm.')) continue;
     if (key.startsWith('llm.tools.') && key.endsWith('.tool.json_schema')) {
-      const tool = parse(value);
+      const tool = parseJson(value);
       if (isObject(tool)) into.schema(tool.name ?? (isObject(tool.function) ? tool.function.name : undefined), tool.input_schema ?? tool.parameters ?? (isObject(tool.function) ? tool.function.parameters : undefined));
       continue;
     }
@@ -242,12 +245,12 @@ function readOpenLLMetryMessages(span: ForeignSpan, into: TraceEvidence): void {
   for (const [id, fields] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const [kind, index] = id.split('.') as [string, string];
     if (kind === 'functions') {
-      into.schema(fields.get('name'), parse(fields.get('parameters')));
+      into.schema(fields.get('name'), parseJson(fields.get('parameters')));
       continue;
     }
     const role = fields.get('role');
     const content = fields.get('content');
-    const texts = content === undefined ? [] : contentTexts(content.startsWith('[') ? (parse(content) ?? content) : content);
+    const texts = content === undefined ? [] : contentTexts(content.startsWith('[') ? (parseJson(content) ?? content) : content);
     if (kind === 'prompt') {
       if (role === 'user') texts.forEach((t) => into.user(t));
       else if (role === 'system' || role === 'developer') texts.forEach((t) => into.developer(t));
@@ -278,19 +281,19 @@ function readOpenLLMetryMessages(span: ForeignSpan, into: TraceEvidence): void {
  * string per tool) and `ai.response.toolCalls`.
  */
 function readVercelPrompt(span: ForeignSpan, into: TraceEvidence): void {
-  const prompt = parse(str(span, VercelPrompt.PROMPT));
+  const prompt = parseJson(str(span, VercelPrompt.PROMPT));
   if (isObject(prompt)) {
     if (typeof prompt.prompt === 'string') into.user(prompt.prompt);
     if (typeof prompt.system === 'string') into.developer(prompt.system);
     readVercelMessages(prompt.messages, span, into);
   }
-  readVercelMessages(parse(str(span, VercelPrompt.MESSAGES)), span, into);
+  readVercelMessages(parseJson(str(span, VercelPrompt.MESSAGES)), span, into);
   const tools = span.attrs.get(VercelPrompt.TOOLS);
   for (const t of Array.isArray(tools) ? tools : typeof tools === 'string' ? [tools] : []) {
-    const tool = parse(t);
+    const tool = parseJson(t);
     if (isObject(tool)) into.schema(tool.name, tool.parameters ?? tool.inputSchema);
   }
-  const calls = parse(str(span, VercelPrompt.RESPONSE_TOOL_CALLS));
+  const calls = parseJson(str(span, VercelPrompt.RESPONSE_TOOL_CALLS));
   if (Array.isArray(calls)) {
     calls.forEach((c, position) => {
       if (isObject(c) && typeof c.toolName === 'string') {
@@ -339,7 +342,7 @@ function readRunInputs(span: ForeignSpan, into: TraceEvidence): void {
  */
 function runInput(text: string | undefined, span: ForeignSpan, into: TraceEvidence): void {
   if (text === undefined) return;
-  const messages = conversationOf(parse(text));
+  const messages = conversationOf(parseJson(text));
   if (messages === undefined) {
     into.user(text);
     return;

@@ -7,7 +7,7 @@ import { analyze } from '../analyze.js';
 import { Db } from '../db.js';
 import type { AnalysisResult } from '../types.js';
 
-// Real traces of nine emitters (fixtures/traces/foreign/README.md: sources and licences): the
+// Traces of nine emitters and Semantic Kernel (fixtures/traces/foreign/README.md: sources, licences, grades): the
 // analyzer finds each tool call under its emitter, reports invented values on denylisted keys,
 // credentials and secret-file paths by tool and key — and nothing else.
 const DIR = fileURLToPath(new URL('../../../fixtures/traces/foreign/', import.meta.url));
@@ -58,6 +58,16 @@ const EXPECTED: Record<string, Expected> = {
   'derived/langfuse-api-observations-write-document.json': { calls: ['langfuse write_document tool-span'], noEvidence: 1, findings: [] },
   // LangSmith's answer to POST /api/v1/runs/query for the exporter's trace.
   'derived/langsmith-api-runs-traceable-tool.json': { calls: ['langsmith get_weather tool-span'], findings: [] },
+  // Semantic Kernel .NET's messages as span events (gen_ai.user.message …, gen_ai.choice): the user's words are
+  // read from them, so the call has evidence (Boston, MA: the model added the state).
+  'semantic-kernel-dotnet-message-events-weather.json': { calls: ['genai-semconv GetCurrentWeather tool-span'], findings: [] },
+  // The same run as SK .NET wrote it before May 2025 (gen_ai.content.prompt / .completion): the function's span
+  // had no GenAI attributes, so the call is the one the completion event proposed.
+  'derived/semantic-kernel-dotnet-legacy-content-events-weather.json': { calls: ['genai-semconv GetCurrentWeather model-output'], findings: [] },
+  'derived/semantic-kernel-token-in-choice.json': {
+    calls: ['genai-semconv GetCurrentWeather tool-span'],
+    findings: ['credential_in_attribute GetCurrentWeather location', 'credential_in_attribute null gen_ai.event.content'],
+  },
   'derived/openinference-token-in-input.json': { calls: ['openinference Bash tool-span'], findings: ['credential_in_attribute Bash command'], run: '493eec35-215c-4b7b-a7e3-94cce106a7f5' },
 };
 

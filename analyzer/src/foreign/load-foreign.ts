@@ -9,17 +9,21 @@ import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import { ForeignRowTables } from './row-tables.js';
 import { TraceClassifier, type TraceClassifierOptions } from './trace-classifier.js';
 import { candidateTraces, numberTraces } from './trace-source.js';
+import { hasEventSql } from './span-json.js';
+import { MESSAGE_EVENT_NAMES } from './event-evidence.js';
 
 /** Attribute keys that make a span worth reading for foreign calls: an emitter's tool-span signature, or evidence. */
 export const CANDIDATE_KEYS: readonly string[] = [...new Set([...TOOL_SPAN_RECOGNIZERS.flatMap((r) => r.keys), ...EVIDENCE_KEYS])];
 
 /**
  * Spans worth reading for foreign calls: not argspan's own, and holding a key of an emitter's
- * tool-span signature or one evidence is read from (the ClickHouse engine selects the same).
+ * tool-span signature or one evidence is read from, or an event that records messages (the
+ * ClickHouse engine selects the same).
  */
 const CANDIDATE_SQL = `(scope_name IS NULL OR scope_name <> ${sqlString(INSTRUMENTATION_SCOPE)})
   AND (list_has_any(attr_keys, [${CANDIDATE_KEYS.map(sqlString).join(', ')}])
-    OR list_bool_or(list_transform(attr_keys, lambda k: ${EVIDENCE_PREFIXES.map((p) => `starts_with(k, ${sqlString(p)})`).join(' OR ')})))`;
+    OR list_bool_or(list_transform(attr_keys, lambda k: ${EVIDENCE_PREFIXES.map((p) => `starts_with(k, ${sqlString(p)})`).join(' OR ')}))
+    OR ${hasEventSql(MESSAGE_EVENT_NAMES)})`;
 
 /** What {@link loadForeignCalls} found. */
 export interface ForeignLoadStats {

@@ -1,5 +1,5 @@
 import { sqlString } from '../load/duckdb-types.js';
-import type { ForeignSpan } from './types.js';
+import type { ForeignEvent, ForeignSpan } from './types.js';
 
 /**
  * One candidate span as one JSON text, written by DuckDB (`to_json`) or ClickHouse (`spanJsonSql`
@@ -28,22 +28,33 @@ export interface SpanJson {
   v: (string | null)[] | null;
   /** values of each of `arrayKeys` that is an array attribute, in their order (NULL where it is not) */
   a: ((string | null)[] | null)[];
+  /** its events named in `eventNames` (name, attribute keys, string values parallel to them); NULL (or absent) when it has none */
+  x?: { n: string; k: string[] | null; v: (string | null)[] | null }[] | null;
 }
 
 /**
- * SQL for a span of `span_structs` as a {@link SpanJson} text: its string attributes, and of the
- * array attributes only `arrayKeys` (their elements as text).
+ * SQL for a span of `span_structs` as a {@link SpanJson} text: its string attributes, of the
+ * array attributes only `arrayKeys` (their elements as text), and of its events only those named
+ * in `eventNames`. A span without events (almost all) pays one length check for them.
  */
-export function spanJsonSql(arrayKeys: readonly string[]): string {
+export function spanJsonSql(arrayKeys: readonly string[], eventNames: readonly string[]): string {
   const arrays = arrayKeys.map((k) => `arr_values(attr_arr[list_position(attr_keys, ${sqlString(k)})])`).join(', ');
-  return `to_json({s: span_id, p: parent_span_id, n: "name", b: start_ns::VARCHAR, e: end_ns::VARCHAR, c: scope_name, f: file_id, k: attr_keys, v: attr_str, a: [${arrays}]})::VARCHAR`;
+  const names = `[${eventNames.map(sqlString).join(', ')}]`;
+  const events = `CASE WHEN len(events) > 0 THEN list_transform(list_filter(events, lambda e: list_contains(${names}, e."name")),
+    lambda e: {n: e."name", k: list_transform(e.attributes, lambda a: a."key"), v: list_transform(e.attributes, lambda a: a."value".stringValue)}) END`;
+  return `to_json({s: span_id, p: parent_span_id, n: "name", b: start_ns::VARCHAR, e: end_ns::VARCHAR, c: scope_name, f: file_id, k: attr_keys, v: attr_str, a: [${arrays}], x: ${events}})::VARCHAR`;
+}
+
+/** SQL: whether a span of `span_structs` has an event named in `eventNames` (a candidate for the evidence those hold). */
+export function hasEventSql(eventNames: readonly string[]): string {
+  return `(len(events) > 0 AND list_has_any(list_transform(events, lambda e: e."name"), [${eventNames.map(sqlString).join(', ')}]))`;
 }
 
 /**
  * The spans of one trace from their {@link spanJsonSql} texts, in the order the trace is read: by
  * start time (a span without one last), then span id. A string attribute is kept unless its value
  * is NULL (a later duplicate key wins); an array attribute of `arrayKeys` replaces a string of the
- * same key.
+ * same key. Events are kept as written, each with its string attributes.
  */
 export function parseTraceSpans(traceId: string, texts: readonly string[], arrayKeys: readonly string[]): ForeignSpan[] {
   return sortSpans(texts.map((text) => readSpan(traceId, text, arrayKeys)));
@@ -65,7 +76,19 @@ function readSpan(traceId: string, text: string, arrayKeys: readonly string[]): 
   const startNs = j.b === null ? 0n : BigInt(j.b);
   const recordedEndNs = j.e === null ? null : BigInt(j.e);
   const span: ForeignSpan = { traceId, spanId: j.s, parentSpanId: j.p, name: j.n, startNs, endNs: recordedEndNs ?? startNs, recordedEndNs, scope: j.c, fileId: j.f, attrs };
+  if (j.x && j.x.length > 0) span.events = j.x.map(readEvent);
   return { span, started: j.b !== null };
+}
+
+function readEvent(x: NonNullable<SpanJson['x']>[number]): ForeignEvent {
+  const attrs = new Map<string, string>();
+  if (x.k && x.v) {
+    for (let i = 0; i < x.k.length; i++) {
+      const v = x.v[i];
+      if (v !== null && v !== undefined) attrs.set(x.k[i]!, v);
+    }
+  }
+  return { name: x.n, attrs };
 }
 
 function sortSpans(read: { span: ForeignSpan; started: boolean }[]): ForeignSpan[] {

@@ -18,6 +18,14 @@ export interface ForeignSpan {
   /** The file it was read from (`files.file_id`). */
   fileId: number | null;
   attrs: ReadonlyMap<string, string | readonly string[]>;
+  /** Its span events that carry messages (see `event-evidence.ts`), with their string attributes; absent when it has none. */
+  events?: readonly ForeignEvent[];
+}
+
+/** A span event as the evidence readers see it: its name and string attributes. */
+export interface ForeignEvent {
+  name: string;
+  attrs: ReadonlyMap<string, string>;
 }
 
 /**

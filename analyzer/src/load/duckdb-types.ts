@@ -83,7 +83,7 @@ export function otlpTypes(shapes: ValueShapes) {
   const events = `STRUCT(timeUnixNano VARCHAR, "name" VARCHAR, attributes ${attributes})[]`;
   const links = `STRUCT(traceId JSON, spanId JSON, refType VARCHAR, attributes ${attributes})[]`;
   const span = `STRUCT(traceId JSON, spanId JSON, parentSpanId JSON, "name" VARCHAR, kind VARCHAR, startTimeUnixNano VARCHAR, endTimeUnixNano VARCHAR, attributes ${attributes}, events ${events}, links ${links}, status ${OTLP_SPAN_FIELDS.status})`;
-  const scopeSpans = `STRUCT(scope STRUCT("name" VARCHAR, version VARCHAR), spans ${span}[])`;
+  const scopeSpans = `STRUCT(scope STRUCT("name" VARCHAR, version VARCHAR, attributes ${attributes}), spans ${span}[])`;
   const otherScopeSpans = Object.values(OTHER_SCOPE_SPANS_FIELDS).flat().map((f) => `${f} JSON`);
   const resourceSpan = `STRUCT(resource STRUCT(attributes ${attributes}), scopeSpans ${scopeSpans}[], ${otherScopeSpans.join(', ')})`;
   return { span, scopeSpans, resourceSpan, resourceSpans: `${resourceSpan}[]` };

@@ -95,7 +95,7 @@ export function gateHitKeySql(tool: string, k: string): string {
 export const STAGING_DDL = `
 CREATE TABLE span_structs (file_id INTEGER, line INTEGER, bad BOOLEAN, problem VARCHAR, trace_id VARCHAR, span_id VARCHAR, parent_span_id VARCHAR, "name" VARCHAR,
   kind VARCHAR, start_ns BIGINT, end_ns BIGINT, status_code VARCHAR, status_message VARCHAR,
-  resource_id UBIGINT, res ${OTLP_ATTRIBUTES}, scope_name VARCHAR, scope_version VARCHAR,
+  resource_id UBIGINT, res ${OTLP_ATTRIBUTES}, scope_name VARCHAR, scope_version VARCHAR, scope_attrs ${OTLP_ATTRIBUTES},
   ${ATTR_LIST_NAMES.map((n) => `${n} ${ATTR_LISTS[n].type}`).join(', ')},
   events ${spanField('events')}, links ${spanField('links')});
 CREATE TABLE files (file_id INTEGER PRIMARY KEY, path VARCHAR, format VARCHAR, compression VARCHAR, spans_read BIGINT, skipped INTEGER);
@@ -162,7 +162,7 @@ function snakeCaseValueSql(v: string): string {
 }
 
 /** SQL: whether an attribute list `l` (read with the protobuf value names) holds a value written with them. */
-function snakeCaseListSql(l: string): string {
+export function snakeCaseListSql(l: string): string {
   return `coalesce(list_bool_or(list_transform(${l}, lambda a: ${snakeCaseValueSql('a."value"')})), false)`;
 }
 
@@ -201,13 +201,13 @@ function spanProblemSql(s: string, protobufNames: boolean): string {
 export function stagedSpanSql(
   fileId: number,
   s: string,
-  from: Record<'line' | 'bad' | 'resourceId' | 'res' | 'scopeName' | 'scopeVersion', string> & { shape?: string; protobufNames?: boolean; structured?: boolean },
+  from: Record<'line' | 'bad' | 'resourceId' | 'res' | 'scopeName' | 'scopeVersion' | 'scopeAttrs', string> & { shape?: string; protobufNames?: boolean; structured?: boolean },
 ): string {
   const spanProblem = spanProblemSql(s, from.protobufNames ?? false);
   const problem = from.shape ? `coalesce(${from.shape}, ${spanProblem})` : spanProblem;
   return `${fileId}, ${from.line}, ${from.bad}, ${problem}, hex_id(${s}.traceId, 32), hex_id(${s}.spanId, 16), hex_id(${s}.parentSpanId, 16), ${s}."name",
   span_kind(${s}.kind), TRY_CAST(${s}.startTimeUnixNano AS BIGINT), TRY_CAST(${s}.endTimeUnixNano AS BIGINT), status_code(${s}.status.code), ${s}.status.message,
-  ${from.resourceId}, ${from.res}, ${from.scopeName}, ${from.scopeVersion},
+  ${from.resourceId}, ${from.res}, ${from.scopeName}, ${from.scopeVersion}, ${from.scopeAttrs},
   ${ATTR_LIST_NAMES.map((n) => stagedAttrListSql(n, `${s}.attributes`, from.structured ?? false)).join(', ')},
   ${from.structured ? plainListsSql(`${s}.events`) : `${s}.events`}, ${from.structured ? plainListsSql(`${s}.links`) : `${s}.links`}`;
 }

@@ -41,7 +41,7 @@ export function jaegerTraces(file: string, envelope: boolean): string {
 export function stageJaegerSql(fileId: number, traces: string): string {
   return `
 INSERT INTO span_structs
-SELECT ${stagedSpanSql(fileId, 's', { line: 'NULL', bad: 'bad', resourceId: 'hash(res)', res: 'res', scopeName: "'jaeger'", scopeVersion: 'NULL' })}
+SELECT ${stagedSpanSql(fileId, 's', { line: 'NULL', bad: 'bad', resourceId: 'hash(res)', res: 'res', scopeName: "'jaeger'", scopeVersion: 'NULL', scopeAttrs: 'NULL' })}
 FROM (
   SELECT bad, res, CAST({
     'traceId': jaeger_id(sp.traceID, 32), 'spanId': jaeger_id(sp.spanID, 16), 'parentSpanId': jaeger_id(parent, 16), 'name': sp.operationName,

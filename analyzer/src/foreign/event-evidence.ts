@@ -1,0 +1,106 @@
+import type { ForeignEvent, ForeignSpan } from './types.js';
+import { contentTexts, isObject, parseJson, proposal, type TraceEvidence } from './evidence.js';
+
+/**
+ * Span events that record a model call's messages, as Semantic Kernel and the GenAI conventions
+ * before `gen_ai.input.messages` wrote them, with the attribute holding each one's JSON:
+ *
+ * - `gen_ai.content.prompt` (`gen_ai.prompt`) and `gen_ai.content.completion` (`gen_ai.completion`):
+ *   the whole prompt and the completions, each a list of chat messages in OpenAI's format
+ *   (Semantic Kernel .NET before May 2025, Python before January 2025; the conventions before 1.28);
+ * - one event per message, `gen_ai.{system,user,assistant,tool}.message` and `gen_ai.choice`, the
+ *   message in `gen_ai.event.content` (Semantic Kernel .NET since May 2025, Azure AI Inference):
+ *   `{role, content, tool_calls}`, a choice `{index, message, tool_calls, finish_reason}`. SK names
+ *   its developer message `gen_ai.tool.developer`. (The conventions' log-based events carry the
+ *   message in a log record's body: that is the logs signal, not in a trace export.)
+ */
+export const MessageEvents = {
+  PROMPT: 'gen_ai.content.prompt',
+  COMPLETION: 'gen_ai.content.completion',
+  SYSTEM: 'gen_ai.system.message',
+  DEVELOPER: 'gen_ai.developer.message',
+  SK_DEVELOPER: 'gen_ai.tool.developer',
+  USER: 'gen_ai.user.message',
+  ASSISTANT: 'gen_ai.assistant.message',
+  TOOL: 'gen_ai.tool.message',
+  CHOICE: 'gen_ai.choice',
+} as const;
+
+/** The event attributes that hold the messages. */
+export const MessageEventAttributes = {
+  PROMPT: 'gen_ai.prompt',
+  COMPLETION: 'gen_ai.completion',
+  CONTENT: 'gen_ai.event.content',
+} as const;
+
+/** Every event name the evidence reads: spans with one are candidates, and only these events cross into JavaScript. */
+export const MESSAGE_EVENT_NAMES: readonly string[] = Object.values(MessageEvents);
+
+/** The role each per-message event stands for, when its content names none. */
+const EVENT_ROLES: Record<string, string> = {
+  [MessageEvents.SYSTEM]: 'system',
+  [MessageEvents.DEVELOPER]: 'system',
+  [MessageEvents.SK_DEVELOPER]: 'system',
+  [MessageEvents.USER]: 'user',
+  [MessageEvents.ASSISTANT]: 'assistant',
+  [MessageEvents.TOOL]: 'tool',
+};
+
+/**
+ * Read a span's message events as evidence, as `gen_ai.input.messages` is read: the user's and
+ * the developer's texts, tool results (with their call id where the message has one), and the
+ * calls the model proposed in its completions or choices (never those repeated in a prompt's history).
+ */
+export function readMessageEvents(span: ForeignSpan, events: readonly ForeignEvent[], into: TraceEvidence): void {
+  let position = 0;
+  const propose = (attribute: string, message: unknown, calls?: unknown) => {
+    for (const call of toolCallsOf(message, calls)) into.proposed.push(proposal(span, attribute, call.name, call.id, call.args, position++));
+  };
+  for (const event of events) {
+    if (event.name === MessageEvents.PROMPT) {
+      const prompt = event.attrs.get(MessageEventAttributes.PROMPT);
+      const messages = parseJson(prompt);
+      if (Array.isArray(messages)) for (const m of messages) readMessage(m, undefined, span, into);
+      else if (prompt !== undefined) into.user(prompt); // a text completion's prompt
+    } else if (event.name === MessageEvents.COMPLETION) {
+      const completions = parseJson(event.attrs.get(MessageEventAttributes.COMPLETION));
+      for (const c of Array.isArray(completions) ? completions : []) propose(MessageEventAttributes.COMPLETION, isObject(c) && isObject(c.message) ? c.message : c);
+    } else if (event.name === MessageEvents.CHOICE) {
+      const choice = parseJson(event.attrs.get(MessageEventAttributes.CONTENT));
+      if (isObject(choice)) propose(MessageEventAttributes.CONTENT, choice.message, choice.tool_calls);
+    } else {
+      const message = parseJson(event.attrs.get(MessageEventAttributes.CONTENT));
+      if (isObject(message)) readMessage(message, EVENT_ROLES[event.name], span, into);
+    }
+  }
+}
+
+/** One chat message of a prompt: the user's and developer's words, a tool's result. The assistant's own words assert nothing. */
+function readMessage(m: unknown, eventRole: string | undefined, span: ForeignSpan, into: TraceEvidence): void {
+  if (!isObject(m)) return;
+  const role = typeof m.role === 'string' ? m.role.toLowerCase() : eventRole;
+  if (role === 'user') contentTexts(m.content).forEach((t) => into.user(t));
+  else if (role === 'system' || role === 'developer') contentTexts(m.content).forEach((t) => into.developer(t));
+  else if (role === 'tool' && m.content !== undefined && m.content !== null) {
+    const callId = m.tool_call_id ?? m.id;
+    into.result(typeof callId === 'string' ? callId : undefined, m.content, span.startNs);
+  }
+}
+
+/**
+ * The tool calls of a completion message, in OpenAI's format: `{id, type: "function", function:
+ * {name, arguments}}`, the arguments a JSON string or (Semantic Kernel .NET) an object. A choice
+ * lists them in its message and again beside it (`calls`): the message's are read, else those.
+ */
+function toolCallsOf(message: unknown, calls?: unknown): { name: string; id: string | undefined; args: unknown }[] {
+  const list = isObject(message) && Array.isArray(message.tool_calls) && message.tool_calls.length > 0 ? message.tool_calls : calls;
+  if (!Array.isArray(list)) return [];
+  const out: { name: string; id: string | undefined; args: unknown }[] = [];
+  for (const c of list) {
+    if (!isObject(c)) continue;
+    const fn = isObject(c.function) ? c.function : c;
+    if (typeof fn.name !== 'string') continue;
+    out.push({ name: fn.name, id: typeof c.id === 'string' ? c.id : undefined, args: fn.arguments ?? {} });
+  }
+  return out;
+}
