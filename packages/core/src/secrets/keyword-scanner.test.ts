@@ -46,7 +46,7 @@ describe('KeywordScanner', () => {
     );
   });
 
-  it('finds run keywords only where a run of 16 or more token characters begins (after //, -, a glued escape)', () => {
+  it('finds run keywords where a run of 16 or more token characters begins (after //, -, a glued escape), after - / + inside it, and anywhere in a run of mixed case and digits', () => {
     const s = new KeywordScanner(['ghp_', 'token'], 16, true, [true, false]);
     const token = 'ghp_Zq8Wm2Lp5Tx9Kd4Vb7Nc3Rf6Yh1Gj0Ab';
     const at = (text: string) => pairs(s.scan(text).hits).filter((h) => h.startsWith('0@'));
@@ -56,7 +56,15 @@ describe('KeywordScanner', () => {
     expect(at(`{"env":"A=1\\u000a${token}"}`)).toEqual(['0@17']);
     expect(at(`{"env":"\\t/${token}"}`)).toEqual(['0@11']);
     expect(at('ghp_short x')).toEqual([]); // the run is shorter than 16
-    expect(at(`abcdefghp_${token.slice(4)}`)).toEqual([]); // not where the run begins
+    // inside the run: after - / + (a token's left boundary accepts them), wherever they stand
+    expect(at(`obs-${token}`)).toEqual(['0@4']);
+    expect(at(`refs/heads/${token}`)).toEqual(['0@11']);
+    expect(at(`abcdefghijklmnopqrstuvw-ghp_short`)).toEqual(['0@24']);
+    // glued to a word: in a run of small letters, capitals and digits (as a random token makes
+    // it), for the rules with a proof to judge; not in a run of words
+    expect(at(`abcdefghp_${token.slice(4)}`)).toEqual(['0@6']);
+    expect(at(`deploy_${token}`)).toEqual(['0@7']);
+    expect(at('abcdefghp_lowercase_words_only_here')).toEqual([]);
     expect(pairs(s.scan(`my token ${token}`).hits)).toContain('1@3'); // the other keyword, anywhere
   });
 

@@ -190,7 +190,11 @@ const narrow = (c: number): number => (c < 256 ? c : c < 0x8000 ? 255 : 0);
  * `text`: at its first letter or digit when at most five of `+ / _ -` come before it (a token
  * after `//` or `-`), and, when a backslash comes before the run, the same way from its second
  * and from its sixth character (after the letter of an escape glued to a token: `\n/ghp_…`,
- * `\u000aghp_…`).
+ * `\u000aghp_…`). Then inside the run: after each `-`, `/` or `+`, which a token's left boundary
+ * accepts (`obs-ghp_…`, `refs/ghp_…`); and, in a run that holds small letters, capitals and digits
+ * (a random token glued to a word makes one), at every other position too, for the tokens whose
+ * rule accepts them glued to a word when their proof holds (`xghp_…` with a valid checksum). In
+ * increasing order, each position once.
  */
 export function runKeywordPositions(text: string, start: number, end: number): number[] {
   const skipLead = (q: number): number => {
@@ -198,17 +202,28 @@ export function runKeywordPositions(text: string, start: number, end: number): n
     while (p < q + 5 && RUN_LEAD[text.charCodeAt(p)] === 1) p++;
     return p;
   };
+  const lead: number[] = [skipLead(start)];
+  if (start > 0 && text.charCodeAt(start - 1) === 92) lead.push(skipLead(start + 1), skipLead(start + 5));
+  const everywhere = mixedRun(text, start, end);
   const out: number[] = [];
-  const at = (p: number): void => {
-    if (p < end) out.push(p);
-  };
-  at(skipLead(start));
-  if (start > 0 && text.charCodeAt(start - 1) === 92) {
-    at(skipLead(start + 1));
-    at(skipLead(start + 5));
+  for (let p = start; p < end; p++) {
+    if (lead.includes(p) || (p > start && (everywhere || RUN_INNER_LEAD[text.charCodeAt(p - 1)] === 1))) out.push(p);
   }
   return out;
 }
+
+/** A run that holds small letters, capitals and digits. */
+export function mixedRun(text: string, start: number, end: number): boolean {
+  let kinds = 0;
+  for (let i = start; i < end && kinds !== 7; i++) {
+    const c = text.charCodeAt(i);
+    kinds |= c >= 97 && c <= 122 ? 1 : c >= 65 && c <= 90 ? 2 : c >= 48 && c <= 57 ? 4 : 0;
+  }
+  return kinds === 7;
+}
+/** The characters of a run after which a token may begin inside it (its left boundary accepts them). */
+const RUN_INNER_LEAD = new Uint8Array(128);
+for (const ch of '+/-') RUN_INNER_LEAD[ch.charCodeAt(0)] = 1;
 const RUN_LEAD = new Uint8Array(128);
 for (const ch of '+/_-') RUN_LEAD[ch.charCodeAt(0)] = 1;
 
