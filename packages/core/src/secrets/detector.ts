@@ -302,6 +302,13 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     }
   });
   for (const id of [...notRun, ...keyWordIds]) runKeyword[id] = false;
+  // Glue keywords: run keywords of four characters or more whose every rule has a proof, also
+  // looked for glued to a word (in a run of mixed case and digits), where only a proof lets a
+  // match count (see provenGlued).
+  const glueKeyword = runKeyword.map((run, id) => run && keywords[id]!.length >= 4);
+  compiled.forEach((c) => {
+    if (c.glued === undefined) for (const raw of c.rule.keywords) glueKeyword[keywordIds.get(raw.toLowerCase())!] = false;
+  });
   // Where a match can begin other than at a keyword hit, for escapes glued to its start: before
   // the keywords of rules not anchored at them, and anywhere for rules without keywords.
   const glueSites: GlueSites = {
@@ -538,7 +545,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   };
 
   const scanText = (text: string, depth: number, budget: Budget): Raw[] => {
-    const { hits, runs, percent, backslash } = (scanner ??= new KeywordScanner(keywords, MIN_BASE64_RUN, true, runKeyword)).scan(text);
+    const { hits, runs, percent, backslash } = (scanner ??= new KeywordScanner(keywords, MIN_BASE64_RUN, true, runKeyword, glueKeyword)).scan(text);
     const out: Raw[] = [];
     const ruled = hits.length > 0 || always.length > 0;
     const triggered = ruled ? triggeredRules(hits) : undefined;

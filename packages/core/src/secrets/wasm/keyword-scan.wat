@@ -40,7 +40,7 @@
     (param $u16 i32) (param $n i32) (param $loaded i32) (param $base i32) (param $bytes i32)
     (param $cls i32) (param $teddy i32) (param $verify i32) (param $trie i32) (param $firstEmit i32)
     (param $hits i32) (param $hitCap i32) (param $runs i32) (param $minRun i32) (param $recs i32)
-    (param $firstRunEmit i32)
+    (param $firstRunEmit i32) (param $firstGlueEmit i32)
     (local $i i32) (local $p i32) (local $k i32) (local $s i32) (local $m i32) (local $nb i32)
     (local $nh i32) (local $nr i32) (local $flags i32) (local $last i32) (local $first i32)
     (local $kinds i32) (local $c i32) (local $j i32) (local $e i32) (local $rec i32) (local $recEnd i32) (local $longRun i32)
@@ -274,7 +274,7 @@
                     (local.set $w (call $runWalk (local.get $bytes) (i32.sub (local.get $s) (local.get $base))
                       (i32.sub (local.get $first) (local.get $base)) (local.get $base) (local.get $cls) (local.get $verify)
                       (local.get $trie) (local.get $firstRunEmit) (local.get $hits) (local.get $nh) (local.get $hitCap)
-                      (i32.eq (local.get $kinds) (i32.const 7))))
+                      (i32.eq (local.get $kinds) (i32.const 7)) (local.get $firstGlueEmit)))
                     (local.set $nh (i32.and (local.get $w) (i32.const 0xffffff)))
                     (local.set $flags (i32.or (local.get $flags) (i32.shr_u (local.get $w) (i32.const 24))))))
                 ;; Decoding looks only at runs that start with A-Z or a-f (the top six bits of an
@@ -311,16 +311,18 @@
   ;; [$start, $end) of the chunk's bytes, at its first letter or digit when at most five of
   ;; + / _ - come before it (a token after // or -), and, when a backslash comes before the run,
   ;; the same way from its second and from its sixth character (after the letter of an escape
-  ;; glued to the token, \n or \u000a); then after each - / or + inside it, and, when
-  ;; $everywhere (the run holds small letters, capitals and digits), at every position (see
-  ;; runKeywordPositions in ../keyword-scanner.ts). Returns the hit count, plus 8 << 24 when
+  ;; glued to the token, \n or \u000a); then after each - / or + inside it (see
+  ;; runKeywordPositions in ../keyword-scanner.ts); and, when $everywhere (the run holds small
+  ;; letters, capitals and digits), the glue keywords (trie states from $firstGlueEmit on) at every
+  ;; other position (glueKeywordPositions). Returns the hit count, plus 8 << 24 when
   ;; there was a hit and 4 << 24 when the buffer is full.
   (func $runWalk (param $bytes i32) (param $start i32) (param $end i32) (param $base i32) (param $cls i32)
     (param $verify i32) (param $trie i32) (param $firstRunEmit i32) (param $hits i32) (param $nh i32) (param $hitCap i32)
-    (param $everywhere i32)
+    (param $everywhere i32) (param $firstGlueEmit i32)
     (result i32)
-    (local $r i32) (local $lead i32) (local $lead1 i32) (local $lead5 i32) (local $p i32) (local $c i32)
-    ;; (positions in increasing order, each once, as runKeywordPositions has them)
+;; (each position once: the JS definition lists positions, not walks)
+    (local $r i32) (local $lead i32) (local $lead1 i32) (local $lead5 i32) (local $p i32) (local $c i32) (local $h i32)
+    (local $j i32) (local $m i32) (local $f v128)
     (local.set $lead (call $skipLead (local.get $bytes) (local.get $start)))
     (local.set $lead1 (local.get $lead))
     (local.set $lead5 (local.get $lead))
@@ -328,26 +330,81 @@
       (then
         (local.set $lead1 (call $skipLead (local.get $bytes) (i32.add (local.get $start) (i32.const 1))))
         (local.set $lead5 (call $skipLead (local.get $bytes) (i32.add (local.get $start) (i32.const 5))))))
-    (local.set $r (local.get $nh))
-    (local.set $p (local.get $start))
-    (block $done
-      (loop $positions
-        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
-        (local.set $c (i32.load8_u (i32.sub (i32.add (local.get $bytes) (local.get $p)) (i32.const 1))))
-        (if (i32.or
-              (i32.or (i32.eq (local.get $p) (local.get $lead))
-                      (i32.or (i32.eq (local.get $p) (local.get $lead1)) (i32.eq (local.get $p) (local.get $lead5))))
-              (i32.and (i32.gt_u (local.get $p) (local.get $start))
-                (i32.or (local.get $everywhere)
-                  (i32.or (i32.eq (local.get $c) (i32.const 45))
-                          (i32.or (i32.eq (local.get $c) (i32.const 47)) (i32.eq (local.get $c) (i32.const 43)))))))
-          (then
-            (local.set $r (i32.or (i32.and (local.get $r) (i32.const 0xff000000))
-              (call $runWalkAt (local.get $bytes) (local.get $p) (local.get $end) (local.get $base) (local.get $cls)
-                (local.get $verify) (local.get $trie) (local.get $firstRunEmit) (local.get $hits)
-                (i32.and (local.get $r) (i32.const 0xffffff)) (local.get $hitCap))))))
-        (local.set $p (i32.add (local.get $p) (i32.const 1)))
-        (br $positions)))
+    (local.set $r (call $runWalkAt (local.get $bytes) (local.get $lead) (local.get $end) (local.get $base) (local.get $cls)
+      (local.get $verify) (local.get $trie) (local.get $firstRunEmit) (local.get $hits) (local.get $nh) (local.get $hitCap)))
+    (if (i32.ne (local.get $lead1) (local.get $lead))
+      (then
+        (local.set $r (i32.or (i32.and (local.get $r) (i32.const 0xff000000))
+          (call $runWalkAt (local.get $bytes) (local.get $lead1) (local.get $end) (local.get $base) (local.get $cls)
+            (local.get $verify) (local.get $trie) (local.get $firstRunEmit) (local.get $hits)
+            (i32.and (local.get $r) (i32.const 0xffffff)) (local.get $hitCap))))))
+    (if (i32.and (i32.ne (local.get $lead5) (local.get $lead)) (i32.ne (local.get $lead5) (local.get $lead1)))
+      (then
+        (local.set $r (i32.or (i32.and (local.get $r) (i32.const 0xff000000))
+          (call $runWalkAt (local.get $bytes) (local.get $lead5) (local.get $end) (local.get $base) (local.get $cls)
+            (local.get $verify) (local.get $trie) (local.get $firstRunEmit) (local.get $hits)
+            (i32.and (local.get $r) (i32.const 0xffffff)) (local.get $hitCap))))))
+    (if (local.get $everywhere)
+      (then
+        ;; A run of all three kinds: every position, after a separator for every run keyword,
+        ;; elsewhere for the glue keywords, whose first four characters hash into their own set
+        ;; ($verify + 3584): one test per position, inline.
+        (local.set $p (i32.add (local.get $start) (i32.const 1)))
+        (block $done
+          (loop $positions
+            (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+            (if (i32.eqz (i32.or (i32.eq (local.get $p) (local.get $lead))
+                                 (i32.or (i32.eq (local.get $p) (local.get $lead1)) (i32.eq (local.get $p) (local.get $lead5)))))
+              (then
+                (local.set $c (i32.load8_u (i32.sub (i32.add (local.get $bytes) (local.get $p)) (i32.const 1))))
+                (if (i32.or (i32.eq (local.get $c) (i32.const 45))
+                            (i32.or (i32.eq (local.get $c) (i32.const 47)) (i32.eq (local.get $c) (i32.const 43))))
+                  (then
+                    (local.set $r (i32.or (i32.and (local.get $r) (i32.const 0xff000000))
+                      (call $runWalkAt (local.get $bytes) (local.get $p) (local.get $end) (local.get $base) (local.get $cls)
+                        (local.get $verify) (local.get $trie) (local.get $firstRunEmit) (local.get $hits)
+                        (i32.and (local.get $r) (i32.const 0xffffff)) (local.get $hitCap)))))
+                  (else
+                    (local.set $h (i32.mul (i32.or (i32.load (i32.add (local.get $bytes) (local.get $p))) (i32.const 0x20202020))
+                                           (i32.const 0x9E3779B1)))
+                    (if (i32.and (i32.const 1)
+                          (i32.shr_u (i32.load8_u offset=3584 (i32.add (local.get $verify) (i32.shr_u (local.get $h) (i32.const 23))))
+                                     (i32.and (i32.shr_u (local.get $h) (i32.const 20)) (i32.const 7))))
+                      (then
+                        (local.set $r (i32.or (i32.and (local.get $r) (i32.const 0xff000000))
+                          (call $runWalkAt (local.get $bytes) (local.get $p) (local.get $end) (local.get $base) (local.get $cls)
+                            (local.get $verify) (local.get $trie) (local.get $firstGlueEmit) (local.get $hits)
+                            (i32.and (local.get $r) (i32.const 0xffffff)) (local.get $hitCap))))))))))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $positions))))
+      (else
+        ;; Otherwise only after a separator: found 16 characters at a time (the padding keeps the
+        ;; reads in bounds; a separator in the run's last character has no position after it).
+        (local.set $j (local.get $start))
+        (block $done
+          (loop $blocks
+            (br_if $done (i32.ge_u (local.get $j) (local.get $end)))
+            (local.set $f (v128.load (i32.add (local.get $bytes) (local.get $j))))
+            (local.set $m (i8x16.bitmask (v128.or
+              (v128.or (i8x16.eq (local.get $f) (v128.const i8x16 45 45 45 45 45 45 45 45 45 45 45 45 45 45 45 45))
+                       (i8x16.eq (local.get $f) (v128.const i8x16 47 47 47 47 47 47 47 47 47 47 47 47 47 47 47 47)))
+              (i8x16.eq (local.get $f) (v128.const i8x16 43 43 43 43 43 43 43 43 43 43 43 43 43 43 43 43)))))
+            (block $noMore
+              (loop $separators
+                (br_if $noMore (i32.eqz (local.get $m)))
+                (local.set $p (i32.add (i32.add (local.get $j) (i32.ctz (local.get $m))) (i32.const 1)))
+                (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
+                (br_if $noMore (i32.ge_u (local.get $p) (local.get $end)))
+                (if (i32.eqz (i32.or (i32.eq (local.get $p) (local.get $lead))
+                                     (i32.or (i32.eq (local.get $p) (local.get $lead1)) (i32.eq (local.get $p) (local.get $lead5)))))
+                  (then
+                    (local.set $r (i32.or (i32.and (local.get $r) (i32.const 0xff000000))
+                      (call $runWalkAt (local.get $bytes) (local.get $p) (local.get $end) (local.get $base) (local.get $cls)
+                        (local.get $verify) (local.get $trie) (local.get $firstRunEmit) (local.get $hits)
+                        (i32.and (local.get $r) (i32.const 0xffffff)) (local.get $hitCap))))))
+                (br $separators)))
+            (local.set $j (i32.add (local.get $j) (i32.const 16)))
+            (br $blocks)))))
     (local.get $r))
 
   ;; The first position from $p on, at most five further, that holds none of + / _ -.
