@@ -302,10 +302,11 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     }
   });
   for (const id of [...notRun, ...keyWordIds]) runKeyword[id] = false;
-  // Glue keywords: run keywords of four characters or more whose every rule has a proof, also
-  // looked for glued to a word (in a run of mixed case and digits), where only a proof lets a
-  // match count (see provenGlued).
-  const glueKeyword = runKeyword.map((run, id) => run && keywords[id]!.length >= 4);
+  // Glue keywords: run keywords of four characters or more with a `_` (`ghp_`, `npm_`, `cfut_`)
+  // whose every rule has a proof, also looked for glued to a word (in a run of mixed case, digits
+  // and a `_`), where only a proof lets a match count (see provenGlued). Proven prefixes without
+  // a `_` (`ATATT3`, `ATBB`, `ATTA`, `ABSK`) are not: the scan would walk every base64 run.
+  const glueKeyword = runKeyword.map((run, id) => run && keywords[id]!.length >= 4 && keywords[id]!.includes('_'));
   compiled.forEach((c) => {
     if (c.glued === undefined) for (const raw of c.rule.keywords) glueKeyword[keywordIds.get(raw.toLowerCase())!] = false;
   });

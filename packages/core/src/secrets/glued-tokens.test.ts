@@ -41,7 +41,8 @@ describe('tokens glued on their left', () => {
   it('finds a token glued to a word when its proof holds, and not when it fails', async () => {
     const { KINDS, gen, prng } = await loadCorpusModule();
     const g = gen(prng(17));
-    const proven = new Set(BUILTIN_RULES.filter((r) => r.proof !== undefined && r.tokenPrefix === true).map((r) => r.id));
+    // (prefixes with a `_`: the scan looks for glued prefixes only in runs that hold one, see KeywordScanner)
+    const proven = new Set(BUILTIN_RULES.filter((r) => r.proof !== undefined && (r.tokenPrefix !== true || r.keywords.every((k) => k.length >= 4 && k.includes('_')))).map((r) => r.id));
     let checked = 0;
     for (const kind of KINDS) {
       for (let i = 0; i < 20; i++) {

@@ -220,11 +220,11 @@ export function runKeywordPositions(text: string, start: number, end: number): n
 
 /**
  * Where only glue keywords are looked for in a run [start, end): in a run that holds small
- * letters, capitals and digits (a random token glued to a word makes one), every position that
- * runKeywordPositions leaves out. In increasing order.
+ * letters, capitals, digits and a `_` (a random token glued to a word makes one, and every glue
+ * keyword holds a `_`), every position that runKeywordPositions leaves out. In increasing order.
  */
 export function glueKeywordPositions(text: string, start: number, end: number): number[] {
-  if (!mixedRun(text, start, end)) return [];
+  if (!mixedRun(text, start, end) || !text.slice(start, end).includes('_')) return [];
   const looked = new Set(runKeywordPositions(text, start, end));
   const out: number[] = [];
   for (let p = start + 1; p < end; p++) if (!looked.has(p)) out.push(p);
@@ -281,7 +281,8 @@ export class KeywordScanner {
    * per KB of package text) and the scan finds them anyway.
    * `glueKeywords[i]` marks run keyword i as a glue keyword: also reported at every other position
    * of a run of small letters, capitals and digits (glueKeywordPositions), for a token glued to a
-   * word that its rule accepts on a proof. Four characters or more.
+   * word that its rule accepts on a proof. Four characters or more, with a `_` (a run without one is
+   * not looked at: most long runs of mixed case and digits are base64, which has no `_`).
    */
   constructor(keywords: readonly string[], minRun: number, useWasm = true, runKeywords: readonly boolean[] = [], glueKeywords: readonly boolean[] = []) {
     KeywordScanner.checkKeywords(keywords);
@@ -292,7 +293,7 @@ export class KeywordScanner {
     this.isRun = this.keywords.map((_, i) => runKeywords[i] === true);
     this.isGlue = this.keywords.map((kw, i) => {
       if (glueKeywords[i] !== true) return false;
-      if (runKeywords[i] !== true || kw.length < 4) throw new Error(`glue keyword "${kw}" is not a run keyword of four characters or more`);
+      if (runKeywords[i] !== true || kw.length < 4 || !kw.includes('_')) throw new Error(`glue keyword "${kw}" is not a run keyword of four characters or more with a _`);
       return true;
     });
     this.minRun = minRun;

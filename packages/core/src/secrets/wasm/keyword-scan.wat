@@ -44,7 +44,7 @@
     (local $i i32) (local $p i32) (local $k i32) (local $s i32) (local $m i32) (local $nb i32)
     (local $nh i32) (local $nr i32) (local $flags i32) (local $last i32) (local $first i32)
     (local $kinds i32) (local $c i32) (local $j i32) (local $e i32) (local $rec i32) (local $recEnd i32) (local $longRun i32)
-    (local $w i32) (local $seps i32)
+    (local $w i32) (local $seps i32) (local $unders i32)
     (local $nhi0 v128) (local $loc v128) (local $hic v128)
     (local $b0 v128) (local $f v128) (local $cand v128)
     (local $pct v128) (local $bsl v128)
@@ -215,13 +215,14 @@
                 (local.set $nr (i32.add (local.get $nr) (i32.const 1))))
               (else
                 ;; The run's kinds of characters (small letters, capitals, digits: bits 0-2) and
-                ;; whether it holds - / or +, 16 characters at a time (the padding keeps the reads
+                ;; whether it holds - / or + and _, 16 characters at a time (the padding keeps the reads
                 ;; in bounds; lanes past the run's end are masked off), for the run keywords and
                 ;; for the decoding below.
                 (local.set $j (i32.add (local.get $bytes) (i32.sub (local.get $s) (local.get $base))))
                 (local.set $k (i32.add (local.get $bytes) (i32.sub (local.get $first) (local.get $base))))
                 (local.set $kinds (i32.const 0))
                 (local.set $seps (i32.const 0))
+                (local.set $unders (i32.const 0))
                 (block $kindsDone
                   (loop $kindsLoop
                     (br_if $kindsDone (i32.ge_u (local.get $j) (local.get $k)))
@@ -246,8 +247,10 @@
                       (v128.or (i8x16.eq (local.get $f) (v128.const i8x16 45 45 45 45 45 45 45 45 45 45 45 45 45 45 45 45))
                                (i8x16.eq (local.get $f) (v128.const i8x16 47 47 47 47 47 47 47 47 47 47 47 47 47 47 47 47)))
                       (i8x16.eq (local.get $f) (v128.const i8x16 43 43 43 43 43 43 43 43 43 43 43 43 43 43 43 43)))))))
-                    ;; (a run of all three kinds is walked at every position: its separators no longer matter)
-                    (br_if $kindsDone (i32.eq (local.get $kinds) (i32.const 7)))
+                    (local.set $unders (i32.or (local.get $unders) (i32.and (local.get $c) (i8x16.bitmask
+                      (i8x16.eq (local.get $f) (v128.const i8x16 95 95 95 95 95 95 95 95 95 95 95 95 95 95 95 95))))))
+                    ;; (a run of all three kinds with a _ is walked at every position: its separators no longer matter)
+                    (br_if $kindsDone (i32.and (i32.eq (local.get $kinds) (i32.const 7)) (i32.ne (local.get $unders) (i32.const 0))))
                     (local.set $j (i32.add (local.get $j) (i32.const 16)))
                     (br $kindsLoop)))
                 ;; Run keywords: see $runWalk (a function of its own, so that its locals do not
@@ -256,12 +259,12 @@
                 ;; characters start a run keyword (a bit set of them at $verify + 3072, by the same
                 ;; hash), when the run starts with + / _ or -, when a backslash comes before it,
                 ;; when it holds - / or + (a token may begin after one), or when it holds all three
-                ;; kinds of characters (a random token glued to a word).
+                ;; kinds of characters and a _ (a random token glued to a word: glue keywords hold a _).
                 (local.set $j (i32.add (local.get $bytes) (i32.sub (local.get $s) (local.get $base))))
                 (local.set $c (i32.load8_u (local.get $j)))
                 (local.set $k (i32.mul (i32.or (i32.load16_u (local.get $j)) (i32.const 0x2020)) (i32.const 0x9E3779B1)))
                 (if (i32.or
-                      (i32.or (local.get $seps) (i32.eq (local.get $kinds) (i32.const 7)))
+                      (i32.or (local.get $seps) (i32.and (i32.eq (local.get $kinds) (i32.const 7)) (i32.ne (local.get $unders) (i32.const 0))))
                       (i32.or
                         (i32.and (i32.const 1)
                           (i32.shr_u (i32.load8_u offset=3072 (i32.add (local.get $verify) (i32.shr_u (local.get $k) (i32.const 23))))
@@ -274,7 +277,7 @@
                     (local.set $w (call $runWalk (local.get $bytes) (i32.sub (local.get $s) (local.get $base))
                       (i32.sub (local.get $first) (local.get $base)) (local.get $base) (local.get $cls) (local.get $verify)
                       (local.get $trie) (local.get $firstRunEmit) (local.get $hits) (local.get $nh) (local.get $hitCap)
-                      (i32.eq (local.get $kinds) (i32.const 7)) (local.get $firstGlueEmit)))
+                      (i32.and (i32.eq (local.get $kinds) (i32.const 7)) (i32.ne (local.get $unders) (i32.const 0))) (local.get $firstGlueEmit)))
                     (local.set $nh (i32.and (local.get $w) (i32.const 0xffffff)))
                     (local.set $flags (i32.or (local.get $flags) (i32.shr_u (local.get $w) (i32.const 24))))))
                 ;; Decoding looks only at runs that start with A-Z or a-f (the top six bits of an
@@ -313,7 +316,7 @@
   ;; the same way from its second and from its sixth character (after the letter of an escape
   ;; glued to the token, \n or \u000a); then after each - / or + inside it (see
   ;; runKeywordPositions in ../keyword-scanner.ts); and, when $everywhere (the run holds small
-  ;; letters, capitals and digits), the glue keywords (trie states from $firstGlueEmit on) at every
+  ;; letters, capitals, digits and a _), the glue keywords (trie states from $firstGlueEmit on) at every
   ;; other position (glueKeywordPositions). Returns the hit count, plus 8 << 24 when
   ;; there was a hit and 4 << 24 when the buffer is full.
   (func $runWalk (param $bytes i32) (param $start i32) (param $end i32) (param $base i32) (param $cls i32)
