@@ -103,9 +103,10 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
     family: 'sql',
     description: "Password in a SQL CREATE / ALTER USER, ROLE or LOGIN statement ([WITH] [ENCRYPTED] PASSWORD 'PASS', PASSWORD = 'PASS')",
     // (anchored at the password and its quote, and the statement read back: `pass` is a start the
-    // scan's first filter has for the generic rule already, `create` and `alter` would add common ones)
+    // scan's first filter has for the generic rule already, `create` and `alter` would add common
+    // ones; one whitespace after USER, the rest read by [^;], so that no two runs compete for it)
     keywords: ["password '", 'password "', "password='", "password = '"],
-    before: String.raw`(?<=(?:${AFTER_JSON_ESCAPE}|(?<![A-Za-z0-9_]))(?:${ci('create')}|${ci('alter')})${GAP}(?:${ci('user')}|${ci('role')}|${ci('login')})${GAP}[^;]{0,200}?)(?<![A-Za-z0-9_])${ci('password')}[ \t]{0,8}=?[ \t]{0,8}`,
+    before: String.raw`(?<=(?:${AFTER_JSON_ESCAPE}|(?<![A-Za-z0-9_]))(?:${ci('create')}|${ci('alter')})${GAP}(?:${ci('user')}|${ci('role')}|${ci('login')})[ \t\r\n][^;]{0,200}?)(?<![A-Za-z0-9_])${ci('password')}[ \t]{0,8}=?[ \t]{0,8}`,
     value: SQL_STRING,
     validate: sqlPassword,
     examples: {
