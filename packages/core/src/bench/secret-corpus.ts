@@ -184,5 +184,13 @@ export function adversarialInputs(bytes: number): { name: string; text: string }
     { name: 'discord id runs', text: rep('MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.MTIzNDU2Nzg5MDEy.') },
     // a provider name in every key and no value (key-named rules read every key back)
     { name: 'empty provider keys', text: rep('HEROKU_API_KEY=\nDD_API_KEY=\nALGOLIA_ADMIN_KEY=\n') },
+    // program names with no password flag (each one reads the rest of its command)
+    { name: 'program names', text: rep('mysql zip 7z a sshpass ') },
+    // a SQL password's quote after whitespace (the statement is read back from it)
+    { name: "password ' after spaces", text: rep(`${' '.repeat(200)}password '`) },
+    // one run of mixed case and digits with a _ (glued prefixes are looked for everywhere in it)
+    // and one of separators (prefixes are looked for after each)
+    { name: 'glued run with _', text: rep('aB3_') },
+    { name: 'separator run', text: rep('a-b/c+') },
   ];
 }

@@ -7,6 +7,7 @@ import { decodeBase64Text, decodeJsonEscapes, decodePercent, isHexDigit, isToken
 import { GLUE_REACH, escapeWindows, type GlueSites } from './escape-windows.js';
 import { CREDENTIAL_KEY_WORDS, KeyNameIndex, isKeyChar, keyIsAssigned } from './key-names.js';
 import { KeywordScanner } from './keyword-scanner.js';
+import { L } from './rules/patterns.js';
 import type { SecretAllowlistEntry, SecretDetectorConfig, SecretRule } from './types.js';
 import { isPlaceholderShaped, maskFollows, placeholderShape } from './placeholders.js';
 import { entropyFromSum, shannonEntropy } from './value-filters.js';
@@ -31,6 +32,12 @@ interface CompiledRule {
    * indices make a successful match several times slower, so they are asked for only then.
    */
   withIndices: RegExp | undefined;
+  /**
+   * For an anchored rule with a proof whose pattern begins with the left boundary L: its sticky
+   * copy without it, tried where a word character comes before the keyword (`xghp_…`,
+   * `deploy_ghp_…`); such a match counts only when the proof holds.
+   */
+  glued: RegExp | undefined;
   secretGroups: readonly string[];
   generic: boolean;
   /** Tried at keyword hits (sticky) rather than over the whole text. */
@@ -84,6 +91,7 @@ function compileRule(rule: SecretRule): CompiledRule {
     sticky: anchored || rule.decodedPrefix || rule.keyNames ? new RegExp(rule.pattern.source, `${base}gy`) : undefined,
     global: new RegExp(rule.pattern.source, `${base}g`),
     withIndices: g === undefined ? undefined : new RegExp(rule.pattern.source, `${base}gyd`),
+    glued: anchored && rule.proof !== undefined && rule.pattern.source.startsWith(L) ? new RegExp(rule.pattern.source.slice(L.length), `${base}gy`) : undefined,
     secretGroups: g === undefined ? [] : [g, `${g}2`, `${g}3`],
     generic: rule.generic === true,
     anchored,
@@ -178,6 +186,22 @@ function validated(r: SecretRule, secret: string, m: RegExpExecArray): boolean {
   } catch {
     return true;
   }
+}
+
+const isWordChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+
+/**
+ * A token glued to a word on its left (`xghp_…`, `deploy_ghp_…`), which the rule's left boundary
+ * refuses: its match at `pos` when the format's proof holds (a checksum a random glued token
+ * passes about once in 2^32 tries), else null.
+ */
+function provenGlued(c: CompiledRule, text: string, pos: number): RegExpExecArray | null {
+  const glued = c.glued!;
+  glued.lastIndex = pos;
+  const m = glued.exec(text);
+  if (m === null) return null;
+  const span = c.secretGroups.length > 0 ? secretSpan(c, m) : [m.index, m.index + m[0].length];
+  return span !== undefined && proven(c.rule.proof!, text.slice(span[0], span[1])) ? m : null;
 }
 
 /** A rule's structural proof; a throwing proof does not hold. */
@@ -278,6 +302,14 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     }
   });
   for (const id of [...notRun, ...keyWordIds]) runKeyword[id] = false;
+  // Glue keywords: run keywords of four characters or more with a `_` (`ghp_`, `npm_`, `cfut_`)
+  // whose every rule has a proof, also looked for glued to a word (in a run of mixed case, digits
+  // and a `_`), where only a proof lets a match count (see provenGlued). Proven prefixes without
+  // a `_` (`ATATT3`, `ATBB`, `ATTA`, `ABSK`) are not: the scan would walk every base64 run.
+  const glueKeyword = runKeyword.map((run, id) => run && keywords[id]!.length >= 4 && keywords[id]!.includes('_'));
+  compiled.forEach((c) => {
+    if (c.glued === undefined) for (const raw of c.rule.keywords) glueKeyword[keywordIds.get(raw.toLowerCase())!] = false;
+  });
   // Where a match can begin other than at a keyword hit, for escapes glued to its start: before
   // the keywords of rules not anchored at them, and anywhere for rules without keywords.
   const glueSites: GlueSites = {
@@ -488,8 +520,10 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     if (covered !== undefined && c.canYield !== undefined && !c.canYield(text, pos, covered)) return -1;
     const re = c.sticky!;
     re.lastIndex = pos;
-    const m = re.exec(text);
-    const f = m && accept(c, m, rejected, covered);
+    let m = re.exec(text);
+    if (m === null && c.glued !== undefined && pos > 0 && isWordChar(text.charCodeAt(pos - 1))) m = provenGlued(c, text, pos);
+    if (m === null) return -1;
+    const f = accept(c, m, rejected, covered);
     if (!f) return -1;
     f.rule = ri;
     out.push(f);
@@ -512,7 +546,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   };
 
   const scanText = (text: string, depth: number, budget: Budget): Raw[] => {
-    const { hits, runs, percent, backslash } = (scanner ??= new KeywordScanner(keywords, MIN_BASE64_RUN, true, runKeyword)).scan(text);
+    const { hits, runs, percent, backslash } = (scanner ??= new KeywordScanner(keywords, MIN_BASE64_RUN, true, runKeyword, glueKeyword)).scan(text);
     const out: Raw[] = [];
     const ruled = hits.length > 0 || always.length > 0;
     const triggered = ruled ? triggeredRules(hits) : undefined;

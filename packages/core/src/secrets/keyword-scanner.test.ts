@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeywordScanner, base64RunEnd, runKeywordPositions } from './keyword-scanner.js';
+import { KeywordScanner, base64RunEnd, glueKeywordPositions, runKeywordPositions } from './keyword-scanner.js';
 import { placeholderShape } from './placeholders.js';
 import { entropyFromSum, shannonEntropy } from './value-filters.js';
 
@@ -46,8 +46,8 @@ describe('KeywordScanner', () => {
     );
   });
 
-  it('finds run keywords only where a run of 16 or more token characters begins (after //, -, a glued escape)', () => {
-    const s = new KeywordScanner(['ghp_', 'token'], 16, true, [true, false]);
+  it('finds run keywords where a run of 16 or more token characters begins (after //, -, a glued escape), after - / + inside it, and anywhere in a run of mixed case and digits', () => {
+    const s = new KeywordScanner(['ghp_', 'token'], 16, true, [true, false], [true, false]);
     const token = 'ghp_Zq8Wm2Lp5Tx9Kd4Vb7Nc3Rf6Yh1Gj0Ab';
     const at = (text: string) => pairs(s.scan(text).hits).filter((h) => h.startsWith('0@'));
     expect(at(`x ${token}`)).toEqual(['0@2']);
@@ -56,7 +56,17 @@ describe('KeywordScanner', () => {
     expect(at(`{"env":"A=1\\u000a${token}"}`)).toEqual(['0@17']);
     expect(at(`{"env":"\\t/${token}"}`)).toEqual(['0@11']);
     expect(at('ghp_short x')).toEqual([]); // the run is shorter than 16
-    expect(at(`abcdefghp_${token.slice(4)}`)).toEqual([]); // not where the run begins
+    // inside the run: after - / + (a token's left boundary accepts them), wherever they stand
+    expect(at(`obs-${token}`)).toEqual(['0@4']);
+    expect(at(`refs/heads/${token}`)).toEqual(['0@11']);
+    expect(at(`abcdefghijklmnopqrstuvw-ghp_short`)).toEqual(['0@24']);
+    // glued to a word: a glue keyword, in a run of small letters, capitals and digits (as a random
+    // token makes it), for the rules with a proof to judge; not in a run of words, and not a
+    // run keyword that is no glue keyword
+    expect(pairs(new KeywordScanner(['ghp_'], 16, true, [true]).scan(`abcdefghp_${token.slice(4)}`).hits)).toEqual([]);
+    expect(at(`abcdefghp_${token.slice(4)}`)).toEqual(['0@6']);
+    expect(at(`deploy_${token}`)).toEqual(['0@7']);
+    expect(at('abcdefghp_lowercase_words_only_here')).toEqual([]);
     expect(pairs(s.scan(`my token ${token}`).hits)).toContain('1@3'); // the other keyword, anywhere
   });
 
@@ -68,8 +78,9 @@ describe('KeywordScanner', () => {
     );
     const keywords = ['ghp_', 'sk_live_', 'xoxb-', 'token', 'tok'];
     const run = [true, true, true, false, false];
-    const wasm = new KeywordScanner(keywords, 16, true, run);
-    const js = new KeywordScanner(keywords, 16, false, run);
+    const glue = [true, false, false, false, false];
+    const wasm = new KeywordScanner(keywords, 16, true, run, glue);
+    const js = new KeywordScanner(keywords, 16, false, run, glue);
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 40 }), (parts) => {
         const text = parts.join('');
@@ -83,6 +94,12 @@ describe('KeywordScanner', () => {
           for (const p of runKeywordPositions(text, i, end)) {
             keywords.forEach((k, id) => {
               if (run[id] && text.slice(p, p + k.length).toLowerCase() === k) expected.push(`${id}@${p}`);
+            });
+          }
+          // and glue keywords at every other position of a run of mixed case and digits
+          for (const p of glueKeywordPositions(text, i, end)) {
+            keywords.forEach((k, id) => {
+              if (glue[id] && text.slice(p, p + k.length).toLowerCase() === k) expected.push(`${id}@${p}`);
             });
           }
         }

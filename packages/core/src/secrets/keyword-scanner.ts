@@ -57,7 +57,7 @@ interface WasmScan {
   scan: (
     u16: number, n: number, loaded: number, base: number, bytes: number, cls: number, teddy: number,
     verify: number, trie: number, firstEmit: number, hits: number, hitCap: number, runs: number, minRun: number,
-    recs: number, firstRunEmit: number,
+    recs: number, firstRunEmit: number, firstGlueEmit: number,
   ) => void;
   profile: (ptr: number, len: number, counts: number, klogk: number) => number;
   i32: Int32Array;
@@ -66,6 +66,8 @@ interface WasmScan {
   firstEmitting: number;
   /** Trie states numbered at or above this end a run keyword (found only where a long run begins). */
   firstRunEmitting: number;
+  /** Trie states numbered at or above this end a glue keyword (see the constructor). */
+  firstGlueEmitting: number;
   /** Keyword ids ending at each trie state. */
   outputs: readonly (readonly number[] | undefined)[];
   cls: number;
@@ -165,21 +167,28 @@ const K_LOG_K_TABLE = Float64Array.from({ length: PROFILE_MAX + 1 }, (_, k) => k
 const HIT_CAP = CHUNK * 2;
 
 /**
- * Renumber states so the ones that emit come last, and among them the ones that end a run keyword
- * ("did a keyword end here?" is one comparison); the root stays 0.
+ * Renumber states so the ones that emit come last, among them the ones that end a run keyword,
+ * and last the ones that end a glue keyword ("did a keyword of this kind end here?" is one
+ * comparison); the root stays 0.
  */
 function emittingLast(
   outputs: readonly (readonly number[])[],
   isRun: (keyword: number) => boolean = () => false,
-): { rank: number[]; order: number[]; firstEmitting: number; firstRunEmitting: number } {
+  isGlue: (keyword: number) => boolean = () => false,
+): { rank: number[]; order: number[]; firstEmitting: number; firstRunEmitting: number; firstGlueEmitting: number } {
   const n = outputs.length;
-  const kind = (s: number) => (outputs[s]!.length === 0 ? 0 : outputs[s]!.some((k) => !isRun(k)) ? 1 : 2);
+  const kind = (s: number) => {
+    const o = outputs[s]!;
+    return o.length === 0 ? 0 : o.some((k) => !isRun(k)) ? 1 : o.some((k) => !isGlue(k)) ? 2 : 3;
+  };
   const order = [...Array(n).keys()].sort((a, b) => kind(a) - kind(b) || a - b);
   const rank = new Array<number>(n);
   order.forEach((s, i) => (rank[s] = i));
-  const first = order.findIndex((s) => kind(s) > 0);
-  const firstRun = order.findIndex((s) => kind(s) === 2);
-  return { rank, order, firstEmitting: first < 0 ? n : first, firstRunEmitting: firstRun < 0 ? n : firstRun };
+  const firstOf = (least: number): number => {
+    const i = order.findIndex((s) => kind(s) >= least);
+    return i < 0 ? n : i;
+  };
+  return { rank, order, firstEmitting: firstOf(1), firstRunEmitting: firstOf(2), firstGlueEmitting: firstOf(3) };
 }
 
 /** A UTF-16 code unit as the WebAssembly scan narrows it: ASCII stays, the rest becomes 255 or 0. */
@@ -190,7 +199,9 @@ const narrow = (c: number): number => (c < 256 ? c : c < 0x8000 ? 255 : 0);
  * `text`: at its first letter or digit when at most five of `+ / _ -` come before it (a token
  * after `//` or `-`), and, when a backslash comes before the run, the same way from its second
  * and from its sixth character (after the letter of an escape glued to a token: `\n/ghp_…`,
- * `\u000aghp_…`).
+ * `\u000aghp_…`). Then inside the run: after each `-`, `/` or `+`, which a token's left boundary
+ * accepts (`obs-ghp_…`, `refs/ghp_…`). In increasing order, each position once.
+ * (Glue keywords are also looked for at glueKeywordPositions.)
  */
 export function runKeywordPositions(text: string, start: number, end: number): number[] {
   const skipLead = (q: number): number => {
@@ -198,17 +209,40 @@ export function runKeywordPositions(text: string, start: number, end: number): n
     while (p < q + 5 && RUN_LEAD[text.charCodeAt(p)] === 1) p++;
     return p;
   };
+  const lead: number[] = [skipLead(start)];
+  if (start > 0 && text.charCodeAt(start - 1) === 92) lead.push(skipLead(start + 1), skipLead(start + 5));
   const out: number[] = [];
-  const at = (p: number): void => {
-    if (p < end) out.push(p);
-  };
-  at(skipLead(start));
-  if (start > 0 && text.charCodeAt(start - 1) === 92) {
-    at(skipLead(start + 1));
-    at(skipLead(start + 5));
+  for (let p = start; p < end; p++) {
+    if (lead.includes(p) || (p > start && RUN_INNER_LEAD[text.charCodeAt(p - 1)] === 1)) out.push(p);
   }
   return out;
 }
+
+/**
+ * Where only glue keywords are looked for in a run [start, end): in a run that holds small
+ * letters, capitals, digits and a `_` (a random token glued to a word makes one, and every glue
+ * keyword holds a `_`), every position that runKeywordPositions leaves out. In increasing order.
+ */
+export function glueKeywordPositions(text: string, start: number, end: number): number[] {
+  if (!mixedRun(text, start, end) || !text.slice(start, end).includes('_')) return [];
+  const looked = new Set(runKeywordPositions(text, start, end));
+  const out: number[] = [];
+  for (let p = start + 1; p < end; p++) if (!looked.has(p)) out.push(p);
+  return out;
+}
+
+/** A run that holds small letters, capitals and digits. */
+export function mixedRun(text: string, start: number, end: number): boolean {
+  let kinds = 0;
+  for (let i = start; i < end && kinds !== 7; i++) {
+    const c = text.charCodeAt(i);
+    kinds |= c >= 97 && c <= 122 ? 1 : c >= 65 && c <= 90 ? 2 : c >= 48 && c <= 57 ? 4 : 0;
+  }
+  return kinds === 7;
+}
+/** The characters of a run after which a token may begin inside it (its left boundary accepts them). */
+const RUN_INNER_LEAD = new Uint8Array(128);
+for (const ch of '+/-') RUN_INNER_LEAD[ch.charCodeAt(0)] = 1;
 const RUN_LEAD = new Uint8Array(128);
 for (const ch of '+/_-') RUN_LEAD[ch.charCodeAt(0)] = 1;
 
@@ -217,8 +251,12 @@ export class KeywordScanner {
   readonly keywords: readonly string[];
   /** Per keyword id: a run keyword (see the constructor). */
   private readonly isRun: readonly boolean[];
+  /** Per keyword id: a glue keyword (see the constructor). */
+  private readonly isGlue: readonly boolean[];
   /** Run keywords by their first three characters, for the runs the JavaScript side checks. */
   private runKeywordsByStart: Map<string, number[]> | undefined;
+  /** The run keywords' first characters, bit 0x20 set (letters folded), as flags by character code. */
+  private runKeywordFirsts: Uint8Array | undefined;
   private readonly delta: Uint16Array | Uint32Array;
   private readonly outputs: (readonly number[] | undefined)[];
   /** States numbered at or above this emit a keyword. */
@@ -241,14 +279,23 @@ export class KeywordScanner {
    * runKeywordPositions). Run keywords stay out of the Teddy filter, whose
    * tables pass more ordinary text with every prefix they hold; runs that long are few (about six
    * per KB of package text) and the scan finds them anyway.
+   * `glueKeywords[i]` marks run keyword i as a glue keyword: also reported at every other position
+   * of a run of small letters, capitals and digits (glueKeywordPositions), for a token glued to a
+   * word that its rule accepts on a proof. Four characters or more, with a `_` (a run without one is
+   * not looked at: most long runs of mixed case and digits are base64, which has no `_`).
    */
-  constructor(keywords: readonly string[], minRun: number, useWasm = true, runKeywords: readonly boolean[] = []) {
+  constructor(keywords: readonly string[], minRun: number, useWasm = true, runKeywords: readonly boolean[] = [], glueKeywords: readonly boolean[] = []) {
     KeywordScanner.checkKeywords(keywords);
     for (let i = 0; i < keywords.length; i++) {
       if (runKeywords[i] === true && !/^[A-Za-z0-9+/_-]+$/.test(keywords[i]!)) throw new Error(`run keyword "${keywords[i]}" holds a character outside [A-Za-z0-9+/_-]`);
     }
     this.keywords = keywords.map((k) => k.toLowerCase());
     this.isRun = this.keywords.map((_, i) => runKeywords[i] === true);
+    this.isGlue = this.keywords.map((kw, i) => {
+      if (glueKeywords[i] !== true) return false;
+      if (runKeywords[i] !== true || kw.length < 4 || !kw.includes('_')) throw new Error(`glue keyword "${kw}" is not a run keyword of four characters or more with a _`);
+      return true;
+    });
     this.minRun = minRun;
     // Character classes: every character that occurs in a keyword (letters folded) gets its
     // own class, all others share class 0; bit 7 marks the base64 alphabet. A small transition
@@ -348,7 +395,7 @@ export class KeywordScanner {
    */
   private instantiate(mod: object, next: number[][], out: number[][], classOf: Uint8Array): WasmScan {
     const n = next.length;
-    const { rank, order, firstEmitting, firstRunEmitting } = emittingLast(out, (k) => this.isRun[k]!);
+    const { rank, order, firstEmitting, firstRunEmitting, firstGlueEmitting } = emittingLast(out, (k) => this.isRun[k]!, (k) => this.isGlue[k]!);
     const trieTable = new Uint16Array(n << 6);
     for (let s = 0; s < n; s++) {
       for (let c = 1; c < 64; c++) {
@@ -367,8 +414,9 @@ export class KeywordScanner {
     const cls = 64;
     const teddyAt = cls + 256;
     const verify = teddyAt + teddy.length;
-    // the Teddy keywords' start sets, the run keywords', and the run keywords' first two characters
-    const trie = verify + 2 * START_SETS_BYTES + 512;
+    // the Teddy keywords' start sets, the run keywords', the run keywords' first two characters,
+    // and the glue keywords' first four
+    const trie = verify + 2 * START_SETS_BYTES + 1024;
     const u16 = (trie + trieTable.byteLength + 15) & ~15;
     const overlap = this.keywords.reduce((m, kw) => Math.max(m, kw.length), 0) + 16;
     const loadedMax = CHUNK + overlap;
@@ -387,6 +435,7 @@ export class KeywordScanner {
     const runKeywords = this.keywords.filter((_, i) => this.isRun[i]);
     buffer.set(keywordStartSets(runKeywords), verify + START_SETS_BYTES);
     buffer.set(keywordStartSets(runKeywords.map((kw) => kw.slice(0, 2))).subarray(1024), verify + 2 * START_SETS_BYTES);
+    buffer.set(keywordStartSets(this.keywords.filter((_, i) => this.isGlue[i])).subarray(0, 512), verify + 2 * START_SETS_BYTES + 512);
     new Uint16Array(memory.buffer, trie, trieTable.length).set(trieTable);
     buffer.set(MARK_CHAR, counts + 1280);
     new Float64Array(memory.buffer, klogk, PROFILE_MAX + 1).set(K_LOG_K_TABLE);
@@ -402,6 +451,7 @@ export class KeywordScanner {
       memory: buffer,
       firstEmitting,
       firstRunEmitting,
+      firstGlueEmitting,
       outputs: order.map((s) => (out[s]!.length > 0 ? out[s] : undefined)),
       cls,
       teddy: teddyAt,
@@ -468,7 +518,7 @@ export class KeywordScanner {
       w.write(off === 0 && loaded === n ? text : text.slice(off, off + loaded), w.u16, loaded * 2);
       // the character before the chunk (a backslash there glues an escape to a run's start)
       w.memory[w.bytes - 1] = off === 0 ? 0 : narrow(text.charCodeAt(off - 1));
-      w.scan(w.u16, len, loaded, off, w.bytes, w.cls, w.teddy, w.verify, w.trie, w.firstEmitting, w.hits, HIT_CAP, w.runs, minRun, w.recs, w.firstRunEmitting);
+      w.scan(w.u16, len, loaded, off, w.bytes, w.cls, w.teddy, w.verify, w.trie, w.firstEmitting, w.hits, HIT_CAP, w.runs, minRun, w.recs, w.firstRunEmitting, w.firstGlueEmitting);
       if ((i32[2]! & 4) !== 0) return undefined;
       const nh = i32[0]!;
       for (let j = 0, h = w.hits >> 2; j < nh; j++, h += 2) {
@@ -507,24 +557,30 @@ export class KeywordScanner {
     if (end - start < this.minRun || !this.isRun.includes(true)) return false;
     if (this.runKeywordsByStart === undefined) {
       this.runKeywordsByStart = new Map();
+      this.runKeywordFirsts = new Uint8Array(256);
       this.keywords.forEach((kw, i) => {
         if (!this.isRun[i]) return;
+        this.runKeywordFirsts![kw.charCodeAt(0) | 0x20] = 1;
         const key = kw.slice(0, 3);
         this.runKeywordsByStart!.set(key, [...(this.runKeywordsByStart!.get(key) ?? []), i]);
       });
     }
     let found = false;
-    for (const p of runKeywordPositions(text, start, end)) {
-      const ids = this.runKeywordsByStart.get(text.slice(p, p + 3).toLowerCase());
-      if (ids === undefined) continue;
+    const at = (p: number, glueOnly: boolean): void => {
+      // (most positions of a long run begin no run keyword: one lookup of the first character)
+      if (this.runKeywordFirsts![text.charCodeAt(p) | 0x20] !== 1) return;
+      const ids = this.runKeywordsByStart!.get(text.slice(p, p + 3).toLowerCase());
+      if (ids === undefined) return;
       for (const id of ids) {
         const kw = this.keywords[id]!;
-        if (text.slice(p, p + kw.length).toLowerCase() === kw) {
+        if ((!glueOnly || this.isGlue[id]) && text.slice(p, p + kw.length).toLowerCase() === kw) {
           hits.push(id, p);
           found = true;
         }
       }
-    }
+    };
+    for (const p of runKeywordPositions(text, start, end)) at(p, false);
+    if (this.isGlue.includes(true)) for (const p of glueKeywordPositions(text, start, end)) at(p, true);
     return found;
   }
 

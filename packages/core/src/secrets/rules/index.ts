@@ -4,6 +4,7 @@ import { ATLASSIAN_RULES } from './atlassian.js';
 import { CLOUD_PROVIDER_RULES } from './cloud-providers.js';
 import { CLOUD_RULES } from './cloud.js';
 import { CODE_HOSTING_RULES } from './code-hosting.js';
+import { COMMAND_LINE_RULES } from './command-line.js';
 import { DEVELOPER_API_RULES } from './developer-apis.js';
 import { DEVOPS_RULES } from './devops.js';
 import { EMAIL_RULES } from './email.js';
@@ -15,6 +16,7 @@ import { PAYMENT_RULES } from './payments.js';
 import { PLATFORM_RULES } from './platforms.js';
 import { PRODUCTIVITY_RULES } from './productivity.js';
 import { SAAS_RULES } from './saas.js';
+import { SERVER_CONFIG_RULES } from './server-config.js';
 import { SOCIAL_RULES } from './social.js';
 import { WEB_RULES } from './web.js';
 
@@ -37,5 +39,7 @@ export const ALL_BUILTIN_RULES: readonly SecretRule[] = [
   ...DEVELOPER_API_RULES,
   ...KEY_RULES,
   ...WEB_RULES,
+  ...COMMAND_LINE_RULES,
+  ...SERVER_CONFIG_RULES,
   ...GENERIC_RULES,
 ];

@@ -2,6 +2,12 @@
 
 /** Left boundary of a token: no word character before. */
 export const L = '(?<![A-Za-z0-9_])';
+/**
+ * After a JSON escape that ends in a letter or digit (`\n`, `\t`, `\b`, `\u000a`, also escaped
+ * twice): for a rule that reads back from its keyword to a word before it, that word's start in a
+ * JSON string's text.
+ */
+export const AFTER_JSON_ESCAPE = String.raw`(?<=\\(?:[nrtbf]|u[0-9A-Fa-f]{4}))`;
 /** Right boundary of a token: no word character after. */
 export const R = '(?![A-Za-z0-9_])';
 /** Right boundary of a token whose body may hold `-`. */
@@ -134,3 +140,11 @@ function isKeyChar(c: number): boolean {
 export function re(...parts: string[]): RegExp {
   return new RegExp(parts.join(''), 'g');
 }
+
+/**
+ * A password as a shell argument or a config value: in double quotes (group `secret`), in
+ * single quotes (`secret2`) or bare (`secret3`: up to a space, quote, backslash (an escaped
+ * quote's, in JSON), `;`, `|`, `&`, a redirection or a bracket, and not beginning with `-`, which is the next flag, or with `[` or
+ * `{`, which is usage text: `-p[password]`, `-p{Password}`).
+ */
+export const PASSWORD_VALUE = String.raw`(?:"(?<secret>[^"\r\n]{1,256})"|'(?<secret2>[^'\r\n]{1,256})'|(?<secret3>[^\s"'\x60;|&<>()\[\]{}\\-][^\s"'\x60;|&<>()\\]{0,255}))`;

@@ -31,3 +31,8 @@ export function sampleUuid(salt: string): string {
   const h = sample(HEX, 32, salt);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20)}`;
 }
+
+/** A password as people pick them, determined by `salt`: random letters and digits, then a symbol. */
+export function samplePassword(salt: string): string {
+  return sample(ALNUM, 14, salt) + '!';
+}

@@ -1,19 +1,10 @@
 import type { SecretRule } from '../types.js';
 import { isPlaceholder } from '../placeholders.js';
+import { isDocumentationPassword, isPasswordArgument, isWrittenPassword } from '../password-values.js';
 import { isCredentialLike, isDocumentationJwt } from '../value-filters.js';
 import { rule } from './define.js';
 import { ci, re } from './patterns.js';
 import { ALNUM, B64URL, sample } from './sample.js';
-
-/** Passwords that are documentation defaults, not secrets (`postgres://user:password@host`). */
-const DUMMY_PASSWORDS = new Set([
-  'password', 'passwd', 'pass', 'pwd', 'secret', 'changeme', 'root', 'admin', 'test', 'guest',
-  'postgres', 'mysql', 'user', 'username', 'pw', 'pword', 'anonymous', 'foo', 'bar', 'baz',
-  'hunter2', 'letmein', 'mypassword', 'yourpassword', 'dbpass', 'token', 'key',
-]);
-
-/** Longest of DUMMY_PASSWORDS: a longer password is not looked up (no lowercase copy is made). */
-const DUMMY_MAX = Math.max(...[...DUMMY_PASSWORDS].map((p) => p.length));
 
 /** Reserved documentation hosts (RFC 2606 / 6761): `https://abc:xyz@example.com` is a doc example. */
 const EXAMPLE_HOST = /^(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid))(?![\w.-])/i;
@@ -28,13 +19,11 @@ function urlPassword(secret: string, match: RegExpExecArray): boolean {
       // keep the raw form
     }
   }
-  if (pw.length < 4 || pw === user || (pw.length <= DUMMY_MAX && DUMMY_PASSWORDS.has(pw.toLowerCase()))) return false;
+  if (pw === user || !isWrittenPassword(pw)) return false;
   // The host is looked at within 256 characters: a long dotted run after the @ costs no more.
   const at = match.index + match[0].length;
   if (EXAMPLE_HOST.test(match.input.slice(at, at + 256))) return false;
-  if (pw.length <= 5 && /^\d{1,5}$/.test(pw)) return false; // a port, as in http://host:8080@...
-  const c0 = pw.charCodeAt(0);
-  return c0 !== 36 && c0 !== 37 && !isPlaceholder(pw); // not $VAR or %VAR%
+  return !(pw.length <= 5 && /^\d{1,5}$/.test(pw)); // a port, as in http://host:8080@...
 }
 
 function basicCredentials(secret: string): boolean {
@@ -42,7 +31,7 @@ function basicCredentials(secret: string): boolean {
   const colon = raw.indexOf(':');
   if (colon <= 0 || !/^[\x20-\x7e]+$/.test(raw)) return false;
   const pw = raw.slice(colon + 1);
-  return pw.length >= 3 && !DUMMY_PASSWORDS.has(pw.toLowerCase()) && !isPlaceholder(pw);
+  return pw.length >= 3 && !isDocumentationPassword(pw) && !isPlaceholder(pw);
 }
 
 const basic = (userpass: string) => Buffer.from(userpass).toString('base64');
@@ -144,17 +133,17 @@ export const WEB_RULES: readonly SecretRule[] = [
   rule({
     id: 'cli-user-password',
     family: 'http-authorization',
-    description: 'user:password on a command line (curl -u / --user, wget --password, mysql --password=)',
-    keywords: ['-u ', '--user', '--password', '--pass'],
+    description: 'user:password on a command line (curl -u / --user / --proxy-user, wget --password, mysql --password=)',
+    keywords: ['-u ', '--user', '--proxy-user', '--password', '--pass'],
     pattern: re(
-      '(?<![\\w-])(?:-u[ \\t]{1,4}|--user[= \\t]{1,4})["\']?(?<user>[^\\s:\'"<>]{1,128}):(?<secret>[^\\s\'"<>]{3,256})',
+      '(?<![\\w-])(?:-u[ \\t]{1,4}|--(?:proxy-)?user[= \\t]{1,4})["\']?(?<user>[^\\s:\'"<>]{1,128}):(?<secret>[^\\s\'"<>]{3,256})',
       '|(?<![\\w-])--pass(?:word)?[= \\t]{1,4}["\']?(?<secret2>[^\\s\'"<>]{3,256})',
     ),
     secretGroup: 'secret',
     generic: true,
-    validate: (s, m) => urlPassword(s, m) && (s.length >= 8 ? isCredentialLike(s, 8, 2.5) : true),
+    validate: (s, m) => urlPassword(s, m) && isPasswordArgument(s),
     examples: {
-      truePositives: [`curl -u deploy:${pw('c1')} https://ci.internal/api`, `mysql --password=${pw('c2')} -h db`],
+      truePositives: [`curl -u deploy:${pw('c1')} https://ci.internal/api`, `mysql --password=${pw('c2')} -h db`, `curl --proxy-user squid:${pw('c3')} -x proxy.internal:3128 https://x`],
       falsePositives: ['curl -u user:password https://x', 'curl -u "$USER:$PASS" https://x', 'curl -u admin: https://x', 'curl -u <user:password> https://api.example.net', 'curl --user <username>:<api-token> https://x'],
     },
   }),

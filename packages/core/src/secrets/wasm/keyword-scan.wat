@@ -40,11 +40,11 @@
     (param $u16 i32) (param $n i32) (param $loaded i32) (param $base i32) (param $bytes i32)
     (param $cls i32) (param $teddy i32) (param $verify i32) (param $trie i32) (param $firstEmit i32)
     (param $hits i32) (param $hitCap i32) (param $runs i32) (param $minRun i32) (param $recs i32)
-    (param $firstRunEmit i32)
+    (param $firstRunEmit i32) (param $firstGlueEmit i32)
     (local $i i32) (local $p i32) (local $k i32) (local $s i32) (local $m i32) (local $nb i32)
     (local $nh i32) (local $nr i32) (local $flags i32) (local $last i32) (local $first i32)
     (local $kinds i32) (local $c i32) (local $j i32) (local $e i32) (local $rec i32) (local $recEnd i32) (local $longRun i32)
-    (local $w i32)
+    (local $w i32) (local $seps i32) (local $unders i32)
     (local $nhi0 v128) (local $loc v128) (local $hic v128)
     (local $b0 v128) (local $f v128) (local $cand v128)
     (local $pct v128) (local $bsl v128)
@@ -214,60 +214,78 @@
                 (i32.store offset=4 (i32.add (local.get $runs) (i32.shl (local.get $nr) (i32.const 3))) (local.get $first))
                 (local.set $nr (i32.add (local.get $nr) (i32.const 1))))
               (else
+                ;; The run's kinds of characters (small letters, capitals, digits: bits 0-2) and
+                ;; whether it holds - / or + and _, 16 characters at a time (the padding keeps the reads
+                ;; in bounds; lanes past the run's end are masked off), for the run keywords and
+                ;; for the decoding below.
+                (local.set $j (i32.add (local.get $bytes) (i32.sub (local.get $s) (local.get $base))))
+                (local.set $k (i32.add (local.get $bytes) (i32.sub (local.get $first) (local.get $base))))
+                (local.set $kinds (i32.const 0))
+                (local.set $seps (i32.const 0))
+                (local.set $unders (i32.const 0))
+                (block $kindsDone
+                  (loop $kindsLoop
+                    (br_if $kindsDone (i32.ge_u (local.get $j) (local.get $k)))
+                    (local.set $f (v128.load (local.get $j)))
+                    (local.set $e (i32.sub (local.get $k) (local.get $j)))
+                    (local.set $c (select (i32.sub (i32.shl (i32.const 1) (local.get $e)) (i32.const 1))
+                                          (i32.const 0xffff)
+                                          (i32.lt_u (local.get $e) (i32.const 16))))
+                    (local.set $kinds (i32.or (local.get $kinds)
+                      (i32.or
+                        (i32.ne (i32.and (local.get $c) (i8x16.bitmask (i8x16.lt_u
+                          (i8x16.sub (local.get $f) (v128.const i8x16 97 97 97 97 97 97 97 97 97 97 97 97 97 97 97 97))
+                          (v128.const i8x16 26 26 26 26 26 26 26 26 26 26 26 26 26 26 26 26)))) (i32.const 0))
+                        (i32.or
+                          (i32.shl (i32.ne (i32.and (local.get $c) (i8x16.bitmask (i8x16.lt_u
+                            (i8x16.sub (local.get $f) (v128.const i8x16 65 65 65 65 65 65 65 65 65 65 65 65 65 65 65 65))
+                            (v128.const i8x16 26 26 26 26 26 26 26 26 26 26 26 26 26 26 26 26)))) (i32.const 0)) (i32.const 1))
+                          (i32.shl (i32.ne (i32.and (local.get $c) (i8x16.bitmask (i8x16.lt_u
+                            (i8x16.sub (local.get $f) (v128.const i8x16 48 48 48 48 48 48 48 48 48 48 48 48 48 48 48 48))
+                            (v128.const i8x16 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10)))) (i32.const 0)) (i32.const 2))))))
+                    (local.set $seps (i32.or (local.get $seps) (i32.and (local.get $c) (i8x16.bitmask (v128.or
+                      (v128.or (i8x16.eq (local.get $f) (v128.const i8x16 45 45 45 45 45 45 45 45 45 45 45 45 45 45 45 45))
+                               (i8x16.eq (local.get $f) (v128.const i8x16 47 47 47 47 47 47 47 47 47 47 47 47 47 47 47 47)))
+                      (i8x16.eq (local.get $f) (v128.const i8x16 43 43 43 43 43 43 43 43 43 43 43 43 43 43 43 43)))))))
+                    (local.set $unders (i32.or (local.get $unders) (i32.and (local.get $c) (i8x16.bitmask
+                      (i8x16.eq (local.get $f) (v128.const i8x16 95 95 95 95 95 95 95 95 95 95 95 95 95 95 95 95))))))
+                    ;; (a run of all three kinds with a _ is walked at every position: its separators no longer matter)
+                    (br_if $kindsDone (i32.and (i32.eq (local.get $kinds) (i32.const 7)) (i32.ne (local.get $unders) (i32.const 0))))
+                    (local.set $j (i32.add (local.get $j) (i32.const 16)))
+                    (br $kindsLoop)))
                 ;; Run keywords: see $runWalk (a function of its own, so that its locals do not
                 ;; weigh on the registers of the loops here).
                 ;; Most long runs are identifiers: the call is made only when the run's first two
                 ;; characters start a run keyword (a bit set of them at $verify + 3072, by the same
-                ;; hash), when the run starts with + / _ or -, or when a backslash comes before it.
+                ;; hash), when the run starts with + / _ or -, when a backslash comes before it,
+                ;; when it holds - / or + (a token may begin after one), or when it holds all three
+                ;; kinds of characters and a _ (a random token glued to a word: glue keywords hold a _).
                 (local.set $j (i32.add (local.get $bytes) (i32.sub (local.get $s) (local.get $base))))
                 (local.set $c (i32.load8_u (local.get $j)))
                 (local.set $k (i32.mul (i32.or (i32.load16_u (local.get $j)) (i32.const 0x2020)) (i32.const 0x9E3779B1)))
                 (if (i32.or
-                      (i32.and (i32.const 1)
-                        (i32.shr_u (i32.load8_u offset=3072 (i32.add (local.get $verify) (i32.shr_u (local.get $k) (i32.const 23))))
-                                   (i32.and (i32.shr_u (local.get $k) (i32.const 20)) (i32.const 7))))
+                      (i32.or (local.get $seps) (i32.and (i32.eq (local.get $kinds) (i32.const 7)) (i32.ne (local.get $unders) (i32.const 0))))
                       (i32.or
-                        (i32.or (i32.or (i32.eq (local.get $c) (i32.const 43)) (i32.eq (local.get $c) (i32.const 47)))
-                                (i32.or (i32.eq (local.get $c) (i32.const 95)) (i32.eq (local.get $c) (i32.const 45))))
-                        (i32.eq (i32.load8_u (i32.sub (local.get $j) (i32.const 1))) (i32.const 92))))
+                        (i32.and (i32.const 1)
+                          (i32.shr_u (i32.load8_u offset=3072 (i32.add (local.get $verify) (i32.shr_u (local.get $k) (i32.const 23))))
+                                     (i32.and (i32.shr_u (local.get $k) (i32.const 20)) (i32.const 7))))
+                        (i32.or
+                          (i32.or (i32.or (i32.eq (local.get $c) (i32.const 43)) (i32.eq (local.get $c) (i32.const 47)))
+                                  (i32.or (i32.eq (local.get $c) (i32.const 95)) (i32.eq (local.get $c) (i32.const 45))))
+                          (i32.eq (i32.load8_u (i32.sub (local.get $j) (i32.const 1))) (i32.const 92)))))
                   (then
                     (local.set $w (call $runWalk (local.get $bytes) (i32.sub (local.get $s) (local.get $base))
                       (i32.sub (local.get $first) (local.get $base)) (local.get $base) (local.get $cls) (local.get $verify)
-                      (local.get $trie) (local.get $firstRunEmit) (local.get $hits) (local.get $nh) (local.get $hitCap)))
+                      (local.get $trie) (local.get $firstRunEmit) (local.get $hits) (local.get $nh) (local.get $hitCap)
+                      (i32.and (i32.eq (local.get $kinds) (i32.const 7)) (i32.ne (local.get $unders) (i32.const 0))) (local.get $firstGlueEmit)))
                     (local.set $nh (i32.and (local.get $w) (i32.const 0xffffff)))
                     (local.set $flags (i32.or (local.get $flags) (i32.shr_u (local.get $w) (i32.const 24))))))
-                (local.set $j (i32.add (local.get $bytes) (i32.sub (local.get $s) (local.get $base))))
+                ;; Decoding looks only at runs that start with A-Z or a-f (the top six bits of an
+                ;; ASCII byte).
                 (local.set $k (i32.add (local.get $bytes) (i32.sub (local.get $first) (local.get $base))))
-                (local.set $c (i32.load8_u (local.get $j)))
-                (local.set $kinds (i32.const 0))
-                (if (i32.or (i32.lt_u (i32.sub (local.get $c) (i32.const 65)) (i32.const 26))
-                            (i32.lt_u (i32.sub (local.get $c) (i32.const 97)) (i32.const 6)))
-                  (then
-                    ;; 16 characters at a time (the padding keeps the reads in bounds); lanes past
-                    ;; the run's end are masked off
-                    (block $kindsDone
-                      (loop $kindsLoop
-                        (br_if $kindsDone (i32.ge_u (local.get $j) (local.get $k)))
-                        (local.set $f (v128.load (local.get $j)))
-                        (local.set $e (i32.sub (local.get $k) (local.get $j)))
-                        (local.set $c (select (i32.sub (i32.shl (i32.const 1) (local.get $e)) (i32.const 1))
-                                              (i32.const 0xffff)
-                                              (i32.lt_u (local.get $e) (i32.const 16))))
-                        (local.set $kinds (i32.or (local.get $kinds)
-                          (i32.or
-                            (i32.ne (i32.and (local.get $c) (i8x16.bitmask (i8x16.lt_u
-                              (i8x16.sub (local.get $f) (v128.const i8x16 97 97 97 97 97 97 97 97 97 97 97 97 97 97 97 97))
-                              (v128.const i8x16 26 26 26 26 26 26 26 26 26 26 26 26 26 26 26 26)))) (i32.const 0))
-                            (i32.or
-                              (i32.shl (i32.ne (i32.and (local.get $c) (i8x16.bitmask (i8x16.lt_u
-                                (i8x16.sub (local.get $f) (v128.const i8x16 65 65 65 65 65 65 65 65 65 65 65 65 65 65 65 65))
-                                (v128.const i8x16 26 26 26 26 26 26 26 26 26 26 26 26 26 26 26 26)))) (i32.const 0)) (i32.const 1))
-                              (i32.shl (i32.ne (i32.and (local.get $c) (i8x16.bitmask (i8x16.lt_u
-                                (i8x16.sub (local.get $f) (v128.const i8x16 48 48 48 48 48 48 48 48 48 48 48 48 48 48 48 48))
-                                (v128.const i8x16 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10)))) (i32.const 0)) (i32.const 2))))))
-                        (br_if $kindsDone (i32.eq (local.get $kinds) (i32.const 7)))
-                        (local.set $j (i32.add (local.get $j) (i32.const 16)))
-                        (br $kindsLoop)))))
+                (if (i32.eqz (i32.or (i32.lt_u (i32.sub (local.get $c) (i32.const 65)) (i32.const 26))
+                                     (i32.lt_u (i32.sub (local.get $c) (i32.const 97)) (i32.const 6))))
+                  (then (local.set $kinds (i32.const 0))))
                 ;; No digit is fine when '=' padding completes the run to a multiple of 4.
                 (if (i32.eq (local.get $kinds) (i32.const 3))
                   (then
@@ -296,24 +314,100 @@
   ;; [$start, $end) of the chunk's bytes, at its first letter or digit when at most five of
   ;; + / _ - come before it (a token after // or -), and, when a backslash comes before the run,
   ;; the same way from its second and from its sixth character (after the letter of an escape
-  ;; glued to the token, \n or \u000a). Returns the hit count, plus 8 << 24 when there was a hit
-  ;; and 4 << 24 when the buffer is full.
+  ;; glued to the token, \n or \u000a); then after each - / or + inside it (see
+  ;; runKeywordPositions in ../keyword-scanner.ts); and, when $everywhere (the run holds small
+  ;; letters, capitals, digits and a _), the glue keywords (trie states from $firstGlueEmit on) at every
+  ;; other position (glueKeywordPositions). Returns the hit count, plus 8 << 24 when
+  ;; there was a hit and 4 << 24 when the buffer is full.
   (func $runWalk (param $bytes i32) (param $start i32) (param $end i32) (param $base i32) (param $cls i32)
     (param $verify i32) (param $trie i32) (param $firstRunEmit i32) (param $hits i32) (param $nh i32) (param $hitCap i32)
+    (param $everywhere i32) (param $firstGlueEmit i32)
     (result i32)
-    (local $r i32)
-    (local.set $r (call $runWalkAt (local.get $bytes) (call $skipLead (local.get $bytes) (local.get $start)) (local.get $end) (local.get $base)
-      (local.get $cls) (local.get $verify) (local.get $trie) (local.get $firstRunEmit) (local.get $hits) (local.get $nh) (local.get $hitCap)))
+;; (each position once: the JS definition lists positions, not walks)
+    (local $r i32) (local $lead i32) (local $lead1 i32) (local $lead5 i32) (local $p i32) (local $c i32) (local $h i32)
+    (local $j i32) (local $m i32) (local $f v128)
+    (local.set $lead (call $skipLead (local.get $bytes) (local.get $start)))
+    (local.set $lead1 (local.get $lead))
+    (local.set $lead5 (local.get $lead))
     (if (i32.eq (i32.load8_u (i32.sub (i32.add (local.get $bytes) (local.get $start)) (i32.const 1))) (i32.const 92))
       (then
+        (local.set $lead1 (call $skipLead (local.get $bytes) (i32.add (local.get $start) (i32.const 1))))
+        (local.set $lead5 (call $skipLead (local.get $bytes) (i32.add (local.get $start) (i32.const 5))))))
+    (local.set $r (call $runWalkAt (local.get $bytes) (local.get $lead) (local.get $end) (local.get $base) (local.get $cls)
+      (local.get $verify) (local.get $trie) (local.get $firstRunEmit) (local.get $hits) (local.get $nh) (local.get $hitCap)))
+    (if (i32.ne (local.get $lead1) (local.get $lead))
+      (then
         (local.set $r (i32.or (i32.and (local.get $r) (i32.const 0xff000000))
-          (call $runWalkAt (local.get $bytes) (call $skipLead (local.get $bytes) (i32.add (local.get $start) (i32.const 1))) (local.get $end)
-            (local.get $base) (local.get $cls) (local.get $verify) (local.get $trie) (local.get $firstRunEmit) (local.get $hits)
-            (i32.and (local.get $r) (i32.const 0xffffff)) (local.get $hitCap))))
-        (local.set $r (i32.or (i32.and (local.get $r) (i32.const 0xff000000))
-          (call $runWalkAt (local.get $bytes) (call $skipLead (local.get $bytes) (i32.add (local.get $start) (i32.const 5))) (local.get $end)
-            (local.get $base) (local.get $cls) (local.get $verify) (local.get $trie) (local.get $firstRunEmit) (local.get $hits)
+          (call $runWalkAt (local.get $bytes) (local.get $lead1) (local.get $end) (local.get $base) (local.get $cls)
+            (local.get $verify) (local.get $trie) (local.get $firstRunEmit) (local.get $hits)
             (i32.and (local.get $r) (i32.const 0xffffff)) (local.get $hitCap))))))
+    (if (i32.and (i32.ne (local.get $lead5) (local.get $lead)) (i32.ne (local.get $lead5) (local.get $lead1)))
+      (then
+        (local.set $r (i32.or (i32.and (local.get $r) (i32.const 0xff000000))
+          (call $runWalkAt (local.get $bytes) (local.get $lead5) (local.get $end) (local.get $base) (local.get $cls)
+            (local.get $verify) (local.get $trie) (local.get $firstRunEmit) (local.get $hits)
+            (i32.and (local.get $r) (i32.const 0xffffff)) (local.get $hitCap))))))
+    (if (local.get $everywhere)
+      (then
+        ;; A run of all three kinds: every position, after a separator for every run keyword,
+        ;; elsewhere for the glue keywords, whose first four characters hash into their own set
+        ;; ($verify + 3584): one test per position, inline.
+        (local.set $p (i32.add (local.get $start) (i32.const 1)))
+        (block $done
+          (loop $positions
+            (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+            (if (i32.eqz (i32.or (i32.eq (local.get $p) (local.get $lead))
+                                 (i32.or (i32.eq (local.get $p) (local.get $lead1)) (i32.eq (local.get $p) (local.get $lead5)))))
+              (then
+                (local.set $c (i32.load8_u (i32.sub (i32.add (local.get $bytes) (local.get $p)) (i32.const 1))))
+                (if (i32.or (i32.eq (local.get $c) (i32.const 45))
+                            (i32.or (i32.eq (local.get $c) (i32.const 47)) (i32.eq (local.get $c) (i32.const 43))))
+                  (then
+                    (local.set $r (i32.or (i32.and (local.get $r) (i32.const 0xff000000))
+                      (call $runWalkAt (local.get $bytes) (local.get $p) (local.get $end) (local.get $base) (local.get $cls)
+                        (local.get $verify) (local.get $trie) (local.get $firstRunEmit) (local.get $hits)
+                        (i32.and (local.get $r) (i32.const 0xffffff)) (local.get $hitCap)))))
+                  (else
+                    (local.set $h (i32.mul (i32.or (i32.load (i32.add (local.get $bytes) (local.get $p))) (i32.const 0x20202020))
+                                           (i32.const 0x9E3779B1)))
+                    (if (i32.and (i32.const 1)
+                          (i32.shr_u (i32.load8_u offset=3584 (i32.add (local.get $verify) (i32.shr_u (local.get $h) (i32.const 23))))
+                                     (i32.and (i32.shr_u (local.get $h) (i32.const 20)) (i32.const 7))))
+                      (then
+                        (local.set $r (i32.or (i32.and (local.get $r) (i32.const 0xff000000))
+                          (call $runWalkAt (local.get $bytes) (local.get $p) (local.get $end) (local.get $base) (local.get $cls)
+                            (local.get $verify) (local.get $trie) (local.get $firstGlueEmit) (local.get $hits)
+                            (i32.and (local.get $r) (i32.const 0xffffff)) (local.get $hitCap))))))))))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $positions))))
+      (else
+        ;; Otherwise only after a separator: found 16 characters at a time (the padding keeps the
+        ;; reads in bounds; a separator in the run's last character has no position after it).
+        (local.set $j (local.get $start))
+        (block $done
+          (loop $blocks
+            (br_if $done (i32.ge_u (local.get $j) (local.get $end)))
+            (local.set $f (v128.load (i32.add (local.get $bytes) (local.get $j))))
+            (local.set $m (i8x16.bitmask (v128.or
+              (v128.or (i8x16.eq (local.get $f) (v128.const i8x16 45 45 45 45 45 45 45 45 45 45 45 45 45 45 45 45))
+                       (i8x16.eq (local.get $f) (v128.const i8x16 47 47 47 47 47 47 47 47 47 47 47 47 47 47 47 47)))
+              (i8x16.eq (local.get $f) (v128.const i8x16 43 43 43 43 43 43 43 43 43 43 43 43 43 43 43 43)))))
+            (block $noMore
+              (loop $separators
+                (br_if $noMore (i32.eqz (local.get $m)))
+                (local.set $p (i32.add (i32.add (local.get $j) (i32.ctz (local.get $m))) (i32.const 1)))
+                (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
+                (br_if $noMore (i32.ge_u (local.get $p) (local.get $end)))
+                (if (i32.eqz (i32.or (i32.eq (local.get $p) (local.get $lead))
+                                     (i32.or (i32.eq (local.get $p) (local.get $lead1)) (i32.eq (local.get $p) (local.get $lead5)))))
+                  (then
+                    (local.set $r (i32.or (i32.and (local.get $r) (i32.const 0xff000000))
+                      (call $runWalkAt (local.get $bytes) (local.get $p) (local.get $end) (local.get $base) (local.get $cls)
+                        (local.get $verify) (local.get $trie) (local.get $firstRunEmit) (local.get $hits)
+                        (i32.and (local.get $r) (i32.const 0xffffff)) (local.get $hitCap))))))
+                (br $separators)))
+            (local.set $j (i32.add (local.get $j) (i32.const 16)))
+            (br $blocks)))))
     (local.get $r))
 
   ;; The first position from $p on, at most five further, that holds none of + / _ -.

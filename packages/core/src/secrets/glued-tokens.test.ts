@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { loadCorpusModule } from '../bench/secret-corpus.js';
+import { BUILTIN_RULES } from './builtin-rules.js';
+import { defaultSecretDetector as d } from './detector.js';
+
+/** Each token-prefix rule's own tokens: the whole match of its pattern in its true-positive examples. */
+function prefixRuleTokens(): { id: string; token: string }[] {
+  const out: { id: string; token: string }[] = [];
+  for (const r of BUILTIN_RULES.filter((x) => x.tokenPrefix === true)) {
+    for (const example of r.examples?.truePositives ?? []) {
+      const m = new RegExp(r.pattern.source, r.pattern.flags).exec(example);
+      if (m !== null && !/\s/.test(m[0])) out.push({ id: r.id, token: m[0] });
+    }
+  }
+  return out;
+}
+
+describe('tokens glued on their left', () => {
+  const tokens = prefixRuleTokens();
+
+  it('covers every token-prefix rule', () => {
+    expect(new Set(tokens.map((t) => t.id)).size).toBe(BUILTIN_RULES.filter((r) => r.tokenPrefix === true).length);
+  });
+
+  // A token's left boundary accepts a - before it, and / and + where its rule allows them; the
+  // scan looked for token prefixes only where a run of token characters begins, and these three
+  // are token characters: `obs-ghp_…` was one run, its token never looked for.
+  it.each(['obs-', 'run-id-', 'a+'])('finds every token-prefix rule\'s token after "%s" inside a run', (before) => {
+    for (const { id, token } of tokens) {
+      const found = d.findAll(before + token).filter((f) => f.ruleId === id);
+      expect(found.length, `${id} after ${before}`).toBeGreaterThan(0);
+    }
+  });
+
+  it('finds a token after a / inside a run, where its rule takes / before it', () => {
+    for (const { id, token } of tokens.filter((t) => !['google-oauth-refresh-token'].includes(t.id))) {
+      expect(d.findAll(`refs/heads/${token}`).map((f) => f.ruleId), id).toContain(id);
+    }
+  });
+
+  it('finds a token glued to a word when its proof holds, and not when it fails', async () => {
+    const { KINDS, gen, prng } = await loadCorpusModule();
+    const g = gen(prng(17));
+    // (prefixes with a `_`: the scan looks for glued prefixes only in runs that hold one, see KeywordScanner)
+    const proven = new Set(BUILTIN_RULES.filter((r) => r.proof !== undefined && (r.tokenPrefix !== true || r.keywords.every((k) => k.length >= 4 && k.includes('_')))).map((r) => r.id));
+    let checked = 0;
+    for (const kind of KINDS) {
+      for (let i = 0; i < 20; i++) {
+        const token = kind.make(g);
+        if (/[\s=]/.test(token)) break;
+        const bare = d.findAll(token);
+        if (bare.length !== 1 || !proven.has(bare[0]!.ruleId) || bare[0]!.start !== 0) break;
+        const id = bare[0]!.ruleId;
+        for (const before of ['x', 'deploy_', 'obs_', 'Token9']) {
+          const found = d.findAll(before + token);
+          expect(found, `${id} glued to ${before}`).toEqual([{ ruleId: id, start: before.length, end: before.length + bare[0]!.end }]);
+        }
+        // The same token with its last character changed: its checksum or payload no longer holds.
+        const last = token.at(-1)!;
+        const broken = token.slice(0, -1) + (last === 'A' ? 'B' : last === '0' ? '1' : /[0-9]/.test(last) ? '0' : 'A');
+        if (!BUILTIN_RULES.find((r) => r.id === id)!.proof!(broken)) expect(d.findAll(`x${broken}`).filter((f) => f.ruleId === id), `${id} broken`).toEqual([]);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(100);
+  });
+
+  it('finds no token glued to a word where nothing proves it: its rule has no proof, or the proof fails', () => {
+    let checked = 0;
+    for (const { id, token } of tokens) {
+      const proof = BUILTIN_RULES.find((r) => r.id === id)!.proof;
+      if (proof?.(token) === true) continue; // (examples of checksum formats are random: their checksums fail)
+      expect(d.findAll(`xyz${token}`).filter((f) => f.ruleId === id), id).toEqual([]);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(tokens.length / 2);
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * Judgement of a password written out in full (a URL's, a command-line flag's, a server
+ * config's, a SQL statement's): not a documentation default, a variable or a placeholder.
+ */
+import { isPlaceholder } from './placeholders.js';
+import { isCredentialLike } from './value-filters.js';
+
+/** Passwords that are documentation defaults, not secrets (`postgres://user:password@host`, `requirepass foobared`). */
+const DUMMY_PASSWORDS = new Set([
+  'password', 'passwd', 'pass', 'pwd', 'secret', 'changeme', 'root', 'admin', 'test', 'guest',
+  'postgres', 'mysql', 'user', 'username', 'pw', 'pword', 'anonymous', 'foo', 'bar', 'baz',
+  'hunter2', 'letmein', 'mypassword', 'yourpassword', 'dbpass', 'token', 'key',
+  // redis.conf's commented example, the JDK's keystores' default
+  'foobared', 'changeit',
+  // Oracle's sample schema
+  'tiger',
+]);
+
+/** Longest of DUMMY_PASSWORDS: a longer password is not looked up (no lowercase copy is made). */
+const DUMMY_MAX = Math.max(...[...DUMMY_PASSWORDS].map((p) => p.length));
+
+/** A documentation default (`password`, `changeme`, `foobared`), in any case. */
+export function isDocumentationPassword(pw: string): boolean {
+  return pw.length <= DUMMY_MAX && DUMMY_PASSWORDS.has(pw.toLowerCase());
+}
+
+/**
+ * A password as written, not a stand-in for one: four characters or more, not a documentation
+ * default (`password`, `changeme`), not a variable (`$MYSQL_PWD`, `%DB_PASS%`), not a placeholder
+ * (`${PASSWORD}`, `<password>`, `****`, `your_password`) or a template field (`{password}`).
+ */
+export function isWrittenPassword(pw: string): boolean {
+  if (pw.length < 4 || isDocumentationPassword(pw)) return false;
+  const c0 = pw.charCodeAt(0);
+  return c0 !== 36 && c0 !== 37 && !isPlaceholder(pw) && !TEMPLATE_FIELD.test(pw); // not $VAR or %VAR%
+}
+
+/** A field a format string fills in: Python's `{password}`, `%(password)s`, `{0}`. */
+const TEMPLATE_FIELD = /^(?:\{[\w.]*\}|%\(\w+\)s)$/;
+
+/**
+ * A password given as an argument or a config value: written out (isWrittenPassword) and, from
+ * eight characters on, random enough not to be a word, a name or code (`--password=app_password`,
+ * `-pPassword`), as the generic rules judge values. Shorter ones cannot show randomness; a
+ * written-out short password is still one.
+ */
+export function isPasswordArgument(pw: string): boolean {
+  return isWrittenPassword(pw) && (pw.length < 8 || isCredentialLike(pw, 8, 2.5));
+}

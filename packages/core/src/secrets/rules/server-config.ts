@@ -1,0 +1,130 @@
+import type { SecretRule } from '../types.js';
+import { isPasswordArgument } from '../password-values.js';
+import { classCount } from '../value-filters.js';
+import { AFTER_JSON_ESCAPE, ci } from './patterns.js';
+import { passwordRule } from './password-rule.js';
+import { samplePassword } from './sample.js';
+
+const pw = samplePassword;
+
+/** Whitespace between the words of a statement or a `.netrc` entry, line breaks included. */
+const GAP = String.raw`[ \t\r\n]{1,40}`;
+
+/** A quoted SQL string (group `secret`, or `secret2` in double quotes, as MySQL allows). */
+const SQL_STRING = String.raw`(?:'(?<secret>[^'\r\n]{1,256})'|"(?<secret2>[^"\r\n]{1,256})")`;
+
+/**
+ * A SQL password that is a value, not a parameter: not a bind variable or host parameter
+ * (`:pwd`, `@pwd`, `&pwd`, `?`), which a client fills in.
+ */
+function sqlPassword(secret: string): boolean {
+  return !/^(?:[:@&]\w+|\?)$/.test(secret) && isPasswordArgument(secret);
+}
+
+/** Passwords in server configuration files and SQL statements. */
+export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
+  passwordRule({
+    id: 'redis-config-password',
+    family: 'redis',
+    description: 'Redis server password in redis.conf or on its command line (requirepass PASS, masterauth PASS, --requirepass, CONFIG SET requirepass)',
+    // (anchored at `pass` and `auth`, starts the scan's first filter has for the generic rule already)
+    keywords: ['pass ', 'auth '],
+    before: String.raw`(?:(?<=(?<![A-Za-z0-9_])${ci('require')})${ci('pass')}|(?<=(?<![A-Za-z0-9_])${ci('master')})${ci('auth')})[ \t]{1,16}`,
+    examples: {
+      truePositives: [
+        `bind 0.0.0.0\nprotected-mode yes\nrequirepass ${pw('r1')}\n`,
+        `masterauth "${pw('r2')}"`,
+        `redis-server --appendonly yes --requirepass ${pw('r3')}`,
+        `redis-cli CONFIG SET requirepass '${pw('r4')}'`,
+      ],
+      falsePositives: ['# requirepass foobared', 'requirepass ${REDIS_PASSWORD}', 'redis-server --requirepass "$REDIS_PASSWORD"', 'requirepass <password>', 'masterauth <master-password>'],
+    },
+  }),
+  passwordRule({
+    id: 'netrc-password',
+    family: 'netrc',
+    description: '.netrc entry password (machine HOST login USER password PASS, on one line or several)',
+    keywords: ['machine'],
+    before: String.raw`(?<![A-Za-z0-9_])machine${GAP}[^\s]{1,253}(?:${GAP}(?:login|account|port)${GAP}[^\s]{1,256}){0,3}${GAP}password[ \t]{1,16}`,
+    examples: {
+      truePositives: [
+        `machine api.heroku.com login ops@corp.internal password ${pw('n1')}`,
+        `machine git.corp.internal\n  login deploy\n  password ${pw('n2')}\n`,
+        `cat > ~/.netrc <<EOF\nmachine pypi.internal\nlogin ci\npassword "${pw('n3')}"\nEOF`,
+      ],
+      falsePositives: ['machine example.com login anonymous password anonymous', 'machine ${HOST} login ${USER} password ${PASS}', 'machine registry login ci password <token>', 'The machine learning model needs a password'],
+    },
+  }),
+  passwordRule({
+    id: 'pgpass-password',
+    family: 'postgres',
+    description: '.pgpass line password (host:port:database:user:PASS, on the PostgreSQL ports 5432, 5433, 6432)',
+    // (a .pgpass line has no word of its own: its port is the marker, the host before it is read back)
+    keywords: [':5432:', ':5433:', ':6432:'],
+    before: String.raw`(?<=(?:^|[\s"'\x60>=])[^\s:#"'\x60]{1,253}):(?:5432|5433|6432):[^\s:"'\x60]{1,63}:[^\s:"'\x60]{1,63}:`,
+    value: String.raw`(?<secret>(?:[^\s:\\"'\x60]|\\[:\\]){1,256})(?![^\r\n"'\x60\\])`,
+    examples: {
+      truePositives: [
+        `db.internal:5432:app:app_rw:${pw('g1')}`,
+        `echo "*:5432:*:replicator:${pw('g2')}" > ~/.pgpass && chmod 600 ~/.pgpass`,
+        `localhost:6432:analytics:report:${pw('g3')}\npg-replica:5433:*:report:${pw('g4')}\n`,
+      ],
+      falsePositives: ['localhost:5432:mydb:postgres:postgres', 'hostname:port:database:username:password', 'db:5432:app:app:$PGPASSWORD', 'db:5432:app:app:<password>'],
+    },
+  }),
+  passwordRule({
+    id: 'sql-identified-by',
+    family: 'sql',
+    description: 'Password in a SQL IDENTIFIED BY clause (MySQL / MariaDB CREATE USER, ALTER USER, GRANT; Oracle CREATE USER)',
+    keywords: ['identified'],
+    before: String.raw`(?<![A-Za-z0-9_])${ci('identified')}(?:${GAP}${ci('with')}${GAP}['"\x60]?\w{1,64}['"\x60]?)?${GAP}${ci('by')}${GAP}`,
+    // (unquoted, as Oracle takes it, a password must not read as a word: `identified by their email`)
+    validate: (secret, match) => sqlPassword(secret) && (match.groups?.['secret3'] === undefined || classCount(secret) >= 2),
+    examples: {
+      truePositives: [
+        `CREATE USER 'app'@'%' IDENTIFIED BY '${pw('s1')}';`,
+        `ALTER USER 'root'@'localhost' IDENTIFIED WITH mysql_native_password BY '${pw('s2')}';`,
+        `create user reporting identified by "${pw('s3')}"`,
+        `CREATE USER app_owner IDENTIFIED BY ${pw('s4').slice(0, -1)}x9 DEFAULT TABLESPACE users;`,
+      ],
+      falsePositives: [
+        "CREATE USER 'app'@'%' IDENTIFIED BY 'password';",
+        "CREATE USER 'app'@'%' IDENTIFIED BY '<password>';",
+        'ALTER USER scott IDENTIFIED BY tiger;',
+        'CREATE USER app IDENTIFIED BY :new_password',
+        "cursor.execute(f\"CREATE USER {user} IDENTIFIED BY '{password}'\")",
+        "CREATE USER 'app'@'%' IDENTIFIED BY '${DB_PASSWORD}';",
+        'The user is identified by their email address.',
+      ],
+    },
+  }),
+  passwordRule({
+    id: 'sql-user-password',
+    family: 'sql',
+    description: "Password in a SQL CREATE / ALTER USER, ROLE or LOGIN statement ([WITH] [ENCRYPTED] PASSWORD 'PASS', PASSWORD = 'PASS')",
+    // (anchored at the password and its quote, and the statement read back: `pass` is a start the
+    // scan's first filter has for the generic rule already, `create` and `alter` would add common
+    // ones; one whitespace after USER, the rest read by [^;], so that no two runs compete for it)
+    keywords: ["password '", 'password "', "password='", "password = '"],
+    before: String.raw`(?<=(?:${AFTER_JSON_ESCAPE}|(?<![A-Za-z0-9_]))(?:${ci('create')}|${ci('alter')})${GAP}(?:${ci('user')}|${ci('role')}|${ci('login')})[ \t\r\n][^;]{0,200}?)(?<![A-Za-z0-9_])${ci('password')}[ \t]{0,8}=?[ \t]{0,8}`,
+    value: SQL_STRING,
+    validate: sqlPassword,
+    examples: {
+      truePositives: [
+        `CREATE ROLE app WITH LOGIN PASSWORD '${pw('u1')}';`,
+        `ALTER USER replicator WITH ENCRYPTED PASSWORD '${pw('u2')}'`,
+        `psql -c "CREATE USER grafana PASSWORD '${pw('u3')}'"`,
+        `CREATE LOGIN etl WITH PASSWORD = '${pw('u4')}', CHECK_POLICY = OFF;`,
+      ],
+      falsePositives: [
+        "CREATE USER app WITH PASSWORD 'password';",
+        "ALTER ROLE app PASSWORD '<new-password>';",
+        "cur.execute(\"CREATE USER %s WITH PASSWORD %s\", (user, pw))",
+        "ALTER USER app WITH PASSWORD '{password}'",
+        'ALTER ROLE app WITH PASSWORD NULL;',
+        'create a user with a strong password',
+        "CREATE USER app WITH PASSWORD '********';",
+      ],
+    },
+  }),
+];
