@@ -286,6 +286,16 @@ describe('adversarial inputs complete with correct results', () => {
     expect(d.findAll(text).map((f) => f.ruleId)).toContain('github-pat');
   });
 
+  it('a token across the 64 K chunk boundary of the scan is found, whatever its prefix (two characters too)', () => {
+    const twilio = `SK${'3f9a0b7c1d2e4a5b6c7d8e9f0a1b2c3d'}`;
+    for (const token of [GHP, twilio]) {
+      for (const pad of [65_530, 65_536 - token.length + 1, 65_535]) {
+        const at = d.findAll(`${' '.repeat(pad)}${token} end`).map((f) => f.start);
+        expect(at, `${token.slice(0, 4)} at ${pad}`).toEqual([pad]);
+      }
+    }
+  });
+
   it('10 MB runs that a greedy pattern would backtrack over complete without throwing', () => {
     for (const unit of ['eyJ', 'eyJabcdefghij.', 'MIIE']) {
       const text = (unit === 'MIIE' ? '-----BEGIN PRIVATE KEY-----\n' : '') + unit.repeat((10 << 20) / unit.length);

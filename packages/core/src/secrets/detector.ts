@@ -297,7 +297,8 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   compiled.forEach((c) => {
     for (const raw of c.rule.keywords) {
       const id = keywordIds.get(raw.toLowerCase())!;
-      if (c.anchored && c.rule.tokenPrefix === true && /^[A-Za-z0-9+/_-]+$/.test(raw)) runKeyword[id] = true;
+      // (one character begins too many runs to be looked for at their starts alone)
+      if (c.anchored && c.rule.tokenPrefix === true && /^[A-Za-z0-9+/_-]{2,}$/.test(raw)) runKeyword[id] = true;
       else notRun.add(id);
     }
   });

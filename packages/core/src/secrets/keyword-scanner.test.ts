@@ -73,12 +73,13 @@ describe('KeywordScanner', () => {
   it('run keywords: WebAssembly, JavaScript and their definition agree on any text (property)', () => {
     const unit = fc.oneof(
       fc.constantFrom(...'aB9_-/+.:= \\\n"u0'.split('')),
-      fc.constantFrom('ghp_', 'GHP_', 'sk_live_', 'xoxb-', 'tok', 'token', 'é', '\\n', '\\u000a', '//'),
+      fc.constantFrom('ghp_', 'GHP_', 'sk_live_', 'SK', 'xoxb-', 'tok', 'token', 'é', '\\n', '\\u000a', '//'),
       fc.string({ unit: fc.constantFrom(...'AbCdEf0123456789xyz'.split('')), minLength: 8, maxLength: 30 }),
     );
-    const keywords = ['ghp_', 'sk_live_', 'xoxb-', 'token', 'tok'];
-    const run = [true, true, true, false, false];
-    const glue = [true, false, false, false, false];
+    // (a two-character run keyword too: Twilio's `SK`)
+    const keywords = ['ghp_', 'sk_live_', 'xoxb-', 'sk', 'token', 'tok'];
+    const run = [true, true, true, true, false, false];
+    const glue = [true, false, false, false, false, false];
     const wasm = new KeywordScanner(keywords, 16, true, run, glue);
     const js = new KeywordScanner(keywords, 16, false, run, glue);
     fc.assert(

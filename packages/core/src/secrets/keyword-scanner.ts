@@ -287,7 +287,7 @@ export class KeywordScanner {
   constructor(keywords: readonly string[], minRun: number, useWasm = true, runKeywords: readonly boolean[] = [], glueKeywords: readonly boolean[] = []) {
     KeywordScanner.checkKeywords(keywords);
     for (let i = 0; i < keywords.length; i++) {
-      if (runKeywords[i] === true && !/^[A-Za-z0-9+/_-]+$/.test(keywords[i]!)) throw new Error(`run keyword "${keywords[i]}" holds a character outside [A-Za-z0-9+/_-]`);
+      if (runKeywords[i] === true && !/^[A-Za-z0-9+/_-]{2,}$/.test(keywords[i]!)) throw new Error(`run keyword "${keywords[i]}" is not two or more characters of [A-Za-z0-9+/_-]`);
     }
     this.keywords = keywords.map((k) => k.toLowerCase());
     this.isRun = this.keywords.map((_, i) => runKeywords[i] === true);
@@ -561,7 +561,8 @@ export class KeywordScanner {
       this.keywords.forEach((kw, i) => {
         if (!this.isRun[i]) return;
         this.runKeywordFirsts![kw.charCodeAt(0) | 0x20] = 1;
-        const key = kw.slice(0, 3);
+        // Indexed by two characters: the shortest run keyword has two (Twilio's `SK`).
+        const key = kw.slice(0, 2);
         this.runKeywordsByStart!.set(key, [...(this.runKeywordsByStart!.get(key) ?? []), i]);
       });
     }
@@ -569,7 +570,7 @@ export class KeywordScanner {
     const at = (p: number, glueOnly: boolean): void => {
       // (most positions of a long run begin no run keyword: one lookup of the first character)
       if (this.runKeywordFirsts![text.charCodeAt(p) | 0x20] !== 1) return;
-      const ids = this.runKeywordsByStart!.get(text.slice(p, p + 3).toLowerCase());
+      const ids = this.runKeywordsByStart!.get(text.slice(p, p + 2).toLowerCase());
       if (ids === undefined) return;
       for (const id of ids) {
         const kw = this.keywords[id]!;
