@@ -28,6 +28,16 @@ describe('direct matching', () => {
     expect(d.findAll(`api_key: ${GHP}`).map((f) => f.ruleId)).toEqual(['github-pat']);
   });
 
+  it('lets a rule that reads the form (a flag, an option) win over the catch-all assignment on the same value', () => {
+    const password = 'Zq8rT3vLp2Wx';
+    for (const [text, ruleId] of [
+      [`mysql --password=${password} db`, 'cli-user-password'],
+      [`openssl enc -aes256 -pass pass:${password} -in a`, 'cli-password-option'],
+    ] as const) {
+      expect(d.findAll(text).map((f) => [f.ruleId, text.slice(f.start, f.end)])).toEqual([[ruleId, password]]);
+    }
+  });
+
   it('finds every credential, in order', () => {
     const akid = `AKIA${sample('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16, 'x')}`;
     const ids = d.findAll(`a=${akid} b=${GHP} password: "${PASSWORD}"`).map((f) => f.ruleId);

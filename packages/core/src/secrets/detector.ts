@@ -40,6 +40,8 @@ interface CompiledRule {
   glued: RegExp | undefined;
   secretGroups: readonly string[];
   generic: boolean;
+  /** A generic rule of the `generic` family (an assignment to any credential word): yields to the other generic rules too. */
+  catchAll: boolean;
   /** Tried at keyword hits (sticky) rather than over the whole text. */
   anchored: boolean;
   /** Stateless copy of the rule's decodedPrefix. */
@@ -94,6 +96,7 @@ function compileRule(rule: SecretRule): CompiledRule {
     glued: anchored && rule.proof !== undefined && rule.pattern.source.startsWith(L) ? new RegExp(rule.pattern.source.slice(L.length), `${base}gy`) : undefined,
     secretGroups: g === undefined ? [] : [g, `${g}2`, `${g}3`],
     generic: rule.generic === true,
+    catchAll: rule.generic === true && rule.family === 'generic',
     anchored,
     decodedPrefix: rule.decodedPrefix && new RegExp(rule.decodedPrefix.source, rule.decodedPrefix.flags.replace(/[gy]/g, '')),
     canYield: rule === GENERIC_ASSIGNMENT_RULE ? genericTryCanYield : undefined,
@@ -697,10 +700,15 @@ function finish(raw: Raw[], compiled: readonly CompiledRule[]): SecretFinding[] 
   raw.sort((a, b) => a.start - b.start || b.end - a.end);
   const generic = raw.some((f) => compiled[f.rule]!.generic);
   const specific = generic ? new SpanIndex(raw.filter((f) => !compiled[f.rule]!.generic)) : undefined;
+  // A catch-all assignment also yields to a generic rule that read the form the value stands in
+  // (`--password=`, `pass:`, a header): that rule's span and id say more.
+  const catchAll = raw.some((f) => compiled[f.rule]!.catchAll);
+  const forms = catchAll ? new SpanIndex(raw.filter((f) => compiled[f.rule]!.generic && !compiled[f.rule]!.catchAll)) : undefined;
   const out: SecretFinding[] = [];
   const lastOfRule = new Map<number, SecretFinding>();
   for (const f of raw) {
     if (specific && compiled[f.rule]!.generic && specific.overlaps(f.start, f.end)) continue;
+    if (forms && compiled[f.rule]!.catchAll && forms.overlaps(f.start, f.end)) continue;
     const prev = lastOfRule.get(f.rule);
     if (prev && f.start < prev.end) {
       prev.end = Math.max(prev.end, f.end);

@@ -83,7 +83,8 @@ export interface SecretRule {
   minEntropy?: number;
   /**
    * Generic rules (keyword assignments, headers) yield to specific provider rules: a generic
-   * finding overlapping a specific one is dropped.
+   * finding overlapping a specific one is dropped. Those of the `generic` family (an assignment to
+   * any credential word) also yield to the other generic rules, which read a particular form.
    * @default false
    */
   generic?: boolean;
