@@ -686,12 +686,11 @@ describe('argspan analyze: Semantic Kernel\'s messages recorded as span events',
     }
   });
 
-  it('a credential in a proposed call\'s arguments is reported by tool and argument, its other copy by attribute, and printed in no format', () => {
+  it('a credential in a proposed call\'s arguments is reported once, by tool and argument, whatever copies it (the choice, the next prompt\'s history), and printed in no format', () => {
     const file = 'derived/semantic-kernel-token-in-choice.json';
     const out = parseJson(run(file, '--format', 'json'));
     expect(out.findings.map((f) => [f.rule, f.tool, f.key, f.message])).toEqual([
-      ['credential_in_attribute', 'GetCurrentWeather', 'location', 'Argument location of GetCurrentWeather, recorded by genai-semconv in gen_ai.event.content (and 1 other attribute(s)), holds a value matching the github-pat credential shape.'],
-      ['credential_in_attribute', null, 'gen_ai.event.content', 'Attribute gen_ai.event.content on an event of the span holds a value matching the github-pat credential shape.'],
+      ['credential_in_attribute', 'GetCurrentWeather', 'location', 'Argument location of GetCurrentWeather, recorded by genai-semconv in gen_ai.tool.call.arguments (and 1 other attribute(s)), holds a value matching the github-pat credential shape.'],
     ]);
     const token = 'ghp_C4NARYf0reignTRACEc4naryF0REIGNtr4ce';
     expect(readFileSync(join(FOREIGN, file), 'utf8')).toContain(token);
@@ -703,5 +702,54 @@ describe('argspan analyze: Semantic Kernel\'s messages recorded as span events',
     const baseline = join(tmp(), 'baseline.json');
     expect(run(file, '--write-baseline', baseline).code).toBe(0);
     expect(readFileSync(baseline, 'utf8')).not.toContain(token);
+  });
+});
+
+describe('argspan analyze: a call a later prompt repeats in its history', () => {
+  // Every later model call sends the conversation again, the tool calls included: those copies
+  // are the call's arguments, not findings of their own, unless the user's words beside them hold
+  // a credential the arguments do not.
+  const TOKEN = 'ghp_C4NARYhistoryTRACEc4naryH1STORYtr4ce';
+  const OTHER = 'AKIAQ3EGRSXVB2MN7KLP';
+  function pydanticWithToken(): string {
+    // Pydantic AI v5's real trace: the call's `x` is in the tool span, the model's proposal, the
+    // next prompt's gen_ai.input.messages and the agent run's pydantic_ai.all_messages.
+    const text = readFileSync(join(FOREIGN, 'pydantic-ai-v5-format-my-ret.json'), 'utf8').replaceAll('\\"x\\":0', `\\"x\\":\\"${TOKEN}\\"`);
+    const file = join(tmp(), 'pydantic.json');
+    writeFileSync(file, text);
+    return file;
+  }
+  function semanticKernelWithUserToken(): string {
+    // The planted-token SK trace, with a second credential in the user's words of the next prompt.
+    const doc = JSON.parse(readFileSync(join(FOREIGN, 'derived/semantic-kernel-token-in-choice.json'), 'utf8'));
+    const spans = doc.resourceSpans.flatMap((r: { scopeSpans: { spans: unknown[] }[] }) => r.scopeSpans.flatMap((s) => s.spans));
+    const next = spans.find((s: { spanId: string }) => s.spanId === 'a1b2c3d4e5f60720');
+    const user = next.events.find((e: { name: string }) => e.name === 'gen_ai.user.message').attributes.find((a: { key: string }) => a.key === 'gen_ai.event.content');
+    user.value.stringValue = JSON.stringify({ role: 'user', content: `What time is it? my key is ${OTHER}` });
+    const file = join(tmp(), 'sk.json');
+    writeFileSync(file, JSON.stringify(doc));
+    return file;
+  }
+
+  it('GenAI messages: one finding for the argument, naming the attribute of the call\'s own span and counting the copies', () => {
+    const file = pydanticWithToken();
+    expect(readFileSync(file, 'utf8').split(TOKEN).length - 1).toBe(4);
+    const r = analyzeBin(file, '--format', 'json');
+    expect(r.code).toBe(1);
+    expect(parseJson(r).findings.map((f) => [f.rule, f.tool, f.key, f.message])).toEqual([
+      ['credential_in_attribute', 'my_ret', 'x', 'Argument x of my_ret, recorded by genai-semconv in gen_ai.tool.call.arguments (and 3 other attribute(s)), holds a value matching the github-pat credential shape.'],
+    ]);
+    expect(r.stdout + r.stderr).not.toContain(TOKEN);
+  });
+
+  it('a history that also holds a credential of the user\'s stays a finding of its own', () => {
+    const r = analyzeBin(semanticKernelWithUserToken(), '--format', 'json');
+    expect(parseJson(r).findings.map((f) => [f.rule, f.tool, f.key, f.message])).toEqual([
+      ['credential_in_attribute', 'GetCurrentWeather', 'location', 'Argument location of GetCurrentWeather, recorded by genai-semconv in gen_ai.tool.call.arguments (and 1 other attribute(s)), holds a value matching the github-pat credential shape.'],
+      // (one hit per event: the user's message and the history's copy of the call)
+      ['credential_in_attribute', null, 'gen_ai.event.content', 'Attribute gen_ai.event.content on an event of the span holds a value matching the aws-access-key-id credential shape.'],
+      ['credential_in_attribute', null, 'gen_ai.event.content', 'Attribute gen_ai.event.content on an event of the span holds a value matching the github-pat credential shape.'],
+    ]);
+    expect(r.stdout + r.stderr).not.toContain(OTHER);
   });
 });

@@ -17,9 +17,12 @@ WITH blob_hits AS (
   -- (On the span, or on one of its events: a model's messages recorded as span events.)
   FROM credential_hits h JOIN argument_blobs b ON h.scope IN ('span', 'event') AND b.trace_id = h.trace_id AND b.span_id = h.span_id AND b.attribute = h."key"),
 by_argument AS (
-  -- Reported once per argument the detector labels a credential, however many attributes copy it.
+  -- Reported once per argument the detector labels a credential, however many attributes copy it
+-- (a model's proposal, each later prompt that repeats the call in its history).
   -- The kind is the argument's own detector rule; a blob's first hit may be another argument's credential.
-  SELECT a.trace_id AS trace_id, a.span_id AS span_id, a.tool AS tool, a."key" AS "key", a.emitter AS emitter, min(bh.attribute) AS attribute, count(DISTINCT bh.attribute) AS copies,
+  -- Named by the attribute on the call's own span where it has one (the others are copies: a model's proposal, a later prompt's history).
+  SELECT a.trace_id AS trace_id, a.span_id AS span_id, a.tool AS tool, a."key" AS "key", a.emitter AS emitter,
+    coalesce(min(bh.attribute) FILTER (WHERE bh.at_span_id = bh.call_span_id), min(bh.attribute)) AS attribute, count(DISTINCT bh.attribute) AS copies,
     coalesce(min(a.rule) FILTER (WHERE a.rule NOT IN ('inherited-secret', 'inherited-dirty-tree')), min(bh.rule_id)) AS rule_id
   FROM blob_hits bh JOIN tool_args a ON a.trace_id = bh.trace_id AND a.span_id = bh.call_span_id
   WHERE a.emitter <> 'argspan' AND a.residency = 'secret' AND a.rule NOT IN ('secret-key-name', 'secret-file-name', 'secret-in-key')

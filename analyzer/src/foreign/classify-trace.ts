@@ -99,7 +99,7 @@ export function classifyForeignTrace(
     if (!d) decoding.set(c, (d = decodeArguments(c.args)));
     return d;
   };
-  const { unexecuted, copies } = matchProposals(evidence, executed, spans, decode);
+  const { unexecuted, copies, byProposedId } = matchProposals(evidence, executed, spans, decode);
   const calls = [...executed, ...unexecuted].sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
   for (const c of copies) out.blob(c);
   const bySpan = new Map(spans.map((s) => [s.spanId, s]));
@@ -121,6 +121,9 @@ export function classifyForeignTrace(
   const defaultsByTool = new Map<string, Record<string, unknown> | undefined>();
   // What the results of calls already classified pass on (a read of `.env` makes its result secret), by call id and by span.
   const passedOn = new Map<string, InheritedResidency>();
+  // Calls by id (their own, or that of the proposal they ran), for the copies later prompts repeat: whether one holds a secret argument.
+  const byCallId = new Map<string, { call: ForeignCall; secret: boolean; value: unknown }>();
+  const classified = new Map<ForeignCall, { call: ForeignCall; secret: boolean; value: unknown }>();
   for (const call of calls) {
     // Results recorded up to the call's start: its own (recorded at its end) and later ones are not context for it.
     while (nextResult < results.length && results[nextResult]!.atNs <= call.atNs) {
@@ -156,6 +159,9 @@ export function classifyForeignTrace(
       bytes += r.bytes;
       if (strongest === undefined || RESIDENCY_STRENGTH[r.residency] > RESIDENCY_STRENGTH[strongest]) strongest = r.residency;
     }
+    const entry = { call, secret: rows.some((r) => r.residency === Residency.SECRET), value: decoded.value };
+    classified.set(call, entry);
+    if (call.callId !== undefined && !byCallId.has(call.callId)) byCallId.set(call.callId, entry);
     const span = bySpan.get(call.spanId)!;
     const callNo = out.call({
       spanId: call.spanId,
@@ -175,6 +181,52 @@ export function classifyForeignTrace(
     });
     for (let i = 0; i < rows.length; i++) out.arg(callNo, rows[i]!, c.flat[i]!.text);
   }
+  for (const [id, call] of byProposedId) if (!byCallId.has(id) && classified.has(call)) byCallId.set(id, classified.get(call)!);
+  blobsRepeated(evidence, byCallId, bySpan, policies.detector, out);
+}
+
+/**
+ * The attributes in which later prompts repeat a call (the conversation sent again) are copies of
+ * its arguments, so a credential in them is reported once, by tool and argument. Not when the copy
+ * holds a credential the call's arguments do not (the user's own words beside it): a copy explains
+ * the whole attribute, so that attribute stays a finding of its own.
+ */
+function blobsRepeated(
+  evidence: TraceEvidence,
+  byCallId: ReadonlyMap<string, { call: ForeignCall; secret: boolean; value: unknown }>,
+  bySpan: ReadonlyMap<string, ForeignSpan>,
+  detector: SecretDetector,
+  out: ForeignRowSink,
+): void {
+  const added = new Set<string>();
+  for (const r of evidence.repeated) {
+    const c = byCallId.get(r.callId);
+    if (!c || (c.call.spanId === r.spanId && c.call.args.attribute === r.attribute)) continue;
+    const key = `${r.spanId}\u0000${r.attribute}\u0000${c.call.spanId}`;
+    if (added.has(key)) continue;
+    added.add(key);
+    if (c.secret && !credentialsWithin(attributeTexts(bySpan.get(r.spanId), r.attribute), c, detector)) continue;
+    out.blob({ spanId: r.spanId, attribute: r.attribute, callSpanId: c.call.spanId });
+  }
+}
+
+/** The texts of attribute `attribute` of a span: its own, and that of each message event holding one. */
+function attributeTexts(span: ForeignSpan | undefined, attribute: string): string[] {
+  if (!span) return [];
+  const own = span.attrs.get(attribute);
+  const texts = typeof own === 'string' ? [own] : [];
+  for (const e of span.events ?? []) {
+    const t = e.attrs.get(attribute);
+    if (t !== undefined) texts.push(t);
+  }
+  return texts;
+}
+
+/** Whether every credential the detector finds in `texts` is one it finds in the call's arguments too. */
+function credentialsWithin(texts: readonly string[], c: { call: ForeignCall; value: unknown }, detector: SecretDetector): boolean {
+  const found = (t: string) => detector.findAll(t).map((f) => t.slice(f.start, f.end));
+  const own = new Set([...(c.call.args.kind === 'blob' && c.call.args.text !== undefined ? found(c.call.args.text) : []), ...found(JSON.stringify(c.value) ?? '')]);
+  return texts.every((t) => found(t).every((credential) => own.has(credential)));
 }
 
 /**
@@ -188,8 +240,10 @@ function matchProposals(
   executed: readonly ForeignCall[],
   spans: readonly ForeignSpan[],
   decode: (c: ForeignCall | Omit<ForeignCall, 'emitter'>) => { value: unknown },
-): { unexecuted: ForeignCall[]; copies: Omit<ArgumentBlobRow, 'traceId'>[] } {
-  if (evidence.proposed.length === 0) return { unexecuted: [], copies: [] };
+): { unexecuted: ForeignCall[]; copies: Omit<ArgumentBlobRow, 'traceId'>[]; byProposedId: Map<string, ForeignCall> } {
+  // The call each proposal's id names, for the copies later prompts repeat under that id.
+  const byProposedId = new Map<string, ForeignCall>();
+  if (evidence.proposed.length === 0) return { unexecuted: [], copies: [], byProposedId };
   const byId = new Map(executed.flatMap((c) => (c.callId !== undefined ? [[c.callId, c] as const] : [])));
   // Shapes (tool and canonical arguments) only where an id cannot match: built on first need.
   let byShape: Map<string, ForeignCall> | undefined;
@@ -215,13 +269,14 @@ function matchProposals(
     }
     if (call) {
       copies.push({ spanId: p.spanId, attribute: p.args.attribute, callSpanId: call.spanId });
+      if (p.callId !== undefined && !byProposedId.has(p.callId)) byProposedId.set(p.callId, call);
       continue;
     }
     const own: ForeignCall = { ...p, emitter: emitterOf(p.spanId) ?? 'genai-semconv' };
     first.set(p.callId ?? shape!, own);
     unexecuted.push(own);
   }
-  return { unexecuted, copies };
+  return { unexecuted, copies, byProposedId };
 }
 
 /** A value as JSON with object keys sorted: equal for equal arguments whatever their key order. Built by appending (no array per node). */

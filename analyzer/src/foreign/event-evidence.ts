@@ -60,7 +60,7 @@ export function readMessageEvents(span: ForeignSpan, events: readonly ForeignEve
     if (event.name === MessageEvents.PROMPT) {
       const prompt = event.attrs.get(MessageEventAttributes.PROMPT);
       const messages = parseJson(prompt);
-      if (Array.isArray(messages)) for (const m of messages) readMessage(m, undefined, span, into);
+      if (Array.isArray(messages)) for (const m of messages) readMessage(m, undefined, MessageEventAttributes.PROMPT, span, into);
       else if (prompt !== undefined) into.user(prompt); // a text completion's prompt
     } else if (event.name === MessageEvents.COMPLETION) {
       const completions = parseJson(event.attrs.get(MessageEventAttributes.COMPLETION));
@@ -70,15 +70,19 @@ export function readMessageEvents(span: ForeignSpan, events: readonly ForeignEve
       if (isObject(choice)) propose(MessageEventAttributes.CONTENT, choice.message, choice.tool_calls);
     } else {
       const message = parseJson(event.attrs.get(MessageEventAttributes.CONTENT));
-      if (isObject(message)) readMessage(message, EVENT_ROLES[event.name], span, into);
+      if (isObject(message)) readMessage(message, EVENT_ROLES[event.name], MessageEventAttributes.CONTENT, span, into);
     }
   }
 }
 
-/** One chat message of a prompt: the user's and developer's words, a tool's result. The assistant's own words assert nothing. */
-function readMessage(m: unknown, eventRole: string | undefined, span: ForeignSpan, into: TraceEvidence): void {
+/**
+ * One chat message of a prompt (in event attribute `attribute`): the user's and developer's words,
+ * a tool's result, the calls an assistant message repeats. The assistant's own words assert nothing.
+ */
+function readMessage(m: unknown, eventRole: string | undefined, attribute: string, span: ForeignSpan, into: TraceEvidence): void {
   if (!isObject(m)) return;
   const role = typeof m.role === 'string' ? m.role.toLowerCase() : eventRole;
+  if (role === 'assistant') for (const call of toolCallsOf(m)) into.repeat(span, attribute, call.id);
   if (role === 'user') contentTexts(m.content).forEach((t) => into.user(t));
   else if (role === 'system' || role === 'developer') contentTexts(m.content).forEach((t) => into.developer(t));
   else if (role === 'tool' && m.content !== undefined && m.content !== null) {

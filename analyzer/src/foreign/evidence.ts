@@ -56,6 +56,11 @@ export class TraceEvidence {
   readonly results: { callId?: string; spanId?: string; content: string; atNs: bigint }[] = [];
   /** Tool calls a model proposed (its output messages). */
   readonly proposed: Omit<ForeignCall, 'emitter'>[] = [];
+  /**
+   * Tool calls a later prompt repeats in its history (the conversation sent again), by call id:
+   * the attribute holding the copy, on the model span that sent it.
+   */
+  readonly repeated: { spanId: string; attribute: string; callId: string }[] = [];
 
   user(text: string): void {
     if (text.trim() === '') return;
@@ -74,6 +79,10 @@ export class TraceEvidence {
     if (callId !== undefined) entry.callId = callId;
     if (spanId !== undefined) entry.spanId = spanId;
     this.results.push(entry);
+  }
+
+  repeat(span: ForeignSpan, attribute: string, callId: unknown): void {
+    if (typeof callId === 'string' && callId !== '') this.repeated.push({ spanId: span.spanId, attribute, callId });
   }
 
   schema(tool: unknown, schema: unknown): void {
@@ -140,7 +149,7 @@ function readGenAiMessages(span: ForeignSpan, into: TraceEvidence): void {
         if (p.type === 'tool_call_response') into.result(typeof p.id === 'string' ? p.id : undefined, p.response ?? p.result, span.startNs);
         else if (p.type === 'tool_call' && output && typeof p.name === 'string') {
           into.proposed.push(proposal(span, key, p.name, typeof p.id === 'string' ? p.id : undefined, p.arguments, position++));
-        }
+        } else if (p.type === 'tool_call') into.repeat(span, key, p.id);
       }
     }
   }
@@ -202,9 +211,9 @@ function readOpenInferenceMessages(span: ForeignSpan, into: TraceEvidence): void
     if (role === 'user') texts.forEach((t) => into.user(t));
     else if (role === 'system') texts.forEach((t) => into.developer(t));
     else if (role === 'tool') for (const t of texts) into.result(fields.get('tool_call_id'), t, span.startNs);
-    if (!id.startsWith('output')) continue;
+    const output = id.startsWith('output');
     const calls = new Map<string, Map<string, string>>();
-    const messagePrefix = `llm.output_messages.${Number(id.slice('output.'.length))}.message.`;
+    const messagePrefix = output ? `llm.output_messages.${Number(id.slice('output.'.length))}.message.` : `llm.input_messages.${Number(id.slice('input.'.length))}.message.`;
     for (const [f, v] of fields) {
       const c = /^tool_calls\.(\d+)\.tool_call\.(.+)$/.exec(f);
       if (!c) continue;
@@ -215,7 +224,8 @@ function readOpenInferenceMessages(span: ForeignSpan, into: TraceEvidence): void
     for (const [j, call] of [...calls].sort(([a], [b]) => Number(a) - Number(b))) {
       const name = call.get('function.name');
       const attribute = `${messagePrefix}tool_calls.${j}.tool_call.function.arguments`;
-      if (name !== undefined) into.proposed.push(proposal(span, attribute, name, call.get('id'), call.get('function.arguments') ?? '{}', position++));
+      if (!output) into.repeat(span, attribute, call.get('id'));
+      else if (name !== undefined) into.proposed.push(proposal(span, attribute, name, call.get('id'), call.get('function.arguments') ?? '{}', position++));
     }
   }
 }
@@ -255,6 +265,10 @@ function readOpenLLMetryMessages(span: ForeignSpan, into: TraceEvidence): void {
       if (role === 'user') texts.forEach((t) => into.user(t));
       else if (role === 'system' || role === 'developer') texts.forEach((t) => into.developer(t));
       else if (role === 'tool' && content !== undefined) into.result(fields.get('tool_call_id'), content, span.startNs);
+      for (const [f, v] of fields) {
+        const c = /^tool_calls\.(\d+)\.id$/.exec(f);
+        if (c) into.repeat(span, `${OpenLLMetryMessages.PROMPTS}${Number(index)}.tool_calls.${c[1]}.arguments`, v);
+      }
       continue;
     }
     const prefix = `${OpenLLMetryMessages.COMPLETIONS}${Number(index)}.`;
@@ -285,9 +299,9 @@ function readVercelPrompt(span: ForeignSpan, into: TraceEvidence): void {
   if (isObject(prompt)) {
     if (typeof prompt.prompt === 'string') into.user(prompt.prompt);
     if (typeof prompt.system === 'string') into.developer(prompt.system);
-    readVercelMessages(prompt.messages, span, into);
+    readVercelMessages(prompt.messages, VercelPrompt.PROMPT, span, into);
   }
-  readVercelMessages(parseJson(str(span, VercelPrompt.MESSAGES)), span, into);
+  readVercelMessages(parseJson(str(span, VercelPrompt.MESSAGES)), VercelPrompt.MESSAGES, span, into);
   const tools = span.attrs.get(VercelPrompt.TOOLS);
   for (const t of Array.isArray(tools) ? tools : typeof tools === 'string' ? [tools] : []) {
     const tool = parseJson(t);
@@ -303,7 +317,7 @@ function readVercelPrompt(span: ForeignSpan, into: TraceEvidence): void {
   }
 }
 
-function readVercelMessages(messages: unknown, span: ForeignSpan, into: TraceEvidence): void {
+function readVercelMessages(messages: unknown, attribute: string, span: ForeignSpan, into: TraceEvidence): void {
   if (!Array.isArray(messages)) return;
   for (const m of messages) {
     if (!isObject(m)) continue;
@@ -311,6 +325,7 @@ function readVercelMessages(messages: unknown, span: ForeignSpan, into: TraceEvi
     else if (m.role === 'system') contentTexts(m.content).forEach((t) => into.developer(t));
     if (!Array.isArray(m.content)) continue;
     for (const p of m.content) {
+      if (isObject(p) && p.type === 'tool-call') into.repeat(span, attribute, p.toolCallId);
       if (!isObject(p) || p.type !== 'tool-result') continue;
       const output = isObject(p.output) && 'value' in p.output ? p.output.value : (p.result ?? p.output);
       into.result(typeof p.toolCallId === 'string' ? p.toolCallId : undefined, output, span.startNs);
