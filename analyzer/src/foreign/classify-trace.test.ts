@@ -80,39 +80,40 @@ describe('classifyForeignTrace: a call a later prompt repeats in its history', (
     classifyForeignTrace(spans, { policy: {} }, { call: () => 0, arg: () => {}, blob: (b) => blobs.push(`${b.spanId} ${b.attribute} -> ${b.callSpanId}`) });
     return blobs.sort();
   }
-  const tool = () => genAiTool('tool', 'get_weather', 'call_1', { city: 'Paris' });
   const TOKEN = 'ghp_C4NARYhistoryUNITc4naryH1STORYunit01';
+  const SECRET = { token: TOKEN };
+  const tool = (args: unknown = SECRET, callId = 'call_1') => genAiTool('tool', 'deploy', callId, args);
 
-  // Each emitter's history form, with the call's id: the attribute it sits in is a copy of the call's arguments.
-  const histories: [string, Record<string, string>, string][] = [
-    ['GenAI gen_ai.input.messages', { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Weather in Paris?' }] }, { role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }] }]) }, 'gen_ai.input.messages'],
-    ['Pydantic AI all_messages', { 'pydantic_ai.all_messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }] }]) }, 'pydantic_ai.all_messages'],
-    ['OpenInference llm.input_messages', { 'llm.input_messages.1.message.role': 'assistant', 'llm.input_messages.1.message.tool_calls.0.tool_call.id': 'call_1', 'llm.input_messages.1.message.tool_calls.0.tool_call.function.name': 'get_weather', 'llm.input_messages.1.message.tool_calls.0.tool_call.function.arguments': '{"city":"Paris"}' }, 'llm.input_messages.1.message.tool_calls.0.tool_call.function.arguments'],
-    ['OpenLLMetry gen_ai.prompt.{i}', { 'gen_ai.prompt.1.role': 'assistant', 'gen_ai.prompt.1.tool_calls.0.id': 'call_1', 'gen_ai.prompt.1.tool_calls.0.name': 'get_weather', 'gen_ai.prompt.1.tool_calls.0.arguments': '{"city":"Paris"}' }, 'gen_ai.prompt.1.tool_calls.0.arguments'],
-    ['Vercel ai.prompt.messages', { 'ai.prompt.messages': JSON.stringify([{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'get_weather', input: { city: 'Paris' } }] }]) }, 'ai.prompt.messages'],
+  // Each emitter's history form, holding the call (by its id) with `args`: the attribute it sits in.
+  const histories: [string, (args: unknown) => Record<string, string>, string][] = [
+    ['GenAI gen_ai.input.messages', (args) => ({ 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Deploy it.' }] }, { role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'deploy', arguments: args }] }]) }), 'gen_ai.input.messages'],
+    ['Pydantic AI all_messages', (args) => ({ 'pydantic_ai.all_messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'deploy', arguments: args }] }]) }), 'pydantic_ai.all_messages'],
+    ['OpenInference llm.input_messages', (args) => ({ 'llm.input_messages.1.message.role': 'assistant', 'llm.input_messages.1.message.tool_calls.0.tool_call.id': 'call_1', 'llm.input_messages.1.message.tool_calls.0.tool_call.function.name': 'deploy', 'llm.input_messages.1.message.tool_calls.0.tool_call.function.arguments': JSON.stringify(args) }), 'llm.input_messages.1.message.tool_calls.0.tool_call.function.arguments'],
+    ['OpenLLMetry gen_ai.prompt.{i}', (args) => ({ 'gen_ai.prompt.1.role': 'assistant', 'gen_ai.prompt.1.tool_calls.0.id': 'call_1', 'gen_ai.prompt.1.tool_calls.0.name': 'deploy', 'gen_ai.prompt.1.tool_calls.0.arguments': JSON.stringify(args) }), 'gen_ai.prompt.1.tool_calls.0.arguments'],
+    ['Vercel ai.prompt.messages', (args) => ({ 'ai.prompt.messages': JSON.stringify([{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'deploy', input: args }] }]) }), 'ai.prompt.messages'],
   ];
   for (const [name, attrs, attribute] of histories) {
-    it(`${name}: a copy of the call's arguments`, () => {
-      expect(blobsOf([userPrompt(), tool(), span('next', attrs)])).toEqual([`next ${attribute} -> tool`, 'tool gen_ai.tool.call.arguments -> tool']);
+    it(`${name}: a copy of a secret call's arguments`, () => {
+      expect(blobsOf([userPrompt(), tool(), span('next', attrs(SECRET))])).toEqual([`next ${attribute} -> tool`, 'tool gen_ai.tool.call.arguments -> tool']);
     });
   }
 
   it('Semantic Kernel\'s assistant message event: a copy', () => {
     const next = span('next', {});
-    next.events = [{ name: 'gen_ai.assistant.message', attrs: new Map([['gen_ai.event.content', JSON.stringify({ role: 'assistant', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: { city: 'Paris' } } }] })]]) }];
+    next.events = [{ name: 'gen_ai.assistant.message', attrs: new Map([['gen_ai.event.content', JSON.stringify({ role: 'assistant', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'deploy', arguments: SECRET } }] })]]) }];
     expect(blobsOf([userPrompt(), tool(), next])).toEqual(['next gen_ai.event.content -> tool', 'tool gen_ai.tool.call.arguments -> tool']);
   });
 
-  it('a call id no call in the trace has: nothing', () => {
+  it('no copy of a call without a secret argument, nor for a call id no call in the trace has', () => {
     const [, attrs] = histories[0]!;
-    expect(blobsOf([userPrompt(), genAiTool('tool', 'get_weather', 'call_9', { city: 'Paris' }), span('next', attrs)])).toEqual(['tool gen_ai.tool.call.arguments -> tool']);
+    expect(blobsOf([userPrompt(), tool({ city: 'Paris' }), span('next', attrs({ city: 'Paris' }))])).toEqual(['tool gen_ai.tool.call.arguments -> tool']);
+    expect(blobsOf([userPrompt(), tool(SECRET, 'call_9'), span('next', attrs(SECRET))])).toEqual(['tool gen_ai.tool.call.arguments -> tool']);
   });
 
-  it('a secret call: a copy while the history holds no other credential, none when it does', () => {
-    const secret = () => genAiTool('tool', 'deploy', 'call_1', { token: TOKEN });
+  it('no copy when the history holds a credential the call\'s arguments do not', () => {
     const history = (userWords: string) =>
-      span('next', { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: userWords }] }, { role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'deploy', arguments: { token: TOKEN } }] }]) });
-    expect(blobsOf([userPrompt(), secret(), history('Deploy it.')])).toEqual(['next gen_ai.input.messages -> tool', 'tool gen_ai.tool.call.arguments -> tool']);
-    expect(blobsOf([userPrompt(), secret(), history('Deploy it, with AKIAQ3EGRSXVB2MN7KLP too.')])).toEqual(['tool gen_ai.tool.call.arguments -> tool']);
+      span('next', { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: userWords }] }, { role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'deploy', arguments: SECRET }] }]) });
+    expect(blobsOf([userPrompt(), tool(), history('Deploy it.')])).toEqual(['next gen_ai.input.messages -> tool', 'tool gen_ai.tool.call.arguments -> tool']);
+    expect(blobsOf([userPrompt(), tool(), history('Deploy it, with AKIAQ3EGRSXVB2MN7KLP too.')])).toEqual(['tool gen_ai.tool.call.arguments -> tool']);
   });
 });

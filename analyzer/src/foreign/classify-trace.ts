@@ -121,9 +121,9 @@ export function classifyForeignTrace(
   const defaultsByTool = new Map<string, Record<string, unknown> | undefined>();
   // What the results of calls already classified pass on (a read of `.env` makes its result secret), by call id and by span.
   const passedOn = new Map<string, InheritedResidency>();
-  // Calls by id (their own, or that of the proposal they ran), for the copies later prompts repeat: whether one holds a secret argument.
-  const byCallId = new Map<string, { call: ForeignCall; secret: boolean; value: unknown }>();
-  const classified = new Map<ForeignCall, { call: ForeignCall; secret: boolean; value: unknown }>();
+  // Calls with a secret argument by id (their own, or that of the proposal they ran), for the copies later prompts repeat.
+  const secretById = new Map<string, SecretCall>();
+  const secretCalls = new Map<ForeignCall, SecretCall>();
   for (const call of calls) {
     // Results recorded up to the call's start: its own (recorded at its end) and later ones are not context for it.
     while (nextResult < results.length && results[nextResult]!.atNs <= call.atNs) {
@@ -159,9 +159,11 @@ export function classifyForeignTrace(
       bytes += r.bytes;
       if (strongest === undefined || RESIDENCY_STRENGTH[r.residency] > RESIDENCY_STRENGTH[strongest]) strongest = r.residency;
     }
-    const entry = { call, secret: rows.some((r) => r.residency === Residency.SECRET), value: decoded.value };
-    classified.set(call, entry);
-    if (call.callId !== undefined && !byCallId.has(call.callId)) byCallId.set(call.callId, entry);
+    if (strongest === Residency.SECRET) {
+      const secret = { call, value: decoded.value };
+      secretCalls.set(call, secret);
+      if (call.callId !== undefined && !secretById.has(call.callId)) secretById.set(call.callId, secret);
+    }
     const span = bySpan.get(call.spanId)!;
     const callNo = out.call({
       spanId: call.spanId,
@@ -181,33 +183,44 @@ export function classifyForeignTrace(
     });
     for (let i = 0; i < rows.length; i++) out.arg(callNo, rows[i]!, c.flat[i]!.text);
   }
-  for (const [id, call] of byProposedId) if (!byCallId.has(id) && classified.has(call)) byCallId.set(id, classified.get(call)!);
-  blobsRepeated(evidence, byCallId, bySpan, policies.detector, out);
+  for (const [id, call] of byProposedId) {
+    const secret = secretCalls.get(call);
+    if (secret && !secretById.has(id)) secretById.set(id, secret);
+  }
+  if (secretById.size > 0) blobsRepeated(evidence, secretById, bySpan, policies.detector, out);
 }
 
 /**
- * The attributes in which later prompts repeat a call (the conversation sent again) are copies of
- * its arguments, so a credential in them is reported once, by tool and argument. Not when the copy
- * holds a credential the call's arguments do not (the user's own words beside it): a copy explains
- * the whole attribute, so that attribute stays a finding of its own.
+ * The attributes in which later prompts repeat a call with a secret argument (the conversation sent
+ * again) are copies of its arguments, so the credential is reported once, by tool and argument. Not
+ * when the copy holds a credential the call's arguments do not (the user's own words beside it): a
+ * copy explains the whole attribute, so that attribute stays a finding of its own. A call without
+ * a secret argument needs no copy: nothing in its arguments is reported from another attribute
+ * (and on a busy trace, one row per prompt that repeats it would cost the analysis several percent).
  */
 function blobsRepeated(
   evidence: TraceEvidence,
-  byCallId: ReadonlyMap<string, { call: ForeignCall; secret: boolean; value: unknown }>,
+  secretById: ReadonlyMap<string, SecretCall>,
   bySpan: ReadonlyMap<string, ForeignSpan>,
   detector: SecretDetector,
   out: ForeignRowSink,
 ): void {
   const added = new Set<string>();
   for (const r of evidence.repeated) {
-    const c = byCallId.get(r.callId);
+    const c = secretById.get(r.callId);
     if (!c || (c.call.spanId === r.spanId && c.call.args.attribute === r.attribute)) continue;
     const key = `${r.spanId}\u0000${r.attribute}\u0000${c.call.spanId}`;
     if (added.has(key)) continue;
     added.add(key);
-    if (c.secret && !credentialsWithin(attributeTexts(bySpan.get(r.spanId), r.attribute), c, detector)) continue;
+    if (!credentialsWithin(attributeTexts(bySpan.get(r.spanId), r.attribute), c, detector)) continue;
     out.blob({ spanId: r.spanId, attribute: r.attribute, callSpanId: c.call.spanId });
   }
+}
+
+/** A call with a secret argument, and its arguments as classified. */
+interface SecretCall {
+  call: ForeignCall;
+  value: unknown;
 }
 
 /** The texts of attribute `attribute` of a span: its own, and that of each message event holding one. */
@@ -223,7 +236,7 @@ function attributeTexts(span: ForeignSpan | undefined, attribute: string): strin
 }
 
 /** Whether every credential the detector finds in `texts` is one it finds in the call's arguments too. */
-function credentialsWithin(texts: readonly string[], c: { call: ForeignCall; value: unknown }, detector: SecretDetector): boolean {
+function credentialsWithin(texts: readonly string[], c: SecretCall, detector: SecretDetector): boolean {
   const found = (t: string) => detector.findAll(t).map((f) => t.slice(f.start, f.end));
   const own = new Set([...(c.call.args.kind === 'blob' && c.call.args.text !== undefined ? found(c.call.args.text) : []), ...found(JSON.stringify(c.value) ?? '')]);
   return texts.every((t) => found(t).every((credential) => own.has(credential)));

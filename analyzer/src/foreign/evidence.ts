@@ -211,9 +211,15 @@ function readOpenInferenceMessages(span: ForeignSpan, into: TraceEvidence): void
     if (role === 'user') texts.forEach((t) => into.user(t));
     else if (role === 'system') texts.forEach((t) => into.developer(t));
     else if (role === 'tool') for (const t of texts) into.result(fields.get('tool_call_id'), t, span.startNs);
-    const output = id.startsWith('output');
+    if (!id.startsWith('output')) {
+      // A call the history repeats: only its id is read (`tool_calls.{j}.tool_call.id`).
+      for (const [f, v] of fields) {
+        if (f.startsWith('tool_calls.') && f.endsWith('.tool_call.id')) into.repeat(span, `llm.input_messages.${Number(id.slice('input.'.length))}.message.${f.slice(0, -'id'.length)}function.arguments`, v);
+      }
+      continue;
+    }
     const calls = new Map<string, Map<string, string>>();
-    const messagePrefix = output ? `llm.output_messages.${Number(id.slice('output.'.length))}.message.` : `llm.input_messages.${Number(id.slice('input.'.length))}.message.`;
+    const messagePrefix = `llm.output_messages.${Number(id.slice('output.'.length))}.message.`;
     for (const [f, v] of fields) {
       const c = /^tool_calls\.(\d+)\.tool_call\.(.+)$/.exec(f);
       if (!c) continue;
@@ -224,8 +230,7 @@ function readOpenInferenceMessages(span: ForeignSpan, into: TraceEvidence): void
     for (const [j, call] of [...calls].sort(([a], [b]) => Number(a) - Number(b))) {
       const name = call.get('function.name');
       const attribute = `${messagePrefix}tool_calls.${j}.tool_call.function.arguments`;
-      if (!output) into.repeat(span, attribute, call.get('id'));
-      else if (name !== undefined) into.proposed.push(proposal(span, attribute, name, call.get('id'), call.get('function.arguments') ?? '{}', position++));
+      if (name !== undefined) into.proposed.push(proposal(span, attribute, name, call.get('id'), call.get('function.arguments') ?? '{}', position++));
     }
   }
 }
@@ -266,8 +271,8 @@ function readOpenLLMetryMessages(span: ForeignSpan, into: TraceEvidence): void {
       else if (role === 'system' || role === 'developer') texts.forEach((t) => into.developer(t));
       else if (role === 'tool' && content !== undefined) into.result(fields.get('tool_call_id'), content, span.startNs);
       for (const [f, v] of fields) {
-        const c = /^tool_calls\.(\d+)\.id$/.exec(f);
-        if (c) into.repeat(span, `${OpenLLMetryMessages.PROMPTS}${Number(index)}.tool_calls.${c[1]}.arguments`, v);
+        // A call the history repeats: only its id is read (`tool_calls.{j}.id`).
+        if (f.startsWith('tool_calls.') && f.endsWith('.id')) into.repeat(span, `${OpenLLMetryMessages.PROMPTS}${Number(index)}.${f.slice(0, -'id'.length)}arguments`, v);
       }
       continue;
     }
