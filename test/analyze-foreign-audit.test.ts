@@ -753,3 +753,31 @@ describe('argspan analyze: a call a later prompt repeats in its history', () => 
     expect(r.stdout + r.stderr).not.toContain(OTHER);
   });
 });
+
+describe('argspan analyze: a policy denying more than secrets, over another library\'s call that holds a credential', () => {
+  it('reports the credential by credential_in_attribute and the call\'s other denied argument by sensitive_arg_dispatched', () => {
+    const TOKEN = 'ghp_C4NARYpolicyTRACEc4naryP0LICYtr4ce01';
+    const notes = 'Quarterly numbers for the board, region by region. '.repeat(200); // over 8192 characters: bulky
+    const attrs = {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'upload_report',
+      'gen_ai.tool.call.id': 'call_1',
+      'gen_ai.tool.call.arguments': JSON.stringify({ token: TOKEN, notes }),
+    };
+    const doc = {
+      resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'agent' }, spans: [{
+        traceId: '5b8efff798038103d269b633813fc60c', spanId: 'eee19b7ec3c1b174', name: 'execute_tool upload_report', kind: 1,
+        startTimeUnixNano: '1764583200000000000', endTimeUnixNano: '1764583201000000000',
+        attributes: Object.entries(attrs).map(([key, v]) => ({ key, value: { stringValue: v } })),
+      }] }] }],
+    };
+    const file = join(tmp(), 'traces.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const found = (...args: string[]) => parseJson(analyzeBin(file, '--format', 'json', ...args)).findings.map((f) => [f.rule, f.tool, f.key]).sort();
+    expect(found()).toEqual([['credential_in_attribute', 'upload_report', 'token']]);
+    expect(found('--deny-residencies', 'secret,bulky-public')).toEqual([
+      ['credential_in_attribute', 'upload_report', 'token'],
+      ['sensitive_arg_dispatched', 'upload_report', 'notes'],
+    ]);
+  });
+});

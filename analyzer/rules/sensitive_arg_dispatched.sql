@@ -16,7 +16,8 @@ SELECT a.trace_id, a.span_id, a.tool, a."key",
     || CASE WHEN a.emitter = 'argspan' THEN '' ELSE ' (recorded by ' || a.emitter || ')' END || '.' AS reason
 FROM tool_args a
 WHERE a.dispatched AND NOT a.left_machine AND a.residency IN (SELECT residency FROM deny_residencies)
-  -- A credential another library recorded in an argument blob is reported once, by credential_in_attribute.
-  AND NOT (a.emitter <> 'argspan' AND a.rule NOT IN ('secret-key-name', 'secret-file-name', 'secret-in-key')
+  -- A credential another library recorded in an argument blob is reported once, by credential_in_attribute
+  -- (which reports the call's secret arguments only: one of another denied residency stays here).
+  AND NOT (a.emitter <> 'argspan' AND a.residency = 'secret' AND a.rule NOT IN ('secret-key-name', 'secret-file-name', 'secret-in-key')
     AND EXISTS (SELECT 1 FROM argument_blobs b JOIN credential_hits h ON h.trace_id = b.trace_id AND h.span_id = b.span_id AND h."key" = b.attribute
       WHERE b.trace_id = a.trace_id AND b.call_span_id = a.span_id))
