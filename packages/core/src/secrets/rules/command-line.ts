@@ -23,9 +23,11 @@ const PROGRAM_START = `(?:${AFTER_JSON_ESCAPE}|(?<![\\w.-]))`;
  * The password flag of each program, after its name: the flag's meaning is the program's
  * (`-p` is a port for `docker run` and `ssh`, a patch for `git log`, parents for `mkdir`).
  * - mysql, mysqldump, mariadb, …: `-pPASS` glued (`-p` alone prompts, `-p db` names the database);
- * - docker login, mongo / mongosh: `-p PASS`; sshpass: `-p PASS` or `-pPASS`;
- * - redis-cli: `-a PASS`; sqlcmd: `-P PASS` or `-PPASS`; zip, unzip: `-P PASS`; 7z: `-pPASS`;
- * - smbclient: `-U user%PASS`, `--user=user%PASS`.
+ * - docker login, mongo / mongosh and MongoDB's tools (mongodump, mongorestore, mongoexport,
+ *   mongoimport, mongostat, mongotop, mongofiles): `-p PASS`; sshpass: `-p PASS` or `-pPASS`;
+ * - redis-cli: `-a PASS`; sqlcmd, osql, bcp and Sybase isql: `-P PASS` or `-PPASS`; zip, unzip:
+ *   `-P PASS`; 7z: `-pPASS`;
+ * - smbclient, rpcclient: `-U user%PASS`, `--user=user%PASS`.
  * (`--password PASS` is cli-user-password's, for every program.)
  * Each branch starts at its keyword; where the keyword is the end of the program's name or a
  * later word, the rest is read back (`re` of `redis-cli`): keywords that begin with common
@@ -34,13 +36,13 @@ const PROGRAM_START = `(?:${AFTER_JSON_ESCAPE}|(?<![\\w.-]))`;
 const PROGRAM_FLAGS = [
   String.raw`${PROGRAM_START}(?:mysql(?:dump|admin|import|check|slap|show|binlog)?|mariadb(?:-?(?:dump|admin|import|check|slap|show|binlog))?)(?:\.exe)?${SAME_COMMAND}-p`,
   String.raw`(?<=${PROGRAM_START}docker(?:\.exe)?[ \t]{1,4})login${SAME_COMMAND}-p[ \t]{1,4}`,
-  String.raw`${PROGRAM_START}mongo(?:sh)?(?:\.exe)?${SAME_COMMAND}-p[ \t]{1,4}`,
+  String.raw`${PROGRAM_START}mongo(?:sh|dump|restore|export|import|stat|top|files)?(?:\.exe)?${SAME_COMMAND}-p[ \t]{1,4}`,
   String.raw`${PROGRAM_START}sshpass${SAME_COMMAND}-p[ \t]{0,4}`,
   String.raw`(?<=${PROGRAM_START}re)dis-cli(?:\.exe)?${SAME_COMMAND}-a[ \t]{1,4}`,
-  String.raw`${PROGRAM_START}sqlcmd(?:\.exe)?${SAME_COMMAND}-P[ \t]{0,4}`,
+  String.raw`${PROGRAM_START}(?:sqlcmd|osql|isql|bcp)(?:\.exe)?${SAME_COMMAND}-P[ \t]{0,4}`,
   String.raw`(?<=${PROGRAM_START}(?:un)?)zip${SAME_COMMAND}-P[ \t]{1,4}`,
   String.raw`${PROGRAM_START}7za?${SAME_COMMAND}-p`,
-  String.raw`(?<=${PROGRAM_START}s)mbclient${SAME_COMMAND}(?:-U[ \t]{0,4}|--user=)["']?[^\s%"';|&]{1,128}%`,
+  String.raw`(?:(?<=${PROGRAM_START}s)mb|${PROGRAM_START}rpc)client${SAME_COMMAND}(?:-U[ \t]{0,4}|--user=)["']?[^\s%"';|&]{1,128}%`,
 ];
 
 /** Passwords in command lines and tools' own flags. */
@@ -48,8 +50,11 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'cli-password-flag',
     family: 'command-line',
-    description: 'Password after a program\'s own password flag (mysql -pPASS, docker login -p, sshpass -p, redis-cli -a, mongosh -p, sqlcmd -P, zip -P, 7z -p, smbclient -U user%PASS)',
-    keywords: ['mysql', 'mariadb', 'login ', 'mongo ', 'mongosh', 'sshpass', 'dis-cli', 'sqlcmd', 'zip ', '7z a', '7z x', '7z e', '7za ', 'mbclient'],
+    description: 'Password after a program\'s own password flag (mysql -pPASS, docker login -p, sshpass -p, redis-cli -a, mongosh and mongodump -p, sqlcmd, osql and bcp -P, zip -P, 7z -p, smbclient and rpcclient -U user%PASS)',
+    keywords: [
+      'mysql', 'mariadb', 'login ', 'mongo ', 'mongosh', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport', 'mongostat', 'mongotop', 'mongofiles',
+      'sshpass', 'dis-cli', 'sqlcmd', 'osql', 'isql', 'bcp ', 'zip ', '7z a', '7z x', '7z e', '7za ', 'mbclient', 'rpcclient',
+    ],
     before: `(?:${PROGRAM_FLAGS.join('|')})`,
     examples: {
       truePositives: [
@@ -65,6 +70,12 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         `7z a -p${pw('z2')} -mhe=on secrets.7z ./keys`,
         `smbclient //files/share -U svc_backup%${pw('b1')} -c ls`,
         `/usr/bin/mysql --host=db -p${pw('m4')}`,
+        `mongodump --host db.internal -u backup -p ${pw('o2')} --out /backups/$(date +%F)`,
+        `mongorestore -u admin -p '${pw('o3')}' --drop dump/`,
+        `osql -S legacy-sql -U sa -P ${pw('q2')} -Q "EXEC sp_who"`,
+        `bcp Sales.dbo.Orders out orders.dat -S sql.internal -U etl -P${pw('q3')} -c`,
+        `isql -S SYBASE01 -U sa -P ${pw('q4')} -i setup.sql`,
+        `rpcclient -U 'admin%${pw('b2')}' 10.0.0.12 -c enumdomusers`,
       ],
       falsePositives: [
         'mysql -u root -p app_db',
@@ -85,6 +96,11 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         '-p[password], --password[=password]  The password to use when connecting to the server (mysql).',
         'mysql | grep -P "pattern"',
         '7z a -p{Password} archive.7z',
+        'mongodump -u backup -p "$MONGO_PASSWORD" --out /backups',
+        'bcp Sales.dbo.Orders out orders.dat -S sql.internal -T -c -t,',
+        'isql -v mydsn',
+        'rpcclient -U admin 10.0.0.12',
+        'osql -E -S legacy-sql -P $SQL_PASSWORD',
       ],
     },
   }),

@@ -58,18 +58,27 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'pgpass-password',
     family: 'postgres',
-    description: '.pgpass line password (host:port:database:user:PASS, on the PostgreSQL ports 5432, 5433, 6432)',
+    description: '.pgpass line password (host:port:database:user:PASS, on the PostgreSQL ports 5432, 5433, 6432 or any port, *)',
     // (a .pgpass line has no word of its own: its port is the marker, the host before it is read back)
-    keywords: [':5432:', ':5433:', ':6432:'],
-    before: String.raw`(?<=(?:^|[\s"'\x60>=])[^\s:#"'\x60]{1,253}):(?:5432|5433|6432):[^\s:"'\x60]{1,63}:[^\s:"'\x60]{1,63}:`,
+    keywords: [':5432:', ':5433:', ':6432:', ':*:'],
+    before: String.raw`(?<=(?:^|[\s"'\x60>=])[^\s:#"'\x60]{1,253}):(?:5432|5433|6432|\*):[^\s:"'\x60]{1,63}:[^\s:"'\x60]{1,63}:`,
     value: String.raw`(?<secret>(?:[^\s:\\"'\x60]|\\[:\\]){1,256})(?![^\r\n"'\x60\\])`,
     examples: {
       truePositives: [
         `db.internal:5432:app:app_rw:${pw('g1')}`,
         `echo "*:5432:*:replicator:${pw('g2')}" > ~/.pgpass && chmod 600 ~/.pgpass`,
         `localhost:6432:analytics:report:${pw('g3')}\npg-replica:5433:*:report:${pw('g4')}\n`,
+        `printf '%s\\n' "pg.internal:*:*:migrator:${pw('g5')}" >> ~/.pgpass`,
       ],
-      falsePositives: ['localhost:5432:mydb:postgres:postgres', 'hostname:port:database:username:password', 'db:5432:app:app:$PGPASSWORD', 'db:5432:app:app:<password>'],
+      falsePositives: [
+        'localhost:5432:mydb:postgres:postgres',
+        'hostname:port:database:username:password',
+        'db:5432:app:app:$PGPASSWORD',
+        'db:5432:app:app:<password>',
+        'localhost:*:*:postgres:postgres',
+        'arn:aws:iam::*:role/deploy:*:x:y',
+        'Resource: arn:aws:s3:::bucket/*:*:*:*:*',
+      ],
     },
   }),
   passwordRule({
@@ -124,6 +133,29 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
         'ALTER ROLE app WITH PASSWORD NULL;',
         'create a user with a strong password',
         "CREATE USER app WITH PASSWORD '********';",
+      ],
+    },
+  }),
+  passwordRule({
+    id: 'sql-set-password',
+    family: 'sql',
+    description: "Password in a MySQL / MariaDB SET PASSWORD statement (SET PASSWORD [FOR user] = 'PASS', = PASSWORD('PASS'))",
+    keywords: ['set password'],
+    before: String.raw`(?<![A-Za-z0-9_])${ci('set')}${GAP}${ci('password')}(?:${GAP}${ci('for')}${GAP}[^=;\r\n]{1,160}?)?[ \t]{0,8}=[ \t]{0,8}(?:${ci('password')}[ \t]{0,4}\([ \t]{0,4})?`,
+    value: SQL_STRING,
+    validate: sqlPassword,
+    examples: {
+      truePositives: [
+        `SET PASSWORD FOR 'app'@'%' = '${pw('w1')}';`,
+        `mysql -uroot -e "SET PASSWORD = PASSWORD('${pw('w2')}')"`,
+        `set password for root@localhost = "${pw('w3')}"`,
+      ],
+      falsePositives: [
+        "SET PASSWORD FOR 'app'@'%' = 'password';",
+        "SET PASSWORD = '<new-password>';",
+        "SET PASSWORD FOR 'app'@'%' = ?",
+        'Use SET PASSWORD to change your own password.',
+        "SET PASSWORD FOR 'app'@'%' = '${NEW_PASSWORD}';",
       ],
     },
   }),

@@ -143,7 +143,11 @@ export const WEB_RULES: readonly SecretRule[] = [
     generic: true,
     validate: (s, m) => urlPassword(s, m) && isPasswordArgument(s),
     examples: {
-      truePositives: [`curl -u deploy:${pw('c1')} https://ci.internal/api`, `mysql --password=${pw('c2')} -h db`, `curl --proxy-user squid:${pw('c3')} -x proxy.internal:3128 https://x`],
+      truePositives: [
+        `curl -u deploy:${pw('c1')} https://ci.internal/api`,
+        `mysql --password=${pw('c2')} -h db`,
+        `curl --proxy-user squid:${pw('c3')} -x proxy.internal:3128 https://x`,
+      ],
       falsePositives: ['curl -u user:password https://x', 'curl -u "$USER:$PASS" https://x', 'curl -u admin: https://x', 'curl -u <user:password> https://api.example.net', 'curl --user <username>:<api-token> https://x'],
     },
   }),
