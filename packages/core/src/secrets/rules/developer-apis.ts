@@ -3,9 +3,9 @@ import { rule } from './define.js';
 import { SHAPE, keyed } from './keyed.js';
 import { L, R, RD, re, spacedAssignment } from './patterns.js';
 import { namePattern } from '../key-names.js';
-import { ALNUM, B64URL, HEX, sample } from './sample.js';
+import { ALNUM, B64URL, HEX, LOWER_NUM, sample } from './sample.js';
 
-/** Developer APIs: search, identity, geo data, IoT, creative cloud, API marketplaces, cost and workflow tools. */
+/** Developer APIs: search, identity, geo data, IoT, creative cloud, API marketplaces, cost and workflow tools, video review, API docs, blockchain platforms, campus APIs, PII redaction. */
 export const DEVELOPER_API_RULES: readonly SecretRule[] = [
   keyed({
     id: 'algolia-api-key',
@@ -167,5 +167,54 @@ export const DEVELOPER_API_RULES: readonly SecretRule[] = [
     values: [SHAPE.hex(32), SHAPE.alnum(40)],
     minEntropy: 3,
     example: { env: 'LINEAR_CLIENT_SECRET', value: (s) => sample(HEX, 32, s) },
+  }),
+  rule({
+    id: 'frameio-token',
+    family: 'frameio',
+    description: 'Frame.io developer token (fio-u- + 64 characters)',
+    keywords: ['fio-u-'],
+    tokenPrefix: true,
+    pattern: re(L, 'fio-u-[A-Za-z0-9_=-]{64}', RD),
+    minEntropy: 3.5,
+    examples: { truePositives: [`FRAMEIO_TOKEN=fio-u-${sample(B64URL, 64, 'fio')}`], falsePositives: ['fio-u-' + 'x'.repeat(64), 'fio-u-token'] },
+  }),
+  rule({
+    id: 'readme-api-key',
+    family: 'readme',
+    description: 'ReadMe API key (rdme_ + 70 lowercase letters and digits)',
+    keywords: ['rdme_'],
+    tokenPrefix: true,
+    pattern: re(L, 'rdme_[a-z0-9]{70}', R),
+    minEntropy: 3.5,
+    examples: { truePositives: [`README_API_KEY=rdme_${sample(LOWER_NUM, 70, 'rdm')}`], falsePositives: ['rdme_' + '0'.repeat(70), 'rdme_api_key'] },
+  }),
+  rule({
+    id: 'settlemint-token',
+    family: 'settlemint',
+    description: 'SettleMint personal, application or service access token (sm_pat_, sm_aat_, sm_sat_ + 16 characters)',
+    keywords: ['sm_pat_', 'sm_aat_', 'sm_sat_'],
+    tokenPrefix: true,
+    pattern: re(L, 'sm_[aps]at_[A-Za-z0-9]{16}', R),
+    minEntropy: 3,
+    examples: { truePositives: [`SETTLEMINT_ACCESS_TOKEN=sm_pat_${sample(ALNUM, 16, 'smt')}`, `sm_aat_${sample(ALNUM, 16, 'smt2')}`], falsePositives: ['sm_pat_xxxxxxxxxxxxxxxx', 'sm_pat_token_value'] },
+  }),
+  rule({
+    id: 'intra42-client-secret',
+    family: 'intra42',
+    description: '42 Intra API client secret (s-s4t2ud-, s-s4t2af- + 64 hex)',
+    keywords: ['s-s4t2ud-', 's-s4t2af-'],
+    tokenPrefix: true,
+    pattern: re(L, 's-s4t2(?:ud|af)-[a-f0-9]{64}', R),
+    minEntropy: 3,
+    examples: { truePositives: [`FT_CLIENT_SECRET=s-s4t2ud-${sample(HEX, 64, 'ft42')}`], falsePositives: ['s-s4t2ud-' + 'a'.repeat(64)] },
+  }),
+  keyed({
+    id: 'privateai-api-key',
+    family: 'privateai',
+    description: 'Private AI API key (32 lowercase letters and digits) after a private_ai key',
+    names: ['private_ai', 'privateai'],
+    values: [SHAPE.lowerNum(32)],
+    minEntropy: 3.5,
+    example: { env: 'PRIVATE_AI_API_KEY', value: (s) => sample(LOWER_NUM, 32, s) },
   }),
 ];
