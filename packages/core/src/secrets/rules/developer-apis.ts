@@ -236,7 +236,6 @@ export const DEVELOPER_API_RULES: readonly SecretRule[] = [
     description: 'Flickr API key (32 lowercase letters and digits) after a flickr key',
     names: ['flickr'],
     values: [SHAPE.lowerNum(32)],
-    minEntropy: 3,
     example: { env: 'FLICKR_API_KEY', value: (s) => sample(HEX, 32, s) },
   }),
   keyed({
@@ -245,7 +244,6 @@ export const DEVELOPER_API_RULES: readonly SecretRule[] = [
     description: 'Cisco Meraki Dashboard API key (40 hex) after a meraki key',
     names: ['meraki'],
     values: [SHAPE.hex(40)],
-    minEntropy: 3,
     example: { env: 'MERAKI_DASHBOARD_API_KEY', value: (s) => sample(HEX, 40, s) },
   }),
 ];

@@ -8,6 +8,7 @@ import { COMMAND_LINE_RULES } from './command-line.js';
 import { DEVELOPER_API_RULES } from './developer-apis.js';
 import { DEVOPS_RULES } from './devops.js';
 import { EMAIL_RULES } from './email.js';
+import { FRAMEWORK_RULES } from './frameworks.js';
 import { GENERIC_RULES } from './generic.js';
 import { KEY_RULES } from './keys.js';
 import { MESSAGING_RULES } from './messaging.js';
@@ -39,6 +40,7 @@ export const ALL_BUILTIN_RULES: readonly SecretRule[] = [
   ...DEVELOPER_API_RULES,
   ...KEY_RULES,
   ...WEB_RULES,
+  ...FRAMEWORK_RULES,
   ...COMMAND_LINE_RULES,
   ...SERVER_CONFIG_RULES,
   ...GENERIC_RULES,

@@ -1,0 +1,100 @@
+import type { SecretRule } from '../types.js';
+import { isPasswordArgument } from '../password-values.js';
+import { rule } from './define.js';
+import { R, ci, re } from './patterns.js';
+import { passwordRule } from './password-rule.js';
+import { HEX, sample, samplePassword } from './sample.js';
+
+/** The characters Django's `get_random_secret_key` draws from. */
+const DJANGO_KEY_CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*(-_=+)';
+
+/** Four or more words of letters joined by `-`, `_` or `.`. */
+const WORDS = /^[A-Za-z]+(?:[-_.][A-Za-z]+){3,}$/;
+
+/** A quoted string: group `secret` in double quotes, `secret2` in single. */
+const QUOTED = String.raw`(?:"(?<secret>[^"\r\n]{1,256})"|'(?<secret2>[^'\r\n]{1,256})')`;
+
+/**
+ * The default a settings file falls back to when the environment has no value:
+ * `os.environ.get("SECRET_KEY", "…")`, `os.getenv("SECRET_KEY", "…")`, `env("SECRET_KEY", default="…")`,
+ * `config("SECRET_KEY", default="…")`.
+ */
+const FALLBACK = String.raw`(?:(?:os\.environ\.get|os\.getenv|env|config|env\.str)\([ \t]{0,4}["'][A-Za-z_]{1,64}["'][ \t]{0,4},[ \t]{0,4}(?:default[ \t]{0,4}=[ \t]{0,4})?)?`;
+
+/** Web frameworks' signing secrets, and HTTP Basic passwords written into code. */
+export const FRAMEWORK_RULES: readonly SecretRule[] = [
+  rule({
+    id: 'django-secret-key',
+    family: 'web-framework',
+    description: "Django or Flask signing key in code (SECRET_KEY = '…', app.config['SECRET_KEY'] = '…', app.secret_key = '…', or an environment lookup's default)",
+    keywords: ['SECRET_KEY', 'secret_key'],
+    keywordsMatchCase: true,
+    // (any characters but quotes and spaces: Django's own keys hold ( ) ! # and %, which a generic value stops at)
+    pattern: re(
+      String.raw`(?:(?<![A-Za-z0-9_])SECRET_KEY(?:["']\])?|(?<=(?<![A-Za-z0-9_])app\.)secret_key)[ \t]{0,8}=[ \t]{0,8}`,
+      FALLBACK,
+      String.raw`(?:"(?<secret>[^"\s\\]{32,128})"|'(?<secret2>[^'\s\\]{32,128})')`,
+    ),
+    secretGroup: 'secret',
+    minEntropy: 3.5,
+    // (words joined by dashes or underscores are an instruction, not a key: `change-me-to-a-long-random-string`)
+    validate: (s) => !WORDS.test(s),
+    examples: {
+      truePositives: [
+        `SECRET_KEY = '${sample(DJANGO_KEY_CHARS, 50, 'dj1')}'`,
+        `SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "django-insecure-${sample(DJANGO_KEY_CHARS, 50, 'dj2')}")`,
+        `app.config['SECRET_KEY'] = '${sample(HEX, 48, 'fl1')}'`,
+        `app.secret_key = "${sample(DJANGO_KEY_CHARS, 40, 'fl2')}"`,
+      ],
+      falsePositives: [
+        "SECRET_KEY = os.environ['DJANGO_SECRET_KEY']",
+        "SECRET_KEY = env('SECRET_KEY')",
+        "SECRET_KEY = 'change-me-to-a-long-random-string-in-production'",
+        "SECRET_KEY = '<your-secret-key-of-50-characters-goes-right-here>'",
+        'AWS_SECRET_KEY = os.getenv("AWS_SECRET_KEY")',
+        `app.secret_key = os.urandom(24)`,
+      ],
+    },
+  }),
+  rule({
+    id: 'rails-secret-key-base',
+    family: 'web-framework',
+    description: 'Rails secret_key_base (64 to 256 hex) in config/secrets.yml, credentials or the environment',
+    keywords: ['secret_key_base'],
+    pattern: re(`${ci('secret_key_base')}[ \\t]{0,8}(?::|=>?)[ \\t]{0,8}["']?`, '(?<secret>[0-9a-fA-F]{64,256})', R),
+    secretGroup: 'secret',
+    minEntropy: 3,
+    examples: {
+      truePositives: [
+        `production:\n  secret_key_base: ${sample(HEX, 128, 'rb1')}`,
+        `SECRET_KEY_BASE=${sample(HEX, 128, 'rb2')} bin/rails server`,
+        `config.secret_key_base = "${sample(HEX, 64, 'rb3')}"`,
+      ],
+      falsePositives: ['secret_key_base: <%= ENV["SECRET_KEY_BASE"] %>', `secret_key_base: ${'0'.repeat(128)}`, 'SECRET_KEY_BASE=$(bin/rails secret)'],
+    },
+  }),
+  passwordRule({
+    id: 'basic-auth-pair',
+    family: 'http-authorization',
+    description: "Password of an HTTP Basic or Digest pair written into code (requests auth=('user', 'PASS'), HTTPBasicAuth('user', 'PASS'), aiohttp BasicAuth, httpx DigestAuth)",
+    keywords: ['auth=(', 'auth = (', 'basicauth(', 'digestauth('],
+    before: String.raw`(?:(?<![A-Za-z0-9_])auth[ \t]{0,4}=[ \t]{0,4}\(|(?<=(?<![A-Za-z0-9_])(?:HTTP|aiohttp\.|httpx\.)?)(?:Basic|Digest)Auth\()[ \t]{0,4}(?:login[ \t]{0,4}=[ \t]{0,4})?(?:"[^"\r\n]{1,128}"|'[^'\r\n]{1,128}')[ \t]{0,4},[ \t]{0,4}(?:password[ \t]{0,4}=[ \t]{0,4})?`,
+    value: QUOTED,
+    validate: isPasswordArgument,
+    examples: {
+      truePositives: [
+        `requests.get("https://ci.internal/api/json", auth=("deploy", "${samplePassword('ba1')}"))`,
+        `session.auth = ('svc_backup', '${samplePassword('ba2')}')`,
+        `r = requests.post(url, json=body, auth=HTTPBasicAuth('admin', '${samplePassword('ba3')}'))`,
+        `aiohttp.BasicAuth(login="ops", password="${samplePassword('ba4')}")`,
+      ],
+      falsePositives: [
+        'requests.get(url, auth=(user, password))',
+        'requests.get(url, auth=("user", os.environ["API_PASSWORD"]))',
+        "auth=HTTPBasicAuth('user', 'password')",
+        "auth=('admin', '<password>')",
+        'auth = (username, getpass.getpass())',
+      ],
+    },
+  }),
+];
