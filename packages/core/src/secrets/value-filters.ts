@@ -132,7 +132,8 @@ export function looksLikeCode(value: string): boolean {
   // (scrambled case and digits, judged once and only for a value of a code shape)
   let mixed = -1;
   const random = (): boolean => (mixed < 0 ? (mixed = scrambled(value) ? 1 : 0) : mixed) === 1;
-  if (punct & DOT && MEMBER_EXPRESSION.test(value) && !hasRandomSegment(value) && !random()) return true;
+  // (TypeScript's non-null assertion ends a member expression: `process.env.API_KEY!`)
+  if (punct & DOT && MEMBER_EXPRESSION.test(value.endsWith('!') ? value.slice(0, -1) : value) && !hasRandomSegment(value) && !random()) return true;
   if (punct & NAME_SEPARATOR && (digits === 0 ? SEPARATED_NAME : SEPARATED_NAME_DIGITS).test(value) && !hasUnpronounceablePart(value) && !random()) return true;
   if ((c0 === 33 || STARTS_EXPRESSION_WORD.has(c0) || punct & DOT) && EXPRESSION.test(value) && !random()) return true;
   if (onlyLetters && (WORD_OR_CAMEL.test(value) || ACRONYM_CAMEL.test(value) || LITERAL_WORD.test(value)) && !randomLetters(value) && !random()) return true;

@@ -1,5 +1,5 @@
 import type { SecretRule } from '../types.js';
-import { isCredentialLike } from '../value-filters.js';
+import { isCredentialLike, isDocumentationJwt } from '../value-filters.js';
 import { rule } from './define.js';
 import { namePattern } from '../key-names.js';
 import { TAIL_OR_SPACE, keyAround, re, spacedAssignment } from './patterns.js';
@@ -82,7 +82,7 @@ function genericValue(secret: string, match: RegExpExecArray): boolean {
   const next = input.charCodeAt(match.index + match[0].length);
   if (next === 40 /* ( */) return false; // a call: token = getToken(...)
   // (the value first: it turns away nearly every candidate in code and prose)
-  if (!isCredentialLike(secret, 8, 3)) return false;
+  if (!isCredentialLike(secret, 8, 3) || isDocumentationJwt(secret)) return false;
   const whole = keyAround(input, match.index, match[0]).key;
   if (HANDLE_HINT.test(whole) && namesHandle(whole)) return false;
   const word = match.groups?.['word'] ?? '';
@@ -148,6 +148,9 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       'PASSWORD_MIN_LENGTH=12',
       'api_key: YOUR_API_KEY_HERE',
       'password = "********"',
+      'apiKey: process.env.API_KEY!',
+      // jwt.io's sample token, as every JWT tutorial shows it (the jwt rule drops it too)
+      '"token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"',
     ],
   },
 });
