@@ -41,6 +41,12 @@ function namesHandle(key: string): boolean {
   return false;
 }
 
+/**
+ * A reference to a secret a tool resolves at run time, not the secret: `vault:secret/data/db#password`,
+ * `ssm:/prod/db/password`, `secretsmanager:prod/db`, `keyvault:db-password`, `sops:…`.
+ */
+const SECRET_REFERENCE = /^(?:vault|ssm|secretsmanager|awssm|gcpsm|keyvault|azurekeyvault|kms|sops|doppler|infisical):[\w./#:@-]+$/i;
+
 /** An AWS ARN's resource type before the match (`arn:aws:secretsmanager:…:secret:prod/db-password-AbC123`). */
 const ARN_BEFORE = /\barn:aws[\w-]*:[\w-]+:[\w-]*:\d*:$/;
 
@@ -82,7 +88,7 @@ function genericValue(secret: string, match: RegExpExecArray): boolean {
   const next = input.charCodeAt(match.index + match[0].length);
   if (next === 40 /* ( */) return false; // a call: token = getToken(...)
   // (the value first: it turns away nearly every candidate in code and prose)
-  if (!isCredentialLike(secret, 8, 3) || isDocumentationJwt(secret)) return false;
+  if (!isCredentialLike(secret, 8, 3) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret)) return false;
   const whole = keyAround(input, match.index, match[0]).key;
   if (HANDLE_HINT.test(whole) && namesHandle(whole)) return false;
   const word = match.groups?.['word'] ?? '';
@@ -149,6 +155,8 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       'api_key: YOUR_API_KEY_HERE',
       'password = "********"',
       'apiKey: process.env.API_KEY!',
+      'password = "vault:secret/data/db#password"',
+      'DB_PASSWORD=ssm:/prod/payments/db-password',
       // jwt.io's sample token, as every JWT tutorial shows it (the jwt rule drops it too)
       '"token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"',
     ],
