@@ -284,13 +284,15 @@ export function classCount(value: string): number {
 
 /**
  * The check generic rules (keyword assignments, headers) apply to a candidate value: long
- * enough, random enough, not a placeholder, not code, not a UUID or digest.
+ * enough, random enough, not a placeholder, not code, not a UUID, and not a hex digest unless
+ * `hexCounts` (the key names a secret: `openssl rand -hex 32` and `secrets.token_hex()` make
+ * secrets of digest length).
  */
-export function isCredentialLike(value: string, minLength = 8, minEntropy = 3): boolean {
+export function isCredentialLike(value: string, minLength = 8, minEntropy = 3, hexCounts = false): boolean {
   if (value.length < minLength) return false;
   if (classCount(value) < 2) return false;
   // Short values cannot reach a fixed entropy bar; scale it with the length.
   const bar = Math.min(minEntropy, Math.log2(value.length) - 0.3);
   if (shannonEntropy(value) < bar) return false;
-  return !isUuid(value) && !isHexDigest(value) && !looksLikeCode(value);
+  return !isUuid(value) && (hexCounts || !isHexDigest(value)) && !looksLikeCode(value);
 }

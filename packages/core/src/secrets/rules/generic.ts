@@ -3,7 +3,7 @@ import { isCredentialLike, isDocumentationJwt } from '../value-filters.js';
 import { rule } from './define.js';
 import { namePattern } from '../key-names.js';
 import { TAIL_OR_SPACE, keyAround, re, spacedAssignment } from './patterns.js';
-import { ALNUM, B64, sample } from './sample.js';
+import { ALNUM, B64, HEX, sample } from './sample.js';
 
 /**
  * A secret word, case-insensitive, that does not continue a lowercase word on its left
@@ -88,7 +88,8 @@ function genericValue(secret: string, match: RegExpExecArray): boolean {
   const next = input.charCodeAt(match.index + match[0].length);
   if (next === 40 /* ( */) return false; // a call: token = getToken(...)
   // (the value first: it turns away nearly every candidate in code and prose)
-  if (!isCredentialLike(secret, 8, 3) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret)) return false;
+  // (a hex value counts: the key names a secret, and hashes under keys that say so are ruled out above)
+  if (!isCredentialLike(secret, 8, 3, true) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret)) return false;
   const whole = keyAround(input, match.index, match[0]).key;
   if (HANDLE_HINT.test(whole) && namesHandle(whole)) return false;
   const word = match.groups?.['word'] ?? '';
@@ -134,6 +135,9 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       `app.payments.api.key=${sample(ALNUM, 32, 'g9')}`,
       // letters only, in both cases and few vowels: random, not a camelCase name
       `client_secret = "${sample('BCDFGHJKLMNPQRSTVWXZbcdfghjklmnpqrstvwxz', 27, 'g10')}"`,
+      // hex of digest length, as `openssl rand -hex 32` makes it
+      `SESSION_SECRET=${sample(HEX, 64, 'g11')}`,
+      `{"client_secret": "${sample(HEX, 40, 'g12')}"}`,
     ],
     falsePositives: [
       'password: ${DB_PASSWORD}',
@@ -191,6 +195,7 @@ export const GENERIC_KEY_ASSIGNMENT_RULE: SecretRule = rule({
       `app.session.key=${sample(ALNUM, 24, 'k4')}9`,
       `export HMAC_KEY="${sample(ALNUM, 40, 'k5')}"`,
       `docker run -e DB_ENCRYPTION_KEY=${sample(ALNUM, 28, 'k6')} app`,
+      `AES_ENCRYPTION_KEY=${sample(HEX, 64, 'k8')}`,
       `--master-key ${sample(ALNUM, 30, 'k7')}`,
     ],
     falsePositives: [
