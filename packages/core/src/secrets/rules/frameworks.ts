@@ -3,13 +3,20 @@ import { isPasswordArgument } from '../password-values.js';
 import { rule } from './define.js';
 import { R, ci, re } from './patterns.js';
 import { passwordRule } from './password-rule.js';
-import { HEX, sample, samplePassword } from './sample.js';
+import { B64, HEX, sample, samplePassword } from './sample.js';
 
 /** The characters Django's `get_random_secret_key` draws from. */
 const DJANGO_KEY_CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*(-_=+)';
 
 /** Four or more words of letters joined by `-`, `_` or `.`. */
 const WORDS = /^[A-Za-z]+(?:[-_.][A-Za-z]+){3,}$/;
+
+/**
+ * A whole value that is a template or a fill-in (`${SECRET_KEY}`, `{{ secret_key }}`, `<secret key>`,
+ * `%SECRET%`). These rules skip the shared placeholder filter: the alphabets Django and WordPress
+ * draw from hold `$(`, `<`, `{` and `*`, which it reads as placeholder marks anywhere in a value.
+ */
+const TEMPLATE = /^(?:\$\{[^}]*\}|\{\{.*\}\}|<[^<>]*>|%[A-Za-z_]+%|\$\([^)]*\))$/;
 
 /** A quoted string: group `secret` in double quotes, `secret2` in single. */
 const QUOTED = String.raw`(?:"(?<secret>[^"\r\n]{1,256})"|'(?<secret2>[^'\r\n]{1,256})')`;
@@ -20,6 +27,9 @@ const QUOTED = String.raw`(?:"(?<secret>[^"\r\n]{1,256})"|'(?<secret2>[^'\r\n]{1
  * `config("SECRET_KEY", default="…")`.
  */
 const FALLBACK = String.raw`(?:(?:os\.environ\.get|os\.getenv|env|config|env\.str)\([ \t]{0,4}["'][A-Za-z_]{1,64}["'][ \t]{0,4},[ \t]{0,4}(?:default[ \t]{0,4}=[ \t]{0,4})?)?`;
+
+/** The characters WordPress's secret-key service draws from. */
+const WORDPRESS_SALT_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!@#$%^&*()-_ []{}<>~`+=,.;:/?|';
 
 /** Web frameworks' signing secrets, and HTTP Basic passwords written into code. */
 export const FRAMEWORK_RULES: readonly SecretRule[] = [
@@ -37,8 +47,9 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
     ),
     secretGroup: 'secret',
     minEntropy: 3.5,
+    allowPlaceholders: true,
     // (words joined by dashes or underscores are an instruction, not a key: `change-me-to-a-long-random-string`)
-    validate: (s) => !WORDS.test(s),
+    validate: (s) => !WORDS.test(s) && !TEMPLATE.test(s),
     examples: {
       truePositives: [
         `SECRET_KEY = '${sample(DJANGO_KEY_CHARS, 50, 'dj1')}'`,
@@ -53,6 +64,7 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         "SECRET_KEY = '<your-secret-key-of-50-characters-goes-right-here>'",
         'AWS_SECRET_KEY = os.getenv("AWS_SECRET_KEY")',
         `app.secret_key = os.urandom(24)`,
+        "SECRET_KEY = '{{ django_secret_key_from_the_vault_of_this_env }}'",
       ],
     },
   }),
@@ -94,6 +106,48 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         "auth=HTTPBasicAuth('user', 'password')",
         "auth=('admin', '<password>')",
         'auth = (username, getpass.getpass())',
+      ],
+    },
+  }),
+  rule({
+    id: 'laravel-app-key',
+    family: 'web-framework',
+    description: 'Laravel application encryption key (APP_KEY=base64:…, 32 bytes)',
+    keywords: ['APP_KEY'],
+    keywordsMatchCase: true,
+    pattern: re(String.raw`(?<![A-Za-z0-9_])APP_KEY[ \t]{0,4}(?:=|:|=>)[ \t]{0,4}["']?base64:`, '(?<secret>[A-Za-z0-9+/]{43}=)', String.raw`(?![A-Za-z0-9+/=])`),
+    secretGroup: 'secret',
+    minEntropy: 3.5,
+    examples: {
+      truePositives: [`APP_ENV=production\nAPP_KEY=base64:${Buffer.from(sample(B64, 32, 'lv1'), 'latin1').toString('base64')}\nAPP_DEBUG=false`, `'key' => env('APP_KEY'), // APP_KEY: "base64:${Buffer.from(sample(B64, 32, 'lv2'), 'latin1').toString('base64')}"`],
+      falsePositives: ['APP_KEY=', 'APP_KEY=base64:', `APP_KEY=base64:${'A'.repeat(43)}=`],
+    },
+  }),
+  rule({
+    id: 'wordpress-auth-salt',
+    family: 'web-framework',
+    description: "WordPress authentication key or salt in wp-config.php (define('AUTH_KEY', '…'), SECURE_AUTH_KEY, LOGGED_IN_KEY, NONCE_KEY and their _SALT twins)",
+    keywords: ['AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'LOGGED_IN_SALT', 'NONCE_SALT'],
+    keywordsMatchCase: true,
+    // (the characters the key service draws include quotes' neighbours and spaces: only the quote ends one)
+    pattern: re(
+      String.raw`(?<=define\([ \t]{0,4}['"](?:SECURE_)?)(?:AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)['"][ \t]{0,4},[ \t]{0,16}`,
+      String.raw`(?:'(?<secret>[^'\\\r\n]{32,128})'|"(?<secret2>[^"\\\r\n]{32,128})")`,
+    ),
+    secretGroup: 'secret',
+    minEntropy: 4,
+    allowPlaceholders: true,
+    validate: (s) => !/unique phrase/i.test(s) && !TEMPLATE.test(s),
+    examples: {
+      truePositives: [
+        `define( 'AUTH_KEY',         '${sample(WORDPRESS_SALT_CHARS.replace(/[\\'"]/g, ''), 64, 'wp1')}' );`,
+        `define('SECURE_AUTH_SALT', '${sample(WORDPRESS_SALT_CHARS.replace(/[\\'"]/g, ''), 64, 'wp2')}');`,
+      ],
+      falsePositives: [
+        "define( 'AUTH_KEY', 'put your unique phrase here' );",
+        "define('NONCE_SALT', getenv('WP_NONCE_SALT'));",
+        "define( 'LOGGED_IN_KEY', '' );",
+        "define('AUTH_KEY', '<generated by https://api.wordpress.org/secret-key/1.1/salt/>');",
       ],
     },
   }),
