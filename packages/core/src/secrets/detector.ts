@@ -702,13 +702,17 @@ function finish(raw: Raw[], compiled: readonly CompiledRule[]): SecretFinding[] 
   const specific = generic ? new SpanIndex(raw.filter((f) => !compiled[f.rule]!.generic)) : undefined;
   // A catch-all assignment also yields to a generic rule that read the form the value stands in
   // (`--password=`, `pass:`, a header): that rule's span and id say more.
-  const catchAll = raw.some((f) => compiled[f.rule]!.catchAll);
-  const forms = catchAll ? new SpanIndex(raw.filter((f) => compiled[f.rule]!.generic && !compiled[f.rule]!.catchAll)) : undefined;
+  const catchAlls = raw.filter((f) => compiled[f.rule]!.catchAll);
+  const forms = catchAlls.length > 0 ? new SpanIndex(raw.filter((f) => compiled[f.rule]!.generic && !compiled[f.rule]!.catchAll)) : undefined;
+  // Two catch-all readings of one value (`"Hp:Xz)&#k"`: the part before a bracket, and the whole
+  // quoted value): the one that read more of it stands. (A handful per text: compared pairwise.)
+  const shorterReading = (f: Raw): boolean =>
+    catchAlls.length > 1 && catchAlls.some((g) => g.rule !== f.rule && g.start < f.end && f.start < g.end && g.end - g.start > f.end - f.start);
   const out: SecretFinding[] = [];
   const lastOfRule = new Map<number, SecretFinding>();
   for (const f of raw) {
     if (specific && compiled[f.rule]!.generic && specific.overlaps(f.start, f.end)) continue;
-    if (forms && compiled[f.rule]!.catchAll && forms.overlaps(f.start, f.end)) continue;
+    if (forms && compiled[f.rule]!.catchAll && (forms.overlaps(f.start, f.end) || shorterReading(f))) continue;
     const prev = lastOfRule.get(f.rule);
     if (prev && f.start < prev.end) {
       prev.end = Math.max(prev.end, f.end);

@@ -1,5 +1,6 @@
 import type { SecretRule } from '../types.js';
-import { isCredentialLike, isDocumentationJwt } from '../value-filters.js';
+import { isCredentialLike, isDocumentationJwt, scrambled } from '../value-filters.js';
+import { SHAPE_MARKS, isPlaceholderShaped, placeholderShape } from '../placeholders.js';
 import { rule } from './define.js';
 import { namePattern } from '../key-names.js';
 import { TAIL_OR_SPACE, keyAround, re, spacedAssignment } from './patterns.js';
@@ -211,5 +212,84 @@ export const GENERIC_KEY_ASSIGNMENT_RULE: SecretRule = rule({
   },
 });
 
+/** Characters the generic value stops at (a bracket, a list's or a statement's separator, a pipe): a quoted value may hold them. */
+const STOPS = String.raw`[;,(){}<>\[\]|&]`;
+const STOP_RUNS = new RegExp(`${STOPS}+`);
+/** A part of a value between stops that names something: an identifier, a dotted or namespaced name, a word. */
+const NAME_PART = /^[A-Za-z_$][\w$.:-]*$/;
+/** A regular expression, not a password: anchors, groups, classes with ranges, counted repeats, escapes. */
+const REGEX_SHAPE = /^\^|\$$|\(\?[:=!<]|\\[dswbDSWB]|\{\d+(?:,\d*)?\}|\[[^\]]*\w-\w[^\]]*\]/;
+/** A whole value in brackets: a list, an object, a call's arguments, a fill-in (`{password}`, `[token]`). */
+const BRACKETED = /^(?:\{.*\}|\[.*\]|\(.*\)|<.*>)$/;
+/**
+ * The shared filter's template marks, less those a random password of brackets and symbols holds
+ * by chance (a `<` anywhere: one in six random 16-character passwords of the full keyboard).
+ */
+const TEMPLATE_MARKS = /\$\{|\{\{|\}\}|\$\(|<[^<>]{0,40}>|\*{3,}|#{3,}|\.{3}|[•…]/;
+
+/**
+ * A quoted value holding a character the catch-all's value stops at: a password like any other,
+ * unless it is code, a list of names, a regular expression or a whole bracketed fill-in.
+ */
+function quotedValue(secret: string, match: RegExpExecArray): boolean {
+  if (REGEX_SHAPE.test(secret) || BRACKETED.test(secret) || TEMPLATE_MARKS.test(secret)) return false;
+  // the shared placeholder judgement without its marks: words (`example`, `changeme`, `your_`), runs, sequences
+  if (isPlaceholderShaped(secret, placeholderShape(secret) & ~SHAPE_MARKS)) return false;
+  // `read,write,admin`, `List<String>`, `config[token]`, `f(a, b)`: every part a name, and not random as a whole
+  const parts = secret.split(STOP_RUNS).filter((p) => p !== '');
+  if (parts.every((p) => NAME_PART.test(p)) && !scrambled(secret)) return false;
+  return genericValue(secret, match);
+}
+
+/**
+ * Generic assignments of a quoted value holding brackets, commas, semicolons, `|` or `&`, which
+ * the generic value stops at (strong passwords hold them: `"Hp:Xz)&#k.Yc?#,J"`): the whole quoted
+ * value is read, up to its closing quote. A catch-all like the generic assignment rule: it yields
+ * to a rule that read the value's form (`PASSWORD = '…'` in SQL), and the generic assignment's
+ * reading of the part before the first such character yields to it (the longer reading stands).
+ */
+export const GENERIC_QUOTED_RULE: SecretRule = rule({
+  id: 'generic-quoted-secret',
+  family: 'generic',
+  description: 'password= / secret: / api_key: / token= assignments of a quoted value holding brackets, commas, semicolons, | or &, which the generic value stops at',
+  keywords: GENERIC_ASSIGNMENT_RULE.keywords,
+  pattern: re(
+    `(?<word>${SECRET_WORDS.map(word).join('|')})(?![a-z])`,
+    String.raw`(?<key>[\w.-]{0,24}?)`,
+    // `key = "v"`, `"key": "v"`, `key => 'v'`, `key := "v"`, `define('KEY', 'v')`, `setProperty("KEY", "v")`
+    String.raw`(?:(?:\\{0,3}["'\x60])?\]?[ \t]{0,4}(?::{1,3}=|=>|=|:)|\\{0,3}["'][ \t]{0,4},)[ \t]{0,4}(?<q>\\{0,3}["'])`,
+    `(?=[^"'\\s\\\\]{0,199}${STOPS})(?<secret>[^"'\\s\\\\]{8,200})\\k<q>`,
+  ),
+  secretGroup: 'secret',
+  generic: true,
+  // (quotedValue judges placeholders itself: the shared filter's marks are brackets this rule's values hold)
+  allowPlaceholders: true,
+  validate: quotedValue,
+  examples: {
+    truePositives: [
+      `DB_PASSWORD="Hp:Xz)&#k.Yc?#,J"`,
+      `{"password": "vF%sm]b:GhWtH6_e"}`,
+      `spring.datasource.password='o@A2^e6,RrffzTLE'`,
+      `define('DB_PASSWORD', 'q7{Lm;Zx>2wR!p');`,
+      `"{\\"api_key\\":\\"K9(dP2]xQ;7mTz&w\\"}"`,
+      `SMTP_PASSWORD="r<8Tq;mZ2!vX(k"`,
+    ],
+    falsePositives: [
+      '"token_scopes": "repo,read:org,workflow"',
+      '"password": "^(?=.*[A-Z])(?=.*\\d).{8,}$"',
+      "password: '[a-zA-Z0-9!@#]{12,64}'",
+      '"password": "{password}"',
+      'api_key = "config[api_key]"',
+      'token: "Array<string>|null"',
+      'password = "f(user, salt)"',
+      '"password": "<%= password %>"',
+      '"password": "Enter your password (8+ characters)"',
+      '"password": "your_password(here)"',
+      'DB_PASSWORD="${DB_PASSWORD:-changeme}"',
+      "api_key: '<your-api-key>;'",
+    ],
+  },
+});
+
 /** Generic assignments whose value is random enough to be a credential. */
-export const GENERIC_RULES: readonly SecretRule[] = [GENERIC_ASSIGNMENT_RULE, GENERIC_KEY_ASSIGNMENT_RULE];
+export const GENERIC_RULES: readonly SecretRule[] = [GENERIC_ASSIGNMENT_RULE, GENERIC_KEY_ASSIGNMENT_RULE, GENERIC_QUOTED_RULE];
