@@ -1,5 +1,5 @@
 import type { SecretRule } from '../types.js';
-import { isCredentialLike, isDocumentationJwt, scrambled } from '../value-filters.js';
+import { isCredentialLike, isDocumentationJwt } from '../value-filters.js';
 import { SHAPE_MARKS, isPlaceholderShaped, placeholderShape } from '../placeholders.js';
 import { rule } from './define.js';
 import { namePattern } from '../key-names.js';
@@ -23,8 +23,8 @@ export const SECRET_WORDS = [
   'access_key', 'auth_key', 'private_key', 'credentials', 'credential', 'client_secret', 'auth',
 ];
 
-/** Key names that carry a secret word but hold no secret: hashes, ids, names, paths, policies. */
-const NOT_A_SECRET_KEY = /hash|digest|sha\d*|checksum|integrity|fingerprint|_?id$|name|file|path|url|uri|endpoint|type|len|count|size|expir|ttl|format|field|policy|prompt|label|hint|placeholder|env|var|header|param|reset|min|max|prefix|suffix/i;
+/** Key names that carry a secret word but hold no secret: hashes, ids, names, paths, policies, scopes, a token's audience or algorithm. */
+const NOT_A_SECRET_KEY = /hash|digest|sha\d*|checksum|integrity|fingerprint|_?id$|name|file|path|url|uri|endpoint|type|len|count|size|expir|ttl|format|field|policy|prompt|label|hint|placeholder|env|var|header|param|reset|min|max|prefix|suffix|scope|permission|audience|issuer|algorithm/i;
 
 /**
  * Words of a key that make its token a handle, not a credential: a page or continuation token
@@ -214,9 +214,10 @@ export const GENERIC_KEY_ASSIGNMENT_RULE: SecretRule = rule({
 
 /** Characters the generic value stops at (a bracket, a list's or a statement's separator, a pipe): a quoted value may hold them. */
 const STOPS = String.raw`[;,(){}<>\[\]|&]`;
-const STOP_RUNS = new RegExp(`${STOPS}+`);
-/** A part of a value between stops that names something: an identifier, a dotted or namespaced name, a word. */
-const NAME_PART = /^[A-Za-z_$][\w$.:-]*$/;
+/** A list: lowercase words or CONSTANT names (`repo,read:org,workflow`, `READ|WRITE`) between `,`, `;`, `|` or `&`. */
+const NAME_LIST = /^(?:[a-z][a-z0-9_.-]*(?::[a-z0-9_.-]+)*|[A-Z][A-Z0-9_]*)(?:[,;|&][ \t]?(?:[a-z][a-z0-9_.-]*(?::[a-z0-9_.-]+)*|[A-Z][A-Z0-9_]*))+$/;
+/** Code: a name with type arguments, an index or a call's arguments, maybe a union (`List<String>`, `config[api_key]`, `Array<string>|null`). */
+const CODE_SHAPE = /^[A-Za-z_$][\w$.]*(?:<[\w$.,<>]*>|\[[\w$.'"-]*\]|\([\w$.,]*\))+(?:\|[\w$.<>]+)*$/;
 /** A regular expression, not a password: anchors, groups, classes with ranges, counted repeats, escapes. */
 const REGEX_SHAPE = /^\^|\$$|\(\?[:=!<]|\\[dswbDSWB]|\{\d+(?:,\d*)?\}|\[[^\]]*\w-\w[^\]]*\]/;
 /** A whole value in brackets: a list, an object, a call's arguments, a fill-in (`{password}`, `[token]`). */
@@ -235,9 +236,7 @@ function quotedValue(secret: string, match: RegExpExecArray): boolean {
   if (REGEX_SHAPE.test(secret) || BRACKETED.test(secret) || TEMPLATE_MARKS.test(secret)) return false;
   // the shared placeholder judgement without its marks: words (`example`, `changeme`, `your_`), runs, sequences
   if (isPlaceholderShaped(secret, placeholderShape(secret) & ~SHAPE_MARKS)) return false;
-  // `read,write,admin`, `List<String>`, `config[token]`, `f(a, b)`: every part a name, and not random as a whole
-  const parts = secret.split(STOP_RUNS).filter((p) => p !== '');
-  if (parts.every((p) => NAME_PART.test(p)) && !scrambled(secret)) return false;
+  if (NAME_LIST.test(secret) || CODE_SHAPE.test(secret)) return false;
   return genericValue(secret, match);
 }
 
@@ -273,6 +272,8 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       `define('DB_PASSWORD', 'q7{Lm;Zx>2wR!p');`,
       `"{\\"api_key\\":\\"K9(dP2]xQ;7mTz&w\\"}"`,
       `SMTP_PASSWORD="r<8Tq;mZ2!vX(k"`,
+      // two runs of letters and digits either side of a bracket: a password, not a name with arguments
+      `password: 'JKvqTd8(atIjc1'`,
     ],
     falsePositives: [
       '"token_scopes": "repo,read:org,workflow"',
@@ -281,6 +282,8 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       '"password": "{password}"',
       'api_key = "config[api_key]"',
       'token: "Array<string>|null"',
+      'access_token_scopes = "READ|WRITE|ADMIN"',
+      'password = "List<String>"',
       'password = "f(user, salt)"',
       '"password": "<%= password %>"',
       '"password": "Enter your password (8+ characters)"',
