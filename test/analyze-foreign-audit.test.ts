@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -742,15 +742,59 @@ describe('argspan analyze: a call a later prompt repeats in its history', () => 
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
   });
 
-  it('a history that also holds a credential of the user\'s stays a finding of its own', () => {
+  it('a history that also holds a credential of the user\'s: that one is a finding of its own, the copy of the argument\'s is not', () => {
     const r = analyzeBin(semanticKernelWithUserToken(), '--format', 'json');
     expect(parseJson(r).findings.map((f) => [f.rule, f.tool, f.key, f.message])).toEqual([
       ['credential_in_attribute', 'GetCurrentWeather', 'location', 'Argument location of GetCurrentWeather, recorded by genai-semconv in gen_ai.tool.call.arguments (and 1 other attribute(s)), holds a value matching the github-pat credential shape.'],
-      // (one hit per event: the user's message and the history's copy of the call)
-      ['credential_in_attribute', null, 'gen_ai.event.content', 'Attribute gen_ai.event.content on an event of the span holds a value matching the aws-access-key-id credential shape.'],
-      ['credential_in_attribute', null, 'gen_ai.event.content', 'Attribute gen_ai.event.content on an event of the span holds a value matching the github-pat credential shape.'],
+      // (the user's message is an event of the span whose history event repeats the call, under the same key)
+      ['credential_in_attribute', 'GetCurrentWeather', 'gen_ai.event.content', 'Attribute gen_ai.event.content on an event of the span holds a value matching the aws-access-key-id credential shape; no argument of the GetCurrentWeather call it records holds one as the call ran.'],
     ]);
     expect(r.stdout + r.stderr).not.toContain(OTHER);
+    expect(r.stdout + r.stderr).not.toContain('ghp_C4NARYf0reignTRACEc4naryF0REIGNtr4ce');
+  });
+});
+
+describe('argspan analyze: a model output holding a credential beside a call\'s arguments', () => {
+  // One gen_ai.output.messages (an LLM-only trace: the proposal is the call): the text part quotes
+  // an AWS key id no argument holds; get_weather's arguments carry a GitHub token and an AWS secret
+  // key whose `/` the JSON text writes `\/`. Each credential is reported once: the arguments' by
+  // tool and argument, the text's by the attribute.
+  const file = join(FOREIGN, 'derived/genai-credentials-in-output-text-and-call.json');
+  const CANARIES = ['AKIAC4NARYT3XTPART27', 'ghp_C4NARYf0reignTRACEc4naryF0REIGNtr4ce', 'Xq9sL2vT/8mNbR4kW7zPf/1HcYdJ3uGe6AoQiK5w', 'Xq9sL2vT\\/8mNbR4kW7zPf', '1HcYdJ3uGe6AoQiK5w'];
+
+  it('two findings by argument and one by attribute, in every output; no output, nor any table of the analysis (--db, Parquet), holds a credential', async () => {
+    const dir = tmp();
+    const dbFile = join(dir, 'run.duckdb');
+    const parquet = join(dir, 'parquet');
+    const r = analyzeBin(file, '--format', 'json', '--db', dbFile, '--export-parquet', parquet);
+    expect(r.code, r.stderr).toBe(1);
+    expect(parseJson(r).findings.filter((f) => f.rule === 'credential_in_attribute').map((f) => [f.tool, f.key, f.message])).toEqual([
+      ['get_weather', 'env', 'Argument env of get_weather, recorded by genai-semconv in gen_ai.output.messages, holds a value matching the aws-secret-access-key credential shape.'],
+      [null, 'gen_ai.output.messages', 'Attribute gen_ai.output.messages on a span holds a value matching the aws-access-key-id credential shape; no argument of the calls of several tools it records holds one as the call ran.'],
+      ['get_weather', 'location', 'Argument location of get_weather, recorded by genai-semconv in gen_ai.output.messages, holds a value matching the github-pat credential shape.'],
+    ]);
+    // The hits are told apart by keyed hashes: three in the attribute, two of them the arguments'.
+    expect(await query(dbFile, `SELECT rule_id, hit_no, length(credential_hash) AS n FROM credential_hits ORDER BY hit_no`)).toEqual([
+      { rule_id: 'aws-access-key-id', hit_no: 1, n: '32' },
+      { rule_id: 'github-pat', hit_no: 2, n: '32' },
+      { rule_id: 'aws-secret-access-key', hit_no: 3, n: '32' },
+    ]);
+    expect(await query(dbFile, `SELECT "key", count(*) AS n FROM argument_credentials a SEMI JOIN credential_hits h ON h.credential_hash = a.credential_hash GROUP BY "key" ORDER BY "key"`)).toEqual([
+      { key: 'env', n: '1' },
+      { key: 'location', n: '1' },
+    ]);
+    // The traces' own tables (spans, span_attributes) hold the input as it is; the analysis's never hold a value.
+    const derived = ['tool_calls', 'tool_args', 'argument_blobs', 'argument_credentials', 'credential_hits'];
+    const outputs = [r.stdout + r.stderr];
+    for (const t of derived) outputs.push(JSON.stringify(await query(dbFile, `SELECT * FROM ${t}`)));
+    for (const t of derived) outputs.push(readFileSync(join(parquet, `${t}.parquet`)).toString('latin1'));
+    expect(readdirSync(parquet)).toEqual(expect.arrayContaining(derived.map((t) => `${t}.parquet`)));
+    for (const format of ['table', 'junit', 'sarif', 'html']) {
+      const o = analyzeBin(file, '--format', format);
+      expect(o.code, format).toBe(1);
+      outputs.push(o.stdout + o.stderr);
+    }
+    for (const out of outputs) for (const canary of CANARIES) expect(out).not.toContain(canary);
   });
 });
 

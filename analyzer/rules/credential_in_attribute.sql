@@ -7,32 +7,39 @@
 --   the instrumentation scope's name and version with argspan's secret detector.
 --   This one holds a value shaped like a credential (the rule id says which kind); exported traces
 --   must never carry one. When the attribute is the recorded
---   arguments of another library's tool call, the finding names the tool and the argument; when
---   none of that call's arguments holds the credential (a model proposed a call whose executed
---   arguments differ, or the attribute's text around the call holds it), the attribute.
+--   arguments of another library's tool call (or a copy of them: the model's proposal, a later
+--   prompt's history) and the credential is one a secret argument of that call holds (the same
+--   keyed hash of its text), the finding names the tool and the argument, once however many
+--   attributes copy it; any other credential in that attribute (a model proposed a call whose
+--   executed arguments differ, or the attribute's text around the call holds it), the attribute.
 -- remedy: Purge the affected exports, rotate the credential, and find which code path wrote it.
 WITH blob_hits AS (
   -- Hits in an attribute recording (a copy of) another library's tool-call arguments.
-  SELECT h.trace_id AS trace_id, h.span_id AS at_span_id, h."key" AS attribute, h.rule_id AS rule_id, b.call_span_id AS call_span_id
+  SELECT h.trace_id AS trace_id, h.span_id AS at_span_id, h."key" AS attribute, h.rule_id AS rule_id, h.credential_hash AS credential_hash,
+    b.call_span_id AS call_span_id
   -- (On the span, or on one of its events: a model's messages recorded as span events.)
   FROM credential_hits h JOIN argument_blobs b ON h.scope IN ('span', 'event') AND b.trace_id = h.trace_id AND b.span_id = h.span_id AND b.attribute = h."key"),
+-- Each blob hit that is a credential of a secret argument of the call the blob belongs to (the
+-- same keyed hash of the credential's text): that argument's credential, copied.
+argument_hits AS (SELECT bh.trace_id AS trace_id, bh.at_span_id AS at_span_id, bh.attribute AS attribute, bh.rule_id AS rule_id,
+    bh.credential_hash AS credential_hash, bh.call_span_id AS call_span_id, ac."key" AS "key"
+  FROM blob_hits bh JOIN argument_credentials ac ON ac.trace_id = bh.trace_id AND ac.span_id = bh.call_span_id AND ac.credential_hash = bh.credential_hash),
 by_argument AS (
   -- Reported once per argument the detector labels a credential, however many attributes copy it
 -- (a model's proposal, each later prompt that repeats the call in its history).
-  -- The kind is the argument's own detector rule; a blob's first hit may be another argument's credential.
+  -- The kind is the argument's own detector rule, else the hit's.
   -- Named by the attribute on the call's own span where it has one (the others are copies: a model's proposal, a later prompt's history).
   SELECT a.trace_id AS trace_id, a.span_id AS span_id, a.tool AS tool, a."key" AS "key", a.emitter AS emitter,
-    coalesce(min(bh.attribute) FILTER (WHERE bh.at_span_id = bh.call_span_id), min(bh.attribute)) AS attribute, count(DISTINCT bh.attribute) AS copies,
-    coalesce(min(a.rule) FILTER (WHERE a.rule NOT IN ('inherited-secret', 'inherited-dirty-tree')), min(bh.rule_id)) AS rule_id
-  FROM blob_hits bh JOIN tool_args a ON a.trace_id = bh.trace_id AND a.span_id = bh.call_span_id
+    coalesce(min(ah.attribute) FILTER (WHERE ah.at_span_id = ah.call_span_id), min(ah.attribute)) AS attribute, count(DISTINCT ah.attribute) AS copies,
+    coalesce(min(a.rule) FILTER (WHERE a.rule NOT IN ('inherited-secret', 'inherited-dirty-tree')), min(ah.rule_id)) AS rule_id
+  FROM argument_hits ah JOIN tool_args a ON a.trace_id = ah.trace_id AND a.span_id = ah.call_span_id AND a."key" = ah."key"
   WHERE a.emitter <> 'argspan' AND a.residency = 'secret' AND a.rule NOT IN ('secret-key-name', 'secret-file-name', 'secret-in-key')
   GROUP BY a.trace_id, a.span_id, a.tool, a."key", a.emitter),
--- Hits an argument above accounts for. Any other hit in a blob attribute is reported by attribute
--- below: the credential is in the trace, but not in an argument of the call as it ran.
+-- Hits an argument above accounts for (its credential, in the call's blob). Any other hit, in a blob
+-- attribute or not, is reported by attribute below: the credential is in the trace, but not in an
+-- argument of the call as it ran.
 -- (A secret argument under another rule is reported by sensitive_arg_dispatched, as the call it is in.)
-explained AS (SELECT DISTINCT bh.trace_id AS trace_id, bh.at_span_id AS at_span_id, bh.attribute AS attribute
-  FROM blob_hits bh JOIN tool_args a ON a.trace_id = bh.trace_id AND a.span_id = bh.call_span_id
-  WHERE a.emitter <> 'argspan' AND a.residency = 'secret'),
+explained AS (SELECT DISTINCT trace_id, at_span_id, attribute, credential_hash FROM argument_hits),
 -- The tool an unexplained blob attribute records, when it records one tool's calls.
 blob_tools AS (SELECT bh.trace_id AS trace_id, bh.at_span_id AS at_span_id, bh.attribute AS attribute,
     CASE WHEN count(DISTINCT c.tool) = 1 THEN min(c.tool) END AS tool
@@ -72,6 +79,9 @@ SELECT h.trace_id AS trace_id, h.span_id AS span_id, coalesce(c.tool, a.tool, bt
 FROM credential_hits h
 LEFT JOIN calls c ON c.trace_id = h.trace_id AND c.span_id = h.span_id
 LEFT JOIN args a ON a.trace_id = h.trace_id AND a.span_id = h.span_id
-LEFT JOIN explained e ON e.trace_id = h.trace_id AND e.at_span_id = h.span_id AND e.attribute = h."key"
+LEFT JOIN explained e ON h.scope IN ('span', 'event') AND e.trace_id = h.trace_id AND e.at_span_id = h.span_id AND e.attribute = h."key"
+  AND e.credential_hash = h.credential_hash
 LEFT JOIN blob_tools bt ON h.scope IN ('span', 'event') AND bt.trace_id = h.trace_id AND bt.at_span_id = h.span_id AND bt.attribute = h."key"
-WHERE e.trace_id IS NULL
+-- Outside argument blobs, a text is reported once, by its first credential (as the rule id names one
+-- kind); in a blob attribute, each credential no argument accounts for.
+WHERE e.trace_id IS NULL AND (h.hit_no = 1 OR bt.trace_id IS NOT NULL)

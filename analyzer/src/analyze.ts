@@ -58,19 +58,21 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
       const existing = await db.all(`SELECT table_name AS name, table_type AS type FROM information_schema.tables WHERE table_schema = 'main' ORDER BY table_type = 'VIEW' DESC`);
       for (const o of existing.filter((o) => ours.has(String(o.name)))) await db.run(`DROP ${o.type === 'VIEW' ? 'VIEW' : 'TABLE'} ${o.name}`);
     }
+    // One key for the run: a credential's hash in credential_hits and in an argument's must agree.
+    const hashKey = options.hashKey ?? randomBytes(32);
     const load = await loadTraces(db, files, {
       allowPartial: options.allowPartial ?? false,
       maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
       ...(options.onProgress ? { onFile: options.onProgress } : {}),
       ...(options.onPhase ? { onPhase: options.onPhase } : {}),
       // The re-scan reads every span's string values: before the derived tables, while all are in memory.
-      beforeArgspanTables: () => phase(options.onPhase, 'credential scan', () => scanCredentials(db, undefined, undefined, options.onPhase)).then(() => undefined),
+      beforeArgspanTables: () => phase(options.onPhase, 'credential scan', () => scanCredentials(db, hashKey, undefined, undefined, options.onPhase)).then(() => undefined),
     });
     const denyResidencies = options.denyResidencies ?? DEFAULT_DENY_RESIDENCIES;
     const foreign = await phase(options.onPhase, 'foreign calls', () =>
       loadForeignCalls(
         db,
-        options.hashKey ?? randomBytes(32),
+        hashKey,
         { remoteAllowlist: options.remoteAllowlist ?? [], denyResidencies },
         { ...(options.onPhase ? { onPhase: options.onPhase } : {}), ...(options.threads !== undefined ? { threads: options.threads } : {}) },
       ),

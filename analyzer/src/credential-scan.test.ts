@@ -11,6 +11,7 @@ import { loadTraces } from './load/load-traces.js';
 import { ArgspanTraceBuilder } from './synth/argspan-trace.js';
 import { CANARY_AWS_KEY, cleanCall } from './synth/rule-cases.js';
 
+const HASH_KEY = new Uint8Array(32).fill(3);
 const GITHUB_CANARY = 'ghp_C4naryQ7xW2mK9pLr3TzV8bN5hJd1FgS6yUe';
 // A bare Discord bot token: no keyword, found through its base64 id (the rule's prefilter here).
 const DISCORD_CANARY = `${Buffer.from('109876543210987654').toString('base64url')}.GaBcDe.k7Qx9ZpL2mN4vB8cR1tY6uW3sE5dF0gH_jK`;
@@ -32,7 +33,7 @@ describe('credential re-scan', () => {
     const db = await Db.open();
     try {
       await loadTraces(db, [file], { allowPartial: false, maxLineBytes: DEFAULT_MAX_LINE_BYTES });
-      const n = await scanCredentials(db);
+      const n = await scanCredentials(db, HASH_KEY);
       const rows = await db.all(`SELECT scope, "key", rule_id, count(*) AS n FROM credential_hits GROUP BY ALL ORDER BY scope, rule_id`);
       expect(rows).toEqual([
         { scope: 'event', key: EventAttributes.REASON, rule_id: 'aws-access-key-id', n: '1' },
@@ -66,7 +67,7 @@ describe('credential re-scan', () => {
     const db = await Db.open();
     try {
       await loadTraces(db, [file], { allowPartial: false, maxLineBytes: DEFAULT_MAX_LINE_BYTES });
-      expect(await scanCredentials(db)).toBe(2);
+      expect(await scanCredentials(db, HASH_KEY)).toBe(2);
       const rows = await db.all(`SELECT "key", rule_id FROM credential_hits ORDER BY "key"`);
       expect(rows).toEqual([
         { key: 'custom.args', rule_id: 'docker-config-auth' },
@@ -91,7 +92,7 @@ describe('credential re-scan', () => {
     const db = await Db.open();
     try {
       await loadTraces(db, [file], { allowPartial: false, maxLineBytes: DEFAULT_MAX_LINE_BYTES });
-      expect(await scanCredentials(db)).toBe(1);
+      expect(await scanCredentials(db, HASH_KEY)).toBe(1);
       expect(await db.all(`SELECT "key", rule_id FROM credential_hits`)).toEqual([{ key: 'http.response.body', rule_id: expect.stringMatching(/^(aws-access-key-id|github-pat|generic-secret-assignment)$/) }]);
       // The pre-filter alone: the ids and the path are not sent to the detector.
       const passed = await db.all(`SELECT "key" FROM (SELECT unnest(attr_keys) AS "key", unnest(attr_str) AS v FROM span_structs) WHERE regexp_matches(v, ${sqlString(prefilterPattern(builtinPrefilter()))}, 'i') ORDER BY 1`);

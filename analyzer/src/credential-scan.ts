@@ -1,6 +1,7 @@
 import type { DuckDBVarCharVector } from '@duckdb/node-api';
-import { BUILTIN_RULES, defaultSecretDetector, findInName, redactName, type SecretDetector, type SecretFinding } from '@argspan/core';
+import { BUILTIN_RULES, createValueHasher, defaultSecretDetector, findInName, redactName, type SecretDetector, type ValueHasher } from '@argspan/core';
 import { escapedKeywordSpellings } from '@argspan/core/internal';
+import { credentialHits, type CredentialHit } from './credential-identity.js';
 import type { Db } from './db.js';
 import { sqlString } from './load/duckdb-types.js';
 import { attrListSql } from './load/schema.js';
@@ -9,7 +10,10 @@ import { phase, type PhaseListener } from './phases.js';
 /**
  * Re-scan every string attribute and array of values (span, event, link, resource and instrumentation
  * scope; a resource or scope hit is reported once, on its first span), and the scope's name and version, for credential shapes with
- * @argspan/core's secret detector, into `credential_hits(trace_id, span_id, scope, key, rule_id)`.
+ * @argspan/core's secret detector, into `credential_hits(trace_id, span_id, scope, key, rule_id,
+ * credential_hash, hit_no)`: a row per distinct credential of a text, numbered in the order found
+ * (`hit_no` 1 is the text's first), each known by the keyed hash of its text (`hashKey`, the run's:
+ * the hash an argument holding the same credential gets, see `credential-identity.ts`).
  * DuckDB pre-filters on the rules' literal keywords (the detector's own pre-filter) or their
  * `prefilter`, first with
  * one match per span over all its values, then value by value for the few spans left, so only
@@ -18,11 +22,13 @@ import { phase, type PhaseListener } from './phases.js';
  */
 export async function scanCredentials(
   db: Db,
+  hashKey: Uint8Array,
   detector: SecretDetector = defaultSecretDetector,
   prefilter: readonly string[] = builtinPrefilter(),
   onPhase?: PhaseListener,
 ): Promise<number> {
-  await db.run(`CREATE TABLE credential_hits (trace_id VARCHAR, span_id VARCHAR, scope VARCHAR, "key" VARCHAR, rule_id VARCHAR)`);
+  await db.run(`CREATE TABLE credential_hits (trace_id VARCHAR, span_id VARCHAR, scope VARCHAR, "key" VARCHAR, rule_id VARCHAR, credential_hash VARCHAR, hit_no INTEGER)`);
+  const hasher = createValueHasher(hashKey);
   // One RE2 pass over each value for all keywords (an alternation), instead of one contains() per keyword.
   const alternation = prefilterPattern(prefilter);
   // Keywords are matched case-insensitively, as the detector's own pre-filter does.
@@ -54,7 +60,10 @@ export async function scanCredentials(
   // DuckDB evaluates it row by row and compiles the pattern again for every span.
   // The candidates are streamed a chunk at a time: on prose-heavy traces (other libraries' prompts)
   // most values hold a short keyword, and holding them all as row objects took gigabytes.
-  const hits: { trace_id: unknown; span_id: unknown; scope: unknown; key: string | null; ruleId: string }[] = [];
+  const hits: { trace_id: unknown; span_id: unknown; scope: unknown; key: string | null; hit: CredentialHit; no: number }[] = [];
+  const add = (traceId: unknown, spanId: unknown, scope: unknown, key: unknown, found: readonly CredentialHit[]) => {
+    for (let i = 0; i < found.length; i++) hits.push({ trace_id: traceId, span_id: spanId, scope, key: shownKey(key, detector), hit: found[i]!, no: i + 1 });
+  };
   await phase(onPhase, 'credential scan: pre-filter', async () => {
     const result = await db.conn.stream(`
     SELECT trace_id, span_id, 'span' AS scope, "key", str_value
@@ -88,8 +97,8 @@ export async function scanCredentials(
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
       const [traceIds, spanIds, scopes, keys, values] = [0, 1, 2, 3, 4].map((c) => chunk.getColumnVector(c) as DuckDBVarCharVector);
       for (let i = 0; i < chunk.rowCount; i++) {
-        const finding = findCredential(scopes!.getItem(i), String(values!.getItem(i)), detector);
-        if (finding) hits.push({ trace_id: traceIds!.getItem(i), span_id: spanIds!.getItem(i), scope: scopes!.getItem(i), key: shownKey(keys!.getItem(i), detector), ruleId: finding.ruleId });
+        const scope = scopes!.getItem(i);
+        add(traceIds!.getItem(i), spanIds!.getItem(i), scope, keys!.getItem(i), findCredentials(scope, String(values!.getItem(i)), detector, hasher));
       }
     }
   });
@@ -101,15 +110,15 @@ export async function scanCredentials(
       UNION ALL
       SELECT resource_id, ${sqlString(NameScope.RESOURCE_ATTRIBUTE_KEY)}, "key", "key" FROM resource_attributes WHERE ${match('"key"')}`)
   )
-    .map((c) => ({ resource_id: c.resource_id, scope: String(c.scope), key: c.key, finding: findCredential(c.scope, String(c.str_value), detector) }))
-    .filter((c) => c.finding);
+    .map((c) => ({ resource_id: c.resource_id, scope: String(c.scope), key: c.key, found: findCredentials(c.scope, String(c.str_value), detector, hasher) }))
+    .filter((c) => c.found.length > 0);
   if (resourceHits.length) {
     const ids = [...new Set(resourceHits.map((c) => String(c.resource_id)))].join(', ');
     const first = await db.all(`SELECT resource_id, min(trace_id) AS trace_id, arg_min(span_id, trace_id || span_id) AS span_id FROM span_structs WHERE resource_id IN (${ids}) GROUP BY resource_id`);
     const byResource = new Map(first.map((r) => [String(r.resource_id), r]));
     for (const c of resourceHits) {
       const span = byResource.get(String(c.resource_id));
-      if (span && c.finding) hits.push({ trace_id: span.trace_id, span_id: span.span_id, scope: c.scope, key: shownKey(c.key, detector), ruleId: c.finding.ruleId });
+      if (span) add(span.trace_id, span.span_id, c.scope, c.key, c.found);
     }
   }
   // The instrumentation scope (its name, version and attributes) is shared by many spans: a hit is
@@ -130,16 +139,14 @@ export async function scanCredentials(
       FROM (SELECT trace_id, span_id, unnest(scope_attrs) AS a FROM span_structs WHERE len(scope_attrs) > 0))
     WHERE text IS NOT NULL AND ${match('text')}
     GROUP BY scope, "key", text`);
-  for (const c of scopeHits) {
-    const finding = findCredential(c.scope, String(c.text), detector);
-    if (finding) hits.push({ trace_id: c.trace_id, span_id: c.span_id, scope: c.scope, key: shownKey(c.key, detector), ruleId: finding.ruleId });
-  }
+  for (const c of scopeHits) add(c.trace_id, c.span_id, c.scope, c.key, findCredentials(c.scope, String(c.text), detector, hasher));
   const appender = await db.conn.createAppender('credential_hits');
   for (const h of hits) {
-    for (const v of [h.trace_id, h.span_id, h.scope, h.key, h.ruleId]) {
+    for (const v of [h.trace_id, h.span_id, h.scope, h.key, h.hit.ruleId, h.hit.hash]) {
       if (v === null) appender.appendNull();
       else appender.appendVarchar(String(v));
     }
+    appender.appendInteger(h.no);
     appender.endRow();
   }
   appender.closeSync();
@@ -168,11 +175,14 @@ export const NameScope = {
 const NAME_SCOPES = new Set<unknown>(Object.values(NameScope));
 
 /**
- * The credential in a re-scanned text of `scope`: in a name, a status message or a key one glued
- * to the rest counts too (`execute_tool deploy_ghp_…`, see `findInName`); in a value, the detector's.
+ * The credentials of a re-scanned text of `scope`, each once, in the order found: in a name, a
+ * status message or a key, one glued to the rest counts too (`execute_tool deploy_ghp_…`, see
+ * `findInName`: the first); in a value, every one the detector finds.
  */
-export function findCredential(scope: unknown, text: string, detector: SecretDetector): SecretFinding | undefined {
-  return NAME_SCOPES.has(scope) ? findInName(text, detector) : detector.find(text);
+export function findCredentials(scope: unknown, text: string, detector: SecretDetector, hasher: ValueHasher): CredentialHit[] {
+  if (!NAME_SCOPES.has(scope)) return credentialHits(text, detector.findAll(text), hasher);
+  const f = findInName(text, detector);
+  return f ? credentialHits(text, [f], hasher) : [];
 }
 
 /** The `key` a hit is recorded under, any credential in it redacted (a name or message has none). */

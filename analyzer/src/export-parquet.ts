@@ -17,6 +17,7 @@ export const SCHEMA_TABLES = [
   'gate_hits',
   'tool_args',
   'argument_blobs',
+  'argument_credentials',
   'hop_events',
   'credential_hits',
   'remote_allowlist',

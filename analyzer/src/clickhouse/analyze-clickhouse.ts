@@ -55,13 +55,15 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
       await session.run(createTableSql(t), `creating ${t.table}`);
       made.push(t.table);
     }
-    await phase(options.onPhase, 'credential scan', () => scanCredentialsClickHouse(session, src));
+    // One key for the run: a credential's hash in credential_hits and in an argument's must agree.
+    const hashKey = options.hashKey ?? randomBytes(32);
+    await phase(options.onPhase, 'credential scan', () => scanCredentialsClickHouse(session, src, hashKey));
     await phase(options.onPhase, 'argspan tables', async () => {
       for (const step of argspanTableSteps(src)) await phase(options.onPhase, `argspan tables: ${step.table}`, () => session.run(step.sql, `building ${step.table}`));
     });
     const denyResidencies = options.denyResidencies ?? DEFAULT_DENY_RESIDENCIES;
     const foreign = await phase(options.onPhase, 'foreign calls', () =>
-      loadForeignCallsClickHouse(session, src, options.hashKey ?? randomBytes(32), { remoteAllowlist: options.remoteAllowlist ?? [], denyResidencies }),
+      loadForeignCallsClickHouse(session, src, hashKey, { remoteAllowlist: options.remoteAllowlist ?? [], denyResidencies }),
     );
     await phase(options.onPhase, 'policy', () => buildPolicyTables(session, src, options.remoteAllowlist ?? [], denyResidencies));
     if (needsSpans) await phase(options.onPhase, 'spans', () => session.run(spansSql(src), 'building spans'));

@@ -127,6 +127,17 @@ export const CH_TABLES = {
       ['scope', 'String'],
       ['key', 'Nullable(String)'],
       ['rule_id', 'String'],
+      ['credential_hash', 'String'],
+      ['hit_no', 'Int32'],
+    ],
+  },
+  argument_credentials: {
+    table: 'argument_credentials',
+    columns: [
+      ['trace_id', 'String'],
+      ['span_id', 'String'],
+      ['key', 'String'],
+      ['credential_hash', 'String'],
     ],
   },
   remote_allowlist: { table: 'remote_allowlist', columns: [['tool', 'String']] },

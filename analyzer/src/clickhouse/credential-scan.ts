@@ -1,5 +1,5 @@
-import { defaultSecretDetector, type SecretDetector } from '@argspan/core';
-import { builtinPrefilter, findCredential, NameScope, prefilterPattern, shownKey } from '../credential-scan.js';
+import { createValueHasher, defaultSecretDetector, type SecretDetector } from '@argspan/core';
+import { builtinPrefilter, findCredentials, NameScope, prefilterPattern, shownKey } from '../credential-scan.js';
 import type { ChRow, ChSession } from './client.js';
 import { chString } from './sql.js';
 import type { TraceSource } from './source.js';
@@ -8,7 +8,8 @@ import type { TraceSource } from './source.js';
  * The credential re-scan in ClickHouse, into `credential_hits` as DuckDB's `scanCredentials`
  * writes it: ClickHouse pre-filters on the detector's keywords (one case-insensitive match per
  * span over all its values joined by a control character, then value by value), so only candidate
- * values cross to JavaScript, where the detector's regexes decide; the value is never stored.
+ * values cross to JavaScript, where the detector's regexes decide; the value is never stored (a row
+ * per distinct credential of a text, known by the keyed hash of its text under `hashKey`, as in DuckDB).
  * Every attribute of the exporter's maps is text, so array and number attributes are scanned as
  * the exporter wrote them (DuckDB scans string values, and arrays as their JSON text). A resource hit is reported once per
  * distinct resource, on its first span (smallest trace id, then span id), as in DuckDB; so is a hit in
@@ -17,7 +18,8 @@ import type { TraceSource } from './source.js';
  * drops them, so they cannot be scanned here. Older exporters wrote the scope's name and version
  * as the span attributes `otel.scope.name` / `otel.scope.version`, scanned as any span attribute.
  */
-export async function scanCredentialsClickHouse(session: ChSession, src: TraceSource, detector: SecretDetector = defaultSecretDetector): Promise<number> {
+export async function scanCredentialsClickHouse(session: ChSession, src: TraceSource, hashKey: Uint8Array, detector: SecretDetector = defaultSecretDetector): Promise<number> {
+  const hasher = createValueHasher(hashKey);
   const prefilter = builtinPrefilter();
   // The pattern (some 12 KB) is written once, as a WITH alias the UNION's branches and subqueries
   // share (enable_global_with_statement): inlined at each of its twenty uses, the query outgrew
@@ -28,8 +30,10 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
   const T = src.table;
   const hits: ChRow[] = [];
   const check = (row: ChRow) => {
-    const finding = findCredential(row.scope, String(row.v), detector);
-    if (finding) hits.push({ trace_id: row.trace_id, span_id: row.span_id, scope: row.scope, key: shownKey(row.k, detector), rule_id: finding.ruleId });
+    const found = findCredentials(row.scope, String(row.v), detector, hasher);
+    for (let i = 0; i < found.length; i++) {
+      hits.push({ trace_id: row.trace_id, span_id: row.span_id, scope: row.scope, key: shownKey(row.k, detector), rule_id: found[i]!.ruleId, credential_hash: found[i]!.hash, hit_no: i + 1 });
+    }
   };
   // A span's events or links (nested columns `list`, never empty in `marker` when there are some): each attribute map, one row per value.
   const nestedScan = (list: 'Events' | 'Links', marker: string, scope: string, keyScope: string) => `

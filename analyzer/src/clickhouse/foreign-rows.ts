@@ -50,6 +50,7 @@ const NARROW_TABLES = {
   },
   strings: { table: 'foreign_strings', columns: [['str_no', 'UInt32'], ['str', 'String']] },
   blobs: { table: 'foreign_blobs', onDisk: true, columns: [['trace_no', 'UInt32'], ['span_id', 'String'], ['attribute_no', 'UInt32'], ['call_span_id', 'Nullable(String)']] },
+  credentials: { table: 'foreign_arg_credentials', columns: [['call_no', 'UInt32'], ['key_no', 'UInt32'], ['credential_hash', 'String']] },
 } as const satisfies Record<string, ChTable>;
 
 type NarrowTable = keyof typeof NARROW_TABLES;
@@ -114,6 +115,15 @@ const BUILD_STEPS: { table: string; sql: string }[] = [
         OR (t.trace_id, coalesce(b.call_span_id, b.span_id)) IN (SELECT trace_id, span_id FROM tool_calls WHERE emitter <> ${chString(Emitter.ARGSPAN)})
       ${AS_WRITTEN}`,
   },
+  {
+    table: CH_TABLES.argument_credentials.table,
+    sql: `INSERT INTO argument_credentials (trace_id, span_id, key, credential_hash)
+      SELECT c.trace_id, c.span_id, k.key, x.credential_hash
+      FROM foreign_arg_credentials x
+        JOIN (SELECT call_no, trace_id, span_id FROM (${CALLS_RESOLVED})) c ON c.call_no = x.call_no
+        JOIN foreign_arg_keys k ON k.key_no = x.key_no
+      ${AS_WRITTEN}`,
+  },
 ];
 
 /** The tables of run ids {@link runIdSteps} makes (dropped with the narrow tables). */
@@ -147,7 +157,7 @@ const INSERT_ROWS = 50_000;
 /**
  * Numbers and writes classified rows (`RowBatch`es, in the order they come) as `TabSeparated`
  * rows of the narrow tables, inserted {@link INSERT_ROWS} at a time; {@link finish} builds
- * `tool_calls`, `tool_args` and `argument_blobs` from them inside ClickHouse, with joins.
+ * `tool_calls`, `tool_args`, `argument_blobs` and `argument_credentials` from them inside ClickHouse, with joins.
  */
 export class ForeignRowsClickHouse {
   /** Foreign tool calls written, and of those, calls in traces that hold no user text. */
@@ -198,6 +208,7 @@ export class ForeignRowsClickHouse {
       out.uint(firstCall + args[at]!).uint(keyNo[args[at + 1]!]!).uint(labelNo[args[at + 2]!]!).uint(args[at + 3]!).hashHex(hashes, 4 * i).end();
     }
     for (const [traceNo, spanId, attributeNo, callSpanId] of batch.blobs) this.rows.blobs.uint(traceNo).text(spanId).uint(stringNo[attributeNo]!).text(callSpanId).end();
+    for (const [callNo, key, hash] of batch.credentials) this.rows.credentials.uint(firstCall + callNo).uint(keyNo[key]!).text(hash).end();
   }
 
   /**

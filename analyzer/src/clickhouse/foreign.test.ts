@@ -25,6 +25,8 @@ const hashKey = new Uint8Array(32).fill(7);
 const COLUMNS = `trace_id, span_id, "key", leaf, provenance, residency, rule, value_hash, bytes::VARCHAR AS bytes, denylisted, tool, call_id, run_id, emitter`;
 let client: ClickHouseClient;
 let duckRows: unknown[];
+let duckCredentials: unknown[];
+const CREDENTIALS = `SELECT trace_id, span_id, "key", credential_hash FROM argument_credentials ORDER BY ALL`;
 
 beforeAll(async () => {
   await writeForeignTraces(file, 3_000);
@@ -33,6 +35,7 @@ beforeAll(async () => {
     await loadTraces(db, [file], { allowPartial: false, maxLineBytes: DEFAULT_MAX_LINE_BYTES });
     await loadForeignCalls(db, hashKey, {}, { threads: 1 });
     duckRows = await db.all(`SELECT ${COLUMNS} FROM tool_args WHERE emitter <> 'argspan' ORDER BY ALL`);
+    duckCredentials = await db.all(CREDENTIALS);
   } finally {
     db.close();
   }
@@ -52,7 +55,7 @@ afterAll(async () => {
 async function clickHouseRows(threads: number, spansPerBucket?: number): Promise<unknown[]> {
   const session = new ChSession(client, 'chdb');
   const src = await openSource(session, 'default', 'otel_traces', { maxTraceDurationMs: DEFAULT_MAX_TRACE_DURATION_MS });
-  for (const t of [CH_TABLES.tool_calls, CH_TABLES.tool_args, CH_TABLES.argument_blobs]) {
+  for (const t of [CH_TABLES.tool_calls, CH_TABLES.tool_args, CH_TABLES.argument_blobs, CH_TABLES.argument_credentials]) {
     await session.run(`DROP TEMPORARY TABLE IF EXISTS ${t.table}`, 'dropping');
     await session.run(createTableSql(t), 'creating');
   }
@@ -65,6 +68,8 @@ async function clickHouseRows(threads: number, spansPerBucket?: number): Promise
     'listing',
   );
   expect(kept).toEqual(['argument_blobs', 'tool_args', 'tool_calls'].map((name) => ({ name, engine: 'MergeTree', filled: 1 })));
+  // The credentials of secret arguments, by the same keyed hashes.
+  expect(await session.all(CREDENTIALS.replace('"key"', 'key'), 'reading')).toEqual(duckCredentials);
   return session.all(`SELECT ${COLUMNS.replace('bytes::VARCHAR AS bytes', 'toString(bytes) AS bytes')} FROM tool_args ORDER BY ALL`, 'reading');
 }
 

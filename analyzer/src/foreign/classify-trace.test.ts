@@ -43,6 +43,7 @@ function argsOf(spans: ForeignSpan[], tool: string): string[] {
   const sink: ForeignRowSink = {
     call: (c) => tools.push(c.tool) - 1,
     arg: (callNo, row) => rows.push({ callNo, row }),
+    credential: () => {},
     blob: () => {},
   };
   classifyForeignTrace(spans, { policy: {} }, sink);
@@ -77,7 +78,7 @@ describe('classifyForeignTrace: a call a later prompt repeats in its history', (
   /** The blob rows of the trace, as `span attribute -> call span`. */
   function blobsOf(spans: ForeignSpan[]): string[] {
     const blobs: string[] = [];
-    classifyForeignTrace(spans, { policy: {} }, { call: () => 0, arg: () => {}, blob: (b) => blobs.push(`${b.spanId} ${b.attribute} -> ${b.callSpanId}`) });
+    classifyForeignTrace(spans, { policy: {} }, { call: () => 0, arg: () => {}, credential: () => {}, blob: (b) => blobs.push(`${b.spanId} ${b.attribute} -> ${b.callSpanId}`) });
     return blobs.sort();
   }
   const TOKEN = 'ghp_C4NARYhistoryUNITc4naryH1STORYunit01';
@@ -110,10 +111,36 @@ describe('classifyForeignTrace: a call a later prompt repeats in its history', (
     expect(blobsOf([userPrompt(), tool(SECRET, 'call_9'), span('next', attrs(SECRET))])).toEqual(['tool gen_ai.tool.call.arguments -> tool']);
   });
 
-  it('no copy when the history holds a credential the call\'s arguments do not', () => {
+  it('a copy too when the history holds a credential the call\'s arguments do not (told apart by its hash, not by dropping the copy)', () => {
     const history = (userWords: string) =>
       span('next', { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: userWords }] }, { role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'deploy', arguments: SECRET }] }]) });
     expect(blobsOf([userPrompt(), tool(), history('Deploy it.')])).toEqual(['next gen_ai.input.messages -> tool', 'tool gen_ai.tool.call.arguments -> tool']);
-    expect(blobsOf([userPrompt(), tool(), history('Deploy it, with AKIAQ3EGRSXVB2MN7KLP too.')])).toEqual(['tool gen_ai.tool.call.arguments -> tool']);
+    expect(blobsOf([userPrompt(), tool(), history('Deploy it, with AKIAQ3EGRSXVB2MN7KLP too.')])).toEqual(['next gen_ai.input.messages -> tool', 'tool gen_ai.tool.call.arguments -> tool']);
+  });
+});
+
+describe('classifyForeignTrace: the credentials of secret arguments', () => {
+  /** The credential rows of the trace, as `tool key text` (the sink is given the text; the tables keep its hash). */
+  function credentialsOf(spans: ForeignSpan[]): string[] {
+    const tools: string[] = [];
+    const found: string[] = [];
+    classifyForeignTrace(spans, { policy: {} }, {
+      call: (c) => tools.push(c.tool) - 1,
+      arg: () => {},
+      credential: (callNo, row, text) => found.push(`${tools[callNo]} ${row.key} ${text}`),
+      blob: () => {},
+    });
+    return found.sort();
+  }
+  const TOKEN = 'ghp_C4NARYcredsUNITc4naryCR3DSunit0001ab';
+  const AWS = 'AKIAQ3EGRSXVB2MN7KLP';
+
+  it('each credential the detector finds in a secret argument, and the whole value; none for other arguments', () => {
+    const spans = [userPrompt(), genAiTool('tool', 'deploy', 'call_1', { token: TOKEN, env: `A=1\nAWS_KEY=${AWS}`, city: 'Paris' })];
+    expect(credentialsOf(spans)).toEqual([`deploy env A=1\nAWS_KEY=${AWS}`, `deploy env ${AWS}`, `deploy token ${TOKEN}`].sort());
+  });
+
+  it('an argument labelled secret by its key: its value', () => {
+    expect(credentialsOf([userPrompt(), genAiTool('tool', 'login', 'call_1', { password: 'Qm7xT2pLr9ZvK4wN8sDf' })])).toEqual(['login password Qm7xT2pLr9ZvK4wN8sDf']);
   });
 });

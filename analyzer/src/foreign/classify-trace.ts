@@ -5,6 +5,7 @@ import { ProvenanceIndex } from '@argspan/core/internal';
 import { OpenLLMetryMessages, collectEvidence, TraceEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import type { ForeignCall, ForeignSpan, RecordedArguments } from './types.js';
+import { argumentCredentialTexts } from '../credential-identity.js';
 
 /** Rule ids of argument leaves the analyzer could not read from a foreign trace. */
 export const ForeignArgumentRule = {
@@ -54,6 +55,11 @@ export interface ForeignRowSink {
   call(row: ForeignCallRow): number;
   /** Add an argument leaf of call `callNo`, with the keyed hash of its value `text` (the text itself is not kept). */
   arg(callNo: number, row: ForeignArgRow, text: string): void;
+  /**
+   * Add a credential of the secret argument `row` of call `callNo`: `text` is its text as
+   * `credentialText` gives it, kept only as its keyed hash (what `credential_hits` holds for it).
+   */
+  credential(callNo: number, row: Pick<ForeignArgRow, 'key' | 'leaf'>, text: string): void;
   blob(row: ArgumentBlobRow): void;
 }
 
@@ -122,8 +128,8 @@ export function classifyForeignTrace(
   // What the results of calls already classified pass on (a read of `.env` makes its result secret), by call id and by span.
   const passedOn = new Map<string, InheritedResidency>();
   // Calls with a secret argument by id (their own, or that of the proposal they ran), for the copies later prompts repeat.
-  const secretById = new Map<string, SecretCall>();
-  const secretCalls = new Map<ForeignCall, SecretCall>();
+  const secretById = new Map<string, ForeignCall>();
+  const secretCalls = new Set<ForeignCall>();
   for (const call of calls) {
     // Results recorded up to the call's start: its own (recorded at its end) and later ones are not context for it.
     while (nextResult < results.length && results[nextResult]!.atNs <= call.atNs) {
@@ -160,9 +166,8 @@ export function classifyForeignTrace(
       if (strongest === undefined || RESIDENCY_STRENGTH[r.residency] > RESIDENCY_STRENGTH[strongest]) strongest = r.residency;
     }
     if (strongest === Residency.SECRET) {
-      const secret = { call, value: decoded.value };
-      secretCalls.set(call, secret);
-      if (call.callId !== undefined && !secretById.has(call.callId)) secretById.set(call.callId, secret);
+      secretCalls.add(call);
+      if (call.callId !== undefined && !secretById.has(call.callId)) secretById.set(call.callId, call);
     }
     const span = bySpan.get(call.spanId)!;
     const callNo = out.call({
@@ -181,65 +186,39 @@ export function classifyForeignTrace(
       noEvidence: !evidence.sawUserText,
       startNs: call.atNs,
     });
-    for (let i = 0; i < rows.length; i++) out.arg(callNo, rows[i]!, c.flat[i]!.text);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      const text = c.flat[i]!.text;
+      out.arg(callNo, row, text);
+      // A secret argument's credentials, by which a hit in a blob of the call is told to be this argument's.
+      if (row.residency === Residency.SECRET) for (const credential of argumentCredentialTexts(text, policies.detector)) out.credential(callNo, row, credential);
+    }
   }
   for (const [id, call] of byProposedId) {
-    const secret = secretCalls.get(call);
-    if (secret && !secretById.has(id)) secretById.set(id, secret);
+    if (secretCalls.has(call) && !secretById.has(id)) secretById.set(id, call);
   }
-  if (secretById.size > 0) blobsRepeated(evidence, secretById, bySpan, policies.detector, out);
+  if (secretById.size > 0) blobsRepeated(evidence, secretById, out);
 }
 
 /**
  * The attributes in which later prompts repeat a call with a secret argument (the conversation sent
- * again) are copies of its arguments, so the credential is reported once, by tool and argument. Not
- * when the copy holds a credential the call's arguments do not (the user's own words beside it): a
- * copy explains the whole attribute, so that attribute stays a finding of its own. A call without
- * a secret argument needs no copy: nothing in its arguments is reported from another attribute
- * (and on a busy trace, one row per prompt that repeats it would cost the analysis several percent).
+ * again) are copies of its arguments, so the credential is reported once, by tool and argument. A
+ * credential of the copy that no secret argument of the call holds (the user's own words beside
+ * it) is still reported, by attribute: credential_in_attribute tells them apart by the credentials'
+ * hashes. A call without a secret argument needs no copy: nothing in its arguments is reported from
+ * another attribute (and on a busy trace, one row per prompt that repeats it would cost the
+ * analysis several percent).
  */
-function blobsRepeated(
-  evidence: TraceEvidence,
-  secretById: ReadonlyMap<string, SecretCall>,
-  bySpan: ReadonlyMap<string, ForeignSpan>,
-  detector: SecretDetector,
-  out: ForeignRowSink,
-): void {
+function blobsRepeated(evidence: TraceEvidence, secretById: ReadonlyMap<string, ForeignCall>, out: ForeignRowSink): void {
   const added = new Set<string>();
   for (const r of evidence.repeated) {
-    const c = secretById.get(r.callId);
-    if (!c || (c.call.spanId === r.spanId && c.call.args.attribute === r.attribute)) continue;
-    const key = `${r.spanId}\u0000${r.attribute}\u0000${c.call.spanId}`;
+    const call = secretById.get(r.callId);
+    if (!call || (call.spanId === r.spanId && call.args.attribute === r.attribute)) continue;
+    const key = `${r.spanId}\u0000${r.attribute}\u0000${call.spanId}`;
     if (added.has(key)) continue;
     added.add(key);
-    if (!credentialsWithin(attributeTexts(bySpan.get(r.spanId), r.attribute), c, detector)) continue;
-    out.blob({ spanId: r.spanId, attribute: r.attribute, callSpanId: c.call.spanId });
+    out.blob({ spanId: r.spanId, attribute: r.attribute, callSpanId: call.spanId });
   }
-}
-
-/** A call with a secret argument, and its arguments as classified. */
-interface SecretCall {
-  call: ForeignCall;
-  value: unknown;
-}
-
-/** The texts of attribute `attribute` of a span: its own, and that of each message event holding one. */
-function attributeTexts(span: ForeignSpan | undefined, attribute: string): string[] {
-  if (!span) return [];
-  const own = span.attrs.get(attribute);
-  const texts = typeof own === 'string' ? [own] : [];
-  for (const e of span.events ?? []) {
-    const t = e.attrs.get(attribute);
-    if (t !== undefined) texts.push(t);
-  }
-  return texts;
-}
-
-/** Whether every credential the detector finds in `texts` is one it finds in the call's arguments too. */
-function credentialsWithin(texts: readonly string[], c: SecretCall, detector: SecretDetector): boolean {
-  const found = (t: string) => detector.findAll(t).map((f) => t.slice(f.start, f.end));
-  const own = new Set([...(c.call.args.kind === 'blob' && c.call.args.text !== undefined ? found(c.call.args.text) : []), ...found(JSON.stringify(c.value) ?? '')]);
-  return texts.every((t) => found(t).every((credential) => own.has(credential)));
 }
 
 /**

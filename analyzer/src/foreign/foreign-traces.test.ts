@@ -68,6 +68,11 @@ const EXPECTED: Record<string, Expected> = {
     calls: ['genai-semconv GetCurrentWeather tool-span'],
     findings: ['credential_in_attribute GetCurrentWeather location'],
   },
+  // One model output: its text quotes an AWS key id no argument holds (by attribute), its get_weather call carries two credentials (by argument).
+  'derived/genai-credentials-in-output-text-and-call.json': {
+    calls: ['genai-semconv get_time model-output', 'genai-semconv get_weather model-output'],
+    findings: ['assumption_span get_time timezone', 'credential_in_attribute get_weather env', 'credential_in_attribute get_weather location', 'credential_in_attribute null gen_ai.output.messages'],
+  },
   'derived/openinference-token-in-input.json': { calls: ['openinference Bash tool-span'], findings: ['credential_in_attribute Bash command'], run: '493eec35-215c-4b7b-a7e3-94cce106a7f5' },
 };
 

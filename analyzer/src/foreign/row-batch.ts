@@ -1,4 +1,4 @@
-import type { KeyedValueHasher } from '@argspan/core/internal';
+import { hashHex, type KeyedValueHasher } from '@argspan/core/internal';
 import type { ArgumentBlobRow, ForeignArgRow, ForeignCallRow, ForeignRowSink } from './classify-trace.js';
 
 /**
@@ -24,6 +24,8 @@ export interface RowBatch {
   argCount: number;
   /** Blob rows: trace number, span id, attribute (index in `strings`), call span id (null for the same span). */
   blobs: [number, string, number, string | null][];
+  /** Credentials of secret arguments (few): call (index in `calls`), key (index in `keys` pairs), the credential's keyed hash (hex). */
+  credentials: [number, number, string][];
 }
 
 /**
@@ -50,6 +52,13 @@ export class ValueHashes {
   private readonly texts: (string | undefined)[] = new Array<string | undefined>(HASH_MEMO_SIZE).fill(undefined);
 
   constructor(private readonly hasher: KeyedValueHasher) {}
+
+  /** `text`'s hash as hex (as `ValueHasher.hash` gives it). */
+  hash(text: string): string {
+    const words = new Uint32Array(4);
+    this.hashInto(text, words, 0);
+    return hashHex(words, 0);
+  }
 
   /** Write the four words of `text`'s hash to `out` at `offset`. */
   hashInto(text: string, out: Uint32Array, offset: number): void {
@@ -151,6 +160,7 @@ export class RowBatchBuilder {
   private hashes = new Uint32Array(4 * 4096);
   private argCount = 0;
   private readonly blobs: RowBatch['blobs'] = [];
+  private readonly credentials: RowBatch['credentials'] = [];
 
   constructor(private readonly values: ValueHashes) {}
 
@@ -159,6 +169,7 @@ export class RowBatchBuilder {
     return {
       call: (row) => this.addCall(traceNo, row),
       arg: (callNo, row, text) => this.addArg(callNo, row, text),
+      credential: (callNo, row, text) => this.credentials.push([callNo, this.numbers.keyNo(row.key, row.leaf), this.values.hash(text)]),
       blob: (row) => this.addBlob(traceNo, row),
     };
   }
@@ -176,6 +187,7 @@ export class RowBatchBuilder {
       hashes: this.hashes.subarray(0, 4 * n),
       argCount: n,
       blobs: this.blobs,
+      credentials: this.credentials,
     };
   }
 

@@ -29,7 +29,17 @@ import { RUN_ID_KEYS } from './run-ids.js';
  * Written wide, every leaf copied its call's ids and names: four times the memory and most of the
  * analysis time.
  */
-export const FOREIGN_TABLES = ['foreign_calls', 'foreign_calls_resolved', 'foreign_args', 'foreign_arg_keys', 'foreign_arg_labels', 'foreign_strings', 'foreign_blobs', 'argspan_tool_args'] as const;
+export const FOREIGN_TABLES = [
+  'foreign_calls',
+  'foreign_calls_resolved',
+  'foreign_args',
+  'foreign_arg_keys',
+  'foreign_arg_labels',
+  'foreign_strings',
+  'foreign_blobs',
+  'foreign_arg_credentials',
+  'argspan_tool_args',
+] as const;
 
 const DDL = `
 CREATE TABLE foreign_calls (call_no INTEGER, trace_no INTEGER, span_id VARCHAR, name_no INTEGER, end_ns BIGINT, file_id INTEGER, turn_span_id VARCHAR, tool_no INTEGER,
@@ -38,7 +48,8 @@ CREATE TABLE foreign_args (call_no INTEGER, key_no INTEGER, label_no INTEGER, h0
 CREATE TABLE foreign_arg_keys (key_no INTEGER, "key" VARCHAR, leaf VARCHAR);
 CREATE TABLE foreign_arg_labels (label_no INTEGER, provenance VARCHAR, residency VARCHAR, rule VARCHAR, denylisted BOOLEAN);
 CREATE TABLE foreign_strings (str_no INTEGER, str VARCHAR);
-CREATE TABLE foreign_blobs (trace_no INTEGER, span_id VARCHAR, attribute_no INTEGER, call_span_id VARCHAR);`;
+CREATE TABLE foreign_blobs (trace_no INTEGER, span_id VARCHAR, attribute_no INTEGER, call_span_id VARCHAR);
+CREATE TABLE foreign_arg_credentials (call_no INTEGER, key_no INTEGER, credential_hash VARCHAR);`;
 
 /**
  * The run ids (see {@link RUN_ID_KEYS}) the spans of the foreign traces name: a row per span that
@@ -75,6 +86,7 @@ export class ForeignRowTables {
   private readonly labels: ChunkWriter;
   private readonly strings: ChunkWriter;
   private readonly blobs: ChunkWriter;
+  private readonly credentials: ChunkWriter;
   private readonly numbers = new KeyAndLabelNumbers({
     key: (no, key, leaf) => this.keys.row([no, key, leaf]),
     label: (no, provenance, residency, rule, denylisted) => this.labels.row([no, provenance, residency, rule, denylisted]),
@@ -85,7 +97,7 @@ export class ForeignRowTables {
   private constructor(
     private readonly db: Db,
     private readonly conn: DuckDBConnection,
-    appenders: Record<'calls' | 'args' | 'keys' | 'labels' | 'strings' | 'blobs', DuckDBAppender>,
+    appenders: Record<'calls' | 'args' | 'keys' | 'labels' | 'strings' | 'blobs' | 'credentials', DuckDBAppender>,
   ) {
     this.calls = new ChunkWriter(appenders.calls, [INTEGER, INTEGER, VARCHAR, INTEGER, BIGINT, INTEGER, VARCHAR, INTEGER, VARCHAR, INTEGER, INTEGER, INTEGER, BIGINT, INTEGER, BOOLEAN, BIGINT]);
     this.args = new ArgWriter(appenders.args);
@@ -93,6 +105,7 @@ export class ForeignRowTables {
     this.labels = new ChunkWriter(appenders.labels, [INTEGER, VARCHAR, VARCHAR, VARCHAR, BOOLEAN]);
     this.strings = new ChunkWriter(appenders.strings, [INTEGER, VARCHAR]);
     this.blobs = new ChunkWriter(appenders.blobs, [INTEGER, VARCHAR, INTEGER, VARCHAR]);
+    this.credentials = new ChunkWriter(appenders.credentials, [INTEGER, INTEGER, VARCHAR]);
   }
 
   /** Create the tables. */
@@ -107,6 +120,7 @@ export class ForeignRowTables {
         labels: await conn.createAppender('foreign_arg_labels'),
         strings: await conn.createAppender('foreign_strings'),
         blobs: await conn.createAppender('foreign_blobs'),
+        credentials: await conn.createAppender('foreign_arg_credentials'),
       };
       return new ForeignRowTables(db, conn, appenders);
     } catch (err) {
@@ -132,6 +146,7 @@ export class ForeignRowTables {
       this.args.row(firstCall + args[at]!, keyNo[args[at + 1]!]!, labelNo[args[at + 2]!]!, hashes, 4 * i, args[at + 3]!);
     }
     for (const b of batch.blobs) this.blobs.row([b[0], b[1], stringNo[b[2]]!, b[3]]);
+    for (const [callNo, key, hash] of batch.credentials) this.credentials.row([firstCall + callNo, keyNo[key]!, hash]);
   }
 
   private stringNo(text: string): number {
@@ -144,9 +159,9 @@ export class ForeignRowTables {
   }
 
   /**
-   * Flush the appenders, close the connection, and add the rows to `argument_blobs`, `tool_calls`
-   * and `tool_args`, the traces and names given by value again (`foreign_traces`, the caller's
-   * temporary table, and `foreign_strings`).
+   * Flush the appenders, close the connection, and add the rows to `argument_blobs`,
+   * `argument_credentials`, `tool_calls` and `tool_args`, the traces and names given by value again
+   * (`foreign_traces`, the caller's temporary table, and `foreign_strings`).
    */
   async finish(): Promise<void> {
     this.close();
@@ -154,8 +169,12 @@ export class ForeignRowTables {
       CREATE TABLE argument_blobs AS
         SELECT t.trace_id, b.span_id, a.str AS attribute, coalesce(b.call_span_id, b.span_id) AS call_span_id
         FROM foreign_blobs b JOIN foreign_traces t USING (trace_no) JOIN foreign_strings a ON a.str_no = b.attribute_no;
-      DROP TABLE foreign_blobs;`);
-    if (this.stats.calls === 0) return;
+      DROP TABLE foreign_blobs;
+      CREATE TABLE argument_credentials (trace_id VARCHAR, span_id VARCHAR, "key" VARCHAR, credential_hash VARCHAR);`);
+    if (this.stats.calls === 0) {
+      await this.db.run('DROP TABLE foreign_arg_credentials');
+      return;
+    }
     await this.db.run(`${RUN_IDS_SQL};
       CREATE TABLE foreign_calls_resolved AS
         SELECT f.call_no, t.trace_id, f.span_id, n.str AS "name", f.end_ns, f.file_id, f.turn_span_id, tl.str AS tool, f.call_id, e.str AS emitter,
@@ -170,6 +189,11 @@ export class ForeignRowTables {
       DROP TABLE foreign_strings;
       ALTER TABLE foreign_calls_resolved RENAME TO foreign_calls;`);
     await this.dropArgspanRecorded();
+    await this.db.run(`
+      INSERT INTO argument_credentials
+        SELECT c.trace_id, c.span_id, k."key", x.credential_hash
+        FROM foreign_arg_credentials x JOIN foreign_calls c USING (call_no) JOIN foreign_arg_keys k USING (key_no);
+      DROP TABLE foreign_arg_credentials;`);
     await this.db.run(`
       INSERT INTO tool_calls BY NAME
         SELECT trace_id, span_id, turn_span_id, "name", start_ns, end_ns, file_id, 'execute_tool' AS operation, tool, call_id, run_id,
@@ -221,7 +245,7 @@ export class ForeignRowTables {
     if (this.closed) return;
     this.closed = true;
     try {
-      for (const w of [this.calls, this.args, this.keys, this.labels, this.strings, this.blobs]) w.close();
+      for (const w of [this.calls, this.args, this.keys, this.labels, this.strings, this.blobs, this.credentials]) w.close();
     } finally {
       this.conn.closeSync();
     }

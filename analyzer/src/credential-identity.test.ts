@@ -1,0 +1,52 @@
+import { createValueHasher, defaultSecretDetector } from '@argspan/core';
+import { describe, expect, it } from 'vitest';
+import { argumentCredentialTexts, credentialHits, credentialText } from './credential-identity.js';
+
+const GHP = 'ghp_C4NARYidentityc4naryIDENTITYcan4ry01';
+const hasher = createValueHasher(new Uint8Array(32).fill(9));
+/** The hashes of the credentials the detector finds in `text`, as the re-scan records them. */
+const hitHashes = (text: string) => credentialHits(text, defaultSecretDetector.findAll(text), hasher).map((h) => h.hash);
+/** The hashes recorded for a secret argument whose value is `value`. */
+const argumentHashes = (value: string) => argumentCredentialTexts(value, defaultSecretDetector).map((t) => hasher.hash(t));
+
+describe('a credential\'s identity', () => {
+  it('is its text with JSON string escapes undone, through every layer; a backslash that is no escape stays', () => {
+    expect(credentialText(GHP)).toBe(GHP);
+    expect(credentialText('\\u0067hp_abc')).toBe('ghp_abc');
+    expect(credentialText('a\\/b')).toBe('a/b');
+    expect(credentialText('a\\\\\\/b')).toBe('a/b');
+    expect(credentialText('ab\\cd')).toBe('ab\\cd');
+    expect(credentialText('ab"\\n')).toBe('ab"\\n');
+  });
+
+  it('a credential escaped in a JSON blob (\\u00xx, \\/, escaped twice) hashes as the decoded argument holding it', () => {
+    const env = 'aws_secret_access_key=Xq9sL2vT/8mNbR4kW7zPf/1HcYdJ3uGe6AoQiK5w';
+    const inner = JSON.stringify({ env }).replace(/\//g, '\\/');
+    const blobs = [`{"token":"\\u0067hp_${GHP.slice(4)}"}`, JSON.stringify({ env }).replace(/\//g, '\\/'), JSON.stringify({ payload: inner })];
+    // The arguments as decoded: the token, the .env line, and the payload (a JSON text with its own escapes).
+    const values = [GHP, env, inner];
+    for (let i = 0; i < blobs.length; i++) {
+      const inBlob = hitHashes(blobs[i]!);
+      expect(inBlob.length, blobs[i]).toBeGreaterThan(0);
+      for (const h of inBlob) expect(argumentHashes(values[i]!), blobs[i]).toContain(h);
+    }
+  });
+
+  it('a value holding a backslash of its own (a password) hashes alike in the blob and decoded', () => {
+    for (const password of ['Qm7x\\T2pLr9ZvK4wN8sDf', 'Qm7x\\nT2pLr9ZvK4wN8sDf']) {
+      const value = `--password=${password}`;
+      const blob = JSON.stringify({ cmd: value });
+      const inBlob = hitHashes(blob);
+      expect(inBlob.length, password).toBe(1);
+      expect(argumentHashes(value), password).toContain(inBlob[0]);
+    }
+  });
+
+  it('two different credentials of one text are two hits, the same one twice is one; neither text is kept', () => {
+    const aws = 'AKIAQ3EGRSXVB2MN7KLP';
+    const hits = credentialHits(`${GHP} and ${aws} and ${GHP}`, defaultSecretDetector.findAll(`${GHP} and ${aws} and ${GHP}`), hasher);
+    expect(hits.map((h) => h.ruleId)).toEqual(['github-pat', 'aws-access-key-id']);
+    expect(JSON.stringify(hits)).not.toContain(GHP);
+    expect(JSON.stringify(hits)).not.toContain(aws);
+  });
+});

@@ -1,0 +1,60 @@
+import type { SecretDetector, SecretFinding, ValueHasher } from '@argspan/core';
+
+/** How many layers of JSON string escapes a credential's text is read through at most (a JSON string inside a JSON string inside …). */
+const MAX_UNESCAPE_DEPTH = 4;
+
+/**
+ * The text a credential is known by, whichever text it was found in: its span as found, with JSON
+ * string escapes undone while it holds a backslash and reads as the body of a JSON string. The
+ * detector finds a credential in a JSON blob as the raw, escaped span (`\u0067hp_…`, `a\/b`, a
+ * JSON string inside a JSON string escaped twice), and in the decoded argument value as its plain
+ * text: both come to the same text. Undoing escapes is a function of the text alone, so a value
+ * that itself holds a backslash (`ab\cd`, `ab\ncd`) reaches the same end from both sides.
+ */
+export function credentialText(span: string): string {
+  let text = span;
+  for (let depth = 0; depth < MAX_UNESCAPE_DEPTH && text.includes('\\'); depth++) {
+    let decoded: unknown;
+    try {
+      decoded = JSON.parse(`"${text}"`);
+    } catch {
+      break;
+    }
+    if (typeof decoded !== 'string' || decoded === text) break;
+    text = decoded;
+  }
+  return text;
+}
+
+/** A credential found in a text: its rule, and the keyed hash of its {@link credentialText} (never the text itself). */
+export interface CredentialHit {
+  ruleId: string;
+  hash: string;
+}
+
+/**
+ * The distinct credentials of `findings` (the detector's, in `text`), in the order found, each by
+ * its rule and keyed hash: the same credential twice in one text is one hit.
+ */
+export function credentialHits(text: string, findings: readonly SecretFinding[], hasher: ValueHasher): CredentialHit[] {
+  const hits: CredentialHit[] = [];
+  const seen = new Set<string>();
+  for (const f of findings) {
+    const hash = hasher.hash(credentialText(text.slice(f.start, f.end)));
+    if (seen.has(hash)) continue;
+    seen.add(hash);
+    hits.push({ ruleId: f.ruleId, hash });
+  }
+  return hits;
+}
+
+/**
+ * The texts a secret argument's value `text` is known by as a credential: each credential the
+ * detector finds in it, and the whole value (an argument labelled secret by its key, `password`,
+ * holds nothing the detector finds alone, but a blob's `"password": "…"` does: the value).
+ */
+export function argumentCredentialTexts(text: string, detector: SecretDetector): string[] {
+  const texts = new Set<string>([credentialText(text)]);
+  for (const f of detector.findAll(text)) texts.add(credentialText(text.slice(f.start, f.end)));
+  return [...texts];
+}
