@@ -121,8 +121,9 @@ function secretSpan(c: CompiledRule, m: RegExpExecArray): [number, number] | und
   const whole = m[0];
   const at = whole.indexOf(secret);
   // Unique when the first occurrence is the last place it fits (a value at the end of the
-  // match, the usual case) or when no second occurrence follows.
-  if (at === whole.length - secret.length || whole.indexOf(secret, at + 1) < 0) {
+  // match, the usual case) or when no second occurrence follows. (Not in the match at all: the
+  // group is in a lookbehind, `echo PASS | sudo -S`, before the match's start.)
+  if (at >= 0 && (at === whole.length - secret.length || whole.indexOf(secret, at + 1) < 0)) {
     return [m.index + at, m.index + at + secret.length];
   }
   const re = c.withIndices!;

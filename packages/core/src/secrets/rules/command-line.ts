@@ -2,6 +2,7 @@ import type { SecretRule } from '../types.js';
 import { isPasswordArgument } from '../password-values.js';
 import { AFTER_JSON_ESCAPE } from './patterns.js';
 import { passwordRule } from './password-rule.js';
+import { rule } from './define.js';
 import { samplePassword } from './sample.js';
 
 const pw = samplePassword;
@@ -27,7 +28,8 @@ const PROGRAM_START = `(?:${AFTER_JSON_ESCAPE}|(?<![\\w.-]))`;
  *   mongoimport, mongostat, mongotop, mongofiles): `-p PASS`; sshpass: `-p PASS` or `-pPASS`;
  * - redis-cli: `-a PASS`; sqlcmd, osql, bcp and Sybase isql: `-P PASS` or `-PPASS`; zip, unzip:
  *   `-P PASS`; 7z: `-pPASS`;
- * - smbclient, rpcclient: `-U user%PASS`, `--user=user%PASS`.
+ * - smbclient, rpcclient: `-U user%PASS`, `--user=user%PASS`;
+ * - ssh-keygen: `-N PASS` (the new passphrase), `-P PASS` (the old one); Windows `net use … /user:NAME PASS`.
  * (`--password PASS` is cli-user-password's, for every program.)
  * Each branch starts at its keyword; where the keyword is the end of the program's name or a
  * later word, the rest is read back (`re` of `redis-cli`): keywords that begin with common
@@ -43,6 +45,8 @@ const PROGRAM_FLAGS = [
   String.raw`(?<=${PROGRAM_START}(?:un)?)zip${SAME_COMMAND}-P[ \t]{1,4}`,
   String.raw`${PROGRAM_START}7za?${SAME_COMMAND}-p`,
   String.raw`(?:(?<=${PROGRAM_START}s)mb|${PROGRAM_START}rpc)client${SAME_COMMAND}(?:-U[ \t]{0,4}|--user=)["']?[^\s%"';|&]{1,128}%`,
+  String.raw`${PROGRAM_START}ssh-keygen(?:\.exe)?${SAME_COMMAND}-[NP][ \t]{1,4}`,
+  String.raw`(?<=${PROGRAM_START})net[ \t]{1,4}use[ \t][^\r\n;|&]{0,200}?/user:[^\s"']{1,128}[ \t]{1,4}(?![/*])`,
 ];
 
 /** Passwords in command lines and tools' own flags. */
@@ -50,10 +54,10 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'cli-password-flag',
     family: 'command-line',
-    description: 'Password after a program\'s own password flag (mysql -pPASS, docker login -p, sshpass -p, redis-cli -a, mongosh and mongodump -p, sqlcmd, osql and bcp -P, zip -P, 7z -p, smbclient and rpcclient -U user%PASS)',
+    description: 'Password after a program\'s own password flag (mysql -pPASS, docker login -p, sshpass -p, redis-cli -a, mongosh and mongodump -p, sqlcmd, osql and bcp -P, zip -P, 7z -p, smbclient and rpcclient -U user%PASS, ssh-keygen -N, net use /user:NAME PASS)',
     keywords: [
       'mysql', 'mariadb', 'login ', 'mongo ', 'mongosh', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport', 'mongostat', 'mongotop', 'mongofiles',
-      'sshpass', 'dis-cli', 'sqlcmd', 'osql', 'isql', 'bcp ', 'zip ', '7z a', '7z x', '7z e', '7za ', 'mbclient', 'rpcclient',
+      'sshpass', 'dis-cli', 'sqlcmd', 'osql', 'isql', 'bcp ', 'zip ', '7z a', '7z x', '7z e', '7za ', 'mbclient', 'rpcclient', 'ssh-keygen', 'net use',
     ],
     before: `(?:${PROGRAM_FLAGS.join('|')})`,
     examples: {
@@ -76,6 +80,8 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         `bcp Sales.dbo.Orders out orders.dat -S sql.internal -U etl -P${pw('q3')} -c`,
         `isql -S SYBASE01 -U sa -P ${pw('q4')} -i setup.sql`,
         `rpcclient -U 'admin%${pw('b2')}' 10.0.0.12 -c enumdomusers`,
+        `ssh-keygen -t ed25519 -N '${pw('k4')}' -f ~/.ssh/deploy_key`,
+        `net use Z: \\\\files\\share /user:CORP\\svc_backup ${pw('n5')} /persistent:no`,
       ],
       falsePositives: [
         'mysql -u root -p app_db',
@@ -101,6 +107,10 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         'isql -v mydsn',
         'rpcclient -U admin 10.0.0.12',
         'osql -E -S legacy-sql -P $SQL_PASSWORD',
+        "ssh-keygen -t ed25519 -N '' -f ~/.ssh/id_ed25519",
+        'ssh-keygen -lf ~/.ssh/id_ed25519.pub -E sha256',
+        'net use Z: \\\\files\\share /user:CORP\\svc * /persistent:yes',
+        'net use Z: \\\\files\\share /user:CORP\\svc /persistent:yes',
       ],
     },
   }),
@@ -152,6 +162,41 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         `htpasswd -nb ops ${pw('h3')} >> users.txt`,
       ],
       falsePositives: ['htpasswd -c /etc/nginx/.htpasswd admin', 'htpasswd -b .htpasswd admin "$ADMIN_PASSWORD"', 'htpasswd -nbB user <password>'],
+    },
+  }),
+  passwordRule({
+    id: 'sudo-stdin-password',
+    family: 'command-line',
+    description: 'Password fed to sudo as a here-string on its standard input (sudo -S … <<< PASS)',
+    // (`sudo -k -S`: the flag need not follow the name; `-s` in small letters runs a shell)
+    keywords: ['sudo '],
+    keywordsMatchCase: true,
+    before: String.raw`(?<![\w-])sudo(?:[ \t]{1,4}-[A-Za-z]{1,8}(?:[ \t]{1,4}[\w.-]{1,64})?)*?[ \t]{1,4}(?:-S|--stdin)(?![\w-])[^\r\n;|&<]{0,200}?<<<[ \t]{0,4}`,
+    examples: {
+      truePositives: [`sudo -S <<< '${pw('u1')}' systemctl restart nginx`, `sudo -S -u postgres psql -c 'select 1' <<< "${pw('u2')}"`],
+      falsePositives: ['sudo -S systemctl restart nginx <<< "$SUDO_PASSWORD"', 'sudo -s', 'echo "$PASSWORD" | sudo -S apt-get update'],
+    },
+  }),
+  rule({
+    id: 'sudo-piped-password',
+    family: 'command-line',
+    description: "Password echoed into sudo's standard input (echo PASS | sudo -S …, printf '%s\\n' PASS | sudo --stdin …)",
+    keywords: ['sudo '],
+    keywordsMatchCase: true,
+    // (the password stands before the keyword: read back in the lookbehind, its group found by
+    // indices; in a JSON string its quotes are escaped, and the command may follow a `\n`)
+    pattern: new RegExp(
+      String.raw`(?<=${PROGRAM_START}(?:echo(?:[ \t]{1,4}-[ne]{1,2})?|printf(?:[ \t]{1,4}(?:'%s\\{1,4}n'|\\{0,3}"%s\\{1,4}n\\{0,3}"|%s\\{1,4}n))?)[ \t]{1,4}` +
+        String.raw`(?:\\{0,3}"(?<secret>[^"\\\r\n]{1,128})\\{0,3}"|'(?<secret2>[^'\r\n]{1,128})'|(?<secret3>[^\s"'|;&<>()\\-][^\s"'|;&<>()\\]{0,127}))[ \t]{0,4}\|[ \t]{0,4})` +
+        String.raw`sudo(?:[ \t]{1,4}-[A-Za-z]{1,8}(?:[ \t]{1,4}[\w.-]{1,64})?)*?[ \t]{1,4}(?:-S|--stdin)(?![\w-])`,
+      'g',
+    ),
+    secretGroup: 'secret',
+    generic: true,
+    validate: isPasswordArgument,
+    examples: {
+      truePositives: [`echo "${pw('u3')}" | sudo -S apt-get update -y`, `printf '%s\\n' '${pw('u4')}' | sudo --stdin -u deploy systemctl reload app`, `echo ${pw('u5')} | sudo -k -S rm -rf /var/cache/app`],
+      falsePositives: ['echo "$SUDO_PASSWORD" | sudo -S apt-get update', 'echo "${{ secrets.SUDO_PASSWORD }}" | sudo -S true', 'echo done | sudo -s', 'cat pass.txt | sudo -S true', 'echo password | sudo -S true'],
     },
   }),
 ];
