@@ -236,28 +236,36 @@ function quotedValue(secret: string, match: RegExpExecArray): boolean {
   if (REGEX_SHAPE.test(secret) || BRACKETED.test(secret) || TEMPLATE_MARKS.test(secret)) return false;
   // the shared placeholder judgement without its marks: words (`example`, `changeme`, `your_`), runs, sequences
   if (isPlaceholderShaped(secret, placeholderShape(secret) & ~SHAPE_MARKS)) return false;
-  if (NAME_LIST.test(secret) || CODE_SHAPE.test(secret)) return false;
+  // (a value SOPS encrypted, `ENC[AES256_GCM,data:…,type:str]`, is ciphertext)
+  if (NAME_LIST.test(secret) || CODE_SHAPE.test(secret) || secret.startsWith('ENC[')) return false;
   return genericValue(secret, match);
 }
 
 /**
  * Generic assignments of a quoted value holding brackets, commas, semicolons, `|` or `&`, which
  * the generic value stops at (strong passwords hold them: `"Hp:Xz)&#k.Yc?#,J"`): the whole quoted
- * value is read, up to its closing quote. A catch-all like the generic assignment rule: it yields
+ * value is read, up to its closing quote; on a `.env` line, the unquoted value to the line's end. A catch-all like the generic assignment rule: it yields
  * to a rule that read the value's form (`PASSWORD = '…'` in SQL), and the generic assignment's
  * reading of the part before the first such character yields to it (the longer reading stands).
  */
 export const GENERIC_QUOTED_RULE: SecretRule = rule({
   id: 'generic-quoted-secret',
   family: 'generic',
-  description: 'password= / secret: / api_key: / token= assignments of a quoted value holding brackets, commas, semicolons, | or &, which the generic value stops at',
+  description: 'password= / secret: / api_key: / token= assignments of a quoted value (or an unquoted .env line) holding brackets, commas, semicolons, | or &, which the generic value stops at',
   keywords: GENERIC_ASSIGNMENT_RULE.keywords,
   pattern: re(
     `(?<word>${SECRET_WORDS.map(word).join('|')})(?![a-z])`,
     String.raw`(?<key>[\w.-]{0,24}?)`,
+    '(?:',
     // `key = "v"`, `"key": "v"`, `key => 'v'`, `key := "v"`, `define('KEY', 'v')`, `setProperty("KEY", "v")`
     String.raw`(?:(?:\\{0,3}["'\x60])?\]?[ \t]{0,4}(?::{1,3}=|=>|=|:)|\\{0,3}["'][ \t]{0,4},)[ \t]{0,4}(?<q>\\{0,3}["'])`,
     `(?=[^"'\\s\\\\]{0,199}${STOPS})(?<secret>[^"'\\s\\\\]{8,200})\\k<q>`,
+    // or a .env line, unquoted (`DB_PASSWORD=Hp:Xz)&#k`): a CONSTANT key from the line's start, the
+    // value to the line's end or a comment after a space, as dotenv reads it
+    // (after whitespace, also written as a JSON escape, `\n`; a line break so written ends a line too, a quote a JSON string)
+    String.raw`|(?<=(?:^|\s|\\{1,3}(?:[nrtbf]|u[0-9A-Fa-f]{4}))(?:export[ \t]{1,4})?[A-Z][A-Z0-9_]{0,63})=`,
+    `(?=[^"'\\s\\\\]{0,199}${STOPS})(?<secret2>[^"'\\s\\\\]{8,200})(?=[ \\t]+#|[ \\t]*(?:\\r?\\n|$|\\\\{1,3}[nr]|\\\\{0,3}"))`,
+    ')',
   ),
   secretGroup: 'secret',
   generic: true,
@@ -274,6 +282,8 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       `SMTP_PASSWORD="r<8Tq;mZ2!vX(k"`,
       // two runs of letters and digits either side of a bracket: a password, not a name with arguments
       `password: 'JKvqTd8(atIjc1'`,
+      `APP_ENV=production\nDB_PASSWORD=Qx7(mR2;vL9]kz\nDB_HOST=db`,
+      `export SMTP_PASSWORD=Zr4{tW8,pN3&x # rotated monthly`,
     ],
     falsePositives: [
       '"token_scopes": "repo,read:org,workflow"',
@@ -290,6 +300,11 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       '"password": "your_password(here)"',
       'DB_PASSWORD="${DB_PASSWORD:-changeme}"',
       "api_key: '<your-api-key>;'",
+      'TOKEN_SCOPES=repo,read:org,workflow',
+      'PASSWORD_REGEX=^[A-Za-z0-9]{12,}$',
+      'API_KEY=${API_KEY:-dev,local}',
+      'db.password=Qx7(mR2;vL9]kz',
+      'DB_PASSWORD=ENC[AES256_GCM,data:Tr7o1s0a4xQ=,iv:1Rz8Lq=,tag:k3Nq0TIz2L8F6xj9XQm8Ag==,type:str]',
     ],
   },
 });
