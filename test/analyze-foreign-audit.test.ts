@@ -690,7 +690,8 @@ describe('argspan analyze: Semantic Kernel\'s messages recorded as span events',
     const file = 'derived/semantic-kernel-token-in-choice.json';
     const out = parseJson(run(file, '--format', 'json'));
     expect(out.findings.map((f) => [f.rule, f.tool, f.key, f.message])).toEqual([
-      ['credential_in_attribute', 'GetCurrentWeather', 'location', 'Argument location of GetCurrentWeather, recorded by genai-semconv in gen_ai.tool.call.arguments (and 1 other attribute(s)), holds a value matching the github-pat credential shape.'],
+      // (the choice and the next prompt's history: two copies, both gen_ai.event.content, on two spans)
+      ['credential_in_attribute', 'GetCurrentWeather', 'location', 'Argument location of GetCurrentWeather, recorded by genai-semconv in gen_ai.tool.call.arguments (and 2 other attribute(s)), holds a value matching the github-pat credential shape.'],
     ]);
     const token = 'ghp_C4NARYf0reignTRACEc4naryF0REIGNtr4ce';
     expect(readFileSync(join(FOREIGN, file), 'utf8')).toContain(token);
@@ -745,7 +746,8 @@ describe('argspan analyze: a call a later prompt repeats in its history', () => 
   it('a history that also holds a credential of the user\'s: that one is a finding of its own, the copy of the argument\'s is not', () => {
     const r = analyzeBin(semanticKernelWithUserToken(), '--format', 'json');
     expect(parseJson(r).findings.map((f) => [f.rule, f.tool, f.key, f.message])).toEqual([
-      ['credential_in_attribute', 'GetCurrentWeather', 'location', 'Argument location of GetCurrentWeather, recorded by genai-semconv in gen_ai.tool.call.arguments (and 1 other attribute(s)), holds a value matching the github-pat credential shape.'],
+      // (the choice and the next prompt's history: two copies, both gen_ai.event.content, on two spans)
+      ['credential_in_attribute', 'GetCurrentWeather', 'location', 'Argument location of GetCurrentWeather, recorded by genai-semconv in gen_ai.tool.call.arguments (and 2 other attribute(s)), holds a value matching the github-pat credential shape.'],
       // (the user's message is an event of the span whose history event repeats the call, under the same key)
       ['credential_in_attribute', 'GetCurrentWeather', 'gen_ai.event.content', 'Attribute gen_ai.event.content on an event of the span holds a value matching the aws-access-key-id credential shape; no argument of the GetCurrentWeather call it records holds one as the call ran.'],
     ]);

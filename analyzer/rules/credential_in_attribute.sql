@@ -28,9 +28,10 @@ by_argument AS (
   -- Reported once per argument the detector labels a credential, however many attributes copy it
 -- (a model's proposal, each later prompt that repeats the call in its history).
   -- The kind is the argument's own detector rule, else the hit's.
-  -- Named by the attribute on the call's own span where it has one (the others are copies: a model's proposal, a later prompt's history).
+  -- Named by the attribute on the call's own span where it has one (the others are copies: a model's proposal, a later prompt's history),
+  -- each copy counted by span and attribute (every later prompt's gen_ai.input.messages is one).
   SELECT a.trace_id AS trace_id, a.span_id AS span_id, a.tool AS tool, a."key" AS "key", a.emitter AS emitter,
-    coalesce(min(ah.attribute) FILTER (WHERE ah.at_span_id = ah.call_span_id), min(ah.attribute)) AS attribute, count(DISTINCT ah.attribute) AS copies,
+    coalesce(min(ah.attribute) FILTER (WHERE ah.at_span_id = ah.call_span_id), min(ah.attribute)) AS attribute, count(DISTINCT (ah.at_span_id, ah.attribute)) AS copies,
     coalesce(min(a.rule) FILTER (WHERE a.rule NOT IN ('inherited-secret', 'inherited-dirty-tree')), min(ah.rule_id)) AS rule_id
   FROM argument_hits ah JOIN tool_args a ON a.trace_id = ah.trace_id AND a.span_id = ah.call_span_id AND a."key" = ah."key"
   WHERE a.emitter <> 'argspan' AND a.residency = 'secret' AND a.rule NOT IN ('secret-key-name', 'secret-file-name', 'secret-in-key')
