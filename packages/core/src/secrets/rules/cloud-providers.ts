@@ -123,4 +123,20 @@ export const CLOUD_PROVIDER_RULES: readonly SecretRule[] = [
     minEntropy: 3,
     example: { env: 'CLOUDANT_PASSWORD', value: (s) => sample(HEX, 64, s) },
   }),
+  rule({
+    id: 'clickhouse-cloud-api-secret',
+    family: 'clickhouse',
+    description: 'ClickHouse Cloud API key secret (4b1d + 38 letters and digits)',
+    keywords: ['4b1d'],
+    tokenPrefix: true,
+    keywordsMatchCase: true,
+    pattern: re(L, '4b1d[A-Za-z0-9]{38}', R),
+    minEntropy: 4,
+    // (a hex digest may begin 4b1d: a secret mixes both cases)
+    validate: (s) => /[a-z]/.test(s.slice(4)) && /[A-Z]/.test(s),
+    examples: {
+      truePositives: [`CLICKHOUSE_SECRET=4b1d${sample(ALNUM, 38, 'ch1')}`, `{"key_secret": "4b1d${sample(ALNUM, 38, 'ch2')}"}`],
+      falsePositives: [`sha: 4b1d${sample(HEX, 38, 'ch3')}`, `4b1d${sample(ALNUM, 50, 'ch4')}`],
+    },
+  }),
 ];

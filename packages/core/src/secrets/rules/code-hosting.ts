@@ -2,7 +2,7 @@ import { BASE62_UPPER_FIRST, base62, crc32, githubChecksumHolds } from '../check
 import type { SecretRule } from '../types.js';
 import { rule } from './define.js';
 import { L, R, RD, re } from './patterns.js';
-import { ALNUM, sample } from './sample.js';
+import { ALNUM, HEX, sample } from './sample.js';
 
 const gh = (p: string, n = 36) => p + sample(ALNUM, n, p);
 /** A GitHub token as GitHub makes them: 30 characters, then their CRC32 in base62. */
@@ -179,6 +179,19 @@ export const CODE_HOSTING_RULES: readonly SecretRule[] = [
     examples: {
       truePositives: [`{"auths":{"ghcr.io":{"auth":"${Buffer.from(`me:${sample(ALNUM, 20, 'dca')}`).toString('base64')}"}}}`],
       falsePositives: ['{"auth":"bm90IGEgcGFpcg=="}'],
+    },
+  }),
+  rule({
+    id: 'gitlab-session-cookie',
+    family: 'gitlab',
+    description: 'GitLab session cookie (_gitlab_session=<32 hex>): a signed-in browser session',
+    keywords: ['_gitlab_session='],
+    pattern: re('_gitlab_session=(?<secret>[0-9a-f]{32})', R),
+    secretGroup: 'secret',
+    minEntropy: 3,
+    examples: {
+      truePositives: [`curl -H "Cookie: _gitlab_session=${sample(HEX, 32, 'gs1')}" https://gitlab.example.org/api/v4/user`],
+      falsePositives: ['Cookie: _gitlab_session=<session>', `_gitlab_session=${'0'.repeat(32)}`],
     },
   }),
 ];

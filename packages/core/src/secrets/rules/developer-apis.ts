@@ -5,7 +5,7 @@ import { L, R, RD, re, spacedAssignment } from './patterns.js';
 import { namePattern } from '../key-names.js';
 import { ALNUM, B64URL, HEX, LOWER_NUM, sample } from './sample.js';
 
-/** Developer APIs: search, identity, geo data, IoT, creative cloud, API marketplaces, cost and workflow tools, video review, API docs, blockchain platforms, campus APIs, PII redaction. */
+/** Developer APIs: search, identity, geo data, IoT, creative cloud, API marketplaces, cost and workflow tools, video review, API docs, blockchain platforms, campus APIs, PII redaction, market data, news, BI, marketplaces, authorization. */
 export const DEVELOPER_API_RULES: readonly SecretRule[] = [
   keyed({
     id: 'algolia-api-key',
@@ -245,5 +245,53 @@ export const DEVELOPER_API_RULES: readonly SecretRule[] = [
     names: ['meraki'],
     values: [SHAPE.hex(40)],
     example: { env: 'MERAKI_DASHBOARD_API_KEY', value: (s) => sample(HEX, 40, s) },
+  }),
+  keyed({
+    id: 'finnhub-api-key',
+    family: 'finnhub',
+    description: 'Finnhub market-data API key (20 lowercase letters and digits) after a finnhub key',
+    names: ['finnhub'],
+    values: [SHAPE.lowerNum(20)],
+    example: { env: 'FINNHUB_API_KEY', value: (s) => sample(LOWER_NUM, 20, s) },
+  }),
+  keyed({
+    id: 'nytimes-api-key',
+    family: 'nytimes',
+    description: 'New York Times developer API key (32 letters and digits) after a nytimes / new_york_times key',
+    names: ['nytimes', 'new_york_times', 'newyorktimes'],
+    values: [SHAPE.alnum(32)],
+    example: { env: 'NYTIMES_API_KEY', value: (s) => sample(ALNUM, 32, s) },
+  }),
+  keyed({
+    id: 'looker-client-secret',
+    family: 'looker',
+    description: 'Looker API client secret (24 letters and digits) after a looker key',
+    names: ['looker', 'lookersdk'],
+    values: [SHAPE.alnum(24)],
+    example: { env: 'LOOKERSDK_CLIENT_SECRET', value: (s) => sample(ALNUM, 24, s) },
+  }),
+  keyed({
+    id: 'etsy-api-key',
+    family: 'etsy',
+    description: 'Etsy Open API keystring or shared secret (24 or 10 lowercase letters and digits) after an etsy key',
+    names: ['etsy'],
+    values: [SHAPE.lowerNum(24), SHAPE.lowerNum(10)],
+    example: { env: 'ETSY_API_KEY', value: (s) => sample(LOWER_NUM, 24, s) },
+  }),
+  rule({
+    id: 'authress-access-key',
+    family: 'authress',
+    description: 'Authress service client access key (sc_ / ext_ / scauth_ / authress_ + client . key . acc_account . private key)',
+    keywords: ['sc_', 'ext_', 'scauth_', 'authress_'],
+    // (Authress documents this structure for secret scanning: four dot-separated parts, the third an account id)
+    pattern: re(L, String.raw`(?:[sS][cC](?:[aA][uU][tT][hH])?|[eE][xX][tT]|[aA][uU][tT][hH][rR][eE][sS][sS])_[a-zA-Z0-9]{5,30}\.[a-zA-Z0-9]{4,6}\.[aA][cC][cC][_-][a-zA-Z0-9-]{10,32}\.[a-zA-Z0-9+/_=-]{30,120}`, RD),
+    minEntropy: 3.5,
+    examples: {
+      truePositives: [
+        `AUTHRESS_KEY=sc_${sample(LOWER_NUM, 12, 'au1')}.${sample(LOWER_NUM, 4, 'au2')}.acc_${sample(LOWER_NUM, 18, 'au3')}.MC4CAQAwBQYDK2VwBCIEI${sample(ALNUM, 43, 'au4')}`,
+        `{"accessKey": "authress_${sample(LOWER_NUM, 10, 'au5')}.${sample(LOWER_NUM, 5, 'au6')}.acc-${sample(LOWER_NUM, 16, 'au7')}.${sample(B64URL, 64, 'au8')}"}`,
+      ],
+      falsePositives: ['sc_client.key.acc_account.private', 'next_page.token.acc_x.y', `ext_${'a'.repeat(10)}.abcd.acc_${'b'.repeat(12)}.${'c'.repeat(40)}`],
+    },
   }),
 ];

@@ -2,9 +2,12 @@ import { base64Text } from '../checksums.js';
 import type { SecretRule } from '../types.js';
 import { rule } from './define.js';
 import { ASSIGN, ASSIGN_OR_SPACE, L, R, RD, ci, re, spacedAssignment } from './patterns.js';
-import { ALNUM, B64URL, HEX, LOWER_NUM, UPPER_NUM, sample } from './sample.js';
+import { ALNUM, B64URL, HEX, LOWER_NUM, UPPER_NUM, sample, sampleUuid } from './sample.js';
+import { SHAPE, keyed } from './keyed.js';
 
 const digits = (n: number, salt: string) => sample('0123456789', n, salt);
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const uuidOf = sampleUuid;
 /** A Discord bot token: the bot's id (a 17-20 digit snowflake) in base64, a timestamp, an HMAC. */
 const discordToken = (salt: string) =>
   `${Buffer.from(`1${digits(17, `${salt}i`)}`).toString('base64url')}.${sample(B64URL, 6, `${salt}t`)}.${sample(B64URL, 38, `${salt}h`)}`;
@@ -179,5 +182,30 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
     pattern: re(L, 'SG\\.[\\w-]{22}\\.[\\w-]{43}', RD),
     minEntropy: 3.5,
     examples: { truePositives: [`SENDGRID_API_KEY=SG.${sample(B64URL, 22, 'sg')}.${sample(B64URL, 43, 'sg2')}`], falsePositives: ['SG.Example'] },
+  }),
+  keyed({
+    id: 'messagebird-api-key',
+    family: 'messagebird',
+    description: 'MessageBird (Bird) API access key (25 letters and digits) after a messagebird key',
+    names: ['messagebird', 'message_bird'],
+    values: [SHAPE.alnum(25)],
+    example: { env: 'MESSAGEBIRD_ACCESS_KEY', value: (s) => sample(ALNUM, 25, s) },
+  }),
+  rule({
+    id: 'microsoft-teams-webhook',
+    family: 'microsoft-teams',
+    description: 'Microsoft Teams incoming webhook URL (…webhook.office.com/webhookb2/<uuid>@<uuid>/IncomingWebhook/<32 hex>/<uuid>): the path after IncomingWebhook/ is the secret',
+    keywords: ['.webhook.office.com/webhookb2/', 'outlook.office.com/webhook/'],
+    pattern: re(
+      String.raw`(?:\.webhook\.office\.com/webhookb2|outlook\.office\.com/webhook)/${UUID}@${UUID}/IncomingWebhook/`,
+      String.raw`(?<secret>[0-9a-f]{32}/${UUID}(?:/V2[\w-]{20,80})?)`,
+      R,
+    ),
+    secretGroup: 'secret',
+    minEntropy: 3,
+    examples: {
+      truePositives: [`TEAMS_WEBHOOK_URL=https://contoso.webhook.office.com/webhookb2/${uuidOf('tm1')}@${uuidOf('tm2')}/IncomingWebhook/${sample(HEX, 32, 'tm3')}/${uuidOf('tm4')}`],
+      falsePositives: [`https://contoso.webhook.office.com/webhookb2/${uuidOf('tm5')}@${uuidOf('tm6')}/IncomingWebhook/<secret>/<id>`, 'https://contoso.webhook.office.com/webhookb2/'],
+    },
   }),
 ];

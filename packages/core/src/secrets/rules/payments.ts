@@ -7,7 +7,7 @@ import { ALNUM, B64, B64URL, HEX, sample, sampleUuid } from './sample.js';
 const uuid = sampleUuid;
 const UUID_LOWER = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
-/** Payments, banking, shipping and travel APIs (Stripe and Square are in saas.ts). */
+/** Payments, banking, shipping, mail and travel APIs, crypto exchanges (Stripe and Square are in saas.ts). */
 export const PAYMENT_RULES: readonly SecretRule[] = [
   rule({
     id: 'plaid-token',
@@ -141,5 +141,41 @@ export const PAYMENT_RULES: readonly SecretRule[] = [
     values: [SHAPE.urlSafe(80)],
     minEntropy: 4,
     example: { env: 'PAYPAL_CLIENT_SECRET', value: (s) => sample(B64URL, 80, s) },
+  }),
+  keyed({
+    id: 'kraken-api-key',
+    family: 'kraken',
+    description: 'Kraken exchange API key (56 base64 characters) or private key (88, base64 of 64 bytes) after a kraken key',
+    names: ['kraken'],
+    values: [SHAPE.base64(86, 86), SHAPE.base64(56)],
+    minEntropy: 3.5,
+    example: { env: 'KRAKEN_PRIVATE_KEY', value: (s) => `${sample(B64, 86, s)}==` },
+    truePositives: [`KRAKEN_API_KEY=${sample(B64, 56, 'kr3')}`],
+  }),
+  keyed({
+    id: 'kucoin-credential',
+    family: 'kucoin',
+    description: 'KuCoin API key (24 hex) or secret (a UUID) after a kucoin key',
+    names: ['kucoin'],
+    values: [SHAPE.uuid, SHAPE.hex(24)],
+    example: { env: 'KUCOIN_API_SECRET', value: uuid },
+    truePositives: [`KUCOIN_API_KEY=${sample(HEX, 24, 'kc3')}`],
+  }),
+  keyed({
+    id: 'bittrex-api-key',
+    family: 'bittrex',
+    description: 'Bittrex API key or secret (32 letters and digits) after a bittrex key',
+    names: ['bittrex'],
+    values: [SHAPE.alnum(32)],
+    example: { env: 'BITTREX_API_SECRET', value: (s) => sample(HEX, 32, s) },
+  }),
+  keyed({
+    id: 'lob-api-key',
+    family: 'lob',
+    description: 'Lob secret API key (live_ / test_ + 35 hex) after a lob key (the publishable live_pub_ / test_pub_ key is public)',
+    names: ['lob'],
+    values: ['(?:live|test)_[0-9a-f]{35}'],
+    example: { env: 'LOB_API_KEY', value: (s) => `live_${sample(HEX, 35, s)}` },
+    falsePositives: [`LOB_PUBLISHABLE_KEY=live_pub_${sample(HEX, 31, 'lb3')}`],
   }),
 ];

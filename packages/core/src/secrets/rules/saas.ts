@@ -1,10 +1,11 @@
 import { grafanaChecksumHolds } from '../checksums.js';
 import type { SecretRule } from '../types.js';
 import { rule } from './define.js';
+import { keyed } from './keyed.js';
 import { L, R, RD, re } from './patterns.js';
 import { ALNUM, B64URL, HEX, UPPER_NUM, sample } from './sample.js';
 
-/** Stripe, Shopify, Postman, Linear, New Relic, Sentry, Square, Notion, Mapbox, Grafana. */
+/** Stripe, Shopify, Postman, Linear, New Relic, Sentry, Square, Notion, Mapbox, Grafana, Beamer. */
 export const SAAS_RULES: readonly SecretRule[] = [
   rule({
     id: 'stripe-secret-key',
@@ -128,5 +129,23 @@ export const SAAS_RULES: readonly SecretRule[] = [
     minEntropy: 3.5,
     proof: grafanaChecksumHolds,
     examples: { truePositives: [`GRAFANA_TOKEN=glsa_${sample(ALNUM, 32, 'gf')}_${sample(HEX, 8, 'gf2')}`], falsePositives: ['glsa_short'] },
+  }),
+  keyed({
+    id: 'square-access-token-keyed',
+    family: 'square',
+    description: 'Square access token (EAAA + 60 characters) after a square key (EAAA alone begins too much base64 to be looked for anywhere)',
+    names: ['square'],
+    values: ['EAAA[\\w-]{60}'],
+    minEntropy: 3.5,
+    example: { env: 'SQUARE_ACCESS_TOKEN', value: (s) => `EAAA${sample(B64URL, 60, s)}` },
+  }),
+  keyed({
+    id: 'beamer-api-key',
+    family: 'beamer',
+    description: 'Beamer API key (b_ + 44 characters) after a beamer key',
+    names: ['beamer'],
+    values: ['b_[\\w=-]{44}'],
+    minEntropy: 3.5,
+    example: { env: 'BEAMER_API_KEY', value: (s) => `b_${sample(B64URL, 43, s)}=` },
   }),
 ];

@@ -77,4 +77,20 @@ export const SOCIAL_RULES: readonly SecretRule[] = [
     values: [SHAPE.hex(32)],
     example: { env: 'SPOTIFY_CLIENT_SECRET', value: (s) => sample(HEX, 32, s) },
   }),
+  rule({
+    id: 'facebook-page-access-token',
+    family: 'facebook',
+    description: 'Facebook / Meta user or page access token (EAAM / EAAC + 100 or more letters and digits) anywhere',
+    keywords: ['EAAM', 'EAAC'],
+    tokenPrefix: true,
+    keywordsMatchCase: true,
+    pattern: re(L, 'EAA[MC][A-Za-z0-9]{100,400}', R),
+    minEntropy: 4,
+    // random letters and digits have all three kinds; a run of base64 padding or one case does not
+    validate: (s) => /[a-z]/.test(s) && /[A-Z]/.test(s.slice(4)) && /\d/.test(s),
+    examples: {
+      truePositives: [`curl "https://graph.facebook.com/v19.0/me/feed?access_token=EAAM${sample(ALNUM, 180, 'fp1')}"`, `{"token": "EAAC${sample(ALNUM, 120, 'fp2')}"}`],
+      falsePositives: [`EAAM${'A'.repeat(120)}`, `EAAC${sample(ALNUM, 40, 'fp3')}`, `xEAAM${sample(ALNUM, 150, 'fp4')}`],
+    },
+  }),
 ];
