@@ -12,7 +12,23 @@ describe('secret file names', () => {
     (p) => expect(isSecretFileName(p)).toBe(false),
   );
 
+  it.each([
+    '.envrc', 'app/.dev.vars', '.streamlit/secrets.toml', '/etc/shadow', '/etc/gshadow', '/etc/master.passwd', 'infra/terraform.tfstate',
+    'infra/terraform.tfstate.backup', 'prod.tfstate', '~/.cargo/credentials.toml', '/home/dev/.gem/credentials', '~/.config/composer/auth.json',
+    '~/.codex/auth.json', '~/.vault-token', '~/.my.cnf', '~/.databrickscfg', '~/.terraform.d/credentials.tfrc.json',
+    '~/.config/gcloud/application_default_credentials.json', '~/.kaggle/kaggle.json', 'public/wp-config.php', 'release.keystore',
+    'server.ppk', 'Passwords.kdbx', '~/.azure/msal_token_cache.json', 'C:\\Users\\dev\\.cargo\\credentials.toml',
+  ])('%s names a secret file too (hashes, state, tokens CLIs keep)', (p) => expect(isSecretFileName(p)).toBe(true));
+
+  it.each([
+    'src/shadow.ts', 'components/Shadow.tsx', '/etc/passwd', 'docs/terraform.tfstate.md', 'auth.json', 'src/auth.json', 'config.yml',
+    '.fly/launch.toml', 'keystore.md', 'wp-config-sample.php', 'my.cnf.md', 'src/credentials.ts', '.tfstate',
+  ])('%s does not either', (p) => expect(isSecretFileName(p)).toBe(false));
+
   it('finds a secret file inside a command line or a list', () => {
+    expect(namesSecretFile('sudo cat /etc/shadow')).toBe(true);
+    expect(namesSecretFile('terraform show -json terraform.tfstate')).toBe(true);
+    expect(namesSecretFile('source .envrc && npm run deploy')).toBe(true);
     expect(namesSecretFile('cat ./config/.env | grep DB')).toBe(true);
     expect(namesSecretFile('tar czf bundle.tgz src/parser.py src/config.py .env')).toBe(true);
     expect(namesSecretFile('src/config.py:12: loads settings from .env.example')).toBe(false);

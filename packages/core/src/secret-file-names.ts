@@ -23,10 +23,56 @@ const SECRET_BASENAMES = new Set([
   'secrets.yml',
   'secrets.yaml',
   'master.key',
+  // direnv and Wrangler load these into the environment; Streamlit and .NET user secrets keep secrets in them
+  '.envrc',
+  '.dev.vars',
+  'secrets.toml',
+  'secrets.json',
+  // tokens and passwords that CLIs and clients keep in the home directory
+  '.vault-token',
+  '.boto',
+  '.s3cfg',
+  '.my.cnf',
+  '.mylogin.cnf',
+  '.databrickscfg',
+  '.terraformrc',
+  'credentials.tfrc.json',
+  'application_default_credentials.json',
+  'kaggle.json',
+  'wp-config.php',
 ]);
 
 /** Paths (suffix match on `/`-joined segments) that hold credentials whatever their basename says. */
-const SECRET_PATH_SUFFIXES = ['.aws/credentials', '.kube/config', '.docker/config.json', '.ssh/config', '.config/gh/hosts.yml'];
+const SECRET_PATH_SUFFIXES = [
+  '.aws/credentials',
+  '.kube/config',
+  '.docker/config.json',
+  '.ssh/config',
+  '.config/gh/hosts.yml',
+  // the system's password hashes
+  'etc/shadow',
+  'etc/shadow-',
+  'etc/gshadow',
+  'etc/master.passwd',
+  // registry and API tokens of package managers and agents
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.gem/credentials',
+  '.composer/auth.json',
+  '.config/composer/auth.json',
+  '.codex/auth.json',
+  '.m2/settings-security.xml',
+  '.azure/accessTokens.json',
+  '.azure/msal_token_cache.json',
+  '.config/gcloud/credentials.db',
+  '.config/gcloud/access_tokens.db',
+  '.config/doctl/config.yaml',
+  '.fly/config.yml',
+  '.circleci/cli.yml',
+];
+
+/** Extensions of files that hold keys or secrets in the clear: key stores, password databases, Terraform state (resource passwords and keys as plain text). */
+const SECRET_EXTENSIONS = ['.key', '.p12', '.pfx', '.jks', '.jceks', '.keystore', '.ppk', '.kdbx', '.tfstate', '.tfstate.backup'];
 
 /** `*.pem` names that are certificates or chains, public by design. */
 const PUBLIC_PEM = /(?:cert|chain|bundle|^ca[-_.]|[-_.]ca\.|pub)/i;
@@ -43,15 +89,18 @@ export function isSecretFileName(token: string): boolean {
   if (SECRET_BASENAMES.has(base)) return true;
   if (SECRET_PATH_SUFFIXES.some((s) => path === s || path.endsWith(`/${s}`))) return true;
   const lower = base.toLowerCase();
-  if (lower.endsWith('.key') || lower.endsWith('.p12') || lower.endsWith('.pfx') || lower.endsWith('.jks')) {
-    return lower.length > 4 && !lower.endsWith('.pub.key');
-  }
+  const extension = SECRET_EXTENSIONS.find((e) => lower.endsWith(e));
+  if (extension !== undefined) return lower.length > extension.length && !lower.endsWith('.pub.key');
   if (lower.endsWith('.pem')) return !PUBLIC_PEM.test(lower);
   return false;
 }
 
 /** Literal fragments every secret file name contains (lower-cased); values with none are skipped cheaply. */
-const FRAGMENTS = ['.env', 'id_', 'rc', '.pgpass', 'credentials', '.dockercfg', 'secret', '.htpasswd', '.key', '.p12', '.pfx', '.jks', '.pem', '.kube', '.ssh', '.docker', 'hosts.yml'];
+const FRAGMENTS = [
+  '.env', 'id_', 'rc', '.pgpass', 'credentials', '.dockercfg', 'secret', '.htpasswd', '.key', '.p12', '.pfx', '.jks', '.pem', '.kube', '.ssh', '.docker', 'hosts.yml',
+  '.dev.vars', '.vault-token', '.boto', '.s3cfg', '.cnf', 'databrickscfg', 'kaggle.json', 'wp-config', 'shadow', 'passwd', 'auth.json', 'settings-security', 'token',
+  'doctl', '.fly', 'circleci', '.jceks', '.keystore', '.ppk', '.kdbx', '.tfstate',
+];
 /** Any of {@link FRAGMENTS}, in any case: one pass over the value, no lower-cased copy. */
 const ANY_FRAGMENT = new RegExp(FRAGMENTS.map((f) => f.replace(/[.]/g, '\\.')).join('|'), 'i');
 
