@@ -1,6 +1,6 @@
 import type { SecretRule } from '../types.js';
 import { isPasswordArgument } from '../password-values.js';
-import { AFTER_JSON_ESCAPE } from './patterns.js';
+import { AFTER_JSON_ESCAPE, ci } from './patterns.js';
 import { passwordRule } from './password-rule.js';
 import { rule } from './define.js';
 import { samplePassword } from './sample.js';
@@ -29,7 +29,8 @@ const PROGRAM_START = `(?:${AFTER_JSON_ESCAPE}|(?<![\\w.-]))`;
  * - redis-cli: `-a PASS`; sqlcmd, osql, bcp and Sybase isql: `-P PASS` or `-PPASS`; zip, unzip:
  *   `-P PASS`; 7z: `-pPASS`;
  * - smbclient, rpcclient: `-U user%PASS`, `--user=user%PASS`;
- * - ssh-keygen: `-N PASS` (the new passphrase), `-P PASS` (the old one); Windows `net use … /user:NAME PASS`.
+ * - ssh-keygen: `-N PASS` (the new passphrase), `-P PASS` (the old one); Windows `net use … /user:NAME PASS`;
+ * - OpenLDAP's tools (ldapsearch, ldapadd, ldapmodify, ldapdelete, ldappasswd, …): `-w PASS`, the bind password (`-W` prompts).
  * (`--password PASS` is cli-user-password's, for every program.)
  * Each branch starts at its keyword; where the keyword is the end of the program's name or a
  * later word, the rest is read back (`re` of `redis-cli`): keywords that begin with common
@@ -46,7 +47,7 @@ const PROGRAM_FLAGS = [
   String.raw`${PROGRAM_START}7za?${SAME_COMMAND}-p`,
   String.raw`(?:(?<=${PROGRAM_START}s)mb|${PROGRAM_START}rpc)client${SAME_COMMAND}(?:-U[ \t]{0,4}|--user=)["']?[^\s%"';|&]{1,128}%`,
   String.raw`${PROGRAM_START}ssh-keygen(?:\.exe)?${SAME_COMMAND}-[NP][ \t]{1,4}`,
-  String.raw`(?<=${PROGRAM_START})net[ \t]{1,4}use[ \t][^\r\n;|&]{0,200}?/user:[^\s"']{1,128}[ \t]{1,4}(?![/*])`,
+  String.raw`(?<=${PROGRAM_START})net[ \t]{1,4}use[ \t][^\r\n;|&]{0,200}?/user:[^\s"']{1,128}[ \t]{1,4}(?![/*])`,  String.raw`${PROGRAM_START}ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop)(?:\.exe)?${SAME_COMMAND}-w[ \t]{0,4}`,
 ];
 
 /** Passwords in command lines and tools' own flags. */
@@ -54,10 +55,11 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'cli-password-flag',
     family: 'command-line',
-    description: 'Password after a program\'s own password flag (mysql -pPASS, docker login -p, sshpass -p, redis-cli -a, mongosh and mongodump -p, sqlcmd, osql and bcp -P, zip -P, 7z -p, smbclient and rpcclient -U user%PASS, ssh-keygen -N, net use /user:NAME PASS)',
+    description: 'Password after a program\'s own password flag (mysql -pPASS, docker login -p, sshpass -p, redis-cli -a, mongosh and mongodump -p, sqlcmd, osql and bcp -P, zip -P, 7z -p, smbclient and rpcclient -U user%PASS, ssh-keygen -N, net use /user:NAME PASS, ldapsearch and the other OpenLDAP tools -w)',
     keywords: [
       'mysql', 'mariadb', 'login ', 'mongo ', 'mongosh', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport', 'mongostat', 'mongotop', 'mongofiles',
       'sshpass', 'dis-cli', 'sqlcmd', 'osql', 'isql', 'bcp ', 'zip ', '7z a', '7z x', '7z e', '7za ', 'mbclient', 'rpcclient', 'ssh-keygen', 'net use',
+      'ldapsearch', 'ldapadd', 'ldapmodify', 'ldapdelete', 'ldappasswd', 'ldapwhoami', 'ldapcompare', 'ldapmodrdn', 'ldapexop',
     ],
     before: `(?:${PROGRAM_FLAGS.join('|')})`,
     examples: {
@@ -82,6 +84,8 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         `rpcclient -U 'admin%${pw('b2')}' 10.0.0.12 -c enumdomusers`,
         `ssh-keygen -t ed25519 -N '${pw('k4')}' -f ~/.ssh/deploy_key`,
         `net use Z: \\\\files\\share /user:CORP\\svc_backup ${pw('n5')} /persistent:no`,
+        `ldapsearch -x -H ldaps://ldap.internal -D "cn=admin,dc=corp,dc=internal" -w ${pw('l1')} -b "dc=corp,dc=internal" "(uid=jdoe)"`,
+        `ldapmodify -x -D cn=admin,dc=corp -w '${pw('l2')}' -f change.ldif`,
       ],
       falsePositives: [
         'mysql -u root -p app_db',
@@ -111,6 +115,9 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         'ssh-keygen -lf ~/.ssh/id_ed25519.pub -E sha256',
         'net use Z: \\\\files\\share /user:CORP\\svc * /persistent:yes',
         'net use Z: \\\\files\\share /user:CORP\\svc /persistent:yes',
+        'ldapsearch -x -D "cn=admin,dc=corp" -W -b dc=corp',
+        'ldapsearch -x -D cn=admin,dc=corp -w "$LDAP_BIND_PW" -b dc=corp',
+        'ldapsearch -x -D cn=admin,dc=corp -y /run/secrets/ldap_pw -b dc=corp',
       ],
     },
   }),
@@ -139,6 +146,31 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         'keytool -list -keystore app.jks -storepass changeit',
         '-storepass <arg>  keystore password',
         '-passin arg  Input file pass phrase source',
+      ],
+    },
+  }),
+  passwordRule({
+    id: 'powershell-plaintext-password',
+    family: 'command-line',
+    description: 'Password made a SecureString from plain text in PowerShell (ConvertTo-SecureString "PASS" -AsPlainText -Force)',
+    keywords: ['convertto-securestring'],
+    // (PowerShell's names and parameters are case-insensitive; without -AsPlainText the string is
+    // DPAPI ciphertext, not a password)
+    before: String.raw`(?<![\w-])${ci('convertto-securestring')}(?:[ \t]{1,4}-(?:${ci('asplaintext')}|${ci('force')}))*(?:[ \t]{1,4}-${ci('string')})?[ \t]{1,4}`,
+    validate: (secret, match) =>
+      (/^[^\r\n;|]{0,80}?-asplaintext/i.test(match.input.slice(match.index + match[0].length)) || /-asplaintext/i.test(match[0])) && isPasswordArgument(secret),
+    examples: {
+      truePositives: [
+        `$pw = ConvertTo-SecureString "${pw('ps1')}" -AsPlainText -Force`,
+        `$cred = New-Object System.Management.Automation.PSCredential('CORP\\svc', (ConvertTo-SecureString -String '${pw('ps2')}' -AsPlainText -Force))`,
+        `convertto-securestring -asplaintext -force ${pw('ps3')}`,
+      ],
+      falsePositives: [
+        '$pw = ConvertTo-SecureString $env:DB_PASSWORD -AsPlainText -Force',
+        '$pw = ConvertTo-SecureString "$Password" -AsPlainText -Force',
+        `$pw = Get-Content secure.txt | ConvertTo-SecureString`,
+        `$pw = ConvertTo-SecureString "01000000d08c9ddf0115d1118c7a00c04fc297eb0100000003" -Key $key`,
+        'ConvertTo-SecureString "<password>" -AsPlainText -Force',
       ],
     },
   }),

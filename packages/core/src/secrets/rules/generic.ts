@@ -85,7 +85,8 @@ function genericValue(secret: string, match: RegExpExecArray): boolean {
   const key = match.groups?.['key'] ?? '';
   if (NOT_A_SECRET_KEY.test(key)) return false;
   const input = match.input;
-  if (match.groups?.['ws'] !== undefined && !spacedAssignment(input, match.index, match[0])) return false;
+  // (after a space alone, a value that begins with `-` is the next flag: `$env:DB_PASSWORD -AsPlainText`)
+  if (match.groups?.['ws'] !== undefined && (secret.charCodeAt(0) === 45 || !spacedAssignment(input, match.index, match[0]))) return false;
   const next = input.charCodeAt(match.index + match[0].length);
   if (next === 40 /* ( */) return false; // a call: token = getToken(...)
   // (the value first: it turns away nearly every candidate in code and prose)

@@ -1,7 +1,7 @@
 import type { SecretRule } from '../types.js';
 import { isPlaceholder } from '../placeholders.js';
 import { isDocumentationPassword, isPasswordArgument, isWrittenPassword } from '../password-values.js';
-import { isCredentialLike, isDocumentationJwt } from '../value-filters.js';
+import { isCredentialLike, isDocumentationJwt, scrambled } from '../value-filters.js';
 import { rule } from './define.js';
 import { ci, re } from './patterns.js';
 import { ALNUM, B64URL, sample } from './sample.js';
@@ -149,6 +149,31 @@ export const WEB_RULES: readonly SecretRule[] = [
         `curl --proxy-user squid:${pw('c3')} -x proxy.internal:3128 https://x`,
       ],
       falsePositives: ['curl -u user:password https://x', 'curl -u "$USER:$PASS" https://x', 'curl -u admin: https://x', 'curl -u <user:password> https://api.example.net', 'curl --user <username>:<api-token> https://x'],
+    },
+  }),
+  rule({
+    id: 'url-query-key',
+    family: 'url',
+    description: 'API key as a URL query parameter named key (?key=…, &key=…: Google, YouTube, Bing Maps and many others), random letters of both cases and digits',
+    keywords: ['?key=', '&key=', '&amp;key='],
+    pattern: re(String.raw`(?:\?|&|&amp;)key=(?<secret>[A-Za-z0-9_.~-]{20,128})(?![A-Za-z0-9_.~%/+-])`),
+    secretGroup: 'secret',
+    generic: true,
+    // (a cache key, an object path or a setting's name is words, a path or a digest: a key mixes
+    // small letters, capitals and digits as random characters do)
+    validate: (s) => /[a-z]/.test(s) && /[A-Z]/.test(s) && /\d/.test(s) && scrambled(s) && isCredentialLike(s, 20, 3.5),
+    examples: {
+      truePositives: [
+        `curl "https://www.bing.com/api/maps/v1/Locations?q=Paris&key=${sample(ALNUM, 64, 'uq1')}"`,
+        `{"url": "https://api.example-weather.net/v2/forecast?key=${sample(B64URL, 32, 'uq2')}9aZ&city=Oslo"}`,
+      ],
+      falsePositives: [
+        'https://cdn.example.net/get?key=uploads%2F2024%2Favatar.png',
+        'https://app.internal/cache?key=userProfileSettingsV2Final',
+        'https://app.internal/cache?key=5d41402abc4b2a76b9719d911017c592',
+        'https://i18n.internal/t?key=checkout.button.submit_order_label',
+        'https://api.example.net/search?key=YOUR_API_KEY_HERE_1234567',
+      ],
     },
   }),
 ];
