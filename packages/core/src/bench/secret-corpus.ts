@@ -192,5 +192,10 @@ export function adversarialInputs(bytes: number): { name: string; text: string }
     // and one of separators (prefixes are looked for after each)
     { name: 'glued run with _', text: rep('aB3_') },
     { name: 'separator run', text: rep('a-b/c+') },
+    // curl's cookie flag again and again (each reads the command back to curl), cookies without a session one,
+    // kubectl literals and secret setters with no value (each reads its command back)
+    { name: 'curl -b runs', text: 'curl ' + rep('-b ') },
+    { name: 'cookie pairs', text: rep('Cookie: a=b; ') },
+    { name: 'secret setters', text: 'kubectl create secret generic x ' + rep('--from-literal=a=b gh secret set X -b ') },
   ];
 }

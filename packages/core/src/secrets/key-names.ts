@@ -76,12 +76,48 @@ export function keyIsAssigned(text: string, pos: number): boolean {
   if (quoted && c === 116 && next === 111 && isSpace(text.charCodeAt(e + 2))) return true; // "key" to "v"
   if (!isKeyChar(c) && c !== 34 && c !== 39 && c !== 92) return false;
   if (!quoted && spacedKey(text, pos, keyEnd)) return true; // ENV KEY v, --key v
+  if (setByCli(text, keyStart(text, pos))) return true; // aws configure set key v, dotnet user-secrets set "Key" "v"
   if (!isKeyChar(c)) return false;
   // a type between name and `=`
   for (let k = 0; k < 40 && e < n && isTypeChar(text.charCodeAt(e)); k++) e++;
   for (let k = 0; k < 4 && isSpace(text.charCodeAt(e)); k++) e++;
   return text.charCodeAt(e) === 61;
 }
+
+/** Where the key holding `pos` starts: read back over key characters, at most KEY_REACH. */
+function keyStart(text: string, pos: number): number {
+  let s = pos;
+  while (s > 0 && pos - s < KEY_REACH && isKeyChar(text.charCodeAt(s - 1))) s--;
+  return s;
+}
+
+/**
+ * The key starting at `keyStart` is set by a CLI's setter, which takes its value after a space:
+ * `aws configure set KEY V`, `npm config set //registry/:KEY V`, `gh config set KEY V`,
+ * `dotnet user-secrets set "Section:KEY" "V"` (a section or a registry may stand before the key).
+ * Read back by hand, allocating nothing: it is asked for most spaced keys.
+ */
+export function setByCli(text: string, keyStart: number): boolean {
+  let j = keyStart;
+  // the key's own start: a section, a registry (`//npm.pkg.github.com/:`)
+  for (let k = 0; k < 128 && j > 0 && !isSpaceOrQuoteOrEquals(text.charCodeAt(j - 1)); k++) j--;
+  const q = text.charCodeAt(j - 1);
+  if (q === 34 || q === 39) j--;
+  if (!isSpace(text.charCodeAt(j - 1))) return false;
+  for (let k = 0; k < 4 && isSpace(text.charCodeAt(j - 1)); k++) j--;
+  if (!text.startsWith('set', j - 3) || !isSpace(text.charCodeAt(j - 4))) return false;
+  j -= 4;
+  for (let k = 0; k < 4 && isSpace(text.charCodeAt(j - 1)); k++) j--;
+  for (const setter of CLI_SETTERS) {
+    const at = j - setter.length;
+    if (at >= 0 && text.startsWith(setter, at) && !isKeyChar(text.charCodeAt(at - 1))) return true;
+  }
+  return false;
+}
+
+/** Commands whose `set` takes a key and then its value (`npm config set`, `aws configure set`, `dotnet user-secrets set`). */
+const CLI_SETTERS = ['config', 'configure', 'user-secrets'];
+const isSpaceOrQuoteOrEquals = (c: number): boolean => isSpace(c) || c === 34 || c === 39 || c === 61 || c === 10 || c === 13;
 
 /** `get` after `{` and up to four spaces (a C# property). */
 function braceGet(text: string, e: number): boolean {
@@ -98,8 +134,7 @@ function callWithString(text: string, e: number): boolean {
 
 /** The key ending at `end` (holding `pos`) is a flag (`--key`) or a CONSTANT_NAME (`A_KEY`). */
 function spacedKey(text: string, pos: number, end: number): boolean {
-  let s = pos;
-  while (s > 0 && pos - s < KEY_REACH && isKeyChar(text.charCodeAt(s - 1))) s--;
+  const s = keyStart(text, pos);
   if (text.charCodeAt(s) === 45) return true;
   let underscore = false;
   for (let i = s; i < end; i++) {

@@ -130,11 +130,12 @@ export const CODE_HOSTING_RULES: readonly SecretRule[] = [
     description: '.npmrc _authToken / _auth / _password value',
     keywords: ['_authtoken', '_auth=', '_password='],
     // (not the end of another key: `db_password=` is no .npmrc key, and its value is the generic rule's)
-    pattern: re('(?<![A-Za-z0-9])(?:_authToken|_auth|_password)\\s{0,4}=\\s{0,4}["\']?(?<secret>[A-Za-z0-9+/=._~-]{16,512})'),
+    // (or after a space, as `npm config set //registry/:_authToken V` takes it)
+    pattern: re('(?<![A-Za-z0-9])(?:_authToken|_auth|_password)(?:\\s{0,4}=\\s{0,4}|(?<=config[ \\t]{1,4}set[ \\t]{1,4}\\S{0,200})[ \\t]{1,4})["\']?(?<secret>[A-Za-z0-9+/=._~-]{16,512})'),
     secretGroup: 'secret',
     minEntropy: 3,
     examples: {
-      truePositives: [`//npm.pkg.github.com/:_authToken=${sample(ALNUM, 40, 'npmrc')}`],
+      truePositives: [`//npm.pkg.github.com/:_authToken=${sample(ALNUM, 40, 'npmrc')}`, `npm config set //npm.pkg.github.com/:_authToken ${sample(ALNUM, 40, 'npmrc2')}`],
       falsePositives: ['//registry.npmjs.org/:_authToken=${NPM_TOKEN}', '_authToken=xxxxxxxxxxxxxxxxxxxxxxxx'],
     },
   }),
@@ -185,8 +186,8 @@ export const CODE_HOSTING_RULES: readonly SecretRule[] = [
     id: 'gitlab-session-cookie',
     family: 'gitlab',
     description: 'GitLab session cookie (_gitlab_session=<32 hex>): a signed-in browser session',
-    keywords: ['_gitlab_session='],
-    pattern: re('_gitlab_session=(?<secret>[0-9a-f]{32})', R),
+    keywords: ['gitlab_session='],
+    pattern: re('(?<=_)gitlab_session=(?<secret>[0-9a-f]{32})', R),
     secretGroup: 'secret',
     minEntropy: 3,
     examples: {

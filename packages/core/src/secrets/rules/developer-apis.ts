@@ -1,7 +1,7 @@
 import type { SecretRule } from '../types.js';
 import { rule } from './define.js';
 import { SHAPE, keyed } from './keyed.js';
-import { L, R, RD, re, spacedAssignment } from './patterns.js';
+import { AFTER_JSON_ESCAPE, L, R, RD, re, spacedAssignment } from './patterns.js';
 import { namePattern } from '../key-names.js';
 import { ALNUM, B64URL, HEX, LOWER_NUM, sample } from './sample.js';
 
@@ -281,10 +281,17 @@ export const DEVELOPER_API_RULES: readonly SecretRule[] = [
   rule({
     id: 'authress-access-key',
     family: 'authress',
-    description: 'Authress service client access key (sc_ / ext_ / scauth_ / authress_ + client . key . acc_account . private key)',
-    keywords: ['sc_', 'ext_', 'scauth_', 'authress_'],
-    // (Authress documents this structure for secret scanning: four dot-separated parts, the third an account id)
-    pattern: re(L, String.raw`(?:[sS][cC](?:[aA][uU][tT][hH])?|[eE][xX][tT]|[aA][uU][tT][hH][rR][eE][sS][sS])_[a-zA-Z0-9]{5,30}\.[a-zA-Z0-9]{4,6}\.[aA][cC][cC][_-][a-zA-Z0-9-]{10,32}\.[a-zA-Z0-9+/_=-]{30,120}`, RD),
+    description: 'Authress service client access key (sc_ / ext_ / scauth_ / authress_ + client . key . acc_account . private key): the account and private key',
+    // (Authress documents this structure for secret scanning: four dot-separated parts, the third
+    // an account id. Found at `.acc_`, read back to the client and key ids: a keyword beginning
+    // `sc_` or `ext_` let the scan's first filter pass `script`, `next_`, `text_` everywhere.)
+    keywords: ['.acc_', '.acc-'],
+    pattern: re(
+      String.raw`(?<=(?:${AFTER_JSON_ESCAPE}|${L})(?:[sS][cC](?:[aA][uU][tT][hH])?|[eE][xX][tT]|[aA][uU][tT][hH][rR][eE][sS][sS])_[a-zA-Z0-9]{5,30}\.[a-zA-Z0-9]{4,6})`,
+      String.raw`\.(?<secret>[aA][cC][cC][_-][a-zA-Z0-9-]{10,32}\.[a-zA-Z0-9+/_=-]{30,120})`,
+      RD,
+    ),
+    secretGroup: 'secret',
     minEntropy: 3.5,
     examples: {
       truePositives: [

@@ -195,9 +195,10 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
     id: 'microsoft-teams-webhook',
     family: 'microsoft-teams',
     description: 'Microsoft Teams incoming webhook URL (…webhook.office.com/webhookb2/<uuid>@<uuid>/IncomingWebhook/<32 hex>/<uuid>): the path after IncomingWebhook/ is the secret',
-    keywords: ['.webhook.office.com/webhookb2/', 'outlook.office.com/webhook/'],
+    // (found at IncomingWebhook/, the host read back: `.webhook.` or `outlook` as a keyword let the scan's first filter pass far more text)
+    keywords: ['incomingwebhook/'],
     pattern: re(
-      String.raw`(?:\.webhook\.office\.com/webhookb2|outlook\.office\.com/webhook)/${UUID}@${UUID}/IncomingWebhook/`,
+      String.raw`(?<=(?:\.webhook\.office\.com/webhookb2|outlook\.office\.com/webhook)/${UUID}@${UUID}/)IncomingWebhook/`,
       String.raw`(?<secret>[0-9a-f]{32}/${UUID}(?:/V2[\w-]{20,80})?)`,
       R,
     ),

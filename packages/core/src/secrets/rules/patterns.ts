@@ -1,4 +1,5 @@
 /** Regex fragments shared by the built-in rules (as source strings). */
+import { setByCli } from '../key-names.js';
 
 /** Left boundary of a token: no word character before. */
 export const L = '(?<![A-Za-z0-9_])';
@@ -113,19 +114,24 @@ export function keyAround(input: string, index: number, matched: string): { star
 
 /**
  * A value after a space and no operator (`ENV API_KEY v`, `--token v`, `setx DB_PASSWORD "v"`)
- * is an assignment only after a CONSTANT_NAME or a command-line flag, or a one-word capital name
- * after a Dockerfile's `ENV` or Windows' `setx` (`ENV PASSWORD v`).
+ * is an assignment only after a CONSTANT_NAME or a command-line flag, a one-word capital name
+ * after a Dockerfile's `ENV` or Windows' `setx` (`ENV PASSWORD v`), or any key a CLI's setter
+ * sets (`aws configure set aws_secret_access_key v`).
  */
 export function spacedAssignment(input: string, index: number, matched: string): boolean {
   const { start, key } = keyAround(input, index, matched);
+  // (a quoted key before the space: only a CLI's setter takes a value so, `user-secrets set "Key" "v"`)
+  const q = matched.charCodeAt(start + key.length - index);
+  if (q === 34 || q === 39 || q === 92) return setByCli(input, start);
   if (key.startsWith('-') || /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(key)) return true;
-  return /^[A-Z][A-Z0-9]+$/.test(key) && /(?:^|[\n;&|])[ \t]*(?:ENV|setx)[ \t]{1,4}$/i.test(input.slice(Math.max(0, start - 12), start));
+  if (/^[A-Z][A-Z0-9]+$/.test(key) && /(?:^|[\n;&|])[ \t]*(?:ENV|setx)[ \t]{1,4}$/i.test(input.slice(Math.max(0, start - 12), start))) return true;
+  return setByCli(input, start);
 }
 /**
  * {@link ASSIGN_TAIL}, or a space alone before the value (group `ws`, for {@link spacedAssignment}
  * to judge): once in a pattern.
  */
-export const TAIL_OR_SPACE = String.raw`(?:${ASSIGN_TAIL}|(?<ws>[ \t]{1,4})(?:\\{0,3}["'])?)`;
+export const TAIL_OR_SPACE = String.raw`(?:${ASSIGN_TAIL}|(?:\\{0,3}["'])?(?<ws>[ \t]{1,4})(?:\\{0,3}["'])?)`;
 /** {@link TAIL_OR_SPACE} after up to 24 more key characters. */
 export const ASSIGN_OR_SPACE = String.raw`[\w.-]{0,24}?` + TAIL_OR_SPACE;
 /** {@link ASSIGN_TAIL} after up to 24 more key characters. */

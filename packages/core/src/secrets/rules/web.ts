@@ -4,7 +4,7 @@ import { isDocumentationPassword, isPasswordArgument, isWrittenPassword } from '
 import { isCredentialLike, isDocumentationJwt, scrambled } from '../value-filters.js';
 import { rule } from './define.js';
 import { ci, re } from './patterns.js';
-import { ALNUM, B64URL, sample } from './sample.js';
+import { ALNUM, B64URL, HEX, LOWER_NUM, sample } from './sample.js';
 
 /** Reserved documentation hosts (RFC 2606 / 6761): `https://abc:xyz@example.com` is a doc example. */
 const EXAMPLE_HOST = /^(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid))(?![\w.-])/i;
@@ -37,7 +37,20 @@ function basicCredentials(secret: string): boolean {
 const basic = (userpass: string) => Buffer.from(userpass).toString('base64');
 const pw = (salt: string) => sample(ALNUM, 18, salt) + '!';
 
-/** Credentials inside URLs, HTTP Authorization headers and curl command lines. */
+/** Words of a cookie name that signs someone in: `sessionid`, `PHPSESSID`, `connect.sid`, `laravel_session`, `auth_token`, `remember_token`, `jwt`, `login`. */
+const SESSION_COOKIE_WORD = `(?:${['sess', 'sid', 'auth', 'token', 'jwt', 'remember', 'login'].map(ci).join('|')})`;
+
+/** A cookie value as its server reads it: URL-encoded (`s%3A…`) where it can be decoded. */
+function decodeCookie(value: string): string {
+  if (!value.includes('%')) return value;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Credentials inside URLs, HTTP Authorization headers and cookies, and curl command lines. */
 export const WEB_RULES: readonly SecretRule[] = [
   rule({
     id: 'url-password',
@@ -153,10 +166,11 @@ export const WEB_RULES: readonly SecretRule[] = [
   }),
   rule({
     id: 'url-query-key',
-    family: 'url',
+    family: 'url-credentials',
     description: 'API key as a URL query parameter named key (?key=…, &key=…: Google, YouTube, Bing Maps and many others), random letters of both cases and digits',
-    keywords: ['?key=', '&key=', '&amp;key='],
-    pattern: re(String.raw`(?:\?|&|&amp;)key=(?<secret>[A-Za-z0-9_.~-]{20,128})(?![A-Za-z0-9_.~%/+-])`),
+    // (at `key=`, a start the scan has for the key-named rules already; the `?` or `&` read back)
+    keywords: ['key='],
+    pattern: re(String.raw`(?<=[?&]|&amp;)key=(?<secret>[A-Za-z0-9_.~-]{20,128})(?![A-Za-z0-9_.~%/+-])`),
     secretGroup: 'secret',
     generic: true,
     // (a cache key, an object path or a setting's name is words, a path or a digest: a key mixes
@@ -173,6 +187,42 @@ export const WEB_RULES: readonly SecretRule[] = [
         'https://app.internal/cache?key=5d41402abc4b2a76b9719d911017c592',
         'https://i18n.internal/t?key=checkout.button.submit_order_label',
         'https://api.example.net/search?key=YOUR_API_KEY_HERE_1234567',
+      ],
+    },
+  }),
+  rule({
+    id: 'http-session-cookie',
+    family: 'http-authorization',
+    description: 'Session or auth cookie in a Cookie or Set-Cookie header or curl --cookie (sessionid=, PHPSESSID=, JSESSIONID=, connect.sid=, *_session=, auth_token=, remember_token=, …), a random value',
+    keywords: ['cookie', '-cookie', '-b '],
+    pattern: re(
+      // (a header, `Cookie:` or `"Cookie": "`, or curl's flag: prose and code that name cookies end here)
+      String.raw`(?:${ci('cookie')}(?:\\{0,3}["'])?[ \t]{0,4}:|(?<=(?<![\w.-])-)-cookie[ \t=]|(?<=(?<![\w.-])curl(?:\.exe)?[ \t][^\r\n;|&]{0,300}?)-b[ \t])[ \t]{0,4}(?:\\{0,3}["'])?`,
+      // (the cookies before it: name=value pairs up to `;`)
+      String.raw`(?:[^\s=;"'\\]{1,64}=[^\s;"'\\]{0,512};[ \t]{0,4}){0,12}?`,
+      String.raw`(?<name>[\w.-]{0,40}?${SESSION_COOKIE_WORD}[\w.-]{0,40})=(?<secret>[^\s;"'\\,]{16,4096})`,
+    ),
+    secretGroup: 'secret',
+    generic: true,
+    // (a CSRF token guards a form, it signs no one in; a session id may be hex: JSESSIONID)
+    validate: (s, m) => !/csrf|xsrf/i.test(m.groups?.['name'] ?? '') && isCredentialLike(decodeCookie(s), 16, 3, true) && !isPlaceholder(s),
+    examples: {
+      truePositives: [
+        `curl -H "Cookie: csrftoken=abc; sessionid=${sample(LOWER_NUM, 32, 'ck1')}" https://app.internal/admin/`,
+        `curl --cookie 'PHPSESSID=${sample(LOWER_NUM, 26, 'ck2')}' https://shop.internal/cart`,
+        `curl -s -b "laravel_session=${sample(ALNUM, 40, 'ck8')}" https://shop.internal/account`,
+        `{"headers": {"Cookie": "JSESSIONID=${sample(HEX, 32, 'ck3').toUpperCase()}; Path=/"}}`,
+        `Set-Cookie: connect.sid=s%3A${sample(B64URL, 32, 'ck4')}.${sample(B64URL, 43, 'ck5')}; Path=/; HttpOnly`,
+        `Cookie: theme=dark; __Secure-next-auth.session-token=eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..${sample(B64URL, 22, 'ck6')}.${sample(B64URL, 120, 'ck7')}`,
+      ],
+      falsePositives: [
+        'Cookie: csrftoken=Zq8mN3pX7vR2kL9wT4yB6cF1dH5jG0sA; theme=dark',
+        'curl --cookie "sessionid=<session-id>" https://app.internal/',
+        'Set-Cookie: session=deleted; expires=Thu, 01 Jan 1970 00:00:00 GMT',
+        'Cookie: _ga=GA1.2.1234567890.1700000000; _gid=GA1.2.987654321.1700000000',
+        'document.cookie = "sessionid=" + sid',
+        'cookie: sessionId=${SESSION_ID}',
+        `git checkout -b session_${sample(LOWER_NUM, 20, 'ck9')}`,
       ],
     },
   }),
