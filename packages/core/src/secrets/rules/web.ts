@@ -170,6 +170,8 @@ export const WEB_RULES: readonly SecretRule[] = [
     description: 'API key as a URL query parameter named key (?key=…, &key=…: Google, YouTube, Bing Maps and many others), random letters of both cases and digits',
     // (at `key=`, a start the scan has for the key-named rules already; the `?` or `&` read back)
     keywords: ['key='],
+    // (for pre-filters outside the detector: `key=` alone passes every value that assigns a key)
+    prefilter: '[?&;]key=',
     pattern: re(String.raw`(?<=[?&]|&amp;)key=(?<secret>[A-Za-z0-9_.~-]{20,128})(?![A-Za-z0-9_.~%/+-])`),
     secretGroup: 'secret',
     generic: true,
@@ -195,6 +197,8 @@ export const WEB_RULES: readonly SecretRule[] = [
     family: 'http-authorization',
     description: 'Session or auth cookie in a Cookie or Set-Cookie header or curl --cookie (sessionid=, PHPSESSID=, JSESSIONID=, connect.sid=, *_session=, auth_token=, remember_token=, …), a random value',
     keywords: ['cookie', '-cookie', '-b '],
+    // (for pre-filters outside the detector: `-b ` and `cookie` alone pass every branch and every cookie library)
+    prefilter: String.raw`cookie\\{0,3}["']?[ \t]*:|-cookie[ \t=]|curl[^\r\n]*[ \t]-b[ \t]`,
     pattern: re(
       // (a header, `Cookie:` or `"Cookie": "`, or curl's flag: prose and code that name cookies end here)
       String.raw`(?:${ci('cookie')}(?:\\{0,3}["'])?[ \t]{0,4}:|(?<=(?<![\w.-])-)-cookie[ \t=]|(?<=(?<![\w.-])curl(?:\.exe)?[ \t][^\r\n;|&]{0,300}?)-b[ \t])[ \t]{0,4}(?:\\{0,3}["'])?`,
