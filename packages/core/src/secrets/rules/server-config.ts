@@ -1,9 +1,13 @@
 import type { SecretRule } from '../types.js';
 import { isPasswordArgument } from '../password-values.js';
 import { classCount } from '../value-filters.js';
-import { AFTER_JSON_ESCAPE, ci } from './patterns.js';
+import { AFTER_JSON_ESCAPE, ci, re } from './patterns.js';
 import { passwordRule } from './password-rule.js';
-import { samplePassword } from './sample.js';
+import { rule } from './define.js';
+import { sample, samplePassword } from './sample.js';
+
+/** The alphabet of crypt(3) hashes. */
+const HASH64 = './0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 const pw = samplePassword;
 
@@ -156,6 +160,38 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
         "SET PASSWORD FOR 'app'@'%' = ?",
         'Use SET PASSWORD to change your own password.',
         "SET PASSWORD FOR 'app'@'%' = '${NEW_PASSWORD}';",
+      ],
+    },
+  }),
+  rule({
+    id: 'password-hash-line',
+    family: 'server-config',
+    description: 'A user\'s password hash as /etc/shadow and .htpasswd files hold it (user:$6$salt$hash, user:$apr1$…, user:$2y$…, user:$y$…): crackable offline, so as secret as the password',
+    // (at the `:` before it: `:$` is a start few texts hold, where `$1` alone is every regex replacement)
+    keywords: [':$6$', ':$5$', ':$1$', ':$2y$', ':$2b$', ':$2a$', ':$apr1$', ':$y$'],
+    // (the hash after a user name and its colon, as the files write a line: a hash alone is a
+    // test fixture or a library's example as often as it is anyone's password)
+    pattern: re(
+      String.raw`(?<=(?:(?<![\w.:$-])|${AFTER_JSON_ESCAPE})[a-z_][\w.-]{0,31}):`,
+      String.raw`(?<secret>\$(?:6|5|1|2[aby]|apr1|y)\$[./A-Za-z0-9$=,]{20,200})(?=:|[ \t]*(?:[\r\n]|$|\\[nr]))`,
+    ),
+    secretGroup: 'secret',
+    minEntropy: 3.5,
+    // (the shared placeholder filter reads `$y…` as a `$VARIABLE`; the format is strict enough)
+    allowPlaceholders: true,
+    examples: {
+      truePositives: [
+        `root:$6$${sample(HASH64, 16, 'sh1')}$${sample(HASH64, 86, 'sh2')}:19800:0:99999:7:::\ndaemon:*:19800:0:99999:7:::`,
+        `admin:$apr1$${sample(HASH64, 8, 'sh3')}$${sample(HASH64, 22, 'sh4')}\nops:$2y$10$${sample(HASH64, 53, 'sh5')}`,
+        `deploy:$y$j9T$${sample(HASH64, 22, 'sh6')}$${sample(HASH64, 43, 'sh7')}:19900:0:99999:7:::`,
+      ],
+      falsePositives: [
+        'root:*:19800:0:99999:7:::',
+        'nobody:!:19800::::::',
+        `const hash = '$2b$10$${sample(HASH64, 53, 'sh8')}'; // bcrypt of "password"`,
+        'user:$6$salt$hash:19800:0:99999:7:::',
+        `user:$6$${'x'.repeat(16)}$${'x'.repeat(86)}:19800:0:99999:7:::`,
+        'replace(/(\\d+)/, "$1$2")',
       ],
     },
   }),
