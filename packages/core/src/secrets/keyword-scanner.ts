@@ -405,7 +405,8 @@ export class KeywordScanner {
     }
     const teddy = new Uint8Array(TEDDY_TABLE_BYTES + 32 + SIMD_CONSTANTS.length);
     const teddyKeywords = this.keywords.filter((_, i) => !this.isRun[i]);
-    teddy.set(teddyTables([...new Set(teddyKeywords.map((kw) => kw.slice(0, TEDDY_CHARS)))]));
+    // (sorted: the bucket assignment depends on the order, and a rule's place in the list says nothing about it)
+    teddy.set(teddyTables([...new Set(teddyKeywords.map((kw) => kw.slice(0, TEDDY_CHARS)))].sort()));
     teddy.set(BASE64_NIBBLE_CLASSES, TEDDY_TABLE_BYTES);
     teddy.set(SIMD_CONSTANTS, TEDDY_TABLE_BYTES + 32);
     const api = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;

@@ -9,7 +9,7 @@ import { SET_CHARS, TEDDY_BUCKETS, TEDDY_CHARS, assignBuckets, teddyTables } fro
  */
 const builtinPrefixes = [
   ...new Set([...BUILTIN_RULES.filter((r) => r.tokenPrefix !== true).flatMap((r) => r.keywords), ...CREDENTIAL_KEY_WORDS].map((k) => k.toLowerCase().slice(0, TEDDY_CHARS))),
-];
+].sort(); // (sorted, as the scanner assigns them)
 
 /** Buckets that accept `s` at the start, by the tables (the WebAssembly filter's logic). */
 function accepted(tables: Uint8Array, s: string): number {

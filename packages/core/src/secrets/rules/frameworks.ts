@@ -109,6 +109,29 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
       ],
     },
   }),
+  passwordRule({
+    id: 'login-call-password',
+    family: 'http-authorization',
+    description: "Password passed to a client's login call in code (smtplib, imaplib, ftplib, poplib: server.login('user', 'PASS'), ftp.login(user='u', passwd='PASS'))",
+    // (at `login(`, a start the scan has already for the credential word `login`)
+    keywords: ['login('],
+    before: String.raw`(?<=[\w)\]]\.)login\([ \t]{0,4}(?:user[ \t]{0,4}=[ \t]{0,4})?(?:"[^"\r\n]{1,128}"|'[^'\r\n]{1,128}')[ \t]{0,4},[ \t]{0,4}(?:(?:password|passwd)[ \t]{0,4}=[ \t]{0,4})?`,
+    value: QUOTED,
+    validate: isPasswordArgument,
+    examples: {
+      truePositives: [
+        `with smtplib.SMTP_SSL("smtp.acme.io", 465) as server:\n    server.login("alerts@acme.io", "${samplePassword('lg1')}")`,
+        `ftp = FTP("files.internal")\nftp.login(user="deploy", passwd='${samplePassword('lg2')}')`,
+        `mail = imaplib.IMAP4_SSL("imap.acme.io"); mail.login('ops@acme.io', '${samplePassword('lg3')}')`,
+      ],
+      falsePositives: [
+        'server.login(user, password)',
+        'server.login("alerts@acme.io", os.environ["SMTP_PASSWORD"])',
+        "server.login('user', 'password')",
+        "await page.login('admin', '<password>')",
+      ],
+    },
+  }),
   rule({
     id: 'laravel-app-key',
     family: 'web-framework',
