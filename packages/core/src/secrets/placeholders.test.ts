@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPlaceholder, isPlaceholderShaped, placeholderShape } from './placeholders.js';
+import { hasPlaceholderWords, isPlaceholder, isPlaceholderShaped, placeholderShape } from './placeholders.js';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const token = (n: number) => fc.string({ unit: fc.constantFrom(...ALNUM), minLength: n, maxLength: n });
@@ -18,6 +18,11 @@ describe('isPlaceholder', () => {
     ]) {
       expect(isPlaceholder(v), v).toBe(true);
     }
+  });
+
+  it('by words alone (hasPlaceholderWords) leaves template marks and a leading $ to the caller, words and runs not', () => {
+    for (const v of ['${API_KEY}', '<db-password>', '$TOKEN', '$h{Rn.4TEJw]Gq(2']) expect(hasPlaceholderWords(v, placeholderShape(v)), v).toBe(false);
+    for (const v of ['changeme', 'your_token_here', 'fake-token', 'aaaaaaaaaaaa', 'my_fake_password']) expect(hasPlaceholderWords(v, placeholderShape(v)), v).toBe(true);
   });
 
   it('judges a random token with one mark character inside (a dot, %, #, $) as with a character that marks nothing (property)', () => {

@@ -97,6 +97,15 @@ export function isPlaceholder(value: string): boolean {
 export function isPlaceholderShaped(value: string, shape: number, inFormat = false): boolean {
   if ((shape & SHAPE_MARKS) !== 0 && (inFormat ? FORMAT_PLACEHOLDER_MARKS : PLACEHOLDER_MARKS).test(value)) return true;
   if (value.charCodeAt(0) === 36 && /^\$[A-Za-z_]/.test(value)) return true; // $TOKEN, $env:TOKEN
+  return hasPlaceholderWords(value, shape);
+}
+
+/**
+ * The placeholder judgement by words alone (`example`, `changeme`, `your_`, `fake-token`), runs and
+ * sequences, given the value's placeholderShape: for a rule that judges templates and `$NAME` by
+ * their whole construct itself.
+ */
+export function hasPlaceholderWords(value: string, shape: number): boolean {
   // Without a placeholder word, only a run (SHAPE_REPEATED) or a sequence (SHAPE_ASCENDING) can be a weak mark.
   const word = PLACEHOLDER_WORDS.exec(value);
   if (word === null && (shape & (SHAPE_REPEATED | SHAPE_ASCENDING)) === 0) return false;

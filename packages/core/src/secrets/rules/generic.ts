@@ -1,6 +1,6 @@
 import type { SecretRule } from '../types.js';
 import { isCredentialLike, isDocumentationJwt } from '../value-filters.js';
-import { SHAPE_MARKS, isPlaceholderShaped, placeholderShape } from '../placeholders.js';
+import { hasPlaceholderWords, placeholderShape } from '../placeholders.js';
 import { rule } from './define.js';
 import { namePattern } from '../key-names.js';
 import { TAIL_OR_SPACE, keyAround, re, spacedAssignment } from './patterns.js';
@@ -219,24 +219,74 @@ const STOPS = String.raw`[;,(){}<>\[\]|&]`;
 const NAME_LIST = /^(?:[a-z][a-z0-9_.-]*(?::[a-z0-9_.-]+)*|[A-Z][A-Z0-9_]*)(?:[,;|&][ \t]?(?:[a-z][a-z0-9_.-]*(?::[a-z0-9_.-]+)*|[A-Z][A-Z0-9_]*))+$/;
 /** Code: a name with type arguments, an index or a call's arguments, maybe a union (`List<String>`, `config[api_key]`, `Array<string>|null`). */
 const CODE_SHAPE = /^[A-Za-z_$][\w$.]*(?:<[\w$.,<>]*>|\[[\w$.'"-]*\]|\([\w$.,]*\))+(?:\|[\w$.<>]+)*$/;
-/** A regular expression, not a password: anchors, groups, classes with ranges, counted repeats, escapes. */
-const REGEX_SHAPE = /^\^|\$$|\(\?[:=!<]|\\[dswbDSWB]|\{\d+(?:,\d*)?\}|\[[^\]]*\w-\w[^\]]*\]/;
-/** A whole value in brackets: a list, an object, a call's arguments, a fill-in (`{password}`, `[token]`). */
-const BRACKETED = /^(?:\{.*\}|\[.*\]|\(.*\)|<.*>)$/;
 /**
- * The shared filter's template marks, less those a random password of brackets and symbols holds
- * by chance (a `<` anywhere: one in six random 16-character passwords of the full keyboard).
+ * What a regular expression is written with: a leading `^`, a trailing `$`, a group, a counted
+ * repeat, `.*` or `.+`, an escaped class, a class's ranges (each counts). A random password holds
+ * one now and then (a leading `^` or a trailing `$`: one in 45), a pattern more than one.
  */
-const TEMPLATE_MARKS = /\$\{|\{\{|\}\}|\$\(|<[^<>]{0,40}>|\*{3,}|#{3,}|\.{3}|[•…]/;
+const REGEX_MARKS = [/^\^/, /\$$/, /\(\?[:=!<]/, /\{\d+(?:,\d*)?\}/, /\.[*+]/, /\\[dswbDSWB]/];
+const CLASS_RANGES = /\[[^[\]]*\]/g;
+
+function regexShaped(value: string): boolean {
+  let marks = 0;
+  for (const mark of REGEX_MARKS) if (mark.test(value) && ++marks > 1) return true;
+  if (!value.includes('[')) return false;
+  for (const m of value.matchAll(CLASS_RANGES)) if ((marks += m[0].match(/\w-\w/g)?.length ?? 0) > 1) return true;
+  return false;
+}
+
+/** A whole value in brackets around words or a list: a list, a call's arguments, a fill-in (`{password}`, `[token]`, `(user,salt)`), not `<bx,k}5>`. */
+const BRACKETED = /^(?:\{[\w .:,;|/-]*\}|\[[\w .:,;|/-]*\]|\([\w .:,;|/-]*\)|<[\w .:,;|/-]*>)$/;
+
+/**
+ * Templates a tool fills in, whole constructs (a random password holds `${`, `{{` or `$(` by
+ * chance, seldom a name and its closing bracket after them), and masks.
+ */
+const TEMPLATE = new RegExp([
+  // `${NAME}`, `${NAME:-default}`, `${1:?error}`, `${#NAME}`, `${NAME//a/b}`, `${NAME^^}`, Spring's
+  // `${db.password:default}`, GitHub's `${{ secrets.X }}`, Serverless's `${ssm:/db/pw}`, `${file(x.json):pw}`
+  String.raw`\$\{\{?[ \t]*[#!]?\w[\w.-]{0,63}(?:\([^(){}]{0,100}\))?[ \t]*(?:\}|(?::?[-=?+]|:|\/\/?|##?|%%?|\^\^?|,,?|@)[^{}]{0,100}\})`,
+  // Ruby's and Spring EL's `#{vault.password}`
+  String.raw`#\{[ \t]*[A-Za-z_][\w.]{0,63}[ \t]*\}`,
+  // a command's output or a Makefile variable: `$(cat /run/secrets/db)`, `$(pass show db)`, `$(DB_PASSWORD)`
+  String.raw`\$\([ \t]*[A-Za-z_][\w.-]{1,63}(?:[ \t][^()]{0,100})?\)`,
+  // Jinja, Helm, Go, Handlebars: `{{ password }}`, `{{ .Values.password }}`, `{{ $pw | b64enc }}`;
+  // CloudFormation's `{{resolve:secretsmanager:db:SecretString:password}}`
+  String.raw`\{\{-?[ \t]*[.$]?[A-Za-z_][\w.]{0,63}(?::[\w.:/@+=-]{1,200})?(?:[ \t]*\|[ \t]*[\w.]{1,32})*[ \t]*-?\}\}`,
+  // ERB, JSP, ASP: `<%= password %>`
+  String.raw`<%[^%]{0,100}%>`,
+  // configparser's `%(password)s`, Windows' `%DB_PASSWORD%`
+  String.raw`%\([\w.]{1,64}\)s|(?<![A-Za-z0-9])%[A-Z_]{2,}%(?![A-Za-z0-9])`,
+  String.raw`\*{3,}|#{3,}|\.{3}|[•…]`,
+].join('|'));
+
+/** One word of a fill-in: lowercase (maybe camelCase, `apiKey`), capitalised or in capitals, digits after. */
+const FILL_IN_WORD = '(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]{2,})*|[A-Z](?:[a-z][a-z0-9]*|[A-Z][A-Z0-9]*|[0-9]*))';
+/** A fill-in: `<` words `>` (`<your-api-key>`, `<PASSWORD>`, `<db password>`, `<apiKey>`). */
+const FILL_IN = new RegExp(`<(${FILL_IN_WORD}(?:[ _.-]${FILL_IN_WORD})*)>`, 'g');
+
+/**
+ * A fill-in of four letters or more inside a value (a whole one is BRACKETED): random characters
+ * in brackets (`<bx,k}5>`, `<Rk>`, `<Ayj>`) are no fill-in.
+ */
+function hasFillIn(value: string): boolean {
+  if (!value.includes('<')) return false;
+  for (const m of value.matchAll(FILL_IN)) if (m[1]!.replace(/[^A-Za-z]/g, '').length >= 4) return true;
+  return false;
+}
+
+/** A variable, or an expression on one, as the whole value (`$DB_PASSWORD`, `$env:DB_PASSWORD`, `$this->password;`), not a password that begins with `$`. */
+const VARIABLE = /^\$(?:env:)?[A-Za-z_]\w*(?:(?:->|::|\.)[A-Za-z_]\w*|\[[\w$'"-]*\]|\([\w$,]*\))*[;,]?$/;
 
 /**
  * A quoted value holding a character the catch-all's value stops at: a password like any other,
- * unless it is code, a list of names, a regular expression or a whole bracketed fill-in.
+ * unless it is code, a list of names, a regular expression, a bracketed fill-in or a template,
+ * each judged by its whole construct.
  */
 function quotedValue(secret: string, match: RegExpExecArray): boolean {
-  if (REGEX_SHAPE.test(secret) || BRACKETED.test(secret) || TEMPLATE_MARKS.test(secret)) return false;
+  if (regexShaped(secret) || BRACKETED.test(secret) || TEMPLATE.test(secret) || VARIABLE.test(secret) || hasFillIn(secret)) return false;
   // the shared placeholder judgement without its marks: words (`example`, `changeme`, `your_`), runs, sequences
-  if (isPlaceholderShaped(secret, placeholderShape(secret) & ~SHAPE_MARKS)) return false;
+  if (hasPlaceholderWords(secret, placeholderShape(secret))) return false;
   // (a value SOPS encrypted, `ENC[AES256_GCM,data:…,type:str]`, is ciphertext)
   if (NAME_LIST.test(secret) || CODE_SHAPE.test(secret) || secret.startsWith('ENC[')) return false;
   return genericValue(secret, match);
@@ -285,6 +335,13 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       `password: 'JKvqTd8(atIjc1'`,
       `APP_ENV=production\nDB_PASSWORD=Qx7(mR2;vL9]kz\nDB_HOST=db`,
       `export SMTP_PASSWORD=Zr4{tW8,pN3&x # rotated monthly`,
+      // template and regex marks a random password holds by chance, not their whole constructs
+      `DB_PASSWORD="t\${Kq8*Wv}mz]Lb3"`,
+      `{"password": "$h{Rn.4TEJw]Gq(2"}`,
+      `api_key: '^Vm5x|8~g@]7cQ'`,
+      `"secret": "Pz4<bx,k}5>Wq!"`,
+      `SMTP_PASSWORD="XBGZ,~.5qr{{C^8"`,
+      `password: 'mQ7]w}}Lz2;R$'`,
     ],
     falsePositives: [
       '"token_scopes": "repo,read:org,workflow"',
@@ -304,6 +361,18 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       'TOKEN_SCOPES=repo,read:org,workflow',
       'PASSWORD_REGEX=^[A-Za-z0-9]{12,}$',
       'API_KEY=${API_KEY:-dev,local}',
+      // templates and fill-ins, by their whole construct
+      "password: '${{secrets.DB_PASSWORD}}'",
+      '"password": "{{.Values.db.password}}"',
+      'DB_PASSWORD="$(print-db-password)"',
+      'DB_PASSWORD=$(DB_PASSWORD_FROM_VAULT)',
+      "password: 'db:<yourPassword>'",
+      'DB_PASSWORD="<%=db_password%>"',
+      "password: '[a-zA-Z0-9]+'",
+      'DB_PASSWORD="#{vault.db_password}"',
+      '"password": "${file(../secrets.json):db}"',
+      "password: '{{resolve:secretsmanager:prod-db:SecretString:password}}'",
+      'DB_PASSWORD=${DB_ROOT_PASSWORD,,}',
       'db.password=Qx7(mR2;vL9]kz',
       'DB_PASSWORD=ENC[AES256_GCM,data:Tr7o1s0a4xQ=,iv:1Rz8Lq=,tag:k3Nq0TIz2L8F6xj9XQm8Ag==,type:str]',
     ],
