@@ -1,5 +1,5 @@
 import type { SecretRule } from '../types.js';
-import { isCredentialLike, isDocumentationJwt } from '../value-filters.js';
+import { isCredentialLike, isDocumentationJwt, scrambled } from '../value-filters.js';
 import { hasPlaceholderWords, placeholderShape } from '../placeholders.js';
 import { rule } from './define.js';
 import { namePattern } from '../key-names.js';
@@ -215,10 +215,11 @@ export const GENERIC_KEY_ASSIGNMENT_RULE: SecretRule = rule({
 
 /** Characters the generic value stops at (a bracket, a list's or a statement's separator, a pipe): a quoted value may hold them. */
 const STOPS = String.raw`[;,(){}<>\[\]|&]`;
+const STOP_CHAR = new RegExp(STOPS);
 /** A list: lowercase words or CONSTANT names (`repo,read:org,workflow`, `READ|WRITE`) between `,`, `;`, `|` or `&`. */
 const NAME_LIST = /^(?:[a-z][a-z0-9_.-]*(?::[a-z0-9_.-]+)*|[A-Z][A-Z0-9_]*)(?:[,;|&][ \t]?(?:[a-z][a-z0-9_.-]*(?::[a-z0-9_.-]+)*|[A-Z][A-Z0-9_]*))+$/;
 /** Code: a name with type arguments, an index or a call's arguments, maybe a union (`List<String>`, `config[api_key]`, `Array<string>|null`). */
-const CODE_SHAPE = /^[A-Za-z_$][\w$.]*(?:<[\w$.,<>]*>|\[[\w$.'"-]*\]|\([\w$.,]*\))+(?:\|[\w$.<>]+)*$/;
+const CODE_SHAPE = /^[A-Za-z_$][\w$.]*(?:<[\w$.,<>]*>|\[[\w$.'":-]*\]|\([\w$.,]*\))+(?:\|[\w$.<>]+)*$/;
 /**
  * What a regular expression is written with: a leading `^`, a trailing `$`, a group, a counted
  * repeat, `.*` or `.+`, an escaped class, a class's ranges (each counts). A random password holds
@@ -278,31 +279,109 @@ function hasFillIn(value: string): boolean {
 /** A variable, or an expression on one, as the whole value (`$DB_PASSWORD`, `$env:DB_PASSWORD`, `$this->password;`), not a password that begins with `$`. */
 const VARIABLE = /^\$(?:env:)?[A-Za-z_]\w*(?:(?:->|::|\.)[A-Za-z_]\w*|\[[\w$'"-]*\]|\([\w$,]*\))*[;,]?$/;
 
+/** Ciphertext, not the credential: SOPS's `ENC[AES256_GCM,…]`, Jasypt's `ENC(…)`, Spring Cloud Config's `{cipher}…`. */
+const CIPHERTEXT = /^(?:ENC[[(]|\{cipher\})/;
+
+/** How a line of code ends: a statement, a list's element, a block or an argument list opened (`;`, `,`, `({`, `<{`, `):`). */
+const CODE_LINE_END = /[:;,]?[([{<]{0,2}$/;
+
+/** A line's value without the end a line of code has, and without closing brackets that close nothing on it (`owner_key):`, a call begun above). */
+function withoutCodeLineEnd(value: string): string {
+  let v = value.replace(CODE_LINE_END, '');
+  for (let closers = countOf(v, ')]}') - countOf(v, '([{'); closers > 0 && /[)\]}]$/.test(v); closers--) v = v.slice(0, -1);
+  return v;
+}
+
+function countOf(value: string, chars: string): number {
+  let n = 0;
+  for (let i = 0; i < value.length; i++) if (chars.includes(value[i]!)) n++;
+  return n;
+}
+
+/** A whole unquoted value in brackets: a YAML flow collection, a list or a call's arguments in code. */
+const COLLECTION = /^(?:\[.*\]|\{.*\}|\(.*\))$/;
+/** A query string's next parameter (`token=v&token_type_hint=refresh`): no line's value (the generic assignment reads `v`). */
+const QUERY_PARAMETER = /&[a-z][a-z0-9_]{2,}=/;
+
+/** A call's arguments or an index's items: names, numbers, strings, `k=v`, `*args`, a slice `1:`, a symbol `:db`, `i%n`. */
+const ARGUMENTS = String.raw`(?:\*{0,2}(?:[\w$.:'"%+-][\w$.:'"%=+-]*)?(?:,\*{0,2}(?:[\w$.:'"%+-][\w$.:'"%=+-]*)?)*)`;
 /**
- * A quoted value holding a character the catch-all's value stops at: a password like any other,
- * unless it is code, a list of names, a regular expression, a bracketed fill-in or a template,
- * each judged by its whole construct.
+ * A call's arguments or an index, innermost, after a callee and not before a word (`f(x)`,
+ * `a[1:]`, `g(*args)`, `h(k=v)`; not `Pass(word)123`), or an object literal among arguments
+ * (`string({trim:true})`).
+ */
+const INNER_BRACKETS = new RegExp(String.raw`(?<=[\w$)\]])(?:\(${ARGUMENTS}\)|\[${ARGUMENTS}\])(?![\w$])|(?<=[(,])\{[\w$.,:'"-]*\}(?=[),])`, 'g');
+/**
+ * Names and member accesses (`a.b`, `a?.b`, `$this->pw`, `Cls::f`), a name maybe followed by Rust's
+ * `?` or a non-null `!`; OPEN_CALL: then a call's first arguments, going on to the next line.
+ */
+const NAMES = String.raw`[A-Za-z_$][\w$]*[?!]?(?:(?:\??\.|->|::)[A-Za-z_$][\w$]*[?!]?)*`;
+const MEMBER_CHAIN = new RegExp(`^${NAMES}$`);
+const OPEN_CALL = new RegExp(String.raw`^${NAMES}\(${ARGUMENTS}$`);
+
+/** Before a name: a cast (`(LPVOID)password`), Go's slice type (`[]byte(pw)`), a negation or a dereference, systemd's triggering condition (`|name`). */
+const NAME_PREFIX = /^(?:\([A-Za-z_][\w.]*\**\)|\[\]|[!|*&-])/;
+
+/**
+ * Code: calls and indexes nested in each other (`USER_PASS_REGEXP.exec(decode(b64(m[1])))`,
+ * `base64.b16encode(random_bytes[8:])`), a name after a cast or a mark, or, on a line that goes on
+ * (`continued`), a call's first arguments (`create_token(request,`): taken away innermost first,
+ * names and member accesses remain, as names write them (not scrambled as random characters are).
+ */
+function codeExpression(value: string, continued: boolean): boolean {
+  let v = value.replace(NAME_PREFIX, '');
+  for (let i = 0; i < 8; i++) {
+    const next = v.replace(INNER_BRACKETS, '');
+    if (next === v) break;
+    v = next;
+  }
+  return ((v !== value && MEMBER_CHAIN.test(v)) || (continued && OPEN_CALL.test(v))) && !scrambled(value);
+}
+
+/**
+ * A value holding a character the catch-all's value stops at, quoted or to its line's end: a
+ * password like any other, unless it is code, a list of names, a regular expression, a bracketed
+ * fill-in, a template or ciphertext, each judged by its whole construct.
  */
 function quotedValue(secret: string, match: RegExpExecArray): boolean {
+  let continued = false;
+  if (match.groups?.['secret3'] !== undefined) {
+    // (a key at a line's start may be code's: the end a line of code has, `password = hash(pw,salt);`,
+    // `token: getToken(a,b),`, `token_details: z.object({`, is judged without it; a value the generic
+    // value stops at only for its last `;`, `,` or `:` is the generic assignment's, which reads it up to there)
+    if (!STOP_CHAR.test(secret.replace(/[:;,]$/, ''))) return false;
+    continued = /[,(]$/.test(secret);
+    secret = withoutCodeLineEnd(secret);
+    if (COLLECTION.test(secret) || QUERY_PARAMETER.test(secret)) return false;
+  }
   if (regexShaped(secret) || BRACKETED.test(secret) || TEMPLATE.test(secret) || VARIABLE.test(secret) || hasFillIn(secret)) return false;
   // the shared placeholder judgement without its marks: words (`example`, `changeme`, `your_`), runs, sequences
   if (hasPlaceholderWords(secret, placeholderShape(secret))) return false;
-  // (a value SOPS encrypted, `ENC[AES256_GCM,data:…,type:str]`, is ciphertext)
-  if (NAME_LIST.test(secret) || CODE_SHAPE.test(secret) || secret.startsWith('ENC[')) return false;
+  if (NAME_LIST.test(secret) || CODE_SHAPE.test(secret) || codeExpression(secret, continued) || CIPHERTEXT.test(secret)) return false;
   return genericValue(secret, match);
+}
+
+/**
+ * An unquoted value that runs to its line's end (group `group`), holding a character the generic
+ * value stops at: then a comment after a space, a line break (also written as a JSON escape), or
+ * a quote that ends a JSON string (not one that opens a call's argument: `os.getenv("X")`).
+ */
+function lineValue(group: string): string {
+  return `(?=[^"'\\s\\\\]{0,199}${STOPS})(?<${group}>[^"'\\s\\\\]{8,200})(?=[ \\t]+[#;]|[ \\t]*(?:\\r?\\n|$|\\\\{1,3}[nr]|\\\\{0,3}"(?=[\\s,}\\]\\\\]|$)))`;
 }
 
 /**
  * Generic assignments of a quoted value holding brackets, commas, semicolons, `|` or `&`, which
  * the generic value stops at (strong passwords hold them: `"Hp:Xz)&#k.Yc?#,J"`): the whole quoted
- * value is read, up to its closing quote; on a `.env` line, the unquoted value to the line's end. A catch-all like the generic assignment rule: it yields
+ * value is read, up to its closing quote; in a line-valued format (`.env`, Java properties, INI,
+ * YAML, a Makefile), the unquoted value to the line's end. A catch-all like the generic assignment rule: it yields
  * to a rule that read the value's form (`PASSWORD = '…'` in SQL), and the generic assignment's
  * reading of the part before the first such character yields to it (the longer reading stands).
  */
 export const GENERIC_QUOTED_RULE: SecretRule = rule({
   id: 'generic-quoted-secret',
   family: 'generic',
-  description: 'password= / secret: / api_key: / token= assignments of a quoted value (or an unquoted .env line) holding brackets, commas, semicolons, | or &, which the generic value stops at',
+  description: 'password= / secret: / api_key: / token= assignments of a quoted value (or an unquoted one to its line\'s end: .env, properties, INI, YAML) holding brackets, commas, semicolons, | or &, which the generic value stops at',
   keywords: GENERIC_ASSIGNMENT_RULE.keywords,
   pattern: re(
     `(?<word>${SECRET_WORDS.map(word).join('|')})(?![a-z])`,
@@ -311,11 +390,16 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
     // `key = "v"`, `"key": "v"`, `key => 'v'`, `key := "v"`, `define('KEY', 'v')`, `setProperty("KEY", "v")`
     String.raw`(?:(?:\\{0,3}["'\x60])?\]?[ \t]{0,4}(?::{1,3}=|=>|=|:)|\\{0,3}["'][ \t]{0,4},)[ \t]{0,4}(?<q>\\{0,3}["'])`,
     `(?=[^"'\\s\\\\]{0,199}${STOPS})(?<secret>[^"'\\s\\\\]{8,200})\\k<q>`,
-    // or a .env line, unquoted (`DB_PASSWORD=Hp:Xz)&#k`): a CONSTANT key from the line's start, the
-    // value to the line's end or a comment after a space, as dotenv reads it
-    // (after whitespace, also written as a JSON escape, `\n`; a line break so written ends a line too, a quote a JSON string)
-    String.raw`|(?<=(?:^|\s|\\{1,3}(?:[nrtbf]|u[0-9A-Fa-f]{4}))(?:export[ \t]{1,4})?[A-Z][A-Z0-9_]{0,63})=`,
-    `(?=[^"'\\s\\\\]{0,199}${STOPS})(?<secret2>[^"'\\s\\\\]{8,200})(?=[ \\t]+#|[ \\t]*(?:\\r?\\n|$|\\\\{1,3}[nr]|\\\\{0,3}"))`,
+    // or a line's unquoted value, read to the line's end or a comment after a space (` #`, INI's ` ;`),
+    // as line-valued formats read it (after whitespace, also written as a JSON escape, `\n`):
+    // a .env line (`DB_PASSWORD=Hp:Xz)&#k`): a CONSTANT key after whitespace, `=` right after it
+    // (each lookbehind only where its assignment follows: a key's every length is tried)
+    String.raw`|(?==)(?<=(?:^|\s|\\{1,3}(?:[nrtbf]|u[0-9A-Fa-f]{4}))(?:export[ \t]{1,4})?[A-Z][A-Z0-9_]{0,63})=`,
+    lineValue('secret2'),
+    // Java properties, INI, a YAML plain scalar, a Makefile (`db.password=v`, `password = v`,
+    // `  password: v`, `- token: v`, `PASSWORD := v`): any key that starts its line, maybe indented
+    String.raw`|(?=[ \t]{0,4}[:?=])(?<=(?:^|[\r\n]|\\{1,3}[nr])[ \t]{0,32}(?:-[ \t]{1,4})?[\w.-]{1,128})[ \t]{0,4}(?::=|\?=|=|:)[ \t]{0,4}`,
+    lineValue('secret3'),
     ')',
   ),
   secretGroup: 'secret',
@@ -342,6 +426,15 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       `"secret": "Pz4<bx,k}5>Wq!"`,
       `SMTP_PASSWORD="XBGZ,~.5qr{{C^8"`,
       `password: 'mQ7]w}}Lz2;R$'`,
+      // a line-valued format's unquoted value, to the line's end or a comment:
+      // Java properties, INI, YAML plain scalars, a Makefile, a line in a JSON string
+      `# datasource\ndb.password=Qx7(mR2;vL9]kz`,
+      `spring.datasource.username=app\nspring.datasource.password=Hn4)sW9,kD2[q\n`,
+      `[database]\nhost = db\npassword = Wt5{nP8,cR2&z ; prod`,
+      `datasource:\n  username: app\n  password: Lm3]vQ9(xK7;w # rotated`,
+      `services:\n  - name: db\n    token: Fz8>rT2<qM5|n`,
+      `REGISTRY := registry.internal\nREGISTRY_TOKEN := Hd8(qW3,zN6]p`,
+      `{"content":"[mail]\\nsmtp_password = Jr6;tB9(wQ2]k\\n"}`,
     ],
     falsePositives: [
       '"token_scopes": "repo,read:org,workflow"',
@@ -368,12 +461,30 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       'DB_PASSWORD=$(DB_PASSWORD_FROM_VAULT)',
       "password: 'db:<yourPassword>'",
       'DB_PASSWORD="<%=db_password%>"',
+      '[db]\npassword = %(base_password)s',
+      'spring.datasource.password=${DB_PASSWORD}',
+      'spring.datasource.password=${DB_PASSWORD:dev;local}',
       "password: '[a-zA-Z0-9]+'",
       'DB_PASSWORD="#{vault.db_password}"',
       '"password": "${file(../secrets.json):db}"',
       "password: '{{resolve:secretsmanager:prod-db:SecretString:password}}'",
       'DB_PASSWORD=${DB_ROOT_PASSWORD,,}',
-      'db.password=Qx7(mR2;vL9]kz',
+      // ciphertext: Jasypt, Spring Cloud Config
+      'spring.datasource.password=ENC(Xb4lP0qR7sNw2TzV9yKd1hGm)',
+      'spring.datasource.password={cipher}AQB7k2Xr9fPqL0wZs3Nd',
+      // code at a line's start: a statement, an object's or an argument list's element, a flow collection
+      'password = hash(pw, salt);',
+      'password=hash(pw,salt);',
+      'token: getToken(a, b),',
+      '  token: getToken(a,b),',
+      'password = $this->password;',
+      '    Password: cfg.Database.Password,',
+      '  password: Rails.application.credentials[:db][:password],',
+      '  password: [Validators.required,Validators.minLength(8)],',
+      'self.password = crypt(pw,salt)',
+      'password = env::var(DB_PASSWORD)?;',
+      '\tpassword := []byte(os.Getenv(DB_PASSWORD))',
+      '    token: jwt.sign({id:user.id},process.env.JWT_SECRET),',
       'DB_PASSWORD=ENC[AES256_GCM,data:Tr7o1s0a4xQ=,iv:1Rz8Lq=,tag:k3Nq0TIz2L8F6xj9XQm8Ag==,type:str]',
     ],
   },
