@@ -63,6 +63,14 @@ describe('looksLikeCode on dotted values', () => {
   });
 });
 
+describe('looksLikeCode with operators judged by the caller', () => {
+  it('leaves operators out, not the other shapes', () => {
+    expect(looksLikeCode('A,g[|_xi:zQ&&J:P')).toBe(true);
+    expect(looksLikeCode('A,g[|_xi:zQ&&J:P', false)).toBe(false);
+    expect(looksLikeCode('this.tokenStore.current', false)).toBe(true);
+  });
+});
+
 describe('looksLikeCode on password-shaped values', () => {
   it('takes random characters of a password for no code shape', () => {
     // a dot between short random parts, `++` inside, a leading `!` or `/`, random letters alone

@@ -108,9 +108,10 @@ const OPERATOR = /\|\||&&|=>|\?\.|!==?|===|(?<![A-Za-z0-9])(?:--|\+\+)|(?:--|\+\
 /**
  * True when a value assigned to a secret-sounding key is code or an identifier, not a
  * credential: `getAccessToken`, `this.token`, `process.env.API_KEY`, `ACCESS_TOKEN_KEY`,
- * `e.password||""`, a path, a URL, a number, a word.
+ * `e.password||""`, a path, a URL, a number, a word. `operatorsAreCode`: false for a caller that
+ * judged a value's operators by its operands (a random password holds `||` or `=>` by chance).
  */
-export function looksLikeCode(value: string): boolean {
+export function looksLikeCode(value: string, operatorsAreCode = true): boolean {
   // A leading `_` or `$` marks a private or framework name (`_authKey`, `$password`): judged without it.
   let from = 0;
   while (from < value.length - 1 && (value.charCodeAt(from) === 95 || value.charCodeAt(from) === 36)) from++;
@@ -141,7 +142,7 @@ export function looksLikeCode(value: string): boolean {
   if (c0 === 47 && value.charCodeAt(1) === 94) return true; // a regular expression literal: /^Unexpected
   if ((c0 === 46 || c0 === 47 || c0 === 126 || value.charCodeAt(1) === 58) && PATH.test(value) && !PASSWORD_MARK.test(value) && !random()) return true;
   if (punct & COLON && URL_START.test(value)) return true;
-  if (punct & OPERATOR_CHAR && OPERATOR.test(value) && !hasRandomSegment(value) && !random()) return true;
+  if (operatorsAreCode && punct & OPERATOR_CHAR && OPERATOR.test(value) && !hasRandomSegment(value) && !random()) return true;
   return false;
 }
 
@@ -288,11 +289,11 @@ export function classCount(value: string): number {
  * `hexCounts` (the key names a secret: `openssl rand -hex 32` and `secrets.token_hex()` make
  * secrets of digest length).
  */
-export function isCredentialLike(value: string, minLength = 8, minEntropy = 3, hexCounts = false): boolean {
+export function isCredentialLike(value: string, minLength = 8, minEntropy = 3, hexCounts = false, operatorsAreCode = true): boolean {
   if (value.length < minLength) return false;
   if (classCount(value) < 2) return false;
   // Short values cannot reach a fixed entropy bar; scale it with the length.
   const bar = Math.min(minEntropy, Math.log2(value.length) - 0.3);
   if (shannonEntropy(value) < bar) return false;
-  return !isUuid(value) && (hexCounts || !isHexDigest(value)) && !looksLikeCode(value);
+  return !isUuid(value) && (hexCounts || !isHexDigest(value)) && !looksLikeCode(value, operatorsAreCode);
 }

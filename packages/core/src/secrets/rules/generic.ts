@@ -81,7 +81,7 @@ function assigningCall(whole: string): boolean {
   return dot === 0 || (dot > 0 && /builder$/i.test(whole.slice(0, dot)));
 }
 
-function genericValue(secret: string, match: RegExpExecArray): boolean {
+function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode = true): boolean {
   const key = match.groups?.['key'] ?? '';
   if (NOT_A_SECRET_KEY.test(key)) return false;
   const input = match.input;
@@ -91,7 +91,7 @@ function genericValue(secret: string, match: RegExpExecArray): boolean {
   if (next === 40 /* ( */) return false; // a call: token = getToken(...)
   // (the value first: it turns away nearly every candidate in code and prose)
   // (a hex value counts: the key names a secret, and hashes under keys that say so are ruled out above)
-  if (!isCredentialLike(secret, 8, 3, true) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret)) return false;
+  if (!isCredentialLike(secret, 8, 3, true, operatorsAreCode) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret)) return false;
   const whole = keyAround(input, match.index, match[0]).key;
   if (HANDLE_HINT.test(whole) && namesHandle(whole)) return false;
   const word = match.groups?.['word'] ?? '';
@@ -249,8 +249,8 @@ const TEMPLATE = new RegExp([
   String.raw`\$\{\{?[ \t]*[#!]?\w[\w.-]{0,63}(?:\([^(){}]{0,100}\))?[ \t]*(?:\}|(?::?[-=?+]|:|\/\/?|##?|%%?|\^\^?|,,?|@)[^{}]{0,100}\})`,
   // Ruby's and Spring EL's `#{vault.password}`
   String.raw`#\{[ \t]*[A-Za-z_][\w.]{0,63}[ \t]*\}`,
-  // a command's output or a Makefile variable: `$(cat /run/secrets/db)`, `$(pass show db)`, `$(DB_PASSWORD)`
-  String.raw`\$\([ \t]*[A-Za-z_][\w.-]{1,63}(?:[ \t][^()]{0,100})?\)`,
+  // a command's output or a Makefile variable: `$(cat /run/secrets/db)`, `$(pass show db)`, `$(DB_PASSWORD)`, `` `pass show db` ``
+  String.raw`\$\([ \t]*[A-Za-z_][\w.-]{1,63}(?:[ \t][^()]{0,100})?\)|\x60[a-z][\w.-]{1,63}(?:[ \t][^\x60]{0,100})?\x60`,
   // Jinja, Helm, Go, Handlebars: `{{ password }}`, `{{ .Values.password }}`, `{{ $pw | b64enc }}`;
   // CloudFormation's `{{resolve:secretsmanager:db:SecretString:password}}`
   String.raw`\{\{-?[ \t]*[.$]?[A-Za-z_][\w.]{0,63}(?::[\w.:/@+=-]{1,200})?(?:[ \t]*\|[ \t]*[\w.]{1,32})*[ \t]*-?\}\}`,
@@ -329,13 +329,34 @@ const NAME_PREFIX = /^(?:\([A-Za-z_][\w.]*\**\)|\[\]|[!|*&-])/;
  * names and member accesses remain, as names write them (not scrambled as random characters are).
  */
 function codeExpression(value: string, continued: boolean): boolean {
-  let v = value.replace(NAME_PREFIX, '');
+  const v = withoutCalls(value.replace(NAME_PREFIX, ''));
+  return ((v !== value && MEMBER_CHAIN.test(v)) || (continued && OPEN_CALL.test(v))) && !scrambled(value);
+}
+
+/** A value with its calls' arguments and indexes taken away, innermost first (`a.b(c(d[1])).e` → `a.b.e`). */
+function withoutCalls(value: string): string {
+  let v = value;
   for (let i = 0; i < 8; i++) {
     const next = v.replace(INNER_BRACKETS, '');
     if (next === v) break;
     v = next;
   }
-  return ((v !== value && MEMBER_CHAIN.test(v)) || (continued && OPEN_CALL.test(v))) && !scrambled(value);
+  return v;
+}
+
+/** The operators the shared code filter takes for code (value-filters' OPERATOR), and `==`. */
+const OPERATORS = /\|\||&&|=>|\?\.|!==?|===?|--|\+\+|\)\./;
+const OPERATORS_ALL = new RegExp(OPERATORS.source, 'g');
+/** An operand: a name or member chain (maybe negated or in parentheses), a number, a short string, nothing (`i++`). */
+const OPERAND = new RegExp(String.raw`^[!(]*(?:${NAMES}|\d+|''|""|'[\w.-]*'|"[\w.-]*")?\)*$`);
+
+/**
+ * Code joined by operators (`opts.apiKey||env.API_KEY`, `state=>state.token`, `user?.token`,
+ * `a.b().c`): each operand a name, a number or a short string, once calls are taken away. A random
+ * password holds `||`, `=>` or `--` between random characters.
+ */
+function operatorExpression(value: string): boolean {
+  return withoutCalls(value).split(OPERATORS_ALL).every((operand) => OPERAND.test(operand)) && !scrambled(value);
 }
 
 /**
@@ -349,7 +370,7 @@ function quotedValue(secret: string, match: RegExpExecArray): boolean {
     // (a key at a line's start may be code's: the end a line of code has, `password = hash(pw,salt);`,
     // `token: getToken(a,b),`, `token_details: z.object({`, is judged without it; a value the generic
     // value stops at only for its last `;`, `,` or `:` is the generic assignment's, which reads it up to there)
-    if (!STOP_CHAR.test(secret.replace(/[:;,]$/, ''))) return false;
+    if (!STOP_CHAR.test(secret.replace(/[:;,]$/, '')) && secret.charCodeAt(0) !== 61 /* = */) return false;
     continued = /[,(]$/.test(secret);
     secret = withoutCodeLineEnd(secret);
     if (COLLECTION.test(secret) || QUERY_PARAMETER.test(secret)) return false;
@@ -358,16 +379,18 @@ function quotedValue(secret: string, match: RegExpExecArray): boolean {
   // the shared placeholder judgement without its marks: words (`example`, `changeme`, `your_`), runs, sequences
   if (hasPlaceholderWords(secret, placeholderShape(secret))) return false;
   if (NAME_LIST.test(secret) || CODE_SHAPE.test(secret) || codeExpression(secret, continued) || CIPHERTEXT.test(secret)) return false;
-  return genericValue(secret, match);
+  // (operators judged here, by their operands: the shared code filter takes any `||` or `=>` for code)
+  if (OPERATORS.test(secret) && operatorExpression(secret)) return false;
+  return genericValue(secret, match, false);
 }
 
 /**
  * An unquoted value that runs to its line's end (group `group`), holding a character the generic
- * value stops at: then a comment after a space, a line break (also written as a JSON escape), or
+ * value stops at, or beginning with `=`, which it refuses (`DB_PASSWORD==x…`, a value `=x…`): then a comment after a space, a line break (also written as a JSON escape), or
  * a quote that ends a JSON string (not one that opens a call's argument: `os.getenv("X")`).
  */
 function lineValue(group: string): string {
-  return `(?=[^"'\\s\\\\]{0,199}${STOPS})(?<${group}>[^"'\\s\\\\]{8,200})(?=[ \\t]+[#;]|[ \\t]*(?:\\r?\\n|$|\\\\{1,3}[nr]|\\\\{0,3}"(?=[\\s,}\\]\\\\]|$)))`;
+  return `(?=[^"'\\s\\\\]{0,199}${STOPS}|=)(?<${group}>[^"'\\s\\\\]{8,200})(?=[ \\t]+[#;]|[ \\t]*(?:\\r?\\n|$|\\\\{1,3}[nr]|\\\\{0,3}"(?=[\\s,}\\]\\\\]|$)))`;
 }
 
 /**
@@ -389,7 +412,8 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
     '(?:',
     // `key = "v"`, `"key": "v"`, `key => 'v'`, `key := "v"`, `define('KEY', 'v')`, `setProperty("KEY", "v")`
     String.raw`(?:(?:\\{0,3}["'\x60])?\]?[ \t]{0,4}(?::{1,3}=|=>|=|:)|\\{0,3}["'][ \t]{0,4},)[ \t]{0,4}(?<q>\\{0,3}["'])`,
-    `(?=[^"'\\s\\\\]{0,199}${STOPS})(?<secret>[^"'\\s\\\\]{8,200})\\k<q>`,
+    // (a value the generic value cuts: at a bracket or a separator, at a backquote, or, beginning with `=`, refuses)
+    `(?=[^"'\\s\\\\]{0,199}(?:${STOPS}|\x60)|=)(?<secret>[^"'\\s\\\\]{8,200})\\k<q>`,
     // or a line's unquoted value, read to the line's end or a comment after a space (` #`, INI's ` ;`),
     // as line-valued formats read it (after whitespace, also written as a JSON escape, `\n`):
     // a .env line (`DB_PASSWORD=Hp:Xz)&#k`): a CONSTANT key after whitespace, `=` right after it
@@ -426,6 +450,13 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       `"secret": "Pz4<bx,k}5>Wq!"`,
       `SMTP_PASSWORD="XBGZ,~.5qr{{C^8"`,
       `password: 'mQ7]w}}Lz2;R$'`,
+      // operators between random characters; a backquote, a leading `=`, which the generic value cuts or refuses
+      `DB_PASSWORD="-&tjZDM}--(cuw)P"`,
+      `password: 'A,g[|_xi:zQ&&J:P'`,
+      `{"api_key": "Q)s;_e.hTNC=]_)."}`,
+      `password: 'Tz8\x60qW3!mK5\x60vR'`,
+      `SMTP_PASSWORD="=Rk4!pZ/wQ8mT2xv"`,
+      `APP_ENV=production\nDB_PASSWORD==Hk3!wZ/9pL5qT7m`,
       // a line-valued format's unquoted value, to the line's end or a comment:
       // Java properties, INI, YAML plain scalars, a Makefile, a line in a JSON string
       `# datasource\ndb.password=Qx7(mR2;vL9]kz`,
@@ -469,6 +500,11 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       '"password": "${file(../secrets.json):db}"',
       "password: '{{resolve:secretsmanager:prod-db:SecretString:password}}'",
       'DB_PASSWORD=${DB_ROOT_PASSWORD,,}',
+      'password: "`print-db-password`"',
+      // code joined by operators
+      '<input :password="form.password||defaults.password">',
+      'this.apiKey = opts.apiKey||env.API_KEY;',
+      '  token: state=>state.auth.token,',
       // ciphertext: Jasypt, Spring Cloud Config
       'spring.datasource.password=ENC(Xb4lP0qR7sNw2TzV9yKd1hGm)',
       'spring.datasource.password={cipher}AQB7k2Xr9fPqL0wZs3Nd',
