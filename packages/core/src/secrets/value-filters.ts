@@ -92,6 +92,20 @@ const WORD_OR_CAMEL = /^[a-z]+$|^[A-Z]+$|^[A-Z]?[a-z]+(?:[A-Z][a-z]*)*$/;
 /** camelCase after an acronym, or with one inside (`HTTPPasswordMgr`, `XMLHttpRequest`, `getURLFor`). */
 const ACRONYM_CAMEL = /^[a-z]*(?:[A-Z]{1,6}[a-z]+)+[A-Z]{0,6}$/;
 const LITERAL_WORD = /^(?:true|false|null|none|nil|undefined|required|optional|string|number|boolean)$/i;
+/** camelCase or PascalCase words of two or more characters, digits among a word's small letters (`k8s`, `oauth2`, `utf8`). */
+const CAMEL_WITH_DIGITS = /^(?:[a-z][a-z0-9]+|[A-Z][a-z0-9]+)(?:[A-Z][a-z0-9]+)+$/;
+/** Letters with the vowels of words (a name's run about two in five; random letters one in five). */
+function namesVowels(value: string): boolean {
+  let letters = 0;
+  let vowels = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i) | 32;
+    if (c < 97 || c > 122) continue;
+    letters++;
+    if (c === 97 || c === 101 || c === 105 || c === 111 || c === 117) vowels++;
+  }
+  return vowels * 10 >= letters * 3;
+}
 const NUMBER_LIKE = /^[\d.:+-]+$/; // numbers, versions, times
 const PATH = /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)/;
 /**
@@ -138,6 +152,8 @@ export function looksLikeCode(value: string, operatorsAreCode = true): boolean {
   if (punct & NAME_SEPARATOR && (digits === 0 ? SEPARATED_NAME : SEPARATED_NAME_DIGITS).test(value) && !hasUnpronounceablePart(value) && !random()) return true;
   if ((c0 === 33 || STARTS_EXPRESSION_WORD.has(c0) || punct & DOT) && EXPRESSION.test(value) && !random()) return true;
   if (onlyLetters && (WORD_OR_CAMEL.test(value) || ACRONYM_CAMEL.test(value) || LITERAL_WORD.test(value)) && !randomLetters(value) && !random()) return true;
+  // a camelCase name whose words carry digits as names do (`k8sServiceAccountTokenProvider`, `oauth2ClientSecret`, `s3BucketName`)
+  if (punct === 0 && digits > 0 && digits * 5 <= value.length && CAMEL_WITH_DIGITS.test(value) && namesVowels(value) && !random()) return true;
   if (letters === 0 && NUMBER_LIKE.test(value)) return true;
   if (c0 === 47 && value.charCodeAt(1) === 94) return true; // a regular expression literal: /^Unexpected
   if ((c0 === 46 || c0 === 47 || c0 === 126 || value.charCodeAt(1) === 58) && PATH.test(value) && !PASSWORD_MARK.test(value) && !random()) return true;

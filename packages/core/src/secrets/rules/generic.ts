@@ -161,6 +161,10 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       'api_key: YOUR_API_KEY_HERE',
       'password = "********"',
       'apiKey: process.env.API_KEY!',
+      // camelCase names whose words carry digits
+      'token = k8sServiceAccountTokenProvider',
+      'const secret = s3BucketSecretName;',
+      'password: oauth2ClientPasswordGrant',
       'password = "vault:secret/data/db#password"',
       'DB_PASSWORD=ssm:/prod/payments/db-password',
       // jwt.io's sample token, as every JWT tutorial shows it (the jwt rule drops it too)
