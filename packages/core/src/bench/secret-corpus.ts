@@ -197,5 +197,7 @@ export function adversarialInputs(bytes: number): { name: string; text: string }
     { name: 'curl -b runs', text: 'curl ' + rep('-b ') },
     { name: 'cookie pairs', text: rep('Cookie: a=b; ') },
     { name: 'secret setters', text: 'kubectl create secret generic x ' + rep('--from-literal=a=b gh secret set X -b ') },
+    // a finding on every line, JSON-escaped (catch-all readings were compared pairwise: quadratic)
+    { name: 'escaped DB_PASSWORD= lines', text: JSON.stringify(rep('DB_PASSWORD=Zq8mN3pX7vR2kL9wT4yB\n')) },
   ];
 }

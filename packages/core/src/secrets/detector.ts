@@ -695,6 +695,18 @@ function percentTokens(text: string): [number, number][] {
  * Sort, drop generic findings that overlap a specific one, merge overlapping findings of the
  * same rule.
  */
+/** The first index of `sorted` (by start) whose start is at least `start`. */
+function firstStartingFrom(sorted: readonly Raw[], start: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]!.start < start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 function finish(raw: Raw[], compiled: readonly CompiledRule[]): SecretFinding[] {
   if (raw.length === 0) return [];
   if (raw.length === 1) return [{ ruleId: compiled[raw[0]!.rule]!.rule.id, start: raw[0]!.start, end: raw[0]!.end }];
@@ -706,9 +718,19 @@ function finish(raw: Raw[], compiled: readonly CompiledRule[]): SecretFinding[] 
   const catchAlls = raw.filter((f) => compiled[f.rule]!.catchAll);
   const forms = catchAlls.length > 0 ? new SpanIndex(raw.filter((f) => compiled[f.rule]!.generic && !compiled[f.rule]!.catchAll)) : undefined;
   // Two catch-all readings of one value (`"Hp:Xz)&#k"`: the part before a bracket, and the whole
-  // quoted value): the one that read more of it stands. (A handful per text: compared pairwise.)
-  const shorterReading = (f: Raw): boolean =>
-    catchAlls.length > 1 && catchAlls.some((g) => g.rule !== f.rule && g.start < f.end && f.start < g.end && g.end - g.start > f.end - f.start);
+  // quoted value): the one that read more of it stands. Only readings that start within the
+  // longest one's length of it can overlap (catchAlls are sorted by start): a text of thousands
+  // of assignments compares each with its neighbours, not with all.
+  let longest = 0;
+  for (const g of catchAlls) longest = Math.max(longest, g.end - g.start);
+  const shorterReading = (f: Raw): boolean => {
+    if (catchAlls.length < 2) return false;
+    for (let i = firstStartingFrom(catchAlls, f.start - longest); i < catchAlls.length && catchAlls[i]!.start < f.end; i++) {
+      const g = catchAlls[i]!;
+      if (g.rule !== f.rule && f.start < g.end && g.end - g.start > f.end - f.start) return true;
+    }
+    return false;
+  };
   const out: SecretFinding[] = [];
   const lastOfRule = new Map<number, SecretFinding>();
   for (const f of raw) {
