@@ -144,3 +144,42 @@ describe('classifyForeignTrace: the credentials of secret arguments', () => {
     expect(credentialsOf([userPrompt(), genAiTool('tool', 'login', 'call_1', { password: 'Qm7xT2pLr9ZvK4wN8sDf' })])).toEqual(['login password Qm7xT2pLr9ZvK4wN8sDf']);
   });
 });
+
+describe('classifyForeignTrace: evidence recorded as JSON text', () => {
+  // Tools return JSON and run inputs are recorded as JSON: a value after a newline, a quote or a
+  // character Python's json.dumps escapes (`\u00eb`) is still the value the user or the tool gave.
+  const pyJson = (v: unknown) => JSON.stringify(v).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const ask = (words: string) => span('chat', { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: words }] }]) });
+
+  it('a value after a newline in a tool result recorded as JSON text comes from that result', () => {
+    const spans = [ask('Email the team the report.'), genAiTool('contacts', 'get_contacts', 'call_1', {}, JSON.stringify({ contacts: 'Team list:\nops@example.com\tlead@example.com' })), genAiTool('send', 'send_email', 'call_2', { to: ['ops@example.com', 'lead@example.com'] })];
+    expect(argsOf(spans, 'send_email')).toEqual(['to[0] tiny-public tiny context_retrieved', 'to[1] tiny-public tiny context_retrieved']);
+  });
+
+  it('a value a JSON result wrote with \\u escapes (Python\'s json.dumps) comes from that result', () => {
+    const spans = [ask('Send the memo to the owner.'), genAiTool('owner', 'get_owner', 'call_1', {}, pyJson({ owner: 'Zoë Müller' })), genAiTool('memo', 'send_memo', 'call_2', { recipient: 'Zoë Müller' })];
+    expect(argsOf(spans, 'send_memo')).toEqual(['recipient tiny-public tiny context_retrieved']);
+  });
+
+  it('a result given as an object (a tool_call_response part): its strings as written', () => {
+    const history = span('chat', {
+      'gen_ai.input.messages': JSON.stringify([
+        { role: 'user', parts: [{ type: 'text', content: 'Email the team the report.' }] },
+        { role: 'tool', parts: [{ type: 'tool_call_response', id: 'call_1', response: { contacts: 'Team list:\nops@example.com' } }] },
+      ]),
+    });
+    expect(argsOf([history, genAiTool('send', 'send_email', 'call_2', { to: 'ops@example.com' })], 'send_email')).toEqual(['to tiny-public tiny context_retrieved']);
+  });
+
+  it('the user\'s request a run recorded as JSON (LangSmith, OpenLLMetry): the words as typed', () => {
+    const langsmith = span('agent', { 'langsmith.span.kind': 'chain', 'gen_ai.prompt': JSON.stringify({ question: 'Email these people:\nops@example.com' }) });
+    expect(argsOf([langsmith, genAiTool('send', 'send_email', 'call_1', { to: 'ops@example.com' })], 'send_email')).toEqual(['to tiny-public tiny user_explicit']);
+    const workflow = span('agent', { 'traceloop.span.kind': 'workflow', 'traceloop.entity.input': pyJson({ args: ['Send the memo to Zoë Müller'], kwargs: {} }) });
+    expect(argsOf([workflow, genAiTool('memo', 'send_memo', 'call_1', { recipient: 'Zoë Müller' })], 'send_memo')).toEqual(['recipient tiny-public tiny user_explicit']);
+  });
+
+  it('a value no source holds is still model_inferred', () => {
+    const spans = [ask('Email the team the report.'), genAiTool('contacts', 'get_contacts', 'call_1', {}, JSON.stringify({ contacts: 'Team list:\nops@example.com' })), genAiTool('send', 'send_email', 'call_2', { to: 'boss@example.com' })];
+    expect(argsOf(spans, 'send_email')).toEqual(['to tiny-public tiny model_inferred']);
+  });
+});

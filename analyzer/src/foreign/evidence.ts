@@ -73,9 +73,9 @@ export class TraceEvidence {
   }
 
   result(callId: string | undefined, content: unknown, atNs: bigint, spanId?: string): void {
-    const text = typeof content === 'string' ? content : JSON.stringify(content);
-    if (text === undefined || text === '') return;
-    const entry: TraceEvidence['results'][number] = { content: text, atNs };
+    const json = typeof content === 'string' ? content : JSON.stringify(content);
+    if (json === undefined || json === '') return;
+    const entry: TraceEvidence['results'][number] = { content: unescapedJson(json), atNs };
     if (callId !== undefined) entry.callId = callId;
     if (spanId !== undefined) entry.spanId = spanId;
     this.results.push(entry);
@@ -98,6 +98,34 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readVercelPrompt(span, into);
   readRunInputs(span, into);
   if (span.events) readMessageEvents(span, span.events, into);
+}
+
+/**
+ * Evidence recorded as JSON text (a tool's result, a run's input) as the words it holds: its keys
+ * and scalars in document order, one a line, JSON's escapes undone. Matched as written, a value
+ * after an escaped newline (`\nops@example.com`) or one Python's `json.dumps` wrote with `\u`
+ * escapes (`Zo\u00eb`) would not be found in it, and a value the user or a tool gave would read
+ * as the model's guess. Text without a backslash (or that is not JSON) is returned as it is: it reads
+ * as the same words either way.
+ */
+export function unescapedJson(text: string, parsed?: unknown): string {
+  if (!text.includes('\\')) return text;
+  const value = parsed ?? parseJson(text);
+  if (value === undefined) return text;
+  const out: string[] = [];
+  // Iterative, children pushed last-first so they come out in document order, each key before its value.
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') out.push(v);
+    else if (typeof v === 'number' || typeof v === 'boolean') out.push(String(v));
+    else if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
+    else if (isObject(v)) {
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) stack.push(v[keys[i]!], keys[i]);
+    }
+  }
+  return out.join('\n');
 }
 
 /** `text` parsed as JSON, or undefined when it is absent or not JSON. */
@@ -362,9 +390,10 @@ function readRunInputs(span: ForeignSpan, into: TraceEvidence): void {
  */
 function runInput(text: string | undefined, span: ForeignSpan, into: TraceEvidence): void {
   if (text === undefined) return;
-  const messages = conversationOf(parseJson(text));
+  const parsed = parseJson(text);
+  const messages = conversationOf(parsed);
   if (messages === undefined) {
-    into.user(text);
+    into.user(unescapedJson(text, parsed));
     return;
   }
   for (const m of messages) {
