@@ -183,3 +183,22 @@ describe('classifyForeignTrace: evidence recorded as JSON text', () => {
     expect(argsOf(spans, 'send_email')).toEqual(['to tiny-public tiny model_inferred']);
   });
 });
+
+describe('classifyForeignTrace: arguments not wholly read', () => {
+  const ask = span('chat', { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Save my notes.' }] }]) });
+  const blobTool = (spanId: string, blob: string) => span(spanId, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'write_file', 'gen_ai.tool.call.id': `call_${spanId}`, 'gen_ai.tool.call.arguments': blob });
+
+  it('a cut-off blob naming a secret file after a long field is secret (a blob is longer than a path scanned whole)', () => {
+    const cut = `{"content": "${'line of notes '.repeat(400)}", "path": "/app/.env", "mode": "ov`;
+    expect(argsOf([ask, blobTool('w1', cut)], 'write_file')).toEqual(['$ secret secret-file-name model_inferred']);
+    expect(argsOf([ask, blobTool('w2', cut.replace('/app/.env', '/app/notes.txt'))], 'write_file')).toEqual(['$ unknown arguments-truncated no_evidence']);
+  });
+
+  it('leaves past the 100,000-leaf limit: one more leaf of the whole blob, secret when a string in it names a secret file, else unknown', () => {
+    const args = (path: string) => JSON.stringify({ rows: Array.from({ length: 100_000 }, (_, i) => i), path });
+    const rows = argsOf([ask, blobTool('w3', args('/app/.env'))], 'write_file');
+    expect(rows).toHaveLength(100_001);
+    expect(rows.at(-1)).toBe('$ secret secret-file-name no_evidence');
+    expect(argsOf([ask, blobTool('w4', args('/app/notes.txt'))], 'write_file').at(-1)).toBe('$ unknown arguments-past-leaf-limit no_evidence');
+  });
+});

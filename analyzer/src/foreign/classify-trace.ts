@@ -1,7 +1,7 @@
-import { INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENGTH } from '@argspan/conventions';
+import { INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENGTH, ResidencyRule } from '@argspan/conventions';
 import type { ForeignEmitter } from './types.js';
 import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, resultResidency, type ClassifyOptions, type ContextEntry, type InheritedResidency, type LeafClassification, type SecretDetector } from '@argspan/core';
-import { ProvenanceIndex } from '@argspan/core/internal';
+import { ProvenanceIndex, namesSecretFileInJson } from '@argspan/core/internal';
 import { OpenLLMetryMessages, collectEvidence, TraceEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import type { ForeignCall, ForeignSpan, RecordedArguments } from './types.js';
@@ -15,6 +15,8 @@ export const ForeignArgumentRule = {
   NOT_JSON: 'arguments-not-json',
   /** The blob was cut off by the emitter (an attribute length limit). */
   TRUNCATED: 'arguments-truncated',
+  /** The leaves past the flattening limit (100,000), read as one leaf of the whole blob; the leaves before it are the call's others. */
+  PAST_LEAF_LIMIT: 'arguments-past-leaf-limit',
 } as const;
 
 /** One foreign tool call as a `tool_calls` row (its trace is the one classified). */
@@ -155,10 +157,15 @@ export function classifyForeignTrace(
       if (call.source === 'tool-span') passedOn.set(`span:${call.spanId}`, passes);
     }
     const unreadable = decoded.unreadable;
-    const rows: ForeignArgRow[] =
-      unreadable === undefined
-        ? c.leaves
-        : c.leaves.map((l) => (l.residency === Residency.SECRET ? l : { ...l, residency: Residency.UNKNOWN, provenance: Provenance.NO_EVIDENCE, rule: unreadable }));
+    let rows: ForeignArgRow[] = unreadable === undefined ? c.leaves : c.leaves.map((l) => blobRow(l, decoded.value as string, unreadable));
+    let whole: string | undefined;
+    if (c.droppedLeaves > 0) {
+      // Leaves past the flattening limit were never produced: the whole blob is read as one more
+      // leaf, as a cut-off blob is (a secret file it names, a credential it holds), else unknown.
+      whole = call.args.kind === 'blob' && call.args.text !== undefined ? call.args.text : (JSON.stringify(decoded.value) ?? '');
+      const rest = classifyCall({ tool: call.tool, args: whole }, { index, userTextAvailable: false }, policies.scanned).leaves[0]!;
+      rows = [...rows, blobRow({ ...rest, bytes: Math.max(0, c.bytes - rows.reduce((n, r) => n + r.bytes, 0)) }, whole, ForeignArgumentRule.PAST_LEAF_LIMIT)];
+    }
     let strongest: Residency | undefined;
     let bytes = 0;
     for (const r of rows) {
@@ -188,7 +195,7 @@ export function classifyForeignTrace(
     });
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
-      const text = c.flat[i]!.text;
+      const text = i < c.flat.length ? c.flat[i]!.text : whole!;
       out.arg(callNo, row, text);
       // A secret argument's credentials, by which a hit in a blob of the call is told to be this argument's.
       if (row.residency === Residency.SECRET) for (const credential of argumentCredentialTexts(text, policies.detector)) out.credential(callNo, row, credential);
@@ -198,6 +205,16 @@ export function classifyForeignTrace(
     if (secretCalls.has(call) && !secretById.has(id)) secretById.set(id, call);
   }
   if (secretById.size > 0) blobsRepeated(evidence, secretById, out);
+}
+
+/**
+ * The one leaf of a blob not (wholly) read, `text`: secret when it is, or when a string in it
+ * names a secret file (a blob longer than a path is not scanned as one); else unknown, saying why.
+ */
+function blobRow(leaf: ForeignArgRow, text: string, why: string): ForeignArgRow {
+  if (leaf.residency === Residency.SECRET) return leaf;
+  if (namesSecretFileInJson(text)) return { ...leaf, residency: Residency.SECRET, rule: ResidencyRule.SECRET_FILE_NAME };
+  return { ...leaf, residency: Residency.UNKNOWN, provenance: Provenance.NO_EVIDENCE, rule: why };
 }
 
 /**
