@@ -202,3 +202,29 @@ describe('classifyForeignTrace: arguments not wholly read', () => {
     expect(argsOf([ask, blobTool('w4', args('/app/notes.txt'))], 'write_file').at(-1)).toBe('$ unknown arguments-past-leaf-limit no_evidence');
   });
 });
+
+describe('classifyForeignTrace: the developer\'s instructions', () => {
+  // OpenAI's reasoning models and the Responses API take the system prompt as a `developer`
+  // message; the emitters record the role as sent. What it states is asserted, as a system message's.
+  const call = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_time', 'gen_ai.tool.call.id': 'call_1', 'gen_ai.tool.call.arguments': '{"timezone":"America/New_York"}' };
+  const stated = 'The user is in timezone America/New_York.';
+
+  it('GenAI conventions: a developer message in gen_ai.input.messages', () => {
+    const chat = span('chat', { 'gen_ai.input.messages': JSON.stringify([{ role: 'developer', parts: [{ type: 'text', content: stated }] }, { role: 'user', parts: [{ type: 'text', content: 'What time is it?' }] }]) });
+    expect(argsOf([chat, span('tool', call)], 'get_time')).toEqual(['timezone tiny-public tiny user_explicit']);
+  });
+
+  it('OpenInference: a developer message in llm.input_messages', () => {
+    const chat = span('chat', {
+      'openinference.span.kind': 'LLM',
+      'llm.input_messages.0.message.role': 'developer', 'llm.input_messages.0.message.content': stated,
+      'llm.input_messages.1.message.role': 'user', 'llm.input_messages.1.message.content': 'What time is it?',
+    });
+    expect(argsOf([chat, span('tool', call)], 'get_time')).toEqual(['timezone tiny-public tiny user_explicit']);
+  });
+
+  it('a value no message states is still model_inferred', () => {
+    const chat = span('chat', { 'gen_ai.input.messages': JSON.stringify([{ role: 'developer', parts: [{ type: 'text', content: 'Be brief.' }] }, { role: 'user', parts: [{ type: 'text', content: 'What time is it?' }] }]) });
+    expect(argsOf([chat, span('tool', call)], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+  });
+});

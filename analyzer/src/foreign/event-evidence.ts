@@ -1,5 +1,5 @@
 import type { ForeignEvent, ForeignSpan } from './types.js';
-import { contentTexts, isObject, parseJson, proposal, type TraceEvidence } from './evidence.js';
+import { contentTexts, isDeveloperRole, isObject, parseJson, proposal, type TraceEvidence } from './evidence.js';
 
 /**
  * Span events that record a model call's messages, as Semantic Kernel and the GenAI conventions
@@ -84,7 +84,7 @@ function readMessage(m: unknown, eventRole: string | undefined, attribute: strin
   const role = typeof m.role === 'string' ? m.role.toLowerCase() : eventRole;
   if (role === 'assistant') for (const call of toolCallsOf(m)) into.repeat(span, attribute, call.id);
   if (role === 'user') contentTexts(m.content).forEach((t) => into.user(t));
-  else if (role === 'system' || role === 'developer') contentTexts(m.content).forEach((t) => into.developer(t));
+  else if (isDeveloperRole(role)) contentTexts(m.content).forEach((t) => into.developer(t));
   else if (role === 'tool' && m.content !== undefined && m.content !== null) {
     const callId = m.tool_call_id ?? m.id;
     into.result(typeof callId === 'string' ? callId : undefined, m.content, span.startNs);

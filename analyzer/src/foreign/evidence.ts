@@ -140,6 +140,12 @@ export function parseJson(text: string | undefined): unknown {
 
 export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/**
+ * A message role whose words are the developer's instructions: `system`, or `developer`, as
+ * OpenAI's reasoning models and Responses API take the system prompt (and the emitters record it).
+ */
+export const isDeveloperRole = (role: unknown): boolean => role === 'system' || role === 'developer';
+
 /** Text of a message's content: a string, or the text of its parts (`content` / `text` fields of text parts). */
 export function contentTexts(content: unknown): string[] {
   if (typeof content === 'string') return [content];
@@ -169,7 +175,7 @@ function readGenAiMessages(span: ForeignSpan, into: TraceEvidence): void {
     for (const m of messages) {
       if (!isObject(m)) continue;
       const parts = Array.isArray(m.parts) ? m.parts : [];
-      if (m.role === 'user' || m.role === 'system') {
+      if (m.role === 'user' || isDeveloperRole(m.role)) {
         for (const t of [...contentTexts(parts), ...contentTexts(m.content)]) (m.role === 'user' ? into.user(t) : into.developer(t));
       }
       for (const p of parts) {
@@ -237,7 +243,7 @@ function readOpenInferenceMessages(span: ForeignSpan, into: TraceEvidence): void
     const role = fields.get('role');
     const texts = [...fields].filter(([f]) => f === 'content' || /^contents\.\d+\.message_content\.text$/.test(f)).map(([, v]) => v);
     if (role === 'user') texts.forEach((t) => into.user(t));
-    else if (role === 'system') texts.forEach((t) => into.developer(t));
+    else if (isDeveloperRole(role)) texts.forEach((t) => into.developer(t));
     else if (role === 'tool') for (const t of texts) into.result(fields.get('tool_call_id'), t, span.startNs);
     if (!id.startsWith('output')) {
       // A call the history repeats: only its id is read (`tool_calls.{j}.tool_call.id`).
@@ -296,7 +302,7 @@ function readOpenLLMetryMessages(span: ForeignSpan, into: TraceEvidence): void {
     const texts = content === undefined ? [] : contentTexts(content.startsWith('[') ? (parseJson(content) ?? content) : content);
     if (kind === 'prompt') {
       if (role === 'user') texts.forEach((t) => into.user(t));
-      else if (role === 'system' || role === 'developer') texts.forEach((t) => into.developer(t));
+      else if (isDeveloperRole(role)) texts.forEach((t) => into.developer(t));
       else if (role === 'tool' && content !== undefined) into.result(fields.get('tool_call_id'), content, span.startNs);
       for (const [f, v] of fields) {
         // A call the history repeats: only its id is read (`tool_calls.{j}.id`).
@@ -355,7 +361,7 @@ function readVercelMessages(messages: unknown, attribute: string, span: ForeignS
   for (const m of messages) {
     if (!isObject(m)) continue;
     if (m.role === 'user') contentTexts(m.content).forEach((t) => into.user(t));
-    else if (m.role === 'system') contentTexts(m.content).forEach((t) => into.developer(t));
+    else if (isDeveloperRole(m.role)) contentTexts(m.content).forEach((t) => into.developer(t));
     if (!Array.isArray(m.content)) continue;
     for (const p of m.content) {
       if (isObject(p) && p.type === 'tool-call') into.repeat(span, attribute, p.toolCallId);
