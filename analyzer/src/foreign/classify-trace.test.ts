@@ -228,3 +228,25 @@ describe('classifyForeignTrace: the developer\'s instructions', () => {
     expect(argsOf([chat, span('tool', call)], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
   });
 });
+
+describe('classifyForeignTrace: a call id used again for another call', () => {
+  // Some models and SDKs number calls per turn (`call_0` each time) or per tool: the same id on a
+  // later proposal with other arguments is another call, not the first one repeated.
+  const output = (spanId: string, words: string, history: unknown[], calls: [string, string, unknown][]) =>
+    span(spanId, {
+      'gen_ai.input.messages': JSON.stringify([...history, { role: 'user', parts: [{ type: 'text', content: words }] }]),
+      'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: calls.map(([id, name, args]) => ({ type: 'tool_call', id, name, arguments: args })) }]),
+    });
+
+  it('model spans only: the second proposal under call_0 is a call of its own', () => {
+    const first = output('chat1', 'What time is it in America/New_York?', [], [['call_0', 'get_time', { timezone: 'America/New_York' }]]);
+    const second = output('chat2', 'And in Paris?', [{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_0', name: 'get_time', arguments: { timezone: 'America/New_York' } }] }], [['call_0', 'get_time', { timezone: 'Europe/Paris' }]]);
+    expect(argsOf([first, second], 'get_time')).toEqual(['timezone tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred']);
+  });
+
+  it('the same proposal recorded twice under one id (an outer span\'s copy) is still one call', () => {
+    const inner = output('inner', 'What time is it in New York?', [], [['call_0', 'get_time', { timezone: 'America/New_York' }]]);
+    const outer = output('outer', 'What time is it in New York?', [], [['call_0', 'get_time', '{"timezone": "America/New_York"}']]);
+    expect(argsOf([inner, outer], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+  });
+});

@@ -264,15 +264,24 @@ function matchProposals(
     const span = spanById.get(spanId);
     return span && modelEmitter(span);
   };
+  // Unexecuted proposals so far: by shape (those without an id), and by id.
   const first = new Map<string, ForeignCall>();
+  const firstById = new Map<string, ForeignCall[]>();
   const unexecuted: ForeignCall[] = [];
   const copies: Omit<ArgumentBlobRow, 'traceId'>[] = [];
   for (const p of evidence.proposed) {
-    // The same proposal is repeated in every later model span's history: the first is the call.
-    let call = p.callId !== undefined ? (byId.get(p.callId) ?? first.get(p.callId)) : undefined;
+    // The same proposal recorded again (an outer span's copy of its step's output) is the call it
+    // copies; under an id an earlier proposal had but with other arguments, it is another call
+    // (a model or SDK that numbers calls per turn, `call_0` each time).
+    let call = p.callId !== undefined ? byId.get(p.callId) : undefined;
     let shape: string | undefined;
-    if (!call) {
+    const earlier = call === undefined && p.callId !== undefined ? firstById.get(p.callId) : undefined;
+    if (earlier) {
       shape = shapeOf(p);
+      call = earlier.find((c) => shapeOf(c) === shape);
+    }
+    if (!call) {
+      shape ??= shapeOf(p);
       byShape ??= new Map(executed.map((c) => [shapeOf(c), c]));
       call = byShape.get(shape) ?? first.get(shape);
     }
@@ -282,7 +291,9 @@ function matchProposals(
       continue;
     }
     const own: ForeignCall = { ...p, emitter: emitterOf(p.spanId) ?? 'genai-semconv' };
-    first.set(p.callId ?? shape!, own);
+    if (p.callId === undefined) first.set(shape!, own);
+    else if (earlier) earlier.push(own);
+    else firstById.set(p.callId, [own]);
     unexecuted.push(own);
   }
   return { unexecuted, copies, byProposedId };
