@@ -250,3 +250,26 @@ describe('classifyForeignTrace: a call id used again for another call', () => {
     expect(argsOf([inner, outer], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
   });
 });
+
+describe('classifyForeignTrace: a tool span whose arguments were not recorded whole', () => {
+  // The model's output recorded the call whole under the same id: that is what the tool got.
+  const chat = (args: unknown) =>
+    span('chat', {
+      'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'What time is it in New York?' }] }]),
+      'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'get_time', arguments: args }] }]),
+    });
+  const tool = (blob?: string) => span('tool', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_time', 'gen_ai.tool.call.id': 'call_1', ...(blob !== undefined ? { 'gen_ai.tool.call.arguments': blob } : {}) });
+  const full = { timezone: 'America/New_York', note: 'x'.repeat(200) };
+
+  it('cut off by a length limit: read from the model\'s whole copy', () => {
+    expect(argsOf([chat(full), tool(JSON.stringify(full).slice(0, 60))], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred', 'note tiny-public tiny model_inferred']);
+  });
+
+  it('not recorded (argument capture off): read from the model\'s copy', () => {
+    expect(argsOf([chat({ timezone: 'America/New_York' }), tool()], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+  });
+
+  it('no whole copy: still one unknown leaf saying why', () => {
+    expect(argsOf([chat('{"timezone": "Amer'), tool(JSON.stringify(full).slice(0, 60))], 'get_time')).toEqual(['$ unknown arguments-truncated no_evidence']);
+  });
+});

@@ -132,6 +132,7 @@ export function classifyForeignTrace(
   // Calls with a secret argument by id (their own, or that of the proposal they ran), for the copies later prompts repeat.
   const secretById = new Map<string, ForeignCall>();
   const secretCalls = new Set<ForeignCall>();
+  let wholeProposals: Map<string, ReturnType<typeof decodeArguments>> | undefined;
   for (const call of calls) {
     // Results recorded up to the call's start: its own (recorded at its end) and later ones are not context for it.
     while (nextResult < results.length && results[nextResult]!.atNs <= call.atNs) {
@@ -144,11 +145,19 @@ export function classifyForeignTrace(
     }
     if (!defaultsByTool.has(call.tool)) defaultsByTool.set(call.tool, schemaDefaultsOf(evidence.toolSchemas.get(call.tool)));
     const schemaDefaults = defaultsByTool.get(call.tool);
-    const decoded = decoding.get(call) ?? decodeArguments(call.args);
+    let decoded = decoding.get(call) ?? decodeArguments(call.args);
+    let fromProposal = false;
+    if (decoded.unreadable !== undefined && call.source === 'tool-span' && call.callId !== undefined) {
+      // The tool span's copy was not recorded, or cut off: the model's proposal under the call's
+      // id, recorded whole, holds what the tool was called with.
+      wholeProposals ??= wholeProposalsById(evidence.proposed, decode);
+      const whole = wholeProposals.get(`${call.tool}\u0000${call.callId}`);
+      if (whole !== undefined) [decoded, fromProposal] = [whole, true];
+    }
     const c = classifyCall(
       { tool: call.tool, args: decoded.value },
       { index, userTextAvailable: evidence.sawUserText, ...(schemaDefaults !== undefined ? { schemaDefaults } : {}) },
-      blobIsClean(call.args, policies.detector) ? policies.clean : policies.scanned,
+      !fromProposal && blobIsClean(call.args, policies.detector) ? policies.clean : policies.scanned,
     );
     // An unreadable blob is one leaf: a credential in it is still found; otherwise it is unknown, saying why.
     const passes = resultResidency(call.tool, c, options.policy);
@@ -205,6 +214,30 @@ export function classifyForeignTrace(
     if (secretCalls.has(call) && !secretById.has(id)) secretById.set(id, call);
   }
   if (secretById.size > 0) blobsRepeated(evidence, secretById, out);
+}
+
+/**
+ * The readable arguments of the model's proposals by tool and call id, for a tool span that did not
+ * record its own whole; none for an id whose proposals disagree (an id used again for another call).
+ */
+function wholeProposalsById(
+  proposed: readonly Omit<ForeignCall, 'emitter'>[],
+  decode: (c: Omit<ForeignCall, 'emitter'>) => ReturnType<typeof decodeArguments>,
+): Map<string, ReturnType<typeof decodeArguments>> {
+  const found = new Map<string, { decoded: ReturnType<typeof decodeArguments>; shape: string } | null>();
+  for (const p of proposed) {
+    if (p.callId === undefined) continue;
+    const decoded = decode(p);
+    if (decoded.unreadable !== undefined) continue;
+    const key = `${p.tool}\u0000${p.callId}`;
+    const shape = canonical(decoded.value);
+    const seen = found.get(key);
+    if (seen === undefined) found.set(key, { decoded, shape });
+    else if (seen !== null && seen.shape !== shape) found.set(key, null);
+  }
+  const out = new Map<string, ReturnType<typeof decodeArguments>>();
+  for (const [key, v] of found) if (v !== null) out.set(key, v.decoded);
+  return out;
 }
 
 /**
