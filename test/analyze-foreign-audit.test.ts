@@ -289,6 +289,23 @@ describe('argspan analyze: calls whose arguments could not be read are counted i
   });
 });
 
+describe('argspan analyze: Google ADK alone (no OpenInference)', () => {
+  // ADK's own tracer records the model call on `call_llm` (gcp.vertex.agent.llm_request/_response):
+  // the user's words are there, so the trace is not one "without the user's words".
+  it('reads the user\'s words from ADK\'s own model spans: no call without evidence, no finding', () => {
+    const doc = JSON.parse(readFileSync(`${FOREIGN}/openinference-google-adk-weather.json`, 'utf8')) as { resourceSpans: { scopeSpans: { spans: { attributes: { key: string }[] }[] }[] }[] };
+    const openInference = (key: string) => /^(llm\.|tool\.|input\.|output\.|session\.|user\.|openinference\.)/.test(key);
+    for (const rs of doc.resourceSpans) for (const ss of rs.scopeSpans) for (const sp of ss.spans) sp.attributes = sp.attributes.filter((a) => !openInference(a.key));
+    const file = join(tmp(), 'adk-alone.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(0);
+    expect(parseJson(run).stats).toMatchObject({ foreign_calls: 1, no_evidence_calls: 0, unreadable_args_calls: 0 });
+    expect(parseJson(run).findings).toEqual([]);
+    expect(analyzeBin(file).stdout).not.toContain('without the user\'s words');
+  });
+});
+
 describe('argspan analyze: a call past the 100,000-leaf limit', () => {
   // A vector upsert or a bulk import passes more leaves than argspan flattens (100,000): what lies
   // past the limit is still read as one leaf of the whole blob, as a cut-off blob is, and the call

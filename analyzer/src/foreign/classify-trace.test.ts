@@ -273,3 +273,38 @@ describe('classifyForeignTrace: a tool span whose arguments were not recorded wh
     expect(argsOf([chat('{"timezone": "Amer'), tool(JSON.stringify(full).slice(0, 60))], 'get_time')).toEqual(['$ unknown arguments-truncated no_evidence']);
   });
 });
+
+describe('classifyForeignTrace: Google ADK\'s own model spans', () => {
+  // ADK alone (no OpenInference) records each model call on its `call_llm` span as Gemini's request
+  // and response: the user's words, the system instruction, tool declarations, function responses
+  // and the function calls the model asked for.
+  const request = (texts: string[], extra: unknown[] = []) =>
+    JSON.stringify({
+      model: 'gemini-2.0-flash',
+      config: { system_instruction: 'Answer with the tools.', tools: [{ function_declarations: [{ name: 'get_time', parameters: { type: 'OBJECT', properties: { timezone: { type: 'STRING', default: 'UTC' } } } }] }] },
+      contents: [...texts.map((text) => ({ role: 'user', parts: [{ text }] })), ...extra],
+    });
+  const llm = (spanId: string, req: string, call?: unknown) =>
+    span(spanId, { 'gen_ai.system': 'gcp.vertex.agent', 'gcp.vertex.agent.llm_request': req, 'gcp.vertex.agent.llm_response': JSON.stringify({ content: { role: 'model', parts: call ? [{ function_call: call }] : [{ text: 'OK.' }] } }) });
+  const adkTool = (spanId: string, args: unknown, response?: unknown) =>
+    span(spanId, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_time', 'gen_ai.tool.call.id': `adk-${spanId}`, 'gcp.vertex.agent.tool_call_args': JSON.stringify(args), ...(response ? { 'gcp.vertex.agent.tool_response': JSON.stringify(response) } : {}) });
+
+  it('the user\'s words in the request: a guessed timezone is model_inferred, one the user gave user_explicit', () => {
+    const guess = { timezone: 'America/New_York' };
+    expect(argsOf([llm('l1', request(['What time is it in New York?']), { name: 'get_time', args: guess }), adkTool('t1', guess)], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+    expect(argsOf([llm('l1', request(['What time is it in America/New_York?']), { name: 'get_time', args: guess }), adkTool('t1', guess)], 'get_time')).toEqual(['timezone tiny-public tiny user_explicit']);
+  });
+
+  it('the declaration\'s default, and an earlier function response, assert a value', () => {
+    expect(argsOf([llm('l1', request(['What time is it?']), { name: 'get_time', args: { timezone: 'UTC' } }), adkTool('t1', { timezone: 'UTC' })], 'get_time')).toEqual(['timezone tiny-public tiny schema_default']);
+    const history = [{ role: 'model', parts: [{ function_call: { name: 'where_am_i', args: {} } }] }, { role: 'user', parts: [{ function_response: { name: 'where_am_i', response: { timezone: 'Europe/Paris' } } }] }];
+    expect(argsOf([llm('l2', request(['What time is it here?'], history), { name: 'get_time', args: { timezone: 'Europe/Paris' } }), adkTool('t2', { timezone: 'Europe/Paris' })], 'get_time')).toEqual(['timezone tiny-public tiny context_retrieved']);
+  });
+
+  it('a call the model asked for that no tool span ran is a call of its own; one that ran is not counted twice', () => {
+    const tools: string[] = [];
+    classifyForeignTrace([llm('l1', request(['What time is it in New York?']), { name: 'get_time', args: { timezone: 'America/New_York' } })], { policy: {} }, { call: (c) => tools.push(`${c.tool} ${c.emitter} ${c.source}`) - 1, arg: () => {}, credential: () => {}, blob: () => {} });
+    expect(tools).toEqual(['get_time google-adk model-output']);
+    expect(argsOf([llm('l1', request(['Time in New York?']), { name: 'get_time', args: { timezone: 'America/New_York' } }), adkTool('t1', { timezone: 'America/New_York' })], 'get_time')).toHaveLength(1);
+  });
+});

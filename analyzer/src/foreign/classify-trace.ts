@@ -2,7 +2,7 @@ import { INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENGTH, Resid
 import type { ForeignEmitter } from './types.js';
 import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, resultResidency, type ClassifyOptions, type ContextEntry, type InheritedResidency, type LeafClassification, type SecretDetector } from '@argspan/core';
 import { ProvenanceIndex, namesSecretFileInJson } from '@argspan/core/internal';
-import { OpenLLMetryMessages, collectEvidence, TraceEvidence } from './evidence.js';
+import { AdkModelCall, OpenLLMetryMessages, collectEvidence, TraceEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import type { ForeignCall, ForeignSpan, RecordedArguments } from './types.js';
 import { argumentCredentialTexts } from '../credential-identity.js';
@@ -359,6 +359,7 @@ function modelEmitter(span: ForeignSpan): ForeignEmitter {
     if (key.startsWith('ai.')) return 'vercel-ai';
     if (key === 'pydantic_ai.all_messages') return 'pydantic-ai';
   }
+  if (span.attrs.has(AdkModelCall.RESPONSE)) return 'google-adk';
   return 'genai-semconv';
 }
 

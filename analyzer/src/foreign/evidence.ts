@@ -14,6 +14,11 @@ export const OpenLLMetryMessages = {
   COMPLETIONS: 'gen_ai.completion.',
   FUNCTIONS: 'llm.request.functions.',
 } as const;
+/** Google ADK's own model span (`call_llm`, tracer `gcp.vertex.agent`): Gemini's request and response as JSON. */
+export const AdkModelCall = {
+  REQUEST: 'gcp.vertex.agent.llm_request',
+  RESPONSE: 'gcp.vertex.agent.llm_response',
+} as const;
 const VercelPrompt = {
   PROMPT: 'ai.prompt',
   MESSAGES: 'ai.prompt.messages',
@@ -34,6 +39,8 @@ export const EVIDENCE_KEYS: readonly string[] = [
   VercelPrompt.PROMPT,
   VercelPrompt.MESSAGES,
   VercelPrompt.RESPONSE_TOOL_CALLS,
+  AdkModelCall.REQUEST,
+  AdkModelCall.RESPONSE,
 ];
 /**
  * Families of flattened keys evidence is read from: OpenInference's messages and tool schemas, and
@@ -96,6 +103,7 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readOpenInferenceMessages(span, into);
   readOpenLLMetryMessages(span, into);
   readVercelPrompt(span, into);
+  readAdkModelCall(span, into);
   readRunInputs(span, into);
   if (span.events) readMessageEvents(span, span.events, into);
 }
@@ -370,6 +378,53 @@ function readVercelMessages(messages: unknown, attribute: string, span: ForeignS
       into.result(typeof p.toolCallId === 'string' ? p.toolCallId : undefined, output, span.startNs);
     }
   }
+}
+
+/**
+ * Google ADK's model call, as ADK alone records it (`gcp.vertex.agent.llm_request` / `llm_response`,
+ * Gemini's types, snake_case or camelCase): the user's text parts, the system instruction, the
+ * function declarations (schemas), function responses (results), the function calls the history
+ * repeats, and those the response asks for.
+ */
+function readAdkModelCall(span: ForeignSpan, into: TraceEvidence): void {
+  const request = parseJson(str(span, AdkModelCall.REQUEST));
+  if (isObject(request)) {
+    const config = isObject(request.config) ? request.config : {};
+    geminiTexts(config.system_instruction ?? config.systemInstruction).forEach((t) => into.developer(t));
+    for (const tool of Array.isArray(config.tools) ? config.tools : []) {
+      const declarations = isObject(tool) ? (tool.function_declarations ?? tool.functionDeclarations) : undefined;
+      for (const f of Array.isArray(declarations) ? declarations : []) {
+        if (isObject(f)) into.schema(f.name, f.parameters ?? f.parameters_json_schema ?? f.parametersJsonSchema);
+      }
+    }
+    for (const content of Array.isArray(request.contents) ? request.contents : []) {
+      if (!isObject(content) || !Array.isArray(content.parts)) continue;
+      for (const part of content.parts) {
+        if (!isObject(part)) continue;
+        const response = part.function_response ?? part.functionResponse;
+        const call = part.function_call ?? part.functionCall;
+        if (isObject(response)) into.result(typeof response.id === 'string' ? response.id : undefined, response.response, span.startNs);
+        else if (isObject(call)) into.repeat(span, AdkModelCall.REQUEST, call.id);
+        else if (content.role === 'user' && typeof part.text === 'string') into.user(part.text);
+      }
+    }
+  }
+  const response = parseJson(str(span, AdkModelCall.RESPONSE));
+  const content = isObject(response) && isObject(response.content) ? response.content : undefined;
+  let position = 0;
+  for (const part of content && Array.isArray(content.parts) ? content.parts : []) {
+    const call = isObject(part) ? (part.function_call ?? part.functionCall) : undefined;
+    if (isObject(call) && typeof call.name === 'string') {
+      into.proposed.push(proposal(span, AdkModelCall.RESPONSE, call.name, typeof call.id === 'string' ? call.id : undefined, call.args ?? {}, position++));
+    }
+  }
+}
+
+/** The texts of a Gemini system instruction: a string, a `Content` (`{parts: [{text}]}`), or a list of parts or strings. */
+function geminiTexts(v: unknown): string[] {
+  if (typeof v === 'string') return [v];
+  const parts = isObject(v) ? v.parts : v;
+  return Array.isArray(parts) ? parts.flatMap((p) => (typeof p === 'string' ? [p] : isObject(p) && typeof p.text === 'string' ? [p.text] : [])) : [];
 }
 
 /**
