@@ -308,3 +308,30 @@ describe('classifyForeignTrace: Google ADK\'s own model spans', () => {
     expect(argsOf([llm('l1', request(['Time in New York?']), { name: 'get_time', args: { timezone: 'America/New_York' } }), adkTool('t1', { timezone: 'America/New_York' })], 'get_time')).toHaveLength(1);
   });
 });
+
+describe('classifyForeignTrace: message events recorded as one `events` attribute (Logfire)', () => {
+  // Pydantic AI's instrumentation format 1 and Logfire's OpenAI integrations write a model call's
+  // GenAI message events as one JSON list in the span attribute `events`.
+  const chat = (user: string, extra: unknown[] = []) =>
+    span('chat', {
+      'gen_ai.operation.name': 'chat',
+      events: JSON.stringify([
+        { 'event.name': 'gen_ai.system.message', role: 'system', content: 'Be brief.', 'gen_ai.message.index': 0 },
+        { 'event.name': 'gen_ai.user.message', role: 'user', content: user, 'gen_ai.message.index': 1 },
+        ...extra,
+        { 'event.name': 'gen_ai.choice', index: 0, message: { role: 'assistant', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_time', arguments: { timezone: 'America/New_York' } } }] } },
+      ]),
+    });
+  const running = () => span('tool', { 'gen_ai.tool.name': 'get_time', 'gen_ai.tool.call.id': 'call_1', tool_arguments: '{"timezone":"America/New_York"}' });
+
+  it('the user\'s words are read: a guessed timezone is model_inferred, one the user gave user_explicit', () => {
+    expect(argsOf([chat('What time is it in New York?'), running()], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+    expect(argsOf([chat('What time is it in America/New_York?'), running()], 'get_time')).toEqual(['timezone tiny-public tiny user_explicit']);
+  });
+
+  it('a tool message is a result; the choice\'s call is the one the tool span ran, or a call of its own', () => {
+    const result = [{ 'event.name': 'gen_ai.tool.message', role: 'tool', id: 'call_0', name: 'where_am_i', content: '{"timezone": "America/New_York"}' }];
+    expect(argsOf([chat('What time is it here?', result), running()], 'get_time')).toEqual(['timezone tiny-public tiny context_retrieved']);
+    expect(argsOf([chat('What time is it in New York?')], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+  });
+});

@@ -1,6 +1,6 @@
 import { GenAiAttributes } from '@argspan/conventions';
 import type { ForeignCall, ForeignSpan } from './types.js';
-import { readMessageEvents } from './event-evidence.js';
+import { EVENTS_ATTRIBUTE, readEventsAttribute, readMessageEvents } from './event-evidence.js';
 import { str } from './recognizers/attributes.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
@@ -41,6 +41,7 @@ export const EVIDENCE_KEYS: readonly string[] = [
   VercelPrompt.RESPONSE_TOOL_CALLS,
   AdkModelCall.REQUEST,
   AdkModelCall.RESPONSE,
+  EVENTS_ATTRIBUTE,
 ];
 /**
  * Families of flattened keys evidence is read from: OpenInference's messages and tool schemas, and
@@ -106,6 +107,7 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readAdkModelCall(span, into);
   readRunInputs(span, into);
   if (span.events) readMessageEvents(span, span.events, into);
+  readEventsAttribute(span, into);
 }
 
 /**
