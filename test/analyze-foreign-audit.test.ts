@@ -280,12 +280,57 @@ describe('argspan analyze: calls whose arguments could not be read are counted i
     expect(json.code).toBe(0);
     expect(parseJson(json).stats).toMatchObject({ foreign_calls: 3, no_evidence_calls: 3, unreadable_args_calls: 2 });
     const table = analyzeBin(file);
-    expect(table.stdout).toContain("Read 3 tool call(s) from other libraries' traces; 3 in traces without the user's words, so guesses cannot be told from the user's values there; 2 without readable arguments (not recorded, cut off or not JSON), so nothing in them was checked.");
+    expect(table.stdout).toContain("Read 3 tool call(s) from other libraries' traces; 3 in traces without the user's words, so guesses cannot be told from the user's values there; 2 without readable arguments (not recorded, cut off, not JSON, or past 100,000 leaves), so nothing in them (or past the limit) was checked.");
     const sarif = JSON.parse(analyzeBin(file, '--format', 'sarif').stdout) as { runs: { properties?: Record<string, number> }[] };
     expect(sarif.runs[0]!.properties).toEqual({ foreign_calls: 3, no_evidence_calls: 3, unreadable_args_calls: 2 });
     const junit = analyzeBin(file, '--format', 'junit').stdout;
     expect(junit).toContain('<property name="argspan.unreadable_args_calls" value="2"/>');
-    expect(analyzeBin(file, '--format', 'html').stdout).toContain('2 without readable arguments (not recorded, cut off or not JSON), so nothing in them was checked');
+    expect(analyzeBin(file, '--format', 'html').stdout).toContain('2 without readable arguments (not recorded, cut off, not JSON, or past 100,000 leaves), so nothing in them (or past the limit) was checked');
+  });
+});
+
+describe('argspan analyze: Google ADK alone (no OpenInference)', () => {
+  // ADK's own tracer records the model call on `call_llm` (gcp.vertex.agent.llm_request/_response):
+  // the user's words are there, so the trace is not one "without the user's words".
+  it('reads the user\'s words from ADK\'s own model spans: no call without evidence, no finding', () => {
+    const doc = JSON.parse(readFileSync(`${FOREIGN}/openinference-google-adk-weather.json`, 'utf8')) as { resourceSpans: { scopeSpans: { spans: { attributes: { key: string }[] }[] }[] }[] };
+    const openInference = (key: string) => /^(llm\.|tool\.|input\.|output\.|session\.|user\.|openinference\.)/.test(key);
+    for (const rs of doc.resourceSpans) for (const ss of rs.scopeSpans) for (const sp of ss.spans) sp.attributes = sp.attributes.filter((a) => !openInference(a.key));
+    const file = join(tmp(), 'adk-alone.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(0);
+    expect(parseJson(run).stats).toMatchObject({ foreign_calls: 1, no_evidence_calls: 0, unreadable_args_calls: 0 });
+    expect(parseJson(run).findings).toEqual([]);
+    expect(analyzeBin(file).stdout).not.toContain('without the user\'s words');
+  });
+});
+
+describe('argspan analyze: a call past the 100,000-leaf limit', () => {
+  // A vector upsert or a bulk import passes more leaves than argspan flattens (100,000): what lies
+  // past the limit is still read as one leaf of the whole blob, as a cut-off blob is, and the call
+  // counts among those whose arguments were not all checked — never a clean "No findings".
+  const big = (path: string) => {
+    const args: Record<string, unknown> = { vectors: Array.from({ length: 100_000 }, (_, i) => i % 97), path };
+    return { resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'agent-framework' }, spans: [{
+      traceId: '0123456789abcdef0123456789abcdef', spanId: '00000000000000b1', name: 'execute_tool upsert', startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000100000000',
+      attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } }, { key: 'gen_ai.tool.name', value: { stringValue: 'upsert' } },
+        { key: 'gen_ai.tool.call.id', value: { stringValue: 'call_b1' } }, { key: 'gen_ai.tool.call.arguments', value: { stringValue: JSON.stringify(args) } }] }] }] }] };
+  };
+
+  it('a secret file named past the limit is reported by tool; an ordinary one leaves the call counted as not all checked', () => {
+    const secret = join(tmp(), 'past-limit-env.json');
+    writeFileSync(secret, JSON.stringify(big('/app/.env')));
+    const run = analyzeBin(secret, '--format', 'json');
+    expect(run.code).toBe(1);
+    expect(parseJson(run).findings.map((f) => [f.rule, f.tool, f.key])).toEqual([['sensitive_arg_dispatched', 'upsert', '$']]);
+    expect(run.stdout + run.stderr).not.toContain('.env');
+    const plain = join(tmp(), 'past-limit-plain.json');
+    writeFileSync(plain, JSON.stringify(big('/app/notes.txt')));
+    const clean = analyzeBin(plain, '--format', 'json');
+    expect(clean.code).toBe(0);
+    expect(parseJson(clean).stats).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 1 });
+    expect(analyzeBin(plain).stdout).toContain('1 without readable arguments');
   });
 });
 

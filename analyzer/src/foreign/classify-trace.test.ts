@@ -144,3 +144,194 @@ describe('classifyForeignTrace: the credentials of secret arguments', () => {
     expect(credentialsOf([userPrompt(), genAiTool('tool', 'login', 'call_1', { password: 'Qm7xT2pLr9ZvK4wN8sDf' })])).toEqual(['login password Qm7xT2pLr9ZvK4wN8sDf']);
   });
 });
+
+describe('classifyForeignTrace: evidence recorded as JSON text', () => {
+  // Tools return JSON and run inputs are recorded as JSON: a value after a newline, a quote or a
+  // character Python's json.dumps escapes (`\u00eb`) is still the value the user or the tool gave.
+  const pyJson = (v: unknown) => JSON.stringify(v).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const ask = (words: string) => span('chat', { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: words }] }]) });
+
+  it('a value after a newline in a tool result recorded as JSON text comes from that result', () => {
+    const spans = [ask('Email the team the report.'), genAiTool('contacts', 'get_contacts', 'call_1', {}, JSON.stringify({ contacts: 'Team list:\nops@example.com\tlead@example.com' })), genAiTool('send', 'send_email', 'call_2', { to: ['ops@example.com', 'lead@example.com'] })];
+    expect(argsOf(spans, 'send_email')).toEqual(['to[0] tiny-public tiny context_retrieved', 'to[1] tiny-public tiny context_retrieved']);
+  });
+
+  it('a value a JSON result wrote with \\u escapes (Python\'s json.dumps) comes from that result', () => {
+    const spans = [ask('Send the memo to the owner.'), genAiTool('owner', 'get_owner', 'call_1', {}, pyJson({ owner: 'Zoë Müller' })), genAiTool('memo', 'send_memo', 'call_2', { recipient: 'Zoë Müller' })];
+    expect(argsOf(spans, 'send_memo')).toEqual(['recipient tiny-public tiny context_retrieved']);
+  });
+
+  it('a result given as an object (a tool_call_response part): its strings as written', () => {
+    const history = span('chat', {
+      'gen_ai.input.messages': JSON.stringify([
+        { role: 'user', parts: [{ type: 'text', content: 'Email the team the report.' }] },
+        { role: 'tool', parts: [{ type: 'tool_call_response', id: 'call_1', response: { contacts: 'Team list:\nops@example.com' } }] },
+      ]),
+    });
+    expect(argsOf([history, genAiTool('send', 'send_email', 'call_2', { to: 'ops@example.com' })], 'send_email')).toEqual(['to tiny-public tiny context_retrieved']);
+  });
+
+  it('the user\'s request a run recorded as JSON (LangSmith, OpenLLMetry): the words as typed', () => {
+    const langsmith = span('agent', { 'langsmith.span.kind': 'chain', 'gen_ai.prompt': JSON.stringify({ question: 'Email these people:\nops@example.com' }) });
+    expect(argsOf([langsmith, genAiTool('send', 'send_email', 'call_1', { to: 'ops@example.com' })], 'send_email')).toEqual(['to tiny-public tiny user_explicit']);
+    const workflow = span('agent', { 'traceloop.span.kind': 'workflow', 'traceloop.entity.input': pyJson({ args: ['Send the memo to Zoë Müller'], kwargs: {} }) });
+    expect(argsOf([workflow, genAiTool('memo', 'send_memo', 'call_1', { recipient: 'Zoë Müller' })], 'send_memo')).toEqual(['recipient tiny-public tiny user_explicit']);
+  });
+
+  it('a value no source holds is still model_inferred', () => {
+    const spans = [ask('Email the team the report.'), genAiTool('contacts', 'get_contacts', 'call_1', {}, JSON.stringify({ contacts: 'Team list:\nops@example.com' })), genAiTool('send', 'send_email', 'call_2', { to: 'boss@example.com' })];
+    expect(argsOf(spans, 'send_email')).toEqual(['to tiny-public tiny model_inferred']);
+  });
+});
+
+describe('classifyForeignTrace: arguments not wholly read', () => {
+  const ask = span('chat', { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Save my notes.' }] }]) });
+  const blobTool = (spanId: string, blob: string) => span(spanId, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'write_file', 'gen_ai.tool.call.id': `call_${spanId}`, 'gen_ai.tool.call.arguments': blob });
+
+  it('a cut-off blob naming a secret file after a long field is secret (a blob is longer than a path scanned whole)', () => {
+    const cut = `{"content": "${'line of notes '.repeat(400)}", "path": "/app/.env", "mode": "ov`;
+    expect(argsOf([ask, blobTool('w1', cut)], 'write_file')).toEqual(['$ secret secret-file-name model_inferred']);
+    expect(argsOf([ask, blobTool('w2', cut.replace('/app/.env', '/app/notes.txt'))], 'write_file')).toEqual(['$ unknown arguments-truncated no_evidence']);
+  });
+
+  it('leaves past the 100,000-leaf limit: one more leaf of the whole blob, secret when a string in it names a secret file, else unknown', () => {
+    const args = (path: string) => JSON.stringify({ rows: Array.from({ length: 100_000 }, (_, i) => i), path });
+    const rows = argsOf([ask, blobTool('w3', args('/app/.env'))], 'write_file');
+    expect(rows).toHaveLength(100_001);
+    expect(rows.at(-1)).toBe('$ secret secret-file-name no_evidence');
+    expect(argsOf([ask, blobTool('w4', args('/app/notes.txt'))], 'write_file').at(-1)).toBe('$ unknown arguments-past-leaf-limit no_evidence');
+  });
+});
+
+describe('classifyForeignTrace: the developer\'s instructions', () => {
+  // OpenAI's reasoning models and the Responses API take the system prompt as a `developer`
+  // message; the emitters record the role as sent. What it states is asserted, as a system message's.
+  const call = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_time', 'gen_ai.tool.call.id': 'call_1', 'gen_ai.tool.call.arguments': '{"timezone":"America/New_York"}' };
+  const stated = 'The user is in timezone America/New_York.';
+
+  it('GenAI conventions: a developer message in gen_ai.input.messages', () => {
+    const chat = span('chat', { 'gen_ai.input.messages': JSON.stringify([{ role: 'developer', parts: [{ type: 'text', content: stated }] }, { role: 'user', parts: [{ type: 'text', content: 'What time is it?' }] }]) });
+    expect(argsOf([chat, span('tool', call)], 'get_time')).toEqual(['timezone tiny-public tiny user_explicit']);
+  });
+
+  it('OpenInference: a developer message in llm.input_messages', () => {
+    const chat = span('chat', {
+      'openinference.span.kind': 'LLM',
+      'llm.input_messages.0.message.role': 'developer', 'llm.input_messages.0.message.content': stated,
+      'llm.input_messages.1.message.role': 'user', 'llm.input_messages.1.message.content': 'What time is it?',
+    });
+    expect(argsOf([chat, span('tool', call)], 'get_time')).toEqual(['timezone tiny-public tiny user_explicit']);
+  });
+
+  it('a value no message states is still model_inferred', () => {
+    const chat = span('chat', { 'gen_ai.input.messages': JSON.stringify([{ role: 'developer', parts: [{ type: 'text', content: 'Be brief.' }] }, { role: 'user', parts: [{ type: 'text', content: 'What time is it?' }] }]) });
+    expect(argsOf([chat, span('tool', call)], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+  });
+});
+
+describe('classifyForeignTrace: a call id used again for another call', () => {
+  // Some models and SDKs number calls per turn (`call_0` each time) or per tool: the same id on a
+  // later proposal with other arguments is another call, not the first one repeated.
+  const output = (spanId: string, words: string, history: unknown[], calls: [string, string, unknown][]) =>
+    span(spanId, {
+      'gen_ai.input.messages': JSON.stringify([...history, { role: 'user', parts: [{ type: 'text', content: words }] }]),
+      'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: calls.map(([id, name, args]) => ({ type: 'tool_call', id, name, arguments: args })) }]),
+    });
+
+  it('model spans only: the second proposal under call_0 is a call of its own', () => {
+    const first = output('chat1', 'What time is it in America/New_York?', [], [['call_0', 'get_time', { timezone: 'America/New_York' }]]);
+    const second = output('chat2', 'And in Paris?', [{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_0', name: 'get_time', arguments: { timezone: 'America/New_York' } }] }], [['call_0', 'get_time', { timezone: 'Europe/Paris' }]]);
+    expect(argsOf([first, second], 'get_time')).toEqual(['timezone tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred']);
+  });
+
+  it('the same proposal recorded twice under one id (an outer span\'s copy) is still one call', () => {
+    const inner = output('inner', 'What time is it in New York?', [], [['call_0', 'get_time', { timezone: 'America/New_York' }]]);
+    const outer = output('outer', 'What time is it in New York?', [], [['call_0', 'get_time', '{"timezone": "America/New_York"}']]);
+    expect(argsOf([inner, outer], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+  });
+});
+
+describe('classifyForeignTrace: a tool span whose arguments were not recorded whole', () => {
+  // The model's output recorded the call whole under the same id: that is what the tool got.
+  const chat = (args: unknown) =>
+    span('chat', {
+      'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'What time is it in New York?' }] }]),
+      'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'get_time', arguments: args }] }]),
+    });
+  const tool = (blob?: string) => span('tool', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_time', 'gen_ai.tool.call.id': 'call_1', ...(blob !== undefined ? { 'gen_ai.tool.call.arguments': blob } : {}) });
+  const full = { timezone: 'America/New_York', note: 'x'.repeat(200) };
+
+  it('cut off by a length limit: read from the model\'s whole copy', () => {
+    expect(argsOf([chat(full), tool(JSON.stringify(full).slice(0, 60))], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred', 'note tiny-public tiny model_inferred']);
+  });
+
+  it('not recorded (argument capture off): read from the model\'s copy', () => {
+    expect(argsOf([chat({ timezone: 'America/New_York' }), tool()], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+  });
+
+  it('no whole copy: still one unknown leaf saying why', () => {
+    expect(argsOf([chat('{"timezone": "Amer'), tool(JSON.stringify(full).slice(0, 60))], 'get_time')).toEqual(['$ unknown arguments-truncated no_evidence']);
+  });
+});
+
+describe('classifyForeignTrace: Google ADK\'s own model spans', () => {
+  // ADK alone (no OpenInference) records each model call on its `call_llm` span as Gemini's request
+  // and response: the user's words, the system instruction, tool declarations, function responses
+  // and the function calls the model asked for.
+  const request = (texts: string[], extra: unknown[] = []) =>
+    JSON.stringify({
+      model: 'gemini-2.0-flash',
+      config: { system_instruction: 'Answer with the tools.', tools: [{ function_declarations: [{ name: 'get_time', parameters: { type: 'OBJECT', properties: { timezone: { type: 'STRING', default: 'UTC' } } } }] }] },
+      contents: [...texts.map((text) => ({ role: 'user', parts: [{ text }] })), ...extra],
+    });
+  const llm = (spanId: string, req: string, call?: unknown) =>
+    span(spanId, { 'gen_ai.system': 'gcp.vertex.agent', 'gcp.vertex.agent.llm_request': req, 'gcp.vertex.agent.llm_response': JSON.stringify({ content: { role: 'model', parts: call ? [{ function_call: call }] : [{ text: 'OK.' }] } }) });
+  const adkTool = (spanId: string, args: unknown, response?: unknown) =>
+    span(spanId, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_time', 'gen_ai.tool.call.id': `adk-${spanId}`, 'gcp.vertex.agent.tool_call_args': JSON.stringify(args), ...(response ? { 'gcp.vertex.agent.tool_response': JSON.stringify(response) } : {}) });
+
+  it('the user\'s words in the request: a guessed timezone is model_inferred, one the user gave user_explicit', () => {
+    const guess = { timezone: 'America/New_York' };
+    expect(argsOf([llm('l1', request(['What time is it in New York?']), { name: 'get_time', args: guess }), adkTool('t1', guess)], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+    expect(argsOf([llm('l1', request(['What time is it in America/New_York?']), { name: 'get_time', args: guess }), adkTool('t1', guess)], 'get_time')).toEqual(['timezone tiny-public tiny user_explicit']);
+  });
+
+  it('the declaration\'s default, and an earlier function response, assert a value', () => {
+    expect(argsOf([llm('l1', request(['What time is it?']), { name: 'get_time', args: { timezone: 'UTC' } }), adkTool('t1', { timezone: 'UTC' })], 'get_time')).toEqual(['timezone tiny-public tiny schema_default']);
+    const history = [{ role: 'model', parts: [{ function_call: { name: 'where_am_i', args: {} } }] }, { role: 'user', parts: [{ function_response: { name: 'where_am_i', response: { timezone: 'Europe/Paris' } } }] }];
+    expect(argsOf([llm('l2', request(['What time is it here?'], history), { name: 'get_time', args: { timezone: 'Europe/Paris' } }), adkTool('t2', { timezone: 'Europe/Paris' })], 'get_time')).toEqual(['timezone tiny-public tiny context_retrieved']);
+  });
+
+  it('a call the model asked for that no tool span ran is a call of its own; one that ran is not counted twice', () => {
+    const tools: string[] = [];
+    classifyForeignTrace([llm('l1', request(['What time is it in New York?']), { name: 'get_time', args: { timezone: 'America/New_York' } })], { policy: {} }, { call: (c) => tools.push(`${c.tool} ${c.emitter} ${c.source}`) - 1, arg: () => {}, credential: () => {}, blob: () => {} });
+    expect(tools).toEqual(['get_time google-adk model-output']);
+    expect(argsOf([llm('l1', request(['Time in New York?']), { name: 'get_time', args: { timezone: 'America/New_York' } }), adkTool('t1', { timezone: 'America/New_York' })], 'get_time')).toHaveLength(1);
+  });
+});
+
+describe('classifyForeignTrace: message events recorded as one `events` attribute (Logfire)', () => {
+  // Pydantic AI's instrumentation format 1 and Logfire's OpenAI integrations write a model call's
+  // GenAI message events as one JSON list in the span attribute `events`.
+  const chat = (user: string, extra: unknown[] = []) =>
+    span('chat', {
+      'gen_ai.operation.name': 'chat',
+      events: JSON.stringify([
+        { 'event.name': 'gen_ai.system.message', role: 'system', content: 'Be brief.', 'gen_ai.message.index': 0 },
+        { 'event.name': 'gen_ai.user.message', role: 'user', content: user, 'gen_ai.message.index': 1 },
+        ...extra,
+        { 'event.name': 'gen_ai.choice', index: 0, message: { role: 'assistant', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_time', arguments: { timezone: 'America/New_York' } } }] } },
+      ]),
+    });
+  const running = () => span('tool', { 'gen_ai.tool.name': 'get_time', 'gen_ai.tool.call.id': 'call_1', tool_arguments: '{"timezone":"America/New_York"}' });
+
+  it('the user\'s words are read: a guessed timezone is model_inferred, one the user gave user_explicit', () => {
+    expect(argsOf([chat('What time is it in New York?'), running()], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+    expect(argsOf([chat('What time is it in America/New_York?'), running()], 'get_time')).toEqual(['timezone tiny-public tiny user_explicit']);
+  });
+
+  it('a tool message is a result; the choice\'s call is the one the tool span ran, or a call of its own', () => {
+    const result = [{ 'event.name': 'gen_ai.tool.message', role: 'tool', id: 'call_0', name: 'where_am_i', content: '{"timezone": "America/New_York"}' }];
+    expect(argsOf([chat('What time is it here?', result), running()], 'get_time')).toEqual(['timezone tiny-public tiny context_retrieved']);
+    expect(argsOf([chat('What time is it in New York?')], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+  });
+});

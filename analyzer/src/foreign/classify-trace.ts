@@ -1,8 +1,8 @@
-import { INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENGTH } from '@argspan/conventions';
+import { INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENGTH, ResidencyRule } from '@argspan/conventions';
 import type { ForeignEmitter } from './types.js';
 import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, resultResidency, type ClassifyOptions, type ContextEntry, type InheritedResidency, type LeafClassification, type SecretDetector } from '@argspan/core';
-import { ProvenanceIndex } from '@argspan/core/internal';
-import { OpenLLMetryMessages, collectEvidence, TraceEvidence } from './evidence.js';
+import { ProvenanceIndex, namesSecretFileInJson } from '@argspan/core/internal';
+import { AdkModelCall, OpenLLMetryMessages, collectEvidence, TraceEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import type { ForeignCall, ForeignSpan, RecordedArguments } from './types.js';
 import { argumentCredentialTexts } from '../credential-identity.js';
@@ -15,6 +15,8 @@ export const ForeignArgumentRule = {
   NOT_JSON: 'arguments-not-json',
   /** The blob was cut off by the emitter (an attribute length limit). */
   TRUNCATED: 'arguments-truncated',
+  /** The leaves past the flattening limit (100,000), read as one leaf of the whole blob; the leaves before it are the call's others. */
+  PAST_LEAF_LIMIT: 'arguments-past-leaf-limit',
 } as const;
 
 /** One foreign tool call as a `tool_calls` row (its trace is the one classified). */
@@ -130,6 +132,7 @@ export function classifyForeignTrace(
   // Calls with a secret argument by id (their own, or that of the proposal they ran), for the copies later prompts repeat.
   const secretById = new Map<string, ForeignCall>();
   const secretCalls = new Set<ForeignCall>();
+  let wholeProposals: Map<string, ReturnType<typeof decodeArguments>> | undefined;
   for (const call of calls) {
     // Results recorded up to the call's start: its own (recorded at its end) and later ones are not context for it.
     while (nextResult < results.length && results[nextResult]!.atNs <= call.atNs) {
@@ -142,11 +145,19 @@ export function classifyForeignTrace(
     }
     if (!defaultsByTool.has(call.tool)) defaultsByTool.set(call.tool, schemaDefaultsOf(evidence.toolSchemas.get(call.tool)));
     const schemaDefaults = defaultsByTool.get(call.tool);
-    const decoded = decoding.get(call) ?? decodeArguments(call.args);
+    let decoded = decoding.get(call) ?? decodeArguments(call.args);
+    let fromProposal = false;
+    if (decoded.unreadable !== undefined && call.source === 'tool-span' && call.callId !== undefined) {
+      // The tool span's copy was not recorded, or cut off: the model's proposal under the call's
+      // id, recorded whole, holds what the tool was called with.
+      wholeProposals ??= wholeProposalsById(evidence.proposed, decode);
+      const whole = wholeProposals.get(`${call.tool}\u0000${call.callId}`);
+      if (whole !== undefined) [decoded, fromProposal] = [whole, true];
+    }
     const c = classifyCall(
       { tool: call.tool, args: decoded.value },
       { index, userTextAvailable: evidence.sawUserText, ...(schemaDefaults !== undefined ? { schemaDefaults } : {}) },
-      blobIsClean(call.args, policies.detector) ? policies.clean : policies.scanned,
+      !fromProposal && blobIsClean(call.args, policies.detector) ? policies.clean : policies.scanned,
     );
     // An unreadable blob is one leaf: a credential in it is still found; otherwise it is unknown, saying why.
     const passes = resultResidency(call.tool, c, options.policy);
@@ -155,10 +166,15 @@ export function classifyForeignTrace(
       if (call.source === 'tool-span') passedOn.set(`span:${call.spanId}`, passes);
     }
     const unreadable = decoded.unreadable;
-    const rows: ForeignArgRow[] =
-      unreadable === undefined
-        ? c.leaves
-        : c.leaves.map((l) => (l.residency === Residency.SECRET ? l : { ...l, residency: Residency.UNKNOWN, provenance: Provenance.NO_EVIDENCE, rule: unreadable }));
+    let rows: ForeignArgRow[] = unreadable === undefined ? c.leaves : c.leaves.map((l) => blobRow(l, decoded.value as string, unreadable));
+    let whole: string | undefined;
+    if (c.droppedLeaves > 0) {
+      // Leaves past the flattening limit were never produced: the whole blob is read as one more
+      // leaf, as a cut-off blob is (a secret file it names, a credential it holds), else unknown.
+      whole = call.args.kind === 'blob' && call.args.text !== undefined ? call.args.text : (JSON.stringify(decoded.value) ?? '');
+      const rest = classifyCall({ tool: call.tool, args: whole }, { index, userTextAvailable: false }, policies.scanned).leaves[0]!;
+      rows = [...rows, blobRow({ ...rest, bytes: Math.max(0, c.bytes - rows.reduce((n, r) => n + r.bytes, 0)) }, whole, ForeignArgumentRule.PAST_LEAF_LIMIT)];
+    }
     let strongest: Residency | undefined;
     let bytes = 0;
     for (const r of rows) {
@@ -188,7 +204,7 @@ export function classifyForeignTrace(
     });
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
-      const text = c.flat[i]!.text;
+      const text = i < c.flat.length ? c.flat[i]!.text : whole!;
       out.arg(callNo, row, text);
       // A secret argument's credentials, by which a hit in a blob of the call is told to be this argument's.
       if (row.residency === Residency.SECRET) for (const credential of argumentCredentialTexts(text, policies.detector)) out.credential(callNo, row, credential);
@@ -198,6 +214,40 @@ export function classifyForeignTrace(
     if (secretCalls.has(call) && !secretById.has(id)) secretById.set(id, call);
   }
   if (secretById.size > 0) blobsRepeated(evidence, secretById, out);
+}
+
+/**
+ * The readable arguments of the model's proposals by tool and call id, for a tool span that did not
+ * record its own whole; none for an id whose proposals disagree (an id used again for another call).
+ */
+function wholeProposalsById(
+  proposed: readonly Omit<ForeignCall, 'emitter'>[],
+  decode: (c: Omit<ForeignCall, 'emitter'>) => ReturnType<typeof decodeArguments>,
+): Map<string, ReturnType<typeof decodeArguments>> {
+  const found = new Map<string, { decoded: ReturnType<typeof decodeArguments>; shape: string } | null>();
+  for (const p of proposed) {
+    if (p.callId === undefined) continue;
+    const decoded = decode(p);
+    if (decoded.unreadable !== undefined) continue;
+    const key = `${p.tool}\u0000${p.callId}`;
+    const shape = canonical(decoded.value);
+    const seen = found.get(key);
+    if (seen === undefined) found.set(key, { decoded, shape });
+    else if (seen !== null && seen.shape !== shape) found.set(key, null);
+  }
+  const out = new Map<string, ReturnType<typeof decodeArguments>>();
+  for (const [key, v] of found) if (v !== null) out.set(key, v.decoded);
+  return out;
+}
+
+/**
+ * The one leaf of a blob not (wholly) read, `text`: secret when it is, or when a string in it
+ * names a secret file (a blob longer than a path is not scanned as one); else unknown, saying why.
+ */
+function blobRow(leaf: ForeignArgRow, text: string, why: string): ForeignArgRow {
+  if (leaf.residency === Residency.SECRET) return leaf;
+  if (namesSecretFileInJson(text)) return { ...leaf, residency: Residency.SECRET, rule: ResidencyRule.SECRET_FILE_NAME };
+  return { ...leaf, residency: Residency.UNKNOWN, provenance: Provenance.NO_EVIDENCE, rule: why };
 }
 
 /**
@@ -247,15 +297,24 @@ function matchProposals(
     const span = spanById.get(spanId);
     return span && modelEmitter(span);
   };
+  // Unexecuted proposals so far: by shape (those without an id), and by id.
   const first = new Map<string, ForeignCall>();
+  const firstById = new Map<string, ForeignCall[]>();
   const unexecuted: ForeignCall[] = [];
   const copies: Omit<ArgumentBlobRow, 'traceId'>[] = [];
   for (const p of evidence.proposed) {
-    // The same proposal is repeated in every later model span's history: the first is the call.
-    let call = p.callId !== undefined ? (byId.get(p.callId) ?? first.get(p.callId)) : undefined;
+    // The same proposal recorded again (an outer span's copy of its step's output) is the call it
+    // copies; under an id an earlier proposal had but with other arguments, it is another call
+    // (a model or SDK that numbers calls per turn, `call_0` each time).
+    let call = p.callId !== undefined ? byId.get(p.callId) : undefined;
     let shape: string | undefined;
-    if (!call) {
+    const earlier = call === undefined && p.callId !== undefined ? firstById.get(p.callId) : undefined;
+    if (earlier) {
       shape = shapeOf(p);
+      call = earlier.find((c) => shapeOf(c) === shape);
+    }
+    if (!call) {
+      shape ??= shapeOf(p);
       byShape ??= new Map(executed.map((c) => [shapeOf(c), c]));
       call = byShape.get(shape) ?? first.get(shape);
     }
@@ -265,7 +324,9 @@ function matchProposals(
       continue;
     }
     const own: ForeignCall = { ...p, emitter: emitterOf(p.spanId) ?? 'genai-semconv' };
-    first.set(p.callId ?? shape!, own);
+    if (p.callId === undefined) first.set(shape!, own);
+    else if (earlier) earlier.push(own);
+    else firstById.set(p.callId, [own]);
     unexecuted.push(own);
   }
   return { unexecuted, copies, byProposedId };
@@ -298,6 +359,7 @@ function modelEmitter(span: ForeignSpan): ForeignEmitter {
     if (key.startsWith('ai.')) return 'vercel-ai';
     if (key === 'pydantic_ai.all_messages') return 'pydantic-ai';
   }
+  if (span.attrs.has(AdkModelCall.RESPONSE)) return 'google-adk';
   return 'genai-semconv';
 }
 

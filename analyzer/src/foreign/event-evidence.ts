@@ -1,5 +1,5 @@
 import type { ForeignEvent, ForeignSpan } from './types.js';
-import { contentTexts, isObject, parseJson, proposal, type TraceEvidence } from './evidence.js';
+import { contentTexts, isDeveloperRole, isObject, parseJson, proposal, type TraceEvidence } from './evidence.js';
 
 /**
  * Span events that record a model call's messages, as Semantic Kernel and the GenAI conventions
@@ -76,6 +76,29 @@ export function readMessageEvents(span: ForeignSpan, events: readonly ForeignEve
 }
 
 /**
+ * The span attribute Logfire's instrumentations (Pydantic AI's instrumentation format 1,
+ * `logfire.instrument_openai`, its OpenAI Agents integration) write a model call's message events
+ * in: one JSON list of `{"event.name": "gen_ai.user.message", role, content, …}` and
+ * `{"event.name": "gen_ai.choice", message: {tool_calls}}`.
+ */
+export const EVENTS_ATTRIBUTE = 'events';
+
+/** Read the `events` attribute's list as the span events of the same names are read. */
+export function readEventsAttribute(span: ForeignSpan, into: TraceEvidence): void {
+  const value = span.attrs.get(EVENTS_ATTRIBUTE);
+  const list = typeof value === 'string' ? parseJson(value) : undefined;
+  if (!Array.isArray(list)) return;
+  let position = 0;
+  for (const e of list) {
+    const name = isObject(e) ? e['event.name'] : undefined;
+    if (typeof name !== 'string') continue;
+    if (name === MessageEvents.CHOICE) {
+      for (const call of toolCallsOf(e!.message, e!.tool_calls)) into.proposed.push(proposal(span, EVENTS_ATTRIBUTE, call.name, call.id, call.args, position++));
+    } else if (EVENT_ROLES[name] !== undefined) readMessage(e, EVENT_ROLES[name], EVENTS_ATTRIBUTE, span, into);
+  }
+}
+
+/**
  * One chat message of a prompt (in event attribute `attribute`): the user's and developer's words,
  * a tool's result, the calls an assistant message repeats. The assistant's own words assert nothing.
  */
@@ -84,7 +107,7 @@ function readMessage(m: unknown, eventRole: string | undefined, attribute: strin
   const role = typeof m.role === 'string' ? m.role.toLowerCase() : eventRole;
   if (role === 'assistant') for (const call of toolCallsOf(m)) into.repeat(span, attribute, call.id);
   if (role === 'user') contentTexts(m.content).forEach((t) => into.user(t));
-  else if (role === 'system' || role === 'developer') contentTexts(m.content).forEach((t) => into.developer(t));
+  else if (isDeveloperRole(role)) contentTexts(m.content).forEach((t) => into.developer(t));
   else if (role === 'tool' && m.content !== undefined && m.content !== null) {
     const callId = m.tool_call_id ?? m.id;
     into.result(typeof callId === 'string' ? callId : undefined, m.content, span.startNs);

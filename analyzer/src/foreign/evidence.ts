@@ -1,6 +1,6 @@
 import { GenAiAttributes } from '@argspan/conventions';
 import type { ForeignCall, ForeignSpan } from './types.js';
-import { readMessageEvents } from './event-evidence.js';
+import { EVENTS_ATTRIBUTE, readEventsAttribute, readMessageEvents } from './event-evidence.js';
 import { str } from './recognizers/attributes.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
@@ -13,6 +13,11 @@ export const OpenLLMetryMessages = {
   PROMPTS: 'gen_ai.prompt.',
   COMPLETIONS: 'gen_ai.completion.',
   FUNCTIONS: 'llm.request.functions.',
+} as const;
+/** Google ADK's own model span (`call_llm`, tracer `gcp.vertex.agent`): Gemini's request and response as JSON. */
+export const AdkModelCall = {
+  REQUEST: 'gcp.vertex.agent.llm_request',
+  RESPONSE: 'gcp.vertex.agent.llm_response',
 } as const;
 const VercelPrompt = {
   PROMPT: 'ai.prompt',
@@ -34,6 +39,9 @@ export const EVIDENCE_KEYS: readonly string[] = [
   VercelPrompt.PROMPT,
   VercelPrompt.MESSAGES,
   VercelPrompt.RESPONSE_TOOL_CALLS,
+  AdkModelCall.REQUEST,
+  AdkModelCall.RESPONSE,
+  EVENTS_ATTRIBUTE,
 ];
 /**
  * Families of flattened keys evidence is read from: OpenInference's messages and tool schemas, and
@@ -73,9 +81,9 @@ export class TraceEvidence {
   }
 
   result(callId: string | undefined, content: unknown, atNs: bigint, spanId?: string): void {
-    const text = typeof content === 'string' ? content : JSON.stringify(content);
-    if (text === undefined || text === '') return;
-    const entry: TraceEvidence['results'][number] = { content: text, atNs };
+    const json = typeof content === 'string' ? content : JSON.stringify(content);
+    if (json === undefined || json === '') return;
+    const entry: TraceEvidence['results'][number] = { content: unescapedJson(json), atNs };
     if (callId !== undefined) entry.callId = callId;
     if (spanId !== undefined) entry.spanId = spanId;
     this.results.push(entry);
@@ -96,8 +104,38 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readOpenInferenceMessages(span, into);
   readOpenLLMetryMessages(span, into);
   readVercelPrompt(span, into);
+  readAdkModelCall(span, into);
   readRunInputs(span, into);
   if (span.events) readMessageEvents(span, span.events, into);
+  readEventsAttribute(span, into);
+}
+
+/**
+ * Evidence recorded as JSON text (a tool's result, a run's input) as the words it holds: its keys
+ * and scalars in document order, one a line, JSON's escapes undone. Matched as written, a value
+ * after an escaped newline (`\nops@example.com`) or one Python's `json.dumps` wrote with `\u`
+ * escapes (`Zo\u00eb`) would not be found in it, and a value the user or a tool gave would read
+ * as the model's guess. Text without a backslash (or that is not JSON) is returned as it is: it reads
+ * as the same words either way.
+ */
+export function unescapedJson(text: string, parsed?: unknown): string {
+  if (!text.includes('\\')) return text;
+  const value = parsed ?? parseJson(text);
+  if (value === undefined) return text;
+  const out: string[] = [];
+  // Iterative, children pushed last-first so they come out in document order, each key before its value.
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') out.push(v);
+    else if (typeof v === 'number' || typeof v === 'boolean') out.push(String(v));
+    else if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
+    else if (isObject(v)) {
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) stack.push(v[keys[i]!], keys[i]);
+    }
+  }
+  return out.join('\n');
 }
 
 /** `text` parsed as JSON, or undefined when it is absent or not JSON. */
@@ -111,6 +149,12 @@ export function parseJson(text: string | undefined): unknown {
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * A message role whose words are the developer's instructions: `system`, or `developer`, as
+ * OpenAI's reasoning models and Responses API take the system prompt (and the emitters record it).
+ */
+export const isDeveloperRole = (role: unknown): boolean => role === 'system' || role === 'developer';
 
 /** Text of a message's content: a string, or the text of its parts (`content` / `text` fields of text parts). */
 export function contentTexts(content: unknown): string[] {
@@ -141,7 +185,7 @@ function readGenAiMessages(span: ForeignSpan, into: TraceEvidence): void {
     for (const m of messages) {
       if (!isObject(m)) continue;
       const parts = Array.isArray(m.parts) ? m.parts : [];
-      if (m.role === 'user' || m.role === 'system') {
+      if (m.role === 'user' || isDeveloperRole(m.role)) {
         for (const t of [...contentTexts(parts), ...contentTexts(m.content)]) (m.role === 'user' ? into.user(t) : into.developer(t));
       }
       for (const p of parts) {
@@ -209,7 +253,7 @@ function readOpenInferenceMessages(span: ForeignSpan, into: TraceEvidence): void
     const role = fields.get('role');
     const texts = [...fields].filter(([f]) => f === 'content' || /^contents\.\d+\.message_content\.text$/.test(f)).map(([, v]) => v);
     if (role === 'user') texts.forEach((t) => into.user(t));
-    else if (role === 'system') texts.forEach((t) => into.developer(t));
+    else if (isDeveloperRole(role)) texts.forEach((t) => into.developer(t));
     else if (role === 'tool') for (const t of texts) into.result(fields.get('tool_call_id'), t, span.startNs);
     if (!id.startsWith('output')) {
       // A call the history repeats: only its id is read (`tool_calls.{j}.tool_call.id`).
@@ -268,7 +312,7 @@ function readOpenLLMetryMessages(span: ForeignSpan, into: TraceEvidence): void {
     const texts = content === undefined ? [] : contentTexts(content.startsWith('[') ? (parseJson(content) ?? content) : content);
     if (kind === 'prompt') {
       if (role === 'user') texts.forEach((t) => into.user(t));
-      else if (role === 'system' || role === 'developer') texts.forEach((t) => into.developer(t));
+      else if (isDeveloperRole(role)) texts.forEach((t) => into.developer(t));
       else if (role === 'tool' && content !== undefined) into.result(fields.get('tool_call_id'), content, span.startNs);
       for (const [f, v] of fields) {
         // A call the history repeats: only its id is read (`tool_calls.{j}.id`).
@@ -327,7 +371,7 @@ function readVercelMessages(messages: unknown, attribute: string, span: ForeignS
   for (const m of messages) {
     if (!isObject(m)) continue;
     if (m.role === 'user') contentTexts(m.content).forEach((t) => into.user(t));
-    else if (m.role === 'system') contentTexts(m.content).forEach((t) => into.developer(t));
+    else if (isDeveloperRole(m.role)) contentTexts(m.content).forEach((t) => into.developer(t));
     if (!Array.isArray(m.content)) continue;
     for (const p of m.content) {
       if (isObject(p) && p.type === 'tool-call') into.repeat(span, attribute, p.toolCallId);
@@ -336,6 +380,53 @@ function readVercelMessages(messages: unknown, attribute: string, span: ForeignS
       into.result(typeof p.toolCallId === 'string' ? p.toolCallId : undefined, output, span.startNs);
     }
   }
+}
+
+/**
+ * Google ADK's model call, as ADK alone records it (`gcp.vertex.agent.llm_request` / `llm_response`,
+ * Gemini's types, snake_case or camelCase): the user's text parts, the system instruction, the
+ * function declarations (schemas), function responses (results), the function calls the history
+ * repeats, and those the response asks for.
+ */
+function readAdkModelCall(span: ForeignSpan, into: TraceEvidence): void {
+  const request = parseJson(str(span, AdkModelCall.REQUEST));
+  if (isObject(request)) {
+    const config = isObject(request.config) ? request.config : {};
+    geminiTexts(config.system_instruction ?? config.systemInstruction).forEach((t) => into.developer(t));
+    for (const tool of Array.isArray(config.tools) ? config.tools : []) {
+      const declarations = isObject(tool) ? (tool.function_declarations ?? tool.functionDeclarations) : undefined;
+      for (const f of Array.isArray(declarations) ? declarations : []) {
+        if (isObject(f)) into.schema(f.name, f.parameters ?? f.parameters_json_schema ?? f.parametersJsonSchema);
+      }
+    }
+    for (const content of Array.isArray(request.contents) ? request.contents : []) {
+      if (!isObject(content) || !Array.isArray(content.parts)) continue;
+      for (const part of content.parts) {
+        if (!isObject(part)) continue;
+        const response = part.function_response ?? part.functionResponse;
+        const call = part.function_call ?? part.functionCall;
+        if (isObject(response)) into.result(typeof response.id === 'string' ? response.id : undefined, response.response, span.startNs);
+        else if (isObject(call)) into.repeat(span, AdkModelCall.REQUEST, call.id);
+        else if (content.role === 'user' && typeof part.text === 'string') into.user(part.text);
+      }
+    }
+  }
+  const response = parseJson(str(span, AdkModelCall.RESPONSE));
+  const content = isObject(response) && isObject(response.content) ? response.content : undefined;
+  let position = 0;
+  for (const part of content && Array.isArray(content.parts) ? content.parts : []) {
+    const call = isObject(part) ? (part.function_call ?? part.functionCall) : undefined;
+    if (isObject(call) && typeof call.name === 'string') {
+      into.proposed.push(proposal(span, AdkModelCall.RESPONSE, call.name, typeof call.id === 'string' ? call.id : undefined, call.args ?? {}, position++));
+    }
+  }
+}
+
+/** The texts of a Gemini system instruction: a string, a `Content` (`{parts: [{text}]}`), or a list of parts or strings. */
+function geminiTexts(v: unknown): string[] {
+  if (typeof v === 'string') return [v];
+  const parts = isObject(v) ? v.parts : v;
+  return Array.isArray(parts) ? parts.flatMap((p) => (typeof p === 'string' ? [p] : isObject(p) && typeof p.text === 'string' ? [p.text] : [])) : [];
 }
 
 /**
@@ -362,9 +453,10 @@ function readRunInputs(span: ForeignSpan, into: TraceEvidence): void {
  */
 function runInput(text: string | undefined, span: ForeignSpan, into: TraceEvidence): void {
   if (text === undefined) return;
-  const messages = conversationOf(parseJson(text));
+  const parsed = parseJson(text);
+  const messages = conversationOf(parsed);
   if (messages === undefined) {
-    into.user(text);
+    into.user(unescapedJson(text, parsed));
     return;
   }
   for (const m of messages) {

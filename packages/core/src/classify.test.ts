@@ -146,6 +146,12 @@ describe('classifyCall gate', () => {
     expect(c.enforcement.reason).toBe('denied: model-inferred value on pay.currency (inferredAction block)');
   });
 
+  it('matches a denylisted name whatever its case or word separators (accountId, account-id, time_zone), nothing longer', () => {
+    const hits = (args: Record<string, unknown>) => classifyCall({ tool: 'crm', args }, { userText: 'Update my account.' }).gate.hits;
+    for (const key of ['account_id', 'accountId', 'AccountID', 'account-id', 'time_zone', 'timeZone', 'e_mail']) expect(hits({ [key]: 'ACC-7 x' }), key).toHaveLength(1);
+    for (const key of ['accountIds', 'currencyCode', 'timezone_hint', 'top']) expect(hits({ [key]: 'ACC-7 x' }), key).toEqual([]);
+  });
+
   it('accepts denylist entries by full tool.key path', () => {
     const c = classifyCall({ tool: 'crm.update', args: { owner: { id: 'u-991' } } }, {}, { denyInferred: ['crm.update.owner.id'] });
     expect(c.gate.hits).toEqual(['crm.update.owner.id']);

@@ -107,26 +107,35 @@ export function decideVerdict(
 }
 
 /**
- * A matcher for the inferred denylist of one call: a leaf is listed by its leaf name (any case),
- * full key, key without indices, or `tool.key`. Built once per call, asked once per leaf.
+ * A matcher for the inferred denylist of one call: a leaf is listed by its leaf name (any case, with
+ * or without `_` or `-` between its words: `account_id` lists `accountId`, `AccountID` and
+ * `account-id`; `timezone` lists `time_zone`), full key, key without indices, or `tool.key`. Built
+ * once per call, asked once per leaf.
  */
 export function denylistMatcher(tool: string, denyInferred: readonly string[]): (key: string, leaf: string) => boolean {
   const { lower, keys } = denylistSets(denyInferred);
   // `tool.key` entries for this tool, as keys: a lookup, with no string built per leaf.
   const toolKeys = keys.size === 0 ? keys : keysOfTool(keys, tool);
-  if (keys.size === 0) return (_key, leaf) => lower.has(leaf.toLowerCase());
+  if (keys.size === 0) return (_key, leaf) => lower.has(denylistName(leaf));
   return (key, leaf) => {
-    if (lower.has(leaf.toLowerCase()) || keys.has(key) || toolKeys.has(key)) return true;
+    if (lower.has(denylistName(leaf)) || keys.has(key) || toolKeys.has(key)) return true;
     if (!key.includes('[')) return false;
     const bare = keyWithoutIndices(key);
     return keys.has(bare) || toolKeys.has(bare);
   };
 }
 
+/** A name as the denylist compares leaf names: lower-cased, without `_` or `-` (`accountId`, `account_id` → `accountid`). */
+function denylistName(name: string): string {
+  const lower = name.toLowerCase();
+  return lower.includes('_') || lower.includes('-') ? lower.replace(/[_-]/g, '') : lower;
+}
+
 /**
  * The denylist as lookup sets, built once per policy list (a policy is reused for every call):
- * every entry lower-cased (leaf names match in any case), and the entries that can only be keys
- * (they hold a `.` or `[`; a plain name could be a key too, so those are in both).
+ * every entry as {@link denylistName} writes it (leaf names match in any case and word style), and the
+ * entries that can only be keys (they hold a `.` or `[`; a plain name could be a key too, so those
+ * are in both).
  */
 interface DenylistSets {
   lower: ReadonlySet<string>;
@@ -137,7 +146,7 @@ const DENYLIST_SETS = new WeakMap<readonly string[], DenylistSets>();
 function denylistSets(denyInferred: readonly string[]): DenylistSets {
   let sets = DENYLIST_SETS.get(denyInferred);
   if (!sets) {
-    sets = { lower: new Set(denyInferred.map((e) => e.toLowerCase())), keys: new Set(denyInferred.filter((e) => /[.[]/.test(e))) };
+    sets = { lower: new Set(denyInferred.map(denylistName)), keys: new Set(denyInferred.filter((e) => /[.[]/.test(e))) };
     // A frozen list cannot change under the cache; a caller's mutable array is re-read every call.
     if (Object.isFrozen(denyInferred)) DENYLIST_SETS.set(denyInferred, sets);
   }

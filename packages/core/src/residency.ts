@@ -72,8 +72,8 @@ const BULKY_LABEL: ResidencyLabel = { residency: Residency.BULKY_PUBLIC, rule: R
 const EMPTY_LABEL: ResidencyLabel = { residency: Residency.UNKNOWN, rule: ResidencyRule.EMPTY };
 const TINY_LABEL: ResidencyLabel = { residency: Residency.TINY_PUBLIC, rule: ResidencyRule.TINY };
 
-/** Whether a string literal of a JSON text (keys included) names a secret file. */
-function namesSecretFileInJson(json: string): boolean {
+/** Whether a string literal of a JSON text (keys included) names a secret file: also in a cut-off text, too long to scan as one path. */
+export function namesSecretFileInJson(json: string): boolean {
   for (const literal of json.matchAll(/"(?:[^"\\]|\\.)*"/g)) {
     let s: unknown;
     try {
