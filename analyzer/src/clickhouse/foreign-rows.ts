@@ -251,7 +251,7 @@ export class ForeignRowsClickHouse {
     const notArgspan = `emitter <> ${chString(Emitter.ARGSPAN)}`;
     const [kept] = await this.session.all(
       `SELECT (SELECT count() FROM tool_calls WHERE ${notArgspan}) AS calls, (SELECT countIf(no_evidence) FROM tool_calls WHERE ${notArgspan}) AS no_evidence,
-        (SELECT count() FROM tool_args WHERE ${notArgspan} AND rule IN (${UNREADABLE_ARGS_RULES.map(chString).join(', ')})) AS unreadable`,
+        (SELECT uniqExact(trace_id, span_id, ifNull(call_id, ''), tool) FROM tool_args WHERE ${notArgspan} AND rule IN (${UNREADABLE_ARGS_RULES.map(chString).join(', ')})) AS unreadable`,
       'counting other libraries\' calls',
     );
     this.stats.calls = Number(kept?.calls ?? 0);

@@ -119,6 +119,27 @@ describe('other libraries\' traces', () => {
     expect(ch.overview).toEqual(duck.overview);
     expect([ch.stats.foreign_calls, ch.stats.no_evidence_calls, ch.stats.unreadable_args_calls]).toEqual([duck.stats.foreign_calls, duck.stats.no_evidence_calls, duck.stats.unreadable_args_calls]);
   });
+
+  it('counts a call whose arguments were not read, or were only in part, once: the same in both engines', async () => {
+    const chain = (levels: number): unknown => (levels === 0 ? 'x' : { a: chain(levels - 1) });
+    const span = (spanId: string, args?: string) => ({
+      traceId: '0123456789abcdef0123456789abcdef', spanId, name: 'execute_tool write_file', startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000100000000',
+      attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } }, { key: 'gen_ai.tool.name', value: { stringValue: 'write_file' } },
+        { key: 'gen_ai.tool.call.id', value: { stringValue: `call_${spanId}` } }, ...(args === undefined ? [] : [{ key: 'gen_ai.tool.call.arguments', value: { stringValue: args } }])],
+    });
+    const spans = [
+      span('00000000000000a1'),
+      span('00000000000000a2', '{"path": "/app/notes.txt", "content": "first lines of a lo'),
+      span('00000000000000a3', '{"path": "/app/notes.txt"}'),
+      // two subtrees past the 32 levels flattening reads: one call not wholly checked
+      span('00000000000000a4', JSON.stringify({ path: '/app/notes.txt', left: chain(40), right: chain(40) })),
+    ];
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'unread.json');
+    writeFileSync(file, JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'agent-framework' }, spans }] }] }));
+    const { duck, ch } = await bothEngines([file], false);
+    expect(duck.stats).toMatchObject({ foreign_calls: 4, unreadable_args_calls: 3 });
+    expect([ch.stats.foreign_calls, ch.stats.unreadable_args_calls]).toEqual([4, 3]);
+  });
 });
 
 describe('a GenAI tool span without gen_ai.operation.name', () => {

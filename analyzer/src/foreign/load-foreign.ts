@@ -1,4 +1,4 @@
-import { Emitter, INSTRUMENTATION_SCOPE } from '@argspan/conventions';
+import { Emitter, INSTRUMENTATION_SCOPE, ResidencyRule } from '@argspan/conventions';
 import type { ClassifyOptions } from '@argspan/core';
 import type { Db } from '../db.js';
 import { sqlString } from '../load/duckdb-types.js';
@@ -31,12 +31,20 @@ export interface ForeignLoadStats {
   calls: number;
   /** Of those, calls in traces that hold no user text: their unasserted values are `no_evidence`. */
   noEvidenceCalls: number;
-  /** Of those, calls whose arguments the trace holds in no readable form (not recorded, cut off, not JSON): nothing in them was checked. */
+  /**
+   * Of those, calls whose arguments the trace holds in no readable form (not recorded, cut off, not
+   * JSON), or only in part (past the flattening limits: 100,000 leaves, 32 levels): what was not
+   * read was not checked.
+   */
   unreadableArgsCalls: number;
 }
 
-/** The rules of the one leaf a call whose arguments could not be read gets (each engine quotes them its way). */
-export const UNREADABLE_ARGS_RULES: readonly string[] = Object.values(ForeignArgumentRule);
+/**
+ * The rules of a leaf that stands for arguments that could not be read: the one leaf of a call
+ * whose blob could not be, the rest past the leaf limit, a subtree nested past the depth limit
+ * (each engine quotes them its way; a call counts once however many it has).
+ */
+export const UNREADABLE_ARGS_RULES: readonly string[] = [...Object.values(ForeignArgumentRule), ResidencyRule.FLATTEN_LIMIT];
 
 /** Spans of unfinished traces held at most while reading in file order (see `candidateTraces`). */
 const MAX_HELD_SPANS = 50_000;
@@ -74,8 +82,9 @@ export async function loadForeignCalls(db: Db, hashKey: Uint8Array, policy: Clas
     }
     await phase(options.onPhase, 'foreign calls: tables', () => tables.finish());
     if (tables.stats.calls === 0) return { ...tables.stats, unreadableArgsCalls: 0 };
-    // Such a call has exactly one leaf, with one of these rules.
-    const unreadable = await db.one(`SELECT count(*) AS n FROM tool_args WHERE emitter <> ${sqlString(Emitter.ARGSPAN)} AND rule IN (${UNREADABLE_ARGS_RULES.map(sqlString).join(', ')})`);
+    const unreadable = await db.one(
+      `SELECT count(DISTINCT (trace_id, span_id, coalesce(call_id, ''), tool)) AS n FROM tool_args WHERE emitter <> ${sqlString(Emitter.ARGSPAN)} AND rule IN (${UNREADABLE_ARGS_RULES.map(sqlString).join(', ')})`,
+    );
     return { ...tables.stats, unreadableArgsCalls: Number(unreadable.n) };
   } finally {
     tables.close();

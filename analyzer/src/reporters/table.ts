@@ -45,5 +45,5 @@ export function tableReport(result: AnalysisResult): string {
 
 /** The clause both the table and the HTML report add about other libraries' calls whose arguments could not be read ('' for none). */
 export function unreadableArgsClause(calls: number): string {
-  return calls ? `; ${calls} without readable arguments (not recorded, cut off, not JSON, or past 100,000 leaves), so nothing in them (or past the limit) was checked` : '';
+  return calls ? `; ${calls} without readable arguments (not recorded, cut off, not JSON, past 100,000 leaves or nested past 32 levels), so nothing in them (or past the limit) was checked` : '';
 }
