@@ -262,6 +262,24 @@ describe('argspan analyze: counts over other libraries\' calls', () => {
   });
 });
 
+describe('argspan analyze: a credential written as an argument\'s key', () => {
+  it('is one finding, by tool and argument: the blob that records the call holds that argument\'s credential, not another', () => {
+    const key = 'AKIACANARYQ2345672XB';
+    const span = {
+      traceId: '0123456789abcdef0123456789abcdef', spanId: '00000000000000b1', name: 'execute_tool deploy', startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000100000000',
+      attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } }, { key: 'gen_ai.tool.name', value: { stringValue: 'deploy' } },
+        { key: 'gen_ai.tool.call.id', value: { stringValue: 'call_1' } }, { key: 'gen_ai.tool.call.arguments', value: { stringValue: JSON.stringify({ [`deploy ${key}`]: 'x', region: 'eu' }) } }],
+    };
+    const file = join(tmp(), 'key-credential.json');
+    writeFileSync(file, JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'agent-framework' }, spans: [span] }] }] }));
+    const run = analyzeBin(file, '--format', 'json');
+    const findings = parseJson(run).findings.map((f) => [f.rule, f.tool, f.key]);
+    // (it was also reported by attribute, saying no argument of the call held one)
+    expect(findings).toEqual([['sensitive_arg_dispatched', 'deploy', '["deploy [REDACTED:aws-access-key-id]"]']]);
+    expect(run.stdout + run.stderr).not.toContain(key.slice(4));
+  });
+});
+
 describe('argspan analyze: calls whose arguments could not be read are counted in every report', () => {
   // GenAI-convention tool spans: argument capture is opt-in, and an attribute length limit cuts blobs.
   const toolSpan = (spanId: string, args?: string) => ({

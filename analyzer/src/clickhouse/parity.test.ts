@@ -140,6 +140,19 @@ describe('other libraries\' traces', () => {
     expect(duck.stats).toMatchObject({ foreign_calls: 4, unreadable_args_calls: 3 });
     expect([ch.stats.foreign_calls, ch.stats.unreadable_args_calls]).toEqual([4, 3]);
   });
+
+  it('a credential written as an argument\'s key is the argument\'s, one finding: the same in both engines', async () => {
+    const span = {
+      traceId: '0123456789abcdef0123456789abcdef', spanId: '00000000000000b1', name: 'execute_tool deploy', startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000100000000',
+      attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } }, { key: 'gen_ai.tool.name', value: { stringValue: 'deploy' } },
+        { key: 'gen_ai.tool.call.id', value: { stringValue: 'call_1' } }, { key: 'gen_ai.tool.call.arguments', value: { stringValue: JSON.stringify({ [`deploy ${CANARY_AWS_KEY}`]: 'x' }) } }],
+    };
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'key.json');
+    writeFileSync(file, JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'agent-framework' }, spans: [span] }] }] }));
+    const { duck, ch } = await bothEngines([file], false);
+    expect(duck.findings.map((f) => f.rule)).toEqual(['sensitive_arg_dispatched']);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
 });
 
 describe('a GenAI tool span without gen_ai.operation.name', () => {

@@ -206,8 +206,9 @@ export function classifyForeignTrace(
       const row = rows[i]!;
       const text = i < c.flat.length ? c.flat[i]!.text : whole!;
       out.arg(callNo, row, text);
-      // A secret argument's credentials, by which a hit in a blob of the call is told to be this argument's.
-      if (row.residency === Residency.SECRET) for (const credential of argumentCredentialTexts(text, policies.detector)) out.credential(callNo, row, credential);
+      // A secret argument's credentials, by which a hit in a blob of the call is told to be this
+      // argument's: its value's, and its key's (`{"deploy AKIA…": "x"}`, labelled by the key).
+      if (row.residency === Residency.SECRET) for (const credential of secretLeafCredentials(text, c.flat[i]?.path, policies.detector)) out.credential(callNo, row, credential);
     }
   }
   for (const [id, call] of byProposedId) {
@@ -248,6 +249,15 @@ function blobRow(leaf: ForeignArgRow, text: string, why: string): ForeignArgRow 
   if (leaf.residency === Residency.SECRET) return leaf;
   if (namesSecretFileInJson(text)) return { ...leaf, residency: Residency.SECRET, rule: ResidencyRule.SECRET_FILE_NAME };
   return { ...leaf, residency: Residency.UNKNOWN, provenance: Provenance.NO_EVIDENCE, rule: why };
+}
+
+/** The credential texts of a secret leaf: those of its value, and of any key on its path that holds one. */
+function secretLeafCredentials(text: string, path: readonly (string | number)[] | undefined, detector: SecretDetector): Set<string> {
+  const texts = new Set(argumentCredentialTexts(text, detector));
+  for (const segment of path ?? []) {
+    if (typeof segment === 'string' && detector.find(segment) !== undefined) for (const t of argumentCredentialTexts(segment, detector)) texts.add(t);
+  }
+  return texts;
 }
 
 /**
