@@ -335,3 +335,14 @@ describe('classifyForeignTrace: message events recorded as one `events` attribut
     expect(argsOf([chat('What time is it in New York?')], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
   });
 });
+
+describe('classifyForeignTrace: call ids of OpenInference tool spans', () => {
+  it('reads tool_call.id where tool.id is absent, so a result passes its residency on by call id', () => {
+    const oiTool = (spanId: string, tool: string, callId: string, args: unknown, result?: string) =>
+      span(spanId, { 'openinference.span.kind': 'TOOL', 'tool.name': tool, 'tool_call.id': callId, 'input.value': JSON.stringify(args), ...(result !== undefined ? { 'output.value': result } : {}) });
+    const ids: (string | null)[] = [];
+    const sink: ForeignRowSink = { call: (c) => ids.push(c.callId) - 1, arg: () => {}, credential: () => {}, blob: () => {} };
+    classifyForeignTrace([userPrompt(), oiTool('read', 'read_file', 'call_7', { path: '/app/.env' }, RESULT)], { policy: {} }, sink);
+    expect(ids).toEqual(['call_7']);
+  });
+});

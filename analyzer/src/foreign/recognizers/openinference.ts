@@ -6,6 +6,8 @@ export const OpenInferenceAttributes = {
   SPAN_KIND: 'openinference.span.kind',
   TOOL_NAME: 'tool.name',
   TOOL_ID: 'tool.id',
+  /** The call id on a TOOL span as some instrumentations write it (OpenInference's `SpanAttributes.TOOL_CALL_ID`). */
+  TOOL_CALL_ID: 'tool_call.id',
   INPUT_VALUE: 'input.value',
   INPUT_MIME_TYPE: 'input.mime_type',
   OUTPUT_VALUE: 'output.value',
@@ -24,7 +26,7 @@ export const openinference: ToolSpanRecognizer = {
     const text = str(span, OpenInferenceAttributes.INPUT_MIME_TYPE) === 'text/plain';
     return {
       tool: str(span, OpenInferenceAttributes.TOOL_NAME) ?? span.name,
-      ...opt('callId', str(span, OpenInferenceAttributes.TOOL_ID)),
+      ...opt('callId', str(span, OpenInferenceAttributes.TOOL_ID) ?? str(span, OpenInferenceAttributes.TOOL_CALL_ID)),
       args: { kind: 'blob', attribute: OpenInferenceAttributes.INPUT_VALUE, text: str(span, OpenInferenceAttributes.INPUT_VALUE), decode: { rawStringIsValue: text } },
       ...opt('result', str(span, OpenInferenceAttributes.OUTPUT_VALUE)),
     };
