@@ -37,6 +37,7 @@ export const ASSIGNMENT_FORMS: readonly { lang: string; style: KeyStyle; write: 
   { lang: 'shell, before a command', style: 'constant', write: (k, v) => `${k}='${v}' ./deploy.sh` },
   { lang: 'powershell', style: 'constant', write: (k, v) => `$env:${k} = "${v}"` },
   { lang: 'windows setx', style: 'constant', write: (k, v) => `setx ${k} "${v}"` },
+  { lang: 'rust struct literal', style: 'snake', write: (k, v) => `let cfg = Config { ${k}: String::from("${v}"), retries: 3 };` },
   { lang: 'aws configure set', style: 'snake', write: (k, v) => `aws configure set ${k} ${v} --profile deploy` },
   { lang: 'npm config set', style: 'camel', write: (k, v) => `npm config set ${k} ${v}` },
   { lang: 'yarn config set, quoted', style: 'camel', write: (k, v) => `yarn config set ${k} "${v}" -H` },

@@ -75,7 +75,8 @@ export const ASSIGN_TAIL =
   String.raw`(?=[ \t"'\x60\\\]=:,>?+.|<\r\n(])(?:` +
   [
     // (before the plain operator, which would take `String::from` for the value)
-    String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}=[ \t]{0,4}(?:String::from|Some|String\.valueOf|SecretString::(?:new|from))\([ \t]{0,4}${OPEN_QUOTE}`,
+    // (`=` in code, `:` in a Rust struct literal: `Config { api_key: String::from("v") }`)
+    String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}[:=][ \t]{0,4}(?:String::from|Some|String\.valueOf|SecretString::(?:new|from))\([ \t]{0,4}${OPEN_QUOTE}`,
     String.raw`(?:${KEY_QUOTE})?\]?[ \t]{0,4}${OPERATOR}[ \t]{0,4}${OPEN_QUOTE}?`,
     String.raw`${KEY_QUOTE}\]?[ \t]{0,4}(?:,|[ \t][vV]alue[ \t]{0,2}=)[ \t]{0,4}${OPEN_QUOTE}`,
     String.raw`(?:${KEY_QUOTE})?(?:[ \t]{0,4}:[ \t]{0,4}${TYPE}|[ \t]{1,4}${TYPE})[ \t]{0,4}=[ \t]{0,4}${OPEN_QUOTE}?`,
