@@ -204,15 +204,16 @@ export const WEB_RULES: readonly SecretRule[] = [
       String.raw`(?:${ci('cookie')}(?:\\{0,3}["'])?[ \t]{0,4}:|(?<=(?<![\w.-])-)-cookie[ \t=]|(?<=(?<![\w.-])curl(?:\.exe)?[ \t][^\r\n;|&]{0,300}?)-b[ \t])[ \t]{0,4}(?:\\{0,3}["'])?`,
       // (the cookies before it: name=value pairs up to `;`)
       String.raw`(?:[^\s=;"'\\]{1,64}=[^\s;"'\\]{0,512};[ \t]{0,4}){0,12}?`,
-      String.raw`(?<name>[\w.-]{0,40}?${SESSION_COOKIE_WORD}[\w.-]{0,40})=(?<secret>[^\s;"'\\,]{16,4096})`,
+      // (not a CSRF token, which guards a form and signs no one in: the session cookie after it is read)
+      String.raw`(?<name>(?![\w.-]{0,80}?[cCxX][sS][rR][fF])[\w.-]{0,40}?${SESSION_COOKIE_WORD}[\w.-]{0,40})=(?<secret>[^\s;"'\\,]{16,4096})`,
     ),
     secretGroup: 'secret',
     generic: true,
-    // (a CSRF token guards a form, it signs no one in; a session id may be hex: JSESSIONID)
-    validate: (s, m) => !/csrf|xsrf/i.test(m.groups?.['name'] ?? '') && isCredentialLike(decodeCookie(s), 16, 3, true) && !isPlaceholder(s),
+    // (a session id may be hex: JSESSIONID)
+    validate: (s) => isCredentialLike(decodeCookie(s), 16, 3, true) && !isPlaceholder(s),
     examples: {
       truePositives: [
-        `curl -H "Cookie: csrftoken=abc; sessionid=${sample(LOWER_NUM, 32, 'ck1')}" https://app.internal/admin/`,
+        `curl -H "Cookie: csrftoken=${sample(ALNUM, 32, 'ck0')}; sessionid=${sample(LOWER_NUM, 32, 'ck1')}" https://app.internal/admin/`,
         `curl --cookie 'PHPSESSID=${sample(LOWER_NUM, 26, 'ck2')}' https://shop.internal/cart`,
         `curl -s -b "laravel_session=${sample(ALNUM, 40, 'ck8')}" https://shop.internal/account`,
         `{"headers": {"Cookie": "JSESSIONID=${sample(HEX, 32, 'ck3').toUpperCase()}; Path=/"}}`,
