@@ -83,7 +83,8 @@ export class TraceEvidence {
   result(callId: string | undefined, content: unknown, atNs: bigint, spanId?: string): void {
     const json = typeof content === 'string' ? content : JSON.stringify(content);
     if (json === undefined || json === '') return;
-    const entry: TraceEvidence['results'][number] = { content: unescapedJson(json), atNs };
+    // (a value already parsed is not parsed again from its JSON)
+    const entry: TraceEvidence['results'][number] = { content: unescapedJson(json, typeof content === 'string' ? undefined : content), atNs };
     if (callId !== undefined) entry.callId = callId;
     if (spanId !== undefined) entry.spanId = spanId;
     this.results.push(entry);

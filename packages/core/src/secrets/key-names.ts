@@ -84,8 +84,8 @@ export function keyIsAssigned(text: string, pos: number): boolean {
   return text.charCodeAt(e) === 61;
 }
 
-/** Where the key holding `pos` starts: read back over key characters, at most KEY_REACH. */
-function keyStart(text: string, pos: number): number {
+/** Where the key holding `pos` starts: read back over key characters, at most KEY_REACH (64). */
+export function keyStart(text: string, pos: number): number {
   let s = pos;
   while (s > 0 && pos - s < KEY_REACH && isKeyChar(text.charCodeAt(s - 1))) s--;
   return s;

@@ -1,5 +1,5 @@
 /** Regex fragments shared by the built-in rules (as source strings). */
-import { setByCli } from '../key-names.js';
+import { isKeyChar, keyStart, setByCli } from '../key-names.js';
 
 /** Left boundary of a token: no word character before. */
 export const L = '(?<![A-Za-z0-9_])';
@@ -106,8 +106,7 @@ export const TAIL_OF_WORDS = new RegExp(TAIL_OF_WORDS_SOURCE, 'y');
 
 /** The whole key a match starts in (`DB_PASSWORD`, `--api-key`), read back from `index` (at most 64 characters): its start and text. */
 export function keyAround(input: string, index: number, matched: string): { start: number; key: string } {
-  let s = index;
-  while (s > 0 && index - s < 64 && isKeyChar(input.charCodeAt(s - 1))) s--;
+  const s = keyStart(input, index);
   let e = 0;
   while (e < matched.length && isKeyChar(matched.charCodeAt(e))) e++;
   return { start: s, key: input.slice(s, index) + matched.slice(0, e) };
@@ -138,10 +137,6 @@ export const ASSIGN_OR_SPACE = String.raw`[\w.-]{0,24}?` + TAIL_OR_SPACE;
 /** {@link ASSIGN_TAIL} after up to 24 more key characters. */
 export const ASSIGN = String.raw`[\w.-]{0,24}?` + ASSIGN_TAIL;
 
-/** A character of a key: a letter, a digit, `_`, `.` or `-`. */
-function isKeyChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
-}
 
 /** Build a global rule pattern from source fragments. */
 export function re(...parts: string[]): RegExp {
