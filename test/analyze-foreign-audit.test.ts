@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeBin, parseJson, query } from './analyze-helpers.js';
 import { layeredTokyoTrace } from './support/layered-trace.js';
+import { STRANDS_FINDINGS, STRANDS_TOKEN, strandsLatestTrace, strandsLegacyTrace } from './support/strands-trace.js';
 import { CALLS_WITHOUT_OPERATION, toolSpansWithoutOperation } from './support/tool-span-without-operation.js';
 
 /**
@@ -766,6 +767,23 @@ describe('argspan analyze: Semantic Kernel\'s messages recorded as span events',
     const baseline = join(tmp(), 'baseline.json');
     expect(run(file, '--write-baseline', baseline).code).toBe(0);
     expect(readFileSync(baseline, 'utf8')).not.toContain(token);
+  });
+});
+
+describe('argspan analyze on Strands Agents\' traces (messages and tool calls recorded only as span events)', () => {
+  it.each([['legacy', strandsLegacyTrace], ['latest', strandsLatestTrace]] as const)('%s events: the call\'s input, the user\'s words and the model\'s call are read; its guess and its secrets reported, never printed', (shape, trace) => {
+    const file = join(tmp(), `strands-${shape}.json`);
+    writeFileSync(file, trace());
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code, run.stderr).toBe(1);
+    const out = parseJson(run);
+    expect([out.stats.foreign_calls, out.stats.no_evidence_calls, out.stats.unreadable_args_calls]).toEqual([1, 0, 0]);
+    expect(out.findings.map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual(STRANDS_FINDINGS[shape]);
+    for (const format of ['table', 'json', 'sarif']) {
+      const r = analyzeBin(file, '--format', format);
+      expect(r.stdout + r.stderr, format).not.toContain(STRANDS_TOKEN);
+      expect(r.stdout + r.stderr, format).not.toContain('/srv/app');
+    }
   });
 });
 

@@ -13,6 +13,7 @@ import { CANARY_AWS_KEY } from '../synth/rule-cases.js';
 import { exporterRowsOfFile, otelTracesDdl } from '../synth/collector-rows.js';
 import type { AnalysisResult } from '../types.js';
 import { layeredTokyoTrace } from '../../../test/support/layered-trace.js';
+import { STRANDS_FINDINGS, strandsLatestTrace, strandsLegacyTrace } from '../../../test/support/strands-trace.js';
 import { CALLS_WITHOUT_OPERATION, toolSpansWithoutOperation } from '../../../test/support/tool-span-without-operation.js';
 import { analyzeClickHouse } from './analyze-clickhouse.js';
 
@@ -161,6 +162,18 @@ describe('a GenAI tool span without gen_ai.operation.name', () => {
     writeFileSync(file, toolSpansWithoutOperation());
     const { duck, ch } = await bothEngines([file], false);
     expect(duck.findings.map((f) => [f.rule, f.tool, f.key, f.emitter, f.span_id])).toEqual(CALLS_WITHOUT_OPERATION);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+
+  it('Strands Agents\' calls, recorded only in span events (both shapes), give the same findings', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'argspan-parity-'));
+    const files = (['legacy', 'latest'] as const).map((shape) => {
+      const file = join(dir, `strands-${shape}.json`);
+      writeFileSync(file, shape === 'legacy' ? strandsLegacyTrace() : strandsLatestTrace());
+      return file;
+    });
+    const { duck, ch } = await bothEngines(files, false);
+    expect(duck.findings.map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([...STRANDS_FINDINGS.legacy, ...STRANDS_FINDINGS.latest]);
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });
 });

@@ -59,4 +59,31 @@ describe('message events as evidence', () => {
     const e = evidenceOf([event('exception', { 'exception.message': 'Weather in Boston?' }), event('gen_ai.user.message', { 'gen_ai.event.content': 'not json' })]);
     expect([e.assertedTexts.size, e.results.length, e.proposed.length]).toEqual([0, 0, 0]);
   });
+
+  it('reads Strands Agents\' content blocks: user text, a history\'s call repeated and its result, a choice\'s call proposed; not a tool span\'s input', () => {
+    const e = evidenceOf([
+      event('gen_ai.user.message', { content: JSON.stringify([{ text: 'Book a table in Paris.' }]) }),
+      event('gen_ai.assistant.message', { content: JSON.stringify([{ toolUse: { toolUseId: 'tooluse_0', name: 'find', input: { city: 'Paris' } } }]) }),
+      event('gen_ai.tool.message', { content: JSON.stringify([{ toolResult: { toolUseId: 'tooluse_0', status: 'success', content: [{ text: 'Chez Nous' }] } }]) }),
+      event('gen_ai.choice', { finish_reason: 'tool_use', message: JSON.stringify([{ text: 'Booking.' }, { toolUse: { toolUseId: 'tooluse_1', name: 'book', input: { place: 'Chez Nous', time: '19:00' } } }]) }),
+      // A tool span's event: the call's input (an object), not a result.
+      event('gen_ai.tool.message', { role: 'tool', content: JSON.stringify({ place: 'Chez Nous' }), id: 'tooluse_1' }),
+    ]);
+    expect([...e.assertedTexts]).toEqual(['Book a table in Paris.']);
+    expect(e.repeated.map((r) => [r.attribute, r.callId])).toEqual([['content', 'tooluse_0']]);
+    expect(e.results.map((r) => [r.callId, r.content])).toEqual([['tooluse_0', '[{"text":"Chez Nous"}]']]);
+    expect(e.proposed.map((p) => [p.tool, p.callId, p.args])).toEqual([['book', 'tooluse_1', { kind: 'value', attribute: 'message', value: { place: 'Chez Nous', time: '19:00' } }]]);
+  });
+
+  it('reads gen_ai.client.inference.operation.details as the span attributes of its messages', () => {
+    const e = evidenceOf([
+      event('gen_ai.client.inference.operation.details', {
+        'gen_ai.system_instructions': JSON.stringify([{ type: 'text', content: 'Be brief.' }]),
+        'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Book a table in Paris.' }] }]),
+        'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'book', arguments: { city: 'Paris' } }] }]),
+      }),
+    ]);
+    expect([...e.assertedTexts]).toEqual(['Book a table in Paris.', 'Be brief.']);
+    expect(e.proposed.map((p) => [p.tool, p.callId, p.args])).toEqual([['book', 'c1', { kind: 'value', attribute: 'gen_ai.output.messages', value: { city: 'Paris' } }]]);
+  });
 });

@@ -1,5 +1,5 @@
 import type { ForeignEvent, ForeignSpan } from './types.js';
-import { contentTexts, isDeveloperRole, isObject, parseJson, proposal, type TraceEvidence } from './evidence.js';
+import { contentTexts, isDeveloperRole, isObject, parseJson, proposal, readGenAiMessages, type TraceEvidence } from './evidence.js';
 
 /**
  * Span events that record a model call's messages, as Semantic Kernel and the GenAI conventions
@@ -11,8 +11,15 @@ import { contentTexts, isDeveloperRole, isObject, parseJson, proposal, type Trac
  * - one event per message, `gen_ai.{system,user,assistant,tool}.message` and `gen_ai.choice`, the
  *   message in `gen_ai.event.content` (Semantic Kernel .NET since May 2025, Azure AI Inference):
  *   `{role, content, tool_calls}`, a choice `{index, message, tool_calls, finish_reason}`. SK names
- *   its developer message `gen_ai.tool.developer`. (The conventions' log-based events carry the
- *   message in a log record's body: that is the logs signal, not in a trace export.)
+ *   its developer message `gen_ai.tool.developer`. Strands Agents writes the same events with the
+ *   message's content blocks (Bedrock Converse's `text`, `toolUse`, `toolResult`) as JSON in
+ *   `content`, a choice's in `message` (see {@link StrandsEventAttributes}). (The conventions'
+ *   log-based events carry the message in a log record's body: that is the logs signal, not in a
+ *   trace export.)
+ * - `gen_ai.client.inference.operation.details`, the conventions' event since 1.37, with the
+ *   span's messages in `gen_ai.input.messages`, `gen_ai.output.messages`, `gen_ai.system_instructions`
+ *   as the span attributes of those names hold them (Strands Agents under
+ *   `OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental`, its tool spans' call and result too).
  */
 export const MessageEvents = {
   PROMPT: 'gen_ai.content.prompt',
@@ -24,6 +31,7 @@ export const MessageEvents = {
   ASSISTANT: 'gen_ai.assistant.message',
   TOOL: 'gen_ai.tool.message',
   CHOICE: 'gen_ai.choice',
+  OPERATION_DETAILS: 'gen_ai.client.inference.operation.details',
 } as const;
 
 /** The event attributes that hold the messages. */
@@ -31,6 +39,21 @@ export const MessageEventAttributes = {
   PROMPT: 'gen_ai.prompt',
   COMPLETION: 'gen_ai.completion',
   CONTENT: 'gen_ai.event.content',
+} as const;
+
+/**
+ * Where Strands Agents' per-message events hold a message's content blocks (JSON lists of
+ * `{text}`, `{toolUse: {toolUseId, name, input}}`, `{toolResult: {toolUseId, content}}`): a
+ * message event's `content`, a choice's `message`, an event loop cycle's choice's `tool.result`.
+ * On its tool span, `gen_ai.tool.message`'s `content` is the call's input (an object, read by
+ * the GenAI-conventions tool-span reader) and the choice's `message` its result.
+ */
+export const StrandsEventAttributes = {
+  CONTENT: 'content',
+  MESSAGE: 'message',
+  TOOL_RESULT: 'tool.result',
+  /** The call id on a tool span's events. */
+  ID: 'id',
 } as const;
 
 /** Every event name the evidence reads: spans with one are candidates, and only these events cross into JavaScript. */
@@ -65,14 +88,50 @@ export function readMessageEvents(span: ForeignSpan, events: readonly ForeignEve
     } else if (event.name === MessageEvents.COMPLETION) {
       const completions = parseJson(event.attrs.get(MessageEventAttributes.COMPLETION));
       for (const c of Array.isArray(completions) ? completions : []) propose(MessageEventAttributes.COMPLETION, isObject(c) && isObject(c.message) ? c.message : c);
+    } else if (event.name === MessageEvents.OPERATION_DETAILS) {
+      readGenAiMessages(span, into, event.attrs);
     } else if (event.name === MessageEvents.CHOICE) {
       const choice = parseJson(event.attrs.get(MessageEventAttributes.CONTENT));
       if (isObject(choice)) propose(MessageEventAttributes.CONTENT, choice.message, choice.tool_calls);
+      else {
+        const proposed = readContentBlocks(event.attrs.get(StrandsEventAttributes.MESSAGE), 'assistant', StrandsEventAttributes.MESSAGE, span, into, position);
+        position += proposed;
+        readContentBlocks(event.attrs.get(StrandsEventAttributes.TOOL_RESULT), 'user', StrandsEventAttributes.TOOL_RESULT, span, into);
+      }
     } else {
       const message = parseJson(event.attrs.get(MessageEventAttributes.CONTENT));
       if (isObject(message)) readMessage(message, EVENT_ROLES[event.name], MessageEventAttributes.CONTENT, span, into);
+      else if (message === undefined) readContentBlocks(event.attrs.get(StrandsEventAttributes.CONTENT), EVENT_ROLES[event.name], StrandsEventAttributes.CONTENT, span, into);
     }
   }
+}
+
+/**
+ * A Strands message's content blocks (`text` in JSON, an array; anything else is not one): the
+ * user's and developer's text, tool results by call id, and the calls an assistant's message asks
+ * for — proposed (numbered from `position`, returning how many) when `position` is given (a
+ * choice: the model's output), else repeated (a prompt's history).
+ */
+function readContentBlocks(text: string | undefined, role: string | undefined, attribute: string, span: ForeignSpan, into: TraceEvidence, position?: number): number {
+  const blocks = parseJson(text);
+  if (!Array.isArray(blocks)) return 0;
+  let proposed = 0;
+  for (const block of blocks) {
+    if (!isObject(block)) continue;
+    const use = block.toolUse;
+    const result = block.toolResult;
+    if (typeof block.text === 'string') {
+      if (role === 'user') into.user(block.text);
+      else if (isDeveloperRole(role)) into.developer(block.text);
+    } else if (isObject(use) && typeof use.name === 'string') {
+      const id = typeof use.toolUseId === 'string' ? use.toolUseId : undefined;
+      if (position === undefined) into.repeat(span, attribute, id);
+      else into.proposed.push(proposal(span, attribute, use.name, id, use.input ?? {}, position + proposed++));
+    } else if (isObject(result) && result.content !== undefined) {
+      into.result(typeof result.toolUseId === 'string' ? result.toolUseId : undefined, result.content, span.startNs);
+    }
+  }
+  return proposed;
 }
 
 /**

@@ -175,11 +175,16 @@ export function contentTexts(content: unknown): string[] {
 /**
  * GenAI-conventions messages (`gen_ai.input.messages`, `gen_ai.output.messages`, Pydantic AI's
  * `pydantic_ai.all_messages`): `[{role, parts: [{type: text|tool_call|tool_call_response, …}]}]`;
- * `gen_ai.system_instructions`; `gen_ai.tool.definitions`.
+ * `gen_ai.system_instructions`; `gen_ai.tool.definitions`. Read from the span's attributes, or
+ * from `attrs`, those of an event of it that records them (`gen_ai.client.inference.operation.details`).
  */
-function readGenAiMessages(span: ForeignSpan, into: TraceEvidence): void {
+export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs: ReadonlyMap<string, string | readonly string[]> = span.attrs): void {
+  const get = (key: string) => {
+    const v = attrs.get(key);
+    return typeof v === 'string' ? v : undefined;
+  };
   for (const key of [GenAiAttributes.INPUT_MESSAGES, PYDANTIC_ALL_MESSAGES, GenAiAttributes.OUTPUT_MESSAGES]) {
-    const messages = parseJson(str(span, key));
+    const messages = parseJson(get(key));
     if (!Array.isArray(messages)) continue;
     const output = key === GenAiAttributes.OUTPUT_MESSAGES;
     let position = 0;
@@ -198,9 +203,9 @@ function readGenAiMessages(span: ForeignSpan, into: TraceEvidence): void {
       }
     }
   }
-  const system = str(span, GenAiAttributes.SYSTEM_INSTRUCTIONS);
+  const system = get(GenAiAttributes.SYSTEM_INSTRUCTIONS);
   if (system !== undefined) for (const t of contentTexts(parseJson(system) ?? system)) into.developer(t);
-  const definitions = parseJson(str(span, GenAiAttributes.TOOL_DEFINITIONS));
+  const definitions = parseJson(get(GenAiAttributes.TOOL_DEFINITIONS));
   if (Array.isArray(definitions)) {
     for (const d of definitions) {
       // Chat-completions tools wrap the function: `{type: "function", function: {name, parameters}}`.

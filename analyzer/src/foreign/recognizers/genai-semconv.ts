@@ -1,5 +1,7 @@
 import { Emitter, GenAiAttributes, OPERATION_EXECUTE_TOOL, SpanNamePrefix } from '@argspan/conventions';
-import type { ForeignSpan, ToolSpanRecognizer } from '../types.js';
+import type { ForeignSpan, RecordedArguments, ToolSpanRecognizer } from '../types.js';
+import { MessageEvents, StrandsEventAttributes } from '../event-evidence.js';
+import { isObject, parseJson } from '../evidence.js';
 import { opt, str } from './attributes.js';
 
 /**
@@ -15,14 +17,63 @@ export const genaiSemconv: ToolSpanRecognizer = {
     const operation = str(span, GenAiAttributes.OPERATION_NAME);
     if (operation === undefined ? !isToolSpanWithoutOperation(span) : operation !== OPERATION_EXECUTE_TOOL) return undefined;
     const tool = str(span, GenAiAttributes.TOOL_NAME) ?? (span.name.startsWith(TOOL_SPAN_NAME_PREFIX) ? span.name.slice(TOOL_SPAN_NAME_PREFIX.length) : span.name);
+    const callId = str(span, GenAiAttributes.TOOL_CALL_ID);
+    const text = str(span, GenAiAttributes.TOOL_CALL_ARGUMENTS);
+    const recorded = text === undefined && span.events ? callInEvents(span, tool, callId) : undefined;
     return {
       tool,
-      ...opt('callId', str(span, GenAiAttributes.TOOL_CALL_ID)),
-      args: { kind: 'blob', attribute: GenAiAttributes.TOOL_CALL_ARGUMENTS, text: str(span, GenAiAttributes.TOOL_CALL_ARGUMENTS), decode: {} },
-      ...opt('result', str(span, GenAiAttributes.TOOL_CALL_RESULT)),
+      ...opt('callId', callId),
+      args: recorded?.args ?? { kind: 'blob', attribute: GenAiAttributes.TOOL_CALL_ARGUMENTS, text, decode: {} },
+      ...opt('result', str(span, GenAiAttributes.TOOL_CALL_RESULT) ?? recorded?.result),
     };
   },
 };
+
+/**
+ * The call's arguments and result as the tool span's own events record them, where its attributes
+ * do not (Strands Agents): `gen_ai.tool.message` with the input as JSON in `content` and the result
+ * in a `gen_ai.choice`'s `message`; or, with the latest conventions,
+ * `gen_ai.client.inference.operation.details` with a `tool_call` part in `gen_ai.input.messages`
+ * and a `tool_call_response` part in `gen_ai.output.messages`. An event naming another call id is
+ * not this call's.
+ */
+function callInEvents(span: ForeignSpan, tool: string, callId: string | undefined): { args?: RecordedArguments; result?: string } | undefined {
+  let args: RecordedArguments | undefined;
+  let result: string | undefined;
+  const ours = (id: unknown) => callId === undefined || id === undefined || id === callId;
+  for (const event of span.events ?? []) {
+    const id = event.attrs.get(StrandsEventAttributes.ID);
+    if (event.name === MessageEvents.TOOL && ours(id)) {
+      const content = event.attrs.get(StrandsEventAttributes.CONTENT);
+      // (A message's content blocks are a list; the call's input, an object.)
+      if (args === undefined && content !== undefined && !Array.isArray(parseJson(content))) args = { kind: 'blob', attribute: StrandsEventAttributes.CONTENT, text: content, decode: {} };
+    } else if (event.name === MessageEvents.CHOICE && ours(id)) {
+      result ??= event.attrs.get(StrandsEventAttributes.MESSAGE);
+    } else if (event.name === MessageEvents.OPERATION_DETAILS) {
+      for (const part of messageParts(event.attrs.get(GenAiAttributes.INPUT_MESSAGES))) {
+        if (args === undefined && part.type === 'tool_call' && part.name === tool && ours(part.id)) {
+          args = typeof part.arguments === 'string'
+            ? { kind: 'blob', attribute: GenAiAttributes.INPUT_MESSAGES, text: part.arguments, decode: {} }
+            : { kind: 'value', attribute: GenAiAttributes.INPUT_MESSAGES, value: part.arguments };
+        }
+      }
+      for (const part of messageParts(event.attrs.get(GenAiAttributes.OUTPUT_MESSAGES))) {
+        if (result === undefined && part.type === 'tool_call_response' && ours(part.id)) {
+          const response = part.response ?? part.result;
+          result = typeof response === 'string' ? response : JSON.stringify(response);
+        }
+      }
+    }
+  }
+  return args === undefined && result === undefined ? undefined : { ...opt('args', args), ...opt('result', result) };
+}
+
+/** The parts of every message in a GenAI-conventions message list (JSON). */
+function messageParts(text: string | undefined): Record<string, unknown>[] {
+  const messages = parseJson(text);
+  if (!Array.isArray(messages)) return [];
+  return messages.flatMap((m) => (isObject(m) && Array.isArray(m.parts) ? m.parts.filter(isObject) : []));
+}
 
 const TOOL_SPAN_NAME_PREFIX = `${SpanNamePrefix.TOOL_CALL} `;
 
