@@ -194,6 +194,20 @@ describe('classifyForeignTrace: arguments not wholly read', () => {
     expect(argsOf([ask, blobTool('w2', cut.replace('/app/.env', '/app/notes.txt'))], 'write_file')).toEqual(['$ unknown arguments-truncated no_evidence']);
   });
 
+  it('a blob encoded twice (a JSON string of the JSON object) is read as the object: its keys are arguments', () => {
+    const twice = JSON.stringify(JSON.stringify({ path: '/app/notes.txt', timezone: 'America/New_York' }));
+    expect(argsOf([ask, blobTool('w4', twice)], 'write_file')).toEqual(['path tiny-public tiny model_inferred', 'timezone tiny-public tiny model_inferred']);
+    // A string that is not JSON of an object or array stays the one string it is.
+    expect(argsOf([ask, blobTool('w5', JSON.stringify('draft 7'))], 'write_file')).toEqual(['$ tiny-public tiny model_inferred']);
+  });
+
+  it('a Langfuse input that opens as JSON and stops short is cut off, not a raw string; a plain string is the value', () => {
+    const langfuseTool = (spanId: string, input: string) => span(spanId, { 'langfuse.observation.type': 'tool', 'langfuse.observation.input': input });
+    const cut = '{"path": "/app/notes.txt", "timezone": "America/New_York", "content": "line of no';
+    expect(argsOf([ask, langfuseTool('write_file', cut)], 'write_file')).toEqual(['$ unknown arguments-truncated no_evidence']);
+    expect(argsOf([ask, langfuseTool('write_file', 'Save my notes')], 'write_file')).toEqual(['$ tiny-public tiny user_explicit']);
+  });
+
   it('leaves past the 100,000-leaf limit: one more leaf of the whole blob, secret when a string in it names a secret file, else unknown', () => {
     const args = (path: string) => JSON.stringify({ rows: Array.from({ length: 100_000 }, (_, i) => i), path });
     const rows = argsOf([ask, blobTool('w3', args('/app/.env'))], 'write_file');

@@ -413,10 +413,27 @@ export function decodeArguments(args: RecordedArguments): { value: unknown; unre
   try {
     decoded = JSON.parse(text) as unknown;
   } catch {
-    if (args.decode.rawStringIsValue) return { value: text };
+    if (args.decode.rawStringIsValue && !(args.decode.openedJsonIsCut && looksTruncated(text))) return { value: text };
     return { value: text, unreadable: looksTruncated(text) ? ForeignArgumentRule.TRUNCATED : ForeignArgumentRule.NOT_JSON };
   }
+  decoded = encodedAgain(decoded);
   return { value: args.decode.unwrap ? args.decode.unwrap(decoded) : decoded };
+}
+
+/**
+ * A blob encoded twice (a JSON string whose text is a JSON object or array: an SDK that
+ * serialised the model's argument string again) is the object it encodes; read as one string,
+ * its keys would be no argument's (a guessed `timezone` in it never reported). Any other string
+ * is the value as it is.
+ */
+function encodedAgain(decoded: unknown): unknown {
+  if (typeof decoded !== 'string' || !looksTruncated(decoded)) return decoded;
+  try {
+    const inner = JSON.parse(decoded) as unknown;
+    return inner !== null && typeof inner === 'object' ? inner : decoded;
+  } catch {
+    return decoded;
+  }
 }
 
 /** A JSON object or array that stops before it closes: cut off by an attribute length limit. */

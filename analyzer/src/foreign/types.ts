@@ -40,6 +40,12 @@ export type RecordedArguments =
 export interface ArgumentDecoding {
   /** A blob that is not JSON is itself the one argument (Langfuse stores strings raw). @default false */
   rawStringIsValue?: boolean;
+  /**
+   * With `rawStringIsValue`: a blob that opens as a JSON object or array but does not parse is cut
+   * off (or not JSON), not a raw string: the emitter writes structured input as JSON and only
+   * strings raw (Langfuse). @default false
+   */
+  openedJsonIsCut?: boolean;
   /** Turn the decoded blob into the arguments (OpenLLMetry's `{"args","kwargs"}`, LangSmith's `{"input"}`). */
   unwrap?: (decoded: unknown) => unknown;
 }

@@ -11,7 +11,8 @@ export const LangfuseAttributes = {
 
 /**
  * The Langfuse SDK's tool observation (`langfuse.observation.type = tool`, any span name): the
- * input as JSON, or a plain string stored as it is; the tool is the span's name. No call id.
+ * input as JSON, or a plain string stored as it is (but one that opens as JSON and stops short is
+ * cut off, not a string); the tool is the span's name. No call id.
  */
 export const langfuse: ToolSpanRecognizer = {
   emitter: Emitter.LANGFUSE,
@@ -20,7 +21,7 @@ export const langfuse: ToolSpanRecognizer = {
     if (str(span, LangfuseAttributes.OBSERVATION_TYPE) !== 'tool') return undefined;
     return {
       tool: span.name,
-      args: { kind: 'blob', attribute: LangfuseAttributes.INPUT, text: str(span, LangfuseAttributes.INPUT), decode: { rawStringIsValue: true } },
+      args: { kind: 'blob', attribute: LangfuseAttributes.INPUT, text: str(span, LangfuseAttributes.INPUT), decode: { rawStringIsValue: true, openedJsonIsCut: true } },
       ...opt('result', str(span, LangfuseAttributes.OUTPUT)),
     };
   },
