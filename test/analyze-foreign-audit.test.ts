@@ -787,6 +787,31 @@ describe('argspan analyze on Strands Agents\' traces (messages and tool calls re
   });
 });
 
+describe('argspan analyze: one call recorded by two emitters', () => {
+  it('an OpenInference tool span with a Langfuse tool observation inside it: one call, its credential one finding, never printed', () => {
+    const TOKEN = 'ghp_C4NARYtw1ceTRACEc4naryTW1CEtr4cexyzw';
+    const args = JSON.stringify({ service: 'billing', note: `use ${TOKEN}` });
+    const attrs = (a: Record<string, string>) => Object.entries(a).map(([key, v]) => ({ key, value: { stringValue: v } }));
+    const span = (id: string, parent: string, start: number, end: number, a: Record<string, string>) => ({
+      traceId: '7a1ce000000000000000000000000001', spanId: id, parentSpanId: parent, name: 'deploy', startTimeUnixNano: `${1_700_000_000_000_000_000n + BigInt(start)}`, endTimeUnixNano: `${1_700_000_000_000_000_000n + BigInt(end)}`, attributes: attrs(a),
+    });
+    const spans = [
+      span('7a1ce00000000001', '', 0, 10_000, { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Deploy billing.' }] }]) }),
+      span('7a1ce00000000002', '7a1ce00000000001', 1_000, 9_000, { 'openinference.span.kind': 'TOOL', 'tool.name': 'deploy', 'input.value': args }),
+      span('7a1ce00000000003', '7a1ce00000000002', 2_000, 8_000, { 'langfuse.observation.type': 'tool', 'langfuse.observation.input': args }),
+    ];
+    const file = join(tmp(), 'two-emitters.json');
+    writeFileSync(file, JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'agent' }, spans }] }] }));
+    const run = analyzeBin(file, '--format', 'json');
+    const out = parseJson(run);
+    expect(out.stats.foreign_calls).toBe(1);
+    expect(out.findings.map((f) => [f.rule, f.tool, f.key, f.emitter, f.message])).toEqual([
+      ['credential_in_attribute', 'deploy', 'note', 'openinference', 'Argument note of deploy, recorded by openinference in input.value (and 1 other attribute(s)), holds a value matching the github-pat credential shape.'],
+    ]);
+    for (const format of ['table', 'json', 'sarif']) expect(analyzeBin(file, '--format', format).stdout, format).not.toContain(TOKEN);
+  });
+});
+
 describe('argspan analyze: a call a later prompt repeats in its history', () => {
   // Every later model call sends the conversation again, the tool calls included: those copies
   // are the call's arguments, not findings of their own, unless the user's words beside them hold

@@ -360,3 +360,51 @@ describe('classifyForeignTrace: call ids of OpenInference tool spans', () => {
     expect(ids).toEqual(['call_7']);
   });
 });
+
+describe('classifyForeignTrace: one call recorded by two emitters', () => {
+  // An agent framework's own tool span beside an auto-instrumentation's (or a Langfuse @observe
+  // inside an OpenInference tool span): one call, not two.
+  const ARGS = { title: 'standup', timezone: 'America/New_York' };
+  const oi = (spanId: string, args: unknown, callId?: string) =>
+    span(spanId, { 'openinference.span.kind': 'TOOL', 'tool.name': 'create_event', ...(callId ? { 'tool_call.id': callId } : {}), ...(args !== undefined ? { 'input.value': JSON.stringify(args) } : {}) });
+  const genai = (spanId: string, args: unknown, callId = 'call_9') => genAiTool(spanId, 'create_event', callId, args);
+  /** `inner` runs within `outer`'s time. */
+  const within = (outer: ForeignSpan, inner: ForeignSpan) => {
+    inner.startNs = outer.startNs + 100n;
+    inner.endNs = inner.recordedEndNs = outer.endNs - 100n;
+    inner.parentSpanId = outer.spanId;
+    return [outer, inner];
+  };
+  function classify(spans: ForeignSpan[]): { calls: string[]; blobs: string[] } {
+    const calls: string[] = [];
+    const blobs: string[] = [];
+    const sink: ForeignRowSink = {
+      call: (c) => calls.push(`${c.emitter} ${c.spanId} ${c.argsCount}`) - 1,
+      arg: () => {},
+      credential: () => {},
+      blob: (b) => blobs.push(`${b.spanId} ${b.attribute} -> ${b.callSpanId}`),
+    };
+    classifyForeignTrace(spans, { policy: {} }, sink);
+    return { calls, blobs };
+  }
+
+  it('is one call, the other record a copy of its arguments: with the same call id, or without ids', () => {
+    expect(classify([userPrompt(), ...within(oi('oi', ARGS, 'call_9'), genai('ge', ARGS))])).toEqual({
+      calls: ['openinference oi 2'],
+      blobs: ['ge gen_ai.tool.call.arguments -> oi', 'oi input.value -> oi'],
+    });
+    expect(classify([userPrompt(), ...within(oi('oi', ARGS), genai('ge', ARGS))]).calls).toEqual(['openinference oi 2']);
+  });
+
+  it('keeps the record that holds the arguments when the other did not record them', () => {
+    expect(classify([userPrompt(), ...within(oi('oi', undefined, 'call_9'), genai('ge', ARGS))]).calls).toEqual(['genai-semconv ge 2']);
+  });
+
+  it('two calls where the records differ: other arguments, another call id, one emitter, or one after the other', () => {
+    const count = (spans: ForeignSpan[]) => classify(spans).calls.length;
+    expect(count([userPrompt(), ...within(oi('oi', ARGS), genai('ge', { ...ARGS, title: 'retro' }))])).toBe(2);
+    expect(count([userPrompt(), ...within(oi('oi', ARGS, 'call_8'), genai('ge', ARGS))])).toBe(2);
+    expect(count([userPrompt(), ...within(genai('g1', ARGS, 'call_1'), genai('g2', ARGS, 'call_1'))])).toBe(2);
+    expect(count([userPrompt(), oi('oi', ARGS, 'call_9'), genai('ge', ARGS)])).toBe(2);
+  });
+});

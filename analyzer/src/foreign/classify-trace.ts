@@ -107,10 +107,17 @@ export function classifyForeignTrace(
     if (!d) decoding.set(c, (d = decodeArguments(c.args)));
     return d;
   };
-  const { unexecuted, copies, byProposedId } = matchProposals(evidence, executed, spans, decode);
-  const calls = [...executed, ...unexecuted].sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
-  for (const c of copies) out.blob(c);
   const bySpan = new Map(spans.map((s) => [s.spanId, s]));
+  const { kept, twice } = mergeRecordedTwice(executed, (c) => bySpan.get(c.spanId)?.endNs ?? c.atNs, decode);
+  const { unexecuted, copies, byProposedId } = matchProposals(evidence, kept, spans, decode);
+  const calls = [...kept, ...unexecuted].sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
+  for (const c of copies) out.blob(c);
+  // The second emitter's record of a call is a copy of its arguments; its span returns the call's result.
+  const otherSpans = new Map<ForeignCall, string[]>();
+  for (const { call, copy } of twice) {
+    out.blob({ spanId: copy.spanId, attribute: copy.args.attribute, callSpanId: call.spanId });
+    otherSpans.set(call, [...(otherSpans.get(call) ?? []), copy.spanId]);
+  }
   for (const call of calls) {
     out.blob({ spanId: call.spanId, attribute: call.args.attribute, callSpanId: call.spanId });
     // The same arguments recorded again on the call's span (OpenInference's tool.parameters, a hybrid's second copy).
@@ -164,6 +171,7 @@ export function classifyForeignTrace(
     if (passes !== undefined) {
       if (call.callId !== undefined) passedOn.set(`id:${call.callId}`, passes);
       if (call.source === 'tool-span') passedOn.set(`span:${call.spanId}`, passes);
+      for (const spanId of otherSpans.get(call) ?? []) passedOn.set(`span:${spanId}`, passes);
     }
     const unreadable = decoded.unreadable;
     let rows: ForeignArgRow[] = unreadable === undefined ? c.leaves : c.leaves.map((l) => blobRow(l, decoded.value as string, unreadable));
@@ -215,6 +223,45 @@ export function classifyForeignTrace(
     if (secretCalls.has(call) && !secretById.has(id)) secretById.set(id, call);
   }
   if (secretById.size > 0) blobsRepeated(evidence, secretById, out);
+}
+
+/**
+ * The tool spans that record one call twice — two emitters instrumenting the same tool (an agent
+ * framework's own spans beside an auto-instrumentation's, a Langfuse `@observe` inside an
+ * OpenInference tool span) — as one call: spans of different emitters, of the same tool, that
+ * overlap in time, whose call ids do not differ, with equal arguments (or one of them unreadable:
+ * the readable one is kept; else the first). Spans of one emitter are always calls of their own.
+ */
+function mergeRecordedTwice(
+  executed: readonly ForeignCall[],
+  spanEnd: (c: ForeignCall) => bigint,
+  decode: (c: ForeignCall) => ReturnType<typeof decodeArguments>,
+): { kept: ForeignCall[]; twice: { call: ForeignCall; copy: ForeignCall }[] } {
+  const twice: { call: ForeignCall; copy: ForeignCall }[] = [];
+  if (executed.length < 2 || executed.every((c) => c.emitter === executed[0]!.emitter)) return { kept: [...executed], twice };
+  const dropped = new Set<ForeignCall>();
+  const byTool = new Map<string, ForeignCall[]>();
+  for (const c of executed) byTool.set(c.tool, [...(byTool.get(c.tool) ?? []), c]);
+  for (const group of byTool.values()) {
+    for (let i = 0; i < group.length; i++) {
+      const a = group[i]!;
+      if (dropped.has(a)) continue;
+      // In start order: a later span that starts after this one ends overlaps none of it.
+      for (let j = i + 1; j < group.length && group[j]!.atNs <= spanEnd(a); j++) {
+        const b = group[j]!;
+        if (dropped.has(b) || b.emitter === a.emitter) continue;
+        if (a.callId !== undefined && b.callId !== undefined && a.callId !== b.callId) continue;
+        const [da, db] = [decode(a), decode(b)];
+        const same = da.unreadable !== undefined || db.unreadable !== undefined || canonical(da.value) === canonical(db.value);
+        if (!same) continue;
+        const [call, copy] = da.unreadable !== undefined && db.unreadable === undefined ? [b, a] : [a, b];
+        dropped.add(copy);
+        twice.push({ call, copy });
+        if (copy === a) break;
+      }
+    }
+  }
+  return { kept: executed.filter((c) => !dropped.has(c)), twice };
 }
 
 /**
