@@ -408,3 +408,32 @@ describe('classifyForeignTrace: one call recorded by two emitters', () => {
     expect(count([userPrompt(), oi('oi', ARGS, 'call_9'), genai('ge', ARGS)])).toBe(2);
   });
 });
+
+describe('classifyForeignTrace: LangChain\'s tool input, a Python repr', () => {
+  // LangChain records a tool run's input as `str(tool_input)`: OpenInference's LangChain
+  // instrumentation writes it as the TOOL span's input.value (no call id), LangSmith's export as
+  // `{"input": "{'city': …}"}`. Read as the dict it writes, it is the call the model proposed.
+  const ARGS = { title: 'standup', timezone: 'America/New_York' };
+  const REPR = "{'title': 'standup', 'timezone': 'America/New_York'}";
+  const llm = () => span('llm', {
+    'llm.input_messages.0.message.role': 'user',
+    'llm.input_messages.0.message.content': 'Schedule the standup.',
+    'llm.output_messages.0.message.tool_calls.0.tool_call.id': 'call_1',
+    'llm.output_messages.0.message.tool_calls.0.tool_call.function.name': 'create_event',
+    'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments': JSON.stringify(ARGS),
+  });
+
+  it('an OpenInference TOOL span: its keys are arguments, and it is the call the model proposed (one call)', () => {
+    const tool = span('tool', { 'openinference.span.kind': 'TOOL', 'tool.name': 'create_event', 'input.value': REPR, 'input.mime_type': 'application/json' });
+    const calls: string[] = [];
+    const sink: ForeignRowSink = { call: (c) => calls.push(`${c.spanId} ${c.source}`) - 1, arg: () => {}, credential: () => {}, blob: () => {} };
+    classifyForeignTrace([llm(), tool], { policy: {} }, sink);
+    expect(calls).toEqual(['tool tool-span']);
+    expect(argsOf([llm(), tool], 'create_event')).toEqual(['title tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred']);
+  });
+
+  it('a LangSmith tool run ({"input": repr})', () => {
+    const run = span('create_event', { 'langsmith.span.kind': 'tool', 'gen_ai.prompt': JSON.stringify({ input: REPR }) });
+    expect(argsOf([userPrompt(), run], 'create_event')).toEqual(['title tiny-public tiny model_inferred', 'timezone tiny-public tiny model_inferred']);
+  });
+});

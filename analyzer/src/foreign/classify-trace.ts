@@ -6,6 +6,7 @@ import { AdkModelCall, OpenLLMetryMessages, collectEvidence, TraceEvidence } fro
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import type { ForeignCall, ForeignSpan, RecordedArguments } from './types.js';
 import { argumentCredentialTexts } from '../credential-identity.js';
+import { parsePythonLiteral } from './python-literal.js';
 
 /** Rule ids of argument leaves the analyzer could not read from a foreign trace. */
 export const ForeignArgumentRule = {
@@ -422,11 +423,11 @@ function modelEmitter(span: ForeignSpan): ForeignEmitter {
 
 /**
  * Whether a call's leaves can skip the detector. A recorded JSON blob is scanned once, whole: when
- * it holds nothing credential-shaped — and no `\u` or `\/` escape that could hide a token from
+ * it holds nothing credential-shaped — and no `\u`, `\/` or (Python's) `\x` escape that could hide a token from
  * the raw scan — no leaf decoded from it can. Otherwise each leaf is scanned as argspan scans its own.
  */
 function blobIsClean(args: RecordedArguments, detector: SecretDetector): boolean {
-  if (args.kind !== 'blob' || args.text === undefined || args.text.includes('\\u') || args.text.includes('\\/')) return false;
+  if (args.kind !== 'blob' || args.text === undefined || args.text.includes('\\u') || args.text.includes('\\/') || args.text.includes('\\x')) return false;
   return detector.find(args.text) === undefined;
 }
 
@@ -460,27 +461,32 @@ export function decodeArguments(args: RecordedArguments): { value: unknown; unre
   try {
     decoded = JSON.parse(text) as unknown;
   } catch {
-    if (args.decode.rawStringIsValue && !(args.decode.openedJsonIsCut && looksTruncated(text))) return { value: text };
-    return { value: text, unreadable: looksTruncated(text) ? ForeignArgumentRule.TRUNCATED : ForeignArgumentRule.NOT_JSON };
+    decoded = parsePythonLiteral(text);
+    if (decoded === undefined) {
+      if (args.decode.rawStringIsValue && !(args.decode.openedJsonIsCut && looksTruncated(text))) return { value: text };
+      return { value: text, unreadable: looksTruncated(text) ? ForeignArgumentRule.TRUNCATED : ForeignArgumentRule.NOT_JSON };
+    }
   }
   decoded = encodedAgain(decoded);
-  return { value: args.decode.unwrap ? args.decode.unwrap(decoded) : decoded };
+  return { value: args.decode.unwrap ? encodedAgain(args.decode.unwrap(decoded)) : decoded };
 }
 
 /**
- * A blob encoded twice (a JSON string whose text is a JSON object or array: an SDK that
- * serialised the model's argument string again) is the object it encodes; read as one string,
- * its keys would be no argument's (a guessed `timezone` in it never reported). Any other string
- * is the value as it is.
+ * A blob encoded twice is the object it encodes: a JSON string whose text is a JSON object or
+ * array (an SDK that serialised the model's argument string again), or a Python dict or list as
+ * `repr` writes it (LangChain's tool input, `{"input": "{'city': 'Tokyo'}"}`, as LangSmith records
+ * it). Read as one string, its keys would be no argument's (a guessed `timezone` in it never
+ * reported). Any other string is the value as it is.
  */
 function encodedAgain(decoded: unknown): unknown {
   if (typeof decoded !== 'string' || !looksTruncated(decoded)) return decoded;
+  let inner: unknown;
   try {
-    const inner = JSON.parse(decoded) as unknown;
-    return inner !== null && typeof inner === 'object' ? inner : decoded;
+    inner = JSON.parse(decoded) as unknown;
   } catch {
-    return decoded;
+    inner = parsePythonLiteral(decoded);
   }
+  return inner !== null && typeof inner === 'object' ? inner : decoded;
 }
 
 /** A JSON object or array that stops before it closes: cut off by an attribute length limit. */
