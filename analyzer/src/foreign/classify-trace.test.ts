@@ -437,3 +437,22 @@ describe('classifyForeignTrace: LangChain\'s tool input, a Python repr', () => {
     expect(argsOf([userPrompt(), run], 'create_event')).toEqual(['title tiny-public tiny model_inferred', 'timezone tiny-public tiny model_inferred']);
   });
 });
+
+describe('classifyForeignTrace: a Langfuse @observe(as_type="tool") input', () => {
+  it('{"args", "kwargs"} is read by keyword, and is the call the model proposed (one call, not two)', () => {
+    const ARGS = { title: 'standup', timezone: 'America/New_York' };
+    const llm = span('llm', {
+      'llm.input_messages.0.message.role': 'user',
+      'llm.input_messages.0.message.content': 'Schedule the standup.',
+      'llm.output_messages.0.message.tool_calls.0.tool_call.id': 'call_1',
+      'llm.output_messages.0.message.tool_calls.0.tool_call.function.name': 'create_event',
+      'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments': JSON.stringify(ARGS),
+    });
+    const observed = span('create_event', { 'langfuse.observation.type': 'tool', 'langfuse.observation.input': JSON.stringify({ args: [], kwargs: ARGS }) });
+    const calls: string[] = [];
+    const sink: ForeignRowSink = { call: (c) => calls.push(`${c.emitter} ${c.source}`) - 1, arg: () => {}, credential: () => {}, blob: () => {} };
+    classifyForeignTrace([llm, observed], { policy: {} }, sink);
+    expect(calls).toEqual(['langfuse tool-span']);
+    expect(argsOf([llm, observed], 'create_event')).toEqual(['title tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred']);
+  });
+});

@@ -1,6 +1,7 @@
 import { Emitter } from '@argspan/conventions';
 import type { ToolSpanRecognizer } from '../types.js';
 import { opt, str } from './attributes.js';
+import { unwrapArgsKwargs } from './openllmetry.js';
 
 export const LangfuseAttributes = {
   OBSERVATION_TYPE: 'langfuse.observation.type',
@@ -12,7 +13,9 @@ export const LangfuseAttributes = {
 /**
  * The Langfuse SDK's tool observation (`langfuse.observation.type = tool`, any span name): the
  * input as JSON, or a plain string stored as it is (but one that opens as JSON and stops short is
- * cut off, not a string); the tool is the span's name. No call id.
+ * cut off, not a string); the tool is the span's name. `@observe(as_type="tool")` records a
+ * function's arguments as `{"args": [...], "kwargs": {...}}`: read as OpenLLMetry's are, the
+ * keyword arguments by name. No call id.
  */
 export const langfuse: ToolSpanRecognizer = {
   emitter: Emitter.LANGFUSE,
@@ -21,7 +24,7 @@ export const langfuse: ToolSpanRecognizer = {
     if (str(span, LangfuseAttributes.OBSERVATION_TYPE) !== 'tool') return undefined;
     return {
       tool: span.name,
-      args: { kind: 'blob', attribute: LangfuseAttributes.INPUT, text: str(span, LangfuseAttributes.INPUT), decode: { rawStringIsValue: true, openedJsonIsCut: true } },
+      args: { kind: 'blob', attribute: LangfuseAttributes.INPUT, text: str(span, LangfuseAttributes.INPUT), decode: { rawStringIsValue: true, openedJsonIsCut: true, unwrap: unwrapArgsKwargs } },
       ...opt('result', str(span, LangfuseAttributes.OUTPUT)),
     };
   },
