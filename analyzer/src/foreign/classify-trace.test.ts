@@ -456,3 +456,11 @@ describe('classifyForeignTrace: a Langfuse @observe(as_type="tool") input', () =
     expect(argsOf([llm, observed], 'create_event')).toEqual(['title tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred']);
   });
 });
+
+describe('classifyForeignTrace: tool definitions in Bedrock\'s shape', () => {
+  it('a schema wrapped as {"json": …} (Strands Agents\' gen_ai.tool.definitions) gives its defaults', () => {
+    const definitions = [{ name: 'get_time', description: 'Time now', inputSchema: { json: { type: 'object', properties: { timezone: { type: 'string', default: 'UTC' } } } } }];
+    const agent = span('agent', { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.tool.definitions': JSON.stringify(definitions), 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'What time is it?' }] }]) });
+    expect(argsOf([agent, genAiTool('t', 'get_time', 'call_1', { timezone: 'UTC' })], 'get_time')).toEqual(['timezone tiny-public tiny schema_default']);
+  });
+});

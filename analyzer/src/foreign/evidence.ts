@@ -210,11 +210,19 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
     for (const d of definitions) {
       // Chat-completions tools wrap the function: `{type: "function", function: {name, parameters}}`.
       const f = isObject(d) && isObject(d.function) ? d.function : d;
-      if (isObject(f)) into.schema(f.name, f.parameters ?? f.inputSchema ?? f.input_schema);
+      if (isObject(f)) into.schema(f.name, bedrockSchema(f.parameters ?? f.inputSchema ?? f.input_schema));
     }
   }
 }
 
+
+/**
+ * A tool's input schema as Bedrock's Converse API (and Strands Agents' tool specs, in its
+ * `gen_ai.tool.definitions`) wrap it, `{"json": {…schema}}`: the schema inside; any other as it is.
+ */
+export function bedrockSchema(schema: unknown): unknown {
+  return isObject(schema) && isObject(schema.json) && schema.type === undefined && schema.properties === undefined ? schema.json : schema;
+}
 
 /** A proposed call from a model span's output attribute `attribute`; `args` is the decoded value or a JSON string. */
 export function proposal(span: ForeignSpan, attribute: string, tool: string, callId: string | undefined, args: unknown, position: number): Omit<ForeignCall, 'emitter'> {
