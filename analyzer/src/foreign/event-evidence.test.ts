@@ -75,6 +75,16 @@ describe('message events as evidence', () => {
     expect(e.proposed.map((p) => [p.tool, p.callId, p.args])).toEqual([['book', 'tooluse_1', { kind: 'value', attribute: 'message', value: { place: 'Chez Nous', time: '19:00' } }]]);
   });
 
+  it('reads a Strands task or system prompt given as text (not JSON) as the user\'s or developer\'s words', () => {
+    const e = evidenceOf([
+      event('gen_ai.system.message', { content: JSON.stringify([{ text: 'Use UTC.' }]) }),
+      event('gen_ai.user.message', { content: 'Plan the offsite in Lisbon.' }),
+      event('gen_ai.tool.message', { content: 'ok', id: 'tooluse_2' }),
+    ]);
+    expect([...e.assertedTexts]).toEqual(['Use UTC.', 'Plan the offsite in Lisbon.']);
+    expect(e.sawUserText).toBe(true);
+  });
+
   it('reads gen_ai.client.inference.operation.details as the span attributes of its messages', () => {
     const e = evidenceOf([
       event('gen_ai.client.inference.operation.details', {

@@ -107,14 +107,20 @@ export function readMessageEvents(span: ForeignSpan, events: readonly ForeignEve
 }
 
 /**
- * A Strands message's content blocks (`text` in JSON, an array; anything else is not one): the
- * user's and developer's text, tool results by call id, and the calls an assistant's message asks
+ * A Strands message's content blocks (`text` in JSON, an array; text that is not JSON, the user's
+ * or developer's words as they are): the user's and developer's text, tool results by call id, and the calls an assistant's message asks
  * for — proposed (numbered from `position`, returning how many) when `position` is given (a
  * choice: the model's output), else repeated (a prompt's history).
  */
 function readContentBlocks(text: string | undefined, role: string | undefined, attribute: string, span: ForeignSpan, into: TraceEvidence, position?: number): number {
   const blocks = parseJson(text);
-  if (!Array.isArray(blocks)) return 0;
+  if (!Array.isArray(blocks)) {
+    // A task given as text (Strands' multi-agent spans): the user's words, as written.
+    const plain = typeof blocks === 'string' ? blocks : blocks === undefined ? text : undefined;
+    if (plain !== undefined && role === 'user') into.user(plain);
+    else if (plain !== undefined && isDeveloperRole(role)) into.developer(plain);
+    return 0;
+  }
   let proposed = 0;
   for (const block of blocks) {
     if (!isObject(block)) continue;
