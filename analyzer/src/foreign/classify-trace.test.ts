@@ -464,3 +464,22 @@ describe('classifyForeignTrace: tool definitions in Bedrock\'s shape', () => {
     expect(argsOf([agent, genAiTool('t', 'get_time', 'call_1', { timezone: 'UTC' })], 'get_time')).toEqual(['timezone tiny-public tiny schema_default']);
   });
 });
+
+describe('classifyForeignTrace: an OpenInference TOOL span of a method\'s bound arguments', () => {
+  it('{"args": [], "kwargs": {…}} (LlamaIndex\'s FunctionTool.call) is read by keyword, and is the call the model proposed', () => {
+    const ARGS = { title: 'standup', timezone: 'America/New_York' };
+    const llm = span('llm', {
+      'llm.input_messages.0.message.role': 'user',
+      'llm.input_messages.0.message.content': 'Schedule the standup.',
+      'llm.output_messages.0.message.tool_calls.0.tool_call.id': 'call_1',
+      'llm.output_messages.0.message.tool_calls.0.tool_call.function.name': 'create_event',
+      'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments': JSON.stringify(ARGS),
+    });
+    const tool = span('tool', { 'openinference.span.kind': 'TOOL', 'tool.name': 'create_event', 'input.value': JSON.stringify({ args: [], kwargs: ARGS }), 'input.mime_type': 'application/json' });
+    const calls: string[] = [];
+    const sink: ForeignRowSink = { call: (c) => calls.push(`${c.spanId} ${c.source}`) - 1, arg: () => {}, credential: () => {}, blob: () => {} };
+    classifyForeignTrace([llm, tool], { policy: {} }, sink);
+    expect(calls).toEqual(['tool tool-span']);
+    expect(argsOf([llm, tool], 'create_event')).toEqual(['title tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred']);
+  });
+});

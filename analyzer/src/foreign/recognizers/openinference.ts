@@ -1,6 +1,7 @@
 import { Emitter } from '@argspan/conventions';
 import type { ToolSpanRecognizer } from '../types.js';
 import { opt, str } from './attributes.js';
+import { unwrapArgsKwargs } from './openllmetry.js';
 
 export const OpenInferenceAttributes = {
   SPAN_KIND: 'openinference.span.kind',
@@ -15,8 +16,10 @@ export const OpenInferenceAttributes = {
 
 /**
  * OpenInference's tool span (openai_agents, agno, claude_agent_sdk, …): `openinference.span.kind =
- * TOOL`, arguments in `input.value` (JSON, or text when `input.mime_type` says so). `tool.parameters`
- * repeats the arguments in some instrumentations and is not read.
+ * TOOL`, arguments in `input.value` (JSON, or text when `input.mime_type` says so; a method's bound
+ * arguments, `{"args": [...], "kwargs": {...}}` as the LlamaIndex instrumentation records
+ * `FunctionTool.call`, read by keyword). `tool.parameters` repeats the arguments in some
+ * instrumentations and is not read.
  */
 export const openinference: ToolSpanRecognizer = {
   emitter: Emitter.OPENINFERENCE,
@@ -27,7 +30,7 @@ export const openinference: ToolSpanRecognizer = {
     return {
       tool: str(span, OpenInferenceAttributes.TOOL_NAME) ?? span.name,
       ...opt('callId', str(span, OpenInferenceAttributes.TOOL_ID) ?? str(span, OpenInferenceAttributes.TOOL_CALL_ID)),
-      args: { kind: 'blob', attribute: OpenInferenceAttributes.INPUT_VALUE, text: str(span, OpenInferenceAttributes.INPUT_VALUE), decode: { rawStringIsValue: text } },
+      args: { kind: 'blob', attribute: OpenInferenceAttributes.INPUT_VALUE, text: str(span, OpenInferenceAttributes.INPUT_VALUE), decode: { rawStringIsValue: text, unwrap: unwrapArgsKwargs } },
       ...opt('result', str(span, OpenInferenceAttributes.OUTPUT_VALUE)),
     };
   },
