@@ -483,3 +483,17 @@ describe('classifyForeignTrace: an OpenInference TOOL span of a method\'s bound 
     expect(argsOf([llm, tool], 'create_event')).toEqual(['title tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred']);
   });
 });
+
+describe('classifyForeignTrace: OpenAI Responses API content parts', () => {
+  it('a user message of input_text parts (OpenLLMetry\'s openai.response span) is the user\'s words', () => {
+    const response = (ask: string) => span('resp', {
+      'gen_ai.prompt.0.role': 'user',
+      'gen_ai.prompt.0.content': JSON.stringify([{ type: 'input_text', text: ask }]),
+      'gen_ai.completion.0.tool_calls.0.id': 'fc_1',
+      'gen_ai.completion.0.tool_calls.0.name': 'get_time',
+      'gen_ai.completion.0.tool_calls.0.arguments': '{"timezone":"America/New_York"}',
+    });
+    expect(argsOf([response('What time is it in New York?')], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+    expect(argsOf([response('What time is it in America/New_York?')], 'get_time')).toEqual(['timezone tiny-public tiny user_explicit']);
+  });
+});

@@ -157,6 +157,9 @@ export const isObject = (v: unknown): v is Record<string, unknown> => v !== null
  */
 export const isDeveloperRole = (role: unknown): boolean => role === 'system' || role === 'developer';
 
+/** The types of a text part: the conventions' and most APIs' `text`, OpenAI's Responses API's `input_text` / `output_text`. */
+const TEXT_PART_TYPES: ReadonlySet<unknown> = new Set([undefined, 'text', 'input_text', 'output_text']);
+
 /** Text of a message's content: a string, or the text of its parts (`content` / `text` fields of text parts). */
 export function contentTexts(content: unknown): string[] {
   if (typeof content === 'string') return [content];
@@ -164,7 +167,7 @@ export function contentTexts(content: unknown): string[] {
   const out: string[] = [];
   for (const part of content) {
     if (typeof part === 'string') out.push(part);
-    else if (isObject(part) && (part.type === undefined || part.type === 'text')) {
+    else if (isObject(part) && TEXT_PART_TYPES.has(part.type)) {
       const t = part.content ?? part.text;
       if (typeof t === 'string') out.push(t);
     }
