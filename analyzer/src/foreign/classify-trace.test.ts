@@ -497,3 +497,38 @@ describe('classifyForeignTrace: OpenAI Responses API content parts', () => {
     expect(argsOf([response('What time is it in America/New_York?')], 'get_time')).toEqual(['timezone tiny-public tiny user_explicit']);
   });
 });
+
+describe('classifyForeignTrace: OpenLLMetry\'s LangChain tool span', () => {
+  // Its traceloop.entity.input is the callback's {"input_str", "tags", "metadata", "inputs", "kwargs"}.
+  const ARGS = { title: 'standup', timezone: 'America/New_York' };
+  const chat = span('chat', {
+    'gen_ai.prompt.0.role': 'user',
+    'gen_ai.prompt.0.content': 'Schedule the standup.',
+    'gen_ai.completion.0.tool_calls.0.id': 'call_1',
+    'gen_ai.completion.0.tool_calls.0.name': 'create_event',
+    'gen_ai.completion.0.tool_calls.0.arguments': JSON.stringify(ARGS),
+  });
+  const run = (inputs: unknown) => span('create_event.tool', {
+    'traceloop.span.kind': 'tool',
+    'traceloop.entity.name': 'create_event',
+    'traceloop.entity.input': JSON.stringify({
+      input_str: "{'title': 'standup', 'timezone': 'America/New_York'}",
+      tags: ['seq:step:1'],
+      metadata: { thread_id: 't-1', langgraph_node: 'tools', account_id: 'acct_4711' },
+      inputs,
+      kwargs: { color: 'green', name: 'create_event' },
+    }),
+  });
+
+  it('its arguments are the callback\'s inputs (not the run\'s metadata), and it is the call the model proposed', () => {
+    const calls: string[] = [];
+    const sink: ForeignRowSink = { call: (c) => calls.push(`${c.spanId} ${c.source}`) - 1, arg: () => {}, credential: () => {}, blob: () => {} };
+    classifyForeignTrace([chat, run(ARGS)], { policy: {} }, sink);
+    expect(calls).toEqual(['create_event.tool tool-span']);
+    expect(argsOf([chat, run(ARGS)], 'create_event')).toEqual(['title tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred']);
+  });
+
+  it('without inputs, the input_str (a Python repr)', () => {
+    expect(argsOf([chat, run(null)], 'create_event')).toEqual(['title tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred']);
+  });
+});

@@ -11,8 +11,9 @@ export const TraceloopAttributes = {
 
 /**
  * OpenLLMetry's tool span (`@tool` / `withTool`: `{name}.tool`, `traceloop.span.kind = tool`):
- * arguments in `traceloop.entity.input` as `{"args": [...], "kwargs": {...}}`, or — the
- * openai-agents instrumentation — the model's argument string in `gen_ai.tool.call.arguments`.
+ * arguments in `traceloop.entity.input` as `{"args": [...], "kwargs": {...}}` (its LangChain
+ * instrumentation's tool runs: the callback's `inputs`), or — the openai-agents instrumentation —
+ * the model's argument string in `gen_ai.tool.call.arguments`.
  * No call id.
  */
 export const openllmetry: ToolSpanRecognizer = {
@@ -25,10 +26,30 @@ export const openllmetry: ToolSpanRecognizer = {
     const args =
       semconv !== undefined
         ? { kind: 'blob' as const, attribute: GenAiAttributes.TOOL_CALL_ARGUMENTS, text: semconv, decode: {} }
-        : { kind: 'blob' as const, attribute: TraceloopAttributes.ENTITY_INPUT, text: str(span, TraceloopAttributes.ENTITY_INPUT), decode: { unwrap: unwrapArgsKwargs } };
+        : { kind: 'blob' as const, attribute: TraceloopAttributes.ENTITY_INPUT, text: str(span, TraceloopAttributes.ENTITY_INPUT), decode: { unwrap: unwrapEntityInput } };
     return { tool, args, ...opt('result', firstStr(span, [GenAiAttributes.TOOL_CALL_RESULT, TraceloopAttributes.ENTITY_OUTPUT])?.value) };
   },
 };
+
+/** A tool span's `traceloop.entity.input` as the arguments: a LangChain tool run's, or a decorated function's. */
+export function unwrapEntityInput(decoded: unknown): unknown {
+  return langChainToolInput(decoded) ?? unwrapArgsKwargs(decoded);
+}
+
+/**
+ * The arguments of a LangChain tool run as OpenLLMetry's LangChain instrumentation records its
+ * callback, `{"input_str", "tags", "metadata", "inputs", "kwargs"}`: `inputs`, the arguments as
+ * a dict, else `input_str`, their text (a Python repr, read as the dict it writes). The run's tags,
+ * metadata (LangGraph's thread and step, the app's configurable keys) and callback keywords are
+ * not arguments. Undefined for any other shape.
+ */
+function langChainToolInput(decoded: unknown): unknown {
+  if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded)) return undefined;
+  const run = decoded as Record<string, unknown>;
+  if (!('input_str' in run) || !('inputs' in run || 'metadata' in run || 'tags' in run)) return undefined;
+  const inputs = run.inputs;
+  return inputs !== null && inputs !== undefined && typeof inputs === 'object' ? inputs : run.input_str;
+}
 
 /** `{"args": [a, b], "kwargs": {x}}` → `{x, args: [a, b]}` (positional arguments have no names). */
 export function unwrapArgsKwargs(decoded: unknown): unknown {
