@@ -532,3 +532,25 @@ describe('classifyForeignTrace: OpenLLMetry\'s LangChain tool span', () => {
     expect(argsOf([chat, run(null)], 'create_event')).toEqual(['title tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred']);
   });
 });
+
+describe('classifyForeignTrace: OpenLLMetry\'s LangChain workflow input', () => {
+  it('only the user\'s messages under the callback\'s inputs are the user\'s words, not the model\'s earlier calls', () => {
+    const workflow = span('LangGraph.workflow', {
+      'traceloop.span.kind': 'workflow',
+      'traceloop.entity.input': JSON.stringify({
+        inputs: { messages: [
+          { role: 'user', content: 'Schedule the standup.' },
+          { role: 'assistant', content: '', tool_calls: [{ id: 'call_0', name: 'create_event', args: { timezone: 'America/New_York' } }] },
+          { role: 'user', content: 'And the retro too.' },
+        ] },
+        tags: [],
+        metadata: { thread_id: 't-1' },
+        kwargs: { name: 'LangGraph' },
+      }),
+    });
+    expect(argsOf([workflow, genAiTool('retro', 'create_event', 'call_1', { title: 'retro', timezone: 'America/New_York' })], 'create_event')).toEqual([
+      'title tiny-public tiny user_explicit',
+      'timezone tiny-public tiny model_inferred',
+    ]);
+  });
+});

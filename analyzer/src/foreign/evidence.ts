@@ -494,11 +494,14 @@ const MESSAGE_ROLES: Record<string, RunMessage['role']> = {
 
 /**
  * The messages of a conversation-shaped input: an array of messages (or of such arrays: LangSmith
- * writes a batch of prompts), or an object's `messages`. A message is `{role|type, content}`, a
+ * writes a batch of prompts), or an object's `messages` (under `inputs` where OpenLLMetry records
+ * a LangChain chain's callback). A message is `{role|type, content}`, a
  * LangChain serialised message (`{lc, id: [..., 'HumanMessage'], kwargs: {content}}`) or a
  * `[role, content]` pair. `undefined` when the input is not one (no element has a known role).
  */
 function conversationOf(input: unknown): RunMessage[] | undefined {
+  // OpenLLMetry's LangChain chain span records the callback: `{"inputs", "tags", "metadata", "kwargs"}`.
+  if (isObject(input) && isObject(input.inputs) && ('metadata' in input || 'tags' in input)) return conversationOf(input.inputs);
   const list = isObject(input) ? input.messages : input;
   if (!Array.isArray(list)) return undefined;
   const out: RunMessage[] = [];
