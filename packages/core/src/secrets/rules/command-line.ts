@@ -123,6 +123,8 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         `net use Z: \\\\files\\share /user:CORP\\svc_backup ${pw('n5')} /persistent:no`,
         `ldapsearch -x -H ldaps://ldap.internal -D "cn=admin,dc=corp,dc=internal" -w ${pw('l1')} -b "dc=corp,dc=internal" "(uid=jdoe)"`,
         `ldapmodify -x -D cn=admin,dc=corp -w '${pw('l2')}' -f change.ldif`,
+        // a password that begins with `%`, no Windows variable
+        `redis-cli -h redis.internal -a %${pw('r2')} PING`,
       ],
       falsePositives: [
         'mysql -u root -p app_db',
@@ -148,6 +150,7 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         'isql -v mydsn',
         'rpcclient -U admin 10.0.0.12',
         'osql -E -S legacy-sql -P $SQL_PASSWORD',
+        'redis-cli -h cache -a %REDIS_PASSWORD% ping',
         "ssh-keygen -t ed25519 -N '' -f ~/.ssh/id_ed25519",
         'ssh-keygen -lf ~/.ssh/id_ed25519.pub -E sha256',
         'net use Z: \\\\files\\share /user:CORP\\svc * /persistent:yes',
