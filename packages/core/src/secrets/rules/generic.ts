@@ -169,6 +169,9 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       'DB_PASSWORD=ssm:/prod/payments/db-password',
       // jwt.io's sample token, as every JWT tutorial shows it (the jwt rule drops it too)
       '"token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"',
+      // a CONSTANT_NAME after `=` or `$` is a value or a variable, not a key taking the next word
+      'docker run -d -e GROQ_API_KEY=YOUR_API_KEY_HERE ghcr.io/acme/api:1.4.2',
+      'docker run -d -e SENDGRID_API_KEY=$SECRET_VALUE ghcr.io/acme/api:1.4.2',
     ],
   },
 });

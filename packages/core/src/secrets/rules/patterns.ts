@@ -120,6 +120,10 @@ export function keyAround(input: string, index: number, matched: string): { star
  */
 export function spacedAssignment(input: string, index: number, matched: string): boolean {
   const { start, key } = keyAround(input, index, matched);
+  // (a CONSTANT_NAME after `=` or `$` is a value or a variable, not a key: in `-e API_KEY=YOUR_API_KEY_HERE
+  // image:tag` and `-e API_KEY=$SECRET_VALUE image:tag` the image is no value of theirs)
+  const before = input.charCodeAt(start - 1);
+  if (before === 61 || before === 36) return false;
   // (a quoted key before the space: only a CLI's setter takes a value so, `user-secrets set "Key" "v"`)
   const q = matched.charCodeAt(start + key.length - index);
   if (q === 34 || q === 39 || q === 92) return setByCli(input, start);
