@@ -94,7 +94,8 @@ function compileRule(rule: SecretRule): CompiledRule {
     global: new RegExp(rule.pattern.source, `${base}g`),
     withIndices: g === undefined ? undefined : new RegExp(rule.pattern.source, `${base}gyd`),
     glued: anchored && rule.proof !== undefined && rule.pattern.source.startsWith(L) ? new RegExp(rule.pattern.source.slice(L.length), `${base}gy`) : undefined,
-    secretGroups: g === undefined ? [] : [g, `${g}2`, `${g}3`],
+    // (the named group and those of its name with 2 to 5 after it that the pattern holds: one per way a value is written)
+    secretGroups: g === undefined ? [] : [g, ...[2, 3, 4, 5].map((n) => `${g}${n}`).filter((name) => rule.pattern.source.includes(`(?<${name}>`))],
     generic: rule.generic === true,
     catchAll: rule.generic === true && rule.family === 'generic',
     anchored,

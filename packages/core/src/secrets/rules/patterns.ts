@@ -81,7 +81,8 @@ export const ASSIGN_TAIL =
     String.raw`${KEY_QUOTE}\]?[ \t]{0,4}(?:,|[ \t][vV]alue[ \t]{0,2}=)[ \t]{0,4}${OPEN_QUOTE}`,
     String.raw`(?:${KEY_QUOTE})?(?:[ \t]{0,4}:[ \t]{0,4}${TYPE}|[ \t]{1,4}${TYPE})[ \t]{0,4}=[ \t]{0,4}${OPEN_QUOTE}?`,
     String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}[:=][ \t]{0,4}\r?\n\s{0,40}${OPEN_QUOTE}`,
-    String.raw`(?:${KEY_QUOTE})?>\s{0,40}`,
+    // (an XML element's content, maybe in a CDATA section: `<password><![CDATA[v]]></password>`)
+    String.raw`(?:${KEY_QUOTE})?>\s{0,40}(?:<!\[CDATA\[)?`,
     // (the forms that read letters, a line break, a brace or a call, where they can begin: one
     // test, where most keys go on otherwise; last, so that a form above wins wherever it holds)
     String.raw`(?=${TAIL_OF_WORDS_SOURCE})(?:` +
