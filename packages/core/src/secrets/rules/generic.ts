@@ -91,13 +91,20 @@ const TO_END_TAG = /[^<\r\n]{0,200}\s{0,40}<\//y;
  * is also a fill-in's (`GH_TOKEN=<your-token>⏎LOG_LEVEL=info`, `mongodb://<user>:<password>@host`),
  * whose next text is no value of it.
  */
-function elementContent(secret: string, match: RegExpExecArray, tailStart: number): boolean {
-  const whole = match[0];
-  const tail = whole.slice(tailStart, whole.lastIndexOf(secret));
+function elementContent(tail: string, match: RegExpExecArray): boolean {
   if (!tail.includes('>') || !ELEMENT_TAIL.test(tail)) return true;
-  TO_END_TAG.lastIndex = match.index + whole.length;
+  TO_END_TAG.lastIndex = match.index + match[0].length;
   return TO_END_TAG.test(match.input);
 }
+
+/**
+ * A type between a key and its `=` holds `&` only where a reference begins (`: &str`,
+ * `Option<&str>`), never after a word: `token refresh&page=2` is a query string's text.
+ */
+const WORD_AMPERSAND = /[\w.]&/;
+
+/** The end of a sed substitution's pattern, `.*` and its delimiter (`sed 's/^API_KEY=.*` + `/API_KEY=x/'`): a regular expression, not a value. */
+const SED_PATTERN_END = /^\.[*+]\$?[/|#]/;
 
 function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode = true): boolean {
   const key = match.groups?.['key'] ?? '';
@@ -107,7 +114,8 @@ function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode =
   if (match.groups?.['ws'] !== undefined && (secret.charCodeAt(0) === 45 || !spacedAssignment(input, match.index, match[0]))) return false;
   const next = input.charCodeAt(match.index + match[0].length);
   if (next === 40 /* ( */) return false; // a call: token = getToken(...)
-  if (!elementContent(secret, match, (match.groups?.['word'] ?? '').length + key.length)) return false;
+  const tail = match[0].slice((match.groups?.['word'] ?? '').length + key.length, match[0].lastIndexOf(secret));
+  if (!elementContent(tail, match) || WORD_AMPERSAND.test(tail) || SED_PATTERN_END.test(secret)) return false;
   // (the value first: it turns away nearly every candidate in code and prose)
   // (a hex value counts: the key names a secret, and hashes under keys that say so are ruled out above)
   if (!isCredentialLike(secret, 8, 3, true, operatorsAreCode) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret)) return false;
@@ -198,6 +206,11 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       // a CONSTANT_NAME after `=` or `$` is a value or a variable, not a key taking the next word
       'docker run -d -e GROQ_API_KEY=YOUR_API_KEY_HERE ghcr.io/acme/api:1.4.2',
       'docker run -d -e SENDGRID_API_KEY=$SECRET_VALUE ghcr.io/acme/api:1.4.2',
+      // a query string's words are no typed assignment (`token refresh&page` is no type)
+      'curl "https://api.acme.io/v1/search?q=token%20refresh&page=2&session=407626fd-50b3-45de-8a69-ba2eb1846245"',
+      // a sed substitution's pattern
+      "sed -i 's/^OPENAI_API_KEY=.*/OPENAI_API_KEY=<your-api-key>/' .env",
+      "sed -i 's/^NPM_TOKEN=.*/NPM_TOKEN=${NPM_TOKEN}/' .env",
     ],
   },
 });
