@@ -472,7 +472,7 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
     lineValue('secret3'),
     // an XML element's content, to its end tag: in a CDATA section, anything but its end
     // (`<password><![CDATA[k<9]x;Qm]]></password>`), else what is no tag (entities: `&lt;`)
-    String.raw`|(?<=<[\w.:-]{1,128})>[ \t]{0,4}(?:<!\[CDATA\[(?<secret4>(?:[^\]\r\n]|\](?!\]>)){8,200})(?=\]\]>)`,
+    String.raw`|>(?<=<[\w.:-]{1,128}>)[ \t]{0,4}(?:<!\[CDATA\[(?<secret4>(?:[^\]\r\n]|\](?!\]>)){8,200})(?=\]\]>)`,
     `|(?=[^<\\s]{0,199}${STOPS.replace('<>', '')}|=)(?<secret5>[^<\\s]{8,200})(?=\\s{0,40}<\\/))`,
     ')',
   ),
