@@ -106,6 +106,9 @@ const WORD_AMPERSAND = /[\w.]&/;
 /** The end of a sed substitution's pattern, `.*` and its delimiter (`sed 's/^API_KEY=.*` + `/API_KEY=x/'`): a regular expression, not a value. */
 const SED_PATTERN_END = /^\.[*+]\$?[/|#]/;
 
+/** A file a CLI reads the value from (`vault kv put … password=@password.txt`, httpie's `token=@token.txt`): `@`, a path, an extension. */
+const FILE_REFERENCE = /^@(?:~?\/|\.{1,2}\/)?[\w-]+(?:\/[\w.-]+)*\.[A-Za-z]{1,5}$/;
+
 function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode = true): boolean {
   const key = match.groups?.['key'] ?? '';
   if (NOT_A_SECRET_KEY.test(key)) return false;
@@ -115,7 +118,7 @@ function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode =
   const next = input.charCodeAt(match.index + match[0].length);
   if (next === 40 /* ( */) return false; // a call: token = getToken(...)
   const tail = match[0].slice((match.groups?.['word'] ?? '').length + key.length, match[0].lastIndexOf(secret));
-  if (!elementContent(tail, match) || WORD_AMPERSAND.test(tail) || SED_PATTERN_END.test(secret)) return false;
+  if (!elementContent(tail, match) || WORD_AMPERSAND.test(tail) || SED_PATTERN_END.test(secret) || FILE_REFERENCE.test(secret)) return false;
   // (the value first: it turns away nearly every candidate in code and prose)
   // (a hex value counts: the key names a secret, and hashes under keys that say so are ruled out above)
   if (!isCredentialLike(secret, 8, 3, true, operatorsAreCode) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret)) return false;
@@ -211,6 +214,9 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       // a sed substitution's pattern
       "sed -i 's/^OPENAI_API_KEY=.*/OPENAI_API_KEY=<your-api-key>/' .env",
       "sed -i 's/^NPM_TOKEN=.*/NPM_TOKEN=${NPM_TOKEN}/' .env",
+      // a file the CLI reads the value from
+      'vault kv put secret/prod/db username=app password=@password.txt',
+      'http POST api.acme.io/login token=@./secrets/token.json',
     ],
   },
 });
