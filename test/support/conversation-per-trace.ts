@@ -102,3 +102,40 @@ export function conversationPerTraceDocument(): string {
   });
   return JSON.stringify({ resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'billing-agent' } }] }, scopeSpans: [{ scope: { name: 'agent-framework' }, spans }] }] });
 }
+
+/**
+ * One conversation of `turns` turns, each a trace: the user names the account in the first turn
+ * only, and every turn sends an invoice to it. The turns are written last first.
+ */
+export function longConversationDocument(turns: number): { document: string; traceIds: string[] } {
+  const traceIds = Array.from({ length: turns }, (_, i) => hex(0xe000 + i, 32));
+  const spans = traceIds
+    .map((traceId, i) => {
+      const base = BigInt(1_764_460_800 + i) * 1_000_000_000n;
+      const at = (ms: number) => String(base + BigInt(ms) * 1_000_000n);
+      const span = (n: number, name: string, attrs: Attrs) => ({
+        traceId,
+        spanId: hex(((0xe000 + i) << 8) | n, 16),
+        ...(n > 1 ? { parentSpanId: hex(((0xe000 + i) << 8) | 1, 16) } : {}),
+        name,
+        kind: 1,
+        startTimeUnixNano: at(n),
+        endTimeUnixNano: at(10 + n),
+        attributes: Object.entries(attrs).map(([key, value]) => ({ key, value: { stringValue: value } })),
+      });
+      const words = i === 0 ? 'My account is acct-7Q4Z9. Email me the latest invoice.' : 'And the one before.';
+      return [
+        span(1, 'invoke_agent billing', { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.conversation.id': 'conv-long' }),
+        span(2, 'chat gpt-4.1', { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: words }] }]) }),
+        span(3, 'execute_tool send_invoice', {
+          'gen_ai.operation.name': 'execute_tool',
+          'gen_ai.tool.name': 'send_invoice',
+          'gen_ai.tool.call.id': `call_${i}`,
+          'gen_ai.tool.call.arguments': JSON.stringify({ account_id: 'acct-7Q4Z9' }),
+        }),
+      ];
+    })
+    .reverse()
+    .flat();
+  return { document: JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'agent-framework' }, spans }] }] }), traceIds };
+}

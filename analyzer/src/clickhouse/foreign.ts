@@ -89,44 +89,45 @@ export async function loadForeignCallsClickHouse(
 }
 
 /**
- * The candidate spans of the traces in `bucket` (of `buckets`: by a hash of the trace's run id, so
- * a run's traces are read together, else of its id), a trace at a time: each line of the result is
- * a trace, its id, its run id (as JSON; empty for none), its first candidate span's start and its spans'
- * JSON texts, tab separated (JSON text holds no raw tab or newline). Grouped, not sorted: the
- * classifier orders a trace's spans itself, and sorting the texts cost more than writing them. The
- * traces are ordered and numbered (by `rows`) here as DuckDB's `numberTraces` does: a run's traces
- * one after another, by start, then id.
+ * The candidate spans of the traces in `bucket` (of `buckets`: by a hash of the trace's evidence
+ * window, so a window's traces are read together, else of its id), a trace at a time: each line of
+ * the result is a trace, its id, its run id (as JSON; empty for none) and window, its first
+ * candidate span's start and its spans' JSON texts, tab separated (JSON text holds no raw tab or
+ * newline). Grouped, not sorted: the classifier orders a trace's spans itself, and sorting the
+ * texts cost more than writing them. The traces are ordered and numbered (by `rows`) here as
+ * DuckDB's `numberTraces` does: a window's traces one after another, by start, then id.
  */
 async function readBucket(session: ChSession, src: TraceSource, candidates: string, buckets: number, bucket: number, rows: ForeignRowsClickHouse): Promise<CandidateTrace[]> {
   const inBucket =
     buckets > 1
-      ? `(TraceId GLOBAL IN (SELECT trace_id FROM foreign_trace_runs WHERE cityHash64(run_id) % ${buckets} = ${bucket})
-        OR (cityHash64(TraceId) % ${buckets} = ${bucket} AND TraceId GLOBAL NOT IN (SELECT trace_id FROM foreign_trace_runs)))`
+      ? `(TraceId GLOBAL IN (SELECT trace_id FROM foreign_trace_windows WHERE cityHash64(run_id, window_no) % ${buckets} = ${bucket})
+        OR (cityHash64(TraceId) % ${buckets} = ${bucket} AND TraceId GLOBAL NOT IN (SELECT trace_id FROM foreign_trace_windows)))`
       : '1';
-  const read: { id: string; run: string | null; start: bigint; texts: string[] }[] = [];
+  const read: { id: string; run: string | null; window: number; start: bigint; texts: string[] }[] = [];
   await session.eachLine(
-    `SELECT toJSONString(TraceId), if(isNull(any(r.run_id)), '', toJSONString(assumeNotNull(any(r.run_id)))), toString(min(start)), arrayStringConcat(groupArray(span), '\\t')
+    `SELECT toJSONString(TraceId), if(isNull(any(w.run_id)), '', toJSONString(assumeNotNull(any(w.run_id)))), toString(any(w.window_no)), toString(min(start)),
+      arrayStringConcat(groupArray(span), '\\t')
     FROM (
       SELECT TraceId, toUnixTimestamp64Nano(Timestamp) AS start, ${spanJsonSql(src)} AS span
       FROM ${src.table}
       WHERE ${candidates} AND ${inBucket}
       LIMIT 1 BY TraceId, SpanId) s
-    LEFT JOIN foreign_trace_runs r ON r.trace_id = s.TraceId
+    LEFT JOIN foreign_trace_windows w ON w.trace_id = s.TraceId
     GROUP BY TraceId`,
     'reading other libraries\' spans',
     (line) => {
-      const [idText, runText, start, ...texts] = line.split('\t');
-      read.push({ id: JSON.parse(idText!) as string, run: runText === '' ? null : (JSON.parse(runText!) as string), start: BigInt(start!), texts });
+      const [idText, runText, window, start, ...texts] = line.split('\t');
+      read.push({ id: JSON.parse(idText!) as string, run: runText === '' ? null : (JSON.parse(runText!) as string), window: Number(window), start: BigInt(start!), texts });
     },
   );
-  read.sort((x, y) => compareRuns(x.run, y.run) || (x.start < y.start ? -1 : x.start > y.start ? 1 : 0) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+  read.sort((x, y) => compareRuns(x.run, y.run) || x.window - y.window || (x.start < y.start ? -1 : x.start > y.start ? 1 : 0) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
   const traces: CandidateTrace[] = [];
+  const sameWindow = (a: (typeof read)[number] | undefined, b: (typeof read)[number]) => a !== undefined && b.run !== null && a.run === b.run && a.window === b.window;
   for (let i = 0; i < read.length; i++) {
     const t = read[i]!;
     const trace: CandidateTrace = { no: rows.trace(t.id), id: t.id, texts: t.texts };
-    const first = traces[i - 1]?.run !== undefined && read[i - 1]!.run === t.run ? traces[i - 1]!.run : undefined;
-    if (first !== undefined) trace.run = first;
-    else if (t.run !== null && read[i + 1]?.run === t.run) trace.run = trace.no;
+    if (sameWindow(read[i - 1], t)) trace.window = traces[i - 1]!.window!;
+    else if (sameWindow(read[i + 1], t)) trace.window = trace.no;
     traces.push(trace);
   }
   return traces;

@@ -14,7 +14,7 @@ import { exporterRowsOfFile, otelTracesDdl } from '../synth/collector-rows.js';
 import type { AnalysisResult } from '../types.js';
 import { layeredTokyoTrace } from '../../../test/support/layered-trace.js';
 import { CALLS_WITHOUT_OPERATION, toolSpansWithoutOperation } from '../../../test/support/tool-span-without-operation.js';
-import { SIGNING_SALT, TURN_TRACE_IDS, conversationPerTraceDocument } from '../../../test/support/conversation-per-trace.js';
+import { SIGNING_SALT, TURN_TRACE_IDS, conversationPerTraceDocument, longConversationDocument } from '../../../test/support/conversation-per-trace.js';
 import { analyzeClickHouse } from './analyze-clickhouse.js';
 
 // The real ClickHouse engine, in process (chdb): the collector exporter's table, the project's
@@ -217,6 +217,15 @@ describe('a conversation recorded a trace per turn', () => {
       ['sensitive_arg_dispatched', 'send_invoice', 'signing_salt', third, 'inherited-secret'],
     ]);
     expect(JSON.stringify(duck.findings)).not.toContain(SIGNING_SALT);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+
+  it('reads a run 32 turns at a time: the 33rd starts afresh — in both engines', async () => {
+    const { document, traceIds } = longConversationDocument(40);
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-turns-')), 'long.json');
+    writeFileSync(file, document);
+    const { duck, ch } = await bothEngines([file], false);
+    expect(duck.findings.filter((f) => f.rule === 'assumption_span').map((f) => f.trace_id).sort()).toEqual(traceIds.slice(32).sort());
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });
 });

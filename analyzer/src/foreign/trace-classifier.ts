@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { createValueHasher, type ClassifyOptions } from '@argspan/core';
-import { classifyBatch, evidenceWindow } from './classify-batch.js';
+import { classifyBatch } from './classify-batch.js';
 import { ClassifierPool } from './classifier-pool.js';
 import { ValueHashes, type RowBatch } from './row-batch.js';
 import type { CandidateTrace } from './trace-source.js';
@@ -37,7 +37,7 @@ export interface TraceClassifierOptions {
 export class TraceClassifier {
   private batch: CandidateTrace[] = [];
   private spans = 0;
-  /** The evidence window of the last trace added (see `evidenceWindow`): a batch ends between windows. */
+  /** The evidence window of the last trace added (see `CandidateTrace`): a batch ends between windows. */
   private lastWindow: number | undefined;
 
   private constructor(
@@ -62,7 +62,7 @@ export class TraceClassifier {
    * thread may classify it.
    */
   async add(trace: CandidateTrace): Promise<void> {
-    const window = evidenceWindow(trace);
+    const window = trace.window;
     if (this.spans >= this.batchSpans && (window === undefined || window !== this.lastWindow)) await this.send();
     this.batch.push(trace);
     this.spans += trace.texts.length;

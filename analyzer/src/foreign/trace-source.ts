@@ -9,16 +9,24 @@ import { sqlString } from '../load/duckdb-types.js';
 /**
  * One trace's candidate spans: its number (`foreign_traces.trace_no`), id and the spans' JSON texts
  * (see `span-json.ts`); and, for a trace that is one of several of a run (a conversation or session
- * recorded a trace per turn), `run`: the number of the run's first trace. The traces of such a run
- * come one after another, in the order they started, so each is classified with what the earlier
- * ones asserted.
+ * recorded a trace per turn), `window`: the number of the first trace of its evidence window (see
+ * {@link RUN_WINDOW_TRACES}). The traces of a window come one after another, in the order they
+ * started, so each is classified with what the earlier ones told.
  */
 export interface CandidateTrace {
   no: number;
   id: string;
   texts: string[];
-  run?: number;
+  window?: number;
 }
+
+/**
+ * A run's traces are read with one evidence at most this many at a time (its 1st to 32nd traces,
+ * by start, its 33rd to 64th, …): each trace's calls are judged with what the earlier ones of its
+ * window told. Bounds what a run that never ends (an app's one session id for all its users) costs
+ * each lookup and holds in memory, and lets any thread classify any window.
+ */
+export const RUN_WINDOW_TRACES = 32;
 
 /**
  * The run ids (see {@link RUN_ID_KEYS}) the spans of the candidate traces name: a row per span that
@@ -43,8 +51,8 @@ CREATE OR REPLACE TEMP TABLE foreign_run_ids AS
 /**
  * Number the traces that hold candidate spans (`candidates`: an SQL condition on `span_structs`)
  * in the temporary table `foreign_traces` (trace_no, trace_id, spans: its candidate spans;
- * run_first, run_traces: the first trace number and the count of the traces of its run, when the
- * trace is one of several whose spans agree on one run id), which the foreign tables name traces
+ * window_first, window_traces: the first trace number and the count of the traces of its evidence
+ * window, when the trace is one of several of a run's window), which the foreign tables name traces
  * by, and the run ids of their spans in `foreign_run_ids`; the caller drops both when done. A
  * run's traces are numbered one after another, by the start of their first candidate span (then
  * id). Returns the candidate spans.
@@ -56,12 +64,14 @@ export async function numberTraces(db: Db, candidates: string): Promise<number> 
     await db.run(RUN_IDS_SQL);
     await db.run(`CREATE OR REPLACE TEMP TABLE foreign_traces AS
       SELECT trace_no, trace_id, spans,
-        CASE WHEN run_id IS NOT NULL AND count(*) OVER run > 1 THEN min(trace_no) OVER run END AS run_first,
-        CASE WHEN run_id IS NOT NULL AND count(*) OVER run > 1 THEN count(*) OVER run END::INTEGER AS run_traces
+        CASE WHEN run_id IS NOT NULL AND count(*) OVER w > 1 THEN min(trace_no) OVER w END AS window_first,
+        CASE WHEN run_id IS NOT NULL AND count(*) OVER w > 1 THEN count(*) OVER w END::INTEGER AS window_traces
       FROM (
-        SELECT (row_number() OVER (ORDER BY r.run_id NULLS FIRST, c.start_ns, c.trace_id) - 1)::INTEGER AS trace_no, c.trace_id, c.spans, r.run_id
-        FROM foreign_candidate_traces c LEFT JOIN foreign_run_ids r ON r.trace_id = c.trace_id AND r.span_id IS NULL)
-      WINDOW run AS (PARTITION BY run_id)`);
+        SELECT *, (row_number() OVER (PARTITION BY run_id ORDER BY trace_no) - 1) // ${RUN_WINDOW_TRACES} AS window_no
+        FROM (
+          SELECT (row_number() OVER (ORDER BY r.run_id NULLS FIRST, c.start_ns, c.trace_id) - 1)::INTEGER AS trace_no, c.trace_id, c.spans, r.run_id
+          FROM foreign_candidate_traces c LEFT JOIN foreign_run_ids r ON r.trace_id = c.trace_id AND r.span_id IS NULL))
+      WINDOW w AS (PARTITION BY run_id, window_no)`);
   } finally {
     await db.run('DROP TABLE IF EXISTS foreign_candidate_traces');
   }
@@ -70,24 +80,24 @@ export async function numberTraces(db: Db, candidates: string): Promise<number> 
 
 /**
  * The candidate spans of the traces {@link numberTraces} numbered, a whole trace at a time, and the
- * traces of a run together, in their numbers' order.
+ * traces of an evidence window together, in their numbers' order.
  *
  * Spans are read in the table's own order, which keeps a trace's spans close together in the
  * files exporters write (they export spans as they end): a trace is handed on as soon as all of
- * its candidate spans (counted first) are in, and a run's traces when all of them are. Sorting
+ * its candidate spans (counted first) are in, and a window's traces when all of them are. Sorting
  * every span's attributes by trace instead cost more than classifying them, and spilled to disk
  * beyond the memory limit. When the spans held (of unfinished traces, and of finished traces of
- * unfinished runs) outgrow `maxHeldSpans` (traces spread across a file, or across files), those
- * traces, with every trace of their runs, are let go and read again at the end, sorted by trace
+ * unfinished windows) outgrow `maxHeldSpans` (traces spread across a file, or across files), those
+ * traces, with every trace of their windows, are let go and read again at the end, sorted by trace
  * number: every trace is read whole, in bounded memory, whatever the order of the input.
  */
 export async function* candidateTraces(db: Db, candidates: string, maxHeldSpans: number): AsyncGenerator<CandidateTrace> {
   const traceIds: string[] = [];
   const expected: number[] = [];
-  /** Per trace: the first trace of its run and the run's traces, or -1 and 1 for a trace on its own. */
-  const runFirst: number[] = [];
-  const runTraces: number[] = [];
-  for await (const chunk of chunks(await db.conn.stream('SELECT trace_id, spans, run_first, run_traces FROM foreign_traces ORDER BY trace_no'))) {
+  /** Per trace: the first trace of its window and the window's traces, or -1 and 1 for a trace on its own. */
+  const windowFirst: number[] = [];
+  const windowTraces: number[] = [];
+  for await (const chunk of chunks(await db.conn.stream('SELECT trace_id, spans, window_first, window_traces FROM foreign_traces ORDER BY trace_no'))) {
     const ids = chunk.getColumnVector(0) as DuckDBVarCharVector;
     const counts = chunk.getColumnVector(1) as DuckDBIntegerVector;
     const firsts = chunk.getColumnVector(2) as DuckDBIntegerVector;
@@ -95,23 +105,23 @@ export async function* candidateTraces(db: Db, candidates: string, maxHeldSpans:
     for (let i = 0; i < chunk.rowCount; i++) {
       traceIds.push(ids.getItem(i)!);
       expected.push(counts.getItem(i)!);
-      runFirst.push(firsts.getItem(i) ?? -1);
-      runTraces.push(sizes.getItem(i) ?? 1);
+      windowFirst.push(firsts.getItem(i) ?? -1);
+      windowTraces.push(sizes.getItem(i) ?? 1);
     }
   }
   const trace = (no: number, texts: string[]): CandidateTrace => {
-    const first = runFirst[no]!;
-    return first < 0 ? { no, id: traceIds[no]!, texts } : { no, id: traceIds[no]!, texts, run: first };
+    const first = windowFirst[no]!;
+    return first < 0 ? { no, id: traceIds[no]!, texts } : { no, id: traceIds[no]!, texts, window: first };
   };
   const held = new Map<number, string[]>();
-  /** Finished traces of runs not yet finished, by the run's first trace. */
-  const finishedOfRun = new Map<number, CandidateTrace[]>();
+  /** Finished traces of windows not yet finished, by the window's first trace. */
+  const finishedOfWindow = new Map<number, CandidateTrace[]>();
   let heldSpans = 0;
   const leftOver: number[] = [];
   const isLeftOver = new Uint8Array(traceIds.length);
   const letGo = (no: number) => {
-    const first = runFirst[no]!;
-    const [from, to] = first < 0 ? [no, no + 1] : [first, first + runTraces[no]!];
+    const first = windowFirst[no]!;
+    const [from, to] = first < 0 ? [no, no + 1] : [first, first + windowTraces[no]!];
     for (let t = from; t < to; t++) {
       if (isLeftOver[t]) continue;
       isLeftOver[t] = 1;
@@ -128,17 +138,17 @@ export async function* candidateTraces(db: Db, candidates: string, maxHeldSpans:
       heldSpans++;
       if (spansOf.length === expected[no]) {
         held.delete(no);
-        const first = runFirst[no]!;
+        const first = windowFirst[no]!;
         if (first < 0) {
           heldSpans -= spansOf.length;
           yield trace(no, spansOf);
           continue;
         }
-        let finished = finishedOfRun.get(first);
-        if (!finished) finishedOfRun.set(first, (finished = []));
+        let finished = finishedOfWindow.get(first);
+        if (!finished) finishedOfWindow.set(first, (finished = []));
         finished.push(trace(no, spansOf));
-        if (finished.length === runTraces[no]) {
-          finishedOfRun.delete(first);
+        if (finished.length === windowTraces[no]) {
+          finishedOfWindow.delete(first);
           finished.sort((x, y) => x.no - y.no);
           for (const t of finished) {
             heldSpans -= t.texts.length;
@@ -147,16 +157,16 @@ export async function* candidateTraces(db: Db, candidates: string, maxHeldSpans:
         }
       } else if (heldSpans > maxHeldSpans) {
         for (const t of held.keys()) letGo(t);
-        for (const first of finishedOfRun.keys()) letGo(first);
+        for (const first of finishedOfWindow.keys()) letGo(first);
         held.clear();
-        finishedOfRun.clear();
+        finishedOfWindow.clear();
         heldSpans = 0;
       }
     }
   }
-  if (held.size > 0 || finishedOfRun.size > 0) throw new Error(`internal error: ${held.size + finishedOfRun.size} traces or runs ended short of their counted spans`);
+  if (held.size > 0 || finishedOfWindow.size > 0) throw new Error(`internal error: ${held.size + finishedOfWindow.size} traces or windows ended short of their counted spans`);
   if (leftOver.length === 0) return;
-  // Sorted by trace number: one trace is held at a time, a run's traces come one after another.
+  // Sorted by trace number: one trace is held at a time, a window's traces come one after another.
   leftOver.sort((x, y) => x - y);
   await db.run(`CREATE OR REPLACE TEMP TABLE foreign_left_over AS SELECT unnest([${leftOver.join(',')}]::INTEGER[]) AS trace_no`);
   try {
