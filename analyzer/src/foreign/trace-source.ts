@@ -67,10 +67,9 @@ export async function numberTraces(db: Db, candidates: string): Promise<number> 
         CASE WHEN run_id IS NOT NULL AND count(*) OVER w > 1 THEN min(trace_no) OVER w END AS window_first,
         CASE WHEN run_id IS NOT NULL AND count(*) OVER w > 1 THEN count(*) OVER w END::INTEGER AS window_traces
       FROM (
-        SELECT *, (row_number() OVER (PARTITION BY run_id ORDER BY trace_no) - 1) // ${RUN_WINDOW_TRACES} AS window_no
-        FROM (
-          SELECT (row_number() OVER (ORDER BY r.run_id NULLS FIRST, c.start_ns, c.trace_id) - 1)::INTEGER AS trace_no, c.trace_id, c.spans, r.run_id
-          FROM foreign_candidate_traces c LEFT JOIN foreign_run_ids r ON r.trace_id = c.trace_id AND r.span_id IS NULL))
+        SELECT (row_number() OVER (ORDER BY r.run_id NULLS FIRST, c.start_ns, c.trace_id) - 1)::INTEGER AS trace_no, c.trace_id, c.spans, r.run_id,
+          (row_number() OVER (PARTITION BY r.run_id ORDER BY c.start_ns, c.trace_id) - 1) // ${RUN_WINDOW_TRACES} AS window_no
+        FROM foreign_candidate_traces c LEFT JOIN foreign_run_ids r ON r.trace_id = c.trace_id AND r.span_id IS NULL)
       WINDOW w AS (PARTITION BY run_id, window_no)`);
   } finally {
     await db.run('DROP TABLE IF EXISTS foreign_candidate_traces');
