@@ -101,7 +101,7 @@ async function loadDocument(db: Db, fileId: number, file: string, detected: Dete
       // snake_case JSON lines whose first line is longer than the head detection reads.
       const written = await writeConvertedDocument(file, detected.format, detected.compression, converted);
       if (written === 'lines') {
-        return { ...detected, format: 'otlp-lines-snake-case', ...(await loadScratchLines(db, fileId, file, converted, opts, undefined, SPAN_PATHS.otlpSnakeCase)) };
+        return { ...detected, format: 'otlp-lines-snake-case', ...(await loadScratchLines(db, fileId, file, converted, opts, { path: SPAN_PATHS.otlpSnakeCase })) };
       }
       // Converted documents hold camelCase names only, whatever the source held.
       const convertedShapes = { ...valueShapesOf(written.text), protobufNames: false };
@@ -468,7 +468,7 @@ async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOp
   }
   if (skipped.length && !opts.allowPartial) throw new InputError(skipped);
   if (kind === undefined) throw new InputError([{ file, reason: 'no complete framed message' }]);
-  const r = await loadScratchLines(db, fileId, file, target, opts, 'framed message');
+  const r = await loadScratchLines(db, fileId, file, target, opts, { unit: 'framed message' });
   return { spans: r.spans, skipped: [...skipped, ...r.skipped] };
 }
 
@@ -481,14 +481,22 @@ async function loadSnakeCaseLines(db: Db, fileId: number, file: string, detected
   const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, 'lines'));
   const target = join(opts.tmpDir, `camel-case-${fileId}.jsonl`);
   writeCamelCaseLines(await readConverted(file, 'snake_case OTLP JSON lines', detected.compression), target, new Set([...scan.tooDeep, ...scan.invalidUtf8]));
-  return loadScratchLines(db, fileId, file, target, opts, undefined, SPAN_PATHS.otlpSnakeCase);
+  return loadScratchLines(db, fileId, file, target, opts, { path: SPAN_PATHS.otlpSnakeCase });
 }
 
 /**
  * Read `scratch`, OTLP JSON lines made from `file` one line (or framed message: `unit`) for
- * each, and tell its problems of `file`.
+ * each, and tell its problems of `file`, a malformed span's place in its line named by `path`
+ * (the field names `file` has).
  */
-async function loadScratchLines(db: Db, fileId: number, file: string, scratch: string, opts: LoadFileOptions, unit?: string, path = SPAN_PATHS.otlp): Promise<{ spans: number; skipped: InputProblem[] }> {
+async function loadScratchLines(
+  db: Db,
+  fileId: number,
+  file: string,
+  scratch: string,
+  opts: LoadFileOptions,
+  { unit, path = SPAN_PATHS.otlp }: { unit?: string; path?: SpanPath } = {},
+): Promise<{ spans: number; skipped: InputProblem[] }> {
   const ofFile = (p: InputProblem): InputProblem => ({ ...p, file, reason: p.line && unit ? `${unit} ${p.line}: ${p.reason}` : p.reason });
   const r = await loadLines(db, fileId, scratch, { format: 'otlp-lines', compression: 'none' }, opts, path).catch((err: unknown) => {
     if (err instanceof InputError) throw new InputError(err.problems.map(ofFile));

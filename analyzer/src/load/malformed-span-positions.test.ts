@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { framed } from '../../../test/support/zstd-raw.js';
 import { Db } from '../db.js';
+import { writeConvertedDocument } from './converted-documents.js';
 import { InputError, formatProblem, type InputProblem } from './input-error.js';
 import { DEFAULT_MAX_LINE_BYTES } from './load-file.js';
 import { loadTraces } from './load-traces.js';
@@ -106,6 +108,21 @@ describe('a malformed span of a whole document is named by where it is, never by
     expectNoValue(problems);
   });
 
+  it('an API answer says where its list of spans is: LangSmith answers and lists of runs, Phoenix and Langfuse answers', async () => {
+    const d = dir();
+    const run = { id: '0d8c2f1e-6a3b-4c5d-8e9f-0a1b2c3d4e5f', trace_id: '0d8c2f1e-6a3b-4c5d-8e9f-0a1b2c3d4e5f', name: 'r', run_type: 'llm', start_time: '2025-01-01T00:00:00Z' };
+    const written = async (format: 'langsmith-runs' | 'phoenix-otlp-spans' | 'otlp-document-snake-case', doc: unknown) => {
+      const file = join(d, `${format}.json`);
+      writeFileSync(file, JSON.stringify(doc));
+      const w = await writeConvertedDocument(file, format, 'none', join(d, `${format}.out.json`));
+      return w === 'lines' ? w : w.list;
+    };
+    expect(await written('langsmith-runs', [run])).toBe('');
+    expect(await written('langsmith-runs', { runs: [run], cursors: {} })).toBe('runs');
+    expect(await written('phoenix-otlp-spans', { data: [snakeSpan(0)], next_cursor: null })).toBe('data');
+    expect(await written('otlp-document-snake-case', { resource_spans: [] })).toBeUndefined();
+  });
+
   it('the paths name indexes only', () => {
     expect(SPAN_PATHS.jaeger([null, 4])).toBe('spans[4]');
     expect(SPAN_PATHS.apiList('')([0, 0, 7])).toBe('[7]');
@@ -133,6 +150,15 @@ describe('JSON lines: a line holding several spans names where in the line the m
     writeFileSync(file, `${JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [otlpSpan(9)] }] }] })}\n${JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] })}\n`);
     const problems = await problemsOf(file);
     expect(problems).toEqual([{ file, line: 2, reason: `3 malformed spans (at resourceSpans[0].scopeSpans[0].spans[1], resourceSpans[0].scopeSpans[0].spans[3], resourceSpans[0].scopeSpans[0].spans[5]): ${spanId}` }]);
+    expectNoValue(problems);
+  });
+
+  it('collector framed output: the message, then where in it', async () => {
+    const file = join(dir(), 'traces.bin');
+    const message = (doc: object) => Buffer.from(JSON.stringify(doc));
+    writeFileSync(file, framed([message(otlpDocument(otlpSpan(3))), message(otlpDocument(otlpSpan(4, CANARY)))]));
+    const problems = await problemsOf(file);
+    expect(problems).toEqual([{ file, line: 2, reason: `framed message 2: resourceSpans[1].scopeSpans[1].spans[1]: malformed span: ${spanId}` }]);
     expectNoValue(problems);
   });
 
