@@ -2,6 +2,7 @@ import { Emitter, LIST_INDEX_PATTERN } from '@argspan/conventions';
 import { UNREADABLE_ARGS_RULES, type ForeignLoadStats } from '../foreign/load-foreign.js';
 import { ARG_FIELDS, KeyAndLabelNumbers, type RowBatch } from '../foreign/row-batch.js';
 import { RUN_ID_KEYS } from '../foreign/run-ids.js';
+import { RUN_WINDOW_TRACES } from '../foreign/trace-source.js';
 import { CH_TABLES, createTableSql, type ChTable } from './argspan-tables.js';
 import type { ChSession } from './client.js';
 import type { TraceSource } from './source.js';
@@ -127,20 +128,24 @@ const BUILD_STEPS: { table: string; sql: string }[] = [
 ];
 
 /** The tables of run ids {@link runIdSteps} makes (dropped with the narrow tables). */
-const RUN_ID_TABLES = ['foreign_named_runs', 'foreign_span_runs', 'foreign_trace_runs'] as const;
+const RUN_ID_TABLES = ['foreign_named_runs', 'foreign_span_runs', 'foreign_trace_runs', 'foreign_trace_windows'] as const;
 
 /**
- * The run ids (see {@link RUN_ID_KEYS}) the spans of the foreign traces name, as DuckDB's
- * `ForeignRowTables` reads them: `foreign_span_runs`, a row per span that names one, and
- * `foreign_trace_runs`, a row per trace whose spans agree on one.
+ * The run ids (see {@link RUN_ID_KEYS}) the spans of the traces holding candidate spans
+ * (`candidates`, a condition on the source's rows) name, as DuckDB's `numberTraces` reads them:
+ * `foreign_span_runs`, a row per span that names one, and `foreign_trace_runs`, a row per trace
+ * whose spans agree on one; and `foreign_trace_windows`, the evidence window of each such trace
+ * (`RUN_WINDOW_TRACES` of its run's traces at a time, by the start of their first candidate span,
+ * then id, as `numberTraces` numbers them). Read before the spans: a window's traces are classified
+ * together.
  */
-function runIdSteps(src: TraceSource): string[] {
+export function runIdSteps(src: TraceSource, candidates: string): string[] {
   const keys = RUN_ID_KEYS.map((k, rank) => `(${rank}, ${chString(k)})`).join(', ');
   return [
     `CREATE TEMPORARY TABLE foreign_named_runs ENGINE = Memory AS
       SELECT TraceId AS trace_id, SpanId AS span_id, k.1 AS rank, SpanAttributes[k.2] AS run_id
       FROM ${src.table} ARRAY JOIN [${keys}] AS k
-      WHERE ${src.where} AND TraceId GLOBAL IN (SELECT trace_id FROM foreign_traces)
+      WHERE ${src.where} AND TraceId GLOBAL IN (SELECT TraceId FROM ${src.table} WHERE ${candidates})
         AND hasAny(mapKeys(SpanAttributes), [${RUN_ID_KEYS.map(chString).join(', ')}]) AND SpanAttributes[k.2] != ''`,
     `CREATE TEMPORARY TABLE foreign_span_runs ENGINE = Memory AS
       SELECT trace_id, span_id, toNullable(argMin(run_id, rank)) AS run_id FROM foreign_named_runs GROUP BY trace_id, span_id`,
@@ -148,6 +153,10 @@ function runIdSteps(src: TraceSource): string[] {
       SELECT trace_id, toNullable(argMin(run_id, rank)) AS run_id
       FROM (SELECT trace_id, rank, any(run_id) AS run_id FROM foreign_named_runs GROUP BY trace_id, rank HAVING uniqExact(run_id) = 1)
       GROUP BY trace_id`,
+    `CREATE TEMPORARY TABLE foreign_trace_windows ENGINE = Memory AS
+      SELECT trace_id, run_id, intDiv(row_number() OVER (PARTITION BY run_id ORDER BY start, trace_id) - 1, ${RUN_WINDOW_TRACES}) AS window_no
+      FROM foreign_trace_runs r
+        JOIN (SELECT TraceId AS trace_id, min(toUnixTimestamp64Nano(Timestamp)) AS start FROM ${src.table} WHERE ${candidates} GROUP BY TraceId) s USING (trace_id)`,
   ];
 }
 
@@ -240,13 +249,12 @@ export class ForeignRowsClickHouse {
     }
   }
 
-  /** Insert what is left and build the rules' tables from the narrow ones (`src`: the traces the calls were read from, for their run ids). */
-  async finish(src: TraceSource): Promise<void> {
+  /** Insert what is left and build the rules' tables from the narrow ones (and the run ids {@link runIdSteps} read). */
+  async finish(): Promise<void> {
     this.insert(1);
     await this.queue;
     if (this.failure) throw this.failure.err;
     if (this.stats.calls === 0 && this.traces === 0) return;
-    for (const sql of runIdSteps(src)) await this.session.run(sql, 'reading the runs of other libraries\' calls');
     for (const step of BUILD_STEPS) await this.session.run(step.sql, `adding other libraries' calls to ${step.table}`);
     const notArgspan = `emitter <> ${chString(Emitter.ARGSPAN)}`;
     const [kept] = await this.session.all(

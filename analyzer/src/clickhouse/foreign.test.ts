@@ -29,7 +29,7 @@ let duckCredentials: unknown[];
 const CREDENTIALS = `SELECT trace_id, span_id, "key", credential_hash FROM argument_credentials ORDER BY ALL`;
 
 beforeAll(async () => {
-  await writeForeignTraces(file, 3_000);
+  await writeForeignTraces(file, 3_000, 11, 3);
   const db = await Db.open();
   try {
     await loadTraces(db, [file], { allowPartial: false, maxLineBytes: DEFAULT_MAX_LINE_BYTES });

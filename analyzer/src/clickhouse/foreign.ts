@@ -6,7 +6,7 @@ import { MESSAGE_EVENT_NAMES } from '../foreign/event-evidence.js';
 import { TraceClassifier, type TraceClassifierOptions } from '../foreign/trace-classifier.js';
 import type { CandidateTrace } from '../foreign/trace-source.js';
 import type { ChSession } from './client.js';
-import { ForeignRowsClickHouse } from './foreign-rows.js';
+import { ForeignRowsClickHouse, runIdSteps } from './foreign-rows.js';
 import { chString } from './sql.js';
 import type { TraceSource } from './source.js';
 
@@ -62,14 +62,16 @@ export async function loadForeignCallsClickHouse(
   // The next bucket is read while this one is classified, and rows are inserted as they come,
   // ClickHouse working while the workers do: the reads and inserts are queued on the session.
   const read = (bucket: number) => {
-    const traces = rows.queued(() => readBucket(session, src, candidates, buckets > 1 ? `cityHash64(TraceId) % ${buckets} = ${bucket}` : '1', rows));
+    const traces = rows.queued(() => readBucket(session, src, candidates, buckets, bucket, rows));
     traces.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
     return traces;
   };
-  let next = read(0);
+  let next: Promise<CandidateTrace[]> | undefined;
   try {
+    for (const sql of runIdSteps(src, candidates)) await session.run(sql, 'reading the runs of other libraries\' calls');
+    next = read(0);
     for (let bucket = 0; bucket < buckets; bucket++) {
-      const traces = await next;
+      const traces = await next!;
       if (bucket + 1 < buckets) next = read(bucket + 1);
       for (let i = 0; i < traces.length; i++) {
         await classifier.add(traces[i]!);
@@ -78,7 +80,7 @@ export async function loadForeignCallsClickHouse(
       }
     }
     await classifier.flush();
-    await rows.finish(src);
+    await rows.finish();
   } finally {
     await classifier.close();
     await rows.drop().catch(() => undefined);
@@ -87,29 +89,56 @@ export async function loadForeignCallsClickHouse(
 }
 
 /**
- * The candidate spans of the traces `bucket` (a condition on the trace id) selects, a trace at a
- * time: each line of the result is a trace, its id and its spans' JSON texts, tab separated (JSON
- * text holds no raw tab or newline). Grouped, not sorted: the classifier orders a trace's spans
- * itself, and sorting the texts cost more than writing them. Each trace is numbered by `rows`.
+ * The candidate spans of the traces in `bucket` (of `buckets`: by a hash of the trace's evidence
+ * window, so a window's traces are read together, else of its id), a trace at a time: each line of
+ * the result is a trace, its id, its run id (as JSON; empty for none) and window, its first
+ * candidate span's start and its spans' JSON texts, tab separated (JSON text holds no raw tab or
+ * newline). Grouped, not sorted: the classifier orders a trace's spans itself, and sorting the
+ * texts cost more than writing them. The traces are ordered and numbered (by `rows`) here as
+ * DuckDB's `numberTraces` does: a window's traces one after another, by start, then id.
  */
-async function readBucket(session: ChSession, src: TraceSource, candidates: string, bucket: string, rows: ForeignRowsClickHouse): Promise<CandidateTrace[]> {
-  const traces: CandidateTrace[] = [];
+async function readBucket(session: ChSession, src: TraceSource, candidates: string, buckets: number, bucket: number, rows: ForeignRowsClickHouse): Promise<CandidateTrace[]> {
+  const inBucket =
+    buckets > 1
+      ? `(TraceId GLOBAL IN (SELECT trace_id FROM foreign_trace_windows WHERE cityHash64(run_id, window_no) % ${buckets} = ${bucket})
+        OR (cityHash64(TraceId) % ${buckets} = ${bucket} AND TraceId GLOBAL NOT IN (SELECT trace_id FROM foreign_trace_windows)))`
+      : '1';
+  const read: { id: string; run: string | null; window: number; start: bigint; texts: string[] }[] = [];
   await session.eachLine(
-    `SELECT toJSONString(TraceId), arrayStringConcat(groupArray(span), '\\t')
+    `SELECT toJSONString(TraceId), if(isNull(any(w.run_id)), '', toJSONString(assumeNotNull(any(w.run_id)))), toString(any(w.window_no)), toString(min(start)),
+      arrayStringConcat(groupArray(span), '\\t')
     FROM (
-      SELECT TraceId, ${spanJsonSql(src)} AS span
+      SELECT TraceId, toUnixTimestamp64Nano(Timestamp) AS start, ${spanJsonSql(src)} AS span
       FROM ${src.table}
-      WHERE ${candidates} AND ${bucket}
-      LIMIT 1 BY TraceId, SpanId)
+      WHERE ${candidates} AND ${inBucket}
+      LIMIT 1 BY TraceId, SpanId) s
+    LEFT JOIN foreign_trace_windows w ON w.trace_id = s.TraceId
     GROUP BY TraceId`,
     'reading other libraries\' spans',
     (line) => {
-      const [idText, ...texts] = line.split('\t');
-      const id = JSON.parse(idText!) as string;
-      traces.push({ no: rows.trace(id), id, texts });
+      const [idText, runText, window, start, ...texts] = line.split('\t');
+      read.push({ id: JSON.parse(idText!) as string, run: runText === '' ? null : (JSON.parse(runText!) as string), window: Number(window), start: BigInt(start!), texts });
     },
   );
+  read.sort((x, y) => compareRuns(x.run, y.run) || x.window - y.window || (x.start < y.start ? -1 : x.start > y.start ? 1 : 0) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+  const traces: CandidateTrace[] = [];
+  const sameWindow = (a: (typeof read)[number] | undefined, b: (typeof read)[number]) => a !== undefined && b.run !== null && a.run === b.run && a.window === b.window;
+  for (let i = 0; i < read.length; i++) {
+    const t = read[i]!;
+    const trace: CandidateTrace = { no: rows.trace(t.id), id: t.id, texts: t.texts };
+    if (sameWindow(read[i - 1], t)) trace.window = traces[i - 1]!.window!;
+    else if (sameWindow(read[i + 1], t)) trace.window = trace.no;
+    traces.push(trace);
+  }
   return traces;
+}
+
+/** Runs in DuckDB's order: none first, then by id (code units; only which traces share a run matters). */
+function compareRuns(x: string | null, y: string | null): number {
+  if (x === y) return 0;
+  if (x === null) return -1;
+  if (y === null) return 1;
+  return x < y ? -1 : 1;
 }
 
 /**

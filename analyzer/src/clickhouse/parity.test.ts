@@ -15,6 +15,7 @@ import type { AnalysisResult } from '../types.js';
 import { layeredTokyoTrace } from '../../../test/support/layered-trace.js';
 import { STRANDS_FINDINGS, strandsLatestTrace, strandsLegacyTrace } from '../../../test/support/strands-trace.js';
 import { CALLS_WITHOUT_OPERATION, toolSpansWithoutOperation } from '../../../test/support/tool-span-without-operation.js';
+import { SIGNING_SALT, TURN_TRACE_IDS, conversationPerTraceDocument, longConversationDocument } from '../../../test/support/conversation-per-trace.js';
 import { analyzeClickHouse } from './analyze-clickhouse.js';
 
 // The real ClickHouse engine, in process (chdb): the collector exporter's table, the project's
@@ -205,6 +206,39 @@ describe('the run of another library\'s call', () => {
     const runs = (r: AnalysisResult) => r.findings.filter((f) => f.rule === 'report_run_summary').map((f) => f.message.replace(/: .*/, '')).sort();
     // session.id disagrees in trace a (session-1, session-2): the conversation names read_file's run.
     expect(runs(duck)).toEqual(['Run (no run id) of trace ' + b, 'Run conversation-1', 'Run session-2']);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+});
+
+describe('a conversation recorded a trace per turn', () => {
+  // Each turn's prompt holds only the new message; what the user said, and the results and files
+  // read, in the conversation's earlier turns assert the later turns' values (and pass on their
+  // residency), never the other way round, and never across conversations.
+  it('reads each turn with what the earlier turns of its conversation told — in both engines', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-turns-')), 'turns.json');
+    writeFileSync(file, conversationPerTraceDocument());
+    const { duck, ch } = await bothEngines([file], false);
+    const [first, second, third, other] = TURN_TRACE_IDS;
+    expect(duck.findings.map((f) => [f.rule, f.tool, f.key, f.trace_id, f.rule === 'sensitive_arg_dispatched' ? f.message.match(/rule ([a-z-]+)/)?.[1] : ''])).toEqual([
+      // The first turn guessed the account: the user named it only later.
+      ['assumption_span', 'get_invoices', 'account_id', first, ''],
+      // Another conversation's user never named it, nor the timezone.
+      ['assumption_span', 'send_invoice', 'account_id', other, ''],
+      ['assumption_span', 'send_invoice', 'timezone', other, ''],
+      ['sensitive_arg_dispatched', 'read_file', 'path', second, 'secret-file-name'],
+      // Copied out of the second turn's read of /app/.env.
+      ['sensitive_arg_dispatched', 'send_invoice', 'signing_salt', third, 'inherited-secret'],
+    ]);
+    expect(JSON.stringify(duck.findings)).not.toContain(SIGNING_SALT);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+
+  it('reads a run 32 turns at a time: the 33rd starts afresh — in both engines', async () => {
+    const { document, traceIds } = longConversationDocument(40);
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-turns-')), 'long.json');
+    writeFileSync(file, document);
+    const { duck, ch } = await bothEngines([file], false);
+    expect(duck.findings.filter((f) => f.rule === 'assumption_span').map((f) => f.trace_id).sort()).toEqual(traceIds.slice(32).sort());
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });
 });

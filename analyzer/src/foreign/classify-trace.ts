@@ -2,7 +2,7 @@ import { INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENGTH, Resid
 import type { ForeignEmitter } from './types.js';
 import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, resultResidency, type ClassifyOptions, type ContextEntry, type InheritedResidency, type LeafClassification, type SecretDetector } from '@argspan/core';
 import { ProvenanceIndex, namesSecretFileInJson } from '@argspan/core/internal';
-import { AdkModelCall, OpenLLMetryMessages, collectEvidence, TraceEvidence } from './evidence.js';
+import { AdkModelCall, OpenLLMetryMessages, collectEvidence, TraceEvidence, type RunEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import type { ForeignCall, ForeignSpan, RecordedArguments } from './types.js';
 import { argumentCredentialTexts } from '../credential-identity.js';
@@ -77,13 +77,16 @@ export interface ForeignClassifyOptions {
  * signature, and in model spans' outputs, de-duplicated by call id (or, without one, by tool and
  * arguments) — and label each argument leaf as argspan labels its own: residency with the core's
  * detector and rules, provenance from the user text, tool results (earlier than the call, matched
- * by call id where known) and schema defaults the trace holds. A trace with no user text gives
- * `no_evidence` where nothing else asserted a value. argspan's own spans are left to its own tables.
+ * by call id where known) and schema defaults the trace holds — with `run`, also what the run's
+ * earlier traces held, and this trace's evidence is added to it. A trace (and run) with no user
+ * text gives `no_evidence` where nothing else asserted a value. argspan's own spans are left to its
+ * own tables.
  */
 export function classifyForeignTrace(
   spans: readonly ForeignSpan[],
   options: ForeignClassifyOptions,
   out: ForeignRowSink,
+  run?: RunEvidence,
 ): void {
   const evidence = new TraceEvidence();
   const executed: ForeignCall[] = [];
@@ -128,8 +131,14 @@ export function classifyForeignTrace(
       }
     }
   }
-  // One provenance index per trace: the asserted text once, then each result as the calls reach its time.
-  const index = ProvenanceIndex.from({ userText: [...evidence.assertedTexts] });
+  // One provenance index per trace (per run, for a run's trace, holding what its earlier traces
+  // told): the asserted text once, then each result as the calls reach its time.
+  let index: ProvenanceIndex;
+  if (run) {
+    for (const text of evidence.assertedTexts) run.addAsserted(text);
+    index = run.index;
+  } else index = ProvenanceIndex.from({ userText: [...evidence.assertedTexts] });
+  const sawUserText = evidence.sawUserText || (run?.sawUserText ?? false);
   const results = [...evidence.results].sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
   let nextResult = 0;
   const policies = policiesOf(options.policy);
@@ -141,17 +150,19 @@ export function classifyForeignTrace(
   const secretById = new Map<string, ForeignCall>();
   const secretCalls = new Set<ForeignCall>();
   let wholeProposals: Map<string, ReturnType<typeof decodeArguments>> | undefined;
+  const addResult = (r: TraceEvidence['results'][number]) => {
+    // (a run's later prompt repeats its earlier results: each is indexed once, with the label its call passed on)
+    if (run && !run.isNewResult(r.callId, r.content)) return;
+    const residency = (r.callId !== undefined ? passedOn.get(`id:${r.callId}`) : undefined) ?? (r.spanId !== undefined ? passedOn.get(`span:${r.spanId}`) : undefined);
+    const entry: ContextEntry = { content: r.content };
+    if (r.callId !== undefined) entry.callId = r.callId;
+    if (residency !== undefined) entry.residency = residency;
+    index.addContext(entry);
+  };
   for (const call of calls) {
     // Results recorded up to the call's start: its own (recorded at its end) and later ones are not context for it.
-    while (nextResult < results.length && results[nextResult]!.atNs <= call.atNs) {
-      const r = results[nextResult++]!;
-      const residency = (r.callId !== undefined ? passedOn.get(`id:${r.callId}`) : undefined) ?? (r.spanId !== undefined ? passedOn.get(`span:${r.spanId}`) : undefined);
-      const entry: ContextEntry = { content: r.content };
-      if (r.callId !== undefined) entry.callId = r.callId;
-      if (residency !== undefined) entry.residency = residency;
-      index.addContext(entry);
-    }
-    if (!defaultsByTool.has(call.tool)) defaultsByTool.set(call.tool, schemaDefaultsOf(evidence.toolSchemas.get(call.tool)));
+    while (nextResult < results.length && results[nextResult]!.atNs <= call.atNs) addResult(results[nextResult++]!);
+    if (!defaultsByTool.has(call.tool)) defaultsByTool.set(call.tool, schemaDefaultsOf(evidence.toolSchemas.get(call.tool) ?? run?.toolSchemas.get(call.tool)));
     const schemaDefaults = defaultsByTool.get(call.tool);
     let decoded = decoding.get(call) ?? decodeArguments(call.args);
     let fromProposal = false;
@@ -164,7 +175,7 @@ export function classifyForeignTrace(
     }
     const c = classifyCall(
       { tool: call.tool, args: decoded.value },
-      { index, userTextAvailable: evidence.sawUserText, ...(schemaDefaults !== undefined ? { schemaDefaults } : {}) },
+      { index, userTextAvailable: sawUserText, ...(schemaDefaults !== undefined ? { schemaDefaults } : {}) },
       !fromProposal && blobIsClean(call.args, policies.detector) ? policies.clean : policies.scanned,
     );
     // An unreadable blob is one leaf: a credential in it is still found; otherwise it is unknown, saying why.
@@ -208,7 +219,7 @@ export function classifyForeignTrace(
       argsCount: rows.length,
       argsBytes: bytes,
       source: call.source,
-      noEvidence: !evidence.sawUserText,
+      noEvidence: !sawUserText,
       startNs: call.atNs,
     });
     for (let i = 0; i < rows.length; i++) {
@@ -224,6 +235,12 @@ export function classifyForeignTrace(
     if (secretCalls.has(call) && !secretById.has(id)) secretById.set(id, call);
   }
   if (secretById.size > 0) blobsRepeated(evidence, secretById, out);
+  if (run) {
+    // What this trace told, for the run's later traces: its results still unread, its schemas.
+    while (nextResult < results.length) addResult(results[nextResult++]!);
+    run.sawUserText = sawUserText;
+    for (const [tool, schema] of evidence.toolSchemas) if (!run.toolSchemas.has(tool)) run.toolSchemas.set(tool, schema);
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { GenAiAttributes } from '@argspan/conventions';
+import { ProvenanceIndex } from '@argspan/core/internal';
 import type { ForeignCall, ForeignSpan } from './types.js';
 import { EVENTS_ATTRIBUTE, readEventsAttribute, readMessageEvents } from './event-evidence.js';
 import { str } from './recognizers/attributes.js';
@@ -96,6 +97,61 @@ export class TraceEvidence {
 
   schema(tool: unknown, schema: unknown): void {
     if (typeof tool === 'string' && schema !== undefined && !this.toolSchemas.has(tool)) this.toolSchemas.set(tool, schema);
+  }
+}
+
+/**
+ * What a run's carried evidence holds at most: distinct texts (user and developer texts, tool
+ * results) and their characters. Each value of a call is looked for in every text, so a run that
+ * never ends (a session id an app sets once for all its users) would make each lookup slower; past
+ * either limit the run starts afresh at its next trace: what was said before is then read from
+ * that trace's own prompt only (an agent that sends the conversation again has it there), so a
+ * value may be reported as a guess, never the other way round.
+ */
+export const RunEvidenceLimits = { TEXTS: 64, CHARS: 4 * 1024 * 1024 } as const;
+
+/**
+ * What the earlier traces of a run (a conversation or session recorded as a trace per turn) told:
+ * their user and developer texts and tool results, indexed once and grown trace by trace, and
+ * their tool schemas. A value a later trace's call carries that the user gave in an earlier turn is
+ * the user's, not the model's guess; one copied out of an earlier turn's result is that result's,
+ * and inherits its residency (an earlier read of `.env`).
+ */
+export class RunEvidence {
+  /** The provenance index every trace of the run adds to and reads. */
+  readonly index = new ProvenanceIndex();
+  /** Whether any trace so far held the user's own words. */
+  sawUserText = false;
+  /** Tool input schemas by tool name, the first seen. */
+  readonly toolSchemas = new Map<string, unknown>();
+  /** Texts and characters indexed so far (see {@link RunEvidenceLimits}). */
+  private texts = 0;
+  private chars = 0;
+  private readonly asserted = new Set<string>();
+  private readonly results = new Set<string>();
+
+  /** Index an asserted text the run has not seen yet. */
+  addAsserted(text: string): void {
+    if (this.asserted.has(text)) return;
+    this.asserted.add(text);
+    this.texts++;
+    this.chars += text.length;
+    this.index.addUserText(text);
+  }
+
+  /** Whether a result is new to the run (a later prompt repeats the earlier results); counts it if so. */
+  isNewResult(callId: string | undefined, content: string): boolean {
+    const key = `${callId ?? ''}\u0000${content}`;
+    if (this.results.has(key)) return false;
+    this.results.add(key);
+    this.texts++;
+    this.chars += content.length;
+    return true;
+  }
+
+  /** Whether the run's next trace starts afresh (see {@link RunEvidenceLimits}). */
+  get full(): boolean {
+    return this.texts > RunEvidenceLimits.TEXTS || this.chars > RunEvidenceLimits.CHARS;
   }
 }
 

@@ -50,7 +50,7 @@ export const UNREADABLE_ARGS_RULES: readonly string[] = [...Object.values(Foreig
 const MAX_HELD_SPANS = 50_000;
 
 /** How {@link loadForeignCalls} reads and classifies. */
-export interface ForeignLoadOptions extends Pick<TraceClassifierOptions, 'threads' | 'minThreadedSpans'> {
+export interface ForeignLoadOptions extends Pick<TraceClassifierOptions, 'threads' | 'minThreadedSpans' | 'batchSpans'> {
   onPhase?: PhaseListener;
   /** Spans of unfinished traces held at most while reading in file order. @default 50000 */
   maxHeldSpans?: number;
@@ -88,6 +88,6 @@ export async function loadForeignCalls(db: Db, hashKey: Uint8Array, policy: Clas
     return { ...tables.stats, unreadableArgsCalls: Number(unreadable.n) };
   } finally {
     tables.close();
-    await db.run('DROP TABLE IF EXISTS foreign_traces');
+    await db.run('DROP TABLE IF EXISTS foreign_traces; DROP TABLE IF EXISTS foreign_run_ids');
   }
 }

@@ -19,7 +19,6 @@ import type { Db } from '../db.js';
 import { sqlString } from '../load/duckdb-types.js';
 import { gateHitKeySql } from '../load/schema.js';
 import { ARG_FIELDS, KeyAndLabelNumbers, type RowBatch } from './row-batch.js';
-import { RUN_ID_KEYS } from './run-ids.js';
 
 /**
  * Where other libraries' calls are kept. Their argument leaves are many (13 per call in typical
@@ -50,25 +49,6 @@ CREATE TABLE foreign_arg_labels (label_no INTEGER, provenance VARCHAR, residency
 CREATE TABLE foreign_strings (str_no INTEGER, str VARCHAR);
 CREATE TABLE foreign_blobs (trace_no INTEGER, span_id VARCHAR, attribute_no INTEGER, call_span_id VARCHAR);
 CREATE TABLE foreign_arg_credentials (call_no INTEGER, key_no INTEGER, credential_hash VARCHAR);`;
-
-/**
- * The run ids (see {@link RUN_ID_KEYS}) the spans of the foreign traces name: a row per span that
- * names one (`span_id` set), and a row per trace whose spans agree on one (`span_id` NULL).
- */
-const RUN_IDS_SQL = `
-CREATE TEMP TABLE foreign_run_ids AS
-  WITH named AS (
-    SELECT s.trace_id, s.span_id, k.rank, nullif(s.attr_str[list_position(s.attr_keys, k."key")], '') AS run_id
-    FROM (SELECT trace_id, span_id, attr_keys, attr_str FROM span_structs
-        WHERE list_has_any(attr_keys, [${RUN_ID_KEYS.map(sqlString).join(', ')}]) AND trace_id IN (SELECT trace_id FROM foreign_traces)) s,
-      (VALUES ${RUN_ID_KEYS.map((k, rank) => `(${rank}, ${sqlString(k)})`).join(', ')}) k(rank, "key")
-    WHERE list_contains(s.attr_keys, k."key")
-  )
-  SELECT trace_id, span_id, arg_min(run_id, rank) AS run_id FROM named WHERE run_id IS NOT NULL GROUP BY trace_id, span_id
-  UNION ALL
-  SELECT trace_id, NULL, arg_min(run_id, rank) FROM (
-    SELECT trace_id, rank, any_value(run_id) AS run_id FROM named WHERE run_id IS NOT NULL GROUP BY trace_id, rank HAVING count(DISTINCT run_id) = 1)
-  GROUP BY trace_id`;
 
 /**
  * Writes classified rows through a connection of its own (a write on the connection that streams
@@ -160,8 +140,8 @@ export class ForeignRowTables {
 
   /**
    * Flush the appenders, close the connection, and add the rows to `argument_blobs`,
-   * `argument_credentials`, `tool_calls` and `tool_args`, the traces and names given by value again
-   * (`foreign_traces`, the caller's temporary table, and `foreign_strings`).
+   * `argument_credentials`, `tool_calls` and `tool_args`, the traces, runs and names given by value
+   * again (`foreign_traces` and `foreign_run_ids`, the caller's temporary tables, and `foreign_strings`).
    */
   async finish(): Promise<void> {
     this.close();
@@ -175,7 +155,7 @@ export class ForeignRowTables {
       await this.db.run('DROP TABLE foreign_arg_credentials');
       return;
     }
-    await this.db.run(`${RUN_IDS_SQL};
+    await this.db.run(`
       CREATE TABLE foreign_calls_resolved AS
         SELECT f.call_no, t.trace_id, f.span_id, n.str AS "name", f.end_ns, f.file_id, f.turn_span_id, tl.str AS tool, f.call_id, e.str AS emitter,
           r.str AS residency, f.args_count, f.args_bytes, s.str AS call_source, f.no_evidence, f.start_ns, coalesce(own.run_id, whole.run_id) AS run_id
@@ -184,7 +164,6 @@ export class ForeignRowTables {
           JOIN foreign_strings r ON r.str_no = f.residency_no JOIN foreign_strings s ON s.str_no = f.source_no
           LEFT JOIN foreign_run_ids own ON own.trace_id = t.trace_id AND own.span_id = f.span_id
           LEFT JOIN foreign_run_ids whole ON whole.trace_id = t.trace_id AND whole.span_id IS NULL;
-      DROP TABLE foreign_run_ids;
       DROP TABLE foreign_calls;
       DROP TABLE foreign_strings;
       ALTER TABLE foreign_calls_resolved RENAME TO foreign_calls;`);

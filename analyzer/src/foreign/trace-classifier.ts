@@ -24,6 +24,8 @@ export interface TraceClassifierOptions {
   threads?: number;
   /** Fewer candidate spans than this are classified inline whatever `threads` says. @default 20000 */
   minThreadedSpans?: number;
+  /** Spans per batch (tests make many small batches, ending inside runs). @default 2000 */
+  batchSpans?: number;
 }
 
 /**
@@ -35,10 +37,13 @@ export interface TraceClassifierOptions {
 export class TraceClassifier {
   private batch: CandidateTrace[] = [];
   private spans = 0;
+  /** The evidence window of the last trace added (see `CandidateTrace`): a batch ends between windows. */
+  private lastWindow: number | undefined;
 
   private constructor(
     private readonly classify: { inline: ValueHashes; policy: ClassifyOptions } | ClassifierPool,
     private readonly onRows: (rows: RowBatch) => void,
+    private readonly batchSpans: number,
   ) {}
 
   static start(options: TraceClassifierOptions, onRows: (rows: RowBatch) => void): TraceClassifier {
@@ -47,14 +52,21 @@ export class TraceClassifier {
       threads === 0
         ? { inline: new ValueHashes(createValueHasher(options.hashKey)), policy: options.policy }
         : new ClassifierPool(threads, { hashKey: options.hashKey, policy: options.policy }, onRows);
-    return new TraceClassifier(classify, onRows);
+    return new TraceClassifier(classify, onRows, options.batchSpans ?? BATCH_SPANS);
   }
 
-  /** Add a trace (all its candidate spans); a full batch is classified, or sent to a worker, waiting while the workers are busy. */
+  /**
+   * Add a trace (all its candidate spans; a run's traces one after another, in order); a full batch
+   * is classified, or sent to a worker, waiting while the workers are busy. A batch holds the whole
+   * of each evidence window it has (a run's turns read together: at most 32 traces), so any
+   * thread may classify it.
+   */
   async add(trace: CandidateTrace): Promise<void> {
+    const window = trace.window;
+    if (this.spans >= this.batchSpans && (window === undefined || window !== this.lastWindow)) await this.send();
     this.batch.push(trace);
     this.spans += trace.texts.length;
-    if (this.spans >= BATCH_SPANS) await this.send();
+    this.lastWindow = window;
   }
 
   /** Classify what is still batched and wait until every trace added so far has its rows written. */

@@ -23,10 +23,12 @@ const WHAT: Record<ConvertedFormat, string> = {
 
 /**
  * Read `file` (decompressed, parsed), convert it to an OTLP JSON document and write that to
- * `target`; returns the text written. A snake_case file that is not one document but JSON lines
+ * `target`; returns the text written and, for an API answer, where its list of spans (observations,
+ * runs) is: `list`, `data` or `runs` (`''` for a document that is the list), whose items become
+ * the document's spans in order. A snake_case file that is not one document but JSON lines
  * (its first line a document of its own) is written as camelCase JSON lines instead: `'lines'`.
  */
-export async function writeConvertedDocument(file: string, format: ConvertedFormat, compression: Compression, target: string): Promise<{ text: string } | 'lines'> {
+export async function writeConvertedDocument(file: string, format: ConvertedFormat, compression: Compression, target: string): Promise<{ text: string; list?: string } | 'lines'> {
   const bytes = await readConverted(file, WHAT[format], compression);
   // JSON.parse refuses a byte order mark; Windows tools write one.
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
@@ -43,7 +45,8 @@ export async function writeConvertedDocument(file: string, format: ConvertedForm
   }
   const converted = JSON.stringify(otlpDocumentOf(format, doc, file));
   writeFileSync(target, converted);
-  return { text: converted };
+  if (format === 'otlp-document-snake-case') return { text: converted };
+  return { text: converted, list: format === 'langsmith-runs' && Array.isArray(doc) ? '' : format === 'langsmith-runs' ? 'runs' : 'data' };
 }
 
 /** The bytes of `file` (`what`, for the message), decompressed, up to {@link MAX_CONVERTED_BYTES} as stored. */

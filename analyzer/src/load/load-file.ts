@@ -11,8 +11,9 @@ import { MAX_JSON_NESTING, type ByteScanResult } from './json-byte-scan.js';
 import { SHAPE_PROBLEMS } from './schema.js';
 import { scanTraceFile, valueShapesOf } from './scan-trace-file.js';
 import { readConverted, writeCamelCaseLines, writeConvertedDocument } from './converted-documents.js';
-import { stageJaegerSql, jaegerTraces } from './stage-jaeger.js';
-import { stageOtlpSql } from './stage-otlp.js';
+import { malformedSpansAt, SPAN_PATHS, type SpanPath } from './malformed-span-positions.js';
+import { malformedJaegerSpansSql, stageJaegerSql, jaegerTraces } from './stage-jaeger.js';
+import { malformedOtlpSpansSql, stageOtlpSql } from './stage-otlp.js';
 import { ZstdDataError, decompressZstd } from './zstd.js';
 
 /** DuckDB's default `maximum_object_size` for read_json: 16 MiB. */
@@ -89,7 +90,8 @@ async function loadDocument(db: Db, fileId: number, file: string, detected: Dete
   switch (detected.format) {
     case 'otlp-document': {
       const source = `read_json(${f}, ${DOC_OPTS}, compression=${comp}, columns=${otlpColumns(shapes)})`;
-      return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, source, 'NULL', shapes), opts)) };
+      const where = { sql: malformedOtlpSpansSql(source, 'NULL', shapes), path: SPAN_PATHS.otlp };
+      return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, source, 'NULL', shapes), where, opts)) };
     }
     case 'otlp-document-snake-case':
     case 'phoenix-otlp-spans':
@@ -99,32 +101,25 @@ async function loadDocument(db: Db, fileId: number, file: string, detected: Dete
       // snake_case JSON lines whose first line is longer than the head detection reads.
       const written = await writeConvertedDocument(file, detected.format, detected.compression, converted);
       if (written === 'lines') {
-        return { ...detected, format: 'otlp-lines-snake-case', ...(await loadScratchLines(db, fileId, file, converted, opts)) };
+        return { ...detected, format: 'otlp-lines-snake-case', ...(await loadScratchLines(db, fileId, file, converted, opts, { path: SPAN_PATHS.otlpSnakeCase })) };
       }
       // Converted documents hold camelCase names only, whatever the source held.
       const convertedShapes = { ...valueShapesOf(written.text), protobufNames: false };
       const source = `read_json(${sqlString(converted)}, ${DOC_OPTS}, columns=${otlpColumns(convertedShapes)})`;
-      return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, source, 'NULL', convertedShapes), opts)) };
+      const where = { sql: malformedOtlpSpansSql(source, 'NULL', convertedShapes), path: written.list === undefined ? SPAN_PATHS.otlpSnakeCase : SPAN_PATHS.apiList(written.list) };
+      return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, source, 'NULL', convertedShapes), where, opts)) };
     }
-    case 'otlp-result':
-      return {
-        ...detected,
-        ...(await loadWhole(
-          db,
-          fileId,
-          file,
-          stageOtlpSql(
-            fileId,
-            `(SELECT result.resourceSpans AS resourceSpans FROM read_json(${f}, ${DOC_OPTS}, compression=${comp}, columns=${columnsArg({ result: `STRUCT(resourceSpans ${otlpTypes(shapes).resourceSpans})` })}))`,
-            'NULL',
-            shapes,
-          ),
-          opts,
-        )),
-      };
+    case 'otlp-result': {
+      const source = `(SELECT result.resourceSpans AS resourceSpans FROM read_json(${f}, ${DOC_OPTS}, compression=${comp}, columns=${columnsArg({ result: `STRUCT(resourceSpans ${otlpTypes(shapes).resourceSpans})` })}))`;
+      const where = { sql: malformedOtlpSpansSql(source, 'NULL', shapes), path: SPAN_PATHS.otlpResult };
+      return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, source, 'NULL', shapes), where, opts)) };
+    }
     case 'jaeger-envelope':
-    case 'jaeger-trace':
-      return { ...detected, ...(await loadWhole(db, fileId, file, stageJaegerSql(fileId, jaegerTraces(file, detected.format === 'jaeger-envelope')), opts, JAEGER_SHAPE)) };
+    case 'jaeger-trace': {
+      const envelope = detected.format === 'jaeger-envelope';
+      const where = { sql: malformedJaegerSpansSql(jaegerTraces(file, envelope, true)), path: SPAN_PATHS.jaeger };
+      return { ...detected, ...(await loadWhole(db, fileId, file, stageJaegerSql(fileId, jaegerTraces(file, envelope)), where, opts, JAEGER_SHAPE)) };
+    }
     default:
       throw new Error(`no document reader for ${detected.format}`);
   }
@@ -167,6 +162,21 @@ async function malformedSpans(db: Db, fileId: number, file: string): Promise<Inp
 }
 
 /**
+ * The malformed spans staged from a file, named by where they are ({@link malformedSpansAt}); by
+ * file and line only ({@link malformedSpans}) should that second read find none or fail, so a
+ * malformed span is reported either way.
+ */
+async function placedMalformedSpans(db: Db, fileId: number, file: string, where: SpanPositions): Promise<InputProblem[]> {
+  try {
+    const placed = await malformedSpansAt(db, file, where.sql, where.path);
+    if (placed.length) return placed;
+  } catch (err) {
+    if (isOutOfMemory(err)) throw err;
+  }
+  return malformedSpans(db, fileId, file);
+}
+
+/**
  * The records staged from a file that are not the OTLP JSON it was read as ({@link SHAPE_PROBLEMS}),
  * one problem per line (line 1 for a document). A record found so by one of its spans (an
  * attribute value with protobuf field names) is marked bad whole first, as the others are, so
@@ -181,8 +191,18 @@ async function shapeProblems(db: Db, fileId: number, file: string): Promise<Inpu
   return rows.map((r) => ({ file, line: r.line === null ? 1 : Number(r.line), reason: String(r.problem) }));
 }
 
-/** A whole-document format: DuckDB reads it in one go; a failure names the file and what kind of failure it was. */
-async function loadWhole(db: Db, fileId: number, file: string, sql: string, opts: LoadFileOptions, shape = 'the trace data field is missing or null'): Promise<{ spans: number; skipped: InputProblem[] }> {
+/** Where a file's malformed spans are: the staging query with ordinality (`line`, `idx`, `problem`, `spans`) and how its indexes are named. */
+interface SpanPositions {
+  sql: string;
+  path: SpanPath;
+}
+
+/**
+ * A whole-document format: DuckDB reads it in one go; a failure names the file and what kind of
+ * failure it was. Malformed spans are named by their place in the document, found by reading it
+ * again with `where` (only then: well-formed input is read once).
+ */
+async function loadWhole(db: Db, fileId: number, file: string, sql: string, where: SpanPositions, opts: LoadFileOptions, shape = 'the trace data field is missing or null'): Promise<{ spans: number; skipped: InputProblem[] }> {
   try {
     await db.run(sql);
   } catch (err) {
@@ -194,7 +214,7 @@ async function loadWhole(db: Db, fileId: number, file: string, sql: string, opts
   if (shaped.length) throw new InputError(shaped);
   if (staged.bad > 0) throw new InputError([{ file, line: 1, reason: `JSON of another shape: ${shape}` }]);
   if (staged.malformed === 0) return { spans: staged.spans, skipped: [] };
-  const malformed = await malformedSpans(db, fileId, file);
+  const malformed = await placedMalformedSpans(db, fileId, file, where);
   if (!opts.allowPartial) throw new InputError(malformed);
   await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId} AND problem IS NOT NULL`);
   return { spans: staged.spans, skipped: malformed };
@@ -206,7 +226,7 @@ async function loadWhole(db: Db, fileId: number, file: string, sql: string, opts
  * is the file read again line by line to say which lines are bad; with `allowPartial` the good
  * lines are then staged from that second read.
  */
-async function loadLines(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions): Promise<{ spans: number; skipped: InputProblem[] }> {
+async function loadLines(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions, path = SPAN_PATHS.otlp): Promise<{ spans: number; skipped: InputProblem[] }> {
   const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, 'lines'));
   let readError: unknown;
   if (scan.tooDeep.length === 0 && scan.invalidUtf8.length === 0) {
@@ -228,13 +248,17 @@ async function loadLines(db: Db, fileId: number, file: string, detected: Detecte
   return db.withDefaultMemoryLimit(async () => {
     const problems = await diagnoseLines(db, file, detected, opts.maxLineBytes, scan);
     // Every line is JSON of the right outline but the typed read failed: a value of the wrong type, found line by line below.
-    for (const p of await stageGoodLines(db, fileId, file, opts, scan.valueShapes)) problems.push(p);
-    if (problems.length === 0 && readError !== undefined) {
-      await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}`);
-      throw new InputError([{ file, reason: `could not be read: ${describeDuckDbError(readError)}` }]);
+    try {
+      for (const p of await stageGoodLines(db, fileId, file, opts, scan.valueShapes)) problems.push(p);
+      if (problems.length === 0 && readError !== undefined) {
+        await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}`);
+        throw new InputError([{ file, reason: `could not be read: ${describeDuckDbError(readError)}` }]);
+      }
+      for (const p of await shapeProblems(db, fileId, file)) problems.push(p);
+      for (const p of await malformedLineSpans(db, fileId, file, opts, scan.valueShapes, path)) problems.push(p);
+    } finally {
+      await db.run('DROP TABLE IF EXISTS good_lines');
     }
-    for (const p of await shapeProblems(db, fileId, file)) problems.push(p);
-    for (const p of await malformedSpans(db, fileId, file)) problems.push(p);
     problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
     if (problems.length === 0) throw new InputError([{ file, reason: 'could not be read: DuckDB refused the file but no line was found at fault' }]);
     if (!opts.allowPartial) {
@@ -252,8 +276,9 @@ const LINE_KEY = 'argspan.input_line';
 
 /**
  * Stage the lines `diagnoseLines` found good, with their line numbers, so malformed spans can be
- * named by line too. They are re-read with the same typed read_json as the fast path (a lenient
- * json_transform would turn a value of the wrong type into NULL without a word): each good line
+ * named by line too (they stay in `good_lines`, line and text, for {@link malformedLineSpans}).
+ * They are re-read with the same typed read_json as the fast path (a lenient json_transform
+ * would turn a value of the wrong type into NULL without a word): each good line
  * is copied, byte for byte but for its line number put first, to a scratch file. When that
  * read fails, some line holds a value of the wrong type (JSON of the right outline, which the
  * line diagnosis passes): the lines are halved until each failing read is one line, which is
@@ -264,16 +289,13 @@ async function stageGoodLines(db: Db, fileId: number, file: string, opts: LoadFi
     SELECT line, '{"${LINE_KEY}":' || line || ',' || substr(ltrim(l, ' \t\r' || chr(65279)), 2) AS text FROM diag_lines WHERE ok`);
   await db.run('DROP TABLE diag_lines');
   const lines = (await db.all('SELECT line FROM good_lines ORDER BY line')).map((r) => Number(r.line));
-  const columns = columnsArg({ [LINE_KEY]: 'INTEGER', resourceSpans: otlpTypes(shapes).resourceSpans });
   const problems: InputProblem[] = [];
   /** Stage the good lines `lines[from..to)`; false, with nothing staged, when a value in one of them has the wrong type. */
   const stage = async (from: number, to: number): Promise<{ ok: true } | { ok: false; err: unknown }> => {
     const scratch = join(opts.tmpDir, `good-lines-${fileId}.jsonl`);
-    await db.run(`COPY (SELECT text FROM good_lines WHERE line BETWEEN ${lines[from]!} AND ${lines[to - 1]!} ORDER BY line)
-      TO ${sqlString(scratch)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER E'\\x01')`);
-    const source = `(SELECT "${LINE_KEY}" AS line, resourceSpans FROM read_json(${sqlString(scratch)}, format='newline_delimited', records=true, maximum_object_size=${opts.maxLineBytes + 64}, columns=${columns}))`;
+    await copyGoodLines(db, `line BETWEEN ${lines[from]!} AND ${lines[to - 1]!}`, scratch);
     try {
-      await db.run(stageOtlpSql(fileId, source, 'line', shapes));
+      await db.run(stageOtlpSql(fileId, goodLinesSource(scratch, opts, shapes), 'line', shapes));
       return { ok: true };
     } catch (err) {
       if (isOutOfMemory(err)) throw err;
@@ -303,10 +325,36 @@ async function stageGoodLines(db: Db, fileId: number, file: string, opts: LoadFi
     if (!(err instanceof TooManyWrongTypeLines)) throw err;
     await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}`);
     throw new InputError([...problems, { file, reason: `${MAX_WRONG_TYPE_LINES} or more lines hold a value of the wrong type for its field; stopped looking` }]);
-  } finally {
-    await db.run('DROP TABLE IF EXISTS good_lines');
   }
   return problems;
+}
+
+/** Copy the good lines `where` holds, byte for byte (with their line numbers first), to `scratch`, in order. */
+async function copyGoodLines(db: Db, where: string, scratch: string): Promise<void> {
+  await db.run(`COPY (SELECT text FROM good_lines WHERE ${where} ORDER BY line) TO ${sqlString(scratch)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER E'\\x01')`);
+}
+
+/** The typed read of good lines copied to `scratch` (each with its line number first, see {@link stageGoodLines}). */
+function goodLinesSource(scratch: string, opts: LoadFileOptions, shapes: ValueShapes): string {
+  const columns = columnsArg({ [LINE_KEY]: 'INTEGER', resourceSpans: otlpTypes(shapes).resourceSpans });
+  return `(SELECT "${LINE_KEY}" AS line, resourceSpans FROM read_json(${sqlString(scratch)}, format='newline_delimited', records=true, maximum_object_size=${opts.maxLineBytes + 64}, columns=${columns}))`;
+}
+
+/**
+ * The malformed spans staged from the good lines, named by line and, where a line holds more
+ * than one span, by where in it they are (`path`, as {@link malformedSpansAt} words it): only the
+ * lines holding a malformed span are read again, with the staging query's ordinality.
+ */
+async function malformedLineSpans(db: Db, fileId: number, file: string, opts: LoadFileOptions, shapes: ValueShapes, path: SpanPath): Promise<InputProblem[]> {
+  const malformed = `SELECT DISTINCT line FROM span_structs WHERE file_id = ${fileId} AND NOT bad AND problem IS NOT NULL`;
+  if (Number((await db.one(`SELECT count(*) AS n FROM (${malformed})`)).n) === 0) return [];
+  const scratch = join(opts.tmpDir, `malformed-lines-${fileId}.jsonl`);
+  try {
+    await copyGoodLines(db, `line IN (${malformed})`, scratch);
+    return await placedMalformedSpans(db, fileId, file, { sql: malformedOtlpSpansSql(goodLinesSource(scratch, opts, shapes), 'line', shapes), path });
+  } finally {
+    rmSync(scratch, { force: true });
+  }
 }
 
 /** Lines with a wrong-typed value named at most, each found by halving: past it the file is refused whole. */
@@ -420,7 +468,7 @@ async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOp
   }
   if (skipped.length && !opts.allowPartial) throw new InputError(skipped);
   if (kind === undefined) throw new InputError([{ file, reason: 'no complete framed message' }]);
-  const r = await loadScratchLines(db, fileId, file, target, opts, 'framed message');
+  const r = await loadScratchLines(db, fileId, file, target, opts, { unit: 'framed message' });
   return { spans: r.spans, skipped: [...skipped, ...r.skipped] };
 }
 
@@ -433,16 +481,24 @@ async function loadSnakeCaseLines(db: Db, fileId: number, file: string, detected
   const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, 'lines'));
   const target = join(opts.tmpDir, `camel-case-${fileId}.jsonl`);
   writeCamelCaseLines(await readConverted(file, 'snake_case OTLP JSON lines', detected.compression), target, new Set([...scan.tooDeep, ...scan.invalidUtf8]));
-  return loadScratchLines(db, fileId, file, target, opts);
+  return loadScratchLines(db, fileId, file, target, opts, { path: SPAN_PATHS.otlpSnakeCase });
 }
 
 /**
  * Read `scratch`, OTLP JSON lines made from `file` one line (or framed message: `unit`) for
- * each, and tell its problems of `file`.
+ * each, and tell its problems of `file`, a malformed span's place in its line named by `path`
+ * (the field names `file` has).
  */
-async function loadScratchLines(db: Db, fileId: number, file: string, scratch: string, opts: LoadFileOptions, unit?: string): Promise<{ spans: number; skipped: InputProblem[] }> {
+async function loadScratchLines(
+  db: Db,
+  fileId: number,
+  file: string,
+  scratch: string,
+  opts: LoadFileOptions,
+  { unit, path = SPAN_PATHS.otlp }: { unit?: string; path?: SpanPath } = {},
+): Promise<{ spans: number; skipped: InputProblem[] }> {
   const ofFile = (p: InputProblem): InputProblem => ({ ...p, file, reason: p.line && unit ? `${unit} ${p.line}: ${p.reason}` : p.reason });
-  const r = await loadLines(db, fileId, scratch, { format: 'otlp-lines', compression: 'none' }, opts).catch((err: unknown) => {
+  const r = await loadLines(db, fileId, scratch, { format: 'otlp-lines', compression: 'none' }, opts, path).catch((err: unknown) => {
     if (err instanceof InputError) throw new InputError(err.problems.map(ofFile));
     throw err;
   });

@@ -181,7 +181,7 @@ const span = (over: object = {}) => ({ traceId: T, spanId: S, name: 'op', kind: 
 const TOO_DEEP = `nesting deeper than ${MAX_JSON_NESTING} levels`;
 const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
 
-describe('malformed spans are named by file and line, never dropped or padded', () => {
+describe('malformed spans are named by file and line (by place in a document), never dropped or padded', () => {
   it.each([
     ['no ids at all', { traceId: undefined, spanId: undefined }, SPAN_PROBLEMS.traceId],
     ['no span id', { spanId: undefined }, SPAN_PROBLEMS.spanId],
@@ -203,12 +203,13 @@ describe('malformed spans are named by file and line, never dropped or padded', 
     const file = join(dir(), 'spans.jsonl');
     writeFileSync(file, `${line(span())}\n${line(span({ spanId: 'eee19b7ec3c1b175' }), span(over))}\n`);
     const err = await loadError([file]);
-    expect(err.problems).toEqual([{ file, line: 2, reason: `malformed span: ${reason}` }]);
+    // The line holds two spans: where in it the bad one is is named too.
+    expect(err.problems).toEqual([{ file, line: 2, reason: `resourceSpans[0].scopeSpans[0].spans[1]: malformed span: ${reason}` }]);
     db?.close();
     // --allow-partial keeps the good spans of the same line, and says what it skipped.
     const { stats } = await load([file], partial);
     expect(stats.spans).toBe(2);
-    expect(stats.skipped).toEqual([{ file, line: 2, reason: `malformed span: ${reason}` }]);
+    expect(stats.skipped).toEqual([{ file, line: 2, reason: `resourceSpans[0].scopeSpans[0].spans[1]: malformed span: ${reason}` }]);
   });
 
   it('accepts what the OTLP/JSON mapping allows: hex of either case, 64-bit numbers as numbers, enum names and numbers, an empty parent', async () => {
@@ -225,7 +226,7 @@ describe('malformed spans are named by file and line, never dropped or padded', 
     const file = join(dir(), 'all-bad.jsonl');
     writeFileSync(file, `${line({ name: 'a' }, { name: 'b' })}\n`);
     const err = await loadError([file], partial);
-    expect(err.problems[0]).toEqual({ file, line: 1, reason: `2 malformed spans: ${SPAN_PROBLEMS.traceId}` });
+    expect(err.problems[0]).toEqual({ file, line: 1, reason: `2 malformed spans (at resourceSpans[0].scopeSpans[0].spans[0], resourceSpans[0].scopeSpans[0].spans[1]): ${SPAN_PROBLEMS.traceId}` });
     expect(err.message).toMatch(/nothing readable/);
   });
 
@@ -240,7 +241,7 @@ describe('malformed spans are named by file and line, never dropped or padded', 
     ] as const) {
       const file = join(d, name);
       writeFileSync(file, trace(s));
-      expect((await loadError([file])).problems, name).toEqual([{ file, reason: `malformed span: ${reason}` }]);
+      expect((await loadError([file])).problems, name).toEqual([{ file, reason: `data[0].spans[0]: malformed span: ${reason}` }]);
       db?.close();
     }
     const ok = join(d, 'ok.json');

@@ -203,13 +203,21 @@ export function stagedSpanSql(
   s: string,
   from: Record<'line' | 'bad' | 'resourceId' | 'res' | 'scopeName' | 'scopeVersion' | 'scopeAttrs', string> & { shape?: string; protobufNames?: boolean; structured?: boolean },
 ): string {
-  const spanProblem = spanProblemSql(s, from.protobufNames ?? false);
-  const problem = from.shape ? `coalesce(${from.shape}, ${spanProblem})` : spanProblem;
-  return `${fileId}, ${from.line}, ${from.bad}, ${problem}, hex_id(${s}.traceId, 32), hex_id(${s}.spanId, 16), hex_id(${s}.parentSpanId, 16), ${s}."name",
+  return `${fileId}, ${from.line}, ${from.bad}, ${stagedProblemSql(s, from)}, hex_id(${s}.traceId, 32), hex_id(${s}.spanId, 16), hex_id(${s}.parentSpanId, 16), ${s}."name",
   span_kind(${s}.kind), TRY_CAST(${s}.startTimeUnixNano AS BIGINT), TRY_CAST(${s}.endTimeUnixNano AS BIGINT), status_code(${s}.status.code), ${s}.status.message,
   ${from.resourceId}, ${from.res}, ${from.scopeName}, ${from.scopeVersion}, ${from.scopeAttrs},
   ${ATTR_LIST_NAMES.map((n) => stagedAttrListSql(n, `${s}.attributes`, from.structured ?? false)).join(', ')},
   ${from.structured ? plainListsSql(`${s}.events`) : `${s}.events`}, ${from.structured ? plainListsSql(`${s}.links`) : `${s}.links`}`;
+}
+
+/**
+ * SQL: the `problem` column of {@link stagedSpanSql} — the record's `shape` problem, else the
+ * span's {@link SPAN_PROBLEMS} reason, else NULL. The query naming where malformed spans are
+ * (`malformed-span-positions.ts`) selects this same expression, so it finds exactly the spans staging found.
+ */
+export function stagedProblemSql(s: string, from: { shape?: string; protobufNames?: boolean }): string {
+  const spanProblem = spanProblemSql(s, from.protobufNames ?? false);
+  return from.shape ? `coalesce(${from.shape}, ${spanProblem})` : spanProblem;
 }
 
 /**

@@ -15,6 +15,8 @@ import { rng } from './realistic.js';
 
 const EMITTERS = ['genai-semconv', 'vercel-ai', 'openinference', 'openllmetry', 'pydantic-ai', 'google-adk', 'langsmith', 'langfuse'] as const;
 type Emitter = (typeof EMITTERS)[number];
+/** Emitters whose runs here record their conversation (`gen_ai.conversation.id`) or session (`session.id`). */
+const RECORDS_CONVERSATION: ReadonlySet<Emitter> = new Set(['genai-semconv', 'openinference']);
 
 const WORDS = 'the quarterly report for the berlin office needs the revised budget numbers and a summary of open hiring requests before friday afternoon please also check'.split(' ');
 const CITIES = ['Berlin', 'Lisbon', 'Osaka', 'Toronto', 'Nairobi', 'Austin'];
@@ -54,16 +56,29 @@ interface Run {
   scope: string;
   /** Tool calls the run made (each executed by a tool span). */
   calls: number;
+  /** The conversation it is a turn of, and the city its user named in the first turn. */
+  conversation: Conversation;
 }
 
-/** One agent run in the shape of `emitter`. */
-function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: bigint): Run {
+interface Conversation {
+  id: string;
+  city: string;
+}
+
+/**
+ * One agent run in the shape of `emitter`: a later turn of `conversationOf` when given, whose user
+ * names no city (the first turn did, and the calls use it: the prompt holds only the new message,
+ * as with the Responses API's `previous_response_id`), else the first of a conversation of its own.
+ */
+function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: bigint, conversationOf?: Conversation): Run {
   const traceId = ids.traceId();
-  const city = CITIES[Math.floor(rand() * CITIES.length)]!;
-  const userText = `What is the weather in ${city}? ${sentence(rand, 20 + Math.floor(rand() * 120))}`;
+  const drawn = CITIES[Math.floor(rand() * CITIES.length)]!;
+  const city = conversationOf?.city ?? drawn;
+  const userText = `${conversationOf ? 'And what about tomorrow?' : `What is the weather in ${city}?`} ${sentence(rand, 20 + Math.floor(rand() * 120))}`;
   const calls = 1 + Math.floor(rand() * 3);
-  // The conversation (GenAI) or session (OpenInference) the run belongs to, where the library records one.
-  const conversation = `conversation-${traceId.slice(0, 16)}`;
+  // The conversation (GenAI) or session (OpenInference) the run belongs to, where the library records one
+  // (named by the trace number: the ids share their first half).
+  const conversation = conversationOf?.id ?? `conversation-${traceId.slice(-16)}`;
   const spans: OtlpSpan[] = [];
   let t = 0;
   const span = (name: string, parent: string | undefined, attrs: Record<string, AttrValue | undefined>, durMs = 5): string => {
@@ -215,7 +230,7 @@ function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: b
       break;
     }
   }
-  return { traceId, spans, scope, calls };
+  return { traceId, spans, scope, calls, conversation: { id: conversation, city } };
 }
 
 /**
@@ -223,7 +238,12 @@ function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: b
  * eight emitters in turn, about 200 spans per line, one scope per line). Returns the spans and the
  * tool calls written (every call runs on a tool span: the analyzer must find exactly these).
  */
-export async function writeForeignTraces(file: string, spanTarget: number, seed = 11): Promise<{ spans: number; calls: number }> {
+/**
+ * Write about `spanTarget` spans of agent runs to `file` (OTLP JSON lines). With
+ * `turnsPerConversation` above 1, that many runs in a row (of one emitter that records the
+ * conversation or session) are the turns of one conversation, each its own trace.
+ */
+export async function writeForeignTraces(file: string, spanTarget: number, seed = 11, turnsPerConversation = 1): Promise<{ spans: number; calls: number }> {
   const rand = rng(seed);
   const ids = new IdSource(seed);
   const out = createWriteStream(file);
@@ -234,8 +254,12 @@ export async function writeForeignTraces(file: string, spanTarget: number, seed 
     const emitter = EMITTERS[run % EMITTERS.length]!;
     const batch: OtlpSpan[] = [];
     let scope = '';
-    while (batch.length < 200 && written + batch.length < spanTarget) {
-      const r = agentRun(emitter, ids, rand, 1_764_460_800_000_000_000n + BigInt(run) * 1_000_000_000n);
+    let conversation: Conversation | undefined;
+    for (let turn = 0; batch.length < 200 && written + batch.length < spanTarget; turn++) {
+      if (turn % turnsPerConversation === 0 || !RECORDS_CONVERSATION.has(emitter)) conversation = undefined;
+      // (a conversation's turns one after another; one-turn runs keep the times the benchmark has always had)
+      const r = agentRun(emitter, ids, rand, 1_764_460_800_000_000_000n + BigInt(run) * 1_000_000_000n + (turnsPerConversation > 1 ? BigInt(turn) * 100_000_000n : 0n), conversation);
+      conversation = r.conversation;
       scope = r.scope;
       calls += r.calls;
       batch.push(...r.spans);

@@ -6,7 +6,7 @@ import { genericTryCanYield } from './generic-tries.js';
 import { decodeBase64Text, decodeJsonEscapes, decodePercent, isHexDigit, isTokenStop, type MappedText } from './decoders.js';
 import { GLUE_REACH, escapeWindows, type GlueSites } from './escape-windows.js';
 import { CREDENTIAL_KEY_WORDS, KeyNameIndex, isKeyChar, keyIsAssigned } from './key-names.js';
-import { KeywordScanner } from './keyword-scanner.js';
+import { KeywordScanner, isGlueKeyword } from './keyword-scanner.js';
 import { L } from './rules/patterns.js';
 import type { SecretAllowlistEntry, SecretDetectorConfig, SecretRule } from './types.js';
 import { isPlaceholderShaped, maskFollows, placeholderShape } from './placeholders.js';
@@ -94,7 +94,8 @@ function compileRule(rule: SecretRule): CompiledRule {
     global: new RegExp(rule.pattern.source, `${base}g`),
     withIndices: g === undefined ? undefined : new RegExp(rule.pattern.source, `${base}gyd`),
     glued: anchored && rule.proof !== undefined && rule.pattern.source.startsWith(L) ? new RegExp(rule.pattern.source.slice(L.length), `${base}gy`) : undefined,
-    secretGroups: g === undefined ? [] : [g, `${g}2`, `${g}3`],
+    // (the named group and those of its name with 2 to 5 after it that the pattern holds: one per way a value is written)
+    secretGroups: g === undefined ? [] : [g, ...[2, 3, 4, 5].map((n) => `${g}${n}`).filter((name) => rule.pattern.source.includes(`(?<${name}>`))],
     generic: rule.generic === true,
     catchAll: rule.generic === true && rule.family === 'generic',
     anchored,
@@ -310,8 +311,11 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   // Glue keywords: run keywords of four characters or more with a `_` (`ghp_`, `npm_`, `cfut_`)
   // whose every rule has a proof, also looked for glued to a word (in a run of mixed case, digits
   // and a `_`), where only a proof lets a match count (see provenGlued). Proven prefixes without
-  // a `_` (`ATATT3`, `ATBB`, `ATTA`, `ABSK`) are not: the scan would walk every base64 run.
-  const glueKeyword = runKeyword.map((run, id) => run && keywords[id]!.length >= 4 && keywords[id]!.includes('_'));
+  // a `_` are too when they have six letters and digits or more (`ATATT3`, `ATCTT3`), whose
+  // tokens' base64url body holds a `_` (but one in fourteen) and makes the run one the scan walks;
+  // shorter ones (`ATBB`, `ATTA`, `ABSK`) are not: their tokens hold no `_`, and the scan would
+  // have to walk every base64 run.
+  const glueKeyword = runKeyword.map((run, id) => run && isGlueKeyword(keywords[id]!));
   compiled.forEach((c) => {
     if (c.glued === undefined) for (const raw of c.rule.keywords) glueKeyword[keywordIds.get(raw.toLowerCase())!] = false;
   });

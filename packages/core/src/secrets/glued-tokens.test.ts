@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { loadCorpusModule } from '../bench/secret-corpus.js';
 import { BUILTIN_RULES } from './builtin-rules.js';
 import { defaultSecretDetector as d } from './detector.js';
+import { crc32, hex8 } from './checksums.js';
+import { isGlueKeyword } from './keyword-scanner.js';
+import { B64URL, sample } from './rules/sample.js';
 
 /** Each token-prefix rule's own tokens: the whole match of its pattern in its true-positive examples. */
 function prefixRuleTokens(): { id: string; token: string }[] {
@@ -42,7 +45,7 @@ describe('tokens glued on their left', () => {
     const { KINDS, gen, prng } = await loadCorpusModule();
     const g = gen(prng(17));
     // (prefixes with a `_`: the scan looks for glued prefixes only in runs that hold one, see KeywordScanner)
-    const proven = new Set(BUILTIN_RULES.filter((r) => r.proof !== undefined && (r.tokenPrefix !== true || r.keywords.every((k) => k.length >= 4 && k.includes('_')))).map((r) => r.id));
+    const proven = new Set(BUILTIN_RULES.filter((r) => r.proof !== undefined && (r.tokenPrefix !== true || r.keywords.every((k) => isGlueKeyword(k)))).map((r) => r.id));
     let checked = 0;
     for (const kind of KINDS) {
       for (let i = 0; i < 20; i++) {
@@ -63,6 +66,21 @@ describe('tokens glued on their left', () => {
       }
     }
     expect(checked).toBeGreaterThanOrEqual(100);
+  });
+
+  // Six letters and digits or more without a `_` (`ATATT3`): looked for in a run that holds a `_`,
+  // as the token's base64url body nearly always does.
+  it('finds an Atlassian token glued to a word when its checksum holds, and not when it fails', () => {
+    const withCrc = (head: string) => head + hex8(crc32(head), true);
+    for (let i = 0; i < 20; i++) {
+      const body = sample(B64URL, 170, `glue-at${i}`);
+      const token = withCrc(`ATATT3xFfGF0${body.slice(0, 85)}_${body.slice(85)}=`);
+      for (const before of ['x', 'jira', 'Token9', 'deploy_']) {
+        expect(d.findAll(`${before}${token} is the token`), before).toEqual([{ ruleId: 'atlassian-api-token', start: before.length, end: before.length + token.length }]);
+      }
+      const broken = token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A');
+      expect(d.findAll(`jira${broken}`).filter((f) => f.ruleId === 'atlassian-api-token')).toEqual([]);
+    }
   });
 
   it('finds no token glued to a word where nothing proves it: its rule has no proof, or the proof fails', () => {

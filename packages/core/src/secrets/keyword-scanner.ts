@@ -220,8 +220,9 @@ export function runKeywordPositions(text: string, start: number, end: number): n
 
 /**
  * Where only glue keywords are looked for in a run [start, end): in a run that holds small
- * letters, capitals, digits and a `_` (a random token glued to a word makes one, and every glue
- * keyword holds a `_`), every position that runKeywordPositions leaves out. In increasing order.
+ * letters, capitals, digits and a `_` (a random token glued to a word makes one: a glue keyword
+ * holds a `_`, or its token's body nearly always does), every position that runKeywordPositions
+ * leaves out. In increasing order.
  */
 export function glueKeywordPositions(text: string, start: number, end: number): number[] {
   if (!mixedRun(text, start, end) || !text.slice(start, end).includes('_')) return [];
@@ -229,6 +230,14 @@ export function glueKeywordPositions(text: string, start: number, end: number): 
   const out: number[] = [];
   for (let p = start + 1; p < end; p++) if (!looked.has(p)) out.push(p);
   return out;
+}
+
+/**
+ * A run keyword that may be a glue keyword: four characters or more with a `_` (`ghp_`), or six
+ * letters and digits or more (`ATATT3`). Glue keywords are looked for only in runs holding a `_`.
+ */
+export function isGlueKeyword(keyword: string): boolean {
+  return keyword.length >= 4 && (keyword.includes('_') || /^[A-Za-z0-9]{6,}$/.test(keyword));
 }
 
 /** A run that holds small letters, capitals and digits. */
@@ -281,8 +290,9 @@ export class KeywordScanner {
    * per KB of package text) and the scan finds them anyway.
    * `glueKeywords[i]` marks run keyword i as a glue keyword: also reported at every other position
    * of a run of small letters, capitals and digits (glueKeywordPositions), for a token glued to a
-   * word that its rule accepts on a proof. Four characters or more, with a `_` (a run without one is
-   * not looked at: most long runs of mixed case and digits are base64, which has no `_`).
+   * word that its rule accepts on a proof. Four characters or more with a `_`, or six letters and
+   * digits or more whose tokens hold a `_` (`ATATT3`): a run without a `_` is not looked at, as most
+   * long runs of mixed case and digits are base64, which has none (isGlueKeyword).
    */
   constructor(keywords: readonly string[], minRun: number, useWasm = true, runKeywords: readonly boolean[] = [], glueKeywords: readonly boolean[] = []) {
     KeywordScanner.checkKeywords(keywords);
@@ -293,7 +303,7 @@ export class KeywordScanner {
     this.isRun = this.keywords.map((_, i) => runKeywords[i] === true);
     this.isGlue = this.keywords.map((kw, i) => {
       if (glueKeywords[i] !== true) return false;
-      if (runKeywords[i] !== true || kw.length < 4 || !kw.includes('_')) throw new Error(`glue keyword "${kw}" is not a run keyword of four characters or more with a _`);
+      if (runKeywords[i] !== true || !isGlueKeyword(kw)) throw new Error(`glue keyword "${kw}" is not a run keyword of four characters or more with a _, or of six letters and digits or more`);
       return true;
     });
     this.minRun = minRun;

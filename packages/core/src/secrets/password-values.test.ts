@@ -5,6 +5,10 @@ describe('isWrittenPassword', () => {
   it('takes a password written out, however short or plain', () => {
     for (const pw of ['k9#x', 'Welcome1', 'S3cure-Passw0rd!', 'correct horse']) expect(isWrittenPassword(pw), pw).toBe(true);
   });
+  it('takes a password that begins with % and is no Windows variable', () => {
+    for (const pw of ['%wlIcdPYNS+fzY4f4xA2', '%m33IsqoYrJxTp.HJ', '%1kQ9zT', '%25xK8%2Bq']) expect(isWrittenPassword(pw), pw).toBe(true);
+    for (const pw of ['%DB_PASS%', '%redis.password%', '%1', '%~1']) expect(isWrittenPassword(pw), pw).toBe(false);
+  });
   it('refuses defaults, variables, placeholders and template fields', () => {
     for (const pw of ['abc', 'password', 'CHANGEME', 'foobared', 'changeit', 'tiger', '$MYSQL_PWD', '%DB_PASS%', '${PASSWORD}', '<password>', '****', 'your_password', '{password}', '{0}', '%(password)s']) {
       expect(isWrittenPassword(pw), pw).toBe(false);

@@ -32,8 +32,12 @@ export function isDocumentationPassword(pw: string): boolean {
 export function isWrittenPassword(pw: string): boolean {
   if (pw.length < 4 || isDocumentationPassword(pw)) return false;
   const c0 = pw.charCodeAt(0);
-  return c0 !== 36 && c0 !== 37 && !isPlaceholder(pw) && !TEMPLATE_FIELD.test(pw); // not $VAR or %VAR%
+  // not $VAR, nor %VAR% or a batch file's %1 (a password may begin with a `%` otherwise: `%wlIcdPY…`)
+  return c0 !== 36 && !(c0 === 37 && WINDOWS_VARIABLE.test(pw)) && !isPlaceholder(pw) && !TEMPLATE_FIELD.test(pw);
 }
+
+/** A Windows variable at a value's start: `%DB_PASS%`, `%~1`, `%1`. */
+const WINDOWS_VARIABLE = /^%(?:[A-Za-z_][\w.-]*%|~?[0-9](?![A-Za-z0-9]))/;
 
 /** A field a format string fills in: Python's `{password}`, `%(password)s`, `{0}`. */
 const TEMPLATE_FIELD = /^(?:\{[\w.]*\}|%\(\w+\)s)$/;

@@ -72,7 +72,9 @@ export interface SecretRule {
   keywordsMatchCase?: boolean;
   /**
    * Named capture group holding the credential itself. Its span is the finding (and what
-   * redaction replaces); entropy, placeholder and allowlist checks look at it.
+   * redaction replaces); entropy, placeholder and allowlist checks look at it. A pattern that
+   * reads the value in alternatives names the others `<group>2` to `<group>5`: the first that
+   * matched holds it.
    * @default the whole match
    */
   secretGroup?: string;

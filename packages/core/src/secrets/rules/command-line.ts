@@ -123,6 +123,8 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         `net use Z: \\\\files\\share /user:CORP\\svc_backup ${pw('n5')} /persistent:no`,
         `ldapsearch -x -H ldaps://ldap.internal -D "cn=admin,dc=corp,dc=internal" -w ${pw('l1')} -b "dc=corp,dc=internal" "(uid=jdoe)"`,
         `ldapmodify -x -D cn=admin,dc=corp -w '${pw('l2')}' -f change.ldif`,
+        // a password that begins with `%`, no Windows variable
+        `redis-cli -h redis.internal -a %${pw('r2')} PING`,
       ],
       falsePositives: [
         'mysql -u root -p app_db',
@@ -148,6 +150,7 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         'isql -v mydsn',
         'rpcclient -U admin 10.0.0.12',
         'osql -E -S legacy-sql -P $SQL_PASSWORD',
+        'redis-cli -h cache -a %REDIS_PASSWORD% ping',
         "ssh-keygen -t ed25519 -N '' -f ~/.ssh/id_ed25519",
         'ssh-keygen -lf ~/.ssh/id_ed25519.pub -E sha256',
         'net use Z: \\\\files\\share /user:CORP\\svc * /persistent:yes',
@@ -300,14 +303,16 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
   rule({
     id: 'cli-piped-secret',
     family: 'command-line',
-    description: 'Secret echoed into a secret store\'s CLI on its standard input (echo V | gcloud secrets versions add … --data-file=-, wrangler secret put, docker secret create, gh secret set)',
+    description: 'Secret echoed into a secret store\'s CLI on its standard input (echo V | gcloud secrets versions add … --data-file=-, wrangler secret put, docker secret create, gh secret set), or into a registry login (echo V | docker login … --password-stdin)',
     // (each at the word after the program's name, `secret…`, a start the scan has already: a new
     // one, `gh`, `ve`, `env`, let its first filter pass 0.6-1 % more positions of package text;
     // so `vercel env add` is not read)
-    keywords: ['secrets versions', 'secrets create', 'secret put', 'secret create', 'secret set'],
+    // (`login `, the start of `docker login`, is a keyword of cli-password-flag already)
+    keywords: ['secrets versions', 'secrets create', 'secret put', 'secret create', 'secret set', 'login '],
     pattern: new RegExp(
-      ECHOED_INTO(String.raw`(?:(?:gcloud|wrangler(?:[ \t]{1,4}pages)?|docker|gh)[ \t]{1,4})`) +
-        String.raw`(?:(?<=gcloud[ \t]{1,4})secrets[ \t]{1,4}(?:versions[ \t]{1,4}add|create)|(?<=wrangler[ \t]{1,4}(?:pages[ \t]{1,4})?)secret[ \t]{1,4}put|(?<=docker[ \t]{1,4})secret[ \t]{1,4}create|(?<=gh[ \t]{1,4})secret[ \t]{1,4}set)(?![\w-])`,
+      ECHOED_INTO(String.raw`(?:(?:gcloud|wrangler(?:[ \t]{1,4}pages)?|docker|podman|nerdctl|gh)[ \t]{1,4})`) +
+        String.raw`(?:(?<=gcloud[ \t]{1,4})secrets[ \t]{1,4}(?:versions[ \t]{1,4}add|create)|(?<=wrangler[ \t]{1,4}(?:pages[ \t]{1,4})?)secret[ \t]{1,4}put|(?<=docker[ \t]{1,4})secret[ \t]{1,4}create|(?<=gh[ \t]{1,4})secret[ \t]{1,4}set` +
+        String.raw`|(?<=(?:docker|podman|nerdctl)[ \t]{1,4})login(?=[ \t][^\r\n|;&]{0,256}--password-stdin))(?![\w-])`,
       'g',
     ),
     secretGroup: 'secret',
@@ -319,8 +324,16 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         `printf '%s' '${pw('sp2')}' | wrangler secret put STRIPE_KEY`,
         `echo ${pw('sp3')} | gh secret set API_TOKEN --repo acme/app`,
         `printf ${pw('sp4')} | docker secret create db_password -`,
+        `echo '${pw('sp5')}' | docker login registry.acme.io -u deploy --password-stdin`,
       ],
-      falsePositives: ['echo -n "$DB_PASSWORD" | gcloud secrets versions add db-password --data-file=-', 'echo "${{ secrets.TOKEN }}" | gh secret set TOKEN', 'echo done | wrangler secret list'],
+      falsePositives: [
+        'echo -n "$DB_PASSWORD" | gcloud secrets versions add db-password --data-file=-',
+        'echo "${{ secrets.TOKEN }}" | gh secret set TOKEN',
+        'echo done | wrangler secret list',
+        'echo "$CR_PAT" | docker login ghcr.io -u USERNAME --password-stdin',
+        'echo "${{ secrets.GITHUB_TOKEN }}" | docker login ghcr.io -u ${{ github.actor }} --password-stdin',
+        'echo starting | docker login registry.acme.io -u deploy -p "$PASS"',
+      ],
     },
   }),
 ];

@@ -132,6 +132,47 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
       ],
     },
   }),
+  passwordRule({
+    id: 'connect-call-password',
+    family: 'sql',
+    description: "Password passed by position to a database client's connect call in code (PHP's mysqli_connect('host', 'user', 'PASS'), new mysqli(…), new PDO('mysql:…', 'user', 'PASS'), Java's DriverManager.getConnection(\"jdbc:…://…\", \"user\", \"PASS\"))",
+    // (at `mysql` and `://`, which the scan looks for already: mysqli's name, PDO's MySQL DSN, a JDBC URL)
+    keywords: ['mysql', '://'],
+    before:
+      '(?:' +
+      [
+        // mysqli_connect("host", "user", "PASS", …), mysqli_real_connect($link, "host", "user", "PASS"), new mysqli(…)
+        String.raw`mysqli(?:_connect|_real_connect(?=\([ \t]{0,4}\$\w{1,64}[ \t]{0,4},)|(?<=\bnew[ \t]{1,4}\\?mysqli))\((?:[ \t]{0,4}\$\w{1,64}[ \t]{0,4},)?`,
+        // new PDO('mysql:host=…;dbname=…', 'user', 'PASS')
+        String.raw`mysql:(?<=\bnew[ \t]{1,4}\\?PDO\([ \t]{0,4}["']mysql:)[^"'\r\n]{1,256}["'][ \t]{0,4},`,
+        // DriverManager.getConnection("jdbc:postgresql://db/app", "user", "PASS")
+        String.raw`:\/\/(?<=\bgetConnection\([ \t]{0,4}"jdbc:[\w:]{1,40}:\/\/)[^"\s]{1,256}"[ \t]{0,4},`,
+      ].join('|') +
+      ')' +
+      // (the host's and then the user's string, for mysqli; the user's, for the others)
+      String.raw`(?:[ \t]{0,4}(?:"[^"\r\n]{0,128}"|'[^'\r\n]{0,128}')[ \t]{0,4},){1,2}[ \t]{0,4}`,
+    value: QUOTED,
+    validate: isPasswordArgument,
+    examples: {
+      truePositives: [
+        `$conn = mysqli_connect("localhost", "root", "${samplePassword('cc1')}", "shop");`,
+        `$db = new mysqli('db.internal', 'wp', '${samplePassword('cc2')}', 'wordpress');`,
+        `mysqli_real_connect($link, "db", "app", "${samplePassword('cc3')}");`,
+        `$pdo = new PDO('mysql:host=db;dbname=app;charset=utf8mb4', 'app', '${samplePassword('cc4')}');`,
+        `Connection conn = DriverManager.getConnection("jdbc:postgresql://db:5432/app", "app", "${samplePassword('cc5')}");`,
+      ],
+      falsePositives: [
+        '$conn = mysqli_connect($host, $user, $password, $db);',
+        "$conn = mysqli_connect('localhost', 'root', '', 'shop');",
+        "$db = new mysqli('localhost', 'root', 'password', 'test');",
+        "$pdo = new PDO('mysql:host=db;dbname=app', $user, getenv('DB_PASSWORD'));",
+        'Connection conn = DriverManager.getConnection("jdbc:postgresql://db:5432/app", user, password);',
+        'Connection conn = DriverManager.getConnection("jdbc:mysql://db/app", "app", "<password>");',
+        "mysqli_query($conn, 'SELECT 1', 'ignored');",
+        'DATABASE_URL=mysql://db.internal:3306/app',
+      ],
+    },
+  }),
   rule({
     id: 'laravel-app-key',
     family: 'web-framework',

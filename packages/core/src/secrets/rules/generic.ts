@@ -81,6 +81,34 @@ function assigningCall(whole: string): boolean {
   return dot === 0 || (dot > 0 && /builder$/i.test(whole.slice(0, dot)));
 }
 
+/** The tail of an XML element's start tag before its content (`password>`, `"password">`, `password><![CDATA[`). */
+const ELEMENT_TAIL = /^\\{0,3}["'\x60]?>\s*(?:<!\[CDATA\[)?$/;
+/** An element's content going on to its end tag: the rest of its line, then `</` (maybe on the next line). */
+const TO_END_TAG = /[^<\r\n]{0,200}\s{0,40}<\//y;
+
+/**
+ * A value read as an element's content is one when the element ends after it: a start tag's `>`
+ * is also a fill-in's (`GH_TOKEN=<your-token>⏎LOG_LEVEL=info`, `mongodb://<user>:<password>@host`),
+ * whose next text is no value of it.
+ */
+function elementContent(tail: string, match: RegExpExecArray): boolean {
+  if (!tail.includes('>') || !ELEMENT_TAIL.test(tail)) return true;
+  TO_END_TAG.lastIndex = match.index + match[0].length;
+  return TO_END_TAG.test(match.input);
+}
+
+/**
+ * A type between a key and its `=` holds `&` only where a reference begins (`: &str`,
+ * `Option<&str>`), never after a word: `token refresh&page=2` is a query string's text.
+ */
+const WORD_AMPERSAND = /[\w.]&/;
+
+/** The end of a sed substitution's pattern, `.*` and its delimiter (`sed 's/^API_KEY=.*` + `/API_KEY=x/'`): a regular expression, not a value. */
+const SED_PATTERN_END = /^\.[*+]\$?[/|#]/;
+
+/** A file a CLI reads the value from (`vault kv put … password=@password.txt`, httpie's `token=@token.txt`): `@`, a path, an extension. */
+const FILE_REFERENCE = /^@(?:~?\/|\.{1,2}\/)?[\w-]+(?:\/[\w.-]+)*\.[A-Za-z]{1,5}$/;
+
 function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode = true): boolean {
   const key = match.groups?.['key'] ?? '';
   if (NOT_A_SECRET_KEY.test(key)) return false;
@@ -89,6 +117,8 @@ function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode =
   if (match.groups?.['ws'] !== undefined && (secret.charCodeAt(0) === 45 || !spacedAssignment(input, match.index, match[0]))) return false;
   const next = input.charCodeAt(match.index + match[0].length);
   if (next === 40 /* ( */) return false; // a call: token = getToken(...)
+  const tail = match[0].slice((match.groups?.['word'] ?? '').length + key.length, match[0].lastIndexOf(secret));
+  if (!elementContent(tail, match) || WORD_AMPERSAND.test(tail) || SED_PATTERN_END.test(secret) || FILE_REFERENCE.test(secret)) return false;
   // (the value first: it turns away nearly every candidate in code and prose)
   // (a hex value counts: the key names a secret, and hashes under keys that say so are ruled out above)
   if (!isCredentialLike(secret, 8, 3, true, operatorsAreCode) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret)) return false;
@@ -140,6 +170,8 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       // hex of digest length, as `openssl rand -hex 32` makes it
       `SESSION_SECRET=${sample(HEX, 64, 'g11')}`,
       `{"client_secret": "${sample(HEX, 40, 'g12')}"}`,
+      // an XML element's content in a CDATA section
+      `<password><![CDATA[${sample(ALNUM, 18, 'g13')}]]></password>`,
     ],
     falsePositives: [
       'password: ${DB_PASSWORD}',
@@ -169,6 +201,22 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       'DB_PASSWORD=ssm:/prod/payments/db-password',
       // jwt.io's sample token, as every JWT tutorial shows it (the jwt rule drops it too)
       '"token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"',
+      // a fill-in's `>` is no start tag: the text after it is no element's content
+      'cat > .env <<EOF\nGH_TOKEN=<your-token>\nLOG_LEVEL=info\nEOF',
+      'mongodb+srv://<username>:<password>@cluster0.ab1cd.mongodb.net/?retryWrites=true',
+      'ENV GITHUB_TOKEN=<TOKEN> PYTHONUNBUFFERED=1',
+      '  with:\n    password: <your-api-key>\n    dry-run: false',
+      // a CONSTANT_NAME after `=` or `$` is a value or a variable, not a key taking the next word
+      'docker run -d -e GROQ_API_KEY=YOUR_API_KEY_HERE ghcr.io/acme/api:1.4.2',
+      'docker run -d -e SENDGRID_API_KEY=$SECRET_VALUE ghcr.io/acme/api:1.4.2',
+      // a query string's words are no typed assignment (`token refresh&page` is no type)
+      'curl "https://api.acme.io/v1/search?q=token%20refresh&page=2&session=407626fd-50b3-45de-8a69-ba2eb1846245"',
+      // a sed substitution's pattern
+      "sed -i 's/^OPENAI_API_KEY=.*/OPENAI_API_KEY=<your-api-key>/' .env",
+      "sed -i 's/^NPM_TOKEN=.*/NPM_TOKEN=${NPM_TOKEN}/' .env",
+      // a file the CLI reads the value from
+      'vault kv put secret/prod/db username=app password=@password.txt',
+      'http POST api.acme.io/login token=@./secrets/token.json',
     ],
   },
 });
@@ -428,6 +476,10 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
     // `  password: v`, `- token: v`, `PASSWORD := v`): any key that starts its line, maybe indented
     String.raw`|(?=[ \t]{0,4}[:?=])(?<=(?:^|[\r\n]|\\{1,3}[nr])[ \t]{0,32}(?:-[ \t]{1,4})?[\w.-]{1,128})[ \t]{0,4}(?::=|\?=|=|:)[ \t]{0,4}`,
     lineValue('secret3'),
+    // an XML element's content, to its end tag: in a CDATA section, anything but its end
+    // (`<password><![CDATA[k<9]x;Qm]]></password>`), else what is no tag (entities: `&lt;`)
+    String.raw`|>(?<=<[\w.:-]{1,128}>)[ \t]{0,4}(?:<!\[CDATA\[(?<secret4>(?:[^\]\r\n]|\](?!\]>)){8,200})(?=\]\]>)`,
+    `|(?=[^<\\s]{0,199}${STOPS.replace('<>', '')}|=)(?<secret5>[^<\\s]{8,200})(?=\\s{0,40}<\\/))`,
     ')',
   ),
   secretGroup: 'secret',
@@ -470,6 +522,10 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       `services:\n  - name: db\n    token: Fz8>rT2<qM5|n`,
       `REGISTRY := registry.internal\nREGISTRY_TOKEN := Hd8(qW3,zN6]p`,
       `{"content":"[mail]\\nsmtp_password = Jr6;tB9(wQ2]k\\n"}`,
+      // an XML element's content to its end tag: in a CDATA section, or with entities
+      `<settings>\n  <password><![CDATA[3EwRnY<xZvP]77_92F*2]]></password>\n</settings>`,
+      `<datasource>\n  <password>HFV^Dc&lt;hN77&gt;[5hN!Bhq4</password>\n</datasource>`,
+      `<password>x7Kp;2mQ9vL4w</password>`,
     ],
     falsePositives: [
       '"token_scopes": "repo,read:org,workflow"',
@@ -526,6 +582,12 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       '\tpassword := []byte(os.Getenv(DB_PASSWORD))',
       '    token: jwt.sign({id:user.id},process.env.JWT_SECRET),',
       'DB_PASSWORD=ENC[AES256_GCM,data:Tr7o1s0a4xQ=,iv:1Rz8Lq=,tag:k3Nq0TIz2L8F6xj9XQm8Ag==,type:str]',
+      // an XML element's templates, fill-ins, code and lists
+      '<password><![CDATA[${DB_PASSWORD}]]></password>',
+      '<password><![CDATA[<your-password>]]></password>',
+      '<password>List<String></password>',
+      '<token>repo,read:org,workflow</token>',
+      '<secret>foo(bar, baz)</secret>',
     ],
   },
 });

@@ -81,7 +81,8 @@ export const ASSIGN_TAIL =
     String.raw`${KEY_QUOTE}\]?[ \t]{0,4}(?:,|[ \t][vV]alue[ \t]{0,2}=)[ \t]{0,4}${OPEN_QUOTE}`,
     String.raw`(?:${KEY_QUOTE})?(?:[ \t]{0,4}:[ \t]{0,4}${TYPE}|[ \t]{1,4}${TYPE})[ \t]{0,4}=[ \t]{0,4}${OPEN_QUOTE}?`,
     String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}[:=][ \t]{0,4}\r?\n\s{0,40}${OPEN_QUOTE}`,
-    String.raw`(?:${KEY_QUOTE})?>\s{0,40}`,
+    // (an XML element's content, maybe in a CDATA section: `<password><![CDATA[v]]></password>`)
+    String.raw`(?:${KEY_QUOTE})?>\s{0,40}(?:<!\[CDATA\[)?`,
     // (the forms that read letters, a line break, a brace or a call, where they can begin: one
     // test, where most keys go on otherwise; last, so that a form above wins wherever it holds)
     String.raw`(?=${TAIL_OF_WORDS_SOURCE})(?:` +
@@ -120,6 +121,10 @@ export function keyAround(input: string, index: number, matched: string): { star
  */
 export function spacedAssignment(input: string, index: number, matched: string): boolean {
   const { start, key } = keyAround(input, index, matched);
+  // (a CONSTANT_NAME after `=` or `$` is a value or a variable, not a key: in `-e API_KEY=YOUR_API_KEY_HERE
+  // image:tag` and `-e API_KEY=$SECRET_VALUE image:tag` the image is no value of theirs)
+  const before = input.charCodeAt(start - 1);
+  if (before === 61 || before === 36) return false;
   // (a quoted key before the space: only a CLI's setter takes a value so, `user-secrets set "Key" "v"`)
   const q = matched.charCodeAt(start + key.length - index);
   if (q === 34 || q === 39 || q === 92) return setByCli(input, start);

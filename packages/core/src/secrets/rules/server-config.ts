@@ -99,6 +99,7 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
         `ALTER USER 'root'@'localhost' IDENTIFIED WITH mysql_native_password BY '${pw('s2')}';`,
         `create user reporting identified by "${pw('s3')}"`,
         `CREATE USER app_owner IDENTIFIED BY ${pw('s4').slice(0, -1)}x9 DEFAULT TABLESPACE users;`,
+        `CREATE USER 'app'@'%' IDENTIFIED BY '%${pw('s5')}';`,
       ],
       falsePositives: [
         "CREATE USER 'app'@'%' IDENTIFIED BY 'password';",
@@ -107,6 +108,7 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
         'CREATE USER app IDENTIFIED BY :new_password',
         "cursor.execute(f\"CREATE USER {user} IDENTIFIED BY '{password}'\")",
         "CREATE USER 'app'@'%' IDENTIFIED BY '${DB_PASSWORD}';",
+        "CREATE USER 'app'@'%' IDENTIFIED BY '%DB_PASSWORD%';",
         'The user is identified by their email address.',
       ],
     },
