@@ -146,10 +146,16 @@ describe('classifyCall gate', () => {
     expect(c.enforcement.reason).toBe('denied: model-inferred value on pay.currency (inferredAction block)');
   });
 
-  it('matches a denylisted name whatever its case or word separators (accountId, account-id, time_zone), nothing longer', () => {
+  it('matches a denylisted name whatever its case or word separators (accountId, account-id, time_zone, event.timezone), nothing longer', () => {
     const hits = (args: Record<string, unknown>) => classifyCall({ tool: 'crm', args }, { userText: 'Update my account.' }).gate.hits;
-    for (const key of ['account_id', 'accountId', 'AccountID', 'account-id', 'time_zone', 'timeZone', 'e_mail']) expect(hits({ [key]: 'ACC-7 x' }), key).toHaveLength(1);
-    for (const key of ['accountIds', 'currencyCode', 'timezone_hint', 'top']) expect(hits({ [key]: 'ACC-7 x' }), key).toEqual([]);
+    for (const key of ['account_id', 'accountId', 'AccountID', 'account-id', 'time_zone', 'timeZone', 'e_mail', 'event.timezone', 'billing.accountId']) expect(hits({ [key]: 'ACC-7 x' }), key).toHaveLength(1);
+    for (const key of ['accountIds', 'currencyCode', 'timezone_hint', 'top', 'timezone.name', 'event.', 'account_id.hint']) expect(hits({ [key]: 'ACC-7 x' }), key).toEqual([]);
+  });
+
+  it('reads a dotted denylist entry as a key, not as its last part', () => {
+    const hits = (args: Record<string, unknown>) => classifyCall({ tool: 'crm', args }, { userText: 'Update my account.' }, { denyInferred: ['crm.owner.id'] }).gate.hits;
+    expect(hits({ owner: { id: 'u-991' } })).toEqual(['crm.owner.id']);
+    expect(hits({ id: 'u-991', team: { id: 't-4' } })).toEqual([]);
   });
 
   it('accepts denylist entries by full tool.key path', () => {

@@ -109,20 +109,28 @@ export function decideVerdict(
 /**
  * A matcher for the inferred denylist of one call: a leaf is listed by its leaf name (any case, with
  * or without `_` or `-` between its words: `account_id` lists `accountId`, `AccountID` and
- * `account-id`; `timezone` lists `time_zone`), full key, key without indices, or `tool.key`. Built
+ * `account-id`; `timezone` lists `time_zone`; a name written with dots by its last part:
+ * `event.timezone`, `billing.accountId`), full key, key without indices, or `tool.key`. Built
  * once per call, asked once per leaf.
  */
 export function denylistMatcher(tool: string, denyInferred: readonly string[]): (key: string, leaf: string) => boolean {
   const { lower, keys } = denylistSets(denyInferred);
   // `tool.key` entries for this tool, as keys: a lookup, with no string built per leaf.
   const toolKeys = keys.size === 0 ? keys : keysOfTool(keys, tool);
-  if (keys.size === 0) return (_key, leaf) => lower.has(denylistName(leaf));
+  if (keys.size === 0) return (_key, leaf) => listsLeafName(lower, leaf);
   return (key, leaf) => {
-    if (lower.has(denylistName(leaf)) || keys.has(key) || toolKeys.has(key)) return true;
+    if (listsLeafName(lower, leaf) || keys.has(key) || toolKeys.has(key)) return true;
     if (!key.includes('[')) return false;
     const bare = keyWithoutIndices(key);
     return keys.has(bare) || toolKeys.has(bare);
   };
+}
+
+/** Whether the denylist's names (see {@link denylistName}) list a leaf name, or the last part of a dotted one (`event.timezone`). */
+function listsLeafName(names: ReadonlySet<string>, leaf: string): boolean {
+  if (names.has(denylistName(leaf))) return true;
+  const dot = leaf.lastIndexOf('.');
+  return dot >= 0 && dot < leaf.length - 1 && names.has(denylistName(leaf.slice(dot + 1)));
 }
 
 /** A name as the denylist compares leaf names: lower-cased, without `_` or `-` (`accountId`, `account_id` → `accountid`). */
