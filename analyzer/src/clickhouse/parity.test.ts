@@ -14,7 +14,14 @@ import { exporterRowsOfFile, otelTracesDdl } from '../synth/collector-rows.js';
 import type { AnalysisResult } from '../types.js';
 import { layeredTokyoTrace } from '../../../test/support/layered-trace.js';
 import { CALLS_WITHOUT_OPERATION, toolSpansWithoutOperation } from '../../../test/support/tool-span-without-operation.js';
-import { SIGNING_SALT, TURN_TRACE_IDS, conversationPerTraceDocument, longConversationDocument } from '../../../test/support/conversation-per-trace.js';
+import {
+  SIGNING_SALT,
+  TURN_TRACE_IDS,
+  conversationPerTraceDocument,
+  longConversationDocument,
+  resultInNextTurnDocument,
+  severalRunsInATraceDocument,
+} from '../../../test/support/conversation-per-trace.js';
 import { analyzeClickHouse } from './analyze-clickhouse.js';
 
 // The real ClickHouse engine, in process (chdb): the collector exporter's table, the project's
@@ -217,6 +224,29 @@ describe('a conversation recorded a trace per turn', () => {
       ['sensitive_arg_dispatched', 'send_invoice', 'signing_salt', third, 'inherited-secret'],
     ]);
     expect(JSON.stringify(duck.findings)).not.toContain(SIGNING_SALT);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+
+  it('passes on the residency of a call whose result a later turn records (the tool loop of the Responses API) — in both engines', async () => {
+    const { document, traceIds } = resultInNextTurnDocument();
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-turns-')), 'loop.json');
+    writeFileSync(file, document);
+    const { duck, ch } = await bothEngines([file], false);
+    expect(duck.findings.map((f) => [f.tool, f.key, f.trace_id, f.message.match(/rule ([a-z-]+)/)?.[1]])).toEqual([
+      ['read_file', 'path', traceIds[0], 'secret-file-name'],
+      ['sign_invoice', 'signing_salt', traceIds[1], 'inherited-secret'],
+    ]);
+    expect(JSON.stringify(duck.findings)).not.toContain(SIGNING_SALT);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+
+  it('reads a trace whose spans name several runs on its own, though they agree on a session — in both engines', async () => {
+    const { document, traceIds } = severalRunsInATraceDocument();
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-turns-')), 'several.json');
+    writeFileSync(file, document);
+    const { duck, ch } = await bothEngines([file], false);
+    // The session's first trace named the account; the second's call is of another run.
+    expect(duck.findings.map((f) => [f.rule, f.tool, f.key, f.trace_id])).toEqual([['assumption_span', 'send_invoice', 'account_id', traceIds[1]]]);
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });
 
