@@ -11,7 +11,8 @@
 /** The salt the second turn reads out of `/app/.env` (long and varied: a value that may be a secret). */
 export const SIGNING_SALT = '9fQ2xLm7Zt4KpW8vR3sNc6Jd';
 
-type Attrs = Record<string, string>;
+/** Attributes: a string, or an integer (`intValue`). */
+type Attrs = Record<string, string | number>;
 
 /** A model-input message as the GenAI conventions record it. */
 type Message = { role: string; parts: Record<string, unknown>[] };
@@ -100,7 +101,7 @@ export function turnsDocument(turns: readonly TurnTrace[]): string {
       kind: 1,
       startTimeUnixNano: at(fromMs),
       endTimeUnixNano: at(toMs),
-      attributes: Object.entries(attrs).map(([key, value]) => ({ key, value: { stringValue: value } })),
+      attributes: Object.entries(attrs).map(([key, value]) => ({ key, value: typeof value === 'number' ? { intValue: String(value) } : { stringValue: value } })),
     });
     const call = turn.call;
     const input = turn.input ?? (turn.userText !== undefined ? [{ role: 'user', parts: [{ type: 'text', content: turn.userText }] }] : []);
@@ -204,6 +205,20 @@ export function severalRunsInATraceDocument(): { document: string; traceIds: str
       userText: 'Email me the latest invoice.',
       call: { tool: 'send_invoice', id: 'call_s2', args: { account_id: 'acct-7Q4Z9' } },
     },
+  ]);
+  return { document, traceIds };
+}
+
+/**
+ * A session recorded as an integer (`session.id = 42`) over two traces: the first has the user name
+ * the account, the second sends an invoice to it. The trace ids, in order.
+ */
+export function integerSessionDocument(): { document: string; traceIds: string[] } {
+  const traceIds = [hex(0xf5, 32), hex(0xf6, 32)];
+  const runIds = { 'session.id': 42 };
+  const document = turnsDocument([
+    { traceId: traceIds[0]!, atSeconds: 1, runIds, userText: 'My account is acct-7Q4Z9.', call: { tool: 'get_invoices', id: 'call_i1', args: { account_id: 'acct-7Q4Z9' } } },
+    { traceId: traceIds[1]!, atSeconds: 2, runIds, userText: 'Email me the latest invoice.', call: { tool: 'send_invoice', id: 'call_i2', args: { account_id: 'acct-7Q4Z9' } } },
   ]);
   return { document, traceIds };
 }

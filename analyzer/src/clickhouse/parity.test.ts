@@ -18,6 +18,7 @@ import {
   SIGNING_SALT,
   TURN_TRACE_IDS,
   conversationPerTraceDocument,
+  integerSessionDocument,
   longConversationDocument,
   resultInNextTurnDocument,
   severalRunsInATraceDocument,
@@ -247,6 +248,17 @@ describe('a conversation recorded a trace per turn', () => {
     const { duck, ch } = await bothEngines([file], false);
     // The session's first trace named the account; the second's call is of another run.
     expect(duck.findings.map((f) => [f.rule, f.tool, f.key, f.trace_id])).toEqual([['assumption_span', 'send_invoice', 'account_id', traceIds[1]]]);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+
+  it('reads a session recorded as an integer as one run — in both engines', async () => {
+    const { document } = integerSessionDocument();
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-turns-')), 'integer.json');
+    writeFileSync(file, document);
+    const { duck, ch } = await bothEngines([file], true);
+    // The first turn named the account the second sends to.
+    expect(duck.findings.filter((f) => f.rule === 'assumption_span')).toEqual([]);
+    expect(duck.findings.filter((f) => f.rule === 'report_run_summary').map((f) => f.message)).toEqual([expect.stringMatching(/^Run 42: 2 tool call\(s\)/)]);
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });
 

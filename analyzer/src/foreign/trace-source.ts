@@ -29,8 +29,9 @@ export interface CandidateTrace {
 export const RUN_WINDOW_TRACES = 32;
 
 /**
- * The run ids (see {@link RUN_ID_KEYS}) the spans of the candidate traces name: a row per span that
- * names one (`span_id` set), and a row per trace whose spans agree on one (`span_id` NULL), with
+ * The run ids (see {@link RUN_ID_KEYS}) the spans of the candidate traces name — a string, or an
+ * integer as its digits (`session.id = 42`, which the ClickHouse exporter writes as "42") — a row
+ * per span that names one (`span_id` set), and a row per trace whose spans agree on one (`span_id` NULL), with
  * `one_run`: whether every span of the trace that names a run names that one. The foreign tables
  * name each call's run by them; the traces of a run are numbered together, but only those of
  * `one_run`: a trace whose spans name several runs (a session's trace of two conversations) is
@@ -39,8 +40,8 @@ export const RUN_WINDOW_TRACES = 32;
 const RUN_IDS_SQL = `
 CREATE OR REPLACE TEMP TABLE foreign_run_ids AS
   WITH named AS (
-    SELECT s.trace_id, s.span_id, k.rank, nullif(s.attr_str[list_position(s.attr_keys, k."key")], '') AS run_id
-    FROM (SELECT trace_id, span_id, attr_keys, attr_str FROM span_structs
+    SELECT s.trace_id, s.span_id, k.rank, nullif(coalesce(s.attr_str[list_position(s.attr_keys, k."key")], s.attr_int[list_position(s.attr_keys, k."key")]), '') AS run_id
+    FROM (SELECT trace_id, span_id, attr_keys, attr_str, attr_int FROM span_structs
         WHERE list_has_any(attr_keys, [${RUN_ID_KEYS.map(sqlString).join(', ')}]) AND trace_id IN (SELECT trace_id FROM foreign_candidate_traces)) s,
       (VALUES ${RUN_ID_KEYS.map((k, rank) => `(${rank}, ${sqlString(k)})`).join(', ')}) k(rank, "key")
     WHERE list_contains(s.attr_keys, k."key")
