@@ -191,10 +191,14 @@ export function resultInNextTurnDocument(): { document: string; traceIds: string
 /**
  * A session (`session.id`) whose first trace names no conversation and has the user name the
  * account; its second trace's agent span names one conversation and its tool span another, and
- * sends an invoice to the account no user of either named. The trace ids, in order.
+ * sends an invoice to the account no user of either named. Then a conversation of two turns whose
+ * agent spans name the session and tool spans the conversation (one run under two keys): the user
+ * names the account in the first. The trace ids, in order.
  */
 export function severalRunsInATraceDocument(): { document: string; traceIds: string[] } {
-  const traceIds = [hex(0xf3, 32), hex(0xf4, 32)];
+  const traceIds = [hex(0xf3, 32), hex(0xf4, 32), hex(0xf7, 32), hex(0xf8, 32)];
+  const session = { 'session.id': 'sess-2' };
+  const conversation = { 'gen_ai.conversation.id': 'conv-c' };
   const document = turnsDocument([
     { traceId: traceIds[0]!, atSeconds: 1, runIds: { 'session.id': 'sess-1' }, userText: 'My account is acct-7Q4Z9.', call: { tool: 'get_invoices', id: 'call_s1', args: { account_id: 'acct-7Q4Z9' } } },
     {
@@ -205,6 +209,8 @@ export function severalRunsInATraceDocument(): { document: string; traceIds: str
       userText: 'Email me the latest invoice.',
       call: { tool: 'send_invoice', id: 'call_s2', args: { account_id: 'acct-7Q4Z9' } },
     },
+    { traceId: traceIds[2]!, atSeconds: 3, runIds: session, toolRunIds: conversation, userText: 'My account is acct-7Q4Z9.', call: { tool: 'get_invoices', id: 'call_s3', args: { account_id: 'acct-7Q4Z9' } } },
+    { traceId: traceIds[3]!, atSeconds: 4, runIds: session, toolRunIds: conversation, userText: 'Email me the latest invoice.', call: { tool: 'send_invoice', id: 'call_s4', args: { account_id: 'acct-7Q4Z9' } } },
   ]);
   return { document, traceIds };
 }

@@ -241,12 +241,14 @@ describe('a conversation recorded a trace per turn', () => {
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });
 
-  it('reads a trace whose spans name several runs on its own, though they agree on a session — in both engines', async () => {
+  it('reads a trace whose spans name two conversations on its own, though they agree on a session — in both engines', async () => {
     const { document, traceIds } = severalRunsInATraceDocument();
     const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-turns-')), 'several.json');
     writeFileSync(file, document);
     const { duck, ch } = await bothEngines([file], false);
-    // The session's first trace named the account; the second's call is of another run.
+    // The session's first trace named the account; the second's call is of another run. The
+    // conversation named under two keys (session on the agent span, conversation on the tool
+    // span) is one run: its first turn named the account for the second.
     expect(duck.findings.map((f) => [f.rule, f.tool, f.key, f.trace_id])).toEqual([['assumption_span', 'send_invoice', 'account_id', traceIds[1]]]);
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });
