@@ -206,13 +206,17 @@ describe('the run of another library\'s call', () => {
 });
 
 describe('a conversation recorded a trace per turn', () => {
+  /** Both engines over one OTLP JSON document. */
+  const bothEnginesOn = async (document: string, reports: boolean) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-turns-')), 'turns.json');
+    writeFileSync(file, document);
+    return bothEngines([file], reports);
+  };
   // Each turn's prompt holds only the new message; what the user said, and the results and files
   // read, in the conversation's earlier turns assert the later turns' values (and pass on their
   // residency), never the other way round, and never across conversations.
   it('reads each turn with what the earlier turns of its conversation told — in both engines', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-turns-')), 'turns.json');
-    writeFileSync(file, conversationPerTraceDocument());
-    const { duck, ch } = await bothEngines([file], false);
+    const { duck, ch } = await bothEnginesOn(conversationPerTraceDocument(), false);
     const [first, second, third, other] = TURN_TRACE_IDS;
     expect(duck.findings.map((f) => [f.rule, f.tool, f.key, f.trace_id, f.rule === 'sensitive_arg_dispatched' ? f.message.match(/rule ([a-z-]+)/)?.[1] : ''])).toEqual([
       // The first turn guessed the account: the user named it only later.
@@ -230,9 +234,7 @@ describe('a conversation recorded a trace per turn', () => {
 
   it('passes on the residency of a call whose result a later turn records (the tool loop of the Responses API) — in both engines', async () => {
     const { document, traceIds } = resultInNextTurnDocument();
-    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-turns-')), 'loop.json');
-    writeFileSync(file, document);
-    const { duck, ch } = await bothEngines([file], false);
+    const { duck, ch } = await bothEnginesOn(document, false);
     expect(duck.findings.map((f) => [f.tool, f.key, f.trace_id, f.message.match(/rule ([a-z-]+)/)?.[1]])).toEqual([
       ['read_file', 'path', traceIds[0], 'secret-file-name'],
       ['sign_invoice', 'signing_salt', traceIds[1], 'inherited-secret'],
@@ -243,9 +245,7 @@ describe('a conversation recorded a trace per turn', () => {
 
   it('reads a trace whose spans name two conversations on its own, though they agree on a session — in both engines', async () => {
     const { document, traceIds } = severalRunsInATraceDocument();
-    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-turns-')), 'several.json');
-    writeFileSync(file, document);
-    const { duck, ch } = await bothEngines([file], false);
+    const { duck, ch } = await bothEnginesOn(document, false);
     // The session's first trace named the account; the second's call is of another run. The
     // conversation named under two keys (session on the agent span, conversation on the tool
     // span) is one run: its first turn named the account for the second.
@@ -255,9 +255,7 @@ describe('a conversation recorded a trace per turn', () => {
 
   it('reads a session recorded as an integer as one run — in both engines', async () => {
     const { document } = integerSessionDocument();
-    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-turns-')), 'integer.json');
-    writeFileSync(file, document);
-    const { duck, ch } = await bothEngines([file], true);
+    const { duck, ch } = await bothEnginesOn(document, true);
     // The first turn named the account the second sends to.
     expect(duck.findings.filter((f) => f.rule === 'assumption_span')).toEqual([]);
     expect(duck.findings.filter((f) => f.rule === 'report_run_summary').map((f) => f.message)).toEqual([expect.stringMatching(/^Run 42: 2 tool call\(s\)/)]);
@@ -266,9 +264,7 @@ describe('a conversation recorded a trace per turn', () => {
 
   it('reads a run 32 turns at a time: the 33rd starts afresh — in both engines', async () => {
     const { document, traceIds } = longConversationDocument(40);
-    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-turns-')), 'long.json');
-    writeFileSync(file, document);
-    const { duck, ch } = await bothEngines([file], false);
+    const { duck, ch } = await bothEnginesOn(document, false);
     expect(duck.findings.filter((f) => f.rule === 'assumption_span').map((f) => f.trace_id).sort()).toEqual(traceIds.slice(32).sort());
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });
