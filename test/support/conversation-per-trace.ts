@@ -11,7 +11,27 @@
 /** The salt the second turn reads out of `/app/.env` (long and varied: a value that may be a secret). */
 export const SIGNING_SALT = '9fQ2xLm7Zt4KpW8vR3sNc6Jd';
 
-type Attrs = Record<string, string>;
+/** Attributes: a string, or an integer (`intValue`). */
+type Attrs = Record<string, string | number>;
+
+/** A model-input message as the GenAI conventions record it. */
+type Message = { role: string; parts: Record<string, unknown>[] };
+
+/**
+ * One turn, a trace of its own: an agent span naming the run (`runIds`), a model span with the
+ * turn's input (`input`, or the user's words `userText`) and the call it asks for, and the tool
+ * span that ran it (naming `toolRunIds` too, when given), recording its result unless
+ * `result` is undefined.
+ */
+export interface TurnTrace {
+  traceId: string;
+  atSeconds: number;
+  runIds: Attrs;
+  userText?: string;
+  input?: Message[];
+  call?: { tool: string; id: string; args: Record<string, unknown>; result?: string };
+  toolRunIds?: Attrs;
+}
 
 interface Turn {
   traceId: string;
@@ -64,7 +84,12 @@ export const TURN_TRACE_IDS = TURNS.map((t) => t.traceId);
 
 /** The turns as one OTLP JSON document, the last turn first. */
 export function conversationPerTraceDocument(): string {
-  const spans = [...TURNS].reverse().flatMap((turn, t) => {
+  return turnsDocument([...TURNS].reverse().map(({ conversation, ...turn }) => ({ ...turn, runIds: { 'gen_ai.conversation.id': conversation } })));
+}
+
+/** Turns as one OTLP JSON document, in the order given. */
+export function turnsDocument(turns: readonly TurnTrace[]): string {
+  const spans = turns.flatMap((turn, t) => {
     const base = BigInt(1_764_460_800 + turn.atSeconds) * 1_000_000_000n;
     const at = (ms: number) => String(base + BigInt(ms) * 1_000_000n);
     const id = (n: number) => hex(((0xa0 + t) << 8) | n, 16);
@@ -76,14 +101,15 @@ export function conversationPerTraceDocument(): string {
       kind: 1,
       startTimeUnixNano: at(fromMs),
       endTimeUnixNano: at(toMs),
-      attributes: Object.entries(attrs).map(([key, value]) => ({ key, value: { stringValue: value } })),
+      attributes: Object.entries(attrs).map(([key, value]) => ({ key, value: typeof value === 'number' ? { intValue: String(value) } : { stringValue: value } })),
     });
     const call = turn.call;
+    const input = turn.input ?? (turn.userText !== undefined ? [{ role: 'user', parts: [{ type: 'text', content: turn.userText }] }] : []);
     const out = [
-      span(id(1), undefined, 'invoke_agent billing', 0, 100, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.conversation.id': turn.conversation }),
+      span(id(1), undefined, 'invoke_agent billing', 0, 100, { 'gen_ai.operation.name': 'invoke_agent', ...turn.runIds }),
       span(id(2), id(1), 'chat gpt-4.1', 1, 20, {
         'gen_ai.operation.name': 'chat',
-        'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: turn.userText }] }]),
+        'gen_ai.input.messages': JSON.stringify(input),
         ...(call ? { 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: call.id, name: call.tool, arguments: call.args }] }]) } : {}),
       }),
     ];
@@ -94,7 +120,8 @@ export function conversationPerTraceDocument(): string {
           'gen_ai.tool.name': call.tool,
           'gen_ai.tool.call.id': call.id,
           'gen_ai.tool.call.arguments': JSON.stringify(call.args),
-          'gen_ai.tool.call.result': call.result,
+          ...(call.result !== undefined ? { 'gen_ai.tool.call.result': call.result } : {}),
+          ...turn.toolRunIds,
         }),
       );
     }
@@ -138,4 +165,66 @@ export function longConversationDocument(turns: number): { document: string; tra
     .reverse()
     .flat();
   return { document: JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'agent-framework' }, spans }] }] }), traceIds };
+}
+
+/**
+ * The Responses API's tool loop, a trace per request: the first asks to read `/app/.env` (its
+ * tool span records no result), the second's input is the file's content, the tool's output sent
+ * back under the call's id, and its call copies the salt out of it. The trace ids, in order.
+ */
+export function resultInNextTurnDocument(): { document: string; traceIds: string[] } {
+  const traceIds = [hex(0xf1, 32), hex(0xf2, 32)];
+  const runIds = { 'gen_ai.conversation.id': 'conv-deploy' };
+  const document = turnsDocument([
+    { traceId: traceIds[0]!, atSeconds: 1, runIds, userText: 'Check the deploy config, then sign the invoice.', call: { tool: 'read_file', id: 'call_r1', args: { path: '/app/.env' } } },
+    {
+      traceId: traceIds[1]!,
+      atSeconds: 2,
+      runIds,
+      input: [{ role: 'tool', parts: [{ type: 'tool_call_response', id: 'call_r1', response: `SIGNING_SALT=${SIGNING_SALT}\nREGION=eu-west-1` }] }],
+      call: { tool: 'sign_invoice', id: 'call_r2', args: { invoice_id: 'inv_5521', signing_salt: SIGNING_SALT } },
+    },
+  ]);
+  return { document, traceIds };
+}
+
+/**
+ * A session (`session.id`) whose first trace names no conversation and has the user name the
+ * account; its second trace's agent span names one conversation and its tool span another, and
+ * sends an invoice to the account no user of either named. Then a conversation of two turns whose
+ * agent spans name the session and tool spans the conversation (one run under two keys): the user
+ * names the account in the first. The trace ids, in order.
+ */
+export function severalRunsInATraceDocument(): { document: string; traceIds: string[] } {
+  const traceIds = [hex(0xf3, 32), hex(0xf4, 32), hex(0xf7, 32), hex(0xf8, 32)];
+  const session = { 'session.id': 'sess-2' };
+  const conversation = { 'gen_ai.conversation.id': 'conv-c' };
+  const document = turnsDocument([
+    { traceId: traceIds[0]!, atSeconds: 1, runIds: { 'session.id': 'sess-1' }, userText: 'My account is acct-7Q4Z9.', call: { tool: 'get_invoices', id: 'call_s1', args: { account_id: 'acct-7Q4Z9' } } },
+    {
+      traceId: traceIds[1]!,
+      atSeconds: 2,
+      runIds: { 'session.id': 'sess-1', 'gen_ai.conversation.id': 'conv-a' },
+      toolRunIds: { 'gen_ai.conversation.id': 'conv-b' },
+      userText: 'Email me the latest invoice.',
+      call: { tool: 'send_invoice', id: 'call_s2', args: { account_id: 'acct-7Q4Z9' } },
+    },
+    { traceId: traceIds[2]!, atSeconds: 3, runIds: session, toolRunIds: conversation, userText: 'My account is acct-7Q4Z9.', call: { tool: 'get_invoices', id: 'call_s3', args: { account_id: 'acct-7Q4Z9' } } },
+    { traceId: traceIds[3]!, atSeconds: 4, runIds: session, toolRunIds: conversation, userText: 'Email me the latest invoice.', call: { tool: 'send_invoice', id: 'call_s4', args: { account_id: 'acct-7Q4Z9' } } },
+  ]);
+  return { document, traceIds };
+}
+
+/**
+ * A session recorded as an integer (`session.id = 42`) over two traces: the first has the user name
+ * the account, the second sends an invoice to it. The trace ids, in order.
+ */
+export function integerSessionDocument(): { document: string; traceIds: string[] } {
+  const traceIds = [hex(0xf5, 32), hex(0xf6, 32)];
+  const runIds = { 'session.id': 42 };
+  const document = turnsDocument([
+    { traceId: traceIds[0]!, atSeconds: 1, runIds, userText: 'My account is acct-7Q4Z9.', call: { tool: 'get_invoices', id: 'call_i1', args: { account_id: 'acct-7Q4Z9' } } },
+    { traceId: traceIds[1]!, atSeconds: 2, runIds, userText: 'Email me the latest invoice.', call: { tool: 'send_invoice', id: 'call_i2', args: { account_id: 'acct-7Q4Z9' } } },
+  ]);
+  return { document, traceIds };
 }

@@ -135,6 +135,7 @@ const RUN_ID_TABLES = ['foreign_named_runs', 'foreign_span_runs', 'foreign_trace
  * (`candidates`, a condition on the source's rows) name, as DuckDB's `numberTraces` reads them:
  * `foreign_span_runs`, a row per span that names one, and `foreign_trace_runs`, a row per trace
  * whose spans agree on one; and `foreign_trace_windows`, the evidence window of each such trace
+ * whose spans agree under every key they name a run by, a trace of two runs being read on its own
  * (`RUN_WINDOW_TRACES` of its run's traces at a time, by the start of their first candidate span,
  * then id, as `numberTraces` numbers them). Read before the spans: a window's traces are classified
  * together.
@@ -156,7 +157,8 @@ export function runIdSteps(src: TraceSource, candidates: string): string[] {
     `CREATE TEMPORARY TABLE foreign_trace_windows ENGINE = Memory AS
       SELECT trace_id, run_id, intDiv(row_number() OVER (PARTITION BY run_id ORDER BY start, trace_id) - 1, ${RUN_WINDOW_TRACES}) AS window_no
       FROM foreign_trace_runs r
-        JOIN (SELECT TraceId AS trace_id, min(toUnixTimestamp64Nano(Timestamp)) AS start FROM ${src.table} WHERE ${candidates} GROUP BY TraceId) s USING (trace_id)`,
+        JOIN (SELECT TraceId AS trace_id, min(toUnixTimestamp64Nano(Timestamp)) AS start FROM ${src.table} WHERE ${candidates} GROUP BY TraceId) s USING (trace_id)
+      WHERE trace_id NOT IN (SELECT trace_id FROM foreign_named_runs GROUP BY trace_id, rank HAVING uniqExact(run_id) > 1)`,
   ];
 }
 

@@ -15,7 +15,15 @@ import type { AnalysisResult } from '../types.js';
 import { layeredTokyoTrace } from '../../../test/support/layered-trace.js';
 import { STRANDS_FINDINGS, strandsLatestTrace, strandsLegacyTrace } from '../../../test/support/strands-trace.js';
 import { CALLS_WITHOUT_OPERATION, toolSpansWithoutOperation } from '../../../test/support/tool-span-without-operation.js';
-import { SIGNING_SALT, TURN_TRACE_IDS, conversationPerTraceDocument, longConversationDocument } from '../../../test/support/conversation-per-trace.js';
+import {
+  SIGNING_SALT,
+  TURN_TRACE_IDS,
+  conversationPerTraceDocument,
+  integerSessionDocument,
+  longConversationDocument,
+  resultInNextTurnDocument,
+  severalRunsInATraceDocument,
+} from '../../../test/support/conversation-per-trace.js';
 import { analyzeClickHouse } from './analyze-clickhouse.js';
 
 // The real ClickHouse engine, in process (chdb): the collector exporter's table, the project's
@@ -211,13 +219,17 @@ describe('the run of another library\'s call', () => {
 });
 
 describe('a conversation recorded a trace per turn', () => {
+  /** Both engines over one OTLP JSON document. */
+  const bothEnginesOn = async (document: string, reports: boolean) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-turns-')), 'turns.json');
+    writeFileSync(file, document);
+    return bothEngines([file], reports);
+  };
   // Each turn's prompt holds only the new message; what the user said, and the results and files
   // read, in the conversation's earlier turns assert the later turns' values (and pass on their
   // residency), never the other way round, and never across conversations.
   it('reads each turn with what the earlier turns of its conversation told — in both engines', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-turns-')), 'turns.json');
-    writeFileSync(file, conversationPerTraceDocument());
-    const { duck, ch } = await bothEngines([file], false);
+    const { duck, ch } = await bothEnginesOn(conversationPerTraceDocument(), false);
     const [first, second, third, other] = TURN_TRACE_IDS;
     expect(duck.findings.map((f) => [f.rule, f.tool, f.key, f.trace_id, f.rule === 'sensitive_arg_dispatched' ? f.message.match(/rule ([a-z-]+)/)?.[1] : ''])).toEqual([
       // The first turn guessed the account: the user named it only later.
@@ -233,11 +245,39 @@ describe('a conversation recorded a trace per turn', () => {
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });
 
+  it('passes on the residency of a call whose result a later turn records (the tool loop of the Responses API) — in both engines', async () => {
+    const { document, traceIds } = resultInNextTurnDocument();
+    const { duck, ch } = await bothEnginesOn(document, false);
+    expect(duck.findings.map((f) => [f.tool, f.key, f.trace_id, f.message.match(/rule ([a-z-]+)/)?.[1]])).toEqual([
+      ['read_file', 'path', traceIds[0], 'secret-file-name'],
+      ['sign_invoice', 'signing_salt', traceIds[1], 'inherited-secret'],
+    ]);
+    expect(JSON.stringify(duck.findings)).not.toContain(SIGNING_SALT);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+
+  it('reads a trace whose spans name two conversations on its own, though they agree on a session — in both engines', async () => {
+    const { document, traceIds } = severalRunsInATraceDocument();
+    const { duck, ch } = await bothEnginesOn(document, false);
+    // The session's first trace named the account; the second's call is of another run. The
+    // conversation named under two keys (session on the agent span, conversation on the tool
+    // span) is one run: its first turn named the account for the second.
+    expect(duck.findings.map((f) => [f.rule, f.tool, f.key, f.trace_id])).toEqual([['assumption_span', 'send_invoice', 'account_id', traceIds[1]]]);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+
+  it('reads a session recorded as an integer as one run — in both engines', async () => {
+    const { document } = integerSessionDocument();
+    const { duck, ch } = await bothEnginesOn(document, true);
+    // The first turn named the account the second sends to.
+    expect(duck.findings.filter((f) => f.rule === 'assumption_span')).toEqual([]);
+    expect(duck.findings.filter((f) => f.rule === 'report_run_summary').map((f) => f.message)).toEqual([expect.stringMatching(/^Run 42: 2 tool call\(s\)/)]);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+
   it('reads a run 32 turns at a time: the 33rd starts afresh — in both engines', async () => {
     const { document, traceIds } = longConversationDocument(40);
-    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-turns-')), 'long.json');
-    writeFileSync(file, document);
-    const { duck, ch } = await bothEngines([file], false);
+    const { duck, ch } = await bothEnginesOn(document, false);
     expect(duck.findings.filter((f) => f.rule === 'assumption_span').map((f) => f.trace_id).sort()).toEqual(traceIds.slice(32).sort());
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });

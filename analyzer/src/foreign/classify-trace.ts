@@ -153,7 +153,8 @@ export function classifyForeignTrace(
   const addResult = (r: TraceEvidence['results'][number]) => {
     // (a run's later prompt repeats its earlier results: each is indexed once, with the label its call passed on)
     if (run && !run.isNewResult(r.callId, r.content)) return;
-    const residency = (r.callId !== undefined ? passedOn.get(`id:${r.callId}`) : undefined) ?? (r.spanId !== undefined ? passedOn.get(`span:${r.spanId}`) : undefined);
+    const residency =
+      (r.callId !== undefined ? (passedOn.get(`id:${r.callId}`) ?? run?.passedOn.get(r.callId)) : undefined) ?? (r.spanId !== undefined ? passedOn.get(`span:${r.spanId}`) : undefined);
     const entry: ContextEntry = { content: r.content };
     if (r.callId !== undefined) entry.callId = r.callId;
     if (residency !== undefined) entry.residency = residency;
@@ -184,6 +185,12 @@ export function classifyForeignTrace(
       if (call.callId !== undefined) passedOn.set(`id:${call.callId}`, passes);
       if (call.source === 'tool-span') passedOn.set(`span:${call.spanId}`, passes);
       for (const spanId of otherSpans.get(call) ?? []) passedOn.set(`span:${spanId}`, passes);
+    }
+    // For the run's later traces, where the result may be recorded (the next turn's input): the
+    // last call under an id decides (an SDK that numbers calls per turn, `call_0` each time).
+    if (run && call.callId !== undefined) {
+      if (passes !== undefined) run.passedOn.set(call.callId, passes);
+      else run.passedOn.delete(call.callId);
     }
     const unreadable = decoded.unreadable;
     let rows: ForeignArgRow[] = unreadable === undefined ? c.leaves : c.leaves.map((l) => blobRow(l, decoded.value as string, unreadable));

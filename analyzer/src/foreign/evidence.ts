@@ -1,4 +1,5 @@
 import { GenAiAttributes } from '@argspan/conventions';
+import type { InheritedResidency } from '@argspan/core';
 import { ProvenanceIndex } from '@argspan/core/internal';
 import type { ForeignCall, ForeignSpan } from './types.js';
 import { EVENTS_ATTRIBUTE, readEventsAttribute, readMessageEvents } from './event-evidence.js';
@@ -124,6 +125,12 @@ export class RunEvidence {
   sawUserText = false;
   /** Tool input schemas by tool name, the first seen. */
   readonly toolSchemas = new Map<string, unknown>();
+  /**
+   * What the results of the run's calls pass on, by call id, as the last call under the id left it:
+   * a call's result may be recorded only in a later trace (OpenAI's Responses API sends a tool's
+   * output as the next turn's input), and a value copied out of it is still the secret it was.
+   */
+  readonly passedOn = new Map<string, InheritedResidency>();
   /** Texts and characters indexed so far (see {@link RunEvidenceLimits}). */
   private texts = 0;
   private chars = 0;

@@ -29,31 +29,35 @@ export interface CandidateTrace {
 export const RUN_WINDOW_TRACES = 32;
 
 /**
- * The run ids (see {@link RUN_ID_KEYS}) the spans of the candidate traces name: a row per span that
- * names one (`span_id` set), and a row per trace whose spans agree on one (`span_id` NULL). The
- * foreign tables name each call's run by them; the traces of a run are numbered together.
+ * The run ids (see {@link RUN_ID_KEYS}) the spans of the candidate traces name — a string, or an
+ * integer as its digits (`session.id = 42`, which the ClickHouse exporter writes as "42") — a row
+ * per span that names one (`span_id` set), and a row per trace whose spans agree on one under some
+ * key (`span_id` NULL), with `one_run`: whether they agree under every key they name one by. The
+ * foreign tables name each call's run by them; the traces of a run are numbered together, but only
+ * those of `one_run`: a trace whose spans name two conversations (or sessions) is read on its own,
+ * its calls and words of no one run.
  */
 const RUN_IDS_SQL = `
 CREATE OR REPLACE TEMP TABLE foreign_run_ids AS
   WITH named AS (
-    SELECT s.trace_id, s.span_id, k.rank, nullif(s.attr_str[list_position(s.attr_keys, k."key")], '') AS run_id
-    FROM (SELECT trace_id, span_id, attr_keys, attr_str FROM span_structs
+    SELECT s.trace_id, s.span_id, k.rank, nullif(coalesce(s.attr_str[list_position(s.attr_keys, k."key")], s.attr_int[list_position(s.attr_keys, k."key")]), '') AS run_id
+    FROM (SELECT trace_id, span_id, attr_keys, attr_str, attr_int FROM span_structs
         WHERE list_has_any(attr_keys, [${RUN_ID_KEYS.map(sqlString).join(', ')}]) AND trace_id IN (SELECT trace_id FROM foreign_candidate_traces)) s,
       (VALUES ${RUN_ID_KEYS.map((k, rank) => `(${rank}, ${sqlString(k)})`).join(', ')}) k(rank, "key")
     WHERE list_contains(s.attr_keys, k."key")
   )
-  SELECT trace_id, span_id, arg_min(run_id, rank) AS run_id FROM named WHERE run_id IS NOT NULL GROUP BY trace_id, span_id
+  SELECT trace_id, span_id, arg_min(run_id, rank) AS run_id, NULL::BOOLEAN AS one_run FROM named WHERE run_id IS NOT NULL GROUP BY trace_id, span_id
   UNION ALL
-  SELECT trace_id, NULL, arg_min(run_id, rank) FROM (
-    SELECT trace_id, rank, any_value(run_id) AS run_id FROM named WHERE run_id IS NOT NULL GROUP BY trace_id, rank HAVING count(DISTINCT run_id) = 1)
-  GROUP BY trace_id`;
+  SELECT trace_id, NULL, arg_min(run_id, rank) FILTER (WHERE runs = 1), bool_and(runs = 1) FROM (
+    SELECT trace_id, rank, any_value(run_id) AS run_id, count(DISTINCT run_id) AS runs FROM named WHERE run_id IS NOT NULL GROUP BY trace_id, rank)
+  GROUP BY trace_id HAVING bool_or(runs = 1)`;
 
 /**
  * Number the traces that hold candidate spans (`candidates`: an SQL condition on `span_structs`)
  * in the temporary table `foreign_traces` (trace_no, trace_id, spans: its candidate spans;
  * window_first, window_traces: the first trace number and the count of the traces of its evidence
- * window, when the trace is one of several of a run's window), which the foreign tables name traces
- * by, and the run ids of their spans in `foreign_run_ids`; the caller drops both when done. A
+ * window, when the trace is one of several of a run's window; a trace whose spans name two runs
+ * under one key is in none), which the foreign tables name traces by, and the run ids of their spans in `foreign_run_ids`; the caller drops both when done. A
  * run's traces are numbered one after another, by the start of their first candidate span (then
  * id). Returns the candidate spans.
  */
@@ -69,7 +73,7 @@ export async function numberTraces(db: Db, candidates: string): Promise<number> 
       FROM (
         SELECT (row_number() OVER (ORDER BY r.run_id NULLS FIRST, c.start_ns, c.trace_id) - 1)::INTEGER AS trace_no, c.trace_id, c.spans, r.run_id,
           (row_number() OVER (PARTITION BY r.run_id ORDER BY c.start_ns, c.trace_id) - 1) // ${RUN_WINDOW_TRACES} AS window_no
-        FROM foreign_candidate_traces c LEFT JOIN foreign_run_ids r ON r.trace_id = c.trace_id AND r.span_id IS NULL)
+        FROM foreign_candidate_traces c LEFT JOIN foreign_run_ids r ON r.trace_id = c.trace_id AND r.span_id IS NULL AND r.one_run)
       WINDOW w AS (PARTITION BY run_id, window_no)`);
   } finally {
     await db.run('DROP TABLE IF EXISTS foreign_candidate_traces');
