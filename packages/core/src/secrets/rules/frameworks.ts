@@ -136,8 +136,10 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
     id: 'connect-call-password',
     family: 'sql',
     description: "Password passed by position to a database client's connect call in code (PHP's mysqli_connect('host', 'user', 'PASS'), new mysqli(…), new PDO('mysql:…', 'user', 'PASS'), Java's DriverManager.getConnection(\"jdbc:…://…\", \"user\", \"PASS\"))",
-    // (at `mysql` and `://`, which the scan looks for already: mysqli's name, PDO's MySQL DSN, a JDBC URL)
+    // (at `mysql` and `://`, which the scan looks for already: mysqli's name, PDO's MySQL DSN, a JDBC URL;
+    // pre-filters outside the detector take the calls' names instead: `://` passes every URL)
     keywords: ['mysql', '://'],
+    prefilter: String.raw`mysqli|new[ \t]{1,4}\\?PDO\(|getConnection\(`,
     before:
       '(?:' +
       [
