@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyForeignTrace, type ForeignArgRow, type ForeignRowSink } from './classify-trace.js';
+import { classifyForeignTrace, type ForeignArgRow, type ForeignCallRow, type ForeignRowSink } from './classify-trace.js';
 import type { ForeignSpan } from './types.js';
 
 // A value copied out of the result of a call that read a secret file is secret in the call it is
@@ -48,6 +48,24 @@ function argsOf(spans: ForeignSpan[], tool: string): string[] {
   };
   classifyForeignTrace(spans, { policy: {} }, sink);
   return rows.filter((r) => tools[r.callNo] === tool).map(({ row }) => `${row.key} ${row.residency} ${row.rule} ${row.provenance}`);
+}
+
+/** The calls found in `spans`, each as `name source` (`name`: the call's span id, unless given). */
+function callsOf(spans: ForeignSpan[], name: (c: ForeignCallRow) => string = (c) => c.spanId): string[] {
+  const calls: string[] = [];
+  classifyForeignTrace(spans, { policy: {} }, { call: (c) => calls.push(`${name(c)} ${c.source}`) - 1, arg: () => {}, credential: () => {}, blob: () => {} });
+  return calls;
+}
+
+/** An OpenInference LLM span: the user asks to schedule the standup, and the model proposes create_event(`args`) as call_1. */
+function standupProposal(args: unknown): ForeignSpan {
+  return span('llm', {
+    'llm.input_messages.0.message.role': 'user',
+    'llm.input_messages.0.message.content': 'Schedule the standup.',
+    'llm.output_messages.0.message.tool_calls.0.tool_call.id': 'call_1',
+    'llm.output_messages.0.message.tool_calls.0.tool_call.function.name': 'create_event',
+    'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments': JSON.stringify(args),
+  });
 }
 
 describe('classifyForeignTrace: residency passed on by results', () => {
@@ -415,20 +433,11 @@ describe('classifyForeignTrace: LangChain\'s tool input, a Python repr', () => {
   // `{"input": "{'city': …}"}`. Read as the dict it writes, it is the call the model proposed.
   const ARGS = { title: 'standup', timezone: 'America/New_York' };
   const REPR = "{'title': 'standup', 'timezone': 'America/New_York'}";
-  const llm = () => span('llm', {
-    'llm.input_messages.0.message.role': 'user',
-    'llm.input_messages.0.message.content': 'Schedule the standup.',
-    'llm.output_messages.0.message.tool_calls.0.tool_call.id': 'call_1',
-    'llm.output_messages.0.message.tool_calls.0.tool_call.function.name': 'create_event',
-    'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments': JSON.stringify(ARGS),
-  });
+  const llm = () => standupProposal(ARGS);
 
   it('an OpenInference TOOL span: its keys are arguments, and it is the call the model proposed (one call)', () => {
     const tool = span('tool', { 'openinference.span.kind': 'TOOL', 'tool.name': 'create_event', 'input.value': REPR, 'input.mime_type': 'application/json' });
-    const calls: string[] = [];
-    const sink: ForeignRowSink = { call: (c) => calls.push(`${c.spanId} ${c.source}`) - 1, arg: () => {}, credential: () => {}, blob: () => {} };
-    classifyForeignTrace([llm(), tool], { policy: {} }, sink);
-    expect(calls).toEqual(['tool tool-span']);
+    expect(callsOf([llm(), tool])).toEqual(['tool tool-span']);
     expect(argsOf([llm(), tool], 'create_event')).toEqual(['title tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred']);
   });
 
@@ -441,18 +450,9 @@ describe('classifyForeignTrace: LangChain\'s tool input, a Python repr', () => {
 describe('classifyForeignTrace: a Langfuse @observe(as_type="tool") input', () => {
   it('{"args", "kwargs"} is read by keyword, and is the call the model proposed (one call, not two)', () => {
     const ARGS = { title: 'standup', timezone: 'America/New_York' };
-    const llm = span('llm', {
-      'llm.input_messages.0.message.role': 'user',
-      'llm.input_messages.0.message.content': 'Schedule the standup.',
-      'llm.output_messages.0.message.tool_calls.0.tool_call.id': 'call_1',
-      'llm.output_messages.0.message.tool_calls.0.tool_call.function.name': 'create_event',
-      'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments': JSON.stringify(ARGS),
-    });
+    const llm = standupProposal(ARGS);
     const observed = span('create_event', { 'langfuse.observation.type': 'tool', 'langfuse.observation.input': JSON.stringify({ args: [], kwargs: ARGS }) });
-    const calls: string[] = [];
-    const sink: ForeignRowSink = { call: (c) => calls.push(`${c.emitter} ${c.source}`) - 1, arg: () => {}, credential: () => {}, blob: () => {} };
-    classifyForeignTrace([llm, observed], { policy: {} }, sink);
-    expect(calls).toEqual(['langfuse tool-span']);
+    expect(callsOf([llm, observed], (c) => c.emitter)).toEqual(['langfuse tool-span']);
     expect(argsOf([llm, observed], 'create_event')).toEqual(['title tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred']);
   });
 });
@@ -468,18 +468,9 @@ describe('classifyForeignTrace: tool definitions in Bedrock\'s shape', () => {
 describe('classifyForeignTrace: an OpenInference TOOL span of a method\'s bound arguments', () => {
   it('{"args": [], "kwargs": {…}} (LlamaIndex\'s FunctionTool.call) is read by keyword, and is the call the model proposed', () => {
     const ARGS = { title: 'standup', timezone: 'America/New_York' };
-    const llm = span('llm', {
-      'llm.input_messages.0.message.role': 'user',
-      'llm.input_messages.0.message.content': 'Schedule the standup.',
-      'llm.output_messages.0.message.tool_calls.0.tool_call.id': 'call_1',
-      'llm.output_messages.0.message.tool_calls.0.tool_call.function.name': 'create_event',
-      'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments': JSON.stringify(ARGS),
-    });
+    const llm = standupProposal(ARGS);
     const tool = span('tool', { 'openinference.span.kind': 'TOOL', 'tool.name': 'create_event', 'input.value': JSON.stringify({ args: [], kwargs: ARGS }), 'input.mime_type': 'application/json' });
-    const calls: string[] = [];
-    const sink: ForeignRowSink = { call: (c) => calls.push(`${c.spanId} ${c.source}`) - 1, arg: () => {}, credential: () => {}, blob: () => {} };
-    classifyForeignTrace([llm, tool], { policy: {} }, sink);
-    expect(calls).toEqual(['tool tool-span']);
+    expect(callsOf([llm, tool])).toEqual(['tool tool-span']);
     expect(argsOf([llm, tool], 'create_event')).toEqual(['title tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred']);
   });
 });
@@ -521,10 +512,7 @@ describe('classifyForeignTrace: OpenLLMetry\'s LangChain tool span', () => {
   });
 
   it('its arguments are the callback\'s inputs (not the run\'s metadata), and it is the call the model proposed', () => {
-    const calls: string[] = [];
-    const sink: ForeignRowSink = { call: (c) => calls.push(`${c.spanId} ${c.source}`) - 1, arg: () => {}, credential: () => {}, blob: () => {} };
-    classifyForeignTrace([chat, run(ARGS)], { policy: {} }, sink);
-    expect(calls).toEqual(['create_event.tool tool-span']);
+    expect(callsOf([chat, run(ARGS)])).toEqual(['create_event.tool tool-span']);
     expect(argsOf([chat, run(ARGS)], 'create_event')).toEqual(['title tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred']);
   });
 
