@@ -933,3 +933,66 @@ describe('argspan analyze: a policy denying more than secrets, over another libr
     ]);
   });
 });
+
+describe('argspan analyze on OpenTelemetry log records: the official instrumentations record messages and the model\'s calls as logs', () => {
+  const TRACES = `${FOREIGN}/otel-python-openai-v2-weather.traces.json`;
+  const LOGS = `${FOREIGN}/otel-python-openai-v2-weather.logs.json`;
+  const PLANTED = `${FOREIGN}/derived/otel-python-openai-v2-planted.logs.json`;
+  const logsDoc = () => JSON.parse(readFileSync(LOGS, 'utf8')) as { resourceLogs: { scopeLogs: { logRecords: Record<string, unknown>[] }[] }[] };
+
+  it('reports the planted timezone and token by tool and key in every output format, never their values', () => {
+    for (const format of ['table', 'json', 'sarif', 'junit', 'html']) {
+      const run = analyzeBin(TRACES, PLANTED, '--format', format);
+      expect(run.code, format).toBe(1);
+      for (const value of ['America/Los_Angeles', 'ghp_C4NARY']) expect(run.stdout + run.stderr, format).not.toContain(value);
+    }
+    const out = parseJson(analyzeBin(TRACES, PLANTED, '--format', 'json'));
+    expect(out.findings.map((f) => [f.rule, f.tool, f.key]).sort()).toEqual([['assumption_span', 'get_current_weather', 'timezone'], ['credential_in_attribute', 'get_current_weather', 'location']]);
+    expect([out.stats.log_records, out.stats.spans_from_log_records, out.stats.foreign_calls]).toEqual([9, 0, 2]);
+  });
+
+  it('reads a record exported twice once, and says which spans it knew only from their logs', () => {
+    const out = parseJson(analyzeBin(LOGS, LOGS, '--format', 'json'));
+    expect([out.stats.foreign_calls, out.stats.spans, out.stats.spans_from_log_records, out.findings.length]).toEqual([2, 2, 2, 0]);
+    const table = analyzeBin(LOGS).stdout;
+    expect(table).toContain('Read 9 GenAI log record(s) from OTLP logs exports as their spans\' events; 2 span(s) known only from their log records (the trace export holding them was not given).');
+  });
+
+  it('a GenAI record without its span\'s ids is refused naming its place (exit 2), or skipped under --allow-partial; never read as clean', () => {
+    const doc = logsDoc();
+    const choice = doc.resourceLogs[0]!.scopeLogs[0]!.logRecords[2]!;
+    choice.traceId = '';
+    choice.spanId = '';
+    const file = join(tmp(), 'logs.json');
+    writeFileSync(file, JSON.stringify(doc, null, 2));
+    const refused = analyzeBin(TRACES, file);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(`${file}: GenAI log record resourceLogs[0].scopeLogs[0].logRecords[2] (gen_ai.choice) has no valid trace id and span id`);
+    const partial = parseJson(analyzeBin(TRACES, file, '--allow-partial', '--format', 'json'));
+    expect(partial.stats.skipped.map((p) => p.reason)).toEqual([expect.stringContaining('logRecords[2] (gen_ai.choice)')]);
+    expect(partial.stats.foreign_calls).toBe(0);
+  });
+
+  it('one file from a collector writing traces and logs: a logs line past the first 64 KiB is read too', () => {
+    const filler = readFileSync(TRACES, 'utf8');
+    const other = (i: number) => JSON.stringify(JSON.parse(filler.replaceAll('a1f0c3d25e6b47188c9d0e1f2a3b4c5d', `${String(i).padStart(10, '0')}6b47188c9d0e1f2a3b4c5d`)));
+    const lines = [...Array.from({ length: 60 }, (_, i) => other(i + 1)), JSON.stringify(JSON.parse(filler)), JSON.stringify(JSON.parse(readFileSync(PLANTED, 'utf8')))];
+    const file = join(tmp(), 'otel-export.jsonl');
+    writeFileSync(file, lines.join('\n') + '\n');
+    expect(lines.slice(0, -1).join('\n').length).toBeGreaterThan(65_536);
+    const out = parseJson(analyzeBin(file, '--format', 'json'));
+    expect(out.stats.spans).toBe(122);
+    expect(out.findings.map((f) => [f.rule, f.key]).sort()).toEqual([['assumption_span', 'timezone'], ['credential_in_attribute', 'location']]);
+  });
+
+  it('a logs export holding no GenAI record, and no traces beside it, is refused as holding no spans (exit 2)', () => {
+    const doc = logsDoc();
+    for (const r of doc.resourceLogs[0]!.scopeLogs[0]!.logRecords) r.eventName = 'app.log';
+    const file = join(tmp(), 'app-logs.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const run = analyzeBin(file);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('no spans in the input');
+  });
+});

@@ -98,6 +98,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
         duplicate_spans: load.duplicates,
         malformed_lines: load.skipped.length,
         skipped: load.skipped,
+        ...(load.logRecords > 0 ? { log_records: load.logRecords, spans_from_log_records: load.spansOfLogs } : {}),
         ...ruleStats(rules, run, findings, foreign, started),
       },
     };

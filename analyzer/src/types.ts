@@ -117,6 +117,14 @@ export interface AnalysisStats {
    * checked (each is one `unknown` leaf whose rule says why).
    */
   unreadable_args_calls: number;
+  /**
+   * GenAI log records read from OTLP logs exports (messages and the model's tool calls, as the
+   * official OpenTelemetry instrumentations record them), each made an event of the span it names;
+   * present when there were any.
+   */
+  log_records?: number;
+  /** Of the spans, those known only from their log records: the logs were given without the trace export that holds them. */
+  spans_from_log_records?: number;
   /** Wall time of the whole analysis, milliseconds. */
   time_ms: number;
 }

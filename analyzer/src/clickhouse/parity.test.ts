@@ -118,9 +118,11 @@ describe('credentials the re-scan finds outside span attributes', () => {
 describe('other libraries\' traces', () => {
   const dir = join(FIXTURES, 'foreign');
   // The derived traces reuse their originals' trace ids, so each set is loaded on its own.
+  // OTLP logs exports are not in the exporter's traces table (the engine does not read otel_logs yet).
+  const traceFiles = (d: string) => readdirSync(d).filter((f) => f.endsWith('.json') && !f.endsWith('.logs.json')).map((f) => join(d, f));
   const sets = {
-    'traces of eight emitters and Semantic Kernel': readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f)),
-    'derived traces (Phoenix export, planted tokens, .env path, SK legacy events)': readdirSync(join(dir, 'derived')).filter((f) => f.endsWith('.json')).map((f) => join(dir, 'derived', f)),
+    'traces of eight emitters and Semantic Kernel': traceFiles(dir),
+    'derived traces (Phoenix export, planted tokens, .env path, SK legacy events)': traceFiles(join(dir, 'derived')),
   };
   it.each(Object.entries(sets))('%s: same calls, same findings, same runs, same report overview', async (_name, files) => {
     const { duck, ch } = await bothEngines(files, true, true);

@@ -1,45 +1,8 @@
 import type { ForeignEvent, ForeignSpan } from './types.js';
+import { MessageEventAttributes, MessageEvents } from './message-events.js';
 import { contentTexts, isDeveloperRole, isObject, parseJson, proposal, readGenAiMessages, type TraceEvidence } from './evidence.js';
 
-/**
- * Span events that record a model call's messages, as Semantic Kernel and the GenAI conventions
- * before `gen_ai.input.messages` wrote them, with the attribute holding each one's JSON:
- *
- * - `gen_ai.content.prompt` (`gen_ai.prompt`) and `gen_ai.content.completion` (`gen_ai.completion`):
- *   the whole prompt and the completions, each a list of chat messages in OpenAI's format
- *   (Semantic Kernel .NET before May 2025, Python before January 2025; the conventions before 1.28);
- * - one event per message, `gen_ai.{system,user,assistant,tool}.message` and `gen_ai.choice`, the
- *   message in `gen_ai.event.content` (Semantic Kernel .NET since May 2025, Azure AI Inference):
- *   `{role, content, tool_calls}`, a choice `{index, message, tool_calls, finish_reason}`. SK names
- *   its developer message `gen_ai.tool.developer`. Strands Agents writes the same events with the
- *   message's content blocks (Bedrock Converse's `text`, `toolUse`, `toolResult`) as JSON in
- *   `content`, a choice's in `message` (see {@link StrandsEventAttributes}). (The conventions'
- *   log-based events carry the message in a log record's body: that is the logs signal, not in a
- *   trace export.)
- * - `gen_ai.client.inference.operation.details`, the conventions' event since 1.37, with the
- *   span's messages in `gen_ai.input.messages`, `gen_ai.output.messages`, `gen_ai.system_instructions`
- *   as the span attributes of those names hold them (Strands Agents under
- *   `OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental`, its tool spans' call and result too).
- */
-export const MessageEvents = {
-  PROMPT: 'gen_ai.content.prompt',
-  COMPLETION: 'gen_ai.content.completion',
-  SYSTEM: 'gen_ai.system.message',
-  DEVELOPER: 'gen_ai.developer.message',
-  SK_DEVELOPER: 'gen_ai.tool.developer',
-  USER: 'gen_ai.user.message',
-  ASSISTANT: 'gen_ai.assistant.message',
-  TOOL: 'gen_ai.tool.message',
-  CHOICE: 'gen_ai.choice',
-  OPERATION_DETAILS: 'gen_ai.client.inference.operation.details',
-} as const;
-
-/** The event attributes that hold the messages. */
-export const MessageEventAttributes = {
-  PROMPT: 'gen_ai.prompt',
-  COMPLETION: 'gen_ai.completion',
-  CONTENT: 'gen_ai.event.content',
-} as const;
+export { MESSAGE_EVENT_NAMES, MessageEventAttributes, MessageEvents } from './message-events.js';
 
 /**
  * Where Strands Agents' per-message events hold a message's content blocks (JSON lists of
@@ -56,8 +19,6 @@ export const StrandsEventAttributes = {
   ID: 'id',
 } as const;
 
-/** Every event name the evidence reads: spans with one are candidates, and only these events cross into JavaScript. */
-export const MESSAGE_EVENT_NAMES: readonly string[] = Object.values(MessageEvents);
 
 /** The role each per-message event stands for, when its content names none. */
 const EVENT_ROLES: Record<string, string> = {

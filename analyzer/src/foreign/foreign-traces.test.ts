@@ -7,7 +7,7 @@ import { analyze } from '../analyze.js';
 import { Db } from '../db.js';
 import type { AnalysisResult } from '../types.js';
 
-// Traces of nine emitters and Semantic Kernel (fixtures/traces/foreign/README.md: sources, licences, grades): the
+// Traces of nine emitters, Semantic Kernel and the OpenTelemetry OpenAI instrumentation's log records (fixtures/traces/foreign/README.md: sources, licences, grades): the
 // analyzer finds each tool call under its emitter, reports invented values on denylisted keys,
 // credentials and secret-file paths by tool and key — and nothing else.
 const DIR = fileURLToPath(new URL('../../../fixtures/traces/foreign/', import.meta.url));
@@ -73,6 +73,28 @@ const EXPECTED: Record<string, Expected> = {
     calls: ['genai-semconv get_time model-output', 'genai-semconv get_weather model-output'],
     findings: ['assumption_span get_time timezone', 'credential_in_attribute get_weather env', 'credential_in_attribute get_weather location', 'credential_in_attribute null gen_ai.output.messages'],
   },
+  // The official OpenTelemetry instrumentation of OpenAI's Python SDK: its chat spans hold no content; the messages and the
+  // model's two calls are log records in the logs export beside the traces ("a + b": analysed together).
+  'otel-python-openai-v2-weather.traces.json + otel-python-openai-v2-weather.logs.json': {
+    calls: ['genai-semconv get_current_weather model-output', 'genai-semconv get_current_weather model-output'],
+    findings: [],
+  },
+  // The traces alone: the spans hold no call.
+  'otel-python-openai-v2-weather.traces.json': { calls: [], findings: [] },
+  // The logs alone: the spans they name are made from them.
+  'otel-python-openai-v2-weather.logs.json': {
+    calls: ['genai-semconv get_current_weather model-output', 'genai-semconv get_current_weather model-output'],
+    findings: [],
+  },
+  // The collector's file exporter writing both signals to one file.
+  'derived/otel-python-openai-v2-weather.collector.jsonl': {
+    calls: ['genai-semconv get_current_weather model-output', 'genai-semconv get_current_weather model-output'],
+    findings: [],
+  },
+  'otel-python-openai-v2-weather.traces.json + derived/otel-python-openai-v2-planted.logs.json': {
+    calls: ['genai-semconv get_current_weather model-output', 'genai-semconv get_current_weather model-output'],
+    findings: ['assumption_span get_current_weather timezone', 'credential_in_attribute get_current_weather location'],
+  },
   'derived/openinference-token-in-input.json': { calls: ['openinference Bash tool-span'], findings: ['credential_in_attribute Bash command'], run: '493eec35-215c-4b7b-a7e3-94cce106a7f5' },
 };
 
@@ -83,7 +105,7 @@ const results = new Map<string, { result: AnalysisResult; calls: string[]; runs:
 beforeAll(async () => {
   for (const [i, file] of Object.keys(EXPECTED).entries()) {
     const dbPath = join(work, `db-${i}.duckdb`);
-    const result = await analyze({ paths: [join(DIR, file)], dbPath });
+    const result = await analyze({ paths: file.split(' + ').map((f) => join(DIR, f)), dbPath });
     const db = await Db.open(dbPath);
     try {
       const rows = await db.all(`SELECT emitter || ' ' || tool || ' ' || call_source AS c, run_id FROM tool_calls ORDER BY c`);
@@ -117,7 +139,7 @@ describe('foreign findings', () => {
     expect(emitters('derived/vercel-ai-dotenv-path.json')).toEqual(['vercel-ai']);
     expect(emitters('derived/openinference-token-in-input.json')).toEqual(['openinference']);
     const all = JSON.stringify([...results.values()].map((r) => r.result));
-    for (const value of ['America/New_York', '/app/.env', 'ghp_C4NARY']) expect(all).not.toContain(value);
+    for (const value of ['America/New_York', 'America/Los_Angeles', '/app/.env', 'ghp_C4NARY']) expect(all).not.toContain(value);
   });
 
   it('read Phoenix\'s snake_case download and REST answer, Langfuse\'s observations and LangSmith\'s runs as the same spans as the traces they came from', async () => {

@@ -37,7 +37,12 @@ export function anyValueJson(text: string): string {
   } catch {
     throw new WrongTypedAnyValue();
   }
-  return write(parsed, 0);
+  return plainAnyValue(parsed);
+}
+
+/** {@link anyValueJson} of an `AnyValue` already parsed. */
+export function plainAnyValue(v: unknown): string {
+  return write(v, 0);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

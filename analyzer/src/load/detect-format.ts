@@ -20,6 +20,12 @@ export type InputFormat =
   | 'langfuse-observations'
   /** LangSmith runs: `POST /api/v1/runs/query`'s `{"runs": […]}`, or a JSON list of runs. */
   | 'langsmith-runs'
+  /**
+   * An OTLP logs export (`{"resourceLogs": …}`, a document or JSON lines; lines of traces beside
+   * them when one exporter writes both signals to one file): its GenAI log records are read as
+   * their spans' events.
+   */
+  | 'otlp-logs'
   | 'otlp-result'
   | 'jaeger-envelope'
   | 'jaeger-trace'
@@ -77,13 +83,14 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   const keyed = formatFromKeys(lineKeys ?? guessKeys(text), lineKeys === undefined && firstLine.trim().length < 200);
   let format = keyed === undefined || keyed === 'jaeger-envelope' ? (apiAnswerFormat(file, text) ?? keyed) : keyed;
   // A first line that is a document of its own, and more lines after it: JSON lines.
+  if (format === 'otlp-lines' && LOGS_LINE_IN_HEAD.test(text)) format = 'otlp-logs';
   if (format === 'otlp-document-snake-case' && lineKeys !== undefined && text.slice(firstLine.length).trim() !== '') format = 'otlp-lines-snake-case';
   if (!format) {
     // A file the head holds whole, whose first line and whole text both fail to parse, is broken JSON, not another shape.
     if (lineKeys === undefined && compression === 'none' && size <= HEAD_BYTES && topLevelKeys(text) === undefined) {
       throw new InputError([{ file, line: 1, reason: 'not valid JSON (a truncated or corrupt document)' }]);
     }
-    throw new InputError([{ file, line: 1, reason: 'JSON of another shape: expected "resourceSpans" (OTLP), "resource_spans" (OTLP, protobuf names), "result" (Jaeger /api/v3), "data" or "traceID"+"spans" (Jaeger)' }]);
+    throw new InputError([{ file, line: 1, reason: 'JSON of another shape: expected "resourceSpans" (OTLP), "resource_spans" (OTLP, protobuf names), "resourceLogs" (OTLP logs), "result" (Jaeger /api/v3), "data" or "traceID"+"spans" (Jaeger)' }]);
   }
   // OTLP before 1.0 named the scope level `instrumentationLibrarySpans`: read as today's OTLP it
   // holds no span, and a run over it would say "clean" for data it never saw.
@@ -149,6 +156,9 @@ export function linesRelation(file: string, compression: Compression, crlf = fal
   return `read_csv(${sqlString(file)}, columns={'l': 'VARCHAR'}, delim=E'\\x01', quote='', escape='', header=false, auto_detect=false,
     max_line_size=${maxLineBytes}, strict_mode=false, null_padding=true, compression=${sqlString(compression)}${crlf ? ", new_line='\\r\\n'" : ''}${skipUnreadable ? ', ignore_errors=true' : ''})`;
 }
+
+/** A line of OTLP logs among JSON lines (one exporter writing traces and logs to one file). */
+const LOGS_LINE_IN_HEAD = /\n\s*\{\s*"resourceLogs"/;
 
 /** Formats that nest spans under resource and scope, as OTLP does. */
 const OTLP_NESTED: ReadonlySet<InputFormat> = new Set(['otlp-lines', 'otlp-document', 'otlp-document-snake-case', 'otlp-lines-snake-case', 'otlp-result']);
@@ -220,12 +230,13 @@ function guessKeys(text: string): string[] {
   const first = /^\{\s*"([^"\\]+)"/.exec(text);
   if (first) return [first[1]!];
   const keys: string[] = [];
-  for (const k of ['resourceSpans', 'resource_spans', 'result', 'data', 'traceID', 'spans', 'spanID']) if (text.includes(`"${k}"`)) keys.push(k);
+  for (const k of ['resourceLogs', 'resource_logs', 'resourceSpans', 'resource_spans', 'result', 'data', 'traceID', 'spans', 'spanID']) if (text.includes(`"${k}"`)) keys.push(k);
   return keys;
 }
 
 function formatFromKeys(keys: string[], document: boolean): InputFormat | undefined {
   const has = (k: string) => keys.includes(k);
+  if (has('resourceLogs') || has('resource_logs')) return 'otlp-logs';
   if (has('resourceSpans')) return document ? 'otlp-document' : 'otlp-lines';
   if (has('resource_spans')) return 'otlp-document-snake-case';
   if (has('result')) return 'otlp-result';

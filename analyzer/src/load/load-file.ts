@@ -5,16 +5,20 @@ import type { Db } from '../db.js';
 import { phase, type PhaseListener } from '../phases.js';
 import { describeDuckDbError, isOutOfMemory } from '../duckdb-error.js';
 import { compressionOf, detectFormat, linesRelation, type Compression, type DetectedInput } from './detect-format.js';
-import { columnsArg, otlpTypes, sqlString, type ValueShapes } from './duckdb-types.js';
+import { columnsArg, OTLP_ATTRIBUTES, otlpTypes, sqlString, type ValueShapes } from './duckdb-types.js';
 import { InputError, type InputProblem } from './input-error.js';
 import { MAX_JSON_NESTING, type ByteScanResult } from './json-byte-scan.js';
-import { SHAPE_PROBLEMS } from './schema.js';
+import { LOG_EVENT_TYPE, SHAPE_PROBLEMS } from './schema.js';
 import { scanTraceFile, valueShapesOf } from './scan-trace-file.js';
 import { readConverted, writeCamelCaseLines, writeConvertedDocument } from './converted-documents.js';
 import { malformedSpansAt, SPAN_PATHS, type SpanPath } from './malformed-span-positions.js';
 import { malformedJaegerSpansSql, stageJaegerSql, jaegerTraces } from './stage-jaeger.js';
 import { malformedOtlpSpansSql, stageOtlpSql } from './stage-otlp.js';
+import { logsAreLines, readLogsText, type LogEventRow } from './otlp-logs.js';
 import { ZstdDataError, decompressZstd } from './zstd.js';
+
+/** A line of OTLP logs in a file read as trace lines: the file is read again as both. */
+const LOGS_AMONG_TRACES = 'OTLP logs ("resourceLogs") among trace lines';
 
 /** DuckDB's default `maximum_object_size` for read_json: 16 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -33,6 +37,8 @@ export interface LoadFileOptions {
 export interface FileLoad extends DetectedInput {
   /** Spans staged from this file (before duplicates across files are dropped). */
   spans: number;
+  /** GenAI log records staged from this file (an OTLP logs export), as their spans' events. */
+  logRecords?: number;
   /** Lines, messages or spans skipped under `allowPartial`. */
   skipped: InputProblem[];
 }
@@ -61,8 +67,20 @@ export async function loadFile(db: Db, fileId: number, file: string, opts: LoadF
   } catch (err) {
     throw unreadable(err, file);
   }
-  if (detected.format === 'otlp-lines') return { ...detected, ...(await loadLines(db, fileId, file, detected, opts)) };
+  if (detected.format === 'otlp-lines') {
+    // A logs line further in than the format detection looks (one exporter writing both signals): read as such a file.
+    const asLogs = () => db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}`).then(() => loadLogs(db, fileId, file, { ...detected, format: 'otlp-logs' }, opts));
+    try {
+      const lines = await loadLines(db, fileId, file, detected, opts);
+      if (lines.skipped.some((p) => p.reason === LOGS_AMONG_TRACES)) return { ...detected, format: 'otlp-logs', ...(await asLogs()) };
+      return { ...detected, ...lines };
+    } catch (err) {
+      if (!(err instanceof InputError) || !err.problems.some((p) => p.reason === LOGS_AMONG_TRACES)) throw err;
+      return { ...detected, format: 'otlp-logs', ...(await asLogs()) };
+    }
+  }
   if (detected.format === 'otlp-lines-snake-case') return { ...detected, ...(await loadSnakeCaseLines(db, fileId, file, detected, opts)) };
+  if (detected.format === 'otlp-logs') return { ...detected, ...(await loadLogs(db, fileId, file, detected, opts)) };
   if (detected.format === 'collector-framed') return { ...detected, ...(await db.withDefaultMemoryLimit(() => loadFramed(db, fileId, file, opts))) };
   const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, 'document'));
   const found = scanProblems(file, scan);
@@ -406,6 +424,7 @@ async function diagnoseLines(db: Db, file: string, detected: DetectedInput, maxL
       WHEN strlen(l) > ${maxLineBytes} THEN 'line is ' || strlen(l) || ' bytes, larger than the maximum JSON object size (${maxLineBytes} bytes; raise it with --max-line-bytes)'
       WHEN NOT json_valid(l) THEN 'not valid JSON (a truncated or corrupt line)'
       WHEN json_type(l) <> 'OBJECT' THEN 'JSON of another shape: not an object'
+      WHEN json_type(l, '$.resourceLogs') = 'ARRAY' AND json_type(l, '$.resourceSpans') IS NULL THEN ${sqlString(LOGS_AMONG_TRACES)}
       WHEN json_type(l, '$.resourceSpans') IS DISTINCT FROM 'ARRAY' THEN 'JSON of another shape: no "resourceSpans" array'
     END WHERE reason IS NULL AND l IS NOT NULL AND trim(l) <> ''`);
   await db.run(`ALTER TABLE diag_lines ADD COLUMN ok BOOLEAN; UPDATE diag_lines SET ok = (reason IS NULL AND l IS NOT NULL AND trim(l) <> '')`);
@@ -510,4 +529,75 @@ function messageFailure(err: unknown, c: Compression): string {
   if (err instanceof ZstdDataError) return err.message;
   if (c === 'gzip') return 'gzip data is corrupt';
   throw err;
+}
+
+/**
+ * An OTLP logs export (see `otlp-logs.ts`): its GenAI log records staged in `log_events`, which
+ * `loadTraces` makes their spans' events once every file is in; lines of traces in the same file
+ * (one exporter writing both signals) staged as spans, read as OTLP JSON lines are. A record that
+ * cannot be read (no span to join it to, a value of the wrong type) is named by its place and
+ * fails the file unless `allowPartial`.
+ */
+async function loadLogs(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions): Promise<{ spans: number; skipped: InputProblem[]; logRecords: number }> {
+  const bytes = await readConverted(file, 'OTLP logs export', detected.compression);
+  const text = bytes.toString('utf8');
+  const lines = logsAreLines(text);
+  const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, lines ? 'lines' : 'document'));
+  if (!lines && scanProblems(file, scan).length > 0) throw new InputError(scanProblems(file, scan));
+  const unreadable = new Map<number, string>([...scan.tooDeep.map((l) => [l, TOO_DEEP] as const), ...scan.invalidUtf8.map((l) => [l, 'invalid UTF-8'] as const)]);
+  const traceLines: number[] = [];
+  const read = readLogsText(text, file, { otherLines: traceLines, unreadable });
+  if (read.problems.length > 0 && !opts.allowPartial) throw new InputError(read.problems);
+  const skipped = [...read.problems];
+  let spans = 0;
+  if (traceLines.length > 0) {
+    const scratch = join(opts.tmpDir, `traces-in-logs-${fileId}.jsonl`);
+    writeLinesOnly(bytes, new Set(traceLines), scratch);
+    try {
+      const traces = await loadScratchLines(db, fileId, file, scratch, opts);
+      spans = traces.spans;
+      skipped.push(...traces.skipped);
+    } finally {
+      rmSync(scratch, { force: true });
+    }
+  }
+  await stageLogEvents(db, fileId, read.events, opts.tmpDir);
+  return { spans, skipped: skipped.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)), logRecords: read.events.length };
+}
+
+/** The lines `keep` of `bytes` (1-based), every other line left empty so line numbers hold; a byte order mark dropped. */
+function writeLinesOnly(bytes: Buffer, keep: ReadonlySet<number>, target: string): void {
+  const out: Buffer[] = [];
+  let line = 0;
+  for (let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0; start < bytes.length; ) {
+    line++;
+    const nl = bytes.indexOf(0x0a, start);
+    const end = nl < 0 ? bytes.length : nl;
+    if (keep.has(line)) out.push(bytes.subarray(start, end));
+    out.push(NEWLINE_BYTE);
+    start = end + 1;
+  }
+  writeFileSync(target, Buffer.concat(out));
+}
+
+const NEWLINE_BYTE = Buffer.from('\n');
+
+/** Stage GenAI log records in `log_events`, through a scratch JSON-lines file read with their types. */
+async function stageLogEvents(db: Db, fileId: number, events: readonly LogEventRow[], tmpDir: string): Promise<void> {
+  if (events.length === 0) return;
+  const scratch = join(tmpDir, `log-events-${fileId}.jsonl`);
+  const lines = events.map((e) => JSON.stringify(e));
+  writeFileSync(scratch, lines.join('\n'));
+  // The reader reserves buffer for its largest object: the largest line, not the document readers' 1 GiB.
+  const largest = lines.reduce((n, l) => Math.max(n, Buffer.byteLength(l)), 0) + 1024;
+  try {
+    const columns = columnsArg({
+      traceId: 'VARCHAR', spanId: 'VARCHAR', timeUnixNano: 'VARCHAR', name: 'VARCHAR', attributes: OTLP_ATTRIBUTES, resource: OTLP_ATTRIBUTES, scopeName: 'VARCHAR', scopeVersion: 'VARCHAR',
+    });
+    await db.run(`INSERT INTO log_events SELECT ${fileId}, row_number() OVER (), traceId, spanId, TRY_CAST(timeUnixNano AS BIGINT), hash(resource), resource, scopeName, scopeVersion,
+      {timeUnixNano: timeUnixNano, "name": "name", attributes: attributes}::${LOG_EVENT_TYPE}
+      FROM read_json(${sqlString(scratch)}, format='newline_delimited', records=true, maximum_object_size=${largest}, columns=${columns})`);
+  } finally {
+    rmSync(scratch, { force: true });
+  }
 }

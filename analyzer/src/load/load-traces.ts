@@ -6,7 +6,7 @@ import { ARGSPAN_TABLE_STEPS } from './argspan-tables.js';
 import { sqlString } from './duckdb-types.js';
 import { InputError, NoSpansError, type InputProblem } from './input-error.js';
 import { loadFile, type LoadFileOptions } from './load-file.js';
-import { CLEANUP_SQL, DEDUP_SQL, NORMALISE_SQL, STAGING_DDL } from './schema.js';
+import { ATTACH_LOG_EVENTS_SQL, CLEANUP_SQL, DEDUP_SQL, NORMALISE_SQL, STAGING_DDL } from './schema.js';
 import { JAEGER_MACROS } from './stage-jaeger.js';
 import { phase, type PhaseListener } from '../phases.js';
 
@@ -18,6 +18,10 @@ export interface LoadStats {
   duplicates: number;
   /** Lines, messages or files skipped under allow-partial, with where and why. */
   skipped: InputProblem[];
+  /** GenAI log records read from OTLP logs exports, each made an event of the span it names. */
+  logRecords: number;
+  /** Of the spans, those known only from their log records (the logs given without the trace export that holds them). */
+  spansOfLogs: number;
 }
 
 export interface LoadOptions extends Omit<LoadFileOptions, 'tmpDir'> {
@@ -45,6 +49,7 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
   const tmpDir = mkdtempSync(join(tmpdir(), 'argspan-analyze-'));
   const skipped: InputProblem[] = [];
   let staged = 0;
+  let logRecords = 0;
   try {
     for (const [i, file] of files.entries()) {
       opts.onFile?.(i, files.length, file);
@@ -52,11 +57,12 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
       try {
         const r = await phase(opts.onPhase, 'stage', () => loadFile(db, fileId, file, { ...opts, tmpDir }));
         staged += r.spans;
+        logRecords += r.logRecords ?? 0;
         for (const p of r.skipped) skipped.push(p);
         await db.run(`INSERT INTO files VALUES (${fileId}, ${sqlString(file)}, ${sqlString(r.format)}, ${sqlString(r.compression)}, ${r.spans}, ${r.skipped.length})`);
       } catch (err) {
         if (!(err instanceof InputError) || !opts.allowPartial) throw err;
-        await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}`);
+        await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}; DELETE FROM log_events WHERE file_id = ${fileId}`);
         for (const p of err.problems) skipped.push(p);
         await db.run(`INSERT INTO files VALUES (${fileId}, ${sqlString(file)}, NULL, NULL, 0, ${err.problems.length})`);
       }
@@ -64,11 +70,13 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
   } finally {
     rmSync(tmpDir, { recursive: true, force: true });
   }
-  if (staged === 0) {
+  if (staged === 0 && logRecords === 0) {
     if (skipped.length > 0) throw new InputError([...skipped, { file: files.join(', '), reason: 'nothing readable was left to analyse' }]);
     throw new NoSpansError(files);
   }
   await phase(opts.onPhase, 'dedup', () => db.run(DEDUP_SQL));
+  const spansOfLogs = logRecords > 0 ? await phase(opts.onPhase, 'log records', () => attachLogRecords(db)) : 0;
+  if (logRecords === 0) await db.run('DROP TABLE log_events');
   await phase(opts.onPhase, 'normalise', () => db.run(NORMALISE_SQL));
   // Staging-only columns go before the derived tables are built, so their memory is free for them.
   await phase(opts.onPhase, 'cleanup', () => db.run(CLEANUP_SQL));
@@ -77,5 +85,14 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
     for (const step of ARGSPAN_TABLE_STEPS) await phase(opts.onPhase, `argspan tables: ${step.table}`, () => db.run(step.sql));
   });
   const spans = Number((await db.one('SELECT count(*) AS n FROM spans')).n);
-  return { files: files.length, spans, duplicates: staged - spans, skipped };
+  return { files: files.length, spans, duplicates: staged + spansOfLogs - spans, skipped, logRecords, spansOfLogs };
+}
+
+/** Make the staged GenAI log records their spans' events ({@link ATTACH_LOG_EVENTS_SQL}); returns how many spans only log records told of. */
+async function attachLogRecords(db: Db): Promise<number> {
+  const [attach, stageSpans] = ATTACH_LOG_EVENTS_SQL;
+  await db.run(attach);
+  const n = Number((await db.one('SELECT count(*) AS n FROM log_spans')).n);
+  await db.run(stageSpans);
+  return n;
 }

@@ -84,6 +84,38 @@ export function gateHitKeySql(tool: string, k: string): string {
   return `${tool} || '.' || regexp_replace(${k}, ${sqlString(LIST_INDEX_PATTERN)}, '', 'g')`;
 }
 
+/** One span event (an element of a span's `events`): what a GenAI log record is staged as, in `log_events`. */
+export const LOG_EVENT_TYPE = spanField('events').replace(/\[\]$/, '');
+
+/** The name of a span argspan knows only from its log records: an OTLP logs export read without the traces that hold the span. */
+export const LOG_RECORD_SPAN_NAME = 'gen_ai log records';
+
+/**
+ * SQL: the GenAI log records of `log_events` (see `otlp-logs.ts`) as events of the spans they
+ * name, after their own, by time (a record exported twice read once); `log_spans` holds the
+ * spans no input holds — the logs read without the trace export — which the second statement
+ * stages as spans of their own, named {@link LOG_RECORD_SPAN_NAME}, with the records' resource
+ * and scope, from their first record to their last. Runs once every file is staged and
+ * de-duplicated.
+ */
+export const ATTACH_LOG_EVENTS_SQL = [
+  `CREATE OR REPLACE TEMP TABLE log_groups AS
+  SELECT trace_id, span_id, list(e ORDER BY time_ns NULLS LAST, file_id, seq) AS events, min(time_ns) AS start_ns, max(time_ns) AS end_ns,
+    arg_min(file_id, seq) AS file_id, arg_min(resource_id, seq) AS resource_id, arg_min(res, seq) AS res, arg_min(scope_name, seq) AS scope_name, arg_min(scope_version, seq) AS scope_version
+  FROM (SELECT *, row_number() OVER (PARTITION BY trace_id, span_id, e ORDER BY file_id, seq) AS copy FROM log_events) WHERE copy = 1
+  GROUP BY trace_id, span_id;
+UPDATE span_structs SET events = list_concat(coalesce(span_structs.events, []), g.events) FROM log_groups g
+  WHERE span_structs.trace_id = g.trace_id AND span_structs.span_id = g.span_id;
+CREATE OR REPLACE TEMP TABLE log_spans AS SELECT * FROM log_groups g WHERE NOT EXISTS (SELECT 1 FROM span_structs s WHERE s.trace_id = g.trace_id AND s.span_id = g.span_id);
+DROP TABLE log_groups;`,
+  `INSERT INTO span_structs BY NAME
+  SELECT file_id, false AS bad, trace_id, span_id, ${sqlString(LOG_RECORD_SPAN_NAME)} AS "name", 'unspecified' AS kind, start_ns, end_ns, 'unset' AS status_code,
+    resource_id, res, scope_name, scope_version, ${ATTR_LIST_NAMES.map((n) => `[]::${ATTR_LISTS[n].type} AS ${n}`).join(', ')}, events, [] AS links
+  FROM log_spans;
+DROP TABLE log_spans;
+DROP TABLE log_events;`,
+] as const;
+
 /**
  * The staging table every loader writes, whatever the input format: `span_structs`, one span
  * per row, its scalar fields already normalised as the loader reads them (ids lower-case hex,
@@ -98,6 +130,8 @@ CREATE TABLE span_structs (file_id INTEGER, line INTEGER, bad BOOLEAN, problem V
   resource_id UBIGINT, res ${OTLP_ATTRIBUTES}, scope_name VARCHAR, scope_version VARCHAR, scope_attrs ${OTLP_ATTRIBUTES},
   ${ATTR_LIST_NAMES.map((n) => `${n} ${ATTR_LISTS[n].type}`).join(', ')},
   events ${spanField('events')}, links ${spanField('links')});
+CREATE TABLE log_events (file_id INTEGER, seq BIGINT, trace_id VARCHAR, span_id VARCHAR, time_ns BIGINT,
+  resource_id UBIGINT, res ${OTLP_ATTRIBUTES}, scope_name VARCHAR, scope_version VARCHAR, e ${LOG_EVENT_TYPE});
 CREATE TABLE files (file_id INTEGER PRIMARY KEY, path VARCHAR, format VARCHAR, compression VARCHAR, spans_read BIGINT, skipped INTEGER);
 CREATE TEMP MACRO hex_id(j, n) AS CASE WHEN length(j::VARCHAR) = n + 2 AND regexp_full_match(j::VARCHAR, '"[0-9a-fA-F]+"') AND ltrim(j::VARCHAR, '"0') <> '' THEN lower((j::VARCHAR)[2:-2]) END;
 CREATE TEMP MACRO bad_time(t) AS t IS NOT NULL AND coalesce(TRY_CAST(t AS BIGINT) < 0, true);

@@ -1,5 +1,5 @@
 import { SEVERITIES } from '../rules/rule-file.js';
-import type { AnalysisResult } from '../types.js';
+import type { AnalysisResult, AnalysisStats } from '../types.js';
 
 const COLUMNS = ['SEVERITY', 'RULE', 'TOOL', 'KEY', 'SPAN', 'MESSAGE'] as const;
 
@@ -35,6 +35,7 @@ export function tableReport(result: AnalysisResult): string {
     const unread = unreadableArgsClause(stats.unreadable_args_calls);
     lines.push(`Read ${stats.foreign_calls} tool call(s) from other libraries' traces${none}${unread}.`);
   }
+  if (stats.log_records) lines.push(logRecordsSentence(stats));
   if (stats.skipped.length) {
     lines.push(`Skipped ${stats.skipped.length} unreadable line(s) or file(s):`);
     for (const p of stats.skipped) lines.push(`  ${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.reason}`);
@@ -46,4 +47,10 @@ export function tableReport(result: AnalysisResult): string {
 /** The clause both the table and the HTML report add about other libraries' calls whose arguments could not be read ('' for none). */
 export function unreadableArgsClause(calls: number): string {
   return calls ? `; ${calls} without readable arguments (not recorded, cut off, not JSON, past 100,000 leaves or nested past 32 levels), so nothing in them (or past the limit) was checked` : '';
+}
+
+/** The sentence both the table and the HTML report give about GenAI log records read (plain text: nothing in it needs escaping). */
+export function logRecordsSentence(stats: AnalysisStats): string {
+  const alone = stats.spans_from_log_records ? `; ${stats.spans_from_log_records} span(s) known only from their log records (the trace export holding them was not given)` : '';
+  return `Read ${stats.log_records} GenAI log record(s) from OTLP logs exports as their spans' events${alone}.`;
 }

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { LOG_BODY_ATTRIBUTE, LOG_RECORD_PROBLEMS, logsAreLines, readLogsText } from './otlp-logs.js';
+
+const TRACE = 'a1f0c3d25e6b47188c9d0e1f2a3b4c5d';
+const SPAN = '3c1d5e7f9a0b2c4d';
+const str = (key: string, v: string) => ({ key, value: { stringValue: v } });
+
+/** One logs export message holding `records` in one scope. */
+const message = (...records: object[]) => ({ resourceLogs: [{ resource: { attributes: [str('service.name', 'agent')] }, scopeLogs: [{ scope: { name: 'opentelemetry.instrumentation.openai_v2', version: '2.1b0' }, logRecords: records }] }] });
+const record = (fields: object) => ({ timeUnixNano: '1730680118215000000', traceId: TRACE, spanId: SPAN, attributes: [str('gen_ai.system', 'openai')], ...fields });
+
+describe('readLogsText', () => {
+  it('reads a GenAI record as the event of its span: the body as the message text, OTLP\'s eventName or the event.name attribute naming it', () => {
+    const body = { kvlistValue: { values: [{ key: 'content', value: { stringValue: 'What is the weather in Paris?' } }] } };
+    const text = JSON.stringify(
+      message(
+        record({ eventName: 'gen_ai.user.message', body }),
+        record({ attributes: [str('event.name', 'gen_ai.choice'), str('gen_ai.system', 'openai')], body: { stringValue: '{"index":0}' } }),
+      ),
+    );
+    const read = readLogsText(text, 'logs.json');
+    expect(read.problems).toEqual([]);
+    expect(read.records).toBe(2);
+    expect(read.events.map((e) => [e.traceId, e.spanId, e.name, e.timeUnixNano])).toEqual([
+      [TRACE, SPAN, 'gen_ai.user.message', '1730680118215000000'],
+      [TRACE, SPAN, 'gen_ai.choice', '1730680118215000000'],
+    ]);
+    const attrs = (i: number) => Object.fromEntries(read.events[i]!.attributes.map((a) => [a.key, a.value]));
+    expect(attrs(0)[LOG_BODY_ATTRIBUTE]).toEqual({ stringValue: '{"content":"What is the weather in Paris?"}' });
+    // A string body is the message's text as written.
+    expect(attrs(1)[LOG_BODY_ATTRIBUTE]).toEqual({ stringValue: '{"index":0}' });
+    expect(read.events[0]!.resource).toEqual([str('service.name', 'agent')]);
+    expect(read.events[0]!.scopeName).toBe('opentelemetry.instrumentation.openai_v2');
+  });
+
+  it('leaves an application\'s own log records, and counts them', () => {
+    const read = readLogsText(JSON.stringify(message(record({ eventName: 'http.request', body: { stringValue: 'GET /' } }), record({ body: { stringValue: 'plain log line' } }))), 'logs.json');
+    expect(read).toEqual({ events: [], records: 2, problems: [] });
+  });
+
+  it('makes structured attributes (the operation-details event\'s messages) their JSON text, and keeps scalars typed', () => {
+    const messages = { arrayValue: { values: [{ kvlistValue: { values: [{ key: 'role', value: { stringValue: 'user' } }, { key: 'parts', value: { arrayValue: { values: [] } } }] } }] } };
+    const read = readLogsText(
+      JSON.stringify(message(record({ eventName: 'gen_ai.client.inference.operation.details', attributes: [{ key: 'gen_ai.input.messages', value: messages }, { key: 'gen_ai.usage.input_tokens', value: { intValue: '75' } }, { key: 'gen_ai.response.finish_reasons', value: { arrayValue: { values: [{ stringValue: 'stop' }] } } }] }))),
+      'logs.json',
+    );
+    expect(read.events[0]!.attributes).toEqual([
+      { key: 'gen_ai.input.messages', value: { stringValue: '[{"role":"user","parts":[]}]' } },
+      { key: 'gen_ai.usage.input_tokens', value: { intValue: '75' } },
+      { key: 'gen_ai.response.finish_reasons', value: { arrayValue: { values: [{ stringValue: 'stop' }] } } },
+    ]);
+  });
+
+  it('names a record it cannot read by its place and event, never by a value', () => {
+    const secret = 'ghp_C4NARYl0gRECORDc4naryL0GREC0RDl0g';
+    const text = JSON.stringify(
+      message(
+        record({ eventName: 'gen_ai.user.message', traceId: '', spanId: '', body: { stringValue: secret } }),
+        record({ eventName: 'gen_ai.choice', timeUnixNano: 'soon', body: { stringValue: secret } }),
+        record({ eventName: 'gen_ai.tool.message', body: { kvlistValue: { values: [{ key: 'content', value: { intValue: secret } }] } } }),
+        record({ eventName: 'gen_ai.user.message', body: { stringValue: 'fine' } }),
+      ),
+    );
+    const read = readLogsText(text, 'logs.json');
+    expect(read.problems).toEqual([
+      { file: 'logs.json', line: 1, reason: `GenAI log record resourceLogs[0].scopeLogs[0].logRecords[0] (gen_ai.user.message) ${LOG_RECORD_PROBLEMS.ids}` },
+      { file: 'logs.json', line: 1, reason: `GenAI log record resourceLogs[0].scopeLogs[0].logRecords[1] (gen_ai.choice) ${LOG_RECORD_PROBLEMS.time}` },
+      { file: 'logs.json', line: 1, reason: `GenAI log record resourceLogs[0].scopeLogs[0].logRecords[2] (gen_ai.tool.message) ${LOG_RECORD_PROBLEMS.value}` },
+    ]);
+    expect(read.events.map((e) => e.name)).toEqual(['gen_ai.user.message']);
+    expect(JSON.stringify(read.problems)).not.toContain('C4NARY');
+  });
+
+  it('reads JSON lines line by line, leaving trace lines (one exporter writing both signals) to the trace reader', () => {
+    const logs = JSON.stringify(message(record({ eventName: 'gen_ai.user.message', body: { stringValue: 'hi' } })));
+    const traces = JSON.stringify({ resourceSpans: [] });
+    const text = `${traces}\n\n${logs}\n{"resourceLogs": [\n${logs}\n`;
+    expect(logsAreLines(text)).toBe(true);
+    const otherLines: number[] = [];
+    const read = readLogsText(text, 'both.jsonl', { otherLines });
+    expect(otherLines).toEqual([1]);
+    expect(read.events.map((e) => e.name)).toEqual(['gen_ai.user.message', 'gen_ai.user.message']);
+    expect(read.problems).toEqual([{ file: 'both.jsonl', line: 4, reason: 'not valid JSON (a truncated or corrupt line)' }]);
+  });
+
+  it('refuses a line the byte scan refused, and a document that does not parse', () => {
+    const logs = JSON.stringify(message(record({ eventName: 'gen_ai.user.message', body: { stringValue: 'hi' } })));
+    const read = readLogsText(`${logs}\n${logs}\n`, 'l.jsonl', { unreadable: new Map([[2, 'invalid UTF-8']]) });
+    expect(read.events).toHaveLength(1);
+    expect(read.problems).toEqual([{ file: 'l.jsonl', line: 2, reason: 'invalid UTF-8' }]);
+    const pretty = JSON.stringify(message(record({ eventName: 'gen_ai.user.message' })), null, 2);
+    expect(logsAreLines(pretty)).toBe(false);
+    expect(readLogsText(pretty.slice(0, -10), 'doc.json').problems).toEqual([{ file: 'doc.json', line: 1, reason: 'not valid JSON (a truncated or corrupt document)' }]);
+  });
+
+  it('refuses one message holding both signals: its spans would go unread', () => {
+    const both = { ...message(record({ eventName: 'gen_ai.user.message' })), resourceSpans: [{ scopeSpans: [] }] };
+    expect(readLogsText(JSON.stringify(both), 'x.json').problems[0]!.reason).toMatch(/holds "resourceLogs" and "resourceSpans"/);
+  });
+});

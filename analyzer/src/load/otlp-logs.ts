@@ -1,0 +1,236 @@
+import { MESSAGE_EVENT_NAMES, MessageEventAttributes } from '../foreign/message-events.js';
+import { plainAnyValue, WrongTypedAnyValue } from './any-value.js';
+import type { InputProblem } from './input-error.js';
+
+/**
+ * OpenTelemetry log records that carry a GenAI message event, read from an OTLP logs export
+ * (`{"resourceLogs": …}`: the collector's file exporter in a logs pipeline, an SDK's OTLP JSON).
+ *
+ * The official instrumentations (Python `opentelemetry-instrumentation-openai-v2` and its
+ * siblings, the Java OpenAI instrumentation, OpenLLMetry JS with its log events) record a model
+ * call's messages as log records, not on the span: `gen_ai.user.message`, `gen_ai.tool.message`,
+ * `gen_ai.choice` (with the model's `tool_calls`) with the message in the record's body, or
+ * `gen_ai.client.inference.operation.details` with the messages in its attributes. Each carries
+ * the trace id and span id of the model call's span. argspan reads them as that span's events
+ * (`gen_ai.event.content` holds the body as JSON text, as Semantic Kernel writes it on span
+ * events), so the evidence readers need nothing of their own. Other log records (an
+ * application's logs) are counted and left.
+ */
+
+/** The span-event attribute a log record's body is read into: the one the per-message event readers read. */
+export const LOG_BODY_ATTRIBUTE = MessageEventAttributes.CONTENT;
+
+/** The attribute that named a log-based event before OTLP had `eventName`. */
+const EVENT_NAME_ATTRIBUTE = 'event.name';
+
+const GENAI_EVENTS: ReadonlySet<string> = new Set(MESSAGE_EVENT_NAMES);
+
+/** An OTLP/JSON `KeyValue` as staged: scalars as OTLP writes them, maps and nested arrays as their JSON text in `stringValue`. */
+export interface PlainKeyValue {
+  key: string;
+  value: { stringValue?: string; intValue?: string; doubleValue?: number | string; boolValue?: boolean; arrayValue?: { values: PlainKeyValue['value'][] } };
+}
+
+/** One GenAI log record, as the span event it becomes. */
+export interface LogEventRow {
+  traceId: string;
+  spanId: string;
+  /** Its time (else its observed time), ns as decimal text; absent when it has neither. */
+  timeUnixNano?: string;
+  name: string;
+  attributes: PlainKeyValue[];
+  resource: PlainKeyValue[];
+  scopeName?: string;
+  scopeVersion?: string;
+}
+
+export interface LogRecordsRead {
+  events: LogEventRow[];
+  /** Log records read, GenAI or not. */
+  records: number;
+  problems: InputProblem[];
+}
+
+/** Why a GenAI log record cannot be read; the record's place and event name go before it. */
+export const LOG_RECORD_PROBLEMS = {
+  ids: 'has no valid trace id and span id (hex, 32 and 16 digits, not all zero): it cannot be joined to its model call\'s span (log records carry them when they are written inside the span)',
+  time: 'time is not a non-negative 64-bit integer',
+  value: 'holds a value of the wrong type for its field',
+} as const;
+
+/**
+ * The GenAI log records of one OTLP logs export message (a parsed JSON line or document). `line`,
+ * when the message is a line of the file, goes into each problem; problems name the record by its
+ * place (`resourceLogs[0].scopeLogs[1].logRecords[2]`) and event name, never by a value.
+ */
+export function readLogsMessage(message: unknown, file: string, line: number | undefined, into: LogRecordsRead): void {
+  const problem = (reason: string): void => void into.problems.push(line === undefined ? { file, reason } : { file, line, reason });
+  const resourceLogs = isObject(message) ? message.resourceLogs : undefined;
+  if (!Array.isArray(resourceLogs)) return problem('JSON of another shape: no "resourceLogs" array');
+  const spans = (message as Record<string, unknown>).resourceSpans;
+  if (Array.isArray(spans) && spans.length > 0) return problem('JSON of another shape: one message holds "resourceLogs" and "resourceSpans" (exporters write each signal as its own message)');
+  resourceLogs.forEach((rl, r) => {
+    const scopeLogs = isObject(rl) ? rl.scopeLogs : undefined;
+    if (scopeLogs == null) return;
+    if (!Array.isArray(scopeLogs)) return problem(`JSON of another shape: resourceLogs[${r}].scopeLogs is not a list`);
+    let resource: PlainKeyValue[] | undefined;
+    scopeLogs.forEach((sl, s) => {
+      const records = isObject(sl) ? sl.logRecords : undefined;
+      if (records == null) return;
+      const at = `resourceLogs[${r}].scopeLogs[${s}]`;
+      if (!Array.isArray(records)) return problem(`JSON of another shape: ${at}.logRecords is not a list`);
+      const scope = isObject(sl) && isObject(sl.scope) ? sl.scope : {};
+      records.forEach((record, i) => {
+        into.records++;
+        const name = eventName(record);
+        if (name === undefined || !GENAI_EVENTS.has(name)) return;
+        const rec = record as Record<string, unknown>;
+        const where = `GenAI log record ${at}.logRecords[${i}] (${name})`;
+        const traceId = hexId(rec.traceId ?? rec.trace_id, 32);
+        const spanId = hexId(rec.spanId ?? rec.span_id, 16);
+        if (traceId === undefined || spanId === undefined) return problem(`${where} ${LOG_RECORD_PROBLEMS.ids}`);
+        const [written, observed] = [timeOf(rec.timeUnixNano), timeOf(rec.observedTimeUnixNano)];
+        if (written === null || observed === null) return problem(`${where} ${LOG_RECORD_PROBLEMS.time}`);
+        const time = written ?? observed;
+        try {
+          resource ??= plainAttributes(isObject(rl) && isObject(rl.resource) ? rl.resource.attributes : undefined);
+          const attributes = plainAttributes(rec.attributes);
+          if (rec.body != null) attributes.push({ key: LOG_BODY_ATTRIBUTE, value: { stringValue: bodyText(rec.body) } });
+          into.events.push({
+            traceId,
+            spanId,
+            ...(time === undefined ? {} : { timeUnixNano: time }),
+            name,
+            attributes,
+            resource,
+            ...(typeof scope.name === 'string' ? { scopeName: scope.name } : {}),
+            ...(typeof scope.version === 'string' ? { scopeVersion: scope.version } : {}),
+          });
+        } catch (err) {
+          if (!(err instanceof WrongTypedAnyValue)) throw err;
+          problem(`${where} ${LOG_RECORD_PROBLEMS.value}`);
+        }
+      });
+    });
+  });
+}
+
+/**
+ * Read an OTLP logs export's text: one document, or JSON lines (the collector's file exporter).
+ * In JSON lines, a line that is not a logs message — a traces message, when one exporter writes
+ * both signals to one file — is left for the trace reader: `otherLines` gets its number.
+ * `unreadable` names the lines the byte scan refused (too deep, not UTF-8), with why: a logs
+ * line among them is a problem, not read.
+ */
+export function readLogsText(text: string, file: string, { otherLines, unreadable }: { otherLines?: number[]; unreadable?: ReadonlyMap<number, string> } = {}): LogRecordsRead {
+  const into: LogRecordsRead = { events: [], records: 0, problems: [] };
+  const body = text.replace(/^\uFEFF/, '');
+  if (!logsAreLines(body)) {
+    const whole = parseOrUndefined(body);
+    if (whole === undefined) into.problems.push({ file, line: 1, reason: 'not valid JSON (a truncated or corrupt document)' });
+    else readLogsMessage(whole, file, undefined, into);
+    return into;
+  }
+  let line = 0;
+  for (let start = 0; start <= body.length; ) {
+    line++;
+    const nl = body.indexOf('\n', start);
+    const end = nl < 0 ? body.length : nl;
+    const raw = body.slice(start, end);
+    start = end + 1;
+    if (raw.trim() !== '') {
+      const refused = unreadable?.get(line);
+      if (!LOGS_LINE.test(raw)) otherLines?.push(line);
+      else if (refused !== undefined) into.problems.push({ file, line, reason: refused });
+      else {
+        const message = parseOrUndefined(raw);
+        if (message === undefined) into.problems.push({ file, line, reason: 'not valid JSON (a truncated or corrupt line)' });
+        else readLogsMessage(message, file, line, into);
+      }
+    }
+    if (nl < 0) break;
+  }
+  return into;
+}
+
+/** Whether `text` is JSON lines: its first line a JSON value of its own (else it is one document). */
+export function logsAreLines(text: string): boolean {
+  return parseOrUndefined(text.replace(/^\uFEFF/, '').trimStart().split('\n', 1)[0]!) !== undefined;
+}
+
+/** A line that opens as an OTLP logs message (`{"resourceLogs"` first, as exporters write it). */
+const LOGS_LINE = /^\s*\{\s*"resource_?[lL]ogs"/;
+
+/** A log record's event name: OTLP's `eventName` (since 1.5), else its `event.name` attribute. */
+function eventName(record: unknown): string | undefined {
+  if (!isObject(record)) return undefined;
+  const field = record.eventName ?? record.event_name;
+  if (typeof field === 'string' && field !== '') return field;
+  const attributes = record.attributes;
+  if (!Array.isArray(attributes)) return undefined;
+  for (const a of attributes) {
+    if (isObject(a) && a.key === EVENT_NAME_ATTRIBUTE && isObject(a.value)) {
+      const v = a.value.stringValue ?? a.value.string_value;
+      if (typeof v === 'string') return v;
+    }
+  }
+  return undefined;
+}
+
+/** Lower-case hex id of `digits` digits, not all zero; undefined for anything else (OTLP/JSON writes ids as hex strings). */
+function hexId(v: unknown, digits: number): string | undefined {
+  if (typeof v !== 'string' || v.length !== digits || !/^[0-9a-fA-F]+$/.test(v) || /^0+$/.test(v)) return undefined;
+  return v.toLowerCase();
+}
+
+/** A 64-bit time as decimal text: undefined when absent or zero (OTLP's "unknown"), null when not a non-negative integer. */
+function timeOf(v: unknown): string | undefined | null {
+  if (v == null) return undefined;
+  const s = typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : v;
+  if (typeof s !== 'string' || !/^\d{1,19}$/.test(s) || BigInt(s) > 9223372036854775807n) return null;
+  return /^0+$/.test(s) ? undefined : s;
+}
+
+/** A body as the text the message readers parse: a string as it is, anything else its plain JSON. */
+function bodyText(body: unknown): string {
+  if (isObject(body) && typeof (body.stringValue ?? body.string_value) === 'string' && Object.keys(body).length === 1) return (body.stringValue ?? body.string_value) as string;
+  return plainAnyValue(body);
+}
+
+/** An OTLP attribute list with every map or nested array made its JSON text; scalars kept in their OTLP form. */
+function plainAttributes(list: unknown): PlainKeyValue[] {
+  if (list == null) return [];
+  if (!Array.isArray(list)) throw new WrongTypedAnyValue();
+  const out: PlainKeyValue[] = [];
+  for (const kv of list) {
+    if (!isObject(kv) || typeof kv.key !== 'string') throw new WrongTypedAnyValue();
+    out.push({ key: kv.key, value: scalarOrText(kv.value) });
+  }
+  return out;
+}
+
+function scalarOrText(v: unknown): PlainKeyValue['value'] {
+  if (v == null) return {};
+  const text = plainAnyValue(v); // throws for a value of the wrong type
+  const set = Object.entries(v as Record<string, unknown>).filter(([, x]) => x != null).map(([k]) => k.replace(/_v/, 'V'));
+  const parsed: unknown = JSON.parse(text);
+  if (set.length === 1) {
+    if (set[0] === 'stringValue' || set[0] === 'bytesValue') return { stringValue: parsed as string };
+    if (set[0] === 'boolValue') return { boolValue: parsed as boolean };
+    if (set[0] === 'intValue') return { intValue: text };
+    if (set[0] === 'doubleValue') return { doubleValue: parsed as number | string };
+  }
+  // An array of strings stays an array (the readers take `gen_ai.*` lists as arrays); anything else, its JSON text.
+  if (Array.isArray(parsed) && set[0] === 'arrayValue' && set.length === 1 && parsed.every((x) => typeof x === 'string')) return { arrayValue: { values: parsed.map((x: string) => ({ stringValue: x })) } };
+  return { stringValue: text };
+}
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
