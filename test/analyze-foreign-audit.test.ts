@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { analyzeBin, parseJson, query } from './analyze-helpers.js';
 import { layeredTokyoTrace } from './support/layered-trace.js';
@@ -984,6 +985,23 @@ describe('argspan analyze on OpenTelemetry log records: the official instrumenta
     const out = parseJson(analyzeBin(file, '--format', 'json'));
     expect(out.stats.spans).toBe(122);
     expect(out.findings.map((f) => [f.rule, f.key]).sort()).toEqual([['assumption_span', 'timezone'], ['credential_in_attribute', 'location']]);
+  });
+
+  it('the conventions\' operation-details record, its messages as OTLP maps, gzip-compressed: the guessed timezone reported', () => {
+    const any = (v: unknown): unknown =>
+      Array.isArray(v) ? { arrayValue: { values: v.map(any) } } : typeof v === 'object' && v !== null ? { kvlistValue: { values: Object.entries(v).map(([key, x]) => ({ key, value: any(x) })) } } : { stringValue: String(v) };
+    const record = {
+      timeUnixNano: '1764583200000000000', traceId: 'b1f0c3d25e6b47188c9d0e1f2a3b4c5d', spanId: '5c1d5e7f9a0b2c4d', eventName: 'gen_ai.client.inference.operation.details',
+      attributes: [
+        { key: 'gen_ai.input.messages', value: any([{ role: 'user', parts: [{ type: 'text', content: 'What time is it in New York?' }] }]) },
+        { key: 'gen_ai.output.messages', value: any([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'get_time', arguments: { timezone: 'America/New_York' } }] }]) },
+      ],
+    };
+    const file = join(tmp(), 'details.logs.json.gz');
+    writeFileSync(file, gzipSync(JSON.stringify({ resourceLogs: [{ resource: {}, scopeLogs: [{ scope: { name: 'agent' }, logRecords: [record] }] }] })));
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.stdout).not.toContain('America/New_York');
+    expect(parseJson(run).findings.map((f) => [f.rule, f.tool, f.key])).toEqual([['assumption_span', 'get_time', 'timezone']]);
   });
 
   it('a logs export holding no GenAI record, and no traces beside it, is refused as holding no spans (exit 2)', () => {
