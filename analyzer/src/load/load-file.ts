@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { Db } from '../db.js';
@@ -14,7 +14,7 @@ import { readConverted, writeCamelCaseLines, writeConvertedDocument } from './co
 import { malformedSpansAt, SPAN_PATHS, type SpanPath } from './malformed-span-positions.js';
 import { malformedJaegerSpansSql, stageJaegerSql, jaegerTraces } from './stage-jaeger.js';
 import { malformedOtlpSpansSql, stageOtlpSql } from './stage-otlp.js';
-import { logsAreLines, readLogsText, type LogEventRow } from './otlp-logs.js';
+import { bomLength, logsAreLines, readLogs, type LogEventRow } from './otlp-logs.js';
 import { ZstdDataError, decompressZstd } from './zstd.js';
 
 /** A line of OTLP logs in a file read as trace lines: the file is read again as both. */
@@ -540,64 +540,112 @@ function messageFailure(err: unknown, c: Compression): string {
  */
 async function loadLogs(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions): Promise<{ spans: number; skipped: InputProblem[]; logRecords: number }> {
   const bytes = await readConverted(file, 'OTLP logs export', detected.compression);
-  const text = bytes.toString('utf8');
-  const lines = logsAreLines(text);
+  const lines = logsAreLines(bytes);
   const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, lines ? 'lines' : 'document'));
   if (!lines && scanProblems(file, scan).length > 0) throw new InputError(scanProblems(file, scan));
   const unreadable = new Map<number, string>([...scan.tooDeep.map((l) => [l, TOO_DEEP] as const), ...scan.invalidUtf8.map((l) => [l, 'invalid UTF-8'] as const)]);
   const traceLines: number[] = [];
-  const read = readLogsText(text, file, { otherLines: traceLines, unreadable });
-  if (read.problems.length > 0 && !opts.allowPartial) throw new InputError(read.problems);
-  const skipped = [...read.problems];
-  let spans = 0;
-  if (traceLines.length > 0) {
-    const scratch = join(opts.tmpDir, `traces-in-logs-${fileId}.jsonl`);
-    writeLinesOnly(bytes, new Set(traceLines), scratch);
-    try {
-      const traces = await loadScratchLines(db, fileId, file, scratch, opts);
-      spans = traces.spans;
-      skipped.push(...traces.skipped);
-    } finally {
-      rmSync(scratch, { force: true });
+  const events = new LogEventsFile(join(opts.tmpDir, `log-events-${fileId}.jsonl`));
+  try {
+    const read = readLogs(bytes, file, (row) => events.write(row), { otherLines: traceLines, unreadable });
+    if (read.problems.length > 0 && !opts.allowPartial) throw new InputError(read.problems);
+    const skipped = [...read.problems];
+    let spans = 0;
+    if (traceLines.length > 0) {
+      const scratch = join(opts.tmpDir, `traces-in-logs-${fileId}.jsonl`);
+      writeLinesOnly(bytes, new Set(traceLines), scratch);
+      try {
+        const traces = await loadScratchLines(db, fileId, file, scratch, opts);
+        spans = traces.spans;
+        skipped.push(...traces.skipped);
+      } finally {
+        rmSync(scratch, { force: true });
+      }
     }
+    await events.stage(db, fileId);
+    return { spans, skipped: skipped.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)), logRecords: read.events };
+  } finally {
+    events.remove();
   }
-  await stageLogEvents(db, fileId, read.events, opts.tmpDir);
-  return { spans, skipped: skipped.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)), logRecords: read.events.length };
 }
 
 /** The lines `keep` of `bytes` (1-based), every other line left empty so line numbers hold; a byte order mark dropped. */
 function writeLinesOnly(bytes: Buffer, keep: ReadonlySet<number>, target: string): void {
-  const out: Buffer[] = [];
-  let line = 0;
-  for (let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0; start < bytes.length; ) {
-    line++;
-    const nl = bytes.indexOf(0x0a, start);
-    const end = nl < 0 ? bytes.length : nl;
-    if (keep.has(line)) out.push(bytes.subarray(start, end));
-    out.push(NEWLINE_BYTE);
-    start = end + 1;
+  const fd = openSync(target, 'w');
+  try {
+    let out: Buffer[] = [];
+    let pending = 0;
+    let line = 0;
+    for (let start = bomLength(bytes); start < bytes.length; ) {
+      line++;
+      const nl = bytes.indexOf(0x0a, start);
+      const end = nl < 0 ? bytes.length : nl;
+      if (keep.has(line)) {
+        out.push(bytes.subarray(start, end));
+        pending += end - start;
+      }
+      out.push(NEWLINE_BYTE);
+      start = end + 1;
+      if (pending >= 1 << 20) {
+        writeSync(fd, Buffer.concat(out));
+        out = [];
+        pending = 0;
+      }
+    }
+    writeSync(fd, Buffer.concat(out));
+  } finally {
+    closeSync(fd);
   }
-  writeFileSync(target, Buffer.concat(out));
 }
 
 const NEWLINE_BYTE = Buffer.from('\n');
 
-/** Stage GenAI log records in `log_events`, through a scratch JSON-lines file read with their types. */
-async function stageLogEvents(db: Db, fileId: number, events: readonly LogEventRow[], tmpDir: string): Promise<void> {
-  if (events.length === 0) return;
-  const scratch = join(tmpDir, `log-events-${fileId}.jsonl`);
-  const lines = events.map((e) => JSON.stringify(e));
-  writeFileSync(scratch, lines.join('\n'));
-  // The reader reserves buffer for its largest object: the largest line, not the document readers' 1 GiB.
-  const largest = lines.reduce((n, l) => Math.max(n, Buffer.byteLength(l)), 0) + 1024;
-  try {
+/**
+ * GenAI log records on their way to `log_events`: written to a scratch JSON-lines file as they are
+ * read (a megabyte at a time), then read by DuckDB with their types.
+ */
+class LogEventsFile {
+  private readonly fd: number;
+  private pending: string[] = [];
+  private pendingBytes = 0;
+  private largest = 0;
+  private rows = 0;
+
+  constructor(private readonly path: string) {
+    this.fd = openSync(path, 'w');
+  }
+
+  write(row: LogEventRow): void {
+    const line = JSON.stringify(row);
+    const bytes = Buffer.byteLength(line);
+    this.largest = Math.max(this.largest, bytes);
+    this.pending.push(line);
+    this.pendingBytes += bytes + 1;
+    this.rows++;
+    if (this.pendingBytes >= 1 << 20) this.flush();
+  }
+
+  async stage(db: Db, fileId: number): Promise<void> {
+    this.flush();
+    if (this.rows === 0) return;
     const columns = columnsArg({
       traceId: 'VARCHAR', spanId: 'VARCHAR', timeUnixNano: 'VARCHAR', name: 'VARCHAR', attributes: OTLP_ATTRIBUTES, resource: OTLP_ATTRIBUTES, scopeName: 'VARCHAR', scopeVersion: 'VARCHAR',
     });
+    // The reader reserves buffer for its largest object: the largest line, not the document readers' 1 GiB.
     await db.run(`INSERT INTO log_events SELECT ${fileId}, row_number() OVER (), traceId, spanId, TRY_CAST(timeUnixNano AS BIGINT), hash(resource), resource, scopeName, scopeVersion,
       {timeUnixNano: timeUnixNano, "name": "name", attributes: attributes}::${LOG_EVENT_TYPE}
-      FROM read_json(${sqlString(scratch)}, format='newline_delimited', records=true, maximum_object_size=${largest}, columns=${columns})`);
-  } finally {
-    rmSync(scratch, { force: true });
+      FROM read_json(${sqlString(this.path)}, format='newline_delimited', records=true, maximum_object_size=${this.largest + 1024}, columns=${columns})`);
+  }
+
+  remove(): void {
+    closeSync(this.fd);
+    rmSync(this.path, { force: true });
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    writeSync(this.fd, this.pending.join('\n') + '\n');
+    this.pending = [];
+    this.pendingBytes = 0;
   }
 }

@@ -44,11 +44,14 @@ export interface LogEventRow {
   scopeVersion?: string;
 }
 
+/** What reading a logs export found; each GenAI record goes to the reader's `onEvent` as it is read. */
 export interface LogRecordsRead {
-  events: LogEventRow[];
+  /** GenAI records read (each given to `onEvent`). */
+  events: number;
   /** Log records read, GenAI or not. */
   records: number;
   problems: InputProblem[];
+  onEvent: (row: LogEventRow) => void;
 }
 
 /** Why a GenAI log record cannot be read; the record's place and event name go before it. */
@@ -96,7 +99,8 @@ export function readLogsMessage(message: unknown, file: string, line: number | u
           resource ??= plainAttributes(isObject(rl) && isObject(rl.resource) ? rl.resource.attributes : undefined);
           const attributes = plainAttributes(rec.attributes);
           if (rec.body != null) attributes.push({ key: LOG_BODY_ATTRIBUTE, value: { stringValue: bodyText(rec.body) } });
-          into.events.push({
+          into.events++;
+          into.onEvent({
             traceId,
             spanId,
             ...(time === undefined ? {} : { timeUnixNano: time }),
@@ -116,46 +120,59 @@ export function readLogsMessage(message: unknown, file: string, line: number | u
 }
 
 /**
- * Read an OTLP logs export's text: one document, or JSON lines (the collector's file exporter).
+ * Read an OTLP logs export's bytes: one document, or JSON lines (the collector's file exporter),
+ * giving each GenAI record to `onEvent` as it is read (a large export is never held as records).
  * In JSON lines, a line that is not a logs message — a traces message, when one exporter writes
  * both signals to one file — is left for the trace reader: `otherLines` gets its number.
  * `unreadable` names the lines the byte scan refused (too deep, not UTF-8), with why: a logs
  * line among them is a problem, not read.
  */
-export function readLogsText(text: string, file: string, { otherLines, unreadable }: { otherLines?: number[]; unreadable?: ReadonlyMap<number, string> } = {}): LogRecordsRead {
-  const into: LogRecordsRead = { events: [], records: 0, problems: [] };
-  const body = text.replace(/^\uFEFF/, '');
-  if (!logsAreLines(body)) {
-    const whole = parseOrUndefined(body);
+export function readLogs(
+  bytes: Buffer,
+  file: string,
+  onEvent: (row: LogEventRow) => void,
+  { otherLines, unreadable }: { otherLines?: number[]; unreadable?: ReadonlyMap<number, string> } = {},
+): Omit<LogRecordsRead, 'onEvent'> {
+  const into: LogRecordsRead = { events: 0, records: 0, problems: [], onEvent };
+  const from = bomLength(bytes);
+  if (!logsAreLines(bytes)) {
+    const whole = parseOrUndefined(bytes.toString('utf8', from));
     if (whole === undefined) into.problems.push({ file, line: 1, reason: 'not valid JSON (a truncated or corrupt document)' });
     else readLogsMessage(whole, file, undefined, into);
-    return into;
+    return { events: into.events, records: into.records, problems: into.problems };
   }
   let line = 0;
-  for (let start = 0; start <= body.length; ) {
+  for (let start = from; start < bytes.length; ) {
     line++;
-    const nl = body.indexOf('\n', start);
-    const end = nl < 0 ? body.length : nl;
-    const raw = body.slice(start, end);
-    start = end + 1;
-    if (raw.trim() !== '') {
+    const nl = bytes.indexOf(0x0a, start);
+    const end = nl < 0 ? bytes.length : nl;
+    const head = bytes.toString('latin1', start, Math.min(end, start + 64));
+    if (head.trim() !== '' || (end - start > 64 && bytes.toString('utf8', start, end).trim() !== '')) {
       const refused = unreadable?.get(line);
-      if (!LOGS_LINE.test(raw)) otherLines?.push(line);
+      if (!LOGS_LINE.test(head)) otherLines?.push(line);
       else if (refused !== undefined) into.problems.push({ file, line, reason: refused });
       else {
-        const message = parseOrUndefined(raw);
+        const message = parseOrUndefined(bytes.toString('utf8', start, end));
         if (message === undefined) into.problems.push({ file, line, reason: 'not valid JSON (a truncated or corrupt line)' });
         else readLogsMessage(message, file, line, into);
       }
     }
-    if (nl < 0) break;
+    start = end + 1;
   }
-  return into;
+  return { events: into.events, records: into.records, problems: into.problems };
 }
 
-/** Whether `text` is JSON lines: its first line a JSON value of its own (else it is one document). */
-export function logsAreLines(text: string): boolean {
-  return parseOrUndefined(text.replace(/^\uFEFF/, '').trimStart().split('\n', 1)[0]!) !== undefined;
+/** The length of the UTF-8 byte order mark `bytes` open with (Windows tools write one): 3, or 0. */
+export function bomLength(bytes: Buffer): number {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+}
+
+/** Whether `bytes` are JSON lines: the first line a JSON value of its own (else they are one document). */
+export function logsAreLines(bytes: Buffer): boolean {
+  let start = bomLength(bytes);
+  while (start < bytes.length && (bytes[start] === 0x20 || bytes[start] === 0x0a || bytes[start] === 0x0d || bytes[start] === 0x09)) start++;
+  const nl = bytes.indexOf(0x0a, start);
+  return parseOrUndefined(bytes.toString('utf8', start, nl < 0 ? bytes.length : nl)) !== undefined;
 }
 
 /** A line that opens as an OTLP logs message (`{"resourceLogs"` first, as exporters write it). */
