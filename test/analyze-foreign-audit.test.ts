@@ -969,7 +969,7 @@ describe('argspan analyze on OpenTelemetry log records: the official instrumenta
     const refused = analyzeBin(TRACES, file);
     expect(refused.code).toBe(2);
     expect(refused.stdout).toBe('');
-    expect(refused.stderr).toContain(`${file}: GenAI log record resourceLogs[0].scopeLogs[0].logRecords[2] (gen_ai.choice) has no valid trace id and span id`);
+    expect(refused.stderr).toContain(`${file}: resourceLogs[0].scopeLogs[0].logRecords[2] (gen_ai.choice): unreadable GenAI log record: no valid trace id and span id`);
     const partial = parseJson(analyzeBin(TRACES, file, '--allow-partial', '--format', 'json'));
     expect(partial.stats.skipped.map((p) => p.reason)).toEqual([expect.stringContaining('logRecords[2] (gen_ai.choice)')]);
     expect(partial.stats.foreign_calls).toBe(0);

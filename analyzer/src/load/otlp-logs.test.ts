@@ -71,12 +71,23 @@ describe('readLogs', () => {
     );
     const read = readLogsText(text, 'logs.json');
     expect(read.problems).toEqual([
-      { file: 'logs.json', line: 1, reason: `GenAI log record resourceLogs[0].scopeLogs[0].logRecords[0] (gen_ai.user.message) ${LOG_RECORD_PROBLEMS.ids}` },
-      { file: 'logs.json', line: 1, reason: `GenAI log record resourceLogs[0].scopeLogs[0].logRecords[1] (gen_ai.choice) ${LOG_RECORD_PROBLEMS.time}` },
-      { file: 'logs.json', line: 1, reason: `GenAI log record resourceLogs[0].scopeLogs[0].logRecords[2] (gen_ai.tool.message) ${LOG_RECORD_PROBLEMS.value}` },
+      { file: 'logs.json', line: 1, reason: `resourceLogs[0].scopeLogs[0].logRecords[0] (gen_ai.user.message): unreadable GenAI log record: ${LOG_RECORD_PROBLEMS.ids}` },
+      { file: 'logs.json', line: 1, reason: `resourceLogs[0].scopeLogs[0].logRecords[1] (gen_ai.choice): unreadable GenAI log record: ${LOG_RECORD_PROBLEMS.time}` },
+      { file: 'logs.json', line: 1, reason: `resourceLogs[0].scopeLogs[0].logRecords[2] (gen_ai.tool.message): unreadable GenAI log record: ${LOG_RECORD_PROBLEMS.value}` },
     ]);
     expect(read.events.map((e) => e.name)).toEqual(['gen_ai.user.message']);
     expect(JSON.stringify(read.problems)).not.toContain('C4NARY');
+  });
+
+  it('counts the records of one problem in a message, naming the first three (an agent traced with tracing off: every record without ids)', () => {
+    const records = Array.from({ length: 5 }, (_, i) => record({ eventName: i % 2 ? 'gen_ai.choice' : 'gen_ai.user.message', traceId: '00000000000000000000000000000000', spanId: '0000000000000000' }));
+    const read = readLogsText(JSON.stringify(message(...records), null, 2), 'logs.json');
+    expect(read.problems).toEqual([
+      {
+        file: 'logs.json',
+        reason: `5 unreadable GenAI log records (first at resourceLogs[0].scopeLogs[0].logRecords[0] (gen_ai.user.message), resourceLogs[0].scopeLogs[0].logRecords[1] (gen_ai.choice), resourceLogs[0].scopeLogs[0].logRecords[2] (gen_ai.user.message)): ${LOG_RECORD_PROBLEMS.ids}`,
+      },
+    ]);
   });
 
   it('reads JSON lines line by line, leaving trace lines (one exporter writing both signals) to the trace reader', () => {

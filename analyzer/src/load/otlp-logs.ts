@@ -1,6 +1,7 @@
 import { MESSAGE_EVENT_NAMES, MessageEventAttributes } from '../foreign/message-events.js';
 import { plainAnyValue, WrongTypedAnyValue } from './any-value.js';
 import type { InputProblem } from './input-error.js';
+import { POSITIONS_NAMED } from './malformed-span-positions.js';
 
 /**
  * OpenTelemetry log records that carry a GenAI message event, read from an OTLP logs export
@@ -56,10 +57,13 @@ export interface LogRecordsRead {
 
 /** Why a GenAI log record cannot be read; the record's place and event name go before it. */
 export const LOG_RECORD_PROBLEMS = {
-  ids: 'has no valid trace id and span id (hex, 32 and 16 digits, not all zero): it cannot be joined to its model call\'s span (log records carry them when they are written inside the span)',
-  time: 'time is not a non-negative 64-bit integer',
-  value: 'holds a value of the wrong type for its field',
+  ids: 'no valid trace id and span id (hex, 32 and 16 digits, not all zero), so not joined to its model call\'s span (a record carries them when it is written inside the span)',
+  time: 'a time that is not a non-negative 64-bit integer',
+  value: 'a value of the wrong type for its field',
 } as const;
+
+/** Records named per problem (and line) at most; the rest are counted, as malformed spans are. */
+const RECORDS_NAMED = POSITIONS_NAMED;
 
 /**
  * The GenAI log records of one OTLP logs export message (a parsed JSON line or document). `line`,
@@ -68,6 +72,21 @@ export const LOG_RECORD_PROBLEMS = {
  */
 export function readLogsMessage(message: unknown, file: string, line: number | undefined, into: LogRecordsRead): void {
   const problem = (reason: string): void => void into.problems.push(line === undefined ? { file, reason } : { file, line, reason });
+  /** The unreadable GenAI records, by problem: how many, and the places of the first few. */
+  const unreadable = new Map<string, { n: number; at: string[] }>();
+  const refuse = (reason: string, at: string) => {
+    const seen = unreadable.get(reason) ?? { n: 0, at: [] };
+    seen.n++;
+    if (seen.at.length < RECORDS_NAMED) seen.at.push(at);
+    unreadable.set(reason, seen);
+  };
+  readRecords(message, into, problem, refuse);
+  for (const [reason, { n, at }] of unreadable) {
+    problem(n === 1 ? `${at[0]}: unreadable GenAI log record: ${reason}` : `${n} unreadable GenAI log records (${n > at.length ? 'first at' : 'at'} ${at.join(', ')}): ${reason}`);
+  }
+}
+
+function readRecords(message: unknown, into: LogRecordsRead, problem: (reason: string) => void, refuse: (reason: string, at: string) => void): void {
   const resourceLogs = isObject(message) ? message.resourceLogs : undefined;
   if (!Array.isArray(resourceLogs)) return problem('JSON of another shape: no "resourceLogs" array');
   const spans = (message as Record<string, unknown>).resourceSpans;
@@ -88,12 +107,12 @@ export function readLogsMessage(message: unknown, file: string, line: number | u
         const name = eventName(record);
         if (name === undefined || !GENAI_EVENTS.has(name)) return;
         const rec = record as Record<string, unknown>;
-        const where = `GenAI log record ${at}.logRecords[${i}] (${name})`;
+        const where = `${at}.logRecords[${i}] (${name})`;
         const traceId = hexId(rec.traceId ?? rec.trace_id, 32);
         const spanId = hexId(rec.spanId ?? rec.span_id, 16);
-        if (traceId === undefined || spanId === undefined) return problem(`${where} ${LOG_RECORD_PROBLEMS.ids}`);
+        if (traceId === undefined || spanId === undefined) return refuse(LOG_RECORD_PROBLEMS.ids, where);
         const [written, observed] = [timeOf(rec.timeUnixNano), timeOf(rec.observedTimeUnixNano)];
-        if (written === null || observed === null) return problem(`${where} ${LOG_RECORD_PROBLEMS.time}`);
+        if (written === null || observed === null) return refuse(LOG_RECORD_PROBLEMS.time, where);
         const time = written ?? observed;
         try {
           resource ??= plainAttributes(isObject(rl) && isObject(rl.resource) ? rl.resource.attributes : undefined);
@@ -112,7 +131,7 @@ export function readLogsMessage(message: unknown, file: string, line: number | u
           });
         } catch (err) {
           if (!(err instanceof WrongTypedAnyValue)) throw err;
-          problem(`${where} ${LOG_RECORD_PROBLEMS.value}`);
+          refuse(LOG_RECORD_PROBLEMS.value, where);
         }
       });
     });
