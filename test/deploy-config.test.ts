@@ -79,4 +79,17 @@ describe('deploy/otel-collector.yaml', () => {
     expect(file.path).toMatch(/^\/exports\/.+\.jsonl$/);
     expect(file.rotation.max_megabytes).toBeGreaterThan(0);
   });
+
+  it('writes log records (the official instrumentations record messages and tool calls as logs) to their own rotated export and to ClickHouse', () => {
+    const logs = collector.service.pipelines.logs;
+    expect(logs.receivers).toEqual(['otlp']);
+    expect(logs.exporters).toEqual(expect.arrayContaining(['file/logs', 'clickhouse']));
+    const file = collector.exporters['file/logs'];
+    expect(file.format).toBe('json');
+    expect(file.compression).toBeUndefined();
+    expect(file.path).toMatch(/^\/exports\/.+\.jsonl$/);
+    // Its own file: the traces export stays traces only, each file one signal.
+    expect(file.path).not.toBe(collector.exporters['file/exports'].path);
+    expect(collector.exporters.clickhouse.logs_table_name).toBe('otel_logs');
+  });
 });
