@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { analyzeBin, parseJson, query } from './analyze-helpers.js';
 import { layeredTokyoTrace } from './support/layered-trace.js';
+import { framed } from './support/zstd-raw.js';
 import { STRANDS_FINDINGS, STRANDS_TOKEN, strandsLatestTrace, strandsLegacyTrace } from './support/strands-trace.js';
 import { CALLS_WITHOUT_OPERATION, toolSpansWithoutOperation } from './support/tool-span-without-operation.js';
 
@@ -1002,6 +1003,21 @@ describe('argspan analyze on OpenTelemetry log records: the official instrumenta
     const run = analyzeBin(file, '--format', 'json');
     expect(run.stdout).not.toContain('America/New_York');
     expect(parseJson(run).findings.map((f) => [f.rule, f.tool, f.key])).toEqual([['assumption_span', 'get_time', 'timezone']]);
+  });
+
+  it('the collector\'s compressed (framed) file of both signals: the logs message read, a bad record named by its message', () => {
+    const message = (path: string) => gzipSync(JSON.stringify(JSON.parse(readFileSync(path, 'utf8'))));
+    const file = join(tmp(), 'otel-export.bin');
+    writeFileSync(file, framed([message(TRACES), message(PLANTED)]));
+    const out = parseJson(analyzeBin(file, '--format', 'json'));
+    expect(out.findings.map((f) => [f.rule, f.key]).sort()).toEqual([['assumption_span', 'timezone'], ['credential_in_attribute', 'location']]);
+    expect(out.stats.log_records).toBe(9);
+    const doc = logsDoc();
+    doc.resourceLogs[0]!.scopeLogs[0]!.logRecords[0]!.timeUnixNano = 'soon';
+    writeFileSync(file, framed([message(TRACES), gzipSync(JSON.stringify(doc))]));
+    const refused = analyzeBin(file);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${file}:2: framed message 2: resourceLogs[0].scopeLogs[0].logRecords[0] (gen_ai.system.message): unreadable GenAI log record: a time that is not`);
   });
 
   it('a logs export holding no GenAI record, and no traces beside it, is refused as holding no spans (exit 2)', () => {

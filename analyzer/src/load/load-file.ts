@@ -14,7 +14,7 @@ import { readConverted, writeCamelCaseLines, writeConvertedDocument } from './co
 import { malformedSpansAt, SPAN_PATHS, type SpanPath } from './malformed-span-positions.js';
 import { malformedJaegerSpansSql, stageJaegerSql, jaegerTraces } from './stage-jaeger.js';
 import { malformedOtlpSpansSql, stageOtlpSql } from './stage-otlp.js';
-import { bomLength, logsAreLines, readLogs, type LogEventRow } from './otlp-logs.js';
+import { bomLength, isLogsLine, logsAreLines, readLogs, type LogEventRow } from './otlp-logs.js';
 import { ZstdDataError, decompressZstd } from './zstd.js';
 
 /** A line of OTLP logs in a file read as trace lines: the file is read again as both. */
@@ -440,7 +440,7 @@ async function diagnoseLines(db: Db, file: string, detected: DetectedInput, maxL
  * bomb cannot exhaust memory) becomes one JSON line, so line numbers are message numbers.
  * Protobuf messages are reported as not supported.
  */
-async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOptions): Promise<{ spans: number; skipped: InputProblem[] }> {
+async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOptions): Promise<{ spans: number; skipped: InputProblem[]; logRecords?: number }> {
   const size = statSync(file).size;
   const fd = openSync(file, 'r');
   const skipped: InputProblem[] = [];
@@ -451,6 +451,8 @@ async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOp
   writeFileSync(target, '');
   let at = 0;
   let n = 0;
+  /** Whether a message holds log records (the exporter in a logs pipeline too). */
+  let logs = false;
   try {
     const header = Buffer.alloc(4);
     while (at < size) {
@@ -480,6 +482,7 @@ async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOp
         }
       }
       if (body.length > 0 && body[0] !== 0x7b) throw new InputError([{ file, line: n, reason: PROTOBUF }]);
+      logs ||= isLogsLine(body.toString('latin1', 0, 64));
       appendFileSync(target, Buffer.concat([body, Buffer.from('\n')]));
     }
   } finally {
@@ -487,8 +490,20 @@ async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOp
   }
   if (skipped.length && !opts.allowPartial) throw new InputError(skipped);
   if (kind === undefined) throw new InputError([{ file, reason: 'no complete framed message' }]);
+  if (logs) {
+    const ofFile = problemsOf(file, 'framed message');
+    const r = await loadLogs(db, fileId, target, { format: 'otlp-logs', compression: 'none' }, opts).catch((err: unknown) => {
+      throw err instanceof InputError ? new InputError(err.problems.map(ofFile)) : err;
+    });
+    return { spans: r.spans, skipped: [...skipped, ...r.skipped.map(ofFile)], logRecords: r.logRecords };
+  }
   const r = await loadScratchLines(db, fileId, file, target, opts, { unit: 'framed message' });
   return { spans: r.spans, skipped: [...skipped, ...r.skipped] };
+}
+
+/** A problem found in a scratch file made from `file`, one line per `unit` (a framed message), as a problem of `file`. */
+function problemsOf(file: string, unit?: string): (p: InputProblem) => InputProblem {
+  return (p) => ({ ...p, file, reason: p.line && unit ? `${unit} ${p.line}: ${p.reason}` : p.reason });
 }
 
 /**
@@ -516,7 +531,7 @@ async function loadScratchLines(
   opts: LoadFileOptions,
   { unit, path = SPAN_PATHS.otlp }: { unit?: string; path?: SpanPath } = {},
 ): Promise<{ spans: number; skipped: InputProblem[] }> {
-  const ofFile = (p: InputProblem): InputProblem => ({ ...p, file, reason: p.line && unit ? `${unit} ${p.line}: ${p.reason}` : p.reason });
+  const ofFile = problemsOf(file, unit);
   const r = await loadLines(db, fileId, scratch, { format: 'otlp-lines', compression: 'none' }, opts, path).catch((err: unknown) => {
     if (err instanceof InputError) throw new InputError(err.problems.map(ofFile));
     throw err;

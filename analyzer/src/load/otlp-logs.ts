@@ -168,7 +168,7 @@ export function readLogs(
     const head = bytes.toString('latin1', start, Math.min(end, start + 64));
     if (head.trim() !== '' || (end - start > 64 && bytes.toString('utf8', start, end).trim() !== '')) {
       const refused = unreadable?.get(line);
-      if (!LOGS_LINE.test(head)) otherLines?.push(line);
+      if (!isLogsLine(head)) otherLines?.push(line);
       else if (refused !== undefined) into.problems.push({ file, line, reason: refused });
       else {
         const message = parseOrUndefined(bytes.toString('utf8', start, end));
@@ -196,6 +196,11 @@ export function logsAreLines(bytes: Buffer): boolean {
 
 /** A line that opens as an OTLP logs message (`{"resourceLogs"` first, as exporters write it). */
 const LOGS_LINE = /^\s*\{\s*"resource_?[lL]ogs"/;
+
+/** Whether a line (its first bytes suffice) opens as an OTLP logs message. */
+export function isLogsLine(head: string): boolean {
+  return LOGS_LINE.test(head);
+}
 
 /** A log record's event name: OTLP's `eventName` (since 1.5), else its `event.name` attribute. */
 function eventName(record: unknown): string | undefined {
