@@ -153,7 +153,8 @@ function toolCallsOf(message: unknown, calls?: unknown): { name: string; id: str
     if (!isObject(c)) continue;
     const fn = isObject(c.function) ? c.function : c;
     if (typeof fn.name !== 'string') continue;
-    out.push({ name: fn.name, id: typeof c.id === 'string' ? c.id : undefined, args: fn.arguments ?? {} });
+    // OpenAI always sends the arguments (`"{}"` for none): absent, they were not recorded (the instrumentations leave them out with content capture off).
+    out.push({ name: fn.name, id: typeof c.id === 'string' ? c.id : undefined, args: fn.arguments ?? undefined });
   }
   return out;
 }

@@ -264,7 +264,7 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
         if (!isObject(p)) continue;
         if (p.type === 'tool_call_response') into.result(typeof p.id === 'string' ? p.id : undefined, p.response ?? p.result, span.startNs);
         else if (p.type === 'tool_call' && output && typeof p.name === 'string') {
-          into.proposed.push(proposal(span, key, p.name, typeof p.id === 'string' ? p.id : undefined, p.arguments, position++));
+          into.proposed.push(proposal(span, key, p.name, typeof p.id === 'string' ? p.id : undefined, p.arguments ?? {}, position++));
         } else if (p.type === 'tool_call') into.repeat(span, key, p.id);
       }
     }
@@ -297,7 +297,8 @@ export function proposal(span: ForeignSpan, attribute: string, tool: string, cal
     parentSpanId: span.parentSpanId,
     tool,
     ...(callId !== undefined ? { callId } : {}),
-    args: typeof args === 'string' ? { kind: 'blob', attribute, text: args, decode: {} } : { kind: 'value', attribute, value: args },
+    // No arguments at all (not `{}`): the library did not record them (content capture off).
+    args: typeof args === 'string' || args === undefined ? { kind: 'blob', attribute, text: args, decode: {} } : { kind: 'value', attribute, value: args },
     atNs: span.endNs,
     source: 'model-output',
     position,
@@ -440,7 +441,7 @@ function readVercelPrompt(span: ForeignSpan, into: TraceEvidence): void {
   if (Array.isArray(calls)) {
     calls.forEach((c, position) => {
       if (isObject(c) && typeof c.toolName === 'string') {
-        into.proposed.push(proposal(span, VercelPrompt.RESPONSE_TOOL_CALLS, c.toolName, typeof c.toolCallId === 'string' ? c.toolCallId : undefined, c.args ?? c.input, position));
+        into.proposed.push(proposal(span, VercelPrompt.RESPONSE_TOOL_CALLS, c.toolName, typeof c.toolCallId === 'string' ? c.toolCallId : undefined, c.args ?? c.input ?? {}, position));
       }
     });
   }

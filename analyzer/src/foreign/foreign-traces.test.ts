@@ -18,6 +18,8 @@ interface Expected {
   noEvidence?: number;
   /** `rule tool key` of every finding. */
   findings: string[];
+  /** Calls whose arguments the trace holds in no readable form. */
+  unreadable?: number;
   /** The run every call is grouped under: the conversation or session id the trace names (none: null). */
   run?: string;
 }
@@ -91,6 +93,14 @@ const EXPECTED: Record<string, Expected> = {
     calls: ['genai-semconv get_current_weather model-output', 'genai-semconv get_current_weather model-output'],
     findings: [],
   },
+  // Content capture off (the instrumentation's default): the calls are there, their arguments and the user's words not —
+  // counted, never read as clean.
+  'otel-python-openai-v2-weather.traces.json + derived/otel-python-openai-v2-no-content.logs.json': {
+    calls: ['genai-semconv get_current_weather model-output', 'genai-semconv get_current_weather model-output'],
+    noEvidence: 2,
+    unreadable: 2,
+    findings: [],
+  },
   'otel-python-openai-v2-weather.traces.json + derived/otel-python-openai-v2-planted.logs.json': {
     calls: ['genai-semconv get_current_weather model-output', 'genai-semconv get_current_weather model-output'],
     findings: ['assumption_span get_current_weather timezone', 'credential_in_attribute get_current_weather location'],
@@ -123,6 +133,7 @@ describe.each(Object.keys(EXPECTED))('foreign trace %s', (file) => {
     expect(got.calls).toEqual([...want.calls].sort());
     expect(got.result.stats.foreign_calls).toBe(want.calls.length);
     expect(got.result.stats.no_evidence_calls).toBe(want.noEvidence ?? 0);
+    expect(got.result.stats.unreadable_args_calls).toBe(want.unreadable ?? 0);
     expect(got.result.findings.map((f) => `${f.rule} ${f.tool} ${f.key}`).sort()).toEqual([...want.findings].sort());
     expect(got.runs).toEqual(want.calls.map(() => want.run ?? null));
   });
