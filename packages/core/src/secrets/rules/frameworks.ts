@@ -113,14 +113,15 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
     id: 'signing-call-secret',
     family: 'web-framework',
     description: "Signing secret written into a JWT or HMAC call in code (jsonwebtoken's jwt.sign(payload, 'SECRET'), PyJWT's jwt.encode(payload, \"SECRET\"), Node's crypto.createHmac('sha256', 'SECRET'), Python's hmac.new(b\"SECRET\", …))",
-    keywords: ['jwt.sign(', 'jwt.encode(', 'createhmac(', 'hmac.new('],
+    // (createHmac at `hmac(`: `cr` and `crea` begin much code, which the scan's first filter would pass)
+    keywords: ['jwt.sign(', 'jwt.encode(', 'hmac(', 'hmac.new('],
     before:
       '(?:' +
       [
         // jwt.sign(payload, 'SECRET', …): the first quoted argument right after a comma
         String.raw`(?<![\w$])jwt\.(?:sign|encode)\([^;\r\n]{1,200}?,[ \t]{0,4}(?:key[ \t]{0,4}=[ \t]{0,4})?`,
         // createHmac('sha256', 'SECRET')
-        String.raw`createHmac\([ \t]{0,4}["'][\w-]{2,16}["'][ \t]{0,4},[ \t]{0,4}`,
+        String.raw`(?<=(?<![\w$])create)Hmac\([ \t]{0,4}["'][\w-]{2,16}["'][ \t]{0,4},[ \t]{0,4}`,
         // hmac.new(b"SECRET", msg, hashlib.sha256)
         String.raw`(?<![\w$])hmac\.new\([ \t]{0,4}(?:key[ \t]{0,4}=[ \t]{0,4})?[bB]?(?=["'])`,
       ].join('|') +
@@ -149,10 +150,11 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
     id: 'encoded-basic-pair',
     family: 'http-authorization',
     description: "Password of a user:password pair base64-encoded in code for a Basic header (btoa('user:PASS'), Buffer.from('user:PASS'), base64.b64encode(b\"user:PASS\"))",
-    keywords: ['btoa(', 'buffer.from(', 'b64encode('],
+    // (Buffer.from at `r.from(`: `bu` and `buff` begin much code)
+    keywords: ['btoa(', 'r.from(', 'b64encode('],
     // (pre-filters outside the detector take a quoted first argument: `Buffer.from(` alone passes much code)
     prefilter: String.raw`(?:btoa|Buffer\.from|b64encode)\([ \t]{0,4}[bB]?["'\x60]`,
-    before: String.raw`(?<![\w$])(?:btoa|Buffer\.from|b64encode)\([ \t]{0,4}[bB]?(?<q>["'\x60])[^"'\x60:\s]{1,64}:`,
+    before: String.raw`(?:(?<![\w$])(?:btoa|b64encode)|(?<=(?<![\w$])Buffe)r\.from)\([ \t]{0,4}[bB]?(?<q>["'\x60])[^"'\x60:\s]{1,64}:`,
     value: String.raw`(?<secret>[^"'\x60\s]{1,128})\k<q>`,
     // (eight characters or more: a short string there is more often an array's element or a time's part)
     validate: (v) => v.length >= 8 && isPasswordArgument(v),
