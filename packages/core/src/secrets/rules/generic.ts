@@ -179,6 +179,8 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       `const key = process.env.API_KEY ?? '${sample(ALNUM, 24, 'g15')}';`,
       `$pass = getenv('SMTP_PASSWORD') ?: '${sample(ALNUM, 16, 'g16')}';`,
       `api_key = os.getenv("API_KEY") or "${sample(ALNUM, 24, 'g17')}"`,
+      // a `key value` config line (msmtprc, fetchmailrc): `password v` alone on its line
+      `account default\nhost smtp.example.net\nauth on\nuser alerts@example.net\npassword ${sample(ALNUM, 18, 'g18')}\n`,
     ],
     falsePositives: [
       'password: ${DB_PASSWORD}',
@@ -193,6 +195,9 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       "const secret = process.env.JWT_SECRET || 'change-me-in-production';",
       'token = os.getenv("GITHUB_TOKEN") or read_token_file(path)',
       'export PGPASSWORD="${DB_PASSWORD:?DB_PASSWORD must be set}"',
+      // a spaced `password v` that is no line of its own is prose
+      `Change your password ${sample(ALNUM, 18, 'g19')} today`,
+      'password\ttoo short\n',
       'Your password must be at least 8 characters long.',
       'password: xxxxxxxxxxxx',
       'password_hash: 5f4dcc3b5aa765d61d8327deb882cf99',

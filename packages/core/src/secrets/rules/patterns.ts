@@ -136,9 +136,20 @@ export function spacedAssignment(input: string, index: number, matched: string):
   const q = matched.charCodeAt(start + key.length - index);
   if (q === 34 || q === 39 || q === 92) return setByCli(input, start);
   if (key.startsWith('-') || /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(key)) return true;
+  // (a config file of `key value` lines, msmtprc's and fetchmailrc's: `password v` alone on its line)
+  if ((key === 'password' || key === 'passwd') && lineAlone(input, start, index + matched.length)) return true;
   if (/^[A-Z][A-Z0-9]+$/.test(key) && /(?:^|[\n;&|])[ \t]*(?:ENV|setx)[ \t]{1,4}$/i.test(input.slice(Math.max(0, start - 12), start))) return true;
   return setByCli(input, start);
 }
+/** [start, end) is a whole line but for indentation: a line break (or the text's edge) before and after. */
+function lineAlone(input: string, start: number, end: number): boolean {
+  let s = start;
+  while (s > 0 && (input.charCodeAt(s - 1) === 32 || input.charCodeAt(s - 1) === 9)) s--;
+  const before = s === 0 ? 10 : input.charCodeAt(s - 1);
+  const after = end >= input.length ? 10 : input.charCodeAt(end);
+  return (before === 10 || before === 13) && (after === 10 || after === 13);
+}
+
 /**
  * {@link ASSIGN_TAIL}, or a space alone before the value (group `ws`, for {@link spacedAssignment}
  * to judge): once in a pattern.
