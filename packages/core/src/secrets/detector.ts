@@ -241,6 +241,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   for (const rule of rules) {
     if (seen.has(rule.id)) throw new Error(`duplicate secret rule id "${rule.id}"`);
     seen.add(rule.id);
+    for (const k of rule.keywordsAnywhere ?? []) if (!rule.keywords.includes(k)) throw new Error(`secret rule "${rule.id}": keywordsAnywhere "${k}" is not one of its keywords`);
   }
   const compiled = rules.map(compileRule);
   const allow = (config.allowlist ?? []).map(compileAllow);
@@ -303,7 +304,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     for (const raw of c.rule.keywords) {
       const id = keywordIds.get(raw.toLowerCase())!;
       // (one character begins too many runs to be looked for at their starts alone)
-      if (c.anchored && c.rule.tokenPrefix === true && /^[A-Za-z0-9+/_-]{2,}$/.test(raw)) runKeyword[id] = true;
+      if (c.anchored && c.rule.tokenPrefix === true && /^[A-Za-z0-9+/_-]{2,}$/.test(raw) && c.rule.keywordsAnywhere?.includes(raw) !== true) runKeyword[id] = true;
       else notRun.add(id);
     }
   });
@@ -313,8 +314,9 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   // and a `_`), where only a proof lets a match count (see provenGlued). Proven prefixes without
   // a `_` are too when they have six letters and digits or more (`ATATT3`, `ATCTT3`), whose
   // tokens' base64url body holds a `_` (but one in fourteen) and makes the run one the scan walks;
-  // shorter ones (`ATBB`, `ATTA`, `ABSK`) are not: their tokens hold no `_`, and the scan would
-  // have to walk every base64 run.
+  // shorter ones (`ATTA`) are not: their tokens hold no `_`, and the scan would have to walk
+  // every base64 run. A rule's keywordsAnywhere (`ATBB`, `ABSKQmVkcm9ja0FQSUtleS`, `sk-proj-`)
+  // are no run keywords: the first filter finds them everywhere, glued too.
   const glueKeyword = runKeyword.map((run, id) => run && isGlueKeyword(keywords[id]!));
   compiled.forEach((c) => {
     if (c.glued === undefined) for (const raw of c.rule.keywords) glueKeyword[keywordIds.get(raw.toLowerCase())!] = false;

@@ -83,6 +83,32 @@ describe('tokens glued on their left', () => {
     }
   });
 
+  // Prefixes without a `_` (`ATBB`, `ABSK…`) or with a `-` (`sk-proj-`, `sk-ant-`), looked for
+  // everywhere by the first filter (keywordsAnywhere): glued to a word, kept when the proof holds.
+  it('finds a keywordsAnywhere rule\'s token glued to a word when its proof holds, and not when it fails', async () => {
+    const { KINDS, gen, prng } = await loadCorpusModule();
+    const g = gen(prng(23));
+    const anywhere = new Map(BUILTIN_RULES.filter((r) => r.keywordsAnywhere !== undefined).map((r) => [r.id, r]));
+    expect([...anywhere.keys()].sort()).toEqual(['anthropic-api-key', 'aws-bedrock-api-key', 'bitbucket-app-password', 'openai-api-key']);
+    const seen = new Set<string>();
+    for (const kind of KINDS) {
+      for (let i = 0; i < 10; i++) {
+        const token = kind.make(g);
+        const bare = d.findAll(token);
+        if (bare.length !== 1 || !anywhere.has(bare[0]!.ruleId) || !anywhere.get(bare[0]!.ruleId)!.proof!(token)) break;
+        const id = bare[0]!.ruleId;
+        seen.add(id);
+        for (const before of ['x', 'token', 'deploy_', 'Token9', 'x=token']) {
+          expect(d.findAll(`${before}${token} rest`), `${id} glued to ${before}`).toEqual([{ ruleId: id, start: before.length, end: before.length + token.length }]);
+        }
+        // one character more inside: a length, checksum or payload that no longer holds
+        const broken = token.slice(0, 30) + (token[30] === 'A' ? 'BC' : 'AC') + token.slice(31);
+        expect(d.findAll(`token${broken} rest`).filter((f) => f.ruleId === id), `${id} broken`).toEqual([]);
+      }
+    }
+    expect([...seen].sort()).toEqual([...anywhere.keys()].sort());
+  });
+
   it('finds no token glued to a word where nothing proves it: its rule has no proof, or the proof fails', () => {
     let checked = 0;
     for (const { id, token } of tokens) {

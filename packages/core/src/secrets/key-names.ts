@@ -44,7 +44,8 @@ const isTypeChar = (c: number): boolean => isKeyChar(c) || c === 58 || c === 60 
  * True when the key holding the credential word at `pos` is followed by what an assignment
  * begins with (see ASSIGN_TAIL): an operator after an optional closing quote, `]` and spaces, a
  * type then `=` (`var key string =`), a line break (a quoted value on the next line, a Kubernetes
- * `value:`), `</` (Hadoop's `</name>`), a brace (an HCL variable, a C# property), a call's
+ * `value:`), `</` (Hadoop's `</name>`), a brace (an HCL variable, a C# property), `||`, `??` or `?:`
+ * before a literal default (`process.env.KEY ?? "v"`), a call's
  * quoted argument (`setApiKey("`), `)` after a quote (`ENV.fetch('KEY') {`), ` to ` after a quote
  * (Kotlin), or a value after a space when the key is a CONSTANT_NAME or a flag (`ENV KEY v`,
  * `--key v`). Most credential words in code are in no assignment (`Object.keys(x)`, `keyof T`,
@@ -71,7 +72,8 @@ export function keyIsAssigned(text: string, pos: number): boolean {
   if (c === 61 || c === 58 || c === 44 || c === 10 || c === 13) return true; // = : , line break
   if (c === 123) return quoted || braceGet(text, e + 1); // variable "key" {, Key { get; set; } =
   if ((c === 63 || c === 43 || c === 46) && next === 61) return true; // ?= += .=
-  if ((c === 124 && next === 124) || (c === 60 && next === 45)) return true; // ||= <-
+  if ((c === 124 && next === 124) || (c === 60 && next === 45)) return true; // ||= <-, and a fallback: `process.env.KEY || "v"`
+  if (c === 63 && (next === 63 || next === 58)) return true; // `process.env.KEY ?? "v"`, PHP's `getenv('KEY') ?: 'v'`
   if (!isSpace(text.charCodeAt(e - 1))) return false;
   if (quoted && c === 116 && next === 111 && isSpace(text.charCodeAt(e + 2))) return true; // "key" to "v"
   if (!isKeyChar(c) && c !== 34 && c !== 39 && c !== 92) return false;

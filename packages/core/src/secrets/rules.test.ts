@@ -74,7 +74,7 @@ describe('built-in rules', () => {
       const proof = rows.get(r.id);
       expect(proof, `${r.id} in the README table`).toBeDefined();
       if (r.keyNames) expect(proof, r.id).toBe('key name');
-      else if (r.proof) expect(proof, r.id).toMatch(/^prefix \+ (?:CRC32|payload)$/);
+      else if (r.proof) expect(proof, r.id).toMatch(/^prefix \+ (?:CRC32|payload|shape)$/);
       else expect(['prefix', 'keyword'], r.id).toContain(proof);
     }
     expect(rows.size).toBe(BUILTIN_RULES.length);

@@ -5,10 +5,11 @@ import { SET_CHARS, TEDDY_BUCKETS, TEDDY_CHARS, assignBuckets, teddyTables } fro
 
 /**
  * The prefixes the detector puts in the Teddy tables: keywords of rules that are not token
- * prefixes (those are looked for where runs begin), and the credential words of key-named rules.
+ * prefixes (those are looked for where runs begin) and a token prefix rule's keywordsAnywhere,
+ * and the credential words of key-named rules.
  */
 const builtinPrefixes = [
-  ...new Set([...BUILTIN_RULES.filter((r) => r.tokenPrefix !== true).flatMap((r) => r.keywords), ...CREDENTIAL_KEY_WORDS].map((k) => k.toLowerCase().slice(0, TEDDY_CHARS))),
+  ...new Set([...BUILTIN_RULES.flatMap((r) => (r.tokenPrefix !== true ? r.keywords : (r.keywordsAnywhere ?? []))), ...CREDENTIAL_KEY_WORDS].map((k) => k.toLowerCase().slice(0, TEDDY_CHARS))),
 ].sort(); // (sorted, as the scanner assigns them)
 
 /** Buckets that accept `s` at the start, by the tables (the WebAssembly filter's logic). */

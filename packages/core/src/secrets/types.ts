@@ -64,6 +64,15 @@ export interface SecretRule {
    */
   tokenPrefix?: boolean;
   /**
+   * Keywords of a `tokenPrefix` rule that the first filter looks for everywhere, as it does the
+   * keywords of other rules: spellings of the prefix long enough to be rare in text (`sk-proj-`,
+   * `ABSKQmVkcm9ja0FQSUtleS`, the base64 of `BedrockAPIKey-` after `ABSK`), or short ones whose
+   * first characters the Teddy tables pass seldom (`ATBB`), so that a token glued to a word
+   * (`tokenATBB…`), which no run begins with, is tried; only its rule's `proof` lets such a match
+   * count. Each must be one of `keywords`.
+   */
+  keywordsAnywhere?: readonly string[];
+  /**
    * An anchored rule whose pattern starts with its keywords in exactly the case written: hits in
    * another case (the `sk` of `task` for Twilio's `SK…`) are skipped before the pattern runs.
    * The scan itself stays case-insensitive; this only saves the tries.

@@ -1,8 +1,20 @@
 import type { SecretRule } from '../types.js';
+import { shannonEntropy } from '../value-filters.js';
 import { rule } from './define.js';
 import { SHAPE, keyed } from './keyed.js';
 import { L, R, RD, re } from './patterns.js';
 import { ALNUM, B64URL, HEX, sample } from './sample.js';
+
+/** Entropy (bits per character) a random key of these formats has far above; their placeholders far below. */
+const PROOF_ENTROPY = 4.5;
+
+/**
+ * An OpenAI project, service-account or admin key as issued: 58 or 74 URL-safe characters,
+ * `T3BlbkFJ` (base64 of `OpenAI`), 58 or 74 more, random.
+ */
+function openAiKeyShape(s: string): boolean {
+  return /^sk-(?:proj|svcacct|admin)-(?:[\w-]{74}|[\w-]{58})T3BlbkFJ(?:[\w-]{74}|[\w-]{58})$/.test(s) && shannonEntropy(s) >= PROOF_ENTROPY;
+}
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -12,16 +24,29 @@ export const AI_RULES: readonly SecretRule[] = [
     id: 'openai-api-key',
     family: 'openai',
     description: 'OpenAI API key (sk-proj-, sk-svcacct-, sk-admin-, legacy sk-)',
-    keywords: ['sk-'],
+    // (`sk-` where a run begins; the longer prefixes everywhere, for a key glued to a word)
+    keywords: ['sk-', 'sk-proj-', 'sk-svcacct-', 'sk-admin-'],
     tokenPrefix: true,
+    keywordsAnywhere: ['sk-proj-', 'sk-svcacct-', 'sk-admin-'],
     pattern: re(L, 'sk-(?:(?:proj|svcacct|admin)-[\\w-]{40,250}|[A-Za-z0-9]{48})', RD),
     minEntropy: 3.5,
+    proof: openAiKeyShape,
     examples: {
       truePositives: [
         `OPENAI_API_KEY=sk-proj-${sample(B64URL, 156, 'oa1')}`,
         `sk-${sample(ALNUM, 20, 'oa2')}T3BlbkFJ${sample(ALNUM, 20, 'oa3')}`,
+        // glued to a word: the key's own marker (T3BlbkFJ between two random halves) proves it
+        `echo tokensk-proj-${sample(B64URL, 74, 'oa5')}T3BlbkFJ${sample(B64URL, 74, 'oa6')} | tee .env`,
+        `{"auth":"Bearersk-svcacct-${sample(B64URL, 58, 'oa7')}T3BlbkFJ${sample(B64URL, 58, 'oa8')}"}`,
       ],
-      falsePositives: ['sk-proj-your-api-key-here', 'task-' + sample(ALNUM, 48, 'oa4'), `sk-ant-api03-${sample(ALNUM, 40, 'x')}`],
+      falsePositives: [
+        'sk-proj-your-api-key-here',
+        'task-' + sample(ALNUM, 48, 'oa4'),
+        `sk-ant-api03-${sample(ALNUM, 40, 'x')}`,
+        // glued without the marker, or a marked placeholder: nothing proves a word-glued prefix
+        `tokensk-proj-${sample(B64URL, 156, 'oa9')}`,
+        `risk-proj-${'x'.repeat(74)}T3BlbkFJ${'x'.repeat(74)}`,
+      ],
     },
   }),
   rule({
@@ -30,11 +55,24 @@ export const AI_RULES: readonly SecretRule[] = [
     description: 'Anthropic API or admin key (sk-ant-api03-, sk-ant-admin01-)',
     keywords: ['sk-ant-'],
     tokenPrefix: true,
+    // (also glued to a word: `tokensk-ant-api03-…`, kept when the whole key has its exact shape)
+    keywordsAnywhere: ['sk-ant-'],
     pattern: re(L, 'sk-ant-(?:api|admin|oat|ort)\\d{2}-[\\w-]{80,120}', RD),
     minEntropy: 3.5,
+    proof: (s) => /^sk-ant-(?:api03|admin01)-[\w-]{93}AA$/.test(s) && shannonEntropy(s) >= PROOF_ENTROPY,
     examples: {
-      truePositives: [`x-api-key: sk-ant-api03-${sample(B64URL, 93, 'an')}AA`],
-      falsePositives: ['sk-ant-api03-...', 'sk-ant-api03-' + 'x'.repeat(95)],
+      truePositives: [
+        `x-api-key: sk-ant-api03-${sample(B64URL, 93, 'an')}AA`,
+        `export KEY=mykeysk-ant-api03-${sample(B64URL, 93, 'an2')}AA`,
+        `curl -H "x-api-key:sk-ant-admin01-${sample(B64URL, 93, 'an3')}AA" https://api.anthropic.com/v1/organizations/me`,
+      ],
+      falsePositives: [
+        'sk-ant-api03-...',
+        'sk-ant-api03-' + 'x'.repeat(95),
+        // glued to a word: a length off by one, or a placeholder of the right shape
+        `tokensk-ant-api03-${sample(B64URL, 94, 'an4')}AA`,
+        `tokensk-ant-api03-${'x'.repeat(93)}AA`,
+      ],
     },
   }),
   rule({

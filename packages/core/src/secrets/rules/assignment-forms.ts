@@ -110,4 +110,11 @@ export const ASSIGNMENT_FORMS: readonly { lang: string; style: KeyStyle; write: 
   { lang: 'rust String::from', style: 'snake', write: (k, v) => `let ${k} = String::from("${v}");` },
   { lang: 'rust option_env default', style: 'constant', write: (k, v) => `let v = option_env!("${k}").unwrap_or("${v}");` },
   { lang: 'ruby ENV.fetch block', style: 'constant', write: (k, v) => `ENV.fetch("${k}") { "${v}" }` },
+  { lang: 'javascript env fallback ||', style: 'constant', write: (k, v) => `const value = process.env.${k} || "${v}";` },
+  { lang: 'typescript env fallback ??', style: 'constant', write: (k, v) => `const value = process.env["${k}"] ?? '${v}';` },
+  { lang: 'php getenv ?:', style: 'constant', write: (k, v) => `$value = getenv('${k}') ?: '${v}';` },
+  { lang: 'python getenv or', style: 'constant', write: (k, v) => `value = os.getenv("${k}") or "${v}"` },
+  { lang: 'python environ.get default', style: 'constant', write: (k, v) => `value = os.environ.get("${k}", "${v}")` },
+  { lang: 'python getenv default', style: 'constant', write: (k, v) => `value = os.getenv('${k}', '${v}')` },
+  { lang: 'shell default', style: 'constant', write: (k, v) => `psql "postgresql://app:\${${k}:-${v}}@db:5432/app"` },
 ];

@@ -32,13 +32,25 @@ export const ATLASSIAN_RULES: readonly SecretRule[] = [
     description: 'Bitbucket app password (ATBB + 24 characters + CRC32 checksum)',
     keywords: ['ATBB'],
     tokenPrefix: true,
+    // (everywhere, for a password glued to a word, `tokenATBB…`: kept when its checksum holds)
+    keywordsAnywhere: ['ATBB'],
     keywordsMatchCase: true,
     pattern: re(L, 'ATBB[A-Za-z0-9]{24}[0-9A-F]{8}', R),
     minEntropy: 3.5,
     proof: atlassianChecksumHolds,
     examples: {
-      truePositives: [`BITBUCKET_APP_PASSWORD=${withCrc(`ATBB${sample(ALNUM, 24, 'bb1')}`)}`, `git clone https://me:${withCrc(`ATBB${sample(ALNUM, 24, 'bb2')}`)}@bitbucket.org/t/r.git`],
-      falsePositives: ['ATBBxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', `ATBB${sample(ALNUM, 12, 'bb3')}`],
+      truePositives: [
+        `BITBUCKET_APP_PASSWORD=${withCrc(`ATBB${sample(ALNUM, 24, 'bb1')}`)}`,
+        `git clone https://me:${withCrc(`ATBB${sample(ALNUM, 24, 'bb2')}`)}@bitbucket.org/t/r.git`,
+        `echo "apppassword${withCrc(`ATBB${sample(ALNUM, 24, 'bb4')}`)}" >> notes.txt`,
+      ],
+      falsePositives: [
+        'ATBBxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+        `ATBB${sample(ALNUM, 12, 'bb3')}`,
+        // glued to a word with a checksum that fails: a random word's tail
+        `apppasswordATBB${sample(ALNUM, 24, 'bb5')}DEADBEEF`,
+        'CATBBQ_SAUCE_RECIPE_BOOK_2024_FINAL_EDITION',
+      ],
     },
   }),
   rule({

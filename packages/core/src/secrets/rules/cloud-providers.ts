@@ -7,6 +7,10 @@ import { ALNUM, B64, B64URL, HEX, UPPER_NUM, sample } from './sample.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 /** A long-term Bedrock API key: ABSK + base64 of `BedrockAPIKey-<id>-at-<account>:<secret>`. */
+/** `ABSK` and the base64 of `BedrockAPIKey-` as far as it does not depend on what follows. */
+const BEDROCK_LONG_TERM = 'ABSKQmVkcm9ja0FQSUtleS';
+/** A long-term key's payload: `BedrockAPIKey-<id>-at-<account>:<secret>` in base64 after ABSK. */
+const bedrockPayload = (s: string): boolean => /^BedrockAPIKey-[A-Za-z0-9]+-at-\d{12}:/.test(base64Text(s.slice(4)) ?? '');
 const bedrockKey = (salt: string) => `ABSK${b64(`BedrockAPIKey-${sample(ALNUM, 4, salt)}-at-${sample('0123456789', 12, `${salt}a`)}:${sample(B64, 60, `${salt}s`)}`)}`;
 const bedrockShortTerm = (salt: string) =>
   `bedrock-api-key-${b64(`bedrock.amazonaws.com/?Action=CallWithBearerToken&X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=ASIA${sample(UPPER_NUM, 16, salt)}%2F20250101%2Fus-east-1%2Fbedrock%2Faws4_request&X-Amz-Date=20250101T000000Z&X-Amz-Expires=43200&X-Amz-Signature=${sample(HEX, 64, `${salt}g`)}&Version=1`)}`;
@@ -19,16 +23,28 @@ export const CLOUD_PROVIDER_RULES: readonly SecretRule[] = [
     id: 'aws-bedrock-api-key',
     family: 'aws',
     description: 'Amazon Bedrock API key, long-term (ABSK…, base64 of BedrockAPIKey-…) or short-term (bedrock-api-key-…, a presigned URL)',
-    keywords: ['ABSK', 'bedrock-api-key-'],
+    // (ABSK and the base64 of `BedrockAPIKey-` that every long-term key begins with: looked for
+    // everywhere, for a key glued to a word, `tokenABSK…`, kept when its payload decodes)
+    keywords: [BEDROCK_LONG_TERM, 'bedrock-api-key-'],
     tokenPrefix: true,
+    keywordsAnywhere: [BEDROCK_LONG_TERM],
     keywordsMatchCase: true,
     pattern: re(L, '(?:ABSK[A-Za-z0-9+/]{100,200}={0,2}|bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/]{100,8192}={0,2})', '(?![A-Za-z0-9+/=])'),
     minEntropy: 3.5,
-    validate: (s) => !s.startsWith('ABSK') || /^BedrockAPIKey-[A-Za-z0-9]+-at-\d{12}:/.test(base64Text(s.slice(4)) ?? ''),
-    proof: (s) => s.startsWith('ABSK'),
+    validate: (s) => !s.startsWith('ABSK') || bedrockPayload(s),
+    proof: (s) => s.startsWith('ABSK') && bedrockPayload(s),
     examples: {
-      truePositives: [`AWS_BEARER_TOKEN_BEDROCK=${bedrockKey('br1')}`, `export AWS_BEARER_TOKEN_BEDROCK=${bedrockShortTerm('br2')}`],
-      falsePositives: [`ABSK${b64(`not a bedrock key at all, only text of ${sample(ALNUM, 60, 'br3')}`)}`, 'ABSKQmVkcm9ja0FQSUtleS...'],
+      truePositives: [
+        `AWS_BEARER_TOKEN_BEDROCK=${bedrockKey('br1')}`,
+        `export AWS_BEARER_TOKEN_BEDROCK=${bedrockShortTerm('br2')}`,
+        `{"headers":{"Authorization":"Bearertoken${bedrockKey('br4')}"}}`,
+      ],
+      falsePositives: [
+        `ABSK${b64(`not a bedrock key at all, only text of ${sample(ALNUM, 60, 'br3')}`)}`,
+        'ABSKQmVkcm9ja0FQSUtleS...',
+        // glued to a word, its payload not a key's: `BedrockAPIKey-` then no `-at-<account>:`
+        `tokenABSK${b64(`BedrockAPIKey-only text of ${sample(ALNUM, 80, 'br5')}`)}`,
+      ],
     },
   }),
   rule({

@@ -32,6 +32,8 @@ const PROGRAM_START = `(?:${AFTER_JSON_ESCAPE}|(?<![\\w.-]))`;
  * - smbclient, rpcclient: `-U user%PASS`, `--user=user%PASS`;
  * - ssh-keygen: `-N PASS` (the new passphrase), `-P PASS` (the old one); Windows `net use … /user:NAME PASS`;
  * - OpenLDAP's tools (ldapsearch, ldapadd, ldapmodify, ldapdelete, ldappasswd, …): `-w PASS`, the bind password (`-W` prompts).
+ * - twine: `-p PASS`; mosquitto_pub, _sub, _rr: `-P PASS` (`-p` is the port); `az login … -p PASS`;
+ *   lftp: `-u user,PASS`; rabbitmqctl: `add_user USER PASS`, `change_password USER PASS`.
  * (`--password PASS` is cli-user-password's, for every program.)
  * Each branch starts at its keyword; where the keyword is the end of the program's name or a
  * later word, the rest is read back (`re` of `redis-cli`): keywords that begin with common
@@ -48,7 +50,12 @@ const PROGRAM_FLAGS = [
   String.raw`${PROGRAM_START}7za?${SAME_COMMAND}-p`,
   String.raw`(?:(?<=${PROGRAM_START}s)mb|${PROGRAM_START}rpc)client${SAME_COMMAND}(?:-U[ \t]{0,4}|--user=)["']?[^\s%"';|&]{1,128}%`,
   String.raw`${PROGRAM_START}ssh-keygen(?:\.exe)?${SAME_COMMAND}-[NP][ \t]{1,4}`,
-  String.raw`(?<=${PROGRAM_START})net[ \t]{1,4}use[ \t][^\r\n;|&]{0,200}?/user:[^\s"']{1,128}[ \t]{1,4}(?![/*])`,  String.raw`${PROGRAM_START}ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop)(?:\.exe)?${SAME_COMMAND}-w[ \t]{0,4}`,
+  String.raw`(?<=${PROGRAM_START})net[ \t]{1,4}use[ \t][^\r\n;|&]{0,200}?/user:[^\s"']{1,128}[ \t]{1,4}(?![/*])`,
+  String.raw`${PROGRAM_START}twine(?:\.exe)?${SAME_COMMAND}-p[ \t]{1,4}`,
+  String.raw`${PROGRAM_START}mosquitto_(?:pub|sub|rr)(?:\.exe)?${SAME_COMMAND}-P[ \t]{1,4}`,
+  String.raw`(?<=${PROGRAM_START}az(?:\.cmd)?[ \t]{1,4})login${SAME_COMMAND}-p[ \t]{1,4}`,
+  String.raw`${PROGRAM_START}lftp${SAME_COMMAND}-u[ \t]{1,4}["']?[^\s,"';|&]{1,128},`,
+  String.raw`${PROGRAM_START}rabbitmqctl(?:\.bat)?[ \t]{1,4}(?:-[^\r\n;|&]{0,120}?[ \t])?(?:add_user|change_password)[ \t]{1,4}["']?[^\s"';|&]{1,128}["']?[ \t]{1,4}`,  String.raw`${PROGRAM_START}ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop)(?:\.exe)?${SAME_COMMAND}-w[ \t]{0,4}`,
 ];
 
 /**
@@ -92,11 +99,12 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'cli-password-flag',
     family: 'command-line',
-    description: 'Password after a program\'s own password flag (mysql -pPASS, docker login -p, sshpass -p, redis-cli -a, mongosh and mongodump -p, sqlcmd, osql and bcp -P, zip -P, 7z -p, smbclient and rpcclient -U user%PASS, ssh-keygen -N, net use /user:NAME PASS, ldapsearch and the other OpenLDAP tools -w)',
+    description: 'Password after a program\'s own password flag (mysql -pPASS, docker login -p, sshpass -p, redis-cli -a, mongosh and mongodump -p, sqlcmd, osql and bcp -P, zip -P, 7z -p, smbclient and rpcclient -U user%PASS, ssh-keygen -N, net use /user:NAME PASS, ldapsearch and the other OpenLDAP tools -w, twine -p, mosquitto_pub/sub -P, az login -p, lftp -u user,PASS, rabbitmqctl add_user/change_password USER PASS)',
     keywords: [
       'mysql', 'mariadb', 'login ', 'mongo ', 'mongosh', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport', 'mongostat', 'mongotop', 'mongofiles',
       'sshpass', 'dis-cli', 'sqlcmd', 'osql', 'isql', 'bcp ', 'zip ', '7z a', '7z x', '7z e', '7za ', 'mbclient', 'rpcclient', 'ssh-keygen', 'net use',
       'ldapsearch', 'ldapadd', 'ldapmodify', 'ldapdelete', 'ldappasswd', 'ldapwhoami', 'ldapcompare', 'ldapmodrdn', 'ldapexop',
+      'twine', 'mosquitto_', 'lftp', 'rabbitmqctl',
     ],
     before: `(?:${PROGRAM_FLAGS.join('|')})`,
     examples: {
@@ -125,6 +133,12 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         `ldapmodify -x -D cn=admin,dc=corp -w '${pw('l2')}' -f change.ldif`,
         // a password that begins with `%`, no Windows variable
         `redis-cli -h redis.internal -a %${pw('r2')} PING`,
+        `twine upload -u deploy -p ${pw('t1')} dist/*`,
+        `mosquitto_pub -h broker.local -u sensor -P '${pw('mq1')}' -t home/temp -m 21.5`,
+        `az login --service-principal -u 3f1c9a2e-1111-4c3b-9a6e-2b7d8e9f0a1b -p ${pw('az1')} --tenant contoso.onmicrosoft.com`,
+        `lftp -u deploy,${pw('lf1')} sftp://files.internal -e "mirror -R dist /www; quit"`,
+        `rabbitmqctl add_user deploy ${pw('rq1')} && rabbitmqctl set_user_tags deploy administrator`,
+        `rabbitmqctl change_password guest '${pw('rq2')}'`,
       ],
       falsePositives: [
         'mysql -u root -p app_db',
@@ -151,6 +165,11 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         'rpcclient -U admin 10.0.0.12',
         'osql -E -S legacy-sql -P $SQL_PASSWORD',
         'redis-cli -h cache -a %REDIS_PASSWORD% ping',
+        'twine upload -u __token__ -p "$PYPI_TOKEN" dist/*',
+        'mosquitto_pub -h broker.local -p 1883 -t home/temp -m 21.5',
+        'az login --service-principal -u 3f1c9a2e-1111-4c3b-9a6e-2b7d8e9f0a1b -p /etc/ssl/sp.pem --tenant contoso.onmicrosoft.com',
+        'lftp -u deploy sftp://files.internal',
+        'rabbitmqctl add_user deploy "$RABBIT_PASSWORD"',
         "ssh-keygen -t ed25519 -N '' -f ~/.ssh/id_ed25519",
         'ssh-keygen -lf ~/.ssh/id_ed25519.pub -E sha256',
         'net use Z: \\\\files\\share /user:CORP\\svc * /persistent:yes',

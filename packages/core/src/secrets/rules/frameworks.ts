@@ -110,6 +110,69 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
     },
   }),
   passwordRule({
+    id: 'signing-call-secret',
+    family: 'web-framework',
+    description: "Signing secret written into a JWT or HMAC call in code (jsonwebtoken's jwt.sign(payload, 'SECRET'), PyJWT's jwt.encode(payload, \"SECRET\"), Node's crypto.createHmac('sha256', 'SECRET'), Python's hmac.new(b\"SECRET\", …))",
+    // (createHmac at `hmac(`: `cr` and `crea` begin much code, which the scan's first filter would pass)
+    keywords: ['jwt.sign(', 'jwt.encode(', 'hmac(', 'hmac.new('],
+    before:
+      '(?:' +
+      [
+        // jwt.sign(payload, 'SECRET', …): the first quoted argument right after a comma
+        String.raw`(?<![\w$])jwt\.(?:sign|encode)\([^;\r\n]{1,200}?,[ \t]{0,4}(?:key[ \t]{0,4}=[ \t]{0,4})?`,
+        // createHmac('sha256', 'SECRET')
+        String.raw`(?<=(?<![\w$])create)Hmac\([ \t]{0,4}["'][\w-]{2,16}["'][ \t]{0,4},[ \t]{0,4}`,
+        // hmac.new(b"SECRET", msg, hashlib.sha256)
+        String.raw`(?<![\w$])hmac\.new\([ \t]{0,4}(?:key[ \t]{0,4}=[ \t]{0,4})?[bB]?(?=["'])`,
+      ].join('|') +
+      ')',
+    value: QUOTED,
+    // (eight characters or more: a short string there is more often an array's element or a time's part)
+    validate: (v) => v.length >= 8 && isPasswordArgument(v),
+    examples: {
+      truePositives: [
+        `const token = jwt.sign({ sub: user.id }, '${samplePassword('sg1')}', { expiresIn: '1h' });`,
+        `token = jwt.encode({"sub": user_id}, "${samplePassword('sg2')}", algorithm="HS256")`,
+        `const sig = crypto.createHmac('sha256', '${samplePassword('sg3')}').update(body).digest('hex');`,
+        `sig = hmac.new(b"${samplePassword('sg4')}", body, hashlib.sha256).hexdigest()`,
+      ],
+      falsePositives: [
+        'const token = jwt.sign({ sub: user.id }, process.env.JWT_SECRET, { expiresIn: "1h" });',
+        'token = jwt.encode(payload, settings.SECRET_KEY, algorithm="HS256")',
+        "const sig = crypto.createHmac('sha256', secret).update(body).digest('hex');",
+        "jwt.sign(payload, 'secret')",
+        "jwt.sign(payload, 'your-256-bit-secret')",
+        "jwt.sign({ roles: ['admin', 'reader'] }, key)",
+      ],
+    },
+  }),
+  passwordRule({
+    id: 'encoded-basic-pair',
+    family: 'http-authorization',
+    description: "Password of a user:password pair base64-encoded in code for a Basic header (btoa('user:PASS'), Buffer.from('user:PASS'), base64.b64encode(b\"user:PASS\"))",
+    // (Buffer.from at `r.from(`: `bu` and `buff` begin much code)
+    keywords: ['btoa(', 'r.from(', 'b64encode('],
+    // (pre-filters outside the detector take a quoted first argument: `Buffer.from(` alone passes much code)
+    prefilter: String.raw`(?:btoa|Buffer\.from|b64encode)\([ \t]{0,4}[bB]?["'\x60]`,
+    before: String.raw`(?:(?<![\w$])(?:btoa|b64encode)|(?<=(?<![\w$])Buffe)r\.from)\([ \t]{0,4}[bB]?(?<q>["'\x60])[^"'\x60:\s]{1,64}:`,
+    value: String.raw`(?<secret>[^"'\x60\s]{1,128})\k<q>`,
+    // (eight characters or more: a short string there is more often an array's element or a time's part)
+    validate: (v) => v.length >= 8 && isPasswordArgument(v),
+    examples: {
+      truePositives: [
+        `headers: { Authorization: 'Basic ' + btoa('admin:${samplePassword('eb1')}') }`,
+        `const auth = Buffer.from('svc-reports:${samplePassword('eb2')}').toString('base64');`,
+        `auth = base64.b64encode(b"admin:${samplePassword('eb3')}").decode()`,
+      ],
+      falsePositives: [
+        "headers: { Authorization: 'Basic ' + btoa(`${user}:${pass}`) }",
+        "const auth = Buffer.from('admin:password').toString('base64');",
+        "Buffer.from('12:34:56').toString('hex')",
+        "btoa('user:<password>')",
+      ],
+    },
+  }),
+  passwordRule({
     id: 'login-call-password',
     family: 'http-authorization',
     description: "Password passed to a client's login call in code (smtplib, imaplib, ftplib, poplib: server.login('user', 'PASS'), ftp.login(user='u', passwd='PASS'))",

@@ -117,6 +117,8 @@ function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode =
   if (match.groups?.['ws'] !== undefined && (secret.charCodeAt(0) === 45 || !spacedAssignment(input, match.index, match[0]))) return false;
   const next = input.charCodeAt(match.index + match[0].length);
   if (next === 40 /* ( */) return false; // a call: token = getToken(...)
+  // (a shell parameter's error when unset, `${DB_PASSWORD:?must be set}`, is a message)
+  if (secret.charCodeAt(0) === 63 /* ? */ && input.charCodeAt(match.index + match[0].length - secret.length - 1) === 58 && /\$\{[\w]*$/.test(input.slice(Math.max(0, match.index - 66), match.index))) return false;
   const tail = match[0].slice((match.groups?.['word'] ?? '').length + key.length, match[0].lastIndexOf(secret));
   if (!elementContent(tail, match) || WORD_AMPERSAND.test(tail) || SED_PATTERN_END.test(secret) || FILE_REFERENCE.test(secret)) return false;
   // (the value first: it turns away nearly every candidate in code and prose)
@@ -172,6 +174,13 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       `{"client_secret": "${sample(HEX, 40, 'g12')}"}`,
       // an XML element's content in a CDATA section
       `<password><![CDATA[${sample(ALNUM, 18, 'g13')}]]></password>`,
+      // a literal default after an environment read
+      `const pw = process.env.DB_PASSWORD || "${sample(ALNUM, 14, 'g14')}4x";`,
+      `const key = process.env.API_KEY ?? '${sample(ALNUM, 24, 'g15')}';`,
+      `$pass = getenv('SMTP_PASSWORD') ?: '${sample(ALNUM, 16, 'g16')}';`,
+      `api_key = os.getenv("API_KEY") or "${sample(ALNUM, 24, 'g17')}"`,
+      // a `key value` config line (msmtprc, fetchmailrc): `password v` alone on its line
+      `account default\nhost smtp.example.net\nauth on\nuser alerts@example.net\npassword ${sample(ALNUM, 18, 'g18')}\n`,
     ],
     falsePositives: [
       'password: ${DB_PASSWORD}',
@@ -180,6 +189,15 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       'token = getAccessToken();',
       'const accessToken = this.tokenStore.current;',
       'password: process.env.DB_PASSWORD',
+      // a fallback to another variable, a call or a placeholder is no literal credential
+      'const pw = process.env.DB_PASSWORD || config.database.password;',
+      "const key = process.env.API_KEY ?? '';",
+      "const secret = process.env.JWT_SECRET || 'change-me-in-production';",
+      'token = os.getenv("GITHUB_TOKEN") or read_token_file(path)',
+      'export PGPASSWORD="${DB_PASSWORD:?DB_PASSWORD must be set}"',
+      // a spaced `password v` that is no line of its own is prose
+      `Change your password ${sample(ALNUM, 18, 'g19')} today`,
+      'password\ttoo short\n',
       'Your password must be at least 8 characters long.',
       'password: xxxxxxxxxxxx',
       'password_hash: 5f4dcc3b5aa765d61d8327deb882cf99',

@@ -95,7 +95,8 @@ export const KEY_RULES: readonly SecretRule[] = [
     family: 'jwt',
     description: 'JSON Web Token (signed or unsigned); the jwt.io documentation example is allowed',
     keywords: ['eyj'],
-    pattern: re('(?<![\\w-])eyJ[\\w-]{8,16384}\\.eyJ[\\w-]{8,65536}\\.(?:[\\w-]{8,16384})?', RD),
+    // (a `-` before it is base64url's, but for a shell parameter's default: `${SESSION_JWT:-eyJ…}`)
+    pattern: re('(?:(?<![\\w-])|(?<=\\$\\{\\w{1,64}:-))eyJ[\\w-]{8,16384}\\.eyJ[\\w-]{8,65536}\\.(?:[\\w-]{8,16384})?', RD),
     validate: (s) => {
       const [head, payload] = s.split('.');
       const h = Buffer.from(head!, 'base64url').toString('latin1');
@@ -106,6 +107,7 @@ export const KEY_RULES: readonly SecretRule[] = [
       truePositives: [
         `Authorization: Bearer ${b64url('{"alg":"HS256","typ":"JWT"}')}.${b64url(`{"sub":"u${sample(B64URL, 8, 'j1')}","exp":1900000000}`)}.${sample(B64URL, 43, 'j2')}`,
         `token=${b64url('{"alg":"none"}')}.${b64url('{"sub":"svc-account","role":"admin"}')}.`,
+        `exec ./server --token "\${SESSION_JWT:-${b64url('{"alg":"HS256","typ":"JWT"}')}.${b64url(`{"sub":"u${sample(B64URL, 8, 'j3')}"}`)}.${sample(B64URL, 43, 'j4')}}"`,
       ],
       falsePositives: [
         'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',

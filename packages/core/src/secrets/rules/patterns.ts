@@ -60,7 +60,8 @@ const DOUBLE_OPEN = String.raw`\\{0,3}"\\{1,7}"`;
  * - an HCL variable's default (`variable "db_password" {⏎  type = string⏎  default = "v"`);
  * - code: a setter or builder call (`setApiKey("v")`, `.apiKey("v")`), Kotlin's `"key" to "v"`,
  *   a C# auto-property (`ApiKey { get; set; } = "v"`), Rust's `= String::from("v")`, a default
- *   after an environment read (`ENV.fetch('KEY') { 'v' }`, `option_env!("KEY").unwrap_or("v")`);
+ *   after an environment read (`ENV.fetch('KEY') { 'v' }`, `option_env!("KEY").unwrap_or("v")`,
+ *   `process.env.KEY || "v"`, `?? 'v'`, `getenv('KEY') ?: 'v'`, `os.getenv("KEY") or "v"`);
  * - `gh secret set KEY --body "v"`.
  */
 /**
@@ -74,11 +75,17 @@ export const ASSIGN_TAIL =
   // (the first character decides most tries at once: after a key, code goes on with other characters)
   String.raw`(?=[ \t"'\x60\\\]=:,>?+.|<\r\n(])(?:` +
   [
+    // (a shell parameter's default, `${DB_PASSWORD:-v}`, `${API_KEY:=v}`: before the plain
+    // operator, which would take the `-` into the value)
+    String.raw`(?=:[-=])(?<=\$\{\w{1,64}):[-=]`,
     // (before the plain operator, which would take `String::from` for the value)
     // (`=` in code, `:` in a Rust struct literal: `Config { api_key: String::from("v") }`)
     String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}[:=][ \t]{0,4}(?:String::from|Some|String\.valueOf|SecretString::(?:new|from))\([ \t]{0,4}${OPEN_QUOTE}`,
     String.raw`(?:${KEY_QUOTE})?\]?[ \t]{0,4}${OPERATOR}[ \t]{0,4}${OPEN_QUOTE}?`,
     String.raw`${KEY_QUOTE}\]?[ \t]{0,4}(?:,|[ \t][vV]alue[ \t]{0,2}=)[ \t]{0,4}${OPEN_QUOTE}`,
+    // (a literal default after an environment read: `process.env.DB_PASSWORD || "v"`, `?? 'v'`,
+    // `process.env["API_KEY"] || "v"`, PHP's `getenv('DB_PASS') ?: 'v'`, Python's `os.getenv("K") or "v"`)
+    String.raw`(?:${KEY_QUOTE})?[\])]?[ \t]{0,4}(?:\|\||\?\?|\?:|(?<=[\])])[ \t]{1,4}or[ \t])[ \t]{0,4}${OPEN_QUOTE}`,
     String.raw`(?:${KEY_QUOTE})?(?:[ \t]{0,4}:[ \t]{0,4}${TYPE}|[ \t]{1,4}${TYPE})[ \t]{0,4}=[ \t]{0,4}${OPEN_QUOTE}?`,
     String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}[:=][ \t]{0,4}\r?\n\s{0,40}${OPEN_QUOTE}`,
     // (an XML element's content, maybe in a CDATA section: `<password><![CDATA[v]]></password>`)
@@ -129,9 +136,20 @@ export function spacedAssignment(input: string, index: number, matched: string):
   const q = matched.charCodeAt(start + key.length - index);
   if (q === 34 || q === 39 || q === 92) return setByCli(input, start);
   if (key.startsWith('-') || /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(key)) return true;
+  // (a config file of `key value` lines, msmtprc's and fetchmailrc's: `password v` alone on its line)
+  if ((key === 'password' || key === 'passwd') && lineAlone(input, start, index + matched.length)) return true;
   if (/^[A-Z][A-Z0-9]+$/.test(key) && /(?:^|[\n;&|])[ \t]*(?:ENV|setx)[ \t]{1,4}$/i.test(input.slice(Math.max(0, start - 12), start))) return true;
   return setByCli(input, start);
 }
+/** [start, end) is a whole line but for indentation: a line break (or the text's edge) before and after. */
+function lineAlone(input: string, start: number, end: number): boolean {
+  let s = start;
+  while (s > 0 && (input.charCodeAt(s - 1) === 32 || input.charCodeAt(s - 1) === 9)) s--;
+  const before = s === 0 ? 10 : input.charCodeAt(s - 1);
+  const after = end >= input.length ? 10 : input.charCodeAt(end);
+  return (before === 10 || before === 13) && (after === 10 || after === 13);
+}
+
 /**
  * {@link ASSIGN_TAIL}, or a space alone before the value (group `ws`, for {@link spacedAssignment}
  * to judge): once in a pattern.
