@@ -542,3 +542,50 @@ describe('classifyForeignTrace: OpenLLMetry\'s LangChain workflow input', () => 
     ]);
   });
 });
+
+describe('classifyForeignTrace: a smolagents tool span (OpenInference\'s smolagents instrumentation)', () => {
+  // `_ToolCallWrapper` binds `Tool.__call__(self, *args, sanitize_inputs_outputs=False, **kwargs)`:
+  // the agent's flag is recorded beside the arguments, as in Arize-ai/openinference's smolagents tests.
+  const ARGS = { title: 'standup', timezone: 'America/New_York' };
+  const smolTool = (input: unknown) => span('SimpleTool', {
+    'openinference.span.kind': 'TOOL',
+    'input.value': JSON.stringify(input),
+    'tool.name': 'create_event',
+    'tool.description': 'Create a calendar event.',
+    'tool.parameters': JSON.stringify({ title: { type: 'string', description: 'Title.' }, timezone: { type: 'string', description: 'IANA zone.' } }),
+    'output.value': 'created',
+    'output.mime_type': 'text/plain',
+  });
+
+  it('ToolCallingAgent\'s call (sanitize_inputs_outputs: true) is one call with the model\'s arguments, not the flag', () => {
+    const tool = smolTool({ args: [], sanitize_inputs_outputs: true, kwargs: ARGS });
+    expect(callsOf([standupProposal(ARGS), tool])).toEqual(['SimpleTool tool-span']);
+    expect(argsOf([standupProposal(ARGS), tool], 'create_event')).toEqual(['title tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred']);
+  });
+
+  it('a CodeAgent\'s positional call (sanitize_inputs_outputs: false): the positional argument is args[0]', () => {
+    expect(argsOf([userPrompt(), smolTool({ args: ['America/New_York'], sanitize_inputs_outputs: false, kwargs: {} })], 'create_event')).toEqual(['args[0] tiny-public tiny model_inferred']);
+  });
+
+  it('a tool of another library that takes an argument of that name keeps it', () => {
+    const tool = span('tool', { 'openinference.span.kind': 'TOOL', 'tool.name': 'export', 'input.value': JSON.stringify({ sanitize_inputs_outputs: 'yes', path: '/tmp/x' }) });
+    expect(argsOf([userPrompt(), tool], 'export')).toEqual(['sanitize_inputs_outputs tiny-public tiny model_inferred', 'path tiny-public tiny model_inferred']);
+  });
+});
+
+describe('classifyForeignTrace: positional arguments of a decorated function ({"args": […], "kwargs": {…}})', () => {
+  const observed = (input: unknown) => span('lookup', { 'langfuse.observation.type': 'tool', 'langfuse.observation.input': JSON.stringify(input) });
+  const keys = (input: unknown) => argsOf([userPrompt(), observed(input)], 'lookup').map((row) => row.split(' ')[0]);
+
+  it('are args[0], args[1] (a value nested in one by its path), after the keyword arguments', () => {
+    expect(keys({ args: ['Tokyo', { unit: 'C' }], kwargs: { days: 2 } })).toEqual(['days', 'args[0]', 'args[1].unit']);
+  });
+
+  it('a keyword argument named args does not hide them: the positional ones are then *args', () => {
+    expect(keys({ args: ['Tokyo'], kwargs: { args: 'verbose' } })).toEqual(['args', '["*args"][0]']);
+  });
+
+  it('args or kwargs of another shape are kept, not dropped', () => {
+    expect(keys({ args: { city: 'Tokyo' }, kwargs: ['x'] })).toEqual(['kwargs[0]', 'args.city']);
+  });
+});
