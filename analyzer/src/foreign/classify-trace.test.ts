@@ -589,3 +589,39 @@ describe('classifyForeignTrace: positional arguments of a decorated function ({"
     expect(keys({ args: { city: 'Tokyo' }, kwargs: ['x'] })).toEqual(['kwargs[0]', 'args.city']);
   });
 });
+
+describe('classifyForeignTrace: Logfire\'s OpenAI Agents integration (`Function: {name}` spans)', () => {
+  // pydantic/logfire, logfire/_internal/integrations/openai_agents.py: each Agents SDK span is a
+  // Logfire span named by its message template, the span data's export as attributes; the Responses
+  // API's output calls are in `events` — `gen_ai.choice` events in earlier versions, assistant
+  // messages (as `responses_output_events` writes them) now.
+  const ARGS = '{"timezone":"America/New_York"}';
+  const toolCall = { id: 'call_jfYaCkab5PQtyNrcrSgMdlRf', type: 'function', function: { name: 'get_time', arguments: ARGS } };
+  const responses = (output: unknown) =>
+    span('responses', {
+      'logfire.msg_template': 'Responses API with {gen_ai.request.model!r}',
+      'gen_ai.system': 'openai',
+      'gen_ai.operation.name': 'chat',
+      events: JSON.stringify([{ 'event.name': 'gen_ai.user.message', content: 'What time is it in New York?', role: 'user' }, output]),
+    });
+  const choice = { 'event.name': 'gen_ai.choice', index: 0, message: { role: 'assistant', tool_calls: [toolCall] } };
+  const assistant = { 'event.name': 'gen_ai.assistant.message', role: 'assistant', tool_calls: [toolCall] };
+  const fn = (input: string, template = 'Function: {name}') => {
+    const s = span('fn', { 'logfire.msg_template': template, 'logfire.span_type': 'span', 'logfire.msg': 'Function: get_time', name: 'get_time', input, output: '10:42', mcp_data: 'null', 'gen_ai.system': 'openai' });
+    return { ...s, name: template };
+  };
+
+  it('the function span is the call the model proposed (gen_ai.choice): one call, by Logfire, read from its input', () => {
+    expect(callsOf([responses(choice), fn(ARGS)], (c) => `${c.emitter} ${c.name}`)).toEqual(['logfire Function: {name} tool-span']);
+    expect(argsOf([responses(choice), fn(ARGS)], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+  });
+
+  it('with the calls written as assistant messages (no proposal), the function span is the call', () => {
+    expect(callsOf([responses(assistant), fn(ARGS)], (c) => c.emitter)).toEqual(['logfire tool-span']);
+  });
+
+  it('input the SDK did not record (written as null) is not recorded; another span of that name is not a call', () => {
+    expect(argsOf([responses(assistant), fn('null')], 'get_time')).toEqual(['$ unknown arguments-not-recorded no_evidence']);
+    expect(callsOf([responses(assistant), fn(ARGS, 'Function: {fn}')])).toEqual([]);
+  });
+});
