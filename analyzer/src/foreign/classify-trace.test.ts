@@ -625,3 +625,28 @@ describe('classifyForeignTrace: Logfire\'s OpenAI Agents integration (`Function:
     expect(callsOf([responses(assistant), fn(ARGS, 'Function: {fn}')])).toEqual([]);
   });
 });
+
+describe('classifyForeignTrace: the Vercel AI SDK\'s ai.prompt since AI SDK 5', () => {
+  // vercel/ai records `ai.prompt` as JSON.stringify({system, prompt, messages}) of the call's own
+  // options: `prompt` may be a list of messages, `system` a system message or a list of them.
+  const ARGS = { title: 'standup', timezone: 'America/New_York' };
+  const run = (prompt: unknown) => [
+    span('ai.generateText', { 'ai.prompt': JSON.stringify(prompt) }),
+    span('ai.toolCall', { 'ai.toolCall.name': 'create_event', 'ai.toolCall.id': 'call_1', 'ai.toolCall.args': JSON.stringify(ARGS) }),
+  ];
+  const asked = [{ role: 'user', content: [{ type: 'text', text: 'Schedule the standup.' }] }];
+
+  it('a prompt given as messages is the user\'s words, a system message object the developer\'s', () => {
+    expect(argsOf(run({ system: { role: 'system', content: 'Meetings are in America/New_York.' }, prompt: asked }), 'create_event')).toEqual([
+      'title tiny-public tiny user_explicit',
+      'timezone tiny-public tiny user_explicit',
+    ]);
+  });
+
+  it('a list of system messages; without one naming the zone, the zone is the model\'s guess', () => {
+    expect(argsOf(run({ system: [{ role: 'system', content: 'Be brief.' }], prompt: asked }), 'create_event')).toEqual([
+      'title tiny-public tiny user_explicit',
+      'timezone tiny-public tiny model_inferred',
+    ]);
+  });
+});

@@ -419,15 +419,21 @@ function readOpenLLMetryMessages(span: ForeignSpan, into: TraceEvidence): void {
 }
 
 /**
- * The Vercel AI SDK's prompt and response: `ai.prompt` (`{prompt}` or `{system, messages}`),
- * `ai.prompt.messages` (text, `tool-call` and `tool-result` parts), `ai.prompt.tools` (one JSON
- * string per tool) and `ai.response.toolCalls`.
+ * The Vercel AI SDK's prompt and response: `ai.prompt` (`{system, prompt, messages}` as the call
+ * was given them, `{system, messages}` from AI SDK 7's `@ai-sdk/otel`), `ai.prompt.messages` (text,
+ * `tool-call` and `tool-result` parts), `ai.prompt.tools` (one JSON string per tool) and
+ * `ai.response.toolCalls`. Since AI SDK 5 the `prompt` may be a list of messages rather than a
+ * string, and the `system` a system message (`{role: "system", content}`) or a list of them.
  */
 function readVercelPrompt(span: ForeignSpan, into: TraceEvidence): void {
   const prompt = parseJson(str(span, VercelPrompt.PROMPT));
   if (isObject(prompt)) {
     if (typeof prompt.prompt === 'string') into.user(prompt.prompt);
-    if (typeof prompt.system === 'string') into.developer(prompt.system);
+    else readVercelMessages(prompt.prompt, VercelPrompt.PROMPT, span, into);
+    for (const system of Array.isArray(prompt.system) ? prompt.system : [prompt.system]) {
+      if (typeof system === 'string') into.developer(system);
+      else if (isObject(system)) contentTexts(system.content).forEach((t) => into.developer(t));
+    }
     readVercelMessages(prompt.messages, VercelPrompt.PROMPT, span, into);
   }
   readVercelMessages(parseJson(str(span, VercelPrompt.MESSAGES)), VercelPrompt.MESSAGES, span, into);
