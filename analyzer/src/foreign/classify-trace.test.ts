@@ -137,6 +137,40 @@ describe('classifyForeignTrace: a call a later prompt repeats in its history', (
   });
 });
 
+describe('classifyForeignTrace: OpenLLMetry\'s openai-agents history, which names the call by its Responses API item id', () => {
+  // traceloop/openllmetry, opentelemetry-instrumentation-openai-agents `_hooks.py`: the model's output
+  // names the call by its call_id (`call_…`), the next prompt's history repeats the function_call
+  // item by its own id (`fc_…`) and its output by the call_id; the tool span has no id (as in
+  // fixtures/traces/foreign/openllmetry-openai-agents-weather.json).
+  const TOKEN = 'ghp_C4NARYfcITEMc4naryFC1TEMunitTEST0001';
+  const args = { city: 'London', token: TOKEN };
+  const blobsOf = (spans: ForeignSpan[]) => {
+    const blobs: string[] = [];
+    const calls: string[] = [];
+    classifyForeignTrace(spans, { policy: {} }, { call: (c) => calls.push(`${c.spanId} ${c.source}`) - 1, arg: () => {}, credential: () => {}, blob: (b) => blobs.push(`${b.spanId} ${b.attribute} -> ${b.callSpanId}`) });
+    return { calls, blobs: blobs.sort() };
+  };
+  const asked = { role: 'user', parts: [{ type: 'text', content: 'What is the weather in London?' }] };
+  const first = () => span('resp1', { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': JSON.stringify([asked]), 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', name: 'get_weather', id: 'call_B8tg', arguments: args }], finish_reason: 'tool_call' }]) });
+  const tool = () => span('tool', { 'traceloop.span.kind': 'tool', 'gen_ai.tool.name': 'get_weather', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.call.arguments': JSON.stringify(args), 'gen_ai.tool.call.result': 'cloudy' });
+  const next = (itemId: string, repeated: unknown = args) => span('resp2', { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': JSON.stringify([
+    asked,
+    { role: 'assistant', parts: [{ type: 'tool_call', name: 'get_weather', id: itemId, arguments: repeated }] },
+    { role: 'tool', parts: [{ type: 'tool_call_response', id: 'call_B8tg', response: 'cloudy' }] },
+  ]) });
+
+  it('one call (the tool span, matched to the proposal by tool and arguments: it records no id), and the fc_ history entry is a copy of its secret arguments', () => {
+    expect(blobsOf([first(), tool(), next('fc_689f74bd')])).toEqual({
+      calls: ['tool tool-span'],
+      blobs: ['resp1 gen_ai.output.messages -> tool', 'resp2 gen_ai.input.messages -> tool', 'tool gen_ai.tool.call.arguments -> tool'],
+    });
+  });
+
+  it('an fc_ entry with other arguments is not a copy', () => {
+    expect(blobsOf([first(), tool(), next('fc_689f74bd', { city: 'Paris', token: TOKEN })]).blobs).not.toContain('resp2 gen_ai.input.messages -> tool');
+  });
+});
+
 describe('classifyForeignTrace: the credentials of secret arguments', () => {
   /** The credential rows of the trace, as `tool key text` (the sink is given the text; the tables keep its hash). */
   function credentialsOf(spans: ForeignSpan[]): string[] {

@@ -241,7 +241,7 @@ export function classifyForeignTrace(
   for (const [id, call] of byProposedId) {
     if (secretCalls.has(call) && !secretById.has(id)) secretById.set(id, call);
   }
-  if (secretById.size > 0) blobsRepeated(evidence, secretById, out);
+  if (secretCalls.size > 0) blobsRepeated(evidence, secretById, secretCalls, decode, out);
   if (run) {
     // What this trace told, for the run's later traces: its results still unread, its schemas.
     while (nextResult < results.length) addResult(results[nextResult++]!);
@@ -341,10 +341,23 @@ function secretLeafCredentials(text: string, path: readonly (string | number)[] 
  * another attribute (and on a busy trace, one row per prompt that repeats it would cost the
  * analysis several percent).
  */
-function blobsRepeated(evidence: TraceEvidence, secretById: ReadonlyMap<string, ForeignCall>, out: ForeignRowSink): void {
+function blobsRepeated(
+  evidence: TraceEvidence,
+  secretById: ReadonlyMap<string, ForeignCall>,
+  secretCalls: ReadonlySet<ForeignCall>,
+  decode: (c: ForeignCall) => { value: unknown },
+  out: ForeignRowSink,
+): void {
   const added = new Set<string>();
+  // Secret calls by tool and arguments, for history entries named by a Responses API item id: built on first need.
+  let byShape: Map<string, ForeignCall> | undefined;
   for (const r of evidence.repeated) {
-    const call = secretById.get(r.callId);
+    let call = secretById.get(r.callId);
+    if (!call && r.call !== undefined && r.callId.startsWith(RESPONSES_ITEM_ID_PREFIX)) {
+      byShape ??= new Map([...secretCalls].map((c) => [`${c.tool}\u0000${canonical(decode(c).value)}`, c]));
+      const args = decodeArguments(typeof r.call.args === 'string' ? { kind: 'blob', attribute: r.attribute, text: r.call.args, decode: {} } : { kind: 'value', attribute: r.attribute, value: r.call.args });
+      call = byShape.get(`${r.call.tool}\u0000${canonical(args.value)}`);
+    }
     if (!call || (call.spanId === r.spanId && call.args.attribute === r.attribute)) continue;
     const key = `${r.spanId}\u0000${r.attribute}\u0000${call.spanId}`;
     if (added.has(key)) continue;
@@ -352,6 +365,14 @@ function blobsRepeated(evidence: TraceEvidence, secretById: ReadonlyMap<string, 
     out.blob({ spanId: r.spanId, attribute: r.attribute, callSpanId: call.spanId });
   }
 }
+
+/**
+ * The prefix of an OpenAI Responses API function-call item's own id (`fc_…`), which is not the
+ * call's id (`call_…`, its `call_id`): OpenLLMetry's openai-agents instrumentation names the call
+ * by it in the history a later prompt repeats (and by the call id in the model's output and the
+ * call's result), so such an entry is matched to its call by tool and arguments instead.
+ */
+const RESPONSES_ITEM_ID_PREFIX = 'fc_';
 
 /**
  * Match the calls models proposed with the calls tool spans executed: by call id, or without one

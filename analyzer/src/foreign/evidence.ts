@@ -68,9 +68,10 @@ export class TraceEvidence {
   readonly proposed: Omit<ForeignCall, 'emitter'>[] = [];
   /**
    * Tool calls a later prompt repeats in its history (the conversation sent again), by call id:
-   * the attribute holding the copy, on the model span that sent it.
+   * the attribute holding the copy, on the model span that sent it; with the call's tool and
+   * arguments where the history records them (GenAI-conventions messages).
    */
-  readonly repeated: { spanId: string; attribute: string; callId: string }[] = [];
+  readonly repeated: { spanId: string; attribute: string; callId: string; call?: { tool: string; args: unknown } }[] = [];
 
   user(text: string): void {
     if (text.trim() === '') return;
@@ -92,8 +93,9 @@ export class TraceEvidence {
     this.results.push(entry);
   }
 
-  repeat(span: ForeignSpan, attribute: string, callId: unknown): void {
-    if (typeof callId === 'string' && callId !== '') this.repeated.push({ spanId: span.spanId, attribute, callId });
+  repeat(span: ForeignSpan, attribute: string, callId: unknown, tool?: unknown, args?: unknown): void {
+    if (typeof callId !== 'string' || callId === '') return;
+    this.repeated.push({ spanId: span.spanId, attribute, callId, ...(typeof tool === 'string' ? { call: { tool, args } } : {}) });
   }
 
   schema(tool: unknown, schema: unknown): void {
@@ -265,7 +267,7 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
         if (p.type === 'tool_call_response') into.result(typeof p.id === 'string' ? p.id : undefined, p.response ?? p.result, span.startNs);
         else if (p.type === 'tool_call' && output && typeof p.name === 'string') {
           into.proposed.push(proposal(span, key, p.name, typeof p.id === 'string' ? p.id : undefined, p.arguments, position++));
-        } else if (p.type === 'tool_call') into.repeat(span, key, p.id);
+        } else if (p.type === 'tool_call') into.repeat(span, key, p.id, p.name, p.arguments);
       }
     }
   }
