@@ -1040,6 +1040,19 @@ describe('argspan analyze on emitters whose tool spans were misread', () => {
       name, kind: 1, startTimeUnixNano: `17645000000${n}0000000`, endTimeUnixNano: `17645000000${n}5000000`, attributes: attrs(a),
     })) }] }] });
   const ARGS = JSON.stringify({ path: '/app/.env', auth: `token ${TOKEN}` });
+  /** The trace in `file` holds one call, read_file(ARGS) by `emitter`: its credential and secret path reported by argument, neither printed. */
+  const expectOneReadFileCall = (file: string, emitter: string) => {
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(1);
+    const out = parseJson(run);
+    expect(out.stats.foreign_calls).toBe(1);
+    expect(out.findings.filter((f) => f.severity !== 'info').map((f) => [f.rule, f.tool, f.key, f.emitter]).sort()).toEqual([
+      ['credential_in_attribute', 'read_file', 'auth', emitter],
+      ['sensitive_arg_dispatched', 'read_file', 'path', emitter],
+    ]);
+    expect(run.stdout + run.stderr).not.toContain(TOKEN);
+    expect(run.stdout + run.stderr).not.toContain('.env');
+  };
 
   it('Logfire\'s OpenAI Agents integration: the Function: {name} span is the call (its calls are not proposals in its events), reported by argument as logfire, never printed', () => {
     const template = (t: string, a: Record<string, string>) => ({ 'logfire.msg_template': t, 'logfire.span_type': 'span', 'gen_ai.system': 'openai', ...a });
@@ -1052,18 +1065,9 @@ describe('argspan analyze on emitters whose tool spans were misread', () => {
       ]) }) },
       { n: 3, parent: 1, name: 'Function: {name}', a: template('Function: {name}', { 'logfire.msg': 'Function: read_file', name: 'read_file', input: ARGS, output: 'ok', mcp_data: 'null' }) },
     ]));
-    const run = analyzeBin(file, '--format', 'json');
-    expect(run.code).toBe(1);
-    const out = parseJson(run);
-    expect(out.stats.foreign_calls).toBe(1);
     // The model's call in `events` (named by a call id the function span does not record) is a copy
     // of the call's arguments: its credential is one finding, by argument, not a second by attribute.
-    expect(out.findings.filter((f) => f.severity !== 'info').map((f) => [f.rule, f.tool, f.key, f.emitter]).sort()).toEqual([
-      ['credential_in_attribute', 'read_file', 'auth', 'logfire'],
-      ['sensitive_arg_dispatched', 'read_file', 'path', 'logfire'],
-    ]);
-    expect(run.stdout + run.stderr).not.toContain(TOKEN);
-    expect(run.stdout + run.stderr).not.toContain('.env');
+    expectOneReadFileCall(file, 'logfire');
   });
 
   it('a smolagents ToolCallingAgent call is one call, its arguments the model\'s (not the agent\'s sanitize_inputs_outputs flag)', () => {
@@ -1075,13 +1079,6 @@ describe('argspan analyze on emitters whose tool spans were misread', () => {
       { n: 3, parent: 1, name: 'SimpleTool', a: { 'openinference.span.kind': 'TOOL', 'tool.name': 'read_file', 'tool.parameters': JSON.stringify({ path: { type: 'string', description: 'File.' }, auth: { type: 'string', description: 'Auth.' } }),
         'input.value': JSON.stringify({ args: [], sanitize_inputs_outputs: true, kwargs: JSON.parse(ARGS) as unknown }), 'output.value': 'ok', 'output.mime_type': 'text/plain' } },
     ]));
-    const run = analyzeBin(file, '--format', 'json');
-    const out = parseJson(run);
-    expect(out.stats.foreign_calls).toBe(1);
-    expect(out.findings.filter((f) => f.severity !== 'info').map((f) => [f.rule, f.tool, f.key, f.emitter]).sort()).toEqual([
-      ['credential_in_attribute', 'read_file', 'auth', 'openinference'],
-      ['sensitive_arg_dispatched', 'read_file', 'path', 'openinference'],
-    ]);
-    expect(run.stdout + run.stderr).not.toContain(TOKEN);
+    expectOneReadFileCall(file, 'openinference');
   });
 });
