@@ -684,3 +684,29 @@ describe('classifyForeignTrace: the Vercel AI SDK\'s ai.prompt since AI SDK 5', 
     ]);
   });
 });
+
+describe('classifyForeignTrace: the calls in a Langfuse generation\'s output', () => {
+  // langfuse/langfuse-python: its OpenAI integration records the assistant message as the
+  // generation's output (`_extract_chat_response`), its LangChain callback handler the AIMessage
+  // with LangChain's tool calls; the input is the request's messages.
+  const generation = (output: unknown) =>
+    span('OpenAI-generation', {
+      'langfuse.observation.type': 'generation',
+      'langfuse.observation.input': JSON.stringify([{ role: 'user', content: 'What time is it in New York?' }]),
+      'langfuse.observation.output': JSON.stringify(output),
+    });
+  const openAi = { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', function: { arguments: '{"timezone":"America/New_York"}', name: 'get_time' }, type: 'function' }] };
+  const langChain = { role: 'assistant', content: '', tool_calls: [{ name: 'get_time', args: { timezone: 'America/New_York' }, id: 'call_1', type: 'tool_call' }] };
+
+  it('a call no tool observation ran is the model\'s call, by Langfuse: its guessed timezone is reported', () => {
+    for (const output of [openAi, langChain, [openAi]]) {
+      expect(callsOf([generation(output)], (c) => `${c.emitter} ${c.tool}`)).toEqual(['langfuse get_time model-output']);
+      expect(argsOf([generation(output)], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+    }
+  });
+
+  it('a call an @observe(as_type="tool") observation ran is that one call', () => {
+    const tool = span('get_time', { 'langfuse.observation.type': 'tool', 'langfuse.observation.input': JSON.stringify({ args: [], kwargs: { timezone: 'America/New_York' } }) });
+    expect(callsOf([generation(openAi), tool])).toEqual(['get_time tool-span']);
+  });
+});

@@ -4,6 +4,7 @@ import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, resultResi
 import { ProvenanceIndex, namesSecretFileInJson } from '@argspan/core/internal';
 import { AdkModelCall, OpenLLMetryMessages, collectEvidence, TraceEvidence, type RunEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
+import { LangfuseAttributes } from './recognizers/langfuse.js';
 import type { ForeignCall, ForeignSpan, RecordedArguments } from './types.js';
 import { argumentCredentialTexts } from '../credential-identity.js';
 import { parsePythonLiteral } from './python-literal.js';
@@ -477,6 +478,7 @@ function modelEmitter(span: ForeignSpan): ForeignEmitter {
     if (key === 'pydantic_ai.all_messages') return 'pydantic-ai';
   }
   if (span.attrs.has(AdkModelCall.RESPONSE)) return 'google-adk';
+  if (span.attrs.has(LangfuseAttributes.OBSERVATION_TYPE)) return 'langfuse';
   return 'genai-semconv';
 }
 

@@ -172,6 +172,7 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readVercelPrompt(span, into);
   readAdkModelCall(span, into);
   readRunInputs(span, into);
+  readLangfuseGenerationOutput(span, into);
   if (span.events) readMessageEvents(span, span.events, into);
   readEventsAttribute(span, into);
 }
@@ -530,6 +531,31 @@ function readRunInputs(span: ForeignSpan, into: TraceEvidence): void {
   const lfType = str(span, LangfuseAttributes.OBSERVATION_TYPE);
   if (lfType !== undefined && lfType !== 'tool') runInput(str(span, LangfuseAttributes.INPUT), span, into);
   if (str(span, TraceloopAttributes.SPAN_KIND) === 'workflow') runInput(str(span, TraceloopAttributes.ENTITY_INPUT), span, into);
+}
+
+/**
+ * The calls a model asked for in a Langfuse generation's output (`langfuse.observation.type =
+ * generation`): the assistant message its OpenAI integration records (`{role, content, tool_calls:
+ * [{id, type, function: {name, arguments}}]}`, or the older `function_call`; a list of them for
+ * several choices), or LangChain's (its callback handler: `tool_calls: [{name, args, id}]`). A call
+ * no tool observation ran is still the model's call with these values.
+ */
+function readLangfuseGenerationOutput(span: ForeignSpan, into: TraceEvidence): void {
+  if (str(span, LangfuseAttributes.OBSERVATION_TYPE) !== 'generation') return;
+  const output = parseJson(str(span, LangfuseAttributes.OUTPUT));
+  let position = 0;
+  for (const message of Array.isArray(output) ? output : [output]) {
+    if (!isObject(message)) continue;
+    for (const c of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
+      const fn = isObject(c) && isObject(c.function) ? c.function : c;
+      if (!isObject(c) || !isObject(fn) || typeof fn.name !== 'string') continue;
+      // (the OpenAI integration writes an empty id for a legacy function call)
+      const id = typeof c.id === 'string' && c.id !== '' ? c.id : undefined;
+      into.proposed.push(proposal(span, LangfuseAttributes.OUTPUT, fn.name, id, fn.arguments ?? fn.args ?? {}, position++));
+    }
+    const legacy = message.function_call;
+    if (isObject(legacy) && typeof legacy.name === 'string') into.proposed.push(proposal(span, LangfuseAttributes.OUTPUT, legacy.name, undefined, legacy.arguments ?? {}, position++));
+  }
 }
 
 /**
