@@ -710,3 +710,32 @@ describe('classifyForeignTrace: the calls in a Langfuse generation\'s output', (
     expect(callsOf([generation(openAi), tool])).toEqual(['get_time tool-span']);
   });
 });
+
+describe('classifyForeignTrace: the calls in a LangSmith LLM run\'s outputs', () => {
+  // langchain-ai/langsmith-sdk: `wrap_openai` records the chat completion (`model_dump()`) as the
+  // run's outputs; a LangChain chat model, its LLMResult (the AIMessage serialised); the OTel
+  // exporter writes them as JSON in gen_ai.completion, the inputs in gen_ai.prompt.
+  const llm = (outputs: unknown) =>
+    span('ChatOpenAI', { 'langsmith.span.kind': 'llm', 'gen_ai.prompt': JSON.stringify({ messages: [{ role: 'user', content: 'What time is it in New York?' }] }), 'gen_ai.completion': JSON.stringify(outputs) });
+  const completion = { id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', function: { arguments: '{"timezone":"America/New_York"}', name: 'get_time' }, type: 'function' }] } }] };
+  const llmResult = {
+    generations: [[{ text: '', type: 'ChatGeneration', message: { lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', 'AIMessage'], kwargs: {
+      content: '',
+      additional_kwargs: { tool_calls: [{ id: 'call_1', function: { arguments: '{"timezone":"America/New_York"}', name: 'get_time' }, type: 'function' }] },
+      tool_calls: [{ name: 'get_time', args: { timezone: 'America/New_York' }, id: 'call_1', type: 'tool_call' }],
+    } } }]],
+    llm_output: null,
+  };
+
+  it('a call no tool run ran is the model\'s call, by LangSmith: its guessed timezone is reported (once, not again from additional_kwargs)', () => {
+    for (const outputs of [completion, llmResult]) {
+      expect(callsOf([llm(outputs)], (c) => `${c.emitter} ${c.tool}`)).toEqual(['langsmith get_time model-output']);
+      expect(argsOf([llm(outputs)], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+    }
+  });
+
+  it('a call a tool run ran is that one call', () => {
+    const tool = span('get_time', { 'langsmith.span.kind': 'tool', 'gen_ai.prompt': JSON.stringify({ input: { timezone: 'America/New_York' } }) });
+    expect(callsOf([llm(llmResult), tool])).toEqual(['get_time tool-span']);
+  });
+});

@@ -5,6 +5,7 @@ import { ProvenanceIndex, namesSecretFileInJson } from '@argspan/core/internal';
 import { AdkModelCall, OpenLLMetryMessages, collectEvidence, TraceEvidence, type RunEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
+import { LangSmithAttributes } from './recognizers/langsmith.js';
 import type { ForeignCall, ForeignSpan, RecordedArguments } from './types.js';
 import { argumentCredentialTexts } from '../credential-identity.js';
 import { parsePythonLiteral } from './python-literal.js';
@@ -479,6 +480,7 @@ function modelEmitter(span: ForeignSpan): ForeignEmitter {
   }
   if (span.attrs.has(AdkModelCall.RESPONSE)) return 'google-adk';
   if (span.attrs.has(LangfuseAttributes.OBSERVATION_TYPE)) return 'langfuse';
+  if (span.attrs.has(LangSmithAttributes.SPAN_KIND)) return 'langsmith';
   return 'genai-semconv';
 }
 

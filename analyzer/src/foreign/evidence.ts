@@ -173,6 +173,7 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readAdkModelCall(span, into);
   readRunInputs(span, into);
   readLangfuseGenerationOutput(span, into);
+  readLangSmithLlmOutput(span, into);
   if (span.events) readMessageEvents(span, span.events, into);
   readEventsAttribute(span, into);
 }
@@ -535,27 +536,56 @@ function readRunInputs(span: ForeignSpan, into: TraceEvidence): void {
 
 /**
  * The calls a model asked for in a Langfuse generation's output (`langfuse.observation.type =
- * generation`): the assistant message its OpenAI integration records (`{role, content, tool_calls:
- * [{id, type, function: {name, arguments}}]}`, or the older `function_call`; a list of them for
- * several choices), or LangChain's (its callback handler: `tool_calls: [{name, args, id}]`). A call
- * no tool observation ran is still the model's call with these values.
+ * generation`): the assistant message its OpenAI integration records (`{role, content, tool_calls}`,
+ * or the older `function_call`; a list of them for several choices), or LangChain's (its callback
+ * handler). A call no tool observation ran is still the model's call with these values.
  */
 function readLangfuseGenerationOutput(span: ForeignSpan, into: TraceEvidence): void {
   if (str(span, LangfuseAttributes.OBSERVATION_TYPE) !== 'generation') return;
   const output = parseJson(str(span, LangfuseAttributes.OUTPUT));
   let position = 0;
-  for (const message of Array.isArray(output) ? output : [output]) {
-    if (!isObject(message)) continue;
-    for (const c of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
-      const fn = isObject(c) && isObject(c.function) ? c.function : c;
-      if (!isObject(c) || !isObject(fn) || typeof fn.name !== 'string') continue;
-      // (the OpenAI integration writes an empty id for a legacy function call)
-      const id = typeof c.id === 'string' && c.id !== '' ? c.id : undefined;
-      into.proposed.push(proposal(span, LangfuseAttributes.OUTPUT, fn.name, id, fn.arguments ?? fn.args ?? {}, position++));
-    }
-    const legacy = message.function_call;
-    if (isObject(legacy) && typeof legacy.name === 'string') into.proposed.push(proposal(span, LangfuseAttributes.OUTPUT, legacy.name, undefined, legacy.arguments ?? {}, position++));
+  for (const message of Array.isArray(output) ? output : [output]) position = proposeMessageCalls(span, LangfuseAttributes.OUTPUT, message, position, into);
+}
+
+/**
+ * The calls a model asked for in a LangSmith LLM run's outputs (`langsmith.span.kind = llm`, its
+ * `gen_ai.completion`): the chat completion `wrap_openai` records (`choices[].message`), or
+ * LangChain's `LLMResult` (`generations[][].message`, an AIMessage serialised: its fields in `kwargs`).
+ */
+function readLangSmithLlmOutput(span: ForeignSpan, into: TraceEvidence): void {
+  if (str(span, LangSmithAttributes.SPAN_KIND) !== 'llm') return;
+  const output = parseJson(str(span, LangSmithAttributes.COMPLETION));
+  if (!isObject(output)) return;
+  const messages: unknown[] = [];
+  for (const choice of Array.isArray(output.choices) ? output.choices : []) if (isObject(choice)) messages.push(choice.message);
+  for (const generation of Array.isArray(output.generations) ? output.generations.flat() : []) {
+    const message = isObject(generation) ? generation.message : undefined;
+    messages.push(isObject(message) && isObject(message.kwargs) ? message.kwargs : message);
   }
+  let position = 0;
+  for (const message of messages) position = proposeMessageCalls(span, LangSmithAttributes.COMPLETION, message, position, into);
+}
+
+/**
+ * Propose the calls of one assistant message recorded in `attribute`, numbered from `position`
+ * (returns the next): `tool_calls` in OpenAI's shape (`{id, type, function: {name, arguments}}`) or
+ * LangChain's (`{name, args, id}`; its `additional_kwargs` repeat them in OpenAI's and are not read
+ * again), or the older `function_call`.
+ */
+function proposeMessageCalls(span: ForeignSpan, attribute: string, message: unknown, position: number, into: TraceEvidence): number {
+  if (!isObject(message)) return position;
+  const extra = isObject(message.additional_kwargs) ? message.additional_kwargs : {};
+  const calls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0 ? message.tool_calls : extra.tool_calls;
+  for (const c of Array.isArray(calls) ? calls : []) {
+    const fn = isObject(c) && isObject(c.function) ? c.function : c;
+    if (!isObject(c) || !isObject(fn) || typeof fn.name !== 'string') continue;
+    // (Langfuse's OpenAI integration writes an empty id for a legacy function call)
+    const id = typeof c.id === 'string' && c.id !== '' ? c.id : undefined;
+    into.proposed.push(proposal(span, attribute, fn.name, id, fn.arguments ?? fn.args ?? {}, position++));
+  }
+  const legacy = message.function_call ?? extra.function_call;
+  if (isObject(legacy) && typeof legacy.name === 'string') into.proposed.push(proposal(span, attribute, legacy.name, undefined, legacy.arguments ?? {}, position++));
+  return position;
 }
 
 /**
