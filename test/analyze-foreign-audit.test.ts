@@ -1030,3 +1030,55 @@ describe('argspan analyze on OpenTelemetry log records: the official instrumenta
     expect(run.stderr).toContain('no spans in the input');
   });
 });
+
+describe('argspan analyze on emitters whose tool spans were misread', () => {
+  const TOKEN = 'ghp_C4NARYlogf1reSMOLc4naryAUD1Tqa3unit01';
+  const attrs = (a: Record<string, string>) => Object.entries(a).map(([key, v]) => ({ key, value: { stringValue: v } }));
+  const doc = (scope: string, spans: { n: number; parent?: number; name: string; a: Record<string, string> }[]) =>
+    JSON.stringify({ resourceSpans: [{ resource: { attributes: attrs({ 'service.name': 'agent' }) }, scopeSpans: [{ scope: { name: scope }, spans: spans.map(({ n, parent, name, a }) => ({
+      traceId: 'a9a90000000000000000000000000003', spanId: `a9a90000000000${String(n).padStart(2, '0')}`, parentSpanId: parent === undefined ? '' : `a9a90000000000${String(parent).padStart(2, '0')}`,
+      name, kind: 1, startTimeUnixNano: `17645000000${n}0000000`, endTimeUnixNano: `17645000000${n}5000000`, attributes: attrs(a),
+    })) }] }] });
+  const ARGS = JSON.stringify({ path: '/app/.env', auth: `token ${TOKEN}` });
+  /** The trace in `file` holds one call, read_file(ARGS) by `emitter`: its credential and secret path reported by argument, neither printed. */
+  const expectOneReadFileCall = (file: string, emitter: string) => {
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(1);
+    const out = parseJson(run);
+    expect(out.stats.foreign_calls).toBe(1);
+    expect(out.findings.filter((f) => f.severity !== 'info').map((f) => [f.rule, f.tool, f.key, f.emitter]).sort()).toEqual([
+      ['credential_in_attribute', 'read_file', 'auth', emitter],
+      ['sensitive_arg_dispatched', 'read_file', 'path', emitter],
+    ]);
+    expect(run.stdout + run.stderr).not.toContain(TOKEN);
+    expect(run.stdout + run.stderr).not.toContain('.env');
+  };
+
+  it('Logfire\'s OpenAI Agents integration: the Function: {name} span is the call (its calls are not proposals in its events), reported by argument as logfire, never printed', () => {
+    const template = (t: string, a: Record<string, string>) => ({ 'logfire.msg_template': t, 'logfire.span_type': 'span', 'gen_ai.system': 'openai', ...a });
+    const file = join(tmp(), 'logfire-agents.json');
+    writeFileSync(file, doc('logfire.openai_agents', [
+      { n: 1, name: 'Agent run: {name!r}', a: template('Agent run: {name!r}', { name: 'ops', 'logfire.msg': "Agent run: 'ops'" }) },
+      { n: 2, parent: 1, name: 'Responses API with {gen_ai.request.model!r}', a: template('Responses API with {gen_ai.request.model!r}', { 'gen_ai.operation.name': 'chat', events: JSON.stringify([
+        { 'event.name': 'gen_ai.user.message', content: 'Read the app config.', role: 'user' },
+        { 'event.name': 'gen_ai.assistant.message', role: 'assistant', tool_calls: [{ id: 'call_7', type: 'function', function: { name: 'read_file', arguments: ARGS } }] },
+      ]) }) },
+      { n: 3, parent: 1, name: 'Function: {name}', a: template('Function: {name}', { 'logfire.msg': 'Function: read_file', name: 'read_file', input: ARGS, output: 'ok', mcp_data: 'null' }) },
+    ]));
+    // The model's call in `events` (named by a call id the function span does not record) is a copy
+    // of the call's arguments: its credential is one finding, by argument, not a second by attribute.
+    expectOneReadFileCall(file, 'logfire');
+  });
+
+  it('a smolagents ToolCallingAgent call is one call, its arguments the model\'s (not the agent\'s sanitize_inputs_outputs flag)', () => {
+    const file = join(tmp(), 'smolagents.json');
+    writeFileSync(file, doc('openinference.instrumentation.smolagents', [
+      { n: 1, name: 'ToolCallingAgent.run', a: { 'openinference.span.kind': 'AGENT', 'input.value': JSON.stringify({ task: 'Read the app config.', stream: false, reset: true }) } },
+      { n: 2, parent: 1, name: 'OpenAIServerModel.generate', a: { 'openinference.span.kind': 'LLM', 'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.content': 'New task:\nRead the app config.',
+        'llm.output_messages.0.message.role': 'assistant', 'llm.output_messages.0.message.tool_calls.0.tool_call.id': 'call_7', 'llm.output_messages.0.message.tool_calls.0.tool_call.function.name': 'read_file', 'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments': ARGS } },
+      { n: 3, parent: 1, name: 'SimpleTool', a: { 'openinference.span.kind': 'TOOL', 'tool.name': 'read_file', 'tool.parameters': JSON.stringify({ path: { type: 'string', description: 'File.' }, auth: { type: 'string', description: 'Auth.' } }),
+        'input.value': JSON.stringify({ args: [], sanitize_inputs_outputs: true, kwargs: JSON.parse(ARGS) as unknown }), 'output.value': 'ok', 'output.mime_type': 'text/plain' } },
+    ]));
+    expectOneReadFileCall(file, 'openinference');
+  });
+});

@@ -1,7 +1,7 @@
 import { INSTRUMENTATION_SCOPE } from '@argspan/conventions';
 import type { ClassifyOptions } from '@argspan/core';
 import { EVIDENCE_ARRAY_KEYS, EVIDENCE_PREFIXES } from '../foreign/evidence.js';
-import { CANDIDATE_KEYS, type ForeignLoadStats } from '../foreign/load-foreign.js';
+import { CANDIDATE_KEYS, CANDIDATE_SPAN_NAMES, type ForeignLoadStats } from '../foreign/load-foreign.js';
 import { MESSAGE_EVENT_NAMES } from '../foreign/event-evidence.js';
 import { TraceClassifier, type TraceClassifierOptions } from '../foreign/trace-classifier.js';
 import type { CandidateTrace } from '../foreign/trace-source.js';
@@ -51,7 +51,7 @@ export async function loadForeignCallsClickHouse(
   const keys = `[${CANDIDATE_KEYS.map(chString).join(', ')}]`;
   const prefixes = EVIDENCE_PREFIXES.map((p) => `startsWith(k, ${chString(p)})`).join(' OR ');
   const candidates = `${src.where} AND (${src.scopeName} IS NULL OR ${src.scopeName} <> ${chString(INSTRUMENTATION_SCOPE)})
-      AND (hasAny(mapKeys(SpanAttributes), ${keys}) OR arrayExists(k -> ${prefixes}, mapKeys(SpanAttributes)) OR hasAny(Events.Name, ${MESSAGE_EVENTS}))`;
+      AND (hasAny(mapKeys(SpanAttributes), ${keys}) OR SpanName IN (${CANDIDATE_SPAN_NAMES.map(chString).join(', ')}) OR arrayExists(k -> ${prefixes}, mapKeys(SpanAttributes)) OR hasAny(Events.Name, ${MESSAGE_EVENTS}))`;
   const [count] = await session.all(`SELECT count() AS n FROM ${src.table} WHERE ${candidates}`, 'counting other libraries\' spans');
   const candidateSpans = Number(count?.n ?? 0);
   if (candidateSpans === 0) return { calls: 0, noEvidenceCalls: 0, unreadableArgsCalls: 0 };

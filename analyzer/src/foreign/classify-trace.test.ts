@@ -137,6 +137,40 @@ describe('classifyForeignTrace: a call a later prompt repeats in its history', (
   });
 });
 
+describe('classifyForeignTrace: OpenLLMetry\'s openai-agents history, which names the call by its Responses API item id', () => {
+  // traceloop/openllmetry, opentelemetry-instrumentation-openai-agents `_hooks.py`: the model's output
+  // names the call by its call_id (`call_…`), the next prompt's history repeats the function_call
+  // item by its own id (`fc_…`) and its output by the call_id; the tool span has no id (as in
+  // fixtures/traces/foreign/openllmetry-openai-agents-weather.json).
+  const TOKEN = 'ghp_C4NARYfcITEMc4naryFC1TEMunitTEST0001';
+  const args = { city: 'London', token: TOKEN };
+  const blobsOf = (spans: ForeignSpan[]) => {
+    const blobs: string[] = [];
+    const calls: string[] = [];
+    classifyForeignTrace(spans, { policy: {} }, { call: (c) => calls.push(`${c.spanId} ${c.source}`) - 1, arg: () => {}, credential: () => {}, blob: (b) => blobs.push(`${b.spanId} ${b.attribute} -> ${b.callSpanId}`) });
+    return { calls, blobs: blobs.sort() };
+  };
+  const asked = { role: 'user', parts: [{ type: 'text', content: 'What is the weather in London?' }] };
+  const first = () => span('resp1', { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': JSON.stringify([asked]), 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', name: 'get_weather', id: 'call_B8tg', arguments: args }], finish_reason: 'tool_call' }]) });
+  const tool = () => span('tool', { 'traceloop.span.kind': 'tool', 'gen_ai.tool.name': 'get_weather', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.call.arguments': JSON.stringify(args), 'gen_ai.tool.call.result': 'cloudy' });
+  const next = (itemId: string, repeated: unknown = args) => span('resp2', { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': JSON.stringify([
+    asked,
+    { role: 'assistant', parts: [{ type: 'tool_call', name: 'get_weather', id: itemId, arguments: repeated }] },
+    { role: 'tool', parts: [{ type: 'tool_call_response', id: 'call_B8tg', response: 'cloudy' }] },
+  ]) });
+
+  it('one call (the tool span, matched to the proposal by tool and arguments: it records no id), and the fc_ history entry is a copy of its secret arguments', () => {
+    expect(blobsOf([first(), tool(), next('fc_689f74bd')])).toEqual({
+      calls: ['tool tool-span'],
+      blobs: ['resp1 gen_ai.output.messages -> tool', 'resp2 gen_ai.input.messages -> tool', 'tool gen_ai.tool.call.arguments -> tool'],
+    });
+  });
+
+  it('an fc_ entry with other arguments is not a copy', () => {
+    expect(blobsOf([first(), tool(), next('fc_689f74bd', { city: 'Paris', token: TOKEN })]).blobs).not.toContain('resp2 gen_ai.input.messages -> tool');
+  });
+});
+
 describe('classifyForeignTrace: the credentials of secret arguments', () => {
   /** The credential rows of the trace, as `tool key text` (the sink is given the text; the tables keep its hash). */
   function credentialsOf(spans: ForeignSpan[]): string[] {
@@ -540,5 +574,168 @@ describe('classifyForeignTrace: OpenLLMetry\'s LangChain workflow input', () => 
       'title tiny-public tiny user_explicit',
       'timezone tiny-public tiny model_inferred',
     ]);
+  });
+});
+
+describe('classifyForeignTrace: a smolagents tool span (OpenInference\'s smolagents instrumentation)', () => {
+  // `_ToolCallWrapper` binds `Tool.__call__(self, *args, sanitize_inputs_outputs=False, **kwargs)`:
+  // the agent's flag is recorded beside the arguments, as in Arize-ai/openinference's smolagents tests.
+  const ARGS = { title: 'standup', timezone: 'America/New_York' };
+  const smolTool = (input: unknown) => span('SimpleTool', {
+    'openinference.span.kind': 'TOOL',
+    'input.value': JSON.stringify(input),
+    'tool.name': 'create_event',
+    'tool.description': 'Create a calendar event.',
+    'tool.parameters': JSON.stringify({ title: { type: 'string', description: 'Title.' }, timezone: { type: 'string', description: 'IANA zone.' } }),
+    'output.value': 'created',
+    'output.mime_type': 'text/plain',
+  });
+
+  it('ToolCallingAgent\'s call (sanitize_inputs_outputs: true) is one call with the model\'s arguments, not the flag', () => {
+    const tool = smolTool({ args: [], sanitize_inputs_outputs: true, kwargs: ARGS });
+    expect(callsOf([standupProposal(ARGS), tool])).toEqual(['SimpleTool tool-span']);
+    expect(argsOf([standupProposal(ARGS), tool], 'create_event')).toEqual(['title tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred']);
+  });
+
+  it('a CodeAgent\'s positional call (sanitize_inputs_outputs: false): the positional argument is args[0]', () => {
+    expect(argsOf([userPrompt(), smolTool({ args: ['America/New_York'], sanitize_inputs_outputs: false, kwargs: {} })], 'create_event')).toEqual(['args[0] tiny-public tiny model_inferred']);
+  });
+
+  it('a tool of another library that takes an argument of that name keeps it', () => {
+    const tool = span('tool', { 'openinference.span.kind': 'TOOL', 'tool.name': 'export', 'input.value': JSON.stringify({ sanitize_inputs_outputs: 'yes', path: '/tmp/x' }) });
+    expect(argsOf([userPrompt(), tool], 'export')).toEqual(['sanitize_inputs_outputs tiny-public tiny model_inferred', 'path tiny-public tiny model_inferred']);
+  });
+});
+
+describe('classifyForeignTrace: positional arguments of a decorated function ({"args": […], "kwargs": {…}})', () => {
+  const observed = (input: unknown) => span('lookup', { 'langfuse.observation.type': 'tool', 'langfuse.observation.input': JSON.stringify(input) });
+  const keys = (input: unknown) => argsOf([userPrompt(), observed(input)], 'lookup').map((row) => row.split(' ')[0]);
+
+  it('are args[0], args[1] (a value nested in one by its path), after the keyword arguments', () => {
+    expect(keys({ args: ['Tokyo', { unit: 'C' }], kwargs: { days: 2 } })).toEqual(['days', 'args[0]', 'args[1].unit']);
+  });
+
+  it('a keyword argument named args does not hide them: the positional ones are then *args', () => {
+    expect(keys({ args: ['Tokyo'], kwargs: { args: 'verbose' } })).toEqual(['args', '["*args"][0]']);
+  });
+
+  it('args or kwargs of another shape are kept, not dropped', () => {
+    expect(keys({ args: { city: 'Tokyo' }, kwargs: ['x'] })).toEqual(['kwargs[0]', 'args.city']);
+  });
+});
+
+describe('classifyForeignTrace: Logfire\'s OpenAI Agents integration (`Function: {name}` spans)', () => {
+  // pydantic/logfire, logfire/_internal/integrations/openai_agents.py: each Agents SDK span is a
+  // Logfire span named by its message template, the span data's export as attributes; the Responses
+  // API's output calls are in `events` — `gen_ai.choice` events in earlier versions, assistant
+  // messages (as `responses_output_events` writes them) now.
+  const ARGS = '{"timezone":"America/New_York"}';
+  const toolCall = { id: 'call_jfYaCkab5PQtyNrcrSgMdlRf', type: 'function', function: { name: 'get_time', arguments: ARGS } };
+  const responses = (output: unknown) =>
+    span('responses', {
+      'logfire.msg_template': 'Responses API with {gen_ai.request.model!r}',
+      'gen_ai.system': 'openai',
+      'gen_ai.operation.name': 'chat',
+      events: JSON.stringify([{ 'event.name': 'gen_ai.user.message', content: 'What time is it in New York?', role: 'user' }, output]),
+    });
+  const choice = { 'event.name': 'gen_ai.choice', index: 0, message: { role: 'assistant', tool_calls: [toolCall] } };
+  const assistant = { 'event.name': 'gen_ai.assistant.message', role: 'assistant', tool_calls: [toolCall] };
+  const fn = (input: string, template = 'Function: {name}') => {
+    const s = span('fn', { 'logfire.msg_template': template, 'logfire.span_type': 'span', 'logfire.msg': 'Function: get_time', name: 'get_time', input, output: '10:42', mcp_data: 'null', 'gen_ai.system': 'openai' });
+    return { ...s, name: template };
+  };
+
+  it('the function span is the call the model proposed (gen_ai.choice): one call, by Logfire, read from its input', () => {
+    expect(callsOf([responses(choice), fn(ARGS)], (c) => `${c.emitter} ${c.name}`)).toEqual(['logfire Function: {name} tool-span']);
+    expect(argsOf([responses(choice), fn(ARGS)], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+  });
+
+  it('with the calls written as assistant messages (no proposal), the function span is the call', () => {
+    expect(callsOf([responses(assistant), fn(ARGS)], (c) => c.emitter)).toEqual(['logfire tool-span']);
+  });
+
+  it('input the SDK did not record (written as null) is not recorded; another span of that name is not a call', () => {
+    expect(argsOf([responses(assistant), fn('null')], 'get_time')).toEqual(['$ unknown arguments-not-recorded no_evidence']);
+    expect(callsOf([responses(assistant), fn(ARGS, 'Function: {fn}')])).toEqual([]);
+  });
+});
+
+describe('classifyForeignTrace: the Vercel AI SDK\'s ai.prompt since AI SDK 5', () => {
+  // vercel/ai records `ai.prompt` as JSON.stringify({system, prompt, messages}) of the call's own
+  // options: `prompt` may be a list of messages, `system` a system message or a list of them.
+  const ARGS = { title: 'standup', timezone: 'America/New_York' };
+  const run = (prompt: unknown) => [
+    span('ai.generateText', { 'ai.prompt': JSON.stringify(prompt) }),
+    span('ai.toolCall', { 'ai.toolCall.name': 'create_event', 'ai.toolCall.id': 'call_1', 'ai.toolCall.args': JSON.stringify(ARGS) }),
+  ];
+  const asked = [{ role: 'user', content: [{ type: 'text', text: 'Schedule the standup.' }] }];
+
+  it('a prompt given as messages is the user\'s words, a system message object the developer\'s', () => {
+    expect(argsOf(run({ system: { role: 'system', content: 'Meetings are in America/New_York.' }, prompt: asked }), 'create_event')).toEqual([
+      'title tiny-public tiny user_explicit',
+      'timezone tiny-public tiny user_explicit',
+    ]);
+  });
+
+  it('a list of system messages; without one naming the zone, the zone is the model\'s guess', () => {
+    expect(argsOf(run({ system: [{ role: 'system', content: 'Be brief.' }], prompt: asked }), 'create_event')).toEqual([
+      'title tiny-public tiny user_explicit',
+      'timezone tiny-public tiny model_inferred',
+    ]);
+  });
+});
+
+describe('classifyForeignTrace: the calls in a Langfuse generation\'s output', () => {
+  // langfuse/langfuse-python: its OpenAI integration records the assistant message as the
+  // generation's output (`_extract_chat_response`), its LangChain callback handler the AIMessage
+  // with LangChain's tool calls; the input is the request's messages.
+  const generation = (output: unknown) =>
+    span('OpenAI-generation', {
+      'langfuse.observation.type': 'generation',
+      'langfuse.observation.input': JSON.stringify([{ role: 'user', content: 'What time is it in New York?' }]),
+      'langfuse.observation.output': JSON.stringify(output),
+    });
+  const openAi = { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', function: { arguments: '{"timezone":"America/New_York"}', name: 'get_time' }, type: 'function' }] };
+  const langChain = { role: 'assistant', content: '', tool_calls: [{ name: 'get_time', args: { timezone: 'America/New_York' }, id: 'call_1', type: 'tool_call' }] };
+
+  it('a call no tool observation ran is the model\'s call, by Langfuse: its guessed timezone is reported', () => {
+    for (const output of [openAi, langChain, [openAi]]) {
+      expect(callsOf([generation(output)], (c) => `${c.emitter} ${c.tool}`)).toEqual(['langfuse get_time model-output']);
+      expect(argsOf([generation(output)], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+    }
+  });
+
+  it('a call an @observe(as_type="tool") observation ran is that one call', () => {
+    const tool = span('get_time', { 'langfuse.observation.type': 'tool', 'langfuse.observation.input': JSON.stringify({ args: [], kwargs: { timezone: 'America/New_York' } }) });
+    expect(callsOf([generation(openAi), tool])).toEqual(['get_time tool-span']);
+  });
+});
+
+describe('classifyForeignTrace: the calls in a LangSmith LLM run\'s outputs', () => {
+  // langchain-ai/langsmith-sdk: `wrap_openai` records the chat completion (`model_dump()`) as the
+  // run's outputs; a LangChain chat model, its LLMResult (the AIMessage serialised); the OTel
+  // exporter writes them as JSON in gen_ai.completion, the inputs in gen_ai.prompt.
+  const llm = (outputs: unknown) =>
+    span('ChatOpenAI', { 'langsmith.span.kind': 'llm', 'gen_ai.prompt': JSON.stringify({ messages: [{ role: 'user', content: 'What time is it in New York?' }] }), 'gen_ai.completion': JSON.stringify(outputs) });
+  const completion = { id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', function: { arguments: '{"timezone":"America/New_York"}', name: 'get_time' }, type: 'function' }] } }] };
+  const llmResult = {
+    generations: [[{ text: '', type: 'ChatGeneration', message: { lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', 'AIMessage'], kwargs: {
+      content: '',
+      additional_kwargs: { tool_calls: [{ id: 'call_1', function: { arguments: '{"timezone":"America/New_York"}', name: 'get_time' }, type: 'function' }] },
+      tool_calls: [{ name: 'get_time', args: { timezone: 'America/New_York' }, id: 'call_1', type: 'tool_call' }],
+    } } }]],
+    llm_output: null,
+  };
+
+  it('a call no tool run ran is the model\'s call, by LangSmith: its guessed timezone is reported (once, not again from additional_kwargs)', () => {
+    for (const outputs of [completion, llmResult]) {
+      expect(callsOf([llm(outputs)], (c) => `${c.emitter} ${c.tool}`)).toEqual(['langsmith get_time model-output']);
+      expect(argsOf([llm(outputs)], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+    }
+  });
+
+  it('a call a tool run ran is that one call', () => {
+    const tool = span('get_time', { 'langsmith.span.kind': 'tool', 'gen_ai.prompt': JSON.stringify({ input: { timezone: 'America/New_York' } }) });
+    expect(callsOf([llm(llmResult), tool])).toEqual(['get_time tool-span']);
   });
 });

@@ -4,6 +4,8 @@ import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, resultResi
 import { ProvenanceIndex, namesSecretFileInJson } from '@argspan/core/internal';
 import { AdkModelCall, OpenLLMetryMessages, collectEvidence, TraceEvidence, type RunEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
+import { LangfuseAttributes } from './recognizers/langfuse.js';
+import { LangSmithAttributes } from './recognizers/langsmith.js';
 import type { ForeignCall, ForeignSpan, RecordedArguments } from './types.js';
 import { argumentCredentialTexts } from '../credential-identity.js';
 import { parsePythonLiteral } from './python-literal.js';
@@ -241,7 +243,13 @@ export function classifyForeignTrace(
   for (const [id, call] of byProposedId) {
     if (secretCalls.has(call) && !secretById.has(id)) secretById.set(id, call);
   }
-  if (secretById.size > 0) blobsRepeated(evidence, secretById, out);
+  if (secretCalls.size > 0) {
+    // Secret calls the trace names by no id (a tool span without one, which no proposal's id names).
+    const named = new Set(byProposedId.values());
+    const unnamed = [...secretCalls].filter((c) => c.callId === undefined && !named.has(c));
+    const knownIds = new Set([...calls, ...evidence.proposed].flatMap((c) => (c.callId !== undefined ? [c.callId] : [])));
+    blobsRepeated(evidence, { secretById, secretCalls, unnamed, knownIds }, decode, out);
+  }
   if (run) {
     // What this trace told, for the run's later traces: its results still unread, its schemas.
     while (nextResult < results.length) addResult(results[nextResult++]!);
@@ -340,18 +348,47 @@ function secretLeafCredentials(text: string, path: readonly (string | number)[] 
  * hashes. A call without a secret argument needs no copy: nothing in its arguments is reported from
  * another attribute (and on a busy trace, one row per prompt that repeats it would cost the
  * analysis several percent).
+ *
+ * A history entry is the call its id names; one named by a Responses API item id (`fc_…`), the
+ * call of its tool and arguments; one whose id no call of the trace has, where the call itself was
+ * recorded without an id (Logfire's `Function: {name}` span beside the model's output calls in its
+ * `events`), each such secret call of its tool — a copy only hides what that call's secret
+ * arguments hold, reported by argument, so no credential goes unreported.
  */
-function blobsRepeated(evidence: TraceEvidence, secretById: ReadonlyMap<string, ForeignCall>, out: ForeignRowSink): void {
+function blobsRepeated(
+  evidence: TraceEvidence,
+  secret: { secretById: ReadonlyMap<string, ForeignCall>; secretCalls: ReadonlySet<ForeignCall>; unnamed: readonly ForeignCall[]; knownIds: ReadonlySet<string> },
+  decode: (c: ForeignCall) => { value: unknown },
+  out: ForeignRowSink,
+): void {
   const added = new Set<string>();
+  // Secret calls by tool and arguments, for history entries named by a Responses API item id: built on first need.
+  let byShape: Map<string, ForeignCall> | undefined;
   for (const r of evidence.repeated) {
-    const call = secretById.get(r.callId);
-    if (!call || (call.spanId === r.spanId && call.args.attribute === r.attribute)) continue;
-    const key = `${r.spanId}\u0000${r.attribute}\u0000${call.spanId}`;
-    if (added.has(key)) continue;
-    added.add(key);
-    out.blob({ spanId: r.spanId, attribute: r.attribute, callSpanId: call.spanId });
+    const call = secret.secretById.get(r.callId);
+    let copied: readonly (ForeignCall | undefined)[] = [call];
+    if (!call && r.call !== undefined && r.callId.startsWith(RESPONSES_ITEM_ID_PREFIX)) {
+      byShape ??= new Map([...secret.secretCalls].map((c) => [`${c.tool}\u0000${canonical(decode(c).value)}`, c]));
+      const args = decodeArguments(typeof r.call.args === 'string' ? { kind: 'blob', attribute: r.attribute, text: r.call.args, decode: {} } : { kind: 'value', attribute: r.attribute, value: r.call.args });
+      copied = [byShape.get(`${r.call.tool}\u0000${canonical(args.value)}`)];
+    } else if (!call && !secret.knownIds.has(r.callId)) copied = secret.unnamed.filter((c) => r.call === undefined || r.call.tool === c.tool);
+    for (const c of copied) {
+      if (!c || (c.spanId === r.spanId && c.args.attribute === r.attribute)) continue;
+      const key = `${r.spanId}\u0000${r.attribute}\u0000${c.spanId}`;
+      if (added.has(key)) continue;
+      added.add(key);
+      out.blob({ spanId: r.spanId, attribute: r.attribute, callSpanId: c.spanId });
+    }
   }
 }
+
+/**
+ * The prefix of an OpenAI Responses API function-call item's own id (`fc_…`), which is not the
+ * call's id (`call_…`, its `call_id`): OpenLLMetry's openai-agents instrumentation names the call
+ * by it in the history a later prompt repeats (and by the call id in the model's output and the
+ * call's result), so such an entry is matched to its call by tool and arguments instead.
+ */
+const RESPONSES_ITEM_ID_PREFIX = 'fc_';
 
 /**
  * Match the calls models proposed with the calls tool spans executed: by call id, or without one
@@ -442,6 +479,8 @@ function modelEmitter(span: ForeignSpan): ForeignEmitter {
     if (key === 'pydantic_ai.all_messages') return 'pydantic-ai';
   }
   if (span.attrs.has(AdkModelCall.RESPONSE)) return 'google-adk';
+  if (span.attrs.has(LangfuseAttributes.OBSERVATION_TYPE)) return 'langfuse';
+  if (span.attrs.has(LangSmithAttributes.SPAN_KIND)) return 'langsmith';
   return 'genai-semconv';
 }
 

@@ -68,9 +68,10 @@ export class TraceEvidence {
   readonly proposed: Omit<ForeignCall, 'emitter'>[] = [];
   /**
    * Tool calls a later prompt repeats in its history (the conversation sent again), by call id:
-   * the attribute holding the copy, on the model span that sent it.
+   * the attribute holding the copy, on the model span that sent it; with the call's tool and
+   * arguments where the history records them (GenAI-conventions messages).
    */
-  readonly repeated: { spanId: string; attribute: string; callId: string }[] = [];
+  readonly repeated: { spanId: string; attribute: string; callId: string; call?: { tool: string; args: unknown } }[] = [];
 
   user(text: string): void {
     if (text.trim() === '') return;
@@ -92,8 +93,9 @@ export class TraceEvidence {
     this.results.push(entry);
   }
 
-  repeat(span: ForeignSpan, attribute: string, callId: unknown): void {
-    if (typeof callId === 'string' && callId !== '') this.repeated.push({ spanId: span.spanId, attribute, callId });
+  repeat(span: ForeignSpan, attribute: string, callId: unknown, tool?: unknown, args?: unknown): void {
+    if (typeof callId !== 'string' || callId === '') return;
+    this.repeated.push({ spanId: span.spanId, attribute, callId, ...(typeof tool === 'string' ? { call: { tool, args } } : {}) });
   }
 
   schema(tool: unknown, schema: unknown): void {
@@ -170,6 +172,8 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readVercelPrompt(span, into);
   readAdkModelCall(span, into);
   readRunInputs(span, into);
+  readLangfuseGenerationOutput(span, into);
+  readLangSmithLlmOutput(span, into);
   if (span.events) readMessageEvents(span, span.events, into);
   readEventsAttribute(span, into);
 }
@@ -265,7 +269,7 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
         if (p.type === 'tool_call_response') into.result(typeof p.id === 'string' ? p.id : undefined, p.response ?? p.result, span.startNs);
         else if (p.type === 'tool_call' && output && typeof p.name === 'string') {
           into.proposed.push(proposal(span, key, p.name, typeof p.id === 'string' ? p.id : undefined, p.arguments ?? {}, position++));
-        } else if (p.type === 'tool_call') into.repeat(span, key, p.id);
+        } else if (p.type === 'tool_call') into.repeat(span, key, p.id, p.name, p.arguments);
       }
     }
   }
@@ -420,15 +424,21 @@ function readOpenLLMetryMessages(span: ForeignSpan, into: TraceEvidence): void {
 }
 
 /**
- * The Vercel AI SDK's prompt and response: `ai.prompt` (`{prompt}` or `{system, messages}`),
- * `ai.prompt.messages` (text, `tool-call` and `tool-result` parts), `ai.prompt.tools` (one JSON
- * string per tool) and `ai.response.toolCalls`.
+ * The Vercel AI SDK's prompt and response: `ai.prompt` (`{system, prompt, messages}` as the call
+ * was given them, `{system, messages}` from AI SDK 7's `@ai-sdk/otel`), `ai.prompt.messages` (text,
+ * `tool-call` and `tool-result` parts), `ai.prompt.tools` (one JSON string per tool) and
+ * `ai.response.toolCalls`. Since AI SDK 5 the `prompt` may be a list of messages rather than a
+ * string, and the `system` a system message (`{role: "system", content}`) or a list of them.
  */
 function readVercelPrompt(span: ForeignSpan, into: TraceEvidence): void {
   const prompt = parseJson(str(span, VercelPrompt.PROMPT));
   if (isObject(prompt)) {
     if (typeof prompt.prompt === 'string') into.user(prompt.prompt);
-    if (typeof prompt.system === 'string') into.developer(prompt.system);
+    else readVercelMessages(prompt.prompt, VercelPrompt.PROMPT, span, into);
+    for (const system of Array.isArray(prompt.system) ? prompt.system : [prompt.system]) {
+      if (typeof system === 'string') into.developer(system);
+      else if (isObject(system)) contentTexts(system.content).forEach((t) => into.developer(t));
+    }
     readVercelMessages(prompt.messages, VercelPrompt.PROMPT, span, into);
   }
   readVercelMessages(parseJson(str(span, VercelPrompt.MESSAGES)), VercelPrompt.MESSAGES, span, into);
@@ -523,6 +533,60 @@ function readRunInputs(span: ForeignSpan, into: TraceEvidence): void {
   const lfType = str(span, LangfuseAttributes.OBSERVATION_TYPE);
   if (lfType !== undefined && lfType !== 'tool') runInput(str(span, LangfuseAttributes.INPUT), span, into);
   if (str(span, TraceloopAttributes.SPAN_KIND) === 'workflow') runInput(str(span, TraceloopAttributes.ENTITY_INPUT), span, into);
+}
+
+/**
+ * The calls a model asked for in a Langfuse generation's output (`langfuse.observation.type =
+ * generation`): the assistant message its OpenAI integration records (`{role, content, tool_calls}`,
+ * or the older `function_call`; a list of them for several choices), or LangChain's (its callback
+ * handler). A call no tool observation ran is still the model's call with these values.
+ */
+function readLangfuseGenerationOutput(span: ForeignSpan, into: TraceEvidence): void {
+  if (str(span, LangfuseAttributes.OBSERVATION_TYPE) !== 'generation') return;
+  const output = parseJson(str(span, LangfuseAttributes.OUTPUT));
+  let position = 0;
+  for (const message of Array.isArray(output) ? output : [output]) position = proposeMessageCalls(span, LangfuseAttributes.OUTPUT, message, position, into);
+}
+
+/**
+ * The calls a model asked for in a LangSmith LLM run's outputs (`langsmith.span.kind = llm`, its
+ * `gen_ai.completion`): the chat completion `wrap_openai` records (`choices[].message`), or
+ * LangChain's `LLMResult` (`generations[][].message`, an AIMessage serialised: its fields in `kwargs`).
+ */
+function readLangSmithLlmOutput(span: ForeignSpan, into: TraceEvidence): void {
+  if (str(span, LangSmithAttributes.SPAN_KIND) !== 'llm') return;
+  const output = parseJson(str(span, LangSmithAttributes.COMPLETION));
+  if (!isObject(output)) return;
+  const messages: unknown[] = [];
+  for (const choice of Array.isArray(output.choices) ? output.choices : []) if (isObject(choice)) messages.push(choice.message);
+  for (const generation of Array.isArray(output.generations) ? output.generations.flat() : []) {
+    const message = isObject(generation) ? generation.message : undefined;
+    messages.push(isObject(message) && isObject(message.kwargs) ? message.kwargs : message);
+  }
+  let position = 0;
+  for (const message of messages) position = proposeMessageCalls(span, LangSmithAttributes.COMPLETION, message, position, into);
+}
+
+/**
+ * Propose the calls of one assistant message recorded in `attribute`, numbered from `position`
+ * (returns the next): `tool_calls` in OpenAI's shape (`{id, type, function: {name, arguments}}`) or
+ * LangChain's (`{name, args, id}`; its `additional_kwargs` repeat them in OpenAI's and are not read
+ * again), or the older `function_call`.
+ */
+function proposeMessageCalls(span: ForeignSpan, attribute: string, message: unknown, position: number, into: TraceEvidence): number {
+  if (!isObject(message)) return position;
+  const extra = isObject(message.additional_kwargs) ? message.additional_kwargs : {};
+  const calls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0 ? message.tool_calls : extra.tool_calls;
+  for (const c of Array.isArray(calls) ? calls : []) {
+    const fn = isObject(c) && isObject(c.function) ? c.function : c;
+    if (!isObject(c) || !isObject(fn) || typeof fn.name !== 'string') continue;
+    // (Langfuse's OpenAI integration writes an empty id for a legacy function call)
+    const id = typeof c.id === 'string' && c.id !== '' ? c.id : undefined;
+    into.proposed.push(proposal(span, attribute, fn.name, id, fn.arguments ?? fn.args ?? {}, position++));
+  }
+  const legacy = message.function_call ?? extra.function_call;
+  if (isObject(legacy) && typeof legacy.name === 'string') into.proposed.push(proposal(span, attribute, legacy.name, undefined, legacy.arguments ?? {}, position++));
+  return position;
 }
 
 /**

@@ -14,14 +14,17 @@ import { MESSAGE_EVENT_NAMES } from './event-evidence.js';
 
 /** Attribute keys that make a span worth reading for foreign calls: an emitter's tool-span signature, or evidence. */
 export const CANDIDATE_KEYS: readonly string[] = [...new Set([...TOOL_SPAN_RECOGNIZERS.flatMap((r) => r.keys), ...EVIDENCE_KEYS])];
+/** Span names that make a span worth reading: tool spans an emitter tells by name only (Logfire's `Function: {name}`). */
+export const CANDIDATE_SPAN_NAMES: readonly string[] = [...new Set(TOOL_SPAN_RECOGNIZERS.flatMap((r) => r.spanNames ?? []))];
 
 /**
  * Spans worth reading for foreign calls: not argspan's own, and holding a key of an emitter's
- * tool-span signature or one evidence is read from, or an event that records messages (the
- * ClickHouse engine selects the same).
+ * tool-span signature or one evidence is read from, a tool span's name, or an event that records
+ * messages (the ClickHouse engine selects the same).
  */
 const CANDIDATE_SQL = `(scope_name IS NULL OR scope_name <> ${sqlString(INSTRUMENTATION_SCOPE)})
   AND (list_has_any(attr_keys, [${CANDIDATE_KEYS.map(sqlString).join(', ')}])
+    OR "name" IN (${CANDIDATE_SPAN_NAMES.map(sqlString).join(', ')})
     OR list_bool_or(list_transform(attr_keys, lambda k: ${EVIDENCE_PREFIXES.map((p) => `starts_with(k, ${sqlString(p)})`).join(' OR ')}))
     OR ${hasEventSql(MESSAGE_EVENT_NAMES)})`;
 

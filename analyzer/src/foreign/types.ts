@@ -74,6 +74,8 @@ export interface ToolSpanRecognizer {
   emitter: ForeignEmitter;
   /** Attribute keys this emitter's tool spans always carry one of (the load-time pre-filter keeps spans with any). */
   keys: readonly string[];
+  /** Span names this emitter's tool spans have where no attribute key tells them (the pre-filter keeps spans with any). */
+  spanNames?: readonly string[];
   /** The call this span executes, or undefined when it is not one of this emitter's tool spans. */
   toolCall(span: ForeignSpan): Omit<ForeignCall, 'emitter' | 'spanId' | 'parentSpanId' | 'atNs' | 'source'> | undefined;
 }

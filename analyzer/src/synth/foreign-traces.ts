@@ -4,7 +4,7 @@ import { IdSource, attributes, resourceSpansLine, type AttrValue, type OtlpSpan 
 import { rng } from './realistic.js';
 
 /**
- * Synthetic traces in other libraries' shapes, for the analyzer's benchmark: agent runs of eight
+ * Synthetic traces in other libraries' shapes, for the analyzer's benchmark: agent runs of nine
  * emitters laid out as their recorded runs in fixtures/traces/foreign/ are — a root span, the
  * wrapper spans the emitter writes (steps, agent runs), a model span whose prompt holds the user's
  * request and whose output proposes the calls, tool spans with 5–20-leaf argument blobs, and the
@@ -13,7 +13,7 @@ import { rng } from './realistic.js';
  * an e-mail address: about one call in fifty, so the findings stay a small part of the work).
  */
 
-const EMITTERS = ['genai-semconv', 'vercel-ai', 'openinference', 'openllmetry', 'pydantic-ai', 'google-adk', 'langsmith', 'langfuse'] as const;
+const EMITTERS = ['genai-semconv', 'vercel-ai', 'openinference', 'openllmetry', 'pydantic-ai', 'google-adk', 'langsmith', 'langfuse', 'logfire'] as const;
 type Emitter = (typeof EMITTERS)[number];
 /** Emitters whose runs here record their conversation (`gen_ai.conversation.id`) or session (`session.id`). */
 const RECORDS_CONVERSATION: ReadonlySet<Emitter> = new Set(['genai-semconv', 'openinference']);
@@ -229,13 +229,36 @@ function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: b
       toolCalls.forEach((c, i) => span(c.name, root, { 'langfuse.observation.type': 'tool', 'langfuse.observation.input': JSON.stringify(c.args), 'langfuse.observation.output': result(i) }));
       break;
     }
+    case 'logfire': {
+      // Logfire's OpenAI Agents integration: spans named by their message template, the Responses
+      // API's messages in its `events` list (the model's calls as assistant messages, as its
+      // `responses_output_events` writes them), each function tool's run a `Function: {name}` span.
+      scope = 'logfire.openai_agents';
+      const logfireSpan = (template: string, parent: string | undefined, attrs: Record<string, AttrValue>, durMs?: number) =>
+        span(template, parent, { 'logfire.msg_template': template, 'logfire.span_type': 'span', 'gen_ai.system': 'openai', ...attrs }, durMs);
+      const assistantCalls = { 'event.name': 'gen_ai.assistant.message', role: 'assistant', tool_calls: toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })) };
+      const asked = { 'event.name': 'gen_ai.user.message', content: userText, role: 'user' };
+      const root = logfireSpan('Agent run: {name!r}', undefined, { name: 'weather_agent', 'logfire.msg': "Agent run: 'weather_agent'" }, 1);
+      logfireSpan('Responses API with {gen_ai.request.model!r}', root, { 'gen_ai.operation.name': 'chat', events: JSON.stringify([asked, assistantCalls]) });
+      toolCalls.forEach((c, i) => logfireSpan('Function: {name}', root, { 'logfire.msg': `Function: ${c.name}`, name: c.name, input: JSON.stringify(c.args), output: result(i), mcp_data: 'null' }));
+      logfireSpan('Responses API with {gen_ai.request.model!r}', root, {
+        'gen_ai.operation.name': 'chat',
+        events: JSON.stringify([
+          asked,
+          assistantCalls,
+          ...toolCalls.map((c, i) => ({ 'event.name': 'gen_ai.tool.message', role: 'tool', id: c.id, content: result(i), name: c.name })),
+          { 'event.name': 'gen_ai.assistant.message', content: answer, role: 'assistant' },
+        ]),
+      });
+      break;
+    }
   }
   return { traceId, spans, scope, calls, conversation: { id: conversation, city } };
 }
 
 /**
  * Write about `spanTarget` spans of foreign agent runs to `file` as OTLP JSON lines (runs of all
- * eight emitters in turn, about 200 spans per line, one scope per line). Returns the spans and the
+ * nine emitters in turn, about 200 spans per line, one scope per line). Returns the spans and the
  * tool calls written (every call runs on a tool span: the analyzer must find exactly these).
  */
 /**

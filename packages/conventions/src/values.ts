@@ -94,6 +94,8 @@ export const Emitter = {
   LANGSMITH: 'langsmith',
   /** The Langfuse SDK: `langfuse.observation.type = tool`. */
   LANGFUSE: 'langfuse',
+  /** Logfire's own integrations: its OpenAI Agents integration's `Function: {name}` span. */
+  LOGFIRE: 'logfire',
 } as const;
 export type Emitter = (typeof Emitter)[keyof typeof Emitter];
 

@@ -3,6 +3,7 @@ import { genaiSemconv } from './genai-semconv.js';
 import { googleAdk } from './google-adk.js';
 import { langfuse } from './langfuse.js';
 import { langsmith } from './langsmith.js';
+import { logfire } from './logfire.js';
 import { openinference } from './openinference.js';
 import { openllmetry } from './openllmetry.js';
 import { pydanticAi } from './pydantic-ai.js';
@@ -14,4 +15,4 @@ import { vercelAi } from './vercel-ai.js';
  * `execute_tool` runs) are claimed by their own emitter before the generic GenAI-conventions reader.
  * A span is one call, read by the first recogniser that claims it.
  */
-export const TOOL_SPAN_RECOGNIZERS: readonly ToolSpanRecognizer[] = [googleAdk, openllmetry, pydanticAi, vercelAi, langsmith, langfuse, openinference, genaiSemconv];
+export const TOOL_SPAN_RECOGNIZERS: readonly ToolSpanRecognizer[] = [googleAdk, openllmetry, pydanticAi, vercelAi, langsmith, langfuse, logfire, openinference, genaiSemconv];

@@ -18,8 +18,9 @@ export const OpenInferenceAttributes = {
  * OpenInference's tool span (openai_agents, agno, claude_agent_sdk, …): `openinference.span.kind =
  * TOOL`, arguments in `input.value` (JSON, or text when `input.mime_type` says so; a method's bound
  * arguments, `{"args": [...], "kwargs": {...}}` as the LlamaIndex instrumentation records
- * `FunctionTool.call`, read by keyword). `tool.parameters` repeats the arguments in some
- * instrumentations and is not read.
+ * `FunctionTool.call`, read by keyword; smolagents' `Tool.__call__`, `{"args": [...],
+ * "sanitize_inputs_outputs": true, "kwargs": {...}}`, whose flag is the agent's, not an argument).
+ * `tool.parameters` repeats the arguments in some instrumentations and is not read.
  */
 export const openinference: ToolSpanRecognizer = {
   emitter: Emitter.OPENINFERENCE,
@@ -30,8 +31,25 @@ export const openinference: ToolSpanRecognizer = {
     return {
       tool: str(span, OpenInferenceAttributes.TOOL_NAME) ?? span.name,
       ...opt('callId', str(span, OpenInferenceAttributes.TOOL_ID) ?? str(span, OpenInferenceAttributes.TOOL_CALL_ID)),
-      args: { kind: 'blob', attribute: OpenInferenceAttributes.INPUT_VALUE, text: str(span, OpenInferenceAttributes.INPUT_VALUE), decode: { rawStringIsValue: text, unwrap: unwrapArgsKwargs } },
+      args: { kind: 'blob', attribute: OpenInferenceAttributes.INPUT_VALUE, text: str(span, OpenInferenceAttributes.INPUT_VALUE), decode: { rawStringIsValue: text, unwrap: unwrapBoundArguments } },
       ...opt('result', str(span, OpenInferenceAttributes.OUTPUT_VALUE)),
     };
   },
 };
+
+/**
+ * A tool's bound arguments as the OpenInference instrumentations record them: read by keyword
+ * (see {@link unwrapArgsKwargs}), without smolagents' `sanitize_inputs_outputs`, a keyword-only
+ * parameter of `Tool.__call__(self, *args, sanitize_inputs_outputs=False, **kwargs)` that the
+ * agent sets and the signature binding records beside the arguments (no tool input can share its
+ * name: it would be bound to the parameter). Read as an argument, the call would carry one the
+ * model never gave, and would not be the call the model proposed.
+ */
+export function unwrapBoundArguments(decoded: unknown): unknown {
+  if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded)) return decoded;
+  const { [SMOLAGENTS_FLAG]: flag, ...rest } = decoded as Record<string, unknown>;
+  const smolagentsCall = typeof flag === 'boolean' && 'args' in rest && 'kwargs' in rest;
+  return unwrapArgsKwargs(smolagentsCall ? rest : decoded);
+}
+
+const SMOLAGENTS_FLAG = 'sanitize_inputs_outputs';

@@ -51,12 +51,26 @@ function langChainToolInput(decoded: unknown): unknown {
   return inputs !== null && inputs !== undefined && typeof inputs === 'object' ? inputs : run.input_str;
 }
 
-/** `{"args": [a, b], "kwargs": {x}}` → `{x, args: [a, b]}` (positional arguments have no names). */
+/**
+ * A function's call as its decorator records it, `{"args": [a, b], "kwargs": {x}}` (OpenLLMetry's
+ * `@tool`, Langfuse's `@observe`, OpenInference's bound arguments of `*args, **kwargs`) → `{x,
+ * args: [a, b]}`: keyword arguments by name; positional ones have no name in the trace, so they are
+ * the list `args`, read as leaves `args[0]`, `args[1]` (a value nested in one: `args[0].city`). A
+ * keyword argument may itself be named `args` (`f(1, args=2)` into `def f(*args, **kwargs)`): then
+ * the positional ones are `*args` (`["*args"][0]`, Python's own spelling of them), so neither hides
+ * the other.
+ */
 export function unwrapArgsKwargs(decoded: unknown): unknown {
   if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded)) return decoded;
   const { args, kwargs, ...rest } = decoded as { args?: unknown; kwargs?: unknown };
   if (args === undefined && kwargs === undefined) return decoded;
-  const out: Record<string, unknown> = { ...rest, ...(kwargs !== null && typeof kwargs === 'object' && !Array.isArray(kwargs) ? kwargs : {}) };
-  if (Array.isArray(args) && args.length > 0) out.args = args;
+  const byName = kwargs !== null && typeof kwargs === 'object' && !Array.isArray(kwargs);
+  const out: Record<string, unknown> = { ...rest, ...(byName ? (kwargs as Record<string, unknown>) : {}) };
+  // (a `kwargs` or `args` of another shape than the decorators write is kept as it is, not dropped: its values are still read)
+  if (!byName && kwargs !== undefined && kwargs !== null) out[Object.hasOwn(out, 'kwargs') ? '**kwargs' : 'kwargs'] = kwargs;
+  if (args !== undefined && args !== null && !(Array.isArray(args) && args.length === 0)) out[Object.hasOwn(out, POSITIONAL) ? `*${POSITIONAL}` : POSITIONAL] = args;
   return out;
 }
+
+/** The key positional arguments are read under (see {@link unwrapArgsKwargs}). */
+const POSITIONAL = 'args';
