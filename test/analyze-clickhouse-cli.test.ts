@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANARY_AWS_KEY } from '../analyzer/src/synth/rule-cases.js';
-import { exporterRows, exporterRowsOfFile, otelTracesDdl } from '../analyzer/src/synth/collector-rows.js';
+import { exporterLogRowsOfFile, exporterRows, exporterRowsOfFile, otelLogsDdl, otelTracesDdl } from '../analyzer/src/synth/collector-rows.js';
 import { ROOT, analyzeBin, parseJson, type Run } from './analyze-helpers.js';
 import { startClickHouseHttp, type ClickHouseHttp } from './support/clickhouse-http.js';
 import { EXPECTED_SCOPE_FINDINGS, SCOPE_CANARY, scopedDocument } from './support/scoped-document.js';
@@ -148,5 +148,46 @@ describe('argspan analyze --engine clickhouse: credentials in the instrumentatio
     }
     const found = parseJson(await argspan(clickhouse('--table', 'scoped_traces', '--format', 'json'))).findings.map((f) => [`span/${(f as unknown as { span_id: string }).span_id}`, f.message]);
     expect(found.sort()).toEqual(EXPECTED_SCOPE_FINDINGS.filter(([, m]) => !m!.includes(' attribute') && !m!.startsWith('Attribute')).sort());
+  });
+});
+
+describe('argspan analyze --engine clickhouse: GenAI log records in the exporter\'s logs table', () => {
+  const TRACES = 'fixtures/traces/foreign/otel-python-openai-v2-weather.traces.json';
+  const PLANTED = 'fixtures/traces/foreign/derived/otel-python-openai-v2-planted.logs.json';
+  const insert = (table: string, rows: unknown[]) => server.query(`INSERT INTO ${table} FORMAT JSONEachRow\n${rows.map((r) => JSON.stringify(r)).join('\n')}`);
+  const tables = ['--table', 'genai_traces', '--logs-table', 'genai_logs'];
+
+  beforeAll(() => {
+    server.query(otelTracesDdl('genai_traces'));
+    server.query(otelLogsDdl('genai_logs'));
+    insert('genai_traces', exporterRowsOfFile(join(ROOT, TRACES)));
+    insert('genai_logs', exporterLogRowsOfFile(join(ROOT, PLANTED)));
+  });
+
+  it('--logs-table: the calls the model made in the records, the planted timezone and token reported as DuckDB reports them, never their values', async () => {
+    const duck = parseJson(analyzeBin(TRACES, PLANTED, '--format', 'json'));
+    const ch = await argspan(clickhouse(...tables, '--format', 'json'));
+    expect(ch.code).toBe(1);
+    const got = parseJson(ch);
+    expect(got.findings).toEqual(duck.findings.map((f) => ({ ...f, file: null })));
+    expect(got.stats).toMatchObject({ spans: duck.stats.spans, foreign_calls: 2, log_records: duck.stats.log_records, spans_from_log_records: 0 });
+    const table = await argspan(clickhouse(...tables));
+    expect(table.stdout).toContain(`Read ${duck.stats.log_records} GenAI log record(s) from OTLP logs exports as their spans' events.`);
+    for (const format of ['table', 'json', 'sarif', 'junit', 'html']) {
+      const run = format === 'table' ? table : await argspan(clickhouse(...tables, '--format', format));
+      expect(run.code, format).toBe(1);
+      for (const value of ['America/Los_Angeles', 'ghp_C4NARY', PASSWORD]) expect(run.stdout + run.stderr, format).not.toContain(value);
+    }
+  });
+
+  it('a logs table that was named must exist (exit 2); without the option, a missing otel_logs means no logs', async () => {
+    const missing = await argspan(clickhouse('--table', 'genai_traces', '--logs-table', 'no_such_logs'));
+    expect([missing.code, missing.stdout, missing.stderr]).toEqual([2, '', `argspan analyze: --logs-table: default.no_such_logs does not exist on ${server.url} (or this user may not read it)\n`]);
+    const traces = await argspan(clickhouse('--table', 'genai_traces', '--format', 'json'));
+    expect(traces.code).toBe(0);
+    expect(parseJson(traces).stats).toMatchObject({ foreign_calls: 0 });
+    expect(parseJson(traces).stats.log_records).toBeUndefined();
+    const duckdb = analyzeBin(TRACES, '--logs-table', 'genai_logs');
+    expect([duckdb.code, duckdb.stderr]).toEqual([2, 'argspan analyze: --logs-table needs --engine clickhouse\n']);
   });
 });

@@ -81,6 +81,12 @@ export interface ClickHouseAnalyzeOptions extends RuleRunOptions {
   database?: string;
   /** The exporter's traces table (or a Distributed table over it). @default 'otel_traces' */
   table?: string;
+  /**
+   * The exporter's logs table in the same database, whose GenAI log records (the messages the
+   * official OpenTelemetry instrumentations log) are read as their spans' events. A table named
+   * here must exist. @default 'otel_logs', read when it exists
+   */
+  logsTable?: string;
   /** Analyse the traces whose first span starts at or after this instant. @default the table's beginning */
   since?: Date;
   /** …and before this one. @default no end */

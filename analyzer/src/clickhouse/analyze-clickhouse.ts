@@ -10,6 +10,7 @@ import { CH_TABLES, argspanTableSteps, createTableSql, spansSql } from './argspa
 import { ChSession, connectClickHouse, describeUrl } from './client.js';
 import { scanCredentialsClickHouse } from './credential-scan.js';
 import { loadForeignCallsClickHouse } from './foreign.js';
+import { DEFAULT_LOGS_TABLE, LOG_RECORD_SPANS, SPANS_FROM_RECORDS, gatherLogRecords, unjoinableProblem } from './log-records.js';
 import { runRulesClickHouse } from './run-rules.js';
 import { openSource, type TraceSource } from './source.js';
 import { attrValue, chString, jsonArrayValues } from './sql.js';
@@ -22,7 +23,9 @@ const READS_SPANS = /\b(FROM|JOIN)\s+spans\b/i;
 
 /**
  * The same analysis as {@link analyze}, inside ClickHouse: the collector exporter's traces table
- * (`otel_traces`, or a Distributed table over it), the run's traces chosen by `since` / `until`.
+ * (`otel_traces`, or a Distributed table over it), the run's traces chosen by `since` / `until`,
+ * and the GenAI log records of those traces in its logs table beside it (`otel_logs`, when there
+ * is one: see `log-records.ts`).
  * The derived tables are temporary tables of one session; the rules are the same files; the
  * result, the baseline and the errors are those of `analyze()` (`UsageError` for a server that
  * cannot be reached, is too old, or has no such table; `RuleError` for a rule ClickHouse refuses).
@@ -40,14 +43,22 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
   const session = new ChSession(client, options.url ? describeUrl(options.url) : 'ClickHouse');
   const made: string[] = [];
   try {
-    const src = await phase(options.onPhase, 'source', () =>
+    const traces = await phase(options.onPhase, 'source', () =>
       openSource(session, database, table, {
         ...(options.since ? { since: options.since } : {}),
         ...(options.until ? { until: options.until } : {}),
         maxTraceDurationMs: options.maxTraceDurationMs ?? DEFAULT_MAX_TRACE_DURATION_MS,
       }),
     );
-    if (src.where !== '1') made.push('run_traces');
+    if (traces.where !== '1') made.push('run_traces');
+    const logsTable = options.logsTable ?? DEFAULT_LOGS_TABLE;
+    const read = await phase(options.onPhase, 'log records', () =>
+      gatherLogRecords(session, database, logsTable, options.logsTable !== undefined, traces, { since: options.since, until: options.until }),
+    );
+    const logs = read && read.records > 0 ? read : undefined;
+    if (logs) made.push(LOG_RECORD_SPANS);
+    const src: TraceSource = { ...traces, logRecords: logs !== undefined };
+    const skipped = read?.unjoinable ? [unjoinableProblem(`clickhouse ${database}.${logsTable}`, read.unjoinable)] : [];
     // The overview names each turn by its span.
     const needsSpans = options.overview === true || rules.some((r) => READS_SPANS.test(r.sql));
     for (const t of Object.values(CH_TABLES)) {
@@ -68,7 +79,10 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
     await phase(options.onPhase, 'policy', () => buildPolicyTables(session, src, options.remoteAllowlist ?? [], denyResidencies));
     if (needsSpans) await phase(options.onPhase, 'spans', () => session.run(spansSql(src), 'building spans'));
     const run = await runRulesClickHouse(session, src, rules, options.onPhase);
-    const [count] = await session.all(`SELECT count() AS n FROM ${src.table} WHERE ${src.where}`, 'counting spans');
+    const [count] = await session.all(
+      `SELECT count() + ${logs ? logs.spansFromRecords : 0} AS n FROM ${src.table} WHERE ${src.where}`,
+      'counting spans',
+    );
     const findings = run.findings.filter((f) => !suppress.has(f.fingerprint));
     const baseline = options.baseline;
     const overview = options.overview
@@ -89,8 +103,9 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
         source: `clickhouse ${database}.${table}${windowText(options)}`,
         spans: Number(count?.n ?? 0),
         duplicate_spans: 0,
-        malformed_lines: 0,
-        skipped: [],
+        malformed_lines: skipped.length,
+        skipped,
+        ...(logs ? { log_records: logs.records, spans_from_log_records: logs.spansFromRecords } : {}),
         ...ruleStats(rules, run, findings, foreign, started),
       },
     };
@@ -119,7 +134,10 @@ async function buildPolicyTables(session: ChSession, src: TraceSource, tools: re
       SELECT arrayJoin(CAST([${tools.map(chString).join(', ')}] AS Array(String))) AS tool
       UNION ALL
       SELECT arrayJoin(if(isValidJSON(v) AND JSONType(v) = 'Array', ${jsonArrayValues('v')}, [v])) AS tool
-      FROM (SELECT DISTINCT ${v} AS v FROM ${src.table} WHERE ${src.where} AND mapContains(ResourceAttributes, ${chString(key)})))`,
+      FROM (SELECT DISTINCT ${v} AS v FROM ${src.table} WHERE ${src.where} AND mapContains(ResourceAttributes, ${chString(key)})${
+        src.logRecords ? `
+        UNION DISTINCT
+        SELECT ${attrValue('resource', key)} FROM ${SPANS_FROM_RECORDS} WHERE mapContains(resource, ${chString(key)})` : ''}))`,
     'building remote_allowlist',
   );
   await session.insert('deny_residencies', denyResidencies.map((residency) => ({ residency })), 'building deny_residencies');

@@ -7,9 +7,12 @@ import {
   INSTRUMENTATION_SCOPE,
   LIST_INDEX_PATTERN,
   OPERATION_EXECUTE_TOOL,
+  OtelAttributes,
   SpanNamePrefix,
 } from '@argspan/conventions';
 import { HOP_EVENT_COLUMNS, TOOL_ARG_COLUMNS, TOOL_CALL_COLUMNS, type DerivedColumn } from '../load/argspan-tables.js';
+import { LOG_RECORD_SPAN_NAME } from '../load/schema.js';
+import { SPANS_FROM_RECORDS } from './log-records.js';
 import { CH_TYPE, CH_TYPED, attrValue, chString } from './sql.js';
 import type { TraceSource } from './source.js';
 
@@ -283,9 +286,17 @@ const label = (col: string, prefix: string) => `nullIf(lower(replaceOne(upper(${
  * DuckDB's view, less `resource_id` and `file_id`.
  */
 export function spansSql(src: TraceSource): string {
+  // Spans made from GenAI log records, as DuckDB stages them: no parent, kind or status, the records' resource and scope.
+  const fromRecords = src.logRecords
+    ? `
+  UNION ALL
+  SELECT trace_id, span_id, NULL, ${chString(LOG_RECORD_SPAN_NAME)}, ${label("'SPAN_KIND_UNSPECIFIED'", 'SPAN_KIND_')}, start_ns, end_ns, end_ns - start_ns,
+    ${label("'STATUS_CODE_UNSET'", 'STATUS_CODE_')}, NULL, nullIf(resource[${chString(OtelAttributes.SERVICE_NAME)}], ''), scope_name, scope_version
+  FROM ${SPANS_FROM_RECORDS}`
+    : '';
   return `${insertInto(CH_TABLES.spans)}
   SELECT TraceId, SpanId, nullIf(ParentSpanId, ''), SpanName, ${label('SpanKind', 'SPAN_KIND_')},
     toUnixTimestamp64Nano(Timestamp) AS start_ns, start_ns + toInt64(Duration), toInt64(Duration),
     ${label('StatusCode', 'STATUS_CODE_')}, nullIf(StatusMessage, ''), nullIf(ServiceName, ''), ${src.scopeName}, ${src.scopeVersion}
-  FROM ${src.table} WHERE ${src.where} ${ONCE}`;
+  FROM ${src.table} WHERE ${src.where} ${ONCE}${fromRecords}`;
 }

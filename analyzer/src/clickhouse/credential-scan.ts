@@ -1,6 +1,7 @@
 import { createValueHasher, defaultSecretDetector, type SecretDetector } from '@argspan/core';
 import { builtinPrefilter, findCredentials, NameScope, prefilterPattern, shownKey } from '../credential-scan.js';
 import type { ChRow, ChSession } from './client.js';
+import { LOG_RECORD_SPANS, SPANS_FROM_RECORDS } from './log-records.js';
 import { chString } from './sql.js';
 import type { TraceSource } from './source.js';
 
@@ -17,6 +18,8 @@ import type { TraceSource } from './source.js';
  * has no column for the scope's attributes (its logs and metrics tables have one): the exporter
  * drops them, so they cannot be scanned here. Older exporters wrote the scope's name and version
  * as the span attributes `otel.scope.name` / `otel.scope.version`, scanned as any span attribute.
+ * GenAI log records (`log-records.ts`) are scanned as their spans' events (the body as the event
+ * attribute it becomes), and a span made from its records by its resource and scope, as in DuckDB.
  */
 export async function scanCredentialsClickHouse(session: ChSession, src: TraceSource, hashKey: Uint8Array, detector: SecretDetector = defaultSecretDetector): Promise<number> {
   const hasher = createValueHasher(hashKey);
@@ -48,6 +51,26 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
       WHERE ${src.where} AND notEmpty(${list}.${marker}) AND ${anyValue('ks')} LIMIT 1 BY TraceId, SpanId)
     ARRAY JOIN ks AS k
     WHERE ${match('k')}`;
+  // The spans' GenAI log records are their events; the spans made from them have a resource and scope of their own.
+  const recordScan = src.logRecords
+    ? `
+    UNION ALL
+    SELECT trace_id, span_id, 'event', k, v
+    FROM (SELECT trace_id, span_id, arrayJoin(events).attributes AS attrs FROM ${LOG_RECORD_SPANS}
+      WHERE ${anyValue('arrayFlatten(arrayMap(e -> mapValues(e.attributes), events))')})
+    ARRAY JOIN mapKeys(attrs) AS k, mapValues(attrs) AS v
+    WHERE ${match('v')}
+    UNION ALL
+    SELECT trace_id, span_id, ${chString(NameScope.EVENT_ATTRIBUTE_KEY)}, k, k
+    FROM (SELECT trace_id, span_id, arrayFlatten(arrayMap(e -> mapKeys(e.attributes), events)) AS ks FROM ${LOG_RECORD_SPANS} WHERE ${anyValue('ks')})
+    ARRAY JOIN ks AS k
+    WHERE ${match('k')}`
+    : '';
+  /** The rows of the traces table in the window, with the spans made from log records beside them: `columns` of each. */
+  const allSpans = (columns: string, recordColumns: string) =>
+    src.logRecords ? `(SELECT ${columns} FROM ${T} WHERE ${src.where} UNION ALL SELECT ${recordColumns} FROM ${SPANS_FROM_RECORDS})` : `(SELECT ${columns} FROM ${T} WHERE ${src.where})`;
+  const resources = allSpans('TraceId, SpanId, ResourceAttributes', 'trace_id, span_id, resource');
+  const scopes = allSpans('TraceId, SpanId, ScopeName, ScopeVersion', "trace_id, span_id, ifNull(scope_name, ''), ifNull(scope_version, '')");
   await session.each(
     `${withPattern}SELECT TraceId AS trace_id, SpanId AS span_id, 'span' AS scope, k, v
     FROM (SELECT TraceId, SpanId, SpanAttributes FROM ${T} WHERE ${src.where} AND ${anyValue('mapValues(SpanAttributes)')} LIMIT 1 BY TraceId, SpanId)
@@ -70,20 +93,21 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
     FROM (SELECT TraceId, SpanId, SpanAttributes FROM ${T} WHERE ${src.where} AND ${anyValue('mapKeys(SpanAttributes)')} LIMIT 1 BY TraceId, SpanId)
     ARRAY JOIN mapKeys(SpanAttributes) AS k
     WHERE ${match('k')}
+${recordScan}
     UNION ALL
     SELECT min(TraceId), argMin(SpanId, concat(TraceId, SpanId)), 'resource', k, v
-    FROM ${T} ARRAY JOIN mapKeys(ResourceAttributes) AS k, mapValues(ResourceAttributes) AS v
-    WHERE ${src.where} AND ${anyValue('mapValues(ResourceAttributes)')} AND ${match('v')}
+    FROM ${resources} ARRAY JOIN mapKeys(ResourceAttributes) AS k, mapValues(ResourceAttributes) AS v
+    WHERE ${anyValue('mapValues(ResourceAttributes)')} AND ${match('v')}
     GROUP BY cityHash64(mapKeys(ResourceAttributes), mapValues(ResourceAttributes)), k, v
     UNION ALL
     SELECT min(TraceId), argMin(SpanId, concat(TraceId, SpanId)), ${chString(NameScope.RESOURCE_ATTRIBUTE_KEY)}, k, k
-    FROM ${T} ARRAY JOIN mapKeys(ResourceAttributes) AS k
-    WHERE ${src.where} AND ${anyValue('mapKeys(ResourceAttributes)')} AND ${match('k')}
+    FROM ${resources} ARRAY JOIN mapKeys(ResourceAttributes) AS k
+    WHERE ${anyValue('mapKeys(ResourceAttributes)')} AND ${match('k')}
     GROUP BY cityHash64(mapKeys(ResourceAttributes), mapValues(ResourceAttributes)), k${src.scopeColumns ? `
     UNION ALL
     SELECT min(TraceId), argMin(SpanId, concat(TraceId, SpanId)), scope, NULL, text
-    FROM ${T} ARRAY JOIN [${chString(NameScope.SCOPE_NAME)}, ${chString(NameScope.SCOPE_VERSION)}] AS scope, [ScopeName, ScopeVersion] AS text
-    WHERE ${src.where} AND ${match('concat(ScopeName, char(1), ScopeVersion)')} AND text <> '' AND ${match('text')}
+    FROM ${scopes} ARRAY JOIN [${chString(NameScope.SCOPE_NAME)}, ${chString(NameScope.SCOPE_VERSION)}] AS scope, [ScopeName, ScopeVersion] AS text
+    WHERE ${match('concat(ScopeName, char(1), ScopeVersion)')} AND text <> '' AND ${match('text')}
     GROUP BY scope, text` : ''}
     SETTINGS enable_global_with_statement = 1`,
     're-scanning attributes for credentials',

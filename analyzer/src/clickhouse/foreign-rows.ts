@@ -132,7 +132,7 @@ const RUN_ID_TABLES = ['foreign_named_runs', 'foreign_span_runs', 'foreign_trace
 
 /**
  * The run ids (see {@link RUN_ID_KEYS}) the spans of the traces holding candidate spans
- * (`candidates`, a condition on the source's rows) name, as DuckDB's `numberTraces` reads them:
+ * (`candidateStarts`, a query of each candidate span's `trace_id` and `start`) name, as DuckDB's `numberTraces` reads them:
  * `foreign_span_runs`, a row per span that names one, and `foreign_trace_runs`, a row per trace
  * whose spans agree on one; and `foreign_trace_windows`, the evidence window of each such trace
  * whose spans agree under every key they name a run by, a trace of two runs being read on its own
@@ -140,13 +140,13 @@ const RUN_ID_TABLES = ['foreign_named_runs', 'foreign_span_runs', 'foreign_trace
  * then id, as `numberTraces` numbers them). Read before the spans: a window's traces are classified
  * together.
  */
-export function runIdSteps(src: TraceSource, candidates: string): string[] {
+export function runIdSteps(src: TraceSource, candidateStarts: string): string[] {
   const keys = RUN_ID_KEYS.map((k, rank) => `(${rank}, ${chString(k)})`).join(', ');
   return [
     `CREATE TEMPORARY TABLE foreign_named_runs ENGINE = Memory AS
       SELECT TraceId AS trace_id, SpanId AS span_id, k.1 AS rank, SpanAttributes[k.2] AS run_id
       FROM ${src.table} ARRAY JOIN [${keys}] AS k
-      WHERE ${src.where} AND TraceId GLOBAL IN (SELECT TraceId FROM ${src.table} WHERE ${candidates})
+      WHERE ${src.where} AND TraceId GLOBAL IN (SELECT trace_id FROM (${candidateStarts}))
         AND hasAny(mapKeys(SpanAttributes), [${RUN_ID_KEYS.map(chString).join(', ')}]) AND SpanAttributes[k.2] != ''`,
     `CREATE TEMPORARY TABLE foreign_span_runs ENGINE = Memory AS
       SELECT trace_id, span_id, toNullable(argMin(run_id, rank)) AS run_id FROM foreign_named_runs GROUP BY trace_id, span_id`,
@@ -157,7 +157,7 @@ export function runIdSteps(src: TraceSource, candidates: string): string[] {
     `CREATE TEMPORARY TABLE foreign_trace_windows ENGINE = Memory AS
       SELECT trace_id, run_id, intDiv(row_number() OVER (PARTITION BY run_id ORDER BY start, trace_id) - 1, ${RUN_WINDOW_TRACES}) AS window_no
       FROM foreign_trace_runs r
-        JOIN (SELECT TraceId AS trace_id, min(toUnixTimestamp64Nano(Timestamp)) AS start FROM ${src.table} WHERE ${candidates} GROUP BY TraceId) s USING (trace_id)
+        JOIN (SELECT trace_id, min(start) AS start FROM (${candidateStarts}) GROUP BY trace_id) s USING (trace_id)
       WHERE trace_id NOT IN (SELECT trace_id FROM foreign_named_runs GROUP BY trace_id, rank HAVING uniqExact(run_id) > 1)`,
   ];
 }

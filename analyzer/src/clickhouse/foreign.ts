@@ -2,11 +2,12 @@ import { INSTRUMENTATION_SCOPE } from '@argspan/conventions';
 import type { ClassifyOptions } from '@argspan/core';
 import { EVIDENCE_ARRAY_KEYS, EVIDENCE_PREFIXES } from '../foreign/evidence.js';
 import { CANDIDATE_KEYS, CANDIDATE_SPAN_NAMES, type ForeignLoadStats } from '../foreign/load-foreign.js';
-import { MESSAGE_EVENT_NAMES } from '../foreign/event-evidence.js';
+import { LOG_RECORD_SPAN_NAME } from '../load/schema.js';
 import { TraceClassifier, type TraceClassifierOptions } from '../foreign/trace-classifier.js';
 import type { CandidateTrace } from '../foreign/trace-source.js';
 import type { ChSession } from './client.js';
 import { ForeignRowsClickHouse, runIdSteps } from './foreign-rows.js';
+import { LOG_RECORD_SPANS, MESSAGE_EVENTS_ARRAY as MESSAGE_EVENTS, SPANS_FROM_RECORDS } from './log-records.js';
 import { chString } from './sql.js';
 import type { TraceSource } from './source.js';
 
@@ -26,9 +27,6 @@ const EMPTY_TRACE: CandidateTrace = { no: -1, id: '', texts: [] };
 
 /** How the calls are classified (threads) and read (tests set the spans per pass to make several). */
 type ForeignLoadOptions = Pick<TraceClassifierOptions, 'threads' | 'minThreadedSpans'> & { spansPerBucket?: number };
-
-/** The names of the span events that record messages, as a ClickHouse array. */
-const MESSAGE_EVENTS = `[${MESSAGE_EVENT_NAMES.map(chString).join(', ')}]`;
 
 /**
  * Other libraries' tool calls, as DuckDB's `loadForeignCalls` reads them: the labelling is
@@ -50,9 +48,14 @@ export async function loadForeignCallsClickHouse(
 ): Promise<ForeignLoadStats> {
   const keys = `[${CANDIDATE_KEYS.map(chString).join(', ')}]`;
   const prefixes = EVIDENCE_PREFIXES.map((p) => `startsWith(k, ${chString(p)})`).join(' OR ');
+  // A span with GenAI log records has message events: a candidate, as in DuckDB, where the records are its events.
+  const withRecords = src.logRecords ? ` OR (TraceId, SpanId) GLOBAL IN (SELECT trace_id, span_id FROM ${LOG_RECORD_SPANS} WHERE in_traces)` : '';
   const candidates = `${src.where} AND (${src.scopeName} IS NULL OR ${src.scopeName} <> ${chString(INSTRUMENTATION_SCOPE)})
-      AND (hasAny(mapKeys(SpanAttributes), ${keys}) OR SpanName IN (${CANDIDATE_SPAN_NAMES.map(chString).join(', ')}) OR arrayExists(k -> ${prefixes}, mapKeys(SpanAttributes)) OR hasAny(Events.Name, ${MESSAGE_EVENTS}))`;
-  const [count] = await session.all(`SELECT count() AS n FROM ${src.table} WHERE ${candidates}`, 'counting other libraries\' spans');
+      AND (hasAny(mapKeys(SpanAttributes), ${keys}) OR SpanName IN (${CANDIDATE_SPAN_NAMES.map(chString).join(', ')}) OR arrayExists(k -> ${prefixes}, mapKeys(SpanAttributes)) OR hasAny(Events.Name, ${MESSAGE_EVENTS})${withRecords})`;
+  // Each candidate span's trace and start; spans made from log records are all candidates (they hold only message events).
+  const candidateStarts = `SELECT TraceId AS trace_id, toUnixTimestamp64Nano(Timestamp) AS start FROM ${src.table} WHERE ${candidates}${
+    src.logRecords ? ` UNION ALL SELECT trace_id, start_ns FROM ${SPANS_FROM_RECORDS}` : ''}`;
+  const [count] = await session.all(`SELECT count() AS n FROM (${candidateStarts})`, 'counting other libraries\' spans');
   const candidateSpans = Number(count?.n ?? 0);
   if (candidateSpans === 0) return { calls: 0, noEvidenceCalls: 0, unreadableArgsCalls: 0 };
   const rows = await ForeignRowsClickHouse.open(session);
@@ -68,7 +71,7 @@ export async function loadForeignCallsClickHouse(
   };
   let next: Promise<CandidateTrace[]> | undefined;
   try {
-    for (const sql of runIdSteps(src, candidates)) await session.run(sql, 'reading the runs of other libraries\' calls');
+    for (const sql of runIdSteps(src, candidateStarts)) await session.run(sql, 'reading the runs of other libraries\' calls');
     next = read(0);
     for (let bucket = 0; bucket < buckets; bucket++) {
       const traces = await next!;
@@ -98,20 +101,30 @@ export async function loadForeignCallsClickHouse(
  * DuckDB's `numberTraces` does: a window's traces one after another, by start, then id.
  */
 async function readBucket(session: ChSession, src: TraceSource, candidates: string, buckets: number, bucket: number, rows: ForeignRowsClickHouse): Promise<CandidateTrace[]> {
-  const inBucket =
+  const inBucket = (traceId: string) =>
     buckets > 1
-      ? `(TraceId GLOBAL IN (SELECT trace_id FROM foreign_trace_windows WHERE cityHash64(run_id, window_no) % ${buckets} = ${bucket})
-        OR (cityHash64(TraceId) % ${buckets} = ${bucket} AND TraceId GLOBAL NOT IN (SELECT trace_id FROM foreign_trace_windows)))`
+      ? `(${traceId} GLOBAL IN (SELECT trace_id FROM foreign_trace_windows WHERE cityHash64(run_id, window_no) % ${buckets} = ${bucket})
+        OR (cityHash64(${traceId}) % ${buckets} = ${bucket} AND ${traceId} GLOBAL NOT IN (SELECT trace_id FROM foreign_trace_windows)))`
       : '1';
+  // The bucket's GenAI log records: events of their spans in the traces table, and spans of their own.
+  const records = src.logRecords
+    ? `LEFT JOIN (SELECT trace_id, span_id, events AS log_events FROM ${LOG_RECORD_SPANS} WHERE in_traces AND ${inBucket('trace_id')}) g
+        ON g.trace_id = TraceId AND g.span_id = SpanId`
+    : '';
+  const spansFromRecords = src.logRecords
+    ? `UNION ALL
+      SELECT trace_id, start_ns, ${spanFromRecordsJsonSql()} FROM ${SPANS_FROM_RECORDS} WHERE ${inBucket('trace_id')}`
+    : '';
   const read: { id: string; run: string | null; window: number; start: bigint; texts: string[] }[] = [];
   await session.eachLine(
     `SELECT toJSONString(TraceId), if(isNull(any(w.run_id)), '', toJSONString(assumeNotNull(any(w.run_id)))), toString(any(w.window_no)), toString(min(start)),
       arrayStringConcat(groupArray(span), '\\t')
     FROM (
       SELECT TraceId, toUnixTimestamp64Nano(Timestamp) AS start, ${spanJsonSql(src)} AS span
-      FROM ${src.table}
-      WHERE ${candidates} AND ${inBucket}
-      LIMIT 1 BY TraceId, SpanId) s
+      FROM ${src.table} ${records}
+      WHERE ${candidates} AND ${inBucket('TraceId')}
+      LIMIT 1 BY TraceId, SpanId
+      ${spansFromRecords}) s
     LEFT JOIN foreign_trace_windows w ON w.trace_id = s.TraceId
     GROUP BY TraceId`,
     'reading other libraries\' spans',
@@ -141,12 +154,46 @@ function compareRuns(x: string | null, y: string | null): number {
   return x < y ? -1 : 1;
 }
 
+/** A span's fields as the JSON text the classifier reads (`SpanJson`): each one SQL giving its JSON. */
+interface SpanJsonFields {
+  id: string;
+  parent: string;
+  name: string;
+  /** Start and end, ns, as SQL integers. */
+  start: string;
+  end: string;
+  scope: string;
+  keys: string;
+  values: string;
+  arrays: readonly string[];
+  events: string;
+}
+
+function spanJson(f: SpanJsonFields): string {
+  return `concat('{"s":', ${f.id}, ',"p":', ${f.parent}, ',"n":', ${f.name},
+    ',"b":"', toString(${f.start}), '","e":"', toString(${f.end}),
+    '","c":', ${f.scope}, ',"f":null,"k":', ${f.keys}, ',"v":', ${f.values},
+    ',"a":[', ${f.arrays.length ? f.arrays.join(", ',', ") : "''"}, '],"x":', ${f.events}, '}')`;
+}
+
+/** A list of events (`Array(Tuple(name, attributes map))` in SQL) as the classifier's `{n, k, v}` objects. */
+const eventObjects = (events: string) =>
+  `arrayMap(e -> CAST((e.1, mapKeys(e.2), mapValues(e.2)), 'Tuple(n String, k Array(String), v Array(String))'), ${events})`;
+
+/** GenAI log records (the `events` of {@link LOG_RECORD_SPANS}) as (name, attributes) pairs. */
+const recordedEvents = (events: string) => `arrayMap(r -> (r.name, r.attributes), ${events})`;
+
+const json = (v: string) => `toJSONString(${v})`;
+const nullable = (v: string) => `ifNull(toJSONString(${v}), 'null')`;
+
 /**
  * A candidate span as the JSON text the classifier reads (`SpanJson`, as DuckDB's `spanJsonSql`
  * writes it), written by ClickHouse: the span crosses into JavaScript as one string, not as a row
  * of attribute arrays to decode and encode again. The exporter keeps array attributes as their
  * JSON text: those the evidence reads become their elements' text (strings unquoted), or null
- * when the value is not a JSON array. Every event attribute is text there (DuckDB passes string values only).
+ * when the value is not a JSON array. Every event attribute is text there (DuckDB passes string
+ * values only). The span's GenAI log records (`log_events`, joined when the run has some) follow
+ * its own events, as in DuckDB.
  */
 function spanJsonSql(src: TraceSource): string {
   const arrays = EVIDENCE_ARRAY_KEYS.map((key) => {
@@ -154,13 +201,37 @@ function spanJsonSql(src: TraceSource): string {
     return `if(mapContains(SpanAttributes, ${chString(key)}) AND startsWith(${v}, '[') AND isValidJSON(${v}) AND JSONType(${v}) = 'Array',
       toJSONString(arrayMap(x -> if(JSONType(x) = 'String', JSONExtractString(x), x), JSONExtractArrayRaw(${v}))), 'null')`;
   });
-  // The events that record messages, as {n, k, v} objects (DuckDB's struct); a span without any writes null.
-  const events = `if(hasAny(Events.Name, ${MESSAGE_EVENTS}), toJSONString(arrayMap(e -> CAST((e.1, mapKeys(e.2), mapValues(e.2)), 'Tuple(n String, k Array(String), v Array(String))'),
-      arrayFilter(e -> has(${MESSAGE_EVENTS}, e.1), arrayZip(Events.Name, Events.Attributes)))), 'null')`;
-  const json = (v: string) => `toJSONString(${v})`;
-  const nullable = (v: string) => `ifNull(toJSONString(${v}), 'null')`;
-  return `concat('{"s":', ${json('SpanId')}, ',"p":', ${nullable("nullIf(ParentSpanId, '')")}, ',"n":', ${json('SpanName')},
-    ',"b":"', toString(toUnixTimestamp64Nano(Timestamp)), '","e":"', toString(toUnixTimestamp64Nano(Timestamp) + toInt64(Duration)),
-    '","c":', ${nullable(src.scopeName)}, ',"f":null,"k":', ${json('mapKeys(SpanAttributes)')}, ',"v":', ${json('mapValues(SpanAttributes)')},
-    ',"a":[', ${arrays.length ? arrays.join(", ',', ") : "''"}, '],"x":', ${events}, '}')`;
+  // The events that record messages; a span without any writes null.
+  const own = `arrayFilter(e -> has(${MESSAGE_EVENTS}, e.1), arrayZip(Events.Name, Events.Attributes))`;
+  const events = src.logRecords
+    ? `if(hasAny(Events.Name, ${MESSAGE_EVENTS}) OR notEmpty(log_events), toJSONString(arrayConcat(${eventObjects(own)}, ${eventObjects(recordedEvents('log_events'))})), 'null')`
+    : `if(hasAny(Events.Name, ${MESSAGE_EVENTS}), toJSONString(${eventObjects(own)}), 'null')`;
+  return spanJson({
+    id: json('SpanId'),
+    parent: nullable("nullIf(ParentSpanId, '')"),
+    name: json('SpanName'),
+    start: 'toUnixTimestamp64Nano(Timestamp)',
+    end: 'toUnixTimestamp64Nano(Timestamp) + toInt64(Duration)',
+    scope: nullable(src.scopeName),
+    keys: json('mapKeys(SpanAttributes)'),
+    values: json('mapValues(SpanAttributes)'),
+    arrays,
+    events,
+  });
+}
+
+/** A span made from its GenAI log records (a row of {@link SPANS_FROM_RECORDS}) as the classifier's JSON text: as DuckDB stages it, no attributes, its records its events. */
+function spanFromRecordsJsonSql(): string {
+  return spanJson({
+    id: json('span_id'),
+    parent: "'null'",
+    name: json(chString(LOG_RECORD_SPAN_NAME)),
+    start: 'start_ns',
+    end: 'end_ns',
+    scope: nullable('scope_name'),
+    keys: "'[]'",
+    values: "'[]'",
+    arrays: EVIDENCE_ARRAY_KEYS.map(() => "'null'"),
+    events: `toJSONString(${eventObjects(recordedEvents('events'))})`,
+  });
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,7 @@ import type { Finding } from '../rules/run-rules.js';
 import { ArgspanTraceBuilder } from '../synth/argspan-trace.js';
 import { chdbClient } from '../synth/chdb-client.js';
 import { CANARY_AWS_KEY } from '../synth/rule-cases.js';
-import { exporterRowsOfFile, otelTracesDdl } from '../synth/collector-rows.js';
+import { exporterLogRowsOfFile, exporterRowsOfFile, otelLogsDdl, otelTracesDdl } from '../synth/collector-rows.js';
 import type { AnalysisResult } from '../types.js';
 import { layeredTokyoTrace } from '../../../test/support/layered-trace.js';
 import { STRANDS_FINDINGS, strandsLatestTrace, strandsLegacyTrace } from '../../../test/support/strands-trace.js';
@@ -36,18 +36,26 @@ let client: ClickHouseClient;
 
 beforeAll(async () => {
   client = chdbClient(':memory:');
-  await client.command({ query: 'DROP TABLE IF EXISTS otel_traces' });
-  await client.command({ query: otelTracesDdl() });
+  for (const [table, ddl] of [['otel_traces', otelTracesDdl()], ['otel_logs', otelLogsDdl()]]) {
+    await client.command({ query: `DROP TABLE IF EXISTS ${table}` });
+    await client.command({ query: ddl });
+  }
 });
 afterAll(async () => {
   await client.command({ query: 'DROP TABLE IF EXISTS otel_traces' });
+  await client.command({ query: 'DROP TABLE IF EXISTS otel_logs' });
   await client.close();
 });
 
-/** Replace the table's rows with the spans of `files`, as the collector's exporter writes them. */
+/** Replace the tables' rows with the spans and log records of `files`, as the collector's exporter writes them (one insert per file, as batches come). */
 async function exportToClickHouse(files: readonly string[]): Promise<void> {
   await client.command({ query: 'TRUNCATE TABLE otel_traces' });
+  await client.command({ query: 'TRUNCATE TABLE otel_logs' });
   await client.insert({ table: 'otel_traces', values: files.flatMap(exporterRowsOfFile), format: 'JSONEachRow' });
+  for (const file of files) {
+    const records = exporterLogRowsOfFile(file);
+    if (records.length) await client.insert({ table: 'otel_logs', values: records, format: 'JSONEachRow' });
+  }
 }
 
 /** A finding as both engines report it: ClickHouse knows no export file. */
@@ -117,19 +125,83 @@ describe('credentials the re-scan finds outside span attributes', () => {
 
 describe('other libraries\' traces', () => {
   const dir = join(FIXTURES, 'foreign');
-  // The derived traces reuse their originals' trace ids, so each set is loaded on its own.
-  // OTLP logs exports are not in the exporter's traces table (the engine does not read otel_logs yet).
-  const traceFiles = (d: string) => readdirSync(d).filter((f) => f.endsWith('.json') && !f.endsWith('.logs.json')).map((f) => join(d, f));
+  // The derived traces reuse their originals' trace ids, so each set is loaded on its own. OTLP
+  // logs exports (`*.logs.json`) go to the exporter's logs table, their traces to the traces table.
+  const jsonFiles = (d: string) => readdirSync(d).filter((f) => f.endsWith('.json')).map((f) => join(d, f));
+  const weatherTraces = join(dir, 'otel-python-openai-v2-weather.traces.json');
   const sets = {
-    'traces of eight emitters and Semantic Kernel': traceFiles(dir),
-    'derived traces (Phoenix export, planted tokens, .env path, SK legacy events)': traceFiles(join(dir, 'derived')),
+    'traces of eight emitters, Semantic Kernel, and the OpenAI instrumentation\'s traces with its log records': jsonFiles(dir),
+    'derived traces (Phoenix export, planted tokens, .env path, SK legacy events; planted log records beside their traces)': [...jsonFiles(join(dir, 'derived')), weatherTraces],
   };
   it.each(Object.entries(sets))('%s: same calls, same findings, same runs, same report overview', async (_name, files) => {
+    expect(files.filter((f) => f.endsWith('.logs.json'))).toHaveLength(1);
     const { duck, ch } = await bothEngines(files, true, true);
     expect(ch.stats.foreign_calls).toBeGreaterThan(0);
     expect(ch.findings).toEqual(duck.findings.map(portable));
     expect(ch.overview).toEqual(duck.overview);
     expect([ch.stats.foreign_calls, ch.stats.no_evidence_calls, ch.stats.unreadable_args_calls]).toEqual([duck.stats.foreign_calls, duck.stats.no_evidence_calls, duck.stats.unreadable_args_calls]);
+    expect(duck.stats.log_records).toBeGreaterThan(0);
+    expect([ch.stats.spans, ch.stats.log_records, ch.stats.spans_from_log_records]).toEqual([duck.stats.spans, duck.stats.log_records, duck.stats.spans_from_log_records]);
+  });
+
+  describe('the OpenTelemetry instrumentation\'s log records', () => {
+    const weatherLogs = join(dir, 'otel-python-openai-v2-weather.logs.json');
+    const plantedLogs = join(dir, 'derived', 'otel-python-openai-v2-planted.logs.json');
+    const rules = (r: AnalysisResult) => r.findings.map((f) => [f.rule, f.tool, f.key]).sort();
+
+    it('beside their traces: the model\'s calls are read from the records, the planted timezone and token reported by tool and key, never their values', async () => {
+      const { duck, ch } = await bothEngines([weatherTraces, plantedLogs], true, true);
+      expect(rules(duck).filter(([rule]) => !String(rule).startsWith('report_'))).toEqual([
+        ['assumption_span', 'get_current_weather', 'timezone'],
+        ['credential_in_attribute', 'get_current_weather', 'location'],
+      ]);
+      expect(ch.findings).toEqual(duck.findings.map(portable));
+      expect(ch.overview).toEqual(duck.overview);
+      expect(ch.stats).toMatchObject({ foreign_calls: 2, spans: duck.stats.spans, log_records: duck.stats.log_records, spans_from_log_records: 0 });
+      for (const value of ['America/Los_Angeles', 'ghp_C4NARY']) expect(JSON.stringify(ch)).not.toContain(value);
+    });
+
+    it('alone (the traces not exported): their spans are made from them, the same spans, calls and findings in both engines', async () => {
+      const { duck, ch } = await bothEngines([plantedLogs], true, true);
+      expect(duck.stats).toMatchObject({ spans: 2, spans_from_log_records: 2, foreign_calls: 2 });
+      expect(ch.findings).toEqual(duck.findings.map(portable));
+      expect(ch.overview).toEqual(duck.overview);
+      expect(ch.stats).toMatchObject({ spans: 2, log_records: duck.stats.log_records, spans_from_log_records: 2, foreign_calls: 2 });
+      expect(ch.findings.filter((f) => f.rule === 'credential_in_attribute')).toHaveLength(1);
+      for (const value of ['America/Los_Angeles', 'ghp_C4NARY']) expect(JSON.stringify(ch)).not.toContain(value);
+    });
+
+    it('of a span the traces do not hold: its resource is the records\', allowlists a remote hop and is re-scanned as in DuckDB', async () => {
+      const hop = ruleFile('remote_hop_not_allowlisted', 'tp');
+      const record = {
+        traceId: '00005e0a000000000000000000000001', spanId: '5e0a0000000000ff', timeUnixNano: '1700000000000000000', eventName: 'gen_ai.user.message',
+        body: { kvlistValue: { values: [{ key: 'content', value: { stringValue: 'Mail the summary' } }] } },
+      };
+      const resource = { attributes: [{ key: 'service.name', value: { stringValue: 'agent' } }, { key: 'argspan.remote.allowlist', value: { arrayValue: { values: [{ stringValue: 'mail.send' }] } } },
+        { key: 'deploy.env', value: { stringValue: `key=${CANARY_AWS_KEY}` } }] };
+      const logs = join(mkdtempSync(join(tmpdir(), 'argspan-parity-logs-')), 'allowlist.logs.json');
+      writeFileSync(logs, JSON.stringify({ resourceLogs: [{ resource, scopeLogs: [{ scope: { name: 'opentelemetry.instrumentation.openai_v2' }, logRecords: [record] }] }] }));
+      const hops = (r: AnalysisResult) => r.findings.filter((f) => f.rule === 'remote_hop_not_allowlisted');
+      expect(hops((await bothEngines([hop], false)).ch)).toHaveLength(1);
+      const { duck, ch } = await bothEngines([hop, logs], false);
+      expect(hops(duck)).toEqual([]);
+      expect(duck.findings.filter((f) => f.rule === 'credential_in_attribute').map((f) => [f.key, f.span_id])).toEqual([['deploy.env', record.spanId]]);
+      expect(ch.findings).toEqual(duck.findings.map(portable));
+      expect(ch.stats).toMatchObject({ spans: duck.stats.spans, log_records: 1, spans_from_log_records: 1 });
+      expect(JSON.stringify(ch)).not.toContain(CANARY_AWS_KEY);
+    });
+
+    it('exported twice (a retried batch): each record read once, counted as read', async () => {
+      const copy = join(mkdtempSync(join(tmpdir(), 'argspan-parity-logs-')), 'again.logs.json');
+      writeFileSync(copy, readFileSync(plantedLogs));
+      const once = await bothEngines([weatherTraces, plantedLogs], false);
+      const twice = await bothEngines([weatherTraces, plantedLogs, copy], false);
+      expect(twice.ch.findings).toEqual(once.ch.findings);
+      expect(twice.ch.findings).toEqual(twice.duck.findings.map(portable));
+      expect(twice.ch.stats.foreign_calls).toBe(2);
+      expect(twice.ch.stats.log_records).toBe(2 * once.ch.stats.log_records!);
+      expect(twice.ch.stats.log_records).toBe(twice.duck.stats.log_records);
+    });
   });
 
   it('counts a call whose arguments were not read, or were only in part, once: the same in both engines', async () => {

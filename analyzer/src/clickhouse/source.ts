@@ -45,6 +45,14 @@ export interface TraceSource {
   scopeColumns: boolean;
   /** `GLOBAL IN run_traces` and the time bounds, or `1` for the whole table. */
   where: string;
+  /** The instants the spans of the run's traces are read between (`readFrom` inclusive), when a window bounds them. */
+  readFrom?: Date;
+  readBefore?: Date;
+  /**
+   * Whether the run has GenAI log records (the session's `log_record_spans`, see `log-records.ts`):
+   * their spans' events, and spans of their own, read beside the traces table.
+   */
+  logRecords?: boolean;
 }
 
 /** Check the server version and the table's columns; name the problem (exit 2) when either will not do. */
@@ -68,12 +76,12 @@ export async function openSource(session: ChSession, database: string, table: st
     scopeName: names.has('ScopeName') ? "nullIf(ScopeName, '')" : attrValue('SpanAttributes', 'otel.scope.name'),
     scopeVersion: names.has('ScopeVersion') ? "nullIf(ScopeVersion, '')" : attrValue('SpanAttributes', 'otel.scope.version'),
     scopeColumns: names.has('ScopeName') && names.has('ScopeVersion'),
-    where: await claimTraces(session, qualified, window),
+    ...(await claimTraces(session, qualified, window)),
   };
 }
 
 /** `toDateTime64(…)` of an instant, UTC, nanosecond precision. */
-function instant(d: Date): string {
+export function instant(d: Date): string {
   return `toDateTime64(${chString(d.toISOString().replace('T', ' ').replace('Z', ''))}, 9, 'UTC')`;
 }
 
@@ -84,9 +92,9 @@ function instant(d: Date): string {
  * window's end. The claimed ids are a temporary table (`run_traces`) that every read filters by
  * with GLOBAL IN, so on a Distributed table each shard is sent the list once per query.
  */
-async function claimTraces(session: ChSession, table: string, window: TraceWindow): Promise<string> {
+async function claimTraces(session: ChSession, table: string, window: TraceWindow): Promise<Pick<TraceSource, 'where' | 'readFrom' | 'readBefore'>> {
   const { since, until } = window;
-  if (!since && !until) return '1';
+  if (!since && !until) return { where: '1' };
   const lower = since ? new Date(since.getTime() - window.maxTraceDurationMs) : undefined;
   const claim = [lower && `Timestamp >= ${instant(lower)}`, until && `Timestamp < ${instant(until)}`].filter(Boolean).join(' AND ');
   await session.run(
@@ -95,5 +103,9 @@ async function claimTraces(session: ChSession, table: string, window: TraceWindo
     'choosing the traces of the window',
   );
   const end = until ? new Date(until.getTime() + window.maxTraceDurationMs) : undefined;
-  return [since && `Timestamp >= ${instant(since)}`, end && `Timestamp < ${instant(end)}`, 'TraceId GLOBAL IN run_traces'].filter(Boolean).join(' AND ');
+  return {
+    where: [since && `Timestamp >= ${instant(since)}`, end && `Timestamp < ${instant(end)}`, 'TraceId GLOBAL IN run_traces'].filter(Boolean).join(' AND '),
+    ...(since ? { readFrom: since } : {}),
+    ...(end ? { readBefore: end } : {}),
+  };
 }

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chdbClient } from '../synth/chdb-client.js';
-import { exporterRowsOfFile, otelTracesDdl, type ExporterRow } from '../synth/collector-rows.js';
+import { exporterRowsOfFile, otelLogsDdl, otelTracesDdl, type ExporterLogRow, type ExporterRow } from '../synth/collector-rows.js';
 import { analyzeClickHouse } from './analyze-clickhouse.js';
 
 // A nightly window over a table partitioned by day (the exporter's PARTITION BY toDate(Timestamp)):
@@ -43,7 +43,7 @@ const explained: { sql: string; plan: string }[] = [];
 function explainingClient(inner: ClickHouseClient): ClickHouseClient {
   const explain = async (sql: string) => {
     if (!sql.includes('otel_traces') || /^\s*(SELECT name FROM system|TRUNCATE|DROP)/.test(sql)) return;
-    const select = sql.replace(/^\s*INSERT INTO \w+( \([^)]*\))?\s*/, '').replace(/^\s*CREATE TEMPORARY TABLE \w+ ENGINE = Memory AS\s*/, '');
+    const select = sql.replace(/^\s*INSERT INTO \w+( \([^)]*\))?\s*/, '').replace(/^\s*CREATE TEMPORARY TABLE \w+ ENGINE = [^\n]*?\bAS\s+/, '');
     const rs = await inner.query({ query: `EXPLAIN indexes = 1 ${select}`, format: 'TabSeparatedRaw' });
     explained.push({ sql, plan: await rs.text() });
   };
@@ -65,17 +65,36 @@ beforeAll(async () => {
   client = chdbClient(':memory:');
   await client.command({ query: 'DROP TABLE IF EXISTS otel_traces' });
   await client.command({ query: otelTracesDdl() });
-  const rows = [
-    ...copyOfTokyo('0001', 1n * DAY),
-    ...copyOfTokyo('0002', 2n * DAY),
+  const copies: [string, bigint][] = [
+    ['0001', 1n * DAY],
+    ['0002', 2n * DAY],
     // Starts 0.1 s before midnight of day 3: its calendar.create call and arguments land on day 3's partition.
-    ...copyOfTokyo('0003', 3n * DAY - 100_000_000n),
-    ...copyOfTokyo('0004', 3n * DAY + 3_600_000_000_000n),
-    ...copyOfTokyo('0005', 4n * DAY),
+    ['0003', 3n * DAY - 100_000_000n],
+    ['0004', 3n * DAY + 3_600_000_000_000n],
+    ['0005', 4n * DAY],
   ];
-  await client.insert({ table: 'otel_traces', values: rows, format: 'JSONEachRow' });
+  await client.insert({ table: 'otel_traces', values: copies.flatMap(([tag, shift]) => copyOfTokyo(tag, shift)), format: 'JSONEachRow' });
+  await client.command({ query: 'DROP TABLE IF EXISTS window_logs' });
+  await client.command({ query: otelLogsDdl('window_logs') });
+  await client.insert({ table: 'window_logs', values: copies.flatMap(([tag, shift]) => recordsOfCopy(tag, shift)), format: 'JSONEachRow' });
 });
+
+/**
+ * A GenAI log record of each Tokyo copy (`tag`, moved by `shiftNs`): one on its agent span, and
+ * one naming a span the traces table does not hold, at the trace's start.
+ */
+function recordsOfCopy(tag: string, shiftNs: bigint): ExporterLogRow[] {
+  const first = copyOfTokyo(tag, shiftNs)[0]!;
+  const record = (spanId: string): ExporterLogRow => ({
+    Timestamp: first.Timestamp, TraceId: first.TraceId, SpanId: spanId, TraceFlags: 1, SeverityText: '', SeverityNumber: 0, ServiceName: 'agent',
+    Body: '{"content":"Invite Kenji to lunch in Tokyo"}', ResourceSchemaUrl: '', ResourceAttributes: { 'service.name': 'agent' }, ScopeSchemaUrl: '',
+    ScopeName: 'opentelemetry.instrumentation.openai_v2', ScopeVersion: '2.1b0', ScopeAttributes: {}, LogAttributes: { 'gen_ai.system': 'openai' }, EventName: 'gen_ai.user.message',
+  });
+  return [record(first.SpanId), record('ffffffffffff0001')];
+}
+
 afterAll(async () => {
+  await client.command({ query: 'DROP TABLE IF EXISTS window_logs' });
   await client.command({ query: 'DROP TABLE IF EXISTS otel_traces' });
   await client.close();
 });
@@ -116,6 +135,22 @@ describe('--since / --until over a table partitioned by day', () => {
         expect(total, sql).toBe(4);
         expect(selected, sql).toBeLessThanOrEqual(2);
       }
+    }
+  });
+
+  it('reads the GenAI log records of the window\'s traces only, from the window\'s partitions of the logs table', async () => {
+    explained.length = 0;
+    const day2 = await analyzeClickHouse({ client: explainingClient(client), since: day(2), until: day(3), logsTable: 'window_logs' });
+    // Traces 0002 and 0003: a record on a span of each, and a span of each made from a record.
+    expect(day2.stats).toMatchObject({ spans: 22, log_records: 4, spans_from_log_records: 2 });
+    const logReads = explained.flatMap(({ sql, plan }) =>
+      plan.split(/\n(?=[^\n]*ReadFromMergeTree \()/).filter((b) => b.split('\n', 1)[0]!.includes('ReadFromMergeTree (default.window_logs)')).map((read) => ({ sql, read })),
+    );
+    expect(logReads.length).toBeGreaterThan(0);
+    for (const { sql, read } of logReads) {
+      const [selected, total] = /Min-Max[\s\S]*?Parts: (\d+)\/(\d+)/.exec(read)!.slice(1).map(Number);
+      expect(total, sql).toBe(4);
+      expect(selected, sql).toBeLessThanOrEqual(2);
     }
   });
 });

@@ -2,9 +2,10 @@
  * What the OpenTelemetry Collector's `clickhouseexporter` writes for OTLP spans: its default
  * `otel_traces` table and one row per span, built from OTLP/JSON as the exporter builds it from
  * the decoded OTLP message (exporter_traces.go at v0.140: hex ids, `SPAN_KIND_…` /
- * `STATUS_CODE_…` names, every attribute value as pcommon's `Value.AsString()`). Used by the
- * ClickHouse tests and benchmark to put the project's traces where the collector would; never by
- * the analyzer's read path.
+ * `STATUS_CODE_…` names, every attribute value as pcommon's `Value.AsString()`); and for OTLP log
+ * records its `otel_logs` table, a row per record (exporter_logs.go). Used by the ClickHouse tests
+ * and benchmark to put the project's traces and logs where the collector would; never by the
+ * analyzer's read path.
  */
 import { readFileSync } from 'node:fs';
 import { camelKeys, otlpDocumentOf } from '../load/converted-documents.js';
@@ -223,4 +224,114 @@ function enumName(v: unknown, names: readonly string[], prefix: string): string 
 function nanosText(ns: bigint): string {
   const s = ns / 1_000_000_000n;
   return `${s}.${String(ns - s * 1_000_000_000n).padStart(9, '0')}`;
+}
+
+/**
+ * The exporter's default DDL for `otel_logs` (internal/sqltemplates/logs_table.sql, with the
+ * default MergeTree engine and no TTL), with the `EventName` column exporters write since OTLP
+ * log records have an event name (collector-contrib #42584); `eventName: false` leaves it out, as
+ * older exporters created the table.
+ */
+export function otelLogsDdl(table = 'otel_logs', { eventName = true }: { eventName?: boolean } = {}): string {
+  return `CREATE TABLE IF NOT EXISTS ${table} (
+    Timestamp DateTime64(9) CODEC(Delta(8), ZSTD(1)),
+    TimestampTime DateTime DEFAULT toDateTime(Timestamp),
+    TraceId String CODEC(ZSTD(1)),
+    SpanId String CODEC(ZSTD(1)),
+    TraceFlags UInt8,
+    SeverityText LowCardinality(String) CODEC(ZSTD(1)),
+    SeverityNumber UInt8,
+    ServiceName LowCardinality(String) CODEC(ZSTD(1)),
+    Body String CODEC(ZSTD(1)),
+    ResourceSchemaUrl LowCardinality(String) CODEC(ZSTD(1)),
+    ResourceAttributes Map(LowCardinality(String), String) CODEC(ZSTD(1)),
+    ScopeSchemaUrl LowCardinality(String) CODEC(ZSTD(1)),
+    ScopeName String CODEC(ZSTD(1)),
+    ScopeVersion LowCardinality(String) CODEC(ZSTD(1)),
+    ScopeAttributes Map(LowCardinality(String), String) CODEC(ZSTD(1)),
+    LogAttributes Map(LowCardinality(String), String) CODEC(ZSTD(1)),${eventName ? `
+    EventName LowCardinality(String) CODEC(ZSTD(1)),` : ''}
+    INDEX idx_trace_id TraceId TYPE bloom_filter(0.001) GRANULARITY 1,
+    INDEX idx_res_attr_key mapKeys(ResourceAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
+    INDEX idx_res_attr_value mapValues(ResourceAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
+    INDEX idx_scope_attr_key mapKeys(ScopeAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
+    INDEX idx_scope_attr_value mapValues(ScopeAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
+    INDEX idx_log_attr_key mapKeys(LogAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
+    INDEX idx_log_attr_value mapValues(LogAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
+    INDEX idx_body Body TYPE tokenbf_v1(32768, 3, 0) GRANULARITY 8
+  ) ENGINE = MergeTree()
+  PARTITION BY toDate(TimestampTime)
+  PRIMARY KEY (ServiceName, TimestampTime)
+  ORDER BY (ServiceName, TimestampTime, Timestamp)
+  SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1`;
+}
+
+/** One `otel_logs` row as JSONEachRow (`TimestampTime` is the table's default). */
+export interface ExporterLogRow {
+  Timestamp: string;
+  TraceId: string;
+  SpanId: string;
+  TraceFlags: number;
+  SeverityText: string;
+  SeverityNumber: number;
+  ServiceName: string;
+  Body: string;
+  ResourceSchemaUrl: string;
+  ResourceAttributes: Record<string, string>;
+  ScopeSchemaUrl: string;
+  ScopeName: string;
+  ScopeVersion: string;
+  ScopeAttributes: Record<string, string>;
+  LogAttributes: Record<string, string>;
+  EventName: string;
+}
+
+const SEVERITY_NUMBERS = ['UNSPECIFIED', 'TRACE', 'TRACE2', 'TRACE3', 'TRACE4', 'DEBUG', 'DEBUG2', 'DEBUG3', 'DEBUG4', 'INFO', 'INFO2', 'INFO3', 'INFO4', 'WARN', 'WARN2', 'WARN3', 'WARN4', 'ERROR', 'ERROR2', 'ERROR3', 'ERROR4', 'FATAL', 'FATAL2', 'FATAL3', 'FATAL4'];
+
+/**
+ * The rows of every log record in one OTLP/JSON logs document (`resourceLogs`), as the exporter
+ * writes them (exporter_logs.go): the time, else the observed time; hex ids (empty when absent);
+ * the body as `Body().AsString()` (a string as it is, a map or list as Go's JSON of it); every
+ * attribute as `AsString()`; the service name from the resource; the record's event name.
+ */
+export function exporterLogRows(document: unknown): ExporterLogRow[] {
+  const doc = camelKeys(document) as Json;
+  const rows: ExporterLogRow[] = [];
+  for (const rl of list(doc.resourceLogs)) {
+    const resourceAttrs = list((rl.resource as Json | undefined)?.attributes);
+    const service = resourceAttrs.find((a) => a.key === 'service.name');
+    for (const sl of list(rl.scopeLogs)) {
+      const scope = (sl.scope ?? {}) as Json;
+      for (const r of list(sl.logRecords)) {
+        const time = BigInt(String(r.timeUnixNano ?? 0));
+        const severity = r.severityNumber;
+        rows.push({
+          Timestamp: nanosText(time === 0n ? BigInt(String(r.observedTimeUnixNano ?? 0)) : time),
+          TraceId: hexId(r.traceId),
+          SpanId: hexId(r.spanId),
+          TraceFlags: Number(r.flags ?? 0) & 0xff,
+          SeverityText: String(r.severityText ?? ''),
+          SeverityNumber: typeof severity === 'number' ? severity : Math.max(0, SEVERITY_NUMBERS.indexOf(String(severity ?? '').replace(/^SEVERITY_NUMBER_/, ''))),
+          ServiceName: service ? asString(service.value) : '',
+          Body: asString(r.body),
+          ResourceSchemaUrl: String(rl.schemaUrl ?? ''),
+          ResourceAttributes: attributeMap(resourceAttrs),
+          ScopeSchemaUrl: String(sl.schemaUrl ?? ''),
+          ScopeName: String(scope.name ?? ''),
+          ScopeVersion: String(scope.version ?? ''),
+          ScopeAttributes: attributeMap(list(scope.attributes)),
+          LogAttributes: attributeMap(list(r.attributes)),
+          EventName: String(r.eventName ?? ''),
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+/** The log rows of an OTLP logs file: one document, or JSON lines (traces lines among them left out). */
+export function exporterLogRowsOfFile(file: string): ExporterLogRow[] {
+  const text = readFileSync(file, 'utf8');
+  if (/\.jsonl$/.test(file)) return text.split('\n').filter((l) => l.trim()).flatMap((l) => exporterLogRows(JSON.parse(l)));
+  return exporterLogRows(JSON.parse(text));
 }

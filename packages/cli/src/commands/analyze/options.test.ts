@@ -32,10 +32,10 @@ describe('analyze engine options', () => {
 
   it('maps the ClickHouse options to analyzeClickHouse()', () => {
     expect(
-      engineOptions([], { ...base, clickhouseUrl: 'http://ch:8123', database: 'otel', table: 'otel_traces_all', since: '2026-11-01', until: '2026-11-01T12:00:00+02:00', maxTraceDuration: '30m' }),
+      engineOptions([], { ...base, clickhouseUrl: 'http://ch:8123', database: 'otel', table: 'otel_traces_all', logsTable: 'otel_logs_all', since: '2026-11-01', until: '2026-11-01T12:00:00+02:00', maxTraceDuration: '30m' }),
     ).toEqual({
       ok: true,
-      clickhouse: { url: 'http://ch:8123', database: 'otel', table: 'otel_traces_all', since: new Date('2026-11-01T00:00:00Z'), until: new Date('2026-11-01T10:00:00Z'), maxTraceDurationMs: 1_800_000 },
+      clickhouse: { url: 'http://ch:8123', database: 'otel', table: 'otel_traces_all', logsTable: 'otel_logs_all', since: new Date('2026-11-01T00:00:00Z'), until: new Date('2026-11-01T10:00:00Z'), maxTraceDurationMs: 1_800_000 },
     });
     expect(engineOptions(['traces/'], { ...base, engine: 'duckdb' })).toEqual({ ok: true });
   });
@@ -51,6 +51,8 @@ describe('analyze engine options', () => {
     [[], { clickhouseUrl: 'http://ch:8123', since: '2026-11-02', until: '2026-11-01' }, '--since must be before --until'],
     [[], { clickhouseUrl: 'http://ch:8123', maxTraceDuration: '1 hour' }, '--max-trace-duration must be a duration'],
     [[], { clickhouseUrl: 'http://ch:8123', table: ' ' }, '--table must not be empty'],
+    [[], { clickhouseUrl: 'http://ch:8123', logsTable: '' }, '--logs-table must not be empty'],
+    [['t.jsonl'], { engine: 'duckdb', logsTable: 'otel_logs' }, '--logs-table needs --engine clickhouse'],
     [[], { clickhouseUrl: 'http://ch:8123', db: 'a.duckdb' }, '--db is an option of the duckdb engine'],
   ])('refuses %j %j: %s', (paths, opts, error) => {
     const r = engineOptions(paths, { ...base, ...opts } as AnalyzeCliOptions);

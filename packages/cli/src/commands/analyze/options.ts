@@ -23,6 +23,7 @@ export interface AnalyzeCliOptions {
   clickhouseUrl?: string;
   database?: string;
   table?: string;
+  logsTable?: string;
   since?: string;
   until?: string;
   maxTraceDuration?: string;
@@ -62,6 +63,7 @@ export const ANALYZE_OPTIONS: readonly OptionSpec[] = [
   { flags: '--clickhouse-url <url>', description: 'ClickHouse HTTP interface, http[s]://[user:password@]host:port (else CLICKHOUSE_USER / CLICKHOUSE_PASSWORD)' },
   { flags: '--database <name>', description: 'ClickHouse database of the traces table (default: default)' },
   { flags: '--table <name>', description: 'the exporter\'s traces table, or a Distributed table over it (default: otel_traces)' },
+  { flags: '--logs-table <name>', description: 'the exporter\'s logs table in the same database, whose GenAI log records (messages, the model\'s tool calls) are read as their spans\' events (default: otel_logs, when it exists)' },
   { flags: '--since <time>', description: 'ClickHouse: traces whose first span starts at or after this UTC date or ISO 8601 time' },
   { flags: '--until <time>', description: 'ClickHouse: ...and before this one' },
   { flags: '--max-trace-duration <duration>', description: 'ClickHouse: read a trace\'s spans up to this long after --until, e.g. 30m, 2h (default: 1h)' },
@@ -69,13 +71,14 @@ export const ANALYZE_OPTIONS: readonly OptionSpec[] = [
 
 /** Options only the DuckDB engine takes, and those only ClickHouse takes (by their commander names). */
 const DUCKDB_ONLY = { db: '--db', exportParquet: '--export-parquet', allowPartial: '--allow-partial', maxLineBytes: '--max-line-bytes', memoryLimit: '--memory-limit', threads: '--threads' } as const;
-const CLICKHOUSE_ONLY = { clickhouseUrl: '--clickhouse-url', database: '--database', table: '--table', since: '--since', until: '--until', maxTraceDuration: '--max-trace-duration' } as const;
+const CLICKHOUSE_ONLY = { clickhouseUrl: '--clickhouse-url', database: '--database', table: '--table', logsTable: '--logs-table', since: '--since', until: '--until', maxTraceDuration: '--max-trace-duration' } as const;
 
 /** A ClickHouse run's options, checked before anything is read: what `analyzeClickHouse()` takes, or the first error. */
 export interface ClickHouseCliOptions {
   url: string;
   database?: string;
   table?: string;
+  logsTable?: string;
   since?: Date;
   until?: Date;
   maxTraceDurationMs?: number;
@@ -98,7 +101,7 @@ export function engineOptions(paths: readonly string[], opts: AnalyzeCliOptions)
   if (paths.length) return { ok: false, error: '--engine clickhouse reads the traces table, not files: remove the paths' };
   if (!opts.clickhouseUrl) return { ok: false, error: '--engine clickhouse needs --clickhouse-url' };
   const ch: ClickHouseCliOptions = { url: opts.clickhouseUrl };
-  for (const [flag, name] of [['--database', 'database'], ['--table', 'table']] as const) {
+  for (const [flag, name] of [['--database', 'database'], ['--table', 'table'], ['--logs-table', 'logsTable']] as const) {
     const v = opts[name];
     if (v === undefined) continue;
     if (v.trim() === '') return { ok: false, error: `${flag} must not be empty` };

@@ -1,0 +1,137 @@
+import { MESSAGE_EVENT_NAMES } from '../foreign/message-events.js';
+import { LOG_BODY_ATTRIBUTE } from '../load/otlp-logs.js';
+import type { InputProblem } from '../load/input-error.js';
+import { UsageError } from '../usage-error.js';
+import type { ChSession } from './client.js';
+import { chIdent, chString } from './sql.js';
+import { instant, type TraceSource, type TraceWindow } from './source.js';
+
+/**
+ * The GenAI log records of the collector exporter's logs table (`otel_logs`), read as DuckDB's
+ * path reads an OTLP logs export (`load/otlp-logs.ts`): the official instrumentations (Python
+ * `opentelemetry-instrumentation-openai-v2` and its siblings) record a model call's messages as
+ * log records carrying the call's trace and span id, not on the span. Each record becomes an event
+ * of that span, after its own, by time; a span the traces table does not hold is made from its
+ * records. The records of the run are gathered once, a row per span, into the session's temporary
+ * table {@link LOG_RECORD_SPANS}, which the foreign classification, the credential re-scan, `spans`
+ * and the counts read beside the traces table.
+ */
+
+/** The session's table of GenAI log records, a row per span they name (see {@link gatherLogRecords}). */
+export const LOG_RECORD_SPANS = 'log_record_spans';
+
+/** The rows of {@link LOG_RECORD_SPANS} whose span is not in the traces table: spans made from their records. */
+export const SPANS_FROM_RECORDS = `(SELECT * FROM ${LOG_RECORD_SPANS} WHERE NOT in_traces)`;
+
+/** Columns of the exporter's logs table the analyzer reads (`ScopeName` / `ScopeVersion` too, where the exporter writes them). */
+const REQUIRED_LOG_COLUMNS = ['Timestamp', 'TraceId', 'SpanId', 'Body', 'ResourceAttributes', 'LogAttributes'] as const;
+
+/** The default logs table: a run without it reads no logs (the exporter writes it only in a logs pipeline). */
+export const DEFAULT_LOGS_TABLE = 'otel_logs';
+
+/** The names of the events that record messages, as a ClickHouse array. */
+export const MESSAGE_EVENTS_ARRAY = `[${MESSAGE_EVENT_NAMES.map(chString).join(', ')}]`;
+
+/** An event of {@link LOG_RECORD_SPANS}' `events`: as the exporter keeps a span event, its attributes text. */
+const EVENT_TUPLE = 'Tuple(time_ns Int64, name String, attributes Map(String, String))';
+
+/** What {@link gatherLogRecords} read. */
+export interface LogRecordsRead {
+  /** GenAI log records read (a record the exporter inserted twice counted twice, as DuckDB counts a record in two files); when 0, there is no {@link LOG_RECORD_SPANS}. */
+  records: number;
+  /** Of the spans, those made from their records (no span of the traces table has their ids). */
+  spansFromRecords: number;
+  /** GenAI log records of the window's time without a trace or span id: written outside any span, they name no call to read them with. */
+  unjoinable: number;
+}
+
+/**
+ * Check the logs table and gather its GenAI log records of the run's traces into
+ * {@link LOG_RECORD_SPANS} (left only when there are some); `undefined` when the default table
+ * does not exist (a collector without a logs pipeline). A table the user named that does not
+ * exist, or a table without the exporter's columns, is a usage error (exit 2), as for traces.
+ *
+ * Each row is a span: its records as `events` (ordered by time, then as the exporter inserted
+ * them — the instrumentations write a call's messages at one instant, in the conversation's
+ * order, and MergeTree keeps the insertion order of rows with equal keys), a record inserted twice
+ * once (the same time, name and attributes); the event name from the `EventName` column where the
+ * exporter has one, else the `event.name` attribute; the body, as the exporter wrote it (a map's
+ * JSON, a string as it is), as {@link LOG_BODY_ATTRIBUTE}; the first record's resource and scope;
+ * `start_ns` / `end_ns` its first and last record's time; `in_traces`, whether the traces table
+ * holds the span (in the window). A record without a trace or span id (written outside any span)
+ * names no span and is not read: they are counted (`unjoinable`, those of the window's time), for
+ * the run to say so, as DuckDB's path refuses them.
+ */
+export async function gatherLogRecords(
+  session: ChSession,
+  database: string,
+  table: string,
+  named: boolean,
+  src: TraceSource,
+  window: Pick<TraceWindow, 'since' | 'until'>,
+): Promise<LogRecordsRead | undefined> {
+  const cols = await session.all(
+    `SELECT name FROM system.columns WHERE database = ${chString(database)} AND table = ${chString(table)}`,
+    'reading the logs table\'s columns',
+  );
+  const names = new Set(cols.map((c) => String(c.name)));
+  if (names.size === 0) {
+    if (!named) return undefined;
+    throw new UsageError('--logs-table', `${database}.${table} does not exist on ${session.server} (or this user may not read it)`);
+  }
+  const missing = REQUIRED_LOG_COLUMNS.filter((c) => !names.has(c));
+  if (missing.length) throw new UsageError('--logs-table', `${database}.${table} is not the collector exporter's logs table: no column ${missing.join(', ')}`);
+  const logs = `${chIdent(database)}.${chIdent(table)}`;
+  const attrName = "LogAttributes['event.name']";
+  const eventName = names.has('EventName') ? `if(EventName <> '', EventName, ${attrName})` : attrName;
+  const scope = (col: string) => (names.has(col) ? `nullIf(${col}, '')` : 'CAST(NULL AS Nullable(String))');
+  // Where a record stands in the table: its part's first block (parts in insertion order) and its row in the part.
+  const place = "(toUInt64OrZero(splitByChar('_', _part)[2]), _part_offset)";
+  // The exporter partitions the table by TimestampTime (the second of Timestamp): bounding it too lets ClickHouse skip other days.
+  const partitions = names.has('TimestampTime')
+    ? [src.readFrom && `TimestampTime >= toDateTime(${instant(src.readFrom)})`, src.readBefore && `TimestampTime <= toDateTime(${instant(src.readBefore)})`].filter(Boolean).map((c) => ` AND ${c}`).join('')
+    : '';
+  const genAi = `${eventName} IN ${MESSAGE_EVENTS_ARRAY}`;
+  await session.run(
+    `CREATE TEMPORARY TABLE ${LOG_RECORD_SPANS} ENGINE = MergeTree ORDER BY (trace_id, span_id) AS
+    SELECT trace_id, span_id,
+      CAST(arrayMap(r -> (r.1, r.2, r.3), arraySort(r -> (r.1, r.4), groupArray((time_ns, name, attributes, place)))) AS Array(${EVENT_TUPLE})) AS events,
+      min(time_ns) AS start_ns, max(time_ns) AS end_ns, argMin(resource, (time_ns, place)) AS resource,
+      argMin(scope_name, (time_ns, place)) AS scope_name, argMin(scope_version, (time_ns, place)) AS scope_version,
+      sum(copies) AS records,
+      (trace_id, span_id) GLOBAL IN (SELECT TraceId, SpanId FROM ${src.table} WHERE ${src.where}) AS in_traces
+    FROM (
+      SELECT TraceId AS trace_id, SpanId AS span_id, time_ns, name, attributes, min(place) AS place, count() AS copies,
+        argMin(res, place) AS resource, argMin(scope_name, place) AS scope_name, argMin(scope_version, place) AS scope_version
+      FROM (
+        SELECT TraceId, SpanId, toUnixTimestamp64Nano(Timestamp) AS time_ns, ${eventName} AS name,
+          mapSort(mapUpdate(CAST(LogAttributes AS Map(String, String)), if(Body = '', map(), map(${chString(LOG_BODY_ATTRIBUTE)}, Body)))) AS attributes,
+          CAST(ResourceAttributes AS Map(String, String)) AS res, ${scope('ScopeName')} AS scope_name, ${scope('ScopeVersion')} AS scope_version, ${place} AS place
+        FROM ${logs}
+        WHERE ${src.where}${partitions} AND TraceId <> '' AND SpanId <> '' AND ${genAi})
+      GROUP BY trace_id, span_id, time_ns, name, attributes)
+    GROUP BY trace_id, span_id`,
+    'gathering the GenAI log records',
+  );
+  const [read] = await session.all(
+    `SELECT sum(records) AS records, countIf(NOT in_traces) AS spans FROM ${LOG_RECORD_SPANS}`,
+    'counting the GenAI log records',
+  );
+  const records = Number(read?.records ?? 0);
+  if (records === 0) await session.run(`DROP TEMPORARY TABLE ${LOG_RECORD_SPANS}`, `dropping ${LOG_RECORD_SPANS}`);
+  // Records without ids belong to no trace: the window's own time bounds them (never its extension past --until, which the next window reads).
+  const during = [window.since && `Timestamp >= ${instant(window.since)}`, window.until && `Timestamp < ${instant(window.until)}`].filter(Boolean).map((c) => ` AND ${c}`).join('');
+  const [unjoinable] = await session.all(
+    `SELECT count() AS n FROM ${logs} WHERE (TraceId = '' OR SpanId = '') AND ${genAi}${during}`,
+    'counting GenAI log records outside any span',
+  );
+  return { records, spansFromRecords: Number(read?.spans ?? 0), unjoinable: Number(unjoinable?.n ?? 0) };
+}
+
+/** The problem {@link LogRecordsRead.unjoinable} records make, named by the table and their count (never a value). */
+export function unjoinableProblem(source: string, records: number): InputProblem {
+  return {
+    file: source,
+    reason: `${records} GenAI log record(s) without a trace id and span id: they cannot be joined to their model call's span (log records carry them when they are written inside the span), so they were not read`,
+  };
+}
