@@ -2,6 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { analyzeClickHouse } from '../analyzer/src/clickhouse/analyze-clickhouse.js';
+import { chdbClient } from '../analyzer/src/synth/chdb-client.js';
+import { exporterLogRowsOfFile, exporterRowsOfFile, otelTracesDdl } from '../analyzer/src/synth/collector-rows.js';
 
 const repo = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
 
@@ -91,5 +94,26 @@ describe('deploy/otel-collector.yaml', () => {
     // Its own file: the traces export stays traces only, each file one signal.
     expect(file.path).not.toBe(collector.exporters['file/exports'].path);
     expect(collector.exporters.clickhouse.logs_table_name).toBe('otel_logs');
+  });
+});
+
+describe('deploy/clickhouse/otel_logs.sql (run by ClickHouse at its first start)', () => {
+  it('creates the exporter\'s logs table with the EventName column, from which the analyzer reads the instrumentations\' event names', async () => {
+    expect(compose.services.clickhouse.volumes as string[]).toContain('./deploy/clickhouse:/docker-entrypoint-initdb.d:ro');
+    const client = chdbClient(':memory:');
+    try {
+      await client.command({ query: 'CREATE DATABASE otel' });
+      await client.command({ query: readFileSync(repo('deploy/clickhouse/otel_logs.sql'), 'utf8') });
+      // The fixture's records are of 2024, past the table's 30-day TTL, which would drop them as they are inserted.
+      await client.command({ query: 'ALTER TABLE otel.otel_logs REMOVE TTL' });
+      const foreign = repo('fixtures/traces/foreign');
+      await client.command({ query: otelTracesDdl('otel.otel_traces') });
+      await client.insert({ table: 'otel.otel_traces', values: exporterRowsOfFile(`${foreign}/otel-python-openai-v2-weather.traces.json`), format: 'JSONEachRow' });
+      await client.insert({ table: 'otel.otel_logs', values: exporterLogRowsOfFile(`${foreign}/otel-python-openai-v2-weather.logs.json`), format: 'JSONEachRow' });
+      const result = await analyzeClickHouse({ client, database: 'otel' });
+      expect([result.stats.foreign_calls, result.stats.log_records, result.stats.skipped]).toEqual([2, 9, []]);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -10,7 +10,7 @@ import { CH_TABLES, argspanTableSteps, createTableSql, spansSql } from './argspa
 import { ChSession, connectClickHouse, describeUrl } from './client.js';
 import { scanCredentialsClickHouse } from './credential-scan.js';
 import { loadForeignCallsClickHouse } from './foreign.js';
-import { DEFAULT_LOGS_TABLE, LOG_RECORD_SPANS, SPANS_FROM_RECORDS, gatherLogRecords, unjoinableProblem } from './log-records.js';
+import { DEFAULT_LOGS_TABLE, LOG_RECORD_SPANS, SPANS_FROM_RECORDS, gatherLogRecords, unjoinableProblem, unnamedProblem } from './log-records.js';
 import { runRulesClickHouse } from './run-rules.js';
 import { openSource, type TraceSource } from './source.js';
 import { attrValue, chString, jsonArrayValues } from './sql.js';
@@ -58,7 +58,11 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
     const logs = read && read.records > 0 ? read : undefined;
     if (logs) made.push(LOG_RECORD_SPANS);
     const src: TraceSource = { ...traces, logRecords: logs !== undefined };
-    const skipped = read?.unjoinable ? [unjoinableProblem(`clickhouse ${database}.${logsTable}`, read.unjoinable)] : [];
+    const logsSource = `clickhouse ${database}.${logsTable}`;
+    const skipped = [
+      ...(read?.unjoinable ? [unjoinableProblem(logsSource, read.unjoinable)] : []),
+      ...(read?.unnamed ? [unnamedProblem(logsSource, `${database}.${logsTable}`, read.unnamed)] : []),
+    ];
     // The overview names each turn by its span.
     const needsSpans = options.overview === true || rules.some((r) => READS_SPANS.test(r.sql));
     for (const t of Object.values(CH_TABLES)) {

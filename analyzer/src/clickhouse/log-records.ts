@@ -43,6 +43,12 @@ export interface LogRecordsRead {
   spansFromRecords: number;
   /** GenAI log records of the window's time without a trace or span id: written outside any span, they name no call to read them with. */
   unjoinable: number;
+  /**
+   * Log records of the run's traces with GenAI attributes but no event name, in a table without
+   * the `EventName` column: the exporter keeps OTLP's event name only in that column (an optional
+   * one its default schema lacks), and the instrumentations name their events only there.
+   */
+  unnamed: number;
 }
 
 /**
@@ -125,7 +131,26 @@ export async function gatherLogRecords(
     `SELECT count() AS n FROM ${logs} WHERE (TraceId = '' OR SpanId = '') AND ${genAi}${during}`,
     'counting GenAI log records outside any span',
   );
-  return { records, spansFromRecords: Number(read?.spans ?? 0), unjoinable: Number(unjoinable?.n ?? 0) };
+  let unnamed = 0;
+  if (!names.has('EventName')) {
+    const [n] = await session.all(
+      `SELECT count() AS n FROM ${logs} WHERE ${src.where}${partitions} AND ${attrName} = '' AND hasAny(mapKeys(LogAttributes), ${GENAI_RECORD_KEYS})`,
+      'counting GenAI log records without an event name',
+    );
+    unnamed = Number(n?.n ?? 0);
+  }
+  return { records, spansFromRecords: Number(read?.spans ?? 0), unjoinable: Number(unjoinable?.n ?? 0), unnamed };
+}
+
+/** Attributes every GenAI log record of the instrumentations carries (the provider), whatever its event. */
+const GENAI_RECORD_KEYS = `[${['gen_ai.system', 'gen_ai.provider.name'].map(chString).join(', ')}]`;
+
+/** The problem {@link LogRecordsRead.unnamed} records make: how to keep their names, never a value. */
+export function unnamedProblem(source: string, table: string, records: number): InputProblem {
+  return {
+    file: source,
+    reason: `${records} log record(s) with GenAI attributes but no event name, not read: the table has no EventName column, the only place the exporter keeps OTLP's event name (where the instrumentations name their events); add it (ALTER TABLE ${table} ADD COLUMN EventName LowCardinality(String)) and the exporter fills it from its next start`,
+  };
 }
 
 /** The problem {@link LogRecordsRead.unjoinable} records make, named by the table and their count (never a value). */

@@ -227,43 +227,18 @@ function nanosText(ns: bigint): string {
 }
 
 /**
- * The exporter's default DDL for `otel_logs` (internal/sqltemplates/logs_table.sql, with the
- * default MergeTree engine and no TTL), with the `EventName` column exporters write since OTLP
- * log records have an event name (collector-contrib #42584); `eventName: false` leaves it out, as
- * older exporters created the table.
+ * The exporter's DDL for `otel_logs` (internal/sqltemplates/logs_table.sql, the default MergeTree
+ * engine) with the `EventName` column, as the repository's ClickHouse creates it
+ * (`deploy/clickhouse/otel_logs.sql`, read here: one schema for the stack and the tests), named
+ * `table` and without its TTL (the fixtures' records are years old); `eventName: false` leaves the
+ * column out, as the exporter's own `create_schema` creates the table.
  */
 export function otelLogsDdl(table = 'otel_logs', { eventName = true }: { eventName?: boolean } = {}): string {
-  return `CREATE TABLE IF NOT EXISTS ${table} (
-    Timestamp DateTime64(9) CODEC(Delta(8), ZSTD(1)),
-    TimestampTime DateTime DEFAULT toDateTime(Timestamp),
-    TraceId String CODEC(ZSTD(1)),
-    SpanId String CODEC(ZSTD(1)),
-    TraceFlags UInt8,
-    SeverityText LowCardinality(String) CODEC(ZSTD(1)),
-    SeverityNumber UInt8,
-    ServiceName LowCardinality(String) CODEC(ZSTD(1)),
-    Body String CODEC(ZSTD(1)),
-    ResourceSchemaUrl LowCardinality(String) CODEC(ZSTD(1)),
-    ResourceAttributes Map(LowCardinality(String), String) CODEC(ZSTD(1)),
-    ScopeSchemaUrl LowCardinality(String) CODEC(ZSTD(1)),
-    ScopeName String CODEC(ZSTD(1)),
-    ScopeVersion LowCardinality(String) CODEC(ZSTD(1)),
-    ScopeAttributes Map(LowCardinality(String), String) CODEC(ZSTD(1)),
-    LogAttributes Map(LowCardinality(String), String) CODEC(ZSTD(1)),${eventName ? `
-    EventName LowCardinality(String) CODEC(ZSTD(1)),` : ''}
-    INDEX idx_trace_id TraceId TYPE bloom_filter(0.001) GRANULARITY 1,
-    INDEX idx_res_attr_key mapKeys(ResourceAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
-    INDEX idx_res_attr_value mapValues(ResourceAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
-    INDEX idx_scope_attr_key mapKeys(ScopeAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
-    INDEX idx_scope_attr_value mapValues(ScopeAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
-    INDEX idx_log_attr_key mapKeys(LogAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
-    INDEX idx_log_attr_value mapValues(LogAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
-    INDEX idx_body Body TYPE tokenbf_v1(32768, 3, 0) GRANULARITY 8
-  ) ENGINE = MergeTree()
-  PARTITION BY toDate(TimestampTime)
-  PRIMARY KEY (ServiceName, TimestampTime)
-  ORDER BY (ServiceName, TimestampTime, Timestamp)
-  SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1`;
+  const ddl = readFileSync(new URL('../../../deploy/clickhouse/otel_logs.sql', import.meta.url), 'utf8')
+    .replace(/^--.*\n/gm, '')
+    .replace('otel.otel_logs', table)
+    .replace(/^TTL .*\n/m, '');
+  return eventName ? ddl : ddl.replace(/^ *EventName .*\n/m, '');
 }
 
 /** One `otel_logs` row as JSONEachRow (`TimestampTime` is the table's default). */
