@@ -6,6 +6,7 @@ import { AdkModelCall, OpenLLMetryMessages, collectEvidence, TraceEvidence, type
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
+import { LogfireAgentsAttributes } from './recognizers/logfire.js';
 import type { ForeignCall, ForeignSpan, RecordedArguments } from './types.js';
 import { argumentCredentialTexts } from '../credential-identity.js';
 import { parsePythonLiteral } from './python-literal.js';
@@ -114,12 +115,15 @@ export function classifyForeignTrace(
     return d;
   };
   const bySpan = new Map(spans.map((s) => [s.spanId, s]));
-  const { kept, twice } = mergeRecordedTwice(executed, (c) => bySpan.get(c.spanId)?.endNs ?? c.atNs, decode);
-  const { unexecuted, copies, byProposedId } = matchProposals(evidence, kept, spans, decode);
+  const merged = mergeRecordedTwice(executed, (c) => bySpan.get(c.spanId)?.endNs ?? c.atNs, decode);
+  const twice = merged.twice;
+  const { unexecuted, copies, byProposedId } = matchProposals(evidence, merged.kept, spans, decode);
+  const { kept, ranAs } = proposalsForUnrecordedRuns(merged.kept, unexecuted);
   const calls = [...kept, ...unexecuted].sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
   for (const c of copies) out.blob(c);
-  // The second emitter's record of a call is a copy of its arguments; its span returns the call's result.
-  const otherSpans = new Map<ForeignCall, string[]>();
+  // The second emitter's record of a call is a copy of its arguments; its span returns the call's
+  // result. So does the tool span a proposal stands for (its arguments not recorded).
+  const otherSpans = new Map<ForeignCall, string[]>(ranAs);
   for (const { call, copy } of twice) {
     out.blob({ spanId: copy.spanId, attribute: copy.args.attribute, callSpanId: call.spanId });
     otherSpans.set(call, [...(otherSpans.get(call) ?? []), copy.spanId]);
@@ -451,6 +455,28 @@ function matchProposals(
   return { unexecuted, copies, byProposedId };
 }
 
+/**
+ * A tool span that recorded neither a call id nor the arguments (Logfire's `Function: {name}` span
+ * when the Agents SDK is told not to record sensitive data — it still records the model's response)
+ * is the run of a proposal of its tool that no tool span matched: one call, the proposal, whose
+ * arguments the model's output holds. Paired in order, one span to one proposal; the span is
+ * returned with the proposal it ran, to pass its result's residency on.
+ */
+function proposalsForUnrecordedRuns(executed: ForeignCall[], unexecuted: readonly ForeignCall[]): { kept: ForeignCall[]; ranAs: Map<ForeignCall, string[]> } {
+  const ranAs = new Map<ForeignCall, string[]>();
+  const unrecorded = executed.filter((c) => c.callId === undefined && c.args.kind === 'blob' && c.args.text === undefined);
+  if (unrecorded.length === 0 || unexecuted.length === 0) return { kept: executed, ranAs };
+  const taken = new Set<ForeignCall>();
+  for (const p of unexecuted) {
+    if (decodeArguments(p.args).unreadable === ForeignArgumentRule.NOT_RECORDED) continue;
+    const run = unrecorded.find((c) => !taken.has(c) && c.tool === p.tool);
+    if (!run) continue;
+    taken.add(run);
+    ranAs.set(p, [run.spanId]);
+  }
+  return { kept: taken.size === 0 ? executed : executed.filter((c) => !taken.has(c)), ranAs };
+}
+
 /** A value as JSON with object keys sorted: equal for equal arguments whatever their key order. Built by appending (no array per node). */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) {
@@ -481,6 +507,8 @@ function modelEmitter(span: ForeignSpan): ForeignEmitter {
   if (span.attrs.has(AdkModelCall.RESPONSE)) return 'google-adk';
   if (span.attrs.has(LangfuseAttributes.OBSERVATION_TYPE)) return 'langfuse';
   if (span.attrs.has(LangSmithAttributes.SPAN_KIND)) return 'langsmith';
+  // Logfire's own spans (`logfire.instrument_openai`, its OpenAI Agents integration) are named by their message template.
+  if (span.attrs.has(LogfireAgentsAttributes.MSG_TEMPLATE)) return 'logfire';
   return 'genai-semconv';
 }
 
