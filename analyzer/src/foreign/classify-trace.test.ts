@@ -171,6 +171,42 @@ describe('classifyForeignTrace: OpenLLMetry\'s openai-agents history, which name
   });
 });
 
+describe('classifyForeignTrace: one proposal named by its Responses API item id in one record and its call id in another', () => {
+  // traceloop/openllmetry: the openai instrumentation's `openai.response` span names the model's
+  // function call by the output item's own id (responses_wrappers.py, set_data_attributes:
+  // `gen_ai.completion.0.tool_calls.{i}.id` = the block's `id`, `fc_…`); its openai-agents
+  // instrumentation's span names it by `call_id`, and the call's result comes back under that.
+  const read = { path: '/app/.env' };
+  const agents = () => span('agents', {
+    'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Check the billing host in the app config.' }] }]),
+    'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', name: 'read_file', id: 'call_Q7', arguments: read }], finish_reason: 'tool_call' }]),
+  });
+  const sdk = () => span('sdk', {
+    'gen_ai.prompt.0.role': 'user',
+    'gen_ai.prompt.0.content': 'Check the billing host in the app config.',
+    'gen_ai.completion.0.role': 'assistant',
+    'gen_ai.completion.0.tool_calls.0.id': 'fc_68a1f0c2',
+    'gen_ai.completion.0.tool_calls.0.name': 'read_file',
+    'gen_ai.completion.0.tool_calls.0.arguments': JSON.stringify(read),
+  });
+  const next = () => span('next', {
+    'gen_ai.input.messages': JSON.stringify([{ role: 'tool', parts: [{ type: 'tool_call_response', id: 'call_Q7', response: RESULT }] }]),
+    'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', name: 'check_host', id: 'call_R2', arguments: { host: HOST } }] }]),
+  });
+
+  it('is one call under its call id, whichever record comes first; the result under that id passes its residency on', () => {
+    for (const spans of [[agents(), sdk(), next()], [sdk(), agents(), next()]]) {
+      expect(callsOf(spans, (c) => `${c.tool} ${c.callId}`)).toEqual(['read_file call_Q7 model-output', 'check_host call_R2 model-output']);
+      expect(argsOf(spans, 'check_host')).toEqual(['host secret inherited-secret context_retrieved']);
+    }
+  });
+
+  it('other arguments under the two ids are two calls', () => {
+    const other = { ...sdk(), attrs: new Map([...sdk().attrs, ['gen_ai.completion.0.tool_calls.0.arguments', JSON.stringify({ path: '/app/config.txt' })]]) };
+    expect(callsOf([agents(), other], (c) => `${c.tool} ${c.callId}`).sort()).toEqual(['read_file call_Q7 model-output', 'read_file fc_68a1f0c2 model-output']);
+  });
+});
+
 describe('classifyForeignTrace: the credentials of secret arguments', () => {
   /** The credential rows of the trace, as `tool key text` (the sink is given the text; the tables keep its hash). */
   function credentialsOf(spans: ForeignSpan[]): string[] {

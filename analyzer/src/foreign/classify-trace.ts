@@ -390,9 +390,11 @@ function blobsRepeated(
  * The prefix of an OpenAI Responses API function-call item's own id (`fc_…`), which is not the
  * call's id (`call_…`, its `call_id`): OpenLLMetry's openai-agents instrumentation names the call
  * by it in the history a later prompt repeats (and by the call id in the model's output and the
- * call's result), so such an entry is matched to its call by tool and arguments instead.
+ * call's result), and its openai instrumentation in the model's output, so such an entry or
+ * proposal is matched to its call by tool and arguments instead.
  */
 const RESPONSES_ITEM_ID_PREFIX = 'fc_';
+const isItemId = (id: string | undefined): boolean => id !== undefined && id.startsWith(RESPONSES_ITEM_ID_PREFIX);
 
 /**
  * Match the calls models proposed with the calls tool spans executed: by call id, or without one
@@ -423,6 +425,8 @@ function matchProposals(
   // Unexecuted proposals so far: by shape (those without an id), and by id.
   const first = new Map<string, ForeignCall>();
   const firstById = new Map<string, ForeignCall[]>();
+  // Unexecuted proposals under an id, by shape: for a call one record names by its item id (`fc_…`).
+  const byItemIdShape = new Map<string, ForeignCall>();
   const unexecuted: ForeignCall[] = [];
   const copies: Omit<ArgumentBlobRow, 'traceId'>[] = [];
   for (const p of evidence.proposed) {
@@ -441,12 +445,24 @@ function matchProposals(
       byShape ??= new Map(executed.map((c) => [shapeOf(c), c]));
       call = byShape.get(shape) ?? first.get(shape);
     }
+    if (!call) {
+      // One call named by its Responses API item id (`fc_…`) in one record and by its call id in
+      // another (OpenLLMetry's openai instrumentation and its openai-agents one on the same
+      // response): the same tool and arguments are the same call, under the call id, by which its
+      // result comes back.
+      const named = byItemIdShape.get(shape!);
+      if (named && (isItemId(p.callId) || isItemId(named.callId))) {
+        call = named;
+        if (isItemId(named.callId) && p.callId !== undefined && !isItemId(p.callId)) named.callId = p.callId;
+      }
+    }
     if (call) {
       copies.push({ spanId: p.spanId, attribute: p.args.attribute, callSpanId: call.spanId });
       if (p.callId !== undefined && !byProposedId.has(p.callId)) byProposedId.set(p.callId, call);
       continue;
     }
     const own: ForeignCall = { ...p, emitter: emitterOf(p.spanId) ?? 'genai-semconv' };
+    if (p.callId !== undefined && !byItemIdShape.has(shape ??= shapeOf(p))) byItemIdShape.set(shape, own);
     if (p.callId === undefined) first.set(shape!, own);
     else if (earlier) earlier.push(own);
     else firstById.set(p.callId, [own]);
