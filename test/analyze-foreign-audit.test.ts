@@ -1070,6 +1070,66 @@ describe('argspan analyze on emitters whose tool spans were misread', () => {
     expectOneReadFileCall(file, 'logfire');
   });
 
+  it('Logfire\'s OpenAI Agents integration with the Response recorded (`response`) and the next request\'s input items (`raw_input`): still one call, each copy known as one', () => {
+    // tests/otel_integrations/test_openai_agents.py (test_function_tool_exception): the Responses
+    // span carries the Response whole and the request's input items, the call under its item id (fc_…) and its call_id.
+    const template = (t: string, a: Record<string, string>) => ({ 'logfire.msg_template': t, 'logfire.span_type': 'span', 'gen_ai.system': 'openai', ...a });
+    const call = { type: 'function_call', id: 'fc_67d1743683b48191', call_id: 'call_7', name: 'read_file', arguments: ARGS, status: 'completed' };
+    const assistant = { 'event.name': 'gen_ai.assistant.message', role: 'assistant', tool_calls: [{ id: 'call_7', type: 'function', function: { name: 'read_file', arguments: ARGS } }] };
+    const asked = { 'event.name': 'gen_ai.user.message', content: 'Read the app config.', role: 'user' };
+    const file = join(tmp(), 'logfire-agents-response.json');
+    writeFileSync(file, doc('logfire.openai_agents', [
+      { n: 1, name: 'Agent run: {name!r}', a: template('Agent run: {name!r}', { name: 'ops', 'logfire.msg': "Agent run: 'ops'" }) },
+      { n: 2, parent: 1, name: 'Responses API with {gen_ai.request.model!r}', a: template('Responses API with {gen_ai.request.model!r}', {
+        'gen_ai.operation.name': 'chat', raw_input: JSON.stringify([{ content: 'Read the app config.', role: 'user' }]),
+        events: JSON.stringify([asked, assistant]), response: JSON.stringify({ id: 'resp_1', object: 'response', output: [call] }) }) },
+      { n: 3, parent: 1, name: 'Function: {name}', a: template('Function: {name}', { 'logfire.msg': 'Function: read_file', name: 'read_file', input: ARGS, output: 'ok', mcp_data: 'null' }) },
+      { n: 4, parent: 1, name: 'Responses API with {gen_ai.request.model!r}', a: template('Responses API with {gen_ai.request.model!r}', {
+        'gen_ai.operation.name': 'chat', raw_input: JSON.stringify([{ content: 'Read the app config.', role: 'user' }, call, { call_id: 'call_7', output: 'ok', type: 'function_call_output' }]),
+        events: JSON.stringify([asked, assistant, { 'event.name': 'gen_ai.tool.message', role: 'tool', id: 'call_7', content: 'ok', name: 'read_file' }, { 'event.name': 'gen_ai.assistant.message', content: 'Done.', role: 'assistant' }]),
+        response: JSON.stringify({ id: 'resp_2', object: 'response', output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }] }] }) }) },
+    ]));
+    expectOneReadFileCall(file, 'logfire');
+  });
+
+  it('logfire.instrument_openai\'s Responses API, the tool\'s run not traced: the call the model\'s output holds is found once, its credential reported once by tool and key, printed by no format', () => {
+    // tests/otel_integrations/test_openai.py (test_responses_api; test_responses_api_version_v1_only):
+    // `events` is the input with the output appended (an assistant message, no gen_ai.choice); with
+    // version [1, 'latest'] `gen_ai.output.messages` holds the same call too, and the next request
+    // repeats it in both its lists. Version 1 (the default) writes `events` only.
+    const template = (a: Record<string, string>) => ({ 'logfire.msg_template': 'Responses API with {request_data[model]!r}', 'logfire.span_type': 'span', 'gen_ai.system': 'openai', 'gen_ai.operation.name': 'chat', ...a });
+    const asked = { 'event.name': 'gen_ai.user.message', content: 'Read the app config.', role: 'user' };
+    const assistant = { 'event.name': 'gen_ai.assistant.message', role: 'assistant', tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'read_file', arguments: ARGS } }] };
+    const part = { type: 'tool_call', id: 'call_9', name: 'read_file', arguments: JSON.parse(ARGS) as unknown };
+    const traced = (latest: boolean) => {
+      const file = join(tmp(), `logfire-openai-responses${latest ? '-latest' : ''}.json`);
+      writeFileSync(file, doc('logfire.openai', [
+        { n: 1, name: 'Responses API with {request_data[model]!r}', a: template({ events: JSON.stringify([asked, assistant]), ...(latest ? { 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [part] }]) } : {}) }) },
+        { n: 2, name: 'Responses API with {request_data[model]!r}', a: template({
+          events: JSON.stringify([asked, assistant, { 'event.name': 'gen_ai.tool.message', role: 'tool', id: 'call_9', content: 'ok', name: 'read_file' }, { 'event.name': 'gen_ai.assistant.message', content: 'Done.', role: 'assistant' }]),
+          ...(latest ? { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Read the app config.' }] }, { role: 'assistant', parts: [part] }, { role: 'tool', parts: [{ type: 'tool_call_response', id: 'call_9', response: 'ok' }] }]) } : {}) }) },
+      ]));
+      return file;
+    };
+    expectOneReadFileCall(traced(true), 'logfire');
+    const file = traced(false);
+    expectOneReadFileCall(file, 'logfire');
+    const html = join(tmp(), 'report.html');
+    for (const format of ['table', 'sarif']) {
+      const run = analyzeBin(file, '--format', format, ...(format === 'table' ? ['--html', html] : []));
+      expect(run.code).toBe(1);
+      expect(run.stdout + run.stderr).not.toContain(TOKEN);
+      // (SARIF's rule texts name `.env` as an example: the path itself is what must not appear)
+      expect(run.stdout + run.stderr).not.toContain('/app/.env');
+    }
+    const sarif = JSON.parse(analyzeBin(file, '--format', 'sarif').stdout) as { runs: { results: { ruleId: string }[] }[] };
+    expect(sarif.runs[0]!.results.map((r) => r.ruleId).filter((r) => r === 'credential_in_attribute')).toHaveLength(1);
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('read_file');
+    expect(page).not.toContain(TOKEN);
+    expect(page).not.toContain('/app/.env');
+  });
+
   it('a smolagents ToolCallingAgent call is one call, its arguments the model\'s (not the agent\'s sanitize_inputs_outputs flag)', () => {
     const file = join(tmp(), 'smolagents.json');
     writeFileSync(file, doc('openinference.instrumentation.smolagents', [

@@ -171,6 +171,42 @@ describe('classifyForeignTrace: OpenLLMetry\'s openai-agents history, which name
   });
 });
 
+describe('classifyForeignTrace: one proposal named by its Responses API item id in one record and its call id in another', () => {
+  // traceloop/openllmetry: the openai instrumentation's `openai.response` span names the model's
+  // function call by the output item's own id (responses_wrappers.py, set_data_attributes:
+  // `gen_ai.completion.0.tool_calls.{i}.id` = the block's `id`, `fc_…`); its openai-agents
+  // instrumentation's span names it by `call_id`, and the call's result comes back under that.
+  const read = { path: '/app/.env' };
+  const agents = () => span('agents', {
+    'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Check the billing host in the app config.' }] }]),
+    'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', name: 'read_file', id: 'call_Q7', arguments: read }], finish_reason: 'tool_call' }]),
+  });
+  const sdk = () => span('sdk', {
+    'gen_ai.prompt.0.role': 'user',
+    'gen_ai.prompt.0.content': 'Check the billing host in the app config.',
+    'gen_ai.completion.0.role': 'assistant',
+    'gen_ai.completion.0.tool_calls.0.id': 'fc_68a1f0c2',
+    'gen_ai.completion.0.tool_calls.0.name': 'read_file',
+    'gen_ai.completion.0.tool_calls.0.arguments': JSON.stringify(read),
+  });
+  const next = () => span('next', {
+    'gen_ai.input.messages': JSON.stringify([{ role: 'tool', parts: [{ type: 'tool_call_response', id: 'call_Q7', response: RESULT }] }]),
+    'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', name: 'check_host', id: 'call_R2', arguments: { host: HOST } }] }]),
+  });
+
+  it('is one call under its call id, whichever record comes first; the result under that id passes its residency on', () => {
+    for (const spans of [[agents(), sdk(), next()], [sdk(), agents(), next()]]) {
+      expect(callsOf(spans, (c) => `${c.tool} ${c.callId}`)).toEqual(['read_file call_Q7 model-output', 'check_host call_R2 model-output']);
+      expect(argsOf(spans, 'check_host')).toEqual(['host secret inherited-secret context_retrieved']);
+    }
+  });
+
+  it('other arguments under the two ids are two calls', () => {
+    const other = { ...sdk(), attrs: new Map([...sdk().attrs, ['gen_ai.completion.0.tool_calls.0.arguments', JSON.stringify({ path: '/app/config.txt' })]]) };
+    expect(callsOf([agents(), other], (c) => `${c.tool} ${c.callId}`).sort()).toEqual(['read_file call_Q7 model-output', 'read_file fc_68a1f0c2 model-output']);
+  });
+});
+
 describe('classifyForeignTrace: the credentials of secret arguments', () => {
   /** The credential rows of the trace, as `tool key text` (the sink is given the text; the tables keep its hash). */
   function credentialsOf(spans: ForeignSpan[]): string[] {
@@ -650,13 +686,75 @@ describe('classifyForeignTrace: Logfire\'s OpenAI Agents integration (`Function:
     expect(argsOf([responses(choice), fn(ARGS)], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
   });
 
-  it('with the calls written as assistant messages (no proposal), the function span is the call', () => {
+  it('with the calls written as assistant messages ending the list (the model\'s output), the function span is the call they proposed', () => {
     expect(callsOf([responses(assistant), fn(ARGS)], (c) => c.emitter)).toEqual(['logfire tool-span']);
   });
 
-  it('input the SDK did not record (written as null) is not recorded; another span of that name is not a call', () => {
-    expect(argsOf([responses(assistant), fn('null')], 'get_time')).toEqual(['$ unknown arguments-not-recorded no_evidence']);
-    expect(callsOf([responses(assistant), fn(ARGS, 'Function: {fn}')])).toEqual([]);
+  it('input the SDK did not record (written as null): the call is the proposal, its arguments the model\'s output; another span of that name is not a call', () => {
+    expect(callsOf([responses(assistant), fn('null')], (c) => `${c.emitter} ${c.callId}`)).toEqual(['logfire call_jfYaCkab5PQtyNrcrSgMdlRf model-output']);
+    expect(argsOf([responses(assistant), fn('null')], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+    // With no proposal of its tool, the span is the call, its arguments not recorded.
+    expect(argsOf([responses({ 'event.name': 'gen_ai.assistant.message', role: 'assistant', content: 'It is 10:42.' }), fn('null')], 'get_time')).toEqual(['$ unknown arguments-not-recorded no_evidence']);
+    expect(callsOf([responses(assistant), fn(ARGS, 'Function: {fn}')])).toEqual(['responses model-output']);
+  });
+
+  it('the Response the Agents span records (`response`) holds the same call: still one call, its copies in `events` and `response`', () => {
+    // test_openai_agents.py's spans carry the Response whole (`simplify_spans` pops it): its
+    // function_call item named by its own id (`fc_…`) and the call's (`call_id`).
+    const response = { id: 'resp_67d17435', output: [{ arguments: ARGS, call_id: toolCall.id, name: 'get_time', type: 'function_call', id: 'fc_67d1743683b48191', status: 'completed' }] };
+    const withResponse = { ...responses(assistant), attrs: new Map([...responses(assistant).attrs, ['response', JSON.stringify(response)]]) };
+    const blobs: string[] = [];
+    const calls: string[] = [];
+    classifyForeignTrace([withResponse, fn('null')], { policy: {} }, { call: (c) => calls.push(`${c.emitter} ${c.source}`) - 1, arg: () => {}, credential: () => {}, blob: (b) => blobs.push(`${b.spanId} ${b.attribute} -> ${b.callSpanId}`) });
+    expect(calls).toEqual(['logfire model-output']);
+    expect(blobs.sort()).toEqual(['responses events -> responses', 'responses response -> responses']);
+  });
+});
+
+describe('classifyForeignTrace: logfire.instrument_openai (semconv version 1, its default)', () => {
+  // pydantic/logfire, tests/otel_integrations/test_openai.py, test_responses_api: the Responses API
+  // span's `events` is the request's input (`inputs_to_events`) with the response's output appended
+  // (`responses_output_events`: assistant messages, no gen_ai.choice); with version [1, 'latest']
+  // the same call is in `gen_ai.output.messages` too. The tool's own run is not traced.
+  const CALL = { id: 'call_uilZSE2qAuMA2NWct72DBwd6', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Paris, France"}' } };
+  const asked = { 'event.name': 'gen_ai.user.message', content: 'What is the weather like in Paris today?', role: 'user' };
+  const first = (latest: boolean) =>
+    span('resp1', {
+      'logfire.msg_template': 'Responses API with {gen_ai.request.model!r}',
+      'gen_ai.operation.name': 'chat',
+      events: JSON.stringify([{ 'event.name': 'gen_ai.system.message', content: 'Be nice', role: 'system' }, asked, { 'event.name': 'gen_ai.assistant.message', role: 'assistant', tool_calls: [CALL] }]),
+      ...(latest ? { 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: CALL.id, name: 'get_weather', arguments: { location: 'Paris, France' } }] }]) } : {}),
+    });
+  const second = () =>
+    span('resp2', {
+      'logfire.msg_template': 'Responses API with {gen_ai.request.model!r}',
+      'gen_ai.operation.name': 'chat',
+      events: JSON.stringify([
+        asked,
+        { 'event.name': 'gen_ai.assistant.message', role: 'assistant', tool_calls: [CALL] },
+        { 'event.name': 'gen_ai.tool.message', role: 'tool', id: CALL.id, content: 'Rainy', name: 'get_weather' },
+        { 'event.name': 'gen_ai.assistant.message', content: 'The weather in Paris today is rainy.', role: 'assistant' },
+      ]),
+    });
+
+  it('the call the model proposed in `events` (no tool span) is found once, by Logfire, with its arguments; the next request\'s history is not another', () => {
+    expect(callsOf([first(false), second()], (c) => `${c.spanId} ${c.emitter} ${c.tool} ${c.callId}`)).toEqual(['resp1 logfire get_weather call_uilZSE2qAuMA2NWct72DBwd6 model-output']);
+    // (the user wrote "Paris"; ", France" is the model's)
+    expect(argsOf([first(false), second()], 'get_weather')).toEqual(['location tiny-public tiny model_inferred']);
+  });
+
+  it('recorded in `events` and `gen_ai.output.messages` both (version [1, \'latest\']), it is one call', () => {
+    expect(callsOf([first(true), second()])).toEqual(['resp1 model-output']);
+  });
+
+  it('a chat completion\'s `response_data` message (test_sync_chat_tool_call_stream) is the model\'s proposal; its `request_data` messages the user\'s words', () => {
+    const chat = span('chat', {
+      'logfire.msg_template': 'Chat Completion with {request_data[model]!r}',
+      request_data: JSON.stringify({ model: 'gpt-4', messages: [{ role: 'user', content: 'What is the weather in Boston?' }] }),
+      response_data: JSON.stringify({ message: { content: null, role: 'assistant', tool_calls: [{ id: '1', function: { arguments: '{"location":"Boston"}', name: 'get_current_weather', parsed_arguments: null }, type: 'function', index: 0 }] }, usage: { total_tokens: 3 } }),
+    });
+    expect(callsOf([chat], (c) => `${c.emitter} ${c.tool} ${c.callId}`)).toEqual(['logfire get_current_weather 1 model-output']);
+    expect(argsOf([chat], 'get_current_weather')).toEqual(['location tiny-public tiny user_explicit']);
   });
 });
 

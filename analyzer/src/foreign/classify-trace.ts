@@ -6,6 +6,7 @@ import { AdkModelCall, OpenLLMetryMessages, collectEvidence, TraceEvidence, type
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
+import { LogfireAgentsAttributes } from './recognizers/logfire.js';
 import type { ForeignCall, ForeignSpan, RecordedArguments } from './types.js';
 import { argumentCredentialTexts } from '../credential-identity.js';
 import { parsePythonLiteral } from './python-literal.js';
@@ -114,12 +115,15 @@ export function classifyForeignTrace(
     return d;
   };
   const bySpan = new Map(spans.map((s) => [s.spanId, s]));
-  const { kept, twice } = mergeRecordedTwice(executed, (c) => bySpan.get(c.spanId)?.endNs ?? c.atNs, decode);
-  const { unexecuted, copies, byProposedId } = matchProposals(evidence, kept, spans, decode);
+  const merged = mergeRecordedTwice(executed, (c) => bySpan.get(c.spanId)?.endNs ?? c.atNs, decode);
+  const twice = merged.twice;
+  const { unexecuted, copies, byProposedId } = matchProposals(evidence, merged.kept, spans, decode);
+  const { kept, ranAs } = proposalsForUnrecordedRuns(merged.kept, unexecuted);
   const calls = [...kept, ...unexecuted].sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
   for (const c of copies) out.blob(c);
-  // The second emitter's record of a call is a copy of its arguments; its span returns the call's result.
-  const otherSpans = new Map<ForeignCall, string[]>();
+  // The second emitter's record of a call is a copy of its arguments; its span returns the call's
+  // result. So does the tool span a proposal stands for (its arguments not recorded).
+  const otherSpans = new Map<ForeignCall, string[]>(ranAs);
   for (const { call, copy } of twice) {
     out.blob({ spanId: copy.spanId, attribute: copy.args.attribute, callSpanId: call.spanId });
     otherSpans.set(call, [...(otherSpans.get(call) ?? []), copy.spanId]);
@@ -386,9 +390,11 @@ function blobsRepeated(
  * The prefix of an OpenAI Responses API function-call item's own id (`fc_…`), which is not the
  * call's id (`call_…`, its `call_id`): OpenLLMetry's openai-agents instrumentation names the call
  * by it in the history a later prompt repeats (and by the call id in the model's output and the
- * call's result), so such an entry is matched to its call by tool and arguments instead.
+ * call's result), and its openai instrumentation in the model's output, so such an entry or
+ * proposal is matched to its call by tool and arguments instead.
  */
 const RESPONSES_ITEM_ID_PREFIX = 'fc_';
+const isItemId = (id: string | undefined): boolean => id !== undefined && id.startsWith(RESPONSES_ITEM_ID_PREFIX);
 
 /**
  * Match the calls models proposed with the calls tool spans executed: by call id, or without one
@@ -419,6 +425,8 @@ function matchProposals(
   // Unexecuted proposals so far: by shape (those without an id), and by id.
   const first = new Map<string, ForeignCall>();
   const firstById = new Map<string, ForeignCall[]>();
+  // Unexecuted proposals under an id, by shape: for a call one record names by its item id (`fc_…`).
+  const byItemIdShape = new Map<string, ForeignCall>();
   const unexecuted: ForeignCall[] = [];
   const copies: Omit<ArgumentBlobRow, 'traceId'>[] = [];
   for (const p of evidence.proposed) {
@@ -437,18 +445,52 @@ function matchProposals(
       byShape ??= new Map(executed.map((c) => [shapeOf(c), c]));
       call = byShape.get(shape) ?? first.get(shape);
     }
+    if (!call) {
+      // One call named by its Responses API item id (`fc_…`) in one record and by its call id in
+      // another (OpenLLMetry's openai instrumentation and its openai-agents one on the same
+      // response): the same tool and arguments are the same call, under the call id, by which its
+      // result comes back.
+      const named = byItemIdShape.get(shape!);
+      if (named && (isItemId(p.callId) || isItemId(named.callId))) {
+        call = named;
+        if (isItemId(named.callId) && p.callId !== undefined && !isItemId(p.callId)) named.callId = p.callId;
+      }
+    }
     if (call) {
       copies.push({ spanId: p.spanId, attribute: p.args.attribute, callSpanId: call.spanId });
       if (p.callId !== undefined && !byProposedId.has(p.callId)) byProposedId.set(p.callId, call);
       continue;
     }
     const own: ForeignCall = { ...p, emitter: emitterOf(p.spanId) ?? 'genai-semconv' };
+    if (p.callId !== undefined && !byItemIdShape.has(shape ??= shapeOf(p))) byItemIdShape.set(shape, own);
     if (p.callId === undefined) first.set(shape!, own);
     else if (earlier) earlier.push(own);
     else firstById.set(p.callId, [own]);
     unexecuted.push(own);
   }
   return { unexecuted, copies, byProposedId };
+}
+
+/**
+ * A tool span that recorded neither a call id nor the arguments (Logfire's `Function: {name}` span
+ * when the Agents SDK is told not to record sensitive data — it still records the model's response)
+ * is the run of a proposal of its tool that no tool span matched: one call, the proposal, whose
+ * arguments the model's output holds. Paired in order, one span to one proposal; the span is
+ * returned with the proposal it ran, to pass its result's residency on.
+ */
+function proposalsForUnrecordedRuns(executed: ForeignCall[], unexecuted: readonly ForeignCall[]): { kept: ForeignCall[]; ranAs: Map<ForeignCall, string[]> } {
+  const ranAs = new Map<ForeignCall, string[]>();
+  const unrecorded = executed.filter((c) => c.callId === undefined && c.args.kind === 'blob' && c.args.text === undefined);
+  if (unrecorded.length === 0 || unexecuted.length === 0) return { kept: executed, ranAs };
+  const taken = new Set<ForeignCall>();
+  for (const p of unexecuted) {
+    if (decodeArguments(p.args).unreadable === ForeignArgumentRule.NOT_RECORDED) continue;
+    const run = unrecorded.find((c) => !taken.has(c) && c.tool === p.tool);
+    if (!run) continue;
+    taken.add(run);
+    ranAs.set(p, [run.spanId]);
+  }
+  return { kept: taken.size === 0 ? executed : executed.filter((c) => !taken.has(c)), ranAs };
 }
 
 /** A value as JSON with object keys sorted: equal for equal arguments whatever their key order. Built by appending (no array per node). */
@@ -481,6 +523,8 @@ function modelEmitter(span: ForeignSpan): ForeignEmitter {
   if (span.attrs.has(AdkModelCall.RESPONSE)) return 'google-adk';
   if (span.attrs.has(LangfuseAttributes.OBSERVATION_TYPE)) return 'langfuse';
   if (span.attrs.has(LangSmithAttributes.SPAN_KIND)) return 'langsmith';
+  // Logfire's own spans (`logfire.instrument_openai`, its OpenAI Agents integration) are named by their message template.
+  if (span.attrs.has(LogfireAgentsAttributes.MSG_TEMPLATE)) return 'logfire';
   return 'genai-semconv';
 }
 

@@ -109,19 +109,94 @@ function readContentBlocks(text: string | undefined, role: string | undefined, a
  */
 export const EVENTS_ATTRIBUTE = 'events';
 
-/** Read the `events` attribute's list as the span events of the same names are read. */
+/**
+ * Read the `events` attribute's list as the span events of the same names are read. Logfire's
+ * Responses API events (pydantic/logfire, `llm_providers/openai.py`: `inputs_to_events`, then
+ * `responses_output_events` appended when the response arrives) hold no `gen_ai.choice`: the
+ * model's output is the run of `role: "assistant"` events that ends the list (every output event
+ * is given that role), its tool calls the model's proposals; the assistant messages before it are
+ * the history the request sent again. A request's input cannot end with a call still unanswered
+ * (the API refuses it), so a call in that run is never an input's.
+ */
 export function readEventsAttribute(span: ForeignSpan, into: TraceEvidence): void {
   const value = span.attrs.get(EVENTS_ATTRIBUTE);
   const list = typeof value === 'string' ? parseJson(value) : undefined;
   if (!Array.isArray(list)) return;
+  const hasChoice = list.some((e) => isObject(e) && e['event.name'] === MessageEvents.CHOICE);
+  let outputFrom = list.length;
+  if (!hasChoice) while (outputFrom > 0 && isObject(list[outputFrom - 1]) && (list[outputFrom - 1] as Record<string, unknown>).role === 'assistant') outputFrom--;
   let position = 0;
-  for (const e of list) {
+  for (let i = 0; i < list.length; i++) {
+    const e: unknown = list[i];
     const name = isObject(e) ? e['event.name'] : undefined;
     if (typeof name !== 'string') continue;
-    if (name === MessageEvents.CHOICE) {
-      for (const call of toolCallsOf(e!.message, e!.tool_calls)) into.proposed.push(proposal(span, EVENTS_ATTRIBUTE, call.name, call.id, call.args, position++));
+    if (name === MessageEvents.CHOICE || i >= outputFrom) {
+      const event = e as Record<string, unknown>;
+      const calls = name === MessageEvents.CHOICE ? toolCallsOf(event.message, event.tool_calls) : toolCallsOf(event);
+      for (const call of calls) into.proposed.push(proposal(span, EVENTS_ATTRIBUTE, call.name, call.id, call.args, position++));
     } else if (EVENT_ROLES[name] !== undefined) readMessage(e, EVENT_ROLES[name], EVENTS_ATTRIBUTE, span, into);
   }
+}
+
+/** The attributes in which Logfire's OpenAI integrations record a model call's request and response as the SDK's objects. */
+export const LogfireOpenAiAttributes = {
+  /** The OpenAI Agents integration's Responses span: the `Response` itself (`output`: its items, function calls among them). */
+  RESPONSE: 'response',
+  /**
+   * `logfire.instrument_openai` (semconv version 1, its default): a chat completion's
+   * `{message: {role, content, tool_calls}, usage}`; a streamed Responses API call's `Response`
+   * (logfire 4.12 only: 4.13 put its output in `events`).
+   */
+  RESPONSE_DATA: 'response_data',
+  /** `logfire.instrument_openai`: the chat completion request's body, `{model, messages, …}`. */
+  REQUEST_DATA: 'request_data',
+  /** The OpenAI Agents integration's Responses span: the request's input items (the conversation sent again). */
+  RAW_INPUT: 'raw_input',
+} as const;
+
+/**
+ * What Logfire's OpenAI integrations record as the SDK's own objects: the calls in a response
+ * (`response` / `response_data`: a Responses API `Response`'s `function_call` items, named by their
+ * `call_id`, or a chat completion message's `tool_calls`) are proposals — the same call in `events`
+ * or `gen_ai.output.messages` too is found once, by call id and arguments, the others its copies;
+ * a chat request's `messages` and an Agents request's `raw_input` are the conversation: the user's
+ * and developer's words, tool results, and calls repeated.
+ */
+export function readLogfireOpenAiObjects(span: ForeignSpan, into: TraceEvidence): void {
+  let position = 0;
+  for (const attribute of [LogfireOpenAiAttributes.RESPONSE, LogfireOpenAiAttributes.RESPONSE_DATA]) {
+    const value = span.attrs.get(attribute);
+    const response = typeof value === 'string' ? parseJson(value) : undefined;
+    if (!isObject(response)) continue;
+    if (Array.isArray(response.output)) {
+      for (const item of response.output) {
+        if (isObject(item) && item.type === 'function_call' && typeof item.name === 'string') {
+          into.proposed.push(proposal(span, attribute, item.name, typeof item.call_id === 'string' ? item.call_id : undefined, item.arguments ?? undefined, position++));
+        }
+      }
+    } else if (isObject(response.message)) {
+      for (const call of toolCallsOf(response.message)) into.proposed.push(proposal(span, attribute, call.name, call.id, call.args, position++));
+    }
+  }
+  const request = span.attrs.get(LogfireOpenAiAttributes.REQUEST_DATA);
+  const body = typeof request === 'string' ? parseJson(request) : undefined;
+  if (isObject(body) && Array.isArray(body.messages)) for (const m of body.messages) readMessage(m, undefined, LogfireOpenAiAttributes.REQUEST_DATA, span, into);
+  const rawInput = span.attrs.get(LogfireOpenAiAttributes.RAW_INPUT);
+  const items = typeof rawInput === 'string' ? parseJson(rawInput) : undefined;
+  if (Array.isArray(items)) for (const item of items) readResponsesInputItem(item, span, into);
+}
+
+/**
+ * One Responses API input item: a message (`{role, content}`), a call the conversation repeats
+ * (`{type: "function_call", id: "fc_…", call_id, name, arguments}`, by its call id, with its tool and
+ * arguments), or a call's output (`{type: "function_call_output", call_id, output}`).
+ */
+function readResponsesInputItem(item: unknown, span: ForeignSpan, into: TraceEvidence): void {
+  if (!isObject(item)) return;
+  if (item.type === 'function_call') into.repeat(span, LogfireOpenAiAttributes.RAW_INPUT, item.call_id, item.name, item.arguments);
+  else if (item.type === 'function_call_output') {
+    if (item.output !== undefined && item.output !== null) into.result(typeof item.call_id === 'string' ? item.call_id : undefined, item.output, span.startNs);
+  } else if (item.type === undefined || item.type === 'message') readMessage(item, undefined, LogfireOpenAiAttributes.RAW_INPUT, span, into);
 }
 
 /**

@@ -2,7 +2,7 @@ import { GenAiAttributes } from '@argspan/conventions';
 import type { InheritedResidency } from '@argspan/core';
 import { ProvenanceIndex } from '@argspan/core/internal';
 import type { ForeignCall, ForeignSpan } from './types.js';
-import { EVENTS_ATTRIBUTE, readEventsAttribute, readMessageEvents } from './event-evidence.js';
+import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, readEventsAttribute, readLogfireOpenAiObjects, readMessageEvents } from './event-evidence.js';
 import { str } from './recognizers/attributes.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
@@ -44,6 +44,7 @@ export const EVIDENCE_KEYS: readonly string[] = [
   AdkModelCall.REQUEST,
   AdkModelCall.RESPONSE,
   EVENTS_ATTRIBUTE,
+  ...Object.values(LogfireOpenAiAttributes),
 ];
 /**
  * Families of flattened keys evidence is read from: OpenInference's messages and tool schemas, and
@@ -176,6 +177,7 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readLangSmithLlmOutput(span, into);
   if (span.events) readMessageEvents(span, span.events, into);
   readEventsAttribute(span, into);
+  readLogfireOpenAiObjects(span, into);
 }
 
 /**
