@@ -49,6 +49,23 @@ export class Db {
   }
 
   /**
+   * Run `fn` with DuckDB's memory limit lowered to `share` of the run's, so memory spent outside
+   * DuckDB meanwhile (the classifier threads' heaps) stays within the run's budget; DuckDB spills
+   * what no longer fits to its temporary directory. Without a limit of its own, or one this cannot
+   * read as a size, the database keeps its limit.
+   */
+  async withMemoryLimitShare<T>(share: number, fn: () => Promise<T>): Promise<T> {
+    const bytes = this.memoryLimit === undefined ? undefined : sizeInBytes(this.memoryLimit);
+    if (bytes === undefined) return fn();
+    await this.run(`SET memory_limit = '${Math.floor((bytes * share) / 2 ** 20)}MiB'`);
+    try {
+      return await fn();
+    } finally {
+      await this.run(`SET memory_limit = '${this.memoryLimit!.replace(/'/g, "''")}'`);
+    }
+  }
+
+  /**
    * A second connection to the same database. A query streaming on one connection ends (silently:
    * an empty chunk) when that connection runs anything else — an appender's flush included — so
    * whatever writes while a stream is read writes through its own connection. Temp tables belong
@@ -106,4 +123,13 @@ function anyValueJsonFunction(): DuckDBScalarFunction {
       output.flush();
     },
   });
+}
+
+const SIZE_UNITS: Record<string, number> = { b: 1, byte: 1, bytes: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
+
+/** A DuckDB size setting (`1.25GB`, `2GiB`, `512MB`, `1000000000b`) in bytes; undefined for anything else. */
+export function sizeInBytes(size: string): number | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(size);
+  const unit = SIZE_UNITS[(m?.[2] || 'b').toLowerCase()];
+  return m && unit !== undefined ? Number(m[1]) * unit : undefined;
 }

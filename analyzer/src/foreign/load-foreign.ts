@@ -52,6 +52,13 @@ export const UNREADABLE_ARGS_RULES: readonly string[] = [...Object.values(Foreig
 /** Spans of unfinished traces held at most while reading in file order (see `candidateTraces`). */
 const MAX_HELD_SPANS = 50_000;
 
+/**
+ * DuckDB's share of the run's memory limit while classifier threads run: their heaps (about 150 MB
+ * at 1M spans) come out of the run's budget. At 1M spans of the benchmark's mix the RSS peak, in
+ * this phase, was 2050–2063 MB with DuckDB's whole 1.25 GB, 1903 MB with 1.1 GB (docs/benchmarks.md).
+ */
+const DUCKDB_SHARE_WHILE_THREADED = 0.88;
+
 /** How {@link loadForeignCalls} reads and classifies. */
 export interface ForeignLoadOptions extends Pick<TraceClassifierOptions, 'threads' | 'minThreadedSpans' | 'batchSpans'> {
   onPhase?: PhaseListener;
@@ -75,9 +82,12 @@ export async function loadForeignCalls(db: Db, hashKey: Uint8Array, policy: Clas
     if (candidateSpans > 0) {
       await phase(options.onPhase, 'foreign calls: read and classify', async () => {
         const classifier = TraceClassifier.start({ hashKey, policy, candidateSpans, ...options }, (rows) => tables.append(rows));
-        try {
+        const classify = async () => {
           for await (const trace of candidateTraces(db, CANDIDATE_SQL, options.maxHeldSpans ?? MAX_HELD_SPANS)) await classifier.add(trace);
           await classifier.flush();
+        };
+        try {
+          await (classifier.threaded ? db.withMemoryLimitShare(DUCKDB_SHARE_WHILE_THREADED, classify) : classify());
         } finally {
           await classifier.close();
         }

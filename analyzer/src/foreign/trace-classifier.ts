@@ -55,6 +55,11 @@ export class TraceClassifier {
     return new TraceClassifier(classify, onRows, options.batchSpans ?? BATCH_SPANS);
   }
 
+  /** Whether batches are classified in worker threads, whose heaps are memory outside DuckDB's. */
+  get threaded(): boolean {
+    return this.classify instanceof ClassifierPool;
+  }
+
   /**
    * Add a trace (all its candidate spans; a run's traces one after another, in order); a full batch
    * is classified, or sent to a worker, waiting while the workers are busy. A batch holds the whole
