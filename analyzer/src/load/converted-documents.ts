@@ -1,8 +1,9 @@
-import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { langfuseObservationsDocument, langSmithRunsDocument, spansDocument } from './api-answers.js';
 import type { Compression } from './detect-format.js';
 import { InputError } from './input-error.js';
+import { writeLinesAs } from './lines.js';
 import { decompressZstd } from './zstd.js';
 
 /**
@@ -77,42 +78,15 @@ function isJsonObject(text: string): boolean {
  * line-by-line reader to name.
  */
 export function writeCamelCaseLines(bytes: Buffer, target: string, asIs: ReadonlySet<number>): void {
-  const fd = openSync(target, 'w');
-  try {
-    const out: Buffer[] = [];
-    let pending = 0;
-    let line = 0;
-    for (let start = 0; start < bytes.length; ) {
-      line += 1;
-      const nl = bytes.indexOf(0x0a, start);
-      const end = nl < 0 ? bytes.length : nl;
-      const raw = bytes.subarray(start, end > start && bytes[end - 1] === 0x0d ? end - 1 : end);
-      start = end + 1;
-      let converted: string | undefined;
-      if (!asIs.has(line)) {
-        try {
-          converted = JSON.stringify(camelKeys(JSON.parse(raw.toString('utf8').replace(/^\uFEFF/, ''))));
-        } catch {
-          converted = undefined;
-        }
-      }
-      const piece = converted === undefined ? raw : Buffer.from(converted);
-      out.push(piece, NEWLINE);
-      pending += piece.length + 1;
-      if (pending >= WRITE_BATCH) {
-        writeSync(fd, Buffer.concat(out));
-        out.length = 0;
-        pending = 0;
-      }
+  writeLinesAs(bytes, target, (raw, line) => {
+    if (asIs.has(line)) return raw;
+    try {
+      return JSON.stringify(camelKeys(JSON.parse(raw.toString('utf8').replace(/^\uFEFF/, ''))));
+    } catch {
+      return raw;
     }
-    writeSync(fd, Buffer.concat(out));
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
-
-const NEWLINE = Buffer.from('\n');
-const WRITE_BATCH = 1 << 20;
 
 /** `doc` (a parsed file of `format`) as an OTLP JSON document; throws {@link InputError} naming `file` when it is not of that shape. */
 export function otlpDocumentOf(format: ConvertedFormat, doc: unknown, file: string): unknown {

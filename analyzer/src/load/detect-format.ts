@@ -3,6 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { sqlString } from './duckdb-types.js';
 import { InputError } from './input-error.js';
 import { outlineJsonHead } from './json-head-outline.js';
+import { isLogsLine } from './otlp-logs.js';
 import { SHAPE_PROBLEMS } from './schema.js';
 import { ZstdDataError, ZstdStream } from './zstd.js';
 
@@ -83,7 +84,8 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   const keyed = formatFromKeys(lineKeys ?? guessKeys(text), lineKeys === undefined && firstLine.trim().length < 200);
   let format = keyed === undefined || keyed === 'jaeger-envelope' ? (apiAnswerFormat(file, text) ?? keyed) : keyed;
   // A first line that is a document of its own, and more lines after it: JSON lines.
-  if (format === 'otlp-lines' && LOGS_LINE_IN_HEAD.test(text)) format = 'otlp-logs';
+  // One exporter writing traces and logs to one file: a logs line among the first ones.
+  if (format === 'otlp-lines' && text.split('\n').some((line, i) => i > 0 && isLogsLine(line))) format = 'otlp-logs';
   if (format === 'otlp-document-snake-case' && lineKeys !== undefined && text.slice(firstLine.length).trim() !== '') format = 'otlp-lines-snake-case';
   if (!format) {
     // A file the head holds whole, whose first line and whole text both fail to parse, is broken JSON, not another shape.
@@ -156,9 +158,6 @@ export function linesRelation(file: string, compression: Compression, crlf = fal
   return `read_csv(${sqlString(file)}, columns={'l': 'VARCHAR'}, delim=E'\\x01', quote='', escape='', header=false, auto_detect=false,
     max_line_size=${maxLineBytes}, strict_mode=false, null_padding=true, compression=${sqlString(compression)}${crlf ? ", new_line='\\r\\n'" : ''}${skipUnreadable ? ', ignore_errors=true' : ''})`;
 }
-
-/** A line of OTLP logs among JSON lines (one exporter writing traces and logs to one file). */
-const LOGS_LINE_IN_HEAD = /\n\s*\{\s*"resourceLogs"/;
 
 /** Formats that nest spans under resource and scope, as OTLP does. */
 const OTLP_NESTED: ReadonlySet<InputFormat> = new Set(['otlp-lines', 'otlp-document', 'otlp-document-snake-case', 'otlp-lines-snake-case', 'otlp-result']);

@@ -14,6 +14,7 @@ import { readConverted, writeCamelCaseLines, writeConvertedDocument } from './co
 import { malformedSpansAt, SPAN_PATHS, type SpanPath } from './malformed-span-positions.js';
 import { malformedJaegerSpansSql, stageJaegerSql, jaegerTraces } from './stage-jaeger.js';
 import { malformedOtlpSpansSql, stageOtlpSql } from './stage-otlp.js';
+import { writeLinesAs } from './lines.js';
 import { bomLength, isLogsLine, logsAreLines, readLogs, type LogEventRow } from './otlp-logs.js';
 import { ZstdDataError, decompressZstd } from './zstd.js';
 
@@ -586,34 +587,8 @@ async function loadLogs(db: Db, fileId: number, file: string, detected: Detected
 
 /** The lines `keep` of `bytes` (1-based), every other line left empty so line numbers hold; a byte order mark dropped. */
 function writeLinesOnly(bytes: Buffer, keep: ReadonlySet<number>, target: string): void {
-  const fd = openSync(target, 'w');
-  try {
-    let out: Buffer[] = [];
-    let pending = 0;
-    let line = 0;
-    for (let start = bomLength(bytes); start < bytes.length; ) {
-      line++;
-      const nl = bytes.indexOf(0x0a, start);
-      const end = nl < 0 ? bytes.length : nl;
-      if (keep.has(line)) {
-        out.push(bytes.subarray(start, end));
-        pending += end - start;
-      }
-      out.push(NEWLINE_BYTE);
-      start = end + 1;
-      if (pending >= 1 << 20) {
-        writeSync(fd, Buffer.concat(out));
-        out = [];
-        pending = 0;
-      }
-    }
-    writeSync(fd, Buffer.concat(out));
-  } finally {
-    closeSync(fd);
-  }
+  writeLinesAs(bytes.subarray(bomLength(bytes)), target, (raw, line) => (keep.has(line) ? raw : ''));
 }
-
-const NEWLINE_BYTE = Buffer.from('\n');
 
 /**
  * GenAI log records on their way to `log_events`: written to a scratch JSON-lines file as they are

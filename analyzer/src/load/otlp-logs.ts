@@ -1,6 +1,7 @@
 import { MESSAGE_EVENT_NAMES, MessageEventAttributes } from '../foreign/message-events.js';
 import { plainAnyValue, WrongTypedAnyValue } from './any-value.js';
 import type { InputProblem } from './input-error.js';
+import { forEachLine } from './lines.js';
 import { POSITIONS_NAMED } from './malformed-span-positions.js';
 
 /**
@@ -160,24 +161,18 @@ export function readLogs(
     else readLogsMessage(whole, file, undefined, into);
     return { events: into.events, records: into.records, problems: into.problems };
   }
-  let line = 0;
-  for (let start = from; start < bytes.length; ) {
-    line++;
-    const nl = bytes.indexOf(0x0a, start);
-    const end = nl < 0 ? bytes.length : nl;
-    const head = bytes.toString('latin1', start, Math.min(end, start + 64));
-    if (head.trim() !== '' || (end - start > 64 && bytes.toString('utf8', start, end).trim() !== '')) {
-      const refused = unreadable?.get(line);
-      if (!isLogsLine(head)) otherLines?.push(line);
-      else if (refused !== undefined) into.problems.push({ file, line, reason: refused });
-      else {
-        const message = parseOrUndefined(bytes.toString('utf8', start, end));
-        if (message === undefined) into.problems.push({ file, line, reason: 'not valid JSON (a truncated or corrupt line)' });
-        else readLogsMessage(message, file, line, into);
-      }
+  forEachLine(bytes.subarray(from), (raw, line) => {
+    const head = raw.toString('latin1', 0, 64);
+    if (head.trim() === '' && (raw.length <= 64 || raw.toString('utf8').trim() === '')) return;
+    const refused = unreadable?.get(line);
+    if (!isLogsLine(head)) otherLines?.push(line);
+    else if (refused !== undefined) into.problems.push({ file, line, reason: refused });
+    else {
+      const message = parseOrUndefined(raw.toString('utf8'));
+      if (message === undefined) into.problems.push({ file, line, reason: 'not valid JSON (a truncated or corrupt line)' });
+      else readLogsMessage(message, file, line, into);
     }
-    start = end + 1;
-  }
+  });
   return { events: into.events, records: into.records, problems: into.problems };
 }
 
