@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -1018,6 +1018,25 @@ describe('argspan analyze on OpenTelemetry log records: the official instrumenta
     const refused = analyzeBin(file);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`${file}:2: framed message 2: resourceLogs[0].scopeLogs[0].logRecords[0] (gen_ai.system.message): unreadable GenAI log record: a time that is not`);
+  });
+
+  it('a logs export in JSON lines is streamed: past the 512 MiB a document may have, a line too long to hold named by its number', () => {
+    // A sparse file: 520 MiB of NUL bytes, one line, between two logs lines, taking no disk.
+    const line = Buffer.from(JSON.stringify(JSON.parse(readFileSync(PLANTED, 'utf8'))) + '\n');
+    const hole = 520 * 2 ** 20;
+    const file = join(tmp(), 'big.logs.jsonl');
+    const fd = openSync(file, 'w');
+    writeSync(fd, line);
+    ftruncateSync(fd, line.length + hole);
+    writeSync(fd, Buffer.concat([Buffer.from('\n'), line]), 0, line.length + 1, line.length + hole);
+    closeSync(fd);
+    const refused = analyzeBin(TRACES, file);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${file}:2: line longer than 268435456 bytes`);
+    const out = parseJson(analyzeBin(TRACES, file, '--allow-partial', '--format', 'json'));
+    expect(out.stats.skipped).toEqual([{ file, line: 2, reason: 'line longer than 268435456 bytes' }]);
+    expect(out.stats.log_records).toBe(18);
+    expect(out.findings.map((f) => [f.rule, f.key]).sort()).toEqual([['assumption_span', 'timezone'], ['credential_in_attribute', 'location']]);
   });
 
   it('a logs export holding no GenAI record, and no traces beside it, is refused as holding no spans (exit 2)', () => {

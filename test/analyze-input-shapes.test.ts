@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdtempSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,6 +78,23 @@ describe('argspan analyze on OTLP JSON lines with the protobuf field names', () 
     const partial = analyzeBin(file, '--format', 'json', '--allow-partial');
     expect(partial.code).toBe(1);
     expect(parseJson(partial).stats).toMatchObject({ spans: 8, skipped: [{ file, line: 2, reason: 'not valid JSON (a truncated or corrupt line)' }] });
+  });
+  it('lines are streamed: a file past the 512 MiB a document may have is read, a line too long to hold named by its number', () => {
+    // A sparse file: 520 MiB of NUL bytes, one line, between two good lines, taking no disk.
+    const file = join(tmp(), 'big-snake.jsonl');
+    const [first, last] = [copy('aaaa'), copy('bbbb')].map((d) => Buffer.from(`${JSON.stringify(snakeKeys(d))}\n`));
+    const hole = 520 * 2 ** 20;
+    const fd = openSync(file, 'w');
+    writeSync(fd, first!);
+    ftruncateSync(fd, first!.length + hole);
+    writeSync(fd, Buffer.concat([Buffer.from('\n'), last!]), 0, last!.length + 1, first!.length + hole);
+    closeSync(fd);
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file}:2: line longer than 268435456 bytes`);
+    const partial = analyzeBin(file, '--format', 'json', '--allow-partial');
+    expect(partial.code).toBe(1);
+    expect(parseJson(partial).stats).toMatchObject({ spans: 8, skipped: [{ file, line: 2, reason: 'line longer than 268435456 bytes' }] });
   });
 });
 

@@ -78,14 +78,17 @@ function isJsonObject(text: string): boolean {
  * line-by-line reader to name.
  */
 export function writeCamelCaseLines(bytes: Buffer, target: string, asIs: ReadonlySet<number>): void {
-  writeLinesAs(bytes, target, (raw, line) => {
-    if (asIs.has(line)) return raw;
-    try {
-      return JSON.stringify(camelKeys(JSON.parse(raw.toString('utf8').replace(/^\uFEFF/, ''))));
-    } catch {
-      return raw;
-    }
-  });
+  writeLinesAs(bytes, target, (raw, line) => camelCaseLine(raw, asIs.has(line)));
+}
+
+/** One line of snake_case OTLP JSON lines in camelCase; as it is when `asIs`, or when it does not parse. */
+export function camelCaseLine(raw: Buffer, asIs: boolean): Buffer | string {
+  if (asIs) return raw;
+  try {
+    return JSON.stringify(camelKeys(JSON.parse(raw.toString('utf8').replace(/^\uFEFF/, ''))));
+  } catch {
+    return raw;
+  }
 }
 
 /** `doc` (a parsed file of `format`) as an OTLP JSON document; throws {@link InputError} naming `file` when it is not of that shape. */

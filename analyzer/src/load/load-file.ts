@@ -10,12 +10,12 @@ import { InputError, type InputProblem } from './input-error.js';
 import { MAX_JSON_NESTING, type ByteScanResult } from './json-byte-scan.js';
 import { LOG_EVENT_TYPE, SHAPE_PROBLEMS } from './schema.js';
 import { scanTraceFile, valueShapesOf } from './scan-trace-file.js';
-import { readConverted, writeCamelCaseLines, writeConvertedDocument } from './converted-documents.js';
+import { camelCaseLine, readConverted, writeConvertedDocument } from './converted-documents.js';
 import { malformedSpansAt, SPAN_PATHS, type SpanPath } from './malformed-span-positions.js';
 import { malformedJaegerSpansSql, stageJaegerSql, jaegerTraces } from './stage-jaeger.js';
 import { malformedOtlpSpansSql, stageOtlpSql } from './stage-otlp.js';
-import { writeLinesAs } from './lines.js';
-import { bomLength, isLogsLine, logsAreLines, readLogs, type LogEventRow } from './otlp-logs.js';
+import { bomLength, LINE_TOO_LONG, LineWriter, MAX_HELD_LINE_BYTES, readLinesOfFile, rewriteLinesOfFile, StopReading } from './lines.js';
+import { isJsonLine, isLogsLine, LogsLineReader, type LogEventRow } from './otlp-logs.js';
 import { ZstdDataError, decompressZstd } from './zstd.js';
 
 /** A line of OTLP logs in a file read as trace lines: the file is read again as both. */
@@ -40,6 +40,8 @@ export interface FileLoad extends DetectedInput {
   spans: number;
   /** GenAI log records staged from this file (an OTLP logs export), as their spans' events. */
   logRecords?: number;
+  /** Bytes of those records as staged (what attaching them to their spans works through). */
+  logBytes?: number;
   /** Lines, messages or spans skipped under `allowPartial`. */
   skipped: InputProblem[];
 }
@@ -441,7 +443,7 @@ async function diagnoseLines(db: Db, file: string, detected: DetectedInput, maxL
  * bomb cannot exhaust memory) becomes one JSON line, so line numbers are message numbers.
  * Protobuf messages are reported as not supported.
  */
-async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOptions): Promise<{ spans: number; skipped: InputProblem[]; logRecords?: number }> {
+async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOptions): Promise<{ spans: number; skipped: InputProblem[]; logRecords?: number; logBytes?: number }> {
   const size = statSync(file).size;
   const fd = openSync(file, 'r');
   const skipped: InputProblem[] = [];
@@ -496,7 +498,7 @@ async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOp
     const r = await loadLogs(db, fileId, target, { format: 'otlp-logs', compression: 'none' }, opts).catch((err: unknown) => {
       throw err instanceof InputError ? new InputError(err.problems.map(ofFile)) : err;
     });
-    return { spans: r.spans, skipped: [...skipped, ...r.skipped.map(ofFile)], logRecords: r.logRecords };
+    return { spans: r.spans, skipped: [...skipped, ...r.skipped.map(ofFile)], logRecords: r.logRecords, logBytes: r.logBytes };
   }
   const r = await loadScratchLines(db, fileId, file, target, opts, { unit: 'framed message' });
   return { spans: r.spans, skipped: [...skipped, ...r.skipped] };
@@ -515,8 +517,12 @@ function problemsOf(file: string, unit?: string): (p: InputProblem) => InputProb
 async function loadSnakeCaseLines(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions): Promise<{ spans: number; skipped: InputProblem[] }> {
   const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, 'lines'));
   const target = join(opts.tmpDir, `camel-case-${fileId}.jsonl`);
-  writeCamelCaseLines(await readConverted(file, 'snake_case OTLP JSON lines', detected.compression), target, new Set([...scan.tooDeep, ...scan.invalidUtf8]));
-  return loadScratchLines(db, fileId, file, target, opts, { path: SPAN_PATHS.otlpSnakeCase });
+  const asIs = new Set([...scan.tooDeep, ...scan.invalidUtf8]);
+  const tooLong: InputProblem[] = [];
+  await rewriteLinesOfFile(file, detected.compression, target, (raw, line) => camelCaseLine(raw, asIs.has(line)), (line) => tooLong.push({ file, line, reason: LINE_TOO_LONG }));
+  if (tooLong.length > 0 && !opts.allowPartial) throw new InputError(tooLong);
+  const r = await loadScratchLines(db, fileId, file, target, opts, { path: SPAN_PATHS.otlpSnakeCase });
+  return { spans: r.spans, skipped: [...tooLong, ...r.skipped].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) };
 }
 
 /**
@@ -552,47 +558,71 @@ function messageFailure(err: unknown, c: Compression): string {
  * `loadTraces` makes their spans' events once every file is in; lines of traces in the same file
  * (one exporter writing both signals) staged as spans, read as OTLP JSON lines are. A record that
  * cannot be read (no span to join it to, a value of the wrong type) is named by its place and
- * fails the file unless `allowPartial`.
+ * fails the file unless `allowPartial`. JSON lines (the collector's file exporter) are streamed,
+ * whatever their size; a single document is read whole, up to {@link MAX_CONVERTED_BYTES}.
  */
-async function loadLogs(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions): Promise<{ spans: number; skipped: InputProblem[]; logRecords: number }> {
-  const bytes = await readConverted(file, 'OTLP logs export', detected.compression);
-  const lines = logsAreLines(bytes);
+async function loadLogs(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions): Promise<{ spans: number; skipped: InputProblem[]; logRecords: number; logBytes: number }> {
+  const lines = await firstLineIsJson(file, detected.compression);
   const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, lines ? 'lines' : 'document'));
   if (!lines && scanProblems(file, scan).length > 0) throw new InputError(scanProblems(file, scan));
   const unreadable = new Map<number, string>([...scan.tooDeep.map((l) => [l, TOO_DEEP] as const), ...scan.invalidUtf8.map((l) => [l, 'invalid UTF-8'] as const)]);
-  const traceLines: number[] = [];
   const events = new LogEventsFile(join(opts.tmpDir, `log-events-${fileId}.jsonl`));
+  const scratch = join(opts.tmpDir, `traces-in-logs-${fileId}.jsonl`);
+  const traceLines = new LineWriter(scratch);
   try {
-    const read = readLogs(bytes, file, (row) => events.write(row), { otherLines: traceLines, unreadable });
+    const reader = new LogsLineReader(file, (row) => events.write(row), { onOtherLine: (raw, line) => traceLines.write(line, raw), unreadable });
+    if (lines) {
+      await readLinesOfFile(file, detected.compression, (raw, line) => reader.line(raw, line), {
+        maxLineBytes: MAX_HELD_LINE_BYTES,
+        onTooLong: (line) => reader.tooLong(line),
+      });
+    } else {
+      const bytes = await readConverted(file, 'OTLP logs export', detected.compression);
+      reader.document(bytes.toString('utf8', bomLength(bytes)));
+    }
+    traceLines.close();
+    const read = reader.result();
     if (read.problems.length > 0 && !opts.allowPartial) throw new InputError(read.problems);
     const skipped = [...read.problems];
     let spans = 0;
-    if (traceLines.length > 0) {
-      const scratch = join(opts.tmpDir, `traces-in-logs-${fileId}.jsonl`);
-      writeLinesOnly(bytes, new Set(traceLines), scratch);
-      try {
-        const traces = await loadScratchLines(db, fileId, file, scratch, opts);
-        spans = traces.spans;
-        skipped.push(...traces.skipped);
-      } finally {
-        rmSync(scratch, { force: true });
-      }
+    if (traceLines.opened) {
+      const traces = await loadScratchLines(db, fileId, file, scratch, opts);
+      spans = traces.spans;
+      skipped.push(...traces.skipped);
     }
     await events.stage(db, fileId);
-    return { spans, skipped: skipped.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)), logRecords: read.events };
+    return { spans, skipped: skipped.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)), logRecords: read.events, logBytes: events.bytes };
   } finally {
+    traceLines.close();
+    rmSync(scratch, { force: true });
     events.remove();
   }
 }
 
-/** The lines `keep` of `bytes` (1-based), every other line left empty so line numbers hold; a byte order mark dropped. */
-function writeLinesOnly(bytes: Buffer, keep: ReadonlySet<number>, target: string): void {
-  writeLinesAs(bytes.subarray(bomLength(bytes)), target, (raw, line) => (keep.has(line) ? raw : ''));
+/** Whether a file is JSON lines: its first line that is not blank a JSON value of its own (else the file is one document). */
+async function firstLineIsJson(file: string, compression: Compression): Promise<boolean> {
+  let json = false;
+  const decided = (lines: boolean) => {
+    json = lines;
+    throw new StopReading();
+  };
+  await readLinesOfFile(
+    file,
+    compression,
+    (raw) => {
+      const text = raw.toString('utf8');
+      if (text.trim() !== '') decided(isJsonLine(text));
+    },
+    // (a first line too long to hold: read as lines, which names it)
+    { maxLineBytes: MAX_HELD_LINE_BYTES, onTooLong: () => decided(true) },
+  );
+  return json;
 }
 
 /**
  * GenAI log records on their way to `log_events`: written to a scratch JSON-lines file as they are
- * read (a megabyte at a time), then read by DuckDB with their types.
+ * read (a megabyte at a time), then read by DuckDB with their types. A record names its resource
+ * by number: the resource's attributes go to `log_resources` once, not with each of its records.
  */
 class LogEventsFile {
   private readonly fd: number;
@@ -600,17 +630,22 @@ class LogEventsFile {
   private pendingBytes = 0;
   private largest = 0;
   private rows = 0;
+  /** Bytes of records written. */
+  bytes = 0;
+  private readonly resources = new Map<string, number>();
+  private lastResource: { of: readonly unknown[]; no: number } | undefined;
 
   constructor(private readonly path: string) {
     this.fd = openSync(path, 'w');
   }
 
-  write(row: LogEventRow): void {
-    const line = JSON.stringify(row);
+  write({ resource, ...row }: LogEventRow): void {
+    const line = JSON.stringify({ ...row, resourceNo: this.resourceNo(resource) });
     const bytes = Buffer.byteLength(line);
     this.largest = Math.max(this.largest, bytes);
     this.pending.push(line);
     this.pendingBytes += bytes + 1;
+    this.bytes += bytes + 1;
     this.rows++;
     if (this.pendingBytes >= 1 << 20) this.flush();
   }
@@ -618,11 +653,21 @@ class LogEventsFile {
   async stage(db: Db, fileId: number): Promise<void> {
     this.flush();
     if (this.rows === 0) return;
+    const resources = `${this.path}.resources`;
+    const lines = [...this.resources].map(([attributes, no]) => `{"no":${no},"attributes":${attributes}}`);
+    writeFileSync(resources, lines.join('\n') + '\n');
+    const largest = lines.reduce((n, l) => Math.max(n, Buffer.byteLength(l)), 0);
+    try {
+      await db.run(`INSERT INTO log_resources SELECT ${fileId}, "no", hash(attributes), attributes
+        FROM read_json(${sqlString(resources)}, format='newline_delimited', records=true, maximum_object_size=${largest + 1024}, columns=${columnsArg({ no: 'INTEGER', attributes: OTLP_ATTRIBUTES })})`);
+    } finally {
+      rmSync(resources, { force: true });
+    }
     const columns = columnsArg({
-      traceId: 'VARCHAR', spanId: 'VARCHAR', timeUnixNano: 'VARCHAR', name: 'VARCHAR', attributes: OTLP_ATTRIBUTES, resource: OTLP_ATTRIBUTES, scopeName: 'VARCHAR', scopeVersion: 'VARCHAR',
+      traceId: 'VARCHAR', spanId: 'VARCHAR', timeUnixNano: 'VARCHAR', name: 'VARCHAR', attributes: OTLP_ATTRIBUTES, resourceNo: 'INTEGER', scopeName: 'VARCHAR', scopeVersion: 'VARCHAR',
     });
     // The reader reserves buffer for its largest object: the largest line, not the document readers' 1 GiB.
-    await db.run(`INSERT INTO log_events SELECT ${fileId}, row_number() OVER (), traceId, spanId, TRY_CAST(timeUnixNano AS BIGINT), hash(resource), resource, scopeName, scopeVersion,
+    await db.run(`INSERT INTO log_events SELECT ${fileId}, row_number() OVER (), traceId, spanId, TRY_CAST(timeUnixNano AS BIGINT), resourceNo, scopeName, scopeVersion,
       {timeUnixNano: timeUnixNano, "name": "name", attributes: attributes}::${LOG_EVENT_TYPE}
       FROM read_json(${sqlString(this.path)}, format='newline_delimited', records=true, maximum_object_size=${this.largest + 1024}, columns=${columns})`);
   }
@@ -630,6 +675,16 @@ class LogEventsFile {
   remove(): void {
     closeSync(this.fd);
     rmSync(this.path, { force: true });
+  }
+
+  /** The number of a resource's attributes in this file (the records of one resource share its list). */
+  private resourceNo(resource: readonly unknown[]): number {
+    if (this.lastResource?.of === resource) return this.lastResource.no;
+    const text = JSON.stringify(resource);
+    let no = this.resources.get(text);
+    if (no === undefined) this.resources.set(text, (no = this.resources.size));
+    this.lastResource = { of: resource, no };
+    return no;
   }
 
   private flush(): void {

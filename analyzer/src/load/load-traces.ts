@@ -6,7 +6,7 @@ import { ARGSPAN_TABLE_STEPS } from './argspan-tables.js';
 import { sqlString } from './duckdb-types.js';
 import { InputError, NoSpansError, type InputProblem } from './input-error.js';
 import { loadFile, type LoadFileOptions } from './load-file.js';
-import { ATTACH_LOG_EVENTS_SQL, CLEANUP_SQL, DEDUP_SQL, NORMALISE_SQL, STAGING_DDL } from './schema.js';
+import { attachLogEventsSql, CLEANUP_SQL, DEDUP_SQL, NORMALISE_SQL, STAGING_DDL } from './schema.js';
 import { JAEGER_MACROS } from './stage-jaeger.js';
 import { phase, type PhaseListener } from '../phases.js';
 
@@ -50,6 +50,7 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
   const skipped: InputProblem[] = [];
   let staged = 0;
   let logRecords = 0;
+  let logBytes = 0;
   try {
     for (const [i, file] of files.entries()) {
       opts.onFile?.(i, files.length, file);
@@ -58,11 +59,12 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
         const r = await phase(opts.onPhase, 'stage', () => loadFile(db, fileId, file, { ...opts, tmpDir }));
         staged += r.spans;
         logRecords += r.logRecords ?? 0;
+        logBytes += r.logBytes ?? 0;
         for (const p of r.skipped) skipped.push(p);
         await db.run(`INSERT INTO files VALUES (${fileId}, ${sqlString(file)}, ${sqlString(r.format)}, ${sqlString(r.compression)}, ${r.spans}, ${r.skipped.length})`);
       } catch (err) {
         if (!(err instanceof InputError) || !opts.allowPartial) throw err;
-        await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}; DELETE FROM log_events WHERE file_id = ${fileId}`);
+        await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}; DELETE FROM log_events WHERE file_id = ${fileId}; DELETE FROM log_resources WHERE file_id = ${fileId}`);
         for (const p of err.problems) skipped.push(p);
         await db.run(`INSERT INTO files VALUES (${fileId}, ${sqlString(file)}, NULL, NULL, 0, ${err.problems.length})`);
       }
@@ -75,8 +77,8 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
     throw new NoSpansError(files);
   }
   await phase(opts.onPhase, 'dedup', () => db.run(DEDUP_SQL));
-  const spansOfLogs = logRecords > 0 ? await phase(opts.onPhase, 'log records', () => attachLogRecords(db)) : 0;
-  if (logRecords === 0) await db.run('DROP TABLE log_events');
+  const spansOfLogs = logRecords > 0 ? await phase(opts.onPhase, 'log records', () => attachLogRecords(db, logBytes)) : 0;
+  if (logRecords === 0) await db.run('DROP TABLE log_events; DROP TABLE log_resources');
   await phase(opts.onPhase, 'normalise', () => db.run(NORMALISE_SQL));
   // Staging-only columns go before the derived tables are built, so their memory is free for them.
   await phase(opts.onPhase, 'cleanup', () => db.run(CLEANUP_SQL));
@@ -88,11 +90,18 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
   return { files: files.length, spans, duplicates: staged + spansOfLogs - spans, skipped, logRecords, spansOfLogs };
 }
 
-/** Make the staged GenAI log records their spans' events ({@link ATTACH_LOG_EVENTS_SQL}); returns how many spans only log records told of. */
-async function attachLogRecords(db: Db): Promise<number> {
-  const [attach, stageSpans] = ATTACH_LOG_EVENTS_SQL;
-  await db.run(attach);
+/**
+ * Make the staged GenAI log records their spans' events ({@link attachLogEventsSql}), a share of
+ * them at a time: grouping every record at once holds them all in memory (600 MB of records ran
+ * DuckDB out of its 1.25 GB). Returns how many spans only log records told of.
+ */
+async function attachLogRecords(db: Db, stagedBytes: number): Promise<number> {
+  const { shares, stageSpans } = attachLogEventsSql(Math.max(1, Math.ceil(stagedBytes / LOG_BYTES_PER_SHARE)));
+  for (const share of shares) await db.run(share);
   const n = Number((await db.one('SELECT count(*) AS n FROM log_spans')).n);
   await db.run(stageSpans);
   return n;
 }
+
+/** Staged log records grouped at once, at most (see {@link attachLogRecords}). */
+const LOG_BYTES_PER_SHARE = 128 * 1024 * 1024;

@@ -96,7 +96,7 @@ describe('readLogs', () => {
     const text = `${traces}\n\n${logs}\n{"resourceLogs": [\n${logs}\n`;
     expect(logsAreLines(Buffer.from(text))).toBe(true);
     const otherLines: number[] = [];
-    const read = readLogsText(text, 'both.jsonl', { otherLines });
+    const read = readLogsText(text, 'both.jsonl', { onOtherLine: (_raw, line) => otherLines.push(line) });
     expect(otherLines).toEqual([1]);
     expect(read.events.map((e) => e.name)).toEqual(['gen_ai.user.message', 'gen_ai.user.message']);
     expect(read.problems).toEqual([{ file: 'both.jsonl', line: 4, reason: 'not valid JSON (a truncated or corrupt line)' }]);

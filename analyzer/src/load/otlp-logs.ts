@@ -1,7 +1,7 @@
 import { MESSAGE_EVENT_NAMES, MessageEventAttributes } from '../foreign/message-events.js';
 import { plainAnyValue, WrongTypedAnyValue } from './any-value.js';
 import type { InputProblem } from './input-error.js';
-import { forEachLine } from './lines.js';
+import { bomLength, forEachLine, LINE_TOO_LONG } from './lines.js';
 import { POSITIONS_NAMED } from './malformed-span-positions.js';
 
 /**
@@ -139,46 +139,76 @@ function readRecords(message: unknown, into: LogRecordsRead, problem: (reason: s
   });
 }
 
-/**
- * Read an OTLP logs export's bytes: one document, or JSON lines (the collector's file exporter),
- * giving each GenAI record to `onEvent` as it is read (a large export is never held as records).
- * In JSON lines, a line that is not a logs message — a traces message, when one exporter writes
- * both signals to one file — is left for the trace reader: `otherLines` gets its number.
- * `unreadable` names the lines the byte scan refused (too deep, not UTF-8), with why: a logs
- * line among them is a problem, not read.
- */
-export function readLogs(
-  bytes: Buffer,
-  file: string,
-  onEvent: (row: LogEventRow) => void,
-  { otherLines, unreadable }: { otherLines?: number[]; unreadable?: ReadonlyMap<number, string> } = {},
-): Omit<LogRecordsRead, 'onEvent'> {
-  const into: LogRecordsRead = { events: 0, records: 0, problems: [], onEvent };
-  const from = bomLength(bytes);
-  if (!logsAreLines(bytes)) {
-    const whole = parseOrUndefined(bytes.toString('utf8', from));
-    if (whole === undefined) into.problems.push({ file, line: 1, reason: 'not valid JSON (a truncated or corrupt document)' });
-    else readLogsMessage(whole, file, undefined, into);
-    return { events: into.events, records: into.records, problems: into.problems };
-  }
-  forEachLine(bytes.subarray(from), (raw, line) => {
-    const head = raw.toString('latin1', 0, 64);
-    if (head.trim() === '' && (raw.length <= 64 || raw.toString('utf8').trim() === '')) return;
-    const refused = unreadable?.get(line);
-    if (!isLogsLine(head)) otherLines?.push(line);
-    else if (refused !== undefined) into.problems.push({ file, line, reason: refused });
-    else {
-      const message = parseOrUndefined(raw.toString('utf8'));
-      if (message === undefined) into.problems.push({ file, line, reason: 'not valid JSON (a truncated or corrupt line)' });
-      else readLogsMessage(message, file, line, into);
-    }
-  });
-  return { events: into.events, records: into.records, problems: into.problems };
+/** Where a logs export's lines that are not logs messages go, and which lines the byte scan refused. */
+export interface LogsLineOptions {
+  /**
+   * A line that is not a logs message — a traces message, when one exporter writes both signals
+   * to one file — is left for the trace reader: it gets the line (its bytes valid during the
+   * call only) and its number.
+   */
+  onOtherLine?: (raw: Buffer, line: number) => void;
+  /** The lines the byte scan refused (too deep, not UTF-8), with why: a logs line among them is a problem, not read. */
+  unreadable?: ReadonlyMap<number, string>;
 }
 
-/** The length of the UTF-8 byte order mark `bytes` open with (Windows tools write one): 3, or 0. */
-export function bomLength(bytes: Buffer): number {
-  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+/**
+ * Reads an OTLP logs export in JSON lines (the collector's file exporter) a line at a time, giving
+ * each GenAI record to `onEvent` as it is read: a large export is never held, as text or as
+ * records.
+ */
+export class LogsLineReader {
+  private readonly into: LogRecordsRead;
+
+  constructor(
+    private readonly file: string,
+    onEvent: (row: LogEventRow) => void,
+    private readonly options: LogsLineOptions = {},
+  ) {
+    this.into = { events: 0, records: 0, problems: [], onEvent };
+  }
+
+  /** One line (1-based; the file's first without its byte order mark). */
+  line(raw: Buffer, line: number): void {
+    const head = raw.toString('latin1', 0, 64);
+    if (head.trim() === '' && (raw.length <= 64 || raw.toString('utf8').trim() === '')) return;
+    const refused = this.options.unreadable?.get(line);
+    if (!isLogsLine(head)) this.options.onOtherLine?.(raw, line);
+    else if (refused !== undefined) this.into.problems.push({ file: this.file, line, reason: refused });
+    else {
+      const message = parseOrUndefined(raw.toString('utf8'));
+      if (message === undefined) this.into.problems.push({ file: this.file, line, reason: 'not valid JSON (a truncated or corrupt line)' });
+      else readLogsMessage(message, this.file, line, this.into);
+    }
+  }
+
+  /** A line longer than the reader holds (`MAX_HELD_LINE_BYTES`): named, not read. */
+  tooLong(line: number): void {
+    this.into.problems.push({ file: this.file, line, reason: LINE_TOO_LONG });
+  }
+
+  /** A whole export that is one document (not JSON lines): read at once. */
+  document(text: string): void {
+    const whole = parseOrUndefined(text);
+    if (whole === undefined) this.into.problems.push({ file: this.file, line: 1, reason: 'not valid JSON (a truncated or corrupt document)' });
+    else readLogsMessage(whole, this.file, undefined, this.into);
+  }
+
+  /** What was read so far. */
+  result(): Omit<LogRecordsRead, 'onEvent'> {
+    return { events: this.into.events, records: this.into.records, problems: this.into.problems };
+  }
+}
+
+/**
+ * Read an OTLP logs export's bytes, one document or JSON lines (see {@link LogsLineReader}), giving
+ * each GenAI record to `onEvent` as it is read.
+ */
+export function readLogs(bytes: Buffer, file: string, onEvent: (row: LogEventRow) => void, options: LogsLineOptions = {}): Omit<LogRecordsRead, 'onEvent'> {
+  const reader = new LogsLineReader(file, onEvent, options);
+  const from = bomLength(bytes);
+  if (logsAreLines(bytes)) forEachLine(bytes.subarray(from), (raw, line) => reader.line(raw, line));
+  else reader.document(bytes.toString('utf8', from));
+  return reader.result();
 }
 
 /** Whether `bytes` are JSON lines: the first line a JSON value of its own (else they are one document). */
@@ -186,7 +216,12 @@ export function logsAreLines(bytes: Buffer): boolean {
   let start = bomLength(bytes);
   while (start < bytes.length && (bytes[start] === 0x20 || bytes[start] === 0x0a || bytes[start] === 0x0d || bytes[start] === 0x09)) start++;
   const nl = bytes.indexOf(0x0a, start);
-  return parseOrUndefined(bytes.toString('utf8', start, nl < 0 ? bytes.length : nl)) !== undefined;
+  return isJsonLine(bytes.toString('utf8', start, nl < 0 ? bytes.length : nl));
+}
+
+/** Whether a line is a JSON value of its own (a file whose first line is one is JSON lines). */
+export function isJsonLine(text: string): boolean {
+  return parseOrUndefined(text) !== undefined;
 }
 
 /** A line that opens as an OTLP logs message (`{"resourceLogs"` first, as exporters write it). */

@@ -22,24 +22,34 @@ export interface TraceFileScan extends ByteScanResult {
 
 /**
  * Run the {@link JsonByteScanner} over a whole trace file, decompressed as DuckDB will read it
- * (gzip by Node's zlib, zstd by {@link ZstdStream}), and look for the rarer value forms on the way.
- * Corrupt or truncated compressed data and unreadable files are an {@link InputError} naming
- * the file, never a partial result.
+ * ({@link readDecompressed}), and look for the rarer value forms on the way. Corrupt or truncated
+ * compressed data and unreadable files are an {@link InputError} naming the file, never a
+ * partial result.
  */
 export async function scanTraceFile(file: string, compression: Compression, mode: 'lines' | 'document'): Promise<TraceFileScan> {
   const scanner = new JsonByteScanner(mode);
   const shapes = new ValueShapesSeen();
-  const push = (chunk: Uint8Array) => {
+  await readDecompressed(file, compression, (chunk) => {
     scanner.push(chunk);
     shapes.push(chunk);
-  };
+  });
+  return { ...scanner.end(), valueShapes: shapes.found() };
+}
+
+/**
+ * Feed a file's bytes to `onChunk` a megabyte or so at a time, decompressed as DuckDB reads it
+ * (gzip by Node's zlib, zstd by {@link ZstdStream}); a chunk's memory may be reused after the
+ * call. Corrupt or truncated compressed data and unreadable files are an {@link InputError}
+ * naming the file.
+ */
+export async function readDecompressed(file: string, compression: Compression, onChunk: (chunk: Uint8Array) => void): Promise<void> {
   try {
     if (compression === 'gzip') {
       await pipeline(createReadStream(file), createGunzip(), async (source: AsyncIterable<Buffer>) => {
-        for await (const chunk of source) push(chunk);
+        for await (const chunk of source) onChunk(chunk);
       });
     } else if (compression === 'zstd') {
-      const stream = await ZstdStream.open(push);
+      const stream = await ZstdStream.open(onChunk);
       try {
         await readChunks(file, (chunk) => stream.push(chunk));
         stream.end();
@@ -47,12 +57,12 @@ export async function scanTraceFile(file: string, compression: Compression, mode
         stream.close();
       }
     } else {
-      await readChunks(file, push);
+      await readChunks(file, onChunk);
     }
   } catch (err) {
+    if (err instanceof InputError) throw err;
     throw new InputError([{ file, reason: readFailure(err, compression) }]);
   }
-  return { ...scanner.end(), valueShapes: shapes.found() };
 }
 
 /** The {@link ValueShapes} a text fed in chunks shows (see {@link TraceFileScan}); `valueShapesOf` for a whole text. */

@@ -92,29 +92,34 @@ export const LOG_RECORD_SPAN_NAME = 'gen_ai log records';
 
 /**
  * SQL: the GenAI log records of `log_events` (see `otlp-logs.ts`) as events of the spans they
- * name, after their own, by time (a record exported twice read once); `log_spans` holds the
- * spans no input holds — the logs read without the trace export — which the second statement
- * stages as spans of their own, named {@link LOG_RECORD_SPAN_NAME}, with the records' resource
+ * name, after their own, by time (a record exported twice read once), in `shares` statements,
+ * each the records of a share of the spans (by a hash of their ids); `log_spans` holds the spans
+ * no input holds — the logs read without the trace export — which `stageSpans` stages as spans of
+ * their own, named {@link LOG_RECORD_SPAN_NAME}, with the records' resource (`log_resources`)
  * and scope, from their first record to their last. Runs once every file is staged and
  * de-duplicated.
  */
-export const ATTACH_LOG_EVENTS_SQL = [
-  `CREATE OR REPLACE TEMP TABLE log_groups AS
+export function attachLogEventsSql(shares: number): { shares: string[]; stageSpans: string } {
+  const share = (k: number) => `CREATE OR REPLACE TEMP TABLE log_groups AS
   SELECT trace_id, span_id, list(e ORDER BY time_ns NULLS LAST, file_id, seq) AS events, min(time_ns) AS start_ns, max(time_ns) AS end_ns,
-    arg_min(file_id, seq) AS file_id, arg_min(resource_id, seq) AS resource_id, arg_min(res, seq) AS res, arg_min(scope_name, seq) AS scope_name, arg_min(scope_version, seq) AS scope_version
-  FROM (SELECT *, row_number() OVER (PARTITION BY trace_id, span_id, e ORDER BY file_id, seq) AS copy FROM log_events) WHERE copy = 1
+    arg_min(file_id, seq) AS file_id, arg_min(resource_no, seq) AS resource_no, arg_min(scope_name, seq) AS scope_name, arg_min(scope_version, seq) AS scope_version
+  FROM (SELECT *, row_number() OVER (PARTITION BY trace_id, span_id, e ORDER BY file_id, seq) AS copy FROM log_events${shares > 1 ? ` WHERE hash(trace_id, span_id) % ${shares} = ${k}` : ''}) WHERE copy = 1
   GROUP BY trace_id, span_id;
 UPDATE span_structs SET events = list_concat(coalesce(span_structs.events, []), g.events) FROM log_groups g
   WHERE span_structs.trace_id = g.trace_id AND span_structs.span_id = g.span_id;
-CREATE OR REPLACE TEMP TABLE log_spans AS SELECT * FROM log_groups g WHERE NOT EXISTS (SELECT 1 FROM span_structs s WHERE s.trace_id = g.trace_id AND s.span_id = g.span_id);
-DROP TABLE log_groups;`,
-  `INSERT INTO span_structs BY NAME
-  SELECT file_id, false AS bad, trace_id, span_id, ${sqlString(LOG_RECORD_SPAN_NAME)} AS "name", 'unspecified' AS kind, start_ns, end_ns, 'unset' AS status_code,
-    resource_id, res, scope_name, scope_version, ${ATTR_LIST_NAMES.map((n) => `[]::${ATTR_LISTS[n].type} AS ${n}`).join(', ')}, events, [] AS links
-  FROM log_spans;
+${k === 0 ? 'CREATE OR REPLACE TEMP TABLE log_spans AS' : 'INSERT INTO log_spans'} SELECT * FROM log_groups g WHERE NOT EXISTS (SELECT 1 FROM span_structs s WHERE s.trace_id = g.trace_id AND s.span_id = g.span_id);
+DROP TABLE log_groups;`;
+  return {
+    shares: Array.from({ length: shares }, (_, k) => share(k)),
+    stageSpans: `INSERT INTO span_structs BY NAME
+  SELECT l.file_id, false AS bad, trace_id, span_id, ${sqlString(LOG_RECORD_SPAN_NAME)} AS "name", 'unspecified' AS kind, start_ns, end_ns, 'unset' AS status_code,
+    r.resource_id, r.res, scope_name, scope_version, ${ATTR_LIST_NAMES.map((n) => `[]::${ATTR_LISTS[n].type} AS ${n}`).join(', ')}, events, [] AS links
+  FROM log_spans l JOIN log_resources r ON r.file_id = l.file_id AND r.resource_no = l.resource_no;
 DROP TABLE log_spans;
-DROP TABLE log_events;`,
-] as const;
+DROP TABLE log_events;
+DROP TABLE log_resources;`,
+  };
+}
 
 /**
  * The staging table every loader writes, whatever the input format: `span_structs`, one span
@@ -131,7 +136,8 @@ CREATE TABLE span_structs (file_id INTEGER, line INTEGER, bad BOOLEAN, problem V
   ${ATTR_LIST_NAMES.map((n) => `${n} ${ATTR_LISTS[n].type}`).join(', ')},
   events ${spanField('events')}, links ${spanField('links')});
 CREATE TABLE log_events (file_id INTEGER, seq BIGINT, trace_id VARCHAR, span_id VARCHAR, time_ns BIGINT,
-  resource_id UBIGINT, res ${OTLP_ATTRIBUTES}, scope_name VARCHAR, scope_version VARCHAR, e ${LOG_EVENT_TYPE});
+  resource_no INTEGER, scope_name VARCHAR, scope_version VARCHAR, e ${LOG_EVENT_TYPE});
+CREATE TABLE log_resources (file_id INTEGER, resource_no INTEGER, resource_id UBIGINT, res ${OTLP_ATTRIBUTES});
 CREATE TABLE files (file_id INTEGER PRIMARY KEY, path VARCHAR, format VARCHAR, compression VARCHAR, spans_read BIGINT, skipped INTEGER);
 CREATE TEMP MACRO hex_id(j, n) AS CASE WHEN length(j::VARCHAR) = n + 2 AND regexp_full_match(j::VARCHAR, '"[0-9a-fA-F]+"') AND ltrim(j::VARCHAR, '"0') <> '' THEN lower((j::VARCHAR)[2:-2]) END;
 CREATE TEMP MACRO bad_time(t) AS t IS NOT NULL AND coalesce(TRY_CAST(t AS BIGINT) < 0, true);
