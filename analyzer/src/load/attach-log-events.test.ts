@@ -52,4 +52,19 @@ describe('attaching GenAI log records to their spans', () => {
     expect(new Set(whole.filter((s) => s.name === 'gen_ai log records').map((s) => s.res)).size).toBe(3);
     for (const shares of [2, 5]) expect(await attached(files, shares), `${shares} shares`).toEqual(whole);
   });
+
+  it('a span made from its records has its own resource, however many resources the export holds', async () => {
+    const n = 5000;
+    const hex = (i: number, digits: number) => i.toString(16).padStart(digits, '0');
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-attach-')), 'many-resources.logs.jsonl');
+    const resourceLogs = Array.from({ length: n }, (_, i) => ({
+      resource: { attributes: [{ key: 'service.instance.id', value: { stringValue: `agent-${i}` } }] },
+      scopeLogs: [{ scope: { name: 'agent' }, logRecords: [{ timeUnixNano: '1764583200000000000', traceId: hex(i + 1, 32), spanId: hex(i + 1, 16), eventName: 'gen_ai.user.message', body: { stringValue: 'hi' } }] }],
+    }));
+    // Two lines: the second repeats no resource of the first.
+    writeFileSync(file, `${JSON.stringify({ resourceLogs: resourceLogs.slice(0, n / 2) })}\n${JSON.stringify({ resourceLogs: resourceLogs.slice(n / 2) })}\n`);
+    const spans = await attached([file], 3);
+    expect(spans).toHaveLength(n);
+    for (const s of spans) expect(s.res, String(s.span_id)).toContain(`'stringValue': agent-${Number.parseInt(String(s.span_id), 16) - 1},`);
+  });
 });

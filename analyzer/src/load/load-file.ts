@@ -621,26 +621,77 @@ async function firstLineIsJson(file: string, compression: Compression): Promise<
 
 /**
  * GenAI log records on their way to `log_events`: written to a scratch JSON-lines file as they are
- * read (a megabyte at a time), then read by DuckDB with their types. A record names its resource
- * by number: the resource's attributes go to `log_resources` once, not with each of its records.
+ * read, then read by DuckDB with their types. A record names its resource by number: the
+ * resource's attributes go to `log_resources` once, not with each of its records.
  */
 class LogEventsFile {
+  private readonly records: JsonLinesScratch;
+  private readonly resources: JsonLinesScratch;
+  /** Resources written, by their JSON text; past {@link RESOURCES_REMEMBERED}, a resource not among them is written again. */
+  private readonly resourceNos = new Map<string, number>();
+  private lastResource: { of: readonly unknown[]; no: number } | undefined;
+
+  constructor(path: string) {
+    this.records = new JsonLinesScratch(path);
+    this.resources = new JsonLinesScratch(`${path}.resources`);
+  }
+
+  /** Bytes of records written. */
+  get bytes(): number {
+    return this.records.bytes;
+  }
+
+  write({ resource, ...row }: LogEventRow): void {
+    this.records.write(JSON.stringify({ ...row, resourceNo: this.resourceNo(resource) }));
+  }
+
+  async stage(db: Db, fileId: number): Promise<void> {
+    if (this.records.rows === 0) return;
+    await db.run(`INSERT INTO log_resources SELECT ${fileId}, "no", hash(attributes), attributes
+      FROM ${this.resources.readJson({ no: 'INTEGER', attributes: OTLP_ATTRIBUTES })}`);
+    const columns = { traceId: 'VARCHAR', spanId: 'VARCHAR', timeUnixNano: 'VARCHAR', name: 'VARCHAR', attributes: OTLP_ATTRIBUTES, resourceNo: 'INTEGER', scopeName: 'VARCHAR', scopeVersion: 'VARCHAR' };
+    await db.run(`INSERT INTO log_events SELECT ${fileId}, row_number() OVER (), traceId, spanId, TRY_CAST(timeUnixNano AS BIGINT), resourceNo, scopeName, scopeVersion,
+      {timeUnixNano: timeUnixNano, "name": "name", attributes: attributes}::${LOG_EVENT_TYPE}
+      FROM ${this.records.readJson(columns)}`);
+  }
+
+  remove(): void {
+    this.records.remove();
+    this.resources.remove();
+  }
+
+  /** The number of a resource's attributes in this file (the records of one resource share its list). */
+  private resourceNo(resource: readonly unknown[]): number {
+    if (this.lastResource?.of === resource) return this.lastResource.no;
+    const text = JSON.stringify(resource);
+    let no = this.resourceNos.get(text);
+    if (no === undefined) {
+      no = this.resources.rows;
+      this.resources.write(`{"no":${no},"attributes":${text}}`);
+      if (this.resourceNos.size < RESOURCES_REMEMBERED) this.resourceNos.set(text, no);
+    }
+    this.lastResource = { of: resource, no };
+    return no;
+  }
+}
+
+/** Distinct resources a {@link LogEventsFile} remembers (an export has a few: one per process that wrote it). */
+const RESOURCES_REMEMBERED = 4096;
+
+/** A scratch file of JSON lines, written a megabyte at a time, for DuckDB to read with given types. */
+class JsonLinesScratch {
   private readonly fd: number;
   private pending: string[] = [];
   private pendingBytes = 0;
   private largest = 0;
-  private rows = 0;
-  /** Bytes of records written. */
+  rows = 0;
   bytes = 0;
-  private readonly resources = new Map<string, number>();
-  private lastResource: { of: readonly unknown[]; no: number } | undefined;
 
   constructor(private readonly path: string) {
     this.fd = openSync(path, 'w');
   }
 
-  write({ resource, ...row }: LogEventRow): void {
-    const line = JSON.stringify({ ...row, resourceNo: this.resourceNo(resource) });
+  write(line: string): void {
     const bytes = Buffer.byteLength(line);
     this.largest = Math.max(this.largest, bytes);
     this.pending.push(line);
@@ -650,41 +701,16 @@ class LogEventsFile {
     if (this.pendingBytes >= 1 << 20) this.flush();
   }
 
-  async stage(db: Db, fileId: number): Promise<void> {
+  /** SQL: the lines written, as a `read_json` of `columns` (what is pending written first). */
+  readJson(columns: Record<string, string>): string {
     this.flush();
-    if (this.rows === 0) return;
-    const resources = `${this.path}.resources`;
-    const lines = [...this.resources].map(([attributes, no]) => `{"no":${no},"attributes":${attributes}}`);
-    writeFileSync(resources, lines.join('\n') + '\n');
-    const largest = lines.reduce((n, l) => Math.max(n, Buffer.byteLength(l)), 0);
-    try {
-      await db.run(`INSERT INTO log_resources SELECT ${fileId}, "no", hash(attributes), attributes
-        FROM read_json(${sqlString(resources)}, format='newline_delimited', records=true, maximum_object_size=${largest + 1024}, columns=${columnsArg({ no: 'INTEGER', attributes: OTLP_ATTRIBUTES })})`);
-    } finally {
-      rmSync(resources, { force: true });
-    }
-    const columns = columnsArg({
-      traceId: 'VARCHAR', spanId: 'VARCHAR', timeUnixNano: 'VARCHAR', name: 'VARCHAR', attributes: OTLP_ATTRIBUTES, resourceNo: 'INTEGER', scopeName: 'VARCHAR', scopeVersion: 'VARCHAR',
-    });
     // The reader reserves buffer for its largest object: the largest line, not the document readers' 1 GiB.
-    await db.run(`INSERT INTO log_events SELECT ${fileId}, row_number() OVER (), traceId, spanId, TRY_CAST(timeUnixNano AS BIGINT), resourceNo, scopeName, scopeVersion,
-      {timeUnixNano: timeUnixNano, "name": "name", attributes: attributes}::${LOG_EVENT_TYPE}
-      FROM read_json(${sqlString(this.path)}, format='newline_delimited', records=true, maximum_object_size=${this.largest + 1024}, columns=${columns})`);
+    return `read_json(${sqlString(this.path)}, format='newline_delimited', records=true, maximum_object_size=${this.largest + 1024}, columns=${columnsArg(columns)})`;
   }
 
   remove(): void {
     closeSync(this.fd);
     rmSync(this.path, { force: true });
-  }
-
-  /** The number of a resource's attributes in this file (the records of one resource share its list). */
-  private resourceNo(resource: readonly unknown[]): number {
-    if (this.lastResource?.of === resource) return this.lastResource.no;
-    const text = JSON.stringify(resource);
-    let no = this.resources.get(text);
-    if (no === undefined) this.resources.set(text, (no = this.resources.size));
-    this.lastResource = { of: resource, no };
-    return no;
   }
 
   private flush(): void {
