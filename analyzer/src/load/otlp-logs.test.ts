@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LOG_BODY_ATTRIBUTE, LOG_RECORD_PROBLEMS, logsAreLines, readLogs, type LogEventRow } from './otlp-logs.js';
+import { forEachLine } from './lines.js';
+import { isJsonLine, LOG_BODY_ATTRIBUTE, LOG_RECORD_PROBLEMS, LogsLineReader, type LogEventRow, type LogsLineOptions } from './otlp-logs.js';
 
 const TRACE = 'a1f0c3d25e6b47188c9d0e1f2a3b4c5d';
 const SPAN = '3c1d5e7f9a0b2c4d';
@@ -9,15 +10,21 @@ const str = (key: string, v: string) => ({ key, value: { stringValue: v } });
 const message = (...records: object[]) => ({ resourceLogs: [{ resource: { attributes: [str('service.name', 'agent')] }, scopeLogs: [{ scope: { name: 'opentelemetry.instrumentation.openai_v2', version: '2.1b0' }, logRecords: records }] }] });
 const record = (fields: object) => ({ timeUnixNano: '1730680118215000000', traceId: TRACE, spanId: SPAN, attributes: [str('gen_ai.system', 'openai')], ...fields });
 
-/** {@link readLogs} of a text, with the records it gave collected. */
-function readLogsText(text: string, file: string, opts?: Parameters<typeof readLogs>[3]) {
+/** Whether a text is JSON lines as the loader decides it: its first line that is not blank a JSON value of its own. */
+const logsAreLines = (text: string) => isJsonLine(text.split('\n').find((l) => l.trim() !== '') ?? '');
+
+/** A text read as the loader reads a logs file (line by line, or as one document), with the records it gave collected. */
+function readLogsText(text: string, file: string, opts?: LogsLineOptions) {
   const rows: LogEventRow[] = [];
-  const read = readLogs(Buffer.from(text), file, (row) => rows.push(row), opts);
+  const reader = new LogsLineReader(file, (row) => rows.push(row), opts);
+  if (logsAreLines(text)) forEachLine(Buffer.from(text), (raw, line) => reader.line(raw, line));
+  else reader.document(text);
+  const read = reader.result();
   expect(read.events).toBe(rows.length);
   return { ...read, events: rows };
 }
 
-describe('readLogs', () => {
+describe('reading OTLP logs exports', () => {
   it('reads a GenAI record as the event of its span: the body as the message text, OTLP\'s eventName or the event.name attribute naming it', () => {
     const body = { kvlistValue: { values: [{ key: 'content', value: { stringValue: 'What is the weather in Paris?' } }] } };
     const text = JSON.stringify(
@@ -94,7 +101,7 @@ describe('readLogs', () => {
     const logs = JSON.stringify(message(record({ eventName: 'gen_ai.user.message', body: { stringValue: 'hi' } })));
     const traces = JSON.stringify({ resourceSpans: [] });
     const text = `${traces}\n\n${logs}\n{"resourceLogs": [\n${logs}\n`;
-    expect(logsAreLines(Buffer.from(text))).toBe(true);
+    expect(logsAreLines(text)).toBe(true);
     const otherLines: number[] = [];
     const read = readLogsText(text, 'both.jsonl', { onOtherLine: (_raw, line) => otherLines.push(line) });
     expect(otherLines).toEqual([1]);
@@ -108,7 +115,7 @@ describe('readLogs', () => {
     expect(read.events).toHaveLength(1);
     expect(read.problems).toEqual([{ file: 'l.jsonl', line: 2, reason: 'invalid UTF-8' }]);
     const pretty = JSON.stringify(message(record({ eventName: 'gen_ai.user.message' })), null, 2);
-    expect(logsAreLines(Buffer.from(pretty))).toBe(false);
+    expect(logsAreLines(pretty)).toBe(false);
     expect(readLogsText(pretty.slice(0, -10), 'doc.json').problems).toEqual([{ file: 'doc.json', line: 1, reason: 'not valid JSON (a truncated or corrupt document)' }]);
   });
 

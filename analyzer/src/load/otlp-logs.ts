@@ -1,7 +1,7 @@
 import { MESSAGE_EVENT_NAMES, MessageEventAttributes } from '../foreign/message-events.js';
 import { plainAnyValue, WrongTypedAnyValue } from './any-value.js';
 import type { InputProblem } from './input-error.js';
-import { bomLength, forEachLine, LINE_TOO_LONG } from './lines.js';
+import { LINE_TOO_LONG } from './lines.js';
 import { POSITIONS_NAMED } from './malformed-span-positions.js';
 
 /**
@@ -197,26 +197,6 @@ export class LogsLineReader {
   result(): Omit<LogRecordsRead, 'onEvent'> {
     return { events: this.into.events, records: this.into.records, problems: this.into.problems };
   }
-}
-
-/**
- * Read an OTLP logs export's bytes, one document or JSON lines (see {@link LogsLineReader}), giving
- * each GenAI record to `onEvent` as it is read.
- */
-export function readLogs(bytes: Buffer, file: string, onEvent: (row: LogEventRow) => void, options: LogsLineOptions = {}): Omit<LogRecordsRead, 'onEvent'> {
-  const reader = new LogsLineReader(file, onEvent, options);
-  const from = bomLength(bytes);
-  if (logsAreLines(bytes)) forEachLine(bytes.subarray(from), (raw, line) => reader.line(raw, line));
-  else reader.document(bytes.toString('utf8', from));
-  return reader.result();
-}
-
-/** Whether `bytes` are JSON lines: the first line a JSON value of its own (else they are one document). */
-export function logsAreLines(bytes: Buffer): boolean {
-  let start = bomLength(bytes);
-  while (start < bytes.length && (bytes[start] === 0x20 || bytes[start] === 0x0a || bytes[start] === 0x0d || bytes[start] === 0x09)) start++;
-  const nl = bytes.indexOf(0x0a, start);
-  return isJsonLine(bytes.toString('utf8', start, nl < 0 ? bytes.length : nl));
 }
 
 /** Whether a line is a JSON value of its own (a file whose first line is one is JSON lines). */
