@@ -104,4 +104,4 @@ async function attachLogRecords(db: Db, stagedBytes: number): Promise<number> {
 }
 
 /** Staged log records grouped at once, at most (see {@link attachLogRecords}). */
-const LOG_BYTES_PER_SHARE = 128 * 1024 * 1024;
+const LOG_BYTES_PER_SHARE = 32 * 1024 * 1024;
