@@ -449,6 +449,28 @@ describe('classifyForeignTrace: call ids of OpenInference tool spans', () => {
   });
 });
 
+describe('classifyForeignTrace: Spring AI\'s tool-calling observation', () => {
+  // Spring AI 1.x: `tool_call {tool}`, operation `framework`; 2.0: `execute_tool {tool}` with the call id. Neither writes gen_ai.tool.*.
+  const springTool = (spanId: string, operation: string, extra: Record<string, string>) =>
+    span(spanId, { 'gen_ai.operation.name': operation, 'gen_ai.system': 'spring_ai', 'spring.ai.kind': 'tool_call', 'spring.ai.tool.definition.name': 'readFile', ...extra });
+
+  it('reads the tool, call id and arguments of both versions: a secret-file path is secret, a result passes its residency on', () => {
+    const read = springTool('read', 'framework', { 'spring.ai.tool.call.arguments': '{"path": "/app/.env"}', 'spring.ai.tool.call.result': RESULT });
+    const ping = springTool('ping', 'execute_tool', { 'spring.ai.tool.definition.name': 'ping', 'spring.ai.tool.call.id': 'call_2', 'spring.ai.tool.call.arguments': JSON.stringify({ host: HOST }) });
+    expect(callsOf([userPrompt(), read, ping], (c) => `${c.emitter} ${c.tool} ${c.callId}`)).toEqual(['spring-ai readFile null tool-span', 'spring-ai ping call_2 tool-span']);
+    expect(argsOf([userPrompt(), read, ping], 'readFile')).toEqual(['path secret secret-file-name model_inferred']);
+    expect(argsOf([userPrompt(), read, ping], 'ping')).toEqual(['host secret inherited-secret context_retrieved']);
+  });
+
+  it('content not included (Spring AI\'s default): one unknown leaf saying why, never a clean call', () => {
+    expect(argsOf([userPrompt(), springTool('read', 'framework', {})], 'readFile')).toEqual(['$ unknown arguments-not-recorded no_evidence']);
+  });
+
+  it('another Spring AI observation (a chat model\'s, a vector store\'s) is not a call', () => {
+    expect(callsOf([span('chat', { 'gen_ai.operation.name': 'chat', 'gen_ai.system': 'openai', 'spring.ai.kind': 'vector_store' })])).toEqual([]);
+  });
+});
+
 describe('classifyForeignTrace: one call recorded by two emitters', () => {
   // An agent framework's own tool span beside an auto-instrumentation's (or a Langfuse @observe
   // inside an OpenInference tool span): one call, not two.

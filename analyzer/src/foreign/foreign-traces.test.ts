@@ -105,6 +105,10 @@ const EXPECTED: Record<string, Expected> = {
     calls: ['genai-semconv get_current_weather model-output', 'genai-semconv get_current_weather model-output'],
     findings: ['assumption_span get_current_weather timezone', 'credential_in_attribute get_current_weather location'],
   },
+  // Spring AI's tool-calling observation (Micrometer Tracing): no prompt on any span, so no evidence either way.
+  'spring-ai-1.1-tool-call-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
+  'spring-ai-2.0-execute-tool-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
+  'derived/spring-ai-token-in-arguments.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: ['credential_in_attribute getCurrentWeather location'] },
   'derived/openinference-token-in-input.json': { calls: ['openinference Bash tool-span'], findings: ['credential_in_attribute Bash command'], run: '493eec35-215c-4b7b-a7e3-94cce106a7f5' },
 };
 
@@ -149,6 +153,7 @@ describe('foreign findings', () => {
     expect(emitters('genai-openllmetry-anthropic-timezone-model-only.json')).toEqual(['genai-semconv']);
     expect(emitters('derived/vercel-ai-dotenv-path.json')).toEqual(['vercel-ai']);
     expect(emitters('derived/openinference-token-in-input.json')).toEqual(['openinference']);
+    expect(emitters('derived/spring-ai-token-in-arguments.json')).toEqual(['spring-ai']);
     const all = JSON.stringify([...results.values()].map((r) => r.result));
     for (const value of ['America/New_York', 'America/Los_Angeles', '/app/.env', 'ghp_C4NARY']) expect(all).not.toContain(value);
   });

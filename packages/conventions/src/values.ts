@@ -96,6 +96,8 @@ export const Emitter = {
   LANGFUSE: 'langfuse',
   /** Logfire's own integrations: its OpenAI Agents integration's `Function: {name}` span. */
   LOGFIRE: 'logfire',
+  /** Spring AI's tool-calling observation (`spring.ai.kind = tool_call`), exported by Micrometer Tracing. */
+  SPRING_AI: 'spring-ai',
 } as const;
 export type Emitter = (typeof Emitter)[keyof typeof Emitter];
 
