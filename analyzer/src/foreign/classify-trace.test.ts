@@ -449,6 +449,38 @@ describe('classifyForeignTrace: call ids of OpenInference tool spans', () => {
   });
 });
 
+describe('classifyForeignTrace: GenAI messages that keep OpenAI\'s fields (LiteLLM)', () => {
+  // LiteLLM's `gen_ai.*.messages`: `{role, parts, tool_calls, tool_call_id}` — the calls in OpenAI's `tool_calls`, not parts,
+  // a tool's result a `tool` message's text part naming its call by `tool_call_id`; the calls again in `gen_ai.completion.{i}.function_call.*`.
+  const openAiCall = (id: string, name: string, args: unknown) => ({ id, type: 'function', function: { name, ...(args !== undefined ? { arguments: JSON.stringify(args) } : {}) } });
+  const litellm = (spanId: string, input: unknown[], calls: ReturnType<typeof openAiCall>[]) =>
+    span(spanId, {
+      'gen_ai.input.messages': JSON.stringify(input),
+      'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [], tool_calls: calls, finish_reason: 'tool_calls' }]),
+      // (LiteLLM writes these only with content, as it does the messages)
+      ...Object.fromEntries(calls.flatMap((c, k) => ('arguments' in c.function ? [[`gen_ai.completion.${k}.function_call.name`, c.function.name], [`gen_ai.completion.${k}.function_call.arguments`, c.function.arguments]] : []))),
+      'litellm.call_id': `${spanId}-call`,
+    });
+  const ask = { role: 'user', parts: [{ type: 'text', content: 'Set up a call with our New York office at 9am their time.' }] };
+  const lookup = openAiCall('call_A1', 'get_office', { city: 'New York' });
+  const history = [ask, { role: 'assistant', parts: [], tool_calls: [lookup] }, { role: 'tool', parts: [{ type: 'text', content: '{"office": "NYC-2", "tz": "America/New_York"}' }], tool_call_id: 'call_A1' }];
+
+  it('a value the tool\'s result gave (a tool message by tool_call_id) is context_retrieved, not the model\'s guess', () => {
+    const spans = [litellm('turn1', [ask], [lookup]), litellm('turn2', history, [openAiCall('call_B2', 'create_event', { office: 'NYC-2', timezone: 'America/New_York' })])];
+    expect(argsOf(spans, 'create_event')).toEqual(['office tiny-public tiny context_retrieved', 'timezone tiny-public tiny context_retrieved']);
+  });
+
+  it('each call once, under its id: the completion attributes without an id and the history\'s copy are the same call', () => {
+    const spans = [litellm('turn1', [ask], [lookup]), litellm('turn2', history, [openAiCall('call_B2', 'create_event', { timezone: 'Europe/Paris' })])];
+    expect(callsOf(spans, (c) => `${c.emitter} ${c.tool} ${c.callId}`)).toEqual(['litellm get_office call_A1 model-output', 'litellm create_event call_B2 model-output']);
+    expect(argsOf(spans, 'create_event')).toEqual(['timezone tiny-public tiny model_inferred']);
+  });
+
+  it('a call recorded without its arguments is not recorded, never a call without arguments', () => {
+    expect(argsOf([litellm('turn1', [ask], [openAiCall('call_A1', 'get_office', undefined)])], 'get_office')).toEqual(['$ unknown arguments-not-recorded no_evidence']);
+  });
+});
+
 describe('classifyForeignTrace: Spring AI\'s tool-calling observation', () => {
   // Spring AI 1.x: `tool_call {tool}`, operation `framework`; 2.0: `execute_tool {tool}` with the call id. Neither writes gen_ai.tool.*.
   const springTool = (spanId: string, operation: string, extra: Record<string, string>) =>

@@ -105,6 +105,14 @@ const EXPECTED: Record<string, Expected> = {
     calls: ['genai-semconv get_current_weather model-output', 'genai-semconv get_current_weather model-output'],
     findings: ['assumption_span get_current_weather timezone', 'credential_in_attribute get_current_weather location'],
   },
+  // LiteLLM's OpenTelemetry integration: two model calls, the first proposing two calls (in OpenAI's `tool_calls` beside the
+  // GenAI parts, and again in `gen_ai.completion.{i}.function_call.*`), the second holding their results: each call once.
+  'litellm-otel-parallel-tool-calls.json': { calls: ['litellm get_news model-output', 'litellm get_weather model-output'], findings: [] },
+  // The token in both calls' city: by tool and argument, never again by attribute for the copies (output messages, history).
+  'derived/litellm-token-in-tool-calls.json': {
+    calls: ['litellm get_news model-output', 'litellm get_weather model-output'],
+    findings: ['credential_in_attribute get_news city', 'credential_in_attribute get_weather city'],
+  },
   // Spring AI's tool-calling observation (Micrometer Tracing): no prompt on any span, so no evidence either way.
   'spring-ai-1.1-tool-call-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
   'spring-ai-2.0-execute-tool-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
@@ -154,6 +162,7 @@ describe('foreign findings', () => {
     expect(emitters('derived/vercel-ai-dotenv-path.json')).toEqual(['vercel-ai']);
     expect(emitters('derived/openinference-token-in-input.json')).toEqual(['openinference']);
     expect(emitters('derived/spring-ai-token-in-arguments.json')).toEqual(['spring-ai']);
+    expect(emitters('derived/litellm-token-in-tool-calls.json')).toEqual(['litellm', 'litellm']);
     const all = JSON.stringify([...results.values()].map((r) => r.result));
     for (const value of ['America/New_York', 'America/Los_Angeles', '/app/.env', 'ghp_C4NARY']) expect(all).not.toContain(value);
   });

@@ -98,6 +98,8 @@ export const Emitter = {
   LOGFIRE: 'logfire',
   /** Spring AI's tool-calling observation (`spring.ai.kind = tool_call`), exported by Micrometer Tracing. */
   SPRING_AI: 'spring-ai',
+  /** LiteLLM's OpenTelemetry integration (its model spans, tracer `litellm`): it writes no tool span. */
+  LITELLM: 'litellm',
 } as const;
 export type Emitter = (typeof Emitter)[keyof typeof Emitter];
 
