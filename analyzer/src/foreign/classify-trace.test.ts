@@ -481,6 +481,23 @@ describe('classifyForeignTrace: GenAI messages that keep OpenAI\'s fields (LiteL
   });
 });
 
+describe('classifyForeignTrace: Mastra\'s tool spans', () => {
+  // @mastra/otel-exporter 0.x: `tool.execute {tool}`, operation `tool.execute`, the input in gen_ai.tool.input; 1.x: the GenAI conventions.
+  const mastraTool = (spanId: string, type: string, extra: Record<string, string>) => span(spanId, { 'mastra.span.type': type, 'gen_ai.tool.name': 'readFile', ...extra });
+
+  it('reads 0.x\'s gen_ai.tool.input and 1.x\'s gen_ai.tool.call.arguments (an MCP tool\'s too): a secret-file path is secret', () => {
+    const old = mastraTool('old', 'tool_call', { 'gen_ai.operation.name': 'tool.execute', 'gen_ai.tool.input': '{"path":"/app/.env"}', 'gen_ai.tool.output': RESULT });
+    const mcp = mastraTool('mcp', 'mcp_tool_call', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.call.id': 'call_9', 'gen_ai.tool.call.arguments': '{"path":"/srv/id_rsa"}' });
+    expect(callsOf([userPrompt(), old, mcp], (c) => `${c.emitter} ${c.tool} ${c.callId}`)).toEqual(['mastra readFile null tool-span', 'mastra readFile call_9 tool-span']);
+    expect(argsOf([userPrompt(), old], 'readFile')).toEqual(['path secret secret-file-name model_inferred']);
+  });
+
+  it('input not recorded: one unknown leaf saying why; Mastra\'s other spans are not calls', () => {
+    expect(argsOf([userPrompt(), mastraTool('t', 'tool_call', { 'gen_ai.operation.name': 'tool.execute' })], 'readFile')).toEqual(['$ unknown arguments-not-recorded no_evidence']);
+    expect(callsOf([span('agent', { 'mastra.span.type': 'agent_run', 'gen_ai.operation.name': 'agent.run' }), span('step', { 'mastra.span.type': 'workflow_step' })])).toEqual([]);
+  });
+});
+
 describe('classifyForeignTrace: Spring AI\'s tool-calling observation', () => {
   // Spring AI 1.x: `tool_call {tool}`, operation `framework`; 2.0: `execute_tool {tool}` with the call id. Neither writes gen_ai.tool.*.
   const springTool = (spanId: string, operation: string, extra: Record<string, string>) =>

@@ -113,6 +113,10 @@ const EXPECTED: Record<string, Expected> = {
     calls: ['litellm get_news model-output', 'litellm get_weather model-output'],
     findings: ['credential_in_attribute get_news city', 'credential_in_attribute get_weather city'],
   },
+  // Mastra's OpenTelemetry exporter before it followed the GenAI conventions: `tool.execute {tool}`, the input in gen_ai.tool.input.
+  'mastra-otel-exporter-0.x-tool-calculator.json': { calls: ['mastra calculator tool-span'], noEvidence: 1, findings: [] },
+  // The token by tool and argument, once (the exporter's generic `input` holds the same text).
+  'derived/mastra-token-in-tool-input.json': { calls: ['mastra calculator tool-span'], noEvidence: 1, findings: ['credential_in_attribute calculator expression'] },
   // Spring AI's tool-calling observation (Micrometer Tracing): no prompt on any span, so no evidence either way.
   'spring-ai-1.1-tool-call-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
   'spring-ai-2.0-execute-tool-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
@@ -163,6 +167,7 @@ describe('foreign findings', () => {
     expect(emitters('derived/openinference-token-in-input.json')).toEqual(['openinference']);
     expect(emitters('derived/spring-ai-token-in-arguments.json')).toEqual(['spring-ai']);
     expect(emitters('derived/litellm-token-in-tool-calls.json')).toEqual(['litellm', 'litellm']);
+    expect(emitters('derived/mastra-token-in-tool-input.json')).toEqual(['mastra']);
     const all = JSON.stringify([...results.values()].map((r) => r.result));
     for (const value of ['America/New_York', 'America/Los_Angeles', '/app/.env', 'ghp_C4NARY']) expect(all).not.toContain(value);
   });

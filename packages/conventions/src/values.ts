@@ -100,6 +100,8 @@ export const Emitter = {
   SPRING_AI: 'spring-ai',
   /** LiteLLM's OpenTelemetry integration (its model spans, tracer `litellm`): it writes no tool span. */
   LITELLM: 'litellm',
+  /** Mastra's OpenTelemetry exporter: `mastra.span.type = tool_call`. */
+  MASTRA: 'mastra',
 } as const;
 export type Emitter = (typeof Emitter)[keyof typeof Emitter];
 
