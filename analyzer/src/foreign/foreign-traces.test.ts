@@ -117,6 +117,10 @@ const EXPECTED: Record<string, Expected> = {
   'mastra-otel-exporter-0.x-tool-calculator.json': { calls: ['mastra calculator tool-span'], noEvidence: 1, findings: [] },
   // The token by tool and argument, once (the exporter's generic `input` holds the same text).
   'derived/mastra-token-in-tool-input.json': { calls: ['mastra calculator tool-span'], noEvidence: 1, findings: ['credential_in_attribute calculator expression'] },
+  // OpenInference's AG2 instrumentation: input.value is the whole func_call; the arguments are read from tool_call.function.arguments.
+  'openinference-ag2-tool-add.json': { calls: ['openinference add tool-span'], noEvidence: 1, findings: [] },
+  // The secret-file path is reported under its own key, `path` (read from input.value it was the key `arguments`).
+  'derived/openinference-ag2-dotenv-path.json': { calls: ['openinference add tool-span'], noEvidence: 1, findings: ['sensitive_arg_dispatched add path'] },
   // Spring AI's tool-calling observation (Micrometer Tracing): no prompt on any span, so no evidence either way.
   'spring-ai-1.1-tool-call-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
   'spring-ai-2.0-execute-tool-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },

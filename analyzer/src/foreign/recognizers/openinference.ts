@@ -9,6 +9,8 @@ export const OpenInferenceAttributes = {
   TOOL_ID: 'tool.id',
   /** The call id on a TOOL span as some instrumentations write it (OpenInference's `SpanAttributes.TOOL_CALL_ID`). */
   TOOL_CALL_ID: 'tool_call.id',
+  /** The call's arguments (OpenInference's `ToolCallAttributes.TOOL_CALL_FUNCTION_ARGUMENTS_JSON`), where a TOOL span records them apart from its input. */
+  TOOL_CALL_ARGUMENTS: 'tool_call.function.arguments',
   INPUT_VALUE: 'input.value',
   INPUT_MIME_TYPE: 'input.mime_type',
   OUTPUT_VALUE: 'output.value',
@@ -20,7 +22,10 @@ export const OpenInferenceAttributes = {
  * arguments, `{"args": [...], "kwargs": {...}}` as the LlamaIndex instrumentation records
  * `FunctionTool.call`, read by keyword; smolagents' `Tool.__call__`, `{"args": [...],
  * "sanitize_inputs_outputs": true, "kwargs": {...}}`, whose flag is the agent's, not an argument).
- * `tool.parameters` repeats the arguments in some instrumentations and is not read.
+ * `tool.parameters` repeats the arguments in some instrumentations and is not read. Where the span
+ * records the call's arguments apart, in `tool_call.function.arguments`, they are read from there:
+ * the AG2 instrumentation's `input.value` is the whole `func_call` (`{"name", "arguments": "<JSON
+ * text>"}`), not the arguments.
  */
 export const openinference: ToolSpanRecognizer = {
   emitter: Emitter.OPENINFERENCE,
@@ -28,10 +33,13 @@ export const openinference: ToolSpanRecognizer = {
   toolCall(span) {
     if (str(span, OpenInferenceAttributes.SPAN_KIND) !== 'TOOL') return undefined;
     const text = str(span, OpenInferenceAttributes.INPUT_MIME_TYPE) === 'text/plain';
+    const callArgs = str(span, OpenInferenceAttributes.TOOL_CALL_ARGUMENTS);
     return {
       tool: str(span, OpenInferenceAttributes.TOOL_NAME) ?? span.name,
       ...opt('callId', str(span, OpenInferenceAttributes.TOOL_ID) ?? str(span, OpenInferenceAttributes.TOOL_CALL_ID)),
-      args: { kind: 'blob', attribute: OpenInferenceAttributes.INPUT_VALUE, text: str(span, OpenInferenceAttributes.INPUT_VALUE), decode: { rawStringIsValue: text, unwrap: unwrapBoundArguments } },
+      args: callArgs !== undefined
+        ? { kind: 'blob', attribute: OpenInferenceAttributes.TOOL_CALL_ARGUMENTS, text: callArgs, decode: {} }
+        : { kind: 'blob', attribute: OpenInferenceAttributes.INPUT_VALUE, text: str(span, OpenInferenceAttributes.INPUT_VALUE), decode: { rawStringIsValue: text, unwrap: unwrapBoundArguments } },
       ...opt('result', str(span, OpenInferenceAttributes.OUTPUT_VALUE)),
     };
   },
