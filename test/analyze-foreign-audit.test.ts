@@ -1143,7 +1143,7 @@ describe('argspan analyze on emitters whose tool spans were misread', () => {
   });
 });
 
-describe('argspan analyze: the emitters of the fifth outside-in pass (Spring AI, LiteLLM, Mastra, AG2 under OpenInference)', () => {
+describe('argspan analyze: the emitters of the fifth outside-in pass (Spring AI, LiteLLM, Mastra, AG2 and BeeAI under OpenInference)', () => {
   // Their planted fixtures (fixtures/traces/foreign/README.md): each finding by tool and argument key, under the
   // emitter, once; the planted value in no output.
   const cases = {
@@ -1151,6 +1151,7 @@ describe('argspan analyze: the emitters of the fifth outside-in pass (Spring AI,
     'derived/litellm-token-in-tool-calls.json': [['credential_in_attribute', 'get_news', 'city', 'litellm'], ['credential_in_attribute', 'get_weather', 'city', 'litellm']],
     'derived/mastra-token-in-tool-input.json': [['credential_in_attribute', 'calculator', 'expression', 'mastra']],
     'derived/openinference-ag2-dotenv-path.json': [['sensitive_arg_dispatched', 'add', 'path', 'openinference']],
+    'derived/openinference-beeai-token-in-location.json': [['credential_in_attribute', 'OpenMeteoTool', 'location_name', 'openinference']],
   };
   it.each(Object.entries(cases))('%s', (file, want) => {
     const path = join(FOREIGN, file);

@@ -121,6 +121,10 @@ const EXPECTED: Record<string, Expected> = {
   'openinference-ag2-tool-add.json': { calls: ['openinference add tool-span'], noEvidence: 1, findings: [] },
   // The secret-file path is reported under its own key, `path` (read from input.value it was the key `arguments`).
   'derived/openinference-ag2-dotenv-path.json': { calls: ['openinference add tool-span'], noEvidence: 1, findings: ['sensitive_arg_dispatched add path'] },
+  // OpenInference's BeeAI instrumentation: the TOOL span's input.value is the run's parameters {"input", "options"}; the input is
+  // the call the model proposed (one call, not two), its keys the tool's own.
+  'openinference-beeai-openmeteo.json': { calls: ['openinference OpenMeteoTool tool-span'], findings: [] },
+  'derived/openinference-beeai-token-in-location.json': { calls: ['openinference OpenMeteoTool tool-span'], findings: ['credential_in_attribute OpenMeteoTool location_name'] },
   // Spring AI's tool-calling observation (Micrometer Tracing): no prompt on any span, so no evidence either way.
   'spring-ai-1.1-tool-call-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
   'spring-ai-2.0-execute-tool-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },

@@ -25,7 +25,8 @@ export const OpenInferenceAttributes = {
  * `tool.parameters` repeats the arguments in some instrumentations and is not read. Where the span
  * records the call's arguments apart, in `tool_call.function.arguments`, they are read from there:
  * the AG2 instrumentation's `input.value` is the whole `func_call` (`{"name", "arguments": "<JSON
- * text>"}`), not the arguments.
+ * text>"}`), not the arguments. The BeeAI instrumentation's `input.value` is the run's parameters,
+ * `{"input": <the tool's input>, "options": <run options>}`: the input is the arguments.
  */
 export const openinference: ToolSpanRecognizer = {
   emitter: Emitter.OPENINFERENCE,
@@ -39,7 +40,7 @@ export const openinference: ToolSpanRecognizer = {
       ...opt('callId', str(span, OpenInferenceAttributes.TOOL_ID) ?? str(span, OpenInferenceAttributes.TOOL_CALL_ID)),
       args: callArgs !== undefined
         ? { kind: 'blob', attribute: OpenInferenceAttributes.TOOL_CALL_ARGUMENTS, text: callArgs, decode: {} }
-        : { kind: 'blob', attribute: OpenInferenceAttributes.INPUT_VALUE, text: str(span, OpenInferenceAttributes.INPUT_VALUE), decode: { rawStringIsValue: text, unwrap: unwrapBoundArguments } },
+        : { kind: 'blob', attribute: OpenInferenceAttributes.INPUT_VALUE, text: str(span, OpenInferenceAttributes.INPUT_VALUE), decode: { rawStringIsValue: text, unwrap: span.scope === BEEAI_SCOPE ? beeAiToolInput : unwrapBoundArguments } },
       ...opt('result', str(span, OpenInferenceAttributes.OUTPUT_VALUE)),
     };
   },
@@ -61,3 +62,15 @@ export function unwrapBoundArguments(decoded: unknown): unknown {
 }
 
 const SMOLAGENTS_FLAG = 'sanitize_inputs_outputs';
+
+/** The BeeAI instrumentation's tracer (`openinference.instrumentation.beeai`). */
+const BEEAI_SCOPE = 'openinference.instrumentation.beeai';
+
+/**
+ * A BeeAI tool run's parameters as the instrumentation records them (`RunContextStartEvent.input`,
+ * `Tool.run`'s `{"input": input, "options": options}`): the tool's input. Another shape is read as it is.
+ */
+function beeAiToolInput(decoded: unknown): unknown {
+  if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded) || !('input' in decoded)) return decoded;
+  return Object.keys(decoded).every((k) => k === 'input' || k === 'options') ? (decoded as { input: unknown }).input : decoded;
+}
