@@ -1161,3 +1161,26 @@ describe('argspan analyze on emitters whose tool spans were misread', () => {
     expectOneReadFileCall(file, 'openinference');
   });
 });
+
+describe('argspan analyze: the emitters of the fifth outside-in pass (Spring AI, LiteLLM, Mastra, AG2 and BeeAI under OpenInference)', () => {
+  // Their planted fixtures (fixtures/traces/foreign/README.md): each finding by tool and argument key, under the
+  // emitter, once; the planted value in no output.
+  const cases = {
+    'derived/spring-ai-token-in-arguments.json': [['credential_in_attribute', 'getCurrentWeather', 'location', 'spring-ai']],
+    'derived/litellm-token-in-tool-calls.json': [['credential_in_attribute', 'get_news', 'city', 'litellm'], ['credential_in_attribute', 'get_weather', 'city', 'litellm']],
+    'derived/mastra-token-in-tool-input.json': [['credential_in_attribute', 'calculator', 'expression', 'mastra']],
+    'derived/openinference-ag2-dotenv-path.json': [['sensitive_arg_dispatched', 'add', 'path', 'openinference']],
+    'derived/openinference-beeai-token-in-location.json': [['credential_in_attribute', 'OpenMeteoTool', 'location_name', 'openinference']],
+  };
+  it.each(Object.entries(cases))('%s', (file, want) => {
+    const path = join(FOREIGN, file);
+    const run = analyzeBin(path, '--format', 'json');
+    expect(run.code).toBe(1);
+    const findings = parseJson(run).findings.filter((f) => !f.rule.startsWith('report_'));
+    expect(findings.map((f) => [f.rule, f.tool, f.key, f.emitter]).sort()).toEqual([...want].sort());
+    for (const format of ['table', 'json', 'sarif', 'junit', 'html']) {
+      const out = analyzeBin(path, '--format', format);
+      for (const value of ['ghp_C4NARY', '/app/.env']) expect(out.stdout + out.stderr, `${format}: ${value}`).not.toContain(value);
+    }
+  });
+});

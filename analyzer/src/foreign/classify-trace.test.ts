@@ -449,6 +449,77 @@ describe('classifyForeignTrace: call ids of OpenInference tool spans', () => {
   });
 });
 
+describe('classifyForeignTrace: GenAI messages that keep OpenAI\'s fields (LiteLLM)', () => {
+  // LiteLLM's `gen_ai.*.messages`: `{role, parts, tool_calls, tool_call_id}` — the calls in OpenAI's `tool_calls`, not parts,
+  // a tool's result a `tool` message's text part naming its call by `tool_call_id`; the calls again in `gen_ai.completion.{i}.function_call.*`.
+  const openAiCall = (id: string, name: string, args: unknown) => ({ id, type: 'function', function: { name, ...(args !== undefined ? { arguments: JSON.stringify(args) } : {}) } });
+  const litellm = (spanId: string, input: unknown[], calls: ReturnType<typeof openAiCall>[]) =>
+    span(spanId, {
+      'gen_ai.input.messages': JSON.stringify(input),
+      'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [], tool_calls: calls, finish_reason: 'tool_calls' }]),
+      // (LiteLLM writes these only with content, as it does the messages)
+      ...Object.fromEntries(calls.flatMap((c, k) => ('arguments' in c.function ? [[`gen_ai.completion.${k}.function_call.name`, c.function.name], [`gen_ai.completion.${k}.function_call.arguments`, c.function.arguments]] : []))),
+      'litellm.call_id': `${spanId}-call`,
+    });
+  const ask = { role: 'user', parts: [{ type: 'text', content: 'Set up a call with our New York office at 9am their time.' }] };
+  const lookup = openAiCall('call_A1', 'get_office', { city: 'New York' });
+  const history = [ask, { role: 'assistant', parts: [], tool_calls: [lookup] }, { role: 'tool', parts: [{ type: 'text', content: '{"office": "NYC-2", "tz": "America/New_York"}' }], tool_call_id: 'call_A1' }];
+
+  it('a value the tool\'s result gave (a tool message by tool_call_id) is context_retrieved, not the model\'s guess', () => {
+    const spans = [litellm('turn1', [ask], [lookup]), litellm('turn2', history, [openAiCall('call_B2', 'create_event', { office: 'NYC-2', timezone: 'America/New_York' })])];
+    expect(argsOf(spans, 'create_event')).toEqual(['office tiny-public tiny context_retrieved', 'timezone tiny-public tiny context_retrieved']);
+  });
+
+  it('each call once, under its id: the completion attributes without an id and the history\'s copy are the same call', () => {
+    const spans = [litellm('turn1', [ask], [lookup]), litellm('turn2', history, [openAiCall('call_B2', 'create_event', { timezone: 'Europe/Paris' })])];
+    expect(callsOf(spans, (c) => `${c.emitter} ${c.tool} ${c.callId}`)).toEqual(['litellm get_office call_A1 model-output', 'litellm create_event call_B2 model-output']);
+    expect(argsOf(spans, 'create_event')).toEqual(['timezone tiny-public tiny model_inferred']);
+  });
+
+  it('a call recorded without its arguments is not recorded, never a call without arguments', () => {
+    expect(argsOf([litellm('turn1', [ask], [openAiCall('call_A1', 'get_office', undefined)])], 'get_office')).toEqual(['$ unknown arguments-not-recorded no_evidence']);
+  });
+});
+
+describe('classifyForeignTrace: Mastra\'s tool spans', () => {
+  // @mastra/otel-exporter 0.x: `tool.execute {tool}`, operation `tool.execute`, the input in gen_ai.tool.input; 1.x: the GenAI conventions.
+  const mastraTool = (spanId: string, type: string, extra: Record<string, string>) => span(spanId, { 'mastra.span.type': type, 'gen_ai.tool.name': 'readFile', ...extra });
+
+  it('reads 0.x\'s gen_ai.tool.input and 1.x\'s gen_ai.tool.call.arguments (an MCP tool\'s too): a secret-file path is secret', () => {
+    const old = mastraTool('old', 'tool_call', { 'gen_ai.operation.name': 'tool.execute', 'gen_ai.tool.input': '{"path":"/app/.env"}', 'gen_ai.tool.output': RESULT });
+    const mcp = mastraTool('mcp', 'mcp_tool_call', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.call.id': 'call_9', 'gen_ai.tool.call.arguments': '{"path":"/srv/id_rsa"}' });
+    expect(callsOf([userPrompt(), old, mcp], (c) => `${c.emitter} ${c.tool} ${c.callId}`)).toEqual(['mastra readFile null tool-span', 'mastra readFile call_9 tool-span']);
+    expect(argsOf([userPrompt(), old], 'readFile')).toEqual(['path secret secret-file-name model_inferred']);
+  });
+
+  it('input not recorded: one unknown leaf saying why; Mastra\'s other spans are not calls', () => {
+    expect(argsOf([userPrompt(), mastraTool('t', 'tool_call', { 'gen_ai.operation.name': 'tool.execute' })], 'readFile')).toEqual(['$ unknown arguments-not-recorded no_evidence']);
+    expect(callsOf([span('agent', { 'mastra.span.type': 'agent_run', 'gen_ai.operation.name': 'agent.run' }), span('step', { 'mastra.span.type': 'workflow_step' })])).toEqual([]);
+  });
+});
+
+describe('classifyForeignTrace: Spring AI\'s tool-calling observation', () => {
+  // Spring AI 1.x: `tool_call {tool}`, operation `framework`; 2.0: `execute_tool {tool}` with the call id. Neither writes gen_ai.tool.*.
+  const springTool = (spanId: string, operation: string, extra: Record<string, string>) =>
+    span(spanId, { 'gen_ai.operation.name': operation, 'gen_ai.system': 'spring_ai', 'spring.ai.kind': 'tool_call', 'spring.ai.tool.definition.name': 'readFile', ...extra });
+
+  it('reads the tool, call id and arguments of both versions: a secret-file path is secret, a result passes its residency on', () => {
+    const read = springTool('read', 'framework', { 'spring.ai.tool.call.arguments': '{"path": "/app/.env"}', 'spring.ai.tool.call.result': RESULT });
+    const ping = springTool('ping', 'execute_tool', { 'spring.ai.tool.definition.name': 'ping', 'spring.ai.tool.call.id': 'call_2', 'spring.ai.tool.call.arguments': JSON.stringify({ host: HOST }) });
+    expect(callsOf([userPrompt(), read, ping], (c) => `${c.emitter} ${c.tool} ${c.callId}`)).toEqual(['spring-ai readFile null tool-span', 'spring-ai ping call_2 tool-span']);
+    expect(argsOf([userPrompt(), read, ping], 'readFile')).toEqual(['path secret secret-file-name model_inferred']);
+    expect(argsOf([userPrompt(), read, ping], 'ping')).toEqual(['host secret inherited-secret context_retrieved']);
+  });
+
+  it('content not included (Spring AI\'s default): one unknown leaf saying why, never a clean call', () => {
+    expect(argsOf([userPrompt(), springTool('read', 'framework', {})], 'readFile')).toEqual(['$ unknown arguments-not-recorded no_evidence']);
+  });
+
+  it('another Spring AI observation (a chat model\'s, a vector store\'s) is not a call', () => {
+    expect(callsOf([span('chat', { 'gen_ai.operation.name': 'chat', 'gen_ai.system': 'openai', 'spring.ai.kind': 'vector_store' })])).toEqual([]);
+  });
+});
+
 describe('classifyForeignTrace: one call recorded by two emitters', () => {
   // An agent framework's own tool span beside an auto-instrumentation's (or a Langfuse @observe
   // inside an OpenInference tool span): one call, not two.

@@ -1,4 +1,4 @@
-import { INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENGTH, ResidencyRule } from '@argspan/conventions';
+import { Emitter, INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENGTH, ResidencyRule } from '@argspan/conventions';
 import type { ForeignEmitter } from './types.js';
 import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, resultResidency, type ClassifyOptions, type ContextEntry, type InheritedResidency, type LeafClassification, type SecretDetector } from '@argspan/core';
 import { ProvenanceIndex, namesSecretFileInJson } from '@argspan/core/internal';
@@ -425,8 +425,8 @@ function matchProposals(
   // Unexecuted proposals so far: by shape (those without an id), and by id.
   const first = new Map<string, ForeignCall>();
   const firstById = new Map<string, ForeignCall[]>();
-  // Unexecuted proposals under an id, by shape: for a call one record names by its item id (`fc_…`).
-  const byItemIdShape = new Map<string, ForeignCall>();
+  // Unexecuted proposals under an id, by shape: for a call one record names by its item id (`fc_…`), or by none.
+  const byIdShape = new Map<string, ForeignCall>();
   const unexecuted: ForeignCall[] = [];
   const copies: Omit<ArgumentBlobRow, 'traceId'>[] = [];
   for (const p of evidence.proposed) {
@@ -443,14 +443,16 @@ function matchProposals(
     if (!call) {
       shape ??= shapeOf(p);
       byShape ??= new Map(executed.map((c) => [shapeOf(c), c]));
-      call = byShape.get(shape) ?? first.get(shape);
+      // A proposal recorded without an id is the call an earlier one of the same tool and arguments
+      // names by id (LiteLLM's `gen_ai.completion.{i}.function_call.*` beside its output messages).
+      call = byShape.get(shape) ?? first.get(shape) ?? (p.callId === undefined ? byIdShape.get(shape) : undefined);
     }
     if (!call) {
       // One call named by its Responses API item id (`fc_…`) in one record and by its call id in
       // another (OpenLLMetry's openai instrumentation and its openai-agents one on the same
       // response): the same tool and arguments are the same call, under the call id, by which its
       // result comes back.
-      const named = byItemIdShape.get(shape!);
+      const named = byIdShape.get(shape!);
       if (named && (isItemId(p.callId) || isItemId(named.callId))) {
         call = named;
         if (isItemId(named.callId) && p.callId !== undefined && !isItemId(p.callId)) named.callId = p.callId;
@@ -462,7 +464,7 @@ function matchProposals(
       continue;
     }
     const own: ForeignCall = { ...p, emitter: emitterOf(p.spanId) ?? 'genai-semconv' };
-    if (p.callId !== undefined && !byItemIdShape.has(shape ??= shapeOf(p))) byItemIdShape.set(shape, own);
+    if (p.callId !== undefined && !byIdShape.has(shape ??= shapeOf(p))) byIdShape.set(shape, own);
     if (p.callId === undefined) first.set(shape!, own);
     else if (earlier) earlier.push(own);
     else firstById.set(p.callId, [own]);
@@ -509,8 +511,14 @@ function canonical(v: unknown): string {
   return JSON.stringify(v) ?? 'undefined';
 }
 
+/** LiteLLM's default tracer name (`OTEL_TRACER_NAME`) and the call id its spans carry. */
+const LITELLM_SCOPE = 'litellm';
+const LITELLM_CALL_ID = 'litellm.call_id';
+
 /** The emitter of a model span, by the attributes it wrote its messages in. */
 function modelEmitter(span: ForeignSpan): ForeignEmitter {
+  // LiteLLM's spans (its tracer `litellm`, or its call id) write OpenLLMetry's completions too.
+  if (span.scope === LITELLM_SCOPE || span.attrs.has(LITELLM_CALL_ID)) return Emitter.LITELLM;
   for (const key of span.attrs.keys()) {
     // OpenLLMetry writes `llm.request.type` too: its completions name it first.
     if (key.startsWith(OpenLLMetryMessages.COMPLETIONS)) return 'openllmetry';

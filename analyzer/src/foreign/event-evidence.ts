@@ -220,7 +220,7 @@ function readMessage(m: unknown, eventRole: string | undefined, attribute: strin
  * {name, arguments}}`, the arguments a JSON string or (Semantic Kernel .NET) an object. A choice
  * lists them in its message and again beside it (`calls`): the message's are read, else those.
  */
-function toolCallsOf(message: unknown, calls?: unknown): { name: string; id: string | undefined; args: unknown }[] {
+export function toolCallsOf(message: unknown, calls?: unknown): { name: string; id: string | undefined; args: unknown }[] {
   const list = isObject(message) && Array.isArray(message.tool_calls) && message.tool_calls.length > 0 ? message.tool_calls : calls;
   if (!Array.isArray(list)) return [];
   const out: { name: string; id: string | undefined; args: unknown }[] = [];

@@ -2,7 +2,7 @@ import { GenAiAttributes } from '@argspan/conventions';
 import type { InheritedResidency } from '@argspan/core';
 import { ProvenanceIndex } from '@argspan/core/internal';
 import type { ForeignCall, ForeignSpan } from './types.js';
-import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, readEventsAttribute, readLogfireOpenAiObjects, readMessageEvents } from './event-evidence.js';
+import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, readEventsAttribute, readLogfireOpenAiObjects, readMessageEvents, toolCallsOf } from './event-evidence.js';
 import { str } from './recognizers/attributes.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
@@ -249,6 +249,9 @@ export function contentTexts(content: unknown): string[] {
  * `pydantic_ai.all_messages`): `[{role, parts: [{type: text|tool_call|tool_call_response, …}]}]`;
  * `gen_ai.system_instructions`; `gen_ai.tool.definitions`. Read from the span's attributes, or
  * from `attrs`, those of an event of it that records them (`gen_ai.client.inference.operation.details`).
+ * A message may keep OpenAI's fields beside its parts, as LiteLLM's OpenTelemetry integration
+ * writes them: the calls in `tool_calls` (`{id, function: {name, arguments}}`, not parts) and a
+ * tool's result as a `tool` message's text parts naming its call by `tool_call_id`.
  */
 export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs: ReadonlyMap<string, string | readonly string[]> = span.attrs): void {
   const get = (key: string) => {
@@ -273,6 +276,12 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
           into.proposed.push(proposal(span, key, p.name, typeof p.id === 'string' ? p.id : undefined, p.arguments ?? {}, position++));
         } else if (p.type === 'tool_call') into.repeat(span, key, p.id, p.name, p.arguments);
       }
+      // OpenAI's fields kept beside the parts (LiteLLM).
+      for (const call of toolCallsOf(m)) {
+        if (output) into.proposed.push(proposal(span, key, call.name, call.id, call.args, position++));
+        else into.repeat(span, key, call.id, call.name, call.args);
+      }
+      if (m.role === 'tool' && typeof m.tool_call_id === 'string') for (const t of contentTexts(parts)) into.result(m.tool_call_id, t, span.startNs);
     }
   }
   const system = get(GenAiAttributes.SYSTEM_INSTRUCTIONS);

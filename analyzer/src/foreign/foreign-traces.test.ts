@@ -105,6 +105,30 @@ const EXPECTED: Record<string, Expected> = {
     calls: ['genai-semconv get_current_weather model-output', 'genai-semconv get_current_weather model-output'],
     findings: ['assumption_span get_current_weather timezone', 'credential_in_attribute get_current_weather location'],
   },
+  // LiteLLM's OpenTelemetry integration: two model calls, the first proposing two calls (in OpenAI's `tool_calls` beside the
+  // GenAI parts, and again in `gen_ai.completion.{i}.function_call.*`), the second holding their results: each call once.
+  'litellm-otel-parallel-tool-calls.json': { calls: ['litellm get_news model-output', 'litellm get_weather model-output'], findings: [] },
+  // The token in both calls' city: by tool and argument, never again by attribute for the copies (output messages, history).
+  'derived/litellm-token-in-tool-calls.json': {
+    calls: ['litellm get_news model-output', 'litellm get_weather model-output'],
+    findings: ['credential_in_attribute get_news city', 'credential_in_attribute get_weather city'],
+  },
+  // Mastra's OpenTelemetry exporter before it followed the GenAI conventions: `tool.execute {tool}`, the input in gen_ai.tool.input.
+  'mastra-otel-exporter-0.x-tool-calculator.json': { calls: ['mastra calculator tool-span'], noEvidence: 1, findings: [] },
+  // The token by tool and argument, once (the exporter's generic `input` holds the same text).
+  'derived/mastra-token-in-tool-input.json': { calls: ['mastra calculator tool-span'], noEvidence: 1, findings: ['credential_in_attribute calculator expression'] },
+  // OpenInference's AG2 instrumentation: input.value is the whole func_call; the arguments are read from tool_call.function.arguments.
+  'openinference-ag2-tool-add.json': { calls: ['openinference add tool-span'], noEvidence: 1, findings: [] },
+  // The secret-file path is reported under its own key, `path` (read from input.value it was the key `arguments`).
+  'derived/openinference-ag2-dotenv-path.json': { calls: ['openinference add tool-span'], noEvidence: 1, findings: ['sensitive_arg_dispatched add path'] },
+  // OpenInference's BeeAI instrumentation: the TOOL span's input.value is the run's parameters {"input", "options"}; the input is
+  // the call the model proposed (one call, not two), its keys the tool's own.
+  'openinference-beeai-openmeteo.json': { calls: ['openinference OpenMeteoTool tool-span'], findings: [] },
+  'derived/openinference-beeai-token-in-location.json': { calls: ['openinference OpenMeteoTool tool-span'], findings: ['credential_in_attribute OpenMeteoTool location_name'] },
+  // Spring AI's tool-calling observation (Micrometer Tracing): no prompt on any span, so no evidence either way.
+  'spring-ai-1.1-tool-call-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
+  'spring-ai-2.0-execute-tool-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
+  'derived/spring-ai-token-in-arguments.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: ['credential_in_attribute getCurrentWeather location'] },
   'derived/openinference-token-in-input.json': { calls: ['openinference Bash tool-span'], findings: ['credential_in_attribute Bash command'], run: '493eec35-215c-4b7b-a7e3-94cce106a7f5' },
 };
 
@@ -149,6 +173,9 @@ describe('foreign findings', () => {
     expect(emitters('genai-openllmetry-anthropic-timezone-model-only.json')).toEqual(['genai-semconv']);
     expect(emitters('derived/vercel-ai-dotenv-path.json')).toEqual(['vercel-ai']);
     expect(emitters('derived/openinference-token-in-input.json')).toEqual(['openinference']);
+    expect(emitters('derived/spring-ai-token-in-arguments.json')).toEqual(['spring-ai']);
+    expect(emitters('derived/litellm-token-in-tool-calls.json')).toEqual(['litellm', 'litellm']);
+    expect(emitters('derived/mastra-token-in-tool-input.json')).toEqual(['mastra']);
     const all = JSON.stringify([...results.values()].map((r) => r.result));
     for (const value of ['America/New_York', 'America/Los_Angeles', '/app/.env', 'ghp_C4NARY']) expect(all).not.toContain(value);
   });

@@ -96,6 +96,12 @@ export const Emitter = {
   LANGFUSE: 'langfuse',
   /** Logfire's own integrations: its OpenAI Agents integration's `Function: {name}` span. */
   LOGFIRE: 'logfire',
+  /** Spring AI's tool-calling observation (`spring.ai.kind = tool_call`), exported by Micrometer Tracing. */
+  SPRING_AI: 'spring-ai',
+  /** LiteLLM's OpenTelemetry integration (its model spans, tracer `litellm`): it writes no tool span. */
+  LITELLM: 'litellm',
+  /** Mastra's OpenTelemetry exporter: `mastra.span.type = tool_call`. */
+  MASTRA: 'mastra',
 } as const;
 export type Emitter = (typeof Emitter)[keyof typeof Emitter];
 

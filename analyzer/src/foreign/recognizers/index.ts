@@ -4,15 +4,18 @@ import { googleAdk } from './google-adk.js';
 import { langfuse } from './langfuse.js';
 import { langsmith } from './langsmith.js';
 import { logfire } from './logfire.js';
+import { mastra } from './mastra.js';
 import { openinference } from './openinference.js';
 import { openllmetry } from './openllmetry.js';
 import { pydanticAi } from './pydantic-ai.js';
+import { springAi } from './spring-ai.js';
 import { vercelAi } from './vercel-ai.js';
 
 /**
  * One recogniser per emitter of tool-execution spans, the most specific first: hybrids (Google ADK
  * under OpenInference, OpenLLMetry's openai-agents spans with GenAI attributes, LangSmith's
- * `execute_tool` runs) are claimed by their own emitter before the generic GenAI-conventions reader.
- * A span is one call, read by the first recogniser that claims it.
+ * `execute_tool` runs, Spring AI 2's and Mastra's `execute_tool` spans, whose arguments may be in
+ * their own attributes) are claimed by their own emitter before the generic GenAI-conventions
+ * reader. A span is one call, read by the first recogniser that claims it.
  */
-export const TOOL_SPAN_RECOGNIZERS: readonly ToolSpanRecognizer[] = [googleAdk, openllmetry, pydanticAi, vercelAi, langsmith, langfuse, logfire, openinference, genaiSemconv];
+export const TOOL_SPAN_RECOGNIZERS: readonly ToolSpanRecognizer[] = [googleAdk, openllmetry, pydanticAi, vercelAi, langsmith, langfuse, logfire, openinference, springAi, mastra, genaiSemconv];

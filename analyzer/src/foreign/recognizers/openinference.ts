@@ -9,6 +9,8 @@ export const OpenInferenceAttributes = {
   TOOL_ID: 'tool.id',
   /** The call id on a TOOL span as some instrumentations write it (OpenInference's `SpanAttributes.TOOL_CALL_ID`). */
   TOOL_CALL_ID: 'tool_call.id',
+  /** The call's arguments (OpenInference's `ToolCallAttributes.TOOL_CALL_FUNCTION_ARGUMENTS_JSON`), where a TOOL span records them apart from its input. */
+  TOOL_CALL_ARGUMENTS: 'tool_call.function.arguments',
   INPUT_VALUE: 'input.value',
   INPUT_MIME_TYPE: 'input.mime_type',
   OUTPUT_VALUE: 'output.value',
@@ -20,7 +22,11 @@ export const OpenInferenceAttributes = {
  * arguments, `{"args": [...], "kwargs": {...}}` as the LlamaIndex instrumentation records
  * `FunctionTool.call`, read by keyword; smolagents' `Tool.__call__`, `{"args": [...],
  * "sanitize_inputs_outputs": true, "kwargs": {...}}`, whose flag is the agent's, not an argument).
- * `tool.parameters` repeats the arguments in some instrumentations and is not read.
+ * `tool.parameters` repeats the arguments in some instrumentations and is not read. Where the span
+ * records the call's arguments apart, in `tool_call.function.arguments`, they are read from there:
+ * the AG2 instrumentation's `input.value` is the whole `func_call` (`{"name", "arguments": "<JSON
+ * text>"}`), not the arguments. The BeeAI instrumentation's `input.value` is the run's parameters,
+ * `{"input": <the tool's input>, "options": <run options>}`: the input is the arguments.
  */
 export const openinference: ToolSpanRecognizer = {
   emitter: Emitter.OPENINFERENCE,
@@ -28,10 +34,13 @@ export const openinference: ToolSpanRecognizer = {
   toolCall(span) {
     if (str(span, OpenInferenceAttributes.SPAN_KIND) !== 'TOOL') return undefined;
     const text = str(span, OpenInferenceAttributes.INPUT_MIME_TYPE) === 'text/plain';
+    const callArgs = str(span, OpenInferenceAttributes.TOOL_CALL_ARGUMENTS);
     return {
       tool: str(span, OpenInferenceAttributes.TOOL_NAME) ?? span.name,
       ...opt('callId', str(span, OpenInferenceAttributes.TOOL_ID) ?? str(span, OpenInferenceAttributes.TOOL_CALL_ID)),
-      args: { kind: 'blob', attribute: OpenInferenceAttributes.INPUT_VALUE, text: str(span, OpenInferenceAttributes.INPUT_VALUE), decode: { rawStringIsValue: text, unwrap: unwrapBoundArguments } },
+      args: callArgs !== undefined
+        ? { kind: 'blob', attribute: OpenInferenceAttributes.TOOL_CALL_ARGUMENTS, text: callArgs, decode: {} }
+        : { kind: 'blob', attribute: OpenInferenceAttributes.INPUT_VALUE, text: str(span, OpenInferenceAttributes.INPUT_VALUE), decode: { rawStringIsValue: text, unwrap: span.scope === BEEAI_SCOPE ? beeAiToolInput : unwrapBoundArguments } },
       ...opt('result', str(span, OpenInferenceAttributes.OUTPUT_VALUE)),
     };
   },
@@ -53,3 +62,15 @@ export function unwrapBoundArguments(decoded: unknown): unknown {
 }
 
 const SMOLAGENTS_FLAG = 'sanitize_inputs_outputs';
+
+/** The BeeAI instrumentation's tracer (`openinference.instrumentation.beeai`). */
+const BEEAI_SCOPE = 'openinference.instrumentation.beeai';
+
+/**
+ * A BeeAI tool run's parameters as the instrumentation records them (`RunContextStartEvent.input`,
+ * `Tool.run`'s `{"input": input, "options": options}`): the tool's input. Another shape is read as it is.
+ */
+function beeAiToolInput(decoded: unknown): unknown {
+  if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded) || !('input' in decoded)) return decoded;
+  return Object.keys(decoded).every((k) => k === 'input' || k === 'options') ? (decoded as { input: unknown }).input : decoded;
+}

@@ -1,0 +1,36 @@
+import { Emitter, GenAiAttributes } from '@argspan/conventions';
+import type { ToolSpanRecognizer } from '../types.js';
+import { firstStr, opt, str } from './attributes.js';
+
+export const MastraAttributes = {
+  SPAN_TYPE: 'mastra.span.type',
+  /** The tool's input and output as `@mastra/otel-exporter` wrote them before it followed the GenAI conventions. */
+  TOOL_INPUT: 'gen_ai.tool.input',
+  TOOL_OUTPUT: 'gen_ai.tool.output',
+} as const;
+
+/** Mastra's span types of a tool's run (`SpanType` / `AISpanType` of `@mastra/core`). */
+const TOOL_SPAN_TYPES: ReadonlySet<string> = new Set(['tool_call', 'mcp_tool_call']);
+
+/**
+ * Mastra's tool span as `@mastra/otel-exporter` writes it (`mastra.span.type = tool_call` or
+ * `mcp_tool_call`, the tool in `gen_ai.tool.name`): 0.x names it `tool.execute {tool}` with
+ * `gen_ai.operation.name = tool.execute` and the input (the tool's arguments, JSON) in
+ * `gen_ai.tool.input`; 1.x follows the GenAI conventions (`execute_tool {tool}`,
+ * `gen_ai.tool.call.arguments`, the call id).
+ */
+export const mastra: ToolSpanRecognizer = {
+  emitter: Emitter.MASTRA,
+  keys: [MastraAttributes.SPAN_TYPE],
+  toolCall(span) {
+    const type = str(span, MastraAttributes.SPAN_TYPE);
+    if (type === undefined || !TOOL_SPAN_TYPES.has(type)) return undefined;
+    const args = firstStr(span, [GenAiAttributes.TOOL_CALL_ARGUMENTS, MastraAttributes.TOOL_INPUT]);
+    return {
+      tool: str(span, GenAiAttributes.TOOL_NAME) ?? span.name,
+      ...opt('callId', str(span, GenAiAttributes.TOOL_CALL_ID)),
+      args: { kind: 'blob', attribute: args?.key ?? GenAiAttributes.TOOL_CALL_ARGUMENTS, text: args?.value, decode: {} },
+      ...opt('result', firstStr(span, [GenAiAttributes.TOOL_CALL_RESULT, MastraAttributes.TOOL_OUTPUT])?.value),
+    };
+  },
+};

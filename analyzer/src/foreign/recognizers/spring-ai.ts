@@ -1,0 +1,37 @@
+import { Emitter } from '@argspan/conventions';
+import type { ToolSpanRecognizer } from '../types.js';
+import { opt, str } from './attributes.js';
+
+export const SpringAiAttributes = {
+  KIND: 'spring.ai.kind',
+  TOOL_NAME: 'spring.ai.tool.definition.name',
+  TOOL_CALL_ID: 'spring.ai.tool.call.id',
+  TOOL_CALL_ARGUMENTS: 'spring.ai.tool.call.arguments',
+  TOOL_CALL_RESULT: 'spring.ai.tool.call.result',
+} as const;
+
+/** `spring.ai.kind` of a tool-calling observation. */
+const KIND_TOOL_CALL = 'tool_call';
+
+/**
+ * Spring AI's tool-calling observation, as Micrometer Tracing exports it (`ToolCallingObservationDocumentation`):
+ * `spring.ai.kind = tool_call`, the tool in `spring.ai.tool.definition.name`, the model's argument
+ * string in `spring.ai.tool.call.arguments` and the result in `spring.ai.tool.call.result` (both
+ * only with `spring.ai.tools.observations.include-content`). Spring AI 1.x names the span
+ * `tool_call {tool}` with `gen_ai.operation.name = framework`; 2.0 `execute_tool {tool}` with
+ * `execute_tool`, and adds the call id (`spring.ai.tool.call.id`). Neither writes `gen_ai.tool.*`.
+ */
+export const springAi: ToolSpanRecognizer = {
+  emitter: Emitter.SPRING_AI,
+  keys: [SpringAiAttributes.KIND],
+  toolCall(span) {
+    const tool = str(span, SpringAiAttributes.TOOL_NAME);
+    if (str(span, SpringAiAttributes.KIND) !== KIND_TOOL_CALL || tool === undefined) return undefined;
+    return {
+      tool,
+      ...opt('callId', str(span, SpringAiAttributes.TOOL_CALL_ID)),
+      args: { kind: 'blob', attribute: SpringAiAttributes.TOOL_CALL_ARGUMENTS, text: str(span, SpringAiAttributes.TOOL_CALL_ARGUMENTS), decode: {} },
+      ...opt('result', str(span, SpringAiAttributes.TOOL_CALL_RESULT)),
+    };
+  },
+};
