@@ -130,6 +130,20 @@ export const AI_RULES: readonly SecretRule[] = [
     examples: { truePositives: [`pplx-${sample(ALNUM, 48, 'px')}`], falsePositives: ['pplx-api'] },
   }),
   rule({
+    id: 'tavily-api-key',
+    family: 'tavily',
+    description: 'Tavily search API key (tvly-, tvly-dev-, tvly-prod- + 32 letters and digits)',
+    // (docs.tavily.com: `Authorization: Bearer tvly-…`; keys in the dashboard begin with tvly-)
+    keywords: ['tvly-'],
+    tokenPrefix: true,
+    pattern: re(L, 'tvly-(?:(?:dev|prod)-)?[A-Za-z0-9]{24,64}', R),
+    minEntropy: 3.5,
+    examples: {
+      truePositives: [`TAVILY_API_KEY=tvly-${sample(ALNUM, 32, 'tv1')}`, `tavily_client = TavilyClient(api_key="tvly-dev-${sample(ALNUM, 32, 'tv2')}")`],
+      falsePositives: ['TavilyClient(api_key="tvly-YOUR_API_KEY")', 'tvly-python', `tvly-${'x'.repeat(32)}`],
+    },
+  }),
+  rule({
     id: 'openrouter-api-key',
     family: 'openrouter',
     description: 'OpenRouter API key (sk-or-v1- + 64 hex)',

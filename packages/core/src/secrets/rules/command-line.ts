@@ -34,6 +34,9 @@ const PROGRAM_START = `(?:${AFTER_JSON_ESCAPE}|(?<![\\w.-]))`;
  * - OpenLDAP's tools (ldapsearch, ldapadd, ldapmodify, ldapdelete, ldappasswd, …): `-w PASS`, the bind password (`-W` prompts).
  * - twine: `-p PASS`; mosquitto_pub, _sub, _rr: `-P PASS` (`-p` is the port); `az login … -p PASS`;
  *   lftp: `-u user,PASS`; rabbitmqctl: `add_user USER PASS`, `change_password USER PASS`.
+ * - openssl enc (or a cipher's name as the command): `-k PASS` (`-K` is a hex key, `-kfile` a file);
+ *   openssl passwd: the password after its options; mysqladmin: `password NEWPASS`; ncftp: `-p PASS`;
+ *   Windows `net use \\\\server\\share PASS`, the password after the share, and `net user NAME PASS`.
  * (`--password PASS` is cli-user-password's, for every program.)
  * Each branch starts at its keyword; where the keyword is the end of the program's name or a
  * later word, the rest is read back (`re` of `redis-cli`): keywords that begin with common
@@ -55,7 +58,14 @@ const PROGRAM_FLAGS = [
   String.raw`${PROGRAM_START}mosquitto_(?:pub|sub|rr)(?:\.exe)?${SAME_COMMAND}-P[ \t]{1,4}`,
   String.raw`(?<=${PROGRAM_START}az(?:\.cmd)?[ \t]{1,4})login${SAME_COMMAND}-p[ \t]{1,4}`,
   String.raw`${PROGRAM_START}lftp${SAME_COMMAND}-u[ \t]{1,4}["']?[^\s,"';|&]{1,128},`,
-  String.raw`${PROGRAM_START}rabbitmqctl(?:\.bat)?[ \t]{1,4}(?:-[^\r\n;|&]{0,120}?[ \t])?(?:add_user|change_password)[ \t]{1,4}["']?[^\s"';|&]{1,128}["']?[ \t]{1,4}`,  String.raw`${PROGRAM_START}ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop)(?:\.exe)?${SAME_COMMAND}-w[ \t]{0,4}`,
+  String.raw`${PROGRAM_START}rabbitmqctl(?:\.bat)?[ \t]{1,4}(?:-[^\r\n;|&]{0,120}?[ \t])?(?:add_user|change_password)[ \t]{1,4}["']?[^\s"';|&]{1,128}["']?[ \t]{1,4}`,
+  String.raw`${PROGRAM_START}ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop)(?:\.exe)?${SAME_COMMAND}-w[ \t]{0,4}`,
+  String.raw`${PROGRAM_START}openssl(?:\.exe)?[ \t]{1,4}(?:enc|aes[\w-]{0,16}|aria[\w-]{0,16}|bf[\w-]{0,8}|camellia[\w-]{0,16}|cast5?[\w-]{0,8}|chacha20[\w-]{0,10}|des[\w-]{0,12}|rc[245][\w-]{0,8}|seed[\w-]{0,8}|sm4[\w-]{0,8})(?![\w-])${SAME_COMMAND}-k[ \t]{1,4}`,
+  String.raw`${PROGRAM_START}openssl(?:\.exe)?[ \t]{1,4}passwd(?:[ \t]{1,4}-(?:1|5|6|apr1|aixmd5|crypt|quiet|table|noverify|salt[ \t]{1,4}[^\s;|&]{1,64}))*[ \t]{1,4}`,
+  String.raw`${PROGRAM_START}mysqladmin(?:\.exe)?${SAME_COMMAND}password[ \t]{1,4}`,
+  String.raw`${PROGRAM_START}ncftp(?:get|put|ls|batch)?${SAME_COMMAND}-p[ \t]{1,4}`,
+  String.raw`(?<=${PROGRAM_START})net[ \t]{1,4}use[ \t]{1,4}(?:(?:[A-Za-z]:|\*)[ \t]{1,4})?(?:\\{2,4}[^\s"']{1,256}|"\\{2,4}[^"\r\n]{1,256}")[ \t]{1,4}(?![/*])`,
+  String.raw`(?<=${PROGRAM_START})net[ \t]{1,4}user[ \t]{1,4}(?:"[^"\r\n]{1,64}"|[^\s/"';|&]{1,64})[ \t]{1,4}(?![/*])`,
 ];
 
 /**
@@ -99,12 +109,12 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'cli-password-flag',
     family: 'command-line',
-    description: 'Password after a program\'s own password flag (mysql -pPASS, docker login -p, sshpass -p, redis-cli -a, mongosh and mongodump -p, sqlcmd, osql and bcp -P, zip -P, 7z -p, smbclient and rpcclient -U user%PASS, ssh-keygen -N, net use /user:NAME PASS, ldapsearch and the other OpenLDAP tools -w, twine -p, mosquitto_pub/sub -P, az login -p, lftp -u user,PASS, rabbitmqctl add_user/change_password USER PASS)',
+    description: 'Password after a program\'s own password flag (mysql -pPASS, docker login -p, sshpass -p, redis-cli -a, mongosh and mongodump -p, sqlcmd, osql and bcp -P, zip -P, 7z -p, smbclient and rpcclient -U user%PASS, ssh-keygen -N, net use /user:NAME PASS, ldapsearch and the other OpenLDAP tools -w, twine -p, mosquitto_pub/sub -P, az login -p, lftp -u user,PASS, rabbitmqctl add_user/change_password USER PASS, openssl enc -k PASS, openssl passwd PASS, mysqladmin password PASS, ncftp -p, net use \\\\server\\share PASS, net user NAME PASS)',
     keywords: [
       'mysql', 'mariadb', 'login ', 'mongo ', 'mongosh', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport', 'mongostat', 'mongotop', 'mongofiles',
       'sshpass', 'dis-cli', 'sqlcmd', 'osql', 'isql', 'bcp ', 'zip ', '7z a', '7z x', '7z e', '7za ', 'mbclient', 'rpcclient', 'ssh-keygen', 'net use',
       'ldapsearch', 'ldapadd', 'ldapmodify', 'ldapdelete', 'ldappasswd', 'ldapwhoami', 'ldapcompare', 'ldapmodrdn', 'ldapexop',
-      'twine', 'mosquitto_', 'lftp', 'rabbitmqctl',
+      'twine', 'mosquitto_', 'lftp', 'rabbitmqctl', 'openssl', 'ncftp', 'net user',
     ],
     before: `(?:${PROGRAM_FLAGS.join('|')})`,
     examples: {
@@ -139,6 +149,13 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         `lftp -u deploy,${pw('lf1')} sftp://files.internal -e "mirror -R dist /www; quit"`,
         `rabbitmqctl add_user deploy ${pw('rq1')} && rabbitmqctl set_user_tags deploy administrator`,
         `rabbitmqctl change_password guest '${pw('rq2')}'`,
+        `openssl enc -aes-256-cbc -salt -pbkdf2 -in backup.tar -out backup.tar.enc -k ${pw('os1')}`,
+        `openssl aes-256-cbc -d -in secrets.enc -out secrets.env -k '${pw('os2')}'`,
+        `useradd -m -p "$(openssl passwd -6 -salt x9 '${pw('os3')}')" deploy`,
+        `mysqladmin -u root -h db.internal password '${pw('ma1')}'`,
+        `ncftpput -u deploy -p ${pw('nf1')} ftp.internal /www index.html`,
+        `net use \\\\files\\backup ${pw('n6')} /user:CORP\\svc_backup /persistent:no`,
+        `net user svc_deploy ${pw('n7')} /add /domain`,
       ],
       falsePositives: [
         'mysql -u root -p app_db',
@@ -177,6 +194,17 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         'ldapsearch -x -D "cn=admin,dc=corp" -W -b dc=corp',
         'ldapsearch -x -D cn=admin,dc=corp -w "$LDAP_BIND_PW" -b dc=corp',
         'ldapsearch -x -D cn=admin,dc=corp -y /run/secrets/ldap_pw -b dc=corp',
+        'openssl enc -aes-256-cbc -in a.tar -out a.enc -kfile /run/secrets/key',
+        'openssl enc -aes-256-cbc -K 000102030405060708090a0b0c0d0e0f -iv 0f0e0d0c0b0a09080706050403020100 -in a -out b',
+        'openssl enc -aes-256-cbc -in a -out b -k "$BACKUP_KEY"',
+        'openssl passwd -6 -stdin < pw.txt',
+        'openssl s_client -connect host:443 -keylogfile keys.log',
+        'mysqladmin -u root -p password',
+        'net use \\\\files\\backup /user:CORP\\svc_backup /persistent:no',
+        'net use Z: \\\\files\\share * /user:CORP\\svc',
+        'net user svc_deploy /delete',
+        'net user svc_deploy * /add',
+        'net user administrator /active:yes',
       ],
     },
   }),
@@ -317,6 +345,28 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
     examples: {
       truePositives: [`echo "${pw('u3')}" | sudo -S apt-get update -y`, `printf '%s\\n' '${pw('u4')}' | sudo --stdin -u deploy systemctl reload app`, `echo ${pw('u5')} | sudo -k -S rm -rf /var/cache/app`],
       falsePositives: ['echo "$SUDO_PASSWORD" | sudo -S apt-get update', 'echo "${{ secrets.SUDO_PASSWORD }}" | sudo -S true', 'echo done | sudo -s', 'cat pass.txt | sudo -S true', 'echo password | sudo -S true'],
+    },
+  }),
+  rule({
+    id: 'chpasswd-piped-password',
+    family: 'command-line',
+    description: "Password echoed into chpasswd as `user:PASS` (echo 'deploy:PASS' | chpasswd, printf … | sudo chpasswd)",
+    keywords: ['chpasswd'],
+    // (the pair stands before the keyword: read back in the lookbehind, the password's group found
+    // by indices; in a JSON string its quotes are escaped, and the command may follow a `\n`; `-e`
+    // says the password is a hash already)
+    pattern: new RegExp(
+      String.raw`(?<=${PROGRAM_START}(?:echo(?:[ \t]{1,4}-[ne]{1,2})?|printf(?:[ \t]{1,4}'%s(?:\\{1,4}n)?')?)[ \t]{1,4}` +
+        String.raw`(?:\\{0,3}"[\w.-]{1,64}:(?<secret>[^"\\\r\n]{1,128})\\{0,3}"|'[\w.-]{1,64}:(?<secret2>[^'\r\n]{1,128})'|[\w.-]{1,64}:(?<secret3>[^\s"'|;&<>()\\]{1,128}))` +
+        String.raw`[ \t]{0,4}\|[ \t]{0,4}(?:sudo[ \t]{1,4})?)chpasswd(?![\w-])(?![ \t]{1,4}(?:-e|--encrypted)(?![\w-]))`,
+      'g',
+    ),
+    secretGroup: 'secret',
+    generic: true,
+    validate: isPasswordArgument,
+    examples: {
+      truePositives: [`echo 'deploy:${pw('cp1')}' | chpasswd`, `echo "root:${pw('cp2')}" | sudo chpasswd && passwd -e root`, `printf '%s\\n' ops:${pw('cp3')} | chpasswd`],
+      falsePositives: ['echo "deploy:$DEPLOY_PASSWORD" | chpasswd', "echo 'deploy:$6$rounds=5000$abc$def' | chpasswd -e", 'echo "root:password" | chpasswd', 'cat users.txt | chpasswd'],
     },
   }),
   rule({

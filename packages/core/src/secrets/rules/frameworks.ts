@@ -28,6 +28,9 @@ const QUOTED = String.raw`(?:"(?<secret>[^"\r\n]{1,256})"|'(?<secret2>[^'\r\n]{1
  */
 const FALLBACK = String.raw`(?:(?:os\.environ\.get|os\.getenv|env|config|env\.str)\([ \t]{0,4}["'][A-Za-z_]{1,64}["'][ \t]{0,4},[ \t]{0,4}(?:default[ \t]{0,4}=[ \t]{0,4})?)?`;
 
+/** A string argument in code, in double or single quotes (a DN, a host, a user name). */
+const ARG_STRING = String.raw`(?:"[^"\r\n]{0,256}"|'[^'\r\n]{0,256}')`;
+
 /** The characters WordPress's secret-key service draws from. */
 const WORDPRESS_SALT_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!@#$%^&*()-_ []{}<>~`+=,.;:/?|';
 
@@ -198,13 +201,13 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'connect-call-password',
     family: 'sql',
-    description: "Password passed by position to a database client's connect call in code (PHP's mysqli_connect('host', 'user', 'PASS'), new mysqli(…), new PDO('mysql:…', 'user', 'PASS'), Java's DriverManager.getConnection(\"jdbc:…://…\", \"user\", \"PASS\"))",
+    description: "Password passed by position to a database client's connect call in code (PHP's mysqli_connect('host', 'user', 'PASS'), new mysqli(…), mysql_connect(…), new PDO('mysql:…', 'user', 'PASS'), Java's DriverManager.getConnection(\"jdbc:…://…\", \"user\", \"PASS\"), Sequelize's new Sequelize('db', 'user', 'PASS', …), Python's pymysql.connect('host', 'user', 'PASS') and MySQLdb.connect(…))",
     // (at `mysql` and `://`, which the scan looks for already: mysqli's name, PDO's MySQL DSN, a JDBC URL;
     // pre-filters outside the detector take the calls' names instead: `://` passes every URL)
-    keywords: ['mysql', '://'],
-    prefilter: String.raw`mysqli|new[ \t]{1,4}\\?PDO\(|getConnection\(`,
+    keywords: ['mysql', '://', 'sequelize('],
+    prefilter: String.raw`mysqli|mysql_p?connect\(|mysql(?:db)?\.connect\(|new[ \t]{1,4}\\?PDO\(|getConnection\(|Sequelize\(`,
     before:
-      '(?:' +
+      '(?:(?:' +
       [
         // mysqli_connect("host", "user", "PASS", …), mysqli_real_connect($link, "host", "user", "PASS"), new mysqli(…)
         String.raw`mysqli(?:_connect|_real_connect(?=\([ \t]{0,4}\$\w{1,64}[ \t]{0,4},)|(?<=\bnew[ \t]{1,4}\\?mysqli))\((?:[ \t]{0,4}\$\w{1,64}[ \t]{0,4},)?`,
@@ -215,7 +218,11 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
       ].join('|') +
       ')' +
       // (the host's and then the user's string, for mysqli; the user's, for the others)
-      String.raw`(?:[ \t]{0,4}(?:"[^"\r\n]{0,128}"|'[^'\r\n]{0,128}')[ \t]{0,4},){1,2}[ \t]{0,4}`,
+      String.raw`(?:[ \t]{0,4}(?:"[^"\r\n]{0,128}"|'[^'\r\n]{0,128}')[ \t]{0,4},){1,2}[ \t]{0,4}` +
+      // the calls whose password is always the third argument, after two strings (a line break
+      // between arguments, as formatters write a long call): the database's (or host's) and the user's
+      String.raw`|(?:(?<=(?<![\w$.])new[ \t]{1,4})Sequelize\(|(?<![\w$.>])mysql_p?connect\(|(?:(?<=(?<![\w$.])py)mysql|(?<![\w$.])MySQLdb)\.connect\()` +
+      String.raw`(?:[ \t\r\n]{0,12}(?:"[^"\r\n]{0,128}"|'[^'\r\n]{0,128}')[ \t]{0,4},){2}[ \t\r\n]{0,12})`,
     value: QUOTED,
     validate: isPasswordArgument,
     examples: {
@@ -225,6 +232,11 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         `mysqli_real_connect($link, "db", "app", "${samplePassword('cc3')}");`,
         `$pdo = new PDO('mysql:host=db;dbname=app;charset=utf8mb4', 'app', '${samplePassword('cc4')}');`,
         `Connection conn = DriverManager.getConnection("jdbc:postgresql://db:5432/app", "app", "${samplePassword('cc5')}");`,
+        `const sequelize = new Sequelize('shop', 'shop_app', '${samplePassword('cc6')}', { host: 'db.internal', dialect: 'postgres' });`,
+        `const sequelize = new Sequelize(\n  "analytics",\n  "etl",\n  "${samplePassword('cc7')}",\n  { dialect: "mysql" }\n);`,
+        `db = pymysql.connect('db.internal', 'report', '${samplePassword('cc8')}', 'sales')`,
+        `db = MySQLdb.connect("localhost", "testuser", "${samplePassword('cc9')}", "TESTDB")`,
+        `$link = mysql_connect('localhost', 'wp', '${samplePassword('cc10')}');`,
       ],
       falsePositives: [
         '$conn = mysqli_connect($host, $user, $password, $db);',
@@ -235,6 +247,94 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         'Connection conn = DriverManager.getConnection("jdbc:mysql://db/app", "app", "<password>");',
         "mysqli_query($conn, 'SELECT 1', 'ignored');",
         'DATABASE_URL=mysql://db.internal:3306/app',
+        "const sequelize = new Sequelize('shop', 'shop_app', process.env.DB_PASSWORD, { dialect: 'postgres' });",
+        "const sequelize = new Sequelize('sqlite::memory:');",
+        "const sequelize = new Sequelize('shop', 'shop_app', null, { dialect: 'postgres' });",
+        'db = pymysql.connect(host, user, password, database)',
+        "db = MySQLdb.connect('localhost', 'root', 'password', 'test')",
+        "cursor = pymysql.connect('localhost', 'root', '<password>', 'shop')",
+      ],
+    },
+  }),
+  passwordRule({
+    id: 'ldap-bind-password',
+    family: 'ldap',
+    description: "LDAP bind password written into code (PHP's ldap_bind($conn, 'DN', 'PASS'), python-ldap's simple_bind_s('DN', 'PASS') and bind_s, ldapjs's client.bind('cn=…', 'PASS'), JNDI's Context.SECURITY_CREDENTIALS, .NET's new DirectoryEntry('LDAP://…', 'user', 'PASS'))",
+    keywords: ['ldap_bind(', 'bind_s(', 'simple_bind(', "bind('cn=", 'bind("cn=', "bind('uid=", 'bind("uid=', 'security_credentials', 'security.credentials', 'directoryentry('],
+    before:
+      '(?:' +
+      [
+        // ldap_bind($conn, 'cn=admin,dc=corp', 'PASS'), ldap_bind($conn, $dn, 'PASS')
+        String.raw`(?<![\w$>:])ldap_bind\([ \t]{0,4}\$\w{1,64}[ \t]{0,4},[ \t]{0,4}(?:\$\w{1,64}|${ARG_STRING})[ \t]{0,4},`,
+        // conn.simple_bind_s('cn=admin,dc=corp', 'PASS'), conn.bind_s(who, 'PASS', ldap.AUTH_SIMPLE)
+        String.raw`(?:(?<=[\w)\]]\.(?:simple_)?)bind_s|(?<=[\w)\]]\.)simple_bind)\([ \t]{0,4}(?:who[ \t]{0,4}=[ \t]{0,4})?(?:[A-Za-z_][\w.]{0,63}|${ARG_STRING})[ \t]{0,4},[ \t]{0,4}(?:cred[ \t]{0,4}=[ \t]{0,4})?`,
+        // client.bind('cn=admin,dc=corp', 'PASS', cb): a DN first, as ldapjs takes it
+        String.raw`(?<=[\w)\]]\.)bind\([ \t]{0,4}(?:"(?:[cC][nN]|[uU][iI][dD])=[^"\r\n]{1,256}"|'(?:[cC][nN]|[uU][iI][dD])=[^'\r\n]{1,256}')[ \t]{0,4},`,
+        // env.put(Context.SECURITY_CREDENTIALS, "PASS"), props.put("java.naming.security.credentials", "PASS")
+        String.raw`(?:(?<=(?<![\w$])Context\.)SECURITY_CREDENTIALS|(?<=["']java\.naming\.)security\.credentials["'])[ \t]{0,4},`,
+        // new DirectoryEntry("LDAP://dc.corp/DC=corp", "CORP\\svc", "PASS")
+        String.raw`(?<=(?<![\w$.])new[ \t]{1,4}(?:System\.DirectoryServices\.)?)DirectoryEntry\([ \t]{0,4}"[^"\r\n]{1,256}"[ \t]{0,4},[ \t]{0,4}(?:@?"[^"\r\n]{0,128}"|[A-Za-z_]\w{0,63})[ \t]{0,4},`,
+      ].join('|') +
+      ')[ \\t]{0,4}',
+    value: QUOTED,
+    validate: isPasswordArgument,
+    examples: {
+      truePositives: [
+        `$ldap = ldap_connect('ldaps://ldap.corp.internal');\nif (!ldap_bind($ldap, 'cn=admin,dc=corp,dc=internal', '${samplePassword('lb1')}')) die('bind failed');`,
+        `ldap_bind($ds, $binddn, "${samplePassword('lb2')}");`,
+        `conn = ldap.initialize("ldap://ldap.internal")\nconn.simple_bind_s("uid=svc_sync,ou=services,dc=corp", "${samplePassword('lb3')}")`,
+        `client.bind('cn=root,dc=corp', '${samplePassword('lb4')}', (err) => { if (err) throw err; });`,
+        `env.put(Context.SECURITY_PRINCIPAL, "cn=admin,dc=corp");\nenv.put(Context.SECURITY_CREDENTIALS, "${samplePassword('lb5')}");`,
+        `var entry = new DirectoryEntry("LDAP://dc01.corp.local/DC=corp,DC=local", @"CORP\\svc_ldap", "${samplePassword('lb6')}");`,
+      ],
+      falsePositives: [
+        'ldap_bind($ldap, $dn, $password);',
+        "ldap_bind($ldap, 'cn=admin,dc=corp', getenv('LDAP_PASSWORD'));",
+        'conn.simple_bind_s(dn, os.environ["LDAP_PASSWORD"])',
+        "client.bind('cn=root', 'secret', cb);",
+        'env.put(Context.SECURITY_CREDENTIALS, password);',
+        'const handler = this.onClick.bind(this, "cn=menu");',
+        "ldap_bind($ldap, 'cn=admin,dc=example,dc=org', '<password>');",
+      ],
+    },
+  }),
+  passwordRule({
+    id: 'client-credential-password',
+    family: 'client-login',
+    description: "Password passed by position to a client's constructor or login function in code (Python's ftplib FTP(host, 'user', 'PASS') and FTP_TLS, PHP's ftp_login($conn, 'user', 'PASS'), .NET's new NetworkCredential(\"user\", \"PASS\"), Java's new PasswordAuthentication(\"user\", \"PASS\".toCharArray()))",
+    // (Python's class and .NET's and Java's are written in one case: other spellings are other names)
+    keywords: ['FTP(', 'FTP_TLS(', 'ftp_login(', 'NetworkCredential(', 'PasswordAuthentication('],
+    keywordsMatchCase: true,
+    before:
+      '(?:' +
+      [
+        // FTP('ftp.corp', 'deploy', 'PASS'), ftplib.FTP_TLS(host, user='deploy', passwd='PASS')
+        String.raw`(?<![\w$])FTP(?:_TLS)?\([ \t]{0,4}(?:host[ \t]{0,4}=[ \t]{0,4})?(?:[A-Za-z_][\w.]{0,63}|${ARG_STRING})[ \t]{0,4},[ \t]{0,4}(?:user[ \t]{0,4}=[ \t]{0,4})?(?:[A-Za-z_][\w.]{0,63}|${ARG_STRING})[ \t]{0,4},[ \t]{0,4}(?:passwd[ \t]{0,4}=[ \t]{0,4})?`,
+        // ftp_login($conn, 'deploy', 'PASS')
+        String.raw`(?<![\w$>:])ftp_login\([ \t]{0,4}\$\w{1,64}[ \t]{0,4},[ \t]{0,4}(?:\$\w{1,64}|${ARG_STRING})[ \t]{0,4},[ \t]{0,4}`,
+        // new NetworkCredential("svc", "PASS"), new PasswordAuthentication("svc", "PASS".toCharArray())
+        String.raw`(?<=(?<![\w$.])new[ \t]{1,4}(?:System\.Net\.|java\.net\.)?)(?:NetworkCredential|PasswordAuthentication)\([ \t]{0,4}(?:@?"[^"\r\n]{0,128}"|[A-Za-z_][\w.]{0,63})[ \t]{0,4},[ \t]{0,4}`,
+      ].join('|') +
+      ')',
+    value: QUOTED,
+    // (an anonymous FTP login's password is an e-mail address by convention, no secret)
+    validate: (secret, match) => !/^\w{0,24}\(.{0,300}["']anonymous["']/.test(match[0]) && isPasswordArgument(secret),
+    examples: {
+      truePositives: [
+        `from ftplib import FTP\nftp = FTP('ftp.corp.internal', 'deploy', '${samplePassword('fc1')}')\nftp.cwd('/www')`,
+        `with ftplib.FTP_TLS(host, user="backup", passwd="${samplePassword('fc2')}") as ftp:`,
+        `$conn = ftp_connect('files.internal');\nftp_login($conn, 'deploy', '${samplePassword('fc3')}');`,
+        `client.Credentials = new NetworkCredential("svc_mail", "${samplePassword('fc4')}");`,
+        `return new PasswordAuthentication("proxyuser", "${samplePassword('fc5')}".toCharArray());`,
+      ],
+      falsePositives: [
+        'ftp = FTP(host, user, passwd)',
+        "ftp = FTP('ftp.corp.internal')",
+        "ftp_login($conn, $user, getenv('FTP_PASSWORD'));",
+        'client.Credentials = new NetworkCredential(user, password);',
+        'client.Credentials = new NetworkCredential("user", "password");',
+        'return new PasswordAuthentication(user, pass.toCharArray());',
+        "ftp = FTP('ftp.example.com', 'anonymous', 'anonymous@')",
       ],
     },
   }),
