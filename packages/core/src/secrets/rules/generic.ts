@@ -117,6 +117,8 @@ function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode =
   if (match.groups?.['ws'] !== undefined && (secret.charCodeAt(0) === 45 || !spacedAssignment(input, match.index, match[0]))) return false;
   const next = input.charCodeAt(match.index + match[0].length);
   if (next === 40 /* ( */) return false; // a call: token = getToken(...)
+  // (a token's prefix before a fill-in or a template, `TS_AUTHKEY=tskey-auth-<your-key>`, `tvly-{{ key }}`: no body yet)
+  if ((next === 60 /* < */ || next === 123 /* { */) && /[-_]\$?$/.test(secret)) return false;
   // (a shell parameter's error when unset, `${DB_PASSWORD:?must be set}`, is a message)
   if (secret.charCodeAt(0) === 63 /* ? */ && input.charCodeAt(match.index + match[0].length - secret.length - 1) === 58 && /\$\{[\w]*$/.test(input.slice(Math.max(0, match.index - 66), match.index))) return false;
   const tail = match[0].slice((match.groups?.['word'] ?? '').length + key.length, match[0].lastIndexOf(secret));
@@ -184,6 +186,9 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
     ],
     falsePositives: [
       'password: ${DB_PASSWORD}',
+      'TS_AUTHKEY=tskey-auth-<your-key>',
+      'TS_AUTHKEY="tskey-auth-{{ .Values.tailscale.key }}"',
+      'TS_AUTHKEY=tskey-auth-${TS_KEY_BODY}',
       'api_key: {{ secrets.API_KEY }}',
       'password = <your-password>',
       'token = getAccessToken();',
@@ -337,12 +342,17 @@ const FILL_IN_WORD = '(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]{2,})*|[A-Z](?:[a-z][a-z0
 const FILL_IN = new RegExp(`<(${FILL_IN_WORD}(?:[ _.-]${FILL_IN_WORD})*)>`, 'g');
 
 /**
- * A fill-in of four letters or more inside a value (a whole one is BRACKETED): random characters
- * in brackets (`<bx,k}5>`, `<Rk>`, `<Ayj>`) are no fill-in.
+ * A fill-in of four letters or more inside a value (a whole one is BRACKETED), or of three in one
+ * case at its end after a token's prefix (`tvly-<key>`): random characters in brackets (`<bx,k}5>`,
+ * `<Rk>`, `<Ayj>`) are no fill-in.
  */
 function hasFillIn(value: string): boolean {
   if (!value.includes('<')) return false;
-  for (const m of value.matchAll(FILL_IN)) if (m[1]!.replace(/[^A-Za-z]/g, '').length >= 4) return true;
+  for (const m of value.matchAll(FILL_IN)) {
+    if (m[1]!.replace(/[^A-Za-z]/g, '').length >= 4) return true;
+    // a short word in one case that ends the value after a token's prefix: `tvly-<key>`, `pk-lf-<KEY>`
+    if (/^(?:[a-z]{3}|[A-Z]{3})$/.test(m[1]!) && m.index + m[0].length === value.length && /[-_]$/.test(value.slice(0, m.index))) return true;
+  }
   return false;
 }
 
@@ -547,6 +557,8 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
     ],
     falsePositives: [
       '"token_scopes": "repo,read:org,workflow"',
+      'TAVILY_API_KEY=tvly-<key>',
+      'LANGFUSE_PUBLIC_KEY=pk-lf-<KEY>',
       '"password": "^(?=.*[A-Z])(?=.*\\d).{8,}$"',
       "password: '[a-zA-Z0-9!@#]{12,64}'",
       '"password": "{password}"',
