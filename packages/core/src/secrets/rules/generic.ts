@@ -502,7 +502,10 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
     lineValue('secret2'),
     // Java properties, INI, a YAML plain scalar, a Makefile (`db.password=v`, `password = v`,
     // `  password: v`, `- token: v`, `PASSWORD := v`): any key that starts its line, maybe indented
-    String.raw`|(?=[ \t]{0,4}[:?=])(?<=(?:^|[\r\n]|\\{1,3}[nr])[ \t]{0,32}(?:-[ \t]{1,4})?[\w.-]{1,128})[ \t]{0,4}(?::=|\?=|=|:)[ \t]{0,4}`,
+    // or a config line of `password v` (msmtprc and other clients' rc files): the word alone as the
+    // key at its line's start, a space, then the value to the line's end
+    String.raw`|(?:(?=[ \t]{0,4}[:?=])(?<=(?:^|[\r\n]|\\{1,3}[nr])[ \t]{0,32}(?:-[ \t]{1,4})?[\w.-]{1,128})[ \t]{0,4}(?::=|\?=|=|:)[ \t]{0,4}` +
+      String.raw`|(?=[ \t])(?<=(?:^|[\r\n]|\\{1,3}[nr])[ \t]{0,32}(?:password|passwd|pass|secret|token))[ \t]{1,4})`,
     lineValue('secret3'),
     // an XML element's content, to its end tag: in a CDATA section, anything but its end
     // (`<password><![CDATA[k<9]x;Qm]]></password>`), else what is no tag (entities: `&lt;`)
@@ -541,6 +544,7 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       `password: 'Tz8\x60qW3!mK5\x60vR'`,
       `SMTP_PASSWORD="=Rk4!pZ/wQ8mT2xv"`,
       `APP_ENV=production\nDB_PASSWORD==Hk3!wZ/9pL5qT7m`,
+      `account default\nhost smtp.example.net\nuser alerts@example.net\npassword R1j6tlVcyz@,1\nfrom alerts@example.net\n`,
       // a line-valued format's unquoted value, to the line's end or a comment:
       // Java properties, INI, YAML plain scalars, a Makefile, a line in a JSON string
       `# datasource\ndb.password=Qx7(mR2;vL9]kz`,
