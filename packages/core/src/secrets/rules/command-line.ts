@@ -1,6 +1,6 @@
 import type { SecretRule } from '../types.js';
 import { isPasswordArgument } from '../password-values.js';
-import { AFTER_JSON_ESCAPE, ci } from './patterns.js';
+import { PROGRAM_START, SAME_COMMAND, ci } from './patterns.js';
 import { passwordRule } from './password-rule.js';
 import { rule } from './define.js';
 import { namesCredential } from './keyed.js';
@@ -8,18 +8,6 @@ import { samplePassword } from './sample.js';
 
 const pw = samplePassword;
 
-/**
- * The rest of one command after its program name, up to the flag: no line break and no `;`, `|`
- * or `&`, which start another command (`mysql … | grep -P x`).
- */
-const SAME_COMMAND = String.raw`(?:[ \t][^\r\n;|&]{0,240}?)?[ \t]`;
-
-/**
- * Program names begin a word of a command line (`/usr/bin/mysql`, `sudo mysql`), not one of a
- * name (`my-mysql`, `run.mysql`); or a line after a JSON escape (`"A=1\nredis-cli …"`), which the
- * detector's decoding windows open only right before a keyword, and a name read back lies before it.
- */
-const PROGRAM_START = `(?:${AFTER_JSON_ESCAPE}|(?<![\\w.-]))`;
 
 /**
  * The password flag of each program, after its name: the flag's meaning is the program's

@@ -1,7 +1,7 @@
 import type { SecretRule } from '../types.js';
 import { isPasswordArgument } from '../password-values.js';
 import { classCount } from '../value-filters.js';
-import { AFTER_JSON_ESCAPE, ci, re } from './patterns.js';
+import { AFTER_JSON_ESCAPE, PROGRAM_START, SAME_COMMAND, ci, re } from './patterns.js';
 import { passwordRule } from './password-rule.js';
 import { rule } from './define.js';
 import { sample, samplePassword } from './sample.js';
@@ -82,6 +82,79 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
         'localhost:*:*:postgres:postgres',
         'arn:aws:iam::*:role/deploy:*:x:y',
         'Resource: arn:aws:s3:::bucket/*:*:*:*:*',
+      ],
+    },
+  }),
+  passwordRule({
+    id: 'oracle-connect-password',
+    family: 'sql',
+    description: "Password in an Oracle connect string, user/PASS[@db]: on the command line of Oracle's tools (sqlplus, sqlldr, expdp, impdp, rman, dgmgrl, exp and imp's userid=) and in a JDBC thin URL (jdbc:oracle:thin:user/PASS@host:1521/svc)",
+    // (sqlplus at `lplus`: `sq`, `sqlp` let the scan's first filter pass common words)
+    keywords: ['lplus', 'sqlldr', 'expdp', 'impdp', 'rman ', 'dgmgrl', 'userid=', 'jdbc:oracle:'],
+    before:
+      '(?:' +
+      [
+        // sqlplus -s scott/PASS@ORCL, expdp system/PASS@db schemas=app, rman target sys/PASS@prod, sqlplus "sys/PASS as sysdba"
+        String.raw`(?:(?<=${PROGRAM_START}sq)lplus|${PROGRAM_START}(?:sqlldr|expdp|impdp|rman|dgmgrl))(?:\.exe)?${SAME_COMMAND}(?:(?:target|auxiliary|catalog)[ \t=]{1,4})?["']?`,
+        // exp userid=scott/PASS@db, sqlldr userid=…, tkprof … userid=…
+        String.raw`(?<![\w.-])userid=["']?`,
+        // jdbc:oracle:thin:scott/PASS@db:1521/ORCL
+        String.raw`(?<![\w-])jdbc:oracle:(?:thin|oci8?):`,
+      ].join('|') +
+      String.raw`)[A-Za-z][\w$#]{0,29}/`,
+    // (quoted in double quotes when it holds what the connect string means: `user/"p@ss"@db`)
+    value: String.raw`(?:"(?<secret>[^"\r\n]{1,128})"|(?<secret2>[^\s"'/@;|&]{1,128}))(?=@|[\s"']|$)`,
+    examples: {
+      truePositives: [
+        `sqlplus -s app_owner/${pw('or1')}@ORCLPDB1 @migrate.sql`,
+        `expdp system/${pw('or2')}@db.internal:1521/ORCL schemas=app directory=DUMP dumpfile=app.dmp`,
+        `rman target sys/${pw('or3')}@prod catalog rcat/${pw('or4')}@rcatdb`,
+        `exp userid=scott/${pw('or5')}@legacy file=scott.dmp owner=scott`,
+        `spring.datasource.url=jdbc:oracle:thin:app/${pw('or6')}@db.internal:1521/ORCLPDB1`,
+        `sqlplus "sys/${pw('or7')}@cdb as sysdba"`,
+      ],
+      falsePositives: [
+        'sqlplus / as sysdba',
+        'sqlplus -s /nolog @scripts/run.sql',
+        'sqlplus scott/tiger@orcl',
+        'sqlplus -s "$DB_USER/$DB_PASS@$DB_TNS" @report.sql',
+        'rman target / nocatalog',
+        'spring.datasource.url=jdbc:oracle:thin:@db.internal:1521/ORCLPDB1',
+        'expdp \\"/ as sysdba\\" full=y directory=DUMP',
+        'impdp app/<password>@db schemas=app',
+      ],
+    },
+  }),
+  passwordRule({
+    id: 'wifi-passphrase',
+    family: 'wifi',
+    description: "Wi-Fi passphrase or pre-shared key: wpa_supplicant.conf psk=\"PASS\", hostapd wpa_passphrase=PASS, wpa_passphrase SSID PASS, nmcli … wifi connect SSID password PASS (or wifi-sec.psk PASS), iwctl --passphrase PASS",
+    // (nmcli at `mcli`: `nm`, `nmcl` let the scan's first filter pass common words)
+    keywords: ['psk=', 'wpa_passphrase', 'mcli', 'iwctl'],
+    before:
+      '(?:' +
+      [
+        String.raw`(?<![\w.-])psk=[ \t]{0,4}`,
+        String.raw`(?<![\w.-])wpa_passphrase(?:[ \t]{0,4}=[ \t]{0,4}|[ \t]{1,4}(?:"[^"\r\n]{1,32}"|'[^'\r\n]{1,32}'|[^\s"';|&-][^\s"';|&]{0,31})[ \t]{1,4})`,
+        String.raw`(?<=${PROGRAM_START}n)mcli${SAME_COMMAND}(?:password|(?:wifi-sec|802-11-wireless-security)\.psk)[ \t]{1,4}`,
+        String.raw`${PROGRAM_START}iwctl${SAME_COMMAND}--passphrase(?:[ \t]{1,4}|=)`,
+      ].join('|') +
+      ')',
+    examples: {
+      truePositives: [
+        `network={\n    ssid="office-5g"\n    psk="${pw('wf1')}"\n    key_mgmt=WPA-PSK\n}`,
+        `interface=wlan0\nssid=lab-ap\nwpa=2\nwpa_passphrase=${pw('wf2')}\n`,
+        `wpa_passphrase "Guest Network" '${pw('wf3')}' >> /etc/wpa_supplicant/wpa_supplicant.conf`,
+        `nmcli dev wifi connect office-5g password ${pw('wf4')} ifname wlan0`,
+        `iwctl --passphrase '${pw('wf5')}' station wlan0 connect office-5g`,
+      ],
+      falsePositives: [
+        'psk="$WIFI_PASSWORD"',
+        'wpa_passphrase=<your passphrase>',
+        'wpa_passphrase office-5g < passphrase.txt',
+        'nmcli dev wifi connect office-5g --ask',
+        'nmcli connection show',
+        'psk=password',
       ],
     },
   }),
