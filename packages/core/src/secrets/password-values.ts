@@ -49,5 +49,7 @@ const TEMPLATE_FIELD = /^(?:\{[\w.]*\}|%\(\w+\)s)$/;
  * written-out short password is still one.
  */
 export function isPasswordArgument(pw: string): boolean {
-  return isWrittenPassword(pw) && (pw.length < 8 || isCredentialLike(pw, 8, 2.5));
+  // (an operator's characters are a password's here, where a flag or a keyword says a password
+  // follows: `-pGpvaUWcDrlo!=8`; the shapes of names and words still are none)
+  return isWrittenPassword(pw) && (pw.length < 8 || isCredentialLike(pw, 8, 2.5, false, false));
 }

@@ -1,5 +1,6 @@
 import type { SecretRule } from '../types.js';
 import { rule } from './define.js';
+import { SHAPE, keyed } from './keyed.js';
 import { ASSIGN, L, R, RD, ci, re } from './patterns.js';
 import { ALNUM, B64, B64URL, HEX, sample } from './sample.js';
 
@@ -141,6 +142,16 @@ export const CLOUD_RULES: readonly SecretRule[] = [
       truePositives: [`https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sr=b&sp=r&sig=${sample(ALNUM, 43, 'sas')}%3D`],
       falsePositives: ['?sig=abc', 'https://x.test/?sig=' + 'A'.repeat(43)],
     },
+  }),
+  keyed({
+    id: 'azure-apim-subscription-key',
+    family: 'azure',
+    description: 'Azure API Management or Azure AI services subscription key (32 hex) after an Ocp-Apim-Subscription-Key header or a subscription / apim key',
+    // (the header every APIM-fronted API and the Azure AI services take: `Ocp-Apim-Subscription-Key: <32 hex>`)
+    names: ['ocp-apim-subscription', 'apim', 'subscription'],
+    values: [SHAPE.hex(32)],
+    minEntropy: 3,
+    example: { env: 'OCP_APIM_SUBSCRIPTION_KEY', value: (s) => sample(HEX, 32, s) },
   }),
   rule({
     id: 'azure-ad-client-secret',

@@ -49,7 +49,7 @@ const PROGRAM_FLAGS = [
   String.raw`${PROGRAM_START}rabbitmqctl(?:\.bat)?[ \t]{1,4}(?:-[^\r\n;|&]{0,120}?[ \t])?(?:add_user|change_password)[ \t]{1,4}["']?[^\s"';|&]{1,128}["']?[ \t]{1,4}`,
   String.raw`${PROGRAM_START}ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop)(?:\.exe)?${SAME_COMMAND}-w[ \t]{0,4}`,
   String.raw`${PROGRAM_START}openssl(?:\.exe)?[ \t]{1,4}(?:enc|aes[\w-]{0,16}|aria[\w-]{0,16}|bf[\w-]{0,8}|camellia[\w-]{0,16}|cast5?[\w-]{0,8}|chacha20[\w-]{0,10}|des[\w-]{0,12}|rc[245][\w-]{0,8}|seed[\w-]{0,8}|sm4[\w-]{0,8})(?![\w-])${SAME_COMMAND}-k[ \t]{1,4}`,
-  String.raw`${PROGRAM_START}openssl(?:\.exe)?[ \t]{1,4}passwd(?:[ \t]{1,4}-(?:1|5|6|apr1|aixmd5|crypt|quiet|table|noverify|salt[ \t]{1,4}[^\s;|&]{1,64}))*[ \t]{1,4}`,
+  String.raw`${PROGRAM_START}openssl(?:\.exe)?[ \t]{1,4}passwd(?:[ \t]{1,4}-(?:1|5|6|apr1|aixmd5|crypt|quiet|table|noverify|salt[ \t]{1,4}[^\s;|&]{1,64})){0,8}[ \t]{1,4}`,
   String.raw`${PROGRAM_START}mysqladmin(?:\.exe)?${SAME_COMMAND}password[ \t]{1,4}`,
   String.raw`${PROGRAM_START}ncftp(?:get|put|ls|batch)?${SAME_COMMAND}-p[ \t]{1,4}`,
   String.raw`(?<=${PROGRAM_START})net[ \t]{1,4}use[ \t]{1,4}(?:(?:[A-Za-z]:|\*)[ \t]{1,4})?(?:\\{2,4}[^\s"']{1,256}|"\\{2,4}[^"\r\n]{1,256}")[ \t]{1,4}(?![/*])`,

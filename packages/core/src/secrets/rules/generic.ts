@@ -117,6 +117,10 @@ function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode =
   if (match.groups?.['ws'] !== undefined && (secret.charCodeAt(0) === 45 || !spacedAssignment(input, match.index, match[0]))) return false;
   const next = input.charCodeAt(match.index + match[0].length);
   if (next === 40 /* ( */) return false; // a call: token = getToken(...)
+  // (a query parameter of a badge or a coverage graph, `badge.svg?token=…`, `project_badges/measure?…&token=…`: an embed token made to be published)
+  if (input.charCodeAt(match.index - 1) === 63 /* ? */ || input.charCodeAt(match.index - 1) === 38 /* & */) {
+    if (SVG_QUERY_BEFORE.test(input.slice(Math.max(0, match.index - 200), match.index))) return false;
+  }
   // (a token's prefix before a fill-in or a template, `TS_AUTHKEY=tskey-auth-<your-key>`, `tvly-{{ key }}`: no body yet)
   if ((next === 60 /* < */ || next === 123 /* { */) && /[-_]\$?$/.test(secret)) return false;
   // (a shell parameter's error when unset, `${DB_PASSWORD:?must be set}`, is a message)
@@ -134,6 +138,9 @@ function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode =
   if (input.charCodeAt(match.index + word.length + key.length) === 40 && !assigningCall(whole)) return false;
   return !(input.charCodeAt(match.index - 1) === 58 && ARN_BEFORE.test(input.slice(Math.max(0, match.index - 120), match.index)));
 }
+
+/** A URL's path to an SVG image or a badge (SonarCloud's `project_badges/measure`), then its query up to a parameter (read back from a key's start). */
+const SVG_QUERY_BEFORE = /(?:\.svg|\/project_badges\/[\w-]{1,32})\?(?:[\w.%-]{1,64}=[\w.%-]{0,128}&){0,8}$/;
 
 const VALUE = String.raw`(?<secret>[^\s"'\x60;,\\=(){}<>\[\]|&][^\s"'\x60;,\\(){}<>\[\]]{7,199})`;
 
@@ -186,6 +193,7 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
     ],
     falsePositives: [
       'password: ${DB_PASSWORD}',
+      '[![codecov](https://codecov.io/gh/acme/app/branch/main/graph/badge.svg?token=yZL6LtXkOA)](https://codecov.io/gh/acme/app)',
       'TS_AUTHKEY=tskey-auth-<your-key>',
       'TS_AUTHKEY="tskey-auth-{{ .Values.tailscale.key }}"',
       'TS_AUTHKEY=tskey-auth-${TS_KEY_BODY}',
