@@ -31,6 +31,9 @@ const FALLBACK = String.raw`(?:(?:os\.environ\.get|os\.getenv|env|config|env\.st
 /** A string argument in code, in double or single quotes (a DN, a host, a user name). */
 const ARG_STRING = String.raw`(?:"[^"\r\n]{0,256}"|'[^'\r\n]{0,256}')`;
 
+/** An argument before the password: a string or a name (`host`, `settings.FTP_HOST`, `$mailbox`), spaces around it. */
+const ARG_OR_NAME = String.raw`[ \t]{0,4}(?:${ARG_STRING}|\$?[A-Za-z_][\w.]{0,63})[ \t]{0,4}`;
+
 /** The characters WordPress's secret-key service draws from. */
 const WORDPRESS_SALT_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!@#$%^&*()-_ []{}<>~`+=,.;:/?|';
 
@@ -178,10 +181,10 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'login-call-password',
     family: 'http-authorization',
-    description: "Password passed to a client's login call in code (smtplib, imaplib, ftplib, poplib: server.login('user', 'PASS'), ftp.login(user='u', passwd='PASS'))",
+    description: "Password passed to a client's login call in code (smtplib, imaplib, ftplib, poplib: server.login('user', 'PASS'), ftp.login(user='u', passwd='PASS'); phpseclib's $ssh->login('user', 'PASS'))",
     // (at `login(`, a start the scan has already for the credential word `login`)
     keywords: ['login('],
-    before: String.raw`(?<=[\w)\]]\.)login\([ \t]{0,4}(?:user[ \t]{0,4}=[ \t]{0,4})?(?:"[^"\r\n]{1,128}"|'[^'\r\n]{1,128}')[ \t]{0,4},[ \t]{0,4}(?:(?:password|passwd)[ \t]{0,4}=[ \t]{0,4})?`,
+    before: String.raw`(?<=[\w)\]]\.|\$\w{1,64}->)login\([ \t]{0,4}(?:user[ \t]{0,4}=[ \t]{0,4})?(?:"[^"\r\n]{1,128}"|'[^'\r\n]{1,128}')[ \t]{0,4},[ \t]{0,4}(?:(?:password|passwd)[ \t]{0,4}=[ \t]{0,4})?`,
     value: QUOTED,
     validate: isPasswordArgument,
     examples: {
@@ -189,6 +192,7 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         `with smtplib.SMTP_SSL("smtp.acme.io", 465) as server:\n    server.login("alerts@acme.io", "${samplePassword('lg1')}")`,
         `ftp = FTP("files.internal")\nftp.login(user="deploy", passwd='${samplePassword('lg2')}')`,
         `mail = imaplib.IMAP4_SSL("imap.acme.io"); mail.login('ops@acme.io', '${samplePassword('lg3')}')`,
+        `$ssh = new SSH2('bastion.internal');\nif (!$ssh->login('deploy', '${samplePassword('lg4')}')) exit('Login failed');`,
       ],
       falsePositives: [
         'server.login(user, password)',
@@ -201,11 +205,11 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'connect-call-password',
     family: 'sql',
-    description: "Password passed by position to a database client's connect call in code (PHP's mysqli_connect('host', 'user', 'PASS'), new mysqli(…), mysql_connect(…), new PDO('mysql:…', 'user', 'PASS'), Java's DriverManager.getConnection(\"jdbc:…://…\", \"user\", \"PASS\"), Sequelize's new Sequelize('db', 'user', 'PASS', …), Python's pymysql.connect('host', 'user', 'PASS') and MySQLdb.connect(…))",
+    description: "Password passed by position to a database client's connect call in code (PHP's mysqli_connect('host', 'user', 'PASS'), new mysqli(…), mysql_connect(…), new PDO('mysql:…', 'user', 'PASS') and the other drivers' DSNs, oci_connect('user', 'PASS', …), Java's getConnection(url, \"user\", \"PASS\") and a DataSource's getConnection(\"user\", \"PASS\"), DriverManager.getConnection(\"jdbc:…://…\", \"user\", \"PASS\"), Sequelize's new Sequelize('db', 'user', 'PASS', …), Python's pymysql.connect('host', 'user', 'PASS') and MySQLdb.connect(…))",
     // (at `mysql` and `://`, which the scan looks for already: mysqli's name, PDO's MySQL DSN, a JDBC URL;
     // pre-filters outside the detector take the calls' names instead: `://` passes every URL)
-    keywords: ['mysql', '://', 'sequelize('],
-    prefilter: String.raw`mysqli|mysql_p?connect\(|mysql(?:db)?\.connect\(|new[ \t]{1,4}\\?PDO\(|getConnection\(|Sequelize\(`,
+    keywords: ['mysql', '://', 'sequelize(', 'pdo(', 'getconnection(', 'oci_connect(', 'oci_pconnect('],
+    prefilter: String.raw`mysqli|mysql_p?connect\(|mysql(?:db)?\.connect\(|new[ \t]{1,4}\\?PDO\(|getConnection\(|Sequelize\(|oci_p?connect\(`,
     before:
       '(?:(?:' +
       [
@@ -215,6 +219,10 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         String.raw`mysql:(?<=\bnew[ \t]{1,4}\\?PDO\([ \t]{0,4}["']mysql:)[^"'\r\n]{1,256}["'][ \t]{0,4},`,
         // DriverManager.getConnection("jdbc:postgresql://db/app", "user", "PASS")
         String.raw`:\/\/(?<=\bgetConnection\([ \t]{0,4}"jdbc:[\w:]{1,40}:\/\/)[^"\s]{1,256}"[ \t]{0,4},`,
+        // new PDO('pgsql:host=…', 'user', 'PASS'), and the other drivers' DSNs
+        String.raw`(?<=(?<![\w$])new[ \t]{1,4}\\?)PDO\([ \t]{0,4}["'](?:pgsql|sqlsrv|oci|odbc|dblib|firebird|ibm|informix|cubrid):[^"'\r\n]{1,256}["'][ \t]{0,4},`,
+        // getConnection(DB_URL, "user", "PASS"), a DataSource's getConnection("user", "PASS")
+        String.raw`(?<![\w$])getConnection\((?:[ \t]{0,4}[A-Za-z_][\w.]{0,63}[ \t]{0,4},)?`,
       ].join('|') +
       ')' +
       // (the host's and then the user's string, for mysqli; the user's, for the others)
@@ -222,7 +230,9 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
       // the calls whose password is always the third argument, after two strings (a line break
       // between arguments, as formatters write a long call): the database's (or host's) and the user's
       String.raw`|(?:(?<=(?<![\w$.])new[ \t]{1,4})Sequelize\(|(?<![\w$.>])mysql_p?connect\(|(?:(?<=(?<![\w$.])py)mysql|(?<![\w$.])MySQLdb)\.connect\()` +
-      String.raw`(?:[ \t\r\n]{0,12}(?:"[^"\r\n]{0,128}"|'[^'\r\n]{0,128}')[ \t]{0,4},){2}[ \t\r\n]{0,12})`,
+      String.raw`(?:[ \t\r\n]{0,12}(?:"[^"\r\n]{0,128}"|'[^'\r\n]{0,128}')[ \t]{0,4},){2}[ \t\r\n]{0,12}` +
+      // and PHP's oci_connect('user', 'PASS', 'db/ORCL'): the second argument, after the user's string
+      String.raw`|(?<![\w$>:])oci_p?connect\([ \t]{0,4}(?:"[^"\r\n]{0,128}"|'[^'\r\n]{0,128}')[ \t]{0,4},[ \t]{0,4})`,
     value: QUOTED,
     validate: isPasswordArgument,
     examples: {
@@ -237,6 +247,10 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         `db = pymysql.connect('db.internal', 'report', '${samplePassword('cc8')}', 'sales')`,
         `db = MySQLdb.connect("localhost", "testuser", "${samplePassword('cc9')}", "TESTDB")`,
         `$link = mysql_connect('localhost', 'wp', '${samplePassword('cc10')}');`,
+        `$pdo = new PDO("pgsql:host=db.internal;dbname=app", "app", "${samplePassword('cc11')}");`,
+        `Connection c = DriverManager.getConnection(DB_URL, "report", "${samplePassword('cc12')}");`,
+        `try (Connection c = dataSource.getConnection("sa", "${samplePassword('cc13')}")) {`,
+        `$conn = oci_connect('scott', '${samplePassword('cc14')}', 'db.internal/ORCLPDB1');`,
       ],
       falsePositives: [
         '$conn = mysqli_connect($host, $user, $password, $db);',
@@ -253,6 +267,10 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         'db = pymysql.connect(host, user, password, database)',
         "db = MySQLdb.connect('localhost', 'root', 'password', 'test')",
         "cursor = pymysql.connect('localhost', 'root', '<password>', 'shop')",
+        '$pdo = new PDO("pgsql:host=db;dbname=app", $user, $password);',
+        'Connection c = DriverManager.getConnection(DB_URL, USER, PASS);',
+        'Connection c = pool.getConnection("default", "readonly");',
+        "$conn = oci_connect('scott', getenv('ORA_PASSWORD'), 'db/ORCL');",
       ],
     },
   }),
@@ -301,9 +319,9 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'client-credential-password',
     family: 'client-login',
-    description: "Password passed by position to a client's constructor or login function in code (Python's ftplib FTP(host, 'user', 'PASS') and FTP_TLS, PHP's ftp_login($conn, 'user', 'PASS'), .NET's new NetworkCredential(\"user\", \"PASS\"), Java's new PasswordAuthentication(\"user\", \"PASS\".toCharArray()))",
+    description: "Password passed by position to a client's constructor or login function in code (Python's ftplib FTP(host, 'user', 'PASS') and FTP_TLS, pysmb's SMBConnection('user', 'PASS', …), keyring.set_password(svc, 'user', 'PASS'), Django's create_user / create_superuser('name', 'email', 'PASS'); PHP's ftp_login($conn, 'user', 'PASS') and imap_open(mbox, 'user', 'PASS'); Ruby's Net::FTP.open(host, 'user', 'PASS'); .NET's new NetworkCredential(\"user\", \"PASS\"); Java's new PasswordAuthentication(\"user\", \"PASS\".toCharArray()); Go's smtp.PlainAuth(\"\", \"user\", \"PASS\", host) and ssh.Password(\"PASS\"); a Redis client's auth('PASS'))",
     // (Python's class and .NET's and Java's are written in one case: other spellings are other names)
-    keywords: ['FTP(', 'FTP_TLS(', 'ftp_login(', 'NetworkCredential(', 'PasswordAuthentication('],
+    keywords: ['FTP(', 'FTP_TLS(', 'ftp_login(', 'NetworkCredential(', 'PasswordAuthentication(', 'FTP.open(', 'FTP.new(', 'imap_open(', 'SMBConnection(', 'keyring.set_password(', 'create_user(', 'create_superuser(', 'PlainAuth(', 'ssh.Password(', 'auth('],
     keywordsMatchCase: true,
     before:
       '(?:' +
@@ -314,6 +332,15 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         String.raw`(?<![\w$>:])ftp_login\([ \t]{0,4}\$\w{1,64}[ \t]{0,4},[ \t]{0,4}(?:\$\w{1,64}|${ARG_STRING})[ \t]{0,4},[ \t]{0,4}`,
         // new NetworkCredential("svc", "PASS"), new PasswordAuthentication("svc", "PASS".toCharArray())
         String.raw`(?<=(?<![\w$.])new[ \t]{1,4}(?:System\.Net\.|java\.net\.)?)(?:NetworkCredential|PasswordAuthentication)\([ \t]{0,4}(?:@?"[^"\r\n]{0,128}"|[A-Za-z_][\w.]{0,63})[ \t]{0,4},[ \t]{0,4}`,
+        // the third argument: Ruby's Net::FTP.open(host, 'user', 'PASS'), PHP's imap_open($mailbox, 'user', 'PASS'),
+        // keyring.set_password('service', 'user', 'PASS'), Django's create_user('name', 'email', 'PASS') and create_superuser
+        String.raw`(?:(?<=Net::)FTP\.(?:open|new)|(?<![\w$>:])imap_open|(?<![\w$])keyring\.set_password|(?<=\.)create_(?:super)?user)\(${ARG_OR_NAME},${ARG_OR_NAME},[ \t]{0,4}`,
+        // the second: pysmb's SMBConnection('user', 'PASS', 'client', 'server')
+        String.raw`(?<![\w$.])SMBConnection\(${ARG_OR_NAME},[ \t]{0,4}`,
+        // the third of four: Go's smtp.PlainAuth("", "user", "PASS", "host")
+        String.raw`(?<=smtp\.)PlainAuth\(${ARG_OR_NAME},${ARG_OR_NAME},[ \t]{0,4}`,
+        // the only one: Go's ssh.Password("PASS"), a Redis client's auth('PASS') (redis.auth, $redis->auth, redisClient.auth)
+        String.raw`(?<![\w$])ssh\.Password\([ \t]{0,4}|(?<=[Rr]edis\w{0,32}(?:\.|->))auth\([ \t]{0,4}`,
       ].join('|') +
       ')',
     value: QUOTED,
@@ -326,6 +353,14 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         `$conn = ftp_connect('files.internal');\nftp_login($conn, 'deploy', '${samplePassword('fc3')}');`,
         `client.Credentials = new NetworkCredential("svc_mail", "${samplePassword('fc4')}");`,
         `return new PasswordAuthentication("proxyuser", "${samplePassword('fc5')}".toCharArray());`,
+        `Net::FTP.open('files.internal', 'deploy', '${samplePassword('fc6')}') { |ftp| ftp.putbinaryfile('a.tgz') }`,
+        `$mbox = imap_open("{imap.acme.io:993/imap/ssl}INBOX", "ops@acme.io", "${samplePassword('fc7')}");`,
+        `keyring.set_password("deploy-bot", "ci", "${samplePassword('fc8')}")`,
+        `User.objects.create_superuser('admin', 'admin@acme.io', '${samplePassword('fc9')}')`,
+        `conn = SMBConnection('svc_backup', '${samplePassword('fc10')}', 'client', 'fileserver', use_ntlm_v2=True)`,
+        `auth := smtp.PlainAuth("", "alerts@acme.io", "${samplePassword('fc11')}", "smtp.acme.io")`,
+        `Auth: []ssh.AuthMethod{ssh.Password("${samplePassword('fc12')}")},`,
+        `await redis.auth('${samplePassword('fc13')}');`,
       ],
       falsePositives: [
         'ftp = FTP(host, user, passwd)',
@@ -335,6 +370,13 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         'client.Credentials = new NetworkCredential("user", "password");',
         'return new PasswordAuthentication(user, pass.toCharArray());',
         "ftp = FTP('ftp.example.com', 'anonymous', 'anonymous@')",
+        "User.objects.create_user('alice', 'alice@example.com', password)",
+        "User.objects.create_superuser('admin', 'admin@example.com', 'password')",
+        'keyring.set_password(service, user, getpass.getpass())',
+        'auth := smtp.PlainAuth("", from, os.Getenv("SMTP_PASSWORD"), host)',
+        'ssh.Password(password)',
+        'await redis.auth(process.env.REDIS_PASSWORD);',
+        "passport.authenticate('local'); client.auth('token-abc')",
       ],
     },
   }),

@@ -125,6 +125,26 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
       ],
     },
   }),
+  rule({
+    id: 'go-mysql-dsn-password',
+    family: 'sql',
+    description: "Password in a Go MySQL driver DSN (user:PASS@tcp(host:3306)/db, user:PASS@unix(/run/mysqld.sock)/db): no scheme, the protocol's parenthesis after the @",
+    keywords: ['@tcp(', '@unix('],
+    // (the password stands before the keyword: read back in the lookbehind, its group found by indices)
+    // (the driver splits at the user's first `:` and the last `@`: the password may hold either)
+    pattern: /(?<=(?<![\w.:/@-])[\w.-]{1,64}:(?<secret>[^\s"'`/()\\]{1,128}))@(?:tcp|unix)\(/g,
+    secretGroup: 'secret',
+    generic: true,
+    validate: isPasswordArgument,
+    examples: {
+      truePositives: [
+        `db, err := sql.Open("mysql", "app:${pw('gd1')}@tcp(db.internal:3306)/shop?parseTime=true")`,
+        `DSN=report:${pw('gd2')}@unix(/var/run/mysqld/mysqld.sock)/analytics`,
+        `dsn := "etl:Qz7@k:${pw('gd3')}@tcp(10.0.3.7:3306)/warehouse"`,
+      ],
+      falsePositives: ['db, err := sql.Open("mysql", "root@tcp(127.0.0.1:3306)/app")', 'dsn := fmt.Sprintf("%s:%s@tcp(%s)/%s", user, pass, host, db)', 'DSN=user:password@tcp(localhost:3306)/dbname'],
+    },
+  }),
   passwordRule({
     id: 'wifi-passphrase',
     family: 'wifi',
