@@ -106,6 +106,11 @@ const WORD_AMPERSAND = /[\w.]&/;
 /** The end of a sed substitution's pattern, `.*` and its delimiter (`sed 's/^API_KEY=.*` + `/API_KEY=x/'`): a regular expression, not a value. */
 const SED_PATTERN_END = /^\.[*+]\$?[/|#]/;
 
+/** A word that ends a regular expression literal (`toThrow(/refresh OIDC token: Unauthorized/)`): the word, then the literal's `/` and its flags. */
+const REGEX_LITERAL_END_WORD = /^[A-Za-z][a-z]+\/[dgimsuvy]{0,8}$/;
+/** The opening `/` of a regular expression literal on the same line before a key (after `(`, `,`, `=`, `:` or a line's start). */
+const REGEX_LITERAL_OPEN = /(?:^[ \t]{0,64}|[(,=:!&|?]\s{0,4})\/[^/\s*][^/\r\n]{0,200}$/;
+
 /** A file a CLI reads the value from (`vault kv put … password=@password.txt`, httpie's `token=@token.txt`): `@`, a path, an extension. */
 const FILE_REFERENCE = /^@(?:~?\/|\.{1,2}\/)?[\w-]+(?:\/[\w.-]+)*\.[A-Za-z]{1,5}$/;
 
@@ -127,6 +132,7 @@ function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode =
   if (secret.charCodeAt(0) === 63 /* ? */ && input.charCodeAt(match.index + match[0].length - secret.length - 1) === 58 && /\$\{[\w]*$/.test(input.slice(Math.max(0, match.index - 66), match.index))) return false;
   const tail = match[0].slice((match.groups?.['word'] ?? '').length + key.length, match[0].lastIndexOf(secret));
   if (!elementContent(tail, match) || WORD_AMPERSAND.test(tail) || SED_PATTERN_END.test(secret) || FILE_REFERENCE.test(secret)) return false;
+  if (REGEX_LITERAL_END_WORD.test(secret) && REGEX_LITERAL_OPEN.test(input.slice(Math.max(input.lastIndexOf('\n', match.index) + 1, match.index - 300), match.index))) return false;
   // (the value first: it turns away nearly every candidate in code and prose)
   // (a hex value counts: the key names a secret, and hashes under keys that say so are ruled out above)
   if (!isCredentialLike(secret, 8, 3, true, operatorsAreCode) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret)) return false;
@@ -194,6 +200,7 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
     falsePositives: [
       'password: ${DB_PASSWORD}',
       '[![codecov](https://codecov.io/gh/acme/app/branch/main/graph/badge.svg?token=yZL6LtXkOA)](https://codecov.io/gh/acme/app)',
+      "await expect(refresh()).rejects.toThrow(/Failed to refresh OIDC token: Unauthorized/);",
       'TS_AUTHKEY=tskey-auth-<your-key>',
       'TS_AUTHKEY="tskey-auth-{{ .Values.tailscale.key }}"',
       'TS_AUTHKEY=tskey-auth-${TS_KEY_BODY}',
