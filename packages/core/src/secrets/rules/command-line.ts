@@ -4,7 +4,7 @@ import { PROGRAM_START, SAME_COMMAND, ci } from './patterns.js';
 import { passwordRule } from './password-rule.js';
 import { rule } from './define.js';
 import { namesCredential } from './keyed.js';
-import { samplePassword } from './sample.js';
+import { ALNUM, sample, samplePassword } from './sample.js';
 
 const pw = samplePassword;
 
@@ -70,6 +70,8 @@ const CONFIG_SETTERS = [
   String.raw`(?=s)(?<=${PROGRAM_START}gh[ \t]{1,4})secret[ \t]{1,4}set[^\r\n;|&<]{0,200}?[ \t](?:--body|-b)(?:[ \t]{1,4}|=)`,
   String.raw`(?=s)(?<=${PROGRAM_START}az[ \t]{1,4}keyvault[ \t]{1,4})secret[ \t]{1,4}set[^\r\n;|&]{0,200}?[ \t]--value(?:[ \t]{1,4}|=)`,
   String.raw`(?=p)(?<=${PROGRAM_START}aws(?:\.exe)?[ \t]{1,4}(?<ssm>ssm)[ \t]{1,4})put-parameter[^\r\n;|&]{0,200}?[ \t]--value(?:[ \t]{1,4}|=)`,
+  String.raw`(?=a)(?<=${PROGRAM_START}aws(?:\.exe)?[ \t]{1,4}configure[ \t]{1,4}set[ \t]{1,4})aws_(?:secret_access_key|session_token)[ \t]{1,4}`,
+  String.raw`(?=a)(?<=${PROGRAM_START}ngrok(?:\.exe)?[ \t]{1,4}(?:config[ \t]{1,4}add-)?)authtoken[ \t]{1,4}`,
   String.raw`(?=--[fd])(?<=${PROGRAM_START}kubectl(?:\.exe)?[ \t][^\r\n;|&]{0,40}?create[ \t]{1,4}secret[ \t][^\r\n;|&]{0,400}?)--(?:from-literal=["']?[\w.-]{1,128}=|docker-password(?:[ \t]{1,4}|=))`,
 ];
 
@@ -227,9 +229,9 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'cli-config-credential',
     family: 'command-line',
-    description: 'Credential given to a CLI\'s secret store or settings: `gh secret set NAME --body V`, `az keyvault secret set … --value V`, `aws ssm put-parameter --type SecureString … --value V`, `kubectl create secret … --from-literal=NAME=V` / `--docker-password=V`, `poetry config http-basic.REPO USER PASS` / `pypi-token.REPO V` (a `config set KEY V` of npm, aws, gh or dotnet is an assignment to the generic and provider rules)',
+    description: 'Credential given to a CLI\'s secret store or settings: `gh secret set NAME --body V`, `az keyvault secret set … --value V`, `aws ssm put-parameter --type SecureString … --value V`, `kubectl create secret … --from-literal=NAME=V` / `--docker-password=V`, `poetry config http-basic.REPO USER PASS` / `pypi-token.REPO V`, `ngrok config add-authtoken V`, `aws configure set aws_secret_access_key V` (read to the next space: a `,` or a bracket in it too; any other `config set KEY V` of npm, aws, gh or dotnet is an assignment to the generic and provider rules)',
     // (each at a word that begins a keyword already, `secret`, `http`, `pypi`, where it can: a new start lets the scan's first filter pass more text)
-    keywords: ['http-basic.', 'pypi-token.', 'secret set', 'put-parameter', '--from-literal=', '--docker-password'],
+    keywords: ['http-basic.', 'pypi-token.', 'secret set', 'put-parameter', '--from-literal=', '--docker-password', 'authtoken ', 'aws_secret_access_key ', 'aws_session_token '],
     before: `(?:${CONFIG_SETTERS.join('|')})`,
     validate: (secret, match) => {
       const key = match.groups?.['setkey'];
@@ -247,6 +249,9 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         `aws ssm put-parameter --name /prod/db/password --type SecureString --value ${pw('cc9')} --overwrite`,
         `kubectl create secret generic app --from-literal=DB_URL=postgres://db/app --from-literal=root=${pw('cc10')} -n prod`,
         `kubectl create secret docker-registry regcred --docker-server=ghcr.io --docker-username=ci --docker-password=${pw('cc11')}`,
+        `ngrok config add-authtoken 2${sample(ALNUM, 26, 'ng1')}_${sample(ALNUM, 21, 'ng2')}`,
+        `ngrok authtoken 2${sample(ALNUM, 26, 'ng3')}_${sample(ALNUM, 21, 'ng4')}`,
+        `aws configure set aws_secret_access_key ${pw('cc12').slice(0, 10)},+0 --profile deploy`,
       ],
       falsePositives: [
         'gh secret set DEPLOY_TOKEN < token.txt',
@@ -255,6 +260,8 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         'az keyvault secret set --vault-name kv --name tls --file ./cert.pfx',
         'kubectl create secret generic app --from-literal=password=$(cat /run/pw) --from-file=./key.pem',
         'kubectl create configmap app --from-literal=mode=production123',
+        'ngrok config add-authtoken $NGROK_AUTHTOKEN',
+        'ngrok config add-authtoken <token>',
       ],
     },
   }),

@@ -26,6 +26,15 @@ export const PLATFORM_RULES: readonly SecretRule[] = [
     examples: { truePositives: [`HEROKU_API_KEY=HRKU-AA${sample(B64URL, 58, 'hk1')}`, `heroku config --token HRKU-${uuid('hk2')}`], falsePositives: ['HRKU-AAxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', 'HRKU-'] },
   }),
   keyed({
+    id: 'mongodb-atlas-api-key',
+    family: 'mongodb',
+    description: 'MongoDB Atlas programmatic API private key (a UUID) after a mongodb-atlas / atlas / mcli key (the public key, 8 letters, is its user name)',
+    names: ['mongodb-atlas', 'atlas', 'mcli'],
+    values: [SHAPE.uuid],
+    example: { env: 'MONGODB_ATLAS_PRIVATE_KEY', value: uuid },
+    truePositives: [`export MCLI_PRIVATE_API_KEY=${uuid('ma2')}`],
+  }),
+  keyed({
     id: 'heroku-api-key-keyed',
     family: 'heroku',
     description: 'Heroku API key of the older kind (a UUID) after a heroku key',
