@@ -14,6 +14,10 @@ const DUMMY_PASSWORDS = new Set([
   'foobared', 'changeit',
   // Oracle's sample schema
   'tiger',
+  // vendors' documented defaults and examples: SQL Server's container quickstart, Harbor's and
+  // Nexus's first admin password, Oracle's container images, Microsoft's docs, Raspberry Pi OS
+  'yourstrong@passw0rd', 'yourstrong!passw0rd', 'yourstrong(!)password', 'harbor12345', 'admin123',
+  'oracle', 'oradoc_db1', 'p@ssw0rd', 'pa$$w0rd', 'passw0rd', 'raspberry',
 ]);
 
 /** Longest of DUMMY_PASSWORDS: a longer password is not looked up (no lowercase copy is made). */

@@ -1,6 +1,7 @@
 import type { SecretRule } from '../types.js';
 import { isCredentialLike, isDocumentationJwt, scrambled } from '../value-filters.js';
 import { hasPlaceholderWords, placeholderShape } from '../placeholders.js';
+import { isDocumentationPassword } from '../password-values.js';
 import { rule } from './define.js';
 import { namePattern } from '../key-names.js';
 import { TAIL_OR_SPACE, keyAround, re, spacedAssignment } from './patterns.js';
@@ -135,7 +136,7 @@ function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode =
   if (REGEX_LITERAL_END_WORD.test(secret) && REGEX_LITERAL_OPEN.test(input.slice(Math.max(input.lastIndexOf('\n', match.index) + 1, match.index - 300), match.index))) return false;
   // (the value first: it turns away nearly every candidate in code and prose)
   // (a hex value counts: the key names a secret, and hashes under keys that say so are ruled out above)
-  if (!isCredentialLike(secret, 8, 3, true, operatorsAreCode) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret)) return false;
+  if (!isCredentialLike(secret, 8, 3, true, operatorsAreCode) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret) || isDocumentationPassword(secret)) return false;
   const whole = keyAround(input, match.index, match[0]).key;
   if (HANDLE_HINT.test(whole) && namesHandle(whole)) return false;
   const word = match.groups?.['word'] ?? '';
@@ -199,6 +200,7 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
     ],
     falsePositives: [
       'password: ${DB_PASSWORD}',
+      'docker run -e "ACCEPT_EULA=Y" -e "MSSQL_SA_PASSWORD=YourStrong@Passw0rd" -p 1433:1433 mcr.microsoft.com/mssql/server:2022-latest',
       '[![codecov](https://codecov.io/gh/acme/app/branch/main/graph/badge.svg?token=yZL6LtXkOA)](https://codecov.io/gh/acme/app)',
       "await expect(refresh()).rejects.toThrow(/Failed to refresh OIDC token: Unauthorized/);",
       'TS_AUTHKEY=tskey-auth-<your-key>',
