@@ -198,20 +198,20 @@ export const CODE_HOSTING_RULES: readonly SecretRule[] = [
   rule({
     id: 'composer-auth-token',
     family: 'composer',
-    description: "Code host token in Composer's auth.json or its config command (\"github-oauth\": {\"github.com\": \"…\"}, \"gitlab-token\", \"gitlab-oauth\"; composer config github-oauth.github.com …)",
-    keywords: ['github-oauth', 'gitlab-token', 'gitlab-oauth'],
+    description: "GitHub token in Composer's auth.json or its config command (\"github-oauth\": {\"github.com\": \"…\"}; composer config github-oauth.github.com …)",
+    // (at `ub-oauth`: `gith` begins much text, which the scan's first filter would pass)
+    keywords: ['ub-oauth'],
     // (in auth.json, maybe inside a JSON string: its quotes escaped; on the command line, after the host)
     pattern: re(
-      String.raw`(?:(?<=\\{0,3}")(?:github-oauth|gitlab-token|gitlab-oauth)\\{0,3}"[ \t\r\n]{0,16}:[ \t\r\n]{0,16}\{[ \t\r\n]{0,16}\\{0,3}"[\w.-]{1,128}\\{0,3}"[ \t\r\n]{0,16}:[ \t\r\n]{0,16}\\{0,3}"`,
+      String.raw`(?:(?<=\\{0,3}"gith)ub-oauth\\{0,3}"[ \t\r\n]{0,16}:[ \t\r\n]{0,16}\{[ \t\r\n]{0,16}\\{0,3}"[\w.-]{1,128}\\{0,3}"[ \t\r\n]{0,16}:[ \t\r\n]{0,16}\\{0,3}"`,
       String.raw`(?<secret>[A-Za-z0-9_.-]{20,128})\\{0,3}"`,
-      String.raw`|(?<![\w.-])(?:github-oauth|gitlab-token|gitlab-oauth)\.[\w.-]{1,128}[ \t]{1,4}["']?(?<secret2>[A-Za-z0-9_.-]{20,128})(?![\w.-]))`,
+      String.raw`|(?<=(?<![\w.-])gith)ub-oauth\.[\w.-]{1,128}[ \t]{1,4}["']?(?<secret2>[A-Za-z0-9_.-]{20,128})(?![\w.-]))`,
     ),
     secretGroup: 'secret',
     minEntropy: 3,
     examples: {
       truePositives: [
         `{\n  "github-oauth": {\n    "github.com": "${sample(HEX, 40, 'co1')}"\n  }\n}`,
-        `{"gitlab-token": {"gitlab.corp.internal": "${sample(ALNUM, 20, 'co2')}"}}`,
         `composer config --global github-oauth.github.com ${sample(HEX, 40, 'co3')}`,
       ],
       falsePositives: ['{"github-oauth": {"github.com": "<your-token>"}}', 'composer config --global github-oauth.github.com "$GITHUB_TOKEN"', '{"github-oauth": {}}'],

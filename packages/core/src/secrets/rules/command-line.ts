@@ -23,7 +23,7 @@ const pw = samplePassword;
  * - twine: `-p PASS`; mosquitto_pub, _sub, _rr: `-P PASS` (`-p` is the port); `az login … -p PASS`;
  *   lftp: `-u user,PASS`; rabbitmqctl: `add_user USER PASS`, `change_password USER PASS`.
  * - openssl enc (or a cipher's name as the command): `-k PASS` (`-K` is a hex key, `-kfile` a file);
- *   openssl passwd: the password after its options; mysqladmin: `password NEWPASS`; ncftp: `-p PASS`;
+ *   openssl passwd: the password after its options; mysqladmin: `password NEWPASS`;
  *   Windows `net use \\\\server\\share PASS`, the password after the share, and `net user NAME PASS`.
  * (`--password PASS` is cli-user-password's, for every program.)
  * Each branch starts at its keyword; where the keyword is the end of the program's name or a
@@ -48,10 +48,9 @@ const PROGRAM_FLAGS = [
   String.raw`${PROGRAM_START}lftp${SAME_COMMAND}-u[ \t]{1,4}["']?[^\s,"';|&]{1,128},`,
   String.raw`${PROGRAM_START}rabbitmqctl(?:\.bat)?[ \t]{1,4}(?:-[^\r\n;|&]{0,120}?[ \t])?(?:add_user|change_password)[ \t]{1,4}["']?[^\s"';|&]{1,128}["']?[ \t]{1,4}`,
   String.raw`${PROGRAM_START}ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop)(?:\.exe)?${SAME_COMMAND}-w[ \t]{0,4}`,
-  String.raw`${PROGRAM_START}openssl(?:\.exe)?[ \t]{1,4}(?:enc|aes[\w-]{0,16}|aria[\w-]{0,16}|bf[\w-]{0,8}|camellia[\w-]{0,16}|cast5?[\w-]{0,8}|chacha20[\w-]{0,10}|des[\w-]{0,12}|rc[245][\w-]{0,8}|seed[\w-]{0,8}|sm4[\w-]{0,8})(?![\w-])${SAME_COMMAND}-k[ \t]{1,4}`,
-  String.raw`${PROGRAM_START}openssl(?:\.exe)?[ \t]{1,4}passwd(?:[ \t]{1,4}-(?:1|5|6|apr1|aixmd5|crypt|quiet|table|noverify|salt[ \t]{1,4}[^\s;|&]{1,64})){0,8}[ \t]{1,4}`,
+  String.raw`(?<=${PROGRAM_START}ope)nssl(?:\.exe)?[ \t]{1,4}(?:enc|aes[\w-]{0,16}|aria[\w-]{0,16}|bf[\w-]{0,8}|camellia[\w-]{0,16}|cast5?[\w-]{0,8}|chacha20[\w-]{0,10}|des[\w-]{0,12}|rc[245][\w-]{0,8}|seed[\w-]{0,8}|sm4[\w-]{0,8})(?![\w-])${SAME_COMMAND}-k[ \t]{1,4}`,
+  String.raw`(?<=${PROGRAM_START}ope)nssl(?:\.exe)?[ \t]{1,4}passwd(?:[ \t]{1,4}-(?:1|5|6|apr1|aixmd5|crypt|quiet|table|noverify|salt[ \t]{1,4}[^\s;|&]{1,64})){0,8}[ \t]{1,4}`,
   String.raw`${PROGRAM_START}mysqladmin(?:\.exe)?${SAME_COMMAND}password[ \t]{1,4}`,
-  String.raw`${PROGRAM_START}ncftp(?:get|put|ls|batch)?${SAME_COMMAND}-p[ \t]{1,4}`,
   String.raw`(?<=${PROGRAM_START})net[ \t]{1,4}use[ \t]{1,4}(?:(?:[A-Za-z]:|\*)[ \t]{1,4})?(?:\\{2,4}[^\s"']{1,256}|"\\{2,4}[^"\r\n]{1,256}")[ \t]{1,4}(?![/*])`,
   String.raw`(?<=${PROGRAM_START})net[ \t]{1,4}user[ \t]{1,4}(?:"[^"\r\n]{1,64}"|[^\s/"';|&]{1,64})[ \t]{1,4}(?![/*])`,
 ];
@@ -99,12 +98,12 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'cli-password-flag',
     family: 'command-line',
-    description: 'Password after a program\'s own password flag (mysql -pPASS, docker login -p, sshpass -p, redis-cli -a, mongosh and mongodump -p, sqlcmd, osql and bcp -P, zip -P, 7z -p, smbclient and rpcclient -U user%PASS, ssh-keygen -N, net use /user:NAME PASS, ldapsearch and the other OpenLDAP tools -w, twine -p, mosquitto_pub/sub -P, az login -p, lftp -u user,PASS, rabbitmqctl add_user/change_password USER PASS, openssl enc -k PASS, openssl passwd PASS, mysqladmin password PASS, ncftp -p, net use \\\\server\\share PASS, net user NAME PASS)',
+    description: 'Password after a program\'s own password flag (mysql -pPASS, docker login -p, sshpass -p, redis-cli -a, mongosh and mongodump -p, sqlcmd, osql and bcp -P, zip -P, 7z -p, smbclient and rpcclient -U user%PASS, ssh-keygen -N, net use /user:NAME PASS, ldapsearch and the other OpenLDAP tools -w, twine -p, mosquitto_pub/sub -P, az login -p, lftp -u user,PASS, rabbitmqctl add_user/change_password USER PASS, openssl enc -k PASS, openssl passwd PASS, mysqladmin password PASS, net use \\\\server\\share PASS, net user NAME PASS)',
     keywords: [
       'mysql', 'mariadb', 'login ', 'mongo ', 'mongosh', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport', 'mongostat', 'mongotop', 'mongofiles',
       'sshpass', 'dis-cli', 'sqlcmd', 'osql', 'isql', 'bcp ', 'zip ', '7z a', '7z x', '7z e', '7za ', 'mbclient', 'rpcclient', 'ssh-keygen', 'net use',
       'ldapsearch', 'ldapadd', 'ldapmodify', 'ldapdelete', 'ldappasswd', 'ldapwhoami', 'ldapcompare', 'ldapmodrdn', 'ldapexop',
-      'twine', 'mosquitto_', 'lftp', 'rabbitmqctl', 'openssl', 'ncftp', 'net user',
+      'twine', 'mosquitto_', 'lftp', 'rabbitmqctl', 'nssl ', 'net user',
     ],
     before: `(?:${PROGRAM_FLAGS.join('|')})`,
     examples: {
@@ -143,7 +142,6 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         `openssl aes-256-cbc -d -in secrets.enc -out secrets.env -k '${pw('os2')}'`,
         `useradd -m -p "$(openssl passwd -6 -salt x9 '${pw('os3')}')" deploy`,
         `mysqladmin -u root -h db.internal password '${pw('ma1')}'`,
-        `ncftpput -u deploy -p ${pw('nf1')} ftp.internal /www index.html`,
         `net use \\\\files\\backup ${pw('n6')} /user:CORP\\svc_backup /persistent:no`,
         `net user svc_deploy ${pw('n7')} /add /domain`,
       ],
@@ -346,14 +344,15 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
     id: 'chpasswd-piped-password',
     family: 'command-line',
     description: "Password echoed into chpasswd as `user:PASS` (echo 'deploy:PASS' | chpasswd, printf … | sudo chpasswd)",
-    keywords: ['chpasswd'],
+    // (at `passwd`, a start the scan has already for htpasswd and the credential words)
+    keywords: ['passwd'],
     // (the pair stands before the keyword: read back in the lookbehind, the password's group found
     // by indices; in a JSON string its quotes are escaped, and the command may follow a `\n`; `-e`
     // says the password is a hash already)
     pattern: new RegExp(
       String.raw`(?<=${PROGRAM_START}(?:echo(?:[ \t]{1,4}-[ne]{1,2})?|printf(?:[ \t]{1,4}'%s(?:\\{1,4}n)?')?)[ \t]{1,4}` +
         String.raw`(?:\\{0,3}"[\w.-]{1,64}:(?<secret>[^"\\\r\n]{1,128})\\{0,3}"|'[\w.-]{1,64}:(?<secret2>[^'\r\n]{1,128})'|[\w.-]{1,64}:(?<secret3>[^\s"'|;&<>()\\]{1,128}))` +
-        String.raw`[ \t]{0,4}\|[ \t]{0,4}(?:sudo[ \t]{1,4})?)chpasswd(?![\w-])(?![ \t]{1,4}(?:-e|--encrypted)(?![\w-]))`,
+        String.raw`[ \t]{0,4}\|[ \t]{0,4}(?:sudo[ \t]{1,4})?ch)passwd(?![\w-])(?![ \t]{1,4}(?:-e|--encrypted)(?![\w-]))`,
       'g',
     ),
     secretGroup: 'secret',

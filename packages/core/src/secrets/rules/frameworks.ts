@@ -205,11 +205,12 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'connect-call-password',
     family: 'sql',
-    description: "Password passed by position to a database client's connect call in code (PHP's mysqli_connect('host', 'user', 'PASS'), new mysqli(…), mysql_connect(…), new PDO('mysql:…', 'user', 'PASS') and the other drivers' DSNs, oci_connect('user', 'PASS', …), Java's getConnection(url, \"user\", \"PASS\") and a DataSource's getConnection(\"user\", \"PASS\"), DriverManager.getConnection(\"jdbc:…://…\", \"user\", \"PASS\"), Sequelize's new Sequelize('db', 'user', 'PASS', …), Python's pymysql.connect('host', 'user', 'PASS') and MySQLdb.connect(…))",
+    description: "Password passed by position to a database client's connect call in code (PHP's mysqli_connect('host', 'user', 'PASS'), new mysqli(…), mysql_connect(…), new PDO('mysql:…', 'user', 'PASS') and the other drivers' DSNs, Java's getConnection(url, \"user\", \"PASS\") and a DataSource's getConnection(\"user\", \"PASS\"), DriverManager.getConnection(\"jdbc:…://…\", \"user\", \"PASS\"), Sequelize's new Sequelize('db', 'user', 'PASS', …), Python's pymysql.connect('host', 'user', 'PASS') and MySQLdb.connect(…))",
     // (at `mysql` and `://`, which the scan looks for already: mysqli's name, PDO's MySQL DSN, a JDBC URL;
     // pre-filters outside the detector take the calls' names instead: `://` passes every URL)
-    keywords: ['mysql', '://', 'sequelize(', 'pdo(', 'getconnection(', 'oci_connect(', 'oci_pconnect('],
-    prefilter: String.raw`mysqli|mysql_p?connect\(|mysql(?:db)?\.connect\(|new[ \t]{1,4}\\?PDO\(|getConnection\(|Sequelize\(|oci_p?connect\(`,
+    // (getConnection at `tConnection(`: `getc` begins much code)
+    keywords: ['mysql', '://', 'sequelize(', 'pdo(', 'tconnection('],
+    prefilter: String.raw`mysqli|mysql_p?connect\(|mysql(?:db)?\.connect\(|new[ \t]{1,4}\\?PDO\(|getConnection\(|Sequelize\(`,
     before:
       '(?:(?:' +
       [
@@ -222,7 +223,7 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         // new PDO('pgsql:host=…', 'user', 'PASS'), and the other drivers' DSNs
         String.raw`(?<=(?<![\w$])new[ \t]{1,4}\\?)PDO\([ \t]{0,4}["'](?:pgsql|sqlsrv|oci|odbc|dblib|firebird|ibm|informix|cubrid):[^"'\r\n]{1,256}["'][ \t]{0,4},`,
         // getConnection(DB_URL, "user", "PASS"), a DataSource's getConnection("user", "PASS")
-        String.raw`(?<![\w$])getConnection\((?:[ \t]{0,4}[A-Za-z_][\w.]{0,63}[ \t]{0,4},)?`,
+        String.raw`(?<=(?<![\w$])ge)tConnection\((?:[ \t]{0,4}[A-Za-z_][\w.]{0,63}[ \t]{0,4},)?`,
       ].join('|') +
       ')' +
       // (the host's and then the user's string, for mysqli; the user's, for the others)
@@ -230,9 +231,7 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
       // the calls whose password is always the third argument, after two strings (a line break
       // between arguments, as formatters write a long call): the database's (or host's) and the user's
       String.raw`|(?:(?<=(?<![\w$.])new[ \t]{1,4})Sequelize\(|(?<![\w$.>])mysql_p?connect\(|(?:(?<=(?<![\w$.])py)mysql|(?<![\w$.])MySQLdb)\.connect\()` +
-      String.raw`(?:[ \t\r\n]{0,12}(?:"[^"\r\n]{0,128}"|'[^'\r\n]{0,128}')[ \t]{0,4},){2}[ \t\r\n]{0,12}` +
-      // and PHP's oci_connect('user', 'PASS', 'db/ORCL'): the second argument, after the user's string
-      String.raw`|(?<![\w$>:])oci_p?connect\([ \t]{0,4}(?:"[^"\r\n]{0,128}"|'[^'\r\n]{0,128}')[ \t]{0,4},[ \t]{0,4})`,
+      String.raw`(?:[ \t\r\n]{0,12}(?:"[^"\r\n]{0,128}"|'[^'\r\n]{0,128}')[ \t]{0,4},){2}[ \t\r\n]{0,12})`,
     value: QUOTED,
     validate: isPasswordArgument,
     examples: {
@@ -250,7 +249,6 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         `$pdo = new PDO("pgsql:host=db.internal;dbname=app", "app", "${samplePassword('cc11')}");`,
         `Connection c = DriverManager.getConnection(DB_URL, "report", "${samplePassword('cc12')}");`,
         `try (Connection c = dataSource.getConnection("sa", "${samplePassword('cc13')}")) {`,
-        `$conn = oci_connect('scott', '${samplePassword('cc14')}', 'db.internal/ORCLPDB1');`,
       ],
       falsePositives: [
         '$conn = mysqli_connect($host, $user, $password, $db);',
@@ -277,21 +275,19 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'ldap-bind-password',
     family: 'ldap',
-    description: "LDAP bind password written into code (PHP's ldap_bind($conn, 'DN', 'PASS'), python-ldap's simple_bind_s('DN', 'PASS') and bind_s, ldapjs's client.bind('cn=…', 'PASS'), JNDI's Context.SECURITY_CREDENTIALS, .NET's new DirectoryEntry('LDAP://…', 'user', 'PASS'))",
-    keywords: ['ldap_bind(', 'bind_s(', 'simple_bind(', "bind('cn=", 'bind("cn=', "bind('uid=", 'bind("uid=', 'security_credentials', 'security.credentials', 'directoryentry('],
+    description: "LDAP bind password written into code (PHP's ldap_bind($conn, 'DN', 'PASS'), python-ldap's simple_bind_s('DN', 'PASS'), JNDI's Context.SECURITY_CREDENTIALS)",
+    // (each at a part of its name that begins a keyword already, or a rare one, the rest read back:
+    // `simp`, `secu` begin much code and prose, which the scan's first filter would pass)
+    keywords: ['ldap_bind(', '_bind', 'CREDENTIALS'],
     before:
       '(?:' +
       [
         // ldap_bind($conn, 'cn=admin,dc=corp', 'PASS'), ldap_bind($conn, $dn, 'PASS')
         String.raw`(?<![\w$>:])ldap_bind\([ \t]{0,4}\$\w{1,64}[ \t]{0,4},[ \t]{0,4}(?:\$\w{1,64}|${ARG_STRING})[ \t]{0,4},`,
         // conn.simple_bind_s('cn=admin,dc=corp', 'PASS'), conn.bind_s(who, 'PASS', ldap.AUTH_SIMPLE)
-        String.raw`(?:(?<=[\w)\]]\.(?:simple_)?)bind_s|(?<=[\w)\]]\.)simple_bind)\([ \t]{0,4}(?:who[ \t]{0,4}=[ \t]{0,4})?(?:[A-Za-z_][\w.]{0,63}|${ARG_STRING})[ \t]{0,4},[ \t]{0,4}(?:cred[ \t]{0,4}=[ \t]{0,4})?`,
-        // client.bind('cn=admin,dc=corp', 'PASS', cb): a DN first, as ldapjs takes it
-        String.raw`(?<=[\w)\]]\.)bind\([ \t]{0,4}(?:"(?:[cC][nN]|[uU][iI][dD])=[^"\r\n]{1,256}"|'(?:[cC][nN]|[uU][iI][dD])=[^'\r\n]{1,256}')[ \t]{0,4},`,
-        // env.put(Context.SECURITY_CREDENTIALS, "PASS"), props.put("java.naming.security.credentials", "PASS")
-        String.raw`(?:(?<=(?<![\w$])Context\.)SECURITY_CREDENTIALS|(?<=["']java\.naming\.)security\.credentials["'])[ \t]{0,4},`,
-        // new DirectoryEntry("LDAP://dc.corp/DC=corp", "CORP\\svc", "PASS")
-        String.raw`(?<=(?<![\w$.])new[ \t]{1,4}(?:System\.DirectoryServices\.)?)DirectoryEntry\([ \t]{0,4}"[^"\r\n]{1,256}"[ \t]{0,4},[ \t]{0,4}(?:@?"[^"\r\n]{0,128}"|[A-Za-z_]\w{0,63})[ \t]{0,4},`,
+        String.raw`(?<=[\w)\]]\.simple)_bind(?:_s)?\([ \t]{0,4}(?:who[ \t]{0,4}=[ \t]{0,4})?(?:[A-Za-z_][\w.]{0,63}|${ARG_STRING})[ \t]{0,4},[ \t]{0,4}(?:cred[ \t]{0,4}=[ \t]{0,4})?`,
+        // env.put(Context.SECURITY_CREDENTIALS, "PASS")
+        String.raw`(?<=(?<![\w$])Context\.SECURITY_)CREDENTIALS[ \t]{0,4},`,
       ].join('|') +
       ')[ \\t]{0,4}',
     value: QUOTED,
@@ -301,9 +297,7 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         `$ldap = ldap_connect('ldaps://ldap.corp.internal');\nif (!ldap_bind($ldap, 'cn=admin,dc=corp,dc=internal', '${samplePassword('lb1')}')) die('bind failed');`,
         `ldap_bind($ds, $binddn, "${samplePassword('lb2')}");`,
         `conn = ldap.initialize("ldap://ldap.internal")\nconn.simple_bind_s("uid=svc_sync,ou=services,dc=corp", "${samplePassword('lb3')}")`,
-        `client.bind('cn=root,dc=corp', '${samplePassword('lb4')}', (err) => { if (err) throw err; });`,
         `env.put(Context.SECURITY_PRINCIPAL, "cn=admin,dc=corp");\nenv.put(Context.SECURITY_CREDENTIALS, "${samplePassword('lb5')}");`,
-        `var entry = new DirectoryEntry("LDAP://dc01.corp.local/DC=corp,DC=local", @"CORP\\svc_ldap", "${samplePassword('lb6')}");`,
       ],
       falsePositives: [
         'ldap_bind($ldap, $dn, $password);',
@@ -319,28 +313,26 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'client-credential-password',
     family: 'client-login',
-    description: "Password passed by position to a client's constructor or login function in code (Python's ftplib FTP(host, 'user', 'PASS') and FTP_TLS, pysmb's SMBConnection('user', 'PASS', …), keyring.set_password(svc, 'user', 'PASS'), Django's create_user / create_superuser('name', 'email', 'PASS'); PHP's ftp_login($conn, 'user', 'PASS') and imap_open(mbox, 'user', 'PASS'); Ruby's Net::FTP.open(host, 'user', 'PASS'); .NET's new NetworkCredential(\"user\", \"PASS\"); Java's new PasswordAuthentication(\"user\", \"PASS\".toCharArray()); Go's smtp.PlainAuth(\"\", \"user\", \"PASS\", host) and ssh.Password(\"PASS\"); a Redis client's auth('PASS'))",
+    description: "Password passed by position to a client's constructor or login function in code (Python's ftplib FTP(host, 'user', 'PASS') and FTP_TLS, Django's create_superuser('name', 'email', 'PASS'); .NET's new NetworkCredential(\"user\", \"PASS\"); Java's new PasswordAuthentication(\"user\", \"PASS\".toCharArray()); Go's smtp.PlainAuth(\"\", \"user\", \"PASS\", host) and ssh.Password(\"PASS\"); a Redis client's auth('PASS'))",
     // (Python's class and .NET's and Java's are written in one case: other spellings are other names)
-    keywords: ['FTP(', 'FTP_TLS(', 'ftp_login(', 'NetworkCredential(', 'PasswordAuthentication(', 'FTP.open(', 'FTP.new(', 'imap_open(', 'SMBConnection(', 'keyring.set_password(', 'create_user(', 'create_superuser(', 'PlainAuth(', 'ssh.Password(', 'auth('],
+    // (each at a part of its name that begins a keyword already, or a rare one: every new start of a keyword lets the
+    // scan's first filter pass more text; NetworkCredential at `Credential(`, PlainAuth at `Auth(`, ssh.Password at
+    // `Password(`, create_superuser at `te_superuser(`)
+    keywords: ['FTP(', 'FTP_TLS(', 'Credential(', 'PasswordAuthentication(', 'te_superuser(', 'Auth(', 'Password(', 'auth('],
     keywordsMatchCase: true,
     before:
       '(?:' +
       [
         // FTP('ftp.corp', 'deploy', 'PASS'), ftplib.FTP_TLS(host, user='deploy', passwd='PASS')
         String.raw`(?<![\w$])FTP(?:_TLS)?\([ \t]{0,4}(?:host[ \t]{0,4}=[ \t]{0,4})?(?:[A-Za-z_][\w.]{0,63}|${ARG_STRING})[ \t]{0,4},[ \t]{0,4}(?:user[ \t]{0,4}=[ \t]{0,4})?(?:[A-Za-z_][\w.]{0,63}|${ARG_STRING})[ \t]{0,4},[ \t]{0,4}(?:passwd[ \t]{0,4}=[ \t]{0,4})?`,
-        // ftp_login($conn, 'deploy', 'PASS')
-        String.raw`(?<![\w$>:])ftp_login\([ \t]{0,4}\$\w{1,64}[ \t]{0,4},[ \t]{0,4}(?:\$\w{1,64}|${ARG_STRING})[ \t]{0,4},[ \t]{0,4}`,
         // new NetworkCredential("svc", "PASS"), new PasswordAuthentication("svc", "PASS".toCharArray())
-        String.raw`(?<=(?<![\w$.])new[ \t]{1,4}(?:System\.Net\.|java\.net\.)?)(?:NetworkCredential|PasswordAuthentication)\([ \t]{0,4}(?:@?"[^"\r\n]{0,128}"|[A-Za-z_][\w.]{0,63})[ \t]{0,4},[ \t]{0,4}`,
-        // the third argument: Ruby's Net::FTP.open(host, 'user', 'PASS'), PHP's imap_open($mailbox, 'user', 'PASS'),
-        // keyring.set_password('service', 'user', 'PASS'), Django's create_user('name', 'email', 'PASS') and create_superuser
-        String.raw`(?:(?<=Net::)FTP\.(?:open|new)|(?<![\w$>:])imap_open|(?<![\w$])keyring\.set_password|(?<=\.)create_(?:super)?user)\(${ARG_OR_NAME},${ARG_OR_NAME},[ \t]{0,4}`,
-        // the second: pysmb's SMBConnection('user', 'PASS', 'client', 'server')
-        String.raw`(?<![\w$.])SMBConnection\(${ARG_OR_NAME},[ \t]{0,4}`,
+        String.raw`(?:(?<=(?<![\w$.])new[ \t]{1,4}(?:System\.Net\.)?Network)Credential|(?<=(?<![\w$.])new[ \t]{1,4}(?:java\.net\.)?)PasswordAuthentication)\([ \t]{0,4}(?:@?"[^"\r\n]{0,128}"|[A-Za-z_][\w.]{0,63})[ \t]{0,4},[ \t]{0,4}`,
+        // the third argument: Django's create_superuser('name', 'email', 'PASS')
+        String.raw`(?<=\.crea)te_superuser\(${ARG_OR_NAME},${ARG_OR_NAME},[ \t]{0,4}`,
         // the third of four: Go's smtp.PlainAuth("", "user", "PASS", "host")
-        String.raw`(?<=smtp\.)PlainAuth\(${ARG_OR_NAME},${ARG_OR_NAME},[ \t]{0,4}`,
+        String.raw`(?<=smtp\.Plain)Auth\(${ARG_OR_NAME},${ARG_OR_NAME},[ \t]{0,4}`,
         // the only one: Go's ssh.Password("PASS"), a Redis client's auth('PASS') (redis.auth, $redis->auth, redisClient.auth)
-        String.raw`(?<![\w$])ssh\.Password\([ \t]{0,4}|(?<=[Rr]edis\w{0,32}(?:\.|->))auth\([ \t]{0,4}`,
+        String.raw`(?<=(?<![\w$])ssh\.)Password\([ \t]{0,4}|(?<=[Rr]edis\w{0,32}(?:\.|->))auth\([ \t]{0,4}`,
       ].join('|') +
       ')',
     value: QUOTED,
@@ -350,14 +342,9 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
       truePositives: [
         `from ftplib import FTP\nftp = FTP('ftp.corp.internal', 'deploy', '${samplePassword('fc1')}')\nftp.cwd('/www')`,
         `with ftplib.FTP_TLS(host, user="backup", passwd="${samplePassword('fc2')}") as ftp:`,
-        `$conn = ftp_connect('files.internal');\nftp_login($conn, 'deploy', '${samplePassword('fc3')}');`,
         `client.Credentials = new NetworkCredential("svc_mail", "${samplePassword('fc4')}");`,
         `return new PasswordAuthentication("proxyuser", "${samplePassword('fc5')}".toCharArray());`,
-        `Net::FTP.open('files.internal', 'deploy', '${samplePassword('fc6')}') { |ftp| ftp.putbinaryfile('a.tgz') }`,
-        `$mbox = imap_open("{imap.acme.io:993/imap/ssl}INBOX", "ops@acme.io", "${samplePassword('fc7')}");`,
-        `keyring.set_password("deploy-bot", "ci", "${samplePassword('fc8')}")`,
         `User.objects.create_superuser('admin', 'admin@acme.io', '${samplePassword('fc9')}')`,
-        `conn = SMBConnection('svc_backup', '${samplePassword('fc10')}', 'client', 'fileserver', use_ntlm_v2=True)`,
         `auth := smtp.PlainAuth("", "alerts@acme.io", "${samplePassword('fc11')}", "smtp.acme.io")`,
         `Auth: []ssh.AuthMethod{ssh.Password("${samplePassword('fc12')}")},`,
         `await redis.auth('${samplePassword('fc13')}');`,

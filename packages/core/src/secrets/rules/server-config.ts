@@ -88,16 +88,15 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'oracle-connect-password',
     family: 'sql',
-    description: "Password in an Oracle connect string, user/PASS[@db]: on the command line of Oracle's tools (sqlplus, sqlldr, expdp, impdp, rman, dgmgrl, exp and imp's userid=) and in a JDBC thin URL (jdbc:oracle:thin:user/PASS@host:1521/svc)",
+    description: "Password in an Oracle connect string, user/PASS[@db]: on the command line of Oracle's tools (sqlplus, expdp, impdp; userid=user/PASS too) and in a JDBC thin URL (jdbc:oracle:thin:user/PASS@host:1521/svc)",
     // (sqlplus at `lplus`: `sq`, `sqlp` let the scan's first filter pass common words)
-    keywords: ['lplus', 'sqlldr', 'expdp', 'impdp', 'rman ', 'dgmgrl', 'userid=', 'jdbc:oracle:'],
+    // (sqlplus at `lplus`, expdp and impdp at `pdp `: each new start of a keyword lets the scan's first filter pass more text)
+    keywords: ['lplus', 'pdp ', 'jdbc:oracle:'],
     before:
       '(?:' +
       [
         // sqlplus -s scott/PASS@ORCL, expdp system/PASS@db schemas=app, rman target sys/PASS@prod, sqlplus "sys/PASS as sysdba"
-        String.raw`(?:(?<=${PROGRAM_START}sq)lplus|${PROGRAM_START}(?:sqlldr|expdp|impdp|rman|dgmgrl))(?:\.exe)?${SAME_COMMAND}(?:(?:target|auxiliary|catalog)[ \t=]{1,4})?["']?`,
-        // exp userid=scott/PASS@db, sqlldr userid=…, tkprof … userid=…
-        String.raw`(?<![\w.-])userid=["']?`,
+        String.raw`(?:(?<=${PROGRAM_START}sq)lplus|(?<=${PROGRAM_START}(?:ex|im))pdp)(?:\.exe)?${SAME_COMMAND}(?:userid=)?["']?`,
         // jdbc:oracle:thin:scott/PASS@db:1521/ORCL
         String.raw`(?<![\w-])jdbc:oracle:(?:thin|oci8?):`,
       ].join('|') +
@@ -108,8 +107,8 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
       truePositives: [
         `sqlplus -s app_owner/${pw('or1')}@ORCLPDB1 @migrate.sql`,
         `expdp system/${pw('or2')}@db.internal:1521/ORCL schemas=app directory=DUMP dumpfile=app.dmp`,
-        `rman target sys/${pw('or3')}@prod catalog rcat/${pw('or4')}@rcatdb`,
-        `exp userid=scott/${pw('or5')}@legacy file=scott.dmp owner=scott`,
+        `impdp system/${pw('or3')}@stage schemas=app remap_schema=app:app_stage`,
+        `expdp userid=scott/${pw('or5')}@legacy schemas=scott dumpfile=scott.dmp`,
         `spring.datasource.url=jdbc:oracle:thin:app/${pw('or6')}@db.internal:1521/ORCLPDB1`,
         `sqlplus "sys/${pw('or7')}@cdb as sysdba"`,
       ],
@@ -118,7 +117,7 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
         'sqlplus -s /nolog @scripts/run.sql',
         'sqlplus scott/tiger@orcl',
         'sqlplus -s "$DB_USER/$DB_PASS@$DB_TNS" @report.sql',
-        'rman target / nocatalog',
+        'sqlldr userid=/ control=load.ctl',
         'spring.datasource.url=jdbc:oracle:thin:@db.internal:1521/ORCLPDB1',
         'expdp \\"/ as sysdba\\" full=y directory=DUMP',
         'impdp app/<password>@db schemas=app',
@@ -128,18 +127,18 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
   rule({
     id: 'go-mysql-dsn-password',
     family: 'sql',
-    description: "Password in a Go MySQL driver DSN (user:PASS@tcp(host:3306)/db, user:PASS@unix(/run/mysqld.sock)/db): no scheme, the protocol's parenthesis after the @",
-    keywords: ['@tcp(', '@unix('],
+    description: "Password in a Go MySQL driver DSN (user:PASS@tcp(host:3306)/db): no scheme, the protocol's parenthesis after the @",
+    keywords: ['@tcp('],
     // (the password stands before the keyword: read back in the lookbehind, its group found by indices)
     // (the driver splits at the user's first `:` and the last `@`: the password may hold either)
-    pattern: /(?<=(?<![\w.:/@-])[\w.-]{1,64}:(?<secret>[^\s"'`/()\\]{1,128}))@(?:tcp|unix)\(/g,
+    pattern: /(?<=(?<![\w.:/@-])[\w.-]{1,64}:(?<secret>[^\s"'`/()\\]{1,128}))@tcp\(/g,
     secretGroup: 'secret',
     generic: true,
     validate: isPasswordArgument,
     examples: {
       truePositives: [
         `db, err := sql.Open("mysql", "app:${pw('gd1')}@tcp(db.internal:3306)/shop?parseTime=true")`,
-        `DSN=report:${pw('gd2')}@unix(/var/run/mysqld/mysqld.sock)/analytics`,
+        `DSN=report:${pw('gd2')}@tcp(mysql.internal)/analytics`,
         `dsn := "etl:Qz7@k:${pw('gd3')}@tcp(10.0.3.7:3306)/warehouse"`,
       ],
       falsePositives: ['db, err := sql.Open("mysql", "root@tcp(127.0.0.1:3306)/app")', 'dsn := fmt.Sprintf("%s:%s@tcp(%s)/%s", user, pass, host, db)', 'DSN=user:password@tcp(localhost:3306)/dbname'],
@@ -148,16 +147,16 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'wifi-passphrase',
     family: 'wifi',
-    description: "Wi-Fi passphrase or pre-shared key: wpa_supplicant.conf psk=\"PASS\", hostapd wpa_passphrase=PASS, wpa_passphrase SSID PASS, nmcli … wifi connect SSID password PASS (or wifi-sec.psk PASS), iwctl --passphrase PASS",
+    description: "Wi-Fi passphrase or pre-shared key: wpa_supplicant.conf psk=\"PASS\", hostapd wpa_passphrase=PASS, wpa_passphrase SSID PASS, nmcli … wifi connect SSID password PASS",
     // (nmcli at `mcli`: `nm`, `nmcl` let the scan's first filter pass common words)
-    keywords: ['psk=', 'wpa_passphrase', 'mcli', 'iwctl'],
+    // (nmcli at its `password `, a start the scan has already: each new start of a keyword lets the scan's first filter pass more text)
+    keywords: ['psk=', 'wpa_passphrase', 'password '],
     before:
       '(?:' +
       [
         String.raw`(?<![\w.-])psk=[ \t]{0,4}`,
         String.raw`(?<![\w.-])wpa_passphrase(?:[ \t]{0,4}=[ \t]{0,4}|[ \t]{1,4}(?:"[^"\r\n]{1,32}"|'[^'\r\n]{1,32}'|[^\s"';|&-][^\s"';|&]{0,31})[ \t]{1,4})`,
-        String.raw`(?<=${PROGRAM_START}n)mcli${SAME_COMMAND}(?:password|(?:wifi-sec|802-11-wireless-security)\.psk)[ \t]{1,4}`,
-        String.raw`${PROGRAM_START}iwctl${SAME_COMMAND}--passphrase(?:[ \t]{1,4}|=)`,
+        String.raw`(?<=${PROGRAM_START}nmcli${SAME_COMMAND})password[ \t]{1,4}`,
       ].join('|') +
       ')',
     examples: {
@@ -166,7 +165,6 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
         `interface=wlan0\nssid=lab-ap\nwpa=2\nwpa_passphrase=${pw('wf2')}\n`,
         `wpa_passphrase "Guest Network" '${pw('wf3')}' >> /etc/wpa_supplicant/wpa_supplicant.conf`,
         `nmcli dev wifi connect office-5g password ${pw('wf4')} ifname wlan0`,
-        `iwctl --passphrase '${pw('wf5')}' station wlan0 connect office-5g`,
       ],
       falsePositives: [
         'psk="$WIFI_PASSWORD"',
