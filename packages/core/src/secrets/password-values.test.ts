@@ -29,5 +29,9 @@ describe('isPasswordArgument', () => {
     expect(isPasswordArgument('Tq7vLm2Rx9Kw#')).toBe(true);
     // words, names and code, as the generic rules judge values
     for (const pw of ['app_password', 'Passwords', 'this.password', 'getPassword']) expect(isPasswordArgument(pw), pw).toBe(false);
+    // vendors' documented defaults and examples
+    for (const pw of ['YourStrong@Passw0rd', 'Harbor12345', 'P@ssw0rd', 'Oradoc_db1']) expect(isPasswordArgument(pw), pw).toBe(false);
+    // an operator's characters between random ones, as a generator's symbols fall
+    for (const pw of ['GpvaUWcDrlo!=8', 'Xk4&&qTz9Lm2', 'Rw9--Lq2Zx7t']) expect(isPasswordArgument(pw), pw).toBe(true);
   });
 });

@@ -14,6 +14,10 @@ const DUMMY_PASSWORDS = new Set([
   'foobared', 'changeit',
   // Oracle's sample schema
   'tiger',
+  // vendors' documented defaults and examples: SQL Server's container quickstart, Harbor's and
+  // Nexus's first admin password, Oracle's container images, Microsoft's docs, Raspberry Pi OS
+  'yourstrong@passw0rd', 'yourstrong!passw0rd', 'yourstrong(!)password', 'harbor12345', 'admin123',
+  'oracle', 'oradoc_db1', 'p@ssw0rd', 'pa$$w0rd', 'passw0rd', 'raspberry',
 ]);
 
 /** Longest of DUMMY_PASSWORDS: a longer password is not looked up (no lowercase copy is made). */
@@ -49,5 +53,7 @@ const TEMPLATE_FIELD = /^(?:\{[\w.]*\}|%\(\w+\)s)$/;
  * written-out short password is still one.
  */
 export function isPasswordArgument(pw: string): boolean {
-  return isWrittenPassword(pw) && (pw.length < 8 || isCredentialLike(pw, 8, 2.5));
+  // (an operator's characters are a password's here, where a flag or a keyword says a password
+  // follows: `-pGpvaUWcDrlo!=8`; the shapes of names and words still are none)
+  return isWrittenPassword(pw) && (pw.length < 8 || isCredentialLike(pw, 8, 2.5, false, false));
 }

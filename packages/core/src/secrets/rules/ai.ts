@@ -130,6 +130,48 @@ export const AI_RULES: readonly SecretRule[] = [
     examples: { truePositives: [`pplx-${sample(ALNUM, 48, 'px')}`], falsePositives: ['pplx-api'] },
   }),
   rule({
+    id: 'tavily-api-key',
+    family: 'tavily',
+    description: 'Tavily search API key (tvly-, tvly-dev-, tvly-prod- + 32 letters and digits)',
+    // (docs.tavily.com: `Authorization: Bearer tvly-…`; keys in the dashboard begin with tvly-)
+    keywords: ['tvly-'],
+    tokenPrefix: true,
+    pattern: re(L, 'tvly-(?:(?:dev|prod)-)?[A-Za-z0-9]{24,64}', R),
+    minEntropy: 3.5,
+    examples: {
+      truePositives: [`TAVILY_API_KEY=tvly-${sample(ALNUM, 32, 'tv1')}`, `tavily_client = TavilyClient(api_key="tvly-dev-${sample(ALNUM, 32, 'tv2')}")`],
+      falsePositives: ['TavilyClient(api_key="tvly-YOUR_API_KEY")', 'tvly-python', `tvly-${'x'.repeat(32)}`],
+    },
+  }),
+  rule({
+    id: 'nvidia-api-key',
+    family: 'nvidia',
+    description: 'NVIDIA API catalog / NGC API key (nvapi- + 64 characters)',
+    // (NVIDIA NIM's hosted endpoints, integrate.api.nvidia.com: `NVIDIA_API_KEY=nvapi-…`, sent as a Bearer token)
+    keywords: ['nvapi-'],
+    tokenPrefix: true,
+    pattern: re(L, 'nvapi-[A-Za-z0-9_-]{60,72}', RD),
+    minEntropy: 3.5,
+    examples: {
+      truePositives: [`export NVIDIA_API_KEY=nvapi-${sample(B64URL, 64, 'nv1')}`, `client = OpenAI(base_url="https://integrate.api.nvidia.com/v1", api_key="nvapi-${sample(B64URL, 64, 'nv2')}")`],
+      falsePositives: ["export NVIDIA_API_KEY='nvapi-...'", '#include "nvapi-helpers.h"', `nvapi-${'x'.repeat(64)}`],
+    },
+  }),
+  rule({
+    id: 'firecrawl-api-key',
+    family: 'firecrawl',
+    description: 'Firecrawl API key (fc- + 32 hex)',
+    // (docs.firecrawl.dev: `Authorization: Bearer fc-…`)
+    keywords: ['fc-'],
+    tokenPrefix: true,
+    pattern: re(L, 'fc-[0-9a-f]{32}', RD),
+    minEntropy: 3,
+    examples: {
+      truePositives: [`FIRECRAWL_API_KEY=fc-${sample(HEX, 32, 'fc1')}`, `curl -H "Authorization: Bearer fc-${sample(HEX, 32, 'fc2')}" https://api.firecrawl.dev/v2/scrape`],
+      falsePositives: ['Authorization: Bearer fc-123456789', '<div class="fc-event fc-daygrid-event">', `fc-${'0'.repeat(32)}`],
+    },
+  }),
+  rule({
     id: 'openrouter-api-key',
     family: 'openrouter',
     description: 'OpenRouter API key (sk-or-v1- + 64 hex)',

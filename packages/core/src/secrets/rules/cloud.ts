@@ -1,7 +1,8 @@
 import type { SecretRule } from '../types.js';
 import { rule } from './define.js';
+import { SHAPE, keyed } from './keyed.js';
 import { ASSIGN, L, R, RD, ci, re } from './patterns.js';
-import { ALNUM, B64, HEX, sample } from './sample.js';
+import { ALNUM, B64, B64URL, HEX, sample } from './sample.js';
 
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const akid = (salt: string) => 'AKIA' + sample(BASE32, 16, salt);
@@ -142,6 +143,16 @@ export const CLOUD_RULES: readonly SecretRule[] = [
       falsePositives: ['?sig=abc', 'https://x.test/?sig=' + 'A'.repeat(43)],
     },
   }),
+  keyed({
+    id: 'azure-apim-subscription-key',
+    family: 'azure',
+    description: 'Azure API Management or Azure AI services subscription key (32 hex) after an Ocp-Apim-Subscription-Key header or a subscription / apim key',
+    // (the header every APIM-fronted API and the Azure AI services take: `Ocp-Apim-Subscription-Key: <32 hex>`)
+    names: ['ocp-apim-subscription', 'apim', 'subscription'],
+    values: [SHAPE.hex(32)],
+    minEntropy: 3,
+    example: { env: 'OCP_APIM_SUBSCRIPTION_KEY', value: (s) => sample(HEX, 32, s) },
+  }),
   rule({
     id: 'azure-ad-client-secret',
     family: 'azure',
@@ -226,6 +237,20 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     pattern: re(L, 'sbp_[a-f0-9]{40}', R),
     minEntropy: 3,
     examples: { truePositives: [`SUPABASE_ACCESS_TOKEN=sbp_${sample(HEX, 40, 'sb')}`], falsePositives: ['sbp_short'] },
+  }),
+  rule({
+    id: 'supabase-secret-key',
+    family: 'supabase',
+    description: 'Supabase project secret API key (sb_secret_; the publishable key, sb_publishable_, is public by design and not reported)',
+    // (supabase.com/docs/guides/api/api-keys: sb_secret_… bypasses Row Level Security, for servers only)
+    keywords: ['sb_secret_'],
+    tokenPrefix: true,
+    pattern: re(L, 'sb_secret_[A-Za-z0-9_-]{30,80}', RD),
+    minEntropy: 3.5,
+    examples: {
+      truePositives: [`SUPABASE_SECRET_KEY=sb_secret_${sample(B64URL.replace(/[-_]/g, ''), 22, 'sbs1')}_${sample(B64URL, 8, 'sbs2')}`, `createClient(url, "sb_secret_${sample(B64URL, 31, 'sbs3')}")`],
+      falsePositives: [`NEXT_PUBLIC_SUPABASE_KEY=sb_publishable_${sample(B64URL, 31, 'sbs4')}`, 'SUPABASE_SECRET_KEY=sb_secret_...', 'SUPABASE_SECRET_KEY=sb_secret_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'],
+    },
   }),
 ];
 

@@ -195,4 +195,26 @@ export const CODE_HOSTING_RULES: readonly SecretRule[] = [
       falsePositives: ['Cookie: _gitlab_session=<session>', `_gitlab_session=${'0'.repeat(32)}`],
     },
   }),
+  rule({
+    id: 'composer-auth-token',
+    family: 'composer',
+    description: "GitHub token in Composer's auth.json or its config command (\"github-oauth\": {\"github.com\": \"…\"}; composer config github-oauth.github.com …)",
+    // (at `ub-oauth`: `gith` begins much text, which the scan's first filter would pass)
+    keywords: ['ub-oauth'],
+    // (in auth.json, maybe inside a JSON string: its quotes escaped; on the command line, after the host)
+    pattern: re(
+      String.raw`(?:(?<=\\{0,3}"gith)ub-oauth\\{0,3}"[ \t\r\n]{0,16}:[ \t\r\n]{0,16}\{[ \t\r\n]{0,16}\\{0,3}"[\w.-]{1,128}\\{0,3}"[ \t\r\n]{0,16}:[ \t\r\n]{0,16}\\{0,3}"`,
+      String.raw`(?<secret>[A-Za-z0-9_.-]{20,128})\\{0,3}"`,
+      String.raw`|(?<=(?<![\w.-])gith)ub-oauth\.[\w.-]{1,128}[ \t]{1,4}["']?(?<secret2>[A-Za-z0-9_.-]{20,128})(?![\w.-]))`,
+    ),
+    secretGroup: 'secret',
+    minEntropy: 3,
+    examples: {
+      truePositives: [
+        `{\n  "github-oauth": {\n    "github.com": "${sample(HEX, 40, 'co1')}"\n  }\n}`,
+        `composer config --global github-oauth.github.com ${sample(HEX, 40, 'co3')}`,
+      ],
+      falsePositives: ['{"github-oauth": {"github.com": "<your-token>"}}', 'composer config --global github-oauth.github.com "$GITHUB_TOKEN"', '{"github-oauth": {}}'],
+    },
+  }),
 ];

@@ -1,25 +1,13 @@
 import type { SecretRule } from '../types.js';
 import { isPasswordArgument } from '../password-values.js';
-import { AFTER_JSON_ESCAPE, ci } from './patterns.js';
+import { PROGRAM_START, SAME_COMMAND, ci } from './patterns.js';
 import { passwordRule } from './password-rule.js';
 import { rule } from './define.js';
 import { namesCredential } from './keyed.js';
-import { samplePassword } from './sample.js';
+import { ALNUM, sample, samplePassword } from './sample.js';
 
 const pw = samplePassword;
 
-/**
- * The rest of one command after its program name, up to the flag: no line break and no `;`, `|`
- * or `&`, which start another command (`mysql … | grep -P x`).
- */
-const SAME_COMMAND = String.raw`(?:[ \t][^\r\n;|&]{0,240}?)?[ \t]`;
-
-/**
- * Program names begin a word of a command line (`/usr/bin/mysql`, `sudo mysql`), not one of a
- * name (`my-mysql`, `run.mysql`); or a line after a JSON escape (`"A=1\nredis-cli …"`), which the
- * detector's decoding windows open only right before a keyword, and a name read back lies before it.
- */
-const PROGRAM_START = `(?:${AFTER_JSON_ESCAPE}|(?<![\\w.-]))`;
 
 /**
  * The password flag of each program, after its name: the flag's meaning is the program's
@@ -34,6 +22,9 @@ const PROGRAM_START = `(?:${AFTER_JSON_ESCAPE}|(?<![\\w.-]))`;
  * - OpenLDAP's tools (ldapsearch, ldapadd, ldapmodify, ldapdelete, ldappasswd, …): `-w PASS`, the bind password (`-W` prompts).
  * - twine: `-p PASS`; mosquitto_pub, _sub, _rr: `-P PASS` (`-p` is the port); `az login … -p PASS`;
  *   lftp: `-u user,PASS`; rabbitmqctl: `add_user USER PASS`, `change_password USER PASS`.
+ * - openssl enc (or a cipher's name as the command): `-k PASS` (`-K` is a hex key, `-kfile` a file);
+ *   openssl passwd: the password after its options; mysqladmin: `password NEWPASS`;
+ *   Windows `net use \\\\server\\share PASS`, the password after the share, and `net user NAME PASS`.
  * (`--password PASS` is cli-user-password's, for every program.)
  * Each branch starts at its keyword; where the keyword is the end of the program's name or a
  * later word, the rest is read back (`re` of `redis-cli`): keywords that begin with common
@@ -55,7 +46,13 @@ const PROGRAM_FLAGS = [
   String.raw`${PROGRAM_START}mosquitto_(?:pub|sub|rr)(?:\.exe)?${SAME_COMMAND}-P[ \t]{1,4}`,
   String.raw`(?<=${PROGRAM_START}az(?:\.cmd)?[ \t]{1,4})login${SAME_COMMAND}-p[ \t]{1,4}`,
   String.raw`${PROGRAM_START}lftp${SAME_COMMAND}-u[ \t]{1,4}["']?[^\s,"';|&]{1,128},`,
-  String.raw`${PROGRAM_START}rabbitmqctl(?:\.bat)?[ \t]{1,4}(?:-[^\r\n;|&]{0,120}?[ \t])?(?:add_user|change_password)[ \t]{1,4}["']?[^\s"';|&]{1,128}["']?[ \t]{1,4}`,  String.raw`${PROGRAM_START}ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop)(?:\.exe)?${SAME_COMMAND}-w[ \t]{0,4}`,
+  String.raw`${PROGRAM_START}rabbitmqctl(?:\.bat)?[ \t]{1,4}(?:-[^\r\n;|&]{0,120}?[ \t])?(?:add_user|change_password)[ \t]{1,4}["']?[^\s"';|&]{1,128}["']?[ \t]{1,4}`,
+  String.raw`${PROGRAM_START}ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop)(?:\.exe)?${SAME_COMMAND}-w[ \t]{0,4}`,
+  String.raw`(?<=${PROGRAM_START}ope)nssl(?:\.exe)?[ \t]{1,4}(?:enc|aes[\w-]{0,16}|aria[\w-]{0,16}|bf[\w-]{0,8}|camellia[\w-]{0,16}|cast5?[\w-]{0,8}|chacha20[\w-]{0,10}|des[\w-]{0,12}|rc[245][\w-]{0,8}|seed[\w-]{0,8}|sm4[\w-]{0,8})(?![\w-])${SAME_COMMAND}-k[ \t]{1,4}`,
+  String.raw`(?<=${PROGRAM_START}ope)nssl(?:\.exe)?[ \t]{1,4}passwd(?:[ \t]{1,4}-(?:1|5|6|apr1|aixmd5|crypt|quiet|table|noverify|salt[ \t]{1,4}[^\s;|&]{1,64})){0,8}[ \t]{1,4}`,
+  String.raw`${PROGRAM_START}mysqladmin(?:\.exe)?${SAME_COMMAND}password[ \t]{1,4}`,
+  String.raw`(?<=${PROGRAM_START})net[ \t]{1,4}use[ \t]{1,4}(?:(?:[A-Za-z]:|\*)[ \t]{1,4})?(?:\\{2,4}[^\s"']{1,256}|"\\{2,4}[^"\r\n]{1,256}")[ \t]{1,4}(?![/*])`,
+  String.raw`(?<=${PROGRAM_START})net[ \t]{1,4}user[ \t]{1,4}(?:"[^"\r\n]{1,64}"|[^\s/"';|&]{1,64})[ \t]{1,4}(?![/*])`,
 ];
 
 /**
@@ -72,6 +69,8 @@ const CONFIG_SETTERS = [
   String.raw`(?=s)(?<=${PROGRAM_START}gh[ \t]{1,4})secret[ \t]{1,4}set[^\r\n;|&<]{0,200}?[ \t](?:--body|-b)(?:[ \t]{1,4}|=)`,
   String.raw`(?=s)(?<=${PROGRAM_START}az[ \t]{1,4}keyvault[ \t]{1,4})secret[ \t]{1,4}set[^\r\n;|&]{0,200}?[ \t]--value(?:[ \t]{1,4}|=)`,
   String.raw`(?=p)(?<=${PROGRAM_START}aws(?:\.exe)?[ \t]{1,4}(?<ssm>ssm)[ \t]{1,4})put-parameter[^\r\n;|&]{0,200}?[ \t]--value(?:[ \t]{1,4}|=)`,
+  String.raw`(?=a)(?<=${PROGRAM_START}aws(?:\.exe)?[ \t]{1,4}configure[ \t]{1,4}set[ \t]{1,4})aws_(?:secret_access_key|session_token)[ \t]{1,4}`,
+  String.raw`(?=a)(?<=${PROGRAM_START}ngrok(?:\.exe)?[ \t]{1,4}(?:config[ \t]{1,4}add-)?)authtoken[ \t]{1,4}`,
   String.raw`(?=--[fd])(?<=${PROGRAM_START}kubectl(?:\.exe)?[ \t][^\r\n;|&]{0,40}?create[ \t]{1,4}secret[ \t][^\r\n;|&]{0,400}?)--(?:from-literal=["']?[\w.-]{1,128}=|docker-password(?:[ \t]{1,4}|=))`,
 ];
 
@@ -99,12 +98,12 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'cli-password-flag',
     family: 'command-line',
-    description: 'Password after a program\'s own password flag (mysql -pPASS, docker login -p, sshpass -p, redis-cli -a, mongosh and mongodump -p, sqlcmd, osql and bcp -P, zip -P, 7z -p, smbclient and rpcclient -U user%PASS, ssh-keygen -N, net use /user:NAME PASS, ldapsearch and the other OpenLDAP tools -w, twine -p, mosquitto_pub/sub -P, az login -p, lftp -u user,PASS, rabbitmqctl add_user/change_password USER PASS)',
+    description: 'Password after a program\'s own password flag (mysql -pPASS, docker login -p, sshpass -p, redis-cli -a, mongosh and mongodump -p, sqlcmd, osql and bcp -P, zip -P, 7z -p, smbclient and rpcclient -U user%PASS, ssh-keygen -N, net use /user:NAME PASS, ldapsearch and the other OpenLDAP tools -w, twine -p, mosquitto_pub/sub -P, az login -p, lftp -u user,PASS, rabbitmqctl add_user/change_password USER PASS, openssl enc -k PASS, openssl passwd PASS, mysqladmin password PASS, net use \\\\server\\share PASS, net user NAME PASS)',
     keywords: [
       'mysql', 'mariadb', 'login ', 'mongo ', 'mongosh', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport', 'mongostat', 'mongotop', 'mongofiles',
       'sshpass', 'dis-cli', 'sqlcmd', 'osql', 'isql', 'bcp ', 'zip ', '7z a', '7z x', '7z e', '7za ', 'mbclient', 'rpcclient', 'ssh-keygen', 'net use',
       'ldapsearch', 'ldapadd', 'ldapmodify', 'ldapdelete', 'ldappasswd', 'ldapwhoami', 'ldapcompare', 'ldapmodrdn', 'ldapexop',
-      'twine', 'mosquitto_', 'lftp', 'rabbitmqctl',
+      'twine', 'mosquitto_', 'lftp', 'rabbitmqctl', 'nssl ', 'net user',
     ],
     before: `(?:${PROGRAM_FLAGS.join('|')})`,
     examples: {
@@ -139,6 +138,12 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         `lftp -u deploy,${pw('lf1')} sftp://files.internal -e "mirror -R dist /www; quit"`,
         `rabbitmqctl add_user deploy ${pw('rq1')} && rabbitmqctl set_user_tags deploy administrator`,
         `rabbitmqctl change_password guest '${pw('rq2')}'`,
+        `openssl enc -aes-256-cbc -salt -pbkdf2 -in backup.tar -out backup.tar.enc -k ${pw('os1')}`,
+        `openssl aes-256-cbc -d -in secrets.enc -out secrets.env -k '${pw('os2')}'`,
+        `useradd -m -p "$(openssl passwd -6 -salt x9 '${pw('os3')}')" deploy`,
+        `mysqladmin -u root -h db.internal password '${pw('ma1')}'`,
+        `net use \\\\files\\backup ${pw('n6')} /user:CORP\\svc_backup /persistent:no`,
+        `net user svc_deploy ${pw('n7')} /add /domain`,
       ],
       falsePositives: [
         'mysql -u root -p app_db',
@@ -177,6 +182,17 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         'ldapsearch -x -D "cn=admin,dc=corp" -W -b dc=corp',
         'ldapsearch -x -D cn=admin,dc=corp -w "$LDAP_BIND_PW" -b dc=corp',
         'ldapsearch -x -D cn=admin,dc=corp -y /run/secrets/ldap_pw -b dc=corp',
+        'openssl enc -aes-256-cbc -in a.tar -out a.enc -kfile /run/secrets/key',
+        'openssl enc -aes-256-cbc -K 000102030405060708090a0b0c0d0e0f -iv 0f0e0d0c0b0a09080706050403020100 -in a -out b',
+        'openssl enc -aes-256-cbc -in a -out b -k "$BACKUP_KEY"',
+        'openssl passwd -6 -stdin < pw.txt',
+        'openssl s_client -connect host:443 -keylogfile keys.log',
+        'mysqladmin -u root -p password',
+        'net use \\\\files\\backup /user:CORP\\svc_backup /persistent:no',
+        'net use Z: \\\\files\\share * /user:CORP\\svc',
+        'net user svc_deploy /delete',
+        'net user svc_deploy * /add',
+        'net user administrator /active:yes',
       ],
     },
   }),
@@ -211,9 +227,9 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'cli-config-credential',
     family: 'command-line',
-    description: 'Credential given to a CLI\'s secret store or settings: `gh secret set NAME --body V`, `az keyvault secret set … --value V`, `aws ssm put-parameter --type SecureString … --value V`, `kubectl create secret … --from-literal=NAME=V` / `--docker-password=V`, `poetry config http-basic.REPO USER PASS` / `pypi-token.REPO V` (a `config set KEY V` of npm, aws, gh or dotnet is an assignment to the generic and provider rules)',
+    description: 'Credential given to a CLI\'s secret store or settings: `gh secret set NAME --body V`, `az keyvault secret set … --value V`, `aws ssm put-parameter --type SecureString … --value V`, `kubectl create secret … --from-literal=NAME=V` / `--docker-password=V`, `poetry config http-basic.REPO USER PASS` / `pypi-token.REPO V`, `ngrok config add-authtoken V`, `aws configure set aws_secret_access_key V` (read to the next space: a `,` or a bracket in it too; any other `config set KEY V` of npm, aws, gh or dotnet is an assignment to the generic and provider rules)',
     // (each at a word that begins a keyword already, `secret`, `http`, `pypi`, where it can: a new start lets the scan's first filter pass more text)
-    keywords: ['http-basic.', 'pypi-token.', 'secret set', 'put-parameter', '--from-literal=', '--docker-password'],
+    keywords: ['http-basic.', 'pypi-token.', 'secret set', 'put-parameter', '--from-literal=', '--docker-password', 'authtoken ', 'aws_secret_access_key ', 'aws_session_token '],
     before: `(?:${CONFIG_SETTERS.join('|')})`,
     validate: (secret, match) => {
       const key = match.groups?.['setkey'];
@@ -231,6 +247,9 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         `aws ssm put-parameter --name /prod/db/password --type SecureString --value ${pw('cc9')} --overwrite`,
         `kubectl create secret generic app --from-literal=DB_URL=postgres://db/app --from-literal=root=${pw('cc10')} -n prod`,
         `kubectl create secret docker-registry regcred --docker-server=ghcr.io --docker-username=ci --docker-password=${pw('cc11')}`,
+        `ngrok config add-authtoken 2${sample(ALNUM, 26, 'ng1')}_${sample(ALNUM, 21, 'ng2')}`,
+        `ngrok authtoken 2${sample(ALNUM, 26, 'ng3')}_${sample(ALNUM, 21, 'ng4')}`,
+        `aws configure set aws_secret_access_key ${pw('cc12').slice(0, 10)},+0 --profile deploy`,
       ],
       falsePositives: [
         'gh secret set DEPLOY_TOKEN < token.txt',
@@ -239,6 +258,8 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         'az keyvault secret set --vault-name kv --name tls --file ./cert.pfx',
         'kubectl create secret generic app --from-literal=password=$(cat /run/pw) --from-file=./key.pem',
         'kubectl create configmap app --from-literal=mode=production123',
+        'ngrok config add-authtoken $NGROK_AUTHTOKEN',
+        'ngrok config add-authtoken <token>',
       ],
     },
   }),
@@ -317,6 +338,29 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
     examples: {
       truePositives: [`echo "${pw('u3')}" | sudo -S apt-get update -y`, `printf '%s\\n' '${pw('u4')}' | sudo --stdin -u deploy systemctl reload app`, `echo ${pw('u5')} | sudo -k -S rm -rf /var/cache/app`],
       falsePositives: ['echo "$SUDO_PASSWORD" | sudo -S apt-get update', 'echo "${{ secrets.SUDO_PASSWORD }}" | sudo -S true', 'echo done | sudo -s', 'cat pass.txt | sudo -S true', 'echo password | sudo -S true'],
+    },
+  }),
+  rule({
+    id: 'chpasswd-piped-password',
+    family: 'command-line',
+    description: "Password echoed into chpasswd as `user:PASS` (echo 'deploy:PASS' | chpasswd, printf … | sudo chpasswd)",
+    // (at `passwd`, a start the scan has already for htpasswd and the credential words)
+    keywords: ['passwd'],
+    // (the pair stands before the keyword: read back in the lookbehind, the password's group found
+    // by indices; in a JSON string its quotes are escaped, and the command may follow a `\n`; `-e`
+    // says the password is a hash already)
+    pattern: new RegExp(
+      String.raw`(?<=${PROGRAM_START}(?:echo(?:[ \t]{1,4}-[ne]{1,2})?|printf(?:[ \t]{1,4}'%s(?:\\{1,4}n)?')?)[ \t]{1,4}` +
+        String.raw`(?:\\{0,3}"[\w.-]{1,64}:(?<secret>[^"\\\r\n]{1,128})\\{0,3}"|'[\w.-]{1,64}:(?<secret2>[^'\r\n]{1,128})'|[\w.-]{1,64}:(?<secret3>[^\s"'|;&<>()\\]{1,128}))` +
+        String.raw`[ \t]{0,4}\|[ \t]{0,4}(?:sudo[ \t]{1,4})?ch)passwd(?![\w-])(?![ \t]{1,4}(?:-e|--encrypted)(?![\w-]))`,
+      'g',
+    ),
+    secretGroup: 'secret',
+    generic: true,
+    validate: isPasswordArgument,
+    examples: {
+      truePositives: [`echo 'deploy:${pw('cp1')}' | chpasswd`, `echo "root:${pw('cp2')}" | sudo chpasswd && passwd -e root`, `printf '%s\\n' ops:${pw('cp3')} | chpasswd`],
+      falsePositives: ['echo "deploy:$DEPLOY_PASSWORD" | chpasswd', "echo 'deploy:$6$rounds=5000$abc$def' | chpasswd -e", 'echo "root:password" | chpasswd', 'cat users.txt | chpasswd'],
     },
   }),
   rule({

@@ -80,4 +80,21 @@ export const EMAIL_RULES: readonly SecretRule[] = [
     minEntropy: 3.3,
     example: { env: 'MANDRILL_API_KEY', value: (s) => sample(ALNUM, 22, s) },
   }),
+  rule({
+    id: 'resend-api-key',
+    family: 'resend',
+    description: 'Resend e-mail API key (re_ + 8 letters and digits + _ + 24 letters and digits)',
+    // (resend.com/docs/create-an-api-key: a key id and its secret after re_, each its own run)
+    keywords: ['re_'],
+    keywordsMatchCase: true,
+    tokenPrefix: true,
+    pattern: re(L, 're_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}', R),
+    minEntropy: 3.5,
+    // (random letters of both cases: an identifier that happens to fit, `re_compile_…`, is words in one case)
+    validate: (s) => /[A-Z]/.test(s.slice(3)) && /[a-z]/.test(s.slice(3)),
+    examples: {
+      truePositives: [`RESEND_API_KEY=re_${sample(ALNUM, 8, 'rs1')}_${sample(ALNUM, 24, 'rs2')}`, `const resend = new Resend('re_${sample(ALNUM, 8, 'rs3')}_${sample(ALNUM, 24, 'rs4')}');`],
+      falsePositives: ['RESEND_API_KEY=re_123456789', 're_compile_pattern_for_matching_emails', 'def re_validate_userinput_againstschemarules(x):'],
+    },
+  }),
 ];

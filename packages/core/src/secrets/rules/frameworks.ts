@@ -28,6 +28,12 @@ const QUOTED = String.raw`(?:"(?<secret>[^"\r\n]{1,256})"|'(?<secret2>[^'\r\n]{1
  */
 const FALLBACK = String.raw`(?:(?:os\.environ\.get|os\.getenv|env|config|env\.str)\([ \t]{0,4}["'][A-Za-z_]{1,64}["'][ \t]{0,4},[ \t]{0,4}(?:default[ \t]{0,4}=[ \t]{0,4})?)?`;
 
+/** A string argument in code, in double or single quotes (a DN, a host, a user name). */
+const ARG_STRING = String.raw`(?:"[^"\r\n]{0,256}"|'[^'\r\n]{0,256}')`;
+
+/** An argument before the password: a string or a name (`host`, `settings.FTP_HOST`, `$mailbox`), spaces around it. */
+const ARG_OR_NAME = String.raw`[ \t]{0,4}(?:${ARG_STRING}|\$?[A-Za-z_][\w.]{0,63})[ \t]{0,4}`;
+
 /** The characters WordPress's secret-key service draws from. */
 const WORDPRESS_SALT_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!@#$%^&*()-_ []{}<>~`+=,.;:/?|';
 
@@ -175,10 +181,10 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'login-call-password',
     family: 'http-authorization',
-    description: "Password passed to a client's login call in code (smtplib, imaplib, ftplib, poplib: server.login('user', 'PASS'), ftp.login(user='u', passwd='PASS'))",
+    description: "Password passed to a client's login call in code (smtplib, imaplib, ftplib, poplib: server.login('user', 'PASS'), ftp.login(user='u', passwd='PASS'); phpseclib's $ssh->login('user', 'PASS'))",
     // (at `login(`, a start the scan has already for the credential word `login`)
     keywords: ['login('],
-    before: String.raw`(?<=[\w)\]]\.)login\([ \t]{0,4}(?:user[ \t]{0,4}=[ \t]{0,4})?(?:"[^"\r\n]{1,128}"|'[^'\r\n]{1,128}')[ \t]{0,4},[ \t]{0,4}(?:(?:password|passwd)[ \t]{0,4}=[ \t]{0,4})?`,
+    before: String.raw`(?<=[\w)\]]\.|\$\w{1,64}->)login\([ \t]{0,4}(?:user[ \t]{0,4}=[ \t]{0,4})?(?:"[^"\r\n]{1,128}"|'[^'\r\n]{1,128}')[ \t]{0,4},[ \t]{0,4}(?:(?:password|passwd)[ \t]{0,4}=[ \t]{0,4})?`,
     value: QUOTED,
     validate: isPasswordArgument,
     examples: {
@@ -186,6 +192,7 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         `with smtplib.SMTP_SSL("smtp.acme.io", 465) as server:\n    server.login("alerts@acme.io", "${samplePassword('lg1')}")`,
         `ftp = FTP("files.internal")\nftp.login(user="deploy", passwd='${samplePassword('lg2')}')`,
         `mail = imaplib.IMAP4_SSL("imap.acme.io"); mail.login('ops@acme.io', '${samplePassword('lg3')}')`,
+        `$ssh = new SSH2('bastion.internal');\nif (!$ssh->login('deploy', '${samplePassword('lg4')}')) exit('Login failed');`,
       ],
       falsePositives: [
         'server.login(user, password)',
@@ -198,13 +205,14 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'connect-call-password',
     family: 'sql',
-    description: "Password passed by position to a database client's connect call in code (PHP's mysqli_connect('host', 'user', 'PASS'), new mysqli(…), new PDO('mysql:…', 'user', 'PASS'), Java's DriverManager.getConnection(\"jdbc:…://…\", \"user\", \"PASS\"))",
+    description: "Password passed by position to a database client's connect call in code (PHP's mysqli_connect('host', 'user', 'PASS'), new mysqli(…), mysql_connect(…), new PDO('mysql:…', 'user', 'PASS') and the other drivers' DSNs, Java's getConnection(url, \"user\", \"PASS\") and a DataSource's getConnection(\"user\", \"PASS\"), DriverManager.getConnection(\"jdbc:…://…\", \"user\", \"PASS\"), Sequelize's new Sequelize('db', 'user', 'PASS', …), Python's pymysql.connect('host', 'user', 'PASS') and MySQLdb.connect(…))",
     // (at `mysql` and `://`, which the scan looks for already: mysqli's name, PDO's MySQL DSN, a JDBC URL;
     // pre-filters outside the detector take the calls' names instead: `://` passes every URL)
-    keywords: ['mysql', '://'],
-    prefilter: String.raw`mysqli|new[ \t]{1,4}\\?PDO\(|getConnection\(`,
+    // (getConnection at `tConnection(`: `getc` begins much code)
+    keywords: ['mysql', '://', 'sequelize(', 'pdo(', 'tconnection('],
+    prefilter: String.raw`mysqli|mysql_p?connect\(|mysql(?:db)?\.connect\(|new[ \t]{1,4}\\?PDO\(|getConnection\(|Sequelize\(`,
     before:
-      '(?:' +
+      '(?:(?:' +
       [
         // mysqli_connect("host", "user", "PASS", …), mysqli_real_connect($link, "host", "user", "PASS"), new mysqli(…)
         String.raw`mysqli(?:_connect|_real_connect(?=\([ \t]{0,4}\$\w{1,64}[ \t]{0,4},)|(?<=\bnew[ \t]{1,4}\\?mysqli))\((?:[ \t]{0,4}\$\w{1,64}[ \t]{0,4},)?`,
@@ -212,10 +220,18 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         String.raw`mysql:(?<=\bnew[ \t]{1,4}\\?PDO\([ \t]{0,4}["']mysql:)[^"'\r\n]{1,256}["'][ \t]{0,4},`,
         // DriverManager.getConnection("jdbc:postgresql://db/app", "user", "PASS")
         String.raw`:\/\/(?<=\bgetConnection\([ \t]{0,4}"jdbc:[\w:]{1,40}:\/\/)[^"\s]{1,256}"[ \t]{0,4},`,
+        // new PDO('pgsql:host=…', 'user', 'PASS'), and the other drivers' DSNs
+        String.raw`(?<=(?<![\w$])new[ \t]{1,4}\\?)PDO\([ \t]{0,4}["'](?:pgsql|sqlsrv|oci|odbc|dblib|firebird|ibm|informix|cubrid):[^"'\r\n]{1,256}["'][ \t]{0,4},`,
+        // getConnection(DB_URL, "user", "PASS"), a DataSource's getConnection("user", "PASS")
+        String.raw`(?<=(?<![\w$])ge)tConnection\((?:[ \t]{0,4}[A-Za-z_][\w.]{0,63}[ \t]{0,4},)?`,
       ].join('|') +
       ')' +
       // (the host's and then the user's string, for mysqli; the user's, for the others)
-      String.raw`(?:[ \t]{0,4}(?:"[^"\r\n]{0,128}"|'[^'\r\n]{0,128}')[ \t]{0,4},){1,2}[ \t]{0,4}`,
+      String.raw`(?:[ \t]{0,4}(?:"[^"\r\n]{0,128}"|'[^'\r\n]{0,128}')[ \t]{0,4},){1,2}[ \t]{0,4}` +
+      // the calls whose password is always the third argument, after two strings (a line break
+      // between arguments, as formatters write a long call): the database's (or host's) and the user's
+      String.raw`|(?:(?<=(?<![\w$.])new[ \t]{1,4})Sequelize\(|(?<![\w$.>])mysql_p?connect\(|(?:(?<=(?<![\w$.])py)mysql|(?<![\w$.])MySQLdb)\.connect\()` +
+      String.raw`(?:[ \t\r\n]{0,12}(?:"[^"\r\n]{0,128}"|'[^'\r\n]{0,128}')[ \t]{0,4},){2}[ \t\r\n]{0,12})`,
     value: QUOTED,
     validate: isPasswordArgument,
     examples: {
@@ -225,6 +241,14 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         `mysqli_real_connect($link, "db", "app", "${samplePassword('cc3')}");`,
         `$pdo = new PDO('mysql:host=db;dbname=app;charset=utf8mb4', 'app', '${samplePassword('cc4')}');`,
         `Connection conn = DriverManager.getConnection("jdbc:postgresql://db:5432/app", "app", "${samplePassword('cc5')}");`,
+        `const sequelize = new Sequelize('shop', 'shop_app', '${samplePassword('cc6')}', { host: 'db.internal', dialect: 'postgres' });`,
+        `const sequelize = new Sequelize(\n  "analytics",\n  "etl",\n  "${samplePassword('cc7')}",\n  { dialect: "mysql" }\n);`,
+        `db = pymysql.connect('db.internal', 'report', '${samplePassword('cc8')}', 'sales')`,
+        `db = MySQLdb.connect("localhost", "testuser", "${samplePassword('cc9')}", "TESTDB")`,
+        `$link = mysql_connect('localhost', 'wp', '${samplePassword('cc10')}');`,
+        `$pdo = new PDO("pgsql:host=db.internal;dbname=app", "app", "${samplePassword('cc11')}");`,
+        `Connection c = DriverManager.getConnection(DB_URL, "report", "${samplePassword('cc12')}");`,
+        `try (Connection c = dataSource.getConnection("sa", "${samplePassword('cc13')}")) {`,
       ],
       falsePositives: [
         '$conn = mysqli_connect($host, $user, $password, $db);',
@@ -235,6 +259,111 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         'Connection conn = DriverManager.getConnection("jdbc:mysql://db/app", "app", "<password>");',
         "mysqli_query($conn, 'SELECT 1', 'ignored');",
         'DATABASE_URL=mysql://db.internal:3306/app',
+        "const sequelize = new Sequelize('shop', 'shop_app', process.env.DB_PASSWORD, { dialect: 'postgres' });",
+        "const sequelize = new Sequelize('sqlite::memory:');",
+        "const sequelize = new Sequelize('shop', 'shop_app', null, { dialect: 'postgres' });",
+        'db = pymysql.connect(host, user, password, database)',
+        "db = MySQLdb.connect('localhost', 'root', 'password', 'test')",
+        "cursor = pymysql.connect('localhost', 'root', '<password>', 'shop')",
+        '$pdo = new PDO("pgsql:host=db;dbname=app", $user, $password);',
+        'Connection c = DriverManager.getConnection(DB_URL, USER, PASS);',
+        'Connection c = pool.getConnection("default", "readonly");',
+        "$conn = oci_connect('scott', getenv('ORA_PASSWORD'), 'db/ORCL');",
+      ],
+    },
+  }),
+  passwordRule({
+    id: 'ldap-bind-password',
+    family: 'ldap',
+    description: "LDAP bind password written into code (PHP's ldap_bind($conn, 'DN', 'PASS'), python-ldap's simple_bind_s('DN', 'PASS'), JNDI's Context.SECURITY_CREDENTIALS)",
+    // (each at a part of its name that begins a keyword already, or a rare one, the rest read back:
+    // `simp`, `secu` begin much code and prose, which the scan's first filter would pass)
+    keywords: ['ldap_bind(', '_bind', 'CREDENTIALS'],
+    before:
+      '(?:' +
+      [
+        // ldap_bind($conn, 'cn=admin,dc=corp', 'PASS'), ldap_bind($conn, $dn, 'PASS')
+        String.raw`(?<![\w$>:])ldap_bind\([ \t]{0,4}\$\w{1,64}[ \t]{0,4},[ \t]{0,4}(?:\$\w{1,64}|${ARG_STRING})[ \t]{0,4},`,
+        // conn.simple_bind_s('cn=admin,dc=corp', 'PASS'), conn.bind_s(who, 'PASS', ldap.AUTH_SIMPLE)
+        String.raw`(?<=[\w)\]]\.simple)_bind(?:_s)?\([ \t]{0,4}(?:who[ \t]{0,4}=[ \t]{0,4})?(?:[A-Za-z_][\w.]{0,63}|${ARG_STRING})[ \t]{0,4},[ \t]{0,4}(?:cred[ \t]{0,4}=[ \t]{0,4})?`,
+        // env.put(Context.SECURITY_CREDENTIALS, "PASS")
+        String.raw`(?<=(?<![\w$])Context\.SECURITY_)CREDENTIALS[ \t]{0,4},`,
+      ].join('|') +
+      ')[ \\t]{0,4}',
+    value: QUOTED,
+    validate: isPasswordArgument,
+    examples: {
+      truePositives: [
+        `$ldap = ldap_connect('ldaps://ldap.corp.internal');\nif (!ldap_bind($ldap, 'cn=admin,dc=corp,dc=internal', '${samplePassword('lb1')}')) die('bind failed');`,
+        `ldap_bind($ds, $binddn, "${samplePassword('lb2')}");`,
+        `conn = ldap.initialize("ldap://ldap.internal")\nconn.simple_bind_s("uid=svc_sync,ou=services,dc=corp", "${samplePassword('lb3')}")`,
+        `env.put(Context.SECURITY_PRINCIPAL, "cn=admin,dc=corp");\nenv.put(Context.SECURITY_CREDENTIALS, "${samplePassword('lb5')}");`,
+      ],
+      falsePositives: [
+        'ldap_bind($ldap, $dn, $password);',
+        "ldap_bind($ldap, 'cn=admin,dc=corp', getenv('LDAP_PASSWORD'));",
+        'conn.simple_bind_s(dn, os.environ["LDAP_PASSWORD"])',
+        "client.bind('cn=root', 'secret', cb);",
+        'env.put(Context.SECURITY_CREDENTIALS, password);',
+        'const handler = this.onClick.bind(this, "cn=menu");',
+        "ldap_bind($ldap, 'cn=admin,dc=example,dc=org', '<password>');",
+      ],
+    },
+  }),
+  passwordRule({
+    id: 'client-credential-password',
+    family: 'client-login',
+    description: "Password passed by position to a client's constructor or login function in code (Python's ftplib FTP(host, 'user', 'PASS') and FTP_TLS, Django's create_superuser('name', 'email', 'PASS'); .NET's new NetworkCredential(\"user\", \"PASS\"); Java's new PasswordAuthentication(\"user\", \"PASS\".toCharArray()); Go's smtp.PlainAuth(\"\", \"user\", \"PASS\", host) and ssh.Password(\"PASS\"); a Redis client's auth('PASS'))",
+    // (Python's class and .NET's and Java's are written in one case: other spellings are other names)
+    // (each at a part of its name that begins a keyword already, or a rare one: every new start of a keyword lets the
+    // scan's first filter pass more text; NetworkCredential at `Credential(`, PlainAuth at `Auth(`, ssh.Password at
+    // `Password(`, create_superuser at `te_superuser(`)
+    keywords: ['FTP(', 'FTP_TLS(', 'Credential(', 'PasswordAuthentication(', 'te_superuser(', 'Auth(', 'Password(', 'auth('],
+    keywordsMatchCase: true,
+    before:
+      '(?:' +
+      [
+        // FTP('ftp.corp', 'deploy', 'PASS'), ftplib.FTP_TLS(host, user='deploy', passwd='PASS')
+        String.raw`(?<![\w$])FTP(?:_TLS)?\([ \t]{0,4}(?:host[ \t]{0,4}=[ \t]{0,4})?(?:[A-Za-z_][\w.]{0,63}|${ARG_STRING})[ \t]{0,4},[ \t]{0,4}(?:user[ \t]{0,4}=[ \t]{0,4})?(?:[A-Za-z_][\w.]{0,63}|${ARG_STRING})[ \t]{0,4},[ \t]{0,4}(?:passwd[ \t]{0,4}=[ \t]{0,4})?`,
+        // new NetworkCredential("svc", "PASS"), new PasswordAuthentication("svc", "PASS".toCharArray())
+        String.raw`(?:(?<=(?<![\w$.])new[ \t]{1,4}(?:System\.Net\.)?Network)Credential|(?<=(?<![\w$.])new[ \t]{1,4}(?:java\.net\.)?)PasswordAuthentication)\([ \t]{0,4}(?:@?"[^"\r\n]{0,128}"|[A-Za-z_][\w.]{0,63})[ \t]{0,4},[ \t]{0,4}`,
+        // the third argument: Django's create_superuser('name', 'email', 'PASS')
+        String.raw`(?<=\.crea)te_superuser\(${ARG_OR_NAME},${ARG_OR_NAME},[ \t]{0,4}`,
+        // the third of four: Go's smtp.PlainAuth("", "user", "PASS", "host")
+        String.raw`(?<=smtp\.Plain)Auth\(${ARG_OR_NAME},${ARG_OR_NAME},[ \t]{0,4}`,
+        // the only one: Go's ssh.Password("PASS"), a Redis client's auth('PASS') (redis.auth, $redis->auth, redisClient.auth)
+        String.raw`(?<=(?<![\w$])ssh\.)Password\([ \t]{0,4}|(?<=[Rr]edis\w{0,32}(?:\.|->))auth\([ \t]{0,4}`,
+      ].join('|') +
+      ')',
+    value: QUOTED,
+    // (an anonymous FTP login's password is an e-mail address by convention, no secret)
+    validate: (secret, match) => !/^\w{0,24}\(.{0,300}["']anonymous["']/.test(match[0]) && isPasswordArgument(secret),
+    examples: {
+      truePositives: [
+        `from ftplib import FTP\nftp = FTP('ftp.corp.internal', 'deploy', '${samplePassword('fc1')}')\nftp.cwd('/www')`,
+        `with ftplib.FTP_TLS(host, user="backup", passwd="${samplePassword('fc2')}") as ftp:`,
+        `client.Credentials = new NetworkCredential("svc_mail", "${samplePassword('fc4')}");`,
+        `return new PasswordAuthentication("proxyuser", "${samplePassword('fc5')}".toCharArray());`,
+        `User.objects.create_superuser('admin', 'admin@acme.io', '${samplePassword('fc9')}')`,
+        `auth := smtp.PlainAuth("", "alerts@acme.io", "${samplePassword('fc11')}", "smtp.acme.io")`,
+        `Auth: []ssh.AuthMethod{ssh.Password("${samplePassword('fc12')}")},`,
+        `await redis.auth('${samplePassword('fc13')}');`,
+      ],
+      falsePositives: [
+        'ftp = FTP(host, user, passwd)',
+        "ftp = FTP('ftp.corp.internal')",
+        "ftp_login($conn, $user, getenv('FTP_PASSWORD'));",
+        'client.Credentials = new NetworkCredential(user, password);',
+        'client.Credentials = new NetworkCredential("user", "password");',
+        'return new PasswordAuthentication(user, pass.toCharArray());',
+        "ftp = FTP('ftp.example.com', 'anonymous', 'anonymous@')",
+        "User.objects.create_user('alice', 'alice@example.com', password)",
+        "User.objects.create_superuser('admin', 'admin@example.com', 'password')",
+        'keyring.set_password(service, user, getpass.getpass())',
+        'auth := smtp.PlainAuth("", from, os.Getenv("SMTP_PASSWORD"), host)',
+        'ssh.Password(password)',
+        'await redis.auth(process.env.REDIS_PASSWORD);',
+        "passport.authenticate('local'); client.auth('token-abc')",
       ],
     },
   }),

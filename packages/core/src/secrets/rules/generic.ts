@@ -1,6 +1,7 @@
 import type { SecretRule } from '../types.js';
 import { isCredentialLike, isDocumentationJwt, scrambled } from '../value-filters.js';
 import { hasPlaceholderWords, placeholderShape } from '../placeholders.js';
+import { isDocumentationPassword } from '../password-values.js';
 import { rule } from './define.js';
 import { namePattern } from '../key-names.js';
 import { TAIL_OR_SPACE, keyAround, re, spacedAssignment } from './patterns.js';
@@ -106,6 +107,11 @@ const WORD_AMPERSAND = /[\w.]&/;
 /** The end of a sed substitution's pattern, `.*` and its delimiter (`sed 's/^API_KEY=.*` + `/API_KEY=x/'`): a regular expression, not a value. */
 const SED_PATTERN_END = /^\.[*+]\$?[/|#]/;
 
+/** A word that ends a regular expression literal (`toThrow(/refresh OIDC token: Unauthorized/)`): the word, then the literal's `/` and its flags. */
+const REGEX_LITERAL_END_WORD = /^[A-Za-z][a-z]+\/[dgimsuvy]{0,8}$/;
+/** The opening `/` of a regular expression literal on the same line before a key (after `(`, `,`, `=`, `:` or a line's start). */
+const REGEX_LITERAL_OPEN = /(?:^[ \t]{0,64}|[(,=:!&|?]\s{0,4})\/[^/\s*][^/\r\n]{0,200}$/;
+
 /** A file a CLI reads the value from (`vault kv put … password=@password.txt`, httpie's `token=@token.txt`): `@`, a path, an extension. */
 const FILE_REFERENCE = /^@(?:~?\/|\.{1,2}\/)?[\w-]+(?:\/[\w.-]+)*\.[A-Za-z]{1,5}$/;
 
@@ -117,13 +123,20 @@ function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode =
   if (match.groups?.['ws'] !== undefined && (secret.charCodeAt(0) === 45 || !spacedAssignment(input, match.index, match[0]))) return false;
   const next = input.charCodeAt(match.index + match[0].length);
   if (next === 40 /* ( */) return false; // a call: token = getToken(...)
+  // (a query parameter of a badge or a coverage graph, `badge.svg?token=…`, `project_badges/measure?…&token=…`: an embed token made to be published)
+  if (input.charCodeAt(match.index - 1) === 63 /* ? */ || input.charCodeAt(match.index - 1) === 38 /* & */) {
+    if (SVG_QUERY_BEFORE.test(input.slice(Math.max(0, match.index - 200), match.index))) return false;
+  }
+  // (a token's prefix before a fill-in or a template, `TS_AUTHKEY=tskey-auth-<your-key>`, `tvly-{{ key }}`: no body yet)
+  if ((next === 60 /* < */ || next === 123 /* { */) && /[-_]\$?$/.test(secret)) return false;
   // (a shell parameter's error when unset, `${DB_PASSWORD:?must be set}`, is a message)
   if (secret.charCodeAt(0) === 63 /* ? */ && input.charCodeAt(match.index + match[0].length - secret.length - 1) === 58 && /\$\{[\w]*$/.test(input.slice(Math.max(0, match.index - 66), match.index))) return false;
   const tail = match[0].slice((match.groups?.['word'] ?? '').length + key.length, match[0].lastIndexOf(secret));
   if (!elementContent(tail, match) || WORD_AMPERSAND.test(tail) || SED_PATTERN_END.test(secret) || FILE_REFERENCE.test(secret)) return false;
+  if (REGEX_LITERAL_END_WORD.test(secret) && REGEX_LITERAL_OPEN.test(input.slice(Math.max(input.lastIndexOf('\n', match.index) + 1, match.index - 300), match.index))) return false;
   // (the value first: it turns away nearly every candidate in code and prose)
   // (a hex value counts: the key names a secret, and hashes under keys that say so are ruled out above)
-  if (!isCredentialLike(secret, 8, 3, true, operatorsAreCode) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret)) return false;
+  if (!isCredentialLike(secret, 8, 3, true, operatorsAreCode) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret) || isDocumentationPassword(secret)) return false;
   const whole = keyAround(input, match.index, match[0]).key;
   if (HANDLE_HINT.test(whole) && namesHandle(whole)) return false;
   const word = match.groups?.['word'] ?? '';
@@ -132,6 +145,9 @@ function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode =
   if (input.charCodeAt(match.index + word.length + key.length) === 40 && !assigningCall(whole)) return false;
   return !(input.charCodeAt(match.index - 1) === 58 && ARN_BEFORE.test(input.slice(Math.max(0, match.index - 120), match.index)));
 }
+
+/** A URL's path to an SVG image or a badge (SonarCloud's `project_badges/measure`), then its query up to a parameter (read back from a key's start). */
+const SVG_QUERY_BEFORE = /(?:\.svg|\/project_badges\/[\w-]{1,32})\?(?:[\w.%-]{1,64}=[\w.%-]{0,128}&){0,8}$/;
 
 const VALUE = String.raw`(?<secret>[^\s"'\x60;,\\=(){}<>\[\]|&][^\s"'\x60;,\\(){}<>\[\]]{7,199})`;
 
@@ -184,6 +200,12 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
     ],
     falsePositives: [
       'password: ${DB_PASSWORD}',
+      'docker run -e "ACCEPT_EULA=Y" -e "MSSQL_SA_PASSWORD=YourStrong@Passw0rd" -p 1433:1433 mcr.microsoft.com/mssql/server:2022-latest',
+      '[![codecov](https://codecov.io/gh/acme/app/branch/main/graph/badge.svg?token=yZL6LtXkOA)](https://codecov.io/gh/acme/app)',
+      "await expect(refresh()).rejects.toThrow(/Failed to refresh OIDC token: Unauthorized/);",
+      'TS_AUTHKEY=tskey-auth-<your-key>',
+      'TS_AUTHKEY="tskey-auth-{{ .Values.tailscale.key }}"',
+      'TS_AUTHKEY=tskey-auth-${TS_KEY_BODY}',
       'api_key: {{ secrets.API_KEY }}',
       'password = <your-password>',
       'token = getAccessToken();',
@@ -337,12 +359,17 @@ const FILL_IN_WORD = '(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]{2,})*|[A-Z](?:[a-z][a-z0
 const FILL_IN = new RegExp(`<(${FILL_IN_WORD}(?:[ _.-]${FILL_IN_WORD})*)>`, 'g');
 
 /**
- * A fill-in of four letters or more inside a value (a whole one is BRACKETED): random characters
- * in brackets (`<bx,k}5>`, `<Rk>`, `<Ayj>`) are no fill-in.
+ * A fill-in of four letters or more inside a value (a whole one is BRACKETED), or of three in one
+ * case at its end after a token's prefix (`tvly-<key>`): random characters in brackets (`<bx,k}5>`,
+ * `<Rk>`, `<Ayj>`) are no fill-in.
  */
 function hasFillIn(value: string): boolean {
   if (!value.includes('<')) return false;
-  for (const m of value.matchAll(FILL_IN)) if (m[1]!.replace(/[^A-Za-z]/g, '').length >= 4) return true;
+  for (const m of value.matchAll(FILL_IN)) {
+    if (m[1]!.replace(/[^A-Za-z]/g, '').length >= 4) return true;
+    // a short word in one case that ends the value after a token's prefix: `tvly-<key>`, `pk-lf-<KEY>`
+    if (/^(?:[a-z]{3}|[A-Z]{3})$/.test(m[1]!) && m.index + m[0].length === value.length && /[-_]$/.test(value.slice(0, m.index))) return true;
+  }
   return false;
 }
 
@@ -492,7 +519,10 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
     lineValue('secret2'),
     // Java properties, INI, a YAML plain scalar, a Makefile (`db.password=v`, `password = v`,
     // `  password: v`, `- token: v`, `PASSWORD := v`): any key that starts its line, maybe indented
-    String.raw`|(?=[ \t]{0,4}[:?=])(?<=(?:^|[\r\n]|\\{1,3}[nr])[ \t]{0,32}(?:-[ \t]{1,4})?[\w.-]{1,128})[ \t]{0,4}(?::=|\?=|=|:)[ \t]{0,4}`,
+    // or a config line of `password v` (msmtprc and other clients' rc files): the word alone as the
+    // key at its line's start, a space, then the value to the line's end
+    String.raw`|(?:(?=[ \t]{0,4}[:?=])(?<=(?:^|[\r\n]|\\{1,3}[nr])[ \t]{0,32}(?:-[ \t]{1,4})?[\w.-]{1,128})[ \t]{0,4}(?::=|\?=|=|:)[ \t]{0,4}` +
+      String.raw`|(?=[ \t])(?<=(?:^|[\r\n]|\\{1,3}[nr])[ \t]{0,32}(?:password|passwd|pass|secret|token))[ \t]{1,4})`,
     lineValue('secret3'),
     // an XML element's content, to its end tag: in a CDATA section, anything but its end
     // (`<password><![CDATA[k<9]x;Qm]]></password>`), else what is no tag (entities: `&lt;`)
@@ -531,6 +561,7 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       `password: 'Tz8\x60qW3!mK5\x60vR'`,
       `SMTP_PASSWORD="=Rk4!pZ/wQ8mT2xv"`,
       `APP_ENV=production\nDB_PASSWORD==Hk3!wZ/9pL5qT7m`,
+      `account default\nhost smtp.example.net\nuser alerts@example.net\npassword R1j6tlVcyz@,1\nfrom alerts@example.net\n`,
       // a line-valued format's unquoted value, to the line's end or a comment:
       // Java properties, INI, YAML plain scalars, a Makefile, a line in a JSON string
       `# datasource\ndb.password=Qx7(mR2;vL9]kz`,
@@ -547,6 +578,8 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
     ],
     falsePositives: [
       '"token_scopes": "repo,read:org,workflow"',
+      'TAVILY_API_KEY=tvly-<key>',
+      'LANGFUSE_PUBLIC_KEY=pk-lf-<KEY>',
       '"password": "^(?=.*[A-Z])(?=.*\\d).{8,}$"',
       "password: '[a-zA-Z0-9!@#]{12,64}'",
       '"password": "{password}"',

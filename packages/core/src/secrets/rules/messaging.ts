@@ -18,6 +18,26 @@ const DISCORD_ID_STARTS = Array.from({ length: 90 }, (_, i) => Buffer.from(`${10
 /** Slack, Discord, Telegram, Twilio, SendGrid. */
 export const MESSAGING_RULES: readonly SecretRule[] = [
   rule({
+    id: 'slack-session-token',
+    family: 'slack',
+    description: "Slack browser session token (xoxc-<ids>-<64 hex>) or its cookie d (xoxd-, URL-encoded base64), together a logged-in user's session, as Slack MCP servers take them (SLACK_MCP_XOXC_TOKEN, SLACK_MCP_XOXD_TOKEN)",
+    keywords: ['xoxc-', 'xoxd-'],
+    tokenPrefix: true,
+    pattern: re(L, String.raw`xox(?:c-\d{8,14}-\d{8,14}-\d{8,14}-[0-9a-f]{64}|d-(?:[A-Za-z0-9+/]|%2[BbFf]){40,400}(?:%3[Dd]|=){0,2})`, String.raw`(?![A-Za-z0-9%+/=])`),
+    minEntropy: 3.3,
+    examples: {
+      truePositives: [
+        `SLACK_MCP_XOXC_TOKEN=xoxc-${digits(12, 'sc1')}-${digits(12, 'sc2')}-${digits(13, 'sc3')}-${sample(HEX, 64, 'sc4')}`,
+        `curl -b "d=xoxd-${sample(ALNUM, 40, 'sd1')}%2F${sample(ALNUM, 60, 'sd2')}%2B${sample(ALNUM, 30, 'sd3')}%3D" https://acme.slack.com/api/auth.test`,
+      ],
+      falsePositives: [
+        'SLACK_XOXC_TOKEN=xoxc-XXXXXXXXXXXX-XXXXXXXXXXXX-XXXXXXXXXXXX-XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX',
+        `SLACK_XOXD_COOKIE=xoxd-${'X'.repeat(120)}`,
+        'SLACK_MCP_XOXD_TOKEN="" # Replace with your actual token',
+      ],
+    },
+  }),
+  rule({
     id: 'slack-token',
     family: 'slack',
     description: 'Slack bot, user, app, workspace, refresh or configuration token (xoxb-, xoxp-, xoxe-, ...)',

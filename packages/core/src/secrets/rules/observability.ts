@@ -3,7 +3,7 @@ import type { SecretRule } from '../types.js';
 import { rule } from './define.js';
 import { SHAPE, keyed } from './keyed.js';
 import { L, R, RD, re } from './patterns.js';
-import { ALNUM, HEX, UPPER_NUM, sample } from './sample.js';
+import { ALNUM, HEX, UPPER_NUM, sample, sampleUuid } from './sample.js';
 
 const datadog = (prefix: string, salt: string) => {
   const head = prefix + sample(ALNUM, 28, salt);
@@ -96,6 +96,37 @@ export const OBSERVABILITY_RULES: readonly SecretRule[] = [
     values: [SHAPE.alnum(64), 'su[A-Za-z0-9]{12}'],
     minEntropy: 3.3,
     example: { env: 'SUMOLOGIC_ACCESS_KEY', value: (s) => sample(ALNUM, 64, s) },
+  }),
+  rule({
+    id: 'posthog-personal-api-key',
+    family: 'posthog',
+    description: 'PostHog personal API key (phx_; the project key, phc_, is public by design and not reported)',
+    // (posthog.com/docs/api/personal-api-keys: sent as a Bearer token to the private endpoints)
+    keywords: ['phx_'],
+    tokenPrefix: true,
+    pattern: re(L, 'phx_[A-Za-z0-9]{30,64}', R),
+    minEntropy: 3.5,
+    examples: {
+      truePositives: [
+        `curl -H "Authorization: Bearer phx_${sample(ALNUM, 47, 'ph1')}" https://us.posthog.com/api/projects/`,
+        `POSTHOG_PERSONAL_API_KEY=phx_${sample(ALNUM, 43, 'ph2')}`,
+      ],
+      falsePositives: [`NEXT_PUBLIC_POSTHOG_KEY=phc_${sample(ALNUM, 43, 'ph3')}`, 'POSTHOG_PERSONAL_API_KEY=phx_your_personal_api_key', 'phx_1234567890abcdef'],
+    },
+  }),
+  rule({
+    id: 'langfuse-secret-key',
+    family: 'langfuse',
+    description: 'Langfuse project secret key (sk-lf- + a UUID; the public key, pk-lf-, is its user name)',
+    // (langfuse.com: the secret key `sk-lf-…` is shown once; Basic auth with the pk-lf- key as user)
+    keywords: ['sk-lf-'],
+    tokenPrefix: true,
+    pattern: re(L, 'sk-lf-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}', RD),
+    minEntropy: 3,
+    examples: {
+      truePositives: [`LANGFUSE_PUBLIC_KEY=pk-lf-${sampleUuid('lf1')}\nLANGFUSE_SECRET_KEY=sk-lf-${sampleUuid('lf2')}`, `langfuse = Langfuse(public_key="pk-lf-${sampleUuid('lf3')}", secret_key="sk-lf-${sampleUuid('lf4')}")`],
+      falsePositives: ['LANGFUSE_SECRET_KEY=sk-lf-...', 'LANGFUSE_SECRET_KEY=sk-lf-your-secret-key-here', `LANGFUSE_SECRET_KEY=sk-lf-00000000-0000-0000-0000-000000000000`],
+    },
   }),
   keyed({
     id: 'honeycomb-api-key',

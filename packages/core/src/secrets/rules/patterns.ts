@@ -9,6 +9,19 @@ export const L = '(?<![A-Za-z0-9_])';
  * JSON string's text.
  */
 export const AFTER_JSON_ESCAPE = String.raw`(?<=\\(?:[nrtbf]|u[0-9A-Fa-f]{4}))`;
+
+/**
+ * The rest of one command after its program name, up to the flag: no line break and no `;`, `|`
+ * or `&`, which start another command (`mysql … | grep -P x`).
+ */
+export const SAME_COMMAND = String.raw`(?:[ \t][^\r\n;|&]{0,240}?)?[ \t]`;
+
+/**
+ * Program names begin a word of a command line (`/usr/bin/mysql`, `sudo mysql`), not one of a
+ * name (`my-mysql`, `run.mysql`); or a line after a JSON escape (`"A=1\nredis-cli …"`), which the
+ * detector's decoding windows open only right before a keyword, and a name read back lies before it.
+ */
+export const PROGRAM_START = `(?:${AFTER_JSON_ESCAPE}|(?<![\\w.-]))`;
 /** Right boundary of a token: no word character after. */
 export const R = '(?![A-Za-z0-9_])';
 /** Right boundary of a token whose body may hold `-`. */

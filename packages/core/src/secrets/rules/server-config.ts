@@ -1,7 +1,7 @@
 import type { SecretRule } from '../types.js';
 import { isPasswordArgument } from '../password-values.js';
 import { classCount } from '../value-filters.js';
-import { AFTER_JSON_ESCAPE, ci, re } from './patterns.js';
+import { AFTER_JSON_ESCAPE, PROGRAM_START, SAME_COMMAND, ci, re } from './patterns.js';
 import { passwordRule } from './password-rule.js';
 import { rule } from './define.js';
 import { sample, samplePassword } from './sample.js';
@@ -82,6 +82,97 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
         'localhost:*:*:postgres:postgres',
         'arn:aws:iam::*:role/deploy:*:x:y',
         'Resource: arn:aws:s3:::bucket/*:*:*:*:*',
+      ],
+    },
+  }),
+  passwordRule({
+    id: 'oracle-connect-password',
+    family: 'sql',
+    description: "Password in an Oracle connect string, user/PASS[@db]: on the command line of Oracle's tools (sqlplus, expdp, impdp; userid=user/PASS too) and in a JDBC thin URL (jdbc:oracle:thin:user/PASS@host:1521/svc)",
+    // (sqlplus at `lplus`: `sq`, `sqlp` let the scan's first filter pass common words)
+    // (sqlplus at `lplus`, expdp and impdp at `pdp `: each new start of a keyword lets the scan's first filter pass more text)
+    keywords: ['lplus', 'pdp ', 'jdbc:oracle:'],
+    before:
+      '(?:' +
+      [
+        // sqlplus -s scott/PASS@ORCL, expdp system/PASS@db schemas=app, rman target sys/PASS@prod, sqlplus "sys/PASS as sysdba"
+        String.raw`(?:(?<=${PROGRAM_START}sq)lplus|(?<=${PROGRAM_START}(?:ex|im))pdp)(?:\.exe)?${SAME_COMMAND}(?:userid=)?["']?`,
+        // jdbc:oracle:thin:scott/PASS@db:1521/ORCL
+        String.raw`(?<![\w-])jdbc:oracle:(?:thin|oci8?):`,
+      ].join('|') +
+      String.raw`)[A-Za-z][\w$#]{0,29}/`,
+    // (quoted in double quotes when it holds what the connect string means: `user/"p@ss"@db`)
+    value: String.raw`(?:"(?<secret>[^"\r\n]{1,128})"|(?<secret2>[^\s"'/@;|&]{1,128}))(?=@|[\s"']|$)`,
+    examples: {
+      truePositives: [
+        `sqlplus -s app_owner/${pw('or1')}@ORCLPDB1 @migrate.sql`,
+        `expdp system/${pw('or2')}@db.internal:1521/ORCL schemas=app directory=DUMP dumpfile=app.dmp`,
+        `impdp system/${pw('or3')}@stage schemas=app remap_schema=app:app_stage`,
+        `expdp userid=scott/${pw('or5')}@legacy schemas=scott dumpfile=scott.dmp`,
+        `spring.datasource.url=jdbc:oracle:thin:app/${pw('or6')}@db.internal:1521/ORCLPDB1`,
+        `sqlplus "sys/${pw('or7')}@cdb as sysdba"`,
+      ],
+      falsePositives: [
+        'sqlplus / as sysdba',
+        'sqlplus -s /nolog @scripts/run.sql',
+        'sqlplus scott/tiger@orcl',
+        'sqlplus -s "$DB_USER/$DB_PASS@$DB_TNS" @report.sql',
+        'sqlldr userid=/ control=load.ctl',
+        'spring.datasource.url=jdbc:oracle:thin:@db.internal:1521/ORCLPDB1',
+        'expdp \\"/ as sysdba\\" full=y directory=DUMP',
+        'impdp app/<password>@db schemas=app',
+      ],
+    },
+  }),
+  rule({
+    id: 'go-mysql-dsn-password',
+    family: 'sql',
+    description: "Password in a Go MySQL driver DSN (user:PASS@tcp(host:3306)/db): no scheme, the protocol's parenthesis after the @",
+    keywords: ['@tcp('],
+    // (the password stands before the keyword: read back in the lookbehind, its group found by indices)
+    // (the driver splits at the user's first `:` and the last `@`: the password may hold either)
+    pattern: /(?<=(?<![\w.:/@-])[\w.-]{1,64}:(?<secret>[^\s"'`/()\\]{1,128}))@tcp\(/g,
+    secretGroup: 'secret',
+    generic: true,
+    validate: isPasswordArgument,
+    examples: {
+      truePositives: [
+        `db, err := sql.Open("mysql", "app:${pw('gd1')}@tcp(db.internal:3306)/shop?parseTime=true")`,
+        `DSN=report:${pw('gd2')}@tcp(mysql.internal)/analytics`,
+        `dsn := "etl:Qz7@k:${pw('gd3')}@tcp(10.0.3.7:3306)/warehouse"`,
+      ],
+      falsePositives: ['db, err := sql.Open("mysql", "root@tcp(127.0.0.1:3306)/app")', 'dsn := fmt.Sprintf("%s:%s@tcp(%s)/%s", user, pass, host, db)', 'DSN=user:password@tcp(localhost:3306)/dbname'],
+    },
+  }),
+  passwordRule({
+    id: 'wifi-passphrase',
+    family: 'wifi',
+    description: "Wi-Fi passphrase or pre-shared key: wpa_supplicant.conf psk=\"PASS\", hostapd wpa_passphrase=PASS, wpa_passphrase SSID PASS, nmcli … wifi connect SSID password PASS",
+    // (nmcli at `mcli`: `nm`, `nmcl` let the scan's first filter pass common words)
+    // (nmcli at its `password `, a start the scan has already: each new start of a keyword lets the scan's first filter pass more text)
+    keywords: ['psk=', 'wpa_passphrase', 'password '],
+    before:
+      '(?:' +
+      [
+        String.raw`(?<![\w.-])psk=[ \t]{0,4}`,
+        String.raw`(?<![\w.-])wpa_passphrase(?:[ \t]{0,4}=[ \t]{0,4}|[ \t]{1,4}(?:"[^"\r\n]{1,32}"|'[^'\r\n]{1,32}'|[^\s"';|&-][^\s"';|&]{0,31})[ \t]{1,4})`,
+        String.raw`(?<=${PROGRAM_START}nmcli${SAME_COMMAND})password[ \t]{1,4}`,
+      ].join('|') +
+      ')',
+    examples: {
+      truePositives: [
+        `network={\n    ssid="office-5g"\n    psk="${pw('wf1')}"\n    key_mgmt=WPA-PSK\n}`,
+        `interface=wlan0\nssid=lab-ap\nwpa=2\nwpa_passphrase=${pw('wf2')}\n`,
+        `wpa_passphrase "Guest Network" '${pw('wf3')}' >> /etc/wpa_supplicant/wpa_supplicant.conf`,
+        `nmcli dev wifi connect office-5g password ${pw('wf4')} ifname wlan0`,
+      ],
+      falsePositives: [
+        'psk="$WIFI_PASSWORD"',
+        'wpa_passphrase=<your passphrase>',
+        'wpa_passphrase office-5g < passphrase.txt',
+        'nmcli dev wifi connect office-5g --ask',
+        'nmcli connection show',
+        'psk=password',
       ],
     },
   }),
