@@ -150,7 +150,6 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     // (the header every APIM-fronted API and the Azure AI services take: `Ocp-Apim-Subscription-Key: <32 hex>`)
     names: ['ocp-apim-subscription', 'apim', 'subscription'],
     values: [SHAPE.hex(32)],
-    minEntropy: 3,
     example: { env: 'OCP_APIM_SUBSCRIPTION_KEY', value: (s) => sample(HEX, 32, s) },
   }),
   rule({
