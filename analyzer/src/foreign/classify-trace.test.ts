@@ -511,6 +511,16 @@ describe('classifyForeignTrace: Spring AI\'s tool-calling observation', () => {
     expect(argsOf([userPrompt(), read, ping], 'ping')).toEqual(['host secret inherited-secret context_retrieved']);
   });
 
+  it('the schema recorded beside the call (spring.ai.tool.definition.schema, as an MCP server gave it) gives its defaults', () => {
+    const schema = JSON.stringify({ type: 'object', properties: { city: { type: 'string' }, timezone: { type: 'string', default: 'UTC' } }, required: ['city'] });
+    const call = springTool('t', 'execute_tool', { 'spring.ai.tool.definition.name': 'get_time', 'spring.ai.tool.definition.schema': schema, 'spring.ai.tool.call.arguments': JSON.stringify({ city: 'Paris', timezone: 'UTC' }) });
+    const prompt = span('agent', { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'What time is it in Paris?' }] }]) });
+    expect(argsOf([prompt, call], 'get_time')).toEqual(['city tiny-public tiny user_explicit', 'timezone tiny-public tiny schema_default']);
+    // Without it the zone is the model's guess.
+    const bare = springTool('t', 'execute_tool', { 'spring.ai.tool.definition.name': 'get_time', 'spring.ai.tool.call.arguments': JSON.stringify({ city: 'Paris', timezone: 'UTC' }) });
+    expect(argsOf([prompt, bare], 'get_time')).toEqual(['city tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred']);
+  });
+
   it('content not included (Spring AI\'s default): one unknown leaf saying why, never a clean call', () => {
     expect(argsOf([userPrompt(), springTool('read', 'framework', {})], 'readFile')).toEqual(['$ unknown arguments-not-recorded no_evidence']);
   });

@@ -7,6 +7,7 @@ import { str } from './recognizers/attributes.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
 import { OpenInferenceAttributes } from './recognizers/openinference.js';
+import { SpringAiAttributes } from './recognizers/spring-ai.js';
 import { TraceloopAttributes } from './recognizers/openllmetry.js';
 
 const PYDANTIC_ALL_MESSAGES = 'pydantic_ai.all_messages';
@@ -175,6 +176,7 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readRunInputs(span, into);
   readLangfuseGenerationOutput(span, into);
   readLangSmithLlmOutput(span, into);
+  readSpringAiToolDefinition(span, into);
   if (span.events) readMessageEvents(span, span.events, into);
   readEventsAttribute(span, into);
   readLogfireOpenAiObjects(span, into);
@@ -544,6 +546,16 @@ function readRunInputs(span: ForeignSpan, into: TraceEvidence): void {
   const lfType = str(span, LangfuseAttributes.OBSERVATION_TYPE);
   if (lfType !== undefined && lfType !== 'tool') runInput(str(span, LangfuseAttributes.INPUT), span, into);
   if (str(span, TraceloopAttributes.SPAN_KIND) === 'workflow') runInput(str(span, TraceloopAttributes.ENTITY_INPUT), span, into);
+}
+
+/**
+ * The tool's input schema Spring AI's tool-calling observation records beside the call
+ * (`spring.ai.tool.definition.schema`, JSON text, by the tool's `spring.ai.tool.definition.name`):
+ * its defaults are the schema's, not the model's guesses.
+ */
+function readSpringAiToolDefinition(span: ForeignSpan, into: TraceEvidence): void {
+  const schema = str(span, SpringAiAttributes.TOOL_SCHEMA);
+  if (schema !== undefined) into.schema(str(span, SpringAiAttributes.TOOL_NAME), parseJson(schema));
 }
 
 /**

@@ -5,6 +5,8 @@ import { opt, str } from './attributes.js';
 export const SpringAiAttributes = {
   KIND: 'spring.ai.kind',
   TOOL_NAME: 'spring.ai.tool.definition.name',
+  /** The tool's input schema as the model was given it (JSON text; an MCP tool's is its server's `inputSchema`). */
+  TOOL_SCHEMA: 'spring.ai.tool.definition.schema',
   TOOL_CALL_ID: 'spring.ai.tool.call.id',
   TOOL_CALL_ARGUMENTS: 'spring.ai.tool.call.arguments',
   TOOL_CALL_RESULT: 'spring.ai.tool.call.result',
