@@ -1169,6 +1169,7 @@ describe('argspan analyze: the emitters of the fifth outside-in pass (Spring AI,
     'derived/spring-ai-token-in-arguments.json': [['credential_in_attribute', 'getCurrentWeather', 'location', 'spring-ai']],
     'derived/litellm-token-in-tool-calls.json': [['credential_in_attribute', 'get_news', 'city', 'litellm'], ['credential_in_attribute', 'get_weather', 'city', 'litellm']],
     'derived/mastra-token-in-tool-input.json': [['credential_in_attribute', 'calculator', 'expression', 'mastra']],
+    'derived/mastra-0.x-model-prompt-timezone.json': [['assumption_span', 'calculator', 'timezone', 'mastra']],
     'derived/openinference-ag2-dotenv-path.json': [['sensitive_arg_dispatched', 'add', 'path', 'openinference']],
     'derived/openinference-beeai-token-in-location.json': [['credential_in_attribute', 'OpenMeteoTool', 'location_name', 'openinference']],
   };
@@ -1180,7 +1181,7 @@ describe('argspan analyze: the emitters of the fifth outside-in pass (Spring AI,
     expect(findings.map((f) => [f.rule, f.tool, f.key, f.emitter]).sort()).toEqual([...want].sort());
     for (const format of ['table', 'json', 'sarif', 'junit', 'html']) {
       const out = analyzeBin(path, '--format', format);
-      for (const value of ['ghp_C4NARY', '/app/.env']) expect(out.stdout + out.stderr, `${format}: ${value}`).not.toContain(value);
+      for (const value of ['ghp_C4NARY', '/app/.env', 'America/New_York']) expect(out.stdout + out.stderr, `${format}: ${value}`).not.toContain(value);
     }
   });
 });

@@ -492,6 +492,27 @@ describe('classifyForeignTrace: Mastra\'s tool spans', () => {
     expect(argsOf([userPrompt(), old], 'readFile')).toEqual(['path secret secret-file-name model_inferred']);
   });
 
+  it('0.x model spans: the prompt in gen_ai.prompt (Mastra\'s {"messages"}) is the user\'s words, an earlier result the tool\'s', () => {
+    // (the tool runs after the model span that asked for it)
+    const call = () => mastraTool('t', 'tool_call', { 'gen_ai.operation.name': 'tool.execute', 'gen_ai.tool.name': 'get_time', 'gen_ai.tool.input': JSON.stringify({ city: 'Paris', timezone: 'UTC', day: 'Monday' }) });
+    const history = [
+      { role: 'user', content: 'What time is it in Paris?' },
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'get_day', input: {} }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'get_day', output: { type: 'json', value: { day: 'Monday' } } }] },
+    ];
+    const model = (prompt: unknown) => span('llm', { 'mastra.span.type': 'llm_generation', 'gen_ai.operation.name': 'chat', 'gen_ai.prompt': JSON.stringify(prompt) });
+    const want = ['city tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred', 'day tiny-public tiny context_retrieved'];
+    expect(argsOf([model({ messages: history }), call()], 'get_time')).toEqual(want);
+    // (the wrapped model's path records the prompt itself, a list of messages)
+    expect(argsOf([model(history), call()], 'get_time')).toEqual(want);
+    // Another emitter's gen_ai.prompt (LangSmith's run input) is not read as Mastra's.
+    expect(argsOf([span('llm', { 'gen_ai.prompt': JSON.stringify({ messages: history }) }), call()], 'get_time')).toEqual([
+      'city tiny-public tiny no_evidence',
+      'timezone tiny-public tiny no_evidence',
+      'day tiny-public tiny no_evidence',
+    ]);
+  });
+
   it('input not recorded: one unknown leaf saying why; Mastra\'s other spans are not calls', () => {
     expect(argsOf([userPrompt(), mastraTool('t', 'tool_call', { 'gen_ai.operation.name': 'tool.execute' })], 'readFile')).toEqual(['$ unknown arguments-not-recorded no_evidence']);
     expect(callsOf([span('agent', { 'mastra.span.type': 'agent_run', 'gen_ai.operation.name': 'agent.run' }), span('step', { 'mastra.span.type': 'workflow_step' })])).toEqual([]);

@@ -6,6 +6,7 @@ import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, readEventsAttribute, readLog
 import { str } from './recognizers/attributes.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
+import { MastraAttributes } from './recognizers/mastra.js';
 import { OpenInferenceAttributes } from './recognizers/openinference.js';
 import { SpringAiAttributes } from './recognizers/spring-ai.js';
 import { TraceloopAttributes } from './recognizers/openllmetry.js';
@@ -177,6 +178,7 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readLangfuseGenerationOutput(span, into);
   readLangSmithLlmOutput(span, into);
   readSpringAiToolDefinition(span, into);
+  readMastraPrompt(span, into);
   if (span.events) readMessageEvents(span, span.events, into);
   readEventsAttribute(span, into);
   readLogfireOpenAiObjects(span, into);
@@ -556,6 +558,19 @@ function readRunInputs(span: ForeignSpan, into: TraceEvidence): void {
 function readSpringAiToolDefinition(span: ForeignSpan, into: TraceEvidence): void {
   const schema = str(span, SpringAiAttributes.TOOL_SCHEMA);
   if (schema !== undefined) into.schema(str(span, SpringAiAttributes.TOOL_NAME), parseJson(schema));
+}
+
+/**
+ * A Mastra 0.x model span's prompt (`@mastra/otel-exporter` before it followed the GenAI
+ * conventions): the span's input as Mastra's JSON in `gen_ai.prompt`, `{"messages": [...]}` or a
+ * list of messages, each in the AI SDK's shape (`{role, content}`, content a string or `text`,
+ * `tool-call` and `tool-result` parts). Read on spans that carry `mastra.span.type` only: the key
+ * is LangSmith's run input elsewhere.
+ */
+function readMastraPrompt(span: ForeignSpan, into: TraceEvidence): void {
+  if (str(span, MastraAttributes.SPAN_TYPE) === undefined) return;
+  const prompt = parseJson(str(span, MastraAttributes.MODEL_PROMPT));
+  readVercelMessages(isObject(prompt) ? prompt.messages : prompt, MastraAttributes.MODEL_PROMPT, span, into);
 }
 
 /**

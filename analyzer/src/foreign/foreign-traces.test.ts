@@ -117,6 +117,9 @@ const EXPECTED: Record<string, Expected> = {
   'mastra-otel-exporter-0.x-tool-calculator.json': { calls: ['mastra calculator tool-span'], noEvidence: 1, findings: [] },
   // The token by tool and argument, once (the exporter's generic `input` holds the same text).
   'derived/mastra-token-in-tool-input.json': { calls: ['mastra calculator tool-span'], noEvidence: 1, findings: ['credential_in_attribute calculator expression'] },
+  // Mastra 0.x with its model span: the prompt in gen_ai.prompt (Mastra's {"messages"}) is the user's words, so the expression
+  // they gave is theirs and the zone they never gave is the model's guess.
+  'derived/mastra-0.x-model-prompt-timezone.json': { calls: ['mastra calculator tool-span'], findings: ['assumption_span calculator timezone'] },
   // OpenInference's AG2 instrumentation: input.value is the whole func_call; the arguments are read from tool_call.function.arguments.
   'openinference-ag2-tool-add.json': { calls: ['openinference add tool-span'], noEvidence: 1, findings: [] },
   // The secret-file path is reported under its own key, `path` (read from input.value it was the key `arguments`).

@@ -7,6 +7,11 @@ export const MastraAttributes = {
   /** The tool's input and output as `@mastra/otel-exporter` wrote them before it followed the GenAI conventions. */
   TOOL_INPUT: 'gen_ai.tool.input',
   TOOL_OUTPUT: 'gen_ai.tool.output',
+  /**
+   * A model span's input as 0.x wrote it (`llm_generation`): Mastra's own JSON, `{"messages": [...]}`
+   * (or the prompt's list of messages) in the AI SDK's message shape, not the GenAI conventions'.
+   */
+  MODEL_PROMPT: 'gen_ai.prompt',
 } as const;
 
 /** Mastra's span types of a tool's run (`SpanType` / `AISpanType` of `@mastra/core`). */
