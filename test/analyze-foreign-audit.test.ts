@@ -1170,6 +1170,7 @@ describe('argspan analyze: the emitters of the fifth outside-in pass (Spring AI,
     'derived/litellm-token-in-tool-calls.json': [['credential_in_attribute', 'get_news', 'city', 'litellm'], ['credential_in_attribute', 'get_weather', 'city', 'litellm']],
     'derived/mastra-token-in-tool-input.json': [['credential_in_attribute', 'calculator', 'expression', 'mastra']],
     'derived/mastra-0.x-model-prompt-timezone.json': [['assumption_span', 'calculator', 'timezone', 'mastra']],
+    'derived/mastra-0.x-token-in-history.json': [['credential_in_attribute', 'calculator', 'expression', 'mastra']],
     'derived/openinference-ag2-dotenv-path.json': [['sensitive_arg_dispatched', 'add', 'path', 'openinference']],
     'derived/openinference-beeai-token-in-location.json': [['credential_in_attribute', 'OpenMeteoTool', 'location_name', 'openinference']],
   };

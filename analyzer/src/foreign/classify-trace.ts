@@ -120,23 +120,26 @@ export function classifyForeignTrace(
   const { unexecuted, copies, byProposedId } = matchProposals(evidence, merged.kept, spans, decode);
   const { kept, ranAs } = proposalsForUnrecordedRuns(merged.kept, unexecuted);
   const calls = [...kept, ...unexecuted].sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
-  for (const c of copies) out.blob(c);
+  // Each attribute holding (a copy of) a call's arguments, and any other attribute of its span with
+  // the same text: the arguments recorded twice on one span (OpenInference's tool.parameters, a
+  // hybrid's second copy, Mastra 0.x's generic `input` beside `gen_ai.tool.input` and `gen_ai.prompt`).
+  const blob = (row: ArgumentBlobRow) => {
+    out.blob(row);
+    const text = bySpan.get(row.spanId)?.attrs.get(row.attribute);
+    if (typeof text !== 'string') return;
+    for (const [key, value] of bySpan.get(row.spanId)!.attrs) {
+      if (key !== row.attribute && value === text) out.blob({ spanId: row.spanId, attribute: key, callSpanId: row.callSpanId });
+    }
+  };
+  for (const c of copies) blob(c);
   // The second emitter's record of a call is a copy of its arguments; its span returns the call's
   // result. So does the tool span a proposal stands for (its arguments not recorded).
   const otherSpans = new Map<ForeignCall, string[]>(ranAs);
   for (const { call, copy } of twice) {
-    out.blob({ spanId: copy.spanId, attribute: copy.args.attribute, callSpanId: call.spanId });
+    blob({ spanId: copy.spanId, attribute: copy.args.attribute, callSpanId: call.spanId });
     otherSpans.set(call, [...(otherSpans.get(call) ?? []), copy.spanId]);
   }
-  for (const call of calls) {
-    out.blob({ spanId: call.spanId, attribute: call.args.attribute, callSpanId: call.spanId });
-    // The same arguments recorded again on the call's span (OpenInference's tool.parameters, a hybrid's second copy).
-    if (call.args.kind === 'blob' && call.args.text !== undefined && call.source === 'tool-span') {
-      for (const [key, value] of bySpan.get(call.spanId)?.attrs ?? []) {
-        if (key !== call.args.attribute && value === call.args.text) out.blob({ spanId: call.spanId, attribute: key, callSpanId: call.spanId });
-      }
-    }
-  }
+  for (const call of calls) blob({ spanId: call.spanId, attribute: call.args.attribute, callSpanId: call.spanId });
   // One provenance index per trace (per run, for a run's trace, holding what its earlier traces
   // told): the asserted text once, then each result as the calls reach its time.
   let index: ProvenanceIndex;
@@ -252,7 +255,7 @@ export function classifyForeignTrace(
     const named = new Set(byProposedId.values());
     const unnamed = [...secretCalls].filter((c) => c.callId === undefined && !named.has(c));
     const knownIds = new Set([...calls, ...evidence.proposed].flatMap((c) => (c.callId !== undefined ? [c.callId] : [])));
-    blobsRepeated(evidence, { secretById, secretCalls, unnamed, knownIds }, decode, out);
+    blobsRepeated(evidence, { secretById, secretCalls, unnamed, knownIds }, decode, blob);
   }
   if (run) {
     // What this trace told, for the run's later traces: its results still unread, its schemas.
@@ -363,7 +366,7 @@ function blobsRepeated(
   evidence: TraceEvidence,
   secret: { secretById: ReadonlyMap<string, ForeignCall>; secretCalls: ReadonlySet<ForeignCall>; unnamed: readonly ForeignCall[]; knownIds: ReadonlySet<string> },
   decode: (c: ForeignCall) => { value: unknown },
-  out: ForeignRowSink,
+  blob: (row: ArgumentBlobRow) => void,
 ): void {
   const added = new Set<string>();
   // Secret calls by tool and arguments, for history entries named by a Responses API item id: built on first need.
@@ -381,7 +384,7 @@ function blobsRepeated(
       const key = `${r.spanId}\u0000${r.attribute}\u0000${c.spanId}`;
       if (added.has(key)) continue;
       added.add(key);
-      out.blob({ spanId: r.spanId, attribute: r.attribute, callSpanId: c.spanId });
+      blob({ spanId: r.spanId, attribute: r.attribute, callSpanId: c.spanId });
     }
   }
 }

@@ -120,6 +120,8 @@ const EXPECTED: Record<string, Expected> = {
   // Mastra 0.x with its model span: the prompt in gen_ai.prompt (Mastra's {"messages"}) is the user's words, so the expression
   // they gave is theirs and the zone they never gave is the model's guess.
   'derived/mastra-0.x-model-prompt-timezone.json': { calls: ['mastra calculator tool-span'], findings: ['assumption_span calculator timezone'] },
+  // The token again in the next request's history (gen_ai.prompt, and the same text in the generic `input`): by argument, once.
+  'derived/mastra-0.x-token-in-history.json': { calls: ['mastra calculator tool-span'], findings: ['credential_in_attribute calculator expression'] },
   // OpenInference's AG2 instrumentation: input.value is the whole func_call; the arguments are read from tool_call.function.arguments.
   'openinference-ag2-tool-add.json': { calls: ['openinference add tool-span'], noEvidence: 1, findings: [] },
   // The secret-file path is reported under its own key, `path` (read from input.value it was the key `arguments`).
