@@ -123,13 +123,20 @@ export function classifyForeignTrace(
   // Each attribute holding (a copy of) a call's arguments, and any other attribute of its span with
   // the same text: the arguments recorded twice on one span (OpenInference's tool.parameters, a
   // hybrid's second copy, Mastra 0.x's generic `input` beside `gen_ai.tool.input` and `gen_ai.prompt`).
+  // (each span's attributes scanned once per attribute: a later prompt repeats every earlier call in one)
+  const twins = new Map<string, string[]>();
   const blob = (row: ArgumentBlobRow) => {
     out.blob(row);
-    const text = bySpan.get(row.spanId)?.attrs.get(row.attribute);
-    if (typeof text !== 'string') return;
-    for (const [key, value] of bySpan.get(row.spanId)!.attrs) {
-      if (key !== row.attribute && value === text) out.blob({ spanId: row.spanId, attribute: key, callSpanId: row.callSpanId });
+    const at = `${row.spanId}\u0000${row.attribute}`;
+    let same = twins.get(at);
+    if (!same) {
+      same = [];
+      const attrs = bySpan.get(row.spanId)?.attrs;
+      const text = attrs?.get(row.attribute);
+      if (typeof text === 'string') for (const [key, value] of attrs!) if (key !== row.attribute && value === text) same.push(key);
+      twins.set(at, same);
     }
+    for (const key of same) out.blob({ spanId: row.spanId, attribute: key, callSpanId: row.callSpanId });
   };
   for (const c of copies) blob(c);
   // The second emitter's record of a call is a copy of its arguments; its span returns the call's
