@@ -197,9 +197,13 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       `api_key = os.getenv("API_KEY") or "${sample(ALNUM, 24, 'g17')}"`,
       // a `key value` config line (msmtprc, fetchmailrc): `password v` alone on its line
       `account default\nhost smtp.example.net\nauth on\nuser alerts@example.net\npassword ${sample(ALNUM, 18, 'g18')}\n`,
+      // YAML's string tag before the value
+      `smtp:\n  password: !!str ${sample(ALNUM, 18, 'g19')}\n`,
     ],
     falsePositives: [
       'password: ${DB_PASSWORD}',
+      'password: !!str ${DB_PASSWORD}',
+      'token: !!str changeme',
       'docker run -e "ACCEPT_EULA=Y" -e "MSSQL_SA_PASSWORD=YourStrong@Passw0rd" -p 1433:1433 mcr.microsoft.com/mssql/server:2022-latest',
       '[![codecov](https://codecov.io/gh/acme/app/branch/main/graph/badge.svg?token=yZL6LtXkOA)](https://codecov.io/gh/acme/app)',
       "await expect(refresh()).rejects.toThrow(/Failed to refresh OIDC token: Unauthorized/);",

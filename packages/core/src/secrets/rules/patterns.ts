@@ -57,7 +57,7 @@ const DOUBLE_OPEN = String.raw`\\{0,3}"\\{1,7}"`;
  * From the end of a key name to the start of its value, in the assignment syntax of the
  * languages and config formats agents touch. Space and tab only, never a line break, around an
  * operator: an empty `.env` value (`A_KEY=⏎B_KEY=`) must not take the next line as its value.
- * - `key = v`, `key: v`, `key := v`, Makefile `::=` `:::=` `?=` `+=`, PHP `.=`, `=>`, R `<-`;
+ * - `key = v`, `key: v` (YAML's `key: !!str v` too), `key := v`, Makefile `::=` `:::=` `?=` `+=`, PHP `.=`, `=>`, R `<-`;
  * - a quoted key (`"key": "v"`, `'key' => 'v'`, `ENV["KEY"] = "v"`, `\"key\":\"v\"`);
  * - a type between name and `=` (`val key: String = "v"`, `const KEY: &str = "v"`,
  *   `var key string = "v"`);
@@ -94,7 +94,8 @@ export const ASSIGN_TAIL =
     // (before the plain operator, which would take `String::from` for the value)
     // (`=` in code, `:` in a Rust struct literal: `Config { api_key: String::from("v") }`)
     String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}[:=][ \t]{0,4}(?:String::from|Some|String\.valueOf|SecretString::(?:new|from))\([ \t]{0,4}${OPEN_QUOTE}`,
-    String.raw`(?:${KEY_QUOTE})?\]?[ \t]{0,4}${OPERATOR}[ \t]{0,4}${OPEN_QUOTE}?`,
+    // (a YAML value may carry the string tag: `password: !!str v`, `password: !!str "v"`)
+    String.raw`(?:${KEY_QUOTE})?\]?[ \t]{0,4}${OPERATOR}[ \t]{0,4}(?:!!str[ \t]{1,4})?${OPEN_QUOTE}?`,
     String.raw`${KEY_QUOTE}\]?[ \t]{0,4}(?:,|[ \t][vV]alue[ \t]{0,2}=)[ \t]{0,4}${OPEN_QUOTE}`,
     // (a literal default after an environment read: `process.env.DB_PASSWORD || "v"`, `?? 'v'`,
     // `process.env["API_KEY"] || "v"`, PHP's `getenv('DB_PASS') ?: 'v'`, Python's `os.getenv("K") or "v"`)
