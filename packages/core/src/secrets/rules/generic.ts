@@ -512,7 +512,7 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
     String.raw`(?<key>[\w.-]{0,24}?)`,
     '(?:',
     // `key = "v"`, `"key": "v"`, `key => 'v'`, `key := "v"`, `define('KEY', 'v')`, `setProperty("KEY", "v")`
-    String.raw`(?:(?:\\{0,3}["'\x60])?\]?[ \t]{0,4}(?::{1,3}=|=>|=|:)|\\{0,3}["'][ \t]{0,4},)[ \t]{0,4}(?<q>\\{0,3}["'])`,
+    String.raw`(?:(?:\\{0,3}["'\x60])?\]?[ \t]{0,4}(?::{1,3}=|=>|=|:)(?:[ \t]{0,4}!!str(?=[ \t]))?|\\{0,3}["'][ \t]{0,4},)[ \t]{0,4}(?<q>\\{0,3}["'])`,
     // (a value the generic value cuts: at a bracket or a separator, at a backquote, or, beginning with `=`, refuses)
     `(?=[^"'\\s\\\\]{0,199}(?:${STOPS}|\x60)|=)(?<secret>[^"'\\s\\\\]{8,200})\\k<q>`,
     // or a line's unquoted value, read to the line's end or a comment after a space (` #`, INI's ` ;`),
@@ -522,10 +522,10 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
     String.raw`|(?==)(?<=(?:^|\s|\\{1,3}(?:[nrtbf]|u[0-9A-Fa-f]{4}))(?:export[ \t]{1,4})?[A-Z][A-Z0-9_]{0,63})=`,
     lineValue('secret2'),
     // Java properties, INI, a YAML plain scalar, a Makefile (`db.password=v`, `password = v`,
-    // `  password: v`, `- token: v`, `PASSWORD := v`): any key that starts its line, maybe indented
+    // `  password: v`, `  password: !!str v`, `- token: v`, `PASSWORD := v`): any key that starts its line, maybe indented
     // or a config line of `password v` (msmtprc and other clients' rc files): the word alone as the
     // key at its line's start, a space, then the value to the line's end
-    String.raw`|(?:(?=[ \t]{0,4}[:?=])(?<=(?:^|[\r\n]|\\{1,3}[nr])[ \t]{0,32}(?:-[ \t]{1,4})?[\w.-]{1,128})[ \t]{0,4}(?::=|\?=|=|:)[ \t]{0,4}` +
+    String.raw`|(?:(?=[ \t]{0,4}[:?=])(?<=(?:^|[\r\n]|\\{1,3}[nr])[ \t]{0,32}(?:-[ \t]{1,4})?[\w.-]{1,128})[ \t]{0,4}(?::=|\?=|=|:)[ \t]{0,4}(?:!!str[ \t]{1,4})?` +
       String.raw`|(?=[ \t])(?<=(?:^|[\r\n]|\\{1,3}[nr])[ \t]{0,32}(?:password|passwd|pass|secret|token))[ \t]{1,4})`,
     lineValue('secret3'),
     // an XML element's content, to its end tag: in a CDATA section, anything but its end
@@ -544,6 +544,9 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       `DB_PASSWORD="Hp:Xz)&#k.Yc?#,J"`,
       `{"password": "vF%sm]b:GhWtH6_e"}`,
       `spring.datasource.password='o@A2^e6,RrffzTLE'`,
+      // YAML's string tag before the value, plain and quoted
+      `db:\n  password: !!str Qm4,Zx)Lp8#vR\n`,
+      `db:\n  password: !!str "Tq8;Lz(2Wk!x"\n`,
       `define('DB_PASSWORD', 'q7{Lm;Zx>2wR!p');`,
       `"{\\"api_key\\":\\"K9(dP2]xQ;7mTz&w\\"}"`,
       `SMTP_PASSWORD="r<8Tq;mZ2!vX(k"`,
