@@ -199,11 +199,15 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       `account default\nhost smtp.example.net\nauth on\nuser alerts@example.net\npassword ${sample(ALNUM, 18, 'g18')}\n`,
       // YAML's string tag before the value
       `smtp:\n  password: !!str ${sample(ALNUM, 18, 'g19')}\n`,
+      // Emacs Lisp setting a variable
+      `(setq smtpmail-smtp-password "${sample(ALNUM, 16, 'g20')}")`,
     ],
     falsePositives: [
       'password: ${DB_PASSWORD}',
       'password: !!str ${DB_PASSWORD}',
       'token: !!str changeme',
+      '(setq my-password (read-passwd "Password: "))',
+      '(defcustom foo-token nil "The API token for foo.")',
       'docker run -e "ACCEPT_EULA=Y" -e "MSSQL_SA_PASSWORD=YourStrong@Passw0rd" -p 1433:1433 mcr.microsoft.com/mssql/server:2022-latest',
       '[![codecov](https://codecov.io/gh/acme/app/branch/main/graph/badge.svg?token=yZL6LtXkOA)](https://codecov.io/gh/acme/app)',
       "await expect(refresh()).rejects.toThrow(/Failed to refresh OIDC token: Unauthorized/);",

@@ -137,7 +137,8 @@ export function keyAround(input: string, index: number, matched: string): { star
 /**
  * A value after a space and no operator (`ENV API_KEY v`, `--token v`, `setx DB_PASSWORD "v"`)
  * is an assignment only after a CONSTANT_NAME or a command-line flag, a one-word capital name
- * after a Dockerfile's `ENV` or Windows' `setx` (`ENV PASSWORD v`), or any key a CLI's setter
+ * after a Dockerfile's `ENV` or Windows' `setx` (`ENV PASSWORD v`), a variable Emacs Lisp sets
+ * (`(setq smtpmail-password "v")`), or any key a CLI's setter
  * sets (`aws configure set aws_secret_access_key v`).
  */
 export function spacedAssignment(input: string, index: number, matched: string): boolean {
@@ -153,6 +154,8 @@ export function spacedAssignment(input: string, index: number, matched: string):
   // (a config file of `key value` lines, msmtprc's and fetchmailrc's: `password v` alone on its line)
   if ((key === 'password' || key === 'passwd') && lineAlone(input, start, index + matched.length)) return true;
   if (/^[A-Z][A-Z0-9]+$/.test(key) && /(?:^|[\n;&|])[ \t]*(?:ENV|setx)[ \t]{1,4}$/i.test(input.slice(Math.max(0, start - 12), start))) return true;
+  // (Emacs Lisp sets a variable so: `(setq smtpmail-password "v")`, `(defvar my-api-token "v")`)
+  if (/\((?:setq(?:-default|-local)?|defvar|defconst|defcustom)[ \t]{1,4}$/.test(input.slice(Math.max(0, start - 16), start))) return true;
   return setByCli(input, start);
 }
 /** [start, end) is a whole line but for indentation: a line break (or the text's edge) before and after. */
