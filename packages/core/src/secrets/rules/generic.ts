@@ -515,8 +515,9 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
     `(?<word>${SECRET_WORDS.map(word).join('|')})(?![a-z])`,
     String.raw`(?<key>[\w.-]{0,24}?)`,
     '(?:',
-    // `key = "v"`, `"key": "v"`, `key => 'v'`, `key := "v"`, `define('KEY', 'v')`, `setProperty("KEY", "v")`
-    String.raw`(?:(?:\\{0,3}["'\x60])?\]?[ \t]{0,4}(?::{1,3}=|=>|=|:)(?:[ \t]{0,4}!!str(?=[ \t]))?|\\{0,3}["'][ \t]{0,4},)[ \t]{0,4}(?<q>\\{0,3}["'])`,
+    // `key = "v"`, `"key": "v"`, `key => 'v'`, `key := "v"`, `define('KEY', 'v')`, `setProperty("KEY", "v")`,
+    // Emacs Lisp's `(setq key "v")`
+    String.raw`(?:(?:\\{0,3}["'\x60])?\]?[ \t]{0,4}(?::{1,3}=|=>|=|:)(?:[ \t]{0,4}!!str(?=[ \t]))?|\\{0,3}["'][ \t]{0,4},|(?=[ \t])(?<=\((?:setq(?:-default|-local)?|defvar|defconst|defcustom)[ \t]{1,4}[\w.-]{1,128}))[ \t]{0,4}(?<q>\\{0,3}["'])`,
     // (a value the generic value cuts: at a bracket or a separator, at a backquote, or, beginning with `=`, refuses)
     `(?=[^"'\\s\\\\]{0,199}(?:${STOPS}|\x60)|=)(?<secret>[^"'\\s\\\\]{8,200})\\k<q>`,
     // or a line's unquoted value, read to the line's end or a comment after a space (` #`, INI's ` ;`),
@@ -551,6 +552,7 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       // YAML's string tag before the value, plain and quoted
       `db:\n  password: !!str Qm4,Zx)Lp8#vR\n`,
       `db:\n  password: !!str "Tq8;Lz(2Wk!x"\n`,
+      `(setq smtpmail-smtp-password "Wz7,Kq(4Lm!x")`,
       `define('DB_PASSWORD', 'q7{Lm;Zx>2wR!p');`,
       `"{\\"api_key\\":\\"K9(dP2]xQ;7mTz&w\\"}"`,
       `SMTP_PASSWORD="r<8Tq;mZ2!vX(k"`,
