@@ -177,6 +177,8 @@ export const DEVOPS_RULES: readonly SecretRule[] = [
     truePositives: [
       `export AZURE_DEVOPS_EXT_PAT=${sample('abcdefghijklmnopqrstuvwxyz234567', 52, 'adk1')}`,
       `VSTS_PAT: ${sample('abcdefghijklmnopqrstuvwxyz234567', 52, 'adk2')}`,
+      // the Terraform provider's variable
+      `AZDO_PERSONAL_ACCESS_TOKEN=${sample('abcdefghijklmnopqrstuvwxyz234567', 52, 'adk4')}`,
     ],
     falsePositives: ['AZURE_DEVOPS_EXT_PAT=$(System.AccessToken)', `AZURE_DEVOPS_ORG_ID=${sample('abcdefghijklmnopqrstuvwxyz234567', 52, 'adk3')}`],
   }),
