@@ -12,9 +12,10 @@ export const ESCAPE_WINDOW = 512;
 export const ESCAPE_NEAR = 64;
 /**
  * How far before a keyword hit the match of a rule that is not anchored at its keyword may
- * begin (`[a-f0-9]{36}NRAL`, `abc8Q~...`), for glued escapes.
+ * begin (`[a-f0-9]{36}NRAL`, `abc8Q~...`, an Azure DevOps token's 77 characters before `ZDO`),
+ * for glued escapes.
  */
-export const GLUE_REACH = 64;
+export const GLUE_REACH = 80;
 /** Longest token after a glued escape that its window stretches to hold (the longest base64 run decoded). */
 const MAX_GLUED_TOKEN = 1 << 20;
 

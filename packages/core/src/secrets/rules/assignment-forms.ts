@@ -96,6 +96,7 @@ export const ASSIGNMENT_FORMS: readonly { lang: string; style: KeyStyle; write: 
   { lang: 'command-line flag, space', style: 'kebab', write: (k, v) => `login --${k} ${v}` },
   { lang: 'yaml block literal', style: 'snake', write: (k, v) => `vault:\n  ${k}: |\n    ${v}\n  ttl: 3600\n` },
   { lang: 'yaml folded block', style: 'snake', write: (k, v) => `vault:\n  ${k}: >-\n    ${v}\n` },
+  { lang: 'yaml string tag', style: 'snake', write: (k, v) => `vault:\n  ${k}: !!str ${v}\n` },
   { lang: 'kubernetes env', style: 'constant', write: (k, v) => `containers:\n  - env:\n      - name: ${k}\n        value: "${v}"\n` },
   { lang: 'kubernetes env, json', style: 'constant', write: (k, v) => `{"env": [{"name": "${k}", "value": "${v}"}]}` },
   { lang: 'toml multi-line string', style: 'snake', write: (k, v) => `${k} = """\n${v}"""\n` },

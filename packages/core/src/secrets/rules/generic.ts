@@ -197,9 +197,17 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       `api_key = os.getenv("API_KEY") or "${sample(ALNUM, 24, 'g17')}"`,
       // a `key value` config line (msmtprc, fetchmailrc): `password v` alone on its line
       `account default\nhost smtp.example.net\nauth on\nuser alerts@example.net\npassword ${sample(ALNUM, 18, 'g18')}\n`,
+      // YAML's string tag before the value
+      `smtp:\n  password: !!str ${sample(ALNUM, 18, 'g19')}\n`,
+      // Emacs Lisp setting a variable
+      `(setq smtpmail-smtp-password "${sample(ALNUM, 16, 'g20')}")`,
     ],
     falsePositives: [
       'password: ${DB_PASSWORD}',
+      'password: !!str ${DB_PASSWORD}',
+      'token: !!str changeme',
+      '(setq my-password (read-passwd "Password: "))',
+      '(defcustom foo-token nil "The API token for foo.")',
       'docker run -e "ACCEPT_EULA=Y" -e "MSSQL_SA_PASSWORD=YourStrong@Passw0rd" -p 1433:1433 mcr.microsoft.com/mssql/server:2022-latest',
       '[![codecov](https://codecov.io/gh/acme/app/branch/main/graph/badge.svg?token=yZL6LtXkOA)](https://codecov.io/gh/acme/app)',
       "await expect(refresh()).rejects.toThrow(/Failed to refresh OIDC token: Unauthorized/);",
@@ -507,8 +515,9 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
     `(?<word>${SECRET_WORDS.map(word).join('|')})(?![a-z])`,
     String.raw`(?<key>[\w.-]{0,24}?)`,
     '(?:',
-    // `key = "v"`, `"key": "v"`, `key => 'v'`, `key := "v"`, `define('KEY', 'v')`, `setProperty("KEY", "v")`
-    String.raw`(?:(?:\\{0,3}["'\x60])?\]?[ \t]{0,4}(?::{1,3}=|=>|=|:)|\\{0,3}["'][ \t]{0,4},)[ \t]{0,4}(?<q>\\{0,3}["'])`,
+    // `key = "v"`, `"key": "v"`, `key => 'v'`, `key := "v"`, `define('KEY', 'v')`, `setProperty("KEY", "v")`,
+    // Emacs Lisp's `(setq key "v")`
+    String.raw`(?:(?:\\{0,3}["'\x60])?\]?[ \t]{0,4}(?::{1,3}=|=>|=|:)(?:[ \t]{0,4}!!str(?=[ \t]))?|\\{0,3}["'][ \t]{0,4},|(?=[ \t])(?<=\((?:setq(?:-default|-local)?|defvar|defconst|defcustom)[ \t]{1,4}[\w.-]{1,128}))[ \t]{0,4}(?<q>\\{0,3}["'])`,
     // (a value the generic value cuts: at a bracket or a separator, at a backquote, or, beginning with `=`, refuses)
     `(?=[^"'\\s\\\\]{0,199}(?:${STOPS}|\x60)|=)(?<secret>[^"'\\s\\\\]{8,200})\\k<q>`,
     // or a line's unquoted value, read to the line's end or a comment after a space (` #`, INI's ` ;`),
@@ -518,10 +527,10 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
     String.raw`|(?==)(?<=(?:^|\s|\\{1,3}(?:[nrtbf]|u[0-9A-Fa-f]{4}))(?:export[ \t]{1,4})?[A-Z][A-Z0-9_]{0,63})=`,
     lineValue('secret2'),
     // Java properties, INI, a YAML plain scalar, a Makefile (`db.password=v`, `password = v`,
-    // `  password: v`, `- token: v`, `PASSWORD := v`): any key that starts its line, maybe indented
+    // `  password: v`, `  password: !!str v`, `- token: v`, `PASSWORD := v`): any key that starts its line, maybe indented
     // or a config line of `password v` (msmtprc and other clients' rc files): the word alone as the
     // key at its line's start, a space, then the value to the line's end
-    String.raw`|(?:(?=[ \t]{0,4}[:?=])(?<=(?:^|[\r\n]|\\{1,3}[nr])[ \t]{0,32}(?:-[ \t]{1,4})?[\w.-]{1,128})[ \t]{0,4}(?::=|\?=|=|:)[ \t]{0,4}` +
+    String.raw`|(?:(?=[ \t]{0,4}[:?=])(?<=(?:^|[\r\n]|\\{1,3}[nr])[ \t]{0,32}(?:-[ \t]{1,4})?[\w.-]{1,128})[ \t]{0,4}(?::=|\?=|=|:)[ \t]{0,4}(?:!!str[ \t]{1,4})?` +
       String.raw`|(?=[ \t])(?<=(?:^|[\r\n]|\\{1,3}[nr])[ \t]{0,32}(?:password|passwd|pass|secret|token))[ \t]{1,4})`,
     lineValue('secret3'),
     // an XML element's content, to its end tag: in a CDATA section, anything but its end
@@ -540,6 +549,10 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       `DB_PASSWORD="Hp:Xz)&#k.Yc?#,J"`,
       `{"password": "vF%sm]b:GhWtH6_e"}`,
       `spring.datasource.password='o@A2^e6,RrffzTLE'`,
+      // YAML's string tag before the value, plain and quoted
+      `db:\n  password: !!str Qm4,Zx)Lp8#vR\n`,
+      `db:\n  password: !!str "Tq8;Lz(2Wk!x"\n`,
+      `(setq smtpmail-smtp-password "Wz7,Kq(4Lm!x")`,
       `define('DB_PASSWORD', 'q7{Lm;Zx>2wR!p');`,
       `"{\\"api_key\\":\\"K9(dP2]xQ;7mTz&w\\"}"`,
       `SMTP_PASSWORD="r<8Tq;mZ2!vX(k"`,

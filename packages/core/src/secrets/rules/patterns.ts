@@ -57,7 +57,7 @@ const DOUBLE_OPEN = String.raw`\\{0,3}"\\{1,7}"`;
  * From the end of a key name to the start of its value, in the assignment syntax of the
  * languages and config formats agents touch. Space and tab only, never a line break, around an
  * operator: an empty `.env` value (`A_KEY=⏎B_KEY=`) must not take the next line as its value.
- * - `key = v`, `key: v`, `key := v`, Makefile `::=` `:::=` `?=` `+=`, PHP `.=`, `=>`, R `<-`;
+ * - `key = v`, `key: v` (YAML's `key: !!str v` too), `key := v`, Makefile `::=` `:::=` `?=` `+=`, PHP `.=`, `=>`, R `<-`;
  * - a quoted key (`"key": "v"`, `'key' => 'v'`, `ENV["KEY"] = "v"`, `\"key\":\"v\"`);
  * - a type between name and `=` (`val key: String = "v"`, `const KEY: &str = "v"`,
  *   `var key string = "v"`);
@@ -94,7 +94,8 @@ export const ASSIGN_TAIL =
     // (before the plain operator, which would take `String::from` for the value)
     // (`=` in code, `:` in a Rust struct literal: `Config { api_key: String::from("v") }`)
     String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}[:=][ \t]{0,4}(?:String::from|Some|String\.valueOf|SecretString::(?:new|from))\([ \t]{0,4}${OPEN_QUOTE}`,
-    String.raw`(?:${KEY_QUOTE})?\]?[ \t]{0,4}${OPERATOR}[ \t]{0,4}${OPEN_QUOTE}?`,
+    // (a YAML value may carry the string tag: `password: !!str v`, `password: !!str "v"`)
+    String.raw`(?:${KEY_QUOTE})?\]?[ \t]{0,4}${OPERATOR}[ \t]{0,4}(?:!!str[ \t]{1,4})?${OPEN_QUOTE}?`,
     String.raw`${KEY_QUOTE}\]?[ \t]{0,4}(?:,|[ \t][vV]alue[ \t]{0,2}=)[ \t]{0,4}${OPEN_QUOTE}`,
     // (a literal default after an environment read: `process.env.DB_PASSWORD || "v"`, `?? 'v'`,
     // `process.env["API_KEY"] || "v"`, PHP's `getenv('DB_PASS') ?: 'v'`, Python's `os.getenv("K") or "v"`)
@@ -136,7 +137,8 @@ export function keyAround(input: string, index: number, matched: string): { star
 /**
  * A value after a space and no operator (`ENV API_KEY v`, `--token v`, `setx DB_PASSWORD "v"`)
  * is an assignment only after a CONSTANT_NAME or a command-line flag, a one-word capital name
- * after a Dockerfile's `ENV` or Windows' `setx` (`ENV PASSWORD v`), or any key a CLI's setter
+ * after a Dockerfile's `ENV` or Windows' `setx` (`ENV PASSWORD v`), a variable Emacs Lisp sets
+ * (`(setq smtpmail-password "v")`), or any key a CLI's setter
  * sets (`aws configure set aws_secret_access_key v`).
  */
 export function spacedAssignment(input: string, index: number, matched: string): boolean {
@@ -152,6 +154,8 @@ export function spacedAssignment(input: string, index: number, matched: string):
   // (a config file of `key value` lines, msmtprc's and fetchmailrc's: `password v` alone on its line)
   if ((key === 'password' || key === 'passwd') && lineAlone(input, start, index + matched.length)) return true;
   if (/^[A-Z][A-Z0-9]+$/.test(key) && /(?:^|[\n;&|])[ \t]*(?:ENV|setx)[ \t]{1,4}$/i.test(input.slice(Math.max(0, start - 12), start))) return true;
+  // (Emacs Lisp sets a variable so: `(setq smtpmail-password "v")`, `(defvar my-api-token "v")`)
+  if (/\((?:setq(?:-default|-local)?|defvar|defconst|defcustom)[ \t]{1,4}$/.test(input.slice(Math.max(0, start - 16), start))) return true;
   return setByCli(input, start);
 }
 /** [start, end) is a whole line but for indentation: a line break (or the text's edge) before and after. */

@@ -256,6 +256,33 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
       ],
     },
   }),
+  passwordRule({
+    id: 'sqlcipher-pragma-key',
+    family: 'sql',
+    description: "Passphrase or raw key of an encrypted SQLite database (SQLCipher's PRAGMA key = 'PASS', PRAGMA rekey, a schema's key, better-sqlite3's db.pragma(\"key = 'PASS'\"))",
+    // (at `key ` and `key=`, starts the scan has already; PRAGMA read back)
+    keywords: ['key ', 'key='],
+    before: String.raw`(?<=(?:${AFTER_JSON_ESCAPE}|(?<![\w$]))(?:${ci('pragma')}[ \t]{1,8}(?:\w{1,32}\.)?|pragma\([ \t]{0,4}["'\x60])(?:${ci('re')})?)${ci('key')}[ \t]{0,8}=[ \t]{0,8}`,
+    value: SQL_STRING,
+    validate: sqlPassword,
+    examples: {
+      truePositives: [
+        `PRAGMA key = '${pw('sk1')}';`,
+        `sqlite3 vault.db "PRAGMA key='${pw('sk2')}'; SELECT count(*) FROM sqlite_master;"`,
+        `db.pragma("key = '${pw('sk3')}'");`,
+        `PRAGMA rekey = "${pw('sk4')}";`,
+        `PRAGMA key = "x'${sample('0123456789ABCDEF', 64, 'sk5')}'";`,
+      ],
+      falsePositives: [
+        "PRAGMA key = 'password';",
+        'PRAGMA key = ?;',
+        'db.pragma(`key = \'${passphrase}\'`);',
+        "PRAGMA foreign_keys = ON;",
+        "const key = 'aF3kd9Lq2ZxP';",
+        "PRAGMA key = '<your passphrase>';",
+      ],
+    },
+  }),
   rule({
     id: 'password-hash-line',
     family: 'server-config',

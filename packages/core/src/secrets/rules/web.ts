@@ -146,10 +146,10 @@ export const WEB_RULES: readonly SecretRule[] = [
   rule({
     id: 'cli-user-password',
     family: 'http-authorization',
-    description: 'user:password on a command line (curl -u / --user / --proxy-user, wget --password, mysql --password=)',
+    description: 'user:password on a command line (curl -u / --user / --proxy-user, also with no user: -u :TOKEN; wget --password, mysql --password=)',
     keywords: ['-u ', '--user', '--proxy-user', '--password', '--pass'],
     pattern: re(
-      '(?<![\\w-])(?:-u[ \\t]{1,4}|--(?:proxy-)?user[= \\t]{1,4})["\']?(?<user>[^\\s:\'"<>]{1,128}):(?<secret>[^\\s\'"<>]{3,256})',
+      '(?<![\\w-])(?:-u[ \\t]{1,4}|--(?:proxy-)?user[= \\t]{1,4})["\']?(?<user>[^\\s:\'"<>]{0,128}):(?<secret>[^\\s\'"<>]{3,256})',
       '|(?<![\\w-])--pass(?:word)?[= \\t]{1,4}["\']?(?<secret2>[^\\s\'"<>]{3,256})',
     ),
     secretGroup: 'secret',
@@ -160,8 +160,10 @@ export const WEB_RULES: readonly SecretRule[] = [
         `curl -u deploy:${pw('c1')} https://ci.internal/api`,
         `mysql --password=${pw('c2')} -h db`,
         `curl --proxy-user squid:${pw('c3')} -x proxy.internal:3128 https://x`,
+        // no user: a token as the password, as Azure DevOps takes a personal access token
+        `curl -u :${sample(ALNUM, 52, 'c4').toLowerCase()} https://dev.azure.com/acme/_apis/projects`,
       ],
-      falsePositives: ['curl -u user:password https://x', 'curl -u "$USER:$PASS" https://x', 'curl -u admin: https://x', 'curl -u <user:password> https://api.example.net', 'curl --user <username>:<api-token> https://x'],
+      falsePositives: ['curl -u user:password https://x', 'curl -u "$USER:$PASS" https://x', 'curl -u admin: https://x', 'curl -u :$AZURE_DEVOPS_PAT https://dev.azure.com/acme/_apis/projects', 'docker run -u :1000 alpine id', 'curl -u <user:password> https://api.example.net', 'curl --user <username>:<api-token> https://x'],
     },
   }),
   rule({
