@@ -54,6 +54,14 @@ describe('redactPayload', () => {
     expect(JSON.parse(text)).toEqual({ env: 'A=1\n[REDACTED:github-pat]', list: ['x\n[REDACTED:aws-access-key-id]\ty'] });
   });
 
+  it('leaves nothing the last-line check refuses when a token was followed by `=` (its marker names a rule, not a key)', () => {
+    // fast-check's counterexample (seed 905528691): the body, as JSON inside a JSON queue record
+    const npm = 'npm_' + 'ZiBerIamMZ3cuqw7VXj9QTqX3waJiosExWBI';
+    const text = redact([[npm], [[], { env: `\n${npm}=` }, [false]]]);
+    expect(JSON.parse(text)).toEqual([['[REDACTED:npm-access-token]'], [[], { env: '\n[REDACTED:npm-access-token]=' }, [false]]]);
+    expect(defaultSecretDetector.find(JSON.stringify({ body: text }))).toBeUndefined();
+  });
+
   it('redacts object keys, and keeps two keys that redact alike apart', () => {
     const other = 'ghp_' + 'Kx7Wq2Lm9Tr4Vb8Np3Hd6Js1Fg5Ca0Ye2Uz7';
     const text = redact({ [gh]: 1, nested: { [`Bearer ${other}`]: 2 }, [other]: 3 });

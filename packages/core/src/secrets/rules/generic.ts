@@ -112,6 +112,9 @@ const REGEX_LITERAL_END_WORD = /^[A-Za-z][a-z]+\/[dgimsuvy]{0,8}$/;
 /** The opening `/` of a regular expression literal on the same line before a key (after `(`, `,`, `=`, `:` or a line's start). */
 const REGEX_LITERAL_OPEN = /(?:^[ \t]{0,64}|[(,=:!&|?]\s{0,4})\/[^/\s*][^/\r\n]{0,200}$/;
 
+/** The start of a redaction marker up to a secret word in its rule id (`[REDACTED:npm-access-` before `token]`). */
+const REDACTION_MARKER_BEFORE = /\[REDACTED:[\w.-]{0,64}$/;
+
 /** A file a CLI reads the value from (`vault kv put … password=@password.txt`, httpie's `token=@token.txt`): `@`, a path, an extension. */
 const FILE_REFERENCE = /^@(?:~?\/|\.{1,2}\/)?[\w-]+(?:\/[\w.-]+)*\.[A-Za-z]{1,5}$/;
 
@@ -132,6 +135,8 @@ function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode =
   // (a shell parameter's error when unset, `${DB_PASSWORD:?must be set}`, is a message)
   if (secret.charCodeAt(0) === 63 /* ? */ && input.charCodeAt(match.index + match[0].length - secret.length - 1) === 58 && /\$\{[\w]*$/.test(input.slice(Math.max(0, match.index - 66), match.index))) return false;
   const tail = match[0].slice((match.groups?.['word'] ?? '').length + key.length, match[0].lastIndexOf(secret));
+  // (a rule id in a redaction marker, `[REDACTED:npm-access-token]=…`, names a rule, not a key: what follows is no value of it)
+  if (tail.charCodeAt(0) === 93 /* ] */ && REDACTION_MARKER_BEFORE.test(input.slice(Math.max(0, match.index - 80), match.index))) return false;
   if (!elementContent(tail, match) || WORD_AMPERSAND.test(tail) || SED_PATTERN_END.test(secret) || FILE_REFERENCE.test(secret)) return false;
   if (REGEX_LITERAL_END_WORD.test(secret) && REGEX_LITERAL_OPEN.test(input.slice(Math.max(input.lastIndexOf('\n', match.index) + 1, match.index - 300), match.index))) return false;
   // (the value first: it turns away nearly every candidate in code and prose)
@@ -203,6 +208,8 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       `(setq smtpmail-smtp-password "${sample(ALNUM, 16, 'g20')}")`,
     ],
     falsePositives: [
+      // a redaction marker's rule id before what followed the redacted token: no key
+      'npm [REDACTED:npm-access-token]=Zq8vL2mX9kR4wT',
       'password: ${DB_PASSWORD}',
       'password: !!str ${DB_PASSWORD}',
       'token: !!str changeme',
@@ -469,6 +476,9 @@ function operatorExpression(value: string): boolean {
  * password like any other, unless it is code, a list of names, a regular expression, a bracketed
  * fill-in, a template or ciphertext, each judged by its whole construct.
  */
+/** JSON's own text, brackets and separators around literals or numbers (`},[false]]]`, `]],null,{`): a document's structure, not a password. */
+const JSON_STRUCTURE = /^[\[\]{},:\s]*(?:(?:true|false|null|-?\d+)[\[\]{},:\s]*)*$/;
+
 function quotedValue(secret: string, match: RegExpExecArray): boolean {
   let continued = false;
   if (match.groups?.['secret3'] !== undefined) {
@@ -480,7 +490,7 @@ function quotedValue(secret: string, match: RegExpExecArray): boolean {
     secret = withoutCodeLineEnd(secret);
     if (COLLECTION.test(secret) || QUERY_PARAMETER.test(secret)) return false;
   }
-  if (regexShaped(secret) || BRACKETED.test(secret) || TEMPLATE.test(secret) || VARIABLE.test(secret) || hasFillIn(secret)) return false;
+  if (JSON_STRUCTURE.test(secret) || regexShaped(secret) || BRACKETED.test(secret) || TEMPLATE.test(secret) || VARIABLE.test(secret) || hasFillIn(secret)) return false;
   // the shared placeholder judgement without its marks: words (`example`, `changeme`, `your_`), runs, sequences
   if (hasPlaceholderWords(secret, placeholderShape(secret))) return false;
   if (NAME_LIST.test(secret) || CODE_SHAPE.test(secret) || codeExpression(secret, continued) || CIPHERTEXT.test(secret)) return false;
@@ -591,6 +601,10 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
     ],
     falsePositives: [
       '"token_scopes": "repo,read:org,workflow"',
+      // a redaction marker's rule id before a JSON body's structure (a JSON string in JSON)
+      '"body":"[{\\"env\\":\\"\\n[REDACTED:npm-access-token]=\\"},[false]]]"',
+      '{"secret": "},[false]]]"}',
+      '[REDACTED:generic-password]: "Zq8(vL2mX9kR4"',
       'TAVILY_API_KEY=tvly-<key>',
       'LANGFUSE_PUBLIC_KEY=pk-lf-<KEY>',
       '"password": "^(?=.*[A-Z])(?=.*\\d).{8,}$"',
