@@ -664,7 +664,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   const findAll = (text: string): SecretFinding[] => {
     if (typeof text !== 'string' || text.length === 0) return [];
     try {
-      return finish(scanText(text, 0, { decoded: maxDecoded }), compiled);
+      return finish(scanText(withoutMarkerNames(text), 0, { decoded: maxDecoded }), compiled);
     } catch {
       // A user pattern that overflows the regexp stack, or any other failure: fail closed, the
       // whole value counts as a secret (and redaction replaces all of it).
@@ -678,6 +678,18 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     find: (text) => findAll(text)[0],
     findAll,
   };
+}
+
+/** A redaction marker's rule id (`[REDACTED:heroku-api-key]`). */
+const MARKER_NAME = /(?<=\[REDACTED:)[^\]\s]{1,128}(?=\])/g;
+
+/**
+ * `text` with the rule id of every redaction marker blanked, offsets kept: an id names a rule, not
+ * a key, so `[REDACTED:heroku-api-key]=<uuid>` (what followed a redacted token) is no assignment
+ * to a credential key — else re-scanning redacted text finds what redaction itself wrote.
+ */
+function withoutMarkerNames(text: string): string {
+  return text.includes('[REDACTED:') ? text.replace(MARKER_NAME, (id) => ' '.repeat(id.length)) : text;
 }
 
 /** Tokens (no whitespace or quotes) that contain a %XX escape, as [start, end) pairs. */

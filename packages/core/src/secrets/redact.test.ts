@@ -55,6 +55,21 @@ describe('redactSecrets', () => {
     });
   });
 
+  it('finds nothing in what it wrote: a marker names a rule, not a key, whatever follows it', () => {
+    // what follows a redacted token (`<token>=<uuid>`), in the shapes keyed rules read after their key
+    const after = ['0123456789abcdef0123456789abcdef', 'a3f1c2d4-5b6e-4f70-8a9b-0c1d2e3f4a5b', sample(ALNUM, 32, 'after-marker'), '83745620193847561029', '"Zq8(vL2mX9kR4"'];
+    const found: string[] = [];
+    for (const rule of BUILTIN_RULES) {
+      for (const value of after) {
+        for (const sep of ['=', ': ', ' = ', '="']) {
+          const text = `${redactionMarker(rule.id)}${sep}${value}`;
+          if (defaultSecretDetector.find(text)) found.push(text);
+        }
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
   it('leaves clean text alone', () => {
     expect(redactSecrets('nothing to see')).toEqual({ text: 'nothing to see', ruleIds: [] });
   });

@@ -112,9 +112,6 @@ const REGEX_LITERAL_END_WORD = /^[A-Za-z][a-z]+\/[dgimsuvy]{0,8}$/;
 /** The opening `/` of a regular expression literal on the same line before a key (after `(`, `,`, `=`, `:` or a line's start). */
 const REGEX_LITERAL_OPEN = /(?:^[ \t]{0,64}|[(,=:!&|?]\s{0,4})\/[^/\s*][^/\r\n]{0,200}$/;
 
-/** The start of a redaction marker up to a secret word in its rule id (`[REDACTED:npm-access-` before `token]`). */
-const REDACTION_MARKER_BEFORE = /\[REDACTED:[\w.-]{0,64}$/;
-
 /** A file a CLI reads the value from (`vault kv put … password=@password.txt`, httpie's `token=@token.txt`): `@`, a path, an extension. */
 const FILE_REFERENCE = /^@(?:~?\/|\.{1,2}\/)?[\w-]+(?:\/[\w.-]+)*\.[A-Za-z]{1,5}$/;
 
@@ -135,8 +132,6 @@ function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode =
   // (a shell parameter's error when unset, `${DB_PASSWORD:?must be set}`, is a message)
   if (secret.charCodeAt(0) === 63 /* ? */ && input.charCodeAt(match.index + match[0].length - secret.length - 1) === 58 && /\$\{[\w]*$/.test(input.slice(Math.max(0, match.index - 66), match.index))) return false;
   const tail = match[0].slice((match.groups?.['word'] ?? '').length + key.length, match[0].lastIndexOf(secret));
-  // (a rule id in a redaction marker, `[REDACTED:npm-access-token]=…`, names a rule, not a key: what follows is no value of it)
-  if (tail.charCodeAt(0) === 93 /* ] */ && REDACTION_MARKER_BEFORE.test(input.slice(Math.max(0, match.index - 80), match.index))) return false;
   if (!elementContent(tail, match) || WORD_AMPERSAND.test(tail) || SED_PATTERN_END.test(secret) || FILE_REFERENCE.test(secret)) return false;
   if (REGEX_LITERAL_END_WORD.test(secret) && REGEX_LITERAL_OPEN.test(input.slice(Math.max(input.lastIndexOf('\n', match.index) + 1, match.index - 300), match.index))) return false;
   // (the value first: it turns away nearly every candidate in code and prose)
