@@ -513,6 +513,60 @@ describe('classifyForeignTrace: Mastra\'s tool spans', () => {
     ]);
   });
 
+  it('0.x model spans: the calls the model asked for in gen_ai.completion are read, one call with the tool span that ran it', () => {
+    const ask = { messages: [{ role: 'user', content: 'What time is it in Paris?' }] };
+    const model = (completion: unknown) =>
+      span('llm', { 'mastra.span.type': 'llm_generation', 'gen_ai.operation.name': 'chat', 'gen_ai.prompt': JSON.stringify(ask), 'gen_ai.completion': JSON.stringify(completion) });
+    const args = { city: 'Paris', timezone: 'Europe/Paris' };
+    const want = ['city tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred'];
+    // The AI SDK's result (v4 `args`, v5 `input`), Mastra's stream chunks, the response's messages: the call the model proposed.
+    for (const completion of [
+      { text: '', toolCalls: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'get_time', args }] },
+      { text: '', toolCalls: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'get_time', input: args }] },
+      { text: '', toolCalls: [{ type: 'tool-call', runId: 'r1', from: 'AGENT', payload: { toolCallId: 'c1', toolName: 'get_time', args } }] },
+      { text: '', response: { messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'get_time', input: args }] }] } },
+    ]) {
+      expect(callsOf([model(completion)], (c) => `${c.emitter} ${c.tool} ${c.callId}`)).toEqual(['mastra get_time c1 model-output']);
+      expect(argsOf([model(completion)], 'get_time')).toEqual(want);
+    }
+    // The tool span that ran it (0.x records no call id): the same call, once.
+    const ran = mastraTool('t', 'tool_call', { 'gen_ai.operation.name': 'tool.execute', 'gen_ai.tool.name': 'get_time', 'gen_ai.tool.input': JSON.stringify(args) });
+    const both = [model({ text: '', toolCalls: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'get_time', args }] }), ran];
+    expect(callsOf(both)).toEqual(['t tool-span']);
+    expect(argsOf(both, 'get_time')).toEqual(want);
+  });
+
+  it('0.x and 1.x agent spans: what the agent was asked (its input) is the user\'s words', () => {
+    const call = () => mastraTool('t', 'tool_call', { 'gen_ai.operation.name': 'tool.execute', 'gen_ai.tool.name': 'get_time', 'gen_ai.tool.input': JSON.stringify({ city: 'Paris', timezone: 'UTC' }) });
+    const agent = (key: string, input: string) => span('agent', { 'mastra.span.type': 'agent_run', 'gen_ai.operation.name': 'agent.run', [key]: input });
+    const want = ['city tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred'];
+    const question = 'What time is it in Paris?';
+    for (const input of [question, JSON.stringify([question]), JSON.stringify([{ role: 'user', content: question }]), JSON.stringify([{ role: 'user', content: [{ type: 'text', text: question }] }]), JSON.stringify([{ id: 'm1', role: 'user', parts: [{ type: 'text', text: question }] }])]) {
+      expect(argsOf([agent('input', input), call()], 'get_time'), input).toEqual(want);
+      expect(argsOf([agent('mastra.agent_run.input', input), call()], 'get_time'), input).toEqual(want);
+    }
+    // Another span's generic `input` (a workflow step's) is not what the user said.
+    expect(argsOf([span('step', { 'mastra.span.type': 'workflow_step', input: question }), call()], 'get_time')).toEqual(['city tiny-public tiny no_evidence', 'timezone tiny-public tiny no_evidence']);
+  });
+
+  it('1.x messages left in the AI SDK\'s shape (an image or a file among their parts): their tool results and calls are read', () => {
+    // Mastra 1.x's exporter converts a message to the GenAI conventions' parts only when every part is text, a call or a result.
+    const input = [
+      { role: 'user', content: [{ type: 'image', image: 'data:image/png;base64,iVBORw0KGgo=' }, { type: 'text', text: 'What time is it in Paris?' }] },
+      { role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'get_day', arguments: '{}' }] },
+      { role: 'tool', content: [{ type: 'file', data: 'JVBERi0=', mediaType: 'application/pdf' }, { type: 'tool-result', toolCallId: 'c1', toolName: 'get_day', output: { type: 'json', value: { day: 'Monday' } } }] },
+    ];
+    const output = [{ role: 'assistant', content: [{ type: 'file', data: 'iVBORw0KGgo=', mediaType: 'image/png' }, { type: 'tool-call', toolCallId: 'c2', toolName: 'get_time', input: { city: 'Paris', timezone: 'UTC', day: 'Monday' } }] }];
+    const chat = span('chat', { 'mastra.span.type': 'model_generation', 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': JSON.stringify(input), 'gen_ai.output.messages': JSON.stringify(output) });
+    const want = ['city tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred', 'day tiny-public tiny context_retrieved'];
+    expect(callsOf([chat], (c) => `${c.emitter} ${c.tool} ${c.callId}`)).toEqual(['mastra get_time c2 model-output']);
+    expect(argsOf([chat], 'get_time')).toEqual(want);
+    // With the tool span that ran it (1.x: the GenAI conventions, the call id): one call.
+    const ran = mastraTool('t', 'tool_call', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_time', 'gen_ai.tool.call.id': 'c2', 'gen_ai.tool.call.arguments': JSON.stringify(output[0]!.content[1]!.input) });
+    expect(callsOf([chat, ran])).toEqual(['t tool-span']);
+    expect(argsOf([chat, ran], 'get_time')).toEqual(want);
+  });
+
   it('input not recorded: one unknown leaf saying why; Mastra\'s other spans are not calls', () => {
     expect(argsOf([userPrompt(), mastraTool('t', 'tool_call', { 'gen_ai.operation.name': 'tool.execute' })], 'readFile')).toEqual(['$ unknown arguments-not-recorded no_evidence']);
     expect(callsOf([span('agent', { 'mastra.span.type': 'agent_run', 'gen_ai.operation.name': 'agent.run' }), span('step', { 'mastra.span.type': 'workflow_step' })])).toEqual([]);

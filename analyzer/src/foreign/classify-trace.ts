@@ -7,6 +7,7 @@ import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
 import { LogfireAgentsAttributes } from './recognizers/logfire.js';
+import { MastraAttributes } from './recognizers/mastra.js';
 import type { ForeignCall, ForeignSpan, RecordedArguments } from './types.js';
 import { argumentCredentialTexts } from '../credential-identity.js';
 import { parsePythonLiteral } from './python-literal.js';
@@ -529,6 +530,8 @@ const LITELLM_CALL_ID = 'litellm.call_id';
 function modelEmitter(span: ForeignSpan): ForeignEmitter {
   // LiteLLM's spans (its tracer `litellm`, or its call id) write OpenLLMetry's completions too.
   if (span.scope === LITELLM_SCOPE || span.attrs.has(LITELLM_CALL_ID)) return Emitter.LITELLM;
+  // Mastra's exporter names every span's type (0.x writes its model output in `gen_ai.completion`, not OpenLLMetry's `gen_ai.completion.{i}.*`).
+  if (span.attrs.has(MastraAttributes.SPAN_TYPE)) return Emitter.MASTRA;
   for (const key of span.attrs.keys()) {
     // OpenLLMetry writes `llm.request.type` too: its completions name it first.
     if (key.startsWith(OpenLLMetryMessages.COMPLETIONS)) return 'openllmetry';
