@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyForeignTrace, type ForeignArgRow, type ForeignCallRow, type ForeignRowSink } from './classify-trace.js';
+import { RunEvidence } from './evidence.js';
 import type { ForeignSpan } from './types.js';
 
 // A value copied out of the result of a call that read a secret file is secret in the call it is
@@ -478,6 +479,34 @@ describe('classifyForeignTrace: GenAI messages that keep OpenAI\'s fields (LiteL
 
   it('a call recorded without its arguments is not recorded, never a call without arguments', () => {
     expect(argsOf([litellm('turn1', [ask], [openAiCall('call_A1', 'get_office', undefined)])], 'get_office')).toEqual(['$ unknown arguments-not-recorded no_evidence']);
+  });
+});
+
+describe('classifyForeignTrace: a run\'s later trace that holds no prompt of its own', () => {
+  /** The argument rows of each trace, classified in order as one run's traces (as `key provenance`), and each trace's calls' no-evidence flags. */
+  function runOf(traces: ForeignSpan[][]): { args: string[][]; noEvidence: boolean[][] } {
+    const run = new RunEvidence();
+    const args: string[][] = [];
+    const noEvidence: boolean[][] = [];
+    for (const spans of traces) {
+      const rows: string[] = [];
+      const flags: boolean[] = [];
+      classifyForeignTrace(spans, { policy: {} }, { call: (c) => flags.push(c.noEvidence) - 1, arg: (_, row) => rows.push(`${row.key} ${row.provenance}`), credential: () => {}, blob: () => {} }, run);
+      args.push(rows);
+      noEvidence.push(flags);
+    }
+    return { args, noEvidence };
+  }
+  const ask = (text: string) => span('chat', { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: text }] }]) });
+
+  it('matches its values against the earlier traces\' words; one they do not hold is no_evidence, not the model\'s guess', () => {
+    const first = [ask('What time is it in Paris?'), genAiTool('t1', 'get_time', 'call_1', { city: 'Paris' })];
+    // The second turn's tool loop, traced apart: what the user said in that turn is not recorded.
+    const second = [genAiTool('t2', 'get_time', 'call_2', { city: 'Paris', timezone: 'UTC' })];
+    expect(runOf([first, second])).toEqual({ args: [['city user_explicit'], ['city user_explicit', 'timezone no_evidence']], noEvidence: [[false], [true]] });
+    // With its own prompt it is read as any trace: a value no one gave is the model's.
+    const third = [ask('And in Lyon?'), genAiTool('t3', 'get_time', 'call_3', { city: 'Lyon', timezone: 'UTC' })];
+    expect(runOf([first, second, third]).args[2]).toEqual(['city user_explicit', 'timezone model_inferred']);
   });
 });
 

@@ -126,8 +126,6 @@ export const RunEvidenceLimits = { TEXTS: 64, CHARS: 4 * 1024 * 1024 } as const;
 export class RunEvidence {
   /** The provenance index every trace of the run adds to and reads. */
   readonly index = new ProvenanceIndex();
-  /** Whether any trace so far held the user's own words. */
-  sawUserText = false;
   /** Tool input schemas by tool name, the first seen. */
   readonly toolSchemas = new Map<string, unknown>();
   /**
