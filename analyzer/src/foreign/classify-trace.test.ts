@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyForeignTrace, type ForeignArgRow, type ForeignCallRow, type ForeignRowSink } from './classify-trace.js';
+import { RunEvidence } from './evidence.js';
 import type { ForeignSpan } from './types.js';
 
 // A value copied out of the result of a call that read a secret file is secret in the call it is
@@ -481,6 +482,34 @@ describe('classifyForeignTrace: GenAI messages that keep OpenAI\'s fields (LiteL
   });
 });
 
+describe('classifyForeignTrace: a run\'s later trace that holds no prompt of its own', () => {
+  /** The argument rows of each trace, classified in order as one run's traces (as `key provenance`), and each trace's calls' no-evidence flags. */
+  function runOf(traces: ForeignSpan[][]): { args: string[][]; noEvidence: boolean[][] } {
+    const run = new RunEvidence();
+    const args: string[][] = [];
+    const noEvidence: boolean[][] = [];
+    for (const spans of traces) {
+      const rows: string[] = [];
+      const flags: boolean[] = [];
+      classifyForeignTrace(spans, { policy: {} }, { call: (c) => flags.push(c.noEvidence) - 1, arg: (_, row) => rows.push(`${row.key} ${row.provenance}`), credential: () => {}, blob: () => {} }, run);
+      args.push(rows);
+      noEvidence.push(flags);
+    }
+    return { args, noEvidence };
+  }
+  const ask = (text: string) => span('chat', { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: text }] }]) });
+
+  it('matches its values against the earlier traces\' words; one they do not hold is no_evidence, not the model\'s guess', () => {
+    const first = [ask('What time is it in Paris?'), genAiTool('t1', 'get_time', 'call_1', { city: 'Paris' })];
+    // The second turn's tool loop, traced apart: what the user said in that turn is not recorded.
+    const second = [genAiTool('t2', 'get_time', 'call_2', { city: 'Paris', timezone: 'UTC' })];
+    expect(runOf([first, second])).toEqual({ args: [['city user_explicit'], ['city user_explicit', 'timezone no_evidence']], noEvidence: [[false], [true]] });
+    // With its own prompt it is read as any trace: a value no one gave is the model's.
+    const third = [ask('And in Lyon?'), genAiTool('t3', 'get_time', 'call_3', { city: 'Lyon', timezone: 'UTC' })];
+    expect(runOf([first, second, third]).args[2]).toEqual(['city user_explicit', 'timezone model_inferred']);
+  });
+});
+
 describe('classifyForeignTrace: Mastra\'s tool spans', () => {
   // @mastra/otel-exporter 0.x: `tool.execute {tool}`, operation `tool.execute`, the input in gen_ai.tool.input; 1.x: the GenAI conventions.
   const mastraTool = (spanId: string, type: string, extra: Record<string, string>) => span(spanId, { 'mastra.span.type': type, 'gen_ai.tool.name': 'readFile', ...extra });
@@ -511,6 +540,60 @@ describe('classifyForeignTrace: Mastra\'s tool spans', () => {
       'timezone tiny-public tiny no_evidence',
       'day tiny-public tiny no_evidence',
     ]);
+  });
+
+  it('0.x model spans: the calls the model asked for in gen_ai.completion are read, one call with the tool span that ran it', () => {
+    const ask = { messages: [{ role: 'user', content: 'What time is it in Paris?' }] };
+    const model = (completion: unknown) =>
+      span('llm', { 'mastra.span.type': 'llm_generation', 'gen_ai.operation.name': 'chat', 'gen_ai.prompt': JSON.stringify(ask), 'gen_ai.completion': JSON.stringify(completion) });
+    const args = { city: 'Paris', timezone: 'Europe/Paris' };
+    const want = ['city tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred'];
+    // The AI SDK's result (v4 `args`, v5 `input`), Mastra's stream chunks, the response's messages: the call the model proposed.
+    for (const completion of [
+      { text: '', toolCalls: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'get_time', args }] },
+      { text: '', toolCalls: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'get_time', input: args }] },
+      { text: '', toolCalls: [{ type: 'tool-call', runId: 'r1', from: 'AGENT', payload: { toolCallId: 'c1', toolName: 'get_time', args } }] },
+      { text: '', response: { messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'get_time', input: args }] }] } },
+    ]) {
+      expect(callsOf([model(completion)], (c) => `${c.emitter} ${c.tool} ${c.callId}`)).toEqual(['mastra get_time c1 model-output']);
+      expect(argsOf([model(completion)], 'get_time')).toEqual(want);
+    }
+    // The tool span that ran it (0.x records no call id): the same call, once.
+    const ran = mastraTool('t', 'tool_call', { 'gen_ai.operation.name': 'tool.execute', 'gen_ai.tool.name': 'get_time', 'gen_ai.tool.input': JSON.stringify(args) });
+    const both = [model({ text: '', toolCalls: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'get_time', args }] }), ran];
+    expect(callsOf(both)).toEqual(['t tool-span']);
+    expect(argsOf(both, 'get_time')).toEqual(want);
+  });
+
+  it('0.x and 1.x agent spans: what the agent was asked (its input) is the user\'s words', () => {
+    const call = () => mastraTool('t', 'tool_call', { 'gen_ai.operation.name': 'tool.execute', 'gen_ai.tool.name': 'get_time', 'gen_ai.tool.input': JSON.stringify({ city: 'Paris', timezone: 'UTC' }) });
+    const agent = (key: string, input: string) => span('agent', { 'mastra.span.type': 'agent_run', 'gen_ai.operation.name': 'agent.run', [key]: input });
+    const want = ['city tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred'];
+    const question = 'What time is it in Paris?';
+    for (const input of [question, JSON.stringify([question]), JSON.stringify([{ role: 'user', content: question }]), JSON.stringify([{ role: 'user', content: [{ type: 'text', text: question }] }]), JSON.stringify([{ id: 'm1', role: 'user', parts: [{ type: 'text', text: question }] }])]) {
+      expect(argsOf([agent('input', input), call()], 'get_time'), input).toEqual(want);
+      expect(argsOf([agent('mastra.agent_run.input', input), call()], 'get_time'), input).toEqual(want);
+    }
+    // Another span's generic `input` (a workflow step's) is not what the user said.
+    expect(argsOf([span('step', { 'mastra.span.type': 'workflow_step', input: question }), call()], 'get_time')).toEqual(['city tiny-public tiny no_evidence', 'timezone tiny-public tiny no_evidence']);
+  });
+
+  it('1.x messages left in the AI SDK\'s shape (an image or a file among their parts): their tool results and calls are read', () => {
+    // Mastra 1.x's exporter converts a message to the GenAI conventions' parts only when every part is text, a call or a result.
+    const input = [
+      { role: 'user', content: [{ type: 'image', image: 'data:image/png;base64,iVBORw0KGgo=' }, { type: 'text', text: 'What time is it in Paris?' }] },
+      { role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'get_day', arguments: '{}' }] },
+      { role: 'tool', content: [{ type: 'file', data: 'JVBERi0=', mediaType: 'application/pdf' }, { type: 'tool-result', toolCallId: 'c1', toolName: 'get_day', output: { type: 'json', value: { day: 'Monday' } } }] },
+    ];
+    const output = [{ role: 'assistant', content: [{ type: 'file', data: 'iVBORw0KGgo=', mediaType: 'image/png' }, { type: 'tool-call', toolCallId: 'c2', toolName: 'get_time', input: { city: 'Paris', timezone: 'UTC', day: 'Monday' } }] }];
+    const chat = span('chat', { 'mastra.span.type': 'model_generation', 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': JSON.stringify(input), 'gen_ai.output.messages': JSON.stringify(output) });
+    const want = ['city tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred', 'day tiny-public tiny context_retrieved'];
+    expect(callsOf([chat], (c) => `${c.emitter} ${c.tool} ${c.callId}`)).toEqual(['mastra get_time c2 model-output']);
+    expect(argsOf([chat], 'get_time')).toEqual(want);
+    // With the tool span that ran it (1.x: the GenAI conventions, the call id): one call.
+    const ran = mastraTool('t', 'tool_call', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_time', 'gen_ai.tool.call.id': 'c2', 'gen_ai.tool.call.arguments': JSON.stringify(output[0]!.content[1]!.input) });
+    expect(callsOf([chat, ran])).toEqual(['t tool-span']);
+    expect(argsOf([chat, ran], 'get_time')).toEqual(want);
   });
 
   it('input not recorded: one unknown leaf saying why; Mastra\'s other spans are not calls', () => {

@@ -7,6 +7,7 @@ import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
 import { LogfireAgentsAttributes } from './recognizers/logfire.js';
+import { MastraAttributes } from './recognizers/mastra.js';
 import type { ForeignCall, ForeignSpan, RecordedArguments } from './types.js';
 import { argumentCredentialTexts } from '../credential-identity.js';
 import { parsePythonLiteral } from './python-literal.js';
@@ -81,9 +82,9 @@ export interface ForeignClassifyOptions {
  * arguments) — and label each argument leaf as argspan labels its own: residency with the core's
  * detector and rules, provenance from the user text, tool results (earlier than the call, matched
  * by call id where known) and schema defaults the trace holds — with `run`, also what the run's
- * earlier traces held, and this trace's evidence is added to it. A trace (and run) with no user
- * text gives `no_evidence` where nothing else asserted a value. argspan's own spans are left to its
- * own tables.
+ * earlier traces held, and this trace's evidence is added to it. A trace with no user text of its
+ * own (whatever its run's earlier traces held) gives `no_evidence` where nothing asserted a value.
+ * argspan's own spans are left to its own tables.
  */
 export function classifyForeignTrace(
   spans: readonly ForeignSpan[],
@@ -154,7 +155,11 @@ export function classifyForeignTrace(
     for (const text of evidence.assertedTexts) run.addAsserted(text);
     index = run.index;
   } else index = ProvenanceIndex.from({ userText: [...evidence.assertedTexts] });
-  const sawUserText = evidence.sawUserText || (run?.sawUserText ?? false);
+  // Whether this trace holds the user's words: a run's later trace recorded without its prompt
+  // (its turn's tool loop traced apart, a prompt not captured) cannot tell what the user said in
+  // that turn. The run's earlier words are still in the index (a value they hold is the user's);
+  // a value found nowhere is `no_evidence` there, not the model's guess.
+  const sawUserText = evidence.sawUserText;
   const results = [...evidence.results].sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
   let nextResult = 0;
   const policies = policiesOf(options.policy);
@@ -267,7 +272,6 @@ export function classifyForeignTrace(
   if (run) {
     // What this trace told, for the run's later traces: its results still unread, its schemas.
     while (nextResult < results.length) addResult(results[nextResult++]!);
-    run.sawUserText = sawUserText;
     for (const [tool, schema] of evidence.toolSchemas) if (!run.toolSchemas.has(tool)) run.toolSchemas.set(tool, schema);
   }
 }
@@ -529,6 +533,8 @@ const LITELLM_CALL_ID = 'litellm.call_id';
 function modelEmitter(span: ForeignSpan): ForeignEmitter {
   // LiteLLM's spans (its tracer `litellm`, or its call id) write OpenLLMetry's completions too.
   if (span.scope === LITELLM_SCOPE || span.attrs.has(LITELLM_CALL_ID)) return Emitter.LITELLM;
+  // Mastra's exporter names every span's type (0.x writes its model output in `gen_ai.completion`, not OpenLLMetry's `gen_ai.completion.{i}.*`).
+  if (span.attrs.has(MastraAttributes.SPAN_TYPE)) return Emitter.MASTRA;
   for (const key of span.attrs.keys()) {
     // OpenLLMetry writes `llm.request.type` too: its completions name it first.
     if (key.startsWith(OpenLLMetryMessages.COMPLETIONS)) return 'openllmetry';

@@ -3,10 +3,10 @@ import type { InheritedResidency } from '@argspan/core';
 import { ProvenanceIndex } from '@argspan/core/internal';
 import type { ForeignCall, ForeignSpan } from './types.js';
 import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, readEventsAttribute, readLogfireOpenAiObjects, readMessageEvents, toolCallsOf } from './event-evidence.js';
-import { str } from './recognizers/attributes.js';
+import { firstStr, str } from './recognizers/attributes.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
-import { MastraAttributes } from './recognizers/mastra.js';
+import { MastraAttributes, MastraSpanTypes } from './recognizers/mastra.js';
 import { OpenInferenceAttributes } from './recognizers/openinference.js';
 import { SpringAiAttributes } from './recognizers/spring-ai.js';
 import { TraceloopAttributes } from './recognizers/openllmetry.js';
@@ -126,8 +126,6 @@ export const RunEvidenceLimits = { TEXTS: 64, CHARS: 4 * 1024 * 1024 } as const;
 export class RunEvidence {
   /** The provenance index every trace of the run adds to and reads. */
   readonly index = new ProvenanceIndex();
-  /** Whether any trace so far held the user's own words. */
-  sawUserText = false;
   /** Tool input schemas by tool name, the first seen. */
   readonly toolSchemas = new Map<string, unknown>();
   /**
@@ -280,6 +278,10 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
           into.proposed.push(proposal(span, key, p.name, typeof p.id === 'string' ? p.id : undefined, p.arguments ?? {}, position++));
         } else if (p.type === 'tool_call') into.repeat(span, key, p.id, p.name, p.arguments);
       }
+      // A message the emitter left in the AI SDK's shape (`content` parts, no `parts`): Mastra 1.x
+      // converts only messages whose every part is text, a tool call or a tool result, so one with
+      // an image or a file keeps its `tool-call` / `tool-result` parts there.
+      if (!Array.isArray(m.parts) && Array.isArray(m.content)) position = readAiSdkParts(m.content, span, key, output, position, into);
       // OpenAI's fields kept beside the parts (LiteLLM).
       for (const call of toolCallsOf(m)) {
         if (output) into.proposed.push(proposal(span, key, call.name, call.id, call.args, position++));
@@ -300,6 +302,25 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
   }
 }
 
+
+/**
+ * The `tool-call` and `tool-result` parts of a message in the AI SDK's shape (`{type: "tool-call",
+ * toolCallId, toolName, input}` (v5; v4 `args`), `{type: "tool-result", toolCallId, output: {type,
+ * value}}` (v4 `result`)), recorded in `attribute`: an output's calls are proposals (numbered from
+ * `position`; returns the next), an input's the history repeated, a result the call's.
+ */
+function readAiSdkParts(content: readonly unknown[], span: ForeignSpan, attribute: string, output: boolean, position: number, into: TraceEvidence): number {
+  for (const p of content) {
+    if (!isObject(p)) continue;
+    const id = typeof p.toolCallId === 'string' ? p.toolCallId : undefined;
+    if (p.type === 'tool-result') into.result(id, isObject(p.output) && 'value' in p.output ? p.output.value : (p.result ?? p.output), span.startNs);
+    else if (p.type === 'tool-call' && typeof p.toolName === 'string') {
+      if (output) into.proposed.push(proposal(span, attribute, p.toolName, id, p.input ?? p.args ?? {}, position++));
+      else into.repeat(span, attribute, id, p.toolName, p.input ?? p.args);
+    }
+  }
+  return position;
+}
 
 /**
  * A tool's input schema as Bedrock's Converse API (and Strands Agents' tool specs, in its
@@ -568,9 +589,67 @@ function readSpringAiToolDefinition(span: ForeignSpan, into: TraceEvidence): voi
  * is LangSmith's run input elsewhere.
  */
 function readMastraPrompt(span: ForeignSpan, into: TraceEvidence): void {
-  if (str(span, MastraAttributes.SPAN_TYPE) === undefined) return;
+  const type = str(span, MastraAttributes.SPAN_TYPE);
+  if (type === undefined) return;
   const prompt = parseJson(str(span, MastraAttributes.MODEL_PROMPT));
   readVercelMessages(isObject(prompt) ? prompt.messages : prompt, MastraAttributes.MODEL_PROMPT, span, into);
+  if (MastraSpanTypes.MODEL.has(type)) readMastraCompletion(span, into);
+  else if (type === MastraSpanTypes.AGENT_RUN) {
+    // 0.x's generic `input`, 1.x's `mastra.agent_run.input`: one of them.
+    const input = firstStr(span, [MastraAttributes.AGENT_INPUT, MastraAttributes.INPUT]);
+    if (input) readMastraAgentInput(input.value, input.key, span, into);
+  }
+}
+
+/**
+ * A Mastra 0.x model span's output (`gen_ai.completion`, the generation's result as Mastra's JSON):
+ * the calls the model asked for, in its `toolCalls` (the AI SDK's `{toolCallId, toolName, args}`
+ * (v4) or `input` (v5), or Mastra's stream chunks, `{type: "tool-call", payload: {…}}`), or in
+ * the `tool-call` parts of its response messages (`messages`, `response.messages`, or a list of
+ * messages). Its text is the model's own words, not evidence.
+ */
+function readMastraCompletion(span: ForeignSpan, into: TraceEvidence): void {
+  const output = parseJson(str(span, MastraAttributes.MODEL_COMPLETION));
+  if (output === undefined) return;
+  const attribute = MastraAttributes.MODEL_COMPLETION;
+  let position = 0;
+  const propose = (c: unknown) => {
+    const call = isObject(c) && isObject(c.payload) ? c.payload : c;
+    if (!isObject(call) || typeof call.toolName !== 'string') return;
+    into.proposed.push(proposal(span, attribute, call.toolName, typeof call.toolCallId === 'string' ? call.toolCallId : undefined, call.input ?? call.args ?? {}, position++));
+  };
+  const result = isObject(output) ? output : {};
+  if (Array.isArray(result.toolCalls)) result.toolCalls.forEach(propose);
+  const messages = Array.isArray(output) ? output : Array.isArray(result.messages) ? result.messages : isObject(result.response) ? result.response.messages : undefined;
+  // (a result that lists its calls in `toolCalls` repeats them in its messages: read once)
+  if (position > 0 || !Array.isArray(messages)) return;
+  for (const m of messages) {
+    if (!isObject(m) || m.role !== 'assistant' || !Array.isArray(m.content)) continue;
+    for (const p of m.content) if (isObject(p) && p.type === 'tool-call') propose(p);
+  }
+}
+
+/**
+ * What a Mastra agent was asked (its `agent_run` span's input): the user's text (a string, or
+ * strings), or messages in the AI SDK's shape (`{role, content}`, or a UI message's `parts`), or
+ * `{messages}`. Anything else is the user's request as a whole.
+ */
+function readMastraAgentInput(text: string, attribute: string, span: ForeignSpan, into: TraceEvidence): void {
+  const parsed = parseJson(text);
+  if (parsed === undefined || typeof parsed === 'string') {
+    into.user(typeof parsed === 'string' ? parsed : text);
+    return;
+  }
+  const list = isObject(parsed) ? parsed.messages : parsed;
+  if (!Array.isArray(list)) {
+    into.user(unescapedJson(text, parsed));
+    return;
+  }
+  for (const m of list) {
+    if (typeof m === 'string') into.user(m);
+    else if (isObject(m) && m.role === 'user' && Array.isArray(m.parts)) contentTexts(m.parts).forEach((t) => into.user(t));
+  }
+  readVercelMessages(list, attribute, span, into);
 }
 
 /**

@@ -130,6 +130,9 @@ const EXPECTED: Record<string, Expected> = {
   // the call the model proposed (one call, not two), its keys the tool's own.
   'openinference-beeai-openmeteo.json': { calls: ['openinference OpenMeteoTool tool-span'], findings: [] },
   'derived/openinference-beeai-token-in-location.json': { calls: ['openinference OpenMeteoTool tool-span'], findings: ['credential_in_attribute OpenMeteoTool location_name'] },
+  // The BeeAI trace as Phoenix's UI downloads it: no scope to name the instrumentation, still one call (the TOOL span's
+  // `metadata.class_name` is BeeAI's processor's), read as the original is (see 'report what the traces they came from do').
+  'derived/phoenix-export-beeai-openmeteo.json': { calls: ['openinference OpenMeteoTool tool-span'], findings: [] },
   // Spring AI's tool-calling observation (Micrometer Tracing): no prompt on any span, so no evidence either way.
   'spring-ai-1.1-tool-call-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
   'spring-ai-2.0-execute-tool-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
@@ -203,6 +206,28 @@ describe('foreign findings', () => {
     expect(await spans('derived/langfuse-api-observations-write-document.json')).toEqual(await spans('langfuse-langchain-tool-write-document.json'));
     // LangSmith's runs answer: the spans its exporter writes for those runs.
     expect(await spans('derived/langsmith-api-runs-traceable-tool.json')).toEqual(await spans('langsmith-otel-traceable-tool.json'));
+  });
+
+  it('read the Phoenix download of the BeeAI trace as the trace it came from: the same calls, arguments, labels and argument copies', async () => {
+    const rows = async (file: string) => {
+      const dbPath = join(work, `${file.replace(/\W/g, '_')}-rows.duckdb`);
+      await analyze({ paths: [join(DIR, file)], dbPath });
+      const db = await Db.open(dbPath);
+      try {
+        return {
+          // (the download has a trace id of its own, so it loads beside the planted BeeAI variant: not compared)
+          calls: await db.all(`SELECT span_id, tool, call_id, emitter, call_source, residency, args_count, args_bytes, no_evidence FROM tool_calls ORDER BY span_id`),
+          // (values are hashed with a key of each analysis's own: not compared)
+          args: await db.all(`SELECT call_span_id, key, provenance, residency, rule, bytes FROM tool_args ORDER BY call_span_id, key`),
+          blobs: await db.all(`SELECT * EXCLUDE (trace_id) FROM argument_blobs ORDER BY ALL`),
+        };
+      } finally {
+        db.close();
+      }
+    };
+    const original = await rows('openinference-beeai-openmeteo.json');
+    expect(original.calls).toHaveLength(1);
+    expect(await rows('derived/phoenix-export-beeai-openmeteo.json')).toEqual(original);
   });
 
   it('derived files are what derive.mjs writes', async () => {

@@ -12,6 +12,21 @@ export const MastraAttributes = {
    * (or the prompt's list of messages) in the AI SDK's message shape, not the GenAI conventions'.
    */
   MODEL_PROMPT: 'gen_ai.prompt',
+  /**
+   * A model span's output as 0.x wrote it: Mastra's JSON of the generation's result (`{text,
+   * toolCalls, …}`, or its response `messages`), the calls the model asked for among it.
+   */
+  MODEL_COMPLETION: 'gen_ai.completion',
+  /** Any span's input as 0.x wrote it (`input`): on an `agent_run` span, what the agent was asked (text, or messages). */
+  INPUT: 'input',
+  /** An `agent_run` span's input as 1.x writes it (`mastra.{type}.input`). */
+  AGENT_INPUT: 'mastra.agent_run.input',
+} as const;
+
+/** Mastra's span types of a model call (0.x `llm_generation`; 1.x `model_generation`, `model_inference`) and of an agent's run. */
+export const MastraSpanTypes = {
+  MODEL: new Set(['llm_generation', 'model_generation', 'model_inference']) as ReadonlySet<string>,
+  AGENT_RUN: 'agent_run',
 } as const;
 
 /** Mastra's span types of a tool's run (`SpanType` / `AISpanType` of `@mastra/core`). */

@@ -1,5 +1,5 @@
 import { Emitter } from '@argspan/conventions';
-import type { ToolSpanRecognizer } from '../types.js';
+import type { ForeignSpan, ToolSpanRecognizer } from '../types.js';
 import { opt, str } from './attributes.js';
 import { unwrapArgsKwargs } from './openllmetry.js';
 
@@ -40,7 +40,7 @@ export const openinference: ToolSpanRecognizer = {
       ...opt('callId', str(span, OpenInferenceAttributes.TOOL_ID) ?? str(span, OpenInferenceAttributes.TOOL_CALL_ID)),
       args: callArgs !== undefined
         ? { kind: 'blob', attribute: OpenInferenceAttributes.TOOL_CALL_ARGUMENTS, text: callArgs, decode: {} }
-        : { kind: 'blob', attribute: OpenInferenceAttributes.INPUT_VALUE, text: str(span, OpenInferenceAttributes.INPUT_VALUE), decode: { rawStringIsValue: text, unwrap: span.scope === BEEAI_SCOPE ? beeAiToolInput : unwrapBoundArguments } },
+        : { kind: 'blob', attribute: OpenInferenceAttributes.INPUT_VALUE, text: str(span, OpenInferenceAttributes.INPUT_VALUE), decode: { rawStringIsValue: text, unwrap: isBeeAiSpan(span) ? beeAiToolInput : unwrapBoundArguments } },
       ...opt('result', str(span, OpenInferenceAttributes.OUTPUT_VALUE)),
     };
   },
@@ -65,6 +65,22 @@ const SMOLAGENTS_FLAG = 'sanitize_inputs_outputs';
 
 /** The BeeAI instrumentation's tracer (`openinference.instrumentation.beeai`). */
 const BEEAI_SCOPE = 'openinference.instrumentation.beeai';
+/**
+ * The attribute the BeeAI instrumentation's processors write on every span (`processors/base.py`:
+ * `f"{SpanAttributes.METADATA}.class_name"`, the class that ran). The other OpenInference
+ * instrumentations write `metadata` whole, as JSON, never this flattened key.
+ */
+const BEEAI_CLASS_NAME = 'metadata.class_name';
+
+/**
+ * A span of the BeeAI instrumentation: by its tracer, or — where the export dropped the scope
+ * (Phoenix's "Download → OTLP JSON" writes none) — by the class name its processors record.
+ * Without it the run parameters would be read as the arguments (`input.location_name`), not the
+ * call the model proposed, and the one call would be counted twice.
+ */
+function isBeeAiSpan(span: ForeignSpan): boolean {
+  return span.scope === BEEAI_SCOPE || (span.scope === null && str(span, BEEAI_CLASS_NAME) !== undefined);
+}
 
 /**
  * A BeeAI tool run's parameters as the instrumentation records them (`RunContextStartEvent.input`,
