@@ -144,6 +144,7 @@ const work = mkdtempSync(join(tmpdir(), 'argspan-foreign-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const results = new Map<string, { result: AnalysisResult; calls: string[]; runs: (string | null)[] }>();
 
+// one analysis per fixture, in turn: on a busy 2-core machine they take longer than the default hook timeout
 beforeAll(async () => {
   for (const [i, file] of Object.keys(EXPECTED).entries()) {
     const dbPath = join(work, `db-${i}.duckdb`);
@@ -156,7 +157,7 @@ beforeAll(async () => {
       db.close();
     }
   }
-});
+}, 600_000);
 
 describe.each(Object.keys(EXPECTED))('foreign trace %s', (file) => {
   it('finds each tool call under its emitter, and exactly the expected findings', () => {
