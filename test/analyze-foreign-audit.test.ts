@@ -1186,3 +1186,40 @@ describe('argspan analyze: the emitters of the fifth outside-in pass (Spring AI,
     }
   });
 });
+
+describe('argspan analyze on OpenInference\'s Haystack and CrewAI instrumentations (recorded runs)', () => {
+  // fixtures/traces/foreign/README.md: Haystack records no TOOL span, the call is its model span's proposal; CrewAI records a
+  // TOOL span and no model span, the user's request in the kickoff span's crew_tasks.
+  const cases = {
+    'openinference-haystack-agent-search.json': { calls: 1 },
+    'openinference-crewai-scrape-website.json': { calls: 1 },
+  };
+  it.each(Object.entries(cases))('%s: its calls by tool, nothing reported, no value the user gave taken for the model\'s', (file, want) => {
+    const run = analyzeBin(join(FOREIGN, file), '--format', 'json', '--reports');
+    expect(run.code).toBe(0);
+    const out = parseJson(run);
+    expect(out.stats.foreign_calls).toBe(want.calls);
+    expect(out.stats.no_evidence_calls ?? 0).toBe(0);
+    // The run summary only: no invented field (CrewAI's URL is the task's, Haystack's query the user's).
+    expect(out.findings.map((f) => f.rule)).toEqual(['report_run_summary']);
+    expect(out.findings[0]!.message).toContain('1 tool call(s), 1 argument(s), 0 model-inferred');
+  });
+
+  // The fixture with its tool span's input.value replaced by `input`: one assumption_span, for `tool` and the key timezone.
+  const plantedZone = (fixture: string, spanName: string, input: unknown, tool: string) => {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, fixture), 'utf8')) as { resourceSpans: { scopeSpans: { spans: { name: string; attributes: { key: string; value: { stringValue?: string } }[] }[] }[] }[] };
+    const span = doc.resourceSpans[0]!.scopeSpans[0]!.spans.find((s) => s.name === spanName)!;
+    span.attributes.find((a) => a.key === 'input.value')!.value = { stringValue: JSON.stringify(input) };
+    const file = join(tmp(), fixture);
+    writeFileSync(file, JSON.stringify(doc));
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(1);
+    expect(parseJson(run).findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['assumption_span', tool, 'timezone', 'openinference']]);
+    expect(run.stdout + run.stderr).not.toContain('America/New_York');
+  };
+
+  it('CrewAI: a value no task names is still the model\'s guess (the task descriptions are read as words, not as a pass for every value)', () => {
+    plantedZone('openinference-crewai-scrape-website.json', 'scrape_website.run', { url: 'http://quotes.toscrape.com/', timezone: 'America/New_York' }, 'scrape_website');
+  });
+
+});

@@ -7,6 +7,8 @@ export const OpenInferenceAttributes = {
   SPAN_KIND: 'openinference.span.kind',
   TOOL_NAME: 'tool.name',
   TOOL_ID: 'tool.id',
+  /** The call's arguments again in most instrumentations; the tool's JSON schema in CrewAI's (read as a schema only when it is one). */
+  TOOL_PARAMETERS: 'tool.parameters',
   /** The call id on a TOOL span as some instrumentations write it (OpenInference's `SpanAttributes.TOOL_CALL_ID`). */
   TOOL_CALL_ID: 'tool_call.id',
   /** The call's arguments (OpenInference's `ToolCallAttributes.TOOL_CALL_FUNCTION_ARGUMENTS_JSON`), where a TOOL span records them apart from its input. */
@@ -74,3 +76,4 @@ function beeAiToolInput(decoded: unknown): unknown {
   if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded) || !('input' in decoded)) return decoded;
   return Object.keys(decoded).every((k) => k === 'input' || k === 'options') ? (decoded as { input: unknown }).input : decoded;
 }
+
