@@ -957,6 +957,20 @@ describe('classifyForeignTrace: a CrewAI crew (OpenInference\'s crewai instrumen
   });
 });
 
+describe('classifyForeignTrace: a DSPy tool span (OpenInference\'s dspy instrumentation, no tool.name)', () => {
+  it('is the call of the tool its span is named after, `{tool}.__call__` or `{tool}.acall`; tool.name wins where written', () => {
+    const tool = (name: string, attrs: Record<string, string> = {}) => ({ ...span('tool', { 'openinference.span.kind': 'TOOL', 'input.value': JSON.stringify({ kwargs: { x: 2, y: 2 } }), 'input.mime_type': 'application/json', ...attrs }), name });
+    const named = (s: ForeignSpan) => callsOf([s], (c) => c.tool);
+    expect(named(tool('add.__call__'))).toEqual(['add tool-span']);
+    expect(named(tool('add.acall'))).toEqual(['add tool-span']);
+    expect(named(tool('my.tool.__call__'))).toEqual(['my.tool tool-span']);
+    expect(named(tool('add.__call__', { 'tool.name': 'adder' }))).toEqual(['adder tool-span']);
+    expect(named(tool('scrape_website.run'))).toEqual(['scrape_website.run tool-span']);
+    expect(named(tool('.__call__'))).toEqual(['.__call__ tool-span']);
+    expect(argsOf([tool('add.__call__')], 'add')).toEqual(['x tiny-public tiny no_evidence', 'y tiny-public tiny no_evidence']);
+  });
+});
+
 describe('classifyForeignTrace: an OpenInference TOOL span whose tool.parameters is the tool\'s JSON schema (CrewAI)', () => {
   it('its defaults are schema_default; parameters of another shape are no schema', () => {
     const kickoff = span('crew', { 'openinference.span.kind': 'CHAIN', crew_tasks: JSON.stringify([{ description: 'Scrape http://quotes.toscrape.com/ and return the text.' }]) });
