@@ -1186,3 +1186,52 @@ describe('argspan analyze: the emitters of the fifth outside-in pass (Spring AI,
     }
   });
 });
+
+describe('argspan analyze on OpenInference\'s Haystack, CrewAI and DSPy instrumentations (recorded runs)', () => {
+  // fixtures/traces/foreign/README.md: Haystack records no TOOL span, the call is its model span's proposal; CrewAI records a
+  // TOOL span and no model span, the user's request in the kickoff span's crew_tasks.
+  const cases = {
+    'openinference-haystack-agent-search.json': { calls: 1 },
+    'openinference-crewai-scrape-website.json': { calls: 1 },
+    // (ReAct's `finish`, a call with no arguments, is the run's second call)
+    'openinference-dspy-react-add.json': { calls: 2 },
+  };
+  it.each(Object.entries(cases))('%s: its calls by tool, nothing reported, no value the user gave taken for the model\'s', (file, want) => {
+    const run = analyzeBin(join(FOREIGN, file), '--format', 'json', '--reports');
+    expect(run.code).toBe(0);
+    const out = parseJson(run);
+    expect(out.stats.foreign_calls).toBe(want.calls);
+    expect(out.stats.no_evidence_calls ?? 0).toBe(0);
+    // No invented field by key (CrewAI's URL is the task's, Haystack's query and DSPy's numbers the user's); DSPy's `finish`
+    // has no argument, whose empty leaf (`$`) is counted as model-inferred, as argspan's own calls count it.
+    const invented = out.findings.filter((f) => f.rule === 'report_invented_fields_by_turn').map((f) => [f.tool, f.key]);
+    expect(invented).toEqual(file.includes('dspy') ? [['finish', '$']] : []);
+    expect(out.findings.filter((f) => f.rule !== 'report_invented_fields_by_turn').map((f) => f.rule)).toEqual(['report_run_summary']);
+    const summary = out.findings.find((f) => f.rule === 'report_run_summary')!.message;
+    expect(summary).toContain(file.includes('dspy') ? '2 tool call(s), 3 argument(s), 1 model-inferred' : '1 tool call(s), 1 argument(s), 0 model-inferred');
+    // The call is reported under the tool's own name (DSPy's span is `add.__call__`).
+    expect(out.findings.some((f) => f.tool !== null && f.tool !== undefined && f.tool.includes('.__call__'))).toBe(false);
+    expect(summary).not.toContain('.__call__');
+  });
+
+  // The fixture with its tool span's input.value replaced by `input`: one assumption_span, for `tool` and the key timezone.
+  const plantedZone = (fixture: string, spanName: string, input: unknown, tool: string) => {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, fixture), 'utf8')) as { resourceSpans: { scopeSpans: { spans: { name: string; attributes: { key: string; value: { stringValue?: string } }[] }[] }[] }[] };
+    const span = doc.resourceSpans[0]!.scopeSpans[0]!.spans.find((s) => s.name === spanName)!;
+    span.attributes.find((a) => a.key === 'input.value')!.value = { stringValue: JSON.stringify(input) };
+    const file = join(tmp(), fixture);
+    writeFileSync(file, JSON.stringify(doc));
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(1);
+    expect(parseJson(run).findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['assumption_span', tool, 'timezone', 'openinference']]);
+    expect(run.stdout + run.stderr).not.toContain('America/New_York');
+  };
+
+  it('CrewAI: a value no task names is still the model\'s guess (the task descriptions are read as words, not as a pass for every value)', () => {
+    plantedZone('openinference-crewai-scrape-website.json', 'scrape_website.run', { url: 'http://quotes.toscrape.com/', timezone: 'America/New_York' }, 'scrape_website');
+  });
+
+  it('DSPy: a zone in add\'s keyword arguments is reported under the tool add and the key timezone (not add.__call__, not kwargs.timezone)', () => {
+    plantedZone('openinference-dspy-react-add.json', 'add.__call__', { kwargs: { x: 2, y: 2, timezone: 'America/New_York' } }, 'add');
+  });
+});

@@ -1022,3 +1022,46 @@ describe('classifyForeignTrace: the calls in a LangSmith LLM run\'s outputs', ()
     expect(callsOf([llm(llmResult), tool])).toEqual(['get_time tool-span']);
   });
 });
+
+describe('classifyForeignTrace: a CrewAI crew (OpenInference\'s crewai instrumentation, no model span)', () => {
+  const tasks = JSON.stringify([{ id: 't1', description: 'Call the scrape_website tool to fetch text from http://quotes.toscrape.com/ and return the result.', expected_output: 'Text content from the website.', context: null }]);
+  const agents = JSON.stringify([{ role: 'Website Scraper', goal: 'Scrape content from URL', backstory: 'You extract text from websites' }]);
+  const tool = () => span('tool', { 'openinference.span.kind': 'TOOL', 'tool.name': 'scrape_website', 'input.value': JSON.stringify({ url: 'http://quotes.toscrape.com/', timezone: 'UTC' }), 'input.mime_type': 'application/json',
+    // (CrewAI's tool.parameters is the args schema, not the arguments: not read as a call)
+    'tool.parameters': JSON.stringify({ properties: { url: { title: 'Url', type: 'string' } }, required: ['url'], title: 'S', type: 'object' }) });
+  it('the tasks\' descriptions on the kickoff span (crew_tasks) are the user\'s words: a URL a task names is theirs, a zone none names the model\'s', () => {
+    const kickoff = span('crew', { 'openinference.span.kind': 'CHAIN', 'input.value': JSON.stringify({ id: 'k1' }), crew_tasks: tasks, crew_agents: agents });
+    expect(callsOf([kickoff, tool()])).toEqual(['tool tool-span']);
+    expect(argsOf([kickoff, tool()], 'scrape_website')).toEqual(['url tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred']);
+  });
+  it('crew_tasks on a span that is not an OpenInference CHAIN is not read', () => {
+    const other = span('crew', { crew_tasks: tasks });
+    expect(argsOf([other, tool()], 'scrape_website')).toEqual(['url tiny-public tiny no_evidence', 'timezone tiny-public tiny no_evidence']);
+  });
+});
+
+describe('classifyForeignTrace: a DSPy tool span (OpenInference\'s dspy instrumentation, no tool.name)', () => {
+  it('is the call of the tool its span is named after, `{tool}.__call__` or `{tool}.acall`; tool.name wins where written', () => {
+    const tool = (name: string, attrs: Record<string, string> = {}) => ({ ...span('tool', { 'openinference.span.kind': 'TOOL', 'input.value': JSON.stringify({ kwargs: { x: 2, y: 2 } }), 'input.mime_type': 'application/json', ...attrs }), name });
+    const named = (s: ForeignSpan) => callsOf([s], (c) => c.tool);
+    expect(named(tool('add.__call__'))).toEqual(['add tool-span']);
+    expect(named(tool('add.acall'))).toEqual(['add tool-span']);
+    expect(named(tool('my.tool.__call__'))).toEqual(['my.tool tool-span']);
+    expect(named(tool('add.__call__', { 'tool.name': 'adder' }))).toEqual(['adder tool-span']);
+    expect(named(tool('scrape_website.run'))).toEqual(['scrape_website.run tool-span']);
+    expect(named(tool('.__call__'))).toEqual(['.__call__ tool-span']);
+    expect(argsOf([tool('add.__call__')], 'add')).toEqual(['x tiny-public tiny no_evidence', 'y tiny-public tiny no_evidence']);
+  });
+});
+
+describe('classifyForeignTrace: an OpenInference TOOL span whose tool.parameters is the tool\'s JSON schema (CrewAI)', () => {
+  it('its defaults are schema_default; parameters of another shape are no schema', () => {
+    const kickoff = span('crew', { 'openinference.span.kind': 'CHAIN', crew_tasks: JSON.stringify([{ description: 'Scrape http://quotes.toscrape.com/ and return the text.' }]) });
+    const tool = (parameters: unknown) => span('tool', { 'openinference.span.kind': 'TOOL', 'tool.name': 'scrape_website', 'input.value': JSON.stringify({ url: 'http://quotes.toscrape.com/', format: 'markdown' }), 'tool.parameters': JSON.stringify(parameters) });
+    const schema = { properties: { url: { title: 'Url', type: 'string' }, format: { default: 'markdown', title: 'Format', type: 'string' } }, required: ['url'], title: 'S', type: 'object' };
+    expect(argsOf([kickoff, tool(schema)], 'scrape_website')).toEqual(['url tiny-public tiny user_explicit', 'format tiny-public tiny schema_default']);
+    // (the arguments again, as most instrumentations write them, or smolagents' inputs: not a schema)
+    expect(argsOf([kickoff, tool({ url: 'http://quotes.toscrape.com/', format: 'markdown' })], 'scrape_website')).toEqual(['url tiny-public tiny user_explicit', 'format tiny-public tiny model_inferred']);
+    expect(argsOf([kickoff, tool({ format: { type: 'string', description: 'F.', default: 'markdown' } })], 'scrape_website')).toEqual(['url tiny-public tiny user_explicit', 'format tiny-public tiny model_inferred']);
+  });
+});

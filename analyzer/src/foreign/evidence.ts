@@ -177,6 +177,8 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readLangSmithLlmOutput(span, into);
   readSpringAiToolDefinition(span, into);
   readMastraPrompt(span, into);
+  readCrewAiCrew(span, into);
+  readOpenInferenceToolSchema(span, into);
   if (span.events) readMessageEvents(span, span.events, into);
   readEventsAttribute(span, into);
   readLogfireOpenAiObjects(span, into);
@@ -569,6 +571,54 @@ function readRunInputs(span: ForeignSpan, into: TraceEvidence): void {
   const lfType = str(span, LangfuseAttributes.OBSERVATION_TYPE);
   if (lfType !== undefined && lfType !== 'tool') runInput(str(span, LangfuseAttributes.INPUT), span, into);
   if (str(span, TraceloopAttributes.SPAN_KIND) === 'workflow') runInput(str(span, TraceloopAttributes.ENTITY_INPUT), span, into);
+}
+
+/** The crew a CrewAI kickoff span records (OpenInference's `crewai` instrumentation, `_KickoffWrapper`). */
+export const CrewAiAttributes = {
+  /** `json.dumps` of the crew's tasks, `[{"id", "description", "expected_output", "context", …}]`. */
+  TASKS: 'crew_tasks',
+  /** `json.dumps` of the crew's agents, `[{"role", "goal", "backstory", …}]`. */
+  AGENTS: 'crew_agents',
+} as const;
+
+/**
+ * A CrewAI crew as OpenInference's `crewai` instrumentation records it on the kickoff span (a
+ * CHAIN): the tasks' descriptions are the user's request — what a crew is asked to do is written
+ * there, not in a prompt (the instrumentation records no model span, and the kickoff's
+ * `input.value` is only its `inputs`, interpolated into the descriptions) — and their expected
+ * outputs and the agents' roles, goals and backstories the developer's. Read as words, a value
+ * a task names (`fetch text from http://…`) is the user's, not the model's guess.
+ */
+function readCrewAiCrew(span: ForeignSpan, into: TraceEvidence): void {
+  if (str(span, OpenInferenceAttributes.SPAN_KIND) !== 'CHAIN') return;
+  const tasks = parseJson(str(span, CrewAiAttributes.TASKS));
+  if (Array.isArray(tasks)) {
+    for (const task of tasks) {
+      if (!isObject(task)) continue;
+      if (typeof task.description === 'string') into.user(task.description);
+      if (typeof task.expected_output === 'string') into.developer(task.expected_output);
+    }
+  }
+  const agents = parseJson(str(span, CrewAiAttributes.AGENTS));
+  if (Array.isArray(agents)) {
+    for (const agent of agents) {
+      if (!isObject(agent)) continue;
+      for (const text of [agent.role, agent.goal, agent.backstory]) if (typeof text === 'string') into.developer(text);
+    }
+  }
+}
+
+/**
+ * An OpenInference TOOL span's `tool.parameters` where it is the tool's JSON schema (CrewAI's
+ * instrumentation: `args_schema.model_json_schema()`, `{"type": "object", "properties": …}`): its
+ * defaults are the schema's, not the model's guesses. Most instrumentations write the call's
+ * arguments there (or their types, AG2; smolagents the tool's `inputs`), never an object schema
+ * with `properties`: those are not read.
+ */
+function readOpenInferenceToolSchema(span: ForeignSpan, into: TraceEvidence): void {
+  if (str(span, OpenInferenceAttributes.SPAN_KIND) !== 'TOOL') return;
+  const schema = parseJson(str(span, OpenInferenceAttributes.TOOL_PARAMETERS));
+  if (isObject(schema) && schema.type === 'object' && isObject(schema.properties)) into.schema(str(span, OpenInferenceAttributes.TOOL_NAME), schema);
 }
 
 /**

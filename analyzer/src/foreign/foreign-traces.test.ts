@@ -133,6 +133,15 @@ const EXPECTED: Record<string, Expected> = {
   // The BeeAI trace as Phoenix's UI downloads it: no scope to name the instrumentation, still one call (the TOOL span's
   // `metadata.class_name` is BeeAI's processor's), read as the original is (see 'report what the traces they came from do').
   'derived/phoenix-export-beeai-openmeteo.json': { calls: ['openinference OpenMeteoTool tool-span'], findings: [] },
+  // OpenInference's Haystack instrumentation writes no TOOL span (haystack-ai 2.18's ToolInvoker is a CHAIN): the call is the
+  // model's proposal, with no call id; the user's query is the user's.
+  'openinference-haystack-agent-search.json': { calls: ['openinference search model-output'], findings: [] },
+  // OpenInference's CrewAI instrumentation: a TOOL span (tool.parameters is the args schema there) and no model span; the task's
+  // description on the kickoff span (crew_tasks) is the user's request, so the URL it names is not the model's guess.
+  'openinference-crewai-scrape-website.json': { calls: ['openinference scrape_website tool-span'], findings: [] },
+  // OpenInference's DSPy instrumentation: TOOL spans named `{tool}.__call__` with no tool.name (the tool is `add`, and ReAct's own
+  // `finish`), the arguments `{"kwargs": {…}}`; the question on the ReAct span's input is the user's.
+  'openinference-dspy-react-add.json': { calls: ['openinference add tool-span', 'openinference finish tool-span'], findings: [] },
   // Spring AI's tool-calling observation (Micrometer Tracing): no prompt on any span, so no evidence either way.
   'spring-ai-1.1-tool-call-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
   'spring-ai-2.0-execute-tool-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },

@@ -7,6 +7,8 @@ export const OpenInferenceAttributes = {
   SPAN_KIND: 'openinference.span.kind',
   TOOL_NAME: 'tool.name',
   TOOL_ID: 'tool.id',
+  /** The call's arguments again in most instrumentations; the tool's JSON schema in CrewAI's (read as a schema only when it is one). */
+  TOOL_PARAMETERS: 'tool.parameters',
   /** The call id on a TOOL span as some instrumentations write it (OpenInference's `SpanAttributes.TOOL_CALL_ID`). */
   TOOL_CALL_ID: 'tool_call.id',
   /** The call's arguments (OpenInference's `ToolCallAttributes.TOOL_CALL_FUNCTION_ARGUMENTS_JSON`), where a TOOL span records them apart from its input. */
@@ -26,7 +28,8 @@ export const OpenInferenceAttributes = {
  * records the call's arguments apart, in `tool_call.function.arguments`, they are read from there:
  * the AG2 instrumentation's `input.value` is the whole `func_call` (`{"name", "arguments": "<JSON
  * text>"}`), not the arguments. The BeeAI instrumentation's `input.value` is the run's parameters,
- * `{"input": <the tool's input>, "options": <run options>}`: the input is the arguments.
+ * `{"input": <the tool's input>, "options": <run options>}`: the input is the arguments. The DSPy
+ * instrumentation writes no `tool.name`: its span is named `{tool}.__call__` (`{tool}.acall`).
  */
 export const openinference: ToolSpanRecognizer = {
   emitter: Emitter.OPENINFERENCE,
@@ -36,7 +39,7 @@ export const openinference: ToolSpanRecognizer = {
     const text = str(span, OpenInferenceAttributes.INPUT_MIME_TYPE) === 'text/plain';
     const callArgs = str(span, OpenInferenceAttributes.TOOL_CALL_ARGUMENTS);
     return {
-      tool: str(span, OpenInferenceAttributes.TOOL_NAME) ?? span.name,
+      tool: str(span, OpenInferenceAttributes.TOOL_NAME) ?? toolOfSpanName(span.name),
       ...opt('callId', str(span, OpenInferenceAttributes.TOOL_ID) ?? str(span, OpenInferenceAttributes.TOOL_CALL_ID)),
       args: callArgs !== undefined
         ? { kind: 'blob', attribute: OpenInferenceAttributes.TOOL_CALL_ARGUMENTS, text: callArgs, decode: {} }
@@ -89,4 +92,15 @@ function isBeeAiSpan(span: ForeignSpan): boolean {
 function beeAiToolInput(decoded: unknown): unknown {
   if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded) || !('input' in decoded)) return decoded;
   return Object.keys(decoded).every((k) => k === 'input' || k === 'options') ? (decoded as { input: unknown }).input : decoded;
+}
+
+/**
+ * The tool a TOOL span without `tool.name` is named after: the DSPy instrumentation names it
+ * `{tool}.__call__` (`.acall` when awaited), `dspy.Tool`'s name (`add`, ReAct's own `finish`).
+ * Taken whole, the call would be reported, and matched against a policy, as a tool `add.__call__`
+ * the agent does not have. Another span name is the tool's as it is.
+ */
+export function toolOfSpanName(name: string): string {
+  const m = /^(.+)\.(?:__call__|acall)$/.exec(name);
+  return m ? m[1]! : name;
 }
