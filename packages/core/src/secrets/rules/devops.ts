@@ -177,13 +177,14 @@ export const DEVOPS_RULES: readonly SecretRule[] = [
     description: 'Azure DevOps personal access token of the older kind (52 characters of lowercase base32) after an azure_devops / vsts / azdo key (AZURE_DEVOPS_EXT_PAT, the CLI\'s)',
     names: ['azure_devops', 'azuredevops', 'vsts', 'azdo'],
     values: ['[a-z2-7]{52}'],
-    // (a camelCase key ending in `Pat` is no key a credential word is found in: the example's key ends in Token)
     example: { env: 'AZURE_DEVOPS_TOKEN', value: (s) => sample('abcdefghijklmnopqrstuvwxyz234567', 52, s) },
     truePositives: [
       `export AZURE_DEVOPS_EXT_PAT=${sample('abcdefghijklmnopqrstuvwxyz234567', 52, 'adk1')}`,
       `VSTS_PAT: ${sample('abcdefghijklmnopqrstuvwxyz234567', 52, 'adk2')}`,
       // the Terraform provider's variable
       `AZDO_PERSONAL_ACCESS_TOKEN=${sample('abcdefghijklmnopqrstuvwxyz234567', 52, 'adk4')}`,
+      // a camelCase key ending in `Pat`
+      `const azureDevOpsPat = "${sample('abcdefghijklmnopqrstuvwxyz234567', 52, 'adk5')}";`,
     ],
     falsePositives: ['AZURE_DEVOPS_EXT_PAT=$(System.AccessToken)', `AZURE_DEVOPS_ORG_ID=${sample('abcdefghijklmnopqrstuvwxyz234567', 52, 'adk3')}`],
   }),

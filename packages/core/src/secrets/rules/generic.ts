@@ -3,7 +3,7 @@ import { isCredentialLike, isDocumentationJwt, scrambled } from '../value-filter
 import { hasPlaceholderWords, placeholderShape } from '../placeholders.js';
 import { isDocumentationPassword } from '../password-values.js';
 import { rule } from './define.js';
-import { namePattern } from '../key-names.js';
+import { PAT_KEY_WORDS, namePattern } from '../key-names.js';
 import { TAIL_OR_SPACE, keyAround, re, spacedAssignment } from './patterns.js';
 import { ALNUM, B64, HEX, sample } from './sample.js';
 
@@ -316,6 +316,49 @@ export const GENERIC_KEY_ASSIGNMENT_RULE: SecretRule = rule({
       'ENCRYPTION_KEY_FILE=/run/secrets/encryption_key',
       'hmac_key_prefix = "hk_"',
       'signing_key: <your-signing-key>',
+    ],
+  },
+});
+
+/**
+ * `PAT` as its own word at a key's end: after a separator or the key's start in any case
+ * (`GITLAB_PAT`, `pat`, `azure-devops-pat`), or a camelCase word (`githubPat`, `adoPAT`), and no
+ * letter or digit after it (`path`, `PATH`, `Pattern`, `PATCH`, `pats`).
+ */
+const PAT_WORD = String.raw`(?:(?<![A-Za-z0-9])[pP][aA][tT]|(?<=[a-z0-9])P(?:at|AT))(?![A-Za-z0-9])`;
+
+/** `GITLAB_PAT=` / `azureDevOpsPat:` / `"githubPat":` assignments, with the generic value checks. */
+export const GENERIC_PAT_RULE: SecretRule = rule({
+  id: 'generic-pat-assignment',
+  family: 'generic',
+  description: 'Personal access token assigned to a key whose last word is PAT (GITLAB_PAT=, azureDevOpsPat = "…", "githubPat": "…", --gitea-pat v; not path, pattern, patch), with the generic value checks',
+  keywords: [...PAT_KEY_WORDS],
+  pattern: re(`(?<word>${PAT_WORD})`, '(?<key>)', TAIL_OR_SPACE, VALUE),
+  secretGroup: 'secret',
+  generic: true,
+  validate: genericValue,
+  examples: {
+    truePositives: [
+      `GITLAB_PAT=${sample(ALNUM, 26, 'pat1')}`,
+      `azureDevOpsPat = "${sample(ALNUM, 52, 'pat2')}";`,
+      `const client = Client.builder().giteaPat("${sample(ALNUM, 32, 'pat8')}").build();`,
+      `{"githubPat": "${sample(ALNUM, 40, 'pat3')}"}`,
+      `ci:\n  deploy_pat: ${sample(ALNUM, 32, 'pat4')}\n`,
+      `export GITEA_PAT="${sample(HEX, 40, 'pat5')}"`,
+      `const adoPAT = '${sample(ALNUM, 36, 'pat6')}';`,
+      `tea login add --name ci --pat ${sample(HEX, 40, 'pat7')}`,
+    ],
+    falsePositives: [
+      'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin',
+      'pathPattern = "src/**/*.generated.ts"',
+      'patch: 1.2.3-beta.4+exp.sha.5114f85',
+      'const filePath = "/var/lib/app/uploads/report.csv";',
+      '{"firstName": "Pat", "lastName": "Lee", "role": "maintainer"}',
+      'GITLAB_PAT=${GITLAB_PAT}',
+      'azureDevOpsPat: process.env.AZURE_DEVOPS_PAT',
+      'githubPat = "<your-personal-access-token>"',
+      'PAT_EXPIRY_DAYS=90',
+      'SEARCH_PATTERN=^[A-Za-z0-9_]{3,32}$',
     ],
   },
 });
@@ -671,4 +714,4 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
 });
 
 /** Generic assignments whose value is random enough to be a credential. */
-export const GENERIC_RULES: readonly SecretRule[] = [GENERIC_ASSIGNMENT_RULE, GENERIC_KEY_ASSIGNMENT_RULE, GENERIC_QUOTED_RULE];
+export const GENERIC_RULES: readonly SecretRule[] = [GENERIC_ASSIGNMENT_RULE, GENERIC_KEY_ASSIGNMENT_RULE, GENERIC_PAT_RULE, GENERIC_QUOTED_RULE];
