@@ -1,5 +1,5 @@
 import type { SecretRule } from '../types.js';
-import { isCredentialLike, isDocumentationJwt, scrambled } from '../value-filters.js';
+import { isCredentialLike, isDocumentationJwt, scrambled, shannonEntropy } from '../value-filters.js';
 import { hasPlaceholderWords, placeholderShape } from '../placeholders.js';
 import { isDocumentationPassword } from '../password-values.js';
 import { rule } from './define.js';
@@ -118,7 +118,7 @@ const REDACTION_MARKER_BEFORE = /\[REDACTED:[\w.-]{0,64}$/;
 /** A file a CLI reads the value from (`vault kv put … password=@password.txt`, httpie's `token=@token.txt`): `@`, a path, an extension. */
 const FILE_REFERENCE = /^@(?:~?\/|\.{1,2}\/)?[\w-]+(?:\/[\w.-]+)*\.[A-Za-z]{1,5}$/;
 
-function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode = true): boolean {
+function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode = true, minEntropy = 3): boolean {
   const key = match.groups?.['key'] ?? '';
   if (NOT_A_SECRET_KEY.test(key)) return false;
   const input = match.input;
@@ -141,7 +141,7 @@ function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode =
   if (REGEX_LITERAL_END_WORD.test(secret) && REGEX_LITERAL_OPEN.test(input.slice(Math.max(input.lastIndexOf('\n', match.index) + 1, match.index - 300), match.index))) return false;
   // (the value first: it turns away nearly every candidate in code and prose)
   // (a hex value counts: the key names a secret, and hashes under keys that say so are ruled out above)
-  if (!isCredentialLike(secret, 8, 3, true, operatorsAreCode) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret) || isDocumentationPassword(secret)) return false;
+  if (!isCredentialLike(secret, 8, minEntropy, true, operatorsAreCode) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret) || isDocumentationPassword(secret)) return false;
   const whole = keyAround(input, match.index, match[0]).key;
   if (HANDLE_HINT.test(whole) && namesHandle(whole)) return false;
   const word = match.groups?.['word'] ?? '';
@@ -536,10 +536,29 @@ function quotedValue(secret: string, match: RegExpExecArray): boolean {
   if (JSON_STRUCTURE.test(secret) || regexShaped(secret) || BRACKETED.test(secret) || TEMPLATE.test(secret) || VARIABLE.test(secret) || hasFillIn(secret)) return false;
   // the shared placeholder judgement without its marks: words (`example`, `changeme`, `your_`), runs, sequences
   if (hasPlaceholderWords(secret, placeholderShape(secret))) return false;
-  if (NAME_LIST.test(secret) || CODE_SHAPE.test(secret) || codeExpression(secret, continued) || CIPHERTEXT.test(secret)) return false;
+  if ((NAME_LIST.test(secret) && !randomSeparatedPassword(secret)) || CODE_SHAPE.test(secret) || codeExpression(secret, continued) || CIPHERTEXT.test(secret)) return false;
   // (operators judged here, by their operands: the shared code filter takes any `||` or `=>` for code)
   if (OPERATORS.test(secret) && operatorExpression(secret)) return false;
-  return genericValue(secret, match, false);
+  return genericValue(secret, match, false, separatedPassword(secret) ? Math.log2(secret.length) - 0.9 : 3);
+}
+
+/**
+ * A short password with letters and digits either side of a `,` or `;` (`yj,27;ij7`, `bc,00;by4`):
+ * its structure marks it, and at 8 to 12 characters one repeated character takes its entropy
+ * below the length-scaled bar (log2(length) - 0.3) one time in ten; a list of names is ruled out
+ * before (NAME_LIST).
+ */
+function separatedPassword(secret: string): boolean {
+  return secret.length < 16 && /[A-Za-z]/.test(secret) && /\d/.test(secret) && /[A-Za-z0-9][,;][A-Za-z0-9]/.test(secret);
+}
+
+/**
+ * A short separated password whose parts read as names by case alone (`m3m,t7;bx9`, `IZ6P,UV0W1`:
+ * NAME_LIST's lowercase or CONSTANT words), told from a list by letters and digits mixed as random
+ * characters mix them and the full length-scaled entropy (`v1,v2;v3`, `sha256,md5` stay lists).
+ */
+function randomSeparatedPassword(secret: string): boolean {
+  return separatedPassword(secret) && scrambled(secret) && shannonEntropy(secret) >= Math.log2(secret.length) - 0.3;
 }
 
 /**
@@ -641,8 +660,16 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       `<settings>\n  <password><![CDATA[3EwRnY<xZvP]77_92F*2]]></password>\n</settings>`,
       `<datasource>\n  <password>HFV^Dc&lt;hN77&gt;[5hN!Bhq4</password>\n</datasource>`,
       `<password>x7Kp;2mQ9vL4w</password>`,
+      // a short password of letters and digits around `,` or `;`: one repeated character takes it below the length-scaled bar
+      `db:\n  user: app\n  password: qk,38;qz5\n`,
+      `creds:\n  - password: 4hw,Tq;h4\n`,
+      // its parts lowercase or CONSTANT words by chance, mixed as random characters mix them
+      `smtp:\n  password: m3m,t7;bx9\n`,
     ],
     falsePositives: [
+      // a list of versions or names stays a list, short or not
+      'secret_versions: v1,v2;v3',
+      'token_algorithms: sha256,md5',
       '"token_scopes": "repo,read:org,workflow"',
       // a redaction marker's rule id before a JSON body's structure (a JSON string in JSON)
       '"body":"[{\\"env\\":\\"\\n[REDACTED:npm-access-token]=\\"},[false]]]"',
