@@ -7,8 +7,16 @@
  */
 
 /**
+ * The keywords of `PAT` as the last word of a key (a personal access token: `GITLAB_PAT=`,
+ * `azureDevOpsPat = "`, `"githubPat": "`, `--gitea-pat v`): `pat` and what an assignment begins
+ * with, a setter's call (`builder.giteaPat("`) or Hadoop's `<name>fs.gitea.pat</name>`. Not
+ * `pat` alone, which begins every `path`, `pattern` and `patch`.
+ */
+export const PAT_KEY_WORDS: readonly string[] = ['pat"', "pat'", 'pat=', 'pat:', 'pat ', 'pat\\', 'pat>', 'pat<', 'pat('];
+
+/**
  * The credential words whose hits send the key they stand in to the key-named rules: the generic
- * rule's words (their hits cost nothing more), `_key`, `login`, `_pat`, and `key` where a key
+ * rule's words (their hits cost nothing more), `_key`, `login`, `_pat` and `pat` before an assignment (PAT_KEY_WORDS), and `key` where a key
  * ends with it (`herokuKey"`, `appKey =`, `hapikey=`, Hadoop's `heroku.api.key</name>`, a setter's
  * `setDdAppKey("`). Not `key` alone: it is in every `keys`,
  * `keyof` and `monkey`, and as a short Teddy prefix it passes a sixth more of ordinary text.
@@ -17,6 +25,8 @@ export const CREDENTIAL_KEY_WORDS: readonly string[] = [
   'token', 'secret', 'pass', 'pwd', 'credential', 'api_key', 'api-key', 'apikey', 'access_key', 'accesskey',
   'private_key', 'privatekey', 'auth_key', 'authkey', '_key', 'login', '_pat', 'api.key',
   'key"', "key'", 'key:', 'key=', 'key ', 'key>', 'key\\', 'key<', 'key(',
+  // (a camelCase key ending in `Pat`, `azureDevOpsPat = "`, which `_pat` misses)
+  ...PAT_KEY_WORDS,
 ];
 
 /** How far back from a credential word a key is read. */

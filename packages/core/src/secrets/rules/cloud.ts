@@ -10,7 +10,7 @@ const awsSecret = (salt: string) => sample(B64, 40, salt);
 const AWS_SECRET_VALUE = '(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])';
 const AWS_SEP = `[\\s,;:|"'=]{1,8}`;
 
-/** AWS, Google Cloud, Azure, DigitalOcean, Databricks, HashiCorp Vault, Doppler, Terraform, Pulumi, Supabase. */
+/** AWS, Google Cloud, Azure, DigitalOcean, Databricks, HashiCorp Vault (hvs. and the older s., b., r.), Doppler, Terraform, Pulumi, Supabase. */
 export const CLOUD_RULES: readonly SecretRule[] = [
   rule({
     id: 'aws-access-key-id',
@@ -221,6 +221,26 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     pattern: re(L, 'hv[sbr]\\.[\\w-]{24,400}', RD),
     minEntropy: 3.5,
     examples: { truePositives: [`VAULT_TOKEN=hvs.${sample(ALNUM, 90, 'vt')}`], falsePositives: ['hvs.example-token-value-here', 'hvs.short'] },
+  }),
+  keyed({
+    id: 'vault-legacy-token',
+    family: 'vault',
+    description: 'HashiCorp Vault token of the format before 1.10 (service s. and recovery r. + 24 base62, batch b. + its encoded blob) after a vault key (VAULT_TOKEN, vault_token:, X-Vault-Token:): `s.` alone is too weak a mark to stand bare',
+    names: ['vault'],
+    values: ['[sr]\\.[A-Za-z0-9]{24}', 'b\\.[A-Za-z0-9_+/-]{40,400}={0,2}'],
+    minEntropy: 3,
+    example: { env: 'VAULT_TOKEN', value: (s) => `s.${sample(ALNUM, 24, s)}` },
+    truePositives: [
+      `curl -H "X-Vault-Token: s.${sample(ALNUM, 24, 'vl1')}" https://vault.internal:8200/v1/secret/data/app`,
+      `export VAULT_TOKEN=b.${sample(B64URL, 120, 'vl2')}`,
+      `vault:\n  addr: https://vault.internal:8200\n  token_file: /run/vault-token\n  vault_token: "r.${sample(ALNUM, 24, 'vl3')}"\n`,
+    ],
+    falsePositives: [
+      'VAULT_TOKEN=s.xxxxxxxxxxxxxxxxxxxxxxxx',
+      `VAULT_ADDR=s.${sample(ALNUM, 24, 'vl4')}`,
+      `session.${sample(ALNUM, 24, 'vl6')}`,
+      'VAULT_TOKEN=s.short',
+    ],
   }),
   rule({
     id: 'doppler-token',

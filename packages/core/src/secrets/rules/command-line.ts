@@ -399,4 +399,33 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
       ],
     },
   }),
+  passwordRule({
+    id: 'env-password-before-command',
+    family: 'command-line',
+    description: "Password in a variable set for one command, holding a `,` or a bracket that ends the generic value (RSYNC_PASSWORD=PASS rsync …, PGPASSWORD=PASS psql …, MYSQL_PWD=PASS mysql …, SSHPASS=PASS sshpass -e …): the unquoted shell word read to its space, then the command (rsync's --password-file names a file, no password)",
+    // (at `PASS` and `PWD`, which the generic rule's keywords begin already)
+    keywords: ['PASSWORD=', 'PASSWD=', 'PASSPHRASE=', 'PASS=', 'PWD='],
+    keywordsMatchCase: true,
+    // a CONSTANT_NAME ending in the word, after no word or assignment (a command's start, another variable set for it, a JSON string's start or escape)
+    before: String.raw`(?<=(?<![\w.$=:-])(?:[A-Z][A-Z0-9_]{0,40}=[^\s"'\x60;&|()<>]{0,200}[ \t]{1,4}){0,4}(?:[A-Z][A-Z0-9_]{0,40})?)(?:PASSWORD|PASSWD|PASSPHRASE|PASS|PWD)=`,
+    // (what a shell word holds unquoted, a `,` or a bracket in it, not first: `[never,always]` is usage; then the command's name)
+    value: String.raw`(?=[^\s"'\x60$\\;&|()<>]{0,199}[,{}\[\]])(?<secret>[^\s"'\x60$\\;&|()<>\[{-][^\s"'\x60$\\;&|()<>]{7,199})(?=[ \t]{1,4}(?:[A-Z][A-Z0-9_]{0,40}=[^\s]{0,200}[ \t]{1,4}){0,4}[a-z][\w.+-]{0,40}(?:\s|$))`,
+    examples: {
+      truePositives: [
+        `RSYNC_PASSWORD=Tz8kq,Wm4x9a rsync -az ./dist rsync://deploy@files.internal/www`,
+        `PGPASSWORD=Hq4]vN8,pL2m psql -h db.internal -U report -c 'select 1'`,
+        `cd /srv && LANG=C RSYNC_PASSWORD=Wd7{kP3,zR9q rsync -a backup@nas.internal::share ./`,
+        `MYSQL_PWD=Lx5,Tq9[mB2w mysql -h db.internal -u app shop < dump.sql`,
+        `{"command": "RSYNC_PASSWORD=Y3k1Ub,W1l%G3 rsync -az ./dist rsync://backup@files.internal/www", "timeout": 30}`,
+      ],
+      falsePositives: [
+        'rsync -av --password-file=/etc/rsyncd.secret ./dist rsync://deploy@files.internal/www',
+        'rsync -av --password-file /etc/rsyncd.secret rsync://backup@nas.internal/share ./',
+        'RSYNC_PASSWORD=$(cat /run/secrets/rsync) rsync -az ./dist rsync://deploy@files.internal/www',
+        'PGPASSWORD=${DB_PASSWORD} psql -h db.internal -U report',
+        'RSYNC_PASSWORD=$RSYNC_PASS rsync -a src/ rsync://u@h/m',
+        'SKIP_PASSWORD=[never,always] make check',
+      ],
+    },
+  }),
 ];

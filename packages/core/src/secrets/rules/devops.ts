@@ -2,7 +2,7 @@ import { base64Json, base64Text } from '../checksums.js';
 import type { SecretRule } from '../types.js';
 import { rule } from './define.js';
 import { SHAPE, keyed } from './keyed.js';
-import { ASSIGN_TAIL, L, R, RD, ci, re } from './patterns.js';
+import { L, R, RD, TAIL_OR_SPACE, ci, re, spacedAssignment } from './patterns.js';
 import { ALNUM, B64URL, HEX, LOWER_NUM, UPPER_NUM, sample, sampleUuid } from './sample.js';
 
 const uuid = sampleUuid;
@@ -155,15 +155,20 @@ export const DEVOPS_RULES: readonly SecretRule[] = [
     description: 'Sidekiq Pro / Enterprise gem-server credentials (BUNDLE_…__CONTRIBSYS__COM, or in the source URL)',
     keywords: ['contribsys'],
     anchored: false,
-    pattern: re(`(?:${ci('bundle')}[_.-]?(?:${ci('enterprise')}|${ci('gems')})[_.-]{0,2}${ci('contribsys')}[_.-]{0,2}${ci('com')}${ASSIGN_TAIL}|https?://)(?<secret>[0-9a-f]{8}(?::|%3[Aa])[0-9a-f]{8})(?:@(?:enterprise|gems)\\.contribsys\\.com)?(?![\\w])`),
+    pattern: re(`(?:${ci('bundle')}[_.-]?(?:${ci('enterprise')}|${ci('gems')})[_.-]{0,2}${ci('contribsys')}[_.-]{0,2}${ci('com')}${TAIL_OR_SPACE}|https?://)(?<secret>[0-9a-f]{8}(?::|%3[Aa])[0-9a-f]{8})(?:@(?:enterprise|gems)\\.contribsys\\.com)?(?![\\w])`),
     secretGroup: 'secret',
     // Two halves of 32 bits: the shared placeholder judgement wants more randomness than that
     // besides a run (`…:eeeeee74` about once in a hundred thousand), so the halves are judged here.
     allowPlaceholders: true,
-    validate: (s, m) => (!m[0].startsWith('http') || m[0].endsWith('contribsys.com')) && sidekiqHalvesRandom(s),
+    // (after a space alone, the key in capitals or a flag: `ENV BUNDLE_…__CONTRIBSYS__COM v`, `--bundle-enterprise--contribsys--com v`;
+    // the double underscore Bundler writes for a dot is no CONSTANT_NAME to spacedAssignment)
+    validate: (s, m) =>
+      (!m[0].startsWith('http') || m[0].endsWith('contribsys.com')) &&
+      (m.groups?.['ws'] === undefined || /^BUNDLE_[A-Z_]+__COM[ \t]/.test(m[0]) || spacedAssignment(m.input, m.index, m[0])) &&
+      sidekiqHalvesRandom(s),
     examples: {
-      truePositives: [`BUNDLE_ENTERPRISE__CONTRIBSYS__COM=${sample(HEX, 8, 'sk1')}:${sample(HEX, 8, 'sk2')}`, `source "https://${sample(HEX, 8, 'sk3')}:${sample(HEX, 8, 'sk4')}@gems.contribsys.com/"`, `bundle_gems__contribsys__com: "${sample(HEX, 8, 'sk5')}:${sample(HEX, 8, 'sk6')}"`, `?bundle_enterprise__contribsys__com=${sample(HEX, 8, 'sk7')}%3A${sample(HEX, 8, 'sk8')}`, `bundle.enterprise..contribsys..com=${sample(HEX, 8, 'sk9')}:eeeeee74`],
-      falsePositives: ['source "https://gems.contribsys.com/"', 'BUNDLE_GEMS__CONTRIBSYS__COM=${SIDEKIQ_CREDENTIALS}', 'BUNDLE_ENTERPRISE__CONTRIBSYS__COM=00000000:00000000', 'BUNDLE_GEMS__CONTRIBSYS__COM=12345678:9abcdef0'],
+      truePositives: [`BUNDLE_ENTERPRISE__CONTRIBSYS__COM=${sample(HEX, 8, 'sk1')}:${sample(HEX, 8, 'sk2')}`, `source "https://${sample(HEX, 8, 'sk3')}:${sample(HEX, 8, 'sk4')}@gems.contribsys.com/"`, `bundle_gems__contribsys__com: "${sample(HEX, 8, 'sk5')}:${sample(HEX, 8, 'sk6')}"`, `?bundle_enterprise__contribsys__com=${sample(HEX, 8, 'sk7')}%3A${sample(HEX, 8, 'sk8')}`, `bundle.enterprise..contribsys..com=${sample(HEX, 8, 'sk9')}:eeeeee74`, `FROM ruby:3.3\nENV BUNDLE_ENTERPRISE__CONTRIBSYS__COM ${sample(HEX, 8, 'sk10')}:${sample(HEX, 8, 'sk11')}\n`, `deploy --bundle-enterprise--contribsys--com ${sample(HEX, 8, 'sk12')}:${sample(HEX, 8, 'sk13')} --region eu-west-1`],
+      falsePositives: ['source "https://gems.contribsys.com/"', 'BUNDLE_GEMS__CONTRIBSYS__COM=${SIDEKIQ_CREDENTIALS}', 'BUNDLE_ENTERPRISE__CONTRIBSYS__COM=00000000:00000000', 'BUNDLE_GEMS__CONTRIBSYS__COM=12345678:9abcdef0', `bundle_gems__contribsys__com ${sample(HEX, 8, 'sk14')}:${sample(HEX, 8, 'sk15')} is the pair`],
     },
   }),
   keyed({
@@ -172,13 +177,14 @@ export const DEVOPS_RULES: readonly SecretRule[] = [
     description: 'Azure DevOps personal access token of the older kind (52 characters of lowercase base32) after an azure_devops / vsts / azdo key (AZURE_DEVOPS_EXT_PAT, the CLI\'s)',
     names: ['azure_devops', 'azuredevops', 'vsts', 'azdo'],
     values: ['[a-z2-7]{52}'],
-    // (a camelCase key ending in `Pat` is no key a credential word is found in: the example's key ends in Token)
     example: { env: 'AZURE_DEVOPS_TOKEN', value: (s) => sample('abcdefghijklmnopqrstuvwxyz234567', 52, s) },
     truePositives: [
       `export AZURE_DEVOPS_EXT_PAT=${sample('abcdefghijklmnopqrstuvwxyz234567', 52, 'adk1')}`,
       `VSTS_PAT: ${sample('abcdefghijklmnopqrstuvwxyz234567', 52, 'adk2')}`,
       // the Terraform provider's variable
       `AZDO_PERSONAL_ACCESS_TOKEN=${sample('abcdefghijklmnopqrstuvwxyz234567', 52, 'adk4')}`,
+      // a camelCase key ending in `Pat`
+      `const azureDevOpsPat = "${sample('abcdefghijklmnopqrstuvwxyz234567', 52, 'adk5')}";`,
     ],
     falsePositives: ['AZURE_DEVOPS_EXT_PAT=$(System.AccessToken)', `AZURE_DEVOPS_ORG_ID=${sample('abcdefghijklmnopqrstuvwxyz234567', 52, 'adk3')}`],
   }),

@@ -313,12 +313,13 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
   passwordRule({
     id: 'client-credential-password',
     family: 'client-login',
-    description: "Password passed by position to a client's constructor or login function in code (Python's ftplib FTP(host, 'user', 'PASS') and FTP_TLS, Django's create_superuser('name', 'email', 'PASS'); .NET's new NetworkCredential(\"user\", \"PASS\"); Java's new PasswordAuthentication(\"user\", \"PASS\".toCharArray()); Go's smtp.PlainAuth(\"\", \"user\", \"PASS\", host) and ssh.Password(\"PASS\"); a Redis client's auth('PASS'))",
+    description: "Password passed by position to a client's constructor or login function in code (Python's ftplib FTP(host, 'user', 'PASS') and FTP_TLS, Django's create_superuser('name', 'email', 'PASS'); .NET's new NetworkCredential(\"user\", \"PASS\"); Java's new PasswordAuthentication(\"user\", \"PASS\".toCharArray()); Go's smtp.PlainAuth(\"\", \"user\", \"PASS\", host) and ssh.Password(\"PASS\"); a Redis client's auth('PASS'); paramiko's client.connect('host', 22, 'user', 'PASS') and Transport's connect(None, 'user', 'PASS'))",
     // (Python's class and .NET's and Java's are written in one case: other spellings are other names)
     // (each at a part of its name that begins a keyword already, or a rare one: every new start of a keyword lets the
     // scan's first filter pass more text; NetworkCredential at `Credential(`, PlainAuth at `Auth(`, ssh.Password at
     // `Password(`, create_superuser at `te_superuser(`)
-    keywords: ['FTP(', 'FTP_TLS(', 'Credential(', 'PasswordAuthentication(', 'te_superuser(', 'Auth(', 'Password(', 'auth('],
+    // (paramiko's at `connect(`: `co` begins keywords already)
+    keywords: ['FTP(', 'FTP_TLS(', 'Credential(', 'PasswordAuthentication(', 'te_superuser(', 'Auth(', 'Password(', 'auth(', 'connect('],
     keywordsMatchCase: true,
     before:
       '(?:' +
@@ -333,6 +334,9 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         String.raw`(?<=smtp\.Plain)Auth\(${ARG_OR_NAME},${ARG_OR_NAME},[ \t]{0,4}`,
         // the only one: Go's ssh.Password("PASS"), a Redis client's auth('PASS') (redis.auth, $redis->auth, redisClient.auth)
         String.raw`(?<=(?<![\w$])ssh\.)Password\([ \t]{0,4}|(?<=[Rr]edis\w{0,32}(?:\.|->))auth\([ \t]{0,4}`,
+        // paramiko's SSHClient.connect('host', 22, 'user', 'PASS'): the fourth, after a port (digits or a name
+        // that says port); Transport.connect(None, 'user', 'PASS'): the third, after no host key
+        String.raw`(?<=[\w)\]]\.)connect\((?:${ARG_OR_NAME},[ \t]{0,4}(?:\d{1,5}|[\w.]{0,40}(?:port|PORT|Port)\w{0,20})[ \t]{0,4}|[ \t]{0,4}None[ \t]{0,4}),${ARG_OR_NAME},[ \t]{0,4}(?:password[ \t]{0,4}=[ \t]{0,4})?`,
       ].join('|') +
       ')',
     value: QUOTED,
@@ -348,6 +352,11 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         `auth := smtp.PlainAuth("", "alerts@acme.io", "${samplePassword('fc11')}", "smtp.acme.io")`,
         `Auth: []ssh.AuthMethod{ssh.Password("${samplePassword('fc12')}")},`,
         `await redis.auth('${samplePassword('fc13')}');`,
+        `client = paramiko.SSHClient()\nclient.set_missing_host_key_policy(paramiko.AutoAddPolicy())\nclient.connect("bastion.internal", 22, "deploy", "${samplePassword('fc14')}")`,
+        `paramiko.SSHClient().connect('10.0.4.12', 2222, 'backup', '${samplePassword('fc15')}')`,
+        `ssh.connect(hostname, port, username, "${samplePassword('fc16')}")`,
+        `ssh.connect(host, self.ssh_port, user, password='${samplePassword('fc17')}')`,
+        `t = paramiko.Transport(("sftp.internal", 22))\nt.connect(None, "uploader", "${samplePassword('fc18')}")`,
       ],
       falsePositives: [
         'ftp = FTP(host, user, passwd)',
@@ -364,6 +373,13 @@ export const FRAMEWORK_RULES: readonly SecretRule[] = [
         'ssh.Password(password)',
         'await redis.auth(process.env.REDIS_PASSWORD);',
         "passport.authenticate('local'); client.auth('token-abc')",
+        'client.connect(hostname, port, username, password)',
+        'client.connect(host, 22, user, os.environ["SSH_PASSWORD"])',
+        "client.connect('bastion.internal', 22, 'deploy', 'password')",
+        "client.connect('bastion.internal', port=22, username='deploy', key_filename='~/.ssh/id_ed25519')",
+        "db = pymysql.connect('db.internal', 'report', 'reporting', 'sales')",
+        "sock.connect(('10.0.0.5', 8080))",
+        "emitter.connect(this, 'changed', 'onChanged', 'queued')",
       ],
     },
   }),

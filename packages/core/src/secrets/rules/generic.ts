@@ -1,9 +1,9 @@
 import type { SecretRule } from '../types.js';
-import { isCredentialLike, isDocumentationJwt, scrambled } from '../value-filters.js';
+import { isCredentialLike, isDocumentationJwt, scrambled, shannonEntropy } from '../value-filters.js';
 import { hasPlaceholderWords, placeholderShape } from '../placeholders.js';
 import { isDocumentationPassword } from '../password-values.js';
 import { rule } from './define.js';
-import { namePattern } from '../key-names.js';
+import { PAT_KEY_WORDS, namePattern } from '../key-names.js';
 import { TAIL_OR_SPACE, keyAround, re, spacedAssignment } from './patterns.js';
 import { ALNUM, B64, HEX, sample } from './sample.js';
 
@@ -115,7 +115,7 @@ const REGEX_LITERAL_OPEN = /(?:^[ \t]{0,64}|[(,=:!&|?]\s{0,4})\/[^/\s*][^/\r\n]{
 /** A file a CLI reads the value from (`vault kv put … password=@password.txt`, httpie's `token=@token.txt`): `@`, a path, an extension. */
 const FILE_REFERENCE = /^@(?:~?\/|\.{1,2}\/)?[\w-]+(?:\/[\w.-]+)*\.[A-Za-z]{1,5}$/;
 
-function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode = true): boolean {
+function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode = true, minEntropy = 3): boolean {
   const key = match.groups?.['key'] ?? '';
   if (NOT_A_SECRET_KEY.test(key)) return false;
   const input = match.input;
@@ -136,7 +136,7 @@ function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode =
   if (REGEX_LITERAL_END_WORD.test(secret) && REGEX_LITERAL_OPEN.test(input.slice(Math.max(input.lastIndexOf('\n', match.index) + 1, match.index - 300), match.index))) return false;
   // (the value first: it turns away nearly every candidate in code and prose)
   // (a hex value counts: the key names a secret, and hashes under keys that say so are ruled out above)
-  if (!isCredentialLike(secret, 8, 3, true, operatorsAreCode) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret) || isDocumentationPassword(secret)) return false;
+  if (!isCredentialLike(secret, 8, minEntropy, true, operatorsAreCode) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret) || isDocumentationPassword(secret)) return false;
   const whole = keyAround(input, match.index, match[0]).key;
   if (HANDLE_HINT.test(whole) && namesHandle(whole)) return false;
   const word = match.groups?.['word'] ?? '';
@@ -315,6 +315,49 @@ export const GENERIC_KEY_ASSIGNMENT_RULE: SecretRule = rule({
   },
 });
 
+/**
+ * `PAT` as its own word at a key's end: after a separator or the key's start in any case
+ * (`GITLAB_PAT`, `pat`, `azure-devops-pat`), or a camelCase word (`githubPat`, `adoPAT`), and no
+ * letter or digit after it (`path`, `PATH`, `Pattern`, `PATCH`, `pats`).
+ */
+const PAT_WORD = String.raw`(?:(?<![A-Za-z0-9])[pP][aA][tT]|(?<=[a-z0-9])P(?:at|AT))(?![A-Za-z0-9])`;
+
+/** `GITLAB_PAT=` / `azureDevOpsPat:` / `"githubPat":` assignments, with the generic value checks. */
+export const GENERIC_PAT_RULE: SecretRule = rule({
+  id: 'generic-pat-assignment',
+  family: 'generic',
+  description: 'Personal access token assigned to a key whose last word is PAT (GITLAB_PAT=, azureDevOpsPat = "…", "githubPat": "…", --gitea-pat v; not path, pattern, patch), with the generic value checks',
+  keywords: [...PAT_KEY_WORDS],
+  pattern: re(`(?<word>${PAT_WORD})`, '(?<key>)', TAIL_OR_SPACE, VALUE),
+  secretGroup: 'secret',
+  generic: true,
+  validate: genericValue,
+  examples: {
+    truePositives: [
+      `GITLAB_PAT=${sample(ALNUM, 26, 'pat1')}`,
+      `azureDevOpsPat = "${sample(ALNUM, 52, 'pat2')}";`,
+      `const client = Client.builder().giteaPat("${sample(ALNUM, 32, 'pat8')}").build();`,
+      `{"githubPat": "${sample(ALNUM, 40, 'pat3')}"}`,
+      `ci:\n  deploy_pat: ${sample(ALNUM, 32, 'pat4')}\n`,
+      `export GITEA_PAT="${sample(HEX, 40, 'pat5')}"`,
+      `const adoPAT = '${sample(ALNUM, 36, 'pat6')}';`,
+      `tea login add --name ci --pat ${sample(HEX, 40, 'pat7')}`,
+    ],
+    falsePositives: [
+      'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin',
+      'pathPattern = "src/**/*.generated.ts"',
+      'patch: 1.2.3-beta.4+exp.sha.5114f85',
+      'const filePath = "/var/lib/app/uploads/report.csv";',
+      '{"firstName": "Pat", "lastName": "Lee", "role": "maintainer"}',
+      'GITLAB_PAT=${GITLAB_PAT}',
+      'azureDevOpsPat: process.env.AZURE_DEVOPS_PAT',
+      'githubPat = "<your-personal-access-token>"',
+      'PAT_EXPIRY_DAYS=90',
+      'SEARCH_PATTERN=^[A-Za-z0-9_]{3,32}$',
+    ],
+  },
+});
+
 /** Characters the generic value stops at (a bracket, a list's or a statement's separator, a pipe): a quoted value may hold them. */
 const STOPS = String.raw`[;,(){}<>\[\]|&]`;
 const STOP_CHAR = new RegExp(STOPS);
@@ -488,10 +531,29 @@ function quotedValue(secret: string, match: RegExpExecArray): boolean {
   if (JSON_STRUCTURE.test(secret) || regexShaped(secret) || BRACKETED.test(secret) || TEMPLATE.test(secret) || VARIABLE.test(secret) || hasFillIn(secret)) return false;
   // the shared placeholder judgement without its marks: words (`example`, `changeme`, `your_`), runs, sequences
   if (hasPlaceholderWords(secret, placeholderShape(secret))) return false;
-  if (NAME_LIST.test(secret) || CODE_SHAPE.test(secret) || codeExpression(secret, continued) || CIPHERTEXT.test(secret)) return false;
+  if ((NAME_LIST.test(secret) && !randomSeparatedPassword(secret)) || CODE_SHAPE.test(secret) || codeExpression(secret, continued) || CIPHERTEXT.test(secret)) return false;
   // (operators judged here, by their operands: the shared code filter takes any `||` or `=>` for code)
   if (OPERATORS.test(secret) && operatorExpression(secret)) return false;
-  return genericValue(secret, match, false);
+  return genericValue(secret, match, false, separatedPassword(secret) ? Math.log2(secret.length) - 0.9 : 3);
+}
+
+/**
+ * A short password with letters and digits either side of a `,` or `;` (`yj,27;ij7`, `bc,00;by4`):
+ * its structure marks it, and at 8 to 12 characters one repeated character takes its entropy
+ * below the length-scaled bar (log2(length) - 0.3) one time in ten; a list of names is ruled out
+ * before (NAME_LIST).
+ */
+function separatedPassword(secret: string): boolean {
+  return secret.length < 16 && /[A-Za-z]/.test(secret) && /\d/.test(secret) && /[A-Za-z0-9][,;][A-Za-z0-9]/.test(secret);
+}
+
+/**
+ * A short separated password whose parts read as names by case alone (`m3m,t7;bx9`, `IZ6P,UV0W1`:
+ * NAME_LIST's lowercase or CONSTANT words), told from a list by letters and digits mixed as random
+ * characters mix them and the full length-scaled entropy (`v1,v2;v3`, `sha256,md5` stay lists).
+ */
+function randomSeparatedPassword(secret: string): boolean {
+  return separatedPassword(secret) && scrambled(secret) && shannonEntropy(secret) >= Math.log2(secret.length) - 0.3;
 }
 
 /**
@@ -593,8 +655,16 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       `<settings>\n  <password><![CDATA[3EwRnY<xZvP]77_92F*2]]></password>\n</settings>`,
       `<datasource>\n  <password>HFV^Dc&lt;hN77&gt;[5hN!Bhq4</password>\n</datasource>`,
       `<password>x7Kp;2mQ9vL4w</password>`,
+      // a short password of letters and digits around `,` or `;`: one repeated character takes it below the length-scaled bar
+      `db:\n  user: app\n  password: qk,38;qz5\n`,
+      `creds:\n  - password: 4hw,Tq;h4\n`,
+      // its parts lowercase or CONSTANT words by chance, mixed as random characters mix them
+      `smtp:\n  password: m3m,t7;bx9\n`,
     ],
     falsePositives: [
+      // a list of versions or names stays a list, short or not
+      'secret_versions: v1,v2;v3',
+      'token_algorithms: sha256,md5',
       '"token_scopes": "repo,read:org,workflow"',
       // a redaction marker's rule id before a JSON body's structure (a JSON string in JSON)
       '"body":"[{\\"env\\":\\"\\n[REDACTED:npm-access-token]=\\"},[false]]]"',
@@ -666,4 +736,4 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
 });
 
 /** Generic assignments whose value is random enough to be a credential. */
-export const GENERIC_RULES: readonly SecretRule[] = [GENERIC_ASSIGNMENT_RULE, GENERIC_KEY_ASSIGNMENT_RULE, GENERIC_QUOTED_RULE];
+export const GENERIC_RULES: readonly SecretRule[] = [GENERIC_ASSIGNMENT_RULE, GENERIC_KEY_ASSIGNMENT_RULE, GENERIC_PAT_RULE, GENERIC_QUOTED_RULE];

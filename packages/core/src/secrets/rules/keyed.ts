@@ -17,6 +17,8 @@ export const SHAPE = {
 
 /** A key that names a credential: key, token, secret, password, auth, credential, signature, login, PAT. */
 const CREDENTIAL_WORD = /key|token|secret|pass|pwd|auth|cred|sig|private|bearer|login|(?:^|[_.-])pat(?:$|[_.-])/i;
+/** PAT as a camelCase word (`azureDevOpsPat`, `adoPAT`), which CREDENTIAL_WORD's case-blind `pat` cannot tell from `path`. */
+const CAMEL_PAT = /[a-z0-9]P(?:at|AT)(?:$|[^a-z])/;
 /** CREDENTIAL_WORD's words, loosely (`pat` anywhere), for pre-filters. */
 const CREDENTIAL_WORDS = ['key', 'token', 'secret', 'pass', 'pwd', 'auth', 'cred', 'sig', 'private', 'bearer', 'login', 'pat'];
 
@@ -70,7 +72,7 @@ export function lastWord(key: string): string {
 /** A provider's credential named by a key: the key names a credential and ends in no other thing. */
 export function namesCredential(provider: string, rest: string): boolean {
   const key = provider + rest;
-  return CREDENTIAL_WORD.test(key) && !NOT_CREDENTIAL_END.test(lastWord(key));
+  return (CREDENTIAL_WORD.test(key) || CAMEL_PAT.test(key)) && !NOT_CREDENTIAL_END.test(lastWord(key));
 }
 
 export interface KeyedCredential {
