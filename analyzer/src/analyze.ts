@@ -96,6 +96,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
         files: load.files,
         spans: load.spans,
         duplicate_spans: load.duplicates,
+        conflicting_spans: load.conflicts,
         malformed_lines: load.skipped.length,
         skipped: load.skipped,
         ...(load.logRecords > 0 ? { log_records: load.logRecords, spans_from_log_records: load.spansOfLogs } : {}),
