@@ -165,6 +165,26 @@ describe('differing copies of a span, in ClickHouse (chdb)', () => {
     }
   });
 
+  it('reads another library\'s tool call from the copy DuckDB keeps, the token from the other', async () => {
+    const call = (args: string, more: { key: string; value: { stringValue: string } }[]) =>
+      doc([{ key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } }, { key: 'gen_ai.tool.call.arguments', value: { stringValue: args } }, ...more]);
+    const kept = join(dir, 'call-kept.jsonl');
+    const other = join(dir, 'call-other.jsonl');
+    writeFileSync(kept, call('{"path":"/tmp/report.txt"}', [{ key: 'gen_ai.tool.name', value: { stringValue: 'upload' } }]));
+    writeFileSync(other, call(`{"path":"/tmp/report.txt","token":"${TOKEN}"}`, []));
+    for (const files of [[other, kept], [kept, other]]) {
+      await exportRows(files);
+      const ch = await analyzeClickHouse({ client });
+      const duck = await analyze({ paths: files });
+      expect(duck.stats.foreign_calls).toBe(1);
+      expect(ch.stats).toMatchObject({ spans: 1, duplicate_spans: 1, conflicting_spans: 1, foreign_calls: 1 });
+      expect(ch.findings.map((f) => ({ ...f, file: null }))).toEqual(duck.findings.map((f) => ({ ...f, file: null })));
+      expect(ch.findings.some((f) => f.rule === 'credential_in_attribute' && f.span_id === S)).toBe(true);
+      expect(JSON.stringify(ch)).not.toContain(TOKEN);
+      expect(JSON.stringify(duck)).not.toContain(TOKEN);
+    }
+  });
+
   it('reports the token and the same stats as DuckDB', async () => {
     for (const files of ORDERS()) {
       await exportRows(files);
