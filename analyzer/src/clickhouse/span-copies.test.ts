@@ -23,7 +23,7 @@ import { DROPPED_COPIES, contentHashSql, findSpanCopies } from './span-copies.js
 const T = '7c1d0a5e9b3f42d8a6e1c0b9f8d7e6a5';
 const S = '1a2b3c4d5e6f7081';
 const TOKEN = ['gh', 'p_'].join('') + randomBytes(18).toString('hex');
-const doc = (attributes: { key: string; value: { stringValue: string } }[]) =>
+const doc = (attributes: { key: string; value: Record<string, unknown> }[]) =>
   JSON.stringify({
     resourceSpans: [
       {
@@ -128,40 +128,54 @@ describe('differing copies of a span, in ClickHouse (chdb)', () => {
     for (const f of files) await client.insert({ table: 'otel_traces', values: exporterRowsOfFile(f), format: 'JSONEachRow' });
   }
 
+  /** The rows of `files` exported in that order, the copies counted, and `columns` of the rows `dropped_copies` names. */
+  async function dropped(files: readonly string[], columns: string): Promise<{ copies: Awaited<ReturnType<typeof findSpanCopies>>; rows: Record<string, unknown>[] }> {
+    await exportRows(files);
+    const session = new ChSession(client, 'chdb');
+    const src = await openSource(session, 'default', 'otel_traces', { maxTraceDurationMs: 3_600_000 });
+    try {
+      const copies = await findSpanCopies(session, src);
+      const rows = await session.all(
+        `SELECT ${columns} FROM otel_traces WHERE (TraceId, SpanId, ${contentHashSql(src)}) IN (SELECT TraceId, SpanId, content FROM ${DROPPED_COPIES})`,
+        'reading the dropped copies',
+      );
+      return { copies, rows };
+    } finally {
+      await session.run(`DROP TEMPORARY TABLE IF EXISTS ${DROPPED_COPIES}`, 'dropping');
+    }
+  }
+
   it('drops the same copy as DuckDB whatever the rows\' order', async () => {
     for (const files of ORDERS()) {
-      await exportRows(files);
-      const session = new ChSession(client, 'chdb');
-      const src = await openSource(session, 'default', 'otel_traces', { maxTraceDurationMs: 3_600_000 });
-      try {
-        expect(await findSpanCopies(session, src)).toEqual({ spans: 1, duplicates: 2, conflicts: 1, table: true });
-        const dropped = await session.all(
-          `SELECT SpanAttributes AS attrs FROM otel_traces WHERE (TraceId, SpanId, ${contentHashSql(src)}) IN (SELECT TraceId, SpanId, content FROM ${DROPPED_COPIES})`,
-          'reading the dropped copy',
-        );
-        expect(dropped.map((d) => Object.keys(d.attrs as object))).toEqual([['note']]);
-      } finally {
-        await session.run(`DROP TEMPORARY TABLE IF EXISTS ${DROPPED_COPIES}`, 'dropping');
-      }
+      const { copies, rows } = await dropped(files, 'mapKeys(SpanAttributes) AS keys');
+      expect(copies).toEqual({ spans: 1, duplicates: 2, conflicts: 1, table: true });
+      expect(rows).toEqual([{ keys: ['note'] }]);
     }
   });
 
   it('between copies with as many attributes, drops the same one as DuckDB', async () => {
     for (const files of [[trimmed, plain], [plain, trimmed]]) {
-      await exportRows(files);
-      const session = new ChSession(client, 'chdb');
-      const src = await openSource(session, 'default', 'otel_traces', { maxTraceDurationMs: 3_600_000 });
-      try {
-        expect(await findSpanCopies(session, src)).toEqual({ spans: 1, duplicates: 1, conflicts: 1, table: true });
-        const dropped = await session.all(
-          `SELECT SpanAttributes['note'] = 'a plain note' AS plain FROM otel_traces WHERE (TraceId, SpanId, ${contentHashSql(src)}) IN (SELECT TraceId, SpanId, content FROM ${DROPPED_COPIES})`,
-          'reading the dropped copy',
-        );
-        expect(dropped.map((d) => Boolean(d.plain))).toEqual([false]);
-      } finally {
-        await session.run(`DROP TEMPORARY TABLE IF EXISTS ${DROPPED_COPIES}`, 'dropping');
-      }
+      const { copies, rows } = await dropped(files, `SpanAttributes['note'] = 'a plain note' AS plain`);
+      expect(copies).toEqual({ spans: 1, duplicates: 1, conflicts: 1, table: true });
+      expect(rows.map((d) => Boolean(d.plain))).toEqual([false]);
       expectTokenReported(await analyzeClickHouse({ client }));
+    }
+  });
+
+  it('orders typed values by the text the exporter writes, as DuckDB does ("n␂10" before "n␂9")', async () => {
+    const ten = join(dir, 'ten.jsonl');
+    const nine = join(dir, 'nine.jsonl');
+    writeFileSync(ten, doc([{ key: 'n', value: { intValue: 10 } }, { key: 'ratio', value: { doubleValue: 2 } }]));
+    writeFileSync(nine, doc([{ key: 'n', value: { intValue: '9' } }, { key: 'ratio', value: { doubleValue: 2 } }]));
+    for (const files of [[nine, ten], [ten, nine]]) {
+      const db = await Db.open();
+      try {
+        await loadTraces(db, files, { allowPartial: false, maxLineBytes: DEFAULT_MAX_LINE_BYTES });
+        expect((await db.one(`SELECT int_value FROM span_attributes WHERE "key" = 'n'`)).int_value).toBe('10');
+      } finally {
+        db.close();
+      }
+      expect((await dropped(files, `SpanAttributes['n'] AS n`)).rows).toEqual([{ n: '9' }]);
     }
   });
 
