@@ -29,6 +29,9 @@ export async function scanCredentials(
 ): Promise<number> {
   await db.run(`CREATE TABLE credential_hits (trace_id VARCHAR, span_id VARCHAR, scope VARCHAR, "key" VARCHAR, rule_id VARCHAR, credential_hash VARCHAR, hit_no INTEGER)`);
   const hasher = createValueHasher(hashKey);
+  // The spans, and the copies of a span not kept where copies differ (`DEDUP_SQL`'s `dropped_copies`):
+  // a credential in a copy not analysed is still reported, on the span's ids.
+  const spans = (await hasDroppedCopies(db)) ? '(SELECT * FROM span_structs UNION ALL BY NAME SELECT * FROM dropped_copies)' : 'span_structs';
   // One RE2 pass over each value for all keywords (an alternation), instead of one contains() per keyword.
   const alternation = prefilterPattern(prefilter);
   // Keywords are matched case-insensitively, as the detector's own pre-filter does.
@@ -47,13 +50,13 @@ export async function scanCredentials(
   const nestedValue = `coalesce(a."value".stringValue, a."value".bytesValue, ${ARRAY_TEXT('a."value".arrayValue')})`;
   const nestedScan = (list: 'events' | 'links', scope: string, keyScope: string) => `
     SELECT trace_id, span_id, ${sqlString(scope)}, a."key", ${nestedValue}
-    FROM (SELECT trace_id, span_id, unnest(${nestedAttrs(list)}) AS a FROM span_structs
+    FROM (SELECT trace_id, span_id, unnest(${nestedAttrs(list)}) AS a FROM ${spans}
       WHERE len(${list}) > 0 AND (${anyValue(attrListSql('attr_str', nestedAttrs(list)))}
         OR list_bool_or(list_transform(${nestedAttrs(list)}, lambda a: a."value".arrayValue IS NOT NULL OR a."value".bytesValue IS NOT NULL))))
     WHERE ${match(nestedValue)}
     UNION ALL
     SELECT trace_id, span_id, ${sqlString(keyScope)}, k, k
-    FROM (SELECT trace_id, span_id, unnest(list_transform(${nestedAttrs(list)}, lambda a: a."key")) AS k FROM span_structs
+    FROM (SELECT trace_id, span_id, unnest(list_transform(${nestedAttrs(list)}, lambda a: a."key")) AS k FROM ${spans}
       WHERE len(${list}) > 0 AND ${anyValue(`list_transform(${nestedAttrs(list)}, lambda a: a."key")`)})
     WHERE ${match('k')}`;
   // The per-value match runs in a plain filter after the unnest: inside a lambda under UNNEST,
@@ -61,38 +64,39 @@ export async function scanCredentials(
   // The candidates are streamed a chunk at a time: on prose-heavy traces (other libraries' prompts)
   // most values hold a short keyword, and holding them all as row objects took gigabytes.
   const hits: { trace_id: unknown; span_id: unknown; scope: unknown; key: string | null; hit: CredentialHit; no: number }[] = [];
+  const seen = new Set<string>();
   const add = (traceId: unknown, spanId: unknown, scope: unknown, key: unknown, found: readonly CredentialHit[]) => {
-    for (let i = 0; i < found.length; i++) hits.push({ trace_id: traceId, span_id: spanId, scope, key: shownKey(key, detector), hit: found[i]!, no: i + 1 });
+    for (let i = 0; i < found.length; i++) if (firstHit(seen, traceId, spanId, scope, shownKey(key, detector), found[i]!)) hits.push({ trace_id: traceId, span_id: spanId, scope, key: shownKey(key, detector), hit: found[i]!, no: i + 1 });
   };
   await phase(onPhase, 'credential scan: pre-filter', async () => {
     const result = await db.conn.stream(`
     SELECT trace_id, span_id, 'span' AS scope, "key", str_value
-    FROM (SELECT trace_id, span_id, unnest(attr_keys) AS "key", unnest(attr_str) AS str_value FROM span_structs WHERE ${anyValue('attr_str')})
+    FROM (SELECT trace_id, span_id, unnest(attr_keys) AS "key", unnest(attr_str) AS str_value FROM ${spans} WHERE ${anyValue('attr_str')})
     WHERE ${match('str_value')}
     UNION ALL
     SELECT trace_id, span_id, 'span', "key", arr_text
     FROM (SELECT trace_id, span_id, "key", ${ARRAY_TEXT('arr')} AS arr_text
-      FROM (SELECT trace_id, span_id, unnest(attr_keys) AS "key", unnest(attr_arr) AS arr FROM span_structs WHERE attr_arr IS NOT NULL))
+      FROM (SELECT trace_id, span_id, unnest(attr_keys) AS "key", unnest(attr_arr) AS arr FROM ${spans} WHERE attr_arr IS NOT NULL))
     WHERE arr_text IS NOT NULL AND ${match('arr_text')}
     UNION ALL
     SELECT trace_id, span_id, 'span', "key", bytes_value
-    FROM (SELECT trace_id, span_id, unnest(attr_keys) AS "key", unnest(attr_bytes) AS bytes_value FROM span_structs WHERE attr_bytes IS NOT NULL)
+    FROM (SELECT trace_id, span_id, unnest(attr_keys) AS "key", unnest(attr_bytes) AS bytes_value FROM ${spans} WHERE attr_bytes IS NOT NULL)
     WHERE bytes_value IS NOT NULL AND ${match('bytes_value')}
     UNION ALL ${nestedScan('events', 'event', NameScope.EVENT_ATTRIBUTE_KEY)}
     UNION ALL ${nestedScan('links', 'link', NameScope.LINK_ATTRIBUTE_KEY)}
     UNION ALL
     SELECT trace_id, span_id, ${sqlString(NameScope.EVENT_NAME)}, NULL, event_name
-    FROM (SELECT trace_id, span_id, unnest(list_transform(events, lambda e: e."name")) AS event_name FROM span_structs
+    FROM (SELECT trace_id, span_id, unnest(list_transform(events, lambda e: e."name")) AS event_name FROM ${spans}
       WHERE len(events) > 0 AND ${anyValue('list_transform(events, lambda e: e."name")')})
     WHERE ${match('event_name')}
     UNION ALL
     SELECT trace_id, span_id, scope, NULL, text
     FROM (SELECT trace_id, span_id, unnest([${sqlString(NameScope.SPAN_NAME)}, ${sqlString(NameScope.STATUS_MESSAGE)}]) AS scope, unnest(["name", status_message]) AS text
-      FROM span_structs WHERE ${match(`concat_ws(chr(1), "name", status_message)`)})
+      FROM ${spans} WHERE ${match(`concat_ws(chr(1), "name", status_message)`)})
     WHERE ${match('text')}
     UNION ALL
     SELECT trace_id, span_id, ${sqlString(NameScope.ATTRIBUTE_KEY)}, "key", "key"
-    FROM (SELECT trace_id, span_id, unnest(attr_keys) AS "key" FROM span_structs WHERE ${anyValue('attr_keys')})
+    FROM (SELECT trace_id, span_id, unnest(attr_keys) AS "key" FROM ${spans} WHERE ${anyValue('attr_keys')})
     WHERE ${match('"key"')}`);
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
       const [traceIds, spanIds, scopes, keys, values] = [0, 1, 2, 3, 4].map((c) => chunk.getColumnVector(c) as DuckDBVarCharVector);
@@ -126,17 +130,17 @@ export async function scanCredentials(
   // pass the pre-filter are joined back to their spans; a scope's attributes are staged on the
   // first span of each scope block only, so that list is short.
   const scopeHits = await db.all(`
-    WITH scopes AS (SELECT DISTINCT scope_name, scope_version FROM span_structs),
+    WITH scopes AS (SELECT DISTINCT scope_name, scope_version FROM ${spans}),
     hit_scopes AS (SELECT scope_name, scope_version FROM scopes WHERE ${match(`concat_ws(chr(1), scope_name, scope_version)`)})
     SELECT min(trace_id) AS trace_id, arg_min(span_id, trace_id || span_id) AS span_id, scope, NULL AS "key", text
     FROM (SELECT trace_id, span_id, unnest([${sqlString(NameScope.SCOPE_NAME)}, ${sqlString(NameScope.SCOPE_VERSION)}]) AS scope, unnest([s.scope_name, s.scope_version]) AS text
-      FROM span_structs s SEMI JOIN hit_scopes h ON s.scope_name IS NOT DISTINCT FROM h.scope_name AND s.scope_version IS NOT DISTINCT FROM h.scope_version)
+      FROM ${spans} s SEMI JOIN hit_scopes h ON s.scope_name IS NOT DISTINCT FROM h.scope_name AND s.scope_version IS NOT DISTINCT FROM h.scope_version)
     WHERE text IS NOT NULL AND ${match('text')}
     GROUP BY scope, text
     UNION ALL
     SELECT min(trace_id), arg_min(span_id, trace_id || span_id), scope, "key", text
     FROM (SELECT trace_id, span_id, unnest(['scope', ${sqlString(NameScope.SCOPE_ATTRIBUTE_KEY)}]) AS scope, a."key" AS "key", unnest([${nestedValue}, a."key"]) AS text
-      FROM (SELECT trace_id, span_id, unnest(scope_attrs) AS a FROM span_structs WHERE len(scope_attrs) > 0))
+      FROM (SELECT trace_id, span_id, unnest(scope_attrs) AS a FROM ${spans} WHERE len(scope_attrs) > 0))
     WHERE text IS NOT NULL AND ${match('text')}
     GROUP BY scope, "key", text`);
   for (const c of scopeHits) add(c.trace_id, c.span_id, c.scope, c.key, findCredentials(c.scope, String(c.text), detector, hasher));
@@ -151,6 +155,24 @@ export async function scanCredentials(
   }
   appender.closeSync();
   return hits.length;
+}
+
+/** Whether the load kept aside copies of spans that differ from the one kept (see `DEDUP_SQL`). */
+async function hasDroppedCopies(db: Db): Promise<boolean> {
+  const t = await db.all(`SELECT 1 FROM duckdb_tables() WHERE table_name = 'dropped_copies' AND NOT temporary`);
+  return t.length > 0 && Number((await db.one('SELECT count(*) AS n FROM dropped_copies')).n) > 0;
+}
+
+/**
+ * Whether a hit is the first of its span, scope, key, rule and credential (recording it in
+ * `seen`): the copies of a span read by the re-scan (a kept one and a differing one, see
+ * `DEDUP_SQL`) often hold the same credential in the same attribute, reported once.
+ */
+export function firstHit(seen: Set<string>, traceId: unknown, spanId: unknown, scope: unknown, key: string | null, hit: CredentialHit): boolean {
+  const id = JSON.stringify([traceId, spanId, scope, key, hit.ruleId, hit.hash]);
+  if (seen.has(id)) return false;
+  seen.add(id);
+  return true;
 }
 
 /**

@@ -101,8 +101,14 @@ export interface AnalysisStats {
   /** Where the spans were read when not from files: `clickhouse <database>.<table>` and the window. */
   source?: string;
   spans: number;
-  /** Span copies dropped as duplicates (same trace and span id). */
+  /** Span copies dropped as duplicates (same trace and span id), identical or not. */
   duplicate_spans: number;
+  /**
+   * Of the spans, those whose copies differ in content (overlapping exports of two tools, a
+   * re-export after an attribute processor, an id collision): one copy is analysed, chosen by its
+   * content (analyzer/README.md, "Duplicate spans"); a credential in any copy is still reported.
+   */
+  conflicting_spans: number;
   /** Lines, messages or files skipped under allow-partial. */
   malformed_lines: number;
   skipped: InputProblem[];

@@ -13,6 +13,7 @@ import { loadForeignCallsClickHouse } from './foreign.js';
 import { DEFAULT_LOGS_TABLE, LOG_RECORD_SPANS, SPANS_FROM_RECORDS, gatherLogRecords, unjoinableProblem, unnamedProblem } from './log-records.js';
 import { runRulesClickHouse } from './run-rules.js';
 import { openSource, type TraceSource } from './source.js';
+import { DROPPED_COPIES, findSpanCopies } from './span-copies.js';
 import { attrValue, chString, jsonArrayValues } from './sql.js';
 
 /** How long after `until` a claimed trace's spans are read, unless `maxTraceDurationMs` says otherwise. */
@@ -57,7 +58,10 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
     );
     const logs = read && read.records > 0 ? read : undefined;
     if (logs) made.push(LOG_RECORD_SPANS);
-    const src: TraceSource = { ...traces, logRecords: logs !== undefined };
+    // Copies of a span (a retried export, overlapping exports): counted, and of differing copies one chosen, as in DuckDB.
+    const copies = await phase(options.onPhase, 'dedup', () => findSpanCopies(session, traces));
+    if (copies.table) made.push(DROPPED_COPIES);
+    const src: TraceSource = { ...traces, logRecords: logs !== undefined, droppedCopies: copies.conflicts > 0 };
     const logsSource = `clickhouse ${database}.${logsTable}`;
     const skipped = [
       ...(read?.unjoinable ? [unjoinableProblem(logsSource, read.unjoinable)] : []),
@@ -83,10 +87,6 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
     await phase(options.onPhase, 'policy', () => buildPolicyTables(session, src, options.remoteAllowlist ?? [], denyResidencies));
     if (needsSpans) await phase(options.onPhase, 'spans', () => session.run(spansSql(src), 'building spans'));
     const run = await runRulesClickHouse(session, src, rules, options.onPhase);
-    const [count] = await session.all(
-      `SELECT count() + ${logs ? logs.spansFromRecords : 0} AS n FROM ${src.table} WHERE ${src.where}`,
-      'counting spans',
-    );
     const findings = run.findings.filter((f) => !suppress.has(f.fingerprint));
     const baseline = options.baseline;
     const overview = options.overview
@@ -105,8 +105,9 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
       stats: {
         files: 0,
         source: `clickhouse ${database}.${table}${windowText(options)}`,
-        spans: Number(count?.n ?? 0),
-        duplicate_spans: 0,
+        spans: copies.spans + (logs ? logs.spansFromRecords : 0),
+        duplicate_spans: copies.duplicates,
+        conflicting_spans: copies.conflicts,
         malformed_lines: skipped.length,
         skipped,
         ...(logs ? { log_records: logs.records, spans_from_log_records: logs.spansFromRecords } : {}),

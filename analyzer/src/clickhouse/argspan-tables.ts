@@ -15,6 +15,7 @@ import { LOG_RECORD_SPAN_NAME } from '../load/schema.js';
 import { SPANS_FROM_RECORDS } from './log-records.js';
 import { CH_TYPE, CH_TYPED, attrValue, chString } from './sql.js';
 import type { TraceSource } from './source.js';
+import { onceSql } from './span-copies.js';
 
 /** A temporary table of the run: its name and columns (name, ClickHouse type), in the order the rows are written. */
 export interface ChTable {
@@ -185,8 +186,6 @@ const like = (prefix: string) => chString(`${prefix} %`);
 const strip = (prefix: string) => `${prefix} `.length + 1;
 const HOP_EVENT_NAMES = `[${Object.values(HopEvents).map(chString).join(', ')}]`;
 const GATE_ERRORS = [ErrorType.REFUSED, ErrorType.BLOCKED, ErrorType.CLARIFICATION].map(chString).join(', ');
-/** Each span once: the collector may insert a batch twice (a retried export). */
-const ONCE = 'LIMIT 1 BY TraceId, SpanId';
 
 /**
  * The statements that build argspan's derived tables in ClickHouse, in order — the same rows
@@ -197,6 +196,8 @@ const ONCE = 'LIMIT 1 BY TraceId, SpanId';
 export function argspanTableSteps(src: TraceSource): { table: string; sql: string }[] {
   const T = src.table;
   const callCols = TOOL_CALL_COLUMNS;
+  // Each span once: the collector may insert a batch twice (a retried export), and of differing copies one is kept (span-copies.ts).
+  const ONCE = onceSql(src);
   return [
     {
       table: 'tool_calls',
@@ -298,5 +299,5 @@ export function spansSql(src: TraceSource): string {
   SELECT TraceId, SpanId, nullIf(ParentSpanId, ''), SpanName, ${label('SpanKind', 'SPAN_KIND_')},
     toUnixTimestamp64Nano(Timestamp) AS start_ns, start_ns + toInt64(Duration), toInt64(Duration),
     ${label('StatusCode', 'STATUS_CODE_')}, nullIf(StatusMessage, ''), nullIf(ServiceName, ''), ${src.scopeName}, ${src.scopeVersion}
-  FROM ${src.table} WHERE ${src.where} ${ONCE}${fromRecords}`;
+  FROM ${src.table} WHERE ${src.where} ${onceSql(src)}${fromRecords}`;
 }

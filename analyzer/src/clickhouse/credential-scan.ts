@@ -1,5 +1,5 @@
 import { createValueHasher, defaultSecretDetector, type SecretDetector } from '@argspan/core';
-import { builtinPrefilter, findCredentials, NameScope, prefilterPattern, shownKey } from '../credential-scan.js';
+import { builtinPrefilter, findCredentials, firstHit, NameScope, prefilterPattern, shownKey } from '../credential-scan.js';
 import type { ChRow, ChSession } from './client.js';
 import { LOG_RECORD_SPANS, SPANS_FROM_RECORDS } from './log-records.js';
 import { chString } from './sql.js';
@@ -32,9 +32,12 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
   const anyValue = (values: string) => match(`arrayStringConcat(${values}, char(1))`);
   const T = src.table;
   const hits: ChRow[] = [];
+  // Every copy of a span is read (a credential only in a copy not analysed is still reported), each hit once.
+  const seen = new Set<string>();
   const check = (row: ChRow) => {
     const found = findCredentials(row.scope, String(row.v), detector, hasher);
     for (let i = 0; i < found.length; i++) {
+      if (!firstHit(seen, row.trace_id, row.span_id, row.scope, shownKey(row.k, detector), found[i]!)) continue;
       hits.push({ trace_id: row.trace_id, span_id: row.span_id, scope: row.scope, key: shownKey(row.k, detector), rule_id: found[i]!.ruleId, credential_hash: found[i]!.hash, hit_no: i + 1 });
     }
   };
@@ -42,13 +45,13 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
   const nestedScan = (list: 'Events' | 'Links', marker: string, scope: string, keyScope: string) => `
     SELECT TraceId, SpanId, ${chString(scope)}, k, v
     FROM (SELECT TraceId, SpanId, ${list}.Attributes AS maps FROM ${T}
-      WHERE ${src.where} AND notEmpty(${list}.${marker}) AND ${anyValue(`arrayFlatten(arrayMap(m -> mapValues(m), ${list}.Attributes))`)} LIMIT 1 BY TraceId, SpanId)
+      WHERE ${src.where} AND notEmpty(${list}.${marker}) AND ${anyValue(`arrayFlatten(arrayMap(m -> mapValues(m), ${list}.Attributes))`)})
     ARRAY JOIN maps AS attrs ARRAY JOIN mapKeys(attrs) AS k, mapValues(attrs) AS v
     WHERE ${match('v')}
     UNION ALL
     SELECT TraceId, SpanId, ${chString(keyScope)}, k, k
     FROM (SELECT TraceId, SpanId, arrayFlatten(arrayMap(m -> mapKeys(m), ${list}.Attributes)) AS ks FROM ${T}
-      WHERE ${src.where} AND notEmpty(${list}.${marker}) AND ${anyValue('ks')} LIMIT 1 BY TraceId, SpanId)
+      WHERE ${src.where} AND notEmpty(${list}.${marker}) AND ${anyValue('ks')})
     ARRAY JOIN ks AS k
     WHERE ${match('k')}`;
   // The spans' GenAI log records are their events; the spans made from them have a resource and scope of their own.
@@ -73,24 +76,24 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
   const scopes = allSpans('TraceId, SpanId, ScopeName, ScopeVersion', "trace_id, span_id, ifNull(scope_name, ''), ifNull(scope_version, '')");
   await session.each(
     `${withPattern}SELECT TraceId AS trace_id, SpanId AS span_id, 'span' AS scope, k, v
-    FROM (SELECT TraceId, SpanId, SpanAttributes FROM ${T} WHERE ${src.where} AND ${anyValue('mapValues(SpanAttributes)')} LIMIT 1 BY TraceId, SpanId)
+    FROM (SELECT TraceId, SpanId, SpanAttributes FROM ${T} WHERE ${src.where} AND ${anyValue('mapValues(SpanAttributes)')})
     ARRAY JOIN mapKeys(SpanAttributes) AS k, mapValues(SpanAttributes) AS v
     WHERE ${match('v')}
     UNION ALL ${nestedScan('Events', 'Name', 'event', NameScope.EVENT_ATTRIBUTE_KEY)}
     UNION ALL ${nestedScan('Links', 'SpanId', 'link', NameScope.LINK_ATTRIBUTE_KEY)}
     UNION ALL
     SELECT TraceId, SpanId, ${chString(NameScope.EVENT_NAME)}, NULL, event_name
-    FROM (SELECT TraceId, SpanId, Events.Name AS names FROM ${T} WHERE ${src.where} AND ${anyValue('Events.Name')} LIMIT 1 BY TraceId, SpanId)
+    FROM (SELECT TraceId, SpanId, Events.Name AS names FROM ${T} WHERE ${src.where} AND ${anyValue('Events.Name')})
     ARRAY JOIN names AS event_name
     WHERE ${match('event_name')}
     UNION ALL
     SELECT TraceId, SpanId, scope, NULL, text
-    FROM (SELECT TraceId, SpanId, SpanName, StatusMessage FROM ${T} WHERE ${src.where} AND ${match(`concat(SpanName, char(1), StatusMessage)`)} LIMIT 1 BY TraceId, SpanId)
+    FROM (SELECT TraceId, SpanId, SpanName, StatusMessage FROM ${T} WHERE ${src.where} AND ${match(`concat(SpanName, char(1), StatusMessage)`)})
     ARRAY JOIN [${chString(NameScope.SPAN_NAME)}, ${chString(NameScope.STATUS_MESSAGE)}] AS scope, [SpanName, StatusMessage] AS text
     WHERE ${match('text')}
     UNION ALL
     SELECT TraceId, SpanId, ${chString(NameScope.ATTRIBUTE_KEY)}, k, k
-    FROM (SELECT TraceId, SpanId, SpanAttributes FROM ${T} WHERE ${src.where} AND ${anyValue('mapKeys(SpanAttributes)')} LIMIT 1 BY TraceId, SpanId)
+    FROM (SELECT TraceId, SpanId, SpanAttributes FROM ${T} WHERE ${src.where} AND ${anyValue('mapKeys(SpanAttributes)')})
     ARRAY JOIN mapKeys(SpanAttributes) AS k
     WHERE ${match('k')}
 ${recordScan}

@@ -10,6 +10,7 @@ import { ForeignRowsClickHouse, runIdSteps } from './foreign-rows.js';
 import { LOG_RECORD_SPANS, MESSAGE_EVENTS_ARRAY as MESSAGE_EVENTS, SPANS_FROM_RECORDS } from './log-records.js';
 import { chString } from './sql.js';
 import type { TraceSource } from './source.js';
+import { onceSql } from './span-copies.js';
 
 /**
  * Passes over the candidate spans (each a bucket of traces by a hash of the trace id): ClickHouse
@@ -123,7 +124,7 @@ async function readBucket(session: ChSession, src: TraceSource, candidates: stri
       SELECT TraceId, toUnixTimestamp64Nano(Timestamp) AS start, ${spanJsonSql(src)} AS span
       FROM ${src.table} ${records}
       WHERE ${candidates} AND ${inBucket('TraceId')}
-      LIMIT 1 BY TraceId, SpanId
+      ${onceSql(src)}
       ${spansFromRecords}) s
     LEFT JOIN foreign_trace_windows w ON w.trace_id = s.TraceId
     GROUP BY TraceId`,

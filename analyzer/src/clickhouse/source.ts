@@ -53,6 +53,8 @@ export interface TraceSource {
    * their spans' events, and spans of their own, read beside the traces table.
    */
   logRecords?: boolean;
+  /** Whether some spans have copies that differ, the ones not kept named in `dropped_copies` (see `span-copies.ts`). */
+  droppedCopies?: boolean;
 }
 
 /** Check the server version and the table's columns; name the problem (exit 2) when either will not do. */

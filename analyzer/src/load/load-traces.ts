@@ -16,6 +16,8 @@ export interface LoadStats {
   spans: number;
   /** Span copies dropped because the same trace id + span id was already loaded. */
   duplicates: number;
+  /** Of the spans, those whose copies differ in content: one is kept, chosen by content (`DEDUP_SQL`), the others kept aside in `dropped_copies`. */
+  conflicts: number;
   /** Lines, messages or files skipped under allow-partial, with where and why. */
   skipped: InputProblem[];
   /** GenAI log records read from OTLP logs exports, each made an event of the span it names. */
@@ -77,6 +79,7 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
     throw new NoSpansError(files);
   }
   await phase(opts.onPhase, 'dedup', () => db.run(DEDUP_SQL));
+  const conflicts = Number((await db.one('SELECT count(DISTINCT (trace_id, span_id)) AS n FROM dropped_copies')).n);
   const spansOfLogs = logRecords > 0 ? await phase(opts.onPhase, 'log records', () => attachLogRecords(db, logBytes)) : 0;
   if (logRecords === 0) await db.run('DROP TABLE log_events; DROP TABLE log_resources');
   await phase(opts.onPhase, 'normalise', () => db.run(NORMALISE_SQL));
@@ -87,7 +90,7 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
     for (const step of ARGSPAN_TABLE_STEPS) await phase(opts.onPhase, `argspan tables: ${step.table}`, () => db.run(step.sql));
   });
   const spans = Number((await db.one('SELECT count(*) AS n FROM spans')).n);
-  return { files: files.length, spans, duplicates: staged + spansOfLogs - spans, skipped, logRecords, spansOfLogs };
+  return { files: files.length, spans, duplicates: staged + spansOfLogs - spans, conflicts, skipped, logRecords, spansOfLogs };
 }
 
 /**

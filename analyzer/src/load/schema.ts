@@ -276,16 +276,56 @@ function plainListsSql(l: string): string {
 }
 
 /**
- * Drop rows that carry no span (bad lines are counted before this), then keep the first copy of
- * every span seen more than once (same trace id and span id, e.g. from overlapping exports).
+ * SQL: a staged span's content, every column a loader fills from the span but its ids and where it
+ * was read (`file_id`, `line`) and what only the first span of a resource or scope block carries
+ * (`res`, `scope_attrs`: `resource_id` is the resource's content): equal for identical copies.
+ */
+const CONTENT_HASH_SQL = (r: string) =>
+  `hash(${['parent_span_id', '"name"', 'kind', 'start_ns', 'end_ns', 'status_code', 'status_message', 'resource_id', 'scope_name', 'scope_version', ...ATTR_LIST_NAMES, 'events', 'links']
+    .map((c) => `${r}.${c}`)
+    .join(', ')})`;
+
+/**
+ * SQL: the text of a staged span's attributes as ClickHouse's `KEEP_ORDER` reads them from the
+ * exporter's map: each attribute `key`␂`value`, the value as text (an int in decimal, a whole
+ * double without a fraction, an array as its JSON text), sorted, joined by ␁. An array of numbers
+ * or booleans is JSON of strings here (`["1"]`) where the exporter writes `[1]`: copies that tie on
+ * their attribute counts and differ only there may be chosen differently by the two engines.
+ */
+const ATTRS_TEXT_SQL = (r: string) =>
+  `array_to_string(list_sort(list_transform(${r}.attr_keys, lambda k, i: k || chr(2) || coalesce(${r}.attr_str[i], coalesce(TRY_CAST(${r}.attr_int[i] AS BIGINT)::VARCHAR, ${r}.attr_int[i]), ${r}.attr_bool[i]::VARCHAR,
+    CASE WHEN ${r}.attr_dbl[i] = trunc(${r}.attr_dbl[i]) AND abs(${r}.attr_dbl[i]) < 1e15 THEN ${r}.attr_dbl[i]::BIGINT::VARCHAR ELSE ${r}.attr_dbl[i]::VARCHAR END, ${r}.attr_bytes[i], to_json(arr_values(${r}.attr_arr[i]))::VARCHAR, ''))), chr(1))`;
+
+/**
+ * Drop rows that carry no span (bad lines are counted before this), then keep one copy of every
+ * span seen more than once (same trace id and span id). Identical copies (a retried export) are
+ * one span: the first read is kept, as any would do. Of copies that differ (overlapping exports
+ * of two tools, a re-export after an attribute processor, an id collision), the kept one is chosen
+ * by content, whatever the files' order, as ClickHouse chooses (`clickhouse/span-copies.ts`,
+ * `KEEP_ORDER`): the most span attributes, then the most events, then the smallest text of its
+ * sorted attributes ({@link ATTRS_TEXT_SQL}), then the name, start and end, then the content hash.
+ * One row of each other version is kept aside in `dropped_copies` (same columns), which the
+ * credential re-scan reads too: a credential in a copy not analysed is still reported. The
+ * resource a dropped row carried (`res` is on the first span of a resource block only) is kept in
+ * `dropped_res` for {@link NORMALISE_SQL}.
  */
 export const DEDUP_SQL = `
 DELETE FROM span_structs WHERE bad OR problem IS NOT NULL OR trace_id IS NULL OR span_id IS NULL;
 CREATE TEMP TABLE dup_keys AS SELECT trace_id, span_id FROM span_structs GROUP BY ALL HAVING count(*) > 1;
-DELETE FROM span_structs WHERE rowid IN (
-  SELECT rid FROM (SELECT r.rowid AS rid, row_number() OVER (PARTITION BY r.trace_id, r.span_id ORDER BY r.rowid) AS rn
-    FROM span_structs r SEMI JOIN dup_keys d ON r.trace_id = d.trace_id AND r.span_id = d.span_id) WHERE rn > 1);
+CREATE TEMP TABLE dup_copies AS
+  SELECT rid, trace_id, span_id, content,
+    row_number() OVER (PARTITION BY trace_id, span_id ORDER BY n_attrs DESC, n_events DESC, attrs_text, name_text, start_at, end_at, content, rid) AS rn
+  FROM (SELECT r.rowid AS rid, r.trace_id, r.span_id, ${CONTENT_HASH_SQL('r')} AS content, len(r.attr_keys) AS n_attrs, len(coalesce(r.events, [])) AS n_events,
+      ${ATTRS_TEXT_SQL('r')} AS attrs_text, coalesce(r."name", '') AS name_text, coalesce(r.start_ns, 0) AS start_at, coalesce(r.end_ns, 0) AS end_at
+    FROM span_structs r SEMI JOIN dup_keys d ON r.trace_id = d.trace_id AND r.span_id = d.span_id);
+CREATE TABLE dropped_copies AS SELECT * FROM span_structs WHERE rowid IN (
+  SELECT min(c.rid) FROM dup_copies c JOIN dup_copies k ON k.rn = 1 AND k.trace_id = c.trace_id AND k.span_id = c.span_id
+  WHERE c.content <> k.content GROUP BY c.trace_id, c.span_id, c.content);
+CREATE TEMP TABLE dropped_res AS
+  SELECT resource_id, any_value(res) AS res FROM span_structs WHERE res IS NOT NULL AND rowid IN (SELECT rid FROM dup_copies WHERE rn > 1) GROUP BY resource_id;
+DELETE FROM span_structs WHERE rowid IN (SELECT rid FROM dup_copies WHERE rn > 1);
 DROP TABLE dup_keys;
+DROP TABLE dup_copies;
 `;
 
 /** SQL for the type name of an OTLP AnyValue struct (inline: views must not depend on TEMP macros). */
@@ -318,12 +358,16 @@ const valueSelect = (a: string) =>
 /**
  * The normalised schema (see analyzer/README.md, "Schema"). Built once after every file is
  * staged: ids normalised to lower-case hex (Jaeger's short ids left-padded), duplicate spans
- * (same trace id and span id, e.g. from overlapping exports) kept once (first seen wins),
+ * (same trace id and span id) already kept once ({@link DEDUP_SQL}),
  * parent ids resolved, attributes long/narrow with typed values.
  */
 export const NORMALISE_SQL = `
 CREATE TABLE resources AS
-  SELECT resource_id, any_value(res) AS attrs FROM span_structs GROUP BY resource_id;
+  SELECT resource_id, any_value(res) AS attrs FROM (
+    SELECT resource_id, res FROM span_structs
+    UNION ALL SELECT d.resource_id, d.res FROM dropped_res d WHERE d.resource_id IN (SELECT resource_id FROM span_structs))
+  GROUP BY resource_id;
+DROP TABLE dropped_res;
 CREATE TABLE resource_attributes (resource_id UBIGINT, ${VALUE_COLUMNS});
 INSERT INTO resource_attributes SELECT resource_id, ${valueSelect('a')} FROM (SELECT resource_id, unnest(attrs) AS a FROM resources);
 ALTER TABLE resources DROP COLUMN attrs;
@@ -363,4 +407,8 @@ ALTER TABLE span_structs DROP COLUMN bad;
 ALTER TABLE span_structs DROP COLUMN problem;
 ALTER TABLE span_structs DROP COLUMN line;
 ALTER TABLE span_structs DROP COLUMN res;
+ALTER TABLE dropped_copies DROP COLUMN bad;
+ALTER TABLE dropped_copies DROP COLUMN problem;
+ALTER TABLE dropped_copies DROP COLUMN line;
+ALTER TABLE dropped_copies DROP COLUMN res;
 `;

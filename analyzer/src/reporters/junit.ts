@@ -1,10 +1,16 @@
 import type { AnalysisResult } from '../types.js';
 import { xmlEscape as x } from './xml.js';
 
-/** Counts of other libraries' calls as suite properties (only when the traces held any): what a CI run could not check is in the report. */
+/**
+ * Counts of other libraries' calls (only when the traces held any), and of spans read with
+ * differing copies (only when there were some), as suite properties: what a CI run could not check is in the report.
+ */
 function foreignProperties({ stats }: AnalysisResult): string[] {
-  if (!stats.foreign_calls) return [];
-  const props = { foreign_calls: stats.foreign_calls, no_evidence_calls: stats.no_evidence_calls, unreadable_args_calls: stats.unreadable_args_calls };
+  const props = {
+    ...(stats.foreign_calls ? { foreign_calls: stats.foreign_calls, no_evidence_calls: stats.no_evidence_calls, unreadable_args_calls: stats.unreadable_args_calls } : {}),
+    ...(stats.conflicting_spans ? { conflicting_spans: stats.conflicting_spans } : {}),
+  };
+  if (Object.keys(props).length === 0) return [];
   return ['    <properties>', ...Object.entries(props).map(([k, v]) => `      <property name="argspan.${k}" value="${v}"/>`), '    </properties>'];
 }
 

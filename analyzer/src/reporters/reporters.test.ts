@@ -15,7 +15,7 @@ function resultWith(n: number): AnalysisResult {
   return {
     findings,
     rules,
-    stats: { files: 1, spans: n, duplicate_spans: 0, malformed_lines: 0, skipped: [], rules_run: rules.length, rules_skipped: [], suppressed: 0, time_ms: 1 },
+    stats: { files: 1, spans: n, duplicate_spans: 0, conflicting_spans: 0, malformed_lines: 0, skipped: [], rules_run: rules.length, rules_skipped: [], suppressed: 0, time_ms: 1 },
   };
 }
 
@@ -44,5 +44,21 @@ describe('reporters', () => {
     expect(out).not.toMatch(/^No findings in \d/m);
     expect(out).toContain('No findings in the readable part of 1 file(s), 0 span(s): 1 unreadable line(s) or file(s) were skipped and not analysed.');
     expect(out).toContain('  a.jsonl:3: not valid JSON');
+  });
+
+  it('every summary says when spans were read with differing copies, only one of each analysed', () => {
+    const result = resultWith(1);
+    result.stats.duplicate_spans = 3;
+    result.stats.conflicting_spans = 2;
+    const sentence = '2 span(s) were read more than once with different content';
+    expect(reporters.table(result)).toContain(sentence);
+    expect(reporters.html(result)).toContain(sentence);
+    expect(JSON.parse(reporters.sarif(result)).runs[0].properties).toEqual({ conflicting_spans: 2 });
+    expect(reporters.junit(result)).toContain('<property name="argspan.conflicting_spans" value="2"/>');
+    expect(JSON.parse(reporters.json(result)).stats).toMatchObject({ duplicate_spans: 3, conflicting_spans: 2 });
+    // None of it when no copies differed.
+    result.stats.conflicting_spans = 0;
+    expect(reporters.table(result)).not.toContain('different content');
+    expect(reporters.junit(result)).not.toContain('<properties>');
   });
 });

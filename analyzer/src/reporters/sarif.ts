@@ -26,9 +26,16 @@ export function sarifReport(result: AnalysisResult): string {
             })),
           },
         },
-        // Counts of other libraries' calls (only when the traces held any): what the run could not check.
-        ...(result.stats.foreign_calls
-          ? { properties: { foreign_calls: result.stats.foreign_calls, no_evidence_calls: result.stats.no_evidence_calls, unreadable_args_calls: result.stats.unreadable_args_calls } }
+        // Counts of other libraries' calls (only when the traces held any) and of spans read with differing copies (only when some were): what the run could not check.
+        ...(result.stats.foreign_calls || result.stats.conflicting_spans
+          ? {
+              properties: {
+                ...(result.stats.foreign_calls
+                  ? { foreign_calls: result.stats.foreign_calls, no_evidence_calls: result.stats.no_evidence_calls, unreadable_args_calls: result.stats.unreadable_args_calls }
+                  : {}),
+                ...(result.stats.conflicting_spans ? { conflicting_spans: result.stats.conflicting_spans } : {}),
+              },
+            }
           : {}),
         results: result.findings.map((f) => ({
           ruleId: f.rule,

@@ -36,6 +36,7 @@ export function tableReport(result: AnalysisResult): string {
     lines.push(`Read ${stats.foreign_calls} tool call(s) from other libraries' traces${none}${unread}.`);
   }
   if (stats.log_records) lines.push(logRecordsSentence(stats));
+  if (stats.conflicting_spans) lines.push(conflictingSpansSentence(stats.conflicting_spans));
   if (stats.skipped.length) {
     lines.push(`Skipped ${stats.skipped.length} unreadable line(s) or file(s):`);
     for (const p of stats.skipped) lines.push(`  ${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.reason}`);
@@ -53,4 +54,12 @@ export function unreadableArgsClause(calls: number): string {
 export function logRecordsSentence(stats: AnalysisStats): string {
   const alone = stats.spans_from_log_records ? `; ${stats.spans_from_log_records} span(s) known only from their log records (the trace export holding them was not given)` : '';
   return `Read ${stats.log_records} GenAI log record(s) from OTLP logs exports as their spans' events${alone}.`;
+}
+
+/**
+ * The sentence every report gives about spans read more than once with different content (plain
+ * text): only one copy of each was analysed, so a finding only the others would give is missing.
+ */
+export function conflictingSpansSentence(spans: number): string {
+  return `${spans} span(s) were read more than once with different content (the same trace and span id): one copy of each was analysed, chosen by its content, not by input order; credentials were looked for in every copy.`;
 }

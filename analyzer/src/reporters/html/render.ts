@@ -5,7 +5,7 @@ import { chartData, severityCounts } from './chart-data.js';
 import { CLIENT_SCRIPT } from './client-script.js';
 import { html, jsonForScript } from './escape.js';
 import { emitterOf, renderFindingsTable } from './findings-table.js';
-import { logRecordsSentence, unreadableArgsClause } from '../table.js';
+import { conflictingSpansSentence, logRecordsSentence, unreadableArgsClause } from '../table.js';
 import { baselineSection, hopsSection, residencySection, runsSection, table, turnsSection } from './overview-sections.js';
 import { STYLES } from './styles.js';
 
@@ -76,6 +76,7 @@ ${select('emitter', 'emitter', values(emitterOf))}
         ]
       : []),
     ...(stats.log_records ? [logRecordsSentence(stats)] : []),
+    ...(stats.conflicting_spans ? [conflictingSpansSentence(stats.conflicting_spans)] : []),
   ];
   const libraries = assets.libraries.map((l) => `<script data-library="${html(`${l.name}@${l.version}`)}">${l.code}</script>`).join('\n');
   const credits = assets.libraries.map((l) => `${html(l.name)} ${html(l.version)} (${html(l.licence)})`).join(', ');

@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ClickHouseClient } from '@clickhouse/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyze } from '../analyze.js';
+import { Db } from '../db.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../load/load-file.js';
+import { loadTraces } from '../load/load-traces.js';
+import { chdbClient } from '../synth/chdb-client.js';
+import { exporterRowsOfFile, otelTracesDdl } from '../synth/collector-rows.js';
+import type { AnalysisResult } from '../types.js';
+import { analyzeClickHouse } from './analyze-clickhouse.js';
+import { ChSession } from './client.js';
+import { openSource } from './source.js';
+import { DROPPED_COPIES, contentHashSql, findSpanCopies } from './span-copies.js';
+
+// One span (trace id + span id) in three exports: two identical copies (a retried export) and one
+// that differs — fewer attributes, one of them a GitHub-shaped token (built here, never written in
+// the source). Both engines keep the same copy whatever the inputs' order, count the same, and
+// report the token although its copy is not the one analysed.
+const T = '7c1d0a5e9b3f42d8a6e1c0b9f8d7e6a5';
+const S = '1a2b3c4d5e6f7081';
+const TOKEN = ['gh', 'p_'].join('') + randomBytes(18).toString('hex');
+const doc = (attributes: { key: string; value: Record<string, unknown> }[]) =>
+  JSON.stringify({
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'svc' } }] },
+        scopeSpans: [{ scope: { name: 'some.library' }, spans: [{ traceId: T, spanId: S, name: 'op', kind: 1, startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000500000000', attributes }] }],
+      },
+    ],
+  }) + '\n';
+const FULL = [
+  { key: 'http.route', value: { stringValue: '/a' } },
+  { key: 'http.method', value: { stringValue: 'GET' } },
+];
+const TRIMMED = [{ key: 'note', value: { stringValue: `pushed with ${TOKEN} today` } }];
+/** As many attributes as TRIMMED: the copies are told apart by their attributes' text ("note␂a plain note" first). */
+const PLAIN = [{ key: 'note', value: { stringValue: 'a plain note' } }];
+
+let dir: string;
+let full: string;
+let again: string;
+let trimmed: string;
+let plain: string;
+let client: ClickHouseClient;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'argspan-span-copies-'));
+  [full, again, trimmed, plain] = ['full.jsonl', 'again.jsonl', 'trimmed.jsonl', 'plain.jsonl'].map((f) => join(dir, f)) as [string, string, string, string];
+  writeFileSync(plain, doc(PLAIN));
+  writeFileSync(full, doc(FULL));
+  writeFileSync(again, doc(FULL));
+  writeFileSync(trimmed, doc(TRIMMED));
+  client = chdbClient(':memory:');
+  await client.command({ query: 'DROP TABLE IF EXISTS otel_traces' });
+  await client.command({ query: otelTracesDdl() });
+});
+afterAll(async () => {
+  await client.command({ query: 'DROP TABLE IF EXISTS otel_traces' });
+  await client.close();
+});
+
+/** The token's finding, as every engine must give it: on the span, by rule, the value nowhere in the result. */
+function expectTokenReported(r: AnalysisResult): void {
+  const hit = r.findings.filter((f) => f.rule === 'credential_in_attribute');
+  expect(hit).toHaveLength(1);
+  expect(hit[0]).toMatchObject({ trace_id: T, span_id: S, key: 'note' });
+  expect(JSON.stringify(r)).not.toContain(TOKEN);
+}
+
+const ORDERS = () => [
+  [trimmed, full, again],
+  [full, again, trimmed],
+];
+
+describe('differing copies of a span, in DuckDB', () => {
+  it('keeps the copy with the most attributes whatever the files\' order, and counts the copies', async () => {
+    for (const files of ORDERS()) {
+      const db = await Db.open();
+      try {
+        const stats = await loadTraces(db, files, { allowPartial: false, maxLineBytes: DEFAULT_MAX_LINE_BYTES });
+        expect(stats).toMatchObject({ spans: 1, duplicates: 2, conflicts: 1 });
+        const keys = await db.all(`SELECT "key" FROM span_attributes WHERE span_id = '${S}' ORDER BY "key"`);
+        expect(keys.map((k) => k.key)).toEqual(['http.method', 'http.route']);
+        // The copy not kept is kept aside, once, for the credential re-scan.
+        expect(Number((await db.one('SELECT count(*) AS n FROM dropped_copies')).n)).toBe(1);
+      } finally {
+        db.close();
+      }
+    }
+  });
+
+  it('reports the token of the copy not analysed, with the stats', async () => {
+    for (const files of ORDERS()) {
+      const r = await analyze({ paths: files });
+      expect(r.stats).toMatchObject({ spans: 1, duplicate_spans: 2, conflicting_spans: 1 });
+      expectTokenReported(r);
+    }
+  });
+
+  it('between copies with as many attributes, keeps the one whose attributes\' text sorts first', async () => {
+    for (const files of [[trimmed, plain], [plain, trimmed]]) {
+      const db = await Db.open();
+      try {
+        expect(await loadTraces(db, files, { allowPartial: false, maxLineBytes: DEFAULT_MAX_LINE_BYTES })).toMatchObject({ spans: 1, duplicates: 1, conflicts: 1 });
+        const kept = await db.all(`SELECT str_value FROM span_attributes WHERE span_id = '${S}'`);
+        expect(kept.map((k) => k.str_value)).toEqual(['a plain note']);
+      } finally {
+        db.close();
+      }
+      expectTokenReported(await analyze({ paths: files }));
+    }
+  });
+
+  it('identical copies only: one span, no conflict', async () => {
+    const r = await analyze({ paths: [full, again] });
+    expect(r.stats).toMatchObject({ spans: 1, duplicate_spans: 1, conflicting_spans: 0 });
+  });
+});
+
+describe('differing copies of a span, in ClickHouse (chdb)', () => {
+  /** The exporter's rows of `files`, inserted in that order (one insert per file). */
+  async function exportRows(files: readonly string[]): Promise<void> {
+    await client.command({ query: 'TRUNCATE TABLE otel_traces' });
+    for (const f of files) await client.insert({ table: 'otel_traces', values: exporterRowsOfFile(f), format: 'JSONEachRow' });
+  }
+
+  /** The rows of `files` exported in that order, the copies counted, and `columns` of the rows `dropped_copies` names. */
+  async function dropped(files: readonly string[], columns: string): Promise<{ copies: Awaited<ReturnType<typeof findSpanCopies>>; rows: Record<string, unknown>[] }> {
+    await exportRows(files);
+    const session = new ChSession(client, 'chdb');
+    const src = await openSource(session, 'default', 'otel_traces', { maxTraceDurationMs: 3_600_000 });
+    try {
+      const copies = await findSpanCopies(session, src);
+      const rows = await session.all(
+        `SELECT ${columns} FROM otel_traces WHERE (TraceId, SpanId, ${contentHashSql(src)}) IN (SELECT TraceId, SpanId, content FROM ${DROPPED_COPIES})`,
+        'reading the dropped copies',
+      );
+      return { copies, rows };
+    } finally {
+      await session.run(`DROP TEMPORARY TABLE IF EXISTS ${DROPPED_COPIES}`, 'dropping');
+    }
+  }
+
+  it('drops the same copy as DuckDB whatever the rows\' order', async () => {
+    for (const files of ORDERS()) {
+      const { copies, rows } = await dropped(files, 'mapKeys(SpanAttributes) AS keys');
+      expect(copies).toEqual({ spans: 1, duplicates: 2, conflicts: 1, table: true });
+      expect(rows).toEqual([{ keys: ['note'] }]);
+    }
+  });
+
+  it('between copies with as many attributes, drops the same one as DuckDB', async () => {
+    for (const files of [[trimmed, plain], [plain, trimmed]]) {
+      const { copies, rows } = await dropped(files, `SpanAttributes['note'] = 'a plain note' AS plain`);
+      expect(copies).toEqual({ spans: 1, duplicates: 1, conflicts: 1, table: true });
+      expect(rows.map((d) => Boolean(d.plain))).toEqual([false]);
+      expectTokenReported(await analyzeClickHouse({ client }));
+    }
+  });
+
+  it('orders typed values by the text the exporter writes, as DuckDB does ("n␂10" before "n␂9")', async () => {
+    const ten = join(dir, 'ten.jsonl');
+    const nine = join(dir, 'nine.jsonl');
+    writeFileSync(ten, doc([{ key: 'n', value: { intValue: 10 } }, { key: 'ratio', value: { doubleValue: 2 } }]));
+    writeFileSync(nine, doc([{ key: 'n', value: { intValue: '9' } }, { key: 'ratio', value: { doubleValue: 2 } }]));
+    for (const files of [[nine, ten], [ten, nine]]) {
+      const db = await Db.open();
+      try {
+        await loadTraces(db, files, { allowPartial: false, maxLineBytes: DEFAULT_MAX_LINE_BYTES });
+        expect((await db.one(`SELECT int_value FROM span_attributes WHERE "key" = 'n'`)).int_value).toBe('10');
+      } finally {
+        db.close();
+      }
+      expect((await dropped(files, `SpanAttributes['n'] AS n`)).rows).toEqual([{ n: '9' }]);
+    }
+  });
+
+  it('reads another library\'s tool call from the copy DuckDB keeps, the token from the other', async () => {
+    const call = (args: string, more: { key: string; value: { stringValue: string } }[]) =>
+      doc([{ key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } }, { key: 'gen_ai.tool.call.arguments', value: { stringValue: args } }, ...more]);
+    const kept = join(dir, 'call-kept.jsonl');
+    const other = join(dir, 'call-other.jsonl');
+    writeFileSync(kept, call('{"path":"/tmp/report.txt"}', [{ key: 'gen_ai.tool.name', value: { stringValue: 'upload' } }]));
+    writeFileSync(other, call(`{"path":"/tmp/report.txt","token":"${TOKEN}"}`, []));
+    for (const files of [[other, kept], [kept, other]]) {
+      await exportRows(files);
+      const ch = await analyzeClickHouse({ client });
+      const duck = await analyze({ paths: files });
+      expect(duck.stats.foreign_calls).toBe(1);
+      expect(ch.stats).toMatchObject({ spans: 1, duplicate_spans: 1, conflicting_spans: 1, foreign_calls: 1 });
+      expect(ch.findings.map((f) => ({ ...f, file: null }))).toEqual(duck.findings.map((f) => ({ ...f, file: null })));
+      expect(ch.findings.some((f) => f.rule === 'credential_in_attribute' && f.span_id === S)).toBe(true);
+      expect(JSON.stringify(ch)).not.toContain(TOKEN);
+      expect(JSON.stringify(duck)).not.toContain(TOKEN);
+    }
+  });
+
+  it('reports the token and the same stats as DuckDB', async () => {
+    for (const files of ORDERS()) {
+      await exportRows(files);
+      const ch = await analyzeClickHouse({ client });
+      expect(ch.stats).toMatchObject({ spans: 1, duplicate_spans: 2, conflicting_spans: 1 });
+      expectTokenReported(ch);
+      const duck = await analyze({ paths: files });
+      expect(ch.findings.map((f) => ({ ...f, file: null }))).toEqual(duck.findings.map((f) => ({ ...f, file: null })));
+    }
+  });
+});
