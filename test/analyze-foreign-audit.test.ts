@@ -1235,3 +1235,70 @@ describe('argspan analyze on OpenInference\'s Haystack, CrewAI and DSPy instrume
     plantedZone('openinference-dspy-react-add.json', 'add.__call__', { kwargs: { x: 2, y: 2, timezone: 'America/New_York' } }, 'add');
   });
 });
+
+describe('argspan analyze on OpenInference\'s LangChain and LlamaIndex instrumentations (recorded model calls, no tool run)', () => {
+  // fixtures/traces/foreign/README.md: one LLM span each; the calls are the model's proposals.
+  const cases = {
+    'openinference-langchain-tool-calls-model-only.json': { calls: [['add', 'a'], ['add', 'b'], ['multiply', 'a'], ['multiply', 'b']], tool: 'multiply', args: '{"a": 3, "b": 12}' },
+    'openinference-llama-index-weather-model-only.json': { calls: [['get_weather', 'location']], tool: 'get_weather', args: '{"location":"San Francisco"}' },
+  };
+  it.each(Object.entries(cases))('%s: each call by tool and key, every value the user\'s, nothing reported', async (file, want) => {
+    const db = join(tmp(), 'a.duckdb');
+    const run = analyzeBin(join(FOREIGN, file), '--format', 'json', '--reports', '--db', db);
+    expect(run.code).toBe(0);
+    const out = parseJson(run);
+    expect(out.stats.foreign_calls).toBe(new Set(want.calls.map(([tool]) => tool)).size);
+    expect(out.findings.map((f) => f.rule)).toEqual(['report_run_summary']);
+    expect(await query(db, 'SELECT tool, "key", provenance FROM tool_args ORDER BY tool, "key"')).toEqual(want.calls.map(([tool, key]) => ({ tool, key, provenance: 'user_explicit' })));
+  });
+
+  // The fixture with `tool`'s arguments changed in every attribute that holds them (the output message, and LangChain's output.value).
+  const planted = (file: string, from: string, to: string) => {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, file), 'utf8')) as { resourceSpans: { scopeSpans: { spans: { attributes: { key: string; value: { stringValue?: string } }[] }[] }[] }[] };
+    let copies = 0;
+    for (const attr of doc.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.attributes) {
+      const text = attr.value.stringValue;
+      if (text === undefined) continue;
+      for (const [a, b] of [[from, to], [JSON.stringify(from).slice(1, -1), JSON.stringify(to).slice(1, -1)]] as const) {
+        if (text.includes(a)) {
+          attr.value.stringValue = attr.value.stringValue!.split(a).join(b);
+          copies++;
+        }
+      }
+    }
+    expect(copies).toBeGreaterThan(0);
+    const path = join(tmp(), file);
+    writeFileSync(path, JSON.stringify(doc));
+    return path;
+  };
+  const TOKEN = 'ghp_' + 'C4NARYl4ngCHA1Nc4naryLL4MAINDEXtr4cexy';
+  it.each(Object.entries(cases))('%s: a zone the user never gave, and a token in the arguments, are each one finding by tool and key, never printed', (file, want) => {
+    const zone = want.args.replace(/\}$/, want.args.includes(', ') ? ', "timezone": "America/New_York"}' : ',"timezone":"America/New_York"}');
+    const token = want.args.replace(/(\d+|San Francisco)"?\}$/, (m) => (m.startsWith('San') ? `San Francisco ${TOKEN}"}` : `"${m.slice(0, -1)} ${TOKEN}"}`));
+    for (const [args, rule, key] of [[zone, 'assumption_span', 'timezone'], [token, 'credential_in_attribute', want.tool === 'multiply' ? 'b' : 'location']] as const) {
+      const path = planted(file, want.args, args);
+      const run = analyzeBin(path, '--format', 'json');
+      expect(run.code, rule).toBe(1);
+      expect(parseJson(run).findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([[rule, want.tool, key, 'openinference']]);
+      for (const format of ['table', 'json', 'sarif', 'junit', 'html']) {
+        const out = analyzeBin(path, '--format', format);
+        for (const value of ['America/New_York', TOKEN]) expect(out.stdout + out.stderr, `${format}: ${value}`).not.toContain(value);
+      }
+    }
+  });
+  it('LangChain: the calls of the LLMResult in output.value are the output messages\' (not counted twice); without those messages they are read from it', () => {
+    const file = 'openinference-langchain-tool-calls-model-only.json';
+    const doc = JSON.parse(readFileSync(join(FOREIGN, file), 'utf8')) as { resourceSpans: { scopeSpans: { spans: { attributes: { key: string; value: { stringValue?: string } }[] }[] }[] }[] };
+    const span = doc.resourceSpans[0]!.scopeSpans[0]!.spans[0]!;
+    span.attributes = span.attributes.filter((a) => !a.key.startsWith('llm.output_messages.'));
+    for (const a of span.attributes) if (a.key === 'output.value') a.value.stringValue = a.value.stringValue!.split('"b": 12').join(`"b": "12 ${TOKEN}"`).split('\\"b\\": 12').join(`\\"b\\": \\"12 ${TOKEN}\\"`);
+    const path = join(tmp(), file);
+    writeFileSync(path, JSON.stringify(doc));
+    const run = analyzeBin(path, '--format', 'json');
+    expect(run.code).toBe(1);
+    const out = parseJson(run);
+    expect(out.stats.foreign_calls).toBe(2);
+    expect(out.findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['credential_in_attribute', 'multiply', 'b', 'openinference']]);
+    expect(run.stdout + run.stderr).not.toContain(TOKEN);
+  });
+});

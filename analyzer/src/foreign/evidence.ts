@@ -169,6 +169,7 @@ export class RunEvidence {
 export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readGenAiMessages(span, into);
   readOpenInferenceMessages(span, into);
+  readOpenInferenceLlmOutput(span, into);
   readOpenLLMetryMessages(span, into);
   readVercelPrompt(span, into);
   readAdkModelCall(span, into);
@@ -717,12 +718,34 @@ function readLangfuseGenerationOutput(span: ForeignSpan, into: TraceEvidence): v
 
 /**
  * The calls a model asked for in a LangSmith LLM run's outputs (`langsmith.span.kind = llm`, its
- * `gen_ai.completion`): the chat completion `wrap_openai` records (`choices[].message`), or
- * LangChain's `LLMResult` (`generations[][].message`, an AIMessage serialised: its fields in `kwargs`).
+ * `gen_ai.completion`).
  */
 function readLangSmithLlmOutput(span: ForeignSpan, into: TraceEvidence): void {
   if (str(span, LangSmithAttributes.SPAN_KIND) !== 'llm') return;
-  const output = parseJson(str(span, LangSmithAttributes.COMPLETION));
+  proposeLlmOutputCalls(span, LangSmithAttributes.COMPLETION, parseJson(str(span, LangSmithAttributes.COMPLETION)), into);
+}
+
+/**
+ * The calls an OpenInference LLM span's `output.value` holds where it is the model call's whole
+ * result: LangChain's `LLMResult` (OpenInference's LangChain instrumentation writes the run's
+ * outputs there) or a chat completion. The span's `llm.output_messages.*` name the same calls
+ * (read first), so these are the copies of their arguments, matched by call id and arguments; a
+ * call only this attribute records (output messages not captured) is found here.
+ */
+function readOpenInferenceLlmOutput(span: ForeignSpan, into: TraceEvidence): void {
+  if (str(span, OpenInferenceAttributes.SPAN_KIND) !== 'LLM') return;
+  const text = str(span, OpenInferenceAttributes.OUTPUT_VALUE);
+  // (only a result that can hold calls is parsed: most LLM spans' output is the model's text or another SDK's object)
+  if (text === undefined || !(text.includes('"generations"') || text.includes('"choices"'))) return;
+  proposeLlmOutputCalls(span, OpenInferenceAttributes.OUTPUT_VALUE, parseJson(text), into);
+}
+
+/**
+ * Propose the calls of a model call's result recorded in `attribute`: the chat completion
+ * `wrap_openai` records (`choices[].message`), or LangChain's `LLMResult` (`generations[][].message`,
+ * an AIMessage serialised: its fields in `kwargs`).
+ */
+function proposeLlmOutputCalls(span: ForeignSpan, attribute: string, output: unknown, into: TraceEvidence): void {
   if (!isObject(output)) return;
   const messages: unknown[] = [];
   for (const choice of Array.isArray(output.choices) ? output.choices : []) if (isObject(choice)) messages.push(choice.message);
@@ -731,7 +754,7 @@ function readLangSmithLlmOutput(span: ForeignSpan, into: TraceEvidence): void {
     messages.push(isObject(message) && isObject(message.kwargs) ? message.kwargs : message);
   }
   let position = 0;
-  for (const message of messages) position = proposeMessageCalls(span, LangSmithAttributes.COMPLETION, message, position, into);
+  for (const message of messages) position = proposeMessageCalls(span, attribute, message, position, into);
 }
 
 /**
