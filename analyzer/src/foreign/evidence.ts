@@ -310,17 +310,17 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
  * The `tool-call` and `tool-result` parts of a message in the AI SDK's shape (`{type: "tool-call",
  * toolCallId, toolName, input}` (v5; v4 `args`), `{type: "tool-result", toolCallId, output: {type,
  * value}}` (v4 `result`)), recorded in `attribute`: an output's calls are proposals (numbered from
- * `position`; returns the next), an input's the history repeated, a result the call's.
+ * `position`; returns the next), an input's the history repeated (by id, with the tool and arguments
+ * where the part names its tool), a result the call's.
  */
 function readAiSdkParts(content: readonly unknown[], span: ForeignSpan, attribute: string, output: boolean, position: number, into: TraceEvidence): number {
   for (const p of content) {
     if (!isObject(p)) continue;
     const id = typeof p.toolCallId === 'string' ? p.toolCallId : undefined;
     if (p.type === 'tool-result') into.result(id, isObject(p.output) && 'value' in p.output ? p.output.value : (p.result ?? p.output), span.startNs);
-    else if (p.type === 'tool-call' && typeof p.toolName === 'string') {
-      if (output) into.proposed.push(proposal(span, attribute, p.toolName, id, p.input ?? p.args ?? {}, position++));
-      else into.repeat(span, attribute, id, p.toolName, p.input ?? p.args);
-    }
+    else if (p.type !== 'tool-call') continue;
+    else if (!output) into.repeat(span, attribute, id, p.toolName, p.input ?? p.args);
+    else if (typeof p.toolName === 'string') into.proposed.push(proposal(span, attribute, p.toolName, id, p.input ?? p.args ?? {}, position++));
   }
   return position;
 }
@@ -502,13 +502,8 @@ function readVercelMessages(messages: unknown, attribute: string, span: ForeignS
     if (!isObject(m)) continue;
     if (m.role === 'user') contentTexts(m.content).forEach((t) => into.user(t));
     else if (isDeveloperRole(m.role)) contentTexts(m.content).forEach((t) => into.developer(t));
-    if (!Array.isArray(m.content)) continue;
-    for (const p of m.content) {
-      if (isObject(p) && p.type === 'tool-call') into.repeat(span, attribute, p.toolCallId);
-      if (!isObject(p) || p.type !== 'tool-result') continue;
-      const output = isObject(p.output) && 'value' in p.output ? p.output.value : (p.result ?? p.output);
-      into.result(typeof p.toolCallId === 'string' ? p.toolCallId : undefined, output, span.startNs);
-    }
+    // (the history sent again: its calls are repeated, never proposed)
+    if (Array.isArray(m.content)) readAiSdkParts(m.content, span, attribute, false, 0, into);
   }
 }
 
