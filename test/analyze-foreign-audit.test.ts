@@ -1231,6 +1231,42 @@ describe('argspan analyze on OpenInference\'s Haystack, CrewAI and DSPy instrume
     plantedZone('openinference-crewai-scrape-website.json', 'scrape_website.run', { url: 'http://quotes.toscrape.com/', timezone: 'America/New_York' }, 'scrape_website');
   });
 
+  it('DSPy: the tool each ReAct step chose (its Predict spans\' output) is the call its tool span ran, not another; without the tool spans it is the call', async () => {
+    type Span = { name: string; spanId: string; parentSpanId?: string; attributes: { key: string; value: { stringValue?: string } }[] };
+    const zone = { x: 2, y: 2, timezone: 'America/New_York' };
+    const build = (withToolSpans: boolean) => {
+      const doc = JSON.parse(readFileSync(join(FOREIGN, 'openinference-dspy-react-add.json'), 'utf8')) as { resourceSpans: { scopeSpans: { spans: Span[] }[] }[] };
+      const scope = doc.resourceSpans[0]!.scopeSpans[0]!;
+      const set = (span: Span, key: string, value: unknown) => (span.attributes.find((a) => a.key === key)!.value = { stringValue: JSON.stringify(value) });
+      for (const span of scope.spans) {
+        if (span.name.startsWith('Predict')) set(span, 'output.value', { ...(JSON.parse(span.attributes.find((a) => a.key === 'output.value')!.value.stringValue!) as object), next_tool_args: zone });
+        if (span.name === 'add.__call__') set(span, 'input.value', { kwargs: zone });
+      }
+      // The second step, as ReAct records it: its trajectory repeats the first step's choice (the zone included), then it chooses finish.
+      const first = scope.spans.find((s) => s.name === 'Predict.forward')!;
+      const second: Span = JSON.parse(JSON.stringify(first)) as Span;
+      second.spanId = '5d7f9b1c3e2a4586';
+      set(second, 'input.value', { question: 'What is 2 + 2?', trajectory: `[[ ## thought_0 ## ]]\nI need to add.\n\n[[ ## tool_name_0 ## ]]\nadd\n\n[[ ## tool_args_0 ## ]]\n${JSON.stringify(zone)}\n\n[[ ## observation_0 ## ]]\n4` });
+      set(second, 'output.value', { next_thought: 'I have the answer.', next_tool_name: 'finish', next_tool_args: {} });
+      scope.spans.push(second);
+      if (!withToolSpans) scope.spans = scope.spans.filter((s) => !s.name.endsWith('.__call__'));
+      const file = join(tmp(), 'dspy.json');
+      writeFileSync(file, JSON.stringify(doc));
+      return file;
+    };
+    for (const [withToolSpans, source] of [[true, 'tool-span'], [false, 'model-output']] as const) {
+      const db = join(tmp(), 'dspy.duckdb');
+      const run = analyzeBin(build(withToolSpans), '--format', 'json', '--db', db);
+      expect(run.code, source).toBe(1);
+      const out = parseJson(run);
+      expect(out.stats.foreign_calls).toBe(2);
+      // The zone the first step chose is the model's, though the second step's input repeats it.
+      expect(out.findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['assumption_span', 'add', 'timezone', 'openinference']]);
+      expect(run.stdout + run.stderr).not.toContain('America/New_York');
+      expect(await query(db, 'SELECT tool, call_source FROM tool_calls ORDER BY tool')).toEqual([{ tool: 'add', call_source: source }, { tool: 'finish', call_source: source }]);
+    }
+  });
+
   it('DSPy: a zone in add\'s keyword arguments is reported under the tool add and the key timezone (not add.__call__, not kwargs.timezone)', () => {
     plantedZone('openinference-dspy-react-add.json', 'add.__call__', { kwargs: { x: 2, y: 2, timezone: 'America/New_York' } }, 'add');
   });

@@ -170,6 +170,7 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readGenAiMessages(span, into);
   readOpenInferenceMessages(span, into);
   readOpenInferenceLlmOutput(span, into);
+  readDspyPrediction(span, into);
   readOpenLLMetryMessages(span, into);
   readVercelPrompt(span, into);
   readAdkModelCall(span, into);
@@ -561,12 +562,48 @@ function geminiTexts(v: unknown): string[] {
  */
 function readRunInputs(span: ForeignSpan, into: TraceEvidence): void {
   const oiKind = str(span, OpenInferenceAttributes.SPAN_KIND);
-  if (oiKind === 'AGENT' || oiKind === 'CHAIN') runInput(str(span, OpenInferenceAttributes.INPUT_VALUE), span, into);
+  if (oiKind === 'AGENT' || oiKind === 'CHAIN') runInput(dspyInputWithoutTrajectory(span) ?? str(span, OpenInferenceAttributes.INPUT_VALUE), span, into);
   const lsKind = str(span, LangSmithAttributes.SPAN_KIND);
   if (lsKind !== undefined && lsKind !== 'tool') runInput(str(span, LangSmithAttributes.PROMPT), span, into);
   const lfType = str(span, LangfuseAttributes.OBSERVATION_TYPE);
   if (lfType !== undefined && lfType !== 'tool') runInput(str(span, LangfuseAttributes.INPUT), span, into);
   if (str(span, TraceloopAttributes.SPAN_KIND) === 'workflow') runInput(str(span, TraceloopAttributes.ENTITY_INPUT), span, into);
+}
+
+/** OpenInference's DSPy instrumentation's tracer (`_ModuleForwardWrapper`: a module's `forward` is a CHAIN span `{Module}.forward`). */
+const DSPY_SCOPE = 'openinference.instrumentation.dspy';
+
+/**
+ * A DSPy module span's input without ReAct's `trajectory`: the earlier steps' thoughts, the tool
+ * names and arguments the model chose and their observations, as one text the agent builds. Read
+ * as the user's words it would make every value the model chose in an earlier step (a guessed zone)
+ * the user's. Undefined when the span is no DSPy module's or its input has no trajectory.
+ */
+function dspyInputWithoutTrajectory(span: ForeignSpan): string | undefined {
+  if (span.scope !== DSPY_SCOPE || !span.name.endsWith('.forward')) return undefined;
+  const text = str(span, OpenInferenceAttributes.INPUT_VALUE);
+  if (text === undefined || !text.includes('"trajectory"')) return undefined;
+  const input = parseJson(text);
+  if (!isObject(input) || !('trajectory' in input)) return undefined;
+  const { trajectory: _, ...rest } = input;
+  return JSON.stringify(rest);
+}
+
+/**
+ * The tool a DSPy ReAct step chose: its `Predict` module's output (`{"next_thought", "next_tool_name",
+ * "next_tool_args"}`, recorded on the `Predict.forward` span and again on the inner
+ * `Predict(StringSignature).forward`) is the model's proposal, without a call id. The tool's own
+ * span (`{tool}.__call__`, its `{"kwargs"}` the same arguments) is the call it proposed, matched by
+ * tool and arguments, so each call is counted once; a choice no tool span ran is a call of its own.
+ */
+function readDspyPrediction(span: ForeignSpan, into: TraceEvidence): void {
+  if (span.scope !== DSPY_SCOPE || !span.name.startsWith('Predict') || !span.name.endsWith('.forward')) return;
+  const text = str(span, OpenInferenceAttributes.OUTPUT_VALUE);
+  if (text === undefined || !text.includes('"next_tool_name"')) return;
+  const output = parseJson(text);
+  if (isObject(output) && typeof output.next_tool_name === 'string' && isObject(output.next_tool_args)) {
+    into.proposed.push(proposal(span, OpenInferenceAttributes.OUTPUT_VALUE, output.next_tool_name, undefined, output.next_tool_args, 0));
+  }
 }
 
 /** The crew a CrewAI kickoff span records (OpenInference's `crewai` instrumentation, `_KickoffWrapper`). */
