@@ -1337,4 +1337,19 @@ describe('argspan analyze on OpenInference\'s LangChain and LlamaIndex instrumen
     expect(out.findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['credential_in_attribute', 'multiply', 'b', 'openinference']]);
     expect(run.stdout + run.stderr).not.toContain(TOKEN);
   });
+  it('Anthropic: the tool_use blocks of the Message in output.value are the output messages\' calls, so a token in an argument is one finding, by argument', () => {
+    const file = 'openinference-anthropic-timezone-model-only.json';
+    const doc = JSON.parse(readFileSync(join(FOREIGN, file), 'utf8')) as { resourceSpans: { scopeSpans: { spans: { attributes: { key: string; value: { stringValue?: string } }[] }[] }[] }[] };
+    const holding = doc.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.attributes.filter((a) => a.value.stringValue?.includes('New York, NY'));
+    expect(holding.map((a) => a.key)).toEqual(['output.value', 'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments', 'llm.output_messages.0.message.contents.1.tool_call.function.arguments']);
+    for (const a of holding) a.value.stringValue = a.value.stringValue!.split('New York, NY').join(`New York, NY ${TOKEN}`);
+    const path = join(tmp(), file);
+    writeFileSync(path, JSON.stringify(doc));
+    const run = analyzeBin(path, '--format', 'json');
+    expect(run.code).toBe(1);
+    const out = parseJson(run);
+    expect(out.stats.foreign_calls).toBe(2);
+    expect(out.findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key]).sort()).toEqual([['assumption_span', 'get_time', 'timezone'], ['credential_in_attribute', 'get_weather', 'location']]);
+    expect(run.stdout + run.stderr).not.toContain(TOKEN);
+  });
 });

@@ -760,7 +760,8 @@ function readLangSmithLlmOutput(span: ForeignSpan, into: TraceEvidence): void {
 /**
  * The calls an OpenInference LLM span's `output.value` holds where it is the model call's whole
  * result: LangChain's `LLMResult` (OpenInference's LangChain instrumentation writes the run's
- * outputs there) or a chat completion. The span's `llm.output_messages.*` name the same calls
+ * outputs there), a chat completion, or an Anthropic `Message` (its `tool_use` blocks; the
+ * `anthropic` instrumentation). The span's `llm.output_messages.*` name the same calls
  * (read first), so these are the copies of their arguments, matched by call id and arguments; a
  * call only this attribute records (output messages not captured) is found here.
  */
@@ -768,24 +769,30 @@ function readOpenInferenceLlmOutput(span: ForeignSpan, into: TraceEvidence): voi
   if (str(span, OpenInferenceAttributes.SPAN_KIND) !== 'LLM') return;
   const text = str(span, OpenInferenceAttributes.OUTPUT_VALUE);
   // (only a result that can hold calls is parsed: most LLM spans' output is the model's text or another SDK's object)
-  if (text === undefined || !(text.includes('"generations"') || text.includes('"choices"'))) return;
+  if (text === undefined || !(text.includes('"generations"') || text.includes('"choices"') || text.includes('"tool_use"'))) return;
   proposeLlmOutputCalls(span, OpenInferenceAttributes.OUTPUT_VALUE, parseJson(text), into);
 }
 
 /**
  * Propose the calls of a model call's result recorded in `attribute`: the chat completion
- * `wrap_openai` records (`choices[].message`), or LangChain's `LLMResult` (`generations[][].message`,
- * an AIMessage serialised: its fields in `kwargs`).
+ * `wrap_openai` records (`choices[].message`), LangChain's `LLMResult` (`generations[][].message`,
+ * an AIMessage serialised: its fields in `kwargs`), or an Anthropic `Message` (`content[]` blocks
+ * `{type: "tool_use", id, name, input}`).
  */
 function proposeLlmOutputCalls(span: ForeignSpan, attribute: string, output: unknown, into: TraceEvidence): void {
   if (!isObject(output)) return;
+  let position = 0;
+  if (output.type === 'message' && Array.isArray(output.content)) {
+    for (const b of output.content) {
+      if (isObject(b) && b.type === 'tool_use' && typeof b.name === 'string') into.proposed.push(proposal(span, attribute, b.name, typeof b.id === 'string' ? b.id : undefined, b.input ?? {}, position++));
+    }
+  }
   const messages: unknown[] = [];
   for (const choice of Array.isArray(output.choices) ? output.choices : []) if (isObject(choice)) messages.push(choice.message);
   for (const generation of Array.isArray(output.generations) ? output.generations.flat() : []) {
     const message = isObject(generation) ? generation.message : undefined;
     messages.push(isObject(message) && isObject(message.kwargs) ? message.kwargs : message);
   }
-  let position = 0;
   for (const message of messages) position = proposeMessageCalls(span, attribute, message, position, into);
 }
 
