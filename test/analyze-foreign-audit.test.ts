@@ -1231,7 +1231,125 @@ describe('argspan analyze on OpenInference\'s Haystack, CrewAI and DSPy instrume
     plantedZone('openinference-crewai-scrape-website.json', 'scrape_website.run', { url: 'http://quotes.toscrape.com/', timezone: 'America/New_York' }, 'scrape_website');
   });
 
+  it('DSPy: the tool each ReAct step chose (its Predict spans\' output) is the call its tool span ran, not another; without the tool spans it is the call', async () => {
+    type Span = { name: string; spanId: string; parentSpanId?: string; attributes: { key: string; value: { stringValue?: string } }[] };
+    const zone = { x: 2, y: 2, timezone: 'America/New_York' };
+    const build = (withToolSpans: boolean) => {
+      const doc = JSON.parse(readFileSync(join(FOREIGN, 'openinference-dspy-react-add.json'), 'utf8')) as { resourceSpans: { scopeSpans: { spans: Span[] }[] }[] };
+      const scope = doc.resourceSpans[0]!.scopeSpans[0]!;
+      const set = (span: Span, key: string, value: unknown) => (span.attributes.find((a) => a.key === key)!.value = { stringValue: JSON.stringify(value) });
+      for (const span of scope.spans) {
+        if (span.name.startsWith('Predict')) set(span, 'output.value', { ...(JSON.parse(span.attributes.find((a) => a.key === 'output.value')!.value.stringValue!) as object), next_tool_args: zone });
+        if (span.name === 'add.__call__') set(span, 'input.value', { kwargs: zone });
+      }
+      // The second step, as ReAct records it: its trajectory repeats the first step's choice (the zone included), then it chooses finish.
+      const first = scope.spans.find((s) => s.name === 'Predict.forward')!;
+      const second: Span = JSON.parse(JSON.stringify(first)) as Span;
+      second.spanId = '5d7f9b1c3e2a4586';
+      set(second, 'input.value', { question: 'What is 2 + 2?', trajectory: `[[ ## thought_0 ## ]]\nI need to add.\n\n[[ ## tool_name_0 ## ]]\nadd\n\n[[ ## tool_args_0 ## ]]\n${JSON.stringify(zone)}\n\n[[ ## observation_0 ## ]]\n4` });
+      set(second, 'output.value', { next_thought: 'I have the answer.', next_tool_name: 'finish', next_tool_args: {} });
+      scope.spans.push(second);
+      if (!withToolSpans) scope.spans = scope.spans.filter((s) => !s.name.endsWith('.__call__'));
+      const file = join(tmp(), 'dspy.json');
+      writeFileSync(file, JSON.stringify(doc));
+      return file;
+    };
+    for (const [withToolSpans, source] of [[true, 'tool-span'], [false, 'model-output']] as const) {
+      const db = join(tmp(), 'dspy.duckdb');
+      const run = analyzeBin(build(withToolSpans), '--format', 'json', '--db', db);
+      expect(run.code, source).toBe(1);
+      const out = parseJson(run);
+      expect(out.stats.foreign_calls).toBe(2);
+      // The zone the first step chose is the model's, though the second step's input repeats it.
+      expect(out.findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['assumption_span', 'add', 'timezone', 'openinference']]);
+      expect(run.stdout + run.stderr).not.toContain('America/New_York');
+      expect(await query(db, 'SELECT tool, call_source FROM tool_calls ORDER BY tool')).toEqual([{ tool: 'add', call_source: source }, { tool: 'finish', call_source: source }]);
+    }
+  });
+
   it('DSPy: a zone in add\'s keyword arguments is reported under the tool add and the key timezone (not add.__call__, not kwargs.timezone)', () => {
     plantedZone('openinference-dspy-react-add.json', 'add.__call__', { kwargs: { x: 2, y: 2, timezone: 'America/New_York' } }, 'add');
+  });
+});
+
+describe('argspan analyze on OpenInference\'s LangChain and LlamaIndex instrumentations (recorded model calls, no tool run)', () => {
+  // fixtures/traces/foreign/README.md: one LLM span each; the calls are the model's proposals.
+  const cases = {
+    'openinference-langchain-tool-calls-model-only.json': { calls: [['add', 'a'], ['add', 'b'], ['multiply', 'a'], ['multiply', 'b']], tool: 'multiply', args: '{"a": 3, "b": 12}' },
+    'openinference-llama-index-weather-model-only.json': { calls: [['get_weather', 'location']], tool: 'get_weather', args: '{"location":"San Francisco"}' },
+  };
+  it.each(Object.entries(cases))('%s: each call by tool and key, every value the user\'s, nothing reported', async (file, want) => {
+    const db = join(tmp(), 'a.duckdb');
+    const run = analyzeBin(join(FOREIGN, file), '--format', 'json', '--reports', '--db', db);
+    expect(run.code).toBe(0);
+    const out = parseJson(run);
+    expect(out.stats.foreign_calls).toBe(new Set(want.calls.map(([tool]) => tool)).size);
+    expect(out.findings.map((f) => f.rule)).toEqual(['report_run_summary']);
+    expect(await query(db, 'SELECT tool, "key", provenance FROM tool_args ORDER BY tool, "key"')).toEqual(want.calls.map(([tool, key]) => ({ tool, key, provenance: 'user_explicit' })));
+  });
+
+  // The fixture with `tool`'s arguments changed in every attribute that holds them (the output message, and LangChain's output.value).
+  const planted = (file: string, from: string, to: string) => {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, file), 'utf8')) as { resourceSpans: { scopeSpans: { spans: { attributes: { key: string; value: { stringValue?: string } }[] }[] }[] }[] };
+    let copies = 0;
+    for (const attr of doc.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.attributes) {
+      const text = attr.value.stringValue;
+      if (text === undefined) continue;
+      for (const [a, b] of [[from, to], [JSON.stringify(from).slice(1, -1), JSON.stringify(to).slice(1, -1)]] as const) {
+        if (text.includes(a)) {
+          attr.value.stringValue = attr.value.stringValue!.split(a).join(b);
+          copies++;
+        }
+      }
+    }
+    expect(copies).toBeGreaterThan(0);
+    const path = join(tmp(), file);
+    writeFileSync(path, JSON.stringify(doc));
+    return path;
+  };
+  const TOKEN = 'ghp_' + 'C4NARYl4ngCHA1Nc4naryLL4MAINDEXtr4cexy';
+  it.each(Object.entries(cases))('%s: a zone the user never gave, and a token in the arguments, are each one finding by tool and key, never printed', (file, want) => {
+    const zone = want.args.replace(/\}$/, want.args.includes(', ') ? ', "timezone": "America/New_York"}' : ',"timezone":"America/New_York"}');
+    const token = want.args.replace(/(\d+|San Francisco)"?\}$/, (m) => (m.startsWith('San') ? `San Francisco ${TOKEN}"}` : `"${m.slice(0, -1)} ${TOKEN}"}`));
+    for (const [args, rule, key] of [[zone, 'assumption_span', 'timezone'], [token, 'credential_in_attribute', want.tool === 'multiply' ? 'b' : 'location']] as const) {
+      const path = planted(file, want.args, args);
+      const run = analyzeBin(path, '--format', 'json');
+      expect(run.code, rule).toBe(1);
+      expect(parseJson(run).findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([[rule, want.tool, key, 'openinference']]);
+      for (const format of ['table', 'json', 'sarif', 'junit', 'html']) {
+        const out = analyzeBin(path, '--format', format);
+        for (const value of ['America/New_York', TOKEN]) expect(out.stdout + out.stderr, `${format}: ${value}`).not.toContain(value);
+      }
+    }
+  });
+  it('LangChain: the calls of the LLMResult in output.value are the output messages\' (not counted twice); without those messages they are read from it', () => {
+    const file = 'openinference-langchain-tool-calls-model-only.json';
+    const doc = JSON.parse(readFileSync(join(FOREIGN, file), 'utf8')) as { resourceSpans: { scopeSpans: { spans: { attributes: { key: string; value: { stringValue?: string } }[] }[] }[] }[] };
+    const span = doc.resourceSpans[0]!.scopeSpans[0]!.spans[0]!;
+    span.attributes = span.attributes.filter((a) => !a.key.startsWith('llm.output_messages.'));
+    for (const a of span.attributes) if (a.key === 'output.value') a.value.stringValue = a.value.stringValue!.split('"b": 12').join(`"b": "12 ${TOKEN}"`).split('\\"b\\": 12').join(`\\"b\\": \\"12 ${TOKEN}\\"`);
+    const path = join(tmp(), file);
+    writeFileSync(path, JSON.stringify(doc));
+    const run = analyzeBin(path, '--format', 'json');
+    expect(run.code).toBe(1);
+    const out = parseJson(run);
+    expect(out.stats.foreign_calls).toBe(2);
+    expect(out.findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['credential_in_attribute', 'multiply', 'b', 'openinference']]);
+    expect(run.stdout + run.stderr).not.toContain(TOKEN);
+  });
+  it('Anthropic: the tool_use blocks of the Message in output.value are the output messages\' calls, so a token in an argument is one finding, by argument', () => {
+    const file = 'openinference-anthropic-timezone-model-only.json';
+    const doc = JSON.parse(readFileSync(join(FOREIGN, file), 'utf8')) as { resourceSpans: { scopeSpans: { spans: { attributes: { key: string; value: { stringValue?: string } }[] }[] }[] }[] };
+    const holding = doc.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.attributes.filter((a) => a.value.stringValue?.includes('New York, NY'));
+    expect(holding.map((a) => a.key)).toEqual(['output.value', 'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments', 'llm.output_messages.0.message.contents.1.tool_call.function.arguments']);
+    for (const a of holding) a.value.stringValue = a.value.stringValue!.split('New York, NY').join(`New York, NY ${TOKEN}`);
+    const path = join(tmp(), file);
+    writeFileSync(path, JSON.stringify(doc));
+    const run = analyzeBin(path, '--format', 'json');
+    expect(run.code).toBe(1);
+    const out = parseJson(run);
+    expect(out.stats.foreign_calls).toBe(2);
+    expect(out.findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key]).sort()).toEqual([['assumption_span', 'get_time', 'timezone'], ['credential_in_attribute', 'get_weather', 'location']]);
+    expect(run.stdout + run.stderr).not.toContain(TOKEN);
   });
 });

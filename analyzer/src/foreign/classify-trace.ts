@@ -549,6 +549,8 @@ function modelEmitter(span: ForeignSpan): ForeignEmitter {
   if (span.attrs.has(LangSmithAttributes.SPAN_KIND)) return 'langsmith';
   // Logfire's own spans (`logfire.instrument_openai`, its OpenAI Agents integration) are named by their message template.
   if (span.attrs.has(LogfireAgentsAttributes.MSG_TEMPLATE)) return 'logfire';
+  // An OpenInference span whose output is a model's choice without `llm.*` (DSPy's `Predict.forward`, a CHAIN).
+  if (span.attrs.has('openinference.span.kind')) return 'openinference';
   return 'genai-semconv';
 }
 

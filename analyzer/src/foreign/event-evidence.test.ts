@@ -97,3 +97,22 @@ describe('message events as evidence', () => {
     expect(e.proposed.map((p) => [p.tool, p.callId, p.args])).toEqual([['book', 'c1', { kind: 'value', attribute: 'gen_ai.output.messages', value: { city: 'Paris' } }]]);
   });
 });
+
+describe('AI SDK messages as evidence (one reader for the Vercel prompt, Mastra\'s, and GenAI messages left in the AI SDK\'s shape)', () => {
+  const history = [
+    { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] },
+    { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'weather', input: { city: 'Paris' } }, { type: 'tool-call', toolCallId: 'c0' }] },
+    { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'weather', output: { type: 'text', value: 'sunny' } }] },
+  ];
+  it('a history in ai.prompt.messages: the user\'s words, the calls repeated by id with their tool and arguments (an unnamed one by id), the results; nothing proposed', () => {
+    const into = new TraceEvidence();
+    collectEvidence({ ...span([]), scope: 'ai', attrs: new Map([['ai.prompt.messages', JSON.stringify(history)]]) }, into);
+    expect([...into.assertedTexts]).toEqual(['Weather in Paris?']);
+    expect(into.repeated.map((r) => [r.attribute, r.callId, r.call])).toEqual([
+      ['ai.prompt.messages', 'c1', { tool: 'weather', args: { city: 'Paris' } }],
+      ['ai.prompt.messages', 'c0', undefined],
+    ]);
+    expect(into.results.map((r) => [r.callId, r.content])).toEqual([['c1', 'sunny']]);
+    expect(into.proposed).toEqual([]);
+  });
+});

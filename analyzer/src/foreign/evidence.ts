@@ -169,6 +169,8 @@ export class RunEvidence {
 export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readGenAiMessages(span, into);
   readOpenInferenceMessages(span, into);
+  readOpenInferenceLlmOutput(span, into);
+  readDspyPrediction(span, into);
   readOpenLLMetryMessages(span, into);
   readVercelPrompt(span, into);
   readAdkModelCall(span, into);
@@ -309,17 +311,17 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
  * The `tool-call` and `tool-result` parts of a message in the AI SDK's shape (`{type: "tool-call",
  * toolCallId, toolName, input}` (v5; v4 `args`), `{type: "tool-result", toolCallId, output: {type,
  * value}}` (v4 `result`)), recorded in `attribute`: an output's calls are proposals (numbered from
- * `position`; returns the next), an input's the history repeated, a result the call's.
+ * `position`; returns the next), an input's the history repeated (by id, with the tool and arguments
+ * where the part names its tool), a result the call's.
  */
 function readAiSdkParts(content: readonly unknown[], span: ForeignSpan, attribute: string, output: boolean, position: number, into: TraceEvidence): number {
   for (const p of content) {
     if (!isObject(p)) continue;
     const id = typeof p.toolCallId === 'string' ? p.toolCallId : undefined;
     if (p.type === 'tool-result') into.result(id, isObject(p.output) && 'value' in p.output ? p.output.value : (p.result ?? p.output), span.startNs);
-    else if (p.type === 'tool-call' && typeof p.toolName === 'string') {
-      if (output) into.proposed.push(proposal(span, attribute, p.toolName, id, p.input ?? p.args ?? {}, position++));
-      else into.repeat(span, attribute, id, p.toolName, p.input ?? p.args);
-    }
+    else if (p.type !== 'tool-call') continue;
+    else if (!output) into.repeat(span, attribute, id, p.toolName, p.input ?? p.args);
+    else if (typeof p.toolName === 'string') into.proposed.push(proposal(span, attribute, p.toolName, id, p.input ?? p.args ?? {}, position++));
   }
   return position;
 }
@@ -501,13 +503,8 @@ function readVercelMessages(messages: unknown, attribute: string, span: ForeignS
     if (!isObject(m)) continue;
     if (m.role === 'user') contentTexts(m.content).forEach((t) => into.user(t));
     else if (isDeveloperRole(m.role)) contentTexts(m.content).forEach((t) => into.developer(t));
-    if (!Array.isArray(m.content)) continue;
-    for (const p of m.content) {
-      if (isObject(p) && p.type === 'tool-call') into.repeat(span, attribute, p.toolCallId);
-      if (!isObject(p) || p.type !== 'tool-result') continue;
-      const output = isObject(p.output) && 'value' in p.output ? p.output.value : (p.result ?? p.output);
-      into.result(typeof p.toolCallId === 'string' ? p.toolCallId : undefined, output, span.startNs);
-    }
+    // (the history sent again: its calls are repeated, never proposed)
+    if (Array.isArray(m.content)) readAiSdkParts(m.content, span, attribute, false, 0, into);
   }
 }
 
@@ -565,12 +562,48 @@ function geminiTexts(v: unknown): string[] {
  */
 function readRunInputs(span: ForeignSpan, into: TraceEvidence): void {
   const oiKind = str(span, OpenInferenceAttributes.SPAN_KIND);
-  if (oiKind === 'AGENT' || oiKind === 'CHAIN') runInput(str(span, OpenInferenceAttributes.INPUT_VALUE), span, into);
+  if (oiKind === 'AGENT' || oiKind === 'CHAIN') runInput(dspyInputWithoutTrajectory(span) ?? str(span, OpenInferenceAttributes.INPUT_VALUE), span, into);
   const lsKind = str(span, LangSmithAttributes.SPAN_KIND);
   if (lsKind !== undefined && lsKind !== 'tool') runInput(str(span, LangSmithAttributes.PROMPT), span, into);
   const lfType = str(span, LangfuseAttributes.OBSERVATION_TYPE);
   if (lfType !== undefined && lfType !== 'tool') runInput(str(span, LangfuseAttributes.INPUT), span, into);
   if (str(span, TraceloopAttributes.SPAN_KIND) === 'workflow') runInput(str(span, TraceloopAttributes.ENTITY_INPUT), span, into);
+}
+
+/** OpenInference's DSPy instrumentation's tracer (`_ModuleForwardWrapper`: a module's `forward` is a CHAIN span `{Module}.forward`). */
+const DSPY_SCOPE = 'openinference.instrumentation.dspy';
+
+/**
+ * A DSPy module span's input without ReAct's `trajectory`: the earlier steps' thoughts, the tool
+ * names and arguments the model chose and their observations, as one text the agent builds. Read
+ * as the user's words it would make every value the model chose in an earlier step (a guessed zone)
+ * the user's. Undefined when the span is no DSPy module's or its input has no trajectory.
+ */
+function dspyInputWithoutTrajectory(span: ForeignSpan): string | undefined {
+  if (span.scope !== DSPY_SCOPE || !span.name.endsWith('.forward')) return undefined;
+  const text = str(span, OpenInferenceAttributes.INPUT_VALUE);
+  if (text === undefined || !text.includes('"trajectory"')) return undefined;
+  const input = parseJson(text);
+  if (!isObject(input) || !('trajectory' in input)) return undefined;
+  const { trajectory: _, ...rest } = input;
+  return JSON.stringify(rest);
+}
+
+/**
+ * The tool a DSPy ReAct step chose: its `Predict` module's output (`{"next_thought", "next_tool_name",
+ * "next_tool_args"}`, recorded on the `Predict.forward` span and again on the inner
+ * `Predict(StringSignature).forward`) is the model's proposal, without a call id. The tool's own
+ * span (`{tool}.__call__`, its `{"kwargs"}` the same arguments) is the call it proposed, matched by
+ * tool and arguments, so each call is counted once; a choice no tool span ran is a call of its own.
+ */
+function readDspyPrediction(span: ForeignSpan, into: TraceEvidence): void {
+  if (span.scope !== DSPY_SCOPE || !span.name.startsWith('Predict') || !span.name.endsWith('.forward')) return;
+  const text = str(span, OpenInferenceAttributes.OUTPUT_VALUE);
+  if (text === undefined || !text.includes('"next_tool_name"')) return;
+  const output = parseJson(text);
+  if (isObject(output) && typeof output.next_tool_name === 'string' && isObject(output.next_tool_args)) {
+    into.proposed.push(proposal(span, OpenInferenceAttributes.OUTPUT_VALUE, output.next_tool_name, undefined, output.next_tool_args, 0));
+  }
 }
 
 /** The crew a CrewAI kickoff span records (OpenInference's `crewai` instrumentation, `_KickoffWrapper`). */
@@ -717,21 +750,50 @@ function readLangfuseGenerationOutput(span: ForeignSpan, into: TraceEvidence): v
 
 /**
  * The calls a model asked for in a LangSmith LLM run's outputs (`langsmith.span.kind = llm`, its
- * `gen_ai.completion`): the chat completion `wrap_openai` records (`choices[].message`), or
- * LangChain's `LLMResult` (`generations[][].message`, an AIMessage serialised: its fields in `kwargs`).
+ * `gen_ai.completion`).
  */
 function readLangSmithLlmOutput(span: ForeignSpan, into: TraceEvidence): void {
   if (str(span, LangSmithAttributes.SPAN_KIND) !== 'llm') return;
-  const output = parseJson(str(span, LangSmithAttributes.COMPLETION));
+  proposeLlmOutputCalls(span, LangSmithAttributes.COMPLETION, parseJson(str(span, LangSmithAttributes.COMPLETION)), into);
+}
+
+/**
+ * The calls an OpenInference LLM span's `output.value` holds where it is the model call's whole
+ * result: LangChain's `LLMResult` (OpenInference's LangChain instrumentation writes the run's
+ * outputs there), a chat completion, or an Anthropic `Message` (its `tool_use` blocks; the
+ * `anthropic` instrumentation). The span's `llm.output_messages.*` name the same calls
+ * (read first), so these are the copies of their arguments, matched by call id and arguments; a
+ * call only this attribute records (output messages not captured) is found here.
+ */
+function readOpenInferenceLlmOutput(span: ForeignSpan, into: TraceEvidence): void {
+  if (str(span, OpenInferenceAttributes.SPAN_KIND) !== 'LLM') return;
+  const text = str(span, OpenInferenceAttributes.OUTPUT_VALUE);
+  // (only a result that can hold calls is parsed: most LLM spans' output is the model's text or another SDK's object)
+  if (text === undefined || !(text.includes('"generations"') || text.includes('"choices"') || text.includes('"tool_use"'))) return;
+  proposeLlmOutputCalls(span, OpenInferenceAttributes.OUTPUT_VALUE, parseJson(text), into);
+}
+
+/**
+ * Propose the calls of a model call's result recorded in `attribute`: the chat completion
+ * `wrap_openai` records (`choices[].message`), LangChain's `LLMResult` (`generations[][].message`,
+ * an AIMessage serialised: its fields in `kwargs`), or an Anthropic `Message` (`content[]` blocks
+ * `{type: "tool_use", id, name, input}`).
+ */
+function proposeLlmOutputCalls(span: ForeignSpan, attribute: string, output: unknown, into: TraceEvidence): void {
   if (!isObject(output)) return;
+  let position = 0;
+  if (output.type === 'message' && Array.isArray(output.content)) {
+    for (const b of output.content) {
+      if (isObject(b) && b.type === 'tool_use' && typeof b.name === 'string') into.proposed.push(proposal(span, attribute, b.name, typeof b.id === 'string' ? b.id : undefined, b.input ?? {}, position++));
+    }
+  }
   const messages: unknown[] = [];
   for (const choice of Array.isArray(output.choices) ? output.choices : []) if (isObject(choice)) messages.push(choice.message);
   for (const generation of Array.isArray(output.generations) ? output.generations.flat() : []) {
     const message = isObject(generation) ? generation.message : undefined;
     messages.push(isObject(message) && isObject(message.kwargs) ? message.kwargs : message);
   }
-  let position = 0;
-  for (const message of messages) position = proposeMessageCalls(span, LangSmithAttributes.COMPLETION, message, position, into);
+  for (const message of messages) position = proposeMessageCalls(span, attribute, message, position, into);
 }
 
 /**

@@ -142,6 +142,11 @@ const EXPECTED: Record<string, Expected> = {
   // OpenInference's DSPy instrumentation: TOOL spans named `{tool}.__call__` with no tool.name (the tool is `add`, and ReAct's own
   // `finish`), the arguments `{"kwargs": {…}}`; the question on the ReAct span's input is the user's.
   'openinference-dspy-react-add.json': { calls: ['openinference add tool-span', 'openinference finish tool-span'], findings: [] },
+  // OpenInference's LangChain instrumentation, a chat model with bound tools (no tool run): the model's two calls, the numbers
+  // the user's; the same calls in output.value (the LLMResult: the message's tool_calls and additional_kwargs) are not counted again.
+  'openinference-langchain-tool-calls-model-only.json': { calls: ['openinference add model-output', 'openinference multiply model-output'], findings: [] },
+  // OpenInference's LlamaIndex instrumentation, FunctionCallingLLM.achat with a tool (no tool run): the city the user named.
+  'openinference-llama-index-weather-model-only.json': { calls: ['openinference get_weather model-output'], findings: [] },
   // Spring AI's tool-calling observation (Micrometer Tracing): no prompt on any span, so no evidence either way.
   'spring-ai-1.1-tool-call-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
   'spring-ai-2.0-execute-tool-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
