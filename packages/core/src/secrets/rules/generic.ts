@@ -24,8 +24,8 @@ export const SECRET_WORDS = [
   'access_key', 'auth_key', 'private_key', 'credentials', 'credential', 'client_secret', 'auth',
 ];
 
-/** Key names that carry a secret word but hold no secret: hashes, ids, names, paths, policies, scopes, a token's audience or algorithm. */
-const NOT_A_SECRET_KEY = /hash|digest|sha\d*|checksum|integrity|fingerprint|_?id$|name|file|path|url|uri|endpoint|type|len|count|size|expir|ttl|format|field|policy|prompt|label|hint|placeholder|env|var|header|param|reset|min|max|prefix|suffix|scope|permission|audience|issuer|algorithm/i;
+/** Key names that carry a secret word but hold no secret: hashes, ids, names, paths, policies, scopes, a token's audience or algorithm, a secret's version. */
+const NOT_A_SECRET_KEY = /hash|digest|sha\d*|checksum|integrity|fingerprint|_?id$|name|file|path|url|uri|endpoint|type|len|count|size|expir|ttl|format|field|policy|prompt|label|hint|placeholder|env|var|header|param|reset|min|max|prefix|suffix|scope|permission|audience|issuer|algorithm|version/i;
 
 /**
  * Words of a key that make its token a handle, not a credential: a page or continuation token
@@ -267,6 +267,8 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       // a file the CLI reads the value from
       'vault kv put secret/prod/db username=app password=@password.txt',
       'http POST api.acme.io/login token=@./secrets/token.json',
+      // a secret's version, not the secret
+      `secret_version = "${sample(HEX, 32, 'gv')}"`,
     ],
   },
 });
@@ -394,6 +396,8 @@ const TEMPLATE = new RegExp([
   String.raw`\$\{\{?[ \t]*[#!]?\w[\w.-]{0,63}(?:\([^(){}]{0,100}\))?[ \t]*(?:\}|(?::?[-=?+]|:|\/\/?|##?|%%?|\^\^?|,,?|@)[^{}]{0,100}\})`,
   // Ruby's and Spring EL's `#{vault.password}`
   String.raw`#\{[ \t]*[A-Za-z_][\w.]{0,63}[ \t]*\}`,
+  // PHP's interpolation of a variable in braces: `"{$prefix}{$suffix}"`, `"{$this->key}"`, `"{$cfg['key']}"`
+  String.raw`\{\$[A-Za-z_]\w{0,63}(?:(?:->|::)\w{1,64}|\[[^\]\s]{0,64}\])*\}`,
   // a command's output or a Makefile variable: `$(cat /run/secrets/db)`, `$(pass show db)`, `$(DB_PASSWORD)`, `` `pass show db` ``
   String.raw`\$\([ \t]*[A-Za-z_][\w.-]{1,63}(?:[ \t][^()]{0,100})?\)|\x60[a-z][\w.-]{1,63}(?:[ \t][^\x60]{0,100})?\x60`,
   // Jinja, Helm, Go, Handlebars: `{{ password }}`, `{{ .Values.password }}`, `{{ $pw | b64enc }}`;
@@ -731,6 +735,9 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       '<password>List<String></password>',
       '<token>repo,read:org,workflow</token>',
       '<secret>foo(bar, baz)</secret>',
+      // PHP's interpolation in braces
+      '$apiKey = "{$prefix}{$suffix}";',
+      '$token = "{$this->tokenPrefix}{$user[\'id\']}";',
     ],
   },
 });
