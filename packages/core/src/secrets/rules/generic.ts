@@ -201,6 +201,9 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       `smtp:\n  password: !!str ${sample(ALNUM, 18, 'g19')}\n`,
       // Emacs Lisp setting a variable
       `(setq smtpmail-smtp-password "${sample(ALNUM, 16, 'g20')}")`,
+      // a servlet's init or context parameter; .NET's application settings
+      `<context-param>\n  <param-name>apiKey</param-name>\n  <param-value>${sample(ALNUM, 32, 'g27')}</param-value>\n</context-param>`,
+      `<setting name="ServiceApiKey" serializeAs="String">\n  <value>${sample(ALNUM, 32, 'g28')}</value>\n</setting>`,
     ],
     falsePositives: [
       // a redaction marker's rule id before what followed the redacted token: no key
@@ -267,6 +270,8 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       // a file the CLI reads the value from
       'vault kv put secret/prod/db username=app password=@password.txt',
       'http POST api.acme.io/login token=@./secrets/token.json',
+      // the forms above with no literal: an environment read, a name, a length
+      '<param-name>apiKey</param-name>\n<param-value>${API_KEY}</param-value>',
       // a secret's version, not the secret
       `secret_version = "${sample(HEX, 32, 'gv')}"`,
     ],

@@ -42,6 +42,8 @@ export function ci(word: string): string {
 const OPERATOR = String.raw`(?::{1,3}=|[?+.]=|\|\|=|\?\?=|=>|<-|=|:)`;
 /** A type between a name and its `=`: `: string`, `: &'static str`, `: Option<String>`, Go's ` string`. */
 const TYPE = String.raw`&?(?:'[a-z]{1,12}[ \t]{1,2})?(?:mut[ \t])?[\w.:<>\[\]*?&]{1,40}`;
+/** Whitespace between XML elements, also as JSON escapes (XML in a JSON string). */
+const ELEMENT_GAP = String.raw`(?:\s|\\{1,3}[nrt]){0,40}`;
 /** The quote closing a quoted key, escaped up to three times (JSON inside JSON inside JSON). */
 const KEY_QUOTE = String.raw`\\{0,3}["'\x60]`;
 /**
@@ -82,7 +84,7 @@ const DOUBLE_OPEN = String.raw`\\{0,3}"\\{1,7}"`;
  * right after a key: ASSIGN_TAIL tries those forms only where this holds, and generic-tries.ts
  * lets the regex run there.
  */
-const TAIL_OF_WORDS_SOURCE = String.raw`(?:\\{0,3}["'\x60])?\)?[ \t]{0,4}(?:\r?\n|<\/|\{|\(|\.unwrap|to[ \t]|--body|=[ \t]{0,4}(?:"""|'''|String|Some|SecretString)|:[ \t]{0,4}[|>]|,[ \t]{0,4}\\{0,3}"(?:\\|value))`;
+const TAIL_OF_WORDS_SOURCE = String.raw`(?:\\{0,3}["'\x60])?\)?[ \t]{0,4}(?:\r?\n|<\/|\{|\(|\.unwrap|to[ \t]|--body|serializeAs=|=[ \t]{0,4}(?:"""|'''|String|Some|SecretString)|:[ \t]{0,4}[|>]|,[ \t]{0,4}\\{0,3}"(?:\\|value))`;
 
 export const ASSIGN_TAIL =
   // (the first character decides most tries at once: after a key, code goes on with other characters)
@@ -109,7 +111,10 @@ export const ASSIGN_TAIL =
     String.raw`(?=${TAIL_OF_WORDS_SOURCE})(?:` +
       [
         String.raw`${KEY_QUOTE}[ \t]{0,4},[ \t]{0,4}(?:${DOUBLE_OPEN}|\\{0,3}"value\\{0,3}"[ \t]{0,4}:[ \t]{0,4}${OPEN_QUOTE})`,
-        String.raw`<\/name>\s{0,40}<value>\s{0,40}`,
+        // (Hadoop's `<name>k</name><value>v</value>`, a servlet's `<param-name>k</param-name><param-value>v</param-value>`,
+        // .NET's settings, `<setting name="ApiKey" serializeAs="String"><value>v</value>`)
+        String.raw`<\/(?:param-)?name>${ELEMENT_GAP}<(?:param-)?value>${ELEMENT_GAP}`,
+        String.raw`${KEY_QUOTE}[ \t]{1,4}serializeAs=${KEY_QUOTE}[A-Za-z]{1,16}${KEY_QUOTE}>${ELEMENT_GAP}<value>${ELEMENT_GAP}`,
         String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}:[ \t]{0,4}[|>][+-]?[1-9]?[ \t]{0,4}\r?\n[ \t]{0,40}`,
         String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}\r?\n[ \t]{0,40}value[ \t]{0,4}:[ \t]{0,4}${OPEN_QUOTE}?`,
         String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}=[ \t]{0,4}(?:"""|''')\\?\r?\n?`,
