@@ -118,6 +118,9 @@ export const ASSIGNMENT_FORMS: readonly { lang: string; style: KeyStyle; write: 
   { lang: 'python environ.get default', style: 'constant', write: (k, v) => `value = os.environ.get("${k}", "${v}")` },
   { lang: 'python getenv default', style: 'constant', write: (k, v) => `value = os.getenv('${k}', '${v}')` },
   { lang: 'shell default', style: 'constant', write: (k, v) => `psql "postgresql://app:\${${k}:-${v}}@db:5432/app"` },
+  { lang: 'c #define', style: 'constant', write: (k, v) => `#define ${k} "${v}"` },
   { lang: 'servlet context-param', style: 'camel', write: (k, v) => `<context-param>\n  <param-name>${k}</param-name>\n  <param-value>${v}</param-value>\n</context-param>` },
   { lang: '.net settings', style: 'pascal', write: (k, v) => `<setting name="${k}" serializeAs="String">\n  <value>${v}</value>\n</setting>` },
+  { lang: 'csh setenv', style: 'constant', write: (k, v) => `setenv ${k} ${v}` },
+  { lang: 'fish set -gx', style: 'constant', write: (k, v) => `set -gx ${k} ${v}` },
 ];

@@ -204,6 +204,10 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       // a servlet's init or context parameter; .NET's application settings
       `<context-param>\n  <param-name>apiKey</param-name>\n  <param-value>${sample(ALNUM, 32, 'g27')}</param-value>\n</context-param>`,
       `<setting name="ServiceApiKey" serializeAs="String">\n  <value>${sample(ALNUM, 32, 'g28')}</value>\n</setting>`,
+      // a one-word capital name after csh's setenv, fish's set -gx, C's #define
+      `setenv PASSWORD ${sample(ALNUM, 16, 'g29')}`,
+      `set -gx PASSWORD ${sample(ALNUM, 16, 'g30')}`,
+      `#define PASSWORD "${sample(ALNUM, 16, 'g31')}"`,
     ],
     falsePositives: [
       // a redaction marker's rule id before what followed the redacted token: no key
@@ -272,6 +276,9 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       'http POST api.acme.io/login token=@./secrets/token.json',
       // the forms above with no literal: an environment read, a name, a length
       '<param-name>apiKey</param-name>\n<param-value>${API_KEY}</param-value>',
+      'setenv PASSWORD $DB_PASSWORD',
+      'set -gx PASSWORD (cat ~/.config/db-password)',
+      '#define PASSWORD_MAX_LENGTH 64',
       // a secret's version, not the secret
       `secret_version = "${sample(HEX, 32, 'gv')}"`,
     ],

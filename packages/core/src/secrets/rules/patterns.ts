@@ -142,7 +142,8 @@ export function keyAround(input: string, index: number, matched: string): { star
 /**
  * A value after a space and no operator (`ENV API_KEY v`, `--token v`, `setx DB_PASSWORD "v"`)
  * is an assignment only after a CONSTANT_NAME or a command-line flag, a one-word capital name
- * after a Dockerfile's `ENV` or Windows' `setx` (`ENV PASSWORD v`), a variable Emacs Lisp sets
+ * after a Dockerfile's `ENV`, Windows' `setx`, csh's `setenv`, fish's `set -gx` or C's `#define`
+ * (`ENV PASSWORD v`, `#define PASSWORD "v"`), a variable Emacs Lisp sets
  * (`(setq smtpmail-password "v")`), or any key a CLI's setter
  * sets (`aws configure set aws_secret_access_key v`).
  */
@@ -158,7 +159,7 @@ export function spacedAssignment(input: string, index: number, matched: string):
   if (key.startsWith('-') || /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(key)) return true;
   // (a config file of `key value` lines, msmtprc's and fetchmailrc's: `password v` alone on its line)
   if ((key === 'password' || key === 'passwd') && lineAlone(input, start, index + matched.length)) return true;
-  if (/^[A-Z][A-Z0-9]+$/.test(key) && /(?:^|[\n;&|])[ \t]*(?:ENV|setx)[ \t]{1,4}$/i.test(input.slice(Math.max(0, start - 12), start))) return true;
+  if (/^[A-Z][A-Z0-9]+$/.test(key) && /(?:^|[\n;&|\\"/]|\\{1,3}(?:[nrtbf]|u[0-9A-Fa-f]{4}))[ \t]*(?:ENV|setx|setenv|set[ \t]{1,4}-[gxUlu]{1,3}|#[ \t]{0,4}define)[ \t]{1,4}$/i.test(input.slice(Math.max(0, start - 24), start))) return true;
   // (Emacs Lisp sets a variable so: `(setq smtpmail-password "v")`, `(defvar my-api-token "v")`)
   if (/\((?:setq(?:-default|-local)?|defvar|defconst|defcustom)[ \t]{1,4}$/.test(input.slice(Math.max(0, start - 16), start))) return true;
   return setByCli(input, start);
