@@ -165,7 +165,7 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
     'pass', 'pwd', 'secret', 'token', 'api_key', 'api-key', 'api.key', 'apikey', 'access_key', 'access-key', 'accesskey', 'auth_key', 'authkey',
     'private_key', 'private-key', 'private.key', 'privatekey', 'credential',
     // `auth` only as a whole key, before what an assignment begins with
-    'auth"', "auth'", 'auth=', 'auth:', 'auth ', 'auth\\', 'auth>', 'auth\n', 'auth<', 'auth(',
+    'auth"', "auth'", 'auth=', 'auth:', 'auth ', 'auth\\', 'auth>', 'auth\n', 'auth<', 'auth(', 'auth[', 'auth,',
   ],
   pattern: genericPattern(SECRET_WORDS.map(word).join('|')),
   secretGroup: 'secret',
@@ -201,6 +201,15 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       `smtp:\n  password: !!str ${sample(ALNUM, 18, 'g19')}\n`,
       // Emacs Lisp setting a variable
       `(setq smtpmail-smtp-password "${sample(ALNUM, 16, 'g20')}")`,
+      // a call that makes a string of the literal, after a type too; a bundler's define
+      `let api_token: String = String::from("${sample(ALNUM, 24, 'g21')}");`,
+      `class Settings(BaseSettings):\n    openai_api_key: SecretStr = SecretStr("${sample(ALNUM, 32, 'g22')}")`,
+      `  define: {\n    'process.env.STRIPE_SECRET': JSON.stringify('${sample(ALNUM, 28, 'g23')}'),\n  },`,
+      // C's array of chars
+      `static const char WIFI_PASSWORD[] = "${sample(ALNUM, 14, 'g24')}";`,
+      `constexpr char apiToken[33] = "${sample(ALNUM, 32, 'g25')}";`,
+      // Capistrano's and Sinatra's setting of a symbol
+      `set :deploy_token, '${sample(ALNUM, 24, 'g26')}'`,
       // a servlet's init or context parameter; .NET's application settings
       `<context-param>\n  <param-name>apiKey</param-name>\n  <param-value>${sample(ALNUM, 32, 'g27')}</param-value>\n</context-param>`,
       `<setting name="ServiceApiKey" serializeAs="String">\n  <value>${sample(ALNUM, 32, 'g28')}</value>\n</setting>`,
@@ -275,6 +284,11 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       'vault kv put secret/prod/db username=app password=@password.txt',
       'http POST api.acme.io/login token=@./secrets/token.json',
       // the forms above with no literal: an environment read, a name, a length
+      'let api_token: String = String::from(env!("API_TOKEN"));',
+      'openai_api_key: SecretStr = SecretStr(os.environ["OPENAI_API_KEY"])',
+      "'process.env.STRIPE_SECRET': JSON.stringify(process.env.STRIPE_SECRET),",
+      'static char wifi_password[PASSWORD_LEN];',
+      "set :deploy_token, ENV['DEPLOY_TOKEN']",
       '<param-name>apiKey</param-name>\n<param-value>${API_KEY}</param-value>',
       'setenv PASSWORD $DB_PASSWORD',
       'set -gx PASSWORD (cat ~/.config/db-password)',

@@ -42,6 +42,8 @@ export function ci(word: string): string {
 const OPERATOR = String.raw`(?::{1,3}=|[?+.]=|\|\|=|\?\?=|=>|<-|=|:)`;
 /** A type between a name and its `=`: `: string`, `: &'static str`, `: Option<String>`, Go's ` string`. */
 const TYPE = String.raw`&?(?:'[a-z]{1,12}[ \t]{1,2})?(?:mut[ \t])?[\w.:<>\[\]*?&]{1,40}`;
+/** A call that makes a string of a literal, between an assignment and its value: `String::from(`, `Some(`, `SecretStr(`, `JSON.stringify(`. */
+const WRAPPER = String.raw`(?:String::from|Some|String\.valueOf|SecretString::(?:new|from)|SecretStr|JSON\.stringify)`;
 /** Whitespace between XML elements, also as JSON escapes (XML in a JSON string). */
 const ELEMENT_GAP = String.raw`(?:\s|\\{1,3}[nrt]){0,40}`;
 /** The quote closing a quoted key, escaped up to three times (JSON inside JSON inside JSON). */
@@ -88,17 +90,22 @@ const TAIL_OF_WORDS_SOURCE = String.raw`(?:\\{0,3}["'\x60])?\)?[ \t]{0,4}(?:\r?\
 
 export const ASSIGN_TAIL =
   // (the first character decides most tries at once: after a key, code goes on with other characters)
-  String.raw`(?=[ \t"'\x60\\\]=:,>?+.|<\r\n(])(?:` +
+  String.raw`(?=[ \t"'\x60\\\[\]=:,>?+.|<\r\n(])(?:` +
   [
     // (a shell parameter's default, `${DB_PASSWORD:-v}`, `${API_KEY:=v}`: before the plain
     // operator, which would take the `-` into the value)
     String.raw`(?=:[-=])(?<=\$\{\w{1,64}):[-=]`,
     // (before the plain operator, which would take `String::from` for the value)
     // (`=` in code, `:` in a Rust struct literal: `Config { api_key: String::from("v") }`)
-    String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}[:=][ \t]{0,4}(?:String::from|Some|String\.valueOf|SecretString::(?:new|from))\([ \t]{0,4}${OPEN_QUOTE}`,
+    // (with a type before the `=`: `let token: String = String::from("v")`, pydantic's `api_key: SecretStr = SecretStr("v")`;
+    // a bundler's define, `'process.env.API_KEY': JSON.stringify('v')`)
+    String.raw`(?:${KEY_QUOTE})?(?:[ \t]{0,4}:[ \t]{0,4}${TYPE}[ \t]{0,4}=|[ \t]{0,4}[:=])[ \t]{0,4}${WRAPPER}\([ \t]{0,4}${OPEN_QUOTE}`,
     // (a YAML value may carry the string tag: `password: !!str v`, `password: !!str "v"`)
-    String.raw`(?:${KEY_QUOTE})?\]?[ \t]{0,4}${OPERATOR}[ \t]{0,4}(?:!!str[ \t]{1,4})?${OPEN_QUOTE}?`,
+    // (C's array of chars: `char api_key[] = "v"`, `constexpr char API_KEY[33] = "v"`)
+    String.raw`(?:${KEY_QUOTE})?(?:\]|\[\d{0,5}\])?[ \t]{0,4}${OPERATOR}[ \t]{0,4}(?:!!str[ \t]{1,4})?${OPEN_QUOTE}?`,
     String.raw`${KEY_QUOTE}\]?[ \t]{0,4}(?:,|[ \t][vV]alue[ \t]{0,2}=)[ \t]{0,4}${OPEN_QUOTE}`,
+    // (Ruby's setting of a symbol, Capistrano's and Sinatra's: `set :api_key, 'v'`)
+    String.raw`(?<=(?:(?<![\w$.:-])|\\{1,3}(?:[nrtbf]|u[0-9A-Fa-f]{4}))set[ \t]{1,4}:\w{1,64}),[ \t]{0,4}${OPEN_QUOTE}`,
     // (a literal default after an environment read: `process.env.DB_PASSWORD || "v"`, `?? 'v'`,
     // `process.env["API_KEY"] || "v"`, PHP's `getenv('DB_PASS') ?: 'v'`, Python's `os.getenv("K") or "v"`)
     String.raw`(?:${KEY_QUOTE})?[\])]?[ \t]{0,4}(?:\|\||\?\?|\?:|(?<=[\])])[ \t]{1,4}or[ \t])[ \t]{0,4}${OPEN_QUOTE}`,
