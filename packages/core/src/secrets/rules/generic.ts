@@ -4,7 +4,7 @@ import { hasPlaceholderWords, placeholderShape } from '../placeholders.js';
 import { isDocumentationPassword } from '../password-values.js';
 import { rule } from './define.js';
 import { PAT_KEY_WORDS, namePattern } from '../key-names.js';
-import { TAIL_OR_SPACE, keyAround, re, spacedAssignment } from './patterns.js';
+import { HCL_DEFAULT, TAIL_OR_SPACE, keyAround, re, spacedAssignment } from './patterns.js';
 import { ALNUM, B64, HEX, sample } from './sample.js';
 
 /**
@@ -613,8 +613,9 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
     String.raw`(?<key>[\w.-]{0,24}?)`,
     '(?:',
     // `key = "v"`, `"key": "v"`, `key => 'v'`, `key := "v"`, `define('KEY', 'v')`, `setProperty("KEY", "v")`,
+    // an XML attribute pair (`<add key="DbPassword" value="v" />`), an HCL variable's default,
     // Emacs Lisp's `(setq key "v")`
-    String.raw`(?:(?:\\{0,3}["'\x60])?\]?[ \t]{0,4}(?::{1,3}=|=>|=|:)(?:[ \t]{0,4}!!str(?=[ \t]))?|\\{0,3}["'][ \t]{0,4},|(?=[ \t])(?<=\((?:setq(?:-default|-local)?|defvar|defconst|defcustom)[ \t]{1,4}[\w.-]{1,128}))[ \t]{0,4}(?<q>\\{0,3}["'])`,
+    String.raw`(?:(?:\\{0,3}["'\x60])?\]?[ \t]{0,4}(?::{1,3}=|=>|=|:)(?:[ \t]{0,4}!!str(?=[ \t]))?|\\{0,3}["'][ \t]{0,4},|\\{0,3}["'][ \t]{1,4}[vV]alue[ \t]{0,2}=|["']${HCL_DEFAULT}|(?=[ \t])(?<=\((?:setq(?:-default|-local)?|defvar|defconst|defcustom)[ \t]{1,4}[\w.-]{1,128}))[ \t]{0,4}(?<q>\\{0,3}["'])`,
     // (a value the generic value cuts: at a bracket or a separator, at a backquote, or, beginning with `=`, refuses)
     `(?=[^"'\\s\\\\]{0,199}(?:${STOPS}|\x60)|=)(?<secret>[^"'\\s\\\\]{8,200})\\k<q>`,
     // or a line's unquoted value, read to the line's end or a comment after a space (` #`, INI's ` ;`),
@@ -685,6 +686,9 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       `<settings>\n  <password><![CDATA[3EwRnY<xZvP]77_92F*2]]></password>\n</settings>`,
       `<datasource>\n  <password>HFV^Dc&lt;hN77&gt;[5hN!Bhq4</password>\n</datasource>`,
       `<password>x7Kp;2mQ9vL4w</password>`,
+      // an XML key attribute, then its value attribute (web.config's appSettings)
+      `<add key="DbPassword" value="Qx7(mR2,vL9]kz" />`,
+      `variable "db_password" {\n  type      = string\n  sensitive = true\n  default   = "Wt5{nP8,cR2&z"\n}`,
       // a short password of letters and digits around `,` or `;`: one repeated character takes it below the length-scaled bar
       `db:\n  user: app\n  password: qk,38;qz5\n`,
       `creds:\n  - password: 4hw,Tq;h4\n`,
@@ -761,6 +765,8 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       '<password>List<String></password>',
       '<token>repo,read:org,workflow</token>',
       '<secret>foo(bar, baz)</secret>',
+      '<add key="DbPassword" value="${DB_PASSWORD}" />',
+      '<add key="TokenScopes" value="repo,read:org,workflow" />',
       // PHP's interpolation in braces
       '$apiKey = "{$prefix}{$suffix}";',
       '$token = "{$this->tokenPrefix}{$user[\'id\']}";',

@@ -44,6 +44,8 @@ const OPERATOR = String.raw`(?::{1,3}=|[?+.]=|\|\|=|\?\?=|=>|<-|=|:)`;
 const TYPE = String.raw`&?(?:'[a-z]{1,12}[ \t]{1,2})?(?:mut[ \t])?[\w.:<>\[\]*?&]{1,40}`;
 /** A call that makes a string of a literal, between an assignment and its value: `String::from(`, `Some(`, `SecretStr(`, `JSON.stringify(`. */
 const WRAPPER = String.raw`(?:String::from|Some|String\.valueOf|SecretString::(?:new|from)|SecretStr|JSON\.stringify)`;
+/** An HCL variable's block up to its default's `=`, after the name's closing quote: `variable "db_password" {⏎  type = string⏎  default =`. */
+export const HCL_DEFAULT = String.raw`[ \t]{0,4}\{\s{0,40}(?:(?:type|description|sensitive|nullable)[ \t]{0,12}=[ \t]{0,4}[^\n]{1,80}\n\s{0,40}){0,3}default[ \t]{0,12}=`;
 /** Whitespace between XML elements, also as JSON escapes (XML in a JSON string). */
 const ELEMENT_GAP = String.raw`(?:\s|\\{1,3}[nrt]){0,40}`;
 /** The quote closing a quoted key, escaped up to three times (JSON inside JSON inside JSON). */
@@ -125,7 +127,7 @@ export const ASSIGN_TAIL =
         String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}:[ \t]{0,4}[|>][+-]?[1-9]?[ \t]{0,4}\r?\n[ \t]{0,40}`,
         String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}\r?\n[ \t]{0,40}value[ \t]{0,4}:[ \t]{0,4}${OPEN_QUOTE}?`,
         String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}=[ \t]{0,4}(?:"""|''')\\?\r?\n?`,
-        String.raw`${KEY_QUOTE}[ \t]{0,4}\{\s{0,40}(?:(?:type|description|sensitive|nullable)[ \t]{0,12}=[ \t]{0,4}[^\n]{1,80}\n\s{0,40}){0,3}default[ \t]{0,12}=[ \t]{0,4}${OPEN_QUOTE}?`,
+        String.raw`${KEY_QUOTE}${HCL_DEFAULT}[ \t]{0,4}${OPEN_QUOTE}?`,
         String.raw`\([ \t]{0,4}${OPEN_QUOTE}`,
         String.raw`${KEY_QUOTE}[ \t]{1,4}to[ \t]{1,4}${OPEN_QUOTE}`,
         String.raw`[ \t]{0,4}\{[ \t]{0,4}get;[ \t]{0,4}(?:(?:private|protected|internal)?[ \t]{0,4}(?:set|init);[ \t]{0,4})?\}[ \t]{0,4}=[ \t]{0,4}${OPEN_QUOTE}`,
