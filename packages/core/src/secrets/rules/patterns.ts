@@ -107,7 +107,8 @@ export const ASSIGN_TAIL =
     String.raw`(?:${KEY_QUOTE})?(?:\]|\[\d{0,5}\])?[ \t]{0,4}${OPERATOR}[ \t]{0,4}(?:!!str[ \t]{1,4})?${OPEN_QUOTE}?`,
     String.raw`${KEY_QUOTE}\]?[ \t]{0,4}(?:,|[ \t][vV]alue[ \t]{0,2}=)[ \t]{0,4}${OPEN_QUOTE}`,
     // (Ruby's setting of a symbol, Capistrano's and Sinatra's: `set :api_key, 'v'`)
-    String.raw`(?<=(?:(?<![\w$.:-])|\\{1,3}(?:[nrtbf]|u[0-9A-Fa-f]{4}))set[ \t]{1,4}:\w{1,64}),[ \t]{0,4}${OPEN_QUOTE}`,
+    // (the comma first: the lookbehind reads the key back, which no try need do where no comma follows)
+    String.raw`(?=,)(?<=(?:(?<![\w$.:-])|\\{1,3}(?:[nrtbf]|u[0-9A-Fa-f]{4}))set[ \t]{1,4}:\w{1,64}),[ \t]{0,4}${OPEN_QUOTE}`,
     // (a literal default after an environment read: `process.env.DB_PASSWORD || "v"`, `?? 'v'`,
     // `process.env["API_KEY"] || "v"`, PHP's `getenv('DB_PASS') ?: 'v'`, Python's `os.getenv("K") or "v"`)
     String.raw`(?:${KEY_QUOTE})?[\])]?[ \t]{0,4}(?:\|\||\?\?|\?:|(?<=[\])])[ \t]{1,4}or[ \t])[ \t]{0,4}${OPEN_QUOTE}`,
