@@ -9,22 +9,24 @@
 /**
  * The keywords of `PAT` as the last word of a key (a personal access token: `GITLAB_PAT=`,
  * `azureDevOpsPat = "`, `"githubPat": "`, `--gitea-pat v`): `pat` and what an assignment begins
- * with, a setter's call (`builder.giteaPat("`) or Hadoop's `<name>fs.gitea.pat</name>`. Not
+ * with, a setter's call (`builder.giteaPat("`), Hadoop's `<name>fs.gitea.pat</name>` or C's `GITEA_PAT[] =`. Not
  * `pat` alone, which begins every `path`, `pattern` and `patch`.
  */
-export const PAT_KEY_WORDS: readonly string[] = ['pat"', "pat'", 'pat=', 'pat:', 'pat ', 'pat\\', 'pat>', 'pat<', 'pat('];
+export const PAT_KEY_WORDS: readonly string[] = ['pat"', "pat'", 'pat=', 'pat:', 'pat ', 'pat\\', 'pat>', 'pat<', 'pat(', 'pat['];
 
 /**
  * The credential words whose hits send the key they stand in to the key-named rules: the generic
  * rule's words (their hits cost nothing more), `_key`, `login`, `_pat` and `pat` before an assignment (PAT_KEY_WORDS), and `key` where a key
  * ends with it (`herokuKey"`, `appKey =`, `hapikey=`, Hadoop's `heroku.api.key</name>`, a setter's
- * `setDdAppKey("`). Not `key` alone: it is in every `keys`,
+ * `setDdAppKey("`, C's `char ddAppKey[] =`). Not `key` alone: it is in every `keys`,
  * `keyof` and `monkey`, and as a short Teddy prefix it passes a sixth more of ordinary text.
  */
 export const CREDENTIAL_KEY_WORDS: readonly string[] = [
   'token', 'secret', 'pass', 'pwd', 'credential', 'api_key', 'api-key', 'apikey', 'access_key', 'accesskey',
   'private_key', 'privatekey', 'auth_key', 'authkey', '_key', 'login', '_pat', 'api.key',
   'key"', "key'", 'key:', 'key=', 'key ', 'key>', 'key\\', 'key<', 'key(',
+  // (C's array of chars, `char ddAppKey[] = "v"`)
+  'key[',
   // (a camelCase key ending in `Pat`, `azureDevOpsPat = "`, which `_pat` misses)
   ...PAT_KEY_WORDS,
 ];
@@ -71,6 +73,12 @@ export function keyIsAssigned(text: string, pos: number): boolean {
   const quoted = q === 34 || q === 39 || q === 96;
   if (quoted) e++;
   if (text.charCodeAt(e) === 93) e++;
+  else if (text.charCodeAt(e) === 91) {
+    // C's array of chars: `char API_KEY[] = "v"`, `char api_key[33] = "v"`
+    let j = e + 1;
+    while (j < n && j - e <= 5 && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
+    if (text.charCodeAt(j) === 93) e = j + 1;
+  }
   const c0 = text.charCodeAt(e);
   if (c0 === 62) return true; // <key>value (an XML element)
   if (c0 === 60) return text.charCodeAt(e + 1) === 47; // <name>key</name> <value>

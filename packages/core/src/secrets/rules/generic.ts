@@ -4,7 +4,7 @@ import { hasPlaceholderWords, placeholderShape } from '../placeholders.js';
 import { isDocumentationPassword } from '../password-values.js';
 import { rule } from './define.js';
 import { PAT_KEY_WORDS, namePattern } from '../key-names.js';
-import { TAIL_OR_SPACE, keyAround, re, spacedAssignment } from './patterns.js';
+import { HCL_DEFAULT, TAIL_OR_SPACE, keyAround, re, spacedAssignment } from './patterns.js';
 import { ALNUM, B64, HEX, sample } from './sample.js';
 
 /**
@@ -24,8 +24,8 @@ export const SECRET_WORDS = [
   'access_key', 'auth_key', 'private_key', 'credentials', 'credential', 'client_secret', 'auth',
 ];
 
-/** Key names that carry a secret word but hold no secret: hashes, ids, names, paths, policies, scopes, a token's audience or algorithm. */
-const NOT_A_SECRET_KEY = /hash|digest|sha\d*|checksum|integrity|fingerprint|_?id$|name|file|path|url|uri|endpoint|type|len|count|size|expir|ttl|format|field|policy|prompt|label|hint|placeholder|env|var|header|param|reset|min|max|prefix|suffix|scope|permission|audience|issuer|algorithm/i;
+/** Key names that carry a secret word but hold no secret: hashes, ids, names, paths, policies, scopes, a token's audience or algorithm, a secret's version. */
+const NOT_A_SECRET_KEY = /hash|digest|sha\d*|checksum|integrity|fingerprint|_?id$|name|file|path|url|uri|endpoint|type|len|count|size|expir|ttl|format|field|policy|prompt|label|hint|placeholder|env|var|header|param|reset|min|max|prefix|suffix|scope|permission|audience|issuer|algorithm|version/i;
 
 /**
  * Words of a key that make its token a handle, not a credential: a page or continuation token
@@ -165,7 +165,7 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
     'pass', 'pwd', 'secret', 'token', 'api_key', 'api-key', 'api.key', 'apikey', 'access_key', 'access-key', 'accesskey', 'auth_key', 'authkey',
     'private_key', 'private-key', 'private.key', 'privatekey', 'credential',
     // `auth` only as a whole key, before what an assignment begins with
-    'auth"', "auth'", 'auth=', 'auth:', 'auth ', 'auth\\', 'auth>', 'auth\n', 'auth<', 'auth(',
+    'auth"', "auth'", 'auth=', 'auth:', 'auth ', 'auth\\', 'auth>', 'auth\n', 'auth<', 'auth(', 'auth[', 'auth,',
   ],
   pattern: genericPattern(SECRET_WORDS.map(word).join('|')),
   secretGroup: 'secret',
@@ -201,6 +201,22 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       `smtp:\n  password: !!str ${sample(ALNUM, 18, 'g19')}\n`,
       // Emacs Lisp setting a variable
       `(setq smtpmail-smtp-password "${sample(ALNUM, 16, 'g20')}")`,
+      // a call that makes a string of the literal, after a type too; a bundler's define
+      `let api_token: String = String::from("${sample(ALNUM, 24, 'g21')}");`,
+      `class Settings(BaseSettings):\n    openai_api_key: SecretStr = SecretStr("${sample(ALNUM, 32, 'g22')}")`,
+      `  define: {\n    'process.env.STRIPE_SECRET': JSON.stringify('${sample(ALNUM, 28, 'g23')}'),\n  },`,
+      // C's array of chars
+      `static const char WIFI_PASSWORD[] = "${sample(ALNUM, 14, 'g24')}";`,
+      `constexpr char apiToken[33] = "${sample(ALNUM, 32, 'g25')}";`,
+      // Capistrano's and Sinatra's setting of a symbol
+      `set :deploy_token, '${sample(ALNUM, 24, 'g26')}'`,
+      // a servlet's init or context parameter; .NET's application settings
+      `<context-param>\n  <param-name>apiKey</param-name>\n  <param-value>${sample(ALNUM, 32, 'g27')}</param-value>\n</context-param>`,
+      `<setting name="ServiceApiKey" serializeAs="String">\n  <value>${sample(ALNUM, 32, 'g28')}</value>\n</setting>`,
+      // a one-word capital name after csh's setenv, fish's set -gx, C's #define
+      `setenv PASSWORD ${sample(ALNUM, 16, 'g29')}`,
+      `set -gx PASSWORD ${sample(ALNUM, 16, 'g30')}`,
+      `#define PASSWORD "${sample(ALNUM, 16, 'g31')}"`,
     ],
     falsePositives: [
       // a redaction marker's rule id before what followed the redacted token: no key
@@ -267,6 +283,18 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       // a file the CLI reads the value from
       'vault kv put secret/prod/db username=app password=@password.txt',
       'http POST api.acme.io/login token=@./secrets/token.json',
+      // the forms above with no literal: an environment read, a name, a length
+      'let api_token: String = String::from(env!("API_TOKEN"));',
+      'openai_api_key: SecretStr = SecretStr(os.environ["OPENAI_API_KEY"])',
+      "'process.env.STRIPE_SECRET': JSON.stringify(process.env.STRIPE_SECRET),",
+      'static char wifi_password[PASSWORD_LEN];',
+      "set :deploy_token, ENV['DEPLOY_TOKEN']",
+      '<param-name>apiKey</param-name>\n<param-value>${API_KEY}</param-value>',
+      'setenv PASSWORD $DB_PASSWORD',
+      'set -gx PASSWORD (cat ~/.config/db-password)',
+      '#define PASSWORD_MAX_LENGTH 64',
+      // a secret's version, not the secret
+      `secret_version = "${sample(HEX, 32, 'gv')}"`,
     ],
   },
 });
@@ -394,6 +422,8 @@ const TEMPLATE = new RegExp([
   String.raw`\$\{\{?[ \t]*[#!]?\w[\w.-]{0,63}(?:\([^(){}]{0,100}\))?[ \t]*(?:\}|(?::?[-=?+]|:|\/\/?|##?|%%?|\^\^?|,,?|@)[^{}]{0,100}\})`,
   // Ruby's and Spring EL's `#{vault.password}`
   String.raw`#\{[ \t]*[A-Za-z_][\w.]{0,63}[ \t]*\}`,
+  // PHP's interpolation of a variable in braces: `"{$prefix}{$suffix}"`, `"{$this->key}"`, `"{$cfg['key']}"`
+  String.raw`\{\$[A-Za-z_]\w{0,63}(?:(?:->|::)\w{1,64}|\[[^\]\s]{0,64}\])*\}`,
   // a command's output or a Makefile variable: `$(cat /run/secrets/db)`, `$(pass show db)`, `$(DB_PASSWORD)`, `` `pass show db` ``
   String.raw`\$\([ \t]*[A-Za-z_][\w.-]{1,63}(?:[ \t][^()]{0,100})?\)|\x60[a-z][\w.-]{1,63}(?:[ \t][^\x60]{0,100})?\x60`,
   // Jinja, Helm, Go, Handlebars: `{{ password }}`, `{{ .Values.password }}`, `{{ $pw | b64enc }}`;
@@ -583,8 +613,9 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
     String.raw`(?<key>[\w.-]{0,24}?)`,
     '(?:',
     // `key = "v"`, `"key": "v"`, `key => 'v'`, `key := "v"`, `define('KEY', 'v')`, `setProperty("KEY", "v")`,
+    // an XML attribute pair (`<add key="DbPassword" value="v" />`), an HCL variable's default,
     // Emacs Lisp's `(setq key "v")`
-    String.raw`(?:(?:\\{0,3}["'\x60])?\]?[ \t]{0,4}(?::{1,3}=|=>|=|:)(?:[ \t]{0,4}!!str(?=[ \t]))?|\\{0,3}["'][ \t]{0,4},|(?=[ \t])(?<=\((?:setq(?:-default|-local)?|defvar|defconst|defcustom)[ \t]{1,4}[\w.-]{1,128}))[ \t]{0,4}(?<q>\\{0,3}["'])`,
+    String.raw`(?:(?:\\{0,3}["'\x60])?\]?[ \t]{0,4}(?::{1,3}=|=>|=|:)(?:[ \t]{0,4}!!str(?=[ \t]))?|\\{0,3}["'][ \t]{0,4},|\\{0,3}["'][ \t]{1,4}[vV]alue[ \t]{0,2}=|["']${HCL_DEFAULT}|(?=[ \t])(?<=\((?:setq(?:-default|-local)?|defvar|defconst|defcustom)[ \t]{1,4}[\w.-]{1,128}))[ \t]{0,4}(?<q>\\{0,3}["'])`,
     // (a value the generic value cuts: at a bracket or a separator, at a backquote, or, beginning with `=`, refuses)
     `(?=[^"'\\s\\\\]{0,199}(?:${STOPS}|\x60)|=)(?<secret>[^"'\\s\\\\]{8,200})\\k<q>`,
     // or a line's unquoted value, read to the line's end or a comment after a space (` #`, INI's ` ;`),
@@ -655,6 +686,9 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       `<settings>\n  <password><![CDATA[3EwRnY<xZvP]77_92F*2]]></password>\n</settings>`,
       `<datasource>\n  <password>HFV^Dc&lt;hN77&gt;[5hN!Bhq4</password>\n</datasource>`,
       `<password>x7Kp;2mQ9vL4w</password>`,
+      // an XML key attribute, then its value attribute (web.config's appSettings)
+      `<add key="DbPassword" value="Qx7(mR2,vL9]kz" />`,
+      `variable "db_password" {\n  type      = string\n  sensitive = true\n  default   = "Wt5{nP8,cR2&z"\n}`,
       // a short password of letters and digits around `,` or `;`: one repeated character takes it below the length-scaled bar
       `db:\n  user: app\n  password: qk,38;qz5\n`,
       `creds:\n  - password: 4hw,Tq;h4\n`,
@@ -731,6 +765,11 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       '<password>List<String></password>',
       '<token>repo,read:org,workflow</token>',
       '<secret>foo(bar, baz)</secret>',
+      '<add key="DbPassword" value="${DB_PASSWORD}" />',
+      '<add key="TokenScopes" value="repo,read:org,workflow" />',
+      // PHP's interpolation in braces
+      '$apiKey = "{$prefix}{$suffix}";',
+      '$token = "{$this->tokenPrefix}{$user[\'id\']}";',
     ],
   },
 });

@@ -42,6 +42,12 @@ export function ci(word: string): string {
 const OPERATOR = String.raw`(?::{1,3}=|[?+.]=|\|\|=|\?\?=|=>|<-|=|:)`;
 /** A type between a name and its `=`: `: string`, `: &'static str`, `: Option<String>`, Go's ` string`. */
 const TYPE = String.raw`&?(?:'[a-z]{1,12}[ \t]{1,2})?(?:mut[ \t])?[\w.:<>\[\]*?&]{1,40}`;
+/** A call that makes a string of a literal, between an assignment and its value: `String::from(`, `Some(`, `SecretStr(`, `JSON.stringify(`. */
+const WRAPPER = String.raw`(?:String::from|Some|String\.valueOf|SecretString::(?:new|from)|SecretStr|JSON\.stringify)`;
+/** An HCL variable's block up to its default's `=`, after the name's closing quote: `variable "db_password" {⏎  type = string⏎  default =`. */
+export const HCL_DEFAULT = String.raw`[ \t]{0,4}\{\s{0,40}(?:(?:type|description|sensitive|nullable)[ \t]{0,12}=[ \t]{0,4}[^\n]{1,80}\n\s{0,40}){0,3}default[ \t]{0,12}=`;
+/** Whitespace between XML elements, also as JSON escapes (XML in a JSON string). */
+const ELEMENT_GAP = String.raw`(?:\s|\\{1,3}[nrt]){0,40}`;
 /** The quote closing a quoted key, escaped up to three times (JSON inside JSON inside JSON). */
 const KEY_QUOTE = String.raw`\\{0,3}["'\x60]`;
 /**
@@ -82,21 +88,27 @@ const DOUBLE_OPEN = String.raw`\\{0,3}"\\{1,7}"`;
  * right after a key: ASSIGN_TAIL tries those forms only where this holds, and generic-tries.ts
  * lets the regex run there.
  */
-const TAIL_OF_WORDS_SOURCE = String.raw`(?:\\{0,3}["'\x60])?\)?[ \t]{0,4}(?:\r?\n|<\/|\{|\(|\.unwrap|to[ \t]|--body|=[ \t]{0,4}(?:"""|'''|String|Some|SecretString)|:[ \t]{0,4}[|>]|,[ \t]{0,4}\\{0,3}"(?:\\|value))`;
+const TAIL_OF_WORDS_SOURCE = String.raw`(?:\\{0,3}["'\x60])?\)?[ \t]{0,4}(?:\r?\n|<\/|\{|\(|\.unwrap|to[ \t]|--body|serializeAs=|=[ \t]{0,4}(?:"""|'''|String|Some|SecretString)|:[ \t]{0,4}[|>]|,[ \t]{0,4}\\{0,3}"(?:\\|value))`;
 
 export const ASSIGN_TAIL =
   // (the first character decides most tries at once: after a key, code goes on with other characters)
-  String.raw`(?=[ \t"'\x60\\\]=:,>?+.|<\r\n(])(?:` +
+  String.raw`(?=[ \t"'\x60\\\[\]=:,>?+.|<\r\n(])(?:` +
   [
     // (a shell parameter's default, `${DB_PASSWORD:-v}`, `${API_KEY:=v}`: before the plain
     // operator, which would take the `-` into the value)
     String.raw`(?=:[-=])(?<=\$\{\w{1,64}):[-=]`,
     // (before the plain operator, which would take `String::from` for the value)
     // (`=` in code, `:` in a Rust struct literal: `Config { api_key: String::from("v") }`)
-    String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}[:=][ \t]{0,4}(?:String::from|Some|String\.valueOf|SecretString::(?:new|from))\([ \t]{0,4}${OPEN_QUOTE}`,
+    // (with a type before the `=`: `let token: String = String::from("v")`, pydantic's `api_key: SecretStr = SecretStr("v")`;
+    // a bundler's define, `'process.env.API_KEY': JSON.stringify('v')`)
+    String.raw`(?:${KEY_QUOTE})?(?:[ \t]{0,4}:[ \t]{0,4}${TYPE}[ \t]{0,4}=|[ \t]{0,4}[:=])[ \t]{0,4}${WRAPPER}\([ \t]{0,4}${OPEN_QUOTE}`,
     // (a YAML value may carry the string tag: `password: !!str v`, `password: !!str "v"`)
-    String.raw`(?:${KEY_QUOTE})?\]?[ \t]{0,4}${OPERATOR}[ \t]{0,4}(?:!!str[ \t]{1,4})?${OPEN_QUOTE}?`,
+    // (C's array of chars: `char api_key[] = "v"`, `constexpr char API_KEY[33] = "v"`)
+    String.raw`(?:${KEY_QUOTE})?(?:\]|\[\d{0,5}\])?[ \t]{0,4}${OPERATOR}[ \t]{0,4}(?:!!str[ \t]{1,4})?${OPEN_QUOTE}?`,
     String.raw`${KEY_QUOTE}\]?[ \t]{0,4}(?:,|[ \t][vV]alue[ \t]{0,2}=)[ \t]{0,4}${OPEN_QUOTE}`,
+    // (Ruby's setting of a symbol, Capistrano's and Sinatra's: `set :api_key, 'v'`)
+    // (the comma first: the lookbehind reads the key back, which no try need do where no comma follows)
+    String.raw`(?=,)(?<=(?:(?<![\w$.:-])|\\{1,3}(?:[nrtbf]|u[0-9A-Fa-f]{4}))set[ \t]{1,4}:\w{1,64}),[ \t]{0,4}${OPEN_QUOTE}`,
     // (a literal default after an environment read: `process.env.DB_PASSWORD || "v"`, `?? 'v'`,
     // `process.env["API_KEY"] || "v"`, PHP's `getenv('DB_PASS') ?: 'v'`, Python's `os.getenv("K") or "v"`)
     String.raw`(?:${KEY_QUOTE})?[\])]?[ \t]{0,4}(?:\|\||\?\?|\?:|(?<=[\])])[ \t]{1,4}or[ \t])[ \t]{0,4}${OPEN_QUOTE}`,
@@ -109,11 +121,14 @@ export const ASSIGN_TAIL =
     String.raw`(?=${TAIL_OF_WORDS_SOURCE})(?:` +
       [
         String.raw`${KEY_QUOTE}[ \t]{0,4},[ \t]{0,4}(?:${DOUBLE_OPEN}|\\{0,3}"value\\{0,3}"[ \t]{0,4}:[ \t]{0,4}${OPEN_QUOTE})`,
-        String.raw`<\/name>\s{0,40}<value>\s{0,40}`,
+        // (Hadoop's `<name>k</name><value>v</value>`, a servlet's `<param-name>k</param-name><param-value>v</param-value>`,
+        // .NET's settings, `<setting name="ApiKey" serializeAs="String"><value>v</value>`)
+        String.raw`<\/(?:param-)?name>${ELEMENT_GAP}<(?:param-)?value>${ELEMENT_GAP}`,
+        String.raw`${KEY_QUOTE}[ \t]{1,4}serializeAs=${KEY_QUOTE}[A-Za-z]{1,16}${KEY_QUOTE}>${ELEMENT_GAP}<value>${ELEMENT_GAP}`,
         String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}:[ \t]{0,4}[|>][+-]?[1-9]?[ \t]{0,4}\r?\n[ \t]{0,40}`,
         String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}\r?\n[ \t]{0,40}value[ \t]{0,4}:[ \t]{0,4}${OPEN_QUOTE}?`,
         String.raw`(?:${KEY_QUOTE})?[ \t]{0,4}=[ \t]{0,4}(?:"""|''')\\?\r?\n?`,
-        String.raw`${KEY_QUOTE}[ \t]{0,4}\{\s{0,40}(?:(?:type|description|sensitive|nullable)[ \t]{0,12}=[ \t]{0,4}[^\n]{1,80}\n\s{0,40}){0,3}default[ \t]{0,12}=[ \t]{0,4}${OPEN_QUOTE}?`,
+        String.raw`${KEY_QUOTE}${HCL_DEFAULT}[ \t]{0,4}${OPEN_QUOTE}?`,
         String.raw`\([ \t]{0,4}${OPEN_QUOTE}`,
         String.raw`${KEY_QUOTE}[ \t]{1,4}to[ \t]{1,4}${OPEN_QUOTE}`,
         String.raw`[ \t]{0,4}\{[ \t]{0,4}get;[ \t]{0,4}(?:(?:private|protected|internal)?[ \t]{0,4}(?:set|init);[ \t]{0,4})?\}[ \t]{0,4}=[ \t]{0,4}${OPEN_QUOTE}`,
@@ -137,7 +152,8 @@ export function keyAround(input: string, index: number, matched: string): { star
 /**
  * A value after a space and no operator (`ENV API_KEY v`, `--token v`, `setx DB_PASSWORD "v"`)
  * is an assignment only after a CONSTANT_NAME or a command-line flag, a one-word capital name
- * after a Dockerfile's `ENV` or Windows' `setx` (`ENV PASSWORD v`), a variable Emacs Lisp sets
+ * after a Dockerfile's `ENV`, Windows' `setx`, csh's `setenv`, fish's `set -gx` or C's `#define`
+ * (`ENV PASSWORD v`, `#define PASSWORD "v"`), a variable Emacs Lisp sets
  * (`(setq smtpmail-password "v")`), or any key a CLI's setter
  * sets (`aws configure set aws_secret_access_key v`).
  */
@@ -153,7 +169,7 @@ export function spacedAssignment(input: string, index: number, matched: string):
   if (key.startsWith('-') || /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(key)) return true;
   // (a config file of `key value` lines, msmtprc's and fetchmailrc's: `password v` alone on its line)
   if ((key === 'password' || key === 'passwd') && lineAlone(input, start, index + matched.length)) return true;
-  if (/^[A-Z][A-Z0-9]+$/.test(key) && /(?:^|[\n;&|])[ \t]*(?:ENV|setx)[ \t]{1,4}$/i.test(input.slice(Math.max(0, start - 12), start))) return true;
+  if (/^[A-Z][A-Z0-9]+$/.test(key) && /(?:^|[\n;&|\\"/]|\\{1,3}(?:[nrtbf]|u[0-9A-Fa-f]{4}))[ \t]*(?:ENV|setx|setenv|set[ \t]{1,4}-[gxUlu]{1,3}|#[ \t]{0,4}define)[ \t]{1,4}$/i.test(input.slice(Math.max(0, start - 24), start))) return true;
   // (Emacs Lisp sets a variable so: `(setq smtpmail-password "v")`, `(defvar my-api-token "v")`)
   if (/\((?:setq(?:-default|-local)?|defvar|defconst|defcustom)[ \t]{1,4}$/.test(input.slice(Math.max(0, start - 16), start))) return true;
   return setByCli(input, start);
