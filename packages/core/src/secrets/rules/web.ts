@@ -41,6 +41,22 @@ const pw = (salt: string) => sample(ALNUM, 18, salt) + '!';
 const SESSION_COOKIE_WORD = `(?:${['sess', 'sid', 'auth', 'token', 'jwt', 'remember', 'login'].map(ci).join('|')})`;
 
 /** A cookie value as its server reads it: URL-encoded (`s%3A…`) where it can be decoded. */
+/**
+ * `curl` (or `curl.exe`) as a command word — also at a line's start written as a JSON escape
+ * (`A=1\ncurl …`) — then at most 300 characters of its command line, up to where a `-b` is read.
+ */
+const CURL_BEFORE = /(?:(?<![\w.-])|(?<=\\{1,3}(?:[nrtbf]|u[0-9A-Fa-f]{4})))curl(?:\.exe)?[ \t][^\r\n;|&]{0,300}$/;
+
+/**
+ * A `-b` is curl's cookie flag only in a curl command (`git checkout -b session_x` is a branch).
+ * Checked once the cookie was read, not by a lookbehind in the pattern: a run of `-b ` would read
+ * back to `curl` from every one of them (0.3 ms/KB).
+ */
+function curlFlag(match: RegExpExecArray): boolean {
+  if (!/^-b[ \t]/.test(match[0])) return true;
+  return CURL_BEFORE.test(match.input.slice(Math.max(0, match.index - 320), match.index));
+}
+
 function decodeCookie(value: string): string {
   if (!value.includes('%')) return value;
   try {
@@ -203,7 +219,7 @@ export const WEB_RULES: readonly SecretRule[] = [
     prefilter: String.raw`cookie\\{0,3}["']?[ \t]*:|-cookie[ \t=]|curl[^\r\n]*[ \t]-b[ \t]`,
     pattern: re(
       // (a header, `Cookie:` or `"Cookie": "`, or curl's flag: prose and code that name cookies end here)
-      String.raw`(?:${ci('cookie')}(?:\\{0,3}["'])?[ \t]{0,4}:|(?<=(?<![\w.-])-)-cookie[ \t=]|(?<=(?<![\w.-])curl(?:\.exe)?[ \t][^\r\n;|&]{0,300}?)-b[ \t])[ \t]{0,4}(?:\\{0,3}["'])?`,
+      String.raw`(?:${ci('cookie')}(?:\\{0,3}["'])?[ \t]{0,4}:|(?<=(?<![\w.-])-)-cookie[ \t=]|(?<![\w.-])-b[ \t])[ \t]{0,4}(?:\\{0,3}["'])?`,
       // (the cookies before it: name=value pairs up to `;`)
       String.raw`(?:[^\s=;"'\\]{1,64}=[^\s;"'\\]{0,512};[ \t]{0,4}){0,12}?`,
       // (not a CSRF token, which guards a form and signs no one in: the session cookie after it is read)
@@ -212,12 +228,13 @@ export const WEB_RULES: readonly SecretRule[] = [
     secretGroup: 'secret',
     generic: true,
     // (a session id may be hex: JSESSIONID)
-    validate: (s) => isCredentialLike(decodeCookie(s), 16, 3, true) && !isPlaceholder(s),
+    validate: (s, match) => isCredentialLike(decodeCookie(s), 16, 3, true) && !isPlaceholder(s) && curlFlag(match),
     examples: {
       truePositives: [
         `curl -H "Cookie: csrftoken=${sample(ALNUM, 32, 'ck0')}; sessionid=${sample(LOWER_NUM, 32, 'ck1')}" https://app.internal/admin/`,
         `curl --cookie 'PHPSESSID=${sample(LOWER_NUM, 26, 'ck2')}' https://shop.internal/cart`,
         `curl -s -b "laravel_session=${sample(ALNUM, 40, 'ck8')}" https://shop.internal/account`,
+        `curl.exe -k -b sessionid=${sample(LOWER_NUM, 32, 'ck11')} https://app.internal/`,
         `{"headers": {"Cookie": "JSESSIONID=${sample(HEX, 32, 'ck3').toUpperCase()}; Path=/"}}`,
         `Set-Cookie: connect.sid=s%3A${sample(B64URL, 32, 'ck4')}.${sample(B64URL, 43, 'ck5')}; Path=/; HttpOnly`,
         `Cookie: theme=dark; __Secure-next-auth.session-token=eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..${sample(B64URL, 22, 'ck6')}.${sample(B64URL, 120, 'ck7')}`,
@@ -230,6 +247,8 @@ export const WEB_RULES: readonly SecretRule[] = [
         'document.cookie = "sessionid=" + sid',
         'cookie: sessionId=${SESSION_ID}',
         `git checkout -b session_${sample(LOWER_NUM, 20, 'ck9')}`,
+        // (a -b after a curl command ended: another command's flag)
+        `curl -s https://app.internal/health; git checkout -b sessionid=${sample(LOWER_NUM, 32, 'ck10')}`,
       ],
     },
   }),
