@@ -1,15 +1,10 @@
 import type { AnalysisResult } from '../types.js';
+import { uncheckedCounts } from './table.js';
 import { xmlEscape as x } from './xml.js';
 
-/**
- * Counts of other libraries' calls (only when the traces held any), and of spans read with
- * differing copies (only when there were some), as suite properties: what a CI run could not check is in the report.
- */
-function foreignProperties({ stats }: AnalysisResult): string[] {
-  const props = {
-    ...(stats.foreign_calls ? { foreign_calls: stats.foreign_calls, no_evidence_calls: stats.no_evidence_calls, unreadable_args_calls: stats.unreadable_args_calls } : {}),
-    ...(stats.conflicting_spans ? { conflicting_spans: stats.conflicting_spans } : {}),
-  };
+/** What the run could not check (see {@link uncheckedCounts}), as suite properties. */
+function uncheckedProperties({ stats }: AnalysisResult): string[] {
+  const props = uncheckedCounts(stats);
   if (Object.keys(props).length === 0) return [];
   return ['    <properties>', ...Object.entries(props).map(([k, v]) => `      <property name="argspan.${k}" value="${v}"/>`), '    </properties>'];
 }
@@ -31,7 +26,7 @@ export function junitReport(result: AnalysisResult): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="argspan analyze" ${suite}>`,
     `  <testsuite name="argspan analyze" ${suite}>`,
-    ...foreignProperties(result),
+    ...uncheckedProperties(result),
     ...cases,
     '  </testsuite>',
     '</testsuites>',

@@ -1,11 +1,13 @@
 import type { Severity } from '../rules/rule-file.js';
 import type { AnalysisResult } from '../types.js';
+import { uncheckedCounts } from './table.js';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { critical: 'error', high: 'error', medium: 'warning', low: 'note', info: 'note' };
 
 /** `--format sarif`: SARIF 2.1.0, one rule descriptor per rule, one result per finding. */
 export function sarifReport(result: AnalysisResult): string {
   const index = new Map(result.rules.map((r, i) => [r.id, i]));
+  const unchecked = uncheckedCounts(result.stats);
   const sarif = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -26,17 +28,8 @@ export function sarifReport(result: AnalysisResult): string {
             })),
           },
         },
-        // Counts of other libraries' calls (only when the traces held any) and of spans read with differing copies (only when some were): what the run could not check.
-        ...(result.stats.foreign_calls || result.stats.conflicting_spans
-          ? {
-              properties: {
-                ...(result.stats.foreign_calls
-                  ? { foreign_calls: result.stats.foreign_calls, no_evidence_calls: result.stats.no_evidence_calls, unreadable_args_calls: result.stats.unreadable_args_calls }
-                  : {}),
-                ...(result.stats.conflicting_spans ? { conflicting_spans: result.stats.conflicting_spans } : {}),
-              },
-            }
-          : {}),
+        // What the run could not check (other libraries' calls, spans read with differing copies), when there is any.
+        ...(Object.keys(unchecked).length > 0 ? { properties: unchecked } : {}),
         results: result.findings.map((f) => ({
           ruleId: f.rule,
           ...(index.has(f.rule) ? { ruleIndex: index.get(f.rule) } : {}),

@@ -63,3 +63,15 @@ export function logRecordsSentence(stats: AnalysisStats): string {
 export function conflictingSpansSentence(spans: number): string {
   return `${spans} span(s) were read more than once with different content (the same trace and span id): one copy of each was analysed, chosen by its content, not by input order; credentials were looked for in every copy.`;
 }
+
+/**
+ * What a run could not check, as counts for the machine-readable reports (SARIF run properties,
+ * JUnit suite properties): other libraries' calls (only when the traces held any) and spans read
+ * with differing copies (only when some were). Empty when there is nothing to say.
+ */
+export function uncheckedCounts(stats: AnalysisStats): Record<string, number> {
+  return {
+    ...(stats.foreign_calls ? { foreign_calls: stats.foreign_calls, no_evidence_calls: stats.no_evidence_calls, unreadable_args_calls: stats.unreadable_args_calls } : {}),
+    ...(stats.conflicting_spans ? { conflicting_spans: stats.conflicting_spans } : {}),
+  };
+}
