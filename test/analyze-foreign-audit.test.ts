@@ -1353,3 +1353,145 @@ describe('argspan analyze on OpenInference\'s LangChain and LlamaIndex instrumen
     expect(run.stdout + run.stderr).not.toContain(TOKEN);
   });
 });
+
+describe('argspan analyze on OpenInference\'s OpenAI instrumentation (Chat Completions and the Responses API, recorded model calls)', () => {
+  // fixtures/traces/foreign/README.md: a ChatCompletion span with two proposed calls (its history holds two earlier ones), and
+  // two Response spans, the first proposing get_weather (an `output[]` function_call item), the second sending its
+  // function_call_output. Each call is in the output messages, and again in output.value (the ChatCompletion, the Response).
+  const CHAT = 'openinference-openai-chat-completions-tool-calls-model-only.json';
+  const RESPONSES = 'openinference-openai-responses-function-call.json';
+  type Attr = { key: string; value: { stringValue?: string } };
+  type Doc = { resourceSpans: { scopeSpans: { spans: { spanId: string; attributes: Attr[] }[] }[] }[] };
+  const load = (file: string) => JSON.parse(readFileSync(join(FOREIGN, file), 'utf8')) as Doc;
+  const spansOf = (doc: Doc) => doc.resourceSpans[0]!.scopeSpans[0]!.spans;
+  const save = (doc: Doc, name: string) => {
+    const path = join(tmp(), name);
+    writeFileSync(path, JSON.stringify(doc));
+    return path;
+  };
+  type Change = (tool: string, args: Record<string, unknown>) => Record<string, unknown>;
+  const rewrite = (text: string, tool: string, change: Change) => {
+    const args = change(tool, JSON.parse(text) as Record<string, unknown>);
+    // (the model's own separators kept: `": "` in these Chat Completions, compact in the Responses API)
+    return text.includes('": ') ? pythonJson(args) : JSON.stringify(args);
+  };
+  /**
+   * Every record of the calls the model proposed changed: the flattened output messages, by the
+   * call's name beside them, and the calls inside output.value (`choices[].message.tool_calls`,
+   * `output[]` function_call items). A request's history is left as it is (the Chat Completions
+   * span's history holds earlier calls, made in no span of this trace).
+   */
+  const plant = (doc: Doc, change: Change) => {
+    let copies = 0;
+    for (const span of spansOf(doc)) {
+      const byKey = new Map(span.attributes.map((a) => [a.key, a]));
+      for (const a of span.attributes) {
+        const text = a.value.stringValue;
+        if (text === undefined) continue;
+        const flat = /^(llm\.output_messages\.\d+\.message\.tool_calls\.\d+\.tool_call\.)function\.arguments$/.exec(a.key);
+        if (flat) {
+          a.value.stringValue = rewrite(text, byKey.get(`${flat[1]}function.name`)!.value.stringValue!, change);
+          copies++;
+          continue;
+        }
+        if (a.key !== 'output.value') continue;
+        const value = JSON.parse(text) as { choices?: { message: { tool_calls?: { function: Record<string, unknown> }[] } }[]; output?: Record<string, unknown>[] };
+        const calls = [...(value.choices ?? []).flatMap((c) => (c.message.tool_calls ?? []).map((t) => t.function)), ...(value.output ?? []).filter((i) => i.type === 'function_call')];
+        for (const c of calls) c.arguments = rewrite(c.arguments as string, c.name as string, change);
+        a.value.stringValue = JSON.stringify(value);
+        copies += calls.length;
+      }
+    }
+    expect(copies).toBeGreaterThan(0);
+    return doc;
+  };
+  // Python's json.dumps (OpenInference's safe_json_dumps of the request), `", "` and `": "` separators.
+  const pythonJson = (v: unknown): string =>
+    Array.isArray(v) ? `[${v.map(pythonJson).join(', ')}]` : v !== null && typeof v === 'object' ? `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${pythonJson(x)}`).join(', ')}}` : JSON.stringify(v);
+  /**
+   * The Responses exchange sent as the whole conversation instead of `previous_response_id` (OpenAI's
+   * documented loop, and openinference's `examples/responses_with_function_calling.py`): the second
+   * request's input repeats the system and user messages and the model's function_call item (as the
+   * SDK dumps a `ResponseFunctionToolCall`) before its output, in input.value and the input messages.
+   */
+  const fullHistory = (doc: Doc) => {
+    const [first, second] = spansOf(doc);
+    const get = (span: typeof first, key: string) => span!.attributes.find((a) => a.key === key)!.value.stringValue!;
+    const request = JSON.parse(get(first, 'input.value')) as { input: unknown[] };
+    const item = (JSON.parse(get(first, 'output.value')) as { output: Record<string, unknown>[] }).output[0]!;
+    const call = { arguments: item.arguments, call_id: item.call_id, name: item.name, type: item.type, id: item.id, status: item.status };
+    const next = JSON.parse(get(second, 'input.value')) as { input: unknown[]; previous_response_id?: string };
+    const input = [...request.input, call, ...next.input];
+    delete next.previous_response_id;
+    const set = (key: string, text: string) => (second!.attributes.find((a) => a.key === key)!.value.stringValue = text);
+    set('input.value', pythonJson({ ...next, input }));
+    const invocation = JSON.parse(get(second, 'llm.invocation_parameters')) as Record<string, unknown>;
+    delete invocation.previous_response_id;
+    set('llm.invocation_parameters', pythonJson(invocation));
+    // The instrumentation numbers input items from 1: system, user, the call (an assistant message), the output (a tool message).
+    const tool = second!.attributes.filter((a) => a.key.startsWith('llm.input_messages.1.'));
+    second!.attributes = second!.attributes.filter((a) => !a.key.startsWith('llm.input_messages.'));
+    const history = first!.attributes.filter((a) => a.key.startsWith('llm.input_messages.')).map((a) => ({ key: a.key, value: { ...a.value } }));
+    const at = (i: number, field: string, value: string): Attr => ({ key: `llm.input_messages.${i}.message.${field}`, value: { stringValue: value } });
+    second!.attributes.push(...history, at(3, 'role', 'assistant'), at(3, 'tool_calls.0.tool_call.id', call.call_id as string), at(3, 'tool_calls.0.tool_call.function.name', call.name as string), at(3, 'tool_calls.0.tool_call.function.arguments', call.arguments as string));
+    second!.attributes.push(...tool.map((a) => ({ key: a.key.replace('llm.input_messages.1.', 'llm.input_messages.4.'), value: a.value })));
+    return doc;
+  };
+  const TOKEN = 'ghp_' + 'C4NARYopenAIresp0nsesCHATc4naryxy0penAI';
+  const findings = (run: ReturnType<typeof analyzeBin>) => parseJson(run).findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter]);
+  /** `calls` calls and exactly `want` (rule, tool, key, emitter), the planted zone and token printed by no format. */
+  const reportedOnce = (path: string, calls: number, want: string[][]) => {
+    const run = analyzeBin(path, '--format', 'json');
+    expect(run.code).toBe(1);
+    expect(parseJson(run).stats.foreign_calls).toBe(calls);
+    expect(findings(run).sort()).toEqual(want);
+    for (const format of ['table', 'json', 'sarif', 'junit', 'html']) {
+      const out = analyzeBin(path, '--format', format);
+      for (const value of ['America/Los_Angeles', TOKEN]) expect(out.stdout + out.stderr, `${format}: ${value}`).not.toContain(value);
+    }
+  };
+
+  const cases = {
+    [CHAT]: { calls: [['get_population', 'city'], ['get_weather', 'city']], spans: 1 },
+    [RESPONSES]: { calls: [['get_weather', 'location']], spans: 2 },
+  };
+  it.each(Object.entries(cases))('%s: each call once, by tool and key, every value the user\'s, nothing reported', async (file, want) => {
+    const db = join(tmp(), 'a.duckdb');
+    const run = analyzeBin(join(FOREIGN, file), '--format', 'json', '--reports', '--db', db);
+    expect(run.code).toBe(0);
+    const out = parseJson(run);
+    expect(out.stats.spans).toBe(want.spans);
+    expect(out.stats.foreign_calls).toBe(want.calls.length);
+    expect(out.findings.map((f) => f.rule)).toEqual(['report_run_summary']);
+    expect(await query(db, 'SELECT tool, "key", provenance FROM tool_args ORDER BY tool, "key"')).toEqual(want.calls.map(([tool, key]) => ({ tool, key, provenance: 'user_explicit' })));
+    expect(await query(db, 'SELECT DISTINCT call_source FROM tool_calls')).toEqual([{ call_source: 'model-output' }]);
+  });
+
+  it('Chat Completions: a zone the user never gave (get_weather) and a token (get_population) are each one finding by tool and key, not again by output.value; never printed', () => {
+    const doc = plant(load(CHAT), (tool, args) => (tool === 'get_weather' ? { ...args, timezone: 'America/Los_Angeles' } : { city: `San Francisco ${TOKEN}` }));
+    reportedOnce(save(doc, CHAT), 2, [['assumption_span', 'get_weather', 'timezone', 'openinference'], ['credential_in_attribute', 'get_population', 'city', 'openinference']]);
+  });
+
+  it('Responses API: the function_call item of the Response in output.value is the output message\'s call, so a token in its arguments is one finding, by argument', () => {
+    const doc = plant(load(RESPONSES), (_tool, args) => ({ ...args, location: `San Francisco ${TOKEN}` }));
+    const holding = spansOf(doc).flatMap((s) => s.attributes.filter((a) => a.value.stringValue?.includes(TOKEN)).map((a) => a.key));
+    expect(holding).toEqual(['output.value', 'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments']);
+    const run = analyzeBin(save(doc, RESPONSES), '--format', 'json');
+    expect(run.code).toBe(1);
+    expect(parseJson(run).stats.foreign_calls).toBe(1);
+    expect(findings(run)).toEqual([['credential_in_attribute', 'get_weather', 'location', 'openinference']]);
+    expect(run.stdout + run.stderr).not.toContain(TOKEN);
+  });
+
+  it('Responses API sent as the whole conversation: the next request\'s function_call item (input.value, input messages) is a copy of the call, not a call; a zone and a token each one finding', () => {
+    const doc = fullHistory(plant(load(RESPONSES), (_tool, args) => ({ ...args, location: `San Francisco ${TOKEN}`, timezone: 'America/Los_Angeles' })));
+    const holding = spansOf(doc).flatMap((s) => s.attributes.filter((a) => a.value.stringValue?.includes(TOKEN)).map((a) => `${s.spanId} ${a.key}`));
+    expect(holding).toEqual([
+      '8b2d4f6a0c1e3a51 output.value',
+      '8b2d4f6a0c1e3a51 llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments',
+      '8b2d4f6a0c1e3a52 input.value',
+      '8b2d4f6a0c1e3a52 llm.input_messages.3.message.tool_calls.0.tool_call.function.arguments',
+    ]);
+    reportedOnce(save(doc, RESPONSES), 1, [['assumption_span', 'get_weather', 'timezone', 'openinference'], ['credential_in_attribute', 'get_weather', 'location', 'openinference']]);
+  });
+});
