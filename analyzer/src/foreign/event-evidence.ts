@@ -168,13 +168,8 @@ export function readLogfireOpenAiObjects(span: ForeignSpan, into: TraceEvidence)
     const value = span.attrs.get(attribute);
     const response = typeof value === 'string' ? parseJson(value) : undefined;
     if (!isObject(response)) continue;
-    if (Array.isArray(response.output)) {
-      for (const item of response.output) {
-        if (isObject(item) && item.type === 'function_call' && typeof item.name === 'string') {
-          into.proposed.push(proposal(span, attribute, item.name, typeof item.call_id === 'string' ? item.call_id : undefined, item.arguments ?? undefined, position++));
-        }
-      }
-    } else if (isObject(response.message)) {
+    if (Array.isArray(response.output)) position = proposeResponseOutputCalls(span, attribute, response.output, position, into);
+    else if (isObject(response.message)) {
       for (const call of toolCallsOf(response.message)) into.proposed.push(proposal(span, attribute, call.name, call.id, call.args, position++));
     }
   }
@@ -183,27 +178,41 @@ export function readLogfireOpenAiObjects(span: ForeignSpan, into: TraceEvidence)
   if (isObject(body) && Array.isArray(body.messages)) for (const m of body.messages) readMessage(m, undefined, LogfireOpenAiAttributes.REQUEST_DATA, span, into);
   const rawInput = span.attrs.get(LogfireOpenAiAttributes.RAW_INPUT);
   const items = typeof rawInput === 'string' ? parseJson(rawInput) : undefined;
-  if (Array.isArray(items)) for (const item of items) readResponsesInputItem(item, span, into);
+  if (Array.isArray(items)) for (const item of items) readResponsesInputItem(item, LogfireOpenAiAttributes.RAW_INPUT, span, into);
 }
 
 /**
- * One Responses API input item: a message (`{role, content}`), a call the conversation repeats
- * (`{type: "function_call", id: "fc_…", call_id, name, arguments}`, by its call id, with its tool and
- * arguments), or a call's output (`{type: "function_call_output", call_id, output}`).
+ * Propose the calls of a Responses API `Response`'s `output` items recorded in `attribute`, numbered
+ * from `position` (returns the next): its `function_call` items (`{type, id: "fc_…", call_id, name,
+ * arguments}`), each named by its `call_id`, by which its output comes back (the item's own `id` is not the call's).
  */
-function readResponsesInputItem(item: unknown, span: ForeignSpan, into: TraceEvidence): void {
+export function proposeResponseOutputCalls(span: ForeignSpan, attribute: string, output: readonly unknown[], position: number, into: TraceEvidence): number {
+  for (const item of output) {
+    if (isObject(item) && item.type === 'function_call' && typeof item.name === 'string') {
+      into.proposed.push(proposal(span, attribute, item.name, typeof item.call_id === 'string' ? item.call_id : undefined, item.arguments ?? undefined, position++));
+    }
+  }
+  return position;
+}
+
+/**
+ * One Responses API input item, recorded in `attribute`: a message (`{role, content}`), a call the
+ * conversation repeats (`{type: "function_call", id: "fc_…", call_id, name, arguments}`, by its call
+ * id, with its tool and arguments), or a call's output (`{type: "function_call_output", call_id, output}`).
+ */
+export function readResponsesInputItem(item: unknown, attribute: string, span: ForeignSpan, into: TraceEvidence): void {
   if (!isObject(item)) return;
-  if (item.type === 'function_call') into.repeat(span, LogfireOpenAiAttributes.RAW_INPUT, item.call_id, item.name, item.arguments);
+  if (item.type === 'function_call') into.repeat(span, attribute, item.call_id, item.name, item.arguments);
   else if (item.type === 'function_call_output') {
     if (item.output !== undefined && item.output !== null) into.result(typeof item.call_id === 'string' ? item.call_id : undefined, item.output, span.startNs);
-  } else if (item.type === undefined || item.type === 'message') readMessage(item, undefined, LogfireOpenAiAttributes.RAW_INPUT, span, into);
+  } else if (item.type === undefined || item.type === 'message') readMessage(item, undefined, attribute, span, into);
 }
 
 /**
- * One chat message of a prompt (in event attribute `attribute`): the user's and developer's words,
+ * One chat message of a prompt (in attribute `attribute`): the user's and developer's words,
  * a tool's result, the calls an assistant message repeats. The assistant's own words assert nothing.
  */
-function readMessage(m: unknown, eventRole: string | undefined, attribute: string, span: ForeignSpan, into: TraceEvidence): void {
+export function readMessage(m: unknown, eventRole: string | undefined, attribute: string, span: ForeignSpan, into: TraceEvidence): void {
   if (!isObject(m)) return;
   const role = typeof m.role === 'string' ? m.role.toLowerCase() : eventRole;
   if (role === 'assistant') for (const call of toolCallsOf(m)) into.repeat(span, attribute, call.id);

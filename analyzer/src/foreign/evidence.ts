@@ -2,7 +2,7 @@ import { GenAiAttributes } from '@argspan/conventions';
 import type { InheritedResidency } from '@argspan/core';
 import { ProvenanceIndex } from '@argspan/core/internal';
 import type { ForeignCall, ForeignSpan } from './types.js';
-import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, readEventsAttribute, readLogfireOpenAiObjects, readMessageEvents, toolCallsOf } from './event-evidence.js';
+import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, proposeResponseOutputCalls, readEventsAttribute, readLogfireOpenAiObjects, readMessage, readMessageEvents, readResponsesInputItem, toolCallsOf } from './event-evidence.js';
 import { firstStr, str } from './recognizers/attributes.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
@@ -170,6 +170,7 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readGenAiMessages(span, into);
   readOpenInferenceMessages(span, into);
   readOpenInferenceLlmOutput(span, into);
+  readOpenInferenceLlmInput(span, into);
   readDspyPrediction(span, into);
   readOpenLLMetryMessages(span, into);
   readVercelPrompt(span, into);
@@ -760,28 +761,50 @@ function readLangSmithLlmOutput(span: ForeignSpan, into: TraceEvidence): void {
 /**
  * The calls an OpenInference LLM span's `output.value` holds where it is the model call's whole
  * result: LangChain's `LLMResult` (OpenInference's LangChain instrumentation writes the run's
- * outputs there), a chat completion, or an Anthropic `Message` (its `tool_use` blocks; the
- * `anthropic` instrumentation). The span's `llm.output_messages.*` name the same calls
- * (read first), so these are the copies of their arguments, matched by call id and arguments; a
- * call only this attribute records (output messages not captured) is found here.
+ * outputs there), a chat completion or a Responses API `Response` (the `openai` instrumentation),
+ * or an Anthropic `Message` (its `tool_use` blocks; the `anthropic` instrumentation). The span's
+ * `llm.output_messages.*` name the same calls (read first), so these are the copies of their
+ * arguments, matched by call id and arguments; a call only this attribute records (output
+ * messages not captured) is found here.
  */
 function readOpenInferenceLlmOutput(span: ForeignSpan, into: TraceEvidence): void {
   if (str(span, OpenInferenceAttributes.SPAN_KIND) !== 'LLM') return;
   const text = str(span, OpenInferenceAttributes.OUTPUT_VALUE);
   // (only a result that can hold calls is parsed: most LLM spans' output is the model's text or another SDK's object)
-  if (text === undefined || !(text.includes('"generations"') || text.includes('"choices"') || text.includes('"tool_use"'))) return;
+  if (text === undefined || !(text.includes('"generations"') || text.includes('"choices"') || text.includes('"tool_use"') || text.includes('"function_call"'))) return;
   proposeLlmOutputCalls(span, OpenInferenceAttributes.OUTPUT_VALUE, parseJson(text), into);
 }
 
 /**
+ * The conversation an OpenInference LLM span's `input.value` holds where it is the OpenAI request
+ * itself (the `openai` instrumentation writes the request body there): a chat request's `messages`
+ * or a Responses API request's `input` items. A later request that sends the conversation again
+ * repeats the model's earlier calls there (an assistant message's `tool_calls`, a `function_call`
+ * item), so each is a copy of that call's arguments, as in the span's `llm.input_messages.*`
+ * (which hold the same words and results: read again, they change nothing). Parsed only when it
+ * names a call: the copies are what the input messages cannot tell of this attribute.
+ */
+function readOpenInferenceLlmInput(span: ForeignSpan, into: TraceEvidence): void {
+  if (str(span, OpenInferenceAttributes.SPAN_KIND) !== 'LLM') return;
+  const text = str(span, OpenInferenceAttributes.INPUT_VALUE);
+  if (text === undefined || !(text.includes('"tool_calls"') || text.includes('"function_call"'))) return;
+  const request = parseJson(text);
+  if (!isObject(request)) return;
+  const attribute = OpenInferenceAttributes.INPUT_VALUE;
+  if (Array.isArray(request.messages)) for (const m of request.messages) readMessage(m, undefined, attribute, span, into);
+  if (Array.isArray(request.input)) for (const item of request.input) readResponsesInputItem(item, attribute, span, into);
+}
+
+/**
  * Propose the calls of a model call's result recorded in `attribute`: the chat completion
- * `wrap_openai` records (`choices[].message`), LangChain's `LLMResult` (`generations[][].message`,
- * an AIMessage serialised: its fields in `kwargs`), or an Anthropic `Message` (`content[]` blocks
+ * `wrap_openai` records (`choices[].message`), a Responses API `Response` (`output[]` items of
+ * type `function_call`), LangChain's `LLMResult` (`generations[][].message`, an AIMessage
+ * serialised: its fields in `kwargs`), or an Anthropic `Message` (`content[]` blocks
  * `{type: "tool_use", id, name, input}`).
  */
 function proposeLlmOutputCalls(span: ForeignSpan, attribute: string, output: unknown, into: TraceEvidence): void {
   if (!isObject(output)) return;
-  let position = 0;
+  let position = Array.isArray(output.output) ? proposeResponseOutputCalls(span, attribute, output.output, 0, into) : 0;
   if (output.type === 'message' && Array.isArray(output.content)) {
     for (const b of output.content) {
       if (isObject(b) && b.type === 'tool_use' && typeof b.name === 'string') into.proposed.push(proposal(span, attribute, b.name, typeof b.id === 'string' ? b.id : undefined, b.input ?? {}, position++));

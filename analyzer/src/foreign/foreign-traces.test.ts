@@ -147,6 +147,15 @@ const EXPECTED: Record<string, Expected> = {
   'openinference-langchain-tool-calls-model-only.json': { calls: ['openinference add model-output', 'openinference multiply model-output'], findings: [] },
   // OpenInference's LlamaIndex instrumentation, FunctionCallingLLM.achat with a tool (no tool run): the city the user named.
   'openinference-llama-index-weather-model-only.json': { calls: ['openinference get_weather model-output'], findings: [] },
+  // OpenInference's OpenAI instrumentation, Chat Completions: the model's two calls (its history's two earlier ones, made in no span
+  // of this trace, are not calls); the same calls in output.value (the ChatCompletion's choices) are not counted again.
+  'openinference-openai-chat-completions-tool-calls-model-only.json': {
+    calls: ['openinference get_population model-output', 'openinference get_weather model-output'],
+    findings: [],
+  },
+  // The Responses API: the call is the first Response's function_call item (in the output messages and output.value), its
+  // output the second request's function_call_output; no tool span.
+  'openinference-openai-responses-function-call.json': { calls: ['openinference get_weather model-output'], findings: [] },
   // Spring AI's tool-calling observation (Micrometer Tracing): no prompt on any span, so no evidence either way.
   'spring-ai-1.1-tool-call-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
   'spring-ai-2.0-execute-tool-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
