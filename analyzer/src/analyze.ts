@@ -54,7 +54,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
       // Replace the analyzer's own objects in an existing database file; leave anything else alone.
       // Views first (they depend on the tables); each object is dropped as what it is, since an
       // older version may have written a view's name as a table.
-      const ours = new Set<string>([...SCHEMA_TABLES, 'span_structs', 'dropped_copies', ...FOREIGN_TABLES]);
+      const ours = new Set<string>([...SCHEMA_TABLES, 'span_structs', 'dropped_copies', 'dropped_resource_attributes', ...FOREIGN_TABLES]);
       const existing = await db.all(`SELECT table_name AS name, table_type AS type FROM information_schema.tables WHERE table_schema = 'main' ORDER BY table_type = 'VIEW' DESC`);
       for (const o of existing.filter((o) => ours.has(String(o.name)))) await db.run(`DROP ${o.type === 'VIEW' ? 'VIEW' : 'TABLE'} ${o.name}`);
     }

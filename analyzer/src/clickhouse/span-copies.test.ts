@@ -23,15 +23,26 @@ import { DROPPED_COPIES, contentHashSql, findSpanCopies } from './span-copies.js
 const T = '7c1d0a5e9b3f42d8a6e1c0b9f8d7e6a5';
 const S = '1a2b3c4d5e6f7081';
 const TOKEN = ['gh', 'p_'].join('') + randomBytes(18).toString('hex');
-const doc = (attributes: { key: string; value: Record<string, unknown> }[]) =>
+type Attr = { key: string; value: Record<string, unknown> };
+const SERVICE: Attr[] = [{ key: 'service.name', value: { stringValue: 'svc' } }];
+/** One resource block: span `S` with `attributes`, then spans of `others` (span ids) with none. */
+const docOf = (attributes: Attr[], resource: Attr[] = SERVICE, others: readonly string[] = []) =>
   JSON.stringify({
     resourceSpans: [
       {
-        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'svc' } }] },
-        scopeSpans: [{ scope: { name: 'some.library' }, spans: [{ traceId: T, spanId: S, name: 'op', kind: 1, startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000500000000', attributes }] }],
+        resource: { attributes: resource },
+        scopeSpans: [
+          {
+            scope: { name: 'some.library' },
+            spans: [S, ...others].map((spanId, i) => ({
+              traceId: T, spanId, name: 'op', kind: 1, startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000500000000', attributes: i === 0 ? attributes : [],
+            })),
+          },
+        ],
       },
     ],
   }) + '\n';
+const doc = (attributes: Attr[]) => docOf(attributes);
 const FULL = [
   { key: 'http.route', value: { stringValue: '/a' } },
   { key: 'http.method', value: { stringValue: 'GET' } },
@@ -209,4 +220,46 @@ describe('differing copies of a span, in ClickHouse (chdb)', () => {
       expect(ch.findings.map((f) => ({ ...f, file: null }))).toEqual(duck.findings.map((f) => ({ ...f, file: null })));
     }
   });
+});
+
+describe('a credential only in the resource of a copy not analysed', () => {
+  // The dropped copy (fewer attributes) comes in a resource block of its own, whose resource holds
+  // the token; the kept copy's resource does not. With `S2` the same block also holds a span kept
+  // (no other copy), so the resource is the kept span's too; in `keptTokenToo` the kept copy's own
+  // (other) resource holds the same token. The token is reported once, on the resource's first span
+  // of every copy (`S`, before `S2`), in both engines.
+  const S2 = 'ff00000000000001';
+  const TOKEN_RESOURCE: Attr[] = [...SERVICE, { key: 'deploy.note', value: { stringValue: `pushed with ${TOKEN}` } }];
+  const CASES = { ownResource: ['kept', 'own'], sharedResource: ['kept', 'shared'], keptTokenToo: ['keptToken', 'own'] } as const;
+  let files: Record<'kept' | 'keptToken' | 'own' | 'shared', string>;
+  beforeAll(() => {
+    files = { kept: join(dir, 'res-kept.jsonl'), keptToken: join(dir, 'res-kept-token.jsonl'), own: join(dir, 'res-own.jsonl'), shared: join(dir, 'res-shared.jsonl') };
+    writeFileSync(files.kept, docOf(FULL));
+    writeFileSync(files.keptToken, docOf(FULL, [...TOKEN_RESOURCE, { key: 'host.name', value: { stringValue: 'h1' } }]));
+    writeFileSync(files.own, docOf(PLAIN, TOKEN_RESOURCE));
+    writeFileSync(files.shared, docOf(PLAIN, TOKEN_RESOURCE, [S2]));
+  });
+
+  /** The token's one finding, on `S`, by resource key; the value nowhere. */
+  function expectResourceTokenOnce(r: AnalysisResult): void {
+    const hit = r.findings.filter((f) => f.rule === 'credential_in_attribute');
+    expect(hit.map((f) => ({ trace_id: f.trace_id, span_id: f.span_id, key: f.key }))).toEqual([{ trace_id: T, span_id: S, key: 'deploy.note' }]);
+    expect(JSON.stringify(r)).not.toContain(TOKEN);
+  }
+
+  for (const [name, [kept, dropped]] of Object.entries(CASES)) {
+    it(`is reported once by both engines, whatever the order (${name})`, async () => {
+      for (const order of [[files[kept], files[dropped]], [files[dropped], files[kept]]]) {
+        const duck = await analyze({ paths: order });
+        expect(duck.stats).toMatchObject({ conflicting_spans: 1 });
+        expectResourceTokenOnce(duck);
+        await client.command({ query: 'TRUNCATE TABLE otel_traces' });
+        for (const f of order) await client.insert({ table: 'otel_traces', values: exporterRowsOfFile(f), format: 'JSONEachRow' });
+        const ch = await analyzeClickHouse({ client });
+        expect(ch.stats).toMatchObject({ conflicting_spans: 1 });
+        expectResourceTokenOnce(ch);
+        expect(ch.findings.map((f) => ({ ...f, file: null }))).toEqual(duck.findings.map((f) => ({ ...f, file: null })));
+      }
+    });
+  }
 });
