@@ -97,6 +97,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
         spans: load.spans,
         duplicate_spans: load.duplicates,
         conflicting_spans: load.conflicts,
+        conflicting_call_spans: load.callConflicts,
         malformed_lines: load.skipped.length,
         skipped: load.skipped,
         ...(load.logRecords > 0 ? { log_records: load.logRecords, spans_from_log_records: load.spansOfLogs } : {}),

@@ -9,7 +9,7 @@ import { UsageError } from '../usage-error.js';
 import { CH_TABLES, argspanTableSteps, createTableSql, spansSql } from './argspan-tables.js';
 import { ChSession, connectClickHouse, describeUrl } from './client.js';
 import { scanCredentialsClickHouse } from './credential-scan.js';
-import { loadForeignCallsClickHouse } from './foreign.js';
+import { countCallCopies, loadForeignCallsClickHouse } from './foreign.js';
 import { DEFAULT_LOGS_TABLE, LOG_RECORD_SPANS, SPANS_FROM_RECORDS, gatherLogRecords, unjoinableProblem, unnamedProblem } from './log-records.js';
 import { runRulesClickHouse } from './run-rules.js';
 import { openSource, type TraceSource } from './source.js';
@@ -62,6 +62,7 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
     const copies = await phase(options.onPhase, 'dedup', () => findSpanCopies(session, traces));
     if (copies.table) made.push(DROPPED_COPIES);
     const src: TraceSource = { ...traces, logRecords: logs !== undefined, droppedCopies: copies.conflicts > 0 };
+    const callCopies = copies.conflicts > 0 ? await countCallCopies(session, src) : 0;
     const logsSource = `clickhouse ${database}.${logsTable}`;
     const skipped = [
       ...(read?.unjoinable ? [unjoinableProblem(logsSource, read.unjoinable)] : []),
@@ -108,6 +109,7 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
         spans: copies.spans + (logs ? logs.spansFromRecords : 0),
         duplicate_spans: copies.duplicates,
         conflicting_spans: copies.conflicts,
+        conflicting_call_spans: callCopies,
         malformed_lines: skipped.length,
         skipped,
         ...(logs ? { log_records: logs.records, spans_from_log_records: logs.spansFromRecords } : {}),

@@ -25,8 +25,9 @@ const S = '1a2b3c4d5e6f7081';
 const TOKEN = ['gh', 'p_'].join('') + randomBytes(18).toString('hex');
 type Attr = { key: string; value: Record<string, unknown> };
 const SERVICE: Attr[] = [{ key: 'service.name', value: { stringValue: 'svc' } }];
-/** One resource block: span `S` with `attributes`, then spans of `others` (span ids) with none. */
-const docOf = (attributes: Attr[], resource: Attr[] = SERVICE, others: readonly string[] = []) =>
+type SpanEvent = { name: string; timeUnixNano: string; attributes: Attr[] };
+/** One resource block: span `S` with `attributes` and `events`, then spans of `others` (span ids) with none. */
+const docOf = (attributes: Attr[], resource: Attr[] = SERVICE, others: readonly string[] = [], events: SpanEvent[] = []) =>
   JSON.stringify({
     resourceSpans: [
       {
@@ -35,7 +36,7 @@ const docOf = (attributes: Attr[], resource: Attr[] = SERVICE, others: readonly 
           {
             scope: { name: 'some.library' },
             spans: [S, ...others].map((spanId, i) => ({
-              traceId: T, spanId, name: 'op', kind: 1, startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000500000000', attributes: i === 0 ? attributes : [],
+              traceId: T, spanId, name: 'op', kind: 1, startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000500000000', attributes: i === 0 ? attributes : [], ...(i === 0 && events.length ? { events } : {}),
             })),
           },
         ],
@@ -107,7 +108,7 @@ describe('differing copies of a span, in DuckDB', () => {
   it('reports the token of the copy not analysed, with the stats', async () => {
     for (const files of ORDERS()) {
       const r = await analyze({ paths: files });
-      expect(r.stats).toMatchObject({ spans: 1, duplicate_spans: 2, conflicting_spans: 1 });
+      expect(r.stats).toMatchObject({ spans: 1, duplicate_spans: 2, conflicting_spans: 1, conflicting_call_spans: 0 });
       expectTokenReported(r);
     }
   });
@@ -202,7 +203,8 @@ describe('differing copies of a span, in ClickHouse (chdb)', () => {
       const ch = await analyzeClickHouse({ client });
       const duck = await analyze({ paths: files });
       expect(duck.stats.foreign_calls).toBe(1);
-      expect(ch.stats).toMatchObject({ spans: 1, duplicate_spans: 1, conflicting_spans: 1, foreign_calls: 1 });
+      expect(ch.stats).toMatchObject({ spans: 1, duplicate_spans: 1, conflicting_spans: 1, conflicting_call_spans: 1, foreign_calls: 1 });
+      expect(duck.stats).toMatchObject({ conflicting_spans: 1, conflicting_call_spans: 1 });
       expect(ch.findings.map((f) => ({ ...f, file: null }))).toEqual(duck.findings.map((f) => ({ ...f, file: null })));
       expect(ch.findings.some((f) => f.rule === 'credential_in_attribute' && f.span_id === S)).toBe(true);
       expect(JSON.stringify(ch)).not.toContain(TOKEN);
@@ -214,7 +216,7 @@ describe('differing copies of a span, in ClickHouse (chdb)', () => {
     for (const files of ORDERS()) {
       await exportRows(files);
       const ch = await analyzeClickHouse({ client });
-      expect(ch.stats).toMatchObject({ spans: 1, duplicate_spans: 2, conflicting_spans: 1 });
+      expect(ch.stats).toMatchObject({ spans: 1, duplicate_spans: 2, conflicting_spans: 1, conflicting_call_spans: 0 });
       expectTokenReported(ch);
       const duck = await analyze({ paths: files });
       expect(ch.findings.map((f) => ({ ...f, file: null }))).toEqual(duck.findings.map((f) => ({ ...f, file: null })));
@@ -259,6 +261,58 @@ describe('a credential only in the resource of a copy not analysed', () => {
         expect(ch.stats).toMatchObject({ conflicting_spans: 1 });
         expectResourceTokenOnce(ch);
         expect(ch.findings.map((f) => ({ ...f, file: null }))).toEqual(duck.findings.map((f) => ({ ...f, file: null })));
+      }
+    });
+  }
+});
+
+describe('a tool call only a copy not analysed holds', () => {
+  // `callOnly`: the dropped copy (three attributes) is another library's tool call, the kept one
+  // (four) is not. `sameCall`: both copies are the same call, the dropped one re-exported under
+  // another resource — nothing the call readers read differs. Only the first is counted, the
+  // same in both engines, whatever the order; neither engine reads the dropped call.
+  const CALL: Attr[] = [
+    { key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } },
+    { key: 'gen_ai.tool.name', value: { stringValue: 'upload' } },
+    { key: 'gen_ai.tool.call.arguments', value: { stringValue: '{"path":"/tmp/report.txt"}' } },
+  ];
+  const PLAIN4: Attr[] = ['a', 'b', 'c', 'd'].map((k) => ({ key: `http.${k}`, value: { stringValue: k } }));
+  // `choiceDiffers`: copies equal but for the tool call of their `gen_ai.choice` event (which copy
+  // is kept is each engine's own there; either way the other differs). `otherEventDiffers`: equal
+  // message events, the copies differ only in an event no call reader reads.
+  const CASES = {
+    callOnly: { files: ['plain4', 'call'], calls: 0, counted: 1 },
+    sameCall: { files: ['call', 'callOtherResource'], calls: 1, counted: 0 },
+    choiceDiffers: { files: ['choiceA', 'choiceB'], counted: 1 },
+    otherEventDiffers: { files: ['choiceA', 'choiceALogged'], counted: 0 },
+  } as const;
+  const choice = (tool: string): SpanEvent => ({
+    name: 'gen_ai.choice', timeUnixNano: '1700000000400000000',
+    attributes: [{ key: 'gen_ai.event.content', value: { stringValue: JSON.stringify({ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { name: tool, arguments: '{"path":"/tmp/a"}' } }] } }) } }],
+  });
+  const logged: SpanEvent = { name: 'log', timeUnixNano: '1700000000450000000', attributes: [{ key: 'message', value: { stringValue: 'done' } }] };
+  let files: Record<'plain4' | 'call' | 'callOtherResource' | 'choiceA' | 'choiceB' | 'choiceALogged', string>;
+  beforeAll(() => {
+    const names = ['plain4', 'call', 'callOtherResource', 'choiceA', 'choiceB', 'choiceALogged'] as const;
+    files = Object.fromEntries(names.map((n) => [n, join(dir, `c-${n}.jsonl`)])) as typeof files;
+    const chat: Attr[] = [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }];
+    writeFileSync(files.plain4, docOf(PLAIN4));
+    writeFileSync(files.call, docOf(CALL));
+    writeFileSync(files.callOtherResource, docOf(CALL, [...SERVICE, { key: 'k8s.pod.name', value: { stringValue: 'p1' } }]));
+    writeFileSync(files.choiceA, docOf(chat, SERVICE, [], [choice('upload')]));
+    writeFileSync(files.choiceB, docOf(chat, SERVICE, [], [choice('delete_file')]));
+    writeFileSync(files.choiceALogged, docOf(chat, SERVICE, [], [choice('upload'), logged]));
+  });
+
+  for (const [name, c] of Object.entries(CASES)) {
+    it(`is counted by both engines when the copy differs in what call readers read (${name})`, async () => {
+      for (const order of [c.files, [...c.files].reverse()]) {
+        const paths = order.map((f) => files[f]);
+        const expected = { spans: 1, conflicting_spans: 1, conflicting_call_spans: c.counted, ...('calls' in c ? { foreign_calls: c.calls } : {}) };
+        expect((await analyze({ paths })).stats).toMatchObject(expected);
+        await client.command({ query: 'TRUNCATE TABLE otel_traces' });
+        for (const f of paths) await client.insert({ table: 'otel_traces', values: exporterRowsOfFile(f), format: 'JSONEachRow' });
+        expect((await analyzeClickHouse({ client })).stats).toMatchObject(expected);
       }
     });
   }
