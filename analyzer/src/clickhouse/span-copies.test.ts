@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.js';
@@ -316,4 +317,28 @@ describe('a tool call only a copy not analysed holds', () => {
       }
     });
   }
+});
+
+describe('the resource of a copy not analysed sets no policy', () => {
+  // A remote hop by `mail.send`, which its resource does not allowlist; a dropped copy of its turn
+  // span (no attributes) comes under a resource that allowlists it. The copy is not analysed, so
+  // neither is its resource's allowlist: the hop is reported by both engines.
+  it('a dropped copy\'s argspan.remote.allowlist does not allowlist a hop', async () => {
+    const hop = fileURLToPath(new URL('../../../fixtures/traces/rules/remote_hop_not_allowlisted/tp.jsonl', import.meta.url));
+    const copy = join(dir, 'allowlisting-copy.jsonl');
+    const resource: Attr[] = [{ key: 'service.name', value: { stringValue: 'agent' } }, { key: 'argspan.remote.allowlist', value: { arrayValue: { values: [{ stringValue: 'mail.send' }] } } }];
+    const turn = { traceId: '00005e0a000000000000000000000001', spanId: '5e0a000000000001', name: 'turn 1', kind: 1, startTimeUnixNano: '1764460800000000000', endTimeUnixNano: '1764460801000000000', attributes: [] };
+    writeFileSync(copy, JSON.stringify({ resourceSpans: [{ resource: { attributes: resource }, scopeSpans: [{ scope: { name: '@argspan/instrumentation', version: '0.1.0' }, spans: [turn] }] }] }) + '\n');
+    const hops = (r: AnalysisResult) => r.findings.filter((f) => f.rule === 'remote_hop_not_allowlisted');
+    for (const order of [[hop, copy], [copy, hop]]) {
+      const duck = await analyze({ paths: order });
+      expect(duck.stats).toMatchObject({ conflicting_spans: 1 });
+      expect(hops(duck)).toHaveLength(1);
+      await client.command({ query: 'TRUNCATE TABLE otel_traces' });
+      for (const f of order) await client.insert({ table: 'otel_traces', values: exporterRowsOfFile(f), format: 'JSONEachRow' });
+      const ch = await analyzeClickHouse({ client });
+      expect(hops(ch)).toHaveLength(1);
+      expect(ch.findings.map((f) => ({ ...f, file: null }))).toEqual(duck.findings.map((f) => ({ ...f, file: null })));
+    }
+  });
 });

@@ -81,6 +81,10 @@ export async function findSpanCopies(session: ChSession, src: TraceSource): Prom
  * reads every column).
  */
 export function onceSql(src: TraceSource): string {
-  const dropped = src.droppedCopies ? `AND (TraceId, SpanId, ${contentHashSql(src)}) GLOBAL NOT IN (SELECT TraceId, SpanId, content FROM ${DROPPED_COPIES}) ` : '';
-  return `${dropped}LIMIT 1 BY TraceId, SpanId`;
+  return `${notDroppedSql(src)}LIMIT 1 BY TraceId, SpanId`;
+}
+
+/** SQL after a read's WHERE conditions that leaves out the copies {@link findSpanCopies} dropped ('' when none differ). */
+export function notDroppedSql(src: TraceSource): string {
+  return src.droppedCopies ? `AND (TraceId, SpanId, ${contentHashSql(src)}) GLOBAL NOT IN (SELECT TraceId, SpanId, content FROM ${DROPPED_COPIES}) ` : '';
 }
