@@ -54,7 +54,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
       // Replace the analyzer's own objects in an existing database file; leave anything else alone.
       // Views first (they depend on the tables); each object is dropped as what it is, since an
       // older version may have written a view's name as a table.
-      const ours = new Set<string>([...SCHEMA_TABLES, 'span_structs', 'dropped_copies', ...FOREIGN_TABLES]);
+      const ours = new Set<string>([...SCHEMA_TABLES, 'span_structs', 'dropped_copies', 'dropped_resource_attributes', ...FOREIGN_TABLES]);
       const existing = await db.all(`SELECT table_name AS name, table_type AS type FROM information_schema.tables WHERE table_schema = 'main' ORDER BY table_type = 'VIEW' DESC`);
       for (const o of existing.filter((o) => ours.has(String(o.name)))) await db.run(`DROP ${o.type === 'VIEW' ? 'VIEW' : 'TABLE'} ${o.name}`);
     }
@@ -97,6 +97,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
         spans: load.spans,
         duplicate_spans: load.duplicates,
         conflicting_spans: load.conflicts,
+        conflicting_call_spans: load.callConflicts,
         malformed_lines: load.skipped.length,
         skipped: load.skipped,
         ...(load.logRecords > 0 ? { log_records: load.logRecords, spans_from_log_records: load.spansOfLogs } : {}),

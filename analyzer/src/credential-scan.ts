@@ -31,7 +31,8 @@ export async function scanCredentials(
   const hasher = createValueHasher(hashKey);
   // The spans, and the copies of a span not kept where copies differ (`DEDUP_SQL`'s `dropped_copies`):
   // a credential in a copy not analysed is still reported, on the span's ids.
-  const spans = (await hasDroppedCopies(db)) ? '(SELECT * FROM span_structs UNION ALL BY NAME SELECT * FROM dropped_copies)' : 'span_structs';
+  const dropped = await hasDroppedCopies(db);
+  const spans = dropped ? '(SELECT * FROM span_structs UNION ALL BY NAME SELECT * FROM dropped_copies)' : 'span_structs';
   // One RE2 pass over each value for all keywords (an alternation), instead of one contains() per keyword.
   const alternation = prefilterPattern(prefilter);
   // Keywords are matched case-insensitively, as the detector's own pre-filter does.
@@ -106,19 +107,22 @@ export async function scanCredentials(
       }
     }
   });
-  // A resource hit is reported on the resource's first span, looked up only for resources that hit.
+  // A resource hit is reported on the resource's first span (of every copy: as ClickHouse, which
+  // reads every row), looked up only for resources that hit. A resource only dropped copies carry
+  // (`dropped_resource_attributes`) is read too.
+  const resourceAttributes = dropped ? '(SELECT * FROM resource_attributes UNION ALL SELECT * FROM dropped_resource_attributes)' : 'resource_attributes';
   const resourceHits = (
     await db.all(`SELECT resource_id, 'resource' AS scope, "key", str_value FROM (SELECT resource_id, "key",
         CASE "type" WHEN 'string' THEN str_value WHEN 'bytes' THEN str_value WHEN 'array' THEN to_json(arr_value)::VARCHAR END AS str_value
-      FROM resource_attributes) WHERE str_value IS NOT NULL AND (${match('str_value')})
+      FROM ${resourceAttributes}) WHERE str_value IS NOT NULL AND (${match('str_value')})
       UNION ALL
-      SELECT resource_id, ${sqlString(NameScope.RESOURCE_ATTRIBUTE_KEY)}, "key", "key" FROM resource_attributes WHERE ${match('"key"')}`)
+      SELECT resource_id, ${sqlString(NameScope.RESOURCE_ATTRIBUTE_KEY)}, "key", "key" FROM ${resourceAttributes} WHERE ${match('"key"')}`)
   )
     .map((c) => ({ resource_id: c.resource_id, scope: String(c.scope), key: c.key, found: findCredentials(c.scope, String(c.str_value), detector, hasher) }))
     .filter((c) => c.found.length > 0);
   if (resourceHits.length) {
     const ids = [...new Set(resourceHits.map((c) => String(c.resource_id)))].join(', ');
-    const first = await db.all(`SELECT resource_id, min(trace_id) AS trace_id, arg_min(span_id, trace_id || span_id) AS span_id FROM span_structs WHERE resource_id IN (${ids}) GROUP BY resource_id`);
+    const first = await db.all(`SELECT resource_id, min(trace_id) AS trace_id, arg_min(span_id, trace_id || span_id) AS span_id FROM ${spans} WHERE resource_id IN (${ids}) GROUP BY resource_id`);
     const byResource = new Map(first.map((r) => [String(r.resource_id), r]));
     for (const c of resourceHits) {
       const span = byResource.get(String(c.resource_id));

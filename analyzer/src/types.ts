@@ -109,6 +109,13 @@ export interface AnalysisStats {
    * content (analyzer/README.md, "Duplicate spans"); a credential in any copy is still reported.
    */
   conflicting_spans: number;
+  /**
+   * Of those, spans whose copy not analysed may hold another library's tool call or argument the
+   * analysed copy does not: a copy the call readers would read that differs from the analysed one
+   * in its name, attributes or message events. Its calls are not analysed; a credential in it is
+   * still reported.
+   */
+  conflicting_call_spans: number;
   /** Lines, messages or files skipped under allow-partial. */
   malformed_lines: number;
   skipped: InputProblem[];

@@ -9,11 +9,11 @@ import { UsageError } from '../usage-error.js';
 import { CH_TABLES, argspanTableSteps, createTableSql, spansSql } from './argspan-tables.js';
 import { ChSession, connectClickHouse, describeUrl } from './client.js';
 import { scanCredentialsClickHouse } from './credential-scan.js';
-import { loadForeignCallsClickHouse } from './foreign.js';
+import { countCallCopies, loadForeignCallsClickHouse } from './foreign.js';
 import { DEFAULT_LOGS_TABLE, LOG_RECORD_SPANS, SPANS_FROM_RECORDS, gatherLogRecords, unjoinableProblem, unnamedProblem } from './log-records.js';
 import { runRulesClickHouse } from './run-rules.js';
 import { openSource, type TraceSource } from './source.js';
-import { DROPPED_COPIES, findSpanCopies } from './span-copies.js';
+import { DROPPED_COPIES, findSpanCopies, notDroppedSql } from './span-copies.js';
 import { attrValue, chString, jsonArrayValues } from './sql.js';
 
 /** How long after `until` a claimed trace's spans are read, unless `maxTraceDurationMs` says otherwise. */
@@ -62,6 +62,7 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
     const copies = await phase(options.onPhase, 'dedup', () => findSpanCopies(session, traces));
     if (copies.table) made.push(DROPPED_COPIES);
     const src: TraceSource = { ...traces, logRecords: logs !== undefined, droppedCopies: copies.conflicts > 0 };
+    const callCopies = copies.conflicts > 0 ? await countCallCopies(session, src) : 0;
     const logsSource = `clickhouse ${database}.${logsTable}`;
     const skipped = [
       ...(read?.unjoinable ? [unjoinableProblem(logsSource, read.unjoinable)] : []),
@@ -108,6 +109,7 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
         spans: copies.spans + (logs ? logs.spansFromRecords : 0),
         duplicate_spans: copies.duplicates,
         conflicting_spans: copies.conflicts,
+        conflicting_call_spans: callCopies,
         malformed_lines: skipped.length,
         skipped,
         ...(logs ? { log_records: logs.records, spans_from_log_records: logs.spansFromRecords } : {}),
@@ -130,7 +132,10 @@ function windowText(o: ClickHouseAnalyzeOptions): string {
   return `, traces starting ${o.since ? `from ${o.since.toISOString()}` : ''}${o.since && o.until ? ' ' : ''}${o.until ? `before ${o.until.toISOString()}` : ''}`;
 }
 
-/** `remote_allowlist` (the option's tools and every `argspan.remote.allowlist` resource attribute) and `deny_residencies`, as DuckDB's. */
+/**
+ * `remote_allowlist` (the option's tools and every `argspan.remote.allowlist` resource attribute of
+ * the spans analysed: a dropped copy's resource sets no policy) and `deny_residencies`, as DuckDB's.
+ */
 async function buildPolicyTables(session: ChSession, src: TraceSource, tools: readonly string[], denyResidencies: readonly string[]): Promise<void> {
   const key = ResourceAttributes.REMOTE_ALLOWLIST;
   const v = attrValue('ResourceAttributes', key);
@@ -139,7 +144,7 @@ async function buildPolicyTables(session: ChSession, src: TraceSource, tools: re
       SELECT arrayJoin(CAST([${tools.map(chString).join(', ')}] AS Array(String))) AS tool
       UNION ALL
       SELECT arrayJoin(if(isValidJSON(v) AND JSONType(v) = 'Array', ${jsonArrayValues('v')}, [v])) AS tool
-      FROM (SELECT DISTINCT ${v} AS v FROM ${src.table} WHERE ${src.where} AND mapContains(ResourceAttributes, ${chString(key)})${
+      FROM (SELECT DISTINCT ${v} AS v FROM ${src.table} WHERE ${src.where} AND mapContains(ResourceAttributes, ${chString(key)}) ${notDroppedSql(src)}${
         src.logRecords ? `
         UNION DISTINCT
         SELECT ${attrValue('resource', key)} FROM ${SPANS_FROM_RECORDS} WHERE mapContains(resource, ${chString(key)})` : ''}))`,

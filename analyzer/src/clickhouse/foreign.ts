@@ -10,7 +10,7 @@ import { ForeignRowsClickHouse, runIdSteps } from './foreign-rows.js';
 import { LOG_RECORD_SPANS, MESSAGE_EVENTS_ARRAY as MESSAGE_EVENTS, SPANS_FROM_RECORDS } from './log-records.js';
 import { chString } from './sql.js';
 import type { TraceSource } from './source.js';
-import { onceSql } from './span-copies.js';
+import { ATTRS_TEXT, contentHashSql, DROPPED_COPIES, onceSql } from './span-copies.js';
 
 /**
  * Passes over the candidate spans (each a bucket of traces by a hash of the trace id): ClickHouse
@@ -47,12 +47,9 @@ export async function loadForeignCallsClickHouse(
   policy: ClassifyOptions,
   options: ForeignLoadOptions = {},
 ): Promise<ForeignLoadStats> {
-  const keys = `[${CANDIDATE_KEYS.map(chString).join(', ')}]`;
-  const prefixes = EVIDENCE_PREFIXES.map((p) => `startsWith(k, ${chString(p)})`).join(' OR ');
   // A span with GenAI log records has message events: a candidate, as in DuckDB, where the records are its events.
   const withRecords = src.logRecords ? ` OR (TraceId, SpanId) GLOBAL IN (SELECT trace_id, span_id FROM ${LOG_RECORD_SPANS} WHERE in_traces)` : '';
-  const candidates = `${src.where} AND (${src.scopeName} IS NULL OR ${src.scopeName} <> ${chString(INSTRUMENTATION_SCOPE)})
-      AND (hasAny(mapKeys(SpanAttributes), ${keys}) OR SpanName IN (${CANDIDATE_SPAN_NAMES.map(chString).join(', ')}) OR arrayExists(k -> ${prefixes}, mapKeys(SpanAttributes)) OR hasAny(Events.Name, ${MESSAGE_EVENTS})${withRecords})`;
+  const candidates = `${src.where} AND ${candidateSql(src, withRecords)}`;
   // Each candidate span's trace and start; spans made from log records are all candidates (they hold only message events).
   const candidateStarts = `SELECT TraceId AS trace_id, toUnixTimestamp64Nano(Timestamp) AS start FROM ${src.table} WHERE ${candidates}${
     src.logRecords ? ` UNION ALL SELECT trace_id, start_ns FROM ${SPANS_FROM_RECORDS}` : ''}`;
@@ -90,6 +87,41 @@ export async function loadForeignCallsClickHouse(
     await rows.drop().catch(() => undefined);
   }
   return rows.stats;
+}
+
+/**
+ * Whether a row is a candidate span, as DuckDB's `CANDIDATE_SQL`: not argspan's own, and holding a
+ * key of an emitter's tool-span signature or one evidence is read from, a tool span's name, or a
+ * message event (`more`: further conditions, any of which makes one).
+ */
+function candidateSql(src: TraceSource, more = ''): string {
+  const keys = `[${CANDIDATE_KEYS.map(chString).join(', ')}]`;
+  const prefixes = EVIDENCE_PREFIXES.map((p) => `startsWith(k, ${chString(p)})`).join(' OR ');
+  return `(${src.scopeName} IS NULL OR ${src.scopeName} <> ${chString(INSTRUMENTATION_SCOPE)})
+      AND (hasAny(mapKeys(SpanAttributes), ${keys}) OR SpanName IN (${CANDIDATE_SPAN_NAMES.map(chString).join(', ')}) OR arrayExists(k -> ${prefixes}, mapKeys(SpanAttributes)) OR hasAny(Events.Name, ${MESSAGE_EVENTS})${more})`;
+}
+
+/**
+ * How many spans have a copy not analysed (named in `dropped_copies`, see `span-copies.ts`) that
+ * may hold a tool call or argument the kept copy does not, as DuckDB's `CALL_COPIES_SQL`: a copy
+ * that is a candidate span and differs from the kept one in its name, attributes (as sorted
+ * `key`␂`value` texts) or message events. Only when some copies differ (`src.droppedCopies`).
+ */
+export async function countCallCopies(session: ChSession, src: TraceSource): Promise<number> {
+  const events = `arrayFilter(e -> has(${MESSAGE_EVENTS}, e.1), arrayZip(Events.Name, Events.Attributes))`;
+  const read = `cityHash64(SpanName, ${ATTRS_TEXT}, arrayMap(e -> e.1, ${events}), arrayMap(e -> mapKeys(e.2), ${events}), arrayMap(e -> mapValues(e.2), ${events}))`;
+  const [row] = await session.all(
+    `SELECT toString(count()) AS n FROM (
+      SELECT anyIf(read, NOT dropped) AS kept, groupArrayIf(read, dropped AND candidate) AS others
+      FROM (
+        SELECT TraceId, SpanId, (TraceId, SpanId, ${contentHashSql(src)}) GLOBAL IN (SELECT TraceId, SpanId, content FROM ${DROPPED_COPIES}) AS dropped,
+          ${candidateSql(src)} AS candidate, ${read} AS read
+        FROM ${src.table} WHERE ${src.where} AND (TraceId, SpanId) GLOBAL IN (SELECT TraceId, SpanId FROM ${DROPPED_COPIES}))
+      GROUP BY TraceId, SpanId)
+    WHERE arrayExists(x -> x <> kept, others)`,
+    'counting differing copies of spans that may hold tool calls',
+  );
+  return Number(row?.n ?? 0);
 }
 
 /**

@@ -18,6 +18,9 @@ export const CONTENT_HASH = `cityHash64(ParentSpanId, TraceState, SpanName, Span
   Events.Timestamp, Events.Name, arrayMap(m -> mapKeys(m), Events.Attributes), arrayMap(m -> mapValues(m), Events.Attributes),
   Links.TraceId, Links.SpanId, Links.TraceState, arrayMap(m -> mapKeys(m), Links.Attributes), arrayMap(m -> mapValues(m), Links.Attributes))`;
 
+/** A row's span attributes as one text: sorted `key`␂`value` pairs joined by ␁ (DuckDB's `ATTRS_TEXT_SQL`). */
+export const ATTRS_TEXT = 'arrayStringConcat(arraySort(arrayMap((k, v) -> concat(k, char(2), v), mapKeys(SpanAttributes), mapValues(SpanAttributes))), char(1))';
+
 /**
  * The order of differing copies, the first kept — DuckDB's `KEEP_ORDER_SQL`, term by term: the
  * copy with the most span attributes, then the most events (the one carrying the most: a copy an
@@ -26,9 +29,7 @@ export const CONTENT_HASH = `cityHash64(ParentSpanId, TraceState, SpanName, Span
  * Copies that tie on all of these (they differ only in events' or links' content, status or
  * resource) are ordered by {@link CONTENT_HASH}, which is this engine's own.
  */
-export const KEEP_ORDER = `(-toInt64(length(SpanAttributes)), -toInt64(length(Events.Name)),
-  arrayStringConcat(arraySort(arrayMap((k, v) -> concat(k, char(2), v), mapKeys(SpanAttributes), mapValues(SpanAttributes))), char(1)),
-  SpanName, toUnixTimestamp64Nano(Timestamp), toUnixTimestamp64Nano(Timestamp) + toInt64(Duration), content)`;
+export const KEEP_ORDER = `(-toInt64(length(SpanAttributes)), -toInt64(length(Events.Name)), ${ATTRS_TEXT}, SpanName, toUnixTimestamp64Nano(Timestamp), toUnixTimestamp64Nano(Timestamp) + toInt64(Duration), content)`;
 
 /** What {@link findSpanCopies} counts: as DuckDB's `LoadStats`. */
 export interface SpanCopies {
@@ -80,6 +81,10 @@ export async function findSpanCopies(session: ChSession, src: TraceSource): Prom
  * reads every column).
  */
 export function onceSql(src: TraceSource): string {
-  const dropped = src.droppedCopies ? `AND (TraceId, SpanId, ${contentHashSql(src)}) GLOBAL NOT IN (SELECT TraceId, SpanId, content FROM ${DROPPED_COPIES}) ` : '';
-  return `${dropped}LIMIT 1 BY TraceId, SpanId`;
+  return `${notDroppedSql(src)}LIMIT 1 BY TraceId, SpanId`;
+}
+
+/** SQL after a read's WHERE conditions that leaves out the copies {@link findSpanCopies} dropped ('' when none differ). */
+export function notDroppedSql(src: TraceSource): string {
+  return src.droppedCopies ? `AND (TraceId, SpanId, ${contentHashSql(src)}) GLOBAL NOT IN (SELECT TraceId, SpanId, content FROM ${DROPPED_COPIES}) ` : '';
 }

@@ -2,6 +2,7 @@ import { Emitter, INSTRUMENTATION_SCOPE, ResidencyRule } from '@argspan/conventi
 import type { ClassifyOptions } from '@argspan/core';
 import type { Db } from '../db.js';
 import { sqlString } from '../load/duckdb-types.js';
+import { ATTRS_TEXT_SQL } from '../load/schema.js';
 import { phase, type PhaseListener } from '../phases.js';
 import { ForeignArgumentRule } from './classify-trace.js';
 import { EVIDENCE_KEYS, EVIDENCE_PREFIXES } from './evidence.js';
@@ -27,6 +28,25 @@ const CANDIDATE_SQL = `(scope_name IS NULL OR scope_name <> ${sqlString(INSTRUME
     OR "name" IN (${CANDIDATE_SPAN_NAMES.map(sqlString).join(', ')})
     OR list_bool_or(list_transform(attr_keys, lambda k: ${EVIDENCE_PREFIXES.map((p) => `starts_with(k, ${sqlString(p)})`).join(' OR ')}))
     OR ${hasEventSql(MESSAGE_EVENT_NAMES)})`;
+
+/**
+ * How many spans have a copy not analysed (`dropped_copies`, see `DEDUP_SQL`) that may hold a tool
+ * call or argument the kept copy does not: a copy that is a candidate ({@link CANDIDATE_SQL}) and
+ * differs from the kept one in its name, its attributes (as sorted `key`␂`value` texts, as the
+ * copies are ordered) or its message events — what the call readers read. Its calls are not read
+ * (the kept copy's are): counted, so a report says so. Run right after `DEDUP_SQL`, before GenAI log
+ * records become the kept spans' events (ClickHouse's `countCallCopies` compares the rows as exported).
+ */
+export const CALL_COPIES_SQL = `
+SELECT count(DISTINCT (d.trace_id, d.span_id)) AS n
+FROM (SELECT * FROM dropped_copies WHERE ${CANDIDATE_SQL}) d JOIN span_structs k ON k.trace_id = d.trace_id AND k.span_id = d.span_id
+WHERE d."name" IS DISTINCT FROM k."name" OR ${ATTRS_TEXT_SQL('d')} IS DISTINCT FROM ${ATTRS_TEXT_SQL('k')}
+  OR ${messageEventsSql('d')} IS DISTINCT FROM ${messageEventsSql('k')}`;
+
+/** A staged span's (`r`) message events, by name and attributes (not time). */
+function messageEventsSql(r: string): string {
+  return `list_transform(list_filter(coalesce(${r}.events, []), lambda e: e."name" IN (${MESSAGE_EVENT_NAMES.map(sqlString).join(', ')})), lambda e: {n: e."name", a: e.attributes})`;
+}
 
 /** What {@link loadForeignCalls} found. */
 export interface ForeignLoadStats {

@@ -9,6 +9,7 @@ import { loadFile, type LoadFileOptions } from './load-file.js';
 import { attachLogEventsSql, CLEANUP_SQL, DEDUP_SQL, NORMALISE_SQL, STAGING_DDL } from './schema.js';
 import { JAEGER_MACROS } from './stage-jaeger.js';
 import { phase, type PhaseListener } from '../phases.js';
+import { CALL_COPIES_SQL } from '../foreign/load-foreign.js';
 
 export interface LoadStats {
   files: number;
@@ -18,6 +19,8 @@ export interface LoadStats {
   duplicates: number;
   /** Of the spans, those whose copies differ in content: one is kept, chosen by content (`DEDUP_SQL`), the others kept aside in `dropped_copies`. */
   conflicts: number;
+  /** Of those, the spans whose copy not kept may hold a tool call or argument the kept one does not (`CALL_COPIES_SQL`). */
+  callConflicts: number;
   /** Lines, messages or files skipped under allow-partial, with where and why. */
   skipped: InputProblem[];
   /** GenAI log records read from OTLP logs exports, each made an event of the span it names. */
@@ -80,6 +83,7 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
   }
   await phase(opts.onPhase, 'dedup', () => db.run(DEDUP_SQL));
   const conflicts = Number((await db.one('SELECT count(DISTINCT (trace_id, span_id)) AS n FROM dropped_copies')).n);
+  const callConflicts = conflicts > 0 ? Number((await db.one(CALL_COPIES_SQL)).n) : 0;
   const spansOfLogs = logRecords > 0 ? await phase(opts.onPhase, 'log records', () => attachLogRecords(db, logBytes)) : 0;
   if (logRecords === 0) await db.run('DROP TABLE log_events; DROP TABLE log_resources');
   await phase(opts.onPhase, 'normalise', () => db.run(NORMALISE_SQL));
@@ -90,7 +94,7 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
     for (const step of ARGSPAN_TABLE_STEPS) await phase(opts.onPhase, `argspan tables: ${step.table}`, () => db.run(step.sql));
   });
   const spans = Number((await db.one('SELECT count(*) AS n FROM spans')).n);
-  return { files: files.length, spans, duplicates: staged + spansOfLogs - spans, conflicts, skipped, logRecords, spansOfLogs };
+  return { files: files.length, spans, duplicates: staged + spansOfLogs - spans, conflicts, callConflicts, skipped, logRecords, spansOfLogs };
 }
 
 /**

@@ -292,7 +292,7 @@ const CONTENT_HASH_SQL = (r: string) =>
  * or booleans is JSON of strings here (`["1"]`) where the exporter writes `[1]`: copies that tie on
  * their attribute counts and differ only there may be chosen differently by the two engines.
  */
-const ATTRS_TEXT_SQL = (r: string) =>
+export const ATTRS_TEXT_SQL = (r: string) =>
   `array_to_string(list_sort(list_transform(${r}.attr_keys, lambda k, i: k || chr(2) || coalesce(${r}.attr_str[i], coalesce(TRY_CAST(${r}.attr_int[i] AS BIGINT)::VARCHAR, ${r}.attr_int[i]), ${r}.attr_bool[i]::VARCHAR,
     CASE WHEN ${r}.attr_dbl[i] = trunc(${r}.attr_dbl[i]) AND abs(${r}.attr_dbl[i]) < 1e15 THEN ${r}.attr_dbl[i]::BIGINT::VARCHAR ELSE ${r}.attr_dbl[i]::VARCHAR END, ${r}.attr_bytes[i], to_json(arr_values(${r}.attr_arr[i]))::VARCHAR, ''))), chr(1))`;
 
@@ -307,7 +307,8 @@ const ATTRS_TEXT_SQL = (r: string) =>
  * One row of each other version is kept aside in `dropped_copies` (same columns), which the
  * credential re-scan reads too: a credential in a copy not analysed is still reported. The
  * resource a dropped row carried (`res` is on the first span of a resource block only) is kept in
- * `dropped_res` for {@link NORMALISE_SQL}.
+ * `dropped_res` for {@link NORMALISE_SQL}: a resource of kept spans joins `resources`, one only
+ * dropped copies carry goes to `dropped_resource_attributes`, which only the re-scan reads.
  */
 export const DEDUP_SQL = `
 DELETE FROM span_structs WHERE bad OR problem IS NOT NULL OR trace_id IS NULL OR span_id IS NULL;
@@ -367,12 +368,15 @@ CREATE TABLE resources AS
     SELECT resource_id, res FROM span_structs
     UNION ALL SELECT d.resource_id, d.res FROM dropped_res d WHERE d.resource_id IN (SELECT resource_id FROM span_structs))
   GROUP BY resource_id;
-DROP TABLE dropped_res;
 CREATE TABLE resource_attributes (resource_id UBIGINT, ${VALUE_COLUMNS});
 INSERT INTO resource_attributes SELECT resource_id, ${valueSelect('a')} FROM (SELECT resource_id, unnest(attrs) AS a FROM resources);
 ALTER TABLE resources DROP COLUMN attrs;
+CREATE TABLE dropped_resource_attributes (resource_id UBIGINT, ${VALUE_COLUMNS});
+INSERT INTO dropped_resource_attributes SELECT resource_id, ${valueSelect('a')} FROM (
+  SELECT d.resource_id, unnest(d.res) AS a FROM dropped_res d ANTI JOIN span_structs s ON s.resource_id = d.resource_id);
 ALTER TABLE resources ADD COLUMN service_name VARCHAR;
 UPDATE resources r SET service_name = (SELECT str_value FROM resource_attributes ra WHERE ra.resource_id = r.resource_id AND ra."key" = ${sqlString(OtelAttributes.SERVICE_NAME)} LIMIT 1);
+DROP TABLE dropped_res;
 
 CREATE VIEW spans AS
   SELECT d.trace_id, d.span_id, d.parent_span_id, d."name", d.kind, d.start_ns, d.end_ns, d.end_ns - d.start_ns AS duration_ns,

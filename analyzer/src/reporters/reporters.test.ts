@@ -15,7 +15,7 @@ function resultWith(n: number): AnalysisResult {
   return {
     findings,
     rules,
-    stats: { files: 1, spans: n, duplicate_spans: 0, conflicting_spans: 0, malformed_lines: 0, skipped: [], rules_run: rules.length, rules_skipped: [], suppressed: 0, time_ms: 1 },
+    stats: { files: 1, spans: n, duplicate_spans: 0, conflicting_spans: 0, conflicting_call_spans: 0, malformed_lines: 0, skipped: [], rules_run: rules.length, rules_skipped: [], suppressed: 0, time_ms: 1 },
   };
 }
 
@@ -52,10 +52,20 @@ describe('reporters', () => {
     result.stats.conflicting_spans = 2;
     const sentence = '2 span(s) were read more than once with different content';
     expect(reporters.table(result)).toContain(sentence);
+    expect(reporters.table(result)).not.toContain('tool call or argument');
     expect(reporters.html(result)).toContain(sentence);
-    expect(JSON.parse(reporters.sarif(result)).runs[0].properties).toEqual({ conflicting_spans: 2 });
+    expect(JSON.parse(reporters.sarif(result)).runs[0].properties).toEqual({ conflicting_spans: 2, conflicting_call_spans: 0 });
     expect(reporters.junit(result)).toContain('<property name="argspan.conflicting_spans" value="2"/>');
-    expect(JSON.parse(reporters.json(result)).stats).toMatchObject({ duplicate_spans: 3, conflicting_spans: 2 });
+    expect(JSON.parse(reporters.json(result)).stats).toMatchObject({ duplicate_spans: 3, conflicting_spans: 2, conflicting_call_spans: 0 });
+    // ... and when a copy not analysed may hold a tool call the analysed one does not.
+    result.stats.conflicting_call_spans = 1;
+    const calls = 'In 1 of them a copy not analysed may hold another library';
+    expect(reporters.table(result)).toContain(calls);
+    expect(reporters.html(result)).toContain(calls);
+    expect(JSON.parse(reporters.sarif(result)).runs[0].properties).toEqual({ conflicting_spans: 2, conflicting_call_spans: 1 });
+    expect(reporters.junit(result)).toContain('<property name="argspan.conflicting_call_spans" value="1"/>');
+    expect(JSON.parse(reporters.json(result)).stats).toMatchObject({ conflicting_spans: 2, conflicting_call_spans: 1 });
+    result.stats.conflicting_call_spans = 0;
     // None of it when no copies differed.
     result.stats.conflicting_spans = 0;
     expect(reporters.table(result)).not.toContain('different content');

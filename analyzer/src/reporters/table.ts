@@ -36,7 +36,7 @@ export function tableReport(result: AnalysisResult): string {
     lines.push(`Read ${stats.foreign_calls} tool call(s) from other libraries' traces${none}${unread}.`);
   }
   if (stats.log_records) lines.push(logRecordsSentence(stats));
-  if (stats.conflicting_spans) lines.push(conflictingSpansSentence(stats.conflicting_spans));
+  if (stats.conflicting_spans) lines.push(conflictingSpansSentence(stats));
   if (stats.skipped.length) {
     lines.push(`Skipped ${stats.skipped.length} unreadable line(s) or file(s):`);
     for (const p of stats.skipped) lines.push(`  ${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.reason}`);
@@ -58,20 +58,24 @@ export function logRecordsSentence(stats: AnalysisStats): string {
 
 /**
  * The sentence every report gives about spans read more than once with different content (plain
- * text): only one copy of each was analysed, so a finding only the others would give is missing.
+ * text): only one copy of each was analysed, so a finding only the others would give is missing;
+ * and of those, the spans where a copy not analysed may hold a tool call the analysed one does not.
  */
-export function conflictingSpansSentence(spans: number): string {
-  return `${spans} span(s) were read more than once with different content (the same trace and span id): one copy of each was analysed, chosen by its content, not by input order; credentials were looked for in every copy.`;
+export function conflictingSpansSentence(stats: Pick<AnalysisStats, 'conflicting_spans' | 'conflicting_call_spans'>): string {
+  const calls = stats.conflicting_call_spans
+    ? ` In ${stats.conflicting_call_spans} of them a copy not analysed may hold another library's tool call or argument the analysed copy does not (it differs in its name, attributes or message events): its calls were not analysed.`
+    : '';
+  return `${stats.conflicting_spans} span(s) were read more than once with different content (the same trace and span id): one copy of each was analysed, chosen by its content, not by input order; credentials were looked for in every copy.${calls}`;
 }
 
 /**
  * What a run could not check, as counts for the machine-readable reports (SARIF run properties,
  * JUnit suite properties): other libraries' calls (only when the traces held any) and spans read
- * with differing copies (only when some were). Empty when there is nothing to say.
+ * with differing copies, with those whose copy not analysed may hold a call (only when some were). Empty when there is nothing to say.
  */
 export function uncheckedCounts(stats: AnalysisStats): Record<string, number> {
   return {
     ...(stats.foreign_calls ? { foreign_calls: stats.foreign_calls, no_evidence_calls: stats.no_evidence_calls, unreadable_args_calls: stats.unreadable_args_calls } : {}),
-    ...(stats.conflicting_spans ? { conflicting_spans: stats.conflicting_spans } : {}),
+    ...(stats.conflicting_spans ? { conflicting_spans: stats.conflicting_spans, conflicting_call_spans: stats.conflicting_call_spans } : {}),
   };
 }

@@ -76,7 +76,7 @@ ${select('emitter', 'emitter', values(emitterOf))}
         ]
       : []),
     ...(stats.log_records ? [logRecordsSentence(stats)] : []),
-    ...(stats.conflicting_spans ? [conflictingSpansSentence(stats.conflicting_spans)] : []),
+    ...(stats.conflicting_spans ? [conflictingSpansSentence(stats)] : []),
   ];
   const libraries = assets.libraries.map((l) => `<script data-library="${html(`${l.name}@${l.version}`)}">${l.code}</script>`).join('\n');
   const credits = assets.libraries.map((l) => `${html(l.name)} ${html(l.version)} (${html(l.licence)})`).join(', ');
