@@ -685,31 +685,29 @@ function readMastraPrompt(span: ForeignSpan, into: TraceEvidence): void {
 }
 
 /**
- * A Mastra 0.x model span's output (`gen_ai.completion`, the generation's result as Mastra's JSON):
- * the calls the model asked for, in its `toolCalls` (the AI SDK's `{toolCallId, toolName, args}`
- * (v4) or `input` (v5), or Mastra's stream chunks, `{type: "tool-call", payload: {…}}`), or in
- * the `tool-call` parts of its response messages (`messages`, `response.messages`, or a list of
- * messages). Its text is the model's own words, not evidence.
+ * A Mastra 0.x model span's output (`gen_ai.completion`, the generation's result as Mastra's JSON),
+ * read as AI SDK parts: the calls the model asked for and the results its tools returned, listed
+ * in the result (`toolCalls`, `toolResults`: the AI SDK's parts, v4 `args` / `result`, v5 `input` /
+ * `output`, or Mastra's stream chunks, the part in `payload`), or else in its response messages
+ * (`messages`, `response.messages`, or a list of messages: `tool-call` and `tool-result` parts).
+ * Its text is the model's own words, not evidence.
  */
 function readMastraCompletion(span: ForeignSpan, into: TraceEvidence): void {
   const output = parseJson(str(span, MastraAttributes.MODEL_COMPLETION));
   if (output === undefined) return;
   const attribute = MastraAttributes.MODEL_COMPLETION;
-  let position = 0;
-  const propose = (c: unknown) => {
-    const call = isObject(c) && isObject(c.payload) ? c.payload : c;
-    if (!isObject(call) || typeof call.toolName !== 'string') return;
-    into.proposed.push(proposal(span, attribute, call.toolName, typeof call.toolCallId === 'string' ? call.toolCallId : undefined, call.input ?? call.args ?? {}, position++));
-  };
   const result = isObject(output) ? output : {};
-  if (Array.isArray(result.toolCalls)) result.toolCalls.forEach(propose);
-  const messages = Array.isArray(output) ? output : Array.isArray(result.messages) ? result.messages : isObject(result.response) ? result.response.messages : undefined;
-  // (a result that lists its calls in `toolCalls` repeats them in its messages: read once)
-  if (position > 0 || !Array.isArray(messages)) return;
-  for (const m of messages) {
-    if (!isObject(m) || m.role !== 'assistant' || !Array.isArray(m.content)) continue;
-    for (const p of m.content) if (isObject(p) && p.type === 'tool-call') propose(p);
+  const listed = (list: unknown, type: string) => (Array.isArray(list) ? list : []).map((c) => ({ ...(isObject(c) && isObject(c.payload) ? c.payload : isObject(c) ? c : {}), type }));
+  const parts = [...listed(result.toolCalls, 'tool-call'), ...listed(result.toolResults, 'tool-result')];
+  // (a result that lists its calls and results repeats them in its messages: read once)
+  if (parts.length > 0) {
+    readAiSdkParts(parts, span, attribute, true, 0, into);
+    return;
   }
+  const messages = Array.isArray(output) ? output : Array.isArray(result.messages) ? result.messages : isObject(result.response) ? result.response.messages : undefined;
+  if (!Array.isArray(messages)) return;
+  let position = 0;
+  for (const m of messages) if (isObject(m) && Array.isArray(m.content)) position = readAiSdkParts(m.content, span, attribute, true, position, into);
 }
 
 /**
