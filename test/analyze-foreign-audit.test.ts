@@ -1277,6 +1277,8 @@ describe('argspan analyze on OpenInference\'s LangChain and LlamaIndex instrumen
   const cases = {
     'openinference-langchain-tool-calls-model-only.json': { calls: [['add', 'a'], ['add', 'b'], ['multiply', 'a'], ['multiply', 'b']], tool: 'multiply', args: '{"a": 3, "b": 12}' },
     'openinference-llama-index-weather-model-only.json': { calls: [['get_weather', 'location']], tool: 'get_weather', args: '{"location":"San Francisco"}' },
+    // (Anthropic: a text block before the tool_use; the arguments as the handler's json.dumps writes them)
+    'openinference-llama-index-anthropic-weather-model-only.json': { calls: [['get_weather', 'location']], tool: 'get_weather', args: '{"location": "San Francisco"}' },
   };
   it.each(Object.entries(cases))('%s: each call by tool and key, every value the user\'s, nothing reported', async (file, want) => {
     const db = join(tmp(), 'a.duckdb');

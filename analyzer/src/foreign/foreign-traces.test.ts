@@ -147,6 +147,9 @@ const EXPECTED: Record<string, Expected> = {
   'openinference-langchain-tool-calls-model-only.json': { calls: ['openinference add model-output', 'openinference multiply model-output'], findings: [] },
   // OpenInference's LlamaIndex instrumentation, FunctionCallingLLM.achat with a tool (no tool run): the city the user named.
   'openinference-llama-index-weather-model-only.json': { calls: ['openinference get_weather model-output'], findings: [] },
+  // The same test run against Anthropic (claude-3-5-haiku): a text block before the tool_use, recorded as the output message's
+  // content beside its call; the text is the model's, the city the user's.
+  'openinference-llama-index-anthropic-weather-model-only.json': { calls: ['openinference get_weather model-output'], findings: [] },
   // Spring AI's tool-calling observation (Micrometer Tracing): no prompt on any span, so no evidence either way.
   'spring-ai-1.1-tool-call-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
   'spring-ai-2.0-execute-tool-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
