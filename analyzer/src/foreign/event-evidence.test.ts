@@ -158,3 +158,24 @@ describe('a Mastra 0.x model span\'s completion (gen_ai.completion) read as AI S
     expect(into.results.map((r) => [r.callId, r.content])).toEqual([['call_2plus2', '{"result":4}']]);
   });
 });
+
+describe('an OpenInference LLM span\'s input.value, the request as sent: the calls its history repeats', () => {
+  const llm = (input: unknown, kind = 'LLM'): TraceEvidence => {
+    const into = new TraceEvidence();
+    collectEvidence({ ...span([]), scope: '@arizeai/openinference-instrumentation-openai', events: undefined, attrs: new Map([['openinference.span.kind', kind], ['input.value', JSON.stringify(input)]]) }, into);
+    return into;
+  };
+  const user = { role: 'user', content: 'Weather where I am?' };
+  it('OpenAI\'s tool_calls and Anthropic\'s tool_use blocks: repeated by id with their tool and arguments; nothing proposed, no text read', () => {
+    const openai = llm({ model: 'gpt-3.5-turbo', messages: [user, { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'getWeather', arguments: '{"location":"Boston"}' } }] }, { role: 'tool', tool_call_id: 'call_1', content: 'rainy' }] });
+    const anthropic = llm({ model: 'claude-sonnet-4-6', messages: [user, { role: 'assistant', content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_use', id: 'toolu_1', name: 'getWeather', input: { location: 'Boston' } }] }] });
+    expect(openai.repeated.map((r) => [r.attribute, r.callId, r.call])).toEqual([['input.value', 'call_1', { tool: 'getWeather', args: '{"location":"Boston"}' }]]);
+    expect(anthropic.repeated.map((r) => [r.attribute, r.callId, r.call])).toEqual([['input.value', 'toolu_1', { tool: 'getWeather', args: { location: 'Boston' } }]]);
+    for (const e of [openai, anthropic]) {
+      expect(e.proposed).toEqual([]);
+      expect([...e.assertedTexts]).toEqual([]);
+    }
+    // Another span kind's input.value is read as its run's input, not here.
+    expect(llm({ messages: [user, { role: 'assistant', tool_calls: [{ id: 'call_1', function: { name: 'getWeather', arguments: '{}' } }] }] }, 'TOOL').repeated).toEqual([]);
+  });
+});

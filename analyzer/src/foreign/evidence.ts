@@ -170,6 +170,7 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readGenAiMessages(span, into);
   readOpenInferenceMessages(span, into);
   readOpenInferenceLlmOutput(span, into);
+  readOpenInferenceLlmInput(span, into);
   readDspyPrediction(span, into);
   readOpenLLMetryMessages(span, into);
   readVercelPrompt(span, into);
@@ -772,6 +773,25 @@ function readOpenInferenceLlmOutput(span: ForeignSpan, into: TraceEvidence): voi
 }
 
 /**
+ * The calls an OpenInference LLM span's `input.value` repeats where it is the request as sent (the
+ * JS instrumentations' `JSON.stringify` of the body; the history's assistant messages with OpenAI's
+ * `tool_calls`, or Anthropic's `tool_use` blocks): by call id, copies of those calls' arguments, as
+ * the span's `llm.input_messages.*` are. Its text is not read again (those messages hold it).
+ */
+function readOpenInferenceLlmInput(span: ForeignSpan, into: TraceEvidence): void {
+  if (str(span, OpenInferenceAttributes.SPAN_KIND) !== 'LLM') return;
+  const text = str(span, OpenInferenceAttributes.INPUT_VALUE);
+  // (only a request that can repeat calls is parsed)
+  if (text === undefined || !(text.includes('"tool_calls"') || text.includes('"tool_use"'))) return;
+  const attribute = OpenInferenceAttributes.INPUT_VALUE;
+  for (const m of conversationOf(parseJson(text)) ?? []) {
+    if (m.role !== 'model') continue;
+    for (const call of m.calls) into.repeat(span, attribute, call.id, call.name, call.args);
+    for (const b of Array.isArray(m.content) ? m.content : []) if (isObject(b) && b.type === 'tool_use') into.repeat(span, attribute, b.id, b.name, b.input);
+  }
+}
+
+/**
  * Propose the calls of a model call's result recorded in `attribute`: the chat completion
  * `wrap_openai` records (`choices[].message`), LangChain's `LLMResult` (`generations[][].message`,
  * an AIMessage serialised: its fields in `kwargs`), or an Anthropic `Message` (`content[]` blocks
@@ -838,7 +858,8 @@ function runInput(text: string | undefined, span: ForeignSpan, into: TraceEviden
   }
 }
 
-type RunMessage = { role: 'user' | 'system' | 'tool' | 'model'; content: unknown; callId?: string };
+/** A message of a run's input; `calls`: the tool calls a model's message holds (OpenAI's `tool_calls`, LangChain's). */
+type RunMessage = { role: 'user' | 'system' | 'tool' | 'model'; content: unknown; callId?: string; calls: ReturnType<typeof toolCallsOf> };
 
 const MESSAGE_ROLES: Record<string, RunMessage['role']> = {
   user: 'user', human: 'user', humanmessage: 'user', humanmessagechunk: 'user',
@@ -870,7 +891,7 @@ function conversationOf(input: unknown): RunMessage[] | undefined {
 function runMessage(m: unknown): RunMessage | undefined {
   if (Array.isArray(m)) {
     const role = typeof m[0] === 'string' ? MESSAGE_ROLES[m[0].toLowerCase()] : undefined;
-    return role && m.length === 2 ? { role, content: m[1] } : undefined;
+    return role && m.length === 2 ? { role, content: m[1], calls: [] } : undefined;
   }
   if (!isObject(m)) return undefined;
   // LangChain's serialised form: the class names the role, the fields are in `kwargs`.
@@ -881,5 +902,5 @@ function runMessage(m: unknown): RunMessage | undefined {
   if (!role) return undefined;
   const fields = serialised ?? m;
   const callId = fields.tool_call_id ?? fields.toolCallId;
-  return { role, content: fields.content, ...(typeof callId === 'string' ? { callId } : {}) };
+  return { role, content: fields.content, ...(typeof callId === 'string' ? { callId } : {}), calls: role === 'model' ? toolCallsOf(fields) : [] };
 }
