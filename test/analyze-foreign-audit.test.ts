@@ -1277,6 +1277,8 @@ describe('argspan analyze on OpenInference\'s LangChain and LlamaIndex instrumen
   const cases = {
     'openinference-langchain-tool-calls-model-only.json': { calls: [['add', 'a'], ['add', 'b'], ['multiply', 'a'], ['multiply', 'b']], tool: 'multiply', args: '{"a": 3, "b": 12}' },
     'openinference-llama-index-weather-model-only.json': { calls: [['get_weather', 'location']], tool: 'get_weather', args: '{"location":"San Francisco"}' },
+    // (Anthropic: a text block before the tool_use; the arguments as the handler's json.dumps writes them)
+    'openinference-llama-index-anthropic-weather-model-only.json': { calls: [['get_weather', 'location']], tool: 'get_weather', args: '{"location": "San Francisco"}' },
   };
   it.each(Object.entries(cases))('%s: each call by tool and key, every value the user\'s, nothing reported', async (file, want) => {
     const db = join(tmp(), 'a.duckdb');
@@ -1613,5 +1615,65 @@ describe('argspan analyze on the AI SDK\'s spans with OpenInference\'s Vercel sp
     expect(parseJson(run).stats.foreign_calls).toBe(1);
     expect(parseJson(run).findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['credential_in_attribute', 'tool1', 'value', 'vercel-ai']]);
     expect(run.stdout + run.stderr).not.toContain(TOKEN);
+  });
+});
+
+describe('argspan analyze on OpenInference\'s JS OpenAI instrumentation (runTools: three model calls, the tools run by the SDK)', () => {
+  // fixtures/traces/foreign/README.md: the instrumentation's own snapshot. The model asks for the user's location, then the
+  // weather there: "Boston" is the first tool's result (a tool message of the next request), not the user's words.
+  const FILE = 'openinference-js-openai-runtools-weather.json';
+  it('each call once, by tool and key: the location the first tool returned, nothing reported', async () => {
+    const db = join(tmp(), 'a.duckdb');
+    const run = analyzeBin(join(FOREIGN, FILE), '--format', 'json', '--reports', '--db', db);
+    expect(run.code).toBe(0);
+    expect(parseJson(run).findings.filter((f) => f.severity !== 'info')).toEqual([]);
+    expect(await query(db, 'SELECT tool, call_id, call_source FROM tool_calls ORDER BY tool')).toEqual([
+      { tool: 'getCurrentLocation', call_id: 'call_5ERYvu4iTGSvDlcDQjDP3g3J', call_source: 'model-output' },
+      { tool: 'getWeather', call_id: 'call_0LCdYLkdRUt3rV3dawoIFHBf', call_source: 'model-output' },
+    ]);
+    expect(await query(db, 'SELECT tool, "key", provenance FROM tool_args ORDER BY tool, "key"')).toEqual([
+      { tool: 'getCurrentLocation', key: '$', provenance: 'model_inferred' },
+      { tool: 'getWeather', key: 'location', provenance: 'context_retrieved' },
+    ]);
+  });
+
+  // getWeather's arguments changed in every attribute that holds them: the output message and output.value of the model call
+  // that asked for it, and the next request's history (its input messages, and input.value: the request as sent).
+  const planted = (to: string) => {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, FILE), 'utf8')) as { resourceSpans: { scopeSpans: { spans: { attributes: { key: string; value: { stringValue?: string } }[] }[] }[] }[] };
+    const from = '"location": "Boston"';
+    const holding: string[] = [];
+    for (const [i, span] of doc.resourceSpans[0]!.scopeSpans[0]!.spans.entries()) {
+      for (const attr of span.attributes) {
+        for (const [a, b] of [[from, to], [JSON.stringify(from).slice(1, -1), JSON.stringify(to).slice(1, -1)]] as const) {
+          if (attr.value.stringValue?.includes(a)) {
+            attr.value.stringValue = attr.value.stringValue.split(a).join(b);
+            holding.push(`${i} ${attr.key}`);
+          }
+        }
+      }
+    }
+    expect(holding).toEqual([
+      '1 llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments',
+      '1 output.value',
+      '2 input.value',
+      '2 llm.input_messages.3.message.tool_calls.0.tool_call.function.arguments',
+    ]);
+    const path = join(tmp(), FILE);
+    writeFileSync(path, JSON.stringify(doc));
+    return path;
+  };
+  const TOKEN = 'ghp_' + 'C4NARYj50pen4Iruntoolsc4naryxyzwvut12';
+  it('a zone the user never gave, and a token in the location, are each one finding by tool and key (not again for the copy in the next request\'s input.value), never printed', () => {
+    for (const [to, rule, key] of [['"location": "Boston", "timezone": "America/New_York"', 'assumption_span', 'timezone'], [`"location": "Boston ${TOKEN}"`, 'credential_in_attribute', 'location']] as const) {
+      const path = planted(to);
+      const run = analyzeBin(path, '--format', 'json');
+      expect(run.code, rule).toBe(1);
+      expect(parseJson(run).findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([[rule, 'getWeather', key, 'openinference']]);
+      for (const format of ['table', 'json', 'sarif', 'junit', 'html']) {
+        const out = analyzeBin(path, '--format', format);
+        for (const value of ['America/New_York', TOKEN]) expect(out.stdout + out.stderr, `${format}: ${value}`).not.toContain(value);
+      }
+    }
   });
 });

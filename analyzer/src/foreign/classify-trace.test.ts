@@ -565,6 +565,19 @@ describe('classifyForeignTrace: Mastra\'s tool spans', () => {
     expect(argsOf(both, 'get_time')).toEqual(want);
   });
 
+  it('0.x model spans: a result the completion records (its tools ran inside the model loop) is the tool\'s, for a later call', () => {
+    const ask = { messages: [{ role: 'user', content: 'What time is it in Paris?' }] };
+    const completions = [
+      { text: '', toolCalls: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'get_day', args: {} }], toolResults: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'get_day', args: {}, result: { day: 'Monday' } }] },
+      { text: '', response: { messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'get_day', input: {} }] }, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'get_day', output: { type: 'json', value: { day: 'Monday' } } }] }] } },
+    ];
+    const later = () => mastraTool('t', 'tool_call', { 'gen_ai.operation.name': 'tool.execute', 'gen_ai.tool.name': 'get_time', 'gen_ai.tool.input': JSON.stringify({ city: 'Paris', timezone: 'UTC', day: 'Monday' }) });
+    for (const completion of completions) {
+      const model = span('llm', { 'mastra.span.type': 'llm_generation', 'gen_ai.operation.name': 'chat', 'gen_ai.prompt': JSON.stringify(ask), 'gen_ai.completion': JSON.stringify(completion) });
+      expect(argsOf([model, later()], 'get_time')).toEqual(['city tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred', 'day tiny-public tiny context_retrieved']);
+    }
+  });
+
   it('0.x and 1.x agent spans: what the agent was asked (its input) is the user\'s words', () => {
     const call = () => mastraTool('t', 'tool_call', { 'gen_ai.operation.name': 'tool.execute', 'gen_ai.tool.name': 'get_time', 'gen_ai.tool.input': JSON.stringify({ city: 'Paris', timezone: 'UTC' }) });
     const agent = (key: string, input: string) => span('agent', { 'mastra.span.type': 'agent_run', 'gen_ai.operation.name': 'agent.run', [key]: input });

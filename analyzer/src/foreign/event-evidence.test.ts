@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { collectEvidence, TraceEvidence } from './evidence.js';
 import type { ForeignEvent, ForeignSpan } from './types.js';
 
@@ -114,5 +116,66 @@ describe('AI SDK messages as evidence (one reader for the Vercel prompt, Mastra\
     ]);
     expect(into.results.map((r) => [r.callId, r.content])).toEqual([['c1', 'sunny']]);
     expect(into.proposed).toEqual([]);
+  });
+});
+
+describe('a Mastra 0.x model span\'s completion (gen_ai.completion) read as AI SDK parts: the calls the model asked for and the results its tools returned', () => {
+  // The fixture's calculator run (mastra-otel-exporter-0.x-tool-calculator.json) as its parent model span records it when the
+  // tool ran inside the model loop: the AI SDK's result of the step (`toolCalls`, `toolResults`), Mastra's stream chunks
+  // (`payload`), or the response's messages (an assistant `tool-call`, a `tool` message's `tool-result`).
+  const doc = JSON.parse(readFileSync(fileURLToPath(new URL('../../../fixtures/traces/foreign/mastra-otel-exporter-0.x-tool-calculator.json', import.meta.url)), 'utf8')) as {
+    resourceSpans: { scopeSpans: { spans: { parentSpanId: string; attributes: { key: string; value: { stringValue?: string } }[] }[] }[] }[];
+  };
+  const tool = doc.resourceSpans[0]!.scopeSpans[0]!.spans[0]!;
+  const attr = (key: string) => JSON.parse(tool.attributes.find((a) => a.key === key)!.value.stringValue!) as unknown;
+  const [args, output, toolName] = [attr('gen_ai.tool.input'), attr('gen_ai.tool.output'), tool.attributes.find((a) => a.key === 'gen_ai.tool.name')!.value.stringValue!];
+  const call = { type: 'tool-call', toolCallId: 'call_2plus2', toolName, args };
+  const v4Result = { type: 'tool-result', toolCallId: 'call_2plus2', toolName, args, result: output };
+  const messages = [
+    { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_2plus2', toolName, input: args }] },
+    { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_2plus2', toolName, output: { type: 'json', value: output } }] },
+  ];
+  const completions = {
+    'AI SDK v4 result (toolCalls, toolResults, response.messages)': { text: '', toolCalls: [call], toolResults: [v4Result], response: { messages } },
+    'AI SDK v5 result (input, output)': { text: '', toolCalls: [{ ...call, args: undefined, input: args }], toolResults: [{ type: 'tool-result', toolCallId: 'call_2plus2', toolName, input: args, output }] },
+    'Mastra stream chunks (payload)': {
+      text: '',
+      toolCalls: [{ type: 'tool-call', runId: 'r1', from: 'AGENT', payload: { toolCallId: 'call_2plus2', toolName, args } }],
+      toolResults: [{ type: 'tool-result', runId: 'r1', from: 'AGENT', payload: { toolCallId: 'call_2plus2', toolName, args, result: output } }],
+    },
+    'the response\'s messages only': { text: '', response: { messages } },
+    'a list of messages': messages,
+  };
+  it.each(Object.entries(completions))('%s: the call proposed once, its result the call\'s', (_, completion) => {
+    const into = new TraceEvidence();
+    const model: ForeignSpan = {
+      ...span([]), spanId: tool.parentSpanId, scope: '@mastra/otel', events: undefined,
+      attrs: new Map([['mastra.span.type', 'llm_generation'], ['gen_ai.prompt', JSON.stringify({ messages: [{ role: 'user', content: 'What is 2 + 2?' }] })], ['gen_ai.completion', JSON.stringify(completion)]]),
+    };
+    collectEvidence(model, into);
+    expect([...into.assertedTexts]).toEqual(['What is 2 + 2?']);
+    expect(into.proposed.map((p) => [p.tool, p.callId, p.args])).toEqual([['calculator', 'call_2plus2', { kind: 'value', attribute: 'gen_ai.completion', value: { expression: '2 + 2' } }]]);
+    expect(into.results.map((r) => [r.callId, r.content])).toEqual([['call_2plus2', '{"result":4}']]);
+  });
+});
+
+describe('an OpenInference LLM span\'s input.value, the request as sent: the calls its history repeats', () => {
+  const llm = (input: unknown, kind = 'LLM'): TraceEvidence => {
+    const into = new TraceEvidence();
+    collectEvidence({ ...span([]), scope: '@arizeai/openinference-instrumentation-openai', events: undefined, attrs: new Map([['openinference.span.kind', kind], ['input.value', JSON.stringify(input)]]) }, into);
+    return into;
+  };
+  const user = { role: 'user', content: 'Weather where I am?' };
+  it('OpenAI\'s tool_calls and Anthropic\'s tool_use blocks: repeated by id with their tool and arguments; nothing proposed, no text read', () => {
+    const openai = llm({ model: 'gpt-3.5-turbo', messages: [user, { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'getWeather', arguments: '{"location":"Boston"}' } }] }, { role: 'tool', tool_call_id: 'call_1', content: 'rainy' }] });
+    const anthropic = llm({ model: 'claude-sonnet-4-6', messages: [user, { role: 'assistant', content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_use', id: 'toolu_1', name: 'getWeather', input: { location: 'Boston' } }] }] });
+    expect(openai.repeated.map((r) => [r.attribute, r.callId, r.call])).toEqual([['input.value', 'call_1', { tool: 'getWeather', args: '{"location":"Boston"}' }]]);
+    expect(anthropic.repeated.map((r) => [r.attribute, r.callId, r.call])).toEqual([['input.value', 'toolu_1', { tool: 'getWeather', args: { location: 'Boston' } }]]);
+    for (const e of [openai, anthropic]) {
+      expect(e.proposed).toEqual([]);
+      expect([...e.assertedTexts]).toEqual([]);
+    }
+    // Another span kind's input.value is read as its run's input, not here.
+    expect(llm({ messages: [user, { role: 'assistant', tool_calls: [{ id: 'call_1', function: { name: 'getWeather', arguments: '{}' } }] }] }, 'TOOL').repeated).toEqual([]);
   });
 });

@@ -212,7 +212,7 @@ export function readResponsesInputItem(item: unknown, attribute: string, span: F
  * One chat message of a prompt (in attribute `attribute`): the user's and developer's words,
  * a tool's result, the calls an assistant message repeats. The assistant's own words assert nothing.
  */
-export function readMessage(m: unknown, eventRole: string | undefined, attribute: string, span: ForeignSpan, into: TraceEvidence): void {
+function readMessage(m: unknown, eventRole: string | undefined, attribute: string, span: ForeignSpan, into: TraceEvidence): void {
   if (!isObject(m)) return;
   const role = typeof m.role === 'string' ? m.role.toLowerCase() : eventRole;
   if (role === 'assistant') for (const call of toolCallsOf(m)) into.repeat(span, attribute, call.id);

@@ -2,7 +2,7 @@ import { GenAiAttributes } from '@argspan/conventions';
 import type { InheritedResidency } from '@argspan/core';
 import { ProvenanceIndex } from '@argspan/core/internal';
 import type { ForeignCall, ForeignSpan } from './types.js';
-import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, proposeResponseOutputCalls, readEventsAttribute, readLogfireOpenAiObjects, readMessage, readMessageEvents, readResponsesInputItem, toolCallsOf } from './event-evidence.js';
+import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, proposeResponseOutputCalls, readEventsAttribute, readLogfireOpenAiObjects, readMessageEvents, readResponsesInputItem, toolCallsOf } from './event-evidence.js';
 import { firstStr, str } from './recognizers/attributes.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
@@ -686,31 +686,29 @@ function readMastraPrompt(span: ForeignSpan, into: TraceEvidence): void {
 }
 
 /**
- * A Mastra 0.x model span's output (`gen_ai.completion`, the generation's result as Mastra's JSON):
- * the calls the model asked for, in its `toolCalls` (the AI SDK's `{toolCallId, toolName, args}`
- * (v4) or `input` (v5), or Mastra's stream chunks, `{type: "tool-call", payload: {…}}`), or in
- * the `tool-call` parts of its response messages (`messages`, `response.messages`, or a list of
- * messages). Its text is the model's own words, not evidence.
+ * A Mastra 0.x model span's output (`gen_ai.completion`, the generation's result as Mastra's JSON),
+ * read as AI SDK parts: the calls the model asked for and the results its tools returned, listed
+ * in the result (`toolCalls`, `toolResults`: the AI SDK's parts, v4 `args` / `result`, v5 `input` /
+ * `output`, or Mastra's stream chunks, the part in `payload`), or else in its response messages
+ * (`messages`, `response.messages`, or a list of messages: `tool-call` and `tool-result` parts).
+ * Its text is the model's own words, not evidence.
  */
 function readMastraCompletion(span: ForeignSpan, into: TraceEvidence): void {
   const output = parseJson(str(span, MastraAttributes.MODEL_COMPLETION));
   if (output === undefined) return;
   const attribute = MastraAttributes.MODEL_COMPLETION;
-  let position = 0;
-  const propose = (c: unknown) => {
-    const call = isObject(c) && isObject(c.payload) ? c.payload : c;
-    if (!isObject(call) || typeof call.toolName !== 'string') return;
-    into.proposed.push(proposal(span, attribute, call.toolName, typeof call.toolCallId === 'string' ? call.toolCallId : undefined, call.input ?? call.args ?? {}, position++));
-  };
   const result = isObject(output) ? output : {};
-  if (Array.isArray(result.toolCalls)) result.toolCalls.forEach(propose);
-  const messages = Array.isArray(output) ? output : Array.isArray(result.messages) ? result.messages : isObject(result.response) ? result.response.messages : undefined;
-  // (a result that lists its calls in `toolCalls` repeats them in its messages: read once)
-  if (position > 0 || !Array.isArray(messages)) return;
-  for (const m of messages) {
-    if (!isObject(m) || m.role !== 'assistant' || !Array.isArray(m.content)) continue;
-    for (const p of m.content) if (isObject(p) && p.type === 'tool-call') propose(p);
+  const listed = (list: unknown, type: string) => (Array.isArray(list) ? list : []).map((c) => ({ ...(isObject(c) && isObject(c.payload) ? c.payload : isObject(c) ? c : {}), type }));
+  const parts = [...listed(result.toolCalls, 'tool-call'), ...listed(result.toolResults, 'tool-result')];
+  // (a result that lists its calls and results repeats them in its messages: read once)
+  if (parts.length > 0) {
+    readAiSdkParts(parts, span, attribute, true, 0, into);
+    return;
   }
+  const messages = Array.isArray(output) ? output : Array.isArray(result.messages) ? result.messages : isObject(result.response) ? result.response.messages : undefined;
+  if (!Array.isArray(messages)) return;
+  let position = 0;
+  for (const m of messages) if (isObject(m) && Array.isArray(m.content)) position = readAiSdkParts(m.content, span, attribute, true, position, into);
 }
 
 /**
@@ -776,23 +774,27 @@ function readOpenInferenceLlmOutput(span: ForeignSpan, into: TraceEvidence): voi
 }
 
 /**
- * The conversation an OpenInference LLM span's `input.value` holds where it is the OpenAI request
- * itself (the `openai` instrumentation writes the request body there): a chat request's `messages`
- * or a Responses API request's `input` items. A later request that sends the conversation again
- * repeats the model's earlier calls there (an assistant message's `tool_calls`, a `function_call`
- * item), so each is a copy of that call's arguments, as in the span's `llm.input_messages.*`
- * (which hold the same words and results: read again, they change nothing). Parsed only when it
- * names a call: the copies are what the input messages cannot tell of this attribute.
+ * The calls an OpenInference LLM span's `input.value` repeats where it is the request as sent (the
+ * `openai` instrumentations write the request body there: Python's and the JS instrumentations'
+ * `JSON.stringify`): a chat request's history, whose assistant messages repeat the model's earlier
+ * calls (OpenAI's `tool_calls`, Anthropic's `tool_use` blocks), or a Responses API request's `input`
+ * items (a `function_call` item repeats a call, a `function_call_output` item is its result). By
+ * call id, copies of those calls' arguments, as the span's `llm.input_messages.*` are; the
+ * history's words are not read again (those messages hold them).
  */
 function readOpenInferenceLlmInput(span: ForeignSpan, into: TraceEvidence): void {
   if (str(span, OpenInferenceAttributes.SPAN_KIND) !== 'LLM') return;
   const text = str(span, OpenInferenceAttributes.INPUT_VALUE);
-  if (text === undefined || !(text.includes('"tool_calls"') || text.includes('"function_call"'))) return;
-  const request = parseJson(text);
-  if (!isObject(request)) return;
+  // (only a request that can repeat calls is parsed)
+  if (text === undefined || !(text.includes('"tool_calls"') || text.includes('"tool_use"') || text.includes('"function_call"'))) return;
   const attribute = OpenInferenceAttributes.INPUT_VALUE;
-  if (Array.isArray(request.messages)) for (const m of request.messages) readMessage(m, undefined, attribute, span, into);
-  if (Array.isArray(request.input)) for (const item of request.input) readResponsesInputItem(item, attribute, span, into);
+  const request = parseJson(text);
+  for (const m of conversationOf(request) ?? []) {
+    if (m.role !== 'model') continue;
+    for (const call of m.calls) into.repeat(span, attribute, call.id, call.name, call.args);
+    for (const b of Array.isArray(m.content) ? m.content : []) if (isObject(b) && b.type === 'tool_use') into.repeat(span, attribute, b.id, b.name, b.input);
+  }
+  if (isObject(request) && Array.isArray(request.input)) for (const item of request.input) readResponsesInputItem(item, attribute, span, into);
 }
 
 /**
@@ -863,7 +865,8 @@ function runInput(text: string | undefined, span: ForeignSpan, into: TraceEviden
   }
 }
 
-type RunMessage = { role: 'user' | 'system' | 'tool' | 'model'; content: unknown; callId?: string };
+/** A message of a run's input; `calls`: the tool calls a model's message holds (OpenAI's `tool_calls`, LangChain's). */
+type RunMessage = { role: 'user' | 'system' | 'tool' | 'model'; content: unknown; callId?: string; calls: ReturnType<typeof toolCallsOf> };
 
 const MESSAGE_ROLES: Record<string, RunMessage['role']> = {
   user: 'user', human: 'user', humanmessage: 'user', humanmessagechunk: 'user',
@@ -895,7 +898,7 @@ function conversationOf(input: unknown): RunMessage[] | undefined {
 function runMessage(m: unknown): RunMessage | undefined {
   if (Array.isArray(m)) {
     const role = typeof m[0] === 'string' ? MESSAGE_ROLES[m[0].toLowerCase()] : undefined;
-    return role && m.length === 2 ? { role, content: m[1] } : undefined;
+    return role && m.length === 2 ? { role, content: m[1], calls: [] } : undefined;
   }
   if (!isObject(m)) return undefined;
   // LangChain's serialised form: the class names the role, the fields are in `kwargs`.
@@ -906,5 +909,5 @@ function runMessage(m: unknown): RunMessage | undefined {
   if (!role) return undefined;
   const fields = serialised ?? m;
   const callId = fields.tool_call_id ?? fields.toolCallId;
-  return { role, content: fields.content, ...(typeof callId === 'string' ? { callId } : {}) };
+  return { role, content: fields.content, ...(typeof callId === 'string' ? { callId } : {}), calls: role === 'model' ? toolCallsOf(fields) : [] };
 }
