@@ -117,7 +117,23 @@ const PASSWORD_MARK = /[!*^#]|.~|[A-Za-z0-9]@|[A-Za-z0-9]\+\+[A-Za-z0-9]|^\/(?=[
 const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i; // URLs (the URL rule handles those)
 // `--` only next to something that is not a letter or digit (i--, --i): inside a random token
 // (abc--XYZ) it is not an operator.
-const OPERATOR = /\|\||&&|=>|\?\.|!==?|===|(?<![A-Za-z0-9])(?:--|\+\+)|(?:--|\+\+)(?![A-Za-z0-9])|\)\./;
+const OPERATOR = /\|\||&&|=>|\?\.|!==|===|(?<![A-Za-z0-9])(?:--|\+\+)|(?:--|\+\+)(?![A-Za-z0-9])|\)\./;
+
+/** An operand `!=` compares in code: a literal, a member chain, or a name made of words (`null`, `e.password`, `confirmPassword`). */
+const NOT_EQUAL_LITERAL = /^(?:null|undefined|nil|None|NULL|true|false|True|False|\d+|''|"")$/;
+/**
+ * `a!=b` (not `!==`, an operator of code alone) is code when both sides are code's operands
+ * (`password!=null`, `e.token!=t.token`): a password holds `!=` between random characters
+ * (`EJA0!=7av4041`, `MclCpd!=WNdg`), whose sides are no names.
+ */
+function notEqualsIsCode(value: string): boolean {
+  const parts = value.split('!=');
+  return parts.length === 2 && parts.every((part) => {
+    const operand = part.replace(/^[!(]+/, '').replace(/\)+$/, '');
+    if (NOT_EQUAL_LITERAL.test(operand) || MEMBER_EXPRESSION.test(operand)) return true;
+    return (WORD_OR_CAMEL.test(operand) || SEPARATED_NAME.test(operand)) && namesVowels(operand);
+  });
+}
 
 /**
  * True when a value assigned to a secret-sounding key is code or an identifier, not a
@@ -159,6 +175,7 @@ export function looksLikeCode(value: string, operatorsAreCode = true): boolean {
   if ((c0 === 46 || c0 === 47 || c0 === 126 || value.charCodeAt(1) === 58) && PATH.test(value) && !PASSWORD_MARK.test(value) && !random()) return true;
   if (punct & COLON && URL_START.test(value)) return true;
   if (operatorsAreCode && punct & OPERATOR_CHAR && OPERATOR.test(value) && !hasRandomSegment(value) && !random()) return true;
+  if (operatorsAreCode && punct & OPERATOR_CHAR && value.includes('!=') && notEqualsIsCode(value) && !random()) return true;
   return false;
 }
 

@@ -18,7 +18,7 @@ function openAiKeyShape(s: string): boolean {
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** OpenAI, Anthropic, Hugging Face, Groq, xAI, Replicate, Perplexity, OpenRouter, LangSmith; Cohere, Mistral, DeepSeek and others after their key. */
+/** OpenAI, Anthropic, Hugging Face, Groq, xAI, Replicate, Perplexity, OpenRouter, LangSmith, Pinecone; Cohere, Mistral, DeepSeek and others after their key. */
 export const AI_RULES: readonly SecretRule[] = [
   rule({
     id: 'openai-api-key',
@@ -190,6 +190,20 @@ export const AI_RULES: readonly SecretRule[] = [
     pattern: re(L, 'lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}', R),
     minEntropy: 3,
     examples: { truePositives: [`LANGSMITH_API_KEY=lsv2_pt_${sample(HEX, 32, 'ls1')}_${sample(HEX, 10, 'ls2')}`], falsePositives: ['lsv2_pt_short'] },
+  }),
+  rule({
+    id: 'pinecone-api-key',
+    family: 'pinecone',
+    description: 'Pinecone vector database API key (pcsk_ + key id + _ + secret)',
+    // (docs.pinecone.io: sent in the `Api-Key` header; the key id before the second `_` names the key)
+    keywords: ['pcsk_'],
+    tokenPrefix: true,
+    pattern: re(L, 'pcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{50,80}', R),
+    minEntropy: 3.5,
+    examples: {
+      truePositives: [`PINECONE_API_KEY=pcsk_${sample(ALNUM, 6, 'pc1')}_${sample(ALNUM, 63, 'pc2')}`, `pc = Pinecone(api_key="pcsk_${sample(ALNUM, 5, 'pc3')}_${sample(ALNUM, 63, 'pc4')}")`],
+      falsePositives: ['PINECONE_API_KEY=pcsk_YOUR_PINECONE_API_KEY', 'PINECONE_API_KEY=pcsk_...', `pcsk_abcdef_${'x'.repeat(63)}`],
+    },
   }),
   keyed({
     id: 'ai-provider-api-key',
