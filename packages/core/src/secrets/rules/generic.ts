@@ -791,9 +791,10 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
 /**
  * A setter that takes the value before its key (Apple's key-value stores: `UserDefaults.standard.set("v",
  * forKey: "apiToken")`, a Keychain wrapper's `set("v", forKey: "password")`, Objective-C's `[defaults
- * setObject:@"v" forKey:@"authToken"]`): read back from the key's secret word, as the key comes last.
+ * setObject:@"v" forKey:@"authToken"]`, KeychainAccess's `set("v", key: "apiToken")`): read back from the key's
+ * secret word, as the key comes last.
  */
-const VALUE_BEFORE_KEY = String.raw`(?<=(?:(?<![\w$])set(?:Value|Object|String)?\([ \t]{0,4}@?"(?<secret>[^"\\\r\n]{8,200})"[ \t]{0,4},[ \t]{0,4}|setObject:[ \t]{0,4}@"(?<secret2>[^"\\\r\n]{8,200})"[ \t]{1,4})forKey:[ \t]{0,4}@?"[\w.-]{0,40})`;
+const VALUE_BEFORE_KEY = String.raw`(?<=(?:(?<![\w$])set(?:Value|Object|String)?\([ \t]{0,4}@?"(?<secret>[^"\\\r\n]{8,200})"[ \t]{0,4},[ \t]{0,4}|setObject:[ \t]{0,4}@"(?<secret2>[^"\\\r\n]{8,200})"[ \t]{1,4})(?:forKey|(?<![\w$])key):[ \t]{0,4}@?"[\w.-]{0,40})`;
 
 /** The whole key of a value-first setter's match: the key characters before the secret word, then the match up to its closing quote. */
 function setterKey(match: RegExpExecArray): string {
@@ -805,7 +806,7 @@ function setterKey(match: RegExpExecArray): string {
 export const GENERIC_VALUE_BEFORE_KEY_RULE: SecretRule = rule({
   id: 'generic-setter-secret',
   family: 'generic',
-  description: 'Secret stored under a secret-named key by a setter that takes the value first (Swift UserDefaults and Keychain wrappers: set("v", forKey: "apiToken"); Objective-C setObject:@"v" forKey:@"password"), with the generic value checks',
+  description: 'Secret stored under a secret-named key by a setter that takes the value first (Swift UserDefaults and Keychain wrappers: set("v", forKey: "apiToken"), KeychainAccess set("v", key: "token"); Objective-C setObject:@"v" forKey:@"password"), with the generic value checks',
   // (the generic assignment's own keywords, so the first filter passes nothing more)
   keywords: ['pass', 'pwd', 'secret', 'token', 'api_key', 'apikey', 'credential', 'auth'],
   pattern: re(VALUE_BEFORE_KEY, `(?<word>${SECRET_WORDS.map(word).join('|')})(?![a-z])[\\w.-]{0,24}"`),
@@ -823,6 +824,7 @@ export const GENERIC_VALUE_BEFORE_KEY_RULE: SecretRule = rule({
       `KeychainWrapper.standard.set("${sample(ALNUM, 14, 'vk2')}7!", forKey: "password")`,
       `[[NSUserDefaults standardUserDefaults] setObject:@"${sample(ALNUM, 24, 'vk3')}" forKey:@"authToken"];`,
       `defaults.setValue("${sample(B64, 40, 'vk4')}", forKey: "client_secret")`,
+      `try keychain.set("${sample(ALNUM, 28, 'vk7')}", key: "refreshToken")`,
     ],
     falsePositives: [
       'UserDefaults.standard.set(token, forKey: "apiToken")',
