@@ -1,12 +1,16 @@
 import { cloudflareChecksumHolds, crc32, hex8 } from '../checksums.js';
 import type { SecretRule } from '../types.js';
-import { looksLikeCode } from '../value-filters.js';
 import { rule } from './define.js';
 import { SHAPE, keyed } from './keyed.js';
 import { L, R, RD, re } from './patterns.js';
 import { ALNUM, B64, B64URL, HEX, LOWER_NUM, sample, sampleUuid } from './sample.js';
 
 const uuid = sampleUuid;
+
+/** camelCase words of two letters or more, each with a vowel (`generateRandomNumberWithinRange`), as random letters and digits seldom are. */
+function camelCaseName(s: string): boolean {
+  return /^[a-z]{2,}(?:[A-Z][a-z]+)+$/.test(s) && s.split(/(?=[A-Z])/).every((word) => /[aeiouy]/i.test(word));
+}
 const cloudflare = (prefix: string, salt: string) => {
   const body = sample(ALNUM, 40, salt);
   return `${prefix}${body}${hex8(crc32(body))}`;
@@ -96,8 +100,9 @@ export const PLATFORM_RULES: readonly SecretRule[] = [
     tokenPrefix: true,
     pattern: re(L, 'rnd_[A-Za-z0-9]{24,40}', R),
     minEntropy: 3.3,
-    // (`rnd_` also begins names in code, `rnd_generateSeedFromEntropyPool`: a name's words are no random body)
-    validate: (s) => !looksLikeCode(s.slice(4)),
+    // (`rnd_` also begins names in code, `rnd_generateRandomNumberWithinRange`: a name's words are no
+    // random body; the shared code filter takes random letters in camelCase shape for a name 175 times a million)
+    validate: (s) => !camelCaseName(s.slice(4)),
     examples: {
       truePositives: [`RENDER_API_KEY=rnd_${sample(ALNUM, 28, 'rn1')}`, `curl -H 'Authorization: Bearer rnd_${sample(ALNUM, 28, 'rn2')}' https://api.render.com/v1/services`],
       falsePositives: ['RENDER_API_KEY=rnd_your_api_key_here', `rnd_${'x'.repeat(28)}`, 'static uint32_t rnd_seed_from_entropy_pool(void);', 'rnd_generateRandomNumberWithinRange'],
