@@ -807,8 +807,9 @@ export const GENERIC_VALUE_BEFORE_KEY_RULE: SecretRule = rule({
   id: 'generic-setter-secret',
   family: 'generic',
   description: 'Secret stored under a secret-named key by a setter that takes the value first (Swift UserDefaults and Keychain wrappers: set("v", forKey: "apiToken"), KeychainAccess set("v", key: "token"); Objective-C setObject:@"v" forKey:@"password"), with the generic value checks',
-  // (the generic assignment's own keywords, so the first filter passes nothing more)
-  keywords: ['pass', 'pwd', 'secret', 'token', 'api_key', 'apikey', 'credential', 'auth'],
+  // (the generic assignment's own keywords, so the first filter passes nothing more: `auth` only
+  // before the key's closing quote, `forKey: "basicAuth"`, or as `authkey` / `auth_key`)
+  keywords: GENERIC_ASSIGNMENT_RULE.keywords.filter((k) => !k.startsWith('auth') || k === 'auth"' || k === 'auth\\' || k.startsWith('authkey') || k.startsWith('auth_')),
   pattern: re(VALUE_BEFORE_KEY, `(?<word>${SECRET_WORDS.map(word).join('|')})(?![a-z])[\\w.-]{0,24}"`),
   secretGroup: 'secret',
   generic: true,
