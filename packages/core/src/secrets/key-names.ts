@@ -156,6 +156,7 @@ function callWithString(text: string, e: number): boolean {
 function spacedKey(text: string, pos: number, end: number): boolean {
   const s = keyStart(text, pos);
   if (text.charCodeAt(s) === 45) return true;
+  if (PROPERTIES_KEY.test(text.slice(s, end)) && LINE_START_BEFORE.test(text.slice(Math.max(0, s - 24), s))) return true;
   let underscore = false;
   for (let i = s; i < end; i++) {
     const c = text.charCodeAt(i);
@@ -163,6 +164,22 @@ function spacedKey(text: string, pos: number, end: number): boolean {
     else if (!((c >= 65 && c <= 90) || (c >= 48 && c <= 57))) return false;
   }
   return underscore;
+}
+
+/** A Java properties key: dotted words, starting with a letter (`db.password`, `mail.smtp.auth.token`). */
+const PROPERTIES_KEY = /^[A-Za-z][\w-]*(?:\.[\w-]+)+$/;
+/** A line's start before a key, also as JSON writes it: a line break or its escape (`\n`), or a string's opening quote. */
+const LINE_START_BEFORE = /(?:^|[\r\n]|\\[nr]|(?:^|[\[{:,][ \t]{0,4})\\{0,3}")[ \t]{0,16}$/;
+/** A line's end after a value, also as JSON writes it: a line break, its escape, or a string's closing quote. */
+const LINE_END_AFTER = /^(?:$|[ \t]{0,16}(?:[\r\n]|\\{1,3}[nr]|\\{0,3}"(?=[\s,}\]]|$)))/;
+
+/**
+ * A Java .properties line, whose separator may be a space (`db.password v`): a dotted key that
+ * starts its line (in a text or a JSON string) and a value that ends it. In prose a dotted name is
+ * seldom a line's first word and its next word never the line's last.
+ */
+export function propertiesLine(text: string, keyStart: number, key: string, valueEnd: number): boolean {
+  return PROPERTIES_KEY.test(key) && LINE_START_BEFORE.test(text.slice(Math.max(0, keyStart - 24), keyStart)) && LINE_END_AFTER.test(text.slice(valueEnd, valueEnd + 24));
 }
 
 /** A letter or digit as a trie edge: a-z 0-25 (either case), 0-9 26-35; -1 for anything else. */

@@ -56,6 +56,12 @@ describe('looksLikeCode on dotted values', () => {
     expect(looksLikeCode('Tr_XyVJWKawsrvZTEbIJU-QJnERMNpAKnROfeB')).toBe(false);
   });
 
+  it('takes != for code between code operands only, not between the random parts of a password', () => {
+    for (const v of ['password!=null', 'e.token!=t.token', '(confirmPassword)!=undefined', 'token!=0', 'a.b!==c']) expect(looksLikeCode(v), v).toBe(true);
+    // (each read as code before: `!=` alone made any short value code)
+    for (const v of ['EJA0!=7av4041', 'MclCpd!=WNdg', 'Kq7vXz!=mR2w9', 'SQLM!=zdzmGz6']) expect(looksLikeCode(v), v).toBe(false);
+  });
+
   it('does not take a random token holding -- for an operator', () => {
     const token = 'rEgq3gELFlI5Rgf0HN9RXTiUhsUNb_jXKa1XH0s--INDhackgQHFsYYttMN_';
     expect(looksLikeCode(token)).toBe(false);

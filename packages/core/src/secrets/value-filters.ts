@@ -94,8 +94,8 @@ const ACRONYM_CAMEL = /^[a-z]*(?:[A-Z]{1,6}[a-z]+)+[A-Z]{0,6}$/;
 const LITERAL_WORD = /^(?:true|false|null|none|nil|undefined|required|optional|string|number|boolean)$/i;
 /** camelCase or PascalCase words of two or more characters, digits among a word's small letters (`k8s`, `oauth2`, `utf8`). */
 const CAMEL_WITH_DIGITS = /^(?:[a-z][a-z0-9]+|[A-Z][a-z0-9]+)(?:[A-Z][a-z0-9]+)+$/;
-/** Letters with the vowels of words (a name's run about two in five; random letters one in five). */
-function namesVowels(value: string): boolean {
+/** The share of a value's letters that are vowels (1 without letters, which no word rules out). */
+function vowelShare(value: string): number {
   let letters = 0;
   let vowels = 0;
   for (let i = 0; i < value.length; i++) {
@@ -104,7 +104,11 @@ function namesVowels(value: string): boolean {
     letters++;
     if (c === 97 || c === 101 || c === 105 || c === 111 || c === 117) vowels++;
   }
-  return vowels * 10 >= letters * 3;
+  return letters === 0 ? 1 : vowels / letters;
+}
+/** Letters with the vowels of words (a name's run about two in five; random letters one in five). */
+function namesVowels(value: string): boolean {
+  return vowelShare(value) * 10 >= 3;
 }
 const NUMBER_LIKE = /^[\d.:+-]+$/; // numbers, versions, times
 const PATH = /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)/;
@@ -117,7 +121,24 @@ const PASSWORD_MARK = /[!*^#]|.~|[A-Za-z0-9]@|[A-Za-z0-9]\+\+[A-Za-z0-9]|^\/(?=[
 const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i; // URLs (the URL rule handles those)
 // `--` only next to something that is not a letter or digit (i--, --i): inside a random token
 // (abc--XYZ) it is not an operator.
-const OPERATOR = /\|\||&&|=>|\?\.|!==?|===|(?<![A-Za-z0-9])(?:--|\+\+)|(?:--|\+\+)(?![A-Za-z0-9])|\)\./;
+const OPERATOR = /\|\||&&|=>|\?\.|!==|===|(?<![A-Za-z0-9])(?:--|\+\+)|(?:--|\+\+)(?![A-Za-z0-9])|\)\./;
+
+/** An operand `!=` compares in code: a literal, a member chain, or a name made of words (`null`, `e.password`, `confirmPassword`). */
+const NOT_EQUAL_LITERAL = /^(?:null|undefined|nil|None|NULL|true|false|True|False|\d+|''|"")$/;
+/**
+ * `a!=b` (not `!==`, an operator of code alone) is code when both sides are code's operands
+ * (`password!=null`, `e.token!=t.token`): a password holds `!=` between random characters
+ * (`EJA0!=7av4041`, `MclCpd!=WNdg`), whose sides are no names.
+ */
+function notEqualsIsCode(value: string): boolean {
+  const parts = value.split('!=');
+  return parts.length === 2 && parts.every((part) => {
+    const operand = part.replace(/^[!(]+/, '').replace(/\)+$/, '');
+    if (NOT_EQUAL_LITERAL.test(operand) || MEMBER_EXPRESSION.test(operand)) return true;
+    // (a vowel in five letters at least: words have more, `MclCpd` and `WNdg` none)
+    return (WORD_OR_CAMEL.test(operand) || SEPARATED_NAME.test(operand)) && vowelShare(operand) * 5 >= 1;
+  });
+}
 
 /**
  * True when a value assigned to a secret-sounding key is code or an identifier, not a
@@ -159,6 +180,7 @@ export function looksLikeCode(value: string, operatorsAreCode = true): boolean {
   if ((c0 === 46 || c0 === 47 || c0 === 126 || value.charCodeAt(1) === 58) && PATH.test(value) && !PASSWORD_MARK.test(value) && !random()) return true;
   if (punct & COLON && URL_START.test(value)) return true;
   if (operatorsAreCode && punct & OPERATOR_CHAR && OPERATOR.test(value) && !hasRandomSegment(value) && !random()) return true;
+  if (operatorsAreCode && punct & OPERATOR_CHAR && value.includes('!=') && notEqualsIsCode(value) && !random()) return true;
   return false;
 }
 

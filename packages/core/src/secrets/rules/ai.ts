@@ -3,7 +3,7 @@ import { shannonEntropy } from '../value-filters.js';
 import { rule } from './define.js';
 import { SHAPE, keyed } from './keyed.js';
 import { L, R, RD, re } from './patterns.js';
-import { ALNUM, B64URL, HEX, sample } from './sample.js';
+import { ALNUM, B64URL, HEX, LOWER_NUM, sample } from './sample.js';
 
 /** Entropy (bits per character) a random key of these formats has far above; their placeholders far below. */
 const PROOF_ENTROPY = 4.5;
@@ -18,7 +18,7 @@ function openAiKeyShape(s: string): boolean {
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** OpenAI, Anthropic, Hugging Face, Groq, xAI, Replicate, Perplexity, OpenRouter, LangSmith; Cohere, Mistral, DeepSeek and others after their key. */
+/** OpenAI, Anthropic, Hugging Face, Groq, xAI, Replicate, Perplexity, OpenRouter, LangSmith, Pinecone, Cerebras, Browserbase; Cohere, Mistral, DeepSeek and others after their key. */
 export const AI_RULES: readonly SecretRule[] = [
   rule({
     id: 'openai-api-key',
@@ -190,6 +190,48 @@ export const AI_RULES: readonly SecretRule[] = [
     pattern: re(L, 'lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}', R),
     minEntropy: 3,
     examples: { truePositives: [`LANGSMITH_API_KEY=lsv2_pt_${sample(HEX, 32, 'ls1')}_${sample(HEX, 10, 'ls2')}`], falsePositives: ['lsv2_pt_short'] },
+  }),
+  rule({
+    id: 'pinecone-api-key',
+    family: 'pinecone',
+    description: 'Pinecone vector database API key (pcsk_ + key id + _ + secret)',
+    // (docs.pinecone.io: sent in the `Api-Key` header; the key id before the second `_` names the key)
+    keywords: ['pcsk_'],
+    tokenPrefix: true,
+    pattern: re(L, 'pcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{50,80}', R),
+    minEntropy: 3.5,
+    examples: {
+      truePositives: [`PINECONE_API_KEY=pcsk_${sample(ALNUM, 6, 'pc1')}_${sample(ALNUM, 63, 'pc2')}`, `pc = Pinecone(api_key="pcsk_${sample(ALNUM, 5, 'pc3')}_${sample(ALNUM, 63, 'pc4')}")`],
+      falsePositives: ['PINECONE_API_KEY=pcsk_YOUR_PINECONE_API_KEY', 'PINECONE_API_KEY=pcsk_...', `pcsk_abcdef_${'x'.repeat(63)}`],
+    },
+  }),
+  rule({
+    id: 'cerebras-api-key',
+    family: 'cerebras',
+    description: 'Cerebras inference API key (csk- + 48 lowercase letters and digits)',
+    // (inference-docs.cerebras.ai: `Authorization: Bearer $CEREBRAS_API_KEY`)
+    keywords: ['csk-'],
+    tokenPrefix: true,
+    pattern: re(L, 'csk-[a-z0-9]{48}', RD),
+    minEntropy: 3.5,
+    examples: {
+      truePositives: [`CEREBRAS_API_KEY=csk-${sample(LOWER_NUM, 48, 'cb1')}`, `client = Cerebras(api_key="csk-${sample(LOWER_NUM, 48, 'cb2')}")`],
+      falsePositives: ['CEREBRAS_API_KEY=csk-...', `csk-${'x'.repeat(48)}`, 'CEREBRAS_API_KEY=csk-your-cerebras-api-key'],
+    },
+  }),
+  rule({
+    id: 'browserbase-api-key',
+    family: 'browserbase',
+    description: 'Browserbase API key (bb_live_ + letters and digits)',
+    // (docs.browserbase.com: sent in the `X-BB-API-Key` header)
+    keywords: ['bb_live_'],
+    tokenPrefix: true,
+    pattern: re(L, 'bb_live_[A-Za-z0-9_-]{20,40}', RD),
+    minEntropy: 3.5,
+    examples: {
+      truePositives: [`BROWSERBASE_API_KEY=bb_live_${sample(ALNUM, 27, 'bb1')}`, `curl -H "X-BB-API-Key: bb_live_${sample(B64URL, 27, 'bb2')}" https://api.browserbase.com/v1/sessions`],
+      falsePositives: ['BROWSERBASE_API_KEY=bb_live_your-api-key-here', `bb_live_${'x'.repeat(27)}`],
+    },
   }),
   keyed({
     id: 'ai-provider-api-key',

@@ -28,6 +28,7 @@ export const ASSIGNMENT_FORMS: readonly { lang: string; style: KeyStyle; write: 
   { lang: '.env, quoted', style: 'constant', write: (k, v) => `${k}="${v}"` },
   { lang: 'ini', style: 'snake', write: (k, v) => `[db]\n${k} = ${v}\n` },
   { lang: 'java properties', style: 'snake', write: (k, v) => `app.${k}: ${v}` },
+  { lang: 'java properties, space', style: 'snake', write: (k, v) => `app.host=db.internal\napp.${k} ${v}\n` },
   { lang: 'xml element', style: 'camel', write: (k, v) => `<${k}>${v}</${k}>` },
   { lang: 'xml element, own line', style: 'camel', write: (k, v) => `<config>\n  <${k}>\n    ${v}\n  </${k}>\n</config>` },
   { lang: 'xml add key/value', style: 'pascal', write: (k, v) => `<add key="${k}" value="${v}" />` },

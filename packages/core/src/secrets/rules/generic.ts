@@ -217,8 +217,20 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       `setenv PASSWORD ${sample(ALNUM, 16, 'g29')}`,
       `set -gx PASSWORD ${sample(ALNUM, 16, 'g30')}`,
       `#define PASSWORD "${sample(ALNUM, 16, 'g31')}"`,
+      // `!=` between random characters: a password's, not code's comparison
+      `DB_PASSWORD=${sample(ALNUM, 6, 'g32')}!=${sample(ALNUM, 7, 'g33')}4`,
+      `{"password": "${sample(ALNUM, 5, 'g34')}9!=${sample(ALNUM, 6, 'g35')}"}`,
+      // a Java .properties line with a space as its separator: a dotted key alone on its line with its value
+      `db.url=jdbc:postgresql://db:5432/app\ndb.password ${sample(ALNUM, 16, 'g36')}\n`,
+      `# datasource\nspring.datasource.password   ${sample(ALNUM, 20, 'g37')}\n`,
     ],
     falsePositives: [
+      // `!=` between code's operands: a comparison
+      'passwordChanged: user.password!=form.password',
+      'tokenValid=token!=null',
+      // a dotted key and a word after it in prose, not a properties line
+      `Set db.password ${sample(ALNUM, 16, 'g38')} in the console first.`,
+      'db.password changeme',
       // a redaction marker's rule id before what followed the redacted token: no key
       'npm [REDACTED:npm-access-token]=Zq8vL2mX9kR4wT',
       'password: ${DB_PASSWORD}',
@@ -627,9 +639,10 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
     // Java properties, INI, a YAML plain scalar, a Makefile (`db.password=v`, `password = v`,
     // `  password: v`, `  password: !!str v`, `- token: v`, `PASSWORD := v`): any key that starts its line, maybe indented
     // or a config line of `password v` (msmtprc and other clients' rc files): the word alone as the
-    // key at its line's start, a space, then the value to the line's end
+    // key at its line's start, a space, then the value to the line's end; or a Java .properties
+    // line with a space as its separator, a dotted key ending in the word (`db.password v`)
     String.raw`|(?:(?=[ \t]{0,4}[:?=])(?<=(?:^|[\r\n]|\\{1,3}[nr])[ \t]{0,32}(?:-[ \t]{1,4})?[\w.-]{1,128})[ \t]{0,4}(?::=|\?=|=|:)[ \t]{0,4}(?:!!str[ \t]{1,4})?` +
-      String.raw`|(?=[ \t])(?<=(?:^|[\r\n]|\\{1,3}[nr])[ \t]{0,32}(?:password|passwd|pass|secret|token))[ \t]{1,4})`,
+      String.raw`|(?=[ \t])(?<=(?:^|[\r\n]|\\{1,3}[nr])[ \t]{0,32}(?:[A-Za-z][\w-]{0,40}\.){0,6}(?:password|passwd|pass|secret|token))[ \t]{1,4})`,
     lineValue('secret3'),
     // an XML element's content, to its end tag: in a CDATA section, anything but its end
     // (`<password><![CDATA[k<9]x;Qm]]></password>`), else what is no tag (entities: `&lt;`)
@@ -682,6 +695,7 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       `services:\n  - name: db\n    token: Fz8>rT2<qM5|n`,
       `REGISTRY := registry.internal\nREGISTRY_TOKEN := Hd8(qW3,zN6]p`,
       `{"content":"[mail]\\nsmtp_password = Jr6;tB9(wQ2]k\\n"}`,
+      `db.url=jdbc:mysql://db:3306/app\ndb.password Vk4,tR8(mQ2]z\n`,
       // an XML element's content to its end tag: in a CDATA section, or with entities
       `<settings>\n  <password><![CDATA[3EwRnY<xZvP]77_92F*2]]></password>\n</settings>`,
       `<datasource>\n  <password>HFV^Dc&lt;hN77&gt;[5hN!Bhq4</password>\n</datasource>`,
@@ -774,5 +788,56 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
   },
 });
 
+/**
+ * A setter that takes the value before its key (Apple's key-value stores: `UserDefaults.standard.set("v",
+ * forKey: "apiToken")`, a Keychain wrapper's `set("v", forKey: "password")`, Objective-C's `[defaults
+ * setObject:@"v" forKey:@"authToken"]`, KeychainAccess's `set("v", key: "apiToken")`): read back from the key's
+ * secret word, as the key comes last.
+ */
+const VALUE_BEFORE_KEY = String.raw`(?<=(?:(?<![\w$])set(?:Value|Object|String)?\([ \t]{0,4}@?"(?<secret>[^"\\\r\n]{8,200})"[ \t]{0,4},[ \t]{0,4}|setObject:[ \t]{0,4}@"(?<secret2>[^"\\\r\n]{8,200})"[ \t]{1,4})(?:forKey|(?<![\w$])key):[ \t]{0,4}@?"[\w.-]{0,40})`;
+
+/** The whole key of a value-first setter's match: the key characters before the secret word, then the match up to its closing quote. */
+function setterKey(match: RegExpExecArray): string {
+  const before = /[\w.-]*$/.exec(match.input.slice(Math.max(0, match.index - 40), match.index))![0];
+  return before + match[0].slice(0, -1);
+}
+
+/** `UserDefaults.standard.set("v", forKey: "apiToken")` and other setters with the value before a secret-named key. */
+export const GENERIC_VALUE_BEFORE_KEY_RULE: SecretRule = rule({
+  id: 'generic-setter-secret',
+  family: 'generic',
+  description: 'Secret stored under a secret-named key by a setter that takes the value first (Swift UserDefaults and Keychain wrappers: set("v", forKey: "apiToken"), KeychainAccess set("v", key: "token"); Objective-C setObject:@"v" forKey:@"password"), with the generic value checks',
+  // (the generic assignment's own keywords, so the first filter passes nothing more: `auth` only
+  // before the key's closing quote, `forKey: "basicAuth"`, or as `authkey` / `auth_key`)
+  keywords: GENERIC_ASSIGNMENT_RULE.keywords.filter((k) => !k.startsWith('auth') || k === 'auth"' || k === 'auth\\' || k.startsWith('authkey') || k.startsWith('auth_')),
+  pattern: re(VALUE_BEFORE_KEY, `(?<word>${SECRET_WORDS.map(word).join('|')})(?![a-z])[\\w.-]{0,24}"`),
+  secretGroup: 'secret',
+  generic: true,
+  validate: (secret, match) => {
+    const key = setterKey(match);
+    // (`auth` only as the key's last word, as the generic assignment takes it: `auth`, `basicAuth`, not `authMode`)
+    if (NOT_A_SECRET_KEY.test(key) || (HANDLE_HINT.test(key) && namesHandle(key)) || (/^auth$/i.test(match.groups?.['word'] ?? '') && !authKey(key))) return false;
+    return isCredentialLike(secret, 8, 3, true) && !isDocumentationJwt(secret) && !isDocumentationPassword(secret);
+  },
+  examples: {
+    truePositives: [
+      `UserDefaults.standard.set("${sample(ALNUM, 32, 'vk1')}", forKey: "apiToken")`,
+      `KeychainWrapper.standard.set("${sample(ALNUM, 14, 'vk2')}7!", forKey: "password")`,
+      `[[NSUserDefaults standardUserDefaults] setObject:@"${sample(ALNUM, 24, 'vk3')}" forKey:@"authToken"];`,
+      `defaults.setValue("${sample(B64, 40, 'vk4')}", forKey: "client_secret")`,
+      `try keychain.set("${sample(ALNUM, 28, 'vk7')}", key: "refreshToken")`,
+    ],
+    falsePositives: [
+      'UserDefaults.standard.set(token, forKey: "apiToken")',
+      'UserDefaults.standard.set("dark", forKey: "theme")',
+      `UserDefaults.standard.set("${sample(ALNUM, 32, 'vk5')}", forKey: "lastViewedItem")`,
+      'UserDefaults.standard.set("nextPageTokenValue1", forKey: "nextPageToken")',
+      'UserDefaults.standard.set("tokenRefreshedAt", forKey: "tokenKeyName")',
+      `UserDefaults.standard.set("${sample(HEX, 64, 'vk6')}", forKey: "passwordHash")`,
+      'keychain.set("<your-api-token>", forKey: "apiToken")',
+    ],
+  },
+});
+
 /** Generic assignments whose value is random enough to be a credential. */
-export const GENERIC_RULES: readonly SecretRule[] = [GENERIC_ASSIGNMENT_RULE, GENERIC_KEY_ASSIGNMENT_RULE, GENERIC_PAT_RULE, GENERIC_QUOTED_RULE];
+export const GENERIC_RULES: readonly SecretRule[] = [GENERIC_ASSIGNMENT_RULE, GENERIC_KEY_ASSIGNMENT_RULE, GENERIC_PAT_RULE, GENERIC_QUOTED_RULE, GENERIC_VALUE_BEFORE_KEY_RULE];

@@ -1,5 +1,5 @@
 /** Regex fragments shared by the built-in rules (as source strings). */
-import { isKeyChar, keyStart, setByCli } from '../key-names.js';
+import { isKeyChar, keyStart, propertiesLine, setByCli } from '../key-names.js';
 
 /** Left boundary of a token: no word character before. */
 export const L = '(?<![A-Za-z0-9_])';
@@ -169,6 +169,9 @@ export function spacedAssignment(input: string, index: number, matched: string):
   if (key.startsWith('-') || /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(key)) return true;
   // (a config file of `key value` lines, msmtprc's and fetchmailrc's: `password v` alone on its line)
   if ((key === 'password' || key === 'passwd') && lineAlone(input, start, index + matched.length)) return true;
+  // (a Java .properties line, whose separator may be a space: `db.password v`, `spring.datasource.password v`,
+  // a dotted key alone on its line with its value: in prose a key is seldom a line's first word, its value never its last)
+  if (propertiesLine(input, start, key, index + matched.length)) return true;
   if (/^[A-Z][A-Z0-9]+$/.test(key) && /(?:^|[\n;&|\\"/]|\\{1,3}(?:[nrtbf]|u[0-9A-Fa-f]{4}))[ \t]*(?:ENV|setx|setenv|set[ \t]{1,4}-[gxUlu]{1,3}|#[ \t]{0,4}define)[ \t]{1,4}$/i.test(input.slice(Math.max(0, start - 24), start))) return true;
   // (Emacs Lisp sets a variable so: `(setq smtpmail-password "v")`, `(defvar my-api-token "v")`)
   if (/\((?:setq(?:-default|-local)?|defvar|defconst|defcustom)[ \t]{1,4}$/.test(input.slice(Math.max(0, start - 16), start))) return true;

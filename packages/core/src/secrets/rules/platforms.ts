@@ -6,6 +6,11 @@ import { L, R, RD, re } from './patterns.js';
 import { ALNUM, B64, B64URL, HEX, LOWER_NUM, sample, sampleUuid } from './sample.js';
 
 const uuid = sampleUuid;
+
+/** camelCase words of two letters or more, each with a vowel (`generateRandomNumberWithinRange`), as random letters and digits seldom are. */
+function camelCaseName(s: string): boolean {
+  return /^[a-z]{2,}(?:[A-Z][a-z]+)+$/.test(s) && s.split(/(?=[A-Z])/).every((word) => /[aeiouy]/i.test(word));
+}
 const cloudflare = (prefix: string, salt: string) => {
   const body = sample(ALNUM, 40, salt);
   return `${prefix}${body}${hex8(crc32(body))}`;
@@ -13,7 +18,7 @@ const cloudflare = (prefix: string, salt: string) => {
 /** A Fly.io macaroon: fm2_ + base64 of a msgpack array (0x94 0x93 0xc4 …). */
 const flyMacaroon = (salt: string) => `fm2_${Buffer.concat([Buffer.from([0x94, 0x93, 0xc4, 0x20]), Buffer.from(sample(ALNUM, 90, salt))]).toString('base64')}`;
 
-/** Application platforms, hosting and edge: Heroku, Netlify, Vercel, Fly.io, Scalingo, PlanetScale, OpenShift, Cloudflare, Fastly. */
+/** Application platforms, hosting and edge: Heroku, Netlify, Vercel, Neon, Render, Fly.io, Scalingo, PlanetScale, OpenShift, Cloudflare, Fastly. */
 export const PLATFORM_RULES: readonly SecretRule[] = [
   rule({
     id: 'heroku-api-key',
@@ -71,6 +76,37 @@ export const PLATFORM_RULES: readonly SecretRule[] = [
     pattern: re(L, 'vc[piark]_[A-Za-z0-9_-]{24,80}', RD),
     minEntropy: 3.5,
     examples: { truePositives: [`VERCEL_TOKEN=vcp_${sample(ALNUM, 56, 'vc1')}`, `vca_${sample(B64URL, 60, 'vc2')}`], falsePositives: ['vcp_your_vercel_personal_token', 'vca_short'] },
+  }),
+  rule({
+    id: 'neon-api-key',
+    family: 'neon',
+    description: 'Neon (serverless Postgres) personal, organization or project API key (napi_ + 64 lowercase letters and digits)',
+    // (neon.com/docs/manage/api-keys: sent as `Authorization: Bearer $NEON_API_KEY`)
+    keywords: ['napi_'],
+    tokenPrefix: true,
+    pattern: re(L, 'napi_[a-z0-9]{64}', R),
+    minEntropy: 3.5,
+    examples: {
+      truePositives: [`NEON_API_KEY=napi_${sample(LOWER_NUM, 64, 'ne1')}`, `curl -H "Authorization: Bearer napi_${sample(LOWER_NUM, 64, 'ne2')}" https://console.neon.tech/api/v2/projects`],
+      falsePositives: ['NEON_API_KEY=napi_your_neon_api_key', `napi_${'x'.repeat(64)}`, 'napi_create_function(env, "add", NAPI_AUTO_LENGTH, Add, nullptr, &fn)'],
+    },
+  }),
+  rule({
+    id: 'render-api-key',
+    family: 'render',
+    description: 'Render API key (rnd_ + letters and digits)',
+    // (render.com/docs/api: `Authorization: Bearer $RENDER_API_KEY`)
+    keywords: ['rnd_'],
+    tokenPrefix: true,
+    pattern: re(L, 'rnd_[A-Za-z0-9]{24,40}', R),
+    minEntropy: 3.3,
+    // (`rnd_` also begins names in code, `rnd_generateRandomNumberWithinRange`: a name's words are no
+    // random body; the shared code filter takes random letters in camelCase shape for a name 175 times a million)
+    validate: (s) => !camelCaseName(s.slice(4)),
+    examples: {
+      truePositives: [`RENDER_API_KEY=rnd_${sample(ALNUM, 28, 'rn1')}`, `curl -H 'Authorization: Bearer rnd_${sample(ALNUM, 28, 'rn2')}' https://api.render.com/v1/services`],
+      falsePositives: ['RENDER_API_KEY=rnd_your_api_key_here', `rnd_${'x'.repeat(28)}`, 'static uint32_t rnd_seed_from_entropy_pool(void);', 'rnd_generateRandomNumberWithinRange'],
+    },
   }),
   keyed({
     id: 'vercel-token-keyed',
