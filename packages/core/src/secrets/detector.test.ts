@@ -51,6 +51,20 @@ describe('direct matching', () => {
   });
 });
 
+describe('passwords that read as code to a filter', () => {
+  // (built at run time: a random body, then `._` and a digit)
+  const pw = `${sample(ALNUM, 13, 'member-pw')}._7`;
+  it('finds a password holding `._` in each form, not a member expression', () => {
+    const forms = [`DB_PASSWORD=${pw}`, `password: "${pw}"`, `{"password": "${pw}"}`, `mysql -u app -p${pw} -h db`, `curl -u app:${pw} https://api.internal`, `db:\n  password: ${pw}\n`, `export SMTP_PASSWORD='${pw}'`];
+    for (const text of forms) expect(d.findAll(text).map((f) => text.slice(f.start, f.end)), text).toContain(pw);
+  });
+
+  it('finds a quoted password whose != stands between two runs of letters with no vowel', () => {
+    const text = `password: 'hbqr!=tkwz(4)'`;
+    expect(d.findAll(text).map((f) => text.slice(f.start, f.end))).toContain('hbqr!=tkwz(4)');
+  });
+});
+
 describe('decoding', () => {
   it('base64: a Kubernetes secret value is decoded; the finding covers the encoded run', () => {
     const enc = b64(GHP);

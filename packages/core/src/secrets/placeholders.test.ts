@@ -82,7 +82,7 @@ describe('isPlaceholder', () => {
   });
 
   it('a strong mark anywhere makes a placeholder (property)', () => {
-    const mark = fc.constantFrom('${X}', '{{', '<id>', '****', '###', '...', '…', 'EXAMPLE', 'example', 'placeholder', '-your_', 'redacted', 'CHANGEME');
+    const mark = fc.constantFrom('${X}', '{{', '<id>', '****', '####', '....', '…', 'EXAMPLE', 'example', 'placeholder', '-your_', 'redacted', 'CHANGEME');
     fc.assert(
       fc.property(token(20), fc.nat(20), mark, (t, at, m) => {
         expect(isPlaceholder(t.slice(0, at) + m + t.slice(at))).toBe(true);
@@ -94,6 +94,12 @@ describe('isPlaceholder', () => {
   it('takes *** for a mask only with fewer than six other characters on a side', () => {
     for (const v of ['sk-***3f9a', '***Zq8Wm2Lp5Tx9', 'Zq8Wm2Lp5Tx9***', 'AKIA****************']) expect(isPlaceholder(v), v).toBe(true);
     for (const v of ['lw_TbPH***gNmKcC7Ktd', 'Zq8Wm2***Lp5Tx9Kd4']) expect(isPlaceholder(v), v).toBe(false);
+  });
+
+  it('takes ### and ... for a mask or a cut only with fewer than six other characters on a side, as ***', () => {
+    for (const v of ['ghp_Ab12...', '...Zq8Wm2Lp5Tx9', 'sk-...3f9a', '###Zq8Wm2Lp5Tx9', 'pass###', 'Zq8Wm2Lp5Tx9###']) expect(isPlaceholder(v), v).toBe(true);
+    // (random passwords of the bench's symbols kind: `.` then `..`, `#` then `##`, between longer runs)
+    for (const v of ['xIrXGIPTPn6...pkXvUdtZI.0y2', 'SO3ZEr9RCBOl@C8N###~OZyk2']) expect(isPlaceholder(v), v).toBe(false);
   });
 
   it('takes a strong word for a mark only as people write it: in one case, or in words of two letters or more', () => {

@@ -69,10 +69,34 @@ describe('looksLikeCode on dotted values', () => {
   });
 });
 
+describe('looksLikeCode on random passwords in the shapes of names (bench misses)', () => {
+  it('takes no member holding no letter for a member name (a password with `._`)', () => {
+    for (const v of ['LTEjwufmt2ily._7', 'Kq7vXzmR2.__4', '!Wq8zLmT.$_2']) expect(looksLikeCode(v), v).toBe(false);
+    for (const v of ['this._privateToken', 'obj.__proto__', 'self._cfg.secret', '!this._token']) expect(looksLikeCode(v), v).toBe(true);
+  });
+
+  it('judges ++ and => by their operands, as the quoted rule does: random characters after them are no operand', () => {
+    for (const v of ['lrZAJTcaX3zh++~G.NV%U0', 'ItDdgo0eta++-Xjbt.D1', 'WrnImt++^S7QjhuX42', '/gpga41++_OU9^XA76']) expect(looksLikeCode(v), v).toBe(false);
+    for (const v of ['i++', 'retries--', 'e.password||""', 'state=>state.auth.token', 'user?.token', 'a.b!==c', 'opts.apiKey||env.API_KEY']) expect(looksLikeCode(v), v).toBe(true);
+  });
+
+  it('takes words without vowels and digits inside mixed-case words for random parts, not for a name', () => {
+    for (const v of ['dtMKxx.D6stfll3', 'akN9rq.duMbvhpC3', 'ctZzjF@kyRQBSUef3', '!pdzPKF.KQIFQH5', 'brlBylcdDad-mfhyyjbcdht_FV3']) expect(looksLikeCode(v), v).toBe(false);
+    for (const v of ['DuckDBTypeId.STRUCT', 'fs.statSync', 'this.httpRequestFn', 'mcpServers.length', 'd3.csvParse', 'Http.OutgoingHttpHeaders', 'user@example', '!isHttpsUrl']) expect(looksLikeCode(v), v).toBe(true);
+  });
+
+  it('takes no camelCase with digits in three places or more for a name', () => {
+    for (const v of ['fc9D5M0reAouyfodpdbqbEesF2', 'Q6avUevKu7mljotDgtcCmoaecuov7']) expect(looksLikeCode(v), v).toBe(false);
+    for (const v of ['k8sServiceAccountTokenProvider', 'oauth2ClientSecret', 'convertUint8ArrayToBase64']) expect(looksLikeCode(v), v).toBe(true);
+  });
+});
+
 describe('looksLikeCode with operators judged by the caller', () => {
   it('leaves operators out, not the other shapes', () => {
-    expect(looksLikeCode('A,g[|_xi:zQ&&J:P')).toBe(true);
-    expect(looksLikeCode('A,g[|_xi:zQ&&J:P', false)).toBe(false);
+    expect(looksLikeCode('opts.apiKey||env.API_KEY')).toBe(true);
+    expect(looksLikeCode('opts.apiKey||env.API_KEY', false)).toBe(false);
+    // (operands that are none: random characters around `&&`, no code either way)
+    expect(looksLikeCode('A,g[|_xi:zQ&&J:P')).toBe(false);
     expect(looksLikeCode('this.tokenStore.current', false)).toBe(true);
   });
 });

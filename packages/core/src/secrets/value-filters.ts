@@ -82,12 +82,17 @@ CODE_PUNCT[58]! |= COLON;
 for (let c = 0; c < 128; c++) if (CODE_PUNCT[c] === 0 && !/[A-Za-z0-9]/.test(String.fromCharCode(c))) CODE_PUNCT[c] = OTHER;
 /** First characters of this, self, new, await, typeof, void. */
 const STARTS_EXPRESSION_WORD = new Set([...'tsnav'].map((ch) => ch.charCodeAt(0)));
-const MEMBER_EXPRESSION = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+/**
+ * A name of code: a letter after any `_` or `$` (`token`, `_id`, `$el`), or `_` or `$` alone
+ * (lodash, jQuery). `_7` is none: a password holds `._` and a digit by chance (`LTEjwufmt2ily._7`).
+ */
+const NAME = String.raw`(?:[_$]*[A-Za-z][\w$]*|[_$])`;
+const MEMBER_EXPRESSION = new RegExp(String.raw`^${NAME}(?:\.${NAME})+$`);
 const SEPARATED_NAME = /^[A-Za-z]+(?:[_:./@-][A-Za-z]+)+$/; // snake/kebab/CONSTANT names, a:b.c
 /** The same with digits closing its words (`SOCKS5_NO_AUTH`, `sha256-digest`, `v2.api`). */
 const SEPARATED_NAME_DIGITS = /^[A-Za-z]+\d{0,4}(?:[_:./@-][A-Za-z]+\d{0,4})+$/;
 /** A negated name, member or call (`!password`, `!this.token`, `!!cfg.key(`), not a password that begins with `!`. */
-const EXPRESSION = /^!{1,2}[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(|$)|^(?:this|self|new|await|typeof|void)\b|\bthis\./;
+const EXPRESSION = new RegExp(String.raw`^!{1,2}${NAME}(?:\.${NAME})*(?:\(|$)|^(?:this|self|new|await|typeof|void)\b|\bthis\.`);
 const WORD_OR_CAMEL = /^[a-z]+$|^[A-Z]+$|^[A-Z]?[a-z]+(?:[A-Z][a-z]*)*$/;
 /** camelCase after an acronym, or with one inside (`HTTPPasswordMgr`, `XMLHttpRequest`, `getURLFor`). */
 const ACRONYM_CAMEL = /^[a-z]*(?:[A-Z]{1,6}[a-z]+)+[A-Z]{0,6}$/;
@@ -132,19 +137,22 @@ const NOT_EQUAL_LITERAL = /^(?:null|undefined|nil|None|NULL|true|false|True|Fals
  */
 function notEqualsIsCode(value: string): boolean {
   const parts = value.split('!=');
-  return parts.length === 2 && parts.every((part) => {
-    const operand = part.replace(/^[!(]+/, '').replace(/\)+$/, '');
-    if (NOT_EQUAL_LITERAL.test(operand) || MEMBER_EXPRESSION.test(operand)) return true;
-    // (a vowel in five letters at least: words have more, `MclCpd` and `WNdg` none)
-    return (WORD_OR_CAMEL.test(operand) || SEPARATED_NAME.test(operand)) && vowelShare(operand) * 5 >= 1;
-  });
+  return parts.length === 2 && parts.every(notEqualOperand);
+}
+
+/** One side of `!=` as code compares: a literal, a member chain, or a name with a vowel in five letters at least (words have more, `MclCpd` and `WNdg` none). */
+function notEqualOperand(part: string): boolean {
+  const operand = part.replace(/^[!(]+/, '').replace(/\)+$/, '');
+  if (NOT_EQUAL_LITERAL.test(operand) || MEMBER_EXPRESSION.test(operand)) return true;
+  return (WORD_OR_CAMEL.test(operand) || SEPARATED_NAME.test(operand)) && vowelShare(operand) * 5 >= 1;
 }
 
 /**
  * True when a value assigned to a secret-sounding key is code or an identifier, not a
  * credential: `getAccessToken`, `this.token`, `process.env.API_KEY`, `ACCESS_TOKEN_KEY`,
- * `e.password||""`, a path, a URL, a number, a word. `operatorsAreCode`: false for a caller that
- * judged a value's operators by its operands (a random password holds `||` or `=>` by chance).
+ * `e.password||""` (operators between names: operatorExpression), a path, a URL, a number, a
+ * word. `operatorsAreCode`: false for a caller that judged a value's operators itself, or where
+ * they are a password's characters (after a flag that says a password follows).
  */
 export function looksLikeCode(value: string, operatorsAreCode = true): boolean {
   // A leading `_` or `$` marks a private or framework name (`_authKey`, `$password`): judged without it.
@@ -169,17 +177,18 @@ export function looksLikeCode(value: string, operatorsAreCode = true): boolean {
   let mixed = -1;
   const random = (): boolean => (mixed < 0 ? (mixed = scrambled(value) ? 1 : 0) : mixed) === 1;
   // (TypeScript's non-null assertion ends a member expression: `process.env.API_KEY!`)
-  if (punct & DOT && MEMBER_EXPRESSION.test(value.endsWith('!') ? value.slice(0, -1) : value) && !hasRandomSegment(value) && !random()) return true;
-  if (punct & NAME_SEPARATOR && (digits === 0 ? SEPARATED_NAME : SEPARATED_NAME_DIGITS).test(value) && !hasUnpronounceablePart(value) && !random()) return true;
-  if ((c0 === 33 || STARTS_EXPRESSION_WORD.has(c0) || punct & DOT) && EXPRESSION.test(value) && !random()) return true;
+  if (punct & DOT && MEMBER_EXPRESSION.test(value.endsWith('!') ? value.slice(0, -1) : value) && !hasRandomSegment(value) && !random() && !hasRandomWords(value)) return true;
+  if (punct & NAME_SEPARATOR && (digits === 0 ? SEPARATED_NAME : SEPARATED_NAME_DIGITS).test(value) && !hasUnpronounceablePart(value) && !random() && !hasRandomWords(value)) return true;
+  if ((c0 === 33 || STARTS_EXPRESSION_WORD.has(c0) || punct & DOT) && EXPRESSION.test(value) && !random() && !hasRandomWords(value)) return true;
   if (onlyLetters && (WORD_OR_CAMEL.test(value) || ACRONYM_CAMEL.test(value) || LITERAL_WORD.test(value)) && !randomLetters(value) && !random()) return true;
   // a camelCase name whose words carry digits as names do (`k8sServiceAccountTokenProvider`, `oauth2ClientSecret`, `s3BucketName`)
-  if (punct === 0 && digits > 0 && digits * 5 <= value.length && CAMEL_WITH_DIGITS.test(value) && namesVowels(value) && !random()) return true;
+  if (punct === 0 && digits > 0 && digits * 5 <= value.length && CAMEL_WITH_DIGITS.test(value) && namesVowels(value) && !hasRandomSegment(value) && !random()) return true;
   if (letters === 0 && NUMBER_LIKE.test(value)) return true;
   if (c0 === 47 && value.charCodeAt(1) === 94) return true; // a regular expression literal: /^Unexpected
   if ((c0 === 46 || c0 === 47 || c0 === 126 || value.charCodeAt(1) === 58) && PATH.test(value) && !PASSWORD_MARK.test(value) && !random()) return true;
   if (punct & COLON && URL_START.test(value)) return true;
-  if (operatorsAreCode && punct & OPERATOR_CHAR && OPERATOR.test(value) && !hasRandomSegment(value) && !random()) return true;
+  // (operators by their operands: names, numbers, short strings; a random password holds `++` before `~G.NV%U0`, or between random words)
+  if (operatorsAreCode && punct & OPERATOR_CHAR && OPERATOR.test(value) && !hasRandomSegment(value) && operatorExpression(value)) return true;
   if (operatorsAreCode && punct & OPERATOR_CHAR && value.includes('!=') && notEqualsIsCode(value) && !random()) return true;
   return false;
 }
@@ -243,6 +252,87 @@ function hasRandomSegment(value: string): boolean {
     prevDigit = digit;
   }
   return false;
+}
+
+// Code's expressions, shared by looksLikeCode and the quoted generic rule.
+/** A call's arguments or an index's items: names, numbers, strings, `k=v`, `*args`, a slice `1:`, a symbol `:db`, `i%n`. */
+export const ARGUMENTS = String.raw`(?:\*{0,2}(?:[\w$.:'"%+-][\w$.:'"%=+-]*)?(?:,\*{0,2}(?:[\w$.:'"%+-][\w$.:'"%=+-]*)?)*)`;
+/**
+ * A call's arguments or an index, innermost, after a callee and not before a word (`f(x)`,
+ * `a[1:]`, `g(*args)`, `h(k=v)`; not `Pass(word)123`), or an object literal among arguments
+ * (`string({trim:true})`).
+ */
+const INNER_BRACKETS = new RegExp(String.raw`(?<=[\w$)\]])(?:\(${ARGUMENTS}\)|\[${ARGUMENTS}\])(?![\w$])|(?<=[(,])\{[\w$.,:'"-]*\}(?=[),])`, 'g');
+/**
+ * Names and member accesses (`a.b`, `a?.b`, `$this->pw`, `Cls::f`), a name maybe followed by Rust's
+ * `?` or a non-null `!`.
+ */
+export const NAMES = String.raw`${NAME}[?!]?(?:(?:\??\.|->|::)${NAME}[?!]?)*`;
+/** A value with its calls' arguments and indexes taken away, innermost first (`a.b(c(d[1])).e` → `a.b.e`). */
+export function withoutCalls(value: string): string {
+  let v = value;
+  for (let i = 0; i < 8; i++) {
+    const next = v.replace(INNER_BRACKETS, '');
+    if (next === v) break;
+    v = next;
+  }
+  return v;
+}
+
+/** The operators of code (OPERATOR's, wherever they stand), and `==` and `!=`. */
+export const OPERATORS = /\|\||&&|=>|\?\.|!==?|===?|--|\+\+|\)\./;
+/** Operands at even indexes, operators at odd ones. */
+const OPERATORS_SPLIT = new RegExp(`(${OPERATORS.source})`, 'g');
+/** An operand: a name or member chain (maybe negated or in parentheses), a number, a short string, nothing (`i++`). */
+const OPERAND = new RegExp(String.raw`^[!(]*(?:${NAMES}|\d+|''|""|'[\w.-]*'|"[\w.-]*")?\)*$`);
+
+/**
+ * Code joined by operators (`opts.apiKey||env.API_KEY`, `state=>state.token`, `user?.token`,
+ * `a.b().c`): each operand a name, a number or a short string, once calls are taken away, and
+ * either side of `!=` one that code compares (notEqualOperand: `hbqr!=tkwz` is no comparison). A
+ * random password holds `||`, `=>`, `++` or `--` between random characters.
+ */
+export function operatorExpression(value: string): boolean {
+  const parts = withoutCalls(value).split(OPERATORS_SPLIT);
+  for (let i = 0; i < parts.length; i += 2) {
+    if (!OPERAND.test(parts[i]!)) return false;
+    if ((parts[i - 1] === '!=' || parts[i + 1] === '!=') && !notEqualOperand(parts[i]!)) return false;
+  }
+  return !scrambled(value) && !hasRandomWords(value);
+}
+
+/** The words of a name: a capital and small letters, a run of capitals, digits. */
+const NAME_WORDS = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g;
+const NOT_ALNUM = /[^A-Za-z0-9]+/;
+const VOWEL_Y = /[aeiouy]/i;
+
+/**
+ * Parts of a name's shape (`a.b`, `a@b`, `a-b_c`, `!a.b`) whose words read as random letters:
+ * inside a part that mixes cases, words of small letters with no vowel (`Hm`, `vk`, `Rvk`) and a
+ * digit before a small letter (`akN9rq`), counted. Three or more, or two with the vowels of random
+ * letters (under one in five), or next to no vowels over twelve letters or more: `dtMKxx.D6stfll3`,
+ * `ctZzjF@kyRQBSUef3`; not `DuckDBTypeId.STRUCT`, `fs.statSync`, `this.httpRequestFn`,
+ * `d3Dsv.csvParse`, whose abbreviations are one or two.
+ */
+function hasRandomWords(value: string): boolean {
+  let marks = 0;
+  let mixedPart = false;
+  for (const part of value.split(NOT_ALNUM)) {
+    if (part.length < 2 || part.toLowerCase() === part || part.toUpperCase() === part) continue;
+    mixedPart = true;
+    for (let i = 1; i < part.length; i++) {
+      const c = part.charCodeAt(i);
+      const p = part.charCodeAt(i - 1);
+      if (c >= 97 && c <= 122 && p >= 48 && p <= 57) marks++;
+    }
+    for (const m of part.matchAll(NAME_WORDS)) {
+      const w = m[0];
+      if (w.length >= 2 && w.charCodeAt(w.length - 1) >= 97 && !VOWEL_Y.test(w)) marks++;
+    }
+  }
+  if (!mixedPart) return false;
+  const vowels = vowelShare(value);
+  return marks >= 3 || (marks >= 2 && vowels < 0.2) || (vowels < 0.1 && value.replace(/[^A-Za-z]/g, '').length >= 12);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { SecretRule } from '../types.js';
-import { isCredentialLike, isDocumentationJwt, scrambled, shannonEntropy } from '../value-filters.js';
+import { ARGUMENTS, NAMES, OPERATORS, isCredentialLike, isDocumentationJwt, operatorExpression, scrambled, shannonEntropy, withoutCalls } from '../value-filters.js';
 import { hasPlaceholderWords, placeholderShape } from '../placeholders.js';
 import { isDocumentationPassword } from '../password-values.js';
 import { rule } from './define.js';
@@ -54,10 +54,11 @@ const ARN_BEFORE = /\barn:aws[\w-]*:[\w-]+:[\w-]*:\d*:$/;
 
 /**
  * `auth` alone is a key (`auth = "v"`, `"auth": "v"`, `--auth v`, `basic_auth: v`), not the
- * start of one (`auth_method`, `auth.provider`): the key ends with it (or a setter sets it: `setAuth(`).
+ * start of one (`auth_method`, `auth.provider`): the key ends with it, as its own word or
+ * camelCase's last (`basicAuth`, `proxyAuth`, a setter's `setAuth(`; not `OAuth`).
  */
 function authKey(whole: string): boolean {
-  return /(?:^|[_.-])auth$|(?:^|\.)(?:set|with)Auth$/i.test(whole);
+  return /(?:^|[_.-])auth$/i.test(whole) || /[a-z0-9]Auth$/.test(whole);
 }
 
 /**
@@ -223,6 +224,13 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       // a Java .properties line with a space as its separator: a dotted key alone on its line with its value
       `db.url=jdbc:postgresql://db:5432/app\ndb.password ${sample(ALNUM, 16, 'g36')}\n`,
       `# datasource\nspring.datasource.password   ${sample(ALNUM, 20, 'g37')}\n`,
+      // a camelCase key whose last word is Auth
+      `basicAuth: "${sample(ALNUM, 24, 'g39')}"`,
+      `proxyAuth = "deploy:${sample(ALNUM, 16, 'g40')}"`,
+      // `._` and a digit in a password: no member name
+      `DB_PASSWORD=${sample(ALNUM, 13, 'g41')}._7`,
+      // `++` before random characters, which are no operand
+      `SMTP_PASSWORD=${sample(ALNUM, 10, 'g42')}++~G.${sample(ALNUM, 6, 'g43')}%4`,
     ],
     falsePositives: [
       // `!=` between code's operands: a comparison
@@ -307,6 +315,13 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       '#define PASSWORD_MAX_LENGTH 64',
       // a secret's version, not the secret
       `secret_version = "${sample(HEX, 32, 'gv')}"`,
+      // Auth ending a camelCase key, with no literal; OAuth is no Auth word of its own
+      'basicAuth: "${BASIC_AUTH}"',
+      'proxyAuth = process.env.PROXY_AUTH;',
+      'const needsAuth = requiresAuthentication(route);',
+      // operators between names, ._ before a name
+      'token = this._tokenStore.current',
+      'password = retries++',
     ],
   },
 });
@@ -495,19 +510,6 @@ const COLLECTION = /^(?:\[.*\]|\{.*\}|\(.*\))$/;
 /** A query string's next parameter (`token=v&token_type_hint=refresh`): no line's value (the generic assignment reads `v`). */
 const QUERY_PARAMETER = /&[a-z][a-z0-9_]{2,}=/;
 
-/** A call's arguments or an index's items: names, numbers, strings, `k=v`, `*args`, a slice `1:`, a symbol `:db`, `i%n`. */
-const ARGUMENTS = String.raw`(?:\*{0,2}(?:[\w$.:'"%+-][\w$.:'"%=+-]*)?(?:,\*{0,2}(?:[\w$.:'"%+-][\w$.:'"%=+-]*)?)*)`;
-/**
- * A call's arguments or an index, innermost, after a callee and not before a word (`f(x)`,
- * `a[1:]`, `g(*args)`, `h(k=v)`; not `Pass(word)123`), or an object literal among arguments
- * (`string({trim:true})`).
- */
-const INNER_BRACKETS = new RegExp(String.raw`(?<=[\w$)\]])(?:\(${ARGUMENTS}\)|\[${ARGUMENTS}\])(?![\w$])|(?<=[(,])\{[\w$.,:'"-]*\}(?=[),])`, 'g');
-/**
- * Names and member accesses (`a.b`, `a?.b`, `$this->pw`, `Cls::f`), a name maybe followed by Rust's
- * `?` or a non-null `!`; OPEN_CALL: then a call's first arguments, going on to the next line.
- */
-const NAMES = String.raw`[A-Za-z_$][\w$]*[?!]?(?:(?:\??\.|->|::)[A-Za-z_$][\w$]*[?!]?)*`;
 const MEMBER_CHAIN = new RegExp(`^${NAMES}$`);
 const OPEN_CALL = new RegExp(String.raw`^${NAMES}\(${ARGUMENTS}$`);
 
@@ -523,32 +525,6 @@ const NAME_PREFIX = /^(?:\([A-Za-z_][\w.]*\**\)|\[\]|[!|*&-])/;
 function codeExpression(value: string, continued: boolean): boolean {
   const v = withoutCalls(value.replace(NAME_PREFIX, ''));
   return ((v !== value && MEMBER_CHAIN.test(v)) || (continued && OPEN_CALL.test(v))) && !scrambled(value);
-}
-
-/** A value with its calls' arguments and indexes taken away, innermost first (`a.b(c(d[1])).e` → `a.b.e`). */
-function withoutCalls(value: string): string {
-  let v = value;
-  for (let i = 0; i < 8; i++) {
-    const next = v.replace(INNER_BRACKETS, '');
-    if (next === v) break;
-    v = next;
-  }
-  return v;
-}
-
-/** The operators the shared code filter takes for code (value-filters' OPERATOR), and `==`. */
-const OPERATORS = /\|\||&&|=>|\?\.|!==?|===?|--|\+\+|\)\./;
-const OPERATORS_ALL = new RegExp(OPERATORS.source, 'g');
-/** An operand: a name or member chain (maybe negated or in parentheses), a number, a short string, nothing (`i++`). */
-const OPERAND = new RegExp(String.raw`^[!(]*(?:${NAMES}|\d+|''|""|'[\w.-]*'|"[\w.-]*")?\)*$`);
-
-/**
- * Code joined by operators (`opts.apiKey||env.API_KEY`, `state=>state.token`, `user?.token`,
- * `a.b().c`): each operand a name, a number or a short string, once calls are taken away. A random
- * password holds `||`, `=>` or `--` between random characters.
- */
-function operatorExpression(value: string): boolean {
-  return withoutCalls(value).split(OPERATORS_ALL).every((operand) => OPERAND.test(operand)) && !scrambled(value);
 }
 
 /**
@@ -702,6 +678,8 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       `<password>x7Kp;2mQ9vL4w</password>`,
       // an XML key attribute, then its value attribute (web.config's appSettings)
       `<add key="DbPassword" value="Qx7(mR2,vL9]kz" />`,
+      // `!=` between runs of letters with no vowel: no comparison
+      `password: 'hbqr!=tkwz(4)'`,
       `variable "db_password" {\n  type      = string\n  sensitive = true\n  default   = "Wt5{nP8,cR2&z"\n}`,
       // a short password of letters and digits around `,` or `;`: one repeated character takes it below the length-scaled bar
       `db:\n  user: app\n  password: qk,38;qz5\n`,
@@ -756,6 +734,8 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       '<input :password="form.password||defaults.password">',
       'this.apiKey = opts.apiKey||env.API_KEY;',
       '  token: state=>state.auth.token,',
+      "password_check = '(pwd.value!=confirm.value)'",
+      "password: 'user(id)!=null'",
       // ciphertext: Jasypt, Spring Cloud Config
       'spring.datasource.password=ENC(Xb4lP0qR7sNw2TzV9yKd1hGm)',
       'spring.datasource.password={cipher}AQB7k2Xr9fPqL0wZs3Nd',
@@ -826,6 +806,7 @@ export const GENERIC_VALUE_BEFORE_KEY_RULE: SecretRule = rule({
       `[[NSUserDefaults standardUserDefaults] setObject:@"${sample(ALNUM, 24, 'vk3')}" forKey:@"authToken"];`,
       `defaults.setValue("${sample(B64, 40, 'vk4')}", forKey: "client_secret")`,
       `try keychain.set("${sample(ALNUM, 28, 'vk7')}", key: "refreshToken")`,
+      `UserDefaults.standard.set("${sample(ALNUM, 28, 'vk8')}", forKey: "basicAuth")`,
     ],
     falsePositives: [
       'UserDefaults.standard.set(token, forKey: "apiToken")',
@@ -835,6 +816,7 @@ export const GENERIC_VALUE_BEFORE_KEY_RULE: SecretRule = rule({
       'UserDefaults.standard.set("tokenRefreshedAt", forKey: "tokenKeyName")',
       `UserDefaults.standard.set("${sample(HEX, 64, 'vk6')}", forKey: "passwordHash")`,
       'keychain.set("<your-api-token>", forKey: "apiToken")',
+      `UserDefaults.standard.set("${sample(ALNUM, 28, 'vk9')}", forKey: "authMode")`,
     ],
   },
 });
