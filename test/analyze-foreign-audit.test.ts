@@ -864,6 +864,82 @@ describe('argspan analyze: a call a later prompt repeats in its history', () => 
   });
 });
 
+describe('argspan analyze: a run input holding a conversation that repeats a call with a credential', () => {
+  // fixtures/traces/foreign/README.md: a real call each, a planted token in one argument; a later run is added whose input
+  // holds the conversation so far (a LangGraph node under OpenInference, a LangSmith chain run's `{"input": …}`, a Langfuse
+  // span's messages): the model's message repeats the call as the trace recorded it. That copy is the call's argument,
+  // reported once by tool and key, not again by attribute.
+  const TOKEN = 'ghp_' + 'C4NARYrun1nputH1STORYc4naryrunINPUTxy';
+  type Attr = { key: string; value: { stringValue?: string } };
+  type Span = { spanId: string; parentSpanId?: string; name: string; startTimeUnixNano: string; endTimeUnixNano: string; attributes: Attr[] };
+  type Doc = { resourceSpans: { scopeSpans: { spans: Span[] }[] }[] };
+  const str = (span: Span, key: string) => span.attributes.find((a) => a.key === key)!.value.stringValue!;
+  /** The fixture with `from` changed to `to` in every attribute (as written and inside JSON text), and a run span `run` builds from its spans added after them. */
+  function plantedWithRun(file: string, from: string, to: string, run: (spans: Span[]) => { name: string; attrs: Record<string, string> }): string {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, file), 'utf8')) as Doc;
+    const spans = doc.resourceSpans[0]!.scopeSpans[0]!.spans;
+    let copies = 0;
+    for (const attr of spans.flatMap((s) => s.attributes)) {
+      for (const [a, b] of [[from, to], [JSON.stringify(from).slice(1, -1), JSON.stringify(to).slice(1, -1)]] as const) {
+        if (attr.value.stringValue?.includes(a)) {
+          attr.value.stringValue = attr.value.stringValue.split(a).join(b);
+          copies++;
+        }
+      }
+    }
+    expect(copies).toBeGreaterThan(0);
+    const last = spans.reduce((a, b) => (BigInt(a.endTimeUnixNano) > BigInt(b.endTimeUnixNano) ? a : b));
+    const { name, attrs } = run(spans);
+    spans.push({
+      ...spans[0]!,
+      spanId: 'f0e1d2c3b4a59687',
+      name,
+      startTimeUnixNano: String(BigInt(last.endTimeUnixNano) + 1000000n),
+      endTimeUnixNano: String(BigInt(last.endTimeUnixNano) + 2000000n),
+      attributes: Object.entries(attrs).map(([key, v]) => ({ key, value: { stringValue: v } })),
+    });
+    const path = join(tmp(), file);
+    writeFileSync(path, JSON.stringify(doc));
+    expect(readFileSync(path, 'utf8').split(TOKEN).length - 1).toBeGreaterThan(copies);
+    return path;
+  }
+  /** A chat conversation: the user's question, the model's call of `tool` with `args` (JSON text), the tool's result. */
+  const chat = (ask: string, tool: string, args: string, result: string) => [
+    { role: 'user', content: ask },
+    { role: 'assistant', content: '', tool_calls: [{ id: 'call_h1st0ry', type: 'function', function: { name: tool, arguments: args } }] },
+    { role: 'tool', content: result, tool_call_id: 'call_h1st0ry' },
+  ];
+  const cases: Record<string, { file: string; from: string; to: string; run: (spans: Span[]) => { name: string; attrs: Record<string, string> }; want: [string, string, string] }> = {
+    // (the LLM span's proposals; the node's input: the human message it was sent and the AIMessage of its LLMResult, as LangGraph passes them on)
+    'OpenInference, a CHAIN span (LangGraph node)': {
+      file: 'openinference-langchain-tool-calls-model-only.json', from: '"b": 12', to: `"b": "12 ${TOKEN}"`,
+      run: ([llm]) => {
+        const input = JSON.parse(str(llm!, 'input.value')) as { messages: unknown[][] };
+        const output = JSON.parse(str(llm!, 'output.value')) as { generations: { message: unknown }[][] };
+        return { name: 'agent', attrs: { 'openinference.span.kind': 'CHAIN', 'input.value': JSON.stringify({ messages: [...input.messages[0]!, output.generations[0]![0]!.message] }) } };
+      },
+      want: ['multiply', 'b', 'openinference'],
+    },
+    'LangSmith, a chain run\'s {"input": …}': {
+      file: 'langsmith-otel-traceable-tool.json', from: '"city":"London"', to: `"city":"London ${TOKEN}"`,
+      run: ([, tool]) => ({ name: 'summarise', attrs: { 'langsmith.span.kind': 'chain', 'gen_ai.prompt': JSON.stringify({ input: chat('What is the weather in London?', 'get_weather', str(tool!, 'gen_ai.prompt'), 'It\'s cloudy with 15°C') }) } }),
+      want: ['get_weather', 'city', 'langsmith'],
+    },
+    'Langfuse, a span observation\'s input': {
+      file: 'langfuse-langchain-tool-write-document.json', from: '# Title', to: `# Title ${TOKEN}`,
+      run: ([tool]) => ({ name: 'agent', attrs: { 'langfuse.observation.type': 'span', 'langfuse.observation.input': JSON.stringify({ messages: chat('Write the document', 'write_document', str(tool!, 'langfuse.observation.input'), 'written') }) } }),
+      want: ['write_document', 'content', 'langfuse'],
+    },
+  };
+  it.each(Object.entries(cases))('%s: the token is one finding, by tool and key; never printed', (_, c) => {
+    const path = plantedWithRun(c.file, c.from, c.to, c.run);
+    const run = analyzeBin(path, '--format', 'json');
+    expect(run.code).toBe(1);
+    expect(parseJson(run).findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['credential_in_attribute', ...c.want]]);
+    expect(run.stdout + run.stderr).not.toContain(TOKEN);
+  });
+});
+
 describe('argspan analyze: a model output holding a credential beside a call\'s arguments', () => {
   // One gen_ai.output.messages (an LLM-only trace: the proposal is the call): the text part quotes
   // an AWS key id no argument holds; get_weather's arguments carry a GitHub token and an AWS secret
