@@ -15,6 +15,15 @@ import { CALLS_WITHOUT_OPERATION, toolSpansWithoutOperation } from './support/to
  */
 const FOREIGN = 'fixtures/traces/foreign';
 const tmp = () => mkdtempSync(join(tmpdir(), 'argspan-foreign-audit-'));
+/** Analyse `path` (JSON): exit 1, `want` (rule, tool, key, emitter) the one finding besides the run's reports, `token` printed nowhere; `calls` foreign calls where given. */
+function expectOnlyFinding(path: string, want: readonly [string, string, string, string], token: string, calls?: number): void {
+  const run = analyzeBin(path, '--format', 'json');
+  expect(run.code).toBe(1);
+  const out = parseJson(run);
+  if (calls !== undefined) expect(out.stats.foreign_calls).toBe(calls);
+  expect(out.findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([want]);
+  expect(run.stdout + run.stderr).not.toContain(token);
+}
 
 describe('argspan analyze on exports that are not trace files', () => {
   // Langfuse's public API pages its answers `{"data":[…],"meta":{…}}` (Jaeger's top-level "data").
@@ -932,11 +941,7 @@ describe('argspan analyze: a run input holding a conversation that repeats a cal
     },
   };
   it.each(Object.entries(cases))('%s: the token is one finding, by tool and key; never printed', (_, c) => {
-    const path = plantedWithRun(c.file, c.from, c.to, c.run);
-    const run = analyzeBin(path, '--format', 'json');
-    expect(run.code).toBe(1);
-    expect(parseJson(run).findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['credential_in_attribute', ...c.want]]);
-    expect(run.stdout + run.stderr).not.toContain(TOKEN);
+    expectOnlyFinding(plantedWithRun(c.file, c.from, c.to, c.run), ['credential_in_attribute', ...c.want], TOKEN);
   });
 });
 
@@ -1263,6 +1268,43 @@ describe('argspan analyze: the emitters of the fifth outside-in pass (Spring AI,
   });
 });
 
+describe('argspan analyze: a Mastra 0.x generation of several steps', () => {
+  // fixtures/traces/foreign/README.md: the calculator's tool span, its expression given a planted token, and its parent model span
+  // added (llm_generation, @mastra/otel 0.x): the model ran two steps, the fixture's call and then another; the AI SDK's result
+  // lists the last step's calls (`toolCalls`), the response's messages every step's.
+  const TOKEN = 'ghp_' + 'C4NARYmastraSTEPSc4naryMULT1STEPxyzw';
+  type Attr = { key: string; value: { stringValue?: string } };
+  type Span = { spanId: string; parentSpanId?: string; name: string; startTimeUnixNano: string; endTimeUnixNano: string; attributes: Attr[] };
+  it('the earlier step\'s call (response.messages only) is the tool span\'s: the token is one finding, by tool and key; never printed', () => {
+    const file = 'mastra-otel-exporter-0.x-tool-calculator.json';
+    const doc = JSON.parse(readFileSync(join(FOREIGN, file), 'utf8').replaceAll('2 + 2', `2 + 2 ${TOKEN}`)) as { resourceSpans: { scopeSpans: { spans: Span[] }[] }[] };
+    const spans = doc.resourceSpans[0]!.scopeSpans[0]!.spans;
+    const tool = spans[0]!;
+    const attr = (key: string) => JSON.parse(tool.attributes.find((a) => a.key === key)!.value.stringValue!) as unknown;
+    const toolName = 'calculator';
+    const first = { type: 'tool-call', toolCallId: 'call_first', toolName, args: attr('gen_ai.tool.input') };
+    const firstResult = { type: 'tool-result', toolCallId: 'call_first', toolName, args: first.args, result: attr('gen_ai.tool.output') };
+    const second = { type: 'tool-call', toolCallId: 'call_second', toolName, args: { expression: '3 * 3' } };
+    const secondResult = { type: 'tool-result', toolCallId: 'call_second', toolName, args: second.args, result: { result: 9 } };
+    const completion = {
+      text: '4 and 9', toolCalls: [second], toolResults: [secondResult],
+      response: { messages: [{ role: 'assistant', content: [first] }, { role: 'tool', content: [firstResult] }, { role: 'assistant', content: [second] }, { role: 'tool', content: [secondResult] }] },
+    };
+    spans.unshift({
+      ...tool, spanId: tool.parentSpanId!, parentSpanId: undefined, name: 'llm.generate',
+      startTimeUnixNano: String(BigInt(tool.startTimeUnixNano) - 100000000n), endTimeUnixNano: String(BigInt(tool.endTimeUnixNano) + 100000000n),
+      attributes: Object.entries({
+        'mastra.span.type': 'llm_generation',
+        'gen_ai.prompt': JSON.stringify({ messages: [{ role: 'user', content: 'What is 2 + 2, and 3 * 3?' }] }),
+        'gen_ai.completion': JSON.stringify(completion),
+      }).map(([key, v]) => ({ key, value: { stringValue: v } })),
+    });
+    const path = join(tmp(), file);
+    writeFileSync(path, JSON.stringify(doc));
+    expectOnlyFinding(path, ['credential_in_attribute', 'calculator', 'expression', 'mastra'], TOKEN, 2);
+  });
+});
+
 describe('argspan analyze on OpenInference\'s Haystack, CrewAI and DSPy instrumentations (recorded runs)', () => {
   // fixtures/traces/foreign/README.md: Haystack records no TOOL span, the call is its model span's proposal; CrewAI records a
   // TOOL span and no model span, the user's request in the kickoff span's crew_tasks.
@@ -1408,12 +1450,7 @@ describe('argspan analyze on OpenInference\'s LangChain and LlamaIndex instrumen
     for (const a of span.attributes) if (a.key === 'output.value') a.value.stringValue = a.value.stringValue!.split('"b": 12').join(`"b": "12 ${TOKEN}"`).split('\\"b\\": 12').join(`\\"b\\": \\"12 ${TOKEN}\\"`);
     const path = join(tmp(), file);
     writeFileSync(path, JSON.stringify(doc));
-    const run = analyzeBin(path, '--format', 'json');
-    expect(run.code).toBe(1);
-    const out = parseJson(run);
-    expect(out.stats.foreign_calls).toBe(2);
-    expect(out.findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['credential_in_attribute', 'multiply', 'b', 'openinference']]);
-    expect(run.stdout + run.stderr).not.toContain(TOKEN);
+    expectOnlyFinding(path, ['credential_in_attribute', 'multiply', 'b', 'openinference'], TOKEN, 2);
   });
   it('Anthropic: the tool_use blocks of the Message in output.value are the output messages\' calls, so a token in an argument is one finding, by argument', () => {
     const file = 'openinference-anthropic-timezone-model-only.json';

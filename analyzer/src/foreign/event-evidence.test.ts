@@ -157,6 +157,19 @@ describe('a Mastra 0.x model span\'s completion (gen_ai.completion) read as AI S
     expect(into.proposed.map((p) => [p.tool, p.callId, p.args])).toEqual([['calculator', 'call_2plus2', { kind: 'value', attribute: 'gen_ai.completion', value: { expression: '2 + 2' } }]]);
     expect(into.results.map((r) => [r.callId, r.content])).toEqual([['call_2plus2', '{"result":4}']]);
   });
+  it('a multi-step generation: the AI SDK lists the last step\'s calls only, the earlier steps\' are read from response.messages, each call once', () => {
+    // (step 1 the fixture's call; step 2 another calculator call, the one `toolCalls` and `toolResults` list)
+    const last = { type: 'tool-call', toolCallId: 'call_3times3', toolName, args: { expression: '3 * 3' } };
+    const lastResult = { type: 'tool-result', toolCallId: 'call_3times3', toolName, args: last.args, result: { result: 9 } };
+    const completion = {
+      text: '', toolCalls: [last], toolResults: [lastResult],
+      response: { messages: [...messages, { role: 'assistant', content: [last] }, { role: 'tool', content: [lastResult] }] },
+    };
+    const into = new TraceEvidence();
+    collectEvidence({ ...span([]), spanId: tool.parentSpanId, scope: '@mastra/otel', events: undefined, attrs: new Map([['mastra.span.type', 'llm_generation'], ['gen_ai.completion', JSON.stringify(completion)]]) }, into);
+    expect(into.proposed.map((p) => [p.callId, p.args.kind === 'value' ? p.args.value : undefined])).toEqual([['call_2plus2', { expression: '2 + 2' }], ['call_3times3', { expression: '3 * 3' }]]);
+    expect(into.results.map((r) => [r.callId, r.content])).toEqual([['call_2plus2', '{"result":4}'], ['call_3times3', '{"result":9}']]);
+  });
 });
 
 describe('an OpenInference LLM span\'s input.value, the request as sent: the calls its history repeats', () => {

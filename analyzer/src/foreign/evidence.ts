@@ -689,8 +689,9 @@ function readMastraPrompt(span: ForeignSpan, into: TraceEvidence): void {
  * A Mastra 0.x model span's output (`gen_ai.completion`, the generation's result as Mastra's JSON),
  * read as AI SDK parts: the calls the model asked for and the results its tools returned, listed
  * in the result (`toolCalls`, `toolResults`: the AI SDK's parts, v4 `args` / `result`, v5 `input` /
- * `output`, or Mastra's stream chunks, the part in `payload`), or else in its response messages
- * (`messages`, `response.messages`, or a list of messages: `tool-call` and `tool-result` parts).
+ * `output`, or Mastra's stream chunks, the part in `payload`: the last step's only) and in its
+ * response messages (`messages`, `response.messages`, or a list of messages: `tool-call` and
+ * `tool-result` parts, every step's), each call and result once, by call id.
  * Its text is the model's own words, not evidence.
  */
 function readMastraCompletion(span: ForeignSpan, into: TraceEvidence): void {
@@ -698,17 +699,16 @@ function readMastraCompletion(span: ForeignSpan, into: TraceEvidence): void {
   if (output === undefined) return;
   const attribute = MastraAttributes.MODEL_COMPLETION;
   const result = isObject(output) ? output : {};
-  const listed = (list: unknown, type: string) => (Array.isArray(list) ? list : []).map((c) => ({ ...(isObject(c) && isObject(c.payload) ? c.payload : isObject(c) ? c : {}), type }));
+  const listed = (list: unknown, type: string): Record<string, unknown>[] => (Array.isArray(list) ? list : []).map((c) => ({ ...(isObject(c) && isObject(c.payload) ? c.payload : isObject(c) ? c : {}), type }));
   const parts = [...listed(result.toolCalls, 'tool-call'), ...listed(result.toolResults, 'tool-result')];
-  // (a result that lists its calls and results repeats them in its messages: read once)
-  if (parts.length > 0) {
-    readAiSdkParts(parts, span, attribute, true, 0, into);
-    return;
-  }
   const messages = Array.isArray(output) ? output : Array.isArray(result.messages) ? result.messages : isObject(result.response) ? result.response.messages : undefined;
-  if (!Array.isArray(messages)) return;
-  let position = 0;
-  for (const m of messages) if (isObject(m) && Array.isArray(m.content)) position = readAiSdkParts(m.content, span, attribute, true, position, into);
+  const inMessages = (Array.isArray(messages) ? messages : []).flatMap((m) => (isObject(m) && Array.isArray(m.content) ? m.content : []));
+  // The result lists the last step's calls and results only; its messages hold every step's. Each
+  // part once, by its kind and call id: the earlier steps' from the messages, then the listed ones
+  // (a part without an id the messages hold is read only where nothing is listed).
+  const listedIds = new Set(parts.map((p) => `${p.type}\u0000${String(p.toolCallId)}`));
+  const earlier = inMessages.filter((p) => isObject(p) && (parts.length === 0 || (typeof p.toolCallId === 'string' && !listedIds.has(`${p.type}\u0000${p.toolCallId}`))));
+  readAiSdkParts([...earlier, ...parts], span, attribute, true, 0, into);
 }
 
 /**
