@@ -860,6 +860,35 @@ describe('argspan analyze: a call a later prompt repeats in its history', () => 
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
   });
 
+  it('a tool result echoing the argument\'s credential (the tool span\'s result, the next prompt\'s history) is the same credential, one finding; another credential in the result is one of its own', () => {
+    // (Pydantic AI's my_ret returns "1": here the token it was called with, and then also a second credential)
+    const echoed = (result: string) => {
+      const text = readFileSync(pydanticWithToken(), 'utf8').replaceAll('\\"result\\":\\"1\\"', `\\"result\\":\\"${result}\\"`);
+      const doc = JSON.parse(text) as { resourceSpans: { scopeSpans: { spans: { name: string; attributes: { key: string; value: { stringValue?: string } }[] }[] }[] }[] };
+      const tool = doc.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)).find((s) => s.name === 'execute_tool my_ret')!;
+      tool.attributes.find((a) => a.key === 'gen_ai.tool.call.result')!.value.stringValue = result;
+      const file = join(tmp(), 'echo.json');
+      writeFileSync(file, JSON.stringify(doc));
+      // (the arguments' four copies, the result and its two copies in the histories)
+      expect(readFileSync(file, 'utf8').split(TOKEN).length - 1).toBe(7);
+      return file;
+    };
+    const r = analyzeBin(echoed(`token ${TOKEN}`), '--format', 'json');
+    expect(r.code).toBe(1);
+    expect(parseJson(r).findings.map((f) => [f.rule, f.tool, f.key, f.message])).toEqual([
+      ['credential_in_attribute', 'my_ret', 'x', 'Argument x of my_ret, recorded by genai-semconv in gen_ai.tool.call.arguments (and 4 other attribute(s)), holds a value matching the github-pat credential shape.'],
+    ]);
+    const both = analyzeBin(echoed(`token ${TOKEN} and ${OTHER}`), '--format', 'json');
+    expect(parseJson(both).findings.map((f) => [f.rule, f.tool, f.key]).sort()).toEqual([
+      // (the other credential: in the result on the tool span, and in each history repeating it, a copy of the call: each names the attribute)
+      ['credential_in_attribute', 'my_ret', 'gen_ai.input.messages'],
+      ['credential_in_attribute', 'my_ret', 'gen_ai.tool.call.result'],
+      ['credential_in_attribute', 'my_ret', 'pydantic_ai.all_messages'],
+      ['credential_in_attribute', 'my_ret', 'x'],
+    ]);
+    for (const run of [r, both]) for (const value of [TOKEN, OTHER]) expect(run.stdout + run.stderr).not.toContain(value);
+  });
+
   it('a history that also holds a credential of the user\'s: that one is a finding of its own, the copy of the argument\'s is not', () => {
     const r = analyzeBin(semanticKernelWithUserToken(), '--format', 'json');
     expect(parseJson(r).findings.map((f) => [f.rule, f.tool, f.key, f.message])).toEqual([
