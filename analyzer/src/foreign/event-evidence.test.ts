@@ -192,3 +192,24 @@ describe('an OpenInference LLM span\'s input.value, the request as sent: the cal
     expect(llm({ messages: [user, { role: 'assistant', tool_calls: [{ id: 'call_1', function: { name: 'getWeather', arguments: '{}' } }] }] }, 'TOOL').repeated).toEqual([]);
   });
 });
+
+describe('a run\'s input holding a conversation: the calls its model messages repeat', () => {
+  const conversation = [
+    { role: 'user', content: 'Weather where I am?' },
+    { role: 'assistant', content: '', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'getWeather', arguments: '{"location":"Boston"}' } }] },
+    { role: 'tool', tool_call_id: 'call_1', content: 'rainy' },
+  ];
+  const runs: Record<string, [string, string][]> = {
+    'an OpenInference CHAIN span\'s input.value': [['openinference.span.kind', 'CHAIN'], ['input.value', JSON.stringify({ messages: conversation })]],
+    'a LangSmith chain run\'s {"input": …}': [['langsmith.span.kind', 'chain'], ['gen_ai.prompt', JSON.stringify({ input: conversation })]],
+    'a Langfuse span observation\'s input': [['langfuse.observation.type', 'span'], ['langfuse.observation.input', JSON.stringify(conversation)]],
+  };
+  it.each(Object.entries(runs))('%s: repeated by id with tool and arguments, in its attribute; the user\'s words and the result read, nothing proposed', (_, attrs) => {
+    const into = new TraceEvidence();
+    collectEvidence({ ...span([]), scope: 'qa', events: undefined, attrs: new Map(attrs) }, into);
+    expect(into.repeated.map((r) => [r.attribute, r.callId, r.call])).toEqual([[attrs[1]![0], 'call_1', { tool: 'getWeather', args: '{"location":"Boston"}' }]]);
+    expect([...into.assertedTexts]).toEqual(['Weather where I am?']);
+    expect(into.results.map((r) => [r.callId, r.content])).toEqual([['call_1', 'rainy']]);
+    expect(into.proposed).toEqual([]);
+  });
+});
