@@ -15,6 +15,15 @@ import { CALLS_WITHOUT_OPERATION, toolSpansWithoutOperation } from './support/to
  */
 const FOREIGN = 'fixtures/traces/foreign';
 const tmp = () => mkdtempSync(join(tmpdir(), 'argspan-foreign-audit-'));
+/** Analyse `path` (JSON): exit 1, `want` (rule, tool, key, emitter) the one finding besides the run's reports, `token` printed nowhere; `calls` foreign calls where given. */
+function expectOnlyFinding(path: string, want: readonly [string, string, string, string], token: string, calls?: number): void {
+  const run = analyzeBin(path, '--format', 'json');
+  expect(run.code).toBe(1);
+  const out = parseJson(run);
+  if (calls !== undefined) expect(out.stats.foreign_calls).toBe(calls);
+  expect(out.findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([want]);
+  expect(run.stdout + run.stderr).not.toContain(token);
+}
 
 describe('argspan analyze on exports that are not trace files', () => {
   // Langfuse's public API pages its answers `{"data":[…],"meta":{…}}` (Jaeger's top-level "data").
@@ -851,6 +860,35 @@ describe('argspan analyze: a call a later prompt repeats in its history', () => 
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
   });
 
+  it('a tool result echoing the argument\'s credential (the tool span\'s result, the next prompt\'s history) is the same credential, one finding; another credential in the result is one of its own', () => {
+    // (Pydantic AI's my_ret returns "1": here the token it was called with, and then also a second credential)
+    const echoed = (result: string) => {
+      const text = readFileSync(pydanticWithToken(), 'utf8').replaceAll('\\"result\\":\\"1\\"', `\\"result\\":\\"${result}\\"`);
+      const doc = JSON.parse(text) as { resourceSpans: { scopeSpans: { spans: { name: string; attributes: { key: string; value: { stringValue?: string } }[] }[] }[] }[] };
+      const tool = doc.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)).find((s) => s.name === 'execute_tool my_ret')!;
+      tool.attributes.find((a) => a.key === 'gen_ai.tool.call.result')!.value.stringValue = result;
+      const file = join(tmp(), 'echo.json');
+      writeFileSync(file, JSON.stringify(doc));
+      // (the arguments' four copies, the result and its two copies in the histories)
+      expect(readFileSync(file, 'utf8').split(TOKEN).length - 1).toBe(7);
+      return file;
+    };
+    const r = analyzeBin(echoed(`token ${TOKEN}`), '--format', 'json');
+    expect(r.code).toBe(1);
+    expect(parseJson(r).findings.map((f) => [f.rule, f.tool, f.key, f.message])).toEqual([
+      ['credential_in_attribute', 'my_ret', 'x', 'Argument x of my_ret, recorded by genai-semconv in gen_ai.tool.call.arguments (and 4 other attribute(s)), holds a value matching the github-pat credential shape.'],
+    ]);
+    const both = analyzeBin(echoed(`token ${TOKEN} and ${OTHER}`), '--format', 'json');
+    expect(parseJson(both).findings.map((f) => [f.rule, f.tool, f.key]).sort()).toEqual([
+      // (the other credential: in the result on the tool span, and in each history repeating it, a copy of the call: each names the attribute)
+      ['credential_in_attribute', 'my_ret', 'gen_ai.input.messages'],
+      ['credential_in_attribute', 'my_ret', 'gen_ai.tool.call.result'],
+      ['credential_in_attribute', 'my_ret', 'pydantic_ai.all_messages'],
+      ['credential_in_attribute', 'my_ret', 'x'],
+    ]);
+    for (const run of [r, both]) for (const value of [TOKEN, OTHER]) expect(run.stdout + run.stderr).not.toContain(value);
+  });
+
   it('a history that also holds a credential of the user\'s: that one is a finding of its own, the copy of the argument\'s is not', () => {
     const r = analyzeBin(semanticKernelWithUserToken(), '--format', 'json');
     expect(parseJson(r).findings.map((f) => [f.rule, f.tool, f.key, f.message])).toEqual([
@@ -861,6 +899,78 @@ describe('argspan analyze: a call a later prompt repeats in its history', () => 
     ]);
     expect(r.stdout + r.stderr).not.toContain(OTHER);
     expect(r.stdout + r.stderr).not.toContain('ghp_C4NARYf0reignTRACEc4naryF0REIGNtr4ce');
+  });
+});
+
+describe('argspan analyze: a run input holding a conversation that repeats a call with a credential', () => {
+  // fixtures/traces/foreign/README.md: a real call each, a planted token in one argument; a later run is added whose input
+  // holds the conversation so far (a LangGraph node under OpenInference, a LangSmith chain run's `{"input": …}`, a Langfuse
+  // span's messages): the model's message repeats the call as the trace recorded it. That copy is the call's argument,
+  // reported once by tool and key, not again by attribute.
+  const TOKEN = 'ghp_' + 'C4NARYrun1nputH1STORYc4naryrunINPUTxy';
+  type Attr = { key: string; value: { stringValue?: string } };
+  type Span = { spanId: string; parentSpanId?: string; name: string; startTimeUnixNano: string; endTimeUnixNano: string; attributes: Attr[] };
+  type Doc = { resourceSpans: { scopeSpans: { spans: Span[] }[] }[] };
+  const str = (span: Span, key: string) => span.attributes.find((a) => a.key === key)!.value.stringValue!;
+  /** The fixture with `from` changed to `to` in every attribute (as written and inside JSON text), and a run span `run` builds from its spans added after them. */
+  function plantedWithRun(file: string, from: string, to: string, run: (spans: Span[]) => { name: string; attrs: Record<string, string> }): string {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, file), 'utf8')) as Doc;
+    const spans = doc.resourceSpans[0]!.scopeSpans[0]!.spans;
+    let copies = 0;
+    for (const attr of spans.flatMap((s) => s.attributes)) {
+      for (const [a, b] of [[from, to], [JSON.stringify(from).slice(1, -1), JSON.stringify(to).slice(1, -1)]] as const) {
+        if (attr.value.stringValue?.includes(a)) {
+          attr.value.stringValue = attr.value.stringValue.split(a).join(b);
+          copies++;
+        }
+      }
+    }
+    expect(copies).toBeGreaterThan(0);
+    const last = spans.reduce((a, b) => (BigInt(a.endTimeUnixNano) > BigInt(b.endTimeUnixNano) ? a : b));
+    const { name, attrs } = run(spans);
+    spans.push({
+      ...spans[0]!,
+      spanId: 'f0e1d2c3b4a59687',
+      name,
+      startTimeUnixNano: String(BigInt(last.endTimeUnixNano) + 1000000n),
+      endTimeUnixNano: String(BigInt(last.endTimeUnixNano) + 2000000n),
+      attributes: Object.entries(attrs).map(([key, v]) => ({ key, value: { stringValue: v } })),
+    });
+    const path = join(tmp(), file);
+    writeFileSync(path, JSON.stringify(doc));
+    expect(readFileSync(path, 'utf8').split(TOKEN).length - 1).toBeGreaterThan(copies);
+    return path;
+  }
+  /** A chat conversation: the user's question, the model's call of `tool` with `args` (JSON text), the tool's result. */
+  const chat = (ask: string, tool: string, args: string, result: string) => [
+    { role: 'user', content: ask },
+    { role: 'assistant', content: '', tool_calls: [{ id: 'call_h1st0ry', type: 'function', function: { name: tool, arguments: args } }] },
+    { role: 'tool', content: result, tool_call_id: 'call_h1st0ry' },
+  ];
+  const cases: Record<string, { file: string; from: string; to: string; run: (spans: Span[]) => { name: string; attrs: Record<string, string> }; want: [string, string, string] }> = {
+    // (the LLM span's proposals; the node's input: the human message it was sent and the AIMessage of its LLMResult, as LangGraph passes them on)
+    'OpenInference, a CHAIN span (LangGraph node)': {
+      file: 'openinference-langchain-tool-calls-model-only.json', from: '"b": 12', to: `"b": "12 ${TOKEN}"`,
+      run: ([llm]) => {
+        const input = JSON.parse(str(llm!, 'input.value')) as { messages: unknown[][] };
+        const output = JSON.parse(str(llm!, 'output.value')) as { generations: { message: unknown }[][] };
+        return { name: 'agent', attrs: { 'openinference.span.kind': 'CHAIN', 'input.value': JSON.stringify({ messages: [...input.messages[0]!, output.generations[0]![0]!.message] }) } };
+      },
+      want: ['multiply', 'b', 'openinference'],
+    },
+    'LangSmith, a chain run\'s {"input": …}': {
+      file: 'langsmith-otel-traceable-tool.json', from: '"city":"London"', to: `"city":"London ${TOKEN}"`,
+      run: ([, tool]) => ({ name: 'summarise', attrs: { 'langsmith.span.kind': 'chain', 'gen_ai.prompt': JSON.stringify({ input: chat('What is the weather in London?', 'get_weather', str(tool!, 'gen_ai.prompt'), 'It\'s cloudy with 15°C') }) } }),
+      want: ['get_weather', 'city', 'langsmith'],
+    },
+    'Langfuse, a span observation\'s input': {
+      file: 'langfuse-langchain-tool-write-document.json', from: '# Title', to: `# Title ${TOKEN}`,
+      run: ([tool]) => ({ name: 'agent', attrs: { 'langfuse.observation.type': 'span', 'langfuse.observation.input': JSON.stringify({ messages: chat('Write the document', 'write_document', str(tool!, 'langfuse.observation.input'), 'written') }) } }),
+      want: ['write_document', 'content', 'langfuse'],
+    },
+  };
+  it.each(Object.entries(cases))('%s: the token is one finding, by tool and key; never printed', (_, c) => {
+    expectOnlyFinding(plantedWithRun(c.file, c.from, c.to, c.run), ['credential_in_attribute', ...c.want], TOKEN);
   });
 });
 
@@ -1187,6 +1297,43 @@ describe('argspan analyze: the emitters of the fifth outside-in pass (Spring AI,
   });
 });
 
+describe('argspan analyze: a Mastra 0.x generation of several steps', () => {
+  // fixtures/traces/foreign/README.md: the calculator's tool span, its expression given a planted token, and its parent model span
+  // added (llm_generation, @mastra/otel 0.x): the model ran two steps, the fixture's call and then another; the AI SDK's result
+  // lists the last step's calls (`toolCalls`), the response's messages every step's.
+  const TOKEN = 'ghp_' + 'C4NARYmastraSTEPSc4naryMULT1STEPxyzw';
+  type Attr = { key: string; value: { stringValue?: string } };
+  type Span = { spanId: string; parentSpanId?: string; name: string; startTimeUnixNano: string; endTimeUnixNano: string; attributes: Attr[] };
+  it('the earlier step\'s call (response.messages only) is the tool span\'s: the token is one finding, by tool and key; never printed', () => {
+    const file = 'mastra-otel-exporter-0.x-tool-calculator.json';
+    const doc = JSON.parse(readFileSync(join(FOREIGN, file), 'utf8').replaceAll('2 + 2', `2 + 2 ${TOKEN}`)) as { resourceSpans: { scopeSpans: { spans: Span[] }[] }[] };
+    const spans = doc.resourceSpans[0]!.scopeSpans[0]!.spans;
+    const tool = spans[0]!;
+    const attr = (key: string) => JSON.parse(tool.attributes.find((a) => a.key === key)!.value.stringValue!) as unknown;
+    const toolName = 'calculator';
+    const first = { type: 'tool-call', toolCallId: 'call_first', toolName, args: attr('gen_ai.tool.input') };
+    const firstResult = { type: 'tool-result', toolCallId: 'call_first', toolName, args: first.args, result: attr('gen_ai.tool.output') };
+    const second = { type: 'tool-call', toolCallId: 'call_second', toolName, args: { expression: '3 * 3' } };
+    const secondResult = { type: 'tool-result', toolCallId: 'call_second', toolName, args: second.args, result: { result: 9 } };
+    const completion = {
+      text: '4 and 9', toolCalls: [second], toolResults: [secondResult],
+      response: { messages: [{ role: 'assistant', content: [first] }, { role: 'tool', content: [firstResult] }, { role: 'assistant', content: [second] }, { role: 'tool', content: [secondResult] }] },
+    };
+    spans.unshift({
+      ...tool, spanId: tool.parentSpanId!, parentSpanId: undefined, name: 'llm.generate',
+      startTimeUnixNano: String(BigInt(tool.startTimeUnixNano) - 100000000n), endTimeUnixNano: String(BigInt(tool.endTimeUnixNano) + 100000000n),
+      attributes: Object.entries({
+        'mastra.span.type': 'llm_generation',
+        'gen_ai.prompt': JSON.stringify({ messages: [{ role: 'user', content: 'What is 2 + 2, and 3 * 3?' }] }),
+        'gen_ai.completion': JSON.stringify(completion),
+      }).map(([key, v]) => ({ key, value: { stringValue: v } })),
+    });
+    const path = join(tmp(), file);
+    writeFileSync(path, JSON.stringify(doc));
+    expectOnlyFinding(path, ['credential_in_attribute', 'calculator', 'expression', 'mastra'], TOKEN, 2);
+  });
+});
+
 describe('argspan analyze on OpenInference\'s Haystack, CrewAI and DSPy instrumentations (recorded runs)', () => {
   // fixtures/traces/foreign/README.md: Haystack records no TOOL span, the call is its model span's proposal; CrewAI records a
   // TOOL span and no model span, the user's request in the kickoff span's crew_tasks.
@@ -1332,12 +1479,7 @@ describe('argspan analyze on OpenInference\'s LangChain and LlamaIndex instrumen
     for (const a of span.attributes) if (a.key === 'output.value') a.value.stringValue = a.value.stringValue!.split('"b": 12').join(`"b": "12 ${TOKEN}"`).split('\\"b\\": 12').join(`\\"b\\": \\"12 ${TOKEN}\\"`);
     const path = join(tmp(), file);
     writeFileSync(path, JSON.stringify(doc));
-    const run = analyzeBin(path, '--format', 'json');
-    expect(run.code).toBe(1);
-    const out = parseJson(run);
-    expect(out.stats.foreign_calls).toBe(2);
-    expect(out.findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['credential_in_attribute', 'multiply', 'b', 'openinference']]);
-    expect(run.stdout + run.stderr).not.toContain(TOKEN);
+    expectOnlyFinding(path, ['credential_in_attribute', 'multiply', 'b', 'openinference'], TOKEN, 2);
   });
   it('Anthropic: the tool_use blocks of the Message in output.value are the output messages\' calls, so a token in an argument is one finding, by argument', () => {
     const file = 'openinference-anthropic-timezone-model-only.json';

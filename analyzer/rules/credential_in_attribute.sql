@@ -10,7 +10,8 @@
 --   arguments of another library's tool call (or a copy of them: the model's proposal, a later
 --   prompt's history) and the credential is one a secret argument of that call holds (the same
 --   keyed hash of its text), the finding names the tool and the argument, once however many
---   attributes copy it; any other credential in that attribute (a model proposed a call whose
+--   attributes copy it (or its own span echoes it: a tool's result holding the credential it was
+--   called with); any other credential in that attribute (a model proposed a call whose
 --   executed arguments differ, or the attribute's text around the call holds it), the attribute.
 -- remedy: Purge the affected exports, rotate the credential, and find which code path wrote it.
 WITH blob_hits AS (
@@ -20,10 +21,18 @@ WITH blob_hits AS (
   -- (On the span, or on one of its events: a model's messages recorded as span events.)
   FROM credential_hits h JOIN argument_blobs b ON h.scope IN ('span', 'event') AND b.trace_id = h.trace_id AND b.span_id = h.span_id AND b.attribute = h."key"),
 -- Each blob hit that is a credential of a secret argument of the call the blob belongs to (the
--- same keyed hash of the credential's text): that argument's credential, copied.
+-- same keyed hash of the credential's text): that argument's credential, copied. And each hit in
+-- another attribute of the call's own span (`echo`) with that hash: the tool's result echoing the
+-- credential it was called with is the same credential, reported once, by argument (the next
+-- prompt's history repeating that result is a copy of the call already).
 argument_hits AS (SELECT bh.trace_id AS trace_id, bh.at_span_id AS at_span_id, bh.attribute AS attribute, bh.rule_id AS rule_id,
-    bh.credential_hash AS credential_hash, bh.call_span_id AS call_span_id, ac."key" AS "key"
-  FROM blob_hits bh JOIN argument_credentials ac ON ac.trace_id = bh.trace_id AND ac.span_id = bh.call_span_id AND ac.credential_hash = bh.credential_hash),
+    bh.credential_hash AS credential_hash, bh.call_span_id AS call_span_id, ac."key" AS "key", false AS echo
+  FROM blob_hits bh JOIN argument_credentials ac ON ac.trace_id = bh.trace_id AND ac.span_id = bh.call_span_id AND ac.credential_hash = bh.credential_hash
+  UNION ALL
+  SELECT h.trace_id AS trace_id, h.span_id AS at_span_id, h."key" AS attribute, h.rule_id AS rule_id,
+    h.credential_hash AS credential_hash, h.span_id AS call_span_id, ac."key" AS "key", true AS echo
+  FROM credential_hits h JOIN argument_credentials ac ON h.scope IN ('span', 'event') AND ac.trace_id = h.trace_id AND ac.span_id = h.span_id AND ac.credential_hash = h.credential_hash
+  WHERE (h.trace_id, h.span_id, h."key") NOT IN (SELECT trace_id, at_span_id, attribute FROM blob_hits)),
 by_argument AS (
   -- Reported once per argument the detector labels a credential, however many attributes copy it
 -- (a model's proposal, each later prompt that repeats the call in its history).
@@ -31,7 +40,8 @@ by_argument AS (
   -- Named by the attribute on the call's own span where it has one (the others are copies: a model's proposal, a later prompt's history),
   -- each copy counted by span and attribute (every later prompt's gen_ai.input.messages is one).
   SELECT a.trace_id AS trace_id, a.span_id AS span_id, a.tool AS tool, a."key" AS "key", a.emitter AS emitter,
-    coalesce(min(ah.attribute) FILTER (WHERE ah.at_span_id = ah.call_span_id), min(ah.attribute)) AS attribute, count(DISTINCT (ah.at_span_id, ah.attribute)) AS copies,
+    coalesce(min(ah.attribute) FILTER (WHERE ah.at_span_id = ah.call_span_id AND NOT ah.echo), min(ah.attribute) FILTER (WHERE NOT ah.echo), min(ah.attribute)) AS attribute,
+    count(DISTINCT (ah.at_span_id, ah.attribute)) AS copies,
     coalesce(min(a.rule) FILTER (WHERE a.rule NOT IN ('inherited-secret', 'inherited-dirty-tree')), min(ah.rule_id)) AS rule_id
   FROM argument_hits ah JOIN tool_args a ON a.trace_id = ah.trace_id AND a.span_id = ah.call_span_id AND a."key" = ah."key"
   WHERE a.emitter <> 'argspan' AND a.residency = 'secret' AND a.rule NOT IN ('secret-key-name', 'secret-file-name', 'secret-in-key')
@@ -41,6 +51,8 @@ by_argument AS (
 -- argument of the call as it ran.
 -- (A secret argument under another rule is reported by sensitive_arg_dispatched, as the call it is in.)
 explained AS (SELECT DISTINCT trace_id, at_span_id, attribute, credential_hash FROM argument_hits),
+-- Attributes outside blobs with an echo explained: their other credentials are each reported (the first is the echo's).
+echoed AS (SELECT DISTINCT trace_id, at_span_id, attribute FROM argument_hits WHERE echo),
 -- The tool an unexplained blob attribute records, when it records one tool's calls.
 blob_tools AS (SELECT bh.trace_id AS trace_id, bh.at_span_id AS at_span_id, bh.attribute AS attribute,
     CASE WHEN count(DISTINCT c.tool) = 1 THEN min(c.tool) END AS tool
@@ -83,6 +95,7 @@ LEFT JOIN args a ON a.trace_id = h.trace_id AND a.span_id = h.span_id
 LEFT JOIN explained e ON h.scope IN ('span', 'event') AND e.trace_id = h.trace_id AND e.at_span_id = h.span_id AND e.attribute = h."key"
   AND e.credential_hash = h.credential_hash
 LEFT JOIN blob_tools bt ON h.scope IN ('span', 'event') AND bt.trace_id = h.trace_id AND bt.at_span_id = h.span_id AND bt.attribute = h."key"
+LEFT JOIN echoed ea ON h.scope IN ('span', 'event') AND ea.trace_id = h.trace_id AND ea.at_span_id = h.span_id AND ea.attribute = h."key"
 -- Outside argument blobs, a text is reported once, by its first credential (as the rule id names one
--- kind); in a blob attribute, each credential no argument accounts for.
-WHERE e.trace_id IS NULL AND (h.hit_no = 1 OR bt.trace_id IS NOT NULL)
+-- kind); in a blob attribute, or one echoing an argument's credential, each credential no argument accounts for.
+WHERE e.trace_id IS NULL AND (h.hit_no = 1 OR bt.trace_id IS NOT NULL OR ea.trace_id IS NOT NULL)

@@ -239,6 +239,27 @@ describe('other libraries\' traces', () => {
     expect(duck.findings.map((f) => f.rule)).toEqual(['sensitive_arg_dispatched']);
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });
+
+  it('a tool\'s result echoing its argument\'s credential is that argument\'s, one finding; another credential beside it one of its own: the same in both engines', async () => {
+    // Pydantic AI's real trace: my_ret's `x` a token, its result (the tool span's, and the histories') the token and an AWS key.
+    const token = 'ghp_' + 'C4NARYparityECHOc4naryRESULTtr4cexyzw';
+    const doc = JSON.parse(readFileSync(join(FIXTURES, 'foreign', 'pydantic-ai-v5-format-my-ret.json'), 'utf8')
+      .replaceAll('\\"x\\":0', `\\"x\\":\\"${token}\\"`)
+      .replaceAll('\\"result\\":\\"1\\"', `\\"result\\":\\"${token} ${CANARY_AWS_KEY}\\"`)) as { resourceSpans: { scopeSpans: { spans: { attributes: { key: string; value: { stringValue?: string } }[] }[] }[] }[] };
+    const result = doc.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((sc) => sc.spans.flatMap((sp) => sp.attributes))).find((a) => a.key === 'gen_ai.tool.call.result')!;
+    result.value.stringValue = `${token} ${CANARY_AWS_KEY}`;
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'echo.json');
+    writeFileSync(file, JSON.stringify(doc));
+    expect(readFileSync(file, 'utf8').split(token).length - 1).toBe(7);
+    const { duck, ch } = await bothEngines([file], false);
+    expect(duck.findings.map((f) => [f.rule, f.tool, f.key]).sort()).toEqual([
+      ['credential_in_attribute', 'my_ret', 'gen_ai.input.messages'],
+      ['credential_in_attribute', 'my_ret', 'gen_ai.tool.call.result'],
+      ['credential_in_attribute', 'my_ret', 'pydantic_ai.all_messages'],
+      ['credential_in_attribute', 'my_ret', 'x'],
+    ]);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
 });
 
 describe('a GenAI tool span without gen_ai.operation.name', () => {

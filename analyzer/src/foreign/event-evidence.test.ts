@@ -157,6 +157,19 @@ describe('a Mastra 0.x model span\'s completion (gen_ai.completion) read as AI S
     expect(into.proposed.map((p) => [p.tool, p.callId, p.args])).toEqual([['calculator', 'call_2plus2', { kind: 'value', attribute: 'gen_ai.completion', value: { expression: '2 + 2' } }]]);
     expect(into.results.map((r) => [r.callId, r.content])).toEqual([['call_2plus2', '{"result":4}']]);
   });
+  it('a multi-step generation: the AI SDK lists the last step\'s calls only, the earlier steps\' are read from response.messages, each call once', () => {
+    // (step 1 the fixture's call; step 2 another calculator call, the one `toolCalls` and `toolResults` list)
+    const last = { type: 'tool-call', toolCallId: 'call_3times3', toolName, args: { expression: '3 * 3' } };
+    const lastResult = { type: 'tool-result', toolCallId: 'call_3times3', toolName, args: last.args, result: { result: 9 } };
+    const completion = {
+      text: '', toolCalls: [last], toolResults: [lastResult],
+      response: { messages: [...messages, { role: 'assistant', content: [last] }, { role: 'tool', content: [lastResult] }] },
+    };
+    const into = new TraceEvidence();
+    collectEvidence({ ...span([]), spanId: tool.parentSpanId, scope: '@mastra/otel', events: undefined, attrs: new Map([['mastra.span.type', 'llm_generation'], ['gen_ai.completion', JSON.stringify(completion)]]) }, into);
+    expect(into.proposed.map((p) => [p.callId, p.args.kind === 'value' ? p.args.value : undefined])).toEqual([['call_2plus2', { expression: '2 + 2' }], ['call_3times3', { expression: '3 * 3' }]]);
+    expect(into.results.map((r) => [r.callId, r.content])).toEqual([['call_2plus2', '{"result":4}'], ['call_3times3', '{"result":9}']]);
+  });
 });
 
 describe('an OpenInference LLM span\'s input.value, the request as sent: the calls its history repeats', () => {
@@ -177,5 +190,26 @@ describe('an OpenInference LLM span\'s input.value, the request as sent: the cal
     }
     // Another span kind's input.value is read as its run's input, not here.
     expect(llm({ messages: [user, { role: 'assistant', tool_calls: [{ id: 'call_1', function: { name: 'getWeather', arguments: '{}' } }] }] }, 'TOOL').repeated).toEqual([]);
+  });
+});
+
+describe('a run\'s input holding a conversation: the calls its model messages repeat', () => {
+  const conversation = [
+    { role: 'user', content: 'Weather where I am?' },
+    { role: 'assistant', content: '', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'getWeather', arguments: '{"location":"Boston"}' } }] },
+    { role: 'tool', tool_call_id: 'call_1', content: 'rainy' },
+  ];
+  const runs: Record<string, [string, string][]> = {
+    'an OpenInference CHAIN span\'s input.value': [['openinference.span.kind', 'CHAIN'], ['input.value', JSON.stringify({ messages: conversation })]],
+    'a LangSmith chain run\'s {"input": …}': [['langsmith.span.kind', 'chain'], ['gen_ai.prompt', JSON.stringify({ input: conversation })]],
+    'a Langfuse span observation\'s input': [['langfuse.observation.type', 'span'], ['langfuse.observation.input', JSON.stringify(conversation)]],
+  };
+  it.each(Object.entries(runs))('%s: repeated by id with tool and arguments, in its attribute; the user\'s words and the result read, nothing proposed', (_, attrs) => {
+    const into = new TraceEvidence();
+    collectEvidence({ ...span([]), scope: 'qa', events: undefined, attrs: new Map(attrs) }, into);
+    expect(into.repeated.map((r) => [r.attribute, r.callId, r.call])).toEqual([[attrs[1]![0], 'call_1', { tool: 'getWeather', args: '{"location":"Boston"}' }]]);
+    expect([...into.assertedTexts]).toEqual(['Weather where I am?']);
+    expect(into.results.map((r) => [r.callId, r.content])).toEqual([['call_1', 'rainy']]);
+    expect(into.proposed).toEqual([]);
   });
 });

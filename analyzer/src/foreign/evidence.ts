@@ -563,12 +563,12 @@ function geminiTexts(v: unknown): string[] {
  */
 function readRunInputs(span: ForeignSpan, into: TraceEvidence): void {
   const oiKind = str(span, OpenInferenceAttributes.SPAN_KIND);
-  if (oiKind === 'AGENT' || oiKind === 'CHAIN') runInput(dspyInputWithoutTrajectory(span) ?? str(span, OpenInferenceAttributes.INPUT_VALUE), span, into);
+  if (oiKind === 'AGENT' || oiKind === 'CHAIN') runInput(dspyInputWithoutTrajectory(span) ?? str(span, OpenInferenceAttributes.INPUT_VALUE), OpenInferenceAttributes.INPUT_VALUE, span, into);
   const lsKind = str(span, LangSmithAttributes.SPAN_KIND);
-  if (lsKind !== undefined && lsKind !== 'tool') runInput(str(span, LangSmithAttributes.PROMPT), span, into);
+  if (lsKind !== undefined && lsKind !== 'tool') runInput(str(span, LangSmithAttributes.PROMPT), LangSmithAttributes.PROMPT, span, into);
   const lfType = str(span, LangfuseAttributes.OBSERVATION_TYPE);
-  if (lfType !== undefined && lfType !== 'tool') runInput(str(span, LangfuseAttributes.INPUT), span, into);
-  if (str(span, TraceloopAttributes.SPAN_KIND) === 'workflow') runInput(str(span, TraceloopAttributes.ENTITY_INPUT), span, into);
+  if (lfType !== undefined && lfType !== 'tool') runInput(str(span, LangfuseAttributes.INPUT), LangfuseAttributes.INPUT, span, into);
+  if (str(span, TraceloopAttributes.SPAN_KIND) === 'workflow') runInput(str(span, TraceloopAttributes.ENTITY_INPUT), TraceloopAttributes.ENTITY_INPUT, span, into);
 }
 
 /** OpenInference's DSPy instrumentation's tracer (`_ModuleForwardWrapper`: a module's `forward` is a CHAIN span `{Module}.forward`). */
@@ -689,8 +689,9 @@ function readMastraPrompt(span: ForeignSpan, into: TraceEvidence): void {
  * A Mastra 0.x model span's output (`gen_ai.completion`, the generation's result as Mastra's JSON),
  * read as AI SDK parts: the calls the model asked for and the results its tools returned, listed
  * in the result (`toolCalls`, `toolResults`: the AI SDK's parts, v4 `args` / `result`, v5 `input` /
- * `output`, or Mastra's stream chunks, the part in `payload`), or else in its response messages
- * (`messages`, `response.messages`, or a list of messages: `tool-call` and `tool-result` parts).
+ * `output`, or Mastra's stream chunks, the part in `payload`: the last step's only) and in its
+ * response messages (`messages`, `response.messages`, or a list of messages: `tool-call` and
+ * `tool-result` parts, every step's), each call and result once, by call id.
  * Its text is the model's own words, not evidence.
  */
 function readMastraCompletion(span: ForeignSpan, into: TraceEvidence): void {
@@ -698,17 +699,16 @@ function readMastraCompletion(span: ForeignSpan, into: TraceEvidence): void {
   if (output === undefined) return;
   const attribute = MastraAttributes.MODEL_COMPLETION;
   const result = isObject(output) ? output : {};
-  const listed = (list: unknown, type: string) => (Array.isArray(list) ? list : []).map((c) => ({ ...(isObject(c) && isObject(c.payload) ? c.payload : isObject(c) ? c : {}), type }));
+  const listed = (list: unknown, type: string): Record<string, unknown>[] => (Array.isArray(list) ? list : []).map((c) => ({ ...(isObject(c) && isObject(c.payload) ? c.payload : isObject(c) ? c : {}), type }));
   const parts = [...listed(result.toolCalls, 'tool-call'), ...listed(result.toolResults, 'tool-result')];
-  // (a result that lists its calls and results repeats them in its messages: read once)
-  if (parts.length > 0) {
-    readAiSdkParts(parts, span, attribute, true, 0, into);
-    return;
-  }
   const messages = Array.isArray(output) ? output : Array.isArray(result.messages) ? result.messages : isObject(result.response) ? result.response.messages : undefined;
-  if (!Array.isArray(messages)) return;
-  let position = 0;
-  for (const m of messages) if (isObject(m) && Array.isArray(m.content)) position = readAiSdkParts(m.content, span, attribute, true, position, into);
+  const inMessages = (Array.isArray(messages) ? messages : []).flatMap((m) => (isObject(m) && Array.isArray(m.content) ? m.content : []));
+  // The result lists the last step's calls and results only; its messages hold every step's. Each
+  // part once, by its kind and call id: the earlier steps' from the messages, then the listed ones
+  // (a part without an id the messages hold is read only where nothing is listed).
+  const listedIds = new Set(parts.map((p) => `${p.type}\u0000${String(p.toolCallId)}`));
+  const earlier = inMessages.filter((p) => isObject(p) && (parts.length === 0 || (typeof p.toolCallId === 'string' && !listedIds.has(`${p.type}\u0000${p.toolCallId}`))));
+  readAiSdkParts([...earlier, ...parts], span, attribute, true, 0, into);
 }
 
 /**
@@ -789,11 +789,7 @@ function readOpenInferenceLlmInput(span: ForeignSpan, into: TraceEvidence): void
   if (text === undefined || !(text.includes('"tool_calls"') || text.includes('"tool_use"') || text.includes('"function_call"'))) return;
   const attribute = OpenInferenceAttributes.INPUT_VALUE;
   const request = parseJson(text);
-  for (const m of conversationOf(request) ?? []) {
-    if (m.role !== 'model') continue;
-    for (const call of m.calls) into.repeat(span, attribute, call.id, call.name, call.args);
-    for (const b of Array.isArray(m.content) ? m.content : []) if (isObject(b) && b.type === 'tool_use') into.repeat(span, attribute, b.id, b.name, b.input);
-  }
+  for (const m of conversationOf(request) ?? []) repeatModelCalls(m, attribute, span, into);
   if (isObject(request) && Array.isArray(request.input)) for (const item of request.input) readResponsesInputItem(item, attribute, span, into);
 }
 
@@ -847,10 +843,10 @@ function proposeMessageCalls(span: ForeignSpan, attribute: string, message: unkn
  * A run's input as evidence. Where it holds a conversation (a list of messages, or `messages` of
  * an object, as LangChain, LangGraph and the chat APIs write them), only the user's messages are
  * the user's words, the system's the developer's, a tool's message an earlier result: the
- * assistant's messages and tool calls are the model's own, and a later model call's input
- * repeats them. Any other input is the user's request as a whole.
+ * assistant's messages and tool calls are the model's own, and the calls they repeat are copies
+ * of those calls' arguments (in `attribute`). Any other input is the user's request as a whole.
  */
-function runInput(text: string | undefined, span: ForeignSpan, into: TraceEvidence): void {
+function runInput(text: string | undefined, attribute: string, span: ForeignSpan, into: TraceEvidence): void {
   if (text === undefined) return;
   const parsed = parseJson(text);
   const messages = conversationOf(parsed);
@@ -862,7 +858,19 @@ function runInput(text: string | undefined, span: ForeignSpan, into: TraceEviden
     if (m.role === 'user') contentTexts(m.content).forEach((t) => into.user(t));
     else if (m.role === 'system') contentTexts(m.content).forEach((t) => into.developer(t));
     else if (m.role === 'tool') into.result(m.callId, m.content, span.startNs);
+    else repeatModelCalls(m, attribute, span, into);
   }
+}
+
+/**
+ * The calls a model's message of a conversation recorded in `attribute` repeats (OpenAI's
+ * `tool_calls`, LangChain's, Anthropic's `tool_use` blocks): by call id, copies of those calls'
+ * arguments, so a credential in them is the call's argument, reported once.
+ */
+function repeatModelCalls(m: RunMessage, attribute: string, span: ForeignSpan, into: TraceEvidence): void {
+  if (m.role !== 'model') return;
+  for (const call of m.calls) into.repeat(span, attribute, call.id, call.name, call.args);
+  for (const b of Array.isArray(m.content) ? m.content : []) if (isObject(b) && b.type === 'tool_use') into.repeat(span, attribute, b.id, b.name, b.input);
 }
 
 /** A message of a run's input; `calls`: the tool calls a model's message holds (OpenAI's `tool_calls`, LangChain's). */
@@ -877,7 +885,7 @@ const MESSAGE_ROLES: Record<string, RunMessage['role']> = {
 
 /**
  * The messages of a conversation-shaped input: an array of messages (or of such arrays: LangSmith
- * writes a batch of prompts), or an object's `messages` (under `inputs` where OpenLLMetry records
+ * writes a batch of prompts), or an object's `messages` or `input` list (under `inputs` where OpenLLMetry records
  * a LangChain chain's callback). A message is `{role|type, content}`, a
  * LangChain serialised message (`{lc, id: [..., 'HumanMessage'], kwargs: {content}}`) or a
  * `[role, content]` pair. `undefined` when the input is not one (no element has a known role).
@@ -885,7 +893,8 @@ const MESSAGE_ROLES: Record<string, RunMessage['role']> = {
 function conversationOf(input: unknown): RunMessage[] | undefined {
   // OpenLLMetry's LangChain chain span records the callback: `{"inputs", "tags", "metadata", "kwargs"}`.
   if (isObject(input) && isObject(input.inputs) && ('metadata' in input || 'tags' in input)) return conversationOf(input.inputs);
-  const list = isObject(input) ? input.messages : input;
+  // (LangSmith records a traceable function's one argument as `{"input": …}`: a conversation there too)
+  const list = isObject(input) ? (input.messages ?? (Array.isArray(input.input) ? input.input : undefined)) : input;
   if (!Array.isArray(list)) return undefined;
   const out: RunMessage[] = [];
   for (const item of list.flatMap((m: unknown) => (Array.isArray(m) && m.some((x) => isObject(x) || Array.isArray(x)) ? m : [m]))) {
