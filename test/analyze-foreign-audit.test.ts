@@ -1367,13 +1367,11 @@ describe('argspan analyze on OpenInference\'s Haystack, CrewAI and DSPy instrume
     const out = parseJson(run);
     expect(out.stats.foreign_calls).toBe(want.calls);
     expect(out.stats.no_evidence_calls ?? 0).toBe(0);
-    // No invented field by key (CrewAI's URL is the task's, Haystack's query and DSPy's numbers the user's); DSPy's `finish`
-    // has no argument, whose empty leaf (`$`) is counted as model-inferred, as argspan's own calls count it.
-    const invented = out.findings.filter((f) => f.rule === 'report_invented_fields_by_turn').map((f) => [f.tool, f.key]);
-    expect(invented).toEqual(file.includes('dspy') ? [['finish', '$']] : []);
-    expect(out.findings.filter((f) => f.rule !== 'report_invented_fields_by_turn').map((f) => f.rule)).toEqual(['report_run_summary']);
+    // No invented field (CrewAI's URL is the task's, Haystack's query and DSPy's numbers the user's); DSPy's `finish` has no
+    // argument: its empty leaf (`$`) is neither an invented value nor an argument, as for argspan's own calls.
+    expect(out.findings.map((f) => f.rule)).toEqual(['report_run_summary']);
     const summary = out.findings.find((f) => f.rule === 'report_run_summary')!.message;
-    expect(summary).toContain(file.includes('dspy') ? '2 tool call(s), 3 argument(s), 1 model-inferred' : '1 tool call(s), 1 argument(s), 0 model-inferred');
+    expect(summary).toContain(file.includes('dspy') ? '2 tool call(s), 2 argument(s), 0 model-inferred' : '1 tool call(s), 1 argument(s), 0 model-inferred');
     // The call is reported under the tool's own name (DSPy's span is `add.__call__`).
     expect(out.findings.some((f) => f.tool !== null && f.tool !== undefined && f.tool.includes('.__call__'))).toBe(false);
     expect(summary).not.toContain('.__call__');
@@ -1795,6 +1793,12 @@ describe('argspan analyze on OpenInference\'s JS OpenAI instrumentation (runTool
       { tool: 'getCurrentLocation', key: '$', provenance: 'model_inferred' },
       { tool: 'getWeather', key: 'location', provenance: 'context_retrieved' },
     ]);
+  });
+
+  it('getCurrentLocation called with no arguments: the reports name no invented value and count no argument for it', () => {
+    const out = parseJson(analyzeBin(join(FOREIGN, FILE), '--format', 'json', '--reports'));
+    expect(out.findings.filter((f) => f.rule === 'report_invented_fields_by_turn')).toEqual([]);
+    expect(out.findings.filter((f) => f.rule === 'report_run_summary').map((f) => f.message)).toEqual([expect.stringMatching(/: 2 tool call\(s\), 1 argument\(s\), 0 model-inferred,/)]);
   });
 
   // getWeather's arguments changed in every attribute that holds them: the output message and output.value of the model call
