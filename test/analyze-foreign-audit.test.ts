@@ -947,6 +947,12 @@ describe('argspan analyze: a run input holding a conversation that repeats a cal
     { role: 'assistant', content: '', tool_calls: [{ id: 'call_h1st0ry', type: 'function', function: { name: tool, arguments: args } }] },
     { role: 'tool', content: result, tool_call_id: 'call_h1st0ry' },
   ];
+  /** The Responses API conversation of the fixture's two requests: the user's message, the first response's `function_call` item as output, the second request's `function_call_output`. */
+  const responsesItems = (first: Span, second: Span) => {
+    const call = (JSON.parse(str(first, 'output.value')) as { output: { type: string }[] }).output.find((i) => i.type === 'function_call')!;
+    const result = (JSON.parse(str(second, 'input.value')) as { input: unknown[] }).input;
+    return [{ role: 'user', content: "What's the weather in San Francisco?" }, call, ...result];
+  };
   const cases: Record<string, { file: string; from: string; to: string; run: (spans: Span[]) => { name: string; attrs: Record<string, string> }; want: [string, string, string] }> = {
     // (the LLM span's proposals; the node's input: the human message it was sent and the AIMessage of its LLMResult, as LangGraph passes them on)
     'OpenInference, a CHAIN span (LangGraph node)': {
@@ -967,6 +973,18 @@ describe('argspan analyze: a run input holding a conversation that repeats a cal
       file: 'langfuse-langchain-tool-write-document.json', from: '# Title', to: `# Title ${TOKEN}`,
       run: ([tool]) => ({ name: 'agent', attrs: { 'langfuse.observation.type': 'span', 'langfuse.observation.input': JSON.stringify({ messages: chat('Write the document', 'write_document', str(tool!, 'langfuse.observation.input'), 'written') }) } }),
       want: ['write_document', 'content', 'langfuse'],
+    },
+    // An openai-agents run's input is a Responses API item list (`to_input_list()`): the model's call a `function_call`
+    // item `{type, call_id, name, arguments}` with no role, its result a `function_call_output` item.
+    'OpenInference, an AGENT span\'s Responses item list': {
+      file: 'openinference-openai-responses-function-call.json', from: '"location":"San Francisco"', to: `"location":"San Francisco ${TOKEN}"`,
+      run: ([first, second]) => ({ name: 'Assistant', attrs: { 'openinference.span.kind': 'AGENT', 'input.value': JSON.stringify(responsesItems(first!, second!)) } }),
+      want: ['get_weather', 'location', 'openinference'],
+    },
+    'LangSmith, a chain run\'s {"input": …} of Responses items': {
+      file: 'openinference-openai-responses-function-call.json', from: '"location":"San Francisco"', to: `"location":"San Francisco ${TOKEN}"`,
+      run: ([first, second]) => ({ name: 'Agent workflow', attrs: { 'langsmith.span.kind': 'chain', 'gen_ai.prompt': JSON.stringify({ input: responsesItems(first!, second!) }) } }),
+      want: ['get_weather', 'location', 'openinference'],
     },
   };
   it.each(Object.entries(cases))('%s: the token is one finding, by tool and key; never printed', (_, c) => {
@@ -1349,13 +1367,11 @@ describe('argspan analyze on OpenInference\'s Haystack, CrewAI and DSPy instrume
     const out = parseJson(run);
     expect(out.stats.foreign_calls).toBe(want.calls);
     expect(out.stats.no_evidence_calls ?? 0).toBe(0);
-    // No invented field by key (CrewAI's URL is the task's, Haystack's query and DSPy's numbers the user's); DSPy's `finish`
-    // has no argument, whose empty leaf (`$`) is counted as model-inferred, as argspan's own calls count it.
-    const invented = out.findings.filter((f) => f.rule === 'report_invented_fields_by_turn').map((f) => [f.tool, f.key]);
-    expect(invented).toEqual(file.includes('dspy') ? [['finish', '$']] : []);
-    expect(out.findings.filter((f) => f.rule !== 'report_invented_fields_by_turn').map((f) => f.rule)).toEqual(['report_run_summary']);
+    // No invented field (CrewAI's URL is the task's, Haystack's query and DSPy's numbers the user's); DSPy's `finish` has no
+    // argument: its empty leaf (`$`) is neither an invented value nor an argument, as for argspan's own calls.
+    expect(out.findings.map((f) => f.rule)).toEqual(['report_run_summary']);
     const summary = out.findings.find((f) => f.rule === 'report_run_summary')!.message;
-    expect(summary).toContain(file.includes('dspy') ? '2 tool call(s), 3 argument(s), 1 model-inferred' : '1 tool call(s), 1 argument(s), 0 model-inferred');
+    expect(summary).toContain(file.includes('dspy') ? '2 tool call(s), 2 argument(s), 0 model-inferred' : '1 tool call(s), 1 argument(s), 0 model-inferred');
     // The call is reported under the tool's own name (DSPy's span is `add.__call__`).
     expect(out.findings.some((f) => f.tool !== null && f.tool !== undefined && f.tool.includes('.__call__'))).toBe(false);
     expect(summary).not.toContain('.__call__');
@@ -1777,6 +1793,12 @@ describe('argspan analyze on OpenInference\'s JS OpenAI instrumentation (runTool
       { tool: 'getCurrentLocation', key: '$', provenance: 'model_inferred' },
       { tool: 'getWeather', key: 'location', provenance: 'context_retrieved' },
     ]);
+  });
+
+  it('getCurrentLocation called with no arguments: the reports name no invented value and count no argument for it', () => {
+    const out = parseJson(analyzeBin(join(FOREIGN, FILE), '--format', 'json', '--reports'));
+    expect(out.findings.filter((f) => f.rule === 'report_invented_fields_by_turn')).toEqual([]);
+    expect(out.findings.filter((f) => f.rule === 'report_run_summary').map((f) => f.message)).toEqual([expect.stringMatching(/: 2 tool call\(s\), 1 argument\(s\), 0 model-inferred,/)]);
   });
 
   // getWeather's arguments changed in every attribute that holds them: the output message and output.value of the model call

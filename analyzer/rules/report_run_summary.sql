@@ -3,14 +3,15 @@
 -- severity: info
 -- kind: report
 -- description: One line per run (argspan's run id, gen_ai.conversation.id, or the session id another
---   library recorded): tool calls, argument leaves, invented leaves, calls held for a question, calls
+--   library recorded): tool calls, argument leaves (a call with no arguments, `{}`, has none: its one
+--   leaf `$`, rule `empty`, is not counted), invented leaves, calls held for a question, calls
 --   denied, and remote hops. Calls in a trace that names no run are one run per trace, as in the HTML
 --   report. span_id is the run's first tool call (ties on start time go to the smallest trace and span
 --   id, so the finding is stable across runs).
 -- remedy: Informational.
 WITH leaves AS (
   SELECT trace_id, call_span_id, count(*) AS leaves, count(*) FILTER (WHERE provenance = 'model_inferred') AS inferred
-  FROM tool_args GROUP BY trace_id, call_span_id),
+  FROM tool_args WHERE NOT coalesce("key" = '$' AND rule = 'empty', false) GROUP BY trace_id, call_span_id),
 -- Another library's model span can propose several calls (one span, one run): its leaves count once.
 per_call AS (
   SELECT c.*, coalesce(l.leaves, 0) AS leaves, coalesce(l.inferred, 0) AS inferred,

@@ -213,3 +213,24 @@ describe('a run\'s input holding a conversation: the calls its model messages re
     expect(into.proposed).toEqual([]);
   });
 });
+
+describe('a run\'s input holding a Responses API item list (an openai-agents run): its function_call items repeat calls', () => {
+  const items = [
+    { role: 'user', content: 'Weather where I am?' },
+    { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'getWeather', arguments: '{"location":"Boston"}', status: 'completed' },
+    { type: 'function_call_output', call_id: 'call_1', output: 'rainy' },
+  ];
+  const runs: Record<string, [string, string][]> = {
+    'an OpenInference AGENT span\'s input.value (a plain list)': [['openinference.span.kind', 'AGENT'], ['input.value', JSON.stringify(items)]],
+    'a LangSmith chain run\'s {"input": …}': [['langsmith.span.kind', 'chain'], ['gen_ai.prompt', JSON.stringify({ input: items })]],
+    'a list of calls only, no message': [['openinference.span.kind', 'CHAIN'], ['input.value', JSON.stringify(items.slice(1))]],
+  };
+  it.each(Object.entries(runs))('%s: repeated by call id with tool and arguments, in its attribute; the result read, nothing proposed', (name, attrs) => {
+    const into = new TraceEvidence();
+    collectEvidence({ ...span([]), scope: 'qa', events: undefined, attrs: new Map(attrs) }, into);
+    expect(into.repeated.map((r) => [r.attribute, r.callId, r.call])).toEqual([[attrs[1]![0], 'call_1', { tool: 'getWeather', args: '{"location":"Boston"}' }]]);
+    expect([...into.assertedTexts]).toEqual(name.includes('no message') ? [] : ['Weather where I am?']);
+    expect(into.results.map((r) => [r.callId, r.content])).toEqual([['call_1', 'rainy']]);
+    expect(into.proposed).toEqual([]);
+  });
+});

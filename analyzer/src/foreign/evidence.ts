@@ -844,7 +844,8 @@ function proposeMessageCalls(span: ForeignSpan, attribute: string, message: unkn
  * an object, as LangChain, LangGraph and the chat APIs write them), only the user's messages are
  * the user's words, the system's the developer's, a tool's message an earlier result: the
  * assistant's messages and tool calls are the model's own, and the calls they repeat are copies
- * of those calls' arguments (in `attribute`). Any other input is the user's request as a whole.
+ * of those calls' arguments (in `attribute`); so are a Responses item list's `function_call` items,
+ * its `function_call_output` items results. Any other input is the user's request as a whole.
  */
 function runInput(text: string | undefined, attribute: string, span: ForeignSpan, into: TraceEvidence): void {
   if (text === undefined) return;
@@ -858,6 +859,7 @@ function runInput(text: string | undefined, attribute: string, span: ForeignSpan
     if (m.role === 'user') contentTexts(m.content).forEach((t) => into.user(t));
     else if (m.role === 'system') contentTexts(m.content).forEach((t) => into.developer(t));
     else if (m.role === 'tool') into.result(m.callId, m.content, span.startNs);
+    else if (m.role === 'responses item') readResponsesInputItem(m.content, attribute, span, into);
     else repeatModelCalls(m, attribute, span, into);
   }
 }
@@ -873,8 +875,11 @@ function repeatModelCalls(m: RunMessage, attribute: string, span: ForeignSpan, i
   for (const b of Array.isArray(m.content) ? m.content : []) if (isObject(b) && b.type === 'tool_use') into.repeat(span, attribute, b.id, b.name, b.input);
 }
 
-/** A message of a run's input; `calls`: the tool calls a model's message holds (OpenAI's `tool_calls`, LangChain's). */
-type RunMessage = { role: 'user' | 'system' | 'tool' | 'model'; content: unknown; callId?: string; calls: ReturnType<typeof toolCallsOf> };
+/**
+ * A message of a run's input; `calls`: the tool calls a model's message holds (OpenAI's `tool_calls`, LangChain's).
+ * A Responses API `function_call` or `function_call_output` item has no role: it is a `responses item`, its `content` the item.
+ */
+type RunMessage = { role: 'user' | 'system' | 'tool' | 'model' | 'responses item'; content: unknown; callId?: string; calls: ReturnType<typeof toolCallsOf> };
 
 const MESSAGE_ROLES: Record<string, RunMessage['role']> = {
   user: 'user', human: 'user', humanmessage: 'user', humanmessagechunk: 'user',
@@ -887,8 +892,8 @@ const MESSAGE_ROLES: Record<string, RunMessage['role']> = {
  * The messages of a conversation-shaped input: an array of messages (or of such arrays: LangSmith
  * writes a batch of prompts), or an object's `messages` or `input` list (under `inputs` where OpenLLMetry records
  * a LangChain chain's callback). A message is `{role|type, content}`, a
- * LangChain serialised message (`{lc, id: [..., 'HumanMessage'], kwargs: {content}}`) or a
- * `[role, content]` pair. `undefined` when the input is not one (no element has a known role).
+ * LangChain serialised message (`{lc, id: [..., 'HumanMessage'], kwargs: {content}}`), a
+ * `[role, content]` pair, or a Responses API call or call output item. `undefined` when the input is not one (no element has a known role).
  */
 function conversationOf(input: unknown): RunMessage[] | undefined {
   // OpenLLMetry's LangChain chain span records the callback: `{"inputs", "tags", "metadata", "kwargs"}`.
@@ -910,6 +915,8 @@ function runMessage(m: unknown): RunMessage | undefined {
     return role && m.length === 2 ? { role, content: m[1], calls: [] } : undefined;
   }
   if (!isObject(m)) return undefined;
+  // (an openai-agents run's input is a Responses item list: `to_input_list()`)
+  if (m.type === 'function_call' || m.type === 'function_call_output') return { role: 'responses item', content: m, calls: [] };
   // LangChain's serialised form: the class names the role, the fields are in `kwargs`.
   const id: unknown = m.id;
   const serialised = Array.isArray(id) && isObject(m.kwargs) ? m.kwargs : undefined;

@@ -1,4 +1,4 @@
-import { HopEvents, Provenance } from '@argspan/conventions';
+import { HopEvents, Provenance, ResidencyRule } from '@argspan/conventions';
 import { findInName, redactName } from '@argspan/core';
 import type { BaselineEntry } from '../baseline.js';
 import type { Row } from '../db.js';
@@ -25,6 +25,12 @@ export interface OverviewQueries {
 export const OVERVIEW_LIMITS = { runs: 200, turns: 100, tools: 50, hops: 100 } as const;
 
 const INFERRED = sqlString(Provenance.MODEL_INFERRED);
+/**
+ * A `tool_args` row that is an argument: not the one leaf of a call with no arguments (`{}`: `$`,
+ * rule `empty`), which is there so the call has a row and holds nothing the model chose (as
+ * report_run_summary and report_invented_fields_by_turn count). An empty value under a key is an argument.
+ */
+const ARGUMENT = `NOT coalesce("key" = '$' AND rule = ${sqlString(ResidencyRule.EMPTY)}, false)`;
 const NO_EVIDENCE = sqlString(Provenance.NO_EVIDENCE);
 const HELD = `stopped_by_gate AND (enforcement = 'hold' OR (enforcement IS NULL AND gate_action = 'ask'))`;
 const DENIED = `stopped_by_gate AND NOT (enforcement = 'hold' OR (enforcement IS NULL AND gate_action = 'ask'))`;
@@ -37,7 +43,7 @@ const DENIED = `stopped_by_gate AND NOT (enforcement = 'hold' OR (enforcement IS
 const PER_CALL = `WITH leaves AS (
     SELECT trace_id, call_span_id, count(*) AS leaves, count(*) FILTER (WHERE provenance = ${INFERRED}) AS inferred,
       count(*) FILTER (WHERE provenance = ${NO_EVIDENCE}) AS unevidenced
-    FROM tool_args GROUP BY trace_id, call_span_id)
+    FROM tool_args WHERE ${ARGUMENT} GROUP BY trace_id, call_span_id)
   SELECT c.*, coalesce(c.run_id, c.trace_id) AS run_key, coalesce(l.leaves, 0) AS leaves, coalesce(l.inferred, 0) AS inferred,
     coalesce(l.unevidenced, 0) AS unevidenced
   FROM (SELECT *, row_number() OVER (PARTITION BY trace_id, span_id) AS nth_on_span FROM tool_calls) c
@@ -45,7 +51,7 @@ const PER_CALL = `WITH leaves AS (
 
 const TOTALS_SQL = `WITH per_call AS (${PER_CALL})
 SELECT count(DISTINCT run_key) AS runs, count(DISTINCT (trace_id, turn_span_id)) AS turns, count(*) AS tool_calls,
-  (SELECT count(*) FROM tool_args) AS arguments, coalesce(sum(inferred), 0) AS model_inferred, coalesce(sum(unevidenced), 0) AS no_evidence,
+  (SELECT count(*) FROM tool_args WHERE ${ARGUMENT}) AS arguments, coalesce(sum(inferred), 0) AS model_inferred, coalesce(sum(unevidenced), 0) AS no_evidence,
   count(*) FILTER (WHERE ${HELD}) AS held, count(*) FILTER (WHERE ${DENIED}) AS denied, count(*) FILTER (WHERE went_remote) AS remote
 FROM per_call`;
 
@@ -59,7 +65,7 @@ ORDER BY sum(inferred) + sum(unevidenced) DESC, count(*) FILTER (WHERE stopped_b
 /** The turns with the most invented or unevidenced values, then their rows by tool and key. */
 const TURNS_SQL = `WITH fields AS (
     SELECT trace_id, turn_span_id, any_value(run_id) AS field_run_id, tool, "key", provenance, count(*) AS n
-    FROM tool_args WHERE provenance IN (${INFERRED}, ${NO_EVIDENCE}) GROUP BY trace_id, turn_span_id, tool, "key", provenance),
+    FROM tool_args WHERE provenance IN (${INFERRED}, ${NO_EVIDENCE}) AND ${ARGUMENT} GROUP BY trace_id, turn_span_id, tool, "key", provenance),
   turns AS (
     SELECT trace_id, turn_span_id, sum(n) AS turn_n, min(field_run_id) AS turn_run_id, count(*) OVER () AS total
     FROM fields GROUP BY trace_id, turn_span_id ORDER BY turn_n DESC, trace_id, turn_span_id NULLS FIRST LIMIT ${OVERVIEW_LIMITS.turns})
@@ -70,9 +76,9 @@ LEFT JOIN spans s ON s.trace_id = f.trace_id AND s.span_id = f.turn_span_id
 ORDER BY t.turn_n DESC, f.trace_id, f.turn_span_id NULLS FIRST, f.n DESC, f.tool, f."key", f.provenance`;
 
 const RESIDENCY_SQL = `WITH tools AS (
-    SELECT coalesce(tool, '') AS tool_name, count(*) AS n, count(*) OVER () AS total FROM tool_args GROUP BY tool_name ORDER BY n DESC, tool_name LIMIT ${OVERVIEW_LIMITS.tools})
+    SELECT coalesce(tool, '') AS tool_name, count(*) AS n, count(*) OVER () AS total FROM tool_args WHERE ${ARGUMENT} GROUP BY tool_name ORDER BY n DESC, tool_name LIMIT ${OVERVIEW_LIMITS.tools})
 SELECT t.tool_name AS tool_name, coalesce(a.residency, 'unknown') AS residency_label, count(*) AS arguments, t.total AS total
-FROM tool_args a JOIN tools t ON t.tool_name = coalesce(a.tool, '')
+FROM tool_args a JOIN tools t ON t.tool_name = coalesce(a.tool, '') WHERE ${ARGUMENT}
 GROUP BY t.tool_name, t.n, t.total, residency_label ORDER BY t.n DESC, t.tool_name, residency_label`;
 
 const EV = (name: string) => sqlString(name);

@@ -272,7 +272,11 @@ export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
   },
   report_invented_fields_by_turn: {
     tp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'title', provenance: 'model_inferred' }] })),
-    fp: (b, t) => void b.call(t, cleanCall()),
+    fp: (b, t) => {
+      b.call(t, cleanCall());
+      // a call with no arguments (`{}`): its one leaf `$`, empty, tagged model_inferred — nothing invented
+      b.call(t, cleanCall({ tool: 'getCurrentLocation', args: [{ key: '$', provenance: 'model_inferred', residency: 'unknown', rule: 'empty', bytes: 0 }] }));
+    },
   },
   report_run_summary: {
     tp: (b, t) => void b.call(t, cleanCall()),
