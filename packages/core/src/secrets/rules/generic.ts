@@ -1,6 +1,6 @@
 import type { SecretRule } from '../types.js';
 import { ARGUMENTS, NAMES, OPERATORS, isCredentialLike, isDocumentationJwt, operatorExpression, scrambled, shannonEntropy, withoutCalls } from '../value-filters.js';
-import { hasPlaceholderWords, placeholderShape } from '../placeholders.js';
+import { hasMask, hasPlaceholderWords, placeholderShape } from '../placeholders.js';
 import { isDocumentationPassword } from '../password-values.js';
 import { rule } from './define.js';
 import { PAT_KEY_WORDS, namePattern } from '../key-names.js';
@@ -441,7 +441,7 @@ const BRACKETED = /^(?:\{[\w .:,;|/-]*\}|\[[\w .:,;|/-]*\]|\([\w .:,;|/-]*\)|<[\
 
 /**
  * Templates a tool fills in, whole constructs (a random password holds `${`, `{{` or `$(` by
- * chance, seldom a name and its closing bracket after them), and masks.
+ * chance, seldom a name and its closing bracket after them). Masks are the placeholder filter's (hasMask).
  */
 const TEMPLATE = new RegExp([
   // `${NAME}`, `${NAME:-default}`, `${1:?error}`, `${#NAME}`, `${NAME//a/b}`, `${NAME^^}`, Spring's
@@ -460,7 +460,6 @@ const TEMPLATE = new RegExp([
   String.raw`<%[^%]{0,100}%>`,
   // configparser's `%(password)s`, Windows' `%DB_PASSWORD%`
   String.raw`%\([\w.]{1,64}\)s|(?<![A-Za-z0-9])%[A-Z_]{2,}%(?![A-Za-z0-9])`,
-  String.raw`\*{3,}|#{3,}|\.{3}|[•…]`,
 ].join('|'));
 
 /** One word of a fill-in: lowercase (maybe camelCase, `apiKey`), capitalised or in capitals, digits after. */
@@ -546,7 +545,7 @@ function quotedValue(secret: string, match: RegExpExecArray): boolean {
     secret = withoutCodeLineEnd(secret);
     if (COLLECTION.test(secret) || QUERY_PARAMETER.test(secret)) return false;
   }
-  if (JSON_STRUCTURE.test(secret) || regexShaped(secret) || BRACKETED.test(secret) || TEMPLATE.test(secret) || VARIABLE.test(secret) || hasFillIn(secret)) return false;
+  if (JSON_STRUCTURE.test(secret) || regexShaped(secret) || BRACKETED.test(secret) || TEMPLATE.test(secret) || hasMask(secret) || VARIABLE.test(secret) || hasFillIn(secret)) return false;
   // the shared placeholder judgement without its marks: words (`example`, `changeme`, `your_`), runs, sequences
   if (hasPlaceholderWords(secret, placeholderShape(secret))) return false;
   if ((NAME_LIST.test(secret) && !randomSeparatedPassword(secret)) || CODE_SHAPE.test(secret) || codeExpression(secret, continued) || CIPHERTEXT.test(secret)) return false;
