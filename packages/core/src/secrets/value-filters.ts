@@ -151,8 +151,11 @@ function notEqualOperand(part: string): boolean {
  * True when a value assigned to a secret-sounding key is code or an identifier, not a
  * credential: `getAccessToken`, `this.token`, `process.env.API_KEY`, `ACCESS_TOKEN_KEY`,
  * `e.password||""` (operators between names: operatorExpression), a path, a URL, a number, a
- * word. `operatorsAreCode`: false for a caller that judged a value's operators itself, or where
- * they are a password's characters (after a flag that says a password follows).
+ * word. `operatorsAreCode`: false where operators are a password's characters, after a flag or a
+ * keyword that says a password follows (isPasswordArgument): there `-pjmmo++!ujdow4` is a password,
+ * though both sides of its `++` are names (of 120,000 random values holding operators after `-p`,
+ * `--password=` or `redis-cli -a`, 5,665 more are found with it false; in the generic rules, which
+ * judge operators by their sides, findings are the same either way).
  */
 export function looksLikeCode(value: string, operatorsAreCode = true): boolean {
   // A leading `_` or `$` marks a private or framework name (`_authKey`, `$password`): judged without it.

@@ -116,7 +116,7 @@ const REGEX_LITERAL_OPEN = /(?:^[ \t]{0,64}|[(,=:!&|?]\s{0,4})\/[^/\s*][^/\r\n]{
 /** A file a CLI reads the value from (`vault kv put … password=@password.txt`, httpie's `token=@token.txt`): `@`, a path, an extension. */
 const FILE_REFERENCE = /^@(?:~?\/|\.{1,2}\/)?[\w-]+(?:\/[\w.-]+)*\.[A-Za-z]{1,5}$/;
 
-function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode = true, minEntropy = 3): boolean {
+function genericValue(secret: string, match: RegExpExecArray, minEntropy = 3): boolean {
   const key = match.groups?.['key'] ?? '';
   if (NOT_A_SECRET_KEY.test(key)) return false;
   const input = match.input;
@@ -137,7 +137,7 @@ function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode =
   if (REGEX_LITERAL_END_WORD.test(secret) && REGEX_LITERAL_OPEN.test(input.slice(Math.max(input.lastIndexOf('\n', match.index) + 1, match.index - 300), match.index))) return false;
   // (the value first: it turns away nearly every candidate in code and prose)
   // (a hex value counts: the key names a secret, and hashes under keys that say so are ruled out above)
-  if (!isCredentialLike(secret, 8, minEntropy, true, operatorsAreCode) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret) || isDocumentationPassword(secret)) return false;
+  if (!isCredentialLike(secret, 8, minEntropy, true) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret) || isDocumentationPassword(secret)) return false;
   const whole = keyAround(input, match.index, match[0]).key;
   if (HANDLE_HINT.test(whole) && namesHandle(whole)) return false;
   const word = match.groups?.['word'] ?? '';
@@ -549,9 +549,9 @@ function quotedValue(secret: string, match: RegExpExecArray): boolean {
   // the shared placeholder judgement without its marks: words (`example`, `changeme`, `your_`), runs, sequences
   if (hasPlaceholderWords(secret, placeholderShape(secret))) return false;
   if ((NAME_LIST.test(secret) && !randomSeparatedPassword(secret)) || CODE_SHAPE.test(secret) || codeExpression(secret, continued) || CIPHERTEXT.test(secret)) return false;
-  // (operators judged here, by their operands: the shared code filter takes any `||` or `=>` for code)
+  // (operators by their operands, as the shared code filter judges them, and also `==` and `--` inside a word, which its OPERATOR leaves to passwords unquoted)
   if (OPERATORS.test(secret) && operatorExpression(secret)) return false;
-  return genericValue(secret, match, false, separatedPassword(secret) ? Math.log2(secret.length) - 0.9 : 3);
+  return genericValue(secret, match, separatedPassword(secret) ? Math.log2(secret.length) - 0.9 : 3);
 }
 
 /**
