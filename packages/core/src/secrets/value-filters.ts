@@ -152,9 +152,9 @@ function notEqualOperand(part: string): boolean {
  * credential: `getAccessToken`, `this.token`, `process.env.API_KEY`, `ACCESS_TOKEN_KEY`,
  * `e.password||""` (operators between names: operatorExpression), a path, a URL, a number, a
  * word. `operatorsAreCode`: false where operators are a password's characters, after a flag or a
- * keyword that says a password follows (isPasswordArgument): there `-pjmmo++!ujdow4` is a password,
- * though both sides of its `++` are names (of 120,000 random values holding operators after `-p`,
- * `--password=` or `redis-cli -a`, 5,665 more are found with it false; in the generic rules, which
+ * keyword that says a password follows (isPasswordArgument): there `-pjmmo?.ujdow4` is a password,
+ * though both sides of its `?.` are names (of 120,000 random values holding operators after `-p`,
+ * `--password=` or `redis-cli -a`, 5,340 more are found with it false; in the generic rules, which
  * judge operators by their sides, findings are the same either way).
  */
 export function looksLikeCode(value: string, operatorsAreCode = true): boolean {
@@ -314,6 +314,8 @@ export function operatorExpression(value: string): boolean {
   const parts = withoutCalls(value).split(OPERATORS_SPLIT);
   for (let i = 0; i < parts.length; i += 2) {
     if (!OPERAND.test(parts[i]!)) return false;
+    // (`++` stands after its operand or before it, never between two: `x++_y`, `x++!y` are no code in any C-like language)
+    if (parts[i + 1] === '++' && parts[i] !== '' && parts[i + 2] !== '') return false;
     if ((parts[i - 1] === '!=' || parts[i + 1] === '!=') && !notEqualOperand(parts[i]!)) return false;
   }
   return !scrambled(value) && !hasRandomWords(value);
