@@ -11,13 +11,20 @@
  */
 
 /**
- * Marks that make any value a placeholder: ${X}, {{ x }}, $(x), <x>, %X%, ****, ####, ...., •, …, and
- * ***, ### or ... with fewer than six other characters on a side (`sk-***3f9a`, a mask; `ghp_Ab12...`, a
- * display cut short): a random password holds three of its symbols between longer runs by chance
- * (`lw_TbPH***gNmKcC7`, `C8N###~OZyk2Rk`, `xIrXGIPTPn6...pkXvUdtZI.0y2`).
+ * Masks: ****, ####, ...., •, …, and ***, ### or ... with fewer than six other characters on a
+ * side (`sk-***3f9a`, a mask; `ghp_Ab12...`, a display cut short): a random password holds three
+ * of its symbols between longer runs by chance (`lw_TbPH***gNmKcC7`, `C8N###~OZyk2Rk`,
+ * `xIrXGIPTPn6...pkXvUdtZI.0y2`).
  */
-const PLACEHOLDER_MARKS =
-  /\$\{|\{\{|\}\}|\$\(|<[^>]{0,40}>|(?<![A-Za-z0-9])%[A-Z_]{2,}%(?![A-Za-z0-9])|\*{4,}|(?<![^*\s]{6})\*{3}|\*{3}(?![^*\s]{6})|#{4,}|(?<![^#\s]{6})#{3}|#{3}(?![^#\s]{6})|\.{4,}|(?<![^.\s]{6})\.{3}|\.{3}(?![^.\s]{6})|[•…]|<.+/;
+const MASKS = /\*{4,}|(?<![^*\s]{6})\*{3}|\*{3}(?![^*\s]{6})|#{4,}|(?<![^#\s]{6})#{3}|#{3}(?![^#\s]{6})|\.{4,}|(?<![^.\s]{6})\.{3}|\.{3}(?![^.\s]{6})|[•…]/;
+
+/** True when a value holds a mask (MASKS): the one judgement of masks, for the placeholder filter and the quoted generic rule alike. */
+export function hasMask(value: string): boolean {
+  return MASKS.test(value);
+}
+
+/** Marks that make any value a placeholder: ${X}, {{ x }}, $(x), <x>, %X%, and masks (MASKS). */
+const PLACEHOLDER_MARKS = new RegExp(String.raw`\$\{|\{\{|\}\}|\$\(|<[^>]{0,40}>|(?<![A-Za-z0-9])%[A-Z_]{2,}%(?![A-Za-z0-9])|${MASKS.source}|<.+`);
 /**
  * The same marks but `...`, for a value that matched a provider's fixed format: a format whose
  * alphabet holds dots (Azure's client secrets) has three in a row by chance about once in ten

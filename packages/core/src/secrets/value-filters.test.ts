@@ -85,6 +85,16 @@ describe('looksLikeCode on random passwords in the shapes of names (bench misses
     for (const v of ['DuckDBTypeId.STRUCT', 'fs.statSync', 'this.httpRequestFn', 'mcpServers.length', 'd3.csvParse', 'Http.OutgoingHttpHeaders', 'user@example', '!isHttpsUrl']) expect(looksLikeCode(v), v).toBe(true);
   });
 
+  it('takes ++ between two operands for a password\'s characters: it stands after its operand or before it in code', () => {
+    for (const v of ['HURCzrDe++_odBESDa4', 'wewpzry++!gLbdq3', 'cilmKY++!inYYwscw5']) expect(looksLikeCode(v), v).toBe(false);
+    for (const v of ['retries++', '++this.count', 'a.b++||c.d', 'cfg.retries++']) expect(looksLikeCode(v), v).toBe(true);
+  });
+
+  it('takes a camelCase hump beside an @ for a password, not an address or a version (emails and pkg@version have none)', () => {
+    for (const v of ['IkofCSdH@grUbn61', 'doYhvf@vaisAdgP5', 'MsevsC7@zkVKAK0', 'uvhasf@DUJziMg6']) expect(looksLikeCode(v), v).toBe(false);
+    for (const v of ['user@example', 'kubelet@v0', 'a.einstein@example.com', 'tjw@cs.Stanford.EDU', 'User@example.com', 'x-oauth-basic@github.com']) expect(looksLikeCode(v), v).toBe(true);
+  });
+
   it('takes no camelCase with digits in three places or more for a name', () => {
     for (const v of ['fc9D5M0reAouyfodpdbqbEesF2', 'Q6avUevKu7mljotDgtcCmoaecuov7']) expect(looksLikeCode(v), v).toBe(false);
     for (const v of ['k8sServiceAccountTokenProvider', 'oauth2ClientSecret', 'convertUint8ArrayToBase64']) expect(looksLikeCode(v), v).toBe(true);

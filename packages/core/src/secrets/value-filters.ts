@@ -151,8 +151,11 @@ function notEqualOperand(part: string): boolean {
  * True when a value assigned to a secret-sounding key is code or an identifier, not a
  * credential: `getAccessToken`, `this.token`, `process.env.API_KEY`, `ACCESS_TOKEN_KEY`,
  * `e.password||""` (operators between names: operatorExpression), a path, a URL, a number, a
- * word. `operatorsAreCode`: false for a caller that judged a value's operators itself, or where
- * they are a password's characters (after a flag that says a password follows).
+ * word. `operatorsAreCode`: false where operators are a password's characters, after a flag or a
+ * keyword that says a password follows (isPasswordArgument): there `-pjmmo?.ujdow4` is a password,
+ * though both sides of its `?.` are names (of 120,000 random values holding operators after `-p`,
+ * `--password=` or `redis-cli -a`, 5,340 more are found with it false; in the generic rules, which
+ * judge operators by their sides, findings are the same either way).
  */
 export function looksLikeCode(value: string, operatorsAreCode = true): boolean {
   // A leading `_` or `$` marks a private or framework name (`_authKey`, `$password`): judged without it.
@@ -178,7 +181,7 @@ export function looksLikeCode(value: string, operatorsAreCode = true): boolean {
   const random = (): boolean => (mixed < 0 ? (mixed = scrambled(value) ? 1 : 0) : mixed) === 1;
   // (TypeScript's non-null assertion ends a member expression: `process.env.API_KEY!`)
   if (punct & DOT && MEMBER_EXPRESSION.test(value.endsWith('!') ? value.slice(0, -1) : value) && !hasRandomSegment(value) && !random() && !hasRandomWords(value)) return true;
-  if (punct & NAME_SEPARATOR && (digits === 0 ? SEPARATED_NAME : SEPARATED_NAME_DIGITS).test(value) && !hasUnpronounceablePart(value) && !random() && !hasRandomWords(value)) return true;
+  if (punct & NAME_SEPARATOR && (digits === 0 ? SEPARATED_NAME : SEPARATED_NAME_DIGITS).test(value) && !hasUnpronounceablePart(value) && !random() && !hasRandomWords(value) && !humpBesideAt(value)) return true;
   if ((c0 === 33 || STARTS_EXPRESSION_WORD.has(c0) || punct & DOT) && EXPRESSION.test(value) && !random() && !hasRandomWords(value)) return true;
   if (onlyLetters && (WORD_OR_CAMEL.test(value) || ACRONYM_CAMEL.test(value) || LITERAL_WORD.test(value)) && !randomLetters(value) && !random()) return true;
   // a camelCase name whose words carry digits as names do (`k8sServiceAccountTokenProvider`, `oauth2ClientSecret`, `s3BucketName`)
@@ -224,6 +227,21 @@ export function scrambled(value: string): boolean {
     runLength = 1;
   }
   return marks >= 3 && marks * 8 >= alnum;
+}
+
+/** The runs of letters and digits either side of an `@`. */
+const AT_SIDES = /([A-Za-z0-9]*)@([A-Za-z0-9]*)/g;
+/** A camelCase hump: a capital after a small letter, or a capital before a capital and a small letter (`doYhvf`, `IkofCSdH`). */
+const HUMP = /[a-z][A-Z]|[A-Z]{2}[a-z]/;
+/**
+ * A camelCase hump beside an `@`: an address or a version (`user@example.com`, `tjw@cs.Stanford.EDU`,
+ * `kubelet@v0`) has none, a random password with an `@` nearly always one (`doYhvf@vaisAdgP5`). Of
+ * 135,490 names of code read out of node_modules, one (`functionName@https`, a stack frame's text) has one.
+ */
+function humpBesideAt(value: string): boolean {
+  if (!value.includes('@')) return false;
+  for (const m of value.matchAll(AT_SIDES)) if (HUMP.test(m[1]!) || HUMP.test(m[2]!)) return true;
+  return false;
 }
 
 /**
@@ -296,6 +314,8 @@ export function operatorExpression(value: string): boolean {
   const parts = withoutCalls(value).split(OPERATORS_SPLIT);
   for (let i = 0; i < parts.length; i += 2) {
     if (!OPERAND.test(parts[i]!)) return false;
+    // (`++` stands after its operand or before it, never between two: `x++_y`, `x++!y` are no code in any C-like language)
+    if (parts[i + 1] === '++' && parts[i] !== '' && parts[i + 2] !== '') return false;
     if ((parts[i - 1] === '!=' || parts[i + 1] === '!=') && !notEqualOperand(parts[i]!)) return false;
   }
   return !scrambled(value) && !hasRandomWords(value);

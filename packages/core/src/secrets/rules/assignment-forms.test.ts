@@ -106,3 +106,20 @@ describe('the generic rules keep out', () => {
     expect(defaultSecretDetector.findAll(text).map((f) => [f.ruleId, text.slice(f.start, f.end)])).toEqual([['generic-secret-assignment', text.slice(12)]]);
   });
 });
+
+describe('the quoted rule and the placeholder filter judge masks alike', () => {
+  it('finds a random password holding ### or ... between six characters or more, in quotes with a character the generic value stops at', () => {
+    for (const [i, mark] of ['###', '...'].entries()) {
+      // (the `,` first: the generic assignment, which stops there, reads nothing of it)
+      const value = `q7,${sample(ALNUM, 9, `mask${i}`)}${mark}${sample(ALNUM, 7, `mask-b${i}`)}`;
+      for (const text of [`DB_PASSWORD="${value}"`, `password: '${value}'`, `SMTP_PASSWORD=${value}`]) expect(overlaps(text, value), text).toBe(true);
+    }
+  });
+
+  it('still takes a mask or a display cut short for one, quoted or not', () => {
+    const head = sample(ALNUM, 4, 'mask-head');
+    for (const value of [`sk-...${head}`, `sk-...${head},ab`, '####,####', `${head}(x####`, `${head}***,${head}`, `ghp_${head}...`]) {
+      for (const text of [`api_key = "${value}"`, `DB_PASSWORD=${value}`]) expect(defaultSecretDetector.findAll(text), text).toEqual([]);
+    }
+  });
+});

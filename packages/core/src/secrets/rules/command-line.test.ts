@@ -79,3 +79,17 @@ describe('command-line and server-config passwords', () => {
     expect(defaultSecretDetector.findAll(text)).toEqual([]);
   });
 });
+
+describe('operators in a password argument', () => {
+  it('are a password\'s characters after a flag that says a password follows, though code\'s between names elsewhere', () => {
+    for (const salt of ['op1', 'op2', 'op3']) {
+      // (both sides of `?.` read as names: the shared code filter takes the value for code)
+      const value = `${sample('bcdfghjklmnpqrstvwxz', 4, salt)}?.${sample('bcdfghjklmnpqrstvwxz', 5, `${salt}b`)}4`;
+      for (const text of [`mysql -u root -p${value} shop`, `psql --password=${value}`, `redis-cli -a ${value} ping`]) {
+        const at = text.indexOf(value);
+        expect(defaultSecretDetector.findAll(text).some((f) => f.start === at && f.end === at + value.length), text).toBe(true);
+      }
+      expect(defaultSecretDetector.findAll(`const password = ${value};`)).toEqual([]);
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import type { SecretRule } from '../types.js';
 import { ARGUMENTS, NAMES, OPERATORS, isCredentialLike, isDocumentationJwt, operatorExpression, scrambled, shannonEntropy, withoutCalls } from '../value-filters.js';
-import { hasPlaceholderWords, placeholderShape } from '../placeholders.js';
+import { hasMask, hasPlaceholderWords, placeholderShape } from '../placeholders.js';
 import { isDocumentationPassword } from '../password-values.js';
 import { rule } from './define.js';
 import { PAT_KEY_WORDS, namePattern } from '../key-names.js';
@@ -116,7 +116,7 @@ const REGEX_LITERAL_OPEN = /(?:^[ \t]{0,64}|[(,=:!&|?]\s{0,4})\/[^/\s*][^/\r\n]{
 /** A file a CLI reads the value from (`vault kv put … password=@password.txt`, httpie's `token=@token.txt`): `@`, a path, an extension. */
 const FILE_REFERENCE = /^@(?:~?\/|\.{1,2}\/)?[\w-]+(?:\/[\w.-]+)*\.[A-Za-z]{1,5}$/;
 
-function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode = true, minEntropy = 3): boolean {
+function genericValue(secret: string, match: RegExpExecArray, minEntropy = 3): boolean {
   const key = match.groups?.['key'] ?? '';
   if (NOT_A_SECRET_KEY.test(key)) return false;
   const input = match.input;
@@ -137,7 +137,7 @@ function genericValue(secret: string, match: RegExpExecArray, operatorsAreCode =
   if (REGEX_LITERAL_END_WORD.test(secret) && REGEX_LITERAL_OPEN.test(input.slice(Math.max(input.lastIndexOf('\n', match.index) + 1, match.index - 300), match.index))) return false;
   // (the value first: it turns away nearly every candidate in code and prose)
   // (a hex value counts: the key names a secret, and hashes under keys that say so are ruled out above)
-  if (!isCredentialLike(secret, 8, minEntropy, true, operatorsAreCode) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret) || isDocumentationPassword(secret)) return false;
+  if (!isCredentialLike(secret, 8, minEntropy, true) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret) || isDocumentationPassword(secret)) return false;
   const whole = keyAround(input, match.index, match[0]).key;
   if (HANDLE_HINT.test(whole) && namesHandle(whole)) return false;
   const word = match.groups?.['word'] ?? '';
@@ -441,7 +441,7 @@ const BRACKETED = /^(?:\{[\w .:,;|/-]*\}|\[[\w .:,;|/-]*\]|\([\w .:,;|/-]*\)|<[\
 
 /**
  * Templates a tool fills in, whole constructs (a random password holds `${`, `{{` or `$(` by
- * chance, seldom a name and its closing bracket after them), and masks.
+ * chance, seldom a name and its closing bracket after them). Masks are the placeholder filter's (hasMask).
  */
 const TEMPLATE = new RegExp([
   // `${NAME}`, `${NAME:-default}`, `${1:?error}`, `${#NAME}`, `${NAME//a/b}`, `${NAME^^}`, Spring's
@@ -460,7 +460,6 @@ const TEMPLATE = new RegExp([
   String.raw`<%[^%]{0,100}%>`,
   // configparser's `%(password)s`, Windows' `%DB_PASSWORD%`
   String.raw`%\([\w.]{1,64}\)s|(?<![A-Za-z0-9])%[A-Z_]{2,}%(?![A-Za-z0-9])`,
-  String.raw`\*{3,}|#{3,}|\.{3}|[•…]`,
 ].join('|'));
 
 /** One word of a fill-in: lowercase (maybe camelCase, `apiKey`), capitalised or in capitals, digits after. */
@@ -546,13 +545,13 @@ function quotedValue(secret: string, match: RegExpExecArray): boolean {
     secret = withoutCodeLineEnd(secret);
     if (COLLECTION.test(secret) || QUERY_PARAMETER.test(secret)) return false;
   }
-  if (JSON_STRUCTURE.test(secret) || regexShaped(secret) || BRACKETED.test(secret) || TEMPLATE.test(secret) || VARIABLE.test(secret) || hasFillIn(secret)) return false;
+  if (JSON_STRUCTURE.test(secret) || regexShaped(secret) || BRACKETED.test(secret) || TEMPLATE.test(secret) || hasMask(secret) || VARIABLE.test(secret) || hasFillIn(secret)) return false;
   // the shared placeholder judgement without its marks: words (`example`, `changeme`, `your_`), runs, sequences
   if (hasPlaceholderWords(secret, placeholderShape(secret))) return false;
   if ((NAME_LIST.test(secret) && !randomSeparatedPassword(secret)) || CODE_SHAPE.test(secret) || codeExpression(secret, continued) || CIPHERTEXT.test(secret)) return false;
-  // (operators judged here, by their operands: the shared code filter takes any `||` or `=>` for code)
+  // (operators by their operands, as the shared code filter judges them, and also `==` and `--` inside a word, which its OPERATOR leaves to passwords unquoted)
   if (OPERATORS.test(secret) && operatorExpression(secret)) return false;
-  return genericValue(secret, match, false, separatedPassword(secret) ? Math.log2(secret.length) - 0.9 : 3);
+  return genericValue(secret, match, separatedPassword(secret) ? Math.log2(secret.length) - 0.9 : 3);
 }
 
 /**
