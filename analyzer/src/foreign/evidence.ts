@@ -788,9 +788,10 @@ function readOpenInferenceLlmInput(span: ForeignSpan, into: TraceEvidence): void
   // (only a request that can repeat calls is parsed)
   if (text === undefined || !(text.includes('"tool_calls"') || text.includes('"tool_use"') || text.includes('"function_call"'))) return;
   const attribute = OpenInferenceAttributes.INPUT_VALUE;
-  const request = parseJson(text);
-  for (const m of conversationOf(request) ?? []) repeatModelCalls(m, attribute, span, into);
-  if (isObject(request) && Array.isArray(request.input)) for (const item of request.input) readResponsesInputItem(item, attribute, span, into);
+  for (const m of conversationOf(parseJson(text)) ?? []) {
+    if (m.role === 'responses item') readResponsesInputItem(m.content, attribute, span, into);
+    else repeatModelCalls(m, attribute, span, into);
+  }
 }
 
 /**
