@@ -158,6 +158,13 @@ describe('classifyCall gate', () => {
     expect(hits({ id: 'u-991', team: { id: 't-4' } })).toEqual([]);
   });
 
+  it('holds nothing of a call with no arguments, even where `$` (the whole argument) is denylisted', () => {
+    const gate = (args: unknown) => classifyCall({ tool: 'locate', args }, { userText: 'Where am I?' }, { denyInferred: ['$'] }).gate;
+    for (const args of [{}, []]) expect(gate(args), JSON.stringify(args)).toEqual({ action: 'allow', hits: [] });
+    // A scalar argument, even an empty one, is a value the model chose.
+    for (const args of ['', 'Paris']) expect(gate(args).hits, JSON.stringify(args)).toEqual(['locate.$']);
+  });
+
   it('accepts denylist entries by full tool.key path', () => {
     const c = classifyCall({ tool: 'crm.update', args: { owner: { id: 'u-991' } } }, {}, { denyInferred: ['crm.update.owner.id'] });
     expect(c.gate.hits).toEqual(['crm.update.owner.id']);

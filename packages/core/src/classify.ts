@@ -1,6 +1,6 @@
 import { Enforcement, GateAction, Provenance, RESIDENCY_STRENGTH, Residency, ResidencyRule, Verdict } from '@argspan/conventions';
 import { decideEnforcement } from './enforcement.js';
-import { flatten, formatPath, leafName } from './flatten.js';
+import { flatten, formatPath, hasNoArguments, leafName } from './flatten.js';
 import { decideInferred, decideVerdict, denylistMatcher, resolvePolicy, strongestResidency } from './gate.js';
 import { stripToPublicSchema } from './json-schema.js';
 import { ProvenanceIndex, tagProvenance } from './provenance.js';
@@ -45,7 +45,8 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
     };
     const safeDefaults = new Set(ctx.safeDefaults ?? []);
     const unasserted = ctx.userTextAvailable === false ? Provenance.NO_EVIDENCE : Provenance.MODEL_INFERRED;
-    const isDenylisted = denylistMatcher(tool, policy.denyInferred);
+    // A call with no arguments has nothing the model could have guessed, whatever the denylist says of `$`.
+    const isDenylisted = hasNoArguments(flat.leaves) ? () => false : denylistMatcher(tool, policy.denyInferred);
     const taintDetector = policy.inheritResidency ? detector : undefined;
 
     const leaves: LeafClassification[] = [];

@@ -28,6 +28,12 @@ export function leafName(path: readonly PathSegment[]): string {
   return '$';
 }
 
+/** Whether a call's leaves say it had no arguments at all (`{}` or `[]`): its one root leaf is an empty container. */
+export function hasNoArguments(leaves: readonly Leaf[]): boolean {
+  const only = leaves.length === 1 ? leaves[0]! : undefined;
+  return only !== undefined && only.path.length === 0 && only.kind === 'other' && only.text === '' && !only.truncated;
+}
+
 /**
  * Flatten a tool call's arguments into leaves. Never throws: cycles, excessive depth, too many
  * leaves, huge strings and non-JSON values (Buffer, Date, Map, Set, bigint, undefined, functions,
