@@ -556,8 +556,17 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     }
   };
 
-  const scanText = (text: string, depth: number, budget: Budget): Raw[] => {
-    const { hits, runs, percent, backslash } = (scanner ??= new KeywordScanner(keywords, MIN_BASE64_RUN, true, runKeyword, glueKeyword)).scan(text);
+  const scanText = (value: string, depth: number, budget: Budget): Raw[] => {
+    scanner ??= new KeywordScanner(keywords, MIN_BASE64_RUN, true, runKeyword, glueKeyword);
+    let text = value;
+    let scan = scanner.scan(text);
+    // (a value given to the detector, not a decoded layer: its redaction markers' rule ids are
+    // blanked, and the blanked text is scanned instead)
+    if (depth === 0 && scan.marker) {
+      text = withoutMarkerNames(value);
+      if (text !== value) scan = scanner.scan(text);
+    }
+    const { hits, runs, percent, backslash } = scan;
     const out: Raw[] = [];
     const ruled = hits.length > 0 || always.length > 0;
     const triggered = ruled ? triggeredRules(hits) : undefined;
@@ -664,7 +673,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   const findAll = (text: string): SecretFinding[] => {
     if (typeof text !== 'string' || text.length === 0) return [];
     try {
-      return finish(scanText(withoutMarkerNames(text), 0, { decoded: maxDecoded }), compiled);
+      return finish(scanText(text, 0, { decoded: maxDecoded }), compiled);
     } catch {
       // A user pattern that overflows the regexp stack, or any other failure: fail closed, the
       // whole value counts as a secret (and redaction replaces all of it).

@@ -111,7 +111,7 @@ describe('KeywordScanner', () => {
     );
   });
 
-  it('reports base64-alphabet runs of at least the minimum length, and % / backslash presence', () => {
+  it('reports base64-alphabet runs of at least the minimum length, and % / backslash / `D:` presence', () => {
     const s = new KeywordScanner(['x'], 8);
     const text = 'short abcdeFgh1234 a/B+c_d-e9=f zabcdeFgh1234 abcdefgh1234 %41 \\"';
     const r = s.scan(text);
@@ -122,6 +122,15 @@ describe('KeywordScanner', () => {
     expect(r.percent).toBe(true);
     expect(r.backslash).toBe(true);
     expect(s.scan('plain').percent).toBe(false);
+    expect(r.marker).toBe(false);
+    for (const useWasm of [true, false]) {
+      const scanner = new KeywordScanner(['x'], 16, useWasm);
+      expect(scanner.scan('npm [REDACTED:npm-access-token]=v').marker).toBe(true);
+      expect(scanner.scan('D :d: [redacted:x] D').marker).toBe(false);
+      // the pair across a WebAssembly chunk's end (65,536 characters)
+      expect(scanner.scan(`${'a'.repeat(65_535)}D:`).marker).toBe(true);
+      expect(scanner.scan(`${'a'.repeat(65_535)}D`).marker).toBe(false);
+    }
   });
 
   it('runs in WebAssembly, with the same results as the JavaScript loop across chunk boundaries', () => {
@@ -144,7 +153,7 @@ describe('KeywordScanner', () => {
     // Characters that narrow to keyword bytes if the WebAssembly scan got the narrowing wrong:
     // U+0142 (low byte 'B'), U+8041 (saturates to 0), U+0161 (low byte 'a'), and é (U+00E9).
     const text = fc.string({
-      unit: fc.constantFrom(...'aAbB_-:/.=+%\\ 1z9QX\n'.split(''), '\u0142', '\u8041', '\u0161', 'é', 'ghp_', 'Bearer '),
+      unit: fc.constantFrom(...'aAbB_-:/.=+%\\ 1z9QXD\n'.split(''), '\u0142', '\u8041', '\u0161', 'é', 'ghp_', 'Bearer '),
       maxLength: 700,
     });
     const keyword = fc.string({ unit: fc.constantFrom(...'abAB_-:/.= 19zQ'.split('')), minLength: 1, maxLength: 6 });

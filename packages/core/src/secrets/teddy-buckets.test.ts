@@ -15,15 +15,17 @@ const builtinPrefixes = [
 /** Buckets that accept `s` at the start, by the tables (the WebAssembly filter's logic). */
 function accepted(tables: Uint8Array, s: string): number {
   let set = 0;
-  for (let half = 0; half < 2; half++) {
+  let offset = 0;
+  SET_CHARS.forEach((chars, t) => {
     let m = 0xff;
-    for (let j = 0; j < SET_CHARS[half]!; j++) {
+    for (let j = 0; j < chars; j++) {
       const c = (j < s.length ? s.charCodeAt(j) : 0) | 0x20;
-      const at = (half * SET_CHARS[0] + j) * 32;
+      const at = offset + j * 32;
       m &= tables[at + (c & 15)]! & tables[at + 16 + (c >> 4)]!;
     }
-    set |= m << (half * 8);
-  }
+    set |= m << (t * 8);
+    offset += chars * 32;
+  });
   return set;
 }
 

@@ -5,11 +5,11 @@
 ;; byte before $bytes holds the character before the chunk, narrowed the same way, or 0):
 ;;  1. narrow the code units to bytes ($bytes): ASCII stays, everything else becomes a byte no
 ;;     keyword and no base64 run contains (0 or 255), then 32 zero bytes of padding;
-;;  2. per 16 bytes, with no branch: a Teddy filter (nibble shuffles over the first two or four
-;;     characters of every keyword, in 16 buckets) marks the positions where a keyword may start;
+;;  2. per 16 bytes, with no branch: a Teddy filter (nibble shuffles over the first four
+;;     characters of every keyword, in 24 buckets) marks the positions where a keyword may start;
 ;;     the base64-alphabet mask (two more nibble tables) finds where a run of base64 characters
 ;;     ends (a run of 15 or more must cross a 16-byte boundary, so only the first and last
-;;     non-base64 byte of each block matter); '%' and '\' are noted. A block with a candidate or
+;;     non-base64 byte of each block matter); '%', '\' and `D:` are noted. A block with a candidate or
 ;;     the end of a long run is appended to the records at $recs (16 bytes each);
 ;;  3. per record: a candidate whose first characters hash into the sets of keyword starts
 ;;     ($verify) walks the keyword trie, and each keyword the walk completes is a hit (trie state,
@@ -21,14 +21,14 @@
 ;; compiler spills the sixteen table vectors around them on every block.
 ;;
 ;; Memory header (i32): [0] hits, [4] runs, [8] flags (1 = '%', 2 = '\', 4 = hit buffer full,
-;; 8 = a run keyword was found: hits are then not in order of start),
+;; 8 = a run keyword was found: hits are then not in order of start, 16 = `D:` occurs),
 ;; [12] absolute position of the last non-base64 character (carried from chunk to chunk),
 ;; [16] the placeholder shape bits profile (below) measured last.
 ;; Teddy tables at $teddy (see ../teddy-buckets.ts): per set of eight buckets, for the character
-;; at offset j = 0, 1 (and 2, 3 in the second set) of a keyword, 16 bytes indexed by the low
+;; at offset j = 0, 1, 2, 3 of a keyword, 16 bytes indexed by the low
 ;; nibble then 16 by the high nibble (of the character with bit 0x20 set), each byte a set of
-;; buckets (at offsets 2 and 3 the high-nibble tables accept everything and are not read); then the base64 class tables (low nibble, high nibble) at 192; then, at 224, the
-;; byte constants 15, 32, 2, '%' and '\' (16 of each): read from memory rather than written as
+;; buckets (at offsets 2 and 3 the high-nibble tables accept everything and are not read); then the base64 class tables (low nibble, high nibble) at 384; then, at 416, the
+;; byte constants 15, 32, 2, '%', '\', 'D' and ':' (16 of each): read from memory rather than written as
 ;; v128.const, which the compiler would rebuild from immediates at every use. At $verify, three
 ;; 512-byte bit sets of keyword starts: first four, three and two characters (bit 0x20 set, as
 ;; little-endian bytes of an i32), each at bit (x * 0x9E3779B1) >>> 20. Trie at $trie: u16 next
@@ -47,29 +47,40 @@
     (local $w i32) (local $seps i32) (local $unders i32)
     (local $nhi0 v128) (local $loc v128) (local $hic v128)
     (local $b0 v128) (local $f v128) (local $cand v128)
-    (local $pct v128) (local $bsl v128)
+    (local $pct v128) (local $bsl v128) (local $mark v128)
     (local $lo0 v128) (local $hi0 v128) (local $lo1 v128) (local $hi1 v128)
     (local $lo3 v128) (local $hi3 v128) (local $lo4 v128) (local $hi4 v128) (local $lo5 v128)
-    (local $lo6 v128)
-    (local $nlo v128) (local $nhi v128) (local $candB v128)
+    (local $lo6 v128) (local $loA2 v128) (local $loA3 v128) (local $lo7 v128) (local $hi7 v128) (local $lo8 v128) (local $hi8 v128) (local $lo9 v128) (local $lo10 v128)
+    (local $nlo v128) (local $nhi v128) (local $candB v128) (local $candC v128) (local $n2 v128) (local $n3 v128)
     (local $x15 v128) (local $x32 v128) (local $x2 v128) (local $xPct v128) (local $xBsl v128)
+    (local $xD v128) (local $xColon v128)
     (local.set $lo0 (v128.load (local.get $teddy)))
     (local.set $hi0 (v128.load offset=16 (local.get $teddy)))
     (local.set $lo1 (v128.load offset=32 (local.get $teddy)))
     (local.set $hi1 (v128.load offset=48 (local.get $teddy)))
-    (local.set $lo3 (v128.load offset=64 (local.get $teddy)))
-    (local.set $hi3 (v128.load offset=80 (local.get $teddy)))
-    (local.set $lo4 (v128.load offset=96 (local.get $teddy)))
-    (local.set $hi4 (v128.load offset=112 (local.get $teddy)))
-    (local.set $lo5 (v128.load offset=128 (local.get $teddy)))
-    (local.set $lo6 (v128.load offset=160 (local.get $teddy)))
-    (local.set $loc (v128.load offset=192 (local.get $teddy)))
-    (local.set $hic (v128.load offset=208 (local.get $teddy)))
-    (local.set $x15 (v128.load offset=224 (local.get $teddy)))
-    (local.set $x32 (v128.load offset=240 (local.get $teddy)))
-    (local.set $x2 (v128.load offset=256 (local.get $teddy)))
-    (local.set $xPct (v128.load offset=272 (local.get $teddy)))
-    (local.set $xBsl (v128.load offset=288 (local.get $teddy)))
+    (local.set $loA2 (v128.load offset=64 (local.get $teddy)))
+    (local.set $loA3 (v128.load offset=96 (local.get $teddy)))
+    (local.set $lo3 (v128.load offset=128 (local.get $teddy)))
+    (local.set $hi3 (v128.load offset=144 (local.get $teddy)))
+    (local.set $lo4 (v128.load offset=160 (local.get $teddy)))
+    (local.set $hi4 (v128.load offset=176 (local.get $teddy)))
+    (local.set $lo5 (v128.load offset=192 (local.get $teddy)))
+    (local.set $lo6 (v128.load offset=224 (local.get $teddy)))
+    (local.set $lo7 (v128.load offset=256 (local.get $teddy)))
+    (local.set $hi7 (v128.load offset=272 (local.get $teddy)))
+    (local.set $lo8 (v128.load offset=288 (local.get $teddy)))
+    (local.set $hi8 (v128.load offset=304 (local.get $teddy)))
+    (local.set $lo9 (v128.load offset=320 (local.get $teddy)))
+    (local.set $lo10 (v128.load offset=352 (local.get $teddy)))
+    (local.set $loc (v128.load offset=384 (local.get $teddy)))
+    (local.set $hic (v128.load offset=400 (local.get $teddy)))
+    (local.set $x15 (v128.load offset=416 (local.get $teddy)))
+    (local.set $x32 (v128.load offset=432 (local.get $teddy)))
+    (local.set $x2 (v128.load offset=448 (local.get $teddy)))
+    (local.set $xPct (v128.load offset=464 (local.get $teddy)))
+    (local.set $xBsl (v128.load offset=480 (local.get $teddy)))
+    (local.set $xD (v128.load offset=496 (local.get $teddy)))
+    (local.set $xColon (v128.load offset=512 (local.get $teddy)))
     (local.set $flags (i32.load (i32.const 8)))
     (local.set $last (i32.load (i32.const 12)))
 
@@ -101,10 +112,11 @@
         (local.set $nb (i8x16.bitmask (i8x16.eq
           (v128.and (i8x16.swizzle (local.get $loc) (local.get $nlo)) (i8x16.swizzle (local.get $hic) (local.get $nhi0)))
           (v128.const i32x4 0 0 0 0))))
-        ;; Teddy: buckets whose keywords' first characters may sit at p+k, p+k+1, ... (two table
-        ;; sets of eight buckets: $cand over two characters, $candB over four)
+        ;; Teddy: buckets whose keywords' first characters may sit at p+k, p+k+1, ... (three table
+        ;; sets of eight buckets, $cand, $candB and $candC, over four characters)
         (local.set $cand (v128.and (i8x16.swizzle (local.get $lo0) (local.get $nlo)) (i8x16.swizzle (local.get $hi0) (local.get $nhi))))
         (local.set $candB (v128.and (i8x16.swizzle (local.get $lo3) (local.get $nlo)) (i8x16.swizzle (local.get $hi3) (local.get $nhi))))
+        (local.set $candC (v128.and (i8x16.swizzle (local.get $lo7) (local.get $nlo)) (i8x16.swizzle (local.get $hi7) (local.get $nhi))))
         (local.set $f (v128.or (v128.load offset=1 (i32.add (local.get $bytes) (local.get $p))) (local.get $x32)))
         (local.set $nlo (v128.and (local.get $f) (local.get $x15)))
         (local.set $nhi (v128.and (i16x8.shr_u (local.get $f) (i32.const 4)) (local.get $x15)))
@@ -112,12 +124,18 @@
           (v128.and (i8x16.swizzle (local.get $lo1) (local.get $nlo)) (i8x16.swizzle (local.get $hi1) (local.get $nhi)))))
         (local.set $candB (v128.and (local.get $candB)
           (v128.and (i8x16.swizzle (local.get $lo4) (local.get $nlo)) (i8x16.swizzle (local.get $hi4) (local.get $nhi)))))
+        (local.set $candC (v128.and (local.get $candC)
+          (v128.and (i8x16.swizzle (local.get $lo8) (local.get $nlo)) (i8x16.swizzle (local.get $hi8) (local.get $nhi)))))
         ;; the third and fourth characters by their low nibble only (the case fold leaves it as is)
+        (local.set $n2 (v128.and (v128.load offset=2 (i32.add (local.get $bytes) (local.get $p))) (local.get $x15)))
+        (local.set $n3 (v128.and (v128.load offset=3 (i32.add (local.get $bytes) (local.get $p))) (local.get $x15)))
         (local.set $candB (v128.and (local.get $candB)
-          (i8x16.swizzle (local.get $lo5) (v128.and (v128.load offset=2 (i32.add (local.get $bytes) (local.get $p))) (local.get $x15)))))
-        (local.set $cand (v128.or (local.get $cand)
-          (v128.and (local.get $candB)
-            (i8x16.swizzle (local.get $lo6) (v128.and (v128.load offset=3 (i32.add (local.get $bytes) (local.get $p))) (local.get $x15))))))
+          (v128.and (i8x16.swizzle (local.get $lo5) (local.get $n2)) (i8x16.swizzle (local.get $lo6) (local.get $n3)))))
+        (local.set $candC (v128.and (local.get $candC)
+          (v128.and (i8x16.swizzle (local.get $lo9) (local.get $n2)) (i8x16.swizzle (local.get $lo10) (local.get $n3)))))
+        (local.set $cand (v128.and (local.get $cand)
+          (v128.and (i8x16.swizzle (local.get $loA2) (local.get $n2)) (i8x16.swizzle (local.get $loA3) (local.get $n3)))))
+        (local.set $cand (v128.or (local.get $cand) (v128.or (local.get $candB) (local.get $candC))))
         ;; candidate starts (pass 3 drops those past the chunk's end)
         (local.set $m (i32.xor (i8x16.bitmask (i8x16.eq (local.get $cand) (v128.const i32x4 0 0 0 0))) (i32.const 0xffff)))
         ;; A run of base64 characters longer than minRun ends at the block's first non-base64
@@ -139,6 +157,9 @@
           (local.get $nb)))
         (local.set $pct (v128.or (local.get $pct) (i8x16.eq (local.get $b0) (local.get $xPct))))
         (local.set $bsl (v128.or (local.get $bsl) (i8x16.eq (local.get $b0) (local.get $xBsl))))
+        ;; `D:`, the end of `[REDACTED:` (a redaction marker may follow; the caller looks)
+        (local.set $mark (v128.or (local.get $mark)
+          (v128.and (i8x16.eq (local.get $b0) (local.get $xD)) (i8x16.eq (local.get $f) (local.get $xColon)))))
         (local.set $p (i32.add (local.get $p) (i32.const 16)))
         (br $block)))
 
@@ -305,6 +326,7 @@
 
     (if (v128.any_true (local.get $pct)) (then (local.set $flags (i32.or (local.get $flags) (i32.const 1)))))
     (if (v128.any_true (local.get $bsl)) (then (local.set $flags (i32.or (local.get $flags) (i32.const 2)))))
+    (if (v128.any_true (local.get $mark)) (then (local.set $flags (i32.or (local.get $flags) (i32.const 16)))))
     (i32.store (i32.const 0) (local.get $nh))
     (i32.store (i32.const 4) (local.get $nr))
     (i32.store (i32.const 8) (local.get $flags))
