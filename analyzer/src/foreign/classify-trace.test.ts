@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyForeignTrace, type ForeignArgRow, type ForeignCallRow, type ForeignRowSink } from './classify-trace.js';
-import { RunEvidence } from './evidence.js';
+import { classifyForeignTrace, decodeArguments, ForeignArgumentRule, type ForeignArgRow, type ForeignCallRow, type ForeignRowSink } from './classify-trace.js';
+import { mayBeJson, parseJson, RunEvidence } from './evidence.js';
 import type { ForeignSpan } from './types.js';
 
 // A value copied out of the result of a call that read a secret file is secret in the call it is
@@ -1076,5 +1076,51 @@ describe('classifyForeignTrace: an OpenInference TOOL span whose tool.parameters
     // (the arguments again, as most instrumentations write them, or smolagents' inputs: not a schema)
     expect(argsOf([kickoff, tool({ url: 'http://quotes.toscrape.com/', format: 'markdown' })], 'scrape_website')).toEqual(['url tiny-public tiny user_explicit', 'format tiny-public tiny model_inferred']);
     expect(argsOf([kickoff, tool({ format: { type: 'string', description: 'F.', default: 'markdown' } })], 'scrape_website')).toEqual(['url tiny-public tiny user_explicit', 'format tiny-public tiny model_inferred']);
+  });
+});
+
+describe('text that cannot be JSON is not parsed as JSON', () => {
+  // Texts JSON.parse reads and texts it refuses, among them the first characters `mayBeJson` tells apart.
+  const texts = [
+    '{"city":"Tokyo"}', ' \n\t\r[1,2]', '"Tokyo"', '-1.5', '0', '42', 'true', 'false', 'null', '  null  ',
+    'What is the weather in Tokyo?', '', '   ', 'trueish', 'nul', '{city: 1}', "{'city': 'Tokyo'}", "'Tokyo'", 'True', 'None',
+    '\u00a0{}', '\ufeff{}', '\v{}', '+1', '.5', 'Infinity', 'NaN', '[1,', '{"a":',
+  ];
+
+  it('mayBeJson holds for every text JSON.parse reads', () => {
+    for (const text of texts) {
+      let parses = true;
+      try {
+        JSON.parse(text);
+      } catch {
+        parses = false;
+      }
+      if (parses) expect(mayBeJson(text), JSON.stringify(text)).toBe(true);
+    }
+    expect(texts.filter((t) => !mayBeJson(t))).toEqual(['What is the weather in Tokyo?', '', '   ', "'Tokyo'", 'True', 'None', '\u00a0{}', '\ufeff{}', '\v{}', '+1', '.5', 'Infinity', 'NaN']);
+  });
+
+  it('parseJson reads the same values as JSON.parse, and nothing where it throws', () => {
+    for (const text of texts) {
+      let expected: unknown;
+      try {
+        expected = JSON.parse(text);
+      } catch {
+        expected = undefined;
+      }
+      expect(parseJson(text), JSON.stringify(text)).toEqual(expected);
+    }
+  });
+
+  it('decodeArguments reads a text that cannot be JSON as a Python dict or list, else as the raw string or unreadable', () => {
+    const blob = (text: string, decode = {}) => decodeArguments({ kind: 'blob', attribute: 'a', text, decode });
+    expect(blob("{'city': 'Tokyo'}")).toEqual({ value: { city: 'Tokyo' } });
+    expect(blob("['Tokyo', 1]")).toEqual({ value: ['Tokyo', 1] });
+    expect(blob("'Tokyo'")).toEqual({ value: "'Tokyo'", unreadable: ForeignArgumentRule.NOT_JSON });
+    expect(blob('True', { rawStringIsValue: true })).toEqual({ value: 'True' });
+    expect(blob('  {"city": "Tokyo"}')).toEqual({ value: { city: 'Tokyo' } });
+    expect(blob('What is the weather?', { rawStringIsValue: true })).toEqual({ value: 'What is the weather?' });
+    expect(blob('What is the weather?')).toEqual({ value: 'What is the weather?', unreadable: ForeignArgumentRule.NOT_JSON });
+    expect(blob('{"city": "Tok')).toEqual({ value: '{"city": "Tok', unreadable: ForeignArgumentRule.TRUNCATED });
   });
 });

@@ -217,12 +217,28 @@ export function unescapedJson(text: string, parsed?: unknown): string {
 
 /** `text` parsed as JSON, or undefined when it is absent or not JSON. */
 export function parseJson(text: string | undefined): unknown {
-  if (text === undefined) return undefined;
+  if (text === undefined || !mayBeJson(text)) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether `text` may be JSON: its first character after JSON's whitespace can open a value. A run's
+ * input is often the user's plain words; `JSON.parse` would throw on them, and a thrown error (its
+ * stack captured) cost about as much as parsing a span.
+ */
+export function mayBeJson(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // space, tab, line feed, carriage return: the whitespace JSON skips before a value
+    if (c === 32 || c === 9 || c === 10 || c === 13) continue;
+    // { [ " - 0-9 t f n
+    return c === 123 || c === 91 || c === 34 || c === 45 || (c >= 48 && c <= 57) || c === 116 || c === 102 || c === 110;
+  }
+  return false;
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -165,6 +165,23 @@ describe('classifyCall gate', () => {
     for (const args of ['', 'Paris']) expect(gate(args).hits, JSON.stringify(args)).toEqual(['locate.$']);
   });
 
+  it('judges a leaf name by each frozen denylist of its own, also after more distinct names than it remembers', () => {
+    // Each frozen list remembers its leaf names' judgement: another list must not read it, and a
+    // memo emptied when full must still judge the names seen before (65,536 a list).
+    const accounts = Object.freeze(['account_id']);
+    const zones = Object.freeze(['timezone']);
+    const hits = (key: string, denyInferred: readonly string[]) => classifyCall({ tool: 'crm', args: { [key]: 'ACC-7 x' } }, { userText: 'Update my account.' }, { denyInferred }).gate.hits;
+    expect(hits('accountId', accounts)).toHaveLength(1);
+    expect(hits('accountId', zones)).toEqual([]);
+    expect(hits('timeZone', zones)).toHaveLength(1);
+    expect(hits('timeZone', accounts)).toEqual([]);
+    const many = Object.fromEntries(Array.from({ length: 70_000 }, (_, i) => [`field_${i}`, 1]));
+    expect(classifyCall({ tool: 'crm', args: many }, { userText: 'Update my account.' }, { denyInferred: accounts }).gate.hits).toEqual([]);
+    expect(hits('accountId', accounts)).toHaveLength(1);
+    expect(hits('account_ID', accounts)).toHaveLength(1);
+    expect(hits('field_3', accounts)).toEqual([]);
+  });
+
   it('accepts denylist entries by full tool.key path', () => {
     const c = classifyCall({ tool: 'crm.update', args: { owner: { id: 'u-991' } } }, {}, { denyInferred: ['crm.update.owner.id'] });
     expect(c.gate.hits).toEqual(['crm.update.owner.id']);

@@ -114,16 +114,31 @@ export function decideVerdict(
  * once per call, asked once per leaf.
  */
 export function denylistMatcher(tool: string, denyInferred: readonly string[]): (key: string, leaf: string) => boolean {
-  const { lower, keys } = denylistSets(denyInferred);
+  const sets = denylistSets(denyInferred);
+  const { keys } = sets;
   // `tool.key` entries for this tool, as keys: a lookup, with no string built per leaf.
   const toolKeys = keys.size === 0 ? keys : keysOfTool(keys, tool);
-  if (keys.size === 0) return (_key, leaf) => listsLeafName(lower, leaf);
+  if (keys.size === 0) return (_key, leaf) => listsLeafNameOnce(sets, leaf);
   return (key, leaf) => {
-    if (listsLeafName(lower, leaf) || keys.has(key) || toolKeys.has(key)) return true;
+    if (listsLeafNameOnce(sets, leaf) || keys.has(key) || toolKeys.has(key)) return true;
     if (!key.includes('[')) return false;
     const bare = keyWithoutIndices(key);
     return keys.has(bare) || toolKeys.has(bare);
   };
+}
+
+/** Leaf names judged per denylist at most, then the memo starts afresh. */
+const LISTED_LEAVES_LIMIT = 65_536;
+
+/** {@link listsLeafName} for the denylist's sets, each leaf name judged once (agents repeat their keys: lower-casing and the `_`/`-` strip ran on every leaf). */
+function listsLeafNameOnce(sets: DenylistSets, leaf: string): boolean {
+  let listed = sets.listedLeaves.get(leaf);
+  if (listed === undefined) {
+    if (sets.listedLeaves.size >= LISTED_LEAVES_LIMIT) sets.listedLeaves.clear();
+    listed = listsLeafName(sets.lower, leaf);
+    sets.listedLeaves.set(leaf, listed);
+  }
+  return listed;
 }
 
 /** Whether the denylist's names (see {@link denylistName}) list a leaf name, or the last part of a dotted one (`event.timezone`). */
@@ -148,13 +163,15 @@ function denylistName(name: string): string {
 interface DenylistSets {
   lower: ReadonlySet<string>;
   keys: ReadonlySet<string>;
+  /** Whether `lower` lists a leaf name, by leaf name (see {@link listsLeafNameOnce}). */
+  listedLeaves: Map<string, boolean>;
 }
 const DENYLIST_SETS = new WeakMap<readonly string[], DenylistSets>();
 
 function denylistSets(denyInferred: readonly string[]): DenylistSets {
   let sets = DENYLIST_SETS.get(denyInferred);
   if (!sets) {
-    sets = { lower: new Set(denyInferred.map(denylistName)), keys: new Set(denyInferred.filter((e) => /[.[]/.test(e))) };
+    sets = { lower: new Set(denyInferred.map(denylistName)), keys: new Set(denyInferred.filter((e) => /[.[]/.test(e))), listedLeaves: new Map() };
     // A frozen list cannot change under the cache; a caller's mutable array is re-read every call.
     if (Object.isFrozen(denyInferred)) DENYLIST_SETS.set(denyInferred, sets);
   }
