@@ -27,21 +27,40 @@ function sentence(rand: () => number, words: number): string {
   return s;
 }
 
+/** The most tool calls a run makes (each of its own tool). */
+const MAX_CALLS = 3;
+
+/** A tool's option fields in its schema's order (the most a call fills: 18 after `city` and `query`). */
+type OptionField = readonly [key: string, kind: 'text' | 'number' | 'flag'];
+
 /**
- * A tool call's arguments: 5–20 leaves, nested, some from the user text; in about one call in
- * fifty an invented value on a denylisted key (a timezone or a recipient the user never gave).
+ * The schemas of the tools the runs call (`get_weather_{n}`, the n-th call of a run): a real tool's
+ * calls follow its schema, so they share their keys, a call filling some of its fields. (A key
+ * sequence drawn afresh per call would give nearly every call an object shape of its own, which no
+ * agent's traces have; it made parsing the arguments 15–20 % of the classification, see
+ * docs/benchmarks.md, fifth round.)
  */
-function toolArguments(rand: () => number, city: string, userText: string, earlierReport: string | undefined): Record<string, unknown> {
+const TOOL_OPTIONS: readonly (readonly OptionField[])[] = Array.from({ length: MAX_CALLS }, (_, tool) => {
+  const rand = rng(7_001 + tool);
+  return Array.from({ length: 18 }, (_, i): OptionField => {
+    const r = rand();
+    return r < 0.45 ? [`opt_${i + 2}`, 'text'] : r < 0.78 ? [`n_${i + 2}`, 'number'] : [`flag_${i + 2}`, 'flag'];
+  });
+});
+
+/**
+ * A tool call's arguments: 5–20 leaves, nested, some from the user text, the options the first of
+ * its tool's fields; in about one call in fifty an invented value on a denylisted key (a timezone or
+ * a recipient the user never gave).
+ */
+function toolArguments(rand: () => number, tool: number, city: string, userText: string, earlierReport: string | undefined): Record<string, unknown> {
   const leaves = 5 + Math.floor(rand() * 16);
   const args: Record<string, unknown> = { city, query: userText.slice(0, 40 + Math.floor(rand() * 60)) };
   // A value copied from the previous call's result (context-retrieved).
   if (earlierReport !== undefined) args.previous = earlierReport;
   const options: Record<string, unknown> = {};
-  for (let i = 2; i < leaves; i++) {
-    const r = rand();
-    if (r < 0.45) options[`opt_${i}`] = sentence(rand, 1 + Math.floor(rand() * 4));
-    else if (r < 0.78) options[`n_${i}`] = Math.floor(rand() * 1000);
-    else options[`flag_${i}`] = rand() < 0.5;
+  for (const [key, kind] of TOOL_OPTIONS[tool]!.slice(0, leaves - 2)) {
+    options[key] = kind === 'text' ? sentence(rand, 1 + Math.floor(rand() * 4)) : kind === 'number' ? Math.floor(rand() * 1000) : rand() < 0.5;
   }
   args.options = options;
   const invented = rand();
@@ -75,7 +94,7 @@ function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: b
   const drawn = CITIES[Math.floor(rand() * CITIES.length)]!;
   const city = conversationOf?.city ?? drawn;
   const userText = `${conversationOf ? 'And what about tomorrow?' : `What is the weather in ${city}?`} ${sentence(rand, 20 + Math.floor(rand() * 120))}`;
-  const calls = 1 + Math.floor(rand() * 3);
+  const calls = 1 + Math.floor(rand() * MAX_CALLS);
   // The conversation (GenAI) or session (OpenInference) the run belongs to, where the library records one
   // (named by the trace number: the ids share their first half).
   const conversation = conversationOf?.id ?? `conversation-${traceId.slice(-16)}`;
@@ -101,7 +120,7 @@ function agentRun(emitter: Emitter, ids: IdSource, rand: () => number, baseNs: b
   const toolCalls = Array.from({ length: calls }, (_, i) => ({
     id: `call_${traceId.slice(0, 8)}_${i}`,
     name: `get_weather_${i}`,
-    args: toolArguments(rand, city, userText, i > 0 ? report(i - 1) : undefined),
+    args: toolArguments(rand, i, city, userText, i > 0 ? report(i - 1) : undefined),
   }));
   const result = (i: number) => JSON.stringify({ status: 'ok', report: `Sunny in ${city}, ${report(i)}` });
   const answer = `It is sunny in ${city}, ${report(calls - 1)}.`;
