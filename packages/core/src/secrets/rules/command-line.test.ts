@@ -18,6 +18,8 @@ const FORMS: readonly ((p: string) => string)[] = [
   (p) => `docker login --username ci --password ${p} ghcr.internal`,
   (p) => `docker login --password=${p} ghcr.internal`,
   (p) => `sshpass -p${p} scp dump.sql deploy@10.1.2.3:/tmp/`,
+  (p) => `sshpass\t-p ${p} ssh deploy@10.1.2.3 uptime`,
+  (p) => `/usr/bin/sshpass -v -p${p} rsync -a ./ deploy@10.1.2.3:/srv`,
   (p) => `redis-cli -a ${p} -n 2 keys '*'`,
   (p) => `redis-cli --pass ${p} info`,
   (p) => `mongo admin -u root -p ${p} --eval 'db.stats()'`,
