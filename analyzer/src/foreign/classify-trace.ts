@@ -2,7 +2,7 @@ import { Emitter, INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENG
 import type { ForeignEmitter } from './types.js';
 import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, resultResidency, type ClassifyOptions, type ContextEntry, type InheritedResidency, type LeafClassification, type SecretDetector } from '@argspan/core';
 import { ProvenanceIndex, namesSecretFileInJson } from '@argspan/core/internal';
-import { AdkModelCall, OpenLLMetryMessages, collectEvidence, mayBeJson, TraceEvidence, type RunEvidence } from './evidence.js';
+import { AdkModelCall, OpenLLMetryMessages, collectEvidence, parseJson, TraceEvidence, type RunEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
@@ -585,29 +585,17 @@ function schemaDefaultsOf(schema: unknown): Record<string, unknown> | undefined 
   return Object.keys(defaults).length > 0 ? defaults : undefined;
 }
 
-/** What `decodeArguments` holds until a text is read as JSON (no JSON value is it). */
-const NOT_JSON = Symbol('not JSON');
-
 /** The arguments as a value to classify, or the raw blob and why it could not be decoded. */
 export function decodeArguments(args: RecordedArguments): { value: unknown; unreadable?: string } {
   if (args.kind === 'value') return { value: args.value ?? {} };
   const text = args.text;
   if (text === undefined) return { value: '', unreadable: ForeignArgumentRule.NOT_RECORDED };
-  let decoded: unknown = NOT_JSON;
-  // (text that cannot be JSON is not handed to JSON.parse: a thrown parse error costs more than a parse)
-  if (mayBeJson(text)) {
-    try {
-      decoded = JSON.parse(text) as unknown;
-    } catch {
-      // not JSON: read as Python below
-    }
-  }
-  if (decoded === NOT_JSON) {
-    decoded = parsePythonLiteral(text);
-    if (decoded === undefined) {
-      if (args.decode.rawStringIsValue && !(args.decode.openedJsonIsCut && looksTruncated(text))) return { value: text };
-      return { value: text, unreadable: looksTruncated(text) ? ForeignArgumentRule.TRUNCATED : ForeignArgumentRule.NOT_JSON };
-    }
+  // (no JSON text parses to undefined, so undefined is "not JSON": then read as Python; JSON's null is a value)
+  let decoded = parseJson(text);
+  if (decoded === undefined) decoded = parsePythonLiteral(text);
+  if (decoded === undefined) {
+    if (args.decode.rawStringIsValue && !(args.decode.openedJsonIsCut && looksTruncated(text))) return { value: text };
+    return { value: text, unreadable: looksTruncated(text) ? ForeignArgumentRule.TRUNCATED : ForeignArgumentRule.NOT_JSON };
   }
   decoded = encodedAgain(decoded);
   return { value: args.decode.unwrap ? encodedAgain(args.decode.unwrap(decoded)) : decoded };

@@ -183,7 +183,7 @@ export function assignBuckets(prefixes: readonly string[]): number[] {
 }
 
 /**
- * The filter's tables: per table set (buckets 0-7 over two characters, 8-15 and 16-23 over four), per
+ * The filter's tables: per table set (buckets 0-7, 8-15 and 16-23, each over four characters), per
  * prefix position, 16 bytes by low nibble then 16 by high nibble; TEDDY_TABLE_BYTES in all.
  */
 export function teddyTables(prefixes: readonly string[]): Uint8Array {
