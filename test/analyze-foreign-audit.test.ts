@@ -1841,3 +1841,84 @@ describe('argspan analyze on OpenInference\'s JS OpenAI instrumentation (runTool
     }
   });
 });
+
+describe('argspan analyze on Microsoft Agent Framework\'s spans (Python, agent_framework.observability, sensitive data on)', () => {
+  // fixtures/traces/foreign/README.md: its own test's run (RECON); the model's call is a tool_call part whose arguments are
+  // the JSON string the chat client got, so each copy in a message list is a JSON string inside JSON.
+  const FILE = 'agent-framework-python-get-weather.json';
+  type Doc = { resourceSpans: { scopeSpans: { spans: { name: string; attributes: { key: string; value: { stringValue?: string } }[] }[] }[] }[] };
+  const load = () => JSON.parse(readFileSync(join(FOREIGN, FILE), 'utf8')) as Doc;
+  const spansOf = (doc: Doc) => doc.resourceSpans[0]!.scopeSpans[0]!.spans;
+  const write = (doc: Doc) => {
+    const path = join(tmp(), FILE);
+    writeFileSync(path, JSON.stringify(doc));
+    return path;
+  };
+  /** The fixture with get_weather's arguments `from` → `to` in every attribute that holds them, at each level of encoding; `keep` the spans to keep. */
+  const planted = (to: string, keep: (name: string) => boolean = () => true) => {
+    const doc = load();
+    const from = '"location": "Seattle"';
+    const holding: string[] = [];
+    doc.resourceSpans[0]!.scopeSpans[0]!.spans = spansOf(doc).filter((s) => keep(s.name));
+    const once = (t: string) => JSON.stringify(t).slice(1, -1);
+    for (const span of spansOf(doc)) {
+      for (const attr of span.attributes) {
+        for (const [a, b] of [[from, to], [once(from), once(to)], [once(once(from)), once(once(to))]] as const) {
+          if (attr.value.stringValue?.includes(a)) {
+            attr.value.stringValue = attr.value.stringValue.split(a).join(b);
+            holding.push(`${span.name} ${attr.key}`);
+          }
+        }
+      }
+    }
+    return { path: write(doc), holding };
+  };
+
+  it('the call once, under its id, recorded by its tool span: the city the user named, nothing reported', async () => {
+    const db = join(tmp(), 'a.duckdb');
+    const run = analyzeBin(join(FOREIGN, FILE), '--format', 'json', '--reports', '--db', db);
+    expect(run.code).toBe(0);
+    expect(parseJson(run).findings.map((f) => [f.rule, f.emitter])).toEqual([['report_run_summary', 'genai-semconv']]);
+    expect(await query(db, 'SELECT tool, call_id, call_source, emitter, turn_span_id FROM tool_calls')).toEqual([
+      { tool: 'get_weather', call_id: 'call_123', call_source: 'tool-span', emitter: 'genai-semconv', turn_span_id: 'a1b2c3d4e5f60718' },
+    ]);
+    expect(await query(db, 'SELECT tool, "key", provenance FROM tool_args')).toEqual([{ tool: 'get_weather', key: 'location', provenance: 'user_explicit' }]);
+  });
+
+  const TOKEN = 'ghp_' + 'C4NARYaf0agentfrmwrkc4naryxyzwvut1234';
+  it.each([
+    ['a zone the user never gave', '"location": "Seattle", "timezone": "America/Los_Angeles"', 'assumption_span', 'timezone'],
+    ['a token in the location', `"location": "Seattle ${TOKEN}"`, 'credential_in_attribute', 'location'],
+  ] as const)('%s: one finding by tool and key (not again for the copies in the agent\'s and the next request\'s messages), never printed', (_, to, rule, key) => {
+    const { path, holding } = planted(to);
+    // (the tool span's JSON; the model's proposal and its two copies, each a JSON string inside a message list)
+    expect(holding).toEqual(['invoke_agent tool_agent gen_ai.output.messages', 'chat ToolModel gen_ai.output.messages', 'execute_tool get_weather gen_ai.tool.call.arguments', 'chat ToolModel gen_ai.input.messages']);
+    const run = analyzeBin(path, '--format', 'json');
+    expect(run.code, rule).toBe(1);
+    expect(parseJson(run).stats.foreign_calls).toBe(1);
+    expect(parseJson(run).findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([[rule, 'get_weather', key, 'genai-semconv']]);
+    for (const format of ['table', 'json', 'sarif', 'junit', 'html']) {
+      const out = analyzeBin(path, '--format', format);
+      for (const value of ['America/Los_Angeles', TOKEN]) expect(out.stdout + out.stderr, `${format}: ${value}`).not.toContain(value);
+    }
+  });
+
+  it('without the tool span the call is the model\'s proposal, its arguments read from the JSON string in the tool_call part', () => {
+    const { path } = planted('"location": "Seattle", "timezone": "America/Los_Angeles"', (name) => !name.startsWith('execute_tool'));
+    const run = analyzeBin(path, '--format', 'json');
+    expect(run.code).toBe(1);
+    expect(parseJson(run).stats.foreign_calls).toBe(1);
+    expect(parseJson(run).findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['assumption_span', 'get_weather', 'timezone', 'genai-semconv']]);
+  });
+
+  it('a function that took no arguments (the tool span\'s `None`, no model span to copy from) is read as a call without arguments, not counted as unread', async () => {
+    const doc = load();
+    doc.resourceSpans[0]!.scopeSpans[0]!.spans = spansOf(doc).filter((s) => !s.name.startsWith('chat'));
+    for (const span of spansOf(doc)) for (const attr of span.attributes) if (attr.key === 'gen_ai.tool.call.arguments') attr.value.stringValue = 'None';
+    const db = join(tmp(), 'none.duckdb');
+    const run = analyzeBin(write(doc), '--format', 'json', '--db', db);
+    expect(run.code).toBe(0);
+    expect(parseJson(run).stats).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 0 });
+    expect(await query(db, 'SELECT tool, "key", rule FROM tool_args')).toEqual([{ tool: 'get_weather', key: '$', rule: 'empty' }]);
+  });
+});

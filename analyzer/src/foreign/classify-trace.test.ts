@@ -377,6 +377,19 @@ describe('classifyForeignTrace: a tool span whose arguments were not recorded wh
   });
 });
 
+describe('classifyForeignTrace: Microsoft Agent Framework\'s tool span for a function that took no arguments', () => {
+  // agent_framework's FunctionTool.invoke writes the text `None` where there were no arguments (no model output here to copy them from).
+  const tool = (scope: string) => ({ ...span('tool', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_time', 'gen_ai.tool.call.id': 'call_1', 'gen_ai.tool.call.arguments': 'None' }), scope });
+
+  it('under its scope: a call with no arguments, read (not an unreadable blob)', () => {
+    expect(argsOf([userPrompt(), tool('agent_framework')], 'get_time')).toEqual(['$ unknown empty model_inferred']);
+  });
+
+  it('under another scope `None` is not JSON: one unknown leaf saying why', () => {
+    expect(argsOf([userPrompt(), tool('other')], 'get_time')).toEqual(['$ unknown arguments-not-json no_evidence']);
+  });
+});
+
 describe('classifyForeignTrace: Google ADK\'s own model spans', () => {
   // ADK alone (no OpenInference) records each model call on its `call_llm` span as Gemini's request
   // and response: the user's words, the system instruction, tool declarations, function responses

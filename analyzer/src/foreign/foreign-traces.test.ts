@@ -166,6 +166,9 @@ const EXPECTED: Record<string, Expected> = {
   'spring-ai-1.1-tool-call-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
   'spring-ai-2.0-execute-tool-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
   'derived/spring-ai-token-in-arguments.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: ['credential_in_attribute getCurrentWeather location'] },
+  // Microsoft Agent Framework (Python): invoke_agent → chat, execute_tool, chat; the model's call in the tool_call parts with its
+  // arguments as the JSON string the client got (Python json.dumps of a string), the user named the city.
+  'agent-framework-python-get-weather.json': { calls: ['genai-semconv get_weather tool-span'], findings: [] },
   'derived/openinference-token-in-input.json': { calls: ['openinference Bash tool-span'], findings: ['credential_in_attribute Bash command'], run: '493eec35-215c-4b7b-a7e3-94cce106a7f5' },
 };
 

@@ -23,7 +23,9 @@ export const genaiSemconv: ToolSpanRecognizer = {
     return {
       tool,
       ...opt('callId', callId),
-      args: recorded?.args ?? { kind: 'blob', attribute: GenAiAttributes.TOOL_CALL_ARGUMENTS, text, decode: {} },
+      args: recorded?.args ?? (text === AGENT_FRAMEWORK_NO_ARGUMENTS && span.scope === AGENT_FRAMEWORK_SCOPE
+        ? { kind: 'value', attribute: GenAiAttributes.TOOL_CALL_ARGUMENTS, value: {} }
+        : { kind: 'blob', attribute: GenAiAttributes.TOOL_CALL_ARGUMENTS, text, decode: {} }),
       ...opt('result', str(span, GenAiAttributes.TOOL_CALL_RESULT) ?? recorded?.result),
     };
   },
@@ -76,6 +78,14 @@ function messageParts(text: string | undefined): Record<string, unknown>[] {
 }
 
 const TOOL_SPAN_NAME_PREFIX = `${SpanNamePrefix.TOOL_CALL} `;
+
+/**
+ * Microsoft Agent Framework (Python) writes the text `None` as the arguments of a function that
+ * took none (`json.dumps(kwargs) if kwargs else "None"`, `FunctionTool.invoke`): no arguments, not
+ * an unreadable blob. Only under its tracer's scope: elsewhere `None` is not JSON, so not read.
+ */
+const AGENT_FRAMEWORK_SCOPE = 'agent_framework';
+const AGENT_FRAMEWORK_NO_ARGUMENTS = 'None';
 
 /**
  * A tool span that names its tool (`gen_ai.tool.name`) without `gen_ai.operation.name`: its name
