@@ -34,6 +34,8 @@ describe('message events as evidence', () => {
     expect([...e.assertedTexts]).toEqual(['You are a weather bot.', 'Weather in Boston?']);
     expect(e.sawUserText).toBe(true);
     expect(e.results).toEqual([{ callId: 'call_0', content: '09:00', atNs: 10n }]);
+    // The history's call is repeated by id, with its tool and arguments (a copy is told by them where its id names no call).
+    expect(e.repeated.map((r) => [r.attribute, r.callId, r.call])).toEqual([['gen_ai.prompt', 'call_0', { tool: 'MyPlugin-GetTime', args: '{}' }]]);
     // Only the completion's call is proposed; the history's is the model's earlier turn.
     expect(e.proposed.map((p) => [p.tool, p.callId, p.args, p.source])).toEqual([
       ['MyPlugin-GetCurrentWeather', 'call_1', { kind: 'blob', attribute: 'gen_ai.completion', text: '{"location": "Boston, MA"}', decode: {} }, 'model-output'],

@@ -210,12 +210,13 @@ export function readResponsesInputItem(item: unknown, attribute: string, span: F
 
 /**
  * One chat message of a prompt (in attribute `attribute`): the user's and developer's words,
- * a tool's result, the calls an assistant message repeats. The assistant's own words assert nothing.
+ * a tool's result, the calls an assistant message repeats (by id, with their tool and arguments,
+ * as every reader records them). The assistant's own words assert nothing.
  */
 function readMessage(m: unknown, eventRole: string | undefined, attribute: string, span: ForeignSpan, into: TraceEvidence): void {
   if (!isObject(m)) return;
   const role = typeof m.role === 'string' ? m.role.toLowerCase() : eventRole;
-  if (role === 'assistant') for (const call of toolCallsOf(m)) into.repeat(span, attribute, call.id);
+  if (role === 'assistant') for (const call of toolCallsOf(m)) into.repeat(span, attribute, call.id, call.name, call.args);
   if (role === 'user') contentTexts(m.content).forEach((t) => into.user(t));
   else if (isDeveloperRole(role)) contentTexts(m.content).forEach((t) => into.developer(t));
   else if (role === 'tool' && m.content !== undefined && m.content !== null) {
