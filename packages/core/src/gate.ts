@@ -132,11 +132,13 @@ const LISTED_LEAVES_LIMIT = 65_536;
 
 /** {@link listsLeafName} for the denylist's sets, each leaf name judged once (agents repeat their keys: lower-casing and the `_`/`-` strip ran on every leaf). */
 function listsLeafNameOnce(sets: DenylistSets, leaf: string): boolean {
-  let listed = sets.listedLeaves.get(leaf);
+  const memo = sets.listedLeaves;
+  if (!memo) return listsLeafName(sets.lower, leaf);
+  let listed = memo.get(leaf);
   if (listed === undefined) {
-    if (sets.listedLeaves.size >= LISTED_LEAVES_LIMIT) sets.listedLeaves.clear();
+    if (memo.size >= LISTED_LEAVES_LIMIT) memo.clear();
     listed = listsLeafName(sets.lower, leaf);
-    sets.listedLeaves.set(leaf, listed);
+    memo.set(leaf, listed);
   }
   return listed;
 }
@@ -163,17 +165,18 @@ function denylistName(name: string): string {
 interface DenylistSets {
   lower: ReadonlySet<string>;
   keys: ReadonlySet<string>;
-  /** Whether `lower` lists a leaf name, by leaf name (see {@link listsLeafNameOnce}). */
-  listedLeaves: Map<string, boolean>;
+  /** Whether `lower` lists a leaf name, by leaf name (see {@link listsLeafNameOnce}); only for a frozen list's cached sets (a mutable list's are built per call, so a memo would only cost). */
+  listedLeaves?: Map<string, boolean>;
 }
 const DENYLIST_SETS = new WeakMap<readonly string[], DenylistSets>();
 
 function denylistSets(denyInferred: readonly string[]): DenylistSets {
   let sets = DENYLIST_SETS.get(denyInferred);
   if (!sets) {
-    sets = { lower: new Set(denyInferred.map(denylistName)), keys: new Set(denyInferred.filter((e) => /[.[]/.test(e))), listedLeaves: new Map() };
     // A frozen list cannot change under the cache; a caller's mutable array is re-read every call.
-    if (Object.isFrozen(denyInferred)) DENYLIST_SETS.set(denyInferred, sets);
+    const frozen = Object.isFrozen(denyInferred);
+    sets = { lower: new Set(denyInferred.map(denylistName)), keys: new Set(denyInferred.filter((e) => /[.[]/.test(e))), ...(frozen ? { listedLeaves: new Map<string, boolean>() } : {}) };
+    if (frozen) DENYLIST_SETS.set(denyInferred, sets);
   }
   return sets;
 }
