@@ -334,8 +334,9 @@ function kernelSuppliedValues(
   bySpan: ReadonlyMap<string, ForeignSpan>,
   decode: (c: ForeignCall | Omit<ForeignCall, 'emitter'>) => ReturnType<typeof decodeArguments>,
 ): string[] {
+  if (proposed.length === 0) return [];
   const kernelCalls = executed.filter((c) => c.callId !== undefined && bySpan.get(c.spanId)?.scope === SEMANTIC_KERNEL_FUNCTION_SCOPE);
-  if (kernelCalls.length === 0 || proposed.length === 0) return [];
+  if (kernelCalls.length === 0) return [];
   const proposals = wholeProposalsById(proposed, decode);
   const values: string[] = [];
   for (const call of kernelCalls) {
