@@ -130,13 +130,13 @@ describe('other libraries\' traces', () => {
   const jsonFiles = (d: string) => readdirSync(d).filter((f) => f.endsWith('.json')).map((f) => join(d, f));
   const weatherTraces = join(dir, 'otel-python-openai-v2-weather.traces.json');
   const sets = {
-    'traces of eight emitters, Semantic Kernel, and the OpenAI instrumentation\'s traces with its log records': jsonFiles(dir),
+    'traces of eight emitters, Semantic Kernel, and the OpenAI instrumentation\'s and Semantic Kernel Python\'s traces with their log records': jsonFiles(dir),
     'derived traces (Phoenix export, planted tokens, .env path, SK legacy events; planted log records beside their traces)': [...jsonFiles(join(dir, 'derived')).filter((f) => !f.endsWith('no-content.logs.json')), weatherTraces],
     // The same calls recorded with content capture off: their arguments not recorded, counted alike.
     'the OpenAI instrumentation\'s log records with content capture off, beside their traces': [join(dir, 'derived', 'otel-python-openai-v2-no-content.logs.json'), weatherTraces],
   };
   it.each(Object.entries(sets))('%s: same calls, same findings, same runs, same report overview', async (_name, files) => {
-    expect(files.filter((f) => f.endsWith('.logs.json'))).toHaveLength(1);
+    expect(files.filter((f) => f.endsWith('.logs.json')).length).toBeGreaterThan(0);
     const { duck, ch } = await bothEngines(files, true, true);
     expect(ch.stats.foreign_calls).toBeGreaterThan(0);
     expect(ch.findings).toEqual(duck.findings.map(portable));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyForeignTrace, decodeArguments, ForeignArgumentRule, type ForeignArgRow, type ForeignCallRow, type ForeignRowSink } from './classify-trace.js';
+import { classifyForeignTrace, decodeArguments, ForeignArgumentRule, SEMANTIC_KERNEL_FUNCTION_SCOPE, type ForeignArgRow, type ForeignCallRow, type ForeignRowSink } from './classify-trace.js';
 import { mayBeJson, parseJson, RunEvidence } from './evidence.js';
 import type { ForeignSpan } from './types.js';
 
@@ -329,6 +329,41 @@ describe('classifyForeignTrace: the developer\'s instructions', () => {
   it('a value no message states is still model_inferred', () => {
     const chat = span('chat', { 'gen_ai.input.messages': JSON.stringify([{ role: 'developer', parts: [{ type: 'text', content: 'Be brief.' }] }, { role: 'user', parts: [{ type: 'text', content: 'What time is it?' }] }]) });
     expect(argsOf([chat, span('tool', call)], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
+  });
+});
+
+describe('classifyForeignTrace: Semantic Kernel Python\'s function span, the kernel\'s arguments with the model\'s merged over them', () => {
+  // `Kernel.invoke_function_call` copies the invocation's KernelArguments (the application's) and
+  // updates them with the model's; the span records all of them. The model's call is its `gen_ai.choice` log record.
+  const event = (name: string, content: unknown) => ({ name, attrs: new Map([['gen_ai.event.content', JSON.stringify(content)]]) });
+  const chat = (proposed: Record<string, string>) => ({
+    ...span('chat', {}),
+    scope: 'semantic_kernel.utils.telemetry.model_diagnostics.decorators',
+    events: [
+      event('gen_ai.user.message', { role: 'user', content: 'What is the weather in Seattle?' }),
+      event('gen_ai.choice', { message: { role: 'assistant', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'WeatherPlugin-GetWeather', arguments: JSON.stringify(proposed) } }] }, finish_reason: 'tool_calls' }),
+    ],
+  });
+  const kernelFunction = (scope = SEMANTIC_KERNEL_FUNCTION_SCOPE) => ({
+    ...genAiTool('fn', 'WeatherPlugin-GetWeather', 'call_1', { timezone: 'America/Los_Angeles', location: 'Seattle' }),
+    scope,
+  });
+
+  it('a key the model\'s call under the id does not hold is the application\'s: asserted, not the model\'s guess', () => {
+    expect(argsOf([chat({ location: 'Seattle' }), kernelFunction()], 'WeatherPlugin-GetWeather')).toEqual(['timezone tiny-public tiny user_explicit', 'location tiny-public tiny user_explicit']);
+  });
+
+  it('a key the model\'s call holds is still the model\'s', () => {
+    expect(argsOf([chat({ location: 'Seattle', timezone: 'America/Los_Angeles' }), kernelFunction()], 'WeatherPlugin-GetWeather')).toContain('timezone tiny-public tiny model_inferred');
+  });
+
+  it('the same spans under another tracer\'s scope: the extra key is the model\'s guess', () => {
+    expect(argsOf([chat({ location: 'Seattle' }), kernelFunction('other')], 'WeatherPlugin-GetWeather')).toContain('timezone tiny-public tiny model_inferred');
+  });
+
+  it('without the model\'s call (its log record not given) nothing tells them apart: the guess stands', () => {
+    const userOnly = { ...chat({ location: 'Seattle' }), events: chat({}).events.slice(0, 1) };
+    expect(argsOf([userOnly, kernelFunction()], 'WeatherPlugin-GetWeather')).toContain('timezone tiny-public tiny model_inferred');
   });
 });
 

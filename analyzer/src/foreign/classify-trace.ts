@@ -2,7 +2,7 @@ import { Emitter, INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENG
 import type { ForeignEmitter } from './types.js';
 import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, resultResidency, type ClassifyOptions, type ContextEntry, type InheritedResidency, type LeafClassification, type SecretDetector } from '@argspan/core';
 import { ProvenanceIndex, namesSecretFileInJson } from '@argspan/core/internal';
-import { AdkModelCall, OpenLLMetryMessages, collectEvidence, parseJson, TraceEvidence, type RunEvidence } from './evidence.js';
+import { AdkModelCall, OpenLLMetryMessages, collectEvidence, isObject, parseJson, TraceEvidence, unescapedJson, type RunEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
@@ -120,6 +120,7 @@ export function classifyForeignTrace(
   const twice = merged.twice;
   const { unexecuted, copies, byProposedId } = matchProposals(evidence, merged.kept, spans, decode);
   const { kept, ranAs } = proposalsForUnrecordedRuns(merged.kept, unexecuted);
+  for (const text of kernelSuppliedValues(merged.kept, evidence.proposed, bySpan, decode)) evidence.developer(text);
   const calls = [...kept, ...unexecuted].sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
   // Each attribute holding (a copy of) a call's arguments, and any other attribute of its span with
   // the same text: the arguments recorded twice on one span (OpenInference's tool.parameters, a
@@ -313,6 +314,41 @@ function mergeRecordedTwice(
     }
   }
   return { kept: executed.filter((c) => !dropped.has(c)), twice };
+}
+
+/** The tracer scope of Semantic Kernel Python's function spans (`trace.get_tracer(__name__)` in `kernel_function.py`). */
+export const SEMANTIC_KERNEL_FUNCTION_SCOPE = 'semantic_kernel.functions.kernel_function';
+
+/**
+ * Semantic Kernel Python's function span records the arguments the function ran with
+ * (`gen_ai.tool.call.arguments` = `KernelArguments.dumps()`): the invocation's own kernel
+ * arguments (the application's, `kernel.invoke_prompt(…, arguments=KernelArguments(user_id=…))`)
+ * with the model's merged over them (`Kernel.invoke_function_call`). A key the model's proposal
+ * under the call's id does not hold is the application's, asserted as its system prompt is: its
+ * value is returned, to be read as the developer's words. Without the proposal (SK writes it as a
+ * log record, so a trace export alone lacks it) nothing tells the two apart, and nothing is returned.
+ */
+function kernelSuppliedValues(
+  executed: readonly ForeignCall[],
+  proposed: readonly Omit<ForeignCall, 'emitter'>[],
+  bySpan: ReadonlyMap<string, ForeignSpan>,
+  decode: (c: ForeignCall | Omit<ForeignCall, 'emitter'>) => ReturnType<typeof decodeArguments>,
+): string[] {
+  if (proposed.length === 0) return [];
+  const kernelCalls = executed.filter((c) => c.callId !== undefined && bySpan.get(c.spanId)?.scope === SEMANTIC_KERNEL_FUNCTION_SCOPE);
+  if (kernelCalls.length === 0) return [];
+  const proposals = wholeProposalsById(proposed, decode);
+  const values: string[] = [];
+  for (const call of kernelCalls) {
+    const proposal = proposals.get(`${call.tool}\u0000${call.callId}`)?.value;
+    const ran = decode(call);
+    if (!isObject(proposal) || ran.unreadable !== undefined || !isObject(ran.value)) continue;
+    for (const [key, value] of Object.entries(ran.value)) {
+      if (Object.hasOwn(proposal, key)) continue;
+      values.push(typeof value === 'string' ? value : unescapedJson(JSON.stringify(value) ?? '', value));
+    }
+  }
+  return values;
 }
 
 /**

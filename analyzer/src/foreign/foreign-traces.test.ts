@@ -70,6 +70,13 @@ const EXPECTED: Record<string, Expected> = {
     calls: ['genai-semconv GetCurrentWeather tool-span'],
     findings: ['credential_in_attribute GetCurrentWeather location'],
   },
+  // Semantic Kernel Python: its spans (the function's execute_tool span with the arguments and call id) and, in the logs
+  // export, its messages as log records (gen_ai.user.message …, gen_ai.choice): together the call has the user's words.
+  'semantic-kernel-python-weather.traces.json + semantic-kernel-python-weather.logs.json': { calls: ['genai-semconv WeatherPlugin-GetWeather tool-span'], findings: [] },
+  // The traces alone hold no message: the call is read, with no evidence either way.
+  'semantic-kernel-python-weather.traces.json': { calls: ['genai-semconv WeatherPlugin-GetWeather tool-span'], noEvidence: 1, findings: [] },
+  // The logs alone: the call is the one the choice proposed.
+  'semantic-kernel-python-weather.logs.json': { calls: ['genai-semconv WeatherPlugin-GetWeather model-output'], findings: [] },
   // One model output: its text quotes an AWS key id no argument holds (by attribute), its get_weather call carries two credentials (by argument).
   'derived/genai-credentials-in-output-text-and-call.json': {
     calls: ['genai-semconv get_time model-output', 'genai-semconv get_weather model-output'],
