@@ -101,6 +101,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
         malformed_lines: load.skipped.length,
         skipped: load.skipped,
         ...(load.logRecords > 0 ? { log_records: load.logRecords, spans_from_log_records: load.spansOfLogs } : {}),
+        ...(load.otherLogRecords > 0 ? { other_log_records: load.otherLogRecords } : {}),
         ...ruleStats(rules, run, findings, foreign, started),
       },
     };

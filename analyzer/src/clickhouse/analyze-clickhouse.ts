@@ -113,6 +113,7 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
         malformed_lines: skipped.length,
         skipped,
         ...(logs ? { log_records: logs.records, spans_from_log_records: logs.spansFromRecords } : {}),
+        ...(read?.others ? { other_log_records: read.others } : {}),
         ...ruleStats(rules, run, findings, foreign, started),
       },
     };

@@ -49,6 +49,8 @@ export interface LogRecordsRead {
    * one its default schema lacks), and the instrumentations name their events only there.
    */
   unnamed: number;
+  /** Log records of the run's traces that are no GenAI message event (an application's own logs, the unnamed above apart): counted, not read. */
+  others: number;
 }
 
 /**
@@ -139,7 +141,8 @@ export async function gatherLogRecords(
     );
     unnamed = Number(n?.n ?? 0);
   }
-  return { records, spansFromRecords: Number(read?.spans ?? 0), unjoinable: Number(unjoinable?.n ?? 0), unnamed };
+  const [other] = await session.all(`SELECT count() AS n FROM ${logs} WHERE ${src.where}${partitions} AND NOT (${genAi})`, 'counting the other log records');
+  return { records, spansFromRecords: Number(read?.spans ?? 0), unjoinable: Number(unjoinable?.n ?? 0), unnamed, others: Number(other?.n ?? 0) - unnamed };
 }
 
 /** Attributes every GenAI log record of the instrumentations carries (the provider), whatever its event. */

@@ -143,7 +143,7 @@ describe('other libraries\' traces', () => {
     expect(ch.overview).toEqual(duck.overview);
     expect([ch.stats.foreign_calls, ch.stats.no_evidence_calls, ch.stats.unreadable_args_calls]).toEqual([duck.stats.foreign_calls, duck.stats.no_evidence_calls, duck.stats.unreadable_args_calls]);
     expect(duck.stats.log_records).toBeGreaterThan(0);
-    expect([ch.stats.spans, ch.stats.log_records, ch.stats.spans_from_log_records]).toEqual([duck.stats.spans, duck.stats.log_records, duck.stats.spans_from_log_records]);
+    expect([ch.stats.spans, ch.stats.log_records, ch.stats.spans_from_log_records, ch.stats.other_log_records]).toEqual([duck.stats.spans, duck.stats.log_records, duck.stats.spans_from_log_records, duck.stats.other_log_records]);
   });
 
   describe('the OpenTelemetry instrumentation\'s log records', () => {

@@ -40,6 +40,8 @@ export interface FileLoad extends DetectedInput {
   spans: number;
   /** GenAI log records staged from this file (an OTLP logs export), as their spans' events. */
   logRecords?: number;
+  /** Its other log records (no GenAI message event: an application's own logs), counted and not read. */
+  otherLogRecords?: number;
   /** Bytes of those records as staged (what attaching them to their spans works through). */
   logBytes?: number;
   /** Lines, messages or spans skipped under `allowPartial`. */
@@ -443,7 +445,7 @@ async function diagnoseLines(db: Db, file: string, detected: DetectedInput, maxL
  * bomb cannot exhaust memory) becomes one JSON line, so line numbers are message numbers.
  * Protobuf messages are reported as not supported.
  */
-async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOptions): Promise<{ spans: number; skipped: InputProblem[]; logRecords?: number; logBytes?: number }> {
+async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOptions): Promise<Pick<FileLoad, 'spans' | 'skipped' | 'logRecords' | 'otherLogRecords' | 'logBytes'>> {
   const size = statSync(file).size;
   const fd = openSync(file, 'r');
   const skipped: InputProblem[] = [];
@@ -498,7 +500,7 @@ async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOp
     const r = await loadLogs(db, fileId, target, { format: 'otlp-logs', compression: 'none' }, opts).catch((err: unknown) => {
       throw err instanceof InputError ? new InputError(err.problems.map(ofFile)) : err;
     });
-    return { spans: r.spans, skipped: [...skipped, ...r.skipped.map(ofFile)], logRecords: r.logRecords, logBytes: r.logBytes };
+    return { spans: r.spans, skipped: [...skipped, ...r.skipped.map(ofFile)], logRecords: r.logRecords, otherLogRecords: r.otherLogRecords, logBytes: r.logBytes };
   }
   const r = await loadScratchLines(db, fileId, file, target, opts, { unit: 'framed message' });
   return { spans: r.spans, skipped: [...skipped, ...r.skipped] };
@@ -561,7 +563,13 @@ function messageFailure(err: unknown, c: Compression): string {
  * fails the file unless `allowPartial`. JSON lines (the collector's file exporter) are streamed,
  * whatever their size; a single document is read whole, up to {@link MAX_CONVERTED_BYTES}.
  */
-async function loadLogs(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions): Promise<{ spans: number; skipped: InputProblem[]; logRecords: number; logBytes: number }> {
+async function loadLogs(
+  db: Db,
+  fileId: number,
+  file: string,
+  detected: DetectedInput,
+  opts: LoadFileOptions,
+): Promise<Required<Pick<FileLoad, 'spans' | 'skipped' | 'logRecords' | 'otherLogRecords' | 'logBytes'>>> {
   const lines = await firstLineIsJson(file, detected.compression);
   const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, lines ? 'lines' : 'document'));
   if (!lines && scanProblems(file, scan).length > 0) throw new InputError(scanProblems(file, scan));
@@ -591,7 +599,7 @@ async function loadLogs(db: Db, fileId: number, file: string, detected: Detected
       skipped.push(...traces.skipped);
     }
     await events.stage(db, fileId);
-    return { spans, skipped: skipped.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)), logRecords: read.events, logBytes: events.bytes };
+    return { spans, skipped: skipped.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)), logRecords: read.events, otherLogRecords: read.others, logBytes: events.bytes };
   } finally {
     traceLines.close();
     rmSync(scratch, { force: true });

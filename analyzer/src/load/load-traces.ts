@@ -25,6 +25,8 @@ export interface LoadStats {
   skipped: InputProblem[];
   /** GenAI log records read from OTLP logs exports, each made an event of the span it names. */
   logRecords: number;
+  /** The other log records of those exports (no GenAI message event: an application's own logs), counted and not read. */
+  otherLogRecords: number;
   /** Of the spans, those known only from their log records (the logs given without the trace export that holds them). */
   spansOfLogs: number;
 }
@@ -55,6 +57,7 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
   const skipped: InputProblem[] = [];
   let staged = 0;
   let logRecords = 0;
+  let otherLogRecords = 0;
   let logBytes = 0;
   try {
     for (const [i, file] of files.entries()) {
@@ -64,6 +67,7 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
         const r = await phase(opts.onPhase, 'stage', () => loadFile(db, fileId, file, { ...opts, tmpDir }));
         staged += r.spans;
         logRecords += r.logRecords ?? 0;
+        otherLogRecords += r.otherLogRecords ?? 0;
         logBytes += r.logBytes ?? 0;
         for (const p of r.skipped) skipped.push(p);
         await db.run(`INSERT INTO files VALUES (${fileId}, ${sqlString(file)}, ${sqlString(r.format)}, ${sqlString(r.compression)}, ${r.spans}, ${r.skipped.length})`);
@@ -94,7 +98,7 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
     for (const step of ARGSPAN_TABLE_STEPS) await phase(opts.onPhase, `argspan tables: ${step.table}`, () => db.run(step.sql));
   });
   const spans = Number((await db.one('SELECT count(*) AS n FROM spans')).n);
-  return { files: files.length, spans, duplicates: staged + spansOfLogs - spans, conflicts, callConflicts, skipped, logRecords, spansOfLogs };
+  return { files: files.length, spans, duplicates: staged + spansOfLogs - spans, conflicts, callConflicts, skipped, logRecords, otherLogRecords, spansOfLogs };
 }
 
 /**

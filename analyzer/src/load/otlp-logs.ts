@@ -16,7 +16,7 @@ import { POSITIONS_NAMED } from './malformed-span-positions.js';
  * the trace id and span id of the model call's span. argspan reads them as that span's events
  * (`gen_ai.event.content` holds the body as JSON text, as Semantic Kernel writes it on span
  * events), so the evidence readers need nothing of their own. Other log records (an
- * application's logs) are counted and left.
+ * application's logs) are counted, for the report to say they were not read, and left.
  */
 
 /** The span-event attribute a log record's body is read into: the one the per-message event readers read. */
@@ -52,6 +52,8 @@ export interface LogRecordsRead {
   events: number;
   /** Log records read, GenAI or not. */
   records: number;
+  /** Of those, the records that are no GenAI message event (an application's own logs): counted, not read. */
+  others: number;
   problems: InputProblem[];
   onEvent: (row: LogEventRow) => void;
 }
@@ -106,7 +108,10 @@ function readRecords(message: unknown, into: LogRecordsRead, problem: (reason: s
       records.forEach((record, i) => {
         into.records++;
         const name = eventName(record);
-        if (name === undefined || !GENAI_EVENTS.has(name)) return;
+        if (name === undefined || !GENAI_EVENTS.has(name)) {
+          into.others++;
+          return;
+        }
         const rec = record as Record<string, unknown>;
         const where = `${at}.logRecords[${i}] (${name})`;
         const traceId = hexId(rec.traceId ?? rec.trace_id, 32);
@@ -164,7 +169,7 @@ export class LogsLineReader {
     onEvent: (row: LogEventRow) => void,
     private readonly options: LogsLineOptions = {},
   ) {
-    this.into = { events: 0, records: 0, problems: [], onEvent };
+    this.into = { events: 0, records: 0, others: 0, problems: [], onEvent };
   }
 
   /** One line (1-based; the file's first without its byte order mark). */
@@ -195,7 +200,7 @@ export class LogsLineReader {
 
   /** What was read so far. */
   result(): Omit<LogRecordsRead, 'onEvent'> {
-    return { events: this.into.events, records: this.into.records, problems: this.into.problems };
+    return { events: this.into.events, records: this.into.records, others: this.into.others, problems: this.into.problems };
   }
 }
 

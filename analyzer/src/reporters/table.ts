@@ -35,7 +35,7 @@ export function tableReport(result: AnalysisResult): string {
     const unread = unreadableArgsClause(stats.unreadable_args_calls);
     lines.push(`Read ${stats.foreign_calls} tool call(s) from other libraries' traces${none}${unread}.`);
   }
-  if (stats.log_records) lines.push(logRecordsSentence(stats));
+  if (stats.log_records || stats.other_log_records) lines.push(logRecordsSentence(stats));
   if (stats.conflicting_spans) lines.push(conflictingSpansSentence(stats));
   if (stats.skipped.length) {
     lines.push(`Skipped ${stats.skipped.length} unreadable line(s) or file(s):`);
@@ -50,10 +50,17 @@ export function unreadableArgsClause(calls: number): string {
   return calls ? `; ${calls} without readable arguments (not recorded, cut off, not JSON, past 100,000 leaves or nested past 32 levels), so nothing in them (or past the limit) was checked` : '';
 }
 
-/** The sentence both the table and the HTML report give about GenAI log records read (plain text: nothing in it needs escaping). */
+/** The sentence both the table and the HTML report give about the log records read, and those not read (plain text: nothing in it needs escaping). */
 export function logRecordsSentence(stats: AnalysisStats): string {
-  const alone = stats.spans_from_log_records ? `; ${stats.spans_from_log_records} span(s) known only from their log records (the trace export holding them was not given)` : '';
-  return `Read ${stats.log_records} GenAI log record(s) from OTLP logs exports as their spans' events${alone}.`;
+  const parts: string[] = [];
+  if (stats.log_records) {
+    const alone = stats.spans_from_log_records ? `; ${stats.spans_from_log_records} span(s) known only from their log records (the trace export holding them was not given)` : '';
+    parts.push(`Read ${stats.log_records} GenAI log record(s) from OTLP logs exports as their spans' events${alone}`);
+  }
+  if (stats.other_log_records) {
+    parts.push(`${stats.other_log_records} ${stats.log_records ? 'other ' : ''}log record(s) (no GenAI message event: an application's own logs) were not read, so nothing in them was checked`);
+  }
+  return `${parts.join('; ')}.`;
 }
 
 /**
@@ -77,5 +84,6 @@ export function uncheckedCounts(stats: AnalysisStats): Record<string, number> {
   return {
     ...(stats.foreign_calls ? { foreign_calls: stats.foreign_calls, no_evidence_calls: stats.no_evidence_calls, unreadable_args_calls: stats.unreadable_args_calls } : {}),
     ...(stats.conflicting_spans ? { conflicting_spans: stats.conflicting_spans, conflicting_call_spans: stats.conflicting_call_spans } : {}),
+    ...(stats.other_log_records ? { other_log_records: stats.other_log_records } : {}),
   };
 }
