@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeBin, parseJson, query } from './analyze-helpers.js';
+import { FOREIGN, tmp } from './support/analyze-foreign.js';
 
 /**
  * `argspan analyze` on Semantic Kernel Python's telemetry (fixtures/traces/foreign/README.md: RECON from
@@ -11,10 +11,8 @@ import { analyzeBin, parseJson, query } from './analyze-helpers.js';
  * (`event.name` = `gen_ai.user.message` …, `gen_ai.choice`, the message's JSON in the body): two
  * exports, analysed together. The model's call is a JSON string inside the record's JSON body.
  */
-const FOREIGN = 'fixtures/traces/foreign';
 const TRACES = `${FOREIGN}/semantic-kernel-python-weather.traces.json`;
 const LOGS = `${FOREIGN}/semantic-kernel-python-weather.logs.json`;
-const tmp = () => mkdtempSync(join(tmpdir(), 'argspan-sk-python-'));
 
 type Value = { stringValue?: string };
 type Traces = { resourceSpans: { scopeSpans: { spans: { name: string; attributes: { key: string; value: Value }[] }[] }[] }[] };

@@ -1,0 +1,371 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyzeBin, parseJson, query } from './analyze-helpers.js';
+import { expectOnlyFinding, FOREIGN, tmp } from './support/analyze-foreign.js';
+import { STRANDS_FINDINGS, STRANDS_TOKEN, strandsLatestTrace, strandsLegacyTrace } from './support/strands-trace.js';
+import { CALLS_WITHOUT_OPERATION, toolSpansWithoutOperation } from './support/tool-span-without-operation.js';
+
+/**
+ * `argspan analyze` on the real traces of `fixtures/traces/foreign/` from emitters other than
+ * OpenInference's instrumentations: Google ADK, OpenLLMetry, GenAI-convention tool spans, Semantic
+ * Kernel, Strands Agents, Logfire, smolagents, Spring AI, LiteLLM, Mastra, AG2, BeeAI and Microsoft
+ * Agent Framework; each emitter's calls read once, by tool and key.
+ */
+
+describe('argspan analyze: Google ADK alone (no OpenInference)', () => {
+  // ADK's own tracer records the model call on `call_llm` (gcp.vertex.agent.llm_request/_response):
+  // the user's words are there, so the trace is not one "without the user's words".
+  it('reads the user\'s words from ADK\'s own model spans: no call without evidence, no finding', () => {
+    const doc = JSON.parse(readFileSync(`${FOREIGN}/openinference-google-adk-weather.json`, 'utf8')) as { resourceSpans: { scopeSpans: { spans: { attributes: { key: string }[] }[] }[] }[] };
+    const openInference = (key: string) => /^(llm\.|tool\.|input\.|output\.|session\.|user\.|openinference\.)/.test(key);
+    for (const rs of doc.resourceSpans) for (const ss of rs.scopeSpans) for (const sp of ss.spans) sp.attributes = sp.attributes.filter((a) => !openInference(a.key));
+    const file = join(tmp(), 'adk-alone.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(0);
+    expect(parseJson(run).stats).toMatchObject({ foreign_calls: 1, no_evidence_calls: 0, unreadable_args_calls: 0 });
+    expect(parseJson(run).findings).toEqual([]);
+    expect(analyzeBin(file).stdout).not.toContain('without the user\'s words');
+  });
+});
+
+describe('argspan analyze on OpenLLMetry\'s own flattened layout (gen_ai.prompt.{i}.*, gen_ai.completion.{i}.tool_calls.{j}.*)', () => {
+  // The real OpenAI trace of fixtures/traces/foreign, its proposed arguments replaced.
+  function withArguments(args: unknown): string {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, 'openllmetry-openai-legacy-tool-calls-model-only.json'), 'utf8'));
+    const span = doc.resourceSpans[0].scopeSpans[0].spans[0];
+    span.attributes.find((a: { key: string }) => a.key === 'gen_ai.completion.0.tool_calls.0.arguments').value = { stringValue: JSON.stringify(args) };
+    const file = join(tmp(), 'openllmetry.json');
+    writeFileSync(file, JSON.stringify(doc));
+    return file;
+  }
+  it('a model span\'s proposal is a call: an invented timezone and a secret file\'s path are reported, naming the emitter', () => {
+    const run = analyzeBin(withArguments({ location: 'Boston', timezone: 'America/New_York', attachment: '/app/.env' }), '--format', 'json');
+    expect(run.code).toBe(1);
+    const out = parseJson(run);
+    expect(out.stats.foreign_calls).toBe(1);
+    expect(out.findings.filter((f) => f.severity !== 'info').map((f) => [f.rule, f.tool, f.key, f.emitter]).sort()).toEqual([
+      ['assumption_span', 'get_current_weather', 'timezone', 'openllmetry'],
+      ['sensitive_arg_dispatched', 'get_current_weather', 'attachment', 'openllmetry'],
+    ]);
+    expect(run.stdout + run.stderr).not.toContain('.env');
+  });
+});
+
+describe('argspan analyze: a GenAI tool span without gen_ai.operation.name', () => {
+  it('is a tool call when named execute_tool or recording a call; a chat span that names a tool, or a span that only mentions one, is not', () => {
+    const file = join(tmp(), 'no-operation.json');
+    writeFileSync(file, toolSpansWithoutOperation());
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code, run.stderr).toBe(1);
+    const out = parseJson(run);
+    expect(out.stats.foreign_calls).toBe(2);
+    expect(out.findings.map((f) => [f.rule, f.tool, f.key, f.emitter, (f as unknown as { span_id: string }).span_id])).toEqual(CALLS_WITHOUT_OPERATION);
+    expect(run.stdout + run.stderr).not.toContain('.env');
+  });
+});
+
+describe('argspan analyze: Semantic Kernel\'s messages recorded as span events', () => {
+  // SK writes no gen_ai.input.messages: the prompt and the choices are span events. Read, they give
+  // the user's words (the call has evidence) and the calls the model proposed.
+  const run = (file: string, ...args: string[]) => analyzeBin(join(FOREIGN, file), ...args);
+
+  it('per-message events (SK .NET since May 2025) and gen_ai.content.prompt / .completion (before): the call, with evidence', () => {
+    for (const file of ['semantic-kernel-dotnet-message-events-weather.json', 'derived/semantic-kernel-dotnet-legacy-content-events-weather.json']) {
+      const out = parseJson(run(file, '--format', 'json'));
+      expect([out.stats.foreign_calls, out.stats.no_evidence_calls], file).toEqual([1, 0]);
+    }
+  });
+
+  it('a credential in a proposed call\'s arguments is reported once, by tool and argument, whatever copies it (the choice, the next prompt\'s history), and printed in no format', () => {
+    const file = 'derived/semantic-kernel-token-in-choice.json';
+    const out = parseJson(run(file, '--format', 'json'));
+    expect(out.findings.map((f) => [f.rule, f.tool, f.key, f.message])).toEqual([
+      // (the choice and the next prompt's history: two copies, both gen_ai.event.content, on two spans)
+      ['credential_in_attribute', 'GetCurrentWeather', 'location', 'Argument location of GetCurrentWeather, recorded by genai-semconv in gen_ai.tool.call.arguments (and 2 other attribute(s)), holds a value matching the github-pat credential shape.'],
+    ]);
+    const token = 'ghp_C4NARYf0reignTRACEc4naryF0REIGNtr4ce';
+    expect(readFileSync(join(FOREIGN, file), 'utf8')).toContain(token);
+    for (const format of ['table', 'json', 'junit', 'sarif', 'html']) {
+      const r = run(file, '--format', format);
+      expect(r.code, format).toBe(1);
+      expect(r.stdout + r.stderr, format).not.toContain(token);
+    }
+    const baseline = join(tmp(), 'baseline.json');
+    expect(run(file, '--write-baseline', baseline).code).toBe(0);
+    expect(readFileSync(baseline, 'utf8')).not.toContain(token);
+  });
+});
+
+describe('argspan analyze on Strands Agents\' traces (messages and tool calls recorded only as span events)', () => {
+  it.each([['legacy', strandsLegacyTrace], ['latest', strandsLatestTrace]] as const)('%s events: the call\'s input, the user\'s words and the model\'s call are read; its guess and its secrets reported, never printed', (shape, trace) => {
+    const file = join(tmp(), `strands-${shape}.json`);
+    writeFileSync(file, trace());
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code, run.stderr).toBe(1);
+    const out = parseJson(run);
+    expect([out.stats.foreign_calls, out.stats.no_evidence_calls, out.stats.unreadable_args_calls]).toEqual([1, 0, 0]);
+    expect(out.findings.map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual(STRANDS_FINDINGS[shape]);
+    for (const format of ['table', 'json', 'sarif']) {
+      const r = analyzeBin(file, '--format', format);
+      expect(r.stdout + r.stderr, format).not.toContain(STRANDS_TOKEN);
+      expect(r.stdout + r.stderr, format).not.toContain('/srv/app');
+    }
+  });
+});
+
+describe('argspan analyze on emitters whose tool spans were misread', () => {
+  const TOKEN = 'ghp_C4NARYlogf1reSMOLc4naryAUD1Tqa3unit01';
+  const attrs = (a: Record<string, string>) => Object.entries(a).map(([key, v]) => ({ key, value: { stringValue: v } }));
+  const doc = (scope: string, spans: { n: number; parent?: number; name: string; a: Record<string, string> }[]) =>
+    JSON.stringify({ resourceSpans: [{ resource: { attributes: attrs({ 'service.name': 'agent' }) }, scopeSpans: [{ scope: { name: scope }, spans: spans.map(({ n, parent, name, a }) => ({
+      traceId: 'a9a90000000000000000000000000003', spanId: `a9a90000000000${String(n).padStart(2, '0')}`, parentSpanId: parent === undefined ? '' : `a9a90000000000${String(parent).padStart(2, '0')}`,
+      name, kind: 1, startTimeUnixNano: `17645000000${n}0000000`, endTimeUnixNano: `17645000000${n}5000000`, attributes: attrs(a),
+    })) }] }] });
+  const ARGS = JSON.stringify({ path: '/app/.env', auth: `token ${TOKEN}` });
+  /** The trace in `file` holds one call, read_file(ARGS) by `emitter`: its credential and secret path reported by argument, neither printed. */
+  const expectOneReadFileCall = (file: string, emitter: string) => {
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(1);
+    const out = parseJson(run);
+    expect(out.stats.foreign_calls).toBe(1);
+    expect(out.findings.filter((f) => f.severity !== 'info').map((f) => [f.rule, f.tool, f.key, f.emitter]).sort()).toEqual([
+      ['credential_in_attribute', 'read_file', 'auth', emitter],
+      ['sensitive_arg_dispatched', 'read_file', 'path', emitter],
+    ]);
+    expect(run.stdout + run.stderr).not.toContain(TOKEN);
+    expect(run.stdout + run.stderr).not.toContain('.env');
+  };
+
+  it('Logfire\'s OpenAI Agents integration: the Function: {name} span is the call (its calls are not proposals in its events), reported by argument as logfire, never printed', () => {
+    const template = (t: string, a: Record<string, string>) => ({ 'logfire.msg_template': t, 'logfire.span_type': 'span', 'gen_ai.system': 'openai', ...a });
+    const file = join(tmp(), 'logfire-agents.json');
+    writeFileSync(file, doc('logfire.openai_agents', [
+      { n: 1, name: 'Agent run: {name!r}', a: template('Agent run: {name!r}', { name: 'ops', 'logfire.msg': "Agent run: 'ops'" }) },
+      { n: 2, parent: 1, name: 'Responses API with {gen_ai.request.model!r}', a: template('Responses API with {gen_ai.request.model!r}', { 'gen_ai.operation.name': 'chat', events: JSON.stringify([
+        { 'event.name': 'gen_ai.user.message', content: 'Read the app config.', role: 'user' },
+        { 'event.name': 'gen_ai.assistant.message', role: 'assistant', tool_calls: [{ id: 'call_7', type: 'function', function: { name: 'read_file', arguments: ARGS } }] },
+      ]) }) },
+      { n: 3, parent: 1, name: 'Function: {name}', a: template('Function: {name}', { 'logfire.msg': 'Function: read_file', name: 'read_file', input: ARGS, output: 'ok', mcp_data: 'null' }) },
+    ]));
+    // The model's call in `events` (named by a call id the function span does not record) is a copy
+    // of the call's arguments: its credential is one finding, by argument, not a second by attribute.
+    expectOneReadFileCall(file, 'logfire');
+  });
+
+  it('Logfire\'s OpenAI Agents integration with the Response recorded (`response`) and the next request\'s input items (`raw_input`): still one call, each copy known as one', () => {
+    // tests/otel_integrations/test_openai_agents.py (test_function_tool_exception): the Responses
+    // span carries the Response whole and the request's input items, the call under its item id (fc_…) and its call_id.
+    const template = (t: string, a: Record<string, string>) => ({ 'logfire.msg_template': t, 'logfire.span_type': 'span', 'gen_ai.system': 'openai', ...a });
+    const call = { type: 'function_call', id: 'fc_67d1743683b48191', call_id: 'call_7', name: 'read_file', arguments: ARGS, status: 'completed' };
+    const assistant = { 'event.name': 'gen_ai.assistant.message', role: 'assistant', tool_calls: [{ id: 'call_7', type: 'function', function: { name: 'read_file', arguments: ARGS } }] };
+    const asked = { 'event.name': 'gen_ai.user.message', content: 'Read the app config.', role: 'user' };
+    const file = join(tmp(), 'logfire-agents-response.json');
+    writeFileSync(file, doc('logfire.openai_agents', [
+      { n: 1, name: 'Agent run: {name!r}', a: template('Agent run: {name!r}', { name: 'ops', 'logfire.msg': "Agent run: 'ops'" }) },
+      { n: 2, parent: 1, name: 'Responses API with {gen_ai.request.model!r}', a: template('Responses API with {gen_ai.request.model!r}', {
+        'gen_ai.operation.name': 'chat', raw_input: JSON.stringify([{ content: 'Read the app config.', role: 'user' }]),
+        events: JSON.stringify([asked, assistant]), response: JSON.stringify({ id: 'resp_1', object: 'response', output: [call] }) }) },
+      { n: 3, parent: 1, name: 'Function: {name}', a: template('Function: {name}', { 'logfire.msg': 'Function: read_file', name: 'read_file', input: ARGS, output: 'ok', mcp_data: 'null' }) },
+      { n: 4, parent: 1, name: 'Responses API with {gen_ai.request.model!r}', a: template('Responses API with {gen_ai.request.model!r}', {
+        'gen_ai.operation.name': 'chat', raw_input: JSON.stringify([{ content: 'Read the app config.', role: 'user' }, call, { call_id: 'call_7', output: 'ok', type: 'function_call_output' }]),
+        events: JSON.stringify([asked, assistant, { 'event.name': 'gen_ai.tool.message', role: 'tool', id: 'call_7', content: 'ok', name: 'read_file' }, { 'event.name': 'gen_ai.assistant.message', content: 'Done.', role: 'assistant' }]),
+        response: JSON.stringify({ id: 'resp_2', object: 'response', output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }] }] }) }) },
+    ]));
+    expectOneReadFileCall(file, 'logfire');
+  });
+
+  it('logfire.instrument_openai\'s Responses API, the tool\'s run not traced: the call the model\'s output holds is found once, its credential reported once by tool and key, printed by no format', () => {
+    // tests/otel_integrations/test_openai.py (test_responses_api; test_responses_api_version_v1_only):
+    // `events` is the input with the output appended (an assistant message, no gen_ai.choice); with
+    // version [1, 'latest'] `gen_ai.output.messages` holds the same call too, and the next request
+    // repeats it in both its lists. Version 1 (the default) writes `events` only.
+    const template = (a: Record<string, string>) => ({ 'logfire.msg_template': 'Responses API with {request_data[model]!r}', 'logfire.span_type': 'span', 'gen_ai.system': 'openai', 'gen_ai.operation.name': 'chat', ...a });
+    const asked = { 'event.name': 'gen_ai.user.message', content: 'Read the app config.', role: 'user' };
+    const assistant = { 'event.name': 'gen_ai.assistant.message', role: 'assistant', tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'read_file', arguments: ARGS } }] };
+    const part = { type: 'tool_call', id: 'call_9', name: 'read_file', arguments: JSON.parse(ARGS) as unknown };
+    const traced = (latest: boolean) => {
+      const file = join(tmp(), `logfire-openai-responses${latest ? '-latest' : ''}.json`);
+      writeFileSync(file, doc('logfire.openai', [
+        { n: 1, name: 'Responses API with {request_data[model]!r}', a: template({ events: JSON.stringify([asked, assistant]), ...(latest ? { 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [part] }]) } : {}) }) },
+        { n: 2, name: 'Responses API with {request_data[model]!r}', a: template({
+          events: JSON.stringify([asked, assistant, { 'event.name': 'gen_ai.tool.message', role: 'tool', id: 'call_9', content: 'ok', name: 'read_file' }, { 'event.name': 'gen_ai.assistant.message', content: 'Done.', role: 'assistant' }]),
+          ...(latest ? { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Read the app config.' }] }, { role: 'assistant', parts: [part] }, { role: 'tool', parts: [{ type: 'tool_call_response', id: 'call_9', response: 'ok' }] }]) } : {}) }) },
+      ]));
+      return file;
+    };
+    expectOneReadFileCall(traced(true), 'logfire');
+    const file = traced(false);
+    expectOneReadFileCall(file, 'logfire');
+    const html = join(tmp(), 'report.html');
+    for (const format of ['table', 'sarif']) {
+      const run = analyzeBin(file, '--format', format, ...(format === 'table' ? ['--html', html] : []));
+      expect(run.code).toBe(1);
+      expect(run.stdout + run.stderr).not.toContain(TOKEN);
+      // (SARIF's rule texts name `.env` as an example: the path itself is what must not appear)
+      expect(run.stdout + run.stderr).not.toContain('/app/.env');
+    }
+    const sarif = JSON.parse(analyzeBin(file, '--format', 'sarif').stdout) as { runs: { results: { ruleId: string }[] }[] };
+    expect(sarif.runs[0]!.results.map((r) => r.ruleId).filter((r) => r === 'credential_in_attribute')).toHaveLength(1);
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('read_file');
+    expect(page).not.toContain(TOKEN);
+    expect(page).not.toContain('/app/.env');
+  });
+
+  it('a smolagents ToolCallingAgent call is one call, its arguments the model\'s (not the agent\'s sanitize_inputs_outputs flag)', () => {
+    const file = join(tmp(), 'smolagents.json');
+    writeFileSync(file, doc('openinference.instrumentation.smolagents', [
+      { n: 1, name: 'ToolCallingAgent.run', a: { 'openinference.span.kind': 'AGENT', 'input.value': JSON.stringify({ task: 'Read the app config.', stream: false, reset: true }) } },
+      { n: 2, parent: 1, name: 'OpenAIServerModel.generate', a: { 'openinference.span.kind': 'LLM', 'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.content': 'New task:\nRead the app config.',
+        'llm.output_messages.0.message.role': 'assistant', 'llm.output_messages.0.message.tool_calls.0.tool_call.id': 'call_7', 'llm.output_messages.0.message.tool_calls.0.tool_call.function.name': 'read_file', 'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments': ARGS } },
+      { n: 3, parent: 1, name: 'SimpleTool', a: { 'openinference.span.kind': 'TOOL', 'tool.name': 'read_file', 'tool.parameters': JSON.stringify({ path: { type: 'string', description: 'File.' }, auth: { type: 'string', description: 'Auth.' } }),
+        'input.value': JSON.stringify({ args: [], sanitize_inputs_outputs: true, kwargs: JSON.parse(ARGS) as unknown }), 'output.value': 'ok', 'output.mime_type': 'text/plain' } },
+    ]));
+    expectOneReadFileCall(file, 'openinference');
+  });
+});
+
+describe('argspan analyze: the emitters of the fifth outside-in pass (Spring AI, LiteLLM, Mastra, AG2 and BeeAI under OpenInference)', () => {
+  // Their planted fixtures (fixtures/traces/foreign/README.md): each finding by tool and argument key, under the
+  // emitter, once; the planted value in no output.
+  const cases = {
+    'derived/spring-ai-token-in-arguments.json': [['credential_in_attribute', 'getCurrentWeather', 'location', 'spring-ai']],
+    'derived/litellm-token-in-tool-calls.json': [['credential_in_attribute', 'get_news', 'city', 'litellm'], ['credential_in_attribute', 'get_weather', 'city', 'litellm']],
+    'derived/mastra-token-in-tool-input.json': [['credential_in_attribute', 'calculator', 'expression', 'mastra']],
+    'derived/mastra-0.x-model-prompt-timezone.json': [['assumption_span', 'calculator', 'timezone', 'mastra']],
+    'derived/mastra-0.x-token-in-history.json': [['credential_in_attribute', 'calculator', 'expression', 'mastra']],
+    'derived/openinference-ag2-dotenv-path.json': [['sensitive_arg_dispatched', 'add', 'path', 'openinference']],
+    'derived/openinference-beeai-token-in-location.json': [['credential_in_attribute', 'OpenMeteoTool', 'location_name', 'openinference']],
+  };
+  it.each(Object.entries(cases))('%s', (file, want) => {
+    const path = join(FOREIGN, file);
+    const run = analyzeBin(path, '--format', 'json');
+    expect(run.code).toBe(1);
+    const findings = parseJson(run).findings.filter((f) => !f.rule.startsWith('report_'));
+    expect(findings.map((f) => [f.rule, f.tool, f.key, f.emitter]).sort()).toEqual([...want].sort());
+    for (const format of ['table', 'json', 'sarif', 'junit', 'html']) {
+      const out = analyzeBin(path, '--format', format);
+      for (const value of ['ghp_C4NARY', '/app/.env', 'America/New_York']) expect(out.stdout + out.stderr, `${format}: ${value}`).not.toContain(value);
+    }
+  });
+});
+
+describe('argspan analyze: a Mastra 0.x generation of several steps', () => {
+  // fixtures/traces/foreign/README.md: the calculator's tool span, its expression given a planted token, and its parent model span
+  // added (llm_generation, @mastra/otel 0.x): the model ran two steps, the fixture's call and then another; the AI SDK's result
+  // lists the last step's calls (`toolCalls`), the response's messages every step's.
+  const TOKEN = 'ghp_' + 'C4NARYmastraSTEPSc4naryMULT1STEPxyzw';
+  type Attr = { key: string; value: { stringValue?: string } };
+  type Span = { spanId: string; parentSpanId?: string; name: string; startTimeUnixNano: string; endTimeUnixNano: string; attributes: Attr[] };
+  it('the earlier step\'s call (response.messages only) is the tool span\'s: the token is one finding, by tool and key; never printed', () => {
+    const file = 'mastra-otel-exporter-0.x-tool-calculator.json';
+    const doc = JSON.parse(readFileSync(join(FOREIGN, file), 'utf8').replaceAll('2 + 2', `2 + 2 ${TOKEN}`)) as { resourceSpans: { scopeSpans: { spans: Span[] }[] }[] };
+    const spans = doc.resourceSpans[0]!.scopeSpans[0]!.spans;
+    const tool = spans[0]!;
+    const attr = (key: string) => JSON.parse(tool.attributes.find((a) => a.key === key)!.value.stringValue!) as unknown;
+    const toolName = 'calculator';
+    const first = { type: 'tool-call', toolCallId: 'call_first', toolName, args: attr('gen_ai.tool.input') };
+    const firstResult = { type: 'tool-result', toolCallId: 'call_first', toolName, args: first.args, result: attr('gen_ai.tool.output') };
+    const second = { type: 'tool-call', toolCallId: 'call_second', toolName, args: { expression: '3 * 3' } };
+    const secondResult = { type: 'tool-result', toolCallId: 'call_second', toolName, args: second.args, result: { result: 9 } };
+    const completion = {
+      text: '4 and 9', toolCalls: [second], toolResults: [secondResult],
+      response: { messages: [{ role: 'assistant', content: [first] }, { role: 'tool', content: [firstResult] }, { role: 'assistant', content: [second] }, { role: 'tool', content: [secondResult] }] },
+    };
+    spans.unshift({
+      ...tool, spanId: tool.parentSpanId!, parentSpanId: undefined, name: 'llm.generate',
+      startTimeUnixNano: String(BigInt(tool.startTimeUnixNano) - 100000000n), endTimeUnixNano: String(BigInt(tool.endTimeUnixNano) + 100000000n),
+      attributes: Object.entries({
+        'mastra.span.type': 'llm_generation',
+        'gen_ai.prompt': JSON.stringify({ messages: [{ role: 'user', content: 'What is 2 + 2, and 3 * 3?' }] }),
+        'gen_ai.completion': JSON.stringify(completion),
+      }).map(([key, v]) => ({ key, value: { stringValue: v } })),
+    });
+    const path = join(tmp(), file);
+    writeFileSync(path, JSON.stringify(doc));
+    expectOnlyFinding(path, ['credential_in_attribute', 'calculator', 'expression', 'mastra'], TOKEN, 2);
+  });
+});
+
+describe('argspan analyze on Microsoft Agent Framework\'s spans (Python, agent_framework.observability, sensitive data on)', () => {
+  // fixtures/traces/foreign/README.md: its own test's run (RECON); the model's call is a tool_call part whose arguments are
+  // the JSON string the chat client got, so each copy in a message list is a JSON string inside JSON.
+  const FILE = 'agent-framework-python-get-weather.json';
+  type Doc = { resourceSpans: { scopeSpans: { spans: { name: string; attributes: { key: string; value: { stringValue?: string } }[] }[] }[] }[] };
+  const load = () => JSON.parse(readFileSync(join(FOREIGN, FILE), 'utf8')) as Doc;
+  const spansOf = (doc: Doc) => doc.resourceSpans[0]!.scopeSpans[0]!.spans;
+  const write = (doc: Doc) => {
+    const path = join(tmp(), FILE);
+    writeFileSync(path, JSON.stringify(doc));
+    return path;
+  };
+  /** The fixture with get_weather's arguments `from` → `to` in every attribute that holds them, at each level of encoding; `keep` the spans to keep. */
+  const planted = (to: string, keep: (name: string) => boolean = () => true) => {
+    const doc = load();
+    const from = '"location": "Seattle"';
+    const holding: string[] = [];
+    doc.resourceSpans[0]!.scopeSpans[0]!.spans = spansOf(doc).filter((s) => keep(s.name));
+    const once = (t: string) => JSON.stringify(t).slice(1, -1);
+    for (const span of spansOf(doc)) {
+      for (const attr of span.attributes) {
+        for (const [a, b] of [[from, to], [once(from), once(to)], [once(once(from)), once(once(to))]] as const) {
+          if (attr.value.stringValue?.includes(a)) {
+            attr.value.stringValue = attr.value.stringValue.split(a).join(b);
+            holding.push(`${span.name} ${attr.key}`);
+          }
+        }
+      }
+    }
+    return { path: write(doc), holding };
+  };
+
+  it('the call once, under its id, recorded by its tool span: the city the user named, nothing reported', async () => {
+    const db = join(tmp(), 'a.duckdb');
+    const run = analyzeBin(join(FOREIGN, FILE), '--format', 'json', '--reports', '--db', db);
+    expect(run.code).toBe(0);
+    expect(parseJson(run).findings.map((f) => [f.rule, f.emitter])).toEqual([['report_run_summary', 'genai-semconv']]);
+    expect(await query(db, 'SELECT tool, call_id, call_source, emitter, turn_span_id FROM tool_calls')).toEqual([
+      { tool: 'get_weather', call_id: 'call_123', call_source: 'tool-span', emitter: 'genai-semconv', turn_span_id: 'a1b2c3d4e5f60718' },
+    ]);
+    expect(await query(db, 'SELECT tool, "key", provenance FROM tool_args')).toEqual([{ tool: 'get_weather', key: 'location', provenance: 'user_explicit' }]);
+  });
+
+  const TOKEN = 'ghp_' + 'C4NARYaf0agentfrmwrkc4naryxyzwvut1234';
+  it.each([
+    ['a zone the user never gave', '"location": "Seattle", "timezone": "America/Los_Angeles"', 'assumption_span', 'timezone'],
+    ['a token in the location', `"location": "Seattle ${TOKEN}"`, 'credential_in_attribute', 'location'],
+  ] as const)('%s: one finding by tool and key (not again for the copies in the agent\'s and the next request\'s messages), never printed', (_, to, rule, key) => {
+    const { path, holding } = planted(to);
+    // (the tool span's JSON; the model's proposal and its two copies, each a JSON string inside a message list)
+    expect(holding).toEqual(['invoke_agent tool_agent gen_ai.output.messages', 'chat ToolModel gen_ai.output.messages', 'execute_tool get_weather gen_ai.tool.call.arguments', 'chat ToolModel gen_ai.input.messages']);
+    const run = analyzeBin(path, '--format', 'json');
+    expect(run.code, rule).toBe(1);
+    expect(parseJson(run).stats.foreign_calls).toBe(1);
+    expect(parseJson(run).findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([[rule, 'get_weather', key, 'genai-semconv']]);
+    for (const format of ['table', 'json', 'sarif', 'junit', 'html']) {
+      const out = analyzeBin(path, '--format', format);
+      for (const value of ['America/Los_Angeles', TOKEN]) expect(out.stdout + out.stderr, `${format}: ${value}`).not.toContain(value);
+    }
+  });
+
+  it('without the tool span the call is the model\'s proposal, its arguments read from the JSON string in the tool_call part', () => {
+    const { path } = planted('"location": "Seattle", "timezone": "America/Los_Angeles"', (name) => !name.startsWith('execute_tool'));
+    const run = analyzeBin(path, '--format', 'json');
+    expect(run.code).toBe(1);
+    expect(parseJson(run).stats.foreign_calls).toBe(1);
+    expect(parseJson(run).findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['assumption_span', 'get_weather', 'timezone', 'genai-semconv']]);
+  });
+
+  it('a function that took no arguments (the tool span\'s `None`, no model span to copy from) is read as a call without arguments, not counted as unread', async () => {
+    const doc = load();
+    doc.resourceSpans[0]!.scopeSpans[0]!.spans = spansOf(doc).filter((s) => !s.name.startsWith('chat'));
+    for (const span of spansOf(doc)) for (const attr of span.attributes) if (attr.key === 'gen_ai.tool.call.arguments') attr.value.stringValue = 'None';
+    const db = join(tmp(), 'none.duckdb');
+    const run = analyzeBin(write(doc), '--format', 'json', '--db', db);
+    expect(run.code).toBe(0);
+    expect(parseJson(run).stats).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 0 });
+    expect(await query(db, 'SELECT tool, "key", rule FROM tool_args')).toEqual([{ tool: 'get_weather', key: '$', rule: 'empty' }]);
+  });
+});
