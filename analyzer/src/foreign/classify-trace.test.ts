@@ -1137,3 +1137,33 @@ describe('text that cannot be JSON is not parsed as JSON', () => {
     expect(blob('{"city": "Tok')).toEqual({ value: '{"city": "Tok', unreadable: ForeignArgumentRule.TRUNCATED });
   });
 });
+
+// A model's call whose name the emitter left out (or wrote as no text) is still a call: dropped,
+// the secret file its arguments name went unreported. Its arguments missing, or not text, were not
+// recorded: read as `{}`, the call passed as checked and clean.
+describe('proposed calls without a name, or without their arguments as text', () => {
+  const SECRET = JSON.stringify({ path: '/app/.env' });
+  const model = (spanId: string, attrs: Record<string, string>) => span(spanId, attrs);
+
+  it('reads an unnamed call as the unnamed tool, in each layout that records calls by shape', () => {
+    const layouts: Record<string, string>[] = [
+      { 'llm.output_messages.0.message.tool_calls.0.tool_call.id': 'call_1', 'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments': SECRET },
+      { 'gen_ai.completion.0.tool_calls.0.id': 'call_1', 'gen_ai.completion.0.tool_calls.0.arguments': SECRET },
+      { 'gen_ai.completion.0.function_call.arguments': SECRET },
+      { 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', arguments: { path: '/app/.env' } }] }]) },
+      { 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 42, arguments: { path: '/app/.env' } }] }]) },
+      { 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [], tool_calls: [{ id: 'call_1', type: 'function', function: { arguments: SECRET } }] }]) },
+    ];
+    for (const attrs of layouts) expect(argsOf([model('chat', attrs)], '(unnamed)'), JSON.stringify(attrs)).toEqual(['path secret secret-file-name no_evidence']);
+  });
+
+  it('counts a named call whose arguments are missing, or not text, as not recorded (not as `{}`)', () => {
+    // (the loader keeps string attributes only: an array or number written for the arguments reaches the reader as missing)
+    for (const attrs of [
+      { 'llm.output_messages.0.message.tool_calls.0.tool_call.function.name': 'get_weather' },
+      { 'gen_ai.completion.0.tool_calls.0.name': 'get_weather' },
+    ]) {
+      expect(argsOf([model('chat', attrs)], 'get_weather'), JSON.stringify(attrs)).toEqual([`$ unknown ${ForeignArgumentRule.NOT_RECORDED} no_evidence`]);
+    }
+  });
+});
