@@ -1167,3 +1167,47 @@ describe('proposed calls without a name, or without their arguments as text', ()
     }
   });
 });
+
+describe('arguments whose JSON repeats a key in one object', () => {
+  const blob = (text: string) => decodeArguments({ kind: 'blob', attribute: 'a', text, decode: {} });
+
+  it('are unreadable, the whole blob one leaf, whichever copy holds the secret path', () => {
+    for (const text of ['{"path": "/app/.env", "path": "notes.txt"}', '{"opts": {"tz": "UTC", "path": "x", "path" : "/app/.env"}}', '[{"a": 1}, {"b": 2, "b": 3}]']) {
+      expect(blob(text), text).toEqual({ value: text, unreadable: ForeignArgumentRule.REPEATED_KEY });
+    }
+    expect(argsOf([span('dup', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_file', 'gen_ai.tool.call.id': 'call_2', 'gen_ai.tool.call.arguments': '{"path": "/app/.env", "path": "notes.txt"}' })], 'read_file')).toEqual([
+      `$ secret secret-file-name no_evidence`,
+    ]);
+  });
+
+  it('are read as usual where each object names a key once (the same name in other objects, in strings, escaped)', () => {
+    for (const text of [
+      '{"path": "a", "opts": {"path": "b"}, "list": [{"path": 1}, {"path": 2}]}',
+      '{"q": "\\"path\\": 1, \\"path\\": 2", "path": "x"}',
+      '{"a\\"": 1, "a": 2}',
+      '{ "k" :\n 1 , "l"\t: [":", "\\\\", {"k": ":"}] }',
+      '"path: path:"',
+      '[1, "a", {}]',
+    ]) {
+      expect(blob(text), text).toEqual({ value: JSON.parse(text) });
+    }
+  });
+});
+
+describe('a span that writes the arguments attribute twice, with different values', () => {
+  const dup = (earlier: string, later: string, extra: Record<string, string> = {}): ForeignSpan => ({
+    ...span('dup', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_file', 'gen_ai.tool.call.id': 'call_1', 'gen_ai.tool.call.arguments': later, ...extra }),
+    shadowed: new Map([['gen_ai.tool.call.arguments', [earlier]]]),
+  });
+
+  it('reads every copy as one unreadable text: a secret path or credential in the earlier copy is found', () => {
+    expect(argsOf([dup('{"path": "/app/.env"}', '{"path": "notes.txt"}')], 'read_file')).toEqual(['$ secret secret-file-name no_evidence']);
+    expect(argsOf([dup('{"path": "ghp_Zq7RtK2mW9xLp4Vn8sB3dF6hJ1cG5yT0aE2u"}', '{"path": "notes.txt"}')], 'read_file')).toEqual([expect.stringMatching(/^\$ secret \S+ no_evidence$/)]);
+    expect(argsOf([dup('{"timezone": "Europe/Paris"}', '{"path": "notes.txt"}')], 'read_file')).toEqual([`$ unknown ${ForeignArgumentRule.REPEATED_ATTRIBUTE} no_evidence`]);
+  });
+
+  it('is not read from the model proposal under its id instead (which copy ran, the proposal does not tell)', () => {
+    const proposal = span('chat', { 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'read_file', arguments: { path: 'notes.txt' } }] }]) });
+    expect(argsOf([proposal, dup('{"path": "/app/.env"}', '{"path": "notes.txt"}')], 'read_file')).toContain('$ secret secret-file-name no_evidence');
+  });
+});
