@@ -67,4 +67,18 @@ describe('argspan analyze on foreign calls in hostile shapes', () => {
     );
     expect(analyse(file, TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched tool1 $'], calls: 1, unreadable: 0 });
   });
+
+  it("counts a model's output messages cut off at the emitter's length limit as a call, not as nothing", () => {
+    // The model-only OpenLLMetry trace: its one output attribute holds both calls. Cut inside the
+    // second call's arguments (as OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT cuts), the calls were not seen at all.
+    const file = mutated('genai-openllmetry-anthropic-timezone-model-only.json', (attrs) =>
+      attrs.map((a) => {
+        const text = a.value.stringValue;
+        if (a.key !== 'gen_ai.output.messages' || typeof text !== 'string') return a;
+        const planted = text.replace('"New York, NY"', '"/app/.env"');
+        return { key: a.key, value: { stringValue: planted.slice(0, planted.indexOf('America/')) } };
+      }),
+    );
+    expect(analyse(file, TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched (unnamed) $'], calls: 1, unreadable: 0 });
+  });
 });

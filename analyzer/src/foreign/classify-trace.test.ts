@@ -1211,3 +1211,17 @@ describe('a span that writes the arguments attribute twice, with different value
     expect(argsOf([proposal, dup('{"path": "/app/.env"}', '{"path": "notes.txt"}')], 'read_file')).toContain('$ secret secret-file-name no_evidence');
   });
 });
+
+describe("a model's output messages cut off at the emitter's attribute length limit", () => {
+  const output = JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'read_file', arguments: { path: '/app/.env', mode: 'r' } }] }]);
+  const cut = (at: string) => span('chat', { 'gen_ai.output.messages': output.slice(0, output.indexOf(at)) });
+
+  it('are one call of the unnamed tool, the text its unreadable arguments: a secret path in it is still found', () => {
+    expect(argsOf([cut('mode')], '(unnamed)')).toEqual(['$ secret secret-file-name no_evidence']);
+    expect(argsOf([cut('path')], '(unnamed)')).toEqual([`$ unknown ${ForeignArgumentRule.TRUNCATED} no_evidence`]);
+  });
+
+  it('are read as messages when whole (no unnamed call beside them)', () => {
+    expect(callsOf([span('chat', { 'gen_ai.output.messages': output })], (c) => c.tool)).toEqual(['read_file model-output']);
+  });
+});

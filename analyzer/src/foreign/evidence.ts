@@ -282,9 +282,14 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
     return typeof v === 'string' ? v : undefined;
   };
   for (const key of [GenAiAttributes.INPUT_MESSAGES, PYDANTIC_ALL_MESSAGES, GenAiAttributes.OUTPUT_MESSAGES]) {
-    const messages = parseJson(get(key));
-    if (!Array.isArray(messages)) continue;
+    const text = get(key);
+    const messages = parseJson(text);
     const output = key === GenAiAttributes.OUTPUT_MESSAGES;
+    // A model's output that does not parse (cut off at the emitter's attribute length limit) may
+    // hold calls: one call of an unnamed tool, its arguments the text, unreadable (counted, and a
+    // secret path or credential in it still found). Skipped, the calls were never seen.
+    if (output && text !== undefined && messages === undefined) into.proposed.push(proposal(span, key, undefined, undefined, text, 0));
+    if (!Array.isArray(messages)) continue;
     let position = 0;
     for (const m of messages) {
       if (!isObject(m)) continue;
