@@ -1221,6 +1221,17 @@ describe("a model's output messages cut off at the emitter's attribute length li
     expect(argsOf([cut('path')], '(unnamed)')).toEqual([`$ unknown ${ForeignArgumentRule.TRUNCATED} no_evidence`]);
   });
 
+  it('as the Vercel AI SDK records the calls (`ai.response.toolCalls`) or an OpenInference LLM span its result (`output.value`, no `llm.output_messages.*` beside it)', () => {
+    const vercel = JSON.stringify([{ toolCallId: 'call_1', toolName: 'read_file', args: { path: '/app/.env', mode: 'r' } }]);
+    expect(argsOf([span('chat', { 'ai.response.toolCalls': vercel.slice(0, vercel.indexOf('mode')) })], '(unnamed)')).toEqual(['$ secret secret-file-name no_evidence']);
+    const message = JSON.stringify({ type: 'message', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: '/app/.env', mode: 'r' } }] });
+    const llm = (attrs: Record<string, string>) => span('llm', { 'openinference.span.kind': 'LLM', 'output.value': message.slice(0, message.indexOf('mode')), ...attrs });
+    expect(argsOf([llm({})], '(unnamed)')).toEqual(['$ secret secret-file-name no_evidence']);
+    // (the flattened messages name its calls: those are read, the cut-off copy is not one more)
+    const flattened = { 'llm.output_messages.0.message.tool_calls.0.tool_call.function.name': 'read_file', 'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments': '{"path": "notes.txt"}' };
+    expect(callsOf([llm(flattened)], (c) => c.tool)).toEqual(['read_file model-output']);
+  });
+
   it('are read as messages when whole (no unnamed call beside them)', () => {
     expect(callsOf([span('chat', { 'gen_ai.output.messages': output })], (c) => c.tool)).toEqual(['read_file model-output']);
   });

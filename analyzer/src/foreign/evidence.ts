@@ -285,10 +285,7 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
     const text = get(key);
     const messages = parseJson(text);
     const output = key === GenAiAttributes.OUTPUT_MESSAGES;
-    // A model's output that does not parse (cut off at the emitter's attribute length limit) may
-    // hold calls: one call of an unnamed tool, its arguments the text, unreadable (counted, and a
-    // secret path or credential in it still found). Skipped, the calls were never seen.
-    if (output && text !== undefined && messages === undefined) into.proposed.push(proposal(span, key, undefined, undefined, text, 0));
+    if (output && messages === undefined) proposeUnreadableOutput(span, key, text, into);
     if (!Array.isArray(messages)) continue;
     let position = 0;
     for (const m of messages) {
@@ -354,6 +351,16 @@ function readAiSdkParts(content: readonly unknown[], span: ForeignSpan, attribut
  */
 export function bedrockSchema(schema: unknown): unknown {
   return isObject(schema) && isObject(schema.json) && schema.type === undefined && schema.properties === undefined ? schema.json : schema;
+}
+
+/**
+ * A model's output `text` in `attribute` that does not parse (cut off at the emitter's attribute
+ * length limit) and may hold calls: one call of an unnamed tool, its arguments the text,
+ * unreadable (counted as not checked; a secret path or credential in it still found). Skipped, the
+ * calls it held were never seen and the trace passed as clean.
+ */
+function proposeUnreadableOutput(span: ForeignSpan, attribute: string, text: string | undefined, into: TraceEvidence): void {
+  if (text !== undefined) into.proposed.push(proposal(span, attribute, undefined, undefined, text, 0));
 }
 
 /**
@@ -515,7 +522,9 @@ function readVercelPrompt(span: ForeignSpan, into: TraceEvidence): void {
     const tool = parseJson(t);
     if (isObject(tool)) into.schema(tool.name, tool.parameters ?? tool.inputSchema);
   }
-  const calls = parseJson(str(span, VercelPrompt.RESPONSE_TOOL_CALLS));
+  const callsText = str(span, VercelPrompt.RESPONSE_TOOL_CALLS);
+  const calls = parseJson(callsText);
+  if (calls === undefined) proposeUnreadableOutput(span, VercelPrompt.RESPONSE_TOOL_CALLS, callsText, into);
   if (Array.isArray(calls)) {
     calls.forEach((c, position) => {
       if (isObject(c)) {
@@ -797,7 +806,10 @@ function readOpenInferenceLlmOutput(span: ForeignSpan, into: TraceEvidence): voi
   const text = str(span, OpenInferenceAttributes.OUTPUT_VALUE);
   // (only a result that can hold calls is parsed: most LLM spans' output is the model's text or another SDK's object)
   if (text === undefined || !(text.includes('"generations"') || text.includes('"choices"') || text.includes('"tool_use"') || text.includes('"function_call"'))) return;
-  proposeLlmOutputCalls(span, OpenInferenceAttributes.OUTPUT_VALUE, parseJson(text), into);
+  const output = parseJson(text);
+  // (cut off, it is the only record of its calls where no `llm.output_messages.*` names them)
+  if (output === undefined && ![...span.attrs.keys()].some((k) => k.startsWith('llm.output_messages.'))) proposeUnreadableOutput(span, OpenInferenceAttributes.OUTPUT_VALUE, text, into);
+  proposeLlmOutputCalls(span, OpenInferenceAttributes.OUTPUT_VALUE, output, into);
 }
 
 /**
