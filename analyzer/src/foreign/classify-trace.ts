@@ -646,30 +646,43 @@ function encodedAgain(decoded: unknown): unknown {
 /**
  * Whether the JSON `text`, parsed as `parsed`, names a key twice in one object: it writes more
  * member names than the parsed objects hold keys. Both are counted without recursion (arguments
- * may nest as deep as JSON.parse goes).
+ * may nest as deep as JSON.parse goes); strings are found with `indexOf`, not char by char.
  */
-export function repeatsAKey(text: string, parsed: unknown): boolean {
+function repeatsAKey(text: string, parsed: unknown): boolean {
   if (parsed === null || typeof parsed !== 'object') return false;
   let held = 0;
-  const stack: unknown[] = [parsed];
+  const stack: object[] = [parsed];
   while (stack.length > 0) {
-    const v = stack.pop();
-    if (v === null || typeof v !== 'object') continue;
-    const values = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
-    if (!Array.isArray(v)) held += values.length;
-    for (const x of values) if (x !== null && typeof x === 'object') stack.push(x);
+    const v = stack.pop()!;
+    if (Array.isArray(v)) {
+      for (const x of v) if (x !== null && typeof x === 'object') stack.push(x as object);
+      continue;
+    }
+    for (const k in v) {
+      held++;
+      const x = (v as Record<string, unknown>)[k];
+      if (x !== null && typeof x === 'object') stack.push(x);
+    }
   }
   // A member name is a string followed, past whitespace, by a colon.
   let written = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) !== 0x22) continue;
-    for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
-    let j = i + 1;
-    while (j < text.length && (text[j] === ' ' || text[j] === '\n' || text[j] === '\r' || text[j] === '\t')) j++;
-    if (text.charCodeAt(j) === 0x3a) written++;
-    if (written > held) return true;
+  for (let i = text.indexOf('"'); i !== -1; i = text.indexOf('"', i + 1)) {
+    let end = text.indexOf('"', i + 1);
+    while (end !== -1 && escapedAt(text, end)) end = text.indexOf('"', end + 1);
+    if (end === -1) return false;
+    let j = end + 1;
+    while (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x0a || text.charCodeAt(j) === 0x0d || text.charCodeAt(j) === 0x09) j++;
+    if (text.charCodeAt(j) === 0x3a && ++written > held) return true;
+    i = end;
   }
   return false;
+}
+
+/** Whether the character at `at` is escaped: an odd run of backslashes before it. */
+function escapedAt(text: string, at: number): boolean {
+  let n = 0;
+  while (at - n - 1 >= 0 && text.charCodeAt(at - n - 1) === 0x5c) n++;
+  return n % 2 === 1;
 }
 
 /** A JSON object or array that stops before it closes: cut off by an attribute length limit. */
