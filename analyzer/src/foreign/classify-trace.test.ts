@@ -1172,3 +1172,102 @@ describe('text that cannot be JSON is not parsed as JSON', () => {
     expect(blob('{"city": "Tok')).toEqual({ value: '{"city": "Tok', unreadable: ForeignArgumentRule.TRUNCATED });
   });
 });
+
+// A model's call whose name the emitter left out (or wrote as no text) is still a call: dropped,
+// the secret file its arguments name went unreported. Its arguments missing, or not text, were not
+// recorded: read as `{}`, the call passed as checked and clean.
+describe('proposed calls without a name, or without their arguments as text', () => {
+  const SECRET = JSON.stringify({ path: '/app/.env' });
+  const model = (spanId: string, attrs: Record<string, string>) => span(spanId, attrs);
+
+  it('reads an unnamed call as the unnamed tool, in each layout that records calls by shape', () => {
+    const layouts: Record<string, string>[] = [
+      { 'llm.output_messages.0.message.tool_calls.0.tool_call.id': 'call_1', 'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments': SECRET },
+      { 'gen_ai.completion.0.tool_calls.0.id': 'call_1', 'gen_ai.completion.0.tool_calls.0.arguments': SECRET },
+      { 'gen_ai.completion.0.function_call.arguments': SECRET },
+      { 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', arguments: { path: '/app/.env' } }] }]) },
+      { 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 42, arguments: { path: '/app/.env' } }] }]) },
+      { 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [], tool_calls: [{ id: 'call_1', type: 'function', function: { arguments: SECRET } }] }]) },
+    ];
+    for (const attrs of layouts) expect(argsOf([model('chat', attrs)], '(unnamed)'), JSON.stringify(attrs)).toEqual(['path secret secret-file-name no_evidence']);
+  });
+
+  it('counts a named call whose arguments are missing, or not text, as not recorded (not as `{}`)', () => {
+    // (the loader keeps string attributes only: an array or number written for the arguments reaches the reader as missing)
+    for (const attrs of [
+      { 'llm.output_messages.0.message.tool_calls.0.tool_call.function.name': 'get_weather' },
+      { 'gen_ai.completion.0.tool_calls.0.name': 'get_weather' },
+    ]) {
+      expect(argsOf([model('chat', attrs)], 'get_weather'), JSON.stringify(attrs)).toEqual([`$ unknown ${ForeignArgumentRule.NOT_RECORDED} no_evidence`]);
+    }
+  });
+});
+
+describe('arguments whose JSON repeats a key in one object', () => {
+  const blob = (text: string) => decodeArguments({ kind: 'blob', attribute: 'a', text, decode: {} });
+
+  it('are unreadable, the whole blob one leaf, whichever copy holds the secret path', () => {
+    for (const text of ['{"path": "/app/.env", "path": "notes.txt"}', '{"opts": {"tz": "UTC", "path": "x", "path" : "/app/.env"}}', '[{"a": 1}, {"b": 2, "b": 3}]']) {
+      expect(blob(text), text).toEqual({ value: text, unreadable: ForeignArgumentRule.REPEATED_KEY });
+    }
+    expect(argsOf([span('dup', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_file', 'gen_ai.tool.call.id': 'call_2', 'gen_ai.tool.call.arguments': '{"path": "/app/.env", "path": "notes.txt"}' })], 'read_file')).toEqual([
+      `$ secret secret-file-name no_evidence`,
+    ]);
+  });
+
+  it('are read as usual where each object names a key once (the same name in other objects, in strings, escaped)', () => {
+    for (const text of [
+      '{"path": "a", "opts": {"path": "b"}, "list": [{"path": 1}, {"path": 2}]}',
+      '{"q": "\\"path\\": 1, \\"path\\": 2", "path": "x"}',
+      '{"a\\"": 1, "a": 2}',
+      '{ "k" :\n 1 , "l"\t: [":", "\\\\", {"k": ":"}] }',
+      '"path: path:"',
+      '[1, "a", {}]',
+    ]) {
+      expect(blob(text), text).toEqual({ value: JSON.parse(text) });
+    }
+  });
+});
+
+describe('a span that writes the arguments attribute twice, with different values', () => {
+  const dup = (earlier: string, later: string, extra: Record<string, string> = {}): ForeignSpan => ({
+    ...span('dup', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_file', 'gen_ai.tool.call.id': 'call_1', 'gen_ai.tool.call.arguments': later, ...extra }),
+    shadowed: new Map([['gen_ai.tool.call.arguments', [earlier]]]),
+  });
+
+  it('reads every copy as one unreadable text: a secret path or credential in the earlier copy is found', () => {
+    expect(argsOf([dup('{"path": "/app/.env"}', '{"path": "notes.txt"}')], 'read_file')).toEqual(['$ secret secret-file-name no_evidence']);
+    expect(argsOf([dup('{"path": "ghp_Zq7RtK2mW9xLp4Vn8sB3dF6hJ1cG5yT0aE2u"}', '{"path": "notes.txt"}')], 'read_file')).toEqual([expect.stringMatching(/^\$ secret \S+ no_evidence$/)]);
+    expect(argsOf([dup('{"timezone": "Europe/Paris"}', '{"path": "notes.txt"}')], 'read_file')).toEqual([`$ unknown ${ForeignArgumentRule.REPEATED_ATTRIBUTE} no_evidence`]);
+  });
+
+  it('is not read from the model proposal under its id instead (which copy ran, the proposal does not tell)', () => {
+    const proposal = span('chat', { 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'read_file', arguments: { path: 'notes.txt' } }] }]) });
+    expect(argsOf([proposal, dup('{"path": "/app/.env"}', '{"path": "notes.txt"}')], 'read_file')).toContain('$ secret secret-file-name no_evidence');
+  });
+});
+
+describe("a model's output messages cut off at the emitter's attribute length limit", () => {
+  const output = JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'read_file', arguments: { path: '/app/.env', mode: 'r' } }] }]);
+  const cut = (at: string) => span('chat', { 'gen_ai.output.messages': output.slice(0, output.indexOf(at)) });
+
+  it('are one call of the unnamed tool, the text its unreadable arguments: a secret path in it is still found', () => {
+    expect(argsOf([cut('mode')], '(unnamed)')).toEqual(['$ secret secret-file-name no_evidence']);
+    expect(argsOf([cut('path')], '(unnamed)')).toEqual([`$ unknown ${ForeignArgumentRule.TRUNCATED} no_evidence`]);
+  });
+
+  it('as the Vercel AI SDK records the calls (`ai.response.toolCalls`) or an OpenInference LLM span its result (`output.value`, no `llm.output_messages.*` beside it)', () => {
+    const vercel = JSON.stringify([{ toolCallId: 'call_1', toolName: 'read_file', args: { path: '/app/.env', mode: 'r' } }]);
+    expect(argsOf([span('chat', { 'ai.response.toolCalls': vercel.slice(0, vercel.indexOf('mode')) })], '(unnamed)')).toEqual(['$ secret secret-file-name no_evidence']);
+    const message = JSON.stringify({ type: 'message', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: '/app/.env', mode: 'r' } }] });
+    const llm = (attrs: Record<string, string>) => span('llm', { 'openinference.span.kind': 'LLM', 'output.value': message.slice(0, message.indexOf('mode')), ...attrs });
+    expect(argsOf([llm({})], '(unnamed)')).toEqual(['$ secret secret-file-name no_evidence']);
+    // (the flattened messages name its calls: those are read, the cut-off copy is not one more)
+    const flattened = { 'llm.output_messages.0.message.tool_calls.0.tool_call.function.name': 'read_file', 'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments': '{"path": "notes.txt"}' };
+    expect(callsOf([llm(flattened)], (c) => c.tool)).toEqual(['read_file model-output']);
+  });
+
+  it('are read as messages when whole (no unnamed call beside them)', () => {
+    expect(callsOf([span('chat', { 'gen_ai.output.messages': output })], (c) => c.tool)).toEqual(['read_file model-output']);
+  });
+});

@@ -22,7 +22,14 @@ export const ForeignArgumentRule = {
   TRUNCATED: 'arguments-truncated',
   /** The leaves past the flattening limit (100,000), read as one leaf of the whole blob; the leaves before it are the call's others. */
   PAST_LEAF_LIMIT: 'arguments-past-leaf-limit',
+  /** The blob's JSON names a key twice in one object: which copy the tool got depends on its parser. */
+  REPEATED_KEY: 'arguments-repeated-key',
+  /** The span writes the attribute holding the arguments more than once, with different values: all copies are read as one text. */
+  REPEATED_ATTRIBUTE: 'arguments-attribute-repeated',
 } as const;
+
+/** Unreadable arguments recorded in copies that disagree (a key, an attribute written twice): no one copy is the call's. */
+const COPIES_DISAGREE: ReadonlySet<string> = new Set([ForeignArgumentRule.REPEATED_KEY, ForeignArgumentRule.REPEATED_ATTRIBUTE]);
 
 /** One foreign tool call as a `tool_calls` row (its trace is the one classified). */
 export interface ForeignCallRow {
@@ -109,13 +116,13 @@ export function classifyForeignTrace(
       break;
     }
   }
+  const bySpan = new Map(spans.map((s) => [s.spanId, s]));
   const decoding = new Map<ForeignCall | Omit<ForeignCall, 'emitter'>, ReturnType<typeof decodeArguments>>();
   const decode = (c: ForeignCall | Omit<ForeignCall, 'emitter'>) => {
     let d = decoding.get(c);
-    if (!d) decoding.set(c, (d = decodeArguments(c.args)));
+    if (!d) decoding.set(c, (d = decodeRecorded(c, bySpan.get(c.spanId))));
     return d;
   };
-  const bySpan = new Map(spans.map((s) => [s.spanId, s]));
   const merged = mergeRecordedTwice(executed, (c) => bySpan.get(c.spanId)?.endNs ?? c.atNs, decode);
   const twice = merged.twice;
   const { unexecuted, copies, byProposedId } = matchProposals(evidence, merged.kept, spans, decode);
@@ -187,9 +194,10 @@ export function classifyForeignTrace(
     while (nextResult < results.length && results[nextResult]!.atNs <= call.atNs) addResult(results[nextResult++]!);
     if (!defaultsByTool.has(call.tool)) defaultsByTool.set(call.tool, schemaDefaultsOf(evidence.toolSchemas.get(call.tool) ?? run?.toolSchemas.get(call.tool)));
     const schemaDefaults = defaultsByTool.get(call.tool);
-    let decoded = decoding.get(call) ?? decodeArguments(call.args);
+    let decoded = decode(call);
     let fromProposal = false;
-    if (decoded.unreadable !== undefined && call.source === 'tool-span' && call.callId !== undefined) {
+    // (not for copies that disagree: which one the tool ran with, the proposal does not tell)
+    if (decoded.unreadable !== undefined && !COPIES_DISAGREE.has(decoded.unreadable) && call.source === 'tool-span' && call.callId !== undefined) {
       // The tool span's copy was not recorded, or cut off: the model's proposal under the call's
       // id, recorded whole, holds what the tool was called with.
       wholeProposals ??= wholeProposalsById(evidence.proposed, decode);
@@ -199,7 +207,8 @@ export function classifyForeignTrace(
     const c = classifyCall(
       { tool: call.tool, args: decoded.value },
       { index, userTextAvailable: sawUserText, ...(schemaDefaults !== undefined ? { schemaDefaults } : {}) },
-      !fromProposal && blobIsClean(call.args, policies.detector) ? policies.clean : policies.scanned,
+      // (the clean shortcut only for the blob's own text: not a proposal's, nor copies joined)
+      !fromProposal && decoded.unreadable !== ForeignArgumentRule.REPEATED_ATTRIBUTE && blobIsClean(call.args, policies.detector) ? policies.clean : policies.scanned,
     );
     // An unreadable blob is one leaf: a credential in it is still found; otherwise it is unknown, saying why.
     const passes = resultResidency(call.tool, c, options.policy);
@@ -621,6 +630,19 @@ function schemaDefaultsOf(schema: unknown): Record<string, unknown> | undefined 
   return Object.keys(defaults).length > 0 ? defaults : undefined;
 }
 
+/**
+ * The arguments of `call` as recorded on its span: {@link decodeArguments}, unless the span wrote
+ * the attribute holding them more than once with different values. Then every copy is one text,
+ * unreadable: a secret path or credential in any copy is still found, and the call is counted as
+ * not checked (reading only the last copy let an earlier one pass unseen).
+ */
+function decodeRecorded(call: Pick<ForeignCall, 'args'>, span: ForeignSpan | undefined): { value: unknown; unreadable?: string } {
+  const earlier = span?.shadowed?.get(call.args.attribute);
+  if (earlier === undefined) return decodeArguments(call.args);
+  const last = span!.attrs.get(call.args.attribute);
+  return { value: [...earlier, typeof last === 'string' ? last : ''].join('\n'), unreadable: ForeignArgumentRule.REPEATED_ATTRIBUTE };
+}
+
 /** The arguments as a value to classify, or the raw blob and why it could not be decoded. */
 export function decodeArguments(args: RecordedArguments): { value: unknown; unreadable?: string } {
   if (args.kind === 'value') return { value: args.value ?? {} };
@@ -628,6 +650,8 @@ export function decodeArguments(args: RecordedArguments): { value: unknown; unre
   if (text === undefined) return { value: '', unreadable: ForeignArgumentRule.NOT_RECORDED };
   // (no JSON text parses to undefined, so undefined is "not JSON": then read as Python; JSON's null is a value)
   let decoded = parseJson(text);
+  // JSON.parse keeps the last copy of a repeated key: a secret path in an earlier one was never read.
+  if (decoded !== undefined && repeatsAKey(text, decoded)) return { value: text, unreadable: ForeignArgumentRule.REPEATED_KEY };
   if (decoded === undefined) decoded = parsePythonLiteral(text);
   if (decoded === undefined) {
     if (args.decode.rawStringIsValue && !(args.decode.openedJsonIsCut && looksTruncated(text))) return { value: text };
@@ -653,6 +677,48 @@ function encodedAgain(decoded: unknown): unknown {
     inner = parsePythonLiteral(decoded);
   }
   return inner !== null && typeof inner === 'object' ? inner : decoded;
+}
+
+/**
+ * Whether the JSON `text`, parsed as `parsed`, names a key twice in one object: it writes more
+ * member names than the parsed objects hold keys. Both are counted without recursion (arguments
+ * may nest as deep as JSON.parse goes); strings are found with `indexOf`, not char by char.
+ */
+function repeatsAKey(text: string, parsed: unknown): boolean {
+  if (parsed === null || typeof parsed !== 'object') return false;
+  let held = 0;
+  const stack: object[] = [parsed];
+  while (stack.length > 0) {
+    const v = stack.pop()!;
+    if (Array.isArray(v)) {
+      for (const x of v) if (x !== null && typeof x === 'object') stack.push(x as object);
+      continue;
+    }
+    for (const k in v) {
+      held++;
+      const x = (v as Record<string, unknown>)[k];
+      if (x !== null && typeof x === 'object') stack.push(x);
+    }
+  }
+  // A member name is a string followed, past whitespace, by a colon.
+  let written = 0;
+  for (let i = text.indexOf('"'); i !== -1; i = text.indexOf('"', i + 1)) {
+    let end = text.indexOf('"', i + 1);
+    while (end !== -1 && escapedAt(text, end)) end = text.indexOf('"', end + 1);
+    if (end === -1) return false;
+    let j = end + 1;
+    while (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x0a || text.charCodeAt(j) === 0x0d || text.charCodeAt(j) === 0x09) j++;
+    if (text.charCodeAt(j) === 0x3a && ++written > held) return true;
+    i = end;
+  }
+  return false;
+}
+
+/** Whether the character at `at` is escaped: an odd run of backslashes before it. */
+function escapedAt(text: string, at: number): boolean {
+  let n = 0;
+  while (at - n - 1 >= 0 && text.charCodeAt(at - n - 1) === 0x5c) n++;
+  return n % 2 === 1;
 }
 
 /** A JSON object or array that stops before it closes: cut off by an attribute length limit. */

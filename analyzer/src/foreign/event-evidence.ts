@@ -90,7 +90,7 @@ function readContentBlocks(text: string | undefined, role: string | undefined, a
     if (typeof block.text === 'string') {
       if (role === 'user') into.user(block.text);
       else if (isDeveloperRole(role)) into.developer(block.text);
-    } else if (isObject(use) && typeof use.name === 'string') {
+    } else if (isObject(use)) {
       const id = typeof use.toolUseId === 'string' ? use.toolUseId : undefined;
       if (position === undefined) into.repeat(span, attribute, id);
       else into.proposed.push(proposal(span, attribute, use.name, id, use.input ?? {}, position + proposed++));
@@ -188,7 +188,7 @@ export function readLogfireOpenAiObjects(span: ForeignSpan, into: TraceEvidence)
  */
 export function proposeResponseOutputCalls(span: ForeignSpan, attribute: string, output: readonly unknown[], position: number, into: TraceEvidence): number {
   for (const item of output) {
-    if (isObject(item) && item.type === 'function_call' && typeof item.name === 'string') {
+    if (isObject(item) && item.type === 'function_call') {
       into.proposed.push(proposal(span, attribute, item.name, typeof item.call_id === 'string' ? item.call_id : undefined, item.arguments ?? undefined, position++));
     }
   }
@@ -230,14 +230,13 @@ function readMessage(m: unknown, eventRole: string | undefined, attribute: strin
  * {name, arguments}}`, the arguments a JSON string or (Semantic Kernel .NET) an object. A choice
  * lists them in its message and again beside it (`calls`): the message's are read, else those.
  */
-export function toolCallsOf(message: unknown, calls?: unknown): { name: string; id: string | undefined; args: unknown }[] {
+export function toolCallsOf(message: unknown, calls?: unknown): { name: unknown; id: string | undefined; args: unknown }[] {
   const list = isObject(message) && Array.isArray(message.tool_calls) && message.tool_calls.length > 0 ? message.tool_calls : calls;
   if (!Array.isArray(list)) return [];
-  const out: { name: string; id: string | undefined; args: unknown }[] = [];
+  const out: { name: unknown; id: string | undefined; args: unknown }[] = [];
   for (const c of list) {
     if (!isObject(c)) continue;
     const fn = isObject(c.function) ? c.function : c;
-    if (typeof fn.name !== 'string') continue;
     // OpenAI always sends the arguments (`"{}"` for none): absent, they were not recorded (the instrumentations leave them out with content capture off).
     out.push({ name: fn.name, id: typeof c.id === 'string' ? c.id : undefined, args: fn.arguments ?? undefined });
   }

@@ -282,9 +282,11 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
     return typeof v === 'string' ? v : undefined;
   };
   for (const key of [GenAiAttributes.INPUT_MESSAGES, PYDANTIC_ALL_MESSAGES, GenAiAttributes.OUTPUT_MESSAGES]) {
-    const messages = parseJson(get(key));
-    if (!Array.isArray(messages)) continue;
+    const text = get(key);
+    const messages = parseJson(text);
     const output = key === GenAiAttributes.OUTPUT_MESSAGES;
+    if (output && messages === undefined) proposeUnreadableOutput(span, key, text, into);
+    if (!Array.isArray(messages)) continue;
     let position = 0;
     for (const m of messages) {
       if (!isObject(m)) continue;
@@ -295,7 +297,7 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
       for (const p of parts) {
         if (!isObject(p)) continue;
         if (p.type === 'tool_call_response') into.result(typeof p.id === 'string' ? p.id : undefined, p.response ?? p.result, span.startNs);
-        else if (p.type === 'tool_call' && output && typeof p.name === 'string') {
+        else if (p.type === 'tool_call' && output) {
           into.proposed.push(proposal(span, key, p.name, typeof p.id === 'string' ? p.id : undefined, p.arguments ?? {}, position++));
         } else if (p.type === 'tool_call') into.repeat(span, key, p.id, p.name, p.arguments);
       }
@@ -338,7 +340,7 @@ function readAiSdkParts(content: readonly unknown[], span: ForeignSpan, attribut
     if (p.type === 'tool-result') into.result(id, isObject(p.output) && 'value' in p.output ? p.output.value : (p.result ?? p.output), span.startNs);
     else if (p.type !== 'tool-call') continue;
     else if (!output) into.repeat(span, attribute, id, p.toolName, p.input ?? p.args);
-    else if (typeof p.toolName === 'string') into.proposed.push(proposal(span, attribute, p.toolName, id, p.input ?? p.args ?? {}, position++));
+    else into.proposed.push(proposal(span, attribute, p.toolName, id, p.input ?? p.args ?? {}, position++));
   }
   return position;
 }
@@ -351,12 +353,27 @@ export function bedrockSchema(schema: unknown): unknown {
   return isObject(schema) && isObject(schema.json) && schema.type === undefined && schema.properties === undefined ? schema.json : schema;
 }
 
-/** A proposed call from a model span's output attribute `attribute`; `args` is the decoded value or a JSON string. */
-export function proposal(span: ForeignSpan, attribute: string, tool: string, callId: string | undefined, args: unknown, position: number): Omit<ForeignCall, 'emitter'> {
+/**
+ * A model's output `text` in `attribute` that does not parse (cut off at the emitter's attribute
+ * length limit) and may hold calls: one call of an unnamed tool, its arguments the text,
+ * unreadable (counted as not checked; a secret path or credential in it still found). Skipped, the
+ * calls it held were never seen and the trace passed as clean.
+ */
+function proposeUnreadableOutput(span: ForeignSpan, attribute: string, text: string | undefined, into: TraceEvidence): void {
+  if (text !== undefined) into.proposed.push(proposal(span, attribute, undefined, undefined, text, 0));
+}
+
+/**
+ * A proposed call from a model span's output attribute `attribute`; `args` is the decoded value or a
+ * JSON string. A call is one by its shape (a tool-call part, a `tool_calls` entry), named or not:
+ * one whose name is missing, or not text, is the unnamed tool `''`, so the secret its arguments
+ * carry is still reported.
+ */
+export function proposal(span: ForeignSpan, attribute: string, tool: unknown, callId: string | undefined, args: unknown, position: number): Omit<ForeignCall, 'emitter'> {
   return {
     spanId: span.spanId,
     parentSpanId: span.parentSpanId,
-    tool,
+    tool: typeof tool === 'string' ? tool : '',
     ...(callId !== undefined ? { callId } : {}),
     // No arguments at all (not `{}`): the library did not record them (content capture off).
     args: typeof args === 'string' || args === undefined ? { kind: 'blob', attribute, text: args, decode: {} } : { kind: 'value', attribute, value: args },
@@ -413,10 +430,10 @@ function readOpenInferenceMessages(span: ForeignSpan, into: TraceEvidence): void
       if (!call) calls.set(c[1]!, (call = new Map()));
       call.set(c[2]!, v);
     }
+    // Each call recorded is one, named or not; arguments missing (or not text) were not recorded.
     for (const [j, call] of [...calls].sort(([a], [b]) => Number(a) - Number(b))) {
-      const name = call.get('function.name');
       const attribute = `${messagePrefix}tool_calls.${j}.tool_call.function.arguments`;
-      if (name !== undefined) into.proposed.push(proposal(span, attribute, name, call.get('id'), call.get('function.arguments') ?? '{}', position++));
+      into.proposed.push(proposal(span, attribute, call.get('function.name'), call.get('id'), call.get('function.arguments'), position++));
     }
   }
 }
@@ -471,12 +488,13 @@ function readOpenLLMetryMessages(span: ForeignSpan, into: TraceEvidence): void {
       if (!call) calls.set(Number(c[1]), (call = new Map()));
       call.set(c[2]!, v);
     }
+    // Each call recorded is one, named or not; arguments missing (or not text) were not recorded.
     for (const [j, call] of [...calls].sort(([a], [b]) => a - b)) {
-      const name = call.get('name');
-      if (name !== undefined) into.proposed.push(proposal(span, `${prefix}tool_calls.${j}.arguments`, name, call.get('id'), call.get('arguments') ?? '{}', position++));
+      into.proposed.push(proposal(span, `${prefix}tool_calls.${j}.arguments`, call.get('name'), call.get('id'), call.get('arguments'), position++));
     }
     const fn = fields.get('function_call.name');
-    if (fn !== undefined) into.proposed.push(proposal(span, `${prefix}function_call.arguments`, fn, undefined, fields.get('function_call.arguments') ?? '{}', position++));
+    const fnArgs = fields.get('function_call.arguments');
+    if (fn !== undefined || fnArgs !== undefined) into.proposed.push(proposal(span, `${prefix}function_call.arguments`, fn, undefined, fnArgs, position++));
   }
 }
 
@@ -504,10 +522,12 @@ function readVercelPrompt(span: ForeignSpan, into: TraceEvidence): void {
     const tool = parseJson(t);
     if (isObject(tool)) into.schema(tool.name, tool.parameters ?? tool.inputSchema);
   }
-  const calls = parseJson(str(span, VercelPrompt.RESPONSE_TOOL_CALLS));
+  const callsText = str(span, VercelPrompt.RESPONSE_TOOL_CALLS);
+  const calls = parseJson(callsText);
+  if (calls === undefined) proposeUnreadableOutput(span, VercelPrompt.RESPONSE_TOOL_CALLS, callsText, into);
   if (Array.isArray(calls)) {
     calls.forEach((c, position) => {
-      if (isObject(c) && typeof c.toolName === 'string') {
+      if (isObject(c)) {
         into.proposed.push(proposal(span, VercelPrompt.RESPONSE_TOOL_CALLS, c.toolName, typeof c.toolCallId === 'string' ? c.toolCallId : undefined, c.args ?? c.input ?? {}, position));
       }
     });
@@ -559,7 +579,7 @@ function readAdkModelCall(span: ForeignSpan, into: TraceEvidence): void {
   let position = 0;
   for (const part of content && Array.isArray(content.parts) ? content.parts : []) {
     const call = isObject(part) ? (part.function_call ?? part.functionCall) : undefined;
-    if (isObject(call) && typeof call.name === 'string') {
+    if (isObject(call)) {
       into.proposed.push(proposal(span, AdkModelCall.RESPONSE, call.name, typeof call.id === 'string' ? call.id : undefined, call.args ?? {}, position++));
     }
   }
@@ -786,7 +806,10 @@ function readOpenInferenceLlmOutput(span: ForeignSpan, into: TraceEvidence): voi
   const text = str(span, OpenInferenceAttributes.OUTPUT_VALUE);
   // (only a result that can hold calls is parsed: most LLM spans' output is the model's text or another SDK's object)
   if (text === undefined || !(text.includes('"generations"') || text.includes('"choices"') || text.includes('"tool_use"') || text.includes('"function_call"'))) return;
-  proposeLlmOutputCalls(span, OpenInferenceAttributes.OUTPUT_VALUE, parseJson(text), into);
+  const output = parseJson(text);
+  // (cut off, it is the only record of its calls where no `llm.output_messages.*` names them)
+  if (output === undefined && ![...span.attrs.keys()].some((k) => k.startsWith('llm.output_messages.'))) proposeUnreadableOutput(span, OpenInferenceAttributes.OUTPUT_VALUE, text, into);
+  proposeLlmOutputCalls(span, OpenInferenceAttributes.OUTPUT_VALUE, output, into);
 }
 
 /**
@@ -822,7 +845,7 @@ function proposeLlmOutputCalls(span: ForeignSpan, attribute: string, output: unk
   let position = Array.isArray(output.output) ? proposeResponseOutputCalls(span, attribute, output.output, 0, into) : 0;
   if (output.type === 'message' && Array.isArray(output.content)) {
     for (const b of output.content) {
-      if (isObject(b) && b.type === 'tool_use' && typeof b.name === 'string') into.proposed.push(proposal(span, attribute, b.name, typeof b.id === 'string' ? b.id : undefined, b.input ?? {}, position++));
+      if (isObject(b) && b.type === 'tool_use') into.proposed.push(proposal(span, attribute, b.name, typeof b.id === 'string' ? b.id : undefined, b.input ?? {}, position++));
     }
   }
   const messages: unknown[] = [];
@@ -846,13 +869,13 @@ function proposeMessageCalls(span: ForeignSpan, attribute: string, message: unkn
   const calls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0 ? message.tool_calls : extra.tool_calls;
   for (const c of Array.isArray(calls) ? calls : []) {
     const fn = isObject(c) && isObject(c.function) ? c.function : c;
-    if (!isObject(c) || !isObject(fn) || typeof fn.name !== 'string') continue;
+    if (!isObject(c) || !isObject(fn)) continue;
     // (Langfuse's OpenAI integration writes an empty id for a legacy function call)
     const id = typeof c.id === 'string' && c.id !== '' ? c.id : undefined;
     into.proposed.push(proposal(span, attribute, fn.name, id, fn.arguments ?? fn.args ?? {}, position++));
   }
   const legacy = message.function_call ?? extra.function_call;
-  if (isObject(legacy) && typeof legacy.name === 'string') into.proposed.push(proposal(span, attribute, legacy.name, undefined, legacy.arguments ?? {}, position++));
+  if (isObject(legacy)) into.proposed.push(proposal(span, attribute, legacy.name, undefined, legacy.arguments ?? {}, position++));
   return position;
 }
 

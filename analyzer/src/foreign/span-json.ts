@@ -53,7 +53,7 @@ export function hasEventSql(eventNames: readonly string[]): string {
 /**
  * The spans of one trace from their {@link spanJsonSql} texts, in the order the trace is read: by
  * start time (a span without one last), then span id. A string attribute is kept unless its value
- * is NULL (a later duplicate key wins); an array attribute of `arrayKeys` replaces a string of the
+ * is NULL (of a key repeated with other values the last, the earlier in `shadowed`); an array attribute of `arrayKeys` replaces a string of the
  * same key. Events are kept as written, each with its string attributes.
  */
 export function parseTraceSpans(traceId: string, texts: readonly string[], arrayKeys: readonly string[]): ForeignSpan[] {
@@ -63,10 +63,20 @@ export function parseTraceSpans(traceId: string, texts: readonly string[], array
 function readSpan(traceId: string, text: string, arrayKeys: readonly string[]): { span: ForeignSpan; started: boolean } {
   const j = JSON.parse(text) as SpanJson;
   const attrs = new Map<string, string | readonly string[]>();
+  let shadowed: Map<string, string[]> | undefined;
   if (j.k && j.v) {
     for (let i = 0; i < j.k.length; i++) {
       const v = j.v[i];
-      if (v !== null && v !== undefined) attrs.set(j.k[i]!, v);
+      if (v === null || v === undefined) continue;
+      // A key written twice with different values (OTLP forbids it; a merge or a hand edit does
+      // it): the later is the value, the earlier ones are kept as `shadowed` so that arguments
+      // recorded there are read as unreadable, not as the later copy alone.
+      const earlier = attrs.get(j.k[i]!);
+      if (typeof earlier === 'string' && earlier !== v) {
+        shadowed ??= new Map();
+        shadowed.set(j.k[i]!, [...(shadowed.get(j.k[i]!) ?? []), earlier]);
+      }
+      attrs.set(j.k[i]!, v);
     }
   }
   for (let i = 0; i < arrayKeys.length; i++) {
@@ -77,6 +87,7 @@ function readSpan(traceId: string, text: string, arrayKeys: readonly string[]): 
   const recordedEndNs = j.e === null ? null : BigInt(j.e);
   const span: ForeignSpan = { traceId, spanId: j.s, parentSpanId: j.p, name: j.n, startNs, endNs: recordedEndNs ?? startNs, recordedEndNs, scope: j.c, fileId: j.f, attrs };
   if (j.x && j.x.length > 0) span.events = j.x.map(readEvent);
+  if (shadowed) span.shadowed = shadowed;
   return { span, started: j.b !== null };
 }
 

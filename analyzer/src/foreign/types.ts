@@ -18,6 +18,8 @@ export interface ForeignSpan {
   /** The file it was read from (`files.file_id`). */
   fileId: number | null;
   attrs: ReadonlyMap<string, string | readonly string[]>;
+  /** Earlier values of a string attribute the span writes again with another value (OTLP forbids it), by key; absent when none. */
+  shadowed?: ReadonlyMap<string, readonly string[]>;
   /** Its span events that carry messages (see `event-evidence.ts`), with their string attributes; absent when it has none. */
   events?: readonly ForeignEvent[];
 }

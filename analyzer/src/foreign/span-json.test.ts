@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { parseTraceSpans, type SpanJson } from './span-json.js';
+
+const spanText = (k: string[], v: (string | null)[]): string => JSON.stringify({ s: 's1', p: null, n: 'chat', b: '1', e: '2', c: null, f: 1, k, v, a: [] } satisfies SpanJson);
+
+describe('parseTraceSpans: a repeated attribute key', () => {
+  const ARGS = 'gen_ai.tool.call.arguments';
+
+  it('reads the last value, and keeps the earlier ones that differ from it as shadowed', () => {
+    const [span] = parseTraceSpans('t1', [spanText([ARGS, 'other', ARGS, ARGS], ['{"path":"/app/.env"}', 'x', '{"path":"notes.txt"}', '{"path":"b.txt"}'])], []);
+    expect(span!.attrs.get(ARGS)).toBe('{"path":"b.txt"}');
+    expect(span!.shadowed).toEqual(new Map([[ARGS, ['{"path":"/app/.env"}', '{"path":"notes.txt"}']]]));
+  });
+
+  it('shadows nothing when the copies are equal, or a copy is not a string', () => {
+    const [span] = parseTraceSpans('t1', [spanText([ARGS, ARGS, ARGS], ['{"city":"Paris"}', null, '{"city":"Paris"}'])], []);
+    expect(span!.attrs.get(ARGS)).toBe('{"city":"Paris"}');
+    expect(span!.shadowed).toBeUndefined();
+  });
+});

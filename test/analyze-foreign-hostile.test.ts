@@ -1,0 +1,84 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyzeBin, parseJson } from './analyze-helpers.js';
+
+/**
+ * `argspan analyze` on real foreign fixtures a hostile or unlucky user bent into shapes that are
+ * still readable: a call must not pass as clean because of the shape it was recorded in.
+ */
+const FOREIGN = 'fixtures/traces/foreign';
+/** A GitHub-token-shaped canary made for this file (not a credential). */
+const TOKEN = 'ghp_Zq7RtK2mW9xLp4Vn8sB3dF6hJ1cG5yT0aE2u';
+
+interface Attribute { key: string; value: Record<string, unknown> }
+interface OtlpDoc { resourceSpans: { scopeSpans: { spans: { attributes: Attribute[] }[] }[] }[] }
+
+/** The fixture `name` with `edit` applied to each span's attributes, written to a new temporary file. */
+function mutated(name: string, edit: (attributes: Attribute[]) => Attribute[]): string {
+  const doc = JSON.parse(readFileSync(join(FOREIGN, name), 'utf8')) as OtlpDoc;
+  for (const rs of doc.resourceSpans) for (const ss of rs.scopeSpans) for (const span of ss.spans) span.attributes = edit(span.attributes);
+  const file = join(mkdtempSync(join(tmpdir(), 'argspan-foreign-hostile-')), name);
+  writeFileSync(file, JSON.stringify(doc));
+  return file;
+}
+
+/** Findings (rule, tool, key) and the foreign stats of `file`, checking no output holds `secret`. */
+function analyse(file: string, secret: string): { code: number | null; findings: string[]; calls: unknown; unreadable: unknown } {
+  const run = analyzeBin(file, '--format', 'json');
+  expect(run.stdout + run.stderr).not.toContain(secret);
+  const out = parseJson(run);
+  return { code: run.code, findings: out.findings.map((f) => `${f.rule} ${f.tool} ${f.key}`), calls: out.stats.foreign_calls, unreadable: out.stats.unreadable_args_calls };
+}
+
+const OI_CALL = 'llm.output_messages.0.message.tool_calls.0.tool_call.';
+
+describe('argspan analyze on foreign calls in hostile shapes', () => {
+  it('reports a model call whose name was left out: the secret path in its arguments, on the unnamed tool', () => {
+    const file = mutated('openinference-llama-index-weather-model-only.json', (attrs) =>
+      attrs
+        .filter((a) => a.key !== `${OI_CALL}function.name`)
+        .map((a) => (a.key === `${OI_CALL}function.arguments` ? { key: a.key, value: { stringValue: JSON.stringify({ location: '/app/.env' }) } } : a)),
+    );
+    expect(analyse(file, TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched (unnamed) location'], calls: 1, unreadable: 0 });
+  });
+
+  it('counts a model call whose arguments are an array attribute, not text, as not checked', () => {
+    const file = mutated('openinference-llama-index-weather-model-only.json', (attrs) =>
+      attrs.map((a) => (a.key === `${OI_CALL}function.arguments` ? { key: a.key, value: { arrayValue: { values: [{ stringValue: '/app/.env' }] } } } : a)),
+    );
+    expect(analyse(file, TOKEN)).toEqual({ code: 0, findings: [], calls: 1, unreadable: 1 });
+  });
+
+  it('reads an arguments attribute written twice: the earlier copy is not hidden by the later one', () => {
+    const args = `${OI_CALL}function.arguments`;
+    const withEarlier = (earlier: unknown) =>
+      mutated('openinference-llama-index-weather-model-only.json', (attrs) => (attrs.some((a) => a.key === args) ? [{ key: args, value: { stringValue: JSON.stringify(earlier) } }, ...attrs] : attrs));
+    expect(analyse(withEarlier({ location: '/app/.env' }), TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched get_weather $'], calls: 1, unreadable: 0 });
+    expect(analyse(withEarlier({ location: TOKEN }), TOKEN)).toMatchObject({ code: 1, findings: ['credential_in_attribute get_weather $'] });
+    // A guessed zone in the earlier copy cannot be told from the later: the call is counted as not checked.
+    expect(analyse(withEarlier({ timezone: 'Europe/Paris' }), TOKEN)).toEqual({ code: 0, findings: [], calls: 1, unreadable: 1 });
+  });
+
+  it('reads arguments whose JSON names a key twice: the copy JSON.parse drops is not lost', () => {
+    const file = mutated('vercel-ai-legacy-v4-streamtext-tool.json', (attrs) =>
+      attrs.map((a) => (a.key === 'ai.toolCall.args' ? { key: a.key, value: { stringValue: '{"value": "/app/.env", "value": "value"}' } } : a)),
+    );
+    expect(analyse(file, TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched tool1 $'], calls: 1, unreadable: 0 });
+  });
+
+  it("counts a model's output messages cut off at the emitter's length limit as a call, not as nothing", () => {
+    // The model-only OpenLLMetry trace: its one output attribute holds both calls. Cut inside the
+    // second call's arguments (as OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT cuts), the calls were not seen at all.
+    const file = mutated('genai-openllmetry-anthropic-timezone-model-only.json', (attrs) =>
+      attrs.map((a) => {
+        const text = a.value.stringValue;
+        if (a.key !== 'gen_ai.output.messages' || typeof text !== 'string') return a;
+        const planted = text.replace('"New York, NY"', '"/app/.env"');
+        return { key: a.key, value: { stringValue: planted.slice(0, planted.indexOf('America/')) } };
+      }),
+    );
+    expect(analyse(file, TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched (unnamed) $'], calls: 1, unreadable: 0 });
+  });
+});
