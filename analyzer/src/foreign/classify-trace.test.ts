@@ -1192,6 +1192,21 @@ describe('proposed calls without a name, or without their arguments as text', ()
     for (const attrs of layouts) expect(argsOf([model('chat', attrs)], '(unnamed)'), JSON.stringify(attrs)).toEqual(['path secret secret-file-name no_evidence']);
   });
 
+  it('reads a tool span that leaves its tool\'s name out (or writes it as no text) as a call of the unnamed tool, by its emitter\'s signature', () => {
+    const layouts: Record<string, string>[] = [
+      { 'ai.toolCall.id': 'call_1', 'ai.toolCall.args': SECRET },
+      { 'ai.toolCall.input': SECRET },
+      { tool_arguments: SECRET, 'gen_ai.tool.call.id': 'call_1' },
+      { 'spring.ai.kind': 'tool_call', 'spring.ai.tool.call.arguments': SECRET },
+      { 'gcp.vertex.agent.tool_call_args': SECRET, 'gen_ai.tool.call.id': 'adk-1' },
+    ];
+    for (const attrs of layouts) expect(argsOf([span('tool', attrs)], '(unnamed)'), JSON.stringify(attrs)).toEqual(['path secret secret-file-name no_evidence']);
+    const logfire = { ...span('tool', { 'logfire.msg_template': 'Function: {name}', input: SECRET }), name: 'Function: {name}' };
+    expect(argsOf([logfire], '(unnamed)')).toEqual(['path secret secret-file-name no_evidence']);
+    // Without the arguments' attribute either, nothing is a call (the signature alone is no call's).
+    expect(callsOf([span('tool', { 'ai.toolCall.id': 'call_1' })])).toEqual([]);
+  });
+
   it('counts a named call whose arguments are missing, or not text, as not recorded (not as `{}`)', () => {
     // (the loader keeps string attributes only: an array or number written for the arguments reaches the reader as missing)
     for (const attrs of [

@@ -3,7 +3,7 @@ import type { InheritedResidency } from '@argspan/core';
 import { ProvenanceIndex } from '@argspan/core/internal';
 import type { ForeignCall, ForeignSpan } from './types.js';
 import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, proposeResponseOutputCalls, readEventsAttribute, readLogfireOpenAiObjects, readMessageEvents, readResponsesInputItem, toolCallsOf } from './event-evidence.js';
-import { firstStr, str } from './recognizers/attributes.js';
+import { firstStr, str, UNNAMED_TOOL } from './recognizers/attributes.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
 import { MastraAttributes, MastraSpanTypes } from './recognizers/mastra.js';
@@ -366,14 +366,14 @@ function proposeUnreadableOutput(span: ForeignSpan, attribute: string, text: str
 /**
  * A proposed call from a model span's output attribute `attribute`; `args` is the decoded value or a
  * JSON string. A call is one by its shape (a tool-call part, a `tool_calls` entry), named or not:
- * one whose name is missing, or not text, is the unnamed tool `''`, so the secret its arguments
+ * one whose name is missing, or not text, is the unnamed tool ({@link UNNAMED_TOOL}), so the secret its arguments
  * carry is still reported.
  */
 export function proposal(span: ForeignSpan, attribute: string, tool: unknown, callId: string | undefined, args: unknown, position: number): Omit<ForeignCall, 'emitter'> {
   return {
     spanId: span.spanId,
     parentSpanId: span.parentSpanId,
-    tool: typeof tool === 'string' ? tool : '',
+    tool: typeof tool === 'string' ? tool : UNNAMED_TOOL,
     ...(callId !== undefined ? { callId } : {}),
     // No arguments at all (not `{}`): the library did not record them (content capture off).
     args: typeof args === 'string' || args === undefined ? { kind: 'blob', attribute, text: args, decode: {} } : { kind: 'value', attribute, value: args },

@@ -65,19 +65,17 @@ function readSpan(traceId: string, text: string, arrayKeys: readonly string[]): 
   const attrs = new Map<string, string | readonly string[]>();
   let shadowed: Map<string, string[]> | undefined;
   if (j.k && j.v) {
+    let written = 0;
     for (let i = 0; i < j.k.length; i++) {
       const v = j.v[i];
       if (v === null || v === undefined) continue;
-      // A key written twice with different values (OTLP forbids it; a merge or a hand edit does
-      // it): the later is the value, the earlier ones are kept as `shadowed` so that arguments
-      // recorded there are read as unreadable, not as the later copy alone.
-      const earlier = attrs.get(j.k[i]!);
-      if (typeof earlier === 'string' && earlier !== v) {
-        shadowed ??= new Map();
-        shadowed.set(j.k[i]!, [...(shadowed.get(j.k[i]!) ?? []), earlier]);
-      }
+      written++;
       attrs.set(j.k[i]!, v);
     }
+    // Fewer keys than values written: a key written twice (OTLP forbids it; a merge or a hand edit
+    // does it). The later is the value; the earlier ones, where they differ, are kept as `shadowed`,
+    // so that arguments recorded there are read as unreadable, not as the later copy alone.
+    if (attrs.size < written) shadowed = shadowedValues(j.k, j.v);
   }
   for (let i = 0; i < arrayKeys.length; i++) {
     const a = j.a[i];
@@ -89,6 +87,23 @@ function readSpan(traceId: string, text: string, arrayKeys: readonly string[]): 
   if (j.x && j.x.length > 0) span.events = j.x.map(readEvent);
   if (shadowed) span.shadowed = shadowed;
   return { span, started: j.b !== null };
+}
+
+/** The earlier values of each key written again with another value (see `ForeignSpan.shadowed`); undefined when none differ. */
+function shadowedValues(keys: readonly string[], values: readonly (string | null)[]): Map<string, string[]> | undefined {
+  const last = new Map<string, string>();
+  let shadowed: Map<string, string[]> | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const v = values[i];
+    if (v === null || v === undefined) continue;
+    const earlier = last.get(keys[i]!);
+    if (earlier !== undefined && earlier !== v) {
+      shadowed ??= new Map();
+      shadowed.set(keys[i]!, [...(shadowed.get(keys[i]!) ?? []), earlier]);
+    }
+    last.set(keys[i]!, v);
+  }
+  return shadowed;
 }
 
 function readEvent(x: NonNullable<SpanJson['x']>[number]): ForeignEvent {

@@ -1,5 +1,11 @@
 import type { ForeignSpan } from '../types.js';
 
+/**
+ * The tool of a call whose record leaves its name out, or writes it as no text: a call still (by
+ * its shape or its span's signature), its arguments read; `classifyCall` names it `(unnamed)`.
+ */
+export const UNNAMED_TOOL = '';
+
 /** A string attribute, or undefined (an array attribute is not a string). */
 export function str(span: ForeignSpan, key: string): string | undefined {
   const v = span.attrs.get(key);

@@ -1,6 +1,6 @@
 import { Emitter, GenAiAttributes } from '@argspan/conventions';
 import type { ToolSpanRecognizer } from '../types.js';
-import { opt, str } from './attributes.js';
+import { opt, str, UNNAMED_TOOL } from './attributes.js';
 
 /** Attributes Google ADK writes on its own `execute_tool {name}` span (tracer `gcp.vertex.agent`). */
 export const AdkAttributes = {
@@ -19,9 +19,9 @@ export const googleAdk: ToolSpanRecognizer = {
   toolCall(span) {
     const args = str(span, AdkAttributes.TOOL_CALL_ARGS);
     const tool = str(span, GenAiAttributes.TOOL_NAME);
-    if (args === undefined || tool === undefined || tool === '(merged tools)') return undefined;
+    if (args === undefined || tool === '(merged tools)') return undefined;
     return {
-      tool,
+      tool: tool ?? UNNAMED_TOOL,
       ...opt('callId', str(span, GenAiAttributes.TOOL_CALL_ID)),
       args: { kind: 'blob', attribute: AdkAttributes.TOOL_CALL_ARGS, text: args, decode: {} },
       ...opt('result', str(span, AdkAttributes.TOOL_RESPONSE)),

@@ -1,6 +1,6 @@
 import { Emitter } from '@argspan/conventions';
 import type { ToolSpanRecognizer } from '../types.js';
-import { opt, str } from './attributes.js';
+import { opt, str, UNNAMED_TOOL } from './attributes.js';
 
 /**
  * Logfire's OpenAI Agents integration (`logfire.instrument_openai_agents()`): each of the Agents
@@ -29,10 +29,8 @@ export const logfire: ToolSpanRecognizer = {
   spanNames: [LOGFIRE_FUNCTION_SPAN],
   toolCall(span) {
     if (span.name !== LOGFIRE_FUNCTION_SPAN || str(span, LogfireAgentsAttributes.MSG_TEMPLATE) !== LOGFIRE_FUNCTION_SPAN) return undefined;
-    const tool = str(span, LogfireAgentsAttributes.TOOL_NAME);
-    if (tool === undefined) return undefined;
     return {
-      tool,
+      tool: str(span, LogfireAgentsAttributes.TOOL_NAME) ?? UNNAMED_TOOL,
       args: { kind: 'blob', attribute: LogfireAgentsAttributes.INPUT, text: recorded(str(span, LogfireAgentsAttributes.INPUT)), decode: {} },
       ...opt('result', recorded(str(span, LogfireAgentsAttributes.OUTPUT))),
     };

@@ -1,6 +1,6 @@
 import { Emitter, GenAiAttributes } from '@argspan/conventions';
 import type { ToolSpanRecognizer } from '../types.js';
-import { opt, str } from './attributes.js';
+import { opt, str, UNNAMED_TOOL } from './attributes.js';
 
 export const PydanticAiAttributes = {
   TOOL_ARGUMENTS: 'tool_arguments',
@@ -17,9 +17,9 @@ export const pydanticAi: ToolSpanRecognizer = {
   toolCall(span) {
     const args = str(span, PydanticAiAttributes.TOOL_ARGUMENTS);
     const tool = str(span, GenAiAttributes.TOOL_NAME);
-    if (args === undefined || tool === undefined) return undefined;
+    if (args === undefined) return undefined;
     return {
-      tool,
+      tool: tool ?? UNNAMED_TOOL,
       ...opt('callId', str(span, GenAiAttributes.TOOL_CALL_ID)),
       args: { kind: 'blob', attribute: PydanticAiAttributes.TOOL_ARGUMENTS, text: args, decode: {} },
       ...opt('result', str(span, PydanticAiAttributes.TOOL_RESPONSE)),

@@ -1,6 +1,6 @@
 import { Emitter } from '@argspan/conventions';
 import type { ToolSpanRecognizer } from '../types.js';
-import { opt, str } from './attributes.js';
+import { opt, str, UNNAMED_TOOL } from './attributes.js';
 
 export const SpringAiAttributes = {
   KIND: 'spring.ai.kind',
@@ -28,9 +28,9 @@ export const springAi: ToolSpanRecognizer = {
   keys: [SpringAiAttributes.KIND],
   toolCall(span) {
     const tool = str(span, SpringAiAttributes.TOOL_NAME);
-    if (str(span, SpringAiAttributes.KIND) !== KIND_TOOL_CALL || tool === undefined) return undefined;
+    if (str(span, SpringAiAttributes.KIND) !== KIND_TOOL_CALL) return undefined;
     return {
-      tool,
+      tool: tool ?? UNNAMED_TOOL,
       ...opt('callId', str(span, SpringAiAttributes.TOOL_CALL_ID)),
       args: { kind: 'blob', attribute: SpringAiAttributes.TOOL_CALL_ARGUMENTS, text: str(span, SpringAiAttributes.TOOL_CALL_ARGUMENTS), decode: {} },
       ...opt('result', str(span, SpringAiAttributes.TOOL_CALL_RESULT)),
