@@ -455,8 +455,9 @@ export function proposal(span: ForeignSpan, attribute: string, tool: unknown, ca
   };
 }
 
-// (any index, not digits only: a call under `tool_calls.-1.` or `.x.` read as one, not passed over)
-const OI_MESSAGE = /^llm\.(input|output)_messages\.([^.]+)\.message\.(.+)$/;
+const OI_MESSAGE = /^llm\.(input|output)_messages\.(\d+)\.message\.(.+)$/;
+// (where that misses, any index: a call under `.x.` or `tool_calls.-1.` is read as one, not passed over)
+const OI_MESSAGE_ANY_INDEX = /^llm\.(input|output)_messages\.()([^.]+)\.message\.(.+)$/;
 
 /**
  * OpenInference's flattened messages: `llm.input_messages.{i}.message.{role,content,contents.{k}.
@@ -465,6 +466,7 @@ const OI_MESSAGE = /^llm\.(input|output)_messages\.([^.]+)\.message\.(.+)$/;
  */
 function readOpenInferenceMessages(span: ForeignSpan, into: TraceEvidence): void {
   const messages = new Map<string, Map<string, string>>();
+  let written: Map<string, string> | undefined;
   for (const [key, value] of span.attrs) {
     // Every key read here starts with `llm.`: the rest of the span's attributes are passed over.
     if (typeof value !== 'string' || !key.startsWith('llm.')) continue;
@@ -473,12 +475,15 @@ function readOpenInferenceMessages(span: ForeignSpan, into: TraceEvidence): void
       if (isObject(tool)) into.schema(tool.name ?? (isObject(tool.function) ? tool.function.name : undefined), tool.input_schema ?? tool.parameters ?? (isObject(tool.function) ? tool.function.parameters : undefined));
       continue;
     }
-    const m = OI_MESSAGE.exec(key);
+    const numbered = OI_MESSAGE.exec(key);
+    const m = numbered ?? OI_MESSAGE_ANY_INDEX.exec(key);
     if (!m) continue;
-    const id = `${m[1]}.${m[2]!.padStart(6, '0')}\u0000${m[2]}`;
+    // (an index that is not digits is kept as written, for the call's attribute)
+    const id = numbered ? `${m[1]}.${m[2]!.padStart(6, '0')}` : `${m[1]}.~${m[3]!}`;
+    if (!numbered) (written ??= new Map()).set(id, m[3]!);
     let fields = messages.get(id);
     if (!fields) messages.set(id, (fields = new Map()));
-    fields.set(m[3]!, value);
+    fields.set(numbered ? m[3]! : m[4]!, value);
   }
   let position = 0;
   for (const [id, fields] of [...messages].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -490,12 +495,12 @@ function readOpenInferenceMessages(span: ForeignSpan, into: TraceEvidence): void
     if (!id.startsWith('output')) {
       // A call the history repeats: only its id is read (`tool_calls.{j}.tool_call.id`).
       for (const [f, v] of fields) {
-        if (f.startsWith('tool_calls.') && f.endsWith('.tool_call.id')) into.repeat(span, `llm.input_messages.${indexOf(id)}.message.${f.slice(0, -'id'.length)}function.arguments`, v);
+        if (f.startsWith('tool_calls.') && f.endsWith('.tool_call.id')) into.repeat(span, `llm.input_messages.${indexAsWritten(id, written)}.message.${f.slice(0, -'id'.length)}function.arguments`, v);
       }
       continue;
     }
     const calls = new Map<string, Map<string, string>>();
-    const messagePrefix = `llm.output_messages.${indexOf(id)}.message.`;
+    const messagePrefix = `llm.output_messages.${indexAsWritten(id, written)}.message.`;
     for (const [f, v] of fields) {
       const c = /^tool_calls\.([^.]+)\.tool_call\.(.+)$/.exec(f);
       if (!c) continue;
@@ -512,15 +517,13 @@ function readOpenInferenceMessages(span: ForeignSpan, into: TraceEvidence): void
 }
 
 
-/** The index of a message id `{input|output}.{index padded}\u0000{index}` as written (`0`, `12`, or what is not a number, `-1`, `x`). */
-const indexOf = (id: string): string => id.slice(id.indexOf('\u0000') + 1);
+/** The index of a message id (`{input|output}.{index padded}`) as its keys write it: a number, or (`written`) what is not one. */
+const indexAsWritten = (id: string, written: ReadonlyMap<string, string> | undefined): string => written?.get(id) ?? String(Number(id.slice(id.indexOf('.') + 1)));
 
-/** Indexes in order: numbers by value, before any that is not a number (those by text). */
+/** Indexes in order: by value where both are numbers (`-1` too), else by text. */
 function byIndex(a: string, b: string): number {
-  const [x, y] = [/^\d+$/.test(a) ? Number(a) : NaN, /^\d+$/.test(b) ? Number(b) : NaN];
-  if (!Number.isNaN(x) && !Number.isNaN(y)) return x - y;
-  if (Number.isNaN(x) !== Number.isNaN(y)) return Number.isNaN(x) ? 1 : -1;
-  return a < b ? -1 : a > b ? 1 : 0;
+  const d = Number(a) - Number(b);
+  return Number.isNaN(d) ? (a < b ? -1 : a > b ? 1 : 0) : d;
 }
 
 const OPENLLMETRY_FIELD = /^(?:gen_ai\.(prompt|completion)|llm\.request\.(functions))\.(\d+)\.(.+)$/;
