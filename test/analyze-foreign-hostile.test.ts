@@ -81,4 +81,42 @@ describe('argspan analyze on foreign calls in hostile shapes', () => {
     );
     expect(analyse(file, TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched (unnamed) $'], calls: 1, unreadable: 0 });
   });
+
+  it("reads a model's output messages in a shape no reader knows as one unreadable call, not as nothing", () => {
+    // The conventions' list wrapped in an object: its calls were passed over, the trace clean.
+    const wrapped = (output: (messages: unknown) => unknown) =>
+      mutated('genai-openllmetry-anthropic-timezone-model-only.json', (attrs) =>
+        attrs.map((a) => {
+          const text = a.value.stringValue;
+          if (a.key !== 'gen_ai.output.messages' || typeof text !== 'string') return a;
+          return { key: a.key, value: { stringValue: JSON.stringify(output(JSON.parse(text.replace('"New York, NY"', '"/app/.env"')))) } };
+        }),
+      );
+    expect(analyse(wrapped((messages) => ({ messages })), TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched (unnamed) $'], calls: 1, unreadable: 0 });
+    // One message for the list of one is the list: its two calls read by name.
+    expect(analyse(wrapped((messages) => (messages as unknown[])[0]), TOKEN)).toEqual({ code: 1, findings: ['assumption_span get_time timezone', 'sensitive_arg_dispatched get_weather location'], calls: 2, unreadable: 0 });
+  });
+
+  it('reads a call under an OpenInference index that is not a number', () => {
+    const file = mutated('openinference-llama-index-weather-model-only.json', (attrs) =>
+      attrs.map((a) => {
+        if (!a.key.startsWith(OI_CALL)) return a;
+        const key = a.key.replace('.tool_calls.0.', '.tool_calls.-1.');
+        return key.endsWith('function.arguments') ? { key, value: { stringValue: JSON.stringify({ location: '/app/.env' }) } } : { key, value: a.value };
+      }),
+    );
+    expect(analyse(file, TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched get_weather location'], calls: 1, unreadable: 0 });
+  });
+
+  it("counts ADK's model response cut off at the length limit as a call, not as nothing", () => {
+    const file = mutated('openinference-google-adk-weather.json', (attrs) =>
+      attrs.map((a) => {
+        const text = a.value.stringValue;
+        if (a.key !== 'gcp.vertex.agent.llm_response' || typeof text !== 'string' || !text.includes('function_call')) return a;
+        const planted = text.replace('"New York"', '"/app/.env", "unit": "c"');
+        return { key: a.key, value: { stringValue: planted.slice(0, planted.indexOf('"unit"')) } };
+      }),
+    );
+    expect(analyse(file, TOKEN)).toMatchObject({ code: 1, findings: expect.arrayContaining(['sensitive_arg_dispatched (unnamed) $']) });
+  });
 });

@@ -1286,3 +1286,76 @@ describe("a model's output messages cut off at the emitter's attribute length li
     expect(callsOf([span('chat', { 'gen_ai.output.messages': output })], (c) => c.tool)).toEqual(['read_file model-output']);
   });
 });
+
+describe("a model's output in a shape no reader knows, or cut off where the reader did not look", () => {
+  const call = { type: 'tool_call', id: 'call_1', name: 'read_file', arguments: { path: '/app/.env' } };
+  const chat = (output: unknown) => span('chat', { 'gen_ai.output.messages': JSON.stringify(output) });
+
+  it('reads one message written for the list of one, and a call part whose type is spelled as another API spells it', () => {
+    expect(argsOf([chat({ role: 'assistant', parts: [call] })], 'read_file')).toEqual(['path secret secret-file-name no_evidence']);
+    for (const type of ['function_call', 'TOOL_CALL', 'tool-call']) {
+      expect(argsOf([chat([{ role: 'assistant', parts: [{ ...call, type }] }])], 'read_file'), type).toEqual(['path secret secret-file-name no_evidence']);
+    }
+  });
+
+  it('reads any other shape that may hold a call as one unreadable call: a secret path found, anything else counted as not checked', () => {
+    const unnamed = ['$ secret secret-file-name no_evidence'];
+    expect(argsOf([chat({ messages: [{ role: 'assistant', parts: [call] }] })], '(unnamed)')).toEqual(unnamed);
+    expect(argsOf([chat(JSON.stringify([{ role: 'assistant', parts: [call] }]))], '(unnamed)')).toEqual(unnamed);
+    const { type: _, ...untyped } = call;
+    expect(argsOf([chat([{ role: 'assistant', parts: [untyped] }])], '(unnamed)')).toEqual(unnamed);
+    expect(argsOf([chat([{ role: 'assistant', function_call: { name: 'read_file', arguments: '{"path": "/app/.env"}' } }])], '(unnamed)')).toEqual(unnamed);
+    expect(argsOf([chat({ messages: [{ role: 'assistant', parts: [{ ...call, arguments: { timezone: 'Europe/Paris' } }] }] })], '(unnamed)')).toEqual([
+      `$ unknown ${ForeignArgumentRule.OUTPUT_SHAPE_UNKNOWN} no_evidence`,
+    ]);
+  });
+
+  it('reads a text answer in any shape as no call, though its words say "arguments":', () => {
+    const words = 'Call it with {"arguments": {"path": "/app/.env"}} and "input": x';
+    for (const output of [{ messages: [{ role: 'assistant', content: words }] }, [{ role: 'assistant', content: words, tool_calls: [] }], [{ role: 'assistant', parts: [{ type: 'text', content: words }, { type: 'thinking', content: words }] }], words]) {
+      expect(callsOf([chat(output)]), JSON.stringify(output)).toEqual([]);
+    }
+  });
+
+  it('reads a call under an OpenInference index that is not a number, as it reads one under a number', () => {
+    for (const index of ['-1', 'x']) {
+      const prefix = `llm.output_messages.0.message.tool_calls.${index}.tool_call.`;
+      expect(argsOf([span('llm', { [`${prefix}function.name`]: 'read_file', [`${prefix}function.arguments`]: '{"path": "/app/.env"}' })], 'read_file'), index).toEqual(['path secret secret-file-name no_evidence']);
+    }
+    expect(argsOf([span('llm', { 'llm.output_messages.x.message.tool_calls.0.tool_call.function.arguments': '{"path": "/app/.env"}' })], '(unnamed)')).toEqual(['path secret secret-file-name no_evidence']);
+  });
+
+  it('reads a cut-off ADK response, LangSmith or Mastra completion, Logfire response or events list that may hold calls as one unreadable call; cut-off text as none', () => {
+    const cut = (v: unknown) => {
+      const text = JSON.stringify(v);
+      return text.slice(0, text.indexOf('"mode"'));
+    };
+    const args = { path: '/app/.env', mode: 'r' };
+    const layouts: Record<string, string>[] = [
+      { 'gcp.vertex.agent.llm_response': cut({ content: { role: 'model', parts: [{ function_call: { id: 'adk-1', name: 'read_file', args } }] } }) },
+      { 'langsmith.span.kind': 'llm', 'gen_ai.completion': cut({ generations: [[{ message: { kwargs: { tool_calls: [{ id: 'call_1', name: 'read_file', args }] } } }]] }) },
+      { 'mastra.span.type': 'llm_generation', 'gen_ai.completion': cut({ toolCalls: [{ toolCallId: 'call_1', toolName: 'read_file', args }] }) },
+      { response_data: cut({ message: { role: 'assistant', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: JSON.stringify(args) } }] } }) },
+      { events: cut([{ 'event.name': 'gen_ai.choice', message: { role: 'assistant', tool_calls: [{ id: 'call_1', function: { name: 'read_file', arguments: args } }] } }]) },
+    ];
+    for (const attrs of layouts) expect(argsOf([span('chat', attrs)], '(unnamed)'), JSON.stringify(attrs)).toEqual(['$ secret secret-file-name no_evidence']);
+    const words = JSON.stringify({ content: { role: 'model', parts: [{ text: 'It reads {"args": "/app/.env"} for you' }] } });
+    expect(callsOf([span('chat', { 'gcp.vertex.agent.llm_response': words.slice(0, -10) })])).toEqual([]);
+    expect(callsOf([span('chat', { 'langsmith.span.kind': 'llm', 'gen_ai.completion': 'The file holds arguments: /app/.env' })])).toEqual([]);
+  });
+});
+
+describe('a model output event that writes its content twice, with different values', () => {
+  const choice = (tool: string, args: unknown) => JSON.stringify({ message: { role: 'assistant', tool_calls: [{ id: 'call_1', type: 'function', function: { name: tool, arguments: JSON.stringify(args) } }] } });
+  const chat = (earlier: string, later: string): ForeignSpan => ({
+    ...span('chat', {}),
+    events: [{ name: 'gen_ai.choice', attrs: new Map([['gen_ai.event.content', later]]), shadowed: new Map([['gen_ai.event.content', [earlier]]]) }],
+  });
+
+  it('reads every copy as one unreadable call beside the later copy\'s: a secret path in the earlier one is found', () => {
+    expect(argsOf([chat(choice('read_file', { path: '/app/.env' }), choice('read_file', { path: 'notes.txt' }))], '(unnamed)')).toEqual(['$ secret secret-file-name no_evidence']);
+    expect(argsOf([chat(choice('read_file', { timezone: 'Europe/Paris' }), choice('read_file', { path: 'notes.txt' }))], '(unnamed)')).toEqual([`$ unknown ${ForeignArgumentRule.REPEATED_ATTRIBUTE} no_evidence`]);
+    // (copies with no call: nothing more)
+    expect(callsOf([chat(JSON.stringify({ message: { role: 'assistant', content: 'a' } }), JSON.stringify({ message: { role: 'assistant', content: 'b' } }))])).toEqual([]);
+  });
+});

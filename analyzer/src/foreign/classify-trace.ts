@@ -26,6 +26,8 @@ export const ForeignArgumentRule = {
   REPEATED_KEY: 'arguments-repeated-key',
   /** The span writes the attribute holding the arguments more than once, with different values: all copies are read as one text. */
   REPEATED_ATTRIBUTE: 'arguments-attribute-repeated',
+  /** A model output that parses but in a shape no reader knows, holding what may be calls: read as one text. */
+  OUTPUT_SHAPE_UNKNOWN: 'output-shape-unknown',
 } as const;
 
 /** Unreadable arguments recorded in copies that disagree (a key, an attribute written twice): no one copy is the call's. */
@@ -648,6 +650,7 @@ export function decodeArguments(args: RecordedArguments): { value: unknown; unre
   if (args.kind === 'value') return { value: args.value ?? {} };
   const text = args.text;
   if (text === undefined) return { value: '', unreadable: ForeignArgumentRule.NOT_RECORDED };
+  if (args.decode.unreadable !== undefined) return { value: text, unreadable: args.decode.unreadable };
   // (no JSON text parses to undefined, so undefined is "not JSON": then read as Python; JSON's null is a value)
   let decoded = parseJson(text);
   // JSON.parse keeps the last copy of a repeated key: a secret path in an earlier one was never read.

@@ -1,6 +1,7 @@
 import type { ForeignEvent, ForeignSpan } from './types.js';
 import { MessageEventAttributes, MessageEvents } from './message-events.js';
-import { contentTexts, isDeveloperRole, isObject, parseJson, proposal, readGenAiMessages, type TraceEvidence } from './evidence.js';
+import { contentTexts, isDeveloperRole, isObject, mayHoldCall, parseJson, proposal, proposeCutOffOutput, proposeUnreadableOutput, readGenAiMessages, type TraceEvidence } from './evidence.js';
+import { ForeignArgumentRule } from './classify-trace.js';
 
 export { MESSAGE_EVENT_NAMES, MessageEventAttributes, MessageEvents } from './message-events.js';
 
@@ -41,6 +42,7 @@ export function readMessageEvents(span: ForeignSpan, events: readonly ForeignEve
     for (const call of toolCallsOf(message, calls)) into.proposed.push(proposal(span, attribute, call.name, call.id, call.args, position++));
   };
   for (const event of events) {
+    if (event.shadowed && PROPOSING_EVENTS.has(event.name)) position = proposeEventCopies(span, event, position, into);
     if (event.name === MessageEvents.PROMPT) {
       const prompt = event.attrs.get(MessageEventAttributes.PROMPT);
       const messages = parseJson(prompt);
@@ -65,6 +67,23 @@ export function readMessageEvents(span: ForeignSpan, events: readonly ForeignEve
       else if (message === undefined) readContentBlocks(event.attrs.get(StrandsEventAttributes.CONTENT), EVENT_ROLES[event.name], StrandsEventAttributes.CONTENT, span, into);
     }
   }
+}
+
+/** The events whose attributes hold the model's output (its calls proposed from them). */
+const PROPOSING_EVENTS: ReadonlySet<string> = new Set([MessageEvents.COMPLETION, MessageEvents.CHOICE, MessageEvents.OPERATION_DETAILS]);
+
+/**
+ * An output event that writes a key twice with different values: the later copy is read as the
+ * event (as ever), and every copy together is one unreadable call of the unnamed tool where they
+ * may hold a call, as a span's arguments attribute written twice is: a secret path in the earlier
+ * copy is still found, a call there counted as not checked. Returns the next position.
+ */
+function proposeEventCopies(span: ForeignSpan, event: ForeignEvent, position: number, into: TraceEvidence): number {
+  for (const [key, earlier] of event.shadowed!) {
+    const text = [...earlier, event.attrs.get(key) ?? ''].join('\n');
+    if (mayHoldCall(text)) proposeUnreadableOutput(span, key, text, into, ForeignArgumentRule.REPEATED_ATTRIBUTE, position++);
+  }
+  return position;
 }
 
 /**
@@ -121,6 +140,7 @@ export const EVENTS_ATTRIBUTE = 'events';
 export function readEventsAttribute(span: ForeignSpan, into: TraceEvidence): void {
   const value = span.attrs.get(EVENTS_ATTRIBUTE);
   const list = typeof value === 'string' ? parseJson(value) : undefined;
+  if (list === undefined && typeof value === 'string') proposeCutOffOutput(span, EVENTS_ATTRIBUTE, value, into);
   if (!Array.isArray(list)) return;
   const hasChoice = list.some((e) => isObject(e) && e['event.name'] === MessageEvents.CHOICE);
   let outputFrom = list.length;
@@ -167,6 +187,7 @@ export function readLogfireOpenAiObjects(span: ForeignSpan, into: TraceEvidence)
   for (const attribute of [LogfireOpenAiAttributes.RESPONSE, LogfireOpenAiAttributes.RESPONSE_DATA]) {
     const value = span.attrs.get(attribute);
     const response = typeof value === 'string' ? parseJson(value) : undefined;
+    if (response === undefined && typeof value === 'string') proposeCutOffOutput(span, attribute, value, into);
     if (!isObject(response)) continue;
     if (Array.isArray(response.output)) position = proposeResponseOutputCalls(span, attribute, response.output, position, into);
     else if (isObject(response.message)) {

@@ -2,6 +2,7 @@ import { GenAiAttributes } from '@argspan/conventions';
 import type { InheritedResidency } from '@argspan/core';
 import { ProvenanceIndex } from '@argspan/core/internal';
 import type { ForeignCall, ForeignSpan } from './types.js';
+import { ForeignArgumentRule } from './classify-trace.js';
 import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, proposeResponseOutputCalls, readEventsAttribute, readLogfireOpenAiObjects, readMessageEvents, readResponsesInputItem, toolCallsOf } from './event-evidence.js';
 import { firstStr, str, UNNAMED_TOOL } from './recognizers/attributes.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
@@ -283,23 +284,46 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
   };
   for (const key of [GenAiAttributes.INPUT_MESSAGES, PYDANTIC_ALL_MESSAGES, GenAiAttributes.OUTPUT_MESSAGES]) {
     const text = get(key);
-    const messages = parseJson(text);
+    let messages = parseJson(text);
     const output = key === GenAiAttributes.OUTPUT_MESSAGES;
     if (output && messages === undefined) proposeUnreadableOutput(span, key, text, into);
-    if (!Array.isArray(messages)) continue;
+    if (!Array.isArray(messages)) {
+      // One message written for the list of one (the conventions' schema is a list; some emitters write the choice itself).
+      if (isObject(messages) && Array.isArray(messages.parts)) messages = [messages];
+      else {
+        // Any other shape (`{"messages": […]}`, a list encoded twice) read as nothing would let its calls pass unseen.
+        // (a JSON string is a list encoded twice only where it opens as JSON: else it is a text answer)
+        if (output && messages !== undefined) proposeUnknownShape(span, key, typeof messages !== 'string' ? text! : /^\s*[[{]/.test(messages) ? messages : '', 0, into);
+        continue;
+      }
+    }
     let position = 0;
-    for (const m of messages) {
-      if (!isObject(m)) continue;
+    for (const m of messages as unknown[]) {
+      if (!isObject(m)) {
+        if (output) position = proposeUnknownShape(span, key, JSON.stringify(m) ?? '', position, into);
+        continue;
+      }
+      const proposedBefore = into.proposed.length;
       const parts = Array.isArray(m.parts) ? m.parts : [];
       if (m.role === 'user' || isDeveloperRole(m.role)) {
         for (const t of [...contentTexts(parts), ...contentTexts(m.content)]) (m.role === 'user' ? into.user(t) : into.developer(t));
       }
       for (const p of parts) {
-        if (!isObject(p)) continue;
+        if (!isObject(p)) {
+          if (output) position = proposeUnknownShape(span, key, JSON.stringify(p) ?? '', position, into);
+          continue;
+        }
         if (p.type === 'tool_call_response') into.result(typeof p.id === 'string' ? p.id : undefined, p.response ?? p.result, span.startNs);
         else if (p.type === 'tool_call' && output) {
           into.proposed.push(proposal(span, key, p.name, typeof p.id === 'string' ? p.id : undefined, p.arguments ?? {}, position++));
         } else if (p.type === 'tool_call') into.repeat(span, key, p.id, p.name, p.arguments);
+        else if (output && !NON_CALL_PART_TYPES.has(p.type)) {
+          // (checks past the known types only: the common path never gets here)
+          if (typeof p.type === 'string' && CALL_PART_TYPES.has(p.type.toLowerCase())) {
+            const id = p.id ?? p.call_id;
+            into.proposed.push(proposal(span, key, p.name, typeof id === 'string' ? id : undefined, p.arguments ?? p.args ?? p.input, position++));
+          } else position = proposeUnknownShape(span, key, JSON.stringify(p), position, into);
+        }
       }
       // A message the emitter left in the AI SDK's shape (`content` parts, no `parts`): Mastra 1.x
       // converts only messages whose every part is text, a tool call or a tool result, so one with
@@ -311,6 +335,9 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
         else into.repeat(span, key, call.id, call.name, call.args);
       }
       if (m.role === 'tool' && typeof m.tool_call_id === 'string') for (const t of contentTexts(parts)) into.result(m.tool_call_id, t, span.startNs);
+      // A message without parts that no known field yielded a call from (the older `function_call`, a call under another key).
+      // (empty lists and nulls left out: `"tool_calls": []` holds no call)
+      if (output && !Array.isArray(m.parts) && into.proposed.length === proposedBefore) position = proposeUnknownShape(span, key, JSON.stringify(m, withoutEmpty), position, into);
     }
   }
   const system = get(GenAiAttributes.SYSTEM_INSTRUCTIONS);
@@ -357,10 +384,55 @@ export function bedrockSchema(schema: unknown): unknown {
  * A model's output `text` in `attribute` that does not parse (cut off at the emitter's attribute
  * length limit) and may hold calls: one call of an unnamed tool, its arguments the text,
  * unreadable (counted as not checked; a secret path or credential in it still found). Skipped, the
- * calls it held were never seen and the trace passed as clean.
+ * calls it held were never seen and the trace passed as clean. With `unreadable`, a text that does
+ * parse, read as one text for that reason.
  */
-function proposeUnreadableOutput(span: ForeignSpan, attribute: string, text: string | undefined, into: TraceEvidence): void {
-  if (text !== undefined) into.proposed.push(proposal(span, attribute, undefined, undefined, text, 0));
+export function proposeUnreadableOutput(span: ForeignSpan, attribute: string, text: string | undefined, into: TraceEvidence, unreadable?: string, position = 0): void {
+  if (text === undefined) return;
+  if (unreadable === undefined) into.proposed.push(proposal(span, attribute, undefined, undefined, text, position));
+  else into.proposed.push({ ...proposal(span, attribute, undefined, undefined, text, position), args: { kind: 'blob', attribute, text, decode: { unreadable } } });
+}
+
+/**
+ * A model output in `attribute` that does not parse, in an attribute that may hold the model's text
+ * alone (not JSON, or JSON with no call): one unreadable call ({@link proposeUnreadableOutput}) where
+ * it opens as JSON and may hold a call ({@link mayHoldCall}); a text answer, whole or cut off, is none.
+ */
+export function proposeCutOffOutput(span: ForeignSpan, attribute: string, text: string | undefined, into: TraceEvidence): void {
+  if (text === undefined) return;
+  const t = text.trimStart();
+  if ((t.startsWith('{') || t.startsWith('[')) && mayHoldCall(text)) proposeUnreadableOutput(span, attribute, text, into);
+}
+
+/**
+ * JSON structure that may hold a call: a key some library writes a call's arguments under
+ * (`arguments`, `args`, `input`), or a name calls are recorded by (`tool_calls`, `function_call`,
+ * `functionCall`, `toolCalls`, `tool_use`, `tool_call`, `tool-call`), as a key or a type. Its quote
+ * must not be escaped: a model's text answer that mentions `"arguments":` is a JSON string, its
+ * quotes escaped, and is no call.
+ */
+const CALL_MARK = /(?<!\\)"(?:(?:arguments|args|input)"\s*:|(?:tool_calls|toolCalls|function_call|functionCall|tool_use|tool_call|tool-call)")/;
+
+/** Whether a model output's JSON `text` may hold a call ({@link CALL_MARK}). */
+export const mayHoldCall = (text: string): boolean => CALL_MARK.test(text);
+
+/** Part types of the conventions' messages (and the APIs' text parts) that hold no call of the model's to run. */
+const NON_CALL_PART_TYPES: ReadonlySet<unknown> = new Set(['text', 'tool_call_response', 'reasoning', 'blob', 'file', 'uri', 'input_text', 'output_text', 'refusal', 'server_tool_call', 'server_tool_call_response']);
+/** Part types that are the conventions' `tool_call` spelled as other APIs and emitters spell a call (OpenAI's Responses items, the AI SDK's parts), any case. */
+const CALL_PART_TYPES: ReadonlySet<string> = new Set(['tool_call', 'tool-call', 'toolcall', 'function_call', 'function-call', 'functioncall', 'tool_use']);
+
+const withoutEmpty = (_: string, v: unknown): unknown => (v === null || (Array.isArray(v) && v.length === 0) ? undefined : v);
+
+/**
+ * Part of a model's output, in `attribute`, whose shape no reader knows, as `text` (the attribute's, or
+ * the part's JSON): one unreadable call of the unnamed tool when it may hold a call ({@link mayHoldCall}),
+ * as a cut-off output is, so the calls it holds do not pass unseen; nothing for anything else (a text
+ * answer). Returns the next position.
+ */
+function proposeUnknownShape(span: ForeignSpan, attribute: string, text: string, position: number, into: TraceEvidence): number {
+  if (!mayHoldCall(text)) return position;
+  proposeUnreadableOutput(span, attribute, text, into, ForeignArgumentRule.OUTPUT_SHAPE_UNKNOWN, position);
+  return position + 1;
 }
 
 /**
@@ -384,6 +456,8 @@ export function proposal(span: ForeignSpan, attribute: string, tool: unknown, ca
 }
 
 const OI_MESSAGE = /^llm\.(input|output)_messages\.(\d+)\.message\.(.+)$/;
+// (where that misses, any index: a call under `.x.` or `tool_calls.-1.` is read as one, not passed over)
+const OI_MESSAGE_ANY_INDEX = /^llm\.(input|output)_messages\.()([^.]+)\.message\.(.+)$/;
 
 /**
  * OpenInference's flattened messages: `llm.input_messages.{i}.message.{role,content,contents.{k}.
@@ -392,6 +466,7 @@ const OI_MESSAGE = /^llm\.(input|output)_messages\.(\d+)\.message\.(.+)$/;
  */
 function readOpenInferenceMessages(span: ForeignSpan, into: TraceEvidence): void {
   const messages = new Map<string, Map<string, string>>();
+  let written: Map<string, string> | undefined;
   for (const [key, value] of span.attrs) {
     // Every key read here starts with `llm.`: the rest of the span's attributes are passed over.
     if (typeof value !== 'string' || !key.startsWith('llm.')) continue;
@@ -400,12 +475,15 @@ function readOpenInferenceMessages(span: ForeignSpan, into: TraceEvidence): void
       if (isObject(tool)) into.schema(tool.name ?? (isObject(tool.function) ? tool.function.name : undefined), tool.input_schema ?? tool.parameters ?? (isObject(tool.function) ? tool.function.parameters : undefined));
       continue;
     }
-    const m = OI_MESSAGE.exec(key);
+    const numbered = OI_MESSAGE.exec(key);
+    const m = numbered ?? OI_MESSAGE_ANY_INDEX.exec(key);
     if (!m) continue;
-    const id = `${m[1]}.${m[2]!.padStart(6, '0')}`;
+    // (an index that is not digits is kept as written, for the call's attribute)
+    const id = numbered ? `${m[1]}.${m[2]!.padStart(6, '0')}` : `${m[1]}.~${m[3]!}`;
+    if (!numbered) (written ??= new Map()).set(id, m[3]!);
     let fields = messages.get(id);
     if (!fields) messages.set(id, (fields = new Map()));
-    fields.set(m[3]!, value);
+    fields.set(numbered ? m[3]! : m[4]!, value);
   }
   let position = 0;
   for (const [id, fields] of [...messages].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -417,27 +495,36 @@ function readOpenInferenceMessages(span: ForeignSpan, into: TraceEvidence): void
     if (!id.startsWith('output')) {
       // A call the history repeats: only its id is read (`tool_calls.{j}.tool_call.id`).
       for (const [f, v] of fields) {
-        if (f.startsWith('tool_calls.') && f.endsWith('.tool_call.id')) into.repeat(span, `llm.input_messages.${Number(id.slice('input.'.length))}.message.${f.slice(0, -'id'.length)}function.arguments`, v);
+        if (f.startsWith('tool_calls.') && f.endsWith('.tool_call.id')) into.repeat(span, `llm.input_messages.${indexAsWritten(id, written)}.message.${f.slice(0, -'id'.length)}function.arguments`, v);
       }
       continue;
     }
     const calls = new Map<string, Map<string, string>>();
-    const messagePrefix = `llm.output_messages.${Number(id.slice('output.'.length))}.message.`;
+    const messagePrefix = `llm.output_messages.${indexAsWritten(id, written)}.message.`;
     for (const [f, v] of fields) {
-      const c = /^tool_calls\.(\d+)\.tool_call\.(.+)$/.exec(f);
+      const c = /^tool_calls\.([^.]+)\.tool_call\.(.+)$/.exec(f);
       if (!c) continue;
       let call = calls.get(c[1]!);
       if (!call) calls.set(c[1]!, (call = new Map()));
       call.set(c[2]!, v);
     }
     // Each call recorded is one, named or not; arguments missing (or not text) were not recorded.
-    for (const [j, call] of [...calls].sort(([a], [b]) => Number(a) - Number(b))) {
+    for (const [j, call] of [...calls].sort(([a], [b]) => byIndex(a, b))) {
       const attribute = `${messagePrefix}tool_calls.${j}.tool_call.function.arguments`;
       into.proposed.push(proposal(span, attribute, call.get('function.name'), call.get('id'), call.get('function.arguments'), position++));
     }
   }
 }
 
+
+/** The index of a message id (`{input|output}.{index padded}`) as its keys write it: a number, or (`written`) what is not one. */
+const indexAsWritten = (id: string, written: ReadonlyMap<string, string> | undefined): string => written?.get(id) ?? String(Number(id.slice(id.indexOf('.') + 1)));
+
+/** Indexes in order: by value where both are numbers (`-1` too), else by text. */
+function byIndex(a: string, b: string): number {
+  const d = Number(a) - Number(b);
+  return Number.isNaN(d) ? (a < b ? -1 : a > b ? 1 : 0) : d;
+}
 
 const OPENLLMETRY_FIELD = /^(?:gen_ai\.(prompt|completion)|llm\.request\.(functions))\.(\d+)\.(.+)$/;
 
@@ -574,7 +661,9 @@ function readAdkModelCall(span: ForeignSpan, into: TraceEvidence): void {
       }
     }
   }
-  const response = parseJson(str(span, AdkModelCall.RESPONSE));
+  const responseText = str(span, AdkModelCall.RESPONSE);
+  const response = parseJson(responseText);
+  if (response === undefined) proposeCutOffOutput(span, AdkModelCall.RESPONSE, responseText, into);
   const content = isObject(response) && isObject(response.content) ? response.content : undefined;
   let position = 0;
   for (const part of content && Array.isArray(content.parts) ? content.parts : []) {
@@ -731,8 +820,12 @@ function readMastraPrompt(span: ForeignSpan, into: TraceEvidence): void {
  * Its text is the model's own words, not evidence.
  */
 function readMastraCompletion(span: ForeignSpan, into: TraceEvidence): void {
-  const output = parseJson(str(span, MastraAttributes.MODEL_COMPLETION));
-  if (output === undefined) return;
+  const text = str(span, MastraAttributes.MODEL_COMPLETION);
+  const output = parseJson(text);
+  if (output === undefined) {
+    proposeCutOffOutput(span, MastraAttributes.MODEL_COMPLETION, text, into);
+    return;
+  }
   const attribute = MastraAttributes.MODEL_COMPLETION;
   const result = isObject(output) ? output : {};
   const listed = (list: unknown, type: string): Record<string, unknown>[] => (Array.isArray(list) ? list : []).map((c) => ({ ...(isObject(c) && isObject(c.payload) ? c.payload : isObject(c) ? c : {}), type }));
@@ -789,7 +882,10 @@ function readLangfuseGenerationOutput(span: ForeignSpan, into: TraceEvidence): v
  */
 function readLangSmithLlmOutput(span: ForeignSpan, into: TraceEvidence): void {
   if (str(span, LangSmithAttributes.SPAN_KIND) !== 'llm') return;
-  proposeLlmOutputCalls(span, LangSmithAttributes.COMPLETION, parseJson(str(span, LangSmithAttributes.COMPLETION)), into);
+  const text = str(span, LangSmithAttributes.COMPLETION);
+  const output = parseJson(text);
+  if (output === undefined) proposeCutOffOutput(span, LangSmithAttributes.COMPLETION, text, into);
+  proposeLlmOutputCalls(span, LangSmithAttributes.COMPLETION, output, into);
 }
 
 /**

@@ -18,3 +18,13 @@ describe('parseTraceSpans: a repeated attribute key', () => {
     expect(span!.shadowed).toBeUndefined();
   });
 });
+
+describe('parseTraceSpans: an event attribute key written twice', () => {
+  const CONTENT = 'gen_ai.event.content';
+
+  it('reads the last value, and keeps the earlier ones that differ from it as the event\'s shadowed', () => {
+    const text = JSON.stringify({ ...(JSON.parse(spanText([], [])) as SpanJson), x: [{ n: 'gen_ai.choice', k: [CONTENT, CONTENT], v: ['{"a":1}', '{"a":2}'] }, { n: 'gen_ai.choice', k: [CONTENT, CONTENT], v: ['{"a":1}', '{"a":1}'] }] });
+    const [span] = parseTraceSpans('t1', [text], []);
+    expect(span!.events!.map((e) => [e.attrs.get(CONTENT), e.shadowed])).toEqual([['{"a":2}', new Map([[CONTENT, ['{"a":1}']]])], ['{"a":1}', undefined]]);
+  });
+});

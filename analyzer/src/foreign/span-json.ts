@@ -108,13 +108,18 @@ function shadowedValues(keys: readonly string[], values: readonly (string | null
 
 function readEvent(x: NonNullable<SpanJson['x']>[number]): ForeignEvent {
   const attrs = new Map<string, string>();
+  let written = 0;
   if (x.k && x.v) {
     for (let i = 0; i < x.k.length; i++) {
       const v = x.v[i];
-      if (v !== null && v !== undefined) attrs.set(x.k[i]!, v);
+      if (v === null || v === undefined) continue;
+      written++;
+      attrs.set(x.k[i]!, v);
     }
   }
-  return { name: x.n, attrs };
+  // (a key written twice, as on a span: the earlier copies kept, so calls recorded there are not hidden by the later)
+  const shadowed = attrs.size < written ? shadowedValues(x.k!, x.v!) : undefined;
+  return shadowed ? { name: x.n, attrs, shadowed } : { name: x.n, attrs };
 }
 
 function sortSpans(read: { span: ForeignSpan; started: boolean }[]): ForeignSpan[] {

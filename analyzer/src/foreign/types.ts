@@ -28,6 +28,8 @@ export interface ForeignSpan {
 export interface ForeignEvent {
   name: string;
   attrs: ReadonlyMap<string, string>;
+  /** As a span's `shadowed`: the earlier values of a key the event writes again with another value. */
+  shadowed?: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -48,6 +50,11 @@ export interface ArgumentDecoding {
    * strings raw (Langfuse). @default false
    */
   openedJsonIsCut?: boolean;
+  /**
+   * The blob is one text, unreadable for this reason (a `ForeignArgumentRule`), whether or not it
+   * parses: a model output in a shape no reader knows, copies of an event attribute that disagree.
+   */
+  unreadable?: string;
   /** Turn the decoded blob into the arguments (OpenLLMetry's `{"args","kwargs"}`, LangSmith's `{"input"}`). */
   unwrap?: (decoded: unknown) => unknown;
 }
