@@ -1221,13 +1221,13 @@ describe('proposed calls without a name, or without their arguments as text', ()
 describe('arguments whose JSON repeats a key in one object', () => {
   const blob = (text: string) => decodeArguments({ kind: 'blob', attribute: 'a', text, decode: {} });
 
-  it('are unreadable, the whole blob one leaf, whichever copy holds the secret path', () => {
+  it('are read as the last copy (as JSON.parse and most tools read them), the whole blob one more leaf: whichever copy holds the secret path, it is found', () => {
     for (const text of ['{"path": "/app/.env", "path": "notes.txt"}', '{"opts": {"tz": "UTC", "path": "x", "path" : "/app/.env"}}', '[{"a": 1}, {"b": 2, "b": 3}]']) {
-      expect(blob(text), text).toEqual({ value: text, unreadable: ForeignArgumentRule.REPEATED_KEY });
+      expect(blob(text), text).toEqual({ value: JSON.parse(text), repeatedKey: true });
     }
-    expect(argsOf([span('dup', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_file', 'gen_ai.tool.call.id': 'call_2', 'gen_ai.tool.call.arguments': '{"path": "/app/.env", "path": "notes.txt"}' })], 'read_file')).toEqual([
-      `$ secret secret-file-name no_evidence`,
-    ]);
+    const dup = (args: string) => span('dup', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_file', 'gen_ai.tool.call.id': 'call_2', 'gen_ai.tool.call.arguments': args });
+    expect(argsOf([dup('{"path": "/app/.env", "path": "notes.txt"}')], 'read_file')).toEqual(['path tiny-public tiny no_evidence', '$ secret secret-file-name no_evidence']);
+    expect(argsOf([dup('{"path": "a.txt", "path": "notes.txt"}')], 'read_file')).toEqual(['path tiny-public tiny no_evidence', `$ unknown ${ForeignArgumentRule.REPEATED_KEY} no_evidence`]);
   });
 
   it('are read as usual where each object names a key once (the same name in other objects, in strings, escaped)', () => {

@@ -22,7 +22,7 @@ export const ForeignArgumentRule = {
   TRUNCATED: 'arguments-truncated',
   /** The leaves past the flattening limit (100,000), read as one leaf of the whole blob; the leaves before it are the call's others. */
   PAST_LEAF_LIMIT: 'arguments-past-leaf-limit',
-  /** The blob's JSON names a key twice in one object: which copy the tool got depends on its parser. */
+  /** The blob's JSON names a key twice in one object: read as the last copy (as most parsers do), the whole text one more leaf. */
   REPEATED_KEY: 'arguments-repeated-key',
   /** The span writes the attribute holding the arguments more than once, with different values: all copies are read as one text. */
   REPEATED_ATTRIBUTE: 'arguments-attribute-repeated',
@@ -30,8 +30,8 @@ export const ForeignArgumentRule = {
   OUTPUT_SHAPE_UNKNOWN: 'output-shape-unknown',
 } as const;
 
-/** Unreadable arguments recorded in copies that disagree (a key, an attribute written twice): no one copy is the call's. */
-const COPIES_DISAGREE: ReadonlySet<string> = new Set([ForeignArgumentRule.REPEATED_KEY, ForeignArgumentRule.REPEATED_ATTRIBUTE]);
+/** Unreadable arguments recorded in copies that disagree (an attribute written twice): no one copy is the call's. */
+const COPIES_DISAGREE: ReadonlySet<string> = new Set([ForeignArgumentRule.REPEATED_ATTRIBUTE]);
 
 /** One foreign tool call as a `tool_calls` row (its trace is the one classified). */
 export interface ForeignCallRow {
@@ -228,12 +228,14 @@ export function classifyForeignTrace(
     const unreadable = decoded.unreadable;
     let rows: ForeignArgRow[] = unreadable === undefined ? c.leaves : c.leaves.map((l) => blobRow(l, decoded.value as string, unreadable));
     let whole: string | undefined;
-    if (c.droppedLeaves > 0) {
-      // Leaves past the flattening limit were never produced: the whole blob is read as one more
-      // leaf, as a cut-off blob is (a secret file it names, a credential it holds), else unknown.
+    if (c.droppedLeaves > 0 || decoded.repeatedKey) {
+      // Leaves past the flattening limit were never produced, and the earlier copies of a repeated
+      // key were dropped by the parse: the whole blob is read as one more leaf, as a cut-off blob is
+      // (a secret file it names, a credential it holds), else unknown.
       whole = call.args.kind === 'blob' && call.args.text !== undefined ? call.args.text : (JSON.stringify(decoded.value) ?? '');
       const rest = classifyCall({ tool: call.tool, args: whole }, { index, userTextAvailable: false }, policies.scanned).leaves[0]!;
-      rows = [...rows, blobRow({ ...rest, bytes: Math.max(0, c.bytes - rows.reduce((n, r) => n + r.bytes, 0)) }, whole, ForeignArgumentRule.PAST_LEAF_LIMIT)];
+      const why = c.droppedLeaves > 0 ? ForeignArgumentRule.PAST_LEAF_LIMIT : ForeignArgumentRule.REPEATED_KEY;
+      rows = [...rows, blobRow({ ...rest, bytes: Math.max(0, c.bytes - rows.reduce((n, r) => n + r.bytes, 0)) }, whole, why)];
     }
     let strongest: Residency | undefined;
     let bytes = 0;
@@ -646,22 +648,24 @@ function decodeRecorded(call: Pick<ForeignCall, 'args'>, span: ForeignSpan | und
 }
 
 /** The arguments as a value to classify, or the raw blob and why it could not be decoded. */
-export function decodeArguments(args: RecordedArguments): { value: unknown; unreadable?: string } {
+export function decodeArguments(args: RecordedArguments): { value: unknown; unreadable?: string; repeatedKey?: true } {
   if (args.kind === 'value') return { value: args.value ?? {} };
   const text = args.text;
   if (text === undefined) return { value: '', unreadable: ForeignArgumentRule.NOT_RECORDED };
   if (args.decode.unreadable !== undefined) return { value: text, unreadable: args.decode.unreadable };
   // (no JSON text parses to undefined, so undefined is "not JSON": then read as Python; JSON's null is a value)
   let decoded = parseJson(text);
-  // JSON.parse keeps the last copy of a repeated key: a secret path in an earlier one was never read.
-  if (decoded !== undefined && repeatsAKey(text, decoded)) return { value: text, unreadable: ForeignArgumentRule.REPEATED_KEY };
+  // JSON.parse keeps the last copy of a repeated key (as most parsers, and the tool's, do): read so, and
+  // the whole text as one more leaf, so a secret path or credential in an earlier copy is still found.
+  const repeatedKey = decoded !== undefined && repeatsAKey(text, decoded);
   if (decoded === undefined) decoded = parsePythonLiteral(text);
   if (decoded === undefined) {
     if (args.decode.rawStringIsValue && !(args.decode.openedJsonIsCut && looksTruncated(text))) return { value: text };
     return { value: text, unreadable: looksTruncated(text) ? ForeignArgumentRule.TRUNCATED : ForeignArgumentRule.NOT_JSON };
   }
   decoded = encodedAgain(decoded);
-  return { value: args.decode.unwrap ? encodedAgain(args.decode.unwrap(decoded)) : decoded };
+  const value = args.decode.unwrap ? encodedAgain(args.decode.unwrap(decoded)) : decoded;
+  return repeatedKey ? { value, repeatedKey } : { value };
 }
 
 /**
