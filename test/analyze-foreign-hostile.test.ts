@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeBin, parseJson } from './analyze-helpers.js';
+import { FOREIGN } from './support/analyze-foreign.js';
 
 /**
  * `argspan analyze` on real foreign fixtures a hostile or unlucky user bent into shapes that are
  * still readable: a call must not pass as clean because of the shape it was recorded in.
  */
-const FOREIGN = 'fixtures/traces/foreign';
 /** A GitHub-token-shaped canary made for this file (not a credential). */
 const TOKEN = 'ghp_Zq7RtK2mW9xLp4Vn8sB3dF6hJ1cG5yT0aE2u';
 

@@ -1,5 +1,4 @@
 import { Emitter, INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENGTH, ResidencyRule } from '@argspan/conventions';
-import type { ForeignEmitter } from './types.js';
 import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, resultResidency, type ClassifyOptions, type ContextEntry, type InheritedResidency, type LeafClassification, type SecretDetector } from '@argspan/core';
 import { ProvenanceIndex, namesSecretFileInJson } from '@argspan/core/internal';
 import { AdkModelCall, OpenLLMetryMessages, collectEvidence, isObject, parseJson, TraceEvidence, unescapedJson, type RunEvidence } from './evidence.js';
@@ -8,27 +7,14 @@ import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
 import { LogfireAgentsAttributes } from './recognizers/logfire.js';
 import { MastraAttributes } from './recognizers/mastra.js';
-import type { ForeignCall, ForeignSpan, RecordedArguments } from './types.js';
+import { ForeignArgumentRule, type ForeignCall, type ForeignEmitter, type ForeignSpan, type RecordedArguments } from './types.js';
+import { everyCopy } from './span-json.js';
 import { argumentCredentialTexts } from '../credential-identity.js';
 import { parsePythonLiteral } from './python-literal.js';
 
-/** Rule ids of argument leaves the analyzer could not read from a foreign trace. */
-export const ForeignArgumentRule = {
-  /** The emitter did not record the arguments (capture is opt-in in most libraries). */
-  NOT_RECORDED: 'arguments-not-recorded',
-  /** The blob is not JSON. */
-  NOT_JSON: 'arguments-not-json',
-  /** The blob was cut off by the emitter (an attribute length limit). */
-  TRUNCATED: 'arguments-truncated',
-  /** The leaves past the flattening limit (100,000), read as one leaf of the whole blob; the leaves before it are the call's others. */
-  PAST_LEAF_LIMIT: 'arguments-past-leaf-limit',
-  /** The blob's JSON names a key twice in one object: read as the last copy (as most parsers do), the whole text one more leaf. */
-  REPEATED_KEY: 'arguments-repeated-key',
-  /** The span writes the attribute holding the arguments more than once, with different values: all copies are read as one text. */
-  REPEATED_ATTRIBUTE: 'arguments-attribute-repeated',
-  /** A model output that parses but in a shape no reader knows, holding what may be calls: read as one text. */
-  OUTPUT_SHAPE_UNKNOWN: 'output-shape-unknown',
-} as const;
+/** Rule ids of argument leaves the analyzer could not read from a foreign trace (defined beside the types the readers share). */
+export { ForeignArgumentRule };
+
 
 /** Unreadable arguments recorded in copies that disagree (an attribute written twice): no one copy is the call's. */
 const COPIES_DISAGREE: ReadonlySet<string> = new Set([ForeignArgumentRule.REPEATED_ATTRIBUTE]);
@@ -643,8 +629,7 @@ function schemaDefaultsOf(schema: unknown): Record<string, unknown> | undefined 
 function decodeRecorded(call: Pick<ForeignCall, 'args'>, span: ForeignSpan | undefined): { value: unknown; unreadable?: string } {
   const earlier = span?.shadowed?.get(call.args.attribute);
   if (earlier === undefined) return decodeArguments(call.args);
-  const last = span!.attrs.get(call.args.attribute);
-  return { value: [...earlier, typeof last === 'string' ? last : ''].join('\n'), unreadable: ForeignArgumentRule.REPEATED_ATTRIBUTE };
+  return { value: everyCopy(earlier, span!.attrs.get(call.args.attribute)), unreadable: ForeignArgumentRule.REPEATED_ATTRIBUTE };
 }
 
 /** The arguments as a value to classify, or the raw blob and why it could not be decoded. */

@@ -1,7 +1,7 @@
-import type { ForeignEvent, ForeignSpan } from './types.js';
+import { ForeignArgumentRule, type ForeignEvent, type ForeignSpan } from './types.js';
 import { MessageEventAttributes, MessageEvents } from './message-events.js';
 import { contentTexts, isDeveloperRole, isObject, mayHoldCall, parseJson, proposal, proposeCutOffOutput, proposeUnreadableOutput, readGenAiMessages, type TraceEvidence } from './evidence.js';
-import { ForeignArgumentRule } from './classify-trace.js';
+import { everyCopy } from './span-json.js';
 
 export { MESSAGE_EVENT_NAMES, MessageEventAttributes, MessageEvents } from './message-events.js';
 
@@ -80,7 +80,7 @@ const PROPOSING_EVENTS: ReadonlySet<string> = new Set([MessageEvents.COMPLETION,
  */
 function proposeEventCopies(span: ForeignSpan, event: ForeignEvent, position: number, into: TraceEvidence): number {
   for (const [key, earlier] of event.shadowed!) {
-    const text = [...earlier, event.attrs.get(key) ?? ''].join('\n');
+    const text = everyCopy(earlier, event.attrs.get(key));
     if (mayHoldCall(text)) proposeUnreadableOutput(span, key, text, into, ForeignArgumentRule.REPEATED_ATTRIBUTE, position++);
   }
   return position;

@@ -1,8 +1,7 @@
 import { GenAiAttributes } from '@argspan/conventions';
 import type { InheritedResidency } from '@argspan/core';
 import { ProvenanceIndex } from '@argspan/core/internal';
-import type { ForeignCall, ForeignSpan } from './types.js';
-import { ForeignArgumentRule } from './classify-trace.js';
+import { ForeignArgumentRule, type ForeignCall, type ForeignSpan } from './types.js';
 import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, proposeResponseOutputCalls, readEventsAttribute, readLogfireOpenAiObjects, readMessageEvents, readResponsesInputItem, toolCallsOf } from './event-evidence.js';
 import { firstStr, str, UNNAMED_TOOL } from './recognizers/attributes.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';

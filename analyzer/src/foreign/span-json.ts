@@ -62,21 +62,7 @@ export function parseTraceSpans(traceId: string, texts: readonly string[], array
 
 function readSpan(traceId: string, text: string, arrayKeys: readonly string[]): { span: ForeignSpan; started: boolean } {
   const j = JSON.parse(text) as SpanJson;
-  const attrs = new Map<string, string | readonly string[]>();
-  let shadowed: Map<string, string[]> | undefined;
-  if (j.k && j.v) {
-    let written = 0;
-    for (let i = 0; i < j.k.length; i++) {
-      const v = j.v[i];
-      if (v === null || v === undefined) continue;
-      written++;
-      attrs.set(j.k[i]!, v);
-    }
-    // Fewer keys than values written: a key written twice (OTLP forbids it; a merge or a hand edit
-    // does it). The later is the value; the earlier ones, where they differ, are kept as `shadowed`,
-    // so that arguments recorded there are read as unreadable, not as the later copy alone.
-    if (attrs.size < written) shadowed = shadowedValues(j.k, j.v);
-  }
+  const { attrs, shadowed } = stringAttributes<string | readonly string[]>(j.k, j.v);
   for (let i = 0; i < arrayKeys.length; i++) {
     const a = j.a[i];
     if (a) attrs.set(arrayKeys[i]!, a as string[]);
@@ -89,7 +75,31 @@ function readSpan(traceId: string, text: string, arrayKeys: readonly string[]): 
   return { span, started: j.b !== null };
 }
 
-/** The earlier values of each key written again with another value (see `ForeignSpan.shadowed`); undefined when none differ. */
+function readEvent(x: NonNullable<SpanJson['x']>[number]): ForeignEvent {
+  const { attrs, shadowed } = stringAttributes<string>(x.k, x.v);
+  return shadowed ? { name: x.n, attrs, shadowed } : { name: x.n, attrs };
+}
+
+/**
+ * A span's or an event's string attributes (a NULL value left out), and `shadowed`: the earlier
+ * values of a key written twice with different values (OTLP forbids it; a merge or a hand edit does
+ * it), so that what was recorded there is read too, not hidden by the later copy. Counted, not
+ * looked up: a key written twice leaves the map smaller than the values written.
+ */
+function stringAttributes<V>(keys: readonly string[] | null, values: readonly (string | null)[] | null): { attrs: Map<string, V | string>; shadowed?: Map<string, string[]> } {
+  const attrs = new Map<string, V | string>();
+  if (!keys || !values) return { attrs };
+  let written = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const v = values[i];
+    if (v === null || v === undefined) continue;
+    written++;
+    attrs.set(keys[i]!, v);
+  }
+  return attrs.size < written ? { attrs, shadowed: shadowedValues(keys, values) } : { attrs };
+}
+
+/** The earlier values of each key written again with another value; undefined when none differ. */
 function shadowedValues(keys: readonly string[], values: readonly (string | null)[]): Map<string, string[]> | undefined {
   const last = new Map<string, string>();
   let shadowed: Map<string, string[]> | undefined;
@@ -106,20 +116,9 @@ function shadowedValues(keys: readonly string[], values: readonly (string | null
   return shadowed;
 }
 
-function readEvent(x: NonNullable<SpanJson['x']>[number]): ForeignEvent {
-  const attrs = new Map<string, string>();
-  let written = 0;
-  if (x.k && x.v) {
-    for (let i = 0; i < x.k.length; i++) {
-      const v = x.v[i];
-      if (v === null || v === undefined) continue;
-      written++;
-      attrs.set(x.k[i]!, v);
-    }
-  }
-  // (a key written twice, as on a span: the earlier copies kept, so calls recorded there are not hidden by the later)
-  const shadowed = attrs.size < written ? shadowedValues(x.k!, x.v!) : undefined;
-  return shadowed ? { name: x.n, attrs, shadowed } : { name: x.n, attrs };
+/** Every copy of an attribute written twice (its `shadowed` values, then `last`) as one text, a copy a line. */
+export function everyCopy(earlier: readonly string[], last: unknown): string {
+  return [...earlier, typeof last === 'string' ? last : ''].join('\n');
 }
 
 function sortSpans(read: { span: ForeignSpan; started: boolean }[]): ForeignSpan[] {

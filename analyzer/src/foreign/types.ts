@@ -1,5 +1,23 @@
 import type { Emitter } from '@argspan/conventions';
 
+/** Rule ids of argument leaves the analyzer could not read from a foreign trace. */
+export const ForeignArgumentRule = {
+  /** The emitter did not record the arguments (capture is opt-in in most libraries). */
+  NOT_RECORDED: 'arguments-not-recorded',
+  /** The blob is not JSON. */
+  NOT_JSON: 'arguments-not-json',
+  /** The blob was cut off by the emitter (an attribute length limit). */
+  TRUNCATED: 'arguments-truncated',
+  /** The leaves past the flattening limit (100,000), read as one leaf of the whole blob; the leaves before it are the call's others. */
+  PAST_LEAF_LIMIT: 'arguments-past-leaf-limit',
+  /** The blob's JSON names a key twice in one object: read as the last copy (as most parsers do), the whole text one more leaf. */
+  REPEATED_KEY: 'arguments-repeated-key',
+  /** The span writes the attribute holding the arguments more than once, with different values: all copies are read as one text. */
+  REPEATED_ATTRIBUTE: 'arguments-attribute-repeated',
+  /** A model output that parses but in a shape no reader knows, holding what may be calls: read as one text. */
+  OUTPUT_SHAPE_UNKNOWN: 'output-shape-unknown',
+} as const;
+
 /** An emitter of foreign tool calls: every emitter but argspan itself. */
 export type ForeignEmitter = Exclude<Emitter, 'argspan'>;
 
