@@ -266,7 +266,8 @@ describe('argspan analyze: secrets an agent hides in the shape of its tool argum
       else tool.attributes.push({ key, value: { stringValue: v } });
     };
     set('gen_ai.tool.name', `deploy_${GITHUB}`);
-    set('gen_ai.tool.call.arguments', JSON.stringify({ query: 'test', nested: { [`key_${AWS}`]: 1 } }));
+    // (and glued on its right by `_`: a key that begins with one, and one in a value)
+    set('gen_ai.tool.call.arguments', JSON.stringify({ query: 'test', nested: { [`key_${AWS}`]: 1, [`${GITHUB}_v2`]: 2 }, note: `use ${AWS}_prod now` }));
     set('gen_ai.conversation.id', `run${AWS}`);
     writeFileSync(file, JSON.stringify(doc));
     const outputs: string[] = [];
@@ -276,6 +277,8 @@ describe('argspan analyze: secrets an agent hides in the shape of its tool argum
     expect(found.some((f) => f.rule === 'credential_in_attribute' && f.message.startsWith('The span\'s name holds'))).toBe(true);
     expect(found.some((f) => f.tool === 'deploy_[REDACTED:github-pat]')).toBe(true);
     expect(found.some((f) => f.key === 'nested.key_[REDACTED:aws-access-key-id]')).toBe(true);
+    expect(found.some((f) => f.key === 'nested.[REDACTED:github-pat]_v2')).toBe(true);
+    expect(found.some((f) => f.key === 'note' && f.rule === 'credential_in_attribute')).toBe(true);
     outputs.push(json.stdout, json.stderr);
     for (const format of ['table', 'sarif', 'junit', 'html']) {
       const run = analyzeBin(file, '--format', format, '--reports');

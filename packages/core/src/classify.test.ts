@@ -249,6 +249,21 @@ describe('object keys that are values', () => {
     expect(JSON.stringify(c.leaves) + c.reason).not.toMatch(/wJalrX|Sup3r/);
   });
 
+  it('a token glued on its right by `_` in the tool\'s name, a key, a JSON key inside a value and a value is secret, and shown redacted', () => {
+    const GH = 'ghp_' + 'R1ghtG1uedC4naryK3yR1ghtG1uedC4naryK3y'.slice(0, 36);
+    const AWS = 'AKIA' + 'RGHTGLUEQ2345XBZ';
+    const c = classifyCall({ tool: `${AWS}_deploy`, args: { [`${GH}_v2`]: 1, nested: { [`deploy_${GH}_old`]: 'x' }, note: `token ${GH}_v2`, body: JSON.stringify({ [`${AWS}_prod`]: 1 }) } });
+    expect(c.tool).toBe('[REDACTED:aws-access-key-id]_deploy');
+    expect(c.residency).toBe('secret');
+    expect(shown(c)).toEqual([
+      ['[REDACTED:github-pat]_v2', '[REDACTED:github-pat]_v2', 'secret', 'secret-in-key'],
+      ['nested.deploy_[REDACTED:github-pat]_old', 'deploy_[REDACTED:github-pat]_old', 'secret', 'secret-in-key'],
+      ['note', 'note', 'secret', 'github-pat'],
+      ['body', 'body', 'secret', 'aws-access-key-id'],
+    ]);
+    expect(JSON.stringify({ ...c, flat: undefined })).not.toMatch(/R1ghtG1ued|RGHTGLUE/);
+  });
+
   it('field names inside a credential slot stay readable', () => {
     const c = classifyCall({ tool: 't', args: { credentials: { username: 'bob', apiKey: 'k9!Xq2#Lm' }, password: { value: 'abc' } } });
     expect(c.leaves.map((l) => l.key)).toEqual(['credentials.username', 'credentials.apiKey', 'password.value']);

@@ -305,6 +305,19 @@ describe('ArgspanInstrumentation GenAI content attributes', () => {
     expect(JSON.stringify(spans().map((s) => [s.name, s.attributes, s.status]))).not.toContain('K3YCANARY');
   });
 
+  it('never records a token glued on its right by `_`: in the tool\'s name, a key or a value', async () => {
+    const { provider, spans } = memoryTracing();
+    const glued = 'ghp_' + 'R1GHTc4naryR1GHTc4naryR1GHTc4naryR1GH';
+    const aws = 'AKIA' + 'RGHTGLUEQ2345XBZ';
+    const run = instrumentDispatch(async () => 'sent', { tracerProvider: provider, hashKey: key, recordArguments: true });
+    await expect(run(`${aws}_deploy`, { [`${glued}_v2`]: 1, note: `token ${glued}_v2`, body: JSON.stringify({ [`${aws}_prod`]: 'x' }) })).rejects.toBeInstanceOf(ArgspanRefusedError);
+    expect(spans().length).toBeGreaterThan(0);
+    const printed = JSON.stringify(spans().map((s) => [s.name, s.attributes, s.status, s.events]));
+    expect(printed).toContain('[REDACTED:');
+    expect(printed).not.toContain('R1GHTc4nary');
+    expect(printed).not.toContain('RGHTGLUE');
+  });
+
   it('hides a key that is part of a credential (inside a credential slot) in the recorded arguments and every span', async () => {
     const { provider, spans } = memoryTracing();
     const run = instrumentDispatch(async () => 'sent', { tracerProvider: provider, hashKey: key, recordArguments: true });

@@ -191,6 +191,11 @@ export function adversarialInputs(bytes: number): { name: string; text: string }
     // one run of mixed case and digits with a _ (glued prefixes are looked for everywhere in it)
     // and one of separators (prefixes are looked for after each)
     { name: 'glued run with _', text: rep('aB3_') },
+    // token-shaped runs glued on their right by `_` (each tried again with a `_` after it, then
+    // judged: none random enough), and a proven prefix whose body holds `_` and fails its pattern
+    // (tried again without its right boundary)
+    { name: 'tokens glued by _', text: rep(`-AKIAAAAAAAAAAAAAAAAA_v2 ghp_${'aB'.repeat(18)}_v2 xoxb-${'1'.repeat(12)}_old `) },
+    { name: 'proven prefix, _ body', text: rep(` ops_eyJ${'aB3_'.repeat(1100)}`) },
     { name: 'separator run', text: rep('a-b/c+') },
     // curl's cookie flag again and again (each reads the command back to curl), cookies without a session one,
     // kubectl literals and secret setters with no value (each reads its command back)

@@ -3,13 +3,13 @@ import type { SecretDetector, SecretFinding } from '../types.js';
 import { BUILTIN_RULES } from './builtin-rules.js';
 import { GENERIC_ASSIGNMENT_RULE } from './rules/generic.js';
 import { genericTryCanYield } from './generic-tries.js';
-import { decodeBase64Text, decodeJsonEscapes, decodePercent, isHexDigit, isTokenStop, type MappedText } from './decoders.js';
+import { decodeBase64Text, decodeJsonEscapes, decodePercent, isHexDigit, isTokenStop, isWordChar, type MappedText } from './decoders.js';
 import { GLUE_REACH, escapeWindows, type GlueSites } from './escape-windows.js';
 import { CREDENTIAL_KEY_WORDS, KeyNameIndex, isKeyChar, keyIsAssigned } from './key-names.js';
 import { KeywordScanner, isGlueKeyword } from './keyword-scanner.js';
-import { L } from './rules/patterns.js';
+import { L, R, RD, R_GLUED, RD_GLUED } from './rules/patterns.js';
 import type { SecretAllowlistEntry, SecretDetectorConfig, SecretRule } from './types.js';
-import { isPlaceholderShaped, maskFollows, placeholderShape } from './placeholders.js';
+import { isPlaceholderShaped, maskFollows, placeholderGlued, placeholderShape } from './placeholders.js';
 import { entropyFromSum, shannonEntropy } from './value-filters.js';
 
 /** Base64 runs shorter than this are not decoded (the shortest useful encoded secret). */
@@ -34,10 +34,20 @@ interface CompiledRule {
   withIndices: RegExp | undefined;
   /**
    * For an anchored rule with a proof whose pattern begins with the left boundary L: its sticky
-   * copy without it, tried where a word character comes before the keyword (`xghp_…`,
-   * `deploy_ghp_…`); such a match counts only when the proof holds.
+   * copy without it, and with its right boundary taking a `_` after (see rightGlued), tried where
+   * a word character comes before the keyword (`xghp_…`, `deploy_ghp_…_v2`) or, for a rule whose
+   * body may hold a `_`, where the pattern fails (`ATATT3…_v2`); such a match counts only when the
+   * proof holds.
    */
   glued: RegExp | undefined;
+  /**
+   * For an anchored token-prefix rule whose pattern lies between the boundaries L and R (or RD) and
+   * whose body holds no `_`: its sticky copy with a right boundary that takes a `_` after, tried
+   * where the pattern fails: a token glued on its right by `_` (`AKIA…_prod`, `ghp_…_v2`), judged
+   * as any match (a body without `_` cannot run on into the word after, so the token's own length
+   * and alphabet still hold).
+   */
+  rightGlued: RegExp | undefined;
   secretGroups: readonly string[];
   generic: boolean;
   /** A generic rule of the `generic` family (an assignment to any credential word): yields to the other generic rules too. */
@@ -93,7 +103,8 @@ function compileRule(rule: SecretRule): CompiledRule {
     sticky: anchored || rule.decodedPrefix || rule.keyNames ? new RegExp(rule.pattern.source, `${base}gy`) : undefined,
     global: new RegExp(rule.pattern.source, `${base}g`),
     withIndices: g === undefined ? undefined : new RegExp(rule.pattern.source, `${base}gyd`),
-    glued: anchored && rule.proof !== undefined && rule.pattern.source.startsWith(L) ? new RegExp(rule.pattern.source.slice(L.length), `${base}gy`) : undefined,
+    glued: anchored && rule.proof !== undefined && rule.pattern.source.startsWith(L) ? new RegExp(rightGlue(rule.pattern.source.slice(L.length)), `${base}gy`) : undefined,
+    rightGlued: anchored && rule.tokenPrefix === true && bodyTakesRightGlue(rule.pattern.source) ? new RegExp(rightGlue(rule.pattern.source), `${base}gy`) : undefined,
     // (the named group and those of its name with 2 to 5 after it that the pattern holds: one per way a value is written)
     secretGroups: g === undefined ? [] : [g, ...[2, 3, 4, 5].map((n) => `${g}${n}`).filter((name) => rule.pattern.source.includes(`(?<${name}>`))],
     generic: rule.generic === true,
@@ -102,6 +113,31 @@ function compileRule(rule: SecretRule): CompiledRule {
     decodedPrefix: rule.decodedPrefix && new RegExp(rule.decodedPrefix.source, rule.decodedPrefix.flags.replace(/[gy]/g, '')),
     canYield: rule === GENERIC_ASSIGNMENT_RULE ? genericTryCanYield : undefined,
   };
+}
+
+/** A pattern source whose final right boundary (R or RD) lets a `_` follow; other sources as they are. */
+function rightGlue(source: string): string {
+  if (source.endsWith(R)) return source.slice(0, -R.length) + R_GLUED;
+  if (source.endsWith(RD)) return source.slice(0, -RD.length) + RD_GLUED;
+  return source;
+}
+
+/**
+ * Whether a token-prefix pattern may take a `_` after it without a proof: it lies between L and R
+ * (or RD), and nothing in it but its literal prefixes and separators matches a `_` (no `\w`, `\W`,
+ * `\S`, `\D`, `.`, negated class, or class holding `_` or a range across it), so the match cannot
+ * end at a `_` of its own body.
+ */
+export function bodyTakesRightGlue(source: string): boolean {
+  if (!source.startsWith(L) || !(source.endsWith(R) || source.endsWith(RD))) return false;
+  const inner = source.slice(L.length, source.endsWith(R) ? -R.length : -RD.length);
+  if (/\\[wWSD]/.test(inner)) return false;
+  const plain = inner.replace(/\\./g, 'e'); // (an escaped character is itself, never a `_`)
+  for (const [cls] of plain.matchAll(/\[[^\]]*\]/g)) {
+    if (cls.startsWith('[^') || cls.includes('_')) return false;
+    for (const [, lo, hi] of cls.matchAll(/(.)-(.)/g)) if (lo!.charCodeAt(0) <= 95 && hi!.charCodeAt(0) >= 95) return false;
+  }
+  return !plain.replace(/\[[^\]]*\]/g, '').includes('.');
 }
 
 /**
@@ -193,20 +229,24 @@ function validated(r: SecretRule, secret: string, m: RegExpExecArray): boolean {
   }
 }
 
-const isWordChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
-
 /**
  * A token glued to a word on its left (`xghp_…`, `deploy_ghp_…`), which the rule's left boundary
- * refuses: its match at `pos` when the format's proof holds (a checksum a random glued token
- * passes about once in 2^32 tries), else null.
+ * refuses, or by a `_` on its right (`ATATT3…_v2`): its match at `pos` when the format's proof
+ * holds (a checksum a random glued token passes about once in 2^32 tries), else null.
  */
 function provenGlued(c: CompiledRule, text: string, pos: number): RegExpExecArray | null {
   const glued = c.glued!;
   glued.lastIndex = pos;
   const m = glued.exec(text);
   if (m === null) return null;
+  return provenMatch(c, m) ? m : null;
+}
+
+/** Whether the whole match (its secret group, if any) holds the rule's proof. */
+function provenMatch(c: CompiledRule, m: RegExpExecArray): boolean {
+  if (c.rule.proof === undefined) return false;
   const span = c.secretGroups.length > 0 ? secretSpan(c, m) : [m.index, m.index + m[0].length];
-  return span !== undefined && proven(c.rule.proof!, text.slice(span[0], span[1])) ? m : null;
+  return span !== undefined && proven(c.rule.proof, m.input.slice(span[0], span[1]));
 }
 
 /** A rule's structural proof; a throwing proof does not hold. */
@@ -532,7 +572,15 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     const re = c.sticky!;
     re.lastIndex = pos;
     let m = re.exec(text);
-    if (m === null && c.glued !== undefined && pos > 0 && isWordChar(text.charCodeAt(pos - 1))) m = provenGlued(c, text, pos);
+    if (m === null && c.rightGlued !== undefined) {
+      const right = c.rightGlued;
+      right.lastIndex = pos;
+      m = right.exec(text);
+      // (documentation marks an example by the word glued after it: `sk_test_…_EXAMPLE`, `AKIA…_fake`)
+      if (m !== null && placeholderGlued(text, m.index + m[0].length) && !provenMatch(c, m)) return -1;
+    }
+    // (a rule that takes a `_` on the right without a proof needs its proof only for a left glue)
+    if (m === null && c.glued !== undefined && (c.rightGlued === undefined || (pos > 0 && isWordChar(text.charCodeAt(pos - 1))))) m = provenGlued(c, text, pos);
     if (m === null) return -1;
     const f = accept(c, m, rejected, covered);
     if (!f) return -1;

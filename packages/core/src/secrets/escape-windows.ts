@@ -3,7 +3,7 @@
  * decodeJsonEscapes and scans again as a layer of their own (JSON inside a string, and inside
  * that again).
  */
-import { HEXVAL, isHexDigit, isTokenStop } from './decoders.js';
+import { HEXVAL, isHexDigit, isTokenStop, isWordChar } from './decoders.js';
 import { base64RunEnd, couldBeBase64OfText } from './keyword-scanner.js';
 
 /** Context decoded on each side of an escape. */
@@ -203,6 +203,3 @@ function gluedLength(text: string, p: number): number {
     (HEXVAL(text.charCodeAt(p + 4)) << 4) | HEXVAL(text.charCodeAt(p + 5));
   return isWordChar(v) ? 0 : 6;
 }
-
-/** A character of `[A-Za-z0-9_]`, the rules' word characters. */
-const isWordChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;

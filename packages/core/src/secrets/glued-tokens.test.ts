@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { loadCorpusModule } from '../bench/secret-corpus.js';
 import { BUILTIN_RULES } from './builtin-rules.js';
-import { defaultSecretDetector as d } from './detector.js';
+import { bodyTakesRightGlue, defaultSecretDetector as d } from './detector.js';
 import { crc32, hex8 } from './checksums.js';
 import { isGlueKeyword } from './keyword-scanner.js';
-import { B64URL, sample } from './rules/sample.js';
+import { ALNUM, B64URL, sample } from './rules/sample.js';
+
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
 /** Each token-prefix rule's own tokens: the whole match of its pattern in its true-positive examples. */
 function prefixRuleTokens(): { id: string; token: string }[] {
@@ -77,6 +79,8 @@ describe('tokens glued on their left', () => {
       const token = withCrc(`ATATT3xFfGF0${body.slice(0, 85)}_${body.slice(85)}=`);
       for (const before of ['x', 'jira', 'Token9', 'deploy_']) {
         expect(d.findAll(`${before}${token} is the token`), before).toEqual([{ ruleId: 'atlassian-api-token', start: before.length, end: before.length + token.length }]);
+        // (its body holds `_`, but it ends in the checksum's hex: the pattern ends there before a `_` after it)
+        expect(d.findAll(`${before}${token}_v2 is the token`), `${before}…_v2`).toEqual([{ ruleId: 'atlassian-api-token', start: before.length, end: before.length + token.length }]);
       }
       const broken = token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A');
       expect(d.findAll(`jira${broken}`).filter((f) => f.ruleId === 'atlassian-api-token')).toEqual([]);
@@ -118,5 +122,88 @@ describe('tokens glued on their left', () => {
       checked++;
     }
     expect(checked).toBeGreaterThan(tokens.length / 2);
+  });
+});
+
+describe('tokens glued on their right by `_`', () => {
+  const tokens = prefixRuleTokens();
+  const rightGlued = new Set(BUILTIN_RULES.filter((r) => r.tokenPrefix === true && bodyTakesRightGlue(r.pattern.source)).map((r) => r.id));
+
+  it('are taken without a proof by the token-prefix rules whose body holds no `_`', () => {
+    expect(rightGlued.size).toBeGreaterThan(50);
+    for (const id of ['aws-access-key-id', 'github-pat', 'github-fine-grained-pat', 'slack-token', 'stripe-secret-key', 'npm-access-token', 'twilio-api-key']) expect(rightGlued, id).toContain(id);
+    // (a body that may hold `_` could end at a `_` of a longer identifier)
+    for (const id of ['google-api-key', 'gitlab-pat', 'vercel-token', 'supabase-secret-key', 'atlassian-api-token']) expect(rightGlued, id).not.toContain(id);
+  });
+
+  it.each(['_v2', '_prod', '_old', '_2'])('finds every such rule\'s token followed by "%s", in text, in a JSON key and after a `-`', (after) => {
+    let checked = 0;
+    for (const { id, token } of tokens.filter((t) => rightGlued.has(t.id))) {
+      for (const [text, at] of [
+        [`${token}${after}`, 0],
+        [`use ${token}${after} here`, 4],
+        [`{"${token}${after}": 1}`, 2],
+        [`job-${token}${after}`, 4],
+      ] as const) {
+        expect(d.findAll(text).filter((f) => f.ruleId === id), `${id}: ${text.slice(0, at)}…${after}`).toEqual([{ ruleId: id, start: at, end: at + token.length }]);
+      }
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(50);
+  });
+
+  it('finds a proven token glued on its right, and on both sides where its body cannot take the glued word, when its proof holds, and not when it fails', async () => {
+    const { KINDS, gen, prng } = await loadCorpusModule();
+    const g = gen(prng(29));
+    const proven = new Set(BUILTIN_RULES.filter((r) => r.proof !== undefined && (r.tokenPrefix !== true || r.keywords.every((k) => isGlueKeyword(k)))).map((r) => r.id));
+    const seen = new Set<string>();
+    for (const kind of KINDS) {
+      for (let i = 0; i < 10; i++) {
+        const token = kind.make(g);
+        if (/[\s=]/.test(token)) break;
+        const bare = d.findAll(token);
+        if (bare.length !== 1 || !proven.has(bare[0]!.ruleId) || bare[0]!.start !== 0 || bare[0]!.end !== token.length) break;
+        const id = bare[0]!.ruleId;
+        seen.add(id);
+        // Glued on both sides when the body holds no `_`: one that may takes the word after it too,
+        // and its proof then fails (unless the format ends in a fixed shape: Atlassian's, below).
+        for (const before of rightGlued.has(id) ? ['deploy_', 'x', ''] : ['']) {
+          // (a body that may hold `_` may take the word after it too where its proof then holds: more is redacted, never less)
+          const found = d.findAll(`${before}${token}_v2 rest`);
+          expect(found.map((f) => [f.ruleId, f.start]), `${id} glued to ${before}…_v2`).toEqual([[id, before.length]]);
+          expect(found[0]!.end, id).toBeGreaterThanOrEqual(before.length + token.length);
+        }
+        const last = token.at(-1)!;
+        const broken = token.slice(0, -1) + (last === 'A' ? 'B' : last === '0' ? '1' : /[0-9]/.test(last) ? '0' : 'A');
+        if (!BUILTIN_RULES.find((r) => r.id === id)!.proof!(broken)) expect(d.findAll(`deploy_${broken}_v2`).filter((f) => f.ruleId === id), `${id} broken`).toEqual([]);
+      }
+    }
+    expect(seen.size).toBeGreaterThanOrEqual(8);
+  });
+
+  it('finds no identifier that merely begins with a token prefix, nor a token marked as an example by the word after it', () => {
+    const gh = `ghp_${sample(ALNUM, 36, 'right-fp')}`;
+    for (const text of [
+      'ghp_helper_v2', 'akia_config', 'AKIA_prefix_docs', 'AKIA_USER_NAME_PREFIXES', 'ASIA_PACIFIC_SOUTHEAST_2', 'sk_live_mode_enabled_flag',
+      'npm_config_user_agent_v2', 'xoxb-your-bot-token_old', `ghp_${'x'.repeat(36)}_v2`, `${gh}_EXAMPLE`, `${gh}_fake`, `${gh}_placeholder`,
+      `AKIA${sample(BASE32, 16, 'right-fp')}_example`, `AKIA${sample(BASE32, 16, 'right-fp')}_dummy_key`,
+    ]) {
+      expect(d.findAll(text), text).toEqual([]);
+    }
+  });
+
+  it('says which patterns take a `_` after them without a proof', () => {
+    const L = '(?<![A-Za-z0-9_])';
+    const R = '(?![A-Za-z0-9_])';
+    expect(bodyTakesRightGlue(`${L}ghp_[A-Za-z0-9]{36}${R}`)).toBe(true);
+    expect(bodyTakesRightGlue(`${L}xox[bp]-[0-9A-Za-z-]{10,250}(?![A-Za-z0-9_-])`)).toBe(true);
+    expect(bodyTakesRightGlue(`${L}AIza[\\w-]{35}${R}`)).toBe(false);
+    expect(bodyTakesRightGlue(`${L}vc[pk]_[A-Za-z0-9_-]{24,80}${R}`)).toBe(false);
+    expect(bodyTakesRightGlue(`${L}tok[A-z]{20}${R}`)).toBe(false); // (a range across `_`)
+    expect(bodyTakesRightGlue(`${L}tok[^\\s]{20}${R}`)).toBe(false);
+    expect(bodyTakesRightGlue(`${L}tok.{20}${R}`)).toBe(false);
+    expect(bodyTakesRightGlue(`${L}tok\\.[a-f0-9]{20}${R}`)).toBe(true);
+    expect(bodyTakesRightGlue(`tok[a-f0-9]{20}${R}`)).toBe(false); // (no left boundary)
+    expect(bodyTakesRightGlue(`${L}tok[a-f0-9]{20}`)).toBe(false); // (no right boundary)
   });
 });

@@ -10,6 +10,8 @@
  * `test`, …), holds too little randomness to be a credential (`fakeToken123`, `AKIAFAKEFAKE1234`).
  */
 
+import { isWordChar } from './decoders.js';
+
 /**
  * Masks: ****, ####, ...., •, …, and ***, ### or ... with fewer than six other characters on a
  * side (`sk-***3f9a`, a mask; `ghp_Ab12...`, a display cut short): a random password holds three
@@ -108,6 +110,21 @@ export function isPlaceholderShaped(value: string, shape: number, inFormat = fal
   if ((shape & SHAPE_MARKS) !== 0 && (inFormat ? FORMAT_PLACEHOLDER_MARKS : PLACEHOLDER_MARKS).test(value)) return true;
   if (value.charCodeAt(0) === 36 && /^\$[A-Za-z_]/.test(value)) return true; // $TOKEN, $env:TOKEN
   return hasPlaceholderWords(value, shape);
+}
+
+/** Longest word glued after a token that is judged as a placeholder's mark. */
+const MAX_GLUED_WORD = 64;
+
+/**
+ * Whether the word glued after a token that ends at `end` (`_EXAMPLE`, `_fake`, `-placeholder`: the
+ * one separator there, then word characters) marks the token as a placeholder, as documentation
+ * marks an example (`sk_test_…_EXAMPLE`): for a token found glued on its right.
+ */
+export function placeholderGlued(text: string, end: number): boolean {
+  let e = end + 1;
+  while (e < text.length && e - end <= MAX_GLUED_WORD && isWordChar(text.charCodeAt(e))) e++;
+  const word = text.slice(end, e);
+  return isPlaceholderShaped(word, placeholderShape(word), true);
 }
 
 /**

@@ -77,6 +77,8 @@ describe('redactSecrets', () => {
 
 describe('redactName: a credential glued into a name', () => {
   const AWS = 'AKIACANARYQ2345672XB';
+  const SLACK = `xoxb-${'81726354'.repeat(2).slice(0, 12)}-${'4938271605'.repeat(2).slice(0, 13)}-${sample(ALNUM, 24, 'name-slack')}`;
+  const GOOGLE = `AIza${sample(ALNUM, 35, 'name-google')}`;
   it.each([
     [`deploy_${CANARY}`, 'deploy_[REDACTED:github-pat]'],
     [`tool${CANARY}`, 'tool[REDACTED:github-pat]'],
@@ -87,6 +89,15 @@ describe('redactName: a credential glued into a name', () => {
     [`a_${CANARY}_b_${AWS}`, 'a_[REDACTED:github-pat]_b_[REDACTED:aws-access-key-id]'],
     [`Tool deploy_${CANARY} was called`, 'Tool deploy_[REDACTED:github-pat] was called'],
     [CANARY, '[REDACTED:github-pat]'],
+    // glued on the right at the name's start, and on both sides
+    [`${CANARY}_v2`, '[REDACTED:github-pat]_v2'],
+    [`${AWS}_prod`, '[REDACTED:aws-access-key-id]_prod'],
+    [`${SLACK}_old`, '[REDACTED:slack-token]_old'],
+    [`deploy_${CANARY}_v2`, 'deploy_[REDACTED:github-pat]_v2'],
+    [`${AWS}_${CANARY}_x`, '[REDACTED:aws-access-key-id]_[REDACTED:github-pat]_x'],
+    // (a body that may hold `_`, which text leaves unfound glued: a name's parts are cut at their separators)
+    [`${GOOGLE}_v2`, '[REDACTED:google-api-key]_v2'],
+    [`${GOOGLE}_v2.json`, '[REDACTED:google-api-key]_v2.json'],
   ])('%s', (name, shown) => {
     // The detector alone refuses a token glued to a word before it (part of something longer in text).
     if (/[\w]$/.test(name.slice(0, shown.indexOf('[')))) expect(redactSecrets(name).text).not.toBe(shown);
@@ -95,7 +106,13 @@ describe('redactName: a credential glued into a name', () => {
   });
 
   it('leaves names that hold no credential as they are', () => {
-    for (const name of ['api_key', 'password_hash', 'user_session_token_id', 'skip_tokens', 'calendar.create', 'x-api-key', 'github_token_ref', 'AKIA_prefix_docs', `sha_${'a'.repeat(40)}`]) {
+    for (const name of [
+      'api_key', 'password_hash', 'user_session_token_id', 'skip_tokens', 'calendar.create', 'x-api-key', 'github_token_ref', 'AKIA_prefix_docs', `sha_${'a'.repeat(40)}`,
+      // a token prefix at the name's start, then words
+      'ghp_helper', 'ghp_helper_v2', 'akia_config', 'AKIA_prefix_docs_v2', 'xoxb_token_name', 'sk_live_mode_enabled', 'npm_config_cache_dir', 'glpat_rotation_policy_v2',
+      // a token marked as a documentation example by the word after it
+      `sk_test_${sample(ALNUM, 24, 'name-example')}_EXAMPLE`, `${`ghp_${sample(ALNUM, 36, 'name-fake')}`}_fake`, `deploy_${`ghp_${sample(ALNUM, 36, 'name-fake')}`}_placeholder`,
+    ]) {
       expect(findInName(name), name).toBeUndefined();
       expect(redactName(name)).toBe(name);
     }

@@ -1,6 +1,7 @@
 import type { SecretDetector, SecretFinding } from '../types.js';
 import { BUILTIN_RULES } from './builtin-rules.js';
 import { defaultSecretDetector } from './detector.js';
+import { placeholderGlued } from './placeholders.js';
 
 /** Replacement text for a redacted span: names the rule, never the value. */
 export function redactionMarker(ruleId: string): string {
@@ -84,23 +85,25 @@ function prefixAt(name: string, at: number, prefix: Prefix): boolean {
 
 /**
  * A credential in a name — a tool's name, an argument key, a run or conversation id — or the first
- * of them: in text a rule refuses a token glued to a word before it (part of something longer),
- * but a name is one word, and `deploy_ghp_…` or `runAKIA…` still holds the token. Tried where
- * `detector` finds nothing, at each built-in token prefix inside the name (one pass over the
- * name, by the prefixes' first two characters): a finding that starts there. (A custom rule
+ * of them: in text a rule refuses a token glued to a word before or after it (part of something
+ * longer), but a name is one word, and `deploy_ghp_…`, `runAKIA…` or `ghp_…_v2` still holds the
+ * token. Tried where `detector` finds nothing, at each built-in token prefix inside the name (one
+ * pass over the name, by the prefixes' first two characters), the name's start too: a finding
+ * that starts there, in the rest of the name or in the rest cut at a separator. (A custom rule
  * without a built-in keyword is found only where its own boundary allows.)
  */
 export function findInName(name: string, detector: SecretDetector = defaultSecretDetector): SecretFinding | undefined {
   const direct = detector.find(name);
   if (direct !== undefined) return direct;
   const { pairs, byPair } = prefixTable();
-  for (let at = 1; at < name.length - 1; at++) {
-    if (!isGlue(name.charCodeAt(at - 1))) continue;
+  for (let at = 0; at < name.length - 1; at++) {
+    if (at > 0 && !isGlue(name.charCodeAt(at - 1))) continue;
     const c0 = lc(name.charCodeAt(at));
     const c1 = lc(name.charCodeAt(at + 1));
     if (c0 > 127 || c1 > 127 || pairs[(c0 << 7) | c1] === 0) continue;
     if (!byPair.get((c0 << 7) | c1)!.some((p) => prefixAt(name, at, p))) continue;
-    const f = tokenAt(name, at, detector);
+    // (at the start, the whole name is what the detector was just given)
+    const f = tokenAt(name, at, detector, at > 0);
     if (f !== undefined) return f;
   }
   return undefined;
@@ -109,15 +112,23 @@ export function findInName(name: string, detector: SecretDetector = defaultSecre
 /** Separators a name's parts are glued with after a token (`ghp_…_v2`). */
 const AFTER = /[_.\-/:]/g;
 
-/** A finding starting at `at` in `name`: the rest of the name, or the rest cut at a separator (a token glued on its right too). */
-function tokenAt(name: string, at: number, detector: SecretDetector): SecretFinding | undefined {
+/**
+ * A finding starting at `at` in `name`: in the rest of the name (when `whole`), else in the rest
+ * cut at a separator (a token glued on its right too), the longest cut first: a token whose own
+ * characters include the separator (`xoxb-…-…_old`) is found whole, not as its first part.
+ */
+function tokenAt(name: string, at: number, detector: SecretDetector, whole: boolean): SecretFinding | undefined {
   const rest = name.slice(at);
-  const f = detector.find(rest);
-  if (f !== undefined && f.start === 0) return { ruleId: f.ruleId, start: at, end: at + f.end };
-  for (const m of rest.matchAll(AFTER)) {
-    if (m.index === 0) continue;
-    const cut = detector.find(rest.slice(0, m.index));
-    if (cut !== undefined && cut.start === 0) return { ruleId: cut.ruleId, start: at, end: at + cut.end };
+  if (whole) {
+    const f = detector.find(rest);
+    if (f !== undefined && f.start === 0) return { ruleId: f.ruleId, start: at, end: at + f.end };
+  }
+  const cuts: number[] = [];
+  for (const m of rest.matchAll(AFTER)) if (m.index > 0) cuts.push(m.index);
+  for (let i = cuts.length - 1; i >= 0; i--) {
+    const cut = detector.find(rest.slice(0, cuts[i]));
+    // (not a documentation example marked by the word after it: `sk_test_…_EXAMPLE`)
+    if (cut !== undefined && cut.start === 0 && !placeholderGlued(rest, cut.end)) return { ruleId: cut.ruleId, start: at, end: at + cut.end };
   }
   return undefined;
 }

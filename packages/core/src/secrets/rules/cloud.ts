@@ -26,8 +26,9 @@ export const CLOUD_RULES: readonly SecretRule[] = [
         `aws_access_key_id = ${akid('k2')}`,
         `"AccessKeyId": "ASIA${sample(BASE32, 16, 'k3')}"`,
         `{"env":"A=1\\u000a${akid('k6')}"}`,
+        `aws s3 ls --profile ${akid('k7')}_prod`, // glued on its right by `_`
       ],
-      falsePositives: ['AKIAIOSFODNN7EXAMPLE', 'AKIA' + 'A'.repeat(16), 'XAKIA' + sample(BASE32, 16, 'k4'), 'AKIA' + sample(BASE32, 12, 'k5')],
+      falsePositives: ['AKIAIOSFODNN7EXAMPLE', 'AKIA' + 'A'.repeat(16), 'XAKIA' + sample(BASE32, 16, 'k4'), 'AKIA' + sample(BASE32, 12, 'k5'), `${akid('k8')}_fake`, 'AKIA_PREFIX_DOCS_V2'],
     },
   }),
   rule({

@@ -28,9 +28,14 @@ export const CODE_HOSTING_RULES: readonly SecretRule[] = [
         checksummed('ghp_', sample(ALNUM, 30, 'ck')),
         // a checksum-valid token is a token whatever its letters spell
         checksummed('ghp_', 'fakeFAKEfakeFAKEfakeFAKE123456'),
+        `${gh('ghp_')}_v2`, // glued on its right by `_`
+        `deploy_${checksummed('ghp_', sample(ALNUM, 30, 'ck2'))}_v2`, // on both sides, its checksum holding
       ],
       falsePositives: [
         'ghp_' + 'x'.repeat(36),
+        'ghp_helper_functions_v2',
+        `${gh('ghp_')}_EXAMPLE`,
+        `deploy_${gh('ghp_')}_v2`, // on both sides, no checksum
         'ghp_' + sample(ALNUM, 30, 'short'),
         'xghp_' + sample(ALNUM, 36, 'b'),
         `{"env":"A=1\\nghp_${'x'.repeat(36)}"}`,

@@ -55,8 +55,9 @@ export const MESSAGING_RULES: readonly SecretRule[] = [
         `SLACK_REFRESH_TOKEN=xoxe-1-${sample(ALNUM, 146, 's12')}`,
         `xoxp-${digits(11, 's4')}-${digits(11, 's5')}-${digits(12, 's6')}-${sample(HEX, 32, 's7')}`,
         `{"env":"A=1\\txoxb-${digits(12, 's8')}-${digits(13, 's9')}-${sample(ALNUM, 24, 's10')}"}`,
+        `rotate xoxb-${digits(12, 's16')}-${digits(13, 's17')}-${sample(ALNUM, 24, 's18')}_old`, // glued on its right by `_`
       ],
-      falsePositives: ['xoxb-your-bot-token', 'xoxb-' + 'x'.repeat(30), 'xoxe-1-abcdefg', `xoxp-${digits(11, 's13')}-${digits(11, 's14')}-${digits(12, 's15')}-####`],
+      falsePositives: ['xoxb-your-bot-token', 'xoxb-' + 'x'.repeat(30), 'xoxe-1-abcdefg', `xoxp-${digits(11, 's13')}-${digits(11, 's14')}-${digits(12, 's15')}-####`, 'xoxb-your-bot-token_old'],
     },
   }),
   rule({

@@ -26,6 +26,10 @@ export const PROGRAM_START = `(?:${AFTER_JSON_ESCAPE}|(?<![\\w.-]))`;
 export const R = '(?![A-Za-z0-9_])';
 /** Right boundary of a token whose body may hold `-`. */
 export const RD = '(?![A-Za-z0-9_-])';
+/** {@link R} letting a `_` follow: for a token glued on its right (`AKIA…_prod`), which only the detector tries, where R fails. */
+export const R_GLUED = '(?![A-Za-z0-9])';
+/** {@link RD} letting a `_` follow. */
+export const RD_GLUED = '(?![A-Za-z0-9-])';
 
 /** Case-insensitive literal, for patterns that are otherwise case-sensitive. */
 export function ci(word: string): string {

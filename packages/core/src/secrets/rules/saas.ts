@@ -16,8 +16,12 @@ export const SAAS_RULES: readonly SecretRule[] = [
     pattern: re(L, '[sr]k_(?:live|test|prod)_[A-Za-z0-9]{20,247}', R),
     minEntropy: 3.5,
     examples: {
-      truePositives: [`STRIPE_SECRET_KEY=sk_live_${sample(ALNUM, 99, 'st')}`, `curl https://api.stripe.com/v1/charges -u rk_test_${sample(ALNUM, 24, 'st2')}:`],
-      falsePositives: ['sk_test_4eC39HqLyjWDarjtT1zdp7dc_EXAMPLE', 'pk_live_' + sample(ALNUM, 24, 'pk'), 'sk_live_xxxxxxxxxxxxxxxxxxxxxxxx'],
+      truePositives: [
+        `STRIPE_SECRET_KEY=sk_live_${sample(ALNUM, 99, 'st')}`,
+        `curl https://api.stripe.com/v1/charges -u rk_test_${sample(ALNUM, 24, 'st2')}:`,
+        `{"sk_live_${sample(ALNUM, 32, 'st3')}_backup": true}`, // glued on its right by `_`
+      ],
+      falsePositives: ['sk_test_4eC39HqLyjWDarjtT1zdp7dc_EXAMPLE', 'pk_live_' + sample(ALNUM, 24, 'pk'), 'sk_live_xxxxxxxxxxxxxxxxxxxxxxxx', 'sk_live_mode_enabled_for_account'],
     },
   }),
   rule({
