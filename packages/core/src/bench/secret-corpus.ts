@@ -196,6 +196,9 @@ export function adversarialInputs(bytes: number): { name: string; text: string }
     // (tried again without its right boundary)
     { name: 'tokens glued by _', text: rep(`-AKIAAAAAAAAAAAAAAAAA_v2 ghp_${'aB'.repeat(18)}_v2 xoxb-${'1'.repeat(12)}_old `) },
     { name: 'proven prefix, _ body', text: rep(` ops_eyJ${'aB3_'.repeat(1100)}`) },
+    // one run of two prefixes glued by `_` again and again: the scan appends every hit of one
+    // after every hit of the other (ordered by insertion, quadratic)
+    { name: 'two prefixes, one run', text: rep('xAKIAQ3EGRWZ7NPL4XBMV_ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5_') },
     { name: 'separator run', text: rep('a-b/c+') },
     // curl's cookie flag again and again (each reads the command back to curl), cookies without a session one,
     // kubectl literals and secret setters with no value (each reads its command back)

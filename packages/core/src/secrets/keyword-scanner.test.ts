@@ -70,6 +70,19 @@ describe('KeywordScanner', () => {
     expect(pairs(s.scan(`my token ${token}`).hits)).toContain('1@3'); // the other keyword, anywhere
   });
 
+  it('orders many run-keyword hits appended out of order by start, as the scan finds them, WebAssembly and JavaScript alike', () => {
+    // (one run holding two prefixes again and again: the hits of one come after all of the other's)
+    const s = new KeywordScanner(['akia', 'ghp_', 'gh'], 16, true, [true, true, false], [false, true, false]);
+    const text = 'xAKIAQ3EGRWZ7NPL4XBMV_ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5_'.repeat(200);
+    const { hits } = s.scan(text);
+    expect(hits.length / 2).toBeGreaterThan(400);
+    for (let i = 2; i < hits.length; i += 2) {
+      const [prev, at] = [hits[i - 1]!, hits[i + 1]!];
+      expect(at > prev || (at === prev && ['akia', 'ghp_', 'gh'][hits[i]!]!.length >= ['akia', 'ghp_', 'gh'][hits[i - 2]!]!.length), `hit ${i / 2}`).toBe(true);
+    }
+    expect(new KeywordScanner(['akia', 'ghp_', 'gh'], 16, false, [true, true, false], [false, true, false]).scan(text).hits).toEqual(hits);
+  });
+
   it('run keywords: WebAssembly, JavaScript and their definition agree on any text (property)', () => {
     const unit = fc.oneof(
       fc.constantFrom(...'aB9_-/+.:= \\\n"u0'.split('')),

@@ -668,11 +668,38 @@ export function base64RunEnd(text: string, start: number): number {
   return e;
 }
 
+/** Hits from the first one out of order to the last past which {@link byStart} sorts instead of inserting. */
+const MAX_INSERTED = 64;
+
 /**
  * Hit pairs ordered by start, then by keyword length: the order the WebAssembly scan finds them in.
  * In place, by insertion: the hits are in order but for the few run keywords appended out of it.
+ * When many follow the first hit out of order, by a sort: a long run of glued tokens appends each
+ * prefix's hits after another's (`AKIA…_ghp_…_` repeated: every `ghp_` after every `AKIA`), which
+ * insertion would move past one another in quadratic time.
  */
 function byStart(found: number[], keywords: readonly string[]): number[] {
+  if (found.length > 2 * MAX_INSERTED) {
+    let i = 2;
+    while (i < found.length && found[i + 1]! >= found[i - 1]!) i += 2;
+    if (found.length - i > 2 * MAX_INSERTED) {
+      const n = found.length >> 1;
+      // (by start, then keyword length, then position: one number per hit, compared as numbers)
+      const key = new Float64Array(n);
+      const order = new Uint32Array(n);
+      for (let k = 0; k < n; k++) {
+        key[k] = found[2 * k + 1]! * 1024 + Math.min(keywords[found[2 * k]!]!.length, 1023);
+        order[k] = k;
+      }
+      order.sort((a, b) => key[a]! - key[b]! || a - b);
+      const copy = found.slice();
+      for (let p = 0; p < n; p++) {
+        found[2 * p] = copy[2 * order[p]!]!;
+        found[2 * p + 1] = copy[2 * order[p]! + 1]!;
+      }
+      return found;
+    }
+  }
   for (let i = 2; i < found.length; i += 2) {
     const id = found[i]!;
     const at = found[i + 1]!;
