@@ -292,7 +292,7 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
       else {
         // Any other shape (`{"messages": […]}`, a list encoded twice) read as nothing would let its calls pass unseen.
         // (a JSON string is a list encoded twice only where it opens as JSON: else it is a text answer)
-        if (output && messages !== undefined) proposeUnknownShape(span, key, typeof messages !== 'string' ? text! : /^\s*[[{]/.test(messages) ? messages : '', 0, into);
+        if (output && messages !== undefined) proposeUnknownOutput(span, key, text!, messages, into);
         continue;
       }
     }
@@ -432,6 +432,15 @@ function proposeUnknownShape(span: ForeignSpan, attribute: string, text: string,
   if (!mayHoldCall(text)) return position;
   proposeUnreadableOutput(span, attribute, text, into, ForeignArgumentRule.OUTPUT_SHAPE_UNKNOWN, position);
   return position + 1;
+}
+
+/**
+ * A whole model output `text` in `attribute` that parses (as `parsed`) in a shape its reader does not
+ * know: one unreadable call where it may hold one ({@link proposeUnknownShape}). A JSON string is the
+ * output encoded twice where it opens as JSON (read as its inner text); else it is a text answer, no call.
+ */
+function proposeUnknownOutput(span: ForeignSpan, attribute: string, text: string, parsed: unknown, into: TraceEvidence): void {
+  proposeUnknownShape(span, attribute, typeof parsed !== 'string' ? text : /^\s*[[{]/.test(parsed) ? parsed : '', 0, into);
 }
 
 /**
@@ -664,12 +673,18 @@ function readAdkModelCall(span: ForeignSpan, into: TraceEvidence): void {
   const response = parseJson(responseText);
   if (response === undefined) proposeCutOffOutput(span, AdkModelCall.RESPONSE, responseText, into);
   const content = isObject(response) && isObject(response.content) ? response.content : undefined;
+  const parts = content && Array.isArray(content.parts) ? content.parts : undefined;
+  // A response that may hold a call where no part is a function call read here (another shape, a
+  // part no reader knows) is one unreadable call each, not nothing. (A text answer has no mark: the
+  // common path tests the text once.)
+  if (response !== undefined && parts === undefined) proposeUnknownOutput(span, AdkModelCall.RESPONSE, responseText!, response, into);
+  const marked = parts !== undefined && mayHoldCall(responseText!);
   let position = 0;
-  for (const part of content && Array.isArray(content.parts) ? content.parts : []) {
+  for (const part of parts ?? []) {
     const call = isObject(part) ? (part.function_call ?? part.functionCall) : undefined;
     if (isObject(call)) {
       into.proposed.push(proposal(span, AdkModelCall.RESPONSE, call.name, typeof call.id === 'string' ? call.id : undefined, call.args ?? {}, position++));
-    }
+    } else if (marked) position = proposeUnknownShape(span, AdkModelCall.RESPONSE, JSON.stringify(part) ?? '', position, into);
   }
 }
 
@@ -826,6 +841,10 @@ function readMastraCompletion(span: ForeignSpan, into: TraceEvidence): void {
     return;
   }
   const attribute = MastraAttributes.MODEL_COMPLETION;
+  if (!isMastraResult(output)) {
+    proposeUnknownOutput(span, attribute, text!, output, into);
+    return;
+  }
   const result = isObject(output) ? output : {};
   const listed = (list: unknown, type: string): Record<string, unknown>[] => (Array.isArray(list) ? list : []).map((c) => ({ ...(isObject(c) && isObject(c.payload) ? c.payload : isObject(c) ? c : {}), type }));
   const parts = [...listed(result.toolCalls, 'tool-call'), ...listed(result.toolResults, 'tool-result')];
@@ -837,6 +856,20 @@ function readMastraCompletion(span: ForeignSpan, into: TraceEvidence): void {
   const listedIds = new Set(parts.map((p) => `${p.type}\u0000${String(p.toolCallId)}`));
   const earlier = inMessages.filter((p) => isObject(p) && (parts.length === 0 || (typeof p.toolCallId === 'string' && !listedIds.has(`${p.type}\u0000${p.toolCallId}`))));
   readAiSdkParts([...earlier, ...parts], span, attribute, true, 0, into);
+}
+
+/** The generation result's keys Mastra 0.x writes (the AI SDK's result): its text, calls, results, response messages. */
+const MASTRA_RESULT_KEYS = ['text', 'toolCalls', 'toolResults', 'messages', 'response'];
+
+/**
+ * A Mastra model output in a shape {@link readMastraCompletion} reads: a list of messages, or the
+ * generation's result, its calls and messages (where written) lists.
+ */
+function isMastraResult(output: unknown): boolean {
+  if (Array.isArray(output)) return true;
+  if (!isObject(output) || !MASTRA_RESULT_KEYS.some((k) => Object.hasOwn(output, k))) return false;
+  const listOrNone = (v: unknown) => v === undefined || v === null || Array.isArray(v);
+  return listOrNone(output.toolCalls) && listOrNone(output.toolResults) && listOrNone(output.messages) && (output.response === undefined || output.response === null || (isObject(output.response) && listOrNone(output.response.messages)));
 }
 
 /**
@@ -884,7 +917,7 @@ function readLangSmithLlmOutput(span: ForeignSpan, into: TraceEvidence): void {
   const text = str(span, LangSmithAttributes.COMPLETION);
   const output = parseJson(text);
   if (output === undefined) proposeCutOffOutput(span, LangSmithAttributes.COMPLETION, text, into);
-  proposeLlmOutputCalls(span, LangSmithAttributes.COMPLETION, output, into);
+  else if (!proposeLlmOutputCalls(span, LangSmithAttributes.COMPLETION, output, into)) proposeUnknownOutput(span, LangSmithAttributes.COMPLETION, text!, output, into);
 }
 
 /**
@@ -929,14 +962,22 @@ function readOpenInferenceLlmInput(span: ForeignSpan, into: TraceEvidence): void
 }
 
 /**
- * Propose the calls of a model call's result recorded in `attribute`: the chat completion
+ * Propose the calls of a model call's result recorded in `attribute` (true when it is one of these
+ * shapes, whether or not it holds a call): the chat completion
  * `wrap_openai` records (`choices[].message`), a Responses API `Response` (`output[]` items of
  * type `function_call`), LangChain's `LLMResult` (`generations[][].message`, an AIMessage
  * serialised: its fields in `kwargs`), or an Anthropic `Message` (`content[]` blocks
- * `{type: "tool_use", id, name, input}`).
+ * `{type: "tool_use", id, name, input}`), or an assistant message itself.
  */
-function proposeLlmOutputCalls(span: ForeignSpan, attribute: string, output: unknown, into: TraceEvidence): void {
-  if (!isObject(output)) return;
+function proposeLlmOutputCalls(span: ForeignSpan, attribute: string, output: unknown, into: TraceEvidence): boolean {
+  if (!isObject(output)) return false;
+  const known = Array.isArray(output.output) || (output.type === 'message' && Array.isArray(output.content)) || Array.isArray(output.choices) || Array.isArray(output.generations);
+  // An assistant message itself (a run that returned the message, not the API's result).
+  if (!known && isAssistantMessage(output)) {
+    // (one whose calls are in no field read here, as the conventions' messages without parts are: one unreadable call)
+    if (proposeMessageCalls(span, attribute, output, 0, into) === 0) proposeUnknownShape(span, attribute, JSON.stringify(output, withoutEmpty), 0, into);
+    return true;
+  }
   let position = Array.isArray(output.output) ? proposeResponseOutputCalls(span, attribute, output.output, 0, into) : 0;
   if (output.type === 'message' && Array.isArray(output.content)) {
     for (const b of output.content) {
@@ -950,7 +991,11 @@ function proposeLlmOutputCalls(span: ForeignSpan, attribute: string, output: unk
     messages.push(isObject(message) && isObject(message.kwargs) ? message.kwargs : message);
   }
   for (const message of messages) position = proposeMessageCalls(span, attribute, message, position, into);
+  return known;
 }
+
+/** An object in the shape of an assistant message as OpenAI or LangChain write it: its calls in `tool_calls` or `function_call`. */
+const isAssistantMessage = (v: Record<string, unknown>): boolean => Array.isArray(v.tool_calls) || isObject(v.function_call) || v.role === 'assistant';
 
 /**
  * Propose the calls of one assistant message recorded in `attribute`, numbered from `position`
@@ -967,7 +1012,7 @@ function proposeMessageCalls(span: ForeignSpan, attribute: string, message: unkn
     if (!isObject(c) || !isObject(fn)) continue;
     // (Langfuse's OpenAI integration writes an empty id for a legacy function call)
     const id = typeof c.id === 'string' && c.id !== '' ? c.id : undefined;
-    into.proposed.push(proposal(span, attribute, fn.name, id, fn.arguments ?? fn.args ?? {}, position++));
+    into.proposed.push(proposal(span, attribute, fn.name, id, fn.arguments ?? fn.args ?? fn.input ?? {}, position++));
   }
   const legacy = message.function_call ?? extra.function_call;
   if (isObject(legacy)) into.proposed.push(proposal(span, attribute, legacy.name, undefined, legacy.arguments ?? {}, position++));
