@@ -14,8 +14,10 @@ import { tmp } from './support/analyze-foreign.js';
 /** A GitHub-token-shaped canary made for this file (not a credential). */
 const TOKEN = 'ghp_Sh4p3sC4naryN0tAT0kenXq9Lw2Zr7Vb5Mn3K';
 
-type Attr = string | { intValue: string };
-interface SpanSpec { name: string; attrs: Record<string, Attr>; scope?: string }
+type Attr = string | { intValue: string } | { bytesValue: string };
+interface SpanSpec { name: string; attrs: Record<string, Attr>; scope?: string; events?: { name: string; attrs: Record<string, string> }[] }
+
+const attributes = (attrs: Record<string, Attr>) => Object.entries(attrs).map(([key, v]) => ({ key, value: typeof v === 'string' ? { stringValue: v } : v }));
 
 /** An OTLP JSON file of `spans` (one trace, siblings in order), each under its scope (none: the scope left out, as some exports do). */
 function trace(spans: readonly SpanSpec[]): string {
@@ -26,7 +28,8 @@ function trace(spans: readonly SpanSpec[]): string {
     list.push({
       traceId: '5a5e0000000000000000000000000001', spanId: `5a5e0000000000${String(i + 1).padStart(2, '0')}`, parentSpanId: '', name: s.name, kind: 1,
       startTimeUnixNano: `17650000000${i}0000000`, endTimeUnixNano: `17650000000${i}5000000`,
-      attributes: Object.entries(s.attrs).map(([key, v]) => ({ key, value: typeof v === 'string' ? { stringValue: v } : v })),
+      attributes: attributes(s.attrs),
+      ...(s.events ? { events: s.events.map((e) => ({ name: e.name, timeUnixNano: `17650000000${i}1000000`, attributes: attributes(e.attrs) })) } : {}),
     });
   });
   const doc = { resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [...scopes].map(([scope, list]) => ({ ...(scope === undefined ? {} : { scope: { name: scope } }), spans: list })) }] };
@@ -62,6 +65,12 @@ describe('argspan analyze: a tool span that leaves its tool\'s name out', () => 
     expect(analyse(trace([span]))).toEqual({ ...READ, findings: ['sensitive_arg_dispatched (unnamed) path'] });
   });
 
+  it('a span named as the conventions name a tool span, without operation or tool name, is a call: its arguments read from its events, or counted where not text', () => {
+    expect(analyse(trace([{ name: 'execute_tool', attrs: {}, events: [{ name: 'gen_ai.tool.message', attrs: { content: SECRET_PATH } }] }]))).toEqual({ ...READ, findings: ['sensitive_arg_dispatched (unnamed) path'] });
+    const bytes = { bytesValue: Buffer.from(SECRET_PATH).toString('base64') };
+    expect(analyse(trace([{ name: 'execute_tool read_file', attrs: { 'gen_ai.tool.call.arguments': bytes } }]))).toEqual({ code: 0, calls: 1, unreadable: 1, findings: [] });
+  });
+
   it('a span that records a call\'s arguments under another operation is a call; its guessed value reported', () => {
     const prompt = { name: 'invoke_agent helper', attrs: { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'What time is it?' }] }]) } };
     const span = { name: 'execute_tool get_time', attrs: { 'gen_ai.operation.name': 'tool', 'gen_ai.tool.call.arguments': JSON.stringify({ timezone: 'Europe/Paris' }) } };
@@ -81,10 +90,13 @@ describe('argspan analyze: a tool span that leaves its tool\'s name out', () => 
   });
 });
 
+type Emitter = 'adk' | 'langsmith' | 'mastra' | 'vercel';
+
 /** A model span of `emitter` whose output is `output` (JSON-encoded unless a string). */
-function modelSpan(emitter: 'adk' | 'langsmith' | 'mastra', output: unknown): SpanSpec {
+function modelSpan(emitter: Emitter, output: unknown): SpanSpec {
   const text = typeof output === 'string' ? output : JSON.stringify(output);
   if (emitter === 'adk') return { name: 'call_llm', scope: 'gcp.vertex.agent', attrs: { 'gcp.vertex.agent.llm_response': text } };
+  if (emitter === 'vercel') return { name: 'ai.streamText.doStream', attrs: { 'ai.response.toolCalls': text } };
   if (emitter === 'langsmith') return { name: 'ChatOpenAI', attrs: { 'langsmith.span.kind': 'llm', 'gen_ai.completion': text } };
   return { name: 'chat gpt-4o', attrs: { 'mastra.span.type': 'llm_generation', 'gen_ai.completion': text } };
 }
@@ -94,13 +106,15 @@ const UNKNOWN_SECRET = { ...READ, findings: ['sensitive_arg_dispatched (unnamed)
 const NO_CALL = { code: 0, calls: 0, unreadable: 0, findings: [] };
 
 describe('argspan analyze: a model output that parses in a shape no reader knows', () => {
-  it.each<[string, 'adk' | 'langsmith' | 'mastra', unknown]>([
+  it.each<[string, Emitter, unknown]>([
     ['ADK: Gemini\'s raw response (candidates), not the LlmResponse', 'adk', { candidates: [{ content: { parts: [{ function_call: { name: 'read_file', args: CALL_ARGS } }] } }] }],
     ['ADK: a part of another shape beside a text part', 'adk', { content: { role: 'model', parts: [{ text: 'Reading it.' }, { functionCalls: [{ name: 'read_file', args: CALL_ARGS }] }] } }],
     ['ADK: the response encoded twice', 'adk', JSON.stringify(JSON.stringify({ content: { parts: [{ function_call: { name: 'read_file', args: CALL_ARGS } }] } }))],
     ['LangSmith: the message under another key', 'langsmith', { message: { tool_calls: [{ id: 'c1', function: { name: 'read_file', arguments: JSON.stringify(CALL_ARGS) } }] } }],
     ['LangSmith: an assistant message whose calls are content blocks', 'langsmith', { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read_file', input: CALL_ARGS }] }],
     ['Mastra: the calls only in the steps', 'mastra', { steps: [{ toolCalls: [{ toolCallId: 'c1', toolName: 'read_file', args: CALL_ARGS }] }] }],
+    ['Vercel AI SDK: the calls under another key', 'vercel', { calls: [{ toolCallId: 'c1', toolName: 'read_file', args: CALL_ARGS }] }],
+    ['Vercel AI SDK: a call encoded as text in the list', 'vercel', [JSON.stringify({ toolCallId: 'c1', toolName: 'read_file', args: CALL_ARGS })]],
     ['Mastra: the calls list encoded as text', 'mastra', { text: '', toolCalls: JSON.stringify([{ toolCallId: 'c1', toolName: 'read_file', args: CALL_ARGS }]) }],
   ])('%s: one unreadable call of the unnamed tool, its secret path still found', (_, emitter, output) => {
     expect(analyse(trace([modelSpan(emitter, output)]))).toEqual(UNKNOWN_SECRET);
@@ -111,18 +125,24 @@ describe('argspan analyze: a model output that parses in a shape no reader knows
     expect(analyse(trace([modelSpan('adk', output)]))).toEqual({ code: 0, calls: 1, unreadable: 1, findings: [] });
   });
 
+  it('reads one Vercel AI SDK call written for the list of one by name', () => {
+    expect(analyse(trace([modelSpan('vercel', { toolCallId: 'c1', toolName: 'read_file', args: CALL_ARGS })]))).toEqual({ ...READ, findings: ['sensitive_arg_dispatched read_file path'] });
+  });
+
   it('reads an assistant message LangSmith recorded as the run\'s output by name (`tool_calls` with `input`)', () => {
     const output = { role: 'assistant', tool_calls: [{ id: 't1', name: 'read_file', input: CALL_ARGS }] };
     expect(analyse(trace([modelSpan('langsmith', output)]))).toEqual({ ...READ, findings: ['sensitive_arg_dispatched read_file path'] });
   });
 
-  it.each<[string, 'adk' | 'langsmith' | 'mastra', unknown]>([
+  it.each<[string, Emitter, unknown]>([
     ['ADK: a text answer that quotes `"arguments":`', 'adk', { content: { role: 'model', parts: [{ text: 'Send {"arguments": {"path": "/app/.env"}} to the tool.' }] } }],
     ['ADK: an error response', 'adk', { error_code: 'SAFETY', error_message: 'blocked' }],
     ['LangSmith: a text output', 'langsmith', { output: 'Call it with "input": x' }],
     ['LangSmith: LangChain\'s LLMResult with no calls (empty tool_calls)', 'langsmith', { generations: [[{ text: 'hi', message: { kwargs: { content: 'hi', tool_calls: [], invalid_tool_calls: [] } } }]] }],
     ['LangSmith: an assistant message with text only', 'langsmith', { role: 'assistant', content: 'Done.', tool_calls: [] }],
     ['Mastra: a text result with no calls', 'mastra', { text: 'It is sunny.', toolCalls: [], toolResults: [] }],
+    ['Vercel AI SDK: no calls', 'vercel', []],
+    ['Vercel AI SDK: a text entry', 'vercel', ['It is "input": sunny']],
     ['Mastra: a plain JSON string', 'mastra', JSON.stringify('It is sunny. "input": none')],
   ])('%s: no call', (_, emitter, output) => {
     expect(analyse(trace([modelSpan(emitter, output)]))).toEqual(NO_CALL);

@@ -440,8 +440,11 @@ function proposeUnknownShape(span: ForeignSpan, attribute: string, text: string,
  * output encoded twice where it opens as JSON (read as its inner text); else it is a text answer, no call.
  */
 function proposeUnknownOutput(span: ForeignSpan, attribute: string, text: string, parsed: unknown, into: TraceEvidence): void {
-  proposeUnknownShape(span, attribute, typeof parsed !== 'string' ? text : /^\s*[[{]/.test(parsed) ? parsed : '', 0, into);
+  proposeUnknownShape(span, attribute, typeof parsed !== 'string' ? text : OPENS_AS_JSON.test(parsed) ? parsed : '', 0, into);
 }
+
+/** Text that opens as a JSON object or list (a JSON string holding it is it encoded twice; other text is a text answer). */
+const OPENS_AS_JSON = /^\s*[[{]/;
 
 /**
  * A proposed call from a model span's output attribute `attribute`; `args` is the decoded value or a
@@ -619,14 +622,18 @@ function readVercelPrompt(span: ForeignSpan, into: TraceEvidence): void {
   }
   const callsText = str(span, VercelPrompt.RESPONSE_TOOL_CALLS);
   const calls = parseJson(callsText);
-  if (calls === undefined) proposeUnreadableOutput(span, VercelPrompt.RESPONSE_TOOL_CALLS, callsText, into);
-  if (Array.isArray(calls)) {
-    calls.forEach((c, position) => {
-      if (isObject(c)) {
-        into.proposed.push(proposal(span, VercelPrompt.RESPONSE_TOOL_CALLS, c.toolName, typeof c.toolCallId === 'string' ? c.toolCallId : undefined, c.args ?? c.input ?? {}, position));
-      }
-    });
+  if (calls === undefined) {
+    proposeUnreadableOutput(span, VercelPrompt.RESPONSE_TOOL_CALLS, callsText, into);
+    return;
   }
+  // (one call written for the list of one is the list; any other shape, or an entry that is not a
+  // call object — a call encoded as text — one unreadable call where it may hold one, not nothing)
+  const list = Array.isArray(calls) ? calls : isObject(calls) && 'toolName' in calls ? [calls] : undefined;
+  if (list === undefined) proposeUnknownOutput(span, VercelPrompt.RESPONSE_TOOL_CALLS, callsText!, calls, into);
+  list?.forEach((c, position) => {
+    if (isObject(c)) into.proposed.push(proposal(span, VercelPrompt.RESPONSE_TOOL_CALLS, c.toolName, typeof c.toolCallId === 'string' ? c.toolCallId : undefined, c.args ?? c.input ?? {}, position));
+    else proposeUnknownShape(span, VercelPrompt.RESPONSE_TOOL_CALLS, typeof c !== 'string' ? (JSON.stringify(c) ?? '') : OPENS_AS_JSON.test(c) ? c : '', position, into);
+  });
 }
 
 function readVercelMessages(messages: unknown, attribute: string, span: ForeignSpan, into: TraceEvidence): void {
@@ -674,18 +681,30 @@ function readAdkModelCall(span: ForeignSpan, into: TraceEvidence): void {
   if (response === undefined) proposeCutOffOutput(span, AdkModelCall.RESPONSE, responseText, into);
   const content = isObject(response) && isObject(response.content) ? response.content : undefined;
   const parts = content && Array.isArray(content.parts) ? content.parts : undefined;
-  // A response that may hold a call where no part is a function call read here (another shape, a
-  // part no reader knows) is one unreadable call each, not nothing. (A text answer has no mark: the
-  // common path tests the text once.)
+  // A response in another shape, or a part that is neither a function call nor text, that may hold
+  // a call is one unreadable call each, not nothing.
   if (response !== undefined && parts === undefined) proposeUnknownOutput(span, AdkModelCall.RESPONSE, responseText!, response, into);
-  const marked = parts !== undefined && mayHoldCall(responseText!);
   let position = 0;
   for (const part of parts ?? []) {
     const call = isObject(part) ? (part.function_call ?? part.functionCall) : undefined;
     if (isObject(call)) {
       into.proposed.push(proposal(span, AdkModelCall.RESPONSE, call.name, typeof call.id === 'string' ? call.id : undefined, call.args ?? {}, position++));
-    } else if (marked) position = proposeUnknownShape(span, AdkModelCall.RESPONSE, JSON.stringify(part) ?? '', position, into);
+    } else if (!isGeminiTextPart(part)) position = proposeUnknownShape(span, AdkModelCall.RESPONSE, JSON.stringify(part) ?? '', position, into);
   }
+}
+
+/** Keys of a Gemini part that holds the model's text (or thought) and nothing else. */
+const GEMINI_TEXT_PART_KEYS: ReadonlySet<string> = new Set(['text', 'thought', 'thought_signature', 'thoughtSignature']);
+
+/**
+ * A part of a Gemini response that is text only: no call in it (the common part, passed over
+ * without being written out again). Any other part — a call under another key, a kind no reader
+ * knows — is checked for what may be a call.
+ */
+function isGeminiTextPart(part: unknown): boolean {
+  if (!isObject(part)) return false;
+  for (const key in part) if (!GEMINI_TEXT_PART_KEYS.has(key) && part[key] !== null) return false;
+  return true;
 }
 
 /** The texts of a Gemini system instruction: a string, a `Content` (`{parts: [{text}]}`), or a list of parts or strings. */

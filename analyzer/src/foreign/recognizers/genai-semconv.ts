@@ -115,13 +115,15 @@ export function readAgentFrameworkNoArguments(executed: ForeignCall[], spans: re
  * A tool span that does not say `gen_ai.operation.name = execute_tool` (leaves it out, or writes
  * another): one that records a call's arguments (`gen_ai.tool.call.arguments`, which the
  * conventions define on the tool span only) is a call, whatever else it left out — passed over, its
- * arguments would go unchecked; without an operation, one that names its tool (`gen_ai.tool.name`)
- * and is named `execute_tool` / `execute_tool {tool}` or records a call id. A span with another
- * operation that only names a tool (a `chat` span), or one that only mentions a tool name, is not a call.
+ * arguments would go unchecked; without an operation, one named as the conventions name a tool span
+ * (`execute_tool`, `execute_tool {tool}`: its arguments then read from its events, or counted as not
+ * recorded — an arguments attribute that is not text is not seen here), or one that names its tool
+ * (`gen_ai.tool.name`) and records a call id. A span with another operation that only names a tool
+ * (a `chat` span), or one that only mentions a tool name, is not a call.
  */
 export function isUndeclaredToolSpan(span: ForeignSpan, operation: string | undefined = str(span, GenAiAttributes.OPERATION_NAME)): boolean {
   if (span.attrs.has(GenAiAttributes.TOOL_CALL_ARGUMENTS)) return true;
-  if (operation !== undefined || str(span, GenAiAttributes.TOOL_NAME) === undefined) return false;
+  if (operation !== undefined) return false;
   if (span.name === SpanNamePrefix.TOOL_CALL || span.name.startsWith(TOOL_SPAN_NAME_PREFIX)) return true;
-  return str(span, GenAiAttributes.TOOL_CALL_ID) !== undefined;
+  return str(span, GenAiAttributes.TOOL_NAME) !== undefined && str(span, GenAiAttributes.TOOL_CALL_ID) !== undefined;
 }
