@@ -90,12 +90,13 @@ describe('argspan analyze: a tool span that leaves its tool\'s name out', () => 
   });
 });
 
-type Emitter = 'adk' | 'langsmith' | 'mastra' | 'vercel';
+type Emitter = 'adk' | 'langsmith' | 'mastra' | 'vercel' | 'langfuse';
 
 /** A model span of `emitter` whose output is `output` (JSON-encoded unless a string). */
 function modelSpan(emitter: Emitter, output: unknown): SpanSpec {
   const text = typeof output === 'string' ? output : JSON.stringify(output);
   if (emitter === 'adk') return { name: 'call_llm', scope: 'gcp.vertex.agent', attrs: { 'gcp.vertex.agent.llm_response': text } };
+  if (emitter === 'langfuse') return { name: 'ChatOpenAI', attrs: { 'langfuse.observation.type': 'generation', 'langfuse.observation.output': text } };
   if (emitter === 'vercel') return { name: 'ai.streamText.doStream', attrs: { 'ai.response.toolCalls': text } };
   if (emitter === 'langsmith') return { name: 'ChatOpenAI', attrs: { 'langsmith.span.kind': 'llm', 'gen_ai.completion': text } };
   return { name: 'chat gpt-4o', attrs: { 'mastra.span.type': 'llm_generation', 'gen_ai.completion': text } };
@@ -112,6 +113,7 @@ describe('argspan analyze: a model output that parses in a shape no reader knows
     ['ADK: the response encoded twice', 'adk', JSON.stringify(JSON.stringify({ content: { parts: [{ function_call: { name: 'read_file', args: CALL_ARGS } }] } }))],
     ['LangSmith: the message under another key', 'langsmith', { message: { tool_calls: [{ id: 'c1', function: { name: 'read_file', arguments: JSON.stringify(CALL_ARGS) } }] } }],
     ['LangSmith: an assistant message whose calls are content blocks', 'langsmith', { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read_file', input: CALL_ARGS }] }],
+    ['Langfuse: a generation\'s message whose calls are content blocks', 'langfuse', { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read_file', input: CALL_ARGS }] }],
     ['Mastra: the calls only in the steps', 'mastra', { steps: [{ toolCalls: [{ toolCallId: 'c1', toolName: 'read_file', args: CALL_ARGS }] }] }],
     ['Vercel AI SDK: the calls under another key', 'vercel', { calls: [{ toolCallId: 'c1', toolName: 'read_file', args: CALL_ARGS }] }],
     ['Vercel AI SDK: a call encoded as text in the list', 'vercel', [JSON.stringify({ toolCallId: 'c1', toolName: 'read_file', args: CALL_ARGS })]],
@@ -123,6 +125,11 @@ describe('argspan analyze: a model output that parses in a shape no reader knows
   it('counts such a call without a secret as not checked (a guessed zone in it cannot be read)', () => {
     const output = { candidates: [{ content: { parts: [{ function_call: { name: 'get_time', args: { timezone: 'Europe/Paris' } } }] } }] };
     expect(analyse(trace([modelSpan('adk', output)]))).toEqual({ code: 0, calls: 1, unreadable: 1, findings: [] });
+  });
+
+  it('counts a Langfuse generation\'s output cut off at the length limit as a call not checked, not as nothing', () => {
+    const output = JSON.stringify({ role: 'assistant', tool_calls: [{ id: 'c1', function: { name: 'get_time', arguments: JSON.stringify({ timezone: 'Europe/Paris' }) } }] });
+    expect(analyse(trace([modelSpan('langfuse', output.slice(0, output.indexOf('Paris')))]))).toEqual({ code: 0, calls: 1, unreadable: 1, findings: [] });
   });
 
   it('reads one Vercel AI SDK call written for the list of one by name', () => {
@@ -143,6 +150,8 @@ describe('argspan analyze: a model output that parses in a shape no reader knows
     ['Mastra: a text result with no calls', 'mastra', { text: 'It is sunny.', toolCalls: [], toolResults: [] }],
     ['Vercel AI SDK: no calls', 'vercel', []],
     ['Vercel AI SDK: a text entry', 'vercel', ['It is "input": sunny']],
+    ['Langfuse: a text answer', 'langfuse', { role: 'assistant', content: 'Use {"input": 1}.', tool_calls: [] }],
+    ['Langfuse: a raw text output', 'langfuse', 'It is sunny.'],
     ['Mastra: a plain JSON string', 'mastra', JSON.stringify('It is sunny. "input": none')],
   ])('%s: no call', (_, emitter, output) => {
     expect(analyse(trace([modelSpan(emitter, output)]))).toEqual(NO_CALL);

@@ -918,13 +918,30 @@ function readMastraAgentInput(text: string, attribute: string, span: ForeignSpan
  * The calls a model asked for in a Langfuse generation's output (`langfuse.observation.type =
  * generation`): the assistant message its OpenAI integration records (`{role, content, tool_calls}`,
  * or the older `function_call`; a list of them for several choices), or LangChain's (its callback
- * handler). A call no tool observation ran is still the model's call with these values.
+ * handler). A call no tool observation ran is still the model's call with these values. An output
+ * cut off, or a message in another shape that may hold a call, is one unreadable call.
  */
 function readLangfuseGenerationOutput(span: ForeignSpan, into: TraceEvidence): void {
   if (str(span, LangfuseAttributes.OBSERVATION_TYPE) !== 'generation') return;
-  const output = parseJson(str(span, LangfuseAttributes.OUTPUT));
+  const text = str(span, LangfuseAttributes.OUTPUT);
+  const output = parseJson(text);
+  if (output === undefined) {
+    proposeCutOffOutput(span, LangfuseAttributes.OUTPUT, text, into);
+    return;
+  }
+  if (!isObject(output) && !Array.isArray(output)) {
+    proposeUnknownOutput(span, LangfuseAttributes.OUTPUT, text!, output, into);
+    return;
+  }
   let position = 0;
-  for (const message of Array.isArray(output) ? output : [output]) position = proposeMessageCalls(span, LangfuseAttributes.OUTPUT, message, position, into);
+  // (the whole text tested once, where a message yielded no call: a text answer has no mark, and is not written out again)
+  let marked: boolean | undefined;
+  for (const message of Array.isArray(output) ? output : [output]) {
+    const before = position;
+    position = proposeMessageCalls(span, LangfuseAttributes.OUTPUT, message, position, into);
+    // (a message whose calls are in no field read here — Anthropic's `tool_use` blocks, another key — one unreadable call, not nothing)
+    if (position === before && (marked ??= mayHoldCall(text!))) position = proposeUnknownShape(span, LangfuseAttributes.OUTPUT, typeof message === 'string' ? (OPENS_AS_JSON.test(message) ? message : '') : (JSON.stringify(message, withoutEmpty) ?? ''), position, into);
+  }
 }
 
 /**
