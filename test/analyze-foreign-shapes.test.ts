@@ -90,12 +90,13 @@ describe('argspan analyze: a tool span that leaves its tool\'s name out', () => 
   });
 });
 
-type Emitter = 'adk' | 'langsmith' | 'mastra' | 'vercel' | 'langfuse';
+type Emitter = 'adk' | 'langsmith' | 'mastra' | 'vercel' | 'langfuse' | 'logfire';
 
 /** A model span of `emitter` whose output is `output` (JSON-encoded unless a string). */
 function modelSpan(emitter: Emitter, output: unknown): SpanSpec {
   const text = typeof output === 'string' ? output : JSON.stringify(output);
   if (emitter === 'adk') return { name: 'call_llm', scope: 'gcp.vertex.agent', attrs: { 'gcp.vertex.agent.llm_response': text } };
+  if (emitter === 'logfire') return { name: 'Chat Completion with {request_data[model]!r}', attrs: { 'logfire.msg_template': 'Chat Completion with {request_data[model]!r}', events: text } };
   if (emitter === 'langfuse') return { name: 'ChatOpenAI', attrs: { 'langfuse.observation.type': 'generation', 'langfuse.observation.output': text } };
   if (emitter === 'vercel') return { name: 'ai.streamText.doStream', attrs: { 'ai.response.toolCalls': text } };
   if (emitter === 'langsmith') return { name: 'ChatOpenAI', attrs: { 'langsmith.span.kind': 'llm', 'gen_ai.completion': text } };
@@ -114,6 +115,8 @@ describe('argspan analyze: a model output that parses in a shape no reader knows
     ['LangSmith: the message under another key', 'langsmith', { message: { tool_calls: [{ id: 'c1', function: { name: 'read_file', arguments: JSON.stringify(CALL_ARGS) } }] } }],
     ['LangSmith: an assistant message whose calls are content blocks', 'langsmith', { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read_file', input: CALL_ARGS }] }],
     ['Langfuse: a generation\'s message whose calls are content blocks', 'langfuse', { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read_file', input: CALL_ARGS }] }],
+    ['Logfire: the events list under another key', 'logfire', { events: [{ 'event.name': 'gen_ai.choice', message: { role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: JSON.stringify(CALL_ARGS) } }] } }] }],
+    ['Logfire: a choice whose calls are content blocks', 'logfire', [{ 'event.name': 'gen_ai.user.message', content: 'Read the config.', role: 'user' }, { 'event.name': 'gen_ai.choice', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read_file', input: CALL_ARGS }] } }]],
     ['Mastra: the calls only in the steps', 'mastra', { steps: [{ toolCalls: [{ toolCallId: 'c1', toolName: 'read_file', args: CALL_ARGS }] }] }],
     ['Vercel AI SDK: the calls under another key', 'vercel', { calls: [{ toolCallId: 'c1', toolName: 'read_file', args: CALL_ARGS }] }],
     ['Vercel AI SDK: a call encoded as text in the list', 'vercel', [JSON.stringify({ toolCallId: 'c1', toolName: 'read_file', args: CALL_ARGS })]],
@@ -152,6 +155,11 @@ describe('argspan analyze: a model output that parses in a shape no reader knows
     ['Vercel AI SDK: a text entry', 'vercel', ['It is "input": sunny']],
     ['Langfuse: a text answer', 'langfuse', { role: 'assistant', content: 'Use {"input": 1}.', tool_calls: [] }],
     ['Langfuse: a raw text output', 'langfuse', 'It is sunny.'],
+    ['Logfire: a choice with a text answer, after a history that repeats a call', 'logfire', [
+      { 'event.name': 'gen_ai.assistant.message', role: 'assistant', tool_calls: [{ id: 'c0', type: 'function', function: { name: 'get_time', arguments: '{}' } }] },
+      { 'event.name': 'gen_ai.tool.message', role: 'tool', id: 'c0', content: '12:00' },
+      { 'event.name': 'gen_ai.choice', index: 0, message: { role: 'assistant', content: 'It is "input": noon.' } },
+    ]],
     ['Mastra: a plain JSON string', 'mastra', JSON.stringify('It is sunny. "input": none')],
   ])('%s: no call', (_, emitter, output) => {
     expect(analyse(trace([modelSpan(emitter, output)]))).toEqual(NO_CALL);

@@ -420,7 +420,7 @@ const NON_CALL_PART_TYPES: ReadonlySet<unknown> = new Set(['text', 'tool_call_re
 /** Part types that are the conventions' `tool_call` spelled as other APIs and emitters spell a call (OpenAI's Responses items, the AI SDK's parts), any case. */
 const CALL_PART_TYPES: ReadonlySet<string> = new Set(['tool_call', 'tool-call', 'toolcall', 'function_call', 'function-call', 'functioncall', 'tool_use']);
 
-const withoutEmpty = (_: string, v: unknown): unknown => (v === null || (Array.isArray(v) && v.length === 0) ? undefined : v);
+export const withoutEmpty = (_: string, v: unknown): unknown => (v === null || (Array.isArray(v) && v.length === 0) ? undefined : v);
 
 /**
  * Part of a model's output, in `attribute`, whose shape no reader knows, as `text` (the attribute's, or
@@ -428,7 +428,7 @@ const withoutEmpty = (_: string, v: unknown): unknown => (v === null || (Array.i
  * as a cut-off output is, so the calls it holds do not pass unseen; nothing for anything else (a text
  * answer). Returns the next position.
  */
-function proposeUnknownShape(span: ForeignSpan, attribute: string, text: string, position: number, into: TraceEvidence): number {
+export function proposeUnknownShape(span: ForeignSpan, attribute: string, text: string, position: number, into: TraceEvidence): number {
   if (!mayHoldCall(text)) return position;
   proposeUnreadableOutput(span, attribute, text, into, ForeignArgumentRule.OUTPUT_SHAPE_UNKNOWN, position);
   return position + 1;
@@ -439,7 +439,7 @@ function proposeUnknownShape(span: ForeignSpan, attribute: string, text: string,
  * know: one unreadable call where it may hold one ({@link proposeUnknownShape}). A JSON string is the
  * output encoded twice where it opens as JSON (read as its inner text); else it is a text answer, no call.
  */
-function proposeUnknownOutput(span: ForeignSpan, attribute: string, text: string, parsed: unknown, into: TraceEvidence): void {
+export function proposeUnknownOutput(span: ForeignSpan, attribute: string, text: string, parsed: unknown, into: TraceEvidence): void {
   proposeUnknownShape(span, attribute, typeof parsed !== 'string' ? text : OPENS_AS_JSON.test(parsed) ? parsed : '', 0, into);
 }
 
