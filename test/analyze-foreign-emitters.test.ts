@@ -368,4 +368,33 @@ describe('argspan analyze on Microsoft Agent Framework\'s spans (Python, agent_f
     expect(parseJson(run).stats).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 0 });
     expect(await query(db, 'SELECT tool, "key", rule FROM tool_args')).toEqual([{ tool: 'get_weather', key: '$', rule: 'empty' }]);
   });
+
+  /** The fixture with the tool span's `None`, only the spans named `keep`, written under `scope` (undefined: left out, as an export that drops it). */
+  const withNone = (keep: (name: string) => boolean, scope: string | undefined) => {
+    const doc = load() as Doc & { resourceSpans: { scopeSpans: { scope?: { name: string } }[] }[] };
+    doc.resourceSpans[0]!.scopeSpans[0]!.spans = spansOf(doc).filter((s) => keep(s.name));
+    for (const span of spansOf(doc)) for (const attr of span.attributes) if (attr.key === 'gen_ai.tool.call.arguments') attr.value.stringValue = 'None';
+    if (scope === undefined) delete doc.resourceSpans[0]!.scopeSpans[0]!.scope;
+    else doc.resourceSpans[0]!.scopeSpans[0]!.scope = { name: scope };
+    return write(doc);
+  };
+
+  it('an export that dropped the scope: the `None` is still no arguments where the trace\'s agent span is Agent Framework\'s', async () => {
+    const db = join(tmp(), 'none-unscoped.duckdb');
+    const run = analyzeBin(withNone((name) => !name.startsWith('chat'), undefined), '--format', 'json', '--db', db);
+    expect(run.code).toBe(0);
+    expect(parseJson(run).stats).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 0 });
+    expect(await query(db, 'SELECT tool, "key", rule FROM tool_args')).toEqual([{ tool: 'get_weather', key: '$', rule: 'empty' }]);
+  });
+
+  it('a `None` nothing shows to be Agent Framework\'s (the tool span alone without its scope, or under another library\'s) is counted as not checked, never read as no arguments', async () => {
+    for (const scope of [undefined, 'some.other.library']) {
+      const db = join(tmp(), 'none-unknown.duckdb');
+      const run = analyzeBin(withNone((name) => name.startsWith('execute_tool'), scope), '--format', 'json', '--db', db);
+      expect(run.code, String(scope)).toBe(0);
+      expect(parseJson(run).findings).toEqual([]);
+      expect(parseJson(run).stats, String(scope)).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 1 });
+      expect(await query(db, 'SELECT tool, "key", rule FROM tool_args')).toEqual([{ tool: 'get_weather', key: '$', rule: 'arguments-not-json' }]);
+    }
+  });
 });

@@ -3,6 +3,7 @@ import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, resultResi
 import { ProvenanceIndex, namesSecretFileInJson } from '@argspan/core/internal';
 import { AdkModelCall, OpenLLMetryMessages, collectEvidence, isObject, parseJson, TraceEvidence, unescapedJson, type RunEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
+import { readAgentFrameworkNoArguments } from './recognizers/genai-semconv.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
 import { LogfireAgentsAttributes } from './recognizers/logfire.js';
@@ -104,6 +105,7 @@ export function classifyForeignTrace(
       break;
     }
   }
+  readAgentFrameworkNoArguments(executed, spans);
   const bySpan = new Map(spans.map((s) => [s.spanId, s]));
   const decoding = new Map<ForeignCall | Omit<ForeignCall, 'emitter'>, ReturnType<typeof decodeArguments>>();
   const decode = (c: ForeignCall | Omit<ForeignCall, 'emitter'>) => {

@@ -1,6 +1,6 @@
 import { ForeignArgumentRule, type ForeignEvent, type ForeignSpan } from './types.js';
 import { MessageEventAttributes, MessageEvents } from './message-events.js';
-import { contentTexts, isDeveloperRole, isObject, mayHoldCall, parseJson, proposal, proposeCutOffOutput, proposeUnreadableOutput, readGenAiMessages, type TraceEvidence } from './evidence.js';
+import { contentTexts, isDeveloperRole, isObject, mayHoldCall, parseJson, proposal, proposeCutOffOutput, proposeUnknownOutput, proposeUnknownShape, proposeUnreadableOutput, readGenAiMessages, withoutEmpty, type TraceEvidence } from './evidence.js';
 import { everyCopy } from './span-json.js';
 
 export { MESSAGE_EVENT_NAMES, MessageEventAttributes, MessageEvents } from './message-events.js';
@@ -141,11 +141,17 @@ export function readEventsAttribute(span: ForeignSpan, into: TraceEvidence): voi
   const value = span.attrs.get(EVENTS_ATTRIBUTE);
   const list = typeof value === 'string' ? parseJson(value) : undefined;
   if (list === undefined && typeof value === 'string') proposeCutOffOutput(span, EVENTS_ATTRIBUTE, value, into);
-  if (!Array.isArray(list)) return;
+  if (!Array.isArray(list)) {
+    // (another shape, `{"events": […]}`, may hold the calls: one unreadable call where it may, not nothing)
+    if (list !== undefined) proposeUnknownOutput(span, EVENTS_ATTRIBUTE, value as string, list, into);
+    return;
+  }
   const hasChoice = list.some((e) => isObject(e) && e['event.name'] === MessageEvents.CHOICE);
   let outputFrom = list.length;
   if (!hasChoice) while (outputFrom > 0 && isObject(list[outputFrom - 1]) && (list[outputFrom - 1] as Record<string, unknown>).role === 'assistant') outputFrom--;
   let position = 0;
+  // (the whole text tested once, where an output message yielded no call: a text answer is not written out again)
+  let marked: boolean | undefined;
   for (let i = 0; i < list.length; i++) {
     const e: unknown = list[i];
     const name = isObject(e) ? e['event.name'] : undefined;
@@ -154,6 +160,8 @@ export function readEventsAttribute(span: ForeignSpan, into: TraceEvidence): voi
       const event = e as Record<string, unknown>;
       const calls = name === MessageEvents.CHOICE ? toolCallsOf(event.message, event.tool_calls) : toolCallsOf(event);
       for (const call of calls) into.proposed.push(proposal(span, EVENTS_ATTRIBUTE, call.name, call.id, call.args, position++));
+      // (an output message whose calls are in no field read — Anthropic's `tool_use` blocks — one unreadable call, not nothing)
+      if (calls.length === 0 && (marked ??= mayHoldCall(value as string))) position = proposeUnknownShape(span, EVENTS_ATTRIBUTE, JSON.stringify(event, withoutEmpty) ?? '', position, into);
     } else if (EVENT_ROLES[name] !== undefined) readMessage(e, EVENT_ROLES[name], EVENTS_ATTRIBUTE, span, into);
   }
 }

@@ -292,7 +292,7 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
       else {
         // Any other shape (`{"messages": […]}`, a list encoded twice) read as nothing would let its calls pass unseen.
         // (a JSON string is a list encoded twice only where it opens as JSON: else it is a text answer)
-        if (output && messages !== undefined) proposeUnknownShape(span, key, typeof messages !== 'string' ? text! : /^\s*[[{]/.test(messages) ? messages : '', 0, into);
+        if (output && messages !== undefined) proposeUnknownOutput(span, key, text!, messages, into);
         continue;
       }
     }
@@ -420,7 +420,7 @@ const NON_CALL_PART_TYPES: ReadonlySet<unknown> = new Set(['text', 'tool_call_re
 /** Part types that are the conventions' `tool_call` spelled as other APIs and emitters spell a call (OpenAI's Responses items, the AI SDK's parts), any case. */
 const CALL_PART_TYPES: ReadonlySet<string> = new Set(['tool_call', 'tool-call', 'toolcall', 'function_call', 'function-call', 'functioncall', 'tool_use']);
 
-const withoutEmpty = (_: string, v: unknown): unknown => (v === null || (Array.isArray(v) && v.length === 0) ? undefined : v);
+export const withoutEmpty = (_: string, v: unknown): unknown => (v === null || (Array.isArray(v) && v.length === 0) ? undefined : v);
 
 /**
  * Part of a model's output, in `attribute`, whose shape no reader knows, as `text` (the attribute's, or
@@ -428,11 +428,23 @@ const withoutEmpty = (_: string, v: unknown): unknown => (v === null || (Array.i
  * as a cut-off output is, so the calls it holds do not pass unseen; nothing for anything else (a text
  * answer). Returns the next position.
  */
-function proposeUnknownShape(span: ForeignSpan, attribute: string, text: string, position: number, into: TraceEvidence): number {
+export function proposeUnknownShape(span: ForeignSpan, attribute: string, text: string, position: number, into: TraceEvidence): number {
   if (!mayHoldCall(text)) return position;
   proposeUnreadableOutput(span, attribute, text, into, ForeignArgumentRule.OUTPUT_SHAPE_UNKNOWN, position);
   return position + 1;
 }
+
+/**
+ * A whole model output `text` in `attribute` that parses (as `parsed`) in a shape its reader does not
+ * know: one unreadable call where it may hold one ({@link proposeUnknownShape}). A JSON string is the
+ * output encoded twice where it opens as JSON (read as its inner text); else it is a text answer, no call.
+ */
+export function proposeUnknownOutput(span: ForeignSpan, attribute: string, text: string, parsed: unknown, into: TraceEvidence): void {
+  proposeUnknownShape(span, attribute, typeof parsed !== 'string' ? text : OPENS_AS_JSON.test(parsed) ? parsed : '', 0, into);
+}
+
+/** Text that opens as a JSON object or list (a JSON string holding it is it encoded twice; other text is a text answer). */
+const OPENS_AS_JSON = /^\s*[[{]/;
 
 /**
  * A proposed call from a model span's output attribute `attribute`; `args` is the decoded value or a
@@ -610,14 +622,18 @@ function readVercelPrompt(span: ForeignSpan, into: TraceEvidence): void {
   }
   const callsText = str(span, VercelPrompt.RESPONSE_TOOL_CALLS);
   const calls = parseJson(callsText);
-  if (calls === undefined) proposeUnreadableOutput(span, VercelPrompt.RESPONSE_TOOL_CALLS, callsText, into);
-  if (Array.isArray(calls)) {
-    calls.forEach((c, position) => {
-      if (isObject(c)) {
-        into.proposed.push(proposal(span, VercelPrompt.RESPONSE_TOOL_CALLS, c.toolName, typeof c.toolCallId === 'string' ? c.toolCallId : undefined, c.args ?? c.input ?? {}, position));
-      }
-    });
+  if (calls === undefined) {
+    proposeUnreadableOutput(span, VercelPrompt.RESPONSE_TOOL_CALLS, callsText, into);
+    return;
   }
+  // (one call written for the list of one is the list; any other shape, or an entry that is not a
+  // call object — a call encoded as text — one unreadable call where it may hold one, not nothing)
+  const list = Array.isArray(calls) ? calls : isObject(calls) && 'toolName' in calls ? [calls] : undefined;
+  if (list === undefined) proposeUnknownOutput(span, VercelPrompt.RESPONSE_TOOL_CALLS, callsText!, calls, into);
+  list?.forEach((c, position) => {
+    if (isObject(c)) into.proposed.push(proposal(span, VercelPrompt.RESPONSE_TOOL_CALLS, c.toolName, typeof c.toolCallId === 'string' ? c.toolCallId : undefined, c.args ?? c.input ?? {}, position));
+    else proposeUnknownShape(span, VercelPrompt.RESPONSE_TOOL_CALLS, typeof c !== 'string' ? (JSON.stringify(c) ?? '') : OPENS_AS_JSON.test(c) ? c : '', position, into);
+  });
 }
 
 function readVercelMessages(messages: unknown, attribute: string, span: ForeignSpan, into: TraceEvidence): void {
@@ -664,13 +680,31 @@ function readAdkModelCall(span: ForeignSpan, into: TraceEvidence): void {
   const response = parseJson(responseText);
   if (response === undefined) proposeCutOffOutput(span, AdkModelCall.RESPONSE, responseText, into);
   const content = isObject(response) && isObject(response.content) ? response.content : undefined;
+  const parts = content && Array.isArray(content.parts) ? content.parts : undefined;
+  // A response in another shape, or a part that is neither a function call nor text, that may hold
+  // a call is one unreadable call each, not nothing.
+  if (response !== undefined && parts === undefined) proposeUnknownOutput(span, AdkModelCall.RESPONSE, responseText!, response, into);
   let position = 0;
-  for (const part of content && Array.isArray(content.parts) ? content.parts : []) {
+  for (const part of parts ?? []) {
     const call = isObject(part) ? (part.function_call ?? part.functionCall) : undefined;
     if (isObject(call)) {
       into.proposed.push(proposal(span, AdkModelCall.RESPONSE, call.name, typeof call.id === 'string' ? call.id : undefined, call.args ?? {}, position++));
-    }
+    } else if (!isGeminiTextPart(part)) position = proposeUnknownShape(span, AdkModelCall.RESPONSE, JSON.stringify(part) ?? '', position, into);
   }
+}
+
+/** Keys of a Gemini part that holds the model's text (or thought) and nothing else. */
+const GEMINI_TEXT_PART_KEYS: ReadonlySet<string> = new Set(['text', 'thought', 'thought_signature', 'thoughtSignature']);
+
+/**
+ * A part of a Gemini response that is text only: no call in it (the common part, passed over
+ * without being written out again). Any other part — a call under another key, a kind no reader
+ * knows — is checked for what may be a call.
+ */
+function isGeminiTextPart(part: unknown): boolean {
+  if (!isObject(part)) return false;
+  for (const key in part) if (!GEMINI_TEXT_PART_KEYS.has(key) && part[key] !== null) return false;
+  return true;
 }
 
 /** The texts of a Gemini system instruction: a string, a `Content` (`{parts: [{text}]}`), or a list of parts or strings. */
@@ -826,6 +860,10 @@ function readMastraCompletion(span: ForeignSpan, into: TraceEvidence): void {
     return;
   }
   const attribute = MastraAttributes.MODEL_COMPLETION;
+  if (!isMastraResult(output)) {
+    proposeUnknownOutput(span, attribute, text!, output, into);
+    return;
+  }
   const result = isObject(output) ? output : {};
   const listed = (list: unknown, type: string): Record<string, unknown>[] => (Array.isArray(list) ? list : []).map((c) => ({ ...(isObject(c) && isObject(c.payload) ? c.payload : isObject(c) ? c : {}), type }));
   const parts = [...listed(result.toolCalls, 'tool-call'), ...listed(result.toolResults, 'tool-result')];
@@ -837,6 +875,20 @@ function readMastraCompletion(span: ForeignSpan, into: TraceEvidence): void {
   const listedIds = new Set(parts.map((p) => `${p.type}\u0000${String(p.toolCallId)}`));
   const earlier = inMessages.filter((p) => isObject(p) && (parts.length === 0 || (typeof p.toolCallId === 'string' && !listedIds.has(`${p.type}\u0000${p.toolCallId}`))));
   readAiSdkParts([...earlier, ...parts], span, attribute, true, 0, into);
+}
+
+/** The generation result's keys Mastra 0.x writes (the AI SDK's result): its text, calls, results, response messages. */
+const MASTRA_RESULT_KEYS = ['text', 'toolCalls', 'toolResults', 'messages', 'response'];
+
+/**
+ * A Mastra model output in a shape {@link readMastraCompletion} reads: a list of messages, or the
+ * generation's result, its calls and messages (where written) lists.
+ */
+function isMastraResult(output: unknown): boolean {
+  if (Array.isArray(output)) return true;
+  if (!isObject(output) || !MASTRA_RESULT_KEYS.some((k) => Object.hasOwn(output, k))) return false;
+  const listOrNone = (v: unknown) => v === undefined || v === null || Array.isArray(v);
+  return listOrNone(output.toolCalls) && listOrNone(output.toolResults) && listOrNone(output.messages) && (output.response === undefined || output.response === null || (isObject(output.response) && listOrNone(output.response.messages)));
 }
 
 /**
@@ -866,13 +918,30 @@ function readMastraAgentInput(text: string, attribute: string, span: ForeignSpan
  * The calls a model asked for in a Langfuse generation's output (`langfuse.observation.type =
  * generation`): the assistant message its OpenAI integration records (`{role, content, tool_calls}`,
  * or the older `function_call`; a list of them for several choices), or LangChain's (its callback
- * handler). A call no tool observation ran is still the model's call with these values.
+ * handler). A call no tool observation ran is still the model's call with these values. An output
+ * cut off, or a message in another shape that may hold a call, is one unreadable call.
  */
 function readLangfuseGenerationOutput(span: ForeignSpan, into: TraceEvidence): void {
   if (str(span, LangfuseAttributes.OBSERVATION_TYPE) !== 'generation') return;
-  const output = parseJson(str(span, LangfuseAttributes.OUTPUT));
+  const text = str(span, LangfuseAttributes.OUTPUT);
+  const output = parseJson(text);
+  if (output === undefined) {
+    proposeCutOffOutput(span, LangfuseAttributes.OUTPUT, text, into);
+    return;
+  }
+  if (!isObject(output) && !Array.isArray(output)) {
+    proposeUnknownOutput(span, LangfuseAttributes.OUTPUT, text!, output, into);
+    return;
+  }
   let position = 0;
-  for (const message of Array.isArray(output) ? output : [output]) position = proposeMessageCalls(span, LangfuseAttributes.OUTPUT, message, position, into);
+  // (the whole text tested once, where a message yielded no call: a text answer has no mark, and is not written out again)
+  let marked: boolean | undefined;
+  for (const message of Array.isArray(output) ? output : [output]) {
+    const before = position;
+    position = proposeMessageCalls(span, LangfuseAttributes.OUTPUT, message, position, into);
+    // (a message whose calls are in no field read here — Anthropic's `tool_use` blocks, another key — one unreadable call, not nothing)
+    if (position === before && (marked ??= mayHoldCall(text!))) position = proposeUnknownShape(span, LangfuseAttributes.OUTPUT, typeof message === 'string' ? (OPENS_AS_JSON.test(message) ? message : '') : (JSON.stringify(message, withoutEmpty) ?? ''), position, into);
+  }
 }
 
 /**
@@ -884,7 +953,7 @@ function readLangSmithLlmOutput(span: ForeignSpan, into: TraceEvidence): void {
   const text = str(span, LangSmithAttributes.COMPLETION);
   const output = parseJson(text);
   if (output === undefined) proposeCutOffOutput(span, LangSmithAttributes.COMPLETION, text, into);
-  proposeLlmOutputCalls(span, LangSmithAttributes.COMPLETION, output, into);
+  else if (!proposeLlmOutputCalls(span, LangSmithAttributes.COMPLETION, output, into)) proposeUnknownOutput(span, LangSmithAttributes.COMPLETION, text!, output, into);
 }
 
 /**
@@ -929,14 +998,22 @@ function readOpenInferenceLlmInput(span: ForeignSpan, into: TraceEvidence): void
 }
 
 /**
- * Propose the calls of a model call's result recorded in `attribute`: the chat completion
+ * Propose the calls of a model call's result recorded in `attribute` (true when it is one of these
+ * shapes, whether or not it holds a call): the chat completion
  * `wrap_openai` records (`choices[].message`), a Responses API `Response` (`output[]` items of
  * type `function_call`), LangChain's `LLMResult` (`generations[][].message`, an AIMessage
  * serialised: its fields in `kwargs`), or an Anthropic `Message` (`content[]` blocks
- * `{type: "tool_use", id, name, input}`).
+ * `{type: "tool_use", id, name, input}`), or an assistant message itself.
  */
-function proposeLlmOutputCalls(span: ForeignSpan, attribute: string, output: unknown, into: TraceEvidence): void {
-  if (!isObject(output)) return;
+function proposeLlmOutputCalls(span: ForeignSpan, attribute: string, output: unknown, into: TraceEvidence): boolean {
+  if (!isObject(output)) return false;
+  const known = Array.isArray(output.output) || (output.type === 'message' && Array.isArray(output.content)) || Array.isArray(output.choices) || Array.isArray(output.generations);
+  // An assistant message itself (a run that returned the message, not the API's result).
+  if (!known && isAssistantMessage(output)) {
+    // (one whose calls are in no field read here, as the conventions' messages without parts are: one unreadable call)
+    if (proposeMessageCalls(span, attribute, output, 0, into) === 0) proposeUnknownShape(span, attribute, JSON.stringify(output, withoutEmpty), 0, into);
+    return true;
+  }
   let position = Array.isArray(output.output) ? proposeResponseOutputCalls(span, attribute, output.output, 0, into) : 0;
   if (output.type === 'message' && Array.isArray(output.content)) {
     for (const b of output.content) {
@@ -950,7 +1027,11 @@ function proposeLlmOutputCalls(span: ForeignSpan, attribute: string, output: unk
     messages.push(isObject(message) && isObject(message.kwargs) ? message.kwargs : message);
   }
   for (const message of messages) position = proposeMessageCalls(span, attribute, message, position, into);
+  return known;
 }
+
+/** An object in the shape of an assistant message as OpenAI or LangChain write it: its calls in `tool_calls` or `function_call`. */
+const isAssistantMessage = (v: Record<string, unknown>): boolean => Array.isArray(v.tool_calls) || isObject(v.function_call) || v.role === 'assistant';
 
 /**
  * Propose the calls of one assistant message recorded in `attribute`, numbered from `position`
@@ -967,7 +1048,7 @@ function proposeMessageCalls(span: ForeignSpan, attribute: string, message: unkn
     if (!isObject(c) || !isObject(fn)) continue;
     // (Langfuse's OpenAI integration writes an empty id for a legacy function call)
     const id = typeof c.id === 'string' && c.id !== '' ? c.id : undefined;
-    into.proposed.push(proposal(span, attribute, fn.name, id, fn.arguments ?? fn.args ?? {}, position++));
+    into.proposed.push(proposal(span, attribute, fn.name, id, fn.arguments ?? fn.args ?? fn.input ?? {}, position++));
   }
   const legacy = message.function_call ?? extra.function_call;
   if (isObject(legacy)) into.proposed.push(proposal(span, attribute, legacy.name, undefined, legacy.arguments ?? {}, position++));

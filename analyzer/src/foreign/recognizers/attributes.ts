@@ -25,3 +25,13 @@ export function firstStr(span: ForeignSpan, keys: readonly string[]): { key: str
 export function opt<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
+
+/**
+ * The tool a span's name gives where no attribute names it: `{prefix} {tool}` → the tool; the
+ * prefix alone (an emitter's span name that leaves the tool out) → the unnamed tool; any other
+ * name as it is.
+ */
+export function toolOfPrefixedSpanName(name: string, prefix: string): string {
+  if (name === prefix) return UNNAMED_TOOL;
+  return name.startsWith(prefix) && name.charCodeAt(prefix.length) === 32 ? name.slice(prefix.length + 1) : name;
+}

@@ -1,22 +1,25 @@
 import { Emitter, GenAiAttributes, OPERATION_EXECUTE_TOOL, SpanNamePrefix } from '@argspan/conventions';
-import type { ForeignSpan, RecordedArguments, ToolSpanRecognizer } from '../types.js';
+import type { ForeignCall, ForeignSpan, RecordedArguments, ToolSpanRecognizer } from '../types.js';
 import { MessageEvents, StrandsEventAttributes } from '../event-evidence.js';
 import { isObject, parseJson } from '../evidence.js';
-import { opt, str } from './attributes.js';
+import { opt, str, toolOfPrefixedSpanName, UNNAMED_TOOL } from './attributes.js';
 
 /**
  * The GenAI semantic conventions' tool span (`@ai-sdk/otel`, Pydantic AI v3+, MS Agent
  * Framework, Microsoft.Extensions.AI): `execute_tool {name}`, `gen_ai.operation.name =
  * execute_tool`, arguments in the opt-in `gen_ai.tool.call.arguments`. Some emitters leave the
- * operation name out and write only `gen_ai.tool.name` (see {@link isToolSpanWithoutOperation}).
+ * operation name out and write only `gen_ai.tool.name` (see {@link isUndeclaredToolSpan}).
+ * Without `gen_ai.tool.name`, the tool is the one the span's name gives (`execute_tool {tool}`, or
+ * another name as it is); a span named `execute_tool` alone is a call of the unnamed tool.
  */
 export const genaiSemconv: ToolSpanRecognizer = {
   emitter: Emitter.GENAI_SEMCONV,
-  keys: [GenAiAttributes.OPERATION_NAME, GenAiAttributes.TOOL_NAME],
+  // (the arguments' key too: a span that records a call's arguments is a call, whatever else it left out)
+  keys: [GenAiAttributes.OPERATION_NAME, GenAiAttributes.TOOL_NAME, GenAiAttributes.TOOL_CALL_ARGUMENTS],
   toolCall(span) {
     const operation = str(span, GenAiAttributes.OPERATION_NAME);
-    if (operation === undefined ? !isToolSpanWithoutOperation(span) : operation !== OPERATION_EXECUTE_TOOL) return undefined;
-    const tool = str(span, GenAiAttributes.TOOL_NAME) ?? (span.name.startsWith(TOOL_SPAN_NAME_PREFIX) ? span.name.slice(TOOL_SPAN_NAME_PREFIX.length) : span.name);
+    if (operation !== OPERATION_EXECUTE_TOOL && !isUndeclaredToolSpan(span, operation)) return undefined;
+    const tool = str(span, GenAiAttributes.TOOL_NAME) ?? toolOfPrefixedSpanName(span.name, SpanNamePrefix.TOOL_CALL);
     const callId = str(span, GenAiAttributes.TOOL_CALL_ID);
     const text = str(span, GenAiAttributes.TOOL_CALL_ARGUMENTS);
     const recorded = text === undefined && span.events ? callInEvents(span, tool, callId) : undefined;
@@ -53,7 +56,7 @@ function callInEvents(span: ForeignSpan, tool: string, callId: string | undefine
       result ??= event.attrs.get(StrandsEventAttributes.MESSAGE);
     } else if (event.name === MessageEvents.OPERATION_DETAILS) {
       for (const part of messageParts(event.attrs.get(GenAiAttributes.INPUT_MESSAGES))) {
-        if (args === undefined && part.type === 'tool_call' && part.name === tool && ours(part.id)) {
+        if (args === undefined && part.type === 'tool_call' && (part.name === tool || tool === UNNAMED_TOOL) && ours(part.id)) {
           args = typeof part.arguments === 'string'
             ? { kind: 'blob', attribute: GenAiAttributes.INPUT_MESSAGES, text: part.arguments, decode: {} }
             : { kind: 'value', attribute: GenAiAttributes.INPUT_MESSAGES, value: part.arguments };
@@ -82,19 +85,45 @@ const TOOL_SPAN_NAME_PREFIX = `${SpanNamePrefix.TOOL_CALL} `;
 /**
  * Microsoft Agent Framework (Python) writes the text `None` as the arguments of a function that
  * took none (`json.dumps(kwargs) if kwargs else "None"`, `FunctionTool.invoke`): no arguments, not
- * an unreadable blob. Only under its tracer's scope: elsewhere `None` is not JSON, so not read.
+ * an unreadable blob. Under its tracer's scope here; where the export dropped the scope, by its
+ * agent span in the trace ({@link readAgentFrameworkNoArguments}). Elsewhere `None` is not JSON,
+ * so not read (counted as not checked).
  */
 const AGENT_FRAMEWORK_SCOPE = 'agent_framework';
 const AGENT_FRAMEWORK_NO_ARGUMENTS = 'None';
+/** The provider name Agent Framework writes on its agents' spans (`invoke_agent`), never on another library's. */
+const AGENT_FRAMEWORK_PROVIDER = 'microsoft.agent_framework';
+const PROVIDER_NAME = 'gen_ai.provider.name';
 
 /**
- * A tool span that names its tool (`gen_ai.tool.name`) without `gen_ai.operation.name`: its name
- * is the conventions' `execute_tool` / `execute_tool {tool}`, or it records a call (a call id or
- * arguments). A span with another operation (a `chat` span naming a tool), or one that only
- * mentions a tool name, is not a call.
+ * The tool spans of a trace whose export dropped the instrumentation scope (Phoenix's download,
+ * some collectors' file exports) that wrote Agent Framework's `None`: read as calls without
+ * arguments, as under its scope, where an agent span of the trace is Agent Framework's
+ * (`gen_ai.provider.name = microsoft.agent_framework`). Without one (a tool run outside an agent,
+ * or another library's `None`) nothing tells, and the call stays counted as not checked. Only on
+ * the rare path: the trace is searched only when such a call was found.
  */
-export function isToolSpanWithoutOperation(span: ForeignSpan): boolean {
-  if (str(span, GenAiAttributes.TOOL_NAME) === undefined) return false;
+export function readAgentFrameworkNoArguments(executed: ForeignCall[], spans: readonly ForeignSpan[]): void {
+  const unscoped = (c: ForeignCall) => c.emitter === Emitter.GENAI_SEMCONV && c.args.kind === 'blob' && c.args.text === AGENT_FRAMEWORK_NO_ARGUMENTS && c.args.attribute === GenAiAttributes.TOOL_CALL_ARGUMENTS;
+  if (!executed.some(unscoped)) return;
+  if (!spans.some((s) => s.scope === null && str(s, PROVIDER_NAME) === AGENT_FRAMEWORK_PROVIDER)) return;
+  const scopeless = new Set(spans.filter((s) => s.scope === null).map((s) => s.spanId));
+  for (const c of executed) if (unscoped(c) && scopeless.has(c.spanId)) c.args = { kind: 'value', attribute: GenAiAttributes.TOOL_CALL_ARGUMENTS, value: {} };
+}
+
+/**
+ * A tool span that does not say `gen_ai.operation.name = execute_tool` (leaves it out, or writes
+ * another): one that records a call's arguments (`gen_ai.tool.call.arguments`, which the
+ * conventions define on the tool span only) is a call, whatever else it left out — passed over, its
+ * arguments would go unchecked; without an operation, one named as the conventions name a tool span
+ * (`execute_tool`, `execute_tool {tool}`: its arguments then read from its events, or counted as not
+ * recorded — an arguments attribute that is not text is not seen here), or one that names its tool
+ * (`gen_ai.tool.name`) and records a call id. A span with another operation that only names a tool
+ * (a `chat` span), or one that only mentions a tool name, is not a call.
+ */
+export function isUndeclaredToolSpan(span: ForeignSpan, operation: string | undefined = str(span, GenAiAttributes.OPERATION_NAME)): boolean {
+  if (span.attrs.has(GenAiAttributes.TOOL_CALL_ARGUMENTS)) return true;
+  if (operation !== undefined) return false;
   if (span.name === SpanNamePrefix.TOOL_CALL || span.name.startsWith(TOOL_SPAN_NAME_PREFIX)) return true;
-  return str(span, GenAiAttributes.TOOL_CALL_ID) !== undefined || str(span, GenAiAttributes.TOOL_CALL_ARGUMENTS) !== undefined;
+  return str(span, GenAiAttributes.TOOL_NAME) !== undefined && str(span, GenAiAttributes.TOOL_CALL_ID) !== undefined;
 }

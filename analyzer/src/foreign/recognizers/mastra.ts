@@ -1,6 +1,6 @@
-import { Emitter, GenAiAttributes } from '@argspan/conventions';
+import { Emitter, GenAiAttributes, SpanNamePrefix } from '@argspan/conventions';
 import type { ToolSpanRecognizer } from '../types.js';
-import { firstStr, opt, str } from './attributes.js';
+import { firstStr, opt, str, toolOfPrefixedSpanName } from './attributes.js';
 
 export const MastraAttributes = {
   SPAN_TYPE: 'mastra.span.type',
@@ -29,6 +29,9 @@ export const MastraSpanTypes = {
   AGENT_RUN: 'agent_run',
 } as const;
 
+/** The name 0.x gives a tool span, before the tool (`tool.execute {tool}`; 1.x: `execute_tool {tool}`). */
+const TOOL_SPAN_NAME_0X = 'tool.execute';
+
 /** Mastra's span types of a tool's run (`SpanType` / `AISpanType` of `@mastra/core`). */
 const TOOL_SPAN_TYPES: ReadonlySet<string> = new Set(['tool_call', 'mcp_tool_call']);
 
@@ -47,7 +50,7 @@ export const mastra: ToolSpanRecognizer = {
     if (type === undefined || !TOOL_SPAN_TYPES.has(type)) return undefined;
     const args = firstStr(span, [GenAiAttributes.TOOL_CALL_ARGUMENTS, MastraAttributes.TOOL_INPUT]);
     return {
-      tool: str(span, GenAiAttributes.TOOL_NAME) ?? span.name,
+      tool: str(span, GenAiAttributes.TOOL_NAME) ?? toolOfPrefixedSpanName(span.name, span.name.startsWith(TOOL_SPAN_NAME_0X) ? TOOL_SPAN_NAME_0X : SpanNamePrefix.TOOL_CALL),
       ...opt('callId', str(span, GenAiAttributes.TOOL_CALL_ID)),
       args: { kind: 'blob', attribute: args?.key ?? GenAiAttributes.TOOL_CALL_ARGUMENTS, text: args?.value, decode: {} },
       ...opt('result', firstStr(span, [GenAiAttributes.TOOL_CALL_RESULT, MastraAttributes.TOOL_OUTPUT])?.value),
