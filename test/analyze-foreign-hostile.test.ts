@@ -82,6 +82,22 @@ describe('argspan analyze on foreign calls in hostile shapes', () => {
     expect(analyse(file, TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched (unnamed) $'], calls: 1, unreadable: 0 });
   });
 
+  it("reports a secret file in a cut-off model output's arguments string, cut after the path inside it", () => {
+    // OpenAI's chat completion as OpenInference records it, `output.value` its only copy of the
+    // calls: the arguments are a JSON string inside the JSON text, cut where the limit fell.
+    const file = mutated('openinference-openai-chat-completions-tool-calls-model-only.json', (attrs) =>
+      attrs
+        .filter((a) => !a.key.startsWith('llm.output_messages.'))
+        .map((a) => {
+          const text = a.value.stringValue;
+          if (a.key !== 'output.value' || typeof text !== 'string') return a;
+          const planted = text.replace(JSON.stringify('{"city": "San Francisco"}'), JSON.stringify('{"city": "/app/.env", "units": "metric"}'));
+          return { key: a.key, value: { stringValue: planted.slice(0, planted.indexOf('metric')) } };
+        }),
+    );
+    expect(analyse(file, TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched (unnamed) $'], calls: 1, unreadable: 0 });
+  });
+
   it("reads a model's output messages in a shape no reader knows as one unreadable call, not as nothing", () => {
     // The conventions' list wrapped in an object: its calls were passed over, the trace clean.
     const wrapped = (output: (messages: unknown) => unknown) =>

@@ -72,19 +72,31 @@ const BULKY_LABEL: ResidencyLabel = { residency: Residency.BULKY_PUBLIC, rule: R
 const EMPTY_LABEL: ResidencyLabel = { residency: Residency.UNKNOWN, rule: ResidencyRule.EMPTY };
 const TINY_LABEL: ResidencyLabel = { residency: Residency.TINY_PUBLIC, rule: ResidencyRule.TINY };
 
-/** Whether a string literal of a JSON text (keys included) names a secret file: also in a cut-off text, too long to scan as one path. */
-export function namesSecretFileInJson(json: string): boolean {
-  for (const literal of json.matchAll(/"(?:[^"\\]|\\.)*"/g)) {
+/**
+ * Whether a string literal of a JSON text (keys included) names a secret file: also in a cut-off
+ * text, too long to scan as one path, and in JSON inside a literal (a model's
+ * `"arguments":"{\\"path\\":…}"`, to a few levels) — there in the literal the cut left open too.
+ * A name the cut itself ends (`"/app/.env` of `.env.example`?) is not judged.
+ */
+export function namesSecretFileInJson(json: string, depth = 0): boolean {
+  for (const literal of json.matchAll(/"(?:[^"\\]|\\.)*(?:"|\\?$)/g)) {
+    const closed = isClosedLiteral(literal[0]);
     let s: unknown;
     try {
-      s = JSON.parse(literal[0]);
+      // (an open literal closed where the text ends, a cut escape dropped)
+      s = JSON.parse(closed ? literal[0] : `${literal[0].replace(/(?<!\\)((?:\\\\)*)\\(?:u[0-9A-Fa-f]{0,3})?$/, '$1')}"`);
     } catch {
       continue;
     }
-    if (typeof s === 'string' && namesSecretFile(s)) return true;
+    if (typeof s !== 'string') continue;
+    if (closed && namesSecretFile(s)) return true;
+    if (depth < 3 && s.includes('"') && namesSecretFileInJson(s, depth + 1)) return true;
   }
   return false;
 }
+
+/** Whether a literal as matched ends in its closing quote (not in an escaped one at the text's end). */
+const isClosedLiteral = (literal: string): boolean => literal.length > 1 && literal.endsWith('"') && !/(?:^|[^\\])(?:\\\\)*\\"$/.test(literal);
 
 /** The leaf's own key, or the object key that holds it (`auth.password.value`, `password[0]`), names a credential slot. */
 function pathHasSecretKey(leaf: Leaf): boolean {
