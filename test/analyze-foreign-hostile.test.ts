@@ -98,6 +98,26 @@ describe('argspan analyze on foreign calls in hostile shapes', () => {
     expect(analyse(file, TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched (unnamed) $'], calls: 1, unreadable: 0 });
   });
 
+  it("reads an emitter's kind attribute in either case (Langfuse's API writes TOOL, its SDK tool)", () => {
+    const KINDS = new Set(['openinference.span.kind', 'traceloop.span.kind', 'langsmith.span.kind', 'langfuse.observation.type']);
+    const flipped = (name: string, edit: (a: Attribute) => Attribute = (a) => a) =>
+      mutated(name, (attrs) =>
+        attrs.map((a) => {
+          const v = a.value.stringValue;
+          if (!KINDS.has(a.key) || typeof v !== 'string') return edit(a);
+          return { key: a.key, value: { stringValue: v === v.toUpperCase() ? v.toLowerCase() : v.toUpperCase() } };
+        }),
+      );
+    // The Langfuse tool observation is the trace's only record of the call: in the other case it was passed over.
+    const planted = flipped('langfuse-langchain-tool-write-document.json', (a) =>
+      a.key === 'langfuse.observation.input' ? { key: a.key, value: { stringValue: String(a.value.stringValue).replace('/tmp/example.md', '/app/.env') } } : a,
+    );
+    expect(analyse(planted, TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched write_document path'], calls: 1, unreadable: 0 });
+    for (const name of ['langsmith-otel-traceable-tool.json', 'openinference-claude-agent-sdk-bash.json', 'openllmetry-openai-agents-weather.json']) {
+      expect(analyse(flipped(name), TOKEN), name).toEqual(analyse(join(FOREIGN, name), TOKEN));
+    }
+  });
+
   it("reads a model's output messages in a shape no reader knows as one unreadable call, not as nothing", () => {
     // The conventions' list wrapped in an object: its calls were passed over, the trace clean.
     const wrapped = (output: (messages: unknown) => unknown) =>

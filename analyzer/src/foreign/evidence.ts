@@ -3,7 +3,7 @@ import type { InheritedResidency } from '@argspan/core';
 import { ProvenanceIndex } from '@argspan/core/internal';
 import { ForeignArgumentRule, type ForeignCall, type ForeignSpan } from './types.js';
 import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, proposeResponseOutputCalls, readEventsAttribute, readLogfireOpenAiObjects, readMessageEvents, readResponsesInputItem, toolCallsOf } from './event-evidence.js';
-import { firstStr, str, UNNAMED_TOOL } from './recognizers/attributes.js';
+import { firstStr, kindOf, str, UNNAMED_TOOL } from './recognizers/attributes.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
 import { MastraAttributes, MastraSpanTypes } from './recognizers/mastra.js';
@@ -720,13 +720,13 @@ function geminiTexts(v: unknown): string[] {
  * `gen_ai.prompt`, a Langfuse observation's input, an OpenLLMetry workflow's input.
  */
 function readRunInputs(span: ForeignSpan, into: TraceEvidence): void {
-  const oiKind = str(span, OpenInferenceAttributes.SPAN_KIND);
-  if (oiKind === 'AGENT' || oiKind === 'CHAIN') runInput(dspyInputWithoutTrajectory(span) ?? str(span, OpenInferenceAttributes.INPUT_VALUE), OpenInferenceAttributes.INPUT_VALUE, span, into);
-  const lsKind = str(span, LangSmithAttributes.SPAN_KIND);
+  const oiKind = kindOf(span, OpenInferenceAttributes.SPAN_KIND);
+  if (oiKind === 'agent' || oiKind === 'chain') runInput(dspyInputWithoutTrajectory(span) ?? str(span, OpenInferenceAttributes.INPUT_VALUE), OpenInferenceAttributes.INPUT_VALUE, span, into);
+  const lsKind = kindOf(span, LangSmithAttributes.SPAN_KIND);
   if (lsKind !== undefined && lsKind !== 'tool') runInput(str(span, LangSmithAttributes.PROMPT), LangSmithAttributes.PROMPT, span, into);
-  const lfType = str(span, LangfuseAttributes.OBSERVATION_TYPE);
+  const lfType = kindOf(span, LangfuseAttributes.OBSERVATION_TYPE);
   if (lfType !== undefined && lfType !== 'tool') runInput(str(span, LangfuseAttributes.INPUT), LangfuseAttributes.INPUT, span, into);
-  if (str(span, TraceloopAttributes.SPAN_KIND) === 'workflow') runInput(str(span, TraceloopAttributes.ENTITY_INPUT), TraceloopAttributes.ENTITY_INPUT, span, into);
+  if (kindOf(span, TraceloopAttributes.SPAN_KIND) === 'workflow') runInput(str(span, TraceloopAttributes.ENTITY_INPUT), TraceloopAttributes.ENTITY_INPUT, span, into);
 }
 
 /** OpenInference's DSPy instrumentation's tracer (`_ModuleForwardWrapper`: a module's `forward` is a CHAIN span `{Module}.forward`). */
@@ -782,7 +782,7 @@ export const CrewAiAttributes = {
  * a task names (`fetch text from http://…`) is the user's, not the model's guess.
  */
 function readCrewAiCrew(span: ForeignSpan, into: TraceEvidence): void {
-  if (str(span, OpenInferenceAttributes.SPAN_KIND) !== 'CHAIN') return;
+  if (kindOf(span, OpenInferenceAttributes.SPAN_KIND) !== 'chain') return;
   const tasks = parseJson(str(span, CrewAiAttributes.TASKS));
   if (Array.isArray(tasks)) {
     for (const task of tasks) {
@@ -808,7 +808,7 @@ function readCrewAiCrew(span: ForeignSpan, into: TraceEvidence): void {
  * with `properties`: those are not read.
  */
 function readOpenInferenceToolSchema(span: ForeignSpan, into: TraceEvidence): void {
-  if (str(span, OpenInferenceAttributes.SPAN_KIND) !== 'TOOL') return;
+  if (kindOf(span, OpenInferenceAttributes.SPAN_KIND) !== 'tool') return;
   const schema = parseJson(str(span, OpenInferenceAttributes.TOOL_PARAMETERS));
   if (isObject(schema) && schema.type === 'object' && isObject(schema.properties)) into.schema(str(span, OpenInferenceAttributes.TOOL_NAME), schema);
 }
@@ -922,7 +922,7 @@ function readMastraAgentInput(text: string, attribute: string, span: ForeignSpan
  * cut off, or a message in another shape that may hold a call, is one unreadable call.
  */
 function readLangfuseGenerationOutput(span: ForeignSpan, into: TraceEvidence): void {
-  if (str(span, LangfuseAttributes.OBSERVATION_TYPE) !== 'generation') return;
+  if (kindOf(span, LangfuseAttributes.OBSERVATION_TYPE) !== 'generation') return;
   const text = str(span, LangfuseAttributes.OUTPUT);
   const output = parseJson(text);
   if (output === undefined) {
@@ -949,7 +949,7 @@ function readLangfuseGenerationOutput(span: ForeignSpan, into: TraceEvidence): v
  * `gen_ai.completion`).
  */
 function readLangSmithLlmOutput(span: ForeignSpan, into: TraceEvidence): void {
-  if (str(span, LangSmithAttributes.SPAN_KIND) !== 'llm') return;
+  if (kindOf(span, LangSmithAttributes.SPAN_KIND) !== 'llm') return;
   const text = str(span, LangSmithAttributes.COMPLETION);
   const output = parseJson(text);
   if (output === undefined) proposeCutOffOutput(span, LangSmithAttributes.COMPLETION, text, into);
@@ -966,7 +966,7 @@ function readLangSmithLlmOutput(span: ForeignSpan, into: TraceEvidence): void {
  * messages not captured) is found here.
  */
 function readOpenInferenceLlmOutput(span: ForeignSpan, into: TraceEvidence): void {
-  if (str(span, OpenInferenceAttributes.SPAN_KIND) !== 'LLM') return;
+  if (kindOf(span, OpenInferenceAttributes.SPAN_KIND) !== 'llm') return;
   const text = str(span, OpenInferenceAttributes.OUTPUT_VALUE);
   // (only a result that can hold calls is parsed: most LLM spans' output is the model's text or another SDK's object)
   if (text === undefined || !(text.includes('"generations"') || text.includes('"choices"') || text.includes('"tool_use"') || text.includes('"function_call"'))) return;
@@ -986,7 +986,7 @@ function readOpenInferenceLlmOutput(span: ForeignSpan, into: TraceEvidence): voi
  * history's words are not read again (those messages hold them).
  */
 function readOpenInferenceLlmInput(span: ForeignSpan, into: TraceEvidence): void {
-  if (str(span, OpenInferenceAttributes.SPAN_KIND) !== 'LLM') return;
+  if (kindOf(span, OpenInferenceAttributes.SPAN_KIND) !== 'llm') return;
   const text = str(span, OpenInferenceAttributes.INPUT_VALUE);
   // (only a request that can repeat calls is parsed)
   if (text === undefined || !(text.includes('"tool_calls"') || text.includes('"tool_use"') || text.includes('"function_call"'))) return;

@@ -12,6 +12,16 @@ export function str(span: ForeignSpan, key: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/**
+ * An emitter's kind attribute (`openinference.span.kind`, `traceloop.span.kind`,
+ * `langsmith.span.kind`, `langfuse.observation.type`) lower-cased: the libraries and their exports
+ * spell one kind in either case (Langfuse's API `TOOL`, its SDK's attribute `tool`), and a kind
+ * read in one case only would pass over the other's calls.
+ */
+export function kindOf(span: ForeignSpan, key: string): string | undefined {
+  return str(span, key)?.toLowerCase();
+}
+
 /** The first of `keys` the span has as a string. */
 export function firstStr(span: ForeignSpan, keys: readonly string[]): { key: string; value: string } | undefined {
   for (const key of keys) {

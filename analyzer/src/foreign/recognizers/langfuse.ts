@@ -1,6 +1,6 @@
 import { Emitter } from '@argspan/conventions';
 import type { ToolSpanRecognizer } from '../types.js';
-import { opt, str } from './attributes.js';
+import { kindOf, opt, str } from './attributes.js';
 import { unwrapArgsKwargs } from './openllmetry.js';
 
 export const LangfuseAttributes = {
@@ -21,7 +21,7 @@ export const langfuse: ToolSpanRecognizer = {
   emitter: Emitter.LANGFUSE,
   keys: [LangfuseAttributes.OBSERVATION_TYPE],
   toolCall(span) {
-    if (str(span, LangfuseAttributes.OBSERVATION_TYPE) !== 'tool') return undefined;
+    if (kindOf(span, LangfuseAttributes.OBSERVATION_TYPE) !== 'tool') return undefined;
     return {
       tool: span.name,
       args: { kind: 'blob', attribute: LangfuseAttributes.INPUT, text: str(span, LangfuseAttributes.INPUT), decode: { rawStringIsValue: true, openedJsonIsCut: true, unwrap: unwrapArgsKwargs } },

@@ -1,6 +1,6 @@
 import { Emitter } from '@argspan/conventions';
 import type { ToolSpanRecognizer } from '../types.js';
-import { opt, str } from './attributes.js';
+import { kindOf, opt, str } from './attributes.js';
 
 export const LangSmithAttributes = {
   SPAN_KIND: 'langsmith.span.kind',
@@ -24,7 +24,7 @@ export const langsmith: ToolSpanRecognizer = {
   emitter: Emitter.LANGSMITH,
   keys: [LangSmithAttributes.SPAN_KIND],
   toolCall(span) {
-    if (str(span, LangSmithAttributes.SPAN_KIND) !== 'tool') return undefined;
+    if (kindOf(span, LangSmithAttributes.SPAN_KIND) !== 'tool') return undefined;
     return {
       tool: span.name,
       args: { kind: 'blob', attribute: LangSmithAttributes.PROMPT, text: str(span, LangSmithAttributes.PROMPT), decode: { unwrap: unwrapInput } },

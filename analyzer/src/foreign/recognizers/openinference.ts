@@ -1,6 +1,6 @@
 import { Emitter } from '@argspan/conventions';
 import type { ForeignSpan, ToolSpanRecognizer } from '../types.js';
-import { opt, str } from './attributes.js';
+import { kindOf, opt, str } from './attributes.js';
 import { unwrapArgsKwargs } from './openllmetry.js';
 
 export const OpenInferenceAttributes = {
@@ -35,7 +35,7 @@ export const openinference: ToolSpanRecognizer = {
   emitter: Emitter.OPENINFERENCE,
   keys: [OpenInferenceAttributes.SPAN_KIND],
   toolCall(span) {
-    if (str(span, OpenInferenceAttributes.SPAN_KIND) !== 'TOOL') return undefined;
+    if (kindOf(span, OpenInferenceAttributes.SPAN_KIND) !== 'tool') return undefined;
     const text = str(span, OpenInferenceAttributes.INPUT_MIME_TYPE) === 'text/plain';
     const callArgs = str(span, OpenInferenceAttributes.TOOL_CALL_ARGUMENTS);
     return {

@@ -1,6 +1,6 @@
 import { Emitter, GenAiAttributes } from '@argspan/conventions';
 import type { ToolSpanRecognizer } from '../types.js';
-import { firstStr, opt, str } from './attributes.js';
+import { firstStr, kindOf, opt, str } from './attributes.js';
 
 export const TraceloopAttributes = {
   SPAN_KIND: 'traceloop.span.kind',
@@ -20,7 +20,7 @@ export const openllmetry: ToolSpanRecognizer = {
   emitter: Emitter.OPENLLMETRY,
   keys: [TraceloopAttributes.SPAN_KIND],
   toolCall(span) {
-    if (str(span, TraceloopAttributes.SPAN_KIND) !== 'tool') return undefined;
+    if (kindOf(span, TraceloopAttributes.SPAN_KIND) !== 'tool') return undefined;
     const tool = str(span, GenAiAttributes.TOOL_NAME) ?? str(span, TraceloopAttributes.ENTITY_NAME) ?? span.name.replace(/\.tool$/, '');
     const semconv = str(span, GenAiAttributes.TOOL_CALL_ARGUMENTS);
     const args =
