@@ -1,6 +1,6 @@
 import { ForeignArgumentRule, type ForeignEvent, type ForeignSpan } from './types.js';
 import { MessageEventAttributes, MessageEvents } from './message-events.js';
-import { contentTexts, isDeveloperRole, isObject, mayHoldCall, parseJson, proposal, proposeCutOffOutput, proposeUnknownOutput, proposeUnknownShape, proposeUnreadableOutput, readGenAiMessages, withoutEmpty, type TraceEvidence } from './evidence.js';
+import { contentTexts, isDeveloperRole, isObject, mayHoldCall, parseJson, proposal, proposeCutOffOutput, proposeUnknownOutput, proposeUnknownShape, proposeUnreadableOutput, readGenAiMessages, unknownShapeText, type TraceEvidence } from './evidence.js';
 import { everyCopy } from './span-json.js';
 
 export { MESSAGE_EVENT_NAMES, MessageEventAttributes, MessageEvents } from './message-events.js';
@@ -161,7 +161,7 @@ export function readEventsAttribute(span: ForeignSpan, into: TraceEvidence): voi
       const calls = name === MessageEvents.CHOICE ? toolCallsOf(event.message, event.tool_calls) : toolCallsOf(event);
       for (const call of calls) into.proposed.push(proposal(span, EVENTS_ATTRIBUTE, call.name, call.id, call.args, position++));
       // (an output message whose calls are in no field read — Anthropic's `tool_use` blocks — one unreadable call, not nothing)
-      if (calls.length === 0 && (marked ??= mayHoldCall(value as string))) position = proposeUnknownShape(span, EVENTS_ATTRIBUTE, JSON.stringify(event, withoutEmpty) ?? '', position, into);
+      if (calls.length === 0 && (marked ??= mayHoldCall(value as string))) position = proposeUnknownShape(span, EVENTS_ATTRIBUTE, unknownShapeText(event), position, into);
     } else if (EVENT_ROLES[name] !== undefined) readMessage(e, EVENT_ROLES[name], EVENTS_ATTRIBUTE, span, into);
   }
 }

@@ -336,7 +336,7 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
       if (m.role === 'tool' && typeof m.tool_call_id === 'string') for (const t of contentTexts(parts)) into.result(m.tool_call_id, t, span.startNs);
       // A message without parts that no known field yielded a call from (the older `function_call`, a call under another key).
       // (empty lists and nulls left out: `"tool_calls": []` holds no call)
-      if (output && !Array.isArray(m.parts) && into.proposed.length === proposedBefore) position = proposeUnknownShape(span, key, JSON.stringify(m, withoutEmpty), position, into);
+      if (output && !Array.isArray(m.parts) && into.proposed.length === proposedBefore) position = proposeUnknownShape(span, key, unknownShapeText(m), position, into);
     }
   }
   const system = get(GenAiAttributes.SYSTEM_INSTRUCTIONS);
@@ -420,7 +420,7 @@ const NON_CALL_PART_TYPES: ReadonlySet<unknown> = new Set(['text', 'tool_call_re
 /** Part types that are the conventions' `tool_call` spelled as other APIs and emitters spell a call (OpenAI's Responses items, the AI SDK's parts), any case. */
 const CALL_PART_TYPES: ReadonlySet<string> = new Set(['tool_call', 'tool-call', 'toolcall', 'function_call', 'function-call', 'functioncall', 'tool_use']);
 
-export const withoutEmpty = (_: string, v: unknown): unknown => (v === null || (Array.isArray(v) && v.length === 0) ? undefined : v);
+const withoutEmpty = (_: string, v: unknown): unknown => (v === null || (Array.isArray(v) && v.length === 0) ? undefined : v);
 
 /**
  * Part of a model's output, in `attribute`, whose shape no reader knows, as `text` (the attribute's, or
@@ -440,7 +440,17 @@ export function proposeUnknownShape(span: ForeignSpan, attribute: string, text: 
  * output encoded twice where it opens as JSON (read as its inner text); else it is a text answer, no call.
  */
 export function proposeUnknownOutput(span: ForeignSpan, attribute: string, text: string, parsed: unknown, into: TraceEvidence): void {
-  proposeUnknownShape(span, attribute, typeof parsed !== 'string' ? text : OPENS_AS_JSON.test(parsed) ? parsed : '', 0, into);
+  proposeUnknownShape(span, attribute, unknownShapeText(parsed, text), 0, into);
+}
+
+/**
+ * The text of a parsed value whose shape no reader knows, to test for a call: a string's where it
+ * opens as JSON (the value encoded twice), else none (a text answer); any other value's as
+ * `written` (its text as recorded, or written out without nulls and empty lists).
+ */
+export function unknownShapeText(parsed: unknown, written: string | undefined = JSON.stringify(parsed, withoutEmpty)): string {
+  if (typeof parsed === 'string') return OPENS_AS_JSON.test(parsed) ? parsed : '';
+  return written ?? '';
 }
 
 /** Text that opens as a JSON object or list (a JSON string holding it is it encoded twice; other text is a text answer). */
@@ -632,7 +642,7 @@ function readVercelPrompt(span: ForeignSpan, into: TraceEvidence): void {
   if (list === undefined) proposeUnknownOutput(span, VercelPrompt.RESPONSE_TOOL_CALLS, callsText!, calls, into);
   list?.forEach((c, position) => {
     if (isObject(c)) into.proposed.push(proposal(span, VercelPrompt.RESPONSE_TOOL_CALLS, c.toolName, typeof c.toolCallId === 'string' ? c.toolCallId : undefined, c.args ?? c.input ?? {}, position));
-    else proposeUnknownShape(span, VercelPrompt.RESPONSE_TOOL_CALLS, typeof c !== 'string' ? (JSON.stringify(c) ?? '') : OPENS_AS_JSON.test(c) ? c : '', position, into);
+    else proposeUnknownShape(span, VercelPrompt.RESPONSE_TOOL_CALLS, unknownShapeText(c, JSON.stringify(c)), position, into);
   });
 }
 
@@ -940,7 +950,7 @@ function readLangfuseGenerationOutput(span: ForeignSpan, into: TraceEvidence): v
     const before = position;
     position = proposeMessageCalls(span, LangfuseAttributes.OUTPUT, message, position, into);
     // (a message whose calls are in no field read here — Anthropic's `tool_use` blocks, another key — one unreadable call, not nothing)
-    if (position === before && (marked ??= mayHoldCall(text!))) position = proposeUnknownShape(span, LangfuseAttributes.OUTPUT, typeof message === 'string' ? (OPENS_AS_JSON.test(message) ? message : '') : (JSON.stringify(message, withoutEmpty) ?? ''), position, into);
+    if (position === before && (marked ??= mayHoldCall(text!))) position = proposeUnknownShape(span, LangfuseAttributes.OUTPUT, unknownShapeText(message), position, into);
   }
 }
 
@@ -1011,7 +1021,7 @@ function proposeLlmOutputCalls(span: ForeignSpan, attribute: string, output: unk
   // An assistant message itself (a run that returned the message, not the API's result).
   if (!known && isAssistantMessage(output)) {
     // (one whose calls are in no field read here, as the conventions' messages without parts are: one unreadable call)
-    if (proposeMessageCalls(span, attribute, output, 0, into) === 0) proposeUnknownShape(span, attribute, JSON.stringify(output, withoutEmpty), 0, into);
+    if (proposeMessageCalls(span, attribute, output, 0, into) === 0) proposeUnknownShape(span, attribute, unknownShapeText(output), 0, into);
     return true;
   }
   let position = Array.isArray(output.output) ? proposeResponseOutputCalls(span, attribute, output.output, 0, into) : 0;

@@ -1,4 +1,5 @@
 import { Provenance, Residency } from '@argspan/conventions';
+import { isWordChar } from './secrets/decoders.js';
 import { asInherited, carriesTaint } from './taint.js';
 import type { InheritedResidency } from './taint.js';
 import type { CallContext, ContextEntry, Leaf, SecretDetector } from './types.js';
@@ -72,7 +73,6 @@ function tokenizeAsciiFast(text: string): string[] | undefined {
 }
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
-const isWordChar = (c: number) => isDigit(c) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
 
 /** Whether the comma at `i` sits between a digit and exactly three more before a word boundary (`/(\d),(?=\d{3}\b)/`). */
 function isThousandsSeparator(text: string, i: number): boolean {

@@ -160,9 +160,9 @@ export function decodeBase64Text(run: string): string | undefined {
 export const HEXVAL = (c: number): number =>
   c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1;
 
-/** A hex digit character. */
 /** A character of `\w`: an ASCII letter, digit or `_`. */
 export const isWordChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+/** A hex digit character. */
 export const isHexDigit = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 
 /** Characters that end a token around an escape: whitespace, quotes, angle brackets, backtick. */
