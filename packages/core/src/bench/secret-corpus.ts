@@ -196,6 +196,10 @@ export function adversarialInputs(bytes: number): { name: string; text: string }
     // (tried again without its right boundary)
     { name: 'tokens glued by _', text: rep(`-AKIAAAAAAAAAAAAAAAAA_v2 ghp_${'aB'.repeat(18)}_v2 xoxb-${'1'.repeat(12)}_old `) },
     { name: 'proven prefix, _ body', text: rep(` ops_eyJ${'aB3_'.repeat(1100)}`) },
+    // the same glued on both sides within its length (its proof fails, then cut back at `_`s), and
+    // prefixes whose body may hold `_` glued on their right (tried with a `_` after, judged random or not)
+    { name: 'proven prefix, _ body, glued', text: rep(`deploy_ops_eyJ${'aB3_'.repeat(900)}_v2 x_sk-proj-${'aB3_'.repeat(60)} `) },
+    { name: 'prefixes, _ body, glued', text: rep(`AIza${'ab_'.repeat(12)} glpat-${'ab_c'.repeat(17)}_x tfp_${'Ab3_'.repeat(11)}_y `) },
     // one run of two prefixes glued by `_` again and again: the scan appends every hit of one
     // after every hit of the other (ordered by insertion, quadratic)
     { name: 'two prefixes, one run', text: rep('xAKIAQ3EGRWZ7NPL4XBMV_ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5_') },

@@ -10,7 +10,7 @@ import { KeywordScanner, isGlueKeyword } from './keyword-scanner.js';
 import { L, R, RD, R_GLUED, RD_GLUED } from './rules/patterns.js';
 import type { SecretAllowlistEntry, SecretDetectorConfig, SecretRule } from './types.js';
 import { isPlaceholderShaped, maskFollows, placeholderGlued, placeholderShape } from './placeholders.js';
-import { entropyFromSum, shannonEntropy } from './value-filters.js';
+import { entropyFromSum, scrambleMarks, shannonEntropy } from './value-filters.js';
 
 /** Base64 runs shorter than this are not decoded (the shortest useful encoded secret). */
 const MIN_BASE64_RUN = 16;
@@ -48,6 +48,18 @@ interface CompiledRule {
    * and alphabet still hold).
    */
   rightGlued: RegExp | undefined;
+  /**
+   * rightGlued is the rule's whose body may hold a `_` and that has no proof (`AIza…_prod`,
+   * `glpat-…_old`): its match ends at a `_` its body could have taken, so it counts only when its
+   * body reads as random (see randomBody), not as the start of a long identifier (`tfp_build_…`).
+   */
+  rightGluedUnderscore: boolean;
+  /**
+   * For a rule with a proof whose body may hold a `_` (`sk-proj-…`, `sk-ant-…`, `ops_eyJ…`): a
+   * glued match whose proof fails is tried again ending at each `_` inside it, the longest first
+   * (`deploy_sk-proj-…_v2`: the greedy body took `_v2` too).
+   */
+  gluedCuts: boolean;
   secretGroups: readonly string[];
   generic: boolean;
   /** A generic rule of the `generic` family (an assignment to any credential word): yields to the other generic rules too. */
@@ -98,13 +110,19 @@ function compileRule(rule: SecretRule): CompiledRule {
   const base = rule.pattern.flags.replace(/[gyd]/g, '');
   const anchored = rule.anchored === true && rule.keywords.length > 0;
   const g = rule.secretGroup;
+  const bodyFree = bodyTakesRightGlue(rule.pattern.source);
+  const rightGlueTaken = anchored && rule.tokenPrefix === true && bodyFree;
+  // (a pattern ending in R or RD: one ending in its own boundary takes a `_` after it already)
+  const rightGlueUnderscore = anchored && rule.tokenPrefix === true && !bodyFree && rule.proof === undefined && rightGlue(rule.pattern.source) !== rule.pattern.source;
   return {
     rule,
     sticky: anchored || rule.decodedPrefix || rule.keyNames ? new RegExp(rule.pattern.source, `${base}gy`) : undefined,
     global: new RegExp(rule.pattern.source, `${base}g`),
     withIndices: g === undefined ? undefined : new RegExp(rule.pattern.source, `${base}gyd`),
     glued: anchored && rule.proof !== undefined && rule.pattern.source.startsWith(L) ? new RegExp(rightGlue(rule.pattern.source.slice(L.length)), `${base}gy`) : undefined,
-    rightGlued: anchored && rule.tokenPrefix === true && bodyTakesRightGlue(rule.pattern.source) ? new RegExp(rightGlue(rule.pattern.source), `${base}gy`) : undefined,
+    rightGlued: rightGlueTaken || rightGlueUnderscore ? new RegExp(rightGlue(rule.pattern.source), `${base}gy`) : undefined,
+    rightGluedUnderscore: rightGlueUnderscore,
+    gluedCuts: anchored && rule.proof !== undefined && !bodyFree,
     // (the named group and those of its name with 2 to 5 after it that the pattern holds: one per way a value is written)
     secretGroups: g === undefined ? [] : [g, ...[2, 3, 4, 5].map((n) => `${g}${n}`).filter((name) => rule.pattern.source.includes(`(?<${name}>`))],
     generic: rule.generic === true,
@@ -239,7 +257,41 @@ function provenGlued(c: CompiledRule, text: string, pos: number): RegExpExecArra
   glued.lastIndex = pos;
   const m = glued.exec(text);
   if (m === null) return null;
-  return provenMatch(c, m) ? m : null;
+  if (provenMatch(c, m)) return m;
+  if (!c.gluedCuts) return null;
+  // (a body that may hold `_` took the word glued after the token too, `_v2`, `_backup_2`: cut at
+  // the `_` of a short word before the end; a few, so a long run of `_` costs a few tries)
+  const end = m.index + m[0].length;
+  let tries = 0;
+  for (let cut = end - 1; cut > pos && end - cut <= MAX_GLUED_WORD && tries < MAX_GLUED_CUTS; cut--) {
+    if (text.charCodeAt(cut) !== 95) continue;
+    tries++;
+    glued.lastIndex = pos;
+    const shorter = glued.exec(text.slice(0, cut));
+    if (shorter !== null && provenMatch(c, shorter)) return shorter;
+  }
+  return null;
+}
+
+/** Longest word glued after a proven token that a glued match is cut back over (see provenGlued). */
+const MAX_GLUED_WORD = 64;
+/** Most cuts tried in that word. */
+const MAX_GLUED_CUTS = 4;
+
+/** Marks of randomness (see scrambled) a token's body needs to count glued on its right where it may hold a `_`. */
+const GLUED_BODY_MARKS = 2;
+
+/**
+ * Whether the body of a token at [pos, end) (after the rule's longest keyword there) mixes letters
+ * and digits as random characters do (two of scrambled's marks), not as an identifier's words
+ * (`tfp_build_helpers_for_forms_v2`, `AIzaSomeClientIdentifierNameHere`): for a match glued on its
+ * right where its body may hold `_`. A random body of 20 URL-safe characters has fewer about 1,500
+ * times in a million, of 35 about 4 (the token is then found only bare or glued otherwise).
+ */
+function randomBody(r: SecretRule, text: string, pos: number, end: number): boolean {
+  let from = pos;
+  for (const k of r.keywords) if (pos + k.length > from && text.slice(pos, pos + k.length).toLowerCase() === k.toLowerCase()) from = pos + k.length;
+  return scrambleMarks(text.slice(from, end)) >= GLUED_BODY_MARKS;
 }
 
 /** Whether the whole match (its secret group, if any) holds the rule's proof. */
@@ -578,6 +630,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       m = right.exec(text);
       // (documentation marks an example by the word glued after it: `sk_test_…_EXAMPLE`, `AKIA…_fake`)
       if (m !== null && placeholderGlued(text, m.index + m[0].length) && !provenMatch(c, m)) return -1;
+      if (m !== null && c.rightGluedUnderscore && !randomBody(c.rule, text, pos, m.index + m[0].length)) return -1;
     }
     // (a rule that takes a `_` on the right without a proof needs its proof only for a left glue)
     if (m === null && c.glued !== undefined && (c.rightGlued === undefined || (pos > 0 && isWordChar(text.charCodeAt(pos - 1))))) m = provenGlued(c, text, pos);

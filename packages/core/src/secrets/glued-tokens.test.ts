@@ -155,8 +155,12 @@ describe('tokens glued on their right by `_`', () => {
   it('finds a proven token glued on its right, and on both sides where its body cannot take the glued word, when its proof holds, and not when it fails', async () => {
     const { KINDS, gen, prng } = await loadCorpusModule();
     const g = gen(prng(29));
-    const proven = new Set(BUILTIN_RULES.filter((r) => r.proof !== undefined && (r.tokenPrefix !== true || r.keywords.every((k) => isGlueKeyword(k)))).map((r) => r.id));
+    // (found glued to a word: prefixes with a `_` or of six letters and digits or more, and those looked for everywhere)
+    const proven = new Set(
+      BUILTIN_RULES.filter((r) => r.proof !== undefined && (r.tokenPrefix !== true || r.keywordsAnywhere !== undefined || r.keywords.every((k) => isGlueKeyword(k)))).map((r) => r.id),
+    );
     const seen = new Set<string>();
+    const bothSidesUnderscore = new Set<string>();
     for (const kind of KINDS) {
       for (let i = 0; i < 10; i++) {
         const token = kind.make(g);
@@ -164,29 +168,80 @@ describe('tokens glued on their right by `_`', () => {
         const bare = d.findAll(token);
         if (bare.length !== 1 || !proven.has(bare[0]!.ruleId) || bare[0]!.start !== 0 || bare[0]!.end !== token.length) break;
         const id = bare[0]!.ruleId;
+        // (a format without its proof: OpenAI's legacy `sk-…` keys)
+        if (!BUILTIN_RULES.find((r) => r.id === id)!.proof!(token)) break;
         seen.add(id);
-        // Glued on both sides when the body holds no `_`: one that may takes the word after it too,
-        // and its proof then fails (unless the format ends in a fixed shape: Atlassian's, below).
-        for (const before of rightGlued.has(id) ? ['deploy_', 'x', ''] : ['']) {
-          // (a body that may hold `_` may take the word after it too where its proof then holds: more is redacted, never less)
+        // Glued on both sides: a body that may hold `_` takes the word after it too, where the
+        // proof fails; the match cut at a `_` inside it is tried, the longest first.
+        for (const before of ['deploy_', 'x', '']) {
+          // (bare on the left, a body that may hold `_` may take the word after it: more is redacted, never less)
           const found = d.findAll(`${before}${token}_v2 rest`);
           expect(found.map((f) => [f.ruleId, f.start]), `${id} glued to ${before}…_v2`).toEqual([[id, before.length]]);
-          expect(found[0]!.end, id).toBeGreaterThanOrEqual(before.length + token.length);
+          expect(found[0]!.end, `${id} glued to ${before}…_v2`).toBeGreaterThanOrEqual(before.length + token.length);
         }
+        if (!rightGlued.has(id)) bothSidesUnderscore.add(id);
         const last = token.at(-1)!;
         const broken = token.slice(0, -1) + (last === 'A' ? 'B' : last === '0' ? '1' : /[0-9]/.test(last) ? '0' : 'A');
         if (!BUILTIN_RULES.find((r) => r.id === id)!.proof!(broken)) expect(d.findAll(`deploy_${broken}_v2`).filter((f) => f.ruleId === id), `${id} broken`).toEqual([]);
       }
     }
     expect(seen.size).toBeGreaterThanOrEqual(8);
+    // (bodies that may hold `_`: `sk-proj-…`, `sk-ant-…`, `ops_eyJ…`)
+    expect([...bothSidesUnderscore].sort()).toEqual(expect.arrayContaining(['anthropic-api-key', 'onepassword-token', 'openai-api-key']));
   });
 
   it('finds no identifier that merely begins with a token prefix, nor a token marked as an example by the word after it', () => {
     const gh = `ghp_${sample(ALNUM, 36, 'right-fp')}`;
     for (const text of [
-      'ghp_helper_v2', 'akia_config', 'AKIA_prefix_docs', 'AKIA_USER_NAME_PREFIXES', 'ASIA_PACIFIC_SOUTHEAST_2', 'sk_live_mode_enabled_flag',
+      'ghp_helper_v2', 'akia_config', 'AKIA_prefix_docs', 'AKIA_USER_NAME_PREFIXES', 'ASIA_PACIFIC_SOUTHEAST_2', 'ASIAPACIFICSOUTHEAST_2', 'sk_live_mode_enabled_flag',
       'npm_config_user_agent_v2', 'xoxb-your-bot-token_old', `ghp_${'x'.repeat(36)}_v2`, `${gh}_EXAMPLE`, `${gh}_fake`, `${gh}_placeholder`,
       `AKIA${sample(BASE32, 16, 'right-fp')}_example`, `AKIA${sample(BASE32, 16, 'right-fp')}_dummy_key`,
+    ]) {
+      expect(d.findAll(text), text).toEqual([]);
+    }
+  });
+
+  // A body that may hold `_`, no proof (`AIza…`, `glpat-…`): a fixed length ends before the `_`,
+  // a greedy variable one takes the glued word too (still the token's bytes, and more).
+  const underscoreBodies = BUILTIN_RULES.filter(
+    (r) => r.tokenPrefix === true && r.proof === undefined && !bodyTakesRightGlue(r.pattern.source) && /\(\?!\[A-Za-z0-9_-?\]\)$/.test(r.pattern.source),
+  ).map((r) => r.id);
+
+  it.each(['_prod', '_v2', '_old_2'])('finds the token of a rule whose body may hold `_` followed by "%s", in text, after `=` and in a JSON key', (after) => {
+    expect(underscoreBodies.length).toBeGreaterThanOrEqual(25);
+    for (const id of ['google-api-key', 'gitlab-pat', 'vercel-token', 'supabase-secret-key', 'figma-token']) expect(underscoreBodies, id).toContain(id);
+    let checked = 0;
+    // (not GitLab's routed form, `glpat-….01.…`: glued, it is found without its routing part, as before)
+    for (const { id, token } of tokens.filter((t) => underscoreBodies.includes(t.id) && !t.token.includes('.'))) {
+      for (const [text, at] of [
+        [`${token}${after}`, 0],
+        [`key=${token}${after} here`, 4],
+        [`{"${token}${after}": 1}`, 2],
+      ] as const) {
+        const found = d.findAll(text).filter((f) => f.ruleId === id);
+        expect(found.map((f) => f.start), `${id}: ${text.slice(0, at)}…${after}`).toEqual([at]);
+        expect(found[0]!.end, id).toBeGreaterThanOrEqual(at + token.length);
+      }
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(underscoreBodies.length - 1);
+  });
+
+  it('finds the 35 characters of a Google API key and the 20 of a GitLab token glued on their right, not an identifier that begins with their prefix', () => {
+    const google = `AIzaSy${sample(B64URL.replace('_', ''), 33, 'right-google')}`;
+    const gitlab = `glpat-${sample(B64URL.replace('_', ''), 20, 'right-gitlab')}`;
+    expect(d.findAll(`key=${google}_prod`)).toEqual([{ ruleId: 'google-api-key', start: 4, end: 4 + google.length }]);
+    expect(d.findAll(`${gitlab}_old`)).toEqual([{ ruleId: 'gitlab-pat', start: 0, end: gitlab.length + 4 }]);
+    // (64 characters at most: the body ends at the `_` before the glued word)
+    const long = `glpat-${sample(B64URL.replace('_', ''), 64, 'right-gitlab2')}`;
+    expect(d.findAll(`${long}_old`)).toEqual([{ ruleId: 'gitlab-pat', start: 0, end: long.length }]);
+    for (const text of [
+      // an identifier's words, cut at any of its `_`: not random
+      `AIza${'_client_identifier'.repeat(3)}_v2`, `AIzaGoogleClientIdentifierNameHere12345_v2`, `tfp_${'build_helpers_for_forms_'.repeat(4)}v2`,
+      `figd_${'component_library_tokens_'.repeat(3)}styles`, `glpat-${'rotation-policy-helper-'.repeat(4)}_old`, `dckr_pat_${'generate_new_token_for_'.repeat(4)}user`,
+      `nvapi-${'model_catalog_entry_'.repeat(5)}list`, `sb_secret_${'key_rotation_handler_'.repeat(5)}test`,
+      // a documentation example's mark glued after it
+      `${google}_EXAMPLE`, `${google}_fake`, `${long}_placeholder`,
     ]) {
       expect(d.findAll(text), text).toEqual([]);
     }

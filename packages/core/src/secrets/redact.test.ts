@@ -109,7 +109,7 @@ describe('redactName: a credential glued into a name', () => {
     for (const name of [
       'api_key', 'password_hash', 'user_session_token_id', 'skip_tokens', 'calendar.create', 'x-api-key', 'github_token_ref', 'AKIA_prefix_docs', `sha_${'a'.repeat(40)}`,
       // a token prefix at the name's start, then words
-      'ghp_helper', 'ghp_helper_v2', 'akia_config', 'AKIA_prefix_docs_v2', 'xoxb_token_name', 'sk_live_mode_enabled', 'npm_config_cache_dir', 'glpat_rotation_policy_v2',
+      'ghp_helper', 'ghp_helper_v2', 'akia_config', 'AKIA_prefix_docs_v2', 'xoxb_token_name', 'sk_live_mode_enabled', 'npm_config_cache_dir', 'glpat_rotation_policy_v2', 'ASIAPACIFICSOUTHEAST_2', 'region_ASIAPACIFICNORTHEAST',
       // a token marked as a documentation example by the word after it
       `sk_test_${sample(ALNUM, 24, 'name-example')}_EXAMPLE`, `${`ghp_${sample(ALNUM, 36, 'name-fake')}`}_fake`, `deploy_${`ghp_${sample(ALNUM, 36, 'name-fake')}`}_placeholder`,
     ]) {

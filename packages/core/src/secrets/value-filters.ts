@@ -205,15 +205,25 @@ export function looksLikeCode(value: string, operatorsAreCode = true): boolean {
  * `LYjrlN9gdUPfT`, `giiP7EXcZw`, `izIhfEcikVIUaelkn…`, not `IPv4Address` or `getAValue`.
  */
 export function scrambled(value: string): boolean {
-  let marks = 0;
+  const marks = scrambleMarks(value);
+  if (marks < 3) return false;
   let alnum = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57)) alnum++;
+  }
+  return marks * 8 >= alnum;
+}
+
+/** The marks of randomness {@link scrambled} counts in `value`. */
+export function scrambleMarks(value: string): number {
+  let marks = 0;
   let run = 0; // 1 small, 2 capital, 3 digit, 0 none
   let runLength = 0;
   let prevRun = 0;
   for (let i = 0; i <= value.length; i++) {
     const c = i < value.length ? value.charCodeAt(i) : 0;
     const kind = c >= 97 && c <= 122 ? 1 : c >= 65 && c <= 90 ? 2 : c >= 48 && c <= 57 ? 3 : 0;
-    if (kind !== 0) alnum++;
     if (kind === run) {
       runLength++;
       continue;
@@ -226,7 +236,7 @@ export function scrambled(value: string): boolean {
     run = kind;
     runLength = 1;
   }
-  return marks >= 3 && marks * 8 >= alnum;
+  return marks;
 }
 
 /** The runs of letters and digits either side of an `@`. */

@@ -116,6 +116,8 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         `echo done && docker login -u ci -p ${pw('d1')} registry.internal`,
         `sshpass -p '${pw('s1')}' ssh deploy@10.0.0.5 uptime`,
         `{"cmd":"cd /srv\\nsshpass -p '${pw('s3')}' rsync -a . deploy@10.0.0.5:"}`,
+        // JSON-escaped backslashes inside the command (`C:\\Temp`), no line break
+        `{"cmd":"mysql --defaults-file=C:\\\\Temp\\\\my.cnf -uroot -p${pw('m5')} app"}`,
         `redis-cli -h cache -a ${pw('r1')} --no-auth-warning ping`,
         `mongosh "mongodb://db:27017/app" -u admin -p ${pw('o1')}`,
         `sqlcmd -S tcp:sql.internal,1433 -U sa -P ${pw('q1')} -Q "SELECT 1"`,
@@ -166,6 +168,12 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         'zip -P <password> out.zip file',
         '-p[password], --password[=password]  The password to use when connecting to the server (mysql).',
         'mysql | grep -P "pattern"',
+        // the `-p` of the next line's command, after a JSON-escaped line break (after an escaped backslash too, and escaped twice)
+        `{"cmd":"mysql --version\\ntool -p${pw('m6')} notes.txt"}`,
+        `{"cmd":"mysql --version\\rtool -p${pw('m6')} notes.txt"}`,
+        `{"cmd":"mysql --version\\u000atool -p${pw('m6')} notes.txt"}`,
+        `{"cmd":"mysql --defaults-file=C:\\\\\\ntool -p${pw('m7')} notes.txt"}`,
+        `{"args":"{\\"cmd\\":\\"mysql --version\\\\ntool -p${pw('m7')} notes.txt\\"}"}`,
         '7z a -p{Password} archive.7z',
         'mongodump -u backup -p "$MONGO_PASSWORD" --out /backups',
         'bcp Sales.dbo.Orders out orders.dat -S sql.internal -T -c -t,',
