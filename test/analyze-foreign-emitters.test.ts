@@ -350,6 +350,17 @@ describe('argspan analyze on Microsoft Agent Framework\'s spans (Python, agent_f
     }
   });
 
+  it('the tool span\'s `None` beside a proposal under its id that holds a token: reported once, by tool and key (the proposal\'s arguments read as the call\'s)', () => {
+    const { path } = planted(`"location": "Seattle ${TOKEN}"`);
+    const doc = JSON.parse(readFileSync(path, 'utf8')) as Doc;
+    for (const span of spansOf(doc)) for (const attr of span.attributes) if (attr.key === 'gen_ai.tool.call.arguments') attr.value.stringValue = 'None';
+    const run = analyzeBin(write(doc), '--format', 'json');
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).not.toContain(TOKEN);
+    expect(parseJson(run).stats).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 0 });
+    expect(parseJson(run).findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['credential_in_attribute', 'get_weather', 'location', 'genai-semconv']]);
+  });
+
   it('without the tool span the call is the model\'s proposal, its arguments read from the JSON string in the tool_call part', () => {
     const { path } = planted('"location": "Seattle", "timezone": "America/Los_Angeles"', (name) => !name.startsWith('execute_tool'));
     const run = analyzeBin(path, '--format', 'json');
@@ -358,8 +369,11 @@ describe('argspan analyze on Microsoft Agent Framework\'s spans (Python, agent_f
     expect(parseJson(run).findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['assumption_span', 'get_weather', 'timezone', 'genai-semconv']]);
   });
 
-  it('a function that took no arguments (the tool span\'s `None`, no model span to copy from) is read as a call without arguments, not counted as unread', async () => {
-    const doc = load();
+  /** The fixture as a function without arguments records it: the model's call with `{}` (each copy), the tool span's `None` set by the caller. */
+  const noArguments = () => JSON.parse(readFileSync(planted('').path, 'utf8')) as Doc;
+
+  it('a function that took no arguments (the tool span\'s `None`, no chat span) is read as a call without arguments, not counted as unread', async () => {
+    const doc = noArguments();
     doc.resourceSpans[0]!.scopeSpans[0]!.spans = spansOf(doc).filter((s) => !s.name.startsWith('chat'));
     for (const span of spansOf(doc)) for (const attr of span.attributes) if (attr.key === 'gen_ai.tool.call.arguments') attr.value.stringValue = 'None';
     const db = join(tmp(), 'none.duckdb');
@@ -371,7 +385,7 @@ describe('argspan analyze on Microsoft Agent Framework\'s spans (Python, agent_f
 
   /** The fixture with the tool span's `None`, only the spans named `keep`, written under `scope` (undefined: left out, as an export that drops it). */
   const withNone = (keep: (name: string) => boolean, scope: string | undefined) => {
-    const doc = load() as Doc & { resourceSpans: { scopeSpans: { scope?: { name: string } }[] }[] };
+    const doc = noArguments() as Doc & { resourceSpans: { scopeSpans: { scope?: { name: string } }[] }[] };
     doc.resourceSpans[0]!.scopeSpans[0]!.spans = spansOf(doc).filter((s) => keep(s.name));
     for (const span of spansOf(doc)) for (const attr of span.attributes) if (attr.key === 'gen_ai.tool.call.arguments') attr.value.stringValue = 'None';
     if (scope === undefined) delete doc.resourceSpans[0]!.scopeSpans[0]!.scope;

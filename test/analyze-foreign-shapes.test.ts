@@ -14,7 +14,8 @@ import { tmp } from './support/analyze-foreign.js';
 /** A GitHub-token-shaped canary made for this file (not a credential). */
 const TOKEN = 'ghp_Sh4p3sC4naryN0tAT0kenXq9Lw2Zr7Vb5Mn3K';
 
-type Attr = string | { intValue: string } | { bytesValue: string };
+/** A string, or an OTLP `AnyValue` of another type (`{}`: an empty value). */
+type Attr = string | { intValue: string } | { doubleValue: number } | { boolValue: boolean } | { bytesValue: string } | { arrayValue: { values: object[] } } | { kvlistValue: { values: object[] } } | Record<string, never>;
 interface SpanSpec { name: string; attrs: Record<string, Attr>; scope?: string; events?: { name: string; attrs: Record<string, string> }[] }
 
 const attributes = (attrs: Record<string, Attr>) => Object.entries(attrs).map(([key, v]) => ({ key, value: typeof v === 'string' ? { stringValue: v } : v }));
@@ -163,5 +164,54 @@ describe('argspan analyze: a model output that parses in a shape no reader knows
     ['Mastra: a plain JSON string', 'mastra', JSON.stringify('It is sunny. "input": none')],
   ])('%s: no call', (_, emitter, output) => {
     expect(analyse(trace([modelSpan(emitter, output)]))).toEqual(NO_CALL);
+  });
+});
+
+describe('argspan analyze: a tool span whose arguments attribute is not text', () => {
+  // OTLP lets any attribute be an int, a double, a bool, bytes, an array or empty: a call whose
+  // arguments were recorded so is still a call of its tool, counted as not checked, never passed
+  // over; a secret file name or credential in its value (as text) is still reported, by tool.
+  const VALUES: Attr[] = [
+    { intValue: '42' },
+    { doubleValue: 2.5 },
+    { boolValue: true },
+    { bytesValue: Buffer.from(JSON.stringify({ timezone: 'Europe/Paris' })).toString('base64') },
+    { arrayValue: { values: [{ stringValue: 'Europe/Paris' }, { intValue: '3' }] } },
+    {},
+  ];
+  /** Each emitter's tool span of `tool` with `args` where it records a call's arguments. */
+  const SPANS: ((tool: string, args: Attr) => SpanSpec)[] = [
+    (tool, args) => ({ name: `execute_tool ${tool}`, attrs: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool, 'gen_ai.tool.call.arguments': args } }),
+    (tool, args) => ({ name: `execute_tool ${tool}`, attrs: { 'gen_ai.tool.call.arguments': args } }),
+    (tool, args) => ({ name: 'running tool', attrs: { 'gen_ai.tool.name': tool, tool_arguments: args } }),
+    (tool, args) => ({ name: `execute_tool ${tool}`, scope: 'gcp.vertex.agent', attrs: { 'gen_ai.tool.name': tool, 'gcp.vertex.agent.tool_call_args': args } }),
+    (tool, args) => ({ name: 'ai.toolCall', attrs: { 'ai.toolCall.name': tool, 'ai.toolCall.args': args } }),
+    (tool, args) => ({ name: 'ai.toolCall', attrs: { 'ai.toolCall.name': tool, 'ai.toolCall.input': args } }),
+    (tool, args) => ({ name: tool, attrs: { 'openinference.span.kind': 'TOOL', 'tool.name': tool, 'input.value': args } }),
+    (tool, args) => ({ name: tool, attrs: { 'openinference.span.kind': 'TOOL', 'tool.name': tool, 'tool_call.function.arguments': args } }),
+    (tool, args) => ({ name: `${tool}.tool`, attrs: { 'traceloop.span.kind': 'tool', 'traceloop.entity.name': tool, 'traceloop.entity.input': args } }),
+    (tool, args) => ({ name: tool, attrs: { 'langfuse.observation.type': 'tool', 'langfuse.observation.input': args } }),
+    (tool, args) => ({ name: tool, attrs: { 'langsmith.span.kind': 'tool', 'gen_ai.prompt': args } }),
+    (tool, args) => ({ name: 'Function: {name}', attrs: { 'logfire.msg_template': 'Function: {name}', name: tool, input: args } }),
+    (tool, args) => ({ name: `tool_call ${tool}`, attrs: { 'spring.ai.kind': 'tool_call', 'spring.ai.tool.definition.name': tool, 'spring.ai.tool.call.arguments': args } }),
+    (tool, args) => ({ name: `tool.execute ${tool}`, attrs: { 'mastra.span.type': 'tool_call', 'gen_ai.tool.name': tool, 'gen_ai.tool.input': args } }),
+  ];
+
+  it.each(VALUES.map((v) => [Object.keys(v)[0] ?? 'empty', v] as const))('every emitter\'s tool span, arguments %s: each call found and counted as not checked, nothing reported', (_, value) => {
+    // (in traces of up to ten spans: `trace` times them by their position's digits)
+    for (const half of [SPANS.slice(0, 7), SPANS.slice(7)]) {
+      const spans = half.map((make, i) => make(`tool_${i}`, value));
+      expect(analyse(trace(spans))).toEqual({ code: 0, calls: spans.length, unreadable: spans.length, findings: [] });
+    }
+  });
+
+  it('a credential in an array of arguments is still reported, by tool and attribute (the whole-attribute scan); the call counted as not checked', () => {
+    const array = (...texts: string[]): Attr => ({ arrayValue: { values: texts.map((stringValue) => ({ stringValue })) } });
+    expect(analyse(trace([SPANS[2]!('deploy', array('--token', TOKEN))]))).toEqual({ code: 1, calls: 1, unreadable: 1, findings: ['credential_in_attribute deploy tool_arguments'] });
+  });
+
+  it('a map (kvlist) of arguments is read as the object it holds', () => {
+    const map: Attr = { kvlistValue: { values: [{ key: 'path', value: { stringValue: '/app/.env' } }] } };
+    expect(analyse(trace([SPANS[6]!('read_file', map)]))).toEqual({ ...READ, findings: ['sensitive_arg_dispatched read_file path'] });
   });
 });

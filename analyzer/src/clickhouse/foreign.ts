@@ -225,7 +225,8 @@ const nullable = (v: string) => `ifNull(toJSONString(${v}), 'null')`;
  * of attribute arrays to decode and encode again. The exporter keeps array attributes as their
  * JSON text: those the evidence reads become their elements' text (strings unquoted), or null
  * when the value is not a JSON array. Every event attribute is text there (DuckDB passes string
- * values only). The span's GenAI log records (`log_events`, joined when the run has some) follow
+ * values only); so is every span attribute, so no argument is held as another type (`nonText`):
+ * an int or array the application recorded as a call's arguments arrives as its text. The span's GenAI log records (`log_events`, joined when the run has some) follow
  * its own events, as in DuckDB.
  */
 function spanJsonSql(src: TraceSource): string {

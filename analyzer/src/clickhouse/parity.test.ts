@@ -227,6 +227,23 @@ describe('other libraries\' traces', () => {
     expect([ch.stats.foreign_calls, ch.stats.unreadable_args_calls]).toEqual([4, 3]);
   });
 
+  it('a tool span whose arguments are not text: the call found in both; DuckDB counts it not checked, ClickHouse reads the exporter\'s text of it', async () => {
+    // OTLP lets an attribute be an int or an array; the collector's exporter stores every value as text (`["Europe/Paris","3"]`, `42`).
+    const span = (spanId: string, tool: string, key: string, value: object) => ({
+      traceId: '0123456789abcdef0123456789abcdef', spanId, name: `execute_tool ${tool}`, startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000100000000',
+      attributes: [{ key: 'gen_ai.tool.name', value: { stringValue: tool } }, { key, value }],
+    });
+    const spans = [
+      span('00000000000000c1', 'get_time', 'gen_ai.tool.call.arguments', { arrayValue: { values: [{ stringValue: 'Europe/Paris' }, { intValue: '3' }] } }),
+      span('00000000000000c2', 'count', 'tool_arguments', { intValue: '42' }),
+    ];
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'not-text.json');
+    writeFileSync(file, JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'some-agent' }, spans }] }] }));
+    const { duck, ch } = await bothEngines([file], false);
+    expect(duck.stats).toMatchObject({ foreign_calls: 2, unreadable_args_calls: 2 });
+    expect([ch.stats.foreign_calls, ch.stats.unreadable_args_calls]).toEqual([2, 0]);
+  });
+
   it('a credential written as an argument\'s key is the argument\'s, one finding: the same in both engines', async () => {
     const span = {
       traceId: '0123456789abcdef0123456789abcdef', spanId: '00000000000000b1', name: 'execute_tool deploy', startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000100000000',

@@ -2,6 +2,7 @@ import type { ClassifyOptions } from '@argspan/core';
 import { classifyForeignTrace } from './classify-trace.js';
 import { EVIDENCE_ARRAY_KEYS, RunEvidence } from './evidence.js';
 import { RowBatchBuilder, type RowBatch, type ValueHashes } from './row-batch.js';
+import { ARGUMENT_KEYS } from './recognizers/index.js';
 import { parseTraceSpans } from './span-json.js';
 import type { CandidateTrace } from './trace-source.js';
 
@@ -18,7 +19,7 @@ export function classifyBatch(traces: readonly CandidateTrace[], policy: Classif
     if (trace.window === undefined) evidence = undefined;
     else if (trace.window !== window || evidence === undefined || evidence.full) evidence = new RunEvidence();
     window = trace.window;
-    classifyForeignTrace(parseTraceSpans(trace.id, trace.texts, EVIDENCE_ARRAY_KEYS), { policy }, rows.sink(trace.no), evidence);
+    classifyForeignTrace(parseTraceSpans(trace.id, trace.texts, EVIDENCE_ARRAY_KEYS, ARGUMENT_KEYS), { policy }, rows.sink(trace.no), evidence);
   }
   return rows.build();
 }

@@ -425,6 +425,69 @@ describe('classifyForeignTrace: Microsoft Agent Framework\'s tool span for a fun
   });
 });
 
+describe('classifyForeignTrace: a tool span whose arguments attribute is not text', () => {
+  // OTLP lets the attribute be an int, a bool, bytes or an array (the span JSON names it in `nonText`).
+  const tool = () => ({
+    ...span('tool', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_file', 'gen_ai.tool.call.id': 'call_1' }),
+    nonText: new Set(['gen_ai.tool.call.arguments']),
+  });
+  const chat = (args: unknown) =>
+    span('chat', {
+      'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Open the notes.' }] }]),
+      'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'read_file', arguments: args }] }]),
+    });
+
+  it('is one unknown leaf saying why, not the arguments not recorded', () => {
+    expect(argsOf([userPrompt(), tool()], 'read_file')).toEqual([`$ unknown ${ForeignArgumentRule.NOT_TEXT} no_evidence`]);
+  });
+
+  it('a pydantic-ai span is found by it (its key marks the call) and read so too', () => {
+    const pydantic = { ...span('running tool', { 'gen_ai.tool.name': 'read_file' }), nonText: new Set(['tool_arguments']) };
+    expect(argsOf([userPrompt(), pydantic], 'read_file')).toEqual([`$ unknown ${ForeignArgumentRule.NOT_TEXT} no_evidence`]);
+  });
+
+  it('is read from the model\'s proposal under its id where that is whole', () => {
+    expect(argsOf([chat({ path: 'notes.txt' }), tool()], 'read_file')).toEqual(['path tiny-public tiny model_inferred']);
+  });
+});
+
+describe('classifyForeignTrace: the model\'s proposal under the id of a tool span whose arguments are not read whole', () => {
+  // The model asked for read_file(path=/app/.env) as call_1; the tool span recorded the call otherwise.
+  const chat = () =>
+    span('chat', {
+      'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Check the deploy config.' }] }]),
+      'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'read_file', arguments: { path: '/app/.env' } }] }]),
+    });
+  const tool = (scope: string, args: string) => ({ ...span('tool', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_file', 'gen_ai.tool.call.id': 'call_1', 'gen_ai.tool.call.arguments': args }), scope });
+  const secretByKey = ['path secret secret-file-name model_inferred'];
+
+  it('Agent Framework\'s `None` (its scope): the proposal\'s secret path reported by tool and key, in one call', () => {
+    expect(callsOf([chat(), tool('agent_framework', 'None')])).toEqual(['tool tool-span']);
+    expect(argsOf([chat(), tool('agent_framework', 'None')], 'read_file')).toEqual(secretByKey);
+  });
+
+  it('Agent Framework\'s `None` where the export dropped the scope (its agent span tells): the same', () => {
+    const agent = { ...span('invoke_agent', { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.provider.name': 'microsoft.agent_framework' }), scope: null };
+    expect(argsOf([agent, chat(), { ...tool('', 'None'), scope: null }], 'read_file')).toEqual(secretByKey);
+  });
+
+  it('a blob cut off, or not JSON: the same, in one call', () => {
+    for (const blob of ['{"path": "/app/.e', 'path=/app/.env']) {
+      expect(callsOf([chat(), tool('other', blob)]), blob).toEqual(['tool tool-span']);
+      expect(argsOf([chat(), tool('other', blob)], 'read_file'), blob).toEqual(secretByKey);
+    }
+  });
+
+  it('a tool span that left its tool\'s name out: the proposal under its id is still its call\'s arguments', () => {
+    const unnamed = { ...span('execute_tool', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.call.id': 'call_1', 'gen_ai.tool.call.arguments': 'None' }), scope: 'agent_framework' };
+    expect(argsOf([chat(), unnamed], '(unnamed)')).toEqual(secretByKey);
+  });
+
+  it('the tool span\'s own arguments, read whole, are the call\'s: the proposal not classified again', () => {
+    expect(argsOf([chat(), tool('agent_framework', '{"path": "notes.txt"}')], 'read_file')).toEqual(['path tiny-public tiny model_inferred']);
+  });
+});
+
 describe('classifyForeignTrace: Google ADK\'s own model spans', () => {
   // ADK alone (no OpenInference) records each model call on its `call_llm` span as Gemini's request
   // and response: the user's words, the system instruction, tool declarations, function responses

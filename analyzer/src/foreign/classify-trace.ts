@@ -3,6 +3,7 @@ import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, resultResi
 import { ProvenanceIndex, namesSecretFileInJson } from '@argspan/core/internal';
 import { AdkModelCall, OpenLLMetryMessages, collectEvidence, isObject, parseJson, TraceEvidence, unescapedJson, type RunEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
+import { UNNAMED_TOOL } from './recognizers/attributes.js';
 import { readAgentFrameworkNoArguments } from './recognizers/genai-semconv.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
@@ -187,9 +188,11 @@ export function classifyForeignTrace(
     let decoded = decode(call);
     let fromProposal = false;
     // (not for copies that disagree: which one the tool ran with, the proposal does not tell)
-    if (decoded.unreadable !== undefined && !COPIES_DISAGREE.has(decoded.unreadable) && call.source === 'tool-span' && call.callId !== undefined) {
-      // The tool span's copy was not recorded, or cut off: the model's proposal under the call's
-      // id, recorded whole, holds what the tool was called with.
+    const notWhole = (decoded.unreadable !== undefined && !COPIES_DISAGREE.has(decoded.unreadable)) || (call.args.kind === 'value' && call.args.writtenAsNone === true);
+    if (notWhole && call.source === 'tool-span' && call.callId !== undefined) {
+      // The tool span's copy was not recorded, cut off, not text, or written as no arguments: the
+      // model's proposal under the call's id, recorded whole, holds what the tool was called with
+      // (or was asked to be: its arguments are in the trace, classified here once, as the call's).
       wholeProposals ??= wholeProposalsById(evidence.proposed, decode);
       const whole = wholeProposals.get(`${call.tool}\u0000${call.callId}`);
       if (whole !== undefined) [decoded, fromProposal] = [whole, true];
@@ -355,6 +358,8 @@ function kernelSuppliedValues(
 /**
  * The readable arguments of the model's proposals by tool and call id, for a tool span that did not
  * record its own whole; none for an id whose proposals disagree (an id used again for another call).
+ * Also under the unnamed tool, for a tool span that left its tool's name out (Agent Framework's
+ * `execute_tool` without `gen_ai.tool.name`): the id names the call, whatever its tool.
  */
 function wholeProposalsById(
   proposed: readonly Omit<ForeignCall, 'emitter'>[],
@@ -365,11 +370,12 @@ function wholeProposalsById(
     if (p.callId === undefined) continue;
     const decoded = decode(p);
     if (decoded.unreadable !== undefined) continue;
-    const key = `${p.tool}\u0000${p.callId}`;
-    const shape = canonical(decoded.value);
-    const seen = found.get(key);
-    if (seen === undefined) found.set(key, { decoded, shape });
-    else if (seen !== null && seen.shape !== shape) found.set(key, null);
+    const shape = `${p.tool}\u0000${canonical(decoded.value)}`;
+    for (const key of p.tool === UNNAMED_TOOL ? [`${p.tool}\u0000${p.callId}`] : [`${p.tool}\u0000${p.callId}`, `${UNNAMED_TOOL}\u0000${p.callId}`]) {
+      const seen = found.get(key);
+      if (seen === undefined) found.set(key, { decoded, shape });
+      else if (seen !== null && seen.shape !== shape) found.set(key, null);
+    }
   }
   const out = new Map<string, ReturnType<typeof decodeArguments>>();
   for (const [key, v] of found) if (v !== null) out.set(key, v.decoded);

@@ -54,15 +54,17 @@ export function hasEventSql(eventNames: readonly string[]): string {
  * The spans of one trace from their {@link spanJsonSql} texts, in the order the trace is read: by
  * start time (a span without one last), then span id. A string attribute is kept unless its value
  * is NULL (of a key repeated with other values the last, the earlier in `shadowed`); an array attribute of `arrayKeys` replaces a string of the
- * same key. Events are kept as written, each with its string attributes.
+ * same key. A key of `argumentKeys` whose value is NULL — an int, a bool, an array, bytes or an
+ * empty value: `v` holds strings only — is in `nonText` (beside a string of the same key, an
+ * earlier copy of it, of no text, in `shadowed`). Events are kept as written, each with its string attributes.
  */
-export function parseTraceSpans(traceId: string, texts: readonly string[], arrayKeys: readonly string[]): ForeignSpan[] {
-  return sortSpans(texts.map((text) => readSpan(traceId, text, arrayKeys)));
+export function parseTraceSpans(traceId: string, texts: readonly string[], arrayKeys: readonly string[], argumentKeys: ReadonlySet<string>): ForeignSpan[] {
+  return sortSpans(texts.map((text) => readSpan(traceId, text, arrayKeys, argumentKeys)));
 }
 
-function readSpan(traceId: string, text: string, arrayKeys: readonly string[]): { span: ForeignSpan; started: boolean } {
+function readSpan(traceId: string, text: string, arrayKeys: readonly string[], argumentKeys: ReadonlySet<string>): { span: ForeignSpan; started: boolean } {
   const j = JSON.parse(text) as SpanJson;
-  const { attrs, shadowed } = stringAttributes<string | readonly string[]>(j.k, j.v);
+  const { attrs, shadowed, nonText } = stringAttributes<string | readonly string[]>(j.k, j.v, argumentKeys);
   for (let i = 0; i < arrayKeys.length; i++) {
     const a = j.a[i];
     if (a) attrs.set(arrayKeys[i]!, a as string[]);
@@ -72,11 +74,12 @@ function readSpan(traceId: string, text: string, arrayKeys: readonly string[]): 
   const span: ForeignSpan = { traceId, spanId: j.s, parentSpanId: j.p, name: j.n, startNs, endNs: recordedEndNs ?? startNs, recordedEndNs, scope: j.c, fileId: j.f, attrs };
   if (j.x && j.x.length > 0) span.events = j.x.map(readEvent);
   if (shadowed) span.shadowed = shadowed;
+  if (nonText) span.nonText = nonText;
   return { span, started: j.b !== null };
 }
 
 function readEvent(x: NonNullable<SpanJson['x']>[number]): ForeignEvent {
-  const { attrs, shadowed } = stringAttributes<string>(x.k, x.v);
+  const { attrs, shadowed } = stringAttributes<string>(x.k, x.v, NO_KEYS);
   return shadowed ? { name: x.n, attrs, shadowed } : { name: x.n, attrs };
 }
 
@@ -86,18 +89,46 @@ function readEvent(x: NonNullable<SpanJson['x']>[number]): ForeignEvent {
  * it), so that what was recorded there is read too, not hidden by the later copy. Counted, not
  * looked up: a key written twice leaves the map smaller than the values written.
  */
-function stringAttributes<V>(keys: readonly string[] | null, values: readonly (string | null)[] | null): { attrs: Map<string, V | string>; shadowed?: Map<string, string[]> } {
+function stringAttributes<V>(
+  keys: readonly string[] | null,
+  values: readonly (string | null)[] | null,
+  argumentKeys: ReadonlySet<string>,
+): { attrs: Map<string, V | string>; shadowed?: Map<string, string[]>; nonText?: Set<string> } {
   const attrs = new Map<string, V | string>();
   if (!keys || !values) return { attrs };
   let written = 0;
+  let nonText: Set<string> | undefined;
   for (let i = 0; i < keys.length; i++) {
     const v = values[i];
-    if (v === null || v === undefined) continue;
+    if (v === null || v === undefined) {
+      if (argumentKeys.has(keys[i]!)) (nonText ??= new Set()).add(keys[i]!);
+      continue;
+    }
     written++;
     attrs.set(keys[i]!, v);
   }
-  return attrs.size < written ? { attrs, shadowed: shadowedValues(keys, values) } : { attrs };
+  const shadowed = attrs.size < written ? shadowedValues(keys, values) : undefined;
+  if (!nonText) return shadowed ? { attrs, shadowed } : { attrs };
+  return withNonText(attrs, shadowed, nonText);
 }
+
+/**
+ * The attributes with `nonText`, the argument keys written as another type than a string: a key
+ * written as a string too keeps its string, and the other copy (its value not carried) is an
+ * earlier one of no text, so that the arguments are read as copies that disagree, not as the
+ * string alone.
+ */
+function withNonText<A extends Map<string, unknown>>(attrs: A, shadowed: Map<string, string[]> | undefined, nonText: Set<string>): { attrs: A; shadowed?: Map<string, string[]>; nonText?: Set<string> } {
+  for (const key of nonText) {
+    if (!attrs.has(key)) continue;
+    nonText.delete(key);
+    (shadowed ??= new Map()).set(key, ['', ...(shadowed.get(key) ?? [])]);
+  }
+  return { attrs, ...(shadowed ? { shadowed } : {}), ...(nonText.size > 0 ? { nonText } : {}) };
+}
+
+/** No argument keys: an event's attributes hold none of a tool span's. */
+const NO_KEYS: ReadonlySet<string> = new Set();
 
 /** The earlier values of each key written again with another value; undefined when none differ. */
 function shadowedValues(keys: readonly string[], values: readonly (string | null)[]): Map<string, string[]> | undefined {

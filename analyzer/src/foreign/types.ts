@@ -6,6 +6,11 @@ export const ForeignArgumentRule = {
   NOT_RECORDED: 'arguments-not-recorded',
   /** The blob is not JSON. */
   NOT_JSON: 'arguments-not-json',
+  /**
+   * The attribute holding the arguments is not text (OTLP lets an attribute be an int, a double, a
+   * bool, bytes, an array or empty): not the JSON object a tool takes, and not read.
+   */
+  NOT_TEXT: 'arguments-not-text',
   /** The blob was cut off by the emitter (an attribute length limit). */
   TRUNCATED: 'arguments-truncated',
   /** The leaves past the flattening limit (100,000), read as one leaf of the whole blob; the leaves before it are the call's others. */
@@ -38,6 +43,11 @@ export interface ForeignSpan {
   attrs: ReadonlyMap<string, string | readonly string[]>;
   /** Earlier values of a string attribute the span writes again with another value (OTLP forbids it), by key; absent when none. */
   shadowed?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * The keys of `ARGUMENT_KEYS` the span holds as another type than a string (an int, a double, a
+   * bool, bytes, an array or an empty value; the value itself is not carried); absent when none.
+   */
+  nonText?: ReadonlySet<string>;
   /** Its span events that carry messages (see `event-evidence.ts`), with their string attributes; absent when it has none. */
   events?: readonly ForeignEvent[];
 }
@@ -56,7 +66,17 @@ export interface ForeignEvent {
  */
 export type RecordedArguments =
   | { kind: 'blob'; attribute: string; text: string | undefined; decode: ArgumentDecoding }
-  | { kind: 'value'; attribute: string; value: unknown };
+  | {
+      kind: 'value';
+      attribute: string;
+      value: unknown;
+      /**
+       * The emitter wrote that the call had no arguments (Agent Framework's `None`), which may not be
+       * what the model asked: the model's proposal under the call's id, when the trace holds it
+       * whole, is read instead (its arguments are in the trace whether or not the tool took them).
+       */
+      writtenAsNone?: true;
+    };
 
 /** How an emitter's argument blob is read. */
 export interface ArgumentDecoding {
@@ -101,6 +121,8 @@ export interface ToolSpanRecognizer {
   emitter: ForeignEmitter;
   /** Attribute keys this emitter's tool spans always carry one of (the load-time pre-filter keeps spans with any). */
   keys: readonly string[];
+  /** Attribute keys this emitter reads a call's arguments from (read as unreadable when not text: see `ForeignSpan.nonText`). */
+  argumentKeys: readonly string[];
   /** Span names this emitter's tool spans have where no attribute key tells them (the pre-filter keeps spans with any). */
   spanNames?: readonly string[];
   /** The call this span executes, or undefined when it is not one of this emitter's tool spans. */

@@ -1,4 +1,4 @@
-import type { ForeignSpan } from '../types.js';
+import { ForeignArgumentRule, type ArgumentDecoding, type ForeignSpan, type RecordedArguments } from '../types.js';
 
 /**
  * The tool of a call whose record leaves its name out, or writes it as no text: a call still (by
@@ -29,6 +29,36 @@ export function firstStr(span: ForeignSpan, keys: readonly string[]): { key: str
     if (value !== undefined) return { key, value };
   }
   return undefined;
+}
+
+/** A call's arguments as the span holds them under `key`: text, or (`notText`) a value of another type (its text then '': not carried). */
+export interface HeldArguments {
+  key: string;
+  text: string;
+  notText: boolean;
+}
+
+/**
+ * The arguments under the first of `keys` the span holds, whatever the value's type: an int, a
+ * bool or an array there is still a call's record of its arguments (read as unreadable), not their
+ * absence — read as absent, the call would be passed over or counted as not recorded.
+ */
+export function argumentsIn(span: ForeignSpan, keys: readonly string[]): HeldArguments | undefined {
+  for (const key of keys) {
+    const value = span.attrs.get(key);
+    if (typeof value === 'string') return { key, text: value, notText: false };
+    if (span.nonText?.has(key)) return { key, text: '', notText: true };
+  }
+  return undefined;
+}
+
+/**
+ * `held` as the call's recorded blob, read with `decode`; a value that is not text one unreadable
+ * leaf ({@link ForeignArgumentRule.NOT_TEXT}); none held, not recorded (under `key`).
+ */
+export function argumentBlob(held: HeldArguments | undefined, key: string, decode: ArgumentDecoding): RecordedArguments {
+  if (held === undefined) return { kind: 'blob', attribute: key, text: undefined, decode };
+  return { kind: 'blob', attribute: held.key, text: held.text, decode: held.notText ? { ...decode, unreadable: ForeignArgumentRule.NOT_TEXT } : decode };
 }
 
 /** An optional property, only when defined (exactOptionalPropertyTypes). */

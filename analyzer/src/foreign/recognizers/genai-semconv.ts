@@ -2,7 +2,10 @@ import { Emitter, GenAiAttributes, OPERATION_EXECUTE_TOOL, SpanNamePrefix } from
 import type { ForeignCall, ForeignSpan, RecordedArguments, ToolSpanRecognizer } from '../types.js';
 import { MessageEvents, StrandsEventAttributes } from '../event-evidence.js';
 import { isObject, parseJson } from '../evidence.js';
-import { opt, str, toolOfPrefixedSpanName, UNNAMED_TOOL } from './attributes.js';
+import { argumentBlob, argumentsIn, opt, str, toolOfPrefixedSpanName, UNNAMED_TOOL } from './attributes.js';
+
+/** The key the conventions' tool span records its arguments in. */
+const ARGUMENT_KEYS: readonly string[] = [GenAiAttributes.TOOL_CALL_ARGUMENTS];
 
 /**
  * The GenAI semantic conventions' tool span (`@ai-sdk/otel`, Pydantic AI v3+, MS Agent
@@ -16,19 +19,20 @@ export const genaiSemconv: ToolSpanRecognizer = {
   emitter: Emitter.GENAI_SEMCONV,
   // (the arguments' key too: a span that records a call's arguments is a call, whatever else it left out)
   keys: [GenAiAttributes.OPERATION_NAME, GenAiAttributes.TOOL_NAME, GenAiAttributes.TOOL_CALL_ARGUMENTS],
+  argumentKeys: ARGUMENT_KEYS,
   toolCall(span) {
     const operation = str(span, GenAiAttributes.OPERATION_NAME);
     if (operation !== OPERATION_EXECUTE_TOOL && !isUndeclaredToolSpan(span, operation)) return undefined;
     const tool = str(span, GenAiAttributes.TOOL_NAME) ?? toolOfPrefixedSpanName(span.name, SpanNamePrefix.TOOL_CALL);
     const callId = str(span, GenAiAttributes.TOOL_CALL_ID);
-    const text = str(span, GenAiAttributes.TOOL_CALL_ARGUMENTS);
-    const recorded = text === undefined && span.events ? callInEvents(span, tool, callId) : undefined;
+    const held = argumentsIn(span, ARGUMENT_KEYS);
+    const recorded = held === undefined && span.events ? callInEvents(span, tool, callId) : undefined;
     return {
       tool,
       ...opt('callId', callId),
-      args: recorded?.args ?? (text === AGENT_FRAMEWORK_NO_ARGUMENTS && span.scope === AGENT_FRAMEWORK_SCOPE
-        ? { kind: 'value', attribute: GenAiAttributes.TOOL_CALL_ARGUMENTS, value: {} }
-        : { kind: 'blob', attribute: GenAiAttributes.TOOL_CALL_ARGUMENTS, text, decode: {} }),
+      args: recorded?.args ?? (held?.notText === false && held.text === AGENT_FRAMEWORK_NO_ARGUMENTS && span.scope === AGENT_FRAMEWORK_SCOPE
+        ? AGENT_FRAMEWORK_NONE
+        : argumentBlob(held, GenAiAttributes.TOOL_CALL_ARGUMENTS, {})),
       ...opt('result', str(span, GenAiAttributes.TOOL_CALL_RESULT) ?? recorded?.result),
     };
   },
@@ -91,6 +95,8 @@ const TOOL_SPAN_NAME_PREFIX = `${SpanNamePrefix.TOOL_CALL} `;
  */
 const AGENT_FRAMEWORK_SCOPE = 'agent_framework';
 const AGENT_FRAMEWORK_NO_ARGUMENTS = 'None';
+/** Agent Framework's `None` read: no arguments, unless the model's proposal under the call's id holds some (see `writtenAsNone`). */
+const AGENT_FRAMEWORK_NONE: RecordedArguments = { kind: 'value', attribute: GenAiAttributes.TOOL_CALL_ARGUMENTS, value: {}, writtenAsNone: true };
 /** The provider name Agent Framework writes on its agents' spans (`invoke_agent`), never on another library's. */
 const AGENT_FRAMEWORK_PROVIDER = 'microsoft.agent_framework';
 const PROVIDER_NAME = 'gen_ai.provider.name';
@@ -104,11 +110,12 @@ const PROVIDER_NAME = 'gen_ai.provider.name';
  * the rare path: the trace is searched only when such a call was found.
  */
 export function readAgentFrameworkNoArguments(executed: ForeignCall[], spans: readonly ForeignSpan[]): void {
-  const unscoped = (c: ForeignCall) => c.emitter === Emitter.GENAI_SEMCONV && c.args.kind === 'blob' && c.args.text === AGENT_FRAMEWORK_NO_ARGUMENTS && c.args.attribute === GenAiAttributes.TOOL_CALL_ARGUMENTS;
+  const unscoped = (c: ForeignCall) =>
+    c.emitter === Emitter.GENAI_SEMCONV && c.args.kind === 'blob' && c.args.text === AGENT_FRAMEWORK_NO_ARGUMENTS && c.args.decode.unreadable === undefined && c.args.attribute === GenAiAttributes.TOOL_CALL_ARGUMENTS;
   if (!executed.some(unscoped)) return;
   if (!spans.some((s) => s.scope === null && str(s, PROVIDER_NAME) === AGENT_FRAMEWORK_PROVIDER)) return;
   const scopeless = new Set(spans.filter((s) => s.scope === null).map((s) => s.spanId));
-  for (const c of executed) if (unscoped(c) && scopeless.has(c.spanId)) c.args = { kind: 'value', attribute: GenAiAttributes.TOOL_CALL_ARGUMENTS, value: {} };
+  for (const c of executed) if (unscoped(c) && scopeless.has(c.spanId)) c.args = AGENT_FRAMEWORK_NONE;
 }
 
 /**
@@ -117,12 +124,12 @@ export function readAgentFrameworkNoArguments(executed: ForeignCall[], spans: re
  * conventions define on the tool span only) is a call, whatever else it left out — passed over, its
  * arguments would go unchecked; without an operation, one named as the conventions name a tool span
  * (`execute_tool`, `execute_tool {tool}`: its arguments then read from its events, or counted as not
- * recorded — an arguments attribute that is not text is not seen here), or one that names its tool
+ * recorded), or one that names its tool
  * (`gen_ai.tool.name`) and records a call id. A span with another operation that only names a tool
  * (a `chat` span), or one that only mentions a tool name, is not a call.
  */
 export function isUndeclaredToolSpan(span: ForeignSpan, operation: string | undefined = str(span, GenAiAttributes.OPERATION_NAME)): boolean {
-  if (span.attrs.has(GenAiAttributes.TOOL_CALL_ARGUMENTS)) return true;
+  if (span.attrs.has(GenAiAttributes.TOOL_CALL_ARGUMENTS) || span.nonText?.has(GenAiAttributes.TOOL_CALL_ARGUMENTS)) return true;
   if (operation !== undefined) return false;
   if (span.name === SpanNamePrefix.TOOL_CALL || span.name.startsWith(TOOL_SPAN_NAME_PREFIX)) return true;
   return str(span, GenAiAttributes.TOOL_NAME) !== undefined && str(span, GenAiAttributes.TOOL_CALL_ID) !== undefined;

@@ -1,12 +1,15 @@
 import { Emitter, GenAiAttributes } from '@argspan/conventions';
 import type { ToolSpanRecognizer } from '../types.js';
-import { opt, str, UNNAMED_TOOL } from './attributes.js';
+import { argumentBlob, argumentsIn, opt, str, UNNAMED_TOOL } from './attributes.js';
 
 /** Attributes Google ADK writes on its own `execute_tool {name}` span (tracer `gcp.vertex.agent`). */
 export const AdkAttributes = {
   TOOL_CALL_ARGS: 'gcp.vertex.agent.tool_call_args',
   TOOL_RESPONSE: 'gcp.vertex.agent.tool_response',
 } as const;
+
+/** The key a tool span's arguments are read from. */
+const ARGUMENT_KEYS: readonly string[] = [AdkAttributes.TOOL_CALL_ARGS];
 
 /**
  * Google ADK's tool span, with or without OpenInference's `tool.*` / `input.value` on the same span:
@@ -16,14 +19,15 @@ export const AdkAttributes = {
 export const googleAdk: ToolSpanRecognizer = {
   emitter: Emitter.GOOGLE_ADK,
   keys: [AdkAttributes.TOOL_CALL_ARGS],
+  argumentKeys: ARGUMENT_KEYS,
   toolCall(span) {
-    const args = str(span, AdkAttributes.TOOL_CALL_ARGS);
+    const args = argumentsIn(span, ARGUMENT_KEYS);
     const tool = str(span, GenAiAttributes.TOOL_NAME);
     if (args === undefined || tool === '(merged tools)') return undefined;
     return {
       tool: tool ?? UNNAMED_TOOL,
       ...opt('callId', str(span, GenAiAttributes.TOOL_CALL_ID)),
-      args: { kind: 'blob', attribute: AdkAttributes.TOOL_CALL_ARGS, text: args, decode: {} },
+      args: argumentBlob(args, AdkAttributes.TOOL_CALL_ARGS, {}),
       ...opt('result', str(span, AdkAttributes.TOOL_RESPONSE)),
     };
   },

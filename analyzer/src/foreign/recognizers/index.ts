@@ -19,3 +19,6 @@ import { vercelAi } from './vercel-ai.js';
  * reader. A span is one call, read by the first recogniser that claims it.
  */
 export const TOOL_SPAN_RECOGNIZERS: readonly ToolSpanRecognizer[] = [googleAdk, openllmetry, pydanticAi, vercelAi, langsmith, langfuse, logfire, openinference, springAi, mastra, genaiSemconv];
+
+/** Every key a recogniser reads a call's arguments from: those a span is read as holding as another type than text (`ForeignSpan.nonText`). */
+export const ARGUMENT_KEYS: ReadonlySet<string> = new Set(TOOL_SPAN_RECOGNIZERS.flatMap((r) => r.argumentKeys));

@@ -1,6 +1,6 @@
 import { Emitter } from '@argspan/conventions';
 import type { ToolSpanRecognizer } from '../types.js';
-import { kindOf, opt, str } from './attributes.js';
+import { argumentBlob, argumentsIn, kindOf, opt, str } from './attributes.js';
 import { unwrapArgsKwargs } from './openllmetry.js';
 
 export const LangfuseAttributes = {
@@ -9,6 +9,9 @@ export const LangfuseAttributes = {
   OUTPUT: 'langfuse.observation.output',
   SESSION_ID: 'langfuse.session.id',
 } as const;
+
+/** The key a tool span's arguments are read from. */
+const ARGUMENT_KEYS: readonly string[] = [LangfuseAttributes.INPUT];
 
 /**
  * The Langfuse SDK's tool observation (`langfuse.observation.type = tool`, any span name): the
@@ -20,11 +23,12 @@ export const LangfuseAttributes = {
 export const langfuse: ToolSpanRecognizer = {
   emitter: Emitter.LANGFUSE,
   keys: [LangfuseAttributes.OBSERVATION_TYPE],
+  argumentKeys: ARGUMENT_KEYS,
   toolCall(span) {
     if (kindOf(span, LangfuseAttributes.OBSERVATION_TYPE) !== 'tool') return undefined;
     return {
       tool: span.name,
-      args: { kind: 'blob', attribute: LangfuseAttributes.INPUT, text: str(span, LangfuseAttributes.INPUT), decode: { rawStringIsValue: true, openedJsonIsCut: true, unwrap: unwrapArgsKwargs } },
+      args: argumentBlob(argumentsIn(span, ARGUMENT_KEYS), LangfuseAttributes.INPUT, { rawStringIsValue: true, openedJsonIsCut: true, unwrap: unwrapArgsKwargs }),
       ...opt('result', str(span, LangfuseAttributes.OUTPUT)),
     };
   },

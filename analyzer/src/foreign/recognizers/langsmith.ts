@@ -1,6 +1,6 @@
 import { Emitter } from '@argspan/conventions';
 import type { ToolSpanRecognizer } from '../types.js';
-import { kindOf, opt, str } from './attributes.js';
+import { argumentBlob, argumentsIn, kindOf, opt, str } from './attributes.js';
 
 export const LangSmithAttributes = {
   SPAN_KIND: 'langsmith.span.kind',
@@ -15,6 +15,9 @@ export const LangSmithAttributes = {
 /** Run metadata keys LangSmith groups a conversation's runs by (its threads). */
 export const LANGSMITH_THREAD_KEYS: readonly string[] = ['thread_id', 'session_id', 'conversation_id'];
 
+/** The key a tool span's arguments are read from. */
+const ARGUMENT_KEYS: readonly string[] = [LangSmithAttributes.PROMPT];
+
 /**
  * LangSmith's OpenTelemetry export of a tool run (`langsmith.span.kind = tool`): the run's inputs
  * in `gen_ai.prompt` (`{"input": {...}}` or the bound arguments), its output in
@@ -23,11 +26,12 @@ export const LANGSMITH_THREAD_KEYS: readonly string[] = ['thread_id', 'session_i
 export const langsmith: ToolSpanRecognizer = {
   emitter: Emitter.LANGSMITH,
   keys: [LangSmithAttributes.SPAN_KIND],
+  argumentKeys: ARGUMENT_KEYS,
   toolCall(span) {
     if (kindOf(span, LangSmithAttributes.SPAN_KIND) !== 'tool') return undefined;
     return {
       tool: span.name,
-      args: { kind: 'blob', attribute: LangSmithAttributes.PROMPT, text: str(span, LangSmithAttributes.PROMPT), decode: { unwrap: unwrapInput } },
+      args: argumentBlob(argumentsIn(span, ARGUMENT_KEYS), LangSmithAttributes.PROMPT, { unwrap: unwrapInput }),
       ...opt('result', str(span, LangSmithAttributes.COMPLETION)),
     };
   },

@@ -1,6 +1,6 @@
 import { Emitter } from '@argspan/conventions';
 import type { ToolSpanRecognizer } from '../types.js';
-import { opt, str, UNNAMED_TOOL } from './attributes.js';
+import { argumentBlob, argumentsIn, opt, str, UNNAMED_TOOL } from './attributes.js';
 
 /**
  * Logfire's OpenAI Agents integration (`logfire.instrument_openai_agents()`): each of the Agents
@@ -18,6 +18,9 @@ export const LogfireAgentsAttributes = {
 /** The name (and message template) of Logfire's span of an OpenAI Agents function tool run. */
 export const LOGFIRE_FUNCTION_SPAN = 'Function: {name}';
 
+/** The key a tool span's arguments are read from. */
+const ARGUMENT_KEYS: readonly string[] = [LogfireAgentsAttributes.INPUT];
+
 /**
  * Logfire's `Function: {name}` span (template and name both Logfire's). No call id: it is the
  * call the model proposed by tool and arguments. The Agents SDK leaves `input` and `output` unset
@@ -26,12 +29,14 @@ export const LOGFIRE_FUNCTION_SPAN = 'Function: {name}';
 export const logfire: ToolSpanRecognizer = {
   emitter: Emitter.LOGFIRE,
   keys: [],
+  argumentKeys: ARGUMENT_KEYS,
   spanNames: [LOGFIRE_FUNCTION_SPAN],
   toolCall(span) {
     if (span.name !== LOGFIRE_FUNCTION_SPAN || str(span, LogfireAgentsAttributes.MSG_TEMPLATE) !== LOGFIRE_FUNCTION_SPAN) return undefined;
+    const input = argumentsIn(span, ARGUMENT_KEYS);
     return {
       tool: str(span, LogfireAgentsAttributes.TOOL_NAME) ?? UNNAMED_TOOL,
-      args: { kind: 'blob', attribute: LogfireAgentsAttributes.INPUT, text: recorded(str(span, LogfireAgentsAttributes.INPUT)), decode: {} },
+      args: argumentBlob(input?.notText === false && recorded(input.text) === undefined ? undefined : input, LogfireAgentsAttributes.INPUT, {}),
       ...opt('result', recorded(str(span, LogfireAgentsAttributes.OUTPUT))),
     };
   },

@@ -1,6 +1,6 @@
 import { Emitter, GenAiAttributes, SpanNamePrefix } from '@argspan/conventions';
 import type { ToolSpanRecognizer } from '../types.js';
-import { firstStr, opt, str, toolOfPrefixedSpanName } from './attributes.js';
+import { argumentBlob, argumentsIn, firstStr, opt, str, toolOfPrefixedSpanName } from './attributes.js';
 
 export const MastraAttributes = {
   SPAN_TYPE: 'mastra.span.type',
@@ -35,6 +35,9 @@ const TOOL_SPAN_NAME_0X = 'tool.execute';
 /** Mastra's span types of a tool's run (`SpanType` / `AISpanType` of `@mastra/core`). */
 const TOOL_SPAN_TYPES: ReadonlySet<string> = new Set(['tool_call', 'mcp_tool_call']);
 
+/** The keys a tool span's arguments are read from, the first held first. */
+const ARGUMENT_KEYS: readonly string[] = [GenAiAttributes.TOOL_CALL_ARGUMENTS, MastraAttributes.TOOL_INPUT];
+
 /**
  * Mastra's tool span as `@mastra/otel-exporter` writes it (`mastra.span.type = tool_call` or
  * `mcp_tool_call`, the tool in `gen_ai.tool.name`): 0.x names it `tool.execute {tool}` with
@@ -45,14 +48,15 @@ const TOOL_SPAN_TYPES: ReadonlySet<string> = new Set(['tool_call', 'mcp_tool_cal
 export const mastra: ToolSpanRecognizer = {
   emitter: Emitter.MASTRA,
   keys: [MastraAttributes.SPAN_TYPE],
+  argumentKeys: ARGUMENT_KEYS,
   toolCall(span) {
     const type = str(span, MastraAttributes.SPAN_TYPE);
     if (type === undefined || !TOOL_SPAN_TYPES.has(type)) return undefined;
-    const args = firstStr(span, [GenAiAttributes.TOOL_CALL_ARGUMENTS, MastraAttributes.TOOL_INPUT]);
+    const args = argumentsIn(span, ARGUMENT_KEYS);
     return {
       tool: str(span, GenAiAttributes.TOOL_NAME) ?? toolOfPrefixedSpanName(span.name, span.name.startsWith(TOOL_SPAN_NAME_0X) ? TOOL_SPAN_NAME_0X : SpanNamePrefix.TOOL_CALL),
       ...opt('callId', str(span, GenAiAttributes.TOOL_CALL_ID)),
-      args: { kind: 'blob', attribute: args?.key ?? GenAiAttributes.TOOL_CALL_ARGUMENTS, text: args?.value, decode: {} },
+      args: argumentBlob(args, GenAiAttributes.TOOL_CALL_ARGUMENTS, {}),
       ...opt('result', firstStr(span, [GenAiAttributes.TOOL_CALL_RESULT, MastraAttributes.TOOL_OUTPUT])?.value),
     };
   },

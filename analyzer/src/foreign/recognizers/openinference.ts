@@ -1,6 +1,6 @@
 import { Emitter } from '@argspan/conventions';
 import type { ForeignSpan, ToolSpanRecognizer } from '../types.js';
-import { kindOf, opt, str } from './attributes.js';
+import { argumentBlob, argumentsIn, kindOf, opt, str } from './attributes.js';
 import { unwrapArgsKwargs } from './openllmetry.js';
 
 export const OpenInferenceAttributes = {
@@ -18,6 +18,9 @@ export const OpenInferenceAttributes = {
   OUTPUT_VALUE: 'output.value',
 } as const;
 
+/** The keys a tool span's arguments are read from, the first held first. */
+const ARGUMENT_KEYS: readonly string[] = [OpenInferenceAttributes.TOOL_CALL_ARGUMENTS, OpenInferenceAttributes.INPUT_VALUE];
+
 /**
  * OpenInference's tool span (openai_agents, agno, claude_agent_sdk, …): `openinference.span.kind =
  * TOOL`, arguments in `input.value` (JSON, or text when `input.mime_type` says so; a method's bound
@@ -34,16 +37,17 @@ export const OpenInferenceAttributes = {
 export const openinference: ToolSpanRecognizer = {
   emitter: Emitter.OPENINFERENCE,
   keys: [OpenInferenceAttributes.SPAN_KIND],
+  argumentKeys: ARGUMENT_KEYS,
   toolCall(span) {
     if (kindOf(span, OpenInferenceAttributes.SPAN_KIND) !== 'tool') return undefined;
     const text = str(span, OpenInferenceAttributes.INPUT_MIME_TYPE) === 'text/plain';
-    const callArgs = str(span, OpenInferenceAttributes.TOOL_CALL_ARGUMENTS);
+    const args = argumentsIn(span, ARGUMENT_KEYS);
     return {
       tool: str(span, OpenInferenceAttributes.TOOL_NAME) ?? toolOfSpanName(span.name),
       ...opt('callId', str(span, OpenInferenceAttributes.TOOL_ID) ?? str(span, OpenInferenceAttributes.TOOL_CALL_ID)),
-      args: callArgs !== undefined
-        ? { kind: 'blob', attribute: OpenInferenceAttributes.TOOL_CALL_ARGUMENTS, text: callArgs, decode: {} }
-        : { kind: 'blob', attribute: OpenInferenceAttributes.INPUT_VALUE, text: str(span, OpenInferenceAttributes.INPUT_VALUE), decode: { rawStringIsValue: text, unwrap: isBeeAiSpan(span) ? beeAiToolInput : unwrapBoundArguments } },
+      args: args?.key === OpenInferenceAttributes.TOOL_CALL_ARGUMENTS
+        ? argumentBlob(args, OpenInferenceAttributes.TOOL_CALL_ARGUMENTS, {})
+        : argumentBlob(args, OpenInferenceAttributes.INPUT_VALUE, { rawStringIsValue: text, unwrap: isBeeAiSpan(span) ? beeAiToolInput : unwrapBoundArguments }),
       ...opt('result', str(span, OpenInferenceAttributes.OUTPUT_VALUE)),
     };
   },

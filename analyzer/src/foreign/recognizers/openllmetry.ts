@@ -1,6 +1,6 @@
 import { Emitter, GenAiAttributes } from '@argspan/conventions';
 import type { ToolSpanRecognizer } from '../types.js';
-import { firstStr, kindOf, opt, str } from './attributes.js';
+import { argumentBlob, argumentsIn, firstStr, kindOf, opt, str } from './attributes.js';
 
 export const TraceloopAttributes = {
   SPAN_KIND: 'traceloop.span.kind',
@@ -8,6 +8,9 @@ export const TraceloopAttributes = {
   ENTITY_INPUT: 'traceloop.entity.input',
   ENTITY_OUTPUT: 'traceloop.entity.output',
 } as const;
+
+/** The keys a tool span's arguments are read from, the first held first. */
+const ARGUMENT_KEYS: readonly string[] = [GenAiAttributes.TOOL_CALL_ARGUMENTS, TraceloopAttributes.ENTITY_INPUT];
 
 /**
  * OpenLLMetry's tool span (`@tool` / `withTool`: `{name}.tool`, `traceloop.span.kind = tool`):
@@ -19,14 +22,15 @@ export const TraceloopAttributes = {
 export const openllmetry: ToolSpanRecognizer = {
   emitter: Emitter.OPENLLMETRY,
   keys: [TraceloopAttributes.SPAN_KIND],
+  argumentKeys: ARGUMENT_KEYS,
   toolCall(span) {
     if (kindOf(span, TraceloopAttributes.SPAN_KIND) !== 'tool') return undefined;
     const tool = str(span, GenAiAttributes.TOOL_NAME) ?? str(span, TraceloopAttributes.ENTITY_NAME) ?? span.name.replace(/\.tool$/, '');
-    const semconv = str(span, GenAiAttributes.TOOL_CALL_ARGUMENTS);
+    const held = argumentsIn(span, ARGUMENT_KEYS);
     const args =
-      semconv !== undefined
-        ? { kind: 'blob' as const, attribute: GenAiAttributes.TOOL_CALL_ARGUMENTS, text: semconv, decode: {} }
-        : { kind: 'blob' as const, attribute: TraceloopAttributes.ENTITY_INPUT, text: str(span, TraceloopAttributes.ENTITY_INPUT), decode: { unwrap: unwrapEntityInput } };
+      held?.key === GenAiAttributes.TOOL_CALL_ARGUMENTS
+        ? argumentBlob(held, GenAiAttributes.TOOL_CALL_ARGUMENTS, {})
+        : argumentBlob(held, TraceloopAttributes.ENTITY_INPUT, { unwrap: unwrapEntityInput });
     return { tool, args, ...opt('result', firstStr(span, [GenAiAttributes.TOOL_CALL_RESULT, TraceloopAttributes.ENTITY_OUTPUT])?.value) };
   },
 };

@@ -1,6 +1,6 @@
 import { Emitter } from '@argspan/conventions';
 import type { ToolSpanRecognizer } from '../types.js';
-import { opt, str, UNNAMED_TOOL } from './attributes.js';
+import { argumentBlob, argumentsIn, opt, str, UNNAMED_TOOL } from './attributes.js';
 
 export const SpringAiAttributes = {
   KIND: 'spring.ai.kind',
@@ -15,6 +15,9 @@ export const SpringAiAttributes = {
 /** `spring.ai.kind` of a tool-calling observation. */
 const KIND_TOOL_CALL = 'tool_call';
 
+/** The key a tool span's arguments are read from. */
+const ARGUMENT_KEYS: readonly string[] = [SpringAiAttributes.TOOL_CALL_ARGUMENTS];
+
 /**
  * Spring AI's tool-calling observation, as Micrometer Tracing exports it (`ToolCallingObservationDocumentation`):
  * `spring.ai.kind = tool_call`, the tool in `spring.ai.tool.definition.name`, the model's argument
@@ -26,13 +29,14 @@ const KIND_TOOL_CALL = 'tool_call';
 export const springAi: ToolSpanRecognizer = {
   emitter: Emitter.SPRING_AI,
   keys: [SpringAiAttributes.KIND],
+  argumentKeys: ARGUMENT_KEYS,
   toolCall(span) {
     const tool = str(span, SpringAiAttributes.TOOL_NAME);
     if (str(span, SpringAiAttributes.KIND) !== KIND_TOOL_CALL) return undefined;
     return {
       tool: tool ?? UNNAMED_TOOL,
       ...opt('callId', str(span, SpringAiAttributes.TOOL_CALL_ID)),
-      args: { kind: 'blob', attribute: SpringAiAttributes.TOOL_CALL_ARGUMENTS, text: str(span, SpringAiAttributes.TOOL_CALL_ARGUMENTS), decode: {} },
+      args: argumentBlob(argumentsIn(span, ARGUMENT_KEYS), SpringAiAttributes.TOOL_CALL_ARGUMENTS, {}),
       ...opt('result', str(span, SpringAiAttributes.TOOL_CALL_RESULT)),
     };
   },

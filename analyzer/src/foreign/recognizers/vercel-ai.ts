@@ -1,6 +1,6 @@
 import { Emitter } from '@argspan/conventions';
 import type { ToolSpanRecognizer } from '../types.js';
-import { firstStr, opt, str, UNNAMED_TOOL } from './attributes.js';
+import { argumentBlob, argumentsIn, firstStr, opt, str, UNNAMED_TOOL } from './attributes.js';
 
 export const VercelAiAttributes = {
   TOOL_NAME: 'ai.toolCall.name',
@@ -15,15 +15,16 @@ export const vercelAi: ToolSpanRecognizer = {
   emitter: Emitter.VERCEL_AI,
   // (the arguments' keys too: a span that left the name out, or wrote it as no text, is still a call)
   keys: [VercelAiAttributes.TOOL_NAME, ...VercelAiAttributes.TOOL_ARGS],
+  argumentKeys: VercelAiAttributes.TOOL_ARGS,
   toolCall(span) {
     const tool = str(span, VercelAiAttributes.TOOL_NAME);
-    const args = firstStr(span, VercelAiAttributes.TOOL_ARGS);
+    const args = argumentsIn(span, VercelAiAttributes.TOOL_ARGS);
     // Without its name (or with a name that is no text), a call of the unnamed tool: its arguments are still read.
-    if (tool === undefined && !VercelAiAttributes.TOOL_ARGS.some((k) => span.attrs.has(k))) return undefined;
+    if (tool === undefined && args === undefined) return undefined;
     return {
       tool: tool ?? UNNAMED_TOOL,
       ...opt('callId', str(span, VercelAiAttributes.TOOL_CALL_ID)),
-      args: { kind: 'blob', attribute: args?.key ?? VercelAiAttributes.TOOL_ARGS[0], text: args?.value, decode: {} },
+      args: argumentBlob(args, VercelAiAttributes.TOOL_ARGS[0], {}),
       ...opt('result', firstStr(span, VercelAiAttributes.TOOL_RESULT)?.value),
     };
   },
