@@ -186,6 +186,8 @@ export function adversarialInputs(bytes: number): { name: string; text: string }
     { name: 'empty provider keys', text: rep('HEROKU_API_KEY=\nDD_API_KEY=\nALGOLIA_ADMIN_KEY=\n') },
     // program names with no password flag (each one reads the rest of its command)
     { name: 'program names', text: rep('mysql zip 7z a sshpass ') },
+    // commands whose rest is runs of escaped backslashes, odd and even (each backslash asks whether an escaped line break starts there)
+    { name: 'commands, backslash runs', text: rep(`mysql gh secret set X ${'\\\\'.repeat(20)}\\\\\\r `) },
     // a SQL password's quote after whitespace (the statement is read back from it)
     { name: "password ' after spaces", text: rep(`${' '.repeat(200)}password '`) },
     // one run of mixed case and digits with a _ (glued prefixes are looked for everywhere in it)

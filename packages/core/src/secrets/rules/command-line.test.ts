@@ -95,3 +95,39 @@ describe('operators in a password argument', () => {
     }
   });
 });
+
+/**
+ * A command read in JSON text ends at a line break escaped there (an odd count of backslashes
+ * before `n`, `r` or `u000a`: the next line of a script is another command), and goes on over
+ * escaped backslashes (an even count: a Windows path, `C:\repos`), so that a password after the
+ * path is found. A line break escaped twice (JSON inside a JSON string) reads as a path does: the
+ * command goes on, and more is read, not less. Not in the rules' own examples, which are checked
+ * escaped once and twice too.
+ */
+const found = (text: string) => defaultSecretDetector.findAll(text).map((f) => f.ruleId);
+
+describe('a command line inside JSON text', () => {
+  it.each([
+    ['\\n', `{"cmd":"mysql --version\\ntool -p${pw('cl1')} notes.txt"}`],
+    ['\\r', `{"cmd":"mysql --version\\rtool -p${pw('cl1')} notes.txt"}`],
+    ['\\u000a', `{"cmd":"mysql --version\\u000atool -p${pw('cl1')} notes.txt"}`],
+    ['an escaped backslash, then \\n', `{"cmd":"mysql --defaults-file=C:\\\\\\ntool -p${pw('cl2')} notes.txt"}`],
+    ['\\n, a secret setter', `{"script":"gh secret set DEPLOY_TOKEN --app actions\\nrsync -b ${pw('cl3')} src/ dst/"}`],
+    ['\\n, a parameter store', `{"script":"aws ssm put-parameter --name /prod/flag --type String\\nmytool --value ${pw('cl4')}"}`],
+  ])('ends at a line break escaped once (%s): the next line is another command', (_what, text) => {
+    expect(found(text)).toEqual([]);
+  });
+
+  it.each([
+    ['mysql', `{"cmd":"mysql --defaults-file=C:\\\\new\\\\my.cnf -uroot -p${pw('cl5')} app"}`, 'cli-password-flag'],
+    ['sqlcmd', `{"cmd":"sqlcmd -S sql.internal -i C:\\\\repos\\\\run.sql -P ${pw('cl6')}"}`, 'cli-password-flag'],
+    ['net use', `{"cmd":"net use Z: \\\\\\\\nas01\\\\share /user:CORP\\\\svc ${pw('cl7')} /persistent:no"}`, 'cli-password-flag'],
+    ['gh secret set', `{"cmd":"gh secret set TOKEN --env C:\\\\repos\\\\app -b ${pw('cl8')}"}`, 'cli-config-credential'],
+  ])('goes on over a Windows path whose part begins with n or r (%s): the password after it is found', (_what, text, rule) => {
+    expect(found(text)).toContain(rule);
+  });
+
+  it('goes on over a line break escaped twice, which reads as a Windows path does (more read, not less)', () => {
+    expect(found(`{"args":"{\\"cmd\\":\\"mysql --version\\\\ntool -p${pw('cl9')} notes.txt\\"}"}`)).toContain('cli-password-flag');
+  });
+});

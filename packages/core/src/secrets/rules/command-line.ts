@@ -1,6 +1,6 @@
 import type { SecretRule } from '../types.js';
 import { isPasswordArgument } from '../password-values.js';
-import { PROGRAM_START, SAME_COMMAND, ci } from './patterns.js';
+import { PROGRAM_START, SAME_COMMAND, ci, commandChar } from './patterns.js';
 import { passwordRule } from './password-rule.js';
 import { rule } from './define.js';
 import { namesCredential } from './keyed.js';
@@ -43,12 +43,12 @@ const PROGRAM_FLAGS = [
   String.raw`${PROGRAM_START}7za?${SAME_COMMAND}-p`,
   String.raw`(?:(?<=${PROGRAM_START}s)mb|${PROGRAM_START}rpc)client${SAME_COMMAND}(?:-U[ \t]{0,4}|--user=)["']?[^\s%"';|&]{1,128}%`,
   String.raw`${PROGRAM_START}ssh-keygen(?:\.exe)?${SAME_COMMAND}-[NP][ \t]{1,4}`,
-  String.raw`(?<=${PROGRAM_START})net[ \t]{1,4}use[ \t][^\r\n;|&]{0,200}?/user:[^\s"']{1,128}[ \t]{1,4}(?![/*])`,
+  String.raw`(?<=${PROGRAM_START})net[ \t]{1,4}use[ \t]${commandChar()}{0,200}?/user:[^\s"']{1,128}[ \t]{1,4}(?![/*])`,
   String.raw`${PROGRAM_START}twine(?:\.exe)?${SAME_COMMAND}-p[ \t]{1,4}`,
   String.raw`${PROGRAM_START}mosquitto_(?:pub|sub|rr)(?:\.exe)?${SAME_COMMAND}-P[ \t]{1,4}`,
   String.raw`(?<=${PROGRAM_START}az(?:\.cmd)?[ \t]{1,4})login${SAME_COMMAND}-p[ \t]{1,4}`,
   String.raw`${PROGRAM_START}lftp${SAME_COMMAND}-u[ \t]{1,4}["']?[^\s,"';|&]{1,128},`,
-  String.raw`${PROGRAM_START}rabbitmqctl(?:\.bat)?[ \t]{1,4}(?:-[^\r\n;|&]{0,120}?[ \t])?(?:add_user|change_password)[ \t]{1,4}["']?[^\s"';|&]{1,128}["']?[ \t]{1,4}`,
+  String.raw`${PROGRAM_START}rabbitmqctl(?:\.bat)?[ \t]{1,4}(?:-${commandChar()}{0,120}?[ \t])?(?:add_user|change_password)[ \t]{1,4}["']?[^\s"';|&]{1,128}["']?[ \t]{1,4}`,
   String.raw`${PROGRAM_START}ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop)(?:\.exe)?${SAME_COMMAND}-w[ \t]{0,4}`,
   String.raw`(?<=${PROGRAM_START}ope)nssl(?:\.exe)?[ \t]{1,4}(?:enc|aes[\w-]{0,16}|aria[\w-]{0,16}|bf[\w-]{0,8}|camellia[\w-]{0,16}|cast5?[\w-]{0,8}|chacha20[\w-]{0,10}|des[\w-]{0,12}|rc[245][\w-]{0,8}|seed[\w-]{0,8}|sm4[\w-]{0,8})(?![\w-])${SAME_COMMAND}-k[ \t]{1,4}`,
   String.raw`(?<=${PROGRAM_START}ope)nssl(?:\.exe)?[ \t]{1,4}passwd(?:[ \t]{1,4}-(?:1|5|6|apr1|aixmd5|crypt|quiet|table|noverify|salt[ \t]{1,4}[^\s;|&]{1,64})){0,8}[ \t]{1,4}`,
@@ -68,12 +68,12 @@ const PROGRAM_FLAGS = [
  */
 const CONFIG_SETTERS = [
   String.raw`(?=[hp])(?<=${PROGRAM_START}poetry[ \t]{1,4}config[ \t]{1,4})(?:http-basic\.[\w.-]{1,64}[ \t]{1,4}[^\s"';|&]{1,128}|(?<setkey>pypi-token\.[\w.-]{1,64}))[ \t]{1,4}`,
-  String.raw`(?=s)(?<=${PROGRAM_START}gh[ \t]{1,4})secret[ \t]{1,4}set[^\r\n;|&<]{0,200}?[ \t](?:--body|-b)(?:[ \t]{1,4}|=)`,
-  String.raw`(?=s)(?<=${PROGRAM_START}az[ \t]{1,4}keyvault[ \t]{1,4})secret[ \t]{1,4}set[^\r\n;|&]{0,200}?[ \t]--value(?:[ \t]{1,4}|=)`,
-  String.raw`(?=p)(?<=${PROGRAM_START}aws(?:\.exe)?[ \t]{1,4}(?<ssm>ssm)[ \t]{1,4})put-parameter[^\r\n;|&]{0,200}?[ \t]--value(?:[ \t]{1,4}|=)`,
+  String.raw`(?=s)(?<=${PROGRAM_START}gh[ \t]{1,4})secret[ \t]{1,4}set${commandChar('<')}{0,200}?[ \t](?:--body|-b)(?:[ \t]{1,4}|=)`,
+  String.raw`(?=s)(?<=${PROGRAM_START}az[ \t]{1,4}keyvault[ \t]{1,4})secret[ \t]{1,4}set${commandChar()}{0,200}?[ \t]--value(?:[ \t]{1,4}|=)`,
+  String.raw`(?=p)(?<=${PROGRAM_START}aws(?:\.exe)?[ \t]{1,4}(?<ssm>ssm)[ \t]{1,4})put-parameter${commandChar()}{0,200}?[ \t]--value(?:[ \t]{1,4}|=)`,
   String.raw`(?=a)(?<=${PROGRAM_START}aws(?:\.exe)?[ \t]{1,4}configure[ \t]{1,4}set[ \t]{1,4})aws_(?:secret_access_key|session_token)[ \t]{1,4}`,
   String.raw`(?=a)(?<=${PROGRAM_START}ngrok(?:\.exe)?[ \t]{1,4}(?:config[ \t]{1,4}add-)?)authtoken[ \t]{1,4}`,
-  String.raw`(?=--[fd])(?<=${PROGRAM_START}kubectl(?:\.exe)?[ \t][^\r\n;|&]{0,40}?create[ \t]{1,4}secret[ \t][^\r\n;|&]{0,400}?)--(?:from-literal=["']?[\w.-]{1,128}=|docker-password(?:[ \t]{1,4}|=))`,
+  String.raw`(?=--[fd])(?<=${PROGRAM_START}kubectl(?:\.exe)?[ \t]${commandChar()}{0,40}?create[ \t]{1,4}secret[ \t]${commandChar()}{0,400}?)--(?:from-literal=["']?[\w.-]{1,128}=|docker-password(?:[ \t]{1,4}|=))`,
 ];
 
 /**
@@ -116,8 +116,11 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         `echo done && docker login -u ci -p ${pw('d1')} registry.internal`,
         `sshpass -p '${pw('s1')}' ssh deploy@10.0.0.5 uptime`,
         `{"cmd":"cd /srv\\nsshpass -p '${pw('s3')}' rsync -a . deploy@10.0.0.5:"}`,
-        // JSON-escaped backslashes inside the command (`C:\\Temp`), no line break
+        // JSON-escaped backslashes inside the command (`C:\\Temp`), no line break; a Windows path's
+        // part that begins with `n` or `r` is no escaped line break either
         `{"cmd":"mysql --defaults-file=C:\\\\Temp\\\\my.cnf -uroot -p${pw('m5')} app"}`,
+        `{"cmd":"mysql --defaults-file=C:\\\\new\\\\my.cnf -uroot -p${pw('m8')} app"}`,
+        `{"cmd":"sqlcmd -S sql.internal -i C:\\\\repos\\\\run.sql -P ${pw('q5')}"}`,
         `redis-cli -h cache -a ${pw('r1')} --no-auth-warning ping`,
         `mongosh "mongodb://db:27017/app" -u admin -p ${pw('o1')}`,
         `sqlcmd -S tcp:sql.internal,1433 -U sa -P ${pw('q1')} -Q "SELECT 1"`,
@@ -133,6 +136,8 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         `rpcclient -U 'admin%${pw('b2')}' 10.0.0.12 -c enumdomusers`,
         `ssh-keygen -t ed25519 -N '${pw('k4')}' -f ~/.ssh/deploy_key`,
         `net use Z: \\\\files\\share /user:CORP\\svc_backup ${pw('n5')} /persistent:no`,
+        // in JSON text, a server whose name begins with `n` (`\\\\nas01`: escaped backslashes, no line break)
+        `{"cmd":"net use Z: \\\\\\\\nas01\\\\share /user:CORP\\\\svc_backup ${pw('n8')} /persistent:no"}`,
         `ldapsearch -x -H ldaps://ldap.internal -D "cn=admin,dc=corp,dc=internal" -w ${pw('l1')} -b "dc=corp,dc=internal" "(uid=jdoe)"`,
         `ldapmodify -x -D cn=admin,dc=corp -w '${pw('l2')}' -f change.ldif`,
         // a password that begins with `%`, no Windows variable
@@ -168,12 +173,6 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
         'zip -P <password> out.zip file',
         '-p[password], --password[=password]  The password to use when connecting to the server (mysql).',
         'mysql | grep -P "pattern"',
-        // the `-p` of the next line's command, after a JSON-escaped line break (after an escaped backslash too, and escaped twice)
-        `{"cmd":"mysql --version\\ntool -p${pw('m6')} notes.txt"}`,
-        `{"cmd":"mysql --version\\rtool -p${pw('m6')} notes.txt"}`,
-        `{"cmd":"mysql --version\\u000atool -p${pw('m6')} notes.txt"}`,
-        `{"cmd":"mysql --defaults-file=C:\\\\\\ntool -p${pw('m7')} notes.txt"}`,
-        `{"args":"{\\"cmd\\":\\"mysql --version\\\\ntool -p${pw('m7')} notes.txt\\"}"}`,
         '7z a -p{Password} archive.7z',
         'mongodump -u backup -p "$MONGO_PASSWORD" --out /backups',
         'bcp Sales.dbo.Orders out orders.dat -S sql.internal -T -c -t,',
@@ -328,7 +327,7 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
     // (`sudo -k -S`: the flag need not follow the name; `-s` in small letters runs a shell)
     keywords: ['sudo '],
     keywordsMatchCase: true,
-    before: String.raw`(?<![\w-])sudo(?:[ \t]{1,4}-[A-Za-z]{1,8}(?:[ \t]{1,4}[\w.-]{1,64})?)*?[ \t]{1,4}(?:-S|--stdin)(?![\w-])[^\r\n;|&<]{0,200}?<<<[ \t]{0,4}`,
+    before: String.raw`(?<![\w-])sudo(?:[ \t]{1,4}-[A-Za-z]{1,8}(?:[ \t]{1,4}[\w.-]{1,64})?)*?[ \t]{1,4}(?:-S|--stdin)(?![\w-])${commandChar('<')}{0,200}?<<<[ \t]{0,4}`,
     examples: {
       truePositives: [`sudo -S <<< '${pw('u1')}' systemctl restart nginx`, `sudo -S -u postgres psql -c 'select 1' <<< "${pw('u2')}"`],
       falsePositives: ['sudo -S systemctl restart nginx <<< "$SUDO_PASSWORD"', 'sudo -s', 'echo "$PASSWORD" | sudo -S apt-get update'],
@@ -386,7 +385,7 @@ export const COMMAND_LINE_RULES: readonly SecretRule[] = [
     pattern: new RegExp(
       ECHOED_INTO(String.raw`(?:(?:gcloud|wrangler(?:[ \t]{1,4}pages)?|docker|podman|nerdctl|gh)[ \t]{1,4})`) +
         String.raw`(?:(?<=gcloud[ \t]{1,4})secrets[ \t]{1,4}(?:versions[ \t]{1,4}add|create)|(?<=wrangler[ \t]{1,4}(?:pages[ \t]{1,4})?)secret[ \t]{1,4}put|(?<=docker[ \t]{1,4})secret[ \t]{1,4}create|(?<=gh[ \t]{1,4})secret[ \t]{1,4}set` +
-        String.raw`|(?<=(?:docker|podman|nerdctl)[ \t]{1,4})login(?=[ \t][^\r\n|;&]{0,256}--password-stdin))(?![\w-])`,
+        String.raw`|(?<=(?:docker|podman|nerdctl)[ \t]{1,4})login(?=[ \t]${commandChar()}{0,256}--password-stdin))(?![\w-])`,
       'g',
     ),
     secretGroup: 'secret',

@@ -11,14 +11,21 @@ export const L = '(?<![A-Za-z0-9_])';
 export const AFTER_JSON_ESCAPE = String.raw`(?<=\\(?:[nrtbf]|u[0-9A-Fa-f]{4}))`;
 
 /**
- * The rest of one command after its program name, up to the flag: no line break and no `;`, `|`
- * or `&`, which start another command (`mysql … | grep -P x`); nor a line break escaped in JSON
- * text, once or more (`\n`, `\\n`, `\r`, `\u000a`: the next line of a command's output,
- * `"mysql -h db\nls -p…"`). (So a Windows path in JSON whose part begins with `n` or `r`,
- * `C:\\new`, ends the command too: it reads as a line break escaped twice. The look ahead fails at
- * the first character of anything else: a plain class's speed, where an alternation took 1.3x.)
+ * One character of a command line: not a line break, nor `;`, `|` or `&`, which start another
+ * command (`mysql … | grep -P x`), nor the start of a line break escaped in JSON text (`\n`, `\r`,
+ * `\u000a`, after any escaped backslashes: an odd count of them), the next line of a script
+ * (`"mysql -h db\nls -p…"`). An even count is escaped backslashes before a letter, a Windows path
+ * (`C:\repos\run.sql` is `C:\\repos\\run.sql` in JSON text): the command goes on over it, so a
+ * password after it is still found. A line break of JSON escaped twice reads the same (`\\n`) and
+ * goes on too: more is read, not less. `extra`: more characters that end it. (The look ahead fails
+ * at the first character that is not a backslash: a plain class's speed.)
  */
-export const SAME_COMMAND = String.raw`(?:[ \t](?:(?!\\{1,8}(?:[nr]|u000[aAdD]))[^\r\n;|&]){0,240}?)?[ \t]`;
+export function commandChar(extra = ''): string {
+  return String.raw`(?:(?!\\(?<!\\\\)(?:\\\\)*(?:[nr]|u000[aAdD]))[^\r\n;|&${extra}])`;
+}
+
+/** The rest of one command after its program name, up to the flag (see {@link commandChar}). */
+export const SAME_COMMAND = String.raw`(?:[ \t]${commandChar()}{0,240}?)?[ \t]`;
 
 /**
  * Program names begin a word of a command line (`/usr/bin/mysql`, `sudo mysql`), not one of a
