@@ -16,7 +16,7 @@ const TOKEN = 'ghp_Sh4p3sC4naryN0tAT0kenXq9Lw2Zr7Vb5Mn3K';
 
 /** A string, or an OTLP `AnyValue` of another type (`{}`: an empty value). */
 type Attr = string | { intValue: string } | { doubleValue: number } | { boolValue: boolean } | { bytesValue: string } | { arrayValue: { values: object[] } } | { kvlistValue: { values: object[] } } | Record<string, never>;
-interface SpanSpec { name: string; attrs: Record<string, Attr>; scope?: string; events?: { name: string; attrs: Record<string, string> }[] }
+interface SpanSpec { name: string; attrs: Record<string, Attr>; scope?: string; events?: { name: string; attrs: Record<string, Attr> }[] }
 
 const attributes = (attrs: Record<string, Attr>) => Object.entries(attrs).map(([key, v]) => ({ key, value: typeof v === 'string' ? { stringValue: v } : v }));
 
@@ -213,5 +213,33 @@ describe('argspan analyze: a tool span whose arguments attribute is not text', (
   it('a map (kvlist) of arguments is read as the object it holds', () => {
     const map: Attr = { kvlistValue: { values: [{ key: 'path', value: { stringValue: '/app/.env' } }] } };
     expect(analyse(trace([SPANS[6]!('read_file', map)]))).toEqual({ ...READ, findings: ['sensitive_arg_dispatched read_file path'] });
+  });
+});
+
+describe('argspan analyze: a model output held as another type than text', () => {
+  // The model's output, where a span or a message event records it, holds the calls it proposed:
+  // held as an int, an array or another type than text it is not read, so it is one call of the
+  // unnamed tool counted as not checked (a trace exported so is never a silent clean).
+  const array: Attr = { arrayValue: { values: [{ stringValue: JSON.stringify({ tool_calls: [{ id: 'c1', function: { name: 'read_file', arguments: SECRET_PATH } }] }) }] } };
+  const OUTPUTS: [string, (output: Attr) => SpanSpec][] = [
+    ['gen_ai.output.messages', (output) => ({ name: 'chat gpt-4o', attrs: { 'gen_ai.operation.name': 'chat', 'gen_ai.output.messages': output } })],
+    ['ai.response.toolCalls', (output) => ({ name: 'ai.generateText.doGenerate', attrs: { 'ai.operationId': 'ai.generateText.doGenerate', 'ai.response.toolCalls': output } })],
+    ['a gen_ai.choice event', (output) => ({ name: 'chat gpt-4o', attrs: { 'gen_ai.operation.name': 'chat' }, events: [{ name: 'gen_ai.choice', attrs: { index: { intValue: '0' }, 'gen_ai.event.content': output } }] })],
+    ["a Strands choice's message", (output) => ({ name: 'chat', attrs: { 'gen_ai.operation.name': 'chat' }, events: [{ name: 'gen_ai.choice', attrs: { message: output } }] })],
+    ['a gen_ai.content.completion event', (output) => ({ name: 'chat gpt-4o', attrs: { 'gen_ai.operation.name': 'chat' }, events: [{ name: 'gen_ai.content.completion', attrs: { 'gen_ai.completion': output } }] })],
+    ['the operation details event', (output) => ({ name: 'chat gpt-4o', attrs: { 'gen_ai.operation.name': 'chat' }, events: [{ name: 'gen_ai.client.inference.operation.details', attrs: { 'gen_ai.output.messages': output } }] })],
+  ];
+
+  it.each(OUTPUTS)('%s held as an array or an int: one call counted as not checked, not none', (_, make) => {
+    for (const output of [array, { intValue: '3' }] as Attr[]) expect(analyse(trace([make(output)]))).toEqual({ code: 0, calls: 1, unreadable: 1, findings: [] });
+  });
+
+  it("a gen_ai.choice event's output as text: the call read, its secret path reported (the same trace's control)", () => {
+    const text = JSON.stringify({ index: 0, message: { role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: SECRET_PATH } }] } });
+    expect(analyse(trace([OUTPUTS[2]![1](text)]))).toEqual({ ...READ, findings: ['sensitive_arg_dispatched read_file path'] });
+  });
+
+  it("a user message event's content held as an array is no call", () => {
+    expect(analyse(trace([{ name: 'chat gpt-4o', attrs: { 'gen_ai.operation.name': 'chat' }, events: [{ name: 'gen_ai.user.message', attrs: { 'gen_ai.event.content': array } }] }]))).toEqual(NO_CALL);
   });
 });

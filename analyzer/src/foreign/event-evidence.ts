@@ -1,3 +1,4 @@
+import { GenAiAttributes } from '@argspan/conventions';
 import { ForeignArgumentRule, type ForeignEvent, type ForeignSpan } from './types.js';
 import { MessageEventAttributes, MessageEvents } from './message-events.js';
 import { contentTexts, isDeveloperRole, isObject, mayHoldCall, parseJson, proposal, proposeCutOffOutput, proposeUnknownOutput, proposeUnknownShape, proposeUnreadableOutput, readGenAiMessages, unknownShapeText, type TraceEvidence } from './evidence.js';
@@ -43,6 +44,8 @@ export function readMessageEvents(span: ForeignSpan, events: readonly ForeignEve
   };
   for (const event of events) {
     if (event.shadowed && PROPOSING_EVENTS.has(event.name)) position = proposeEventCopies(span, event, position, into);
+    // (an output held as another type than text: one call not read where it may be, not none)
+    if (event.nonText && PROPOSING_EVENTS.has(event.name)) for (const key of event.nonText) proposeUnreadableOutput(span, key, '', into, ForeignArgumentRule.NOT_TEXT, position++);
     if (event.name === MessageEvents.PROMPT) {
       const prompt = event.attrs.get(MessageEventAttributes.PROMPT);
       const messages = parseJson(prompt);
@@ -68,6 +71,13 @@ export function readMessageEvents(span: ForeignSpan, events: readonly ForeignEve
     }
   }
 }
+
+/**
+ * The attributes of the events that may hold the model's output (see {@link PROPOSING_EVENTS}): a
+ * completion's list, a choice's message (the conventions', Strands'), the operation details'
+ * output messages. One held as another type than text is read as one call not read.
+ */
+export const EVENT_OUTPUT_KEYS: ReadonlySet<string> = new Set([MessageEventAttributes.COMPLETION, MessageEventAttributes.CONTENT, StrandsEventAttributes.MESSAGE, GenAiAttributes.OUTPUT_MESSAGES]);
 
 /** The events whose attributes hold the model's output (its calls proposed from them). */
 const PROPOSING_EVENTS: ReadonlySet<string> = new Set([MessageEvents.COMPLETION, MessageEvents.CHOICE, MessageEvents.OPERATION_DETAILS]);

@@ -165,8 +165,16 @@ export class RunEvidence {
   }
 }
 
+/**
+ * Span attributes that hold a model's output, its calls inside, as one JSON text: one held as
+ * another type than text (`ForeignSpan.nonText`) is one call of the unnamed tool, not read
+ * (`arguments-not-text`), not none.
+ */
+export const OUTPUT_KEYS: readonly string[] = [GenAiAttributes.OUTPUT_MESSAGES, VercelPrompt.RESPONSE_TOOL_CALLS];
+
 /** Read every kind of evidence a span may carry, whoever wrote it. */
 export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
+  if (span.nonText) for (const key of OUTPUT_KEYS) if (span.nonText.has(key)) proposeUnreadableOutput(span, key, '', into, ForeignArgumentRule.NOT_TEXT);
   readGenAiMessages(span, into);
   readOpenInferenceMessages(span, into);
   readOpenInferenceLlmOutput(span, into);

@@ -56,13 +56,20 @@ export function hasEventSql(eventNames: readonly string[]): string {
  * is NULL (of a key repeated with other values the last, the earlier in `shadowed`); an array attribute of `arrayKeys` replaces a string of the
  * same key. A key of `argumentKeys` whose value is NULL — an int, a bool, an array, bytes or an
  * empty value: `v` holds strings only — is in `nonText` (beside a string of the same key, an
- * earlier copy of it, of no text, in `shadowed`). Events are kept as written, each with its string attributes.
+ * earlier copy of it, of no text, in `shadowed`). Events are kept as written, each with its string
+ * attributes, and its keys of `eventOutputKeys` held as another type in its `nonText`.
  */
-export function parseTraceSpans(traceId: string, texts: readonly string[], arrayKeys: readonly string[], argumentKeys: ReadonlySet<string>): ForeignSpan[] {
-  return sortSpans(texts.map((text) => readSpan(traceId, text, arrayKeys, argumentKeys)));
+export function parseTraceSpans(
+  traceId: string,
+  texts: readonly string[],
+  arrayKeys: readonly string[],
+  argumentKeys: ReadonlySet<string>,
+  eventOutputKeys: ReadonlySet<string> = NO_KEYS,
+): ForeignSpan[] {
+  return sortSpans(texts.map((text) => readSpan(traceId, text, arrayKeys, argumentKeys, eventOutputKeys)));
 }
 
-function readSpan(traceId: string, text: string, arrayKeys: readonly string[], argumentKeys: ReadonlySet<string>): { span: ForeignSpan; started: boolean } {
+function readSpan(traceId: string, text: string, arrayKeys: readonly string[], argumentKeys: ReadonlySet<string>, eventOutputKeys: ReadonlySet<string>): { span: ForeignSpan; started: boolean } {
   const j = JSON.parse(text) as SpanJson;
   const { attrs, shadowed, nonText } = stringAttributes<string | readonly string[]>(j.k, j.v, argumentKeys);
   for (let i = 0; i < arrayKeys.length; i++) {
@@ -72,15 +79,17 @@ function readSpan(traceId: string, text: string, arrayKeys: readonly string[], a
   const startNs = j.b === null ? 0n : BigInt(j.b);
   const recordedEndNs = j.e === null ? null : BigInt(j.e);
   const span: ForeignSpan = { traceId, spanId: j.s, parentSpanId: j.p, name: j.n, startNs, endNs: recordedEndNs ?? startNs, recordedEndNs, scope: j.c, fileId: j.f, attrs };
-  if (j.x && j.x.length > 0) span.events = j.x.map(readEvent);
+  if (j.x && j.x.length > 0) span.events = j.x.map((x) => readEvent(x, eventOutputKeys));
   if (shadowed) span.shadowed = shadowed;
   if (nonText) span.nonText = nonText;
   return { span, started: j.b !== null };
 }
 
-function readEvent(x: NonNullable<SpanJson['x']>[number]): ForeignEvent {
-  const { attrs, shadowed } = stringAttributes<string>(x.k, x.v, NO_KEYS);
-  return shadowed ? { name: x.n, attrs, shadowed } : { name: x.n, attrs };
+function readEvent(x: NonNullable<SpanJson['x']>[number], outputKeys: ReadonlySet<string>): ForeignEvent {
+  const { attrs, shadowed, nonText } = stringAttributes<string>(x.k, x.v, outputKeys);
+  const event: ForeignEvent = shadowed ? { name: x.n, attrs, shadowed } : { name: x.n, attrs };
+  if (nonText) event.nonText = nonText;
+  return event;
 }
 
 /**
@@ -92,7 +101,7 @@ function readEvent(x: NonNullable<SpanJson['x']>[number]): ForeignEvent {
 function stringAttributes<V>(
   keys: readonly string[] | null,
   values: readonly (string | null)[] | null,
-  argumentKeys: ReadonlySet<string>,
+  nonTextKeys: ReadonlySet<string>,
 ): { attrs: Map<string, V | string>; shadowed?: Map<string, string[]>; nonText?: Set<string> } {
   const attrs = new Map<string, V | string>();
   if (!keys || !values) return { attrs };
@@ -101,7 +110,7 @@ function stringAttributes<V>(
   for (let i = 0; i < keys.length; i++) {
     const v = values[i];
     if (v === null || v === undefined) {
-      if (argumentKeys.has(keys[i]!)) (nonText ??= new Set()).add(keys[i]!);
+      if (nonTextKeys.has(keys[i]!)) (nonText ??= new Set()).add(keys[i]!);
       continue;
     }
     written++;
@@ -127,7 +136,7 @@ function withNonText<A extends Map<string, unknown>>(attrs: A, shadowed: Map<str
   return { attrs, ...(shadowed ? { shadowed } : {}), ...(nonText.size > 0 ? { nonText } : {}) };
 }
 
-/** No argument keys: an event's attributes hold none of a tool span's. */
+/** No keys: nothing read as held as another type than text. */
 const NO_KEYS: ReadonlySet<string> = new Set();
 
 /** The earlier values of each key written again with another value; undefined when none differ. */

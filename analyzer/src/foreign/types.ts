@@ -7,8 +7,9 @@ export const ForeignArgumentRule = {
   /** The blob is not JSON. */
   NOT_JSON: 'arguments-not-json',
   /**
-   * The attribute holding the arguments is not text (OTLP lets an attribute be an int, a double, a
-   * bool, bytes, an array or empty): not the JSON object a tool takes, and not read.
+   * The attribute holding the arguments, or the model output holding the call, is not text (OTLP
+   * lets an attribute be an int, a double, a bool, bytes, an array or empty): not the JSON a tool
+   * takes or a model writes, and not read.
    */
   NOT_TEXT: 'arguments-not-text',
   /** The blob was cut off by the emitter (an attribute length limit). */
@@ -44,8 +45,9 @@ export interface ForeignSpan {
   /** Earlier values of a string attribute the span writes again with another value (OTLP forbids it), by key; absent when none. */
   shadowed?: ReadonlyMap<string, readonly string[]>;
   /**
-   * The keys of `ARGUMENT_KEYS` the span holds as another type than a string (an int, a double, a
-   * bool, bytes, an array or an empty value; the value itself is not carried); absent when none.
+   * The keys of `ARGUMENT_KEYS` and `OUTPUT_KEYS` (a call's arguments, a model's output) the span
+   * holds as another type than a string (an int, a double, a bool, bytes, an array or an empty
+   * value; the value itself is not carried); absent when none.
    */
   nonText?: ReadonlySet<string>;
   /** Its span events that carry messages (see `event-evidence.ts`), with their string attributes; absent when it has none. */
@@ -58,6 +60,8 @@ export interface ForeignEvent {
   attrs: ReadonlyMap<string, string>;
   /** As a span's `shadowed`: the earlier values of a key the event writes again with another value. */
   shadowed?: ReadonlyMap<string, readonly string[]>;
+  /** As a span's `nonText`: the keys of `EVENT_OUTPUT_KEYS` (a model's output) it holds as another type than a string. */
+  nonText?: ReadonlySet<string>;
 }
 
 /**

@@ -47,7 +47,7 @@ export function tableReport(result: AnalysisResult): string {
 
 /** The clause both the table and the HTML report add about other libraries' calls whose arguments could not be read ('' for none). */
 export function unreadableArgsClause(calls: number): string {
-  return calls ? `; ${calls} without readable arguments (not recorded, cut off, not JSON, past 100,000 leaves or nested past 32 levels), so nothing in them (or past the limit) was checked` : '';
+  return calls ? `; ${calls} without readable arguments (not recorded, not text, cut off, not JSON, past 100,000 leaves or nested past 32 levels), so nothing in them (or past the limit) was checked` : '';
 }
 
 /** The sentence both the table and the HTML report give about the log records read, and those not read (plain text: nothing in it needs escaping). */
