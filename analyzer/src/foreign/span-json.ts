@@ -54,7 +54,7 @@ export function hasEventSql(eventNames: readonly string[]): string {
  * The spans of one trace from their {@link spanJsonSql} texts, in the order the trace is read: by
  * start time (a span without one last), then span id. A string attribute is kept unless its value
  * is NULL (of a key repeated with other values the last, the earlier in `shadowed`); an array attribute of `arrayKeys` replaces a string of the
- * same key. A key of `argumentKeys` whose value is NULL — an int, a bool, an array, bytes or an
+ * same key. A key of `nonTextKeys` (a call's arguments, a model's output) whose value is NULL — an int, a bool, an array, bytes or an
  * empty value: `v` holds strings only — is in `nonText` (beside a string of the same key, an
  * earlier copy of it, of no text, in `shadowed`). Events are kept as written, each with its string
  * attributes, and its keys of `eventOutputKeys` held as another type in its `nonText`.
@@ -63,15 +63,15 @@ export function parseTraceSpans(
   traceId: string,
   texts: readonly string[],
   arrayKeys: readonly string[],
-  argumentKeys: ReadonlySet<string>,
+  nonTextKeys: ReadonlySet<string>,
   eventOutputKeys: ReadonlySet<string> = NO_KEYS,
 ): ForeignSpan[] {
-  return sortSpans(texts.map((text) => readSpan(traceId, text, arrayKeys, argumentKeys, eventOutputKeys)));
+  return sortSpans(texts.map((text) => readSpan(traceId, text, arrayKeys, nonTextKeys, eventOutputKeys)));
 }
 
-function readSpan(traceId: string, text: string, arrayKeys: readonly string[], argumentKeys: ReadonlySet<string>, eventOutputKeys: ReadonlySet<string>): { span: ForeignSpan; started: boolean } {
+function readSpan(traceId: string, text: string, arrayKeys: readonly string[], nonTextKeys: ReadonlySet<string>, eventOutputKeys: ReadonlySet<string>): { span: ForeignSpan; started: boolean } {
   const j = JSON.parse(text) as SpanJson;
-  const { attrs, shadowed, nonText } = stringAttributes<string | readonly string[]>(j.k, j.v, argumentKeys);
+  const { attrs, shadowed, nonText } = stringAttributes<string | readonly string[]>(j.k, j.v, nonTextKeys);
   for (let i = 0; i < arrayKeys.length; i++) {
     const a = j.a[i];
     if (a) attrs.set(arrayKeys[i]!, a as string[]);
@@ -122,7 +122,7 @@ function stringAttributes<V>(
 }
 
 /**
- * The attributes with `nonText`, the argument keys written as another type than a string: a key
+ * The attributes with `nonText`, the keys asked for written as another type than a string: a key
  * written as a string too keeps its string, and the other copy (its value not carried) is an
  * earlier one of no text, so that the arguments are read as copies that disagree, not as the
  * string alone.

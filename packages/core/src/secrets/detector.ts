@@ -49,9 +49,10 @@ interface CompiledRule {
    */
   rightGlued: RegExp | undefined;
   /**
-   * rightGlued is the rule's whose body may hold a `_` and that has no proof (`AIza…_prod`,
-   * `glpat-…_old`): its match ends at a `_` its body could have taken, so it counts only when its
-   * body reads as random (see randomBody), not as the start of a long identifier (`tfp_build_…`).
+   * Whether rightGlued belongs to a rule whose body may hold a `_` and that has no proof
+   * (`AIza…_prod`, `glpat-…_old`): its match ends at a `_` its body could have taken, so it counts
+   * only when its body reads as random (see randomBody), not as the start of a long identifier
+   * (`tfp_build_…`).
    */
   rightGluedUnderscore: boolean;
   /**
