@@ -243,3 +243,57 @@ describe('argspan analyze: a model output held as another type than text', () =>
     expect(analyse(trace([{ name: 'chat gpt-4o', attrs: { 'gen_ai.operation.name': 'chat' }, events: [{ name: 'gen_ai.user.message', attrs: { 'gen_ai.event.content': array } }] }]))).toEqual(NO_CALL);
   });
 });
+
+describe('argspan analyze: what a model was told, held as another type than text', () => {
+  // A trace with the user's words in its first model span; the second model span's input (where
+  // the user gave the zone) held as an array or an int is not read, so the zone its output passes
+  // on cannot be told from the user's: no evidence either way, not the model's guess.
+  const USER = 'Book a room for Tuesday, my zone is Europe/Paris';
+  const OUTPUT = JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'book_room', arguments: { day: 'Tuesday', timezone: 'Europe/Paris' } }] }]);
+  const first: SpanSpec = { name: 'chat gpt-4o', attrs: { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hello' }] }]) } };
+  const asText = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: USER }] }]);
+  const held: Attr[] = [{ arrayValue: { values: [{ stringValue: asText }] } }, { intValue: '3' }];
+  const model = (attrs: Record<string, Attr>, events?: SpanSpec['events']): SpanSpec => ({ name: 'chat gpt-4o', attrs: { 'gen_ai.operation.name': 'chat', 'gen_ai.output.messages': OUTPUT, ...attrs }, ...(events ? { events } : {}) });
+  const INPUTS: [string, (input: Attr) => SpanSpec][] = [
+    ['gen_ai.input.messages', (input) => model({ 'gen_ai.input.messages': input })],
+    ['gen_ai.system_instructions', (input) => model({ 'gen_ai.system_instructions': input })],
+    ["OpenInference's flattened message content", (input) => model({ 'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.content': input })],
+    ['a gen_ai.user.message event', (input) => model({}, [{ name: 'gen_ai.user.message', attrs: { 'gen_ai.event.content': input } }])],
+    ["the operation details event's input messages", (input) => model({}, [{ name: 'gen_ai.client.inference.operation.details', attrs: { 'gen_ai.input.messages': input } }])],
+  ];
+
+  /** Findings and the calls counted without the user's words (`no_evidence_calls`); no output holds the planted zone. */
+  function run(spans: SpanSpec[]): { findings: string[]; noEvidence: unknown; calls: unknown } {
+    const out = analyzeBin(trace(spans), '--format', 'json');
+    expect(out.stdout + out.stderr).not.toContain('Europe/Paris');
+    const json = parseJson(out);
+    return { findings: json.findings.map((f) => `${f.rule} ${f.tool} ${f.key}`), noEvidence: json.stats.no_evidence_calls, calls: json.stats.foreign_calls };
+  }
+
+  it.each(INPUTS)('%s held as an array or an int: the call after it has no evidence, not a guess', (_, make) => {
+    for (const input of held) expect(run([first, make(input)])).toEqual({ findings: [], noEvidence: 1, calls: 1 });
+  });
+
+  it('input messages as text cut off by the emitter, or JSON of another shape (a list of message texts): not read either, so no evidence', () => {
+    for (const input of [asText.slice(0, 60), JSON.stringify([asText]), '3']) expect(run([first, model({ 'gen_ai.input.messages': input })])).toEqual({ findings: [], noEvidence: 1, calls: 1 });
+  });
+
+  it('the same input as text: the zone is the user\'s (no finding); without the zone in it, a guess (the controls)', () => {
+    expect(run([first, model({ 'gen_ai.input.messages': asText })])).toEqual({ findings: [], noEvidence: 0, calls: 1 });
+    const silent = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Book a room for Tuesday' }] }]);
+    expect(run([first, model({ 'gen_ai.input.messages': silent })])).toEqual({ findings: ['assumption_span book_room timezone'], noEvidence: 0, calls: 1 });
+  });
+
+  it('a call made before the span that held it is judged as before: a guess there is still reported', () => {
+    const earlier = model({ 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Book a room for Tuesday' }] }]) });
+    const later = { name: 'chat gpt-4o', attrs: { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': held[1]! } };
+    expect(run([earlier, later])).toEqual({ findings: ['assumption_span book_room timezone'], noEvidence: 0, calls: 1 });
+  });
+
+  it("a run's input held so (an OpenInference chain span's input.value), and a tool span's arguments held so, differ: only the first is input", () => {
+    const chain: SpanSpec = { name: 'AgentExecutor', attrs: { 'openinference.span.kind': 'CHAIN', 'input.value': held[1]! } };
+    expect(run([first, chain, model({ 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Book a room for Tuesday' }] }]) })])).toEqual({ findings: [], noEvidence: 1, calls: 1 });
+    const tool: SpanSpec = { name: 'lookup', attrs: { 'openinference.span.kind': 'TOOL', 'tool.name': 'lookup', 'input.value': held[1]! } };
+    expect(run([first, tool, model({ 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Book a room for Tuesday' }] }]) })])).toEqual({ findings: ['assumption_span book_room timezone'], noEvidence: 0, calls: 2 });
+  });
+});

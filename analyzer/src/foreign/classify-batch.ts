@@ -1,14 +1,18 @@
 import type { ClassifyOptions } from '@argspan/core';
 import { classifyForeignTrace } from './classify-trace.js';
-import { EVENT_OUTPUT_KEYS } from './event-evidence.js';
-import { EVIDENCE_ARRAY_KEYS, OUTPUT_KEYS, RunEvidence } from './evidence.js';
+import { EVENT_INPUT_KEYS, EVENT_OUTPUT_KEYS } from './event-evidence.js';
+import { EVIDENCE_ARRAY_KEYS, INPUT_KEYS, isFlattenedInputText, OUTPUT_KEYS, RunEvidence } from './evidence.js';
 import { RowBatchBuilder, type RowBatch, type ValueHashes } from './row-batch.js';
 import { ARGUMENT_KEYS } from './recognizers/index.js';
 import { parseTraceSpans } from './span-json.js';
 import type { CandidateTrace } from './trace-source.js';
 
-/** The span attributes read as held as another type than text, where that is a call not read: arguments and model outputs. */
-const NON_TEXT_KEYS: ReadonlySet<string> = new Set([...ARGUMENT_KEYS, ...OUTPUT_KEYS]);
+/**
+ * The attributes read as held as another type than text: a span's arguments and model outputs (a
+ * call not read), its inputs (what the model was told, not read); an event's outputs and inputs.
+ */
+const NON_TEXT_KEYS = { keys: new Set([...ARGUMENT_KEYS, ...OUTPUT_KEYS, ...INPUT_KEYS]), flattened: isFlattenedInputText };
+const EVENT_NON_TEXT_KEYS: ReadonlySet<string> = new Set([...EVENT_OUTPUT_KEYS, ...EVENT_INPUT_KEYS]);
 
 /**
  * Classify the foreign calls of a batch of traces (read from their span texts) into rows, hashing
@@ -23,7 +27,7 @@ export function classifyBatch(traces: readonly CandidateTrace[], policy: Classif
     if (trace.window === undefined) evidence = undefined;
     else if (trace.window !== window || evidence === undefined || evidence.full) evidence = new RunEvidence();
     window = trace.window;
-    classifyForeignTrace(parseTraceSpans(trace.id, trace.texts, EVIDENCE_ARRAY_KEYS, NON_TEXT_KEYS, EVENT_OUTPUT_KEYS), { policy }, rows.sink(trace.no), evidence);
+    classifyForeignTrace(parseTraceSpans(trace.id, trace.texts, EVIDENCE_ARRAY_KEYS, NON_TEXT_KEYS, EVENT_NON_TEXT_KEYS), { policy }, rows.sink(trace.no), evidence);
   }
   return rows.build();
 }

@@ -197,9 +197,11 @@ export function classifyForeignTrace(
       const whole = wholeProposals.get(`${call.tool}\u0000${call.callId}`);
       if (whole !== undefined) [decoded, fromProposal] = [whole, true];
     }
+    // (no user text, or some not read by the time of the call: a value found nowhere has no evidence either way)
+    const userTextAvailable = sawUserText && (evidence.inputNotReadSinceNs === undefined || call.atNs < evidence.inputNotReadSinceNs);
     const c = classifyCall(
       { tool: call.tool, args: decoded.value },
-      { index, userTextAvailable: sawUserText, ...(schemaDefaults !== undefined ? { schemaDefaults } : {}) },
+      { index, userTextAvailable, ...(schemaDefaults !== undefined ? { schemaDefaults } : {}) },
       // (the clean shortcut only for the blob's own text: not a proposal's, nor copies joined)
       !fromProposal && decoded.unreadable !== ForeignArgumentRule.REPEATED_ATTRIBUTE && blobIsClean(call.args, policies.detector) ? policies.clean : policies.scanned,
     );
@@ -252,7 +254,7 @@ export function classifyForeignTrace(
       argsCount: rows.length,
       argsBytes: bytes,
       source: call.source,
-      noEvidence: !sawUserText,
+      noEvidence: !userTextAvailable,
       startNs: call.atNs,
     });
     for (let i = 0; i < rows.length; i++) {

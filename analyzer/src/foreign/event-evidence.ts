@@ -44,8 +44,15 @@ export function readMessageEvents(span: ForeignSpan, events: readonly ForeignEve
   };
   for (const event of events) {
     if (event.shadowed && PROPOSING_EVENTS.has(event.name)) position = proposeEventCopies(span, event, position, into);
-    // (an output held as another type than text: one call not read where it may be, not none)
-    if (event.nonText && PROPOSING_EVENTS.has(event.name)) for (const key of event.nonText) proposeUnreadableOutput(span, key, '', into, ForeignArgumentRule.NOT_TEXT, position++);
+    // (an output held as another type than text: one call not read where it may be, not none;
+    // a message sent to the model so held: input not read)
+    if (event.nonText) {
+      const proposing = PROPOSING_EVENTS.has(event.name);
+      for (const key of event.nonText) {
+        if (proposing && EVENT_OUTPUT_KEYS.has(key)) proposeUnreadableOutput(span, key, '', into, ForeignArgumentRule.NOT_TEXT, position++);
+        else if (EVENT_INPUT_KEYS.has(key)) into.inputNotRead(span);
+      }
+    }
     if (event.name === MessageEvents.PROMPT) {
       const prompt = event.attrs.get(MessageEventAttributes.PROMPT);
       const messages = parseJson(prompt);
@@ -78,6 +85,13 @@ export function readMessageEvents(span: ForeignSpan, events: readonly ForeignEve
  * output messages. One held as another type than text is read as one call not read.
  */
 export const EVENT_OUTPUT_KEYS: ReadonlySet<string> = new Set([MessageEventAttributes.COMPLETION, MessageEventAttributes.CONTENT, StrandsEventAttributes.MESSAGE, GenAiAttributes.OUTPUT_MESSAGES]);
+
+/**
+ * The attributes of the events that hold what a model was told: a message's content (the
+ * conventions', Strands'), a prompt's list, the operation details' input messages and system
+ * instructions. One held as another type than text is input not read.
+ */
+export const EVENT_INPUT_KEYS: ReadonlySet<string> = new Set([MessageEventAttributes.CONTENT, StrandsEventAttributes.CONTENT, MessageEventAttributes.PROMPT, GenAiAttributes.INPUT_MESSAGES, GenAiAttributes.SYSTEM_INSTRUCTIONS]);
 
 /** The events whose attributes hold the model's output (its calls proposed from them). */
 const PROPOSING_EVENTS: ReadonlySet<string> = new Set([MessageEvents.COMPLETION, MessageEvents.CHOICE, MessageEvents.OPERATION_DETAILS]);

@@ -63,6 +63,12 @@ export class TraceEvidence {
   readonly assertedTexts = new Set<string>();
   /** Whether any of it is the user's own words (else values found nowhere have no evidence either way). */
   sawUserText = false;
+  /**
+   * The start of the first span whose input (a prompt, input messages, a run's input, a message
+   * event's content) is held as another type than text: what was said there is not read, so from
+   * then on a value found nowhere has no evidence either way, not the model's guess.
+   */
+  inputNotReadSinceNs: bigint | undefined;
   /** Tool input schemas by tool name (for schema defaults). */
   readonly toolSchemas = new Map<string, unknown>();
   /** Tool results the model saw, with the call they answer when known (by call id, or the tool span that returned it). */
@@ -84,6 +90,11 @@ export class TraceEvidence {
 
   developer(text: string): void {
     if (text.trim() !== '') this.assertedTexts.add(text);
+  }
+
+  /** `span` holds an input not read (see {@link inputNotReadSinceNs}). */
+  inputNotRead(span: ForeignSpan): void {
+    if (this.inputNotReadSinceNs === undefined || span.startNs < this.inputNotReadSinceNs) this.inputNotReadSinceNs = span.startNs;
   }
 
   result(callId: string | undefined, content: unknown, atNs: bigint, spanId?: string): void {
@@ -172,9 +183,41 @@ export class RunEvidence {
  */
 export const OUTPUT_KEYS: readonly string[] = [GenAiAttributes.OUTPUT_MESSAGES, VercelPrompt.RESPONSE_TOOL_CALLS];
 
+/**
+ * Span attributes that hold what a model was told — the user's and the developer's words, the
+ * conversation sent again, with the tools' results — as one JSON text (the run inputs that are
+ * also a tool span's arguments are judged by the span's kind: `readRunInputs`). One held as another
+ * type than text is input not read ({@link TraceEvidence.inputNotReadSinceNs}).
+ */
+export const INPUT_KEYS: readonly string[] = [
+  GenAiAttributes.INPUT_MESSAGES,
+  GenAiAttributes.SYSTEM_INSTRUCTIONS,
+  PYDANTIC_ALL_MESSAGES,
+  VercelPrompt.PROMPT,
+  VercelPrompt.MESSAGES,
+  AdkModelCall.REQUEST,
+  LogfireOpenAiAttributes.REQUEST_DATA,
+  LogfireOpenAiAttributes.RAW_INPUT,
+];
+const INPUT_KEY_SET: ReadonlySet<string> = new Set(INPUT_KEYS);
+
+/**
+ * Families of flattened input messages (OpenInference's, OpenLLMetry's): a key of one ending in a
+ * message's text (`….content`, `….text`) held as another type than text is input not read.
+ */
+export const INPUT_PREFIXES: readonly string[] = ['llm.input_messages.', OpenLLMetryMessages.PROMPTS];
+
+/** Whether `key`, held as another type than text, is a flattened input message's text (see {@link INPUT_PREFIXES}). */
+export function isFlattenedInputText(key: string): boolean {
+  return (key.endsWith('content') || key.endsWith('.text')) && INPUT_PREFIXES.some((p) => key.startsWith(p));
+}
+
 /** Read every kind of evidence a span may carry, whoever wrote it. */
 export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
-  if (span.nonText) for (const key of OUTPUT_KEYS) if (span.nonText.has(key)) proposeUnreadableOutput(span, key, '', into, ForeignArgumentRule.NOT_TEXT);
+  if (span.nonText) {
+    for (const key of OUTPUT_KEYS) if (span.nonText.has(key)) proposeUnreadableOutput(span, key, '', into, ForeignArgumentRule.NOT_TEXT);
+    for (const key of span.nonText) if (INPUT_KEY_SET.has(key) || isFlattenedInputText(key)) into.inputNotRead(span);
+  }
   readGenAiMessages(span, into);
   readOpenInferenceMessages(span, into);
   readOpenInferenceLlmOutput(span, into);
@@ -301,6 +344,8 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
         // Any other shape (`{"messages": […]}`, a list encoded twice) read as nothing would let its calls pass unseen.
         // (a JSON string is a list encoded twice only where it opens as JSON: else it is a text answer)
         if (output && messages !== undefined) proposeUnknownOutput(span, key, text!, messages, into);
+        // An input cut off, not JSON or of another shape: what the model was told there is not read.
+        else if (!output && text !== undefined && text.trim() !== '') into.inputNotRead(span);
         continue;
       }
     }
@@ -308,6 +353,7 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
     for (const m of messages as unknown[]) {
       if (!isObject(m)) {
         if (output) position = proposeUnknownShape(span, key, JSON.stringify(m) ?? '', position, into);
+        else into.inputNotRead(span);
         continue;
       }
       const proposedBefore = into.proposed.length;
@@ -851,6 +897,7 @@ function readSpringAiToolDefinition(span: ForeignSpan, into: TraceEvidence): voi
 function readMastraPrompt(span: ForeignSpan, into: TraceEvidence): void {
   const type = str(span, MastraAttributes.SPAN_TYPE);
   if (type === undefined) return;
+  if (span.nonText?.has(MastraAttributes.MODEL_PROMPT)) into.inputNotRead(span);
   const prompt = parseJson(str(span, MastraAttributes.MODEL_PROMPT));
   readVercelMessages(isObject(prompt) ? prompt.messages : prompt, MastraAttributes.MODEL_PROMPT, span, into);
   if (MastraSpanTypes.MODEL.has(type)) readMastraCompletion(span, into);
@@ -1082,7 +1129,11 @@ function proposeMessageCalls(span: ForeignSpan, attribute: string, message: unkn
  * its `function_call_output` items results. Any other input is the user's request as a whole.
  */
 function runInput(text: string | undefined, attribute: string, span: ForeignSpan, into: TraceEvidence): void {
-  if (text === undefined) return;
+  if (text === undefined) {
+    // (held as another type than text: a run input not read)
+    if (span.nonText?.has(attribute)) into.inputNotRead(span);
+    return;
+  }
   const parsed = parseJson(text);
   const messages = conversationOf(parsed);
   if (messages === undefined) {

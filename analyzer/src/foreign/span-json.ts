@@ -54,24 +54,30 @@ export function hasEventSql(eventNames: readonly string[]): string {
  * The spans of one trace from their {@link spanJsonSql} texts, in the order the trace is read: by
  * start time (a span without one last), then span id. A string attribute is kept unless its value
  * is NULL (of a key repeated with other values the last, the earlier in `shadowed`); an array attribute of `arrayKeys` replaces a string of the
- * same key. A key of `nonTextKeys` (a call's arguments, a model's output) whose value is NULL — an int, a bool, an array, bytes or an
+ * same key. A key of `nonTextKeys` (a call's arguments, a model's output, its input) whose value is NULL — an int, a bool, an array, bytes or an
  * empty value: `v` holds strings only — is in `nonText` (beside a string of the same key, an
  * earlier copy of it, of no text, in `shadowed`). Events are kept as written, each with its string
- * attributes, and its keys of `eventOutputKeys` held as another type in its `nonText`.
+ * attributes, and its keys of `eventNonTextKeys` held as another type in its `nonText`.
  */
 export function parseTraceSpans(
   traceId: string,
   texts: readonly string[],
   arrayKeys: readonly string[],
-  nonTextKeys: ReadonlySet<string>,
-  eventOutputKeys: ReadonlySet<string> = NO_KEYS,
+  nonTextKeys: NonTextKeys,
+  eventNonTextKeys: ReadonlySet<string> = NO_KEYS,
 ): ForeignSpan[] {
-  return sortSpans(texts.map((text) => readSpan(traceId, text, arrayKeys, nonTextKeys, eventOutputKeys)));
+  return sortSpans(texts.map((text) => readSpan(traceId, text, arrayKeys, nonTextKeys, eventNonTextKeys)));
 }
 
-function readSpan(traceId: string, text: string, arrayKeys: readonly string[], nonTextKeys: ReadonlySet<string>, eventOutputKeys: ReadonlySet<string>): { span: ForeignSpan; started: boolean } {
+/** The span attributes read as held as another type than text: these keys, and the flattened ones `flattened` says. */
+export interface NonTextKeys {
+  keys: ReadonlySet<string>;
+  flattened?: (key: string) => boolean;
+}
+
+function readSpan(traceId: string, text: string, arrayKeys: readonly string[], nonTextKeys: NonTextKeys, eventNonTextKeys: ReadonlySet<string>): { span: ForeignSpan; started: boolean } {
   const j = JSON.parse(text) as SpanJson;
-  const { attrs, shadowed, nonText } = stringAttributes<string | readonly string[]>(j.k, j.v, nonTextKeys);
+  const { attrs, shadowed, nonText } = stringAttributes<string | readonly string[]>(j.k, j.v, nonTextKeys.keys, nonTextKeys.flattened);
   for (let i = 0; i < arrayKeys.length; i++) {
     const a = j.a[i];
     if (a) attrs.set(arrayKeys[i]!, a as string[]);
@@ -79,14 +85,14 @@ function readSpan(traceId: string, text: string, arrayKeys: readonly string[], n
   const startNs = j.b === null ? 0n : BigInt(j.b);
   const recordedEndNs = j.e === null ? null : BigInt(j.e);
   const span: ForeignSpan = { traceId, spanId: j.s, parentSpanId: j.p, name: j.n, startNs, endNs: recordedEndNs ?? startNs, recordedEndNs, scope: j.c, fileId: j.f, attrs };
-  if (j.x && j.x.length > 0) span.events = j.x.map((x) => readEvent(x, eventOutputKeys));
+  if (j.x && j.x.length > 0) span.events = j.x.map((x) => readEvent(x, eventNonTextKeys));
   if (shadowed) span.shadowed = shadowed;
   if (nonText) span.nonText = nonText;
   return { span, started: j.b !== null };
 }
 
-function readEvent(x: NonNullable<SpanJson['x']>[number], outputKeys: ReadonlySet<string>): ForeignEvent {
-  const { attrs, shadowed, nonText } = stringAttributes<string>(x.k, x.v, outputKeys);
+function readEvent(x: NonNullable<SpanJson['x']>[number], nonTextKeys: ReadonlySet<string>): ForeignEvent {
+  const { attrs, shadowed, nonText } = stringAttributes<string>(x.k, x.v, nonTextKeys);
   const event: ForeignEvent = shadowed ? { name: x.n, attrs, shadowed } : { name: x.n, attrs };
   if (nonText) event.nonText = nonText;
   return event;
@@ -102,6 +108,7 @@ function stringAttributes<V>(
   keys: readonly string[] | null,
   values: readonly (string | null)[] | null,
   nonTextKeys: ReadonlySet<string>,
+  flattened?: (key: string) => boolean,
 ): { attrs: Map<string, V | string>; shadowed?: Map<string, string[]>; nonText?: Set<string> } {
   const attrs = new Map<string, V | string>();
   if (!keys || !values) return { attrs };
@@ -110,7 +117,7 @@ function stringAttributes<V>(
   for (let i = 0; i < keys.length; i++) {
     const v = values[i];
     if (v === null || v === undefined) {
-      if (nonTextKeys.has(keys[i]!)) (nonText ??= new Set()).add(keys[i]!);
+      if (nonTextKeys.has(keys[i]!) || flattened?.(keys[i]!)) (nonText ??= new Set()).add(keys[i]!);
       continue;
     }
     written++;

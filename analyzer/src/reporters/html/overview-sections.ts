@@ -46,7 +46,7 @@ export function turnsSection(o: RunOverview): string {
     html(r.provenance),
     count(r.count),
   ]);
-  return `<p class=note><b>model_inferred</b>: the value appears nowhere the model could have read it (it guessed). <b>no_evidence</b>: the trace holds no user text, so a guess cannot be told from the user's value.</p>
+  return `<p class=note><b>model_inferred</b>: the value appears nowhere the model could have read it (it guessed). <b>no_evidence</b>: the trace holds no user text (or, by the call's time, some not recorded as text), so a guess cannot be told from the user's value.</p>
 <div class=chart data-chart=turns>Chart of the ${Math.min(o.turns.total_turns, 30)} turns with the most such values (needs JavaScript; the table has the same numbers).</div>
 ${table(['turn', 'trace/turn span', 'run', 'tool', 'key', 'provenance', 'values'], rows, [6])}
 ${shownOf(o.turns.shown_turns, o.turns.total_turns, 'turns')}`;

@@ -71,7 +71,7 @@ ${select('emitter', 'emitter', values(emitterOf))}
     ...(stats.suppressed ? [`${stats.suppressed} finding(s) suppressed by the baseline.`] : []),
     ...(stats.foreign_calls
       ? [
-          `${stats.foreign_calls} tool call(s) read from other libraries' traces${stats.no_evidence_calls ? `, ${stats.no_evidence_calls} of them in traces without the user's words` : ''}` +
+          `${stats.foreign_calls} tool call(s) read from other libraries' traces${stats.no_evidence_calls ? `, ${stats.no_evidence_calls} of them in traces without the user's words (none recorded, or some not as text)` : ''}` +
             `${unreadableArgsClause(stats.unreadable_args_calls)}.`,
         ]
       : []),
