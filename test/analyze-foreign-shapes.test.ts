@@ -258,6 +258,7 @@ describe('argspan analyze: what a model was told, held as another type than text
     ['gen_ai.input.messages', (input) => model({ 'gen_ai.input.messages': input })],
     ['gen_ai.system_instructions', (input) => model({ 'gen_ai.system_instructions': input })],
     ["OpenInference's flattened message content", (input) => model({ 'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.content': input })],
+    ["the Vercel AI SDK's ai.prompt.messages", (input) => model({ 'ai.prompt.messages': input })],
     ['a gen_ai.user.message event', (input) => model({}, [{ name: 'gen_ai.user.message', attrs: { 'gen_ai.event.content': input } }])],
     ["the operation details event's input messages", (input) => model({}, [{ name: 'gen_ai.client.inference.operation.details', attrs: { 'gen_ai.input.messages': input } }])],
   ];
@@ -274,8 +275,14 @@ describe('argspan analyze: what a model was told, held as another type than text
     for (const input of held) expect(run([first, make(input)])).toEqual({ findings: [], noEvidence: 1, calls: 1 });
   });
 
-  it('input messages as text cut off by the emitter, or JSON of another shape (a list of message texts): not read either, so no evidence', () => {
-    for (const input of [asText.slice(0, 60), JSON.stringify([asText]), '3']) expect(run([first, model({ 'gen_ai.input.messages': input })])).toEqual({ findings: [], noEvidence: 1, calls: 1 });
+  it('input messages or a prompt as text cut off by the emitter, or JSON of another shape (a list of message texts): not read either, so no evidence', () => {
+    for (const key of ['gen_ai.input.messages', 'ai.prompt.messages', 'ai.prompt']) {
+      for (const input of [asText.slice(0, 60), JSON.stringify([asText]), '3']) expect(run([first, model({ [key]: input })]), key).toEqual({ findings: [], noEvidence: 1, calls: 1 });
+    }
+    // ADK's request, Logfire's chat request and Agents input items, cut off.
+    for (const key of ['gcp.vertex.agent.llm_request', 'request_data', 'raw_input']) expect(run([first, model({ [key]: asText.slice(0, 60) })]), key).toEqual({ findings: [], noEvidence: 1, calls: 1 });
+    // Logfire's `events` cut off: its output, one call not read, and its messages sent, not read either.
+    expect(run([first, model({ events: asText.slice(0, 60) })])).toEqual({ findings: [], noEvidence: 2, calls: 2 });
   });
 
   it('the same input as text: the zone is the user\'s (no finding); without the zone in it, a guess (the controls)', () => {

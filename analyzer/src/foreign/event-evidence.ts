@@ -1,7 +1,7 @@
 import { GenAiAttributes } from '@argspan/conventions';
 import { ForeignArgumentRule, type ForeignEvent, type ForeignSpan } from './types.js';
 import { MessageEventAttributes, MessageEvents } from './message-events.js';
-import { contentTexts, isDeveloperRole, isObject, mayHoldCall, parseJson, proposal, proposeCutOffOutput, proposeUnknownOutput, proposeUnknownShape, proposeUnreadableOutput, readGenAiMessages, unknownShapeText, type TraceEvidence } from './evidence.js';
+import { contentTexts, inputNotReadIn, isDeveloperRole, isObject, mayHoldCall, parseJson, proposal, proposeCutOffOutput, proposeUnknownOutput, proposeUnknownShape, proposeUnreadableOutput, readGenAiMessages, unknownShapeText, type TraceEvidence } from './evidence.js';
 import { everyCopy } from './span-json.js';
 
 export { MESSAGE_EVENT_NAMES, MessageEventAttributes, MessageEvents } from './message-events.js';
@@ -166,6 +166,8 @@ export function readEventsAttribute(span: ForeignSpan, into: TraceEvidence): voi
   const list = typeof value === 'string' ? parseJson(value) : undefined;
   if (list === undefined && typeof value === 'string') proposeCutOffOutput(span, EVENTS_ATTRIBUTE, value, into);
   if (!Array.isArray(list)) {
+    // (the messages sent are in the same list: not read either)
+    inputNotReadIn(typeof value === 'string' ? value : undefined, span, into);
     // (another shape, `{"events": […]}`, may hold the calls: one unreadable call where it may, not nothing)
     if (list !== undefined) proposeUnknownOutput(span, EVENTS_ATTRIBUTE, value as string, list, into);
     return;
@@ -229,9 +231,13 @@ export function readLogfireOpenAiObjects(span: ForeignSpan, into: TraceEvidence)
   const request = span.attrs.get(LogfireOpenAiAttributes.REQUEST_DATA);
   const body = typeof request === 'string' ? parseJson(request) : undefined;
   if (isObject(body) && Array.isArray(body.messages)) for (const m of body.messages) readMessage(m, undefined, LogfireOpenAiAttributes.REQUEST_DATA, span, into);
+  // (a request cut off: what the model was told there is not read; one without messages, a Responses request, is read from `events`)
+  else if (body === undefined) inputNotReadIn(typeof request === 'string' ? request : undefined, span, into);
   const rawInput = span.attrs.get(LogfireOpenAiAttributes.RAW_INPUT);
   const items = typeof rawInput === 'string' ? parseJson(rawInput) : undefined;
   if (Array.isArray(items)) for (const item of items) readResponsesInputItem(item, LogfireOpenAiAttributes.RAW_INPUT, span, into);
+  // (cut off: not read; a plain input, `Runner.run(agent, "…")`, is the user's words in `events`)
+  else if (items === undefined) inputNotReadIn(typeof rawInput === 'string' ? rawInput : undefined, span, into);
 }
 
 /**

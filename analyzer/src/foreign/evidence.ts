@@ -212,6 +212,11 @@ export function isFlattenedInputText(key: string): boolean {
   return (key.endsWith('content') || key.endsWith('.text')) && INPUT_PREFIXES.some((p) => key.startsWith(p));
 }
 
+/** `text`, an input of `span` no reader could read (cut off, not JSON, another shape), is input not read, unless it is empty. */
+export function inputNotReadIn(text: string | undefined, span: ForeignSpan, into: TraceEvidence): void {
+  if (text !== undefined && text.trim() !== '') into.inputNotRead(span);
+}
+
 /** Read every kind of evidence a span may carry, whoever wrote it. */
 export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   if (span.nonText) {
@@ -345,7 +350,7 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
         // (a JSON string is a list encoded twice only where it opens as JSON: else it is a text answer)
         if (output && messages !== undefined) proposeUnknownOutput(span, key, text!, messages, into);
         // An input cut off, not JSON or of another shape: what the model was told there is not read.
-        else if (!output && text !== undefined && text.trim() !== '') into.inputNotRead(span);
+        else if (!output) inputNotReadIn(text, span, into);
         continue;
       }
     }
@@ -668,7 +673,10 @@ function readOpenLLMetryMessages(span: ForeignSpan, into: TraceEvidence): void {
  * string, and the `system` a system message (`{role: "system", content}`) or a list of them.
  */
 function readVercelPrompt(span: ForeignSpan, into: TraceEvidence): void {
-  const prompt = parseJson(str(span, VercelPrompt.PROMPT));
+  const promptText = str(span, VercelPrompt.PROMPT);
+  const prompt = parseJson(promptText);
+  // (a prompt cut off, not JSON or of another shape: what the model was told there is not read)
+  if (!isObject(prompt)) inputNotReadIn(promptText, span, into);
   if (isObject(prompt)) {
     if (typeof prompt.prompt === 'string') into.user(prompt.prompt);
     else readVercelMessages(prompt.prompt, VercelPrompt.PROMPT, span, into);
@@ -678,7 +686,10 @@ function readVercelPrompt(span: ForeignSpan, into: TraceEvidence): void {
     }
     readVercelMessages(prompt.messages, VercelPrompt.PROMPT, span, into);
   }
-  readVercelMessages(parseJson(str(span, VercelPrompt.MESSAGES)), VercelPrompt.MESSAGES, span, into);
+  const messagesText = str(span, VercelPrompt.MESSAGES);
+  const messages = parseJson(messagesText);
+  if (!Array.isArray(messages) || !messages.every(isObject)) inputNotReadIn(messagesText, span, into);
+  readVercelMessages(messages, VercelPrompt.MESSAGES, span, into);
   const tools = span.attrs.get(VercelPrompt.TOOLS);
   for (const t of Array.isArray(tools) ? tools : typeof tools === 'string' ? [tools] : []) {
     const tool = parseJson(t);
@@ -718,8 +729,10 @@ function readVercelMessages(messages: unknown, attribute: string, span: ForeignS
  * repeats, and those the response asks for.
  */
 function readAdkModelCall(span: ForeignSpan, into: TraceEvidence): void {
-  const request = parseJson(str(span, AdkModelCall.REQUEST));
-  if (isObject(request)) {
+  const requestText = str(span, AdkModelCall.REQUEST);
+  const request = parseJson(requestText);
+  if (!isObject(request)) inputNotReadIn(requestText, span, into);
+  else {
     const config = isObject(request.config) ? request.config : {};
     geminiTexts(config.system_instruction ?? config.systemInstruction).forEach((t) => into.developer(t));
     for (const tool of Array.isArray(config.tools) ? config.tools : []) {
