@@ -107,7 +107,7 @@ describe('argspan analyze on Semantic Kernel Python\'s spans and log records (mo
     }
   });
 
-  it('SK\'s own log lines beside the GenAI records (its telemetry sample sends every semantic_kernel logger): counted as not read in every report, never quoted', () => {
+  it('SK\'s own log lines beside the GenAI records (its telemetry sample sends every semantic_kernel logger): scanned for credentials, a token there reported by span and key in every report, never quoted', () => {
     const logs = JSON.parse(readFileSync(LOGS, 'utf8')) as Logs;
     const choice = recordsOf(logs).find((r) => eventName(r) === 'gen_ai.choice')!;
     // What `kernel_function` logs at INFO and DEBUG, in the function's span: no GenAI event name.
@@ -115,20 +115,29 @@ describe('argspan analyze on Semantic Kernel Python\'s spans and log records (mo
     recordsOf(logs).push(line(`Calling WeatherPlugin-GetWeather function with args: {"location": "Seattle ${TOKEN}"}`), line(`Function arguments: {"location": "Seattle ${TOKEN}"}`));
     const file = join(tmp(), 'sk.logs.json');
     writeFileSync(file, JSON.stringify(logs));
-    const out = parseJson(analyzeBin(TRACES, file, '--format', 'json'));
+    const run = analyzeBin(TRACES, file, '--format', 'json');
+    expect(run.code).toBe(1);
+    const out = parseJson(run);
     expect([out.stats.log_records, out.stats.other_log_records]).toEqual([8, 2]);
+    // The two lines hold one token under one key of one span: one finding, counting both.
+    expect(out.findings.map((f) => [f.rule, f.key, f.message])).toEqual([
+      ['credential_in_log_record', 'log.body', 'An application log record written in the span holds in its body a value matching the github-pat credential shape (as do 1 other record(s)).'],
+    ]);
     const table = analyzeBin(TRACES, file, '--format', 'table').stdout;
-    expect(table).toContain("Read 8 GenAI log record(s) from OTLP logs exports as their spans' events; 2 other log record(s) (no GenAI message event: an application's own logs) were not read, so nothing in them was checked.");
+    expect(table).toContain("Read 8 GenAI log record(s) from OTLP logs exports as their spans' events; 2 other log record(s) (no GenAI message event: an application's own logs) were scanned for credentials only (their bodies and attributes), not read as tool calls or messages.");
     expect(analyzeBin(TRACES, file, '--format', 'sarif').stdout).toContain('"other_log_records": 2');
     expect(analyzeBin(TRACES, file, '--format', 'junit').stdout).toContain('<property name="argspan.other_log_records" value="2"/>');
     const html = analyzeBin(TRACES, file, '--format', 'html').stdout;
     expect(html).toContain('2 other log record(s)');
-    for (const format of ['table', 'json', 'sarif', 'junit', 'html']) expect(analyzeBin(TRACES, file, '--format', format).stdout, format).not.toContain(TOKEN);
+    for (const format of ['table', 'json', 'sarif', 'junit', 'html']) {
+      const r = analyzeBin(TRACES, file, '--format', format);
+      expect(r.stdout + r.stderr, format).not.toContain(TOKEN);
+    }
     // Only the application's lines: said so, with no GenAI count before it.
     const alone = JSON.parse(readFileSync(LOGS, 'utf8')) as Logs;
     alone.resourceLogs[0]!.scopeLogs[0]!.logRecords = [line('Function arguments: {"location": "Seattle"}')];
     const onlyApp = join(tmp(), 'app.logs.json');
     writeFileSync(onlyApp, JSON.stringify(alone));
-    expect(analyzeBin(TRACES, onlyApp, '--format', 'table').stdout).toContain("\n1 log record(s) (no GenAI message event: an application's own logs) were not read, so nothing in them was checked.");
+    expect(analyzeBin(TRACES, onlyApp, '--format', 'table').stdout).toContain("\n1 log record(s) (no GenAI message event: an application's own logs) were scanned for credentials only (their bodies and attributes), not read as tool calls or messages.");
   });
 });

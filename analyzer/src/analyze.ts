@@ -65,6 +65,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
       maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
       ...(options.onProgress ? { onFile: options.onProgress } : {}),
       ...(options.onPhase ? { onPhase: options.onPhase } : {}),
+      hashKey,
       // The re-scan reads every span's string values: before the derived tables, while all are in memory.
       beforeArgspanTables: () => phase(options.onPhase, 'credential scan', () => scanCredentials(db, hashKey, undefined, undefined, options.onPhase)).then(() => undefined),
     });

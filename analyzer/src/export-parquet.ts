@@ -20,6 +20,7 @@ export const SCHEMA_TABLES = [
   'argument_credentials',
   'hop_events',
   'credential_hits',
+  'log_record_credential_hits',
   'remote_allowlist',
   'deny_residencies',
 ] as const;

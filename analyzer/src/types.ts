@@ -145,9 +145,10 @@ export interface AnalysisStats {
   /** Of the spans, those known only from their log records: the logs were given without the trace export that holds them. */
   spans_from_log_records?: number;
   /**
-   * Log records of those exports (in ClickHouse, of the run's traces) that are no GenAI message
-   * event — an application's own logs: not read, so nothing in them was checked (a credential an
-   * application logged is not looked for); present when there were any.
+   * Log records of those exports (in ClickHouse, of the run's traces, and those without a trace id
+   * of the window's time) that are no GenAI message event — an application's own logs: scanned for
+   * credentials (their bodies and attributes: `credential_in_log_record`), not read as tool calls
+   * or messages; present when there were any.
    */
   other_log_records?: number;
   /** Wall time of the whole analysis, milliseconds. */

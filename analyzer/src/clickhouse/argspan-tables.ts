@@ -135,6 +135,18 @@ export const CH_TABLES = {
       ['hit_no', 'Int32'],
     ],
   },
+  log_record_credential_hits: {
+    table: 'log_record_credential_hits',
+    columns: [
+      ['trace_id', 'Nullable(String)'],
+      ['span_id', 'Nullable(String)'],
+      ['key', 'Nullable(String)'],
+      ['rule_id', 'String'],
+      ['credential_hash', 'String'],
+      ['records', 'Int64'],
+      ['first_time', 'Nullable(String)'],
+    ],
+  },
   argument_credentials: {
     table: 'argument_credentials',
     columns: [

@@ -1,6 +1,8 @@
 import { createValueHasher, defaultSecretDetector, type SecretDetector } from '@argspan/core';
 import { builtinPrefilter, findCredentials, firstHit, NameScope, prefilterPattern, shownKey } from '../credential-scan.js';
 import type { ChRow, ChSession } from './client.js';
+import { LogRecordCredentials } from '../log-record-credentials.js';
+import { LOG_RECORD_BODY_KEY } from '../load/otlp-logs.js';
 import { LOG_RECORD_SPANS, SPANS_FROM_RECORDS } from './log-records.js';
 import { chString } from './sql.js';
 import type { TraceSource } from './source.js';
@@ -117,5 +119,34 @@ ${recordScan}
     check,
   );
   await session.insert('credential_hits', hits, 'writing credential hits');
+  if (src.appLogRecords) await scanAppLogRecords(session, src.appLogRecords, withPattern, anyValue, match, new LogRecordCredentials(hasher, detector));
   return hits.length;
+}
+
+/**
+ * The application's own log records (`appLogRecords`: the body, as `log.body`, and each attribute),
+ * pre-filtered in ClickHouse as the span values are, read by the detector into
+ * `log_record_credential_hits` (see `log-record-credentials.ts`), as DuckDB's load does.
+ */
+async function scanAppLogRecords(
+  session: ChSession,
+  appLogRecords: string,
+  withPattern: string,
+  anyValue: (values: string) => string,
+  match: (v: string) => string,
+  found: LogRecordCredentials,
+): Promise<void> {
+  const nullIfEmpty = (v: unknown) => (v === '' || v === null || v === undefined ? null : String(v));
+  await session.each(
+    `${withPattern}SELECT TraceId, SpanId, ns, k, v
+    FROM (SELECT TraceId, SpanId, toString(toUnixTimestamp64Nano(Timestamp)) AS ns,
+        arrayConcat([${chString(LOG_RECORD_BODY_KEY)}], mapKeys(LogAttributes)) AS ks, arrayConcat([Body], mapValues(LogAttributes)) AS vs
+      FROM ${appLogRecords} WHERE ${anyValue('vs')})
+    ARRAY JOIN ks AS k, vs AS v
+    WHERE v <> '' AND ${match('v')}`,
+    'scanning the application log records for credentials',
+    // (a record without a time has Timestamp 0 in the exporter's table: no time, as in DuckDB)
+    (row) => found.text(nullIfEmpty(row.TraceId), nullIfEmpty(row.SpanId), row.ns === '0' ? null : String(row.ns), String(row.k), String(row.v)),
+  );
+  await session.insert('log_record_credential_hits', found.rows(), 'writing log record credential hits');
 }

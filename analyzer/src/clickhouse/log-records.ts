@@ -49,8 +49,14 @@ export interface LogRecordsRead {
    * one its default schema lacks), and the instrumentations name their events only there.
    */
   unnamed: number;
-  /** Log records of the run's traces that are no GenAI message event (an application's own logs, the unnamed above apart): counted, not read. */
+  /**
+   * Log records of the run's traces, and those without a trace id of the window's time, that are no
+   * GenAI message event (an application's own logs, the unnamed above apart): counted, scanned for
+   * credentials ({@link appLogRecords}), not read as tool calls.
+   */
   others: number;
+  /** SQL: those records (the unnamed too), as `TraceSource.appLogRecords` (a subquery). */
+  appLogRecords: string;
 }
 
 /**
@@ -141,8 +147,11 @@ export async function gatherLogRecords(
     );
     unnamed = Number(n?.n ?? 0);
   }
-  const [other] = await session.all(`SELECT count() AS n FROM ${logs} WHERE ${src.where}${partitions} AND NOT (${genAi})`, 'counting the other log records');
-  return { records, spansFromRecords: Number(read?.spans ?? 0), unjoinable: Number(unjoinable?.n ?? 0), unnamed, others: Number(other?.n ?? 0) - unnamed };
+  // An application's own records: those of the run's traces, and those written outside any span in the window's time.
+  const appRecords = `NOT (${genAi}) AND (${src.where === '1' ? '1' : `(${src.where}${partitions}) OR (TraceId = ''${during})`})`;
+  const [other] = await session.all(`SELECT count() AS n FROM ${logs} WHERE ${appRecords}`, 'counting the other log records');
+  const appLogRecords = `(SELECT TraceId, SpanId, Timestamp, Body, CAST(LogAttributes AS Map(String, String)) AS LogAttributes FROM ${logs} WHERE ${appRecords})`;
+  return { records, spansFromRecords: Number(read?.spans ?? 0), unjoinable: Number(unjoinable?.n ?? 0), unnamed, others: Number(other?.n ?? 0) - unnamed, appLogRecords };
 }
 
 /** Attributes every GenAI log record of the instrumentations carries (the provider), whatever its event. */

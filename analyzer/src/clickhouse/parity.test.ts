@@ -12,6 +12,7 @@ import { chdbClient } from '../synth/chdb-client.js';
 import { CANARY_AWS_KEY } from '../synth/rule-cases.js';
 import { exporterLogRowsOfFile, exporterRowsOfFile, otelLogsDdl, otelTracesDdl } from '../synth/collector-rows.js';
 import type { AnalysisResult } from '../types.js';
+import { APP_LOG_TOKENS, appLogsDocument, appLogTracesDocument } from '../../../test/support/app-log-records.js';
 import { layeredTokyoTrace } from '../../../test/support/layered-trace.js';
 import { STRANDS_FINDINGS, strandsLatestTrace, strandsLegacyTrace } from '../../../test/support/strands-trace.js';
 import { CALLS_WITHOUT_OPERATION, toolSpansWithoutOperation } from '../../../test/support/tool-span-without-operation.js';
@@ -120,6 +121,21 @@ describe('credentials the re-scan finds outside span attributes', () => {
     const { duck, ch } = await bothEngines([file], false);
     expect(new Set(duck.findings.map((f) => f.key))).toEqual(new Set([null, 'deploy_[REDACTED:aws-access-key-id]', 'payload']));
     expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+});
+
+describe('an application\'s own log records (no GenAI event name) beside the traces', () => {
+  it('are scanned for credentials in both engines: the same findings, by span or outside any span, the argument\'s token not again, no value', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'argspan-parity-app-logs-'));
+    const [traces, logs] = [join(dir, 'app.traces.json'), join(dir, 'app.logs.json')];
+    writeFileSync(traces, appLogTracesDocument());
+    writeFileSync(logs, appLogsDocument());
+    const { duck, ch } = await bothEngines([traces, logs], false);
+    const mine = (r: AnalysisResult) => r.findings.filter((f) => f.rule === 'credential_in_log_record').map((f) => [f.trace_id === null, f.tool, f.key]);
+    expect(mine(duck).sort()).toEqual([[false, 'deploy', 'http.request.header.authorization'], [false, 'deploy', 'log.body'], [true, null, 'db.connection_string'], [true, null, 'log.body']].sort());
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+    expect(ch.stats.other_log_records).toBe(duck.stats.other_log_records);
+    for (const t of APP_LOG_TOKENS) expect(JSON.stringify(ch) + JSON.stringify(duck), t).not.toContain(t);
   });
 });
 

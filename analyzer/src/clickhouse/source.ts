@@ -53,6 +53,12 @@ export interface TraceSource {
    * their spans' events, and spans of their own, read beside the traces table.
    */
   logRecords?: boolean;
+  /**
+   * SQL: the application's own log records of the run (the logs table's rows that are no GenAI
+   * message event: `TraceId`, `SpanId`, `Timestamp`, `Body`, `LogAttributes`), for the credential
+   * scan (see `log-records.ts`); absent when there is no logs table.
+   */
+  appLogRecords?: string;
   /** Whether some spans have copies that differ, the ones not kept named in `dropped_copies` (see `span-copies.ts`). */
   droppedCopies?: boolean;
 }

@@ -1,6 +1,7 @@
 import { appendFileSync, closeSync, openSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { createValueHasher } from '@argspan/core';
 import type { Db } from '../db.js';
 import { phase, type PhaseListener } from '../phases.js';
 import { describeDuckDbError, isOutOfMemory } from '../duckdb-error.js';
@@ -15,7 +16,8 @@ import { malformedSpansAt, SPAN_PATHS, type SpanPath } from './malformed-span-po
 import { malformedJaegerSpansSql, stageJaegerSql, jaegerTraces } from './stage-jaeger.js';
 import { malformedOtlpSpansSql, stageOtlpSql } from './stage-otlp.js';
 import { bomLength, LINE_TOO_LONG, LineWriter, MAX_HELD_LINE_BYTES, readLinesOfFile, rewriteLinesOfFile, StopReading } from './lines.js';
-import { isJsonLine, isLogsLine, LogsLineReader, type LogEventRow } from './otlp-logs.js';
+import { isJsonLine, isLogsLine, LogsLineReader, otherRecordTexts, type LogEventRow } from './otlp-logs.js';
+import { LogRecordCredentials } from '../log-record-credentials.js';
 import { ZstdDataError, decompressZstd } from './zstd.js';
 
 /** A line of OTLP logs in a file read as trace lines: the file is read again as both. */
@@ -33,6 +35,12 @@ export interface LoadFileOptions {
   tmpDir: string;
   /** Told the time of the byte scan (`stage: byte scan`). */
   onPhase?: PhaseListener;
+  /**
+   * The run's hash key: the credentials in an OTLP logs export's application log records (no
+   * GenAI message event) are staged in `log_record_credential_hits` as their keyed hashes under it.
+   * Without it those records are counted only (a load that runs no rules).
+   */
+  hashKey?: Uint8Array;
 }
 
 export interface FileLoad extends DetectedInput {
@@ -40,7 +48,7 @@ export interface FileLoad extends DetectedInput {
   spans: number;
   /** GenAI log records staged from this file (an OTLP logs export), as their spans' events. */
   logRecords?: number;
-  /** Its other log records (no GenAI message event: an application's own logs), counted and not read. */
+  /** Its other log records (no GenAI message event: an application's own logs): counted, scanned for credentials (with `hashKey`), not read as tool calls. */
   otherLogRecords?: number;
   /** Bytes of those records as staged (what attaching them to their spans works through). */
   logBytes?: number;
@@ -577,8 +585,16 @@ async function loadLogs(
   const events = new LogEventsFile(join(opts.tmpDir, `log-events-${fileId}.jsonl`));
   const scratch = join(opts.tmpDir, `traces-in-logs-${fileId}.jsonl`);
   const traceLines = new LineWriter(scratch);
+  // An application's own records: their texts read for credentials as they stream by, only the hits kept.
+  const credentials = opts.hashKey ? new LogRecordCredentials(createValueHasher(opts.hashKey)) : undefined;
+  const onOtherRecord = credentials
+    ? (record: unknown) => {
+        const r = otherRecordTexts(record);
+        if (r) for (const [key, text] of r.texts) credentials.text(r.traceId, r.spanId, r.timeUnixNano, key, text);
+      }
+    : undefined;
   try {
-    const reader = new LogsLineReader(file, (row) => events.write(row), { onOtherLine: (raw, line) => traceLines.write(line, raw), unreadable });
+    const reader = new LogsLineReader(file, (row) => events.write(row), { onOtherLine: (raw, line) => traceLines.write(line, raw), unreadable, ...(onOtherRecord ? { onOtherRecord } : {}) });
     if (lines) {
       await readLinesOfFile(file, detected.compression, (raw, line) => reader.line(raw, line), {
         maxLineBytes: MAX_HELD_LINE_BYTES,
@@ -599,12 +615,32 @@ async function loadLogs(
       skipped.push(...traces.skipped);
     }
     await events.stage(db, fileId);
+    if (credentials) await stageLogRecordCredentials(db, fileId, credentials);
     return { spans, skipped: skipped.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)), logRecords: read.events, otherLogRecords: read.others, logBytes: events.bytes };
   } finally {
     traceLines.close();
     rmSync(scratch, { force: true });
     events.remove();
   }
+}
+
+/** The credentials found in a file's application log records, into `log_record_credential_hits` (hashes only). */
+async function stageLogRecordCredentials(db: Db, fileId: number, credentials: LogRecordCredentials): Promise<void> {
+  const rows = credentials.rows();
+  if (rows.length === 0) return;
+  const appender = await db.conn.createAppender('log_record_credential_hits');
+  for (const r of rows) {
+    appender.appendInteger(fileId);
+    for (const v of [r.trace_id, r.span_id, r.key, r.rule_id, r.credential_hash]) {
+      if (v === null) appender.appendNull();
+      else appender.appendVarchar(v);
+    }
+    appender.appendInteger(r.records);
+    if (r.first_time === null) appender.appendNull();
+    else appender.appendVarchar(r.first_time);
+    appender.endRow();
+  }
+  appender.closeSync();
 }
 
 /** Whether a file is JSON lines: its first line that is not blank a JSON value of its own (else the file is one document). */

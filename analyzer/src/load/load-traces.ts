@@ -25,7 +25,7 @@ export interface LoadStats {
   skipped: InputProblem[];
   /** GenAI log records read from OTLP logs exports, each made an event of the span it names. */
   logRecords: number;
-  /** The other log records of those exports (no GenAI message event: an application's own logs), counted and not read. */
+  /** The other log records of those exports (no GenAI message event: an application's own logs): counted, and scanned for credentials only (with `hashKey`), not read as tool calls. */
   otherLogRecords: number;
   /** Of the spans, those known only from their log records (the logs given without the trace export that holds them). */
   spansOfLogs: number;
@@ -73,7 +73,7 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
         await db.run(`INSERT INTO files VALUES (${fileId}, ${sqlString(file)}, ${sqlString(r.format)}, ${sqlString(r.compression)}, ${r.spans}, ${r.skipped.length})`);
       } catch (err) {
         if (!(err instanceof InputError) || !opts.allowPartial) throw err;
-        await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}; DELETE FROM log_events WHERE file_id = ${fileId}; DELETE FROM log_resources WHERE file_id = ${fileId}`);
+        await db.run(`DELETE FROM span_structs WHERE file_id = ${fileId}; DELETE FROM log_events WHERE file_id = ${fileId}; DELETE FROM log_resources WHERE file_id = ${fileId}; DELETE FROM log_record_credential_hits WHERE file_id = ${fileId}`);
         for (const p of err.problems) skipped.push(p);
         await db.run(`INSERT INTO files VALUES (${fileId}, ${sqlString(file)}, NULL, NULL, 0, ${err.problems.length})`);
       }

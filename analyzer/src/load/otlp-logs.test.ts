@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { forEachLine } from './lines.js';
-import { isJsonLine, LOG_BODY_ATTRIBUTE, LOG_RECORD_PROBLEMS, LogsLineReader, type LogEventRow, type LogsLineOptions } from './otlp-logs.js';
+import { isJsonLine, LOG_BODY_ATTRIBUTE, LOG_RECORD_BODY_KEY, LOG_RECORD_PROBLEMS, LogsLineReader, otherRecordTexts, type LogEventRow, type LogsLineOptions } from './otlp-logs.js';
 
 const TRACE = 'a1f0c3d25e6b47188c9d0e1f2a3b4c5d';
 const SPAN = '3c1d5e7f9a0b2c4d';
@@ -51,6 +51,25 @@ describe('reading OTLP logs exports', () => {
   it('leaves an application\'s own log records, and counts them', () => {
     const read = readLogsText(JSON.stringify(message(record({ eventName: 'http.request', body: { stringValue: 'GET /' } }), record({ body: { stringValue: 'plain log line' } }))), 'logs.json');
     expect(read).toEqual({ events: [], records: 2, others: 2, problems: [] });
+  });
+
+  it('gives each of those records to onOtherRecord, whose texts are its body and its attributes holding text (a map or bytes too), with its ids and time', () => {
+    const others: unknown[] = [];
+    const app = record({
+      eventName: 'http.request',
+      body: { kvlistValue: { values: [str('msg', 'auth'), { key: 'n', value: { intValue: '3' } }] } },
+      attributes: [str('http.route', '/login'), { key: 'retries', value: { intValue: '2' } }, { key: 'ok', value: { boolValue: true } },
+        { key: 'raw', value: { bytesValue: 'a2V5PXg=' } }, { key: 'tags', value: { arrayValue: { values: [{ stringValue: 'a' }] } } }],
+    });
+    const outside = { observedTimeUnixNano: '1730680118000000000', traceId: '', spanId: 'zz', body: { stringValue: 'started' } };
+    readLogsText(JSON.stringify(message(app, outside, record({ eventName: 'gen_ai.choice', body: { stringValue: '{}' } }))), 'logs.json', { onOtherRecord: (r) => others.push(r) });
+    expect(others.map(otherRecordTexts)).toEqual([
+      {
+        traceId: TRACE, spanId: SPAN, timeUnixNano: '1730680118215000000',
+        texts: [[LOG_RECORD_BODY_KEY, '{"msg":"auth","n":3}'], ['http.route', '/login'], ['raw', 'a2V5PXg='], ['tags', '["a"]']],
+      },
+      { traceId: null, spanId: null, timeUnixNano: '1730680118000000000', texts: [[LOG_RECORD_BODY_KEY, 'started']] },
+    ]);
   });
 
   it('makes structured attributes (the operation-details event\'s messages) their JSON text, and keeps scalars typed', () => {

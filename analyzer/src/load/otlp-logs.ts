@@ -16,7 +16,8 @@ import { POSITIONS_NAMED } from './malformed-span-positions.js';
  * the trace id and span id of the model call's span. argspan reads them as that span's events
  * (`gen_ai.event.content` holds the body as JSON text, as Semantic Kernel writes it on span
  * events), so the evidence readers need nothing of their own. Other log records (an
- * application's logs) are counted, for the report to say they were not read, and left.
+ * application's logs) are counted, for the report to say they were not read as tool calls, and
+ * given to the reader's `onOtherRecord` (the credential scan of their texts: {@link otherRecordTexts}).
  */
 
 /** The span-event attribute a log record's body is read into: the one the per-message event readers read. */
@@ -52,10 +53,12 @@ export interface LogRecordsRead {
   events: number;
   /** Log records read, GenAI or not. */
   records: number;
-  /** Of those, the records that are no GenAI message event (an application's own logs): counted, not read. */
+  /** Of those, the records that are no GenAI message event (an application's own logs): counted, not read as tool calls. */
   others: number;
   problems: InputProblem[];
   onEvent: (row: LogEventRow) => void;
+  /** Given each of the others as parsed (any shape: {@link otherRecordTexts} reads it). */
+  onOtherRecord?: (record: unknown) => void;
 }
 
 /** Why a GenAI log record cannot be read; the record's place and event name go before it. */
@@ -110,6 +113,7 @@ function readRecords(message: unknown, into: LogRecordsRead, problem: (reason: s
         const name = eventName(record);
         if (name === undefined || !GENAI_EVENTS.has(name)) {
           into.others++;
+          into.onOtherRecord?.(record);
           return;
         }
         const rec = record as Record<string, unknown>;
@@ -154,6 +158,8 @@ export interface LogsLineOptions {
   onOtherLine?: (raw: Buffer, line: number) => void;
   /** The lines the byte scan refused (too deep, not UTF-8), with why: a logs line among them is a problem, not read. */
   unreadable?: ReadonlyMap<number, string>;
+  /** Given each log record that is no GenAI message event (see {@link LogRecordsRead.onOtherRecord}). */
+  onOtherRecord?: (record: unknown) => void;
 }
 
 /**
@@ -169,7 +175,7 @@ export class LogsLineReader {
     onEvent: (row: LogEventRow) => void,
     private readonly options: LogsLineOptions = {},
   ) {
-    this.into = { events: 0, records: 0, others: 0, problems: [], onEvent };
+    this.into = { events: 0, records: 0, others: 0, problems: [], onEvent, ...(options.onOtherRecord ? { onOtherRecord: options.onOtherRecord } : {}) };
   }
 
   /** One line (1-based; the file's first without its byte order mark). */
@@ -231,6 +237,62 @@ function eventName(record: unknown): string | undefined {
     }
   }
   return undefined;
+}
+
+/** The texts of an application's log record that the credential scan reads, with where the record is. */
+export interface OtherRecordTexts {
+  /** Its trace id and span id, when valid (else null: written outside any span). */
+  traceId: string | null;
+  spanId: string | null;
+  /** Its time (else its observed time), ns as decimal text; null when it has neither. */
+  timeUnixNano: string | null;
+  /** `[key, text]`: the body under {@link LOG_RECORD_BODY_KEY}, then each attribute that holds text. */
+  texts: [string, string][];
+}
+
+/**
+ * The key a credential in a log record's body is reported under (an attribute's, under its own
+ * key): `log.body`, after the log data model's `Body` field, a name no attribute of the semantic
+ * conventions uses (`rules/credential_in_log_record.sql` spells it too).
+ */
+export const LOG_RECORD_BODY_KEY = 'log.body';
+
+/**
+ * What the credential scan reads of a log record that is no GenAI message event: its body (a string
+ * as it is, a map or array as its plain JSON) and each attribute holding a string, bytes (base64, as
+ * the span scan reads bytes), a map or an array (its plain JSON); numbers and booleans hold no
+ * credential. A part of the wrong type is read as its JSON text, never left: fail closed.
+ */
+export function otherRecordTexts(record: unknown): OtherRecordTexts | undefined {
+  if (!isObject(record)) return undefined;
+  const texts: [string, string][] = [];
+  const textOf = (v: unknown): string | undefined => {
+    if (!isObject(v)) return v == null ? undefined : JSON.stringify(v);
+    const s = v.stringValue ?? v.string_value ?? v.bytesValue ?? v.bytes_value;
+    if (typeof s === 'string') return s;
+    if (v.kvlistValue == null && v.kvlist_value == null && v.arrayValue == null && v.array_value == null) return undefined;
+    try {
+      return plainAnyValue(v);
+    } catch {
+      return JSON.stringify(v);
+    }
+  };
+  const body = textOf(record.body);
+  if (body !== undefined) texts.push([LOG_RECORD_BODY_KEY, body]);
+  if (Array.isArray(record.attributes)) {
+    for (const a of record.attributes) {
+      if (!isObject(a) || typeof a.key !== 'string') continue;
+      const text = textOf(a.value);
+      if (text !== undefined) texts.push([a.key, text]);
+    }
+  }
+  const [written, observed] = [timeOf(record.timeUnixNano ?? record.time_unix_nano), timeOf(record.observedTimeUnixNano ?? record.observed_time_unix_nano)];
+  return {
+    traceId: hexId(record.traceId ?? record.trace_id, 32) ?? null,
+    spanId: hexId(record.spanId ?? record.span_id, 16) ?? null,
+    timeUnixNano: written ?? observed ?? null,
+    texts,
+  };
 }
 
 /** Lower-case hex id of `digits` digits, not all zero; undefined for anything else (OTLP/JSON writes ids as hex strings). */

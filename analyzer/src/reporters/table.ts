@@ -58,7 +58,7 @@ export function logRecordsSentence(stats: AnalysisStats): string {
     parts.push(`Read ${stats.log_records} GenAI log record(s) from OTLP logs exports as their spans' events${alone}`);
   }
   if (stats.other_log_records) {
-    parts.push(`${stats.other_log_records} ${stats.log_records ? 'other ' : ''}log record(s) (no GenAI message event: an application's own logs) were not read, so nothing in them was checked`);
+    parts.push(`${stats.other_log_records} ${stats.log_records ? 'other ' : ''}log record(s) (no GenAI message event: an application's own logs) were scanned for credentials only (their bodies and attributes), not read as tool calls or messages`);
   }
   return `${parts.join('; ')}.`;
 }
@@ -77,8 +77,9 @@ export function conflictingSpansSentence(stats: Pick<AnalysisStats, 'conflicting
 
 /**
  * What a run could not check, as counts for the machine-readable reports (SARIF run properties,
- * JUnit suite properties): other libraries' calls (only when the traces held any) and spans read
- * with differing copies, with those whose copy not analysed may hold a call (only when some were). Empty when there is nothing to say.
+ * JUnit suite properties): other libraries' calls (only when the traces held any), spans read
+ * with differing copies, with those whose copy not analysed may hold a call (only when some were),
+ * and an application's own log records (scanned for credentials only, not read as tool calls). Empty when there is nothing to say.
  */
 export function uncheckedCounts(stats: AnalysisStats): Record<string, number> {
   return {

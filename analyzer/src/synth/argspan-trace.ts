@@ -87,6 +87,8 @@ export class ArgspanTraceBuilder {
   /** Spans written under another instrumentation scope than argspan's. */
   private readonly scopes = new Map<OtlpSpan, string>();
   private readonly ids: IdSource;
+  /** The application's own log records (see {@link appLog}). */
+  private readonly appLogs: object[] = [];
   constructor(
     seed = 1,
     private readonly baseNs: bigint = 1_764_460_800_000_000_000n,
@@ -230,11 +232,28 @@ export class ArgspanTraceBuilder {
     return span;
   }
 
-  /** The spans as OTLP JSON lines, `perLine` spans per `resourceSpans` message. */
+  /**
+   * A log record the application wrote (no GenAI event name: a framework's own log line), inside
+   * `span` (its trace and span id) or outside any span; written after the spans, as one logs message.
+   */
+  appLog(span: { traceId: string; spanId: string } | undefined, body: string, options: { attributes?: Record<string, AttrValue>; atMs?: number } = {}): void {
+    this.appLogs.push({
+      ...(span ? { traceId: span.traceId, spanId: span.spanId } : {}),
+      timeUnixNano: String(this.baseNs + BigInt(options.atMs ?? 20) * MS),
+      severityText: 'INFO',
+      body: { stringValue: body },
+      attributes: attributes(options.attributes ?? {}),
+    });
+  }
+
+  /** The spans as OTLP JSON lines, `perLine` spans per `resourceSpans` message; then the application's log records, if any, as one `resourceLogs` message (one exporter writing both signals). */
   lines(service = 'agent', perLine = 200, resource: Record<string, AttrValue | undefined> = {}): string[] {
     const out: string[] = [];
     for (let i = 0; i < this.spans.length; i += perLine) {
       out.push(resourceSpansLine(service, INSTRUMENTATION_SCOPE, this.spans.slice(i, i + perLine), resource, (s) => this.scopes.get(s)));
+    }
+    if (this.appLogs.length) {
+      out.push(JSON.stringify({ resourceLogs: [{ resource: { attributes: attributes({ 'service.name': service }) }, scopeLogs: [{ scope: { name: 'app' }, logRecords: this.appLogs }] }] }));
     }
     return out;
   }

@@ -289,6 +289,21 @@ export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
     },
     fp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'title', provenance: 'context_retrieved' }] })),
   },
+  credential_in_log_record: {
+    tp: (b, t) => {
+      const call = b.call(t, cleanCall());
+      // A framework logging a tool's arguments in the call's span, in its body and in an attribute; a request logger outside any span.
+      b.appLog(call, `Function arguments: {"note": "key=${CANARY_AWS_KEY}"}`);
+      b.appLog(call, 'calling tool', { attributes: { 'tool.arguments': `{"note": "key=${CANARY_AWS_KEY}"}` } });
+      b.appLog(undefined, 'request sent', { attributes: { 'http.request.header.authorization': `AWS ${CANARY_AWS_KEY}` } });
+    },
+    fp: (b, t) => {
+      // The same key already reported on the span the record was written in (credential_in_attribute's): not again.
+      const span = b.otherSpan(t, 'lookup', { attributes: { 'request.note': `key=${CANARY_AWS_KEY}` } });
+      b.appLog(span, `retrying with key=${CANARY_AWS_KEY}`);
+      b.appLog(undefined, 'AKIA is only a prefix, sk- too', { attributes: { 'auth.token_kind': 'AKIA' } });
+    },
+  },
 };
 
 /** Attributes whose values tie spans of different traces together (run, payload, lease). */

@@ -1,0 +1,62 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyzeBin, parseJson, query } from './analyze-helpers.js';
+import { tmp } from './support/analyze-foreign.js';
+import { APP_LOG_SPAN, APP_LOG_TOKENS, APP_LOG_TRACE, appLogsDocument, appLogTracesDocument } from './support/app-log-records.js';
+
+/**
+ * `argspan analyze` on an application's own log records (no GenAI event name) beside its traces:
+ * their bodies and attributes are scanned for credentials, reported by span (or, written outside
+ * any span, by key and time), never printed, and not again where the trace already reports them.
+ */
+describe('an application\'s own log records beside the traces', () => {
+  let files: [string, string];
+  beforeAll(() => {
+    const dir = tmp();
+    files = [join(dir, 'app.traces.json'), join(dir, 'app.logs.json')];
+    writeFileSync(files[0], appLogTracesDocument());
+    writeFileSync(files[1], appLogsDocument());
+  });
+
+  it('a credential in a body or an attribute is reported by span and key, or outside any span by key and time; one already reported by argument is not again', async () => {
+    const db = join(tmp(), 'a.duckdb');
+    const run = analyzeBin(...files, '--format', 'json', '--db', db);
+    expect(run.code).toBe(1);
+    const out = parseJson(run);
+    expect(out.stats.other_log_records).toBe(7);
+    const mine = out.findings.filter((f) => f.rule === 'credential_in_log_record').map((f) => [f.tool, f.key, f.message]);
+    expect(mine.sort()).toEqual([
+      ['deploy', 'http.request.header.authorization', 'An application log record written in the span (the deploy call) holds in attribute http.request.header.authorization a value matching the github-pat credential shape.'],
+      ['deploy', 'log.body', 'An application log record written in the span (the deploy call) holds in its body a value matching the github-pat credential shape.'],
+      [null, 'db.connection_string', 'An application log record written outside any span (no trace id; the first at 2023-11-14T22:13:23.000000000Z) holds in attribute db.connection_string a value matching the url-password credential shape.'],
+      [null, 'log.body', 'An application log record written outside any span (no trace id; the first at 2023-11-14T22:13:21.000000000Z) holds in its body a value matching the github-pat credential shape (as do 1 other record(s)).'],
+    ].sort());
+    // The argument's token: its own finding, by tool and argument, once.
+    expect(out.findings.filter((f) => f.rule !== 'credential_in_log_record').map((f) => [f.tool, f.key])).toEqual([['deploy', 'token']]);
+    // Where they are: the span's ids, or none; hashes only, never a value.
+    expect(await query(db, 'SELECT trace_id, span_id, "key", records FROM log_record_credential_hits ORDER BY "key", trace_id NULLS LAST')).toEqual([
+      { trace_id: null, span_id: null, key: 'db.connection_string', records: 1 },
+      { trace_id: APP_LOG_TRACE, span_id: APP_LOG_SPAN, key: 'http.request.header.authorization', records: 1 },
+      { trace_id: APP_LOG_TRACE, span_id: APP_LOG_SPAN, key: 'log.body', records: 1 },
+      { trace_id: APP_LOG_TRACE, span_id: APP_LOG_SPAN, key: 'log.body', records: 1 },
+      { trace_id: null, span_id: null, key: 'log.body', records: 2 },
+    ]);
+  });
+
+  it.each(['table', 'json', 'sarif', 'junit', 'html'])('%s: no token in the report or on stderr', (format) => {
+    const run = analyzeBin(...files, '--format', format);
+    expect(run.code, run.stderr).toBe(1);
+    for (const t of APP_LOG_TOKENS) expect(run.stdout + run.stderr, t).not.toContain(t);
+  });
+
+  it('the table says what was done with the records', () => {
+    expect(analyzeBin(...files, '--format', 'table').stdout).toContain("7 log record(s) (no GenAI message event: an application's own logs) were scanned for credentials only (their bodies and attributes), not read as tool calls or messages.");
+  });
+
+  it('without the logs, nothing of them is reported: the argument alone', () => {
+    const out = parseJson(analyzeBin(files[0], '--format', 'json'));
+    expect(out.findings.map((f) => [f.rule, f.key])).not.toContainEqual(expect.arrayContaining(['credential_in_log_record']));
+    expect(out.stats.other_log_records).toBeUndefined();
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * An application's own log records (no GenAI event name) beside a trace, with GitHub-shaped canary
+ * tokens planted in their bodies and attributes, inside the trace's one span and outside any span:
+ * what the CLI test and the ClickHouse parity test read.
+ */
+const token = (word: string) => 'ghp_' + `C4NARY${word}c4naryxyzwvut1234`;
+/** In the tool's arguments and in a log line of its span: reported once, by the argument. */
+const ARG = token('applogARGtoolxx');
+/** In a log line's body, and in an attribute of another, in the tool's span. */
+const BODY = token('applogBODYspanx');
+const ATTR = token('applogATTRspanx');
+/** In records written outside any span: a map body (twice), a string attribute. */
+const FREE_BODY = token('applogFREEbodyx');
+const FREE_ATTR = token('applogFREEattrx');
+export const APP_LOG_TOKENS = [ARG, BODY, ATTR, FREE_BODY, FREE_ATTR];
+
+export const APP_LOG_TRACE = '0a0b0c0d0e0f00000000000000000001';
+export const APP_LOG_SPAN = '0a0b0c0d00000002';
+const s = (v: string) => ({ stringValue: v });
+
+/** One trace: the `deploy` tool's span, its arguments holding `ARG`. */
+export function appLogTracesDocument(): string {
+  const span = {
+    traceId: APP_LOG_TRACE, spanId: APP_LOG_SPAN, name: 'execute_tool deploy', startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000100000000',
+    attributes: [
+      { key: 'gen_ai.operation.name', value: s('execute_tool') },
+      { key: 'gen_ai.tool.name', value: s('deploy') },
+      { key: 'gen_ai.tool.call.id', value: s('call_1') },
+      { key: 'gen_ai.tool.call.arguments', value: s(JSON.stringify({ service: 'web', token: ARG })) },
+    ],
+  };
+  return JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'agent-framework' }, spans: [span] }] }] });
+}
+
+/** The application's log records (no GenAI event name): in the tool's span, and outside any span. */
+export function appLogsDocument(): string {
+  const inSpan = { traceId: APP_LOG_TRACE, spanId: APP_LOG_SPAN, timeUnixNano: '1700000000050000000', severityText: 'DEBUG' };
+  const records = [
+    { ...inSpan, body: s(`Function arguments: {"service": "web", "token": "${ARG}"}`), attributes: [{ key: 'code.function.name', value: s('invoke') }] },
+    { ...inSpan, body: s(`retrying deploy with ${BODY}`) },
+    { ...inSpan, body: s('calling deploy'), attributes: [{ key: 'http.request.header.authorization', value: s(`Bearer ${ATTR}`) }] },
+    // Outside any span: no trace id (a request logger, a startup line).
+    { timeUnixNano: '1700000001000000000', body: { kvlistValue: { values: [{ key: 'msg', value: s('auth') }, { key: 'token', value: s(FREE_BODY) }] } } },
+    { timeUnixNano: '1700000002000000000', body: { kvlistValue: { values: [{ key: 'msg', value: s('auth again') }, { key: 'token', value: s(FREE_BODY) }] } } },
+    { observedTimeUnixNano: '1700000003000000000', body: s('connected'), attributes: [{ key: 'db.connection_string', value: s(`postgres://ci:${FREE_ATTR}@db/app`) }] },
+    // Nothing shaped like a credential: a prefix alone.
+    { timeUnixNano: '1700000004000000000', body: s('token kind ghp_ is only a prefix'), attributes: [{ key: 'auth.kind', value: s('ghp_') }] },
+  ];
+  return JSON.stringify({ resourceLogs: [{ resource: { attributes: [{ key: 'service.name', value: s('agent') }] }, scopeLogs: [{ scope: { name: 'app' }, logRecords: records }] }] });
+}
+
