@@ -281,8 +281,8 @@ describe('argspan analyze: what a model was told, held as another type than text
     }
     // ADK's request, Logfire's chat request and Agents input items, cut off.
     for (const key of ['gcp.vertex.agent.llm_request', 'request_data', 'raw_input']) expect(run([first, model({ [key]: asText.slice(0, 60) })]), key).toEqual({ findings: [], noEvidence: 1, calls: 1 });
-    // Logfire's `events` cut off: its output, one call not read, and its messages sent, not read either.
-    expect(run([first, model({ events: asText.slice(0, 60) })])).toEqual({ findings: [], noEvidence: 2, calls: 2 });
+    // Logfire's `events` cut off (before any mark of a call: no call not read), its messages sent not read either.
+    expect(run([first, model({ events: asText.slice(0, 60) })])).toEqual({ findings: [], noEvidence: 1, calls: 1 });
   });
 
   it('the same input as text: the zone is the user\'s (no finding); without the zone in it, a guess (the controls)', () => {
