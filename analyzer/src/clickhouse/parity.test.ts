@@ -260,6 +260,25 @@ describe('other libraries\' traces', () => {
     expect([ch.stats.foreign_calls, ch.stats.unreadable_args_calls]).toEqual([2, 0]);
   });
 
+  it('what a model was told, held as an int or a list of texts, or cut off: no evidence for the call after it in both engines, not a guess', async () => {
+    // The user's words in the first model span; the second's input, where the zone was given, not read.
+    const said = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Book a room for Tuesday, my zone is Europe/Paris' }] }]);
+    const output = JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'book_room', arguments: { day: 'Tuesday', timezone: 'Europe/Paris' } }] }]);
+    const model = (spanId: string, at: number, input: object, more: object[] = []) => ({
+      traceId: '0123456789abcdef0123456789abcdef', spanId, name: 'chat gpt-4o', startTimeUnixNano: `17000000000000${at}0000`, endTimeUnixNano: `17000000000000${at}5000`,
+      attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }, { key: 'gen_ai.input.messages', value: input }, ...more],
+    });
+    const hello = { stringValue: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hello' }] }]) };
+    for (const input of [{ intValue: '3' }, { arrayValue: { values: [{ stringValue: said }] } }, { stringValue: said.slice(0, 60) }]) {
+      const spans = [model('00000000000000d1', 1, hello), model('00000000000000d2', 2, input, [{ key: 'gen_ai.output.messages', value: { stringValue: output } }])];
+      const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'input-not-read.json');
+      writeFileSync(file, JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'some-agent' }, spans }] }] }));
+      const { duck, ch } = await bothEngines([file], false);
+      expect([duck.findings, duck.stats.foreign_calls, duck.stats.no_evidence_calls], JSON.stringify(input)).toEqual([[], 1, 1]);
+      expect([ch.findings, ch.stats.foreign_calls, ch.stats.no_evidence_calls], JSON.stringify(input)).toEqual([[], 1, 1]);
+    }
+  });
+
   it('a credential written as an argument\'s key is the argument\'s, one finding: the same in both engines', async () => {
     const span = {
       traceId: '0123456789abcdef0123456789abcdef', spanId: '00000000000000b1', name: 'execute_tool deploy', startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000100000000',
