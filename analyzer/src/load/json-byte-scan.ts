@@ -6,8 +6,8 @@
  * quotes the whole line). Brackets inside strings do not count; escapes are followed.
  *
  * The structure (strings, escapes, nesting, newlines) is scanned in WebAssembly, 64 bytes at a
- * step (wasm/json-byte-scan.wat); the UTF-8 check is Node's validator over each chunk, down to the
- * byte only in a chunk that fails it.
+ * step (wasm/json-byte-scan.wat); the UTF-8 check is Node's validator over each chunk, and a
+ * chunk it refuses is walked in WebAssembly for the lines.
  */
 import { isUtf8 } from 'node:buffer';
 import { JSON_BYTE_SCAN_WASM } from './wasm/json-byte-scan-wasm.js';
@@ -27,8 +27,8 @@ export interface ByteScanResult {
 
 /** Bytes the WebAssembly scan takes per call (its memory holds them at 0, then what it found). */
 const WASM_PIECE = 1 << 16;
-/** Where the WebAssembly scan writes the lines that went too deep (relative to the call's start). */
-const WASM_TOO_DEEP_AT = WASM_PIECE;
+/** Where the WebAssembly scan writes the lines it found (relative to the call's start). */
+const WASM_FOUND_AT = WASM_PIECE;
 /** Deepest nesting the WebAssembly scan can be told (it counts in 64 bits): "no limit". */
 const NO_LIMIT = 2n ** 62n;
 
@@ -43,12 +43,15 @@ interface WasmGlobal<T> {
 /** The WebAssembly scan (one instance for all scanners: each puts its state in and takes it out). */
 interface WasmScan {
   scan: (len: number, lines: number, maxDepth: bigint) => number;
+  utf8: (len: number) => number;
+  utf8Need: WasmGlobal<number>;
   depth: WasmGlobal<bigint>;
   inString: WasmGlobal<number>;
   escaped: WasmGlobal<number>;
   newlines: WasmGlobal<number>;
   bytes: Uint8Array;
-  tooDeepLines: Uint32Array;
+  /** The lines `scan` found too deep, or `utf8` not UTF-8. */
+  foundLines: Uint32Array;
 }
 
 let wasmScan: WasmScan | null | undefined;
@@ -63,12 +66,14 @@ function loadWasm(): WasmScan | null {
         const memory = (exports['memory'] as { buffer: ArrayBuffer }).buffer;
         wasmScan = {
           scan: exports['scan'] as WasmScan['scan'],
+          utf8: exports['utf8'] as WasmScan['utf8'],
+          utf8Need: exports['utf8Need'] as WasmGlobal<number>,
           depth: exports['depth'] as WasmGlobal<bigint>,
           inString: exports['inString'] as WasmGlobal<number>,
           escaped: exports['escaped'] as WasmGlobal<number>,
           newlines: exports['newlines'] as WasmGlobal<number>,
           bytes: new Uint8Array(memory, 0, WASM_PIECE),
-          tooDeepLines: new Uint32Array(memory, WASM_TOO_DEEP_AT, WASM_PIECE + 1),
+          foundLines: new Uint32Array(memory, WASM_FOUND_AT, WASM_PIECE + 1),
         };
       }
     } catch {
@@ -123,7 +128,7 @@ export class JsonByteScanner {
       w.bytes.set(piece);
       const found = w.scan(piece.length, lines, this.limit);
       for (let k = 0; k < found; k++) {
-        const line = this.line + w.tooDeepLines[k]!;
+        const line = this.line + w.foundLines[k]!;
         if (this.tooDeep[this.tooDeep.length - 1] !== line && (lines || this.tooDeep.length === 0)) this.tooDeep.push(line);
       }
       this.line += w.newlines.value;
@@ -131,7 +136,7 @@ export class JsonByteScanner {
     this.depth = w.depth.value;
     this.inString = w.inString.value;
     this.escaped = w.escaped.value;
-    this.utf8.push(buf, firstLine, this.line);
+    this.utf8.push(buf, firstLine, this.line, w);
     this.lineHasBytes = buf[n - 1] !== 0x0a;
   }
 
@@ -156,9 +161,9 @@ class Utf8Lines {
   }
 
   /** Check a chunk whose first byte is on line `line` and whose last is on `lastLine`. */
-  push(buf: Uint8Array, line: number, lastLine: number): void {
+  push(buf: Uint8Array, line: number, lastLine: number, wasm: WasmScan): void {
     const n = buf.length;
-    let i = this.need > 0 ? this.char(buf, 0, line) : 0;
+    const i = this.need > 0 ? this.char(buf, 0, line) : 0;
     // Where a character the chunk cuts off begins (its bytes are all on the last line).
     let cut = n;
     for (let k = n - 1; k >= i && k >= n - 3; k--) {
@@ -169,20 +174,21 @@ class Utf8Lines {
         break;
       }
     }
-    if (isUtf8(buf.subarray(i, cut))) {
-      i = cut;
-      line = lastLine;
-    }
-    // A chunk with bytes that are not UTF-8 (and the cut-off character): byte by byte, for the lines.
-    while (i < n) {
-      const b = buf[i]!;
-      if (b < 0x80) {
-        if (b === 0x0a) line++;
-        i++;
-      } else {
-        i = this.char(buf, i, line);
+    // Bytes that are not UTF-8 before the cut: which lines, in WebAssembly (state carried from
+    // piece to piece in its globals).
+    if (!isUtf8(buf.subarray(i, cut))) {
+      for (let at = i; at < cut; at += WASM_PIECE) {
+        const piece = buf.subarray(at, Math.min(cut, at + WASM_PIECE));
+        wasm.bytes.set(piece);
+        const found = wasm.utf8(piece.length);
+        for (let k = 0; k < found; k++) this.mark(line + wasm.foundLines[k]!);
+        line += wasm.newlines.value;
       }
+      // A character still open at the cut is broken by the one that starts there.
+      if (wasm.utf8Need.value > 0) this.mark(line);
+      wasm.utf8Need.value = 0;
     }
+    for (let k = cut; k < n; ) k = this.char(buf, k, lastLine);
   }
 
   /**

@@ -1,9 +1,9 @@
-;; The JSON byte scanner's structure pass (see ../json-byte-scan.ts), as WebAssembly with 128-bit
+;; The JSON byte scanner's passes (see ../json-byte-scan.ts), as WebAssembly with 128-bit
 ;; SIMD. Rebuild json-byte-scan-wasm.ts with `npm run build:wasm`.
 ;;
-;; One call scans the $len bytes at address 0 (at most 65536) for the nesting depth, string
+;; `scan`: one call scans the $len bytes at address 0 (at most 65536) for the nesting depth, string
 ;; and escape state (carried from call to call in the globals) and newlines; bytes from 0x80 on
-;; mean nothing here (the UTF-8 check is separate). Per 64-byte block, with no per-byte branch:
+;; mean nothing here (the UTF-8 check is `utf8`, below). Per 64-byte block, with no per-byte branch:
 ;; bit masks of quotes, backslashes, newlines and brackets; the bytes an odd run of backslashes
 ;; escapes (simdjson's carry trick); the string mask as the prefix XOR of the quotes left. The
 ;; block is taken whole when nothing in it needs the byte-by-byte rules: no newline in lines mode
@@ -20,6 +20,9 @@
   (global $inString (export "inString") (mut i32) (i32.const 0))
   (global $escaped (export "escaped") (mut i32) (i32.const 0))
   (global $newlines (export "newlines") (mut i32) (i32.const 0))
+  (global $utf8Need (export "utf8Need") (mut i32) (i32.const 0))
+  (global $utf8Lo (mut i32) (i32.const 0x80))
+  (global $utf8Hi (mut i32) (i32.const 0xbf))
   (func (export "scan") (param $len i32) (param $lines i32) (param $max i64) (result i32)
     (local $i i32) (local $full i32) (local $nl i32) (local $count i32)
     (local $depth i64) (local $str i32) (local $esc i32)
@@ -210,6 +213,72 @@
     (global.set $depth (local.get $depth))
     (global.set $inString (local.get $str))
     (global.set $escaped (local.get $esc))
+    (global.set $newlines (local.get $nl))
+    (local.get $count))
+
+  ;; The UTF-8 check of the $len bytes at 0, for a chunk Node's validator refused: the lines
+  ;; (newlines before, counted from the call's start) with a byte sequence that is not UTF-8,
+  ;; each once, written at 65536; returns how many. The JavaScript scanner's rules: the Unicode
+  ;; table of well-formed sequences, a byte that breaks a character read again as what it is.
+  ;; A character not finished at the end carries over in the globals. 16 ASCII bytes at a step.
+  (func (export "utf8") (param $len i32) (result i32)
+    (local $i i32) (local $b i32) (local $nl i32) (local $count i32) (local $last i32)
+    (local $need i32) (local $lo i32) (local $hi i32) (local $v v128)
+    (local.set $need (global.get $utf8Need))
+    (local.set $lo (global.get $utf8Lo))
+    (local.set $hi (global.get $utf8Hi))
+    (local.set $last (i32.const -1))
+    (block $done
+      (loop $bytes
+        (br_if $done (i32.ge_u (local.get $i) (local.get $len)))
+        (if (i32.and (i32.eqz (local.get $need)) (i32.le_u (i32.add (local.get $i) (i32.const 16)) (local.get $len)))
+          (then
+            (local.set $v (v128.load (local.get $i)))
+            (if (i32.eqz (i8x16.bitmask (local.get $v)))
+              (then
+                (local.set $nl (i32.add (local.get $nl)
+                  (i32.popcnt (i8x16.bitmask (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x0a)))))))
+                (local.set $i (i32.add (local.get $i) (i32.const 16)))
+                (br $bytes)))))
+        (local.set $b (i32.load8_u (local.get $i)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (block $lead
+          (if (local.get $need)
+            (then
+              (if (i32.and (i32.ge_u (local.get $b) (local.get $lo)) (i32.le_u (local.get $b) (local.get $hi)))
+                (then
+                  (local.set $need (i32.sub (local.get $need) (i32.const 1)))
+                  (local.set $lo (i32.const 0x80))
+                  (local.set $hi (i32.const 0xbf))
+                  (br $bytes)))
+              ;; The character is broken: noted below, and the byte is read again.
+              (local.set $need (i32.const 0))
+              (local.set $i (i32.sub (local.get $i) (i32.const 1)))
+              (br $lead)))
+          (if (i32.lt_u (local.get $b) (i32.const 0x80))
+            (then
+              (local.set $nl (i32.add (local.get $nl) (i32.eq (local.get $b) (i32.const 0x0a))))
+              (br $bytes)))
+          (local.set $need
+            (select (i32.const 1)
+              (select (i32.const 2) (select (i32.const 3) (i32.const 0) (i32.and (i32.ge_u (local.get $b) (i32.const 0xf0)) (i32.le_u (local.get $b) (i32.const 0xf4))))
+                (i32.and (i32.ge_u (local.get $b) (i32.const 0xe0)) (i32.le_u (local.get $b) (i32.const 0xef))))
+              (i32.and (i32.ge_u (local.get $b) (i32.const 0xc2)) (i32.le_u (local.get $b) (i32.const 0xdf)))))
+          (if (local.get $need)
+            (then
+              (local.set $lo (select (i32.const 0xa0) (select (i32.const 0x90) (i32.const 0x80) (i32.eq (local.get $b) (i32.const 0xf0))) (i32.eq (local.get $b) (i32.const 0xe0))))
+              (local.set $hi (select (i32.const 0x9f) (select (i32.const 0x8f) (i32.const 0xbf) (i32.eq (local.get $b) (i32.const 0xf4))) (i32.eq (local.get $b) (i32.const 0xed))))
+              (br $bytes))))
+        ;; Not UTF-8: a broken character (its breaking byte read again next), or a byte no character starts with.
+        (if (i32.ne (local.get $nl) (local.get $last))
+          (then
+            (i32.store offset=65536 (i32.shl (local.get $count) (i32.const 2)) (local.get $nl))
+            (local.set $count (i32.add (local.get $count) (i32.const 1)))
+            (local.set $last (local.get $nl))))
+        (br $bytes)))
+    (global.set $utf8Need (local.get $need))
+    (global.set $utf8Lo (local.get $lo))
+    (global.set $utf8Hi (local.get $hi))
     (global.set $newlines (local.get $nl))
     (local.get $count))
 )
