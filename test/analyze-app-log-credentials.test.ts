@@ -54,6 +54,22 @@ describe('an application\'s own log records beside the traces', () => {
     expect(analyzeBin(...files, '--format', 'table').stdout).toContain("7 log record(s) (no GenAI message event: an application's own logs) were scanned for credentials only (their bodies and attributes), not read as tool calls or messages.");
   });
 
+  it('the logs alone (no trace export beside them): scanned, the credentials reported by key, never printed', () => {
+    const run = analyzeBin(files[1], '--format', 'json');
+    expect(run.code, run.stderr).toBe(1);
+    for (const t of APP_LOG_TOKENS) expect(run.stdout + run.stderr, t).not.toContain(t);
+    const out = parseJson(run);
+    expect([out.stats.spans, out.stats.other_log_records]).toEqual([0, 7]);
+    // (the argument's token, logged in its span, is the log's own finding now: no trace reports it)
+    expect(out.findings.map((f) => [f.rule, f.key]).sort()).toEqual([
+      ['credential_in_log_record', 'db.connection_string'],
+      ['credential_in_log_record', 'http.request.header.authorization'],
+      ['credential_in_log_record', 'log.body'],
+      ['credential_in_log_record', 'log.body'],
+      ['credential_in_log_record', 'log.body'],
+    ]);
+  });
+
   it('without the logs, nothing of them is reported: the argument alone', () => {
     const out = parseJson(analyzeBin(files[0], '--format', 'json'));
     expect(out.findings.map((f) => [f.rule, f.key])).not.toContainEqual(expect.arrayContaining(['credential_in_log_record']));

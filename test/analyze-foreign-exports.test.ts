@@ -342,13 +342,19 @@ describe('argspan analyze on OpenTelemetry log records: the official instrumenta
     expect(out.findings.map((f) => [f.rule, f.key]).sort()).toEqual([['assumption_span', 'timezone'], ['credential_in_attribute', 'location']]);
   });
 
-  it('a logs export holding no GenAI record, and no traces beside it, is refused as holding no spans (exit 2)', () => {
+  it('a logs export holding no GenAI record, and no traces beside it, is scanned for credentials and says so; an empty one is refused as holding no spans (exit 2)', () => {
     const doc = logsDoc();
-    for (const r of doc.resourceLogs[0]!.scopeLogs[0]!.logRecords) r.eventName = 'app.log';
+    const records = doc.resourceLogs[0]!.scopeLogs[0]!.logRecords;
+    for (const r of records) r.eventName = 'app.log';
     const file = join(tmp(), 'app-logs.json');
     writeFileSync(file, JSON.stringify(doc));
     const run = analyzeBin(file);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('no spans in the input');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`No findings in 1 file(s), 0 span(s).\n${records.length} log record(s) (no GenAI message event: an application's own logs) were scanned for credentials only`);
+    doc.resourceLogs[0]!.scopeLogs[0]!.logRecords = [];
+    writeFileSync(file, JSON.stringify(doc));
+    const empty = analyzeBin(file);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('no spans in the input');
   });
 });

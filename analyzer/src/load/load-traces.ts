@@ -49,7 +49,8 @@ export interface LoadOptions extends Omit<LoadFileOptions, 'tmpDir'> {
  * spans are de-duplicated, normalised and argspan's derived tables built — once.
  * Throws {@link InputError} for any unreadable input unless `allowPartial`; with it, a run
  * where nothing at all was readable still throws. Input that holds no span at all, however
- * well-formed, throws {@link NoSpansError}: there is nothing to call clean.
+ * well-formed, throws {@link NoSpansError}: there is nothing to call clean — unless it holds log
+ * records (an application's own, alone, are scanned for credentials: the run says how many).
  */
 export async function loadTraces(db: Db, files: readonly string[], opts: LoadOptions): Promise<LoadStats> {
   await db.run(STAGING_DDL + JAEGER_MACROS);
@@ -81,7 +82,7 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
   } finally {
     rmSync(tmpDir, { recursive: true, force: true });
   }
-  if (staged === 0 && logRecords === 0) {
+  if (staged === 0 && logRecords === 0 && otherLogRecords === 0) {
     if (skipped.length > 0) throw new InputError([...skipped, { file: files.join(', '), reason: 'nothing readable was left to analyse' }]);
     throw new NoSpansError(files);
   }
