@@ -147,7 +147,7 @@ export interface AnalysisStats {
   /**
    * Log records of those exports (in ClickHouse, of the run's traces, and those without a trace id
    * of the window's time) that are no GenAI message event — an application's own logs: scanned for
-   * credentials (their bodies and attributes: `credential_in_log_record`), not read as tool calls
+   * credentials (their bodies, attributes and keys, resources and instrumentation scopes: `credential_in_log_record`), not read as tool calls
    * or messages; present when there were any.
    */
   other_log_records?: number;

@@ -12,7 +12,12 @@ const ATTR = token('applogATTRspanx');
 /** In records written outside any span: a map body (twice), a string attribute. */
 const FREE_BODY = token('applogFREEbodyx');
 const FREE_ATTR = token('applogFREEattrx');
-export const APP_LOG_TOKENS = [ARG, BODY, ATTR, FREE_BODY, FREE_ATTR];
+/** An attribute key that is a token, in a record of the tool's span. */
+const KEY = token('applogKEYspanxx');
+/** In the records' resource (an attribute set from OTEL_RESOURCE_ATTRIBUTES) and their instrumentation scope's attributes. */
+const RESOURCE = token('applogRESOURCEx');
+const SCOPE = token('applogSCOPEattr');
+export const APP_LOG_TOKENS = [ARG, BODY, ATTR, FREE_BODY, FREE_ATTR, KEY, RESOURCE, SCOPE];
 
 export const APP_LOG_TRACE = '0a0b0c0d0e0f00000000000000000001';
 export const APP_LOG_SPAN = '0a0b0c0d00000002';
@@ -39,6 +44,7 @@ export function appLogsDocument(): string {
     { ...inSpan, body: s(`Function arguments: {"service": "web", "token": "${ARG}"}`), attributes: [{ key: 'code.function.name', value: s('invoke') }] },
     { ...inSpan, body: s(`retrying deploy with ${BODY}`) },
     { ...inSpan, body: s('calling deploy'), attributes: [{ key: 'http.request.header.authorization', value: s(`Bearer ${ATTR}`) }] },
+    { ...inSpan, body: s('headers'), attributes: [{ key: KEY, value: s('set') }] },
     // Outside any span: no trace id (a request logger, a startup line).
     { timeUnixNano: '1700000001000000000', body: { kvlistValue: { values: [{ key: 'msg', value: s('auth') }, { key: 'token', value: s(FREE_BODY) }] } } },
     { timeUnixNano: '1700000002000000000', body: { kvlistValue: { values: [{ key: 'msg', value: s('auth again') }, { key: 'token', value: s(FREE_BODY) }] } } },
@@ -46,6 +52,7 @@ export function appLogsDocument(): string {
     // Nothing shaped like a credential: a prefix alone.
     { timeUnixNano: '1700000004000000000', body: s('token kind ghp_ is only a prefix'), attributes: [{ key: 'auth.kind', value: s('ghp_') }] },
   ];
-  return JSON.stringify({ resourceLogs: [{ resource: { attributes: [{ key: 'service.name', value: s('agent') }] }, scopeLogs: [{ scope: { name: 'app' }, logRecords: records }] }] });
+  const resource = { attributes: [{ key: 'service.name', value: s('agent') }, { key: 'registry.token', value: s(RESOURCE) }] };
+  return JSON.stringify({ resourceLogs: [{ resource, scopeLogs: [{ scope: { name: 'app', attributes: [{ key: 'vendor.license', value: s(SCOPE) }] }, logRecords: records }] }] });
 }
 

@@ -140,6 +140,7 @@ export const CH_TABLES = {
     columns: [
       ['trace_id', 'Nullable(String)'],
       ['span_id', 'Nullable(String)'],
+      ['scope', 'String'],
       ['key', 'Nullable(String)'],
       ['rule_id', 'String'],
       ['credential_hash', 'String'],

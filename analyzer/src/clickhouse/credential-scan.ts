@@ -1,7 +1,7 @@
 import { createValueHasher, defaultSecretDetector, type SecretDetector } from '@argspan/core';
 import { builtinPrefilter, findCredentials, firstHit, NameScope, prefilterPattern, shownKey } from '../credential-scan.js';
 import type { ChRow, ChSession } from './client.js';
-import { LogRecordCredentials } from '../log-record-credentials.js';
+import { LogRecordCredentials, LogRecordScope } from '../log-record-credentials.js';
 import { LOG_RECORD_BODY_KEY } from '../load/otlp-logs.js';
 import { LOG_RECORD_SPANS, SPANS_FROM_RECORDS } from './log-records.js';
 import { chString } from './sql.js';
@@ -124,9 +124,10 @@ ${recordScan}
 }
 
 /**
- * The application's own log records (`appLogRecords`: the body, as `log.body`, and each attribute),
- * pre-filtered in ClickHouse as the span values are, read by the detector into
- * `log_record_credential_hits` (see `log-record-credentials.ts`), as DuckDB's load does.
+ * The application's own log records (`appLogRecords`: the body, as `log.body`, each attribute and
+ * its key, the resource's attributes and keys, the instrumentation scope's name, version,
+ * attributes and keys), pre-filtered in ClickHouse as the span values are, read by the detector
+ * into `log_record_credential_hits` (see `log-record-credentials.ts`), as DuckDB's load does.
  */
 async function scanAppLogRecords(
   session: ChSession,
@@ -137,16 +138,35 @@ async function scanAppLogRecords(
   found: LogRecordCredentials,
 ): Promise<void> {
   const nullIfEmpty = (v: unknown) => (v === '' || v === null || v === undefined ? null : String(v));
+  // Parallel arrays of each text's scope, key and text: a map's values then its keys.
+  const parts: [scopes: string, keys: string, texts: string][] = [
+    [`[${chString(LogRecordScope.RECORD)}]`, `[${chString(LOG_RECORD_BODY_KEY)}]`, '[Body]'],
+    ...(
+      [
+        ['LogAttributes', LogRecordScope.RECORD, LogRecordScope.ATTRIBUTE_KEY],
+        ['ResourceAttributes', LogRecordScope.RESOURCE, LogRecordScope.RESOURCE_ATTRIBUTE_KEY],
+        ['ScopeAttributes', LogRecordScope.SCOPE, LogRecordScope.SCOPE_ATTRIBUTE_KEY],
+      ] as const
+    ).flatMap(([map, valueScope, keyScope]): [string, string, string][] => [
+      [`arrayMap(k -> ${chString(valueScope)}, mapKeys(${map}))`, `mapKeys(${map})`, `mapValues(${map})`],
+      [`arrayMap(k -> ${chString(keyScope)}, mapKeys(${map}))`, `mapKeys(${map})`, `mapKeys(${map})`],
+    ]),
+    [`[${chString(LogRecordScope.SCOPE_NAME)}, ${chString(LogRecordScope.SCOPE_VERSION)}]`, "['', '']", '[ScopeName, ScopeVersion]'],
+  ];
+  const concat = (i: 0 | 1 | 2) => `arrayConcat(${parts.map((p) => p[i]).join(', ')})`;
+  const unkeyed: ReadonlySet<string> = new Set([LogRecordScope.SCOPE_NAME, LogRecordScope.SCOPE_VERSION]);
   await session.each(
-    `${withPattern}SELECT TraceId, SpanId, ns, k, v
-    FROM (SELECT TraceId, SpanId, toString(toUnixTimestamp64Nano(Timestamp)) AS ns,
-        arrayConcat([${chString(LOG_RECORD_BODY_KEY)}], mapKeys(LogAttributes)) AS ks, arrayConcat([Body], mapValues(LogAttributes)) AS vs
+    `${withPattern}SELECT TraceId, SpanId, ns, s, k, v
+    FROM (SELECT TraceId, SpanId, toString(toUnixTimestamp64Nano(Timestamp)) AS ns, ${concat(0)} AS ss, ${concat(1)} AS ks, ${concat(2)} AS vs
       FROM ${appLogRecords} WHERE ${anyValue('vs')})
-    ARRAY JOIN ks AS k, vs AS v
+    ARRAY JOIN ss AS s, ks AS k, vs AS v
     WHERE v <> '' AND ${match('v')}`,
     'scanning the application log records for credentials',
     // (a record without a time has Timestamp 0 in the exporter's table: no time, as in DuckDB)
-    (row) => found.text(nullIfEmpty(row.TraceId), nullIfEmpty(row.SpanId), row.ns === '0' ? null : String(row.ns), String(row.k), String(row.v)),
+    (row) => {
+      const scope = String(row.s) as LogRecordScope;
+      found.text(nullIfEmpty(row.TraceId), nullIfEmpty(row.SpanId), row.ns === '0' ? null : String(row.ns), [scope, unkeyed.has(scope) ? null : String(row.k), String(row.v)]);
+    },
   );
   await session.insert('log_record_credential_hits', found.rows(), 'writing log record credential hits');
 }

@@ -150,7 +150,11 @@ export async function gatherLogRecords(
   // An application's own records: those of the run's traces, and those written outside any span in the window's time.
   const appRecords = `NOT (${genAi}) AND (${src.where === '1' ? '1' : `(${src.where}${partitions}) OR (TraceId = ''${during})`})`;
   const [other] = await session.all(`SELECT count() AS n FROM ${logs} WHERE ${appRecords}`, 'counting the other log records');
-  const appLogRecords = `(SELECT TraceId, SpanId, Timestamp, Body, CAST(LogAttributes AS Map(String, String)) AS LogAttributes FROM ${logs} WHERE ${appRecords})`;
+  const scopeMap = (col: string) => (names.has(col) ? `CAST(${col} AS Map(String, String))` : 'CAST(map() AS Map(String, String))');
+  const scopeText = (col: string) => (names.has(col) ? col : "''");
+  const appLogRecords = `(SELECT TraceId, SpanId, Timestamp, Body, CAST(LogAttributes AS Map(String, String)) AS LogAttributes,
+    CAST(ResourceAttributes AS Map(String, String)) AS ResourceAttributes, ${scopeText('ScopeName')} AS ScopeName, ${scopeText('ScopeVersion')} AS ScopeVersion,
+    ${scopeMap('ScopeAttributes')} AS ScopeAttributes FROM ${logs} WHERE ${appRecords})`;
   return { records, spansFromRecords: Number(read?.spans ?? 0), unjoinable: Number(unjoinable?.n ?? 0), unnamed, others: Number(other?.n ?? 0) - unnamed, appLogRecords };
 }
 

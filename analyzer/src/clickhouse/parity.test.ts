@@ -132,7 +132,17 @@ describe('an application\'s own log records (no GenAI event name) beside the tra
     writeFileSync(logs, appLogsDocument());
     const { duck, ch } = await bothEngines([traces, logs], false);
     const mine = (r: AnalysisResult) => r.findings.filter((f) => f.rule === 'credential_in_log_record').map((f) => [f.trace_id === null, f.tool, f.key]);
-    expect(mine(duck).sort()).toEqual([[false, 'deploy', 'http.request.header.authorization'], [false, 'deploy', 'log.body'], [true, null, 'db.connection_string'], [true, null, 'log.body']].sort());
+    expect(mine(duck).sort()).toEqual(
+      [
+        [false, 'deploy', 'http.request.header.authorization'],
+        [false, 'deploy', 'log.body'],
+        [false, 'deploy', '[REDACTED:github-pat]'],
+        [true, null, 'db.connection_string'],
+        [true, null, 'log.body'],
+        [true, null, 'registry.token'],
+        [true, null, 'vendor.license'],
+      ].sort(),
+    );
     expect(ch.findings).toEqual(duck.findings.map(portable));
     expect(ch.stats.other_log_records).toBe(duck.stats.other_log_records);
     for (const t of APP_LOG_TOKENS) expect(JSON.stringify(ch) + JSON.stringify(duck), t).not.toContain(t);

@@ -17,7 +17,7 @@ import { malformedJaegerSpansSql, stageJaegerSql, jaegerTraces } from './stage-j
 import { malformedOtlpSpansSql, stageOtlpSql } from './stage-otlp.js';
 import { bomLength, LINE_TOO_LONG, LineWriter, MAX_HELD_LINE_BYTES, readLinesOfFile, rewriteLinesOfFile, StopReading } from './lines.js';
 import { isJsonLine, isLogsLine, LogsLineReader, otherRecordTexts, type LogEventRow } from './otlp-logs.js';
-import { LogRecordCredentials } from '../log-record-credentials.js';
+import { LogRecordCredentials, type LogRecordText } from '../log-record-credentials.js';
 import { ZstdDataError, decompressZstd } from './zstd.js';
 
 /** A line of OTLP logs in a file read as trace lines: the file is read again as both. */
@@ -588,9 +588,11 @@ async function loadLogs(
   // An application's own records: their texts read for credentials as they stream by, only the hits kept.
   const credentials = opts.hashKey ? new LogRecordCredentials(createValueHasher(opts.hashKey)) : undefined;
   const onOtherRecord = credentials
-    ? (record: unknown) => {
+    ? (record: unknown, shared: readonly LogRecordText[]) => {
         const r = otherRecordTexts(record);
-        if (r) for (const [key, text] of r.texts) credentials.text(r.traceId, r.spanId, r.timeUnixNano, key, text);
+        if (!r) return;
+        for (const t of r.texts) credentials.text(r.traceId, r.spanId, r.timeUnixNano, t);
+        for (const t of shared) credentials.text(r.traceId, r.spanId, r.timeUnixNano, t);
       }
     : undefined;
   try {
@@ -631,7 +633,7 @@ async function stageLogRecordCredentials(db: Db, fileId: number, credentials: Lo
   const appender = await db.conn.createAppender('log_record_credential_hits');
   for (const r of rows) {
     appender.appendInteger(fileId);
-    for (const v of [r.trace_id, r.span_id, r.key, r.rule_id, r.credential_hash]) {
+    for (const v of [r.trace_id, r.span_id, r.scope, r.key, r.rule_id, r.credential_hash]) {
       if (v === null) appender.appendNull();
       else appender.appendVarchar(v);
     }

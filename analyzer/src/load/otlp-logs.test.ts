@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { LogRecordText } from '../log-record-credentials.js';
 import { forEachLine } from './lines.js';
 import { isJsonLine, LOG_BODY_ATTRIBUTE, LOG_RECORD_BODY_KEY, LOG_RECORD_PROBLEMS, LogsLineReader, otherRecordTexts, type LogEventRow, type LogsLineOptions } from './otlp-logs.js';
 
@@ -53,8 +54,9 @@ describe('reading OTLP logs exports', () => {
     expect(read).toEqual({ events: [], records: 2, others: 2, problems: [] });
   });
 
-  it('gives each of those records to onOtherRecord, whose texts are its body and its attributes holding text (a map or bytes too), with its ids and time', () => {
+  it('gives each of those records to onOtherRecord, whose texts are its body, its attributes holding text (a map or bytes too) and their keys, with its ids and time, and its resource\'s and scope\'s texts', () => {
     const others: unknown[] = [];
+    const shared: (readonly LogRecordText[])[] = [];
     const app = record({
       eventName: 'http.request',
       body: { kvlistValue: { values: [str('msg', 'auth'), { key: 'n', value: { intValue: '3' } }] } },
@@ -62,14 +64,27 @@ describe('reading OTLP logs exports', () => {
         { key: 'raw', value: { bytesValue: 'a2V5PXg=' } }, { key: 'tags', value: { arrayValue: { values: [{ stringValue: 'a' }] } } }],
     });
     const outside = { observedTimeUnixNano: '1730680118000000000', traceId: '', spanId: 'zz', body: { stringValue: 'started' } };
-    readLogsText(JSON.stringify(message(app, outside, record({ eventName: 'gen_ai.choice', body: { stringValue: '{}' } }))), 'logs.json', { onOtherRecord: (r) => others.push(r) });
+    const onOtherRecord = (r: unknown, s: readonly LogRecordText[]) => {
+      others.push(r);
+      shared.push(s);
+    };
+    readLogsText(JSON.stringify(message(app, outside, record({ eventName: 'gen_ai.choice', body: { stringValue: '{}' } }))), 'logs.json', { onOtherRecord });
+    const key = (k: string) => ['attribute key', k, k];
     expect(others.map(otherRecordTexts)).toEqual([
       {
         traceId: TRACE, spanId: SPAN, timeUnixNano: '1730680118215000000',
-        texts: [[LOG_RECORD_BODY_KEY, '{"msg":"auth","n":3}'], ['http.route', '/login'], ['raw', 'a2V5PXg='], ['tags', '["a"]']],
+        texts: [
+          ['log record', LOG_RECORD_BODY_KEY, '{"msg":"auth","n":3}'],
+          ['log record', 'http.route', '/login'], key('http.route'), key('retries'), key('ok'),
+          ['log record', 'raw', 'a2V5PXg='], key('raw'), ['log record', 'tags', '["a"]'], key('tags'),
+        ],
       },
-      { traceId: null, spanId: null, timeUnixNano: '1730680118000000000', texts: [[LOG_RECORD_BODY_KEY, 'started']] },
+      { traceId: null, spanId: null, timeUnixNano: '1730680118000000000', texts: [['log record', LOG_RECORD_BODY_KEY, 'started']] },
     ]);
+    // The block's resource and scope, read once for the records that share them.
+    const blockTexts = [['resource', 'service.name', 'agent'], ['resource attribute key', 'service.name', 'service.name'], ['scope name', null, 'opentelemetry.instrumentation.openai_v2'], ['scope version', null, '2.1b0']];
+    expect(shared).toEqual([blockTexts, blockTexts]);
+    expect(shared[0]).toBe(shared[1]);
   });
 
   it('makes structured attributes (the operation-details event\'s messages) their JSON text, and keeps scalars typed', () => {

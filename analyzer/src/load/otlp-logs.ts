@@ -2,6 +2,7 @@ import { MESSAGE_EVENT_NAMES, MessageEventAttributes } from '../foreign/message-
 import { plainAnyValue, WrongTypedAnyValue } from './any-value.js';
 import type { InputProblem } from './input-error.js';
 import { LINE_TOO_LONG } from './lines.js';
+import { LogRecordScope, type LogRecordText } from '../log-record-credentials.js';
 import { POSITIONS_NAMED } from './malformed-span-positions.js';
 
 /**
@@ -57,8 +58,8 @@ export interface LogRecordsRead {
   others: number;
   problems: InputProblem[];
   onEvent: (row: LogEventRow) => void;
-  /** Given each of the others as parsed (any shape: {@link otherRecordTexts} reads it). */
-  onOtherRecord?: (record: unknown) => void;
+  /** Given each of the others as parsed (any shape: {@link otherRecordTexts} reads it), with its resource's and scope's texts ({@link sharedRecordTexts}). */
+  onOtherRecord?: (record: unknown, shared: readonly LogRecordText[]) => void;
 }
 
 /** Why a GenAI log record cannot be read; the record's place and event name go before it. */
@@ -108,12 +109,13 @@ function readRecords(message: unknown, into: LogRecordsRead, problem: (reason: s
       const at = `resourceLogs[${r}].scopeLogs[${s}]`;
       if (!Array.isArray(records)) return problem(`JSON of another shape: ${at}.logRecords is not a list`);
       const scope = isObject(sl) && isObject(sl.scope) ? sl.scope : {};
+      let shared: LogRecordText[] | undefined;
       records.forEach((record, i) => {
         into.records++;
         const name = eventName(record);
         if (name === undefined || !GENAI_EVENTS.has(name)) {
           into.others++;
-          into.onOtherRecord?.(record);
+          if (into.onOtherRecord) into.onOtherRecord(record, (shared ??= sharedRecordTexts(isObject(rl) ? rl.resource : undefined, isObject(sl) ? sl.scope : undefined)));
           return;
         }
         const rec = record as Record<string, unknown>;
@@ -159,7 +161,7 @@ export interface LogsLineOptions {
   /** The lines the byte scan refused (too deep, not UTF-8), with why: a logs line among them is a problem, not read. */
   unreadable?: ReadonlyMap<number, string>;
   /** Given each log record that is no GenAI message event (see {@link LogRecordsRead.onOtherRecord}). */
-  onOtherRecord?: (record: unknown) => void;
+  onOtherRecord?: (record: unknown, shared: readonly LogRecordText[]) => void;
 }
 
 /**
@@ -246,8 +248,8 @@ export interface OtherRecordTexts {
   spanId: string | null;
   /** Its time (else its observed time), ns as decimal text; null when it has neither. */
   timeUnixNano: string | null;
-  /** `[key, text]`: the body under {@link LOG_RECORD_BODY_KEY}, then each attribute that holds text. */
-  texts: [string, string][];
+  /** The body under {@link LOG_RECORD_BODY_KEY}, then each attribute that holds text, and each attribute's key. */
+  texts: LogRecordText[];
 }
 
 /**
@@ -258,34 +260,43 @@ export interface OtherRecordTexts {
 export const LOG_RECORD_BODY_KEY = 'log.body';
 
 /**
- * What the credential scan reads of a log record that is no GenAI message event: its body (a string
- * as it is, a map or array as its plain JSON) and each attribute holding a string, bytes (base64, as
- * the span scan reads bytes), a map or an array (its plain JSON); numbers and booleans hold no
- * credential. A part of the wrong type is read as its JSON text, never left: fail closed.
+ * A log record's or attribute's value as the credential scan reads it: a string or bytes (base64,
+ * as the span scan reads bytes) as it is, a map or an array as its plain JSON; numbers and booleans
+ * hold no credential. A value of the wrong type is read as its JSON text, never left: fail closed.
+ */
+function scannedText(v: unknown): string | undefined {
+  if (!isObject(v)) return v == null ? undefined : JSON.stringify(v);
+  const s = v.stringValue ?? v.string_value ?? v.bytesValue ?? v.bytes_value;
+  if (typeof s === 'string') return s;
+  if (v.kvlistValue == null && v.kvlist_value == null && v.arrayValue == null && v.array_value == null) return undefined;
+  try {
+    return plainAnyValue(v);
+  } catch {
+    return JSON.stringify(v);
+  }
+}
+
+/** Each attribute's value (where it holds text) under `valueScope`, and each key under `keyScope`. */
+function attributeTexts(attributes: unknown, valueScope: LogRecordScope, keyScope: LogRecordScope, into: LogRecordText[]): void {
+  if (!Array.isArray(attributes)) return;
+  for (const a of attributes) {
+    if (!isObject(a) || typeof a.key !== 'string') continue;
+    const text = scannedText(a.value);
+    if (text !== undefined) into.push([valueScope, a.key, text]);
+    into.push([keyScope, a.key, a.key]);
+  }
+}
+
+/**
+ * What the credential scan reads of a log record that is no GenAI message event: its body, each
+ * attribute holding text (see {@link scannedText}) and each attribute's key.
  */
 export function otherRecordTexts(record: unknown): OtherRecordTexts | undefined {
   if (!isObject(record)) return undefined;
-  const texts: [string, string][] = [];
-  const textOf = (v: unknown): string | undefined => {
-    if (!isObject(v)) return v == null ? undefined : JSON.stringify(v);
-    const s = v.stringValue ?? v.string_value ?? v.bytesValue ?? v.bytes_value;
-    if (typeof s === 'string') return s;
-    if (v.kvlistValue == null && v.kvlist_value == null && v.arrayValue == null && v.array_value == null) return undefined;
-    try {
-      return plainAnyValue(v);
-    } catch {
-      return JSON.stringify(v);
-    }
-  };
-  const body = textOf(record.body);
-  if (body !== undefined) texts.push([LOG_RECORD_BODY_KEY, body]);
-  if (Array.isArray(record.attributes)) {
-    for (const a of record.attributes) {
-      if (!isObject(a) || typeof a.key !== 'string') continue;
-      const text = textOf(a.value);
-      if (text !== undefined) texts.push([a.key, text]);
-    }
-  }
+  const texts: LogRecordText[] = [];
+  const body = scannedText(record.body);
+  if (body !== undefined) texts.push([LogRecordScope.RECORD, LOG_RECORD_BODY_KEY, body]);
+  attributeTexts(record.attributes, LogRecordScope.RECORD, LogRecordScope.ATTRIBUTE_KEY, texts);
   const [written, observed] = [timeOf(record.timeUnixNano ?? record.time_unix_nano), timeOf(record.observedTimeUnixNano ?? record.observed_time_unix_nano)];
   return {
     traceId: hexId(record.traceId ?? record.trace_id, 32) ?? null,
@@ -293,6 +304,22 @@ export function otherRecordTexts(record: unknown): OtherRecordTexts | undefined 
     timeUnixNano: written ?? observed ?? null,
     texts,
   };
+}
+
+/**
+ * What the credential scan reads of the resource and the instrumentation scope a block of log
+ * records shares (`resourceLogs[i].resource`, `scopeLogs[j].scope`): the resource's attributes and
+ * keys, the scope's name, version, attributes and keys.
+ */
+export function sharedRecordTexts(resource: unknown, scope: unknown): LogRecordText[] {
+  const texts: LogRecordText[] = [];
+  if (isObject(resource)) attributeTexts(resource.attributes, LogRecordScope.RESOURCE, LogRecordScope.RESOURCE_ATTRIBUTE_KEY, texts);
+  if (isObject(scope)) {
+    if (typeof scope.name === 'string' && scope.name !== '') texts.push([LogRecordScope.SCOPE_NAME, null, scope.name]);
+    if (typeof scope.version === 'string' && scope.version !== '') texts.push([LogRecordScope.SCOPE_VERSION, null, scope.version]);
+    attributeTexts(scope.attributes, LogRecordScope.SCOPE, LogRecordScope.SCOPE_ATTRIBUTE_KEY, texts);
+  }
+  return texts;
 }
 
 /** Lower-case hex id of `digits` digits, not all zero; undefined for anything else (OTLP/JSON writes ids as hex strings). */

@@ -138,7 +138,7 @@ CREATE TABLE span_structs (file_id INTEGER, line INTEGER, bad BOOLEAN, problem V
 CREATE TABLE log_events (file_id INTEGER, seq BIGINT, trace_id VARCHAR, span_id VARCHAR, time_ns BIGINT,
   resource_no INTEGER, scope_name VARCHAR, scope_version VARCHAR, e ${LOG_EVENT_TYPE});
 CREATE TABLE log_resources (file_id INTEGER, resource_no INTEGER, resource_id UBIGINT, res ${OTLP_ATTRIBUTES});
-CREATE TABLE log_record_credential_hits (file_id INTEGER, trace_id VARCHAR, span_id VARCHAR, "key" VARCHAR, rule_id VARCHAR, credential_hash VARCHAR, records INTEGER, first_time VARCHAR);
+CREATE TABLE log_record_credential_hits (file_id INTEGER, trace_id VARCHAR, span_id VARCHAR, scope VARCHAR, "key" VARCHAR, rule_id VARCHAR, credential_hash VARCHAR, records INTEGER, first_time VARCHAR);
 CREATE TABLE files (file_id INTEGER PRIMARY KEY, path VARCHAR, format VARCHAR, compression VARCHAR, spans_read BIGINT, skipped INTEGER);
 CREATE TEMP MACRO hex_id(j, n) AS CASE WHEN length(j::VARCHAR) = n + 2 AND regexp_full_match(j::VARCHAR, '"[0-9a-fA-F]+"') AND ltrim(j::VARCHAR, '"0') <> '' THEN lower((j::VARCHAR)[2:-2]) END;
 CREATE TEMP MACRO bad_time(t) AS t IS NOT NULL AND coalesce(TRY_CAST(t AS BIGINT) < 0, true);
