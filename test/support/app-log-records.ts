@@ -17,7 +17,9 @@ const KEY = token('applogKEYspanxx');
 /** In the records' resource (an attribute set from OTEL_RESOURCE_ATTRIBUTES) and their instrumentation scope's attributes. */
 const RESOURCE = token('applogRESOURCEx');
 const SCOPE = token('applogSCOPEattr');
-export const APP_LOG_TOKENS = [ARG, BODY, ATTR, FREE_BODY, FREE_ATTR, KEY, RESOURCE, SCOPE];
+/** A scope version that is a token (a build stamping its deploy key where the version goes). */
+const VERSION = token('applogVERSIONxx');
+export const APP_LOG_TOKENS = [ARG, BODY, ATTR, FREE_BODY, FREE_ATTR, KEY, RESOURCE, SCOPE, VERSION];
 
 export const APP_LOG_TRACE = '0a0b0c0d0e0f00000000000000000001';
 export const APP_LOG_SPAN = '0a0b0c0d00000002';
@@ -53,6 +55,6 @@ export function appLogsDocument(): string {
     { timeUnixNano: '1700000004000000000', body: s('token kind ghp_ is only a prefix'), attributes: [{ key: 'auth.kind', value: s('ghp_') }] },
   ];
   const resource = { attributes: [{ key: 'service.name', value: s('agent') }, { key: 'registry.token', value: s(RESOURCE) }] };
-  return JSON.stringify({ resourceLogs: [{ resource, scopeLogs: [{ scope: { name: 'app', attributes: [{ key: 'vendor.license', value: s(SCOPE) }] }, logRecords: records }] }] });
+  return JSON.stringify({ resourceLogs: [{ resource, scopeLogs: [{ scope: { name: 'app', version: VERSION, attributes: [{ key: 'vendor.license', value: s(SCOPE) }] }, logRecords: records }] }] });
 }
 

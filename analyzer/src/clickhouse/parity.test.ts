@@ -141,6 +141,7 @@ describe('an application\'s own log records (no GenAI event name) beside the tra
         [true, null, 'log.body'],
         [true, null, 'registry.token'],
         [true, null, 'vendor.license'],
+        [true, null, null],
       ].sort(),
     );
     expect(ch.findings).toEqual(duck.findings.map(portable));
