@@ -205,7 +205,7 @@ const INPUT_KEY_SET: ReadonlySet<string> = new Set(INPUT_KEYS);
  * Families of flattened input messages (OpenInference's, OpenLLMetry's): a key of one ending in a
  * message's text (`….content`, `….text`) held as another type than text is input not read.
  */
-export const INPUT_PREFIXES: readonly string[] = ['llm.input_messages.', OpenLLMetryMessages.PROMPTS];
+const INPUT_PREFIXES: readonly string[] = ['llm.input_messages.', OpenLLMetryMessages.PROMPTS];
 
 /** Whether `key`, held as another type than text, is a flattened input message's text (see {@link INPUT_PREFIXES}). */
 export function isFlattenedInputText(key: string): boolean {
