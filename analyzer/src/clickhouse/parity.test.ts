@@ -290,6 +290,25 @@ describe('other libraries\' traces', () => {
     }
   });
 
+  it('system instructions held as a number or a boolean: no evidence for the call after them in both engines, not a guess', async () => {
+    const output = JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'book_room', arguments: { day: 'Tuesday', timezone: 'Europe/Paris' } }] }]);
+    const hello = { key: 'gen_ai.input.messages', value: { stringValue: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Book a room for Tuesday' }] }]) } };
+    const model = (spanId: string, at: number, more: object[]) => ({
+      traceId: '0123456789abcdef0123456789abcdef', spanId, name: 'chat gpt-4o', startTimeUnixNano: `17000000000000${at}0000`, endTimeUnixNano: `17000000000000${at}5000`,
+      attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }, hello, ...more],
+    });
+    for (const system of [{ intValue: '3' }, { boolValue: true }, { stringValue: 'You book rooms in Europe/Paris.' }]) {
+      const spans = [model('00000000000000e1', 1, []), model('00000000000000e2', 2, [{ key: 'gen_ai.system_instructions', value: system }, { key: 'gen_ai.output.messages', value: { stringValue: output } }])];
+      const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'system-not-read.json');
+      writeFileSync(file, JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'some-agent' }, spans }] }] }));
+      const { duck, ch } = await bothEngines([file], false);
+      // (the instructions as text name the zone: the developer's value, no finding and evidence)
+      const expected = 'stringValue' in system ? [[], 1, 0] : [[], 1, 1];
+      expect([duck.findings, duck.stats.foreign_calls, duck.stats.no_evidence_calls], JSON.stringify(system)).toEqual(expected);
+      expect([ch.findings, ch.stats.foreign_calls, ch.stats.no_evidence_calls], JSON.stringify(system)).toEqual(expected);
+    }
+  });
+
   it('a credential written as an argument\'s key is the argument\'s, one finding: the same in both engines', async () => {
     const span = {
       traceId: '0123456789abcdef0123456789abcdef', spanId: '00000000000000b1', name: 'execute_tool deploy', startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000100000000',

@@ -399,7 +399,12 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
     }
   }
   const system = get(GenAiAttributes.SYSTEM_INSTRUCTIONS);
-  if (system !== undefined) for (const t of contentTexts(parseJson(system) ?? system)) into.developer(t);
+  if (system !== undefined) {
+    const parsed = parseJson(system) ?? system;
+    // A number or a boolean is no instruction's text: held so, it was not read (as where the span holds it as another type than text).
+    if (typeof parsed === 'number' || typeof parsed === 'boolean') inputNotReadIn(system, span, into);
+    else for (const t of contentTexts(parsed)) into.developer(t);
+  }
   const definitions = parseJson(get(GenAiAttributes.TOOL_DEFINITIONS));
   if (Array.isArray(definitions)) {
     for (const d of definitions) {
