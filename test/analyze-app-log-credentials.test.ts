@@ -83,6 +83,16 @@ describe('an application\'s own log records beside the traces', () => {
     ]);
   });
 
+  it('a credential in a resource the spans share with the logs is reported once, on the spans\' resource', () => {
+    const traces = join(tmp(), 'same-resource.traces.json');
+    writeFileSync(traces, appLogTracesDocument(true));
+    const run = analyzeBin(traces, files[1], '--format', 'json');
+    expect(run.code, run.stderr).toBe(1);
+    for (const t of APP_LOG_TOKENS) expect(run.stdout + run.stderr, t).not.toContain(t);
+    const found = parseJson(run).findings.filter((f) => f.key === 'registry.token').map((f) => f.rule);
+    expect(found).toEqual(['credential_in_attribute']);
+  });
+
   it('without the logs, nothing of them is reported: the argument alone', () => {
     const out = parseJson(analyzeBin(files[0], '--format', 'json'));
     expect(out.findings.map((f) => [f.rule, f.key])).not.toContainEqual(expect.arrayContaining(['credential_in_log_record']));

@@ -15,12 +15,17 @@
 --   is named by its key and counts the records that carry it. The records holding one credential
 --   in one place under one key of one span are one finding, counted. A credential already
 --   reported in the same trace, by the tool and argument that hold it or on the span the record
---   was written in, is not reported again.
+--   was written in, is not reported again; nor is one of the records' resource or scope that a
+--   span's resource or scope is already reported for (one service's spans and logs).
 -- remedy: Purge the affected log records (and their copies downstream), rotate the credential, and stop the code path that logs it (a framework logging a tool's arguments at INFO or DEBUG).
 WITH fresh AS (SELECT * FROM log_record_credential_hits h
-  WHERE h.trace_id IS NULL
-    OR ((h.trace_id, h.credential_hash) NOT IN (SELECT trace_id, credential_hash FROM argument_credentials)
-      AND (h.span_id IS NULL OR (h.trace_id, h.span_id, h.credential_hash) NOT IN (SELECT trace_id, span_id, credential_hash FROM credential_hits)))),
+  WHERE CASE WHEN h.scope IN ('resource', 'resource attribute key', 'scope', 'scope attribute key', 'scope name', 'scope version')
+      -- A resource or scope the traces report it in already (a service exporting its spans and its logs under one resource).
+      THEN h.credential_hash NOT IN (SELECT credential_hash FROM credential_hits
+        WHERE scope IN ('resource', 'resource attribute key', 'scope', 'scope attribute key', 'scope name', 'scope version'))
+    WHEN h.trace_id IS NULL THEN true
+    ELSE (h.trace_id, h.credential_hash) NOT IN (SELECT trace_id, credential_hash FROM argument_credentials)
+      AND (h.span_id IS NULL OR (h.trace_id, h.span_id, h.credential_hash) NOT IN (SELECT trace_id, span_id, credential_hash FROM credential_hits)) END),
 -- The tool of the call on a record's span, when its calls share one.
 calls AS (SELECT trace_id, span_id, CASE WHEN count(DISTINCT tool) = 1 THEN min(tool) END AS tool FROM tool_calls
   WHERE (trace_id, span_id) IN (SELECT trace_id, span_id FROM fresh WHERE trace_id IS NOT NULL) GROUP BY trace_id, span_id),

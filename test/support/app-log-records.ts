@@ -25,8 +25,14 @@ export const APP_LOG_TRACE = '0a0b0c0d0e0f00000000000000000001';
 export const APP_LOG_SPAN = '0a0b0c0d00000002';
 const s = (v: string) => ({ stringValue: v });
 
-/** One trace: the `deploy` tool's span, its arguments holding `ARG`. */
-export function appLogTracesDocument(): string {
+/** The logs' resource (see {@link appLogsDocument}): `RESOURCE` in an attribute. */
+const LOGS_RESOURCE = { attributes: [{ key: 'service.name', value: s('agent') }, { key: 'registry.token', value: s(RESOURCE) }] };
+
+/**
+ * One trace: the `deploy` tool's span, its arguments holding `ARG`; with `sameResource`, exported
+ * under the logs' resource (one service's spans and logs), else under an empty one.
+ */
+export function appLogTracesDocument(sameResource = false): string {
   const span = {
     traceId: APP_LOG_TRACE, spanId: APP_LOG_SPAN, name: 'execute_tool deploy', startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000100000000',
     attributes: [
@@ -36,7 +42,7 @@ export function appLogTracesDocument(): string {
       { key: 'gen_ai.tool.call.arguments', value: s(JSON.stringify({ service: 'web', token: ARG })) },
     ],
   };
-  return JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'agent-framework' }, spans: [span] }] }] });
+  return JSON.stringify({ resourceSpans: [{ resource: sameResource ? LOGS_RESOURCE : { attributes: [] }, scopeSpans: [{ scope: { name: 'agent-framework' }, spans: [span] }] }] });
 }
 
 /** The application's log records (no GenAI event name): in the tool's span, and outside any span. */
@@ -54,7 +60,6 @@ export function appLogsDocument(): string {
     // Nothing shaped like a credential: a prefix alone.
     { timeUnixNano: '1700000004000000000', body: s('token kind ghp_ is only a prefix'), attributes: [{ key: 'auth.kind', value: s('ghp_') }] },
   ];
-  const resource = { attributes: [{ key: 'service.name', value: s('agent') }, { key: 'registry.token', value: s(RESOURCE) }] };
-  return JSON.stringify({ resourceLogs: [{ resource, scopeLogs: [{ scope: { name: 'app', version: VERSION, attributes: [{ key: 'vendor.license', value: s(SCOPE) }] }, logRecords: records }] }] });
+  return JSON.stringify({ resourceLogs: [{ resource: LOGS_RESOURCE, scopeLogs: [{ scope: { name: 'app', version: VERSION, attributes: [{ key: 'vendor.license', value: s(SCOPE) }] }, logRecords: records }] }] });
 }
 

@@ -147,6 +147,11 @@ describe('an application\'s own log records (no GenAI event name) beside the tra
     expect(ch.findings).toEqual(duck.findings.map(portable));
     expect(ch.stats.other_log_records).toBe(duck.stats.other_log_records);
     for (const t of APP_LOG_TOKENS) expect(JSON.stringify(ch) + JSON.stringify(duck), t).not.toContain(t);
+    // One service's spans and logs under one resource: its credential reported once, on the spans' resource, in both.
+    writeFileSync(traces, appLogTracesDocument(true));
+    const same = await bothEngines([traces, logs], false);
+    expect(same.duck.findings.filter((f) => f.key === 'registry.token').map((f) => f.rule)).toEqual(['credential_in_attribute']);
+    expect(same.ch.findings).toEqual(same.duck.findings.map(portable));
   });
 });
 
