@@ -33,7 +33,7 @@ describe('an application\'s own log records beside the traces', () => {
       ['deploy', '[REDACTED:github-pat]', 'An application log record written in the span (the deploy call) has an attribute key [REDACTED:github-pat] matching the github-pat credential shape.'],
       [null, 'registry.token', 'The resource of application log records holds in attribute registry.token a value matching the github-pat credential shape (8 record(s) carry it; the first at 2023-11-14T22:13:20.050000000Z).'],
       [null, 'vendor.license', 'The instrumentation scope of application log records holds in attribute vendor.license a value matching the github-pat credential shape (8 record(s) carry it; the first at 2023-11-14T22:13:20.050000000Z).'],
-      [null, null, 'The instrumentation scope of application log records holds in its version a value matching the github-pat credential shape (8 record(s) carry it; the first at 2023-11-14T22:13:20.050000000Z).'],
+      [null, 'otel.scope.version', 'The instrumentation scope of application log records holds in its version a value matching the github-pat credential shape (8 record(s) carry it; the first at 2023-11-14T22:13:20.050000000Z).'],
       [null, 'db.connection_string', 'An application log record written outside any span (no trace id; the first at 2023-11-14T22:13:23.000000000Z) holds in attribute db.connection_string a value matching the url-password credential shape.'],
       [null, 'log.body', 'An application log record written outside any span (no trace id; the first at 2023-11-14T22:13:21.000000000Z) holds in its body a value matching the github-pat credential shape (as do 1 other record(s)).'],
     ].sort());
@@ -47,9 +47,9 @@ describe('an application\'s own log records beside the traces', () => {
       { trace_id: APP_LOG_TRACE, span_id: APP_LOG_SPAN, scope: 'log record', key: 'log.body', records: 1 },
       { trace_id: APP_LOG_TRACE, span_id: APP_LOG_SPAN, scope: 'log record', key: 'log.body', records: 1 },
       { trace_id: null, span_id: null, scope: 'log record', key: 'log.body', records: 2 },
+      { trace_id: null, span_id: null, scope: 'scope version', key: 'otel.scope.version', records: 8 },
       { trace_id: null, span_id: null, scope: 'resource', key: 'registry.token', records: 8 },
       { trace_id: null, span_id: null, scope: 'scope', key: 'vendor.license', records: 8 },
-      { trace_id: null, span_id: null, scope: 'scope version', key: null, records: 8 },
     ]);
   });
 
@@ -71,13 +71,13 @@ describe('an application\'s own log records beside the traces', () => {
     expect([out.stats.spans, out.stats.other_log_records]).toEqual([0, 8]);
     // (the argument's token, logged in its span, is the log's own finding now: no trace reports it)
     expect(out.findings.map((f) => [f.rule, f.key]).sort()).toEqual([
-      ['credential_in_log_record', null],
       ['credential_in_log_record', '[REDACTED:github-pat]'],
       ['credential_in_log_record', 'db.connection_string'],
       ['credential_in_log_record', 'http.request.header.authorization'],
       ['credential_in_log_record', 'log.body'],
       ['credential_in_log_record', 'log.body'],
       ['credential_in_log_record', 'log.body'],
+      ['credential_in_log_record', 'otel.scope.version'],
       ['credential_in_log_record', 'registry.token'],
       ['credential_in_log_record', 'vendor.license'],
     ]);

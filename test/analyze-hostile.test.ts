@@ -53,6 +53,26 @@ describe('argspan analyze on hostile input: nothing leaks', () => {
     expect(redacted.fingerprint).toBe(fingerprintOf({ ...redacted, tool: CANARY }));
   });
 
+  it('credentials in a span\'s name and its status message are findings named by the place, whose fingerprints do not depend on each other', () => {
+    const dir = tmp();
+    const STATUS_CANARY = 'ghp_' + 'St4TUSc4naryST4TUSc4naryST4TUSc4nary';
+    const root = '"name":"invoke_agent calendar-assistant"';
+    const status = `"status":{"code":2,"message":"deploy failed for ${STATUS_CANARY}"}`;
+    const placed = (name: string) => {
+      const file = join(dir, `${name.length}.jsonl`);
+      writeFileSync(file, `${tokyo.replace(root, `"name":"${name}",${status}`)}\n`);
+      const run = analyzeBin(file, '--format', 'json');
+      expect(run.code).toBe(1);
+      expect(run.stdout + run.stderr).not.toContain(CANARY);
+      expect(run.stdout + run.stderr).not.toContain(STATUS_CANARY);
+      return parseJson(run).findings.filter((f) => f.rule === 'credential_in_attribute').map((f) => [f.key, f.fingerprint]);
+    };
+    const both = new Map(placed(`invoke_agent ${CANARY}`));
+    expect([...both.keys()].sort()).toEqual(['otel.status_description', 'span.name']);
+    // The name's token gone (rotated, the agent renamed): the status message's finding is the one the baseline holds.
+    expect(placed('invoke_agent calendar-assistant')).toEqual([['otel.status_description', both.get('otel.status_description')]]);
+  });
+
   it('--db on a file that is not a DuckDB database says so, without blaming the memory limit or quoting the file', () => {
     const dir = tmp();
     const notDb = join(dir, 'notes.duckdb');

@@ -67,7 +67,7 @@ export async function scanCredentials(
   const hits: { trace_id: unknown; span_id: unknown; scope: unknown; key: string | null; hit: CredentialHit; no: number }[] = [];
   const seen = new Set<string>();
   const add = (traceId: unknown, spanId: unknown, scope: unknown, key: unknown, found: readonly CredentialHit[]) => {
-    for (let i = 0; i < found.length; i++) if (firstHit(seen, traceId, spanId, scope, shownKey(key, detector), found[i]!)) hits.push({ trace_id: traceId, span_id: spanId, scope, key: shownKey(key, detector), hit: found[i]!, no: i + 1 });
+    for (let i = 0; i < found.length; i++) if (firstHit(seen, traceId, spanId, scope, shownKey(scope, key, detector), found[i]!)) hits.push({ trace_id: traceId, span_id: spanId, scope, key: shownKey(scope, key, detector), hit: found[i]!, no: i + 1 });
   };
   await phase(onPhase, 'credential scan: pre-filter', async () => {
     const result = await db.conn.stream(`
@@ -211,9 +211,26 @@ export function findCredentials(scope: unknown, text: string, detector: SecretDe
   return f ? credentialHits(text, [f], hasher) : [];
 }
 
-/** The `key` a hit is recorded under, any credential in it redacted (a name or message has none). */
-export function shownKey(key: unknown, detector: SecretDetector): string | null {
-  return key === null || key === undefined ? null : redactName(String(key), detector);
+/**
+ * The key a finding in a place without one is named by, so that its fingerprint (rule, trace,
+ * span, tool, key) tells it from a credential elsewhere on the same span: the attribute OpenTelemetry
+ * defines for that field where exporters without the field carry it (`otel.scope.name`,
+ * `otel.status_description`, `event.name`), `span.name` for the span's name.
+ */
+const PLACE_KEYS: ReadonlyMap<unknown, string> = new Map([
+  [NameScope.SPAN_NAME, 'span.name'],
+  [NameScope.STATUS_MESSAGE, 'otel.status_description'],
+  [NameScope.EVENT_NAME, 'event.name'],
+  [NameScope.SCOPE_NAME, 'otel.scope.name'],
+  [NameScope.SCOPE_VERSION, 'otel.scope.version'],
+]);
+
+/**
+ * The `key` a hit of `scope` is recorded under: its attribute's key, any credential in it
+ * redacted, or for a name, a status message or a scope's version the key that names that place.
+ */
+export function shownKey(scope: unknown, key: unknown, detector: SecretDetector): string | null {
+  return key === null || key === undefined ? (PLACE_KEYS.get(scope) ?? null) : redactName(String(key), detector);
 }
 
 /**

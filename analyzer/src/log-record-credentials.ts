@@ -45,7 +45,6 @@ const KEY_MEMO_SIZE = 65_536;
 /** The record's own places; the others (resource, instrumentation scope) belong to no one span. */
 const OWN_SCOPES: ReadonlySet<string> = new Set([LogRecordScope.RECORD, LogRecordScope.ATTRIBUTE_KEY]);
 
-
 /** A row of `log_record_credential_hits` (no value: the credential's keyed hash). */
 export type LogRecordCredentialRow = {
   /** The record's trace id and span id; null for a record written outside any span. */
@@ -53,7 +52,7 @@ export type LogRecordCredentialRow = {
   span_id: string | null;
   /** Where in the record (a {@link LogRecordScope}). */
   scope: LogRecordScope;
-  /** `log.body`, or the attribute's key (any credential in it redacted); null for a scope's name or version. */
+  /** `log.body`, or the attribute's key (any credential in it redacted); `otel.scope.name` or `otel.scope.version` for the scope's name or version. */
   key: string | null;
   rule_id: string;
   credential_hash: string;
@@ -84,7 +83,7 @@ export class LogRecordCredentials {
     const own = OWN_SCOPES.has(scope);
     const hits = scope === LogRecordScope.ATTRIBUTE_KEY ? this.keyHits(text[2]) : own ? findCredentials(scope, text[2], this.detector, this.hasher) : this.sharedHits(text);
     if (hits.length === 0) return;
-    const shown = shownKey(key, this.detector);
+    const shown = shownKey(scope, key, this.detector);
     const time = timeUnixNano === null ? null : isoTime(timeUnixNano);
     const [trace, span] = own ? [traceId, spanId] : [null, null];
     for (const hit of hits) {

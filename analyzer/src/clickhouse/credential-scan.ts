@@ -39,8 +39,8 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
   const check = (row: ChRow) => {
     const found = findCredentials(row.scope, String(row.v), detector, hasher);
     for (let i = 0; i < found.length; i++) {
-      if (!firstHit(seen, row.trace_id, row.span_id, row.scope, shownKey(row.k, detector), found[i]!)) continue;
-      hits.push({ trace_id: row.trace_id, span_id: row.span_id, scope: row.scope, key: shownKey(row.k, detector), rule_id: found[i]!.ruleId, credential_hash: found[i]!.hash, hit_no: i + 1 });
+      if (!firstHit(seen, row.trace_id, row.span_id, row.scope, shownKey(row.scope, row.k, detector), found[i]!)) continue;
+      hits.push({ trace_id: row.trace_id, span_id: row.span_id, scope: row.scope, key: shownKey(row.scope, row.k, detector), rule_id: found[i]!.ruleId, credential_hash: found[i]!.hash, hit_no: i + 1 });
     }
   };
   // A span's events or links (nested columns `list`, never empty in `marker` when there are some): each attribute map, one row per value.

@@ -119,7 +119,7 @@ describe('credentials the re-scan finds outside span attributes', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'places.jsonl');
     writeFileSync(file, b.lines('agent', 200, { [`deploy_${CANARY_AWS_KEY}`]: 'x' }).join('\n') + '\n');
     const { duck, ch } = await bothEngines([file], false);
-    expect(new Set(duck.findings.map((f) => f.key))).toEqual(new Set([null, 'deploy_[REDACTED:aws-access-key-id]', 'payload']));
+    expect(new Set(duck.findings.map((f) => f.key))).toEqual(new Set(['event.name', 'deploy_[REDACTED:aws-access-key-id]', 'payload']));
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });
 });
@@ -141,7 +141,7 @@ describe('an application\'s own log records (no GenAI event name) beside the tra
         [true, null, 'log.body'],
         [true, null, 'registry.token'],
         [true, null, 'vendor.license'],
-        [true, null, null],
+        [true, null, 'otel.scope.version'],
       ].sort(),
     );
     expect(ch.findings).toEqual(duck.findings.map(portable));
