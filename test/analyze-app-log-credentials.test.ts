@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeBin, parseJson, query } from './analyze-helpers.js';
 import { tmp } from './support/analyze-foreign.js';
-import { APP_LOG_SPAN, APP_LOG_TOKENS, APP_LOG_TRACE, appLogsDocument, appLogTracesDocument } from './support/app-log-records.js';
+import { APP_LOG_SPAN, APP_LOG_TOKENS, APP_LOG_TRACE, appLogsDocument, appLogTracesDocument, GENAI_LOG_TOKENS, genAiLogsDocument } from './support/app-log-records.js';
 
 /**
  * `argspan analyze` on an application's own log records (no GenAI event name) beside its traces:
@@ -31,9 +31,9 @@ describe('an application\'s own log records beside the traces', () => {
       ['deploy', 'http.request.header.authorization', 'An application log record written in the span (the deploy call) holds in attribute http.request.header.authorization a value matching the github-pat credential shape.'],
       ['deploy', 'log.body', 'An application log record written in the span (the deploy call) holds in its body a value matching the github-pat credential shape.'],
       ['deploy', '[REDACTED:github-pat]', 'An application log record written in the span (the deploy call) has an attribute key [REDACTED:github-pat] matching the github-pat credential shape.'],
-      [null, 'registry.token', 'The resource of application log records holds in attribute registry.token a value matching the github-pat credential shape (8 record(s) carry it; the first at 2023-11-14T22:13:20.050000000Z).'],
-      [null, 'vendor.license', 'The instrumentation scope of application log records holds in attribute vendor.license a value matching the github-pat credential shape (8 record(s) carry it; the first at 2023-11-14T22:13:20.050000000Z).'],
-      [null, 'otel.scope.version', 'The instrumentation scope of application log records holds in its version a value matching the github-pat credential shape (8 record(s) carry it; the first at 2023-11-14T22:13:20.050000000Z).'],
+      [null, 'registry.token', 'The resource of log records holds in attribute registry.token a value matching the github-pat credential shape (8 record(s) carry it; the first at 2023-11-14T22:13:20.050000000Z).'],
+      [null, 'vendor.license', 'The instrumentation scope of log records holds in attribute vendor.license a value matching the github-pat credential shape (8 record(s) carry it; the first at 2023-11-14T22:13:20.050000000Z).'],
+      [null, 'otel.scope.version', 'The instrumentation scope of log records holds in its version a value matching the github-pat credential shape (8 record(s) carry it; the first at 2023-11-14T22:13:20.050000000Z).'],
       [null, 'db.connection_string', 'An application log record written outside any span (no trace id; the first at 2023-11-14T22:13:23.000000000Z) holds in attribute db.connection_string a value matching the url-password credential shape.'],
       [null, 'log.body', 'An application log record written outside any span (no trace id; the first at 2023-11-14T22:13:21.000000000Z) holds in its body a value matching the github-pat credential shape (as do 1 other record(s)).'],
     ].sort());
@@ -91,6 +91,20 @@ describe('an application\'s own log records beside the traces', () => {
     for (const t of APP_LOG_TOKENS) expect(run.stdout + run.stderr, t).not.toContain(t);
     const found = parseJson(run).findings.filter((f) => f.key === 'registry.token').map((f) => f.rule);
     expect(found).toEqual(['credential_in_attribute']);
+  });
+
+  it('a logs export of GenAI message records only: its resource and scope, not the traces\', are scanned too', () => {
+    const logs = join(tmp(), 'genai.logs.json');
+    writeFileSync(logs, genAiLogsDocument());
+    const run = analyzeBin(files[0], logs, '--format', 'json');
+    expect(run.code, run.stderr).toBe(1);
+    for (const t of [...APP_LOG_TOKENS, ...GENAI_LOG_TOKENS]) expect(run.stdout + run.stderr, t).not.toContain(t);
+    const out = parseJson(run);
+    expect([out.stats.log_records, out.stats.other_log_records]).toEqual([2, undefined]);
+    expect(out.findings.filter((f) => f.rule === 'credential_in_log_record').map((f) => [f.trace_id, f.key, f.message])).toEqual([
+      [null, 'collector.auth', 'The resource of log records holds in attribute collector.auth a value matching the github-pat credential shape (2 record(s) carry it; the first at 2023-11-14T22:13:20.010000000Z).'],
+      [null, 'vendor.license', 'The instrumentation scope of log records holds in attribute vendor.license a value matching the github-pat credential shape (2 record(s) carry it; the first at 2023-11-14T22:13:20.010000000Z).'],
+    ]);
   });
 
   it('without the logs, nothing of them is reported: the argument alone', () => {

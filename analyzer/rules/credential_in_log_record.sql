@@ -7,7 +7,8 @@
 --   framework's "Function arguments: {…}" line, a request logger) with argspan's secret detector:
 --   the body (as log.body; a map or array body as its JSON), every attribute holding text and
 --   every attribute key, and the records' resource (attributes and keys) and instrumentation
---   scope (name, version, attributes and keys). This one holds a value shaped like a credential
+--   scope (name, version, attributes and keys) — of the GenAI message records too, whose
+--   resource need not be the traces'. This one holds a value shaped like a credential
 --   (the rule id says which kind); logs are a store of their own, kept and read apart from the
 --   traces. A record written inside a span is named by that span (and the tool of its call); one
 --   written outside any span has no trace or span id and is named by its key and the time of the
@@ -32,8 +33,8 @@ calls AS (SELECT trace_id, span_id, CASE WHEN count(DISTINCT tool) = 1 THEN min(
 found AS (SELECT trace_id, span_id, scope, "key", credential_hash, min(rule_id) AS rule_id, sum(records) AS records, min(first_time) AS first_time
   FROM fresh GROUP BY trace_id, span_id, scope, "key", credential_hash)
 SELECT f.trace_id AS trace_id, f.span_id AS span_id, c.tool AS tool, f."key" AS "key",
-  CASE WHEN f.scope IN ('resource', 'resource attribute key') THEN 'The resource of application log records'
-    WHEN f.scope IN ('scope', 'scope attribute key', 'scope name', 'scope version') THEN 'The instrumentation scope of application log records'
+  CASE WHEN f.scope IN ('resource', 'resource attribute key') THEN 'The resource of log records'
+    WHEN f.scope IN ('scope', 'scope attribute key', 'scope name', 'scope version') THEN 'The instrumentation scope of log records'
     WHEN f.trace_id IS NULL THEN 'An application log record written outside any span (no trace id' || coalesce('; the first at ' || f.first_time, '') || ')'
     WHEN f.span_id IS NULL THEN 'An application log record of the trace (no span id)'
     ELSE 'An application log record written in the span' || coalesce(' (the ' || c.tool || ' call)', '') END

@@ -20,6 +20,10 @@ const SCOPE = token('applogSCOPEattr');
 /** A scope version that is a token (a build stamping its deploy key where the version goes). */
 const VERSION = token('applogVERSIONxx');
 export const APP_LOG_TOKENS = [ARG, BODY, ATTR, FREE_BODY, FREE_ATTR, KEY, RESOURCE, SCOPE, VERSION];
+/** In the resource and the scope's attributes of a logs export that holds GenAI message records only. */
+const GENAI_RESOURCE = token('genaiRESOURCExx');
+const GENAI_SCOPE = token('genaiSCOPEattrx');
+export const GENAI_LOG_TOKENS = [GENAI_RESOURCE, GENAI_SCOPE];
 
 export const APP_LOG_TRACE = '0a0b0c0d0e0f00000000000000000001';
 export const APP_LOG_SPAN = '0a0b0c0d00000002';
@@ -63,3 +67,19 @@ export function appLogsDocument(): string {
   return JSON.stringify({ resourceLogs: [{ resource: LOGS_RESOURCE, scopeLogs: [{ scope: { name: 'app', version: VERSION, attributes: [{ key: 'vendor.license', value: s(SCOPE) }] }, logRecords: records }] }] });
 }
 
+
+/**
+ * A logs export of GenAI message records only (the user's message and the tool's result of the
+ * `deploy` call, in its span), under a resource other than the traces' — the collector's logs
+ * pipeline adding an attribute — holding `GENAI_RESOURCE`, and a scope holding `GENAI_SCOPE`.
+ */
+export function genAiLogsDocument(): string {
+  const inSpan = { traceId: APP_LOG_TRACE, spanId: APP_LOG_SPAN };
+  const records = [
+    { ...inSpan, timeUnixNano: '1700000000010000000', eventName: 'gen_ai.user.message', body: { kvlistValue: { values: [{ key: 'content', value: s('deploy web') }] } } },
+    { ...inSpan, timeUnixNano: '1700000000090000000', eventName: 'gen_ai.tool.message', body: { kvlistValue: { values: [{ key: 'content', value: s('deployed') }, { key: 'id', value: s('call_1') }] } } },
+  ];
+  const resource = { attributes: [{ key: 'service.name', value: s('agent') }, { key: 'collector.auth', value: s(GENAI_RESOURCE) }] };
+  const scope = { name: 'opentelemetry.instrumentation.openai_v2', version: '2.1b0', attributes: [{ key: 'vendor.license', value: s(GENAI_SCOPE) }] };
+  return JSON.stringify({ resourceLogs: [{ resource, scopeLogs: [{ scope, logRecords: records }] }] });
+}

@@ -61,7 +61,7 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
     // Copies of a span (a retried export, overlapping exports): counted, and of differing copies one chosen, as in DuckDB.
     const copies = await phase(options.onPhase, 'dedup', () => findSpanCopies(session, traces));
     if (copies.table) made.push(DROPPED_COPIES);
-    const src: TraceSource = { ...traces, logRecords: logs !== undefined, droppedCopies: copies.conflicts > 0, ...(read?.others ? { appLogRecords: read.appLogRecords } : {}) };
+    const src: TraceSource = { ...traces, logRecords: logs !== undefined, droppedCopies: copies.conflicts > 0, ...(read && read.records + read.others > 0 ? { scannedLogRecords: read.scannedLogRecords } : {}) };
     const callCopies = copies.conflicts > 0 ? await countCallCopies(session, src) : 0;
     const logsSource = `clickhouse ${database}.${logsTable}`;
     const skipped = [

@@ -119,38 +119,44 @@ ${recordScan}
     check,
   );
   await session.insert('credential_hits', hits, 'writing credential hits');
-  if (src.appLogRecords) await scanAppLogRecords(session, src.appLogRecords, withPattern, anyValue, match, new LogRecordCredentials(hasher, detector));
+  if (src.scannedLogRecords) await scanLogRecords(session, src.scannedLogRecords, withPattern, anyValue, match, new LogRecordCredentials(hasher, detector));
   return hits.length;
 }
 
 /**
- * The application's own log records (`appLogRecords`: the body, as `log.body`, each attribute and
- * its key, the resource's attributes and keys, the instrumentation scope's name, version,
- * attributes and keys), pre-filtered in ClickHouse as the span values are, read by the detector
- * into `log_record_credential_hits` (see `log-record-credentials.ts`), as DuckDB's load does.
+ * The log records of the run (`scannedLogRecords`): of an application's own records (`App`) the
+ * body, as `log.body`, each attribute and its key; of every record, GenAI ones too, the resource's
+ * attributes and keys and the instrumentation scope's name, version, attributes and keys;
+ * pre-filtered in ClickHouse as the span values are, read by the detector into
+ * `log_record_credential_hits` (see `log-record-credentials.ts`), as DuckDB's load does.
  */
-async function scanAppLogRecords(
+async function scanLogRecords(
   session: ChSession,
-  appLogRecords: string,
+  scannedLogRecords: string,
   withPattern: string,
   anyValue: (values: string) => string,
   match: (v: string) => string,
   found: LogRecordCredentials,
 ): Promise<void> {
   const nullIfEmpty = (v: unknown) => (v === '' || v === null || v === undefined ? null : String(v));
-  // Parallel arrays of each text's scope, key and text: a map's values then its keys.
+  // Parallel arrays of each text's scope, key and text: a map's values then its keys. A GenAI
+  // record's own texts are its messages, read as such, not here.
+  const own = (list: string) => `if(App, ${list}, [])`;
   const parts: [scopes: string, keys: string, texts: string][] = [
-    [`[${chString(LogRecordScope.RECORD)}]`, `[${chString(LOG_RECORD_BODY_KEY)}]`, '[Body]'],
+    [`[${chString(LogRecordScope.RECORD)}]`, `[${chString(LOG_RECORD_BODY_KEY)}]`, '[Body]'].map(own) as [string, string, string],
     ...(
       [
         ['LogAttributes', LogRecordScope.RECORD, LogRecordScope.ATTRIBUTE_KEY],
         ['ResourceAttributes', LogRecordScope.RESOURCE, LogRecordScope.RESOURCE_ATTRIBUTE_KEY],
         ['ScopeAttributes', LogRecordScope.SCOPE, LogRecordScope.SCOPE_ATTRIBUTE_KEY],
       ] as const
-    ).flatMap(([map, valueScope, keyScope]): [string, string, string][] => [
-      [`arrayMap(k -> ${chString(valueScope)}, mapKeys(${map}))`, `mapKeys(${map})`, `mapValues(${map})`],
-      [`arrayMap(k -> ${chString(keyScope)}, mapKeys(${map}))`, `mapKeys(${map})`, `mapKeys(${map})`],
-    ]),
+    ).flatMap(([map, valueScope, keyScope]): [string, string, string][] => {
+      const texts: [string, string, string][] = [
+        [`arrayMap(k -> ${chString(valueScope)}, mapKeys(${map}))`, `mapKeys(${map})`, `mapValues(${map})`],
+        [`arrayMap(k -> ${chString(keyScope)}, mapKeys(${map}))`, `mapKeys(${map})`, `mapKeys(${map})`],
+      ];
+      return map === 'LogAttributes' ? texts.map((t) => t.map(own) as [string, string, string]) : texts;
+    }),
     [`[${chString(LogRecordScope.SCOPE_NAME)}, ${chString(LogRecordScope.SCOPE_VERSION)}]`, "['', '']", '[ScopeName, ScopeVersion]'],
   ];
   const concat = (i: 0 | 1 | 2) => `arrayConcat(${parts.map((p) => p[i]).join(', ')})`;
@@ -158,10 +164,10 @@ async function scanAppLogRecords(
   await session.each(
     `${withPattern}SELECT TraceId, SpanId, ns, s, k, v
     FROM (SELECT TraceId, SpanId, toString(toUnixTimestamp64Nano(Timestamp)) AS ns, ${concat(0)} AS ss, ${concat(1)} AS ks, ${concat(2)} AS vs
-      FROM ${appLogRecords} WHERE ${anyValue('vs')})
+      FROM ${scannedLogRecords} WHERE ${anyValue('vs')})
     ARRAY JOIN ss AS s, ks AS k, vs AS v
     WHERE v <> '' AND ${match('v')}`,
-    'scanning the application log records for credentials',
+    'scanning the log records for credentials',
     // (a record without a time has Timestamp 0 in the exporter's table: no time, as in DuckDB)
     (row) => {
       const scope = String(row.s) as LogRecordScope;

@@ -63,7 +63,7 @@ describe('the GenAI log records of the exporter\'s logs table', () => {
     await insertLogs([...rows, { ...rows[0]!, EventName: '', LogAttributes: {}, Body: 'GET /weather 200' }, { ...rows[1]!, TraceId: '', SpanId: '' }]);
     await insertLogs(rows); // the batch again: a retried export
     const read = await gather();
-    expect(read).toEqual({ records: 2 * rows.length, spansFromRecords: 2, unjoinable: 1, unnamed: 0, others: 1, appLogRecords: expect.any(String) });
+    expect(read).toEqual({ records: 2 * rows.length, spansFromRecords: 2, unjoinable: 1, unnamed: 0, others: 1, scannedLogRecords: expect.any(String) });
     const spans = await spansRead();
     const expected = namesInFile();
     expect(spans.map((s) => [s.span_id, s.names, Number(s.records), s.in_traces])).toEqual(Object.entries(expected).sort().map(([id, names]) => [id, names, 2 * names.length, 0]));
@@ -83,10 +83,10 @@ describe('the GenAI log records of the exporter\'s logs table', () => {
     // (and an application's own line written outside any span that day: scanned and counted by the window of its time)
     await insertLogs([{ ...exporterLogRowsOfFile(LOGS)[0]!, TraceId: '' }, { ...exporterLogRowsOfFile(LOGS)[0]!, TraceId: '', SpanId: '', EventName: '', LogAttributes: {}, Body: 'GET /health 200' }]);
     const day = (d: string, next: string) => ({ since: new Date(`${d}T00:00:00Z`), until: new Date(`${next}T00:00:00Z`) });
-    expect(await gather('otel_logs', false, day('2024-11-05', '2024-11-06'))).toEqual({ records: 0, spansFromRecords: 0, unjoinable: 0, unnamed: 0, others: 0, appLogRecords: expect.any(String) });
+    expect(await gather('otel_logs', false, day('2024-11-05', '2024-11-06'))).toEqual({ records: 0, spansFromRecords: 0, unjoinable: 0, unnamed: 0, others: 0, scannedLogRecords: expect.any(String) });
     expect(await session.all(`SELECT name FROM system.tables WHERE is_temporary AND name = '${LOG_RECORD_SPANS}'`, 'listing')).toEqual([]);
     await client.command({ query: 'DROP TEMPORARY TABLE IF EXISTS run_traces' });
-    expect(await gather('otel_logs', false, day('2024-11-04', '2024-11-05'))).toEqual({ records: 9, spansFromRecords: 0, unjoinable: 1, unnamed: 0, others: 1, appLogRecords: expect.any(String) });
+    expect(await gather('otel_logs', false, day('2024-11-04', '2024-11-05'))).toEqual({ records: 9, spansFromRecords: 0, unjoinable: 1, unnamed: 0, others: 1, scannedLogRecords: expect.any(String) });
     await client.command({ query: 'DROP TEMPORARY TABLE IF EXISTS run_traces' });
   });
 
@@ -95,7 +95,7 @@ describe('the GenAI log records of the exporter\'s logs table', () => {
     const rows = exporterLogRowsOfFile(LOGS).map(({ EventName, ...row }, i) => (i === 0 ? { ...row, LogAttributes: { ...row.LogAttributes, 'event.name': EventName } } : row));
     await insertLogs(rows, 'old_logs');
     // The other eight carry their name in OTLP's eventName alone, which such a table does not keep: counted, with the way to keep it.
-    expect(await gather('old_logs', true)).toEqual({ records: 1, spansFromRecords: 1, unjoinable: 0, unnamed: 8, others: 0, appLogRecords: expect.any(String) });
+    expect(await gather('old_logs', true)).toEqual({ records: 1, spansFromRecords: 1, unjoinable: 0, unnamed: 8, others: 0, scannedLogRecords: expect.any(String) });
     expect(unnamedProblem('clickhouse default.old_logs', 'default.old_logs', 8).reason).toMatch(/^8 log record\(s\) with GenAI attributes but no event name, not read: .*ALTER TABLE default\.old_logs ADD COLUMN EventName/);
   });
 

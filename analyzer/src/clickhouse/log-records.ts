@@ -52,11 +52,15 @@ export interface LogRecordsRead {
   /**
    * Log records of the run's traces, and those without a trace id of the window's time, that are no
    * GenAI message event (an application's own logs, the unnamed above apart): counted, scanned for
-   * credentials ({@link appLogRecords}), not read as tool calls.
+   * credentials ({@link scannedLogRecords}), not read as tool calls.
    */
   others: number;
-  /** SQL: those records (the unnamed too), as `TraceSource.appLogRecords` (a subquery). */
-  appLogRecords: string;
+  /**
+   * SQL: the records the credential scan reads, as `TraceSource.scannedLogRecords` (a subquery):
+   * those others (the unnamed too), `App` true, and the GenAI records read, `App` false, whose
+   * resource and scope are read, not their own texts (a logs export's resource need not be its traces').
+   */
+  scannedLogRecords: string;
 }
 
 /**
@@ -106,6 +110,7 @@ export async function gatherLogRecords(
     ? [src.readFrom && `TimestampTime >= toDateTime(${instant(src.readFrom)})`, src.readBefore && `TimestampTime <= toDateTime(${instant(src.readBefore)})`].filter(Boolean).map((c) => ` AND ${c}`).join('')
     : '';
   const genAi = `${eventName} IN ${MESSAGE_EVENTS_ARRAY}`;
+  const genAiRead = `${src.where}${partitions} AND TraceId <> '' AND SpanId <> '' AND ${genAi}`;
   await session.run(
     `CREATE TEMPORARY TABLE ${LOG_RECORD_SPANS} ENGINE = MergeTree ORDER BY (trace_id, span_id) AS
     SELECT trace_id, span_id,
@@ -122,7 +127,7 @@ export async function gatherLogRecords(
           mapSort(mapUpdate(CAST(LogAttributes AS Map(String, String)), if(Body = '', map(), map(${chString(LOG_BODY_ATTRIBUTE)}, Body)))) AS attributes,
           CAST(ResourceAttributes AS Map(String, String)) AS res, ${scope('ScopeName')} AS scope_name, ${scope('ScopeVersion')} AS scope_version, ${place} AS place
         FROM ${logs}
-        WHERE ${src.where}${partitions} AND TraceId <> '' AND SpanId <> '' AND ${genAi})
+        WHERE ${genAiRead})
       GROUP BY trace_id, span_id, time_ns, name, attributes)
     GROUP BY trace_id, span_id`,
     'gathering the GenAI log records',
@@ -152,10 +157,10 @@ export async function gatherLogRecords(
   const [other] = await session.all(`SELECT count() AS n FROM ${logs} WHERE ${appRecords}`, 'counting the other log records');
   const scopeMap = (col: string) => (names.has(col) ? `CAST(${col} AS Map(String, String))` : 'CAST(map() AS Map(String, String))');
   const scopeText = (col: string) => (names.has(col) ? col : "''");
-  const appLogRecords = `(SELECT TraceId, SpanId, Timestamp, Body, CAST(LogAttributes AS Map(String, String)) AS LogAttributes,
+  const scannedLogRecords = `(SELECT TraceId, SpanId, Timestamp, NOT (${genAi}) AS App, Body, CAST(LogAttributes AS Map(String, String)) AS LogAttributes,
     CAST(ResourceAttributes AS Map(String, String)) AS ResourceAttributes, ${scopeText('ScopeName')} AS ScopeName, ${scopeText('ScopeVersion')} AS ScopeVersion,
-    ${scopeMap('ScopeAttributes')} AS ScopeAttributes FROM ${logs} WHERE ${appRecords})`;
-  return { records, spansFromRecords: Number(read?.spans ?? 0), unjoinable: Number(unjoinable?.n ?? 0), unnamed, others: Number(other?.n ?? 0) - unnamed, appLogRecords };
+    ${scopeMap('ScopeAttributes')} AS ScopeAttributes FROM ${logs} WHERE (${appRecords}) OR (${genAiRead}))`;
+  return { records, spansFromRecords: Number(read?.spans ?? 0), unjoinable: Number(unjoinable?.n ?? 0), unnamed, others: Number(other?.n ?? 0) - unnamed, scannedLogRecords };
 }
 
 /** Attributes every GenAI log record of the instrumentations carries (the provider), whatever its event. */

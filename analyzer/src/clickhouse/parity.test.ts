@@ -12,7 +12,7 @@ import { chdbClient } from '../synth/chdb-client.js';
 import { CANARY_AWS_KEY } from '../synth/rule-cases.js';
 import { exporterLogRowsOfFile, exporterRowsOfFile, otelLogsDdl, otelTracesDdl } from '../synth/collector-rows.js';
 import type { AnalysisResult } from '../types.js';
-import { APP_LOG_TOKENS, appLogsDocument, appLogTracesDocument } from '../../../test/support/app-log-records.js';
+import { APP_LOG_TOKENS, appLogsDocument, appLogTracesDocument, GENAI_LOG_TOKENS, genAiLogsDocument } from '../../../test/support/app-log-records.js';
 import { layeredTokyoTrace } from '../../../test/support/layered-trace.js';
 import { STRANDS_FINDINGS, strandsLatestTrace, strandsLegacyTrace } from '../../../test/support/strands-trace.js';
 import { CALLS_WITHOUT_OPERATION, toolSpansWithoutOperation } from '../../../test/support/tool-span-without-operation.js';
@@ -152,6 +152,17 @@ describe('an application\'s own log records (no GenAI event name) beside the tra
     const same = await bothEngines([traces, logs], false);
     expect(same.duck.findings.filter((f) => f.key === 'registry.token').map((f) => f.rule)).toEqual(['credential_in_attribute']);
     expect(same.ch.findings).toEqual(same.duck.findings.map(portable));
+  });
+
+  it('a logs export of GenAI message records only: its resource and scope are scanned in both engines alike', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'argspan-parity-genai-logs-'));
+    const [traces, logs] = [join(dir, 'app.traces.json'), join(dir, 'genai.logs.json')];
+    writeFileSync(traces, appLogTracesDocument());
+    writeFileSync(logs, genAiLogsDocument());
+    const { duck, ch } = await bothEngines([traces, logs], false);
+    expect(duck.findings.filter((f) => f.rule === 'credential_in_log_record').map((f) => f.key)).toEqual(['collector.auth', 'vendor.license']);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+    for (const t of GENAI_LOG_TOKENS) expect(JSON.stringify(ch) + JSON.stringify(duck), t).not.toContain(t);
   });
 });
 

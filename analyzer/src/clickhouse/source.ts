@@ -54,11 +54,11 @@ export interface TraceSource {
    */
   logRecords?: boolean;
   /**
-   * SQL: the application's own log records of the run (the logs table's rows that are no GenAI
-   * message event: `TraceId`, `SpanId`, `Timestamp`, `Body`, `LogAttributes`), for the credential
-   * scan (see `log-records.ts`); absent when there is no logs table.
+   * SQL: the log records of the run the credential scan reads (`TraceId`, `SpanId`, `Timestamp`,
+   * `App`, `Body`, `LogAttributes`, `ResourceAttributes`, `ScopeName`, `ScopeVersion`,
+   * `ScopeAttributes`; see `LogRecordsRead.scannedLogRecords`); absent when the run reads none.
    */
-  appLogRecords?: string;
+  scannedLogRecords?: string;
   /** Whether some spans have copies that differ, the ones not kept named in `dropped_copies` (see `span-copies.ts`). */
   droppedCopies?: boolean;
 }

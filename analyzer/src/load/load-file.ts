@@ -587,16 +587,18 @@ async function loadLogs(
   const traceLines = new LineWriter(scratch);
   // An application's own records: their texts read for credentials as they stream by, only the hits kept.
   const credentials = opts.hashKey ? new LogRecordCredentials(createValueHasher(opts.hashKey)) : undefined;
-  const onOtherRecord = credentials
-    ? (record: unknown, shared: readonly LogRecordText[]) => {
-        const r = otherRecordTexts(record);
-        if (!r) return;
-        for (const t of r.texts) credentials.text(r.traceId, r.spanId, r.timeUnixNano, t);
-        for (const t of shared) credentials.text(r.traceId, r.spanId, r.timeUnixNano, t);
-      }
-    : undefined;
+  // (And the resource and scope of every record, GenAI records too: a logs export's resource need not be its traces'.)
+  const credentialScan = credentials && {
+    onOtherRecord: (record: unknown) => {
+      const r = otherRecordTexts(record);
+      if (r) for (const t of r.texts) credentials.text(r.traceId, r.spanId, r.timeUnixNano, t);
+    },
+    onSharedTexts: (timeUnixNano: string | null, shared: readonly LogRecordText[]) => {
+      for (const t of shared) credentials.text(null, null, timeUnixNano, t);
+    },
+  };
   try {
-    const reader = new LogsLineReader(file, (row) => events.write(row), { onOtherLine: (raw, line) => traceLines.write(line, raw), unreadable, ...(onOtherRecord ? { onOtherRecord } : {}) });
+    const reader = new LogsLineReader(file, (row) => events.write(row), { onOtherLine: (raw, line) => traceLines.write(line, raw), unreadable, ...credentialScan });
     if (lines) {
       await readLinesOfFile(file, detected.compression, (raw, line) => reader.line(raw, line), {
         maxLineBytes: MAX_HELD_LINE_BYTES,

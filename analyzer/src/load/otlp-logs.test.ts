@@ -54,9 +54,9 @@ describe('reading OTLP logs exports', () => {
     expect(read).toEqual({ events: [], records: 2, others: 2, problems: [] });
   });
 
-  it('gives each of those records to onOtherRecord, whose texts are its body, its attributes holding text (a map or bytes too) and their keys, with its ids and time, and its resource\'s and scope\'s texts', () => {
+  it('gives each of those records to onOtherRecord, whose texts are its body, its attributes holding text (a map or bytes too) and their keys, with its ids and time; every record read (a GenAI one too) to onSharedTexts, with its time and its block\'s resource\'s and scope\'s texts', () => {
     const others: unknown[] = [];
-    const shared: (readonly LogRecordText[])[] = [];
+    const shared: [string | null, readonly LogRecordText[]][] = [];
     const app = record({
       eventName: 'http.request',
       body: { kvlistValue: { values: [str('msg', 'auth'), { key: 'n', value: { intValue: '3' } }] } },
@@ -64,11 +64,9 @@ describe('reading OTLP logs exports', () => {
         { key: 'raw', value: { bytesValue: 'a2V5PXg=' } }, { key: 'tags', value: { arrayValue: { values: [{ stringValue: 'a' }] } } }],
     });
     const outside = { observedTimeUnixNano: '1730680118000000000', traceId: '', spanId: 'zz', body: { stringValue: 'started' } };
-    const onOtherRecord = (r: unknown, s: readonly LogRecordText[]) => {
-      others.push(r);
-      shared.push(s);
-    };
-    readLogsText(JSON.stringify(message(app, outside, record({ eventName: 'gen_ai.choice', body: { stringValue: '{}' } }))), 'logs.json', { onOtherRecord });
+    const onOtherRecord = (r: unknown) => void others.push(r);
+    const onSharedTexts = (time: string | null, s: readonly LogRecordText[]) => void shared.push([time, s]);
+    readLogsText(JSON.stringify(message(app, outside, record({ eventName: 'gen_ai.choice', body: { stringValue: '{}' } }))), 'logs.json', { onOtherRecord, onSharedTexts });
     const key = (k: string) => ['attribute key', k, k];
     expect(others.map(otherRecordTexts)).toEqual([
       {
@@ -83,8 +81,8 @@ describe('reading OTLP logs exports', () => {
     ]);
     // The block's resource and scope, read once for the records that share them.
     const blockTexts = [['resource', 'service.name', 'agent'], ['resource attribute key', 'service.name', 'service.name'], ['scope name', null, 'opentelemetry.instrumentation.openai_v2'], ['scope version', null, '2.1b0']];
-    expect(shared).toEqual([blockTexts, blockTexts]);
-    expect(shared[0]).toBe(shared[1]);
+    expect(shared).toEqual([['1730680118215000000', blockTexts], ['1730680118000000000', blockTexts], ['1730680118215000000', blockTexts]]);
+    expect(shared[0]![1]).toBe(shared[2]![1]);
   });
 
   it('makes structured attributes (the operation-details event\'s messages) their JSON text, and keeps scalars typed', () => {

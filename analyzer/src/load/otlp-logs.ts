@@ -19,6 +19,9 @@ import { POSITIONS_NAMED } from './malformed-span-positions.js';
  * events), so the evidence readers need nothing of their own. Other log records (an
  * application's logs) are counted, for the report to say they were not read as tool calls, and
  * given to the reader's `onOtherRecord` (the credential scan of their texts: {@link otherRecordTexts}).
+ * The resource and instrumentation scope of every record read, GenAI or not, go to `onSharedTexts`
+ * (their credential scan: {@link sharedRecordTexts}): a logs export's resource need not be its
+ * traces'.
  */
 
 /** The span-event attribute a log record's body is read into: the one the per-message event readers read. */
@@ -58,8 +61,14 @@ export interface LogRecordsRead {
   others: number;
   problems: InputProblem[];
   onEvent: (row: LogEventRow) => void;
-  /** Given each of the others as parsed (any shape: {@link otherRecordTexts} reads it), with its resource's and scope's texts ({@link sharedRecordTexts}). */
-  onOtherRecord?: (record: unknown, shared: readonly LogRecordText[]) => void;
+  /** Given each of the others as parsed (any shape: {@link otherRecordTexts} reads it). */
+  onOtherRecord?: (record: unknown) => void;
+  /**
+   * Given each record read — one of the others, or a GenAI record given to `onEvent` — with its
+   * time (ns as decimal text; null when it has none) and the texts of the resource and scope its
+   * block shares ({@link sharedRecordTexts}: the same array for every record of the block).
+   */
+  onSharedTexts?: (timeUnixNano: string | null, shared: readonly LogRecordText[]) => void;
 }
 
 /** Why a GenAI log record cannot be read; the record's place and event name go before it. */
@@ -110,12 +119,14 @@ function readRecords(message: unknown, into: LogRecordsRead, problem: (reason: s
       if (!Array.isArray(records)) return problem(`JSON of another shape: ${at}.logRecords is not a list`);
       const scope = isObject(sl) && isObject(sl.scope) ? sl.scope : {};
       let shared: LogRecordText[] | undefined;
+      const sharedTexts = (time: string | null) => into.onSharedTexts?.(time, (shared ??= sharedRecordTexts(isObject(rl) ? rl.resource : undefined, isObject(sl) ? sl.scope : undefined)));
       records.forEach((record, i) => {
         into.records++;
         const name = eventName(record);
         if (name === undefined || !GENAI_EVENTS.has(name)) {
           into.others++;
-          if (into.onOtherRecord) into.onOtherRecord(record, (shared ??= sharedRecordTexts(isObject(rl) ? rl.resource : undefined, isObject(sl) ? sl.scope : undefined)));
+          into.onOtherRecord?.(record);
+          if (into.onSharedTexts) sharedTexts(isObject(record) ? recordTime(record) : null);
           return;
         }
         const rec = record as Record<string, unknown>;
@@ -123,7 +134,7 @@ function readRecords(message: unknown, into: LogRecordsRead, problem: (reason: s
         const traceId = hexId(rec.traceId ?? rec.trace_id, 32);
         const spanId = hexId(rec.spanId ?? rec.span_id, 16);
         if (traceId === undefined || spanId === undefined) return refuse(LOG_RECORD_PROBLEMS.ids, where);
-        const [written, observed] = [timeOf(rec.timeUnixNano), timeOf(rec.observedTimeUnixNano)];
+        const [written, observed] = recordTimes(rec);
         if (written === null || observed === null) return refuse(LOG_RECORD_PROBLEMS.time, where);
         const time = written ?? observed;
         try {
@@ -131,6 +142,7 @@ function readRecords(message: unknown, into: LogRecordsRead, problem: (reason: s
           const attributes = plainAttributes(rec.attributes);
           if (rec.body != null) attributes.push({ key: LOG_BODY_ATTRIBUTE, value: { stringValue: bodyText(rec.body) } });
           into.events++;
+          if (into.onSharedTexts) sharedTexts(time ?? null);
           into.onEvent({
             traceId,
             spanId,
@@ -161,7 +173,9 @@ export interface LogsLineOptions {
   /** The lines the byte scan refused (too deep, not UTF-8), with why: a logs line among them is a problem, not read. */
   unreadable?: ReadonlyMap<number, string>;
   /** Given each log record that is no GenAI message event (see {@link LogRecordsRead.onOtherRecord}). */
-  onOtherRecord?: (record: unknown, shared: readonly LogRecordText[]) => void;
+  onOtherRecord?: (record: unknown) => void;
+  /** Given each record read with its resource's and scope's texts (see {@link LogRecordsRead.onSharedTexts}). */
+  onSharedTexts?: (timeUnixNano: string | null, shared: readonly LogRecordText[]) => void;
 }
 
 /**
@@ -177,7 +191,8 @@ export class LogsLineReader {
     onEvent: (row: LogEventRow) => void,
     private readonly options: LogsLineOptions = {},
   ) {
-    this.into = { events: 0, records: 0, others: 0, problems: [], onEvent, ...(options.onOtherRecord ? { onOtherRecord: options.onOtherRecord } : {}) };
+    const { onOtherRecord, onSharedTexts } = options;
+    this.into = { events: 0, records: 0, others: 0, problems: [], onEvent, ...(onOtherRecord ? { onOtherRecord } : {}), ...(onSharedTexts ? { onSharedTexts } : {}) };
   }
 
   /** One line (1-based; the file's first without its byte order mark). */
@@ -297,13 +312,23 @@ export function otherRecordTexts(record: unknown): OtherRecordTexts | undefined 
   const body = scannedText(record.body);
   if (body !== undefined) texts.push([LogRecordScope.RECORD, LOG_RECORD_BODY_KEY, body]);
   attributeTexts(record.attributes, LogRecordScope.RECORD, LogRecordScope.ATTRIBUTE_KEY, texts);
-  const [written, observed] = [timeOf(record.timeUnixNano ?? record.time_unix_nano), timeOf(record.observedTimeUnixNano ?? record.observed_time_unix_nano)];
   return {
     traceId: hexId(record.traceId ?? record.trace_id, 32) ?? null,
     spanId: hexId(record.spanId ?? record.span_id, 16) ?? null,
-    timeUnixNano: written ?? observed ?? null,
+    timeUnixNano: recordTime(record),
     texts,
   };
+}
+
+/** A record's time and observed time (see {@link timeOf}), in either spelling of OTLP JSON. */
+function recordTimes(record: Record<string, unknown>): [written: string | undefined | null, observed: string | undefined | null] {
+  return [timeOf(record.timeUnixNano ?? record.time_unix_nano), timeOf(record.observedTimeUnixNano ?? record.observed_time_unix_nano)];
+}
+
+/** A record's time, else its observed time; null when it has neither (or neither is readable). */
+function recordTime(record: Record<string, unknown>): string | null {
+  const [written, observed] = recordTimes(record);
+  return written ?? observed ?? null;
 }
 
 /**
