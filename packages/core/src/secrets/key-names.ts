@@ -9,10 +9,11 @@
 /**
  * The keywords of `PAT` as the last word of a key (a personal access token: `GITLAB_PAT=`,
  * `azureDevOpsPat = "`, `"githubPat": "`, `--gitea-pat v`): `pat` and what an assignment begins
- * with, a setter's call (`builder.giteaPat("`), Hadoop's `<name>fs.gitea.pat</name>` or C's `GITEA_PAT[] =`. Not
+ * with, a setter's call (`builder.giteaPat("`), Hadoop's `<name>fs.gitea.pat</name>`, C's `GITEA_PAT[] =` or a
+ * line break (Kubernetes' `- name: GITEA_PAT` before its `value:`). Not
  * `pat` alone, which begins every `path`, `pattern` and `patch`.
  */
-export const PAT_KEY_WORDS: readonly string[] = ['pat"', "pat'", 'pat=', 'pat:', 'pat ', 'pat\\', 'pat>', 'pat<', 'pat(', 'pat['];
+export const PAT_KEY_WORDS: readonly string[] = ['pat"', "pat'", 'pat=', 'pat:', 'pat ', 'pat\\', 'pat>', 'pat<', 'pat(', 'pat[', 'pat\n', 'pat\r'];
 
 /**
  * The credential words whose hits send the key they stand in to the key-named rules: the generic

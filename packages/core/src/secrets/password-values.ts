@@ -54,6 +54,7 @@ const TEMPLATE_FIELD = /^(?:\{[\w.]*\}|%\(\w+\)s)$/;
  */
 export function isPasswordArgument(pw: string): boolean {
   // (an operator's characters are a password's here, where a flag or a keyword says a password
-  // follows: `-pGpvaUWcDrlo!=8`; the shapes of names and words still are none)
-  return isWrittenPassword(pw) && (pw.length < 8 || isCredentialLike(pw, 8, 2.5, false, false));
+  // follows: `-pGpvaUWcDrlo!=8`; the shapes of names and words still are none; nor is hex a
+  // digest there: `openssl rand -hex 16` makes passwords, Twilio's auth token is 32 hex)
+  return isWrittenPassword(pw) && (pw.length < 8 || isCredentialLike(pw, 8, 2.5, true, false));
 }

@@ -18,7 +18,7 @@ function openAiKeyShape(s: string): boolean {
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** OpenAI, Anthropic, Hugging Face, Groq, xAI, Replicate, Perplexity, OpenRouter, LangSmith, Pinecone, Cerebras, Browserbase; Cohere, Mistral, DeepSeek and others after their key. */
+/** OpenAI, Anthropic, Hugging Face, Groq, xAI, Replicate, Perplexity, OpenRouter, DeepSeek, LangSmith, Pinecone, Cerebras, Browserbase; Cohere, Mistral, DeepSeek and others after their key. */
 export const AI_RULES: readonly SecretRule[] = [
   rule({
     id: 'openai-api-key',
@@ -180,6 +180,19 @@ export const AI_RULES: readonly SecretRule[] = [
     pattern: re(L, 'sk-or-v1-[0-9a-f]{64}', R),
     minEntropy: 3,
     examples: { truePositives: [`OPENROUTER_API_KEY=sk-or-v1-${sample(HEX, 64, 'or')}`], falsePositives: ['sk-or-v1-' + '0'.repeat(64)] },
+  }),
+  rule({
+    id: 'deepseek-api-key',
+    family: 'deepseek',
+    description: 'DeepSeek API key (sk- + 32 hex)',
+    keywords: ['sk-'],
+    tokenPrefix: true,
+    pattern: re(L, 'sk-[0-9a-f]{32}', R),
+    minEntropy: 3,
+    examples: {
+      truePositives: [`DEEPSEEK_API_KEY=sk-${sample(HEX, 32, 'dsk')}`, `client = OpenAI(api_key="sk-${sample(HEX, 32, 'dsk2')}", base_url="https://api.deepseek.com")`],
+      falsePositives: ['sk-' + '0'.repeat(32), 'sk-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', `task-${sample(HEX, 32, 'dsk3')}`, `sk-${sample(HEX, 40, 'dsk4')}`],
+    },
   }),
   rule({
     id: 'langsmith-api-key',

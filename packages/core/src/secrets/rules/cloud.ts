@@ -85,6 +85,22 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     },
   }),
   rule({
+    id: 'aws-session-token',
+    family: 'aws',
+    description: "AWS STS session token (temporary credentials' third part: base64 of a binary header, IQoJb3JpZ2luX2Vj, or FwoGZXIvYXdzE / FQoGZXIvYXdzE in older tokens; hundreds of characters, longer than a key-named value is read)",
+    keywords: ['iqojb3jpz2lux2vj', 'fwogzxivyxdze', 'fqogzxivyxdze'],
+    tokenPrefix: true,
+    pattern: re(L, '(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE|FQoGZXIvYXdzE)[A-Za-z0-9+/]{100,2048}={0,2}', '(?![A-Za-z0-9+/=])'),
+    minEntropy: 4,
+    examples: {
+      truePositives: [
+        `AWS_SESSION_TOKEN=IQoJb3JpZ2luX2VjE${sample(B64, 380, 'st1')}`,
+        `"SessionToken": "FwoGZXIvYXdzE${sample(B64, 300, 'st2')}="`,
+      ],
+      falsePositives: ['AWS_SESSION_TOKEN=IQoJb3JpZ2luX2Vj...', `IQoJb3JpZ2luX2Vj${'A'.repeat(300)}`],
+    },
+  }),
+  rule({
     id: 'google-api-key',
     family: 'google',
     description: 'Google API key (AIza)',
@@ -182,13 +198,15 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     description: 'Azure AD (Entra ID) application client secret (xxx8Q~...)',
     keywords: ['q~'],
     anchored: false,
-    pattern: re('(?<![\\w~.-])[\\w~.]{3}\\dQ~[\\w~.-]{31,34}(?![\\w~.-])'),
+    // (a full stop after it ends a sentence: `new key: …Q~….` — not one followed by more of the alphabet)
+    pattern: re('(?<![\\w~.-])[\\w~.]{3}\\dQ~[\\w~.-]{31,34}(?![\\w~-])(?!\\.[\\w~.-])'),
     minEntropy: 3.5,
     examples: {
       truePositives: [
         `AZURE_CLIENT_SECRET=${sample(ALNUM, 3, 'ad')}8Q~${sample(ALNUM, 34, 'ad2')}`,
         // dots belong to the alphabet: three in a row are chance here, not a cut-short display
         `${sample(ALNUM, 3, 'ad3')}8Q~${sample(ALNUM, 20, 'ad4')}...${sample(ALNUM, 11, 'ad5')}`,
+        `the new client secret is ${sample(ALNUM, 3, 'ad6')}8Q~${sample(ALNUM, 34, 'ad7')}.`,
       ],
       falsePositives: ['Q~ alone', 'abc8Q~short'],
     },

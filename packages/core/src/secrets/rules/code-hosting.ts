@@ -1,4 +1,5 @@
 import { BASE62_UPPER_FIRST, base62, crc32, githubChecksumHolds } from '../checksums.js';
+import { isPasswordArgument } from '../password-values.js';
 import type { SecretRule } from '../types.js';
 import { rule } from './define.js';
 import { L, R, RD, re } from './patterns.js';
@@ -135,13 +136,22 @@ export const CODE_HOSTING_RULES: readonly SecretRule[] = [
     description: '.npmrc _authToken / _auth / _password value',
     keywords: ['_authtoken', '_auth=', '_password='],
     // (not the end of another key: `db_password=` is no .npmrc key, and its value is the generic rule's)
-    // (or after a space, as `npm config set //registry/:_authToken V` takes it)
-    pattern: re('(?<![A-Za-z0-9])(?:_authToken|_auth|_password)(?:\\s{0,4}=\\s{0,4}|(?<=config[ \\t]{1,4}set[ \\t]{1,4}\\S{0,200})[ \\t]{1,4})["\']?(?<secret>[A-Za-z0-9+/=._~-]{16,512})'),
+    // (or after a space, as `npm config set //registry/:_authToken V` takes it: the shell word
+    // whole, a password's symbols too, judged as a password)
+    pattern: re(
+      '(?<![A-Za-z0-9])(?:_authToken|_auth|_password)(?:\\s{0,4}=\\s{0,4}["\']?(?<secret>[A-Za-z0-9+/=._~-]{16,512})',
+      '|(?<=config[ \\t]{1,4}set[ \\t]{1,4}\\S{0,200})[ \\t]{1,4}["\']?(?<secret2>[^\\s"\'\\x60<>;|&]{4,512}))',
+    ),
     secretGroup: 'secret',
     minEntropy: 3,
+    validate: (s, m) => m.groups?.['secret2'] === undefined || isPasswordArgument(s),
     examples: {
-      truePositives: [`//npm.pkg.github.com/:_authToken=${sample(ALNUM, 40, 'npmrc')}`, `npm config set //npm.pkg.github.com/:_authToken ${sample(ALNUM, 40, 'npmrc2')}`],
-      falsePositives: ['//registry.npmjs.org/:_authToken=${NPM_TOKEN}', '_authToken=xxxxxxxxxxxxxxxxxxxxxxxx'],
+      truePositives: [
+        `//npm.pkg.github.com/:_authToken=${sample(ALNUM, 40, 'npmrc')}`,
+        `npm config set //npm.pkg.github.com/:_authToken ${sample(ALNUM, 40, 'npmrc2')}`,
+        `npm config set //npm.internal.example/:_authToken ${sample(ALNUM, 9, 'npmrc3')},!7`,
+      ],
+      falsePositives: ['//registry.npmjs.org/:_authToken=${NPM_TOKEN}', '_authToken=xxxxxxxxxxxxxxxxxxxxxxxx', 'npm config set //registry.npmjs.org/:_authToken ${NPM_TOKEN}', 'npm config set //registry.npmjs.org/:_authToken <token>'],
     },
   }),
   rule({

@@ -5,7 +5,7 @@ import { isDocumentationPassword } from '../password-values.js';
 import { rule } from './define.js';
 import { PAT_KEY_WORDS, namePattern } from '../key-names.js';
 import { HCL_DEFAULT, TAIL_OR_SPACE, keyAround, re, spacedAssignment } from './patterns.js';
-import { ALNUM, B64, HEX, sample } from './sample.js';
+import { ALNUM, B64, B64URL, HEX, sample } from './sample.js';
 
 /**
  * A secret word, case-insensitive, that does not continue a lowercase word on its left
@@ -45,9 +45,18 @@ function namesHandle(key: string): boolean {
 
 /**
  * A reference to a secret a tool resolves at run time, not the secret: `vault:secret/data/db#password`,
- * `ssm:/prod/db/password`, `secretsmanager:prod/db`, `keyvault:db-password`, `sops:…`.
+ * `ssm:/prod/db/password`, `secretsmanager:prod/db`, `keyvault:db-password`, `sops:…`, or an AWS
+ * resource's name, `arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-AbC1dE`.
  */
-const SECRET_REFERENCE = /^(?:vault|ssm|secretsmanager|awssm|gcpsm|keyvault|azurekeyvault|kms|sops|doppler|infisical):[\w./#:@-]+$/i;
+const SECRET_REFERENCE = /^(?:vault|ssm|secretsmanager|awssm|gcpsm|keyvault|azurekeyvault|kms|sops|doppler|infisical|arn:aws[\w-]{0,12}):[\w./#:@+=,-]+$/i;
+
+/**
+ * Keys made to be published, whatever the key they are assigned to says (`accessToken = 'pk.eyJ…'`):
+ * Stripe's and Clerk's publishable keys, Mapbox's public tokens, PostHog's project keys, Supabase's
+ * and Lob's publishable keys. Their secret counterparts (`sk_live_`, `sk.eyJ`, `phx_`, `sb_secret_`)
+ * have rules of their own.
+ */
+const PUBLIC_BY_DESIGN = /^(?:pk_(?:live|test)_|pk\.eyJ|phc_|sb_publishable_|(?:live|test)_pub_)/;
 
 /** An AWS ARN's resource type before the match (`arn:aws:secretsmanager:…:secret:prod/db-password-AbC123`). */
 const ARN_BEFORE = /\barn:aws[\w-]*:[\w-]+:[\w-]*:\d*:$/;
@@ -128,8 +137,9 @@ function genericValue(secret: string, match: RegExpExecArray, minEntropy = 3): b
   if (input.charCodeAt(match.index - 1) === 63 /* ? */ || input.charCodeAt(match.index - 1) === 38 /* & */) {
     if (SVG_QUERY_BEFORE.test(input.slice(Math.max(0, match.index - 200), match.index))) return false;
   }
-  // (a token's prefix before a fill-in or a template, `TS_AUTHKEY=tskey-auth-<your-key>`, `tvly-{{ key }}`: no body yet)
-  if ((next === 60 /* < */ || next === 123 /* { */) && /[-_]\$?$/.test(secret)) return false;
+  // (a token's prefix before a fill-in or a template, `TS_AUTHKEY=tskey-auth-<your-key>`, `tvly-{{ key }}`: no body yet;
+  // `</` closes the element the value is in: `<apiSecret>…_</apiSecret>`)
+  if (((next === 60 /* < */ && input.charCodeAt(match.index + match[0].length + 1) !== 47) /* / */ || next === 123 /* { */) && /[-_]\$?$/.test(secret)) return false;
   // (a shell parameter's error when unset, `${DB_PASSWORD:?must be set}`, is a message)
   if (secret.charCodeAt(0) === 63 /* ? */ && input.charCodeAt(match.index + match[0].length - secret.length - 1) === 58 && /\$\{[\w]*$/.test(input.slice(Math.max(0, match.index - 66), match.index))) return false;
   const tail = match[0].slice((match.groups?.['word'] ?? '').length + key.length, match[0].lastIndexOf(secret));
@@ -137,7 +147,7 @@ function genericValue(secret: string, match: RegExpExecArray, minEntropy = 3): b
   if (REGEX_LITERAL_END_WORD.test(secret) && REGEX_LITERAL_OPEN.test(input.slice(Math.max(input.lastIndexOf('\n', match.index) + 1, match.index - 300), match.index))) return false;
   // (the value first: it turns away nearly every candidate in code and prose)
   // (a hex value counts: the key names a secret, and hashes under keys that say so are ruled out above)
-  if (!isCredentialLike(secret, 8, minEntropy, true) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret) || isDocumentationPassword(secret)) return false;
+  if (!isCredentialLike(secret, 8, minEntropy, true) || isDocumentationJwt(secret) || SECRET_REFERENCE.test(secret) || PUBLIC_BY_DESIGN.test(secret) || isDocumentationPassword(secret)) return false;
   const whole = keyAround(input, match.index, match[0]).key;
   if (HANDLE_HINT.test(whole) && namesHandle(whole)) return false;
   const word = match.groups?.['word'] ?? '';
@@ -191,6 +201,8 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       `{"client_secret": "${sample(HEX, 40, 'g12')}"}`,
       // an XML element's content in a CDATA section
       `<password><![CDATA[${sample(ALNUM, 18, 'g13')}]]></password>`,
+      // a random value that happens to end in `_` before the closing tag
+      `<apiSecret>${sample(B64URL, 31, 'g13b')}_</apiSecret>`,
       // a literal default after an environment read
       `const pw = process.env.DB_PASSWORD || "${sample(ALNUM, 14, 'g14')}4x";`,
       `const key = process.env.API_KEY ?? '${sample(ALNUM, 24, 'g15')}';`,
@@ -250,6 +262,11 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       '[![codecov](https://codecov.io/gh/acme/app/branch/main/graph/badge.svg?token=yZL6LtXkOA)](https://codecov.io/gh/acme/app)',
       "await expect(refresh()).rejects.toThrow(/Failed to refresh OIDC token: Unauthorized/);",
       'TS_AUTHKEY=tskey-auth-<your-key>',
+      // a key made to be published, under a key named like a secret
+      `mapboxgl.accessToken = 'pk.eyJ1Ijoi${sample(B64URL, 40, 'g50')}.${sample(B64URL, 22, 'g51')}';`,
+      `const stripe = Stripe({ apiKey: 'pk_live_${sample(ALNUM, 24, 'g52')}' });`,
+      // the secret's name in AWS, not its value
+      'db_secret_arn: arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/orders-db-Xq3Lm9',
       'TS_AUTHKEY="tskey-auth-{{ .Values.tailscale.key }}"',
       'TS_AUTHKEY=tskey-auth-${TS_KEY_BODY}',
       'api_key: {{ secrets.API_KEY }}',
@@ -397,6 +414,7 @@ export const GENERIC_PAT_RULE: SecretRule = rule({
       `export GITEA_PAT="${sample(HEX, 40, 'pat5')}"`,
       `const adoPAT = '${sample(ALNUM, 36, 'pat6')}';`,
       `tea login add --name ci --pat ${sample(HEX, 40, 'pat7')}`,
+      `        env:\n          - name: GITEA_PAT\n            value: "${sample(ALNUM, 40, 'pat9')}"\n`,
     ],
     falsePositives: [
       'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin',
@@ -796,7 +814,7 @@ export const GENERIC_VALUE_BEFORE_KEY_RULE: SecretRule = rule({
     const key = setterKey(match);
     // (`auth` only as the key's last word, as the generic assignment takes it: `auth`, `basicAuth`, not `authMode`)
     if (NOT_A_SECRET_KEY.test(key) || (HANDLE_HINT.test(key) && namesHandle(key)) || (/^auth$/i.test(match.groups?.['word'] ?? '') && !authKey(key))) return false;
-    return isCredentialLike(secret, 8, 3, true) && !isDocumentationJwt(secret) && !isDocumentationPassword(secret);
+    return isCredentialLike(secret, 8, 3, true) && !isDocumentationJwt(secret) && !PUBLIC_BY_DESIGN.test(secret) && !isDocumentationPassword(secret);
   },
   examples: {
     truePositives: [

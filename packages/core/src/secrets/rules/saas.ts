@@ -1,5 +1,6 @@
 import { grafanaChecksumHolds } from '../checksums.js';
 import type { SecretRule } from '../types.js';
+import { scrambled } from '../value-filters.js';
 import { rule } from './define.js';
 import { keyed } from './keyed.js';
 import { L, R, RD, re } from './patterns.js';
@@ -107,12 +108,17 @@ export const SAAS_RULES: readonly SecretRule[] = [
   rule({
     id: 'notion-token',
     family: 'notion',
-    description: 'Notion integration token (ntn_)',
-    keywords: ['ntn_'],
+    description: 'Notion integration token (ntn_, and the earlier secret_ + 43 letters and digits)',
+    keywords: ['ntn_', 'secret_'],
     tokenPrefix: true,
-    pattern: re(L, 'ntn_\\d{11}[A-Za-z0-9]{35}', R),
+    pattern: re(L, '(?:ntn_\\d{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43})', R),
     minEntropy: 3.5,
-    examples: { truePositives: [`NOTION_TOKEN=ntn_${sample('0123456789', 11, 'no')}${sample(ALNUM, 35, 'no2')}`], falsePositives: ['ntn_short'] },
+    // (the earlier form has no structure past its prefix: its body must be mixed as random characters are, not a name)
+    validate: (s) => s.startsWith('ntn_') || scrambled(s.slice(7)),
+    examples: {
+      truePositives: [`NOTION_TOKEN=ntn_${sample('0123456789', 11, 'no')}${sample(ALNUM, 35, 'no2')}`, `const notion = new Client({ auth: "secret_${sample(ALNUM, 43, 'no3')}" });`],
+      falsePositives: ['ntn_short', 'secret_accessKeyForTheProductionEnvironmentVersion', 'secret_' + 'x'.repeat(43)],
+    },
   }),
   rule({
     id: 'mapbox-secret-token',

@@ -109,11 +109,14 @@ export const WEB_RULES: readonly SecretRule[] = [
     pattern: re('(?<![A-Za-z])[Bb]earer[ \\t]{1,4}(?<secret>[A-Za-z0-9._~+/-]{11,4095}[A-Za-z0-9_~+/-]={0,2})(?![A-Za-z0-9_~+/=-])'),
     secretGroup: 'secret',
     generic: true,
-    validate: (s) => isCredentialLike(s, 12, 3) && !isDocumentationJwt(s),
+    // (hex counts: after `Bearer` a value is a token, and many services issue hex ones)
+    validate: (s) => isCredentialLike(s, 12, 3, true) && !isDocumentationJwt(s),
     examples: {
       truePositives: [
         `curl -H "Authorization: Bearer ${sample(B64URL, 40, 'b1')}" https://api.internal/v1`,
         `{"headers":{"authorization":"bearer ${sample(ALNUM, 32, 'b2')}"}}`,
+        // hex, as many services issue their tokens
+        `Authorization: Bearer ${sample(HEX, 40, 'b4')}`,
       ],
       falsePositives: [
         'Authorization: Bearer ${TOKEN}',
@@ -153,9 +156,9 @@ export const WEB_RULES: readonly SecretRule[] = [
     ),
     secretGroup: 'secret',
     generic: true,
-    validate: (s) => isCredentialLike(s, 16, 3) && !isDocumentationJwt(s),
+    validate: (s) => isCredentialLike(s, 16, 3, true) && !isDocumentationJwt(s),
     examples: {
-      truePositives: [`Authorization: token ${sample(ALNUM, 40, 'ah')}`, `"Authorization": "${sample(B64URL, 48, 'ah2')}"`],
+      truePositives: [`Authorization: token ${sample(ALNUM, 40, 'ah')}`, `"Authorization": "${sample(B64URL, 48, 'ah2')}"`, `Authorization: token ${sample(HEX, 40, 'ah3')}`],
       falsePositives: ['Authorization: Bearer ${{ secrets.TOKEN }}', 'authorization: required', 'Authorization header'],
     },
   }),
@@ -178,6 +181,8 @@ export const WEB_RULES: readonly SecretRule[] = [
         `curl --proxy-user squid:${pw('c3')} -x proxy.internal:3128 https://x`,
         // no user: a token as the password, as Azure DevOps takes a personal access token
         `curl -u :${sample(ALNUM, 52, 'c4').toLowerCase()} https://dev.azure.com/acme/_apis/projects`,
+        // Twilio's documented call: the account SID, then the auth token (32 hex)
+        `curl -u AC${sample(HEX, 32, 'c5')}:${sample(HEX, 32, 'c6')} https://api.twilio.com/2010-04-01/Accounts.json`,
       ],
       falsePositives: ['curl -u user:password https://x', 'curl -u "$USER:$PASS" https://x', 'curl -u admin: https://x', 'curl -u :$AZURE_DEVOPS_PAT https://dev.azure.com/acme/_apis/projects', 'docker run -u :1000 alpine id', 'curl -u <user:password> https://api.example.net', 'curl --user <username>:<api-token> https://x'],
     },
