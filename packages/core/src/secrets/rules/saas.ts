@@ -1,6 +1,6 @@
 import { grafanaChecksumHolds } from '../checksums.js';
 import type { SecretRule } from '../types.js';
-import { scrambled } from '../value-filters.js';
+import { scrambled, shannonEntropy } from '../value-filters.js';
 import { rule } from './define.js';
 import { keyed } from './keyed.js';
 import { L, R, RD, re } from './patterns.js';
@@ -113,8 +113,9 @@ export const SAAS_RULES: readonly SecretRule[] = [
     tokenPrefix: true,
     pattern: re(L, '(?:ntn_\\d{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43})', R),
     minEntropy: 3.5,
-    // (the earlier form has no structure past its prefix: its body must be mixed as random characters are, not a name)
-    validate: (s) => s.startsWith('ntn_') || scrambled(s.slice(7)),
+    // (the earlier form has no structure past its prefix: its body must be mixed as random characters
+    // are, not a name, or hold as many kinds of them: 2 random bodies in a million are neither)
+    validate: (s) => s.startsWith('ntn_') || scrambled(s.slice(7)) || shannonEntropy(s.slice(7)) >= 4.4,
     examples: {
       truePositives: [`NOTION_TOKEN=ntn_${sample('0123456789', 11, 'no')}${sample(ALNUM, 35, 'no2')}`, `const notion = new Client({ auth: "secret_${sample(ALNUM, 43, 'no3')}" });`],
       falsePositives: ['ntn_short', 'secret_accessKeyForTheProductionEnvironmentVersion', 'secret_' + 'x'.repeat(43)],
