@@ -55,7 +55,8 @@ describe('argspan analyze on foreign calls in hostile shapes', () => {
     const args = `${OI_CALL}function.arguments`;
     const withEarlier = (earlier: unknown) =>
       mutated('openinference-llama-index-weather-model-only.json', (attrs) => (attrs.some((a) => a.key === args) ? [{ key: args, value: { stringValue: JSON.stringify(earlier) } }, ...attrs] : attrs));
-    expect(analyse(withEarlier({ location: '/app/.env' }), TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched get_weather $'], calls: 1, unreadable: 0 });
+    // (found, and still not wholly read: what else the copies held was not checked)
+    expect(analyse(withEarlier({ location: '/app/.env' }), TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched get_weather $'], calls: 1, unreadable: 1 });
     expect(analyse(withEarlier({ location: TOKEN }), TOKEN)).toMatchObject({ code: 1, findings: ['credential_in_attribute get_weather $'] });
     // A guessed zone in the earlier copy cannot be told from the later: the call is counted as not checked.
     expect(analyse(withEarlier({ timezone: 'Europe/Paris' }), TOKEN)).toEqual({ code: 0, findings: [], calls: 1, unreadable: 1 });
@@ -65,7 +66,7 @@ describe('argspan analyze on foreign calls in hostile shapes', () => {
     const file = mutated('vercel-ai-legacy-v4-streamtext-tool.json', (attrs) =>
       attrs.map((a) => (a.key === 'ai.toolCall.args' ? { key: a.key, value: { stringValue: '{"value": "/app/.env", "value": "value"}' } } : a)),
     );
-    expect(analyse(file, TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched tool1 $'], calls: 1, unreadable: 0 });
+    expect(analyse(file, TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched tool1 $'], calls: 1, unreadable: 1 });
   });
 
   it("counts a model's output messages cut off at the emitter's length limit as a call, not as nothing", () => {
@@ -79,7 +80,7 @@ describe('argspan analyze on foreign calls in hostile shapes', () => {
         return { key: a.key, value: { stringValue: planted.slice(0, planted.indexOf('America/')) } };
       }),
     );
-    expect(analyse(file, TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched (unnamed) $'], calls: 1, unreadable: 0 });
+    expect(analyse(file, TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched (unnamed) $'], calls: 1, unreadable: 1 });
   });
 
   it("reports a secret file in a cut-off model output's arguments string, cut after the path inside it", () => {
@@ -95,7 +96,7 @@ describe('argspan analyze on foreign calls in hostile shapes', () => {
           return { key: a.key, value: { stringValue: planted.slice(0, planted.indexOf('metric')) } };
         }),
     );
-    expect(analyse(file, TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched (unnamed) $'], calls: 1, unreadable: 0 });
+    expect(analyse(file, TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched (unnamed) $'], calls: 1, unreadable: 1 });
   });
 
   it("reads an emitter's kind attribute in either case (Langfuse's API writes TOOL, its SDK tool)", () => {
@@ -128,7 +129,7 @@ describe('argspan analyze on foreign calls in hostile shapes', () => {
           return { key: a.key, value: { stringValue: JSON.stringify(output(JSON.parse(text.replace('"New York, NY"', '"/app/.env"')))) } };
         }),
       );
-    expect(analyse(wrapped((messages) => ({ messages })), TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched (unnamed) $'], calls: 1, unreadable: 0 });
+    expect(analyse(wrapped((messages) => ({ messages })), TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched (unnamed) $'], calls: 1, unreadable: 1 });
     // One message for the list of one is the list: its two calls read by name.
     expect(analyse(wrapped((messages) => (messages as unknown[])[0]), TOKEN)).toEqual({ code: 1, findings: ['assumption_span get_time timezone', 'sensitive_arg_dispatched get_weather location'], calls: 2, unreadable: 0 });
   });

@@ -105,7 +105,8 @@ function modelSpan(emitter: Emitter, output: unknown): SpanSpec {
 }
 
 const CALL_ARGS = { path: '/app/.env' };
-const UNKNOWN_SECRET = { ...READ, findings: ['sensitive_arg_dispatched (unnamed) $'] };
+/** A call read as one unreadable text: its secret path found, and the call still counted as not wholly read. */
+const UNKNOWN_SECRET = { ...READ, unreadable: 1, findings: ['sensitive_arg_dispatched (unnamed) $'] };
 const NO_CALL = { code: 0, calls: 0, unreadable: 0, findings: [] };
 
 describe('argspan analyze: a model output that parses in a shape no reader knows', () => {

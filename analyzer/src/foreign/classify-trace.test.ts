@@ -277,10 +277,23 @@ describe('classifyForeignTrace: arguments not wholly read', () => {
   const ask = span('chat', { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Save my notes.' }] }]) });
   const blobTool = (spanId: string, blob: string) => span(spanId, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'write_file', 'gen_ai.tool.call.id': `call_${spanId}`, 'gen_ai.tool.call.arguments': blob });
 
-  it('a cut-off blob naming a secret file after a long field is secret (a blob is longer than a path scanned whole)', () => {
+  it('a cut-off blob naming a secret file after a long field is secret (a blob is longer than a path scanned whole), and still says it was not wholly read', () => {
     const cut = `{"content": "${'line of notes '.repeat(400)}", "path": "/app/.env", "mode": "ov`;
-    expect(argsOf([ask, blobTool('w1', cut)], 'write_file')).toEqual(['$ secret secret-file-name model_inferred']);
+    expect(argsOf([ask, blobTool('w1', cut)], 'write_file')).toEqual(['$ secret secret-file-name model_inferred', '$ unknown arguments-truncated no_evidence']);
     expect(argsOf([ask, blobTool('w2', cut.replace('/app/.env', '/app/notes.txt'))], 'write_file')).toEqual(['$ unknown arguments-truncated no_evidence']);
+  });
+
+  it('a secret blob not wholly read (cut off, nested past the depth limit) says so too: what else it held was not checked', () => {
+    const token = `ghp_${'Zq8Wm2Lp5Tx9Kd4Rv7Bn3'.repeat(2).slice(0, 36)}`;
+    const cut = `{"timezone": "America/New_York", "token": "${token}", "note": "aaaa`;
+    expect(argsOf([ask, blobTool('w6', cut)], 'write_file')).toEqual(['$ secret github-pat model_inferred', '$ unknown arguments-truncated no_evidence']);
+    // (the second row has no bytes of its own: the call's bytes are the blob's, once)
+    const bytes: number[] = [];
+    classifyForeignTrace([ask, blobTool('w6', cut)], { policy: {} }, { call: () => 0, arg: (_, row) => bytes.push(row.bytes), credential: () => {}, blob: () => {} });
+    expect(bytes).toEqual([Buffer.byteLength(cut), 0]);
+    let deep: unknown = { token, timezone: 'America/New_York' };
+    for (let i = 0; i < 40; i++) deep = { d: deep };
+    expect(argsOf([ask, blobTool('w7', JSON.stringify({ deep }))], 'write_file').filter((r) => r.startsWith('deep.')).map((r) => r.split(' ').slice(1, 3).join(' '))).toEqual(['secret github-pat', 'unknown flatten-limit']);
   });
 
   it('a blob encoded twice (a JSON string of the JSON object) is read as the object: its keys are arguments', () => {
@@ -300,8 +313,8 @@ describe('classifyForeignTrace: arguments not wholly read', () => {
   it('leaves past the 100,000-leaf limit: one more leaf of the whole blob, secret when a string in it names a secret file, else unknown', () => {
     const args = (path: string) => JSON.stringify({ rows: Array.from({ length: 100_000 }, (_, i) => i), path });
     const rows = argsOf([ask, blobTool('w3', args('/app/.env'))], 'write_file');
-    expect(rows).toHaveLength(100_001);
-    expect(rows.at(-1)).toBe('$ secret secret-file-name no_evidence');
+    expect(rows).toHaveLength(100_002);
+    expect(rows.slice(-2)).toEqual(['$ secret secret-file-name no_evidence', '$ unknown arguments-past-leaf-limit no_evidence']);
     expect(argsOf([ask, blobTool('w4', args('/app/notes.txt'))], 'write_file').at(-1)).toBe('$ unknown arguments-past-leaf-limit no_evidence');
   });
 });
@@ -1289,7 +1302,7 @@ describe('arguments whose JSON repeats a key in one object', () => {
       expect(blob(text), text).toEqual({ value: JSON.parse(text), repeatedKey: true });
     }
     const dup = (args: string) => span('dup', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_file', 'gen_ai.tool.call.id': 'call_2', 'gen_ai.tool.call.arguments': args });
-    expect(argsOf([dup('{"path": "/app/.env", "path": "notes.txt"}')], 'read_file')).toEqual(['path tiny-public tiny no_evidence', '$ secret secret-file-name no_evidence']);
+    expect(argsOf([dup('{"path": "/app/.env", "path": "notes.txt"}')], 'read_file')).toEqual(['path tiny-public tiny no_evidence', '$ secret secret-file-name no_evidence', '$ unknown arguments-repeated-key no_evidence']);
     expect(argsOf([dup('{"path": "a.txt", "path": "notes.txt"}')], 'read_file')).toEqual(['path tiny-public tiny no_evidence', `$ unknown ${ForeignArgumentRule.REPEATED_KEY} no_evidence`]);
   });
 
@@ -1314,8 +1327,8 @@ describe('a span that writes the arguments attribute twice, with different value
   });
 
   it('reads every copy as one unreadable text: a secret path or credential in the earlier copy is found', () => {
-    expect(argsOf([dup('{"path": "/app/.env"}', '{"path": "notes.txt"}')], 'read_file')).toEqual(['$ secret secret-file-name no_evidence']);
-    expect(argsOf([dup('{"path": "ghp_Zq7RtK2mW9xLp4Vn8sB3dF6hJ1cG5yT0aE2u"}', '{"path": "notes.txt"}')], 'read_file')).toEqual([expect.stringMatching(/^\$ secret \S+ no_evidence$/)]);
+    expect(argsOf([dup('{"path": "/app/.env"}', '{"path": "notes.txt"}')], 'read_file')).toEqual(['$ secret secret-file-name no_evidence', '$ unknown arguments-attribute-repeated no_evidence']);
+    expect(argsOf([dup('{"path": "ghp_Zq7RtK2mW9xLp4Vn8sB3dF6hJ1cG5yT0aE2u"}', '{"path": "notes.txt"}')], 'read_file')).toEqual([expect.stringMatching(/^\$ secret \S+ no_evidence$/), '$ unknown arguments-attribute-repeated no_evidence']);
     expect(argsOf([dup('{"timezone": "Europe/Paris"}', '{"path": "notes.txt"}')], 'read_file')).toEqual([`$ unknown ${ForeignArgumentRule.REPEATED_ATTRIBUTE} no_evidence`]);
   });
 
@@ -1330,16 +1343,16 @@ describe("a model's output messages cut off at the emitter's attribute length li
   const cut = (at: string) => span('chat', { 'gen_ai.output.messages': output.slice(0, output.indexOf(at)) });
 
   it('are one call of the unnamed tool, the text its unreadable arguments: a secret path in it is still found', () => {
-    expect(argsOf([cut('mode')], '(unnamed)')).toEqual(['$ secret secret-file-name no_evidence']);
+    expect(argsOf([cut('mode')], '(unnamed)')).toEqual(['$ secret secret-file-name no_evidence', '$ unknown arguments-truncated no_evidence']);
     expect(argsOf([cut('path')], '(unnamed)')).toEqual([`$ unknown ${ForeignArgumentRule.TRUNCATED} no_evidence`]);
   });
 
   it('as the Vercel AI SDK records the calls (`ai.response.toolCalls`) or an OpenInference LLM span its result (`output.value`, no `llm.output_messages.*` beside it)', () => {
     const vercel = JSON.stringify([{ toolCallId: 'call_1', toolName: 'read_file', args: { path: '/app/.env', mode: 'r' } }]);
-    expect(argsOf([span('chat', { 'ai.response.toolCalls': vercel.slice(0, vercel.indexOf('mode')) })], '(unnamed)')).toEqual(['$ secret secret-file-name no_evidence']);
+    expect(argsOf([span('chat', { 'ai.response.toolCalls': vercel.slice(0, vercel.indexOf('mode')) })], '(unnamed)')).toEqual(['$ secret secret-file-name no_evidence', '$ unknown arguments-truncated no_evidence']);
     const message = JSON.stringify({ type: 'message', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: '/app/.env', mode: 'r' } }] });
     const llm = (attrs: Record<string, string>) => span('llm', { 'openinference.span.kind': 'LLM', 'output.value': message.slice(0, message.indexOf('mode')), ...attrs });
-    expect(argsOf([llm({})], '(unnamed)')).toEqual(['$ secret secret-file-name no_evidence']);
+    expect(argsOf([llm({})], '(unnamed)')).toEqual(['$ secret secret-file-name no_evidence', '$ unknown arguments-truncated no_evidence']);
     // (the flattened messages name its calls: those are read, the cut-off copy is not one more)
     const flattened = { 'llm.output_messages.0.message.tool_calls.0.tool_call.function.name': 'read_file', 'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments': '{"path": "notes.txt"}' };
     expect(callsOf([llm(flattened)], (c) => c.tool)).toEqual(['read_file model-output']);
@@ -1362,7 +1375,7 @@ describe("a model's output in a shape no reader knows, or cut off where the read
   });
 
   it('reads any other shape that may hold a call as one unreadable call: a secret path found, anything else counted as not checked', () => {
-    const unnamed = ['$ secret secret-file-name no_evidence'];
+    const unnamed = ['$ secret secret-file-name no_evidence', '$ unknown output-shape-unknown no_evidence'];
     expect(argsOf([chat({ messages: [{ role: 'assistant', parts: [call] }] })], '(unnamed)')).toEqual(unnamed);
     expect(argsOf([chat(JSON.stringify([{ role: 'assistant', parts: [call] }]))], '(unnamed)')).toEqual(unnamed);
     const { type: _, ...untyped } = call;
@@ -1401,7 +1414,7 @@ describe("a model's output in a shape no reader knows, or cut off where the read
       { response_data: cut({ message: { role: 'assistant', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: JSON.stringify(args) } }] } }) },
       { events: cut([{ 'event.name': 'gen_ai.choice', message: { role: 'assistant', tool_calls: [{ id: 'call_1', function: { name: 'read_file', arguments: args } }] } }]) },
     ];
-    for (const attrs of layouts) expect(argsOf([span('chat', attrs)], '(unnamed)'), JSON.stringify(attrs)).toEqual(['$ secret secret-file-name no_evidence']);
+    for (const attrs of layouts) expect(argsOf([span('chat', attrs)], '(unnamed)'), JSON.stringify(attrs)).toEqual(['$ secret secret-file-name no_evidence', '$ unknown arguments-truncated no_evidence']);
     const words = JSON.stringify({ content: { role: 'model', parts: [{ text: 'It reads {"args": "/app/.env"} for you' }] } });
     expect(callsOf([span('chat', { 'gcp.vertex.agent.llm_response': words.slice(0, -10) })])).toEqual([]);
     expect(callsOf([span('chat', { 'langsmith.span.kind': 'llm', 'gen_ai.completion': 'The file holds arguments: /app/.env' })])).toEqual([]);
@@ -1416,7 +1429,7 @@ describe('a model output event that writes its content twice, with different val
   });
 
   it('reads every copy as one unreadable call beside the later copy\'s: a secret path in the earlier one is found', () => {
-    expect(argsOf([chat(choice('read_file', { path: '/app/.env' }), choice('read_file', { path: 'notes.txt' }))], '(unnamed)')).toEqual(['$ secret secret-file-name no_evidence']);
+    expect(argsOf([chat(choice('read_file', { path: '/app/.env' }), choice('read_file', { path: 'notes.txt' }))], '(unnamed)')).toEqual(['$ secret secret-file-name no_evidence', '$ unknown arguments-attribute-repeated no_evidence']);
     expect(argsOf([chat(choice('read_file', { timezone: 'Europe/Paris' }), choice('read_file', { path: 'notes.txt' }))], '(unnamed)')).toEqual([`$ unknown ${ForeignArgumentRule.REPEATED_ATTRIBUTE} no_evidence`]);
     // (copies with no call: nothing more)
     expect(callsOf([chat(JSON.stringify({ message: { role: 'assistant', content: 'a' } }), JSON.stringify({ message: { role: 'assistant', content: 'b' } }))])).toEqual([]);

@@ -220,6 +220,12 @@ export function classifyForeignTrace(
     }
     const unreadable = decoded.unreadable;
     let rows: ForeignArgRow[] = unreadable === undefined ? c.leaves : c.leaves.map((l) => blobRow(l, decoded.value as string, unreadable));
+    // A blob not wholly read that is secret still says why it was not read (the rest of it was not
+    // checked): a row of no bytes, unknown, after the call's others, with the blob's text.
+    // (so does a leaf cut short by a flattening limit, a subtree past the depth limit or an overlong string)
+    const notRead: [row: ForeignArgRow, text: string][] = [];
+    if (unreadable !== undefined && rows[0]?.residency === Residency.SECRET) notRead.push([notReadRow(rows[0], unreadable), decoded.value as string]);
+    else for (let i = 0; i < c.flat.length; i++) if (c.flat[i]!.truncated && rows[i]!.residency === Residency.SECRET) notRead.push([notReadRow(rows[i]!, ResidencyRule.FLATTEN_LIMIT), c.flat[i]!.text]);
     let whole: string | undefined;
     if (c.droppedLeaves > 0 || decoded.repeatedKey) {
       // Leaves past the flattening limit were never produced, and the earlier copies of a repeated
@@ -228,7 +234,9 @@ export function classifyForeignTrace(
       whole = call.args.kind === 'blob' && call.args.text !== undefined ? call.args.text : (JSON.stringify(decoded.value) ?? '');
       const rest = classifyCall({ tool: call.tool, args: whole }, { index, userTextAvailable: false }, policies.scanned).leaves[0]!;
       const why = c.droppedLeaves > 0 ? ForeignArgumentRule.PAST_LEAF_LIMIT : ForeignArgumentRule.REPEATED_KEY;
-      rows = [...rows, blobRow({ ...rest, bytes: Math.max(0, c.bytes - rows.reduce((n, r) => n + r.bytes, 0)) }, whole, why)];
+      const wholeRow = blobRow({ ...rest, bytes: Math.max(0, c.bytes - rows.reduce((n, r) => n + r.bytes, 0)) }, whole, why);
+      rows = [...rows, wholeRow];
+      if (wholeRow.residency === Residency.SECRET) notRead.push([notReadRow(wholeRow, why), whole]);
     }
     let strongest: Residency | undefined;
     let bytes = 0;
@@ -251,7 +259,7 @@ export function classifyForeignTrace(
       callId: call.callId ?? null,
       emitter: call.emitter,
       residency: strongest ?? Residency.UNKNOWN,
-      argsCount: rows.length,
+      argsCount: rows.length + notRead.length,
       argsBytes: bytes,
       source: call.source,
       noEvidence: !userTextAvailable,
@@ -265,6 +273,7 @@ export function classifyForeignTrace(
       // argument's: its value's, and its key's (`{"deploy AKIA…": "x"}`, labelled by the key).
       if (row.residency === Residency.SECRET) for (const credential of secretLeafCredentials(text, c.flat[i]?.path, policies.detector)) out.credential(callNo, row, credential);
     }
+    for (const [row, text] of notRead) out.arg(callNo, row, text);
   }
   for (const [id, call] of byProposedId) {
     if (secretCalls.has(call) && !secretById.has(id)) secretById.set(id, call);
@@ -392,6 +401,11 @@ function blobRow(leaf: ForeignArgRow, text: string, why: string): ForeignArgRow 
   if (leaf.residency === Residency.SECRET) return leaf;
   if (namesSecretFileInJson(text)) return { ...leaf, residency: Residency.SECRET, rule: ResidencyRule.SECRET_FILE_NAME };
   return { ...leaf, residency: Residency.UNKNOWN, provenance: Provenance.NO_EVIDENCE, rule: why };
+}
+
+/** The row saying why a secret blob was not wholly read, `why`, beside its secret row: no bytes of its own, unknown, no evidence. */
+function notReadRow(secret: ForeignArgRow, why: string): ForeignArgRow {
+  return { ...secret, bytes: 0, residency: Residency.UNKNOWN, provenance: Provenance.NO_EVIDENCE, rule: why };
 }
 
 /** The credential texts of a secret leaf: those of its value, and of any key on its path that holds one. */
