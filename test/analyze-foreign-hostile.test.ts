@@ -156,4 +156,19 @@ describe('argspan analyze on foreign calls in hostile shapes', () => {
     );
     expect(analyse(file, TOKEN)).toMatchObject({ code: 1, findings: expect.arrayContaining(['sensitive_arg_dispatched (unnamed) $']) });
   });
+
+  it('reports a credential as an argument\'s key, or written in \\u escapes, as a credential (critical), by tool and key', () => {
+    const withArgs = (blob: string) =>
+      mutated('genai-aisdk-otel-function-tool.json', (attrs) => attrs.map((a) => (a.key === 'gen_ai.tool.call.arguments' ? { key: a.key, value: { stringValue: blob } } : a)));
+    // (the key shown redacted, the finding saying where the credential is)
+    const inKey = analyzeBin(withArgs(JSON.stringify({ query: 'test', [TOKEN]: 'x' })), '--format', 'json', '--fail-on', 'critical');
+    expect(inKey.stdout + inKey.stderr).not.toContain(TOKEN);
+    expect([inKey.code, parseJson(inKey).findings.map((f) => `${f.rule} ${f.key} ${f.message.slice(f.message.indexOf(', has') + 2)}`)]).toEqual([
+      1, ['credential_in_attribute [REDACTED:github-pat] has a key matching the github-pat credential shape.'],
+    ]);
+    // An encoder that escapes every character writes no keyword the pre-filter looks for: the text is read still.
+    const escaped = [...TOKEN].map((c) => `\\u00${c.charCodeAt(0).toString(16)}`).join('');
+    const run = analyzeBin(withArgs(`{"q":"${escaped}"}`), '--format', 'json', '--fail-on', 'critical');
+    expect([run.code, parseJson(run).findings.map((f) => `${f.rule} ${f.tool} ${f.key}`)]).toEqual([1, [expect.stringMatching(/^credential_in_attribute \S+ q$/)]]);
+  });
 });

@@ -9,7 +9,7 @@
 --   must never carry one. When the attribute is the recorded
 --   arguments of another library's tool call (or a copy of them: the model's proposal, a later
 --   prompt's history) and the credential is one a secret argument of that call holds (the same
---   keyed hash of its text), the finding names the tool and the argument, once however many
+--   keyed hash of its text, in its value or its key), the finding names the tool and the argument, once however many
 --   attributes copy it (or its own span echoes it: a tool's result holding the credential it was
 --   called with); any other credential in that attribute (a model proposed a call whose
 --   executed arguments differ, or the attribute's text around the call holds it), the attribute.
@@ -42,9 +42,11 @@ by_argument AS (
   SELECT a.trace_id AS trace_id, a.span_id AS span_id, a.tool AS tool, a."key" AS "key", a.emitter AS emitter,
     coalesce(min(ah.attribute) FILTER (WHERE ah.at_span_id = ah.call_span_id AND NOT ah.echo), min(ah.attribute) FILTER (WHERE NOT ah.echo), min(ah.attribute)) AS attribute,
     count(DISTINCT (ah.at_span_id, ah.attribute)) AS copies,
-    coalesce(min(a.rule) FILTER (WHERE a.rule NOT IN ('inherited-secret', 'inherited-dirty-tree')), min(ah.rule_id)) AS rule_id
+    coalesce(min(a.rule) FILTER (WHERE a.rule NOT IN ('inherited-secret', 'inherited-dirty-tree', 'secret-in-key')), min(ah.rule_id)) AS rule_id,
+    -- (the credential in the argument's key, `{"ghp_…": "x"}`: shown redacted, named by the hit's kind)
+    max(CASE WHEN a.rule = 'secret-in-key' THEN 1 ELSE 0 END) = 1 AS in_key
   FROM argument_hits ah JOIN tool_args a ON a.trace_id = ah.trace_id AND a.span_id = ah.call_span_id AND a."key" = ah."key"
-  WHERE a.emitter <> 'argspan' AND a.residency = 'secret' AND a.rule NOT IN ('secret-key-name', 'secret-file-name', 'secret-in-key')
+  WHERE a.emitter <> 'argspan' AND a.residency = 'secret' AND a.rule NOT IN ('secret-key-name', 'secret-file-name')
   GROUP BY a.trace_id, a.span_id, a.tool, a."key", a.emitter),
 -- Hits an argument above accounts for (its credential, in the call's blob). Any other hit, in a blob
 -- attribute or not, is reported by attribute below: the credential is in the trace, but not in an
@@ -67,7 +69,7 @@ args AS (SELECT trace_id, span_id, tool, "key" FROM tool_args
 SELECT trace_id, span_id, tool, "key",
   'Argument ' || "key" || ' of ' || tool || ', recorded by ' || emitter || ' in ' || attribute
     || CASE WHEN copies > 1 THEN ' (and ' || (copies - 1) || ' other attribute(s))' ELSE '' END
-    || ', holds a value matching the ' || rule_id || ' credential shape.' AS reason
+    || CASE WHEN in_key THEN ', has a key matching the ' ELSE ', holds a value matching the ' END || rule_id || ' credential shape.' AS reason
 FROM by_argument
 UNION ALL
 SELECT h.trace_id AS trace_id, h.span_id AS span_id, coalesce(c.tool, a.tool, bt.tool) AS tool, coalesce(a."key", h."key") AS "key",

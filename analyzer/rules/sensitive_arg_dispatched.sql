@@ -19,7 +19,7 @@ WHERE a.dispatched AND NOT a.left_machine AND a.residency IN (SELECT residency F
   -- A credential another library recorded in an argument blob is reported once, by credential_in_attribute
   -- (which reports the call's secret arguments only, each whose credential the re-scan found in a blob of
   -- the call: one of another denied residency stays here).
-  AND NOT (a.emitter <> 'argspan' AND a.residency = 'secret' AND a.rule NOT IN ('secret-key-name', 'secret-file-name', 'secret-in-key')
+  AND NOT (a.emitter <> 'argspan' AND a.residency = 'secret' AND a.rule NOT IN ('secret-key-name', 'secret-file-name')
     AND EXISTS (SELECT 1 FROM argument_blobs b
         JOIN credential_hits h ON h.scope IN ('span', 'event') AND h.trace_id = b.trace_id AND h.span_id = b.span_id AND h."key" = b.attribute
         JOIN argument_credentials ac ON ac.trace_id = b.trace_id AND ac.span_id = b.call_span_id AND ac.credential_hash = h.credential_hash

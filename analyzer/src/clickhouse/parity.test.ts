@@ -325,7 +325,7 @@ describe('other libraries\' traces', () => {
     }
   });
 
-  it('a credential written as an argument\'s key is the argument\'s, one finding: the same in both engines', async () => {
+  it('a credential written as an argument\'s key is the argument\'s, one finding (a credential, critical): the same in both engines', async () => {
     const span = {
       traceId: '0123456789abcdef0123456789abcdef', spanId: '00000000000000b1', name: 'execute_tool deploy', startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000100000000',
       attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } }, { key: 'gen_ai.tool.name', value: { stringValue: 'deploy' } },
@@ -334,7 +334,7 @@ describe('other libraries\' traces', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'key.json');
     writeFileSync(file, JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'agent-framework' }, spans: [span] }] }] }));
     const { duck, ch } = await bothEngines([file], false);
-    expect(duck.findings.map((f) => f.rule)).toEqual(['sensitive_arg_dispatched']);
+    expect(duck.findings.map((f) => [f.rule, f.key, f.message.includes('has a key matching the aws-access-key-id credential shape')])).toEqual([['credential_in_attribute', '["deploy [REDACTED:aws-access-key-id]"]', true]]);
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });
 
