@@ -25,13 +25,16 @@ export function isOutOfMemory(err: unknown): boolean {
   return /^Out of Memory Error\b/.test(messageOf(err));
 }
 
+/** {@link describeDuckDbError}'s words for JSON DuckDB could not parse. */
+export const NOT_JSON = 'not valid JSON';
+
 /** What went wrong, in fixed words: safe to print whatever the input held. */
 export function describeDuckDbError(err: unknown): string {
   const msg = messageOf(err);
   if (/invalid UTF-8|Invalid unicode/i.test(msg)) return 'invalid UTF-8';
   if (/^Out of Memory Error\b/.test(msg)) return 'DuckDB ran out of memory';
   if (/maximum_object_size|maximum object size/i.test(msg)) return 'a JSON record larger than the maximum object size';
-  if (/Malformed JSON|unexpected end of data|unexpected character/i.test(msg)) return 'not valid JSON';
+  if (/Malformed JSON|unexpected end of data|unexpected character/i.test(msg)) return NOT_JSON;
   const transform = /JSON transform error[^\n]*?Expected ([A-Z]+), but got ([A-Z]+)/.exec(msg);
   if (transform && JSON_TYPE.test(transform[1]!) && JSON_TYPE.test(transform[2]!)) return `JSON of another shape (expected ${transform[1]}, got ${transform[2]})`;
   if (/JSON transform error/.test(msg)) return 'JSON of another shape';

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { langfuseObservationsDocument, langSmithRunsDocument, spansDocument } from './api-answers.js';
 import type { Compression } from './detect-format.js';
-import { InputError } from './input-error.js';
+import { DOCUMENT_NOT_JSON, InputError } from './input-error.js';
 import { writeLinesAs } from './lines.js';
 import { decompressZstd } from './zstd.js';
 
@@ -42,7 +42,7 @@ export async function writeConvertedDocument(file: string, format: ConvertedForm
       writeCamelCaseLines(bytes, target, new Set());
       return 'lines';
     }
-    throw new InputError([{ file, line: 1, reason: 'not valid JSON (a truncated or corrupt document)' }]);
+    throw new InputError([{ file, line: 1, reason: DOCUMENT_NOT_JSON }]);
   }
   const converted = JSON.stringify(otlpDocumentOf(format, doc, file));
   writeFileSync(target, converted);

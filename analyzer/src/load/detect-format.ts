@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { sqlString } from './duckdb-types.js';
-import { InputError } from './input-error.js';
+import { DOCUMENT_NOT_JSON, InputError } from './input-error.js';
 import { outlineJsonHead } from './json-head-outline.js';
 import { isLogsLine } from './otlp-logs.js';
 import { SHAPE_PROBLEMS } from './schema.js';
@@ -90,7 +90,7 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   if (!format) {
     // A file the head holds whole, whose first line and whole text both fail to parse, is broken JSON, not another shape.
     if (lineKeys === undefined && compression === 'none' && size <= HEAD_BYTES && topLevelKeys(text) === undefined) {
-      throw new InputError([{ file, line: 1, reason: 'not valid JSON (a truncated or corrupt document)' }]);
+      throw new InputError([{ file, line: 1, reason: DOCUMENT_NOT_JSON }]);
     }
     throw new InputError([{ file, line: 1, reason: 'JSON of another shape: expected "resourceSpans" (OTLP), "resource_spans" (OTLP, protobuf names), "resourceLogs" (OTLP logs), "result" (Jaeger /api/v3), "data" or "traceID"+"spans" (Jaeger)' }]);
   }

@@ -6,6 +6,9 @@ export interface InputProblem {
   reason: string;
 }
 
+/** The reason a single JSON document that does not parse is given (named at line 1: where it opens). */
+export const DOCUMENT_NOT_JSON = 'not valid JSON (a truncated or corrupt document)';
+
 /** Unreadable or malformed input. The CLI maps it to exit code 2. */
 export class InputError extends Error {
   constructor(readonly problems: readonly InputProblem[]) {

@@ -4,10 +4,10 @@ import { gunzipSync } from 'node:zlib';
 import { createValueHasher } from '@argspan/core';
 import type { Db } from '../db.js';
 import { phase, type PhaseListener } from '../phases.js';
-import { describeDuckDbError, isOutOfMemory } from '../duckdb-error.js';
+import { describeDuckDbError, isOutOfMemory, NOT_JSON } from '../duckdb-error.js';
 import { compressionOf, detectFormat, linesRelation, type Compression, type DetectedInput } from './detect-format.js';
 import { columnsArg, OTLP_ATTRIBUTES, otlpTypes, sqlString, type ValueShapes } from './duckdb-types.js';
-import { InputError, type InputProblem } from './input-error.js';
+import { DOCUMENT_NOT_JSON, InputError, type InputProblem } from './input-error.js';
 import { MAX_JSON_NESTING, type ByteScanResult } from './json-byte-scan.js';
 import { LOG_EVENT_TYPE, SHAPE_PROBLEMS } from './schema.js';
 import { scanTraceFile, valueShapesOf } from './scan-trace-file.js';
@@ -238,7 +238,9 @@ async function loadWhole(db: Db, fileId: number, file: string, sql: string, wher
     await db.run(sql);
   } catch (err) {
     if (isOutOfMemory(err)) throw err;
-    throw new InputError([{ file, reason: `could not be read as its detected format: ${describeDuckDbError(err)}` }]);
+    const why = describeDuckDbError(err);
+    // (a document that does not parse is named as the other readers name one: where it opens, cut off or corrupt)
+    throw new InputError([why === NOT_JSON ? { file, line: 1, reason: DOCUMENT_NOT_JSON } : { file, reason: `could not be read as its detected format: ${why}` }]);
   }
   const staged = await countStaged(db, fileId);
   const shaped = staged.bad > 0 || staged.malformed > 0 ? await shapeProblems(db, fileId, file) : [];

@@ -123,6 +123,14 @@ describe('bad input names the file and line', () => {
     expect(err.message).toContain(`${fx(file)}:${line}:`);
   });
 
+  it('a pretty-printed document cut off is named as one: line 1, cut off or corrupt (not "could not be read as its detected format")', async () => {
+    const doc = JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 's' }, spans: [{ traceId: '0123456789abcdef0123456789abcdef', spanId: '0123456789abcdef', name: 'x', startTimeUnixNano: '1', endTimeUnixNano: '2' }] }] }] }, null, 2);
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-cut-')), 'cut.json');
+    writeFileSync(file, doc.slice(0, doc.indexOf('"name": "x"')));
+    const err = await loadError([file]);
+    expect(err.problems).toEqual([{ file, line: 1, reason: 'not valid JSON (a truncated or corrupt document)' }]);
+  });
+
   it('counts CRLF line ends once', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'argspan-crlf-')), 'crlf.jsonl');
     writeFileSync(file, '{"resourceSpans":[]}\r\n\r\n{"resourceSpans":[]}\r\n{"resourceSpans":[\r\n');

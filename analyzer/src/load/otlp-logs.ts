@@ -1,6 +1,6 @@
 import { MESSAGE_EVENT_NAMES, MessageEventAttributes } from '../foreign/message-events.js';
 import { plainAnyValue, WrongTypedAnyValue } from './any-value.js';
-import type { InputProblem } from './input-error.js';
+import { DOCUMENT_NOT_JSON, type InputProblem } from './input-error.js';
 import { LINE_TOO_LONG } from './lines.js';
 import { LogRecordScope, type LogRecordText } from '../log-record-credentials.js';
 import { POSITIONS_NAMED } from './malformed-span-positions.js';
@@ -217,7 +217,7 @@ export class LogsLineReader {
   /** A whole export that is one document (not JSON lines): read at once. */
   document(text: string): void {
     const whole = parseOrUndefined(text);
-    if (whole === undefined) this.into.problems.push({ file: this.file, line: 1, reason: 'not valid JSON (a truncated or corrupt document)' });
+    if (whole === undefined) this.into.problems.push({ file: this.file, line: 1, reason: DOCUMENT_NOT_JSON });
     else readLogsMessage(whole, this.file, undefined, this.into);
   }
 
