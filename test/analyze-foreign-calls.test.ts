@@ -47,8 +47,8 @@ describe('argspan analyze: a credential written as an argument\'s key', () => {
     writeFileSync(file, JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'agent-framework' }, spans: [span] }] }] }));
     const run = analyzeBin(file, '--format', 'json');
     const findings = parseJson(run).findings.map((f) => [f.rule, f.tool, f.key]);
-    // (it was also reported by attribute, saying no argument of the call held one)
-    expect(findings).toEqual([['sensitive_arg_dispatched', 'deploy', '["deploy [REDACTED:aws-access-key-id]"]']]);
+    // (it was also reported by attribute, saying no argument of the call held one; then as a denied argument, high, not a credential)
+    expect(findings).toEqual([['credential_in_attribute', 'deploy', '["deploy [REDACTED:aws-access-key-id]"]']]);
     expect(run.stdout + run.stderr).not.toContain(key.slice(4));
   });
 });

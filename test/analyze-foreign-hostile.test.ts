@@ -157,6 +157,15 @@ describe('argspan analyze on foreign calls in hostile shapes', () => {
     expect(analyse(file, TOKEN)).toMatchObject({ code: 1, findings: expect.arrayContaining(['sensitive_arg_dispatched (unnamed) $']) });
   });
 
+  it('says of a call known only from the model\'s output that the model asked for it, not that it ran; of a tool span\'s, that it ran', () => {
+    const asked = mutated('openinference-llama-index-weather-model-only.json', (attrs) =>
+      attrs.map((a) => (a.key === `${OI_CALL}function.arguments` ? { key: a.key, value: { stringValue: JSON.stringify({ location: '/app/.env' }) } } : a)));
+    const messages = (file: string) => parseJson(analyzeBin(file, '--format', 'json')).findings.map((f) => f.message.slice(f.message.indexOf('never dispatches, ') + 18));
+    expect(messages(asked)).toEqual(['but the model asked for the call (its request recorded by openinference; the trace holds no run of it).']);
+    const ran = mutated('genai-aisdk-otel-function-tool.json', (attrs) => attrs.map((a) => (a.key === 'gen_ai.tool.call.arguments' ? { key: a.key, value: { stringValue: '{"path":"/app/.env"}' } } : a)));
+    expect(messages(ran)).toEqual([expect.stringMatching(/^but the call ran \(recorded by \S+\)\.$/)]);
+  });
+
   it('reports a credential as an argument\'s key, or written in \\u escapes, as a credential (critical), by tool and key', () => {
     const withArgs = (blob: string) =>
       mutated('genai-aisdk-otel-function-tool.json', (attrs) => attrs.map((a) => (a.key === 'gen_ai.tool.call.arguments' ? { key: a.key, value: { stringValue: blob } } : a)));

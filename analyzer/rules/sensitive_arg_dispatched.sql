@@ -7,14 +7,20 @@
 --   argspan's default policy this call would have been denied; the gate was loosened or bypassed.
 --   Calls whose arguments also left the machine are reported by sensitive_arg_sent_remote or
 --   inherited_value_sent_remote instead. Other libraries'
---   recorded calls count as dispatched (they ran, or the model asked for them).
+--   recorded calls count as dispatched (they ran, or the model asked for them: the finding says
+--   which, a call known only from a model's output being a request the trace holds no run of).
 -- remedy: Run the agent with the default policy, or give the analyzer the policy the agent ran with
 --   (--deny-residencies) if the model runs on this machine.
+-- Spans that record only a model's requests for calls (a model span): the trace holds no run of them.
+WITH requested AS (SELECT trace_id, span_id FROM tool_calls
+  WHERE call_source IS NOT NULL GROUP BY trace_id, span_id HAVING min(call_source) = 'model-output' AND max(call_source) = 'model-output')
 SELECT a.trace_id, a.span_id, a.tool, a."key",
   'Argument ' || a."key" || ' of ' || coalesce(a.tool, '?') || ' is labelled ' || a.residency
-    || coalesce(' (rule ' || a.rule || ')', '') || ', which the policy never dispatches, but the call ran'
-    || CASE WHEN a.emitter = 'argspan' THEN '' ELSE ' (recorded by ' || a.emitter || ')' END || '.' AS reason
+    || coalesce(' (rule ' || a.rule || ')', '') || ', which the policy never dispatches, '
+    || CASE WHEN r.trace_id IS NOT NULL THEN 'but the model asked for the call (its request recorded by ' || a.emitter || '; the trace holds no run of it)'
+      WHEN a.emitter = 'argspan' THEN 'but the call ran' ELSE 'but the call ran (recorded by ' || a.emitter || ')' END || '.' AS reason
 FROM tool_args a
+LEFT JOIN requested r ON r.trace_id = a.trace_id AND r.span_id = a.span_id
 WHERE a.dispatched AND NOT a.left_machine AND a.residency IN (SELECT residency FROM deny_residencies)
   -- A credential another library recorded in an argument blob is reported once, by credential_in_attribute
   -- (which reports the call's secret arguments only, each whose credential the re-scan found in a blob of

@@ -77,8 +77,8 @@ describe('rule files', () => {
 
   it('uses only attribute keys, event names and label values that exist in @argspan/conventions', () => {
     const known = conventionValues();
-    // SQL-side words that are not conventions: table scopes and the key of a log record's body, written by the analyzer itself.
-    const sqlWords = new Set(['span', 'event', 'link', 'resource', 'scope', 'missing', LOG_RECORD_BODY_KEY]);
+    // SQL-side words that are not conventions: table scopes, the key of a log record's body and a call's source, written by the analyzer itself.
+    const sqlWords = new Set(['span', 'event', 'link', 'resource', 'scope', 'missing', 'model-output', LOG_RECORD_BODY_KEY]);
     for (const rule of loadRules()) {
       const literals = [...readFileSync(rule.file, 'utf8').replace(/^--.*$/gm, '').matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1]!);
       for (const lit of literals) {
