@@ -13,7 +13,7 @@
 --   (--deny-residencies) if the model runs on this machine.
 -- Spans that record only a model's requests for calls (a model span): the trace holds no run of them.
 WITH requested AS (SELECT trace_id, span_id FROM tool_calls
-  WHERE call_source IS NOT NULL GROUP BY trace_id, span_id HAVING min(call_source) = 'model-output' AND max(call_source) = 'model-output')
+  GROUP BY trace_id, span_id HAVING min(call_source) = 'model-output' AND max(call_source) = 'model-output')
 SELECT a.trace_id, a.span_id, a.tool, a."key",
   'Argument ' || a."key" || ' of ' || coalesce(a.tool, '?') || ' is labelled ' || a.residency
     || coalesce(' (rule ' || a.rule || ')', '') || ', which the policy never dispatches, '

@@ -246,9 +246,9 @@ export const BASE64_TEXT_RUN = '(?-i:(?:[A-Za-f][A-Za-z0-9+/]{3}){6})';
  * A run of four printable ASCII characters each written as a JSON `\u00XX` escape: a token
  * spelled so (`\u0067\u0068\u0070\u005f…`, as an encoder escaping every character writes it)
  * holds no keyword as written; the detector reads it through its escapes. Text escapes only
- * non-ASCII characters so (`\u00e9`), which this does not match.
+ * non-ASCII characters so (`\u00e9`), which this does not match. The backslash is written `\x5c`:
+ * DuckDB rewrites an alternation of literals before RE2 sees it, and reads `\\u` there as an escape.
  */
-// (the backslash as `\x5c`: DuckDB rewrites an alternation of literals before RE2 sees it, and reads `\\u` there as an escape)
 export const ESCAPED_TEXT_RUN = String.raw`(?:\x5cu00[2-7][0-9a-f]){4}`;
 
 /**
