@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { analyzeBin, parseJson } from './analyze-helpers.js';
 import { FOREIGN, tmp } from './support/analyze-foreign.js';
-import { framed } from './support/zstd-raw.js';
+import { framed, zstdRawFrame } from './support/zstd-raw.js';
 
 /**
  * `argspan analyze` on the exports a platform team has at hand that are not an OTLP trace file: the
@@ -206,6 +206,25 @@ describe('argspan analyze on API answers larger than the 64 KB head that recogni
       writeFileSync(file, text);
       expect(text.length, layout).toBeGreaterThan(128 * 1024);
       expect(found(file), layout).toEqual({ spans: one.spans * copies, calls: one.calls * copies, findings: one.findings.flatMap((f) => Array<string>(copies).fill(f)).sort() });
+    }
+  });
+  it('a first record that writes a field past the head before the fields that name it is read (plain, gzip, zstd; past 1 MiB too)', () => {
+    // Langfuse's page with the observation's large input first; LangSmith's list with a large field before "run_type".
+    const observation = { id: 'obs-1', traceId: 'a1b2c3', type: 'TOOL', name: 'read_file', startTime: '2026-11-30T10:00:01.000Z', endTime: '2026-11-30T10:00:01.250Z' };
+    const runs = langSmith.runs as Record<string, unknown>[];
+    const written = (file: string, bytes: string | Buffer) => (writeFileSync(file, bytes), file);
+    const small = found(written(join(tmp(), 'small.json'), JSON.stringify(runs)));
+    for (const size of [200_000, 3_000_000]) {
+      const page = { data: [{ input: { path: '/app/.env', content: 'x'.repeat(size) }, ...observation, output: 'ok' }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } };
+      const list = [{ notes: 'x'.repeat(size), ...runs[0] }, ...runs.slice(1)];
+      for (const [name, text, expected] of [['langfuse', JSON.stringify(page), undefined], ['langsmith', JSON.stringify(list), small]] as const) {
+        const compressed = size < 1_000_000 ? ([['.gz', gzipSync(text)], ['.zst', zstdRawFrame(Buffer.from(text))]] as const) : [];
+        for (const [suffix, bytes] of [['', Buffer.from(text)] as const, ...compressed]) {
+          const got = found(written(join(tmp(), `${name}.json${suffix}`), bytes));
+          if (expected) expect(got, `${name}${suffix} ${size}`).toEqual(expected);
+          else expect(got.findings.filter((f) => !f.startsWith('report_')), `${name}${suffix} ${size}`).toEqual(['sensitive_arg_dispatched high read_file path langfuse']);
+        }
+      }
     }
   });
   it('a field name the head cannot decode (a bad escape) is bad input (exit 2), never an internal error', () => {

@@ -1,8 +1,8 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
 import { sqlString } from './duckdb-types.js';
 import { DOCUMENT_NOT_JSON, InputError } from './input-error.js';
-import { outlineJsonHead } from './json-head-outline.js';
+import { type JsonHeadOutline, outlineJsonHead } from './json-head-outline.js';
 import { isLogsLine } from './otlp-logs.js';
 import { SHAPE_PROBLEMS } from './schema.js';
 import { ZstdDataError, ZstdStream } from './zstd.js';
@@ -73,7 +73,8 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   const text = head.replace(/^\uFEFF/, '').trimStart();
   if (text === '') throw new InputError([{ file, line: 1, reason: 'file holds only whitespace: no trace data to analyse' }]);
   if (text.startsWith('[')) {
-    if (isLangSmithRun(outlineJsonHead(text).firstRecord.get(''))) return { format: 'langsmith-runs', compression };
+    const outline = await outlineHead(file, text, compression, (o) => isLangSmithRun(o.firstRecord.get('')));
+    if (isLangSmithRun(outline.firstRecord.get(''))) return { format: 'langsmith-runs', compression };
     throw new InputError([{ file, line: 1, reason: 'a JSON array: expected a JSON object (OTLP JSON lines, an OTLP or Jaeger JSON document), or a list of LangSmith runs' }]);
   }
   if (!text.startsWith('{')) throw new InputError([{ file, line: 1, reason: 'not JSON: expected a JSON object (OTLP JSON lines, an OTLP or Jaeger JSON document)' }]);
@@ -82,7 +83,7 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   // A pretty-printed document opens with a short first line (`{` or `{"resourceSpans": [`);
   // a JSON-lines file whose first line does not parse has a long, broken first line.
   const keyed = formatFromKeys(lineKeys ?? guessKeys(text), lineKeys === undefined && firstLine.trim().length < 200);
-  let format = keyed === undefined || keyed === 'jaeger-envelope' ? (apiAnswerFormat(file, text) ?? keyed) : keyed;
+  let format = keyed === undefined || keyed === 'jaeger-envelope' ? (await apiAnswerFormat(file, text, compression)) ?? keyed : keyed;
   // A first line that is a document of its own, and more lines after it: JSON lines.
   // One exporter writing traces and logs to one file: a logs line among the first ones.
   if (format === 'otlp-lines' && text.split('\n').some((line, i) => i > 0 && isLogsLine(line))) format = 'otlp-logs';
@@ -169,19 +170,91 @@ const OTLP_NESTED: ReadonlySet<InputFormat> = new Set(['otlp-lines', 'otlp-docum
  * `meta`, Phoenix's `next_cursor`) may come after the data. Phoenix's own span shape is refused,
  * naming the answer to fetch instead. Undefined: none of these.
  */
-function apiAnswerFormat(file: string, text: string): InputFormat | undefined {
-  const { keys, firstRecord } = outlineJsonHead(text);
-  const data = firstRecord.get('data');
-  if (data && isPhoenixSpan(data)) {
+async function apiAnswerFormat(file: string, text: string, compression: Compression): Promise<InputFormat | undefined> {
+  const outline = await outlineHead(file, text, compression, (o) => apiAnswerOf(o, text) !== undefined || isJaegerTrace(o.firstRecord.get('data')));
+  const answer = apiAnswerOf(outline, text);
+  if (answer === 'phoenix-spans') {
     throw new InputError([{ file, line: 1, reason: 'Arize Phoenix\'s spans answer (GET /v1/projects/{project}/spans): not supported; fetch …/spans/otlpv1 (OTLP spans), which argspan reads' }]);
   }
+  return answer;
+}
+
+/** The API answer a head's outline shows (`phoenix-spans`: Phoenix's own span shape, which argspan refuses). */
+function apiAnswerOf({ keys, firstRecord }: JsonHeadOutline, text: string): InputFormat | 'phoenix-spans' | undefined {
+  const data = firstRecord.get('data');
+  if (data && isPhoenixSpan(data)) return 'phoenix-spans';
   if (data && isPhoenixOtlpSpan(data)) return 'phoenix-otlp-spans';
   // Langfuse's other answers (traces, sessions, scores) go to its reader too, which refuses them naming the answer to fetch.
   if (data && (isLangfuseObservation(data) || isLangfuseOtherRecord(data))) return 'langfuse-observations';
   if (keys.includes('runs')) return 'langsmith-runs';
-  // Langfuse's other answers (traces, sessions, scores): its reader refuses them, naming the answer to fetch.
   if (keys.includes('data') && LANGFUSE_PAGE.test(text)) return 'langfuse-observations';
   return undefined;
+}
+
+/** Jaeger's trace record (`{"traceID", "spans", "processes"}`). */
+function isJaegerTrace(fields: readonly string[] | undefined): boolean {
+  return fields !== undefined && (fields.includes('traceID') || fields.includes('spans') || fields.includes('processes'));
+}
+
+/** How far a head is read again for a first record's field names (16 MiB, then 64 MiB of text at most). */
+const LONGER_HEADS = [1 << 20, 16 << 20, 64 << 20];
+
+/**
+ * The head's outline; while its first record was cut off before `recognised` says what it is, the
+ * outline of a longer head: a record may write a large field (a prompt, a run's inputs) before
+ * the fields that name it.
+ */
+async function outlineHead(file: string, text: string, compression: Compression, recognised: (outline: JsonHeadOutline) => boolean): Promise<JsonHeadOutline> {
+  let outline = outlineJsonHead(text);
+  for (const n of LONGER_HEADS) {
+    if (outline.cutRecord === undefined || recognised(outline)) break;
+    const longer = (await longerHead(file, compression, n)).replace(/^\uFEFF/, '').trimStart();
+    if (longer.length <= text.length) break;
+    text = longer;
+    outline = outlineJsonHead(text);
+  }
+  return outline;
+}
+
+/**
+ * Up to `n` bytes of the file's text from its start, decompressed. The first head was read whole,
+ * so a stream that turns out corrupt or cut off further on leaves what was read: the file's
+ * reader names the problem.
+ */
+async function longerHead(file: string, compression: Compression, n: number): Promise<string> {
+  if (compression === 'none') return readHead(file, n).toString('utf8');
+  const parts: Buffer[] = [];
+  let size = 0;
+  const take = (bytes: Uint8Array) => {
+    if (size < n) parts.push(Buffer.from(bytes.subarray(0, n - size)));
+    size += bytes.length;
+  };
+  if (compression === 'gzip') {
+    const source = createReadStream(file);
+    try {
+      for await (const bytes of source.pipe(createGunzip({ finishFlush: zlibConstants.Z_SYNC_FLUSH }))) {
+        take(bytes as Buffer);
+        if (size >= n) break;
+      }
+    } catch {
+      // corrupt or cut off past the first head: the text so far
+    } finally {
+      source.destroy();
+    }
+  } else {
+    const stream = await ZstdStream.open(take);
+    const fd = openSync(file, 'r');
+    try {
+      const chunk = Buffer.alloc(HEAD_BYTES * 16);
+      for (let at = 0, got = 0; size < n && (got = readSync(fd, chunk, 0, chunk.length, at)) > 0; at += got) stream.push(chunk.subarray(0, got));
+    } catch (err) {
+      if (!(err instanceof ZstdDataError)) throw err;
+    } finally {
+      closeSync(fd);
+      stream.close();
+    }
+  }
+  return Buffer.concat(parts).toString('utf8');
 }
 
 /** Fields of Phoenix's `OtlpSpan` (snake_case OTLP) that no other answer's record has. */

@@ -10,6 +10,12 @@ export interface JsonHeadOutline {
   keys: string[];
   /** Field names of the first element of each list, by the field holding it (`''` for a document that is a list); absent when that element is not an object. */
   firstRecord: Map<string, string[]>;
+  /**
+   * The list (by the field holding it, `''` for a document that is a list) whose first record was
+   * still open where the text ended: its field names so far may lack those written after a large
+   * field, and a longer head would show them. Undefined when no first record was cut off.
+   */
+  cutRecord?: string;
 }
 
 /** Outline of the first JSON value in `text`, which may stop anywhere (a head cut mid-value). */
@@ -27,6 +33,9 @@ export function outlineJsonHead(text: string): JsonHeadOutline {
   /** The first-record field list being filled, and the depth of that record's object. */
   let record: string[] | undefined;
   let recordDepth = -1;
+  let recordHolder = '';
+  /** The text ended before the outline did (not a closed document, not a broken one). */
+  let cut = true;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === ' ' || c === '\n' || c === '\r' || c === '\t') continue;
@@ -34,6 +43,7 @@ export function outlineJsonHead(text: string): JsonHeadOutline {
       if (c === '{') {
         record = [];
         recordDepth = stack.length + 1;
+        recordHolder = listAwaitingFirst;
         firstRecord.set(listAwaitingFirst, record);
       }
       listAwaitingFirst = undefined;
@@ -44,7 +54,10 @@ export function outlineJsonHead(text: string): JsonHeadOutline {
       if (keyNext) {
         const name = jsonString(text.slice(i, end + 1));
         // Not JSON here: the outline ends, and the file's reader names what is wrong.
-        if (name === undefined) break;
+        if (name === undefined) {
+          cut = false;
+          break;
+        }
         if (stack.length === 1) {
           keys.push(name);
           topKey = name;
@@ -63,10 +76,13 @@ export function outlineJsonHead(text: string): JsonHeadOutline {
       if (stack.length === recordDepth) recordDepth = -1;
       stack.pop();
       keyNext = false;
-      if (stack.length === 0) break;
+      if (stack.length === 0) {
+        cut = false;
+        break;
+      }
     } else if (c === ',') keyNext = stack[stack.length - 1] === '{';
   }
-  return { keys, firstRecord };
+  return { keys, firstRecord, ...(cut && recordDepth !== -1 && stack.length >= recordDepth ? { cutRecord: recordHolder } : {}) };
 }
 
 function jsonString(quoted: string): string | undefined {
