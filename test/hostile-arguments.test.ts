@@ -110,3 +110,43 @@ describe('instrumentDispatch under hostile arguments', () => {
     }
   });
 });
+
+describe('instrumentDispatch on binary arguments', () => {
+  // JSON makes a Buffer {"type":"Buffer","data":[bytes]} and a typed array {"0":…}: classified in
+  // that form, a token in the bytes would be numbers, and run. The bytes are read as text instead,
+  // by every entry point alike; the span records no byte of them.
+  const binaries: [string, (bytes: Buffer) => unknown][] = [
+    ['Buffer', (b) => Buffer.from(b)],
+    ['Uint8Array', (b) => new Uint8Array(b)],
+    ['Uint16Array', (b) => new Uint16Array(Uint8Array.from([...b, ...(b.length % 2 ? [10] : [])]).buffer)],
+    ['DataView', (b) => new DataView(Uint8Array.from(b).buffer)],
+    ['ArrayBuffer', (b) => Uint8Array.from(b).buffer],
+  ];
+  it.each(binaries)('a credential in a %s is secret and denied, as classifyCall says, and never recorded', async (_name, make) => {
+    const token = CANARIES[0]!;
+    const args = () => ({ name: 'notes.txt', content: make(Buffer.from(`note: ${token}\n`)) });
+    const policy = { remoteAllowlist: ['upload'], remoteTools: ['upload'] };
+    expect(classifyCall({ tool: 'upload', args: args() }, {}, policy).residency).toBe('secret');
+    const { provider, spans } = memoryTracing();
+    let reached = false;
+    const dispatch = instrumentDispatch(async () => ((reached = true), 'ok'), { tracerProvider: provider, stateDir, session: new ArgspanSession(), policy, recordArguments: true });
+    await expect(dispatch('upload', args(), { callId: 'c1' })).rejects.toBeInstanceOf(ArgspanGateError);
+    expect(reached).toBe(false);
+    const call = spans().find((s) => s.name.startsWith('execute_tool'))!;
+    expect(call.attributes[CallAttributes.RESIDENCY]).toBe('secret');
+    const exported = JSON.stringify(spans().map((s) => ({ name: s.name, attributes: s.attributes, events: s.events })));
+    expect(exported).not.toContain(token);
+    expect(exported).not.toContain([...Buffer.from(token)].join(','));
+  });
+  it('a plain Buffer reaches the tool as a Buffer of the same bytes (a copy)', async () => {
+    const { provider } = memoryTracing();
+    let received: unknown;
+    const dispatch = instrumentDispatch(async (_t: string, a: unknown) => ((received = a), 'ok'), { tracerProvider: provider, stateDir, session: new ArgspanSession() });
+    const content = Buffer.from('hello');
+    await dispatch('write_file', { content }, { callId: 'c2' });
+    const got = (received as { content: unknown }).content;
+    expect(Buffer.isBuffer(got)).toBe(true);
+    expect(got).not.toBe(content);
+    expect((got as Buffer).toString()).toBe('hello');
+  });
+});

@@ -106,7 +106,7 @@ export function flatten(args: unknown, limits: Partial<FlattenLimits> = {}): Fla
     if (obj instanceof Date) {
       return emit(path, 'date', Number.isNaN(obj.getTime()) ? 'Invalid Date' : obj.toISOString());
     }
-    if (obj instanceof Uint8Array || obj instanceof ArrayBuffer) {
+    if (ArrayBuffer.isView(obj) || obj instanceof ArrayBuffer) {
       hits.add('non-json');
       const buf = obj instanceof ArrayBuffer ? Buffer.from(obj) : Buffer.from(obj.buffer, obj.byteOffset, obj.byteLength);
       const head = buf.subarray(0, lim.maxStringLength).toString('utf8');

@@ -35,7 +35,9 @@ interface Frame {
 /**
  * Copy tool-call arguments once into plain JSON data, exactly as `JSON.stringify` would serialise
  * them (`toJSON` honoured, so a Date becomes its ISO string; functions, symbols and `undefined`
- * dropped from objects and `null` in arrays; non-finite numbers `null`; a Map or Set `{}`), reading
+ * dropped from objects and `null` in arrays; non-finite numbers `null`; a Map or Set `{}`) — but
+ * binary data (a Buffer, a typed array, a DataView, an ArrayBuffer) copied as binary of its type,
+ * so its bytes are classified as the text they may hold, not as JSON's list of numbers — reading
  * every property, length and key list and running every getter or proxy trap exactly once. What
  * the gate classifies, records, dispatches and hops is this copy, so a value that changes between
  * reads cannot show the gate one thing and the tool another. Iterative, so hostile nesting cannot
@@ -81,6 +83,16 @@ export function snapshotArgs(args: unknown, limits: Partial<SnapshotLimits> = {}
 
 const SKIP = Symbol('skip');
 
+/** A copy of binary data, of the same type (a Buffer stays a Buffer). */
+function copyBinary(v: ArrayBufferView | ArrayBuffer): ArrayBufferView | ArrayBuffer {
+  if (v instanceof ArrayBuffer) return v.slice(0);
+  const bytes = new Uint8Array(v.buffer, v.byteOffset, v.byteLength).slice().buffer;
+  if (Buffer.isBuffer(v)) return Buffer.from(bytes);
+  if (v instanceof DataView) return new DataView(bytes);
+  const Typed = v.constructor as new (buffer: ArrayBuffer) => ArrayBufferView;
+  return new Typed(bytes);
+}
+
 /** An object or array still to be copied (never a value of the arguments themselves). */
 class Container {
   constructor(readonly frame: Frame) {}
@@ -93,6 +105,9 @@ class Container {
 function copyValue(value: unknown, key: string, inArray: boolean, parentDepth: number): unknown {
   let v = value;
   if (typeof v === 'object' && v !== null) {
+    // Binary data stays binary (a copy): JSON would make its bytes numbers, which the classifier
+    // cannot read as the text they may hold (a token in a Buffer).
+    if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return copyBinary(v);
     let toJSON: unknown;
     try {
       toJSON = (v as { toJSON?: unknown }).toJSON;
