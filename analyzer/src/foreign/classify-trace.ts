@@ -1,6 +1,6 @@
 import { Emitter, INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENGTH, ResidencyRule } from '@argspan/conventions';
 import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, resultResidency, type ClassifyOptions, type ContextEntry, type InheritedResidency, type LeafClassification, type SecretDetector } from '@argspan/core';
-import { ProvenanceIndex, namesSecretFileInJson } from '@argspan/core/internal';
+import { ProvenanceIndex, secretInCutJson } from '@argspan/core/internal';
 import { AdkModelCall, OpenLLMetryMessages, collectEvidence, isObject, parseJson, TraceEvidence, unescapedJson, type RunEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import { UNNAMED_TOOL } from './recognizers/attributes.js';
@@ -395,11 +395,13 @@ function wholeProposalsById(
 
 /**
  * The one leaf of a blob not (wholly) read, `text`: secret when it is, or when a string in it
- * names a secret file (a blob longer than a path is not scanned as one); else unknown, saying why.
+ * names a secret file (a blob longer than a path is not scanned as one) or a credential key in it
+ * holds a value (`secretInCutJson`, as for a subtree past the depth limit); else unknown, saying why.
  */
 function blobRow(leaf: ForeignArgRow, text: string, why: string): ForeignArgRow {
   if (leaf.residency === Residency.SECRET) return leaf;
-  if (namesSecretFileInJson(text)) return { ...leaf, residency: Residency.SECRET, rule: ResidencyRule.SECRET_FILE_NAME };
+  const rule = secretInCutJson(text);
+  if (rule) return { ...leaf, residency: Residency.SECRET, rule };
   return { ...leaf, residency: Residency.UNKNOWN, provenance: Provenance.NO_EVIDENCE, rule: why };
 }
 

@@ -296,6 +296,11 @@ describe('object keys that are values', () => {
     expect(token.leaves.map((l) => [l.residency, l.rule])).toEqual([['secret', 'github-pat']]);
     const file = classifyCall({ tool: 't', args: nest({ path: '/app/.env' }) });
     expect(file.leaves.map((l) => [l.residency, l.rule])).toEqual([['secret', 'secret-file-name']]);
+    for (const slot of [{ db: { password: 'hunter2-prod' } }, { password: 424242 }, { headers: { Authorization: 'Token abc123' } }]) {
+      const c = classifyCall({ tool: 't', args: nest(slot) });
+      expect(c.leaves.map((l) => [l.residency, l.rule]), JSON.stringify(slot)).toEqual([['secret', 'secret-key-name']]);
+    }
+    expect(classifyCall({ tool: 't', args: nest({ password: '${DB_PASSWORD}' }) }).leaves.map((l) => l.residency)).toEqual(['unknown']);
     const plain = classifyCall({ tool: 't', args: nest({ city: 'Tokyo' }) });
     expect(plain.leaves.map((l) => [l.residency, l.rule])).toEqual([['unknown', 'flatten-limit']]);
   });

@@ -7,7 +7,7 @@ export type { EnforcementInput } from './enforcement.js';
 export { ProvenanceIndex, contextText } from './provenance.js';
 export { DEFAULT_GATE_POLICY, assumedValuesPhrase, resolvePolicy } from './gate.js';
 export { formatPath } from './flatten.js';
-export { namesSecretFileInJson } from './residency.js';
+export { secretInCutJson } from './residency.js';
 export { stripToPublicSchema } from './json-schema.js';
 export { isSecretKeyName, isPlaceholderValue } from './secret-key-names.js';
 export { loadOrCreateHashKey, HashKeyError } from './hash-key-file.js';

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { namesSecretFileInJson } from './residency.js';
+import { secretInCutJson } from './residency.js';
+
+const namesSecretFileInJson = (json: string): boolean => secretInCutJson(json) === 'secret-file-name';
 
 /** An OpenAI-style call whose arguments are JSON text inside the JSON text. */
 const call = (args: Record<string, unknown>): string => JSON.stringify({ tool_calls: [{ function: { name: 'read', arguments: JSON.stringify(args) } }] });
 
-describe('namesSecretFileInJson', () => {
+describe('secretInCutJson: secret file names', () => {
   it('finds a secret file named in a string literal, a key or JSON inside a literal', () => {
     expect(namesSecretFileInJson(JSON.stringify({ path: '/app/.env' }))).toBe(true);
     expect(namesSecretFileInJson(JSON.stringify({ '/home/u/.ssh/id_rsa': 1 }))).toBe(true);
@@ -38,5 +40,26 @@ describe('namesSecretFileInJson', () => {
         expect(namesSecretFileInJson(`${before.replace(/["\\]/g, '')} "/srv/app/.env" ${after}`)).toBe(true);
       }),
     );
+  });
+});
+
+describe('secretInCutJson: credential slots', () => {
+  const nested = (depth: number, leaf: unknown) => JSON.stringify(Array.from({ length: depth }).reduce<unknown>((v) => ({ cfg: v }), leaf));
+  it('finds a credential key holding a value: a string not a placeholder, a number, a boolean, a non-empty object or list', () => {
+    for (const value of ['hunter2-prod', 424242, true, false, { value: 'x' }, ['x']]) {
+      expect(secretInCutJson(nested(8, { db: { password: value } })), JSON.stringify(value)).toBe('secret-key-name');
+    }
+    expect(secretInCutJson(nested(3, { headers: { Authorization: 'Token abc' } }))).toBe('secret-key-name');
+    expect(secretInCutJson(call({ api_key: 'sk-live-abc' }))).toBe('secret-key-name');
+    // a value the cut ends is judged
+    expect(secretInCutJson('{"cfg":{"password":"hunt')).toBe('secret-key-name');
+  });
+  it('not for an empty, null or placeholder value, a key the cut ends, or a credential word as a value', () => {
+    for (const value of ['', null, '<your-password>', '${DB_PASSWORD}', '****', {}, []]) {
+      expect(secretInCutJson(nested(8, { db: { password: value } })), JSON.stringify(value)).toBeUndefined();
+    }
+    expect(secretInCutJson('{"cfg":{"password')).toBeUndefined();
+    expect(secretInCutJson('{"cfg":{"password":')).toBeUndefined();
+    expect(secretInCutJson(nested(4, { field: 'password', note: 'api_key' }))).toBeUndefined();
   });
 });

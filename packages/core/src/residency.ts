@@ -43,9 +43,10 @@ export function labelLeaf(leaf: Leaf, env: ResidencyEnv, keySecretRule: string |
   } else if (text !== '' && pathHasSecretKey(leaf)) {
     // A numeric PIN in a `password` slot is still a password.
     return { residency: Residency.SECRET, rule: ResidencyRule.SECRET_KEY_NAME };
-  } else if (leaf.kind === 'other' && leaf.truncated && namesSecretFileInJson(text)) {
-    // A subtree past the depth limit, as JSON: a secret file named in any string inside it.
-    return { residency: Residency.SECRET, rule: ResidencyRule.SECRET_FILE_NAME };
+  } else if (leaf.kind === 'other' && leaf.truncated) {
+    // A subtree past the depth limit, as JSON: a secret file named in any string inside it, or a credential slot holding a value.
+    const rule = secretInCutJson(text);
+    if (rule) return { residency: Residency.SECRET, rule };
   }
   if (keySecretRule !== undefined) return { residency: Residency.SECRET, rule: ResidencyRule.SECRET_IN_KEY };
 
@@ -73,26 +74,51 @@ const EMPTY_LABEL: ResidencyLabel = { residency: Residency.UNKNOWN, rule: Reside
 const TINY_LABEL: ResidencyLabel = { residency: Residency.TINY_PUBLIC, rule: ResidencyRule.TINY };
 
 /**
- * Whether a string literal of a JSON text (keys included) names a secret file: also in a cut-off
- * text, too long to scan as one path, and in JSON inside a literal (a model's
- * `"arguments":"{\\"path\\":…}"`, to a few levels) — there in the literal the cut left open too.
- * A name the cut itself ends (`"/app/.env` of `.env.example`?) is not judged.
+ * What in a JSON text cut off at the depth limit makes it secret: a string literal (keys included)
+ * naming a secret file, or a key naming a credential slot (`"password"`, `"api_key"`) holding a
+ * value — a string not a placeholder, a number, a boolean, a non-empty object or list (judged as
+ * one, as what it holds is not flattened) — also in a cut-off text and in JSON inside a literal (a
+ * model's `"arguments":"{\\"path\\":…}"`, to a few levels), there in the literal the cut left
+ * open too. A name the cut itself ends (`"/app/.env` of `.env.example`?) is not judged; a value the
+ * cut ends is. Undefined: neither.
  */
-export function namesSecretFileInJson(json: string, depth = 0): boolean {
-  for (const literal of json.matchAll(/"(?:[^"\\]|\\.)*(?:"|\\?$)/g)) {
+export function secretInCutJson(json: string, depth = 0): typeof ResidencyRule.SECRET_FILE_NAME | typeof ResidencyRule.SECRET_KEY_NAME | undefined {
+  const literals = [...json.matchAll(/"(?:[^"\\]|\\.)*(?:"|\\?$)/g)];
+  for (let i = 0; i < literals.length; i++) {
+    const literal = literals[i]!;
     const closed = isClosedLiteral(literal[0]);
-    let s: unknown;
-    try {
-      // (an open literal closed where the text ends, a cut escape dropped)
-      s = JSON.parse(closed ? literal[0] : `${literal[0].replace(/(?<!\\)((?:\\\\)*)\\(?:u[0-9A-Fa-f]{0,3})?$/, '$1')}"`);
-    } catch {
-      continue;
+    const s = literalText(literal[0], closed);
+    if (s === undefined) continue;
+    if (closed && namesSecretFile(s)) return ResidencyRule.SECRET_FILE_NAME;
+    if (closed && isSecretKeyName(s)) {
+      VALUE_AFTER_KEY.lastIndex = literal.index + literal[0].length;
+      const value = VALUE_AFTER_KEY.exec(json)?.[1];
+      if (value !== undefined && value !== 'n' && value !== '"') return ResidencyRule.SECRET_KEY_NAME;
+      const next = literals[i + 1];
+      if (value === '"' && next && next.index === VALUE_AFTER_KEY.lastIndex - 1) {
+        const v = literalText(next[0], isClosedLiteral(next[0]));
+        if (v !== undefined && v !== '' && !isPlaceholderValue(v)) return ResidencyRule.SECRET_KEY_NAME;
+      }
     }
-    if (typeof s !== 'string') continue;
-    if (closed && namesSecretFile(s)) return true;
-    if (depth < 3 && s.includes('"') && namesSecretFileInJson(s, depth + 1)) return true;
+    if (depth < 3 && s.includes('"')) {
+      const inner = secretInCutJson(s, depth + 1);
+      if (inner) return inner;
+    }
   }
-  return false;
+  return undefined;
+}
+
+/** After a key: its colon and the first character of its value (`{` or `[` only when something follows but its close). */
+const VALUE_AFTER_KEY = /\s*:\s*([^\s{[]|\{(?=\s*[^\s}])|\[(?=\s*[^\s\]]))/y;
+
+/** A literal's text (one the cut left open, closed where the text ends, a cut escape dropped); undefined when it is not a JSON string. */
+function literalText(literal: string, closed: boolean): string | undefined {
+  try {
+    const s: unknown = JSON.parse(closed ? literal : `${literal.replace(/(?<!\\)((?:\\\\)*)\\(?:u[0-9A-Fa-f]{0,3})?$/, '$1')}"`);
+    return typeof s === 'string' ? s : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether a literal as matched ends in its closing quote (not in an escaped one at the text's end). */
