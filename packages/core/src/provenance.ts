@@ -237,7 +237,7 @@ export class ProvenanceIndex {
   private readonly user: IndexedSource[] = [];
   /** The user's texts as written: a number the model reformatted is looked for in them (see {@link reformattedInUserText}). */
   private readonly userTexts: string[] = [];
-  private readonly context: IndexedSource[] = [];
+  private context: IndexedSource[] = [];
   /** Length of the longest source; a longer value is answered without tokenising it. */
   private longest = 0;
 
@@ -270,12 +270,13 @@ export class ProvenanceIndex {
   }
 
   /**
-   * Forget the `count` oldest context sources (a session keeps only its recent results). The user
-   * text stays indexed as it is: nothing is re-tokenised.
+   * Keep only the context sources `keep` marks, by their order of addition (a session keeps only
+   * its recent results, and its sensitive ones longer). The user text stays indexed as it is:
+   * nothing is re-tokenised.
    */
-  dropOldestContext(count: number): void {
-    if (count <= 0) return;
-    this.context.splice(0, count);
+  retainContext(keep: readonly boolean[]): void {
+    if (keep.every(Boolean)) return;
+    this.context = this.context.filter((_, i) => keep[i] !== false);
     this.longest = 0;
     for (const src of this.user) this.longest = Math.max(this.longest, src.length);
     for (const src of this.context) this.longest = Math.max(this.longest, src.length);

@@ -32,6 +32,18 @@ describe('ArgspanSession', () => {
     expect(index?.find('again')).toEqual({ source: 'user' });
   });
 
+  it('keeps a result that passes on secret or dirty-tree past the others, and its values inherit the label', () => {
+    const s = new ArgspanSession({ maxContextEntries: 2 });
+    s.addContext({ callId: 'vault', content: 'DB_PASSWORD=correct-horse-battery-staple', residency: 'secret' });
+    s.addContext({ callId: 'diff', content: 'uncommitted line 42', residency: 'dirty-tree' });
+    for (let i = 0; i < 70; i++) s.addContext({ callId: `ls${i}`, content: `listing ${i}` });
+    expect(s.context.map((e) => e.callId).slice(0, 2)).toEqual(['vault', 'diff']);
+    expect(s.context.length).toBeLessThanOrEqual(2 + 2 * 2);
+    expect(s.context.map((e) => e.callId)).not.toContain('ls0');
+    const found = s.callContext(undefined).index!.find('correct-horse-battery-staple', { find: () => undefined, findAll: () => [] } as never);
+    expect(found).toEqual({ source: 'context', callId: 'vault', inherited: 'secret' });
+  });
+
   it('rejects bad bounds, naming the option', () => {
     expect(() => new ArgspanSession({ maxContextEntries: 0 })).toThrow(/maxContextEntries/);
   });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SpanContext } from '@opentelemetry/api';
 import { ProvenanceIndex } from '@argspan/core/internal';
 import type { ClassifyContext, ContextEntry } from '@argspan/core';
-import type { Residency } from '@argspan/conventions';
+import { Residency } from '@argspan/conventions';
 import type { ToolSchema } from './types.js';
 
 /** Options of a new {@link ArgspanSession}. */
@@ -18,12 +18,18 @@ export interface SessionOptions {
   userText?: string | readonly string[];
   /**
    * Context entries (tool results) kept for provenance: at least this many of the most recent; older
-   * ones are forgotten in batches (when twice as many have piled up) so forgetting stays cheap. @default 32
+   * ones are forgotten in batches (when twice as many have piled up) so forgetting stays cheap.
+   * Results passing on `secret` or `dirty-tree` are kept apart, under `MAX_SENSITIVE_ENTRIES`. @default 32
    */
   maxContextEntries?: number;
   /** Most recent call ids whose span context is kept for `context_retrieved` links. @default 1024 */
   maxLinkedCalls?: number;
 }
+
+/** Results passing on `secret` or `dirty-tree` kept (at least; twice as many at most), beside the `maxContextEntries` others. */
+export const MAX_SENSITIVE_ENTRIES = 1024;
+
+const isSensitiveEntry = (entry: ContextEntry): boolean => entry.residency === Residency.SECRET || entry.residency === Residency.DIRTY_TREE;
 
 /**
  * One agent run: the user's text, the context (earlier tool results) later calls may copy values
@@ -44,6 +50,8 @@ export class ArgspanSession {
   /** Call ids whose arguments were secret or dirty-tree: their results are treated as sensitive too. */
   private readonly sensitive = new Set<string>();
   private readonly maxEntries: number;
+  /** How many of `entries` pass on `secret` or `dirty-tree` (kept under their own bound). */
+  private sensitiveEntries = 0;
   private readonly maxLinked: number;
   private seq = 0;
 
@@ -68,12 +76,23 @@ export class ArgspanSession {
    * for text the agent retrieved some other way). Values found in it are `context_retrieved`.
    */
   addContext(entry: ContextEntry): void {
-    // Forgotten in batches: once twice the bound is kept, the older half goes, without re-indexing the rest.
-    const next = [...this.entries, entry];
-    const drop = next.length > 2 * this.maxEntries ? next.length - this.maxEntries : 0;
-    this.entries = drop > 0 ? next.slice(drop) : next;
+    this.entries = [...this.entries, entry];
     this.index.addContext(entry);
-    this.index.dropOldestContext(drop);
+    if (isSensitiveEntry(entry)) this.sensitiveEntries += 1;
+    const plain = this.entries.length - this.sensitiveEntries;
+    if (plain <= 2 * this.maxEntries && this.sensitiveEntries <= 2 * MAX_SENSITIVE_ENTRIES) return;
+    // Forgotten in batches: once twice a bound is kept, the older half goes, without re-indexing the
+    // rest. A result whose values pass on `secret` or `dirty-tree` is kept under a bound of its own:
+    // forgotten with the others, a copy of its secret would run as a public value.
+    const keep = new Array<boolean>(this.entries.length);
+    let plainKept = 0;
+    let sensitiveKept = 0;
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      keep[i] = isSensitiveEntry(this.entries[i]!) ? sensitiveKept++ < MAX_SENSITIVE_ENTRIES : plainKept++ < this.maxEntries;
+    }
+    this.entries = this.entries.filter((_, i) => keep[i]);
+    this.sensitiveEntries = Math.min(sensitiveKept, MAX_SENSITIVE_ENTRIES);
+    this.index.retainContext(keep);
   }
 
   /** The user's text so far. */
