@@ -25,6 +25,12 @@ describe('secret file names', () => {
     '.fly/launch.toml', 'keystore.md', 'wp-config-sample.php', 'my.cnf.md', 'src/credentials.ts', '.tfstate',
   ])('%s does not either', (p) => expect(isSecretFileName(p)).toBe(false));
 
+  it.each(['/app/.ENV', 'C:\\app\\.Env', '~/.ssh/ID_RSA', '~/.AWS/Credentials', '.ENV.Production', 'Server.KEY', '~/.Azure/accesstokens.json', '/ETC/SHADOW'])(
+    '%s names one in any case (macOS and Windows ignore it)',
+    (p) => expect(isSecretFileName(p)).toBe(true),
+  );
+  it.each(['.ENV.EXAMPLE', 'ID_RSA.PUB', 'FullChain.PEM', 'Docs/Credentials.md'])('%s does not, in any case', (p) => expect(isSecretFileName(p)).toBe(false));
+
   it('finds a secret file inside a command line or a list', () => {
     expect(namesSecretFile('sudo cat /etc/shadow')).toBe(true);
     expect(namesSecretFile('terraform show -json terraform.tfstate')).toBe(true);

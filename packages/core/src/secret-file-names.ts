@@ -77,21 +77,23 @@ const SECRET_EXTENSIONS = ['.key', '.p12', '.pfx', '.jks', '.jceks', '.keystore'
 /** `*.pem` names that are certificates or chains, public by design. */
 const PUBLIC_PEM = /(?:cert|chain|bundle|^ca[-_.]|[-_.]ca\.|pub)/i;
 
-/** Whether one path-like token names a file that holds secrets. */
+/** {@link SECRET_PATH_SUFFIXES} lower-cased, as names are compared. */
+const SECRET_PATH_SUFFIXES_LOWER = SECRET_PATH_SUFFIXES.map((s) => s.toLowerCase());
+
+/**
+ * Whether one path-like token names a file that holds secrets. In any case: macOS's and Windows'
+ * file systems ignore it by default, so `/app/.ENV` and `~/.AWS/Credentials` are the same files.
+ */
 export function isSecretFileName(token: string): boolean {
-  const path = token.replace(/\\/g, '/');
+  const path = token.replace(/\\/g, '/').toLowerCase();
   const base = baseName(path);
   if (base === '.env') return true;
-  if (base.startsWith('.env.')) {
-    const suffix = base.slice(5).toLowerCase();
-    return !ENV_TEMPLATE_SUFFIXES.has(suffix);
-  }
+  if (base.startsWith('.env.')) return !ENV_TEMPLATE_SUFFIXES.has(base.slice(5));
   if (SECRET_BASENAMES.has(base)) return true;
-  if (SECRET_PATH_SUFFIXES.some((s) => path === s || path.endsWith(`/${s}`))) return true;
-  const lower = base.toLowerCase();
-  const extension = SECRET_EXTENSIONS.find((e) => lower.endsWith(e));
-  if (extension !== undefined) return lower.length > extension.length && !lower.endsWith('.pub.key');
-  if (lower.endsWith('.pem')) return !PUBLIC_PEM.test(lower);
+  if (SECRET_PATH_SUFFIXES_LOWER.some((s) => path === s || path.endsWith(`/${s}`))) return true;
+  const extension = SECRET_EXTENSIONS.find((e) => base.endsWith(e));
+  if (extension !== undefined) return base.length > extension.length && !base.endsWith('.pub.key');
+  if (base.endsWith('.pem')) return !PUBLIC_PEM.test(base);
   return false;
 }
 
