@@ -59,6 +59,21 @@ describe('flatten', () => {
     expect(r.leaves[0]!.truncated).toBe(true);
   });
 
+  it('writes a summary too deep for JSON.stringify without recursion, so what it holds is read', () => {
+    // As JSON.parse makes a JSON line of 10,000 levels: JSON.stringify's stack overflows on it.
+    const text = `${'{"d":['.repeat(10_000)}{"token":"ghp_x","n":1.5,"ok":true,"none":null}${']}'.repeat(10_000)}`;
+    const deep = JSON.parse(text) as unknown;
+    expect(() => JSON.stringify(deep)).toThrow(RangeError);
+    const r = flatten(deep, { maxDepth: 10 });
+    expect(r.leaves).toHaveLength(1);
+    // the subtree's own JSON (text is compact JSON: the summary is a piece of it), cut at maxStringLength
+    const summary = r.leaves[0]!.text;
+    expect(summary.length).toBeGreaterThan(0);
+    expect(text.includes(summary)).toBe(true);
+    expect(flatten(deep, { maxDepth: 10, maxStringLength: 1 << 20 }).leaves[0]!.text).toContain('{"token":"ghp_x","n":1.5,"ok":true,"none":null}');
+    expect(flatten(deep, { maxDepth: 10, maxStringLength: 100 }).leaves[0]!.text).toHaveLength(100);
+  });
+
   it('counts leaves past maxLeaves without walking them', () => {
     const r = flatten({ big: new Array(10_000_000).fill(1) }, { maxLeaves: 1000 });
     expect(r.leaves).toHaveLength(1000);

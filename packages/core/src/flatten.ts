@@ -175,13 +175,57 @@ export function flatten(args: unknown, limits: Partial<FlattenLimits> = {}): Fla
   return { leaves, limits: [...hits], droppedLeaves: dropped, bytes };
 }
 
-/** `value` as JSON cut to `max` characters, or '' when it cannot be written (a cycle, a throwing getter, nesting past the stack). */
+/**
+ * `value` as JSON cut to `max` characters, or '' when it cannot be written (a cycle, a throwing
+ * getter). Nesting too deep for `JSON.stringify`'s stack (a JSON line of 10,000 levels) is written
+ * without recursion instead, so what it holds is still read.
+ */
 function jsonOrEmpty(value: object, max: number): string {
   try {
     return (JSON.stringify(value) ?? '').slice(0, max);
+  } catch (err) {
+    if (!(err instanceof RangeError)) return '';
+  }
+  try {
+    return deepJson(value, max);
   } catch {
     return '';
   }
+}
+
+/**
+ * JSON of nesting past the stack, written with a stack of its own up to `max` characters: objects,
+ * arrays and JSON's scalars as `JSON.stringify` writes them (`toJSON` and the rest of its rules
+ * are for values a JSON document cannot hold, and a JSON line is what nests this deep); anything
+ * else is written `null`. Throws on a cycle, as `JSON.stringify` does.
+ */
+function deepJson(root: object, max: number): string {
+  type Step = { value: unknown; key?: string } | { text: string; closes?: object };
+  let out = '';
+  const todo: Step[] = [{ value: root }];
+  const open = new Set<object>();
+  while (todo.length > 0 && out.length < max) {
+    const step = todo.pop()!;
+    if ('text' in step) {
+      out += step.text;
+      if (step.closes) open.delete(step.closes);
+      continue;
+    }
+    if (step.key !== undefined) out += `${JSON.stringify(step.key)}:`;
+    const v = step.value;
+    if (typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) out += JSON.stringify(v);
+    else if (v === null || typeof v !== 'object') out += 'null';
+    else {
+      if (open.has(v)) throw new TypeError('cycle');
+      open.add(v);
+      const isArray = Array.isArray(v);
+      out += isArray ? '[' : '{';
+      const members: Step[] = isArray ? (v as unknown[]).map((value) => ({ value })) : Object.keys(v).map((key) => ({ key, value: (v as Record<string, unknown>)[key] }));
+      todo.push({ text: isArray ? ']' : '}', closes: v });
+      for (let i = members.length - 1; i >= 0; i--) todo.push(members[i]!, ...(i > 0 ? [{ text: ',' }] : []));
+    }
+  }
+  return out.slice(0, max);
 }
 
 /** Read a property without letting a throwing getter or proxy trap escape. */
