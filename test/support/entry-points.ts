@@ -227,28 +227,24 @@ export async function viaAiTools(raw: Record<string, unknown>): Promise<Outcome>
 }
 
 /**
- * The OpenAI Agents adapter around real function tools. The SDK renames a tool `a.b` to `a_b`,
- * so the case's tool names are given to the policy as the SDK spells them, and the answer is read
- * back with the case's own spelling.
+ * The OpenAI Agents adapter around real function tools. The SDK renames a tool `a.b` to `a_b`;
+ * the policy and schemas name the case's tool as the case spells it (the adapter must apply them
+ * to the SDK's spelling), and the answer is read back with the case's own spelling.
  */
 export async function viaAgentTools(raw: Record<string, unknown>): Promise<Outcome> {
   const rec = parseRecordedCall(raw);
   const { provider, spans } = memoryTracing();
-  const sdkName = (n: string) => n.replace(/[^a-zA-Z0-9_-]/g, '_');
-  const name = sdkName(rec.call.tool);
+  const name = rec.call.tool.replace(/[^a-zA-Z0-9]/g, '_');
   let ran = false;
   const results = new Map(contextEntries(rec).map((e) => [e.callId, e.content]));
   const anyObject = { type: 'object', properties: {}, required: [], additionalProperties: true } as const;
   const config = instrumentationConfig(rec, provider);
-  const policy = { ...config.policy };
-  for (const list of ['remoteAllowlist', 'remoteTools'] as const) if (policy[list]) policy[list] = policy[list]!.map(sdkName);
-  if (policy.denyInferred) policy.denyInferred = policy.denyInferred.map((k) => (k.startsWith(`${rec.call.tool}.`) ? `${name}${k.slice(rec.call.tool.length)}` : k));
   const tools = instrumentAgentTools(
     [
       agentTool({ name: CONTEXT_SOURCE, description: 'replays a result', parameters: anyObject, strict: false, execute: async (args) => results.get(String((args as { id: string }).id)) as string }),
       agentTool({ name: rec.call.tool, description: 'the case tool', parameters: anyObject, strict: false, execute: async () => ((ran = true), 'done') }),
     ],
-    { ...config, policy, schemas: { [name]: caseSchema(rec) } },
+    { ...config, schemas: { [rec.call.tool]: caseSchema(rec) } },
   );
   const ctx = new RunContext({});
   const run = (i: number, args: unknown, callId: string) => tools[i]!.invoke(ctx, JSON.stringify(args), { toolCall: { callId } } as never);

@@ -1,5 +1,6 @@
 import { gatedInstrumentation } from '../shared/gated-instrumentation.js';
 import { isGateError, refusalText } from '../shared/refusal.js';
+import type { AdapterOptions } from '../shared/types.js';
 import type { AgentToolCallDetails, AgentToolLike, AgentsAdapterOptions } from './types.js';
 
 /**
@@ -19,7 +20,8 @@ export function instrumentAgentTools<T extends AgentToolLike>(tools: readonly T[
   if (onRefused !== 'throw' && onRefused !== 'result') {
     throw new RangeError(`instrumentAgentTools: onRefused must be "throw" or "result", got ${JSON.stringify(onRefused)}`);
   }
-  const gated = gatedInstrumentation(adapterOptions);
+  const sdkNames = tools.flatMap((t) => (t.type === 'function' && typeof t.name === 'string' ? [t.name] : []));
+  const gated = gatedInstrumentation(withSdkToolNames(adapterOptions, sdkNames));
   return tools.map((tool) => {
     const invoke = tool.invoke;
     if (tool.type !== 'function' || typeof invoke !== 'function' || typeof tool.name !== 'string') return tool;
@@ -39,6 +41,44 @@ export function instrumentAgentTools<T extends AgentToolLike>(tools: readonly T[
     // A copy keeps the SDK's own symbol-keyed fields; only `invoke` is replaced.
     return { ...tool, invoke: wrapped };
   });
+}
+
+/** The Agents SDK's spelling of a tool's name (its `toFunctionToolName`): what its function tools are called, by the model and in traces. */
+const sdkToolName = (name: string): string => name.replace(/[^a-zA-Z0-9]/g, '_');
+
+/**
+ * The options with every tool the policy and the schemas name also under the SDK's spelling: the
+ * SDK calls `tool({ name: 'web.post' })` `web_post`, and a policy written with the tool's own name
+ * (`remoteTools: ['web.post']`, as for `instrumentDispatch`) must govern it. A `denyInferred` entry
+ * `tool.key` is spelled anew for each of `tools` (SDK names) its tool part becomes.
+ */
+function withSdkToolNames(options: AdapterOptions, tools: readonly string[]): AdapterOptions {
+  const spelled = (names: readonly string[] | undefined) => (names === undefined ? undefined : [...new Set([...names, ...names.map(sdkToolName)])]);
+  const policy = options.policy;
+  const out: AdapterOptions = { ...options };
+  if (policy) {
+    const denyInferred = policy.denyInferred?.flatMap((entry) => {
+      const dots = [...entry.matchAll(/\./g)].map((m) => m.index);
+      const respelled = dots.flatMap((at) => {
+        const tool = sdkToolName(entry.slice(0, at));
+        return tool !== entry.slice(0, at) && tools.includes(tool) ? [`${tool}${entry.slice(at)}`] : [];
+      });
+      return [entry, ...respelled];
+    });
+    out.policy = {
+      ...policy,
+      ...(policy.remoteAllowlist ? { remoteAllowlist: spelled(policy.remoteAllowlist) } : {}),
+      ...(policy.remoteTools ? { remoteTools: spelled(policy.remoteTools) } : {}),
+      ...(policy.secretSourceTools ? { secretSourceTools: spelled(policy.secretSourceTools) } : {}),
+      ...(denyInferred ? { denyInferred } : {}),
+    };
+  }
+  if (options.schemas) {
+    const schemas = { ...options.schemas };
+    for (const [name, schema] of Object.entries(options.schemas)) if (!Object.hasOwn(schemas, sdkToolName(name))) schemas[sdkToolName(name)] = schema;
+    out.schemas = schemas;
+  }
+  return out;
 }
 
 /**
