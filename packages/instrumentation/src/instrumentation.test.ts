@@ -535,6 +535,18 @@ describe('ArgspanInstrumentation robustness', () => {
     expect(inst.session.context.map((e) => e.content)).toEqual(['short', 'abcdefgh\ni']);
   });
 
+  it('indexes 64 times as much of a result that passes on secret, so a value copied from past the cap stays secret', async () => {
+    const { provider } = memoryTracing();
+    const inst = new ArgspanInstrumentation({ tracerProvider: provider, hashKey: key, maxContextChars: 10, policy: { secretSourceTools: ['vault'] } });
+    const run = inst.wrapDispatch(async (t: string, a: { r?: unknown }) => (t === 'vault' ? `${'x'.repeat(500)} pw=correct-horse-battery` : a.r));
+    await run('vault', { name: 'db' });
+    await run('t', { r: 'y'.repeat(500) });
+    const [vault, plain] = inst.session.context;
+    expect(vault).toMatchObject({ residency: 'secret', content: `${'x'.repeat(500)} pw=correct-horse-battery` });
+    expect(plain!.content).toBe('y'.repeat(10));
+    await expect(run('copy', { text: 'correct-horse-battery' })).rejects.toBeInstanceOf(ArgspanRefusedError);
+  });
+
   it('rejects a bad maxArgSpans or hashMemoSize, naming the option', () => {
     expect(() => new ArgspanInstrumentation({ hashKey: key, maxArgSpans: -1 })).toThrow(/maxArgSpans/);
     expect(() => new ArgspanInstrumentation({ hashKey: key, hashMemoSize: 1.5 })).toThrow(/hashMemoSize/);

@@ -236,7 +236,8 @@ export class ArgspanInstrumentation {
       const recorded = recordedResult(result, c);
       if (recorded !== undefined) span.setAttribute(GenAiAttributes.TOOL_CALL_RESULT, recorded);
     }
-    session.recordCall(callId, span.spanContext(), this.contextOf(tool, result), !isPublicish(c.residency), resultResidency(tool, c, this.gatePolicy));
+    const passesOn = resultResidency(tool, c, this.gatePolicy);
+    session.recordCall(callId, span.spanContext(), this.contextOf(tool, result, passesOn !== undefined), !isPublicish(c.residency), passesOn);
     span.end();
     return result;
   }
@@ -288,19 +289,25 @@ export class ArgspanInstrumentation {
       : { [CallAttributes.LOCAL_MS]: Math.max(0, total - remoteRttMs), [CallAttributes.REMOTE_RTT_MS]: remoteRttMs, [CallAttributes.HOP_REMOTE]: true };
   }
 
-  private contextOf(tool: string, result: unknown): unknown {
+  private contextOf(tool: string, result: unknown, passesOnResidency: boolean): unknown {
     try {
       const content = this.resultToContext(tool, result);
       if (content === undefined || content === null) return undefined;
       // Bound what one result costs to index: past the cap its values are not found, which can
-      // only make a later value model_inferred (asked about), never more trusted.
+      // only make a later value model_inferred (asked about), never more trusted. A result that
+      // passes on secret or dirty-tree (a vault's answer, a read of .env) has a cap 64 times as
+      // large: a value copied from past the cap would lose that label and could run remote.
+      const cap = passesOnResidency ? this.maxContextChars * SENSITIVE_CONTEXT_FACTOR : this.maxContextChars;
       const text = typeof content === 'string' ? content : contextText(content);
-      return text.length > this.maxContextChars ? text.slice(0, this.maxContextChars) : content;
+      return text.length > cap ? text.slice(0, cap) : content;
     } catch {
       return undefined;
     }
   }
 }
+
+/** How many times `maxContextChars` of a result that passes on secret or dirty-tree is indexed. */
+const SENSITIVE_CONTEXT_FACTOR = 64;
 
 /** The arguments as one plain JSON copy, or why they cannot be copied (the call then fails closed). */
 function snapshotOrFailure(args: unknown): { args: unknown } | { failure: string } {
