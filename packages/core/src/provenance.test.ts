@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { flatten } from './flatten.js';
-import { ProvenanceIndex, tagProvenance, tokenize } from './provenance.js';
+import { ProvenanceIndex, contextText, tagProvenance, tokenize } from './provenance.js';
 
 const leafOf = (args: unknown, key: string) => flatten(args).leaves.find((l) => l.key === key)!;
 
@@ -132,5 +132,21 @@ describe('ProvenanceIndex source lookup', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('contextText', () => {
+  it('holds a result\'s object keys before their values, at any depth', () => {
+    expect(contextText({ 'priya.k@corp-mail.io': { role: 'owner' }, n: [1, true] })).toBe('priya.k@corp-mail.io\nrole\nowner\nn\n1\ntrue');
+    let deep: unknown = { secret: 'correct-horse-battery' };
+    for (let i = 0; i < 100; i++) deep = { d: deep };
+    expect(contextText(deep).endsWith('secret\ncorrect-horse-battery')).toBe(true);
+    const cyclic: Record<string, unknown> = { a: 'x' };
+    cyclic.self = cyclic;
+    expect(contextText(cyclic)).toBe('a\nx\nself');
+  });
+  it('finds a value copied from an earlier result\'s key as retrieved', () => {
+    const index = ProvenanceIndex.from({ context: [{ callId: 'c1', content: { 'priya.k@corp-mail.io': { role: 'owner' } } }] });
+    expect(index.find('priya.k@corp-mail.io')).toEqual({ source: 'context', callId: 'c1' });
   });
 });

@@ -206,22 +206,32 @@ function occursAt(tokens: readonly string[], start: number, seq: readonly string
   return true;
 }
 
-/** Text of a tool result for matching: strings as-is, anything else as its JSON scalars joined. */
+/**
+ * Text of a tool result for matching: strings as-is, anything else as its JSON scalars and object
+ * keys (a result keyed by e-mail address holds those addresses) joined, depth first at any depth,
+ * up to 100,000 of them.
+ */
 export function contextText(content: unknown): string {
   if (typeof content === 'string') return content;
   const parts: string[] = [];
   const seen = new Set<object>();
-  const walk = (v: unknown, depth: number): void => {
-    if (depth > 32 || parts.length > 100_000) return;
-    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') {
-      parts.push(String(v));
-    } else if (v && typeof v === 'object' && !seen.has(v)) {
-      seen.add(v);
-      for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x, depth + 1);
-    }
-  };
+  const todo: unknown[] = [content];
   try {
-    walk(content, 0);
+    while (todo.length > 0 && parts.length <= 100_000) {
+      const v = todo.pop();
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') {
+        parts.push(String(v));
+      } else if (v && typeof v === 'object' && !seen.has(v)) {
+        seen.add(v);
+        if (Array.isArray(v)) {
+          for (let i = v.length - 1; i >= 0; i--) todo.push(v[i]);
+        } else {
+          const entries = Object.entries(v);
+          // (pushed in reverse, so each key comes out just before its value)
+          for (let i = entries.length - 1; i >= 0; i--) todo.push(entries[i]![1], entries[i]![0]);
+        }
+      }
+    }
   } catch {
     // A hostile result (throwing getter) contributes what was read before it threw.
   }

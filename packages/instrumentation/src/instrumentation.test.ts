@@ -532,7 +532,7 @@ describe('ArgspanInstrumentation robustness', () => {
     const run = inst.wrapDispatch(async (_t: string, a: { r: unknown }) => a.r);
     await run('t', { r: 'short' });
     await run('t', { r: { a: 'abcdefgh', b: 'ijklmnop' } });
-    expect(inst.session.context.map((e) => e.content)).toEqual(['short', 'abcdefgh\ni']);
+    expect(inst.session.context.map((e) => e.content)).toEqual(['short', 'a\nabcdefgh']);
   });
 
   it('indexes 64 times as much of a result that passes on secret, so a value copied from past the cap stays secret', async () => {
