@@ -424,6 +424,26 @@ describe('argspan mcp-proxy when the server crashes, cannot start, or is stopped
     }
   });
 
+  it('sends the server a message as it read it, not the client\'s bytes: a repeated "method" cannot smuggle a tools/call past the gate', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'argspan-mcp-proxy-dup-'));
+    const rawFile = join(work, 'raw.jsonl');
+    const p = rawProxy([process.execPath, FIXTURE_SERVER], { FIXTURE_RAW_INPUT: rawFile });
+    try {
+      await initialize(p);
+      // JSON.parse keeps the last "method" (a ping); a server whose parser keeps the first would run the call.
+      p.child.stdin.write('{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"echo","arguments":{"text":"smuggled"}},"method":"ping"}\n');
+      expect(await p.next()).toMatchObject({ id: 11, result: {} });
+      const received = readFileSync(rawFile, 'utf8').split('\n').filter((l) => l.includes('"id":11'));
+      expect(received).toHaveLength(1);
+      expect(received[0]).not.toContain('tools/call');
+      expect(JSON.parse(received[0]!)).toMatchObject({ id: 11, method: 'ping' });
+    } finally {
+      p.child.kill('SIGKILL');
+      p.remove();
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
   it('a server command that does not exist: exit 2 naming the command, not its arguments', async () => {
     const token = makeCanary();
     const p = rawProxy(['/nonexistent/bin/mcp-server', '--token', token]);

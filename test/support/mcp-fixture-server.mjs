@@ -12,6 +12,9 @@ const events = process.env.FIXTURE_EVENTS;
 const note = (event) => {
   if (events) appendFileSync(events, JSON.stringify(event) + '\n');
 };
+// The bytes the server receives, as they come (what a server whose JSON parser differs would read).
+const rawLines = process.env.FIXTURE_RAW_INPUT;
+if (rawLines) process.stdin.on('data', (chunk) => appendFileSync(rawLines, chunk));
 
 const server = new McpServer({ name: 'argspan-fixture-server', version: '3.1.4' }, { capabilities: { logging: {} } });
 

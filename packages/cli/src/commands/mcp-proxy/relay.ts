@@ -106,7 +106,7 @@ export class McpRelay implements UpstreamRequests {
   ) {
     this.ended = new Promise((resolve) => (this.endRelay = resolve));
     this.gate = new ToolGate(this, gateOptions, this.askThroughClient);
-    client.onmessage = (message, raw) => {
+    client.onmessage = (message) => {
       // An answer to the proxy's own question is taken at once: the tools/call waiting for it holds the queue.
       if (this.answered(message)) return;
       if (isObject(message) && message.method === 'tools/call' && isRequestId(message.id)) this.openCalls.set(key(message.id), false);
@@ -114,8 +114,8 @@ export class McpRelay implements UpstreamRequests {
       // An answer to the server's own request (elicitation, sampling, roots, ping) follows no call and
       // goes at once: the server waiting for it must not wait for a question of the proxy's to close.
       const failed = (err: unknown) => this.log(`argspan mcp-proxy: could not relay a client message (${errorName(err)})`);
-      if (isResponse(message)) this.fromClient(message, raw).catch(failed);
-      else this.queue = this.queue.then(() => this.fromClient(message, raw)).catch(failed);
+      if (isResponse(message)) this.fromClient(message).catch(failed);
+      else this.queue = this.queue.then(() => this.fromClient(message)).catch(failed);
     };
     client.onclose = () => this.end({ by: 'client' });
     server.onmessage = (message, raw) => this.fromServer(message, raw);
@@ -126,7 +126,7 @@ export class McpRelay implements UpstreamRequests {
 
   // ——— client → server ———
 
-  private async fromClient(message: unknown, raw: Uint8Array | undefined): Promise<void> {
+  private async fromClient(message: unknown): Promise<void> {
     if (Array.isArray(message)) {
       // A batch could carry a tools/call past the gate; MCP no longer uses batches (2025-06-18).
       this.reply(null, undefined, { code: ErrorCode.InvalidRequest, message: 'argspan mcp-proxy does not relay JSON-RPC batches; send one message per line' });
@@ -162,8 +162,10 @@ export class McpRelay implements UpstreamRequests {
     }
     if (method !== undefined && id !== undefined) this.track(id, { method, own: false, ...progressOf(message.params) });
     // Sent in order, not awaited: over HTTP a send lasts until the server answers, and later messages
-    // (a cancellation among them) must not wait for that.
-    void this.toServer(message, raw, id);
+    // (a cancellation among them) must not wait for that. Sent as read, never as the client's bytes:
+    // a line with a repeated key (`"method":"tools/call",…,"method":"ping"`) is what the proxy read,
+    // a ping, not a tools/call to a server whose parser keeps the first.
+    void this.toServer(message, id);
   }
 
   private async toolCall(id: RequestId, params: unknown): Promise<void> {
@@ -213,13 +215,13 @@ export class McpRelay implements UpstreamRequests {
     if (own) this.ownRequests += 1;
     else this.deciding.get(key(id))?.();
     // Built anew, not the client's bytes: what is sent is what the gate classified (its snapshot of the arguments).
-    this.toServer({ jsonrpc: '2.0', id, method, params }, undefined, id).catch(() => undefined);
+    this.toServer({ jsonrpc: '2.0', id, method, params }, id).catch(() => undefined);
     return answer;
   }
 
-  private async toServer(message: unknown, raw: Uint8Array | undefined, id: RequestId | undefined): Promise<void> {
+  private async toServer(message: unknown, id: RequestId | undefined): Promise<void> {
     try {
-      await this.server.send(message, raw);
+      await this.server.send(message);
     } catch (err) {
       const p = id === undefined ? undefined : this.pending.get(key(id));
       if (id === undefined || !p) return;
