@@ -271,3 +271,28 @@ describe('argspan analyze on JSON lines where one line holds a value of the wron
     expect(out.stats.skipped).toEqual([{ file, line: 537, reason: expect.stringMatching(/^a value of the wrong type for its field/) }]);
   });
 });
+
+describe('argspan analyze on list attributes written as the text of their JSON', () => {
+  // Jaeger has no list tags: its collector translator, and tools converting OTLP to Jaeger and
+  // back, write `["summarise"]` as a string. argspan's list attributes (the gate's hits, the
+  // remote allowlist on the resource, flatten limits, stripped keys) read the same either way.
+  const asText = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(asText)
+      : v !== null && typeof v === 'object'
+        ? 'arrayValue' in v
+          ? { stringValue: JSON.stringify(((v as { arrayValue: { values?: Record<string, unknown>[] } }).arrayValue.values ?? []).map((e) => Object.values(e)[0])) }
+          : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asText(x)]))
+        : v;
+  it.each(['tokyo-invite.jsonl', 'dotenv.jsonl'])('%s: the same findings', (name) => {
+    const dir = tmp();
+    const text = readFileSync(`fixtures/traces/${name}`, 'utf8');
+    const converted = text.split('\n').filter(Boolean).map((l) => JSON.stringify(asText(JSON.parse(l)))).join('\n');
+    expect(converted).not.toContain('arrayValue');
+    writeFileSync(join(dir, 'lists.jsonl'), text);
+    writeFileSync(join(dir, 'texts.jsonl'), converted);
+    const lists = outcome(join(dir, 'lists.jsonl'));
+    expect(lists.findings.length).toBeGreaterThan(0);
+    expect(outcome(join(dir, 'texts.jsonl'))).toEqual(lists);
+  });
+});

@@ -212,7 +212,7 @@ export const DEFAULT_DENY_RESIDENCIES: readonly Residency[] = DEFAULT_GATE_POLIC
 async function buildPolicyTables(db: Db, tools: readonly string[], denyResidencies: readonly Residency[]): Promise<void> {
   const given = tools.length ? `SELECT unnest([${tools.map(sqlString).join(', ')}]) AS tool UNION ` : '';
   await db.run(`CREATE TABLE remote_allowlist AS SELECT DISTINCT tool FROM (${given}
-    SELECT unnest(coalesce(arr_value, [str_value])) AS tool FROM resource_attributes WHERE "key" = ${sqlString(ResourceAttributes.REMOTE_ALLOWLIST)}) WHERE tool IS NOT NULL`);
+    SELECT unnest(coalesce(arr_value, json_text_list(str_value), [str_value])) AS tool FROM resource_attributes WHERE "key" = ${sqlString(ResourceAttributes.REMOTE_ALLOWLIST)}) WHERE tool IS NOT NULL`);
   await db.run(`CREATE TABLE deny_residencies (residency VARCHAR)`);
   if (denyResidencies.length) await db.run(`INSERT INTO deny_residencies VALUES ${denyResidencies.map((r) => `(${sqlString(r)})`).join(', ')}`);
 }

@@ -99,7 +99,8 @@ const TYPED: Record<ColType, (p: string) => string> = {
   int: (p) => `coalesce(TRY_CAST(iv[${p}] AS BIGINT), CAST(dv[${p}] AS BIGINT), TRY_CAST(sv[${p}] AS BIGINT))`,
   num: (p) => `coalesce(dv[${p}], TRY_CAST(iv[${p}] AS DOUBLE), TRY_CAST(sv[${p}] AS DOUBLE))`,
   bool: (p) => `coalesce(bv[${p}], CASE lower(sv[${p}]) WHEN 'true' THEN true WHEN 'false' THEN false END)`,
-  arr: (p) => `arr_values(av[${p}])`,
+  // (Jaeger, and OTLP converted to it, writes an array attribute as a string tag of its JSON.)
+  arr: (p) => `coalesce(arr_values(av[${p}]), json_text_list(sv[${p}]))`,
 };
 
 /** The short names {@link TYPED} reads, and the staged attribute list each stands for. */
@@ -112,7 +113,7 @@ const LISTS_OF: Record<ColType, readonly ListName[]> = {
   int: ['sv', 'iv', 'dv'],
   num: ['sv', 'iv', 'dv'],
   bool: ['sv', 'bv'],
-  arr: ['av'],
+  arr: ['av', 'sv'],
 };
 
 /** Where a derivation's attribute lists come from: the staged span columns, or lambdas over an OTLP attribute list. */

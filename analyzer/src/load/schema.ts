@@ -143,6 +143,8 @@ CREATE TABLE files (file_id INTEGER PRIMARY KEY, path VARCHAR, format VARCHAR, c
 CREATE TEMP MACRO hex_id(j, n) AS CASE WHEN length(j::VARCHAR) = n + 2 AND regexp_full_match(j::VARCHAR, '"[0-9a-fA-F]+"') AND ltrim(j::VARCHAR, '"0') <> '' THEN lower((j::VARCHAR)[2:-2]) END;
 CREATE TEMP MACRO bad_time(t) AS t IS NOT NULL AND coalesce(TRY_CAST(t AS BIGINT) < 0, true);
 CREATE TEMP MACRO arr_values(arr) AS ${arrValuesSql('arr')};
+-- A list attribute as Jaeger writes it (and the tools converting OTLP to it): a string of its JSON. Anything else: NULL.
+CREATE TEMP MACRO json_text_list(s) AS CASE WHEN json_valid(s) AND json_type(s) = 'ARRAY' THEN json_extract_string(s, '$[*]') END;
 CREATE TEMP MACRO gate_hit_key(tool, k) AS ${gateHitKeySql('tool', 'k')};
 CREATE TEMP MACRO span_kind(k) AS CASE replace(upper(coalesce(k, '0')), 'SPAN_KIND_', '')
   WHEN '0' THEN 'unspecified' WHEN 'UNSPECIFIED' THEN 'unspecified'
