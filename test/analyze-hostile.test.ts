@@ -53,6 +53,24 @@ describe('argspan analyze on hostile input: nothing leaks', () => {
     expect(redacted.fingerprint).toBe(fingerprintOf({ ...redacted, tool: CANARY }));
   });
 
+  it('a credential in a trace file\'s name is redacted in every report, the HTML and every error naming the file', () => {
+    const dir = tmp();
+    writeFileSync(join(dir, `export-${CANARY}.jsonl`), `${tokyo}\n`);
+    writeFileSync(join(dir, `broken-${CANARY}.jsonl`), '{"resourceSpans": [\n');
+    const refused = analyzeBin(dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('broken-[REDACTED:');
+    expect(refused.stdout + refused.stderr).not.toContain(CANARY);
+    const html = join(tmp(), 'report.html');
+    for (const format of ['table', 'json', 'junit', 'sarif']) {
+      const run = analyzeBin(dir, '--allow-partial', '--format', format, '--html', html);
+      expect(run.code, format).toBe(1);
+      expect(run.stdout + run.stderr + readFileSync(html, 'utf8'), format).not.toContain(CANARY);
+    }
+    const out = parseJson(analyzeBin(dir, '--allow-partial', '--format', 'json'));
+    expect(out.findings.map((f) => f.file)).toContain(join(dir, 'export-[REDACTED:github-pat].jsonl'));
+  });
+
   it('credentials in a span\'s name and its status message are findings named by the place, whose fingerprints do not depend on each other', () => {
     const dir = tmp();
     const STATUS_CANARY = 'ghp_' + 'St4TUSc4naryST4TUSc4naryST4TUSc4nary';

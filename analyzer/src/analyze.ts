@@ -3,6 +3,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ResourceAttributes, type Residency } from '@argspan/conventions';
 import { DEFAULT_GATE_POLICY } from '@argspan/core/internal';
+import { redactName } from '@argspan/core';
 import { randomBytes } from 'node:crypto';
 import { loadForeignCalls, type ForeignLoadStats } from './foreign/load-foreign.js';
 import { FOREIGN_TABLES } from './foreign/row-tables.js';
@@ -100,7 +101,8 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
         conflicting_spans: load.conflicts,
         conflicting_call_spans: load.callConflicts,
         malformed_lines: load.skipped.length,
-        skipped: load.skipped,
+        // (a file is named by whoever wrote it: a credential in its name is redacted, as in a finding)
+        skipped: load.skipped.map((p) => ({ ...p, file: redactName(p.file) })),
         ...(load.logRecords > 0 ? { log_records: load.logRecords, spans_from_log_records: load.spansOfLogs } : {}),
         ...(load.otherLogRecords > 0 ? { other_log_records: load.otherLogRecords } : {}),
         ...ruleStats(rules, run, findings, foreign, started),

@@ -1,3 +1,5 @@
+import { redactName } from '@argspan/core';
+
 /** One problem with one input: which file, where in it, and what is wrong. Never a value from the file. */
 export interface InputProblem {
   file: string;
@@ -28,7 +30,7 @@ export class NoSpansError extends InputError {
   }
 }
 
-/** `file:line: reason` (or `file: reason`). */
+/** `file:line: reason` (or `file: reason`), a credential in the file's name redacted (a file is named by whoever wrote it). */
 export function formatProblem(p: InputProblem): string {
-  return `${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.reason}`;
+  return `${redactName(p.file)}${p.line !== undefined ? `:${p.line}` : ''}: ${p.reason}`;
 }

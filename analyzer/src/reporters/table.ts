@@ -1,3 +1,4 @@
+import { formatProblem } from '../load/input-error.js';
 import { SEVERITIES } from '../rules/rule-file.js';
 import type { AnalysisResult, AnalysisStats } from '../types.js';
 
@@ -39,7 +40,7 @@ export function tableReport(result: AnalysisResult): string {
   if (stats.conflicting_spans) lines.push(conflictingSpansSentence(stats));
   if (stats.skipped.length) {
     lines.push(`Skipped ${stats.skipped.length} unreadable line(s) or file(s):`);
-    for (const p of stats.skipped) lines.push(`  ${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.reason}`);
+    for (const p of stats.skipped) lines.push(`  ${formatProblem(p)}`);
   }
   for (const r of stats.rules_skipped) lines.push(`Rule ${r.rule} not run: ${r.reason}.`);
   return lines.join('\n') + '\n';

@@ -115,13 +115,13 @@ export function findingsOf(rows: readonly Record<string, unknown>[], rules: Read
 /**
  * A finding with every credential-shaped part of its text replaced by a marker naming the rule
  * (`[REDACTED:github-pat]`). Rules name tools, keys and run ids as the traces give them, and a
- * trace may hold a credential there, glued to the rest of a name too (`deploy_ghp_…`); the fingerprint stays that of the original names, so
+ * trace may hold a credential there, glued to the rest of a name too (`deploy_ghp_…`), and so may a trace file's name; the fingerprint stays that of the original names, so
  * baselines still match. One detector call per finding over all its text: most find nothing.
  */
 function redactFinding(f: Finding): Finding {
-  if (!findInName([f.message, f.tool, f.key, f.trace_id, f.span_id].join('\n'))) return f;
+  if (!findInName([f.message, f.tool, f.key, f.trace_id, f.span_id, f.file].join('\n'))) return f;
   const clean = (s: string | null) => (s === null ? null : redactName(s));
-  return { ...f, message: redactName(f.message), tool: clean(f.tool), key: clean(f.key), trace_id: clean(f.trace_id), span_id: clean(f.span_id) };
+  return { ...f, message: redactName(f.message), tool: clean(f.tool), key: clean(f.key), trace_id: clean(f.trace_id), span_id: clean(f.span_id), file: clean(f.file) };
 }
 
 /**

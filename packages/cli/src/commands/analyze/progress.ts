@@ -1,3 +1,5 @@
+import { redactName } from '@argspan/core';
+
 /**
  * Progress on stderr: only on a TTY, and only once loading has taken more than a moment
  * (`delayMs`); then redrawn every `intervalMs` with the current file and the elapsed time, so
@@ -30,7 +32,8 @@ export function createProgress(
   }
   return {
     update(i, total, file) {
-      state = { i, total, file };
+      // (a file is named by whoever wrote it: a credential in its name is not drawn)
+      state = { i, total, file: redactName(file) };
     },
     done() {
       if (timer) clearTimeout(timer);
