@@ -37,6 +37,21 @@ describe('reporters', () => {
     if (format === 'sarif') expect(JSON.parse(out).runs[0].results).toHaveLength(100_000);
   });
 
+  it('a control character from a trace (a model\'s tool name) reaches no report as itself: JUnit stays well-formed XML, the terminal gets no escape sequence', () => {
+    const result = resultWith(1);
+    Object.assign(result.findings[0]!, { tool: 'mail\u0007send', key: '["meta\u0001\u001b[2K"].email\ud800', message: 'Tool mail\u0007send held.' });
+    const controls = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+    for (const format of REPORT_FORMATS) expect(controls.test(reporters[format](result).replace(/\\u[0-9a-f]{4}/g, '')), format).toBe(false);
+    const junit = reporters.junit(result);
+    expect(junit).toContain('mail\\u0007send');
+    expect(junit).toContain('\\u001b[2K');
+    // XML 1.0 holds no lone surrogate either
+    expect(/[\ud800-\udbff](?![\udc00-\udfff])/.test(junit)).toBe(false);
+    expect(reporters.table(result)).toContain('mail\\u0007send');
+    // JSON and SARIF keep the names as they are (escaped by JSON itself)
+    expect(JSON.parse(reporters.json(result)).findings[0].tool).toBe('mail\u0007send');
+  });
+
   it('table: a run that skipped unreadable input never says a plain "No findings"', () => {
     const result = resultWith(0);
     result.stats.skipped = [{ file: 'a.jsonl', line: 3, reason: 'not valid JSON (a truncated or corrupt line)' }];

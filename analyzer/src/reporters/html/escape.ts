@@ -9,7 +9,8 @@ const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
 /** Text safe as element content and as a double- or single-quoted attribute value. */
 export function html(s: string | number | null | undefined): string {
   if (s === null || s === undefined) return '';
-  return String(s).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+  // A control character (a model may put one in a tool name) cannot be written in HTML even as a reference: shown as `\uXXXX`.
+  return String(s).replace(/[&<>"']|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, (c) => HTML_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
