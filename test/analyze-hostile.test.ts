@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { MAX_JSON_NESTING, fingerprintOf, type Finding } from '@argspan/analyzer';
@@ -109,6 +109,15 @@ describe('argspan analyze on hostile input: nothing leaks', () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/--write-baseline: .* cannot be written \(ENOENT\)/);
+  });
+
+  it('an --export-parquet folder that cannot be made is bad usage (2), also under /proc (where a recursive mkdir never returns)', () => {
+    for (const dir of [join(tmp(), 'a-file', 'parquet'), '/proc/argspan-none/parquet']) {
+      if (dir.includes('a-file')) writeFileSync(dirname(dir), 'x');
+      const run = analyzeBin(TOKYO, '--export-parquet', dir);
+      expect(run.code, dir).toBe(2);
+      expect(run.stderr).toMatch(/--export-parquet: .* cannot be written \((ENOENT|ENOTDIR)\)/);
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { makeDirectoriesSync } from '@argspan/core/internal';
 import { join } from 'node:path';
 import type { Db } from './db.js';
 import { sqlString } from './load/duckdb-types.js';
@@ -27,7 +27,8 @@ export const SCHEMA_TABLES = [
 
 /** Write each table to `<dir>/<table>.parquet` so the same rules can run on another SQL engine. */
 export async function exportParquet(db: Db, dir: string): Promise<string[]> {
-  mkdirSync(dir, { recursive: true });
+  // (not mkdirSync's recursive mode: under /proc it never returns)
+  makeDirectoriesSync(dir);
   const written: string[] = [];
   for (const t of SCHEMA_TABLES) {
     const file = join(dir, `${t}.parquet`);
