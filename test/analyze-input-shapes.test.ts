@@ -296,3 +296,22 @@ describe('argspan analyze on list attributes written as the text of their JSON',
     expect(outcome(join(dir, 'texts.jsonl'))).toEqual(lists);
   });
 });
+
+describe('argspan analyze on an argspan attribute written twice on one span', () => {
+  // OTLP forbids a key twice; a merge or a hand edit writes it. The last copy is read, as the
+  // collector's ClickHouse exporter keeps it (so both engines read one value) and as other
+  // libraries' attributes are read.
+  const withCopy = (copy: 'before' | 'after') => {
+    const doc = JSON.parse(readFileSync('fixtures/traces/tokyo-invite.jsonl', 'utf8')) as { resourceSpans: { scopeSpans: { spans: { name: string; attributes: unknown[] }[] }[] }[] };
+    const span = doc.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)).find((s) => s.name === 'tool_arg timezone')!;
+    const other = { key: 'argspan.arg.provenance', value: { stringValue: 'user_explicit' } };
+    span.attributes = copy === 'after' ? [...span.attributes, other] : [other, ...span.attributes];
+    const file = join(tmp(), `${copy}.jsonl`);
+    writeFileSync(file, `${JSON.stringify(doc)}\n`);
+    return outcome(file).findings.filter((f) => f.key === 'timezone').map((f) => f.rule);
+  };
+  it('the last copy is the one read', () => {
+    expect(withCopy('before')).toContain('assumption_span');
+    expect(withCopy('after')).not.toContain('assumption_span');
+  });
+});

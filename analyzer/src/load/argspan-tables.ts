@@ -133,9 +133,13 @@ function lists(from: Lists, cols: readonly DerivedColumn[]): string {
 /** The value lists `cols` need, by name (to carry them through a projection). */
 const listNames = (cols: readonly DerivedColumn[]) => [...new Set(cols.flatMap((c) => LISTS_OF[c.type]))].join(', ');
 
-/** `list_position(ks, key) AS p_col, …`: each column's attribute position, found once. */
+/**
+ * `… AS p_col, …`: each column's attribute position, found once — of the key's last copy (`rks`
+ * is `ks` reversed), as the collector's ClickHouse exporter keeps a key written twice (OTLP
+ * forbids it), and as the ClickHouse engine and the foreign readers read it.
+ */
 function positions(cols: readonly DerivedColumn[]): string {
-  return cols.map((c) => `list_position(ks, ${sqlString(c.key)}) AS p_${c.column}`).join(',\n    ');
+  return cols.map((c) => `len(ks) + 1 - list_position(rks, ${sqlString(c.key)}) AS p_${c.column}`).join(',\n    ');
 }
 
 /** `typed(p_col) AS col, …` */
@@ -154,7 +158,7 @@ function derive(source: string, where: string, base: readonly string[], from: Li
   const baseNames = base.map((x) => x.replace(/^.* AS /, '')).join(', ');
   return `SELECT ${names}, ${typed(cols)}
   FROM (SELECT ${baseNames}, ${[...keyed, listNames(cols), positions(cols)].join(', ')}
-    FROM (SELECT ${base.join(', ')}, ${lists(from, cols)} FROM ${source} WHERE ${where}))`;
+    FROM (SELECT *, list_reverse(ks) AS rks FROM (SELECT ${base.join(', ')}, ${lists(from, cols)} FROM ${source} WHERE ${where})))`;
 }
 
 const like = (prefix: string) => sqlString(`${prefix} %`);
