@@ -18,7 +18,7 @@ export function attrValue(m: string, key: string): string {
 /**
  * Typed values from the exporter's text (pcommon's `AsString()`), read as DuckDB reads the typed
  * OTLP value: an int from its digits (a double rounded half away from zero, as DuckDB casts), a
- * double, a bool from `true`/`false`, an array from the JSON text the exporter writes for it
+ * double, a bool from `true`/`false` (or `1`/`0`, an exporter's integer flag), an array from the JSON text the exporter writes for it
  * (elements as text: strings unquoted, numbers and bools as written). ClickHouse has no NULL
  * array, so a missing array is empty.
  */
@@ -26,7 +26,7 @@ export const CH_TYPED = {
   str: (v: string) => v,
   int: (v: string) => `coalesce(toInt64OrNull(${v}), CAST(toFloat64OrNull(${v}) + if(toFloat64OrNull(${v}) < 0, -0.5, 0.5) AS Nullable(Int64)))`,
   num: (v: string) => `toFloat64OrNull(${v})`,
-  bool: (v: string) => `CAST(multiIf(lower(${v}) = 'true', 1, lower(${v}) = 'false', 0, NULL) AS Nullable(Bool))`,
+  bool: (v: string) => `CAST(multiIf(lower(${v}) IN ('true', '1'), 1, lower(${v}) IN ('false', '0'), 0, NULL) AS Nullable(Bool))`,
   arr: (v: string) => jsonArrayValues(v),
 } as const;
 

@@ -98,7 +98,8 @@ const TYPED: Record<ColType, (p: string) => string> = {
   str: (p) => `sv[${p}]`,
   int: (p) => `coalesce(TRY_CAST(iv[${p}] AS BIGINT), CAST(dv[${p}] AS BIGINT), TRY_CAST(sv[${p}] AS BIGINT))`,
   num: (p) => `coalesce(dv[${p}], TRY_CAST(iv[${p}] AS DOUBLE), TRY_CAST(sv[${p}] AS DOUBLE))`,
-  bool: (p) => `coalesce(bv[${p}], CASE lower(sv[${p}]) WHEN 'true' THEN true WHEN 'false' THEN false END)`,
+  // (a flag written as the integer 1 or 0, as some exporters write booleans, reads as one, as in ClickHouse's text maps: never as false by default)
+  bool: (p) => `coalesce(bv[${p}], CASE lower(sv[${p}]) WHEN 'true' THEN true WHEN '1' THEN true WHEN 'false' THEN false WHEN '0' THEN false END, CASE TRY_CAST(iv[${p}] AS BIGINT) WHEN 1 THEN true WHEN 0 THEN false END)`,
   // (Jaeger, and OTLP converted to it, writes an array attribute as a string tag of its JSON.)
   arr: (p) => `coalesce(arr_values(av[${p}]), json_text_list(sv[${p}]))`,
 };
@@ -112,7 +113,7 @@ const LISTS_OF: Record<ColType, readonly ListName[]> = {
   str: ['sv'],
   int: ['sv', 'iv', 'dv'],
   num: ['sv', 'iv', 'dv'],
-  bool: ['sv', 'bv'],
+  bool: ['sv', 'bv', 'iv'],
   arr: ['av', 'sv'],
 };
 

@@ -1,4 +1,4 @@
-import { EventAttributes, GenAiAttributes, CallAttributes, HopEvents, ResourceAttributes, type Provenance } from '@argspan/conventions';
+import { EventAttributes, GenAiAttributes, CallAttributes, HopEvents, ResourceAttributes, type Provenance, type Verdict } from '@argspan/conventions';
 import { ArgspanTraceBuilder, type CallSpec, type EventSpec } from './argspan-trace.js';
 
 /** A canary shaped like an AWS access key id. Tests grep every output for it. */
@@ -241,6 +241,11 @@ export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
   invalid_argument_label: {
     tp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'title', provenance: 'guessed' as Provenance }] })),
     fp: (b, t) => void b.call(t, cleanCall({ args: [{ key: 'title', provenance: 'schema_default', residency: 'unknown' }] })),
+  },
+  invalid_call_label: {
+    // Upper case is another label (a rewrite between exporter and analyzer); an export from before enforcement was recorded is not.
+    tp: (b, t) => void b.call(t, cleanCall({ verdict: 'LOCAL' as Verdict })),
+    fp: (b, t) => void b.call(t, cleanCall({ enforcement: null })),
   },
   stopwatch_missing: {
     tp: (b, t) => void b.call(t, cleanCall({ stopwatch: {} })),
