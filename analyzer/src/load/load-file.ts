@@ -262,7 +262,7 @@ async function loadWhole(db: Db, fileId: number, file: string, sql: string, wher
 async function loadLines(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions, path = SPAN_PATHS.otlp): Promise<{ spans: number; skipped: InputProblem[] }> {
   const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, 'lines'));
   let readError: unknown;
-  if (scan.tooDeep.length === 0 && scan.invalidUtf8.length === 0) {
+  if (scan.tooDeep.length === 0 && scan.invalidUtf8.length === 0 && scan.longestLine <= opts.maxLineBytes) {
     // DuckDB's newline-delimited reader refuses a byte order mark; its 'auto' reader skips one (and reads JSON lines too).
     const source = `read_json(${sqlString(file)}, format=${detected.bom ? "'auto'" : "'newline_delimited'"}, records=true, compression=${jsonCompression(detected.compression)}, maximum_object_size=${opts.maxLineBytes}, columns=${otlpColumns(scan.valueShapes)})`;
     try {

@@ -170,6 +170,19 @@ describe('bad input names the file and line', () => {
     expect(ok.stats.spans).toBe(1);
   });
 
+  it('a line over a small maximum, though within what DuckDB\'s reader tolerates, is refused by line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'argspan-long-'));
+    const file = join(dir, 'long.jsonl');
+    const good = '{"resourceSpans":[]}';
+    const long = `{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"${'0'.repeat(31)}1","spanId":"${'0'.repeat(15)}2","name":"${'x'.repeat(1400)}","startTimeUnixNano":"1","endTimeUnixNano":"2"}]}]}]}`;
+    writeFileSync(file, `${good}\r\n${long}\r\n${good}\r\n`);
+    const err = await loadError([file], { ...strict, maxLineBytes: 1000 });
+    expect(err.problems).toEqual([{ file, line: 2, reason: `line is ${long.length} bytes, larger than the maximum JSON object size (1000 bytes; raise it with --max-line-bytes)` }]);
+    db?.close();
+    const ok = await load([file], { ...strict, maxLineBytes: long.length });
+    expect(ok.stats.spans).toBe(1);
+  });
+
   it('--allow-partial loads the readable rest and lists what it skipped', async () => {
     const { stats } = await load([fx('bad/not-json.jsonl'), fx('bad/empty.jsonl')], { ...strict, allowPartial: true });
     expect(stats.spans).toBe(6); // lines 1 and 3, three spans each

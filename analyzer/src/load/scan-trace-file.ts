@@ -18,6 +18,8 @@ export interface TraceFileScan extends ByteScanResult {
    * (after `[` or `,`, not a key's `:`): read so always, a tenth slower.
    */
   valueShapes: ValueShapes;
+  /** Bytes of the longest line, its line break left out (`lines` mode; 0 for a document). */
+  longestLine: number;
 }
 
 /**
@@ -29,11 +31,38 @@ export interface TraceFileScan extends ByteScanResult {
 export async function scanTraceFile(file: string, compression: Compression, mode: 'lines' | 'document'): Promise<TraceFileScan> {
   const scanner = new JsonByteScanner(mode);
   const shapes = new ValueShapesSeen();
+  const longest = new LongestLine();
   await readDecompressed(file, compression, (chunk) => {
     scanner.push(chunk);
     shapes.push(chunk);
+    if (mode === 'lines') longest.push(chunk);
   });
-  return { ...scanner.end(), valueShapes: shapes.found() };
+  return { ...scanner.end(), valueShapes: shapes.found(), longestLine: longest.longest };
+}
+
+/**
+ * The longest line of a text fed in chunks, in bytes: DuckDB's reader enforces its maximum object
+ * size only where a line overflows its buffer, so `--max-line-bytes` is checked here.
+ */
+class LongestLine {
+  longest = 0;
+  private current = 0;
+
+  push(chunk: Uint8Array): void {
+    const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    let at = 0;
+    for (let nl = buf.indexOf(10, at); nl !== -1; nl = buf.indexOf(10, at)) {
+      this.end(this.current + nl - at - (nl > at && buf[nl - 1] === 13 ? 1 : 0));
+      this.current = 0;
+      at = nl + 1;
+    }
+    this.current += buf.length - at;
+    this.longest = Math.max(this.longest, this.current);
+  }
+
+  private end(length: number): void {
+    if (length > this.longest) this.longest = length;
+  }
 }
 
 /**
