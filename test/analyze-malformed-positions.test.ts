@@ -64,3 +64,24 @@ describe('argspan analyze names where a malformed span is in a document, never i
     expectNoCanary(run);
   });
 });
+
+describe('argspan analyze on an integer attribute or time that is not an integer', () => {
+  const line = (value: unknown, start: unknown = '1') =>
+    JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ ...otlpSpan(0), startTimeUnixNano: start, attributes: [{ key: 'argspan.args.count', value: { intValue: value } }] }] }] }] });
+  it.each([
+    ['a number with a fraction', line(5.5), "an attribute's intValue is not a 64-bit integer"],
+    ['a decimal text with a fraction', line('5.5'), "an attribute's intValue is not a 64-bit integer"],
+    ['a start time with a fraction', line('5', '1.5'), 'start time is not a non-negative 64-bit integer'],
+  ])('%s is a malformed span (exit 2), not rounded', (_name, text, reason) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-int-')), 'int.jsonl');
+    writeFileSync(file, `${text}\n`);
+    const run = analyzeBin(file);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`int.jsonl:1: malformed span: ${reason}`);
+  });
+  it.each([['an integral number', line(5.0)], ['digits past 2^53', line('9007199254740993')], ['a negative integer', line('-3')]])('%s is read', (_name, text) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-int-')), 'int.jsonl');
+    writeFileSync(file, `${text}\n`);
+    expect(analyzeBin(file).code).toBeLessThan(2);
+  });
+});

@@ -141,7 +141,9 @@ CREATE TABLE log_resources (file_id INTEGER, resource_no INTEGER, resource_id UB
 CREATE TABLE log_record_credential_hits (file_id INTEGER, trace_id VARCHAR, span_id VARCHAR, scope VARCHAR, "key" VARCHAR, rule_id VARCHAR, credential_hash VARCHAR, records INTEGER, first_time VARCHAR);
 CREATE TABLE files (file_id INTEGER PRIMARY KEY, path VARCHAR, format VARCHAR, compression VARCHAR, spans_read BIGINT, skipped INTEGER);
 CREATE TEMP MACRO hex_id(j, n) AS CASE WHEN length(j::VARCHAR) = n + 2 AND regexp_full_match(j::VARCHAR, '"[0-9a-fA-F]+"') AND ltrim(j::VARCHAR, '"0') <> '' THEN lower((j::VARCHAR)[2:-2]) END;
-CREATE TEMP MACRO bad_time(t) AS t IS NOT NULL AND coalesce(TRY_CAST(t AS BIGINT) < 0, true);
+-- Not a 64-bit integer: no integer at all, or a number with a fraction (DuckDB's cast would round 5.5 to 6).
+CREATE TEMP MACRO bad_int(v) AS TRY_CAST(v AS BIGINT) IS NULL OR coalesce(TRY_CAST(v AS DOUBLE) <> trunc(TRY_CAST(v AS DOUBLE)), false);
+CREATE TEMP MACRO bad_time(t) AS t IS NOT NULL AND (bad_int(t) OR TRY_CAST(t AS BIGINT) < 0);
 CREATE TEMP MACRO arr_values(arr) AS ${arrValuesSql('arr')};
 -- A list attribute as Jaeger writes it (and the tools converting OTLP to it): a string of its JSON. Anything else: NULL.
 CREATE TEMP MACRO json_text_list(s) AS CASE WHEN json_valid(s) AND json_type(s) = 'ARRAY' THEN json_extract_string(s, '$[*]') END;
@@ -229,7 +231,7 @@ function spanProblemSql(s: string, protobufNames: boolean): string {
     WHEN status_code(${s}.status.code) IS NULL THEN ${p('status')}
     WHEN len(${s}.links) > 0 AND list_bool_or(list_transform(${s}.links, lambda l: hex_id(l.traceId, 32) IS NULL OR hex_id(l.spanId, 16) IS NULL)) THEN ${p('link')}
     WHEN len(${s}.events) > 0 AND list_bool_or(list_transform(${s}.events, lambda e: bad_time(e.timeUnixNano))) THEN ${p('eventTime')}
-    WHEN list_bool_or(list_transform(${s}.attributes, lambda a: a."value".intValue IS NOT NULL AND TRY_CAST(a."value".intValue AS BIGINT) IS NULL)) THEN ${p('intValue')}
+    WHEN list_bool_or(list_transform(${s}.attributes, lambda a: a."value".intValue IS NOT NULL AND bad_int(a."value".intValue))) THEN ${p('intValue')}
   END`;
 }
 
