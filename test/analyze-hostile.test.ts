@@ -111,6 +111,28 @@ describe('argspan analyze on hostile input: nothing leaks', () => {
     expect(run.stderr).toMatch(/--write-baseline: .* cannot be written \(ENOENT\)/);
   });
 
+  it('an output that is one of the input files is bad usage (2), and the file is left as it was', () => {
+    const dir = tmp();
+    const trace = join(dir, 'a.jsonl');
+    writeFileSync(trace, `${tokyo}\n`);
+    for (const [option, args] of [['--write-baseline', [trace]], ['--html', [dir]]] as const) {
+      const run = analyzeBin(...args, option, trace);
+      expect(run.code, option).toBe(2);
+      expect(run.stderr).toContain(`argspan analyze: ${option}: ${trace} is one of the input files; write it elsewhere`);
+      expect(readFileSync(trace, 'utf8')).toBe(`${tokyo}\n`);
+    }
+    // a new baseline beside the traces is fine
+    expect(analyzeBin(dir, '--write-baseline', join(dir, 'baseline.json')).code).toBe(0);
+  });
+
+  it('a baseline of another version is refused naming the file (2), never read as if it were this one', () => {
+    const baseline = join(tmp(), 'baseline.json');
+    writeFileSync(baseline, JSON.stringify({ version: 2, findings: [] }));
+    const run = analyzeBin(TOKYO, '--baseline', baseline);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${baseline}: baseline of another version than the one this argspan reads (1)`);
+  });
+
   it('an --export-parquet folder that cannot be made is bad usage (2), also under /proc (where a recursive mkdir never returns)', () => {
     for (const dir of [join(tmp(), 'a-file', 'parquet'), '/proc/argspan-none/parquet']) {
       if (dir.includes('a-file')) writeFileSync(dirname(dir), 'x');

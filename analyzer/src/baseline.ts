@@ -33,6 +33,9 @@ export function readBaselineEntries(file: string): BaselineEntry[] {
   } catch (err) {
     throw new Error(`${file}: baseline cannot be read (${(err as NodeJS.ErrnoException).code ?? 'not JSON'})`);
   }
+  // A later argspan may write another version, whose fingerprints this one cannot vouch for.
+  const version = (data as Partial<BaselineFile> | null)?.version;
+  if (version !== undefined && version !== 1) throw new Error(`${file}: baseline of another version than the one this argspan reads (1)`);
   const findings = (data as Partial<BaselineFile> | null)?.findings;
   if (!Array.isArray(findings) || findings.some((f) => typeof f?.fingerprint !== 'string')) {
     throw new Error(`${file}: baseline has no "findings" list of {fingerprint}`);

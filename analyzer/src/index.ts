@@ -7,6 +7,7 @@ export { analyzeClickHouse, DEFAULT_MAX_TRACE_DURATION_MS } from './clickhouse/a
 export type { AnalyzeOptions, ClickHouseAnalyzeOptions, RuleRunOptions, AnalysisResult, AnalysisStats } from './types.js';
 export type { PhaseListener } from './phases.js';
 export { InputError, NoSpansError, formatProblem } from './load/input-error.js';
+export { expandPaths } from './load/expand-paths.js';
 export { UsageError } from './usage-error.js';
 export { redactErrorMessage } from './duckdb-error.js';
 export { MAX_JSON_NESTING } from './load/json-byte-scan.js';

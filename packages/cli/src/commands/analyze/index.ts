@@ -6,6 +6,7 @@ import {
   analyze,
   analyzeClickHouse,
   exitVerdict,
+  expandPaths,
   formatProblem,
   reporters,
   writeBaseline,
@@ -16,6 +17,7 @@ import { ExitCode } from '../../exit-codes.js';
 import type { CommandIO } from '../../io.js';
 import { internalErrorMessage, type CommandRegistrar } from '../../main.js';
 import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ANALYZE_OPTIONS, denyResidenciesOption, engineOptions, jaegerUrlOption, numericOptions, type AnalyzeCliOptions } from './options.js';
 import { createProgress } from './progress.js';
 
@@ -42,9 +44,10 @@ async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandI
   const deny = denyResidenciesOption(opts.denyResidencies);
   const jaeger = jaegerUrlOption(opts.jaegerUrl);
   const engine = engineOptions(paths, opts);
-  if (!numeric.ok || !deny.ok || !jaeger.ok || !engine.ok) {
+  const outputs = outputsApartFromInputs(paths, { '--write-baseline': opts.writeBaseline, '--html': opts.html });
+  if (!numeric.ok || !deny.ok || !jaeger.ok || !engine.ok || !outputs.ok) {
     // Every option is checked before anything is read; the first error is the one printed.
-    const first = [numeric, deny, jaeger, engine].find((checked) => !checked.ok) as { error: string };
+    const first = [numeric, deny, jaeger, engine, outputs].find((checked) => !checked.ok) as { error: string };
     io.stderr.write(`argspan analyze: ${first.error}\n`);
     return ExitCode.INPUT_ERROR;
   }
@@ -126,4 +129,17 @@ async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandI
     return ExitCode.OK;
   }
   return exitVerdict(result.findings, opts.failOn).fails ? ExitCode.FINDINGS : ExitCode.OK;
+}
+
+/**
+ * A file this run writes must not be one it reads: `--write-baseline traces/a.jsonl` (or a
+ * baseline already among the files of an input folder) would replace a trace export.
+ */
+function outputsApartFromInputs(paths: readonly string[], outputs: Record<string, string | undefined>): { ok: true } | { ok: false; error: string } {
+  if (Object.values(outputs).every((o) => o === undefined)) return { ok: true };
+  const inputs = new Set(expandPaths(paths).files.map((f) => resolve(f)));
+  for (const [option, out] of Object.entries(outputs)) {
+    if (out !== undefined && inputs.has(resolve(out))) return { ok: false, error: `${option}: ${out} is one of the input files; write it elsewhere` };
+  }
+  return { ok: true };
 }
