@@ -133,6 +133,20 @@ describe('flatten', () => {
     expect(r.leaves[0]).toMatchObject({ key: 'u', text: 'https://example.com/a' });
   });
 
+  it('reads boxed primitives as their value and a Date\'s own toJSON, as JSON.stringify does', () => {
+    const when = new Date(0);
+    (when as unknown as { toJSON: () => string }).toJSON = () => 'ghp_token';
+    // eslint-disable-next-line no-new-wrappers
+    const r = flatten({ s: new String('ghp_token'), n: new Number(5), b: new Boolean(false), when, plain: new Date(0) });
+    expect(r.leaves.map((l) => [l.key, l.kind, l.text])).toEqual([
+      ['s', 'string', 'ghp_token'],
+      ['n', 'number', '5'],
+      ['b', 'boolean', 'false'],
+      ['when', 'string', 'ghp_token'],
+      ['plain', 'date', '1970-01-01T00:00:00.000Z'],
+    ]);
+  });
+
   it('flattens a bare scalar as the root leaf', () => {
     expect(flatten('just text').leaves[0]).toMatchObject({ key: '$', text: 'just text' });
   });

@@ -103,7 +103,18 @@ export function flatten(args: unknown, limits: Partial<FlattenLimits> = {}): Fla
     const obj = value as object;
     if (depth >= lim.maxDepth) return summarise(path, 'depth', obj);
     if (ancestors.has(obj)) return summarise(path, 'cycle');
-    if (obj instanceof Date) {
+    // Boxed primitives are their value, as JSON writes them (a boxed string's keys would split it into characters).
+    if (obj instanceof String || obj instanceof Number || obj instanceof Boolean) {
+      let primitive: unknown;
+      try {
+        primitive = obj.valueOf();
+      } catch {
+        return summarise(path, 'non-json');
+      }
+      return visit(primitive, path, depth);
+    }
+    // A Date as its ISO time, unless it has a toJSON of its own (JSON.stringify would write what that returns).
+    if (obj instanceof Date && readSafely(obj, 'toJSON', hits) === Date.prototype.toJSON) {
       return emit(path, 'date', Number.isNaN(obj.getTime()) ? 'Invalid Date' : obj.toISOString());
     }
     if (ArrayBuffer.isView(obj) || obj instanceof ArrayBuffer) {
