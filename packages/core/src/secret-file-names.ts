@@ -106,10 +106,44 @@ const FRAGMENTS = [
 /** Any of {@link FRAGMENTS}, in any case: one pass over the value, no lower-cased copy. */
 const ANY_FRAGMENT = new RegExp(FRAGMENTS.map((f) => f.replace(/[.]/g, '\\.')).join('|'), 'i');
 
-/** Whether a value names a secret file anywhere among its path-like tokens. */
+/**
+ * Whether a value names a secret file: anywhere among its path-like tokens, or — in a value longer
+ * than {@link MAX_PATH_SCAN_LENGTH}, which is content rather than a reference — in a command that
+ * reads or sends the file (`cat /app/.env | curl …` at the end of a long script).
+ */
 export function namesSecretFile(text: string): boolean {
-  if (text.length > MAX_PATH_SCAN_LENGTH) return false;
   if (!ANY_FRAGMENT.test(text)) return false;
+  if (text.length > MAX_PATH_SCAN_LENGTH) return commandReadsSecretFile(text);
   for (const token of pathTokens(text)) if (isSecretFileName(token)) return true;
+  return false;
+}
+
+/**
+ * Commands that print, copy out, encode, archive or send a file named after them (`cat .env`,
+ * `curl -F f=@.env`, `source .env`, `scp ~/.ssh/id_rsa host:`). Not `cp`, `mv` or `echo`: a README's
+ * `cp .env.example .env` and `echo .env >> .gitignore` name the file without reading it.
+ */
+const READING_COMMANDS = new Set([
+  'cat', 'tac', 'less', 'more', 'head', 'tail', 'nl', 'bat', 'strings', 'xxd', 'od', 'hexdump', 'base64', 'base32',
+  'source', '.', 'grep', 'egrep', 'rg', 'awk', 'sed', 'cut', 'sort', 'jq', 'yq', 'diff', 'dd',
+  'curl', 'wget', 'http', 'scp', 'sftp', 'rsync', 'nc', 'ncat', 'netcat', 'socat',
+  'tar', 'zip', '7z', 'gzip', 'bzip2', 'xz', 'zstd', 'openssl', 'gpg', 'age',
+  'type', 'get-content', 'gc', 'certutil',
+]);
+/** Words a command line may start with before its command: a prompt, `sudo`, a Dockerfile's `RUN`, a YAML list item or CI step. */
+const COMMAND_PREFIXES = new Set(['$', '#', '>', '-', 'sudo', 'doas', 'run', 'run:', 'exec', 'xargs', 'time', 'nohup', 'command', 'builtin', 'then', 'do', 'else']);
+/** Where a command starts: a new line, a pipe, `;`, `&&`/`||`/`&`, a backtick or `$(`. */
+const COMMAND_BREAK = /[\n\r;|&`]|\$\(/;
+
+/** A long value's commands (each at most {@link MAX_PATH_SCAN_LENGTH} long) that name a secret file after a reading command. */
+function commandReadsSecretFile(text: string): boolean {
+  for (const command of text.split(COMMAND_BREAK)) {
+    if (command.length > MAX_PATH_SCAN_LENGTH || !ANY_FRAGMENT.test(command)) continue;
+    const tokens = pathTokens(command);
+    let i = 0;
+    while (i < tokens.length && COMMAND_PREFIXES.has(tokens[i]!.toLowerCase())) i++;
+    if (i >= tokens.length || !READING_COMMANDS.has(baseName(tokens[i]!).toLowerCase())) continue;
+    for (let j = i + 1; j < tokens.length; j++) if (isSecretFileName(tokens[j]!)) return true;
+  }
   return false;
 }
