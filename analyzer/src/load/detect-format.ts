@@ -1,9 +1,10 @@
-import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
-import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { sqlString } from './duckdb-types.js';
 import { DOCUMENT_NOT_JSON, InputError } from './input-error.js';
 import { type JsonHeadOutline, outlineJsonHead } from './json-head-outline.js';
 import { isLogsLine } from './otlp-logs.js';
+import { readDecompressed } from './scan-trace-file.js';
 import { SHAPE_PROBLEMS } from './schema.js';
 import { ZstdDataError, ZstdStream } from './zstd.js';
 
@@ -225,34 +226,14 @@ async function longerHead(file: string, compression: Compression, n: number): Pr
   if (compression === 'none') return readHead(file, n).toString('utf8');
   const parts: Buffer[] = [];
   let size = 0;
-  const take = (bytes: Uint8Array) => {
-    if (size < n) parts.push(Buffer.from(bytes.subarray(0, n - size)));
-    size += bytes.length;
-  };
-  if (compression === 'gzip') {
-    const source = createReadStream(file);
-    try {
-      for await (const bytes of source.pipe(createGunzip({ finishFlush: zlibConstants.Z_SYNC_FLUSH }))) {
-        take(bytes as Buffer);
-        if (size >= n) break;
-      }
-    } catch {
-      // corrupt or cut off past the first head: the text so far
-    } finally {
-      source.destroy();
-    }
-  } else {
-    const stream = await ZstdStream.open(take);
-    const fd = openSync(file, 'r');
-    try {
-      const chunk = Buffer.alloc(HEAD_BYTES * 16);
-      for (let at = 0, got = 0; size < n && (got = readSync(fd, chunk, 0, chunk.length, at)) > 0; at += got) stream.push(chunk.subarray(0, got));
-    } catch (err) {
-      if (!(err instanceof ZstdDataError)) throw err;
-    } finally {
-      closeSync(fd);
-      stream.close();
-    }
+  try {
+    await readDecompressed(file, compression, (bytes) => {
+      parts.push(Buffer.from(bytes.subarray(0, n - size)));
+      size += bytes.length;
+      return size < n;
+    });
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
   }
   return Buffer.concat(parts).toString('utf8');
 }

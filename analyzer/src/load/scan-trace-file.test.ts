@@ -1,5 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { ValueShapesSeen, valueShapesOf } from './scan-trace-file.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { zstdRawFrame } from '../../../test/support/zstd-raw.js';
+import type { Compression } from './detect-format.js';
+import { InputError } from './input-error.js';
+import { readDecompressed, ValueShapesSeen, valueShapesOf } from './scan-trace-file.js';
 
 /** The shapes `text` shows when fed in two chunks split at `at`. */
 function splitAt(text: string, at: number) {
@@ -30,5 +37,37 @@ describe('the value forms a trace file may hold, seen in its bytes before DuckDB
     expect(valueShapesOf(text)).toEqual(shapes);
     // Wherever the bytes are cut in two, across the key or the bytes before it, the answer is the same.
     for (let at = 0; at <= Buffer.byteLength(text); at++) expect(splitAt(text, at)).toEqual(shapes);
+  });
+});
+
+describe('readDecompressed', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'argspan-read-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const text = Buffer.from('{"resourceSpans":[]}\n'.repeat(400_000)); // 8.4 MB
+  const files: [Compression, string, Buffer][] = [
+    ['none', 'plain.jsonl', text],
+    ['gzip', 'a.jsonl.gz', gzipSync(text)],
+    ['zstd', 'a.jsonl.zst', zstdRawFrame(text)],
+  ];
+  for (const [compression, name, bytes] of files) writeFileSync(join(dir, name), bytes);
+
+  it.each(files)('%s: stops where the reader says, with no error; else feeds every byte', async (compression, name) => {
+    let fed = 0;
+    await readDecompressed(join(dir, name), compression, (chunk) => ((fed += chunk.length), fed < 1 << 20));
+    expect(fed).toBeGreaterThanOrEqual(1 << 20);
+    expect(fed).toBeLessThan(4 << 20);
+    let all = 0;
+    await readDecompressed(join(dir, name), compression, (chunk) => void (all += chunk.length));
+    expect(all).toBe(text.length);
+  });
+
+  it('a gzip file cut off is an error naming the file, after the bytes before the cut were fed', async () => {
+    const cut = join(dir, 'cut.jsonl.gz');
+    writeFileSync(cut, gzipSync(text).subarray(0, 20_000));
+    let fed = 0;
+    const read = readDecompressed(cut, 'gzip', (chunk) => void (fed += chunk.length));
+    await expect(read).rejects.toBeInstanceOf(InputError);
+    await expect(read).rejects.toMatchObject({ problems: [{ file: cut, reason: 'gzip data is truncated' }] });
+    expect(fed).toBeGreaterThan(0);
   });
 });

@@ -68,27 +68,35 @@ class LongestLine {
 /**
  * Feed a file's bytes to `onChunk` a megabyte or so at a time, decompressed as DuckDB reads it
  * (gzip by Node's zlib, zstd by {@link ZstdStream}); a chunk's memory may be reused after the
- * call. Corrupt or truncated compressed data and unreadable files are an {@link InputError}
- * naming the file.
+ * call, and `onChunk` returning `false` stops the read there (the rest neither read nor checked).
+ * Corrupt or truncated compressed data and unreadable files are an {@link InputError} naming the
+ * file (the chunks before it were fed).
  */
-export async function readDecompressed(file: string, compression: Compression, onChunk: (chunk: Uint8Array) => void): Promise<void> {
+export async function readDecompressed(file: string, compression: Compression, onChunk: (chunk: Uint8Array) => boolean | void): Promise<void> {
+  let stopped = false;
+  const feed = (chunk: Uint8Array) => {
+    if (!stopped && onChunk(chunk) === false) stopped = true;
+    return !stopped;
+  };
   try {
     if (compression === 'gzip') {
       await pipeline(createReadStream(file), createGunzip(), async (source: AsyncIterable<Buffer>) => {
-        for await (const chunk of source) onChunk(chunk);
+        for await (const chunk of source) if (!feed(chunk)) return;
       });
     } else if (compression === 'zstd') {
-      const stream = await ZstdStream.open(onChunk);
+      const stream = await ZstdStream.open(feed);
       try {
-        await readChunks(file, (chunk) => stream.push(chunk));
-        stream.end();
+        await readChunks(file, (chunk) => (stream.push(chunk), !stopped));
+        if (!stopped) stream.end();
       } finally {
         stream.close();
       }
     } else {
-      await readChunks(file, onChunk);
+      await readChunks(file, feed);
     }
   } catch (err) {
+    // (a gzip pipeline ended early aborts its streams)
+    if (stopped && (err as NodeJS.ErrnoException | undefined)?.code === 'ABORT_ERR') return;
     if (err instanceof InputError) throw err;
     throw new InputError([{ file, reason: readFailure(err, compression) }]);
   }
@@ -205,14 +213,13 @@ class BytesSeen {
   }
 }
 
-async function readChunks(file: string, onChunk: (chunk: Uint8Array) => void): Promise<void> {
+async function readChunks(file: string, onChunk: (chunk: Uint8Array) => boolean): Promise<void> {
   const handle = await open(file, 'r');
   try {
     const buf = Buffer.allocUnsafe(READ_CHUNK);
     for (;;) {
       const { bytesRead } = await handle.read(buf, 0, buf.length, null);
-      if (bytesRead === 0) return;
-      onChunk(buf.subarray(0, bytesRead));
+      if (bytesRead === 0 || !onChunk(buf.subarray(0, bytesRead))) return;
     }
   } finally {
     await handle.close();
