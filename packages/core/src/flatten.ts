@@ -1,3 +1,4 @@
+import { boxedPrimitive } from './boxed.js';
 import type { FlattenLimitHit, FlattenLimits, FlattenResult, Leaf, LeafKind, PathSegment } from './types.js';
 
 export const DEFAULT_FLATTEN_LIMITS: Readonly<FlattenLimits> = {
@@ -104,15 +105,8 @@ export function flatten(args: unknown, limits: Partial<FlattenLimits> = {}): Fla
     if (depth >= lim.maxDepth) return summarise(path, 'depth', obj);
     if (ancestors.has(obj)) return summarise(path, 'cycle');
     // Boxed primitives are their value, as JSON writes them (a boxed string's keys would split it into characters).
-    if (obj instanceof String || obj instanceof Number || obj instanceof Boolean) {
-      let primitive: unknown;
-      try {
-        primitive = obj.valueOf();
-      } catch {
-        return summarise(path, 'non-json');
-      }
-      return visit(primitive, path, depth);
-    }
+    const primitive = boxedPrimitive(obj);
+    if (primitive !== undefined) return visit(primitive, path, depth);
     // A Date as its ISO time, unless it has a toJSON of its own (JSON.stringify would write what that returns).
     if (obj instanceof Date && readSafely(obj, 'toJSON', hits) === Date.prototype.toJSON) {
       return emit(path, 'date', Number.isNaN(obj.getTime()) ? 'Invalid Date' : obj.toISOString());

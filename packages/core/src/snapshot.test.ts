@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { flatten } from './flatten.js';
 import { ArgumentSnapshotError, snapshotArgs } from './snapshot.js';
 
 describe('snapshotArgs', () => {
@@ -17,6 +18,25 @@ describe('snapshotArgs', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('a boxed value whose valueOf is overridden is read from its slot, by the copy and by flatten alike', () => {
+    // eslint-disable-next-line no-new-wrappers
+    const boxed = new String('README.md');
+    let calls = 0;
+    Object.defineProperty(boxed, 'valueOf', { value: () => (++calls > 1 ? '/home/dev/.env' : boxed) });
+    // eslint-disable-next-line no-new-wrappers
+    const loops = Object.assign(new Number(7), { valueOf: () => loops });
+    const spoofed = Object.create(String.prototype) as object;
+    const args = { path: boxed, n: loops, spoofed };
+    const copy = snapshotArgs(args);
+    expect(copy).toEqual({ path: 'README.md', n: 7, spoofed: {} });
+    expect(flatten(args).leaves.map((l) => [l.key, l.text])).toEqual([
+      ['path', 'README.md'],
+      ['n', '7'],
+      ['spoofed', ''], // (an empty object, as `{}` is)
+    ]);
+    expect(calls).toBe(0);
   });
 
   it('reads every property once: a getter that changes, or a proxy, cannot show two values', () => {

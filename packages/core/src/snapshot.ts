@@ -1,3 +1,4 @@
+import { boxedPrimitive } from './boxed.js';
 /** Why arguments could not be snapshotted. Names the kind of value, never the value or its key. */
 export class ArgumentSnapshotError extends Error {
   override name = 'ArgumentSnapshotError';
@@ -139,7 +140,8 @@ function copyValue(value: unknown, key: string, inArray: boolean, parentDepth: n
   if (v === null) return null;
   const obj = v as object;
   // Boxed primitives serialise as their value.
-  if (obj instanceof String || obj instanceof Number || obj instanceof Boolean) return copyValue(obj.valueOf(), key, inArray, parentDepth);
+  const primitive = boxedPrimitive(obj);
+  if (primitive !== undefined) return copyValue(primitive, key, inArray, parentDepth);
   const depth = parentDepth + 1;
   if (Array.isArray(obj)) {
     const length = read(obj, 'length');
