@@ -29,6 +29,18 @@ describe('redactText', () => {
     expect(r.ruleIds.sort()).toEqual(['aws-access-key-id', 'private-key']);
   });
 
+  it('redacts a quoted credential value whole: spaces and escaped quotes included, the JSON still valid', () => {
+    const pass = 'Canary7 Horse9 Battery3';
+    const r = redactText(JSON.stringify({ user: 'svc', password: pass, other: 'ab"cd' }), defaultSecretDetector);
+    expect(JSON.parse(r.text)).toEqual({ user: 'svc', password: '[REDACTED:credential-assignment]', other: 'ab"cd' });
+    expect(JSON.parse(redactText('{"password":"ab\\"cd-efgh","x":1}', defaultSecretDetector).text)).toEqual({ password: '[REDACTED:credential-assignment]', x: 1 });
+    expect(redactText(`db_password: '${pass}'\nuser: svc`, defaultSecretDetector).text).toBe("db_password: '[REDACTED:credential-assignment]'\nuser: svc");
+    expect(redactText('"Authorization": "Bearer abc def"', defaultSecretDetector).text).toBe('"Authorization": "Bearer [REDACTED:credential-assignment]"');
+    // (a bare value ends at a space, as in a sentence; an empty or placeholder value stays)
+    expect(redactText('password=hunter2 please', defaultSecretDetector).text).toBe('password=[REDACTED:credential-assignment] please');
+    expect(redactText('password: "" and api_key="${API_KEY}"', defaultSecretDetector).text).toBe('password: "" and api_key="${API_KEY}"');
+  });
+
   it('leaves clean text alone', () => {
     expect(redactText('nothing to see', defaultSecretDetector)).toEqual({ text: 'nothing to see', ruleIds: [] });
   });
@@ -115,6 +127,16 @@ describe('redactPayload', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('replaces binary data holding a secret whole (JSON would write its bytes as numbers, no string to redact)', () => {
+    const bytes = Buffer.from(`token=${gh}\n`);
+    for (const bin of [Buffer.from(bytes), new Uint8Array(bytes), new DataView(Uint8Array.from(bytes).buffer), Uint8Array.from(bytes).buffer]) {
+      const out = redact({ name: 'notes.txt', content: bin });
+      expect(JSON.parse(out)).toEqual({ name: 'notes.txt', content: '[REDACTED:credential-assignment]' });
+      expect(out).not.toContain([...Buffer.from(gh)].join(','));
+    }
+    expect(redact({ content: Buffer.from('hello') })).toBe(JSON.stringify({ content: Buffer.from('hello') }));
   });
 
   it.each([

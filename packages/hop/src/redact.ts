@@ -12,11 +12,17 @@ const PRIVATE_KEY_BLOCK =
   /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[^"]*?(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|(?="|$))/g;
 
 /**
- * `key = value` / `key: value` (optionally quoted, as in JSON, YAML, .env or a sentence) and
- * `Bearer <token>`. Blunt on purpose, like the seed's redaction: what leaves the machine or lands
+ * `key = value` / `key: value` (optionally quoted, as in JSON, YAML, .env or a sentence: a quoted
+ * value is all of it, spaces and escaped quotes included, up to 256 characters, so a line of
+ * unclosed quotes costs linear time) and `Bearer <token>`. Blunt on purpose, like the seed's redaction: what leaves the machine or lands
  * in the state directory loses every value given to a credential key, however short or plain.
  */
-const ASSIGNMENT = /(["']?)([A-Za-z_][A-Za-z0-9_.-]*)\1(\s*[:=]\s*)(["']?)((?:bearer|basic|token|digest)\s+)?(\$\{[^}\s]*\}|[^\s"',;}\]]+)/gi;
+const ASSIGNMENT =
+  /(["']?)([A-Za-z_][A-Za-z0-9_.-]*)\1(\s*[:=]\s*)(?:"(?<dq>(?:[^"\\\n]|\\.){0,256})(?=")|'(?<sq>(?:[^'\\\n]|\\.){0,256})(?=')|(?<uq>["']?)(?<bare>(?:(?:bearer|basic|token|digest)\s+)?(?:\$\{[^}\s]*\}|[^\s"',;}\]]+)))/gi;
+/** An authorisation scheme before a credential value, kept (`Authorization: Bearer [REDACTED…]`). */
+const SCHEME = /^(?:bearer|basic|token|digest)\s+/i;
+/** A value that is one marker already (the detector's). */
+const WHOLE_MARKER = /^\[REDACTED:[^\]]*\]$/;
 const BEARER = /\b(bearer\s+)([A-Za-z0-9\-._~+/]+=*)/gi;
 const REDACTED = '[REDACTED';
 
@@ -37,10 +43,17 @@ export function redactText(text: string, detector: SecretDetector): { text: stri
   // the pre-checks skip both scans for most short values (a payload redacts each string on its own)
   const assigned = !/[:=]/.test(r.text)
     ? r.text
-    : r.text.replace(ASSIGNMENT, (m, q: string, key: string, sep: string, vq: string, scheme: string | undefined, value: string) => {
-        if (!isSecretKeyName(key) || value.startsWith(REDACTED) || isPlaceholderValue(value)) return m;
+    : r.text.replace(ASSIGNMENT, (...m: unknown[]) => {
+        const [whole, q, key, sep] = m as string[];
+        // A quoted value is the whole quoted text (spaces, escaped quotes); a bare one, up to a space or delimiter.
+        const g = m[m.length - 1] as { dq?: string; sq?: string; uq?: string; bare?: string };
+        const quote = g.dq !== undefined ? '"' : g.sq !== undefined ? "'" : (g.uq ?? '');
+        const raw = g.dq ?? g.sq ?? g.bare ?? '';
+        const scheme = SCHEME.exec(raw)?.[0] ?? '';
+        const value = raw.slice(scheme.length);
+        if (!isSecretKeyName(key!) || value === '' || WHOLE_MARKER.test(value) || isPlaceholderValue(value)) return whole!;
         ruleIds.add(CREDENTIAL_ASSIGNMENT_RULE);
-        return `${q}${key}${q}${sep}${vq}${scheme ?? ''}${marker}`;
+        return `${q}${key}${q}${sep}${quote}${scheme}${marker}`;
       });
   const blunt = !/bearer/i.test(assigned)
     ? assigned
@@ -104,6 +117,13 @@ export function redactPayload(payload: unknown, detector: SecretDetector, step: 
   /** JSON text of `value`, or undefined where JSON.stringify omits it. */
   const walk = (input: unknown, key: string, credential: boolean, depth: number): string | undefined => {
     let value = input;
+    // Binary data (a Buffer, a typed array) goes out as JSON writes it, a list of byte values, where
+    // no string is left to redact: its bytes are read as text, and data holding a secret is replaced whole.
+    if (typeof value === 'object' && value !== null && (ArrayBuffer.isView(value) || value instanceof ArrayBuffer)) {
+      const bytes = value instanceof ArrayBuffer ? Buffer.from(value) : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+      const text = bytes.toString('utf8');
+      if (redact(text) !== text) return marker;
+    }
     if ((typeof value === 'object' && value !== null) || typeof value === 'bigint') {
       const toJSON = (value as { toJSON?: unknown }).toJSON;
       if (typeof toJSON === 'function') value = toJSON.call(value, key) as unknown;
