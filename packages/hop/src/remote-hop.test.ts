@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HopDeferredError } from './errors.js';
+import { HopDeferredError, HopTransportError } from './errors.js';
 import { createHttpSender } from './http-sender.js';
 import { createRemoteHop } from './remote-hop.js';
 import { createHopRunner } from './runner.js';
@@ -44,6 +44,25 @@ describe('createRemoteHop', () => {
     expect(err).toBeInstanceOf(HopDeferredError);
     expect(err).toMatchObject({ decision: 'local', step: 1 });
     expect(server.received).toHaveLength(0);
+  });
+
+  it('runs a call issued again after an unknown outcome (a timeout) at its step: one key, one side effect', async () => {
+    await server.close();
+    server = await startIdempotentServer({ delayMs: 400 });
+    const hop = createRemoteHop(runner(), { send: createHttpSender({ url: server.url, timeoutMs: 100 }) });
+    const call = { tool: 'summarise', callId: 'c1', args: { text: 'release notes' } };
+    await expect(hop(call, createRecorder())).rejects.toBeInstanceOf(HopTransportError);
+    expect(await hop({ ...call, callId: 'c1-retry' }, createRecorder())).toBe('applied 1');
+    expect(new Set(server.keysSeen).size).toBe(1);
+    expect([...server.sideEffects.values()]).toEqual([1]);
+    // another call afterwards is a step of its own (a new key); a different call after its timeout is not its retry
+    const other = { ...call, args: { text: 'other notes' } };
+    await expect(hop(other, createRecorder())).rejects.toBeInstanceOf(HopTransportError);
+    await expect(hop({ ...call, args: { text: 'third notes' } }, createRecorder())).rejects.toBeInstanceOf(HopTransportError);
+    expect((await runner().readCheckpoint())?.step).toBe(2);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(new Set(server.keysSeen).size).toBe(3);
+    expect([...server.sideEffects.values()]).toEqual([1, 1, 1]);
   });
 
   it('rejects with a wait deferral when another holder keeps the lease', async () => {

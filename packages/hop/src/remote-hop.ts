@@ -1,5 +1,5 @@
 import type { HopStep } from './decide.js';
-import { HopDeferredError, HopError, toHopError } from './errors.js';
+import { HopConflictError, HopDeferredError, HopError, HopTransportError, LeaseLostError, toHopError } from './errors.js';
 import type { HopEventSink } from './events.js';
 import type { HopSend } from './http-sender.js';
 import type { HopRunner } from './runner.js';
@@ -58,48 +58,74 @@ const decodeDefault = (body: string): unknown => {
 /**
  * Plug the hop protocol into the instrumentation's wrapper: pass the result as its `remote`
  * option, and every `remote-ok` call runs through `runHop` with its `execute_tool` span as the
- * event sink. Calls get consecutive step indexes starting where the checkpoint left off, so a
- * restarted agent that re-issues its calls re-sends under the same idempotency keys.
- * `queue` and `wait` decisions reject with {@link HopDeferredError} (the span records its class).
+ * event sink. Calls get consecutive step indexes starting where the checkpoint left off: a
+ * restarted agent whose first call is the one that was in flight re-sends it under the same
+ * idempotency key, and so does a call issued again right after its outcome was left unknown (a
+ * timeout, a reset, a 409 past its retries, a lost lease). `queue` and `wait` decisions reject with
+ * {@link HopDeferredError} (the span records its class).
  */
 export function createRemoteHop(runner: HopRunner, options: RemoteHopOptions): RemoteHopFn {
   if (typeof options?.send !== 'function') throw new HopError('HOP_CONFIG', 'createRemoteHop needs a `send` function');
   let next: number | undefined;
+  // The last call whose outcome is unknown, by its step and what it is (the tool and its stripped
+  // arguments as JSON, held in memory only, never written): the same call issued again next runs
+  // at that step, so the remote sees the same idempotency key and performs it once.
+  let unknownOutcome: { index: number; call: string } | undefined;
   const ready = runner.boot().then(
     (b) => void (next = b.resumeStep),
     () => undefined, // boot errors surface on the first call
   );
   return async (call, span) => {
-    let inLocalTool = false;
+    const local = { running: false };
     try {
       await ready;
       if (next === undefined) next = (await runner.boot()).resumeStep;
-      const index = next++;
-      const step = options.step
-        ? await hook('step', index, () => options.step!(call, index))
-        : { index, needRemoteCapacity: true, secretsLeft: call.residency === 'secret' };
-      const out = await runner.runHop({ step, payload: call.args ?? null, send: options.send, span });
-      switch (out.decision) {
-        case 'remote':
-          return options.decode ? await hook('decode', step.index, () => options.decode!(out.output, call)) : decodeDefault(out.output);
-        case 'local': {
-          if (out.replayed) return decodeDefault(out.output ?? '');
-          if (!options.runLocal) throw new HopDeferredError('local', step.index, out.reason);
-          inLocalTool = true;
-          const result = await options.runLocal(call);
-          inLocalTool = false;
-          await runner.recordLocalResult({ step: step.index, output: result ?? null });
-          return result;
-        }
-        case 'queue':
-          throw new HopDeferredError('queue', step.index, out.reason, out.queueSeq);
-        case 'wait':
-          throw new HopDeferredError('wait', step.index, out.reason);
+      const what = callText(call);
+      const retry = unknownOutcome !== undefined && unknownOutcome.index === next - 1 && unknownOutcome.call === what;
+      const index = retry ? unknownOutcome!.index : next++;
+      unknownOutcome = undefined;
+      try {
+        return await runStep(runner, options, call, span, index, local);
+      } catch (err) {
+        if (what !== undefined && (err instanceof HopTransportError || err instanceof HopConflictError || err instanceof LeaseLostError)) unknownOutcome = { index, call: what };
+        throw err;
       }
     } catch (err) {
       // the local tool's own errors pass through as thrown: they are the call's result, not the protocol's
-      if (inLocalTool) throw err;
+      if (local.running) throw err;
       throw toHopError(err, 'remote hop');
     }
   };
+}
+
+/** A call as one text (tool and arguments), to tell the same call issued again; undefined when its arguments are not JSON. */
+function callText(call: RemoteHopCall): string | undefined {
+  try {
+    return JSON.stringify([call.tool, call.args ?? null]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Run one call as protocol step `index`; `local.running` is set while the caller's local tool runs. */
+async function runStep(runner: HopRunner, options: RemoteHopOptions, call: RemoteHopCall, span: HopEventSink, index: number, local: { running: boolean }): Promise<unknown> {
+  const step = options.step ? await hook('step', index, () => options.step!(call, index)) : { index, needRemoteCapacity: true, secretsLeft: call.residency === 'secret' };
+  const out = await runner.runHop({ step, payload: call.args ?? null, send: options.send, span });
+  switch (out.decision) {
+    case 'remote':
+      return options.decode ? await hook('decode', step.index, () => options.decode!(out.output, call)) : decodeDefault(out.output);
+    case 'local': {
+      if (out.replayed) return decodeDefault(out.output ?? '');
+      if (!options.runLocal) throw new HopDeferredError('local', step.index, out.reason);
+      local.running = true;
+      const result = await options.runLocal(call);
+      local.running = false;
+      await runner.recordLocalResult({ step: step.index, output: result ?? null });
+      return result;
+    }
+    case 'queue':
+      throw new HopDeferredError('queue', step.index, out.reason, out.queueSeq);
+    case 'wait':
+      throw new HopDeferredError('wait', step.index, out.reason);
+  }
 }
