@@ -58,6 +58,9 @@ export class HopContext {
     if (options.stateDir !== undefined && typeof options.stateDir !== 'string') {
       throw new HopError('HOP_CONFIG', `stateDir must be a string path, got a ${typeof options.stateDir}`);
     }
+    if (options.runId !== undefined && (typeof options.runId !== 'string' || options.runId === '')) {
+      throw new HopError('HOP_CONFIG', `runId must be a non-empty string, got ${typeof options.runId === 'string' ? 'an empty one' : `a ${typeof options.runId}`}`);
+    }
     if (options.hashKey !== undefined && !(options.hashKey instanceof Uint8Array && options.hashKey.length >= 16)) {
       throw new HopError('HOP_CONFIG', 'hashKey must be a Uint8Array of at least 16 bytes');
     }

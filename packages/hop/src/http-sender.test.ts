@@ -93,3 +93,24 @@ describe('createHttpSender', () => {
     await expect(send(req())).rejects.toBeInstanceOf(HopTransportError);
   });
 });
+
+describe('createHttpSender timeoutMs', () => {
+  it('bounds the whole attempt: a remote that trickles its answer a byte at a time is cut off', async () => {
+    const { createServer } = await import('node:http');
+    const trickle = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => res.write(' '), 50);
+      res.on('close', () => clearInterval(timer));
+    });
+    await new Promise<void>((r) => trickle.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = trickle.address() as { port: number };
+      const send = createHttpSender({ url: `http://127.0.0.1:${port}/hop`, timeoutMs: 300 });
+      // (an idle timeout never fires, a byte arrives every 50 ms: the answer would never end)
+      await expect(send(req())).rejects.toBeInstanceOf(HopTransportError);
+    } finally {
+      trickle.closeAllConnections();
+      await new Promise((r) => trickle.close(r));
+    }
+  });
+});

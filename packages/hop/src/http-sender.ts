@@ -48,7 +48,7 @@ export interface HttpSenderOptions {
   headers?: Record<string, string>;
   /** @default 'application/json' */
   contentType?: string;
-  /** Per-attempt timeout, ms. @default 30000 */
+  /** How long one attempt may take in all, ms: connecting, sending and reading the whole answer (a remote that trickles its answer is cut off). @default 30000 */
   timeoutMs?: number;
   /** Wait before retrying a 409, ms (doubles each time, capped at 2 s). @default 50 */
   conflictRetryDelayMs?: number;
@@ -107,7 +107,6 @@ function post(url: URL, options: HttpSenderOptions, req: HopRequest): Promise<Ho
       r = send(url, {
         method: options.method ?? 'POST',
         agent: false,
-        timeout: options.timeoutMs ?? 30_000,
         headers: {
           ...options.headers,
           'content-type': options.contentType ?? 'application/json',
@@ -121,7 +120,10 @@ function post(url: URL, options: HttpSenderOptions, req: HopRequest): Promise<Ho
       // repeated (it can quote a header)
       return reject(new HopError('HOP_CONFIG', `hop to ${url.host} refused before sending: invalid method or header in the sender options`));
     }
-    r.once('timeout', () => r.destroy(new HopTransportError(`hop to ${url.host} timed out`)));
+    // The whole attempt, not the socket's idle time: a remote that trickles its answer a byte at a
+    // time must not hold the attempt past the lease it was sent under.
+    const deadline = setTimeout(() => r.destroy(new HopTransportError(`hop to ${url.host} timed out`)), options.timeoutMs ?? 30_000);
+    r.once('close', () => clearTimeout(deadline));
     r.once('error', (err) =>
       reject(err instanceof HopTransportError ? err : new HopTransportError(`hop to ${url.host} failed (${errnoCode(err) ?? 'transport error'})`, undefined, { cause: err })),
     );

@@ -61,7 +61,8 @@ describe('runHop', () => {
     const again = await runner().runHop({ step: remote(0), payload: 'p', send });
     expect(again).toMatchObject({ decision: 'remote', replayed: true, output: 'applied 1' });
     expect(server.received).toHaveLength(1);
-    await expect(runner().runHop({ step: remote(-1), payload: 'p', send })).rejects.toThrow(/behind the checkpoint/);
+    await runner().runHop({ step: remote(1), payload: 'q', send });
+    await expect(runner().runHop({ step: remote(0), payload: 'p', send })).rejects.toThrow(/behind the checkpoint/);
   });
 
   it('boot resumes from the checkpoint: an interrupted step is redone with the same key, once', async () => {
@@ -291,5 +292,36 @@ describe('configuration', () => {
     const nonsense = await runner().runHop({ step: remote(1), payload: 'b', send, probe: async () => ({}) as never });
     expect([throwing.decision, nonsense.decision]).toEqual(['queue', 'queue']);
     expect(server.received).toHaveLength(0);
+  });
+});
+
+describe('runHop and recordLocalResult check what they would checkpoint', () => {
+  it.each([
+    ['a number for the step', 0, undefined, /step must be an object/],
+    ['a NaN index', { index: NaN, needRemoteCapacity: true }, undefined, /non-negative integer/],
+    ['a string index', { index: '2', needRemoteCapacity: true }, undefined, /value of type string/],
+    ['a fractional index', { index: -1.5, needRemoteCapacity: true }, undefined, /non-negative integer/],
+    ['a flag that is not a boolean', { index: 0, needRemoteCapacity: true }, { a: 'yes' }, /every flag must be a boolean/],
+  ])('%s is HOP_CONFIG before anything is sent or written; the next boot reads the directory', async (_name, step, flags, reason) => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'hop-steps-'));
+    try {
+      const sent: unknown[] = [];
+      const runner = createHopRunner({ stateDir, probe: async () => ({ ok: true, reason: 'ok', rttMs: 1 }) });
+      const input = { step, payload: { q: 'x' }, send: async (r: unknown) => (sent.push(r), { status: 200, body: '"ok"' }), ...(flags ? { flags } : {}) } as unknown as Parameters<typeof runner.runHop>[0];
+      await expect(runner.runHop(input)).rejects.toMatchObject({ code: 'HOP_CONFIG', message: expect.stringMatching(reason) });
+      expect(sent).toEqual([]);
+      if (typeof step === 'object') {
+        const local = { step: step.index, output: 'x', ...(flags ? { flags } : {}) } as unknown as Parameters<typeof runner.recordLocalResult>[0];
+        await expect(runner.recordLocalResult(local)).rejects.toMatchObject({ code: 'HOP_CONFIG' });
+      }
+      const boot = await createHopRunner({ stateDir, probe: async () => ({ ok: true, reason: 'ok', rttMs: 1 }) }).boot();
+      expect(boot.quarantined).toEqual([]);
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a runId that is not a non-empty string is refused by createHopRunner', () => {
+    expect(() => createHopRunner({ runId: 42 as unknown as string, probe: async () => ({ ok: true, reason: 'ok', rttMs: 1 }) })).toThrow(/runId must be a non-empty string, got a number/);
   });
 });

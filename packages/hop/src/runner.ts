@@ -6,7 +6,7 @@ import { isProcessAlive } from './boot-id.js';
 import type { Checkpoint } from './checkpoint-store.js';
 import { drainQueue } from './drain.js';
 import { listDir, removeStaleTemps } from './durable-write.js';
-import { HopStateError, errnoCode, toHopError } from './errors.js';
+import { HopError, HopStateError, errnoCode, toHopError } from './errors.js';
 import { createIdempotencyKeyer } from './idempotency.js';
 import type { HopEventSink } from './events.js';
 import { combineSinks } from './events.js';
@@ -137,6 +137,9 @@ class Runner implements HopRunner {
   }
 
   runHop(input: RunHopInput): Promise<HopOutcome> {
+    // (checked before anything is sent or written: a checkpoint the next boot cannot read halts the loop)
+    const problem = input?.step === null || typeof input?.step !== 'object' ? 'step must be an object { index, … }' : (stepProblem(input.step.index) ?? flagsProblem(input.flags));
+    if (problem) return Promise.reject(new HopError('HOP_CONFIG', `runHop: ${problem}`));
     return this.exclusive('runHop', input.span, () => runHop(this.ctx, input));
   }
 
@@ -145,6 +148,8 @@ class Runner implements HopRunner {
   }
 
   recordLocalResult(input: { step: number; output: unknown; flags?: Record<string, boolean> }): Promise<Checkpoint> {
+    const problem = stepProblem(input?.step) ?? flagsProblem(input?.flags);
+    if (problem) return Promise.reject(new HopError('HOP_CONFIG', `recordLocalResult: ${problem}`));
     return this.exclusive('recordLocalResult', undefined, () => {
       const { ctx } = this;
       // a value is redacted value by value, like a payload (a string is redacted as text by the store)
@@ -177,4 +182,16 @@ class Runner implements HopRunner {
   releaseLease(lease: Lease): Promise<boolean> {
     return this.exclusive('releaseLease', undefined, () => this.ctx.lease.release(lease));
   }
+}
+
+/** Why a step index cannot be checkpointed (what the checkpoint reader requires), naming the type, never the value. */
+function stepProblem(index: unknown): string | undefined {
+  return Number.isSafeInteger(index) && (index as number) >= 0 ? undefined : `a step index must be a non-negative integer, got ${typeof index === 'number' ? 'a number that is not one' : `a value of type ${typeof index}`}`;
+}
+
+/** Why flags cannot be checkpointed: each must be a boolean. */
+function flagsProblem(flags: unknown): string | undefined {
+  if (flags === undefined) return undefined;
+  if (flags === null || typeof flags !== 'object' || Array.isArray(flags)) return 'flags must be an object of booleans';
+  return Object.values(flags).every((v) => typeof v === 'boolean') ? undefined : 'every flag must be a boolean';
 }
