@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExportResultCode } from '@opentelemetry/core';
@@ -82,6 +83,39 @@ describe('FileSpanExporter', () => {
     const r = exportSync(e, makeSpans(1));
     expect(r.code).toBe(ExportResultCode.FAILED);
     expect(r.error?.message).toContain('not-a-dir');
+  });
+
+  it('starts a new file when its file or directory was removed under it: no span is counted as written into a deleted file', () => {
+    const base = mkdtempSync(join(tmpdir(), 'argspan-fexp-'));
+    const dir = join(base, 'traces');
+    const e = new FileSpanExporter({ directory: dir });
+    expect(exportSync(e, makeSpans(2)).code).toBe(ExportResultCode.SUCCESS);
+    rmSync(dir, { recursive: true, force: true }); // a `rm -rf traces`, a tmp reaper
+    expect(exportSync(e, makeSpans(3)).code).toBe(ExportResultCode.SUCCESS);
+    expect(readBack(dir)).toEqual(['span 0', 'span 1', 'span 2']);
+  });
+
+  it('on a full disk cuts a half-written line off again: the batch fails, the next one is a whole line', async (ctx) => {
+    // A 64 KiB tmpfs (root in CI; elsewhere the mount is refused and the case skipped).
+    const mount = mkdtempSync(join(tmpdir(), 'argspan-full-'));
+    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', mount]).status !== 0) return ctx.skip();
+    const dir = join(mount, 'traces');
+    const e = new FileSpanExporter({ directory: dir });
+    try {
+      writeFileSync(join(mount, 'ballast'), Buffer.alloc(60 * 1024));
+      const full = exportSync(e, makeSpans(20, 200));
+      expect(full.code).toBe(ExportResultCode.FAILED);
+      expect((full.error as NodeJS.ErrnoException).code).toBe('ENOSPC');
+      unlinkSync(join(mount, 'ballast'));
+      expect(exportSync(e, makeSpans(2)).code).toBe(ExportResultCode.SUCCESS);
+      expect(exportSync(e, makeSpans(1)).code).toBe(ExportResultCode.SUCCESS);
+      // (readBack parses every line: a fragment before them would fail it)
+      expect(readBack(dir)).toEqual(['span 0', 'span 1', 'span 0']);
+    } finally {
+      await e.shutdown();
+      spawnSync('umount', [mount]);
+      rmSync(mount, { recursive: true, force: true });
+    }
   });
 
   it('rejects bad options with a message naming the option', () => {

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExportResultCode } from '@opentelemetry/core';
 import type { ExportResult } from '@opentelemetry/core';
@@ -82,10 +82,25 @@ export class FileSpanExporter implements SpanExporter {
       this.writeBatch(spans.slice(half));
       return;
     }
-    if (this.fd === undefined || (this.size > 0 && this.size + bytes > this.maxFileBytes)) this.rotate();
+    // (a file deleted under the exporter, its directory removed, would take the spans with it: a new one)
+    if (this.fd === undefined || (this.size > 0 && this.size + bytes > this.maxFileBytes) || fstatSync(this.fd).nlink === 0) this.rotate();
     const buf = Buffer.from(line);
     let off = 0;
-    while (off < buf.length) off += writeSync(this.fd!, buf, off);
+    try {
+      // (at explicit positions: after a cut, the file's own position would still be past it)
+      while (off < buf.length) off += writeSync(this.fd!, buf, off, buf.length - off, this.size + off);
+    } catch (err) {
+      // A full disk mid-line: the part written is cut off again, so the next batch does not run on
+      // from half a line; where that fails too, the next batch starts a new file.
+      if (off > 0) {
+        try {
+          ftruncateSync(this.fd!, this.size);
+        } catch {
+          this.close();
+        }
+      }
+      throw err;
+    }
     this.size += bytes;
   }
 
