@@ -20,9 +20,9 @@ function spanNames(dir: string): string[] {
   return names;
 }
 
-function run(dir: string, mode: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+function run(dir: string, mode: string, spillDir?: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [child, dir, mode], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OTEL_SERVICE_NAME: 'exit-child' } });
+    const p = spawn(process.execPath, [child, dir, mode, ...(spillDir ? [spillDir] : [])], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OTEL_SERVICE_NAME: 'exit-child' } });
     let stderr = '';
     p.stderr.on('data', (d) => (stderr += d));
     p.stdout.on('data', (d) => {
@@ -92,6 +92,41 @@ describe('setupTracing', () => {
     }
   });
 
+  it('says why an export failed without repeating what the collector wrote, and an endpoint URL it cannot parse without quoting it', async () => {
+    const canary = 'AKIA' + 'QWERTYUIOP234567';
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.statusMessage = `Bad ${canary}`;
+        res.writeHead(400);
+        res.end(`{"error":"key ${canary} rejected"}`);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const dir = join(mkdtempSync(join(tmpdir(), 'argspan-spill-')), 'traces');
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const { port } = server.address() as { port: number };
+      const t = setupTracing({ register: false, env: {}, exporter: 'otlp', otlpUrl: `http://127.0.0.1:${port}/v1/traces`, file: { directory: dir }, batch: { scheduledDelayMillis: 10 } });
+      t.provider.getTracer('t').startSpan('first').end();
+      await t.shutdown();
+      const warnings = warn.mock.calls.map((c) => String(c[0]));
+      expect(warnings.some((w) => w.includes('the trace exporter failed (HTTP 400)'))).toBe(true);
+      expect(warnings.join('\n')).not.toContain(canary);
+      let thrown: unknown;
+      try {
+        setupTracing({ register: false, env: {}, exporter: 'otlp', otlpUrl: `https://user:${canary}@collector.example .com/v1/traces` });
+      } catch (err) {
+        thrown = err;
+      }
+      expect(String((thrown as Error).message)).toBe('setupTracing: the OTLP endpoint (options.otlpUrl) is not a valid URL');
+    } finally {
+      warn.mockRestore();
+      server.close();
+    }
+  });
+
   it('flushes on a normal exit only with flushOnExit (real child process)', async () => {
     const withHook = mkdtempSync(join(tmpdir(), 'argspan-exit-'));
     const r = await run(withHook, 'exit');
@@ -103,19 +138,21 @@ describe('setupTracing', () => {
     expect(spanNames(without)).toEqual([]);
   });
 
-  it('does not let a collector that never answers hold a SIGTERM past the flush timeout', async () => {
+  it('does not let a collector that never answers hold a SIGTERM past the flush timeout: what it holds is spilled to files', async () => {
     const { createServer } = await import('node:http');
     let got = 0;
     const server = createServer(() => void got++); // never responds
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as { port: number }).port;
+    const spill = join(mkdtempSync(join(tmpdir(), 'argspan-exit-')), 'traces');
     const t0 = Date.now();
-    const r = await run(`http://127.0.0.1:${port}/v1/traces`, 'hang');
+    const r = await run(`http://127.0.0.1:${port}/v1/traces`, 'hang', spill);
     const ms = Date.now() - t0;
     server.closeAllConnections();
     server.close();
     expect(r.signal).toBe('SIGTERM');
     expect(got).toBe(1); // the flush was attempted
+    expect(spanNames(spill).sort()).toEqual([0, 1, 2, 3, 4].map((i) => `child span ${i}`));
     expect(ms).toBeLessThan(8000); // 500 ms flush budget, far below the 10 s export timeout
   });
 

@@ -97,7 +97,14 @@ export function setupTracing(options: SetupTracingOptions = {}): TracingHandle {
   let spilling: SpillingSpanExporter | undefined;
   if (useOtlp) {
     otlpUrl = options.otlpUrl ?? envUrl ?? 'http://localhost:4318/v1/traces';
-    const otlp = new OTLPTraceExporter(options.otlpTimeoutMillis === undefined ? { url: otlpUrl } : { url: otlpUrl, timeoutMillis: options.otlpTimeoutMillis });
+    let otlp: OTLPTraceExporter;
+    try {
+      otlp = new OTLPTraceExporter(options.otlpTimeoutMillis === undefined ? { url: otlpUrl } : { url: otlpUrl, timeoutMillis: options.otlpTimeoutMillis });
+    } catch {
+      // (the exporter's own message quotes the URL, which may carry credentials)
+      const from = options.otlpUrl !== undefined ? 'options.otlpUrl' : 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT / OTEL_EXPORTER_OTLP_ENDPOINT';
+      throw new TypeError(`setupTracing: the OTLP endpoint (${from}) is not a valid URL`);
+    }
     // With files written anyway ('both'), a failed OTLP batch is already on disk; otherwise spill it there.
     if (useFile) add('otlp', otlp);
     else add('otlp', (spilling = new SpillingSpanExporter(otlp, () => new FileSpanExporter(options.file))));
@@ -122,7 +129,7 @@ export function setupTracing(options: SetupTracingOptions = {}): TracingHandle {
     stats: () => processors.map((p) => p.stats()),
     forceFlush: () => provider.forceFlush(),
     shutdown,
-    flushOnExit: (timeoutMillis = 5000) => installExitHooks(shutdown, timeoutMillis),
+    flushOnExit: (timeoutMillis = 5000) => installExitHooks(shutdown, timeoutMillis, spilling && (() => spilling!.giveUpOnPrimary())),
   };
   if (fileExporter) handle.fileExporter = fileExporter;
   if (spilling) {
@@ -133,15 +140,29 @@ export function setupTracing(options: SetupTracingOptions = {}): TracingHandle {
   return handle;
 }
 
-function installExitHooks(shutdown: () => Promise<void>, timeoutMillis: number): () => void {
+/** After giving up on the collector at a signal: how long the spill may take to write what is left. */
+const SPILL_AT_EXIT_MS = 1000;
+
+function installExitHooks(shutdown: () => Promise<void>, timeoutMillis: number, giveUpOnCollector?: () => void): () => void {
   const onBeforeExit = () => {
     void shutdown().catch(() => undefined);
   };
   const onSignal = (signal: NodeJS.Signals) => {
     remove();
-    // A collector that does not answer must not keep a Ctrl-C waiting for its export timeout.
-    const timeout = new Promise<void>((resolve) => setTimeout(resolve, timeoutMillis).unref());
-    Promise.race([shutdown().catch(() => undefined), timeout]).finally(() => process.kill(process.pid, signal));
+    // A collector that does not answer must not keep a Ctrl-C waiting for its export timeout: past
+    // the deadline, what it holds and what is still queued go to the spill files instead.
+    const flushed = shutdown().then(
+      () => true,
+      () => true,
+    );
+    const within = (ms: number) => Promise.race([flushed, new Promise<false>((resolve) => setTimeout(() => resolve(false), ms).unref())]);
+    void within(timeoutMillis)
+      .then(async (done) => {
+        if (done || !giveUpOnCollector) return;
+        giveUpOnCollector();
+        await within(SPILL_AT_EXIT_MS);
+      })
+      .finally(() => process.kill(process.pid, signal));
   };
   const remove = () => {
     process.off('beforeExit', onBeforeExit);

@@ -13,6 +13,9 @@ export class SpillingSpanExporter implements SpanExporter {
   private spillFile: FileSpanExporter | undefined;
   private warned = false;
   private spilledSpans = 0;
+  /** Batches the primary holds, each with how it completes (once). */
+  private readonly inFlight = new Map<ReadableSpan[], (result: ExportResult) => void>();
+  private primaryGivenUp = false;
 
   constructor(
     private readonly primary: SpanExporter,
@@ -30,34 +33,77 @@ export class SpillingSpanExporter implements SpanExporter {
   }
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
+    if (this.primaryGivenUp) return this.spill(spans, 'gave up at exit', resultCallback);
+    let done = false;
+    const finish = (result: ExportResult) => {
+      if (done) return;
+      done = true;
+      this.inFlight.delete(spans);
+      resultCallback(result);
+    };
+    this.inFlight.set(spans, (result) => finish(result));
     this.primary.export(spans, (result) => {
-      if (result.code === ExportResultCode.SUCCESS) return resultCallback(result);
-      let spill: FileSpanExporter;
-      try {
-        spill = this.spillFile ??= this.makeSpill();
-      } catch (err) {
-        return resultCallback({ code: ExportResultCode.FAILED, error: err instanceof Error ? err : new Error('spill exporter could not start') });
-      }
-      spill.export(spans, (spilled) => {
-        if (spilled.code === ExportResultCode.SUCCESS) {
-          this.spilledSpans += spans.length;
-          if (!this.warned) {
-            this.warned = true;
-            process.emitWarning(`the trace exporter failed (${result.error?.message ?? 'export failed'}); spans are written to ${spill.directory} instead`, {
-              code: 'ARGSPAN_SPANS_SPILLED',
-            });
-          }
+      if (done) return;
+      this.inFlight.delete(spans);
+      if (result.code === ExportResultCode.SUCCESS) return finish(result);
+      this.spill(spans, exportFailure(result.error), finish);
+    });
+  }
+
+  /**
+   * Stop waiting for the primary (a process leaving on a signal, its collector not answering):
+   * the batches it holds, and every batch after, are written to the spill directory instead. A
+   * batch the collector takes after all is then in both places — better than in neither.
+   */
+  giveUpOnPrimary(): void {
+    this.primaryGivenUp = true;
+    for (const [spans, finish] of [...this.inFlight]) {
+      this.inFlight.delete(spans);
+      this.spill(spans, 'gave up at exit', finish);
+    }
+  }
+
+  private spill(spans: ReadableSpan[], why: string, resultCallback: (result: ExportResult) => void): void {
+    let spill: FileSpanExporter;
+    try {
+      spill = this.spillFile ??= this.makeSpill();
+    } catch (err) {
+      return resultCallback({ code: ExportResultCode.FAILED, error: err instanceof Error ? err : new Error('spill exporter could not start') });
+    }
+    spill.export(spans, (spilled) => {
+      if (spilled.code === ExportResultCode.SUCCESS) {
+        this.spilledSpans += spans.length;
+        if (!this.warned) {
+          this.warned = true;
+          process.emitWarning(`the trace exporter failed (${why}); spans are written to ${spill.directory} instead`, {
+            code: 'ARGSPAN_SPANS_SPILLED',
+          });
         }
-        resultCallback(spilled);
-      });
+      }
+      resultCallback(spilled);
     });
   }
 
   async forceFlush(): Promise<void> {
+    if (this.primaryGivenUp) return;
     await this.primary.forceFlush?.();
   }
 
   async shutdown(): Promise<void> {
-    await Promise.allSettled([this.primary.shutdown(), this.spillFile?.shutdown()]);
+    // (a primary given up on is not waited for: its shutdown would wait for the collector again)
+    if (!this.primaryGivenUp) await Promise.allSettled([this.primary.shutdown(), this.spillFile?.shutdown()]);
+    else await this.spillFile?.shutdown();
   }
+}
+
+/**
+ * Why an export failed, in words that hold nothing the collector or the network wrote: the HTTP
+ * status, or the error code, or the error's class (a collector's reason phrase or body may quote
+ * anything, a credential included).
+ */
+function exportFailure(error: Error | undefined): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'number') return `HTTP ${code}`;
+  if (typeof code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(code)) return code;
+  return error?.name && /^[A-Za-z]+$/.test(error.name) ? error.name : 'export failed';
 }
