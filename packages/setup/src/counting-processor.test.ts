@@ -76,4 +76,21 @@ describe('CountingBatchSpanProcessor', () => {
     expect(processor.stats()).toMatchObject({ ended: 11, dropped: 1 });
     expect(warnings.join('\n')).toContain('failed to export');
   });
+
+  it('keeps ended = exported + dropped + failed + queued while an export is in flight', async () => {
+    let finish: (() => void) | undefined;
+    const slow: SpanExporter = {
+      export: (_spans, done) => void (finish = () => done({ code: ExportResultCode.SUCCESS })),
+      shutdown: async () => undefined,
+    };
+    const { processor, provider, tracer } = setup(slow);
+    for (let i = 0; i < 10; i++) tracer.startSpan('x').end();
+    const flushed = provider.forceFlush();
+    for (let i = 0; i < 20 && finish === undefined; i++) await tick();
+    expect(finish).toBeDefined();
+    expect(processor.stats()).toEqual({ ended: 10, exported: 0, dropped: 0, failed: 0, queued: 10 });
+    finish!();
+    await flushed;
+    expect(processor.stats()).toEqual({ ended: 10, exported: 10, dropped: 0, failed: 0, queued: 0 });
+  });
 });

@@ -48,6 +48,8 @@ export class CountingBatchSpanProcessor implements SpanProcessor {
   private readonly warn: (message: string) => void;
   private readonly warnInterval: number;
   private readonly counts: SpanLossStats = { ended: 0, exported: 0, dropped: 0, failed: 0, queued: 0 };
+  /** Spans in the inner processor's queue (not yet handed to the exporter): what its limit counts. */
+  private inQueue = 0;
   private lastWarnAt = -Infinity;
   private lostAtLastWarn = 0;
   private stopped = false;
@@ -78,12 +80,13 @@ export class CountingBatchSpanProcessor implements SpanProcessor {
   onEnd(span: ReadableSpan): void {
     if ((span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return;
     this.counts.ended++;
-    if (this.stopped || this.counts.queued >= this.maxQueueSize) {
+    if (this.stopped || this.inQueue >= this.maxQueueSize) {
       this.counts.dropped++;
       this.maybeWarn();
       return;
     }
     this.counts.queued++;
+    this.inQueue++;
     this.inner.onEnd(span);
   }
 
@@ -103,9 +106,11 @@ export class CountingBatchSpanProcessor implements SpanProcessor {
   private countingExporter(exporter: SpanExporter): SpanExporter {
     return {
       export: (spans: ReadableSpan[], done: (result: ExportResult) => void) => {
-        // The inner processor has taken these out of its queue.
-        this.counts.queued -= spans.length;
+        // Out of the inner queue now, but still `queued` while the export is in flight (the sum
+        // holds at every moment): moved when it ends.
+        this.inQueue -= spans.length;
         exporter.export(spans, (result) => {
+          this.counts.queued -= spans.length;
           if (result.code === ExportResultCode.SUCCESS) this.counts.exported += spans.length;
           else {
             this.counts.failed += spans.length;
