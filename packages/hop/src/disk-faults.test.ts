@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,5 +90,23 @@ describe('disk errors through the injected fs layer', () => {
     await runner().boot();
     fs.faults.push({ op: 'readdir', code: 'EACCES' });
     await expect(runner().boot()).rejects.toThrow(/unreadable \(EACCES\)/);
+  });
+});
+
+describe('state files that are not regular files', () => {
+  // A FIFO under a state file's name: reading it would block the event loop (or, for the key, a
+  // thread) for good. Real FIFOs, the real fs layer.
+  it.each(['checkpoint.000000000001.rec', 'lease.000000000001.rec', 'hash.key'])('%s as a FIFO: boot rejects naming the file (EINVAL) instead of blocking', async (name) => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'hop-fifo-'));
+    try {
+      expect(spawnSync('mkfifo', [join(stateDir, name)]).status).toBe(0);
+      // (before, the read never returned: the test timed out)
+      const err = await createHopRunner({ stateDir, probe: async () => ({ ok: true, reason: 'ok', rttMs: 1 }) }).boot().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(HopStateError);
+      expect(String((err as Error).message)).toContain(name);
+      expect(String((err as Error).message)).toContain('EINVAL');
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
   });
 });

@@ -77,6 +77,11 @@ export class HopContext {
     if (typeof probe !== 'function' && !(typeof probe === 'object' && probe !== null && 'host' in probe && 'port' in probe)) {
       throw new HopError('HOP_CONFIG', 'probe is required: a { host, port } target or a function returning a ProbeResult');
     }
+    if (typeof probe !== 'function') {
+      const { host, port } = probe as { host: unknown; port: unknown };
+      if (typeof host !== 'string' || host === '') throw new HopError('HOP_CONFIG', `probe.host must be a non-empty string, got a ${typeof host}`);
+      if (!Number.isInteger(port) || (port as number) < 1 || (port as number) > 65535) throw new HopError('HOP_CONFIG', 'probe.port must be an integer from 1 to 65535');
+    }
     const now = () => this.clock.now();
     const onQ = (r: QuarantineReport) => this.quarantined(r);
     this.store = new CheckpointStore(this.io, this.stateDir, this.detector, onQ, now);
@@ -196,6 +201,10 @@ export class HopContext {
         response = await send(request);
       } catch (err) {
         throw toTransportError(err, hop.step); // a custom sender's own error may quote the body or a header
+      }
+      if (typeof response !== 'object' || response === null || !Number.isInteger(response.status) || typeof response.body !== 'string') {
+        // (the remote may have acted: the outcome is unknown, as after a timeout, and a retry uses the same key)
+        throw new HopTransportError(`send for step ${hop.step} resolved without { status: integer, body: string }; the remote may have acted`);
       }
       if (!(response.status >= 200 && response.status < 300)) {
         // a sender must reject non-2xx answers; one that resolves with them is not a result

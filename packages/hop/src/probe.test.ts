@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_PROBE_TIMEOUT_MS, probeTarget } from './probe.js';
+import { DEFAULT_PROBE_TIMEOUT_MS, probeTarget, type ProbeTarget } from './probe.js';
 import { closedPort } from './testing/idempotent-server.js';
 
 const servers: { close(cb?: () => void): unknown }[] = [];
@@ -21,6 +21,12 @@ async function http(handler: Parameters<typeof createServer>[0]): Promise<number
 describe('probeTarget', () => {
   it('defaults to the seed 150 ms hard timeout', () => {
     expect(DEFAULT_PROBE_TIMEOUT_MS).toBe(150);
+  });
+
+  it('never throws: a target Node refuses (a port out of range, not a number, no target) is an error result naming no value', async () => {
+    for (const target of [{ host: '127.0.0.1', port: 99999 }, { host: '127.0.0.1', port: '4318x' }, null]) {
+      await expect(probeTarget(target as unknown as ProbeTarget)).resolves.toMatchObject({ ok: false, reason: 'error' });
+    }
   });
 
   it('is green when TCP connects', async () => {

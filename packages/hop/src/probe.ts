@@ -49,6 +49,7 @@ const MAX_BODY = 64 * 1024;
  * status and body must match. Never throws; the result says why it failed.
  */
 export function probeTarget(target: ProbeTarget): Promise<ProbeResult> {
+  if (typeof target !== 'object' || target === null) return Promise.resolve({ ok: false, reason: 'error', rttMs: 0 });
   const timeoutMs = target.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
   const started = performance.now();
   const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
@@ -63,7 +64,13 @@ export function probeTarget(target: ProbeTarget): Promise<ProbeResult> {
       resolve({ ok: reason === 'ok', reason, rttMs: elapsed() });
     };
     const timer = setTimeout(() => finish('timeout'), timeoutMs);
-    const socket = connect({ host: target.host, port: target.port });
+    let socket: ReturnType<typeof connect>;
+    try {
+      socket = connect({ host: target.host, port: target.port });
+    } catch {
+      // (Node refuses a port out of range or a host that is not a string, quoting it: not repeated)
+      return finish('error');
+    }
     cleanups.push(() => socket.destroy());
     socket.once('error', (err: NodeJS.ErrnoException) => finish(classify(err)));
     socket.once('connect', () => {

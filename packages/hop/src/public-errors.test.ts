@@ -104,6 +104,20 @@ describe('callers’ code that throws', () => {
     expect(err.message).toMatch(/send for step 0 failed \(Error\)/);
   });
 
+  it.each([
+    ['nothing', undefined],
+    ['no body', { status: 204 }],
+    ['a body that is not text', { status: 200, body: { ok: true } }],
+    ['a status that is not a number', { status: '200', body: 'ok' }],
+  ])('a custom send resolving %s: HopTransportError (the remote may have acted), the step left in flight', async (_name, answer) => {
+    const send = async () => answer as unknown as { status: number; body: string };
+    const err = await failure(runner().runHop({ step: remote(0), payload: 'p', send }));
+    expectClean(err);
+    expect(err).toBeInstanceOf(HopTransportError);
+    expect(err.message).toMatch(/resolved without \{ status: integer, body: string \}/);
+    expect(await runner().readCheckpoint()).toMatchObject({ step: 0, phase: 'intent' });
+  });
+
   it('step and decode hooks of createRemoteHop: HOP_HOOK', async () => {
     const send = createHttpSender({ url: server.url });
     const badStep = createRemoteHop(runner(), { send, step: () => { throw new Error(CANARY); } });

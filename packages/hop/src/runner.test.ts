@@ -325,3 +325,13 @@ describe('runHop and recordLocalResult check what they would checkpoint', () => 
     expect(() => createHopRunner({ runId: 42 as unknown as string, probe: async () => ({ ok: true, reason: 'ok', rttMs: 1 }) })).toThrow(/runId must be a non-empty string, got a number/);
   });
 });
+
+describe('createHopRunner checks its probe target', () => {
+  it.each([
+    [{ host: '127.0.0.1', port: 99999 }, /probe.port must be an integer from 1 to 65535/],
+    [{ host: '127.0.0.1', port: '4318x' }, /probe.port must be an integer/],
+    [{ host: 42, port: 4318 }, /probe.host must be a non-empty string, got a number/],
+  ])('%j is HOP_CONFIG', (probe, message) => {
+    expect(() => createHopRunner({ probe: probe as unknown as ProbeTarget })).toThrow(message);
+  });
+});
