@@ -117,7 +117,10 @@ describe('argspan analyze --engine clickhouse (HTTP)', () => {
     const refused = await argspan(clickhouse('--rules', ruleDir));
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/hits_listed\.sql: rule hits_listed failed in ClickHouse .*(len|list_contains)/);
-    for (const r of [denied, missing, refused]) {
+    // A password with a bare % (URI malformed): named, not decoded, not printed.
+    const malformed = await argspan(['--engine', 'clickhouse', '--clickhouse-url', server.url.replace('://', `://${USER}:${PASSWORD}%zz@`)]);
+    expect([malformed.code, malformed.stderr]).toEqual([2, 'argspan analyze: --clickhouse-url: has a password with a % not followed by two hex digits: write % as %25\n']);
+    for (const r of [denied, missing, refused, malformed]) {
       expect(r.stdout).toBe('');
       expect(r.stderr + r.stdout).not.toContain(PASSWORD);
       expect(r.stderr).not.toContain(CANARY_AWS_KEY);

@@ -12,7 +12,8 @@
 --   keyed hash of its text, in its value or its key), the finding names the tool and the argument, once however many
 --   attributes copy it (or its own span echoes it: a tool's result holding the credential it was
 --   called with); any other credential in that attribute (a model proposed a call whose
---   executed arguments differ, or the attribute's text around the call holds it), the attribute.
+--   executed arguments differ, or the attribute's text around the call holds it), and a credential
+--   in what the model was told (the user's words it copied into a call), the attribute.
 -- remedy: Purge the affected exports, rotate the credential, and find which code path wrote it.
 WITH blob_hits AS (
   -- Hits in an attribute recording (a copy of) another library's tool-call arguments.
@@ -32,7 +33,10 @@ argument_hits AS (SELECT bh.trace_id AS trace_id, bh.at_span_id AS at_span_id, b
   SELECT h.trace_id AS trace_id, h.span_id AS at_span_id, h."key" AS attribute, h.rule_id AS rule_id,
     h.credential_hash AS credential_hash, h.span_id AS call_span_id, ac."key" AS "key", true AS echo
   FROM credential_hits h JOIN argument_credentials ac ON h.scope IN ('span', 'event') AND ac.trace_id = h.trace_id AND ac.span_id = h.span_id AND ac.credential_hash = h.credential_hash
-  WHERE (h.trace_id, h.span_id, h."key") NOT IN (SELECT trace_id, at_span_id, attribute FROM blob_hits)),
+  WHERE (h.trace_id, h.span_id, h."key") NOT IN (SELECT trace_id, at_span_id, attribute FROM blob_hits)
+    -- (a call the model proposed is on its model span, whose other attributes are what the model
+    -- was told: the user's words holding the credential are reported, as on any other span)
+    AND (h.trace_id, h.span_id) NOT IN (SELECT trace_id, span_id FROM tool_calls WHERE call_source = 'model-output')),
 by_argument AS (
   -- Reported once per argument the detector labels a credential, however many attributes copy it
 -- (a model's proposal, each later prompt that repeats the call in its history).

@@ -29,8 +29,8 @@ export function connectClickHouse(url: string, database: string): ClickHouseClie
     throw new UsageError('--clickhouse-url', 'is not a URL (expected http[s]://host:port)');
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError('--clickhouse-url', `${parsed.protocol} is not supported: the analyzer speaks ClickHouse's HTTP interface (http:// or https://, port 8123 or 8443)`);
-  const username = decodeURIComponent(parsed.username) || process.env.CLICKHOUSE_USER;
-  const password = decodeURIComponent(parsed.password) || process.env.CLICKHOUSE_PASSWORD;
+  const username = urlCredential(parsed.username, 'user name') || process.env.CLICKHOUSE_USER;
+  const password = urlCredential(parsed.password, 'password') || process.env.CLICKHOUSE_PASSWORD;
   parsed.username = '';
   parsed.password = '';
   return createClient({
@@ -195,5 +195,14 @@ export class ChSession {
     } catch (err) {
       throw serverFailure(err, this.server, doing);
     }
+  }
+}
+
+/** A user name or password of the URL, percent-decoded; a `%` not followed by two hex digits is a usage error (never quoting it). */
+function urlCredential(encoded: string, what: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    throw new UsageError('--clickhouse-url', `has a ${what} with a % not followed by two hex digits: write % as %25`);
   }
 }

@@ -88,6 +88,13 @@ describe('the GenAI log records of the exporter\'s logs table', () => {
     await client.command({ query: 'DROP TEMPORARY TABLE IF EXISTS run_traces' });
     expect(await gather('otel_logs', false, day('2024-11-04', '2024-11-05'))).toEqual({ records: 9, spansFromRecords: 0, unjoinable: 1, unnamed: 0, others: 1, scannedLogRecords: expect.any(String) });
     await client.command({ query: 'DROP TEMPORARY TABLE IF EXISTS run_traces' });
+    // A bound a DateTime cannot hold (before 1970, after 2106) bounds none of its days: the records are read
+    // (a toDateTime of it wrapped around, and the window read no record, reporting the run clean).
+    for (const window of [{ since: new Date('1900-01-01T00:00:00Z') }, { since: new Date('1969-12-31T00:00:00Z') }, { since: new Date('2024-11-04T00:00:00Z'), until: new Date('2106-02-08T00:00:00Z') }]) {
+      await client.command({ query: `DROP TEMPORARY TABLE IF EXISTS ${LOG_RECORD_SPANS}` });
+      await client.command({ query: 'DROP TEMPORARY TABLE IF EXISTS run_traces' });
+      expect(await gather('otel_logs', false, window)).toMatchObject({ records: 9 });
+    }
   });
 
   it('are named by the event.name attribute where the exporter has no EventName column (older exporters)', async () => {

@@ -6,6 +6,9 @@ import type { ChSession } from './client.js';
 import { chIdent, chString } from './sql.js';
 import { instant, type TraceSource, type TraceWindow } from './source.js';
 
+
+/** The first instant past what ClickHouse's DateTime (UInt32 seconds) holds: 2106-02-07 06:28:16 UTC. */
+const LAST_DATETIME_MS = 2 ** 32 * 1000;
 /**
  * The GenAI log records of the collector exporter's logs table (`otel_logs`), read as DuckDB's
  * path reads an OTLP logs export (`load/otlp-logs.ts`): the official instrumentations (Python
@@ -106,8 +109,14 @@ export async function gatherLogRecords(
   // Where a record stands in the table: its part's first block (parts in insertion order) and its row in the part.
   const place = "(toUInt64OrZero(splitByChar('_', _part)[2]), _part_offset)";
   // The exporter partitions the table by TimestampTime (the second of Timestamp): bounding it too lets ClickHouse skip other days.
+  // (only an instant a DateTime holds, 1970 up to 2106: toDateTime wraps any other, and the bound would drop every record;
+  // a bound outside that range bounds nothing a DateTime column holds anyway)
+  const inDateTime = (d: Date | undefined) => d !== undefined && d.getTime() >= 0 && d.getTime() < LAST_DATETIME_MS;
   const partitions = names.has('TimestampTime')
-    ? [src.readFrom && `TimestampTime >= toDateTime(${instant(src.readFrom)})`, src.readBefore && `TimestampTime <= toDateTime(${instant(src.readBefore)})`].filter(Boolean).map((c) => ` AND ${c}`).join('')
+    ? [inDateTime(src.readFrom) && `TimestampTime >= toDateTime(${instant(src.readFrom!)})`, inDateTime(src.readBefore) && `TimestampTime <= toDateTime(${instant(src.readBefore!)})`]
+        .filter(Boolean)
+        .map((c) => ` AND ${c}`)
+        .join('')
     : '';
   const genAi = `${eventName} IN ${MESSAGE_EVENTS_ARRAY}`;
   const genAiRead = `${src.where}${partitions} AND TraceId <> '' AND SpanId <> '' AND ${genAi}`;

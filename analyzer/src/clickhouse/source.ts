@@ -88,6 +88,10 @@ export async function openSource(session: ChSession, database: string, table: st
   };
 }
 
+/** The instants DateTime64(9) holds (1900-01-01 up to 2262-04-11 23:47:16 UTC), as a window's bounds may be. */
+const FIRST_DATETIME64_MS = Date.UTC(1900, 0, 1);
+const LAST_DATETIME64_MS = Date.UTC(2262, 3, 11, 23, 47, 16);
+
 /** `toDateTime64(…)` of an instant, UTC, nanosecond precision. */
 export function instant(d: Date): string {
   return `toDateTime64(${chString(d.toISOString().replace('T', ' ').replace('Z', ''))}, 9, 'UTC')`;
@@ -103,14 +107,15 @@ export function instant(d: Date): string {
 async function claimTraces(session: ChSession, table: string, window: TraceWindow): Promise<Pick<TraceSource, 'where' | 'readFrom' | 'readBefore'>> {
   const { since, until } = window;
   if (!since && !until) return { where: '1' };
-  const lower = since ? new Date(since.getTime() - window.maxTraceDurationMs) : undefined;
+  // (kept within what DateTime64(9) holds, 1900 up to 2262: past it ClickHouse's arithmetic overflows)
+  const lower = since ? new Date(Math.max(since.getTime() - window.maxTraceDurationMs, FIRST_DATETIME64_MS)) : undefined;
   const claim = [lower && `Timestamp >= ${instant(lower)}`, until && `Timestamp < ${instant(until)}`].filter(Boolean).join(' AND ');
   await session.run(
     `CREATE TEMPORARY TABLE run_traces ENGINE = Memory AS
       SELECT TraceId FROM ${table} WHERE ${claim} GROUP BY TraceId${since ? ` HAVING min(Timestamp) >= ${instant(since)}` : ''}`,
     'choosing the traces of the window',
   );
-  const end = until ? new Date(until.getTime() + window.maxTraceDurationMs) : undefined;
+  const end = until ? new Date(Math.min(until.getTime() + window.maxTraceDurationMs, LAST_DATETIME64_MS)) : undefined;
   return {
     where: [since && `Timestamp >= ${instant(since)}`, end && `Timestamp < ${instant(end)}`, 'TraceId GLOBAL IN run_traces'].filter(Boolean).join(' AND '),
     ...(since ? { readFrom: since } : {}),

@@ -118,6 +118,13 @@ describe('--since / --until over a table partitioned by day', () => {
     expect(day3.stats.source).toBe('clickhouse default.otel_traces, traces starting from 2025-12-03T00:00:00.000Z before 2025-12-04T00:00:00.000Z');
   });
 
+  it('a window as wide as DateTime64 holds (1900 to 2262-04-11) reads every trace: the look-back and the read-past stay in range', async () => {
+    const all = await analyzeClickHouse({ client });
+    const widest = await analyzeClickHouse({ client, since: new Date('1900-01-01T00:00:00Z'), until: new Date('2262-04-11T23:30:00Z') });
+    expect(widest.findings).toEqual(all.findings);
+    expect(widest.stats.spans).toBe(all.stats.spans);
+  });
+
   it('reads only the window\'s partitions, and never a column no rule needs', async () => {
     explained.length = 0;
     await analyzeClickHouse({ client: explainingClient(client), since: day(2), until: day(3) });

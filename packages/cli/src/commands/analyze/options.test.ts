@@ -64,5 +64,23 @@ describe('analyze engine options', () => {
     expect([parseDuration('90s'), parseDuration('2h'), parseDuration('1d'), parseDuration('0m'), parseDuration('1.5h')]).toEqual([90_000, 7_200_000, 86_400_000, undefined, undefined]);
     expect(parseInstant('2026-11-01T06:00Z')?.toISOString()).toBe('2026-11-01T06:00:00.000Z');
     expect(parseInstant('2026-11-01 06:00:00')).toBeUndefined();
+    expect(parseInstant('2026-11-01 06:00:00+02:00')?.toISOString()).toBe('2026-11-01T04:00:00.000Z');
+    expect(parseInstant('2024-02-29')?.toISOString()).toBe('2024-02-29T00:00:00.000Z');
+    expect(parseInstant('2025-11-30T00:00:00.123000Z')?.toISOString()).toBe('2025-11-30T00:00:00.123Z');
+  });
+
+  it.each([
+    ['a day the month does not have', '2025-02-30'],
+    ['the 31st of November', '2025-11-31T00:00:00Z'],
+    ['hour 24', '2025-11-30T24:00:00Z'],
+    ['below millisecond precision (a window compares milliseconds)', '2025-11-30T00:00:00.000000001Z'],
+    ['half a millisecond', '2025-11-30T00:00:00.0005Z'],
+    ['before 1900 (DateTime64)', '1899-12-31'],
+    ['after 2262-04-11 23:47:16 (DateTime64)', '2262-04-11T23:47:17Z'],
+    ['the year 9999', '9999-12-31'],
+  ])('refuses %s: %s', (_name, v) => {
+    expect(parseInstant(v)).toBeUndefined();
+    const r = engineOptions([], { ...base, clickhouseUrl: 'http://ch:8123', since: v } as AnalyzeCliOptions);
+    expect(r).toMatchObject({ ok: false, error: expect.stringContaining('--since must be a UTC date') });
   });
 });

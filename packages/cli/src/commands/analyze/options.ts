@@ -111,7 +111,9 @@ export function engineOptions(paths: readonly string[], opts: AnalyzeCliOptions)
     const v = opts[name];
     if (v === undefined) continue;
     const d = parseInstant(v);
-    if (!d) return { ok: false, error: `${flag} must be a UTC date (2026-11-01) or an ISO 8601 time with its zone (2026-11-01T06:00:00Z), got ${JSON.stringify(v)}` };
+    if (!d) {
+      return { ok: false, error: `${flag} must be a UTC date (2026-11-01) or an ISO 8601 time with its zone (2026-11-01T06:00:00Z), a real day, at most millisecond precision, from 1900 to 2262, got ${JSON.stringify(v)}` };
+    }
     ch[name] = d;
   }
   if (ch.since && ch.until && ch.since >= ch.until) return { ok: false, error: '--since must be before --until' };
@@ -123,12 +125,28 @@ export function engineOptions(paths: readonly string[], opts: AnalyzeCliOptions)
   return { ok: true, clickhouse: ch };
 }
 
-/** A UTC date, or an ISO 8601 date and time with its zone (Z or ±hh:mm): never the machine's local time. */
+/** The instants a window may name: ClickHouse's DateTime64(9) holds 1900-01-01 up to 2262-04-11 23:47:16 UTC. */
+const EARLIEST_INSTANT = Date.UTC(1900, 0, 1);
+const LATEST_INSTANT = Date.UTC(2262, 3, 11, 23, 47, 16);
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:?\d{2}))?$/i;
+
+/**
+ * A UTC date, or an ISO 8601 date and time with its zone (Z or ±hh:mm): never the machine's local
+ * time; a real calendar day and time (not 2025-02-30, which Date would roll into March), at most
+ * millisecond precision (what the window compares with), within DateTime64's range. Undefined
+ * otherwise.
+ */
 export function parseInstant(v: string): Date | undefined {
   const s = v.trim();
-  const ok = /^\d{4}-\d{2}-\d{2}$/.test(s) || /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(s);
-  const d = new Date(s.replace(' ', 'T'));
-  return ok && !Number.isNaN(d.getTime()) ? d : undefined;
+  const m = INSTANT.exec(s);
+  if (!m) return undefined;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((x) => (x === undefined ? undefined : Number(x))) as number[];
+  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth || hour > 23 || minute > 59 || second > 59) return undefined;
+  if (m[7] !== undefined && /[1-9]/.test(m[7].slice(3))) return undefined;
+  const d = new Date(m[4] === undefined ? `${m[1]}-${m[2]}-${m[3]}T00:00:00Z` : s.replace(' ', 'T'));
+  const t = d.getTime();
+  return Number.isNaN(t) || t < EARLIEST_INSTANT || t > LATEST_INSTANT ? undefined : d;
 }
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
