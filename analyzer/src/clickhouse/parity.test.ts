@@ -109,6 +109,37 @@ describe('the golden scenarios', () => {
   });
 });
 
+describe('an attribute of another type than its convention\'s', () => {
+  // An exporter may write a count as a double, a flag as 1.0: a whole number is read as one, anything
+  // else (a fraction, past Int64, NaN) as nothing, in both engines alike — never rounded one way in
+  // DuckDB and another in ClickHouse, nor a failed cast (exit 3).
+  const tokyo = readFileSync(join(FIXTURES, 'tokyo-invite.jsonl'), 'utf8');
+  it.each([
+    ['a count as a whole double', '{"doubleValue":6}'],
+    ['a count with a half', '{"doubleValue":2.5}'],
+    ['a count below one half', '{"doubleValue":0.5}'],
+    ['a count past Int64', '{"doubleValue":1e20}'],
+    ['a count that is NaN', '{"doubleValue":"NaN"}'],
+    ['a count that is Infinity', '{"doubleValue":"Infinity"}'],
+    ['a count as digits past Int64', '{"stringValue":"99999999999999999999"}'],
+  ])('%s: the same findings in both engines', async (_name, value) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'typed.jsonl');
+    writeFileSync(file, tokyo.replace('"key":"argspan.args.count","value":{"intValue":"6"}', `"key":"argspan.args.count","value":${value}`));
+    const { duck, ch } = await bothEngines([file], false);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+  it('a flag written as the double 1: true in both engines (a denylisted key the model guessed)', async () => {
+    const doc = JSON.parse(readFileSync(ruleFile('assumption_span', 'tp'), 'utf8').split('\n')[0]!);
+    const arg = doc.resourceSpans[0].scopeSpans[0].spans.find((sp: { attributes: { key: string }[] }) => sp.attributes.some((a) => a.key === 'argspan.arg.denylisted'));
+    arg.attributes.find((a: { key: string }) => a.key === 'argspan.arg.denylisted').value = { doubleValue: 1 };
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'flag.jsonl');
+    writeFileSync(file, JSON.stringify(doc) + '\n');
+    const { duck, ch } = await bothEngines([file], false);
+    expect(duck.findings.map((f) => f.rule)).toContain('assumption_span');
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+});
+
 describe('credentials the re-scan finds outside span attributes', () => {
   it('a resource attribute key, an event name, bytes: the same findings, the keys redacted', async () => {
     const b = new ArgspanTraceBuilder(0xc7);

@@ -17,14 +17,15 @@ export function attrValue(m: string, key: string): string {
 
 /**
  * Typed values from the exporter's text (pcommon's `AsString()`), read as DuckDB reads the typed
- * OTLP value: an int from its digits (a double rounded half away from zero, as DuckDB casts), a
- * double, a bool from `true`/`false` (or `1`/`0`, an exporter's integer flag), an array from the JSON text the exporter writes for it
+ * OTLP value: an int from its digits (or a double's that is a whole number an Int64 holds: 2.5, 1e20
+ * and NaN are nothing, as in DuckDB), a double, a bool from `true`/`false` (or `1`/`0`, an exporter's integer flag), an array from the JSON text the exporter writes for it
  * (elements as text: strings unquoted, numbers and bools as written). ClickHouse has no NULL
  * array, so a missing array is empty.
  */
 export const CH_TYPED = {
   str: (v: string) => v,
-  int: (v: string) => `coalesce(toInt64OrNull(${v}), CAST(toFloat64OrNull(${v}) + if(toFloat64OrNull(${v}) < 0, -0.5, 0.5) AS Nullable(Int64)))`,
+  int: (v: string) =>
+    `coalesce(toInt64OrNull(${v}), if(isFinite(ifNull(toFloat64OrNull(${v}), nan)) AND toFloat64OrNull(${v}) = floor(toFloat64OrNull(${v})) AND abs(toFloat64OrNull(${v})) < 9.2e18, CAST(toFloat64OrNull(${v}) AS Nullable(Int64)), NULL))`,
   num: (v: string) => `toFloat64OrNull(${v})`,
   bool: (v: string) => `CAST(multiIf(lower(${v}) IN ('true', '1'), 1, lower(${v}) IN ('false', '0'), 0, NULL) AS Nullable(Bool))`,
   arr: (v: string) => jsonArrayValues(v),

@@ -96,10 +96,13 @@ export const HOP_EVENT_COLUMNS: readonly DerivedColumn[] = [
  */
 const TYPED: Record<ColType, (p: string) => string> = {
   str: (p) => `sv[${p}]`,
-  int: (p) => `coalesce(TRY_CAST(iv[${p}] AS BIGINT), CAST(dv[${p}] AS BIGINT), TRY_CAST(sv[${p}] AS BIGINT))`,
+  // (from a double or a number's text only when it is a whole number an integer holds: 2.5, 1e20 and
+  // NaN read as nothing, never rounded one way here and another in ClickHouse, nor a failed cast)
+  int: (p) => `coalesce(TRY_CAST(iv[${p}] AS BIGINT), ${wholeNumber(`dv[${p}]`)}, TRY_CAST(sv[${p}] AS BIGINT), ${wholeNumber(`TRY_CAST(sv[${p}] AS DOUBLE)`)})`,
   num: (p) => `coalesce(dv[${p}], TRY_CAST(iv[${p}] AS DOUBLE), TRY_CAST(sv[${p}] AS DOUBLE))`,
   // (a flag written as the integer 1 or 0, as some exporters write booleans, reads as one, as in ClickHouse's text maps: never as false by default)
-  bool: (p) => `coalesce(bv[${p}], CASE lower(sv[${p}]) WHEN 'true' THEN true WHEN '1' THEN true WHEN 'false' THEN false WHEN '0' THEN false END, CASE TRY_CAST(iv[${p}] AS BIGINT) WHEN 1 THEN true WHEN 0 THEN false END)`,
+  bool: (p) =>
+    `coalesce(bv[${p}], CASE lower(sv[${p}]) WHEN 'true' THEN true WHEN '1' THEN true WHEN 'false' THEN false WHEN '0' THEN false END, CASE TRY_CAST(iv[${p}] AS BIGINT) WHEN 1 THEN true WHEN 0 THEN false END, CASE dv[${p}] WHEN 1 THEN true WHEN 0 THEN false END)`,
   // (Jaeger, and OTLP converted to it, writes an array attribute as a string tag of its JSON.)
   arr: (p) => `coalesce(arr_values(av[${p}]), json_text_list(sv[${p}]))`,
 };
@@ -113,9 +116,14 @@ const LISTS_OF: Record<ColType, readonly ListName[]> = {
   str: ['sv'],
   int: ['sv', 'iv', 'dv'],
   num: ['sv', 'iv', 'dv'],
-  bool: ['sv', 'bv', 'iv'],
+  bool: ['sv', 'bv', 'iv', 'dv'],
   arr: ['av', 'sv'],
 };
+
+/** A double as a BIGINT when it is a whole number within BIGINT's range, else NULL (as ClickHouse's `CH_TYPED.int` reads one). */
+function wholeNumber(x: string): string {
+  return `CASE WHEN isfinite(${x}) AND ${x} = trunc(${x}) AND abs(${x}) < 9.2e18 THEN CAST(${x} AS BIGINT) END`;
+}
 
 /** Where a derivation's attribute lists come from: the staged span columns, or lambdas over an OTLP attribute list. */
 type Lists = (name: ListName) => string;
