@@ -128,6 +128,25 @@ describe('an attribute of another type than its convention\'s', () => {
     const { duck, ch } = await bothEngines([file], false);
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });
+  it('a whole double in an array (a gate hit): the same text, `1`, so the same key and fingerprint in both engines', async () => {
+    const doc = JSON.parse(readFileSync(ruleFile('assumption_span', 'tp'), 'utf8').split('\n')[0]!);
+    const call = doc.resourceSpans[0].scopeSpans[0].spans[1] as { attributes: { key: string; value: unknown }[] };
+    const set = (key: string, value: unknown) => {
+      const a = call.attributes.find((x) => x.key === key);
+      if (a) a.value = value;
+      else call.attributes.push({ key, value });
+    };
+    set('argspan.gate.hits', { arrayValue: { values: [{ stringValue: 'calendar.create.timezone' }, { doubleValue: 1.0 }] } });
+    set('argspan.gate.action', { stringValue: 'ask' });
+    set('argspan.gate.question', { stringValue: 'Which timezone?' });
+    set('argspan.enforcement', { stringValue: 'held' });
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'hits.jsonl');
+    writeFileSync(file, JSON.stringify(doc) + '\n');
+    const { duck, ch } = await bothEngines([file], false);
+    expect(duck.findings.some((f) => f.key === '1')).toBe(true);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+
   it('a flag written as the double 1: true in both engines (a denylisted key the model guessed)', async () => {
     const doc = JSON.parse(readFileSync(ruleFile('assumption_span', 'tp'), 'utf8').split('\n')[0]!);
     const arg = doc.resourceSpans[0].scopeSpans[0].spans.find((sp: { attributes: { key: string }[] }) => sp.attributes.some((a) => a.key === 'argspan.arg.denylisted'));

@@ -348,7 +348,9 @@ export function attrArraySql(v: string): string {
 
 /** SQL for the elements of an OTLP `arrayValue` struct as text. */
 export function arrValuesSql(arr: string): string {
-  return `list_transform(${arr}."values", lambda x: coalesce(x.stringValue, x.intValue, CAST(x.doubleValue AS VARCHAR), CAST(x.boolValue AS VARCHAR)))`;
+  // (a whole double as its digits, `1` not `1.0`, as the collector's exporter writes it: one element, one text in both engines)
+  const dbl = `CASE WHEN x.doubleValue = trunc(x.doubleValue) AND abs(x.doubleValue) < 1e21 THEN CAST(CAST(x.doubleValue AS HUGEINT) AS VARCHAR) ELSE CAST(x.doubleValue AS VARCHAR) END`;
+  return `list_transform(${arr}."values", lambda x: coalesce(x.stringValue, x.intValue, ${dbl}, CAST(x.boolValue AS VARCHAR)))`;
 }
 
 /** One row per span event: trace_id, span_id, event_index, e (the event struct). */
