@@ -551,6 +551,30 @@ describe('argspan analyze: a call a later prompt repeats in its history', () => 
     for (const run of [r, both]) for (const value of [TOKEN, OTHER]) expect(run.stdout + run.stderr).not.toContain(value);
   });
 
+  it('a credential the user typed and the model copied into its call, on one model span: the call\'s argument and the user\'s words, two findings (as on two spans)', () => {
+    // A model-only trace (no tool span): the call is the model's proposal, on the span that also
+    // holds what the model was told. The user's words are not an echo of the call: they were sent
+    // to the model's provider with the credential in them.
+    const attr = (key: string, value: unknown) => ({ key, value: { stringValue: JSON.stringify(value) } });
+    const span = {
+      traceId: '5b8aa5a2d2c872e8321cf37308d69df2', spanId: '051581bf3cb55c13', name: 'chat gpt-4o', kind: 3,
+      startTimeUnixNano: '1730000000000000000', endTimeUnixNano: '1730000001000000000',
+      attributes: [
+        { key: 'gen_ai.operation.name', value: { stringValue: 'chat' } },
+        attr('gen_ai.input.messages', [{ role: 'user', parts: [{ type: 'text', content: `deploy with my token ${TOKEN}` }] }]),
+        attr('gen_ai.output.messages', [{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'deploy', arguments: { token: TOKEN } }] }]),
+      ],
+    };
+    const file = join(tmp(), 'model-only.json');
+    writeFileSync(file, JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'gen_ai' }, spans: [span] }] }] }));
+    const r = analyzeBin(file, '--format', 'json');
+    expect(parseJson(r).findings.map((f) => [f.rule, f.tool, f.key]).sort()).toEqual([
+      ['credential_in_attribute', 'deploy', 'gen_ai.input.messages'],
+      ['credential_in_attribute', 'deploy', 'token'],
+    ]);
+    expect(r.stdout + r.stderr).not.toContain(TOKEN);
+  });
+
   it('a history that also holds a credential of the user\'s: that one is a finding of its own, the copy of the argument\'s is not', () => {
     const r = analyzeBin(semanticKernelWithUserToken(), '--format', 'json');
     expect(parseJson(r).findings.map((f) => [f.rule, f.tool, f.key, f.message])).toEqual([
