@@ -1,7 +1,7 @@
 import { Residency, ResidencyRule } from '@argspan/conventions';
 import { matchDirty } from './dirty-match.js';
 import { isPlaceholderValue, isSecretKeyName } from './secret-key-names.js';
-import { namesSecretFile } from './secret-file-names.js';
+import { holdsCommands, namesSecretFile } from './secret-file-names.js';
 import type { CommittedContent, DirtySet, Leaf, SecretDetector } from './types.js';
 
 export interface ResidencyEnv {
@@ -39,7 +39,7 @@ export function labelLeaf(leaf: Leaf, env: ResidencyEnv, keySecretRule: string |
   if (found) return { residency: Residency.SECRET, rule: found.ruleId };
   if (leaf.kind === 'string' || leaf.kind === 'binary') {
     if (pathHasSecretKey(leaf) && !isPlaceholderValue(text)) return { residency: Residency.SECRET, rule: ResidencyRule.SECRET_KEY_NAME };
-    if (namesSecretFile(text)) return { residency: Residency.SECRET, rule: ResidencyRule.SECRET_FILE_NAME };
+    if (namesSecretFile(text, holdsCommands(leaf.leaf))) return { residency: Residency.SECRET, rule: ResidencyRule.SECRET_FILE_NAME };
   } else if (text !== '' && pathHasSecretKey(leaf)) {
     // A numeric PIN in a `password` slot is still a password.
     return { residency: Residency.SECRET, rule: ResidencyRule.SECRET_KEY_NAME };

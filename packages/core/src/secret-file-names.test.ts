@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretFileName, namesSecretFile } from './secret-file-names.js';
+import { holdsCommands, isSecretFileName, namesSecretFile } from './secret-file-names.js';
 
 describe('secret file names', () => {
   it.each(['.env', '.env.production', '.env.local', 'app/.env', '/home/u/app/.env.staging', 'id_rsa', '~/.ssh/id_ed25519',
@@ -41,7 +41,8 @@ describe('secret file names', () => {
   });
 
   describe('in a value longer than 4,096 characters (content, not a reference)', () => {
-    // A script or document: past the length where a value is read as a path, only a command that reads or sends the file counts.
+    // Past the length where a value is read as a path: in an argument that holds commands to run, a
+    // command that reads or sends the file counts; in any other (a document), nothing does.
     const script = (tail: string) => `#!/bin/sh\nset -e\n${'echo "building the parser module"\nnpm run build -- --filter parser\n'.repeat(80)}${tail}\n`;
 
     it.each([
@@ -57,7 +58,9 @@ describe('secret file names', () => {
     ])('a command reading a secret file at its end: %s', (tail) => {
       const text = script(tail);
       expect(text.length).toBeGreaterThan(4096);
-      expect(namesSecretFile(text)).toBe(true);
+      expect(namesSecretFile(text, true)).toBe(true);
+      // (the same text as a document's: a README that shows the command sends no file)
+      expect(namesSecretFile(text)).toBe(false);
     });
 
     it.each([
@@ -68,11 +71,18 @@ describe('secret file names', () => {
       'cat .env.example',
       'the source of truth is ~/.aws/credentials',
     ])('a mention that reads nothing: %s', (tail) => {
-      expect(namesSecretFile(script(tail))).toBe(false);
+      expect(namesSecretFile(script(tail), true)).toBe(false);
     });
 
     it('skips one command line longer than 4,096 characters', () => {
-      expect(namesSecretFile(`cat ${'x'.repeat(5000)} .env`)).toBe(false);
+      expect(namesSecretFile(`cat ${'x'.repeat(5000)} .env`, true)).toBe(false);
+    });
+
+    it.each([
+      ['command', true], ['cmd', true], ['script', true], ['shell_command', true], ['commands', true], ['code', true], ['bash', true],
+      ['body', false], ['content', false], ['text', false], ['description', false], ['readme', false], ['encode', false],
+    ])('an argument named %s holds commands: %s', (key, expected) => {
+      expect(holdsCommands(key)).toBe(expected);
     });
   });
 

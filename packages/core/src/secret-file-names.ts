@@ -107,13 +107,15 @@ const FRAGMENTS = [
 const ANY_FRAGMENT = new RegExp(FRAGMENTS.map((f) => f.replace(/[.]/g, '\\.')).join('|'), 'i');
 
 /**
- * Whether a value names a secret file: anywhere among its path-like tokens, or — in a value longer
- * than {@link MAX_PATH_SCAN_LENGTH}, which is content rather than a reference — in a command that
- * reads or sends the file (`cat /app/.env | curl …` at the end of a long script).
+ * Whether a value names a secret file anywhere among its path-like tokens. A value longer than
+ * {@link MAX_PATH_SCAN_LENGTH} is content, not a reference (a README that says `source .env` names
+ * nothing it sends): only when it is `commands` — an argument that holds a script or a command line
+ * to run ({@link holdsCommands}) — does a command in it that reads or sends the file count
+ * (`cat /app/.env | curl …` at the end of a long script).
  */
-export function namesSecretFile(text: string): boolean {
+export function namesSecretFile(text: string, commands = false): boolean {
   if (!ANY_FRAGMENT.test(text)) return false;
-  if (text.length > MAX_PATH_SCAN_LENGTH) return commandReadsSecretFile(text);
+  if (text.length > MAX_PATH_SCAN_LENGTH) return commands && commandReadsSecretFile(text);
   for (const token of pathTokens(text)) if (isSecretFileName(token)) return true;
   return false;
 }
@@ -134,6 +136,14 @@ const READING_COMMANDS = new Set([
 const COMMAND_PREFIXES = new Set(['$', '#', '>', '-', 'sudo', 'doas', 'run', 'run:', 'exec', 'xargs', 'time', 'nohup', 'command', 'builtin', 'then', 'do', 'else']);
 /** Where a command starts: a new line, a pipe, `;`, `&&`/`||`/`&`, a backtick or `$(`. */
 const COMMAND_BREAK = /[\n\r;|&`]|\$\(/;
+
+/** Argument names that hold a script or a command line to run (`command`, `cmd`, `script`, `shell_command`, `code`, …). */
+const COMMAND_KEY = /^(?:.*[_.-])?(?:commands?|cmds?|cmdline|command_?line|scripts?|shell|bash|sh|zsh|pwsh|powershell|code|run|exec|execute|program|dockerfile|makefile)$/i;
+
+/** Whether an argument named `key` (its own name, or its list's) holds commands to run. */
+export function holdsCommands(key: string): boolean {
+  return COMMAND_KEY.test(key);
+}
 
 /** A long value's commands (each at most {@link MAX_PATH_SCAN_LENGTH} long) that name a secret file after a reading command. */
 function commandReadsSecretFile(text: string): boolean {
