@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { chmod, link, open, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readRegularFileSync } from './regular-file.js';
 import type { DirectoryOps } from './make-directories.js';
 import { makeDirectories, nodeDirectoryOps } from './make-directories.js';
 import { isProcessAlive } from './process-alive.js';
@@ -78,7 +79,7 @@ export interface KeyFileOps extends DirectoryOps {
 
 export const nodeKeyFileOps: KeyFileOps = {
   ...nodeDirectoryOps,
-  readFile: (path) => readRegularFile(path),
+  readFile: async (path) => readRegularFileSync(path),
   createExclusive: (path) => open(path, 'wx', 0o600),
   openAppend: (path) => open(path, constants.O_WRONLY | constants.O_APPEND),
   openDirectory: (path) => open(path, 'r'),
@@ -248,21 +249,5 @@ async function syncDirectory(ops: KeyFileOps, dir: string, file: string): Promis
     throw ioError(`fsync of its directory ${dir}`, file, err);
   } finally {
     await h?.close().catch(() => undefined);
-  }
-}
-
-/**
- * A regular file's bytes; anything else under the key file's name (a FIFO, a device) is refused
- * with EINVAL before a byte is read — a read of it would hold a thread forever or never end.
- * Opened non-blocking, so a FIFO's open does not wait for a writer.
- */
-async function readRegularFile(path: string): Promise<Buffer> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: stats.isDirectory() ? 'EISDIR' : 'EINVAL' });
-    return await handle.readFile();
-  } finally {
-    await handle.close();
   }
 }

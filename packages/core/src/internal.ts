@@ -12,6 +12,7 @@ export { stripToPublicSchema } from './json-schema.js';
 export { isSecretKeyName, isPlaceholderValue } from './secret-key-names.js';
 export { loadOrCreateHashKey, HashKeyError } from './hash-key-file.js';
 export { makeDirectories, makeDirectoriesSync } from './make-directories.js';
+export { readRegularFileSync } from './regular-file.js';
 export { isProcessAlive } from './process-alive.js';
 export { tempFileOwner, tempNameFor } from './temp-names.js';
 export { parseRecordedCall, parsePolicyFields, RecordedCallError } from './recorded-call.js';

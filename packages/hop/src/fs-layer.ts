@@ -1,19 +1,17 @@
 import {
   closeSync,
   constants,
-  fstatSync,
   fsync,
   ftruncateSync,
   linkSync,
   openSync,
-  readFileSync,
   readdirSync,
   renameSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
 import { promisify } from 'node:util';
-import { makeDirectories } from '@argspan/core/internal';
+import { makeDirectories, readRegularFileSync } from '@argspan/core/internal';
 
 const fsyncAsync = promisify(fsync);
 
@@ -87,24 +85,8 @@ export const nodeFs: HopFs = {
   rename: async (from, to) => renameSync(from, to),
   link: async (from, to) => linkSync(from, to),
   unlink: async (path) => unlinkSync(path),
-  readFile: async (path) => readRegularFile(path),
+  readFile: async (path) => readRegularFileSync(path),
   readdir: async (path) => readdirSync(path),
   // not mkdirSync({ recursive }): it reports ENOENT for EROFS/EACCES and spins under procfs
   mkdir: (path) => makeDirectories(path),
 };
-
-/**
- * A regular file's bytes. Anything else under a state file's name (a FIFO, a device, a link to
- * `/dev/zero`) is refused with EINVAL before a byte is read: reading it would block the event
- * loop for good or never end. Opened non-blocking, so a FIFO's open does not wait for a writer.
- */
-function readRegularFile(path: string): Buffer {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: stats.isDirectory() ? 'EISDIR' : 'EINVAL' });
-    return readFileSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
