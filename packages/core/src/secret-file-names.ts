@@ -132,13 +132,26 @@ const READING_COMMANDS = new Set([
   'tar', 'zip', '7z', 'gzip', 'bzip2', 'xz', 'zstd', 'openssl', 'gpg', 'age',
   'type', 'get-content', 'gc', 'certutil',
 ]);
-/** Words a command line may start with before its command: a prompt, `sudo`, a Dockerfile's `RUN`, a YAML list item or CI step. */
-const COMMAND_PREFIXES = new Set(['$', '#', '>', '-', 'sudo', 'doas', 'run', 'run:', 'exec', 'xargs', 'time', 'nohup', 'command', 'builtin', 'then', 'do', 'else']);
-/** Where a command starts: a new line, a pipe, `;`, `&&`/`||`/`&`, a backtick or `$(`. */
-const COMMAND_BREAK = /[\n\r;|&`]|\$\(/;
+/**
+ * Words a command line may start with before its command: a prompt, `sudo`, a Dockerfile's `RUN`, a
+ * YAML list item or CI step. Not `#`: in an argument a shell or interpreter runs, a line starting
+ * with it is a comment (`# cat .env` reads nothing).
+ */
+const COMMAND_PREFIXES = new Set(['$', '>', '-', 'sudo', 'doas', 'run', 'run:', 'exec', 'xargs', 'time', 'nohup', 'command', 'builtin', 'then', 'do', 'else']);
+/** Where a command starts within a line: a pipe, `;`, `&&`/`||`/`&`, a backtick or `$(`. */
+const COMMAND_BREAK = /[;|&`]|\$\(/;
+/** A line break. */
+const LINE_BREAK = /\r\n?|\n/;
+/** A comment line of a shell, Python, Ruby, Perl, Dockerfile or YAML script (a shebang too). */
+const COMMENT_LINE = /^\s*#/;
 
-/** Argument names that hold a script or a command line to run (`command`, `cmd`, `script`, `shell_command`, `code`, …). */
-const COMMAND_KEY = /^(?:.*[_.-])?(?:commands?|cmds?|cmdline|command_?line|scripts?|shell|bash|sh|zsh|pwsh|powershell|code|run|exec|execute|program|dockerfile|makefile)$/i;
+/**
+ * Argument names that hold a script or a command line to run (`command`, `cmd`, `script`,
+ * `shell_command`, `code`, `python_code`, …). `code` and `run` only alone or after a language's
+ * name: `zip_code`, `status_code` and `dry_run` hold no commands.
+ */
+const COMMAND_KEY =
+  /^(?:(?:.*[_.-])?(?:commands?|cmds?|cmdline|command_?line|scripts?|shell|bash|sh|zsh|pwsh|powershell|exec|execute|program|dockerfile|makefile)|(?:(?:python|py|javascript|js|typescript|ts|node|ruby|rb|perl|php|shell|bash|sh|powershell|ps|source)[_.-]?)?code|run)$/i;
 
 /** Whether an argument named `key` (its own name, or its list's) holds commands to run. */
 export function holdsCommands(key: string): boolean {
@@ -147,13 +160,16 @@ export function holdsCommands(key: string): boolean {
 
 /** A long value's commands (each at most {@link MAX_PATH_SCAN_LENGTH} long) that name a secret file after a reading command. */
 function commandReadsSecretFile(text: string): boolean {
-  for (const command of text.split(COMMAND_BREAK)) {
-    if (command.length > MAX_PATH_SCAN_LENGTH || !ANY_FRAGMENT.test(command)) continue;
-    const tokens = pathTokens(command);
-    let i = 0;
-    while (i < tokens.length && COMMAND_PREFIXES.has(tokens[i]!.toLowerCase())) i++;
-    if (i >= tokens.length || !READING_COMMANDS.has(baseName(tokens[i]!).toLowerCase())) continue;
-    for (let j = i + 1; j < tokens.length; j++) if (isSecretFileName(tokens[j]!)) return true;
+  for (const line of text.split(LINE_BREAK)) {
+    if (!ANY_FRAGMENT.test(line) || COMMENT_LINE.test(line)) continue;
+    for (const command of line.split(COMMAND_BREAK)) {
+      if (command.length > MAX_PATH_SCAN_LENGTH || !ANY_FRAGMENT.test(command)) continue;
+      const tokens = pathTokens(command);
+      let i = 0;
+      while (i < tokens.length && COMMAND_PREFIXES.has(tokens[i]!.toLowerCase())) i++;
+      if (i >= tokens.length || !READING_COMMANDS.has(baseName(tokens[i]!).toLowerCase())) continue;
+      for (let j = i + 1; j < tokens.length; j++) if (isSecretFileName(tokens[j]!)) return true;
+    }
   }
   return false;
 }
