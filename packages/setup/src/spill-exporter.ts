@@ -41,7 +41,7 @@ export class SpillingSpanExporter implements SpanExporter {
       this.inFlight.delete(spans);
       resultCallback(result);
     };
-    this.inFlight.set(spans, (result) => finish(result));
+    this.inFlight.set(spans, finish);
     this.primary.export(spans, (result) => {
       if (done) return;
       this.inFlight.delete(spans);
