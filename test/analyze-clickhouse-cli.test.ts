@@ -120,7 +120,12 @@ describe('argspan analyze --engine clickhouse (HTTP)', () => {
     // A password with a bare % (URI malformed): named, not decoded, not printed.
     const malformed = await argspan(['--engine', 'clickhouse', '--clickhouse-url', server.url.replace('://', `://${USER}:${PASSWORD}%zz@`)]);
     expect([malformed.code, malformed.stderr]).toEqual([2, 'argspan analyze: --clickhouse-url: has a password with a % not followed by two hex digits: write % as %25\n']);
-    for (const r of [denied, missing, refused, malformed]) {
+    // A query string or path is the client's own options and database: refused, the query's names not printed.
+    const query = await argspan(['--engine', 'clickhouse', '--clickhouse-url', `${server.url}/?${CANARY_AWS_KEY}=1`]);
+    expect([query.code, query.stderr]).toEqual([2, 'argspan analyze: --clickhouse-url: takes no query string or fragment (give the database with --database)\n']);
+    const path = await argspan(['--engine', 'clickhouse', '--clickhouse-url', `${server.url}/other_db`]);
+    expect([path.code, path.stderr]).toEqual([2, 'argspan analyze: --clickhouse-url: takes no path (give the database with --database)\n']);
+    for (const r of [denied, missing, refused, malformed, query, path]) {
       expect(r.stdout).toBe('');
       expect(r.stderr + r.stdout).not.toContain(PASSWORD);
       expect(r.stderr).not.toContain(CANARY_AWS_KEY);

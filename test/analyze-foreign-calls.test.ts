@@ -290,6 +290,46 @@ describe('argspan analyze: secrets an agent hides in the shape of its tool argum
     for (const out of outputs) for (const canary of [GITHUB, AWS]) expect(out.includes(canary.slice(4, 14))).toBe(false);
   });
 
+  it('credentials split across nested keys (an array between them too) are reported and printed in no output, the HTML overview included', () => {
+    const halves = (s: string, at: number) => [s.slice(0, at), s.slice(at)] as const;
+    const AWS = 'AKIACANARYQ2345672XB';
+    const URL_PASSWORD = 'postgres://u:Canary-Pass-123@h/db';
+    const [gh1, gh2] = halves(GITHUB, 20);
+    const [aws1, aws2] = halves(AWS, 10);
+    const [pg1, pg2] = halves(URL_PASSWORD, 16);
+    const file = join(tmp(), 'split.json');
+    writeFileSync(
+      file,
+      JSON.stringify(
+        page([
+          { name: 'sync_github', input: { [gh1]: { [gh2]: 1 } } },
+          { name: 'sync_aws', input: { region: 'eu-west-1', [aws1]: [{ [aws2]: true }] } },
+          { name: 'sync_db', input: { targets: { [pg1]: { [pg2]: 'x' } } } },
+        ]),
+      ),
+    );
+    const json = analyzeBin(file, '--format', 'json', '--reports');
+    expect(json.code).toBe(1);
+    const keys = parseJson(json).findings.filter((f) => f.rule === 'sensitive_arg_dispatched').map((f) => [f.tool, f.key]);
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        ['sync_github', '["[REDACTED:github-pat]"]["[REDACTED:github-pat]"]'],
+        ['sync_aws', '["[REDACTED:aws-access-key-id]"][0]["[REDACTED:aws-access-key-id]"]'],
+        ['sync_db', 'targets["[REDACTED:url-password]"]["[REDACTED:url-password]"]'],
+      ]),
+    );
+    const outputs = [json.stdout, json.stderr];
+    for (const format of ['table', 'sarif', 'junit', 'html']) {
+      const run = analyzeBin(file, '--format', format, '--reports');
+      expect(run.code, format).toBe(1);
+      outputs.push(run.stdout, run.stderr);
+    }
+    const baseline = join(tmp(), 'baseline.json');
+    expect(analyzeBin(file, '--write-baseline', baseline).code).toBe(0);
+    outputs.push(readFileSync(baseline, 'utf8'));
+    for (const out of outputs) for (const half of [gh1, gh2, aws1, aws2, pg2]) expect(out.includes(half), half).toBe(false);
+  });
+
   it('a credential found in an argument blob is named by its own kind, not by the first credential of the blob', () => {
     const file = join(tmp(), 'kinds.json');
     writeFileSync(file, JSON.stringify(page([{ name: 'post', input: { value: GITHUB, slack: SLACK } }])));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -69,6 +69,31 @@ describe('argspan analyze on hostile input: nothing leaks', () => {
     }
     const out = parseJson(analyzeBin(dir, '--allow-partial', '--format', 'json'));
     expect(out.findings.map((f) => f.file)).toContain(join(dir, 'export-[REDACTED:github-pat].jsonl'));
+  });
+
+  it('a credential in a path given as an option is redacted in every message about it and in the HTML report', () => {
+    const dir = join(tmp(), `ci-${CANARY}`);
+    mkdirSync(dir);
+    const input = join(dir, 'export.jsonl');
+    writeFileSync(input, `${tokyo}\n`);
+    writeFileSync(join(dir, 'not-a-db.db'), 'plain text, not a database');
+    const baseline = join(dir, 'baseline.json');
+    const html = join(dir, 'report.html');
+    const runs = [
+      analyzeBin(input, '--write-baseline', baseline),
+      analyzeBin(input, '--baseline', baseline, '--format', 'html', '--html', html),
+      analyzeBin(input, '--html', input),
+      analyzeBin(input, '--write-baseline', input),
+      analyzeBin(input, '--baseline', join(dir, 'missing.json')),
+      analyzeBin(input, '--rules', join(dir, 'no-rules')),
+      analyzeBin(input, '--db', join(dir, 'not-a-db.db')),
+      analyzeBin(input, '--html', join(dir, 'no-such-dir', 'r.html')),
+    ];
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 2, 2, 2, 2, 2, 2]);
+    expect(runs[0]!.stderr).toContain(`ci-[REDACTED:github-pat]`);
+    for (const run of runs) expect(run.stdout + run.stderr).not.toContain(CANARY.slice(4, 16));
+    expect(readFileSync(html, 'utf8')).toContain('ci-[REDACTED:github-pat]');
+    expect(readFileSync(html, 'utf8')).not.toContain(CANARY.slice(4, 16));
   });
 
   it('credentials in a span\'s name and its status message are findings named by the place, whose fingerprints do not depend on each other', () => {

@@ -29,6 +29,9 @@ export function connectClickHouse(url: string, database: string): ClickHouseClie
     throw new UsageError('--clickhouse-url', 'is not a URL (expected http[s]://host:port)');
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError('--clickhouse-url', `${parsed.protocol} is not supported: the analyzer speaks ClickHouse's HTTP interface (http:// or https://, port 8123 or 8443)`);
+  // (the client reads a URL's path as the database and its query as its own options: neither is the analyzer's to pass on)
+  if (parsed.search !== '' || parsed.hash !== '') throw new UsageError('--clickhouse-url', 'takes no query string or fragment (give the database with --database)');
+  if (parsed.pathname !== '/' && parsed.pathname !== '') throw new UsageError('--clickhouse-url', 'takes no path (give the database with --database)');
   const username = urlCredential(parsed.username, 'user name') || process.env.CLICKHOUSE_USER;
   const password = urlCredential(parsed.password, 'password') || process.env.CLICKHOUSE_PASSWORD;
   parsed.username = '';

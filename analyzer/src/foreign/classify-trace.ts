@@ -1,6 +1,6 @@
 import { Emitter, INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENGTH, ResidencyRule } from '@argspan/conventions';
 import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, resultResidency, type ClassifyOptions, type ContextEntry, type InheritedResidency, type LeafClassification, type SecretDetector } from '@argspan/core';
-import { ProvenanceIndex, secretInCutJson } from '@argspan/core/internal';
+import { ProvenanceIndex, secretInCutJson, valuesScannedDetector } from '@argspan/core/internal';
 import { AdkModelCall, OpenLLMetryMessages, collectEvidence, isObject, parseJson, TraceEvidence, unescapedJson, type RunEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import { UNNAMED_TOOL } from './recognizers/attributes.js';
@@ -625,16 +625,14 @@ function blobIsClean(args: RecordedArguments, detector: SecretDetector): boolean
   return detector.find(args.text) === undefined;
 }
 
-const CLEAN: SecretDetector = { find: () => undefined, findAll: () => [] };
-
-/** The classify options of a policy, made once per policy: with its detector, and with none for clean blobs. */
+/** The classify options of a policy, made once per policy: with its detector, and for clean blobs with none for values (names are still judged). */
 const optionsByPolicy = new WeakMap<ClassifyOptions, { detector: SecretDetector; scanned: ClassifyOptions; clean: ClassifyOptions }>();
 
 function policiesOf(policy: ClassifyOptions): { detector: SecretDetector; scanned: ClassifyOptions; clean: ClassifyOptions } {
   let p = optionsByPolicy.get(policy);
   if (!p) {
     const detector = policy.detector ?? defaultSecretDetector;
-    optionsByPolicy.set(policy, (p = { detector, scanned: { ...policy, detector }, clean: { ...policy, detector: CLEAN } }));
+    optionsByPolicy.set(policy, (p = { detector, scanned: { ...policy, detector }, clean: { ...policy, detector: valuesScannedDetector(detector) } }));
   }
   return p;
 }

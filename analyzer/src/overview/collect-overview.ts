@@ -1,5 +1,5 @@
 import { HopEvents, Provenance, ResidencyRule } from '@argspan/conventions';
-import { findInName, redactName } from '@argspan/core';
+import { findInName, redactKeyPath, redactName } from '@argspan/core';
 import type { BaselineEntry } from '../baseline.js';
 import type { Row } from '../db.js';
 import { sqlString } from '../load/duckdb-types.js';
@@ -112,6 +112,8 @@ export function redactText(s: string): string {
   return findInName(s) ? redactName(s) : s;
 }
 const text = (v: unknown): string | null => (v === null || v === undefined ? null : redactText(String(v)));
+/** An argument's key path, redacted as {@link redactKeyPath} does (a credential split across its keys too). */
+const keyText = (v: unknown): string | null => (v === null || v === undefined ? null : redactKeyPath(String(v)));
 const num = (v: unknown): number => Number(v ?? 0);
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 /** A quantile to a nanosecond of a millisecond: the engines interpolate in different orders (2.85 and 2.8499999999999996). */
@@ -162,11 +164,11 @@ export async function collectOverview(
   if (baseline) {
     const found = new Set(allFindings.map((f) => f.fingerprint));
     overview.baseline = {
-      file: baseline.file,
+      file: redactText(baseline.file),
       still_present: baseline.entries.filter((e) => found.has(e.fingerprint)).length,
       fixed: baseline.entries
         .filter((e) => !found.has(e.fingerprint))
-        .map((e) => ({ fingerprint: e.fingerprint, rule: redactText(e.rule), trace_id: text(e.trace_id), span_id: text(e.span_id), tool: text(e.tool), key: text(e.key) })),
+        .map((e) => ({ fingerprint: e.fingerprint, rule: redactText(e.rule), trace_id: text(e.trace_id), span_id: text(e.span_id), tool: text(e.tool), key: keyText(e.key) })),
     };
   }
   return overview;
@@ -195,7 +197,7 @@ function turnRow(r: Row): TurnFieldRow {
     turn: text(r.turn),
     run_id: text(r.run_id),
     tool: text(r.tool) ?? '',
-    key: text(r.key) ?? '',
+    key: keyText(r.key) ?? '',
     provenance: r.provenance === Provenance.NO_EVIDENCE ? 'no_evidence' : 'model_inferred',
     count: num(r.count),
   };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Emitter, INSTRUMENTATION_SCOPE } from '@argspan/conventions';
-import { findInName, redactName } from '@argspan/core';
+import { findInName, redactKeyPath, redactName } from '@argspan/core';
 import type { Db } from '../db.js';
 import { describeDuckDbError } from '../duckdb-error.js';
 import { sqlString } from '../load/duckdb-types.js';
@@ -119,9 +119,12 @@ export function findingsOf(rows: readonly Record<string, unknown>[], rules: Read
  * baselines still match. One detector call per finding over all its text: most find nothing.
  */
 function redactFinding(f: Finding): Finding {
-  if (!findInName([f.message, f.tool, f.key, f.trace_id, f.span_id, f.file].join('\n'))) return f;
+  // A key holding a credential only across its keys (`ghp_Qz7K….p2Lm…`) is shown redacted, in the message too.
+  const key = f.key === null ? null : redactKeyPath(f.key);
+  const message = key !== f.key ? f.message.split(f.key!).join(key!) : f.message;
+  if (key === f.key && !findInName([f.message, f.tool, f.key, f.trace_id, f.span_id, f.file].join('\n'))) return f;
   const clean = (s: string | null) => (s === null ? null : redactName(s));
-  return { ...f, message: redactName(f.message), tool: clean(f.tool), key: clean(f.key), trace_id: clean(f.trace_id), span_id: clean(f.span_id), file: clean(f.file) };
+  return { ...f, message: redactName(message), tool: clean(f.tool), key: clean(key), trace_id: clean(f.trace_id), span_id: clean(f.span_id), file: clean(f.file) };
 }
 
 /**

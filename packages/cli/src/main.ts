@@ -1,7 +1,7 @@
 import { redactErrorMessage } from '@argspan/analyzer';
 import { Command, CommanderError } from 'commander';
 import { ExitCode } from './exit-codes.js';
-import { processIO, type CommandIO } from './io.js';
+import { processIO, redactingStderr, type CommandIO } from './io.js';
 import { registerClassify } from './commands/classify/index.js';
 import { registerAnalyze } from './commands/analyze/index.js';
 import { registerMcpProxy } from './commands/mcp-proxy/index.js';
@@ -14,9 +14,11 @@ const registrars: CommandRegistrar[] = [registerClassify, registerAnalyze, regis
 /**
  * Run the CLI. Resolves to the process exit code; never calls process.exit itself. An error no
  * command expected is a bug: exit 3 (never 2, which says the input or usage was bad), with its
- * message stripped of anything quoted, which may be input data.
+ * message stripped of anything quoted, which may be input data. A credential in anything written
+ * to stderr (a path given as an option, a file's name) is shown as its marker.
  */
-export async function main(argv: string[], io: CommandIO = processIO): Promise<number> {
+export async function main(argv: string[], given: CommandIO = processIO): Promise<number> {
+  const io = redactingStderr(given);
   let exitCode: number = ExitCode.OK;
   const program = new Command('argspan')
     .description('See and control what AI agents put into tool calls.')

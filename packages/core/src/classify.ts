@@ -1,6 +1,7 @@
 import { Enforcement, GateAction, Provenance, RESIDENCY_STRENGTH, Residency, ResidencyRule, Verdict } from '@argspan/conventions';
 import { decideEnforcement } from './enforcement.js';
-import { flatten, formatPath, hasNoArguments, leafName } from './flatten.js';
+import { flatten, hasNoArguments } from './flatten.js';
+import { nameDetectorOf, nameRule, redactKeyPath, shownPath, splitCredentialKeys, splitCredentialKeysOf, type HiddenKey } from './key-path-secrets.js';
 import { decideInferred, decideVerdict, denylistMatcher, resolvePolicy, strongestResidency } from './gate.js';
 import { stripToPublicSchema } from './json-schema.js';
 import { ProvenanceIndex, tagProvenance } from './provenance.js';
@@ -8,7 +9,7 @@ import { labelLeaf, type ResidencyLabel } from './residency.js';
 import { isSecretKeyName } from './secret-key-names.js';
 import { namesSecretFile } from './secret-file-names.js';
 import { carriesTaint, inheritedRule, type InheritedResidency } from './taint.js';
-import { defaultSecretDetector, findInName, redactionMarker, redactName } from './secrets/index.js';
+import { defaultSecretDetector, redactName } from './secrets/index.js';
 import type { CallClassification, CallContext, ClassifyOptions, FlattenResult, Leaf, LeafClassification, PathSegment, SecretDetector, ToolCall } from './types.js';
 
 /** Context for {@link classifyCall}: plain inputs, or a prebuilt {@link ProvenanceIndex} kept across a turn. */
@@ -26,14 +27,15 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
   let flat: FlattenResult | undefined;
   let tool = typeof call?.tool === 'string' && call.tool !== '' ? call.tool : '(unnamed)';
   const detector = options.detector ?? defaultSecretDetector;
+  const names = nameDetectorOf(detector);
   try {
     const policy = resolvePolicy(options);
     stage = 'flatten';
     flat = flatten(call.args, options.limits);
     stage = 'keys';
     // A credential used as a tool name or an object key is shown redacted wherever the name is shown.
-    const secretNames = findSecretNames(tool, flat.leaves, detector);
-    if (secretNames.toolRule !== undefined) tool = redactName(tool, detector);
+    const secretNames = findSecretNames(tool, flat.leaves, names);
+    if (secretNames.toolRule !== undefined) tool = redactName(tool, names);
     stage = 'provenance-index';
     const index = ctx.index ?? ProvenanceIndex.from(ctx);
     const env = {
@@ -65,17 +67,18 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
       const tag = tagProvenance(leaf, index, ctx.schemaDefaults, unasserted, taintDetector);
       // Residency follows the value: a copy of a secret or dirty-tree source's value keeps that label.
       const inherits = tag.inherited !== undefined && RESIDENCY_STRENGTH[tag.inherited] > RESIDENCY_STRENGTH[label.residency];
-      const shown = keyed?.hidden === undefined ? leaf : shownPath(leaf.path, keyed.hidden);
+      const hidden = mergeHidden(keyed?.hidden, secretNames.splitKeys?.[i]);
+      const shown = hidden === undefined ? leaf : shownPath(leaf.path, hidden);
       const lc: LeafClassification = {
-        key: keyRule === undefined ? shown.key : redactName(shown.key, detector),
-        leaf: keyRule === undefined ? shown.leaf : redactName(shown.leaf, detector),
+        key: keyRule === undefined ? shown.key : redactName(shown.key, names),
+        leaf: keyRule === undefined ? shown.leaf : redactName(shown.leaf, names),
         residency: inherits ? tag.inherited! : label.residency,
         provenance: tag.provenance,
         rule: inherits ? inheritedRule(tag.inherited!) : label.rule,
         denylisted: isDenylisted(leaf.key, leaf.leaf),
         bytes: leaf.bytes,
       };
-      if (keyed?.hidden !== undefined) lc.hiddenKeys = keyed.hidden.map((h) => h.at);
+      if (hidden !== undefined) lc.hiddenKeys = hidden.map((h) => h.at);
       if (keyed?.sourceCallId !== undefined && !inherits) lc.sourceCallId = keyed.sourceCallId;
       if (tag.sourceCallId !== undefined) lc.sourceCallId = tag.sourceCallId;
       if (tag.defaultKey !== undefined) defaultKeyOf.set(lc, tag.defaultKey);
@@ -100,7 +103,7 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
     if (verdict === Verdict.REMOTE_OK && ctx.publicSchemaKeys) {
       stage = 'strip';
       strippedKeys = stripToPublicSchema(call.args, ctx.publicSchemaKeys).stripped;
-      if (secretNames.keyRules) strippedKeys = strippedKeys.map((k) => redactName(k, detector));
+      if (secretNames.keyRules) strippedKeys = strippedKeys.map((k) => redactKeyPath(k, names));
     }
 
     stage = 'enforcement';
@@ -122,15 +125,17 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
       failedClosed: false,
     };
   } catch {
-    return failClosed(tool, stage, flat, detector);
+    return failClosed(tool, stage, flat, names);
   }
 }
 
-/** A key path with the segments at `hidden` shown as redaction markers, as `formatPath` and `leafName` render it. */
-function shownPath(path: readonly PathSegment[], hidden: readonly { at: number; rule: string }[]): { key: string; leaf: string } {
-  const segments = [...path];
-  for (const h of hidden) segments[h.at] = redactionMarker(h.rule);
-  return { key: formatPath(segments), leaf: leafName(segments) };
+/** The keys hidden by both judgements, by position (the first rule named for a key shown). */
+function mergeHidden(a: readonly HiddenKey[] | undefined, b: readonly HiddenKey[] | undefined): HiddenKey[] | undefined {
+  if (b === undefined) return a === undefined ? undefined : [...a];
+  if (a === undefined) return [...b];
+  const byAt = new Map<number, string>();
+  for (const h of [...a, ...b]) if (!byAt.has(h.at)) byAt.set(h.at, h.rule);
+  return [...byAt].sort((x, y) => x[0] - y[0]).map(([at, rule]) => ({ at, rule }));
 }
 
 /** Words of an object key that names a field (`value`, `apiKey`, `access_key`), not a value used as a key. */
@@ -238,34 +243,30 @@ function hide(verdict: KeyedLabel | undefined, at: number, rule: string, sourceC
 
 /**
  * Credentials in the tool name and in the leaves' key paths: the rule that matched the tool name,
- * and per leaf the rule that matched its key (`keyRules` is undefined when no key holds one, the
- * common case). One detector scan over all names at once; only a hit is looked at name by name.
+ * and per leaf the rule that matched its key path, in one key or split across its keys (`keyRules`
+ * is undefined when no key holds one, the common case). Names are judged once each (`nameRule`).
  */
-function findSecretNames(tool: string, leaves: readonly Leaf[], detector: SecretDetector): { toolRule?: string; keyRules?: (string | undefined)[] } {
-  const out: { toolRule?: string; keyRules?: (string | undefined)[] } = {};
+function findSecretNames(tool: string, leaves: readonly Leaf[], detector: SecretDetector): SecretNames {
+  const out: SecretNames = {};
   const toolRule = nameRule(tool, detector);
   if (toolRule !== undefined) out.toolRule = toolRule;
   for (let i = 0; i < leaves.length; i++) {
-    const rule = nameRule(leaves[i]!.key, detector);
+    let rule = nameRule(leaves[i]!.key, detector);
+    const split = splitCredentialKeysOf(leaves[i]!.key, leaves[i]!.path, detector);
+    if (split !== undefined) {
+      (out.splitKeys ??= new Array<HiddenKey[] | undefined>(leaves.length).fill(undefined))[i] = split;
+      rule ??= split[0]!.rule;
+    }
     if (rule !== undefined) (out.keyRules ??= new Array<string | undefined>(leaves.length).fill(undefined))[i] = rule;
   }
   return out;
 }
 
-/** Rules of the credentials in names ({@link findInName}), by detector and name: agents repeat their tools and keys. Bounded. */
-const NAME_RULES = new WeakMap<SecretDetector, Map<string, string | null>>();
-const NAME_RULES_LIMIT = 65_536;
-
-function nameRule(name: string, detector: SecretDetector): string | undefined {
-  let memo = NAME_RULES.get(detector);
-  if (memo === undefined) NAME_RULES.set(detector, (memo = new Map()));
-  let rule = memo.get(name);
-  if (rule === undefined) {
-    if (memo.size >= NAME_RULES_LIMIT) memo.clear();
-    rule = findInName(name, detector)?.ruleId ?? null;
-    memo.set(name, rule);
-  }
-  return rule ?? undefined;
+/** Credentials in a call's names: its tool's, each leaf's key path (by leaf), and the keys that hold one only together. */
+interface SecretNames {
+  toolRule?: string;
+  keyRules?: (string | undefined)[];
+  splitKeys?: (HiddenKey[] | undefined)[];
 }
 
 /**
@@ -279,7 +280,11 @@ function failClosed(rawTool: string, stage: string, flat: FlattenResult | undefi
   for (const d of detector === defaultSecretDetector ? [detector] : [detector, defaultSecretDetector]) {
     try {
       tool = redactName(rawTool, d);
-      shown = (flat?.leaves ?? []).map((l) => ({ key: redactName(l.key, d), leaf: redactName(l.leaf, d), bytes: l.bytes }));
+      shown = (flat?.leaves ?? []).map((l) => {
+        const split = splitCredentialKeys(l.path, d);
+        const names = split === undefined ? l : shownPath(l.path, split);
+        return { key: redactName(names.key, d), leaf: redactName(names.leaf, d), bytes: l.bytes };
+      });
       break;
     } catch {
       shown = [];

@@ -7,6 +7,7 @@ export type { EnforcementInput } from './enforcement.js';
 export { ProvenanceIndex, contextText } from './provenance.js';
 export { DEFAULT_GATE_POLICY, assumedValuesPhrase, resolvePolicy } from './gate.js';
 export { formatPath } from './flatten.js';
+export { valuesScannedDetector } from './key-path-secrets.js';
 export { secretInCutJson } from './residency.js';
 export { stripToPublicSchema } from './json-schema.js';
 export { isSecretKeyName, isPlaceholderValue } from './secret-key-names.js';

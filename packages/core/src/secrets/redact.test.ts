@@ -92,6 +92,9 @@ describe('redactName: a credential glued into a name', () => {
     // glued on the right at the name's start, and on both sides
     [`${CANARY}_v2`, '[REDACTED:github-pat]_v2'],
     [`${AWS}_prod`, '[REDACTED:aws-access-key-id]_prod'],
+    // (a word glued with no separator after a token of capitals: where the word starts)
+    [`${AWS}prod`, '[REDACTED:aws-access-key-id]prod'],
+    [`key_${AWS}Prod`, 'key_[REDACTED:aws-access-key-id]Prod'],
     [`${SLACK}_old`, '[REDACTED:slack-token]_old'],
     [`deploy_${CANARY}_v2`, 'deploy_[REDACTED:github-pat]_v2'],
     [`${AWS}_${CANARY}_x`, '[REDACTED:aws-access-key-id]_[REDACTED:github-pat]_x'],

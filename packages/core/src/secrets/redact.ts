@@ -111,6 +111,8 @@ export function findInName(name: string, detector: SecretDetector = defaultSecre
 
 /** Separators a name's parts are glued with after a token (`ghp_…_v2`). */
 const AFTER = /[_.\-/:]/g;
+/** A capital or digit followed by a word (`prod`, `Prod`): where a word may be glued after a token of capitals. */
+const LOWER_AFTER_UPPER = /[A-Z0-9](?=[A-Z]?[a-z])/g;
 
 /**
  * A finding starting at `at` in `name`: in the rest of the name (when `whole`), else in the rest
@@ -125,6 +127,9 @@ function tokenAt(name: string, at: number, detector: SecretDetector, whole: bool
   }
   const cuts: number[] = [];
   for (const m of rest.matchAll(AFTER)) if (m.index > 0) cuts.push(m.index);
+  // (and where a word starts after capitals or digits: `AKIA…XBMVprod`, `AKIA…XBMVProd`)
+  for (const m of rest.matchAll(LOWER_AFTER_UPPER)) cuts.push(m.index + 1);
+  cuts.sort((a, b) => a - b);
   for (let i = cuts.length - 1; i >= 0; i--) {
     const cut = detector.find(rest.slice(0, cuts[i]));
     // (not a documentation example marked by the word after it: `sk_test_…_EXAMPLE`)
