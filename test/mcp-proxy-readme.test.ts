@@ -33,8 +33,8 @@ function snippets(readme: string): Entry[] {
 describe('the README mcpServers snippets', () => {
   const entries = READMES.flatMap((r) => snippets(r).map((e) => ({ readme: r, ...e })));
 
-  it('are there: the release snippet in both READMEs, the checkout one in the CLI README', () => {
-    expect(entries.map((e) => `${e.readme}: ${e.command}`)).toEqual(['README.md: npx', 'packages/cli/README.md: npx', 'packages/cli/README.md: node']);
+  it('are there: the checkout snippet in both READMEs, the release one in the CLI README', () => {
+    expect(entries.map((e) => `${e.readme}: ${e.command}`)).toEqual(['README.md: node', 'packages/cli/README.md: node', 'packages/cli/README.md: npx']);
     expect(entries[0]!.args).toEqual(entries[1]!.args);
   });
 
