@@ -5,6 +5,7 @@
  * stopped with the proxy.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -373,21 +374,24 @@ describe('argspan mcp-proxy when the server crashes, cannot start, or is stopped
         await until('the started line', () => /started \S+ \(pid \d+\)/.test(stderr));
         return Number(/started \S+ \(pid (\d+)\)/.exec(stderr)![1]);
       },
+      tracesText: () => allText(join(work, 'traces')),
       remove: () => rmSync(work, { recursive: true, force: true }),
     };
   }
 
-  async function initialize(p: ReturnType<typeof rawProxy>, capabilities: Record<string, unknown> = {}): Promise<void> {
-    p.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities, clientInfo: { name: 'raw', version: '1' } } });
+  async function initialize(p: ReturnType<typeof rawProxy>, capabilities: Record<string, unknown> = {}, clientInfo = { name: 'raw', version: '1' }): Promise<void> {
+    p.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities, clientInfo } });
     await p.next();
     p.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
 
   it('a crash: the pending call gets a clear error, the server\'s stderr is passed on redacted, the proxy exits 4 and leaves no process', async () => {
     const canary = makeCanary();
-    const p = rawProxy([process.execPath, FIXTURE_SERVER], { FIXTURE_STDERR_CANARY: canary });
+    const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+    const p = rawProxy([process.execPath, FIXTURE_SERVER], { FIXTURE_STDERR_CANARY: canary, FIXTURE_STDERR_PEM: pem });
     try {
-      await initialize(p);
+      // (a client's name and version holding a credential, the name's past the length kept: the cut comes after the redaction)
+      await initialize(p, {}, { name: `${'x'.repeat(217)}${canary}`, version: `v${canary}` });
       const serverPid = await p.serverPid();
       p.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'crash', arguments: { code: 3 } } });
       const answer = await p.next();
@@ -397,6 +401,12 @@ describe('argspan mcp-proxy when the server crashes, cannot start, or is stopped
       expect(p.stderr()).toContain('fixture server crashing on purpose; token [REDACTED:');
       expect(p.stderr()).toContain('argspan mcp-proxy: the MCP server exited with code 3');
       expect(p.stderr()).not.toContain(canary);
+      expect(p.stderr()).toContain('loaded the deploy key: [REDACTED:private-key]');
+      expect(p.stderr()).toContain('and carried on');
+      for (const line of pem.split('\n').slice(1, -2)) expect(p.stderr()).not.toContain(line);
+      expect(p.tracesText()).toContain('[REDACTED:');
+      expect(p.tracesText()).not.toContain(canary.slice(0, 12));
+      expect(p.tracesText()).not.toContain(canary.slice(-12));
     } finally {
       p.child.kill('SIGKILL');
       p.remove();

@@ -67,6 +67,8 @@ server.registerTool('ask_user', { inputSchema: { topic: z.string() } }, async ({
 });
 
 server.registerTool('crash', { inputSchema: { code: z.number() } }, async ({ code }) => {
+  // (and a private key logged over several lines, none of which holds a credential shape alone)
+  if (process.env.FIXTURE_STDERR_PEM) process.stderr.write(`loaded the deploy key: ${process.env.FIXTURE_STDERR_PEM}and carried on\n`);
   process.stderr.write(`fixture server crashing on purpose; token ${process.env.FIXTURE_STDERR_CANARY ?? ''}\n`);
   process.exit(code);
 });

@@ -157,3 +157,22 @@ export function valuesScannedDetector(detector: SecretDetector): SecretDetector 
 export function nameDetectorOf(detector: SecretDetector): SecretDetector {
   return NAME_DETECTORS.get(detector) ?? detector;
 }
+
+/** Names {@link shownName} was given, as shown: apart from the names classification judges (ids that never repeat would crowd those out). Bounded. */
+const SHOWN_NAMES = new Map<string, string>();
+const SHOWN_NAMES_LIMIT = 4096;
+
+/**
+ * A name the application gives (a call's, run's or conversation's id, an agent's name, an error
+ * class's) as it may be shown: any credential in it, glued too, as its marker. Remembered for the
+ * names that repeat (a run id on every call); an id that never repeats costs one look (~2 µs).
+ */
+export function shownName(name: string): string {
+  let shown = SHOWN_NAMES.get(name);
+  if (shown === undefined) {
+    if (SHOWN_NAMES.size >= SHOWN_NAMES_LIMIT) SHOWN_NAMES.clear();
+    shown = findInName(name) === undefined ? name : redactName(name);
+    SHOWN_NAMES.set(name, shown);
+  }
+  return shown;
+}

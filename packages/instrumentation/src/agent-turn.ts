@@ -1,6 +1,8 @@
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Attributes, TracerProvider } from '@opentelemetry/api';
 import { GenAiAttributes, INSTRUMENTATION_SCOPE, OPERATION_INVOKE_AGENT, OtelAttributes } from '@argspan/conventions';
+import { shownName } from '@argspan/core/internal';
+import { errorTypeOf } from './errors.js';
 import type { ArgspanSession } from './session.js';
 import { VERSION } from './version.js';
 
@@ -24,15 +26,17 @@ export interface AgentTurnOptions {
 export async function runAgentTurn<T>(fn: () => Promise<T> | T, options: AgentTurnOptions = {}): Promise<T> {
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE, VERSION);
   const attributes: Attributes = { [GenAiAttributes.OPERATION_NAME]: OPERATION_INVOKE_AGENT };
-  if (options.agentName !== undefined) attributes[GenAiAttributes.AGENT_NAME] = options.agentName;
+  // (names and ids the app gives are shown with any credential in them as its marker, as tool names are)
+  const agentName = options.agentName === undefined ? undefined : shownName(options.agentName);
+  if (agentName !== undefined) attributes[GenAiAttributes.AGENT_NAME] = agentName;
   const conversationId = options.session?.conversationId;
-  if (conversationId !== undefined) attributes[GenAiAttributes.CONVERSATION_ID] = conversationId;
-  const name = options.agentName === undefined ? OPERATION_INVOKE_AGENT : `${OPERATION_INVOKE_AGENT} ${options.agentName}`;
+  if (conversationId !== undefined) attributes[GenAiAttributes.CONVERSATION_ID] = shownName(conversationId);
+  const name = agentName === undefined ? OPERATION_INVOKE_AGENT : `${OPERATION_INVOKE_AGENT} ${agentName}`;
   const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes });
   try {
     return await context.with(trace.setSpan(context.active(), span), fn);
   } catch (err) {
-    span.setAttribute(OtelAttributes.ERROR_TYPE, err instanceof Error ? err.constructor.name : '_OTHER');
+    span.setAttribute(OtelAttributes.ERROR_TYPE, errorTypeOf(err));
     span.setStatus({ code: SpanStatusCode.ERROR });
     throw err;
   } finally {

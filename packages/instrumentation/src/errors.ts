@@ -1,7 +1,7 @@
 import { ErrorType } from '@argspan/conventions';
 import type { Enforcement, GateAction, Residency, Verdict } from '@argspan/conventions';
 import type { CallClassification } from '@argspan/core';
-import { assumedValuesPhrase } from '@argspan/core/internal';
+import { assumedValuesPhrase, shownName } from '@argspan/core/internal';
 
 /**
  * Base of the errors the gate throws instead of dispatching (enforcement `deny` or `hold`).
@@ -83,7 +83,7 @@ export function gateError(callId: string, c: CallClassification): ArgspanGateErr
 export function errorTypeOf(err: unknown): string {
   if (err instanceof Error) {
     const name = err.constructor?.name || err.name;
-    if (name && name !== 'Object') return name;
+    if (name && name !== 'Object') return shownName(name);
   }
   return ErrorType.OTHER;
 }

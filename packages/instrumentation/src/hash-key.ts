@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { createValueHasher } from '@argspan/core';
+import { createValueHasher, redactName } from '@argspan/core';
 import { loadOrCreateHashKey } from '@argspan/core/internal';
 import type { ValueHasher } from '@argspan/core';
 
@@ -38,7 +38,7 @@ export function hasherFor(hashKey: Uint8Array | undefined, stateDir: string): Pr
     p = loadOrCreateHashKey(dir).then(createValueHasher, (err: unknown) => {
       const cause = err instanceof Error ? ((err as NodeJS.ErrnoException).code ?? err.name) : 'unknown';
       process.emitWarning(
-        `cannot use the hash key in ${dir} (${cause}); value hashes use a per-process key and will not join across processes. Set ${HASH_KEY_ENV} or a writable stateDir.`,
+        `cannot use the hash key in ${redactName(dir)} (${cause}); value hashes use a per-process key and will not join across processes. Set ${HASH_KEY_ENV} or a writable stateDir.`,
         { code: 'ARGSPAN_EPHEMERAL_HASH_KEY' },
       );
       return createValueHasher(randomBytes(32));

@@ -339,6 +339,39 @@ describe('ArgspanInstrumentation GenAI content attributes', () => {
     expect(printed).not.toContain(token.slice(20));
   });
 
+  it('shows a credential the app puts in an id, an agent\'s name, an error class or a key glued to a word as its marker, and redacts a description before cutting it', async () => {
+    const { provider, spans } = memoryTracing();
+    const aws = 'AKIACANARYQ2345672XB';
+    const token = 'ghp_Qz8Lm2Xv7Rk4Tn9Wb3Yc6Hd1Jf5Gs0Pa2Ke4';
+    class DeployFailed extends Error {}
+    Object.defineProperty(DeployFailed, 'name', { value: `Err_${token}` });
+    const session = new ArgspanSession({ runId: `run${aws}`, conversationId: `conv_${token}` });
+    const description = `${'Deploys the service. '.repeat(48)}Uses ${token} to deploy.`;
+    expect(description.indexOf(token)).toBeLessThan(1024);
+    expect(description.indexOf(token) + token.length).toBeGreaterThan(1024);
+    const run = instrumentDispatch(
+      async (tool, args) => {
+        if (tool === 'deploy') throw new DeployFailed('no');
+        return { [`${token.slice(0, 20)}`]: { [token.slice(20)]: 1 }, [`id${aws}`]: 'x', ok: args };
+      },
+      { tracerProvider: provider, hashKey: key, session, recordArguments: true, recordResults: true, schemas: { deploy: { description }, 'config.read': { description } } },
+    );
+    await inTurn(provider, async () => {
+      await run('config.read', { name: 'app' }, { callId: `call_${token}` });
+      await expect(run('deploy', { target: 'prod' }, { callId: 'c2' })).rejects.toBeInstanceOf(DeployFailed);
+      await expect(run('config.set', { [`id${aws}`]: 1 })).rejects.toBeInstanceOf(ArgspanRefusedError);
+    });
+    const printed = JSON.stringify(spans().map((s) => [s.name, s.attributes, s.status, s.events, s.links]));
+    for (const part of [aws.slice(4), token.slice(4, 20), token.slice(20), token.slice(0, 30)]) expect(printed).not.toContain(part);
+    const read = only(spans(), 'execute_tool config.read');
+    expect(read.attributes[CallAttributes.CALL_ID]).toBe('call_[REDACTED:github-pat]');
+    expect(read.attributes[CallAttributes.RUN_ID]).toBe('run[REDACTED:aws-access-key-id]');
+    expect(read.attributes[GenAiAttributes.CONVERSATION_ID]).toBe('conv_[REDACTED:github-pat]');
+    expect(JSON.parse(read.attributes[GenAiAttributes.TOOL_CALL_RESULT] as string)).toMatchObject({ 'id[REDACTED:aws-access-key-id]': 'x', '[REDACTED:github-pat]': { '[REDACTED:github-pat]': 1 } });
+    expect(only(spans(), 'execute_tool deploy').attributes[OtelAttributes.ERROR_TYPE]).toBe('Err_[REDACTED:github-pat]');
+    expect(JSON.parse(only(spans(), 'execute_tool config.set').attributes[GenAiAttributes.TOOL_CALL_ARGUMENTS] as string)).toEqual({ 'id[REDACTED:aws-access-key-id]': '[REDACTED:secret-in-key]' });
+  });
+
   it('records a public call\'s result with credential shapes redacted', async () => {
     const { provider, spans } = memoryTracing();
     const run = instrumentDispatch(async () => ({ status: 'ok', echoed: `token=${CANARY}` }), { tracerProvider: provider, hashKey: key, recordResults: true });

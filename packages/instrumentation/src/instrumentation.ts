@@ -11,8 +11,8 @@ import {
   toolCallSpanName,
 } from '@argspan/conventions';
 import type { Residency } from '@argspan/conventions';
-import { redactSecrets, resultResidency } from '@argspan/core';
-import { ArgumentSnapshotError, contextText, decideEnforcement, resolvePolicy, snapshotArgs } from '@argspan/core/internal';
+import { redactKeyPath, resultResidency } from '@argspan/core';
+import { ArgumentSnapshotError, contextText, decideEnforcement, redactedPrefix, resolvePolicy, shownName, snapshotArgs } from '@argspan/core/internal';
 import type { CallClassification, ClassifyOptions, GatePolicy, ToolCall } from '@argspan/core';
 import { defaultClassifier } from './default-classifier.js';
 import { errorTypeOf, gateError } from './errors.js';
@@ -133,7 +133,7 @@ export class ArgspanInstrumentation {
   private redactedDescription(description: string): string {
     let out = this.descriptions.get(description);
     if (out === undefined) {
-      out = redactSecrets(description.slice(0, MAX_DESCRIPTION_CHARS)).text;
+      out = redactedPrefix(description, MAX_DESCRIPTION_CHARS);
       if (this.descriptions.size >= MAX_DESCRIPTIONS) this.descriptions.clear();
       this.descriptions.set(description, out);
     }
@@ -219,7 +219,7 @@ export class ArgspanInstrumentation {
     try {
       if (remote) {
         const stripped = stripForHop(sent, schema?.publicKeys, c);
-        const request = { tool, callId, args: stripped.args, strippedKeys: stripped.stripped.map((k) => redactSecrets(k).text), residency: c.residency };
+        const request = { tool, callId, args: stripped.args, strippedKeys: stripped.stripped.map((k) => redactKeyPath(k)), residency: c.residency };
         result = (await context.with(active, () => remote(request, span))) as R;
       } else {
         result = await context.with(active, () => invoke(sent));
@@ -266,7 +266,7 @@ export class ArgspanInstrumentation {
       let links: Link[] | undefined;
       if (label.sourceCallId !== undefined) {
         const source = session.spanContextOf(label.sourceCallId);
-        if (source) links = [{ context: source, attributes: { [ArgAttributes.SOURCE_CALL_ID]: label.sourceCallId } }];
+        if (source) links = [{ context: source, attributes: { [ArgAttributes.SOURCE_CALL_ID]: shownName(label.sourceCallId) } }];
       }
       // Attributes go in after the start: in SDK 2.x start-option attributes are validated and
       // copied twice more (measured ~20% slower per span). Child spans are sampled by their parent,

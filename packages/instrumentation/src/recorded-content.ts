@@ -1,5 +1,6 @@
 import { Residency } from '@argspan/conventions';
 import { redactSecrets, redactionMarker, type CallClassification } from '@argspan/core';
+import { shownName, splitCredentialKeys } from '@argspan/core/internal';
 
 /** Longest `gen_ai.tool.call.arguments` / `.result` written, in characters; the rest is cut. @default 8192 */
 export const MAX_RECORDED_CONTENT = 8192;
@@ -35,7 +36,10 @@ export function recordedResult(result: unknown, c: CallClassification): string |
   if (c.failedClosed || SENSITIVE.has(c.residency) || result === undefined) return undefined;
   let text: string | undefined;
   try {
-    text = typeof result === 'string' ? result : JSON.stringify(result);
+    // (an object's keys as the arguments' are: glued credentials and ones split across nested keys hidden)
+    const json = typeof result === 'string' ? undefined : JSON.stringify(result);
+    const parsed = json === undefined ? undefined : (JSON.parse(json) as unknown);
+    text = typeof result === 'string' ? result : json === undefined ? undefined : JSON.stringify(redactKeys(parsed, splitKeysOf(parsed)));
   } catch {
     return undefined;
   }
@@ -62,6 +66,27 @@ function redactKeys(v: unknown, hidden: ReadonlyMap<string, string>): unknown {
   if (Array.isArray(v)) return v.map((x) => redactKeys(x, hidden));
   if (v === null || typeof v !== 'object') return v;
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[hidden.get(k) ?? redactSecrets(k).text] = redactKeys(x, hidden);
+  for (const [k, x] of Object.entries(v)) out[hidden.get(k) ?? shownName(k)] = redactKeys(x, hidden);
   return out;
 }
+
+/** The keys of a JSON value that hold a credential only together with the keys around them, each with its marker. */
+function splitKeysOf(value: unknown): Map<string, string> {
+  const hidden = new Map<string, string>();
+  const path: (string | number)[] = [];
+  const walk = (v: unknown, depth: number): void => {
+    if (v === null || typeof v !== 'object' || depth > MAX_KEY_DEPTH) return;
+    const entries: [string | number, unknown][] = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
+    for (const [k, x] of entries) {
+      path.push(k);
+      if (typeof k === 'string') for (const h of splitCredentialKeys(path) ?? []) hidden.set(String(path[h.at]), redactionMarker(h.rule));
+      walk(x, depth + 1);
+      path.pop();
+    }
+  };
+  walk(value, 0);
+  return hidden;
+}
+
+/** How deep a result's keys are joined across nesting (as deep as arguments are flattened). */
+const MAX_KEY_DEPTH = 32;

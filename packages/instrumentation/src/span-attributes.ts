@@ -1,6 +1,7 @@
 import type { Attributes, Span } from '@opentelemetry/api';
 import { ArgAttributes, CallAttributes, GenAiAttributes, OPERATION_EXECUTE_TOOL, gateHitKey } from '@argspan/conventions';
 import type { CallClassification, Leaf, LeafClassification } from '@argspan/core';
+import { shownName } from '@argspan/core/internal';
 
 /** Everything the `execute_tool` span records at its start, besides the classification. */
 export interface CallSpanInput {
@@ -22,13 +23,20 @@ export interface CallSpanInput {
   hopBlocked: boolean;
 }
 
+/** A call's id as shown ({@link shownName}); one argspan made (`{runId}:{n}`) is looked at through its run id, which repeats. */
+function shownCallId(input: CallSpanInput): string {
+  const { callId, runId } = input;
+  if (!input.frameworkCallId && callId.startsWith(runId) && /^:\d+$/.test(callId.slice(runId.length))) return shownName(runId) + callId.slice(runId.length);
+  return shownName(callId);
+}
+
 /** Attributes of the `execute_tool {tool}` span, from the classification (values never appear). */
 export function callSpanAttributes(c: CallClassification, input: CallSpanInput): Attributes {
   const attrs: Attributes = {
     [GenAiAttributes.OPERATION_NAME]: OPERATION_EXECUTE_TOOL,
     [GenAiAttributes.TOOL_NAME]: c.tool,
-    [CallAttributes.CALL_ID]: input.callId,
-    [CallAttributes.RUN_ID]: input.runId,
+    [CallAttributes.CALL_ID]: shownCallId(input),
+    [CallAttributes.RUN_ID]: shownName(input.runId),
     [CallAttributes.ARGS_COUNT]: input.emitted,
     [CallAttributes.ARGS_TRUNCATED]: c.leaves.length - input.emitted + c.droppedLeaves,
     [CallAttributes.ARGS_BYTES]: c.bytes,
@@ -44,8 +52,8 @@ export function callSpanAttributes(c: CallClassification, input: CallSpanInput):
     [CallAttributes.HOP_BLOCKED]: input.hopBlocked,
     [CallAttributes.FAILED_CLOSED]: c.failedClosed,
   };
-  if (input.frameworkCallId) attrs[GenAiAttributes.TOOL_CALL_ID] = input.callId;
-  if (input.conversationId !== undefined) attrs[GenAiAttributes.CONVERSATION_ID] = input.conversationId;
+  if (input.frameworkCallId) attrs[GenAiAttributes.TOOL_CALL_ID] = shownCallId(input);
+  if (input.conversationId !== undefined) attrs[GenAiAttributes.CONVERSATION_ID] = shownName(input.conversationId);
   if (input.toolType !== undefined) attrs[GenAiAttributes.TOOL_TYPE] = input.toolType;
   if (input.toolDescription !== undefined) attrs[GenAiAttributes.TOOL_DESCRIPTION] = input.toolDescription;
   if (c.gate.question !== undefined) attrs[CallAttributes.GATE_QUESTION] = c.gate.question;
@@ -67,7 +75,7 @@ export function setArgSpanAttributes(span: Pick<Span, 'setAttribute'>, label: Le
   span.setAttribute(ArgAttributes.VALUE_HASH, valueHash);
   span.setAttribute(ArgAttributes.BYTES, label.bytes);
   span.setAttribute(ArgAttributes.DENYLISTED, label.denylisted);
-  if (label.sourceCallId !== undefined) span.setAttribute(ArgAttributes.SOURCE_CALL_ID, label.sourceCallId);
+  if (label.sourceCallId !== undefined) span.setAttribute(ArgAttributes.SOURCE_CALL_ID, shownName(label.sourceCallId));
   if (excerpt !== undefined) span.setAttribute(ArgAttributes.EXCERPT, excerpt);
 }
 

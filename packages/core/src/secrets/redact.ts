@@ -111,8 +111,9 @@ export function findInName(name: string, detector: SecretDetector = defaultSecre
 
 /** Separators a name's parts are glued with after a token (`ghp_…_v2`). */
 const AFTER = /[_.\-/:]/g;
-/** A capital or digit followed by a word (`prod`, `Prod`): where a word may be glued after a token of capitals. */
-const LOWER_AFTER_UPPER = /[A-Z0-9](?=[A-Z]?[a-z])/g;
+/** A name's leading run of capitals and digits (an AWS key id's shape). */
+const CAPITALS = /^[A-Z0-9]+/;
+const isLower = (c: number): boolean => c >= 97 && c <= 122;
 
 /**
  * A finding starting at `at` in `name`: in the rest of the name (when `whole`), else in the rest
@@ -127,8 +128,9 @@ function tokenAt(name: string, at: number, detector: SecretDetector, whole: bool
   }
   const cuts: number[] = [];
   for (const m of rest.matchAll(AFTER)) if (m.index > 0) cuts.push(m.index);
-  // (and where a word starts after capitals or digits: `AKIA…XBMVprod`, `AKIA…XBMVProd`)
-  for (const m of rest.matchAll(LOWER_AFTER_UPPER)) cuts.push(m.index + 1);
+  // (and, for a token of capitals and digits, where a word starts after it: `AKIA…XBMVprod`, `AKIA…XBMVProd`)
+  const capitals = CAPITALS.exec(rest)?.[0].length ?? 0;
+  if (capitals > 1 && capitals < rest.length && isLower(rest.charCodeAt(capitals))) cuts.push(capitals - 1, capitals);
   cuts.sort((a, b) => a - b);
   for (let i = cuts.length - 1; i >= 0; i--) {
     const cut = detector.find(rest.slice(0, cuts[i]));
@@ -151,4 +153,17 @@ export function redactName(name: string, detector: SecretDetector = defaultSecre
     text = text.slice(0, f.start) + redactionMarker(f.ruleId) + text.slice(f.end);
   }
   return redactionMarker('name');
+}
+
+/** How far past a cut a credential may reach (longer than any a rule matches, a PEM block included). */
+const TOKEN_REACH = 8192;
+
+/**
+ * `text` cut to its first `max` characters, every credential redacted before the cut (by
+ * {@link redactSecrets}, or `redact`): a token the cut would split is replaced whole, never left
+ * as a prefix the detector no longer knows (39 of a token's 40 characters).
+ */
+export function redactedPrefix(text: string, max: number, redact: (s: string) => string = (s) => redactSecrets(s).text): string {
+  if (text.length <= max) return redact(text);
+  return redact(text.slice(0, max + TOKEN_REACH)).slice(0, max);
 }

@@ -1,7 +1,7 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { basename } from 'node:path';
 import spawn from 'cross-spawn';
-import { redactSecrets } from '@argspan/core';
+import { redactSecrets, redactionMarker } from '@argspan/core';
 import { LineReader } from './line-reader.js';
 import type { LineSink, ServerLink } from './links.js';
 import { ServerStartError } from './links.js';
@@ -154,11 +154,37 @@ function settlesWithin(p: Promise<void>, ms: number): Promise<boolean> {
   });
 }
 
-/** The server's stderr, line by line, credential shapes redacted and long lines cut. */
+/** A private key's first line, and its last: the lines between are key material however they look alone. */
+const PRIVATE_KEY_BEGIN = /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
+const PRIVATE_KEY_END = /-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
+
+/**
+ * The server's stderr, line by line, credential shapes redacted and long lines cut. A private key
+ * logged over several lines is one marker: from its BEGIN line to its END line (or the end of the
+ * stream) nothing of it is passed on.
+ */
 function passStderr(from: NodeJS.ReadableStream, to: NodeJS.WritableStream): void {
+  let inKey = false;
+  const pass = (text: string): void => {
+    if (inKey) {
+      const end = PRIVATE_KEY_END.exec(text);
+      if (end === null) return;
+      inKey = false;
+      const after = text.slice(end.index + end[0].length);
+      if (after.trim() !== '') to.write(redactSecrets(after).text + '\n');
+      return;
+    }
+    const begin = PRIVATE_KEY_BEGIN.exec(text);
+    if (begin !== null && !PRIVATE_KEY_END.test(text.slice(begin.index))) {
+      inKey = true;
+      to.write(redactSecrets(text.slice(0, begin.index)).text + redactionMarker('private-key') + '\n');
+      return;
+    }
+    to.write(redactSecrets(text).text + '\n');
+  };
   const reader = new LineReader(
     MAX_STDERR_LINE_BYTES,
-    (line) => to.write(redactSecrets(Buffer.from(line).toString('utf8')).text + '\n'),
+    (line) => pass(Buffer.from(line).toString('utf8')),
     () => to.write('[argspan: a line of the server\'s stderr was too long and is left out]\n'),
   );
   from.on('data', (chunk: Buffer) => reader.push(chunk));

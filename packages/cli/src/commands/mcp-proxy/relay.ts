@@ -1,7 +1,8 @@
 import type { Attributes } from '@opentelemetry/api';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { McpAttributes } from '@argspan/conventions';
-import { redactSecrets } from '@argspan/core';
+import { redactName } from '@argspan/core';
+import { redactedPrefix } from '@argspan/core/internal';
 import type { McpCallToolParams, McpCallToolResult } from '@argspan/adapters/mcp';
 import type { StreamedEnvelope } from './json-envelope.js';
 import type { ClientLink, ServerLink } from './links.js';
@@ -415,8 +416,9 @@ function setInfo(into: Attributes, attribute: string, value: unknown): void {
 }
 
 /** A name, version or id for a span: cut, with credential shapes redacted (the client chose it). */
+/** A client's or server's name, version or request id as recorded: any credential in it (glued too) as its marker, then cut. */
 function infoText(value: string): string {
-  return redactSecrets(value.slice(0, MAX_INFO_CHARS)).text;
+  return redactedPrefix(value, MAX_INFO_CHARS, (s) => redactName(s));
 }
 
 function progressOf(params: unknown): { progressToken?: string | number } {
