@@ -1,5 +1,6 @@
 import { HopEvents, Provenance, ResidencyRule } from '@argspan/conventions';
-import { findInName, redactKeyPath, redactName } from '@argspan/core';
+import { redactKeyPath } from '@argspan/core';
+import { shownName } from '@argspan/core/internal';
 import type { BaselineEntry } from '../baseline.js';
 import type { Row } from '../db.js';
 import { sqlString } from '../load/duckdb-types.js';
@@ -108,10 +109,7 @@ FROM shown h JOIN ev e ON e.trace_id = h.trace_id AND e.hop_span_id = h.hop_span
 ORDER BY h.t0, h.trace_id, h.hop_span_id, e.time_ns, e.event_index`;
 
 /** A string from the traces with any credential shape, glued into a name too, replaced by its marker (as findings are). */
-export function redactText(s: string): string {
-  return findInName(s) ? redactName(s) : s;
-}
-const text = (v: unknown): string | null => (v === null || v === undefined ? null : redactText(String(v)));
+const text = (v: unknown): string | null => (v === null || v === undefined ? null : shownName(String(v)));
 /** An argument's key path, redacted as {@link redactKeyPath} does (a credential split across its keys too). */
 const keyText = (v: unknown): string | null => (v === null || v === undefined ? null : redactKeyPath(String(v)));
 const num = (v: unknown): number => Number(v ?? 0);
@@ -164,11 +162,11 @@ export async function collectOverview(
   if (baseline) {
     const found = new Set(allFindings.map((f) => f.fingerprint));
     overview.baseline = {
-      file: redactText(baseline.file),
+      file: shownName(baseline.file),
       still_present: baseline.entries.filter((e) => found.has(e.fingerprint)).length,
       fixed: baseline.entries
         .filter((e) => !found.has(e.fingerprint))
-        .map((e) => ({ fingerprint: e.fingerprint, rule: redactText(e.rule), trace_id: text(e.trace_id), span_id: text(e.span_id), tool: text(e.tool), key: keyText(e.key) })),
+        .map((e) => ({ fingerprint: e.fingerprint, rule: shownName(e.rule), trace_id: text(e.trace_id), span_id: text(e.span_id), tool: text(e.tool), key: keyText(e.key) })),
     };
   }
   return overview;
