@@ -146,7 +146,7 @@ export async function runDemo(write: (s: string) => void = (s) => process.stdout
   out(`HTML report of this run: ${htmlReport}`);
   const leaked = JSON.stringify(result).includes(DEMO_CANARY);
   out(leaked ? 'CANARY LEAKED into the analysis' : 'The .env canary appears in no span: argspan recorded rules, keys and keyed hashes, never values.');
-  out(`View the traces: docker compose up -d, then rerun with OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318 and open http://localhost:16686`);
+  out(`View the traces: mkdir -p exports && ARGSPAN_UID=$(id -u) ARGSPAN_GID=$(id -g) docker compose up -d, then rerun with OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318 and open http://localhost:16686`);
   return leaked ? 1 : 0;
 }
 

@@ -333,7 +333,9 @@ describe('ArgspanInstrumentation GenAI content attributes', () => {
     const token = 'ghp_Qz8Lm2Xv7Rk4Tn9Wb3Yc6Hd1Jf5Gs0Pa2Ke4';
     await expect(run('vault.put', { title: 'rotate', [token.slice(0, 20)]: { [token.slice(20)]: 1 } })).rejects.toBeInstanceOf(ArgspanRefusedError);
     const recorded = JSON.parse(only(spans(), 'execute_tool vault.put').attributes[GenAiAttributes.TOOL_CALL_ARGUMENTS] as string) as Record<string, unknown>;
-    expect(recorded).toEqual({ title: 'rotate', '[REDACTED:secret-in-key]': { '[REDACTED:secret-in-key]': '[REDACTED:secret-in-key]' } });
+    // The keys named after the credential, as the argument's key path names them; the value after the leaf's rule.
+    expect(recorded).toEqual({ title: 'rotate', '[REDACTED:github-pat]': { '[REDACTED:github-pat]': '[REDACTED:secret-in-key]' } });
+    expect(only(spans(), 'tool_arg ["[REDACTED:github-pat]"]["[REDACTED:github-pat]"]')).toBeDefined();
     const printed = JSON.stringify(spans().map((s) => [s.name, s.attributes, s.status, s.events]));
     expect(printed).not.toContain(token.slice(4, 20));
     expect(printed).not.toContain(token.slice(20));

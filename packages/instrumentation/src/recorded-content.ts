@@ -1,6 +1,6 @@
 import { Residency } from '@argspan/conventions';
 import { redactSecrets, redactionMarker, type CallClassification } from '@argspan/core';
-import { shownName, splitCredentialKeys } from '@argspan/core/internal';
+import { flatten, parseKeyPath, shownName, splitCredentialKeys } from '@argspan/core/internal';
 
 /** Longest `gen_ai.tool.call.arguments` / `.result` written, in characters; the rest is cut. @default 8192 */
 export const MAX_RECORDED_CONTENT = 8192;
@@ -20,7 +20,14 @@ export function recordedArguments(snapshot: unknown, c: CallClassification): str
   const hiddenKeys = new Map<string, string>();
   c.flat.forEach((leaf, i) => {
     const label = c.leaves[i]!;
-    for (const at of label.hiddenKeys ?? []) hiddenKeys.set(String(leaf.path[at]), redactionMarker(label.rule));
+    if (label.hiddenKeys !== undefined) {
+      // Each hidden key's marker as the key path shows it (the credential's rule, for one split across keys).
+      const shown = parseKeyPath(label.key);
+      for (const at of label.hiddenKeys) {
+        const marker = shown?.[at];
+        hiddenKeys.set(String(leaf.path[at]), typeof marker === 'string' ? marker : redactionMarker(label.rule));
+      }
+    }
     if (!SENSITIVE.has(label.residency)) return;
     copy = setAt(copy, leaf.path, redactionMarker(label.rule));
   });
@@ -70,23 +77,14 @@ function redactKeys(v: unknown, hidden: ReadonlyMap<string, string>): unknown {
   return out;
 }
 
-/** The keys of a JSON value that hold a credential only together with the keys around them, each with its marker. */
+/**
+ * The keys of a JSON value that hold a credential only together with the keys around them, each
+ * with its marker: its leaves' key paths as the arguments' are read (flattened to the same depth).
+ */
 function splitKeysOf(value: unknown): Map<string, string> {
   const hidden = new Map<string, string>();
-  const path: (string | number)[] = [];
-  const walk = (v: unknown, depth: number): void => {
-    if (v === null || typeof v !== 'object' || depth > MAX_KEY_DEPTH) return;
-    const entries: [string | number, unknown][] = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
-    for (const [k, x] of entries) {
-      path.push(k);
-      if (typeof k === 'string') for (const h of splitCredentialKeys(path) ?? []) hidden.set(String(path[h.at]), redactionMarker(h.rule));
-      walk(x, depth + 1);
-      path.pop();
-    }
-  };
-  walk(value, 0);
+  for (const { path } of flatten(value).leaves) {
+    for (const h of splitCredentialKeys(path) ?? []) hidden.set(String(path[h.at]), redactionMarker(h.rule));
+  }
   return hidden;
 }
-
-/** How deep a result's keys are joined across nesting (as deep as arguments are flattened). */
-const MAX_KEY_DEPTH = 32;

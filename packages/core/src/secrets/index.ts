@@ -2,3 +2,4 @@ export { createSecretDetector, defaultSecretDetector, escapedKeywordSpellings, S
 export { findInName, redactName, redactSecrets, redactionMarker } from './redact.js';
 export { BUILTIN_RULES } from './builtin-rules.js';
 export type { SecretRule, SecretDetectorConfig, SecretAllowlistEntry, RuleExamples } from './types.js';
+export { PRIVATE_KEY_BEGIN, PRIVATE_KEY_END } from './rules/keys.js';

@@ -2,6 +2,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { basename } from 'node:path';
 import spawn from 'cross-spawn';
 import { redactSecrets, redactionMarker } from '@argspan/core';
+import { PRIVATE_KEY_BEGIN as BEGIN_LINE, PRIVATE_KEY_END as END_LINE } from '@argspan/core/internal';
 import { LineReader } from './line-reader.js';
 import type { LineSink, ServerLink } from './links.js';
 import { ServerStartError } from './links.js';
@@ -155,8 +156,8 @@ function settlesWithin(p: Promise<void>, ms: number): Promise<boolean> {
 }
 
 /** A private key's first line, and its last: the lines between are key material however they look alone. */
-const PRIVATE_KEY_BEGIN = /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
-const PRIVATE_KEY_END = /-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
+const PRIVATE_KEY_BEGIN = new RegExp(BEGIN_LINE);
+const PRIVATE_KEY_END = new RegExp(END_LINE);
 
 /**
  * The server's stderr, line by line, credential shapes redacted and long lines cut. A private key

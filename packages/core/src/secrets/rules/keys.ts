@@ -27,6 +27,13 @@ function isKeyMaterial(match: string): boolean {
   return printableShare(Buffer.from(b64.slice(0, b64.length - (b64.length % 4)), 'base64').toString('latin1')) < 0.9;
 }
 
+/**
+ * A private key's BEGIN and END lines, the key material between them. Also how the MCP proxy tells
+ * where a key logged over several lines starts and ends.
+ */
+export const PRIVATE_KEY_BEGIN = '-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----';
+export const PRIVATE_KEY_END = '-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----';
+
 /** The order of secp256k1's group: an Ethereum or Bitcoin private key is a number in [1, n-1]. */
 const SECP256K1_N = BigInt('0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141');
 
@@ -38,10 +45,10 @@ export const KEY_RULES: readonly SecretRule[] = [
     description: 'PEM / OpenSSH / PGP private key, with or without its END line (truncated key material)',
     keywords: ['-----begin'],
     pattern: re(
-      '-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----',
+      PRIVATE_KEY_BEGIN,
       // Body: base64, whitespace, escaped newlines (\\n inside JSON), PEM headers; never "-----".
       '(?:[A-Za-z0-9+/=\\s:,.()\\\\]|-(?!----)){0,65536}',
-      '(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----)?',
+      `(?:${PRIVATE_KEY_END})?`,
     ),
     allowPlaceholders: true,
     validate: isKeyMaterial,
