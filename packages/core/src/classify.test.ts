@@ -79,6 +79,28 @@ describe('classifyCall gate', () => {
     expect(c.reason).toContain('flatten-limit');
   });
 
+  it('a call not read whole is denied while denyResidencies is set: padding does not hide `.env`, a cut does not hide a token', () => {
+    const padded = classifyCall({ tool: 'read_file', args: { pad: new Array(100_001).fill(0), path: '.env' } });
+    expect(padded.droppedLeaves).toBe(2);
+    expect(padded.enforcement).toMatchObject({ action: 'deny', rule: 'deny-residency' });
+    expect(padded.enforcement.reason).toContain('flatten-limit: maxLeaves');
+    expect(padded.enforcement.reason).not.toContain('.env');
+    const token = 'ghp_Qz8Lm2Xv7Rk4Tn9Wb3Yc6Hd1Jf5Gs0Pa2Ke4';
+    const cut = classifyCall({ tool: 'notes.write', args: { body: `${'lorem ipsum '.repeat(20)}${token}` } }, {}, { limits: { maxStringLength: 64 } });
+    expect(cut.residency).toBe('unknown');
+    expect(cut.enforcement).toMatchObject({ action: 'deny', rule: 'deny-residency' });
+    expect(cut.enforcement.reason).toContain('maxStringLength');
+    expect(JSON.stringify(cut)).not.toContain(token.slice(4));
+    // A subtree past the depth limit is read as JSON; cut there, it is not read whole either.
+    const deep = classifyCall({ tool: 't', args: { a: { b: { c: 'x'.repeat(80), key: '.env' } } } }, {}, { limits: { maxDepth: 1, maxStringLength: 64 } });
+    expect(deep.limits).toEqual(expect.arrayContaining(['depth', 'string']));
+    expect(deep.enforcement.action).toBe('deny');
+    // Read whole, the same depth summary is judged as it reads: nothing secret, nothing denied.
+    expect(classifyCall({ tool: 't', args: { a: { b: { c: 'x' } } } }, {}, { limits: { maxDepth: 1 } }).enforcement.action).toBe('run');
+    // Where nothing is denied for its residency (a model on this machine), the call runs here, as an unknown one does.
+    expect(classifyCall({ tool: 'read_file', args: { pad: new Array(100_001).fill(0), path: '.env' } }, {}, { denyResidencies: [] }).enforcement).toMatchObject({ action: 'run', rule: 'local-tool' });
+  });
+
   it('a cycle or depth summary is unknown, not public', () => {
     const a: Record<string, unknown> = { text: 'x'.repeat(9000) };
     a.loop = a;

@@ -107,7 +107,7 @@ export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options:
     }
 
     stage = 'enforcement';
-    const enforcement = decideEnforcement({ tool, residency, verdict, reason, gate, failedClosed: false }, policy, options.remoteHop === true);
+    const enforcement = decideEnforcement({ tool, residency, verdict, reason, gate, failedClosed: false, limits: flat.limits }, policy, options.remoteHop === true);
 
     return {
       tool,

@@ -1,16 +1,17 @@
-import { Enforcement, GateAction, Residency, Verdict } from '@argspan/conventions';
+import { Enforcement, GateAction, Residency, ResidencyRule, Verdict } from '@argspan/conventions';
 import { assumedValuesPhrase } from './gate.js';
 import type { CallClassification, EnforcementDecision, GatePolicy } from './types.js';
 
 /** What {@link decideEnforcement} reads of a classification. */
-export type EnforcementInput = Pick<CallClassification, 'tool' | 'residency' | 'verdict' | 'reason' | 'gate' | 'failedClosed'>;
+export type EnforcementInput = Pick<CallClassification, 'tool' | 'residency' | 'verdict' | 'reason' | 'gate' | 'failedClosed' | 'limits'>;
 
 /**
  * What the wrapper does with a classified call, first matching row wins (the core README's
  * enforcement table):
  * 1. classification failed closed → deny;
  * 2. the call's residency is in `denyResidencies` (default: secret) → deny — its result would
- *    carry the secret back to the model;
+ *    carry the secret back to the model; so is a call not read whole while `denyResidencies`
+ *    is set (leaves past `maxLeaves`, text past `maxStringLength`): padding must not hide `.env`;
  * 3. a tool in `remoteTools` with verdict `refuse`, or with secret, dirty-tree or unknown
  *    arguments → deny — running it sends the arguments off this machine;
  * 4. inferred-field gate `block` → deny; `ask` → hold for the one clarifying question (the gate
@@ -23,6 +24,15 @@ export function decideEnforcement(c: EnforcementInput, policy: GatePolicy, remot
   if (c.failedClosed) return { action: Enforcement.DENY, rule: 'fail-closed', reason: `denied: ${c.reason}` };
   if (policy.denyResidencies.includes(c.residency)) {
     return { action: Enforcement.DENY, rule: 'deny-residency', reason: `denied: ${c.reason}; a ${c.residency} call is not dispatched, because its result goes back to the model (denyResidencies)` };
+  }
+  const unread = c.limits.filter((l) => l === 'leaves' || l === 'string');
+  if (policy.denyResidencies.length > 0 && unread.length > 0) {
+    const limits = unread.map((l) => (l === 'leaves' ? 'maxLeaves' : 'maxStringLength')).join(', ');
+    return {
+      action: Enforcement.DENY,
+      rule: 'deny-residency',
+      reason: `denied: arguments past the flattening limits (rule ${ResidencyRule.FLATTEN_LIMIT}: ${limits}) were not read, so the call cannot be shown free of ${policy.denyResidencies.join(', ')} (denyResidencies)`,
+    };
   }
   const remoteTool = policy.remoteTools.includes(c.tool);
   if (remoteTool && (c.verdict === Verdict.REFUSE || !PUBLIC.has(c.residency))) {

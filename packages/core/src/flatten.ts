@@ -72,7 +72,8 @@ export function flatten(args: unknown, limits: Partial<FlattenLimits> = {}): Fla
     // A summary leaf is opaque: classification treats it as unknown, so what it hides never goes remote.
     // Its text is what it hides as JSON (when that can be written), so a credential or secret file
     // name nested past the depth limit is still found; the value is hashed, never shown.
-    const text = hidden === undefined ? '' : jsonOrEmpty(hidden, lim.maxStringLength);
+    // (one character past the limit, so that a text cut there is marked cut, as a string is)
+    const text = hidden === undefined ? '' : jsonOrEmpty(hidden, lim.maxStringLength + 1);
     emit(path, 'other', text, text === '' ? 0 : undefined);
     const last = leaves[leaves.length - 1];
     if (last && last.key === formatPath(path)) last.truncated = true;

@@ -1,6 +1,10 @@
+import { redactSecrets } from '@argspan/core';
+
 /**
  * Errors the hop protocol raises. Messages name the file, the operation and the errno code;
- * they never carry a payload, an output or an idempotency key.
+ * they never carry a payload, an output or an idempotency key, and a credential in a path they
+ * name (a state directory under `cache-ghp_…`) is shown as its marker, in the message and in the
+ * system error kept as `cause`.
  */
 
 /**
@@ -13,7 +17,7 @@
 export class HopError extends Error {
   readonly code: string;
   constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(redactSecrets(message).text, options?.cause === undefined ? options : { cause: shownCause(options.cause) });
     this.name = new.target.name;
     this.code = code;
   }
@@ -101,6 +105,24 @@ export class HopDeferredError extends HopError {
     this.step = step;
     this.queueSeq = queueSeq;
   }
+}
+
+/**
+ * A system error kept as a cause, as it may be shown: itself, or, when its message or path holds a
+ * credential (a path under `cache-ghp_…`), a copy with those redacted and its code, errno and
+ * syscall kept (the original's stack repeats the path, so it is not kept).
+ */
+function shownCause(cause: unknown): unknown {
+  if (!(cause instanceof Error)) return cause;
+  const e = cause as NodeJS.ErrnoException & { dest?: unknown };
+  const texts = [e.message, e.path, e.dest].filter((t): t is string => typeof t === 'string');
+  if (texts.every((t) => redactSecrets(t).text === t)) return cause;
+  const copy = new Error(redactSecrets(e.message).text) as NodeJS.ErrnoException;
+  if (e.code !== undefined) copy.code = e.code;
+  if (e.errno !== undefined) copy.errno = e.errno;
+  if (e.syscall !== undefined) copy.syscall = e.syscall;
+  if (typeof e.path === 'string') copy.path = redactSecrets(e.path).text;
+  return copy;
 }
 
 /** Name of an error's class, if it is a plain identifier (a hostile `name` is not repeated). */

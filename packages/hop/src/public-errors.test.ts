@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { inspect } from 'node:util';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -169,6 +170,24 @@ describe('state directories that cannot be used', () => {
     expect(err).toBeInstanceOf(HopStateError);
     expect(err).toMatchObject({ errno: 'ENOTDIR' });
     expect(err.message).toContain(stateDir);
+  });
+
+  it('a credential in the state directory\'s path is its marker in the message and the cause kept', async () => {
+    writeFileSync(join(root, `cache-${CANARY}`), 'x');
+    const stateDir = join(root, `cache-${CANARY}`, 'state');
+    const err = await failure(runner(stateDir).boot());
+    expect(err).toBeInstanceOf(HopStateError);
+    expect(err).toMatchObject({ errno: 'ENOTDIR' });
+    expect(err.message).toContain(join(root, 'cache-[REDACTED:github-pat]', 'state'));
+    expectClean(err);
+    expect(inspect(err, { depth: 5 })).not.toContain(CANARY.slice(4));
+    // every checkpoint generation damaged: the directory is named too
+    const damaged = join(root, `state-${CANARY}`);
+    await runner(damaged).recordLocalResult({ step: 0, output: 'x' });
+    for (const name of readdirSync(damaged)) if (name.startsWith('checkpoint.')) writeFileSync(join(damaged, name), 'garbage');
+    const halted = await failure(runner(damaged).boot());
+    expect(halted.message).toContain('state-[REDACTED:github-pat]');
+    expectClean(halted);
   });
 
   it('a path under /proc (read-only, and where Node 20 recursive mkdir spins): HopStateError at once', async () => {

@@ -86,6 +86,19 @@ describe('redactPayload', () => {
     });
   });
 
+
+  it('hides the keys of a credential split across nested keys (each alone no token), an index between them too', () => {
+    const token = 'ghp_' + 'Q7vLm2Xk9PzR4tWc8NbY1HdJ6sFa3GeU5oKi';
+    const nested = redact({ note: 'ok', [token.slice(0, 20)]: { [token.slice(20)]: 1, plain: 2 } });
+    expect(nested).not.toContain(token.slice(4, 20));
+    expect(nested).not.toContain(token.slice(20));
+    expect(JSON.parse(nested)).toEqual({ note: 'ok', '[REDACTED:github-pat]': { '[REDACTED:github-pat]': 1, plain: 2 } });
+    const listed = redact({ [token.slice(0, 20)]: [{ [token.slice(20)]: 1 }] });
+    expect(listed).not.toContain(token.slice(4, 20));
+    expect(listed).not.toContain(token.slice(20));
+    // keys that only look alike stay as they are
+    expect(JSON.parse(redact({ ghp_notes: { summary: 1 } }))).toEqual({ ghp_notes: { summary: 1 } });
+  });
   it('replaces whatever a credential key holds, keeping placeholders and null', () => {
     const payload = { password: 'hunter2', api_key: 12345, token: true, client_secret: { a: 'b' }, access_token: ['x'], pwd: '${DB_PASSWORD}', auth_token: null, max_tokens: 5 };
     expect(JSON.parse(redact(payload))).toEqual({

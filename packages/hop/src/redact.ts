@@ -1,5 +1,5 @@
 import { redactSecrets, redactionMarker } from '@argspan/core';
-import { isPlaceholderValue, isSecretKeyName } from '@argspan/core/internal';
+import { isPlaceholderValue, isSecretKeyName, PRIVATE_KEY_BEGIN, PRIVATE_KEY_END, splitCredentialKeys } from '@argspan/core/internal';
 import type { SecretDetector } from '@argspan/core';
 import { HopError, HopStateError } from './errors.js';
 
@@ -8,8 +8,7 @@ import { HopError, HopStateError } from './errors.js';
  * header line; the body must go too before anything is written. Without a footer the block runs
  * to the next `"` (the end of a JSON string) or the end of the text.
  */
-const PRIVATE_KEY_BLOCK =
-  /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[^"]*?(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|(?="|$))/g;
+const PRIVATE_KEY_BLOCK = new RegExp(`${PRIVATE_KEY_BEGIN}[^"]*?(?:${PRIVATE_KEY_END}|(?="|$))`, 'g');
 
 /**
  * `key = value` / `key: value` (optionally quoted, as in JSON, YAML, .env or a sentence: a quoted
@@ -113,6 +112,11 @@ export function redactPayload(payload: unknown, detector: SecretDetector, step: 
   };
   const ancestors = new Set<object>();
   const marker = JSON.stringify(redactionMarker(CREDENTIAL_ASSIGNMENT_RULE));
+  // The keys (and indexes) from the root to the value walked, and which of them hold a credential
+  // only together with the keys around them (`{"ghp_Qz7K…": {"p2Lm…": 1}}`), by position, with
+  // its rule: a key's name is written after its value is walked, so a later key can hide it.
+  const path: (string | number)[] = [];
+  const hidden = new Map<number, string>();
 
   /** JSON text of `value`, or undefined where JSON.stringify omits it. */
   const walk = (input: unknown, key: string, credential: boolean, depth: number): string | undefined => {
@@ -148,17 +152,28 @@ export function redactPayload(payload: unknown, detector: SecretDetector, step: 
     const parts: string[] = [];
     if (Array.isArray(obj)) {
       if (obj.length > MAX_ARRAY_LENGTH) throw new Unserialisable(`it holds an array longer than ${MAX_ARRAY_LENGTH} elements`);
-      for (let i = 0; i < obj.length; i++) parts.push(walk(obj[i], String(i), false, depth + 1) ?? 'null');
+      for (let i = 0; i < obj.length; i++) {
+        path.push(i);
+        parts.push(walk(obj[i], String(i), false, depth + 1) ?? 'null');
+        path.pop();
+      }
       ancestors.delete(obj);
       return `[${parts.join(',')}]`;
     }
     const used = new Set<string>();
     for (const k of Object.keys(obj)) {
+      const at = path.length;
+      path.push(k);
+      for (const h of splitCredentialKeys(path, detector) ?? []) if (!hidden.has(h.at)) hidden.set(h.at, h.rule);
       const v = walk((obj as Record<string, unknown>)[k], k, isSecretKeyName(k), depth + 1);
+      path.pop();
+      const splitRule = hidden.get(at);
+      hidden.delete(at);
       if (v === undefined) continue;
-      let name = redactKey(k);
+      const shown = splitRule === undefined ? redactKey(k) : redactionMarker(splitRule);
+      let name = shown;
       // two keys redacted to the same marker both stay
-      for (let n = 2; used.has(name); n++) name = `${redactKey(k)}#${n}`;
+      for (let n = 2; used.has(name); n++) name = `${shown}#${n}`;
       used.add(name);
       parts.push(`${JSON.stringify(name)}:${v}`);
     }

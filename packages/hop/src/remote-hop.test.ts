@@ -65,6 +65,25 @@ describe('createRemoteHop', () => {
     expect([...server.sideEffects.values()]).toEqual([1, 1, 1]);
   });
 
+  it('replays a call issued again after its answer failed `decode`: the remote performs it once', async () => {
+    const strict = (body: string): unknown => {
+      if (!body.startsWith('{')) throw new Error(`not JSON: ${body}`);
+      return JSON.parse(body) as unknown;
+    };
+    const hop = createRemoteHop(runner(), { send: createHttpSender({ url: server.url }), decode: strict });
+    const call = { tool: 'summarise', callId: 'c1', args: { text: 'release notes' } };
+    const first = await hop(call, createRecorder()).catch((e: unknown) => e);
+    expect(first).toMatchObject({ code: 'HOP_HOOK', message: expect.stringContaining('decode hook') });
+    expect((first as Error).message).not.toContain('applied');
+    await expect(hop({ ...call, callId: 'c1-again' }, createRecorder())).rejects.toMatchObject({ code: 'HOP_HOOK' });
+    expect(server.received).toHaveLength(1);
+    expect([...server.sideEffects.values()]).toEqual([1]);
+    // another call is a step of its own
+    await expect(hop({ ...call, args: { text: 'other notes' } }, createRecorder())).rejects.toMatchObject({ code: 'HOP_HOOK' });
+    expect(new Set(server.keysSeen).size).toBe(2);
+    expect((await runner().readCheckpoint())?.step).toBe(1);
+  });
+
   it('rejects with a wait deferral when another holder keeps the lease', async () => {
     await runner().tryAcquireLease('other');
     const hop = createRemoteHop(runner({ leaseWaitMs: 30 }), { send: createHttpSender({ url: server.url }) });

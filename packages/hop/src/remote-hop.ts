@@ -61,22 +61,24 @@ const decodeDefault = (body: string): unknown => {
  * event sink. Calls get consecutive step indexes starting where the checkpoint left off: a
  * restarted agent whose first call is the one that was in flight re-sends it under the same
  * idempotency key, and so does a call issued again right after its outcome was left unknown (a
- * timeout, a reset, a 409 past its retries, a lost lease). `queue` and `wait` decisions reject with
+ * timeout, a reset, a 409 past its retries, a lost lease) or its answer failed `decode` (replayed
+ * from the checkpoint, not performed again). `queue` and `wait` decisions reject with
  * {@link HopDeferredError} (the span records its class).
  */
 export function createRemoteHop(runner: HopRunner, options: RemoteHopOptions): RemoteHopFn {
   if (typeof options?.send !== 'function') throw new HopError('HOP_CONFIG', 'createRemoteHop needs a `send` function');
   let next: number | undefined;
-  // The last call whose outcome is unknown, by its step and what it is (the tool and its stripped
-  // arguments as JSON, held in memory only, never written): the same call issued again next runs
-  // at that step, so the remote sees the same idempotency key and performs it once.
+  // The last call whose outcome is unknown, or whose answer the caller could not decode, by its step
+  // and what it is (the tool and its stripped arguments as JSON, held in memory only, never
+  // written): the same call issued again next runs at that step, so the remote sees the same
+  // idempotency key and performs it once (a step already done is replayed from its checkpoint).
   let unknownOutcome: { index: number; call: string } | undefined;
   const ready = runner.boot().then(
     (b) => void (next = b.resumeStep),
     () => undefined, // boot errors surface on the first call
   );
   return async (call, span) => {
-    const local = { running: false };
+    const progress: StepProgress = { running: false, performed: false };
     try {
       await ready;
       if (next === undefined) next = (await runner.boot()).resumeStep;
@@ -85,14 +87,15 @@ export function createRemoteHop(runner: HopRunner, options: RemoteHopOptions): R
       const index = retry ? unknownOutcome!.index : next++;
       unknownOutcome = undefined;
       try {
-        return await runStep(runner, options, call, span, index, local);
+        return await runStep(runner, options, call, span, index, progress);
       } catch (err) {
-        if (what !== undefined && (err instanceof HopTransportError || err instanceof HopConflictError || err instanceof LeaseLostError)) unknownOutcome = { index, call: what };
+        const unknown = err instanceof HopTransportError || err instanceof HopConflictError || err instanceof LeaseLostError;
+        if (what !== undefined && (unknown || progress.performed)) unknownOutcome = { index, call: what };
         throw err;
       }
     } catch (err) {
       // the local tool's own errors pass through as thrown: they are the call's result, not the protocol's
-      if (local.running) throw err;
+      if (progress.running) throw err;
       throw toHopError(err, 'remote hop');
     }
   };
@@ -107,19 +110,26 @@ function callText(call: RemoteHopCall): string | undefined {
   }
 }
 
-/** Run one call as protocol step `index`; `local.running` is set while the caller's local tool runs. */
-async function runStep(runner: HopRunner, options: RemoteHopOptions, call: RemoteHopCall, span: HopEventSink, index: number, local: { running: boolean }): Promise<unknown> {
+/** How far a step got: `running` while the caller's local tool runs; `performed` once the remote answered (its `done` checkpoint written). */
+interface StepProgress {
+  running: boolean;
+  performed: boolean;
+}
+
+/** Run one call as protocol step `index`, recording in `progress` how far it got. */
+async function runStep(runner: HopRunner, options: RemoteHopOptions, call: RemoteHopCall, span: HopEventSink, index: number, progress: StepProgress): Promise<unknown> {
   const step = options.step ? await hook('step', index, () => options.step!(call, index)) : { index, needRemoteCapacity: true, secretsLeft: call.residency === 'secret' };
   const out = await runner.runHop({ step, payload: call.args ?? null, send: options.send, span });
   switch (out.decision) {
     case 'remote':
+      progress.performed = true;
       return options.decode ? await hook('decode', step.index, () => options.decode!(out.output, call)) : decodeDefault(out.output);
     case 'local': {
       if (out.replayed) return decodeDefault(out.output ?? '');
       if (!options.runLocal) throw new HopDeferredError('local', step.index, out.reason);
-      local.running = true;
+      progress.running = true;
       const result = await options.runLocal(call);
-      local.running = false;
+      progress.running = false;
       await runner.recordLocalResult({ step: step.index, output: result ?? null });
       return result;
     }

@@ -37,10 +37,10 @@ export function recordedArguments(snapshot: unknown, c: CallClassification): str
 /**
  * The tool's result as `gen_ai.tool.call.result`, with credential shapes redacted. A call with
  * secret or dirty-tree arguments (reading `.env`, an uncommitted file) records no result: what it
- * returned is as sensitive as what it was given.
+ * returned is as sensitive as what it was given; nor does a streamed result (not `"{}"`).
  */
 export function recordedResult(result: unknown, c: CallClassification): string | undefined {
-  if (c.failedClosed || SENSITIVE.has(c.residency) || result === undefined) return undefined;
+  if (c.failedClosed || SENSITIVE.has(c.residency) || result === undefined || isStream(result)) return undefined;
   let text: string | undefined;
   try {
     // (an object's keys as the arguments' are: glued credentials and ones split across nested keys hidden)
@@ -51,6 +51,11 @@ export function recordedResult(result: unknown, c: CallClassification): string |
     return undefined;
   }
   return text === undefined ? undefined : cut(redactSecrets(text).text);
+}
+
+/** A result the tool streams (an async iterable: the AI SDK's `async function*` tools): it has no value yet when the call's span ends. */
+function isStream(v: unknown): boolean {
+  return v !== null && typeof v === 'object' && typeof (v as Record<symbol, unknown>)[Symbol.asyncIterator] === 'function';
 }
 
 function cut(text: string): string {

@@ -146,7 +146,7 @@ describe('instrumentAiTools through the AI SDK tool loop (scripted model, real g
         }),
         close_ticket: tool({ inputSchema: z.object({ ticket: z.string() }), execute: async () => 'closed' }),
       },
-      { tracerProvider: provider, hashKey, session },
+      { tracerProvider: provider, hashKey, session, recordResults: true },
     );
     const it = tools.progress.execute!({ job: 'build' }, { toolCallId: 'call_p_1', messages: [] }) as AsyncIterable<unknown>;
     const seen: unknown[] = [];
@@ -155,6 +155,9 @@ describe('instrumentAiTools through the AI SDK tool loop (scripted model, real g
     await tools.close_ticket.execute!({ ticket: 'TCK-48213' }, { toolCallId: 'call_c_2', messages: [] });
     const span = toolSpan(spans(), 'close_ticket', 'call_c_2');
     expect(argSpans(spans(), span)[0]?.attributes[ArgAttributes.SOURCE_CALL_ID]).toBe('call_p_1');
+    // The stream has no value when its span ends: no result is recorded (not the iterator as "{}"); a plain result is.
+    expect(toolSpan(spans(), 'progress', 'call_p_1').attributes[GenAiAttributes.TOOL_CALL_RESULT]).toBeUndefined();
+    expect(span.attributes[GenAiAttributes.TOOL_CALL_RESULT]).toBe('closed');
   });
 
   it('passes tools without execute through unchanged and does not modify the record it was given', () => {

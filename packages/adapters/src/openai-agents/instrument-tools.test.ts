@@ -100,6 +100,29 @@ describe('instrumentAgentTools through the Agents SDK runner (scripted model)', 
     expect(results).not.toContain(canary);
   });
 
+  it('ends the span of a call the SDK times out (timeoutMs), with the timeout as its error, while the tool never settles', async () => {
+    const { provider, spans } = memoryTracing();
+    let reached = false;
+    const hang = tool({
+      name: 'slow_lookup',
+      description: 'never answers',
+      parameters: z.object({ q: z.string() }),
+      timeoutMs: 50,
+      execute: () => {
+        reached = true;
+        return new Promise<string>(() => undefined);
+      },
+    });
+    const tools = instrumentAgentTools([hang], { tracerProvider: provider, hashKey });
+    const model = new ScriptedModel([[functionCall('slow_lookup', { q: 'status' }, { callId: 'call_slow_1' })], [assistantMessage('It timed out.')]]);
+    const result = await runner.run(new Agent({ name: 'Assistant', model, tools }), 'Look up the status');
+    expect(reached).toBe(true);
+    expect(result.finalOutput).toBe('It timed out.');
+    const span = toolSpan(spans(), 'slow_lookup', 'call_slow_1');
+    expect(span.status.code).toBe(2);
+    expect(span.attributes[OtelAttributes.ERROR_TYPE]).toBe('ToolTimeoutError');
+  });
+
   it('passes non-function tools through and leaves the given tools unmodified', () => {
     const fn = tool({ name: 'noop', description: 'x', parameters: z.object({}), execute: async () => 'ok' });
     const hosted = { type: 'hosted_tool', name: 'web_search' } as const;

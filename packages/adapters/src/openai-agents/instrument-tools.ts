@@ -31,7 +31,7 @@ export function instrumentAgentTools<T extends AgentToolLike>(tools: readonly T[
       const callId = typeof details?.toolCall?.callId === 'string' ? details.toolCall.callId : undefined;
       try {
         return await gated.instrumentation.call(name, parseArguments(input), callId === undefined ? undefined : { callId }, () =>
-          invoke.call(tool, runContext, input, details),
+          untilAborted(invoke.call(tool, runContext, input, details), details?.signal),
         );
       } catch (err) {
         if (onRefused === 'result' && isGateError(err)) return refusalText(err);
@@ -40,6 +40,30 @@ export function instrumentAgentTools<T extends AgentToolLike>(tools: readonly T[
     };
     // A copy keeps the SDK's own symbol-keyed fields; only `invoke` is replaced.
     return { ...tool, invoke: wrapped };
+  });
+}
+
+/**
+ * The tool's promise, or its rejection with the signal's reason once the SDK aborts the call (its
+ * `timeoutMs`, a sibling's failure): the SDK goes on without the tool's answer, and the call's span
+ * ends then, with the reason's class, instead of waiting for a tool that may never settle.
+ */
+function untilAborted<T>(result: T | Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return Promise.resolve(result);
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    Promise.resolve(result).then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err as Error);
+      },
+    );
   });
 }
 

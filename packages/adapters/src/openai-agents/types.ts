@@ -3,6 +3,8 @@ import type { AdapterOptions, RefusalMode } from '../shared/types.js';
 /** The tool-call details the Agents SDK passes to `invoke` (the fields argspan reads). */
 export interface AgentToolCallDetails {
   toolCall?: { callId?: string; name?: string; [key: string]: unknown };
+  /** Aborted by the SDK when the call times out (`timeoutMs`) or a sibling call fails. */
+  signal?: AbortSignal;
   [key: string | symbol]: unknown;
 }
 
