@@ -14,7 +14,7 @@ const hashKey = new Uint8Array(32).fill(4);
 
 /** An in-process SDK server (real protocol over a linked in-memory transport) that counts requests. */
 async function serve(options: McpAdapterOptions) {
-  const counts = { list: 0, calls: [] as string[] };
+  const counts = { list: 0, calls: [] as string[], sent: [] as string[] };
   const server = new McpServer({ name: 'calendar', version: '0.0.0' });
   server.registerTool(
     'create_event',
@@ -33,6 +33,7 @@ async function serve(options: McpAdapterOptions) {
   const onmessage = serverSide.onmessage!;
   serverSide.onmessage = (m, extra) => {
     if ('method' in m && m.method === 'tools/list') counts.list += 1;
+    counts.sent.push(JSON.stringify(m));
     onmessage(m, extra);
   };
   const client = instrumentMcpClient(new Client({ name: 'test', version: '0.0.0' }), { hashKey, ...options });
@@ -53,6 +54,28 @@ describe('instrumentMcpClient (in-process SDK server)', () => {
       expect(s.counts.calls.sort()).toEqual(['A', 'B']);
       const a = argSpans(spans(), toolSpan(spans(), 'create_event', 'a'));
       expect(a.find((x) => x.attributes[ArgAttributes.KEY] === 'send_updates')?.attributes[ArgAttributes.PROVENANCE]).toBe('schema_default');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('sends what a call holds besides its arguments (`_meta`, any other key) with every credential redacted, keys too', async () => {
+    const token = 'ghp_' + 'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5';
+    const aws = 'AKIA' + 'Q7R2XKZ4M3PLT3VB';
+    const s = await serve({});
+    try {
+      const params = { name: 'create_event', arguments: { title: 'A' }, _meta: { progressToken: 7, note: `use ${token}`, [aws]: [aws] }, extra: { deep: [`key=${aws}`] } };
+      await s.client.callTool(params as never);
+      expect(s.counts.calls).toEqual(['A']);
+      const call = s.counts.sent.map((m) => JSON.parse(m) as { method?: string; params?: Record<string, unknown> }).find((m) => m.method === 'tools/call')!;
+      expect(call.params).toEqual({
+        name: 'create_event',
+        arguments: { title: 'A' },
+        _meta: { progressToken: 7, note: 'use [REDACTED:github-pat]', '[REDACTED:aws-access-key-id]': ['[REDACTED:aws-access-key-id]'] },
+        extra: { deep: ['key=[REDACTED:aws-access-key-id]'] },
+      });
+      expect(s.counts.sent.join('\n')).not.toContain(token.slice(4));
+      expect(s.counts.sent.join('\n')).not.toContain(aws.slice(4));
     } finally {
       await s.close();
     }
