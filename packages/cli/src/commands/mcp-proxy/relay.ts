@@ -46,6 +46,21 @@ export class McpServerGoneError extends Error {
   override name = 'McpServerGoneError';
 }
 
+/**
+ * How long the proxy waits for the server to answer a request of its own (the `tools/list` it
+ * sends before a first call): past it the request is cancelled and the call is gated without the
+ * schemas, so a server that never lists cannot hold every later message of the client.
+ */
+export const OWN_REQUEST_TIMEOUT_MS = 30_000;
+
+/** The server did not answer a request of the proxy's own in time. */
+export class McpOwnRequestTimeoutError extends Error {
+  override name = 'McpOwnRequestTimeoutError';
+  constructor() {
+    super('the MCP server did not answer the proxy in time');
+  }
+}
+
 /** Prefix of the ids of the proxy's own requests to the server (never the client's). */
 const OWN_ID_PREFIX = 'argspan-mcp-proxy:';
 /** Prefix of the ids of the proxy's own questions to the client (`elicitation/create`). */
@@ -55,6 +70,8 @@ const QUESTION_ID_PREFIX = 'argspan-mcp-proxy-question:';
 export interface RelayOptions {
   /** How long a question put to the user through the client waits for an answer (then the call stays held). */
   askTimeoutMs: number;
+  /** How long a request of the proxy's own waits for the server. @default {@link OWN_REQUEST_TIMEOUT_MS} */
+  ownRequestTimeoutMs?: number;
 }
 /** Longest client or server name or version written on a span. */
 const MAX_INFO_CHARS = 256;
@@ -83,6 +100,8 @@ export class McpRelay implements UpstreamRequests {
   private queue: Promise<void> = Promise.resolve();
   /** The `tools/call`s the gate is deciding, by id: each entry marks its call sent to the server. */
   private readonly deciding = new Map<string, () => void>();
+  /** The same calls, by id: each entry lets the client's later messages go on once the call is cancelled. */
+  private readonly releases = new Map<string, () => void>();
   /** What the span attributes say about the client and the server, once `initialize` told. */
   private readonly peer: Attributes = {};
   /** Whether the client said at `initialize` that it can put a form to its user (MCP elicitation). */
@@ -144,11 +163,7 @@ export class McpRelay implements UpstreamRequests {
         this.log('argspan mcp-proxy: dropped a tools/call without an id (a notification cannot be gated or answered)');
         return;
       }
-      try {
-        return await this.toolCall(id, message.params);
-      } finally {
-        this.openCalls.delete(key(id));
-      }
+      return await this.toolCall(id, message.params);
     }
     if (this.done) {
       if (method !== undefined && id !== undefined) this.reply(id, undefined, { code: ErrorCode.ConnectionClosed, message: 'argspan mcp-proxy: the MCP server is not running' });
@@ -175,6 +190,7 @@ export class McpRelay implements UpstreamRequests {
       return;
     }
     if (!isCallToolParams(params)) {
+      this.openCalls.delete(key(id));
       this.reply(id, undefined, { code: ErrorCode.InvalidParams, message: 'argspan mcp-proxy: tools/call params need a string "name" and an object of "arguments"; the call was not sent' });
       return;
     }
@@ -202,19 +218,33 @@ export class McpRelay implements UpstreamRequests {
         }
       },
     );
-    // The next client message waits until this call is sent or answered.
-    await Promise.race([decided, answered]);
+    // Marked cancelled until the gate is done with it, so that it is not sent after all (see `request`).
+    void answered.finally(() => this.openCalls.delete(key(id)));
+    const released = new Promise<void>((resolve) => this.releases.set(key(id), resolve));
+    // The next client message waits until this call is sent or answered, or the client cancels it.
+    await Promise.race([decided, answered, released]);
     this.deciding.delete(key(id));
+    this.releases.delete(key(id));
   }
 
   /** {@link UpstreamRequests}: how the gate (through the MCP adapter) reaches the server. */
   request(clientId: RequestId | undefined, method: string, params: unknown): Promise<unknown> {
     if (this.done) return Promise.reject(new McpServerGoneError('the MCP server is not running'));
     const own = clientId === undefined;
+    // A call the client cancelled while it was being gated is not sent.
+    if (!own && this.openCalls.get(key(clientId)) === true) return Promise.reject(new McpRequestCancelledError());
     const id = own ? `${OWN_ID_PREFIX}${++this.ownSeq}` : clientId;
     const answer = new Promise<unknown>((resolve, reject) => this.track(id, { method, own, resolve, reject, ...progressOf(params) }));
-    if (own) this.ownRequests += 1;
-    else this.deciding.get(key(id))?.();
+    if (own) {
+      this.ownRequests += 1;
+      const timer = setTimeout(() => {
+        if (!this.pending.has(key(id))) return;
+        this.settle(id, undefined, new McpOwnRequestTimeoutError());
+        this.server.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'argspan mcp-proxy: no answer in time' } }).catch(() => undefined);
+      }, this.options.ownRequestTimeoutMs ?? OWN_REQUEST_TIMEOUT_MS);
+      timer.unref();
+      void answer.catch(() => undefined).finally(() => clearTimeout(timer));
+    } else this.deciding.get(key(id))?.();
     // Built anew, not the client's bytes: what is sent is what the gate classified (its snapshot of the arguments).
     this.toServer({ jsonrpc: '2.0', id, method, params }, id).catch(() => undefined);
     return answer;
@@ -360,7 +390,10 @@ export class McpRelay implements UpstreamRequests {
   private closeQuestionsOfCancelled(message: unknown): void {
     if (!isObject(message) || message.method !== 'notifications/cancelled' || !isObject(message.params)) return;
     const cancelled = message.params.requestId;
-    if (isRequestId(cancelled) && this.openCalls.has(key(cancelled))) this.openCalls.set(key(cancelled), true);
+    if (isRequestId(cancelled) && this.openCalls.has(key(cancelled))) {
+      this.openCalls.set(key(cancelled), true);
+      this.releases.get(key(cancelled))?.();
+    }
     for (const [id, q] of [...this.questions]) if (q.relayId === cancelled) this.withdraw(id, 'the call was cancelled');
   }
 
