@@ -92,6 +92,37 @@ describe('argspan mcp-proxy --http (Streamable HTTP front, stdio server behind)'
     expect(status).toBe(403);
   });
 
+  it('starts no server for a request without a session that is not initialize (not JSON, {}, tools/list, a notification)', async () => {
+    const started = () => stderr.match(/started node \(pid \d+\)/g)?.length ?? 0;
+    const before = started();
+    const post = (body: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    const answers = [
+      await post('{"jsonrpc":"2.0","id":1,"method":'),
+      await post('{}'),
+      await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })),
+      await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([400, 400, 400, 400]);
+    expect((JSON.parse(answers[0]!.body) as { error: { code: number } }).error.code).toBe(-32700);
+    expect(answers[2]!.body).toContain('the first request must be a POST of initialize');
+    await sleep(200);
+    expect(started()).toBe(before);
+    // an initialize still starts one
+    const c = await connect();
+    expect(started()).toBe(before + 1);
+    await c.transport.terminateSession();
+    await c.client.close();
+  });
+
   it('stops every server on SIGTERM and writes spans with the HTTP session id', async () => {
     const pids = [...stderr.matchAll(/started node \(pid (\d+)\)/g)].map((m) => Number(m[1]));
     proxy.kill('SIGTERM');

@@ -463,6 +463,14 @@ describe('argspan mcp-proxy when the server crashes, cannot start, or is stopped
     } finally {
       p.remove();
     }
+    // Over HTTP, where a server starts per session, it is refused at start too (nothing is served).
+    const overHttp = rawProxy(['/nonexistent/bin/mcp-server', '--token', token], {}, ['--http', '127.0.0.1:0']);
+    try {
+      expect(await overHttp.exited).toEqual({ code: 2, signal: null });
+      expect(overHttp.stderr()).toBe('argspan mcp-proxy: cannot start mcp-server: ENOENT\n');
+    } finally {
+      overHttp.remove();
+    }
   });
 
   it('the client closing stdin: the proxy stops the server and exits 0', async () => {

@@ -1,5 +1,6 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { basename } from 'node:path';
+import { accessSync, constants, statSync } from 'node:fs';
+import { basename, delimiter, join } from 'node:path';
 import spawn from 'cross-spawn';
 import { redactSecrets, redactionMarker } from '@argspan/core';
 import { PRIVATE_KEY_BEGIN as BEGIN_LINE, PRIVATE_KEY_END as END_LINE } from '@argspan/core/internal';
@@ -190,4 +191,26 @@ function passStderr(from: NodeJS.ReadableStream, to: NodeJS.WritableStream): voi
   );
   from.on('data', (chunk: Buffer) => reader.push(chunk));
   from.on('end', () => reader.push(NEWLINE));
+}
+
+/**
+ * Whether `command` names an executable file as spawning it would find it: a path (relative to the
+ * working directory) when it has a separator, else on `PATH` (with `PATHEXT` on Windows). Lets the
+ * HTTP front, which starts a server per session, refuse a command that can never start at once.
+ */
+export function findsExecutable(command: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const windows = process.platform === 'win32';
+  const hasSeparator = command.includes('/') || (windows && command.includes('\\'));
+  const candidates = hasSeparator ? [command] : (env.PATH ?? '').split(delimiter).filter((d) => d !== '').map((d) => join(d, command));
+  const extensions = windows ? ['', ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';')] : [''];
+  return candidates.some((c) =>
+    extensions.some((e) => {
+      try {
+        accessSync(c + e, constants.X_OK);
+        return statSync(c + e).isFile();
+      } catch {
+        return false;
+      }
+    }),
+  );
 }

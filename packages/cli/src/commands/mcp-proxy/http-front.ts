@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ServerStartError } from './links.js';
 import { TransportClientLink } from './transport-links.js';
 
@@ -15,8 +16,9 @@ export interface HttpFront {
 }
 
 /**
- * Serve MCP over Streamable HTTP on `host:port`. A POST without a session id starts a session:
- * `startSession` gets its client link (and connects it to a server) before the request is handled.
+ * Serve MCP over Streamable HTTP on `host:port`. A POST of `initialize` without a session id starts
+ * a session: `startSession` gets its client link (and connects it to a server) before the request
+ * is handled; any other request without a session starts nothing.
  * Requests whose `Host` is not this front's (DNS rebinding) are refused.
  */
 export function serveHttpFront(
@@ -37,6 +39,10 @@ export function serveHttpFront(
       return (link.transport as StreamableHTTPServerTransport).handleRequest(req, res);
     }
     if (req.method !== 'POST') return jsonRpcError(res, 400, 'no session: the first request must be a POST of initialize');
+    // Read before a server is started: a stray request (not JSON, not initialize) starts nothing.
+    const body = await readJsonBody(req);
+    if ('error' in body) return jsonRpcError(res, body.status, body.error, body.code);
+    if (!startsSession(body.message)) return jsonRpcError(res, 400, 'no session: the first request must be a POST of initialize');
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => void sessions.set(id, link),
@@ -50,8 +56,8 @@ export function serveHttpFront(
       log(`argspan mcp-proxy: could not start a session (${err instanceof Error ? err.message : 'error'})`);
       return jsonRpcError(res, 502, 'argspan mcp-proxy could not start the MCP server for this session');
     }
-    await transport.handleRequest(req, res);
-    // Not an initialize request: no session was made, so nothing will use this one.
+    await transport.handleRequest(req, res, body.message);
+    // Not a session after all (the transport refused the request): nothing will use this one.
     if (transport.sessionId === undefined) await link.close();
   };
   const server: Server = createServer((req, res) => {
@@ -89,6 +95,30 @@ function plain(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'content-type': 'text/plain' }).end(text + '\n');
 }
 
-function jsonRpcError(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }));
+function jsonRpcError(res: ServerResponse, status: number, message: string, code = -32000): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+}
+
+/** Largest request body read, as the SDK's transport allows. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** A request's body as JSON, or why not (the HTTP status and JSON-RPC error to answer with). */
+async function readJsonBody(req: IncomingMessage): Promise<{ message: unknown } | { status: number; code: number; error: string }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return { status: 413, code: -32600, error: `request body over ${MAX_BODY_BYTES} bytes` };
+    chunks.push(chunk);
+  }
+  try {
+    return { message: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
+  } catch {
+    return { status: 400, code: -32700, error: 'Parse error: the request body is not JSON' };
+  }
+}
+
+/** Whether a first request can start a session: an `initialize` request (alone, or in a batch the transport then judges). */
+function startsSession(message: unknown): boolean {
+  return Array.isArray(message) ? message.some((m) => isInitializeRequest(m)) : isInitializeRequest(message);
 }

@@ -1,8 +1,9 @@
+import { basename } from 'node:path';
 import { ResourceAttributes } from '@argspan/conventions';
 import { setupTracing, type TracingHandle } from '@argspan/setup';
 import { ExitCode } from '../../exit-codes.js';
 import type { CommandIO } from '../../io.js';
-import { ChildServerLink } from './child-server-link.js';
+import { ChildServerLink, findsExecutable } from './child-server-link.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { serveHttpFront } from './http-front.js';
 import { TransportServerLink, type TransportClientLink } from './transport-links.js';
@@ -63,6 +64,11 @@ async function serveOverStdio(config: McpProxyConfig, gateOptions: ToolGateOptio
 
 async function serveOverHttp(config: McpProxyConfig, gateOptions: ToolGateOptions, io: CommandIO, stop: Promise<void>, log: (line: string) => void): Promise<number> {
   const { host, port } = config.http!;
+  // A server starts per session; one that can never start is a usage error now, as over stdio.
+  if (config.command && !findsExecutable(config.command.file)) {
+    log(`argspan mcp-proxy: cannot start ${basename(config.command.file)}: ENOENT`);
+    return ExitCode.INPUT_ERROR;
+  }
   const servers = new Set<ServerLink>();
   const startSession = async (link: TransportClientLink) => {
     const server = serverLink(config, io, log);
