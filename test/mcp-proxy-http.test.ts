@@ -195,6 +195,129 @@ describe('argspan mcp-proxy --server-url (stdio front, Streamable HTTP server be
   });
 });
 
+describe('argspan mcp-proxy --server-url when the HTTP server fails', () => {
+  /** A spec-following upstream: 404 for a session it does not know; `failCalls` answers tools/call with HTTP 500; `forget` drops every session (a restart). */
+  async function upstream() {
+    const sessions = new Map<string, StreamableHTTPServerTransport>();
+    const state = { failCalls: false };
+    const server = createServer(async (req, res) => {
+      let body = '';
+      for await (const chunk of req) body += String(chunk);
+      const message = body === '' ? undefined : (JSON.parse(body) as { method?: string });
+      if (state.failCalls && message?.method === 'tools/call') return void res.writeHead(500, { 'content-type': 'text/plain' }).end('upstream exploded');
+      const sid = req.headers['mcp-session-id'];
+      let transport = typeof sid === 'string' ? sessions.get(sid) : undefined;
+      if (typeof sid === 'string' && !transport) return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
+      if (!transport) {
+        const mcp = new McpServer({ name: 'flaky-http-server', version: '1.0.0' });
+        mcp.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+        const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void sessions.set(id, created) });
+        await mcp.connect(created);
+        transport = created;
+      }
+      await transport.handleRequest(req, res, message);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    return {
+      state,
+      port,
+      url: `http://127.0.0.1:${port}/mcp`,
+      forget: () => sessions.clear(),
+      close: async () => {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+
+  it('names the server and the cause: nothing listening (ECONNREFUSED), an HTTP 500 (a server error, not a server gone)', async () => {
+    const up = await upstream();
+    const proxy = await startProxy([], { options: ['--server-url', up.url] });
+    try {
+      up.state.failCalls = true;
+      await expect(proxy.client.callTool({ name: 'echo', arguments: { text: 'hi' } })).rejects.toThrow(`the MCP server at 127.0.0.1:${up.port} answered HTTP 500 to tools/call`);
+      await up.close();
+      await expect(proxy.client.listTools()).rejects.toThrow(`the MCP server at 127.0.0.1:${up.port} could not be reached (ECONNREFUSED); tools/list was not delivered`);
+    } finally {
+      await proxy.close();
+    }
+    const echo = toolSpans(readFileSpans(proxy.tracesDir), 'echo');
+    expect(echo.map((s) => s.attributes['error.type'])).toEqual(['McpServerError']);
+    expect(proxy.stderr()).not.toContain('upstream exploded');
+    proxy.remove();
+  });
+
+  it('a server that lost the session (HTTP 404, restarted): the stdio proxy ends with exit 4, so the client starts it anew', async () => {
+    const up = await upstream();
+    const work = mkdtempSync(join(tmpdir(), 'argspan-mcp-proxy-lost-'));
+    const proxy = spawn(process.execPath, [CLI_BIN, 'mcp-proxy', '--traces-dir', join(work, 'traces'), '--state-dir', join(work, 'state'), '--server-url', up.url], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => proxy.once('close', (code) => resolve(code)));
+    let out = '';
+    let stderr = '';
+    proxy.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    proxy.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const send = (m: unknown) => proxy.stdin!.write(JSON.stringify(m) + '\n');
+    const answer = async (id: number) => {
+      for (let i = 0; i < 400; i++) {
+        const line = out.split('\n').find((l) => l.includes(`"id":${id},`) || l.includes(`"id":${id}}`));
+        if (line) return JSON.parse(line) as { result?: unknown; error?: { message: string } };
+        await sleep(25);
+      }
+      throw new Error(`no answer to ${id}`);
+    };
+    try {
+      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+      expect((await answer(1)).result).toBeDefined();
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'before' } } });
+      expect(JSON.stringify((await answer(2)).result)).toContain('before');
+      up.forget();
+      send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'after' } } });
+      expect((await answer(3)).error?.message).toMatch(/lost the session \(HTTP 404\)|answered HTTP 404/);
+      expect(await exited).toBe(4);
+      expect(stderr).toContain(`the MCP server at 127.0.0.1:${up.port} lost the session (HTTP 404)`);
+    } finally {
+      if (proxy.exitCode === null) proxy.kill('SIGKILL');
+      await up.close();
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it('the same over the HTTP front: the client\'s session ends (HTTP 404 on its id), and a new one works', async () => {
+    const up = await upstream();
+    const work = mkdtempSync(join(tmpdir(), 'argspan-mcp-proxy-lost-http-'));
+    const proxy = spawn(process.execPath, [CLI_BIN, 'mcp-proxy', '--http', '127.0.0.1:0', '--traces-dir', join(work, 'traces'), '--state-dir', join(work, 'state'), '--server-url', up.url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    proxy.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    try {
+      for (let i = 0; i < 600 && !/serving MCP at (\S+)/.test(stderr); i++) await sleep(25);
+      const front = new URL(/serving MCP at (\S+)/.exec(stderr)![1]!);
+      const transport = new StreamableHTTPClientTransport(front);
+      const client = new Client({ name: 'argspan-http-client', version: '1.0.0' });
+      await client.connect(transport);
+      expect(resultText(await client.callTool({ name: 'echo', arguments: { text: 'before' } }))).toBe('before');
+      up.forget();
+      await expect(client.callTool({ name: 'echo', arguments: { text: 'after' } })).rejects.toThrow(/HTTP 404/);
+      const status = await fetch(front, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }),
+      }).then((r) => r.status);
+      expect(status).toBe(404);
+      await client.close().catch(() => undefined);
+      const again = new Client({ name: 'argspan-http-client', version: '1.0.0' });
+      await again.connect(new StreamableHTTPClientTransport(front));
+      expect(resultText(await again.callTool({ name: 'echo', arguments: { text: 'anew' } }))).toBe('anew');
+      await again.close();
+    } finally {
+      proxy.kill('SIGKILL');
+      await up.close();
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('argspan mcp-proxy with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
   it('sends its spans over OTLP/HTTP instead of writing files', async () => {
     const bodies: string[] = [];

@@ -35,7 +35,9 @@ export function serveHttpFront(
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') {
       const link = sessions.get(sid);
-      if (!link) return jsonRpcError(res, 404, 'session not found: initialize a new one');
+      // A session whose relay ended (its server exited or lost the session) is gone: MCP clients initialize anew on a 404.
+      if (link?.closed) sessions.delete(sid);
+      if (!link || link.closed) return jsonRpcError(res, 404, 'session not found: initialize a new one');
       return (link.transport as StreamableHTTPServerTransport).handleRequest(req, res);
     }
     if (req.method !== 'POST') return jsonRpcError(res, 400, 'no session: the first request must be a POST of initialize');

@@ -50,8 +50,15 @@ describe('mcp-proxy options', () => {
       [[], { serverUrl: 'file:///etc/passwd' }, /http: or https:/],
       [[], { serverUrl: 'http://h/mcp', serverHeader: ['no colon'] }, /Name: value/],
       [['srv'], { serverHeader: ['A: b'] }, /needs --server-url/],
+      [[], { serverUrl: 'http://user:hunter2@h/mcp' }, /must not hold a user or password/],
+      [[], { serverUrl: 'http://h/mcp', serverHeader: ['Authorization: Bearer ${SPLIT}'] }, /Authorization: the value holds a line break/],
     ];
-    for (const [server, opts, message] of cases) expect(() => proxyConfig(server, opts, {}, {})).toThrow(message);
+    for (const [server, opts, message] of cases) expect(() => proxyConfig(server, opts, {}, { SPLIT: 'abc\ndef' })).toThrow(message);
+    try {
+      proxyConfig([], { serverUrl: 'http://user:hunter2@h/mcp' }, {}, {});
+    } catch (e) {
+      expect((e as Error).message).not.toContain('hunter2');
+    }
     expect(() => proxyConfig([], {}, {}, {})).toThrow(ProxyOptionError);
   });
 });

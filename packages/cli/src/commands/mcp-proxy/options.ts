@@ -71,6 +71,8 @@ export function proxyConfig(serverCommand: readonly string[], opts: McpProxyCliO
       throw new ProxyOptionError('--server-url is not a URL');
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ProxyOptionError('--server-url must be an http: or https: URL');
+    // (fetch refuses a URL with credentials in it: every request would fail)
+    if (url.username !== '' || url.password !== '') throw new ProxyOptionError('--server-url must not hold a user or password: send them with --server-header "Authorization: Basic ${VAR}"');
     config.serverUrl = url;
     for (const h of opts.serverHeader ?? []) {
       const [name, value] = parseHeader(h, env);
@@ -103,6 +105,8 @@ function parseHeader(header: string, env: NodeJS.ProcessEnv): [string, string] {
     if (v === undefined) throw new ProxyOptionError(`--server-header ${name}: the environment variable ${variable} is not set`);
     return v;
   });
+  // (a header value is one line of Latin-1 text: anything else makes every request fail)
+  if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new ProxyOptionError(`--server-header ${name}: the value holds a line break or a character a header cannot carry`);
   return [name, value];
 }
 

@@ -8,6 +8,7 @@ import type { StreamedEnvelope } from './json-envelope.js';
 import type { ClientLink, ServerLink } from './links.js';
 import { DEFAULT_ASK_TIMEOUT_SECONDS } from './options.js';
 import { ToolGate, type AskThroughClient, type ToolGateOptions, type UpstreamRequests } from './tool-gate.js';
+import { UpstreamSendError } from './transport-links.js';
 
 type RequestId = string | number;
 
@@ -256,8 +257,15 @@ export class McpRelay implements UpstreamRequests {
     } catch (err) {
       const p = id === undefined ? undefined : this.pending.get(key(id));
       if (id === undefined || !p) return;
-      this.settle(id, undefined, new McpServerGoneError(`the MCP server could not be reached (${errorName(err)})`));
-      if (!p.own) this.reply(id, undefined, { code: ErrorCode.ConnectionClosed, message: `argspan mcp-proxy: the MCP server could not be reached (${errorName(err)}); ${p.method} was not delivered` });
+      if (err instanceof UpstreamSendError && err.status !== undefined) {
+        // The server was reached and refused the request: a server error, not a server gone.
+        this.settle(id, undefined, new McpServerError(undefined));
+        if (!p.own) this.reply(id, undefined, { code: ErrorCode.InternalError, message: `argspan mcp-proxy: ${err.message} to ${p.method}` });
+        return;
+      }
+      const why = err instanceof UpstreamSendError ? err.message : `the MCP server could not be reached (${errorName(err)})`;
+      this.settle(id, undefined, new McpServerGoneError(why));
+      if (!p.own) this.reply(id, undefined, { code: ErrorCode.ConnectionClosed, message: `argspan mcp-proxy: ${why}; ${p.method} was not delivered` });
     }
   }
 

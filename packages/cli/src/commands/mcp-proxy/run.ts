@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { shownName } from '@argspan/core/internal';
 import { ResourceAttributes } from '@argspan/conventions';
 import { setupTracing, type TracingHandle } from '@argspan/setup';
 import { ExitCode } from '../../exit-codes.js';
@@ -100,7 +101,7 @@ async function serveOverHttp(config: McpProxyConfig, gateOptions: ToolGateOption
 function serverLink(config: McpProxyConfig, io: CommandIO, log: (line: string) => void): ServerLink {
   if (config.serverUrl) {
     const transport = new StreamableHTTPClientTransport(config.serverUrl, { requestInit: { headers: { ...config.serverHeaders } } });
-    return new TransportServerLink(transport, (kind) => log(`argspan mcp-proxy: the MCP server connection failed (${kind})`));
+    return new TransportServerLink(transport, (kind) => log(`argspan mcp-proxy: the MCP server connection failed (${kind})`), shownName(config.serverUrl.host));
   }
   return new ChildServerLink({
     command: config.command!.file,

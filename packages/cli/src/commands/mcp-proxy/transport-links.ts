@@ -13,10 +13,15 @@ type SessionTransport = Transport & { terminateSession?: () => Promise<void>; se
 export class TransportClientLink implements ClientLink {
   onmessage?: (message: unknown, raw?: Uint8Array) => void;
   onclose?: () => void;
+  /** Whether the session is over (its relay ended, or the transport closed): its id is then unknown. */
+  closed = false;
 
   constructor(readonly transport: Transport) {
     transport.onmessage = (message) => this.onmessage?.(message);
-    transport.onclose = () => this.onclose?.();
+    transport.onclose = () => {
+      this.closed = true;
+      this.onclose?.();
+    };
   }
 
   start(): Promise<void> {
@@ -34,7 +39,22 @@ export class TransportClientLink implements ClientLink {
   }
 
   close(): Promise<void> {
+    this.closed = true;
     return this.transport.close();
+  }
+}
+
+/**
+ * A message the Streamable HTTP server did not take, and why, as far as it can be said without
+ * quoting the server: the HTTP status it answered with (`status`), or the network error's code.
+ */
+export class UpstreamSendError extends Error {
+  override name = 'UpstreamSendError';
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+  ) {
+    super(message);
   }
 }
 
@@ -44,13 +64,21 @@ export class TransportServerLink implements ServerLink {
   onclose?: (why: string) => void;
   private closing = false;
 
+  /** How messages name the server: `the MCP server at {host}` (its host and port: no user, path or query). */
+  private readonly where: string;
+
   constructor(
     private readonly transport: SessionTransport,
     onError: (what: string) => void,
+    private readonly host?: string,
   ) {
+    this.where = host === undefined ? 'the MCP server' : `the MCP server at ${host}`;
     this.transport.onmessage = (message) => this.onmessage?.(message);
-    // The SDK reports failures of its background stream here; the message may quote the server, so only the kind is kept.
-    this.transport.onerror = (err) => onError(err.name);
+    // The SDK reports failures here; the message may quote the server, so only the status or the network error's code is kept.
+    this.transport.onerror = (err) => {
+      const status = httpStatusOf(err);
+      onError(status !== undefined ? `HTTP ${status}` : networkCause(err));
+    };
     this.transport.onclose = () => {
       if (!this.closing) this.onclose?.('closed the connection');
     };
@@ -64,8 +92,15 @@ export class TransportServerLink implements ServerLink {
     }
   }
 
-  send(message: unknown): Promise<void> {
-    return this.transport.send(message as JSONRPCMessage);
+  async send(message: unknown): Promise<void> {
+    try {
+      await this.transport.send(message as JSONRPCMessage);
+    } catch (err) {
+      const status = httpStatusOf(err);
+      // A 404 for a session it gave: the server lost it (restarted). MCP: the client must start a new one, so this link is gone.
+      if (status === 404 && this.transport.sessionId !== undefined && !this.closing) queueMicrotask(() => this.onclose?.(`${this.host === undefined ? '' : `at ${this.host} `}lost the session (HTTP 404)`));
+      throw new UpstreamSendError(status !== undefined ? `${this.where} answered HTTP ${status}` : `${this.where} could not be reached (${networkCause(err)})`, status);
+    }
   }
 
   setProtocolVersion(version: string): void {
@@ -77,4 +112,18 @@ export class TransportServerLink implements ServerLink {
     await this.transport.terminateSession?.().catch(() => undefined);
     await this.transport.close();
   }
+}
+
+/** The HTTP status of the SDK's `StreamableHTTPError` (its `code`), if the server answered with one. */
+function httpStatusOf(err: unknown): number | undefined {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return err instanceof Error && typeof code === 'number' && code >= 100 && code <= 599 ? code : undefined;
+}
+
+/** Why a request did not reach the server: the system error's code (`ECONNREFUSED`, `ENOTFOUND`), else the error's class. */
+function networkCause(err: unknown): string {
+  const cause = (err as { cause?: { code?: unknown } } | undefined)?.cause;
+  if (typeof cause?.code === 'string' && /^[A-Z0-9_]{2,40}$/.test(cause.code)) return cause.code;
+  const name = (err as Error | undefined)?.name;
+  return typeof name === 'string' && /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name) ? name : 'error';
 }
