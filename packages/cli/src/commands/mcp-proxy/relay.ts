@@ -187,6 +187,7 @@ export class McpRelay implements UpstreamRequests {
 
   private async toolCall(id: RequestId, params: unknown): Promise<void> {
     if (this.done) {
+      this.openCalls.delete(key(id));
       this.reply(id, undefined, { code: ErrorCode.ConnectionClosed, message: 'argspan mcp-proxy: the MCP server is not running; the call was not sent' });
       return;
     }
