@@ -7,7 +7,7 @@ export type { EnforcementInput } from './enforcement.js';
 export { ProvenanceIndex, contextText } from './provenance.js';
 export { DEFAULT_GATE_POLICY, assumedValuesPhrase, resolvePolicy } from './gate.js';
 export { flatten, formatPath } from './flatten.js';
-export { parseKeyPath, shownName, splitCredentialKeys, valuesScannedDetector } from './key-path-secrets.js';
+export { parseKeyPath, shownName, splitCredentialKeys, splitCredentialKeysEndingLast, valuesScannedDetector } from './key-path-secrets.js';
 export { redactedPrefix } from './secrets/redact.js';
 export { secretInCutJson } from './residency.js';
 export { stripToPublicSchema } from './json-schema.js';

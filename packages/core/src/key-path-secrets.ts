@@ -40,6 +40,8 @@ export function splitCredentialKeysOf(key: string, path: readonly PathSegment[],
 
 /** The longest run of joined keys looked at: longer than any credential a rule matches (a PEM key included). */
 const MAX_JOINED_KEYS = 16_384;
+/** The most keys joined into one run: twice the flattening depth (a key path is no deeper), and what bounds a walker of deeper values (the hop's payload, 512 levels) to a few joins a key. */
+const MAX_JOINED_RUN_KEYS = 64;
 /** Findings looked for in one run of joined keys. */
 const MAX_FINDINGS = 16;
 
@@ -51,15 +53,27 @@ const MAX_FINDINGS = 16;
  * overlaps. A credential inside one key is left to the name's own redaction.
  */
 export function splitCredentialKeys(path: readonly PathSegment[], detector: SecretDetector = defaultSecretDetector): HiddenKey[] | undefined {
+  return splitKeys(path, detector, false);
+}
+
+/**
+ * {@link splitCredentialKeys} of the runs that end at the path's last key only: for a walker that
+ * judged each shorter path already (the hop's payload), one key costs its depth, not its depth squared.
+ */
+export function splitCredentialKeysEndingLast(path: readonly PathSegment[], detector: SecretDetector = defaultSecretDetector): HiddenKey[] | undefined {
+  return splitKeys(path, detector, true);
+}
+
+function splitKeys(path: readonly PathSegment[], detector: SecretDetector, lastOnly: boolean): HiddenKey[] | undefined {
   let keys = 0;
   for (const seg of path) if (typeof seg === 'string' && seg !== '') keys++;
   if (keys < 2) return undefined;
   const at: number[] = [];
   for (let i = 0; i < path.length; i++) if (typeof path[i] === 'string' && path[i] !== '') at.push(i);
   let hidden: Map<number, string> | undefined;
-  for (let last = 1; last < at.length; last++) {
+  for (let last = lastOnly ? at.length - 1 : 1; last < at.length; last++) {
     let joined = path[at[last]!] as string;
-    for (let first = last - 1; first >= 0; first--) {
+    for (let first = last - 1; first >= 0 && last - first < MAX_JOINED_RUN_KEYS; first--) {
       joined = (path[at[first]!] as string) + joined;
       if (joined.length > MAX_JOINED_KEYS) break;
       if (nameRule(joined, detector) === undefined) continue;

@@ -96,6 +96,12 @@ describe('redactPayload', () => {
     const listed = redact({ [token.slice(0, 20)]: [{ [token.slice(20)]: 1 }] });
     expect(listed).not.toContain(token.slice(4, 20));
     expect(listed).not.toContain(token.slice(20));
+    // 500 levels of keys, a token split across two of them near the bottom: found, each key joined with at most 64 above it
+    let deep: Record<string, unknown> = { [token.slice(0, 20)]: { [token.slice(20)]: 1 } };
+    for (let i = 0; i < 500; i++) deep = { [`k${i}`]: deep };
+    const deepText = redact(deep);
+    expect(deepText).not.toContain(token.slice(4, 20));
+    expect(deepText).toContain('"k0":{"[REDACTED:github-pat]":{"[REDACTED:github-pat]":1}}');
     // keys that only look alike stay as they are
     expect(JSON.parse(redact({ ghp_notes: { summary: 1 } }))).toEqual({ ghp_notes: { summary: 1 } });
   });

@@ -1,5 +1,5 @@
 import { redactSecrets, redactionMarker } from '@argspan/core';
-import { isPlaceholderValue, isSecretKeyName, PRIVATE_KEY_BEGIN, PRIVATE_KEY_END, splitCredentialKeys } from '@argspan/core/internal';
+import { isPlaceholderValue, isSecretKeyName, PRIVATE_KEY_BEGIN, PRIVATE_KEY_END, splitCredentialKeysEndingLast } from '@argspan/core/internal';
 import type { SecretDetector } from '@argspan/core';
 import { HopError, HopStateError } from './errors.js';
 
@@ -164,7 +164,7 @@ export function redactPayload(payload: unknown, detector: SecretDetector, step: 
     for (const k of Object.keys(obj)) {
       const at = path.length;
       path.push(k);
-      for (const h of splitCredentialKeys(path, detector) ?? []) if (!hidden.has(h.at)) hidden.set(h.at, h.rule);
+      for (const h of splitCredentialKeysEndingLast(path, detector) ?? []) if (!hidden.has(h.at)) hidden.set(h.at, h.rule);
       const v = walk((obj as Record<string, unknown>)[k], k, isSecretKeyName(k), depth + 1);
       path.pop();
       const splitRule = hidden.get(at);
