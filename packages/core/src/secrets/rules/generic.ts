@@ -594,10 +594,11 @@ function randomSeparatedPassword(secret: string): boolean {
 /**
  * An unquoted value that runs to its line's end (group `group`), holding a character the generic
  * value stops at, or beginning with `=`, which it refuses (`DB_PASSWORD==x…`, a value `=x…`): then a comment after a space, a line break (also written as a JSON escape), or
- * a quote that ends a JSON string (not one that opens a call's argument: `os.getenv("X")`).
+ * a quote that ends a JSON string (not one that opens a call's argument: `os.getenv("X")`), also
+ * where the string that held it ends right after (`"\"…\nKEY=v{\""`: JSON in a JSON string).
  */
 function lineValue(group: string): string {
-  return `(?=[^"'\\s\\\\]{0,199}${STOPS}|=)(?<${group}>[^"'\\s\\\\]{8,200})(?=[ \\t]+[#;]|[ \\t]*(?:\\r?\\n|$|\\\\{1,3}[nr]|\\\\{0,3}"(?=[\\s,}\\]\\\\]|$)))`;
+  return `(?=[^"'\\s\\\\]{0,199}${STOPS}|=)(?<${group}>[^"'\\s\\\\]{8,200})(?=[ \\t]+[#;]|[ \\t]*(?:\\r?\\n|$|\\\\{1,3}[nr]|\\\\{0,3}"(?=[\\s,}\\]\\\\"]|$)))`;
 }
 
 /**
@@ -688,6 +689,8 @@ export const GENERIC_QUOTED_RULE: SecretRule = rule({
       `services:\n  - name: db\n    token: Fz8>rT2<qM5|n`,
       `REGISTRY := registry.internal\nREGISTRY_TOKEN := Hd8(qW3,zN6]p`,
       `{"content":"[mail]\\nsmtp_password = Jr6;tB9(wQ2]k\\n"}`,
+      // a .env line in JSON text that is itself a JSON string: its closing \" and the outer "
+      String.raw`"\"\\nSMTP_PASSWORD=Hd8(qW3,zN6]p\""`,
       `db.url=jdbc:mysql://db:3306/app\ndb.password Vk4,tR8(mQ2]z\n`,
       // an XML element's content to its end tag: in a CDATA section, or with entities
       `<settings>\n  <password><![CDATA[3EwRnY<xZvP]77_92F*2]]></password>\n</settings>`,
