@@ -18,5 +18,5 @@ SELECT a.trace_id AS trace_id, a.span_id AS span_id, a.tool AS tool, a."key" AS 
     || ' the denylisted key ' || a."key" || '.' AS reason
 FROM tool_args a JOIN tool_calls c ON c.trace_id = a.trace_id AND c.span_id = a.call_span_id
 LEFT JOIN (SELECT DISTINCT trace_id, span_id, hit FROM gate_hits) g ON g.trace_id = c.trace_id AND g.span_id = c.span_id AND g.hit = a.gate_hit_key
-WHERE a.emitter = 'argspan' AND a.denylisted AND NOT c.dispatched
+WHERE a.emitter = 'argspan' AND a.denylisted AND NOT c.dispatched AND NOT coalesce(a.rule = 'empty', false)
   AND (a.provenance = 'model_inferred' OR (a.provenance IN ('schema_default', 'no_evidence') AND g.hit IS NOT NULL))

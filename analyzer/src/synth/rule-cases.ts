@@ -49,6 +49,8 @@ export function remoteCall(over: Partial<CallSpec> = {}, fp = 'fp-1', lease = 'l
 }
 
 const inferredTz = { key: 'timezone', provenance: 'model_inferred' as Provenance, residency: 'tiny-public' as const, denylisted: true };
+/** A denylisted field sent empty (null: not given, as OpenAI strict schemas send it): it asserts nothing. */
+const emptyTz = { ...inferredTz, residency: 'unknown' as const, rule: 'empty' };
 const asked = { gateAction: 'ask' as const, gateHits: ['calendar.create.timezone'], gateQuestion: 'Which timezone should the meeting use?' };
 
 /**
@@ -79,6 +81,7 @@ export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
       b.call(t, cleanCall({ args: [inferredTz], ...asked })); // held: held_assumption, not this
       b.call(t, cleanCall({ args: [{ ...inferredTz, provenance: 'user_explicit' }] }));
       b.call(t, cleanCall({ args: [{ key: 'title', provenance: 'model_inferred', denylisted: false }] }));
+      b.call(t, cleanCall({ args: [emptyTz] }));
     },
   },
   held_assumption: {
@@ -93,6 +96,8 @@ export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
       b.call(t, cleanCall({ args: [{ ...inferredTz, provenance: 'user_explicit' }] }));
       // noEvidenceAction log: the unproven value ran, and nothing was held.
       b.call(t, cleanCall({ args: [{ ...inferredTz, provenance: 'no_evidence' }] }));
+      // Denied for a secret beside an empty denylisted field: no assumption was held.
+      b.call(t, cleanCall({ tool: 'fs.read', args: [emptyTz, { key: 'path', residency: 'secret', rule: 'secret-file-name' }], enforcement: 'deny' }));
     },
   },
   sensitive_arg_sent_remote: {
@@ -194,7 +199,10 @@ export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
   },
   inferred_gate_missed: {
     tp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], gateHits: ['calendar.create.timezone'] })),
-    fp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], ...asked })),
+    fp: (b, t) => {
+      b.call(t, cleanCall({ args: [inferredTz], ...asked }));
+      b.call(t, cleanCall({ args: [emptyTz] }));
+    },
   },
   gate_hit_without_inferred_leaf: {
     tp: (b, t) => void b.call(t, cleanCall({ args: [inferredTz], ...asked, gateHits: ['calendar.create.timezone', 'calendar.create.title'] })),
@@ -213,6 +221,7 @@ export const RULE_CASES: Readonly<Record<string, { tp: Case; fp: Case }>> = {
     fp: (b, t) => {
       b.call(t, cleanCall({ args: [inferredTz], ...asked }));
       b.call(t, cleanCall({ tool: 'email.send', args: [{ ...inferredTz, key: 'to[1]' }, { ...inferredTz, key: 'cc[0].email' }], ...asked, gateHits: ['email.send.to', 'email.send.cc.email'] }));
+      b.call(t, cleanCall({ args: [emptyTz] }));
     },
   },
   ask_without_question: {

@@ -183,8 +183,20 @@ describe('classifyCall gate', () => {
   it('holds nothing of a call with no arguments, even where `$` (the whole argument) is denylisted', () => {
     const gate = (args: unknown) => classifyCall({ tool: 'locate', args }, { userText: 'Where am I?' }, { denyInferred: ['$'] }).gate;
     for (const args of [{}, []]) expect(gate(args), JSON.stringify(args)).toEqual({ action: 'allow', hits: [] });
-    // A scalar argument, even an empty one, is a value the model chose.
-    for (const args of ['', 'Paris']) expect(gate(args).hits, JSON.stringify(args)).toEqual(['locate.$']);
+    // A scalar argument is a value the model chose; an empty one asserts nothing.
+    expect(gate('Paris').hits).toEqual(['locate.$']);
+    expect(gate('').hits).toEqual([]);
+  });
+
+  it('asks nothing about an empty value on a denylisted key (null, "", [] or {}: a field not given, as OpenAI strict schemas send it)', () => {
+    const user = { userText: 'Send the invoice for order 991 to billing@acme.example' };
+    for (const currency of [null, '', [], {}]) {
+      const c = classifyCall({ tool: 'invoice_send', args: { order: '991', to: 'billing@acme.example', currency } }, user);
+      expect(c.gate, JSON.stringify(currency)).toEqual({ action: 'allow', hits: [] });
+      expect(c.enforcement.action).toBe('run');
+    }
+    // a value the user did not give is still asked about
+    expect(classifyCall({ tool: 'invoice_send', args: { order: '991', to: 'billing@acme.example', currency: 'EUR' } }, user).gate.hits).toEqual(['invoice_send.currency']);
   });
 
   it('judges a leaf name by each frozen denylist of its own, also after more distinct names than it remembers', () => {

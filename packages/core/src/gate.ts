@@ -67,11 +67,16 @@ export function resolvePolicy(options: Partial<GatePolicy> = {}): GatePolicy {
 
 const RESIDENCY_SET: ReadonlySet<string> = new Set(RESIDENCY_ORDER);
 
+/** A leaf of no value: null, "", an empty list or object (labelled `unknown`, rule `empty`). */
+function isEmptyLeaf(l: LeafClassification): boolean {
+  return l.residency === Residency.UNKNOWN && l.bytes === 0 && l.rule === ResidencyRule.EMPTY;
+}
+
 /** The strongest label among leaves that carry bytes (an empty leaf has nothing to leave the machine). */
 export function strongestResidency(leaves: readonly LeafClassification[], incomplete: boolean): Residency {
   let best: Residency | undefined = incomplete ? Residency.UNKNOWN : undefined;
   for (const l of leaves) {
-    if (l.residency === Residency.UNKNOWN && l.bytes === 0 && l.rule === ResidencyRule.EMPTY) continue;
+    if (isEmptyLeaf(l)) continue;
     if (best === undefined || RESIDENCY_STRENGTH[l.residency] > RESIDENCY_STRENGTH[best]) best = l.residency;
   }
   return best ?? Residency.UNKNOWN;
@@ -195,7 +200,8 @@ export function isDenylisted(tool: string, key: string, leaf: string, denyInferr
 
 /**
  * The inferred-field table: model_inferred on a denylisted leaf → block or ask one clarifying
- * question naming the field(s) (`inferredAction`); model_inferred elsewhere → log only;
+ * question naming the field(s) (`inferredAction`); model_inferred elsewhere, or an empty value
+ * (null, "", [] or {}) anywhere → log only;
  * schema_default on a denylisted leaf → allowed only where the default is marked safe; no_evidence
  * (the user's words cannot be seen) on a denylisted leaf → `noEvidenceAction`: log only, ask or block.
  */
@@ -209,7 +215,8 @@ export function decideInferred(
   let noEvidence: Set<string> | undefined;
   let block = false;
   for (const l of leaves) {
-    if (!l.denylisted) continue;
+    // An empty value (null, "", [] or {}: OpenAI's strict schemas send null for a field not given) asserts nothing to ask about.
+    if (!l.denylisted || isEmptyLeaf(l)) continue;
     const unseen = l.provenance === Provenance.NO_EVIDENCE;
     const assumed = unseen
       ? policy.noEvidenceAction !== 'log'
