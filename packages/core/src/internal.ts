@@ -23,3 +23,5 @@ export { escapedKeywordSpellings, PRIVATE_KEY_BEGIN, PRIVATE_KEY_END } from './s
 export { snapshotArgs, ArgumentSnapshotError } from './snapshot.js';
 export type { KeyedValueHasher } from './keyed-hash.js';
 export { hashHex } from './keyed-hash.js';
+export { redactedJson, withKeysShown } from './redacted-json.js';
+export { isAsyncIterable } from './async-iterable.js';

@@ -1,6 +1,6 @@
 import { Residency } from '@argspan/conventions';
 import { redactSecrets, redactionMarker, type CallClassification } from '@argspan/core';
-import { flatten, parseKeyPath, shownName, splitCredentialKeys } from '@argspan/core/internal';
+import { isAsyncIterable, parseKeyPath, redactedJson, withKeysShown } from '@argspan/core/internal';
 
 /** Longest `gen_ai.tool.call.arguments` / `.result` written, in characters; the rest is cut. @default 8192 */
 export const MAX_RECORDED_CONTENT = 8192;
@@ -31,7 +31,7 @@ export function recordedArguments(snapshot: unknown, c: CallClassification): str
     if (!SENSITIVE.has(label.residency)) return;
     copy = setAt(copy, leaf.path, redactionMarker(label.rule));
   });
-  return cut(JSON.stringify(redactKeys(copy, hiddenKeys)) ?? '');
+  return cut(JSON.stringify(withKeysShown(copy, hiddenKeys)) ?? '');
 }
 
 /**
@@ -40,22 +40,9 @@ export function recordedArguments(snapshot: unknown, c: CallClassification): str
  * returned is as sensitive as what it was given; nor does a streamed result (not `"{}"`).
  */
 export function recordedResult(result: unknown, c: CallClassification): string | undefined {
-  if (c.failedClosed || SENSITIVE.has(c.residency) || result === undefined || isStream(result)) return undefined;
-  let text: string | undefined;
-  try {
-    // (an object's keys as the arguments' are: glued credentials and ones split across nested keys hidden)
-    const json = typeof result === 'string' ? undefined : JSON.stringify(result);
-    const parsed = json === undefined ? undefined : (JSON.parse(json) as unknown);
-    text = typeof result === 'string' ? result : json === undefined ? undefined : JSON.stringify(redactKeys(parsed, splitKeysOf(parsed)));
-  } catch {
-    return undefined;
-  }
-  return text === undefined ? undefined : cut(redactSecrets(text).text);
-}
-
-/** A result the tool streams (an async iterable: the AI SDK's `async function*` tools): it has no value yet when the call's span ends. */
-function isStream(v: unknown): boolean {
-  return v !== null && typeof v === 'object' && typeof (v as Record<symbol, unknown>)[Symbol.asyncIterator] === 'function';
+  if (c.failedClosed || SENSITIVE.has(c.residency) || result === undefined || isAsyncIterable(result)) return undefined;
+  const text = typeof result === 'string' ? redactSecrets(result).text : redactedJson(result);
+  return text === undefined ? undefined : cut(text);
 }
 
 function cut(text: string): string {
@@ -72,24 +59,4 @@ function setAt(root: unknown, path: readonly (string | number)[], value: string)
   }
   if (node !== null && typeof node === 'object') node[path[path.length - 1]!] = value;
   return root;
-}
-
-function redactKeys(v: unknown, hidden: ReadonlyMap<string, string>): unknown {
-  if (Array.isArray(v)) return v.map((x) => redactKeys(x, hidden));
-  if (v === null || typeof v !== 'object') return v;
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[hidden.get(k) ?? shownName(k)] = redactKeys(x, hidden);
-  return out;
-}
-
-/**
- * The keys of a JSON value that hold a credential only together with the keys around them, each
- * with its marker: its leaves' key paths as the arguments' are read (flattened to the same depth).
- */
-function splitKeysOf(value: unknown): Map<string, string> {
-  const hidden = new Map<string, string>();
-  for (const { path } of flatten(value).leaves) {
-    for (const h of splitCredentialKeys(path) ?? []) hidden.set(String(path[h.at]), redactionMarker(h.rule));
-  }
-  return hidden;
 }

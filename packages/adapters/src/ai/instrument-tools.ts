@@ -1,3 +1,4 @@
+import { isAsyncIterable } from '@argspan/core/internal';
 import type { ArgspanSession } from '@argspan/instrumentation';
 import { gatedInstrumentation } from '../shared/gated-instrumentation.js';
 import { jsonSchemaOf } from './schema.js';
@@ -68,10 +69,6 @@ function addNewUserText(session: ArgspanSession, texts: readonly string[]): void
 
 function isAsyncGeneratorFunction(fn: unknown): boolean {
   return typeof fn === 'function' && fn.constructor?.name === 'AsyncGeneratorFunction';
-}
-
-function isAsyncIterable(v: unknown): v is AsyncIterable<unknown> {
-  return v !== null && typeof v === 'object' && typeof (v as Record<symbol, unknown>)[Symbol.asyncIterator] === 'function';
 }
 
 /** Pass a streaming tool's values through; its last value (the final output) becomes context. */

@@ -64,17 +64,20 @@ describe('instrumentMcpClient (in-process SDK server)', () => {
     const aws = 'AKIA' + 'Q7R2XKZ4M3PLT3VB';
     const s = await serve({});
     try {
-      const params = { name: 'create_event', arguments: { title: 'A' }, _meta: { progressToken: 7, note: `use ${token}`, [aws]: [aws] }, extra: { deep: [`key=${aws}`] } };
+      // (and a token split across nested keys: neither key holds a credential alone)
+      const split = { [token.slice(0, 20)]: { [token.slice(20)]: 1 } };
+      const params = { name: 'create_event', arguments: { title: 'A' }, _meta: { progressToken: 7, note: `use ${token}`, [aws]: [aws], split }, extra: { deep: [`key=${aws}`] } };
       await s.client.callTool(params as never);
       expect(s.counts.calls).toEqual(['A']);
       const call = s.counts.sent.map((m) => JSON.parse(m) as { method?: string; params?: Record<string, unknown> }).find((m) => m.method === 'tools/call')!;
       expect(call.params).toEqual({
         name: 'create_event',
         arguments: { title: 'A' },
-        _meta: { progressToken: 7, note: 'use [REDACTED:github-pat]', '[REDACTED:aws-access-key-id]': ['[REDACTED:aws-access-key-id]'] },
+        _meta: { progressToken: 7, note: 'use [REDACTED:github-pat]', '[REDACTED:aws-access-key-id]': ['[REDACTED:aws-access-key-id]'], split: { '[REDACTED:github-pat]': { '[REDACTED:github-pat]': 1 } } },
         extra: { deep: ['key=[REDACTED:aws-access-key-id]'] },
       });
-      expect(s.counts.sent.join('\n')).not.toContain(token.slice(4));
+      expect(s.counts.sent.join('\n')).not.toContain(token.slice(4, 20));
+      expect(s.counts.sent.join('\n')).not.toContain(token.slice(20));
       expect(s.counts.sent.join('\n')).not.toContain(aws.slice(4));
     } finally {
       await s.close();

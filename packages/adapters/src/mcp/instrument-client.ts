@@ -1,5 +1,5 @@
 import { redactSecrets } from '@argspan/core';
-import { shownName } from '@argspan/core/internal';
+import { redactedJson } from '@argspan/core/internal';
 import { ArgspanClarificationError, type ArgspanInstrumentation } from '@argspan/instrumentation';
 import { gatedInstrumentation } from '../shared/gated-instrumentation.js';
 import { isGateError, refusalText } from '../shared/refusal.js';
@@ -121,22 +121,17 @@ export function instrumentMcpClient<C extends McpClientLike>(client: C, options:
 /**
  * What a `tools/call` sends besides the tool's name and arguments (`_meta`, a task, whatever a
  * client adds): protocol metadata, not the tool's input, so it is not gated — but nothing
- * credential-shaped in it leaves: every string and key is redacted as names and text are.
+ * credential-shaped in it leaves: it is passed on as values are recorded (every credential in its
+ * text redacted, keys too); metadata that has no JSON form is dropped.
  */
 function redactedOutsideArguments(params: McpCallToolParams): Record<string, unknown> {
-  // (built from entries: a key such as `__proto__` stays an own key)
-  return Object.fromEntries(Object.entries(params).flatMap(([k, v]) => (k === 'name' || k === 'arguments' ? [] : [[shownName(k), redactedValue(v, 0)]])));
-}
-
-/** Metadata nested deeper than this is sent as null: no protocol's metadata nests so deep. */
-const MAX_METADATA_DEPTH = 32;
-
-function redactedValue(v: unknown, depth: number): unknown {
-  if (typeof v === 'string') return redactSecrets(v).text;
-  if (v === null || typeof v !== 'object') return v;
-  if (depth >= MAX_METADATA_DEPTH) return null;
-  if (Array.isArray(v)) return v.map((x) => redactedValue(x, depth + 1));
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [shownName(k), redactedValue(x, depth + 1)]));
+  const rest = Object.fromEntries(Object.entries(params).filter(([k]) => k !== 'name' && k !== 'arguments'));
+  const text = redactedJson(rest);
+  try {
+    return text === undefined ? {} : (JSON.parse(text) as Record<string, unknown>);
+  } catch {
+    return {}; // (a redaction marker replaced text across JSON syntax: nothing of it is passed on)
+  }
 }
 
 /**
