@@ -116,6 +116,29 @@ describe('flatten', () => {
     expect(r.limits).toContain('non-json');
   });
 
+  it('reads a Buffer as JSON writes it ({"type":"Buffer","data":[…]}) as the Buffer itself', () => {
+    const buf = Buffer.from('héllo');
+    const r = flatten(JSON.parse(JSON.stringify({ buf })) as unknown);
+    expect(r.leaves).toHaveLength(1);
+    expect(r.leaves[0]).toMatchObject({ key: 'buf', kind: 'binary', text: 'héllo', bytes: buf.length, truncated: false });
+    expect(flatten({ buf }).leaves[0]).toMatchObject({ key: 'buf', kind: 'binary', text: 'héllo', bytes: buf.length });
+    // cut as a Buffer's text is
+    const long = flatten({ type: 'Buffer', data: [...Buffer.from('abcdef')] }, { maxStringLength: 4 });
+    expect(long.leaves[0]).toMatchObject({ key: '$', text: 'abcd', bytes: 6, truncated: true });
+    expect(long.limits).toContain('string');
+    // anything else of that look stays an object
+    for (const other of [
+      { type: 'Buffer', data: [] },
+      { type: 'Buffer', data: [1, 256] },
+      { type: 'Buffer', data: [1.5] },
+      { type: 'Buffer', data: ['1'] },
+      { type: 'buffer', data: [1] },
+      { type: 'Buffer', data: [1], more: 1 },
+    ]) {
+      expect(flatten(other).leaves.every((l) => l.kind !== 'binary')).toBe(true);
+    }
+  });
+
   it('survives throwing getters, throwing toJSON and hostile proxies', () => {
     const hostile = new Proxy({}, { ownKeys: () => { throw new Error('trap'); } });
     const r = flatten({

@@ -165,6 +165,13 @@ export function flatten(args: unknown, limits: Partial<FlattenLimits> = {}): Fla
         return summarise(path, 'non-json');
       }
       if (keys.length === 0) return emit(path, 'other', '');
+      // A Buffer as JSON writes it is its bytes, read as a Buffer itself is (the same leaf through an entry point that sees only JSON).
+      const data = keys.length === 2 ? bufferJsonBytes(obj) : undefined;
+      if (data !== undefined) {
+        if (data.length > lim.maxStringLength) hits.add('string');
+        leavesPushBinary(path, data.subarray(0, lim.maxStringLength).toString('utf8'), data.length, data.length > lim.maxStringLength);
+        return;
+      }
       for (const k of keys) visit(readSafely(obj, k, hits), [...path, k], depth + 1);
     } finally {
       ancestors.delete(obj);
@@ -232,6 +239,30 @@ function deepJson(root: object, max: number): string {
     }
   }
   return out.slice(0, max);
+}
+
+/**
+ * The bytes of a Buffer as `JSON.stringify` writes it — `{"type":"Buffer","data":[103,104,…]}`, two
+ * keys, at least one byte, every one an integer 0–255 — or undefined for any other value. Its data
+ * is binary that a JSON transport (MCP, an SDK's tool input) turned into numbers: a credential in
+ * it must be read as a Buffer's is. Never throws (a getter or proxy trap that throws is not a Buffer).
+ */
+export function bufferJsonBytes(value: object): Buffer | undefined {
+  try {
+    const { type, data } = value as { type?: unknown; data?: unknown };
+    if (type !== 'Buffer' || !Array.isArray(data) || data.length === 0) return undefined;
+    const keys = Object.keys(value);
+    if (keys.length !== 2 || !keys.includes('type') || !keys.includes('data')) return undefined;
+    const bytes = Buffer.allocUnsafe(data.length);
+    for (let i = 0; i < data.length; i++) {
+      const b: unknown = data[i];
+      if (typeof b !== 'number' || !Number.isInteger(b) || b < 0 || b > 255) return undefined;
+      bytes[i] = b;
+    }
+    return bytes;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Read a property without letting a throwing getter or proxy trap escape. */

@@ -6,7 +6,7 @@ export { decideEnforcement } from './enforcement.js';
 export type { EnforcementInput } from './enforcement.js';
 export { ProvenanceIndex, contextText } from './provenance.js';
 export { DEFAULT_GATE_POLICY, assumedValuesPhrase, resolvePolicy } from './gate.js';
-export { flatten, formatPath } from './flatten.js';
+export { bufferJsonBytes, flatten, formatPath } from './flatten.js';
 export { parseKeyPath, shownName, splitCredentialKeys, splitCredentialKeysEndingLast, valuesScannedDetector } from './key-path-secrets.js';
 export { redactedPrefix } from './secrets/redact.js';
 export { secretInCutJson } from './residency.js';

@@ -1,5 +1,5 @@
 import { redactSecrets, redactionMarker } from '@argspan/core';
-import { isPlaceholderValue, isSecretKeyName, PRIVATE_KEY_BEGIN, PRIVATE_KEY_END, splitCredentialKeysEndingLast } from '@argspan/core/internal';
+import { bufferJsonBytes, isPlaceholderValue, isSecretKeyName, PRIVATE_KEY_BEGIN, PRIVATE_KEY_END, splitCredentialKeysEndingLast } from '@argspan/core/internal';
 import type { SecretDetector } from '@argspan/core';
 import { HopError, HopStateError } from './errors.js';
 
@@ -123,10 +123,14 @@ export function redactPayload(payload: unknown, detector: SecretDetector, step: 
     let value = input;
     // Binary data (a Buffer, a typed array) goes out as JSON writes it, a list of byte values, where
     // no string is left to redact: its bytes are read as text, and data holding a secret is replaced whole.
-    if (typeof value === 'object' && value !== null && (ArrayBuffer.isView(value) || value instanceof ArrayBuffer)) {
-      const bytes = value instanceof ArrayBuffer ? Buffer.from(value) : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-      const text = bytes.toString('utf8');
-      if (redact(text) !== text) return marker;
+    // So does a Buffer as JSON writes it ({"type":"Buffer","data":[…]}), passed in already written.
+    if (typeof value === 'object' && value !== null) {
+      const bytes =
+        value instanceof ArrayBuffer ? Buffer.from(value) : ArrayBuffer.isView(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : bufferJsonBytes(value);
+      if (bytes !== undefined) {
+        const text = bytes.toString('utf8');
+        if (redact(text) !== text) return marker;
+      }
     }
     if ((typeof value === 'object' && value !== null) || typeof value === 'bigint') {
       const toJSON = (value as { toJSON?: unknown }).toJSON;
