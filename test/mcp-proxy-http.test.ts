@@ -92,6 +92,34 @@ describe('argspan mcp-proxy --http (Streamable HTTP front, stdio server behind)'
     expect(status).toBe(403);
   });
 
+  it("refuses a page of another site (its Origin) and a first POST that is not application/json, starting no server", async () => {
+    const started = () => stderr.match(/started node \(pid \d+\)/g)?.length ?? 0;
+    const before = started();
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } } });
+    const post = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.on('error', reject);
+        req.end(initialize);
+      });
+    const json = { 'content-type': 'application/json' };
+    // a browser's cross-site fetch to a loopback address: Host is loopback, Origin is not
+    expect(await post({ ...json, origin: 'https://evil.example' })).toBe(403);
+    expect(await post({ ...json, origin: 'null' })).toBe(403);
+    expect(await post({ ...json, origin: `http://localhost.evil.example:${url.port}` })).toBe(403);
+    // a form or no-CORS post (no preflight) can only be text/plain
+    expect(await post({ 'content-type': 'text/plain' })).toBe(415);
+    expect(await post({})).toBe(415);
+    await sleep(200);
+    expect(started()).toBe(before);
+    // a page on this machine may
+    expect(await post({ ...json, origin: `http://localhost:${url.port}` })).toBe(200);
+    expect(started()).toBe(before + 1);
+  });
+
   it('starts no server for a request without a session that is not initialize (not JSON, {}, tools/list, a notification)', async () => {
     const started = () => stderr.match(/started node \(pid \d+\)/g)?.length ?? 0;
     const before = started();

@@ -19,7 +19,8 @@ export interface HttpFront {
  * Serve MCP over Streamable HTTP on `host:port`. A POST of `initialize` without a session id starts
  * a session: `startSession` gets its client link (and connects it to a server) before the request
  * is handled; any other request without a session starts nothing.
- * Requests whose `Host` is not this front's (DNS rebinding) are refused.
+ * Requests whose `Host` is not this front's (DNS rebinding), or whose `Origin` is a page of another
+ * site, are refused; a first POST that is not `application/json` starts nothing.
  */
 export function serveHttpFront(
   host: string,
@@ -31,6 +32,8 @@ export function serveHttpFront(
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (!allowedHost(req.headers.host, host)) return plain(res, 403, 'host not allowed');
+    // A page of another site (its browser sends its Origin) may not reach in, even by a loopback name.
+    if (req.headers.origin !== undefined && !allowedOrigin(req.headers.origin, host)) return plain(res, 403, 'origin not allowed');
     if (url.pathname !== MCP_PATH) return plain(res, 404, `not found: MCP is served at ${MCP_PATH}`);
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') {
@@ -41,6 +44,8 @@ export function serveHttpFront(
       return (link.transport as StreamableHTTPServerTransport).handleRequest(req, res);
     }
     if (req.method !== 'POST') return jsonRpcError(res, 400, 'no session: the first request must be a POST of initialize');
+    // As the transport requires, checked before a server is started (a browser's form or no-CORS post is text/plain).
+    if (!isJsonContentType(req.headers['content-type'])) return jsonRpcError(res, 415, 'Unsupported Media Type: Content-Type must be application/json');
     // Read before a server is started: a stray request (not JSON, not initialize) starts nothing.
     const body = await readJsonBody(req);
     if ('error' in body) return jsonRpcError(res, body.status, body.error, body.code);
@@ -91,6 +96,25 @@ function allowedHost(header: string | undefined, bound: string): boolean {
   if (header === undefined) return false;
   const name = header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : header.split(':')[0]!;
   return name === 'localhost' || name === '127.0.0.1' || name === '[::1]' || name === bound || `[${bound}]` === name;
+}
+
+/**
+ * An `Origin` (sent by browsers) of a page served from this machine — `http(s)://` and a host
+ * {@link allowedHost} allows, any port — as the MCP transport spec asks (DNS rebinding, and a
+ * page of another site posting to a loopback address). `null` (a sandboxed or `file:` page) is not.
+ */
+function allowedOrigin(origin: string, bound: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && allowedHost(url.host, bound);
+}
+
+function isJsonContentType(header: string | undefined): boolean {
+  return header !== undefined && header.split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
 function plain(res: ServerResponse, status: number, text: string): void {
