@@ -166,6 +166,51 @@ describe('argspan mcp-proxy --http (Streamable HTTP front, stdio server behind)'
   });
 });
 
+describe('argspan mcp-proxy --http --session-idle-timeout', () => {
+  it('ends a session no request is open on for that long and stops its server; a client holding its event stream open keeps its own', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'argspan-mcp-proxy-idle-'));
+    const proxy = spawn(process.execPath, [CLI_BIN, 'mcp-proxy', '--http', '127.0.0.1:0', '--session-idle-timeout', '1', '--traces-dir', join(work, 'traces'), '--state-dir', join(work, 'state'), '--', process.execPath, FIXTURE_SERVER], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    proxy.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    try {
+      for (let i = 0; i < 600 && !/serving MCP at (\S+)/.test(stderr); i++) await sleep(25);
+      const url = new URL(/serving MCP at (\S+)/.exec(stderr)![1]!);
+      const pids = () => [...stderr.matchAll(/started node \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+      // A: an SDK client, which holds its event stream (GET) open while it lives.
+      const transport = new StreamableHTTPClientTransport(url);
+      const client = new Client({ name: 'kept', version: '1.0.0' });
+      await client.connect(transport);
+      // B: a client that initializes and vanishes without ending its session.
+      const post = (headers: Record<string, string>, body: unknown) =>
+        new Promise<{ status: number; sid?: string }>((resolve, reject) => {
+          const req = httpRequest({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode!, sid: res.headers['mcp-session-id'] as string | undefined }));
+          });
+          req.on('error', reject);
+          req.end(JSON.stringify(body));
+        });
+      const init = await post({}, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'gone', version: '1' } } });
+      expect(init.status).toBe(200);
+      expect(init.sid).toBeDefined();
+      for (let i = 0; i < 200 && pids().length < 2; i++) await sleep(25);
+      const [keptPid, gonePid] = pids();
+      await waitGone(gonePid!);
+      expect(stderr).toContain('a client session had no request open for 1 s: ended, its server stopped');
+      expect((await post({ 'mcp-session-id': init.sid!, 'mcp-protocol-version': '2025-06-18' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' })).status).toBe(404);
+      // A, idle for as long but with its stream open, still works.
+      expect(isAlive(keptPid!)).toBe(true);
+      expect(resultText(await client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe('still here');
+      await client.close();
+    } finally {
+      proxy.kill('SIGKILL');
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('argspan mcp-proxy --server-url (stdio front, Streamable HTTP server behind)', () => {
   const token = `tok-${randomUUID()}`;
   const calls: string[] = [];

@@ -23,12 +23,39 @@ export interface HttpFront {
  * site, are refused; a first POST that is not `application/json` starts nothing.
  */
 export function serveHttpFront(
-  host: string,
-  port: number,
+  { host, port, idleTimeoutMs }: { host: string; port: number; idleTimeoutMs: number },
   startSession: (link: TransportClientLink) => Promise<void>,
   log: (line: string) => void,
 ): Promise<HttpFront> {
   const sessions = new Map<string, TransportClientLink>();
+  // Per session: its requests still open (an SDK client holds its event stream open for as long as
+  // it lives) and when the last one ended. A client that vanished without ending its session
+  // (no DELETE) would otherwise keep its server running until the proxy exits.
+  const open = new Map<string, number>();
+  const lastSeen = new Map<string, number>();
+  const track = (sid: string, res: ServerResponse) => {
+    open.set(sid, (open.get(sid) ?? 0) + 1);
+    res.once('close', () => {
+      open.set(sid, (open.get(sid) ?? 1) - 1);
+      lastSeen.set(sid, Date.now());
+    });
+  };
+  const forget = (sid: string) => {
+    sessions.delete(sid);
+    open.delete(sid);
+    lastSeen.delete(sid);
+  };
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [sid, link] of sessions) {
+      if (link.closed) forget(sid);
+      if (link.closed || (open.get(sid) ?? 0) > 0 || now - (lastSeen.get(sid) ?? now) < idleTimeoutMs) continue;
+      forget(sid);
+      log(`argspan mcp-proxy: a client session had no request open for ${Math.round(idleTimeoutMs / 1000)} s: ended, its server stopped`);
+      void link.close().catch(() => undefined);
+    }
+  }, Math.max(50, Math.min(idleTimeoutMs / 4, 60_000)));
+  sweep.unref();
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (!allowedHost(req.headers.host, host)) return plain(res, 403, 'host not allowed');
@@ -39,8 +66,9 @@ export function serveHttpFront(
     if (typeof sid === 'string') {
       const link = sessions.get(sid);
       // A session whose relay ended (its server exited or lost the session) is gone: MCP clients initialize anew on a 404.
-      if (link?.closed) sessions.delete(sid);
+      if (link?.closed) forget(sid);
       if (!link || link.closed) return jsonRpcError(res, 404, 'session not found: initialize a new one');
+      track(sid, res);
       return (link.transport as StreamableHTTPServerTransport).handleRequest(req, res);
     }
     if (req.method !== 'POST') return jsonRpcError(res, 400, 'no session: the first request must be a POST of initialize');
@@ -52,8 +80,11 @@ export function serveHttpFront(
     if (!startsSession(body.message)) return jsonRpcError(res, 400, 'no session: the first request must be a POST of initialize');
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, link),
-      onsessionclosed: (id) => void sessions.delete(id),
+      onsessioninitialized: (id) => {
+        sessions.set(id, link);
+        track(id, res);
+      },
+      onsessionclosed: (id) => forget(id),
     });
     const link = new TransportClientLink(transport);
     await link.start();
@@ -75,13 +106,17 @@ export function serveHttpFront(
     });
   });
   return new Promise((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => reject(new ServerStartError(`cannot listen on ${host}:${port}: ${err.code ?? 'error'}`)));
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      clearInterval(sweep);
+      reject(new ServerStartError(`cannot listen on ${host}:${port}: ${err.code ?? 'error'}`));
+    });
     server.listen(port, host, () => {
       const address = server.address() as AddressInfo;
       const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       resolve({
         url: `http://${shown}:${address.port}${MCP_PATH}`,
         close: async () => {
+          clearInterval(sweep);
           await Promise.all([...sessions.values()].map((l) => l.close().catch(() => undefined)));
           server.closeAllConnections();
           await new Promise<void>((done) => server.close(() => done()));

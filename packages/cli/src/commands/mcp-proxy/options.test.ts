@@ -15,10 +15,17 @@ describe('mcp-proxy options', () => {
   });
 
   it('reads --http as PORT or HOST:PORT, loopback unless a host is given', () => {
-    expect(proxyConfig(['srv'], { http: '8765' }, {}, {}).http).toEqual({ host: '127.0.0.1', port: 8765 });
-    expect(proxyConfig(['srv'], { http: 'localhost:0' }, {}, {}).http).toEqual({ host: 'localhost', port: 0 });
-    expect(proxyConfig(['srv'], { http: '[::1]:9000' }, {}, {}).http).toEqual({ host: '::1', port: 9000 });
+    const idleTimeoutMs = 1_800_000;
+    expect(proxyConfig(['srv'], { http: '8765' }, {}, {}).http).toEqual({ host: '127.0.0.1', port: 8765, idleTimeoutMs });
+    expect(proxyConfig(['srv'], { http: 'localhost:0' }, {}, {}).http).toEqual({ host: 'localhost', port: 0, idleTimeoutMs });
+    expect(proxyConfig(['srv'], { http: '[::1]:9000' }, {}, {}).http).toEqual({ host: '::1', port: 9000, idleTimeoutMs });
     for (const bad of ['', 'port', '70000', 'host:', ':80x']) expect(() => proxyConfig(['srv'], { http: bad }, {}, {}), bad).toThrow(/--http/);
+  });
+
+  it('reads --session-idle-timeout in seconds (default 1800), only with --http', () => {
+    expect(proxyConfig(['srv'], { http: '0', sessionIdleTimeout: '90' }, {}, {}).http?.idleTimeoutMs).toBe(90_000);
+    for (const bad of ['', '0', '-5', 'never', '1e9']) expect(() => proxyConfig(['srv'], { http: '0', sessionIdleTimeout: bad }, {}, {}), bad).toThrow(/--session-idle-timeout must be/);
+    expect(() => proxyConfig(['srv'], { sessionIdleTimeout: '90' }, {}, {})).toThrow('--session-idle-timeout needs --http');
   });
 
   it('reads --ask-timeout in seconds (default 300), refusing what is not a positive number', () => {

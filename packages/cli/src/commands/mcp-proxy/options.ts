@@ -11,8 +11,8 @@ export interface McpProxyConfig {
   serverUrl?: URL;
   /** Headers sent to `serverUrl` (values may hold credentials: never printed). */
   serverHeaders: Record<string, string>;
-  /** Serve Streamable HTTP here instead of stdio. */
-  http?: { host: string; port: number };
+  /** Serve Streamable HTTP here instead of stdio; `idleTimeoutMs`: how long a session no request is open on lives. */
+  http?: { host: string; port: number; idleTimeoutMs: number };
   tracesDir: string;
   stateDir: string;
   serviceName: string;
@@ -30,6 +30,7 @@ export interface McpProxyCliOptions {
   stateDir?: string;
   serviceName?: string;
   askTimeout?: string;
+  sessionIdleTimeout?: string;
 }
 
 /** A proxy option that cannot be used: the message names the option, never a header value. */
@@ -48,7 +49,8 @@ export function addProxyOptions(command: Command): Command {
     .option('--traces-dir <dir>', 'where the embedded file exporter writes spans (default ~/.argspan/traces)')
     .option('--state-dir <dir>', "argspan's local state, the hash key (default ~/.argspan)")
     .option('--service-name <name>', 'service.name of the spans (default $OTEL_SERVICE_NAME, else argspan-mcp-proxy)')
-    .option('--ask-timeout <seconds>', "how long a question put to the user through the client (MCP elicitation) waits for the answer; the call stays held after (default 300)");
+    .option('--ask-timeout <seconds>', "how long a question put to the user through the client (MCP elicitation) waits for the answer; the call stays held after (default 300)")
+    .option('--session-idle-timeout <seconds>', 'with --http: a client session with no request open (not even its event stream) for this long is ended and its server stopped (default 1800)');
 }
 
 /** Check and combine the options and the server command. */
@@ -60,7 +62,7 @@ export function proxyConfig(serverCommand: readonly string[], opts: McpProxyCliO
     stateDir: opts.stateDir !== undefined ? expandHome(opts.stateDir) : join(home, '.argspan'),
     serviceName: opts.serviceName ?? (env.OTEL_SERVICE_NAME?.trim() || 'argspan-mcp-proxy'),
     policy,
-    askTimeoutMs: opts.askTimeout === undefined ? DEFAULT_ASK_TIMEOUT_SECONDS * 1000 : parseAskTimeout(opts.askTimeout),
+    askTimeoutMs: opts.askTimeout === undefined ? DEFAULT_ASK_TIMEOUT_SECONDS * 1000 : parseSeconds('--ask-timeout', opts.askTimeout),
   };
   if (opts.serverUrl !== undefined) {
     if (serverCommand.length > 0) throw new ProxyOptionError('give either a server command after -- or --server-url, not both');
@@ -83,16 +85,25 @@ export function proxyConfig(serverCommand: readonly string[], opts: McpProxyCliO
     if (opts.serverHeader) throw new ProxyOptionError('--server-header needs --server-url');
     config.command = { file: serverCommand[0]!, args: serverCommand.slice(1) };
   }
-  if (opts.http !== undefined) config.http = parseListen(opts.http);
+  if (opts.http !== undefined) {
+    const idleTimeoutMs = opts.sessionIdleTimeout === undefined ? DEFAULT_SESSION_IDLE_TIMEOUT_SECONDS * 1000 : parseSeconds('--session-idle-timeout', opts.sessionIdleTimeout);
+    config.http = { ...parseListen(opts.http), idleTimeoutMs };
+  } else if (opts.sessionIdleTimeout !== undefined) {
+    throw new ProxyOptionError('--session-idle-timeout needs --http (a stdio session ends with its client)');
+  }
   return config;
 }
 
 /** Seconds a question put to the user waits for the answer unless `--ask-timeout` says otherwise. */
 export const DEFAULT_ASK_TIMEOUT_SECONDS = 300;
 
-function parseAskTimeout(text: string): number {
+/** Seconds an HTTP client session with no request open lives unless `--session-idle-timeout` says otherwise. */
+export const DEFAULT_SESSION_IDLE_TIMEOUT_SECONDS = 1800;
+
+/** A timeout option's seconds as milliseconds: more than 0, at most a day. */
+function parseSeconds(option: string, text: string): number {
   const seconds = Number(text.trim());
-  if (text.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400) throw new ProxyOptionError('--ask-timeout must be a number of seconds, more than 0 and at most 86400');
+  if (text.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400) throw new ProxyOptionError(`${option} must be a number of seconds, more than 0 and at most 86400`);
   return Math.round(seconds * 1000);
 }
 

@@ -64,7 +64,7 @@ async function serveOverStdio(config: McpProxyConfig, gateOptions: ToolGateOptio
 }
 
 async function serveOverHttp(config: McpProxyConfig, gateOptions: ToolGateOptions, io: CommandIO, stop: Promise<void>, log: (line: string) => void): Promise<number> {
-  const { host, port } = config.http!;
+  const { host, port, idleTimeoutMs } = config.http!;
   // A server starts per session; one that can never start is a usage error now, as over stdio.
   if (config.command && !findsExecutable(config.command.file)) {
     log(`argspan mcp-proxy: cannot start ${basename(config.command.file)}: ENOENT`);
@@ -85,7 +85,7 @@ async function serveOverHttp(config: McpProxyConfig, gateOptions: ToolGateOption
   };
   let front;
   try {
-    front = await serveHttpFront(host, port, startSession, log);
+    front = await serveHttpFront({ host, port, idleTimeoutMs }, startSession, log);
   } catch (err) {
     if (!(err instanceof ServerStartError)) throw err;
     log(`argspan mcp-proxy: ${err.message}`);
