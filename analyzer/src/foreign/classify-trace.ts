@@ -1,6 +1,6 @@
 import { Emitter, INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENGTH, ResidencyRule } from '@argspan/conventions';
-import { classifyCall, defaultSecretDetector, defaultsFromJsonSchema, resultResidency, type ClassifyOptions, type ContextEntry, type InheritedResidency, type LeafClassification, type SecretDetector } from '@argspan/core';
-import { ProvenanceIndex, secretInCutJson, valuesScannedDetector } from '@argspan/core/internal';
+import { defaultSecretDetector, defaultsFromJsonSchema, resultResidency, type ClassifyOptions, type ContextEntry, type InheritedResidency, type LeafClassification, type SecretDetector } from '@argspan/core';
+import { classifySnapshot, ProvenanceIndex, secretInCutJson, valuesScannedDetector } from '@argspan/core/internal';
 import { AdkModelCall, OpenLLMetryMessages, collectEvidence, isObject, parseJson, TraceEvidence, unescapedJson, type RunEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import { UNNAMED_TOOL } from './recognizers/attributes.js';
@@ -199,7 +199,7 @@ export function classifyForeignTrace(
     }
     // (no user text, or some not read by the time of the call: a value found nowhere has no evidence either way)
     const userTextAvailable = sawUserText && (evidence.inputNotReadSinceNs === undefined || call.atNs < evidence.inputNotReadSinceNs);
-    const c = classifyCall(
+    const c = classifySnapshot(
       { tool: call.tool, args: decoded.value },
       { index, userTextAvailable, ...(schemaDefaults !== undefined ? { schemaDefaults } : {}) },
       // (the clean shortcut only for the blob's own text: not a proposal's, nor copies joined)
@@ -232,7 +232,7 @@ export function classifyForeignTrace(
       // key were dropped by the parse: the whole blob is read as one more leaf, as a cut-off blob is
       // (a secret file it names, a credential it holds), else unknown.
       whole = call.args.kind === 'blob' && call.args.text !== undefined ? call.args.text : (JSON.stringify(decoded.value) ?? '');
-      const rest = classifyCall({ tool: call.tool, args: whole }, { index, userTextAvailable: false }, policies.scanned).leaves[0]!;
+      const rest = classifySnapshot({ tool: call.tool, args: whole }, { index, userTextAvailable: false }, policies.scanned).leaves[0]!;
       const why = c.droppedLeaves > 0 ? ForeignArgumentRule.PAST_LEAF_LIMIT : ForeignArgumentRule.REPEATED_KEY;
       const wholeRow = blobRow({ ...rest, bytes: Math.max(0, c.bytes - rows.reduce((n, r) => n + r.bytes, 0)) }, whole, why);
       rows = [...rows, wholeRow];

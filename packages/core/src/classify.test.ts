@@ -101,12 +101,17 @@ describe('classifyCall gate', () => {
     expect(classifyCall({ tool: 'read_file', args: { pad: new Array(100_001).fill(0), path: '.env' } }, {}, { denyResidencies: [] }).enforcement).toMatchObject({ action: 'run', rule: 'local-tool' });
   });
 
-  it('a cycle or depth summary is unknown, not public', () => {
+  it('a depth summary is unknown, not public; a cycle (no JSON form) fails closed', () => {
+    let deep: unknown = 'x'.repeat(9000);
+    for (let i = 0; i < 40; i++) deep = { d: deep };
+    const d = classifyCall({ tool: 't', args: { deep } }, {}, { remoteAllowlist: ['t'] });
+    expect(d.residency).toBe('unknown');
+    expect(d.verdict).toBe('local');
     const a: Record<string, unknown> = { text: 'x'.repeat(9000) };
     a.loop = a;
     const c = classifyCall({ tool: 't', args: a }, {}, { remoteAllowlist: ['t'] });
-    expect(c.residency).toBe('unknown');
-    expect(c.verdict).toBe('local');
+    expect(c).toMatchObject({ residency: 'unknown', verdict: 'refuse', failedClosed: true, enforcement: { action: 'deny', rule: 'fail-closed' } });
+    expect(c.reason).toBe('fail-closed: the arguments are not JSON-serialisable (cycle) (rule fail-closed)');
   });
 
   it('block mode refuses inferred fields instead of asking', () => {
@@ -242,6 +247,32 @@ describe('fail closed', () => {
     const c = classifyCall({ tool: 't', args: { a: 1 } }, {}, { bulkyThreshold: Number.NaN });
     expect(c.failedClosed).toBe(true);
     expect(c.reason).toContain('"options"');
+  });
+
+  it('judges the arguments as JSON sends them: a toJSON of an array or a Map is read, a Map JSON sends as {} is not', () => {
+    const token = 'AKIA' + 'Q7R2XKZ4M3PLT3VB';
+    const arr = Object.assign(['hello'], { toJSON: () => [token] });
+    expect(classifyCall({ tool: 't', args: { arr } }).residency).toBe('secret');
+    const map = Object.assign(new Map([['k', 'hello']]), { toJSON: (key: string) => (key === 'map' ? token : 'x') });
+    expect(classifyCall({ tool: 't', args: { map } }).residency).toBe('secret');
+    expect(classifyCall({ tool: 't', args: { m: new Map([['k', token]]) } }).residency).not.toBe('secret');
+  });
+
+  it.each([
+    ['a getter that throws', () => Object.defineProperty({}, 'x', { enumerable: true, get: () => { throw new Error(CANARY); } }), 'getter'],
+    ['a proxy whose ownKeys throws', () => ({ p: new Proxy({}, { ownKeys: () => { throw new Error(CANARY); } }) }), 'getter'],
+    ['a toJSON that throws', () => ({ j: { toJSON: () => { throw new Error(CANARY); } } }), 'toJSON'],
+    ['a BigInt', () => ({ n: 1n }), 'bigint'],
+  ])('fails closed on %s, naming the kind of value, never it', (_name, args, kind) => {
+    const c = classifyCall({ tool: 't', args: args() });
+    expect(c).toMatchObject({ failedClosed: true, verdict: 'refuse', enforcement: { action: 'deny', rule: 'fail-closed' } });
+    expect(c.reason).toBe(`fail-closed: the arguments are not JSON-serialisable (${kind}) (rule fail-closed)`);
+    expect(JSON.stringify(c)).not.toContain(CANARY);
+  });
+
+  it('a tool name that is not a string fails closed (its toString could say one thing to the gate, another to the dispatcher)', () => {
+    const c = classifyCall({ tool: { toString: () => 'upload' } as unknown as string, args: { a: 'b' } });
+    expect(c).toMatchObject({ tool: '(unnamed)', failedClosed: true, enforcement: { action: 'deny' }, reason: 'fail-closed: the tool name is not a string (rule fail-closed)' });
   });
 
   it('a missing tool name still classifies under a placeholder name', () => {

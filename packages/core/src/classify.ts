@@ -1,5 +1,6 @@
 import { Enforcement, GateAction, Provenance, RESIDENCY_STRENGTH, Residency, ResidencyRule, Verdict } from '@argspan/conventions';
 import { decideEnforcement } from './enforcement.js';
+import { snapshotArgs, snapshotFailureReason } from './snapshot.js';
 import { flatten, hasNoArguments } from './flatten.js';
 import { nameDetectorOf, nameRule, redactKeyPath, shownPath, splitCredentialKeys, splitCredentialKeysOf, type HiddenKey } from './key-path-secrets.js';
 import { decideInferred, decideVerdict, denylistMatcher, resolvePolicy, strongestResidency } from './gate.js';
@@ -18,16 +19,44 @@ export type ClassifyContext = CallContext & { index?: ProvenanceIndex };
 /**
  * Classify and gate one tool call: flatten → label residency → tag provenance (a value copied
  * from a secret or dirty-tree source inherits that label) → gate. Pure and
- * synchronous. Never throws: if any stage throws, the call fails closed (verdict `refuse`, action
- * `block`, enforcement `deny`) with a reason naming the stage, never the value or the error text
- * (which may quote it).
+ * synchronous. What is judged is the arguments as JSON sends them (see {@link snapshotArgs}: a
+ * `toJSON` honoured, a Map `{}`, binary data as its bytes), read once. Never throws: if any stage
+ * throws — a getter, proxy trap or `toJSON` of the arguments, a BigInt, a cycle, a tool name that
+ * is not a string — the call fails closed (verdict `refuse`, action `block`, enforcement `deny`)
+ * with a reason naming the stage, never the value or the error text (which may quote it).
  */
 export function classifyCall(call: ToolCall, ctx: ClassifyContext = {}, options: ClassifyOptions = {}): CallClassification {
+  let tool: unknown;
+  let args: unknown;
+  try {
+    tool = call.tool;
+    args = call.args;
+  } catch {
+    return failClosed('(unnamed)', 'call', undefined, nameDetectorOf(options.detector ?? defaultSecretDetector));
+  }
+  let copy: unknown;
+  try {
+    copy = snapshotArgs(args);
+  } catch (err) {
+    const c = failClosed(typeof tool === 'string' ? tool : '(unnamed)', 'snapshot', undefined, nameDetectorOf(options.detector ?? defaultSecretDetector));
+    return withReason(c, snapshotFailureReason(err));
+  }
+  return classifySnapshot({ tool: tool as string, args: copy }, ctx, options);
+}
+
+/**
+ * {@link classifyCall} for arguments that are already plain JSON data — {@link snapshotArgs}'s copy,
+ * or what `JSON.parse` gives — so they are not copied again.
+ */
+export function classifySnapshot(call: ToolCall, ctx: ClassifyContext = {}, options: ClassifyOptions = {}): CallClassification {
   let stage = 'options';
   let flat: FlattenResult | undefined;
   let tool = typeof call?.tool === 'string' && call.tool !== '' ? call.tool : '(unnamed)';
   const detector = options.detector ?? defaultSecretDetector;
   const names = nameDetectorOf(detector);
+  // (no tool name is '(unnamed)'; a name that is not a string — an object whose toString says
+  // one thing to the gate and another to a dispatcher — is nothing to judge a call by)
+  if (call?.tool !== undefined && call.tool !== null && typeof call.tool !== 'string') return failClosed(tool, 'tool name', undefined, names);
   try {
     const policy = resolvePolicy(options);
     stage = 'flatten';
@@ -299,7 +328,10 @@ function failClosed(rawTool: string, stage: string, flat: FlattenResult | undefi
     denylisted: false,
     bytes: l.bytes,
   }));
-  const reason = `fail-closed: classification stage "${stage}" threw (rule ${ResidencyRule.FAIL_CLOSED})`;
+  const reason =
+    stage === 'tool name'
+      ? `fail-closed: the tool name is not a string (rule ${ResidencyRule.FAIL_CLOSED})`
+      : `fail-closed: classification stage "${stage}" threw (rule ${ResidencyRule.FAIL_CLOSED})`;
   return {
     tool,
     residency: Residency.UNKNOWN,
@@ -315,4 +347,9 @@ function failClosed(rawTool: string, stage: string, flat: FlattenResult | undefi
     strippedKeys: [],
     failedClosed: true,
   };
+}
+
+/** A fail-closed classification with another reason (its enforcement's too). */
+function withReason(c: CallClassification, reason: string): CallClassification {
+  return { ...c, reason, enforcement: { ...c.enforcement, reason: `denied: ${reason}` } };
 }

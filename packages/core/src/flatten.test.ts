@@ -139,6 +139,33 @@ describe('flatten', () => {
     }
   });
 
+  it('reads text in binary data of any width: UTF-16 (a 16-bit array, or bytes that are UTF-16), code points in a 32-bit array', () => {
+    const text = 'token=ghp_abc';
+    const cases: unknown[] = [
+      Uint16Array.from(text, (c) => c.charCodeAt(0)),
+      Uint32Array.from(text, (c) => c.codePointAt(0)!),
+      Buffer.from(text, 'utf16le'),
+      Buffer.from(text, 'utf16le').swap16(),
+      JSON.parse(JSON.stringify(Buffer.from(text, 'utf16le'))) as unknown,
+    ];
+    for (const value of cases) expect(flatten({ value }).leaves[0]!.text).toContain(text);
+    // plain UTF-8 bytes read as they are, nothing added
+    expect(flatten({ value: Buffer.from(text) }).leaves[0]!.text).toBe(text);
+  });
+
+  it('honours a toJSON of any object, as JSON.stringify does: an array, a Map, binary data of a subclass, with its key', () => {
+    const arr = Object.assign(['a'], { toJSON: () => ['sent'] });
+    const map = Object.assign(new Map([['k', 'v']]), { toJSON: () => ({ sent: 1 }) });
+    class Tagged extends Uint8Array {
+      toJSON() {
+        return 'sent';
+      }
+    }
+    const keyed = { toJSON: (key: string) => `key ${key}` };
+    const by = Object.fromEntries(flatten({ arr, map, bin: new Tagged([104]), keyed }).leaves.map((l) => [l.key, l.text]));
+    expect(by).toEqual({ 'arr[0]': 'sent', 'map.sent': '1', bin: 'sent', keyed: 'key keyed' });
+  });
+
   it('survives throwing getters, throwing toJSON and hostile proxies', () => {
     const hostile = new Proxy({}, { ownKeys: () => { throw new Error('trap'); } });
     const r = flatten({

@@ -1,4 +1,5 @@
 import { boxedPrimitive } from './boxed.js';
+import { binaryBytes, binaryText, bufferJsonBytes, builtinToJSON, typedArrayKind } from './binary.js';
 import type { FlattenLimitHit, FlattenLimits, FlattenResult, Leaf, LeafKind, PathSegment } from './types.js';
 
 export const DEFAULT_FLATTEN_LIMITS: Readonly<FlattenLimits> = {
@@ -108,20 +109,32 @@ export function flatten(args: unknown, limits: Partial<FlattenLimits> = {}): Fla
     // Boxed primitives are their value, as JSON writes them (a boxed string's keys would split it into characters).
     const primitive = boxedPrimitive(obj);
     if (primitive !== undefined) return visit(primitive, path, depth);
+    // What JSON.stringify would call (a key path's last key is the key it passes).
+    const toJSON = readSafely(obj, 'toJSON', hits);
     // A Date as its ISO time, unless it has a toJSON of its own (JSON.stringify would write what that returns).
-    if (obj instanceof Date && readSafely(obj, 'toJSON', hits) === Date.prototype.toJSON) {
+    if (obj instanceof Date && toJSON === Date.prototype.toJSON) {
       return emit(path, 'date', Number.isNaN(obj.getTime()) ? 'Invalid Date' : obj.toISOString());
     }
-    if (ArrayBuffer.isView(obj) || obj instanceof ArrayBuffer) {
+    // Binary data as its bytes (read through the built-in accessors), unless it has a toJSON of its own.
+    const binary = binaryBytes(obj);
+    if (binary !== undefined && toJSON === builtinToJSON(obj)) {
       hits.add('non-json');
-      const buf = obj instanceof ArrayBuffer ? Buffer.from(obj) : Buffer.from(obj.buffer, obj.byteOffset, obj.byteLength);
-      const head = buf.subarray(0, lim.maxStringLength).toString('utf8');
-      if (buf.length > lim.maxStringLength) hits.add('string');
-      leavesPushBinary(path, head, buf.length, buf.length > lim.maxStringLength);
+      if (binary.length > lim.maxStringLength) hits.add('string');
+      leavesPushBinary(path, binaryText(binary, typedArrayKind(obj), lim.maxStringLength), binary.length, binary.length > lim.maxStringLength);
       return;
     }
     ancestors.add(obj);
     try {
+      if (typeof toJSON === 'function') {
+        let replaced: unknown;
+        try {
+          const last = path[path.length - 1];
+          replaced = toJSON.call(obj, last === undefined ? '' : String(last));
+        } catch {
+          return summarise(path, 'non-json');
+        }
+        if (replaced !== obj) return visit(replaced, path, depth);
+      }
       if (Array.isArray(obj)) {
         if (obj.length === 0) return emit(path, 'other', '');
         for (let i = 0; i < obj.length; i++) {
@@ -148,16 +161,6 @@ export function flatten(args: unknown, limits: Partial<FlattenLimits> = {}): Fla
         for (const v of obj) visit(v, [...path, i++], depth + 1);
         return;
       }
-      const toJSON = (obj as { toJSON?: unknown }).toJSON;
-      if (typeof toJSON === 'function') {
-        let replaced: unknown;
-        try {
-          replaced = toJSON.call(obj);
-        } catch {
-          return summarise(path, 'non-json');
-        }
-        if (replaced !== obj) return visit(replaced, path, depth);
-      }
       let keys: string[];
       try {
         keys = Object.keys(obj);
@@ -169,7 +172,7 @@ export function flatten(args: unknown, limits: Partial<FlattenLimits> = {}): Fla
       const data = keys.length === 2 ? bufferJsonBytes(obj) : undefined;
       if (data !== undefined) {
         if (data.length > lim.maxStringLength) hits.add('string');
-        leavesPushBinary(path, data.subarray(0, lim.maxStringLength).toString('utf8'), data.length, data.length > lim.maxStringLength);
+        leavesPushBinary(path, binaryText(data, undefined, lim.maxStringLength), data.length, data.length > lim.maxStringLength);
         return;
       }
       for (const k of keys) visit(readSafely(obj, k, hits), [...path, k], depth + 1);
@@ -239,30 +242,6 @@ function deepJson(root: object, max: number): string {
     }
   }
   return out.slice(0, max);
-}
-
-/**
- * The bytes of a Buffer as `JSON.stringify` writes it — `{"type":"Buffer","data":[103,104,…]}`, two
- * keys, at least one byte, every one an integer 0–255 — or undefined for any other value. Its data
- * is binary that a JSON transport (MCP, an SDK's tool input) turned into numbers: a credential in
- * it must be read as a Buffer's is. Never throws (a getter or proxy trap that throws is not a Buffer).
- */
-export function bufferJsonBytes(value: object): Buffer | undefined {
-  try {
-    const { type, data } = value as { type?: unknown; data?: unknown };
-    if (type !== 'Buffer' || !Array.isArray(data) || data.length === 0) return undefined;
-    const keys = Object.keys(value);
-    if (keys.length !== 2 || !keys.includes('type') || !keys.includes('data')) return undefined;
-    const bytes = Buffer.allocUnsafe(data.length);
-    for (let i = 0; i < data.length; i++) {
-      const b: unknown = data[i];
-      if (typeof b !== 'number' || !Number.isInteger(b) || b < 0 || b > 255) return undefined;
-      bytes[i] = b;
-    }
-    return bytes;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Read a property without letting a throwing getter or proxy trap escape. */

@@ -66,6 +66,35 @@ describe('snapshotArgs', () => {
     expect(JSON.stringify(snap)).toBe(JSON.stringify(parsed));
   });
 
+  it('copies binary data as the built-in type it is, read through the built-in accessors, and one with a toJSON of its own as JSON sends it', () => {
+    const bytes = new TextEncoder().encode('hello');
+    class Tagged extends Uint8Array {
+      toJSON() {
+        return { token: 'sent instead' };
+      }
+    }
+    const own = new Uint8Array(bytes);
+    Object.defineProperty(own, 'constructor', { value: function () { return { toJSON: () => 'other' }; } });
+    const sliced = Uint8Array.from(bytes).buffer;
+    Object.defineProperty(sliced, 'slice', { value: () => ({ toJSON: () => 'other' }) });
+    class Lying extends Uint16Array {
+      override get byteLength(): number {
+        return 0;
+      }
+    }
+    const copy = snapshotArgs({ own, sliced, tagged: new Tagged(bytes), lying: new Lying([104, 105]), buf: Buffer.from(bytes) }) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(copy.own)).toBe(Uint8Array.prototype);
+    expect([...(copy.own as Uint8Array)]).toEqual([...bytes]);
+    expect(Object.getPrototypeOf(copy.sliced)).toBe(ArrayBuffer.prototype);
+    expect([...new Uint8Array(copy.sliced as ArrayBuffer)]).toEqual([...bytes]);
+    expect(copy.tagged).toEqual({ token: 'sent instead' });
+    expect(Object.getPrototypeOf(copy.lying)).toBe(Uint16Array.prototype);
+    expect([...(copy.lying as Uint16Array)]).toEqual([104, 105]);
+    expect(Buffer.isBuffer(copy.buf)).toBe(true);
+    // what JSON sends of the copy is what was judged
+    expect(JSON.parse(JSON.stringify(copy)).tagged).toEqual({ token: 'sent instead' });
+  });
+
   it('refuses what JSON cannot carry faithfully, naming the kind and no value', () => {
     const cases: [unknown, string][] = [
       [{ n: 10n }, 'bigint'],

@@ -1,3 +1,5 @@
+import { binaryBytes, builtinToJSON, TYPED_ARRAYS, typedArrayKind } from './binary.js';
+import { ResidencyRule } from '@argspan/conventions';
 import { boxedPrimitive } from './boxed.js';
 /** Why arguments could not be snapshotted. Names the kind of value, never the value or its key. */
 export class ArgumentSnapshotError extends Error {
@@ -84,14 +86,12 @@ export function snapshotArgs(args: unknown, limits: Partial<SnapshotLimits> = {}
 
 const SKIP = Symbol('skip');
 
-/** A copy of binary data, of the same type (a Buffer stays a Buffer). */
-function copyBinary(v: ArrayBufferView | ArrayBuffer): ArrayBufferView | ArrayBuffer {
-  if (v instanceof ArrayBuffer) return v.slice(0);
-  const bytes = new Uint8Array(v.buffer, v.byteOffset, v.byteLength).slice().buffer;
-  if (Buffer.isBuffer(v)) return Buffer.from(bytes);
-  if (v instanceof DataView) return new DataView(bytes);
-  const Typed = v.constructor as new (buffer: ArrayBuffer) => ArrayBufferView;
-  return new Typed(bytes);
+/** A copy of binary data as the built-in type it is (a Buffer stays a Buffer); see {@link binaryBytes}. */
+function copyBinary(v: object, bytes: Uint8Array<ArrayBuffer>): ArrayBufferView | ArrayBuffer {
+  if (Buffer.isBuffer(v)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (!ArrayBuffer.isView(v)) return bytes.buffer;
+  const Typed = TYPED_ARRAYS.get(typedArrayKind(v));
+  return Typed === undefined ? new DataView(bytes.buffer) : new Typed(bytes.buffer);
 }
 
 /** An object or array still to be copied (never a value of the arguments themselves). */
@@ -106,15 +106,17 @@ class Container {
 function copyValue(value: unknown, key: string, inArray: boolean, parentDepth: number): unknown {
   let v = value;
   if (typeof v === 'object' && v !== null) {
-    // Binary data stays binary (a copy): JSON would make its bytes numbers, which the classifier
-    // cannot read as the text they may hold (a token in a Buffer).
-    if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return copyBinary(v);
     let toJSON: unknown;
     try {
       toJSON = (v as { toJSON?: unknown }).toJSON;
     } catch {
       throw new ArgumentSnapshotError('getter');
     }
+    // Binary data stays binary (a copy, of the built-in type): JSON would make its bytes numbers,
+    // which the classifier cannot read as the text they may hold (a token in a Buffer). Unless it
+    // has a toJSON of its own (a subclass's): JSON sends what that returns, so that is copied.
+    const bytes = binaryBytes(v);
+    if (bytes !== undefined && toJSON === builtinToJSON(v)) return copyBinary(v, bytes);
     if (typeof toJSON === 'function') {
       try {
         v = toJSON.call(v, key);
@@ -162,4 +164,10 @@ function read(obj: object, key: string | number): unknown {
   } catch {
     throw new ArgumentSnapshotError('getter');
   }
+}
+
+/** Why a call whose arguments {@link snapshotArgs} could not copy fails closed: the kind of value, never the value. */
+export function snapshotFailureReason(err: unknown): string {
+  const kind = err instanceof ArgumentSnapshotError ? err.kind : 'unreadable';
+  return `fail-closed: the arguments are not JSON-serialisable (${kind}) (rule ${ResidencyRule.FAIL_CLOSED})`;
 }

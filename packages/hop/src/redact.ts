@@ -1,5 +1,5 @@
 import { redactSecrets, redactionMarker } from '@argspan/core';
-import { bufferJsonBytes, isPlaceholderValue, isSecretKeyName, PRIVATE_KEY_BEGIN, PRIVATE_KEY_END, splitCredentialKeysEndingLast } from '@argspan/core/internal';
+import { binaryBytes, binaryText, bufferJsonBytes, isPlaceholderValue, typedArrayKind, isSecretKeyName, PRIVATE_KEY_BEGIN, PRIVATE_KEY_END, splitCredentialKeysEndingLast } from '@argspan/core/internal';
 import type { SecretDetector } from '@argspan/core';
 import { HopError, HopStateError } from './errors.js';
 
@@ -125,10 +125,9 @@ export function redactPayload(payload: unknown, detector: SecretDetector, step: 
     // no string is left to redact: its bytes are read as text, and data holding a secret is replaced whole.
     // So does a Buffer as JSON writes it ({"type":"Buffer","data":[…]}), passed in already written.
     if (typeof value === 'object' && value !== null) {
-      const bytes =
-        value instanceof ArrayBuffer ? Buffer.from(value) : ArrayBuffer.isView(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : bufferJsonBytes(value);
+      const bytes = binaryBytes(value) ?? bufferJsonBytes(value);
       if (bytes !== undefined) {
-        const text = bytes.toString('utf8');
+        const text = binaryText(bytes, typedArrayKind(value), bytes.length);
         if (redact(text) !== text) return marker;
       }
     }

@@ -12,7 +12,7 @@ import {
 } from '@argspan/conventions';
 import type { Residency } from '@argspan/conventions';
 import { redactKeyPath, resultResidency } from '@argspan/core';
-import { ArgumentSnapshotError, contextText, decideEnforcement, redactedPrefix, resolvePolicy, shownName, snapshotArgs } from '@argspan/core/internal';
+import { contextText, decideEnforcement, redactedPrefix, resolvePolicy, shownName, snapshotArgs, snapshotFailureReason } from '@argspan/core/internal';
 import type { CallClassification, ClassifyOptions, GatePolicy, ToolCall } from '@argspan/core';
 import { defaultClassifier } from './default-classifier.js';
 import { errorTypeOf, gateError } from './errors.js';
@@ -314,8 +314,7 @@ function snapshotOrFailure(args: unknown): { args: unknown } | { failure: string
   try {
     return { args: snapshotArgs(args) };
   } catch (err) {
-    const kind = err instanceof ArgumentSnapshotError ? err.kind : 'unreadable';
-    return { failure: `fail-closed: the arguments are not JSON-serialisable (${kind}) (rule ${ResidencyRule.FAIL_CLOSED})` };
+    return { failure: snapshotFailureReason(err) };
   }
 }
 

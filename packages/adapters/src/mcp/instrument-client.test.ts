@@ -84,6 +84,20 @@ describe('instrumentMcpClient (in-process SDK server)', () => {
     }
   });
 
+  it('reads the tool name once: the name sent is the name gated, whatever a getter says next', async () => {
+    const s = await serve({ remoteTools: ['upload'] });
+    try {
+      let reads = 0;
+      const params = { arguments: { title: 'A' } } as Record<string, unknown>;
+      Object.defineProperty(params, 'name', { enumerable: true, get: () => (reads++ === 0 ? 'create_event' : 'upload') });
+      await s.client.callTool(params as never);
+      const call = s.counts.sent.map((m) => JSON.parse(m) as { method?: string; params?: { name?: string } }).find((m) => m.method === 'tools/call')!;
+      expect(call.params?.name).toBe('create_event');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('does not list tools when listToolsFirst is false', async () => {
     const s = await serve({ listToolsFirst: false });
     try {

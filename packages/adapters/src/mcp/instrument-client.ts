@@ -74,17 +74,21 @@ export function instrumentMcpClient<C extends McpClientLike>(client: C, options:
     })().catch(() => undefined));
 
   const callTool = async (params: McpCallToolParams, resultSchema?: unknown, requestOptions?: McpRequestArgspanOptions & Record<string, unknown>) => {
-    if (params === null || typeof params !== 'object' || typeof params.name !== 'string') {
+    // Each part of the params read once: the name sent is the name gated, whatever a getter would say next.
+    const name: unknown = params === null || typeof params !== 'object' ? undefined : params.name;
+    if (typeof name !== 'string') {
       throw new TypeError('instrumentMcpClient: callTool needs params with a string "name"');
     }
+    const given = params.arguments ?? {};
+    const outside = redactedOutsideArguments(params);
     const { argspan: callOptions, ...rest } = requestOptions ?? {};
     const sdkOptions = requestOptions === undefined ? undefined : rest;
-    const tool = toolName(params.name);
+    const tool = toolName(name);
     if (listToolsFirst && !gated.hasSchema(tool)) await learnSchemas();
     const run = () =>
-      gated.instrumentation.call(tool, params.arguments ?? {}, callOptions, async (args) => {
-        const result = (await originalCall({ ...redactedOutsideArguments(params), name: params.name, arguments: args }, resultSchema, sdkOptions)) as McpCallToolResult;
-        if (result?.isError === true) throw new McpToolError(params.name, result);
+      gated.instrumentation.call(tool, given, callOptions, async (args) => {
+        const result = (await originalCall({ ...outside, name, arguments: args }, resultSchema, sdkOptions)) as McpCallToolResult;
+        if (result?.isError === true) throw new McpToolError(name, result);
         return result;
       });
     let answers: Readonly<Record<string, string>> | undefined;
@@ -125,12 +129,13 @@ export function instrumentMcpClient<C extends McpClientLike>(client: C, options:
  * text redacted, keys too); metadata that has no JSON form is dropped.
  */
 function redactedOutsideArguments(params: McpCallToolParams): Record<string, unknown> {
-  const rest = Object.fromEntries(Object.entries(params).filter(([k]) => k !== 'name' && k !== 'arguments'));
-  const text = redactedJson(rest);
   try {
+    const rest = Object.fromEntries(Object.entries(params).filter(([k]) => k !== 'name' && k !== 'arguments'));
+    const text = redactedJson(rest);
     return text === undefined ? {} : (JSON.parse(text) as Record<string, unknown>);
   } catch {
-    return {}; // (a redaction marker replaced text across JSON syntax: nothing of it is passed on)
+    // (a getter of the params threw, or a redaction marker replaced text across JSON syntax: nothing of it is passed on)
+    return {};
   }
 }
 

@@ -142,4 +142,15 @@ describe('instrumentAgentTools through the Agents SDK runner (scripted model)', 
     expect(execute).not.toHaveBeenCalled();
     expect(spansText(spans())).not.toContain(canary);
   });
+
+  it('called directly with an object, the tool gets the JSON of what was gated, not what the object says of itself', async () => {
+    const { provider } = memoryTracing();
+    const canary = makeCanary();
+    const execute = vi.fn(async (_input: { s: string }) => 'ok');
+    const [t] = instrumentAgentTools([tool({ name: 'echo', description: 'x', parameters: z.object({ s: z.string() }), execute })], { tracerProvider: provider, hashKey });
+    const input = { s: 'hello', toString: () => JSON.stringify({ s: canary }) };
+    await t!.invoke({} as never, input as never, { toolCall: { callId: 'call_obj_1' } } as never);
+    expect(execute).toHaveBeenCalledTimes(1);
+    expect(execute.mock.calls[0]![0]).toEqual({ s: 'hello' });
+  });
 });

@@ -30,8 +30,10 @@ export function instrumentAgentTools<T extends AgentToolLike>(tools: readonly T[
     const wrapped = async (runContext: unknown, input: string, details?: AgentToolCallDetails) => {
       const callId = typeof details?.toolCall?.callId === 'string' ? details.toolCall.callId : undefined;
       try {
-        return await gated.instrumentation.call(name, parseArguments(input), callId === undefined ? undefined : { callId }, () =>
-          untilAborted(invoke.call(tool, runContext, input, details), details?.signal),
+        // The tool parses the text it is given: given anything but a string (invoke called directly),
+        // it gets the JSON of what was gated, not the object's own toString.
+        return await gated.instrumentation.call(name, parseArguments(input), callId === undefined ? undefined : { callId }, (args) =>
+          untilAborted(invoke.call(tool, runContext, typeof input === 'string' ? input : JSON.stringify(args), details), details?.signal),
         );
       } catch (err) {
         if (onRefused === 'result' && isGateError(err)) return refusalText(err);

@@ -1,5 +1,6 @@
 import type { ClassifyContext } from '@argspan/core';
-import { classifyCall, defaultsFromJsonSchema, publicKeysFromJsonSchema } from '@argspan/core';
+import { classifySnapshot } from '@argspan/core/internal';
+import { defaultsFromJsonSchema, publicKeysFromJsonSchema } from '@argspan/core';
 import { ArgspanInstrumentation } from '@argspan/instrumentation';
 import type { Classifier, ToolSchema } from '@argspan/instrumentation';
 import type { AdapterOptions } from './types.js';
@@ -42,7 +43,7 @@ export function gatedInstrumentation(options: AdapterOptions = {}): GatedInstrum
   const instrumentation = new ArgspanInstrumentation({
     ...config,
     schemas,
-    classifier: withLearnedSchema(classifier ?? classifyCall, learned),
+    classifier: withLearnedSchema(classifier ?? classifySnapshot, learned),
   });
   return {
     instrumentation,

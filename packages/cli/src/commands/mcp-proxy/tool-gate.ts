@@ -1,5 +1,5 @@
 import type { Attributes } from '@opentelemetry/api';
-import { classifyCall } from '@argspan/core';
+import { classifySnapshot } from '@argspan/core/internal';
 import type { Classifier } from '@argspan/instrumentation';
 import { instrumentMcpClient, type McpAdapterOptions, type McpCallToolParams, type McpCallToolResult, type McpClientLike } from '@argspan/adapters/mcp';
 
@@ -62,4 +62,4 @@ export class ToolGate {
  * no earlier tool result and no schema default is `no_evidence` (the policy's `noEvidenceAction`
  * decides what happens to it on a denylisted key), never `model_inferred`.
  */
-const withoutUserText: Classifier = (call, ctx, options) => classifyCall(call, { ...ctx, userTextAvailable: false }, options);
+const withoutUserText: Classifier = (call, ctx, options) => classifySnapshot(call, { ...ctx, userTextAvailable: false }, options);
