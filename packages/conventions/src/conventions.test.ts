@@ -29,6 +29,18 @@ describe('conventions', () => {
     expect(conventions.hopSpanName('summarise')).toBe('hop summarise');
   });
 
+  it('cuts a long tool name or key in a span name to MAX_SPAN_NAME_PART units, ending in …, never inside a surrogate pair', () => {
+    const max = conventions.MAX_SPAN_NAME_PART;
+    const key = 'k'.repeat(100_000);
+    expect(conventions.argumentSpanName(key)).toBe(`tool_arg ${'k'.repeat(max - 1)}…`);
+    expect(conventions.toolCallSpanName('t'.repeat(max))).toBe(`execute_tool ${'t'.repeat(max)}`);
+    const emoji = 'x'.repeat(max - 3) + '😀'.repeat(10);
+    const part = conventions.hopSpanName(emoji).slice('hop '.length);
+    expect(part.length).toBeLessThanOrEqual(max);
+    expect(part.endsWith('…')).toBe(true);
+    expect(part.isWellFormed()).toBe(true);
+  });
+
   it('ranks unknown above public labels so it is never outvoted', () => {
     const s = conventions.RESIDENCY_STRENGTH;
     expect(s.secret).toBeGreaterThan(s['dirty-tree']);

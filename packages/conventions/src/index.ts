@@ -9,6 +9,7 @@ export {
   toolCallSpanName,
   argumentSpanName,
   hopSpanName,
+  MAX_SPAN_NAME_PART,
   HopEvents,
   INSTRUMENTATION_SCOPE,
 } from './span-names.js';

@@ -6,19 +6,35 @@ export const SpanNamePrefix = {
   HOP: 'hop',
 } as const;
 
+/**
+ * Longest tool name or argument key a span name shows, in UTF-16 units: a span name is for grouping
+ * and display (backends index it; a 100 KB key made one 100 KB), and the whole name or key is in
+ * the span's attributes. A longer one is cut and ends in `…`.
+ */
+export const MAX_SPAN_NAME_PART = 128;
+
 /** `execute_tool {tool}` */
 export function toolCallSpanName(tool: string): string {
-  return `${SpanNamePrefix.TOOL_CALL} ${tool}`;
+  return `${SpanNamePrefix.TOOL_CALL} ${namePart(tool)}`;
 }
 
 /** `tool_arg {key}` */
 export function argumentSpanName(key: string): string {
-  return `${SpanNamePrefix.ARGUMENT} ${key}`;
+  return `${SpanNamePrefix.ARGUMENT} ${namePart(key)}`;
 }
 
 /** `hop {tool}` */
 export function hopSpanName(tool: string): string {
-  return `${SpanNamePrefix.HOP} ${tool}`;
+  return `${SpanNamePrefix.HOP} ${namePart(tool)}`;
+}
+
+function namePart(part: string): string {
+  if (part.length <= MAX_SPAN_NAME_PART) return part;
+  let end = MAX_SPAN_NAME_PART - 1;
+  // (never half of a surrogate pair)
+  const last = part.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${part.slice(0, end)}…`;
 }
 
 /** Hop and lease events, recorded on the tool-call span or its `hop {tool}` child. */
