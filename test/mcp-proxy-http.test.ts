@@ -272,7 +272,8 @@ describe('argspan mcp-proxy --server-url when the HTTP server fails', () => {
   /** A spec-following upstream: 404 for a session it does not know; `failCalls` answers tools/call with HTTP 500; `forget` drops every session (a restart). */
   async function upstream() {
     const sessions = new Map<string, StreamableHTTPServerTransport>();
-    const state = { failCalls: false };
+    // lostAs: how it answers a session id it no longer has: 404 (the spec), or 400 as servers built from the SDKs' early examples do
+    const state = { failCalls: false, lostAs: 404 as 404 | 400 };
     const server = createServer(async (req, res) => {
       let body = '';
       for await (const chunk of req) body += String(chunk);
@@ -280,7 +281,10 @@ describe('argspan mcp-proxy --server-url when the HTTP server fails', () => {
       if (state.failCalls && message?.method === 'tools/call') return void res.writeHead(500, { 'content-type': 'text/plain' }).end('upstream exploded');
       const sid = req.headers['mcp-session-id'];
       let transport = typeof sid === 'string' ? sessions.get(sid) : undefined;
-      if (typeof sid === 'string' && !transport) return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
+      if (typeof sid === 'string' && !transport) {
+        const message = state.lostAs === 404 ? 'Session not found' : 'Bad Request: No valid session ID provided';
+        return void res.writeHead(state.lostAs, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message } }));
+      }
       if (!transport) {
         const mcp = new McpServer({ name: 'flaky-http-server', version: '1.0.0' });
         mcp.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
@@ -321,8 +325,9 @@ describe('argspan mcp-proxy --server-url when the HTTP server fails', () => {
     proxy.remove();
   });
 
-  it('a server that lost the session (HTTP 404, restarted): the stdio proxy ends with exit 4, so the client starts it anew', async () => {
+  it.each([404, 400] as const)('a server that lost the session (HTTP %i, restarted): the stdio proxy ends with exit 4, so the client starts it anew', async (lostAs) => {
     const up = await upstream();
+    up.state.lostAs = lostAs;
     const work = mkdtempSync(join(tmpdir(), 'argspan-mcp-proxy-lost-'));
     const proxy = spawn(process.execPath, [CLI_BIN, 'mcp-proxy', '--traces-dir', join(work, 'traces'), '--state-dir', join(work, 'state'), '--server-url', up.url], { stdio: ['pipe', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => proxy.once('close', (code) => resolve(code)));
@@ -347,9 +352,10 @@ describe('argspan mcp-proxy --server-url when the HTTP server fails', () => {
       expect(JSON.stringify((await answer(2)).result)).toContain('before');
       up.forget();
       send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'after' } } });
-      expect((await answer(3)).error?.message).toMatch(/lost the session \(HTTP 404\)|answered HTTP 404/);
+      expect((await answer(3)).error?.message).toMatch(new RegExp(`lost the session \\(HTTP ${lostAs}\\)|answered HTTP ${lostAs}`));
       expect(await exited).toBe(4);
-      expect(stderr).toContain(`the MCP server at 127.0.0.1:${up.port} lost the session (HTTP 404)`);
+      expect(stderr).toContain(`the MCP server at 127.0.0.1:${up.port} lost the session (HTTP ${lostAs})`);
+      expect(stderr).not.toContain('No valid session');
     } finally {
       if (proxy.exitCode === null) proxy.kill('SIGKILL');
       await up.close();

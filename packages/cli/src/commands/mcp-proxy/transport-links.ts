@@ -97,8 +97,10 @@ export class TransportServerLink implements ServerLink {
       await this.transport.send(message as JSONRPCMessage);
     } catch (err) {
       const status = httpStatusOf(err);
-      // A 404 for a session it gave: the server lost it (restarted). MCP: the client must start a new one, so this link is gone.
-      if (status === 404 && this.transport.sessionId !== undefined && !this.closing) queueMicrotask(() => this.onclose?.(`${this.host === undefined ? '' : `at ${this.host} `}lost the session (HTTP 404)`));
+      // The server lost the session it gave (restarted). MCP: the client must start a new one, so this link is gone.
+      if (status !== undefined && this.transport.sessionId !== undefined && !this.closing && losesSession(status, err)) {
+        queueMicrotask(() => this.onclose?.(`${this.host === undefined ? '' : `at ${this.host} `}lost the session (HTTP ${status})`));
+      }
       throw new UpstreamSendError(status !== undefined ? `${this.where} answered HTTP ${status}` : `${this.where} could not be reached (${networkCause(err)})`, status);
     }
   }
@@ -112,6 +114,18 @@ export class TransportServerLink implements ServerLink {
     await this.transport.terminateSession?.().catch(() => undefined);
     await this.transport.close();
   }
+}
+
+/**
+ * Whether an answer to a request in a session says the server no longer has it: HTTP 404, as the
+ * spec asks, or the 400 many servers still answer — built from the SDKs' earlier examples and
+ * Python SDK releases before the fix ("Bad Request: No valid session ID provided", "Server not
+ * initialized" from a restarted server): a 400 whose text speaks of the session or of not being
+ * initialized. The text is read for this, never shown.
+ */
+function losesSession(status: number, err: unknown): boolean {
+  if (status === 404) return true;
+  return status === 400 && err instanceof Error && /session|not initiali[sz]ed/i.test(err.message);
 }
 
 /** The HTTP status of the SDK's `StreamableHTTPError` (its `code`), if the server answered with one. */
