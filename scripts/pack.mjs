@@ -3,7 +3,7 @@
 // installed before (or without) a registry release: `npm install <folder>/*.tgz`.
 // Usage: node scripts/pack.mjs [out-dir]   (default: ./tarballs). Prints one tarball path per line.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,15 +21,9 @@ for (const dir of published) removeOrphanedOutput(join(root, dir));
 execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b'], { cwd: root, stdio: 'inherit' });
 mkdirSync(out, { recursive: true });
 for (const dir of published) {
-  // Each tarball carries the licence text; the copy exists only while packing.
-  const licence = join(root, dir, 'LICENSE');
-  copyFileSync(join(root, 'LICENSE'), licence);
-  try {
-    const report = JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', out], { cwd: join(root, dir), encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
-    for (const r of report) console.log(join(out, r.filename));
-  } finally {
-    rmSync(licence, { force: true });
-  }
+  // (each package's prepack copies the licence text in: scripts/licence.mjs)
+  const report = JSON.parse(execFileSync(npm, ['pack', '--json', '--silent', '--pack-destination', out], { cwd: join(root, dir), encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+  for (const r of report) console.log(join(out, r.filename));
 }
 
 /** Remove the files of `dir/dist` compiled from a `dir/src` TypeScript file that no longer exists. */

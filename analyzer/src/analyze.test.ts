@@ -49,6 +49,11 @@ describe('analyze: phases and DuckDB settings', () => {
     expect(left).toEqual([]);
   });
 
+  it('no paths is a usage error naming what to give, before anything is opened', async () => {
+    const left = await leftInTmp(() => expect(analyze({ paths: [] })).rejects.toMatchObject({ name: 'UsageError', message: 'paths: give the trace files, folders or globs to analyse' }));
+    expect(left).toEqual([]);
+  });
+
   it('reads whole-document formats under a memory limit smaller than their reader reserves', async () => {
     const result = await analyze({ paths: [join(fixture('formats'), 'jaeger-trace.json')], memoryLimit: '256MB' });
     expect(result.stats.spans).toBeGreaterThan(0);

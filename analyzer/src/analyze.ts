@@ -39,6 +39,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
   const rules = loadRules(options.rulesDirs ?? []).filter((r) => options.reports || r.kind !== 'report');
   const baselineEntries = options.baseline ? readBaselineOption(options.baseline) : [];
   const suppress = new Set(baselineEntries.map((e) => e.fingerprint));
+  if (options.paths.length === 0) throw new UsageError('paths', 'give the trace files, folders or globs to analyse');
   const files = expandPathsStrict(options.paths);
   const spill = scratchDir();
   const settings = {

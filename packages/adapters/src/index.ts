@@ -12,6 +12,7 @@ export type {
   McpClientLike,
   McpRequestArgspanOptions,
   McpToolInfo,
+  UserQuestion,
 } from './mcp/index.js';
 export { instrumentAiTools, jsonSchemaOf } from './ai/index.js';
 export type { AiAdapterOptions, AiToolExecutionOptions, AiToolLike } from './ai/index.js';

@@ -196,10 +196,10 @@ export interface GatePolicy {
 /** Everything classification needs besides the call itself. All optional; defaults are safe. */
 export interface ClassifyOptions extends Partial<GatePolicy> {
   limits?: Partial<FlattenLimits>;
-  /** Dirty paths of the working tree (see `readDirtySet`). */
-  dirty?: DirtySet;
+  /** Dirty paths of the working tree (see `readDirtySet`, which gives undefined outside a repository). */
+  dirty?: DirtySet | undefined;
   /** Proof of committed content, for strict public mode. */
-  committed?: CommittedContent;
+  committed?: CommittedContent | undefined;
   /** Secret detector to use; the built-in one by default. */
   detector?: SecretDetector;
   /**

@@ -16,7 +16,9 @@ export const registerClassify: CommandRegistrar = (program, io, setExit) => {
         '{call_id, content, residency}), schema_defaults, safe_defaults, public_schema_keys, dirty, and the policy fields ' +
         '(remote_allowlist, remote_tools, deny_residencies, deny_inferred, inferred_action, no_evidence_action, ' +
         'strict_public, bulky_threshold, secret_source_tools, inherit_residency), which win over the options below.\n\n' +
-        "A context entry naming an earlier line's call_id inherits that call's result residency (a read of .env is secret).",
+        "A context entry naming an earlier line's call_id inherits that call's result residency (a read of .env is secret).\n\n" +
+        'Exit codes: 0 every line answered; 1 with --fail-on-gate, a call was denied or held; 2 bad usage or policy, or a malformed line ' +
+        '(named by number; the other lines are still answered).',
     )
     .option('--repo <dir>', 'git repository whose uncommitted paths are dirty-tree evidence')
     .option('--remote-hop', 'judge remote-ok calls as an agent with a remote hop configured (enforcement hop)')
