@@ -120,6 +120,29 @@ describe('argspan analyze given a pipe for a path', () => {
   });
 });
 
+describe('argspan analyze walking a folder: symbolic links followed, what cannot be read named', () => {
+  const sh = (script: string) => spawnSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  it('reads a trace file reached through a symbolic link (a folder loop walked once), by folder and by glob', () => {
+    const dir = tmp();
+    sh(`mkdir ${dir}/exports ${dir}/elsewhere && cp fixtures/traces/dotenv.jsonl ${dir}/elsewhere/ && ln -s ../elsewhere/dotenv.jsonl ${dir}/exports/current.jsonl && ln -s .. ${dir}/exports/loop`);
+    for (const path of [`${dir}/exports`, `${dir}/exports/*.jsonl`]) {
+      const run = analyzeBin(path, '--format', 'json');
+      expect(run.code, `${path}: ${run.stderr}`).toBe(1);
+      expect(parseJson(run).findings.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('a symbolic link to nothing or a pipe named as a trace file is an input problem (exit 2), never passed over as "no findings"', () => {
+    const dir = tmp();
+    sh(`cp fixtures/traces/tokyo-invite.jsonl ${dir}/ && ln -s gone.jsonl ${dir}/traces-0001.jsonl && mkfifo ${dir}/traces-0002.jsonl && mkfifo ${dir}/notes.txt`);
+    const run = analyzeBin(dir, '--format', 'json');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${dir}/traces-0001.jsonl: a symbolic link to nothing`);
+    expect(run.stderr).toContain(`${dir}/traces-0002.jsonl: not a regular file but a pipe or device`);
+    expect(run.stderr).not.toContain('notes.txt'); // not a name a walk reads
+  });
+});
+
 describe('argspan analyze on OTLP whose spans or values are where OTLP/JSON does not put them: never reported clean', () => {
   type Doc = { resourceSpans: Record<string, unknown>[] };
   const base = JSON.parse(readFileSync('fixtures/traces/foreign/derived/vercel-ai-dotenv-path.json', 'utf8')) as Doc;

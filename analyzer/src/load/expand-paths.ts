@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { InputError, type InputProblem } from './input-error.js';
 
@@ -8,15 +8,16 @@ const TRACE_FILE = /\.(?:nd)?json|\.gz$|\.zst$|\.zstd$/i;
 /**
  * Expand the user's paths: files as given, directories walked recursively for trace files,
  * `*`, `?` and `**` globs matched against the file system. Missing paths and globs that match
- * nothing are problems, never silently dropped. Result is sorted and deduplicated.
+ * nothing are problems, never silently dropped. Result is sorted, one path per file.
  */
 export function expandPaths(paths: readonly string[]): { files: string[]; problems: InputProblem[] } {
   const files = new Set<string>();
   const problems: InputProblem[] = [];
   for (const p of paths) {
+    const before = problems.length;
     if (/[*?]/.test(p)) {
       const matched = glob(p, problems);
-      if (matched.length === 0) problems.push({ file: p, reason: 'no file matches this pattern' });
+      if (matched.length === 0 && problems.length === before) problems.push({ file: p, reason: 'no file matches this pattern' });
       for (const f of matched) files.add(f);
       continue;
     }
@@ -28,15 +29,32 @@ export function expandPaths(paths: readonly string[]): { files: string[]; proble
       continue;
     }
     if (st.isDirectory()) {
-      const found = walk(p, [], problems).filter((f) => TRACE_FILE.test(f));
-      if (found.length === 0) problems.push({ file: p, reason: 'directory holds no trace files (*.json, *.jsonl, *.gz, *.zst)' });
-      for (const f of found) files.add(f);
+      const found = walk(p, problems);
+      const traces = found.files.filter((f) => TRACE_FILE.test(f));
+      problems.push(...found.unreadable.filter((u) => TRACE_FILE.test(u.file)));
+      if (traces.length === 0 && problems.length === before) problems.push({ file: p, reason: 'directory holds no trace files (*.json, *.jsonl, *.gz, *.zst)' });
+      for (const f of traces) files.add(f);
     } else if (!st.isFile()) {
-      // A file is read several times (its head, a byte scan, DuckDB): a pipe gives its bytes once, and its size reads as 0.
-      problems.push({ file: p, reason: 'not a regular file but a pipe or device (<(…), a piped /dev/stdin): argspan reads each file more than once; save the input to a file first' });
+      problems.push({ file: p, reason: NOT_A_FILE });
     } else files.add(p);
   }
-  return { files: [...files].sort(), problems };
+  return { files: oncePerFile([...files].sort()), problems };
+}
+
+/** The paths with one per file: a file reached by two paths (a symbolic link and its target) is read once, by the first. */
+function oncePerFile(paths: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return paths.filter((p) => {
+    let real: string;
+    try {
+      real = realpathSync(p);
+    } catch {
+      real = p;
+    }
+    if (seen.has(real)) return false;
+    seen.add(real);
+    return true;
+  });
 }
 
 /** Like {@link expandPaths} but throws an {@link InputError} on any problem. */
@@ -46,21 +64,45 @@ export function expandPathsStrict(paths: readonly string[]): string[] {
   return files;
 }
 
-/** The files below `dir`; a folder that cannot be read is a problem, never silently passed over. */
-function walk(dir: string, out: string[] = [], problems: InputProblem[] = []): string[] {
+// A file is read several times (its head, a byte scan, DuckDB): a pipe gives its bytes once, and its size reads as 0.
+const NOT_A_FILE = 'not a regular file but a pipe or device (<(…), a piped /dev/stdin): argspan reads each file more than once; save the input to a file first';
+
+/**
+ * The files below `dir`, symbolic links followed (a folder reached again through one is walked
+ * once); `unreadable`: the entries that are not files to read — a symbolic link to nothing, a
+ * pipe, a socket, a device — each with why, for the caller to report where its name is one it
+ * would read. A folder that cannot be read is a problem. Nothing is silently passed over.
+ */
+function walk(dir: string, problems: InputProblem[], found: { files: string[]; unreadable: InputProblem[] } = { files: [], unreadable: [] }, seen = new Set<string>()): { files: string[]; unreadable: InputProblem[] } {
   let entries;
   try {
+    const real = realpathSync(dir);
+    if (seen.has(real)) return found;
+    seen.add(real);
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (err) {
     problems.push({ file: dir, reason: `directory cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` });
-    return out;
+    return found;
   }
   for (const e of entries) {
     const p = join(dir, e.name);
-    if (e.isDirectory()) walk(p, out, problems);
-    else if (e.isFile()) out.push(p);
+    let isDirectory = e.isDirectory();
+    let isFile = e.isFile();
+    if (e.isSymbolicLink()) {
+      try {
+        const st = statSync(p);
+        isDirectory = st.isDirectory();
+        isFile = st.isFile();
+      } catch {
+        found.unreadable.push({ file: p, reason: 'a symbolic link to nothing (its target is gone or cannot be reached)' });
+        continue;
+      }
+    }
+    if (isDirectory) walk(p, problems, found, seen);
+    else if (isFile) found.files.push(p);
+    else found.unreadable.push({ file: p, reason: NOT_A_FILE });
   }
-  return out;
+  return found;
 }
 
 function glob(pattern: string, problems: InputProblem[]): string[] {
@@ -89,7 +131,8 @@ function glob(pattern: string, problems: InputProblem[]): string[] {
       .replace(/\u0000/g, '(?:.*/)?')
       .replace(/\u0001/g, '.*')}$`,
   );
-  return walk(root, [], problems)
-    .filter((f) => re.test(relative(root, f).split(sep).join('/')))
-    .map((f) => (fixed.length === 0 ? relative('.', f) : f));
+  const matches = (f: string) => re.test(relative(root, f).split(sep).join('/'));
+  const found = walk(root, problems);
+  problems.push(...found.unreadable.filter((u) => matches(u.file)));
+  return found.files.filter(matches).map((f) => (fixed.length === 0 ? relative('.', f) : f));
 }
