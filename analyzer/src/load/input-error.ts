@@ -1,4 +1,5 @@
 import { redactName } from '@argspan/core';
+import { terminalText } from '../terminal-text.js';
 
 /** One problem with one input: which file, where in it, and what is wrong. Never a value from the file. */
 export interface InputProblem {
@@ -30,7 +31,10 @@ export class NoSpansError extends InputError {
   }
 }
 
-/** `file:line: reason` (or `file: reason`), a credential in the file's name redacted (a file is named by whoever wrote it). */
+/**
+ * `file:line: reason` (or `file: reason`), a credential in the file's name redacted and its control
+ * characters written visibly (a file is named by whoever wrote it, and this goes to a terminal).
+ */
 export function formatProblem(p: InputProblem): string {
-  return `${redactName(p.file)}${p.line !== undefined ? `:${p.line}` : ''}: ${p.reason}`;
+  return `${terminalText(redactName(p.file))}${p.line !== undefined ? `:${p.line}` : ''}: ${p.reason}`;
 }

@@ -52,6 +52,25 @@ describe('reporters', () => {
     expect(JSON.parse(reporters.json(result)).findings[0].tool).toBe('mail\u0007send');
   });
 
+  it('table: characters that reorder a line (a right-to-left override, isolates, separators) and control characters in a skipped file\'s name are shown as \\uXXXX', () => {
+    const result = resultWith(1);
+    Object.assign(result.findings[0]!, { tool: 'pay\u202etxt.exe', key: 'a\u2066b\u2069\u2028c' });
+    result.stats.skipped = [{ file: 'x\u001b]0;PWNED\u0007\u001b[2J\rOVER.jsonl', line: 1, reason: 'not valid JSON (a truncated or corrupt line)' }];
+    const out = reporters.table(result);
+    expect(out).toContain('pay\\u202etxt.exe');
+    expect(out).toContain('a\\u2066b\\u2069\\u2028c');
+    expect(out).toContain('x\\u001b]0;PWNED\\u0007\\u001b[2J\\u000dOVER.jsonl:1');
+    expect(/[\u0000-\u0009\u000b-\u001f\u202a-\u202e\u2066-\u2069\u2028]/.test(out)).toBe(false);
+  });
+
+  it('sarif: a file is named by a URI reference, each path segment percent-encoded (a # or ? in a name is not a fragment or query)', () => {
+    const result = resultWith(1);
+    result.findings[0]!.file = 'exports\\a b#c?d%25e.jsonl';
+    const uri = JSON.parse(reporters.sarif(result)).runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri as string;
+    expect(uri).toBe('exports/a%20b%23c%3Fd%2525e.jsonl');
+    expect(decodeURIComponent(new URL(uri, 'file:///repo/').pathname)).toBe('/repo/exports/a b#c?d%25e.jsonl');
+  });
+
   it('table: a run that skipped unreadable input never says a plain "No findings"', () => {
     const result = resultWith(0);
     result.stats.skipped = [{ file: 'a.jsonl', line: 3, reason: 'not valid JSON (a truncated or corrupt line)' }];

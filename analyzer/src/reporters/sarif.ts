@@ -37,7 +37,7 @@ export function sarifReport(result: AnalysisResult): string {
           message: { text: f.message },
           locations: [
             {
-              ...(f.file ? { physicalLocation: { artifactLocation: { uri: f.file.split('\\').join('/') } } } : {}),
+              ...(f.file ? { physicalLocation: { artifactLocation: { uri: fileUri(f.file) } } } : {}),
               logicalLocations: [{ fullyQualifiedName: [f.trace_id, f.span_id, f.tool, f.key].map((p) => p ?? '-').join('/'), kind: 'span' }],
             },
           ],
@@ -48,4 +48,13 @@ export function sarifReport(result: AnalysisResult): string {
     ],
   };
   return JSON.stringify(sarif, null, 2) + '\n';
+}
+
+/**
+ * A file's path as the URI reference SARIF asks for: `/`-separated, each segment percent-encoded,
+ * so a `#`, `?`, `%` or space in a name (or a control character) is part of the path, not a
+ * fragment, a query or an escape.
+ */
+export function fileUri(path: string): string {
+  return path.split(/[\\/]/).map(encodeURIComponent).join('/');
 }

@@ -1,6 +1,7 @@
 import { formatProblem } from '../load/input-error.js';
 import { SEVERITIES } from '../rules/rule-file.js';
 import type { AnalysisResult, AnalysisStats } from '../types.js';
+import { terminalText } from '../terminal-text.js';
 
 const COLUMNS = ['SEVERITY', 'RULE', 'TOOL', 'KEY', 'SPAN', 'MESSAGE'] as const;
 
@@ -12,7 +13,7 @@ export function tableReport(result: AnalysisResult): string {
   const { findings, stats } = result;
   const lines: string[] = [];
   if (findings.length) {
-    const rows = findings.map((f) => [f.severity, f.rule, f.tool ?? '-', f.key ?? '-', f.span_id ?? '-', f.message].map(visible));
+    const rows = findings.map((f) => [f.severity, f.rule, f.tool ?? '-', f.key ?? '-', f.span_id ?? '-', f.message].map(terminalText));
     const widths = COLUMNS.slice(0, -1).map((c) => c.length);
     for (const r of rows) for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i]!, r[i]!.length);
     const fmt = (r: readonly string[]) => r.map((c, i) => (i < widths.length ? c.padEnd(widths[i]!) : c)).join('  ').trimEnd();
@@ -44,14 +45,6 @@ export function tableReport(result: AnalysisResult): string {
   }
   for (const r of stats.rules_skipped) lines.push(`Rule ${r.rule} not run: ${r.reason}.`);
   return lines.join('\n') + '\n';
-}
-
-/**
- * Text with control characters written as `\uXXXX`: a tool name or key from a trace may hold an
- * escape sequence, which a terminal would act on.
- */
-function visible(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The clause both the table and the HTML report add about other libraries' calls whose arguments could not be read ('' for none). */
