@@ -79,6 +79,24 @@ describe('argspan analyze on OTLP JSON lines with the protobuf field names', () 
     expect(partial.code).toBe(1);
     expect(parseJson(partial).stats).toMatchObject({ spans: 8, skipped: [{ file, line: 2, reason: 'not valid JSON (a truncated or corrupt line)' }] });
   });
+  it('OTLP lines past --max-line-bytes (one of blanks too, in a .gz) are named by number from the byte scan, never handed to DuckDB whole; --allow-partial reads the rest', () => {
+    const dir = tmp();
+    const file = join(dir, 'long.jsonl');
+    const max = 1 << 20;
+    writeFileSync(file, [readFileSync('fixtures/traces/tokyo-invite.jsonl', 'utf8').trim(), 'x'.repeat(3 * max), ' '.repeat(2 * max), readFileSync('fixtures/traces/dotenv.jsonl', 'utf8').trim(), ''].join('\n'));
+    spawnSync('gzip', [file]);
+    const gz = `${file}.gz`;
+    const run = analyzeBin(gz, '--format', 'json', '--max-line-bytes', String(max));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${gz}:2: line is ${3 * max} bytes, larger than the maximum JSON object size (${max} bytes; raise it with --max-line-bytes)`);
+    expect(run.stderr).toContain(`${gz}:3: line is ${2 * max} bytes`);
+    const partial = analyzeBin(gz, '--format', 'json', '--max-line-bytes', String(max), '--allow-partial');
+    expect(partial.code, partial.stderr).toBe(1);
+    const out = parseJson(partial);
+    expect(out.stats.skipped.map((p) => p.line)).toEqual([2, 3]);
+    expect(out.findings.some((f) => f.rule === 'secret_remote' || f.severity === 'critical')).toBe(true);
+  });
+
   it('lines are streamed: a file past the 512 MiB a document may have is read, a line too long to hold named by its number', () => {
     // A sparse file: 520 MiB of NUL bytes, one line, between two good lines, taking no disk.
     const file = join(tmp(), 'big-snake.jsonl');

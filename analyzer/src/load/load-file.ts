@@ -10,7 +10,7 @@ import { columnsArg, OTLP_ATTRIBUTES, otlpTypes, sqlString, type ValueShapes } f
 import { DOCUMENT_NOT_JSON, InputError, type InputProblem } from './input-error.js';
 import { MAX_JSON_NESTING, type ByteScanResult } from './json-byte-scan.js';
 import { LOG_EVENT_TYPE, SHAPE_PROBLEMS } from './schema.js';
-import { scanTraceFile, valueShapesOf } from './scan-trace-file.js';
+import { scanTraceFile, valueShapesOf, type TraceFileScan } from './scan-trace-file.js';
 import { camelCaseLine, readConverted, writeConvertedDocument } from './converted-documents.js';
 import { malformedSpansAt, SPAN_PATHS, type SpanPath } from './malformed-span-positions.js';
 import { malformedJaegerSpansSql, stageJaegerSql, jaegerTraces } from './stage-jaeger.js';
@@ -260,7 +260,7 @@ async function loadWhole(db: Db, fileId: number, file: string, sql: string, wher
  * lines are then staged from that second read.
  */
 async function loadLines(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions, path = SPAN_PATHS.otlp): Promise<{ spans: number; skipped: InputProblem[] }> {
-  const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, 'lines'));
+  const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, 'lines', opts.maxLineBytes));
   let readError: unknown;
   if (scan.tooDeep.length === 0 && scan.invalidUtf8.length === 0 && scan.longestLine <= opts.maxLineBytes) {
     // DuckDB's newline-delimited reader refuses a byte order mark; its 'auto' reader skips one (and reads JSON lines too).
@@ -412,31 +412,38 @@ async function linesTable(db: Db, table: string, lines: readonly number[]): Prom
  * the line): such lines, known from the byte scan, are left out of the read, and the line
  * numbers of the rest are shifted back into place.
  */
-async function diagnoseLines(db: Db, file: string, detected: DetectedInput, maxLineBytes: number, scan: ByteScanResult): Promise<InputProblem[]> {
-  const skipUtf8 = scan.invalidUtf8.length > 0;
+async function diagnoseLines(db: Db, file: string, detected: DetectedInput, maxLineBytes: number, scan: ByteScanResult & Pick<TraceFileScan, 'tooLong'>): Promise<InputProblem[]> {
+  // Lines DuckDB is not given: not UTF-8 (its error would quote the line), or longer than the limit
+  // (the byte scan measured them; held whole they could take gigabytes). The rest are numbered back into place.
+  const utf8 = new Set(scan.invalidUtf8);
+  const tooLong = scan.tooLong.filter((t) => !utf8.has(t.line));
+  const skipped = [...scan.invalidUtf8, ...tooLong.map((t) => t.line)].sort((a, b) => a - b);
+  // (DuckDB refuses a line whose bytes and line break are past its max_line_size)
+  const maxLineSize = tooLong.length > 0 ? maxLineBytes + (detected.crlf ? 2 : 1) : undefined;
   try {
-    await db.run(`CREATE OR REPLACE TEMP TABLE diag_lines AS SELECT CAST(row_number() OVER () AS INTEGER) AS line, l, NULL::VARCHAR AS reason FROM ${linesRelation(file, detected.compression, detected.crlf, undefined, skipUtf8)}`);
+    await db.run(`CREATE OR REPLACE TEMP TABLE diag_lines AS SELECT CAST(row_number() OVER () AS INTEGER) AS line, l, NULL::VARCHAR AS reason FROM ${linesRelation(file, detected.compression, detected.crlf, maxLineSize, skipped.length > 0)}`);
   } catch (err) {
     if (isOutOfMemory(err)) throw err;
     throw new InputError([{ file, reason: `could not be read line by line: ${describeDuckDbError(err)}` }]);
   }
-  if (skipUtf8) {
+  if (skipped.length > 0) {
     const rows = Number((await db.one('SELECT count(*) AS n FROM diag_lines')).n);
-    if (rows + scan.invalidUtf8.length !== scan.lines) {
-      throw new InputError([{ file, reason: 'invalid UTF-8, and its lines could not be told apart from the rest' }]);
+    if (rows + skipped.length !== scan.lines) {
+      const what = tooLong.length === 0 ? 'invalid UTF-8' : utf8.size === 0 ? 'lines too long to read' : 'invalid UTF-8 and lines too long to read';
+      throw new InputError([{ file, reason: `${what}, and its lines could not be told apart from the rest` }]);
     }
-    await linesTable(db, 'utf8_lines', scan.invalidUtf8);
-    // The bad line with rank k has (line - k) good lines before it: a read row r comes after every bad line with fewer.
-    await db.run(`CREATE OR REPLACE TEMP TABLE utf8_gaps AS SELECT line - row_number() OVER (ORDER BY line) AS good_before FROM utf8_lines;
-      UPDATE diag_lines d SET line = d.line + (SELECT count(*) FROM utf8_gaps g WHERE g.good_before < d.line);
-      DROP TABLE utf8_gaps; DROP TABLE utf8_lines;`);
+    await linesTable(db, 'skipped_lines', skipped);
+    // The skipped line with rank k has (line - k) read lines before it: a read row r comes after every skipped line with fewer.
+    await db.run(`CREATE OR REPLACE TEMP TABLE skipped_gaps AS SELECT line - row_number() OVER (ORDER BY line) AS read_before FROM skipped_lines;
+      UPDATE diag_lines d SET line = d.line + (SELECT count(*) FROM skipped_gaps g WHERE g.read_before < d.line);
+      DROP TABLE skipped_gaps; DROP TABLE skipped_lines;`);
   }
   if (scan.tooDeep.length) {
     await linesTable(db, 'deep_lines', scan.tooDeep);
     await db.run(`UPDATE diag_lines SET reason = ${sqlString(TOO_DEEP)} WHERE line IN (SELECT line FROM deep_lines); DROP TABLE deep_lines;`);
   }
   await db.run(`UPDATE diag_lines SET reason = CASE
-      WHEN strlen(l) > ${maxLineBytes} THEN 'line is ' || strlen(l) || ' bytes, larger than the maximum JSON object size (${maxLineBytes} bytes; raise it with --max-line-bytes)'
+      WHEN strlen(l) > ${maxLineBytes} THEN 'line is ' || strlen(l) || ${sqlString(tooLongTail(maxLineBytes))}
       WHEN NOT json_valid(l) THEN 'not valid JSON (a truncated or corrupt line)'
       WHEN json_type(l) <> 'OBJECT' THEN 'JSON of another shape: not an object'
       WHEN json_type(l, '$.resourceLogs') = 'ARRAY' AND json_type(l, '$.resourceSpans') IS NULL THEN ${sqlString(LOGS_AMONG_TRACES)}
@@ -446,7 +453,16 @@ async function diagnoseLines(db: Db, file: string, detected: DetectedInput, maxL
   const rows = await db.all(`SELECT line, reason FROM diag_lines WHERE reason IS NOT NULL ORDER BY line`);
   const problems: InputProblem[] = rows.map((r) => ({ file, line: Number(r.line), reason: String(r.reason) }));
   for (const line of scan.invalidUtf8) problems.push({ file, line, reason: 'invalid UTF-8' });
+  for (const { line, bytes } of tooLong) problems.push({ file, line, reason: tooLongReason(String(bytes), maxLineBytes) });
   return problems.sort((a, b) => a.line! - b.line!);
+}
+
+function tooLongReason(bytes: string, maxLineBytes: number): string {
+  return `line is ${bytes}${tooLongTail(maxLineBytes)}`;
+}
+
+function tooLongTail(maxLineBytes: number): string {
+  return ` bytes, larger than the maximum JSON object size (${maxLineBytes} bytes; raise it with --max-line-bytes)`;
 }
 
 /**

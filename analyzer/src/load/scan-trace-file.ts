@@ -20,6 +20,8 @@ export interface TraceFileScan extends ByteScanResult {
   valueShapes: ValueShapes;
   /** Bytes of the longest line, its line break left out (`lines` mode; 0 for a document). */
   longestLine: number;
+  /** The lines longer than the `maxLineBytes` given (1-based), with their bytes (`lines` mode). */
+  tooLong: { line: number; bytes: number }[];
 }
 
 /**
@@ -28,25 +30,31 @@ export interface TraceFileScan extends ByteScanResult {
  * compressed data and unreadable files are an {@link InputError} naming the file, never a
  * partial result.
  */
-export async function scanTraceFile(file: string, compression: Compression, mode: 'lines' | 'document'): Promise<TraceFileScan> {
+export async function scanTraceFile(file: string, compression: Compression, mode: 'lines' | 'document', maxLineBytes = Infinity): Promise<TraceFileScan> {
   const scanner = new JsonByteScanner(mode);
   const shapes = new ValueShapesSeen();
-  const longest = new LongestLine();
+  const longest = new LongestLine(maxLineBytes);
   await readDecompressed(file, compression, (chunk) => {
     scanner.push(chunk);
     shapes.push(chunk);
     if (mode === 'lines') longest.push(chunk);
   });
-  return { ...scanner.end(), valueShapes: shapes.found(), longestLine: longest.longest };
+  return { ...scanner.end(), valueShapes: shapes.found(), longestLine: longest.longest, tooLong: longest.tooLong };
 }
 
 /**
- * The longest line of a text fed in chunks, in bytes: DuckDB's reader enforces its maximum object
- * size only where a line overflows its buffer, so `--max-line-bytes` is checked here.
+ * The longest line of a text fed in chunks, in bytes, and the lines longer than `max`: DuckDB's
+ * reader enforces its maximum object size only where a line overflows its buffer, so
+ * `--max-line-bytes` is checked here — before DuckDB would hold such a line (a decompression bomb's
+ * one line of a gigabyte) in memory.
  */
 class LongestLine {
   longest = 0;
+  readonly tooLong: { line: number; bytes: number }[] = [];
   private current = 0;
+  private line = 1;
+
+  constructor(private readonly max: number) {}
 
   push(chunk: Uint8Array): void {
     const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
@@ -58,10 +66,21 @@ class LongestLine {
     }
     this.current += buf.length - at;
     this.longest = Math.max(this.longest, this.current);
+    // (a line still open: the last one, if no line break ends it)
+    if (this.current > this.max) this.record(this.current);
   }
 
   private end(length: number): void {
     if (length > this.longest) this.longest = length;
+    if (this.tooLong[this.tooLong.length - 1]?.line === this.line) this.tooLong.pop();
+    if (length > this.max) this.record(length);
+    this.line++;
+  }
+
+  private record(bytes: number): void {
+    const last = this.tooLong[this.tooLong.length - 1];
+    if (last?.line === this.line) last.bytes = bytes;
+    else this.tooLong.push({ line: this.line, bytes });
   }
 }
 
