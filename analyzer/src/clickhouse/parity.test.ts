@@ -375,6 +375,27 @@ describe('other libraries\' traces', () => {
     }
   });
 
+  it('a run\'s input or a flattened user message held as a number or a boolean: no evidence for the call in both engines, not the user\'s words', async () => {
+    const attr = (key: string, value: object) => ({ key, value });
+    const span = (spanId: string, at: number, name: string, attributes: object[], parentSpanId?: string) => ({
+      traceId: 'fedcba9876543210fedcba9876543210', spanId, ...(parentSpanId ? { parentSpanId } : {}), name, startTimeUnixNano: `17000000000000${at}0000`, endTimeUnixNano: `17000000000000${at}5000`, attributes,
+    });
+    const tool = span('00000000000000f2', 2, 'book_room', [attr('openinference.span.kind', { stringValue: 'TOOL' }), attr('tool.name', { stringValue: 'book_room' }), attr('input.value', { stringValue: JSON.stringify({ day: 'Tuesday', timezone: 'Europe/Paris' }) })], '00000000000000f1');
+    for (const [key, value] of [
+      ['input.value', { intValue: '3' }],
+      ['input.value', { boolValue: true }],
+      ['llm.input_messages.0.message.content', { intValue: '7' }],
+    ] as const) {
+      const more = key.startsWith('llm.') ? [attr('llm.input_messages.0.message.role', { stringValue: 'user' })] : [];
+      const agent = span('00000000000000f1', 1, 'agent', [attr('openinference.span.kind', { stringValue: key.startsWith('llm.') ? 'LLM' : 'AGENT' }), attr(key, value), ...more]);
+      const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'run-input-not-text.json');
+      writeFileSync(file, JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'openinference' }, spans: [agent, tool] }] }] }));
+      const { duck, ch } = await bothEngines([file], false);
+      expect([duck.findings, duck.stats.foreign_calls, duck.stats.no_evidence_calls], `${key} ${JSON.stringify(value)}`).toEqual([[], 1, 1]);
+      expect([ch.findings, ch.stats.foreign_calls, ch.stats.no_evidence_calls], `${key} ${JSON.stringify(value)}`).toEqual([[], 1, 1]);
+    }
+  });
+
   it('a credential written as an argument\'s key is the argument\'s, one finding (a credential, critical): the same in both engines', async () => {
     const span = {
       traceId: '0123456789abcdef0123456789abcdef', spanId: '00000000000000b1', name: 'execute_tool deploy', startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000100000000',

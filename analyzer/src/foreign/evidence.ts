@@ -212,6 +212,18 @@ export function isFlattenedInputText(key: string): boolean {
   return (key.endsWith('content') || key.endsWith('.text')) && INPUT_PREFIXES.some((p) => key.startsWith(p));
 }
 
+/**
+ * A user's words held whole in an attribute: the user's, unless the text is a JSON number or
+ * boolean — an input held as another type than text, which the ClickHouse exporter writes as its
+ * text (`3`, `true`) where DuckDB reads the type: no one's words, an input not read, alike in both.
+ */
+export function userText(text: string, span: ForeignSpan, into: TraceEvidence): void {
+  if (NUMBER_OR_BOOLEAN.test(text)) inputNotReadIn(text, span, into);
+  else into.user(text);
+}
+
+const NUMBER_OR_BOOLEAN = /^\s*(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false)\s*$/;
+
 /** `text`, an input of `span` no reader could read (cut off, not JSON, another shape), is input not read, unless it is empty. */
 export function inputNotReadIn(text: string | undefined, span: ForeignSpan, into: TraceEvidence): void {
   if (text !== undefined && text.trim() !== '') into.inputNotRead(span);
@@ -574,7 +586,7 @@ function readOpenInferenceMessages(span: ForeignSpan, into: TraceEvidence): void
   for (const [id, fields] of [...messages].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const role = fields.get('role');
     const texts = [...fields].filter(([f]) => f === 'content' || /^contents\.\d+\.message_content\.text$/.test(f)).map(([, v]) => v);
-    if (role === 'user') texts.forEach((t) => into.user(t));
+    if (role === 'user') texts.forEach((t) => userText(t, span, into));
     else if (isDeveloperRole(role)) texts.forEach((t) => into.developer(t));
     else if (role === 'tool') for (const t of texts) into.result(fields.get('tool_call_id'), t, span.startNs);
     if (!id.startsWith('output')) {
@@ -642,7 +654,7 @@ function readOpenLLMetryMessages(span: ForeignSpan, into: TraceEvidence): void {
     const content = fields.get('content');
     const texts = content === undefined ? [] : contentTexts(content.startsWith('[') ? (parseJson(content) ?? content) : content);
     if (kind === 'prompt') {
-      if (role === 'user') texts.forEach((t) => into.user(t));
+      if (role === 'user') texts.forEach((t) => userText(t, span, into));
       else if (isDeveloperRole(role)) texts.forEach((t) => into.developer(t));
       else if (role === 'tool' && content !== undefined) into.result(fields.get('tool_call_id'), content, span.startNs);
       for (const [f, v] of fields) {
@@ -987,7 +999,7 @@ function readMastraAgentInput(text: string, attribute: string, span: ForeignSpan
   }
   const list = isObject(parsed) ? parsed.messages : parsed;
   if (!Array.isArray(list)) {
-    into.user(unescapedJson(text, parsed));
+    userText(unescapedJson(text, parsed), span, into);
     return;
   }
   for (const m of list) {
@@ -1155,7 +1167,7 @@ function runInput(text: string | undefined, attribute: string, span: ForeignSpan
   const parsed = parseJson(text);
   const messages = conversationOf(parsed);
   if (messages === undefined) {
-    into.user(unescapedJson(text, parsed));
+    userText(unescapedJson(text, parsed), span, into);
     return;
   }
   for (const m of messages) {
