@@ -396,6 +396,18 @@ describe('other libraries\' traces', () => {
     }
   });
 
+  it('a model\'s answer in a message event (gen_ai.choice) held as a number: one call not read, counted so, in both engines', async () => {
+    const doc = JSON.parse(readFileSync(join(FIXTURES, 'foreign', 'semantic-kernel-dotnet-message-events-weather.json'), 'utf8')) as { resourceSpans: { scopeSpans: { spans: { events?: { name: string; attributes: { key: string; value: object }[] }[] }[] }[] }[] };
+    const choice = doc.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((ss) => ss.spans.flatMap((sp) => sp.events ?? []))).find((e) => e.name === 'gen_ai.choice')!;
+    choice.attributes.find((a) => a.key === 'gen_ai.event.content')!.value = { intValue: '3' };
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'choice-not-text.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const { duck, ch } = await bothEngines([file], false);
+    expect([duck.stats.foreign_calls, duck.stats.unreadable_args_calls]).toEqual([2, 1]);
+    expect([ch.stats.foreign_calls, ch.stats.unreadable_args_calls]).toEqual([2, 1]);
+    expect(ch.findings.map((f) => f.fingerprint)).toEqual(duck.findings.map((f) => f.fingerprint));
+  });
+
   it('a credential written as an argument\'s key is the argument\'s, one finding (a credential, critical): the same in both engines', async () => {
     const span = {
       traceId: '0123456789abcdef0123456789abcdef', spanId: '00000000000000b1', name: 'execute_tool deploy', startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000100000000',

@@ -66,6 +66,8 @@ export function readMessageEvents(span: ForeignSpan, events: readonly ForeignEve
     } else if (event.name === MessageEvents.CHOICE) {
       const choice = parseJson(event.attrs.get(MessageEventAttributes.CONTENT));
       if (isObject(choice)) propose(MessageEventAttributes.CONTENT, choice.message, choice.tool_calls);
+      // (a number or a boolean: the ClickHouse exporter's text of a content held as another type, read as DuckDB reads that type)
+      else if (typeof choice === 'number' || typeof choice === 'boolean') proposeUnreadableOutput(span, MessageEventAttributes.CONTENT, '', into, ForeignArgumentRule.NOT_TEXT, position++);
       else {
         const proposed = readContentBlocks(event.attrs.get(StrandsEventAttributes.MESSAGE), 'assistant', StrandsEventAttributes.MESSAGE, span, into, position);
         position += proposed;
@@ -74,6 +76,7 @@ export function readMessageEvents(span: ForeignSpan, events: readonly ForeignEve
     } else {
       const message = parseJson(event.attrs.get(MessageEventAttributes.CONTENT));
       if (isObject(message)) readMessage(message, EVENT_ROLES[event.name], MessageEventAttributes.CONTENT, span, into);
+      else if (typeof message === 'number' || typeof message === 'boolean') into.inputNotRead(span);
       else if (message === undefined) readContentBlocks(event.attrs.get(StrandsEventAttributes.CONTENT), EVENT_ROLES[event.name], StrandsEventAttributes.CONTENT, span, into);
     }
   }
