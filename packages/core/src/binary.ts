@@ -27,7 +27,11 @@ export function binaryBytes(v: object): Uint8Array<ArrayBuffer> | undefined {
     }
     buffer = v as ArrayBuffer;
   }
-  return new Uint8Array(buffer, offset, length).slice();
+  try {
+    return new Uint8Array(buffer, offset, length).slice();
+  } catch {
+    return new Uint8Array(0); // (a detached buffer, transferred away: it holds no bytes, and JSON writes it so)
+  }
 }
 
 /** The `toJSON` built-in binary data of this kind has: a Buffer's own; none for the rest. */

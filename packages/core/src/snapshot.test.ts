@@ -93,6 +93,11 @@ describe('snapshotArgs', () => {
     expect(Buffer.isBuffer(copy.buf)).toBe(true);
     // what JSON sends of the copy is what was judged
     expect(JSON.parse(JSON.stringify(copy)).tagged).toEqual({ token: 'sent instead' });
+    // a detached buffer (transferred away) holds no bytes: copied empty, never a throw
+    const gone = new Uint8Array(4);
+    structuredClone(gone.buffer, { transfer: [gone.buffer] });
+    expect(JSON.stringify(snapshotArgs({ gone }))).toBe(JSON.stringify({ gone }));
+    expect(flatten({ gone }).leaves[0]).toMatchObject({ kind: 'binary', text: '', bytes: 0 });
   });
 
   it('refuses what JSON cannot carry faithfully, naming the kind and no value', () => {
