@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadRules } from '../../rules/rule-file.js';
 import { fingerprintOf, type Finding } from '../../rules/run-rules.js';
@@ -67,6 +68,16 @@ describe('HTML report rendering', () => {
     // Jaeger links are made by the page's script from one attribute, not written into every row.
     expect(out).toContain('<body data-jaeger="http://jaeger.local:16686/">');
     expect(out).not.toContain('href="http://jaeger.local');
+  });
+
+  it('its Content-Security-Policy lets run only the scripts it carries, each by its hash: no inline script else', () => {
+    const out = renderHtmlReport(result([finding(1)]), {}, ASSETS);
+    const csp = /<meta http-equiv=Content-Security-Policy content="([^"]*)">/.exec(out)![1]!;
+    const scriptSrc = /script-src ([^;]*)/.exec(csp)![1]!.split(' ');
+    const executable = [...out.matchAll(/<script(?! type=application\/json)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]!, 'utf8').digest('base64')}'`);
+    expect(executable).toHaveLength(2);
+    expect(scriptSrc).toEqual(executable);
+    expect(csp).toContain("default-src 'none'");
   });
 
   it('jsonForScript reads back the same value and holds no markup', () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AnalysisResult } from '../../types.js';
 import { exitVerdict, type FailOn } from '../../verdict.js';
 import type { ChartAssets } from './chart-assets.js';
@@ -20,10 +21,14 @@ export interface HtmlReportOptions {
 }
 
 /**
- * No connection of any kind: the page draws from what it holds. Inline scripts and styles only;
- * links (to Jaeger) are navigation, which a CSP does not restrict.
+ * No connection of any kind: the page draws from what it holds. Of scripts, only the ones it
+ * carries, each by its hash — so a name from a trace that got past the escaping as markup would
+ * still run nothing; inline styles; links (to Jaeger) are navigation, which a CSP does not restrict.
  */
-const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
+function contentSecurityPolicy(scripts: readonly string[]): string {
+  const hashes = scripts.map((code) => `'sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}'`);
+  return `default-src 'none'; script-src ${hashes.join(' ')}; style-src 'unsafe-inline'; img-src data:`;
+}
 
 /**
  * The HTML report: one self-contained file. Pure: the chart libraries come in as `assets`
@@ -85,7 +90,7 @@ ${select('emitter', 'emitter', values(emitterOf))}
 <head>
 <meta charset=utf-8>
 <meta name=viewport content="width=device-width, initial-scale=1">
-<meta http-equiv=Content-Security-Policy content="${CSP}">
+<meta http-equiv=Content-Security-Policy content="${contentSecurityPolicy([...assets.libraries.map((l) => l.code), CLIENT_SCRIPT])}">
 <meta name=generator content="argspan analyze">
 <title>argspan analyze report</title>
 <style>${STYLES}</style>
