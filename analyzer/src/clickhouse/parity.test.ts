@@ -128,6 +128,20 @@ describe('an attribute of another type than its convention\'s', () => {
     const { duck, ch } = await bothEngines([file], false);
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });
+  // A label of argspan's own written as another type reads as its text in both engines (the exporter stores the text).
+  it.each([
+    ['an enforcement as a flag', '"key":"argspan.enforcement","value":{"stringValue":"run"}', '"key":"argspan.enforcement","value":{"boolValue":true}'],
+    ['a gate action as an integer', '"key":"argspan.gate.action","value":{"stringValue":"allow"}', '"key":"argspan.gate.action","value":{"intValue":"1"}'],
+    ['a tool name as an integer', '"key":"gen_ai.tool.name","value":{"stringValue":"calendar.create"}', '"key":"gen_ai.tool.name","value":{"intValue":"7"}'],
+    ['a tool name as a whole double', '"key":"gen_ai.tool.name","value":{"stringValue":"calendar.create"}', '"key":"gen_ai.tool.name","value":{"doubleValue":7}'],
+  ])('%s: the same findings in both engines', async (_name, from, to) => {
+    expect(tokyo).toContain(from);
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'label-type.jsonl');
+    writeFileSync(file, tokyo.replace(from, to));
+    const { duck, ch } = await bothEngines([file], false);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+
   it('a whole double in an array (a gate hit): the same text, `1`, so the same key and fingerprint in both engines', async () => {
     const doc = JSON.parse(readFileSync(ruleFile('assumption_span', 'tp'), 'utf8').split('\n')[0]!);
     const call = doc.resourceSpans[0].scopeSpans[0].spans[1] as { attributes: { key: string; value: unknown }[] };

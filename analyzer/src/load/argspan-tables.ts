@@ -95,7 +95,10 @@ export const HOP_EVENT_COLUMNS: readonly DerivedColumn[] = [
  * attribute's position `p` in them. Picking from a list of plain values is a cheap list_extract.
  */
 const TYPED: Record<ColType, (p: string) => string> = {
-  str: (p) => `sv[${p}]`,
+  // (a label written as another type reads as its text, as ClickHouse's exporter stores it: an
+  // enforcement `true` is an unknown enforcement, not a missing one, in both engines)
+  str: (p) =>
+    `coalesce(sv[${p}], CAST(iv[${p}] AS VARCHAR), CASE bv[${p}] WHEN true THEN 'true' WHEN false THEN 'false' END, CASE WHEN ${wholeNumber(`dv[${p}]`)} IS NOT NULL THEN CAST(${wholeNumber(`dv[${p}]`)} AS VARCHAR) ELSE CAST(dv[${p}] AS VARCHAR) END)`,
   // (from a double or a number's text only when it is a whole number an integer holds: 2.5, 1e20 and
   // NaN read as nothing, never rounded one way here and another in ClickHouse, nor a failed cast)
   int: (p) => `coalesce(TRY_CAST(iv[${p}] AS BIGINT), ${wholeNumber(`dv[${p}]`)}, TRY_CAST(sv[${p}] AS BIGINT), ${wholeNumber(`TRY_CAST(sv[${p}] AS DOUBLE)`)})`,
@@ -113,7 +116,7 @@ type ListName = keyof typeof LIST_OF;
 
 /** Which value lists each column type reads (see {@link TYPED}). */
 const LISTS_OF: Record<ColType, readonly ListName[]> = {
-  str: ['sv'],
+  str: ['sv', 'iv', 'bv', 'dv'],
   int: ['sv', 'iv', 'dv'],
   num: ['sv', 'iv', 'dv'],
   bool: ['sv', 'bv', 'iv', 'dv'],
