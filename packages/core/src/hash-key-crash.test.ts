@@ -49,8 +49,9 @@ function startWorker(env: Record<string, string>): Run {
     }
   });
   child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  // ('close', not 'exit': the child's last line may still be on its way through the pipe when it exits)
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal, stderr })),
+    child.once('close', (code, signal) => resolve({ code, signal, stderr })),
   );
   return { child, lines, exited };
 }

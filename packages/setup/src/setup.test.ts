@@ -29,7 +29,8 @@ function run(dir: string, mode: string, spillDir?: string): Promise<{ code: numb
       if (String(d).includes('ready')) p.kill('SIGTERM');
     });
     p.on('error', reject);
-    p.on('exit', (code, signal) => resolve({ code, signal, stderr }));
+    // ('close': stderr read to its end)
+    p.on('close', (code, signal) => resolve({ code, signal, stderr }));
   });
 }
 

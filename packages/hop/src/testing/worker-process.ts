@@ -55,8 +55,9 @@ export function startWorker(env: Record<string, string>): Worker {
     }
   });
   child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  // ('close', not 'exit': the child's last lines may still be on their way through the pipes when it exits)
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal, stderr })),
+    child.once('close', (code, signal) => resolve({ code, signal, stderr })),
   );
   return {
     child,
