@@ -1,7 +1,7 @@
 import { GenAiAttributes } from '@argspan/conventions';
 import { ForeignArgumentRule, type ForeignEvent, type ForeignSpan } from './types.js';
 import { MessageEventAttributes, MessageEvents } from './message-events.js';
-import { contentTexts, inputNotReadIn, isDeveloperRole, isObject, mayHoldCall, parseJson, proposal, proposeCutOffOutput, proposeUnknownOutput, proposeUnknownShape, proposeUnreadableOutput, readGenAiMessages, unknownShapeText, type TraceEvidence } from './evidence.js';
+import { contentTexts, inputNotReadIn, isDeveloperRole, isNotText, isObject, mayHoldCall, parseJson, proposal, proposeCutOffOutput, proposeUnknownOutput, proposeUnknownShape, proposeUnreadableOutput, readGenAiMessages, unknownShapeText, type TraceEvidence } from './evidence.js';
 import { everyCopy } from './span-json.js';
 
 export { MESSAGE_EVENT_NAMES, MessageEventAttributes, MessageEvents } from './message-events.js';
@@ -66,8 +66,7 @@ export function readMessageEvents(span: ForeignSpan, events: readonly ForeignEve
     } else if (event.name === MessageEvents.CHOICE) {
       const choice = parseJson(event.attrs.get(MessageEventAttributes.CONTENT));
       if (isObject(choice)) propose(MessageEventAttributes.CONTENT, choice.message, choice.tool_calls);
-      // (a number or a boolean: the ClickHouse exporter's text of a content held as another type, read as DuckDB reads that type)
-      else if (typeof choice === 'number' || typeof choice === 'boolean') proposeUnreadableOutput(span, MessageEventAttributes.CONTENT, '', into, ForeignArgumentRule.NOT_TEXT, position++);
+      else if (isNotText(choice)) proposeUnreadableOutput(span, MessageEventAttributes.CONTENT, '', into, ForeignArgumentRule.NOT_TEXT, position++);
       else {
         const proposed = readContentBlocks(event.attrs.get(StrandsEventAttributes.MESSAGE), 'assistant', StrandsEventAttributes.MESSAGE, span, into, position);
         position += proposed;
@@ -76,7 +75,7 @@ export function readMessageEvents(span: ForeignSpan, events: readonly ForeignEve
     } else {
       const message = parseJson(event.attrs.get(MessageEventAttributes.CONTENT));
       if (isObject(message)) readMessage(message, EVENT_ROLES[event.name], MessageEventAttributes.CONTENT, span, into);
-      else if (typeof message === 'number' || typeof message === 'boolean') into.inputNotRead(span);
+      else if (isNotText(message)) into.inputNotRead(span);
       else if (message === undefined) readContentBlocks(event.attrs.get(StrandsEventAttributes.CONTENT), EVENT_ROLES[event.name], StrandsEventAttributes.CONTENT, span, into);
     }
   }

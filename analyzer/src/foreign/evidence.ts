@@ -310,6 +310,11 @@ export function mayBeJson(text: string): boolean {
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+/**
+ * A number or a flag where a message or instructions belong: no text of anyone's, so what it stood
+ * for was not read (the ClickHouse exporter's text of a value held as another type parses to one).
+ */
+export const isNotText = (v: unknown): v is number | boolean => typeof v === 'number' || typeof v === 'boolean';
 
 /**
  * A message role whose words are the developer's instructions: `system`, or `developer`, as
@@ -413,8 +418,8 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
   const system = get(GenAiAttributes.SYSTEM_INSTRUCTIONS);
   if (system !== undefined) {
     const parsed = parseJson(system) ?? system;
-    // A number or a boolean is no instruction's text: held so, it was not read (as where the span holds it as another type than text).
-    if (typeof parsed === 'number' || typeof parsed === 'boolean') inputNotReadIn(system, span, into);
+    // Held as a number or a flag, the instructions were not read (as where the span holds them as another type than text).
+    if (isNotText(parsed)) inputNotReadIn(system, span, into);
     else for (const t of contentTexts(parsed)) into.developer(t);
   }
   const definitions = parseJson(get(GenAiAttributes.TOOL_DEFINITIONS));

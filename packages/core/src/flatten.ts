@@ -119,9 +119,7 @@ export function flatten(args: unknown, limits: Partial<FlattenLimits> = {}): Fla
     const binary = binaryBytes(obj);
     if (binary !== undefined && toJSON === builtinToJSON(obj)) {
       hits.add('non-json');
-      if (binary.length > lim.maxStringLength) hits.add('string');
-      leavesPushBinary(path, binaryText(binary, typedArrayKind(obj), lim.maxStringLength), binary.length, binary.length > lim.maxStringLength);
-      return;
+      return binaryLeaf(path, binary, typedArrayKind(obj));
     }
     ancestors.add(obj);
     try {
@@ -170,20 +168,19 @@ export function flatten(args: unknown, limits: Partial<FlattenLimits> = {}): Fla
       if (keys.length === 0) return emit(path, 'other', '');
       // A Buffer as JSON writes it is its bytes, read as a Buffer itself is (the same leaf through an entry point that sees only JSON).
       const data = keys.length === 2 ? bufferJsonBytes(obj) : undefined;
-      if (data !== undefined) {
-        if (data.length > lim.maxStringLength) hits.add('string');
-        leavesPushBinary(path, binaryText(data, undefined, lim.maxStringLength), data.length, data.length > lim.maxStringLength);
-        return;
-      }
+      if (data !== undefined) return binaryLeaf(path, data, undefined);
       for (const k of keys) visit(readSafely(obj, k, hits), [...path, k], depth + 1);
     } finally {
       ancestors.delete(obj);
     }
   };
 
-  const leavesPushBinary = (path: PathSegment[], head: string, size: number, truncated: boolean): void => {
+  /** Binary data as one leaf: its text (cut to the string limit, as a long string is) and its byte count. */
+  const binaryLeaf = (path: PathSegment[], bytes: Uint8Array, kind: string | undefined): void => {
+    const truncated = bytes.length > lim.maxStringLength;
+    if (truncated) hits.add('string');
     const before = leaves.length;
-    emit(path, 'binary', head, size);
+    emit(path, 'binary', binaryText(bytes, kind, lim.maxStringLength), bytes.length);
     if (truncated && leaves.length > before) leaves[leaves.length - 1]!.truncated = true;
   };
 
