@@ -79,6 +79,16 @@ describe('argspan analyze on OTLP JSON lines with the protobuf field names', () 
     expect(partial.code).toBe(1);
     expect(parseJson(partial).stats).toMatchObject({ spans: 8, skipped: [{ file, line: 2, reason: 'not valid JSON (a truncated or corrupt line)' }] });
   });
+  it('a line refused only for a lone surrogate escape (a text cut inside an emoji) is named for that, not as corrupt; a pair, an escaped backslash and a truly broken line are not', () => {
+    const file = join(tmp(), 'surrogates.jsonl');
+    const withName = (doc: ReturnType<typeof copy>, suffix: string) => JSON.stringify(doc).replace('"stringValue":"', `"stringValue":"${suffix}`);
+    writeFileSync(file, [withName(copy('aaaa'), '\\ud83d'), withName(copy('bbbb'), '\\ud83d\\ude00 \\\\ud800'), withName(copy('cccc'), '\\ude00') + ',', ''].join('\n'));
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file}:1: a \\u escape of half a character (a lone UTF-16 surrogate`);
+    expect(run.stderr).not.toContain(`${file}:2:`);
+    expect(run.stderr).toContain(`${file}:3: not valid JSON (a truncated or corrupt line)`);
+  });
   it('OTLP lines past --max-line-bytes (one of blanks too, in a .gz) are named by number from the byte scan, never handed to DuckDB whole; --allow-partial reads the rest', () => {
     const dir = tmp();
     const file = join(dir, 'long.jsonl');

@@ -444,7 +444,7 @@ async function diagnoseLines(db: Db, file: string, detected: DetectedInput, maxL
   }
   await db.run(`UPDATE diag_lines SET reason = CASE
       WHEN strlen(l) > ${maxLineBytes} THEN 'line is ' || strlen(l) || ${sqlString(tooLongTail(maxLineBytes))}
-      WHEN NOT json_valid(l) THEN 'not valid JSON (a truncated or corrupt line)'
+      WHEN NOT json_valid(l) THEN CASE WHEN json_valid(regexp_replace(l, ${sqlString(SURROGATE_ESCAPE)}, '\\\\ufffd', 'g')) THEN ${sqlString(LONE_SURROGATE)} ELSE 'not valid JSON (a truncated or corrupt line)' END
       WHEN json_type(l) <> 'OBJECT' THEN 'JSON of another shape: not an object'
       WHEN json_type(l, '$.resourceLogs') = 'ARRAY' AND json_type(l, '$.resourceSpans') IS NULL THEN ${sqlString(LOGS_AMONG_TRACES)}
       WHEN json_type(l, '$.resourceSpans') IS DISTINCT FROM 'ARRAY' THEN 'JSON of another shape: no "resourceSpans" array'
@@ -456,6 +456,11 @@ async function diagnoseLines(db: Db, file: string, detected: DetectedInput, maxL
   for (const { line, bytes } of tooLong) problems.push({ file, line, reason: tooLongReason(String(bytes), maxLineBytes) });
   return problems.sort((a, b) => a.line! - b.line!);
 }
+
+/** A `\\u` escape of a UTF-16 surrogate: lone ones are JSON's grammar but no character, and DuckDB refuses the line. */
+const SURROGATE_ESCAPE = String.raw`\\u[dD][89a-fA-F][0-9a-fA-F]{2}`;
+/** Why a line valid but for such escapes is refused (a text cut inside an emoji and written with ASCII escapes, as Python's json does). */
+const LONE_SURROGATE = 'a \\u escape of half a character (a lone UTF-16 surrogate, as a text cut inside an emoji is written): JSON DuckDB cannot read';
 
 function tooLongReason(bytes: string, maxLineBytes: number): string {
   return `line is ${bytes}${tooLongTail(maxLineBytes)}`;
