@@ -186,6 +186,19 @@ describe('credentials the re-scan finds outside span attributes', () => {
     expect(new Set(duck.findings.map((f) => f.key))).toEqual(new Set(['event.name', 'deploy_[REDACTED:aws-access-key-id]', 'payload']));
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });
+
+  it('a span whose start was never set (time 0) is stored by the exporter and read alike: the same finding in both engines', async () => {
+    const b = new ArgspanTraceBuilder(0xc8);
+    const span = b.otherSpan(b.turn('turn', 'run-t0'), 'lookup');
+    span.startTimeUnixNano = '0';
+    span.attributes.push({ key: 'note', value: { stringValue: `key=${CANARY_AWS_KEY}` } });
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'time-zero.jsonl');
+    writeFileSync(file, b.lines('agent', 200).join('\n') + '\n');
+    const { duck, ch } = await bothEngines([file], false);
+    expect(duck.findings.map((f) => f.key)).toContain('note');
+    expect(ch.stats.spans).toBe(duck.stats.spans);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
 });
 
 describe('an application\'s own log records (no GenAI event name) beside the traces', () => {

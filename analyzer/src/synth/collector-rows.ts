@@ -220,10 +220,13 @@ function enumName(v: unknown, names: readonly string[], prefix: string): string 
   return names[0]!;
 }
 
-/** Unix nanoseconds as `seconds.nanoseconds` text. */
+/**
+ * Unix nanoseconds as `seconds.nanoseconds` text, the seconds at least 10 digits: ClickHouse reads
+ * fewer (a span started at 0, an SDK that never set the time) as the start of a date and refuses it.
+ */
 function nanosText(ns: bigint): string {
   const s = ns / 1_000_000_000n;
-  return `${s}.${String(ns - s * 1_000_000_000n).padStart(9, '0')}`;
+  return `${String(s).padStart(10, '0')}.${String(ns - s * 1_000_000_000n).padStart(9, '0')}`;
 }
 
 /**
