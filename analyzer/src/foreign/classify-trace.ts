@@ -146,7 +146,10 @@ export function classifyForeignTrace(
     blob({ spanId: copy.spanId, attribute: copy.args.attribute, callSpanId: call.spanId });
     otherSpans.set(call, [...(otherSpans.get(call) ?? []), copy.spanId]);
   }
-  for (const call of calls) blob({ spanId: call.spanId, attribute: call.args.attribute, callSpanId: call.spanId });
+  for (const call of calls) {
+    blob({ spanId: call.spanId, attribute: call.args.attribute, callSpanId: call.spanId });
+    if (call.args.kind === 'value' && call.args.parts) for (const part of call.args.parts.slice(1)) blob({ spanId: call.spanId, attribute: part, callSpanId: call.spanId });
+  }
   // One provenance index per trace (per run, for a run's trace, holding what its earlier traces
   // told): the asserted text once, then each result as the calls reach its time.
   let index: ProvenanceIndex;

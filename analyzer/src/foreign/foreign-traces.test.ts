@@ -172,6 +172,11 @@ const EXPECTED: Record<string, Expected> = {
   // Spring AI's tool-calling observation (Micrometer Tracing): no prompt on any span, so no evidence either way.
   'spring-ai-1.1-tool-call-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
   'spring-ai-2.0-execute-tool-weather.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: [] },
+  // google-genai's automatic function calling: each parameter its own attribute (code.function.parameters.{name}.value);
+  // the int parameter (held as an int) read as its text, as ClickHouse holds it. The model span holds no content.
+  'google-genai-tool-parameters-somefunction.json': { calls: ['genai-semconv somefunction tool-span'], noEvidence: 1, findings: [] },
+  'derived/google-genai-dotenv-path.json': { calls: ['genai-semconv somefunction tool-span'], noEvidence: 1, findings: ['sensitive_arg_dispatched somefunction otherparam'] },
+  'derived/google-genai-token-in-parameter.json': { calls: ['genai-semconv somefunction tool-span'], noEvidence: 1, findings: ['credential_in_attribute somefunction otherparam'] },
   'derived/spring-ai-token-in-arguments.json': { calls: ['spring-ai getCurrentWeather tool-span'], noEvidence: 1, findings: ['credential_in_attribute getCurrentWeather location'] },
   // Microsoft Agent Framework (Python): invoke_agent → chat, execute_tool, chat; the model's call in the tool_call parts with its
   // arguments as the JSON string the client got (Python json.dumps of a string), the user named the city.
@@ -246,6 +251,24 @@ describe('foreign findings', () => {
     expect(await spans('derived/langfuse-api-observations-write-document.json')).toEqual(await spans('langfuse-langchain-tool-write-document.json'));
     // LangSmith's runs answer: the spans its exporter writes for those runs.
     expect(await spans('derived/langsmith-api-runs-traceable-tool.json')).toEqual(await spans('langsmith-otel-traceable-tool.json'));
+  });
+
+  it('read google-genai\'s per-parameter attributes as the call\'s arguments, one of them an int, each attribute a copy of them', async () => {
+    const dbPath = join(work, 'google-genai-rows.duckdb');
+    await analyze({ paths: [join(DIR, 'google-genai-tool-parameters-somefunction.json')], dbPath });
+    const db = await Db.open(dbPath);
+    try {
+      expect(await db.all(`SELECT key, bytes::INTEGER AS bytes FROM tool_args ORDER BY key`)).toEqual([
+        { key: 'otherparam', bytes: 3 },
+        { key: 'someparam', bytes: 3 },
+      ]);
+      expect((await db.all(`SELECT "attribute" FROM argument_blobs ORDER BY ALL`)).map((r) => r.attribute)).toEqual([
+        'code.function.parameters.otherparam.value',
+        'code.function.parameters.someparam.value',
+      ]);
+    } finally {
+      db.close();
+    }
   });
 
   it('read the Phoenix download of the BeeAI trace as the trace it came from: the same calls, arguments, labels and argument copies', async () => {

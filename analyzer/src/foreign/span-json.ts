@@ -1,4 +1,5 @@
 import { sqlString } from '../load/duckdb-types.js';
+import { ATTR_VALUE_TEXT_SQL } from '../load/schema.js';
 import type { ForeignEvent, ForeignSpan } from './types.js';
 
 /**
@@ -28,6 +29,12 @@ export interface SpanJson {
   v: (string | null)[] | null;
   /** values of each of `arrayKeys` that is an array attribute, in their order (NULL where it is not) */
   a: ((string | null)[] | null)[];
+  /**
+   * `[key, text]` of each attribute under one of `textPrefixes` held as another type than a string
+   * (an int, a double, a flag, an array), its text as the exporter's ClickHouse map holds it; NULL
+   * (or absent) when it has none. Read with the string attributes.
+   */
+  t?: [string, string][] | null;
   /** its events named in `eventNames` (name, attribute keys, string values parallel to them); NULL (or absent) when it has none */
   x?: { n: string; k: string[] | null; v: (string | null)[] | null }[] | null;
 }
@@ -37,12 +44,16 @@ export interface SpanJson {
  * array attributes only `arrayKeys` (their elements as text), and of its events only those named
  * in `eventNames`. A span without events (almost all) pays one length check for them.
  */
-export function spanJsonSql(arrayKeys: readonly string[], eventNames: readonly string[]): string {
+export function spanJsonSql(arrayKeys: readonly string[], eventNames: readonly string[], textPrefixes: readonly string[] = []): string {
   const arrays = arrayKeys.map((k) => `arr_values(attr_arr[list_position(attr_keys, ${sqlString(k)})])`).join(', ');
   const names = `[${eventNames.map(sqlString).join(', ')}]`;
   const events = `CASE WHEN len(events) > 0 THEN list_transform(list_filter(events, lambda e: list_contains(${names}, e."name")),
     lambda e: {n: e."name", k: list_transform(e.attributes, lambda a: a."key"), v: list_transform(e.attributes, lambda a: a."value".stringValue)}) END`;
-  return `to_json({s: span_id, p: parent_span_id, n: "name", b: start_ns::VARCHAR, e: end_ns::VARCHAR, c: scope_name, f: file_id, k: attr_keys, v: attr_str, a: [${arrays}], x: ${events}})::VARCHAR`;
+  // (a span with no key under a prefix, almost all, pays one search of its joined keys)
+  const under = (k: string) => textPrefixes.map((p) => `starts_with(${k}, ${sqlString(p)})`).join(' OR ');
+  const texts = textPrefixes.length === 0 ? 'NULL' : `CASE WHEN ${textPrefixes.map((p) => `contains(array_to_string(attr_keys, chr(1)), ${sqlString(p)})`).join(' OR ')}
+    THEN list_filter(list_transform(attr_keys, lambda k, i: CASE WHEN attr_str[i] IS NULL AND (${under('k')}) THEN [k, ${ATTR_VALUE_TEXT_SQL('span_structs', 'i')}] END), lambda x: x IS NOT NULL) END`;
+  return `to_json({s: span_id, p: parent_span_id, n: "name", b: start_ns::VARCHAR, e: end_ns::VARCHAR, c: scope_name, f: file_id, k: attr_keys, v: attr_str, a: [${arrays}], t: ${texts}, x: ${events}})::VARCHAR`;
 }
 
 /** SQL: whether a span of `span_structs` has an event named in `eventNames` (a candidate for the evidence those hold). */
@@ -82,6 +93,7 @@ function readSpan(traceId: string, text: string, arrayKeys: readonly string[], n
     const a = j.a[i];
     if (a) attrs.set(arrayKeys[i]!, a as string[]);
   }
+  if (j.t) for (const [key, value] of j.t) if (!attrs.has(key)) attrs.set(key, value);
   const startNs = j.b === null ? 0n : BigInt(j.b);
   const recordedEndNs = j.e === null ? null : BigInt(j.e);
   const span: ForeignSpan = { traceId, spanId: j.s, parentSpanId: j.p, name: j.n, startNs, endNs: recordedEndNs ?? startNs, recordedEndNs, scope: j.c, fileId: j.f, attrs };

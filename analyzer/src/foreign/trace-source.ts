@@ -2,6 +2,7 @@ import type { DuckDBIntegerVector, DuckDBResult, DuckDBVarCharVector } from '@du
 import type { Db } from '../db.js';
 import { MESSAGE_EVENT_NAMES } from './event-evidence.js';
 import { EVIDENCE_ARRAY_KEYS } from './evidence.js';
+import { TYPED_ARGUMENT_PREFIXES } from './recognizers/index.js';
 import { spanJsonSql } from './span-json.js';
 import { RUN_ID_KEYS } from './run-ids.js';
 import { sqlString } from '../load/duckdb-types.js';
@@ -192,7 +193,7 @@ export async function* candidateTraces(db: Db, candidates: string, maxHeldSpans:
 
 /** The candidate spans as (trace numbers, JSON texts), a chunk at a time; `more` is added to the query. */
 async function* spans(db: Db, candidates: string, more: string): AsyncGenerator<[number[], string[]]> {
-  const result = await db.conn.stream(`SELECT t.trace_no, ${spanJsonSql(EVIDENCE_ARRAY_KEYS, MESSAGE_EVENT_NAMES)}
+  const result = await db.conn.stream(`SELECT t.trace_no, ${spanJsonSql(EVIDENCE_ARRAY_KEYS, MESSAGE_EVENT_NAMES, TYPED_ARGUMENT_PREFIXES)}
     FROM span_structs JOIN foreign_traces t USING (trace_id) WHERE ${candidates} ${more}`);
   for await (const chunk of chunks(result)) {
     const nos = chunk.getColumnVector(0) as DuckDBIntegerVector;

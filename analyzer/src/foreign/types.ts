@@ -80,6 +80,12 @@ export type RecordedArguments =
        * whole, is read instead (its arguments are in the trace whether or not the tool took them).
        */
       writtenAsNone?: true;
+      /**
+       * The span's attributes holding the arguments one each (google-genai's
+       * `code.function.parameters.{name}.value`), `attribute` the first: each a copy of the arguments
+       * for the findings, as a blob is.
+       */
+      parts?: readonly string[];
     };
 
 /** How an emitter's argument blob is read. */

@@ -297,9 +297,12 @@ const CONTENT_HASH_SQL = (r: string) =>
  * or booleans is JSON of strings here (`["1"]`) where the exporter writes `[1]`: copies that tie on
  * their attribute counts and differ only there may be chosen differently by the two engines.
  */
-export const ATTRS_TEXT_SQL = (r: string) =>
-  `array_to_string(list_sort(list_transform(${r}.attr_keys, lambda k, i: k || chr(2) || coalesce(${r}.attr_str[i], coalesce(TRY_CAST(${r}.attr_int[i] AS BIGINT)::VARCHAR, ${r}.attr_int[i]), ${r}.attr_bool[i]::VARCHAR,
-    CASE WHEN ${r}.attr_dbl[i] = trunc(${r}.attr_dbl[i]) AND abs(${r}.attr_dbl[i]) < 1e15 THEN ${r}.attr_dbl[i]::BIGINT::VARCHAR ELSE ${r}.attr_dbl[i]::VARCHAR END, ${r}.attr_bytes[i], to_json(arr_values(${r}.attr_arr[i]))::VARCHAR, ''))), chr(1))`;
+export const ATTRS_TEXT_SQL = (r: string) => `array_to_string(list_sort(list_transform(${r}.attr_keys, lambda k, i: k || chr(2) || ${ATTR_VALUE_TEXT_SQL(r, 'i')})), chr(1))`;
+
+/** SQL: the text of the staged span `r`'s attribute `i` (1-based) as the exporter's map holds it (see {@link ATTRS_TEXT_SQL}); '' for an empty value. */
+export const ATTR_VALUE_TEXT_SQL = (r: string, i: string) =>
+  `coalesce(${r}.attr_str[${i}], coalesce(TRY_CAST(${r}.attr_int[${i}] AS BIGINT)::VARCHAR, ${r}.attr_int[${i}]), ${r}.attr_bool[${i}]::VARCHAR,
+    CASE WHEN ${r}.attr_dbl[${i}] = trunc(${r}.attr_dbl[${i}]) AND abs(${r}.attr_dbl[${i}]) < 1e15 THEN ${r}.attr_dbl[${i}]::BIGINT::VARCHAR ELSE ${r}.attr_dbl[${i}]::VARCHAR END, ${r}.attr_bytes[${i}], to_json(arr_values(${r}.attr_arr[${i}]))::VARCHAR, '')`;
 
 /**
  * Drop rows that carry no span (bad lines are counted before this), then keep one copy of every

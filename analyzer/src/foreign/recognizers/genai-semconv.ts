@@ -27,16 +27,47 @@ export const genaiSemconv: ToolSpanRecognizer = {
     const callId = str(span, GenAiAttributes.TOOL_CALL_ID);
     const held = argumentsIn(span, ARGUMENT_KEYS);
     const recorded = held === undefined && span.events ? callInEvents(span, tool, callId) : undefined;
+    const parameters = held === undefined && recorded?.args === undefined ? functionParameters(span) : undefined;
     return {
       tool,
       ...opt('callId', callId),
-      args: recorded?.args ?? (held?.notText === false && held.text === AGENT_FRAMEWORK_NO_ARGUMENTS && span.scope === AGENT_FRAMEWORK_SCOPE
+      args: recorded?.args ?? parameters ?? (held?.notText === false && held.text === AGENT_FRAMEWORK_NO_ARGUMENTS && span.scope === AGENT_FRAMEWORK_SCOPE
         ? AGENT_FRAMEWORK_NONE
         : argumentBlob(held, GenAiAttributes.TOOL_CALL_ARGUMENTS, {})),
-      ...opt('result', str(span, GenAiAttributes.TOOL_CALL_RESULT) ?? recorded?.result),
+      ...opt('result', str(span, GenAiAttributes.TOOL_CALL_RESULT) ?? recorded?.result ?? (parameters ? str(span, FUNCTION_RETURN_VALUE) : undefined)),
     };
   },
 };
+
+/** google-genai's per-parameter attributes (see {@link functionParameters}): read as text whatever their type. */
+export const PARAMETER_PREFIX = 'code.function.parameters.';
+const PARAMETER_VALUE = '.value';
+const PARAMETER_TYPE = '.type';
+/** Where google-genai's instrumentation records the function's result (content capture on). */
+const FUNCTION_RETURN_VALUE = 'code.function.return.value';
+
+/**
+ * The arguments as google-genai's instrumentation records an automatically called function's (with
+ * content capture on): one attribute per parameter, `code.function.parameters.{name}.value`, beside
+ * its Python type in `….type` — a `str` as it is, a dict, an object or a mixed list as JSON
+ * (`json.dumps`), a number, a flag or a list of them as that type, read as its text (as the
+ * exporter's ClickHouse map holds it; DuckDB's span text carries it so, `TYPED_ARGUMENT_PREFIXES`).
+ * Undefined when the span has none (capture off: then the arguments were not recorded).
+ */
+function functionParameters(span: ForeignSpan): RecordedArguments | undefined {
+  let value: Record<string, unknown> | undefined;
+  let parts: string[] | undefined;
+  for (const [key, text] of span.attrs) {
+    if (!key.startsWith(PARAMETER_PREFIX) || !key.endsWith(PARAMETER_VALUE) || typeof text !== 'string') continue;
+    const name = key.slice(PARAMETER_PREFIX.length, key.length - PARAMETER_VALUE.length);
+    if (name === '') continue;
+    const type = str(span, `${PARAMETER_PREFIX}${name}${PARAMETER_TYPE}`);
+    value ??= {};
+    (parts ??= []).push(key);
+    value[name] = type === 'str' ? text : (parseJson(text) ?? text);
+  }
+  return value && parts ? { kind: 'value', attribute: parts[0]!, value, parts } : undefined;
+}
 
 /**
  * The call's arguments and result as the tool span's own events record them, where its attributes

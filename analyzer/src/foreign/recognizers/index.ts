@@ -1,5 +1,5 @@
 import type { ToolSpanRecognizer } from '../types.js';
-import { genaiSemconv } from './genai-semconv.js';
+import { genaiSemconv, PARAMETER_PREFIX } from './genai-semconv.js';
 import { googleAdk } from './google-adk.js';
 import { langfuse } from './langfuse.js';
 import { langsmith } from './langsmith.js';
@@ -22,3 +22,6 @@ export const TOOL_SPAN_RECOGNIZERS: readonly ToolSpanRecognizer[] = [googleAdk, 
 
 /** Every key a recogniser reads a call's arguments from: those a span is read as holding as another type than text (`ForeignSpan.nonText`). */
 export const ARGUMENT_KEYS: ReadonlySet<string> = new Set(TOOL_SPAN_RECOGNIZERS.flatMap((r) => r.argumentKeys));
+
+/** Prefixes of attribute keys a recogniser reads a call's arguments from whatever their type: each held as another type is read as its text. */
+export const TYPED_ARGUMENT_PREFIXES: readonly string[] = [PARAMETER_PREFIX];
