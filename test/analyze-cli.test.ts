@@ -139,6 +139,20 @@ describe('argspan analyze: rules, baseline, allowlist, db and parquet', () => {
     expect(analyzeBin(TOKYO, '--baseline', join(dir, 'nope.json')).code).toBe(2);
   });
 
+  it('updating a baseline (--baseline B --write-baseline B) keeps what it accepted and adds the new findings; a byte order mark is skipped', () => {
+    const dir = tmp();
+    const baseline = join(dir, 'baseline.json');
+    expect(analyzeBin(TOKYO, '--write-baseline', baseline).code).toBe(0);
+    writeFileSync(baseline, `\uFEFF${readFileSync(baseline, 'utf8')}`);
+    const update = analyzeBin(TOKYO, 'fixtures/traces/dotenv.jsonl', '--baseline', baseline, '--write-baseline', baseline);
+    expect(update.code, update.stderr).toBe(0);
+    expect(update.stderr).toMatch(/wrote \d+ finding\(s\) to the baseline .* \(5 accepted by .* and still found, \d+ new\)/);
+    const both = analyzeBin(TOKYO, 'fixtures/traces/dotenv.jsonl', '--baseline', baseline, '--format', 'json');
+    expect(both.code).toBe(0);
+    expect(parseJson(both).findings).toEqual([]);
+    expect(parseJson(both).stats.suppressed).toBe((JSON.parse(readFileSync(baseline, 'utf8')) as { findings: unknown[] }).findings.length);
+  });
+
   it('--rules DIR adds the user\'s rules; a duplicate id or a broken rule exits 2 naming the file', () => {
     const dir = tmp();
     const ok = join(dir, 'ok');
@@ -163,6 +177,25 @@ describe('argspan analyze: rules, baseline, allowlist, db and parquet', () => {
     const b = analyzeBin(TOKYO, '--rules', broken);
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(/b\.sql: rule bad_shape failed/);
+
+    // A rule file that is not UTF-8 (a literal saved as Latin-1 would match nothing) is broken, not read with replacements;
+    // a byte order mark is skipped; a `requires` naming no table (a typo) is broken, never skipped as if the table were empty.
+    const latin1 = join(dir, 'latin1');
+    mkdirSync(latin1);
+    writeFileSync(join(latin1, 'l.sql'), Buffer.from(`-- id: cafe_order\n-- title: t\n-- severity: low\n-- kind: gate\n-- description: d\n-- remedy: r\nSELECT trace_id, span_id, tool, NULL AS "key", 'x' AS reason FROM tool_calls WHERE tool = 'caf\u00e9'\n`, 'latin1'));
+    const l1 = analyzeBin(TOKYO, '--rules', latin1);
+    expect(l1.code).toBe(2);
+    expect(l1.stderr).toMatch(/l\.sql: rule file is not UTF-8/);
+    const bom = join(dir, 'bom');
+    mkdirSync(bom);
+    writeFileSync(join(bom, 'm.sql'), `\uFEFF${readFileSync(join(ok, 'schema_default_used.sql'), 'utf8')}`);
+    expect(analyzeBin(TOKYO, '--rules', bom).code).toBe(1);
+    const typo = join(dir, 'typo');
+    mkdirSync(typo);
+    writeFileSync(join(typo, 't.sql'), `-- id: every_call\n-- title: t\n-- severity: low\n-- kind: gate\n-- requires: tool_call\n-- description: d\n-- remedy: r\nSELECT trace_id, span_id, tool, NULL AS "key", 'x' AS reason FROM tool_calls\n`);
+    const t = analyzeBin(TOKYO, '--rules', typo);
+    expect(t.code).toBe(2);
+    expect(t.stderr).toMatch(/t\.sql: rule every_call requires "tool_call", which no table or view is named/);
 
     // A rule whose error would quote a value (a failed cast) never echoes it.
     const leaky = join(dir, 'leaky');

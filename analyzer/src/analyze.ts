@@ -93,6 +93,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
       : undefined;
     return {
       findings,
+      ...(options.baseline ? { suppressed: run.findings.filter((f) => suppress.has(f.fingerprint)) } : {}),
       rules,
       ...(overview ? { overview } : {}),
       stats: {

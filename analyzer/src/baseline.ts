@@ -29,7 +29,8 @@ export function readBaseline(file: string): Set<string> {
 export function readBaselineEntries(file: string): BaselineEntry[] {
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
+    // (a byte order mark, as some editors write one, skipped as in trace files)
+    data = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''));
   } catch (err) {
     throw new Error(`${file}: baseline cannot be read (${(err as NodeJS.ErrnoException).code ?? 'not JSON'})`);
   }

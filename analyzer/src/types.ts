@@ -157,6 +157,8 @@ export interface AnalysisStats {
 
 export interface AnalysisResult {
   findings: Finding[];
+  /** The findings the baseline suppressed (what a baseline written from this run keeps); present when a baseline was given. */
+  suppressed?: Finding[];
   rules: Rule[];
   stats: AnalysisStats;
   /** What the HTML report shows beyond the findings; present when `overview` was asked for. */

@@ -101,6 +101,7 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
       : undefined;
     return {
       findings,
+      ...(options.baseline ? { suppressed: run.findings.filter((f) => suppress.has(f.fingerprint)) } : {}),
       rules,
       ...(overview ? { overview } : {}),
       stats: {

@@ -39,8 +39,7 @@ export async function runRulesClickHouse(session: ChSession, src: TraceSource, r
   for (const rule of rules) {
     const empty: string[] = [];
     for (const table of rule.requires) {
-      const [r] = await session.all(`SELECT count() AS n FROM ${chIdent(table)}`, `counting ${table}`).catch(() => [{ n: 0 }]);
-      if (Number(r?.n ?? 0) === 0) empty.push(table);
+      if ((await requiredRows(session, rule, table)) === 0) empty.push(table);
     }
     if (empty.length) {
       skipped.push({ rule: rule.id, reason: `needs ${empty.join(', ')}, which is empty` });
@@ -109,4 +108,16 @@ function ruleFailure(err: unknown, type: string | undefined): string {
     return first.replace(/^.*?DB::Exception: /, '').replace(/\.? In scope .*$/, '').slice(0, 300);
   }
   return type ? `ClickHouse error ${type} (its message is withheld: it may quote the data)` : redactErrorMessage(err);
+}
+
+/** Rows of the table a rule `requires`; a name no table has is a broken rule (a typo), never skipped as if that table were empty. */
+async function requiredRows(session: ChSession, rule: Rule, table: string): Promise<number> {
+  try {
+    const rs = await session.client.query({ query: `SELECT count() AS n FROM ${chIdent(table)}`, format: 'JSONEachRow', clickhouse_settings: SESSION_SETTINGS });
+    const [r] = await rs.json<ChRow>();
+    return Number(r?.n ?? 0);
+  } catch (err) {
+    if (clickHouseErrorType(err) === 'UNKNOWN_TABLE') throw new RuleError(rule.file, `rule ${rule.id} requires "${table}", which no table or view is named`);
+    throw serverFailure(err, session.server, `counting ${table}`);
+  }
 }

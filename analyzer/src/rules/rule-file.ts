@@ -103,13 +103,13 @@ export function loadRules(userDirs: readonly string[] = [], shippedDir: string =
     if (dir !== shippedDir && names.length === 0) throw new RuleError(dir, 'rules folder holds no .sql files');
     for (const name of names) {
       const file = join(dir, name);
-      let text: string;
+      let bytes: Buffer;
       try {
-        text = readFileSync(file, 'utf8');
+        bytes = readFileSync(file);
       } catch (err) {
         throw new RuleError(file, `rule file cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
       }
-      const rule = parseRule(text, file);
+      const rule = parseRule(ruleText(bytes, file), file);
       const prev = byId.get(rule.id);
       if (prev) throw new RuleError(file, `duplicate rule id "${rule.id}" (also in ${prev.file})`);
       byId.set(rule.id, rule);
@@ -117,4 +117,17 @@ export function loadRules(userDirs: readonly string[] = [], shippedDir: string =
     }
   }
   return rules;
+}
+
+/**
+ * A rule file's text: UTF-8, a leading byte order mark skipped. Bytes that are not UTF-8 (a file
+ * saved as Latin-1 or cp1252) are a broken rule, not text to guess at: read with replacement
+ * characters, a literal such as `'café'` would match nothing and the rule would pass silently.
+ */
+function ruleText(bytes: Buffer, file: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new RuleError(file, 'rule file is not UTF-8 (save it as UTF-8)');
+  }
 }

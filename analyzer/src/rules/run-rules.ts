@@ -59,10 +59,16 @@ export async function runRules(db: Db, rules: readonly Rule[], onPhase?: PhaseLi
   const skipped: RuleRun['skipped'] = [];
   const byId = new Map(rules.map((r) => [r.id, r]));
   await db.run(`CREATE OR REPLACE TEMP TABLE rule_hits (rule VARCHAR, trace_id VARCHAR, span_id VARCHAR, tool VARCHAR, "key" VARCHAR, reason VARCHAR)`);
+  // A `requires` naming no table or view is a broken rule (a typo), never a rule skipped as if its table were empty.
+  const relations = new Set((await db.all(`SELECT table_name FROM information_schema.tables`)).map((r) => String(r.table_name)));
+  for (const rule of rules) {
+    const unknown = rule.requires.filter((t) => !relations.has(t));
+    if (unknown.length) throw new RuleError(rule.file, `rule ${rule.id} requires ${unknown.map((t) => `"${t}"`).join(', ')}, which no table or view is named`);
+  }
   for (const rule of rules) {
     const empty: string[] = [];
     for (const table of rule.requires) {
-      const r = await db.one(`SELECT count(*) AS n FROM "${table.replace(/"/g, '')}"`).catch(() => ({ n: 0 }));
+      const r = await db.one(`SELECT count(*) AS n FROM "${table.replace(/"/g, '')}"`);
       if (Number(r.n) === 0) empty.push(table);
     }
     if (empty.length) {

@@ -40,7 +40,7 @@ export function renderHtmlReport(result: AnalysisResult, options: HtmlReportOpti
   const { findings, stats, overview } = result;
   const verdict = exitVerdict(findings, options.failOn);
   const verdictLine = options.wroteBaseline
-    ? `<p class="verdict pass">Exit 0: the ${findings.length} finding(s) were written as the baseline <code>${html(options.wroteBaseline)}</code> and are accepted from now on.</p>`
+    ? `<p class="verdict pass">Exit 0: the ${findings.length + (result.suppressed?.length ?? 0)} finding(s) were written as the baseline <code>${html(options.wroteBaseline)}</code> and are accepted from now on.</p>`
     : `<p class="verdict ${verdict.fails ? 'fail' : 'pass'}">Exit ${verdict.fails ? 1 : 0} — ${verdict.fails ? 'fails CI' : 'passes CI'}: ${html(verdict.reason)}</p>`;
   const notGathered = '<p class=none>Not gathered: this report was made from a result without the overview (<code>analyze({ overview: true })</code>).</p>';
   const values = (pick: (f: (typeof findings)[number]) => string) => [...new Set(findings.map(pick))].sort();

@@ -114,7 +114,8 @@ async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandI
   }
   if (opts.writeBaseline) {
     try {
-      writeBaseline(opts.writeBaseline, result.findings);
+      // (the findings the old baseline accepted stay accepted: an update adds the new ones, it never drops the old)
+      writeBaseline(opts.writeBaseline, [...result.findings, ...(result.suppressed ?? [])]);
     } catch (err) {
       io.stderr.write(`argspan analyze: --write-baseline: ${opts.writeBaseline} cannot be written (${(err as NodeJS.ErrnoException).code ?? 'error'})\n`);
       return ExitCode.INPUT_ERROR;
@@ -125,7 +126,8 @@ async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandI
   io.stdout.write(report);
   if (opts.writeBaseline) {
     // Recording a baseline is the job of that run, and it is done: the findings are now accepted.
-    io.stderr.write(`argspan analyze: wrote ${result.findings.length} finding(s) to the baseline ${opts.writeBaseline}\n`);
+    const kept = result.suppressed?.length ?? 0;
+    io.stderr.write(`argspan analyze: wrote ${result.findings.length + kept} finding(s) to the baseline ${opts.writeBaseline}${opts.baseline ? ` (${kept} accepted by ${opts.baseline} and still found, ${result.findings.length} new)` : ''}\n`);
     return ExitCode.OK;
   }
   return exitVerdict(result.findings, opts.failOn).fails ? ExitCode.FINDINGS : ExitCode.OK;
