@@ -207,6 +207,23 @@ describe('argspan analyze: rules, baseline, allowlist, db and parquet', () => {
     expect(l.stderr).not.toContain(CANARY_AWS_KEY);
   });
 
+  it('JUnit fails a rule\'s case only for findings that fail the run (--fail-on), and --reports never changes the exit', () => {
+    const held = 'fixtures/traces/rules/held_assumption/tp.jsonl';
+    const run = analyzeBin(held, '--format', 'junit', '--fail-on', 'low');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('failures="0"');
+    expect(run.stdout).toMatch(/<testcase classname="argspan\.\w+" name="held_assumption">\s*<system-out>3 finding\(s\) reported, not failing the run/);
+    const atInfo = analyzeBin(held, '--format', 'junit', '--fail-on', 'info');
+    expect(atInfo.code).toBe(1);
+    expect(atInfo.stdout).toMatch(/name="held_assumption">\s*<failure type="info"/);
+    // A run summary per run (a report, severity info) is no problem: the exit is the same with and without --reports.
+    expect(analyzeBin(CLEAN, '--fail-on', 'info').code).toBe(0);
+    const reports = analyzeBin(CLEAN, '--fail-on', 'info', '--reports', '--format', 'junit');
+    expect(reports.code).toBe(0);
+    expect(reports.stdout).toContain('failures="0"');
+    expect(reports.stdout).toContain('name="report_run_summary">');
+  });
+
   it('takes the remote allowlist from the resource attribute and --remote-allowlist; says when it has none', () => {
     const tp = 'fixtures/traces/rules/remote_hop_not_allowlisted/tp.jsonl';
     const hits = (args: string[]) => parseJson(analyzeBin(tp, '--format', 'json', ...args)).findings.filter((f) => f.rule === 'remote_hop_not_allowlisted');

@@ -1,4 +1,4 @@
-import { SEVERITIES, type Severity } from './rules/rule-file.js';
+import { SEVERITIES, type Rule, type Severity } from './rules/rule-file.js';
 import { atOrAbove, type Finding } from './rules/run-rules.js';
 
 /** The CI threshold: findings at or above this severity fail the run; `none` never fails it. */
@@ -15,13 +15,18 @@ export interface ExitVerdict {
   reason: string;
 }
 
-/** The verdict `argspan analyze` exits with (1 when `fails`, else 0), and the sentence the HTML report shows. */
-export function exitVerdict(findings: readonly Finding[], failOn: FailOn = DEFAULT_FAIL_ON): ExitVerdict {
+/**
+ * The verdict `argspan analyze` exits with (1 when `fails`, else 0), and the sentence the HTML
+ * report shows. Given `rules`, the findings of report rules (`kind: report`, which `--reports`
+ * adds: a summary per run, not a problem) never fail it, so asking for reports never changes the exit.
+ */
+export function exitVerdict(findings: readonly Finding[], failOn: FailOn = DEFAULT_FAIL_ON, rules: readonly Pick<Rule, 'id' | 'kind'>[] = []): ExitVerdict {
   if (failOn === 'none') return { fails: false, failing: 0, reason: `--fail-on none: ${findings.length} finding(s) reported, none fails the run.` };
+  const reports = new Set(rules.filter((r) => r.kind === 'report').map((r) => r.id));
   const counts = new Map<Severity, number>();
   let failing = 0;
   for (const f of findings) {
-    if (!atOrAbove(f.severity, failOn)) continue;
+    if (!failsAt(f, failOn, reports)) continue;
     failing++;
     counts.set(f.severity, (counts.get(f.severity) ?? 0) + 1);
   }
@@ -30,4 +35,9 @@ export function exitVerdict(findings: readonly Finding[], failOn: FailOn = DEFAU
   if (!failing) return { fails: false, failing, reason: `No finding at or above ${failOn}${belowNote}.` };
   const bySeverity = [...SEVERITIES].reverse().filter((s) => counts.has(s)).map((s) => `${counts.get(s)} ${s}`).join(', ');
   return { fails: true, failing, reason: `${failing} finding(s) at or above ${failOn} (${bySeverity})${belowNote}.` };
+}
+
+/** Whether a finding fails the run at `failOn`: at or above it, and not a report rule's (see {@link exitVerdict}). */
+export function failsAt(f: Pick<Finding, 'severity' | 'rule'>, failOn: FailOn, reportRules: ReadonlySet<string>): boolean {
+  return failOn !== 'none' && atOrAbove(f.severity, failOn) && !reportRules.has(f.rule);
 }

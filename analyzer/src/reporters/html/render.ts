@@ -38,7 +38,7 @@ function contentSecurityPolicy(scripts: readonly string[]): string {
  */
 export function renderHtmlReport(result: AnalysisResult, options: HtmlReportOptions, assets: ChartAssets): string {
   const { findings, stats, overview } = result;
-  const verdict = exitVerdict(findings, options.failOn);
+  const verdict = exitVerdict(findings, options.failOn, result.rules);
   const verdictLine = options.wroteBaseline
     ? `<p class="verdict pass">Exit 0: the ${findings.length + (result.suppressed?.length ?? 0)} finding(s) were written as the baseline <code>${html(options.wroteBaseline)}</code> and are accepted from now on.</p>`
     : `<p class="verdict ${verdict.fails ? 'fail' : 'pass'}">Exit ${verdict.fails ? 1 : 0} — ${verdict.fails ? 'fails CI' : 'passes CI'}: ${html(verdict.reason)}</p>`;

@@ -130,7 +130,7 @@ async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandI
     io.stderr.write(`argspan analyze: wrote ${result.findings.length + kept} finding(s) to the baseline ${opts.writeBaseline}${opts.baseline ? ` (${kept} accepted by ${opts.baseline} and still found, ${result.findings.length} new)` : ''}\n`);
     return ExitCode.OK;
   }
-  return exitVerdict(result.findings, opts.failOn).fails ? ExitCode.FINDINGS : ExitCode.OK;
+  return exitVerdict(result.findings, opts.failOn, result.rules).fails ? ExitCode.FINDINGS : ExitCode.OK;
 }
 
 /**
