@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CANARY_AWS_KEY } from '../analyzer/src/synth/rule-cases.js';
 
 const BIN = fileURLToPath(new URL('../packages/cli/bin/argspan.js', import.meta.url));
 
@@ -125,12 +126,25 @@ describe('argspan classify (the real binary)', () => {
         // A flag wins over the file.
         expect(run(['classify', '--fail-on-gate', '--policy', policy, '--deny-residencies', 'secret'], transcript.slice(0, 3).join('\n')).code).toBe(1);
 
-        writeFileSync(policy, '{"deny_residencies": ["secrets"], "note": "CANARY-POLICY-VALUE"}');
+        writeFileSync(policy, '{"deny_residencies": ["secrets", "CANARY-POLICY-VALUE"]}');
         const bad = run(['classify', '--policy', policy], transcript[0]!);
         expect(bad.code).toBe(2);
         expect(bad.stderr).toContain(policy);
         expect(bad.stderr).toMatch(/deny_residencies/);
         expect(bad.stderr).not.toContain('CANARY');
+        // A field the policy has no name for is refused, never ignored (the gate would stay on its default):
+        // a typo, the API's camelCase (with the field meant), a key holding a credential (shown redacted).
+        for (const [field, said] of [
+          ['infered_action', /unknown policy field "infered_action"; the fields are remote_allowlist, /],
+          ['inferredAction', /unknown policy field "inferredAction"; did you mean "inferred_action"\?/],
+          [`note_${CANARY_AWS_KEY}`, /unknown policy field "note_\[REDACTED:[a-z-]+\]"/],
+        ] as const) {
+          writeFileSync(policy, JSON.stringify({ [field]: 'block' }));
+          const unknown = run(['classify', '--policy', policy], transcript[0]!);
+          expect(unknown.code, field).toBe(2);
+          expect(unknown.stderr).toMatch(said);
+          expect(unknown.stderr).not.toContain(CANARY_AWS_KEY);
+        }
         const missing = run(['classify', '--policy', join(dir, 'nope.json')], transcript[0]!);
         expect(missing.code).toBe(2);
         expect(missing.stderr).toMatch(/nope\.json: cannot read the file \(ENOENT\)/);

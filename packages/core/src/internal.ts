@@ -18,7 +18,7 @@ export { makeDirectories, makeDirectoriesSync } from './make-directories.js';
 export { readRegularFileSync } from './regular-file.js';
 export { isProcessAlive } from './process-alive.js';
 export { tempFileOwner, tempNameFor } from './temp-names.js';
-export { parseRecordedCall, parsePolicyFields, RecordedCallError } from './recorded-call.js';
+export { checkPolicyFieldNames, parseRecordedCall, parsePolicyFields, RecordedCallError } from './recorded-call.js';
 export type { RecordedCall } from './recorded-call.js';
 export { escapedKeywordSpellings, PRIVATE_KEY_BEGIN, PRIVATE_KEY_END } from './secrets/index.js';
 export { snapshotArgs, snapshotFailureReason, ArgumentSnapshotError } from './snapshot.js';

@@ -1,6 +1,21 @@
 import { RESIDENCY_ORDER } from '@argspan/conventions';
 import type { Residency } from '@argspan/conventions';
+import { redactName } from './secrets/redact.js';
 import type { CallContext, ContextEntry, GatePolicy, ToolCall } from './types.js';
+
+/** The policy fields a policy file or a recorded call's `policy` may hold (snake_case). */
+const POLICY_FIELDS: readonly string[] = [
+  'remote_allowlist',
+  'remote_tools',
+  'deny_residencies',
+  'deny_inferred',
+  'inferred_action',
+  'no_evidence_action',
+  'strict_public',
+  'secret_source_tools',
+  'inherit_residency',
+  'bulky_threshold',
+];
 
 /**
  * One recorded tool call in the JSON-lines format `argspan classify` reads:
@@ -75,6 +90,20 @@ export function parseRecordedCall(value: unknown): RecordedCall {
   if (typeof o.call_id === 'string') call.callId = o.call_id;
   const dirty = stringArray(o.dirty, 'dirty');
   return dirty ? { call, context, policy, dirty } : { call, context, policy };
+}
+
+/**
+ * Refuse a field a policy object (a policy file: policy fields only) has no name for: a typo
+ * (`infered_action`) or the API's camelCase (`inferredAction`) would leave the gate on its default,
+ * saying nothing. The field is named redacted (a key may hold a credential), never its value.
+ */
+export function checkPolicyFieldNames(o: Readonly<Record<string, unknown>>): void {
+  for (const key of Object.keys(o)) {
+    if (POLICY_FIELDS.includes(key)) continue;
+    const snake = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    const hint = POLICY_FIELDS.includes(snake) ? `; did you mean "${snake}"?` : `; the fields are ${POLICY_FIELDS.join(', ')}`;
+    throw new RecordedCallError(`unknown policy field ${JSON.stringify(redactName(key).slice(0, 64))}${hint}`);
+  }
 }
 
 /**

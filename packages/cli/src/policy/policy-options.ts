@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { type GatePolicy } from '@argspan/core';
-import { parsePolicyFields, resolvePolicy, RecordedCallError } from '@argspan/core/internal';
+import { checkPolicyFieldNames, parsePolicyFields, resolvePolicy, RecordedCallError } from '@argspan/core/internal';
 
 /**
  * The gate policy's command-line form, declared once for every command that gates or judges calls
@@ -98,6 +98,7 @@ function readPolicyFile(path: string): Partial<GatePolicy> {
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new PolicyOptionError(`--policy ${path}: expected a JSON object`);
   try {
+    checkPolicyFieldNames(value as Record<string, unknown>);
     return parsePolicyFields(value as Record<string, unknown>);
   } catch (e) {
     throw new PolicyOptionError(`--policy ${path}: ${e instanceof RecordedCallError ? e.message : 'invalid policy'}`);
