@@ -125,6 +125,15 @@ describe('argspan analyze on hostile input: nothing leaks', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(`argspan analyze: --db: ${notDb} is not a DuckDB database file (it is left untouched; give a new file name or an existing DuckDB database)\n`);
     expect(readFileSync(notDb, 'utf8')).toBe(`token=${CANARY}\n`);
+    // A CSV, JSON or Parquet file DuckDB would open as an in-memory database over it (nothing kept): refused alike.
+    for (const [name, body] of [['t.csv', 'a,b\n1,2\n'], ['t.json', '{"a": 1}\n'], ['t.parquet', 'PAR1 not really\n']] as const) {
+      const data = join(dir, name);
+      writeFileSync(data, body);
+      const d = analyzeBin(TOKYO, '--db', data);
+      expect(d.code, name).toBe(2);
+      expect(d.stderr).toContain(`--db: ${data} is not a DuckDB database file`);
+      expect(readFileSync(data, 'utf8')).toBe(body);
+    }
     expect(analyzeBin(TOKYO, '--db', dir).stderr).toContain(`--db: ${dir} is a directory`);
     expect(analyzeBin(TOKYO, '--db', join(dir, 'no', 'such', 'x.duckdb')).stderr).toContain('its folder does not exist');
   });

@@ -41,6 +41,10 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
   const suppress = new Set(baselineEntries.map((e) => e.fingerprint));
   if (options.paths.length === 0) throw new UsageError('paths', 'give the trace files, folders or globs to analyse');
   const files = expandPathsStrict(options.paths);
+  // An existing file that is not a DuckDB database is refused before DuckDB sees it: DuckDB opens
+  // a CSV, JSON or Parquet path as an in-memory database over that file, and nothing would be kept.
+  const notDuckDb = options.dbPath !== undefined ? notDuckDbFile(options.dbPath) : undefined;
+  if (notDuckDb) throw new UsageError('--db', `${options.dbPath} ${notDuckDb}`);
   const spill = scratchDir();
   const settings = {
     threads: String(options.threads ?? availableParallelism()),
@@ -181,22 +185,31 @@ function dbFileProblem(path: string, msg: string): string | undefined {
     return `cannot be read (${code})`;
   }
   if (size > 0) {
-    const head = Buffer.alloc(12);
-    let fd: number | undefined;
-    try {
-      fd = openSync(path, 'r');
-      readSync(fd, head, 0, 12, 0);
-    } catch (err) {
-      return `cannot be read (${(err as NodeJS.ErrnoException).code})`;
-    } finally {
-      if (fd !== undefined) closeSync(fd);
-    }
-    if (!head.subarray(8, 12).equals(DUCKDB_MAGIC)) return 'is not a DuckDB database file (it is left untouched; give a new file name or an existing DuckDB database)';
+    const notDuckDb = notDuckDbFile(path);
+    if (notDuckDb) return notDuckDb;
   }
   if (/lock/i.test(msg)) return 'is in use by another process (DuckDB could not lock it)';
   if (/version|storage/i.test(msg)) return 'was written by a DuckDB version this one cannot read';
   if (/permission|read-only|EACCES/i.test(msg)) return 'cannot be opened for writing (permission denied)';
   return undefined;
+}
+
+/** Why an existing, non-empty file at `path` is not a DuckDB database (its header lacks the magic); undefined for one that is, or for no file. */
+function notDuckDbFile(path: string): string | undefined {
+  const head = Buffer.alloc(12);
+  let fd: number | undefined;
+  try {
+    const st = statSync(path);
+    if (!st.isFile() || st.size === 0) return undefined;
+    fd = openSync(path, 'r');
+    readSync(fd, head, 0, 12, 0);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? undefined : `cannot be read (${code})`;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  return head.subarray(8, 12).equals(DUCKDB_MAGIC) ? undefined : 'is not a DuckDB database file (it is left untouched; give a new file name or an existing DuckDB database)';
 }
 
 function exportFailure(err: unknown, dir: string): Error {
