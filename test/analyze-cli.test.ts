@@ -139,6 +139,24 @@ describe('argspan analyze: rules, baseline, allowlist, db and parquet', () => {
     expect(analyzeBin(TOKYO, '--baseline', join(dir, 'nope.json')).code).toBe(2);
   });
 
+  it('a baseline recorded from one run\'s traces accepts the same findings in the next recording, whose trace and span ids are new', () => {
+    const dir = tmp();
+    const baseline = join(dir, 'baseline.json');
+    expect(analyzeBin(TOKYO, '--write-baseline', baseline).code).toBe(0);
+    // The same agent run recorded again: every trace and span id another (the SDK draws them at random).
+    const again = join(dir, 'again.jsonl');
+    const ids = new Map<string, string>();
+    const fresh = (id: string) => ids.get(id) ?? (ids.set(id, [...id].map((c, i) => ((parseInt(c, 16) + i + 7) % 16).toString(16)).join('')), ids.get(id)!);
+    writeFileSync(again, readFileSync(TOKYO, 'utf8').replace(/"(traceId|spanId|parentSpanId)":\s*"([0-9a-f]+)"/g, (_m, k: string, id: string) => `"${k}":"${fresh(id)}"`));
+    const first = parseJson(analyzeBin(TOKYO, '--format', 'json'));
+    const second = parseJson(analyzeBin(again, '--format', 'json'));
+    expect(second.findings.map((f) => f.trace_id)).not.toEqual(first.findings.map((f) => f.trace_id));
+    expect(second.findings.map((f) => f.fingerprint).sort()).toEqual(first.findings.map((f) => f.fingerprint).sort());
+    const gated = analyzeBin(again, '--baseline', baseline, '--format', 'json');
+    expect(gated.code).toBe(0);
+    expect(parseJson(gated).stats.suppressed).toBe(first.findings.length);
+  });
+
   it('updating a baseline (--baseline B --write-baseline B) keeps what it accepted and adds the new findings; a byte order mark is skipped', () => {
     const dir = tmp();
     const baseline = join(dir, 'baseline.json');

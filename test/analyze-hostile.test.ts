@@ -161,10 +161,24 @@ describe('argspan analyze on hostile input: nothing leaks', () => {
 
   it('a baseline of another version is refused naming the file (2), never read as if it were this one', () => {
     const baseline = join(tmp(), 'baseline.json');
-    writeFileSync(baseline, JSON.stringify({ version: 2, findings: [] }));
+    writeFileSync(baseline, JSON.stringify({ version: 3, findings: [] }));
     const run = analyzeBin(TOKYO, '--baseline', baseline);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${baseline}: baseline of another version than the one this argspan reads (1)`);
+    expect(run.stderr).toContain(`${baseline}: baseline of another version than the ones this argspan reads (1, 2)`);
+  });
+
+  it('a version 1 baseline (its fingerprints named the trace and span) still accepts what it accepted, known by rule, tool and key', () => {
+    const dir = tmp();
+    const v2 = join(dir, 'v2.json');
+    expect(analyzeBin(TOKYO, '--write-baseline', v2).code).toBe(0);
+    const written = JSON.parse(readFileSync(v2, 'utf8')) as { version: number; findings: { fingerprint: string }[] };
+    expect(written.version).toBe(2);
+    // As argspan wrote it before: version 1, every fingerprint another (trace and span ids hashed in).
+    const v1 = join(dir, 'v1.json');
+    writeFileSync(v1, JSON.stringify({ version: 1, findings: written.findings.map((f, i) => ({ ...f, fingerprint: `${i}`.padStart(32, 'f') })) }));
+    const run = analyzeBin(TOKYO, '--baseline', v1, '--format', 'json');
+    expect(run.code).toBe(0);
+    expect(parseJson(run).stats.suppressed).toBe(written.findings.length);
   });
 
   it('an --export-parquet folder that cannot be made is bad usage (2), also under /proc (where a recursive mkdir never returns)', () => {

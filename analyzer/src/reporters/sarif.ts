@@ -41,7 +41,7 @@ export function sarifReport(result: AnalysisResult): string {
               logicalLocations: [{ fullyQualifiedName: [f.trace_id, f.span_id, f.tool, f.key].map((p) => p ?? '-').join('/'), kind: 'span' }],
             },
           ],
-          partialFingerprints: { 'argspan/v1': f.fingerprint },
+          partialFingerprints: { 'argspan/v2': f.fingerprint },
           properties: { severity: f.severity, trace_id: f.trace_id, span_id: f.span_id, tool: f.tool, key: f.key, emitter: f.emitter },
         })),
       },

@@ -42,11 +42,14 @@ export interface RuleRun {
 const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
 /**
- * Fingerprint of a finding: stable across re-exports of the same span. `occurrence` tells apart
- * findings that share rule, trace, span, tool and key (the first keeps the plain fingerprint).
+ * Fingerprint of a finding: its rule, tool and argument key (or attribute), never its trace or
+ * span — their ids are new in every recording, so a baseline of one CI run's traces must match the
+ * next run's, and a SARIF alert stay one alert. `occurrence` tells apart findings that share rule,
+ * tool and key (the first keeps the plain fingerprint): a baseline accepts as many of them as it
+ * holds, and one more is new.
  */
-export function fingerprintOf(f: Pick<Finding, 'rule' | 'trace_id' | 'span_id' | 'tool' | 'key'>, occurrence = 1): string {
-  const parts = [f.rule, f.trace_id, f.span_id, f.tool, f.key].map((x) => x ?? '');
+export function fingerprintOf(f: Pick<Finding, 'rule' | 'tool' | 'key'>, occurrence = 1): string {
+  const parts = [f.rule, f.tool, f.key].map((x) => x ?? '');
   if (occurrence > 1) parts.push(`#${occurrence}`);
   return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
 }
@@ -108,7 +111,7 @@ export function findingsOf(rows: readonly Record<string, unknown>[], rules: Read
     const base = { rule: rule.id, trace_id: str(r.trace_id), span_id: str(r.span_id), tool: str(r.tool), key: str(r.key) };
     return { ...base, severity: rule.severity, message: str(r.reason) ?? `Rule ${rule.id} matched.`, file: str(r.file), emitter: str(r.emitter), fingerprint: fingerprintOf(base) };
   });
-  // Sorted (names not yet redacted), so that the nth of the findings sharing a fingerprint is the same nth every run.
+  // Sorted (names not yet redacted), so that the nth of the findings sharing a fingerprint is the same nth for the same traces.
   const seen = new Map<string, number>();
   for (const f of sortFindings(findings)) {
     const occurrence = (seen.get(f.fingerprint) ?? 0) + 1;

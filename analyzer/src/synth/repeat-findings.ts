@@ -12,8 +12,8 @@ export function repeatFindings(base: AnalysisResult, n: number): AnalysisResult 
     const f = real[i % real.length]!;
     const copy = Math.floor(i / real.length);
     const trace_id = copy === 0 ? f.trace_id : `${copy.toString(16).padStart(8, '0')}${(f.trace_id ?? '').slice(8)}`;
-    const ids = { rule: f.rule, trace_id, span_id: f.span_id, tool: f.tool, key: f.key };
-    findings.push({ ...f, ...ids, fingerprint: fingerprintOf(ids) });
+    // (each copy a fingerprint of its own, as findings of other tools would have)
+    findings.push({ ...f, trace_id, fingerprint: copy === 0 ? f.fingerprint : fingerprintOf({ ...f, tool: `${f.tool ?? ''}#copy${copy}` }) });
   }
   return { ...base, findings: sortFindings(findings) };
 }
