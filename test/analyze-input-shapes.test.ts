@@ -78,6 +78,12 @@ describe('argspan analyze on OTLP JSON lines with the protobuf field names', () 
     const partial = analyzeBin(file, '--format', 'json', '--allow-partial');
     expect(partial.code).toBe(1);
     expect(parseJson(partial).stats).toMatchObject({ spans: 8, skipped: [{ file, line: 2, reason: 'not valid JSON (a truncated or corrupt line)' }] });
+    // SARIF and JUnit say so too: a partial run never looks whole to code scanning or the checks tab.
+    const sarif = JSON.parse(analyzeBin(file, '--format', 'sarif', '--allow-partial').stdout) as { runs: { invocations: { toolExecutionNotifications: { level: string; message: { text: string } }[] }[] }[] };
+    expect(sarif.runs[0]!.invocations[0]!.toolExecutionNotifications).toContainEqual({ level: 'warning', message: { text: `skipped, not analysed: ${file}:2: not valid JSON (a truncated or corrupt line)` } });
+    const junit = analyzeBin(file, '--format', 'junit', '--allow-partial').stdout;
+    expect(junit).toContain('<property name="argspan.skipped_inputs" value="1"/>');
+    expect(junit).toMatch(/<\/testcase>\n\s*<system-err>skipped, not analysed: .*snake\.jsonl:2: not valid JSON/);
   });
   it('a line refused only for a lone surrogate escape (a text cut inside an emoji) is named for that, not as corrupt; a pair, an escaped backslash and a truly broken line are not', () => {
     const file = join(tmp(), 'surrogates.jsonl');

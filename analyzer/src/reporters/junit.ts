@@ -1,14 +1,24 @@
 import type { AnalysisResult } from '../types.js';
 import { DEFAULT_FAIL_ON, failsAt } from '../verdict.js';
 import type { ReportOptions } from './index.js';
+import { formatProblem } from '../load/input-error.js';
 import { uncheckedCounts } from './table.js';
 import { xmlEscape as x } from './xml.js';
 
-/** What the run could not check (see {@link uncheckedCounts}), as suite properties. */
+/**
+ * What the run could not check (see {@link uncheckedCounts}) and the input it skipped
+ * (`--allow-partial`), as suite properties (the skipped lines and files are named in the suite's
+ * `system-err`: see {@link skippedInputs}), so a partial run never looks whole.
+ */
 function uncheckedProperties({ stats }: AnalysisResult): string[] {
-  const props = uncheckedCounts(stats);
-  if (Object.keys(props).length === 0) return [];
-  return ['    <properties>', ...Object.entries(props).map(([k, v]) => `      <property name="argspan.${k}" value="${v}"/>`), '    </properties>'];
+  const props: Record<string, number> = { ...uncheckedCounts(stats), ...(stats.skipped.length ? { skipped_inputs: stats.skipped.length } : {}) };
+  const lines = Object.keys(props).length === 0 ? [] : ['    <properties>', ...Object.entries(props).map(([k, v]) => `      <property name="argspan.${k}" value="${v}"/>`), '    </properties>'];
+  return lines;
+}
+
+/** The skipped lines and files as the suite's `system-err` (after its cases, where the JUnit schema puts it). */
+function skippedInputs({ stats }: AnalysisResult): string[] {
+  return stats.skipped.length ? [`    <system-err>${x(stats.skipped.map((p) => `skipped, not analysed: ${formatProblem(p)}`).join('\n'))}</system-err>`] : [];
 }
 
 /**
@@ -44,6 +54,7 @@ export function junitReport(result: AnalysisResult, options: ReportOptions = {})
     `  <testsuite name="argspan analyze" ${suite}>`,
     ...uncheckedProperties(result),
     ...cases,
+    ...skippedInputs(result),
     '  </testsuite>',
     '</testsuites>',
     '',

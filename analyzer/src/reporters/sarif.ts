@@ -1,5 +1,6 @@
 import type { Severity } from '../rules/rule-file.js';
 import type { AnalysisResult } from '../types.js';
+import { formatProblem } from '../load/input-error.js';
 import { uncheckedCounts } from './table.js';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { critical: 'error', high: 'error', medium: 'warning', low: 'note', info: 'note' };
@@ -30,6 +31,16 @@ export function sarifReport(result: AnalysisResult): string {
         },
         // What the run could not check (other libraries' calls, spans read with differing copies), when there is any.
         ...(Object.keys(unchecked).length > 0 ? { properties: unchecked } : {}),
+        // What it did not read (--allow-partial) and the rules it did not run, so a partial run never looks whole.
+        invocations: [
+          {
+            executionSuccessful: true,
+            toolExecutionNotifications: [
+              ...result.stats.skipped.map((p) => ({ level: 'warning', message: { text: `skipped, not analysed: ${formatProblem(p)}` } })),
+              ...result.stats.rules_skipped.map((r) => ({ level: 'note', message: { text: `rule ${r.rule} not run: ${r.reason}` }, descriptor: { id: r.rule } })),
+            ],
+          },
+        ],
         results: result.findings.map((f) => ({
           ruleId: f.rule,
           ...(index.has(f.rule) ? { ruleIndex: index.get(f.rule) } : {}),
