@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyForeignTrace, decodeArguments, ForeignArgumentRule, SEMANTIC_KERNEL_FUNCTION_SCOPE, type ForeignArgRow, type ForeignCallRow, type ForeignRowSink } from './classify-trace.js';
-import { mayBeJson, parseJson, RunEvidence } from './evidence.js';
+import { mayBeJson, parseJson, RunEvidence, splitJoinedValues } from './evidence.js';
 import type { ForeignSpan } from './types.js';
 
 // A value copied out of the result of a call that read a secret file is secret in the call it is
@@ -1433,5 +1433,16 @@ describe('a model output event that writes its content twice, with different val
     expect(argsOf([chat(choice('read_file', { timezone: 'Europe/Paris' }), choice('read_file', { path: 'notes.txt' }))], '(unnamed)')).toEqual([`$ unknown ${ForeignArgumentRule.REPEATED_ATTRIBUTE} no_evidence`]);
     // (copies with no call: nothing more)
     expect(callsOf([chat(JSON.stringify({ message: { role: 'assistant', content: 'a' } }), JSON.stringify({ message: { role: 'assistant', content: 'b' } }))])).toEqual([]);
+  });
+});
+
+describe('values joined with ", " (OpenLIT\'s gen_ai.tool.args)', () => {
+  it('split outside brackets and strings only; text that is no list of bracketed values stays whole', () => {
+    expect(splitJoinedValues('{"city": "nyc"}, {"city": "sf"}')).toEqual(['{"city": "nyc"}', '{"city": "sf"}']);
+    expect(splitJoinedValues('{"q": "a, {b}, c"}, {"n": [1, 2]}')).toEqual(['{"q": "a, {b}, c"}', '{"n": [1, 2]}']);
+    expect(splitJoinedValues("{'a': 'it\\'s, ok'}, {'b': 2}")).toEqual(["{'a': 'it\\'s, ok'}", "{'b': 2}"]);
+    expect(splitJoinedValues('{"a": 1}')).toEqual(['{"a": 1}']);
+    expect(splitJoinedValues('Paris, France')).toEqual(['Paris, France']);
+    expect(splitJoinedValues('{"a": 1}, tail')).toEqual(['{"a": 1}, tail']);
   });
 });

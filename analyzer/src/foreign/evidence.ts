@@ -241,6 +241,7 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readOpenInferenceLlmInput(span, into);
   readDspyPrediction(span, into);
   readOpenLLMetryMessages(span, into);
+  readOpenLitToolArgs(span, into);
   readVercelPrompt(span, into);
   readAdkModelCall(span, into);
   readRunInputs(span, into);
@@ -685,6 +686,61 @@ function readOpenLLMetryMessages(span: ForeignSpan, into: TraceEvidence): void {
     const fnArgs = fields.get('function_call.arguments');
     if (fn !== undefined || fnArgs !== undefined) into.proposed.push(proposal(span, `${prefix}function_call.arguments`, fn, undefined, fnArgs, position++));
   }
+}
+
+/** Where OpenLIT's model spans record the calls the model asked for. */
+export const OpenLitAttributes = {
+  TOOL_ARGS: 'gen_ai.tool.args',
+} as const;
+
+/**
+ * OpenLIT's model spans (`chat {model}`): the calls the model asked for, written whether or not
+ * message content is captured — `gen_ai.tool.name`, `gen_ai.tool.call.id` and `gen_ai.tool.args`,
+ * each the calls' values joined with `", "` (the arguments the model's JSON text, or a Python dict
+ * as `str()` writes one). Each call is proposed with its name and id where the three lists pair up
+ * (an id missing from the list leaves the ids unpaired: the calls are then matched by tool and
+ * arguments); where the output messages hold the same call, the two are one call.
+ */
+function readOpenLitToolArgs(span: ForeignSpan, into: TraceEvidence): void {
+  const joined = str(span, OpenLitAttributes.TOOL_ARGS);
+  if (joined === undefined || str(span, GenAiAttributes.OPERATION_NAME) === 'execute_tool') return;
+  const args = splitJoinedValues(joined);
+  const names = str(span, GenAiAttributes.TOOL_NAME)?.split(', ') ?? [];
+  const ids = str(span, GenAiAttributes.TOOL_CALL_ID)?.split(', ') ?? [];
+  args.forEach((text, i) => {
+    const name = names.length === args.length ? names[i] : undefined;
+    const id = ids.length === args.length && ids[i] !== '' ? ids[i] : undefined;
+    into.proposed.push(proposal(span, OpenLitAttributes.TOOL_ARGS, name, id, text, i));
+  });
+}
+
+/**
+ * Texts joined with `", "`, each a JSON or Python value: split where a `", "` stands outside every
+ * bracket and string (so a `", "` inside an argument's text stays in it). Text that is not such a
+ * list is one value.
+ */
+export function splitJoinedValues(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote: string | undefined;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote !== undefined) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+    else if (c === ',' && depth === 0 && text[i + 1] === ' ') {
+      parts.push(text.slice(from, i));
+      from = i + 2;
+      i++;
+    }
+  }
+  parts.push(text.slice(from));
+  // (a text that does not split into bracketed values — a bare string holding ", " — is one value)
+  return parts.length > 1 && parts.every((p) => OPENS_AS_JSON.test(p)) ? parts : [text];
 }
 
 /**
