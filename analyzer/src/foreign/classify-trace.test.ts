@@ -1012,8 +1012,8 @@ describe('classifyForeignTrace: Logfire\'s OpenAI Agents integration (`Function:
     expect(callsOf([responses(assistant), fn(ARGS)], (c) => c.emitter)).toEqual(['logfire tool-span']);
   });
 
-  it('input the SDK did not record (written as null): the call is the proposal, its arguments the model\'s output; another span of that name is not a call', () => {
-    expect(callsOf([responses(assistant), fn('null')], (c) => `${c.emitter} ${c.callId}`)).toEqual(['logfire call_jfYaCkab5PQtyNrcrSgMdlRf model-output']);
+  it('input the SDK did not record (written as null): the call is the proposal, its arguments the model\'s output, and it ran (the function span); another span of that name is not a call', () => {
+    expect(callsOf([responses(assistant), fn('null')], (c) => `${c.emitter} ${c.callId}`)).toEqual(['logfire call_jfYaCkab5PQtyNrcrSgMdlRf tool-span']);
     expect(argsOf([responses(assistant), fn('null')], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
     // With no proposal of its tool, the span is the call, its arguments not recorded.
     expect(argsOf([responses({ 'event.name': 'gen_ai.assistant.message', role: 'assistant', content: 'It is 10:42.' }), fn('null')], 'get_time')).toEqual(['$ unknown arguments-not-recorded no_evidence']);
@@ -1028,7 +1028,7 @@ describe('classifyForeignTrace: Logfire\'s OpenAI Agents integration (`Function:
     const blobs: string[] = [];
     const calls: string[] = [];
     classifyForeignTrace([withResponse, fn('null')], { policy: {} }, { call: (c) => calls.push(`${c.emitter} ${c.source}`) - 1, arg: () => {}, credential: () => {}, blob: (b) => blobs.push(`${b.spanId} ${b.attribute} -> ${b.callSpanId}`) });
-    expect(calls).toEqual(['logfire model-output']);
+    expect(calls).toEqual(['logfire tool-span']);
     expect(blobs.sort()).toEqual(['responses events -> responses', 'responses response -> responses']);
   });
 });
@@ -1444,5 +1444,42 @@ describe('values joined with ", " (OpenLIT\'s gen_ai.tool.args)', () => {
     expect(splitJoinedValues('{"a": 1}')).toEqual(['{"a": 1}']);
     expect(splitJoinedValues('Paris, France')).toEqual(['Paris, France']);
     expect(splitJoinedValues('{"a": 1}, tail')).toEqual(['{"a": 1}, tail']);
+  });
+});
+
+describe('classifyForeignTrace: Google ADK for Go with message content in log records only', () => {
+  // google/adk-go, internal/telemetry/functionaltest/testdata/toolcall/event_only-otel_semconv_1_44.json: the
+  // execute_tool span names its call id but records no arguments; the model's call is a tool_call part of the
+  // operation-details record (read as an event of the model span), which carries no id.
+  const model = () => ({
+    ...span('generate', { 'gen_ai.operation.name': 'generate_content' }),
+    events: [
+      {
+        name: 'gen_ai.client.inference.operation.details',
+        attrs: new Map([
+          ['gen_ai.input.messages', JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Book the deploy review tomorrow at 10:00.' }] }])],
+          ['gen_ai.output.messages', JSON.stringify([{ role: 'model', parts: [{ type: 'tool_call', name: 'create_event', arguments: { title: 'deploy review', timezone: 'America/Los_Angeles' } }] }])],
+        ]),
+      },
+    ],
+  });
+  const tool = () => span('exec', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'create_event', 'gen_ai.tool.call.id': 'call_7' });
+
+  it('a later request\'s history repeating the call without an id is a copy of its arguments (matched by tool and arguments): its credential is the argument\'s', () => {
+    const token = 'ghp_' + 'Hx7Lm2Rx9Tb4Kc8Vn1Hs5Wd3Yp6Jf0Ga2Ue7';
+    const args = { title: 'deploy review', github_token: token };
+    const ran = span('exec2', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'create_event', 'gen_ai.tool.call.id': 'call_8', 'gen_ai.tool.call.arguments': JSON.stringify(args) });
+    const next = span('generate2', {
+      'gen_ai.operation.name': 'generate_content',
+      'gen_ai.input.messages': JSON.stringify([{ role: 'model', parts: [{ type: 'tool_call', name: 'create_event', arguments: args }] }, { role: 'user', parts: [{ type: 'tool_call_response', name: 'create_event', response: { ok: true } }] }]),
+    });
+    const blobs: string[] = [];
+    classifyForeignTrace([ran, next], { policy: {} }, { call: () => 0, arg: () => {}, credential: () => {}, blob: (b) => blobs.push(`${b.spanId} ${b.attribute} -> ${b.callSpanId}`) });
+    expect(blobs.sort()).toEqual(['exec2 gen_ai.tool.call.arguments -> exec2', 'generate2 gen_ai.input.messages -> exec2']);
+  });
+
+  it('the tool span ran the id-less proposal of its tool: one call, that ran, its arguments the model\'s', () => {
+    expect(callsOf([model(), tool()], (c) => `${c.tool}`)).toEqual(['create_event tool-span']);
+    expect(argsOf([model(), tool()], 'create_event')).toEqual(['title tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred']);
   });
 });

@@ -431,8 +431,8 @@ function secretLeafCredentials(text: string, path: readonly (string | number)[] 
  * another attribute (and on a busy trace, one row per prompt that repeats it would cost the
  * analysis several percent).
  *
- * A history entry is the call its id names; one named by a Responses API item id (`fc_…`), the
- * call of its tool and arguments; one whose id no call of the trace has, where the call itself was
+ * A history entry is the call its id names; one named by a Responses API item id (`fc_…`), or by
+ * no id (Google ADK for Go's parts), the call of its tool and arguments; one whose id no call of the trace has, where the call itself was
  * recorded without an id (Logfire's `Function: {name}` span beside the model's output calls in its
  * `events`), each such secret call of its tool — a copy only hides what that call's secret
  * arguments hold, reported by argument, so no credential goes unreported.
@@ -449,7 +449,7 @@ function blobsRepeated(
   for (const r of evidence.repeated) {
     const call = secret.secretById.get(r.callId);
     let copied: readonly (ForeignCall | undefined)[] = [call];
-    if (!call && r.call !== undefined && r.callId.startsWith(RESPONSES_ITEM_ID_PREFIX)) {
+    if (!call && r.call !== undefined && (r.callId === '' || r.callId.startsWith(RESPONSES_ITEM_ID_PREFIX))) {
       byShape ??= new Map([...secret.secretCalls].map((c) => [`${c.tool}\u0000${canonical(decode(c).value)}`, c]));
       const args = decodeArguments(typeof r.call.args === 'string' ? { kind: 'blob', attribute: r.attribute, text: r.call.args, decode: {} } : { kind: 'value', attribute: r.attribute, value: r.call.args });
       copied = [byShape.get(`${r.call.tool}\u0000${canonical(args.value)}`)];
@@ -552,23 +552,27 @@ function matchProposals(
 }
 
 /**
- * A tool span that recorded neither a call id nor the arguments (Logfire's `Function: {name}` span
+ * A tool span that recorded no arguments, and either no call id (Logfire's `Function: {name}` span
  * when the Agents SDK is told not to record sensitive data — it still records the model's response)
- * is the run of a proposal of its tool that no tool span matched: one call, the proposal, whose
- * arguments the model's output holds. Paired in order, one span to one proposal; the span is
+ * or one its tool's proposal does not carry (Google ADK for Go with content in log records only:
+ * their `tool_call` parts have no id), is the run of a proposal of its tool that no tool span
+ * matched: one call, the proposal, whose arguments the model's output holds. Paired in order, one span to one proposal; the span is
  * returned with the proposal it ran, to pass its result's residency on.
  */
 function proposalsForUnrecordedRuns(executed: ForeignCall[], unexecuted: readonly ForeignCall[]): { kept: ForeignCall[]; ranAs: Map<ForeignCall, string[]> } {
   const ranAs = new Map<ForeignCall, string[]>();
-  const unrecorded = executed.filter((c) => c.callId === undefined && c.args.kind === 'blob' && c.args.text === undefined);
+  const unrecorded = executed.filter((c) => c.args.kind === 'blob' && c.args.text === undefined);
   if (unrecorded.length === 0 || unexecuted.length === 0) return { kept: executed, ranAs };
   const taken = new Set<ForeignCall>();
   for (const p of unexecuted) {
     if (decodeArguments(p.args).unreadable === ForeignArgumentRule.NOT_RECORDED) continue;
-    const run = unrecorded.find((c) => !taken.has(c) && c.tool === p.tool);
+    // (a span with a call id runs a proposal without one: ADK Go's content in log records only, whose parts carry no id)
+    const run = unrecorded.find((c) => !taken.has(c) && c.tool === p.tool && (c.callId === undefined || p.callId === undefined));
     if (!run) continue;
     taken.add(run);
     ranAs.set(p, [run.spanId]);
+    // The call ran (a tool span says so), with the arguments the model's output holds: read there, on the span holding them.
+    p.source = 'tool-span';
   }
   return { kept: taken.size === 0 ? executed : executed.filter((c) => !taken.has(c)), ranAs };
 }

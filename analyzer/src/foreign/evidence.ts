@@ -108,8 +108,10 @@ export class TraceEvidence {
   }
 
   repeat(span: ForeignSpan, attribute: string, callId: unknown, tool?: unknown, args?: unknown): void {
-    if (typeof callId !== 'string' || callId === '') return;
-    this.repeated.push({ spanId: span.spanId, attribute, callId, ...(typeof tool === 'string' ? { call: { tool, args } } : {}) });
+    const named = typeof callId === 'string' && callId !== '';
+    // (a history entry without an id — Google ADK for Go writes its parts so — is known by its tool and arguments: `callId` '')
+    if (!named && (typeof tool !== 'string' || args === undefined)) return;
+    this.repeated.push({ spanId: span.spanId, attribute, callId: named ? callId : '', ...(typeof tool === 'string' ? { call: { tool, args } } : {}) });
   }
 
   schema(tool: unknown, schema: unknown): void {
