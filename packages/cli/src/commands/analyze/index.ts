@@ -27,7 +27,7 @@ const collect = (value: string, prev: string[] = []) => [...prev, value];
 export const registerAnalyze: CommandRegistrar = (program: Command, io: CommandIO, setExit) => {
   const cmd = program
     .command('analyze')
-    .description('Load trace exports into DuckDB (or read the collector exporter\'s table in ClickHouse), run the gate rules and report findings (exit 0 clean or baseline written, 1 findings, 2 bad input, input without a span, or bad usage, 3 internal error).')
+    .description('Load trace exports into DuckDB (or read the collector exporter\'s table in ClickHouse), run the gate rules and report findings (exit 0 clean or baseline written, 1 findings, 2 bad input, input without a span, bad usage or a broken rule, 3 internal error).')
     .argument('[paths...]', 'trace files, directories or globs (OTLP JSON lines [.gz|.zst], collector framed output, OTLP or Jaeger JSON, Phoenix, Langfuse or LangSmith API answers; OTLP logs exports beside them, whose GenAI log records are read as their spans\' events); none with --engine clickhouse');
   for (const spec of ANALYZE_OPTIONS) {
     const opt = new Option(spec.flags, spec.description);
