@@ -69,6 +69,11 @@ describe('reporters', () => {
     const uri = JSON.parse(reporters.sarif(result)).runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri as string;
     expect(uri).toBe('exports/a%20b%23c%3Fd%2525e.jsonl');
     expect(decodeURIComponent(new URL(uri, 'file:///repo/').pathname)).toBe('/repo/exports/a b#c?d%25e.jsonl');
+    // An absolute path is an absolute file: URI (a bare /path would be read relative to the checkout's root).
+    result.findings[0]!.file = '/tmp/ci run/a#1.jsonl';
+    const absolute = JSON.parse(reporters.sarif(result)).runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri as string;
+    expect(absolute).toBe('file:///tmp/ci%20run/a%231.jsonl');
+    expect(decodeURIComponent(new URL(absolute).pathname)).toBe('/tmp/ci run/a#1.jsonl');
   });
 
   it('table: a run that skipped unreadable input never says a plain "No findings"', () => {

@@ -64,8 +64,11 @@ export function sarifReport(result: AnalysisResult): string {
 /**
  * A file's path as the URI reference SARIF asks for: `/`-separated, each segment percent-encoded,
  * so a `#`, `?`, `%` or space in a name (or a control character) is part of the path, not a
- * fragment, a query or an escape.
+ * fragment, a query or an escape; an absolute path as a `file:` URI.
  */
 export function fileUri(path: string): string {
-  return path.split(/[\\/]/).map(encodeURIComponent).join('/');
+  const uri = path.split(/[\\/]/).map(encodeURIComponent).join('/');
+  // (an absolute path as an absolute URI: `file:///…`, a Windows drive `file:///C:/…`; a relative one stays relative to the checkout)
+  if (uri.startsWith('/')) return `file://${uri}`;
+  return /^[A-Za-z]%3A\//.test(uri) ? `file:///${uri.replace('%3A', ':')}` : uri;
 }
