@@ -252,6 +252,34 @@ describe('argspan analyze: the emitters of the fifth outside-in pass (Spring AI,
   });
 });
 
+describe('argspan analyze: coding agents\' OpenTelemetry events (Claude Code, Gemini CLI log records)', () => {
+  // fixtures/traces/foreign/README.md: Claude Code's real export with the tools' details and the prompt planted, and Gemini
+  // CLI's events with a planted path and token; each a logs export alone, no span in it.
+  const cases = {
+    'derived/claude-code-tool-details-planted.logs.json': [
+      ['assumption_span', 'mcp__calendar__create_event', 'timezone', 'claude-code'],
+      ['credential_in_attribute', 'Bash', 'command', 'claude-code'],
+      ['sensitive_arg_dispatched', 'Read', 'file_path', 'claude-code'],
+    ],
+    'derived/gemini-cli-planted.logs.json': [
+      ['credential_in_attribute', 'glob', 'pattern', 'gemini-cli'],
+      ['sensitive_arg_dispatched', 'glob', 'path', 'gemini-cli'],
+    ],
+  };
+  it.each(Object.entries(cases))('%s: each finding by tool and key; the planted values in no output', (file, want) => {
+    const path = join(FOREIGN, file);
+    const run = analyzeBin(path, '--format', 'json');
+    expect(run.code).toBe(1);
+    const findings = parseJson(run).findings.filter((f) => !f.rule.startsWith('report_'));
+    expect(findings.map((f) => [f.rule, f.tool, f.key, f.emitter]).sort()).toEqual([...want].sort());
+    for (const format of ['table', 'json', 'sarif', 'junit', 'html']) {
+      const out = analyzeBin(path, '--format', format);
+      for (const value of ['ghp_C4NARY', '/app/.env', 'America/New_York']) expect(out.stdout + out.stderr, `${format}: ${value}`).not.toContain(value);
+    }
+    expect(analyzeBin(path).stdout).toMatch(/Read \d+ coding-agent log record\(s\) \(Claude Code, Gemini CLI: tool calls and prompts\) as spans of their own/);
+  });
+});
+
 describe('argspan analyze: a Mastra 0.x generation of several steps', () => {
   // fixtures/traces/foreign/README.md: the calculator's tool span, its expression given a planted token, and its parent model span
   // added (llm_generation, @mastra/otel 0.x): the model ran two steps, the fixture's call and then another; the AI SDK's result

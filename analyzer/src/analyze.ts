@@ -111,6 +111,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalysisResult> 
         skipped: load.skipped.map((p) => ({ ...p, file: redactName(p.file) })),
         ...(load.logRecords > 0 ? { log_records: load.logRecords, spans_from_log_records: load.spansOfLogs } : {}),
         ...(load.otherLogRecords > 0 ? { other_log_records: load.otherLogRecords } : {}),
+        ...(load.agentLogRecords > 0 ? { agent_log_records: load.agentLogRecords } : {}),
         ...ruleStats(rules, run, findings, foreign, started),
       },
     };

@@ -189,6 +189,24 @@ const EXPECTED: Record<string, Expected> = {
   // arguments as the JSON string the client got (Python json.dumps of a string), the user named the city.
   'agent-framework-python-get-weather.json': { calls: ['genai-semconv get_weather tool-span'], findings: [] },
   'derived/openinference-token-in-input.json': { calls: ['openinference Bash tool-span'], findings: ['credential_in_attribute Bash command'], run: '493eec35-215c-4b7b-a7e3-94cce106a7f5' },
+  // Claude Code's OpenTelemetry events (log records, no span): a Read call of a prompt recorded as `<REDACTED>` and without
+  // OTEL_LOG_TOOL_DETAILS, so neither the user's words nor the arguments are there — counted, never read as clean; the
+  // session is the run.
+  'claude-code-2.1-read-tool.logs.json': { calls: ['claude-code Read tool-span'], noEvidence: 1, unreadable: 1, findings: [], run: '11111111-2222-3333-4444-555555555555' },
+  // With the prompt and the tools' details recorded: the .env read, the token in Bash's command (by `tool_input`'s key, once:
+  // `tool_parameters` holds it too), the MCP tool by its server and name, and the zone the prompt never gave.
+  'derived/claude-code-tool-details-planted.logs.json': {
+    calls: ['claude-code Bash tool-span', 'claude-code Read tool-span', 'claude-code mcp__calendar__create_event tool-span'],
+    findings: ['credential_in_attribute Bash command', 'sensitive_arg_dispatched Read file_path', 'assumption_span mcp__calendar__create_event timezone'],
+    run: '11111111-2222-3333-4444-555555555555',
+  },
+  // Gemini CLI's events: the glob call's arguments are the user's (the path is in the prompt of its prompt id).
+  'gemini-cli-glob-tool.logs.json': { calls: ['gemini-cli glob tool-span'], findings: [], run: 'b9280381-505c-433a-a0f5-731345d35f87' },
+  'derived/gemini-cli-planted.logs.json': {
+    calls: ['gemini-cli glob tool-span'],
+    findings: ['credential_in_attribute glob pattern', 'sensitive_arg_dispatched glob path'],
+    run: 'b9280381-505c-433a-a0f5-731345d35f87',
+  },
 };
 
 const work = mkdtempSync(join(tmpdir(), 'argspan-foreign-'));
@@ -236,6 +254,8 @@ describe('foreign findings', () => {
     expect(emitters('derived/spring-ai-token-in-arguments.json')).toEqual(['spring-ai']);
     expect(emitters('derived/litellm-token-in-tool-calls.json')).toEqual(['litellm', 'litellm']);
     expect(emitters('derived/mastra-token-in-tool-input.json')).toEqual(['mastra']);
+    expect(emitters('derived/claude-code-tool-details-planted.logs.json')).toEqual(['claude-code', 'claude-code', 'claude-code']);
+    expect(emitters('derived/gemini-cli-planted.logs.json')).toEqual(['gemini-cli', 'gemini-cli']);
     const all = JSON.stringify([...results.values()].map((r) => r.result));
     for (const value of ['America/New_York', 'America/Los_Angeles', '/app/.env', 'ghp_C4NARY']) expect(all).not.toContain(value);
   });

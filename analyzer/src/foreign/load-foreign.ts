@@ -5,7 +5,7 @@ import { sqlString } from '../load/duckdb-types.js';
 import { ATTRS_TEXT_SQL } from '../load/schema.js';
 import { phase, type PhaseListener } from '../phases.js';
 import { ForeignArgumentRule } from './classify-trace.js';
-import { EVIDENCE_KEYS, EVIDENCE_PREFIXES } from './evidence.js';
+import { EVIDENCE_KEYS, EVIDENCE_PREFIXES, EVIDENCE_SPAN_NAMES } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
 import { ForeignRowTables } from './row-tables.js';
 import { TraceClassifier, type TraceClassifierOptions } from './trace-classifier.js';
@@ -15,8 +15,8 @@ import { MESSAGE_EVENT_NAMES } from './event-evidence.js';
 
 /** Attribute keys that make a span worth reading for foreign calls: an emitter's tool-span signature, or evidence. */
 export const CANDIDATE_KEYS: readonly string[] = [...new Set([...TOOL_SPAN_RECOGNIZERS.flatMap((r) => r.keys), ...EVIDENCE_KEYS])];
-/** Span names that make a span worth reading: tool spans an emitter tells by name only (Logfire's `Function: {name}`). */
-export const CANDIDATE_SPAN_NAMES: readonly string[] = [...new Set(TOOL_SPAN_RECOGNIZERS.flatMap((r) => r.spanNames ?? []))];
+/** Span names that make a span worth reading: tool spans an emitter tells by name only (Logfire's `Function: {name}`), and a coding agent's prompts. */
+export const CANDIDATE_SPAN_NAMES: readonly string[] = [...new Set([...TOOL_SPAN_RECOGNIZERS.flatMap((r) => r.spanNames ?? []), ...EVIDENCE_SPAN_NAMES])];
 
 /**
  * Spans worth reading for foreign calls: not argspan's own, and holding a key of an emitter's

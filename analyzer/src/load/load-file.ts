@@ -50,6 +50,8 @@ export interface FileLoad extends DetectedInput {
   logRecords?: number;
   /** Its other log records (no GenAI message event: an application's own logs): counted, scanned for credentials (with `hashKey`), not read as tool calls. */
   otherLogRecords?: number;
+  /** Its coding agents' log records (Claude Code, Gemini CLI), each read as a span of its own (`coding-agent-records.ts`). */
+  agentLogRecords?: number;
   /** Bytes of those records as staged (what attaching them to their spans works through). */
   logBytes?: number;
   /** Lines, messages or spans skipped under `allowPartial`. */
@@ -476,7 +478,7 @@ function tooLongTail(maxLineBytes: number): string {
  * bomb cannot exhaust memory) becomes one JSON line, so line numbers are message numbers.
  * Protobuf messages are reported as not supported.
  */
-async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOptions): Promise<Pick<FileLoad, 'spans' | 'skipped' | 'logRecords' | 'otherLogRecords' | 'logBytes'>> {
+async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOptions): Promise<Pick<FileLoad, 'spans' | 'skipped' | 'logRecords' | 'otherLogRecords' | 'agentLogRecords' | 'logBytes'>> {
   const size = statSync(file).size;
   const fd = openSync(file, 'r');
   const skipped: InputProblem[] = [];
@@ -531,7 +533,7 @@ async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOp
     const r = await loadLogs(db, fileId, target, { format: 'otlp-logs', compression: 'none' }, opts).catch((err: unknown) => {
       throw err instanceof InputError ? new InputError(err.problems.map(ofFile)) : err;
     });
-    return { spans: r.spans, skipped: [...skipped, ...r.skipped.map(ofFile)], logRecords: r.logRecords, otherLogRecords: r.otherLogRecords, logBytes: r.logBytes };
+    return { spans: r.spans, skipped: [...skipped, ...r.skipped.map(ofFile)], logRecords: r.logRecords, otherLogRecords: r.otherLogRecords, agentLogRecords: r.agentLogRecords, logBytes: r.logBytes };
   }
   const r = await loadScratchLines(db, fileId, file, target, opts, { unit: 'framed message' });
   return { spans: r.spans, skipped: [...skipped, ...r.skipped] };
@@ -600,7 +602,7 @@ async function loadLogs(
   file: string,
   detected: DetectedInput,
   opts: LoadFileOptions,
-): Promise<Required<Pick<FileLoad, 'spans' | 'skipped' | 'logRecords' | 'otherLogRecords' | 'logBytes'>>> {
+): Promise<Required<Pick<FileLoad, 'spans' | 'skipped' | 'logRecords' | 'otherLogRecords' | 'agentLogRecords' | 'logBytes'>>> {
   const lines = await firstLineIsJson(file, detected.compression);
   const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, lines ? 'lines' : 'document'));
   if (!lines && scanProblems(file, scan).length > 0) throw new InputError(scanProblems(file, scan));
@@ -621,7 +623,13 @@ async function loadLogs(
     },
   };
   try {
-    const reader = new LogsLineReader(file, (row) => events.write(row), { onOtherLine: (raw, line) => traceLines.write(line, raw), unreadable, ...credentialScan });
+    const reader = new LogsLineReader(file, (row) => events.write(row), {
+      onOtherLine: (raw, line) => traceLines.write(line, raw),
+      // (a coding agent's records, spans of their own: read as the traces lines of a file holding both signals are)
+      onRecordSpans: (message, line) => traceLines.write(line, message),
+      unreadable,
+      ...credentialScan,
+    });
     if (lines) {
       await readLinesOfFile(file, detected.compression, (raw, line) => reader.line(raw, line), {
         maxLineBytes: MAX_HELD_LINE_BYTES,
@@ -643,7 +651,7 @@ async function loadLogs(
     }
     await events.stage(db, fileId);
     if (credentials) await stageLogRecordCredentials(db, fileId, credentials);
-    return { spans, skipped: skipped.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)), logRecords: read.events, otherLogRecords: read.others, logBytes: events.bytes };
+    return { spans, skipped: skipped.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)), logRecords: read.events, otherLogRecords: read.others, agentLogRecords: read.agentRecords, logBytes: events.bytes };
   } finally {
     traceLines.close();
     rmSync(scratch, { force: true });

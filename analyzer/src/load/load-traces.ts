@@ -27,6 +27,8 @@ export interface LoadStats {
   logRecords: number;
   /** The other log records of those exports (no GenAI message event: an application's own logs): counted, and scanned for credentials only (with `hashKey`), not read as tool calls. */
   otherLogRecords: number;
+  /** Coding agents' log records (Claude Code, Gemini CLI) of those exports, each read as a span of its own. */
+  agentLogRecords: number;
   /** Of the spans, those known only from their log records (the logs given without the trace export that holds them). */
   spansOfLogs: number;
 }
@@ -59,6 +61,7 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
   let staged = 0;
   let logRecords = 0;
   let otherLogRecords = 0;
+  let agentLogRecords = 0;
   let logBytes = 0;
   try {
     for (const [i, file] of files.entries()) {
@@ -69,6 +72,7 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
         staged += r.spans;
         logRecords += r.logRecords ?? 0;
         otherLogRecords += r.otherLogRecords ?? 0;
+        agentLogRecords += r.agentLogRecords ?? 0;
         logBytes += r.logBytes ?? 0;
         for (const p of r.skipped) skipped.push(p);
         await db.run(`INSERT INTO files VALUES (${fileId}, ${sqlString(file)}, ${sqlString(r.format)}, ${sqlString(r.compression)}, ${r.spans}, ${r.skipped.length})`);
@@ -99,7 +103,7 @@ export async function loadTraces(db: Db, files: readonly string[], opts: LoadOpt
     for (const step of ARGSPAN_TABLE_STEPS) await phase(opts.onPhase, `argspan tables: ${step.table}`, () => db.run(step.sql));
   });
   const spans = Number((await db.one('SELECT count(*) AS n FROM spans')).n);
-  return { files: files.length, spans, duplicates: staged + spansOfLogs - spans, conflicts, callConflicts, skipped, logRecords, otherLogRecords, spansOfLogs };
+  return { files: files.length, spans, duplicates: staged + spansOfLogs - spans, conflicts, callConflicts, skipped, logRecords, otherLogRecords, agentLogRecords, spansOfLogs };
 }
 
 /**

@@ -51,7 +51,7 @@ describe('reading OTLP logs exports', () => {
 
   it('leaves an application\'s own log records, and counts them', () => {
     const read = readLogsText(JSON.stringify(message(record({ eventName: 'http.request', body: { stringValue: 'GET /' } }), record({ body: { stringValue: 'plain log line' } }))), 'logs.json');
-    expect(read).toEqual({ events: [], records: 2, others: 2, problems: [] });
+    expect(read).toEqual({ events: [], records: 2, others: 2, agentRecords: 0, problems: [] });
   });
 
   it('gives each of those records to onOtherRecord, whose texts are its body, its attributes holding text (a map or bytes too) and their keys, with its ids and time; every record read (a GenAI one too) to onSharedTexts, with its time and its block\'s resource\'s and scope\'s texts', () => {

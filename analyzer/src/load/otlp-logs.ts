@@ -4,6 +4,7 @@ import { DOCUMENT_NOT_JSON, type InputProblem } from './input-error.js';
 import { LINE_TOO_LONG } from './lines.js';
 import { LogRecordScope, type LogRecordText } from '../log-record-credentials.js';
 import { POSITIONS_NAMED } from './malformed-span-positions.js';
+import { codingAgentEvent, recordSpan } from './coding-agent-records.js';
 
 /**
  * OpenTelemetry log records that carry a GenAI message event, read from an OTLP logs export
@@ -59,10 +60,17 @@ export interface LogRecordsRead {
   records: number;
   /** Of those, the records that are no GenAI message event (an application's own logs): counted, not read as tool calls. */
   others: number;
+  /** Of those, coding agents' records read as spans of their own (see `coding-agent-records.ts`). */
+  agentRecords: number;
   problems: InputProblem[];
   onEvent: (row: LogEventRow) => void;
   /** Given each of the others as parsed (any shape: {@link otherRecordTexts} reads it). */
   onOtherRecord?: (record: unknown) => void;
+  /**
+   * Given, once per message, the coding agents' records it holds as spans: an OTLP/JSON traces
+   * message (`{"resourceSpans": …}`), read as a traces line is.
+   */
+  onRecordSpans?: (message: string) => void;
   /**
    * Given each record read — one of the others, or a GenAI record given to `onEvent` — with its
    * time (ns as decimal text; null when it has none) and the texts of the resource and scope its
@@ -96,18 +104,28 @@ export function readLogsMessage(message: unknown, file: string, line: number | u
     if (seen.at.length < RECORDS_NAMED) seen.at.push(at);
     unreadable.set(reason, seen);
   };
-  readRecords(message, into, problem, refuse);
+  const spans = readRecords(message, into, problem, refuse);
+  if (spans.length > 0) into.onRecordSpans?.(JSON.stringify({ resourceSpans: spans }));
   for (const [reason, { n, at }] of unreadable) {
     problem(n === 1 ? `${at[0]}: unreadable GenAI log record: ${reason}` : `${n} unreadable GenAI log records (${n > at.length ? 'first at' : 'at'} ${at.join(', ')}): ${reason}`);
   }
 }
 
-function readRecords(message: unknown, into: LogRecordsRead, problem: (reason: string) => void, refuse: (reason: string, at: string) => void): void {
+/** The message's GenAI records to `into`, its problems to `problem` and `refuse`; returned, its coding agents' records as `resourceSpans`. */
+function readRecords(message: unknown, into: LogRecordsRead, problem: (reason: string) => void, refuse: (reason: string, at: string) => void): unknown[] {
+  const recordSpans: unknown[] = [];
   const resourceLogs = isObject(message) ? message.resourceLogs : undefined;
-  if (!Array.isArray(resourceLogs)) return problem('JSON of another shape: no "resourceLogs" array');
+  if (!Array.isArray(resourceLogs)) {
+    problem('JSON of another shape: no "resourceLogs" array');
+    return recordSpans;
+  }
   const spans = (message as Record<string, unknown>).resourceSpans;
-  if (Array.isArray(spans) && spans.length > 0) return problem('JSON of another shape: one message holds "resourceLogs" and "resourceSpans" (exporters write each signal as its own message)');
+  if (Array.isArray(spans) && spans.length > 0) {
+    problem('JSON of another shape: one message holds "resourceLogs" and "resourceSpans" (exporters write each signal as its own message)');
+    return recordSpans;
+  }
   resourceLogs.forEach((rl, r) => {
+    let scopeSpans: unknown[] | undefined;
     const scopeLogs = isObject(rl) ? rl.scopeLogs : undefined;
     if (scopeLogs == null) return;
     if (!Array.isArray(scopeLogs)) return problem(`JSON of another shape: resourceLogs[${r}].scopeLogs is not a list`);
@@ -120,9 +138,24 @@ function readRecords(message: unknown, into: LogRecordsRead, problem: (reason: s
       const scope = isObject(sl) && isObject(sl.scope) ? sl.scope : {};
       let shared: LogRecordText[] | undefined;
       const sharedTexts = (time: string | null) => into.onSharedTexts?.(time, (shared ??= sharedRecordTexts(isObject(rl) ? rl.resource : undefined, isObject(sl) ? sl.scope : undefined)));
+      let agentSpans: unknown[] | undefined;
       records.forEach((record, i) => {
         into.records++;
         const name = eventName(record);
+        const agentEvent = isObject(record) ? codingAgentEvent(record, name, scope.name) : undefined;
+        if (agentEvent !== undefined) {
+          const rec = record as Record<string, unknown>;
+          const [written, observed] = recordTimes(rec);
+          if (written === null || observed === null) return refuse(LOG_RECORD_PROBLEMS.time, `${at}.logRecords[${i}] (${agentEvent})`);
+          into.agentRecords++;
+          if (into.onSharedTexts) sharedTexts(written ?? observed ?? null);
+          if (agentSpans === undefined) {
+            agentSpans = [];
+            (scopeSpans ??= []).push({ scope, spans: agentSpans });
+          }
+          agentSpans.push(recordSpan(rec, agentEvent, written ?? observed, hexId(rec.traceId ?? rec.trace_id, 32), hexId(rec.spanId ?? rec.span_id, 16)));
+          return;
+        }
         if (name === undefined || !GENAI_EVENTS.has(name)) {
           into.others++;
           into.onOtherRecord?.(record);
@@ -159,7 +192,9 @@ function readRecords(message: unknown, into: LogRecordsRead, problem: (reason: s
         }
       });
     });
+    if (scopeSpans) recordSpans.push({ ...(isObject(rl) && rl.resource != null ? { resource: rl.resource } : {}), scopeSpans });
   });
+  return recordSpans;
 }
 
 /** Where a logs export's lines that are not logs messages go, and which lines the byte scan refused. */
@@ -176,6 +211,8 @@ export interface LogsLineOptions {
   onOtherRecord?: (record: unknown) => void;
   /** Given each record read with its resource's and scope's texts (see {@link LogRecordsRead.onSharedTexts}). */
   onSharedTexts?: (timeUnixNano: string | null, shared: readonly LogRecordText[]) => void;
+  /** Given the coding agents' records of each line (or of the document: line 1) as a traces message (see {@link LogRecordsRead.onRecordSpans}). */
+  onRecordSpans?: (message: string, line: number) => void;
 }
 
 /**
@@ -185,14 +222,26 @@ export interface LogsLineOptions {
  */
 export class LogsLineReader {
   private readonly into: LogRecordsRead;
+  /** The line being read (1 for a document): where its records' spans are written. */
+  private line0 = 1;
 
   constructor(
     private readonly file: string,
     onEvent: (row: LogEventRow) => void,
     private readonly options: LogsLineOptions = {},
   ) {
-    const { onOtherRecord, onSharedTexts } = options;
-    this.into = { events: 0, records: 0, others: 0, problems: [], onEvent, ...(onOtherRecord ? { onOtherRecord } : {}), ...(onSharedTexts ? { onSharedTexts } : {}) };
+    const { onOtherRecord, onSharedTexts, onRecordSpans } = options;
+    this.into = {
+      events: 0,
+      records: 0,
+      others: 0,
+      agentRecords: 0,
+      problems: [],
+      onEvent,
+      ...(onOtherRecord ? { onOtherRecord } : {}),
+      ...(onSharedTexts ? { onSharedTexts } : {}),
+      ...(onRecordSpans ? { onRecordSpans: (message: string) => onRecordSpans(message, this.line0) } : {}),
+    };
   }
 
   /** One line (1-based; the file's first without its byte order mark). */
@@ -205,7 +254,10 @@ export class LogsLineReader {
     else {
       const message = parseOrUndefined(raw.toString('utf8'));
       if (message === undefined) this.into.problems.push({ file: this.file, line, reason: 'not valid JSON (a truncated or corrupt line)' });
-      else readLogsMessage(message, this.file, line, this.into);
+      else {
+        this.line0 = line;
+        readLogsMessage(message, this.file, line, this.into);
+      }
     }
   }
 
@@ -218,12 +270,15 @@ export class LogsLineReader {
   document(text: string): void {
     const whole = parseOrUndefined(text);
     if (whole === undefined) this.into.problems.push({ file: this.file, line: 1, reason: DOCUMENT_NOT_JSON });
-    else readLogsMessage(whole, this.file, undefined, this.into);
+    else {
+      this.line0 = 1;
+      readLogsMessage(whole, this.file, undefined, this.into);
+    }
   }
 
   /** What was read so far. */
   result(): Omit<LogRecordsRead, 'onEvent'> {
-    return { events: this.into.events, records: this.into.records, others: this.into.others, problems: this.into.problems };
+    return { events: this.into.events, records: this.into.records, others: this.into.others, agentRecords: this.into.agentRecords, problems: this.into.problems };
   }
 }
 

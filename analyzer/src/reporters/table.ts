@@ -37,7 +37,7 @@ export function tableReport(result: AnalysisResult): string {
     const unread = unreadableArgsClause(stats.unreadable_args_calls);
     lines.push(`Read ${stats.foreign_calls} tool call(s) from other libraries' traces${none}${unread}.`);
   }
-  if (stats.log_records || stats.other_log_records) lines.push(logRecordsSentence(stats));
+  if (stats.log_records || stats.other_log_records || stats.agent_log_records) lines.push(logRecordsSentence(stats));
   if (stats.conflicting_spans) lines.push(conflictingSpansSentence(stats));
   if (stats.skipped.length) {
     lines.push(`Skipped ${stats.skipped.length} unreadable line(s) or file(s):`);
@@ -58,6 +58,9 @@ export function logRecordsSentence(stats: AnalysisStats): string {
   if (stats.log_records) {
     const alone = stats.spans_from_log_records ? `; ${stats.spans_from_log_records} span(s) known only from their log records (the trace export holding them was not given)` : '';
     parts.push(`Read ${stats.log_records} GenAI log record(s) from OTLP logs exports as their spans' events${alone}`);
+  }
+  if (stats.agent_log_records) {
+    parts.push(`Read ${stats.agent_log_records} coding-agent log record(s) (Claude Code, Gemini CLI: tool calls and prompts) as spans of their own`);
   }
   if (stats.other_log_records) {
     parts.push(`${stats.other_log_records} ${stats.log_records ? 'other ' : ''}log record(s) (no GenAI message event: an application's own logs) were scanned for credentials only (their bodies, attributes and keys, resources and instrumentation scopes), not read as tool calls or messages`);

@@ -102,6 +102,10 @@ export const Emitter = {
   LITELLM: 'litellm',
   /** Mastra's OpenTelemetry exporter: `mastra.span.type = tool_call`. */
   MASTRA: 'mastra',
+  /** Claude Code's OpenTelemetry events (`claude_code.tool_result`): log records, no span, read as a span each. */
+  CLAUDE_CODE: 'claude-code',
+  /** Gemini CLI's OpenTelemetry events (`gemini_cli.tool_call`): log records, no span, read as a span each. */
+  GEMINI_CLI: 'gemini-cli',
 } as const;
 export type Emitter = (typeof Emitter)[keyof typeof Emitter];
 

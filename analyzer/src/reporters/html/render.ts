@@ -80,7 +80,7 @@ ${select('emitter', 'emitter', values(emitterOf))}
             `${unreadableArgsClause(stats.unreadable_args_calls)}.`,
         ]
       : []),
-    ...(stats.log_records || stats.other_log_records ? [logRecordsSentence(stats)] : []),
+    ...(stats.log_records || stats.other_log_records || stats.agent_log_records ? [logRecordsSentence(stats)] : []),
     ...(stats.conflicting_spans ? [conflictingSpansSentence(stats)] : []),
   ];
   const libraries = assets.libraries.map((l) => `<script data-library="${html(`${l.name}@${l.version}`)}">${l.code}</script>`).join('\n');

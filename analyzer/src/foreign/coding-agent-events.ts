@@ -1,0 +1,34 @@
+/**
+ * The log records of coding agents read as spans of their own (see `load/coding-agent-records.ts`),
+ * by their full event name, which the span is named after.
+ */
+export const CodingAgentEvents = {
+  /** Claude Code, after a tool ran: `tool_name`, `tool_use_id`, `tool_input` (`OTEL_LOG_TOOL_DETAILS=1`) or `tool_parameters`. */
+  CLAUDE_CODE_TOOL_RESULT: 'claude_code.tool_result',
+  /** Claude Code, a prompt the user entered: `prompt` (`<REDACTED>` unless `OTEL_LOG_USER_PROMPTS=1`). */
+  CLAUDE_CODE_USER_PROMPT: 'claude_code.user_prompt',
+  /** Gemini CLI, after a tool call: `function_name`, `function_args` (with `telemetry.logPrompts`, on by default). */
+  GEMINI_CLI_TOOL_CALL: 'gemini_cli.tool_call',
+  /** Gemini CLI, a prompt the user entered: `prompt` (with `telemetry.logPrompts`). */
+  GEMINI_CLI_USER_PROMPT: 'gemini_cli.user_prompt',
+} as const;
+
+/** The attributes of those records the readers read. */
+export const CodingAgentAttributes = {
+  /** Both agents' user prompt. */
+  PROMPT: 'prompt',
+  CLAUDE_TOOL_NAME: 'tool_name',
+  CLAUDE_TOOL_USE_ID: 'tool_use_id',
+  /** The model's arguments as JSON (values past 512 characters cut by Claude Code). */
+  CLAUDE_TOOL_INPUT: 'tool_input',
+  /** Claude Code's chosen parts of the arguments as JSON: Bash's `full_command`, an MCP tool's server and tool names. */
+  CLAUDE_TOOL_PARAMETERS: 'tool_parameters',
+  GEMINI_FUNCTION_NAME: 'function_name',
+  GEMINI_FUNCTION_ARGS: 'function_args',
+} as const;
+
+/** What Claude Code writes as a prompt it was told not to record. */
+export const REDACTED_PROMPT = '<REDACTED>';
+
+/** Claude Code's `tool_name` for every tool of a user's MCP server (the server and tool are named in `tool_parameters`). */
+export const CLAUDE_MCP_TOOL = 'mcp_tool';
