@@ -227,6 +227,19 @@ describe('argspan analyze on emitters whose tool spans were misread', () => {
   });
 });
 
+/** `argspan analyze` of a planted fixture: exactly `want` (`[rule, tool, key, emitter]`), and the planted values in no output format. */
+function expectPlantedFindings(file: string, want: string[][]): void {
+  const path = join(FOREIGN, file);
+  const run = analyzeBin(path, '--format', 'json');
+  expect(run.code).toBe(1);
+  const findings = parseJson(run).findings.filter((f) => !f.rule.startsWith('report_'));
+  expect(findings.map((f) => [f.rule, f.tool, f.key, f.emitter]).sort()).toEqual([...want].sort());
+  for (const format of ['table', 'json', 'sarif', 'junit', 'html']) {
+    const out = analyzeBin(path, '--format', format);
+    for (const value of ['ghp_C4NARY', '/app/.env', 'America/New_York']) expect(out.stdout + out.stderr, `${format}: ${value}`).not.toContain(value);
+  }
+}
+
 describe('argspan analyze: the emitters of the fifth outside-in pass (Spring AI, LiteLLM, Mastra, AG2 and BeeAI under OpenInference)', () => {
   // Their planted fixtures (fixtures/traces/foreign/README.md): each finding by tool and argument key, under the
   // emitter, once; the planted value in no output.
@@ -239,17 +252,7 @@ describe('argspan analyze: the emitters of the fifth outside-in pass (Spring AI,
     'derived/openinference-ag2-dotenv-path.json': [['sensitive_arg_dispatched', 'add', 'path', 'openinference']],
     'derived/openinference-beeai-token-in-location.json': [['credential_in_attribute', 'OpenMeteoTool', 'location_name', 'openinference']],
   };
-  it.each(Object.entries(cases))('%s', (file, want) => {
-    const path = join(FOREIGN, file);
-    const run = analyzeBin(path, '--format', 'json');
-    expect(run.code).toBe(1);
-    const findings = parseJson(run).findings.filter((f) => !f.rule.startsWith('report_'));
-    expect(findings.map((f) => [f.rule, f.tool, f.key, f.emitter]).sort()).toEqual([...want].sort());
-    for (const format of ['table', 'json', 'sarif', 'junit', 'html']) {
-      const out = analyzeBin(path, '--format', format);
-      for (const value of ['ghp_C4NARY', '/app/.env', 'America/New_York']) expect(out.stdout + out.stderr, `${format}: ${value}`).not.toContain(value);
-    }
-  });
+  it.each(Object.entries(cases))('%s', expectPlantedFindings);
 });
 
 describe('argspan analyze: coding agents\' OpenTelemetry events (Claude Code, Gemini CLI log records)', () => {
@@ -267,16 +270,8 @@ describe('argspan analyze: coding agents\' OpenTelemetry events (Claude Code, Ge
     ],
   };
   it.each(Object.entries(cases))('%s: each finding by tool and key; the planted values in no output', (file, want) => {
-    const path = join(FOREIGN, file);
-    const run = analyzeBin(path, '--format', 'json');
-    expect(run.code).toBe(1);
-    const findings = parseJson(run).findings.filter((f) => !f.rule.startsWith('report_'));
-    expect(findings.map((f) => [f.rule, f.tool, f.key, f.emitter]).sort()).toEqual([...want].sort());
-    for (const format of ['table', 'json', 'sarif', 'junit', 'html']) {
-      const out = analyzeBin(path, '--format', format);
-      for (const value of ['ghp_C4NARY', '/app/.env', 'America/New_York']) expect(out.stdout + out.stderr, `${format}: ${value}`).not.toContain(value);
-    }
-    expect(analyzeBin(path).stdout).toMatch(/Read \d+ coding-agent log record\(s\) \(Claude Code, Gemini CLI: tool calls and prompts\) as spans of their own/);
+    expectPlantedFindings(file, want);
+    expect(analyzeBin(join(FOREIGN, file)).stdout).toMatch(/Read \d+ coding-agent log record\(s\) \(Claude Code, Gemini CLI: tool calls and prompts\) as spans of their own/);
   });
 });
 
