@@ -154,8 +154,8 @@ export interface AnalysisStats {
   /**
    * Coding agents' log records (Claude Code's `claude_code.tool_result` and `user_prompt`, Gemini
    * CLI's `gemini_cli.tool_call` and `user_prompt`) read from OTLP logs exports, each as a span of
-   * its own (they carry no span to join); present when there were any. DuckDB only: the ClickHouse
-   * engine does not read them (they are among `other_log_records` there).
+   * its own (they carry no span to join); present when there were any (in ClickHouse, those of the
+   * logs table read as `otel_logs`' GenAI records are: of the run's traces, or of the window's time).
    */
   agent_log_records?: number;
   /** Wall time of the whole analysis, milliseconds. */

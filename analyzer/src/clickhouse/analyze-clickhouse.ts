@@ -56,7 +56,7 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
     const read = await phase(options.onPhase, 'log records', () =>
       gatherLogRecords(session, database, logsTable, options.logsTable !== undefined, traces, { since: options.since, until: options.until }),
     );
-    const logs = read && read.records > 0 ? read : undefined;
+    const logs = read && (read.records > 0 || read.agentRecords > 0) ? read : undefined;
     if (logs) made.push(LOG_RECORD_SPANS);
     // Copies of a span (a retried export, overlapping exports): counted, and of differing copies one chosen, as in DuckDB.
     const copies = await phase(options.onPhase, 'dedup', () => findSpanCopies(session, traces));
@@ -107,14 +107,15 @@ export async function analyzeClickHouse(options: ClickHouseAnalyzeOptions): Prom
       stats: {
         files: 0,
         source: `clickhouse ${database}.${table}${windowText(options)}`,
-        spans: copies.spans + (logs ? logs.spansFromRecords : 0),
+        spans: copies.spans + (logs ? logs.spansFromRecords + logs.agentSpans : 0),
         duplicate_spans: copies.duplicates,
         conflicting_spans: copies.conflicts,
         conflicting_call_spans: callCopies,
         malformed_lines: skipped.length,
         skipped,
-        ...(logs ? { log_records: logs.records, spans_from_log_records: logs.spansFromRecords } : {}),
+        ...(logs && logs.records > 0 ? { log_records: logs.records, spans_from_log_records: logs.spansFromRecords } : {}),
         ...(read?.others ? { other_log_records: read.others } : {}),
+        ...(logs && logs.agentRecords > 0 ? { agent_log_records: logs.agentRecords } : {}),
         ...ruleStats(rules, run, findings, foreign, started),
       },
     };

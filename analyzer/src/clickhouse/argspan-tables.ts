@@ -300,11 +300,11 @@ const label = (col: string, prefix: string) => `nullIf(lower(replaceOne(upper(${
  * DuckDB's view, less `resource_id` and `file_id`.
  */
 export function spansSql(src: TraceSource): string {
-  // Spans made from GenAI log records, as DuckDB stages them: no parent, kind or status, the records' resource and scope.
+  // Spans made from log records, as DuckDB stages them: no parent, kind or status, the records' resource and scope (a coding agent's record: its event's name).
   const fromRecords = src.logRecords
     ? `
   UNION ALL
-  SELECT trace_id, span_id, NULL, ${chString(LOG_RECORD_SPAN_NAME)}, ${label("'SPAN_KIND_UNSPECIFIED'", 'SPAN_KIND_')}, start_ns, end_ns, end_ns - start_ns,
+  SELECT trace_id, span_id, NULL, if(name = '', ${chString(LOG_RECORD_SPAN_NAME)}, name), ${label("'SPAN_KIND_UNSPECIFIED'", 'SPAN_KIND_')}, start_ns, end_ns, end_ns - start_ns,
     ${label("'STATUS_CODE_UNSET'", 'STATUS_CODE_')}, NULL, nullIf(resource[${chString(OtelAttributes.SERVICE_NAME)}], ''), scope_name, scope_version
   FROM ${SPANS_FROM_RECORDS}`
     : '';

@@ -56,7 +56,7 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
       WHERE ${src.where} AND notEmpty(${list}.${marker}) AND ${anyValue('ks')})
     ARRAY JOIN ks AS k
     WHERE ${match('k')}`;
-  // The spans' GenAI log records are their events; the spans made from them have a resource and scope of their own.
+  // The spans' GenAI log records are their events; the spans made from them have a resource and scope of their own; a coding agent's record, its attributes.
   const recordScan = src.logRecords
     ? `
     UNION ALL
@@ -69,6 +69,16 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
     SELECT trace_id, span_id, ${chString(NameScope.EVENT_ATTRIBUTE_KEY)}, k, k
     FROM (SELECT trace_id, span_id, arrayFlatten(arrayMap(e -> mapKeys(e.attributes), events)) AS ks FROM ${LOG_RECORD_SPANS} WHERE ${anyValue('ks')})
     ARRAY JOIN ks AS k
+    WHERE ${match('k')}
+    UNION ALL
+    SELECT trace_id, span_id, 'span', k, v
+    FROM (SELECT trace_id, span_id, attributes FROM ${LOG_RECORD_SPANS} WHERE notEmpty(attributes) AND ${anyValue('mapValues(attributes)')})
+    ARRAY JOIN mapKeys(attributes) AS k, mapValues(attributes) AS v
+    WHERE ${match('v')}
+    UNION ALL
+    SELECT trace_id, span_id, ${chString(NameScope.ATTRIBUTE_KEY)}, k, k
+    FROM (SELECT trace_id, span_id, attributes FROM ${LOG_RECORD_SPANS} WHERE notEmpty(attributes) AND ${anyValue('mapKeys(attributes)')})
+    ARRAY JOIN mapKeys(attributes) AS k
     WHERE ${match('k')}`
     : '';
   /** The rows of the traces table in the window, with the spans made from log records beside them: `columns` of each. */

@@ -5,6 +5,7 @@ import { RUN_ID_KEYS } from '../foreign/run-ids.js';
 import { RUN_WINDOW_TRACES } from '../foreign/trace-source.js';
 import { CH_TABLES, createTableSql, type ChTable } from './argspan-tables.js';
 import type { ChSession } from './client.js';
+import { SPANS_FROM_RECORDS } from './log-records.js';
 import type { TraceSource } from './source.js';
 import { chString } from './sql.js';
 import { TsvRows } from './tsv-rows.js';
@@ -147,7 +148,15 @@ export function runIdSteps(src: TraceSource, candidateStarts: string): string[] 
       SELECT TraceId AS trace_id, SpanId AS span_id, k.1 AS rank, SpanAttributes[k.2] AS run_id
       FROM ${src.table} ARRAY JOIN [${keys}] AS k
       WHERE ${src.where} AND TraceId GLOBAL IN (SELECT trace_id FROM (${candidateStarts}))
-        AND hasAny(mapKeys(SpanAttributes), [${RUN_ID_KEYS.map(chString).join(', ')}]) AND SpanAttributes[k.2] != ''`,
+        AND hasAny(mapKeys(SpanAttributes), [${RUN_ID_KEYS.map(chString).join(', ')}]) AND SpanAttributes[k.2] != ''${
+      // (the spans made from coding agents' records name their session in their attributes)
+      src.logRecords
+        ? `
+      UNION ALL
+      SELECT trace_id, span_id, k.1, attributes[k.2]
+      FROM ${SPANS_FROM_RECORDS} ARRAY JOIN [${keys}] AS k
+      WHERE hasAny(mapKeys(attributes), [${RUN_ID_KEYS.map(chString).join(', ')}]) AND attributes[k.2] != ''`
+        : ''}`,
     `CREATE TEMPORARY TABLE foreign_span_runs ENGINE = Memory AS
       SELECT trace_id, span_id, toNullable(argMin(run_id, rank)) AS run_id FROM foreign_named_runs GROUP BY trace_id, span_id`,
     `CREATE TEMPORARY TABLE foreign_trace_runs ENGINE = Memory AS

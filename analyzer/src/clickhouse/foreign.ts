@@ -254,18 +254,21 @@ function spanJsonSql(src: TraceSource): string {
   });
 }
 
-/** A span made from its GenAI log records (a row of {@link SPANS_FROM_RECORDS}) as the classifier's JSON text: as DuckDB stages it, no attributes, its records its events. */
+/**
+ * A span made from log records (a row of {@link SPANS_FROM_RECORDS}) as the classifier's JSON text, as DuckDB stages it: GenAI
+ * records' span without attributes, its records its events; a coding agent's record, its event's name and the record's attributes.
+ */
 function spanFromRecordsJsonSql(): string {
   return spanJson({
     id: json('span_id'),
     parent: "'null'",
-    name: json(chString(LOG_RECORD_SPAN_NAME)),
+    name: json(`if(name = '', ${chString(LOG_RECORD_SPAN_NAME)}, name)`),
     start: 'start_ns',
     end: 'end_ns',
     scope: nullable('scope_name'),
-    keys: "'[]'",
-    values: "'[]'",
+    keys: json('mapKeys(attributes)'),
+    values: json('mapValues(attributes)'),
     arrays: EVIDENCE_ARRAY_KEYS.map(() => "'null'"),
-    events: `toJSONString(${eventObjects(recordedEvents('events'))})`,
+    events: `if(empty(events), 'null', toJSONString(${eventObjects(recordedEvents('events'))}))`,
   });
 }

@@ -63,7 +63,7 @@ describe('the GenAI log records of the exporter\'s logs table', () => {
     await insertLogs([...rows, { ...rows[0]!, EventName: '', LogAttributes: {}, Body: 'GET /weather 200' }, { ...rows[1]!, TraceId: '', SpanId: '' }]);
     await insertLogs(rows); // the batch again: a retried export
     const read = await gather();
-    expect(read).toEqual({ records: 2 * rows.length, spansFromRecords: 2, unjoinable: 1, unnamed: 0, others: 1, scannedLogRecords: expect.any(String) });
+    expect(read).toEqual({ records: 2 * rows.length, spansFromRecords: 2, agentRecords: 0, agentSpans: 0, unjoinable: 1, unnamed: 0, others: 1, scannedLogRecords: expect.any(String) });
     const spans = await spansRead();
     const expected = namesInFile();
     expect(spans.map((s) => [s.span_id, s.names, Number(s.records), s.in_traces])).toEqual(Object.entries(expected).sort().map(([id, names]) => [id, names, 2 * names.length, 0]));
@@ -83,10 +83,10 @@ describe('the GenAI log records of the exporter\'s logs table', () => {
     // (and an application's own line written outside any span that day: scanned and counted by the window of its time)
     await insertLogs([{ ...exporterLogRowsOfFile(LOGS)[0]!, TraceId: '' }, { ...exporterLogRowsOfFile(LOGS)[0]!, TraceId: '', SpanId: '', EventName: '', LogAttributes: {}, Body: 'GET /health 200' }]);
     const day = (d: string, next: string) => ({ since: new Date(`${d}T00:00:00Z`), until: new Date(`${next}T00:00:00Z`) });
-    expect(await gather('otel_logs', false, day('2024-11-05', '2024-11-06'))).toEqual({ records: 0, spansFromRecords: 0, unjoinable: 0, unnamed: 0, others: 0, scannedLogRecords: expect.any(String) });
+    expect(await gather('otel_logs', false, day('2024-11-05', '2024-11-06'))).toEqual({ records: 0, spansFromRecords: 0, agentRecords: 0, agentSpans: 0, unjoinable: 0, unnamed: 0, others: 0, scannedLogRecords: expect.any(String) });
     expect(await session.all(`SELECT name FROM system.tables WHERE is_temporary AND name = '${LOG_RECORD_SPANS}'`, 'listing')).toEqual([]);
     await client.command({ query: 'DROP TEMPORARY TABLE IF EXISTS run_traces' });
-    expect(await gather('otel_logs', false, day('2024-11-04', '2024-11-05'))).toEqual({ records: 9, spansFromRecords: 0, unjoinable: 1, unnamed: 0, others: 1, scannedLogRecords: expect.any(String) });
+    expect(await gather('otel_logs', false, day('2024-11-04', '2024-11-05'))).toEqual({ records: 9, spansFromRecords: 0, agentRecords: 0, agentSpans: 0, unjoinable: 1, unnamed: 0, others: 1, scannedLogRecords: expect.any(String) });
     await client.command({ query: 'DROP TEMPORARY TABLE IF EXISTS run_traces' });
     // A bound a DateTime cannot hold (before 1970, after 2106) bounds none of its days: the records are read
     // (a toDateTime of it wrapped around, and the window read no record, reporting the run clean).
@@ -97,12 +97,33 @@ describe('the GenAI log records of the exporter\'s logs table', () => {
     }
   });
 
+  it('of coding agents (no trace id): a span each, read by the window of their time, the same record inserted twice once, never an application\'s', async () => {
+    await client.command({ query: 'DROP TEMPORARY TABLE IF EXISTS run_traces' });
+    await client.command({ query: otelLogsDdl() });
+    const claude = `${FOREIGN}derived/claude-code-tool-details-planted.logs.json`;
+    const rows = exporterLogRowsOfFile(claude);
+    await insertLogs([...rows, ...rows]);
+    // The export is of 2026-08-11: two user-prompt-less events (hook, API requests) are an application's records, the prompt and the three tool results spans.
+    const day = (d: string, next: string) => ({ since: new Date(`${d}T00:00:00Z`), until: new Date(`${next}T00:00:00Z`) });
+    expect(await gather('otel_logs', false, day('2026-08-11', '2026-08-12'))).toMatchObject({ records: 0, agentRecords: 8, agentSpans: 4, others: 6, unjoinable: 0 });
+    const spans = await session.all(`SELECT name, toUInt8(length(events)) AS events, attributes['tool_name'] AS tool, in_traces FROM ${LOG_RECORD_SPANS} ORDER BY start_ns, name`, 'reading');
+    expect(spans.map((r) => [r.name, r.events, r.tool, r.in_traces])).toEqual([
+      ['claude_code.user_prompt', 0, '', 0],
+      ['claude_code.tool_result', 0, 'Read', 0],
+      ['claude_code.tool_result', 0, 'Bash', 0],
+      ['claude_code.tool_result', 0, 'mcp_tool', 0],
+    ]);
+    await client.command({ query: `DROP TEMPORARY TABLE ${LOG_RECORD_SPANS}` });
+    await client.command({ query: 'DROP TEMPORARY TABLE IF EXISTS run_traces' });
+    expect(await gather('otel_logs', false, day('2026-08-12', '2026-08-13'))).toMatchObject({ records: 0, agentRecords: 0, agentSpans: 0, others: 0 });
+  });
+
   it('are named by the event.name attribute where the exporter has no EventName column (older exporters)', async () => {
     await client.command({ query: otelLogsDdl('old_logs', { eventName: false }) });
     const rows = exporterLogRowsOfFile(LOGS).map(({ EventName, ...row }, i) => (i === 0 ? { ...row, LogAttributes: { ...row.LogAttributes, 'event.name': EventName } } : row));
     await insertLogs(rows, 'old_logs');
     // The other eight carry their name in OTLP's eventName alone, which such a table does not keep: counted, with the way to keep it.
-    expect(await gather('old_logs', true)).toEqual({ records: 1, spansFromRecords: 1, unjoinable: 0, unnamed: 8, others: 0, scannedLogRecords: expect.any(String) });
+    expect(await gather('old_logs', true)).toEqual({ records: 1, spansFromRecords: 1, agentRecords: 0, agentSpans: 0, unjoinable: 0, unnamed: 8, others: 0, scannedLogRecords: expect.any(String) });
     expect(unnamedProblem('clickhouse default.old_logs', 'default.old_logs', 8).reason).toMatch(/^8 log record\(s\) with GenAI attributes but no event name, not read: .*ALTER TABLE default\.old_logs ADD COLUMN EventName/);
   });
 

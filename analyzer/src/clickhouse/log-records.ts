@@ -1,4 +1,6 @@
+import { CLAUDE_CODE_EVENTS_SCOPE, CLAUDE_CODE_PREFIX, CODING_AGENT_EVENT_NAMES, CodingAgentIds } from '../foreign/coding-agent-events.js';
 import { MESSAGE_EVENT_NAMES } from '../foreign/message-events.js';
+import { RECORD_BODY_ATTRIBUTE } from '../load/coding-agent-records.js';
 import { LOG_BODY_ATTRIBUTE } from '../load/otlp-logs.js';
 import type { InputProblem } from '../load/input-error.js';
 import { UsageError } from '../usage-error.js';
@@ -23,7 +25,11 @@ const LAST_DATETIME_MS = 2 ** 32 * 1000;
 /** The session's table of GenAI log records, a row per span they name (see {@link gatherLogRecords}). */
 export const LOG_RECORD_SPANS = 'log_record_spans';
 
-/** The rows of {@link LOG_RECORD_SPANS} whose span is not in the traces table: spans made from their records. */
+/**
+ * The rows of {@link LOG_RECORD_SPANS} whose span is not in the traces table: spans made from their
+ * records — GenAI records' spans (`name` empty: named `gen_ai log records`, their records their
+ * events) and coding agents' records, a span each (`name` the event's, `attributes` the record's).
+ */
 export const SPANS_FROM_RECORDS = `(SELECT * FROM ${LOG_RECORD_SPANS} WHERE NOT in_traces)`;
 
 /** Columns of the exporter's logs table the analyzer reads (`ScopeName` / `ScopeVersion` too, where the exporter writes them). */
@@ -40,10 +46,14 @@ const EVENT_TUPLE = 'Tuple(time_ns Int64, name String, attributes Map(String, St
 
 /** What {@link gatherLogRecords} read. */
 export interface LogRecordsRead {
-  /** GenAI log records read (a record the exporter inserted twice counted twice, as DuckDB counts a record in two files); when 0, there is no {@link LOG_RECORD_SPANS}. */
+  /** GenAI log records read (a record the exporter inserted twice counted twice, as DuckDB counts a record in two files); when 0 and so are `agentRecords`, there is no {@link LOG_RECORD_SPANS}. */
   records: number;
-  /** Of the spans, those made from their records (no span of the traces table has their ids). */
+  /** Of the spans, those made from their GenAI records (no span of the traces table has their ids). */
   spansFromRecords: number;
+  /** Coding agents' records read (Claude Code, Gemini CLI: see `load/coding-agent-records.ts`), each a span of its own. */
+  agentRecords: number;
+  /** The spans made from them (a record inserted twice is one). */
+  agentSpans: number;
   /** GenAI log records of the window's time without a trace or span id: written outside any span, they name no call to read them with. */
   unjoinable: number;
   /**
@@ -120,6 +130,14 @@ export async function gatherLogRecords(
     : '';
   const genAi = `${eventName} IN ${MESSAGE_EVENTS_ARRAY}`;
   const genAiRead = `${src.where}${partitions} AND TraceId <> '' AND SpanId <> '' AND ${genAi}`;
+  // Records without ids belong to no trace: the window's own time bounds them (never its extension past --until, which the next window reads).
+  const during = [window.since && `Timestamp >= ${instant(window.since)}`, window.until && `Timestamp < ${instant(window.until)}`].filter(Boolean).map((c) => ` AND ${c}`).join('');
+  // A coding agent's record (its full event name: Claude Code's `event.name` lacks the prefix its body or scope gives), read as a
+  // span of its own: those of the run's traces, and those without a trace id of the window's time (the agents' default).
+  const agentEvent = `if(position(${eventName}, '.') = 0 AND ${eventName} <> '' AND (Body = concat(${chString(CLAUDE_CODE_PREFIX)}, ${eventName}) OR ${scope('ScopeName')} = ${chString(CLAUDE_CODE_EVENTS_SCOPE)}),
+    concat(${chString(CLAUDE_CODE_PREFIX)}, ${eventName}), ${eventName})`;
+  const agent = `${agentEvent} IN [${CODING_AGENT_EVENT_NAMES.map(chString).join(', ')}]`;
+  const agentRead = `${agent}${partitions} AND ((TraceId <> '' AND ${src.where}) OR (TraceId = ''${during}))`;
   await session.run(
     `CREATE TEMPORARY TABLE ${LOG_RECORD_SPANS} ENGINE = MergeTree ORDER BY (trace_id, span_id) AS
     SELECT trace_id, span_id,
@@ -127,7 +145,8 @@ export async function gatherLogRecords(
       min(time_ns) AS start_ns, max(time_ns) AS end_ns, argMin(resource, (time_ns, place)) AS resource,
       argMin(scope_name, (time_ns, place)) AS scope_name, argMin(scope_version, (time_ns, place)) AS scope_version,
       sum(copies) AS records,
-      (trace_id, span_id) GLOBAL IN (SELECT TraceId, SpanId FROM ${src.table} WHERE ${src.where}) AS in_traces
+      (trace_id, span_id) GLOBAL IN (SELECT TraceId, SpanId FROM ${src.table} WHERE ${src.where}) AS in_traces,
+      '' AS name, CAST(map() AS Map(String, String)) AS attributes
     FROM (
       SELECT TraceId AS trace_id, SpanId AS span_id, time_ns, name, attributes, min(place) AS place, count() AS copies,
         argMin(res, place) AS resource, argMin(scope_name, place) AS scope_name, argMin(scope_version, place) AS scope_version
@@ -138,17 +157,29 @@ export async function gatherLogRecords(
         FROM ${logs}
         WHERE ${genAiRead})
       GROUP BY trace_id, span_id, time_ns, name, attributes)
+    GROUP BY trace_id, span_id
+    UNION ALL
+    SELECT trace_id, span_id, CAST([] AS Array(${EVENT_TUPLE})), min(time_ns), max(time_ns), argMin(res, place), argMin(scope_name, place), argMin(scope_version, place),
+      count(), 0, any(event), argMin(attributes, place)
+    FROM (
+      SELECT *, ${codingAgentSpanIdSql('trace_id', 'event', 'time_ns')} AS span_id
+      FROM (
+        SELECT if(TraceId <> '', TraceId, ${codingAgentTraceIdSql('event')}) AS trace_id, event, toUnixTimestamp64Nano(Timestamp) AS time_ns,
+          mapUpdate(log_attributes, if(Body = '' OR Body = event, map(), map(${chString(RECORD_BODY_ATTRIBUTE)}, Body))) AS attributes, log_attributes, res, scope_name, scope_version, place
+        FROM (
+          SELECT TraceId, Body, Timestamp, CAST(LogAttributes AS Map(String, String)) AS log_attributes, CAST(ResourceAttributes AS Map(String, String)) AS res,
+            ${scope('ScopeName')} AS scope_name, ${scope('ScopeVersion')} AS scope_version, ${place} AS place, ${agentEvent} AS event
+          FROM ${logs} WHERE ${agentRead})))
     GROUP BY trace_id, span_id`,
     'gathering the GenAI log records',
   );
   const [read] = await session.all(
-    `SELECT sum(records) AS records, countIf(NOT in_traces) AS spans FROM ${LOG_RECORD_SPANS}`,
+    `SELECT sumIf(records, name = '') AS records, countIf(NOT in_traces AND name = '') AS spans, sumIf(records, name <> '') AS agent_records, countIf(name <> '') AS agent_spans FROM ${LOG_RECORD_SPANS}`,
     'counting the GenAI log records',
   );
   const records = Number(read?.records ?? 0);
-  if (records === 0) await session.run(`DROP TEMPORARY TABLE ${LOG_RECORD_SPANS}`, `dropping ${LOG_RECORD_SPANS}`);
-  // Records without ids belong to no trace: the window's own time bounds them (never its extension past --until, which the next window reads).
-  const during = [window.since && `Timestamp >= ${instant(window.since)}`, window.until && `Timestamp < ${instant(window.until)}`].filter(Boolean).map((c) => ` AND ${c}`).join('');
+  const agentRecords = Number(read?.agent_records ?? 0);
+  if (records === 0 && agentRecords === 0) await session.run(`DROP TEMPORARY TABLE ${LOG_RECORD_SPANS}`, `dropping ${LOG_RECORD_SPANS}`);
   const [unjoinable] = await session.all(
     `SELECT count() AS n FROM ${logs} WHERE (TraceId = '' OR SpanId = '') AND ${genAi}${during}`,
     'counting GenAI log records outside any span',
@@ -162,14 +193,14 @@ export async function gatherLogRecords(
     unnamed = Number(n?.n ?? 0);
   }
   // An application's own records: those of the run's traces, and those written outside any span in the window's time.
-  const appRecords = `NOT (${genAi}) AND (${src.where === '1' ? '1' : `(${src.where}${partitions}) OR (TraceId = ''${during})`})`;
+  const appRecords = `NOT (${genAi}) AND NOT (${agent}) AND (${src.where === '1' ? '1' : `(${src.where}${partitions}) OR (TraceId = ''${during})`})`;
   const [other] = await session.all(`SELECT count() AS n FROM ${logs} WHERE ${appRecords}`, 'counting the other log records');
   const scopeMap = (col: string) => (names.has(col) ? `CAST(${col} AS Map(String, String))` : 'CAST(map() AS Map(String, String))');
   const scopeText = (col: string) => (names.has(col) ? col : "''");
-  const scannedLogRecords = `(SELECT TraceId, SpanId, Timestamp, NOT (${genAi}) AS App, Body, CAST(LogAttributes AS Map(String, String)) AS LogAttributes,
+  const scannedLogRecords = `(SELECT TraceId, SpanId, Timestamp, NOT (${genAi}) AND NOT (${agent}) AS App, Body, CAST(LogAttributes AS Map(String, String)) AS LogAttributes,
     CAST(ResourceAttributes AS Map(String, String)) AS ResourceAttributes, ${scopeText('ScopeName')} AS ScopeName, ${scopeText('ScopeVersion')} AS ScopeVersion,
-    ${scopeMap('ScopeAttributes')} AS ScopeAttributes FROM ${logs} WHERE (${appRecords}) OR (${genAiRead}))`;
-  return { records, spansFromRecords: Number(read?.spans ?? 0), unjoinable: Number(unjoinable?.n ?? 0), unnamed, others: Number(other?.n ?? 0) - unnamed, scannedLogRecords };
+    ${scopeMap('ScopeAttributes')} AS ScopeAttributes FROM ${logs} WHERE (${appRecords}) OR (${genAiRead}) OR (${agentRead}))`;
+  return { records, spansFromRecords: Number(read?.spans ?? 0), agentRecords, agentSpans: Number(read?.agent_spans ?? 0), unjoinable: Number(unjoinable?.n ?? 0), unnamed, others: Number(other?.n ?? 0) - unnamed, scannedLogRecords };
 }
 
 /** Attributes every GenAI log record of the instrumentations carries (the provider), whatever its event. */
@@ -189,4 +220,23 @@ export function unjoinableProblem(source: string, records: number): InputProblem
     file: source,
     reason: `${records} GenAI log record(s) without a trace id and span id: they cannot be joined to their model call's span (log records carry them when they are written inside the span), so they were not read`,
   };
+}
+
+/** The text of a record's attribute as the span ids hash it: the exporter's map keeps every value as text. */
+const attrText = (key: string) => `log_attributes[${chString(key)}]`;
+
+/** SQL: `codingAgentTraceId` (`load/coding-agent-records.ts`) of a record without a trace id, `event` its full event name. */
+function codingAgentTraceIdSql(event: string): string {
+  const prompt = CodingAgentIds.PROMPT.reduceRight((rest: string, key) => `if(${attrText(key)} <> '', ${attrText(key)}, ${rest})`, "''");
+  return idHashSql([chString('trace'), `splitByChar('.', ${event})[1]`, attrText(CodingAgentIds.SESSION), prompt], 32);
+}
+
+/** SQL: `codingAgentSpanId` of a record: its trace, event, time (ns; '' for none) and identity texts. */
+function codingAgentSpanIdSql(traceId: string, event: string, timeNs: string): string {
+  return idHashSql([chString('span'), traceId, event, `if(${timeNs} = 0, '', toString(${timeNs}))`, ...CodingAgentIds.IDENTITY.map(attrText)], 16);
+}
+
+/** SQL: the first `digits` lower-case hex digits of the SHA-256 of `parts` (SQL texts) joined with NUL, as `digest` does in JavaScript. */
+function idHashSql(parts: readonly string[], digits: number): string {
+  return `substring(lower(hex(SHA256(arrayStringConcat([${parts.join(', ')}], char(0))))), 1, ${digits})`;
 }

@@ -32,3 +32,25 @@ export const REDACTED_PROMPT = '<REDACTED>';
 
 /** Claude Code's `tool_name` for every tool of a user's MCP server (the server and tool are named in `tool_parameters`). */
 export const CLAUDE_MCP_TOOL = 'mcp_tool';
+
+/** Claude Code's log records' instrumentation scope. */
+export const CLAUDE_CODE_EVENTS_SCOPE = 'com.anthropic.claude_code.events';
+/** The prefix of Claude Code's event names, which its `event.name` attribute leaves out (its body has it). */
+export const CLAUDE_CODE_PREFIX = 'claude_code.';
+
+/** The records read as spans, by their full event name. */
+export const CODING_AGENT_EVENT_NAMES: readonly string[] = Object.values(CodingAgentEvents);
+
+/**
+ * How both engines name a record's span when it carries no trace id, from texts only (a hash of
+ * them: `codingAgentTraceId`, `codingAgentSpanId`): the trace by the agent, the session
+ * (`session.id`) and the prompt (Claude Code's `prompt.id`, else Gemini CLI's `prompt_id`); the
+ * span by its trace, event, time and the texts of the attributes that tell a record from another of
+ * the same instant (Claude Code's `event.sequence` and call id, either agent's tool, arguments and
+ * prompt). A record exported twice gets the same span.
+ */
+export const CodingAgentIds = {
+  SESSION: 'session.id',
+  PROMPT: ['prompt.id', 'prompt_id'],
+  IDENTITY: ['event.sequence', 'tool_use_id', 'tool_name', 'tool_input', 'tool_parameters', 'function_name', 'function_args', 'prompt'],
+} as const;

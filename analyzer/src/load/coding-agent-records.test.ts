@@ -103,12 +103,14 @@ describe('coding agents\' log records read as spans', () => {
     expect(String(once.rows[0]!.span_id)).toMatch(/^[0-9a-f]{16}$/);
   });
 
-  it('a record written inside a span (Claude Code\'s beta tracing, a caller\'s TRACEPARENT) keeps its trace, under that span', async () => {
+  it('a record written inside a span (Claude Code\'s beta tracing, a caller\'s TRACEPARENT) keeps its trace; its span is its own', async () => {
     const trace = '4bf92f3577b34da6a3ce929d0e0e4736';
     const span = '00f067aa0ba902b7';
-    const { rows } = await calls([write(logs([{ ...bash(1000, 2, 'ls'), traceId: trace, spanId: span }]))]);
-    expect(rows.map((r) => [r.trace_id, r.turn_span_id])).toEqual([[trace, span]]);
-    expect(rows[0]!.span_id).not.toBe(span);
+    // (two records of one interaction span: two spans, two calls)
+    const { rows } = await calls([write(logs([{ ...bash(1000, 2, 'ls'), traceId: trace, spanId: span }, { ...bash(2000, 3, 'pwd'), traceId: trace, spanId: span }]))]);
+    expect(rows.map((r) => r.trace_id)).toEqual([trace, trace]);
+    expect(new Set(rows.map((r) => r.span_id)).size).toBe(2);
+    expect(rows.map((r) => r.span_id)).not.toContain(span);
   });
 
   it('Claude Code is told by its body or its events scope; an unprefixed `tool_result` of anyone else is an application\'s log record', async () => {

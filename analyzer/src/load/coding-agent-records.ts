@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { CodingAgentEvents } from '../foreign/coding-agent-events.js';
+import { CLAUDE_CODE_EVENTS_SCOPE, CLAUDE_CODE_PREFIX, CODING_AGENT_EVENT_NAMES, CodingAgentIds } from '../foreign/coding-agent-events.js';
+
+const READ_AS_SPANS: ReadonlySet<string> = new Set(CODING_AGENT_EVENT_NAMES);
 
 /**
  * Coding agents that record their tool calls as OpenTelemetry log records, not spans: Claude Code
@@ -13,20 +15,10 @@ import { CodingAgentEvents } from '../foreign/coding-agent-events.js';
  * (`session.id`, which links a session's prompts as one run).
  *
  * The ids are made from the record (a hash, never its values): a record exported twice gets the
- * same span, read once. A record that carries a trace id keeps it, its span id the made span's
- * parent (the interaction span of Claude Code's beta tracing holds several records).
+ * same span, read once. A record that carries a trace id (Claude Code's beta tracing puts several
+ * in its interaction span) keeps it; its span is its own. The ClickHouse engine names them alike
+ * (`clickhouse/log-records.ts`).
  */
-
-/** Claude Code's log records' instrumentation scope. */
-const CLAUDE_CODE_EVENTS_SCOPE = 'com.anthropic.claude_code.events';
-const CLAUDE_CODE_PREFIX = 'claude_code.';
-
-/** The records read as spans, by their full event name. */
-const READ_AS_SPANS: ReadonlySet<string> = new Set(Object.values(CodingAgentEvents));
-
-/** Record attributes that name a record's session and prompt (Claude Code's, then Gemini CLI's spelling). */
-const SESSION_KEYS = ['session.id'] as const;
-const PROMPT_KEYS = ['prompt.id', 'prompt_id'] as const;
 
 /** The attribute a record's body is kept under on its span: the key the credential scan of log records reports a body by. */
 export const RECORD_BODY_ATTRIBUTE = 'log.body';
@@ -48,18 +40,17 @@ export function codingAgentEvent(record: Record<string, unknown>, name: string |
 
 /**
  * One record as an OTLP/JSON span (`scopeSpans[].spans[]`), named `event`; attributes kept as
- * written. `ownTrace` and `ownSpan` are the record's valid ids, when it has them.
+ * written. `ownTrace` is the record's valid trace id, when it has one.
  */
-export function recordSpan(record: Record<string, unknown>, event: string, time: string | undefined, ownTrace: string | undefined, ownSpan: string | undefined): Record<string, unknown> {
+export function recordSpan(record: Record<string, unknown>, event: string, time: string | undefined, ownTrace: string | undefined): Record<string, unknown> {
   const attributes = Array.isArray(record.attributes) ? record.attributes : [];
-  const agent = event.slice(0, event.indexOf('.'));
-  const traceId = ownTrace ?? digest(['trace', agent, attributeText(attributes, SESSION_KEYS) ?? '', attributeText(attributes, PROMPT_KEYS) ?? ''], 32);
-  const spanId = digest(['span', traceId, event, time ?? '', JSON.stringify(attributes), JSON.stringify(record.body ?? null)], 16);
+  const text = (key: string) => attributeText(attributes, key) ?? '';
+  const traceId = ownTrace ?? codingAgentTraceId(event, text(CodingAgentIds.SESSION), CodingAgentIds.PROMPT.map(text).find((p) => p !== '') ?? '');
+  const spanId = codingAgentSpanId(traceId, event, time ?? '', CodingAgentIds.IDENTITY.map(text));
   const body = record.body;
   return {
     traceId,
     spanId,
-    ...(ownTrace !== undefined && ownSpan !== undefined ? { parentSpanId: ownSpan } : {}),
     name: event,
     kind: 1,
     ...(time === undefined ? {} : { startTimeUnixNano: time, endTimeUnixNano: time }),
@@ -68,15 +59,27 @@ export function recordSpan(record: Record<string, unknown>, event: string, time:
   };
 }
 
-/** The first of `keys` a record's OTLP attribute list holds as a string (either spelling of OTLP JSON). */
-function attributeText(attributes: readonly unknown[], keys: readonly string[]): string | undefined {
-  for (const key of keys) {
-    for (const a of attributes) {
-      if (isObject(a) && a.key === key && isObject(a.value)) {
-        const v = a.value.stringValue ?? a.value.string_value;
-        if (typeof v === 'string' && v !== '') return v;
-      }
-    }
+/** The trace of a coding agent's record without one: a hash of its agent (the event's prefix), session and prompt ids. */
+export function codingAgentTraceId(event: string, session: string, prompt: string): string {
+  return digest(['trace', event.slice(0, event.indexOf('.')), session, prompt], 32);
+}
+
+/** The span of a coding agent's record: a hash of its trace, event, time (ns, decimal; '' for none) and identity texts ({@link CodingAgentIds}). */
+export function codingAgentSpanId(traceId: string, event: string, time: string, identity: readonly string[]): string {
+  return digest(['span', traceId, event, time, ...identity], 16);
+}
+
+/**
+ * The text of attribute `key` in a record's OTLP attribute list (either spelling of OTLP JSON), as
+ * the ClickHouse exporter's map holds it: a string as it is, an int, a double or a flag as its
+ * digits or `true` / `false`; undefined when absent or of another type.
+ */
+function attributeText(attributes: readonly unknown[], key: string): string | undefined {
+  for (const a of attributes) {
+    if (!isObject(a) || a.key !== key || !isObject(a.value)) continue;
+    const v = a.value;
+    const s = v.stringValue ?? v.string_value ?? v.intValue ?? v.int_value ?? v.doubleValue ?? v.double_value ?? v.boolValue ?? v.bool_value;
+    return typeof s === 'string' || typeof s === 'number' || typeof s === 'boolean' ? String(s) : undefined;
   }
   return undefined;
 }

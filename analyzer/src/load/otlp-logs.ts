@@ -153,7 +153,7 @@ function readRecords(message: unknown, into: LogRecordsRead, problem: (reason: s
             agentSpans = [];
             (scopeSpans ??= []).push({ scope, spans: agentSpans });
           }
-          agentSpans.push(recordSpan(rec, agentEvent, written ?? observed, hexId(rec.traceId ?? rec.trace_id, 32), hexId(rec.spanId ?? rec.span_id, 16)));
+          agentSpans.push(recordSpan(rec, agentEvent, written ?? observed, hexId(rec.traceId ?? rec.trace_id, 32)));
           return;
         }
         if (name === undefined || !GENAI_EVENTS.has(name)) {
