@@ -134,8 +134,8 @@ export async function gatherLogRecords(
   const during = [window.since && `Timestamp >= ${instant(window.since)}`, window.until && `Timestamp < ${instant(window.until)}`].filter(Boolean).map((c) => ` AND ${c}`).join('');
   // A coding agent's record (its full event name: Claude Code's `event.name` lacks the prefix its body or scope gives), read as a
   // span of its own: those of the run's traces, and those without a trace id of the window's time (the agents' default).
-  const agentEvent = `if(position(${eventName}, '.') = 0 AND ${eventName} <> '' AND (Body = concat(${chString(CLAUDE_CODE_PREFIX)}, ${eventName}) OR ${scope('ScopeName')} = ${chString(CLAUDE_CODE_EVENTS_SCOPE)}),
-    concat(${chString(CLAUDE_CODE_PREFIX)}, ${eventName}), ${eventName})`;
+  const agentEvent = `multiIf(position(${eventName}, '.') = 0 AND ${eventName} <> '' AND (Body = concat(${chString(CLAUDE_CODE_PREFIX)}, ${eventName}) OR ${scope('ScopeName')} = ${chString(CLAUDE_CODE_EVENTS_SCOPE)}),
+    concat(${chString(CLAUDE_CODE_PREFIX)}, ${eventName}), ${eventName} = '' AND startsWith(Body, ${chString(CLAUDE_CODE_PREFIX)}), Body, ${eventName})`;
   const agent = `${agentEvent} IN [${CODING_AGENT_EVENT_NAMES.map(chString).join(', ')}]`;
   const agentRead = `${agent}${partitions} AND ((TraceId <> '' AND ${src.where}) OR (TraceId = ''${during}))`;
   await session.run(

@@ -269,6 +269,23 @@ describe('other libraries\' traces', () => {
     expect(ch.stats.agent_log_records).toBe(duck.stats.agent_log_records);
   });
 
+  it('coding agents\' events written inside a span (Claude Code\'s beta tracing) or without event.name: the same spans, calls and findings in both engines', async () => {
+    type Rec = { body?: unknown; traceId?: string; spanId?: string; attributes: { key: string }[] };
+    const doc = JSON.parse(readFileSync(join(dir, 'derived', 'claude-code-tool-details-planted.logs.json'), 'utf8')) as { resourceLogs: { scopeLogs: { logRecords: Rec[] }[] }[] };
+    const records = doc.resourceLogs[0]!.scopeLogs[0]!.logRecords;
+    records.forEach((r, i) => {
+      if (i % 2 === 0) Object.assign(r, { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' });
+      else r.attributes = r.attributes.filter((a) => a.key !== 'event.name');
+    });
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-agents-')), 'claude.logs.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const { duck, ch } = await bothEngines([file], true, true);
+    expect(duck.stats).toMatchObject({ foreign_calls: 3, agent_log_records: 4 });
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+    expect(ch.overview).toEqual(duck.overview);
+    expect([ch.stats.spans, ch.stats.foreign_calls, ch.stats.agent_log_records, ch.stats.other_log_records]).toEqual([duck.stats.spans, duck.stats.foreign_calls, duck.stats.agent_log_records, duck.stats.other_log_records]);
+  });
+
   describe('the OpenTelemetry instrumentation\'s log records', () => {
     const weatherLogs = join(dir, 'otel-python-openai-v2-weather.logs.json');
     const plantedLogs = join(dir, 'derived', 'otel-python-openai-v2-planted.logs.json');

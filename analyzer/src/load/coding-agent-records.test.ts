@@ -122,6 +122,9 @@ describe('coding agents\' log records read as spans', () => {
     expect(scoped.result.findings.map((f) => [f.rule, f.tool, f.key])).toContainEqual(['sensitive_arg_dispatched', 'Read', 'file_path']);
     const app = await calls([write(logs([other], 'my.app'))]);
     expect(app.result.stats).toMatchObject({ foreign_calls: 0, other_log_records: 1 });
+    // (a record without `event.name`: its body names it)
+    const unnamed = { ...bash(1000, 2, 'ls'), attributes: bash(1000, 2, 'ls').attributes.filter((a) => a.key !== 'event.name') };
+    expect((await calls([write(logs([unnamed], 'my.app'))])).rows.map((r) => r.tool)).toEqual(['Bash']);
   });
 
   it('an MCP tool is named by its server and tool; without tool_input its arguments are not recorded, never read as clean', async () => {
@@ -156,6 +159,13 @@ describe('coding agents\' log records read as spans', () => {
     expect((err as InputError).problems.map((p) => p.reason)).toEqual([
       `resourceLogs[0].scopeLogs[0].logRecords[0] (claude_code.tool_result): unreadable GenAI log record: a time that is not a non-negative 64-bit integer`,
     ]);
+    // (an attribute of the wrong type, or attributes that are no list: named by the record's place, not the span's it would make)
+    const wrong = { ...bash(1000, 2, 'ls'), attributes: [...bash(1000, 2, 'ls').attributes, { key: 'tool_input', value: { intValue: 'many' } }] };
+    const notList = { ...bash(1000, 2, 'ls'), attributes: 'oops' };
+    for (const bad of [wrong, notList]) {
+      const e = await analyze({ paths: [write(logs([bad]))] }).catch((x: unknown) => x);
+      expect((e as InputError).problems.map((p) => p.reason)).toEqual([`resourceLogs[0].scopeLogs[0].logRecords[0] (claude_code.tool_result): unreadable GenAI log record: a value of the wrong type for its field`]);
+    }
     const partial = await calls([path, write(logs([bash(1000, 3, 'pwd')]))], { allowPartial: true });
     expect(partial.result.stats).toMatchObject({ foreign_calls: 1 });
     expect(partial.result.stats.skipped).toHaveLength(1);

@@ -30,11 +30,11 @@ export const RECORD_BODY_ATTRIBUTE = 'log.body';
  */
 export function codingAgentEvent(record: Record<string, unknown>, name: string | undefined, scopeName: unknown): string | undefined {
   let full = name;
-  if (name !== undefined && !name.includes('.')) {
-    // Claude Code: `event.name` without its prefix, the body (or the scope) saying whose it is.
-    const body = stringOf(record.body);
+  const body = stringOf(record.body);
+  // Claude Code: `event.name` without its prefix, the body (or the scope) saying whose it is; without `event.name`, the body names it.
+  if (name !== undefined && name !== '' && !name.includes('.')) {
     if (body === CLAUDE_CODE_PREFIX + name || scopeName === CLAUDE_CODE_EVENTS_SCOPE) full = CLAUDE_CODE_PREFIX + name;
-  }
+  } else if ((name === undefined || name === '') && body?.startsWith(CLAUDE_CODE_PREFIX)) full = body;
   return full !== undefined && READ_AS_SPANS.has(full) ? full : undefined;
 }
 

@@ -146,7 +146,15 @@ function readRecords(message: unknown, into: LogRecordsRead, problem: (reason: s
         if (agentEvent !== undefined) {
           const rec = record as Record<string, unknown>;
           const [written, observed] = recordTimes(rec);
-          if (written === null || observed === null) return refuse(LOG_RECORD_PROBLEMS.time, `${at}.logRecords[${i}] (${agentEvent})`);
+          const place = `${at}.logRecords[${i}] (${agentEvent})`;
+          if (written === null || observed === null) return refuse(LOG_RECORD_PROBLEMS.time, place);
+          // (its attributes become the span's: one of the wrong type is named here, by the record's place, not the span's)
+          try {
+            plainAttributes(rec.attributes);
+          } catch (err) {
+            if (!(err instanceof WrongTypedAnyValue)) throw err;
+            return refuse(LOG_RECORD_PROBLEMS.value, place);
+          }
           into.agentRecords++;
           if (into.onSharedTexts) sharedTexts(written ?? observed ?? null);
           if (agentSpans === undefined) {
