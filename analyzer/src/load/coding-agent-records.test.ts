@@ -157,14 +157,14 @@ describe('coding agents\' log records read as spans', () => {
     const err = await analyze({ paths: [path] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
     expect((err as InputError).problems.map((p) => p.reason)).toEqual([
-      `resourceLogs[0].scopeLogs[0].logRecords[0] (claude_code.tool_result): unreadable GenAI log record: a time that is not a non-negative 64-bit integer`,
+      `resourceLogs[0].scopeLogs[0].logRecords[0] (claude_code.tool_result): unreadable coding-agent log record: a time that is not a non-negative 64-bit integer`,
     ]);
     // (an attribute of the wrong type, or attributes that are no list: named by the record's place, not the span's it would make)
     const wrong = { ...bash(1000, 2, 'ls'), attributes: [...bash(1000, 2, 'ls').attributes, { key: 'tool_input', value: { intValue: 'many' } }] };
     const notList = { ...bash(1000, 2, 'ls'), attributes: 'oops' };
     for (const bad of [wrong, notList]) {
       const e = await analyze({ paths: [write(logs([bad]))] }).catch((x: unknown) => x);
-      expect((e as InputError).problems.map((p) => p.reason)).toEqual([`resourceLogs[0].scopeLogs[0].logRecords[0] (claude_code.tool_result): unreadable GenAI log record: a value of the wrong type for its field`]);
+      expect((e as InputError).problems.map((p) => p.reason)).toEqual([`resourceLogs[0].scopeLogs[0].logRecords[0] (claude_code.tool_result): unreadable coding-agent log record: a value of the wrong type for its field`]);
     }
     const partial = await calls([path, write(logs([bash(1000, 3, 'pwd')]))], { allowPartial: true });
     expect(partial.result.stats).toMatchObject({ foreign_calls: 1 });

@@ -96,23 +96,28 @@ const RECORDS_NAMED = POSITIONS_NAMED;
  */
 export function readLogsMessage(message: unknown, file: string, line: number | undefined, into: LogRecordsRead): void {
   const problem = (reason: string): void => void into.problems.push(line === undefined ? { file, reason } : { file, line, reason });
-  /** The unreadable GenAI records, by problem: how many, and the places of the first few. */
-  const unreadable = new Map<string, { n: number; at: string[] }>();
-  const refuse = (reason: string, at: string) => {
-    const seen = unreadable.get(reason) ?? { n: 0, at: [] };
+  /** The unreadable records, by kind (GenAI, a coding agent's) and problem: how many, and the places of the first few. */
+  const unreadable = new Map<string, { kind: RecordKind; reason: string; n: number; at: string[] }>();
+  const refuse: Refuse = (reason, at, kind = 'GenAI') => {
+    const seen = unreadable.get(`${kind}\u0000${reason}`) ?? { kind, reason, n: 0, at: [] };
     seen.n++;
     if (seen.at.length < RECORDS_NAMED) seen.at.push(at);
-    unreadable.set(reason, seen);
+    unreadable.set(`${kind}\u0000${reason}`, seen);
   };
   const spans = readRecords(message, into, problem, refuse);
   if (spans.length > 0) into.onRecordSpans?.(JSON.stringify({ resourceSpans: spans }));
-  for (const [reason, { n, at }] of unreadable) {
-    problem(n === 1 ? `${at[0]}: unreadable GenAI log record: ${reason}` : `${n} unreadable GenAI log records (${n > at.length ? 'first at' : 'at'} ${at.join(', ')}): ${reason}`);
+  for (const { kind, reason, n, at } of unreadable.values()) {
+    problem(n === 1 ? `${at[0]}: unreadable ${kind} log record: ${reason}` : `${n} unreadable ${kind} log records (${n > at.length ? 'first at' : 'at'} ${at.join(', ')}): ${reason}`);
   }
 }
 
+/** The kinds of log records read (a coding agent's: see `coding-agent-records.ts`), as problems name them. */
+type RecordKind = 'GenAI' | 'coding-agent';
+/** Count a record of `kind` not read for `reason`, at its place `at`. */
+type Refuse = (reason: string, at: string, kind?: RecordKind) => void;
+
 /** The message's GenAI records to `into`, its problems to `problem` and `refuse`; returned, its coding agents' records as `resourceSpans`. */
-function readRecords(message: unknown, into: LogRecordsRead, problem: (reason: string) => void, refuse: (reason: string, at: string) => void): unknown[] {
+function readRecords(message: unknown, into: LogRecordsRead, problem: (reason: string) => void, refuse: Refuse): unknown[] {
   const recordSpans: unknown[] = [];
   const resourceLogs = isObject(message) ? message.resourceLogs : undefined;
   if (!Array.isArray(resourceLogs)) {
@@ -147,13 +152,13 @@ function readRecords(message: unknown, into: LogRecordsRead, problem: (reason: s
           const rec = record as Record<string, unknown>;
           const [written, observed] = recordTimes(rec);
           const place = `${at}.logRecords[${i}] (${agentEvent})`;
-          if (written === null || observed === null) return refuse(LOG_RECORD_PROBLEMS.time, place);
+          if (written === null || observed === null) return refuse(LOG_RECORD_PROBLEMS.time, place, 'coding-agent');
           // (its attributes become the span's: one of the wrong type is named here, by the record's place, not the span's)
           try {
             plainAttributes(rec.attributes);
           } catch (err) {
             if (!(err instanceof WrongTypedAnyValue)) throw err;
-            return refuse(LOG_RECORD_PROBLEMS.value, place);
+            return refuse(LOG_RECORD_PROBLEMS.value, place, 'coding-agent');
           }
           into.agentRecords++;
           if (into.onSharedTexts) sharedTexts(written ?? observed ?? null);
