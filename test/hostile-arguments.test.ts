@@ -25,9 +25,13 @@ const stateDir = mkdtempSync(join(tmpdir(), 'argspan-hostile-'));
 afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
 
 const canary = fc.constantFrom(...CANARIES);
-/** A string holding a canary the way tool arguments carry them: bare, after a real or a JSON-escaped line break, in a JSON document. */
-const secretText = fc.tuple(canary, fc.constantFrom('', 'A=1\n', 'A=1\\n', 'A=1\\t', 'A=1\\u000a', 'token: ', 'x\\"y\\n'), fc.boolean()).map(([c, before, asJson]) =>
-  asJson ? JSON.stringify({ env: `${before}${c}` }) : `${before}${c}`,
+/** A canary's line dumped as hex (`xxd -p`, 60 digits a line): the encoded form is the secret too. */
+const hexDump = (text: string) => Buffer.from(text).toString('hex').match(/.{1,60}/g)!.join('\n');
+/** Every form of the canaries that must not leak: as written, and dumped as hex. */
+const LEAK_FORMS = [...CANARIES, ...CANARIES.flatMap((c) => [Buffer.from(c).toString('hex'), Buffer.from(`token: ${c}`).toString('hex')])];
+/** A string holding a canary the way tool arguments carry them: bare, after a real or a JSON-escaped line break, in a JSON document, dumped as hex. */
+const secretText = fc.tuple(canary, fc.constantFrom('', 'A=1\n', 'A=1\\n', 'A=1\\t', 'A=1\\u000a', 'token: ', 'x\\"y\\n'), fc.constantFrom('plain', 'json', 'hex')).map(([c, before, form]) =>
+  form === 'json' ? JSON.stringify({ env: `${before}${c}` }) : form === 'hex' ? hexDump(`${before}${c}`) : `${before}${c}`,
 );
 const plain = fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.boolean(), fc.constant(null));
 const key = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('path', 'query', 'to', 'text', 'note', 'items', 'timezone') }, { weight: 1, arbitrary: canary });
@@ -90,7 +94,7 @@ describe('instrumentDispatch under hostile arguments', () => {
           const exported = spans().map((s) => ({ name: s.name, attributes: s.attributes, status: s.status, events: s.events, links: s.links }));
           const e = error as ArgspanGateError | undefined;
           const outputs = [JSON.stringify(exported), e ? `${e.message}|${e.reason}|${JSON.stringify(e)}|${e.stack}` : '', logs.join('\n')];
-          for (const c of CANARIES) for (const out of outputs) expect(out.includes(c), 'a canary leaked').toBe(false);
+          for (const c of LEAK_FORMS) for (const out of outputs) expect(out.includes(c), 'a canary leaked').toBe(false);
 
           // What the tool got is what the gate classified: classifying it again gives the recorded answer.
           if (error === undefined) {
@@ -103,7 +107,7 @@ describe('instrumentDispatch under hostile arguments', () => {
         }),
         { numRuns: 300 },
       );
-      expect(filesContaining(stateDir, CANARIES)).toEqual([]);
+      expect(filesContaining(stateDir, LEAK_FORMS)).toEqual([]);
     } finally {
       vi.restoreAllMocks();
       warn.mockRestore();

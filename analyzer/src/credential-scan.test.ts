@@ -16,6 +16,25 @@ const GITHUB_CANARY = 'ghp_C4naryQ7xW2mK9pLr3TzV8bN5hJd1FgS6yUe';
 // A bare Discord bot token: no keyword, found through its base64 id (the rule's prefilter here).
 const DISCORD_CANARY = `${Buffer.from('109876543210987654').toString('base64url')}.GaBcDe.k7Qx9ZpL2mN4vB8cR1tY6uW3sE5dF0gH_jK`;
 
+/** The builder's spans (with `resource`'s attributes) written to a file and loaded into a fresh DuckDB; `check` runs on it, and the database is closed after. */
+async function withLoaded(b: ArgspanTraceBuilder, check: (db: Db) => Promise<void>, resource?: Record<string, string>): Promise<void> {
+  const file = join(mkdtempSync(join(tmpdir(), 'argspan-scan-')), 't.jsonl');
+  writeFileSync(file, b.lines('agent', 200, resource).join('\n') + '\n');
+  const db = await Db.open();
+  try {
+    await loadTraces(db, [file], { allowPartial: false, maxLineBytes: DEFAULT_MAX_LINE_BYTES });
+    await check(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Keys of the span attributes whose values the pre-filter alone sends to the detector. */
+async function passedByPrefilter(db: Db): Promise<string[]> {
+  const rows = await db.all(`SELECT "key" FROM (SELECT unnest(attr_keys) AS "key", unnest(attr_str) AS v FROM span_structs) WHERE regexp_matches(v, ${sqlString(prefilterPattern(builtinPrefilter()))}, 'i') ORDER BY 1`);
+  return rows.map((r) => r.key as string);
+}
+
 describe('credential re-scan', () => {
   it('finds credential shapes in span, event, link and resource attributes and stores the rule id, never the value', async () => {
     const b = new ArgspanTraceBuilder(0xc4);
@@ -25,14 +44,8 @@ describe('credential re-scan', () => {
     b.call(turn, cleanCall({ extra: { 'custom.note': 'sk- and AKIA but no credential' } }));
     b.call(turn, cleanCall({ extra: { 'custom.bot': DISCORD_CANARY } }));
     b.otherSpan(turn, 'linked', { linkAttributes: { 'link.note': `token ${GITHUB_CANARY}`, 'link.plain': 'sk- but no credential' } });
-    const file = join(mkdtempSync(join(tmpdir(), 'argspan-scan-')), 't.jsonl');
-    writeFileSync(
-      file,
-      b.lines('agent', 200, { 'deployment.note': `-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\n`, [`deploy_${GITHUB_CANARY}`]: 'x' }).join('\n') + '\n',
-    );
-    const db = await Db.open();
-    try {
-      await loadTraces(db, [file], { allowPartial: false, maxLineBytes: DEFAULT_MAX_LINE_BYTES });
+    const resource = { 'deployment.note': `-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\n`, [`deploy_${GITHUB_CANARY}`]: 'x' };
+    await withLoaded(b, async (db) => {
       const n = await scanCredentials(db, HASH_KEY);
       const rows = await db.all(`SELECT scope, "key", rule_id, count(*) AS n FROM credential_hits GROUP BY ALL ORDER BY scope, rule_id`);
       expect(rows).toEqual([
@@ -49,9 +62,7 @@ describe('credential re-scan', () => {
       expect(dump).not.toContain(CANARY_AWS_KEY);
       expect(dump).not.toContain(GITHUB_CANARY);
       expect(dump).not.toContain(DISCORD_CANARY);
-    } finally {
-      db.close();
-    }
+    }, resource);
   });
 
   it('finds a Docker config "auth" inside a JSON-encoded string (the keyword is spelled \\"auth\\" there)', async () => {
@@ -62,11 +73,7 @@ describe('credential re-scan', () => {
     // once and twice encoded: a tool argument holding a JSON document as text
     b.call(turn, cleanCall({ extra: { 'custom.args': JSON.stringify({ dockerJson }) } }));
     b.call(turn, cleanCall({ extra: { 'custom.nested': JSON.stringify({ body: JSON.stringify({ dockerJson }) }) } }));
-    const file = join(mkdtempSync(join(tmpdir(), 'argspan-scan-')), 't.jsonl');
-    writeFileSync(file, b.lines('agent', 200).join('\n') + '\n');
-    const db = await Db.open();
-    try {
-      await loadTraces(db, [file], { allowPartial: false, maxLineBytes: DEFAULT_MAX_LINE_BYTES });
+    await withLoaded(b, async (db) => {
       expect(await scanCredentials(db, HASH_KEY)).toBe(2);
       const rows = await db.all(`SELECT "key", rule_id FROM credential_hits ORDER BY "key"`);
       expect(rows).toEqual([
@@ -74,9 +81,7 @@ describe('credential re-scan', () => {
         { key: 'custom.nested', rule_id: 'docker-config-auth' },
       ]);
       expect(JSON.stringify(await db.all('SELECT * FROM credential_hits'))).not.toContain(auth);
-    } finally {
-      db.close();
-    }
+    });
   });
 
   it('reads base64 that may encode text (a file an API answered in base64), where no keyword is left; hex ids and paths stay out', async () => {
@@ -87,19 +92,26 @@ describe('credential re-scan', () => {
     const turn = b.turn('turn', 'run-e');
     b.otherSpan(turn, 'GET /repos/o/r/contents/config', { attributes: { 'http.response.body': JSON.stringify({ encoding: 'base64', path: 'config', content }) } });
     b.otherSpan(turn, 'ids', { attributes: { 'request.id': 'c0ffee00deadbeef0123456789abcdef', 'commit.sha': '3d21ec53a331a6f037a91c368710b99387d012c1', 'file.path': '/home/user/projects/app/src/components/index.ts' } });
-    const file = join(mkdtempSync(join(tmpdir(), 'argspan-scan-')), 't.jsonl');
-    writeFileSync(file, b.lines('agent', 200).join('\n') + '\n');
-    const db = await Db.open();
-    try {
-      await loadTraces(db, [file], { allowPartial: false, maxLineBytes: DEFAULT_MAX_LINE_BYTES });
+    await withLoaded(b, async (db) => {
       expect(await scanCredentials(db, HASH_KEY)).toBe(1);
       expect(await db.all(`SELECT "key", rule_id FROM credential_hits`)).toEqual([{ key: 'http.response.body', rule_id: expect.stringMatching(/^(aws-access-key-id|github-pat|generic-secret-assignment)$/) }]);
       // The pre-filter alone: the ids and the path are not sent to the detector.
-      const passed = await db.all(`SELECT "key" FROM (SELECT unnest(attr_keys) AS "key", unnest(attr_str) AS v FROM span_structs) WHERE regexp_matches(v, ${sqlString(prefilterPattern(builtinPrefilter()))}, 'i') ORDER BY 1`);
-      expect(passed.map((r) => r.key)).toEqual(['http.response.body']);
-    } finally {
-      db.close();
-    }
+      expect(await passedByPrefilter(db)).toEqual(['http.response.body']);
+    });
+  });
+
+  it('reads hex that may encode text (`xxd -p .env` read back by a tool), where no keyword is left; hashes and ids stay out', async () => {
+    const env = `# settings\nAWS_ACCESS_KEY_ID=${CANARY_AWS_KEY}\nGITHUB_TOKEN=${GITHUB_CANARY}\n`;
+    const dump = Buffer.from(env).toString('hex').match(/.{1,60}/g)!.join('\n');
+    const b = new ArgspanTraceBuilder(0xc7);
+    const turn = b.turn('turn', 'run-h');
+    b.otherSpan(turn, 'exec', { attributes: { 'process.command_output': `${dump}\n` } });
+    b.otherSpan(turn, 'ids', { attributes: { 'content.sha256': '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824', 'request.id': '550e8400e29b41d4a716446655440000' } });
+    await withLoaded(b, async (db) => {
+      expect(await scanCredentials(db, HASH_KEY)).toBe(1);
+      expect(await db.all(`SELECT DISTINCT "key" FROM credential_hits`)).toEqual([{ key: 'process.command_output' }]);
+      expect(await passedByPrefilter(db)).toEqual(['process.command_output']);
+    });
   });
 
   it('pre-filters on every built-in rule (an empty pre-filter would send every value through the detector)', () => {

@@ -243,6 +243,14 @@ export function shownKey(scope: unknown, key: unknown, detector: SecretDetector)
 export const BASE64_TEXT_RUN = '(?-i:(?:[A-Za-f][A-Za-z0-9+/]{3}){6})';
 
 /**
+ * A run of hex that may encode text: 16 bytes, each printable ASCII (high digit 2-7) or a tab or
+ * line break (`09`, `0a`, `0d`), as the detector's hex decoding requires of a run's start (a
+ * `.env` dumped by `xxd -p`, a token written by `.hex()`). Hashes and ids fail it: their pairs'
+ * high digits are random. Matched case-insensitively with the rest.
+ */
+export const HEX_TEXT_RUN = '(?:[2-7][0-9a-f]|0[9ad]){16}';
+
+/**
  * A run of four printable ASCII characters each written as a JSON `\u00XX` escape: a token
  * spelled so (`\u0067\u0068\u0070\u005f…`, as an encoder escaping every character writes it)
  * holds no keyword as written; the detector reads it through its escapes. Text escapes only
@@ -253,11 +261,11 @@ export const ESCAPED_TEXT_RUN = String.raw`(?:\x5cu00[2-7][0-9a-f]){4}`;
 
 /**
  * The RE2 pattern a value must match to be read by the detector, matched case-insensitively
- * (DuckDB's `'i'`, ClickHouse's `(?i)`): a keyword of `prefilter`, a {@link BASE64_TEXT_RUN} or an
- * {@link ESCAPED_TEXT_RUN}. Only for a non-empty `prefilter` (an empty one reads every value).
+ * (DuckDB's `'i'`, ClickHouse's `(?i)`): a keyword of `prefilter`, a {@link BASE64_TEXT_RUN}, a
+ * {@link HEX_TEXT_RUN} or an {@link ESCAPED_TEXT_RUN}. Only for a non-empty `prefilter` (an empty one reads every value).
  */
 export function prefilterPattern(prefilter: readonly string[]): string {
-  return [...prefilter, BASE64_TEXT_RUN, ESCAPED_TEXT_RUN].join('|');
+  return [...prefilter, BASE64_TEXT_RUN, HEX_TEXT_RUN, ESCAPED_TEXT_RUN].join('|');
 }
 
 /**

@@ -187,6 +187,18 @@ describe('credentials the re-scan finds outside span attributes', () => {
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });
 
+  it('a .env dumped as hex (`xxd -p`) in a tool\'s output: passed by the pre-filter and found in both engines alike', async () => {
+    const b = new ArgspanTraceBuilder(0xc9);
+    const span = b.otherSpan(b.turn('turn', 'run-hex'), 'exec');
+    const dump = Buffer.from(`REGION=eu-west-1\nAWS_ACCESS_KEY_ID=${CANARY_AWS_KEY}\n`).toString('hex').match(/.{1,60}/g)!.join('\n');
+    span.attributes.push({ key: 'process.output', value: { stringValue: `${dump}\n` } });
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'hex.jsonl');
+    writeFileSync(file, b.lines('agent', 200).join('\n') + '\n');
+    const { duck, ch } = await bothEngines([file], false);
+    expect(duck.findings.map((f) => f.key)).toContain('process.output');
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+
   it('a span whose start was never set (time 0) is stored by the exporter and read alike: the same finding in both engines', async () => {
     const b = new ArgspanTraceBuilder(0xc8);
     const span = b.otherSpan(b.turn('turn', 'run-t0'), 'lookup');

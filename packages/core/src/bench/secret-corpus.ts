@@ -152,6 +152,8 @@ export function adversarialInputs(bytes: number): { name: string; text: string }
     { name: 'one char (\\)', text: rep('\\') },
     { name: 'digits', text: rep('1234567890') },
     { name: 'base64 run', text: rep('QWxhZGRpbjpvcGVuIHNlc2FtZQ') },
+    { name: 'hex of text, one run', text: rep(Buffer.from('password: the quick brown fox ').toString('hex')) },
+    { name: 'hex of text, xxd lines', text: rep(`${Buffer.from('password=Zq8Zq8Zq8!x the quick brown f').toString('hex').slice(0, 60)}\n`) },
     { name: 'url-escapes', text: rep('%41') },
     { name: 'json escapes', text: rep('\\"') },
     { name: 'unicode escapes', text: rep('\\u0041') },

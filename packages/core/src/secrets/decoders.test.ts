@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeBase64Text, decodeJsonEscapes, decodePercent } from './decoders.js';
+import { decodeBase64Text, decodeHexText, decodeJsonEscapes, decodePercent } from './decoders.js';
 
 describe('decodeBase64Text', () => {
   it('decodes base64 (standard and URL-safe) that holds text', () => {
@@ -61,6 +61,50 @@ describe('decodeBase64Text', () => {
         expect(decodeBase64Text(run)).toBe(reference(run));
       }),
       { numRuns: 3000 },
+    );
+  });
+});
+
+describe('decodeHexText', () => {
+  const hexOf = (s: string) => Buffer.from(s).toString('hex');
+
+  it('decodes hex of text, either case, after an optional 0x; the source length covers what was decoded', () => {
+    const env = 'NODE_ENV=production\nDB_PASSWORD=Tq9vLm2zR8wKp4\n';
+    expect(decodeHexText(hexOf(env), 0)).toEqual({ text: env, length: hexOf(env).length });
+    const upper = `0X${hexOf(env).toUpperCase()}`;
+    expect(decodeHexText(upper, 0)).toEqual({ text: env, length: upper.length });
+    // An odd digit at the end, and letters after the digits, are left out.
+    const text = `${hexOf(env)}7xyz`;
+    expect(decodeHexText(text, 0)).toEqual({ text: env, length: hexOf(env).length });
+    // A wrapped dump (`xxd -p`: 60 digits a line), LF or CRLF; a line under 32 digits ends it.
+    const wrapped = hexOf(env).match(/.{1,60}/g)!.join('\n');
+    expect(decodeHexText(wrapped, 0)).toEqual({ text: env, length: wrapped.length });
+    expect(decodeHexText(wrapped.replace(/\n/g, '\r\n'), 0)?.text).toBe(env);
+    const short = hexOf(env).match(/.{1,30}/g)!.join('\n');
+    expect(decodeHexText(short, 0)).toEqual({ text: env.slice(0, 15), length: 30 });
+    // Long.
+    const long = hexOf('x'.repeat(1000));
+    expect(decodeHexText(long, 0)?.text).toBe('x'.repeat(1000));
+  });
+
+  it('rejects binary: hashes, ids, random bytes', () => {
+    for (const h of ['2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824', '550e8400e29b41d4a716446655440000', Buffer.from(Array.from({ length: 200 }, (_, i) => (i * 37) % 256)).toString('hex')]) {
+      expect(decodeHexText(h, 0)).toBeUndefined();
+    }
+    // Text at first, binary after: the whole must be 95 % printable.
+    const mixed = hexOf('printable text here, about fifty bytes of it.....') + 'ff00'.repeat(20);
+    expect(decodeHexText(mixed, 0)).toBeUndefined();
+  });
+
+  it('decodes what Buffer decodes, on any even run of hex digits (property)', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.uint8Array({ minLength: 1, maxLength: 600 }), fc.uint8Array({ min: 0x1f, max: 0x7e, minLength: 1, maxLength: 600 })), (bytes) => {
+        const hex = Buffer.from(bytes).toString('hex');
+        // 95 % printable, in the first 48 bytes and in all
+        const share = (b: Uint8Array) => b.filter((x) => (x >= 0x20 && x < 0x7f) || x === 9 || x === 10 || x === 13).length / b.length;
+        const text = share(bytes.subarray(0, 48)) >= 0.95 && share(bytes) >= 0.95;
+        expect(decodeHexText(hex, 0)).toEqual(text ? { text: Buffer.from(bytes).toString('latin1'), length: hex.length } : undefined);
+      }),
     );
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Bounded decoders for the encodings credentials hide in: base64 (Kubernetes secrets, Basic
- * auth, docker config), URL-encoding (query strings) and JSON string escapes (JSON inside a
- * string). Each returns the decoded text plus, where the mapping is not trivial, where every
+ * auth, docker config), hex (a file dumped by `xxd -p`), URL-encoding (query strings) and JSON
+ * string escapes (JSON inside a string). Each returns the decoded text plus, where the mapping is not trivial, where every
  * decoded character came from, so a finding maps back to the encoded span.
  */
 
@@ -155,6 +155,49 @@ export function decodeBase64Text(run: string): string | undefined {
   if (printableShare(buf) < MIN_PRINTABLE) return undefined;
   return buf.toString('latin1');
 }
+
+/**
+ * Decode a run of hex digits (`0x` before it allowed) if it is hex of text: the hex digits from
+ * `start`, in pairs, across line breaks after a line of 32 digits or more (`xxd -p` writes 60 a
+ * line), 95 % printable ASCII like base64's — its first 48 bytes and the whole — stopping as
+ * soon as the first 48 can no longer be. Returns the text and the length of the source it came
+ * from (the `0x`, the digits and the line breaks between them), or undefined.
+ */
+export function decodeHexText(text: string, start: number): { text: string; length: number } | undefined {
+  let i = text.charCodeAt(start) === 48 && (text.charCodeAt(start + 1) | 0x20) === 120 ? start + 2 : start;
+  const bytes: number[] = [];
+  let nonPrintable = 0;
+  let line = 0; // digits on the current line
+  for (;;) {
+    const high = HEXVAL(text.charCodeAt(i));
+    const low = high < 0 ? -1 : HEXVAL(text.charCodeAt(i + 1));
+    if (low < 0) {
+      // a wrapped dump: the next line goes on with hex digits
+      const lf = text.charCodeAt(i) === 13 ? i + 1 : i;
+      if (line >= MIN_HEX_LINE && text.charCodeAt(lf) === 10 && isHexDigit(text.charCodeAt(lf + 1))) {
+        i = lf + 1;
+        line = 0;
+        continue;
+      }
+      break;
+    }
+    const b = (high << 4) | low;
+    bytes.push(b);
+    // (three bytes not printable among the first 48, or among fewer, fail the head)
+    if (!isPrintable(b) && ++nonPrintable > HEAD_BYTES * (1 - MIN_PRINTABLE) && bytes.length <= HEAD_BYTES) return undefined;
+    i += 2;
+    line += 2;
+  }
+  const head = Math.min(bytes.length, HEAD_BYTES);
+  if (head === 0 || nonPrintable / bytes.length > 1 - MIN_PRINTABLE) return undefined;
+  let headPrintable = 0;
+  for (let k = 0; k < head; k++) if (isPrintable(bytes[k]!)) headPrintable++;
+  if (headPrintable / head < MIN_PRINTABLE) return undefined;
+  return { text: Buffer.from(bytes).toString('latin1'), length: i - start };
+}
+
+/** Hex digits a line of a wrapped hex dump holds at least for the next line to be read with it. */
+const MIN_HEX_LINE = 32;
 
 /** Value of a hex digit character, -1 for any other. */
 export const HEXVAL = (c: number): number =>

@@ -89,6 +89,38 @@ describe('decoding', () => {
     expect(f).toEqual({ ruleId: 'generic-secret-assignment', start: 0, end: enc.length });
   });
 
+  it('hex: a token or a .env dumped as hex (xxd -p, .hex(), bin2hex) is decoded; the finding covers the encoded run', () => {
+    const hex = (s: string) => Buffer.from(s).toString('hex');
+    for (const enc of [hex(GHP), `0x${hex(GHP)}`, hex(GHP).toUpperCase()]) {
+      const text = `{"payload_hex":"${enc}"}`;
+      const [f, ...rest] = d.findAll(text);
+      expect(rest).toEqual([]);
+      expect(f!.ruleId).toBe('github-pat');
+      expect(text.slice(f!.start, f!.end)).toBe(enc);
+    }
+    const env = hex(`NODE_ENV=production\nDB_PASSWORD=${PASSWORD}\n`);
+    expect(d.findAll(`printf %s ${env} | xxd -r -p > .env`)).toEqual([{ ruleId: 'generic-secret-assignment', start: 10, end: 10 + env.length }]);
+    // `xxd -p .env`: 60 digits a line; the token crosses lines
+    const dump = env.match(/.{1,60}/g)!.join('\n');
+    expect(d.findAll(`${dump}\n`)).toEqual([{ ruleId: 'generic-secret-assignment', start: 0, end: dump.length }]);
+    // hex of base64 of a token: two layers
+    const twice = hex(b64(`token: ${GHP}`));
+    expect(d.findAll(twice)).toEqual([{ ruleId: 'github-pat', start: 0, end: twice.length }]);
+  });
+
+  it('hex that is no text is left alone: hashes, ids, hex of harmless text', () => {
+    const hex = (s: string) => Buffer.from(s).toString('hex');
+    for (const text of [
+      'git checkout 9fceb02d0ae598e95dc970b74767f19372d61af8',
+      'sha256:2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824',
+      'id 550e8400e29b41d4a716446655440000',
+      hex('the weather in Paris is mild for the season\n'),
+      `0x${hex('SELECT name FROM users WHERE id = 42')}`,
+    ]) {
+      expect(d.findAll(text)).toEqual([]);
+    }
+  });
+
   it('URL-encoding: the finding maps back to the encoded characters', () => {
     // The inner URL carries its password percent-encoded, as URLs must; then the whole URL is
     // encoded again as a query parameter.

@@ -3,7 +3,7 @@ import type { SecretDetector, SecretFinding } from '../types.js';
 import { BUILTIN_RULES } from './builtin-rules.js';
 import { GENERIC_ASSIGNMENT_RULE } from './rules/generic.js';
 import { genericTryCanYield } from './generic-tries.js';
-import { decodeBase64Text, decodeJsonEscapes, decodePercent, isHexDigit, isTokenStop, isWordChar, type MappedText } from './decoders.js';
+import { decodeBase64Text, decodeHexText, decodeJsonEscapes, decodePercent, isHexDigit, isTokenStop, isWordChar, type MappedText } from './decoders.js';
 import { GLUE_REACH, escapeWindows, type GlueSites } from './escape-windows.js';
 import { CREDENTIAL_KEY_WORDS, KeyNameIndex, isKeyChar, keyIsAssigned } from './key-names.js';
 import { KeywordScanner, isGlueKeyword } from './keyword-scanner.js';
@@ -97,6 +97,8 @@ const NO_FINDINGS: readonly Raw[] = [];
 /** What the decoding layers of one text decode (see decodingLayers). */
 interface DecodingLayers {
   base64: number[];
+  /** Runs that may be hex of text, as [start, end) pairs. */
+  hex: number[];
   urlTokens: [number, number][];
   windows: number[];
 }
@@ -699,7 +701,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
 
   /**
    * What the decoding layers of a text would decode, or undefined when nothing: base64 runs worth
-   * decoding (as [start, end) pairs, before any `=` padding), tokens holding a %XX escape, and
+   * decoding (as [start, end) pairs, before any `=` padding), runs that may be hex of text, tokens holding a %XX escape, and
    * windows of JSON string escapes. `found`: the findings of the text's specific rules.
    */
   const decodingLayers = (text: string, runs: readonly number[], percent: boolean, backslash: boolean, hits: readonly number[], found: readonly Raw[]): DecodingLayers | undefined => {
@@ -708,18 +710,21 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     // (Sorted only when there are runs: most texts with a finding have none.)
     const direct = found.length === 0 || runs.length === 0 ? [] : found.filter((f) => !compiled[f.rule]!.generic).sort((a, b) => a.start - b.start);
     const base64: number[] = [];
+    const hex: number[] = [];
     let di = 0;
     let coveredTo = -1; // max end of direct findings starting at or before the run
     for (let r = 0; r < runs.length; r += 2) {
       const s = runs[r]!;
       const e = runs[r + 1]!;
       if (e - s > MAX_BASE64_RUN) continue;
-      // Base64 of ASCII starts with A-Z or a-f (the top six bits of a byte below 0x80).
+      // Base64 of ASCII starts with A-Z or a-f (the top six bits of a byte below 0x80); a run that
+      // starts with a digit is hex of text (the scanner reports only those: couldBeHexOfText).
       const c0 = text.charCodeAt(s);
-      if (!((c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 102))) continue;
+      const isHex = c0 >= 48 && c0 <= 55;
+      if (!isHex && !((c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 102))) continue;
       while (di < direct.length && direct[di]!.start <= s) coveredTo = Math.max(coveredTo, direct[di++]!.end);
       if (coveredTo >= e) continue; // already inside a finding (a token)
-      base64.push(s, e);
+      (isHex ? hex : base64).push(s, e);
     }
     // URL-encoding: each token holding %XX.
     const urlTokens = percent ? percentTokens(text) : [];
@@ -728,14 +733,14 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     // an escape glued to the start of a match (\nghp_…), which its last letter would hide from
     // the rule's left-boundary check.
     const windows = backslash ? escapeWindows(text, hits, glueSites) : [];
-    return base64.length + urlTokens.length + windows.length === 0 ? undefined : { base64, urlTokens, windows };
+    return base64.length + hex.length + urlTokens.length + windows.length === 0 ? undefined : { base64, hex, urlTokens, windows };
   };
 
   /** Decode and scan the layers of a text; their findings, mapped back to it. */
   const decodeLayers = (text: string, layers: DecodingLayers, depth: number, budget: Budget): Raw[] => {
     const decoded: Raw[] = [];
     // Base64: a run that decodes to text is scanned; findings cover the whole encoded run.
-    const { base64, urlTokens, windows } = layers;
+    const { base64, hex, urlTokens, windows } = layers;
     for (let r = 0; r < base64.length; r += 2) {
       const s = base64[r]!;
       let e = base64[r + 1]!;
@@ -747,6 +752,18 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       budget.decoded -= runText.length;
       for (const ri of runPrefixed) if (compiled[ri]!.decodedPrefix!.test(runText)) matchAt(ri, text, s, decoded, new Map());
       for (const f of scanText(runText, depth + 1, budget)) decoded.push({ rule: f.rule, start: s, end: e });
+    }
+    // Hex: likewise, findings cover the whole encoded run (its `0x` too).
+    let hexEnd = -1; // the end of the last run decoded: a wrapped dump's later lines are in it
+    for (let r = 0; r < hex.length; r += 2) {
+      const s = hex[r]!;
+      const e = hex[r + 1]!;
+      if (s < hexEnd || (e - s) >> 1 > budget.decoded) continue;
+      const run = decodeHexText(text, s);
+      if (run === undefined) continue;
+      hexEnd = s + run.length;
+      budget.decoded -= run.text.length;
+      for (const f of scanText(run.text, depth + 1, budget)) decoded.push({ rule: f.rule, start: s, end: s + run.length });
     }
     // URL-encoding: findings map back character by character.
     for (const [s, e] of urlTokens) {

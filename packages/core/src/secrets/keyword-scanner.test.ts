@@ -146,6 +146,27 @@ describe('KeywordScanner', () => {
     }
   });
 
+  it('reports runs that may be hex of text (after an optional 0x), not hashes, ids or numbers, WebAssembly and JavaScript alike', () => {
+    const hexOf = (s: string) => Buffer.from(s).toString('hex');
+    const encoded = hexOf('DB_PASSWORD=Tq9vLm2zR8wKp4\n');
+    const text = [
+      encoded,
+      `0x${hexOf('token=ghp_abcdefghijklmnop')}`,
+      hexOf('Basic Y2k6K0VJb19HQXVp').toUpperCase(),
+      '9fceb02d0ae598e95dc970b74767f19372d61af8', // a commit id: starts 8-f
+      '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824', // a hash that starts 0-7
+      '550e8400e29b41d4a716446655440000', // an id
+      '20261205181000123456789012345678', // digits
+      hexOf('short text'), // under 16 bytes
+    ].join(' ');
+    for (const useWasm of [true, false]) {
+      const r = new KeywordScanner(['x'], 16, useWasm).scan(text);
+      const runs: string[] = [];
+      for (let i = 0; i < r.runs.length; i += 2) runs.push(text.slice(r.runs[i], r.runs[i + 1]));
+      expect(runs).toEqual([encoded, `0x${hexOf('token=ghp_abcdefghijklmnop')}`, hexOf('Basic Y2k6K0VJb19HQXVp').toUpperCase()]);
+    }
+  });
+
   it('runs in WebAssembly, with the same results as the JavaScript loop across chunk boundaries', () => {
     const kws = ['ghp_', 'password', 'sk', '://'];
     const wasm = new KeywordScanner(kws, 16);
@@ -190,7 +211,10 @@ describe('KeywordScanner', () => {
       fc.string({ unit: fc.constantFrom(...'aZ09+/_-Kf'.split('')), minLength: 1, maxLength: 40 }),
       fc.string({ unit: fc.constantFrom(...'abQZ_-'.split('')), minLength: 1, maxLength: 40 }),
       fc.string({ unit: fc.constantFrom(...'ab09'.split('')), minLength: 1, maxLength: 40 }),
-      fc.constantFrom(' ', '.', '=', '==', '\u0142', 'é', '"', ' 7', '.Q', ':a'),
+      // hex of text, and hex-like digits (runs that start 0-7 are checked apart)
+      fc.string({ unit: fc.constantFrom(...'Az =\n~'.split('')), minLength: 1, maxLength: 30 }).map((s) => Buffer.from(s).toString('hex')),
+      fc.string({ unit: fc.constantFrom(...'2367aF0d'.split('')), minLength: 1, maxLength: 40 }),
+      fc.constantFrom(' ', '.', '=', '==', '\u0142', 'é', '"', ' 7', '.Q', ':a', '0x'),
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 80 }), fc.integer({ min: 0, max: 70_000 }), (parts, pad) => {

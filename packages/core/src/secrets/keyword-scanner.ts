@@ -10,7 +10,9 @@ export interface ScanResult {
   hits: number[];
   /**
    * Pairs (start, end) of base64-alphabet runs that could be base64 of text, flattened: at
-   * least `minRun` long, holding lowercase, uppercase and digits (or padding instead of digits), starting with A-Z or a-f.
+   * least `minRun` long, holding lowercase, uppercase and digits (or padding instead of digits), starting with A-Z or a-f;
+   * and runs that start with 0-7, which may be hex of text (the WebAssembly scan reports every
+   * such run, the decoder checks them: {@link couldBeHexOfText}).
    */
   runs: number[];
   /** A `%` occurs (URL-encoding is possible). */
@@ -28,6 +30,7 @@ import { TEDDY_CHARS, TEDDY_TABLE_BYTES, teddyTables } from './teddy-buckets.js'
 import { MARK_CHAR } from './placeholders.js';
 import { kLogK } from './value-filters.js';
 import { KEYWORD_SCAN_WASM } from './wasm/keyword-scan-wasm.js';
+import { isHexDigit } from './decoders.js';
 
 const ALPHABET = 128;
 /** Characters per WebAssembly chunk; bounds the scratch memory (about 19 bytes per character). */
@@ -547,11 +550,15 @@ export class KeywordScanner {
       for (let j = 0, r = w.runs >> 2; j < nr; j++, r += 2) {
         const start = i32[r]!;
         const end = i32[r + 1]!;
-        if (start >= 0) runs.push(start, end);
+        // (a run of digits is reported for the check here: most are numbers and hashes)
+        if (start >= 0) {
+          const c0 = text.charCodeAt(start);
+          if (c0 > 57 || couldBeHexOfText(text, start, end)) runs.push(start, end);
+        }
         else {
           // began in an earlier chunk: its start was not in memory for the run keywords either
           if (this.runKeywordHits(text, -start - 1, end, hits)) i32[2] = i32[2]! | 8;
-          if (couldBeBase64OfText(text, -start - 1, end)) runs.push(-start - 1, end);
+          if (couldBeEncodedText(text, -start - 1, end)) runs.push(-start - 1, end);
         }
       }
     }
@@ -559,7 +566,7 @@ export class KeywordScanner {
     if (n - last > minRun) {
       // A run that ends the text on a block boundary: no block after it recorded its end.
       if (this.runKeywordHits(text, last + 1, n, hits)) i32[2] = i32[2]! | 8;
-      if (couldBeBase64OfText(text, last + 1, n)) runs.push(last + 1, n);
+      if (couldBeEncodedText(text, last + 1, n)) runs.push(last + 1, n);
     }
     const flags = i32[2]!;
     return { hits: (flags & 8) !== 0 ? byStart(hits, keywords) : hits, runs, percent: (flags & 1) !== 0, backslash: (flags & 2) !== 0, marker: (flags & 16) !== 0 };
@@ -626,7 +633,7 @@ export class KeywordScanner {
       if (cls < 128) {
         if (i - last > minRun) {
           this.runKeywordHits(text, last + 1, i, found);
-          if (couldBeBase64OfText(text, last + 1, i)) runs.push(last + 1, i);
+          if (couldBeEncodedText(text, last + 1, i)) runs.push(last + 1, i);
         }
         last = i;
         if (c === 37) percent = true;
@@ -636,10 +643,42 @@ export class KeywordScanner {
     }
     if (n - last > minRun) {
       this.runKeywordHits(text, last + 1, n, found);
-      if (couldBeBase64OfText(text, last + 1, n)) runs.push(last + 1, n);
+      if (couldBeEncodedText(text, last + 1, n)) runs.push(last + 1, n);
     }
     return { hits: byStart(found, keywords), runs, percent, backslash, marker };
   }
+}
+
+/** A base64-alphabet run worth decoding as base64 of text, or as hex of text. */
+function couldBeEncodedText(text: string, start: number, end: number): boolean {
+  return couldBeBase64OfText(text, start, end) || couldBeHexOfText(text, start, end);
+}
+
+/**
+ * Hex digits that must open a run for it to be decoded as hex: 16 bytes (room for a key and its
+ * value, as for base64), the length gitleaks's hex decoder starts at.
+ */
+export const MIN_HEX_RUN = 32;
+
+/**
+ * A run worth decoding as hex of text (a file dumped by `xxd -p`, a value a script wrote with
+ * `.hex()` or `bin2hex`): after an optional `0x`, its first {@link MIN_HEX_RUN} characters are
+ * hex digits whose every pair is a printable ASCII byte (high digit 2-7) or a tab, line feed or
+ * carriage return. Hashes and ids fail at once: their pairs' high digits are random.
+ */
+export function couldBeHexOfText(text: string, start: number, end: number): boolean {
+  const s = text.charCodeAt(start) === 48 && (text.charCodeAt(start + 1) | 0x20) === 120 ? start + 2 : start;
+  if (end - s < MIN_HEX_RUN) return false;
+  for (let i = s; i < s + MIN_HEX_RUN; i += 2) {
+    const high = text.charCodeAt(i);
+    const low = text.charCodeAt(i + 1);
+    if (!isHexDigit(low)) return false;
+    if (high >= 50 && high <= 55) continue; // 2-7
+    // 09, 0a, 0d (either case)
+    if (high === 48 && (low === 57 || (low | 0x20) === 97 || (low | 0x20) === 100)) continue;
+    return false;
+  }
+  return true;
 }
 
 /**

@@ -302,11 +302,15 @@
                     (local.set $nh (i32.and (local.get $w) (i32.const 0xffffff)))
                     (local.set $flags (i32.or (local.get $flags) (i32.shr_u (local.get $w) (i32.const 24))))))
                 ;; Decoding looks only at runs that start with A-Z or a-f (the top six bits of an
-                ;; ASCII byte).
+                ;; ASCII byte), and at runs of digits that start with 0-7, which may be hex of
+                ;; text (every byte's high digit 0-7): reported for the caller to check
+                ;; (couldBeHexOfText).
                 (local.set $k (i32.add (local.get $bytes) (i32.sub (local.get $first) (local.get $base))))
                 (if (i32.eqz (i32.or (i32.lt_u (i32.sub (local.get $c) (i32.const 65)) (i32.const 26))
                                      (i32.lt_u (i32.sub (local.get $c) (i32.const 97)) (i32.const 6))))
-                  (then (local.set $kinds (i32.const 0))))
+                  (then (local.set $kinds (select (i32.const 7) (i32.const 0)
+                    (i32.and (i32.lt_u (i32.sub (local.get $c) (i32.const 48)) (i32.const 8))
+                             (i32.ne (i32.and (local.get $kinds) (i32.const 4)) (i32.const 0)))))))
                 ;; No digit is fine when '=' padding completes the run to a multiple of 4.
                 (if (i32.eq (local.get $kinds) (i32.const 3))
                   (then
