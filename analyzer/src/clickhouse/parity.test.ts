@@ -298,6 +298,17 @@ describe('other libraries\' traces', () => {
     expect([ch.stats.spans, ch.stats.foreign_calls, ch.stats.agent_log_records, ch.stats.other_log_records]).toEqual([duck.stats.spans, duck.stats.foreign_calls, duck.stats.agent_log_records, duck.stats.other_log_records]);
   });
 
+  it('a coding agent\'s record that names an attribute of its identity twice: the last value makes its span id, as the exporter\'s map keeps it — the same span ids in both engines', async () => {
+    type Rec = { attributes: { key: string; value: unknown }[] };
+    const doc = JSON.parse(readFileSync(join(dir, 'derived', 'claude-code-tool-details-planted.logs.json'), 'utf8')) as { resourceLogs: { scopeLogs: { logRecords: Rec[] }[] }[] };
+    for (const r of doc.resourceLogs[0]!.scopeLogs[0]!.logRecords) r.attributes.unshift({ key: 'event.sequence', value: { intValue: '999' } });
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-agents-')), 'claude-twice.logs.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const { duck, ch } = await bothEngines([file], false);
+    expect(duck.findings.length).toBeGreaterThan(0);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+
   describe('the OpenTelemetry instrumentation\'s log records', () => {
     const weatherLogs = join(dir, 'otel-python-openai-v2-weather.logs.json');
     const plantedLogs = join(dir, 'derived', 'otel-python-openai-v2-planted.logs.json');

@@ -75,7 +75,9 @@ export function codingAgentSpanId(traceId: string, event: string, time: string, 
  * digits or `true` / `false`; undefined when absent or of another type.
  */
 function attributeText(attributes: readonly unknown[], key: string): string | undefined {
-  for (const a of attributes) {
+  // The last of a key written twice, as the ClickHouse exporter's map keeps it, so the ids agree.
+  for (let i = attributes.length - 1; i >= 0; i--) {
+    const a = attributes[i];
     if (!isObject(a) || a.key !== key || !isObject(a.value)) continue;
     const v = a.value;
     const s = v.stringValue ?? v.string_value ?? v.intValue ?? v.int_value ?? v.doubleValue ?? v.double_value ?? v.boolValue ?? v.bool_value;
