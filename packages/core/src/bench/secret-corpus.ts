@@ -154,6 +154,8 @@ export function adversarialInputs(bytes: number): { name: string; text: string }
     { name: 'base64 run', text: rep('QWxhZGRpbjpvcGVuIHNlc2FtZQ') },
     { name: 'hex of text, one run', text: rep(Buffer.from('password: the quick brown fox ').toString('hex')) },
     { name: 'hex of text, xxd lines', text: rep(`${Buffer.from('password=Zq8Zq8Zq8!x the quick brown f').toString('hex').slice(0, 60)}\n`) },
+    // many short runs, each decoded and scanned on its own
+    { name: 'hex of text, short runs', text: rep(`${Buffer.from('password=Zq8Zq8Zq').toString('hex')} `) },
     { name: 'url-escapes', text: rep('%41') },
     { name: 'json escapes', text: rep('\\"') },
     { name: 'unicode escapes', text: rep('\\u0041') },
