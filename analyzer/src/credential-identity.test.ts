@@ -17,6 +17,17 @@ describe('a credential\'s identity', () => {
     expect(credentialText('a\\\\\\/b')).toBe('a/b');
     expect(credentialText('ab\\cd')).toBe('ab\\cd');
     expect(credentialText('ab"\\n')).toBe('ab"\\n');
+    // C's byte escapes (the detector reads `printf '\x67\x68…'`), also inside a JSON string; a backslash that is no escape stays
+    expect(credentialText('\\x67hp_abc')).toBe('ghp_abc');
+    expect(credentialText('\\\\x67hp_abc')).toBe('ghp_abc');
+    expect(credentialText('ab\\xZZ')).toBe('ab\\xZZ');
+  });
+
+  it('a credential spelled in byte escapes (`printf \'\\x67\\x68…\'`) hashes as the token itself', () => {
+    const escaped = [...GHP].map((c) => `\\x${c.charCodeAt(0).toString(16)}`).join('');
+    const inCommand = hitHashes(`printf '${escaped}' > token`);
+    expect(inCommand).toHaveLength(1);
+    expect(inCommand).toEqual(argumentHashes(GHP));
   });
 
   it('a credential escaped in a JSON blob (\\u00xx, \\/, escaped twice) hashes as the decoded argument holding it', () => {

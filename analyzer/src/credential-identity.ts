@@ -3,9 +3,13 @@ import type { SecretDetector, SecretFinding, ValueHasher } from '@argspan/core';
 /** How many layers of JSON string escapes a credential's text is read through at most (a JSON string inside a JSON string inside …). */
 const MAX_UNESCAPE_DEPTH = 4;
 
+/** A C-style `\xNN` byte escape (not JSON's) whose backslash is not itself escaped; read as JSON's `\u00NN`. */
+const BYTE_ESCAPE = /(?<!\\)((?:\\\\)*)\\x([0-9A-Fa-f]{2})/g;
+
 /**
  * The text a credential is known by, whichever text it was found in: its span as found, with JSON
- * string escapes undone while it holds a backslash and reads as the body of a JSON string. The
+ * string escapes (and `\xNN` byte escapes, which the detector reads too: `printf '\x67\x68…'`)
+ * undone while it holds a backslash and reads as the body of a JSON string. The
  * detector finds a credential in a JSON blob as the raw, escaped span (`\u0067hp_…`, `a\/b`, a
  * JSON string inside a JSON string escaped twice), and in the decoded argument value as its plain
  * text: both come to the same text. Undoing escapes is a function of the text alone, so a value
@@ -16,7 +20,7 @@ export function credentialText(span: string): string {
   for (let depth = 0; depth < MAX_UNESCAPE_DEPTH && text.includes('\\'); depth++) {
     let decoded: unknown;
     try {
-      decoded = JSON.parse(`"${text}"`);
+      decoded = JSON.parse(`"${text.replace(BYTE_ESCAPE, '$1\\u00$2')}"`);
     } catch {
       break;
     }

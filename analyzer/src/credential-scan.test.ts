@@ -114,6 +114,18 @@ describe('credential re-scan', () => {
     });
   });
 
+  it('reads a token spelled in byte escapes (`printf \'\\x67\\x68…\'`), where no keyword is left; terminal colours stay out', async () => {
+    const escaped = [...GITHUB_CANARY].map((c) => `\\x${c.charCodeAt(0).toString(16)}`).join('');
+    const b = new ArgspanTraceBuilder(0xc8);
+    const turn = b.turn('turn', 'run-x');
+    b.otherSpan(turn, 'exec', { attributes: { 'process.command_line': `printf '${escaped}' > out.txt`, 'process.output': String.raw`\x1b[32mok\x1b[0m done` } });
+    await withLoaded(b, async (db) => {
+      expect(await scanCredentials(db, HASH_KEY)).toBe(1);
+      expect(await db.all(`SELECT "key", rule_id FROM credential_hits`)).toEqual([{ key: 'process.command_line', rule_id: 'github-pat' }]);
+      expect(await passedByPrefilter(db)).toEqual(['process.command_line']);
+    });
+  });
+
   it('pre-filters on every built-in rule (an empty pre-filter would send every value through the detector)', () => {
     const prefilter = builtinPrefilter();
     expect(prefilter.length).toBeGreaterThan(50);

@@ -251,13 +251,14 @@ export const BASE64_TEXT_RUN = '(?-i:(?:[A-Za-f][A-Za-z0-9+/]{3}){6})';
 export const HEX_TEXT_RUN = '(?:[2-7][0-9a-f]|0[9ad]){16}';
 
 /**
- * A run of four printable ASCII characters each written as a JSON `\u00XX` escape: a token
- * spelled so (`\u0067\u0068\u0070\u005f…`, as an encoder escaping every character writes it)
- * holds no keyword as written; the detector reads it through its escapes. Text escapes only
- * non-ASCII characters so (`\u00e9`), which this does not match. The backslash is written `\x5c`:
+ * A run of four printable ASCII characters each written as a JSON `\u00XX` escape or a `\xNN`
+ * byte escape (C's, Python's, `printf`'s): a token spelled so (`\u0067\u0068\u0070\u005f…`, as an
+ * encoder escaping every character writes it; `printf '\x67\x68\x70\x5f…'`) holds no keyword as
+ * written; the detector reads it through its escapes. Text escapes only non-ASCII characters and
+ * controls so (`\u00e9`, `\x1b[31m`), which this does not match. The backslash is written `\x5c`:
  * DuckDB rewrites an alternation of literals before RE2 sees it, and reads `\\u` there as an escape.
  */
-export const ESCAPED_TEXT_RUN = String.raw`(?:\x5cu00[2-7][0-9a-f]){4}`;
+export const ESCAPED_TEXT_RUN = String.raw`(?:\x5c(?:u00|x)[2-7][0-9a-f]){4}`;
 
 /**
  * The RE2 pattern a value must match to be read by the detector, matched case-insensitively

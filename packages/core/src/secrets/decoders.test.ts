@@ -138,4 +138,11 @@ describe('decodeJsonEscapes', () => {
     }
     expect(decodeJsonEscapes('plain', 0, 5)).toBeUndefined();
   });
+
+  it('undoes C\'s `\\xNN` byte escapes too (`printf`, Python), with offsets; a malformed one stays', () => {
+    const src = String.raw`printf '\x67\x68p_\xZZ\x4'`;
+    const m = decodeJsonEscapes(src, 0, src.length)!;
+    expect(m.text).toBe(String.raw`printf 'ghp_\xZZ\x4'`);
+    expect(src.slice(...m.sourceSpan(8, 10))).toBe(String.raw`\x67\x68`);
+  });
 });

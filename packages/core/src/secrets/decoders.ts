@@ -247,7 +247,8 @@ const SIMPLE_ESCAPES: Record<number, number> = {
 };
 
 /**
- * Undo JSON (and JS) string escapes in `source[from, to)`: \" \\ \/ \n \t \uXXXX ..., with offsets.
+ * Undo JSON (and JS) string escapes in `source[from, to)`: \" \\ \/ \n \t \uXXXX ..., and C's
+ * \xNN, with offsets.
  * Returns undefined when nothing was escaped.
  */
 export function decodeJsonEscapes(source: string, from: number, to: number): MappedText | undefined {
@@ -264,6 +265,10 @@ export function decodeJsonEscapes(source: string, from: number, to: number): Map
         (HEXVAL(source.charCodeAt(i + 2)) << 12) | (HEXVAL(source.charCodeAt(i + 3)) << 8) |
         (HEXVAL(source.charCodeAt(i + 4)) << 4) | HEXVAL(source.charCodeAt(i + 5));
       length = 6;
+    } else if (e === 120 && i + 3 < to) {
+      // `\xNN`: not JSON's, but C's, Python's and `printf`'s byte escape (a token spelled `\x67\x68\x70\x5f…`)
+      code = (HEXVAL(source.charCodeAt(i + 2)) << 4) | HEXVAL(source.charCodeAt(i + 3));
+      length = 4;
     }
     if (code < 0) {
       i += 1; // a lone backslash stays as it is

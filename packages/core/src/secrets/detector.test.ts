@@ -108,6 +108,19 @@ describe('decoding', () => {
     expect(d.findAll(twice)).toEqual([{ ruleId: 'github-pat', start: 0, end: twice.length }]);
   });
 
+  it('byte escapes: a token spelled `\\x67\\x68…` (printf, Python, C), also inside a JSON string; the finding covers the escapes', () => {
+    const escaped = (s: string) => [...s].map((c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+    const text = `printf '${escaped(GHP)}' > ~/.token`;
+    const [f, ...rest] = d.findAll(text);
+    expect(rest).toEqual([]);
+    expect(f!.ruleId).toBe('github-pat');
+    expect(text.slice(f!.start, f!.end)).toBe(escaped(GHP));
+    const json = JSON.stringify({ cmd: `printf '${escaped(`DB_PASSWORD=${PASSWORD}`)}' >> .env` });
+    expect(d.findAll(json).map((x) => x.ruleId)).toEqual(['generic-secret-assignment']);
+    // terminal colours and other control bytes are no text to read
+    expect(d.findAll(String.raw`echo -e "\x1b[31mfailed\x1b[0m: see \x1b[1mlog\x1b[0m"`)).toEqual([]);
+  });
+
   it('hex that is no text is left alone: hashes, ids, hex of harmless text', () => {
     const hex = (s: string) => Buffer.from(s).toString('hex');
     for (const text of [

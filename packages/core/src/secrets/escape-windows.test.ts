@@ -9,17 +9,18 @@ const reference = (text: string, hits: readonly number[], sites: GlueSites = {})
   for (let i = 0; i < hits.length; i += 2) pairs.push([hits[i]!, hits[i + 1]!]);
   const windows: [number, number][] = [];
   // Escapes near a hit, and strong escapes anywhere.
-  for (const m of text.matchAll(/\\(?:["/]|u[0-9A-Fa-f]{4})/g)) {
+  for (const m of text.matchAll(/\\(?:["/]|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2})/g)) {
     const p = m.index;
     let q = p - 1;
     while (q >= 0 && text.charCodeAt(q) === 92) q--;
-    const code = m[0].length === 6 ? parseInt(m[0].slice(2), 16) : -1;
+    const code = m[0].length > 2 ? parseInt(m[0].slice(2), 16) : -1;
     const strong = (code >= 0x20 && code <= 0x7e) || (m[0] === '\\/' && text.charCodeAt(q) === 58);
     if (strong || pairs.some(([, h]) => h - 2 <= p && p <= h + 64)) windows.push([p - 512, p + 512]);
   }
   // Glued escapes: a letter or digit last, standing for neither, right before where a match can begin.
-  for (const m of text.matchAll(/\\(?:[bfnrt]|u([0-9A-Fa-f]{4}))/g)) {
-    if (m[1] !== undefined && /\w/.test(String.fromCharCode(parseInt(m[1], 16)))) continue;
+  for (const m of text.matchAll(/\\(?:[bfnrt]|u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2}))/g)) {
+    const hex = m[1] ?? m[2];
+    if (hex !== undefined && /\w/.test(String.fromCharCode(parseInt(hex, 16)))) continue;
     const p = m.index;
     const q = p + m[0].length;
     const rest = text.slice(q);
@@ -42,7 +43,7 @@ describe('escapeWindows', () => {
   it('finds the windows the regex definition finds, for any text, hits and sites', () => {
     const piece = fc.constantFrom(
       '\\', '\\\\', '"', '/', ':', 'u', '00e9', 'u0041', 'u007f', 'u001f', 'u0020', 'x', 'password', ' ', 'é', '\\u12', 'ab'.repeat(40),
-      'n', 't', 'b', 'r', 'f', 'u000a', 'u000A', 'u005f', 'ghp_', '\n', 'QmFzaWMgWTJrNkswVkpiMTlIUVhWcFJIUks=', 'A1b2C3d4E5f6G7h8', 'nA1b2C3d4E5f6G7h8',
+      'n', 't', 'b', 'r', 'f', 'u000a', 'u000A', 'u005f', 'ghp_', '\n', 'x67', 'x0a', 'x1b', 'x2', 'x5F', 'QmFzaWMgWTJrNkswVkpiMTlIUVhWcFJIUks=', 'A1b2C3d4E5f6G7h8', 'nA1b2C3d4E5f6G7h8',
     );
     const sites = fc.record({ before: fc.constant([0, 64, 0]), anywhere: fc.boolean(), minRun: fc.constantFrom(16, 20) });
     fc.assert(

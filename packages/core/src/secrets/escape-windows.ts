@@ -40,8 +40,9 @@ export interface GlueSites {
  * ESCAPE_WINDOW characters on each side of
  * - every escape (`\"`, `\/`, `\uXXXX`) from two characters before a keyword hit to ESCAPE_NEAR
  *   after it: a key name just before the escape (\"password\":\"...) or right after it (\"token\");
- * - every `\uXXXX` of a printable ASCII character and every escaped scheme (`:\/\/`), which can
- *   hide a keyword themselves (keywords are printable ASCII: `\u00e9` or `\u000a` hides none);
+ * - every `\uXXXX` or `\xNN` (C's, Python's, `printf`'s) of a printable ASCII character and every
+ *   escaped scheme (`:\/\/`), which can hide a keyword themselves (keywords are printable ASCII:
+ *   `\u00e9` or `\u000a` hides none);
  * - every glued escape: one written with a final letter or digit (`\b \f \n \r \t`, `\uXXXX`)
  *   that stands for a character that is neither, where a match can begin right after it: at a
  *   keyword hit (or up to `sites.before[keyword]` characters before one), at a base64 run, or,
@@ -66,7 +67,7 @@ export function escapeWindows(text: string, unordered: readonly number[], sites:
     if (len > 0) {
       while (near < hits.length && hits[near]! < p - ESCAPE_NEAR) near += 2;
       const nearHit = near < hits.length && hits[near]! <= p + 2;
-      if (nearHit || (len === 6 ? isPrintableAsciiEscape(text, p) : isEscapedScheme(text, p))) end = p + ESCAPE_WINDOW;
+      if (nearHit || (len > 2 ? isPrintableAsciiEscape(text, p, len) : isEscapedScheme(text, p))) end = p + ESCAPE_WINDOW;
     }
     const glue = gluedLength(text, p);
     if (glue > 0) {
@@ -171,33 +172,38 @@ function byStart(hits: readonly number[]): readonly number[] {
   return hits;
 }
 
-/** Length of the JSON escape at p (\" and \/: 2, \uXXXX: 6), or 0 when p starts none. */
+/**
+ * Length of the escape at p (\" and \/: 2, \uXXXX: 6; and \xNN: 4, the byte escape of C,
+ * Python and shell `printf`, which JSON does not have), or 0 when p starts none.
+ */
 function escapeLength(text: string, p: number): number {
   if (text.charCodeAt(p) !== 92) return 0;
   const c = text.charCodeAt(p + 1);
   if (c === 34 || c === 47) return 2;
-  if (c !== 117) return 0;
-  for (let i = p + 2; i < p + 6; i++) if (!isHexDigit(text.charCodeAt(i))) return 0;
-  return 6;
+  const length = c === 117 ? 6 : c === 120 ? 4 : 0;
+  for (let i = p + 2; i < p + length; i++) if (!isHexDigit(text.charCodeAt(i))) return 0;
+  return length;
 }
 
-/** The \uXXXX escape at p (checked by escapeLength) stands for a printable ASCII character: 0020-007E. */
-function isPrintableAsciiEscape(text: string, p: number): boolean {
-  if (text.charCodeAt(p + 2) !== 48 || text.charCodeAt(p + 3) !== 48) return false; // \u00..
-  const v = (HEXVAL(text.charCodeAt(p + 4)) << 4) | HEXVAL(text.charCodeAt(p + 5));
+/** The \uXXXX or \xNN escape at p (checked by escapeLength, `length` long) stands for a printable ASCII character: 0020-007E. */
+function isPrintableAsciiEscape(text: string, p: number, length: number): boolean {
+  if (length === 6 && (text.charCodeAt(p + 2) !== 48 || text.charCodeAt(p + 3) !== 48)) return false; // \u00..
+  const v = (HEXVAL(text.charCodeAt(p + length - 2)) << 4) | HEXVAL(text.charCodeAt(p + length - 1));
   return v >= 0x20 && v <= 0x7e;
 }
 
 /**
  * Length of the glued escape at p, 0 when p starts none: `\b \f \n \r \t` (2), or a `\uXXXX`
- * (6) that stands for a character other than a letter, digit or `_` (`\u0041ghp_` is `Aghp_`,
- * which no rule takes for a token either).
+ * (6) or `\xNN` (4) that stands for a character other than a letter, digit or `_` (`\u0041ghp_`
+ * is `Aghp_`, which no rule takes for a token either).
  */
 function gluedLength(text: string, p: number): number {
   if (text.charCodeAt(p) !== 92) return 0;
   const c = text.charCodeAt(p + 1);
   if (c === 98 || c === 102 || c === 110 || c === 114 || c === 116) return 2;
-  if (c !== 117 || escapeLength(text, p) !== 6) return 0;
+  const length = escapeLength(text, p);
+  if (length === 4) return isWordChar((HEXVAL(text.charCodeAt(p + 2)) << 4) | HEXVAL(text.charCodeAt(p + 3))) ? 0 : 4;
+  if (length !== 6) return 0;
   const v =
     (HEXVAL(text.charCodeAt(p + 2)) << 12) | (HEXVAL(text.charCodeAt(p + 3)) << 8) |
     (HEXVAL(text.charCodeAt(p + 4)) << 4) | HEXVAL(text.charCodeAt(p + 5));
