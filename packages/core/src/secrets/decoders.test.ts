@@ -82,6 +82,8 @@ describe('decodeHexText', () => {
     expect(decodeHexText(wrapped.replace(/\n/g, '\r\n'), 0)?.text).toBe(env);
     const short = hexOf(env).match(/.{1,30}/g)!.join('\n');
     expect(decodeHexText(short, 0)).toEqual({ text: env.slice(0, 15), length: 30 });
+    // At most `maxBytes` (the call's decoding budget), the length saying how far that reached.
+    expect(decodeHexText(wrapped, 0, 20)).toEqual({ text: env.slice(0, 20), length: 40 });
     // Long.
     const long = hexOf('x'.repeat(1000));
     expect(decodeHexText(long, 0)?.text).toBe('x'.repeat(1000));

@@ -1,8 +1,9 @@
 /**
  * Bounded decoders for the encodings credentials hide in: base64 (Kubernetes secrets, Basic
  * auth, docker config), hex (a file dumped by `xxd -p`), URL-encoding (query strings) and JSON
- * string escapes (JSON inside a string). Each returns the decoded text plus, where the mapping is not trivial, where every
- * decoded character came from, so a finding maps back to the encoded span.
+ * string escapes (JSON inside a string; C's `\xNN` with them). Each returns the decoded text plus,
+ * where the mapping is not trivial, where every decoded character came from, so a finding maps
+ * back to the encoded span.
  */
 
 /**
@@ -160,15 +161,16 @@ export function decodeBase64Text(run: string): string | undefined {
  * Decode a run of hex digits (`0x` before it allowed) if it is hex of text: the hex digits from
  * `start`, in pairs, across line breaks after a line of 32 digits or more (`xxd -p` writes 60 a
  * line), 95 % printable ASCII like base64's — its first 48 bytes and the whole — stopping as
- * soon as the first 48 can no longer be. Returns the text and the length of the source it came
- * from (the `0x`, the digits and the line breaks between them), or undefined.
+ * soon as the first 48 can no longer be, and at `maxBytes` (the call's decoding budget). Returns
+ * the text and the length of the source it came from (the `0x`, the digits and the line breaks
+ * between them), or undefined.
  */
-export function decodeHexText(text: string, start: number): { text: string; length: number } | undefined {
+export function decodeHexText(text: string, start: number, maxBytes = Infinity): { text: string; length: number } | undefined {
   let i = text.charCodeAt(start) === 48 && (text.charCodeAt(start + 1) | 0x20) === 120 ? start + 2 : start;
   const bytes: number[] = [];
   let nonPrintable = 0;
   let line = 0; // digits on the current line
-  for (;;) {
+  while (bytes.length < maxBytes) {
     const high = HEXVAL(text.charCodeAt(i));
     const low = high < 0 ? -1 : HEXVAL(text.charCodeAt(i + 1));
     if (low < 0) {

@@ -103,6 +103,10 @@ describe('decoding', () => {
     // `xxd -p .env`: 60 digits a line; the token crosses lines
     const dump = env.match(/.{1,60}/g)!.join('\n');
     expect(d.findAll(`${dump}\n`)).toEqual([{ ruleId: 'generic-secret-assignment', start: 0, end: dump.length }]);
+    // the call's decoding budget bounds a dump however long: what lies past it is not read
+    const late = hex(`${'#'.repeat(200)}\ntoken: ${GHP}\n`);
+    expect(createSecretDetector({ maxDecodedChars: 100 }).findAll(late)).toEqual([]);
+    expect(createSecretDetector({ maxDecodedChars: 400 }).findAll(late).map((f) => f.ruleId)).toEqual(['github-pat']);
     // hex of base64 of a token: two layers
     const twice = hex(b64(`token: ${GHP}`));
     expect(d.findAll(twice)).toEqual([{ ruleId: 'github-pat', start: 0, end: twice.length }]);

@@ -759,7 +759,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       const s = hex[r]!;
       const e = hex[r + 1]!;
       if (s < hexEnd || (e - s) >> 1 > budget.decoded) continue;
-      const run = decodeHexText(text, s);
+      const run = decodeHexText(text, s, budget.decoded);
       if (run === undefined) continue;
       hexEnd = s + run.length;
       budget.decoded -= run.text.length;

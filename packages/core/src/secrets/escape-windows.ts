@@ -38,12 +38,12 @@ export interface GlueSites {
 /**
  * Regions worth JSON-unescaping, as sorted, disjoint [start, end) pairs: windows of
  * ESCAPE_WINDOW characters on each side of
- * - every escape (`\"`, `\/`, `\uXXXX`) from two characters before a keyword hit to ESCAPE_NEAR
+ * - every escape (`\"`, `\/`, `\uXXXX`, `\xNN`) from two characters before a keyword hit to ESCAPE_NEAR
  *   after it: a key name just before the escape (\"password\":\"...) or right after it (\"token\");
  * - every `\uXXXX` or `\xNN` (C's, Python's, `printf`'s) of a printable ASCII character and every
  *   escaped scheme (`:\/\/`), which can hide a keyword themselves (keywords are printable ASCII:
  *   `\u00e9` or `\u000a` hides none);
- * - every glued escape: one written with a final letter or digit (`\b \f \n \r \t`, `\uXXXX`)
+ * - every glued escape: one written with a final letter or digit (`\b \f \n \r \t`, `\uXXXX`, `\xNN`)
  *   that stands for a character that is neither, where a match can begin right after it: at a
  *   keyword hit (or up to `sites.before[keyword]` characters before one), at a base64 run, or,
  *   with a keyword-less rule, at any word character. Undecoded, the rules' left-boundary checks

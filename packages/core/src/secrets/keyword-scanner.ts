@@ -11,8 +11,8 @@ export interface ScanResult {
   /**
    * Pairs (start, end) of base64-alphabet runs that could be base64 of text, flattened: at
    * least `minRun` long, holding lowercase, uppercase and digits (or padding instead of digits), starting with A-Z or a-f;
-   * and runs that start with 0-7, which may be hex of text (the WebAssembly scan reports every
-   * such run, the decoder checks them: {@link couldBeHexOfText}).
+   * and runs that may be hex of text ({@link couldBeHexOfText}: the WebAssembly scan reports every
+   * run that starts with 0-7, and this side keeps those).
    */
   runs: number[];
   /** A `%` occurs (URL-encoding is possible). */
@@ -552,10 +552,8 @@ export class KeywordScanner {
         const end = i32[r + 1]!;
         // (a run of digits is reported for the check here: most are numbers and hashes)
         if (start >= 0) {
-          const c0 = text.charCodeAt(start);
-          if (c0 > 57 || couldBeHexOfText(text, start, end)) runs.push(start, end);
-        }
-        else {
+          if (text.charCodeAt(start) > 57 || couldBeHexOfText(text, start, end)) runs.push(start, end);
+        } else {
           // began in an earlier chunk: its start was not in memory for the run keywords either
           if (this.runKeywordHits(text, -start - 1, end, hits)) i32[2] = i32[2]! | 8;
           if (couldBeEncodedText(text, -start - 1, end)) runs.push(-start - 1, end);
