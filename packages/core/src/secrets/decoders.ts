@@ -166,7 +166,7 @@ export function decodeBase64Text(run: string): string | undefined {
  * between them), or undefined.
  */
 export function decodeHexText(text: string, start: number, maxBytes = Infinity): { text: string; length: number } | undefined {
-  let i = text.charCodeAt(start) === 48 && (text.charCodeAt(start + 1) | 0x20) === 120 ? start + 2 : start;
+  let i = hexDigitsStart(text, start);
   const bytes: number[] = [];
   let nonPrintable = 0;
   let line = 0; // digits on the current line
@@ -196,6 +196,11 @@ export function decodeHexText(text: string, start: number, maxBytes = Infinity):
   for (let k = 0; k < head; k++) if (isPrintable(bytes[k]!)) headPrintable++;
   if (headPrintable / head < MIN_PRINTABLE) return undefined;
   return { text: Buffer.from(bytes).toString('latin1'), length: i - start };
+}
+
+/** Where the digits of a hex run at `start` begin: past a `0x` (or `0X`) there. */
+export function hexDigitsStart(text: string, start: number): number {
+  return text.charCodeAt(start) === 48 && (text.charCodeAt(start + 1) | 0x20) === 120 ? start + 2 : start;
 }
 
 /** Hex digits a line of a wrapped hex dump holds at least for the next line to be read with it. */

@@ -30,7 +30,7 @@ import { TEDDY_CHARS, TEDDY_TABLE_BYTES, teddyTables } from './teddy-buckets.js'
 import { MARK_CHAR } from './placeholders.js';
 import { kLogK } from './value-filters.js';
 import { KEYWORD_SCAN_WASM } from './wasm/keyword-scan-wasm.js';
-import { isHexDigit } from './decoders.js';
+import { hexDigitsStart, isHexDigit } from './decoders.js';
 
 const ALPHABET = 128;
 /** Characters per WebAssembly chunk; bounds the scratch memory (about 19 bytes per character). */
@@ -665,7 +665,7 @@ export const MIN_HEX_RUN = 32;
  * carriage return. Hashes and ids fail at once: their pairs' high digits are random.
  */
 export function couldBeHexOfText(text: string, start: number, end: number): boolean {
-  const s = text.charCodeAt(start) === 48 && (text.charCodeAt(start + 1) | 0x20) === 120 ? start + 2 : start;
+  const s = hexDigitsStart(text, start);
   if (end - s < MIN_HEX_RUN) return false;
   for (let i = s; i < s + MIN_HEX_RUN; i += 2) {
     const high = text.charCodeAt(i);
