@@ -275,6 +275,19 @@ describe('argspan analyze: coding agents\' OpenTelemetry events (Claude Code, Ge
   });
 });
 
+describe('argspan analyze: Claude Code\'s traces (beta)', () => {
+  // fixtures/traces/foreign/README.md: Claude Code's spans of the planted prompt (the tools' details, detailed beta tracing's
+  // `tool_input` on the MCP call); beside its events, each call once (analyzer/src/foreign/foreign-traces.test.ts).
+  const cases = {
+    'derived/claude-code-tool-details-planted.traces.json': [
+      ['assumption_span', 'mcp__calendar__create_event', 'timezone', 'claude-code'],
+      ['credential_in_attribute', 'Bash', 'full_command', 'claude-code'],
+      ['sensitive_arg_dispatched', 'Read', 'file_path', 'claude-code'],
+    ],
+  };
+  it.each(Object.entries(cases))('%s: each finding by tool and key; the planted values in no output', expectPlantedFindings);
+});
+
 describe('argspan analyze: a Mastra 0.x generation of several steps', () => {
   // fixtures/traces/foreign/README.md: the calculator's tool span, its expression given a planted token, and its parent model span
   // added (llm_generation, @mastra/otel 0.x): the model ran two steps, the fixture's call and then another; the AI SDK's result

@@ -58,6 +58,20 @@ function callsOf(spans: ForeignSpan[], name: (c: ForeignCallRow) => string = (c)
   return calls;
 }
 
+/** The calls found in `spans` as `emitter span argsCount`, and each attribute read as a copy of a call's arguments as `span attribute -> call span`. */
+function callsAndCopies(spans: ForeignSpan[]): { calls: string[]; blobs: string[] } {
+  const calls: string[] = [];
+  const blobs: string[] = [];
+  const sink: ForeignRowSink = {
+    call: (c) => calls.push(`${c.emitter} ${c.spanId} ${c.argsCount}`) - 1,
+    arg: () => {},
+    credential: () => {},
+    blob: (b) => blobs.push(`${b.spanId} ${b.attribute} -> ${b.callSpanId}`),
+  };
+  classifyForeignTrace(spans, { policy: {} }, sink);
+  return { calls, blobs };
+}
+
 /** An OpenInference LLM span: the user asks to schedule the standup, and the model proposes create_event(`args`) as call_1. */
 function standupProposal(args: unknown): ForeignSpan {
   return span('llm', {
@@ -785,37 +799,57 @@ describe('classifyForeignTrace: one call recorded by two emitters', () => {
     inner.parentSpanId = outer.spanId;
     return [outer, inner];
   };
-  function classify(spans: ForeignSpan[]): { calls: string[]; blobs: string[] } {
-    const calls: string[] = [];
-    const blobs: string[] = [];
-    const sink: ForeignRowSink = {
-      call: (c) => calls.push(`${c.emitter} ${c.spanId} ${c.argsCount}`) - 1,
-      arg: () => {},
-      credential: () => {},
-      blob: (b) => blobs.push(`${b.spanId} ${b.attribute} -> ${b.callSpanId}`),
-    };
-    classifyForeignTrace(spans, { policy: {} }, sink);
-    return { calls, blobs };
-  }
 
   it('is one call, the other record a copy of its arguments: with the same call id, or without ids', () => {
-    expect(classify([userPrompt(), ...within(oi('oi', ARGS, 'call_9'), genai('ge', ARGS))])).toEqual({
+    expect(callsAndCopies([userPrompt(), ...within(oi('oi', ARGS, 'call_9'), genai('ge', ARGS))])).toEqual({
       calls: ['openinference oi 2'],
       blobs: ['ge gen_ai.tool.call.arguments -> oi', 'oi input.value -> oi'],
     });
-    expect(classify([userPrompt(), ...within(oi('oi', ARGS), genai('ge', ARGS))]).calls).toEqual(['openinference oi 2']);
+    expect(callsAndCopies([userPrompt(), ...within(oi('oi', ARGS), genai('ge', ARGS))]).calls).toEqual(['openinference oi 2']);
   });
 
   it('keeps the record that holds the arguments when the other did not record them', () => {
-    expect(classify([userPrompt(), ...within(oi('oi', undefined, 'call_9'), genai('ge', ARGS))]).calls).toEqual(['genai-semconv ge 2']);
+    expect(callsAndCopies([userPrompt(), ...within(oi('oi', undefined, 'call_9'), genai('ge', ARGS))]).calls).toEqual(['genai-semconv ge 2']);
   });
 
   it('two calls where the records differ: other arguments, another call id, one emitter, or one after the other', () => {
-    const count = (spans: ForeignSpan[]) => classify(spans).calls.length;
+    const count = (spans: ForeignSpan[]) => callsAndCopies(spans).calls.length;
     expect(count([userPrompt(), ...within(oi('oi', ARGS), genai('ge', { ...ARGS, title: 'retro' }))])).toBe(2);
     expect(count([userPrompt(), ...within(oi('oi', ARGS, 'call_8'), genai('ge', ARGS))])).toBe(2);
     expect(count([userPrompt(), ...within(genai('g1', ARGS, 'call_1'), genai('g2', ARGS, 'call_1'))])).toBe(2);
     expect(count([userPrompt(), oi('oi', ARGS, 'call_9'), genai('ge', ARGS)])).toBe(2);
+  });
+});
+
+describe('classifyForeignTrace: a Claude Code call exported as its event and traced as its span', () => {
+  // Claude Code's `claude_code.tool_result` record (read as a span of its own) and its `claude_code.tool` span, one
+  // `tool_use_id`: one call, the record's unless only the span recorded the arguments.
+  const record = (spanId: string, useId: string, toolInput?: unknown) => {
+    const s = span(spanId, { tool_name: 'Read', tool_use_id: useId, ...(toolInput !== undefined ? { tool_input: JSON.stringify(toolInput) } : {}) });
+    s.name = 'claude_code.tool_result';
+    return s;
+  };
+  const toolSpan = (spanId: string, useId: string, filePath?: string) => {
+    const s = span(spanId, { tool_name: 'Read', tool_use_id: useId, 'gen_ai.tool.call.id': useId, ...(filePath !== undefined ? { file_path: filePath } : {}) });
+    s.name = 'claude_code.tool';
+    return s;
+  };
+
+  it('is the record\'s call (the model\'s whole arguments), the span\'s parts a copy of them', () => {
+    expect(callsAndCopies([toolSpan('tool', 'toolu_1', '/srv/a.txt'), record('event', 'toolu_1', { file_path: '/srv/a.txt', limit: 10 })])).toEqual({
+      calls: ['claude-code event 2'],
+      blobs: ['tool file_path -> event', 'event tool_input -> event'],
+    });
+  });
+
+  it('is the span\'s call when only the span recorded the arguments', () => {
+    expect(callsAndCopies([toolSpan('tool', 'toolu_1', '/srv/a.txt'), record('event', 'toolu_1')]).calls).toEqual(['claude-code tool 1']);
+    expect(callsAndCopies([toolSpan('tool', 'toolu_1'), record('event', 'toolu_1')]).calls).toEqual(['claude-code event 1']);
+  });
+
+  it('two calls under two ids; a span alone is a call, its parts its arguments', () => {
+    expect(callsAndCopies([toolSpan('tool', 'toolu_1', '/srv/a.txt'), record('event', 'toolu_2', { file_path: '/srv/b.txt' })]).calls).toEqual(['claude-code tool 1', 'claude-code event 1']);
+    expect(argsOf([toolSpan('tool', 'toolu_1', '/app/.env')], 'Read')).toEqual(['file_path secret secret-file-name no_evidence']);
   });
 });
 

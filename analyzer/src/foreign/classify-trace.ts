@@ -13,6 +13,7 @@ import { ForeignArgumentRule, type ForeignCall, type ForeignEmitter, type Foreig
 import { everyCopy } from './span-json.js';
 import { argumentCredentialTexts } from '../credential-identity.js';
 import { parsePythonLiteral } from './python-literal.js';
+import { ClaudeCodeSpans, CodingAgentEvents } from './coding-agent-events.js';
 
 /** Rule ids of argument leaves the analyzer could not read from a foreign trace (defined beside the types the readers share). */
 export { ForeignArgumentRule };
@@ -114,8 +115,9 @@ export function classifyForeignTrace(
     if (!d) decoding.set(c, (d = decodeRecorded(c, bySpan.get(c.spanId))));
     return d;
   };
-  const merged = mergeRecordedTwice(executed, (c) => bySpan.get(c.spanId)?.endNs ?? c.atNs, decode);
-  const twice = merged.twice;
+  const claude = claudeCodeRecordedTwice(executed, bySpan);
+  const merged = mergeRecordedTwice(claude.kept, (c) => bySpan.get(c.spanId)?.endNs ?? c.atNs, decode);
+  const twice = [...claude.twice, ...merged.twice];
   const { unexecuted, copies, byProposedId } = matchProposals(evidence, merged.kept, spans, decode);
   const { kept, ranAs } = proposalsForUnrecordedRuns(merged.kept, unexecuted);
   for (const text of kernelSuppliedValues(merged.kept, evidence.proposed, bySpan, decode)) evidence.developer(text);
@@ -143,7 +145,7 @@ export function classifyForeignTrace(
   // result. So does the tool span a proposal stands for (its arguments not recorded).
   const otherSpans = new Map<ForeignCall, string[]>(ranAs);
   for (const { call, copy } of twice) {
-    blob({ spanId: copy.spanId, attribute: copy.args.attribute, callSpanId: call.spanId });
+    for (const attribute of copy.args.kind === 'value' && copy.args.parts ? copy.args.parts : [copy.args.attribute]) blob({ spanId: copy.spanId, attribute, callSpanId: call.spanId });
     otherSpans.set(call, [...(otherSpans.get(call) ?? []), copy.spanId]);
   }
   for (const call of calls) {
@@ -330,6 +332,32 @@ function mergeRecordedTwice(
         if (copy === a) break;
       }
     }
+  }
+  return { kept: executed.filter((c) => !dropped.has(c)), twice };
+}
+
+/**
+ * Claude Code records a call twice when both its events and its traces are exported: the
+ * `claude_code.tool_result` record and the `claude_code.tool` span, under one `tool_use_id` (one
+ * trace: a record carries the trace of the span active when it was written). One call: the
+ * record's, whose `tool_input` holds the model's whole arguments where the span holds parts of
+ * them, unless only the span recorded any; the other is its copy.
+ */
+function claudeCodeRecordedTwice(executed: readonly ForeignCall[], bySpan: ReadonlyMap<string, ForeignSpan>): { kept: ForeignCall[]; twice: { call: ForeignCall; copy: ForeignCall }[] } {
+  const twice: { call: ForeignCall; copy: ForeignCall }[] = [];
+  const claude = (c: ForeignCall, name: string) => c.emitter === Emitter.CLAUDE_CODE && c.callId !== undefined && bySpan.get(c.spanId)?.name === name;
+  const toolSpans = new Map<string, ForeignCall>();
+  for (const c of executed) if (claude(c, ClaudeCodeSpans.TOOL)) toolSpans.set(c.callId!, c);
+  if (toolSpans.size === 0) return { kept: [...executed], twice };
+  const recorded = (c: ForeignCall) => c.args.kind === 'value' || c.args.text !== undefined;
+  const dropped = new Set<ForeignCall>();
+  for (const record of executed) {
+    if (!claude(record, CodingAgentEvents.CLAUDE_CODE_TOOL_RESULT)) continue;
+    const span = toolSpans.get(record.callId!);
+    if (span === undefined || dropped.has(span)) continue;
+    const [call, copy] = recorded(record) || !recorded(span) ? [record, span] : [span, record];
+    dropped.add(copy);
+    twice.push({ call, copy });
   }
   return { kept: executed.filter((c) => !dropped.has(c)), twice };
 }

@@ -13,16 +13,37 @@ export const CodingAgentEvents = {
   GEMINI_CLI_USER_PROMPT: 'gemini_cli.user_prompt',
 } as const;
 
+/**
+ * Claude Code's own spans (traces, beta: `CLAUDE_CODE_ENHANCED_TELEMETRY_BETA=1`), under the scope
+ * `com.anthropic.claude_code.tracing`: a prompt's `claude_code.interaction`, and under it a
+ * `claude_code.tool` per tool call (with `claude_code.tool.blocked_on_user` and
+ * `claude_code.tool.execution` below it, which say nothing of the arguments).
+ */
+export const ClaudeCodeSpans = {
+  /** A prompt: `user_prompt` (`<REDACTED>` unless `OTEL_LOG_USER_PROMPTS=1`). */
+  INTERACTION: 'claude_code.interaction',
+  /** A tool call: `tool_name`, `tool_use_id`; with `OTEL_LOG_TOOL_DETAILS=1` parts of the arguments, with detailed beta tracing `tool_input`. */
+  TOOL: 'claude_code.tool',
+} as const;
+
 /** The attributes of those records the readers read. */
 export const CodingAgentAttributes = {
   /** Both agents' user prompt. */
   PROMPT: 'prompt',
+  /** Claude Code's user prompt on its `claude_code.interaction` span. */
+  CLAUDE_USER_PROMPT: 'user_prompt',
   CLAUDE_TOOL_NAME: 'tool_name',
   CLAUDE_TOOL_USE_ID: 'tool_use_id',
   /** The model's arguments as JSON (values past 512 characters cut by Claude Code). */
   CLAUDE_TOOL_INPUT: 'tool_input',
   /** Claude Code's chosen parts of the arguments as JSON: Bash's `full_command`, an MCP tool's server and tool names. */
   CLAUDE_TOOL_PARAMETERS: 'tool_parameters',
+  /**
+   * The parts of a call's arguments Claude Code writes on its `claude_code.tool` span with
+   * `OTEL_LOG_TOOL_DETAILS=1`: Read's, Edit's and Write's target file, Bash's command, the skill
+   * and the subagent type asked for.
+   */
+  CLAUDE_TOOL_SPAN_DETAILS: ['file_path', 'full_command', 'skill_name', 'subagent_type'],
   GEMINI_FUNCTION_NAME: 'function_name',
   GEMINI_FUNCTION_ARGS: 'function_args',
 } as const;

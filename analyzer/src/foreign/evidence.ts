@@ -9,7 +9,7 @@ import { LangSmithAttributes } from './recognizers/langsmith.js';
 import { MastraAttributes, MastraSpanTypes } from './recognizers/mastra.js';
 import { OpenInferenceAttributes } from './recognizers/openinference.js';
 import { SpringAiAttributes } from './recognizers/spring-ai.js';
-import { CodingAgentAttributes, CodingAgentEvents, REDACTED_PROMPT } from './coding-agent-events.js';
+import { ClaudeCodeSpans, CodingAgentAttributes, CodingAgentEvents, REDACTED_PROMPT } from './coding-agent-events.js';
 import { TraceloopAttributes } from './recognizers/openllmetry.js';
 
 const PYDANTIC_ALL_MESSAGES = 'pydantic_ai.all_messages';
@@ -55,8 +55,8 @@ export const EVIDENCE_KEYS: readonly string[] = [
  * what its instrumentations write unless told to follow the GenAI conventions).
  */
 export const EVIDENCE_PREFIXES: readonly string[] = ['llm.input_messages.', 'llm.output_messages.', 'llm.tools.', ...Object.values(OpenLLMetryMessages)];
-/** Span names evidence is read from where no attribute key tells them: coding agents' user prompts, log records read as spans. */
-export const EVIDENCE_SPAN_NAMES: readonly string[] = [CodingAgentEvents.CLAUDE_CODE_USER_PROMPT, CodingAgentEvents.GEMINI_CLI_USER_PROMPT];
+/** Span names evidence is read from where no attribute key tells them: coding agents' user prompts (log records read as spans, Claude Code's interaction spans). */
+export const EVIDENCE_SPAN_NAMES: readonly string[] = [CodingAgentEvents.CLAUDE_CODE_USER_PROMPT, CodingAgentEvents.GEMINI_CLI_USER_PROMPT, ClaudeCodeSpans.INTERACTION];
 
 /** Array-valued attributes evidence reads (the Vercel AI SDK's tools, one JSON string each). */
 export const EVIDENCE_ARRAY_KEYS: readonly string[] = [VercelPrompt.TOOLS];
@@ -265,13 +265,20 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
 
 /**
  * A coding agent's user prompt (Claude Code's `claude_code.user_prompt`, Gemini CLI's
- * `gemini_cli.user_prompt`, log records read as spans): the user's text, unless the agent was
- * told not to record it (Claude Code writes `<REDACTED>` without `OTEL_LOG_USER_PROMPTS=1`; Gemini
- * CLI leaves it out without `telemetry.logPrompts`): then the trace holds no user text.
+ * `gemini_cli.user_prompt`, log records read as spans; Claude Code's `claude_code.interaction`
+ * span's `user_prompt`): the user's text, unless the agent was told not to record it (Claude Code
+ * writes `<REDACTED>` without `OTEL_LOG_USER_PROMPTS=1`; Gemini CLI leaves it out without
+ * `telemetry.logPrompts`): then the trace holds no user text.
  */
 function readCodingAgentPrompt(span: ForeignSpan, into: TraceEvidence): void {
-  if (span.name !== CodingAgentEvents.CLAUDE_CODE_USER_PROMPT && span.name !== CodingAgentEvents.GEMINI_CLI_USER_PROMPT) return;
-  const prompt = str(span, CodingAgentAttributes.PROMPT);
+  const key =
+    span.name === CodingAgentEvents.CLAUDE_CODE_USER_PROMPT || span.name === CodingAgentEvents.GEMINI_CLI_USER_PROMPT
+      ? CodingAgentAttributes.PROMPT
+      : span.name === ClaudeCodeSpans.INTERACTION
+        ? CodingAgentAttributes.CLAUDE_USER_PROMPT
+        : undefined;
+  if (key === undefined) return;
+  const prompt = str(span, key);
   if (prompt !== undefined && prompt !== REDACTED_PROMPT) into.user(prompt);
 }
 

@@ -200,6 +200,23 @@ const EXPECTED: Record<string, Expected> = {
     findings: ['credential_in_attribute Bash command', 'sensitive_arg_dispatched Read file_path', 'assumption_span mcp__calendar__create_event timezone'],
     run: '11111111-2222-3333-4444-555555555555',
   },
+  // Claude Code's traces (beta) of the same prompt: the Read's `claude_code.tool` span, the prompt `<REDACTED>` on the interaction
+  // span and no OTEL_LOG_TOOL_DETAILS: as its events, nothing to read, counted so; the session is the run.
+  'claude-code-2.1-read-tool.traces.json': { calls: ['claude-code Read tool-span'], noEvidence: 1, unreadable: 1, findings: [], run: '11111111-2222-3333-4444-555555555555' },
+  // With the prompt and the tools' details: the Read's `file_path`, Bash's `full_command` (the span's parts of the arguments,
+  // by their attributes' names), the MCP tool's `tool_input` (detailed beta tracing).
+  'derived/claude-code-tool-details-planted.traces.json': {
+    calls: ['claude-code Bash tool-span', 'claude-code Read tool-span', 'claude-code mcp__calendar__create_event tool-span'],
+    findings: ['credential_in_attribute Bash full_command', 'sensitive_arg_dispatched Read file_path', 'assumption_span mcp__calendar__create_event timezone'],
+    run: '11111111-2222-3333-4444-555555555555',
+  },
+  // Its events and its spans exported together, the events in the trace: each call once, read from its event's
+  // `tool_input` (the model's whole arguments), the span's attributes copies of them.
+  'derived/claude-code-tool-details-planted.traces.json + derived/claude-code-tool-details-in-trace.logs.json': {
+    calls: ['claude-code Bash tool-span', 'claude-code Read tool-span', 'claude-code mcp__calendar__create_event tool-span'],
+    findings: ['credential_in_attribute Bash command', 'sensitive_arg_dispatched Read file_path', 'assumption_span mcp__calendar__create_event timezone'],
+    run: '11111111-2222-3333-4444-555555555555',
+  },
   // Gemini CLI's events: the glob call's arguments are the user's (the path is in the prompt of its prompt id).
   'gemini-cli-glob-tool.logs.json': { calls: ['gemini-cli glob tool-span'], findings: [], run: 'b9280381-505c-433a-a0f5-731345d35f87' },
   'derived/gemini-cli-planted.logs.json': {
@@ -256,6 +273,7 @@ describe('foreign findings', () => {
     expect(emitters('derived/mastra-token-in-tool-input.json')).toEqual(['mastra']);
     expect(emitters('derived/claude-code-tool-details-planted.logs.json')).toEqual(['claude-code', 'claude-code', 'claude-code']);
     expect(emitters('derived/gemini-cli-planted.logs.json')).toEqual(['gemini-cli', 'gemini-cli']);
+    expect(emitters('derived/claude-code-tool-details-planted.traces.json')).toEqual(['claude-code', 'claude-code', 'claude-code']);
     const all = JSON.stringify([...results.values()].map((r) => r.result));
     for (const value of ['America/New_York', 'America/Los_Angeles', '/app/.env', 'ghp_C4NARY']) expect(all).not.toContain(value);
   });

@@ -1,26 +1,35 @@
-import { Emitter } from '@argspan/conventions';
-import { CLAUDE_MCP_TOOL, CodingAgentAttributes as A, CodingAgentEvents } from '../coding-agent-events.js';
-import type { ToolSpanRecognizer } from '../types.js';
+import { Emitter, GenAiAttributes } from '@argspan/conventions';
+import { CLAUDE_MCP_TOOL, ClaudeCodeSpans, CodingAgentAttributes as A, CodingAgentEvents } from '../coding-agent-events.js';
+import type { ForeignSpan, RecordedArguments, ToolSpanRecognizer } from '../types.js';
 import { argumentBlob, argumentsIn, opt, str, UNNAMED_TOOL } from './attributes.js';
 
 /** Where Claude Code writes a call's arguments: the model's own (`OTEL_LOG_TOOL_DETAILS=1`), else its chosen parts of them. */
 const CLAUDE_ARGUMENT_KEYS: readonly string[] = [A.CLAUDE_TOOL_INPUT, A.CLAUDE_TOOL_PARAMETERS];
 
 /**
- * Claude Code's `claude_code.tool_result` log record, read as a span of its own (see
+ * Claude Code's calls, as its events and its traces record them.
+ *
+ * The `claude_code.tool_result` log record, read as a span of its own (see
  * `load/coding-agent-records.ts`): the tool in `tool_name`, the call id in `tool_use_id`, the
  * arguments in `tool_input` (the model's JSON, with `OTEL_LOG_TOOL_DETAILS=1`) or else
  * `tool_parameters` (Bash's `bash_command`, `full_command`, `description`). A user's MCP tool is
  * `tool_name = mcp_tool`, the server and tool named only in `tool_parameters`: the tool is then
  * `mcp__{server}__{tool}`, as Claude Code's permission rules name it, and without `tool_input`
  * its arguments are not recorded (those two names are not arguments).
+ *
+ * The `claude_code.tool` span (traces, beta): the same `tool_name` and `tool_use_id`; the model's
+ * arguments in `tool_input` with detailed beta tracing, else (`OTEL_LOG_TOOL_DETAILS=1`) the parts
+ * Claude Code writes one attribute each — `file_path`, `full_command`, `skill_name`,
+ * `subagent_type` — read as the call's arguments by those names; else not recorded. (A call both
+ * exported as a record and traced as a span is one call: see `classify-trace.ts`.)
  */
 export const claudeCode: ToolSpanRecognizer = {
   emitter: Emitter.CLAUDE_CODE,
   keys: [],
-  spanNames: [CodingAgentEvents.CLAUDE_CODE_TOOL_RESULT],
+  spanNames: [CodingAgentEvents.CLAUDE_CODE_TOOL_RESULT, ClaudeCodeSpans.TOOL],
   argumentKeys: CLAUDE_ARGUMENT_KEYS,
   toolCall(span) {
+    if (span.name === ClaudeCodeSpans.TOOL) return claudeCodeToolSpan(span);
     if (span.name !== CodingAgentEvents.CLAUDE_CODE_TOOL_RESULT) return undefined;
     const named = str(span, A.CLAUDE_TOOL_NAME) ?? UNNAMED_TOOL;
     const mcp = named === CLAUDE_MCP_TOOL ? mcpToolName(str(span, A.CLAUDE_TOOL_PARAMETERS)) : undefined;
@@ -32,6 +41,29 @@ export const claudeCode: ToolSpanRecognizer = {
     };
   },
 };
+
+/** A `claude_code.tool` span's call (see {@link claudeCode}). */
+function claudeCodeToolSpan(span: ForeignSpan): ReturnType<ToolSpanRecognizer['toolCall']> {
+  const held = argumentsIn(span, [A.CLAUDE_TOOL_INPUT]);
+  return {
+    tool: str(span, A.CLAUDE_TOOL_NAME) ?? UNNAMED_TOOL,
+    ...opt('callId', str(span, A.CLAUDE_TOOL_USE_ID) ?? str(span, GenAiAttributes.TOOL_CALL_ID)),
+    args: held === undefined ? (toolSpanDetails(span) ?? argumentBlob(undefined, A.CLAUDE_TOOL_INPUT, {})) : argumentBlob(held, A.CLAUDE_TOOL_INPUT, {}),
+  };
+}
+
+/** The parts of the arguments a `claude_code.tool` span writes one attribute each, by their names; undefined when it writes none. */
+function toolSpanDetails(span: ForeignSpan): RecordedArguments | undefined {
+  let value: Record<string, string> | undefined;
+  let parts: string[] | undefined;
+  for (const key of A.CLAUDE_TOOL_SPAN_DETAILS) {
+    const text = str(span, key);
+    if (text === undefined) continue;
+    (value ??= {})[key] = text;
+    (parts ??= []).push(key);
+  }
+  return value && parts ? { kind: 'value', attribute: parts[0]!, value, parts } : undefined;
+}
 
 /**
  * Gemini CLI's `gemini_cli.tool_call` log record, read as a span of its own: the tool in
