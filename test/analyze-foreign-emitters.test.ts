@@ -261,6 +261,7 @@ describe('argspan analyze: coding agents\' OpenTelemetry events (Claude Code, Ge
   const cases = {
     'derived/claude-code-tool-details-planted.logs.json': [
       ['assumption_span', 'mcp__calendar__create_event', 'timezone', 'claude-code'],
+      ['sensitive_arg_dispatched', 'Bash', 'full_command', 'claude-code'],
       ['credential_in_attribute', 'Bash', 'command', 'claude-code'],
       ['sensitive_arg_dispatched', 'Read', 'file_path', 'claude-code'],
     ],
@@ -281,6 +282,7 @@ describe('argspan analyze: Claude Code\'s traces (beta)', () => {
   const cases = {
     'derived/claude-code-tool-details-planted.traces.json': [
       ['assumption_span', 'mcp__calendar__create_event', 'timezone', 'claude-code'],
+      ['sensitive_arg_dispatched', 'Bash', 'full_command', 'claude-code'],
       ['credential_in_attribute', 'Bash', 'full_command', 'claude-code'],
       ['sensitive_arg_dispatched', 'Read', 'file_path', 'claude-code'],
     ],

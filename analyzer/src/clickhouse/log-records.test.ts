@@ -103,15 +103,16 @@ describe('the GenAI log records of the exporter\'s logs table', () => {
     const claude = `${FOREIGN}derived/claude-code-tool-details-planted.logs.json`;
     const rows = exporterLogRowsOfFile(claude);
     await insertLogs([...rows, ...rows]);
-    // The export is of 2026-08-11: two user-prompt-less events (hook, API requests) are an application's records, the prompt and the three tool results spans.
+    // The export is of 2026-08-11: the prompt-less events (hook, API requests) are an application's records; the prompt, the three tool results and the refused call's decision spans.
     const day = (d: string, next: string) => ({ since: new Date(`${d}T00:00:00Z`), until: new Date(`${next}T00:00:00Z`) });
-    expect(await gather('otel_logs', false, day('2026-08-11', '2026-08-12'))).toMatchObject({ records: 0, agentRecords: 8, agentSpans: 4, others: 6, unjoinable: 0 });
+    expect(await gather('otel_logs', false, day('2026-08-11', '2026-08-12'))).toMatchObject({ records: 0, agentRecords: 10, agentSpans: 5, others: 6, unjoinable: 0 });
     const spans = await session.all(`SELECT name, toUInt8(length(events)) AS events, attributes['tool_name'] AS tool, in_traces FROM ${LOG_RECORD_SPANS} ORDER BY start_ns, name`, 'reading');
     expect(spans.map((r) => [r.name, r.events, r.tool, r.in_traces])).toEqual([
       ['claude_code.user_prompt', 0, '', 0],
       ['claude_code.tool_result', 0, 'Read', 0],
       ['claude_code.tool_result', 0, 'Bash', 0],
       ['claude_code.tool_result', 0, 'mcp_tool', 0],
+      ['claude_code.tool_decision', 0, 'Bash', 0],
     ]);
     await client.command({ query: `DROP TEMPORARY TABLE ${LOG_RECORD_SPANS}` });
     await client.command({ query: 'DROP TEMPORARY TABLE IF EXISTS run_traces' });

@@ -292,7 +292,7 @@ describe('other libraries\' traces', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-agents-')), 'claude.logs.json');
     writeFileSync(file, JSON.stringify(doc));
     const { duck, ch } = await bothEngines([file], true, true);
-    expect(duck.stats).toMatchObject({ foreign_calls: 3, agent_log_records: 4 });
+    expect(duck.stats).toMatchObject({ foreign_calls: 4, agent_log_records: 5 });
     expect(ch.findings).toEqual(duck.findings.map(portable));
     expect(ch.overview).toEqual(duck.overview);
     expect([ch.stats.spans, ch.stats.foreign_calls, ch.stats.agent_log_records, ch.stats.other_log_records]).toEqual([duck.stats.spans, duck.stats.foreign_calls, duck.stats.agent_log_records, duck.stats.other_log_records]);

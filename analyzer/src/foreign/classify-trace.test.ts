@@ -847,6 +847,31 @@ describe('classifyForeignTrace: a Claude Code call exported as its event and tra
     expect(callsAndCopies([toolSpan('tool', 'toolu_1'), record('event', 'toolu_1')]).calls).toEqual(['claude-code event 1']);
   });
 
+  it('a call refused before it ran is the model\'s request: by its span\'s permission wait, or its decision record', () => {
+    const sourceOf = (spans: ForeignSpan[]) => callsOf(spans, (c) => `${c.tool} ${c.spanId}`);
+    const wait = (decision: string) => {
+      const s = span('wait', { decision, source: 'user_reject' });
+      s.name = 'claude_code.tool.blocked_on_user';
+      s.parentSpanId = 'tool';
+      return s;
+    };
+    expect(sourceOf([toolSpan('tool', 'toolu_1', '/srv/a.txt'), wait('reject')])).toEqual(['Read tool model-output']);
+    expect(sourceOf([toolSpan('tool', 'toolu_1', '/srv/a.txt'), wait('accept')])).toEqual(['Read tool tool-span']);
+    const decision = (value: string) => {
+      const s = span('decision', { tool_name: 'Read', tool_use_id: 'toolu_1', decision: value, tool_parameters: JSON.stringify({ file_path: '/srv/a.txt' }) });
+      s.name = 'claude_code.tool_decision';
+      return s;
+    };
+    // (an accepted call's decision is not a call: its tool result is)
+    expect(sourceOf([decision('accept')])).toEqual([]);
+    expect(sourceOf([decision('reject')])).toEqual(['Read decision model-output']);
+    // Its decision record and its span: one call, the request.
+    expect(sourceOf([toolSpan('tool', 'toolu_1'), decision('reject')])).toEqual(['Read decision model-output']);
+    const refusedResult = record('event', 'toolu_1', { file_path: '/srv/a.txt' });
+    (refusedResult.attrs as Map<string, string>).set('decision_type', 'reject');
+    expect(sourceOf([refusedResult])).toEqual(['Read event model-output']);
+  });
+
   it('two calls under two ids; a span alone is a call, its parts its arguments', () => {
     expect(callsAndCopies([toolSpan('tool', 'toolu_1', '/srv/a.txt'), record('event', 'toolu_2', { file_path: '/srv/b.txt' })]).calls).toEqual(['claude-code tool 1', 'claude-code event 1']);
     expect(argsOf([toolSpan('tool', 'toolu_1', '/app/.env')], 'Read')).toEqual(['file_path secret secret-file-name no_evidence']);

@@ -13,7 +13,7 @@ import { ForeignArgumentRule, type ForeignCall, type ForeignEmitter, type Foreig
 import { everyCopy } from './span-json.js';
 import { argumentCredentialTexts } from '../credential-identity.js';
 import { parsePythonLiteral } from './python-literal.js';
-import { ClaudeCodeSpans, CodingAgentEvents } from './coding-agent-events.js';
+import { CLAUDE_REJECTED, ClaudeCodeSpans, CodingAgentAttributes, CodingAgentEvents } from './coding-agent-events.js';
 
 /** Rule ids of argument leaves the analyzer could not read from a foreign trace (defined beside the types the readers share). */
 export { ForeignArgumentRule };
@@ -99,7 +99,7 @@ export function classifyForeignTrace(
       const call = r.toolCall(span);
       if (!call) continue;
       // Built field by field: spreading the recogniser's object (optional fields added by spread) is slow.
-      const found: ForeignCall = { emitter: r.emitter, spanId: span.spanId, parentSpanId: span.parentSpanId, tool: call.tool, args: call.args, atNs: span.startNs, source: 'tool-span' };
+      const found: ForeignCall = { emitter: r.emitter, spanId: span.spanId, parentSpanId: span.parentSpanId, tool: call.tool, args: call.args, atNs: span.startNs, source: call.source ?? 'tool-span' };
       if (call.callId !== undefined) found.callId = call.callId;
       if (call.result !== undefined) found.result = call.result;
       executed.push(found);
@@ -115,7 +115,7 @@ export function classifyForeignTrace(
     if (!d) decoding.set(c, (d = decodeRecorded(c, bySpan.get(c.spanId))));
     return d;
   };
-  const claude = claudeCodeRecordedTwice(executed, bySpan);
+  const claude = claudeCodeCalls(executed, spans, bySpan);
   const merged = mergeRecordedTwice(claude.kept, (c) => bySpan.get(c.spanId)?.endNs ?? c.atNs, decode);
   const twice = [...claude.twice, ...merged.twice];
   const { unexecuted, copies, byProposedId } = matchProposals(evidence, merged.kept, spans, decode);
@@ -337,30 +337,44 @@ function mergeRecordedTwice(
 }
 
 /**
- * Claude Code records a call twice when both its events and its traces are exported: the
- * `claude_code.tool_result` record and the `claude_code.tool` span, under one `tool_use_id` (one
- * trace: a record carries the trace of the span active when it was written). One call: the
+ * Claude Code's calls as its spans and its events together tell them. A `claude_code.tool` span
+ * whose permission wait (`claude_code.tool.blocked_on_user`) says `reject` never ran: the model's
+ * request. And a call recorded both as an event (`claude_code.tool_result`, or the
+ * `claude_code.tool_decision` of a call refused) and as its span, under one `tool_use_id` (one
+ * trace: a record carries the trace of the span active when it was written), is one call: the
  * record's, whose `tool_input` holds the model's whole arguments where the span holds parts of
  * them, unless only the span recorded any; the other is its copy.
  */
-function claudeCodeRecordedTwice(executed: readonly ForeignCall[], bySpan: ReadonlyMap<string, ForeignSpan>): { kept: ForeignCall[]; twice: { call: ForeignCall; copy: ForeignCall }[] } {
+function claudeCodeCalls(
+  executed: readonly ForeignCall[],
+  spans: readonly ForeignSpan[],
+  bySpan: ReadonlyMap<string, ForeignSpan>,
+): { kept: ForeignCall[]; twice: { call: ForeignCall; copy: ForeignCall }[] } {
   const twice: { call: ForeignCall; copy: ForeignCall }[] = [];
-  const claude = (c: ForeignCall, name: string) => c.emitter === Emitter.CLAUDE_CODE && c.callId !== undefined && bySpan.get(c.spanId)?.name === name;
+  const named = (c: ForeignCall, names: readonly string[]) => c.emitter === Emitter.CLAUDE_CODE && names.includes(bySpan.get(c.spanId)?.name ?? '');
   const toolSpans = new Map<string, ForeignCall>();
-  for (const c of executed) if (claude(c, ClaudeCodeSpans.TOOL)) toolSpans.set(c.callId!, c);
+  for (const c of executed) if (c.callId !== undefined && named(c, CLAUDE_TOOL_SPANS)) toolSpans.set(c.callId, c);
+  const refused = new Set<string>();
+  for (const s of spans) if (s.name === ClaudeCodeSpans.BLOCKED_ON_USER && s.parentSpanId !== null && s.attrs.get(CodingAgentAttributes.CLAUDE_DECISION) === CLAUDE_REJECTED) refused.add(s.parentSpanId);
+  for (const c of executed) if (refused.has(c.spanId) && named(c, CLAUDE_TOOL_SPANS)) c.source = 'model-output';
   if (toolSpans.size === 0) return { kept: [...executed], twice };
   const recorded = (c: ForeignCall) => c.args.kind === 'value' || c.args.text !== undefined;
   const dropped = new Set<ForeignCall>();
   for (const record of executed) {
-    if (!claude(record, CodingAgentEvents.CLAUDE_CODE_TOOL_RESULT)) continue;
-    const span = toolSpans.get(record.callId!);
+    if (record.callId === undefined || !named(record, CLAUDE_CALL_RECORDS)) continue;
+    const span = toolSpans.get(record.callId);
     if (span === undefined || dropped.has(span)) continue;
     const [call, copy] = recorded(record) || !recorded(span) ? [record, span] : [span, record];
+    // (either tells that the call never ran: the decision record, or the span's permission wait)
+    if (copy.source === 'model-output') call.source = 'model-output';
     dropped.add(copy);
     twice.push({ call, copy });
   }
   return { kept: executed.filter((c) => !dropped.has(c)), twice };
 }
+
+const CLAUDE_TOOL_SPANS: readonly string[] = [ClaudeCodeSpans.TOOL];
+const CLAUDE_CALL_RECORDS: readonly string[] = [CodingAgentEvents.CLAUDE_CODE_TOOL_RESULT, CodingAgentEvents.CLAUDE_CODE_TOOL_DECISION];
 
 /** The tracer scope of Semantic Kernel Python's function spans (`trace.get_tracer(__name__)` in `kernel_function.py`). */
 export const SEMANTIC_KERNEL_FUNCTION_SCOPE = 'semantic_kernel.functions.kernel_function';

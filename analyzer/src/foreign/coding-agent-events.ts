@@ -5,6 +5,12 @@
 export const CodingAgentEvents = {
   /** Claude Code, after a tool ran: `tool_name`, `tool_use_id`, `tool_input` (`OTEL_LOG_TOOL_DETAILS=1`) or `tool_parameters`. */
   CLAUDE_CODE_TOOL_RESULT: 'claude_code.tool_result',
+  /**
+   * Claude Code, a permission decision on a call before it runs: `decision` (`accept`, `reject`),
+   * `tool_name`, `tool_use_id`, `tool_parameters` (`OTEL_LOG_TOOL_DETAILS=1`). A rejected call runs
+   * not and writes no tool result: this record is all the events hold of it.
+   */
+  CLAUDE_CODE_TOOL_DECISION: 'claude_code.tool_decision',
   /** Claude Code, a prompt the user entered: `prompt` (`<REDACTED>` unless `OTEL_LOG_USER_PROMPTS=1`). */
   CLAUDE_CODE_USER_PROMPT: 'claude_code.user_prompt',
   /** Gemini CLI, after a tool call: `function_name`, `function_args` (with `telemetry.logPrompts`, on by default). */
@@ -24,12 +30,21 @@ export const ClaudeCodeSpans = {
   INTERACTION: 'claude_code.interaction',
   /** A tool call: `tool_name`, `tool_use_id`; with `OTEL_LOG_TOOL_DETAILS=1` parts of the arguments, with detailed beta tracing `tool_input`. */
   TOOL: 'claude_code.tool',
+  /** Under a `claude_code.tool`, the permission wait: `decision` (`accept`, `reject`); a rejected call has no `claude_code.tool.execution`. */
+  BLOCKED_ON_USER: 'claude_code.tool.blocked_on_user',
 } as const;
+
+/** Claude Code's `decision` (a tool decision record, a `tool.blocked_on_user` span) or `decision_type` (a tool result) of a call it refused to run. */
+export const CLAUDE_REJECTED = 'reject';
 
 /** The attributes of those records the readers read. */
 export const CodingAgentAttributes = {
   /** Both agents' user prompt. */
   PROMPT: 'prompt',
+  /** Claude Code's permission decision on a call (a tool decision record, a `tool.blocked_on_user` span). */
+  CLAUDE_DECISION: 'decision',
+  /** The decision on a tool result record. */
+  CLAUDE_DECISION_TYPE: 'decision_type',
   /** Claude Code's user prompt on its `claude_code.interaction` span. */
   CLAUDE_USER_PROMPT: 'user_prompt',
   CLAUDE_TOOL_NAME: 'tool_name',

@@ -194,27 +194,29 @@ const EXPECTED: Record<string, Expected> = {
   // session is the run.
   'claude-code-2.1-read-tool.logs.json': { calls: ['claude-code Read tool-span'], noEvidence: 1, unreadable: 1, findings: [], run: '11111111-2222-3333-4444-555555555555' },
   // With the prompt and the tools' details recorded: the .env read, the token in Bash's command (by `tool_input`'s key, once:
-  // `tool_parameters` holds it too), the MCP tool by its server and name, and the zone the prompt never gave.
+  // `tool_parameters` holds it too), the MCP tool by its server and name, and the zone the prompt never gave; the upload the
+  // user refused, known by its decision record only: the model's request, which never ran.
   'derived/claude-code-tool-details-planted.logs.json': {
-    calls: ['claude-code Bash tool-span', 'claude-code Read tool-span', 'claude-code mcp__calendar__create_event tool-span'],
-    findings: ['credential_in_attribute Bash command', 'sensitive_arg_dispatched Read file_path', 'assumption_span mcp__calendar__create_event timezone'],
+    calls: ['claude-code Bash tool-span', 'claude-code Read tool-span', 'claude-code mcp__calendar__create_event tool-span', 'claude-code Bash model-output'],
+    findings: ['credential_in_attribute Bash command', 'sensitive_arg_dispatched Read file_path', 'assumption_span mcp__calendar__create_event timezone', 'sensitive_arg_dispatched Bash full_command'],
     run: '11111111-2222-3333-4444-555555555555',
   },
   // Claude Code's traces (beta) of the same prompt: the Read's `claude_code.tool` span, the prompt `<REDACTED>` on the interaction
   // span and no OTEL_LOG_TOOL_DETAILS: as its events, nothing to read, counted so; the session is the run.
   'claude-code-2.1-read-tool.traces.json': { calls: ['claude-code Read tool-span'], noEvidence: 1, unreadable: 1, findings: [], run: '11111111-2222-3333-4444-555555555555' },
   // With the prompt and the tools' details: the Read's `file_path`, Bash's `full_command` (the span's parts of the arguments,
-  // by their attributes' names), the MCP tool's `tool_input` (detailed beta tracing).
+  // by their attributes' names), the MCP tool's `tool_input` (detailed beta tracing); the refused upload, whose permission
+  // wait says `reject`: the model's request.
   'derived/claude-code-tool-details-planted.traces.json': {
-    calls: ['claude-code Bash tool-span', 'claude-code Read tool-span', 'claude-code mcp__calendar__create_event tool-span'],
-    findings: ['credential_in_attribute Bash full_command', 'sensitive_arg_dispatched Read file_path', 'assumption_span mcp__calendar__create_event timezone'],
+    calls: ['claude-code Bash tool-span', 'claude-code Read tool-span', 'claude-code mcp__calendar__create_event tool-span', 'claude-code Bash model-output'],
+    findings: ['credential_in_attribute Bash full_command', 'sensitive_arg_dispatched Read file_path', 'assumption_span mcp__calendar__create_event timezone', 'sensitive_arg_dispatched Bash full_command'],
     run: '11111111-2222-3333-4444-555555555555',
   },
   // Its events and its spans exported together, the events in the trace: each call once, read from its event's
   // `tool_input` (the model's whole arguments), the span's attributes copies of them.
   'derived/claude-code-tool-details-planted.traces.json + derived/claude-code-tool-details-in-trace.logs.json': {
-    calls: ['claude-code Bash tool-span', 'claude-code Read tool-span', 'claude-code mcp__calendar__create_event tool-span'],
-    findings: ['credential_in_attribute Bash command', 'sensitive_arg_dispatched Read file_path', 'assumption_span mcp__calendar__create_event timezone'],
+    calls: ['claude-code Bash tool-span', 'claude-code Read tool-span', 'claude-code mcp__calendar__create_event tool-span', 'claude-code Bash model-output'],
+    findings: ['credential_in_attribute Bash command', 'sensitive_arg_dispatched Read file_path', 'assumption_span mcp__calendar__create_event timezone', 'sensitive_arg_dispatched Bash full_command'],
     run: '11111111-2222-3333-4444-555555555555',
   },
   // Gemini CLI's events: the glob call's arguments are the user's (the path is in the prompt of its prompt id).
@@ -271,9 +273,14 @@ describe('foreign findings', () => {
     expect(emitters('derived/spring-ai-token-in-arguments.json')).toEqual(['spring-ai']);
     expect(emitters('derived/litellm-token-in-tool-calls.json')).toEqual(['litellm', 'litellm']);
     expect(emitters('derived/mastra-token-in-tool-input.json')).toEqual(['mastra']);
-    expect(emitters('derived/claude-code-tool-details-planted.logs.json')).toEqual(['claude-code', 'claude-code', 'claude-code']);
+    expect(emitters('derived/claude-code-tool-details-planted.logs.json')).toEqual(['claude-code', 'claude-code', 'claude-code', 'claude-code']);
     expect(emitters('derived/gemini-cli-planted.logs.json')).toEqual(['gemini-cli', 'gemini-cli']);
-    expect(emitters('derived/claude-code-tool-details-planted.traces.json')).toEqual(['claude-code', 'claude-code', 'claude-code']);
+    expect(emitters('derived/claude-code-tool-details-planted.traces.json')).toEqual(['claude-code', 'claude-code', 'claude-code', 'claude-code']);
+    // A call Claude Code refused (its decision record, or its span's permission wait) never ran: the finding says so.
+    for (const file of ['derived/claude-code-tool-details-planted.logs.json', 'derived/claude-code-tool-details-planted.traces.json']) {
+      const refused = results.get(file)!.result.findings.find((f) => f.rule === 'sensitive_arg_dispatched' && f.tool === 'Bash')!;
+      expect(refused.message).toContain('but the model asked for the call (its request recorded by claude-code; the trace holds no run of it)');
+    }
     const all = JSON.stringify([...results.values()].map((r) => r.result));
     for (const value of ['America/New_York', 'America/Los_Angeles', '/app/.env', 'ghp_C4NARY']) expect(all).not.toContain(value);
   });

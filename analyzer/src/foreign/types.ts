@@ -135,6 +135,10 @@ export interface ToolSpanRecognizer {
   argumentKeys: readonly string[];
   /** Span names this emitter's tool spans have where no attribute key tells them (the pre-filter keeps spans with any). */
   spanNames?: readonly string[];
-  /** The call this span executes, or undefined when it is not one of this emitter's tool spans. */
-  toolCall(span: ForeignSpan): Omit<ForeignCall, 'emitter' | 'spanId' | 'parentSpanId' | 'atNs' | 'source'> | undefined;
+  /**
+   * The call this span executes, or undefined when it is not one of this emitter's tool spans;
+   * `source` `model-output` where the span records a call refused before it ran (the model's
+   * request, no run of it).
+   */
+  toolCall(span: ForeignSpan): (Omit<ForeignCall, 'emitter' | 'spanId' | 'parentSpanId' | 'atNs' | 'source'> & { source?: ForeignCall['source'] }) | undefined;
 }

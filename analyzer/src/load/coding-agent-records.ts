@@ -5,7 +5,7 @@ const READ_AS_SPANS: ReadonlySet<string> = new Set(CODING_AGENT_EVENT_NAMES);
 
 /**
  * Coding agents that record their tool calls as OpenTelemetry log records, not spans: Claude Code
- * (`claude_code.tool_result`, `claude_code.user_prompt`; its events scope
+ * (`claude_code.tool_result`, `claude_code.tool_decision`, `claude_code.user_prompt`; its events scope
  * `com.anthropic.claude_code.events`, the body the event's full name, the `event.name` attribute
  * without the `claude_code.` prefix) and Gemini CLI (`gemini_cli.tool_call`,
  * `gemini_cli.user_prompt` in `event.name`; the body a sentence). By default neither writes a

@@ -1,5 +1,5 @@
 import { Emitter, GenAiAttributes } from '@argspan/conventions';
-import { CLAUDE_MCP_TOOL, ClaudeCodeSpans, CodingAgentAttributes as A, CodingAgentEvents } from '../coding-agent-events.js';
+import { CLAUDE_MCP_TOOL, CLAUDE_REJECTED, ClaudeCodeSpans, CodingAgentAttributes as A, CodingAgentEvents } from '../coding-agent-events.js';
 import type { ForeignSpan, RecordedArguments, ToolSpanRecognizer } from '../types.js';
 import { argumentBlob, argumentsIn, opt, str, UNNAMED_TOOL } from './attributes.js';
 
@@ -15,22 +15,34 @@ const CLAUDE_ARGUMENT_KEYS: readonly string[] = [A.CLAUDE_TOOL_INPUT, A.CLAUDE_T
  * `tool_parameters` (Bash's `bash_command`, `full_command`, `description`). A user's MCP tool is
  * `tool_name = mcp_tool`, the server and tool named only in `tool_parameters`: the tool is then
  * `mcp__{server}__{tool}`, as Claude Code's permission rules name it, and without `tool_input`
- * its arguments are not recorded (those two names are not arguments).
+ * its arguments are not recorded (those two names are not arguments). A call refused before it
+ * ran writes no tool result: its `claude_code.tool_decision` record (`decision = reject`, the same
+ * names, `tool_parameters` with `OTEL_LOG_TOOL_DETAILS=1`) is then the model's request, read alike.
  *
  * The `claude_code.tool` span (traces, beta): the same `tool_name` and `tool_use_id`; the model's
  * arguments in `tool_input` with detailed beta tracing, else (`OTEL_LOG_TOOL_DETAILS=1`) the parts
  * Claude Code writes one attribute each — `file_path`, `full_command`, `skill_name`,
- * `subagent_type` — read as the call's arguments by those names; else not recorded. (A call both
- * exported as a record and traced as a span is one call: see `classify-trace.ts`.)
+ * `subagent_type` — read as the call's arguments by those names; else not recorded. (Whether it
+ * ran, its `claude_code.tool.blocked_on_user` child tells; a call both exported as a record and
+ * traced as a span is one call: see `claudeCodeCalls` in `classify-trace.ts`.)
  */
 export const claudeCode: ToolSpanRecognizer = {
   emitter: Emitter.CLAUDE_CODE,
   keys: [],
-  spanNames: [CodingAgentEvents.CLAUDE_CODE_TOOL_RESULT, ClaudeCodeSpans.TOOL],
+  // (a tool span's permission wait too: not a call, but whether its call ran, read with it)
+  spanNames: [CodingAgentEvents.CLAUDE_CODE_TOOL_RESULT, CodingAgentEvents.CLAUDE_CODE_TOOL_DECISION, ClaudeCodeSpans.TOOL, ClaudeCodeSpans.BLOCKED_ON_USER],
   argumentKeys: CLAUDE_ARGUMENT_KEYS,
   toolCall(span) {
     if (span.name === ClaudeCodeSpans.TOOL) return claudeCodeToolSpan(span);
-    if (span.name !== CodingAgentEvents.CLAUDE_CODE_TOOL_RESULT) return undefined;
+    // A call refused before it ran: its decision record (an accepted call's is its tool result's
+    // twin, which holds more), or a tool result that says so.
+    const refused =
+      span.name === CodingAgentEvents.CLAUDE_CODE_TOOL_DECISION
+        ? str(span, A.CLAUDE_DECISION) === CLAUDE_REJECTED
+        : span.name === CodingAgentEvents.CLAUDE_CODE_TOOL_RESULT
+          ? str(span, A.CLAUDE_DECISION_TYPE) === CLAUDE_REJECTED
+          : undefined;
+    if (refused === undefined || (!refused && span.name === CodingAgentEvents.CLAUDE_CODE_TOOL_DECISION)) return undefined;
     const named = str(span, A.CLAUDE_TOOL_NAME) ?? UNNAMED_TOOL;
     const mcp = named === CLAUDE_MCP_TOOL ? mcpToolName(str(span, A.CLAUDE_TOOL_PARAMETERS)) : undefined;
     const held = named === CLAUDE_MCP_TOOL ? argumentsIn(span, [A.CLAUDE_TOOL_INPUT]) : argumentsIn(span, CLAUDE_ARGUMENT_KEYS);
@@ -38,6 +50,7 @@ export const claudeCode: ToolSpanRecognizer = {
       tool: mcp ?? named,
       ...opt('callId', str(span, A.CLAUDE_TOOL_USE_ID)),
       args: argumentBlob(held, A.CLAUDE_TOOL_INPUT, {}),
+      ...(refused ? { source: 'model-output' as const } : {}),
     };
   },
 };
