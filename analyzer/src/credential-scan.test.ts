@@ -108,8 +108,12 @@ describe('credential re-scan', () => {
     b.otherSpan(turn, 'exec', { attributes: { 'process.command_output': `${dump}\n` } });
     b.otherSpan(turn, 'ids', { attributes: { 'content.sha256': '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824', 'request.id': '550e8400e29b41d4a716446655440000' } });
     await withLoaded(b, async (db) => {
-      expect(await scanCredentials(db, HASH_KEY)).toBe(1);
-      expect(await db.all(`SELECT DISTINCT "key" FROM credential_hits`)).toEqual([{ key: 'process.command_output' }]);
+      // Both credentials of the dump, each known by its token (not by the dump: two hits, not one).
+      expect(await scanCredentials(db, HASH_KEY)).toBe(2);
+      expect(await db.all(`SELECT "key", rule_id FROM credential_hits ORDER BY rule_id`)).toEqual([
+        { key: 'process.command_output', rule_id: 'aws-access-key-id' },
+        { key: 'process.command_output', rule_id: 'github-pat' },
+      ]);
       expect(await passedByPrefilter(db)).toEqual(['process.command_output']);
     });
   });

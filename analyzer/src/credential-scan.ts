@@ -206,9 +206,9 @@ const NAME_SCOPES = new Set<unknown>(Object.values(NameScope));
  * `findInName`: the first); in a value, every one the detector finds.
  */
 export function findCredentials(scope: unknown, text: string, detector: SecretDetector, hasher: ValueHasher): CredentialHit[] {
-  if (!NAME_SCOPES.has(scope)) return credentialHits(text, detector.findAll(text), hasher);
+  if (!NAME_SCOPES.has(scope)) return credentialHits(text, detector.findAll(text), hasher, detector);
   const f = findInName(text, detector);
-  return f ? credentialHits(text, [f], hasher) : [];
+  return f ? credentialHits(text, [f], hasher, detector) : [];
 }
 
 /**
