@@ -7,8 +7,8 @@ export const CodingAgentEvents = {
   CLAUDE_CODE_TOOL_RESULT: 'claude_code.tool_result',
   /**
    * Claude Code, a permission decision on a call before it runs: `decision` (`accept`, `reject`),
-   * `tool_name`, `tool_use_id`, `tool_parameters` (`OTEL_LOG_TOOL_DETAILS=1`). A rejected call runs
-   * not and writes no tool result: this record is all the events hold of it.
+   * `tool_name`, `tool_use_id`, `tool_parameters` (`OTEL_LOG_TOOL_DETAILS=1`). A refused call does
+   * not run and writes no tool result: this record is all the events hold of it.
    */
   CLAUDE_CODE_TOOL_DECISION: 'claude_code.tool_decision',
   /** Claude Code, a prompt the user entered: `prompt` (`<REDACTED>` unless `OTEL_LOG_USER_PROMPTS=1`). */

@@ -34,15 +34,11 @@ export const claudeCode: ToolSpanRecognizer = {
   argumentKeys: CLAUDE_ARGUMENT_KEYS,
   toolCall(span) {
     if (span.name === ClaudeCodeSpans.TOOL) return claudeCodeToolSpan(span);
-    // A call refused before it ran: its decision record (an accepted call's is its tool result's
-    // twin, which holds more), or a tool result that says so.
-    const refused =
-      span.name === CodingAgentEvents.CLAUDE_CODE_TOOL_DECISION
-        ? str(span, A.CLAUDE_DECISION) === CLAUDE_REJECTED
-        : span.name === CodingAgentEvents.CLAUDE_CODE_TOOL_RESULT
-          ? str(span, A.CLAUDE_DECISION_TYPE) === CLAUDE_REJECTED
-          : undefined;
-    if (refused === undefined || (!refused && span.name === CodingAgentEvents.CLAUDE_CODE_TOOL_DECISION)) return undefined;
+    let refused: boolean;
+    if (span.name === CodingAgentEvents.CLAUDE_CODE_TOOL_RESULT) refused = str(span, A.CLAUDE_DECISION_TYPE) === CLAUDE_REJECTED;
+    // (an accepted call's decision record is its tool result's twin, which holds more: only a refused call's is read)
+    else if (span.name === CodingAgentEvents.CLAUDE_CODE_TOOL_DECISION && str(span, A.CLAUDE_DECISION) === CLAUDE_REJECTED) refused = true;
+    else return undefined;
     const named = str(span, A.CLAUDE_TOOL_NAME) ?? UNNAMED_TOOL;
     const mcp = named === CLAUDE_MCP_TOOL ? mcpToolName(str(span, A.CLAUDE_TOOL_PARAMETERS)) : undefined;
     const held = named === CLAUDE_MCP_TOOL ? argumentsIn(span, [A.CLAUDE_TOOL_INPUT]) : argumentsIn(span, CLAUDE_ARGUMENT_KEYS);
