@@ -76,6 +76,22 @@ describe('a credential\'s identity', () => {
     expect(credentialText(aws, defaultSecretDetector, 'aws-access-key-id')).toBe(aws);
   });
 
+  it('a credential hidden by invisible, tag or fullwidth characters, or smuggled in variation selectors, is the token itself', () => {
+    const tags = (t: string) => [...t].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+    const selectors = (t: string) => [...Buffer.from(t)].map((b) => String.fromCodePoint(b < 16 ? 0xfe00 + b : 0xe0100 + b - 16)).join('');
+    const fullwidth = (t: string) => [...t].map((c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)).join('');
+    const plain = argumentHashes(GHP);
+    for (const text of [
+      `token: ${GHP.slice(0, 7)}\u200b${GHP.slice(7, 21)}\u2060\u200d${GHP.slice(21)}`,
+      `see ${tags(GHP)}`,
+      `\u30c8\u30fc\u30af\u30f3\uff1a${fullwidth(GHP)}`,
+      `ok \u{1f600}${selectors(`GITHUB_TOKEN=${GHP}`)}`,
+      JSON.stringify({ note: `${GHP.slice(0, 9)}\u200b${GHP.slice(9)}` }).replace('\u200b', '\\u200b'),
+    ]) expect(hitHashes(text)).toEqual(plain);
+    // an argument whose whole value is the hidden token
+    for (const value of [`${GHP.slice(0, 7)}\u200b${GHP.slice(7)}`, tags(GHP), fullwidth(GHP), selectors(GHP)]) expect(argumentHashes(value)).toEqual(plain);
+  });
+
   it('two different credentials of one text are two hits, the same one twice is one; neither text is kept', () => {
     const aws = 'AKIAQ3EGRSXVB2MN7KLP';
     const hits = credentialHits(`${GHP} and ${aws} and ${GHP}`, defaultSecretDetector.findAll(`${GHP} and ${aws} and ${GHP}`), hasher, defaultSecretDetector);

@@ -1,5 +1,5 @@
 import type { SecretDetector, SecretFinding, ValueHasher } from '@argspan/core';
-import { decodeBase64Text, decodeHexText } from '@argspan/core/internal';
+import { decodeBase64Text, decodeHexText, decodeHiddenCharacters } from '@argspan/core/internal';
 
 /** How many layers of JSON string escapes a credential's text is read through at most (a JSON string inside a JSON string inside …). */
 const MAX_UNESCAPE_DEPTH = 4;
@@ -27,9 +27,20 @@ const BASE64_RUN = /^[A-Za-z0-9+/_-]+={0,2}$/;
  * text: a `.env` sent as base64, dumped by `xxd -p`) is known by the credential inside it — the
  * first the detector finds there of `ruleId` (of any rule without one) — so the same token plain in
  * one place and encoded in another is one credential. Also a function of the text (and detector).
+ *
+ * Hidden characters are read as the detector reads them (removed, stand-ins as the ASCII they
+ * show; see `decodeHiddenCharacters`): a token split by zero-width spaces or spelled in tag
+ * characters is the same credential as its plain copy (with `detector`, the token of `ruleId` in
+ * what they spell, which may be a whole line).
  */
 export function credentialText(span: string, detector?: SecretDetector, ruleId?: string): string {
   let text = unescaped(span);
+  const shown = decodeHiddenCharacters(text)?.text;
+  if (shown !== undefined) {
+    // (a run of variation selectors may spell a whole `.env` line: the credential is the token in it)
+    const inner = detector?.findAll(shown).find((f) => ruleId === undefined || f.ruleId === ruleId);
+    text = inner === undefined ? shown : shown.slice(inner.start, inner.end);
+  }
   for (let depth = 0; detector !== undefined && depth < MAX_DECODE_DEPTH; depth++) {
     const decoded = encodedText(text);
     if (decoded === undefined) break;

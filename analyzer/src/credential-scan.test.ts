@@ -130,6 +130,33 @@ describe('credential re-scan', () => {
     });
   });
 
+  it('reads a token hidden by invisible, tag or fullwidth characters, or behind an emoji; chat text with emoji and CJK text stay out', async () => {
+    const tags = (t: string) => [...t].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+    const selectors = (t: string) => [...Buffer.from(t)].map((x) => String.fromCodePoint(x < 16 ? 0xfe00 + x : 0xe0100 + x - 16)).join('');
+    const b = new ArgspanTraceBuilder(0xca);
+    const turn = b.turn('turn', 'run-hidden');
+    b.otherSpan(turn, 'hidden', {
+      attributes: {
+        'note.split': `token ${GITHUB_CANARY.slice(0, 4)}\u200b${GITHUB_CANARY.slice(4)}`,
+        'note.tags': `hello ${tags(GITHUB_CANARY)}`,
+        'note.emoji': `ok \u{1f600}${selectors(`AWS_ACCESS_KEY_ID=${CANARY_AWS_KEY}`)}`,
+        'note.escaped': JSON.stringify({ v: `${GITHUB_CANARY.slice(0, 6)}\u200b${GITHUB_CANARY.slice(6)}` }).replace('\u200b', '\\u200b'),
+        'chat.text': 'Great job \u{1f44d}\u{1f3fd}\u2764\ufe0f thanks \u{1f468}\u200d\u{1f469}\u200d\u{1f467}',
+        'cjk.text': '\u65e5\u672c\u8a9e\u306e\u30c6\u30ad\u30b9\u30c8\u3001\uff11\uff12\uff13',
+      },
+    });
+    await withLoaded(b, async (db) => {
+      expect(await scanCredentials(db, HASH_KEY)).toBe(4);
+      expect(await db.all(`SELECT "key", rule_id FROM credential_hits ORDER BY "key"`)).toEqual([
+        { key: 'note.emoji', rule_id: 'aws-access-key-id' },
+        { key: 'note.escaped', rule_id: 'github-pat' },
+        { key: 'note.split', rule_id: 'github-pat' },
+        { key: 'note.tags', rule_id: 'github-pat' },
+      ]);
+      expect(await passedByPrefilter(db)).toEqual(['note.emoji', 'note.escaped', 'note.split', 'note.tags']);
+    });
+  });
+
   it('pre-filters on every built-in rule (an empty pre-filter would send every value through the detector)', () => {
     const prefilter = builtinPrefilter();
     expect(prefilter.length).toBeGreaterThan(50);

@@ -260,13 +260,31 @@ export const HEX_TEXT_RUN = '(?:[2-7][0-9a-f]|0[9ad]){16}';
  */
 export const ESCAPED_TEXT_RUN = String.raw`(?:\x5c(?:u00|x)[2-7][0-9a-f]){4}`;
 
+/** Invisible characters (Unicode's default-ignorable ones but the variation selectors) as an RE2 class body. */
+const INVISIBLE_CLASS = String.raw`\x{00AD}\x{034F}\x{061C}\x{115F}\x{1160}\x{17B4}\x{17B5}\x{180B}-\x{180F}\x{200B}-\x{200F}\x{202A}-\x{202E}\x{2060}-\x{206F}\x{3164}\x{FEFF}\x{FFA0}\x{1BCA0}-\x{1BCA3}\x{1D173}-\x{1D17A}\x{E0000}-\x{E00FF}\x{E01F0}-\x{E0FFF}`;
+
+/**
+ * Text hiding a credential from a scan as written, as the detector reads it (`decodeHiddenCharacters`):
+ * invisible characters between two token characters (`ghp_ab\u200bcd`), four tag characters,
+ * fullwidth or mathematical letters and digits in a row, a run of eight variation selectors (data
+ * behind an emoji), or JSON's `\u` escape of an invisible character between token characters (Python's
+ * `json.dumps` writes them so). An emoji's joiner or presentation selector beside other characters does not pass.
+ */
+export const HIDDEN_TEXT_RUN = [
+  String.raw`[0-9a-z_+/=-][${INVISIBLE_CLASS}]+[0-9a-z_+/=-]`,
+  String.raw`[\x{E0020}-\x{E007E}]{4}`,
+  String.raw`[\x{FF10}-\x{FF5A}\x{1D400}-\x{1D7FF}]{4}`,
+  String.raw`[\x{FE00}-\x{FE0F}\x{E0100}-\x{E01EF}]{8}`,
+  String.raw`[0-9a-z_+/=-]\x5cu(?:00ad|200[b-f]|206[0-4]|feff)[0-9a-z_+/=-]`,
+].join('|');
+
 /**
  * The RE2 pattern a value must match to be read by the detector, matched case-insensitively
  * (DuckDB's `'i'`, ClickHouse's `(?i)`): a keyword of `prefilter`, a {@link BASE64_TEXT_RUN}, a
- * {@link HEX_TEXT_RUN} or an {@link ESCAPED_TEXT_RUN}. Only for a non-empty `prefilter` (an empty one reads every value).
+ * {@link HEX_TEXT_RUN}, an {@link ESCAPED_TEXT_RUN} or a {@link HIDDEN_TEXT_RUN}. Only for a non-empty `prefilter` (an empty one reads every value).
  */
 export function prefilterPattern(prefilter: readonly string[]): string {
-  return [...prefilter, BASE64_TEXT_RUN, HEX_TEXT_RUN, ESCAPED_TEXT_RUN].join('|');
+  return [...prefilter, BASE64_TEXT_RUN, HEX_TEXT_RUN, ESCAPED_TEXT_RUN, HIDDEN_TEXT_RUN].join('|');
 }
 
 /**

@@ -199,6 +199,23 @@ describe('credentials the re-scan finds outside span attributes', () => {
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });
 
+  it('tokens hidden by invisible, tag or fullwidth characters: passed by the pre-filter and found in both engines alike', async () => {
+    const b = new ArgspanTraceBuilder(0xcb);
+    const span = b.otherSpan(b.turn('turn', 'run-hidden'), 'exec');
+    const tags = [...CANARY_AWS_KEY].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+    const fullwidth = [...CANARY_AWS_KEY].map((c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)).join('');
+    span.attributes.push(
+      { key: 'note.split', value: { stringValue: `key ${CANARY_AWS_KEY.slice(0, 6)}\u2060${CANARY_AWS_KEY.slice(6)}` } },
+      { key: 'note.tags', value: { stringValue: `hi ${tags}` } },
+      { key: 'note.fullwidth', value: { stringValue: `\u30ad\u30fc\uff1a${fullwidth}` } },
+    );
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'hidden.jsonl');
+    writeFileSync(file, b.lines('agent', 200).join('\n') + '\n');
+    const { duck, ch } = await bothEngines([file], false);
+    expect(new Set(duck.findings.map((f) => f.key))).toEqual(new Set(['note.split', 'note.tags', 'note.fullwidth']));
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+
   it('a span whose start was never set (time 0) is stored by the exporter and read alike: the same finding in both engines', async () => {
     const b = new ArgspanTraceBuilder(0xc8);
     const span = b.otherSpan(b.turn('turn', 'run-t0'), 'lookup');

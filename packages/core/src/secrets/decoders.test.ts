@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeBase64Text, decodeHexText, decodeJsonEscapes, decodePercent } from './decoders.js';
+import { decodeBase64Text, decodeHexText, decodeHiddenCharacters, decodeJsonEscapes, decodePercent, hiddenWindows, isDefaultIgnorable } from './decoders.js';
 
 describe('decodeBase64Text', () => {
   it('decodes base64 (standard and URL-safe) that holds text', () => {
@@ -146,5 +146,87 @@ describe('decodeJsonEscapes', () => {
     const m = decodeJsonEscapes(src, 0, src.length)!;
     expect(m.text).toBe(String.raw`printf 'ghp_\xZZ\x4'`);
     expect(src.slice(...m.sourceSpan(8, 10))).toBe(String.raw`\x67\x68`);
+  });
+});
+
+describe('decodeHiddenCharacters', () => {
+  const tags = (s: string) => [...s].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+  const selectors = (s: string) => [...Buffer.from(s)].map((b) => String.fromCodePoint(b < 16 ? 0xfe00 + b : 0xe0100 + b - 16)).join('');
+  /** Each decoded character's source, as the text it came from. */
+  const sources = (text: string) => {
+    const m = decodeHiddenCharacters(text)!;
+    return [...m.text].map((_, i) => text.slice(...m.sourceOf(i)));
+  };
+
+  it('removes invisible characters; the character after them maps back over them', () => {
+    const text = 'gh\u200bp_\u200d\u2060ab\u00adc';
+    const m = decodeHiddenCharacters(text)!;
+    expect(m.text).toBe('ghp_abc');
+    expect(sources(text)).toEqual(['g', 'h', '\u200bp', '_', '\u200d\u2060a', 'b', '\u00adc']);
+    expect(m.sourceSpan(0, m.text.length)).toEqual([0, text.length]);
+  });
+
+  it('reads tag characters, fullwidth forms and mathematical letters and digits as the ASCII they show', () => {
+    expect(decodeHiddenCharacters(`say ${tags('ghp_x1')}!`)!.text).toBe('say ghp_x1!');
+    expect(sources(tags('ab'))).toEqual([tags('a'), tags('b')]);
+    expect(decodeHiddenCharacters('\uff47\uff48\uff50\uff3f\uff11\u3000x')!.text).toBe('ghp_1 x');
+    // bold g, italic h, double-struck 7; a mathematical symbol with no ASCII reading stays
+    expect(decodeHiddenCharacters('\u{1d420}\u{1d489}\u{1d7df}\u{1d6c2}')!.text).toBe('gh7\u{1d6c2}');
+  });
+
+  it('reads a run of at least eight variation selectors that spells printable ASCII as that text; removes other runs', () => {
+    const run = selectors('GITHUB_TOKEN=ghp_x');
+    const m = decodeHiddenCharacters(`ok \u{1f600}${run} done`)!;
+    expect(m.text).toBe('ok \u{1f600}GITHUB_TOKEN=ghp_x done');
+    const at = m.text.indexOf('GITHUB');
+    expect(m.sourceSpan(at, at + 'GITHUB_TOKEN=ghp_x'.length)).toEqual([5, 5 + run.length]);
+    // an emoji's presentation selector, a short run, a run that spells bytes outside printable ASCII
+    expect(decodeHiddenCharacters('\u2764\ufe0f ok')!.text).toBe('\u2764 ok');
+    expect(decodeHiddenCharacters(`a${selectors('abcdefg')}b`)!.text).toBe('ab');
+    expect(decodeHiddenCharacters(`a${selectors('abcdefgh\u00ff')}b`)!.text).toBe('ab');
+  });
+
+  it('knows the default-ignorable code points as Unicode does (Node\'s tables), and looks for each of them', () => {
+    const ignorable = /^\p{Default_Ignorable_Code_Point}$/u;
+    const differ: string[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const ch = String.fromCodePoint(cp);
+      if (isDefaultIgnorable(cp) !== ignorable.test(ch)) differ.push(cp.toString(16));
+      else if (isDefaultIgnorable(cp) && hiddenWindows(`a${ch}b`).length === 0) differ.push(`${cp.toString(16)} not looked for`);
+    }
+    expect(differ).toEqual([]);
+  });
+
+  it('returns undefined when nothing is hidden inside the text', () => {
+    expect(decodeHiddenCharacters('plain ascii')).toBeUndefined();
+    expect(decodeHiddenCharacters('caf\u00e9 \u65e5\u672c \u{1f600}')).toBeUndefined();
+    expect(decodeHiddenCharacters('trailing\u200b\u200b')).toBeUndefined();
+    // windows: none without a hidden character (CJK prose's fullwidth punctuation opens none), 512 characters each side, merged
+    expect(hiddenWindows('caf\u00e9 \u65e5\u672c\uff0c\uff1a\u3000')).toEqual([]);
+    expect(hiddenWindows('a\u200bb')).toEqual([0, 3]);
+    const long = `${'x'.repeat(1000)}\u200b${'y'.repeat(300)}\uff47${'z'.repeat(2000)}\u{e0067}`;
+    expect(hiddenWindows(long)).toEqual([1000 - 512, 1301 + 512, 3302 - 512, long.length]);
+  });
+
+  it('gives back any ASCII text with invisible characters put anywhere inside it, each character mapped to its own source (property)', () => {
+    const invisible = fc.constantFrom('\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u180e', '\u202e', '\u{e0001}', '\ufe0f');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom(...'aZ09_-=: "'.split('')), fc.array(invisible, { maxLength: 3 })), { minLength: 1, maxLength: 40 }), (parts) => {
+        const text = parts.map(([c, hidden]) => hidden.join('') + c).join('');
+        const plain = parts.map(([c]) => c).join('');
+        const m = decodeHiddenCharacters(text);
+        if (text === plain) {
+          expect(m).toBeUndefined();
+          return;
+        }
+        expect(m!.text).toBe(plain);
+        for (let i = 0; i < plain.length; i++) {
+          const [start, end] = m!.sourceOf(i);
+          expect(text.slice(start, end)).toBe(parts[i]![1].join('') + parts[i]![0]);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -17,11 +17,11 @@ export class MappedText {
     /** Source offset of decoded character 0. */
     private readonly from: number,
     /** Decoded index of each escape, ascending. */
-    private readonly at: readonly number[],
+    private readonly at: ArrayLike<number>,
     /** Source offset of each escape. */
-    private readonly src: readonly number[],
+    private readonly src: ArrayLike<number>,
     /** Source length of each escape (`\u0041` is 6). */
-    private readonly len: readonly number[],
+    private readonly len: ArrayLike<number>,
   ) {}
 
   /** Source span [start, end) of decoded character i. */
@@ -47,31 +47,100 @@ export class MappedText {
   }
 }
 
-/** Builds a MappedText: plain runs are copied as slices, escapes appended one by one. */
+/** Per escape: decoded index, source offset, source length; and the escapes' characters. Reused by one builder at a time. */
+interface BuilderScratch {
+  busy: boolean;
+  at: Int32Array<ArrayBuffer>;
+  src: Int32Array<ArrayBuffer>;
+  len: Int32Array<ArrayBuffer>;
+  codes: Uint16Array<ArrayBuffer>;
+}
+
+const newScratch = (): BuilderScratch => ({ busy: false, at: new Int32Array(256), src: new Int32Array(256), len: new Int32Array(256), codes: new Uint16Array(256) });
+const shared = newScratch();
+
+/**
+ * Builds a MappedText: plain runs are kept as slices, escapes' characters and positions written to
+ * typed arrays reused from call to call, and all joined once at the end (appending to strings and
+ * arrays a character at a time cost about 0.5 µs a character on a text of a million escapes; this,
+ * a fifth of that). build() copies the positions out, so the scratch is free again.
+ */
 class MappedTextBuilder {
-  private text = '';
-  private readonly at: number[] = [];
-  private readonly src: number[] = [];
-  private readonly len: number[] = [];
+  private readonly parts: string[] = [];
+  private length = 0;
+  /** Escapes so far. */
+  private n = 0;
+  /** Characters of the escapes (and short plain runs) since the last long plain run, not yet in `parts`. */
+  private pending = 0;
+  private readonly s: BuilderScratch;
   constructor(
     private readonly source: string,
     private readonly from: number,
-  ) {}
+  ) {
+    // (a second builder while one is open, which the decoders never do, gets arrays of its own)
+    this.s = shared.busy ? newScratch() : shared;
+    this.s.busy = true;
+  }
 
   plain(start: number, end: number): void {
-    if (end > start) this.text += this.source.slice(start, end);
+    if (end <= start) return;
+    this.length += end - start;
+    if (end - start > 32) {
+      this.flush();
+      this.parts.push(this.source.slice(start, end));
+      return;
+    }
+    // (a short run between escapes joins their characters: a slice each would cost more)
+    for (let i = start; i < end; i++) this.append(this.source.charCodeAt(i));
   }
 
   escape(code: number, start: number, length: number): void {
-    this.at.push(this.text.length);
-    this.src.push(start);
-    this.len.push(length);
-    this.text += String.fromCharCode(code);
+    const s = this.s;
+    if (this.n === s.at.length) {
+      s.at = grown(s.at);
+      s.src = grown(s.src);
+      s.len = grown(s.len);
+    }
+    s.at[this.n] = this.length++;
+    s.src[this.n] = start;
+    s.len[this.n++] = length;
+    this.append(code);
+  }
+
+  private append(code: number): void {
+    const s = this.s;
+    if (this.pending === s.codes.length) {
+      const codes = new Uint16Array(s.codes.length * 2);
+      codes.set(s.codes);
+      s.codes = codes;
+    }
+    s.codes[this.pending++] = code;
+  }
+
+  private flush(): void {
+    // (in slices: a spread of a very long array overflows the stack)
+    const codes = this.s.codes;
+    for (let i = 0; i < this.pending; i += 8192) this.parts.push(String.fromCharCode.apply(null, codes.subarray(i, Math.min(this.pending, i + 8192)) as unknown as number[]));
+    this.pending = 0;
   }
 
   build(): MappedText | undefined {
-    return this.at.length === 0 ? undefined : new MappedText(this.text, this.from, this.at, this.src, this.len);
+    const s = this.s;
+    try {
+      if (this.n === 0) return undefined;
+      this.flush();
+      return new MappedText(this.parts.join(''), this.from, s.at.slice(0, this.n), s.src.slice(0, this.n), s.len.slice(0, this.n));
+    } finally {
+      s.busy = false;
+    }
   }
+}
+
+/** `a` copied into an array twice its length. */
+function grown(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
 }
 
 /** Minimum printable share for a decoded base64 run to be scanned as text. */
@@ -287,5 +356,190 @@ export function decodeJsonEscapes(source: string, from: number, to: number): Map
     i += length;
   }
   out.plain(copied, to);
+  return out.build();
+}
+
+/**
+ * Characters a reader does not see, or reads as other characters: Unicode's default-ignorable
+ * code points (zero-width spaces and joiners, bidirectional controls, the soft hyphen, Hangul
+ * fillers, variation selectors, tag characters), fullwidth ASCII and the ideographic space, and
+ * the mathematical letters and digits (`𝐠𝐡𝐩`). A token split by zero-width characters, spelled in
+ * tag characters (the "ASCII smuggling" of prompt injections) or in variation selectors (data
+ * smuggled behind an emoji) reaches its reader whole, and a scan of the text as written misses it.
+ */
+/** Variation selectors in a row read as bytes (one each) when at least this many: a shorter run is an emoji's presentation. */
+const MIN_SMUGGLED_BYTES = 8;
+
+/**
+ * Per UTF-16 code unit: 1 when it is a character {@link decodeHiddenCharacters} removes or
+ * replaces, 2 when it is the first half of a pair that may be one (a tag character, a variation
+ * selector of the supplement, a mathematical letter, a musical or shorthand format control), 3
+ * for a fullwidth form that is no letter or digit (`，`, `：`: CJK prose's punctuation, replaced in a
+ * window but opening none) and the ideographic space.
+ */
+const HIDING_UNIT = (() => {
+  const t = new Uint8Array(0x10000);
+  for (let c = 0xa0; c < 0xd800; c++) if (hidingOf(c) !== Hiding.SEEN) t[c] = 1;
+  for (let c = 0xe000; c < 0x10000; c++) if (hidingOf(c) !== Hiding.SEEN) t[c] = 1;
+  for (const hi of [0xd82f, 0xd834, 0xd835, 0xdb40, 0xdb41, 0xdb42, 0xdb43]) t[hi] = 2;
+  t[0x3000] = 3;
+  for (let c = 0xff01; c <= 0xff5e; c++) if (!/[A-Za-z0-9_+/=-]/.test(String.fromCharCode(c - 0xfee0))) t[c] = 3;
+  return t;
+})();
+
+/**
+ * Per UTF-16 code unit, 1 where {@link hiddenWindows} may open a window (a character that hides
+ * text or stands in for a letter or digit, or the first half of a pair that may be one): the
+ * keyword scan's table (ScanResult.hidden).
+ */
+export const HIDING_OPENERS = HIDING_UNIT.map((kind) => (kind === 1 || kind === 2 ? 1 : 0));
+
+/** Characters decoded on each side of a hidden character (as for JSON escapes: room for a key, its value and a token). */
+const HIDDEN_WINDOW = 512;
+
+/**
+ * Where `text` may hide a credential, as sorted, disjoint [start, end) pairs: HIDDEN_WINDOW
+ * characters on each side of every character {@link decodeHiddenCharacters} removes or replaces
+ * (fullwidth punctuation and the ideographic space excepted: CJK prose is full of them, and they
+ * hide no token), merged. Empty for a text without one.
+ */
+export function hiddenWindows(text: string): number[] {
+  const windows: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xad) continue;
+    const kind = HIDING_UNIT[c]!;
+    if (kind === 0 || kind === 3) continue;
+    if (kind === 2) {
+      const cp = text.codePointAt(i)!;
+      if (cp <= 0xffff || !(cp >= 0x1d400 ? cp <= 0x1d7ff || cp >= 0xe0000 : isDefaultIgnorable(cp))) continue;
+    }
+    const s = Math.max(0, i - HIDDEN_WINDOW);
+    const e = Math.min(text.length, i + HIDDEN_WINDOW);
+    const last = windows.length - 1;
+    if (last > 0 && s <= windows[last]!) windows[last] = e;
+    else windows.push(s, e);
+  }
+  return windows;
+}
+
+/**
+ * Whether code point `cp` is default-ignorable (Unicode's Default_Ignorable_Code_Point: what a
+ * renderer shows as nothing), as ranges: a test compares them with the property in Node's tables.
+ */
+export function isDefaultIgnorable(cp: number): boolean {
+  if (cp < 0x2000) return cp === 0xad || cp === 0x34f || cp === 0x61c || cp === 0x115f || cp === 0x1160 || cp === 0x17b4 || cp === 0x17b5 || (cp >= 0x180b && cp <= 0x180f);
+  if (cp < 0x10000) {
+    return (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x206f) || cp === 0x3164 || (cp >= 0xfe00 && cp <= 0xfe0f) || cp === 0xfeff || cp === 0xffa0 || (cp >= 0xfff0 && cp <= 0xfff8);
+  }
+  return (cp >= 0x1bca0 && cp <= 0x1bca3) || (cp >= 0x1d173 && cp <= 0x1d17a) || (cp >= 0xe0000 && cp <= 0xe0fff);
+}
+
+/** What a code point is to a reader: seen as it is, not seen, a variation selector, or a stand-in for ASCII. */
+const enum Hiding {
+  SEEN = 0,
+  INVISIBLE = 1,
+  SELECTOR = 2,
+  STAND_IN = 3,
+}
+
+function hidingOf(cp: number): Hiding {
+  if (selectorByte(cp) >= 0) return Hiding.SELECTOR;
+  if (foldedAscii(cp) >= 0) return Hiding.STAND_IN;
+  return isDefaultIgnorable(cp) ? Hiding.INVISIBLE : Hiding.SEEN;
+}
+
+/**
+ * Whether UTF-16 code unit `unit`, written as a `\uXXXX` escape, may hide text or stand in for
+ * it: a character {@link decodeHiddenCharacters} removes or replaces, or the first half of a tag
+ * character or a mathematical letter (`\udb40`, `\ud835`).
+ */
+export function mayHideUnit(unit: number): boolean {
+  return unit === 0xdb40 || unit === 0xd835 || HIDING_UNIT[unit] === 1;
+}
+
+/** The byte a variation selector stands for (VS1-VS16: 0-15, VS17-VS256: 16-255), or -1. */
+function selectorByte(cp: number): number {
+  if (cp >= 0xfe00 && cp <= 0xfe0f) return cp - 0xfe00;
+  if (cp >= 0xe0100 && cp <= 0xe01ef) return cp - 0xe0100 + 16;
+  return -1;
+}
+
+/** The ASCII character a visible stand-in reads as (a tag character, fullwidth form, mathematical letter or digit), or -1. */
+function foldedAscii(cp: number): number {
+  if (cp >= 0xe0020 && cp <= 0xe007e) return cp - 0xe0000; // tag characters
+  if (cp >= 0xff01 && cp <= 0xff5e) return cp - 0xfee0; // fullwidth forms
+  if (cp === 0x3000) return 0x20; // ideographic space
+  if (cp >= 0x1d400 && cp <= 0x1d7ff) {
+    const folded = String.fromCodePoint(cp).normalize('NFKC');
+    const c = folded.charCodeAt(0);
+    return folded.length === 1 && c > 0x20 && c < 0x7f ? c : -1;
+  }
+  return -1;
+}
+
+/**
+ * `text[from, to)` as its reader receives it: hidden characters removed, each stand-in replaced by the ASCII
+ * character it reads as, and a run of at least eight variation selectors that spells printable
+ * ASCII replaced by it (a shorter run, or one that spells anything else, removed). Each character
+ * maps back to the source it came from, the hidden characters before it included. Undefined when
+ * nothing was hidden inside the text (hidden characters only at its end hide nothing).
+ */
+export function decodeHiddenCharacters(text: string, from = 0, to = text.length): MappedText | undefined {
+  const out = new MappedTextBuilder(text, from);
+  let copied = from; // text before this is in `out`
+  let hiddenFrom = -1; // the first of the removed characters not yet attached to a character after them
+  /** A character of the result, from source [start, end) and the removed ones before it. */
+  const put = (code: number, start: number, end: number): void => {
+    const s = hiddenFrom >= 0 ? hiddenFrom : start;
+    hiddenFrom = -1;
+    out.escape(code, s, end - s);
+  };
+  const copyTo = (end: number): void => {
+    if (end <= copied) return;
+    if (hiddenFrom >= 0) {
+      put(text.charCodeAt(copied), copied, copied + 1);
+      copied++;
+    }
+    out.plain(copied, end);
+    copied = end;
+  };
+  for (let at = from; at < to; ) {
+    const unit = text.charCodeAt(at);
+    // (ASCII and Latin-1 below the soft hyphen hide nothing: one comparison for most characters)
+    if (unit < 0xad) {
+      at++;
+      continue;
+    }
+    const kind = HIDING_UNIT[unit]!;
+    if (kind === 0) {
+      at++;
+      continue;
+    }
+    const cp = kind === 2 ? text.codePointAt(at)! : unit;
+    let end = at + (cp > 0xffff ? 2 : 1);
+    const hiding = hidingOf(cp);
+    if (hiding === Hiding.SEEN) {
+      at = end;
+      continue;
+    }
+    copyTo(at);
+    if (hiding === Hiding.SELECTOR) {
+      const bytes = [selectorByte(cp)];
+      for (let next = text.codePointAt(end)!; end < to && selectorByte(next) >= 0; next = text.codePointAt(end)!) {
+        bytes.push(selectorByte(next));
+        end += next > 0xffff ? 2 : 1;
+      }
+      if (bytes.length >= MIN_SMUGGLED_BYTES && printableShare(Uint8Array.from(bytes)) === 1) {
+        // every character it spells maps to the whole run
+        put(bytes[0]!, at, end);
+        for (let i = 1; i < bytes.length; i++) out.escape(bytes[i]!, at, end - at);
+      } else if (hiddenFrom < 0) hiddenFrom = at;
+    } else if (hiding === Hiding.STAND_IN) put(foldedAscii(cp), at, end);
+    else if (hiddenFrom < 0) hiddenFrom = at;
+    copied = end;
+    at = end;
+  }
+  copyTo(to);
   return out.build();
 }

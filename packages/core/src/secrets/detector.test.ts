@@ -229,6 +229,30 @@ describe('decoding', () => {
     expect(judged).toHaveLength(1);
   });
 
+  it('hidden characters: a token split by invisible ones, spelled in tag characters, fullwidth forms or variation selectors; the finding covers what hides it', () => {
+    const tags = (t: string) => [...t].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+    const selectors = (t: string) => [...Buffer.from(t)].map((b) => String.fromCodePoint(b < 16 ? 0xfe00 + b : 0xe0100 + b - 16)).join('');
+    const fullwidth = (t: string) => [...t].map((c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)).join('');
+    const split = `${GHP.slice(0, 9)}\u200b${GHP.slice(9, 20)}\u200d\u2060${GHP.slice(20)}`;
+    for (const [hidden, before, after] of [
+      [split, 'token: ', ' ok'],
+      [tags(GHP), 'see ', ''],
+      [fullwidth(GHP), '\u30c8\u30fc\u30af\u30f3\uff1a', '\u3002'],
+      [selectors(GHP), '\u{1f600}', ' \u{1f44d}'],
+    ] as const) {
+      const text = `${before}${hidden}${after}`;
+      expect(d.findAll(text)).toEqual([{ ruleId: 'github-pat', start: before.length, end: before.length + hidden.length }]);
+    }
+    // A password whose key is split, in a .env line; inside a JSON string as a `\u200b` escape
+    expect(d.findAll(`DB_PASS\u200bWORD=${PASSWORD}`).map((f) => f.ruleId)).toEqual(['generic-secret-assignment']);
+    const escaped = JSON.stringify({ note: split }).replace('\u200b', '\\u200b');
+    expect(d.findAll(escaped).map((f) => f.ruleId)).toEqual(['github-pat']);
+    // Text outside ASCII that hides nothing: prose, emoji, right-to-left marks
+    for (const text of ['\u65e5\u672c\u8a9e\u306e\u30c6\u30ad\u30b9\u30c8\u3001\uff11\uff12\uff13', 'Great job \u{1f44d}\u{1f3fd}\u2764\ufe0f thanks', '\u200f\u05e9\u05dc\u05d5\u05dd \u200eabc']) expect(d.findAll(text)).toEqual([]);
+    // Decoding off: as written
+    expect(createSecretDetector({ maxDecodeDepth: 0 }).findAll(split)).toEqual([]);
+  });
+
   it('stops decoding when the per-call budget is spent', () => {
     const enc = b64(`x ${GHP}`);
     expect(createSecretDetector({ maxDecodedChars: 4 }).findAll(enc)).toEqual([]);

@@ -3,7 +3,7 @@ import type { SecretDetector, SecretFinding } from '../types.js';
 import { BUILTIN_RULES } from './builtin-rules.js';
 import { GENERIC_ASSIGNMENT_RULE } from './rules/generic.js';
 import { genericTryCanYield } from './generic-tries.js';
-import { decodeBase64Text, decodeHexText, decodeJsonEscapes, decodePercent, isHexDigit, isTokenStop, isWordChar, type MappedText } from './decoders.js';
+import { decodeBase64Text, decodeHexText, decodeHiddenCharacters, decodeJsonEscapes, decodePercent, isHexDigit, isTokenStop, isWordChar, hiddenWindows, type MappedText } from './decoders.js';
 import { GLUE_REACH, escapeWindows, type GlueSites } from './escape-windows.js';
 import { CREDENTIAL_KEY_WORDS, KeyNameIndex, isKeyChar, keyIsAssigned } from './key-names.js';
 import { KeywordScanner, isGlueKeyword } from './keyword-scanner.js';
@@ -93,6 +93,8 @@ interface Raw {
 type Rejected = Map<CompiledRule, Set<string>>;
 
 const NO_FINDINGS: readonly Raw[] = [];
+/** No windows (shared: never written to). */
+const NO_WINDOWS: number[] = [];
 
 /** What the decoding layers of one text decode (see decodingLayers). */
 interface DecodingLayers {
@@ -101,6 +103,8 @@ interface DecodingLayers {
   hex: number[];
   urlTokens: [number, number][];
   windows: number[];
+  /** Windows around hidden characters and stand-ins for ASCII, as [start, end) pairs (see hiddenWindows). */
+  hidden: number[];
 }
 
 /** Per-call limits shared by every decoding layer of one call (never kept across calls). */
@@ -670,14 +674,14 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       text = withoutMarkerNames(value);
       if (text !== value) scan = scanner.scan(text);
     }
-    const { hits, runs, percent, backslash } = scan;
+    const { hits, runs, percent, backslash, hidden } = scan;
     const out: Raw[] = [];
     const ruled = hits.length > 0 || always.length > 0;
     const triggered = ruled ? triggeredRules(hits) : undefined;
     let st = ruled ? beginPass() : undefined;
     try {
       if (st) matchSpecific(text, hits, out, st, triggered);
-      const layers = depth < maxDepth ? decodingLayers(text, runs, percent, backslash, hits, out) : undefined;
+      const layers = depth < maxDepth ? decodingLayers(text, runs, percent, backslash, hidden, hits, out) : undefined;
       if (layers === undefined) {
         if (st) matchGeneric(text, hits, out, st, triggered, NO_FINDINGS);
         return out;
@@ -704,7 +708,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
    * decoding (as [start, end) pairs, before any `=` padding), runs that may be hex of text, tokens holding a %XX escape, and
    * windows of JSON string escapes. `found`: the findings of the text's specific rules.
    */
-  const decodingLayers = (text: string, runs: readonly number[], percent: boolean, backslash: boolean, hits: readonly number[], found: readonly Raw[]): DecodingLayers | undefined => {
+  const decodingLayers = (text: string, runs: readonly number[], percent: boolean, backslash: boolean, hiding: boolean, hits: readonly number[], found: readonly Raw[]): DecodingLayers | undefined => {
     // Base64: runs already inside a provider finding (the token itself) are not decoded again;
     // runs in a generic finding are, since they may hold something more specific.
     // (Sorted only when there are runs: most texts with a finding have none.)
@@ -733,7 +737,9 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     // an escape glued to the start of a match (\nghp_…), which its last letter would hide from
     // the rule's left-boundary check.
     const windows = backslash ? escapeWindows(text, hits, glueSites) : [];
-    return base64.length + hex.length + urlTokens.length + windows.length === 0 ? undefined : { base64, hex, urlTokens, windows };
+    // Hidden characters and stand-ins: looked for only in a text that holds one (the scan says which).
+    const hidden = hiding ? hiddenWindows(text) : NO_WINDOWS;
+    return base64.length + hex.length + urlTokens.length + windows.length + hidden.length === 0 ? undefined : { base64, hex, urlTokens, windows, hidden };
   };
 
   /** Decode and scan the layers of a text; their findings, mapped back to it. */
@@ -771,14 +777,22 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
       const mapped = decodePercent(text, s, e);
       if (mapped) decodeInto(mapped, depth, budget, decoded);
     }
+    // JSON string escapes, then hidden characters (as the reader sees the text): each window's
+    // findings map back character by character.
+    decodeWindows(text, windows, decodeJsonEscapes, depth, budget, decoded);
+    decodeWindows(text, layers.hidden, decodeHiddenCharacters, depth, budget, decoded);
+    return decoded;
+  };
+
+  /** Decode each window [start, end) of `windows` (pairs) with `decode` and scan it, while the budget lasts. */
+  const decodeWindows = (text: string, windows: readonly number[], decode: (source: string, from: number, to: number) => MappedText | undefined, depth: number, budget: Budget, out: Raw[]): void => {
     for (let w = 0; w < windows.length; w += 2) {
       const s = windows[w]!;
       const e = windows[w + 1]!;
       if (e - s > budget.decoded) continue;
-      const mapped = decodeJsonEscapes(text, s, e);
-      if (mapped) decodeInto(mapped, depth, budget, decoded);
+      const mapped = decode(text, s, e);
+      if (mapped) decodeInto(mapped, depth, budget, out);
     }
-    return decoded;
   };
 
   const decodeInto = (mapped: MappedText, depth: number, budget: Budget, out: Raw[]): void => {

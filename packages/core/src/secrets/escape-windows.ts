@@ -3,7 +3,7 @@
  * decodeJsonEscapes and scans again as a layer of their own (JSON inside a string, and inside
  * that again).
  */
-import { HEXVAL, isHexDigit, isTokenStop, isWordChar } from './decoders.js';
+import { HEXVAL, isHexDigit, isTokenStop, isWordChar, mayHideUnit } from './decoders.js';
 import { base64RunEnd, couldBeBase64OfText } from './keyword-scanner.js';
 
 /** Context decoded on each side of an escape. */
@@ -42,7 +42,8 @@ export interface GlueSites {
  *   after it: a key name just before the escape (\"password\":\"...) or right after it (\"token\");
  * - every `\uXXXX` or `\xNN` (C's, Python's, `printf`'s) of a printable ASCII character and every
  *   escaped scheme (`:\/\/`), which can hide a keyword themselves (keywords are printable ASCII:
- *   `\u00e9` or `\u000a` hides none);
+ *   `\u00e9` or `\u000a` hides none), and every `\uXXXX` of a character that hides text or
+ *   stands in for it (`\u200b` inside a token, `\uff47`);
  * - every glued escape: one written with a final letter or digit (`\b \f \n \r \t`, `\uXXXX`, `\xNN`)
  *   that stands for a character that is neither, where a match can begin right after it: at a
  *   keyword hit (or up to `sites.before[keyword]` characters before one), at a base64 run, or,
@@ -67,7 +68,7 @@ export function escapeWindows(text: string, unordered: readonly number[], sites:
     if (len > 0) {
       while (near < hits.length && hits[near]! < p - ESCAPE_NEAR) near += 2;
       const nearHit = near < hits.length && hits[near]! <= p + 2;
-      if (nearHit || (len > 2 ? isPrintableAsciiEscape(text, p, len) : isEscapedScheme(text, p))) end = p + ESCAPE_WINDOW;
+      if (nearHit || (len > 2 ? isRevealingEscape(text, p, len) : isEscapedScheme(text, p))) end = p + ESCAPE_WINDOW;
     }
     const glue = gluedLength(text, p);
     if (glue > 0) {
@@ -185,11 +186,17 @@ function escapeLength(text: string, p: number): number {
   return length;
 }
 
-/** The \uXXXX or \xNN escape at p (checked by escapeLength, `length` long) stands for a printable ASCII character: 0020-007E. */
-function isPrintableAsciiEscape(text: string, p: number, length: number): boolean {
-  if (length === 6 && (text.charCodeAt(p + 2) !== 48 || text.charCodeAt(p + 3) !== 48)) return false; // \u00..
+/**
+ * The \uXXXX or \xNN escape at p (checked by escapeLength, `length` long) stands for a printable
+ * ASCII character (0020-007E), or, a \uXXXX, for a character that hides or stands in for one (see
+ * decodeHiddenCharacters: `\u200b`, `\uff47`; `\udb40` and `\ud835`, the first halves of tag
+ * characters and mathematical letters), as Python's `json.dumps` writes them.
+ */
+function isRevealingEscape(text: string, p: number, length: number): boolean {
   const v = (HEXVAL(text.charCodeAt(p + length - 2)) << 4) | HEXVAL(text.charCodeAt(p + length - 1));
-  return v >= 0x20 && v <= 0x7e;
+  if (length === 4 || (text.charCodeAt(p + 2) === 48 && text.charCodeAt(p + 3) === 48)) return (v >= 0x20 && v <= 0x7e) || (length === 6 && v === 0xad); // \u00.. or \xNN
+  const code = (HEXVAL(text.charCodeAt(p + 2)) << 12) | (HEXVAL(text.charCodeAt(p + 3)) << 8) | v;
+  return mayHideUnit(code);
 }
 
 /**

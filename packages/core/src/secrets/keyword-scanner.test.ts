@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KeywordScanner, base64RunEnd, glueKeywordPositions, runKeywordPositions } from './keyword-scanner.js';
 import { placeholderShape } from './placeholders.js';
+import { HIDING_OPENERS } from './decoders.js';
 import { entropyFromSum, shannonEntropy } from './value-filters.js';
 
 /** Every (keyword, start) pair by brute force, case-insensitively. */
@@ -144,6 +145,31 @@ describe('KeywordScanner', () => {
       expect(scanner.scan(`${'a'.repeat(65_535)}D:`).marker).toBe(true);
       expect(scanner.scan(`${'a'.repeat(65_535)}D`).marker).toBe(false);
     }
+  });
+
+  it('says whether a character that may hide text occurs, whatever the texts scanned before it (property)', () => {
+    // A text outside ASCII leaves its code units in the WebAssembly memory: a shorter ASCII text
+    // scanned after it must not read them (the narrowing's last step reads up to 15 code units past its end).
+    const unit = fc.constantFrom('a', 'Z', '0', ' ', '\n', '\u007f', '\u00ad', '\u00e9', '\u200b', '\u2019', '\u8041', '\ufeff', '\uff47', '\uff0c', '\udb40', '\udc67', '\ud834');
+    const text = fc.oneof(
+      fc.string({ unit, maxLength: 80 }),
+      fc.tuple(fc.integer({ min: 65_500, max: 65_600 }), fc.string({ unit, maxLength: 40 })).map(([n, tail]) => 'x'.repeat(n) + tail),
+    );
+    const wasm = new KeywordScanner(['ghp_'], 16);
+    const js = new KeywordScanner(['ghp_'], 16, false);
+    expect(wasm.usesWasm).toBe(true);
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 6 }), (texts) => {
+        for (const t of texts) {
+          const hiding = [...Array(t.length).keys()].some((i) => HIDING_OPENERS[t.charCodeAt(i)] === 1);
+          expect(wasm.scan(t).hidden).toBe(hiding);
+          expect(js.scan(t).hidden).toBe(hiding);
+        }
+      }),
+      { numRuns: 150 },
+    );
+    expect(wasm.scan('\u2019quoted\u2019 caf\u00e9 \u65e5\u672c\uff0c').hidden).toBe(false);
+    expect(wasm.scan('ab\u200bcd').hidden).toBe(true);
   });
 
   it('reports runs that may be hex of text (after an optional 0x), not hashes, ids or numbers, WebAssembly and JavaScript alike', () => {

@@ -24,13 +24,15 @@ export interface ScanResult {
    * found in the same pass: a search for the whole marker took ~4 % of a package-text value's time).
    */
   marker: boolean;
+  /** A character that may hide text occurs (one of decoders' HIDING_OPENERS: see hiddenWindows). */
+  hidden: boolean;
 }
 
 import { TEDDY_CHARS, TEDDY_TABLE_BYTES, teddyTables } from './teddy-buckets.js';
 import { MARK_CHAR } from './placeholders.js';
 import { kLogK } from './value-filters.js';
 import { KEYWORD_SCAN_WASM } from './wasm/keyword-scan-wasm.js';
-import { hexDigitsStart, isHexDigit } from './decoders.js';
+import { HIDING_OPENERS, hexDigitsStart, isHexDigit } from './decoders.js';
 
 const ALPHABET = 128;
 /** Characters per WebAssembly chunk; bounds the scratch memory (about 19 bytes per character). */
@@ -65,7 +67,7 @@ interface WasmScan {
   scan: (
     u16: number, n: number, loaded: number, base: number, bytes: number, cls: number, teddy: number,
     verify: number, trie: number, firstEmit: number, hits: number, hitCap: number, runs: number, minRun: number,
-    recs: number, firstRunEmit: number, firstGlueEmit: number,
+    recs: number, firstRunEmit: number, firstGlueEmit: number, hide: number,
   ) => void;
   profile: (ptr: number, len: number, counts: number, klogk: number) => number;
   i32: Int32Array;
@@ -91,6 +93,8 @@ interface WasmScan {
   /** profile's counts, distinct characters and mark table; then k log2 k for k <= PROFILE_MAX. */
   counts: number;
   klogk: number;
+  /** HIDING_OPENERS, a byte per UTF-16 code unit. */
+  hide: number;
   /** Characters loaded past a chunk's end, so a keyword starting in the chunk is read whole. */
   overlap: number;
   /** Copies a string into memory as UTF-16 (the encoding-specific write skips `write`'s argument parsing). */
@@ -446,7 +450,8 @@ export class KeywordScanner {
     const recs = runs + CHUNK * 8;
     const counts = recs + CHUNK + 16;
     const klogk = counts + 1536;
-    const end = klogk + (PROFILE_MAX + 1) * 8;
+    const hide = klogk + (PROFILE_MAX + 1) * 8;
+    const end = hide + HIDING_OPENERS.length;
     memory.grow(Math.ceil(end / 65536) - memory.buffer.byteLength / 65536);
     const buffer = Buffer.from(memory.buffer);
     for (let c = 0; c < ALPHABET; c++) buffer[cls + c] = classOf[c]!;
@@ -459,6 +464,7 @@ export class KeywordScanner {
     new Uint16Array(memory.buffer, trie, trieTable.length).set(trieTable);
     buffer.set(MARK_CHAR, counts + 1280);
     new Float64Array(memory.buffer, klogk, PROFILE_MAX + 1).set(K_LOG_K_TABLE);
+    buffer.set(HIDING_OPENERS, hide);
     const ucs2Write = (buffer as unknown as { ucs2Write?: (s: string, offset: number, length: number) => number }).ucs2Write;
     return {
       write:
@@ -484,6 +490,7 @@ export class KeywordScanner {
       recs,
       counts,
       klogk,
+      hide,
       overlap,
     };
   }
@@ -538,7 +545,7 @@ export class KeywordScanner {
       w.write(off === 0 && loaded === n ? text : text.slice(off, off + loaded), w.u16, loaded * 2);
       // the character before the chunk (a backslash there glues an escape to a run's start)
       w.memory[w.bytes - 1] = off === 0 ? 0 : narrow(text.charCodeAt(off - 1));
-      w.scan(w.u16, len, loaded, off, w.bytes, w.cls, w.teddy, w.verify, w.trie, w.firstEmitting, w.hits, HIT_CAP, w.runs, minRun, w.recs, w.firstRunEmitting, w.firstGlueEmitting);
+      w.scan(w.u16, len, loaded, off, w.bytes, w.cls, w.teddy, w.verify, w.trie, w.firstEmitting, w.hits, HIT_CAP, w.runs, minRun, w.recs, w.firstRunEmitting, w.firstGlueEmitting, w.hide);
       if ((i32[2]! & 4) !== 0) return undefined;
       const nh = i32[0]!;
       for (let j = 0, h = w.hits >> 2; j < nh; j++, h += 2) {
@@ -567,7 +574,7 @@ export class KeywordScanner {
       if (couldBeEncodedText(text, last + 1, n)) runs.push(last + 1, n);
     }
     const flags = i32[2]!;
-    return { hits: (flags & 8) !== 0 ? byStart(hits, keywords) : hits, runs, percent: (flags & 1) !== 0, backslash: (flags & 2) !== 0, marker: (flags & 16) !== 0 };
+    return { hits: (flags & 8) !== 0 ? byStart(hits, keywords) : hits, runs, percent: (flags & 1) !== 0, backslash: (flags & 2) !== 0, marker: (flags & 16) !== 0, hidden: (flags & 32) !== 0 };
   }
 
   /**
@@ -614,12 +621,14 @@ export class KeywordScanner {
     let percent = false;
     let backslash = false;
     let marker = false;
+    let hidden = false;
     let state = 0;
     let last = -1; // last character outside the base64 alphabet
     const n = text.length;
     for (let i = 0; i < n; i++) {
       const c = text.charCodeAt(i);
       const cls = c < ALPHABET ? classOf[c]! : 0;
+      if (c > 0xac && HIDING_OPENERS[c] === 1) hidden = true;
       state = delta[(state << shift) | (cls & 127)]!;
       if (state >= firstEmitting) {
         const o = outputs[state]!;
@@ -643,7 +652,7 @@ export class KeywordScanner {
       this.runKeywordHits(text, last + 1, n, found);
       if (couldBeEncodedText(text, last + 1, n)) runs.push(last + 1, n);
     }
-    return { hits: byStart(found, keywords), runs, percent, backslash, marker };
+    return { hits: byStart(found, keywords), runs, percent, backslash, marker, hidden };
   }
 }
 

@@ -21,7 +21,9 @@
 ;; compiler spills the sixteen table vectors around them on every block.
 ;;
 ;; Memory header (i32): [0] hits, [4] runs, [8] flags (1 = '%', 2 = '\', 4 = hit buffer full,
-;; 8 = a run keyword was found: hits are then not in order of start, 16 = `D:` occurs),
+;; 8 = a run keyword was found: hits are then not in order of start, 16 = `D:` occurs,
+;; 32 = a character that may hide text occurs: one whose code unit the table at $hide marks, looked
+;; up only in a chunk outside ASCII; 0 for $hide looks up none),
 ;; [12] absolute position of the last non-base64 character (carried from chunk to chunk),
 ;; [16] the placeholder shape bits profile (below) measured last.
 ;; Teddy tables at $teddy (see ../teddy-buckets.ts): per set of eight buckets, for the character
@@ -40,7 +42,7 @@
     (param $u16 i32) (param $n i32) (param $loaded i32) (param $base i32) (param $bytes i32)
     (param $cls i32) (param $teddy i32) (param $verify i32) (param $trie i32) (param $firstEmit i32)
     (param $hits i32) (param $hitCap i32) (param $runs i32) (param $minRun i32) (param $recs i32)
-    (param $firstRunEmit i32) (param $firstGlueEmit i32)
+    (param $firstRunEmit i32) (param $firstGlueEmit i32) (param $hide i32)
     (local $i i32) (local $p i32) (local $k i32) (local $s i32) (local $m i32) (local $nb i32)
     (local $nh i32) (local $nr i32) (local $flags i32) (local $last i32) (local $first i32)
     (local $kinds i32) (local $c i32) (local $j i32) (local $e i32) (local $rec i32) (local $recEnd i32) (local $longRun i32)
@@ -53,7 +55,7 @@
     (local $lo6 v128) (local $loA2 v128) (local $loA3 v128) (local $lo7 v128) (local $hi7 v128) (local $lo8 v128) (local $hi8 v128) (local $lo9 v128) (local $lo10 v128)
     (local $nlo v128) (local $nhi v128) (local $candB v128) (local $candC v128) (local $n2 v128) (local $n3 v128)
     (local $x15 v128) (local $x32 v128) (local $x2 v128) (local $xPct v128) (local $xBsl v128)
-    (local $xD v128) (local $xColon v128)
+    (local $xD v128) (local $xColon v128) (local $ua v128) (local $ub v128) (local $wide v128)
     (local.set $lo0 (v128.load (local.get $teddy)))
     (local.set $hi0 (v128.load offset=16 (local.get $teddy)))
     (local.set $lo1 (v128.load offset=32 (local.get $teddy)))
@@ -85,15 +87,36 @@
     (local.set $last (i32.load (i32.const 12)))
 
     ;; 1. UTF-16 -> bytes. narrow_i16x8_u saturates: 0x100..0x7fff -> 255, 0x8000..0xffff -> 0.
+    ;; The code units ORed together tell whether any lies above 0x7f (the 16 after the chunk,
+    ;; which the last step reads, zeroed first: they are left over from an earlier text).
+    (v128.store (i32.add (local.get $u16) (i32.shl (local.get $loaded) (i32.const 1))) (v128.const i32x4 0 0 0 0))
+    (v128.store offset=16 (i32.add (local.get $u16) (i32.shl (local.get $loaded) (i32.const 1))) (v128.const i32x4 0 0 0 0))
     (block $narrowed
       (loop $narrow
         (br_if $narrowed (i32.ge_u (local.get $i) (local.get $loaded)))
-        (v128.store (i32.add (local.get $bytes) (local.get $i))
-          (i8x16.narrow_i16x8_u
-            (v128.load (i32.add (local.get $u16) (i32.shl (local.get $i) (i32.const 1))))
-            (v128.load offset=16 (i32.add (local.get $u16) (i32.shl (local.get $i) (i32.const 1))))))
+        (local.set $ua (v128.load (i32.add (local.get $u16) (i32.shl (local.get $i) (i32.const 1)))))
+        (local.set $ub (v128.load offset=16 (i32.add (local.get $u16) (i32.shl (local.get $i) (i32.const 1)))))
+        (local.set $wide (v128.or (local.get $wide) (v128.or (local.get $ua) (local.get $ub))))
+        (v128.store (i32.add (local.get $bytes) (local.get $i)) (i8x16.narrow_i16x8_u (local.get $ua) (local.get $ub)))
         (local.set $i (i32.add (local.get $i) (i32.const 16)))
         (br $narrow)))
+    ;; A chunk outside ASCII: its code units looked up one by one in the table at $hide (a byte
+    ;; per code unit, 1 where a character may hide text), until one is found.
+    (if (i32.and
+          (i32.ne (local.get $hide) (i32.const 0))
+          (i32.and (v128.any_true (v128.and (local.get $wide) (v128.const i16x8 0xff80 0xff80 0xff80 0xff80 0xff80 0xff80 0xff80 0xff80)))
+                   (i32.eqz (i32.and (local.get $flags) (i32.const 32)))))
+      (then
+        (local.set $i (i32.const 0))
+        (block $found
+          (loop $look
+            (br_if $found (i32.ge_u (local.get $i) (local.get $n)))
+            (if (i32.load8_u (i32.add (local.get $hide) (i32.load16_u (i32.add (local.get $u16) (i32.shl (local.get $i) (i32.const 1))))))
+              (then
+                (local.set $flags (i32.or (local.get $flags) (i32.const 32)))
+                (br $found)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $look)))))
     (v128.store (i32.add (local.get $bytes) (local.get $loaded)) (v128.const i32x4 0 0 0 0))
     (v128.store offset=16 (i32.add (local.get $bytes) (local.get $loaded)) (v128.const i32x4 0 0 0 0))
 
