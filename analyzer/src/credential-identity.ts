@@ -15,7 +15,7 @@ const HEX_RUN = /^(?:0[xX])?[0-9A-Fa-f]+(?:\r?\n[0-9A-Fa-f]+)*$/;
 const BASE64_RUN = /^[A-Za-z0-9+/_-]+={0,2}$/;
 
 /**
- * The text a credential is known by, whichever text it was found in: its span as found, with JSON
+ * The texts a credential is known by, whichever text it was found in: its span as found, with JSON
  * string escapes (and `\xNN` byte escapes, which the detector reads too: `printf '\x67\x68…'`)
  * undone while it holds a backslash and reads as the body of a JSON string. The
  * detector finds a credential in a JSON blob as the raw, escaped span (`\u0067hp_…`, `a\/b`, a
@@ -24,34 +24,33 @@ const BASE64_RUN = /^[A-Za-z0-9+/_-]+={0,2}$/;
  * that itself holds a backslash (`ab\cd`, `ab\ncd`) reaches the same end from both sides.
  *
  * With `detector`, a span that is wholly an encoded run the detector decodes (base64 or hex of
- * text: a `.env` sent as base64, dumped by `xxd -p`) is known by the credential inside it — the
- * first the detector finds there of `ruleId` (of any rule without one) — so the same token plain in
- * one place and encoded in another is one credential. Also a function of the text (and detector).
+ * text: a `.env` sent as base64, dumped by `xxd -p`) is known by the credentials inside it — each
+ * the detector finds there of `ruleId` (of any rule without one), so a dump of two GitHub tokens is
+ * two credentials — and the same token plain in one place and encoded in another is one. Also a
+ * function of the text (and detector).
  *
  * Hidden characters are read as the detector reads them (removed, stand-ins as the ASCII they
  * show; see `decodeHiddenCharacters`): a token split by zero-width spaces or spelled in tag
- * characters is the same credential as its plain copy (with `detector`, the token of `ruleId` in
- * what they spell, which may be a whole line).
+ * characters is the same credential as its plain copy (with `detector`, the tokens of `ruleId` in
+ * what they spell, which may be a whole `.env`).
  */
-export function credentialText(span: string, detector?: SecretDetector, ruleId?: string): string {
-  let text = unescaped(span);
-  const shown = decodeHiddenCharacters(text)?.text;
-  if (shown !== undefined) {
-    // (a run of variation selectors may spell a whole `.env` line: the credential is the token in it)
-    const inner = detector?.findAll(shown).find((f) => ruleId === undefined || f.ruleId === ruleId);
-    text = inner === undefined ? shown : shown.slice(inner.start, inner.end);
-  }
-  for (let depth = 0; detector !== undefined && depth < MAX_DECODE_DEPTH; depth++) {
-    const decoded = encodedText(text);
-    if (decoded === undefined) break;
-    const inner = detector.findAll(decoded).find((f) => ruleId === undefined || f.ruleId === ruleId);
-    if (inner === undefined) break;
-    text = unescaped(decoded.slice(inner.start, inner.end));
-  }
-  return text;
+export function credentialTexts(span: string, detector?: SecretDetector, ruleId?: string): string[] {
+  return knownBy(unescaped(span), detector, ruleId, 0);
 }
 
-/** JSON string escapes (and `\xNN` byte escapes) undone, layer by layer (see {@link credentialText}). */
+/** {@link credentialTexts} of an unescaped text, `depth` encodings down. */
+function knownBy(text: string, detector: SecretDetector | undefined, ruleId: string | undefined, depth: number): string[] {
+  // (hidden characters first: what they spell holds none, so this is read once, at no depth)
+  const shown = decodeHiddenCharacters(text)?.text;
+  const encoded = shown === undefined && depth < MAX_DECODE_DEPTH && detector !== undefined;
+  const decoded = shown ?? (encoded ? encodedText(text) : undefined);
+  if (decoded === undefined) return [text];
+  const inner = detector === undefined || depth >= MAX_DECODE_DEPTH ? [] : detector.findAll(decoded).filter((f) => ruleId === undefined || f.ruleId === ruleId);
+  if (inner.length === 0) return [decoded === shown ? shown : text];
+  return inner.flatMap((f) => knownBy(unescaped(decoded.slice(f.start, f.end)), detector, ruleId, shown === undefined ? depth + 1 : depth));
+}
+
+/** JSON string escapes (and `\xNN` byte escapes) undone, layer by layer (see {@link credentialTexts}). */
 function unescaped(span: string): string {
   let text = span;
   for (let depth = 0; depth < MAX_UNESCAPE_DEPTH && text.includes('\\'); depth++) {
@@ -76,7 +75,7 @@ function encodedText(text: string): string | undefined {
   return BASE64_RUN.test(text) ? decodeBase64Text(text) : undefined;
 }
 
-/** A credential found in a text: its rule, and the keyed hash of its {@link credentialText} (never the text itself). */
+/** A credential found in a text: its rule, and the keyed hash of one of its {@link credentialTexts} (never the text itself). */
 export interface CredentialHit {
   ruleId: string;
   hash: string;
@@ -90,10 +89,12 @@ export function credentialHits(text: string, findings: readonly SecretFinding[],
   const hits: CredentialHit[] = [];
   const seen = new Set<string>();
   for (const f of findings) {
-    const hash = hasher.hash(credentialText(text.slice(f.start, f.end), detector, f.ruleId));
-    if (seen.has(hash)) continue;
-    seen.add(hash);
-    hits.push({ ruleId: f.ruleId, hash });
+    for (const known of credentialTexts(text.slice(f.start, f.end), detector, f.ruleId)) {
+      const hash = hasher.hash(known);
+      if (seen.has(hash)) continue;
+      seen.add(hash);
+      hits.push({ ruleId: f.ruleId, hash });
+    }
   }
   return hits;
 }
@@ -104,7 +105,7 @@ export function credentialHits(text: string, findings: readonly SecretFinding[],
  * holds nothing the detector finds alone, but a blob's `"password": "…"` does: the value).
  */
 export function argumentCredentialTexts(text: string, detector: SecretDetector): string[] {
-  const texts = new Set<string>([credentialText(text, detector)]);
-  for (const f of detector.findAll(text)) texts.add(credentialText(text.slice(f.start, f.end), detector, f.ruleId));
+  const texts = new Set<string>(credentialTexts(text, detector));
+  for (const f of detector.findAll(text)) for (const known of credentialTexts(text.slice(f.start, f.end), detector, f.ruleId)) texts.add(known);
   return [...texts];
 }

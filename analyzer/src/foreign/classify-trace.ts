@@ -62,7 +62,7 @@ export interface ForeignRowSink {
   arg(callNo: number, row: ForeignArgRow, text: string): void;
   /**
    * Add a credential of the secret argument `row` of call `callNo`: `text` is its text as
-   * `credentialText` gives it, kept only as its keyed hash (what `credential_hits` holds for it).
+   * `credentialTexts` gives it, kept only as its keyed hash (what `credential_hits` holds for it).
    */
   credential(callNo: number, row: Pick<ForeignArgRow, 'key' | 'leaf'>, text: string): void;
   blob(row: ArgumentBlobRow): void;
