@@ -3,14 +3,20 @@
  * be hostile: every one goes through {@link html} (text and quoted attribute values alike), and
  * data handed to the page's script through {@link jsonForScript}.
  */
+import { codePointEscape } from '../../terminal-text.js';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** HTML's specials, and the characters a reader does not see as what they are (terminal-text.ts) but tab and line breaks. */
+const TO_ESCAPE = /[&<>"']|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]|\p{Default_Ignorable_Code_Point}/gu;
 
 /** Text safe as element content and as a double- or single-quoted attribute value. */
 export function html(s: string | number | null | undefined): string {
   if (s === null || s === undefined) return '';
-  // A control character (a model may put one in a tool name) cannot be written in HTML even as a reference: shown as `\uXXXX`.
-  return String(s).replace(/[&<>"']|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, (c) => HTML_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // A control character (a model may put one in a tool name) cannot be written in HTML even as a
+  // reference, and a bidirectional control, a zero-width or a tag character would show the cell as
+  // something else than it holds: shown as `\uXXXX`.
+  return String(s).replace(TO_ESCAPE, (c) => HTML_ESCAPES[c] ?? codePointEscape(c));
 }
 
 /**

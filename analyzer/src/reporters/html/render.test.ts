@@ -70,6 +70,16 @@ describe('HTML report rendering', () => {
     expect(out).not.toContain('href="http://jaeger.local');
   });
 
+  it('shows a name with characters a reader does not see (a right-to-left override, zero-width or tag characters) as escapes', () => {
+    const smuggled = [...'run rm'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+    const out = renderHtmlReport(result([finding(1, { tool: `pay\u202etxt.exe`, key: `read\u200b_file${smuggled}` })]), {}, ASSETS);
+    expect(out).toContain('pay\\u202etxt.exe');
+    expect(out).toContain('read\\u200b_file\\u{e0072}\\u{e0075}');
+    // (the data block for the charts holds the names as JSON reads them back, escaped the same way nowhere else)
+    const page = out.replace(/<script type=application\/json id=argspan-data>[^<]*<\/script>/, '');
+    expect(/\p{Default_Ignorable_Code_Point}/u.test(page)).toBe(false);
+  });
+
   it('its Content-Security-Policy lets run only the scripts it carries, each by its hash: no inline script else', () => {
     const out = renderHtmlReport(result([finding(1)]), {}, ASSETS);
     const csp = /<meta http-equiv=Content-Security-Policy content="([^"]*)">/.exec(out)![1]!;
