@@ -705,8 +705,9 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
 
   /**
    * What the decoding layers of a text would decode, or undefined when nothing: base64 runs worth
-   * decoding (as [start, end) pairs, before any `=` padding), runs that may be hex of text, tokens holding a %XX escape, and
-   * windows of JSON string escapes. `found`: the findings of the text's specific rules.
+   * decoding (as [start, end) pairs, before any `=` padding), runs that may be hex of text, tokens holding a %XX escape,
+   * windows of JSON string escapes, and windows around hidden characters (`hiding`: the scan saw one).
+   * `found`: the findings of the text's specific rules.
    */
   const decodingLayers = (text: string, runs: readonly number[], percent: boolean, backslash: boolean, hiding: boolean, hits: readonly number[], found: readonly Raw[]): DecodingLayers | undefined => {
     // Base64: runs already inside a provider finding (the token itself) are not decoded again;
