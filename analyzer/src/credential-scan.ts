@@ -1,6 +1,6 @@
 import type { DuckDBVarCharVector } from '@duckdb/node-api';
 import { BUILTIN_RULES, createValueHasher, defaultSecretDetector, findInName, redactName, type SecretDetector, type ValueHasher } from '@argspan/core';
-import { escapedKeywordSpellings } from '@argspan/core/internal';
+import { DEFAULT_IGNORABLE_RANGES, escapedKeywordSpellings } from '@argspan/core/internal';
 import { credentialHits, type CredentialHit } from './credential-identity.js';
 import type { Db } from './db.js';
 import { sqlString } from './load/duckdb-types.js';
@@ -260,8 +260,21 @@ export const HEX_TEXT_RUN = '(?:[2-7][0-9a-f]|0[9ad]){16}';
  */
 export const ESCAPED_TEXT_RUN = String.raw`(?:\x5c(?:u00|x)[2-7][0-9a-f]){4}`;
 
-/** Invisible characters (Unicode's default-ignorable ones but the variation selectors) as an RE2 class body. */
-const INVISIBLE_CLASS = String.raw`\x{00AD}\x{034F}\x{061C}\x{115F}\x{1160}\x{17B4}\x{17B5}\x{180B}-\x{180F}\x{200B}-\x{200F}\x{202A}-\x{202E}\x{2060}-\x{206F}\x{3164}\x{FEFF}\x{FFA0}\x{1BCA0}-\x{1BCA3}\x{1D173}-\x{1D17A}\x{E0000}-\x{E00FF}\x{E01F0}-\x{E0FFF}`;
+/** Variation selectors (VS1-16, VS17-256): a run of eight is looked for apart, one alone is an emoji's presentation. */
+const SELECTORS: readonly (readonly [number, number])[] = [[0xfe00, 0xfe0f], [0xe0100, 0xe01ef]];
+
+/** Invisible characters (the core's default-ignorable ranges but the variation selectors) as an RE2 class body. */
+const INVISIBLE_CLASS = DEFAULT_IGNORABLE_RANGES.flatMap(([first, last]) => {
+  let parts: [number, number][] = [[first, last]];
+  for (const [s, e] of SELECTORS) parts = parts.flatMap(([a, b]): [number, number][] => (e < a || s > b ? [[a, b]] : [...(a < s ? [[a, s - 1] as [number, number]] : []), ...(b > e ? [[e + 1, b] as [number, number]] : [])]));
+  return parts;
+})
+  .map(([a, b]) => (a === b ? re2Char(a) : `${re2Char(a)}-${re2Char(b)}`))
+  .join('');
+
+function re2Char(cp: number): string {
+  return `\\x{${cp.toString(16).toUpperCase()}}`;
+}
 
 /**
  * Text hiding a credential from a scan as written, as the detector reads it (`decodeHiddenCharacters`):

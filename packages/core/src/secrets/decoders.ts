@@ -367,6 +367,16 @@ export function decodeJsonEscapes(source: string, from: number, to: number): Map
  * tag characters (the "ASCII smuggling" of prompt injections) or in variation selectors (data
  * smuggled behind an emoji) reaches its reader whole, and a scan of the text as written misses it.
  */
+/**
+ * Unicode's default-ignorable code points (Default_Ignorable_Code_Point: what a renderer shows as
+ * nothing), as [first, last] ranges: a test compares them with the property in Node's tables.
+ */
+export const DEFAULT_IGNORABLE_RANGES: readonly (readonly [number, number])[] = [
+  [0xad, 0xad], [0x34f, 0x34f], [0x61c, 0x61c], [0x115f, 0x1160], [0x17b4, 0x17b5], [0x180b, 0x180f],
+  [0x200b, 0x200f], [0x202a, 0x202e], [0x2060, 0x206f], [0x3164, 0x3164], [0xfe00, 0xfe0f], [0xfeff, 0xfeff],
+  [0xffa0, 0xffa0], [0xfff0, 0xfff8], [0x1bca0, 0x1bca3], [0x1d173, 0x1d17a], [0xe0000, 0xe0fff],
+];
+
 /** Variation selectors in a row read as bytes (one each) when at least this many: a shorter run is an emoji's presentation. */
 const MIN_SMUGGLED_BYTES = 8;
 
@@ -423,16 +433,10 @@ export function hiddenWindows(text: string): number[] {
   return windows;
 }
 
-/**
- * Whether code point `cp` is default-ignorable (Unicode's Default_Ignorable_Code_Point: what a
- * renderer shows as nothing), as ranges: a test compares them with the property in Node's tables.
- */
+/** Whether code point `cp` is default-ignorable (in {@link DEFAULT_IGNORABLE_RANGES}). */
 export function isDefaultIgnorable(cp: number): boolean {
-  if (cp < 0x2000) return cp === 0xad || cp === 0x34f || cp === 0x61c || cp === 0x115f || cp === 0x1160 || cp === 0x17b4 || cp === 0x17b5 || (cp >= 0x180b && cp <= 0x180f);
-  if (cp < 0x10000) {
-    return (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x206f) || cp === 0x3164 || (cp >= 0xfe00 && cp <= 0xfe0f) || cp === 0xfeff || cp === 0xffa0 || (cp >= 0xfff0 && cp <= 0xfff8);
-  }
-  return (cp >= 0x1bca0 && cp <= 0x1bca3) || (cp >= 0x1d173 && cp <= 0x1d17a) || (cp >= 0xe0000 && cp <= 0xe0fff);
+  for (const [first, last] of DEFAULT_IGNORABLE_RANGES) if (cp >= first && cp <= last) return true;
+  return false;
 }
 
 /** What a code point is to a reader: seen as it is, not seen, a variation selector, or a stand-in for ASCII. */
