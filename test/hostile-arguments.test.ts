@@ -11,7 +11,7 @@ import { memoryTracing } from '../packages/instrumentation/test-support/tracing.
 import { filesContaining } from '../packages/hop/src/testing/state-files.js';
 
 // A fuzzer over instrumentDispatch: hostile arguments (credentials as object and Map keys, after
-// JSON escapes and hidden by invisible or tag characters, getters and proxies that change between reads, BigInt, throwing getters, deep
+// JSON escapes, hidden by invisible or tag characters, spelled out as character references or codes, getters and proxies that change between reads, BigInt, throwing getters, deep
 // nesting) must never put a canary in a span, a span name, an error, a log line or the state
 // directory; only documented errors escape; and what the tool receives is exactly what was
 // classified.
@@ -29,19 +29,40 @@ const canary = fc.constantFrom(...CANARIES);
 const hiddenCanary = fc.tuple(canary, fc.constantFrom('\u200b', '\u200d', '\u2060', '\u00ad', 'tags'), fc.integer({ min: 1, max: 30 })).map(([c, how, at]) =>
   how === 'tags' ? [...c].map((ch) => String.fromCodePoint(0xe0000 + ch.charCodeAt(0))).join('') : `${c.slice(0, at)}${how}${c.slice(at)}`,
 );
-/** `text` as its reader sees it: tag characters read as ASCII, invisible characters gone (a canary so written is leaked all the same). */
+/** A canary spelled out the way code and markup can: as character references, a list of codes, `chr()` calls, or two joined string literals. */
+const spelledCanary = fc.tuple(canary, fc.constantFrom('refs', 'hex-refs', 'fromCharCode', 'bytes', 'chr', 'joined'), fc.integer({ min: 1, max: 30 })).map(([c, how, at]) => {
+  const codes = [...c].map((ch) => ch.charCodeAt(0));
+  if (how === 'refs') return codes.map((n) => `&#${n};`).join('');
+  if (how === 'hex-refs') return codes.map((n) => `&#x${n.toString(16)};`).join('');
+  if (how === 'fromCharCode') return `String.fromCharCode(${codes.join(', ')})`;
+  if (how === 'bytes') return `bytes([${codes.join(',')}]).decode()`;
+  if (how === 'chr') return codes.map((n) => `chr(${n})`).join(' + ');
+  return `"${c.slice(0, at)}" + "${c.slice(at)}"`;
+});
+/**
+ * `text` as its reader sees it: tag characters read as ASCII, invisible characters gone, character
+ * references, lists of codes and `chr()` calls read as their characters, joined literals as one (a
+ * canary so written is leaked all the same).
+ */
 const shown = (text: string) =>
-  text.replace(/[\u{e0020}-\u{e007e}]/gu, (ch) => String.fromCharCode(ch.codePointAt(0)! - 0xe0000)).replace(/\p{Default_Ignorable_Code_Point}/gu, '');
+  text
+    .replace(/[\u{e0020}-\u{e007e}]/gu, (ch) => String.fromCharCode(ch.codePointAt(0)! - 0xe0000))
+    .replace(/\p{Default_Ignorable_Code_Point}/gu, '')
+    .replace(/&#(x[0-9a-f]+|[0-9]+);?/gi, (_, n: string) => String.fromCharCode(n[0] === 'x' || n[0] === 'X' ? parseInt(n.slice(1), 16) : Number(n)))
+    .replace(/(?:fromCharCode\(|bytes\(\[)([0-9, ]+)/g, (_, list: string) => String.fromCharCode(...list.split(',').map(Number)))
+    .replace(/chr\(([0-9]+)\)(?: \+ )?/g, (_, n: string) => String.fromCharCode(Number(n)))
+    .replace(/\\+(["'])/g, '$1')
+    .replace(/(["'])\s*\+\s*\1/g, '');
 /** A canary's line dumped as hex (`xxd -p`, 60 digits a line): the encoded form is the secret too. */
 const hexDump = (text: string) => Buffer.from(text).toString('hex').match(/.{1,60}/g)!.join('\n');
 /** Every form of the canaries that must not leak: as written, and dumped as hex. */
 const LEAK_FORMS = [...CANARIES, ...CANARIES.flatMap((c) => [Buffer.from(c).toString('hex'), Buffer.from(`token: ${c}`).toString('hex')])];
 /** A string holding a canary (maybe hidden) the way tool arguments carry them: bare, after a real or a JSON-escaped line break, in a JSON document, dumped as hex. */
-const secretText = fc.tuple(fc.oneof(canary, hiddenCanary), fc.constantFrom('', 'A=1\n', 'A=1\\n', 'A=1\\t', 'A=1\\u000a', 'token: ', 'x\\"y\\n'), fc.constantFrom('plain', 'json', 'hex')).map(([c, before, form]) =>
+const secretText = fc.tuple(fc.oneof(canary, hiddenCanary, spelledCanary), fc.constantFrom('', 'A=1\n', 'A=1\\n', 'A=1\\t', 'A=1\\u000a', 'token: ', 'x\\"y\\n'), fc.constantFrom('plain', 'json', 'hex')).map(([c, before, form]) =>
   form === 'json' ? JSON.stringify({ env: `${before}${c}` }) : form === 'hex' ? hexDump(`${before}${c}`) : `${before}${c}`,
 );
 const plain = fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.boolean(), fc.constant(null));
-const key = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('path', 'query', 'to', 'text', 'note', 'items', 'timezone') }, { weight: 1, arbitrary: canary }, { weight: 1, arbitrary: hiddenCanary });
+const key = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('path', 'query', 'to', 'text', 'note', 'items', 'timezone') }, { weight: 1, arbitrary: canary }, { weight: 1, arbitrary: hiddenCanary }, { weight: 1, arbitrary: spelledCanary });
 
 /** Hostile wrappers around a value: a getter or proxy whose later reads return a canary, a Map keyed by a canary, BigInt, a throwing getter, deep nesting. */
 function hostile(inner: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {

@@ -108,6 +108,22 @@ describe('a credential\'s identity', () => {
     for (const value of [`${GHP.slice(0, 7)}\u200b${GHP.slice(7)}`, tags(GHP), fullwidth(GHP), selectors(GHP)]) expect(argumentHashes(value)).toEqual(plain);
   });
 
+  it('a credential spelled out as character references, a list of codes, chr() calls or joined literals is the token itself', () => {
+    const codes = [...GHP].map((c) => c.charCodeAt(0));
+    const plain = argumentHashes(GHP);
+    const spelled = [
+      `<b>${codes.map((n) => `&#${n};`).join('')}</b>`,
+      `<b>${GHP.slice(0, 3)}&#x${codes[3]!.toString(16)};${GHP.slice(4)}</b>`,
+      `const t = String.fromCharCode(${codes.join(', ')});`,
+      `t = bytes([${codes.map((n) => `0x${n.toString(16)}`).join(',')}]).decode()`,
+      `t = ${codes.map((n) => `chr(${n})`).join(' + ')}`,
+      `String t = "${GHP.slice(0, 11)}" +\n  "${GHP.slice(11)}";`,
+    ];
+    for (const text of spelled) expect(hitHashes(text), text).toEqual(plain);
+    // an argument whose whole value is the spelled token
+    for (const value of spelled) expect(argumentHashes(value), value).toEqual(plain);
+  });
+
   it('two different credentials of one text are two hits, the same one twice is one; neither text is kept', () => {
     const aws = 'AKIAQ3EGRSXVB2MN7KLP';
     const hits = credentialHits(`${GHP} and ${aws} and ${GHP}`, defaultSecretDetector.findAll(`${GHP} and ${aws} and ${GHP}`), hasher, defaultSecretDetector);

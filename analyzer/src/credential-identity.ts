@@ -1,5 +1,5 @@
 import type { SecretDetector, SecretFinding, ValueHasher } from '@argspan/core';
-import { decodeBase64Text, decodeHexText, decodeHiddenCharacters } from '@argspan/core/internal';
+import { decodeBase64Text, decodeHexText, decodeHiddenCharacters, spelledText } from '@argspan/core/internal';
 
 /** How many layers of JSON string escapes a credential's text is read through at most (a JSON string inside a JSON string inside …). */
 const MAX_UNESCAPE_DEPTH = 4;
@@ -32,7 +32,9 @@ const BASE64_RUN = /^[A-Za-z0-9+/_-]+={0,2}$/;
  * Hidden characters are read as the detector reads them (removed, stand-ins as the ASCII they
  * show; see `decodeHiddenCharacters`): a token split by zero-width spaces or spelled in tag
  * characters is the same credential as its plain copy (with `detector`, the tokens of `ruleId` in
- * what they spell, which may be a whole `.env`).
+ * what they spell, which may be a whole `.env`). So are characters spelled out (see
+ * `spelledText`): a token written as character references, a list of codes, `chr()` calls or
+ * joined string literals is its plain copy.
  */
 export function credentialTexts(span: string, detector?: SecretDetector, ruleId?: string): string[] {
   return knownBy(unescaped(span), detector, ruleId, 0);
@@ -40,8 +42,8 @@ export function credentialTexts(span: string, detector?: SecretDetector, ruleId?
 
 /** {@link credentialTexts} of an unescaped text, `depth` encodings down. */
 function knownBy(text: string, detector: SecretDetector | undefined, ruleId: string | undefined, depth: number): string[] {
-  // (hidden characters first: what they spell holds none, so this is read once, at no depth)
-  const shown = decodeHiddenCharacters(text)?.text;
+  // (hidden or spelled-out characters first: what they spell holds none, so this is read once, at no depth)
+  const shown = decodeHiddenCharacters(text)?.text ?? spelledText(text);
   const encoded = shown === undefined && depth < MAX_DECODE_DEPTH && detector !== undefined;
   const decoded = shown ?? (encoded ? encodedText(text) : undefined);
   if (decoded === undefined) return [text];

@@ -157,6 +157,32 @@ describe('credential re-scan', () => {
     });
   });
 
+  it('reads a token spelled out as character references, a list of codes, chr() calls or joined literals; HTML and code that spell nothing stay out', async () => {
+    const codes = (t: string) => [...t].map((c) => c.charCodeAt(0)).join(', ');
+    const b = new ArgspanTraceBuilder(0xcc);
+    const turn = b.turn('turn', 'run-spelled');
+    b.otherSpan(turn, 'spelled', {
+      attributes: {
+        'note.html': `<input value="${[...GITHUB_CANARY].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join('')}">`,
+        'note.codes': `const t = String.fromCharCode(${codes(GITHUB_CANARY)});`,
+        'note.chr': `k = ${[...CANARY_AWS_KEY].map((c) => `chr(${c.charCodeAt(0)})`).join('+')}`,
+        'note.joined': `String k = "${CANARY_AWS_KEY.slice(0, 8)}" +\n  "${CANARY_AWS_KEY.slice(8)}";`,
+        'page.html': '<p>Don&#39;t miss it &#8212; caf&#233; &#169; 2024</p>',
+        'code.js': 'const msg = "Hello, " + name + "!"; const n = [1, 2, 3].length;',
+      },
+    });
+    await withLoaded(b, async (db) => {
+      expect(await scanCredentials(db, HASH_KEY)).toBe(4);
+      expect(await db.all(`SELECT "key", rule_id FROM credential_hits ORDER BY "key"`)).toEqual([
+        { key: 'note.chr', rule_id: 'aws-access-key-id' },
+        { key: 'note.codes', rule_id: 'github-pat' },
+        { key: 'note.html', rule_id: 'github-pat' },
+        { key: 'note.joined', rule_id: 'aws-access-key-id' },
+      ]);
+      expect(await passedByPrefilter(db)).toEqual(['note.chr', 'note.codes', 'note.html', 'note.joined']);
+    });
+  });
+
   it('pre-filters on every built-in rule (an empty pre-filter would send every value through the detector)', () => {
     const prefilter = builtinPrefilter();
     expect(prefilter.length).toBeGreaterThan(50);

@@ -292,12 +292,27 @@ export const HIDDEN_TEXT_RUN = [
 ].join('|');
 
 /**
+ * Text spelling a credential out, as the detector reads it (`decodeSpelledCharacters`): a numeric
+ * character reference to a token character (`&#103;`, `&#x67;`), a call that turns a list of codes
+ * into text or a `chr()` call (`String.fromCharCode(`, `bytes([`, `[]byte{`, `CHAR(`), or two
+ * string literals joined by ` +`, ` .` or ` ..` (a space before the operator, as the detector's keywords have it). Special characters are written as classes: DuckDB
+ * rewrites an alternation of literals before RE2 sees it (see {@link ESCAPED_TEXT_RUN}).
+ */
+export const SPELLED_TEXT_RUN = [
+  '&#(?:x0*(?:2[b-f]|3[0-9a-f]|[4-7][0-9a-f])(?:[^0-9a-f]|$)|0*(?:4[3-9]|[5-9][0-9]|1[01][0-9]|12[0-2])(?:[^0-9]|$))',
+  'fromcharcode|(?:bytes|bytearray|from|array)[(][[]|byte[{]|chr[(]|char[(]',
+  '" (?:[+]|[.][.]?)[ \t\r\n]*"',
+  "' (?:[+]|[.][.]?)[ \t\r\n]*'",
+].join('|');
+
+/**
  * The RE2 pattern a value must match to be read by the detector, matched case-insensitively
  * (DuckDB's `'i'`, ClickHouse's `(?i)`): a keyword of `prefilter`, a {@link BASE64_TEXT_RUN}, a
- * {@link HEX_TEXT_RUN}, an {@link ESCAPED_TEXT_RUN} or a {@link HIDDEN_TEXT_RUN}. Only for a non-empty `prefilter` (an empty one reads every value).
+ * {@link HEX_TEXT_RUN}, an {@link ESCAPED_TEXT_RUN}, a {@link HIDDEN_TEXT_RUN} or a
+ * {@link SPELLED_TEXT_RUN}. Only for a non-empty `prefilter` (an empty one reads every value).
  */
 export function prefilterPattern(prefilter: readonly string[]): string {
-  return [...prefilter, BASE64_TEXT_RUN, HEX_TEXT_RUN, ESCAPED_TEXT_RUN, HIDDEN_TEXT_RUN].join('|');
+  return [...prefilter, BASE64_TEXT_RUN, HEX_TEXT_RUN, ESCAPED_TEXT_RUN, HIDDEN_TEXT_RUN, SPELLED_TEXT_RUN].join('|');
 }
 
 /**

@@ -216,6 +216,22 @@ describe('credentials the re-scan finds outside span attributes', () => {
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });
 
+  it('tokens spelled out as character references, codes or joined literals: passed by the pre-filter and found in both engines alike', async () => {
+    const b = new ArgspanTraceBuilder(0xcd);
+    const span = b.otherSpan(b.turn('turn', 'run-spelled'), 'exec');
+    span.attributes.push(
+      { key: 'note.html', value: { stringValue: `<b>${[...CANARY_AWS_KEY].map((c) => `&#${c.charCodeAt(0)};`).join('')}</b>` } },
+      { key: 'note.codes', value: { stringValue: `key = bytes([${[...CANARY_AWS_KEY].map((c) => c.charCodeAt(0)).join(',')}]).decode()` } },
+      { key: 'note.joined', value: { stringValue: `$k = '${CANARY_AWS_KEY.slice(0, 5)}' . '${CANARY_AWS_KEY.slice(5)}';` } },
+      { key: 'page.html', value: { stringValue: '<p>Don&#39;t &#8212; "a" + b</p>' } },
+    );
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'spelled.jsonl');
+    writeFileSync(file, b.lines('agent', 200).join('\n') + '\n');
+    const { duck, ch } = await bothEngines([file], false);
+    expect(new Set(duck.findings.map((f) => f.key))).toEqual(new Set(['note.html', 'note.codes', 'note.joined']));
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+
   it('a span whose start was never set (time 0) is stored by the exporter and read alike: the same finding in both engines', async () => {
     const b = new ArgspanTraceBuilder(0xc8);
     const span = b.otherSpan(b.turn('turn', 'run-t0'), 'lookup');

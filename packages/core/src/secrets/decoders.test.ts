@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeBase64Text, decodeHexText, decodeHiddenCharacters, decodeJsonEscapes, decodePercent, hiddenWindows, isDefaultIgnorable } from './decoders.js';
+import { SPELLING_KEYWORDS, decodeBase64Text, decodeHexText, decodeHiddenCharacters, decodeJsonEscapes, decodePercent, decodeSpelledCharacters, hiddenWindows, isDefaultIgnorable, spelledWindows } from './decoders.js';
 
 describe('decodeBase64Text', () => {
   it('decodes base64 (standard and URL-safe) that holds text', () => {
@@ -224,6 +224,106 @@ describe('decodeHiddenCharacters', () => {
         for (let i = 0; i < plain.length; i++) {
           const [start, end] = m!.sourceOf(i);
           expect(text.slice(start, end)).toBe(parts[i]![1].join('') + parts[i]![0]);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('decodeSpelledCharacters', () => {
+  const codes = (s: string, sep = ',', hex = false) => [...s].map((c) => (hex ? `0x${c.charCodeAt(0).toString(16)}` : String(c.charCodeAt(0)))).join(sep);
+  /** Each decoded character's source, as the text it came from. */
+  const sources = (text: string) => {
+    const m = decodeSpelledCharacters(text)!;
+    return [...m.text].map((_, i) => text.slice(...m.sourceOf(i)));
+  };
+
+  it('reads numeric character references (decimal, hex, the `;` left out) as their characters', () => {
+    expect(decodeSpelledCharacters('v="&#103;&#x68;&#X70&#95;x"')!.text).toBe('v="ghp_x"');
+    expect(sources('a&#98;c')).toEqual(['a', '&#98;', 'c']);
+    // past Unicode, a surrogate, no digits: left as written
+    expect(decodeSpelledCharacters('&#1114112; &#xd800; &#; &#x;')).toBeUndefined();
+    expect(decodeSpelledCharacters('&#x1f600;')!.text).toBe('\u{1f600}');
+  });
+
+  it('reads a list of eight printable codes or more after a call that makes it text as a quoted text, mapped over the call and its brackets', () => {
+    const token = 'ghp_abcdefgh';
+    const cases: [string, string][] = [
+      [`String.fromCharCode(${codes(token)})`, `"${token}"`],
+      [`bytes([${codes(token, ', ')}]).decode()`, `"${token}"`],
+      [`bytes([${codes(token, ', ')}]).decode("utf-8") + "x"`, `"${token}" + "x"`],
+      [`bytearray([ ${codes(token, ',\n  ')} ])`, `"${token}"`],
+      [`Buffer.from([${codes(token, ', ', true)}]).toString()`, `"${token}"`],
+      [`b := []byte{${codes(token, ', ', true)},}`, `b := "${token}"`],
+      [`b := string([]byte{${codes(token, ', ', true)}})`, `b := "${token}"`],
+      [`SELECT CHAR(${codes(token)})`, `SELECT "${token}"`],
+      [`[${codes(token)}].map((c) => String.fromCharCode(c))`, `"${token}".map((c) => String.fromCharCode(c))`],
+    ];
+    for (const [text, decoded] of cases) expect(decodeSpelledCharacters(text)?.text, text).toBe(decoded);
+    const text = `x = bytes([${codes('abcdefgh')}])`;
+    const m = decodeSpelledCharacters(text)!;
+    expect(m.sourceSpan(m.text.indexOf('"'), m.text.length)).toEqual([4, text.length]);
+    // seven codes, a code outside printable ASCII, numbers glued to words: data, not text
+    expect(decodeSpelledCharacters(`bytes([${codes('abcdefg')}])`)).toBeUndefined();
+    expect(decodeSpelledCharacters(`bytes([${codes('abcdefgh')},200])`)!.text).toBe('"abcdefgh",200])');
+    expect(decodeSpelledCharacters('fromCharCode(1x,2y,3z,4a,5b,6c,7d,8e)')).toBeUndefined();
+  });
+
+  it('reads a chain of chr() calls joined by + . & || as a quoted text', () => {
+    const chain = (s: string, join: string, name = 'chr') => [...s].map((c) => `${name}(${c.charCodeAt(0)})`).join(join);
+    expect(decodeSpelledCharacters(`t = ${chain('ghp_abcd', '+')}`)!.text).toBe('t = "ghp_abcd"');
+    expect(decodeSpelledCharacters(`$t = ${chain('ghp_abcd', ' . ')};`)!.text).toBe('$t = "ghp_abcd";');
+    expect(decodeSpelledCharacters(`t = ${chain('ghp_abcd', ' & ', 'Chr')}`)!.text).toBe('t = "ghp_abcd"');
+    expect(decodeSpelledCharacters(`SELECT ${chain('ghp_abcd', '||', 'CHAR')}`)!.text).toBe('SELECT "ghp_abcd"');
+    expect(decodeSpelledCharacters(chain('ghp_abc', '+'))).toBeUndefined();
+    expect(decodeSpelledCharacters(`xchr(1)+${chain('abcdefg', '+')}`)).toBeUndefined();
+  });
+
+  it('removes the join of two string literals; the character after it maps back over it', () => {
+    expect(decodeSpelledCharacters('t = "ghp_ab" + "cd" + "ef";')!.text).toBe('t = "ghp_abcdef";');
+    expect(decodeSpelledCharacters("t = 'ghp_ab'.'cd'")!.text).toBe("t = 'ghp_abcd'");
+    expect(decodeSpelledCharacters('t = "ghp_ab" ..\n   "cd"')!.text).toBe('t = "ghp_abcd"');
+    expect(sources('"ab" + "cd"')).toEqual(['"', 'a', 'b', '" + "c', 'd', '"']);
+    // different quotes, a variable between, no operator: not joined
+    expect(decodeSpelledCharacters(`"ab" + 'cd'`)).toBeUndefined();
+    expect(decodeSpelledCharacters('"ab" + x + "cd"')).toBeUndefined();
+    expect(decodeSpelledCharacters('"ab", "cd"')).toBeUndefined();
+  });
+
+  it('opens windows only where something is spelled out: a reference to a token character, eight codes, a join', () => {
+    const spelling: string[] = [];
+    SPELLING_KEYWORDS.forEach((k, i) => (spelling[i] = k));
+    /** Hits as the scanner gives them: (keyword id, start) pairs, by start. */
+    const hitsOf = (text: string) => {
+      const hits: [number, number][] = [];
+      SPELLING_KEYWORDS.forEach((k, id) => {
+        for (let at = text.toLowerCase().indexOf(k); at >= 0; at = text.toLowerCase().indexOf(k, at + 1)) hits.push([id, at]);
+      });
+      return hits.sort((a, b) => a[1] - b[1]).flat();
+    };
+    const windows = (text: string) => spelledWindows(text, hitsOf(text), spelling);
+    expect(windows(`don&#39;t &#169; &#160;`)).toEqual([]);
+    expect(windows(`gh&#112;_x`)).toEqual([0, 10]);
+    expect(windows(`print("a: " + x); f(x + "y", 1)`)).toEqual([]);
+    expect(windows(`bytes([1, 2, 3]) String.fromCharCode(65)`)).toEqual([]);
+    const pad = 'x'.repeat(300);
+    const text = `${pad}t = "ghp_ab" + "cd"${pad}`;
+    // (from the first literal's closing quote, 256 characters each side of the join)
+    expect(windows(text)).toEqual([300 + 11 - 256, 300 + 16 + 256]);
+  });
+
+  it('gives back any text written as a list of codes, references or a chr() chain, each character mapped to its own code (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'aZ09_-=:+/. '.split('')), minLength: 8, maxLength: 40 }), fc.constantFrom('list', 'hex-list', 'refs', 'chr'), (plain, form) => {
+        const text =
+          form === 'list' ? `k = bytes([${codes(plain, ', ')}])` : form === 'hex-list' ? `k = []byte{${codes(plain, ',', true)}}` : form === 'refs' ? `k = ${[...plain].map((c) => `&#${c.charCodeAt(0)};`).join('')}` : `k = ${[...plain].map((c) => `chr(${c.charCodeAt(0)})`).join(' + ')}`;
+        const m = decodeSpelledCharacters(text)!;
+        expect(m.text).toBe(form === 'refs' ? `k = ${plain}` : `k = "${plain}"`);
+        const first = m.text.indexOf(plain[0]!, 4);
+        for (let i = 0; i < plain.length; i++) {
+          const [start, end] = m.sourceOf(first + i);
+          expect(text.slice(start, end)).toContain(String(plain.charCodeAt(i) === 0 ? 0 : form === 'hex-list' ? plain.charCodeAt(i).toString(16) : plain.charCodeAt(i)));
         }
       }),
       { numRuns: 300 },

@@ -547,3 +547,339 @@ export function decodeHiddenCharacters(text: string, from = 0, to = text.length)
   copyTo(to);
   return out.build();
 }
+
+/**
+ * Keywords whose hits may open a window of spelled characters ({@link spelledWindows}): a numeric
+ * character reference (`&#103;`, `&#x67;`: HTML, XML, SVG), a list of character codes after the
+ * call that turns it into text (JavaScript's `String.fromCharCode(…)` — or before it, `[103, …].map(…fromCharCode…)` —, Python's `bytes([…])` and
+ * `bytearray([…])`, `Buffer.from([…])` / `Uint8Array.from([…])`, `new Uint8Array([…])`, Go's
+ * `[]byte{…}`, SQL's `CHAR(…)`), a chain of `chr(…)` / `char(…)` calls, and two string literals
+ * joined by `+` or `.` with a space before it (`"ghp_ab" + "cd…"`, PHP's `'…' . '…'`, Lua's `..`).
+ * (Joins written without the space, `"a"+"b"`, are left out: `".` and `"+` begin every `"./path"`
+ * and `"+1"` of package code, which cost 1.2× on its text; a window opened by another hit still
+ * joins them.)
+ */
+export const SPELLING_KEYWORDS: readonly string[] = ['&#', 'fromcharcode', 'bytes([', 'bytearray([', 'from([', 'array([', 'byte{', 'chr(', 'char(', '" +', "' +", '" .', "' ."];
+
+/** Fewest character codes in a list or chain of calls that is read as text (a token is longer; `[1, 2, 3]` is data). */
+const MIN_SPELLED_CODES = 8;
+/** Characters decoded on each side of a spelled run (room for the key before it and the token's rest). */
+const SPELLED_WINDOW = 256;
+
+const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13;
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+/** A character tokens are made of: letters, digits and `_ - + / = .` (a reference to one inside a token breaks it as written). */
+const isTokenChar = (c: number): boolean => isWordChar(c) || c === 45 || c === 43 || c === 47 || c === 61 || c === 46;
+
+/** A number at `p` (decimal, or hex after `0x`), its value (-1 past 0x10ffff) and end; undefined when none. */
+function numberAt(text: string, p: number): { value: number; end: number } | undefined {
+  let value = 0;
+  let q = p;
+  if (text.charCodeAt(p) === 48 && (text.charCodeAt(p + 1) | 0x20) === 0x78) {
+    for (q = p + 2; q < text.length && q < p + 10 && isHexDigit(text.charCodeAt(q)); q++) value = value * 16 + HEXVAL(text.charCodeAt(q));
+    return q === p + 2 || isWordChar(text.charCodeAt(q)) ? undefined : { value: q - p > 8 ? -1 : value, end: q };
+  }
+  for (; q < text.length && q < p + 8 && isDigit(text.charCodeAt(q)); q++) value = value * 10 + text.charCodeAt(q) - 48;
+  return q === p || isWordChar(text.charCodeAt(q)) ? undefined : { value, end: q };
+}
+
+/** A numeric character reference at `p` (`&#103;`, `&#x67;`; the `;` may be left out, as browsers read it): its code point and end. */
+export function characterReferenceAt(text: string, p: number): { code: number; end: number } | undefined {
+  if (text.charCodeAt(p) !== 38 || text.charCodeAt(p + 1) !== 35) return undefined;
+  const hex = (text.charCodeAt(p + 2) | 0x20) === 0x78;
+  let q = p + (hex ? 3 : 2);
+  const start = q;
+  let code = 0;
+  for (; q < text.length && q < start + 7; q++) {
+    const c = text.charCodeAt(q);
+    if (hex ? !isHexDigit(c) : !isDigit(c)) break;
+    code = code * (hex ? 16 : 10) + (hex ? HEXVAL(c) : c - 48);
+  }
+  if (q === start || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return undefined;
+  return { code, end: text.charCodeAt(q) === 59 ? q + 1 : q };
+}
+
+/** Whether code `c` is printable ASCII (what a spelled token is written in). */
+const isPrintableCode = (c: number): boolean => c >= 32 && c < 127;
+
+/**
+ * A list of at least MIN_SPELLED_CODES printable ASCII codes starting at `p` (after any opening
+ * `(`, `[`, `{` and spaces): numbers separated by commas (and spaces or line breaks). Its codes,
+ * the [start, end) of each number, and where the list ends (after its last number).
+ */
+function codeListAt(text: string, p: number): { codes: number[]; starts: number[]; ends: number[] } | undefined {
+  let q = p;
+  while (q < text.length && q < p + 8 && (isSpace(text.charCodeAt(q)) || text.charCodeAt(q) === 40 || text.charCodeAt(q) === 91 || text.charCodeAt(q) === 123)) q++;
+  const codes: number[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (;;) {
+    const n = numberAt(text, q);
+    if (n === undefined || !isPrintableCode(n.value)) break;
+    codes.push(n.value);
+    starts.push(q);
+    ends.push(n.end);
+    q = n.end;
+    while (isSpace(text.charCodeAt(q))) q++;
+    if (text.charCodeAt(q) !== 44) break;
+    q++;
+    while (isSpace(text.charCodeAt(q))) q++;
+  }
+  return codes.length >= MIN_SPELLED_CODES ? { codes, starts, ends } : undefined;
+}
+
+/** `chr(` or `char(` (any case) at `p`, not after a word character: the end of the opening parenthesis, else -1. */
+function chrCallAt(text: string, p: number): number {
+  if ((text.charCodeAt(p) | 0x20) !== 0x63 || (text.charCodeAt(p + 1) | 0x20) !== 0x68) return -1;
+  let q = p + 2;
+  if ((text.charCodeAt(q) | 0x20) === 0x61) q++;
+  if ((text.charCodeAt(q) | 0x20) !== 0x72) return -1;
+  q++;
+  return text.charCodeAt(q) === 40 && (p === 0 || !isWordChar(text.charCodeAt(p - 1))) ? q + 1 : -1;
+}
+
+/**
+ * A chain of at least MIN_SPELLED_CODES `chr(N)` calls at `p` joined by `+`, `.`, `&`, `||` or `,`
+ * (Python, PHP, Visual Basic, SQL): each call's code and [start, end).
+ */
+function chrChainAt(text: string, p: number): { codes: number[]; starts: number[]; ends: number[] } | undefined {
+  const codes: number[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let q = p;
+  for (;;) {
+    const open = chrCallAt(text, q);
+    if (open < 0) break;
+    let r = open;
+    while (isSpace(text.charCodeAt(r))) r++;
+    const n = numberAt(text, r);
+    if (n === undefined || !isPrintableCode(n.value)) break;
+    r = n.end;
+    while (isSpace(text.charCodeAt(r))) r++;
+    if (text.charCodeAt(r) !== 41) break;
+    codes.push(n.value);
+    starts.push(q);
+    ends.push(r + 1);
+    q = r + 1;
+    while (isSpace(text.charCodeAt(q))) q++;
+    const c = text.charCodeAt(q);
+    if (c === 43 || c === 46 || c === 38 || c === 44) q++;
+    else if (c === 124 && text.charCodeAt(q + 1) === 124) q += 2;
+    else break;
+    while (isSpace(text.charCodeAt(q))) q++;
+  }
+  return codes.length >= MIN_SPELLED_CODES ? { codes, starts, ends } : undefined;
+}
+
+/**
+ * A join of two string literals at `p`, the closing quote of the first: the quote, spaces, `+`, `.`
+ * or `..`, spaces (line breaks too) and the same quote opening the next. Its end, else -1.
+ */
+function literalJoinAt(text: string, p: number): number {
+  const quote = text.charCodeAt(p);
+  if (quote !== 34 && quote !== 39) return -1;
+  let q = p + 1;
+  while (q < text.length && q < p + 64 && isSpace(text.charCodeAt(q))) q++;
+  const op = text.charCodeAt(q);
+  if (op === 43) q++;
+  else if (op === 46) q += text.charCodeAt(q + 1) === 46 ? 2 : 1;
+  else return -1;
+  const after = q;
+  while (q < text.length && q < after + 64 && isSpace(text.charCodeAt(q))) q++;
+  return text.charCodeAt(q) === quote ? q + 1 : -1;
+}
+
+/**
+ * Where a list of codes follows a keyword hit at `p` (of {@link SPELLING_KEYWORDS} `keyword`):
+ * after the call's opening parenthesis or bracket. -1 for a keyword that opens no list.
+ */
+function listAfter(keyword: string, p: number): number {
+  if (keyword === '&#' || keyword.charCodeAt(0) === 34 || keyword.charCodeAt(0) === 39) return -1;
+  return p + keyword.length;
+}
+
+/**
+ * Where `text` may spell a credential out, as sorted, disjoint [start, end) pairs: SPELLED_WINDOW
+ * characters on each side of a keyword hit (`hits`: pairs of keyword id and start) that
+ * `spelling[id]` names (its keyword) and that opens a spelled run — a character reference to a
+ * token character (`gh&#112;_…`: one breaks a token as written; `&#39;` for an apostrophe does not),
+ * a list or `chr()` chain of eight printable codes or more, or a join of two string literals.
+ */
+export function spelledWindows(text: string, hits: readonly number[], spelling: readonly (string | undefined)[]): number[] {
+  const windows: number[] = [];
+  let spelledTo = -1; // the end of the last run found: a hit inside it (the next `chr(` of a chain) is in its window already
+  for (let h = 0; h < hits.length; h += 2) {
+    const keyword = spelling[hits[h]!];
+    if (keyword === undefined) continue;
+    const p = hits[h + 1]!;
+    if (p < spelledTo) continue;
+    let end = -1;
+    if (keyword === '&#') {
+      const ref = characterReferenceAt(text, p);
+      if (ref !== undefined && ref.code < 127 && isTokenChar(ref.code)) end = ref.end;
+    } else if (keyword.charCodeAt(0) === 34 || keyword.charCodeAt(0) === 39) end = literalJoinAt(text, p);
+    else if (keyword === 'chr(' || keyword === 'char(') {
+      const chain = chrChainAt(text, p) ?? codeListAt(text, p + keyword.length);
+      if (chain !== undefined) end = chain.ends[chain.ends.length - 1]!;
+    } else {
+      let list = codeListAt(text, listAfter(keyword, p));
+      if (list === undefined && keyword === 'fromcharcode') {
+        // (the codes may come before: `[103, 104, …].map((c) => String.fromCharCode(c))`)
+        let bracket = p - 1;
+        while (bracket >= 0 && bracket >= p - SPELLED_WINDOW && text.charCodeAt(bracket) !== 91) bracket--;
+        if (bracket >= 0 && text.charCodeAt(bracket) === 91) list = codeListAt(text, bracket);
+      }
+      if (list !== undefined) end = Math.max(p + keyword.length, list.ends[list.ends.length - 1]!);
+    }
+    if (end < 0) continue;
+    spelledTo = end;
+    const s = Math.max(0, p - SPELLED_WINDOW);
+    const e = Math.min(text.length, end + SPELLED_WINDOW);
+    // (hits come by start, so windows come in order)
+    const last = windows.length - 1;
+    if (last > 0 && s <= windows[last]!) windows[last] = Math.max(windows[last]!, e);
+    else windows.push(s, e);
+  }
+  return windows;
+}
+
+/** Lowercase keywords a list of codes follows (the rest of {@link SPELLING_KEYWORDS} but `&#`, `chr(`, `char(` and the joins). */
+const LIST_CALLS = SPELLING_KEYWORDS.filter((k) => k !== '&#' && k !== 'chr(' && k !== 'char(' && k.charCodeAt(0) !== 34 && k.charCodeAt(0) !== 39);
+
+/** Where the call of {@link LIST_CALLS} (or SQL's `char(`) whose bracket is at `q` begins, else -1. */
+function listCallStart(text: string, q: number): number {
+  for (const k of LIST_CALLS_AND_CHAR) {
+    const at = q + 1 - k.length;
+    if (at >= 0 && text.charCodeAt(q) === k.charCodeAt(k.length - 1) && text.slice(at, q + 1).toLowerCase() === k) return at;
+  }
+  return -1;
+}
+const LIST_CALLS_AND_CHAR = [...LIST_CALLS.map((k) => (k === 'fromcharcode' ? 'fromcharcode(' : k)), 'char('];
+
+/** A method call that turns bytes into text, right after a list: `.decode()`, `.decode("utf-8")`, `.toString('utf8')`. */
+const TO_TEXT_METHOD = /\.(?:decode|tostring)\(\s*(?:(["'])[\w-]{0,16}\1\s*)?\)/iy;
+
+/**
+ * Where the expression of a list call starting at `call` begins: its receiver (`String.`,
+ * `Buffer.`), Go's `[]` before `byte{`, and one call around it (`string(`), not before `floor`.
+ */
+function expressionStart(text: string, call: number, floor: number): number {
+  const wordBack = (at: number) => {
+    while (at > floor && (isWordChar(text.charCodeAt(at - 1)) || text.charCodeAt(at - 1) === 46)) at--;
+    return at;
+  };
+  let start = wordBack(call);
+  if (start - 2 >= floor && text.charCodeAt(start - 1) === 93 && text.charCodeAt(start - 2) === 91) start -= 2;
+  if (start - 1 > floor && text.charCodeAt(start - 1) === 40) {
+    const outer = wordBack(start - 1);
+    if (outer < start - 1) start = outer;
+  }
+  return start;
+}
+
+/**
+ * `text[from, to)` with what it spells out written as text: each numeric character reference
+ * replaced by its character, each list of printable codes (with the call that makes it text and
+ * its receiver and a `.decode()` after it: `String.fromCharCode(104, …)` and `bytes([104, …]).decode()`
+ * read as `"h…"`) and each chain of `chr()` calls replaced by its text in double quotes, and each join of two string literals removed (`"ghp_ab" + "cd"` reads as
+ * `"ghp_abcd"`). Each character maps back to the source it came from; what a list or join removes
+ * goes to the character after it. Undefined when the window spells nothing out.
+ */
+export function decodeSpelledCharacters(text: string, from = 0, to = text.length): MappedText | undefined {
+  const out = new MappedTextBuilder(text, from);
+  let copied = from;
+  /** The spelled codes at [start, end) pairs, as a double-quoted text: the quotes cover from `open` to the first and from the last to `close`. */
+  const quoted = (codes: number[], starts: number[], ends: number[], open: number, close: number): void => {
+    out.plain(copied, open);
+    out.escape(34, open, starts[0]! - open);
+    for (let i = 0; i < codes.length; i++) out.escape(codes[i]!, i === 0 ? starts[0]! : ends[i - 1]!, ends[i]! - (i === 0 ? starts[0]! : ends[i - 1]!));
+    out.escape(34, ends[ends.length - 1]!, close - ends[ends.length - 1]!);
+    copied = close;
+  };
+  for (let at = from; at < to; ) {
+    const c = text.charCodeAt(at);
+    if (c === 38) {
+      const ref = characterReferenceAt(text, at);
+      if (ref !== undefined && ref.end <= to) {
+        out.plain(copied, at);
+        if (ref.code > 0xffff) {
+          const s = String.fromCodePoint(ref.code);
+          out.escape(s.charCodeAt(0), at, ref.end - at);
+          out.escape(s.charCodeAt(1), at, ref.end - at);
+        } else out.escape(ref.code, at, ref.end - at);
+        copied = at = ref.end;
+        continue;
+      }
+    } else if (c === 34 || c === 39) {
+      const end = literalJoinAt(text, at);
+      if (end > 0 && end < to) {
+        // the join goes to the character after it
+        out.plain(copied, at);
+        out.escape(text.charCodeAt(end), at, end + 1 - at);
+        copied = at = end + 1;
+        continue;
+      }
+    } else if ((c | 0x20) === 0x63) {
+      const chain = chrChainAt(text, at);
+      if (chain !== undefined && chain.ends[chain.ends.length - 1]! <= to) {
+        const close = chain.ends[chain.ends.length - 1]!;
+        quoted(chain.codes, chain.starts, chain.ends, at, close);
+        at = close;
+        continue;
+      }
+    } else if (c === 40 || c === 91 || c === 123) {
+      // (a list with no call before it: one the code maps to characters elsewhere, `[103, …].map(…)`)
+      let first = at + 1;
+      while (isSpace(text.charCodeAt(first))) first++;
+      // (the quotes stand for the call, its receiver and one call around it too: `String.fromCharCode(…)`
+      // and Go's `string([]byte{…})` read as `"…"`)
+      const call = listCallStart(text, at);
+      const open = call >= copied ? expressionStart(text, call, copied) : at;
+      const list = isDigit(text.charCodeAt(first)) ? codeListAt(text, first) : undefined;
+      if (list !== undefined && list.ends[list.ends.length - 1]! <= to) {
+        // as many brackets closed after the list as the expression opened before it
+        let opened = 0;
+        for (let i = open; i < first; i++) {
+          const b = text.charCodeAt(i);
+          if (b === 40 || b === 91 || b === 123) opened++;
+          else if (b === 41 || b === 93 || b === 125) opened--;
+        }
+        let close = list.ends[list.ends.length - 1]!;
+        for (; opened > 0; opened--) {
+          let q = close;
+          while (isSpace(text.charCodeAt(q))) q++;
+          if (text.charCodeAt(q) === 44) q++; // a trailing comma
+          while (isSpace(text.charCodeAt(q))) q++;
+          const b = text.charCodeAt(q);
+          if (q >= to || (b !== 41 && b !== 93 && b !== 125)) break;
+          close = q + 1;
+        }
+        // (and a method that makes the bytes text: `bytes([…]).decode()` reads as `"…"`)
+        TO_TEXT_METHOD.lastIndex = close;
+        if (TO_TEXT_METHOD.test(text) && TO_TEXT_METHOD.lastIndex <= to) close = TO_TEXT_METHOD.lastIndex;
+        quoted(list.codes, list.starts, list.ends, open, close);
+        at = close;
+        continue;
+      }
+    }
+    at++;
+  }
+  if (copied === from) return undefined;
+  out.plain(copied, to);
+  return out.build();
+}
+
+/**
+ * What `span` — a finding's span in text read by {@link decodeSpelledCharacters}, or a whole value —
+ * spells: its character references, lists of codes, `chr()` chains and joins read (a list or chain
+ * that is the whole span without its quotes; a bare list of codes, which a list's finding spans,
+ * as its characters). Undefined when it spells nothing.
+ */
+export function spelledText(span: string): string | undefined {
+  const list = codeListAt(span, 0);
+  if (list !== undefined && list.starts[0] === 0 && list.ends[list.ends.length - 1] === span.length) return String.fromCharCode(...list.codes);
+  const decoded = decodeSpelledCharacters(span)?.text;
+  if (decoded === undefined) return undefined;
+  const chain = chrChainAt(span, 0);
+  return chain !== undefined && chain.ends[chain.ends.length - 1] === span.length ? decoded.slice(1, -1) : decoded;
+}

@@ -253,6 +253,43 @@ describe('decoding', () => {
     expect(createSecretDetector({ maxDecodeDepth: 0 }).findAll(split)).toEqual([]);
   });
 
+  it('characters spelled out: references, lists of codes, chr() chains, joined literals; the finding covers the spelling', () => {
+    const codes = (t: string, sep = ', ') => [...t].map((c) => c.charCodeAt(0)).join(sep);
+    const aws = `AKIA${sample('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16, 'spelled-aws')}`;
+    for (const token of [GHP, aws]) {
+      const forms: [spelled: string, before: string, after: string][] = [
+        [[...token].map((c) => `&#${c.charCodeAt(0)};`).join(''), '<input value="', '">'],
+        [`${token.slice(0, 2)}&#x${token.charCodeAt(2).toString(16)};${token.slice(3)}`, '<p>', '</p>'],
+        [`String.fromCharCode(${codes(token)})`, 'const t = ', ';'],
+        [`bytes([${codes(token)}])`, 'key = ', '.decode()'],
+        [`[]byte{${[...token].map((c) => `0x${c.charCodeAt(0).toString(16)}`).join(', ')}}`, 'k := ', ''],
+        [[...token].map((c) => `chr(${c.charCodeAt(0)})`).join(' + '), 'k = ', ''],
+        [`"${token.slice(0, 10)}" +\n    "${token.slice(10)}"`, 'String k = ', ';'],
+        [`'${token.slice(0, 6)}' . '${token.slice(6)}'`, '$k = ', ';'],
+      ];
+      for (const [spelled, before, after] of forms) {
+        const text = `${before}${spelled}${after}`;
+        const found = d.findAll(text);
+        expect(found.map((f) => f.ruleId), spelled).toEqual([token === GHP ? 'github-pat' : 'aws-access-key-id']);
+        // the finding lies inside the spelling and covers the token's first and last characters' spelling
+        expect(found[0]!.start).toBeGreaterThanOrEqual(before.length);
+        expect(found[0]!.end).toBeLessThanOrEqual(before.length + spelled.length);
+        expect(text.slice(found[0]!.start, found[0]!.end)).not.toContain(after || '\u0000');
+      }
+    }
+    // A password spelled as codes, under its key
+    expect(d.findAll(`DB_PASSWORD = bytes([${codes(PASSWORD)}]).decode()`).map((f) => f.ruleId)).toEqual(['generic-secret-assignment']);
+    // What spells nothing: HTML's entities, concatenation with variables, data lists
+    for (const text of [
+      '<p>Don&#39;t &#8212; &copy; &#169; 2024 &#x2014; caf&#233;</p>',
+      'const msg = "Hello, " + name + "! You have " + n + " new messages";',
+      'const widths = [12, 48, 96, 120, 64, 32, 80, 100, 110, 72];',
+      'SELECT CHAR(65), CHAR(66) FROM t; x = bytes([0, 255, 1, 2, 3, 4, 5, 6, 7])',
+    ]) expect(d.findAll(text), text).toEqual([]);
+    // Decoding off: as written
+    expect(createSecretDetector({ maxDecodeDepth: 0 }).findAll(`String.fromCharCode(${codes(GHP)})`)).toEqual([]);
+  });
+
   it('stops decoding when the per-call budget is spent', () => {
     const enc = b64(`x ${GHP}`);
     expect(createSecretDetector({ maxDecodedChars: 4 }).findAll(enc)).toEqual([]);

@@ -3,7 +3,7 @@ import type { SecretDetector, SecretFinding } from '../types.js';
 import { BUILTIN_RULES } from './builtin-rules.js';
 import { GENERIC_ASSIGNMENT_RULE } from './rules/generic.js';
 import { genericTryCanYield } from './generic-tries.js';
-import { decodeBase64Text, decodeHexText, decodeHiddenCharacters, decodeJsonEscapes, decodePercent, isHexDigit, isTokenStop, isWordChar, hiddenWindows, type MappedText } from './decoders.js';
+import { SPELLING_KEYWORDS, decodeBase64Text, decodeHexText, decodeHiddenCharacters, decodeJsonEscapes, decodePercent, decodeSpelledCharacters, isHexDigit, isTokenStop, isWordChar, hiddenWindows, spelledWindows, type MappedText } from './decoders.js';
 import { GLUE_REACH, escapeWindows, type GlueSites } from './escape-windows.js';
 import { CREDENTIAL_KEY_WORDS, KeyNameIndex, isKeyChar, keyIsAssigned } from './key-names.js';
 import { KeywordScanner, isGlueKeyword } from './keyword-scanner.js';
@@ -105,6 +105,8 @@ interface DecodingLayers {
   windows: number[];
   /** Windows around hidden characters and stand-ins for ASCII, as [start, end) pairs (see hiddenWindows). */
   hidden: number[];
+  /** Windows around characters spelled out (references, lists of codes, joined literals), as [start, end) pairs (see spelledWindows). */
+  spelled: number[];
 }
 
 /** Per-call limits shared by every decoding layer of one call (never kept across calls). */
@@ -391,6 +393,9 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
   for (const id of keyWordIds) isKeyWord[id] = 1;
   // A keyword's escaped spellings are keywords of no rule, whose hits open decoding windows.
   for (const k of [...keywordIds.keys()]) for (const spelled of escapedKeywordSpellings(k)) keywordId(spelled);
+  // Keywords of no rule whose hits may open a window of characters spelled out (see spelledWindows).
+  const spelling: (string | undefined)[] = [];
+  for (const k of SPELLING_KEYWORDS) spelling[keywordId(k)] = k;
   // Keywords are checked now; the scanner's tables are built on the first scan, so importing the
   // package (which creates the default detector) stays cheap.
   const keywords = [...keywordIds.keys()];
@@ -740,7 +745,9 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     const windows = backslash ? escapeWindows(text, hits, glueSites) : [];
     // Hidden characters and stand-ins: looked for only in a text that holds one (the scan says which).
     const hidden = hiding ? hiddenWindows(text) : NO_WINDOWS;
-    return base64.length + hex.length + urlTokens.length + windows.length + hidden.length === 0 ? undefined : { base64, hex, urlTokens, windows, hidden };
+    // Characters spelled out: looked for only at the hits of their keywords.
+    const spelled = hits.length > 0 ? spelledWindows(text, hits, spelling) : NO_WINDOWS;
+    return base64.length + hex.length + urlTokens.length + windows.length + hidden.length + spelled.length === 0 ? undefined : { base64, hex, urlTokens, windows, hidden, spelled };
   };
 
   /** Decode and scan the layers of a text; their findings, mapped back to it. */
@@ -782,6 +789,7 @@ export function createSecretDetector(config: SecretDetectorConfig = {}): SecretD
     // findings map back character by character.
     decodeWindows(text, windows, decodeJsonEscapes, depth, budget, decoded);
     decodeWindows(text, layers.hidden, decodeHiddenCharacters, depth, budget, decoded);
+    decodeWindows(text, layers.spelled, decodeSpelledCharacters, depth, budget, decoded);
     return decoded;
   };
 
