@@ -29,9 +29,10 @@ const canary = fc.constantFrom(...CANARIES);
 const hiddenCanary = fc.tuple(canary, fc.constantFrom('\u200b', '\u200d', '\u2060', '\u00ad', 'tags'), fc.integer({ min: 1, max: 30 })).map(([c, how, at]) =>
   how === 'tags' ? [...c].map((ch) => String.fromCodePoint(0xe0000 + ch.charCodeAt(0))).join('') : `${c.slice(0, at)}${how}${c.slice(at)}`,
 );
-/** A canary spelled out the way code and markup can: as character references, a list of codes, `chr()` calls, or two joined string literals. */
-const spelledCanary = fc.tuple(canary, fc.constantFrom('refs', 'hex-refs', 'fromCharCode', 'bytes', 'chr', 'joined'), fc.integer({ min: 1, max: 30 })).map(([c, how, at]) => {
+/** A canary spelled out the way code and markup can: as character references, a list of codes, `chr()` calls, two joined string literals, or octal escapes. */
+const spelledCanary = fc.tuple(canary, fc.constantFrom('refs', 'hex-refs', 'fromCharCode', 'bytes', 'chr', 'joined', 'octal'), fc.integer({ min: 1, max: 30 })).map(([c, how, at]) => {
   const codes = [...c].map((ch) => ch.charCodeAt(0));
+  if (how === 'octal') return `printf '${codes.map((n) => `\\${n.toString(8).padStart(3, '0')}`).join('')}'`;
   if (how === 'refs') return codes.map((n) => `&#${n};`).join('');
   if (how === 'hex-refs') return codes.map((n) => `&#x${n.toString(16)};`).join('');
   if (how === 'fromCharCode') return `String.fromCharCode(${codes.join(', ')})`;
@@ -41,7 +42,7 @@ const spelledCanary = fc.tuple(canary, fc.constantFrom('refs', 'hex-refs', 'from
 });
 /**
  * `text` as its reader sees it: tag characters read as ASCII, invisible characters gone, character
- * references, lists of codes and `chr()` calls read as their characters, joined literals as one (a
+ * references, lists of codes, `chr()` calls and octal escapes read as their characters, joined literals as one (a
  * canary so written is leaked all the same).
  */
 const shown = (text: string) =>
@@ -51,6 +52,7 @@ const shown = (text: string) =>
     .replace(/&#(x[0-9a-f]+|[0-9]+);?/gi, (_, n: string) => String.fromCharCode(n[0] === 'x' || n[0] === 'X' ? parseInt(n.slice(1), 16) : Number(n)))
     .replace(/(?:fromCharCode\(|bytes\(\[)([0-9, ]+)/g, (_, list: string) => String.fromCharCode(...list.split(',').map(Number)))
     .replace(/chr\(([0-9]+)\)(?: \+ )?/g, (_, n: string) => String.fromCharCode(Number(n)))
+    .replace(/\\+([0-3][0-7]{2})/g, (_, n: string) => String.fromCharCode(parseInt(n, 8)))
     .replace(/\\+(["'])/g, '$1')
     .replace(/(["'])\s*\+\s*\1/g, '');
 /** A canary's line dumped as hex (`xxd -p`, 60 digits a line): the encoded form is the secret too. */

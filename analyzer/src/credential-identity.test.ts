@@ -23,11 +23,13 @@ describe('a credential\'s identity', () => {
     expect(credentialTexts('ab\\xZZ')).toEqual(['ab\\xZZ']);
   });
 
-  it('a credential spelled in byte escapes (`printf \'\\x67\\x68…\'`) hashes as the token itself', () => {
+  it('a credential spelled in byte escapes (`printf \'\\x67\\x68…\'`, octal `\\147\\150…`) hashes as the token itself', () => {
     const escaped = [...GHP].map((c) => `\\x${c.charCodeAt(0).toString(16)}`).join('');
     const inCommand = hitHashes(`printf '${escaped}' > token`);
     expect(inCommand).toHaveLength(1);
     expect(inCommand).toEqual(argumentHashes(GHP));
+    const octal = [...GHP].map((c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`).join('');
+    expect(hitHashes(`printf '${octal}' > token`)).toEqual(argumentHashes(GHP));
   });
 
   it('a credential escaped in a JSON blob (\\u00xx, \\/, escaped twice) hashes as the decoded argument holding it', () => {

@@ -9,6 +9,8 @@ const MAX_DECODE_DEPTH = 2;
 
 /** A C-style `\xNN` byte escape (not JSON's) whose backslash is not itself escaped; read as JSON's `\u00NN`. */
 const BYTE_ESCAPE = /(?<!\\)((?:\\\\)*)\\x([0-9A-Fa-f]{2})/g;
+/** C's three-digit octal byte escape `\NNN` (a byte: `\000`–`\377`), as the detector reads it (`decodeJsonEscapes`). */
+const OCTAL_ESCAPE = /(?<!\\)((?:\\\\)*)\\([0-3][0-7]{2})/g;
 
 /** A whole text of hex digits (`0x` before them allowed; a wrapped dump's line breaks between them), or of base64. */
 const HEX_RUN = /^(?:0[xX])?[0-9A-Fa-f]+(?:\r?\n[0-9A-Fa-f]+)*$/;
@@ -58,7 +60,7 @@ function unescaped(span: string): string {
   for (let depth = 0; depth < MAX_UNESCAPE_DEPTH && text.includes('\\'); depth++) {
     let decoded: unknown;
     try {
-      decoded = JSON.parse(`"${text.replace(BYTE_ESCAPE, '$1\\u00$2')}"`);
+      decoded = JSON.parse(`"${text.replace(BYTE_ESCAPE, '$1\\u00$2').replace(OCTAL_ESCAPE, (_, before: string, octal: string) => `${before}\\u00${parseInt(octal, 8).toString(16).padStart(2, '0')}`)}"`);
     } catch {
       break;
     }

@@ -118,15 +118,20 @@ describe('credential re-scan', () => {
     });
   });
 
-  it('reads a token spelled in byte escapes (`printf \'\\x67\\x68…\'`), where no keyword is left; terminal colours stay out', async () => {
+  it('reads a token spelled in byte escapes (`printf \'\\x67\\x68…\'`, or octal `\\147\\150…`), where no keyword is left; terminal colours stay out', async () => {
     const escaped = [...GITHUB_CANARY].map((c) => `\\x${c.charCodeAt(0).toString(16)}`).join('');
     const b = new ArgspanTraceBuilder(0xc8);
     const turn = b.turn('turn', 'run-x');
-    b.otherSpan(turn, 'exec', { attributes: { 'process.command_line': `printf '${escaped}' > out.txt`, 'process.output': String.raw`\x1b[32mok\x1b[0m done` } });
+    const octal = [...CANARY_AWS_KEY].map((c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`).join('');
+    b.otherSpan(turn, 'exec', { attributes: { 'process.command_line': `printf '${escaped}' > out.txt`, 'process.output': String.raw`\x1b[32mok\x1b[0m done \033[0m` } });
+    b.otherSpan(turn, 'exec-octal', { attributes: { 'process.command_line': `printf '${octal}' > key.txt` } });
     await withLoaded(b, async (db) => {
-      expect(await scanCredentials(db, HASH_KEY)).toBe(1);
-      expect(await db.all(`SELECT "key", rule_id FROM credential_hits`)).toEqual([{ key: 'process.command_line', rule_id: 'github-pat' }]);
-      expect(await passedByPrefilter(db)).toEqual(['process.command_line']);
+      expect(await scanCredentials(db, HASH_KEY)).toBe(2);
+      expect(await db.all(`SELECT "key", rule_id FROM credential_hits ORDER BY rule_id`)).toEqual([
+        { key: 'process.command_line', rule_id: 'aws-access-key-id' },
+        { key: 'process.command_line', rule_id: 'github-pat' },
+      ]);
+      expect(await passedByPrefilter(db)).toEqual(['process.command_line', 'process.command_line']);
     });
   });
 

@@ -251,14 +251,14 @@ export const BASE64_TEXT_RUN = '(?-i:(?:[A-Za-f][A-Za-z0-9+/]{3}){6})';
 export const HEX_TEXT_RUN = '(?:[2-7][0-9a-f]|0[9ad]){16}';
 
 /**
- * A run of four printable ASCII characters each written as a JSON `\u00XX` escape or a `\xNN`
- * byte escape (C's, Python's, `printf`'s): a token spelled so (`\u0067\u0068\u0070\u005f…`, as an
+ * A run of four printable ASCII characters each written as a JSON `\u00XX` escape or a `\xNN` or
+ * three-digit octal `\NNN` byte escape (C's, Python's, `printf`'s): a token spelled so (`\u0067\u0068\u0070\u005f…`, as an
  * encoder escaping every character writes it; `printf '\x67\x68\x70\x5f…'`) holds no keyword as
  * written; the detector reads it through its escapes. Text escapes only non-ASCII characters and
  * controls so (`\u00e9`, `\x1b[31m`), which this does not match. The backslash is written `\x5c`:
  * DuckDB rewrites an alternation of literals before RE2 sees it, and reads `\\u` there as an escape.
  */
-export const ESCAPED_TEXT_RUN = String.raw`(?:\x5c(?:u00|x)[2-7][0-9a-f]){4}`;
+export const ESCAPED_TEXT_RUN = String.raw`(?:\x5c(?:u00|x)[2-7][0-9a-f]){4}|(?:\x5c(?:0[4-7]|1[0-7])[0-7]){4}`;
 
 /** Variation selectors (VS1-16, VS17-256): a run of eight is looked for apart, one alone is an emoji's presentation. */
 const SELECTORS: readonly (readonly [number, number])[] = [[0xfe00, 0xfe0f], [0xe0100, 0xe01ef]];

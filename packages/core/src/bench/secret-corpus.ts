@@ -159,6 +159,7 @@ export function adversarialInputs(bytes: number): { name: string; text: string }
     { name: 'url-escapes', text: rep('%41') },
     { name: 'json escapes', text: rep('\\"') },
     { name: 'unicode escapes', text: rep('\\u0041') },
+    { name: 'octal escapes', text: rep('\\101\\060') },
     { name: 'keyword password=', text: rep('password=') },
     { name: 'keyword token: ', text: rep('token: ') },
     { name: 'prefixes ghp_', text: rep('ghp_') },

@@ -147,6 +147,14 @@ describe('decodeJsonEscapes', () => {
     expect(m.text).toBe(String.raw`printf 'ghp_\xZZ\x4'`);
     expect(src.slice(...m.sourceSpan(8, 10))).toBe(String.raw`\x67\x68`);
   });
+
+  it('undoes three-digit octal escapes (`printf \'\147\150…\'`, Python, C), with offsets; other digits after a backslash stay', () => {
+    const src = String.raw`printf '\147\150p\137\8\12x\400'`;
+    const m = decodeJsonEscapes(src, 0, src.length)!;
+    // (`\400` is past a byte, `\8` no octal digit, `\12` two digits: left as written)
+    expect(m.text).toBe(String.raw`printf 'ghp_\8\12x\400'`);
+    expect(src.slice(...m.sourceSpan(8, 10))).toBe(String.raw`\147\150`);
+  });
 });
 
 describe('decodeHiddenCharacters', () => {

@@ -322,9 +322,11 @@ const SIMPLE_ESCAPES: Record<number, number> = {
   116: 9, // \t
 };
 
+const isOctal = (c: number): boolean => c >= 48 && c <= 55;
+
 /**
  * Undo JSON (and JS) string escapes in `source[from, to)`: \" \\ \/ \n \t \uXXXX ..., and C's
- * \xNN, with offsets.
+ * \xNN and three-digit octal \NNN, with offsets.
  * Returns undefined when nothing was escaped.
  */
 export function decodeJsonEscapes(source: string, from: number, to: number): MappedText | undefined {
@@ -344,6 +346,10 @@ export function decodeJsonEscapes(source: string, from: number, to: number): Map
     } else if (e === 120 && i + 3 < to) {
       // `\xNN`: not JSON's, but C's, Python's and `printf`'s byte escape (a token spelled `\x67\x68\x70\x5f…`)
       code = (HEXVAL(source.charCodeAt(i + 2)) << 4) | HEXVAL(source.charCodeAt(i + 3));
+      length = 4;
+    } else if (e >= 48 && e <= 51 && i + 3 < to && isOctal(source.charCodeAt(i + 2)) && isOctal(source.charCodeAt(i + 3))) {
+      // `\NNN`: C's, Python's and `printf`'s octal byte escape, three digits (`\147\150\160\137…`)
+      code = ((e - 48) << 6) | ((source.charCodeAt(i + 2) - 48) << 3) | (source.charCodeAt(i + 3) - 48);
       length = 4;
     }
     if (code < 0) {

@@ -123,6 +123,14 @@ describe('decoding', () => {
     expect(d.findAll(json).map((x) => x.ruleId)).toEqual(['generic-secret-assignment']);
     // terminal colours and other control bytes are no text to read
     expect(d.findAll(String.raw`echo -e "\x1b[31mfailed\x1b[0m: see \x1b[1mlog\x1b[0m"`)).toEqual([]);
+    expect(d.findAll(String.raw`printf '\033[31mfailed\033[0m\n'`)).toEqual([]);
+    // octal escapes likewise (`printf '\147\150…'`)
+    const octal = (s: string) => [...s].map((c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`).join('');
+    const octalText = `printf '${octal(GHP)}' > ~/.token`;
+    const [o, ...more] = d.findAll(octalText);
+    expect(more).toEqual([]);
+    expect(o!.ruleId).toBe('github-pat');
+    expect(octalText.slice(o!.start, o!.end)).toBe(octal(GHP));
   });
 
   it('hex that is no text is left alone: hashes, ids, hex of harmless text', () => {

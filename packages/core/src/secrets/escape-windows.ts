@@ -181,20 +181,34 @@ function escapeLength(text: string, p: number): number {
   if (text.charCodeAt(p) !== 92) return 0;
   const c = text.charCodeAt(p + 1);
   if (c === 34 || c === 47) return 2;
+  if (c >= 48 && c <= 51) return isOctalDigit(text.charCodeAt(p + 2)) && isOctalDigit(text.charCodeAt(p + 3)) ? 4 : 0;
   const length = c === 117 ? 6 : c === 120 ? 4 : 0;
   for (let i = p + 2; i < p + length; i++) if (!isHexDigit(text.charCodeAt(i))) return 0;
   return length;
 }
 
+const isOctalDigit = (c: number): boolean => c >= 48 && c <= 55;
+
+/** The byte a four-character escape at p (checked by escapeLength) stands for: `\xNN`, or octal `\NNN` (C's, Python's, `printf`'s). */
+function byteEscapeCode(text: string, p: number): number {
+  const c = text.charCodeAt(p + 1);
+  if (c === 120) return (HEXVAL(text.charCodeAt(p + 2)) << 4) | HEXVAL(text.charCodeAt(p + 3));
+  return ((c - 48) << 6) | ((text.charCodeAt(p + 2) - 48) << 3) | (text.charCodeAt(p + 3) - 48);
+}
+
 /**
- * The \uXXXX or \xNN escape at p (checked by escapeLength, `length` long) stands for a printable
+ * The \uXXXX, \xNN or octal \NNN escape at p (checked by escapeLength, `length` long) stands for a printable
  * ASCII character (0020-007E), or, a \uXXXX, for a character that hides or stands in for one (see
  * decodeHiddenCharacters: `\u200b`, `\uff47`; `\udb40` and `\ud835`, the first halves of tag
  * characters and mathematical letters), as Python's `json.dumps` writes them.
  */
 function isRevealingEscape(text: string, p: number, length: number): boolean {
-  const v = (HEXVAL(text.charCodeAt(p + length - 2)) << 4) | HEXVAL(text.charCodeAt(p + length - 1));
-  if (length === 4 || (text.charCodeAt(p + 2) === 48 && text.charCodeAt(p + 3) === 48)) return (v >= 0x20 && v <= 0x7e) || (length === 6 && v === 0xad); // \u00.. or \xNN
+  if (length === 4) {
+    const v = byteEscapeCode(text, p);
+    return v >= 0x20 && v <= 0x7e;
+  }
+  const v = (HEXVAL(text.charCodeAt(p + 4)) << 4) | HEXVAL(text.charCodeAt(p + 5));
+  if (text.charCodeAt(p + 2) === 48 && text.charCodeAt(p + 3) === 48) return (v >= 0x20 && v <= 0x7e) || v === 0xad; // \u00..
   const code = (HEXVAL(text.charCodeAt(p + 2)) << 12) | (HEXVAL(text.charCodeAt(p + 3)) << 8) | v;
   return mayHideUnit(code);
 }
@@ -209,7 +223,7 @@ function gluedLength(text: string, p: number): number {
   const c = text.charCodeAt(p + 1);
   if (c === 98 || c === 102 || c === 110 || c === 114 || c === 116) return 2;
   const length = escapeLength(text, p);
-  if (length === 4) return isWordChar((HEXVAL(text.charCodeAt(p + 2)) << 4) | HEXVAL(text.charCodeAt(p + 3))) ? 0 : 4;
+  if (length === 4) return isWordChar(byteEscapeCode(text, p)) ? 0 : 4;
   if (length !== 6) return 0;
   const v =
     (HEXVAL(text.charCodeAt(p + 2)) << 12) | (HEXVAL(text.charCodeAt(p + 3)) << 8) |
