@@ -252,8 +252,9 @@ export const HEX_TEXT_RUN = '(?:[2-7][0-9a-f]|0[9ad]){16}';
 
 /**
  * A run of four printable ASCII characters each written as a JSON `\u00XX` escape or a `\xNN` or
- * three-digit octal `\NNN` byte escape (C's, Python's, `printf`'s): a token spelled so (`\u0067\u0068\u0070\u005f…`, as an
- * encoder escaping every character writes it; `printf '\x67\x68\x70\x5f…'`) holds no keyword as
+ * three-digit octal `\NNN` byte escape (C's, Python's, `printf`'s): a token spelled so
+ * (`\u0067\u0068\u0070\u005f…`, as an encoder escaping every character writes it;
+ * `printf '\x67\x68\x70\x5f…'`, `printf '\147\150…'`) holds no keyword as
  * written; the detector reads it through its escapes. Text escapes only non-ASCII characters and
  * controls so (`\u00e9`, `\x1b[31m`), which this does not match. The backslash is written `\x5c`:
  * DuckDB rewrites an alternation of literals before RE2 sees it, and reads `\\u` there as an escape.
@@ -293,16 +294,17 @@ export const HIDDEN_TEXT_RUN = [
 
 /**
  * Text spelling a credential out, as the detector reads it (`decodeSpelledCharacters`): a numeric
- * character reference to a token character (`&#103;`, `&#x67;`), a call that turns a list of codes
- * into text or a `chr()` call (`String.fromCharCode(`, `bytes([`, `[]byte{`, `CHAR(`), or two
- * string literals joined by ` +`, ` .` or ` ..` (a space before the operator, as the detector's keywords have it). Special characters are written as classes: DuckDB
- * rewrites an alternation of literals before RE2 sees it (see {@link ESCAPED_TEXT_RUN}).
+ * character reference to a token character (`&#103;`, `&#x67;`), a call that turns a list of
+ * codes into text or a `chr()` call (`String.fromCharCode(`, `bytes([`, `[]byte{`, `CHAR(`), or two
+ * string literals joined by ` +`, ` .` or ` ..` (a space before the operator, as the detector's
+ * keywords have it). Special characters are written as classes: DuckDB rewrites an alternation of
+ * literals before RE2 sees it (see {@link ESCAPED_TEXT_RUN}).
  */
 export const SPELLED_TEXT_RUN = [
   '&#(?:x0*(?:2[b-f]|3[0-9a-f]|[4-7][0-9a-f])(?:[^0-9a-f]|$)|0*(?:4[3-9]|[5-9][0-9]|1[01][0-9]|12[0-2])(?:[^0-9]|$))',
   'fromcharcode|(?:bytes|bytearray|from|array)[(][[]|byte[{]|chr[(]|char[(]',
-  '" (?:[+]|[.][.]?)[ \t\r\n]*"',
-  "' (?:[+]|[.][.]?)[ \t\r\n]*'",
+  String.raw`" (?:[+]|[.][.]?)[ \t\r\n]*"`,
+  String.raw`' (?:[+]|[.][.]?)[ \t\r\n]*'`,
 ].join('|');
 
 /**

@@ -556,14 +556,14 @@ export function decodeHiddenCharacters(text: string, from = 0, to = text.length)
 
 /**
  * Keywords whose hits may open a window of spelled characters ({@link spelledWindows}): a numeric
- * character reference (`&#103;`, `&#x67;`: HTML, XML, SVG), a list of character codes after the
- * call that turns it into text (JavaScript's `String.fromCharCode(…)` — or before it, `[103, …].map(…fromCharCode…)` —, Python's `bytes([…])` and
- * `bytearray([…])`, `Buffer.from([…])` / `Uint8Array.from([…])`, `new Uint8Array([…])`, Go's
- * `[]byte{…}`, SQL's `CHAR(…)`), a chain of `chr(…)` / `char(…)` calls, and two string literals
- * joined by `+` or `.` with a space before it (`"ghp_ab" + "cd…"`, PHP's `'…' . '…'`, Lua's `..`).
- * (Joins written without the space, `"a"+"b"`, are left out: `".` and `"+` begin every `"./path"`
- * and `"+1"` of package code, which cost 1.2× on its text; a window opened by another hit still
- * joins them.)
+ * character reference (`&#103;`, `&#x67;`: HTML, XML, SVG); a list of character codes after the
+ * call that turns it into text — JavaScript's `String.fromCharCode(…)` (or before it:
+ * `[103, …].map(… fromCharCode …)`), Python's `bytes([…])` and `bytearray([…])`,
+ * `Buffer.from([…])`, `new Uint8Array([…])`, Go's `[]byte{…}`, SQL's `CHAR(…)`; a chain of
+ * `chr(…)` / `char(…)` calls; and two string literals joined by `+`, `.` or `..` with a space
+ * before it (`"ghp_ab" + "cd…"`, PHP's `'…' . '…'`, Lua's `..`). Joins written without the space
+ * (`"a"+"b"`) are left out: `".` and `"+` begin every `"./path"` and `"+1"` of package code, which
+ * cost 1.2× on its text; a window another hit opens still joins them.
  */
 export const SPELLING_KEYWORDS: readonly string[] = ['&#', 'fromcharcode', 'bytes([', 'bytearray([', 'from([', 'array([', 'byte{', 'chr(', 'char(', '" +', "' +", '" .', "' ."];
 
@@ -590,7 +590,7 @@ function numberAt(text: string, p: number): { value: number; end: number } | und
 }
 
 /** A numeric character reference at `p` (`&#103;`, `&#x67;`; the `;` may be left out, as browsers read it): its code point and end. */
-export function characterReferenceAt(text: string, p: number): { code: number; end: number } | undefined {
+function characterReferenceAt(text: string, p: number): { code: number; end: number } | undefined {
   if (text.charCodeAt(p) !== 38 || text.charCodeAt(p + 1) !== 35) return undefined;
   const hex = (text.charCodeAt(p + 2) | 0x20) === 0x78;
   let q = p + (hex ? 3 : 2);
@@ -696,15 +696,6 @@ function literalJoinAt(text: string, p: number): number {
 }
 
 /**
- * Where a list of codes follows a keyword hit at `p` (of {@link SPELLING_KEYWORDS} `keyword`):
- * after the call's opening parenthesis or bracket. -1 for a keyword that opens no list.
- */
-function listAfter(keyword: string, p: number): number {
-  if (keyword === '&#' || keyword.charCodeAt(0) === 34 || keyword.charCodeAt(0) === 39) return -1;
-  return p + keyword.length;
-}
-
-/**
  * Where `text` may spell a credential out, as sorted, disjoint [start, end) pairs: SPELLED_WINDOW
  * characters on each side of a keyword hit (`hits`: pairs of keyword id and start) that
  * `spelling[id]` names (its keyword) and that opens a spelled run — a character reference to a
@@ -728,7 +719,7 @@ export function spelledWindows(text: string, hits: readonly number[], spelling: 
       const chain = chrChainAt(text, p) ?? codeListAt(text, p + keyword.length);
       if (chain !== undefined) end = chain.ends[chain.ends.length - 1]!;
     } else {
-      let list = codeListAt(text, listAfter(keyword, p));
+      let list = codeListAt(text, p + keyword.length);
       if (list === undefined && keyword === 'fromcharcode') {
         // (the codes may come before: `[103, 104, …].map((c) => String.fromCharCode(c))`)
         let bracket = p - 1;
@@ -785,11 +776,12 @@ function expressionStart(text: string, call: number, floor: number): number {
 
 /**
  * `text[from, to)` with what it spells out written as text: each numeric character reference
- * replaced by its character, each list of printable codes (with the call that makes it text and
- * its receiver and a `.decode()` after it: `String.fromCharCode(104, …)` and `bytes([104, …]).decode()`
- * read as `"h…"`) and each chain of `chr()` calls replaced by its text in double quotes, and each join of two string literals removed (`"ghp_ab" + "cd"` reads as
- * `"ghp_abcd"`). Each character maps back to the source it came from; what a list or join removes
- * goes to the character after it. Undefined when the window spells nothing out.
+ * replaced by its character; each list of printable codes — with the call that makes it text, its
+ * receiver and a `.decode()` after it — and each chain of `chr()` calls replaced by its text in
+ * double quotes (`String.fromCharCode(104, …)` and `bytes([104, …]).decode()` read as `"h…"`); and
+ * each join of two string literals removed (`"ghp_ab" + "cd"` reads as `"ghp_abcd"`). Each
+ * character maps back to the source it came from; what a list or join removes goes to the
+ * character after it. Undefined when the window spells nothing out.
  */
 export function decodeSpelledCharacters(text: string, from = 0, to = text.length): MappedText | undefined {
   const out = new MappedTextBuilder(text, from);
