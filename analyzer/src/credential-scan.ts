@@ -302,7 +302,7 @@ export const HIDDEN_TEXT_RUN = [
  */
 export const SPELLED_TEXT_RUN = [
   '&#(?:x0*(?:2[b-f]|3[0-9a-f]|[4-7][0-9a-f])(?:[^0-9a-f]|$)|0*(?:4[3-9]|[5-9][0-9]|1[01][0-9]|12[0-2])(?:[^0-9]|$))',
-  'fromcharcode|(?:bytes|bytearray|from|array)[(][[]|byte[{]|chr[(]|char[(]',
+  'fromcharcode|(?:bytes|bytearray|buffer[.]from|uint8array|uint8array[.]from)[(][[]|byte[{]|chr[(]|char[(]',
   String.raw`" (?:[+]|[.][.]?)[ \t\r\n]*"`,
   String.raw`' (?:[+]|[.][.]?)[ \t\r\n]*'`,
 ].join('|');
