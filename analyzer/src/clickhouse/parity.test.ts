@@ -14,6 +14,7 @@ import { exporterLogRowsOfFile, exporterRowsOfFile, otelLogsDdl, otelTracesDdl }
 import type { AnalysisResult } from '../types.js';
 import { APP_LOG_TOKENS, appLogsDocument, appLogTracesDocument, GENAI_LOG_TOKENS, genAiLogsDocument } from '../../../test/support/app-log-records.js';
 import { layeredTokyoTrace } from '../../../test/support/layered-trace.js';
+import { recordAnthropicSdkRun } from '../../../test/support/anthropic-sdk-run.js';
 import { STRANDS_FINDINGS, strandsLatestTrace, strandsLegacyTrace } from '../../../test/support/strands-trace.js';
 import { CALLS_WITHOUT_OPERATION, toolSpansWithoutOperation } from '../../../test/support/tool-span-without-operation.js';
 import {
@@ -457,6 +458,21 @@ describe('other libraries\' traces', () => {
       expect([duck.findings, duck.stats.foreign_calls, duck.stats.no_evidence_calls], JSON.stringify(input)).toEqual([[], 1, 1]);
       expect([ch.findings, ch.stats.foreign_calls, ch.stats.no_evidence_calls], JSON.stringify(input)).toEqual([[], 1, 1]);
     }
+  });
+
+  it('the Anthropic SDK\'s own traces, whole and cut to its content limit (`anthropic.content.truncated`, a flag the exporter writes as text): the same calls and findings in both engines', async () => {
+    const user = [{ type: 'text' as const, text: 'All times for this team are in the America/New_York timezone.' }, { type: 'text' as const, text: 'Deploy the billing service to staging with its latest build.' }];
+    // (whole; the user's first block cut; the deploy call's arguments left out whole)
+    const seen: number[] = [];
+    for (const maxContentBytes of [undefined, 300, 200]) {
+      const file = await recordAnthropicSdkRun({ user, ...(maxContentBytes !== undefined ? { maxContentBytes } : {}) });
+      const { duck, ch } = await bothEngines([file], false);
+      expect(ch.findings).toEqual(duck.findings.map(portable));
+      expect([ch.stats.foreign_calls, ch.stats.no_evidence_calls, ch.stats.unreadable_args_calls]).toEqual([duck.stats.foreign_calls, duck.stats.no_evidence_calls, duck.stats.unreadable_args_calls]);
+      seen.push(duck.findings.filter((f) => f.rule === 'assumption_span').length, duck.stats.no_evidence_calls, duck.stats.unreadable_args_calls);
+    }
+    // (the zone is the user's where their words are whole; where the SDK cut them, no evidence either way, not a guess)
+    expect(seen).toEqual([0, 0, 0, 0, 2, 0, 0, 2, 1]);
   });
 
   it('system instructions held as a number or a boolean: no evidence for the call after them in both engines, not a guess', async () => {

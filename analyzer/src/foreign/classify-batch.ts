@@ -4,14 +4,16 @@ import { EVENT_INPUT_KEYS, EVENT_OUTPUT_KEYS } from './event-evidence.js';
 import { EVIDENCE_ARRAY_KEYS, INPUT_KEYS, isFlattenedInputText, OUTPUT_KEYS, RunEvidence } from './evidence.js';
 import { RowBatchBuilder, type RowBatch, type ValueHashes } from './row-batch.js';
 import { ARGUMENT_KEYS } from './recognizers/index.js';
+import { AnthropicSdkAttributes } from './recognizers/genai-semconv.js';
 import { parseTraceSpans } from './span-json.js';
 import type { CandidateTrace } from './trace-source.js';
 
 /**
  * The attributes read as held as another type than text: a span's arguments and model outputs (a
- * call not read), its inputs (what the model was told, not read); an event's outputs and inputs.
+ * call not read), its inputs (what the model was told, not read), the flag of content its emitter
+ * cut; an event's outputs and inputs.
  */
-const NON_TEXT_KEYS = { keys: new Set([...ARGUMENT_KEYS, ...OUTPUT_KEYS, ...INPUT_KEYS]), flattened: isFlattenedInputText };
+const NON_TEXT_KEYS = { keys: new Set([...ARGUMENT_KEYS, ...OUTPUT_KEYS, ...INPUT_KEYS, AnthropicSdkAttributes.CONTENT_TRUNCATED]), flattened: isFlattenedInputText };
 const EVENT_NON_TEXT_KEYS: ReadonlySet<string> = new Set([...EVENT_OUTPUT_KEYS, ...EVENT_INPUT_KEYS]);
 
 /**

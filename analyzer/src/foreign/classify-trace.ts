@@ -709,7 +709,8 @@ function decodeRecorded(call: Pick<ForeignCall, 'args'>, span: ForeignSpan | und
 export function decodeArguments(args: RecordedArguments): { value: unknown; unreadable?: string; repeatedKey?: true } {
   if (args.kind === 'value') return { value: args.value ?? {} };
   const text = args.text;
-  if (text === undefined) return { value: '', unreadable: ForeignArgumentRule.NOT_RECORDED };
+  // (absent because the emitter left it out as too long: cut off, as the recogniser says)
+  if (text === undefined) return { value: '', unreadable: args.decode.unreadable ?? ForeignArgumentRule.NOT_RECORDED };
   if (args.decode.unreadable !== undefined) return { value: text, unreadable: args.decode.unreadable };
   // (no JSON text parses to undefined, so undefined is "not JSON": then read as Python; JSON's null is a value)
   let decoded = parseJson(text);

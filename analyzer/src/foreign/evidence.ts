@@ -6,6 +6,7 @@ import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, proposeResponseOutputCalls, 
 import { firstStr, kindOf, str, UNNAMED_TOOL } from './recognizers/attributes.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
+import { contentCut } from './recognizers/genai-semconv.js';
 import { MastraAttributes, MastraSpanTypes } from './recognizers/mastra.js';
 import { OpenInferenceAttributes } from './recognizers/openinference.js';
 import { SpringAiAttributes } from './recognizers/spring-ai.js';
@@ -241,6 +242,9 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
     for (const key of OUTPUT_KEYS) if (span.nonText.has(key)) proposeUnreadableOutput(span, key, '', into, ForeignArgumentRule.NOT_TEXT);
     for (const key of span.nonText) if (INPUT_KEY_SET.has(key) || isFlattenedInputText(key)) into.inputNotRead(span);
   }
+  // Content its emitter cut to a size (Anthropic's SDKs drop a request's first message parts, the
+  // user's words among them, and a result's last blocks): what the model was told is not all here.
+  if (contentCut(span)) into.inputNotRead(span);
   readGenAiMessages(span, into);
   readOpenInferenceMessages(span, into);
   readOpenInferenceLlmOutput(span, into);

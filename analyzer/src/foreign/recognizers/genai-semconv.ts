@@ -1,11 +1,30 @@
 import { Emitter, GenAiAttributes, OPERATION_EXECUTE_TOOL, SpanNamePrefix } from '@argspan/conventions';
-import type { ForeignCall, ForeignSpan, RecordedArguments, ToolSpanRecognizer } from '../types.js';
+import { ForeignArgumentRule, type ForeignCall, type ForeignSpan, type RecordedArguments, type ToolSpanRecognizer } from '../types.js';
 import { MessageEvents, StrandsEventAttributes } from '../event-evidence.js';
 import { isObject, parseJson } from '../evidence.js';
 import { argumentBlob, argumentsIn, opt, str, toolOfPrefixedSpanName, UNNAMED_TOOL } from './attributes.js';
 
 /** The key the conventions' tool span records its arguments in. */
 const ARGUMENT_KEYS: readonly string[] = [GenAiAttributes.TOOL_CALL_ARGUMENTS];
+
+/**
+ * What Anthropic's SDKs write beside the conventions' attributes (their own OpenTelemetry traces,
+ * content mode `content`): a tool run's result blocks, and the flag of a span whose content was cut
+ * to `maxContentBytes` — whole message parts removed from the start, a tool result's last blocks,
+ * and an attribute over the limit (a tool span's arguments) left out whole.
+ */
+export const AnthropicSdkAttributes = {
+  TOOL_RESULT_CONTENT: 'anthropic.tool_result.content',
+  CONTENT_TRUNCATED: 'anthropic.content.truncated',
+} as const;
+
+/** Whether the emitter says it cut the span's content (see {@link AnthropicSdkAttributes}): a flag, or its text where an export holds every value as text. */
+export function contentCut(span: ForeignSpan): boolean {
+  return span.nonText?.has(AnthropicSdkAttributes.CONTENT_TRUNCATED) === true || str(span, AnthropicSdkAttributes.CONTENT_TRUNCATED) === 'true';
+}
+
+/** Arguments left out whole by an emitter that says it cut the span's content: cut off, not "not recorded". */
+const CUT_ARGUMENTS: RecordedArguments = { kind: 'blob', attribute: GenAiAttributes.TOOL_CALL_ARGUMENTS, text: undefined, decode: { unreadable: ForeignArgumentRule.TRUNCATED } };
 
 /**
  * The GenAI semantic conventions' tool span (`@ai-sdk/otel`, Pydantic AI v3+, MS Agent
@@ -33,8 +52,8 @@ export const genaiSemconv: ToolSpanRecognizer = {
       ...opt('callId', callId),
       args: recorded?.args ?? parameters ?? (held?.notText === false && held.text === AGENT_FRAMEWORK_NO_ARGUMENTS && span.scope === AGENT_FRAMEWORK_SCOPE
         ? AGENT_FRAMEWORK_NONE
-        : argumentBlob(held, GenAiAttributes.TOOL_CALL_ARGUMENTS, {})),
-      ...opt('result', str(span, GenAiAttributes.TOOL_CALL_RESULT) ?? recorded?.result ?? (parameters ? str(span, FUNCTION_RETURN_VALUE) : undefined)),
+        : held === undefined && contentCut(span) ? CUT_ARGUMENTS : argumentBlob(held, GenAiAttributes.TOOL_CALL_ARGUMENTS, {})),
+      ...opt('result', str(span, GenAiAttributes.TOOL_CALL_RESULT) ?? str(span, AnthropicSdkAttributes.TOOL_RESULT_CONTENT) ?? recorded?.result ?? (parameters ? str(span, FUNCTION_RETURN_VALUE) : undefined)),
     };
   },
 };
