@@ -71,7 +71,7 @@ describe('argspan analyze: calls whose arguments could not be read are counted i
     expect(json.code).toBe(0);
     expect(parseJson(json).stats).toMatchObject({ foreign_calls: 3, no_evidence_calls: 3, unreadable_args_calls: 2 });
     const table = analyzeBin(file);
-    expect(table.stdout).toContain("Read 3 tool call(s) from other libraries' traces; 3 in traces without the user's words (none recorded, or some not as text), so guesses cannot be told from the user's values there; 2 without readable arguments (not recorded, not text, cut off, not JSON, past 100,000 leaves or nested past 32 levels), so nothing in them (or past the limit) was checked.");
+    expect(table.stdout).toContain("Read 3 tool call(s) from other libraries' traces; 3 in traces without the user's words (none recorded, some not as text, or cut to the emitter's size limit), so guesses cannot be told from the user's values there; 2 without readable arguments (not recorded, not text, cut off, not JSON, past 100,000 leaves or nested past 32 levels), so nothing in them (or past the limit) was checked.");
     const sarif = JSON.parse(analyzeBin(file, '--format', 'sarif').stdout) as { runs: { properties?: Record<string, number> }[] };
     expect(sarif.runs[0]!.properties).toEqual({ foreign_calls: 3, no_evidence_calls: 3, unreadable_args_calls: 2 });
     const junit = analyzeBin(file, '--format', 'junit').stdout;
