@@ -28,8 +28,9 @@ const CUT_ARGUMENTS: RecordedArguments = { kind: 'blob', attribute: GenAiAttribu
 
 /**
  * The GenAI semantic conventions' tool span (`@ai-sdk/otel`, Pydantic AI v3+, MS Agent
- * Framework, Microsoft.Extensions.AI): `execute_tool {name}`, `gen_ai.operation.name =
- * execute_tool`, arguments in the opt-in `gen_ai.tool.call.arguments`. Some emitters leave the
+ * Framework, Microsoft.Extensions.AI, Anthropic's SDKs' `anthropic.custom_tool_use {name}`):
+ * `execute_tool {name}`, `gen_ai.operation.name = execute_tool`, arguments in the opt-in
+ * `gen_ai.tool.call.arguments`. Some emitters leave the
  * operation name out and write only `gen_ai.tool.name` (see {@link isUndeclaredToolSpan}).
  * Without `gen_ai.tool.name`, the tool is the one the span's name gives (`execute_tool {tool}`, or
  * another name as it is); a span named `execute_tool` alone is a call of the unnamed tool.
