@@ -47,7 +47,7 @@ describe('argspan analyze on the Anthropic TypeScript SDK\'s own traces', () => 
       ['credential_in_attribute', 'deploy', 'registry_token', 'genai-semconv'],
       ['sensitive_arg_dispatched', 'deploy', 'attachment', 'genai-semconv'],
     ]);
-    expect(run.stdout + run.stderr).not.toContain(ANTHROPIC_RUN_TOKEN);
+    for (const value of [ANTHROPIC_RUN_TOKEN, '/app/.env']) expect(run.stdout + run.stderr).not.toContain(value);
     expect((await deployArgs(file)).account_id?.[0]).toBe('context_retrieved');
   });
 

@@ -26,7 +26,7 @@ export const ANTHROPIC_RUN_TOKEN = 'ghp_' + 'C4NARYanthropicSDKrunc4naryxyzw1234
 const BUILD_RESULT = 'build 4812 passed; artifact registry.example.com/billing:4812; billing account acct-7741';
 
 /** The deploy call's arguments. */
-export const DEPLOY_ARGUMENTS = {
+const DEPLOY_ARGUMENTS = {
   service: 'billing',
   environment: 'staging',
   artifact: 'registry.example.com/billing:4812',
