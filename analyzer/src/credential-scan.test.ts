@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventAttributes, HopEvents } from '@argspan/conventions';
+import { SPELLING_CALLS } from '@argspan/core/internal';
 import { describe, expect, it } from 'vitest';
 import { builtinPrefilter, prefilterPattern, scanCredentials } from './credential-scan.js';
 import { sqlString } from './load/duckdb-types.js';
@@ -186,6 +187,21 @@ describe('credential re-scan', () => {
       ]);
       expect(await passedByPrefilter(db)).toEqual(['note.chr', 'note.codes', 'note.html', 'note.joined']);
     });
+  });
+
+  it("passes every call the detector reads a spelled-out token through (the core's list), in any case, and not the call's name alone", async () => {
+    const db = await Db.open();
+    try {
+      const passes = async (v: string) => (await db.one(`SELECT regexp_matches(${sqlString(v)}, ${sqlString(prefilterPattern(builtinPrefilter()))}, 'i') AS m`)).m;
+      expect(SPELLING_CALLS.length).toBeGreaterThan(5);
+      for (const call of SPELLING_CALLS) {
+        expect(await passes(`x = ${call.toUpperCase()}1, 2`), call).toBe(true);
+        expect(await passes(`x = ${call}1, 2`), call).toBe(true);
+        expect(await passes(`x = ${call.slice(0, -1)} 1, 2`), call).toBe(false);
+      }
+    } finally {
+      db.close();
+    }
   });
 
   it('pre-filters on every built-in rule (an empty pre-filter would send every value through the detector)', () => {

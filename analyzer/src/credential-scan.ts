@@ -1,6 +1,6 @@
 import type { DuckDBVarCharVector } from '@duckdb/node-api';
 import { BUILTIN_RULES, createValueHasher, defaultSecretDetector, findInName, redactName, type SecretDetector, type ValueHasher } from '@argspan/core';
-import { DEFAULT_IGNORABLE_RANGES, escapedKeywordSpellings } from '@argspan/core/internal';
+import { DEFAULT_IGNORABLE_RANGES, SPELLING_CALLS, escapedKeywordSpellings } from '@argspan/core/internal';
 import { credentialHits, type CredentialHit } from './credential-identity.js';
 import type { Db } from './db.js';
 import { sqlString } from './load/duckdb-types.js';
@@ -273,6 +273,11 @@ const INVISIBLE_CLASS = DEFAULT_IGNORABLE_RANGES.flatMap(([first, last]) => {
   .map(([a, b]) => (a === b ? re2Char(a) : `${re2Char(a)}-${re2Char(b)}`))
   .join('');
 
+/** A literal for RE2 in DuckDB, each character but a letter or digit as a class of its own (`bytes[(][[]`): see {@link ESCAPED_TEXT_RUN}. */
+function re2Literal(literal: string): string {
+  return literal.replace(/[^0-9a-z]/gi, (c) => ('\\]^'.includes(c) ? `\\x${c.charCodeAt(0).toString(16)}` : `[${c}]`));
+}
+
 function re2Char(cp: number): string {
   return `\\x{${cp.toString(16).toUpperCase()}}`;
 }
@@ -302,7 +307,7 @@ export const HIDDEN_TEXT_RUN = [
  */
 export const SPELLED_TEXT_RUN = [
   '&#(?:x0*(?:2[b-f]|3[0-9a-f]|[4-7][0-9a-f])(?:[^0-9a-f]|$)|0*(?:4[3-9]|[5-9][0-9]|1[01][0-9]|12[0-2])(?:[^0-9]|$))',
-  'fromcharcode|(?:bytes|bytearray|buffer[.]from|uint8array|uint8array[.]from)[(][[]|byte[{]|chr[(]|char[(]',
+  SPELLING_CALLS.map(re2Literal).join('|'),
   String.raw`" (?:[+]|[.][.]?)[ \t\r\n]*"`,
   String.raw`' (?:[+]|[.][.]?)[ \t\r\n]*'`,
 ].join('|');

@@ -21,7 +21,7 @@ export { tempFileOwner, tempNameFor } from './temp-names.js';
 export { checkPolicyFieldNames, parseRecordedCall, parsePolicyFields, RecordedCallError } from './recorded-call.js';
 export type { RecordedCall } from './recorded-call.js';
 export { escapedKeywordSpellings, PRIVATE_KEY_BEGIN, PRIVATE_KEY_END } from './secrets/index.js';
-export { DEFAULT_IGNORABLE_RANGES, decodeBase64Text, decodeHexText, decodeHiddenCharacters, spelledText } from './secrets/decoders.js';
+export { DEFAULT_IGNORABLE_RANGES, SPELLING_CALLS, decodeBase64Text, decodeHexText, decodeHiddenCharacters, spelledText } from './secrets/decoders.js';
 export { snapshotArgs, snapshotFailureReason, ArgumentSnapshotError } from './snapshot.js';
 export { classifySnapshot } from './classify.js';
 export type { KeyedValueHasher } from './keyed-hash.js';

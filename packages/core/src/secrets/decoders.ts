@@ -568,6 +568,13 @@ export function decodeHiddenCharacters(text: string, from = 0, to = text.length)
  */
 export const SPELLING_KEYWORDS: readonly string[] = ['&#', 'fromcharcode', 'bytes([', 'bytearray([', 'buffer.from([', 'uint8array([', 'uint8array.from([', 'byte{', 'chr(', 'char(', '" +', "' +", '" .', "' ."];
 
+/**
+ * The keywords of {@link SPELLING_KEYWORDS} that are calls (lowercase): those a list of codes
+ * follows, and `chr(` / `char(`. The analyzer's SQL pre-filter is built from them, so a call added
+ * here is read there too.
+ */
+export const SPELLING_CALLS: readonly string[] = SPELLING_KEYWORDS.filter((k) => k !== '&#' && k.charCodeAt(0) !== 34 && k.charCodeAt(0) !== 39);
+
 /** Fewest character codes in a list or chain of calls that is read as text (a token is longer; `[1, 2, 3]` is data). */
 const MIN_SPELLED_CODES = 8;
 /** Characters decoded on each side of a spelled run (room for the key before it and the token's rest). */
@@ -741,8 +748,8 @@ export function spelledWindows(text: string, hits: readonly number[], spelling: 
   return windows;
 }
 
-/** Lowercase keywords a list of codes follows (the rest of {@link SPELLING_KEYWORDS} but `&#`, `chr(`, `char(` and the joins). */
-const LIST_CALLS = SPELLING_KEYWORDS.filter((k) => k !== '&#' && k !== 'chr(' && k !== 'char(' && k.charCodeAt(0) !== 34 && k.charCodeAt(0) !== 39);
+/** Lowercase keywords a list of codes follows ({@link SPELLING_CALLS} but `chr(` and `char(`). */
+const LIST_CALLS = SPELLING_CALLS.filter((k) => k !== 'chr(' && k !== 'char(');
 
 /** Where the call of {@link LIST_CALLS} (or SQL's `char(`) whose bracket is at `q` begins, else -1. */
 function listCallStart(text: string, q: number): number {
