@@ -129,7 +129,7 @@ async function main(): Promise<void> {
   const asArguments = (texts: readonly string[]): string[] => JSON.parse(JSON.stringify(texts)) as string[];
 
   const positives = [...corpus.generatePositives(seed, 4), ...hand.positives];
-  const packageText = corpus.toArgumentValues(corpus.readPackageNegatives(fileURLToPath(new URL('node_modules', REPO_ROOT))), seed);
+  const packageText = corpus.toArgumentValues(corpus.readPackageNegatives(fileURLToPath(new URL('node_modules', REPO_ROOT))).files, seed);
   const negatives = [...corpus.generateNegatives(seed, 25), ...hand.negatives, ...packageText];
   const label = (p: { family: string; kind?: string; context?: string }, set: string): string => `${set} ${p.family}${p.kind ? `/${p.kind}` : ''}${p.context ? ` in ${p.context}` : ''}`;
   const positiveValues: Labelled[] = positives.map((p) => ({ label: label(p, 'positive'), text: p.text }));

@@ -43,7 +43,8 @@ async function main(): Promise<void> {
   const corpus = await loadCorpusModule();
   const hand = corpus.readHandSets();
   const positives: PositiveSample[] = [...corpus.generatePositives(seed, perContext), ...hand.positives];
-  const packageFiles = corpus.readPackageNegatives(fileURLToPath(new URL('node_modules', REPO_ROOT)));
+  const packageList = corpus.readPackageNegatives(fileURLToPath(new URL('node_modules', REPO_ROOT)));
+  const packageFiles = packageList.files;
   const packageText = corpus.toArgumentValues(packageFiles, seed);
   const negatives = [...corpus.generateNegatives(seed, 25), ...hand.negatives, ...packageText];
   const familyOf = new Map(BUILTIN_RULES.map((r) => [r.id, r.family ?? r.id]));
@@ -56,6 +57,13 @@ async function main(): Promise<void> {
     `corpus: ${positives.length} positives (${new Set(positives.map((p) => p.family)).size} families x ${new Set(positives.map((p) => p.context)).size} contexts), ` +
       `${negatives.length} negatives (${packageFiles.length} package files cut into ${packageText.length} argument-sized values), ${mb(chars).toFixed(2)} MB`,
   );
+  const unread = packageList.missing + packageList.changed;
+  if (unread > 0) {
+    console.log(
+      `  ${unread} of the ${packageList.listed} listed package files left out (${packageList.missing} not installed, ${packageList.changed} another version): ` +
+        'the package-text figures are over fewer files than at other runs (fixtures/secrets/write-package-list.mjs lists what is installed now)',
+    );
+  }
 
   // 1. Quality.
   const score = scoreDetector(defaultSecretDetector, (t) => redactSecrets(t).text, positives, negatives, (id) => familyOf.get(id) ?? id);

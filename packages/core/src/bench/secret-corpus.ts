@@ -45,13 +45,25 @@ export interface CredentialKind {
   span?(value: string): [number, number];
 }
 
+/** The package-text negatives: the committed list's files as installed, and those left out. */
+export interface PackageNegatives {
+  files: NegativeSample[];
+  /** Files of the list read for. */
+  listed: number;
+  /** Listed files not installed. */
+  missing: number;
+  /** Listed files whose text is not the listed one (another version). */
+  changed: number;
+}
+
 interface CorpusModule {
   KINDS: readonly CredentialKind[];
   prng(seed: number): () => number;
   gen(rand: () => number): Draws;
   generatePositives(seed?: number, perContext?: number): PositiveSample[];
   generateNegatives(seed?: number, perClass?: number): NegativeSample[];
-  readPackageNegatives(nodeModules: string, opts?: { maxFiles?: number; maxBytes?: number; maxFileBytes?: number }): NegativeSample[];
+  readPackageNegatives(nodeModules: string, opts?: { maxFiles?: number; list?: string | URL }): PackageNegatives;
+  packageFileHash(text: string): string;
   readHandSets(): { positives: PositiveSample[]; negatives: NegativeSample[] };
   toArgumentValues(files: NegativeSample[], seed?: number): NegativeSample[];
 }
