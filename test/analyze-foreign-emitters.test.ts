@@ -272,7 +272,7 @@ describe('argspan analyze: coding agents\' OpenTelemetry events (Claude Code, Ge
   };
   it.each(Object.entries(cases))('%s: each finding by tool and key; the planted values in no output', (file, want) => {
     expectPlantedFindings(file, want);
-    expect(analyzeBin(join(FOREIGN, file)).stdout).toMatch(/Read \d+ coding-agent log record\(s\) \(Claude Code, Gemini CLI: tool calls and prompts\) as spans of their own/);
+    expect(analyzeBin(join(FOREIGN, file)).stdout).toMatch(/Read \d+ coding-agent log record\(s\) \(Claude Code, Gemini CLI: tool calls, prompts, model calls\) as spans of their own/);
   });
 });
 

@@ -91,7 +91,8 @@ export interface LogRecordsRead {
  * `start_ns` / `end_ns` its first and last record's time; `in_traces`, whether the traces table
  * holds the span (in the window). A record without a trace or span id (written outside any span)
  * names no span and is not read: they are counted (`unjoinable`, those of the window's time), for
- * the run to say so, as DuckDB's path refuses them.
+ * the run to say so, as DuckDB's path refuses them — unless it names its session (`session.id`):
+ * then it is read as a coding agent's record, a span of its own (as DuckDB's path reads it).
  */
 export async function gatherLogRecords(
   session: ChSession,
@@ -136,7 +137,10 @@ export async function gatherLogRecords(
   // span of its own: those of the run's traces, and those without a trace id of the window's time (the agents' default).
   const agentEvent = `multiIf(position(${eventName}, '.') = 0 AND ${eventName} <> '' AND (Body = concat(${chString(CLAUDE_CODE_PREFIX)}, ${eventName}) OR ${scope('ScopeName')} = ${chString(CLAUDE_CODE_EVENTS_SCOPE)}),
     concat(${chString(CLAUDE_CODE_PREFIX)}, ${eventName}), ${eventName} = '' AND startsWith(Body, ${chString(CLAUDE_CODE_PREFIX)}), Body, ${eventName})`;
-  const agent = `${agentEvent} IN [${CODING_AGENT_EVENT_NAMES.map(chString).join(', ')}]`;
+  // A GenAI record written outside any span but in a session (Gemini CLI's model-call details) is read as one too.
+  const outsideSpans = "(TraceId = '' OR SpanId = '')";
+  const sessionGenAi = `(${genAi}) AND ${outsideSpans} AND LogAttributes[${chString(CodingAgentIds.SESSION)}] <> ''`;
+  const agent = `(${agentEvent} IN [${CODING_AGENT_EVENT_NAMES.map(chString).join(', ')}] OR (${sessionGenAi}))`;
   const agentRead = `${agent}${partitions} AND ((TraceId <> '' AND ${src.where}) OR (TraceId = ''${during}))`;
   await session.run(
     `CREATE TEMPORARY TABLE ${LOG_RECORD_SPANS} ENGINE = MergeTree ORDER BY (trace_id, span_id) AS
@@ -181,7 +185,7 @@ export async function gatherLogRecords(
   const agentRecords = Number(read?.agent_records ?? 0);
   if (records === 0 && agentRecords === 0) await session.run(`DROP TEMPORARY TABLE ${LOG_RECORD_SPANS}`, `dropping ${LOG_RECORD_SPANS}`);
   const [unjoinable] = await session.all(
-    `SELECT count() AS n FROM ${logs} WHERE (TraceId = '' OR SpanId = '') AND ${genAi}${during}`,
+    `SELECT count() AS n FROM ${logs} WHERE ${outsideSpans} AND ${genAi} AND LogAttributes[${chString(CodingAgentIds.SESSION)}] = ''${during}`,
     'counting GenAI log records outside any span',
   );
   let unnamed = 0;

@@ -15,6 +15,7 @@ import type { AnalysisResult } from '../types.js';
 import { APP_LOG_TOKENS, appLogsDocument, appLogTracesDocument, GENAI_LOG_TOKENS, genAiLogsDocument } from '../../../test/support/app-log-records.js';
 import { layeredTokyoTrace } from '../../../test/support/layered-trace.js';
 import { recordAnthropicSdkRun } from '../../../test/support/anthropic-sdk-run.js';
+import { GEMINI_RUN_TOKEN, recordGeminiCliRun } from '../../../test/support/gemini-cli-run.js';
 import { STRANDS_FINDINGS, strandsLatestTrace, strandsLegacyTrace } from '../../../test/support/strands-trace.js';
 import { CALLS_WITHOUT_OPERATION, toolSpansWithoutOperation } from '../../../test/support/tool-span-without-operation.js';
 import {
@@ -474,6 +475,26 @@ describe('other libraries\' traces', () => {
     // (the zone is the user's where their words are whole; where the SDK cut them, no evidence either way, not a guess)
     expect(seen).toEqual([0, 0, 0, 0, 2, 0, 0, 2, 1]);
   });
+
+  it('Gemini CLI\'s own telemetry (its spans, a model call per trace, and its log records, some outside any span): the same calls and findings in both engines', async () => {
+    const replies = [
+      [{ call: 'lookup_contact', args: { name: 'Maria Lopez' } }],
+      [{ call: 'send_email', args: { to: 'maria@example.com', subject: 'Notes', body: `Token: ${GEMINI_RUN_TOKEN}` } }],
+      [{ text: 'Sent.' }],
+    ];
+    const spansOn = await recordGeminiCliRun({ prompt: `Email Maria the notes with the token ${GEMINI_RUN_TOKEN}.`, replies });
+    const recordsOnly = await recordGeminiCliRun({ prompt: `Email Maria the notes with the token ${GEMINI_RUN_TOKEN}.`, replies, traces: false });
+    const seen: unknown[] = [];
+    for (const files of [[spansOn.traces!, spansOn.logs], [spansOn.traces!], [recordsOnly.logs]]) {
+      const { duck, ch } = await bothEngines(files, false);
+      expect(ch.findings).toEqual(duck.findings.map(portable));
+      expect([ch.stats.foreign_calls, ch.stats.no_evidence_calls, ch.stats.unreadable_args_calls]).toEqual([duck.stats.foreign_calls, duck.stats.no_evidence_calls, duck.stats.unreadable_args_calls]);
+      seen.push(duck.stats.foreign_calls, duck.stats.no_evidence_calls, duck.findings.filter((f) => f.rule === 'assumption_span' || f.key === 'body').map((f) => `${f.rule} ${f.tool}.${f.key}`).sort());
+    }
+    // (the address the user never gave is the model's guess; the token, by tool and key; two calls each time)
+    const calls = [2, 0, ['assumption_span mcp_contacts_send_email.to', 'credential_in_attribute mcp_contacts_send_email.body']];
+    expect(seen).toEqual([...calls, ...calls, ...calls]);
+  }, 120_000);
 
   it('system instructions held as a number or a boolean: no evidence for the call after them in both engines, not a guess', async () => {
     const output = JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'book_room', arguments: { day: 'Tuesday', timezone: 'Europe/Paris' } }] }]);

@@ -1,5 +1,5 @@
 import type { ClassifyOptions } from '@argspan/core';
-import { classifyForeignTrace } from './classify-trace.js';
+import { callsRanElsewhere, classifyForeignTrace } from './classify-trace.js';
 import { EVENT_INPUT_KEYS, EVENT_OUTPUT_KEYS } from './event-evidence.js';
 import { EVIDENCE_ARRAY_KEYS, INPUT_KEYS, isFlattenedInputText, OUTPUT_KEYS, RunEvidence } from './evidence.js';
 import { RowBatchBuilder, type RowBatch, type ValueHashes } from './row-batch.js';
@@ -23,13 +23,25 @@ const EVENT_NON_TEXT_KEYS: ReadonlySet<string> = new Set([...EVENT_OUTPUT_KEYS, 
  */
 export function classifyBatch(traces: readonly CandidateTrace[], policy: ClassifyOptions, values: ValueHashes): RowBatch {
   const rows = new RowBatchBuilder(values);
-  let window: number | undefined;
-  let evidence: RunEvidence | undefined;
-  for (const trace of traces) {
-    if (trace.window === undefined) evidence = undefined;
-    else if (trace.window !== window || evidence === undefined || evidence.full) evidence = new RunEvidence();
-    window = trace.window;
-    classifyForeignTrace(parseTraceSpans(trace.id, trace.texts, EVIDENCE_ARRAY_KEYS, NON_TEXT_KEYS, EVENT_NON_TEXT_KEYS), { policy }, rows.sink(trace.no), evidence);
+  const spansOf = (trace: CandidateTrace) => parseTraceSpans(trace.id, trace.texts, EVIDENCE_ARRAY_KEYS, NON_TEXT_KEYS, EVENT_NON_TEXT_KEYS);
+  for (let i = 0; i < traces.length; ) {
+    const first = traces[i]!;
+    if (first.window === undefined) {
+      classifyForeignTrace(spansOf(first), { policy }, rows.sink(first.no), undefined);
+      i++;
+      continue;
+    }
+    // A window's traces, read together: a call may be proposed in one and run in another.
+    let end = i + 1;
+    while (end < traces.length && traces[end]!.window === first.window) end++;
+    const spans = traces.slice(i, end).map(spansOf);
+    const ranElsewhere = callsRanElsewhere(spans);
+    let evidence = new RunEvidence();
+    for (let k = 0; k < spans.length; k++) {
+      if (evidence.full) evidence = new RunEvidence();
+      classifyForeignTrace(spans[k]!, { policy }, rows.sink(traces[i + k]!.no), evidence, ranElsewhere[k]);
+    }
+    i = end;
   }
   return rows.build();
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyForeignTrace, decodeArguments, ForeignArgumentRule, SEMANTIC_KERNEL_FUNCTION_SCOPE, type ForeignArgRow, type ForeignCallRow, type ForeignRowSink } from './classify-trace.js';
+import { callsRanElsewhere, classifyForeignTrace, decodeArguments, ForeignArgumentRule, SEMANTIC_KERNEL_FUNCTION_SCOPE, type ForeignArgRow, type ForeignCallRow, type ForeignRowSink } from './classify-trace.js';
 import { mayBeJson, parseJson, RunEvidence, splitJoinedValues } from './evidence.js';
 import type { ForeignSpan } from './types.js';
 
@@ -1540,5 +1540,67 @@ describe('classifyForeignTrace: Google ADK for Go with message content in log re
   it('the tool span ran the id-less proposal of its tool: one call, that ran, its arguments the model\'s', () => {
     expect(callsOf([model(), tool()], (c) => `${c.tool}`)).toEqual(['create_event tool-span']);
     expect(argsOf([model(), tool()], 'create_event')).toEqual(['title tiny-public tiny user_explicit', 'timezone tiny-public tiny model_inferred']);
+  });
+});
+
+describe('classifyForeignTrace: a call the model asks for in one trace and a tool span runs in another (one run)', () => {
+  /** Each trace's calls (as `tool source noEvidence`) and argument rows (`key provenance`), classified as one run's window is. */
+  function windowOf(traces: ForeignSpan[][]): { calls: string[][]; args: string[][] } {
+    const run = new RunEvidence();
+    const elsewhere = callsRanElsewhere(traces);
+    const calls: string[][] = [];
+    const args: string[][] = [];
+    traces.forEach((spans, i) => {
+      const [c, a]: [string[], string[]] = [[], []];
+      classifyForeignTrace(spans, { policy: {} }, { call: (row) => c.push(`${row.tool} ${row.source} ${row.noEvidence}`) - 1, arg: (_, row) => a.push(`${row.key} ${row.provenance}`), credential: () => {}, blob: () => {} }, run, elsewhere[i]);
+      calls.push(c);
+      args.push(a);
+    });
+    return { calls, args };
+  }
+  const asked = (spanId: string, user: string, calls: { id: string; name: string; args: unknown }[]) =>
+    span(spanId, {
+      'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: user }] }]),
+      'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: calls.map((c) => ({ type: 'tool_call', id: c.id, name: c.name, arguments: c.args })) }]),
+    });
+
+  it('is one call, the tool span\'s, with the user\'s words its model call had: the guess still the model\'s', () => {
+    const model = asked('m1', 'Book a room for Tuesday', [{ id: 'call_Xy7', name: 'book_room', args: { day: 'Tuesday', timezone: 'Europe/Paris' } }]);
+    const ran = genAiTool('t1', 'book_room', 'call_Xy7', { day: 'Tuesday', timezone: 'Europe/Paris' });
+    expect(windowOf([[model], [ran]])).toEqual({ calls: [[], ['book_room tool-span false']], args: [[], ['day user_explicit', 'timezone model_inferred']] });
+    // Apart (no run), each trace is read alone: the request, and a run with no evidence.
+    expect(callsOf([model])).toEqual(['m1 model-output']);
+  });
+
+  it('an id two tool spans of the window run (a model that numbers calls per turn) pairs no one: each proposal stays a call of its own', () => {
+    const turn = (n: number) => [asked(`m${n}`, `Book a room for day ${n}`, [{ id: 'call_0', name: 'book_room', args: { day: `${n}` } }])];
+    const ran = (n: number) => [genAiTool(`t${n}`, 'book_room', 'call_0', { day: `${n}` })];
+    expect(windowOf([turn(1), ran(1), turn(2), ran(2)]).calls).toEqual([['book_room model-output false'], ['book_room tool-span true'], ['book_room model-output false'], ['book_room tool-span true']]);
+  });
+});
+
+describe('classifyForeignTrace: Gemini CLI\'s own spans', () => {
+  const gemini = (spanId: string, operation: string, attrs: Record<string, string>, parent = 'root'): ForeignSpan => ({ ...span(spanId, { 'gen_ai.operation.name': operation, ...attrs }), scope: 'gemini-cli', parentSpanId: parent });
+  const request = { callId: 'send_email__1', name: 'send_email', args: { to: 'maria@example.com', subject: 'Notes' }, isClientInitiated: false, prompt_id: 'p1' };
+  const llm = gemini('llm', 'llm_call', {
+    'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ text: 'Send Maria the notes.' }] }]),
+    'gen_ai.output.messages': JSON.stringify([{ role: 'model', parts: [{ functionCall: { name: 'send_email', args: request.args, id: request.callId } }] }]),
+    'gen_ai.tool.definitions': JSON.stringify([{ functionDeclarations: [{ name: 'send_email', parametersJsonSchema: { type: 'object', properties: { to: { type: 'string' } } } }] }]),
+  });
+  const schedule = gemini('schedule', 'schedule_tool_calls', { 'gen_ai.input.messages': JSON.stringify([request]), 'gen_ai.output.messages': JSON.stringify([{ request, status: 'success' }]) });
+  const toolCall = (input: string) =>
+    gemini('tool', 'tool_call', { 'gen_ai.tool.name': 'send_email', 'gen_ai.tool.call_id': request.callId, 'gen_ai.input.messages': input, 'gen_ai.output.messages': JSON.stringify({ status: 'success', request, response: { resultDisplay: 'sent' } }) }, 'schedule');
+
+  it('a tool_call span is the call (its request\'s `args`), the model call\'s functionCall the same call; the schedule span\'s copies are not calls', () => {
+    const spans = [llm, schedule, toolCall(JSON.stringify(request))];
+    expect(callsOf(spans, (c) => `${c.emitter} ${c.tool} ${c.callId}`)).toEqual(['gemini-cli send_email send_email__1 tool-span']);
+    // (the user said "notes": the subject is theirs; the address is the model's)
+    expect(argsOf(spans, 'send_email')).toEqual(['to tiny-public tiny model_inferred', 'subject tiny-public tiny user_explicit']);
+  });
+
+  it('a request Gemini CLI cut at its attribute limit is arguments cut off (read from the model\'s call where the trace holds it whole)', () => {
+    const cut = JSON.stringify(request).slice(0, 40) + '...[TRUNCATED: original length 12345]';
+    expect(argsOf([schedule, toolCall(cut)], 'send_email')).toEqual(['$ unknown arguments-truncated no_evidence']);
+    expect(argsOf([llm, schedule, toolCall(cut)], 'send_email')).toEqual(['to tiny-public tiny model_inferred', 'subject tiny-public tiny user_explicit']);
   });
 });

@@ -1,4 +1,4 @@
-import { Emitter, INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENGTH, ResidencyRule } from '@argspan/conventions';
+import { Emitter, GenAiAttributes, INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENGTH, ResidencyRule } from '@argspan/conventions';
 import { defaultSecretDetector, defaultsFromJsonSchema, resultResidency, type ClassifyOptions, type ContextEntry, type InheritedResidency, type LeafClassification, type SecretDetector } from '@argspan/core';
 import { classifySnapshot, ProvenanceIndex, secretInCutJson, valuesScannedDetector } from '@argspan/core/internal';
 import { AdkModelCall, OpenLLMetryMessages, collectEvidence, isObject, parseJson, TraceEvidence, unescapedJson, type RunEvidence } from './evidence.js';
@@ -13,7 +13,8 @@ import { ForeignArgumentRule, type ForeignCall, type ForeignEmitter, type Foreig
 import { everyCopy } from './span-json.js';
 import { argumentCredentialTexts } from '../credential-identity.js';
 import { parsePythonLiteral } from './python-literal.js';
-import { CLAUDE_REJECTED, ClaudeCodeSpans, CodingAgentAttributes, CodingAgentEvents } from './coding-agent-events.js';
+import { CLAUDE_REJECTED, ClaudeCodeSpans, CodingAgentAttributes, CodingAgentEvents, CodingAgentIds, GeminiCliSpans } from './coding-agent-events.js';
+import { isGeminiCliSpan } from './recognizers/coding-agents.js';
 
 /** Rule ids of argument leaves the analyzer could not read from a foreign trace (defined beside the types the readers share). */
 export { ForeignArgumentRule };
@@ -89,6 +90,7 @@ export function classifyForeignTrace(
   options: ForeignClassifyOptions,
   out: ForeignRowSink,
   run?: RunEvidence,
+  ranElsewhere?: ReadonlySet<string>,
 ): void {
   const evidence = new TraceEvidence();
   const executed: ForeignCall[] = [];
@@ -108,6 +110,7 @@ export function classifyForeignTrace(
     }
   }
   readAgentFrameworkNoArguments(executed, spans);
+  geminiCliRecordIds(executed, spans);
   const bySpan = new Map(spans.map((s) => [s.spanId, s]));
   const decoding = new Map<ForeignCall | Omit<ForeignCall, 'emitter'>, ReturnType<typeof decodeArguments>>();
   const decode = (c: ForeignCall | Omit<ForeignCall, 'emitter'>) => {
@@ -116,12 +119,18 @@ export function classifyForeignTrace(
     return d;
   };
   const claude = claudeCodeCalls(executed, spans, bySpan);
-  const merged = mergeRecordedTwice(claude.kept, (c) => bySpan.get(c.spanId)?.endNs ?? c.atNs, decode);
-  const twice = [...claude.twice, ...merged.twice];
+  const gemini = geminiCliCalls(claude.kept, bySpan, decode);
+  const merged = mergeRecordedTwice(gemini.kept, (c) => bySpan.get(c.spanId)?.endNs ?? c.atNs, decode);
+  const twice = [...claude.twice, ...gemini.twice, ...merged.twice];
   const { unexecuted, copies, byProposedId } = matchProposals(evidence, merged.kept, spans, decode);
-  const { kept, ranAs } = proposalsForUnrecordedRuns(merged.kept, unexecuted);
+  // (the user's words read up to a time: no user text, or some not read by then, and a value found nowhere has no evidence either way)
+  const sawUserText = evidence.sawUserText;
+  const userTextReadAt = (atNs: bigint) => sawUserText && (evidence.inputNotReadSinceNs === undefined || atNs < evidence.inputNotReadSinceNs);
+  // A proposal another trace of the run ran (see `callsRanElsewhere`) is that run's call, not one of this trace's.
+  const proposedHere = ranElsewhere && ranElsewhere.size > 0 && run ? unexecuted.filter((p) => !proposalRanElsewhere(p, ranElsewhere, run, userTextReadAt)) : unexecuted;
+  const { kept, ranAs } = proposalsForUnrecordedRuns(merged.kept, proposedHere);
   for (const text of kernelSuppliedValues(merged.kept, evidence.proposed, bySpan, decode)) evidence.developer(text);
-  const calls = [...kept, ...unexecuted].sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
+  const calls = [...kept, ...proposedHere].sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
   // Each attribute holding (a copy of) a call's arguments, and any other attribute of its span with
   // the same text: the arguments recorded twice on one span (OpenInference's tool.parameters, a
   // hybrid's second copy, Mastra 0.x's generic `input` beside `gen_ai.tool.input` and `gen_ai.prompt`).
@@ -148,9 +157,17 @@ export function classifyForeignTrace(
     for (const attribute of copy.args.kind === 'value' && copy.args.parts ? copy.args.parts : [copy.args.attribute]) blob({ spanId: copy.spanId, attribute, callSpanId: call.spanId });
     otherSpans.set(call, [...(otherSpans.get(call) ?? []), copy.spanId]);
   }
+  for (const [spanId, attribute, call] of geminiCliScheduleCopies(calls, spans, bySpan)) blob({ spanId, attribute, callSpanId: call.spanId });
   for (const call of calls) {
     blob({ spanId: call.spanId, attribute: call.args.attribute, callSpanId: call.spanId });
     if (call.args.kind === 'value' && call.args.parts) for (const part of call.args.parts.slice(1)) blob({ spanId: call.spanId, attribute: part, callSpanId: call.spanId });
+  }
+  // The prompts whose words this trace holds, all read: for the run's calls of those prompts in other traces.
+  if (run && sawUserText && evidence.inputNotReadSinceNs === undefined) {
+    for (const span of spans) {
+      const prompt = promptIdOf(span);
+      if (prompt !== undefined) run.promptsWithUserText.add(prompt);
+    }
   }
   // One provenance index per trace (per run, for a run's trace, holding what its earlier traces
   // told): the asserted text once, then each result as the calls reach its time.
@@ -163,7 +180,6 @@ export function classifyForeignTrace(
   // (its turn's tool loop traced apart, a prompt not captured) cannot tell what the user said in
   // that turn. The run's earlier words are still in the index (a value they hold is the user's);
   // a value found nowhere is `no_evidence` there, not the model's guess.
-  const sawUserText = evidence.sawUserText;
   const results = [...evidence.results].sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
   let nextResult = 0;
   const policies = policiesOf(options.policy);
@@ -202,8 +218,11 @@ export function classifyForeignTrace(
       const whole = wholeProposals.get(`${call.tool}\u0000${call.callId}`);
       if (whole !== undefined) [decoded, fromProposal] = [whole, true];
     }
-    // (no user text, or some not read by the time of the call: a value found nowhere has no evidence either way)
-    const userTextAvailable = sawUserText && (evidence.inputNotReadSinceNs === undefined || call.atNs < evidence.inputNotReadSinceNs);
+    // (a run's call proposed in an earlier trace that held the user's words has them too, as has one of a prompt whose words an earlier trace held)
+    const userTextAvailable =
+      userTextReadAt(call.atNs) ||
+      (run !== undefined &&
+        ((call.callId !== undefined && run.proposedWithUserText.has(callKey(call.tool, call.callId))) || run.promptsWithUserText.has(promptIdOf(bySpan.get(call.spanId)!) ?? '')));
     const c = classifySnapshot(
       { tool: call.tool, args: decoded.value },
       { index, userTextAvailable, ...(schemaDefaults !== undefined ? { schemaDefaults } : {}) },
@@ -297,6 +316,67 @@ export function classifyForeignTrace(
   }
 }
 
+/** The coding agent's prompt a span (one of its records) belongs to (`prompt.id`, Gemini CLI's `prompt_id`), else undefined. */
+function promptIdOf(span: ForeignSpan): string | undefined {
+  for (const key of CodingAgentIds.PROMPT) {
+    const v = span.attrs.get(key);
+    if (typeof v === 'string' && v !== '') return v;
+  }
+  return undefined;
+}
+
+/** A call's key across a run's traces: its tool and id. */
+export function callKey(tool: string, callId: string): string {
+  return `${tool}\u0000${callId}`;
+}
+
+/**
+ * Whether proposal `p`, which no tool span of its trace ran, is the call a tool span of another
+ * trace of the run runs (its tool and id in `ranElsewhere`); if so, `run` learns whether the user's
+ * words were read when the model made it, which the call then has too.
+ */
+function proposalRanElsewhere(p: ForeignCall, ranElsewhere: ReadonlySet<string>, run: RunEvidence, userTextReadAt: (atNs: bigint) => boolean): boolean {
+  if (p.callId === undefined) return false;
+  const key = callKey(p.tool, p.callId);
+  if (!ranElsewhere.has(key)) return false;
+  if (userTextReadAt(p.atNs)) run.proposedWithUserText.add(key);
+  return true;
+}
+
+/**
+ * For each trace of a run's evidence window, the calls (tool and id) a tool span of another trace
+ * of the window runs — each run once in the window: an SDK that numbers calls per turn (`call_0`
+ * each time) leaves the pairing unknown, and those proposals stay calls of their own. A model's
+ * proposal and the tool span that ran it are then one call though the emitter traced them apart
+ * (Gemini CLI's `llm_call` and `tool_call`, each a trace of its own; an SDK without a context
+ * manager, each span a trace).
+ */
+export function callsRanElsewhere(traces: readonly (readonly ForeignSpan[])[]): ReadonlySet<string>[] {
+  const ranIn = new Map<string, number>();
+  const twice = new Set<string>();
+  traces.forEach((spans, t) => {
+    const calls: Pick<ForeignCall, 'spanId' | 'tool' | 'callId' | 'args'>[] = [];
+    for (const span of spans) {
+      if (span.scope === INSTRUMENTATION_SCOPE) continue;
+      for (const r of TOOL_SPAN_RECOGNIZERS) {
+        const call = r.toolCall(span);
+        if (!call) continue;
+        calls.push({ spanId: span.spanId, tool: call.tool, args: call.args, ...(call.callId !== undefined ? { callId: call.callId } : {}) });
+        break;
+      }
+    }
+    geminiCliRecordIds(calls, spans);
+    for (const call of new Set(calls.flatMap((c) => (c.callId !== undefined ? [callKey(c.tool, c.callId)] : [])))) {
+      if (ranIn.has(call)) twice.add(call);
+      else ranIn.set(call, t);
+    }
+  });
+  const out = traces.map(() => new Set<string>());
+  if (ranIn.size === 0) return out;
+  for (const [key, t] of ranIn) if (!twice.has(key)) out.forEach((set, i) => i !== t && set.add(key));
+  return out;
+}
+
 /**
  * The tool spans that record one call twice — two emitters instrumenting the same tool (an agent
  * framework's own spans beside an auto-instrumentation's, a Langfuse `@observe` inside an
@@ -367,6 +447,98 @@ function claudeCodeCalls(
     const [call, copy] = recorded(record) || !recorded(span) ? [record, span] : [span, record];
     // (either tells that the call never ran: the decision record, or the span's permission wait)
     if (copy.source === 'model-output') call.source = 'model-output';
+    dropped.add(copy);
+    twice.push({ call, copy });
+  }
+  return { kept: executed.filter((c) => !dropped.has(c)), twice };
+}
+
+/**
+ * The call ids Gemini CLI's `gemini_cli.tool_call` records leave out, from the `schedule_tool_calls`
+ * span of their trace (a record is written inside it): the request of the same tool and arguments
+ * (canonical JSON), when one request alone has them. Set on the calls in place.
+ */
+function geminiCliRecordIds(calls: Pick<ForeignCall, 'spanId' | 'tool' | 'callId' | 'args'>[], spans: readonly ForeignSpan[]): void {
+  let bySpan: Map<string, ForeignSpan> | undefined;
+  let scheduled: Map<string, string | undefined> | undefined;
+  for (const call of calls) {
+    if (call.callId !== undefined || call.args.kind !== 'blob' || call.args.text === undefined) continue;
+    bySpan ??= new Map(spans.map((s) => [s.spanId, s]));
+    if (bySpan.get(call.spanId)?.name !== CodingAgentEvents.GEMINI_CLI_TOOL_CALL) continue;
+    scheduled ??= geminiCliScheduled(spans);
+    const args = parseJson(call.args.text);
+    const id = args === undefined ? undefined : scheduled.get(`${call.tool}\u0000${canonical(args)}`);
+    if (id !== undefined) call.callId = id;
+  }
+}
+
+/**
+ * The attributes of Gemini CLI's `schedule_tool_calls` spans that copy the arguments of calls its
+ * `tool_call` spans (or records) under it ran: its requests and the completed calls, each
+ * `[span, attribute, call]` (one per call the span holds).
+ */
+function geminiCliScheduleCopies(calls: readonly ForeignCall[], spans: readonly ForeignSpan[], bySpan: ReadonlyMap<string, ForeignSpan>): [string, string, ForeignCall][] {
+  const out: [string, string, ForeignCall][] = [];
+  for (const call of calls) {
+    if (call.emitter !== Emitter.GEMINI_CLI || call.callId === undefined) continue;
+    const own = bySpan.get(call.spanId);
+    // (a `tool_call` span's parent, the record's own span id: both written inside the batch's span)
+    const scheduleId = own && isGeminiCliSpan(own, GeminiCliSpans.TOOL_CALL) ? own.parentSpanId : call.parentSpanId;
+    const schedule = scheduleId === null ? undefined : bySpan.get(scheduleId);
+    if (schedule === undefined || !isGeminiCliSpan(schedule, GeminiCliSpans.SCHEDULE)) continue;
+    const requests = schedule.attrs.get(GenAiAttributes.INPUT_MESSAGES);
+    if (typeof requests !== 'string' || !requests.includes(JSON.stringify(call.callId))) continue;
+    for (const attribute of [GenAiAttributes.INPUT_MESSAGES, GenAiAttributes.OUTPUT_MESSAGES]) if (schedule.attrs.has(attribute)) out.push([schedule.spanId, attribute, call]);
+  }
+  return out;
+}
+
+/** The requests of a trace's Gemini CLI `schedule_tool_calls` spans: call id by tool and canonical arguments (undefined where two requests share them). */
+function geminiCliScheduled(spans: readonly ForeignSpan[]): Map<string, string | undefined> {
+  const out = new Map<string, string | undefined>();
+  for (const span of spans) {
+    if (!isGeminiCliSpan(span, GeminiCliSpans.SCHEDULE)) continue;
+    const requests = parseJson(span.attrs.get(GenAiAttributes.INPUT_MESSAGES) as string | undefined);
+    for (const r of Array.isArray(requests) ? requests : []) {
+      if (!isObject(r) || typeof r.callId !== 'string' || typeof r.name !== 'string') continue;
+      const key = `${r.name}\u0000${canonical(r.args ?? {})}`;
+      out.set(key, out.has(key) && out.get(key) !== r.callId ? undefined : r.callId);
+    }
+  }
+  return out;
+}
+
+/**
+ * Gemini CLI's calls as its events and its spans together tell them: its `gemini_cli.tool_call`
+ * record, written inside the `schedule_tool_calls` span that ran the call (so in its trace), names
+ * no call; with a `tool_call` span of the same tool and arguments in the trace (or either's not
+ * readable), it is that span's call, whose id and result the span holds. The record is kept only
+ * where its arguments are read and the span's are not, with the span's id and result.
+ */
+function geminiCliCalls(
+  executed: readonly ForeignCall[],
+  bySpan: ReadonlyMap<string, ForeignSpan>,
+  decode: (c: ForeignCall) => ReturnType<typeof decodeArguments>,
+): { kept: ForeignCall[]; twice: { call: ForeignCall; copy: ForeignCall }[] } {
+  const twice: { call: ForeignCall; copy: ForeignCall }[] = [];
+  const records = executed.filter((c) => c.emitter === Emitter.GEMINI_CLI && bySpan.get(c.spanId)?.name === CodingAgentEvents.GEMINI_CLI_TOOL_CALL);
+  if (records.length === 0) return { kept: [...executed], twice };
+  const toolSpans = executed.filter((c) => c.emitter === Emitter.GEMINI_CLI && isGeminiCliSpan(bySpan.get(c.spanId)!, GeminiCliSpans.TOOL_CALL));
+  const dropped = new Set<ForeignCall>();
+  for (const record of records) {
+    const dr = decode(record);
+    const span = toolSpans.find((c) => {
+      if (dropped.has(c) || c.tool !== record.tool) return false;
+      const dc = decode(c);
+      return dr.unreadable !== undefined || dc.unreadable !== undefined || canonical(dr.value) === canonical(dc.value);
+    });
+    if (span === undefined) continue;
+    const keepRecord = dr.unreadable === undefined && decode(span).unreadable !== undefined;
+    const [call, copy] = keepRecord ? [record, span] : [span, record];
+    if (keepRecord) {
+      if (span.callId !== undefined) record.callId = span.callId;
+      if (span.result !== undefined) record.result = span.result;
+    }
     dropped.add(copy);
     twice.push({ call, copy });
   }
@@ -645,6 +817,7 @@ function modelEmitter(span: ForeignSpan): ForeignEmitter {
   if (span.scope === LITELLM_SCOPE || span.attrs.has(LITELLM_CALL_ID)) return Emitter.LITELLM;
   // Mastra's exporter names every span's type (0.x writes its model output in `gen_ai.completion`, not OpenLLMetry's `gen_ai.completion.{i}.*`).
   if (span.attrs.has(MastraAttributes.SPAN_TYPE)) return Emitter.MASTRA;
+  if (isGeminiCliSpan(span)) return Emitter.GEMINI_CLI;
   for (const key of span.attrs.keys()) {
     // OpenLLMetry writes `llm.request.type` too: its completions name it first.
     if (key.startsWith(OpenLLMetryMessages.COMPLETIONS)) return 'openllmetry';

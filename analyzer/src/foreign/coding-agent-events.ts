@@ -34,6 +34,29 @@ export const ClaudeCodeSpans = {
   BLOCKED_ON_USER: 'claude_code.tool.blocked_on_user',
 } as const;
 
+/**
+ * Gemini CLI's own spans (`telemetry.traces`, 0.5x and later; instrumentation scope `gemini-cli`):
+ * one `llm_call` per model request (its `contents` in `gen_ai.input.messages`, the reply's content
+ * in `gen_ai.output.messages`: Gemini's `Content`, not the GenAI conventions' parts), a
+ * `schedule_tool_calls` per batch of calls and under it a `tool_call` per call. A tool span's
+ * `gen_ai.input.messages` is the call's request (`{callId, name, args, …}`) and its
+ * `gen_ai.output.messages` the completed call (`{status, request, response: {responseParts, …}}`):
+ * not messages. Each attribute is cut at 10,000 characters, with {@link GEMINI_CLI_TRUNCATED} after.
+ * The session id in `gen_ai.conversation.id` links a session's traces (each model call is a trace).
+ */
+export const GeminiCliSpans = {
+  SCOPE: 'gemini-cli',
+  LLM_CALL: 'llm_call',
+  TOOL_CALL: 'tool_call',
+  /** A batch of calls: its `gen_ai.input.messages` the requests (`[{callId, name, args, …}]`). */
+  SCHEDULE: 'schedule_tool_calls',
+  /** The call id (Gemini CLI's spelling; the conventions' is `gen_ai.tool.call.id`). */
+  CALL_ID: 'gen_ai.tool.call_id',
+} as const;
+
+/** The end Gemini CLI writes on an attribute it cut (`...[TRUNCATED: original length 12345]`). */
+export const GEMINI_CLI_TRUNCATED = /\.\.\.\[TRUNCATED: original length \d+\]$/;
+
 /** Claude Code's `decision` (a tool decision record, a `tool.blocked_on_user` span) or `decision_type` (a tool result) of a call it refused to run. */
 export const CLAUDE_REJECTED = 'reject';
 
@@ -61,6 +84,10 @@ export const CodingAgentAttributes = {
   CLAUDE_TOOL_SPAN_DETAILS: ['file_path', 'full_command', 'skill_name', 'subagent_type'],
   GEMINI_FUNCTION_NAME: 'function_name',
   GEMINI_FUNCTION_ARGS: 'function_args',
+  /** Gemini CLI's decision on a call (`accept`, `reject`, `modify`, `auto_accept`). */
+  GEMINI_DECISION: 'decision',
+  /** Gemini CLI's error of a call that failed (`invalid_tool_params`, `execution_failed`, …). */
+  GEMINI_ERROR_TYPE: 'error_type',
 } as const;
 
 /** What Claude Code writes as a prompt it was told not to record. */

@@ -4,13 +4,14 @@ import { ProvenanceIndex } from '@argspan/core/internal';
 import { ForeignArgumentRule, type ForeignCall, type ForeignSpan } from './types.js';
 import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, proposeResponseOutputCalls, readEventsAttribute, readLogfireOpenAiObjects, readMessageEvents, readResponsesInputItem, toolCallsOf } from './event-evidence.js';
 import { firstStr, kindOf, str, UNNAMED_TOOL } from './recognizers/attributes.js';
+import { isGeminiCliSpan } from './recognizers/coding-agents.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
 import { contentCut } from './recognizers/genai-semconv.js';
 import { MastraAttributes, MastraSpanTypes } from './recognizers/mastra.js';
 import { OpenInferenceAttributes } from './recognizers/openinference.js';
 import { SpringAiAttributes } from './recognizers/spring-ai.js';
-import { ClaudeCodeSpans, CodingAgentAttributes, CodingAgentEvents, REDACTED_PROMPT } from './coding-agent-events.js';
+import { ClaudeCodeSpans, CodingAgentAttributes, CodingAgentEvents, GeminiCliSpans, REDACTED_PROMPT } from './coding-agent-events.js';
 import { TraceloopAttributes } from './recognizers/openllmetry.js';
 
 const PYDANTIC_ALL_MESSAGES = 'pydantic_ai.all_messages';
@@ -152,6 +153,13 @@ export class RunEvidence {
    * output as the next turn's input), and a value copied out of it is still the secret it was.
    */
   readonly passedOn = new Map<string, InheritedResidency>();
+  /**
+   * Calls (tool and id, `callKey`) the model proposed in an earlier trace that held the user's
+   * words, run by a tool span of a later one: what the user said is known for them there too.
+   */
+  readonly proposedWithUserText = new Set<string>();
+  /** Coding agents' prompts (`prompt.id`, `prompt_id`) whose words an earlier trace of the run held, all read: what the user said is known for their calls. */
+  readonly promptsWithUserText = new Set<string>();
   /** Texts and characters indexed so far (see {@link RunEvidenceLimits}). */
   private texts = 0;
   private chars = 0;
@@ -385,7 +393,9 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
     const v = attrs.get(key);
     return typeof v === 'string' ? v : undefined;
   };
-  for (const key of [GenAiAttributes.INPUT_MESSAGES, PYDANTIC_ALL_MESSAGES, GenAiAttributes.OUTPUT_MESSAGES]) {
+  // (Gemini CLI's tool spans hold a call's request and its completed call under these keys: its recogniser reads them)
+  const notMessages = isGeminiCliSpan(span) && !isGeminiCliSpan(span, GeminiCliSpans.LLM_CALL);
+  for (const key of notMessages ? [] : [GenAiAttributes.INPUT_MESSAGES, PYDANTIC_ALL_MESSAGES, GenAiAttributes.OUTPUT_MESSAGES]) {
     const text = get(key);
     let messages = parseJson(text);
     const output = key === GenAiAttributes.OUTPUT_MESSAGES;
@@ -419,7 +429,16 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
           if (output) position = proposeUnknownShape(span, key, JSON.stringify(p) ?? '', position, into);
           continue;
         }
-        if (p.type === 'tool_call_response') into.result(typeof p.id === 'string' ? p.id : undefined, p.response ?? p.result, span.startNs);
+        // Gemini's `Content` parts, as Gemini CLI records its model calls here: `{functionCall: {name, args, id}}`, `{functionResponse: {name, response, id}}`.
+        const geminiCall = p.type === undefined ? p.functionCall : undefined;
+        const geminiResponse = p.type === undefined ? p.functionResponse : undefined;
+        if (isObject(geminiResponse)) into.result(typeof geminiResponse.id === 'string' ? geminiResponse.id : undefined, geminiResponse.response, span.startNs);
+        else if (isObject(geminiCall)) {
+          const id = typeof geminiCall.id === 'string' ? geminiCall.id : undefined;
+          if (output) into.proposed.push(proposal(span, key, geminiCall.name, id, geminiCall.args ?? {}, position++));
+          else into.repeat(span, key, id, geminiCall.name, geminiCall.args);
+        } else if (p.type === undefined && isGeminiTextPart(p)) continue;
+        else if (p.type === 'tool_call_response') into.result(typeof p.id === 'string' ? p.id : undefined, p.response ?? p.result, span.startNs);
         else if (p.type === 'tool_call' && output) {
           into.proposed.push(proposal(span, key, p.name, typeof p.id === 'string' ? p.id : undefined, p.arguments ?? {}, position++));
         } else if (p.type === 'tool_call') into.repeat(span, key, p.id, p.name, p.arguments);
@@ -457,6 +476,12 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
   if (Array.isArray(definitions)) {
     for (const d of definitions) {
       // Chat-completions tools wrap the function: `{type: "function", function: {name, parameters}}`.
+      // Gemini's tools (Gemini CLI): `{functionDeclarations: [{name, parametersJsonSchema}]}`.
+      const declarations = isObject(d) ? d.functionDeclarations : undefined;
+      if (Array.isArray(declarations)) {
+        for (const g of declarations) if (isObject(g)) into.schema(g.name, g.parametersJsonSchema ?? g.parameters);
+        continue;
+      }
       const f = isObject(d) && isObject(d.function) ? d.function : d;
       if (isObject(f)) into.schema(f.name, bedrockSchema(f.parameters ?? f.inputSchema ?? f.input_schema));
     }

@@ -59,6 +59,11 @@ export function recordSpan(record: Record<string, unknown>, event: string, time:
   };
 }
 
+/** Whether a record names its session (`session.id`, as text): a GenAI record without ids is then read as a coding agent's is. */
+export function hasSession(record: Record<string, unknown>): boolean {
+  return (attributeText(Array.isArray(record.attributes) ? record.attributes : [], CodingAgentIds.SESSION) ?? '') !== '';
+}
+
 /** The trace of a coding agent's record without one: a hash of its agent (the event's prefix), session and prompt ids. */
 export function codingAgentTraceId(event: string, session: string, prompt: string): string {
   return digest(['trace', event.slice(0, event.indexOf('.')), session, prompt], 32);

@@ -4,7 +4,7 @@ import { DOCUMENT_NOT_JSON, type InputProblem } from './input-error.js';
 import { LINE_TOO_LONG } from './lines.js';
 import { LogRecordScope, type LogRecordText } from '../log-record-credentials.js';
 import { POSITIONS_NAMED } from './malformed-span-positions.js';
-import { codingAgentEvent, recordSpan } from './coding-agent-records.js';
+import { codingAgentEvent, hasSession, recordSpan } from './coding-agent-records.js';
 
 /**
  * OpenTelemetry log records that carry a GenAI message event, read from an OTLP logs export
@@ -147,7 +147,12 @@ function readRecords(message: unknown, into: LogRecordsRead, problem: (reason: s
       records.forEach((record, i) => {
         into.records++;
         const name = eventName(record);
-        const agentEvent = isObject(record) ? codingAgentEvent(record, name, scope.name) : undefined;
+        let agentEvent = isObject(record) ? codingAgentEvent(record, name, scope.name) : undefined;
+        // A GenAI record written outside any span (no trace or span id) in a session (`session.id`:
+        // Gemini CLI's model-call details) is read as a coding agent's record: a span of its own, in the session's trace.
+        if (agentEvent === undefined && name !== undefined && GENAI_EVENTS.has(name) && isObject(record) && hasSession(record)) {
+          if (hexId(record.traceId ?? record.trace_id, 32) === undefined || hexId(record.spanId ?? record.span_id, 16) === undefined) agentEvent = name;
+        }
         if (agentEvent !== undefined) {
           const rec = record as Record<string, unknown>;
           const [written, observed] = recordTimes(rec);

@@ -1,6 +1,6 @@
 import { Emitter, GenAiAttributes } from '@argspan/conventions';
-import { CLAUDE_MCP_TOOL, CLAUDE_REJECTED, ClaudeCodeSpans, CodingAgentAttributes as A, CodingAgentEvents } from '../coding-agent-events.js';
-import type { ForeignSpan, RecordedArguments, ToolSpanRecognizer } from '../types.js';
+import { CLAUDE_MCP_TOOL, CLAUDE_REJECTED, ClaudeCodeSpans, CodingAgentAttributes as A, CodingAgentEvents, GEMINI_CLI_TRUNCATED, GeminiCliSpans } from '../coding-agent-events.js';
+import { ForeignArgumentRule, type ForeignSpan, type RecordedArguments, type ToolSpanRecognizer } from '../types.js';
 import { argumentBlob, argumentsIn, opt, str, UNNAMED_TOOL } from './attributes.js';
 
 /** Where Claude Code writes a call's arguments: the model's own (`OTEL_LOG_TOOL_DETAILS=1`), else its chosen parts of them. */
@@ -86,12 +86,66 @@ export const geminiCli: ToolSpanRecognizer = {
   argumentKeys: [A.GEMINI_FUNCTION_ARGS],
   toolCall(span) {
     if (span.name !== CodingAgentEvents.GEMINI_CLI_TOOL_CALL) return undefined;
+    const refused = str(span, A.GEMINI_DECISION) === GEMINI_REJECTED || GEMINI_REFUSED_ERRORS.has(str(span, A.GEMINI_ERROR_TYPE) ?? '');
     return {
       tool: str(span, A.GEMINI_FUNCTION_NAME) ?? UNNAMED_TOOL,
       args: argumentBlob(argumentsIn(span, [A.GEMINI_FUNCTION_ARGS]), A.GEMINI_FUNCTION_ARGS, {}),
+      ...(refused ? { source: 'model-output' as const } : {}),
     };
   },
 };
+
+/** Gemini CLI's `decision` on a call the user refused. */
+const GEMINI_REJECTED = 'reject';
+/** Gemini CLI's `error_type` of a call refused before it ran: arguments its tool refused (a path its ignore files list), a tool it does not have, a policy's refusal. */
+const GEMINI_REFUSED_ERRORS: ReadonlySet<string> = new Set(['invalid_tool_params', 'tool_not_registered', 'policy_violation']);
+
+/** Whether `span` is one of Gemini CLI's own spans (its scope) of the operation `operation`. */
+export function isGeminiCliSpan(span: ForeignSpan, operation?: string): boolean {
+  return span.scope === GeminiCliSpans.SCOPE && (operation === undefined || str(span, GenAiAttributes.OPERATION_NAME) === operation);
+}
+
+/**
+ * Gemini CLI's `tool_call` span (see {@link GeminiCliSpans}): the tool in `gen_ai.tool.name`, the
+ * call id in `gen_ai.tool.call_id`, the arguments in the request in `gen_ai.input.messages`
+ * (`args`), the result in the completed call in `gen_ai.output.messages` (its `response`). A request
+ * Gemini CLI cut at its attribute limit is arguments cut off.
+ */
+export const geminiCliSpans: ToolSpanRecognizer = {
+  emitter: Emitter.GEMINI_CLI,
+  keys: [GeminiCliSpans.CALL_ID],
+  argumentKeys: [GenAiAttributes.INPUT_MESSAGES],
+  toolCall(span) {
+    if (!isGeminiCliSpan(span, GeminiCliSpans.TOOL_CALL)) return undefined;
+    const held = argumentsIn(span, [GenAiAttributes.INPUT_MESSAGES]);
+    const cut = held !== undefined && GEMINI_CLI_TRUNCATED.test(held.text);
+    return {
+      tool: str(span, GenAiAttributes.TOOL_NAME) ?? UNNAMED_TOOL,
+      ...opt('callId', str(span, GeminiCliSpans.CALL_ID)),
+      args: argumentBlob(held, GenAiAttributes.INPUT_MESSAGES, {
+        // (a request of another shape is read whole: what it holds is still checked)
+        unwrap: (request) => (isObject(request) && 'args' in request ? request.args : request),
+        ...(cut ? { unreadable: ForeignArgumentRule.TRUNCATED } : {}),
+      }),
+      ...opt('result', completedCallResponse(str(span, GenAiAttributes.OUTPUT_MESSAGES))),
+    };
+  },
+};
+
+/** The response of Gemini CLI's completed call (its JSON), else the text as written (cut off, or another shape): the tool's result. */
+function completedCallResponse(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const completed = JSON.parse(text) as unknown;
+    // (the completed call repeats the request: its arguments are not the tool's result)
+    if (isObject(completed) && completed.response !== undefined) return JSON.stringify(completed.response);
+  } catch {
+    // cut off: the text as written
+  }
+  return text;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** `mcp__{server}__{tool}` from Claude Code's `tool_parameters` of an MCP call, or undefined when it does not name both. */
 function mcpToolName(parameters: string | undefined): string | undefined {

@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyzeBin, parseJson, query, type Run } from './analyze-helpers.js';
+import { tmp } from './support/analyze-foreign.js';
+import { GEMINI_RUN_TOKEN, recordGeminiCliRun, type GeminiCliRun } from './support/gemini-cli-run.js';
+
+/**
+ * `argspan analyze` on what Gemini CLI itself exports (`@google/gemini-cli`, made by the real CLI in
+ * each run against a scripted Gemini API on loopback, with a real MCP server's tools): its spans
+ * (`telemetry.traces`: each model call a trace of its own, `llm_call`, and each batch of calls
+ * another, `schedule_tool_calls` over a `tool_call` per call) and its log records — with spans on,
+ * and as it writes them by default (log records only, no trace id).
+ */
+
+/** The user gives the token; the model looks the address up, mails it with the token, then asks to read `.env` (which the CLI refuses: its ignore rules). */
+const MAIL_RUN = {
+  prompt: `Email Maria Lopez the release notes. Put the deploy token ${GEMINI_RUN_TOKEN} in the body.`,
+  replies: [
+    [{ call: 'lookup_contact', args: { name: 'Maria Lopez' } }],
+    [{ call: 'send_email', args: { to: 'maria.lopez@example.com', subject: 'Release notes', body: `Token: ${GEMINI_RUN_TOKEN}` } }],
+    [{ call: 'read_file', args: { file_path: '.env' } }],
+    [{ text: 'Sent.' }],
+  ],
+  files: { '.env': 'DEPLOY_ENV=staging\n' },
+};
+
+/** The user never gives an address; the model makes one up. */
+const GUESS_RUN = {
+  prompt: 'Send Maria the release notes.',
+  replies: [[{ call: 'send_email', args: { to: 'maria@example.com', subject: 'Release notes' } }], [{ text: 'Sent.' }]],
+};
+
+/**
+ * Attributes holding what the model was told and answered (each model call is a trace of its own
+ * here, and the user's token is in each), and the CLI's own record of the model's reply
+ * (`gemini_cli.api_response`'s `response_text`): reported by attribute, trace by trace.
+ */
+const CONVERSATION_KEYS = new Set(['gen_ai.input.messages', 'gen_ai.output.messages', 'response_text']);
+
+/** Findings other than the run's reports and those by conversation attribute, as [rule, tool, key, emitter], sorted. */
+const callFindings = (run: Run) =>
+  parseJson(run)
+    .findings.filter((f) => !f.rule.startsWith('report_') && !CONVERSATION_KEYS.has(f.key ?? ''))
+    .map((f) => [f.rule, f.tool, f.key, f.emitter])
+    .sort();
+
+/** Argument rows: `tool.key` → provenance. */
+async function provenance(...files: string[]): Promise<Record<string, string>> {
+  const db = join(tmp(), 'analysis.duckdb');
+  analyzeBin(...files, '--db', db, '--format', 'json');
+  const rows = await query(db, `SELECT tool, "key", provenance FROM tool_args ORDER BY tool, "key"`);
+  return Object.fromEntries(rows.map((r) => [`${r.tool}.${r.key}`, r.provenance as string]));
+}
+
+describe('argspan analyze on Gemini CLI\'s own telemetry', () => {
+  let mail: GeminiCliRun;
+  let guess: GeminiCliRun;
+  let guessDefault: GeminiCliRun;
+  beforeAll(async () => {
+    mail = await recordGeminiCliRun(MAIL_RUN);
+    guess = await recordGeminiCliRun(GUESS_RUN);
+    guessDefault = await recordGeminiCliRun({ ...GUESS_RUN, traces: false });
+  }, 120_000);
+
+  it('spans and log records: each call once, by the tool Gemini CLI ran — the token by tool and key, the refused `.env` read as the model\'s request; the copied address not a guess', async () => {
+    for (const files of [[mail.traces!, mail.logs], [mail.traces!]]) {
+      const run = analyzeBin(...files, '--format', 'json');
+      expect(run.code, run.stderr).toBe(1);
+      expect(parseJson(run).stats).toMatchObject({ foreign_calls: 3, no_evidence_calls: 0, unreadable_args_calls: 0 });
+      expect(callFindings(run)).toEqual([
+        ['credential_in_attribute', 'mcp_contacts_send_email', 'body', 'gemini-cli'],
+        ['sensitive_arg_dispatched', 'read_file', 'file_path', 'gemini-cli'],
+      ]);
+      // (the CLI refused to run it: the model's request)
+      expect(parseJson(run).findings.find((f) => f.rule === 'sensitive_arg_dispatched')?.message).toContain('the model asked for the call');
+      expect(parseJson(run).findings.filter((f) => f.tool === '(unnamed)')).toEqual([]);
+      for (const value of [GEMINI_RUN_TOKEN, 'maria.lopez@example.com']) expect(run.stdout + run.stderr).not.toContain(value);
+      expect(await provenance(...files)).toMatchObject({ 'mcp_contacts_send_email.to': 'context_retrieved', 'mcp_contacts_lookup_contact.name': 'user_explicit' });
+    }
+  });
+
+  it('an address the user never gave is reported as the model\'s guess, by tool and key: from spans, and from the log records Gemini CLI writes by default', () => {
+    for (const files of [[guess.traces!], [guess.traces!, guess.logs], [guessDefault.logs]]) {
+      const run = analyzeBin(...files, '--format', 'json');
+      expect(run.code, `${files.join(' ')}: ${run.stdout}`).toBe(1);
+      expect(parseJson(run).stats).toMatchObject({ foreign_calls: 1, no_evidence_calls: 0 });
+      expect(callFindings(run)).toEqual([['assumption_span', 'mcp_contacts_send_email', 'to', 'gemini-cli']]);
+    }
+  });
+});
