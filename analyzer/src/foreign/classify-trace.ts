@@ -1,9 +1,9 @@
 import { Emitter, GenAiAttributes, INSTRUMENTATION_SCOPE, Provenance, Residency, RESIDENCY_STRENGTH, ResidencyRule } from '@argspan/conventions';
 import { defaultSecretDetector, defaultsFromJsonSchema, resultResidency, type ClassifyOptions, type ContextEntry, type InheritedResidency, type LeafClassification, type SecretDetector } from '@argspan/core';
 import { classifySnapshot, ProvenanceIndex, secretInCutJson, valuesScannedDetector } from '@argspan/core/internal';
-import { AdkModelCall, OpenLLMetryMessages, collectEvidence, isObject, parseJson, TraceEvidence, unescapedJson, type RunEvidence } from './evidence.js';
+import { AdkModelCall, OpenLLMetryMessages, collectEvidence, parseJson, TraceEvidence, unescapedJson, type RunEvidence } from './evidence.js';
 import { TOOL_SPAN_RECOGNIZERS } from './recognizers/index.js';
-import { UNNAMED_TOOL } from './recognizers/attributes.js';
+import { isObject, UNNAMED_TOOL } from './recognizers/attributes.js';
 import { readAgentFrameworkNoArguments } from './recognizers/genai-semconv.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
@@ -157,7 +157,7 @@ export function classifyForeignTrace(
     for (const attribute of copy.args.kind === 'value' && copy.args.parts ? copy.args.parts : [copy.args.attribute]) blob({ spanId: copy.spanId, attribute, callSpanId: call.spanId });
     otherSpans.set(call, [...(otherSpans.get(call) ?? []), copy.spanId]);
   }
-  for (const [spanId, attribute, call] of geminiCliScheduleCopies(calls, spans, bySpan)) blob({ spanId, attribute, callSpanId: call.spanId });
+  for (const [spanId, attribute, call] of geminiCliScheduleCopies(calls, bySpan)) blob({ spanId, attribute, callSpanId: call.spanId });
   for (const call of calls) {
     blob({ spanId: call.spanId, attribute: call.args.attribute, callSpanId: call.spanId });
     if (call.args.kind === 'value' && call.args.parts) for (const part of call.args.parts.slice(1)) blob({ spanId: call.spanId, attribute: part, callSpanId: call.spanId });
@@ -474,17 +474,17 @@ function geminiCliRecordIds(calls: Pick<ForeignCall, 'spanId' | 'tool' | 'callId
 
 /**
  * The attributes of Gemini CLI's `schedule_tool_calls` spans that copy the arguments of calls its
- * `tool_call` spans (or records) under it ran: its requests and the completed calls, each
- * `[span, attribute, call]` (one per call the span holds).
+ * `tool_call` spans under it ran: its requests and the completed calls, each `[span, attribute,
+ * call]` (one per call the span holds). (A call known only from its record, refused before it ran,
+ * has no `tool_call` span: the batch's copies of it stay attributes of their own.)
  */
-function geminiCliScheduleCopies(calls: readonly ForeignCall[], spans: readonly ForeignSpan[], bySpan: ReadonlyMap<string, ForeignSpan>): [string, string, ForeignCall][] {
+function geminiCliScheduleCopies(calls: readonly ForeignCall[], bySpan: ReadonlyMap<string, ForeignSpan>): [string, string, ForeignCall][] {
   const out: [string, string, ForeignCall][] = [];
   for (const call of calls) {
     if (call.emitter !== Emitter.GEMINI_CLI || call.callId === undefined) continue;
     const own = bySpan.get(call.spanId);
-    // (a `tool_call` span's parent, the record's own span id: both written inside the batch's span)
-    const scheduleId = own && isGeminiCliSpan(own, GeminiCliSpans.TOOL_CALL) ? own.parentSpanId : call.parentSpanId;
-    const schedule = scheduleId === null ? undefined : bySpan.get(scheduleId);
+    if (own === undefined || !isGeminiCliSpan(own, GeminiCliSpans.TOOL_CALL) || own.parentSpanId === null) continue;
+    const schedule = bySpan.get(own.parentSpanId);
     if (schedule === undefined || !isGeminiCliSpan(schedule, GeminiCliSpans.SCHEDULE)) continue;
     const requests = schedule.attrs.get(GenAiAttributes.INPUT_MESSAGES);
     if (typeof requests !== 'string' || !requests.includes(JSON.stringify(call.callId))) continue;

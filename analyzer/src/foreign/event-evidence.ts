@@ -1,7 +1,8 @@
 import { GenAiAttributes } from '@argspan/conventions';
 import { ForeignArgumentRule, type ForeignEvent, type ForeignSpan } from './types.js';
 import { MessageEventAttributes, MessageEvents } from './message-events.js';
-import { contentTexts, inputNotReadIn, isDeveloperRole, isNotText, isObject, mayHoldCall, parseJson, proposal, proposeCutOffOutput, proposeUnknownOutput, proposeUnknownShape, proposeUnreadableOutput, readGenAiMessages, unknownShapeText, type TraceEvidence } from './evidence.js';
+import { isObject } from './recognizers/attributes.js';
+import { contentTexts, inputNotReadIn, isDeveloperRole, isNotText, mayHoldCall, parseJson, proposal, proposeCutOffOutput, proposeUnknownOutput, proposeUnknownShape, proposeUnreadableOutput, readGenAiMessages, unknownShapeText, type TraceEvidence } from './evidence.js';
 import { everyCopy } from './span-json.js';
 
 export { MESSAGE_EVENT_NAMES, MessageEventAttributes, MessageEvents } from './message-events.js';

@@ -3,7 +3,7 @@ import type { InheritedResidency } from '@argspan/core';
 import { ProvenanceIndex } from '@argspan/core/internal';
 import { ForeignArgumentRule, type ForeignCall, type ForeignSpan } from './types.js';
 import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, proposeResponseOutputCalls, readEventsAttribute, readLogfireOpenAiObjects, readMessageEvents, readResponsesInputItem, toolCallsOf } from './event-evidence.js';
-import { firstStr, kindOf, str, UNNAMED_TOOL } from './recognizers/attributes.js';
+import { firstStr, isObject, kindOf, str, UNNAMED_TOOL } from './recognizers/attributes.js';
 import { isGeminiCliSpan } from './recognizers/coding-agents.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
@@ -348,7 +348,6 @@ export function mayBeJson(text: string): boolean {
   return false;
 }
 
-export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 /**
  * A number or a flag where a message or instructions belong: no text of anyone's, so what it stood
  * for was not read (the ClickHouse exporter's text of a value held as another type parses to one).

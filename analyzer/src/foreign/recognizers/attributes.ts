@@ -6,6 +6,9 @@ import { ForeignArgumentRule, type ArgumentDecoding, type ForeignSpan, type Reco
  */
 export const UNNAMED_TOOL = '';
 
+/** Whether a parsed JSON value is an object (not null, not a list). */
+export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
 /** A string attribute, or undefined (an array attribute is not a string). */
 export function str(span: ForeignSpan, key: string): string | undefined {
   const v = span.attrs.get(key);

@@ -1,7 +1,7 @@
 import { Emitter, GenAiAttributes } from '@argspan/conventions';
 import { CLAUDE_MCP_TOOL, CLAUDE_REJECTED, ClaudeCodeSpans, CodingAgentAttributes as A, CodingAgentEvents, GEMINI_CLI_TRUNCATED, GeminiCliSpans } from '../coding-agent-events.js';
 import { ForeignArgumentRule, type ForeignSpan, type RecordedArguments, type ToolSpanRecognizer } from '../types.js';
-import { argumentBlob, argumentsIn, opt, str, UNNAMED_TOOL } from './attributes.js';
+import { argumentBlob, argumentsIn, isObject, opt, str, UNNAMED_TOOL } from './attributes.js';
 
 /** Where Claude Code writes a call's arguments: the model's own (`OTEL_LOG_TOOL_DETAILS=1`), else its chosen parts of them. */
 const CLAUDE_ARGUMENT_KEYS: readonly string[] = [A.CLAUDE_TOOL_INPUT, A.CLAUDE_TOOL_PARAMETERS];
@@ -144,8 +144,6 @@ function completedCallResponse(text: string | undefined): string | undefined {
   }
   return text;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** `mcp__{server}__{tool}` from Claude Code's `tool_parameters` of an MCP call, or undefined when it does not name both. */
 function mcpToolName(parameters: string | undefined): string | undefined {

@@ -1,7 +1,8 @@
 import { Emitter, GenAiAttributes, OPERATION_EXECUTE_TOOL, SpanNamePrefix } from '@argspan/conventions';
 import { ForeignArgumentRule, type ForeignCall, type ForeignSpan, type RecordedArguments, type ToolSpanRecognizer } from '../types.js';
 import { MessageEvents, StrandsEventAttributes } from '../event-evidence.js';
-import { isObject, parseJson } from '../evidence.js';
+import { parseJson } from '../evidence.js';
+import { isObject } from './attributes.js';
 import { argumentBlob, argumentsIn, opt, str, toolOfPrefixedSpanName, UNNAMED_TOOL } from './attributes.js';
 
 /** The key the conventions' tool span records its arguments in. */
