@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeBin, parseJson, query, type Run } from './analyze-helpers.js';
@@ -56,14 +57,18 @@ describe('argspan analyze on Gemini CLI\'s own telemetry', () => {
   let mail: GeminiCliRun;
   let guess: GeminiCliRun;
   let guessDefault: GeminiCliRun;
+  let mailOutfile: GeminiCliRun;
+  let guessOutfile: GeminiCliRun;
   beforeAll(async () => {
     mail = await recordGeminiCliRun(MAIL_RUN);
     guess = await recordGeminiCliRun(GUESS_RUN);
     guessDefault = await recordGeminiCliRun({ ...GUESS_RUN, traces: false });
-  }, 120_000);
+    mailOutfile = await recordGeminiCliRun({ ...MAIL_RUN, outfile: true });
+    guessOutfile = await recordGeminiCliRun({ ...GUESS_RUN, outfile: true });
+  }, 180_000);
 
   it('spans and log records: each call once, by the tool Gemini CLI ran — the token by tool and key, the refused `.env` read as the model\'s request; the copied address not a guess', async () => {
-    for (const files of [[mail.traces!, mail.logs], [mail.traces!]]) {
+    for (const files of [[mail.traces!, mail.logs], [mail.traces!], [mailOutfile.outfile!]]) {
       const run = analyzeBin(...files, '--format', 'json');
       expect(run.code, run.stderr).toBe(1);
       expect(parseJson(run).stats).toMatchObject({ foreign_calls: 3, no_evidence_calls: 0, unreadable_args_calls: 0 });
@@ -80,11 +85,27 @@ describe('argspan analyze on Gemini CLI\'s own telemetry', () => {
   });
 
   it('an address the user never gave is reported as the model\'s guess, by tool and key: from spans, and from the log records Gemini CLI writes by default', () => {
-    for (const files of [[guess.traces!], [guess.traces!, guess.logs], [guessDefault.logs]]) {
+    for (const files of [[guess.traces!], [guess.traces!, guess.logs], [guessDefault.logs], [guessOutfile.outfile!]]) {
       const run = analyzeBin(...files, '--format', 'json');
       expect(run.code, `${files.join(' ')}: ${run.stdout}`).toBe(1);
       expect(parseJson(run).stats).toMatchObject({ foreign_calls: 1, no_evidence_calls: 0 });
       expect(callFindings(run)).toEqual([['assumption_span', 'mcp_contacts_send_email', 'to', 'gemini-cli']]);
     }
+  });
+
+  it('its telemetry file (`telemetry.outfile`: the SDK\'s objects as JSON) cut off while written: exit 2 naming the line of the object it ends inside; with --allow-partial the objects before it are read', () => {
+    const text = readFileSync(mailOutfile.outfile!, 'utf8');
+    // (cut inside the last object: the CLI killed while it wrote)
+    const lastOpens = text.lastIndexOf('\n{\n') + 1;
+    const cut = join(tmp(), 'gemini-telemetry.log');
+    writeFileSync(cut, text.slice(0, lastOpens + 40));
+    const line = text.slice(0, lastOpens).split('\n').length;
+    const run = analyzeBin(cut, '--format', 'json');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${cut}:${line}: the file ends inside this object (cut off while it was written)`);
+    const partial = analyzeBin(cut, '--allow-partial', '--format', 'json');
+    expect(partial.code, partial.stderr).toBe(1);
+    expect(parseJson(partial).stats).toMatchObject({ foreign_calls: 3 });
+    for (const value of [GEMINI_RUN_TOKEN, 'maria.lopez@example.com']) expect(run.stdout + run.stderr + partial.stdout + partial.stderr).not.toContain(value);
   });
 });

@@ -29,13 +29,23 @@ export interface GeminiCliRunOptions {
   traces?: boolean;
   /** Files to write in the working directory first. */
   files?: Record<string, string>;
+  /**
+   * Write the telemetry to a local file (`GEMINI_TELEMETRY_OUTFILE`, the `telemetry.outfile`
+   * setting Gemini CLI's docs suggest for local use) instead of exporting it over OTLP: the
+   * OpenTelemetry SDK's span, log record and metric objects as indented JSON, one after another.
+   * Its path is the run's `outfile`.
+   */
+  outfile?: boolean;
 }
 
+/** What a run wrote: OTLP JSON lines received over HTTP, or (with `outfile`) the CLI's own telemetry file. */
 export interface GeminiCliRun {
   /** The OTLP JSON lines of its spans (one export request a line); undefined with `traces: false`. */
   traces?: string;
-  /** The OTLP JSON lines of its log records. */
+  /** The OTLP JSON lines of its log records (with `outfile`, none: an empty file). */
   logs: string;
+  /** With `outfile`: the file the CLI wrote its telemetry to. */
+  outfile?: string;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -97,6 +107,7 @@ export async function recordGeminiCliRun(options: GeminiCliRunOptions): Promise<
   const [home, work] = [join(dir, 'home'), join(dir, 'work')];
   mkdirSync(join(home, '.gemini'), { recursive: true });
   mkdirSync(work);
+  const outfile = join(dir, 'gemini-telemetry.log');
   for (const [name, text] of Object.entries(options.files ?? {})) writeFileSync(join(work, name), text);
   writeFileSync(
     join(home, '.gemini', 'settings.json'),
@@ -116,8 +127,9 @@ export async function recordGeminiCliRun(options: GeminiCliRunOptions): Promise<
         GEMINI_TELEMETRY_ENABLED: 'true',
         GEMINI_TELEMETRY_TRACES_ENABLED: String(options.traces ?? true),
         GEMINI_TELEMETRY_TARGET: 'local',
-        GEMINI_TELEMETRY_OTLP_ENDPOINT: `http://127.0.0.1:${collectorPort}`,
-        GEMINI_TELEMETRY_OTLP_PROTOCOL: 'http',
+        ...(options.outfile
+          ? { GEMINI_TELEMETRY_OUTFILE: outfile }
+          : { GEMINI_TELEMETRY_OTLP_ENDPOINT: `http://127.0.0.1:${collectorPort}`, GEMINI_TELEMETRY_OTLP_PROTOCOL: 'http' }),
         GEMINI_TELEMETRY_LOG_PROMPTS: 'true',
         NO_COLOR: '1',
       },
@@ -132,12 +144,13 @@ export async function recordGeminiCliRun(options: GeminiCliRunOptions): Promise<
     api.close();
     collector.close();
   }
-  if (exported.logs.length === 0) throw new Error('the CLI exported no log records');
   const write = (name: string, messages: string[]) => {
     const file = join(dir, name);
     writeFileSync(file, messages.map((m) => JSON.stringify(JSON.parse(m))).join('\n') + '\n');
     return file;
   };
+  if (options.outfile) return { logs: write('gemini.logs.jsonl', []), outfile };
+  if (exported.logs.length === 0) throw new Error('the CLI exported no log records');
   const logs = write('gemini.logs.jsonl', exported.logs);
   if (options.traces === false) return { logs };
   if (exported.traces.length === 0) throw new Error('the CLI exported no spans');

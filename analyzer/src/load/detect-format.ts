@@ -4,6 +4,7 @@ import { sqlString } from './duckdb-types.js';
 import { DOCUMENT_NOT_JSON, InputError } from './input-error.js';
 import { type JsonHeadOutline, outlineJsonHead } from './json-head-outline.js';
 import { isLogsLine } from './otlp-logs.js';
+import { isSdkObjectsHead } from './sdk-objects.js';
 import { readDecompressed } from './scan-trace-file.js';
 import { SHAPE_PROBLEMS } from './schema.js';
 import { ZstdDataError, ZstdStream } from './zstd.js';
@@ -31,7 +32,9 @@ export type InputFormat =
   | 'otlp-result'
   | 'jaeger-envelope'
   | 'jaeger-trace'
-  | 'collector-framed';
+  | 'collector-framed'
+  /** The OpenTelemetry JS SDK's span, log record and metrics objects as JSON, one after another: Gemini CLI's `telemetry.outfile`. */
+  | 'sdk-objects';
 
 export type Compression = 'none' | 'gzip' | 'zstd';
 
@@ -79,6 +82,7 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
     throw new InputError([{ file, line: 1, reason: 'a JSON array: expected a JSON object (OTLP JSON lines, an OTLP or Jaeger JSON document), or a list of LangSmith runs' }]);
   }
   if (!text.startsWith('{')) throw new InputError([{ file, line: 1, reason: 'not JSON: expected a JSON object (OTLP JSON lines, an OTLP or Jaeger JSON document)' }]);
+  if (isSdkObjectsHead(text)) return { format: 'sdk-objects', compression };
   const firstLine = text.split('\n', 1)[0] ?? '';
   const lineKeys = topLevelKeys(firstLine);
   // A pretty-printed document opens with a short first line (`{` or `{"resourceSpans": [`);

@@ -19,6 +19,7 @@ import { bomLength, LINE_TOO_LONG, LineWriter, MAX_HELD_LINE_BYTES, readLinesOfF
 import { isJsonLine, isLogsLine, LogsLineReader, otherRecordTexts, type LogEventRow } from './otlp-logs.js';
 import { LogRecordCredentials, type LogRecordText } from '../log-record-credentials.js';
 import { ZstdDataError, decompressZstd } from './zstd.js';
+import { sdkObjectLine, splitJsonObjects } from './sdk-objects.js';
 
 /** A line of OTLP logs in a file read as trace lines: the file is read again as both. */
 const LOGS_AMONG_TRACES = 'OTLP logs ("resourceLogs") among trace lines';
@@ -96,6 +97,7 @@ export async function loadFile(db: Db, fileId: number, file: string, opts: LoadF
   }
   if (detected.format === 'otlp-lines-snake-case') return { ...detected, ...(await loadSnakeCaseLines(db, fileId, file, detected, opts)) };
   if (detected.format === 'otlp-logs') return { ...detected, ...(await loadLogs(db, fileId, file, detected, opts)) };
+  if (detected.format === 'sdk-objects') return { ...detected, ...(await loadSdkObjects(db, fileId, file, detected, opts)) };
   if (detected.format === 'collector-framed') return { ...detected, ...(await db.withDefaultMemoryLimit(() => loadFramed(db, fileId, file, opts))) };
   const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, 'document'));
   const found = scanProblems(file, scan);
@@ -537,6 +539,53 @@ async function loadFramed(db: Db, fileId: number, file: string, opts: LoadFileOp
   }
   const r = await loadScratchLines(db, fileId, file, target, opts, { unit: 'framed message' });
   return { spans: r.spans, skipped: [...skipped, ...r.skipped] };
+}
+
+/**
+ * The OpenTelemetry JS SDK's objects written as JSON one after another (Gemini CLI's
+ * `telemetry.outfile`; see `sdk-objects.ts`), read whole (up to {@link MAX_CONVERTED_BYTES}): each
+ * span and log record made one OTLP JSON line of a scratch file, line n for the file's n-th
+ * object (a metrics export an empty line), then read as OTLP lines are, log records joined to
+ * their spans. A problem names the line of the file where its object opens.
+ */
+async function loadSdkObjects(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions): Promise<Pick<FileLoad, 'spans' | 'skipped' | 'logRecords' | 'otherLogRecords' | 'agentLogRecords' | 'logBytes'>> {
+  const bytes = await readConverted(file, 'file of OpenTelemetry SDK objects', detected.compression);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new InputError([{ file, reason: 'invalid UTF-8' }]);
+  }
+  const { values, stop, tooDeep } = splitJsonObjects(text);
+  const deep = new Set(tooDeep);
+  const problems: InputProblem[] = [];
+  const target = join(opts.tmpDir, `sdk-objects-${fileId}.jsonl`);
+  const lines = new LineWriter(target);
+  let logs = false;
+  try {
+    values.forEach((v, i) => {
+      if (deep.has(v.line)) return problems.push({ file, line: v.line, reason: TOO_DEEP });
+      const converted = sdkObjectLine(text.slice(v.start, v.end));
+      if (converted.kind === 'problem') problems.push({ file, line: v.line, reason: converted.reason });
+      else if (converted.kind !== 'metrics') {
+        lines.write(i + 1, converted.line);
+        logs ||= converted.kind === 'log';
+      }
+    });
+    if (stop) problems.push({ file, ...stop });
+    lines.close();
+    if (problems.length > 0 && !opts.allowPartial) throw new InputError(problems);
+    if (!lines.opened) return { spans: 0, skipped: problems };
+    // (a scratch line's problem is its object's: named at the line the object opens)
+    const ofFile = (p: InputProblem): InputProblem => ({ ...p, file, ...(p.line !== undefined ? { line: values[p.line - 1]?.line ?? p.line } : {}) });
+    const read = await (logs ? loadLogs(db, fileId, target, { format: 'otlp-logs', compression: 'none' }, opts) : loadLines(db, fileId, target, { format: 'otlp-lines', compression: 'none' }, opts)).catch((err: unknown) => {
+      throw err instanceof InputError ? new InputError(err.problems.map(ofFile)) : err;
+    });
+    return { ...read, skipped: [...problems, ...read.skipped.map(ofFile)].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) };
+  } finally {
+    lines.close();
+    rmSync(target, { force: true });
+  }
 }
 
 /** A problem found in a scratch file made from `file`, one line per `unit` (a framed message), as a problem of `file`. */
