@@ -31,6 +31,12 @@ const GUESS_RUN = {
   replies: [[{ call: 'send_email', args: { to: 'maria@example.com', subject: 'Release notes' } }], [{ text: 'Sent.' }]],
 };
 
+/** The model writes a file with a secret file's name, its content past Gemini CLI's 10,000-character cut of each attribute. */
+const WRITE_RUN = {
+  prompt: 'Write the service account settings to deploy/credentials.json.',
+  replies: [[{ call: 'write_file', args: { file_path: 'deploy/credentials.json', content: Array.from({ length: 600 }, (_, i) => `"key_${i}": "value ${i}",`).join('\n') } }], [{ text: 'Done.' }]],
+};
+
 /**
  * Attributes holding what the model was told and answered (each model call is a trace of its own
  * here, and the user's token is in each), and the CLI's own record of the model's reply
@@ -59,12 +65,14 @@ describe('argspan analyze on Gemini CLI\'s own telemetry', () => {
   let guessDefault: GeminiCliRun;
   let mailOutfile: GeminiCliRun;
   let guessOutfile: GeminiCliRun;
+  let write: GeminiCliRun;
   beforeAll(async () => {
     mail = await recordGeminiCliRun(MAIL_RUN);
     guess = await recordGeminiCliRun(GUESS_RUN);
     guessDefault = await recordGeminiCliRun({ ...GUESS_RUN, traces: false });
     mailOutfile = await recordGeminiCliRun({ ...MAIL_RUN, outfile: true });
     guessOutfile = await recordGeminiCliRun({ ...GUESS_RUN, outfile: true });
+    write = await recordGeminiCliRun(WRITE_RUN);
   }, 180_000);
 
   it('spans and log records: each call once, by the tool Gemini CLI ran — the token by tool and key, the refused `.env` read as the model\'s request; the copied address not a guess', async () => {
@@ -91,6 +99,17 @@ describe('argspan analyze on Gemini CLI\'s own telemetry', () => {
       expect(parseJson(run).stats).toMatchObject({ foreign_calls: 1, no_evidence_calls: 0 });
       expect(callFindings(run)).toEqual([['assumption_span', 'mcp_contacts_send_email', 'to', 'gemini-cli']]);
     }
+  });
+
+  it('a request Gemini CLI cut at 10,000 characters: its complete arguments read by key (the secret file written found as `file_path`), the rest counted as not checked', async () => {
+    for (const files of [[write.traces!], [write.traces!, write.logs]]) {
+      const run = analyzeBin(...files, '--format', 'json');
+      expect(run.code, run.stderr).toBe(1);
+      const findings = parseJson(run).findings.filter((f) => f.tool === 'write_file');
+      expect(findings.map((f) => [f.rule, f.key, f.emitter])).toEqual([['sensitive_arg_dispatched', 'file_path', 'gemini-cli']]);
+    }
+    // (spans alone: the request cut is the only copy of the arguments; the rest of it one leaf, unknown)
+    expect(Object.entries(await provenance(write.traces!)).filter(([k]) => k.startsWith('write_file.'))).toEqual([['write_file.$', 'no_evidence'], ['write_file.file_path', 'user_explicit']]);
   });
 
   it('its telemetry file (`telemetry.outfile`: the SDK\'s objects as JSON) cut off while written: exit 2 naming the line of the object it ends inside; with --allow-partial the objects before it are read', () => {

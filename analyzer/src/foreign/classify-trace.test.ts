@@ -291,20 +291,29 @@ describe('classifyForeignTrace: arguments not wholly read', () => {
   const ask = span('chat', { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Save my notes.' }] }]) });
   const blobTool = (spanId: string, blob: string) => span(spanId, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'write_file', 'gen_ai.tool.call.id': `call_${spanId}`, 'gen_ai.tool.call.arguments': blob });
 
-  it('a cut-off blob naming a secret file after a long field is secret (a blob is longer than a path scanned whole), and still says it was not wholly read', () => {
+  it('a cut-off blob: its complete members read by key (a secret file after a long field found), the rest one leaf saying it was not wholly read', () => {
     const cut = `{"content": "${'line of notes '.repeat(400)}", "path": "/app/.env", "mode": "ov`;
-    expect(argsOf([ask, blobTool('w1', cut)], 'write_file')).toEqual(['$ secret secret-file-name model_inferred', '$ unknown arguments-truncated no_evidence']);
-    expect(argsOf([ask, blobTool('w2', cut.replace('/app/.env', '/app/notes.txt'))], 'write_file')).toEqual(['$ unknown arguments-truncated no_evidence']);
+    expect(argsOf([ask, blobTool('w1', cut)], 'write_file')).toEqual(['content tiny-public tiny model_inferred', 'path secret secret-file-name model_inferred', '$ unknown arguments-truncated no_evidence']);
+    expect(argsOf([ask, blobTool('w2', cut.replace('/app/.env', '/app/notes.txt'))], 'write_file')).toEqual(['content tiny-public tiny model_inferred', 'path tiny-public tiny model_inferred', '$ unknown arguments-truncated no_evidence']);
+    // (a list's complete elements are read too; the rest, cut inside a secret key's value, is still read as one text: the secret found)
+    expect(argsOf([ask, blobTool('w3', `{"mode": "overwrite", "paths": ["/app/notes.txt", "/app/.env", "/app/READ`)], 'write_file')).toEqual(['mode tiny-public tiny model_inferred', 'paths[0] tiny-public tiny model_inferred', 'paths[1] secret secret-file-name model_inferred', '$ unknown arguments-truncated no_evidence']);
+    expect(argsOf([ask, blobTool('w4', `{"mode": "overwrite", "api_key": "Zq8Wm2Lp5Tx9Kd4Rv7Bn3`)], 'write_file')).toEqual(['mode tiny-public tiny model_inferred', '$ secret generic-secret-assignment no_evidence', '$ unknown arguments-truncated no_evidence']);
   });
 
   it('a secret blob not wholly read (cut off, nested past the depth limit) says so too: what else it held was not checked', () => {
     const token = `ghp_${'Zq8Wm2Lp5Tx9Kd4Rv7Bn3'.repeat(2).slice(0, 36)}`;
     const cut = `{"timezone": "America/New_York", "token": "${token}", "note": "aaaa`;
-    expect(argsOf([ask, blobTool('w6', cut)], 'write_file')).toEqual(['$ secret github-pat model_inferred', '$ unknown arguments-truncated no_evidence']);
-    // (the second row has no bytes of its own: the call's bytes are the blob's, once)
+    expect(argsOf([ask, blobTool('w6', cut)], 'write_file')).toEqual(['timezone tiny-public tiny model_inferred', 'token secret github-pat model_inferred', '$ unknown arguments-truncated no_evidence']);
+    // (each row its own bytes: the complete members' values, then the rest's text)
     const bytes: number[] = [];
     classifyForeignTrace([ask, blobTool('w6', cut)], { policy: {} }, { call: () => 0, arg: (_, row) => bytes.push(row.bytes), credential: () => {}, blob: () => {} });
-    expect(bytes).toEqual([Buffer.byteLength(cut), 0]);
+    expect(bytes).toEqual(['America/New_York', token, '"note": "aaaa'].map((t) => Buffer.byteLength(t)));
+    // A secret blob with nothing whole before the cut is the one text, and a row of no bytes saying it was not wholly read.
+    const bytesWhole: number[] = [];
+    const cutEarly = `{"token": "${token}`;
+    expect(argsOf([ask, blobTool('w8', cutEarly)], 'write_file')).toEqual(['$ secret github-pat model_inferred', '$ unknown arguments-truncated no_evidence']);
+    classifyForeignTrace([ask, blobTool('w8', cutEarly)], { policy: {} }, { call: () => 0, arg: (_, row) => bytesWhole.push(row.bytes), credential: () => {}, blob: () => {} });
+    expect(bytesWhole).toEqual([Buffer.byteLength(cutEarly), 0]);
     let deep: unknown = { token, timezone: 'America/New_York' };
     for (let i = 0; i < 40; i++) deep = { d: deep };
     expect(argsOf([ask, blobTool('w7', JSON.stringify({ deep }))], 'write_file').filter((r) => r.startsWith('deep.')).map((r) => r.split(' ').slice(1, 3).join(' '))).toEqual(['secret github-pat', 'unknown flatten-limit']);
@@ -320,7 +329,7 @@ describe('classifyForeignTrace: arguments not wholly read', () => {
   it('a Langfuse input that opens as JSON and stops short is cut off, not a raw string; a plain string is the value', () => {
     const langfuseTool = (spanId: string, input: string) => span(spanId, { 'langfuse.observation.type': 'tool', 'langfuse.observation.input': input });
     const cut = '{"path": "/app/notes.txt", "timezone": "America/New_York", "content": "line of no';
-    expect(argsOf([ask, langfuseTool('write_file', cut)], 'write_file')).toEqual(['$ unknown arguments-truncated no_evidence']);
+    expect(argsOf([ask, langfuseTool('write_file', cut)], 'write_file')).toEqual(['path tiny-public tiny model_inferred', 'timezone tiny-public tiny model_inferred', '$ unknown arguments-truncated no_evidence']);
     expect(argsOf([ask, langfuseTool('write_file', 'Save my notes')], 'write_file')).toEqual(['$ tiny-public tiny user_explicit']);
   });
 
@@ -434,8 +443,8 @@ describe('classifyForeignTrace: a tool span whose arguments were not recorded wh
     expect(argsOf([chat({ timezone: 'America/New_York' }), tool()], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred']);
   });
 
-  it('no whole copy: still one unknown leaf saying why', () => {
-    expect(argsOf([chat('{"timezone": "Amer'), tool(JSON.stringify(full).slice(0, 60))], 'get_time')).toEqual(['$ unknown arguments-truncated no_evidence']);
+  it('no whole copy: its complete members, and one unknown leaf saying why', () => {
+    expect(argsOf([chat('{"timezone": "Amer'), tool(JSON.stringify(full).slice(0, 60))], 'get_time')).toEqual(['timezone tiny-public tiny model_inferred', '$ unknown arguments-truncated no_evidence']);
   });
 });
 

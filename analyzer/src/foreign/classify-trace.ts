@@ -9,7 +9,8 @@ import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
 import { LogfireAgentsAttributes } from './recognizers/logfire.js';
 import { MastraAttributes } from './recognizers/mastra.js';
-import { ForeignArgumentRule, type ForeignCall, type ForeignEmitter, type ForeignSpan, type RecordedArguments } from './types.js';
+import { ForeignArgumentRule, type ArgumentDecoding, type ForeignCall, type ForeignEmitter, type ForeignSpan, type RecordedArguments } from './types.js';
+import { completePrefixOfCutJson } from './cut-json.js';
 import { everyCopy } from './span-json.js';
 import { argumentCredentialTexts } from '../credential-identity.js';
 import { parsePythonLiteral } from './python-literal.js';
@@ -223,8 +224,10 @@ export function classifyForeignTrace(
       userTextReadAt(call.atNs) ||
       (run !== undefined &&
         ((call.callId !== undefined && run.proposedWithUserText.has(callKey(call.tool, call.callId))) || run.promptsWithUserText.has(promptIdOf(bySpan.get(call.spanId)!) ?? '')));
+    // A blob cut off: its complete members read as arguments, the rest as one cut-off leaf below.
+    const completePart = fromProposal ? undefined : decoded.completePart;
     const c = classifySnapshot(
-      { tool: call.tool, args: decoded.value },
+      { tool: call.tool, args: completePart ? completePart.value : decoded.value },
       { index, userTextAvailable, ...(schemaDefaults !== undefined ? { schemaDefaults } : {}) },
       // (the clean shortcut only for the blob's own text: not a proposal's, nor copies joined)
       !fromProposal && decoded.unreadable !== ForeignArgumentRule.REPEATED_ATTRIBUTE && blobIsClean(call.args, policies.detector) ? policies.clean : policies.scanned,
@@ -242,7 +245,7 @@ export function classifyForeignTrace(
       if (passes !== undefined) run.passedOn.set(call.callId, passes);
       else run.passedOn.delete(call.callId);
     }
-    const unreadable = decoded.unreadable;
+    const unreadable = completePart ? undefined : decoded.unreadable;
     let rows: ForeignArgRow[] = unreadable === undefined ? c.leaves : c.leaves.map((l) => blobRow(l, decoded.value as string, unreadable));
     // A blob not wholly read that is secret still says why it was not read (the rest of it was not
     // checked): a row of no bytes, unknown, after the call's others, with the blob's text.
@@ -251,14 +254,15 @@ export function classifyForeignTrace(
     if (unreadable !== undefined && rows[0]?.residency === Residency.SECRET) notRead.push([notReadRow(rows[0], unreadable), decoded.value as string]);
     else for (let i = 0; i < c.flat.length; i++) if (c.flat[i]!.truncated && rows[i]!.residency === Residency.SECRET) notRead.push([notReadRow(rows[i]!, ResidencyRule.FLATTEN_LIMIT), c.flat[i]!.text]);
     let whole: string | undefined;
-    if (c.droppedLeaves > 0 || decoded.repeatedKey) {
+    if (c.droppedLeaves > 0 || decoded.repeatedKey || completePart) {
       // Leaves past the flattening limit were never produced, and the earlier copies of a repeated
       // key were dropped by the parse: the whole blob is read as one more leaf, as a cut-off blob is
-      // (a secret file it names, a credential it holds), else unknown.
-      whole = call.args.kind === 'blob' && call.args.text !== undefined ? call.args.text : (JSON.stringify(decoded.value) ?? '');
+      // (a secret file it names, a credential it holds), else unknown. Of a cut-off blob whose
+      // complete members were read, that leaf is the rest, from the first member the cut left incomplete.
+      whole = completePart ? completePart.rest : call.args.kind === 'blob' && call.args.text !== undefined ? call.args.text : (JSON.stringify(decoded.value) ?? '');
       const rest = classifySnapshot({ tool: call.tool, args: whole }, { index, userTextAvailable: false }, policies.scanned).leaves[0]!;
-      const why = c.droppedLeaves > 0 ? ForeignArgumentRule.PAST_LEAF_LIMIT : ForeignArgumentRule.REPEATED_KEY;
-      const wholeRow = blobRow({ ...rest, bytes: Math.max(0, c.bytes - rows.reduce((n, r) => n + r.bytes, 0)) }, whole, why);
+      const why = completePart ? ForeignArgumentRule.TRUNCATED : c.droppedLeaves > 0 ? ForeignArgumentRule.PAST_LEAF_LIMIT : ForeignArgumentRule.REPEATED_KEY;
+      const wholeRow = blobRow(completePart ? rest : { ...rest, bytes: Math.max(0, c.bytes - rows.reduce((n, r) => n + r.bytes, 0)) }, whole, why);
       rows = [...rows, wholeRow];
       if (wholeRow.residency === Residency.SECRET) notRead.push([notReadRow(wholeRow, why), whole]);
     }
@@ -879,7 +883,7 @@ function decodeRecorded(call: Pick<ForeignCall, 'args'>, span: ForeignSpan | und
 }
 
 /** The arguments as a value to classify, or the raw blob and why it could not be decoded. */
-export function decodeArguments(args: RecordedArguments): { value: unknown; unreadable?: string; repeatedKey?: true } {
+export function decodeArguments(args: RecordedArguments): DecodedArguments {
   if (args.kind === 'value') return { value: args.value ?? {} };
   const text = args.text;
   // (absent because the emitter left it out as too long: cut off, as the recogniser says)
@@ -893,11 +897,38 @@ export function decodeArguments(args: RecordedArguments): { value: unknown; unre
   if (decoded === undefined) decoded = parsePythonLiteral(text);
   if (decoded === undefined) {
     if (args.decode.rawStringIsValue && !(args.decode.openedJsonIsCut && looksTruncated(text))) return { value: text };
-    return { value: text, unreadable: looksTruncated(text) ? ForeignArgumentRule.TRUNCATED : ForeignArgumentRule.NOT_JSON };
+    return withCompletePart({ value: text, unreadable: looksTruncated(text) ? ForeignArgumentRule.TRUNCATED : ForeignArgumentRule.NOT_JSON }, args.decode);
   }
   decoded = encodedAgain(decoded);
   const value = args.decode.unwrap ? encodedAgain(args.decode.unwrap(decoded)) : decoded;
   return repeatedKey ? { value, repeatedKey } : { value };
+}
+
+/** A blob decoded: the arguments (or, unreadable, the blob's text and why), and for a blob cut off, the part of it that is whole. */
+export interface DecodedArguments {
+  value: unknown;
+  unreadable?: string;
+  repeatedKey?: true;
+  /**
+   * Of a blob cut off (`unreadable` is `arguments-truncated`): the arguments its complete members
+   * make (each read as any argument is: by its key, with its provenance), and the text from the
+   * first member the cut left incomplete (read as one cut-off leaf, as the whole blob would be).
+   */
+  completePart?: { value: unknown; rest: string };
+}
+
+/**
+ * A cut-off blob with the arguments its complete members make (see `completePrefixOfCutJson`),
+ * unwrapped as the whole would be (none when the unwrap finds none there: Gemini CLI's request cut
+ * before its `args`).
+ */
+function withCompletePart(decoded: DecodedArguments, decoding: ArgumentDecoding): DecodedArguments {
+  if (decoded.unreadable !== ForeignArgumentRule.TRUNCATED || typeof decoded.value !== 'string' || decoding.modelOutput) return decoded;
+  const part = completePrefixOfCutJson(decoded.value);
+  if (part === undefined) return decoded;
+  const value = decoding.unwrap ? decoding.unwrap(part.value) : part.value;
+  if (value === undefined) return decoded;
+  return { ...decoded, completePart: { value, rest: decoded.value.slice(part.restAt) } };
 }
 
 /**

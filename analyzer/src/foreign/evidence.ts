@@ -524,8 +524,7 @@ export function bedrockSchema(schema: unknown): unknown {
  */
 export function proposeUnreadableOutput(span: ForeignSpan, attribute: string, text: string | undefined, into: TraceEvidence, unreadable?: string, position = 0): void {
   if (text === undefined) return;
-  if (unreadable === undefined) into.proposed.push(proposal(span, attribute, undefined, undefined, text, position));
-  else into.proposed.push({ ...proposal(span, attribute, undefined, undefined, text, position), args: { kind: 'blob', attribute, text, decode: { unreadable } } });
+  into.proposed.push({ ...proposal(span, attribute, undefined, undefined, text, position), args: { kind: 'blob', attribute, text, decode: unreadable === undefined ? { modelOutput: true } : { unreadable } } });
 }
 
 /**

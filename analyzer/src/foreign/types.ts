@@ -103,7 +103,16 @@ export interface ArgumentDecoding {
    * parses: a model output in a shape no reader knows, copies of an event attribute that disagree.
    */
   unreadable?: string;
-  /** Turn the decoded blob into the arguments (OpenLLMetry's `{"args","kwargs"}`, LangSmith's `{"input"}`). */
+  /**
+   * The blob is a model's output that did not parse (in it the calls, not one call's arguments):
+   * cut off, it is read whole, none of its parts as arguments. @default false
+   */
+  modelOutput?: boolean;
+  /**
+   * Turn the decoded blob into the arguments (OpenLLMetry's `{"args","kwargs"}`, LangSmith's
+   * `{"input"}`). Of a blob cut off, the part of it that is whole is unwrapped too: undefined
+   * there says it holds none of the arguments.
+   */
   unwrap?: (decoded: unknown) => unknown;
 }
 

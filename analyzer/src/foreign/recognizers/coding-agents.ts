@@ -1,6 +1,6 @@
 import { Emitter, GenAiAttributes } from '@argspan/conventions';
 import { CLAUDE_MCP_TOOL, CLAUDE_REJECTED, ClaudeCodeSpans, CodingAgentAttributes as A, CodingAgentEvents, GEMINI_CLI_TRUNCATED, GeminiCliSpans } from '../coding-agent-events.js';
-import { ForeignArgumentRule, type ForeignSpan, type RecordedArguments, type ToolSpanRecognizer } from '../types.js';
+import { type ForeignSpan, type RecordedArguments, type ToolSpanRecognizer } from '../types.js';
 import { argumentBlob, argumentsIn, isObject, opt, str, UNNAMED_TOOL } from './attributes.js';
 
 /** Where Claude Code writes a call's arguments: the model's own (`OTEL_LOG_TOOL_DETAILS=1`), else its chosen parts of them. */
@@ -123,9 +123,9 @@ export const geminiCliSpans: ToolSpanRecognizer = {
       tool: str(span, GenAiAttributes.TOOL_NAME) ?? UNNAMED_TOOL,
       ...opt('callId', str(span, GeminiCliSpans.CALL_ID)),
       args: argumentBlob(held, GenAiAttributes.INPUT_MESSAGES, {
-        // (a request of another shape is read whole: what it holds is still checked)
-        unwrap: (request) => (isObject(request) && 'args' in request ? request.args : request),
-        ...(cut ? { unreadable: ForeignArgumentRule.TRUNCATED } : {}),
+        // (a request of another shape is read whole: what it holds is still checked; of a request
+        // cut off, and so read as cut off, only its complete `args`: before them the call's own fields)
+        unwrap: (request) => (isObject(request) && 'args' in request ? request.args : cut ? undefined : request),
       }),
       ...opt('result', completedCallResponse(str(span, GenAiAttributes.OUTPUT_MESSAGES))),
     };

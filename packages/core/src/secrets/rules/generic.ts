@@ -125,12 +125,18 @@ const REGEX_LITERAL_OPEN = /(?:^[ \t]{0,64}|[(,=:!&|?]\s{0,4})\/[^/\s*][^/\r\n]{
 /** A file a CLI reads the value from (`vault kv put … password=@password.txt`, httpie's `token=@token.txt`): `@`, a path, an extension. */
 const FILE_REFERENCE = /^@(?:~?\/|\.{1,2}\/)?[\w-]+(?:\/[\w.-]+)*\.[A-Za-z]{1,5}$/;
 
+/** A command line's long option (`--approval-mode`, `--output-format=json` up to its `=`): words of small letters and digits after `--`. */
+const LONG_OPTION = /^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+
 function genericValue(secret: string, match: RegExpExecArray, minEntropy = 3): boolean {
   const key = match.groups?.['key'] ?? '';
   if (NOT_A_SECRET_KEY.test(key)) return false;
   const input = match.input;
   // (after a space alone, a value that begins with `-` is the next flag: `$env:DB_PASSWORD -AsPlainText`)
   if (match.groups?.['ws'] !== undefined && (secret.charCodeAt(0) === 45 || !spacedAssignment(input, match.index, match[0]))) return false;
+  // (a long option after any separator is a command line's next argument, `["-p", "where is the secret", "--output-format"]`:
+  // a Node process's `process.command_args`, which OpenTelemetry's resource detector records)
+  if (LONG_OPTION.test(secret)) return false;
   const next = input.charCodeAt(match.index + match[0].length);
   if (next === 40 /* ( */) return false; // a call: token = getToken(...)
   // (a query parameter of a badge or a coverage graph, `badge.svg?token=…`, `project_badges/measure?…&token=…`: an embed token made to be published)
@@ -245,6 +251,9 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       `SMTP_PASSWORD=${sample(ALNUM, 10, 'g42')}++~G.${sample(ALNUM, 6, 'g43')}%4`,
     ],
     falsePositives: [
+      // a command line's arguments as a list (a Node process's `process.command_args`): the option after the words is no value of theirs
+      '["/usr/bin/node","gemini.js","-p","Where is the secret","--output-format","json"]',
+      '["-p","Write the service account settings to deploy/credentials.json.","--approval-mode","yolo"]',
       // `!=` between code's operands: a comparison
       'passwordChanged: user.password!=form.password',
       'tokenValid=token!=null',

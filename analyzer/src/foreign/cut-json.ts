@@ -1,0 +1,116 @@
+/**
+ * What a JSON object or array cut off at an emitter's size limit still holds whole: the members
+ * and elements before the cut, each complete, as the value they make with the containers the cut
+ * left open closed; and where the first incomplete member starts (`restAt`), so that the rest is
+ * read as one text that was cut. Undefined when the text is not a cut object or array (it parses
+ * whole, opens otherwise, or does not parse up to its last complete member) or nothing in it is
+ * complete.
+ *
+ * A number or `true` / `false` / `null` is complete only where a delimiter follows it (`12` may be
+ * the start of `1234`); a string only with its closing quote; an object or array with its close.
+ */
+export function completePrefixOfCutJson(text: string): { value: unknown; restAt: number } | undefined {
+  const n = text.length;
+  let i = skipSpace(text, 0);
+  const first = text.charCodeAt(i);
+  if (first !== OPEN_OBJECT && first !== OPEN_ARRAY) return undefined;
+  /** The open containers, innermost last. */
+  const open: number[] = [];
+  /** In an object: the next string is a member's name, not its value. */
+  let nameNext = false;
+  let safeAt = -1;
+  let closers = '';
+  const completed = (end: number) => {
+    safeAt = end;
+    closers = '';
+    for (let k = open.length - 1; k >= 0; k--) closers += open[k] === OPEN_OBJECT ? '}' : ']';
+  };
+  scan: while (i < n) {
+    const c = text.charCodeAt(i);
+    switch (c) {
+      case OPEN_OBJECT:
+      case OPEN_ARRAY:
+        open.push(c);
+        nameNext = c === OPEN_OBJECT;
+        i++;
+        break;
+      case CLOSE_OBJECT:
+      case CLOSE_ARRAY:
+        open.pop();
+        i++;
+        // (closed whole: not cut off)
+        if (open.length === 0) return undefined;
+        nameNext = false;
+        completed(i);
+        break;
+      case QUOTE: {
+        const end = stringEnd(text, i);
+        if (end < 0) break scan;
+        i = end;
+        if (nameNext && open[open.length - 1] === OPEN_OBJECT) nameNext = false;
+        else completed(i);
+        break;
+      }
+      case COMMA:
+        nameNext = open[open.length - 1] === OPEN_OBJECT;
+        i++;
+        break;
+      case COLON:
+      case SPACE:
+      case TAB:
+      case LINE_FEED:
+      case CARRIAGE_RETURN:
+        i++;
+        break;
+      default: {
+        let j = i;
+        while (j < n && !DELIMITERS.has(text.charCodeAt(j))) j++;
+        // (cut inside it, or not a JSON literal: what came before is what is whole)
+        if (j >= n || !LITERAL.test(text.slice(i, j))) break scan;
+        i = j;
+        completed(i);
+      }
+    }
+  }
+  if (safeAt < 0) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text.slice(0, safeAt) + closers);
+  } catch {
+    return undefined;
+  }
+  let restAt = safeAt;
+  while (restAt < n && (text.charCodeAt(restAt) === COMMA || isSpace(text.charCodeAt(restAt)))) restAt++;
+  return { value, restAt };
+}
+
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const SPACE = 0x20;
+const TAB = 0x09;
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+const DELIMITERS: ReadonlySet<number> = new Set([COMMA, CLOSE_OBJECT, CLOSE_ARRAY, COLON, SPACE, TAB, LINE_FEED, CARRIAGE_RETURN]);
+const LITERAL = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)$/;
+
+const isSpace = (c: number) => c === SPACE || c === TAB || c === LINE_FEED || c === CARRIAGE_RETURN;
+
+function skipSpace(text: string, i: number): number {
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** The index after the string opening at `start`, or -1 when the text ends inside it. */
+function stringEnd(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5c /* \ */) i++;
+    else if (c === QUOTE) return i + 1;
+  }
+  return -1;
+}
