@@ -1,3 +1,5 @@
+import { jsonStringEnd } from '../load/json-head-outline.js';
+
 /**
  * What a JSON object or array cut off at an emitter's size limit still holds whole: the members
  * and elements before the cut, each complete, as the value they make with the containers the cut
@@ -44,9 +46,9 @@ export function completePrefixOfCutJson(text: string): { value: unknown; restAt:
         completed(i);
         break;
       case QUOTE: {
-        const end = stringEnd(text, i);
+        const end = jsonStringEnd(text, i);
         if (end < 0) break scan;
-        i = end;
+        i = end + 1;
         if (nameNext && open[open.length - 1] === OPEN_OBJECT) nameNext = false;
         else completed(i);
         break;
@@ -103,14 +105,4 @@ const isSpace = (c: number) => c === SPACE || c === TAB || c === LINE_FEED || c 
 function skipSpace(text: string, i: number): number {
   while (i < text.length && isSpace(text.charCodeAt(i))) i++;
   return i;
-}
-
-/** The index after the string opening at `start`, or -1 when the text ends inside it. */
-function stringEnd(text: string, start: number): number {
-  for (let i = start + 1; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5c /* \ */) i++;
-    else if (c === QUOTE) return i + 1;
-  }
-  return -1;
 }

@@ -49,7 +49,7 @@ export function outlineJsonHead(text: string): JsonHeadOutline {
       listAwaitingFirst = undefined;
     }
     if (c === '"') {
-      const end = stringEnd(text, i);
+      const end = jsonStringEnd(text, i);
       if (end < 0) break;
       if (keyNext) {
         const name = jsonString(text.slice(i, end + 1));
@@ -93,8 +93,8 @@ function jsonString(quoted: string): string | undefined {
   }
 }
 
-/** Index of the quote closing the string that opens at `start`, or -1 when the text ends first. */
-function stringEnd(text: string, start: number): number {
+/** Index of the quote closing the JSON string that opens at `start` (its escapes skipped), or -1 when the text ends first. */
+export function jsonStringEnd(text: string, start: number): number {
   for (let i = start + 1; i < text.length; i++) {
     const c = text[i];
     if (c === '\\') i++;

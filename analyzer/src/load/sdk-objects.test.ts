@@ -19,6 +19,8 @@ describe('splitJsonObjects', () => {
     expect(splitJsonObjects('{"a": 1}\n\nnot json {"b": 2}')).toMatchObject({ values: [{ line: 1 }], stop: { line: 3, reason: SDK_OBJECT_PROBLEMS.notAnObject } });
     expect(splitJsonObjects('{"a": 1}\n{\n  "b": "cut')).toMatchObject({ values: [{ line: 1 }], stop: { line: 2, reason: SDK_OBJECT_PROBLEMS.endsInside } });
     expect(splitJsonObjects(' \n\t')).toEqual({ values: [], tooDeep: [] });
+    // (a raw line break inside a string, not JSON, is still a line of the file: the next object's line counts it)
+    expect(splitJsonObjects('{"a": "x\ny"}\n{"b": 1}').values.map((v) => v.line)).toEqual([1, 3]);
   });
 
   it('names an object nested deeper than the readers survive', () => {

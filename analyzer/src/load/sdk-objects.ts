@@ -1,5 +1,6 @@
 import { isObject } from '../foreign/recognizers/attributes.js';
 import { MAX_JSON_NESTING } from './json-byte-scan.js';
+import { jsonStringEnd } from './json-head-outline.js';
 
 /**
  * The OpenTelemetry JS SDK's own objects written as JSON, one after another: Gemini CLI's
@@ -62,17 +63,18 @@ export function splitJsonObjects(text: string): SplitValues & { tooDeep: number[
     const startLine = line;
     let depth = 0;
     let deepest = 0;
-    let inString = false;
     for (; i < n; i++) {
       const c = text.charCodeAt(i);
-      if (inString) {
-        if (c === 92 /* \ */) i++;
-        else if (c === 34 /* " */) inString = false;
-        else if (c === 10) line++;
-        continue;
-      }
-      if (c === 34) inString = true;
-      else if (c === 123 || c === 91) {
+      if (c === 34 /* " */) {
+        const end = jsonStringEnd(text, i);
+        if (end < 0) {
+          i = n;
+          break;
+        }
+        // (a line break inside a string is not JSON, but it is a line of the file)
+        for (let k = i + 1; k < end; k++) if (text.charCodeAt(k) === 10) line++;
+        i = end;
+      } else if (c === 123 || c === 91) {
         if (++depth > deepest) deepest = depth;
       } else if (c === 125 || c === 93) {
         if (--depth === 0) break;
