@@ -4,32 +4,54 @@ import { langfuseObservationsDocument, langSmithRunsDocument, spansDocument } fr
 import type { Compression } from './detect-format.js';
 import { DOCUMENT_NOT_JSON, InputError } from './input-error.js';
 import { writeLinesAs } from './lines.js';
+import { SPAN_PATHS, type SpanPath } from './malformed-span-positions.js';
+import { tempoTraceOf } from './tempo-trace.js';
 import { decompressZstd } from './zstd.js';
 
 /**
  * Largest document converted in memory to OTLP JSON before it is read: a snake_case OTLP document
- * or an API answer. Phoenix's downloads and both APIs' pages hold a selection of spans.
+ * or an API answer. Phoenix's downloads, the APIs' pages and Tempo's traces hold a selection of spans.
  */
 export const MAX_CONVERTED_BYTES = 512 * 1024 * 1024;
 
 /** The documents read by converting them to an OTLP JSON document (camelCase) first. */
-export type ConvertedFormat = 'otlp-document-snake-case' | 'phoenix-otlp-spans' | 'langfuse-observations' | 'langsmith-runs';
+export type ConvertedFormat = 'otlp-document-snake-case' | 'phoenix-otlp-spans' | 'langfuse-observations' | 'langsmith-runs' | 'tempo-trace';
 
 const WHAT: Record<ConvertedFormat, string> = {
   'otlp-document-snake-case': 'snake_case OTLP document',
   'phoenix-otlp-spans': 'Phoenix spans answer',
   'langfuse-observations': 'Langfuse observations answer',
   'langsmith-runs': 'LangSmith runs answer',
+  'tempo-trace': 'Grafana Tempo trace answer',
 };
+
+/** A document converted to OTLP JSON, as {@link writeConvertedDocument} wrote it. */
+export interface ConvertedDocument {
+  /** The OTLP JSON written. */
+  text: string;
+  /** Where a span of the written document (resource, scope, span indexes) is in the file, for naming a malformed one. */
+  spanPath: SpanPath;
+  /** The file says it holds part of its trace only (Tempo's `PARTIAL` status). */
+  partial?: boolean;
+}
+
+/** A file of JSON lines converted to OTLP JSON lines, line for line, as {@link writeConvertedDocument} wrote it. */
+export interface ConvertedLines {
+  lines: true;
+  /** Where a span of a written line is in the file's line. */
+  spanPath: SpanPath;
+  /** Lines that say they hold part of their trace only. */
+  partialLines: number[];
+}
 
 /**
  * Read `file` (decompressed, parsed), convert it to an OTLP JSON document and write that to
- * `target`; returns the text written and, for an API answer, where its list of spans (observations,
- * runs) is: `list`, `data` or `runs` (`''` for a document that is the list), whose items become
- * the document's spans in order. A snake_case file that is not one document but JSON lines
- * (its first line a document of its own) is written as camelCase JSON lines instead: `'lines'`.
+ * `target`. An API answer's list of items (observations, runs; `data`, `runs` or the document
+ * itself) becomes the document's spans in order. A snake_case file, or one of Tempo's answers,
+ * that is not one document but JSON lines (its first line a document of its own) is written as
+ * OTLP JSON lines instead, line for line.
  */
-export async function writeConvertedDocument(file: string, format: ConvertedFormat, compression: Compression, target: string): Promise<{ text: string; list?: string } | 'lines'> {
+export async function writeConvertedDocument(file: string, format: ConvertedFormat, compression: Compression, target: string): Promise<ConvertedDocument | ConvertedLines> {
   const bytes = await readConverted(file, WHAT[format], compression);
   // JSON.parse refuses a byte order mark; Windows tools write one.
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
@@ -38,16 +60,25 @@ export async function writeConvertedDocument(file: string, format: ConvertedForm
     doc = JSON.parse(text);
   } catch {
     const firstLineEnd = text.indexOf('\n');
-    if (format === 'otlp-document-snake-case' && firstLineEnd > 0 && isJsonObject(text.slice(0, firstLineEnd))) {
-      writeCamelCaseLines(bytes, target, new Set());
-      return 'lines';
+    if (firstLineEnd > 0 && isJsonObject(text.slice(0, firstLineEnd))) {
+      if (format === 'otlp-document-snake-case') {
+        writeCamelCaseLines(bytes, target, new Set());
+        return { lines: true, spanPath: SPAN_PATHS.otlpSnakeCase, partialLines: [] };
+      }
+      if (format === 'tempo-trace') return writeTempoLines(bytes, target);
     }
     throw new InputError([{ file, line: 1, reason: DOCUMENT_NOT_JSON }]);
   }
+  if (format === 'tempo-trace') {
+    const tempo = tempoTraceOf(doc, file);
+    const converted = JSON.stringify(tempo.document);
+    writeFileSync(target, converted);
+    return { text: converted, spanPath: tempo.spanPath, ...(tempo.partial ? { partial: true } : {}) };
+  }
   const converted = JSON.stringify(otlpDocumentOf(format, doc, file));
   writeFileSync(target, converted);
-  if (format === 'otlp-document-snake-case') return { text: converted };
-  return { text: converted, list: format === 'langsmith-runs' && Array.isArray(doc) ? '' : format === 'langsmith-runs' ? 'runs' : 'data' };
+  if (format === 'otlp-document-snake-case') return { text: converted, spanPath: SPAN_PATHS.otlpSnakeCase };
+  return { text: converted, spanPath: SPAN_PATHS.apiList(format === 'langsmith-runs' && Array.isArray(doc) ? '' : format === 'langsmith-runs' ? 'runs' : 'data') };
 }
 
 /** The bytes of `file` (`what`, for the message), decompressed, up to {@link MAX_CONVERTED_BYTES} as stored. */
@@ -59,6 +90,27 @@ export async function readConverted(file: string, what: string, compression: Com
   } catch {
     throw new InputError([{ file, reason: `${compression} data is corrupt or too large` }]);
   }
+}
+
+/**
+ * Tempo's answers one a line (`curl`'s output for each trace appended to a file) as OTLP JSON
+ * lines, line for line; a line that does not parse or is not a Tempo answer is copied as it is,
+ * for the line reader to name.
+ */
+function writeTempoLines(bytes: Buffer, target: string): ConvertedLines {
+  const paths = new Map<number, SpanPath>();
+  const partialLines: number[] = [];
+  writeLinesAs(bytes, target, (raw, line) => {
+    try {
+      const tempo = tempoTraceOf(JSON.parse(raw.toString('utf8').replace(/^\uFEFF/, '')), '');
+      paths.set(line, tempo.spanPath);
+      if (tempo.partial) partialLines.push(line);
+      return JSON.stringify(tempo.document);
+    } catch {
+      return raw;
+    }
+  });
+  return { lines: true, spanPath: (idx, line) => (line === undefined ? undefined : paths.get(line))?.(idx) ?? SPAN_PATHS.otlp(idx), partialLines };
 }
 
 function isJsonObject(text: string): boolean {
@@ -105,6 +157,8 @@ export function otlpDocumentOf(format: ConvertedFormat, doc: unknown, file: stri
       return langfuseObservationsDocument(dataOf(doc, file, 'Langfuse public API answer'), file);
     case 'langsmith-runs':
       return langSmithRunsDocument(runsOf(doc, file), file);
+    case 'tempo-trace':
+      return tempoTraceOf(doc, file).document;
   }
 }
 

@@ -34,7 +34,9 @@ export type InputFormat =
   | 'jaeger-trace'
   | 'collector-framed'
   /** The OpenTelemetry JS SDK's span, log record and metrics objects as JSON, one after another: Gemini CLI's `telemetry.outfile`. */
-  | 'sdk-objects';
+  | 'sdk-objects'
+  /** Grafana Tempo's trace answer: `{"batches": …}` (`/api/traces/<id>`, Grafana's trace export) or `{"trace": {"resourceSpans": …}}` (`/api/v2/traces/<id>`). */
+  | 'tempo-trace';
 
 export type Compression = 'none' | 'gzip' | 'zstd';
 
@@ -98,7 +100,7 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
     if (lineKeys === undefined && compression === 'none' && size <= HEAD_BYTES && topLevelKeys(text) === undefined) {
       throw new InputError([{ file, line: 1, reason: DOCUMENT_NOT_JSON }]);
     }
-    throw new InputError([{ file, line: 1, reason: 'JSON of another shape: expected "resourceSpans" (OTLP), "resource_spans" (OTLP, protobuf names), "resourceLogs" (OTLP logs), "result" (Jaeger /api/v3), "data" or "traceID"+"spans" (Jaeger)' }]);
+    throw new InputError([{ file, line: 1, reason: 'JSON of another shape: expected "resourceSpans" (OTLP), "resource_spans" (OTLP, protobuf names), "resourceLogs" (OTLP logs), "result" (Jaeger /api/v3), "data" or "traceID"+"spans" (Jaeger), "batches" or "trace" (Grafana Tempo)' }]);
   }
   // OTLP before 1.0 named the scope level `instrumentationLibrarySpans`: read as today's OTLP it
   // holds no span, and a run over it would say "clean" for data it never saw.
@@ -181,11 +183,20 @@ async function apiAnswerFormat(file: string, text: string, compression: Compress
   if (answer === 'phoenix-spans') {
     throw new InputError([{ file, line: 1, reason: 'Arize Phoenix\'s spans answer (GET /v1/projects/{project}/spans): not supported; fetch …/spans/otlpv1 (OTLP spans), which argspan reads' }]);
   }
+  if (answer === 'tempo-search') {
+    throw new InputError([{ file, line: 1, reason: 'Grafana Tempo\'s search answer (GET /api/search): holds trace ids and span summaries, not traces; fetch each trace with GET /api/v2/traces/<traceID>, which argspan reads' }]);
+  }
   return answer;
 }
 
-/** The API answer a head's outline shows (`phoenix-spans`: Phoenix's own span shape, which argspan refuses). */
-function apiAnswerOf({ keys, firstRecord }: JsonHeadOutline, text: string): InputFormat | 'phoenix-spans' | undefined {
+/**
+ * The API answer a head's outline shows (`phoenix-spans`: Phoenix's own span shape, `tempo-search`:
+ * Tempo's search answer, which argspan refuses).
+ */
+function apiAnswerOf({ keys, firstRecord }: JsonHeadOutline, text: string): InputFormat | 'phoenix-spans' | 'tempo-search' | undefined {
+  if (keys.includes('batches') || (keys.includes('trace') && TEMPO_V2_TRACE.test(text))) return 'tempo-trace';
+  const traces = firstRecord.get('traces');
+  if (traces?.includes('traceID') && traces.some((f) => TEMPO_SEARCH_FIELDS.includes(f))) return 'tempo-search';
   const data = firstRecord.get('data');
   if (data && isPhoenixSpan(data)) return 'phoenix-spans';
   if (data && isPhoenixOtlpSpan(data)) return 'phoenix-otlp-spans';
@@ -195,6 +206,11 @@ function apiAnswerOf({ keys, firstRecord }: JsonHeadOutline, text: string): Inpu
   if (keys.includes('data') && LANGFUSE_PAGE.test(text)) return 'langfuse-observations';
   return undefined;
 }
+
+/** Tempo's `/api/v2/traces` answer: its `trace` holds `resourceSpans` (`batches` before 2.6), or is `{}` for a trace of no spans. */
+const TEMPO_V2_TRACE = /"trace"\s*:\s*\{\s*(?:"(?:resourceSpans|batches)"|\})/;
+/** Fields of a trace in Tempo's search answer (`TraceSearchMetadata`) besides its `traceID`. */
+const TEMPO_SEARCH_FIELDS = ['rootServiceName', 'rootTraceName', 'spanSet', 'spanSets', 'durationMs'];
 
 /** Jaeger's trace record (`{"traceID", "spans", "processes"}`). */
 function isJaegerTrace(fields: readonly string[] | undefined): boolean {

@@ -20,6 +20,7 @@ import { isJsonLine, isLogsLine, LogsLineReader, otherRecordTexts, type LogEvent
 import { LogRecordCredentials, type LogRecordText } from '../log-record-credentials.js';
 import { ZstdDataError, decompressZstd } from './zstd.js';
 import { sdkObjectLine, splitJsonObjects } from './sdk-objects.js';
+import { TEMPO_PARTIAL } from './tempo-trace.js';
 
 /** A line of OTLP logs in a file read as trace lines: the file is read again as both. */
 const LOGS_AMONG_TRACES = 'OTLP logs ("resourceLogs") among trace lines';
@@ -131,18 +132,21 @@ async function loadDocument(db: Db, fileId: number, file: string, detected: Dete
     case 'otlp-document-snake-case':
     case 'phoenix-otlp-spans':
     case 'langfuse-observations':
-    case 'langsmith-runs': {
+    case 'langsmith-runs':
+    case 'tempo-trace': {
       const converted = join(opts.tmpDir, `converted-${fileId}.json`);
-      // snake_case JSON lines whose first line is longer than the head detection reads.
+      // JSON lines too: snake_case ones whose first line is longer than the head detection reads, Tempo's answers one a line.
       const written = await writeConvertedDocument(file, detected.format, detected.compression, converted);
-      if (written === 'lines') {
-        return { ...detected, format: 'otlp-lines-snake-case', ...(await loadScratchLines(db, fileId, file, converted, opts, { path: SPAN_PATHS.otlpSnakeCase })) };
+      const partial = ('lines' in written ? written.partialLines : written.partial ? [1] : []).map((line) => ({ file, line, reason: TEMPO_PARTIAL }));
+      if ('lines' in written) {
+        const read = await withPartialTraces(partial, opts, () => loadScratchLines(db, fileId, file, converted, opts, { path: written.spanPath }));
+        return { ...detected, ...(detected.format === 'otlp-document-snake-case' ? { format: 'otlp-lines-snake-case' as const } : {}), ...read };
       }
       // Converted documents hold camelCase names only, whatever the source held.
       const convertedShapes = { ...valueShapesOf(written.text), protobufNames: false };
       const source = `read_json(${sqlString(converted)}, ${DOC_OPTS}, columns=${otlpColumns(convertedShapes)})`;
-      const where = { sql: malformedOtlpSpansSql(source, 'NULL', convertedShapes), path: written.list === undefined ? SPAN_PATHS.otlpSnakeCase : SPAN_PATHS.apiList(written.list) };
-      return { ...detected, ...(await loadWhole(db, fileId, file, stageOtlpSql(fileId, source, 'NULL', convertedShapes), where, opts)) };
+      const where = { sql: malformedOtlpSpansSql(source, 'NULL', convertedShapes), path: written.spanPath };
+      return { ...detected, ...(await withPartialTraces(partial, opts, () => loadWhole(db, fileId, file, stageOtlpSql(fileId, source, 'NULL', convertedShapes), where, opts))) };
     }
     case 'otlp-result': {
       const source = `(SELECT result.resourceSpans AS resourceSpans FROM read_json(${f}, ${DOC_OPTS}, compression=${comp}, columns=${columnsArg({ result: `STRUCT(resourceSpans ${otlpTypes(shapes).resourceSpans})` })}))`;
@@ -158,6 +162,28 @@ async function loadDocument(db: Db, fileId: number, file: string, detected: Dete
     default:
       throw new Error(`no document reader for ${detected.format}`);
   }
+}
+
+/**
+ * `read`, with `partial` (the lines or document that say they hold part of their trace only) among
+ * its problems: a partial trace is not read as a whole one, so they fail the file as its other
+ * problems do, all named together; under `allowPartial` they are listed as skipped.
+ */
+async function withPartialTraces(
+  partial: InputProblem[],
+  opts: LoadFileOptions,
+  read: () => Promise<{ spans: number; skipped: InputProblem[] }>,
+): Promise<{ spans: number; skipped: InputProblem[] }> {
+  const byLine = (problems: InputProblem[]) => problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  let r: { spans: number; skipped: InputProblem[] };
+  try {
+    r = await read();
+  } catch (err) {
+    if (err instanceof InputError && partial.length) throw new InputError(byLine([...partial, ...err.problems]));
+    throw err;
+  }
+  if (partial.length && !opts.allowPartial) throw new InputError(partial);
+  return { spans: r.spans, skipped: byLine([...partial, ...r.skipped]) };
 }
 
 /** What a Jaeger document's trace data must be (other APIs answer `{"data":[…]}` too). */

@@ -108,19 +108,21 @@ describe('a malformed span of a whole document is named by where it is, never by
     expectNoValue(problems);
   });
 
-  it('an API answer says where its list of spans is: LangSmith answers and lists of runs, Phoenix and Langfuse answers', async () => {
+  it('a converted document says where its spans are: LangSmith answers and lists of runs, Phoenix and Langfuse answers, snake_case OTLP, Tempo\'s answers', async () => {
     const d = dir();
     const run = { id: '0d8c2f1e-6a3b-4c5d-8e9f-0a1b2c3d4e5f', trace_id: '0d8c2f1e-6a3b-4c5d-8e9f-0a1b2c3d4e5f', name: 'r', run_type: 'llm', start_time: '2025-01-01T00:00:00Z' };
-    const written = async (format: 'langsmith-runs' | 'phoenix-otlp-spans' | 'otlp-document-snake-case', doc: unknown) => {
+    const written = async (format: 'langsmith-runs' | 'phoenix-otlp-spans' | 'otlp-document-snake-case' | 'tempo-trace', doc: unknown) => {
       const file = join(d, `${format}.json`);
       writeFileSync(file, JSON.stringify(doc));
       const w = await writeConvertedDocument(file, format, 'none', join(d, `${format}.out.json`));
-      return w === 'lines' ? w : w.list;
+      return w.spanPath([0, 0, 7]);
     };
-    expect(await written('langsmith-runs', [run])).toBe('');
-    expect(await written('langsmith-runs', { runs: [run], cursors: {} })).toBe('runs');
-    expect(await written('phoenix-otlp-spans', { data: [snakeSpan(0)], next_cursor: null })).toBe('data');
-    expect(await written('otlp-document-snake-case', { resource_spans: [] })).toBeUndefined();
+    expect(await written('langsmith-runs', [run])).toBe('[7]');
+    expect(await written('langsmith-runs', { runs: [run], cursors: {} })).toBe('runs[7]');
+    expect(await written('phoenix-otlp-spans', { data: [snakeSpan(0)], next_cursor: null })).toBe('data[7]');
+    expect(await written('otlp-document-snake-case', { resource_spans: [] })).toBe('resource_spans[0].scope_spans[0].spans[7]');
+    expect(await written('tempo-trace', { batches: [{ instrumentationLibrarySpans: [] }] })).toBe('batches[0].instrumentationLibrarySpans[0].spans[7]');
+    expect(await written('tempo-trace', { trace: { resourceSpans: [] } })).toBe('trace.resourceSpans[0].scopeSpans[0].spans[7]');
   });
 
   it('the paths name indexes only', () => {

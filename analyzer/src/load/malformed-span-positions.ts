@@ -6,7 +6,7 @@ import type { InputProblem } from './input-error.js';
  * the lists it unnests), as a path of field names and indexes: `data[0].spans[1]`. Positions
  * only: never a value from the file (an id or a name may be any text, a credential too).
  */
-export type SpanPath = (idx: readonly (number | null)[]) => string;
+export type SpanPath = (idx: readonly (number | null)[], line?: number) => string;
 
 /** The paths of the document formats: OTLP's lists, Jaeger's traces, the list of an API answer. */
 export const SPAN_PATHS = {
@@ -44,7 +44,7 @@ export async function malformedSpansAt(db: Db, file: string, sql: string, path: 
     GROUP BY line, problem ORDER BY line NULLS FIRST, min(idx), problem`);
   return rows.map((r) => {
     const n = Number(r.n);
-    const at = (r.firsts as (number | null)[][]).map(path);
+    const at = (r.firsts as (number | null)[][]).map((idx) => path(idx, r.line === null ? undefined : Number(r.line)));
     const what = n === 1 ? 'malformed span' : `${n} malformed spans`;
     const where = r.alone === true ? '' : n === 1 ? `${at[0]}: ` : ` (${n > at.length ? 'first at' : 'at'} ${at.join(', ')})`;
     const reason = n === 1 ? `${where}${what}: ${String(r.problem)}` : `${what}${where}: ${String(r.problem)}`;
