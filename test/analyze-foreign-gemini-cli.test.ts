@@ -101,12 +101,13 @@ describe('argspan analyze on Gemini CLI\'s own telemetry', () => {
     }
   });
 
-  it('a request Gemini CLI cut at 10,000 characters: its complete arguments read by key (the secret file written found as `file_path`), the rest counted as not checked', async () => {
+  it('a request Gemini CLI cut at 10,000 characters: its complete arguments read by key (the secret file written found as `file_path`), the rest counted as not checked; the model\'s reply, cut too, the same call', async () => {
     for (const files of [[write.traces!], [write.traces!, write.logs]]) {
       const run = analyzeBin(...files, '--format', 'json');
       expect(run.code, run.stderr).toBe(1);
-      const findings = parseJson(run).findings.filter((f) => f.tool === 'write_file');
-      expect(findings.map((f) => [f.rule, f.key, f.emitter])).toEqual([['sensitive_arg_dispatched', 'file_path', 'gemini-cli']]);
+      // (the reply's copy, cut before the call's id, is the call that ran: no second call, no unnamed one)
+      expect(parseJson(run).stats).toMatchObject({ foreign_calls: 1, no_evidence_calls: 0 });
+      expect(callFindings(run)).toEqual([['sensitive_arg_dispatched', 'write_file', 'file_path', 'gemini-cli']]);
     }
     // (spans alone: the request cut is the only copy of the arguments; the rest of it one leaf, unknown)
     expect(Object.entries(await provenance(write.traces!)).filter(([k]) => k.startsWith('write_file.'))).toEqual([['write_file.$', 'no_evidence'], ['write_file.file_path', 'user_explicit']]);

@@ -69,9 +69,10 @@ describe('argspan analyze on foreign calls in hostile shapes', () => {
     expect(analyse(file, TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched tool1 $'], calls: 1, unreadable: 1 });
   });
 
-  it("counts a model's output messages cut off at the emitter's length limit as a call, not as nothing", () => {
+  it("reads a model's output messages cut off at the emitter's length limit as far as they are whole, not as nothing", () => {
     // The model-only OpenLLMetry trace: its one output attribute holds both calls. Cut inside the
-    // second call's arguments (as OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT cuts), the calls were not seen at all.
+    // second call's arguments (as OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT cuts), the calls were not seen at all;
+    // the first is whole (its planted path by tool and key), the second counted as not wholly read.
     const file = mutated('genai-openllmetry-anthropic-timezone-model-only.json', (attrs) =>
       attrs.map((a) => {
         const text = a.value.stringValue;
@@ -80,7 +81,7 @@ describe('argspan analyze on foreign calls in hostile shapes', () => {
         return { key: a.key, value: { stringValue: planted.slice(0, planted.indexOf('America/')) } };
       }),
     );
-    expect(analyse(file, TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched (unnamed) $'], calls: 1, unreadable: 1 });
+    expect(analyse(file, TOKEN)).toEqual({ code: 1, findings: ['sensitive_arg_dispatched get_weather location'], calls: 2, unreadable: 1 });
   });
 
   it("reports a secret file in a cut-off model output's arguments string, cut after the path inside it", () => {

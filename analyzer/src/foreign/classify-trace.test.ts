@@ -1410,9 +1410,23 @@ describe("a model's output messages cut off at the emitter's attribute length li
   const output = JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'read_file', arguments: { path: '/app/.env', mode: 'r' } }] }]);
   const cut = (at: string) => span('chat', { 'gen_ai.output.messages': output.slice(0, output.indexOf(at)) });
 
-  it('are one call of the unnamed tool, the text its unreadable arguments: a secret path in it is still found', () => {
-    expect(argsOf([cut('mode')], '(unnamed)')).toEqual(['$ secret secret-file-name no_evidence', '$ unknown arguments-truncated no_evidence']);
-    expect(argsOf([cut('path')], '(unnamed)')).toEqual([`$ unknown ${ForeignArgumentRule.TRUNCATED} no_evidence`]);
+  it('are read as far as they are whole: the call the cut went through by its tool, its complete arguments by key and the rest one cut-off leaf', () => {
+    expect(argsOf([cut('mode')], 'read_file')).toEqual(['path secret secret-file-name no_evidence', `$ unknown ${ForeignArgumentRule.TRUNCATED} no_evidence`]);
+    expect(argsOf([cut('path')], 'read_file')).toEqual([`$ unknown ${ForeignArgumentRule.TRUNCATED} no_evidence`]);
+    // (cut before its arguments, or inside its tool's name: the part's text one cut-off leaf, a secret path in it still found)
+    const late = JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', arguments: { path: '/app/.env' }, id: 'call_1', name: 'read_file' }] }]);
+    expect(argsOf([span('chat', { 'gen_ai.output.messages': late.slice(0, late.indexOf('read_file') + 4) })], '(unnamed)')).toEqual(['path secret secret-file-name no_evidence']);
+    expect(argsOf([span('chat', { 'gen_ai.output.messages': output.slice(0, output.indexOf('read_file') + 4) })], '(unnamed)')).toEqual([`$ unknown ${ForeignArgumentRule.TRUNCATED} no_evidence`]);
+    expect(callsOf([cut('mode')], (c) => c.tool)).toEqual(['read_file model-output']);
+  });
+
+  it('a call before the one the cut went through is whole; the cut one is the tool span\'s call its whole arguments agree with', () => {
+    const two = JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'list_dir', arguments: { dir: '/app' } }, { type: 'tool_call', name: 'read_file', arguments: { path: '/app/.env', mode: 'r' }, id: 'call_2' }] }]);
+    const chat = span('chat', { 'gen_ai.output.messages': two.slice(0, two.indexOf('mode')) });
+    expect(callsOf([chat], (c) => `${c.tool} ${c.callId ?? '-'}`)).toEqual(['list_dir call_1 model-output', 'read_file - model-output']);
+    // (its id was past the cut: the tool span of its tool whose arguments agree is the call that ran, one call; another path is another call)
+    expect(callsOf([chat, genAiTool('t2', 'read_file', 'call_2', { path: '/app/.env', mode: 'r' })], (c) => `${c.tool} ${c.callId ?? '-'}`)).toEqual(['list_dir call_1 model-output', 'read_file call_2 tool-span']);
+    expect(callsOf([chat, genAiTool('t2', 'read_file', 'call_2', { path: 'notes.txt', mode: 'r' })], (c) => `${c.tool} ${c.callId ?? '-'}`)).toEqual(['list_dir call_1 model-output', 'read_file - model-output', 'read_file call_2 tool-span']);
   });
 
   it('as the Vercel AI SDK records the calls (`ai.response.toolCalls`) or an OpenInference LLM span its result (`output.value`, no `llm.output_messages.*` beside it)', () => {
@@ -1579,6 +1593,17 @@ describe('classifyForeignTrace: a call the model asks for in one trace and a too
     expect(windowOf([[model], [ran]])).toEqual({ calls: [[], ['book_room tool-span false']], args: [[], ['day user_explicit', 'timezone model_inferred']] });
     // Apart (no run), each trace is read alone: the request, and a run with no evidence.
     expect(callsOf([model])).toEqual(['m1 model-output']);
+  });
+
+  it('a model\'s output cut off before the call\'s id (Gemini CLI cuts each attribute at 10,000 characters) is the call of its tool another trace runs with arguments that agree', () => {
+    const write = { file_path: 'deploy/credentials.json', content: 'x'.repeat(200) };
+    const output = JSON.stringify([{ role: 'model', parts: [{ functionCall: { name: 'write_file', args: write, id: 'write_file__1' } }] }]);
+    const model = span('m1', {
+      'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ text: 'Write the settings to deploy/credentials.json' }] }]),
+      'gen_ai.output.messages': output.slice(0, output.indexOf('x'.repeat(50))),
+    });
+    expect(windowOf([[model], [genAiTool('t1', 'write_file', 'write_file__1', write)]])).toEqual({ calls: [[], ['write_file tool-span false']], args: [[], ['file_path user_explicit', 'content model_inferred']] });
+    expect(windowOf([[model], [genAiTool('t1', 'write_file', 'write_file__1', { ...write, file_path: 'other.json' })]]).calls).toEqual([['write_file model-output false'], ['write_file tool-span true']]);
   });
 
   it('an id two tool spans of the window run (a model that numbers calls per turn) pairs no one: each proposal stays a call of its own', () => {

@@ -91,7 +91,7 @@ export function classifyForeignTrace(
   options: ForeignClassifyOptions,
   out: ForeignRowSink,
   run?: RunEvidence,
-  ranElsewhere?: ReadonlySet<string>,
+  ranElsewhere?: RanElsewhere,
 ): void {
   const evidence = new TraceEvidence();
   const executed: ForeignCall[] = [];
@@ -128,7 +128,7 @@ export function classifyForeignTrace(
   const sawUserText = evidence.sawUserText;
   const userTextReadAt = (atNs: bigint) => sawUserText && (evidence.inputNotReadSinceNs === undefined || atNs < evidence.inputNotReadSinceNs);
   // A proposal another trace of the run ran (see `callsRanElsewhere`) is that run's call, not one of this trace's.
-  const proposedHere = ranElsewhere && ranElsewhere.size > 0 && run ? unexecuted.filter((p) => !proposalRanElsewhere(p, ranElsewhere, run, userTextReadAt)) : unexecuted;
+  const proposedHere = ranElsewhere && ranElsewhere.keys.size > 0 && run ? unexecuted.filter((p) => !proposalRanElsewhere(p, ranElsewhere, run, userTextReadAt, decode)) : unexecuted;
   const { kept, ranAs } = proposalsForUnrecordedRuns(merged.kept, proposedHere);
   for (const text of kernelSuppliedValues(merged.kept, evidence.proposed, bySpan, decode)) evidence.developer(text);
   const calls = [...kept, ...proposedHere].sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
@@ -336,15 +336,45 @@ export function callKey(tool: string, callId: string): string {
 
 /**
  * Whether proposal `p`, which no tool span of its trace ran, is the call a tool span of another
- * trace of the run runs (its tool and id in `ranElsewhere`); if so, `run` learns whether the user's
- * words were read when the model made it, which the call then has too.
+ * trace of the run runs (its tool and id in `ranElsewhere`; for a proposal cut off before its id,
+ * the one call of its tool whose arguments agree with those it holds whole: {@link cutArgumentsAgree});
+ * if so, `run` learns whether the user's words were read when the model made it, which the call then has too.
  */
-function proposalRanElsewhere(p: ForeignCall, ranElsewhere: ReadonlySet<string>, run: RunEvidence, userTextReadAt: (atNs: bigint) => boolean): boolean {
-  if (p.callId === undefined) return false;
-  const key = callKey(p.tool, p.callId);
-  if (!ranElsewhere.has(key)) return false;
+function proposalRanElsewhere(p: ForeignCall, ranElsewhere: RanElsewhere, run: RunEvidence, userTextReadAt: (atNs: bigint) => boolean, decode: (c: ForeignCall) => DecodedArguments): boolean {
+  let key = p.callId !== undefined ? callKey(p.tool, p.callId) : undefined;
+  if (key === undefined && decode(p).completePart !== undefined) {
+    const ran = ranElsewhere.calls().filter((c) => c.callId !== undefined && c.tool === p.tool && ranElsewhere.keys.has(callKey(c.tool, c.callId)) && cutArgumentsAgree(decode(p), decodeArguments(c.args)));
+    if (ran.length === 1) key = callKey(ran[0]!.tool, ran[0]!.callId!);
+  }
+  if (key === undefined || !ranElsewhere.keys.has(key)) return false;
   if (userTextReadAt(p.atNs)) run.proposedWithUserText.add(key);
   return true;
+}
+
+/**
+ * Whether the arguments of a proposal cut off at the emitter's size limit (`cut`: whole up to the
+ * cut, see `completePrefixOfCutJson`) may be `other`'s, a call recorded whole or cut off too: each
+ * argument both hold whole has the same value in both, and there is one at least.
+ */
+function cutArgumentsAgree(cut: DecodedArguments, other: DecodedArguments): boolean {
+  const mine = cut.completePart?.value;
+  const theirs = other.completePart?.value ?? (other.unreadable === undefined ? other.value : undefined);
+  if (!isObject(mine) || !isObject(theirs)) return false;
+  let common = 0;
+  for (const [k, v] of Object.entries(mine)) {
+    if (!(k in theirs)) continue;
+    if (canonical(v) !== canonical(theirs[k])) return false;
+    common++;
+  }
+  return common > 0;
+}
+
+/** The calls tool spans of a run window's other traces run: see {@link callsRanElsewhere}. */
+export interface RanElsewhere {
+  /** Tool and id ({@link callKey}) of each call a tool span of another trace runs, each run once in the window. */
+  keys: ReadonlySet<string>;
+  /** Those traces' calls, for a proposal cut off before its id. */
+  calls: () => readonly Pick<ForeignCall, 'tool' | 'callId' | 'args'>[];
 }
 
 /**
@@ -355,9 +385,10 @@ function proposalRanElsewhere(p: ForeignCall, ranElsewhere: ReadonlySet<string>,
  * (Gemini CLI's `llm_call` and `tool_call`, each a trace of its own; an SDK without a context
  * manager, each span a trace).
  */
-export function callsRanElsewhere(traces: readonly (readonly ForeignSpan[])[]): ReadonlySet<string>[] {
+export function callsRanElsewhere(traces: readonly (readonly ForeignSpan[])[]): RanElsewhere[] {
   const ranIn = new Map<string, number>();
   const twice = new Set<string>();
+  const callsOf: Pick<ForeignCall, 'spanId' | 'tool' | 'callId' | 'args'>[][] = [];
   traces.forEach((spans, t) => {
     const calls: Pick<ForeignCall, 'spanId' | 'tool' | 'callId' | 'args'>[] = [];
     for (const span of spans) {
@@ -370,15 +401,15 @@ export function callsRanElsewhere(traces: readonly (readonly ForeignSpan[])[]): 
       }
     }
     geminiCliRecordIds(calls, spans);
+    callsOf.push(calls);
     for (const call of new Set(calls.flatMap((c) => (c.callId !== undefined ? [callKey(c.tool, c.callId)] : [])))) {
       if (ranIn.has(call)) twice.add(call);
       else ranIn.set(call, t);
     }
   });
-  const out = traces.map(() => new Set<string>());
-  if (ranIn.size === 0) return out;
-  for (const [key, t] of ranIn) if (!twice.has(key)) out.forEach((set, i) => i !== t && set.add(key));
-  return out;
+  const keys = traces.map(() => new Set<string>());
+  for (const [key, t] of ranIn) if (!twice.has(key)) keys.forEach((set, i) => i !== t && set.add(key));
+  return keys.map((set, i) => ({ keys: set, calls: () => callsOf.filter((_, t) => t !== i).flat() }));
 }
 
 /**
@@ -702,7 +733,7 @@ function matchProposals(
   evidence: TraceEvidence,
   executed: readonly ForeignCall[],
   spans: readonly ForeignSpan[],
-  decode: (c: ForeignCall | Omit<ForeignCall, 'emitter'>) => { value: unknown },
+  decode: (c: ForeignCall | Omit<ForeignCall, 'emitter'>) => DecodedArguments,
 ): { unexecuted: ForeignCall[]; copies: Omit<ArgumentBlobRow, 'traceId'>[]; byProposedId: Map<string, ForeignCall> } {
   // The call each proposal's id names, for the copies later prompts repeat under that id.
   const byProposedId = new Map<string, ForeignCall>();
@@ -742,6 +773,11 @@ function matchProposals(
       // A proposal recorded without an id is the call an earlier one of the same tool and arguments
       // names by id (LiteLLM's `gen_ai.completion.{i}.function_call.*` beside its output messages).
       call = byShape.get(shape) ?? first.get(shape) ?? (p.callId === undefined ? byIdShape.get(shape) : undefined);
+    }
+    // A proposal cut off at the emitter's size limit before its id: the one call of its tool whose arguments agree with those it holds whole.
+    if (!call && p.callId === undefined && decode(p).completePart !== undefined) {
+      const ran = executed.filter((c) => c.tool === p.tool && cutArgumentsAgree(decode(p), decode(c)));
+      if (ran.length === 1) call = ran[0];
     }
     if (!call) {
       // One call named by its Responses API item id (`fc_…`) in one record and by its call id in

@@ -11,13 +11,15 @@ import { jsonStringEnd } from '../load/json-head-outline.js';
  * A number or `true` / `false` / `null` is complete only where a delimiter follows it (`12` may be
  * the start of `1234`); a string only with its closing quote; an object or array with its close.
  */
-export function completePrefixOfCutJson(text: string): { value: unknown; restAt: number } | undefined {
+export function completePrefixOfCutJson(text: string): CutJson | undefined {
   const n = text.length;
   let i = skipSpace(text, 0);
   const first = text.charCodeAt(i);
   if (first !== OPEN_OBJECT && first !== OPEN_ARRAY) return undefined;
-  /** The open containers, innermost last. */
+  /** The open containers, innermost last, and where each opens. */
   const open: number[] = [];
+  const opensAt: number[] = [];
+  let openAt: number[] = [];
   /** In an object: the next string is a member's name, not its value. */
   let nameNext = false;
   let safeAt = -1;
@@ -26,6 +28,7 @@ export function completePrefixOfCutJson(text: string): { value: unknown; restAt:
     safeAt = end;
     closers = '';
     for (let k = open.length - 1; k >= 0; k--) closers += open[k] === OPEN_OBJECT ? '}' : ']';
+    openAt = opensAt.slice();
   };
   scan: while (i < n) {
     const c = text.charCodeAt(i);
@@ -33,12 +36,14 @@ export function completePrefixOfCutJson(text: string): { value: unknown; restAt:
       case OPEN_OBJECT:
       case OPEN_ARRAY:
         open.push(c);
+        opensAt.push(i);
         nameNext = c === OPEN_OBJECT;
         i++;
         break;
       case CLOSE_OBJECT:
       case CLOSE_ARRAY:
         open.pop();
+        opensAt.pop();
         i++;
         // (closed whole: not cut off)
         if (open.length === 0) return undefined;
@@ -83,7 +88,21 @@ export function completePrefixOfCutJson(text: string): { value: unknown; restAt:
   }
   let restAt = safeAt;
   while (restAt < n && (text.charCodeAt(restAt) === COMMA || isSpace(text.charCodeAt(restAt)))) restAt++;
-  return { value, restAt };
+  return { value, restAt, openAt };
+}
+
+/** A cut-off JSON object or array, as far as it is whole: see {@link completePrefixOfCutJson}. */
+export interface CutJson {
+  /** The complete members and elements, with the containers the cut left open closed. */
+  value: unknown;
+  /** Where the first member or element the cut left incomplete starts. */
+  restAt: number;
+  /**
+   * Where each container the cut left open opens in the text, outermost (the value itself) first.
+   * Each is the last member or element of the one before it: in `value`, the last element of a
+   * list (an object's last member too, unless a key like `"0"` sorts first).
+   */
+  openAt: number[];
 }
 
 const OPEN_OBJECT = 0x7b;

@@ -2,6 +2,7 @@ import { GenAiAttributes } from '@argspan/conventions';
 import type { InheritedResidency } from '@argspan/core';
 import { ProvenanceIndex } from '@argspan/core/internal';
 import { ForeignArgumentRule, type ForeignCall, type ForeignSpan } from './types.js';
+import { completePrefixOfCutJson } from './cut-json.js';
 import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, proposeResponseOutputCalls, readEventsAttribute, readLogfireOpenAiObjects, readMessageEvents, readResponsesInputItem, toolCallsOf } from './event-evidence.js';
 import { firstStr, isObject, kindOf, str, UNNAMED_TOOL } from './recognizers/attributes.js';
 import { isGeminiCliSpan } from './recognizers/coding-agents.js';
@@ -398,7 +399,10 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
     const text = get(key);
     let messages = parseJson(text);
     const output = key === GenAiAttributes.OUTPUT_MESSAGES;
-    if (output && messages === undefined) proposeUnreadableOutput(span, key, text, into);
+    // An output cut off at the emitter's size limit: read as far as it is whole, the call the cut went through from its arguments on.
+    const cut = output && messages === undefined ? cutOutput(text) : undefined;
+    if (cut) messages = cut.messages;
+    else if (output && messages === undefined) proposeUnreadableOutput(span, key, text, into);
     if (!Array.isArray(messages)) {
       // One message written for the list of one (the conventions' schema is a list; some emitters write the choice itself).
       if (isObject(messages) && Array.isArray(messages.parts)) messages = [messages];
@@ -412,7 +416,9 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
       }
     }
     let position = 0;
-    for (const m of messages as unknown[]) {
+    const list = messages as unknown[];
+    for (let mi = 0; mi < list.length; mi++) {
+      const m = list[mi];
       if (!isObject(m)) {
         if (output) position = proposeUnknownShape(span, key, JSON.stringify(m) ?? '', position, into);
         else into.inputNotRead(span);
@@ -423,21 +429,26 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
       if (m.role === 'user' || isDeveloperRole(m.role)) {
         for (const t of [...contentTexts(parts), ...contentTexts(m.content)]) (m.role === 'user' ? into.user(t) : into.developer(t));
       }
-      for (const p of parts) {
+      for (let pi = 0; pi < parts.length; pi++) {
+        const p: unknown = parts[pi];
         if (!isObject(p)) {
           if (output) position = proposeUnknownShape(span, key, JSON.stringify(p) ?? '', position, into);
           continue;
         }
+        // (the part the cut went through: the last one, left open)
+        const cutPart = cut !== undefined && cut.openAt.length > PART_DEPTH && mi === cut.messages.length - 1 && pi === parts.length - 1 ? cut : undefined;
         // Gemini's `Content` parts, as Gemini CLI records its model calls here: `{functionCall: {name, args, id}}`, `{functionResponse: {name, response, id}}`.
         const geminiCall = p.type === undefined ? p.functionCall : undefined;
         const geminiResponse = p.type === undefined ? p.functionResponse : undefined;
         if (isObject(geminiResponse)) into.result(typeof geminiResponse.id === 'string' ? geminiResponse.id : undefined, geminiResponse.response, span.startNs);
         else if (isObject(geminiCall)) {
           const id = typeof geminiCall.id === 'string' ? geminiCall.id : undefined;
-          if (output) into.proposed.push(proposal(span, key, geminiCall.name, id, geminiCall.args ?? {}, position++));
+          if (cutPart) into.proposed.push(cutProposal(span, key, geminiCall.name, id, cutPart, PART_DEPTH + 2, geminiCall.args, position++));
+          else if (output) into.proposed.push(proposal(span, key, geminiCall.name, id, geminiCall.args ?? {}, position++));
           else into.repeat(span, key, id, geminiCall.name, geminiCall.args);
         } else if (p.type === undefined && isGeminiTextPart(p)) continue;
         else if (p.type === 'tool_call_response') into.result(typeof p.id === 'string' ? p.id : undefined, p.response ?? p.result, span.startNs);
+        else if (p.type === 'tool_call' && cutPart) into.proposed.push(cutProposal(span, key, p.name, typeof p.id === 'string' ? p.id : undefined, cutPart, PART_DEPTH + 1, p.arguments, position++));
         else if (p.type === 'tool_call' && output) {
           into.proposed.push(proposal(span, key, p.name, typeof p.id === 'string' ? p.id : undefined, p.arguments ?? {}, position++));
         } else if (p.type === 'tool_call') into.repeat(span, key, p.id, p.name, p.arguments);
@@ -525,6 +536,34 @@ export function bedrockSchema(schema: unknown): unknown {
 export function proposeUnreadableOutput(span: ForeignSpan, attribute: string, text: string | undefined, into: TraceEvidence, unreadable?: string, position = 0): void {
   if (text === undefined) return;
   into.proposed.push({ ...proposal(span, attribute, undefined, undefined, text, position), args: { kind: 'blob', attribute, text, decode: unreadable === undefined ? { modelOutput: true } : { unreadable } } });
+}
+
+/** A list of messages cut off at the emitter's size limit: the messages as far as they are whole (see `completePrefixOfCutJson`). */
+interface CutOutput {
+  messages: unknown[];
+  text: string;
+  /** Where each container the cut left open opens: the list, its last message, that message's parts, its last part, … */
+  openAt: number[];
+}
+
+/** Depth of a message part in a list of messages (list, message, parts, part): where the cut leaves containers open past it, it went through that part. */
+const PART_DEPTH = 3;
+
+function cutOutput(text: string | undefined): CutOutput | undefined {
+  const cut = text === undefined ? undefined : completePrefixOfCutJson(text);
+  return cut && Array.isArray(cut.value) ? { messages: cut.value, text: text!, openAt: cut.openAt } : undefined;
+}
+
+/**
+ * The call of a part the cut went through. Its arguments (the container at `argsDepth`), cut
+ * too, are their text from where they open: a cut-off blob, its complete members read by key as
+ * any argument and the rest one cut-off leaf. Complete arguments are read as they are (the cut
+ * came after them); none (the cut came before them) make one cut-off leaf of the part's text.
+ */
+function cutProposal(span: ForeignSpan, attribute: string, tool: unknown, callId: string | undefined, cut: CutOutput, argsDepth: number, args: unknown, position: number): Omit<ForeignCall, 'emitter'> {
+  if (cut.openAt.length > argsDepth) return proposal(span, attribute, tool, callId, cut.text.slice(cut.openAt[argsDepth]), position);
+  if (args !== undefined) return proposal(span, attribute, tool, callId, args, position);
+  return { ...proposal(span, attribute, tool, callId, undefined, position), args: { kind: 'blob', attribute, text: cut.text.slice(cut.openAt[PART_DEPTH]), decode: { unreadable: ForeignArgumentRule.TRUNCATED } } };
 }
 
 /**
