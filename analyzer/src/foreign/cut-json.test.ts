@@ -12,6 +12,15 @@ describe('completePrefixOfCutJson', () => {
     expect(completePrefixOfCutJson('{"a": {"b": 1, "c": [1, 2')?.value).toEqual({ a: { b: 1, c: [1] } });
   });
 
+  it('says where each container the cut left open opens, outermost first', () => {
+    const text = '[{"role": "model", "parts": [{"functionCall": {"name": "write_file", "args": {"file_path": "a", "content": "x';
+    const part = completePrefixOfCutJson(text)!;
+    expect(part.openAt.map((at) => text.slice(at, at + 3))).toEqual(['[{"', '{"r', '[{"', '{"f', '{"n', '{"f']);
+    // (closed containers are not among them; the list is as it was at the last complete value)
+    expect(completePrefixOfCutJson('[{"a": [1, 2]}, {"b": 3, "c": "x')!.openAt).toEqual([0, 16]);
+    expect(completePrefixOfCutJson('{"a": 1, "b": {"c"')!.openAt).toEqual([0]);
+  });
+
   it('counts a number or literal whole only where a delimiter follows it, and a name without its value not at all', () => {
     expect(completePrefixOfCutJson('{"a": 1, "b": 12')?.value).toEqual({ a: 1 });
     expect(completePrefixOfCutJson('{"a": 1, "b": tru')?.value).toEqual({ a: 1 });
@@ -38,6 +47,12 @@ describe('completePrefixOfCutJson', () => {
         const keys = Object.keys(part.value as object);
         for (const k of keys.slice(0, -1)) expect((part.value as Record<string, unknown>)[k]).toEqual(JSON.parse(JSON.stringify(object[k])));
         expect(cut.startsWith(cut.slice(0, part.restAt))).toBe(true);
+        // each open container opens at a brace or bracket, each inside the one before it
+        expect(part.openAt[0]).toBe(0);
+        for (const [k, at] of part.openAt.entries()) {
+          expect('{['.includes(cut[at]!)).toBe(true);
+          if (k > 0) expect(at).toBeGreaterThan(part.openAt[k - 1]!);
+        }
       }),
     );
   });
