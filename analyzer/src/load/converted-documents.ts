@@ -6,6 +6,7 @@ import { DOCUMENT_NOT_JSON, InputError } from './input-error.js';
 import { writeLinesAs } from './lines.js';
 import { SPAN_PATHS, type SpanPath } from './malformed-span-positions.js';
 import { tempoTraceOf } from './tempo-trace.js';
+import { zipkinSpansOf } from './zipkin-spans.js';
 import { decompressZstd } from './zstd.js';
 
 /**
@@ -15,7 +16,7 @@ import { decompressZstd } from './zstd.js';
 export const MAX_CONVERTED_BYTES = 512 * 1024 * 1024;
 
 /** The documents read by converting them to an OTLP JSON document (camelCase) first. */
-export type ConvertedFormat = 'otlp-document-snake-case' | 'phoenix-otlp-spans' | 'langfuse-observations' | 'langsmith-runs' | 'tempo-trace';
+export type ConvertedFormat = 'otlp-document-snake-case' | 'phoenix-otlp-spans' | 'langfuse-observations' | 'langsmith-runs' | 'tempo-trace' | 'zipkin-spans';
 
 const WHAT: Record<ConvertedFormat, string> = {
   'otlp-document-snake-case': 'snake_case OTLP document',
@@ -23,6 +24,7 @@ const WHAT: Record<ConvertedFormat, string> = {
   'langfuse-observations': 'Langfuse observations answer',
   'langsmith-runs': 'LangSmith runs answer',
   'tempo-trace': 'Grafana Tempo trace answer',
+  'zipkin-spans': 'list of Zipkin spans',
 };
 
 /** A document converted to OTLP JSON, as {@link writeConvertedDocument} wrote it. */
@@ -69,11 +71,11 @@ export async function writeConvertedDocument(file: string, format: ConvertedForm
     }
     throw new InputError([{ file, line: 1, reason: DOCUMENT_NOT_JSON }]);
   }
-  if (format === 'tempo-trace') {
-    const tempo = tempoTraceOf(doc, file);
-    const converted = JSON.stringify(tempo.document);
+  if (format === 'tempo-trace' || format === 'zipkin-spans') {
+    const read = format === 'tempo-trace' ? tempoTraceOf(doc, file) : zipkinSpansOf(doc, file);
+    const converted = JSON.stringify(read.document);
     writeFileSync(target, converted);
-    return { text: converted, spanPath: tempo.spanPath, ...(tempo.partial ? { partial: true } : {}) };
+    return { text: converted, spanPath: read.spanPath, ...('partial' in read && read.partial ? { partial: true } : {}) };
   }
   const converted = JSON.stringify(otlpDocumentOf(format, doc, file));
   writeFileSync(target, converted);
@@ -159,6 +161,8 @@ export function otlpDocumentOf(format: ConvertedFormat, doc: unknown, file: stri
       return langSmithRunsDocument(runsOf(doc, file), file);
     case 'tempo-trace':
       return tempoTraceOf(doc, file).document;
+    case 'zipkin-spans':
+      return zipkinSpansOf(doc, file).document;
   }
 }
 

@@ -7,6 +7,7 @@ import { isLogsLine } from './otlp-logs.js';
 import { isSdkObjectsHead } from './sdk-objects.js';
 import { readDecompressed } from './scan-trace-file.js';
 import { SHAPE_PROBLEMS } from './schema.js';
+import { ZIPKIN_SPAN_FIELDS } from './zipkin-spans.js';
 import { ZstdDataError, ZstdStream } from './zstd.js';
 
 /** What a trace file holds, as {@link detectFormat} sees it. */
@@ -36,7 +37,9 @@ export type InputFormat =
   /** The OpenTelemetry JS SDK's span, log record and metrics objects as JSON, one after another: Gemini CLI's `telemetry.outfile`. */
   | 'sdk-objects'
   /** Grafana Tempo's trace answer: `{"batches": …}` (`/api/traces/<id>`, Grafana's trace export) or `{"trace": {"resourceSpans": …}}` (`/api/v2/traces/<id>`). */
-  | 'tempo-trace';
+  | 'tempo-trace'
+  /** Zipkin's JSON v2: a list of spans (an exporter's body, `/api/v2/trace/{id}`), or a list of such lists (`/api/v2/traces`). */
+  | 'zipkin-spans';
 
 export type Compression = 'none' | 'gzip' | 'zstd';
 
@@ -79,9 +82,12 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   const text = head.replace(/^\uFEFF/, '').trimStart();
   if (text === '') throw new InputError([{ file, line: 1, reason: 'file holds only whitespace: no trace data to analyse' }]);
   if (text.startsWith('[')) {
-    const outline = await outlineHead(file, text, compression, (o) => isLangSmithRun(o.firstRecord.get('')));
+    // (Zipkin's `/api/v2/traces` answers a list of traces, each a list of spans)
+    if (/^\[\s*\[\s*(?:\{\s*"(?:traceId|id|parentId|name|kind|timestamp)"|\])/.test(text)) return { format: 'zipkin-spans', compression };
+    const outline = await outlineHead(file, text, compression, (o) => isLangSmithRun(o.firstRecord.get('')) || isZipkinSpan(o.firstRecord.get('')));
     if (isLangSmithRun(outline.firstRecord.get(''))) return { format: 'langsmith-runs', compression };
-    throw new InputError([{ file, line: 1, reason: 'a JSON array: expected a JSON object (OTLP JSON lines, an OTLP or Jaeger JSON document), or a list of LangSmith runs' }]);
+    if (isZipkinSpan(outline.firstRecord.get(''))) return { format: 'zipkin-spans', compression };
+    throw new InputError([{ file, line: 1, reason: 'a JSON array: expected a JSON object (OTLP JSON lines, an OTLP or Jaeger JSON document), a list of LangSmith runs, or of Zipkin spans' }]);
   }
   if (!text.startsWith('{')) throw new InputError([{ file, line: 1, reason: 'not JSON: expected a JSON object (OTLP JSON lines, an OTLP or Jaeger JSON document)' }]);
   if (isSdkObjectsHead(text)) return { format: 'sdk-objects', compression };
@@ -284,6 +290,11 @@ function isLangfuseOtherRecord(fields: readonly string[]): boolean {
 const LANGSMITH_RUN_FIELDS = ['run_type', 'dotted_order', 'child_run_ids', 'parent_run_id', 'reference_example_id'];
 function isLangSmithRun(fields: readonly string[] | undefined): boolean {
   return fields !== undefined && fields.some((f) => LANGSMITH_RUN_FIELDS.includes(f));
+}
+
+/** A Zipkin v2 span: its ids (`traceId`, `id`) and a field of Zipkin's own (a Langfuse observation has ids too). */
+function isZipkinSpan(fields: readonly string[] | undefined): boolean {
+  return fields !== undefined && fields.includes('traceId') && fields.includes('id') && fields.some((f) => ZIPKIN_SPAN_FIELDS.includes(f));
 }
 
 /** Langfuse's page: `"meta": {"page": …}` (v1) or `"meta": {"cursor": …}` (v2), keys in any order, when the head holds it. */
