@@ -1418,6 +1418,9 @@ describe("a model's output messages cut off at the emitter's attribute length li
     expect(argsOf([span('chat', { 'gen_ai.output.messages': late.slice(0, late.indexOf('read_file') + 4) })], '(unnamed)')).toEqual(['path secret secret-file-name no_evidence']);
     expect(argsOf([span('chat', { 'gen_ai.output.messages': output.slice(0, output.indexOf('read_file') + 4) })], '(unnamed)')).toEqual([`$ unknown ${ForeignArgumentRule.TRUNCATED} no_evidence`]);
     expect(callsOf([cut('mode')], (c) => c.tool)).toEqual(['read_file model-output']);
+    // (cut in another member after its whole arguments: the arguments as they are)
+    const after = JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'read_file', arguments: { path: '/app/.env' }, meta: { note: 'long note' } }] }]);
+    expect(argsOf([span('chat', { 'gen_ai.output.messages': after.slice(0, after.indexOf('long')) })], 'read_file')).toEqual(['path secret secret-file-name no_evidence']);
   });
 
   it('a call before the one the cut went through is whole; the cut one is the tool span\'s call its whole arguments agree with', () => {

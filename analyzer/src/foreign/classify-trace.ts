@@ -362,7 +362,7 @@ function cutArgumentsAgree(cut: DecodedArguments, other: DecodedArguments): bool
   if (!isObject(mine) || !isObject(theirs)) return false;
   let common = 0;
   for (const [k, v] of Object.entries(mine)) {
-    if (!(k in theirs)) continue;
+    if (!Object.hasOwn(theirs, k)) continue;
     if (canonical(v) !== canonical(theirs[k])) return false;
     common++;
   }

@@ -546,6 +546,9 @@ interface CutOutput {
   openAt: number[];
 }
 
+/** The end of an arguments member's name (Gemini's `args`, the conventions' `arguments`), before its value opens. */
+const ARGUMENTS_MEMBER_END = /"(?:args|arguments)"\s*:\s*$/;
+
 /** Depth of a message part in a list of messages (list, message, parts, part): where the cut leaves containers open past it, it went through that part. */
 const PART_DEPTH = 3;
 
@@ -561,7 +564,9 @@ function cutOutput(text: string | undefined): CutOutput | undefined {
  * came after them); none (the cut came before them) make one cut-off leaf of the part's text.
  */
 function cutProposal(span: ForeignSpan, attribute: string, tool: unknown, callId: string | undefined, cut: CutOutput, argsDepth: number, args: unknown, position: number): Omit<ForeignCall, 'emitter'> {
-  if (cut.openAt.length > argsDepth) return proposal(span, attribute, tool, callId, cut.text.slice(cut.openAt[argsDepth]), position);
+  // (the container open there is the arguments only where their member opens it: another member of the part may be the one cut)
+  const at = cut.openAt[argsDepth];
+  if (at !== undefined && ARGUMENTS_MEMBER_END.test(cut.text.slice(Math.max(0, at - 32), at))) return proposal(span, attribute, tool, callId, cut.text.slice(at), position);
   if (args !== undefined) return proposal(span, attribute, tool, callId, args, position);
   return { ...proposal(span, attribute, tool, callId, undefined, position), args: { kind: 'blob', attribute, text: cut.text.slice(cut.openAt[PART_DEPTH]), decode: { unreadable: ForeignArgumentRule.TRUNCATED } } };
 }

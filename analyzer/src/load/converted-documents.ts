@@ -71,16 +71,10 @@ export async function writeConvertedDocument(file: string, format: ConvertedForm
     }
     throw new InputError([{ file, line: 1, reason: DOCUMENT_NOT_JSON }]);
   }
-  if (format === 'tempo-trace' || format === 'zipkin-spans') {
-    const read = format === 'tempo-trace' ? tempoTraceOf(doc, file) : zipkinSpansOf(doc, file);
-    const converted = JSON.stringify(read.document);
-    writeFileSync(target, converted);
-    return { text: converted, spanPath: read.spanPath, ...('partial' in read && read.partial ? { partial: true } : {}) };
-  }
-  const converted = JSON.stringify(otlpDocumentOf(format, doc, file));
-  writeFileSync(target, converted);
-  if (format === 'otlp-document-snake-case') return { text: converted, spanPath: SPAN_PATHS.otlpSnakeCase };
-  return { text: converted, spanPath: SPAN_PATHS.apiList(format === 'langsmith-runs' && Array.isArray(doc) ? '' : format === 'langsmith-runs' ? 'runs' : 'data') };
+  const read = converted(format, doc, file);
+  const otlp = JSON.stringify(read.document);
+  writeFileSync(target, otlp);
+  return { text: otlp, spanPath: read.spanPath, ...(read.partial ? { partial: true } : {}) };
 }
 
 /** The bytes of `file` (`what`, for the message), decompressed, up to {@link MAX_CONVERTED_BYTES} as stored. */
@@ -147,22 +141,27 @@ export function camelCaseLine(raw: Buffer, asIs: boolean): Buffer | string {
 
 /** `doc` (a parsed file of `format`) as an OTLP JSON document; throws {@link InputError} naming `file` when it is not of that shape. */
 export function otlpDocumentOf(format: ConvertedFormat, doc: unknown, file: string): unknown {
+  return converted(format, doc, file).document;
+}
+
+/** `doc` (a parsed file of `format`) as an OTLP JSON document, where its spans are in the file, and whether it says it holds part of its trace. */
+function converted(format: ConvertedFormat, doc: unknown, file: string): { document: unknown; spanPath: SpanPath; partial?: boolean } {
   switch (format) {
     case 'otlp-document-snake-case':
       // Arize Phoenix's "Download → OTLP JSON": the protobuf field names (`resource_spans`, `string_value`).
-      return camelKeys(doc);
+      return { document: camelKeys(doc), spanPath: SPAN_PATHS.otlpSnakeCase };
     case 'phoenix-otlp-spans':
       // Phoenix's REST answer to `GET /v1/projects/{project}/spans/otlpv1`: `{"data": [spans], "next_cursor": …}`,
       // each span OTLP JSON with the protobuf field names, no resource or scope.
-      return spansDocument(camelKeys(dataOf(doc, file, 'Phoenix spans answer')) as unknown[]);
+      return { document: spansDocument(camelKeys(dataOf(doc, file, 'Phoenix spans answer')) as unknown[]), spanPath: SPAN_PATHS.apiList('data') };
     case 'langfuse-observations':
-      return langfuseObservationsDocument(dataOf(doc, file, 'Langfuse public API answer'), file);
+      return { document: langfuseObservationsDocument(dataOf(doc, file, 'Langfuse public API answer'), file), spanPath: SPAN_PATHS.apiList('data') };
     case 'langsmith-runs':
-      return langSmithRunsDocument(runsOf(doc, file), file);
+      return { document: langSmithRunsDocument(runsOf(doc, file), file), spanPath: SPAN_PATHS.apiList(Array.isArray(doc) ? '' : 'runs') };
     case 'tempo-trace':
-      return tempoTraceOf(doc, file).document;
+      return tempoTraceOf(doc, file);
     case 'zipkin-spans':
-      return zipkinSpansOf(doc, file).document;
+      return zipkinSpansOf(doc, file);
   }
 }
 
