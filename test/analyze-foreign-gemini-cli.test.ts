@@ -40,7 +40,7 @@ const WRITE_RUN = {
 /**
  * Attributes holding what the model was told and answered (each model call is a trace of its own
  * here, and the user's token is in each), and the CLI's own record of the model's reply
- * (`gemini_cli.api_response`'s `response_text`): reported by attribute, trace by trace.
+ * (`gemini_cli.api_response`'s `response_text`): reported by attribute, once per credential.
  */
 const CONVERSATION_KEYS = new Set(['gen_ai.input.messages', 'gen_ai.output.messages', 'response_text']);
 
@@ -87,6 +87,12 @@ describe('argspan analyze on Gemini CLI\'s own telemetry', () => {
       // (the CLI refused to run it: the model's request)
       expect(parseJson(run).findings.find((f) => f.rule === 'sensitive_arg_dispatched')?.message).toContain('the model asked for the call');
       expect(parseJson(run).findings.filter((f) => f.tool === '(unnamed)')).toEqual([]);
+      // (the user's token, in every later model call's input, trace after trace, and in its event copy: one finding per attribute, the copies counted)
+      const conversation = parseJson(run).findings.filter((f) => f.rule === 'credential_in_attribute' && CONVERSATION_KEYS.has(f.key ?? ''));
+      const keys = conversation.map((f) => f.key);
+      expect(keys).toContain('gen_ai.input.messages');
+      expect(keys.length).toBe(new Set(keys).size);
+      expect(conversation.find((f) => f.key === 'gen_ai.input.messages')?.message).toMatch(/ The same credential is in \d+ more place\(s\) like this one, in [2-9] traces in all\.$/);
       for (const value of [GEMINI_RUN_TOKEN, 'maria.lopez@example.com']) expect(run.stdout + run.stderr).not.toContain(value);
       expect(await provenance(...files)).toMatchObject({ 'mcp_contacts_send_email.to': 'context_retrieved', 'mcp_contacts_lookup_contact.name': 'user_explicit' });
     }

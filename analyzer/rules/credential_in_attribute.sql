@@ -14,6 +14,9 @@
 --   called with); any other credential in that attribute (a model proposed a call whose
 --   executed arguments differ, or the attribute's text around the call holds it), and a credential
 --   in what the model was told (the user's words it copied into a call), the attribute.
+--   One credential in places of one kind (an attribute of one name on spans or their events, span
+--   names, …) is one finding, on one of its spans, the other places and traces counted: a token
+--   the user typed, repeated in every later prompt of the conversation, is reported once.
 -- remedy: Purge the affected exports, rotate the credential, and find which code path wrote it.
 WITH blob_hits AS (
   -- Hits in an attribute recording (a copy of) another library's tool-call arguments.
@@ -69,14 +72,11 @@ blob_tools AS (SELECT bh.trace_id AS trace_id, bh.at_span_id AS at_span_id, bh.a
 calls AS (SELECT trace_id, span_id, CASE WHEN count(DISTINCT tool) = 1 THEN min(tool) END AS tool FROM tool_calls
   WHERE (trace_id, span_id) IN (SELECT trace_id, span_id FROM credential_hits) GROUP BY trace_id, span_id),
 args AS (SELECT trace_id, span_id, tool, "key" FROM tool_args
-  WHERE emitter = 'argspan' AND (trace_id, span_id) IN (SELECT trace_id, span_id FROM credential_hits))
-SELECT trace_id, span_id, tool, "key",
-  'Argument ' || "key" || ' of ' || tool || ', recorded by ' || emitter || ' in ' || attribute
-    || CASE WHEN copies > 1 THEN ' (and ' || (copies - 1) || ' other attribute(s))' ELSE '' END
-    || CASE WHEN in_key THEN ', has a key matching the ' ELSE ', holds a value matching the ' END || rule_id || ' credential shape.' AS reason
-FROM by_argument
-UNION ALL
-SELECT h.trace_id AS trace_id, h.span_id AS span_id, coalesce(c.tool, a.tool, bt.tool) AS tool, coalesce(a."key", h."key") AS "key",
+  WHERE emitter = 'argspan' AND (trace_id, span_id) IN (SELECT trace_id, span_id FROM credential_hits)),
+-- Hits reported by where they are (no argument accounts for them), each with what makes it the
+-- same finding as another: the credential (its keyed hash), its kind, and the kind of place (an
+-- attribute of one name on spans or their events, a span's name, …) with the tool and key shown.
+by_place AS (SELECT h.trace_id AS trace_id, h.span_id AS span_id, coalesce(c.tool, a.tool, bt.tool) AS tool, coalesce(a."key", h."key") AS "key",
   CASE h.scope
     WHEN 'span name' THEN 'The span''s name holds'
     WHEN 'status message' THEN 'The span''s status message holds'
@@ -94,7 +94,13 @@ SELECT h.trace_id AS trace_id, h.span_id AS span_id, coalesce(c.tool, a.tool, bt
     ELSE 'Attribute ' || h."key" || ' on a ' || h.scope || ' holds'
   END || ' a value matching the ' || h.rule_id || ' credential shape'
     || CASE WHEN bt.trace_id IS NOT NULL THEN '; no argument of the ' || coalesce(bt.tool || ' call', 'calls of several tools') || ' it records holds one as the call ran' ELSE '' END
-    || '.' AS reason
+    || '.' AS reason,
+  -- (a hit without a hash is a finding of its own)
+  coalesce(h.credential_hash, h.trace_id || '/' || h.span_id || '/' || h.scope || '/' || h."key") AS credential,
+  h.rule_id AS rule_id,
+  -- (an attribute of a span and its copy on the span's event are one kind of place: a model's messages recorded both ways)
+  CASE WHEN h.scope = 'event' THEN 'span' ELSE h.scope END AS place,
+  h.scope = 'event' AS on_event
 FROM credential_hits h
 LEFT JOIN calls c ON c.trace_id = h.trace_id AND c.span_id = h.span_id
 LEFT JOIN args a ON a.trace_id = h.trace_id AND a.span_id = h.span_id
@@ -104,4 +110,29 @@ LEFT JOIN blob_tools bt ON h.scope IN ('span', 'event') AND bt.trace_id = h.trac
 LEFT JOIN echoed ea ON h.scope IN ('span', 'event') AND ea.trace_id = h.trace_id AND ea.at_span_id = h.span_id AND ea.attribute = h."key"
 -- Outside argument blobs, a text is reported once, by its first credential (as the rule id names one
 -- kind); in a blob attribute, or one echoing an argument's credential, each credential no argument accounts for.
-WHERE e.trace_id IS NULL AND (h.hit_no = 1 OR bt.trace_id IS NOT NULL OR ea.trace_id IS NOT NULL)
+WHERE e.trace_id IS NULL AND (h.hit_no = 1 OR bt.trace_id IS NOT NULL OR ea.trace_id IS NOT NULL)),
+-- One credential in places of one kind is one finding (a token the user typed, repeated in every
+-- later prompt of the conversation, trace after trace): named by one place (a span's attribute
+-- before its event's copy, then by trace and span id; the spans' times are not read, as the
+-- spans table is built only for the rules that need it), the others counted.
+-- (The tool named is the one its places' calls share, if they do: the call a model span proposed
+-- beside the user's words is not where the credential is.)
+numbered AS (SELECT *,
+    row_number() OVER (PARTITION BY credential, rule_id, place, "key" ORDER BY on_event, trace_id, span_id) AS nth,
+    count(*) OVER (PARTITION BY credential, rule_id, place, "key") AS places,
+    count(tool) OVER (PARTITION BY credential, rule_id, place, "key") AS with_tool,
+    min(tool) OVER (PARTITION BY credential, rule_id, place, "key") AS first_tool,
+    max(tool) OVER (PARTITION BY credential, rule_id, place, "key") AS last_tool,
+    row_number() OVER (PARTITION BY credential, rule_id, place, "key", trace_id ORDER BY span_id) AS nth_in_trace
+  FROM by_place),
+counted AS (SELECT *, sum(CASE WHEN nth_in_trace = 1 THEN 1 ELSE 0 END) OVER (PARTITION BY credential, rule_id, place, "key") AS traces FROM numbered)
+SELECT trace_id, span_id, tool, "key",
+  'Argument ' || "key" || ' of ' || tool || ', recorded by ' || emitter || ' in ' || attribute
+    || CASE WHEN copies > 1 THEN ' (and ' || (copies - 1) || ' other attribute(s))' ELSE '' END
+    || CASE WHEN in_key THEN ', has a key matching the ' ELSE ', holds a value matching the ' END || rule_id || ' credential shape.' AS reason
+FROM by_argument
+UNION ALL
+SELECT trace_id, span_id, CASE WHEN with_tool = places AND first_tool = last_tool THEN first_tool END AS tool, "key",
+  reason || CASE WHEN places > 1 THEN ' The same credential is in ' || (places - 1) || ' more place(s) like this one'
+    || CASE WHEN traces > 1 THEN ', in ' || traces || ' traces in all' ELSE '' END || '.' ELSE '' END AS reason
+FROM counted WHERE nth = 1

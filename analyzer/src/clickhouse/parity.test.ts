@@ -189,6 +189,32 @@ describe('credentials the re-scan finds outside span attributes', () => {
     expect(ch.findings).toEqual(duck.findings.map(portable));
   });
 
+  it('one credential repeated in places of one kind (a token the user typed, in every later prompt, trace after trace) is one finding, on one of its places (a span\'s before its event\'s copy), the rest counted: the same in both engines', async () => {
+    const other = 'AKIASECONDZ2345672XD';
+    const said = (key: string) => JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: `deploy with key=${key}` }] }]);
+    const b = new ArgspanTraceBuilder(0xc8);
+    const first = b.turn('turn 1', 'run-repeat');
+    const prompt = b.otherSpan(first, 'chat', { attributes: { 'gen_ai.input.messages': said(CANARY_AWS_KEY) }, atMs: 10 });
+    // (its copy as an event of the same span: one kind of place with the attribute)
+    prompt.events = [{ timeUnixNano: String(prompt.startTimeUnixNano), name: 'gen_ai.client.inference.operation.details', attributes: [{ key: 'gen_ai.input.messages', value: { stringValue: said(CANARY_AWS_KEY) } }] }];
+    b.otherSpan(first, 'chat', { attributes: { 'gen_ai.input.messages': said(CANARY_AWS_KEY) }, atMs: 30 });
+    const second = b.turn('turn 2', 'run-repeat', undefined, 1000);
+    b.otherSpan(second, 'chat', { attributes: { 'gen_ai.input.messages': said(CANARY_AWS_KEY) }, atMs: 1010 });
+    const another = b.otherSpan(second, 'chat', { attributes: { 'gen_ai.input.messages': said(other) }, atMs: 1020 });
+    const named = b.otherSpan(second, `lookup ${CANARY_AWS_KEY}`, { atMs: 1030 });
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'repeated.jsonl');
+    writeFileSync(file, b.lines('agent', 200).join('\n') + '\n');
+    const { duck, ch } = await bothEngines([file], false);
+    const found = duck.findings.filter((f) => f.rule === 'credential_in_attribute').map((f) => [f.span_id, f.key, f.message]).sort();
+    expect(found).toEqual([
+      [prompt.spanId, 'gen_ai.input.messages', 'Attribute gen_ai.input.messages on a span holds a value matching the aws-access-key-id credential shape. The same credential is in 3 more place(s) like this one, in 2 traces in all.'],
+      [another.spanId, 'gen_ai.input.messages', 'Attribute gen_ai.input.messages on a span holds a value matching the aws-access-key-id credential shape.'],
+      [named.spanId, 'span.name', 'The span\'s name holds a value matching the aws-access-key-id credential shape.'],
+    ].sort());
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+    for (const key of [CANARY_AWS_KEY, other]) expect(JSON.stringify(duck)).not.toContain(key);
+  });
+
   it('a .env dumped as hex (`xxd -p`) in a tool\'s output: passed by the pre-filter and found in both engines alike', async () => {
     const b = new ArgspanTraceBuilder(0xc9);
     const span = b.otherSpan(b.turn('turn', 'run-hex'), 'exec');
