@@ -1432,9 +1432,37 @@ describe("a model's output messages cut off at the emitter's attribute length li
     expect(callsOf([chat, genAiTool('t2', 'read_file', 'call_2', { path: 'notes.txt', mode: 'r' })], (c) => `${c.tool} ${c.callId ?? '-'}`)).toEqual(['list_dir call_1 model-output', 'read_file - model-output', 'read_file call_2 tool-span']);
   });
 
-  it('as the Vercel AI SDK records the calls (`ai.response.toolCalls`) or an OpenInference LLM span its result (`output.value`, no `llm.output_messages.*` beside it)', () => {
-    const vercel = JSON.stringify([{ toolCallId: 'call_1', toolName: 'read_file', args: { path: '/app/.env', mode: 'r' } }]);
-    expect(argsOf([span('chat', { 'ai.response.toolCalls': vercel.slice(0, vercel.indexOf('mode')) })], '(unnamed)')).toEqual(['$ secret secret-file-name no_evidence', '$ unknown arguments-truncated no_evidence']);
+  it('as the Vercel AI SDK records the calls (`ai.response.toolCalls`: `args` up to 4.x, `input` since 5): the calls before the cut whole, the one it went through by its tool and id, its complete arguments by key', () => {
+    const vercel = JSON.stringify([
+      { toolCallType: 'function', toolCallId: 'call_1', toolName: 'list_dir', args: { dir: '/app' } },
+      { toolCallType: 'function', toolCallId: 'call_2', toolName: 'read_file', args: { path: '/app/.env', mode: 'r' } },
+    ]);
+    const cut = (text: string, at: string) => span('chat', { 'ai.response.toolCalls': text.slice(0, text.indexOf(at)) });
+    expect(argsOf([cut(vercel, 'mode')], 'read_file')).toEqual(['path secret secret-file-name no_evidence', `$ unknown ${ForeignArgumentRule.TRUNCATED} no_evidence`]);
+    expect(callsOf([cut(vercel, 'mode')], (c) => `${c.tool} ${c.callId}`)).toEqual(['list_dir call_1 model-output', 'read_file call_2 model-output']);
+    expect(callsOf([cut(vercel.replace(/"args"/g, '"input"'), 'mode')], (c) => `${c.tool} ${c.callId}`)).toEqual(['list_dir call_1 model-output', 'read_file call_2 model-output']);
+    expect(argsOf([cut(vercel.replace(/"args"/g, '"input"'), 'mode')], 'read_file')).toEqual(['path secret secret-file-name no_evidence', `$ unknown ${ForeignArgumentRule.TRUNCATED} no_evidence`]);
+    // (its arguments written as JSON text, as the AI SDK does since 5 — cut inside a `\u` escape, or after an odd backslash: that text read to the cut)
+    const asText = JSON.stringify([{ toolCallId: 'call_2', toolName: 'read_file', input: JSON.stringify({ path: '/app/.env', note: 'a\u0001b\\c' }) }]);
+    const escape = asText.indexOf('u0001');
+    const backslash = asText.indexOf('b\\\\');
+    for (const at of [escape + 2, backslash + 2, backslash + 4, asText.indexOf('note') + 7]) {
+      expect(argsOf([span('chat', { 'ai.response.toolCalls': asText.slice(0, at) })], 'read_file'), asText.slice(0, at)).toEqual(['path secret secret-file-name no_evidence', `$ unknown ${ForeignArgumentRule.TRUNCATED} no_evidence`]);
+    }
+    // (cut before its arguments: the call's text one cut-off leaf; cut before anything of the second call is whole: the first alone)
+    expect(argsOf([cut(vercel, '"args":{"path"')], 'read_file')).toEqual([`$ unknown ${ForeignArgumentRule.TRUNCATED} no_evidence`]);
+    const second = vercel.indexOf('{"toolCallType"', 2) + 5;
+    expect(callsOf([span('chat', { 'ai.response.toolCalls': vercel.slice(0, second) })], (c) => `${c.tool} ${c.callId}`)).toEqual(['list_dir call_1 model-output', '(unnamed) null model-output']);
+    expect(argsOf([span('chat', { 'ai.response.toolCalls': vercel.slice(0, second) })], '(unnamed)')).toEqual([`$ unknown ${ForeignArgumentRule.TRUNCATED} no_evidence`]);
+    expect(callsOf([span('chat', { 'ai.response.toolCalls': vercel.slice(0, vercel.indexOf('{"toolCallType"', 2) - 1) })], (c) => c.tool)).toEqual(['list_dir model-output']);
+    // (the tool span that ran it, by its id: one call)
+    expect(callsOf([cut(vercel, 'mode'), span('ai.toolCall', { 'ai.toolCall.name': 'read_file', 'ai.toolCall.id': 'call_2', 'ai.toolCall.args': '{"path":"/app/.env","mode":"r"}' })], (c) => `${c.tool} ${c.callId}`)).toEqual([
+      'list_dir call_1 model-output',
+      'read_file call_2 tool-span',
+    ]);
+  });
+
+  it('as an OpenInference LLM span records its result (`output.value`, no `llm.output_messages.*` beside it): one unnamed call, not read', () => {
     const message = JSON.stringify({ type: 'message', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: '/app/.env', mode: 'r' } }] });
     const llm = (attrs: Record<string, string>) => span('llm', { 'openinference.span.kind': 'LLM', 'output.value': message.slice(0, message.indexOf('mode')), ...attrs });
     expect(argsOf([llm({})], '(unnamed)')).toEqual(['$ secret secret-file-name no_evidence', '$ unknown arguments-truncated no_evidence']);

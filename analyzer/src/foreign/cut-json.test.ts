@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { completePrefixOfCutJson } from './cut-json.js';
+import { completePrefixOfCutJson, textOfCutString } from './cut-json.js';
 
 describe('completePrefixOfCutJson', () => {
   it('keeps the complete members before the cut, closes what the cut left open, and says where the rest starts', () => {
@@ -53,6 +53,29 @@ describe('completePrefixOfCutJson', () => {
           expect('{['.includes(cut[at]!)).toBe(true);
           if (k > 0) expect(at).toBeGreaterThan(part.openAt[k - 1]!);
         }
+      }),
+    );
+  });
+});
+
+describe('textOfCutString', () => {
+  it('reads a string cut before its closing quote as far as it is whole: an escape the cut went through dropped', () => {
+    expect(textOfCutString('{"input": "{\\"path\\": \\"/app', 10)).toBe('{"path": "/app');
+    expect(textOfCutString('"a\\u00', 0)).toBe('a');
+    expect(textOfCutString('"a\\\\\\', 0)).toBe('a\\');
+    // (a string that closes is not cut)
+    expect(textOfCutString('"abc" ', 0)).toBeUndefined();
+    expect(textOfCutString('abc', 0)).toBeUndefined();
+  });
+
+  it('gives a prefix of the string for any cut of its JSON text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.nat(), (value, k) => {
+        const text = JSON.stringify(value);
+        const cut = text.slice(0, 1 + (k % (text.length - 1)));
+        const read = textOfCutString(cut, 0);
+        expect(read).toBeDefined();
+        expect(value.startsWith(read!)).toBe(true);
       }),
     );
   });

@@ -91,6 +91,24 @@ export function completePrefixOfCutJson(text: string): CutJson | undefined {
   return { value, restAt, openAt };
 }
 
+/**
+ * The text of a JSON string value cut off before its closing quote, from its opening quote at
+ * `quoteAt` (an escape the cut went through dropped); undefined where the string closes before the
+ * end of `text`, or does not decode.
+ */
+export function textOfCutString(text: string, quoteAt: number): string | undefined {
+  if (text.charCodeAt(quoteAt) !== QUOTE || jsonStringEnd(text, quoteAt) >= 0) return undefined;
+  // (a cut escape: `\`'s odd backslash at the end, or a `\u` short of its four digits)
+  const body = text.slice(quoteAt + 1).replace(/\\u[0-9a-fA-F]{0,3}$/, '');
+  const trailing = /\\*$/.exec(body)![0].length;
+  try {
+    const value: unknown = JSON.parse(`"${trailing % 2 === 1 ? body.slice(0, -1) : body}"`);
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A cut-off JSON object or array, as far as it is whole: see {@link completePrefixOfCutJson}. */
 export interface CutJson {
   /** The complete members and elements, with the containers the cut left open closed. */

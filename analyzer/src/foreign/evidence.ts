@@ -2,7 +2,7 @@ import { GenAiAttributes } from '@argspan/conventions';
 import type { InheritedResidency } from '@argspan/core';
 import { ProvenanceIndex } from '@argspan/core/internal';
 import { ForeignArgumentRule, type ForeignCall, type ForeignSpan } from './types.js';
-import { completePrefixOfCutJson } from './cut-json.js';
+import { completePrefixOfCutJson, textOfCutString } from './cut-json.js';
 import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, proposeResponseOutputCalls, readEventsAttribute, readLogfireOpenAiObjects, readMessageEvents, readResponsesInputItem, toolCallsOf } from './event-evidence.js';
 import { firstStr, isObject, kindOf, str, UNNAMED_TOOL } from './recognizers/attributes.js';
 import { isGeminiCliSpan } from './recognizers/coding-agents.js';
@@ -401,7 +401,7 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
     const output = key === GenAiAttributes.OUTPUT_MESSAGES;
     // An output cut off at the emitter's size limit: read as far as it is whole, the call the cut went through from its arguments on.
     const cut = output && messages === undefined ? cutOutput(text) : undefined;
-    if (cut) messages = cut.messages;
+    if (cut) messages = cut.items;
     else if (output && messages === undefined) proposeUnreadableOutput(span, key, text, into);
     if (!Array.isArray(messages)) {
       // One message written for the list of one (the conventions' schema is a list; some emitters write the choice itself).
@@ -436,19 +436,19 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
           continue;
         }
         // (the part the cut went through: the last one, left open)
-        const cutPart = cut !== undefined && cut.openAt.length > PART_DEPTH && mi === cut.messages.length - 1 && pi === parts.length - 1 ? cut : undefined;
+        const cutPart = cut !== undefined && cut.openAt.length > PART_DEPTH && mi === cut.items.length - 1 && pi === parts.length - 1 ? cut : undefined;
         // Gemini's `Content` parts, as Gemini CLI records its model calls here: `{functionCall: {name, args, id}}`, `{functionResponse: {name, response, id}}`.
         const geminiCall = p.type === undefined ? p.functionCall : undefined;
         const geminiResponse = p.type === undefined ? p.functionResponse : undefined;
         if (isObject(geminiResponse)) into.result(typeof geminiResponse.id === 'string' ? geminiResponse.id : undefined, geminiResponse.response, span.startNs);
         else if (isObject(geminiCall)) {
           const id = typeof geminiCall.id === 'string' ? geminiCall.id : undefined;
-          if (cutPart) into.proposed.push(cutProposal(span, key, geminiCall.name, id, cutPart, PART_DEPTH + 2, geminiCall.args, position++));
+          if (cutPart) into.proposed.push(cutProposal(span, key, geminiCall.name, id, cutPart, PART_DEPTH, PART_DEPTH + 2, geminiCall.args, position++));
           else if (output) into.proposed.push(proposal(span, key, geminiCall.name, id, geminiCall.args ?? {}, position++));
           else into.repeat(span, key, id, geminiCall.name, geminiCall.args);
         } else if (p.type === undefined && isGeminiTextPart(p)) continue;
         else if (p.type === 'tool_call_response') into.result(typeof p.id === 'string' ? p.id : undefined, p.response ?? p.result, span.startNs);
-        else if (p.type === 'tool_call' && cutPart) into.proposed.push(cutProposal(span, key, p.name, typeof p.id === 'string' ? p.id : undefined, cutPart, PART_DEPTH + 1, p.arguments, position++));
+        else if (p.type === 'tool_call' && cutPart) into.proposed.push(cutProposal(span, key, p.name, typeof p.id === 'string' ? p.id : undefined, cutPart, PART_DEPTH, PART_DEPTH + 1, p.arguments, position++));
         else if (p.type === 'tool_call' && output) {
           into.proposed.push(proposal(span, key, p.name, typeof p.id === 'string' ? p.id : undefined, p.arguments ?? {}, position++));
         } else if (p.type === 'tool_call') into.repeat(span, key, p.id, p.name, p.arguments);
@@ -538,23 +538,30 @@ export function proposeUnreadableOutput(span: ForeignSpan, attribute: string, te
   into.proposed.push({ ...proposal(span, attribute, undefined, undefined, text, position), args: { kind: 'blob', attribute, text, decode: unreadable === undefined ? { modelOutput: true } : { unreadable } } });
 }
 
-/** A list of messages cut off at the emitter's size limit: the messages as far as they are whole (see `completePrefixOfCutJson`). */
+/** A list (of messages, of calls) cut off at the emitter's size limit: its items as far as they are whole (see `completePrefixOfCutJson`). */
 interface CutOutput {
-  messages: unknown[];
+  items: unknown[];
   text: string;
   /** Where each container the cut left open opens: the list, its last message, that message's parts, its last part, … */
   openAt: number[];
+  /** Where the first item or member the cut left with nothing whole starts. */
+  restAt: number;
 }
 
-/** The end of an arguments member's name (Gemini's `args`, the conventions' `arguments`), before its value opens. */
-const ARGUMENTS_MEMBER_END = /"(?:args|arguments)"\s*:\s*$/;
+/** The end of an arguments member's name (Gemini's and the AI SDK's `args`, the conventions' `arguments`, the AI SDK's `input`), before its value opens. */
+const ARGUMENTS_MEMBER_END = /"(?:args|arguments|input)"\s*:\s*$/;
+
+/** An arguments member whose value is a string, to its opening quote: the last one in the text (the one the cut went through). */
+const ARGUMENTS_STRING_OPENS = /"(?:args|arguments|input)"\s*:\s*"(?![\s\S]*"(?:args|arguments|input)"\s*:)/;
 
 /** Depth of a message part in a list of messages (list, message, parts, part): where the cut leaves containers open past it, it went through that part. */
 const PART_DEPTH = 3;
+/** Depth of a call in a list of calls (the AI SDK's `ai.response.toolCalls`). */
+const CALL_DEPTH = 1;
 
 function cutOutput(text: string | undefined): CutOutput | undefined {
   const cut = text === undefined ? undefined : completePrefixOfCutJson(text);
-  return cut && Array.isArray(cut.value) ? { messages: cut.value, text: text!, openAt: cut.openAt } : undefined;
+  return cut && Array.isArray(cut.value) ? { items: cut.value, text: text!, openAt: cut.openAt, restAt: cut.restAt } : undefined;
 }
 
 /**
@@ -563,12 +570,16 @@ function cutOutput(text: string | undefined): CutOutput | undefined {
  * any argument and the rest one cut-off leaf. Complete arguments are read as they are (the cut
  * came after them); none (the cut came before them) make one cut-off leaf of the part's text.
  */
-function cutProposal(span: ForeignSpan, attribute: string, tool: unknown, callId: string | undefined, cut: CutOutput, argsDepth: number, args: unknown, position: number): Omit<ForeignCall, 'emitter'> {
+function cutProposal(span: ForeignSpan, attribute: string, tool: unknown, callId: string | undefined, cut: CutOutput, partDepth: number, argsDepth: number, args: unknown, position: number): Omit<ForeignCall, 'emitter'> {
   // (the container open there is the arguments only where their member opens it: another member of the part may be the one cut)
   const at = cut.openAt[argsDepth];
   if (at !== undefined && ARGUMENTS_MEMBER_END.test(cut.text.slice(Math.max(0, at - 32), at))) return proposal(span, attribute, tool, callId, cut.text.slice(at), position);
   if (args !== undefined) return proposal(span, attribute, tool, callId, args, position);
-  return { ...proposal(span, attribute, tool, callId, undefined, position), args: { kind: 'blob', attribute, text: cut.text.slice(cut.openAt[PART_DEPTH]), decode: { unreadable: ForeignArgumentRule.TRUNCATED } } };
+  // Arguments written as JSON text (the AI SDK's `input` since 5, OpenAI's `arguments`), cut inside it: that text, a cut-off blob.
+  const member = ARGUMENTS_STRING_OPENS.exec(cut.text.slice(cut.openAt[partDepth]));
+  const cutText = member ? textOfCutString(cut.text, cut.openAt[partDepth]! + member.index + member[0].length - 1) : undefined;
+  if (cutText !== undefined) return proposal(span, attribute, tool, callId, cutText, position);
+  return { ...proposal(span, attribute, tool, callId, undefined, position), args: { kind: 'blob', attribute, text: cut.text.slice(cut.openAt[partDepth]), decode: { unreadable: ForeignArgumentRule.TRUNCATED } } };
 }
 
 /**
@@ -871,8 +882,11 @@ function readVercelPrompt(span: ForeignSpan, into: TraceEvidence): void {
     if (isObject(tool)) into.schema(tool.name, tool.parameters ?? tool.inputSchema);
   }
   const callsText = str(span, VercelPrompt.RESPONSE_TOOL_CALLS);
-  const calls = parseJson(callsText);
-  if (calls === undefined) {
+  let calls = parseJson(callsText);
+  // (cut off at an attribute length limit: read as far as it is whole, the call the cut went through from its arguments on)
+  const cut = calls === undefined ? cutOutput(callsText) : undefined;
+  if (cut) calls = cut.items;
+  else if (calls === undefined) {
     proposeUnreadableOutput(span, VercelPrompt.RESPONSE_TOOL_CALLS, callsText, into);
     return;
   }
@@ -881,9 +895,20 @@ function readVercelPrompt(span: ForeignSpan, into: TraceEvidence): void {
   const list = Array.isArray(calls) ? calls : isObject(calls) && 'toolName' in calls ? [calls] : undefined;
   if (list === undefined) proposeUnknownOutput(span, VercelPrompt.RESPONSE_TOOL_CALLS, callsText!, calls, into);
   list?.forEach((c, position) => {
-    if (isObject(c)) into.proposed.push(proposal(span, VercelPrompt.RESPONSE_TOOL_CALLS, c.toolName, typeof c.toolCallId === 'string' ? c.toolCallId : undefined, c.args ?? c.input ?? {}, position));
+    const id = isObject(c) && typeof c.toolCallId === 'string' ? c.toolCallId : undefined;
+    // (the call the cut went through: the last, left open)
+    if (isObject(c) && cut !== undefined && cut.openAt.length > CALL_DEPTH && position === list.length - 1) {
+      into.proposed.push(cutProposal(span, VercelPrompt.RESPONSE_TOOL_CALLS, c.toolName, id, cut, CALL_DEPTH, CALL_DEPTH + 1, c.args ?? c.input, position));
+    } else if (isObject(c)) into.proposed.push(proposal(span, VercelPrompt.RESPONSE_TOOL_CALLS, c.toolName, id, c.args ?? c.input ?? {}, position));
     else proposeUnknownShape(span, VercelPrompt.RESPONSE_TOOL_CALLS, unknownShapeText(c, JSON.stringify(c)), position, into);
   });
+  // (a call the cut left with nothing whole, after the whole ones: one call of the unnamed tool, not read — not none)
+  if (cut !== undefined && cut.openAt.length === CALL_DEPTH && cut.text.includes('{', cut.restAt)) {
+    into.proposed.push({
+      ...proposal(span, VercelPrompt.RESPONSE_TOOL_CALLS, undefined, undefined, undefined, cut.items.length),
+      args: { kind: 'blob', attribute: VercelPrompt.RESPONSE_TOOL_CALLS, text: cut.text.slice(cut.restAt), decode: { unreadable: ForeignArgumentRule.TRUNCATED } },
+    });
+  }
 }
 
 function readVercelMessages(messages: unknown, attribute: string, span: ForeignSpan, into: TraceEvidence): void {
