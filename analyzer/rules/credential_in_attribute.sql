@@ -119,13 +119,11 @@ WHERE e.trace_id IS NULL AND (h.hit_no = 1 OR bt.trace_id IS NOT NULL OR ea.trac
 -- beside the user's words is not where the credential is.)
 numbered AS (SELECT *,
     row_number() OVER (PARTITION BY credential, rule_id, place, "key" ORDER BY on_event, trace_id, span_id) AS nth,
-    count(*) OVER (PARTITION BY credential, rule_id, place, "key") AS places,
-    count(tool) OVER (PARTITION BY credential, rule_id, place, "key") AS with_tool,
-    min(tool) OVER (PARTITION BY credential, rule_id, place, "key") AS first_tool,
-    max(tool) OVER (PARTITION BY credential, rule_id, place, "key") AS last_tool,
+    count(*) OVER same AS places, count(tool) OVER same AS with_tool, min(tool) OVER same AS first_tool, max(tool) OVER same AS last_tool,
     row_number() OVER (PARTITION BY credential, rule_id, place, "key", trace_id ORDER BY span_id) AS nth_in_trace
-  FROM by_place),
-counted AS (SELECT *, sum(CASE WHEN nth_in_trace = 1 THEN 1 ELSE 0 END) OVER (PARTITION BY credential, rule_id, place, "key") AS traces FROM numbered)
+  FROM by_place
+  WINDOW same AS (PARTITION BY credential, rule_id, place, "key")),
+counted AS (SELECT *, sum(CASE WHEN nth_in_trace = 1 THEN 1 ELSE 0 END) OVER same AS traces FROM numbered WINDOW same AS (PARTITION BY credential, rule_id, place, "key"))
 SELECT trace_id, span_id, tool, "key",
   'Argument ' || "key" || ' of ' || tool || ', recorded by ' || emitter || ' in ' || attribute
     || CASE WHEN copies > 1 THEN ' (and ' || (copies - 1) || ' other attribute(s))' ELSE '' END
