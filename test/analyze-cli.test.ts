@@ -247,9 +247,20 @@ describe('argspan analyze: rules, baseline, allowlist, db and parquet', () => {
     const hits = (args: string[]) => parseJson(analyzeBin(tp, '--format', 'json', ...args)).findings.filter((f) => f.rule === 'remote_hop_not_allowlisted');
     expect(hits([])).toHaveLength(1);
     expect(hits(['--remote-allowlist', 'calendar.create,mail.send'])).toHaveLength(0);
+    // Calls that went remote with no allowlist known: the rule cannot run, and the run says so.
+    const unlisted = join(tmp(), 'no-allowlist.jsonl');
+    const text = readFileSync(tp, 'utf8');
+    const withoutAllowlist = text.replace(/\{"key":"argspan\.remote\.allowlist","value":\{"arrayValue":\{"values":\[[^\]]*\]\}\}\},?/g, '');
+    expect(withoutAllowlist).not.toBe(text);
+    writeFileSync(unlisted, withoutAllowlist);
+    const none = analyzeBin(unlisted, '--format', 'json');
+    expect(parseJson(none).stats.rules_skipped).toEqual([{ rule: 'remote_hop_not_allowlisted', reason: 'needs remote_allowlist, which is empty' }]);
+    expect(none.stderr).toContain('rule remote_hop_not_allowlisted not run');
+    // No call went remote (a local run, another library's traces): nothing to check, nothing to say.
     const jaeger = analyzeBin('fixtures/traces/formats/jaeger-trace.json', '--format', 'json');
-    expect(parseJson(jaeger).stats.rules_skipped).toEqual([{ rule: 'remote_hop_not_allowlisted', reason: 'needs remote_allowlist, which is empty' }]);
-    expect(jaeger.stderr).toContain('rule remote_hop_not_allowlisted not run');
+    expect(parseJson(jaeger).stats.rules_skipped).toEqual([]);
+    expect(jaeger.stderr).not.toContain('not run');
+    expect(analyzeBin('fixtures/traces/foreign/openinference-crewai-scrape-website.json').stdout).not.toContain('not run');
   });
 
   it('--db keeps the database and --export-parquet writes every table; the CLI output stays canary-free', async () => {

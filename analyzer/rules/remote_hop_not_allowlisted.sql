@@ -3,9 +3,11 @@
 -- severity: high
 -- kind: gate
 -- requires: remote_allowlist
+-- applies_when: SELECT 1 FROM tool_calls WHERE went_remote
 -- description: A tool call went remote although its tool is not on the remote allowlist. The
 --   allowlist comes from --remote-allowlist and from the argspan.remote.allowlist resource
---   attribute; when neither is known the rule is skipped and the run says so.
+--   attribute; when neither is known and a call went remote, the rule is skipped and the run says
+--   so (with no call gone remote there is nothing to check: other libraries' traces, local runs).
 -- remedy: Add the tool to the allowlist if remote execution is intended, otherwise fix the gate
 --   configuration that let it through.
 SELECT c.trace_id, c.span_id, c.tool, NULL AS "key",

@@ -742,3 +742,36 @@ describe('argspan\'s own spans beside a model span recording the same call', () 
     expect([ch.stats.foreign_calls, ch.stats.no_evidence_calls, ch.stats.unreadable_args_calls]).toEqual([duck.stats.foreign_calls, duck.stats.no_evidence_calls, duck.stats.unreadable_args_calls]);
   });
 });
+
+describe('a rule that applies only when the traces hold what it checks (applies_when), in both engines', () => {
+  const traces = join(FIXTURES, 'foreign', 'openinference-crewai-scrape-website.json');
+  const ruleDir = (appliesWhen: string) => {
+    const dir = mkdtempSync(join(tmpdir(), 'argspan-applies-when-'));
+    writeFileSync(
+      join(dir, 'needs_allowlist.sql'),
+      `-- id: needs_allowlist\n-- title: t\n-- severity: low\n-- kind: gate\n-- requires: remote_allowlist\n-- applies_when: ${appliesWhen}\n-- description: d\n-- remedy: r\nSELECT trace_id, span_id, tool, NULL AS "key", 'x' AS reason FROM tool_calls WHERE tool NOT IN (SELECT tool FROM remote_allowlist)\n`,
+    );
+    return dir;
+  };
+  beforeAll(() => exportToClickHouse([traces]));
+
+  it('is skipped, saying so, when what it checks is there and what it requires is not; quiet when nothing it checks is there', async () => {
+    const skippedIn = async (rulesDirs: string[]) => {
+      const duck = await analyze({ paths: [traces], rulesDirs });
+      const ch = await analyzeClickHouse({ client, rulesDirs });
+      expect(ch.stats.rules_skipped).toEqual(duck.stats.rules_skipped);
+      expect(ch.stats.rules_run).toBe(duck.stats.rules_run);
+      return duck.stats.rules_skipped.map((s) => s.rule).sort();
+    };
+    // Other libraries' calls are there (the allowlist is not): skipped.
+    expect(await skippedIn([ruleDir(`SELECT 1 FROM tool_calls WHERE emitter <> 'argspan'`)])).toEqual(['needs_allowlist']);
+    // No call went remote: neither this rule nor the shipped remote-hop rule has anything to check.
+    expect(await skippedIn([ruleDir('SELECT 1 FROM tool_calls WHERE went_remote')])).toEqual([]);
+  });
+
+  it('a query that fails is a broken rule, naming its file, in both engines', async () => {
+    const rulesDirs = [ruleDir('SELECT 1 FROM no_such_table')];
+    await expect(analyze({ paths: [traces], rulesDirs })).rejects.toThrow(/needs_allowlist\.sql: rule needs_allowlist's applies_when query failed/);
+    await expect(analyzeClickHouse({ client, rulesDirs })).rejects.toThrow(/needs_allowlist\.sql: rule needs_allowlist's applies_when query failed in ClickHouse/);
+  });
+});

@@ -37,6 +37,7 @@ export async function runRulesClickHouse(session: ChSession, src: TraceSource, r
   const skipped: RuleRun['skipped'] = [];
   const rows: ChRow[] = [];
   for (const rule of rules) {
+    if (rule.appliesWhen !== undefined && !(await applies(session, rule, rule.appliesWhen))) continue;
     const empty: string[] = [];
     for (const table of rule.requires) {
       if ((await requiredRows(session, rule, table)) === 0) empty.push(table);
@@ -108,6 +109,22 @@ function ruleFailure(err: unknown, type: string | undefined): string {
     return first.replace(/^.*?DB::Exception: /, '').replace(/\.? In scope .*$/, '').slice(0, 300);
   }
   return type ? `ClickHouse error ${type} (its message is withheld: it may quote the data)` : redactErrorMessage(err);
+}
+
+/** Whether a rule's `applies_when` query returns a row (as DuckDB's `runRules` asks); a query ClickHouse refuses is a broken rule. */
+async function applies(session: ChSession, rule: Rule, query: string): Promise<boolean> {
+  try {
+    const rs = await session.client.query({ query: `SELECT count() AS n FROM (SELECT 1 FROM (${query}\n) AS q LIMIT 1) AS a`, format: 'JSONEachRow', clickhouse_settings: SESSION_SETTINGS });
+    const [r] = await rs.json<ChRow>();
+    return Number(r?.n ?? 0) > 0;
+  } catch (err) {
+    const type = clickHouseErrorType(err);
+    if (!type || !QUERY_ERRORS.has(type)) {
+      const failure = serverFailure(err, session.server, `running rule ${rule.id}'s applies_when query`);
+      if (failure instanceof UsageError) throw failure;
+    }
+    throw new RuleError(rule.file, `rule ${rule.id}'s applies_when query failed in ClickHouse: ${ruleFailure(err, type)}`);
+  }
 }
 
 /** Rows of the table a rule `requires`; a name no table has is a broken rule (a typo), never skipped as if that table were empty. */

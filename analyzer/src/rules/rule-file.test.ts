@@ -36,6 +36,13 @@ describe('rule files', () => {
     expect(r.sql.endsWith('FROM tool_args')).toBe(true);
   });
 
+  it('reads applies_when, the query that says whether the traces hold what the rule checks', () => {
+    expect(parseRule(RULE, 'a.sql').appliesWhen).toBeUndefined();
+    const r = parseRule(RULE.replace('-- remedy: Fix it.\n', '-- remedy: Fix it.\n-- applies_when: SELECT 1 FROM tool_calls\n--   WHERE went_remote;\n'), 'a.sql');
+    expect(r.appliesWhen).toBe('SELECT 1 FROM tool_calls WHERE went_remote');
+    expect(loadRules().find((x) => x.id === 'remote_hop_not_allowlisted')?.appliesWhen).toBe('SELECT 1 FROM tool_calls WHERE went_remote');
+  });
+
   it('rejects missing metadata, unknown severities and non-snake_case ids, naming the file', () => {
     expect(() => parseRule(RULE.replace('-- remedy: Fix it.\n', ''), 'a.sql')).toThrow(/a\.sql: missing "-- remedy:"/);
     expect(() => parseRule(RULE.replace('severity: low', 'severity: urgent'), 'b.sql')).toThrow(/b\.sql: severity "urgent"/);

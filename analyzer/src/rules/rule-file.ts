@@ -21,6 +21,12 @@ export interface Rule {
   remedy: string;
   /** Tables the rule needs non-empty; when one is empty the rule is skipped and the run says so. */
   requires: string[];
+  /**
+   * A query that returns a row when the traces hold something the rule checks (a call that went
+   * remote, for a rule about remote hops). When it returns none the rule cannot find anything: it
+   * counts as run, with no findings, and is not reported as skipped whatever `requires` says.
+   */
+  appliesWhen?: string;
   /** The query. Returns trace_id, span_id, tool, key, reason. */
   sql: string;
   /** The file it came from. */
@@ -81,6 +87,7 @@ export function parseRule(text: string, file: string): Rule {
     description: meta.description!,
     remedy: meta.remedy!,
     requires: (meta.requires ?? '').split(/[\s,]+/).filter(Boolean),
+    ...(meta.applies_when ? { appliesWhen: meta.applies_when.replace(/;\s*$/, '') } : {}),
     sql,
     file,
   };

@@ -69,6 +69,7 @@ export async function runRules(db: Db, rules: readonly Rule[], onPhase?: PhaseLi
     if (unknown.length) throw new RuleError(rule.file, `rule ${rule.id} requires ${unknown.map((t) => `"${t}"`).join(', ')}, which no table or view is named`);
   }
   for (const rule of rules) {
+    if (rule.appliesWhen !== undefined && !(await applies(db, rule, rule.appliesWhen))) continue;
     const empty: string[] = [];
     for (const table of rule.requires) {
       const r = await db.one(`SELECT count(*) AS n FROM "${table.replace(/"/g, '')}"`);
@@ -99,6 +100,15 @@ export async function runRules(db: Db, rules: readonly Rule[], onPhase?: PhaseLi
       ON c.trace_id = h.trace_id AND c.span_id = h.span_id`),
   );
   return { findings: findingsOf(rows, byId), skipped };
+}
+
+/** Whether a rule's `applies_when` query returns a row; a query that fails is a broken rule. */
+async function applies(db: Db, rule: Rule, query: string): Promise<boolean> {
+  try {
+    return Number((await db.one(`SELECT count(*) AS n FROM (SELECT 1 FROM (${query}\n) AS q LIMIT 1) AS a`)).n) > 0;
+  } catch (err) {
+    throw new RuleError(rule.file, `rule ${rule.id}'s applies_when query failed: ${ruleFailure(err)}`);
+  }
 }
 
 /**
