@@ -82,6 +82,20 @@ describe('argspan analyze: unreadable input never reads as clean', () => {
     expect(run.stderr).toContain(message);
   });
 
+  it('a path that names nothing to read is never skipped, and the run does not suggest --allow-partial for it', () => {
+    for (const extra of [[], ['--allow-partial']]) {
+      const run = analyzeBin('fixtures/traces/bad/missing.jsonl', 'fixtures/traces/dotenv.jsonl', ...extra);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(
+        'argspan analyze: fixtures/traces/bad/missing.jsonl: no such file or directory\n' +
+          'argspan analyze: no analysis result: a path given names nothing to read (a path is never skipped, with --allow-partial too)\n',
+      );
+    }
+    // Input that is there but damaged is what --allow-partial is for: the run says so.
+    expect(analyzeBin('fixtures/traces/bad/not-json.jsonl').stderr).toContain('(use --allow-partial to analyse the readable rest)');
+  });
+
   it('--allow-partial analyses the rest and reports the skipped line in stats and on stderr', () => {
     const run = analyzeBin('fixtures/traces/bad/not-json.jsonl', '--allow-partial', '--format', 'json');
     expect(run.code).toBe(1);

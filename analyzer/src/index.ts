@@ -6,7 +6,7 @@ export { analyze, DEFAULT_MEMORY_LIMIT } from './analyze.js';
 export { analyzeClickHouse, DEFAULT_MAX_TRACE_DURATION_MS } from './clickhouse/analyze-clickhouse.js';
 export type { AnalyzeOptions, ClickHouseAnalyzeOptions, RuleRunOptions, AnalysisResult, AnalysisStats } from './types.js';
 export type { PhaseListener } from './phases.js';
-export { InputError, NoSpansError, formatProblem } from './load/input-error.js';
+export { InputError, NoSpansError, PathsError, formatProblem } from './load/input-error.js';
 export { expandPaths } from './load/expand-paths.js';
 export { UsageError } from './usage-error.js';
 export { redactErrorMessage } from './duckdb-error.js';

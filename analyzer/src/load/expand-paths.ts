@@ -1,6 +1,6 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { InputError, type InputProblem } from './input-error.js';
+import { PathsError, type InputProblem } from './input-error.js';
 
 /** Names a directory walk picks up: `*.json*` (json, jsonl, ndjson, rotated `x.jsonl.1`), `*.gz`, `*.zst`, `*.pb*`/`*.proto*` (reported as unsupported). */
 const TRACE_FILE = /\.(?:nd)?json|\.gz$|\.zst$|\.zstd$/i;
@@ -57,10 +57,10 @@ function oncePerFile(paths: readonly string[]): string[] {
   });
 }
 
-/** Like {@link expandPaths} but throws an {@link InputError} on any problem. */
+/** Like {@link expandPaths} but throws a {@link PathsError} on any problem. */
 export function expandPathsStrict(paths: readonly string[]): string[] {
   const { files, problems } = expandPaths(paths);
-  if (problems.length) throw new InputError(problems);
+  if (problems.length) throw new PathsError(problems);
   return files;
 }
 

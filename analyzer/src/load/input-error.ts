@@ -32,6 +32,18 @@ export class NoSpansError extends InputError {
 }
 
 /**
+ * A path given that names nothing to read: no such file, a glob that matches nothing, a folder
+ * with no trace files, a pipe. Never skipped (`allowPartial` too): a typo in a CI job's path must
+ * not make the gate check less than it was told to.
+ */
+export class PathsError extends InputError {
+  constructor(problems: readonly InputProblem[]) {
+    super(problems);
+    this.name = 'PathsError';
+  }
+}
+
+/**
  * `file:line: reason` (or `file: reason`), a credential in the file's name redacted and its control
  * characters written visibly (a file is named by whoever wrote it, and this goes to a terminal).
  */

@@ -1,6 +1,7 @@
 import {
   InputError,
   NoSpansError,
+  PathsError,
   RuleError,
   UsageError,
   analyze,
@@ -78,7 +79,9 @@ async function runAnalyze(paths: string[], opts: AnalyzeCliOptions, io: CommandI
     progress.done();
     if (err instanceof InputError) {
       for (const p of err.problems) io.stderr.write(`argspan analyze: ${formatProblem(p)}\n`);
-      if (!(err instanceof NoSpansError)) io.stderr.write(`argspan analyze: input could not be read; no analysis result${opts.allowPartial ? '' : ' (use --allow-partial to analyse the readable rest)'}\n`);
+      // (a path naming nothing to read is never skipped: --allow-partial is no way round it)
+      if (err instanceof PathsError) io.stderr.write('argspan analyze: no analysis result: a path given names nothing to read (a path is never skipped, with --allow-partial too)\n');
+      else if (!(err instanceof NoSpansError)) io.stderr.write(`argspan analyze: input could not be read; no analysis result${opts.allowPartial ? '' : ' (use --allow-partial to analyse the readable rest)'}\n`);
       return ExitCode.INPUT_ERROR;
     }
     if (err instanceof RuleError || err instanceof UsageError) {
