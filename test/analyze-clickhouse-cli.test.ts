@@ -179,7 +179,7 @@ describe('argspan analyze --engine clickhouse: GenAI log records in the exporter
     expect(got.findings).toEqual(duck.findings.map((f) => ({ ...f, file: null })));
     expect(got.stats).toMatchObject({ spans: duck.stats.spans, foreign_calls: 2, log_records: duck.stats.log_records, spans_from_log_records: 0 });
     const table = await argspan(clickhouse(...tables));
-    expect(table.stdout).toContain(`Read ${duck.stats.log_records} GenAI log record(s) from OTLP logs exports as their spans' events.`);
+    expect(table.stdout).toContain(`Read ${duck.stats.log_records} GenAI log record(s) as their spans' events.`);
     for (const format of ['table', 'json', 'sarif', 'junit', 'html']) {
       const run = format === 'table' ? table : await argspan(clickhouse(...tables, '--format', format));
       expect(run.code, format).toBe(1);

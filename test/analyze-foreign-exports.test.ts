@@ -279,7 +279,7 @@ describe('argspan analyze on OpenTelemetry log records: the official instrumenta
     const out = parseJson(analyzeBin(LOGS, LOGS, '--format', 'json'));
     expect([out.stats.foreign_calls, out.stats.spans, out.stats.spans_from_log_records, out.findings.length]).toEqual([2, 2, 2, 0]);
     const table = analyzeBin(LOGS).stdout;
-    expect(table).toContain('Read 9 GenAI log record(s) from OTLP logs exports as their spans\' events; 2 span(s) known only from their log records (the trace export holding them was not given).');
+    expect(table).toContain('Read 9 GenAI log record(s) as their spans\' events; 2 span(s) known only from their log records (the trace export holding them was not given).');
   });
 
   it('a GenAI record without its span\'s ids is refused naming its place (exit 2), or skipped under --allow-partial; never read as clean', () => {

@@ -124,7 +124,7 @@ describe('argspan analyze on Semantic Kernel Python\'s spans and log records (mo
       ['credential_in_log_record', 'log.body', 'An application log record written in the span holds in its body a value matching the github-pat credential shape (as do 1 other record(s)).'],
     ]);
     const table = analyzeBin(TRACES, file, '--format', 'table').stdout;
-    expect(table).toContain("Read 8 GenAI log record(s) from OTLP logs exports as their spans' events; 2 other log record(s) (no GenAI message event: an application's own logs) were scanned for credentials only (their bodies, attributes and keys, resources and instrumentation scopes), not read as tool calls or messages.");
+    expect(table).toContain("Read 8 GenAI log record(s) as their spans' events; 2 other log record(s) (no GenAI message event: an application's own logs) were scanned for credentials only (their bodies, attributes and keys, resources and instrumentation scopes), not read as tool calls or messages.");
     expect(analyzeBin(TRACES, file, '--format', 'sarif').stdout).toContain('"other_log_records": 2');
     expect(analyzeBin(TRACES, file, '--format', 'junit').stdout).toContain('<property name="argspan.other_log_records" value="2"/>');
     const html = analyzeBin(TRACES, file, '--format', 'html').stdout;

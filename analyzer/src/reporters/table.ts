@@ -57,7 +57,7 @@ export function logRecordsSentence(stats: AnalysisStats): string {
   const parts: string[] = [];
   if (stats.log_records) {
     const alone = stats.spans_from_log_records ? `; ${stats.spans_from_log_records} span(s) known only from their log records (the trace export holding them was not given)` : '';
-    parts.push(`Read ${stats.log_records} GenAI log record(s) from OTLP logs exports as their spans' events${alone}`);
+    parts.push(`Read ${stats.log_records} GenAI log record(s) as their spans' events${alone}`);
   }
   if (stats.agent_log_records) {
     parts.push(`${parts.length ? 'read' : 'Read'} ${stats.agent_log_records} coding-agent log record(s) (Claude Code, Gemini CLI: tool calls, prompts, model calls) as spans of their own`);
