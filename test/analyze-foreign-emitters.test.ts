@@ -450,3 +450,19 @@ describe('argspan analyze on Microsoft Agent Framework\'s spans (Python, agent_f
     }
   });
 });
+
+describe('argspan analyze --html on other libraries\' traces', () => {
+  it('does not say their calls were not held, denied or sent remote: their traces do not say, and the report says so', () => {
+    const html = join(tmp(), 'report.html');
+    const traces = [join(FOREIGN, 'openinference-crewai-scrape-website.json'), join(FOREIGN, 'genai-aisdk-otel-function-tool.json')];
+    expect(analyzeBin(...traces, '--html', html).code).toBe(0);
+    const text = readFileSync(html, 'utf8').replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').replaceAll('&#39;', "'");
+    for (const what of ['held for a question', 'denied', 'went remote']) expect(text).toContain(` - ${what}: not known for other libraries' calls `);
+    expect(text).not.toMatch(/ 0 went remote /);
+    expect(text).toContain("Held, denied and remote count the calls argspan's gate judged; other libraries' traces do not say (-).");
+    // (argspan's own run beside them: what its gate did, counted as before)
+    const mixed = join(tmp(), 'mixed.html');
+    expect(analyzeBin(...traces, 'fixtures/traces/tokyo-invite.jsonl', '--html', mixed).code).toBe(1);
+    expect(readFileSync(mixed, 'utf8').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')).toMatch(/ \d+ went remote \(of the \d+ calls argspan gated\) /);
+  });
+});

@@ -1,4 +1,4 @@
-import { HopEvents, Provenance, ResidencyRule } from '@argspan/conventions';
+import { Emitter, HopEvents, Provenance, ResidencyRule } from '@argspan/conventions';
 import { redactKeyPath } from '@argspan/core';
 import { shownName } from '@argspan/core/internal';
 import type { BaselineEntry } from '../baseline.js';
@@ -35,6 +35,8 @@ const ARGUMENT = `NOT coalesce("key" = '$' AND rule = ${sqlString(ResidencyRule.
 const NO_EVIDENCE = sqlString(Provenance.NO_EVIDENCE);
 const HELD = `stopped_by_gate AND (enforcement = 'hold' OR (enforcement IS NULL AND gate_action = 'ask'))`;
 const DENIED = `stopped_by_gate AND NOT (enforcement = 'hold' OR (enforcement IS NULL AND gate_action = 'ask'))`;
+/** A call argspan's gate judged: of another library's, whether it was held, denied or went remote is not known. */
+const GATED = `emitter = ${sqlString(Emitter.ARGSPAN)}`;
 
 /**
  * Per call: its run (the trace when it has no run id), and its argument counts by provenance.
@@ -53,13 +55,13 @@ const PER_CALL = `WITH leaves AS (
 const TOTALS_SQL = `WITH per_call AS (${PER_CALL})
 SELECT count(DISTINCT run_key) AS runs, count(DISTINCT (trace_id, turn_span_id)) AS turns, count(*) AS tool_calls,
   (SELECT count(*) FROM tool_args WHERE ${ARGUMENT}) AS arguments, coalesce(sum(inferred), 0) AS model_inferred, coalesce(sum(unevidenced), 0) AS no_evidence,
-  count(*) FILTER (WHERE ${HELD}) AS held, count(*) FILTER (WHERE ${DENIED}) AS denied, count(*) FILTER (WHERE went_remote) AS remote
+  count(*) FILTER (WHERE ${GATED}) AS gated, count(*) FILTER (WHERE ${HELD}) AS held, count(*) FILTER (WHERE ${DENIED}) AS denied, count(*) FILTER (WHERE went_remote) AS remote
 FROM per_call`;
 
 const RUNS_SQL = `WITH per_call AS (${PER_CALL})
 SELECT run_key AS run_id, count(*) AS tool_calls, sum(leaves) AS arguments, sum(inferred) AS model_inferred, sum(unevidenced) AS no_evidence,
-  count(*) FILTER (WHERE ${HELD}) AS held, count(*) FILTER (WHERE ${DENIED}) AS denied, count(*) FILTER (WHERE went_remote) AS remote,
-  count(*) OVER () AS total
+  count(*) FILTER (WHERE ${GATED}) AS gated, count(*) FILTER (WHERE ${HELD}) AS held, count(*) FILTER (WHERE ${DENIED}) AS denied,
+  count(*) FILTER (WHERE went_remote) AS remote, count(*) OVER () AS total
 FROM per_call GROUP BY run_key
 ORDER BY sum(inferred) + sum(unevidenced) DESC, count(*) FILTER (WHERE stopped_by_gate) DESC, run_key LIMIT ${OVERVIEW_LIMITS.runs}`;
 
@@ -178,6 +180,7 @@ function callCounts(r: Row): CallCounts {
     arguments: num(r.arguments),
     model_inferred: num(r.model_inferred),
     no_evidence: num(r.no_evidence),
+    gated: num(r.gated),
     held: num(r.held),
     denied: num(r.denied),
     remote: num(r.remote),

@@ -27,6 +27,11 @@ export interface CallCounts {
   arguments: number;
   model_inferred: number;
   no_evidence: number;
+  /**
+   * Of the calls, those argspan's own gate judged (its spans): `held`, `denied` and `remote` count
+   * these. Another library's trace does not say whether a call was held, denied or went remote.
+   */
+  gated: number;
   held: number;
   denied: number;
   remote: number;

@@ -26,11 +26,16 @@ const ms = (v: number | null) => (v === null ? '-' : `${Math.round(v * 100) / 10
 
 export function runsSection(o: RunOverview): string {
   if (o.runs.total === 0) return '<p class=none>No tool calls.</p>';
+  // (a run of other libraries' calls only: whether they were held, denied or went remote, their traces do not say)
   const rows = o.runs.rows.map((r) => [
     `<code>${html(r.run_id)}</code>`,
-    ...[r.tool_calls, r.arguments, r.model_inferred, r.no_evidence, r.held, r.denied, r.remote].map(count),
+    ...[r.tool_calls, r.arguments, r.model_inferred, r.no_evidence].map(count),
+    ...[r.held, r.denied, r.remote].map((n) => (r.gated === 0 ? '-' : count(n))),
   ]);
-  return `<p class=note>Runs with the most guessed or unevidenced values first.</p>
+  const foreign = o.totals.gated < o.totals.tool_calls
+    ? ' Held, denied and remote count the calls argspan\'s gate judged; other libraries\' traces do not say (-).'
+    : '';
+  return `<p class=note>Runs with the most guessed or unevidenced values first.${foreign}</p>
 ${table(['run', 'tool calls', 'arguments', 'model-inferred', 'no evidence', 'held', 'denied', 'remote'], rows, [1, 2, 3, 4, 5, 6, 7])}
 ${shownOf(o.runs.rows.length, o.runs.total, 'runs')}`;
 }

@@ -20,9 +20,9 @@ function finding(i: number, over: Partial<Finding> = {}): Finding {
 
 function overview(): RunOverview {
   return {
-    totals: { runs: 1, turns: 1, tool_calls: 2, arguments: 3, model_inferred: 1, no_evidence: 1, held: 0, denied: 0, remote: 1 },
+    totals: { runs: 1, turns: 1, tool_calls: 2, arguments: 3, model_inferred: 1, no_evidence: 1, gated: 2, held: 0, denied: 0, remote: 1 },
     emitters: [{ emitter: 'argspan', calls: 2 }],
-    runs: { rows: [{ run_id: HOSTILE_RUN, tool_calls: 2, arguments: 3, model_inferred: 1, no_evidence: 1, held: 0, denied: 0, remote: 1 }], total: 1 },
+    runs: { rows: [{ run_id: HOSTILE_RUN, tool_calls: 2, arguments: 3, model_inferred: 1, no_evidence: 1, gated: 2, held: 0, denied: 0, remote: 1 }], total: 1 },
     turns: {
       rows: [{ trace_id: 'ab'.repeat(16), turn_span_id: 'cd'.repeat(8), turn: '</script><b>turn</b>', run_id: HOSTILE_RUN, tool: HOSTILE_TOOL, key: HOSTILE_KEY, provenance: 'model_inferred', count: 1 }],
       total_turns: 1,
@@ -52,6 +52,33 @@ function result(findings: Finding[], withOverview = true): AnalysisResult {
 }
 
 describe('HTML report rendering', () => {
+  it('what the gate did (held, denied, went remote) is said of argspan\'s own calls only: of other libraries\' calls it is not known', () => {
+    const text = (out: string) => out.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').replaceAll('&#39;', "'");
+    const run = (gated: number, calls: number) => {
+      const r = result([]);
+      r.overview!.totals = { ...r.overview!.totals, tool_calls: calls, gated, held: 0, denied: 0, remote: gated ? 1 : 0 };
+      r.overview!.runs.rows = [
+        { run_id: 'own', tool_calls: gated, arguments: 1, model_inferred: 0, no_evidence: 0, gated, held: 0, denied: 0, remote: gated ? 1 : 0 },
+        { run_id: 'foreign', tool_calls: calls - gated, arguments: 1, model_inferred: 0, no_evidence: 0, gated: 0, held: 0, denied: 0, remote: 0 },
+      ];
+      return text(renderHtmlReport(r, {}, ASSETS));
+    };
+    const mine = run(2, 2);
+    expect(mine).toContain(' 1 went remote ');
+    expect(mine).not.toContain('not known');
+    expect(mine).not.toContain('other libraries\' traces do not say');
+    const foreign = run(0, 3);
+    expect(foreign).toContain(" - went remote: not known for other libraries' calls ");
+    expect(foreign).toContain(" - held for a question: not known for other libraries' calls ");
+    expect(foreign).not.toContain(' 0 went remote');
+    expect(foreign).toContain('foreign 3 1 0 0 - - -');
+    const mixed = run(2, 5);
+    expect(mixed).toContain(' 1 went remote (of the 2 calls argspan gated) ');
+    expect(mixed).toContain('own 2 1 0 0 0 0 1');
+    expect(mixed).toContain('foreign 3 1 0 0 - - -');
+    expect(mixed).toContain("Held, denied and remote count the calls argspan's gate judged; other libraries' traces do not say (-).");
+  });
+
   it('escapes every string from the traces: no element, attribute or script can be injected', () => {
     const out = renderHtmlReport(result([finding(1), finding(2, { tool: 'fs.read' })]), { jaegerUrl: 'http://jaeger.local:16686/' }, ASSETS);
     expect(out).not.toContain(HOSTILE_TOOL);

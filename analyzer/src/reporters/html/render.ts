@@ -56,6 +56,9 @@ ${select('emitter', 'emitter', values(emitterOf))}
     : '';
   const t = overview?.totals;
   const card = (label: string, value: number | string) => `<div><b>${html(value)}</b>${html(label)}</div>`;
+  // What argspan's gate did is known of its own calls only: another library's trace does not say whether a call was held, denied or went remote.
+  const gateCard = (label: string, pick: (c: NonNullable<typeof t>) => number) =>
+    !t || t.gated === t.tool_calls ? card(label, t ? pick(t) : '-') : t.gated === 0 ? card(`${label}: not known for other libraries' calls`, '-') : card(`${label} (of the ${t.gated} calls argspan gated)`, pick(t));
   const cards = [
     card('runs', t?.runs ?? '-'),
     card('turns', t?.turns ?? '-'),
@@ -63,9 +66,9 @@ ${select('emitter', 'emitter', values(emitterOf))}
     card('arguments', t?.arguments ?? '-'),
     card('model-inferred', t?.model_inferred ?? '-'),
     card('no evidence', t?.no_evidence ?? '-'),
-    card('held for a question', t?.held ?? '-'),
-    card('denied', t?.denied ?? '-'),
-    card('went remote', t?.remote ?? '-'),
+    gateCard('held for a question', (c) => c.held),
+    gateCard('denied', (c) => c.denied),
+    gateCard('went remote', (c) => c.remote),
     card('hops', overview?.hops.total ?? '-'),
     card('findings', findings.length),
   ].join('');
