@@ -236,7 +236,7 @@ function expectPlantedFindings(file: string, want: string[][]): void {
   expect(findings.map((f) => [f.rule, f.tool, f.key, f.emitter]).sort()).toEqual([...want].sort());
   for (const format of ['table', 'json', 'sarif', 'junit', 'html']) {
     const out = analyzeBin(path, '--format', format);
-    for (const value of ['ghp_C4NARY', '/app/.env', 'America/New_York']) expect(out.stdout + out.stderr, `${format}: ${value}`).not.toContain(value);
+    for (const value of ['ghp_C4NARY', '/app/.env', 'America/New_York', 'acme-backups-7f3a', 'dev-lead@example.com', 'oncall-eu-7']) expect(out.stdout + out.stderr, `${format}: ${value}`).not.toContain(value);
   }
 }
 
@@ -285,6 +285,13 @@ describe('argspan analyze: Claude Code\'s traces (beta)', () => {
       ['sensitive_arg_dispatched', 'Bash', 'full_command', 'claude-code'],
       ['credential_in_attribute', 'Bash', 'full_command', 'claude-code'],
       ['sensitive_arg_dispatched', 'Read', 'file_path', 'claude-code'],
+    ],
+    // Another prompt with the tools' output recorded (`tool.output` events, `new_context`): a value out of a tool's output is
+    // the tool's, one copied out of the .env read is secret, one only in the model's own Write is its guess.
+    'derived/claude-code-tool-content-planted.traces.json': [
+      ['sensitive_arg_dispatched', 'Read', 'file_path', 'claude-code'],
+      ['sensitive_arg_dispatched', 'mcp__storage__list_objects', 'bucket', 'claude-code'],
+      ['assumption_span', 'mcp__pager__page', 'email', 'claude-code'],
     ],
   };
   it.each(Object.entries(cases))('%s: each finding by tool and key; the planted values in no output', expectPlantedFindings);

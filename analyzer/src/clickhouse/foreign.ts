@@ -1,13 +1,14 @@
 import { INSTRUMENTATION_SCOPE } from '@argspan/conventions';
 import type { ClassifyOptions } from '@argspan/core';
 import { EVIDENCE_ARRAY_KEYS, EVIDENCE_PREFIXES } from '../foreign/evidence.js';
+import { EVIDENCE_EVENT_NAMES } from '../foreign/message-events.js';
 import { CANDIDATE_KEYS, CANDIDATE_SPAN_NAMES, type ForeignLoadStats } from '../foreign/load-foreign.js';
 import { LOG_RECORD_SPAN_NAME } from '../load/schema.js';
 import { TraceClassifier, type TraceClassifierOptions } from '../foreign/trace-classifier.js';
 import type { CandidateTrace } from '../foreign/trace-source.js';
 import type { ChSession } from './client.js';
 import { ForeignRowsClickHouse, runIdSteps } from './foreign-rows.js';
-import { LOG_RECORD_SPANS, MESSAGE_EVENTS_ARRAY as MESSAGE_EVENTS, SPANS_FROM_RECORDS } from './log-records.js';
+import { LOG_RECORD_SPANS, SPANS_FROM_RECORDS } from './log-records.js';
 import { chString } from './sql.js';
 import type { TraceSource } from './source.js';
 import { ATTRS_TEXT, contentHashSql, DROPPED_COPIES, onceSql } from './span-copies.js';
@@ -25,6 +26,9 @@ function passesFor(candidateSpans: number): number {
 }
 
 const EMPTY_TRACE: CandidateTrace = { no: -1, id: '', texts: [] };
+
+/** The events the evidence reads (messages, Claude Code's tool output), as a ClickHouse array. */
+const EVIDENCE_EVENTS = `[${EVIDENCE_EVENT_NAMES.map(chString).join(', ')}]`;
 
 /** How the calls are classified (threads) and read (tests set the spans per pass to make several). */
 type ForeignLoadOptions = Pick<TraceClassifierOptions, 'threads' | 'minThreadedSpans'> & { spansPerBucket?: number };
@@ -91,24 +95,24 @@ export async function loadForeignCallsClickHouse(
 
 /**
  * Whether a row is a candidate span, as DuckDB's `CANDIDATE_SQL`: not argspan's own, and holding a
- * key of an emitter's tool-span signature or one evidence is read from, a tool span's name, or a
- * message event (`more`: further conditions, any of which makes one).
+ * key of an emitter's tool-span signature or one evidence is read from, a tool span's name, or an
+ * event the evidence reads (`more`: further conditions, any of which makes one).
  */
 function candidateSql(src: TraceSource, more = ''): string {
   const keys = `[${CANDIDATE_KEYS.map(chString).join(', ')}]`;
   const prefixes = EVIDENCE_PREFIXES.map((p) => `startsWith(k, ${chString(p)})`).join(' OR ');
   return `(${src.scopeName} IS NULL OR ${src.scopeName} <> ${chString(INSTRUMENTATION_SCOPE)})
-      AND (hasAny(mapKeys(SpanAttributes), ${keys}) OR SpanName IN (${CANDIDATE_SPAN_NAMES.map(chString).join(', ')}) OR arrayExists(k -> ${prefixes}, mapKeys(SpanAttributes)) OR hasAny(Events.Name, ${MESSAGE_EVENTS})${more})`;
+      AND (hasAny(mapKeys(SpanAttributes), ${keys}) OR SpanName IN (${CANDIDATE_SPAN_NAMES.map(chString).join(', ')}) OR arrayExists(k -> ${prefixes}, mapKeys(SpanAttributes)) OR hasAny(Events.Name, ${EVIDENCE_EVENTS})${more})`;
 }
 
 /**
  * How many spans have a copy not analysed (named in `dropped_copies`, see `span-copies.ts`) that
  * may hold a tool call or argument the kept copy does not, as DuckDB's `CALL_COPIES_SQL`: a copy
  * that is a candidate span and differs from the kept one in its name, attributes (as sorted
- * `key`␂`value` texts) or message events. Only when some copies differ (`src.droppedCopies`).
+ * `key`␂`value` texts) or the events the evidence reads. Only when some copies differ (`src.droppedCopies`).
  */
 export async function countCallCopies(session: ChSession, src: TraceSource): Promise<number> {
-  const events = `arrayFilter(e -> has(${MESSAGE_EVENTS}, e.1), arrayZip(Events.Name, Events.Attributes))`;
+  const events = `arrayFilter(e -> has(${EVIDENCE_EVENTS}, e.1), arrayZip(Events.Name, Events.Attributes))`;
   const read = `cityHash64(SpanName, ${ATTRS_TEXT}, arrayMap(e -> e.1, ${events}), arrayMap(e -> mapKeys(e.2), ${events}), arrayMap(e -> mapValues(e.2), ${events}))`;
   const [row] = await session.all(
     `SELECT toString(count()) AS n FROM (
@@ -236,10 +240,10 @@ function spanJsonSql(src: TraceSource): string {
       toJSONString(arrayMap(x -> if(JSONType(x) = 'String', JSONExtractString(x), x), JSONExtractArrayRaw(${v}))), 'null')`;
   });
   // The events that record messages; a span without any writes null.
-  const own = `arrayFilter(e -> has(${MESSAGE_EVENTS}, e.1), arrayZip(Events.Name, Events.Attributes))`;
+  const own = `arrayFilter(e -> has(${EVIDENCE_EVENTS}, e.1), arrayZip(Events.Name, Events.Attributes))`;
   const events = src.logRecords
-    ? `if(hasAny(Events.Name, ${MESSAGE_EVENTS}) OR notEmpty(log_events), toJSONString(arrayConcat(${eventObjects(own)}, ${eventObjects(recordedEvents('log_events'))})), 'null')`
-    : `if(hasAny(Events.Name, ${MESSAGE_EVENTS}), toJSONString(${eventObjects(own)}), 'null')`;
+    ? `if(hasAny(Events.Name, ${EVIDENCE_EVENTS}) OR notEmpty(log_events), toJSONString(arrayConcat(${eventObjects(own)}, ${eventObjects(recordedEvents('log_events'))})), 'null')`
+    : `if(hasAny(Events.Name, ${EVIDENCE_EVENTS}), toJSONString(${eventObjects(own)}), 'null')`;
   return spanJson({
     id: json('SpanId'),
     parent: nullable("nullIf(ParentSpanId, '')"),

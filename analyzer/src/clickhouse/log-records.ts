@@ -39,7 +39,7 @@ const REQUIRED_LOG_COLUMNS = ['Timestamp', 'TraceId', 'SpanId', 'Body', 'Resourc
 export const DEFAULT_LOGS_TABLE = 'otel_logs';
 
 /** The names of the events that record messages, as a ClickHouse array. */
-export const MESSAGE_EVENTS_ARRAY = `[${MESSAGE_EVENT_NAMES.map(chString).join(', ')}]`;
+const MESSAGE_EVENTS_ARRAY = `[${MESSAGE_EVENT_NAMES.map(chString).join(', ')}]`;
 
 /** An event of {@link LOG_RECORD_SPANS}' `events`: as the exporter keeps a span event, its attributes text. */
 const EVENT_TUPLE = 'Tuple(time_ns Int64, name String, attributes Map(String, String))';

@@ -887,6 +887,62 @@ describe('classifyForeignTrace: a Claude Code call exported as its event and tra
   });
 });
 
+describe('classifyForeignTrace: what Claude Code\'s tool spans record of their tools\' results', () => {
+  // With OTEL_LOG_TOOL_CONTENT=1 a `claude_code.tool` span has a `tool.output` event (Read's `content`, Bash's
+  // `output`, Write's `content`, Edit's `diff`); with detailed beta tracing `new_context` holds the result and
+  // `tool_input` the arguments, each after a label line.
+  const prompt = (text: string) => {
+    const s = span('interaction', { user_prompt: text });
+    s.name = 'claude_code.interaction';
+    return s;
+  };
+  const tool = (spanId: string, name: string, args: unknown, output?: Record<string, string>, attrs: Record<string, string> = {}) => {
+    const s = span(spanId, { tool_name: name, tool_use_id: `toolu_${spanId}`, tool_input: `[TOOL INPUT: ${name}]\n${JSON.stringify(args)}`, ...attrs });
+    s.name = 'claude_code.tool';
+    if (output) s.events = [{ name: 'tool.output', attrs: new Map(Object.entries(output)) }];
+    return s;
+  };
+  const ASK = 'Mail the last author of src/net/client.ts.';
+  const log = () => tool('log', 'Bash', { command: 'git log -1 --format=%ae -- src/net/client.ts' }, { bash_command: 'git log', output: 'dev-lead@example.com\n' });
+  const mail = () => tool('mail', 'mcp__mail__send', { to: 'dev-lead@example.com' });
+
+  it('reads the arguments after their label line', () => {
+    expect(argsOf([prompt(ASK), tool('read', 'Read', { file_path: 'src/net/client.ts' })], 'Read')).toEqual(['file_path tiny-public tiny user_explicit']);
+  });
+
+  it('a value out of a tool\'s output is the tool\'s; without the output it is the model\'s guess', () => {
+    expect(argsOf([prompt(ASK), log(), mail()], 'mcp__mail__send')).toEqual(['to tiny-public tiny context_retrieved']);
+    const bare = log();
+    delete (bare as { events?: unknown }).events;
+    expect(argsOf([prompt(ASK), bare, mail()], 'mcp__mail__send')).toEqual(['to tiny-public tiny model_inferred']);
+    // The result in `new_context`, after its label line, is read too.
+    const traced = tool('log', 'Bash', { command: 'git log -1' }, undefined, { new_context: '[TOOL RESULT: Bash]\ndev-lead@example.com\n' });
+    expect(argsOf([prompt(ASK), traced, mail()], 'mcp__mail__send')).toEqual(['to tiny-public tiny context_retrieved']);
+  });
+
+  it('a value copied out of a read of .env is secret', () => {
+    const env = tool('env', 'Read', { file_path: '/app/.env' }, { file_path: '/app/.env', content: `API_HOST=${HOST}\n` });
+    const check = tool('check', 'mcp__net__ping', { host: HOST });
+    expect(argsOf([prompt('Check the host /app/.env names.'), env, check], 'mcp__net__ping')).toEqual(['host secret inherited-secret context_retrieved']);
+  });
+
+  it('Write\'s content and Edit\'s diff and result hold the model\'s own text: a value only there is still its guess', () => {
+    const write = tool('write', 'Write', { file_path: 'notes.md', content: 'mail dev-lead@example.com' }, { file_path: 'notes.md', content: 'mail dev-lead@example.com' });
+    expect(argsOf([prompt(ASK), write, mail()], 'mcp__mail__send')).toEqual(['to tiny-public tiny model_inferred']);
+    const edit = tool('edit', 'Edit', { file_path: 'notes.md', old_string: 'x', new_string: 'dev-lead@example.com' }, { file_path: 'notes.md', diff: '-x\n+dev-lead@example.com' });
+    expect(argsOf([prompt(ASK), edit, mail()], 'mcp__mail__send')).toEqual(['to tiny-public tiny model_inferred']);
+    const snippet = tool('edit', 'Edit', { file_path: 'notes.md', old_string: 'x', new_string: 'dev-lead@example.com' }, undefined, { new_context: '[TOOL RESULT: Edit]\n     1\tdev-lead@example.com' });
+    expect(argsOf([prompt(ASK), snippet, mail()], 'mcp__mail__send')).toEqual(['to tiny-public tiny model_inferred']);
+  });
+
+  it('an output that looks like messages is not read as them', () => {
+    // (Strands Agents writes a message event's content blocks as JSON in `content`: a text of that shape the model wrote is not a tool's result)
+    const blocks = JSON.stringify([{ toolResult: { toolUseId: 'x1', content: 'dev-lead@example.com' } }]);
+    const write = tool('write', 'Write', { file_path: 'blocks.json', content: blocks }, { file_path: 'blocks.json', content: blocks });
+    expect(argsOf([prompt(ASK), write, mail()], 'mcp__mail__send')).toEqual(['to tiny-public tiny model_inferred']);
+  });
+});
+
 describe('classifyForeignTrace: LangChain\'s tool input, a Python repr', () => {
   // LangChain records a tool run's input as `str(tool_input)`: OpenInference's LangChain
   // instrumentation writes it as the TOOL span's input.value (no call id), LangSmith's export as

@@ -28,10 +28,31 @@ export const CodingAgentEvents = {
 export const ClaudeCodeSpans = {
   /** A prompt: `user_prompt` (`<REDACTED>` unless `OTEL_LOG_USER_PROMPTS=1`). */
   INTERACTION: 'claude_code.interaction',
-  /** A tool call: `tool_name`, `tool_use_id`; with `OTEL_LOG_TOOL_DETAILS=1` parts of the arguments, with detailed beta tracing `tool_input`. */
+  /** A tool call: `tool_name`, `tool_use_id`; with `OTEL_LOG_TOOL_DETAILS=1` parts of the arguments, with detailed beta tracing `tool_input`; its result: {@link ClaudeCodeToolResult}. */
   TOOL: 'claude_code.tool',
   /** Under a `claude_code.tool`, the permission wait: `decision` (`accept`, `reject`); a rejected call has no `claude_code.tool.execution`. */
   BLOCKED_ON_USER: 'claude_code.tool.blocked_on_user',
+} as const;
+
+/**
+ * How a `claude_code.tool` span records its tool's result. With detailed beta tracing, `new_context`:
+ * the result as the model got it, after a line `[TOOL RESULT: {tool}]` (and `tool_input` the
+ * arguments after a line `[TOOL INPUT: {tool}]`). With `OTEL_LOG_TOOL_CONTENT=1`, a `tool.output`
+ * event: Read's `file_path` and `content` (the file's text), Bash's `bash_command` and `output`,
+ * Edit's `file_path` and `diff`, Write's `file_path` and `content`: its `output` and `content` are
+ * the result. Not of the tools that write what the model gave them (Write's `content`, Edit's
+ * `diff` and its result's snippet of the file are the model's own text beside the file's): read
+ * as a tool's, a value the model made up would pass for one a tool gave.
+ */
+export const ClaudeCodeToolResult = {
+  OUTPUT_EVENT: 'tool.output',
+  NEW_CONTEXT: 'new_context',
+  RESULT_LINE: '[TOOL RESULT: ',
+  INPUT_LINE: '[TOOL INPUT: ',
+  OUTPUT: 'output',
+  CONTENT: 'content',
+  /** The tools whose result echoes the model's arguments: not read. */
+  WRITING_TOOLS: new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']) as ReadonlySet<string>,
 } as const;
 
 /**

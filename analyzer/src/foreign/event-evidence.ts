@@ -1,11 +1,11 @@
 import { GenAiAttributes } from '@argspan/conventions';
 import { ForeignArgumentRule, type ForeignEvent, type ForeignSpan } from './types.js';
-import { MessageEventAttributes, MessageEvents } from './message-events.js';
+import { MESSAGE_EVENT_NAMES, MessageEventAttributes, MessageEvents } from './message-events.js';
 import { isObject } from './recognizers/attributes.js';
 import { contentTexts, inputNotReadIn, isDeveloperRole, isNotText, mayHoldCall, parseJson, proposal, proposeCutOffOutput, proposeUnknownOutput, proposeUnknownShape, proposeUnreadableOutput, readGenAiMessages, unknownShapeText, type TraceEvidence } from './evidence.js';
 import { everyCopy } from './span-json.js';
 
-export { MESSAGE_EVENT_NAMES, MessageEventAttributes, MessageEvents } from './message-events.js';
+export { EVIDENCE_EVENT_NAMES, MESSAGE_EVENT_NAMES, MessageEventAttributes, MessageEvents } from './message-events.js';
 
 /**
  * Where Strands Agents' per-message events hold a message's content blocks (JSON lists of
@@ -44,6 +44,8 @@ export function readMessageEvents(span: ForeignSpan, events: readonly ForeignEve
     for (const call of toolCallsOf(message, calls)) into.proposed.push(proposal(span, attribute, call.name, call.id, call.args, position++));
   };
   for (const event of events) {
+    // (the other events the evidence reads — Claude Code's tool output — are their tool span's result, read with its call)
+    if (!MESSAGE_EVENTS.has(event.name)) continue;
     if (event.shadowed && PROPOSING_EVENTS.has(event.name)) position = proposeEventCopies(span, event, position, into);
     // (an output held as another type than text: one call not read where it may be, not none;
     // a message sent to the model so held: input not read)
@@ -96,6 +98,8 @@ export const EVENT_OUTPUT_KEYS: ReadonlySet<string> = new Set([MessageEventAttri
  */
 export const EVENT_INPUT_KEYS: ReadonlySet<string> = new Set([MessageEventAttributes.CONTENT, StrandsEventAttributes.CONTENT, MessageEventAttributes.PROMPT, GenAiAttributes.INPUT_MESSAGES, GenAiAttributes.SYSTEM_INSTRUCTIONS]);
 
+/** The events that record messages (of the events the evidence reads). */
+const MESSAGE_EVENTS: ReadonlySet<string> = new Set(MESSAGE_EVENT_NAMES);
 /** The events whose attributes hold the model's output (its calls proposed from them). */
 const PROPOSING_EVENTS: ReadonlySet<string> = new Set([MessageEvents.COMPLETION, MessageEvents.CHOICE, MessageEvents.OPERATION_DETAILS]);
 

@@ -212,6 +212,23 @@ const EXPECTED: Record<string, Expected> = {
     findings: ['credential_in_attribute Bash full_command', 'sensitive_arg_dispatched Read file_path', 'assumption_span mcp__calendar__create_event timezone', 'sensitive_arg_dispatched Bash full_command'],
     run: '11111111-2222-3333-4444-555555555555',
   },
+  // Another prompt's spans with the tools' output recorded too (OTEL_LOG_TOOL_CONTENT, detailed beta tracing: every
+  // `tool_input` after its label line): the address mailed is Bash's output, not the model's guess (no finding); the bucket
+  // listed is copied out of the .env read (secret); the address paged is only in the model's own Write (its guess).
+  'derived/claude-code-tool-content-planted.traces.json': {
+    calls: [
+      'claude-code Bash tool-span',
+      'claude-code Read tool-span',
+      'claude-code Bash tool-span',
+      'claude-code mcp__mail__send tool-span',
+      'claude-code Read tool-span',
+      'claude-code mcp__storage__list_objects tool-span',
+      'claude-code Write tool-span',
+      'claude-code mcp__pager__page tool-span',
+    ],
+    findings: ['sensitive_arg_dispatched Read file_path', 'sensitive_arg_dispatched mcp__storage__list_objects bucket', 'assumption_span mcp__pager__page email'],
+    run: '11111111-2222-3333-4444-666666666666',
+  },
   // Its events and its spans exported together, the events in the trace: each call once, read from its event's
   // `tool_input` (the model's whole arguments), the span's attributes copies of them.
   'derived/claude-code-tool-details-planted.traces.json + derived/claude-code-tool-details-in-trace.logs.json': {
@@ -282,7 +299,7 @@ describe('foreign findings', () => {
       expect(refused.message).toContain('but the model asked for the call (its request recorded by claude-code; the trace holds no run of it)');
     }
     const all = JSON.stringify([...results.values()].map((r) => r.result));
-    for (const value of ['America/New_York', 'America/Los_Angeles', '/app/.env', 'ghp_C4NARY']) expect(all).not.toContain(value);
+    for (const value of ['America/New_York', 'America/Los_Angeles', '/app/.env', 'ghp_C4NARY', 'acme-backups-7f3a', 'dev-lead@example.com', 'oncall-eu-7']) expect(all).not.toContain(value);
   });
 
   it('read Phoenix\'s snake_case download and REST answer, Langfuse\'s observations and LangSmith\'s runs as the same spans as the traces they came from', async () => {

@@ -11,7 +11,7 @@ import { ForeignRowTables } from './row-tables.js';
 import { TraceClassifier, type TraceClassifierOptions } from './trace-classifier.js';
 import { candidateTraces, numberTraces } from './trace-source.js';
 import { hasEventSql } from './span-json.js';
-import { MESSAGE_EVENT_NAMES } from './event-evidence.js';
+import { EVIDENCE_EVENT_NAMES } from './event-evidence.js';
 
 /** Attribute keys that make a span worth reading for foreign calls: an emitter's tool-span signature, or evidence. */
 export const CANDIDATE_KEYS: readonly string[] = [...new Set([...TOOL_SPAN_RECOGNIZERS.flatMap((r) => r.keys), ...EVIDENCE_KEYS])];
@@ -20,20 +20,20 @@ export const CANDIDATE_SPAN_NAMES: readonly string[] = [...new Set([...TOOL_SPAN
 
 /**
  * Spans worth reading for foreign calls: not argspan's own, and holding a key of an emitter's
- * tool-span signature or one evidence is read from, a tool span's name, or an event that records
- * messages (the ClickHouse engine selects the same).
+ * tool-span signature or one evidence is read from, a tool span's name, or an event the evidence
+ * reads (the ClickHouse engine selects the same).
  */
 const CANDIDATE_SQL = `(scope_name IS NULL OR scope_name <> ${sqlString(INSTRUMENTATION_SCOPE)})
   AND (list_has_any(attr_keys, [${CANDIDATE_KEYS.map(sqlString).join(', ')}])
     OR "name" IN (${CANDIDATE_SPAN_NAMES.map(sqlString).join(', ')})
     OR list_bool_or(list_transform(attr_keys, lambda k: ${EVIDENCE_PREFIXES.map((p) => `starts_with(k, ${sqlString(p)})`).join(' OR ')}))
-    OR ${hasEventSql(MESSAGE_EVENT_NAMES)})`;
+    OR ${hasEventSql(EVIDENCE_EVENT_NAMES)})`;
 
 /**
  * How many spans have a copy not analysed (`dropped_copies`, see `DEDUP_SQL`) that may hold a tool
  * call or argument the kept copy does not: a copy that is a candidate ({@link CANDIDATE_SQL}) and
  * differs from the kept one in its name, its attributes (as sorted `key`␂`value` texts, as the
- * copies are ordered) or its message events — what the call readers read. Its calls are not read
+ * copies are ordered) or the events the evidence reads — what the call readers read. Its calls are not read
  * (the kept copy's are): counted, so a report says so. Run right after `DEDUP_SQL`, before GenAI log
  * records become the kept spans' events (ClickHouse's `countCallCopies` compares the rows as exported).
  */
@@ -43,9 +43,9 @@ FROM (SELECT * FROM dropped_copies WHERE ${CANDIDATE_SQL}) d JOIN span_structs k
 WHERE d."name" IS DISTINCT FROM k."name" OR ${ATTRS_TEXT_SQL('d')} IS DISTINCT FROM ${ATTRS_TEXT_SQL('k')}
   OR ${messageEventsSql('d')} IS DISTINCT FROM ${messageEventsSql('k')}`;
 
-/** A staged span's (`r`) message events, by name and attributes (not time). */
+/** A staged span's (`r`) events the evidence reads, by name and attributes (not time). */
 function messageEventsSql(r: string): string {
-  return `list_transform(list_filter(coalesce(${r}.events, []), lambda e: e."name" IN (${MESSAGE_EVENT_NAMES.map(sqlString).join(', ')})), lambda e: {n: e."name", a: e.attributes})`;
+  return `list_transform(list_filter(coalesce(${r}.events, []), lambda e: e."name" IN (${EVIDENCE_EVENT_NAMES.map(sqlString).join(', ')})), lambda e: {n: e."name", a: e.attributes})`;
 }
 
 /** What {@link loadForeignCalls} found. */

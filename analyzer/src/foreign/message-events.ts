@@ -1,3 +1,5 @@
+import { ClaudeCodeToolResult } from './coding-agent-events.js';
+
 /**
  * Span events that record a model call's messages, as Semantic Kernel and the GenAI conventions
  * before `gen_ai.input.messages` wrote them, with the attribute holding each one's JSON:
@@ -31,8 +33,11 @@ export const MessageEvents = {
   OPERATION_DETAILS: 'gen_ai.client.inference.operation.details',
 } as const;
 
-/** Every event name the evidence reads: spans with one are candidates, and only these events cross into JavaScript. */
+/** The events that record messages (a GenAI log record of one of these names is read as its span's event). */
 export const MESSAGE_EVENT_NAMES: readonly string[] = Object.values(MessageEvents);
+
+/** Every event name the evidence reads — those and Claude Code's tool output: spans with one are candidates, and only these events cross into JavaScript. */
+export const EVIDENCE_EVENT_NAMES: readonly string[] = [...MESSAGE_EVENT_NAMES, ClaudeCodeToolResult.OUTPUT_EVENT];
 
 /** The event attributes that hold the messages. */
 export const MessageEventAttributes = {

@@ -1,6 +1,6 @@
 import type { DuckDBIntegerVector, DuckDBResult, DuckDBVarCharVector } from '@duckdb/node-api';
 import type { Db } from '../db.js';
-import { MESSAGE_EVENT_NAMES } from './event-evidence.js';
+import { EVIDENCE_EVENT_NAMES } from './event-evidence.js';
 import { EVIDENCE_ARRAY_KEYS } from './evidence.js';
 import { TYPED_ARGUMENT_PREFIXES } from './recognizers/index.js';
 import { spanJsonSql } from './span-json.js';
@@ -193,7 +193,7 @@ export async function* candidateTraces(db: Db, candidates: string, maxHeldSpans:
 
 /** The candidate spans as (trace numbers, JSON texts), a chunk at a time; `more` is added to the query. */
 async function* spans(db: Db, candidates: string, more: string): AsyncGenerator<[number[], string[]]> {
-  const result = await db.conn.stream(`SELECT t.trace_no, ${spanJsonSql(EVIDENCE_ARRAY_KEYS, MESSAGE_EVENT_NAMES, TYPED_ARGUMENT_PREFIXES)}
+  const result = await db.conn.stream(`SELECT t.trace_no, ${spanJsonSql(EVIDENCE_ARRAY_KEYS, EVIDENCE_EVENT_NAMES, TYPED_ARGUMENT_PREFIXES)}
     FROM span_structs JOIN foreign_traces t USING (trace_id) WHERE ${candidates} ${more}`);
   for await (const chunk of chunks(result)) {
     const nos = chunk.getColumnVector(0) as DuckDBIntegerVector;

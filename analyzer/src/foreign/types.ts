@@ -50,7 +50,7 @@ export interface ForeignSpan {
    * value; the value itself is not carried); absent when none.
    */
   nonText?: ReadonlySet<string>;
-  /** Its span events that carry messages (see `event-evidence.ts`), with their string attributes; absent when it has none. */
+  /** Its span events the evidence reads (messages, see `event-evidence.ts`; Claude Code's tool output), with their string attributes; absent when it has none. */
   events?: readonly ForeignEvent[];
 }
 

@@ -1,5 +1,5 @@
 import { Emitter, GenAiAttributes } from '@argspan/conventions';
-import { CLAUDE_MCP_TOOL, CLAUDE_REJECTED, ClaudeCodeSpans, CodingAgentAttributes as A, CodingAgentEvents, GEMINI_CLI_TRUNCATED, GeminiCliSpans } from '../coding-agent-events.js';
+import { CLAUDE_MCP_TOOL, CLAUDE_REJECTED, ClaudeCodeSpans, ClaudeCodeToolResult, CodingAgentAttributes as A, CodingAgentEvents, GEMINI_CLI_TRUNCATED, GeminiCliSpans } from '../coding-agent-events.js';
 import { type ForeignSpan, type RecordedArguments, type ToolSpanRecognizer } from '../types.js';
 import { argumentBlob, argumentsIn, isObject, opt, str, UNNAMED_TOOL } from './attributes.js';
 
@@ -20,9 +20,12 @@ const CLAUDE_ARGUMENT_KEYS: readonly string[] = [A.CLAUDE_TOOL_INPUT, A.CLAUDE_T
  * names, `tool_parameters` with `OTEL_LOG_TOOL_DETAILS=1`) is then the model's request, read alike.
  *
  * The `claude_code.tool` span (traces, beta): the same `tool_name` and `tool_use_id`; the model's
- * arguments in `tool_input` with detailed beta tracing, else (`OTEL_LOG_TOOL_DETAILS=1`) the parts
- * Claude Code writes one attribute each — `file_path`, `full_command`, `skill_name`,
- * `subagent_type` — read as the call's arguments by those names; else not recorded. (Whether it
+ * arguments in `tool_input` with detailed beta tracing (after a line `[TOOL INPUT: {tool}]`), else
+ * (`OTEL_LOG_TOOL_DETAILS=1`) the parts Claude Code writes one attribute each — `file_path`,
+ * `full_command`, `skill_name`, `subagent_type` — read as the call's arguments by those names; else
+ * not recorded. Its tool's result, where the span records one (`new_context`, a `tool.output`
+ * event: see `ClaudeCodeToolResult`), is the call's result: a value a later call copies out of it
+ * is the tool's, not the model's guess, and a value out of a read of `.env` is still secret. (Whether it
  * ran, its `claude_code.tool.blocked_on_user` child tells; a call both exported as a record and
  * traced as a span is one call: see `claudeCodeCalls` in `classify-trace.ts`.)
  */
@@ -51,14 +54,44 @@ export const claudeCode: ToolSpanRecognizer = {
   },
 };
 
-/** A `claude_code.tool` span's call (see {@link claudeCode}). */
+/** A `claude_code.tool` span's call (see {@link claudeCode}), with its tool's result where the span records it. */
 function claudeCodeToolSpan(span: ForeignSpan): ReturnType<ToolSpanRecognizer['toolCall']> {
-  const held = argumentsIn(span, [A.CLAUDE_TOOL_INPUT]);
+  const recorded = argumentsIn(span, [A.CLAUDE_TOOL_INPUT]);
+  const held = recorded && !recorded.notText ? { ...recorded, text: afterLabelLine(recorded.text, ClaudeCodeToolResult.INPUT_LINE) } : recorded;
+  const tool = str(span, A.CLAUDE_TOOL_NAME) ?? UNNAMED_TOOL;
   return {
-    tool: str(span, A.CLAUDE_TOOL_NAME) ?? UNNAMED_TOOL,
+    tool,
     ...opt('callId', str(span, A.CLAUDE_TOOL_USE_ID) ?? str(span, GenAiAttributes.TOOL_CALL_ID)),
     args: held === undefined ? (toolSpanDetails(span) ?? argumentBlob(undefined, A.CLAUDE_TOOL_INPUT, {})) : argumentBlob(held, A.CLAUDE_TOOL_INPUT, {}),
+    ...opt('result', claudeCodeToolResult(span, tool)),
   };
+}
+
+/**
+ * What a `claude_code.tool` span records of its tool's result (see {@link ClaudeCodeToolResult}):
+ * `new_context` without its label line, else its `tool.output` events' `output` and `content`, one
+ * a line; undefined when it records none, or the tool writes what the model gave it.
+ */
+function claudeCodeToolResult(span: ForeignSpan, tool: string): string | undefined {
+  if (ClaudeCodeToolResult.WRITING_TOOLS.has(tool)) return undefined;
+  const context = str(span, ClaudeCodeToolResult.NEW_CONTEXT);
+  if (context !== undefined) return afterLabelLine(context, ClaudeCodeToolResult.RESULT_LINE);
+  let texts: string[] | undefined;
+  for (const event of span.events ?? []) {
+    if (event.name !== ClaudeCodeToolResult.OUTPUT_EVENT) continue;
+    for (const key of [ClaudeCodeToolResult.OUTPUT, ClaudeCodeToolResult.CONTENT]) {
+      const text = event.attrs.get(key);
+      if (text !== undefined) (texts ??= []).push(text);
+    }
+  }
+  return texts?.join('\n');
+}
+
+/** `text` after its first line when that line is Claude Code's label (`[TOOL INPUT: Bash]`), else `text`. */
+function afterLabelLine(text: string, label: string): string {
+  if (!text.startsWith(label)) return text;
+  const end = text.indexOf('\n');
+  return end === -1 ? text : text.slice(end + 1);
 }
 
 /** The parts of the arguments a `claude_code.tool` span writes one attribute each, by their names; undefined when it writes none. */
