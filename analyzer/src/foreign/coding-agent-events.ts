@@ -26,8 +26,14 @@ export const CodingAgentEvents = {
  * `claude_code.tool.execution` below it, which say nothing of the arguments).
  */
 export const ClaudeCodeSpans = {
-  /** A prompt: `user_prompt` (`<REDACTED>` unless `OTEL_LOG_USER_PROMPTS=1`). */
+  /** A prompt: `user_prompt` (`<REDACTED>` unless `OTEL_LOG_USER_PROMPTS=1`); with detailed beta tracing `new_context`, the prompt after a line `[USER PROMPT]`. */
   INTERACTION: 'claude_code.interaction',
+  /**
+   * A model request; with detailed beta tracing `new_context`, what was new in it since the last:
+   * the user's texts (each after a line `[USER]`) and the tools' results (each after a line
+   * `[TOOL RESULT: {tool_use_id}]`), parted by lines `---` between blank lines.
+   */
+  LLM_REQUEST: 'claude_code.llm_request',
   /** A tool call: `tool_name`, `tool_use_id`; with `OTEL_LOG_TOOL_DETAILS=1` parts of the arguments, with detailed beta tracing `tool_input`; its result: {@link ClaudeCodeToolResult}. */
   TOOL: 'claude_code.tool',
   /** Under a `claude_code.tool`, the permission wait: `decision` (`accept`, `reject`); a rejected call has no `claude_code.tool.execution`. */

@@ -5,14 +5,14 @@ import { ForeignArgumentRule, type ForeignCall, type ForeignSpan } from './types
 import { completePrefixOfCutJson, textOfCutString } from './cut-json.js';
 import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, proposeResponseOutputCalls, readEventsAttribute, readLogfireOpenAiObjects, readMessageEvents, readResponsesInputItem, toolCallsOf } from './event-evidence.js';
 import { firstStr, isObject, kindOf, str, UNNAMED_TOOL } from './recognizers/attributes.js';
-import { isGeminiCliSpan } from './recognizers/coding-agents.js';
+import { afterClaudeLabel, isGeminiCliSpan } from './recognizers/coding-agents.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
 import { contentCut } from './recognizers/genai-semconv.js';
 import { MastraAttributes, MastraSpanTypes } from './recognizers/mastra.js';
 import { OpenInferenceAttributes } from './recognizers/openinference.js';
 import { SpringAiAttributes } from './recognizers/spring-ai.js';
-import { ClaudeCodeSpans, CodingAgentAttributes, CodingAgentEvents, GeminiCliSpans, REDACTED_PROMPT } from './coding-agent-events.js';
+import { ClaudeCodeSpans, ClaudeCodeToolResult, CodingAgentAttributes, CodingAgentEvents, GeminiCliSpans, REDACTED_PROMPT } from './coding-agent-events.js';
 import { TraceloopAttributes } from './recognizers/openllmetry.js';
 
 const PYDANTIC_ALL_MESSAGES = 'pydantic_ai.all_messages';
@@ -58,8 +58,8 @@ export const EVIDENCE_KEYS: readonly string[] = [
  * what its instrumentations write unless told to follow the GenAI conventions).
  */
 export const EVIDENCE_PREFIXES: readonly string[] = ['llm.input_messages.', 'llm.output_messages.', 'llm.tools.', ...Object.values(OpenLLMetryMessages)];
-/** Span names evidence is read from where no attribute key tells them: coding agents' user prompts (log records read as spans, Claude Code's interaction spans). */
-export const EVIDENCE_SPAN_NAMES: readonly string[] = [CodingAgentEvents.CLAUDE_CODE_USER_PROMPT, CodingAgentEvents.GEMINI_CLI_USER_PROMPT, ClaudeCodeSpans.INTERACTION];
+/** Span names evidence is read from where no attribute key tells them: coding agents' user prompts (log records read as spans, Claude Code's interaction spans), Claude Code's model requests. */
+export const EVIDENCE_SPAN_NAMES: readonly string[] = [CodingAgentEvents.CLAUDE_CODE_USER_PROMPT, CodingAgentEvents.GEMINI_CLI_USER_PROMPT, ClaudeCodeSpans.INTERACTION, ClaudeCodeSpans.LLM_REQUEST];
 
 /** Array-valued attributes evidence reads (the Vercel AI SDK's tools, one JSON string each). */
 export const EVIDENCE_ARRAY_KEYS: readonly string[] = [VercelPrompt.TOOLS];
@@ -274,6 +274,7 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readEventsAttribute(span, into);
   readLogfireOpenAiObjects(span, into);
   readCodingAgentPrompt(span, into);
+  readClaudeCodeNewContext(span, into);
 }
 
 /**
@@ -294,6 +295,49 @@ function readCodingAgentPrompt(span: ForeignSpan, into: TraceEvidence): void {
   const prompt = str(span, key);
   if (prompt !== undefined && prompt !== REDACTED_PROMPT) into.user(prompt);
 }
+
+/**
+ * What detailed beta tracing records as new on Claude Code's spans (`new_context`): on its
+ * interaction span the user's prompt (after a line `[USER PROMPT]`); on a model request the user's
+ * texts (after `[USER]`) and the tools' results (after `[TOOL RESULT: {tool_use_id}]`), parted by a
+ * line `---` between blank lines (see `ClaudeCodeSpans`). A part ends only where the next label
+ * follows that line, and a result ends only at the next result: a result holding such a line and a
+ * `[USER]` after it stays one result (its text still the tool's, never read as the user's words).
+ */
+function readClaudeCodeNewContext(span: ForeignSpan, into: TraceEvidence): void {
+  if (span.name !== ClaudeCodeSpans.INTERACTION && span.name !== ClaudeCodeSpans.LLM_REQUEST) return;
+  const context = str(span, ClaudeCodeToolResult.NEW_CONTEXT);
+  if (context === undefined) return;
+  if (span.name === ClaudeCodeSpans.INTERACTION) {
+    const prompt = afterClaudeLabel(context, CLAUDE_USER_PROMPT_LINE);
+    if (prompt !== undefined && prompt !== REDACTED_PROMPT) into.user(prompt);
+    return;
+  }
+  const part = (from: number, to: number) => {
+    const body = context.slice(from, to);
+    const user = afterClaudeLabel(body, CLAUDE_USER_LINE);
+    const result = afterClaudeLabel(body, ClaudeCodeToolResult.RESULT_LINE);
+    if (user !== undefined) {
+      if (user !== REDACTED_PROMPT) into.user(user);
+    } else if (result !== undefined) {
+      const label = body.slice(0, body.indexOf('\n'));
+      into.result(label.endsWith(']') ? label.slice(ClaudeCodeToolResult.RESULT_LINE.length, -1) : undefined, result, span.startNs);
+    }
+  };
+  let start = 0;
+  for (const m of context.matchAll(CLAUDE_CONTEXT_PARTS)) {
+    // (in a result, only the next result ends it)
+    if (context.startsWith(ClaudeCodeToolResult.RESULT_LINE, start) && m[1] === CLAUDE_USER_LINE) continue;
+    part(start, m.index);
+    start = m.index + m[0].length;
+  }
+  part(start, context.length);
+}
+
+const CLAUDE_USER_PROMPT_LINE = '[USER PROMPT]';
+const CLAUDE_USER_LINE = '[USER]';
+/** A line `---` between blank lines before a part's label (the label captured). */
+const CLAUDE_CONTEXT_PARTS = /\n\n---\n\n(?=(\[USER\]|\[TOOL RESULT: )[^\n]*\n)/g;
 
 /**
  * Evidence recorded as JSON text (a tool's result, a run's input) as the words it holds: its keys

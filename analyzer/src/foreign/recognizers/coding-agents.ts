@@ -57,7 +57,7 @@ export const claudeCode: ToolSpanRecognizer = {
 /** A `claude_code.tool` span's call (see {@link claudeCode}), with its tool's result where the span records it. */
 function claudeCodeToolSpan(span: ForeignSpan): ReturnType<ToolSpanRecognizer['toolCall']> {
   const recorded = argumentsIn(span, [A.CLAUDE_TOOL_INPUT]);
-  const held = recorded && !recorded.notText ? { ...recorded, text: afterLabelLine(recorded.text, ClaudeCodeToolResult.INPUT_LINE) } : recorded;
+  const held = recorded && !recorded.notText ? { ...recorded, text: afterClaudeLabel(recorded.text, ClaudeCodeToolResult.INPUT_LINE) ?? recorded.text } : recorded;
   const tool = str(span, A.CLAUDE_TOOL_NAME) ?? UNNAMED_TOOL;
   return {
     tool,
@@ -75,7 +75,7 @@ function claudeCodeToolSpan(span: ForeignSpan): ReturnType<ToolSpanRecognizer['t
 function claudeCodeToolResult(span: ForeignSpan, tool: string): string | undefined {
   if (ClaudeCodeToolResult.WRITING_TOOLS.has(tool)) return undefined;
   const context = str(span, ClaudeCodeToolResult.NEW_CONTEXT);
-  if (context !== undefined) return afterLabelLine(context, ClaudeCodeToolResult.RESULT_LINE);
+  if (context !== undefined) return afterClaudeLabel(context, ClaudeCodeToolResult.RESULT_LINE) ?? context;
   let texts: string[] | undefined;
   for (const event of span.events ?? []) {
     if (event.name !== ClaudeCodeToolResult.OUTPUT_EVENT) continue;
@@ -87,11 +87,14 @@ function claudeCodeToolResult(span: ForeignSpan, tool: string): string | undefin
   return texts?.join('\n');
 }
 
-/** `text` after its first line when that line is Claude Code's label (`[TOOL INPUT: Bash]`), else `text`. */
-function afterLabelLine(text: string, label: string): string {
-  if (!text.startsWith(label)) return text;
+/**
+ * A text of Claude Code's detailed beta tracing after its first line, when that line starts with
+ * `label` (`[TOOL INPUT: ` of `[TOOL INPUT: Bash]`); undefined when the text has no such line.
+ */
+export function afterClaudeLabel(text: string, label: string): string | undefined {
+  if (!text.startsWith(label)) return undefined;
   const end = text.indexOf('\n');
-  return end === -1 ? text : text.slice(end + 1);
+  return end === -1 ? undefined : text.slice(end + 1);
 }
 
 /** The parts of the arguments a `claude_code.tool` span writes one attribute each, by their names; undefined when it writes none. */
