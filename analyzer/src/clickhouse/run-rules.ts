@@ -55,12 +55,7 @@ export async function runRulesClickHouse(session: ChSession, src: TraceSource, r
         for (const row of await rs.json<ChRow>()) rows.push({ ...row, rule: rule.id });
       });
     } catch (err) {
-      const type = clickHouseErrorType(err);
-      if (!type || !QUERY_ERRORS.has(type)) {
-        const failure = serverFailure(err, session.server, `running rule ${rule.id}`);
-        if (failure instanceof UsageError) throw failure;
-      }
-      throw new RuleError(rule.file, `rule ${rule.id} failed in ClickHouse (it must return trace_id, span_id, tool, key, reason): ${ruleFailure(err, type)}`);
+      throw ruleQueryError(err, session, rule, `rule ${rule.id}`, 'failed in ClickHouse (it must return trace_id, span_id, tool, key, reason)');
     }
   }
   const emitters = await phase(onPhase, 'findings', () => emittersOf(session, src, rows));
@@ -118,13 +113,22 @@ async function applies(session: ChSession, rule: Rule, query: string): Promise<b
     const [r] = await rs.json<ChRow>();
     return Number(r?.n ?? 0) > 0;
   } catch (err) {
-    const type = clickHouseErrorType(err);
-    if (!type || !QUERY_ERRORS.has(type)) {
-      const failure = serverFailure(err, session.server, `running rule ${rule.id}'s applies_when query`);
-      if (failure instanceof UsageError) throw failure;
-    }
-    throw new RuleError(rule.file, `rule ${rule.id}'s applies_when query failed in ClickHouse: ${ruleFailure(err, type)}`);
+    throw ruleQueryError(err, session, rule, `rule ${rule.id}'s applies_when query`, 'failed in ClickHouse');
   }
+}
+
+/**
+ * What to throw for a query of a rule (`query`, as the messages name it) that failed: the server's
+ * own failure (memory, network) as {@link serverFailure} makes it, else a {@link RuleError} naming
+ * the rule's file.
+ */
+function ruleQueryError(err: unknown, session: ChSession, rule: Rule, query: string, failed: string): Error {
+  const type = clickHouseErrorType(err);
+  if (!type || !QUERY_ERRORS.has(type)) {
+    const failure = serverFailure(err, session.server, `running ${query}`);
+    if (failure instanceof UsageError) return failure;
+  }
+  return new RuleError(rule.file, `${query} ${failed}: ${ruleFailure(err, type)}`);
 }
 
 /** Rows of the table a rule `requires`; a name no table has is a broken rule (a typo), never skipped as if that table were empty. */
