@@ -239,7 +239,7 @@ function spanJsonSql(src: TraceSource): string {
     return `if(mapContains(SpanAttributes, ${chString(key)}) AND startsWith(${v}, '[') AND isValidJSON(${v}) AND JSONType(${v}) = 'Array',
       toJSONString(arrayMap(x -> if(JSONType(x) = 'String', JSONExtractString(x), x), JSONExtractArrayRaw(${v}))), 'null')`;
   });
-  // The events that record messages; a span without any writes null.
+  // The events the evidence reads (messages, Claude Code's tool output); a span without any writes null.
   const own = `arrayFilter(e -> has(${EVIDENCE_EVENTS}, e.1), arrayZip(Events.Name, Events.Attributes))`;
   const events = src.logRecords
     ? `if(hasAny(Events.Name, ${EVIDENCE_EVENTS}) OR notEmpty(log_events), toJSONString(arrayConcat(${eventObjects(own)}, ${eventObjects(recordedEvents('log_events'))})), 'null')`
