@@ -15,8 +15,9 @@
 --   executed arguments differ, or the attribute's text around the call holds it), and a credential
 --   in what the model was told (the user's words it copied into a call), the attribute.
 --   One credential in places of one kind (an attribute of one name on spans or their events, span
---   names, …) is one finding, on one of its spans, the other places and traces counted: a token
---   the user typed, repeated in every later prompt of the conversation, is reported once.
+--   names, …) is one finding, on the earliest of its spans (where it first appeared), the other
+--   places and traces counted: a token the user typed, repeated in every later prompt of the
+--   conversation, is reported once, on the prompt that first held it.
 -- remedy: Purge the affected exports, rotate the credential, and find which code path wrote it.
 WITH blob_hits AS (
   -- Hits in an attribute recording (a copy of) another library's tool-call arguments.
@@ -100,7 +101,8 @@ by_place AS (SELECT h.trace_id AS trace_id, h.span_id AS span_id, coalesce(c.too
   h.rule_id AS rule_id,
   -- (an attribute of a span and its copy on the span's event are one kind of place: a model's messages recorded both ways)
   CASE WHEN h.scope = 'event' THEN 'span' ELSE h.scope END AS place,
-  h.scope = 'event' AS on_event
+  h.scope = 'event' AS on_event,
+  h.start_ns AS start_ns
 FROM credential_hits h
 LEFT JOIN calls c ON c.trace_id = h.trace_id AND c.span_id = h.span_id
 LEFT JOIN args a ON a.trace_id = h.trace_id AND a.span_id = h.span_id
@@ -112,13 +114,13 @@ LEFT JOIN echoed ea ON h.scope IN ('span', 'event') AND ea.trace_id = h.trace_id
 -- kind); in a blob attribute, or one echoing an argument's credential, each credential no argument accounts for.
 WHERE e.trace_id IS NULL AND (h.hit_no = 1 OR bt.trace_id IS NOT NULL OR ea.trace_id IS NOT NULL)),
 -- One credential in places of one kind is one finding (a token the user typed, repeated in every
--- later prompt of the conversation, trace after trace): named by one place (a span's attribute
--- before its event's copy, then by trace and span id; the spans' times are not read, as the
--- spans table is built only for the rules that need it), the others counted.
+-- later prompt of the conversation, trace after trace): named by its earliest place (by the
+-- span's start, a span without one last; a span's attribute before its event's copy; then by
+-- trace and span id), the others counted.
 -- (The tool named is the one its places' calls share, if they do: the call a model span proposed
 -- beside the user's words is not where the credential is.)
 numbered AS (SELECT *,
-    row_number() OVER (PARTITION BY credential, rule_id, place, "key" ORDER BY on_event, trace_id, span_id) AS nth,
+    row_number() OVER (PARTITION BY credential, rule_id, place, "key" ORDER BY coalesce(start_ns, 0) = 0, start_ns, on_event, trace_id, span_id) AS nth,
     count(*) OVER same AS places, count(tool) OVER same AS with_tool, min(tool) OVER same AS first_tool, max(tool) OVER same AS last_tool,
     row_number() OVER (PARTITION BY credential, rule_id, place, "key", trace_id ORDER BY span_id) AS nth_in_trace
   FROM by_place

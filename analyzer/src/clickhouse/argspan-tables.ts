@@ -133,6 +133,7 @@ export const CH_TABLES = {
       ['rule_id', 'String'],
       ['credential_hash', 'String'],
       ['hit_no', 'Int32'],
+      ['start_ns', 'Nullable(Int64)'],
     ],
   },
   log_record_credential_hits: {

@@ -15,7 +15,7 @@ import type { TraceSource } from './source.js';
  * per distinct credential of a text, known by the keyed hash of its text under `hashKey`, as in DuckDB).
  * Every attribute of the exporter's maps is text, so array and number attributes are scanned as
  * the exporter wrote them (DuckDB scans string values, and arrays as their JSON text). A resource hit is reported once per
- * distinct resource, on its first span (smallest trace id, then span id), as in DuckDB; so is a hit in
+ * distinct resource, on its first span (the earliest, then by trace and span id), as in DuckDB; so is a hit in
  * the instrumentation scope's name or version, once per distinct text. The exporter's traces table
  * has no column for the scope's attributes (its logs and metrics tables have one): the exporter
  * drops them, so they cannot be scanned here. Older exporters wrote the scope's name and version
@@ -23,6 +23,15 @@ import type { TraceSource } from './source.js';
  * GenAI log records (`log-records.ts`) are scanned as their spans' events (the body as the event
  * attribute it becomes), and a span made from its records by its resource and scope, as in DuckDB.
  */
+/** A span's start time in nanoseconds, as DuckDB's `start_ns` holds it. */
+const START_NS = 'toUnixTimestamp64Nano(Timestamp)';
+/**
+ * The first span of a group (its `TraceId`, `SpanId`; `start_ns`, last in a row): the earliest, a span without a start
+ * time (0) after every one with one, then by trace and span id, as DuckDB's scan picks it.
+ */
+const firstSpan = (c: 'TraceId' | 'SpanId' | 'start_ns') => `argMin(${c}, (start_ns = 0, start_ns, TraceId, SpanId))`;
+const FIRST_SPAN = `${firstSpan('TraceId')}, ${firstSpan('SpanId')}`;
+
 export async function scanCredentialsClickHouse(session: ChSession, src: TraceSource, hashKey: Uint8Array, detector: SecretDetector = defaultSecretDetector): Promise<number> {
   const hasher = createValueHasher(hashKey);
   const prefilter = builtinPrefilter();
@@ -40,19 +49,19 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
     const found = findCredentials(row.scope, String(row.v), detector, hasher);
     for (let i = 0; i < found.length; i++) {
       if (!firstHit(seen, row.trace_id, row.span_id, row.scope, shownKey(row.scope, row.k, detector), found[i]!)) continue;
-      hits.push({ trace_id: row.trace_id, span_id: row.span_id, scope: row.scope, key: shownKey(row.scope, row.k, detector), rule_id: found[i]!.ruleId, credential_hash: found[i]!.hash, hit_no: i + 1 });
+      hits.push({ trace_id: row.trace_id, span_id: row.span_id, scope: row.scope, key: shownKey(row.scope, row.k, detector), rule_id: found[i]!.ruleId, credential_hash: found[i]!.hash, hit_no: i + 1, start_ns: row.start_ns });
     }
   };
   // A span's events or links (nested columns `list`, never empty in `marker` when there are some): each attribute map, one row per value.
   const nestedScan = (list: 'Events' | 'Links', marker: string, scope: string, keyScope: string) => `
-    SELECT TraceId, SpanId, ${chString(scope)}, k, v
-    FROM (SELECT TraceId, SpanId, ${list}.Attributes AS maps FROM ${T}
+    SELECT TraceId, SpanId, ${chString(scope)}, k, v, ${START_NS}
+    FROM (SELECT TraceId, SpanId, Timestamp, ${list}.Attributes AS maps FROM ${T}
       WHERE ${src.where} AND notEmpty(${list}.${marker}) AND ${anyValue(`arrayFlatten(arrayMap(m -> mapValues(m), ${list}.Attributes))`)})
     ARRAY JOIN maps AS attrs ARRAY JOIN mapKeys(attrs) AS k, mapValues(attrs) AS v
     WHERE ${match('v')}
     UNION ALL
-    SELECT TraceId, SpanId, ${chString(keyScope)}, k, k
-    FROM (SELECT TraceId, SpanId, arrayFlatten(arrayMap(m -> mapKeys(m), ${list}.Attributes)) AS ks FROM ${T}
+    SELECT TraceId, SpanId, ${chString(keyScope)}, k, k, ${START_NS}
+    FROM (SELECT TraceId, SpanId, Timestamp, arrayFlatten(arrayMap(m -> mapKeys(m), ${list}.Attributes)) AS ks FROM ${T}
       WHERE ${src.where} AND notEmpty(${list}.${marker}) AND ${anyValue('ks')})
     ARRAY JOIN ks AS k
     WHERE ${match('k')}`;
@@ -60,67 +69,67 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
   const recordScan = src.logRecords
     ? `
     UNION ALL
-    SELECT trace_id, span_id, 'event', k, v
-    FROM (SELECT trace_id, span_id, arrayJoin(events).attributes AS attrs FROM ${LOG_RECORD_SPANS}
+    SELECT trace_id, span_id, 'event', k, v, start_ns
+    FROM (SELECT trace_id, span_id, start_ns, arrayJoin(events).attributes AS attrs FROM ${LOG_RECORD_SPANS}
       WHERE ${anyValue('arrayFlatten(arrayMap(e -> mapValues(e.attributes), events))')})
     ARRAY JOIN mapKeys(attrs) AS k, mapValues(attrs) AS v
     WHERE ${match('v')}
     UNION ALL
-    SELECT trace_id, span_id, ${chString(NameScope.EVENT_ATTRIBUTE_KEY)}, k, k
-    FROM (SELECT trace_id, span_id, arrayFlatten(arrayMap(e -> mapKeys(e.attributes), events)) AS ks FROM ${LOG_RECORD_SPANS} WHERE ${anyValue('ks')})
+    SELECT trace_id, span_id, ${chString(NameScope.EVENT_ATTRIBUTE_KEY)}, k, k, start_ns
+    FROM (SELECT trace_id, span_id, start_ns, arrayFlatten(arrayMap(e -> mapKeys(e.attributes), events)) AS ks FROM ${LOG_RECORD_SPANS} WHERE ${anyValue('ks')})
     ARRAY JOIN ks AS k
     WHERE ${match('k')}
     UNION ALL
-    SELECT trace_id, span_id, 'span', k, v
-    FROM (SELECT trace_id, span_id, attributes FROM ${LOG_RECORD_SPANS} WHERE notEmpty(attributes) AND ${anyValue('mapValues(attributes)')})
+    SELECT trace_id, span_id, 'span', k, v, start_ns
+    FROM (SELECT trace_id, span_id, start_ns, attributes FROM ${LOG_RECORD_SPANS} WHERE notEmpty(attributes) AND ${anyValue('mapValues(attributes)')})
     ARRAY JOIN mapKeys(attributes) AS k, mapValues(attributes) AS v
     WHERE ${match('v')}
     UNION ALL
-    SELECT trace_id, span_id, ${chString(NameScope.ATTRIBUTE_KEY)}, k, k
-    FROM (SELECT trace_id, span_id, attributes FROM ${LOG_RECORD_SPANS} WHERE notEmpty(attributes) AND ${anyValue('mapKeys(attributes)')})
+    SELECT trace_id, span_id, ${chString(NameScope.ATTRIBUTE_KEY)}, k, k, start_ns
+    FROM (SELECT trace_id, span_id, start_ns, attributes FROM ${LOG_RECORD_SPANS} WHERE notEmpty(attributes) AND ${anyValue('mapKeys(attributes)')})
     ARRAY JOIN mapKeys(attributes) AS k
     WHERE ${match('k')}`
     : '';
   /** The rows of the traces table in the window, with the spans made from log records beside them: `columns` of each. */
   const allSpans = (columns: string, recordColumns: string) =>
     src.logRecords ? `(SELECT ${columns} FROM ${T} WHERE ${src.where} UNION ALL SELECT ${recordColumns} FROM ${SPANS_FROM_RECORDS})` : `(SELECT ${columns} FROM ${T} WHERE ${src.where})`;
-  const resources = allSpans('TraceId, SpanId, ResourceAttributes', 'trace_id, span_id, resource');
-  const scopes = allSpans('TraceId, SpanId, ScopeName, ScopeVersion', "trace_id, span_id, ifNull(scope_name, ''), ifNull(scope_version, '')");
+  const resources = allSpans(`TraceId, SpanId, ${START_NS} AS start_ns, ResourceAttributes`, 'trace_id, span_id, start_ns, resource');
+  const scopes = allSpans(`TraceId, SpanId, ${START_NS} AS start_ns, ScopeName, ScopeVersion`, "trace_id, span_id, start_ns, ifNull(scope_name, ''), ifNull(scope_version, '')");
   await session.each(
-    `${withPattern}SELECT TraceId AS trace_id, SpanId AS span_id, 'span' AS scope, k, v
-    FROM (SELECT TraceId, SpanId, SpanAttributes FROM ${T} WHERE ${src.where} AND ${anyValue('mapValues(SpanAttributes)')})
+    `${withPattern}SELECT TraceId AS trace_id, SpanId AS span_id, 'span' AS scope, k, v, ${START_NS} AS start_ns
+    FROM (SELECT TraceId, SpanId, Timestamp, SpanAttributes FROM ${T} WHERE ${src.where} AND ${anyValue('mapValues(SpanAttributes)')})
     ARRAY JOIN mapKeys(SpanAttributes) AS k, mapValues(SpanAttributes) AS v
     WHERE ${match('v')}
     UNION ALL ${nestedScan('Events', 'Name', 'event', NameScope.EVENT_ATTRIBUTE_KEY)}
     UNION ALL ${nestedScan('Links', 'SpanId', 'link', NameScope.LINK_ATTRIBUTE_KEY)}
     UNION ALL
-    SELECT TraceId, SpanId, ${chString(NameScope.EVENT_NAME)}, NULL, event_name
-    FROM (SELECT TraceId, SpanId, Events.Name AS names FROM ${T} WHERE ${src.where} AND ${anyValue('Events.Name')})
+    SELECT TraceId, SpanId, ${chString(NameScope.EVENT_NAME)}, NULL, event_name, ${START_NS}
+    FROM (SELECT TraceId, SpanId, Timestamp, Events.Name AS names FROM ${T} WHERE ${src.where} AND ${anyValue('Events.Name')})
     ARRAY JOIN names AS event_name
     WHERE ${match('event_name')}
     UNION ALL
-    SELECT TraceId, SpanId, scope, NULL, text
-    FROM (SELECT TraceId, SpanId, SpanName, StatusMessage FROM ${T} WHERE ${src.where} AND ${match(`concat(SpanName, char(1), StatusMessage)`)})
+    SELECT TraceId, SpanId, scope, NULL, text, ${START_NS}
+    FROM (SELECT TraceId, SpanId, Timestamp, SpanName, StatusMessage FROM ${T} WHERE ${src.where} AND ${match(`concat(SpanName, char(1), StatusMessage)`)})
     ARRAY JOIN [${chString(NameScope.SPAN_NAME)}, ${chString(NameScope.STATUS_MESSAGE)}] AS scope, [SpanName, StatusMessage] AS text
     WHERE ${match('text')}
     UNION ALL
-    SELECT TraceId, SpanId, ${chString(NameScope.ATTRIBUTE_KEY)}, k, k
-    FROM (SELECT TraceId, SpanId, SpanAttributes FROM ${T} WHERE ${src.where} AND ${anyValue('mapKeys(SpanAttributes)')})
+    SELECT TraceId, SpanId, ${chString(NameScope.ATTRIBUTE_KEY)}, k, k, ${START_NS}
+    FROM (SELECT TraceId, SpanId, Timestamp, SpanAttributes FROM ${T} WHERE ${src.where} AND ${anyValue('mapKeys(SpanAttributes)')})
     ARRAY JOIN mapKeys(SpanAttributes) AS k
     WHERE ${match('k')}
 ${recordScan}
     UNION ALL
-    SELECT min(TraceId), argMin(SpanId, concat(TraceId, SpanId)), 'resource', k, v
+    SELECT ${FIRST_SPAN}, 'resource', k, v, ${firstSpan('start_ns')}
     FROM ${resources} ARRAY JOIN mapKeys(ResourceAttributes) AS k, mapValues(ResourceAttributes) AS v
     WHERE ${anyValue('mapValues(ResourceAttributes)')} AND ${match('v')}
     GROUP BY cityHash64(mapKeys(ResourceAttributes), mapValues(ResourceAttributes)), k, v
     UNION ALL
-    SELECT min(TraceId), argMin(SpanId, concat(TraceId, SpanId)), ${chString(NameScope.RESOURCE_ATTRIBUTE_KEY)}, k, k
+    SELECT ${FIRST_SPAN}, ${chString(NameScope.RESOURCE_ATTRIBUTE_KEY)}, k, k, ${firstSpan('start_ns')}
     FROM ${resources} ARRAY JOIN mapKeys(ResourceAttributes) AS k
     WHERE ${anyValue('mapKeys(ResourceAttributes)')} AND ${match('k')}
     GROUP BY cityHash64(mapKeys(ResourceAttributes), mapValues(ResourceAttributes)), k${src.scopeColumns ? `
     UNION ALL
-    SELECT min(TraceId), argMin(SpanId, concat(TraceId, SpanId)), scope, NULL, text
+    SELECT ${FIRST_SPAN}, scope, NULL, text, ${firstSpan('start_ns')}
     FROM ${scopes} ARRAY JOIN [${chString(NameScope.SCOPE_NAME)}, ${chString(NameScope.SCOPE_VERSION)}] AS scope, [ScopeName, ScopeVersion] AS text
     WHERE ${match('concat(ScopeName, char(1), ScopeVersion)')} AND text <> '' AND ${match('text')}
     GROUP BY scope, text` : ''}

@@ -215,6 +215,29 @@ describe('credentials the re-scan finds outside span attributes', () => {
     for (const key of [CANARY_AWS_KEY, other]) expect(JSON.stringify(duck)).not.toContain(key);
   });
 
+  it('one credential in places of one kind is named by its earliest place, not by the smallest trace id: the same in both engines', async () => {
+    const said = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: `deploy with key=${CANARY_AWS_KEY}` }] }]);
+    const b = new ArgspanTraceBuilder(0xca);
+    // The conversation's first turn is in a trace whose id sorts last; the later turns' ids sort first.
+    const first = b.turn('turn 1', 'run-earliest', 'f'.repeat(32), 0);
+    const typed = b.otherSpan(first, 'chat', { attributes: { 'gen_ai.input.messages': said }, atMs: 500 });
+    const second = b.turn('turn 2', 'run-earliest', '0'.repeat(31) + '2', 1000);
+    b.otherSpan(second, 'chat', { attributes: { 'gen_ai.input.messages': said }, atMs: 1010 });
+    const third = b.turn('turn 3', 'run-earliest', '0'.repeat(31) + '1', 2000);
+    b.otherSpan(third, 'chat', { attributes: { 'gen_ai.input.messages': said }, atMs: 2010 });
+    // A credential in the resource, shared by every span: named on the earliest span (turn 1's root).
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'earliest.jsonl');
+    writeFileSync(file, b.lines('agent', 200, { 'deploy.token': `key=${CANARY_AWS_KEY}` }).join('\n') + '\n');
+    const { duck, ch } = await bothEngines([file], false);
+    const found = duck.findings.filter((f) => f.rule === 'credential_in_attribute').map((f) => [f.trace_id, f.span_id, f.key]).sort();
+    expect(found).toEqual([
+      [first.traceId, first.spanId, 'deploy.token'],
+      [first.traceId, typed.spanId, 'gen_ai.input.messages'],
+    ].sort());
+    expect(duck.findings.find((f) => f.key === 'gen_ai.input.messages')?.message).toMatch(/in 2 more place\(s\) like this one, in 3 traces in all\.$/);
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+  });
+
   it('a .env dumped as hex (`xxd -p`) in a tool\'s output: passed by the pre-filter and found in both engines alike', async () => {
     const b = new ArgspanTraceBuilder(0xc9);
     const span = b.otherSpan(b.turn('turn', 'run-hex'), 'exec');
