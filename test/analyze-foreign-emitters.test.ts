@@ -458,6 +458,78 @@ describe('argspan analyze on Microsoft Agent Framework\'s spans (Python, agent_f
   });
 });
 
+describe('argspan analyze on Haystack\'s own tracer (2.x component spans, 3.x agent step spans)', () => {
+  const REAL = { '2.31 (a pipeline running an Agent: chat generator and tool invoker components, no tool span)': ['haystack-2.31-pipeline-agent-weather.json', 'get_weather', 'city', 'model-output'], '3.x (haystack.agent.step.llm / .tool)': ['haystack-3-agent-weather-tool.json', 'weather_tool', 'location', 'tool-span'] } as const;
+  it.each(Object.entries(REAL))('%s, the real run: one call, the city the user named, nothing reported', async (_name, [file, tool, key, source]) => {
+    const db = join(tmp(), 'haystack.duckdb');
+    const run = analyzeBin(join(FOREIGN, file), '--format', 'json', '--db', db);
+    expect(run.code).toBe(0);
+    expect(parseJson(run).stats).toMatchObject({ foreign_calls: 1, no_evidence_calls: 0, unreadable_args_calls: 0 });
+    expect(parseJson(run).findings).toEqual([]);
+    expect(await query(db, `SELECT a.emitter, a.tool, a."key", a.provenance, c.call_source FROM tool_args a JOIN tool_calls c USING (trace_id, span_id)`)).toEqual([{ emitter: 'haystack', tool, key, provenance: 'user_explicit', call_source: source }]);
+  });
+
+  // (derive.mjs: each real run's call with an invented timezone and a token, in every place that holds it)
+  const planted = {
+    'derived/haystack-2.31-pipeline-agent-planted.json': [['assumption_span', 'get_weather', 'timezone', 'haystack'], ['credential_in_attribute', 'get_weather', 'api_key', 'haystack']],
+    'derived/haystack-3-agent-planted.json': [['assumption_span', 'weather_tool', 'timezone', 'haystack'], ['credential_in_attribute', 'weather_tool', 'api_key', 'haystack']],
+  };
+  it.each(Object.entries(planted))('%s: the invented timezone and the token each reported once, by tool and key, whatever copies the call', expectPlantedFindings);
+
+  /** The 3.x planted run, `edit` made on each text attribute. */
+  function editedRun(edit: (key: string, text: string) => string): string {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, 'derived', 'haystack-3-agent-planted.json'), 'utf8'));
+    for (const sp of doc.resourceSpans[0].scopeSpans[0].spans) {
+      for (const a of sp.attributes as { key: string; value: { stringValue?: string } }[]) if (a.value.stringValue !== undefined) a.value.stringValue = edit(a.key, a.value.stringValue);
+    }
+    const file = join(tmp(), 'haystack.json');
+    writeFileSync(file, JSON.stringify(doc));
+    return file;
+  }
+
+  it('the run\'s final state (every message, written at its end) is no evidence for the calls before it: a timezone only the call\'s own result gives is still the model\'s', () => {
+    // (the result, in the tool span, the next model call's messages and the final state)
+    const file = editedRun((_, t) => t.replaceAll('\\"unit\\": \\"celsius\\"', '\\"unit\\": \\"celsius\\", \\"zone\\": \\"Europe/Berlin\\"').replaceAll('"unit": "celsius"', '"unit": "celsius", "zone": "Europe/Berlin"'));
+    expect(readFileSync(file, 'utf8').split('"zone').length - 1).toBe(3);
+    const out = parseJson(analyzeBin(file, '--format', 'json'));
+    expect(out.findings.map((f) => [f.rule, f.key])).toContainEqual(['assumption_span', 'timezone']);
+  });
+
+  it('inputs Haystack could not write as JSON (Python\'s text of them: a streaming callback) are input not read, not the user\'s words: no timezone alarm, the call counted without evidence', () => {
+    const repr = "{'messages': [ChatMessage(_role=<ChatRole.USER: 'user'>, _content=[TextContent(text=\"What's the weather in Berlin?\")], _name=None, _meta={})], 'streaming_callback': <function cb at 0x7f3a2c1d0e50>}";
+    const file = editedRun((key, t) => (key === 'haystack.agent.step.llm.input' || key === 'haystack.agent.input' ? repr : t));
+    const out = parseJson(analyzeBin(file, '--format', 'json'));
+    expect(out.stats).toMatchObject({ foreign_calls: 1, no_evidence_calls: 1 });
+    expect(out.findings.map((f) => f.rule)).not.toContain('assumption_span');
+    expect(out.findings.map((f) => [f.rule, f.key])).toContainEqual(['credential_in_attribute', 'api_key']);
+  });
+
+  it('a human-in-the-loop confirmation span (haystack.tool.name, no run of the tool) is no call', () => {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, 'haystack-3-agent-weather-tool.json'), 'utf8'));
+    const spans = doc.resourceSpans[0].scopeSpans[0].spans;
+    const tool = spans.find((sp: { name: string }) => sp.name === 'haystack.agent.step.tool');
+    spans.push({ ...tool, spanId: 'a1000000000000ff', name: 'haystack.agent.hook.human_in_the_loop.strategy', attributes: [{ key: 'haystack.tool.name', value: { stringValue: 'weather_tool' } }, { key: 'haystack.tool.call.id', value: { stringValue: '' } }] });
+    const file = join(tmp(), 'haystack-confirmation.json');
+    writeFileSync(file, JSON.stringify(doc));
+    expect(parseJson(analyzeBin(file, '--format', 'json')).stats).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 0 });
+  });
+
+  it('2.x: a chat generator\'s reply Haystack wrote as Python\'s text, a call in it: one call not checked, not none', () => {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, 'haystack-2.31-pipeline-agent-weather.json'), 'utf8'));
+    for (const ss of doc.resourceSpans[0].scopeSpans) {
+      for (const sp of ss.spans as { attributes: { key: string; value: { stringValue?: string } }[] }[]) {
+        const output = sp.attributes.find((a) => a.key === 'haystack.component.output');
+        if (output?.value.stringValue?.includes('"replies"') && output.value.stringValue.includes('"tool_call"')) {
+          output.value.stringValue = "{'replies': [ChatMessage(_role=<ChatRole.ASSISTANT: 'assistant'>, _content=[ToolCall(tool_name='get_weather', arguments={'city': 'Berlin'}, id='call_abc123', extra=None)], _name=None, _meta={})]}";
+        }
+      }
+    }
+    const file = join(tmp(), 'haystack-repr.json');
+    writeFileSync(file, JSON.stringify(doc));
+    expect(parseJson(analyzeBin(file, '--format', 'json')).stats).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 1 });
+  });
+});
+
 describe('argspan analyze --html on other libraries\' traces', () => {
   it('does not say their calls were not held, denied or sent remote: their traces do not say, and the report says so', () => {
     const html = join(tmp(), 'report.html');

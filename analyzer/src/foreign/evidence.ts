@@ -6,6 +6,7 @@ import { completePrefixOfCutJson, textOfCutString } from './cut-json.js';
 import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, proposeResponseOutputCalls, readEventsAttribute, readLogfireOpenAiObjects, readMessageEvents, readResponsesInputItem, toolCallsOf } from './event-evidence.js';
 import { firstStr, isObject, kindOf, str, UNNAMED_TOOL } from './recognizers/attributes.js';
 import { afterClaudeLabel, isGeminiCliSpan } from './recognizers/coding-agents.js';
+import { HaystackAttributes } from './recognizers/haystack.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
 import { contentCut } from './recognizers/genai-semconv.js';
@@ -51,6 +52,12 @@ export const EVIDENCE_KEYS: readonly string[] = [
   AdkModelCall.RESPONSE,
   EVENTS_ATTRIBUTE,
   ...Object.values(LogfireOpenAiAttributes),
+  HaystackAttributes.LLM_INPUT,
+  HaystackAttributes.LLM_OUTPUT,
+  HaystackAttributes.AGENT_INPUT,
+  HaystackAttributes.AGENT_OUTPUT,
+  HaystackAttributes.COMPONENT_INPUT,
+  HaystackAttributes.COMPONENT_OUTPUT,
 ];
 /**
  * Families of flattened keys evidence is read from: OpenInference's messages and tool schemas, and
@@ -275,6 +282,7 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readLogfireOpenAiObjects(span, into);
   readCodingAgentPrompt(span, into);
   readClaudeCodeNewContext(span, into);
+  readHaystack(span, into);
 }
 
 /**
@@ -1397,11 +1405,19 @@ function runInput(text: string | undefined, attribute: string, span: ForeignSpan
     userText(unescapedJson(text, parsed), span, into);
     return;
   }
+  readConversation(messages, attribute, span, into);
+}
+
+/** A conversation's messages as evidence, recorded in `attribute` of `span` (see {@link runInput}). */
+function readConversation(messages: readonly RunMessage[], attribute: string, span: ForeignSpan, into: TraceEvidence): void {
   for (const m of messages) {
     if (m.role === 'user') contentTexts(m.content).forEach((t) => into.user(t));
     else if (m.role === 'system') contentTexts(m.content).forEach((t) => into.developer(t));
-    else if (m.role === 'tool') into.result(m.callId, m.content, span.startNs);
-    else if (m.role === 'responses item') readResponsesInputItem(m.content, attribute, span, into);
+    else if (m.role === 'tool') {
+      into.result(m.callId, m.content, span.startNs);
+      // (the call a Haystack result names as its origin: a copy of its arguments)
+      for (const call of m.calls) into.repeat(span, attribute, call.id, call.name, call.args);
+    } else if (m.role === 'responses item') readResponsesInputItem(m.content, attribute, span, into);
     else repeatModelCalls(m, attribute, span, into);
   }
 }
@@ -1466,6 +1482,98 @@ function runMessage(m: unknown): RunMessage | undefined {
   const role = typeof name === 'string' ? MESSAGE_ROLES[name.toLowerCase()] : undefined;
   if (!role) return undefined;
   const fields = serialised ?? m;
+  // (Haystack's tool message holds its result as a part, beside the call it answers: the result alone is the tool's)
+  const results = role === 'tool' ? haystackResults(fields.content) : [];
+  if (results.length > 0) {
+    const callId = results.length === 1 ? results[0]!.origin.id : undefined;
+    return { role, content: results.length === 1 ? results[0]!.result : results.map((r) => r.result), ...(callId !== undefined ? { callId } : {}), calls: results.map((r) => r.origin) };
+  }
   const callId = fields.tool_call_id ?? fields.toolCallId;
-  return { role, content: fields.content, ...(typeof callId === 'string' ? { callId } : {}), calls: role === 'model' ? toolCallsOf(fields) : [] };
+  return { role, content: fields.content, ...(typeof callId === 'string' ? { callId } : {}), calls: role === 'model' ? [...toolCallsOf(fields), ...haystackCalls(fields.content)] : [] };
 }
+
+/** The calls a Haystack message (`ChatMessage.to_dict()`) holds as content parts: `{"tool_call": {tool_name, arguments, id}}`. */
+function haystackCalls(content: unknown): RunMessage['calls'] {
+  const out: RunMessage['calls'] = [];
+  for (const part of Array.isArray(content) ? content : []) {
+    const call = isObject(part) ? part.tool_call : undefined;
+    if (isObject(call)) out.push({ name: call.tool_name, id: typeof call.id === 'string' ? call.id : undefined, args: call.arguments });
+  }
+  return out;
+}
+
+/** The results a Haystack tool message holds as content parts: `{"tool_call_result": {result, origin: {the call}, error}}`, each with the call it answers. */
+function haystackResults(content: unknown): { origin: RunMessage['calls'][number]; result: unknown }[] {
+  const out: { origin: RunMessage['calls'][number]; result: unknown }[] = [];
+  for (const part of Array.isArray(content) ? content : []) {
+    const r = isObject(part) ? part.tool_call_result : undefined;
+    if (!isObject(r)) continue;
+    const o = isObject(r.origin) ? r.origin : {};
+    out.push({ origin: { name: o.tool_name, id: typeof o.id === 'string' ? o.id : undefined, args: o.arguments }, result: r.result });
+  }
+  return out;
+}
+
+/**
+ * Haystack's own tracer. A model call's inputs (3.x: `haystack.agent.step.llm.input`; 2.x: the chat
+ * generator's `haystack.component.input`, the conversation so far and the tools' schemas) and the
+ * agent run's (`haystack.agent.input`) as a conversation; a text Haystack could not write as JSON
+ * (Python's text of it: a streaming callback among the inputs) that holds messages is input not read,
+ * not the user's words. Other components' inputs (a prompt builder's variables, a retriever's query)
+ * are not read: what the model was told is in its own input. The model's reply (`{"replies": […]}`)
+ * proposes its calls — in 3.x each also ran in a tool span, matched by tool and arguments; in 2.x no
+ * span runs one, and the tool invoker's output (`{"tool_messages": […]}`) gives their results by call
+ * id. An agent's final state (`haystack.agent.output`, an agent component's output: every message of
+ * the run, written at its end) is no evidence: the calls in it are copies.
+ */
+function readHaystack(span: ForeignSpan, into: TraceEvidence): void {
+  for (const key of [HaystackAttributes.LLM_INPUT, HaystackAttributes.AGENT_INPUT, HaystackAttributes.COMPONENT_INPUT]) {
+    const text = str(span, key);
+    if (text === undefined) {
+      if (key !== HaystackAttributes.COMPONENT_INPUT && span.nonText?.has(key)) into.inputNotRead(span);
+      continue;
+    }
+    const parsed = parseJson(text);
+    const messages = conversationOf(parsed);
+    if (messages === undefined) {
+      if (key !== HaystackAttributes.COMPONENT_INPUT || (parsed === undefined && text.includes(HAYSTACK_MESSAGE_REPR))) into.inputNotRead(span);
+      continue;
+    }
+    readConversation(messages, key, span, into);
+    const tools = isObject(parsed) && Array.isArray(parsed.tools) ? parsed.tools : [];
+    for (const t of tools) if (isObject(t) && isObject(t.data)) into.schema(t.data.name, t.data.parameters);
+  }
+  for (const key of [HaystackAttributes.LLM_OUTPUT, HaystackAttributes.COMPONENT_OUTPUT]) {
+    const text = str(span, key);
+    if (text === undefined) continue;
+    const parsed = parseJson(text);
+    const output = isObject(parsed) ? parsed : undefined;
+    if (output && Array.isArray(output.replies)) {
+      let position = 0;
+      for (const reply of output.replies) {
+        for (const c of haystackCalls(isObject(reply) ? reply.content : undefined)) into.proposed.push(proposal(span, key, c.name, c.id, c.args ?? {}, position++));
+      }
+    } else if (output && Array.isArray(output.tool_messages)) {
+      for (const m of output.tool_messages) {
+        for (const r of haystackResults(isObject(m) ? m.content : undefined)) {
+          into.result(r.origin.id, r.result, span.startNs);
+          into.repeat(span, key, r.origin.id, r.origin.name, r.origin.args);
+        }
+      }
+    } else if (output && Array.isArray(output.messages)) {
+      for (const m of conversationOf(output) ?? []) repeatModelCalls(m, key, span, into);
+    } else if (key === HaystackAttributes.LLM_OUTPUT) {
+      if (parsed === undefined) proposeCutOffOutput(span, key, text, into);
+      else proposeUnknownOutput(span, key, text, parsed, into);
+    } else if (parsed === undefined && text.includes(HAYSTACK_CALL_REPR)) {
+      // (a 2.x component's output Haystack wrote as Python's text, a call in it: one unreadable call, not none)
+      proposeUnreadableOutput(span, key, text, into, ForeignArgumentRule.NOT_JSON);
+    }
+  }
+  const final = str(span, HaystackAttributes.AGENT_OUTPUT);
+  for (const m of final === undefined ? [] : (conversationOf(parseJson(final)) ?? [])) repeatModelCalls(m, HaystackAttributes.AGENT_OUTPUT, span, into);
+}
+
+/** Python's text of a Haystack message and of a call (`repr`), in a tag Haystack could not write as JSON. */
+const HAYSTACK_MESSAGE_REPR = 'ChatMessage(';
+const HAYSTACK_CALL_REPR = 'ToolCall(';

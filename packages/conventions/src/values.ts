@@ -106,6 +106,8 @@ export const Emitter = {
   CLAUDE_CODE: 'claude-code',
   /** Gemini CLI's OpenTelemetry events (`gemini_cli.tool_call`): log records, no span, read as a span each. */
   GEMINI_CLI: 'gemini-cli',
+  /** Haystack's own tracer (3.x): an agent's `haystack.agent.step.tool` span per call, `haystack.tool.name`. */
+  HAYSTACK: 'haystack',
 } as const;
 export type Emitter = (typeof Emitter)[keyof typeof Emitter];
 
