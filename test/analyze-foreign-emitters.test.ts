@@ -514,6 +514,35 @@ describe('argspan analyze on Haystack\'s own tracer (2.x component spans, 3.x ag
     expect(parseJson(analyzeBin(file, '--format', 'json')).stats).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 0 });
   });
 
+  it('a value the person typed into a human-in-the-loop confirmation (a parameter changed before the call ran) is theirs, not the model\'s guess', () => {
+    // The model proposed weather_tool {"location": "Berlin"}; the person set a timezone before letting it run.
+    const confirmed = (withDecision: boolean): string => {
+      const doc = JSON.parse(readFileSync(join(FOREIGN, 'haystack-3-agent-weather-tool.json'), 'utf8'));
+      const spans = doc.resourceSpans[0].scopeSpans[0].spans as { spanId: string; name: string; startTimeUnixNano: string; endTimeUnixNano: string; attributes: { key: string; value: { stringValue?: string } }[] }[];
+      const tool = spans.find((sp) => sp.name === 'haystack.agent.step.tool')!;
+      tool.attributes.find((a) => a.key === 'haystack.agent.step.tool.input')!.value.stringValue = JSON.stringify({ location: 'Berlin', timezone: 'Europe/Berlin' });
+      const strategy = { ...tool, spanId: 'a1000000000000fe', name: 'haystack.agent.hook.human_in_the_loop.strategy', startTimeUnixNano: String(BigInt(tool.startTimeUnixNano) - 5_000_000n), endTimeUnixNano: String(BigInt(tool.startTimeUnixNano) - 1_000_000n) };
+      strategy.attributes = [
+        { key: 'haystack.tool.name', value: { stringValue: 'weather_tool' } },
+        { key: 'haystack.agent.hook.human_in_the_loop.strategy.decision', value: { stringValue: 'modify' } },
+        { key: 'haystack.agent.hook.human_in_the_loop.strategy.input', value: { stringValue: JSON.stringify({ tool_name: 'weather_tool', tool_description: 'Provides weather information for a given location.', tool_params: { location: 'Berlin' }, tool_call_id: null }) } },
+        ...(withDecision ? [{ key: 'haystack.agent.hook.human_in_the_loop.strategy.output', value: { stringValue: JSON.stringify({ tool_name: 'weather_tool', execute: true, tool_call_id: null, feedback: null, final_tool_params: { location: 'Berlin', timezone: 'Europe/Berlin' } }) } }] : []),
+      ];
+      spans.push(strategy);
+      const file = join(tmp(), 'haystack-confirmed.json');
+      writeFileSync(file, JSON.stringify(doc));
+      return file;
+    };
+    const withDecision = parseJson(analyzeBin(confirmed(true), '--format', 'json'));
+    expect(withDecision.findings.map((f) => [f.rule, f.key])).not.toContainEqual(['assumption_span', 'timezone']);
+    // (the model's proposal is the call that ran, changed: one call, not two)
+    expect(withDecision.stats.foreign_calls).toBe(1);
+    // (the control: without the decision, the timezone is no one's but the tool span's, and the proposal another call)
+    const without = parseJson(analyzeBin(confirmed(false), '--format', 'json'));
+    expect(without.findings.map((f) => [f.rule, f.key])).toContainEqual(['assumption_span', 'timezone']);
+    expect(without.stats.foreign_calls).toBe(2);
+  });
+
   it('2.x: a chat generator\'s reply Haystack wrote as Python\'s text, a call in it: one call not checked, not none', () => {
     const doc = JSON.parse(readFileSync(join(FOREIGN, 'haystack-2.31-pipeline-agent-weather.json'), 'utf8'));
     for (const ss of doc.resourceSpans[0].scopeSpans) {

@@ -775,6 +775,12 @@ function matchProposals(
       // names by id (LiteLLM's `gen_ai.completion.{i}.function_call.*` beside its output messages).
       call = byShape.get(shape) ?? first.get(shape) ?? (p.callId === undefined ? byIdShape.get(shape) : undefined);
     }
+    // A proposal a person let run with other arguments (a human-in-the-loop confirmation): the call that ran with them.
+    if (!call && evidence.changedBeforeRun.length > 0) {
+      const proposedArgs = canonical(decode(p).value);
+      const changed = evidence.changedBeforeRun.find((c) => c.tool === p.tool && canonical(c.proposed) === proposedArgs);
+      if (changed) call = byShape!.get(`${p.tool}\u0000${canonical(changed.ran)}`);
+    }
     // A proposal cut off at the emitter's size limit before its id: the one call of its tool whose arguments agree with those it holds whole.
     if (!call && p.callId === undefined && decode(p).completePart !== undefined) {
       const ran = executed.filter((c) => c.tool === p.tool && cutArgumentsAgree(decode(p), decode(c)));

@@ -58,6 +58,8 @@ export const EVIDENCE_KEYS: readonly string[] = [
   HaystackAttributes.AGENT_OUTPUT,
   HaystackAttributes.COMPONENT_INPUT,
   HaystackAttributes.COMPONENT_OUTPUT,
+  HaystackAttributes.CONFIRMATION_INPUT,
+  HaystackAttributes.CONFIRMATION_OUTPUT,
 ];
 /**
  * Families of flattened keys evidence is read from: OpenInference's messages and tool schemas, and
@@ -95,6 +97,12 @@ export class TraceEvidence {
    * arguments where the history records them (GenAI-conventions messages).
    */
   readonly repeated: { spanId: string; attribute: string; callId: string; call?: { tool: string; args: unknown } }[] = [];
+  /**
+   * Calls a person let run with other arguments than the model proposed (a human-in-the-loop
+   * confirmation that changed them): the proposal of `tool` with `proposed` is the call that ran
+   * with `ran`.
+   */
+  readonly changedBeforeRun: { tool: string; proposed: unknown; ran: unknown }[] = [];
 
   user(text: string): void {
     if (text.trim() === '') return;
@@ -1572,6 +1580,31 @@ function readHaystack(span: ForeignSpan, into: TraceEvidence): void {
   }
   const final = str(span, HaystackAttributes.AGENT_OUTPUT);
   for (const m of final === undefined ? [] : (conversationOf(parseJson(final)) ?? [])) repeatModelCalls(m, HaystackAttributes.AGENT_OUTPUT, span, into);
+  readHaystackConfirmation(span, into);
+}
+
+/**
+ * A human-in-the-loop confirmation (Haystack 3.x): the call it was asked about is a copy of the
+ * model's; a parameter the person changed before letting the call run (the decision's
+ * `final_tool_params` differing from the call's) is theirs, asserted, not the model's guess — and
+ * so is the feedback they wrote; the model's proposal is the call that ran with the changed ones.
+ */
+function readHaystackConfirmation(span: ForeignSpan, into: TraceEvidence): void {
+  const asked = parseJson(str(span, HaystackAttributes.CONFIRMATION_INPUT));
+  if (!isObject(asked)) return;
+  into.repeat(span, HaystackAttributes.CONFIRMATION_INPUT, asked.tool_call_id, asked.tool_name, asked.tool_params);
+  const decided = parseJson(str(span, HaystackAttributes.CONFIRMATION_OUTPUT));
+  if (!isObject(decided) || decided.execute !== true) return;
+  if (typeof decided.feedback === 'string') into.user(decided.feedback);
+  const proposed = isObject(asked.tool_params) ? asked.tool_params : {};
+  if (!isObject(decided.final_tool_params) || typeof asked.tool_name !== 'string') return;
+  let changed = false;
+  for (const [key, value] of Object.entries(decided.final_tool_params)) {
+    if (JSON.stringify(value) === JSON.stringify(proposed[key])) continue;
+    changed = true;
+    into.user(typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  if (changed || Object.keys(proposed).some((key) => !(key in (decided.final_tool_params as object)))) into.changedBeforeRun.push({ tool: asked.tool_name, proposed, ran: decided.final_tool_params });
 }
 
 /** Python's text of a Haystack message and of a call (`repr`), in a tag Haystack could not write as JSON. */

@@ -28,6 +28,13 @@ export const HaystackAttributes = {
    */
   COMPONENT_INPUT: 'haystack.component.input',
   COMPONENT_OUTPUT: 'haystack.component.output',
+  /**
+   * A human-in-the-loop confirmation of a call (3.x): the model's call it was asked about
+   * (`{"tool_name", "tool_params", "tool_call_id", …}`) and the decision (`{"execute",
+   * "final_tool_params", "feedback", …}`: the parameters the call runs with, as the person left them).
+   */
+  CONFIRMATION_INPUT: 'haystack.agent.hook.human_in_the_loop.strategy.input',
+  CONFIRMATION_OUTPUT: 'haystack.agent.hook.human_in_the_loop.strategy.output',
 } as const;
 
 /** The span of one tool call an agent ran (3.x); `haystack.tool.name` is also on a confirmation strategy's span, which runs nothing. */
