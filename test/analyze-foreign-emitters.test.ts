@@ -9,8 +9,8 @@ import { CALLS_WITHOUT_OPERATION, toolSpansWithoutOperation } from './support/to
 /**
  * `argspan analyze` on the real traces of `fixtures/traces/foreign/` from emitters other than
  * OpenInference's instrumentations: Google ADK, OpenLLMetry, GenAI-convention tool spans, Semantic
- * Kernel, Strands Agents, Logfire, smolagents, Spring AI, LiteLLM, Mastra, AG2, BeeAI and Microsoft
- * Agent Framework; each emitter's calls read once, by tool and key.
+ * Kernel, Strands Agents, Logfire, smolagents, Spring AI, LiteLLM, Mastra, AG2, BeeAI, Microsoft
+ * Agent Framework, Haystack and Genkit; each emitter's calls read once, by tool and key.
  */
 
 describe('argspan analyze: Google ADK alone (no OpenInference)', () => {
@@ -572,5 +572,82 @@ describe('argspan analyze --html on other libraries\' traces', () => {
     const mixed = join(tmp(), 'mixed.html');
     expect(analyzeBin(...traces, 'fixtures/traces/tokyo-invite.jsonl', '--html', mixed).code).toBe(1);
     expect(readFileSync(mixed, 'utf8').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')).toMatch(/ \d+ went remote \(of the \d+ calls argspan gated\) /);
+  });
+});
+
+describe('argspan analyze on Genkit\'s own tracing (an action span per flow, model and tool)', () => {
+  const REAL = 'genkit-1.42-flow-weather-tool.json';
+  type Span = { spanId: string; name: string; attributes: { key: string; value: { stringValue?: string } }[] };
+  /** The recorded run (or its planted variant), `edit` made on its spans; written to a file of its own. */
+  function editedRun(edit: (spans: Span[]) => Span[] | void, source = REAL): string {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, source), 'utf8'));
+    const ss = doc.resourceSpans[0].scopeSpans[0];
+    ss.spans = edit(ss.spans) ?? ss.spans;
+    const file = join(tmp(), 'genkit.json');
+    writeFileSync(file, JSON.stringify(doc));
+    return file;
+  }
+  const attr = (span: Span, key: string) => span.attributes.find((a) => a.key === key)!.value;
+  const isTool = (span: Span) => span.attributes.some((a) => a.key === 'genkit:metadata:subtype' && a.value.stringValue === 'tool');
+
+  it('the real run (genkit 1.42, a flow calling generate with one tool): one call, the city the user named, nothing reported', async () => {
+    const db = join(tmp(), 'genkit.duckdb');
+    const run = analyzeBin(join(FOREIGN, REAL), '--format', 'json', '--db', db);
+    expect(run.code).toBe(0);
+    expect(parseJson(run).stats).toMatchObject({ foreign_calls: 1, no_evidence_calls: 0, unreadable_args_calls: 0 });
+    expect(parseJson(run).findings).toEqual([]);
+    expect(await query(db, `SELECT a.emitter, a.tool, a."key", a.provenance, c.call_source FROM tool_args a JOIN tool_calls c USING (trace_id, span_id)`)).toEqual([{ emitter: 'genkit', tool: 'getWeather', key: 'city', provenance: 'user_explicit', call_source: 'tool-span' }]);
+  });
+
+  // (derive.mjs: the call with an invented timezone and a token, in the tool span, the model's reply, the next request and the generate loop's copies)
+  it('derived/genkit-1.42-planted.json: the invented timezone and the token each reported once, by tool and key, whatever copies the call', () =>
+    expectPlantedFindings('derived/genkit-1.42-planted.json', [['assumption_span', 'getWeather', 'timezone', 'genkit'], ['credential_in_attribute', 'getWeather', 'api_key', 'genkit']]));
+
+  it('a call the model asked for that no tool span ran (`returnToolRequests`: the application runs it) is read from the model\'s reply', () => {
+    const file = editedRun((spans) => spans.filter((sp) => !isTool(sp)), 'derived/genkit-1.42-planted.json');
+    const out = parseJson(analyzeBin(file, '--format', 'json'));
+    expect(out.stats).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 0 });
+    expect(out.findings.map((f) => [f.rule, f.tool, f.key, f.emitter]).sort()).toEqual([['assumption_span', 'getWeather', 'timezone', 'genkit'], ['credential_in_attribute', 'getWeather', 'api_key', 'genkit']]);
+  });
+
+  it('the outermost span\'s input (the flow\'s argument) is the user\'s request; a nested flow\'s, made by code, is not', async () => {
+    // The prompt no longer names the city: only the flow's argument does.
+    const provenanceOfCity = async (nest: boolean) => {
+      const file = editedRun((spans) => {
+        for (const sp of spans) {
+          for (const a of sp.attributes) {
+            if (a.value.stringValue === undefined) continue;
+            if (sp.name !== 'weatherFlow') a.value.stringValue = a.value.stringValue.replaceAll('What is the weather in Berlin?', 'What is the weather in the city I asked about?');
+            if (nest && a.key === 'genkit:path') a.value.stringValue = `/{outerFlow,t:flow}${a.value.stringValue}`;
+          }
+        }
+      });
+      const db = join(tmp(), 'genkit-root.duckdb');
+      expect(analyzeBin(file, '--db', db).code).toBe(0);
+      return query(db, 'SELECT "key", provenance FROM tool_args');
+    };
+    expect(await provenanceOfCity(false)).toEqual([{ key: 'city', provenance: 'user_explicit' }]);
+    expect(await provenanceOfCity(true)).toEqual([{ key: 'city', provenance: 'model_inferred' }]);
+  });
+
+  it('the tools\' schemas in the model\'s request: a value the schema gives as its default is not the model\'s guess', async () => {
+    // The model's call (and so the tool span's input, and every copy) carries `units: "metric"`, the default of getWeather's inputSchema; the user never said it.
+    const file = editedRun((spans) => {
+      for (const sp of spans) for (const a of sp.attributes) if (a.value.stringValue !== undefined) a.value.stringValue = a.value.stringValue.replaceAll('{"city":"Berlin"}', '{"city":"Berlin","units":"metric"}');
+    });
+    expect(readFileSync(file, 'utf8').split('units\\":\\"metric').length - 1).toBe(6);
+    const db = join(tmp(), 'genkit-default.duckdb');
+    analyzeBin(file, '--db', db);
+    expect(await query(db, 'SELECT "key", provenance FROM tool_args ORDER BY "key"')).toEqual([{ key: 'city', provenance: 'user_explicit' }, { key: 'units', provenance: 'schema_default' }]);
+  });
+
+  it('a model reply cut off mid-call (an attribute length limit) is a call not checked, not none', () => {
+    const file = editedRun((spans) => {
+      const model = spans.filter((sp) => !isTool(sp)).find((sp) => attr(sp, 'genkit:output').stringValue?.includes('toolRequest'))!;
+      const reply = attr(model, 'genkit:output');
+      reply.stringValue = reply.stringValue!.slice(0, reply.stringValue!.indexOf('"city"') + 4);
+      return spans.filter((sp) => !isTool(sp));
+    });
+    expect(parseJson(analyzeBin(file, '--format', 'json')).stats).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 1 });
   });
 });

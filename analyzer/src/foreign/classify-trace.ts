@@ -8,6 +8,7 @@ import { readAgentFrameworkNoArguments } from './recognizers/genai-semconv.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
 import { LogfireAgentsAttributes } from './recognizers/logfire.js';
+import { GenkitAttributes } from './recognizers/genkit.js';
 import { HaystackAttributes } from './recognizers/haystack.js';
 import { MastraAttributes } from './recognizers/mastra.js';
 import { ForeignArgumentRule, type ArgumentDecoding, type ForeignCall, type ForeignEmitter, type ForeignSpan, type RecordedArguments } from './types.js';
@@ -878,6 +879,7 @@ function modelEmitter(span: ForeignSpan): ForeignEmitter {
   if (span.attrs.has(LangfuseAttributes.OBSERVATION_TYPE)) return 'langfuse';
   if (span.attrs.has(LangSmithAttributes.SPAN_KIND)) return 'langsmith';
   if (span.attrs.has(HaystackAttributes.LLM_OUTPUT) || span.attrs.has(HaystackAttributes.COMPONENT_OUTPUT) || span.attrs.has(HaystackAttributes.AGENT_OUTPUT)) return Emitter.HAYSTACK;
+  if (span.attrs.has(GenkitAttributes.TYPE)) return Emitter.GENKIT;
   // Logfire's own spans (`logfire.instrument_openai`, its OpenAI Agents integration) are named by their message template.
   if (span.attrs.has(LogfireAgentsAttributes.MSG_TEMPLATE)) return 'logfire';
   // An OpenInference span whose output is a model's choice without `llm.*` (DSPy's `Predict.forward`, a CHAIN).

@@ -6,6 +6,7 @@ import { completePrefixOfCutJson, textOfCutString } from './cut-json.js';
 import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, proposeResponseOutputCalls, readEventsAttribute, readLogfireOpenAiObjects, readMessageEvents, readResponsesInputItem, toolCallsOf } from './event-evidence.js';
 import { firstStr, isObject, kindOf, str, UNNAMED_TOOL } from './recognizers/attributes.js';
 import { afterClaudeLabel, isGeminiCliSpan } from './recognizers/coding-agents.js';
+import { GenkitAttributes, GenkitSubtype, isGenkitRoot } from './recognizers/genkit.js';
 import { HaystackAttributes } from './recognizers/haystack.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
@@ -60,6 +61,8 @@ export const EVIDENCE_KEYS: readonly string[] = [
   HaystackAttributes.COMPONENT_OUTPUT,
   HaystackAttributes.CONFIRMATION_INPUT,
   HaystackAttributes.CONFIRMATION_OUTPUT,
+  GenkitAttributes.INPUT,
+  GenkitAttributes.OUTPUT,
 ];
 /**
  * Families of flattened keys evidence is read from: OpenInference's messages and tool schemas, and
@@ -291,6 +294,7 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readCodingAgentPrompt(span, into);
   readClaudeCodeNewContext(span, into);
   readHaystack(span, into);
+  readGenkit(span, into);
 }
 
 /**
@@ -1424,7 +1428,7 @@ function readConversation(messages: readonly RunMessage[], attribute: string, sp
     else if (m.role === 'tool') {
       into.result(m.callId, m.content, span.startNs);
       // (the call a Haystack result names as its origin: a copy of its arguments)
-      for (const call of m.calls) into.repeat(span, attribute, call.id, call.name, call.args);
+      for (const call of m.calls) if (call.args !== undefined) into.repeat(span, attribute, call.id, call.name, call.args);
     } else if (m.role === 'responses item') readResponsesInputItem(m.content, attribute, span, into);
     else repeatModelCalls(m, attribute, span, into);
   }
@@ -1490,34 +1494,49 @@ function runMessage(m: unknown): RunMessage | undefined {
   const role = typeof name === 'string' ? MESSAGE_ROLES[name.toLowerCase()] : undefined;
   if (!role) return undefined;
   const fields = serialised ?? m;
-  // (Haystack's tool message holds its result as a part, beside the call it answers: the result alone is the tool's)
-  const results = role === 'tool' ? haystackResults(fields.content) : [];
+  // (Haystack's and Genkit's tool messages hold their results as parts, beside the call each answers: the result alone is the tool's)
+  const results = role === 'tool' ? partResults(fields.content) : [];
   if (results.length > 0) {
     const callId = results.length === 1 ? results[0]!.origin.id : undefined;
     return { role, content: results.length === 1 ? results[0]!.result : results.map((r) => r.result), ...(callId !== undefined ? { callId } : {}), calls: results.map((r) => r.origin) };
   }
   const callId = fields.tool_call_id ?? fields.toolCallId;
-  return { role, content: fields.content, ...(typeof callId === 'string' ? { callId } : {}), calls: role === 'model' ? [...toolCallsOf(fields), ...haystackCalls(fields.content)] : [] };
+  return { role, content: fields.content, ...(typeof callId === 'string' ? { callId } : {}), calls: role === 'model' ? [...toolCallsOf(fields), ...partCalls(fields.content)] : [] };
 }
 
-/** The calls a Haystack message (`ChatMessage.to_dict()`) holds as content parts: `{"tool_call": {tool_name, arguments, id}}`. */
-function haystackCalls(content: unknown): RunMessage['calls'] {
+/**
+ * The calls a message holds as content parts keyed by their kind: Haystack's (`ChatMessage.to_dict()`)
+ * `{"tool_call": {tool_name, arguments, id}}`, Genkit's `{"toolRequest": {name, input, ref}}`.
+ */
+function partCalls(content: unknown): RunMessage['calls'] {
   const out: RunMessage['calls'] = [];
   for (const part of Array.isArray(content) ? content : []) {
-    const call = isObject(part) ? part.tool_call : undefined;
+    if (!isObject(part)) continue;
+    const call = part.tool_call;
     if (isObject(call)) out.push({ name: call.tool_name, id: typeof call.id === 'string' ? call.id : undefined, args: call.arguments });
+    const request = part.toolRequest;
+    // (a request without input is a call with no arguments: Genkit leaves out what is undefined)
+    if (isObject(request)) out.push({ name: request.name, id: typeof request.ref === 'string' ? request.ref : undefined, args: request.input ?? {} });
   }
   return out;
 }
 
-/** The results a Haystack tool message holds as content parts: `{"tool_call_result": {result, origin: {the call}, error}}`, each with the call it answers. */
-function haystackResults(content: unknown): { origin: RunMessage['calls'][number]; result: unknown }[] {
+/**
+ * The results a tool message holds as content parts, each with the call it answers: Haystack's
+ * `{"tool_call_result": {result, origin: {the call}, error}}`, Genkit's `{"toolResponse": {name,
+ * ref, output}}` (the call by its id only: `args` undefined).
+ */
+function partResults(content: unknown): { origin: RunMessage['calls'][number]; result: unknown }[] {
   const out: { origin: RunMessage['calls'][number]; result: unknown }[] = [];
   for (const part of Array.isArray(content) ? content : []) {
-    const r = isObject(part) ? part.tool_call_result : undefined;
-    if (!isObject(r)) continue;
-    const o = isObject(r.origin) ? r.origin : {};
-    out.push({ origin: { name: o.tool_name, id: typeof o.id === 'string' ? o.id : undefined, args: o.arguments }, result: r.result });
+    if (!isObject(part)) continue;
+    const r = part.tool_call_result;
+    if (isObject(r)) {
+      const o = isObject(r.origin) ? r.origin : {};
+      out.push({ origin: { name: o.tool_name, id: typeof o.id === 'string' ? o.id : undefined, args: o.arguments }, result: r.result });
+    }
+    const response = part.toolResponse;
+    if (isObject(response)) out.push({ origin: { name: response.name, id: typeof response.ref === 'string' ? response.ref : undefined, args: undefined }, result: response.output });
   }
   return out;
 }
@@ -1559,11 +1578,11 @@ function readHaystack(span: ForeignSpan, into: TraceEvidence): void {
     if (output && Array.isArray(output.replies)) {
       let position = 0;
       for (const reply of output.replies) {
-        for (const c of haystackCalls(isObject(reply) ? reply.content : undefined)) into.proposed.push(proposal(span, key, c.name, c.id, c.args ?? {}, position++));
+        for (const c of partCalls(isObject(reply) ? reply.content : undefined)) into.proposed.push(proposal(span, key, c.name, c.id, c.args ?? {}, position++));
       }
     } else if (output && Array.isArray(output.tool_messages)) {
       for (const m of output.tool_messages) {
-        for (const r of haystackResults(isObject(m) ? m.content : undefined)) {
+        for (const r of partResults(isObject(m) ? m.content : undefined)) {
           into.result(r.origin.id, r.result, span.startNs);
           into.repeat(span, key, r.origin.id, r.origin.name, r.origin.args);
         }
@@ -1610,3 +1629,57 @@ function readHaystackConfirmation(span: ForeignSpan, into: TraceEvidence): void 
 /** Python's text of a Haystack message and of a call (`repr`), in a tag Haystack could not write as JSON. */
 const HAYSTACK_MESSAGE_REPR = 'ChatMessage(';
 const HAYSTACK_CALL_REPR = 'ToolCall(';
+
+/**
+ * Genkit's own tracing ({@link GenkitAttributes}). A model action's input is a conversation — the
+ * user's and the developer's words, earlier results (`toolResponse` parts), the model's earlier
+ * calls (copies) — with the tools' schemas (`inputSchema`); its output proposes the calls
+ * (`toolRequest` parts, by `ref`), each of which also ran in a tool span (matched by tool and
+ * arguments). The outermost span's input (a flow's argument: what the application was called with)
+ * is the user's request. Any other span (the `generate` loop's, a nested flow's: its input may be
+ * made from the model's values) is read for copies of the calls only. A model input that does not
+ * parse (cut at an attribute length limit) is input not read; an output that does not parse and
+ * may hold a call, one call not checked.
+ */
+function readGenkit(span: ForeignSpan, into: TraceEvidence): void {
+  const subtype = str(span, GenkitAttributes.SUBTYPE);
+  if (subtype === undefined && !span.attrs.has(GenkitAttributes.TYPE)) return;
+  // (a tool's own span is the call: its recogniser reads it)
+  if (subtype === GenkitSubtype.TOOL) return;
+  const input = str(span, GenkitAttributes.INPUT);
+  const output = str(span, GenkitAttributes.OUTPUT);
+  if (subtype === GenkitSubtype.MODEL) {
+    const request = input === undefined ? undefined : parseJson(input);
+    const messages = conversationOf(request);
+    if (messages !== undefined) readConversation(messages, GenkitAttributes.INPUT, span, into);
+    else if (input !== undefined || span.nonText?.has(GenkitAttributes.INPUT)) into.inputNotRead(span);
+    const tools = isObject(request) && Array.isArray(request.tools) ? request.tools : [];
+    for (const t of tools) if (isObject(t)) into.schema(t.name, t.inputSchema);
+    if (output === undefined) return;
+    const response = parseJson(output);
+    const replies = genkitReplies(response);
+    if (replies === undefined) {
+      if (response === undefined) proposeCutOffOutput(span, GenkitAttributes.OUTPUT, output, into);
+      else proposeUnknownOutput(span, GenkitAttributes.OUTPUT, output, response, into);
+      return;
+    }
+    let position = 0;
+    for (const reply of replies) for (const c of partCalls(reply.content)) into.proposed.push(proposal(span, GenkitAttributes.OUTPUT, c.name, c.id, c.args, position++));
+    return;
+  }
+  if (isGenkitRoot(span)) runInput(input, GenkitAttributes.INPUT, span, into);
+  else for (const m of (input === undefined ? undefined : conversationOf(parseJson(input))) ?? []) repeatModelCalls(m, GenkitAttributes.INPUT, span, into);
+  // (the `generate` loop's result: its reply and the request that asked for it, copies of the calls)
+  const response = output === undefined ? undefined : parseJson(output);
+  if (!isObject(response)) return;
+  const request = isObject(response.request) && Array.isArray(response.request.messages) ? response.request.messages : [];
+  for (const m of conversationOf({ messages: [...(genkitReplies(response) ?? []), ...request] }) ?? []) repeatModelCalls(m, GenkitAttributes.OUTPUT, span, into);
+}
+
+/** The model's messages in a Genkit model response: `{message}` (1.x), `{candidates: [{message}]}` (0.x); undefined in another shape. */
+function genkitReplies(response: unknown): Record<string, unknown>[] | undefined {
+  if (!isObject(response)) return undefined;
+  if (isObject(response.message)) return [response.message];
+  if (Array.isArray(response.candidates)) return response.candidates.flatMap((c) => (isObject(c) && isObject(c.message) ? [c.message] : []));
+  return undefined;
+}

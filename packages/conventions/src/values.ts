@@ -108,6 +108,8 @@ export const Emitter = {
   GEMINI_CLI: 'gemini-cli',
   /** Haystack's own tracer (3.x): an agent's `haystack.agent.step.tool` span per call, `haystack.tool.name`. */
   HAYSTACK: 'haystack',
+  /** Genkit's own tracing (JS, Go, Python): an action span per tool run, `genkit:metadata:subtype = tool`. */
+  GENKIT: 'genkit',
 } as const;
 export type Emitter = (typeof Emitter)[keyof typeof Emitter];
 
