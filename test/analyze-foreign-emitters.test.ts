@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeBin, parseJson, query } from './analyze-helpers.js';
@@ -577,6 +577,7 @@ describe('argspan analyze --html on other libraries\' traces', () => {
 
 describe('argspan analyze on Genkit\'s own tracing (an action span per flow, model and tool)', () => {
   const REAL = 'genkit-1.42-flow-weather-tool.json';
+  const PLANTED = 'ghp_C4NARYf0reignTRACEc4naryF0REIGNtr4ce';
   type Span = { spanId: string; name: string; attributes: { key: string; value: { stringValue?: string } }[] };
   /** The recorded run (or its planted variant), `edit` made on its spans; written to a file of its own. */
   function editedRun(edit: (spans: Span[]) => Span[] | void, source = REAL): string {
@@ -639,6 +640,53 @@ describe('argspan analyze on Genkit\'s own tracing (an action span per flow, mod
     const db = join(tmp(), 'genkit-default.duckdb');
     analyzeBin(file, '--db', db);
     expect(await query(db, 'SELECT "key", provenance FROM tool_args ORDER BY "key"')).toEqual([{ key: 'city', provenance: 'user_explicit' }, { key: 'units', provenance: 'schema_default' }]);
+  });
+
+  const STORE = 'genkit-1.42-dev-ui-trace-store-weather.json';
+
+  it('a trace its Developer UI keeps (`.genkit/traces/<trace id>`, as Genkit\'s telemetry server wrote it), read from the folder: the same call, the city the user named', async () => {
+    const dir = join(tmp(), 'app', '.genkit', 'traces');
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(join(FOREIGN, STORE), join(dir, JSON.parse(readFileSync(join(FOREIGN, STORE), 'utf8')).traceId));
+    const db = join(tmp(), 'genkit-store.duckdb');
+    const run = analyzeBin(dir, '--format', 'json', '--db', db);
+    expect(run.code).toBe(0);
+    expect(parseJson(run).stats).toMatchObject({ files: 1, spans: 6, foreign_calls: 1, no_evidence_calls: 0, unreadable_args_calls: 0 });
+    expect(parseJson(run).findings).toEqual([]);
+    expect(await query(db, `SELECT a.emitter, a.tool, a."key", a.provenance, c.call_source, c.start_ns > 0 AS timed FROM tool_args a JOIN tool_calls c USING (trace_id, span_id)`)).toEqual([{ emitter: 'genkit', tool: 'getWeather', key: 'city', provenance: 'user_explicit', call_source: 'tool-span', timed: true }]);
+  });
+
+  it('the stored trace with the invented timezone and the token in every copy of the call: each reported once, by tool and key', () => {
+    const file = join(tmp(), 'genkit-store-planted.json');
+    const planted = readFileSync(join(FOREIGN, STORE), 'utf8').replaceAll('{\\"city\\":\\"Berlin\\"}', `{\\"city\\":\\"Berlin\\",\\"timezone\\":\\"Europe/Berlin\\",\\"api_key\\":\\"${PLANTED}\\"}`);
+    expect(planted.split(PLANTED).length - 1).toBe(6);
+    writeFileSync(file, planted);
+    const run = analyzeBin(file, '--format', 'json');
+    expect(run.code).toBe(1);
+    expect(parseJson(run).findings.map((f) => [f.rule, f.tool, f.key, f.emitter]).sort()).toEqual([['assumption_span', 'getWeather', 'timezone', 'genkit'], ['credential_in_attribute', 'getWeather', 'api_key', 'genkit']]);
+    for (const format of ['table', 'json', 'sarif', 'html']) expect(analyzeBin(file, '--format', format).stdout, format).not.toContain('ghp_C4NARY');
+  });
+
+  it('Genkit\'s trace list (`GET /api/traces`: each trace\'s root span only, its attributes cut) is refused naming what to read instead (exit 2), never reported clean', () => {
+    const trace = JSON.parse(readFileSync(join(FOREIGN, STORE), 'utf8'));
+    const file = join(tmp(), 'genkit-list.json');
+    writeFileSync(file, JSON.stringify({ traces: [trace], continuationToken: '10' }));
+    const run = analyzeBin(file);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file}:1: Genkit's trace list (GET /api/traces of its telemetry server): holds each trace's root span only, its attributes cut at 1,000 characters; read the traces kept in .genkit/traces/, or fetch each with GET /api/traces/<traceId>, which argspan reads`);
+  });
+
+  it('a stored span without its id is named by its key in the file (exit 2), its data never quoted', () => {
+    const trace = JSON.parse(readFileSync(join(FOREIGN, STORE), 'utf8'));
+    const [id] = Object.keys(trace.spans).filter((k) => trace.spans[k].displayName === 'getWeather');
+    delete trace.spans[id!].spanId;
+    trace.spans[id!].attributes['genkit:input'] = JSON.stringify({ city: 'Berlin', api_key: PLANTED });
+    const file = join(tmp(), 'genkit-no-id.json');
+    writeFileSync(file, JSON.stringify(trace));
+    const run = analyzeBin(file);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file}: spans.${id}: malformed span`);
+    expect(run.stdout + run.stderr).not.toContain('ghp_C4NARY');
   });
 
   it('a model reply cut off mid-call (an attribute length limit) is a call not checked, not none', () => {

@@ -5,6 +5,7 @@ import type { Compression } from './detect-format.js';
 import { DOCUMENT_NOT_JSON, InputError } from './input-error.js';
 import { writeLinesAs } from './lines.js';
 import { SPAN_PATHS, type SpanPath } from './malformed-span-positions.js';
+import { genkitTraceOf } from './genkit-trace.js';
 import { tempoTraceOf } from './tempo-trace.js';
 import { zipkinSpansOf } from './zipkin-spans.js';
 import { decompressZstd } from './zstd.js';
@@ -16,7 +17,7 @@ import { decompressZstd } from './zstd.js';
 export const MAX_CONVERTED_BYTES = 512 * 1024 * 1024;
 
 /** The documents read by converting them to an OTLP JSON document (camelCase) first. */
-export type ConvertedFormat = 'otlp-document-snake-case' | 'phoenix-otlp-spans' | 'langfuse-observations' | 'langsmith-runs' | 'tempo-trace' | 'zipkin-spans';
+export type ConvertedFormat = 'otlp-document-snake-case' | 'phoenix-otlp-spans' | 'langfuse-observations' | 'langsmith-runs' | 'tempo-trace' | 'zipkin-spans' | 'genkit-trace';
 
 const WHAT: Record<ConvertedFormat, string> = {
   'otlp-document-snake-case': 'snake_case OTLP document',
@@ -25,6 +26,7 @@ const WHAT: Record<ConvertedFormat, string> = {
   'langsmith-runs': 'LangSmith runs answer',
   'tempo-trace': 'Grafana Tempo trace answer',
   'zipkin-spans': 'list of Zipkin spans',
+  'genkit-trace': 'Genkit trace',
 };
 
 /** A document converted to OTLP JSON, as {@link writeConvertedDocument} wrote it. */
@@ -162,6 +164,8 @@ function converted(format: ConvertedFormat, doc: unknown, file: string): { docum
       return tempoTraceOf(doc, file);
     case 'zipkin-spans':
       return zipkinSpansOf(doc, file);
+    case 'genkit-trace':
+      return genkitTraceOf(doc, file);
   }
 }
 

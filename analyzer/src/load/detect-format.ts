@@ -39,7 +39,9 @@ export type InputFormat =
   /** Grafana Tempo's trace answer: `{"batches": …}` (`/api/traces/<id>`, Grafana's trace export) or `{"trace": {"resourceSpans": …}}` (`/api/v2/traces/<id>`). */
   | 'tempo-trace'
   /** Zipkin's JSON v2: a list of spans (an exporter's body, `/api/v2/trace/{id}`), or a list of such lists (`/api/v2/traces`). */
-  | 'zipkin-spans';
+  | 'zipkin-spans'
+  /** A trace Genkit's telemetry server keeps for its Developer UI (`.genkit/traces/<trace id>`, `GET /api/traces/<trace id>`): `{"traceId", "spans": {…}}`. */
+  | 'genkit-trace';
 
 export type Compression = 'none' | 'gzip' | 'zstd';
 
@@ -189,6 +191,9 @@ async function apiAnswerFormat(file: string, text: string, compression: Compress
   if (answer === 'phoenix-spans') {
     throw new InputError([{ file, line: 1, reason: 'Arize Phoenix\'s spans answer (GET /v1/projects/{project}/spans): not supported; fetch …/spans/otlpv1 (OTLP spans), which argspan reads' }]);
   }
+  if (answer === 'genkit-trace-list') {
+    throw new InputError([{ file, line: 1, reason: 'Genkit\'s trace list (GET /api/traces of its telemetry server): holds each trace\'s root span only, its attributes cut at 1,000 characters; read the traces kept in .genkit/traces/, or fetch each with GET /api/traces/<traceId>, which argspan reads' }]);
+  }
   if (answer === 'tempo-search') {
     throw new InputError([{ file, line: 1, reason: 'Grafana Tempo\'s search answer (GET /api/search): holds trace ids and span summaries, not traces; fetch each trace with GET /api/v2/traces/<traceID>, which argspan reads' }]);
   }
@@ -197,12 +202,14 @@ async function apiAnswerFormat(file: string, text: string, compression: Compress
 
 /**
  * The API answer a head's outline shows (`phoenix-spans`: Phoenix's own span shape, `tempo-search`:
- * Tempo's search answer, which argspan refuses).
+ * Tempo's search answer, `genkit-trace-list`: Genkit's list of traces' summaries, which argspan refuses).
  */
-function apiAnswerOf({ keys, firstRecord }: JsonHeadOutline, text: string): InputFormat | 'phoenix-spans' | 'tempo-search' | undefined {
+function apiAnswerOf({ keys, firstRecord }: JsonHeadOutline, text: string): InputFormat | 'phoenix-spans' | 'tempo-search' | 'genkit-trace-list' | undefined {
   if (keys.includes('batches') || (keys.includes('trace') && TEMPO_V2_TRACE.test(text))) return 'tempo-trace';
+  if (keys.includes('traceId') && keys.includes('spans')) return 'genkit-trace';
   const traces = firstRecord.get('traces');
   if (traces?.includes('traceID') && traces.some((f) => TEMPO_SEARCH_FIELDS.includes(f))) return 'tempo-search';
+  if (traces?.includes('traceId') && traces.includes('spans')) return 'genkit-trace-list';
   const data = firstRecord.get('data');
   if (data && isPhoenixSpan(data)) return 'phoenix-spans';
   if (data && isPhoenixOtlpSpan(data)) return 'phoenix-otlp-spans';
@@ -325,6 +332,8 @@ function formatFromKeys(keys: string[], document: boolean): InputFormat | undefi
   if (has('resource_spans')) return 'otlp-document-snake-case';
   if (has('result')) return 'otlp-result';
   if (has('data')) return 'jaeger-envelope';
+  // (Genkit's stored trace: `traceId`, its spans an object by id; Jaeger's is `traceID`, a list)
+  if (has('traceId') && has('spans')) return 'genkit-trace';
   if (has('traceID') || has('spanID') || has('spans')) return 'jaeger-trace';
   return undefined;
 }

@@ -2,8 +2,12 @@ import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { PathsError, type InputProblem } from './input-error.js';
 
-/** Names a directory walk picks up: `*.json*` (json, jsonl, ndjson, rotated `x.jsonl.1`), `*.gz`, `*.zst`, `*.pb*`/`*.proto*` (reported as unsupported). */
-const TRACE_FILE = /\.(?:nd)?json|\.gz$|\.zst$|\.zstd$/i;
+/**
+ * Names a directory walk picks up: `*.json*` (json, jsonl, ndjson, rotated `x.jsonl.1`), `*.gz`,
+ * `*.zst`, `*.pb*`/`*.proto*` (reported as unsupported), and a trace id alone (32 hex digits: Genkit's
+ * `.genkit/traces/` names each trace so).
+ */
+const TRACE_FILE = /\.(?:nd)?json|\.gz$|\.zst$|\.zstd$|(?:^|[\\/])[0-9a-f]{32}$/i;
 
 /**
  * Expand the user's paths: files as given, directories walked recursively for trace files,
@@ -32,7 +36,7 @@ export function expandPaths(paths: readonly string[]): { files: string[]; proble
       const found = walk(p, problems);
       const traces = found.files.filter((f) => TRACE_FILE.test(f));
       problems.push(...found.unreadable.filter((u) => TRACE_FILE.test(u.file)));
-      if (traces.length === 0 && problems.length === before) problems.push({ file: p, reason: 'directory holds no trace files (*.json, *.jsonl, *.gz, *.zst)' });
+      if (traces.length === 0 && problems.length === before) problems.push({ file: p, reason: 'directory holds no trace files (*.json, *.jsonl, *.gz, *.zst, Genkit\'s <trace id>)' });
       for (const f of traces) files.add(f);
     } else if (!st.isFile()) {
       problems.push({ file: p, reason: NOT_A_FILE });

@@ -134,7 +134,8 @@ async function loadDocument(db: Db, fileId: number, file: string, detected: Dete
     case 'langfuse-observations':
     case 'langsmith-runs':
     case 'tempo-trace':
-    case 'zipkin-spans': {
+    case 'zipkin-spans':
+    case 'genkit-trace': {
       const converted = join(opts.tmpDir, `converted-${fileId}.json`);
       // JSON lines too: snake_case ones whose first line is longer than the head detection reads, Tempo's answers one a line.
       const written = await writeConvertedDocument(file, detected.format, detected.compression, converted);

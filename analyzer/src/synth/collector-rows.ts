@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { camelKeys, otlpDocumentOf } from '../load/converted-documents.js';
+import { isGenkitTrace } from '../load/genkit-trace.js';
 
 /**
  * The exporter's default DDL for `otel_traces` (internal/sql_templates/traces_table.sql, with
@@ -89,6 +90,7 @@ const STATUS_CODES = ['STATUS_CODE_UNSET', 'STATUS_CODE_OK', 'STATUS_CODE_ERROR'
 function asOtlpDocument(document: unknown): unknown {
   const d = document as Json | null;
   if (Array.isArray(d) || Array.isArray(d?.runs)) return otlpDocumentOf('langsmith-runs', d, 'API answer');
+  if (isGenkitTrace(d)) return otlpDocumentOf('genkit-trace', d, 'Genkit trace');
   if (d === null || typeof d !== 'object' || !Array.isArray(d.data)) return document;
   if ('next_cursor' in d) return otlpDocumentOf('phoenix-otlp-spans', d, 'API answer');
   if ('meta' in d) return otlpDocumentOf('langfuse-observations', d, 'API answer');
