@@ -667,6 +667,23 @@ describe('argspan analyze on Genkit\'s own tracing (an action span per flow, mod
     for (const format of ['table', 'json', 'sarif', 'html']) expect(analyzeBin(file, '--format', format).stdout, format).not.toContain('ghp_C4NARY');
   });
 
+  it('pointed at `.genkit` itself: Genkit\'s index of the traces (summaries, no spans) is refused naming the folder to analyse (exit 2); with --allow-partial the traces are read', () => {
+    const trace = JSON.parse(readFileSync(join(FOREIGN, STORE), 'utf8'));
+    const root = join(tmp(), 'app', '.genkit');
+    mkdirSync(join(root, 'traces'), { recursive: true });
+    mkdirSync(join(root, 'traces_idx'), { recursive: true });
+    copyFileSync(join(FOREIGN, STORE), join(root, 'traces', trace.traceId));
+    // (the index line Genkit's LocalFileTraceStore writes for the trace)
+    const index = join(root, 'traces_idx', 'idx_00001796622330738.json');
+    writeFileSync(index, `${JSON.stringify({ id: trace.traceId, type: 'flow', start: trace.startTime, name: trace.displayName, end: trace.endTime, status: 0 })}\n`);
+    const run = analyzeBin(root);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${index}:1: Genkit's trace index (.genkit/traces_idx): one summary a trace, no spans; analyse the traces in .genkit/traces instead`);
+    const partial = analyzeBin(root, '--allow-partial', '--format', 'json');
+    expect(partial.code).toBe(0);
+    expect(parseJson(partial).stats).toMatchObject({ foreign_calls: 1 });
+  });
+
   it('Genkit\'s trace list (`GET /api/traces`: each trace\'s root span only, its attributes cut) is refused naming what to read instead (exit 2), never reported clean', () => {
     const trace = JSON.parse(readFileSync(join(FOREIGN, STORE), 'utf8'));
     const file = join(tmp(), 'genkit-list.json');

@@ -95,6 +95,10 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   if (isSdkObjectsHead(text)) return { format: 'sdk-objects', compression };
   const firstLine = text.split('\n', 1)[0] ?? '';
   const lineKeys = topLevelKeys(firstLine);
+  // (Genkit's index of its stored traces, met when a walk goes through `.genkit/`: summaries, no spans)
+  if (lineKeys !== undefined && GENKIT_INDEX_FIELDS.every((f) => lineKeys.includes(f))) {
+    throw new InputError([{ file, line: 1, reason: 'Genkit\'s trace index (.genkit/traces_idx): one summary a trace, no spans; analyse the traces in .genkit/traces instead' }]);
+  }
   // A pretty-printed document opens with a short first line (`{` or `{"resourceSpans": [`);
   // a JSON-lines file whose first line does not parse has a long, broken first line.
   const keyed = formatFromKeys(lineKeys ?? guessKeys(text), lineKeys === undefined && firstLine.trim().length < 200);
@@ -224,6 +228,9 @@ function apiAnswerOf({ keys, firstRecord }: JsonHeadOutline, text: string): Inpu
 const TEMPO_V2_TRACE = /"trace"\s*:\s*\{\s*(?:"(?:resourceSpans|batches)"|\})/;
 /** Fields of a trace in Tempo's search answer (`TraceSearchMetadata`) besides its `traceID`. */
 const TEMPO_SEARCH_FIELDS = ['rootServiceName', 'rootTraceName', 'spanSet', 'spanSets', 'durationMs'];
+
+/** Fields of a record of Genkit's trace index (`.genkit/traces_idx/idx_*.json`, a line per trace: `{"id", "type", "start", "name", "end", "status"}`). */
+const GENKIT_INDEX_FIELDS = ['id', 'type', 'start', 'status'];
 
 /** Jaeger's trace record (`{"traceID", "spans", "processes"}`). */
 function isJaegerTrace(fields: readonly string[] | undefined): boolean {
