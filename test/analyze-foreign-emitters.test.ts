@@ -631,6 +631,21 @@ describe('argspan analyze on Genkit\'s own tracing (an action span per flow, mod
     expect(await provenanceOfCity(true)).toEqual([{ key: 'city', provenance: 'model_inferred' }]);
   });
 
+  it('a multipart tool\'s span (`tool.v2`, its output `{output, content}`) is the call too: the tool span ran the model\'s proposal', async () => {
+    const file = editedRun((spans) => {
+      for (const sp of spans) {
+        if (!isTool(sp)) continue;
+        attr(sp, 'genkit:metadata:subtype').stringValue = 'tool.v2';
+        attr(sp, 'genkit:output').stringValue = JSON.stringify({ output: JSON.parse(attr(sp, 'genkit:output').stringValue!), content: [{ text: 'sunny' }] });
+      }
+    }, 'derived/genkit-1.42-planted.json');
+    const db = join(tmp(), 'genkit-multipart.duckdb');
+    const out = parseJson(analyzeBin(file, '--format', 'json', '--db', db));
+    expect(out.stats).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 0 });
+    expect(out.findings.map((f) => [f.rule, f.key])).toEqual(expect.arrayContaining([['assumption_span', 'timezone'], ['credential_in_attribute', 'api_key']]));
+    expect(await query(db, 'SELECT name, call_source FROM tool_calls')).toEqual([{ name: 'getWeather', call_source: 'tool-span' }]);
+  });
+
   it('the tools\' schemas in the model\'s request: a value the schema gives as its default is not the model\'s guess', async () => {
     // The model's call (and so the tool span's input, and every copy) carries `units: "metric"`, the default of getWeather's inputSchema; the user never said it.
     const file = editedRun((spans) => {

@@ -6,7 +6,7 @@ import { completePrefixOfCutJson, textOfCutString } from './cut-json.js';
 import { EVENTS_ATTRIBUTE, LogfireOpenAiAttributes, proposeResponseOutputCalls, readEventsAttribute, readLogfireOpenAiObjects, readMessageEvents, readResponsesInputItem, toolCallsOf } from './event-evidence.js';
 import { firstStr, isObject, kindOf, str, UNNAMED_TOOL } from './recognizers/attributes.js';
 import { afterClaudeLabel, isGeminiCliSpan } from './recognizers/coding-agents.js';
-import { GenkitAttributes, GenkitSubtype, isGenkitRoot } from './recognizers/genkit.js';
+import { GenkitAttributes, GenkitSubtype, isGenkitRoot, isGenkitToolSpan } from './recognizers/genkit.js';
 import { HaystackAttributes } from './recognizers/haystack.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LangSmithAttributes } from './recognizers/langsmith.js';
@@ -1645,7 +1645,7 @@ function readGenkit(span: ForeignSpan, into: TraceEvidence): void {
   const subtype = str(span, GenkitAttributes.SUBTYPE);
   if (subtype === undefined && !span.attrs.has(GenkitAttributes.TYPE)) return;
   // (a tool's own span is the call: its recogniser reads it)
-  if (subtype === GenkitSubtype.TOOL) return;
+  if (isGenkitToolSpan(span)) return;
   const input = str(span, GenkitAttributes.INPUT);
   const output = str(span, GenkitAttributes.OUTPUT);
   if (subtype === GenkitSubtype.MODEL) {

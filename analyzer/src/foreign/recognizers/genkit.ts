@@ -14,7 +14,7 @@ import { argumentBlob, argumentsIn, opt, str } from './attributes.js';
 export const GenkitAttributes = {
   /** `action`, `util` (the `generate` loop), `flowStep`… */
   TYPE: 'genkit:type',
-  /** An action's kind: `flow`, `model`, `tool`, `executable-prompt`… */
+  /** An action's kind: `flow`, `model`, `tool` (`tool.v2` a multipart one), `executable-prompt`… */
   SUBTYPE: 'genkit:metadata:subtype',
   NAME: 'genkit:name',
   /** Where the span sits among Genkit's: `/{weatherFlow,t:flow}/{generate,t:util}/{getWeather,t:action,s:tool}`. */
@@ -24,6 +24,12 @@ export const GenkitAttributes = {
 } as const;
 
 export const GenkitSubtype = { TOOL: 'tool', MODEL: 'model' } as const;
+
+/** A tool's action kinds: `tool`, and `tool.v2` (a multipart tool, `defineTool({multipart: true})`: its output `{output, content}`). */
+const TOOL_SUBTYPES: ReadonlySet<string | undefined> = new Set([GenkitSubtype.TOOL, 'tool.v2']);
+
+/** Whether `span` is a Genkit tool's action span: one call. */
+export const isGenkitToolSpan = (span: ForeignSpan): boolean => TOOL_SUBTYPES.has(str(span, GenkitAttributes.SUBTYPE));
 
 /** Whether `span` is Genkit's outermost (`genkit:path` one step long): its input is what the application was called with. */
 export function isGenkitRoot(span: ForeignSpan): boolean {
@@ -43,7 +49,7 @@ export const genkit: ToolSpanRecognizer = {
   keys: [GenkitAttributes.SUBTYPE],
   argumentKeys: ARGUMENT_KEYS,
   toolCall(span) {
-    if (str(span, GenkitAttributes.SUBTYPE) !== GenkitSubtype.TOOL) return undefined;
+    if (!isGenkitToolSpan(span)) return undefined;
     return {
       tool: str(span, GenkitAttributes.NAME) ?? span.name,
       args: argumentBlob(argumentsIn(span, ARGUMENT_KEYS), GenkitAttributes.INPUT, {}),
