@@ -495,6 +495,15 @@ describe('argspan analyze on Haystack\'s own tracer (2.x component spans, 3.x ag
     expect(out.findings.map((f) => [f.rule, f.key])).toContainEqual(['assumption_span', 'timezone']);
   });
 
+  it('a model reply cut off mid-call (an attribute length limit) whose call the tool span ran: that call, its findings by tool and key, not one more call not checked', () => {
+    for (const cutAfter of ['"tool_name": "weath', '"location": "Ber', '"api_key": "ghp_C4']) {
+      const file = editedRun((key, t) => (key === 'haystack.agent.step.llm.output' && t.includes('tool_call') ? t.slice(0, t.indexOf(cutAfter) + cutAfter.length) : t));
+      const out = parseJson(analyzeBin(file, '--format', 'json'));
+      expect(out.stats, cutAfter).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 0 });
+      expect(out.findings.filter((f) => !f.rule.startsWith('report_')).map((f) => [f.rule, f.tool, f.key]).sort(), cutAfter).toEqual([['assumption_span', 'weather_tool', 'timezone'], ['credential_in_attribute', 'weather_tool', 'api_key']]);
+    }
+  });
+
   it('inputs Haystack could not write as JSON (Python\'s text of them: a streaming callback) are input not read, not the user\'s words: no timezone alarm, the call counted without evidence', () => {
     const repr = "{'messages': [ChatMessage(_role=<ChatRole.USER: 'user'>, _content=[TextContent(text=\"What's the weather in Berlin?\")], _name=None, _meta={})], 'streaming_callback': <function cb at 0x7f3a2c1d0e50>}";
     const file = editedRun((key, t) => (key === 'haystack.agent.step.llm.input' || key === 'haystack.agent.input' ? repr : t));
@@ -729,5 +738,17 @@ describe('argspan analyze on Genkit\'s own tracing (an action span per flow, mod
       return spans.filter((sp) => !isTool(sp));
     });
     expect(parseJson(analyzeBin(file, '--format', 'json')).stats).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 1 });
+  });
+
+  it('a model reply cut off mid-call whose call a tool span ran after it: that call, checked, not one more call not checked', async () => {
+    const file = editedRun((spans) => {
+      const model = spans.filter((sp) => !isTool(sp)).find((sp) => attr(sp, 'genkit:output').stringValue?.includes('toolRequest'))!;
+      const reply = attr(model, 'genkit:output');
+      reply.stringValue = reply.stringValue!.slice(0, reply.stringValue!.indexOf('"city"') + 4);
+    });
+    const db = join(tmp(), 'genkit-cut.duckdb');
+    const out = parseJson(analyzeBin(file, '--format', 'json', '--db', db));
+    expect(out.stats).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 0 });
+    expect(await query(db, `SELECT a.tool, a."key", a.provenance, c.call_source FROM tool_args a JOIN tool_calls c USING (trace_id, span_id)`)).toEqual([{ tool: 'getWeather', key: 'city', provenance: 'user_explicit', call_source: 'tool-span' }]);
   });
 });

@@ -342,6 +342,33 @@ describe('classifyForeignTrace: arguments not wholly read', () => {
   });
 });
 
+describe('classifyForeignTrace: a model reply cut off before its calls could be read', () => {
+  const CUT_UNNAMED = '[{"role":"assistant","parts":[{"type":"tool_call","na';
+  const CUT_NAMED = '[{"role":"assistant","parts":[{"type":"tool_call","name":"get_weather","arguments":{"ci';
+  const reply = (spanId: string, output: string) => span(spanId, { 'gen_ai.operation.name': 'chat', 'gen_ai.output.messages': output });
+  const weather = (spanId: string) => genAiTool(spanId, 'get_weather', `call_${spanId}`, { city: 'Berlin' });
+  const readFile = (spanId: string) => genAiTool(spanId, 'read_file', `call_${spanId}`, { path: 'notes.txt' });
+
+  it('is the call a tool span ran after it, of its tool (any, the tool not named), which no whole proposal claims: one call, checked', () => {
+    expect(callsOf([reply('m1', CUT_UNNAMED), weather('t1')])).toEqual(['t1 tool-span']);
+    expect(callsOf([reply('m1', CUT_NAMED), weather('t1')])).toEqual(['t1 tool-span']);
+    expect(callsOf([reply('m1', CUT_UNNAMED), readFile('t1')])).toEqual(['t1 tool-span']);
+  });
+
+  it('stays a call not checked where no such run is seen: a tool span before it, one of another tool, or one a whole proposal claims', () => {
+    expect(callsOf([weather('t1'), reply('m1', CUT_UNNAMED)])).toEqual(['t1 tool-span', 'm1 model-output']);
+    expect(callsOf([reply('m1', CUT_NAMED), readFile('t1')])).toEqual(['m1 model-output', 't1 tool-span']);
+    // (an argument the cut left whole, of another value than the run's: another call)
+    const cutWhole = (city: string) => reply('m1', `[{"role":"assistant","parts":[{"type":"tool_call","name":"get_weather","arguments":{"city":"${city}","un`);
+    expect(callsOf([cutWhole('Paris'), weather('t1')])).toEqual(['m1 model-output', 't1 tool-span']);
+    expect(callsOf([cutWhole('Berlin'), weather('t1')])).toEqual(['t1 tool-span']);
+    const whole = JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_t1', name: 'get_weather', arguments: { city: 'Berlin' } }] }]);
+    expect(callsOf([reply('m0', whole), reply('m1', CUT_UNNAMED), weather('t1')])).toEqual(['m1 model-output', 't1 tool-span']);
+    // (two replies cut, one run after them: the first is that run, the second a call not checked)
+    expect(callsOf([reply('m1', CUT_UNNAMED), reply('m2', CUT_NAMED), weather('t1')])).toEqual(['m2 model-output', 't1 tool-span']);
+  });
+});
+
 describe('classifyForeignTrace: the developer\'s instructions', () => {
   // OpenAI's reasoning models and the Responses API take the system prompt as a `developer`
   // message; the emitters record the role as sent. What it states is asserted, as a system message's.

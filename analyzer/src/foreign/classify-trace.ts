@@ -356,19 +356,20 @@ function proposalRanElsewhere(p: ForeignCall, ranElsewhere: RanElsewhere, run: R
 /**
  * Whether the arguments of a proposal cut off at the emitter's size limit (`cut`: whole up to the
  * cut, see `completePrefixOfCutJson`) may be `other`'s, a call recorded whole or cut off too: each
- * argument both hold whole has the same value in both, and there is one at least.
+ * argument both hold whole has the same value in both, and there are `atLeast` such (one unless told).
  */
-function cutArgumentsAgree(cut: DecodedArguments, other: DecodedArguments): boolean {
+function cutArgumentsAgree(cut: DecodedArguments, other: DecodedArguments, atLeast = 1): boolean {
   const mine = cut.completePart?.value;
+  if (mine === undefined && atLeast === 0) return true;
   const theirs = other.completePart?.value ?? (other.unreadable === undefined ? other.value : undefined);
-  if (!isObject(mine) || !isObject(theirs)) return false;
+  if (!isObject(mine) || !isObject(theirs)) return atLeast === 0 && !(isObject(mine) && Object.keys(mine).length > 0);
   let common = 0;
   for (const [k, v] of Object.entries(mine)) {
     if (!Object.hasOwn(theirs, k)) continue;
     if (canonical(v) !== canonical(theirs[k])) return false;
     common++;
   }
-  return common > 0;
+  return common >= atLeast;
 }
 
 /** The calls tool spans of a run window's other traces run: see {@link callsRanElsewhere}. */
@@ -810,7 +811,46 @@ function matchProposals(
     else firstById.set(p.callId, [own]);
     unexecuted.push(own);
   }
-  return { unexecuted, copies, byProposedId };
+  if (unexecuted.length === 0) return { unexecuted, copies, byProposedId };
+  spanById ??= new Map(spans.map((s) => [s.spanId, s]));
+  return { unexecuted: unreadableOutputsRun(unexecuted, executed, copies, spanById, decode), copies, byProposedId };
+}
+
+/** Why a proposal's arguments could not be read that leaves its calls unknown: its model's output cut off, not JSON, or of a shape no reader knows. */
+const OUTPUT_NOT_READ: ReadonlySet<string | undefined> = new Set([ForeignArgumentRule.TRUNCATED, ForeignArgumentRule.NOT_JSON, ForeignArgumentRule.OUTPUT_SHAPE_UNKNOWN]);
+
+/**
+ * A proposal no tool span matched whose call could not be read (its model's output cut off at an
+ * attribute length limit, or in a shape no reader knows) is the call a tool span ran after that
+ * model span started that no proposal claims — of its tool (of any where the cut left the tool
+ * unnamed), with no argument the cut left whole of another value: a copy of that call, which is
+ * checked, not one more call not checked (Haystack 3.x and Genkit record the model's reply beside
+ * the tool spans that run it). Paired in time order, one span to one proposal; a tool span whose
+ * arguments were not recorded is left to {@link proposalsForUnrecordedRuns}, which reads the
+ * arguments from the proposal. Returns the proposals still unexecuted.
+ */
+function unreadableOutputsRun(
+  unexecuted: ForeignCall[],
+  executed: readonly ForeignCall[],
+  copies: Omit<ArgumentBlobRow, 'traceId'>[],
+  spanById: ReadonlyMap<string, ForeignSpan>,
+  decode: (c: ForeignCall | Omit<ForeignCall, 'emitter'>) => DecodedArguments,
+): ForeignCall[] {
+  const unread = unexecuted.filter((p) => p.callId === undefined && OUTPUT_NOT_READ.has(decode(p).unreadable));
+  if (unread.length === 0) return unexecuted;
+  const claimed = new Set(copies.map((c) => c.callSpanId));
+  const unclaimed = executed.filter((c) => !claimed.has(c.spanId) && !(c.args.kind === 'blob' && c.args.text === undefined)).sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
+  if (unclaimed.length === 0) return unexecuted;
+  const paired = new Set<ForeignCall>();
+  for (const p of unread.sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0))) {
+    const from = spanById.get(p.spanId)?.startNs ?? p.atNs;
+    const ran = unclaimed.find((c) => !claimed.has(c.spanId) && c.atNs >= from && (p.tool === UNNAMED_TOOL || c.tool === p.tool) && cutArgumentsAgree(decode(p), decode(c), 0));
+    if (!ran) continue;
+    claimed.add(ran.spanId);
+    paired.add(p);
+    copies.push({ spanId: p.spanId, attribute: p.args.attribute, callSpanId: ran.spanId });
+  }
+  return paired.size === 0 ? unexecuted : unexecuted.filter((p) => !paired.has(p));
 }
 
 /**
