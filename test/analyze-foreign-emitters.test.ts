@@ -752,3 +752,47 @@ describe('argspan analyze on Genkit\'s own tracing (an action span per flow, mod
     expect(await query(db, `SELECT a.tool, a."key", a.provenance, c.call_source FROM tool_args a JOIN tool_calls c USING (trace_id, span_id)`)).toEqual([{ tool: 'getWeather', key: 'city', provenance: 'user_explicit', call_source: 'tool-span' }]);
   });
 });
+
+describe('argspan analyze on the log records Genkit\'s Developer UI keeps (.genkit/logs, GENKIT_OTEL_ENABLE_LOGS=true)', () => {
+  const REAL = join(FOREIGN, 'genkit-1.42-dev-ui-log-store-weather.jsonl');
+  const TOKENS = ['ghp_C4NARYf0reignLOGSc4naryF0REIGNl0gs01', 'ghp_C4NARYf0reignLOGSc4naryF0REIGNl0gs02', 'ghp_C4NARYf0reignLOGSc4naryF0REIGNl0gs03'];
+
+  it('the real records (genkit 1.42: its logger in a tool and a flow) are read as the application\'s own logs, scanned for credentials: nothing reported', () => {
+    const run = analyzeBin(REAL, '--format', 'json');
+    expect(run.code).toBe(0);
+    expect(parseJson(run).findings).toEqual([]);
+    expect(parseJson(run).stats).toMatchObject({ files: 1, spans: 0, other_log_records: 2, skipped: [] });
+  });
+
+  it('a token an application logged — in an attribute, the body, a field of another type than the store writes — is one finding each, by where it is, never printed; `.genkit/logs` walked', () => {
+    const [first, second] = readFileSync(REAL, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line));
+    first.attributes.api_key = TOKENS[0];
+    second.body = { constructor: TOKENS[1] };
+    second.severityText = { note: TOKENS[2] };
+    const logs = join(tmp(), '.genkit', 'logs');
+    mkdirSync(logs, { recursive: true });
+    writeFileSync(join(logs, 'logs-2026-12-07-09.jsonl'), `${JSON.stringify(first)}\n${JSON.stringify(second)}\n`);
+    const run = analyzeBin(logs, '--format', 'json');
+    expect(run.code).toBe(1);
+    expect(parseJson(run).findings.map((f) => [f.rule, f.key]).sort()).toEqual([['credential_in_log_record', 'api_key'], ['credential_in_log_record', 'genkit.severityText'], ['credential_in_log_record', 'log.body']]);
+    for (const format of ['table', 'json', 'sarif', 'junit', 'html']) {
+      const out = analyzeBin(logs, '--format', format);
+      for (const token of TOKENS) expect(out.stdout + out.stderr, format).not.toContain(token.slice(0, 12));
+    }
+  });
+
+  it('a line that does not parse is named by file and line (exit 2), the rest read with --allow-partial; the store\'s index (.genkit/logs_idx) is refused naming the folder to analyse', () => {
+    const file = join(tmp(), 'logs-2026-12-07-10.jsonl');
+    writeFileSync(file, `${readFileSync(REAL, 'utf8').split('\n')[0]}\n{"logId": "cut", "body": "${TOKENS[0].slice(0, 20)}\n`);
+    const run = analyzeBin(file);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file}:2: not valid JSON`);
+    expect(run.stdout + run.stderr).not.toContain(TOKENS[0].slice(0, 12));
+    expect(parseJson(analyzeBin(file, '--allow-partial', '--format', 'json')).stats).toMatchObject({ other_log_records: 1 });
+    const index = join(tmp(), 'idx_00001796634507465.jsonl');
+    writeFileSync(index, '{"traceId":"f58ee84a156a9684a1f21e827106e38b","spanId":"7671bbef0225738e","timestamp":1796634507794,"severityText":"INFO","severityNumber":9,"file":"logs-2026-12-07-09.jsonl","offset":0,"length":331}\n');
+    const refused = analyzeBin(index);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${index}:1: Genkit's log index (.genkit/logs_idx): where each log record is stored, not the records; analyse the records in .genkit/logs instead`);
+  });
+});

@@ -3,6 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { sqlString } from './duckdb-types.js';
 import { DOCUMENT_NOT_JSON, InputError } from './input-error.js';
 import { type JsonHeadOutline, outlineJsonHead } from './json-head-outline.js';
+import { GENKIT_LOG_FIELDS, GENKIT_LOG_INDEX_FIELDS } from './genkit-logs.js';
 import { isLogsLine } from './otlp-logs.js';
 import { isSdkObjectsHead } from './sdk-objects.js';
 import { readDecompressed } from './scan-trace-file.js';
@@ -41,7 +42,9 @@ export type InputFormat =
   /** Zipkin's JSON v2: a list of spans (an exporter's body, `/api/v2/trace/{id}`), or a list of such lists (`/api/v2/traces`). */
   | 'zipkin-spans'
   /** A trace Genkit's telemetry server keeps for its Developer UI (`.genkit/traces/<trace id>`, `GET /api/traces/<trace id>`): `{"traceId", "spans": {…}}`. */
-  | 'genkit-trace';
+  | 'genkit-trace'
+  /** The log records Genkit's telemetry server keeps (`.genkit/logs/logs-*.jsonl`): a `{"logId", "timestamp", …}` record a line, read as OTLP logs. */
+  | 'genkit-logs';
 
 export type Compression = 'none' | 'gzip' | 'zstd';
 
@@ -99,6 +102,10 @@ export async function detectFormat(file: string): Promise<DetectedInput> {
   if (lineKeys !== undefined && GENKIT_INDEX_FIELDS.every((f) => lineKeys.includes(f))) {
     throw new InputError([{ file, line: 1, reason: 'Genkit\'s trace index (.genkit/traces_idx): one summary a trace, no spans; analyse the traces in .genkit/traces instead' }]);
   }
+  if (lineKeys !== undefined && GENKIT_LOG_INDEX_FIELDS.every((f) => lineKeys.includes(f))) {
+    throw new InputError([{ file, line: 1, reason: 'Genkit\'s log index (.genkit/logs_idx): where each log record is stored, not the records; analyse the records in .genkit/logs instead' }]);
+  }
+  if (lineKeys !== undefined && GENKIT_LOG_FIELDS.every((f) => lineKeys.includes(f))) return { format: 'genkit-logs', compression };
   // A pretty-printed document opens with a short first line (`{` or `{"resourceSpans": [`);
   // a JSON-lines file whose first line does not parse has a long, broken first line.
   const keyed = formatFromKeys(lineKeys ?? guessKeys(text), lineKeys === undefined && firstLine.trim().length < 200);

@@ -88,7 +88,7 @@ function otlpEvent(e: unknown): Json {
 }
 
 /** An attribute value as OTLP's: text, a flag, a whole number, a double, a list of them; anything else its JSON text. */
-function anyValue(v: unknown): Json {
+export function anyValue(v: unknown): Json {
   if (typeof v === 'string') return { stringValue: v };
   if (typeof v === 'boolean') return { boolValue: v };
   if (typeof v === 'number') return Number.isSafeInteger(v) ? { intValue: String(v) } : { doubleValue: v };
@@ -102,7 +102,7 @@ function anyValue(v: unknown): Json {
  * double's shortest text), not the binary fraction's noise; undefined where it is not a
  * non-negative finite number (then the reader names the time as malformed).
  */
-function nanos(ms: unknown): string | undefined {
+export function nanos(ms: unknown): string | undefined {
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return undefined;
   const [whole, fraction = ''] = String(ms).split('.');
   if (!/^\d+$/.test(whole!) || !/^\d*$/.test(fraction)) return String(BigInt(Math.round(ms * 1e6)));

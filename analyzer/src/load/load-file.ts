@@ -20,6 +20,7 @@ import { isJsonLine, isLogsLine, LogsLineReader, otherRecordTexts, type LogEvent
 import { LogRecordCredentials, type LogRecordText } from '../log-record-credentials.js';
 import { ZstdDataError, decompressZstd } from './zstd.js';
 import { sdkObjectLine, splitJsonObjects } from './sdk-objects.js';
+import { genkitLogLine } from './genkit-logs.js';
 import { TEMPO_PARTIAL } from './tempo-trace.js';
 
 /** A line of OTLP logs in a file read as trace lines: the file is read again as both. */
@@ -99,6 +100,7 @@ export async function loadFile(db: Db, fileId: number, file: string, opts: LoadF
   if (detected.format === 'otlp-lines-snake-case') return { ...detected, ...(await loadSnakeCaseLines(db, fileId, file, detected, opts)) };
   if (detected.format === 'otlp-logs') return { ...detected, ...(await loadLogs(db, fileId, file, detected, opts)) };
   if (detected.format === 'sdk-objects') return { ...detected, ...(await loadSdkObjects(db, fileId, file, detected, opts)) };
+  if (detected.format === 'genkit-logs') return { ...detected, ...(await loadGenkitLogs(db, fileId, file, detected, opts)) };
   if (detected.format === 'collector-framed') return { ...detected, ...(await db.withDefaultMemoryLimit(() => loadFramed(db, fileId, file, opts))) };
   const scan = await phase(opts.onPhase, 'stage: byte scan', () => scanTraceFile(file, detected.compression, 'document'));
   const found = scanProblems(file, scan);
@@ -612,6 +614,27 @@ async function loadSdkObjects(db: Db, fileId: number, file: string, detected: De
     return { ...read, skipped: [...problems, ...read.skipped.map(ofFile)].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) };
   } finally {
     lines.close();
+    rmSync(target, { force: true });
+  }
+}
+
+/**
+ * Genkit's log store (see `genkit-logs.ts`): each record made the OTLP logs line it came from, line
+ * for line into a scratch file, then read as an OTLP logs export is (an application's records read
+ * for credentials); a problem names the line of the file.
+ */
+async function loadGenkitLogs(db: Db, fileId: number, file: string, detected: DetectedInput, opts: LoadFileOptions): Promise<Pick<FileLoad, 'spans' | 'skipped' | 'logRecords' | 'otherLogRecords' | 'agentLogRecords' | 'logBytes'>> {
+  const target = join(opts.tmpDir, `genkit-logs-${fileId}.jsonl`);
+  const tooLong: InputProblem[] = [];
+  try {
+    await rewriteLinesOfFile(file, detected.compression, target, (raw) => genkitLogLine(raw), (line) => tooLong.push({ file, line, reason: LINE_TOO_LONG }));
+    if (tooLong.length > 0 && !opts.allowPartial) throw new InputError(tooLong);
+    const ofFile = problemsOf(file);
+    const read = await loadLogs(db, fileId, target, { format: 'otlp-logs', compression: 'none' }, opts).catch((err: unknown) => {
+      throw err instanceof InputError ? new InputError(err.problems.map(ofFile)) : err;
+    });
+    return { ...read, skipped: [...tooLong, ...read.skipped.map(ofFile)].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) };
+  } finally {
     rmSync(target, { force: true });
   }
 }
