@@ -133,7 +133,7 @@ export function classifyForeignTrace(
   const proposedHere = ranElsewhere && ranElsewhere.keys.size > 0 && run ? unexecuted.filter((p) => !proposalRanElsewhere(p, ranElsewhere, run, userTextReadAt, decode)) : unexecuted;
   const { kept, ranAs } = proposalsForUnrecordedRuns(merged.kept, proposedHere);
   for (const text of kernelSuppliedValues(merged.kept, evidence.proposed, bySpan, decode)) evidence.developer(text);
-  const calls = [...kept, ...proposedHere].sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
+  const calls = [...kept, ...proposedHere].sort(byTime);
   // Each attribute holding (a copy of) a call's arguments, and any other attribute of its span with
   // the same text: the arguments recorded twice on one span (OpenInference's tool.parameters, a
   // hybrid's second copy, Mastra 0.x's generic `input` beside `gen_ai.tool.input` and `gen_ai.prompt`).
@@ -183,7 +183,7 @@ export function classifyForeignTrace(
   // (its turn's tool loop traced apart, a prompt not captured) cannot tell what the user said in
   // that turn. The run's earlier words are still in the index (a value they hold is the user's);
   // a value found nowhere is `no_evidence` there, not the model's guess.
-  const results = [...evidence.results].sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
+  const results = [...evidence.results].sort(byTime);
   let nextResult = 0;
   const policies = policiesOf(options.policy);
   // A tool's schema defaults, read once per trace; none when its schema declares none.
@@ -330,6 +330,9 @@ function promptIdOf(span: ForeignSpan): string | undefined {
   }
   return undefined;
 }
+
+/** Order by when it happened (`atNs`): calls, proposals, results. */
+const byTime = (a: { atNs: bigint }, b: { atNs: bigint }): number => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0);
 
 /** A call's key across a run's traces: its tool and id. */
 export function callKey(tool: string, callId: string): string {
@@ -839,10 +842,10 @@ function unreadableOutputsRun(
   const unread = unexecuted.filter((p) => p.callId === undefined && OUTPUT_NOT_READ.has(decode(p).unreadable));
   if (unread.length === 0) return unexecuted;
   const claimed = new Set(copies.map((c) => c.callSpanId));
-  const unclaimed = executed.filter((c) => !claimed.has(c.spanId) && !(c.args.kind === 'blob' && c.args.text === undefined)).sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0));
+  const unclaimed = executed.filter((c) => !claimed.has(c.spanId) && !(c.args.kind === 'blob' && c.args.text === undefined)).sort(byTime);
   if (unclaimed.length === 0) return unexecuted;
   const paired = new Set<ForeignCall>();
-  for (const p of unread.sort((a, b) => (a.atNs < b.atNs ? -1 : a.atNs > b.atNs ? 1 : 0))) {
+  for (const p of unread.sort(byTime)) {
     const from = spanById.get(p.spanId)?.startNs ?? p.atNs;
     const ran = unclaimed.find((c) => !claimed.has(c.spanId) && c.atNs >= from && (p.tool === UNNAMED_TOOL || c.tool === p.tool) && cutArgumentsAgree(decode(p), decode(c), 0));
     if (!ran) continue;

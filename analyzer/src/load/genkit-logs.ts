@@ -1,4 +1,4 @@
-import { anyValue, nanos } from './genkit-trace.js';
+import { anyValue, genkitAttributes, isObject, nanos, type Json } from './genkit-trace.js';
 
 /**
  * The log records Genkit's telemetry server keeps for its Developer UI (`.genkit/logs/logs-<date>-<hour>.jsonl`,
@@ -19,10 +19,6 @@ export const GENKIT_LOG_FIELDS = ['logId', 'timestamp'];
 
 /** Fields of a record of Genkit's log index (`.genkit/logs_idx/idx_*.jsonl`: where each record is in the store). */
 export const GENKIT_LOG_INDEX_FIELDS = ['file', 'offset', 'length', 'timestamp'];
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Fields read as what they are, where they are of their type (else carried as any other field is). */
 const KNOWN: Record<string, (v: unknown) => boolean> = {
@@ -49,11 +45,7 @@ export function genkitLogLine(raw: Buffer): Buffer | string {
     return raw;
   }
   if (!isObject(record)) return raw;
-  const attributes = isObject(record.attributes) ? Object.entries(record.attributes).flatMap(([key, v]) => (v === null || v === undefined ? [] : [{ key, value: anyValue(v) }])) : [];
-  for (const [field, v] of Object.entries(record)) {
-    if ((Object.hasOwn(KNOWN, field) && KNOWN[field]!(v)) || v === undefined || v === null) continue;
-    attributes.push({ key: `genkit.${field}`, value: { stringValue: typeof v === 'string' ? v : JSON.stringify(v) } });
-  }
+  const attributes = genkitAttributes(record, (field, v) => Object.hasOwn(KNOWN, field) && KNOWN[field]!(v));
   const library = isObject(record.instrumentationLibrary) ? record.instrumentationLibrary : undefined;
   const scope: Json = {};
   if (typeof library?.name === 'string') scope.name = library.name;

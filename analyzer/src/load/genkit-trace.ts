@@ -24,9 +24,9 @@ export interface GenkitTrace {
   spanPath: SpanPath;
 }
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const KINDS: Record<string, number> = { INTERNAL: 1, SERVER: 2, CLIENT: 3, PRODUCER: 4, CONSUMER: 5 };
 /** Fields read as what they are; `sameProcessAsParentSpan` (whether the parent was remote) has no OTLP place and names nothing. */
@@ -51,13 +51,21 @@ export function genkitTraceOf(doc: unknown, file: string): GenkitTrace {
   return { document: { resourceSpans }, spanPath: ([r]) => paths[r ?? 0] ?? `spans[${r}]` };
 }
 
-function otlpResourceSpan(g: Json, traceId: unknown): Json {
+/**
+ * A stored object's `attributes` (a JSON object) as typed OTLP attributes, then each field `isRead`
+ * does not take as the attribute `genkit.<field>` (its JSON), so the credential scan reads it.
+ */
+export function genkitAttributes(g: Json, isRead: (field: string, v: unknown) => boolean): Json[] {
   const attributes = isObject(g.attributes) ? Object.entries(g.attributes).flatMap(([key, v]) => (v === null || v === undefined ? [] : [{ key, value: anyValue(v) }])) : [];
-  if (g.attributes !== undefined && !isObject(g.attributes)) attributes.push({ key: 'genkit.attributes', value: { stringValue: JSON.stringify(g.attributes) } });
   for (const [field, v] of Object.entries(g)) {
-    if (KNOWN.has(field) || v === undefined || (field === 'links' && Array.isArray(v) && v.length === 0)) continue;
+    if ((field === 'attributes' && isObject(v)) || v === undefined || v === null || isRead(field, v)) continue;
     attributes.push({ key: `genkit.${field}`, value: { stringValue: typeof v === 'string' ? v : JSON.stringify(v) } });
   }
+  return attributes;
+}
+
+function otlpResourceSpan(g: Json, traceId: unknown): Json {
+  const attributes = genkitAttributes(g, (field, v) => (KNOWN.has(field) && field !== 'attributes') || (field === 'links' && Array.isArray(v) && v.length === 0));
   const library = isObject(g.instrumentationLibrary) ? g.instrumentationLibrary : undefined;
   const scope: Json = {};
   if (typeof library?.name === 'string') scope.name = library.name;
