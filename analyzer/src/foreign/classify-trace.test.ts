@@ -367,6 +367,15 @@ describe('classifyForeignTrace: a model reply cut off before its calls could be 
     // (two replies cut, one run after them: the first is that run, the second a call not checked)
     expect(callsOf([reply('m1', CUT_UNNAMED), reply('m2', CUT_NAMED), weather('t1')])).toEqual(['m2 model-output', 't1 tool-span']);
   });
+
+  it('is not a tool span of a later turn: one run after the model\'s next call began stays a call of its own', () => {
+    // (the model's calls are spans of one name: `chat` here; a span of another name between is not the next call)
+    const chat = (spanId: string, output: string) => ({ ...reply(spanId, output), name: 'chat' });
+    const answer = JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Done.' }] }]);
+    expect(callsOf([chat('m1', CUT_UNNAMED), weather('t1'), chat('m2', answer)])).toEqual(['t1 tool-span']);
+    expect(callsOf([chat('m1', CUT_UNNAMED), chat('m2', answer), weather('t1')])).toEqual(['m1 model-output', 't1 tool-span']);
+    expect(callsOf([chat('m1', CUT_UNNAMED), reply('m2', answer), weather('t1')])).toEqual(['t1 tool-span']);
+  });
 });
 
 describe('classifyForeignTrace: the developer\'s instructions', () => {

@@ -825,8 +825,9 @@ const OUTPUT_NOT_READ: ReadonlySet<string | undefined> = new Set([ForeignArgumen
 /**
  * A proposal no tool span matched whose call could not be read (its model's output cut off at an
  * attribute length limit, or in a shape no reader knows) is the call a tool span ran after that
- * model span started that no proposal claims — of its tool (of any where the cut left the tool
- * unnamed), with no argument the cut left whole of another value: a copy of that call, which is
+ * model span started and before the model's next call began (its turn) that no proposal claims —
+ * of its tool (of any where the cut left the tool unnamed), with no argument the cut left whole of
+ * another value: a copy of that call, which is
  * checked, not one more call not checked (Haystack 3.x and Genkit record the model's reply beside
  * the tool spans that run it). Paired in time order, one span to one proposal; a tool span whose
  * arguments were not recorded is left to {@link proposalsForUnrecordedRuns}, which reads the
@@ -846,14 +847,30 @@ function unreadableOutputsRun(
   if (unclaimed.length === 0) return unexecuted;
   const paired = new Set<ForeignCall>();
   for (const p of unread.sort(byTime)) {
-    const from = spanById.get(p.spanId)?.startNs ?? p.atNs;
-    const ran = unclaimed.find((c) => !claimed.has(c.spanId) && c.atNs >= from && (p.tool === UNNAMED_TOOL || c.tool === p.tool) && cutArgumentsAgree(decode(p), decode(c), 0));
+    const model = spanById.get(p.spanId);
+    const from = model?.startNs ?? p.atNs;
+    const until = model ? nextModelCallNs(model, spanById) : undefined;
+    const ran = unclaimed.find(
+      (c) => !claimed.has(c.spanId) && c.atNs >= from && (until === undefined || c.atNs < until) && (p.tool === UNNAMED_TOOL || c.tool === p.tool) && cutArgumentsAgree(decode(p), decode(c), 0),
+    );
     if (!ran) continue;
     claimed.add(ran.spanId);
     paired.add(p);
     copies.push({ spanId: p.spanId, attribute: p.args.attribute, callSpanId: ran.spanId });
   }
   return paired.size === 0 ? unexecuted : unexecuted.filter((p) => !paired.has(p));
+}
+
+/**
+ * The start of the model's next call after `model` (the next span of its name and scope begun after
+ * it ended): a tool span from then on belongs to a later turn, not to the reply `model` holds.
+ */
+function nextModelCallNs(model: ForeignSpan, spanById: ReadonlyMap<string, ForeignSpan>): bigint | undefined {
+  let next: bigint | undefined;
+  for (const s of spanById.values()) {
+    if (s.name === model.name && s.scope === model.scope && s.startNs >= model.endNs && s !== model && (next === undefined || s.startNs < next)) next = s.startNs;
+  }
+  return next;
 }
 
 /**
