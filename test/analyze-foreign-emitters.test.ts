@@ -10,7 +10,7 @@ import { CALLS_WITHOUT_OPERATION, toolSpansWithoutOperation } from './support/to
  * `argspan analyze` on the real traces of `fixtures/traces/foreign/` from emitters other than
  * OpenInference's instrumentations: Google ADK, OpenLLMetry, GenAI-convention tool spans, Semantic
  * Kernel, Strands Agents, Logfire, smolagents, Spring AI, LiteLLM, Mastra, AG2, BeeAI, Microsoft
- * Agent Framework, Haystack and Genkit; each emitter's calls read once, by tool and key.
+ * Agent Framework, Haystack, Genkit and VoltAgent; each emitter's calls read once, by tool and key.
  */
 
 describe('argspan analyze: Google ADK alone (no OpenInference)', () => {
@@ -228,6 +228,18 @@ describe('argspan analyze on emitters whose tool spans were misread', () => {
 });
 
 /** `argspan analyze` of a planted fixture: exactly `want` (`[rule, tool, key, emitter]`), and the planted values in no output format. */
+type Span = { traceId: string; spanId: string; parentSpanId?: string; name: string; attributes: { key: string; value: { stringValue?: string } }[] };
+
+/** A fixture of one resource and scope (`source`, under FOREIGN), `edit` made on its spans, written to a file of its own. */
+function editedFixture(source: string, edit: (spans: Span[]) => Span[] | void): string {
+  const doc = JSON.parse(readFileSync(join(FOREIGN, source), 'utf8'));
+  const ss = doc.resourceSpans[0].scopeSpans[0];
+  ss.spans = edit(ss.spans) ?? ss.spans;
+  const file = join(tmp(), 'edited.json');
+  writeFileSync(file, JSON.stringify(doc));
+  return file;
+}
+
 function expectPlantedFindings(file: string, want: string[][]): void {
   const path = join(FOREIGN, file);
   const run = analyzeBin(path, '--format', 'json');
@@ -587,16 +599,8 @@ describe('argspan analyze --html on other libraries\' traces', () => {
 describe('argspan analyze on Genkit\'s own tracing (an action span per flow, model and tool)', () => {
   const REAL = 'genkit-1.42-flow-weather-tool.json';
   const PLANTED = 'ghp_C4NARYf0reignTRACEc4naryF0REIGNtr4ce';
-  type Span = { spanId: string; name: string; attributes: { key: string; value: { stringValue?: string } }[] };
   /** The recorded run (or its planted variant), `edit` made on its spans; written to a file of its own. */
-  function editedRun(edit: (spans: Span[]) => Span[] | void, source = REAL): string {
-    const doc = JSON.parse(readFileSync(join(FOREIGN, source), 'utf8'));
-    const ss = doc.resourceSpans[0].scopeSpans[0];
-    ss.spans = edit(ss.spans) ?? ss.spans;
-    const file = join(tmp(), 'genkit.json');
-    writeFileSync(file, JSON.stringify(doc));
-    return file;
-  }
+  const editedRun = (edit: (spans: Span[]) => Span[] | void, source = REAL): string => editedFixture(source, edit);
   const attr = (span: Span, key: string) => span.attributes.find((a) => a.key === key)!.value;
   const isTool = (span: Span) => span.attributes.some((a) => a.key === 'genkit:metadata:subtype' && a.value.stringValue === 'tool');
 
@@ -794,5 +798,82 @@ describe('argspan analyze on the log records Genkit\'s Developer UI keeps (.genk
     const refused = analyzeBin(index);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`${index}:1: Genkit's log index (.genkit/logs_idx): where each log record is stored, not the records; analyse the records in .genkit/logs instead`);
+  });
+});
+
+describe('argspan analyze on VoltAgent\'s own observability (an agent span, its model calls and a tool span per call)', () => {
+  const AGENT = 'voltagent-2.10-agent-weather-tool.json';
+  const SUPERVISOR = 'voltagent-2.10-supervisor-weather-subagent.json';
+  const editedRun = editedFixture;
+  /** Every string attribute of `spans` with `from` replaced by `to`. */
+  const replaceText = (spans: Span[], from: string, to: string) => {
+    for (const sp of spans) for (const a of sp.attributes) if (a.value.stringValue !== undefined) a.value.stringValue = a.value.stringValue.replaceAll(from, to);
+  };
+  const args = (db: string) => query(db, `SELECT a.tool, a."key", a.provenance FROM tool_args a ORDER BY a.tool, a."key"`);
+
+  it('the real run (@voltagent/core 2.10, one agent, one tool): one call, the city the user named, the units its schema\'s default, nothing reported', async () => {
+    const db = join(tmp(), 'voltagent.duckdb');
+    const run = analyzeBin(join(FOREIGN, AGENT), '--format', 'json', '--db', db);
+    expect(run.code).toBe(0);
+    expect(parseJson(run).stats).toMatchObject({ foreign_calls: 1, no_evidence_calls: 0, unreadable_args_calls: 0 });
+    expect(parseJson(run).findings).toEqual([]);
+    expect(await query(db, 'SELECT emitter, tool, call_id, run_id, call_source FROM tool_calls')).toEqual([{ emitter: 'voltagent', tool: 'getWeather', call_id: 'call_V7k2', run_id: 'conv-1', call_source: 'tool-span' }]);
+    expect(await args(db)).toEqual([
+      { tool: 'getWeather', key: 'city', provenance: 'user_explicit' },
+      { tool: 'getWeather', key: 'units', provenance: 'schema_default' },
+    ]);
+  });
+
+  // (derive.mjs: the call with an invented timezone and a token, in the tool span's input)
+  it('derived/voltagent-2.10-planted.json: the invented timezone and the token each reported once, by tool and key, never printed', () =>
+    expectPlantedFindings('derived/voltagent-2.10-planted.json', [['assumption_span', 'getWeather', 'timezone', 'voltagent'], ['credential_in_attribute', 'getWeather', 'api_key', 'voltagent']]));
+
+  it('the tool\'s schema is the JSON of its Zod object: without it, the default the tool filled in is a value nobody asserted', async () => {
+    const file = editedRun(AGENT, (spans) => {
+      for (const sp of spans) sp.attributes = sp.attributes.filter((a) => a.key !== 'tool.parameters');
+    });
+    const db = join(tmp(), 'voltagent-no-schema.duckdb');
+    expect(analyzeBin(file, '--db', db).code).toBe(0);
+    expect(await args(db)).toContainEqual({ tool: 'getWeather', key: 'units', provenance: 'model_inferred' });
+  });
+
+  it('the real supervisor run: a sub-agent\'s task is the supervisor\'s model\'s words, not the user\'s — the timezone it passed on is reported; said by the user, it is not', async () => {
+    const db = join(tmp(), 'voltagent-supervisor.duckdb');
+    const run = analyzeBin(join(FOREIGN, SUPERVISOR), '--format', 'json', '--db', db);
+    expect(run.code).toBe(1);
+    expect(parseJson(run).stats).toMatchObject({ foreign_calls: 2, no_evidence_calls: 0, unreadable_args_calls: 0 });
+    expect(parseJson(run).findings.map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['assumption_span', 'getWeather', 'timezone', 'voltagent']]);
+    expect(await query(db, 'SELECT tool, call_id, run_id FROM tool_calls ORDER BY tool')).toEqual([
+      { tool: 'delegate_task', call_id: 'call_P1q4', run_id: 'conv-2' },
+      { tool: 'getWeather', call_id: 'call_W3n8', run_id: 'conv-2' },
+    ]);
+    expect(await args(db)).toEqual(
+      expect.arrayContaining([
+        { tool: 'getWeather', key: 'city', provenance: 'user_explicit' },
+        { tool: 'getWeather', key: 'timezone', provenance: 'model_inferred' },
+      ]),
+    );
+    const said = editedRun(SUPERVISOR, (spans) => replaceText(spans, 'Plan my afternoon in Berlin.', 'Plan my afternoon in Berlin, Europe/Berlin time.'));
+    expect(parseJson(analyzeBin(said, '--format', 'json')).findings).toEqual([]);
+  });
+
+  it('one conversation over several runs (`voltagent.conversation_id`): what the user said in an earlier run is theirs in a later one', async () => {
+    // A second run of the same conversation, in a trace of its own: asked "And tomorrow?", the model calls getWeather for Berlin again.
+    const twoRuns = (conversation: boolean) =>
+      editedRun(AGENT, (spans) => {
+        const later = (JSON.parse(JSON.stringify(spans)) as Span[]).map((sp) => ({ ...sp, traceId: 'f'.repeat(32), spanId: `f${sp.spanId.slice(1)}`, ...(sp.parentSpanId ? { parentSpanId: `f${sp.parentSpanId.slice(1)}` } : {}) }));
+        replaceText(later, 'What is the weather in Berlin?', 'And tomorrow?');
+        replaceText(later, 'call_V7k2', 'call_V7k3');
+        const all = [...spans, ...later];
+        if (!conversation) for (const sp of all) sp.attributes = sp.attributes.filter((a) => a.key !== 'voltagent.conversation_id' && a.key !== 'conversation.id');
+        return all;
+      });
+    const provenance = async (conversation: boolean) => {
+      const db = join(tmp(), 'voltagent-runs.duckdb');
+      expect(analyzeBin(twoRuns(conversation), '--db', db).code).toBe(0);
+      return query(db, `SELECT a.provenance FROM tool_args a JOIN tool_calls c USING (trace_id, span_id) WHERE c.call_id = 'call_V7k3' AND a."key" = 'city'`);
+    };
+    expect(await provenance(true)).toEqual([{ provenance: 'user_explicit' }]);
+    expect(await provenance(false)).toEqual([{ provenance: 'model_inferred' }]);
   });
 });

@@ -10,6 +10,7 @@ import { LangSmithAttributes } from './recognizers/langsmith.js';
 import { LogfireAgentsAttributes } from './recognizers/logfire.js';
 import { GenkitAttributes } from './recognizers/genkit.js';
 import { HaystackAttributes } from './recognizers/haystack.js';
+import { isVoltAgentSpan } from './recognizers/voltagent.js';
 import { MastraAttributes } from './recognizers/mastra.js';
 import { ForeignArgumentRule, type ArgumentDecoding, type ForeignCall, type ForeignEmitter, type ForeignSpan, type RecordedArguments } from './types.js';
 import { completePrefixOfCutJson } from './cut-json.js';
@@ -926,6 +927,8 @@ function modelEmitter(span: ForeignSpan): ForeignEmitter {
   // Mastra's exporter names every span's type (0.x writes its model output in `gen_ai.completion`, not OpenLLMetry's `gen_ai.completion.{i}.*`).
   if (span.attrs.has(MastraAttributes.SPAN_TYPE)) return Emitter.MASTRA;
   if (isGeminiCliSpan(span)) return Emitter.GEMINI_CLI;
+  // (VoltAgent's model spans write `llm.*` keys of their own, not OpenInference's)
+  if (isVoltAgentSpan(span)) return Emitter.VOLTAGENT;
   for (const key of span.attrs.keys()) {
     // OpenLLMetry writes `llm.request.type` too: its completions name it first.
     if (key.startsWith(OpenLLMetryMessages.COMPLETIONS)) return 'openllmetry';

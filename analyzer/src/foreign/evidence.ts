@@ -16,6 +16,7 @@ import { OpenInferenceAttributes } from './recognizers/openinference.js';
 import { SpringAiAttributes } from './recognizers/spring-ai.js';
 import { ClaudeCodeSpans, ClaudeCodeToolResult, CodingAgentAttributes, CodingAgentEvents, GeminiCliSpans, REDACTED_PROMPT } from './coding-agent-events.js';
 import { TraceloopAttributes } from './recognizers/openllmetry.js';
+import { isVoltAgentSpan, VoltAgentAttributes, VoltAgentSpanType, zodDefaultsAsJsonSchema } from './recognizers/voltagent.js';
 
 const PYDANTIC_ALL_MESSAGES = 'pydantic_ai.all_messages';
 /** OpenLLMetry's flattened messages and functions (its `SpanAttributes.LLM_PROMPTS`, `LLM_COMPLETIONS`, `LLM_REQUEST_FUNCTIONS`). */
@@ -295,6 +296,7 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
   readClaudeCodeNewContext(span, into);
   readHaystack(span, into);
   readGenkit(span, into);
+  readVoltAgent(span, into);
 }
 
 /**
@@ -1682,4 +1684,35 @@ function genkitReplies(response: unknown): Record<string, unknown>[] | undefined
   if (isObject(response.message)) return [response.message];
   if (Array.isArray(response.candidates)) return response.candidates.flatMap((c) => (isObject(c) && isObject(c.message) ? [c.message] : []));
   return undefined;
+}
+
+/**
+ * VoltAgent's own observability ({@link VoltAgentAttributes}). An agent's span holds what it was
+ * asked (`input`: the user's words, or the messages it was called with), its instructions (the
+ * developer's) and the conversation as the AI SDK's model messages (`agent.messages`); a model
+ * call's span the messages it sent (`llm.messages`, the last ten: the history with its calls,
+ * copies, and their results). A tool span's schema is the JSON of its Zod object, read for its
+ * defaults. An agent a supervisor delegated to (`subagent.id` on its spans) was asked by the
+ * supervisor's model: its input and messages are not the user's words, and are not read.
+ */
+function readVoltAgent(span: ForeignSpan, into: TraceEvidence): void {
+  if (!isVoltAgentSpan(span)) return;
+  const type = str(span, VoltAgentAttributes.SPAN_TYPE);
+  if (type === VoltAgentSpanType.TOOL) {
+    const parameters = parseJson(str(span, VoltAgentAttributes.TOOL_PARAMETERS));
+    const schema = zodDefaultsAsJsonSchema(parameters) ?? parameters;
+    into.schema(str(span, VoltAgentAttributes.TOOL_NAME), schema ?? undefined);
+    return;
+  }
+  const instructions = str(span, VoltAgentAttributes.AGENT_INSTRUCTIONS);
+  if (instructions !== undefined) into.developer(instructions);
+  if (span.attrs.has(VoltAgentAttributes.SUBAGENT_ID)) return;
+  const key = type === VoltAgentSpanType.LLM ? VoltAgentAttributes.LLM_MESSAGES : type === undefined ? VoltAgentAttributes.AGENT_MESSAGES : undefined;
+  if (key === undefined) return;
+  const text = str(span, key);
+  const messages = parseJson(text);
+  // (cut off or not a list of messages: what the model was told there is not read)
+  if (!Array.isArray(messages) || !messages.every(isObject)) inputNotReadIn(text, span, into);
+  else readVercelMessages(messages, key, span, into);
+  if (type === undefined) runInput(str(span, VoltAgentAttributes.INPUT), VoltAgentAttributes.INPUT, span, into);
 }

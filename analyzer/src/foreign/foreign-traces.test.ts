@@ -236,6 +236,12 @@ const EXPECTED: Record<string, Expected> = {
     findings: ['credential_in_attribute Bash command', 'sensitive_arg_dispatched Read file_path', 'assumption_span mcp__calendar__create_event timezone', 'sensitive_arg_dispatched Bash full_command'],
     run: '11111111-2222-3333-4444-555555555555',
   },
+  // VoltAgent's own observability: the tool span is the call (the model's replies are recorded nowhere); the units the tool's
+  // Zod schema defaults to are the schema's; the conversation the agent was called in is the run.
+  'voltagent-2.10-agent-weather-tool.json': { calls: ['voltagent getWeather tool-span'], findings: [], run: 'conv-1' },
+  'derived/voltagent-2.10-planted.json': { calls: ['voltagent getWeather tool-span'], findings: ['assumption_span getWeather timezone', 'credential_in_attribute getWeather api_key'], run: 'conv-1' },
+  // A supervisor's sub-agent: its task is the supervisor's model's words, so the zone it passed on is a guess, not the user's.
+  'voltagent-2.10-supervisor-weather-subagent.json': { calls: ['voltagent delegate_task tool-span', 'voltagent getWeather tool-span'], findings: ['assumption_span getWeather timezone'], run: 'conv-2' },
   // Gemini CLI's events: the glob call's arguments are the user's (the path is in the prompt of its prompt id).
   'gemini-cli-glob-tool.logs.json': { calls: ['gemini-cli glob tool-span'], findings: [], run: 'b9280381-505c-433a-a0f5-731345d35f87' },
   'derived/gemini-cli-planted.logs.json': {

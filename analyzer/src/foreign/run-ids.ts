@@ -1,6 +1,7 @@
 import { CallAttributes, GenAiAttributes } from '@argspan/conventions';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LANGSMITH_THREAD_KEYS, LangSmithAttributes } from './recognizers/langsmith.js';
+import { VoltAgentAttributes } from './recognizers/voltagent.js';
 
 /** OpenTelemetry's session id, which OpenInference and Langfuse (v4) write. */
 export const SESSION_ID = 'session.id';
@@ -9,7 +10,8 @@ export const SESSION_ID = 'session.id';
  * Attributes that name the run a span belongs to, strongest first: argspan's run id, the GenAI
  * conversation id, then the session id of OpenInference, Langfuse (v4 writes `session.id`) and
  * OpenTelemetry's session convention, then the thread of LangSmith's metadata (not
- * `langsmith.trace.session_id`: that is the project). argspan's own calls are grouped by the first
+ * `langsmith.trace.session_id`: that is the project), then the conversation a VoltAgent agent was
+ * called in (on its run's span). argspan's own calls are grouped by the first
  * two, in the same order.
  *
  * A foreign call's run is the first of these its own span names; else, of the trace's spans,
@@ -24,4 +26,5 @@ export const RUN_ID_KEYS: readonly string[] = [
   LangfuseAttributes.SESSION_ID,
   // LangSmith's threads: run metadata its exporter writes as `langsmith.metadata.*`.
   ...LANGSMITH_THREAD_KEYS.map((key) => `${LangSmithAttributes.METADATA}.${key}`),
+  VoltAgentAttributes.CONVERSATION_ID,
 ];

@@ -110,6 +110,8 @@ export const Emitter = {
   HAYSTACK: 'haystack',
   /** Genkit's own tracing (JS, Go, Python): an action span per tool run, `genkit:metadata:subtype = tool`. */
   GENKIT: 'genkit',
+  /** VoltAgent's own observability (`@voltagent/core`): a `tool.execution:{name}` span per tool run, `span.type = tool`. */
+  VOLTAGENT: 'voltagent',
 } as const;
 export type Emitter = (typeof Emitter)[keyof typeof Emitter];
 

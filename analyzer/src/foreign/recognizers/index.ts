@@ -13,6 +13,7 @@ import { openllmetry } from './openllmetry.js';
 import { pydanticAi } from './pydantic-ai.js';
 import { springAi } from './spring-ai.js';
 import { vercelAi } from './vercel-ai.js';
+import { voltagent } from './voltagent.js';
 
 /**
  * One recogniser per emitter of tool-execution spans, the most specific first: hybrids (Google ADK
@@ -21,7 +22,7 @@ import { vercelAi } from './vercel-ai.js';
  * their own attributes) are claimed by their own emitter before the generic GenAI-conventions
  * reader. A span is one call, read by the first recogniser that claims it.
  */
-export const TOOL_SPAN_RECOGNIZERS: readonly ToolSpanRecognizer[] = [claudeCode, geminiCli, geminiCliSpans, googleAdk, openllmetry, pydanticAi, vercelAi, langsmith, langfuse, logfire, openinference, springAi, mastra, haystack, genkit, genaiSemconv];
+export const TOOL_SPAN_RECOGNIZERS: readonly ToolSpanRecognizer[] = [claudeCode, geminiCli, geminiCliSpans, googleAdk, openllmetry, pydanticAi, vercelAi, langsmith, langfuse, logfire, voltagent, openinference, springAi, mastra, haystack, genkit, genaiSemconv];
 
 /** Every key a recogniser reads a call's arguments from: those a span is read as holding as another type than text (`ForeignSpan.nonText`). */
 export const ARGUMENT_KEYS: ReadonlySet<string> = new Set(TOOL_SPAN_RECOGNIZERS.flatMap((r) => r.argumentKeys));
