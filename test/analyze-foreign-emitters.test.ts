@@ -284,7 +284,7 @@ describe('argspan analyze: coding agents\' OpenTelemetry events (Claude Code, Ge
   };
   it.each(Object.entries(cases))('%s: each finding by tool and key; the planted values in no output', (file, want) => {
     expectPlantedFindings(file, want);
-    expect(analyzeBin(join(FOREIGN, file)).stdout).toMatch(/Read \d+ coding-agent log record\(s\) \(Claude Code, Gemini CLI: tool calls, prompts, model calls\) as spans of their own/);
+    expect(analyzeBin(join(FOREIGN, file)).stdout).toMatch(/Read \d+ coding-agent log record\(s\) \(Claude Code, Gemini CLI, Codex CLI: tool calls, prompts, model calls\) as spans of their own/);
   });
 });
 
@@ -875,5 +875,61 @@ describe('argspan analyze on VoltAgent\'s own observability (an agent span, its 
     };
     expect(await provenance(true)).toEqual([{ provenance: 'user_explicit' }]);
     expect(await provenance(false)).toEqual([{ provenance: 'model_inferred' }]);
+  });
+});
+
+describe('argspan analyze on Codex CLI\'s OpenTelemetry log export (codex.tool_result, codex.user_prompt)', () => {
+  const REAL = 'codex-0.171-exec-env.logs.json';
+  const REDACTED = 'derived/codex-0.171-prompt-redacted.logs.json';
+  const CONVERSATION = '01a25060-cd15-7f93-ba33-1bd23f00e8fc';
+  type Rec = { traceId: string; spanId: string; eventName?: string; attributes: { key: string; value: { stringValue?: string } }[] };
+  /** The recorded export, `edit` made on each of its records; written to a file of its own. */
+  function editedExport(edit: (record: Rec, event: string | undefined) => void): string {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, REAL), 'utf8'));
+    for (const rl of doc.resourceLogs) for (const sl of rl.scopeLogs) for (const r of sl.logRecords as Rec[]) edit(r, r.attributes.find((a) => a.key === 'event.name')?.value.stringValue);
+    const file = join(tmp(), 'codex.logs.json');
+    writeFileSync(file, JSON.stringify(doc));
+    return file;
+  }
+
+  it('the real run (codex 0.171: `cat .env`, then a curl sending the token it read): the .env read, the token in the command and in the read\'s output, by tool and key; the token in no output', async () => {
+    expectPlantedFindings(REAL, [
+      ['credential_in_attribute', 'exec_command', 'cmd', 'codex'],
+      ['credential_in_attribute', 'exec_command', 'output', 'codex'],
+      ['sensitive_arg_dispatched', 'exec_command', 'cmd', 'codex'],
+    ]);
+    const db = join(tmp(), 'codex.duckdb');
+    const run = analyzeBin(join(FOREIGN, REAL), '--format', 'json', '--db', db);
+    expect(parseJson(run).stats).toMatchObject({ foreign_calls: 2, no_evidence_calls: 0, unreadable_args_calls: 0, agent_log_records: 3 });
+    expect(await query(db, 'SELECT emitter, tool, call_id, run_id, residency FROM tool_calls ORDER BY call_id')).toEqual([
+      { emitter: 'codex', tool: 'exec_command', call_id: 'call_Env1', run_id: CONVERSATION, residency: 'secret' },
+      { emitter: 'codex', tool: 'exec_command', call_id: 'call_Env2', run_id: CONVERSATION, residency: 'secret' },
+    ]);
+    expect(analyzeBin(join(FOREIGN, REAL)).stdout).toMatch(/Read 3 coding-agent log record\(s\) \(Claude Code, Gemini CLI, Codex CLI: tool calls, prompts, model calls\) as spans of their own/);
+  });
+
+  it('without `log_user_prompt` (the prompt `[REDACTED]`): the calls are checked, but have no evidence of who said what', () => {
+    const out = parseJson(analyzeBin(join(FOREIGN, REDACTED), '--format', 'json'));
+    expect(out.stats).toMatchObject({ foreign_calls: 2, no_evidence_calls: 2 });
+  });
+
+  it('records written inside Codex\'s spans (its trace export on: trace ids, each turn a trace), or named by their attribute only: the same calls; the conversation links the turns', async () => {
+    // The user now names the command; the prompt is in one turn's trace, the calls in another's.
+    const split = (conversation: boolean) =>
+      editedExport((r, event) => {
+        for (const a of r.attributes) if (a.key === 'prompt') a.value.stringValue = 'Run cat .env and check that the API answers.';
+        r.traceId = event === 'codex.user_prompt' ? 'a'.repeat(32) : 'b'.repeat(32);
+        r.spanId = 'c'.repeat(16);
+        delete r.eventName;
+        if (!conversation) r.attributes = r.attributes.filter((a) => a.key !== 'conversation.id');
+      });
+    const provenance = async (conversation: boolean) => {
+      const db = join(tmp(), 'codex-split.duckdb');
+      const out = parseJson(analyzeBin(split(conversation), '--format', 'json', '--db', db));
+      expect(out.stats).toMatchObject({ foreign_calls: 2, agent_log_records: 3 });
+      return query(db, `SELECT a.provenance FROM tool_args a JOIN tool_calls c USING (trace_id, span_id) WHERE c.call_id = 'call_Env1'`);
+    };
+    expect(await provenance(true)).toEqual([{ provenance: 'user_explicit' }]);
+    expect(await provenance(false)).toEqual([{ provenance: 'no_evidence' }]);
   });
 });

@@ -1,4 +1,4 @@
-import { CLAUDE_CODE_EVENTS_SCOPE, CLAUDE_CODE_PREFIX, CODING_AGENT_EVENT_NAMES, CodingAgentIds } from '../foreign/coding-agent-events.js';
+import { CLAUDE_CODE_EVENTS_SCOPE, CLAUDE_CODE_PREFIX, CODING_AGENT_EVENT_NAMES, CodingAgentIds, RUST_TRACING_EVENT_NAME } from '../foreign/coding-agent-events.js';
 import { MESSAGE_EVENT_NAMES } from '../foreign/message-events.js';
 import { RECORD_BODY_ATTRIBUTE } from '../load/coding-agent-records.js';
 import { LOG_BODY_ATTRIBUTE } from '../load/otlp-logs.js';
@@ -50,7 +50,7 @@ export interface LogRecordsRead {
   records: number;
   /** Of the spans, those made from their GenAI records (no span of the traces table has their ids). */
   spansFromRecords: number;
-  /** Coding agents' records read (Claude Code, Gemini CLI: see `load/coding-agent-records.ts`), each a span of its own. */
+  /** Coding agents' records read (Claude Code, Gemini CLI, Codex CLI: see `load/coding-agent-records.ts`), each a span of its own. */
   agentRecords: number;
   /** The spans made from them (a record inserted twice is one). */
   agentSpans: number;
@@ -115,7 +115,10 @@ export async function gatherLogRecords(
   if (missing.length) throw new UsageError('--logs-table', `${database}.${table} is not the collector exporter's logs table: no column ${missing.join(', ')}`);
   const logs = `${chIdent(database)}.${chIdent(table)}`;
   const attrName = "LogAttributes['event.name']";
-  const eventName = names.has('EventName') ? `if(EventName <> '', EventName, ${attrName})` : attrName;
+  // (Rust's `tracing` default name, `event {file}:{line}`, names no event: Codex CLI's is in the attribute, as `eventName` in otlp-logs.ts reads it)
+  const eventName = names.has('EventName')
+    ? `multiIf(EventName <> '' AND NOT match(EventName, ${chString(RUST_TRACING_EVENT_NAME.source)}), EventName, ${attrName} <> '', ${attrName}, EventName)`
+    : attrName;
   const scope = (col: string) => (names.has(col) ? `nullIf(${col}, '')` : 'CAST(NULL AS Nullable(String))');
   // Where a record stands in the table: its part's first block (parts in insertion order) and its row in the part.
   const place = "(toUInt64OrZero(splitByChar('_', _part)[2]), _part_offset)";
@@ -232,7 +235,8 @@ const attrText = (key: string) => `log_attributes[${chString(key)}]`;
 /** SQL: `codingAgentTraceId` (`load/coding-agent-records.ts`) of a record without a trace id, `event` its full event name. */
 function codingAgentTraceIdSql(event: string): string {
   const prompt = CodingAgentIds.PROMPT.reduceRight((rest: string, key) => `if(${attrText(key)} <> '', ${attrText(key)}, ${rest})`, "''");
-  return idHashSql([chString('trace'), `splitByChar('.', ${event})[1]`, attrText(CodingAgentIds.SESSION), prompt], 32);
+  const session = `if(${attrText(CodingAgentIds.SESSION)} <> '', ${attrText(CodingAgentIds.SESSION)}, ${attrText(CodingAgentIds.CONVERSATION)})`;
+  return idHashSql([chString('trace'), `splitByChar('.', ${event})[1]`, session, prompt], 32);
 }
 
 /** SQL: `codingAgentSpanId` of a record: its trace, event, time (ns; '' for none) and identity texts. */

@@ -360,8 +360,8 @@ describe('other libraries\' traces', () => {
     expect([ch.stats.foreign_calls, ch.stats.no_evidence_calls, ch.stats.unreadable_args_calls]).toEqual([duck.stats.foreign_calls, duck.stats.no_evidence_calls, duck.stats.unreadable_args_calls]);
     expect(duck.stats.log_records).toBeGreaterThan(0);
     expect([ch.stats.spans, ch.stats.log_records, ch.stats.spans_from_log_records, ch.stats.other_log_records]).toEqual([duck.stats.spans, duck.stats.log_records, duck.stats.spans_from_log_records, duck.stats.other_log_records]);
-    // (coding agents' events, Claude Code's and Gemini CLI's: log records read as spans of their own)
-    if (files.some((f) => /(claude-code|gemini-cli)-/.test(f))) expect(duck.stats.agent_log_records).toBeGreaterThan(0);
+    // (coding agents' events, Claude Code's, Gemini CLI's and Codex CLI's: log records read as spans of their own)
+    if (files.some((f) => /(claude-code|gemini-cli|codex)-/.test(f))) expect(duck.stats.agent_log_records).toBeGreaterThan(0);
     expect(ch.stats.agent_log_records).toBe(duck.stats.agent_log_records);
   });
 

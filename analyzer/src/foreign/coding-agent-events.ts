@@ -17,7 +17,18 @@ export const CodingAgentEvents = {
   GEMINI_CLI_TOOL_CALL: 'gemini_cli.tool_call',
   /** Gemini CLI, a prompt the user entered: `prompt` (with `telemetry.logPrompts`). */
   GEMINI_CLI_USER_PROMPT: 'gemini_cli.user_prompt',
+  /** Codex CLI, after a tool ran: `tool_name`, `call_id`, `arguments` (the model's JSON, always), `output`, `success`, `mcp_server`. */
+  CODEX_TOOL_RESULT: 'codex.tool_result',
+  /** Codex CLI, a prompt the user entered: `prompt` (`[REDACTED]` unless `[otel] log_user_prompt = true`). */
+  CODEX_USER_PROMPT: 'codex.user_prompt',
 } as const;
+
+/**
+ * The event name Rust's `tracing` gives an event it was not told to name (`event {file}:{line}`),
+ * which Codex CLI's log export writes as OTLP's event name: the event is then named by its
+ * `event.name` attribute.
+ */
+export const RUST_TRACING_EVENT_NAME = /^event \S+:\d+$/;
 
 /**
  * Claude Code's own spans (traces, beta: `CLAUDE_CODE_ENHANCED_TELEMETRY_BETA=1`), under the scope
@@ -115,10 +126,16 @@ export const CodingAgentAttributes = {
   GEMINI_DECISION: 'decision',
   /** Gemini CLI's error of a call that failed (`invalid_tool_params`, `execution_failed`, …). */
   GEMINI_ERROR_TYPE: 'error_type',
+  CODEX_TOOL_NAME: 'tool_name',
+  CODEX_CALL_ID: 'call_id',
+  /** The model's arguments as JSON, written whatever `log_user_prompt` says. */
+  CODEX_ARGUMENTS: 'arguments',
+  /** What the tool gave the model (a command's output after Codex's own header lines). */
+  CODEX_OUTPUT: 'output',
 } as const;
 
-/** What Claude Code writes as a prompt it was told not to record. */
-export const REDACTED_PROMPT = '<REDACTED>';
+/** What Claude Code and Codex CLI write as a prompt they were told not to record. */
+export const REDACTED_PROMPTS: ReadonlySet<string> = new Set(['<REDACTED>', '[REDACTED]']);
 
 /** Claude Code's `tool_name` for every tool of a user's MCP server (the server and tool are named in `tool_parameters`). */
 export const CLAUDE_MCP_TOOL = 'mcp_tool';
@@ -134,13 +151,15 @@ export const CODING_AGENT_EVENT_NAMES: readonly string[] = Object.values(CodingA
 /**
  * How both engines name a record's span when it carries no trace id, from texts only (a hash of
  * them: `codingAgentTraceId`, `codingAgentSpanId`): the trace by the agent, the session
- * (`session.id`) and the prompt (Claude Code's `prompt.id`, else Gemini CLI's `prompt_id`); the
+ * (`session.id`, else Codex CLI's `conversation.id`) and the prompt (Claude Code's `prompt.id`, else Gemini CLI's `prompt_id`); the
  * span by its trace, event, time and the texts of the attributes that tell a record from another of
  * the same instant (Claude Code's `event.sequence` and call id, either agent's tool, arguments and
  * prompt). A record exported twice gets the same span.
  */
 export const CodingAgentIds = {
   SESSION: 'session.id',
+  /** Codex CLI's session (it writes no `session.id`). */
+  CONVERSATION: 'conversation.id',
   PROMPT: ['prompt.id', 'prompt_id'],
   IDENTITY: ['event.sequence', 'tool_use_id', 'tool_name', 'tool_input', 'tool_parameters', 'function_name', 'function_args', 'prompt'],
 } as const;

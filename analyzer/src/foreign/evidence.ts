@@ -14,7 +14,7 @@ import { contentCut } from './recognizers/genai-semconv.js';
 import { MastraAttributes, MastraSpanTypes } from './recognizers/mastra.js';
 import { OpenInferenceAttributes } from './recognizers/openinference.js';
 import { SpringAiAttributes } from './recognizers/spring-ai.js';
-import { ClaudeCodeSpans, ClaudeCodeToolResult, CodingAgentAttributes, CodingAgentEvents, GeminiCliSpans, REDACTED_PROMPT } from './coding-agent-events.js';
+import { ClaudeCodeSpans, ClaudeCodeToolResult, CodingAgentAttributes, CodingAgentEvents, GeminiCliSpans, REDACTED_PROMPTS } from './coding-agent-events.js';
 import { TraceloopAttributes } from './recognizers/openllmetry.js';
 import { isVoltAgentSpan, VoltAgentAttributes, VoltAgentSpanType, zodDefaultsAsJsonSchema } from './recognizers/voltagent.js';
 
@@ -72,7 +72,7 @@ export const EVIDENCE_KEYS: readonly string[] = [
  */
 export const EVIDENCE_PREFIXES: readonly string[] = ['llm.input_messages.', 'llm.output_messages.', 'llm.tools.', ...Object.values(OpenLLMetryMessages)];
 /** Span names evidence is read from where no attribute key tells them: coding agents' user prompts (log records read as spans, Claude Code's interaction spans), Claude Code's model requests. */
-export const EVIDENCE_SPAN_NAMES: readonly string[] = [CodingAgentEvents.CLAUDE_CODE_USER_PROMPT, CodingAgentEvents.GEMINI_CLI_USER_PROMPT, ClaudeCodeSpans.INTERACTION, ClaudeCodeSpans.LLM_REQUEST];
+export const EVIDENCE_SPAN_NAMES: readonly string[] = [CodingAgentEvents.CLAUDE_CODE_USER_PROMPT, CodingAgentEvents.GEMINI_CLI_USER_PROMPT, CodingAgentEvents.CODEX_USER_PROMPT, ClaudeCodeSpans.INTERACTION, ClaudeCodeSpans.LLM_REQUEST];
 
 /** Array-valued attributes evidence reads (the Vercel AI SDK's tools, one JSON string each). */
 export const EVIDENCE_ARRAY_KEYS: readonly string[] = [VercelPrompt.TOOLS];
@@ -301,21 +301,22 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
 
 /**
  * A coding agent's user prompt (Claude Code's `claude_code.user_prompt`, Gemini CLI's
- * `gemini_cli.user_prompt`, log records read as spans; Claude Code's `claude_code.interaction`
- * span's `user_prompt`): the user's text, unless the agent was told not to record it (Claude Code
- * writes `<REDACTED>` without `OTEL_LOG_USER_PROMPTS=1`; Gemini CLI leaves it out without
+ * `gemini_cli.user_prompt`, Codex CLI's `codex.user_prompt`, log records read as spans; Claude
+ * Code's `claude_code.interaction` span's `user_prompt`): the user's text, unless the agent was told
+ * not to record it (Claude Code writes `<REDACTED>` without `OTEL_LOG_USER_PROMPTS=1`, Codex CLI
+ * `[REDACTED]` without `log_user_prompt = true`; Gemini CLI leaves it out without
  * `telemetry.logPrompts`): then the trace holds no user text.
  */
 function readCodingAgentPrompt(span: ForeignSpan, into: TraceEvidence): void {
   const key =
-    span.name === CodingAgentEvents.CLAUDE_CODE_USER_PROMPT || span.name === CodingAgentEvents.GEMINI_CLI_USER_PROMPT
+    span.name === CodingAgentEvents.CLAUDE_CODE_USER_PROMPT || span.name === CodingAgentEvents.GEMINI_CLI_USER_PROMPT || span.name === CodingAgentEvents.CODEX_USER_PROMPT
       ? CodingAgentAttributes.PROMPT
       : span.name === ClaudeCodeSpans.INTERACTION
         ? CodingAgentAttributes.CLAUDE_USER_PROMPT
         : undefined;
   if (key === undefined) return;
   const prompt = str(span, key);
-  if (prompt !== undefined && prompt !== REDACTED_PROMPT) into.user(prompt);
+  if (prompt !== undefined && !REDACTED_PROMPTS.has(prompt)) into.user(prompt);
 }
 
 /**
@@ -332,7 +333,7 @@ function readClaudeCodeNewContext(span: ForeignSpan, into: TraceEvidence): void 
   if (context === undefined) return;
   if (span.name === ClaudeCodeSpans.INTERACTION) {
     const prompt = afterClaudeLabel(context, CLAUDE_USER_PROMPT_LINE);
-    if (prompt !== undefined && prompt !== REDACTED_PROMPT) into.user(prompt);
+    if (prompt !== undefined && !REDACTED_PROMPTS.has(prompt)) into.user(prompt);
     return;
   }
   const part = (from: number, to: number) => {
@@ -340,7 +341,7 @@ function readClaudeCodeNewContext(span: ForeignSpan, into: TraceEvidence): void 
     const user = afterClaudeLabel(body, CLAUDE_USER_LINE);
     const result = afterClaudeLabel(body, ClaudeCodeToolResult.RESULT_LINE);
     if (user !== undefined) {
-      if (user !== REDACTED_PROMPT) into.user(user);
+      if (!REDACTED_PROMPTS.has(user)) into.user(user);
     } else if (result !== undefined) {
       const label = body.slice(0, body.indexOf('\n'));
       into.result(label.endsWith(']') ? label.slice(ClaudeCodeToolResult.RESULT_LINE.length, -1) : undefined, result, span.startNs);

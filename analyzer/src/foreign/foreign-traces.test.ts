@@ -242,6 +242,19 @@ const EXPECTED: Record<string, Expected> = {
   'derived/voltagent-2.10-planted.json': { calls: ['voltagent getWeather tool-span'], findings: ['assumption_span getWeather timezone', 'credential_in_attribute getWeather api_key'], run: 'conv-1' },
   // A supervisor's sub-agent: its task is the supervisor's model's words, so the zone it passed on is a guess, not the user's.
   'voltagent-2.10-supervisor-weather-subagent.json': { calls: ['voltagent delegate_task tool-span', 'voltagent getWeather tool-span'], findings: ['assumption_span getWeather timezone'], run: 'conv-2' },
+  // Codex CLI's log export: `cat .env`, then a curl sending the token the read gave (the read's output holds it too); the
+  // conversation is the run. Without `log_user_prompt` the prompt is `[REDACTED]`: no evidence either way.
+  'codex-0.171-exec-env.logs.json': {
+    calls: ['codex exec_command tool-span', 'codex exec_command tool-span'],
+    findings: ['credential_in_attribute exec_command output', 'credential_in_attribute exec_command cmd', 'sensitive_arg_dispatched exec_command cmd'],
+    run: '01a25060-cd15-7f93-ba33-1bd23f00e8fc',
+  },
+  'derived/codex-0.171-prompt-redacted.logs.json': {
+    calls: ['codex exec_command tool-span', 'codex exec_command tool-span'],
+    noEvidence: 2,
+    findings: ['credential_in_attribute exec_command output', 'credential_in_attribute exec_command cmd', 'sensitive_arg_dispatched exec_command cmd'],
+    run: '01a25060-cd15-7f93-ba33-00000000cafe',
+  },
   // Gemini CLI's events: the glob call's arguments are the user's (the path is in the prompt of its prompt id).
   'gemini-cli-glob-tool.logs.json': { calls: ['gemini-cli glob tool-span'], findings: [], run: 'b9280381-505c-433a-a0f5-731345d35f87' },
   'derived/gemini-cli-planted.logs.json': {

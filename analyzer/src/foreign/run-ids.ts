@@ -2,6 +2,7 @@ import { CallAttributes, GenAiAttributes } from '@argspan/conventions';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LANGSMITH_THREAD_KEYS, LangSmithAttributes } from './recognizers/langsmith.js';
 import { VoltAgentAttributes } from './recognizers/voltagent.js';
+import { CodingAgentIds } from './coding-agent-events.js';
 
 /** OpenTelemetry's session id, which OpenInference and Langfuse (v4) write. */
 export const SESSION_ID = 'session.id';
@@ -11,7 +12,8 @@ export const SESSION_ID = 'session.id';
  * conversation id, then the session id of OpenInference, Langfuse (v4 writes `session.id`) and
  * OpenTelemetry's session convention, then the thread of LangSmith's metadata (not
  * `langsmith.trace.session_id`: that is the project), then the conversation a VoltAgent agent was
- * called in (on its run's span). argspan's own calls are grouped by the first
+ * called in (on its run's span), then `conversation.id` (Codex CLI's session; VoltAgent writes it on
+ * every span of a run). argspan's own calls are grouped by the first
  * two, in the same order.
  *
  * A foreign call's run is the first of these its own span names; else, of the trace's spans,
@@ -27,4 +29,5 @@ export const RUN_ID_KEYS: readonly string[] = [
   // LangSmith's threads: run metadata its exporter writes as `langsmith.metadata.*`.
   ...LANGSMITH_THREAD_KEYS.map((key) => `${LangSmithAttributes.METADATA}.${key}`),
   VoltAgentAttributes.CONVERSATION_ID,
+  CodingAgentIds.CONVERSATION,
 ];

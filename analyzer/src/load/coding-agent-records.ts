@@ -7,8 +7,10 @@ const READ_AS_SPANS: ReadonlySet<string> = new Set(CODING_AGENT_EVENT_NAMES);
  * Coding agents that record their tool calls as OpenTelemetry log records, not spans: Claude Code
  * (`claude_code.tool_result`, `claude_code.tool_decision`, `claude_code.user_prompt`; its events scope
  * `com.anthropic.claude_code.events`, the body the event's full name, the `event.name` attribute
- * without the `claude_code.` prefix) and Gemini CLI (`gemini_cli.tool_call`,
- * `gemini_cli.user_prompt` in `event.name`; the body a sentence). By default neither writes a
+ * without the `claude_code.` prefix), Gemini CLI (`gemini_cli.tool_call`,
+ * `gemini_cli.user_prompt` in `event.name`; the body a sentence) and Codex CLI (`codex.tool_result`,
+ * `codex.user_prompt` in `event.name`, OTLP's event name Rust's `event {file}:{line}`; its session
+ * in `conversation.id`, no prompt id). By default none writes a
  * trace or span id on a record (Claude Code does with its beta tracing on, or a caller's
  * `TRACEPARENT`), so no span joins them: each such record is read as a span of its own, its
  * attributes as the span's, in a trace per prompt (`prompt.id`, `prompt_id`) of a session
@@ -45,7 +47,7 @@ export function codingAgentEvent(record: Record<string, unknown>, name: string |
 export function recordSpan(record: Record<string, unknown>, event: string, time: string | undefined, ownTrace: string | undefined): Record<string, unknown> {
   const attributes = Array.isArray(record.attributes) ? record.attributes : [];
   const text = (key: string) => attributeText(attributes, key) ?? '';
-  const traceId = ownTrace ?? codingAgentTraceId(event, text(CodingAgentIds.SESSION), CodingAgentIds.PROMPT.map(text).find((p) => p !== '') ?? '');
+  const traceId = ownTrace ?? codingAgentTraceId(event, text(CodingAgentIds.SESSION) || text(CodingAgentIds.CONVERSATION), CodingAgentIds.PROMPT.map(text).find((p) => p !== '') ?? '');
   const spanId = codingAgentSpanId(traceId, event, time ?? '', CodingAgentIds.IDENTITY.map(text));
   const body = record.body;
   return {

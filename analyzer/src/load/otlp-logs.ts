@@ -5,6 +5,7 @@ import { LINE_TOO_LONG } from './lines.js';
 import { LogRecordScope, type LogRecordText } from '../log-record-credentials.js';
 import { POSITIONS_NAMED } from './malformed-span-positions.js';
 import { codingAgentEvent, hasSession, recordSpan } from './coding-agent-records.js';
+import { RUST_TRACING_EVENT_NAME } from '../foreign/coding-agent-events.js';
 
 /**
  * OpenTelemetry log records that carry a GenAI message event, read from an OTLP logs export
@@ -317,16 +318,18 @@ export function isLogsLine(head: string): boolean {
 function eventName(record: unknown): string | undefined {
   if (!isObject(record)) return undefined;
   const field = record.eventName ?? record.event_name;
-  if (typeof field === 'string' && field !== '') return field;
+  const named = typeof field === 'string' && field !== '' ? field : undefined;
+  // (Rust's `tracing` default name, `event {file}:{line}`, names no event: Codex CLI's is in the attribute)
+  if (named !== undefined && !RUST_TRACING_EVENT_NAME.test(named)) return named;
   const attributes = record.attributes;
-  if (!Array.isArray(attributes)) return undefined;
+  if (!Array.isArray(attributes)) return named;
   for (const a of attributes) {
     if (isObject(a) && a.key === EVENT_NAME_ATTRIBUTE && isObject(a.value)) {
       const v = a.value.stringValue ?? a.value.string_value;
       if (typeof v === 'string') return v;
     }
   }
-  return undefined;
+  return named;
 }
 
 /** The texts of an application's log record that the credential scan reads, with where the record is. */

@@ -112,6 +112,8 @@ export const Emitter = {
   GENKIT: 'genkit',
   /** VoltAgent's own observability (`@voltagent/core`): a `tool.execution:{name}` span per tool run, `span.type = tool`. */
   VOLTAGENT: 'voltagent',
+  /** OpenAI's Codex CLI (its `[otel]` log export): a `codex.tool_result` log record per call. */
+  CODEX: 'codex',
 } as const;
 export type Emitter = (typeof Emitter)[keyof typeof Emitter];
 

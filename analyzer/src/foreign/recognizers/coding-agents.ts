@@ -131,6 +131,28 @@ export const geminiCli: ToolSpanRecognizer = {
   },
 };
 
+/**
+ * Codex CLI's `codex.tool_result` log record (its `[otel]` log export), read as a span of its own:
+ * the tool in `tool_name`, the call id in `call_id`, the model's arguments in `arguments` (JSON;
+ * written always, whatever `log_user_prompt` says), the tool's output in `output`. (Its trace
+ * export's events of the same name leave the arguments and output out: their lengths only.)
+ */
+export const codex: ToolSpanRecognizer = {
+  emitter: Emitter.CODEX,
+  keys: [],
+  spanNames: [CodingAgentEvents.CODEX_TOOL_RESULT],
+  argumentKeys: [A.CODEX_ARGUMENTS],
+  toolCall(span) {
+    if (span.name !== CodingAgentEvents.CODEX_TOOL_RESULT) return undefined;
+    return {
+      tool: str(span, A.CODEX_TOOL_NAME) ?? UNNAMED_TOOL,
+      ...opt('callId', str(span, A.CODEX_CALL_ID)),
+      args: argumentBlob(argumentsIn(span, [A.CODEX_ARGUMENTS]), A.CODEX_ARGUMENTS, {}),
+      ...opt('result', str(span, A.CODEX_OUTPUT)),
+    };
+  },
+};
+
 /** Gemini CLI's `decision` on a call the user refused. */
 const GEMINI_REJECTED = 'reject';
 /** Gemini CLI's `error_type` of a call refused before it ran: arguments its tool refused (a path its ignore files list), a tool it does not have, a policy's refusal. */
