@@ -913,6 +913,20 @@ describe('argspan analyze on Codex CLI\'s OpenTelemetry log export (codex.tool_r
     expect(out.stats).toMatchObject({ foreign_calls: 2, no_evidence_calls: 2 });
   });
 
+  it('its trace export alone (no arguments in any span): each call counted as not checked, never reported clean; beside the log export of the same run, each call once, the record\'s', () => {
+    const traces = join(FOREIGN, 'codex-0.171-exec-env-traced.traces.json');
+    const alone = analyzeBin(traces, '--format', 'json');
+    expect(parseJson(alone).stats).toMatchObject({ foreign_calls: 2, unreadable_args_calls: 2, no_evidence_calls: 2 });
+    expect(analyzeBin(traces).stdout).toContain('2 without readable arguments');
+    const both = parseJson(analyzeBin(traces, join(FOREIGN, 'codex-0.171-exec-env-traced.logs.json'), '--format', 'json'));
+    expect(both.stats).toMatchObject({ foreign_calls: 2, unreadable_args_calls: 0, no_evidence_calls: 0, agent_log_records: 3 });
+    expect(both.findings.map((f) => [f.rule, f.tool, f.key]).sort()).toEqual([
+      ['credential_in_attribute', 'exec_command', 'cmd'],
+      ['credential_in_attribute', 'exec_command', 'output'],
+      ['sensitive_arg_dispatched', 'exec_command', 'cmd'],
+    ]);
+  });
+
   it('records written inside Codex\'s spans (its trace export on: trace ids, each turn a trace), or named by their attribute only: the same calls; the conversation links the turns', async () => {
     // The user now names the command; the prompt is in one turn's trace, the calls in another's.
     const split = (conversation: boolean) =>

@@ -123,9 +123,10 @@ export function classifyForeignTrace(
     return d;
   };
   const claude = claudeCodeCalls(executed, spans, bySpan);
-  const gemini = geminiCliCalls(claude.kept, bySpan, decode);
+  const codex = codexCalls(claude.kept, bySpan);
+  const gemini = geminiCliCalls(codex.kept, bySpan, decode);
   const merged = mergeRecordedTwice(gemini.kept, (c) => bySpan.get(c.spanId)?.endNs ?? c.atNs, decode);
-  const twice = [...claude.twice, ...gemini.twice, ...merged.twice];
+  const twice = [...claude.twice, ...codex.twice, ...gemini.twice, ...merged.twice];
   const { unexecuted, copies, byProposedId } = matchProposals(evidence, merged.kept, spans, decode);
   // (the user's words read up to a time: no user text, or some not read by then, and a value found nowhere has no evidence either way)
   const sawUserText = evidence.sawUserText;
@@ -462,28 +463,40 @@ function mergeRecordedTwice(
  * Claude Code's calls as its spans and its events together tell them. A `claude_code.tool` span
  * whose permission wait (`claude_code.tool.blocked_on_user`) says `reject` never ran: the model's
  * request. And a call recorded both as an event (`claude_code.tool_result`, or the
- * `claude_code.tool_decision` of a call refused) and as its span, under one `tool_use_id` (one
- * trace: a record carries the trace of the span active when it was written), is one call: the
- * record's, whose `tool_input` holds the model's whole arguments where the span holds parts of
- * them, unless only the span recorded any; the other is its copy.
+ * `claude_code.tool_decision` of a call refused) and as its span is one call ({@link recordAndSpanAsOne}).
  */
 function claudeCodeCalls(
   executed: readonly ForeignCall[],
   spans: readonly ForeignSpan[],
   bySpan: ReadonlyMap<string, ForeignSpan>,
 ): { kept: ForeignCall[]; twice: { call: ForeignCall; copy: ForeignCall }[] } {
-  const twice: { call: ForeignCall; copy: ForeignCall }[] = [];
   const named = (c: ForeignCall, names: readonly string[]) => c.emitter === Emitter.CLAUDE_CODE && names.includes(bySpan.get(c.spanId)?.name ?? '');
-  const toolSpans = new Map<string, ForeignCall>();
-  for (const c of executed) if (c.callId !== undefined && named(c, CLAUDE_TOOL_SPANS)) toolSpans.set(c.callId, c);
   const refused = new Set<string>();
   for (const s of spans) if (s.name === ClaudeCodeSpans.BLOCKED_ON_USER && s.parentSpanId !== null && s.attrs.get(CodingAgentAttributes.CLAUDE_DECISION) === CLAUDE_REJECTED) refused.add(s.parentSpanId);
   for (const c of executed) if (refused.has(c.spanId) && named(c, CLAUDE_TOOL_SPANS)) c.source = 'model-output';
+  return recordAndSpanAsOne(executed, (c) => named(c, CLAUDE_CALL_RECORDS), (c) => named(c, CLAUDE_TOOL_SPANS));
+}
+
+/**
+ * A coding agent's call recorded both as a log record (`isRecord`) and as its span (`isSpan`) under
+ * one call id (one trace: a record carries the trace of the span active when it was written) is
+ * one call: the record's, which holds the model's whole arguments (Claude Code's `tool_input`,
+ * Codex CLI's `arguments`) where the span holds parts of them or none, unless only the span
+ * recorded any; the other is its copy.
+ */
+function recordAndSpanAsOne(
+  executed: readonly ForeignCall[],
+  isRecord: (c: ForeignCall) => boolean,
+  isSpan: (c: ForeignCall) => boolean,
+): { kept: ForeignCall[]; twice: { call: ForeignCall; copy: ForeignCall }[] } {
+  const twice: { call: ForeignCall; copy: ForeignCall }[] = [];
+  const toolSpans = new Map<string, ForeignCall>();
+  for (const c of executed) if (c.callId !== undefined && isSpan(c)) toolSpans.set(c.callId, c);
   if (toolSpans.size === 0) return { kept: [...executed], twice };
   const recorded = (c: ForeignCall) => c.args.kind === 'value' || c.args.text !== undefined;
   const dropped = new Set<ForeignCall>();
   for (const record of executed) {
-    if (record.callId === undefined || !named(record, CLAUDE_CALL_RECORDS)) continue;
+    if (record.callId === undefined || !isRecord(record)) continue;
     const span = toolSpans.get(record.callId);
     if (span === undefined || dropped.has(span)) continue;
     const [call, copy] = recorded(record) || !recorded(span) ? [record, span] : [span, record];
@@ -493,6 +506,12 @@ function claudeCodeCalls(
     twice.push({ call, copy });
   }
   return { kept: executed.filter((c) => !dropped.has(c)), twice };
+}
+
+/** Codex CLI's calls: one recorded both by its `codex.tool_result` record and its trace export's tool span is one call, the record's. */
+function codexCalls(executed: readonly ForeignCall[], bySpan: ReadonlyMap<string, ForeignSpan>): { kept: ForeignCall[]; twice: { call: ForeignCall; copy: ForeignCall }[] } {
+  const isRecord = (c: ForeignCall) => c.emitter === Emitter.CODEX && bySpan.get(c.spanId)?.name === CodingAgentEvents.CODEX_TOOL_RESULT;
+  return recordAndSpanAsOne(executed, isRecord, (c) => c.emitter === Emitter.CODEX && !isRecord(c));
 }
 
 /**

@@ -24,6 +24,17 @@ export const CodingAgentEvents = {
 } as const;
 
 /**
+ * Codex CLI's own spans (its `trace_exporter`; scope `codex_exec`, several hundred a turn): a tool
+ * call's is named after its tool, with `tool_name`, `call_id`, `conversation.id` and
+ * `codex.tool.phase = dispatch`. No span holds a call's arguments or output, or the prompt: their
+ * events (`codex.tool_result`, `codex.user_prompt`, target `codex_otel.trace_safe`) write lengths only.
+ */
+export const CodexSpans = {
+  PHASE: 'codex.tool.phase',
+  DISPATCH: 'dispatch',
+} as const;
+
+/**
  * The event name Rust's `tracing` gives an event it was not told to name (`event {file}:{line}`),
  * which Codex CLI's log export writes as OTLP's event name: the event is then named by its
  * `event.name` attribute.

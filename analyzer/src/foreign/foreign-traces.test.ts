@@ -249,6 +249,14 @@ const EXPECTED: Record<string, Expected> = {
     findings: ['credential_in_attribute exec_command output', 'credential_in_attribute exec_command cmd', 'sensitive_arg_dispatched exec_command cmd'],
     run: '01a25060-cd15-7f93-ba33-1bd23f00e8fc',
   },
+  // Codex's trace export alone: its tool spans name each call, but no span holds the arguments or the prompt: counted so.
+  'codex-0.171-exec-env-traced.traces.json': { calls: ['codex exec_command tool-span', 'codex exec_command tool-span'], noEvidence: 2, unreadable: 2, findings: [], run: '01a25067-e375-77d1-89ea-5522fc308ee2' },
+  // Beside the log export of the same run: each call once, its record's (the span a copy).
+  'codex-0.171-exec-env-traced.traces.json + codex-0.171-exec-env-traced.logs.json': {
+    calls: ['codex exec_command tool-span', 'codex exec_command tool-span'],
+    findings: ['credential_in_attribute exec_command output', 'credential_in_attribute exec_command cmd', 'sensitive_arg_dispatched exec_command cmd'],
+    run: '01a25067-e375-77d1-89ea-5522fc308ee2',
+  },
   'derived/codex-0.171-prompt-redacted.logs.json': {
     calls: ['codex exec_command tool-span', 'codex exec_command tool-span'],
     noEvidence: 2,

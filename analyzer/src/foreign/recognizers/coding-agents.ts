@@ -1,5 +1,5 @@
 import { Emitter, GenAiAttributes } from '@argspan/conventions';
-import { CLAUDE_MCP_TOOL, CLAUDE_REJECTED, ClaudeCodeSpans, ClaudeCodeToolResult, CodingAgentAttributes as A, CodingAgentEvents, GEMINI_CLI_TRUNCATED, GeminiCliSpans } from '../coding-agent-events.js';
+import { CLAUDE_MCP_TOOL, CLAUDE_REJECTED, ClaudeCodeSpans, ClaudeCodeToolResult, CodexSpans, CodingAgentAttributes as A, CodingAgentEvents, GEMINI_CLI_TRUNCATED, GeminiCliSpans } from '../coding-agent-events.js';
 import { type ForeignSpan, type RecordedArguments, type ToolSpanRecognizer } from '../types.js';
 import { argumentBlob, argumentsIn, isObject, opt, str, UNNAMED_TOOL } from './attributes.js';
 
@@ -149,6 +149,25 @@ export const codex: ToolSpanRecognizer = {
       ...opt('callId', str(span, A.CODEX_CALL_ID)),
       args: argumentBlob(argumentsIn(span, [A.CODEX_ARGUMENTS]), A.CODEX_ARGUMENTS, {}),
       ...opt('result', str(span, A.CODEX_OUTPUT)),
+    };
+  },
+};
+
+/**
+ * Codex CLI's tool span (its trace export, {@link CodexSpans}): the tool in `tool_name`, the call id
+ * in `call_id`; its arguments are in no span (the log export's `codex.tool_result` holds them), so
+ * the call is counted as not checked — unless that record is given too: then the call is the record's.
+ */
+export const codexSpans: ToolSpanRecognizer = {
+  emitter: Emitter.CODEX,
+  keys: [CodexSpans.PHASE],
+  argumentKeys: [],
+  toolCall(span) {
+    if (str(span, CodexSpans.PHASE) !== CodexSpans.DISPATCH) return undefined;
+    return {
+      tool: str(span, A.CODEX_TOOL_NAME) ?? UNNAMED_TOOL,
+      ...opt('callId', str(span, A.CODEX_CALL_ID)),
+      args: argumentBlob(undefined, A.CODEX_ARGUMENTS, {}),
     };
   },
 };
