@@ -913,6 +913,14 @@ describe('argspan analyze on Codex CLI\'s OpenTelemetry log export (codex.tool_r
     expect(out.stats).toMatchObject({ foreign_calls: 2, no_evidence_calls: 2 });
   });
 
+  it('a call of an MCP server\'s tool (the real filesystem server, in Codex\'s `mcp__fs` namespace) is named `mcp__fs__read_text_file`; nothing reported', async () => {
+    const db = join(tmp(), 'codex-mcp.duckdb');
+    const run = analyzeBin(join(FOREIGN, 'codex-0.171-exec-mcp.logs.json'), '--format', 'json', '--db', db);
+    expect(run.code).toBe(0);
+    expect(parseJson(run).stats).toMatchObject({ foreign_calls: 1, no_evidence_calls: 0, unreadable_args_calls: 0 });
+    expect(await query(db, 'SELECT emitter, tool, call_id FROM tool_calls')).toEqual([{ emitter: 'codex', tool: 'mcp__fs__read_text_file', call_id: 'call_Mcp1' }]);
+  });
+
   it('its trace export alone (no arguments in any span): each call counted as not checked, never reported clean; beside the log export of the same run, each call once, the record\'s', () => {
     const traces = join(FOREIGN, 'codex-0.171-exec-env-traced.traces.json');
     const alone = analyzeBin(traces, '--format', 'json');

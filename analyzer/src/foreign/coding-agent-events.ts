@@ -138,6 +138,8 @@ export const CodingAgentAttributes = {
   /** Gemini CLI's error of a call that failed (`invalid_tool_params`, `execution_failed`, …). */
   GEMINI_ERROR_TYPE: 'error_type',
   CODEX_TOOL_NAME: 'tool_name',
+  /** `functions` for Codex CLI's own tools, `mcp__{server}` for an MCP server's. */
+  CODEX_TOOL_NAMESPACE: 'tool_namespace',
   CODEX_CALL_ID: 'call_id',
   /** The model's arguments as JSON, written whatever `log_user_prompt` says. */
   CODEX_ARGUMENTS: 'arguments',

@@ -257,6 +257,8 @@ const EXPECTED: Record<string, Expected> = {
     findings: ['credential_in_attribute exec_command output', 'credential_in_attribute exec_command cmd', 'sensitive_arg_dispatched exec_command cmd'],
     run: '01a25067-e375-77d1-89ea-5522fc308ee2',
   },
+  // An MCP server's tool (Codex's `mcp__fs` namespace), named as Claude Code names them; the absolute path is the model's.
+  'codex-0.171-exec-mcp.logs.json': { calls: ['codex mcp__fs__read_text_file tool-span'], findings: [], run: '01a2506d-a6ad-70e1-b035-11fc617bed85' },
   'derived/codex-0.171-prompt-redacted.logs.json': {
     calls: ['codex exec_command tool-span', 'codex exec_command tool-span'],
     noEvidence: 2,

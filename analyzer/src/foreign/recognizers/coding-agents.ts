@@ -133,7 +133,9 @@ export const geminiCli: ToolSpanRecognizer = {
 
 /**
  * Codex CLI's `codex.tool_result` log record (its `[otel]` log export), read as a span of its own:
- * the tool in `tool_name`, the call id in `call_id`, the model's arguments in `arguments` (JSON;
+ * the tool in `tool_name` — an MCP server's under its namespace (`tool_namespace = mcp__{server}`:
+ * `mcp__{server}__{tool}`, as Claude Code names them; its built-in tools' namespace, `functions`,
+ * is left out) —, the call id in `call_id`, the model's arguments in `arguments` (JSON;
  * written always, whatever `log_user_prompt` says), the tool's output in `output`. (Its trace
  * export's events of the same name leave the arguments and output out: their lengths only.)
  */
@@ -145,7 +147,7 @@ export const codex: ToolSpanRecognizer = {
   toolCall(span) {
     if (span.name !== CodingAgentEvents.CODEX_TOOL_RESULT) return undefined;
     return {
-      tool: str(span, A.CODEX_TOOL_NAME) ?? UNNAMED_TOOL,
+      tool: codexToolName(span),
       ...opt('callId', str(span, A.CODEX_CALL_ID)),
       args: argumentBlob(argumentsIn(span, [A.CODEX_ARGUMENTS]), A.CODEX_ARGUMENTS, {}),
       ...opt('result', str(span, A.CODEX_OUTPUT)),
@@ -165,12 +167,22 @@ export const codexSpans: ToolSpanRecognizer = {
   toolCall(span) {
     if (str(span, CodexSpans.PHASE) !== CodexSpans.DISPATCH) return undefined;
     return {
-      tool: str(span, A.CODEX_TOOL_NAME) ?? UNNAMED_TOOL,
+      tool: codexToolName(span),
       ...opt('callId', str(span, A.CODEX_CALL_ID)),
       args: argumentBlob(undefined, A.CODEX_ARGUMENTS, {}),
     };
   },
 };
+
+/** A Codex CLI call's tool: `tool_name`, under its `tool_namespace` unless that is the built-in tools' (`functions`). */
+function codexToolName(span: ForeignSpan): string {
+  const tool = str(span, A.CODEX_TOOL_NAME) ?? UNNAMED_TOOL;
+  const namespace = str(span, A.CODEX_TOOL_NAMESPACE);
+  return namespace === undefined || namespace === '' || namespace === CODEX_BUILTIN_NAMESPACE ? tool : `${namespace}__${tool}`;
+}
+
+/** The namespace of Codex CLI's own tools (`exec_command`, `apply_patch`, …). */
+const CODEX_BUILTIN_NAMESPACE = 'functions';
 
 /** Gemini CLI's `decision` on a call the user refused. */
 const GEMINI_REJECTED = 'reject';
