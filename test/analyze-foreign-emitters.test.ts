@@ -857,7 +857,7 @@ describe('argspan analyze on VoltAgent\'s own observability (an agent span, its 
     expect(parseJson(analyzeBin(said, '--format', 'json')).findings).toEqual([]);
   });
 
-  it('one conversation over several runs (`voltagent.conversation_id`): what the user said in an earlier run is theirs in a later one', async () => {
+  it('one conversation over several runs (`conversation.id`): what the user said in an earlier run is theirs in a later one', async () => {
     // A second run of the same conversation, in a trace of its own: asked "And tomorrow?", the model calls getWeather for Berlin again.
     const twoRuns = (conversation: boolean) =>
       editedRun(AGENT, (spans) => {

@@ -1,7 +1,6 @@
 import { CallAttributes, GenAiAttributes } from '@argspan/conventions';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
 import { LANGSMITH_THREAD_KEYS, LangSmithAttributes } from './recognizers/langsmith.js';
-import { VoltAgentAttributes } from './recognizers/voltagent.js';
 import { CodingAgentIds } from './coding-agent-events.js';
 
 /** OpenTelemetry's session id, which OpenInference and Langfuse (v4) write. */
@@ -11,9 +10,8 @@ export const SESSION_ID = 'session.id';
  * Attributes that name the run a span belongs to, strongest first: argspan's run id, the GenAI
  * conversation id, then the session id of OpenInference, Langfuse (v4 writes `session.id`) and
  * OpenTelemetry's session convention, then the thread of LangSmith's metadata (not
- * `langsmith.trace.session_id`: that is the project), then the conversation a VoltAgent agent was
- * called in (on its run's span), then `conversation.id` (Codex CLI's session; VoltAgent writes it on
- * every span of a run). argspan's own calls are grouped by the first
+ * `langsmith.trace.session_id`: that is the project), then `conversation.id` (Codex CLI's session;
+ * the conversation a VoltAgent agent was called in, on every span of its run). argspan's own calls are grouped by the first
  * two, in the same order.
  *
  * A foreign call's run is the first of these its own span names; else, of the trace's spans,
@@ -28,6 +26,5 @@ export const RUN_ID_KEYS: readonly string[] = [
   LangfuseAttributes.SESSION_ID,
   // LangSmith's threads: run metadata its exporter writes as `langsmith.metadata.*`.
   ...LANGSMITH_THREAD_KEYS.map((key) => `${LangSmithAttributes.METADATA}.${key}`),
-  VoltAgentAttributes.CONVERSATION_ID,
   CodingAgentIds.CONVERSATION,
 ];

@@ -21,8 +21,6 @@ export const VoltAgentAttributes = {
   OPERATION_ID: 'operation.id',
   /** Set on every span of an agent a supervisor agent delegated to: its input is the supervisor's model's words. */
   SUBAGENT_ID: 'subagent.id',
-  /** The conversation the caller named (`conversationId`), on the agent's span. */
-  CONVERSATION_ID: 'voltagent.conversation_id',
   TOOL_NAME: 'tool.name',
   TOOL_CALL_ID: 'tool.call.id',
   TOOL_PARAMETERS: 'tool.parameters',
