@@ -284,7 +284,7 @@ describe('argspan analyze: coding agents\' OpenTelemetry events (Claude Code, Ge
   };
   it.each(Object.entries(cases))('%s: each finding by tool and key; the planted values in no output', (file, want) => {
     expectPlantedFindings(file, want);
-    expect(analyzeBin(join(FOREIGN, file)).stdout).toMatch(/Read \d+ coding-agent log record\(s\) \(Claude Code, Gemini CLI, Codex CLI: tool calls, prompts, model calls\) as spans of their own/);
+    expect(analyzeBin(join(FOREIGN, file)).stdout).toMatch(/Read \d+ coding-agent log record\(s\) \(Claude Code, Gemini CLI, Qwen Code, Codex CLI: tool calls, prompts, model calls\) as spans of their own/);
   });
 });
 
@@ -905,7 +905,7 @@ describe('argspan analyze on Codex CLI\'s OpenTelemetry log export (codex.tool_r
       { emitter: 'codex', tool: 'exec_command', call_id: 'call_Env1', run_id: CONVERSATION, residency: 'secret' },
       { emitter: 'codex', tool: 'exec_command', call_id: 'call_Env2', run_id: CONVERSATION, residency: 'secret' },
     ]);
-    expect(analyzeBin(join(FOREIGN, REAL)).stdout).toMatch(/Read 3 coding-agent log record\(s\) \(Claude Code, Gemini CLI, Codex CLI: tool calls, prompts, model calls\) as spans of their own/);
+    expect(analyzeBin(join(FOREIGN, REAL)).stdout).toMatch(/Read 3 coding-agent log record\(s\) \(Claude Code, Gemini CLI, Qwen Code, Codex CLI: tool calls, prompts, model calls\) as spans of their own/);
   });
 
   it('without `log_user_prompt` (the prompt `[REDACTED]`): the calls are checked, but have no evidence of who said what', () => {
@@ -953,5 +953,25 @@ describe('argspan analyze on Codex CLI\'s OpenTelemetry log export (codex.tool_r
     };
     expect(await provenance(true)).toEqual([{ provenance: 'user_explicit' }]);
     expect(await provenance(false)).toEqual([{ provenance: 'no_evidence' }]);
+  });
+});
+
+describe('argspan analyze on Qwen Code\'s local telemetry file (qwen-code.tool_call, qwen-code.user_prompt; the SDK\'s own objects)', () => {
+  const REAL = 'qwen-code-0.24-env.telemetry.log';
+
+  it('the real run (qwen-code 0.24: read_file on .env, then a curl sending the token it read): the .env read and the token, by tool and key, once each; the token in no output', async () => {
+    expectPlantedFindings(REAL, [
+      ['credential_in_attribute', 'run_shell_command', 'command', 'qwen-code'],
+      ['sensitive_arg_dispatched', 'read_file', 'file_path', 'qwen-code'],
+    ]);
+    const db = join(tmp(), 'qwen.duckdb');
+    const run = analyzeBin(join(FOREIGN, REAL), '--format', 'json', '--db', db);
+    // (each call once: its record, with the arguments, not also Qwen Code's `qwen-code.tool` span, which holds none)
+    expect(parseJson(run).stats).toMatchObject({ foreign_calls: 2, no_evidence_calls: 0, unreadable_args_calls: 0, agent_log_records: 3 });
+    expect(await query(db, 'SELECT emitter, tool, call_id FROM tool_calls ORDER BY call_id')).toEqual([
+      { emitter: 'qwen-code', tool: 'read_file', call_id: 'call_Qw1' },
+      { emitter: 'qwen-code', tool: 'run_shell_command', call_id: 'call_Qw2' },
+    ]);
+    expect(analyzeBin(join(FOREIGN, REAL)).stdout).toMatch(/Read 3 coding-agent log record\(s\) \(Claude Code, Gemini CLI, Qwen Code, Codex CLI: tool calls, prompts, model calls\) as spans of their own/);
   });
 });

@@ -50,7 +50,7 @@ export interface LogRecordsRead {
   records: number;
   /** Of the spans, those made from their GenAI records (no span of the traces table has their ids). */
   spansFromRecords: number;
-  /** Coding agents' records read (Claude Code, Gemini CLI, Codex CLI: see `load/coding-agent-records.ts`), each a span of its own. */
+  /** Coding agents' records read (Claude Code, Gemini CLI, Qwen Code, Codex CLI: see `load/coding-agent-records.ts`), each a span of its own. */
   agentRecords: number;
   /** The spans made from them (a record inserted twice is one). */
   agentSpans: number;

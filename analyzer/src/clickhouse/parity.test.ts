@@ -11,6 +11,7 @@ import { ArgspanTraceBuilder } from '../synth/argspan-trace.js';
 import { chdbClient } from '../synth/chdb-client.js';
 import { CANARY_AWS_KEY } from '../synth/rule-cases.js';
 import { exporterLogRowsOfFile, exporterRowsOfFile, otelLogsDdl, otelTracesDdl } from '../synth/collector-rows.js';
+import { sdkObjectLine, splitJsonObjects } from '../load/sdk-objects.js';
 import type { AnalysisResult } from '../types.js';
 import { APP_LOG_TOKENS, appLogsDocument, appLogTracesDocument, GENAI_LOG_TOKENS, genAiLogsDocument } from '../../../test/support/app-log-records.js';
 import { layeredTokyoTrace } from '../../../test/support/layered-trace.js';
@@ -363,6 +364,18 @@ describe('other libraries\' traces', () => {
     // (coding agents' events, Claude Code's, Gemini CLI's and Codex CLI's: log records read as spans of their own)
     if (files.some((f) => /(claude-code|gemini-cli|codex)-/.test(f))) expect(duck.stats.agent_log_records).toBeGreaterThan(0);
     expect(ch.stats.agent_log_records).toBe(duck.stats.agent_log_records);
+  });
+
+  it('Qwen Code\'s local telemetry file (the SDK\'s own objects), made OTLP lines as its reader makes them: the same calls and findings in both engines', async () => {
+    const text = readFileSync(join(dir, 'qwen-code-0.24-env.telemetry.log'), 'utf8');
+    const lines = splitJsonObjects(text).values.map((v) => sdkObjectLine(text.slice(v.start, v.end))).flatMap((o) => ('line' in o ? [o.line] : []));
+    const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-qwen-')), 'qwen.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const { duck, ch } = await bothEngines([file], true, true);
+    expect(duck.stats).toMatchObject({ foreign_calls: 2, agent_log_records: 3 });
+    expect(ch.findings).toEqual(duck.findings.map(portable));
+    expect(ch.overview).toEqual(duck.overview);
+    expect([ch.stats.spans, ch.stats.foreign_calls, ch.stats.no_evidence_calls, ch.stats.agent_log_records]).toEqual([duck.stats.spans, duck.stats.foreign_calls, duck.stats.no_evidence_calls, duck.stats.agent_log_records]);
   });
 
   it('coding agents\' events written inside a span (Claude Code\'s beta tracing) or without event.name: the same spans, calls and findings in both engines', async () => {

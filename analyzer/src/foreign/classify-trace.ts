@@ -17,7 +17,7 @@ import { completePrefixOfCutJson } from './cut-json.js';
 import { everyCopy } from './span-json.js';
 import { argumentCredentialTexts } from '../credential-identity.js';
 import { parsePythonLiteral } from './python-literal.js';
-import { CLAUDE_REJECTED, ClaudeCodeSpans, CodingAgentAttributes, CodingAgentEvents, CodingAgentIds, GeminiCliSpans } from './coding-agent-events.js';
+import { CLAUDE_REJECTED, ClaudeCodeSpans, CodingAgentAttributes, CodingAgentEvents, CodingAgentIds, GeminiCliSpans, QWEN_CODE_TOOL_SPAN } from './coding-agent-events.js';
 import { isGeminiCliSpan } from './recognizers/coding-agents.js';
 
 /** Rule ids of argument leaves the analyzer could not read from a foreign trace (defined beside the types the readers share). */
@@ -123,10 +123,10 @@ export function classifyForeignTrace(
     return d;
   };
   const claude = claudeCodeCalls(executed, spans, bySpan);
-  const codex = codexCalls(claude.kept, bySpan);
-  const gemini = geminiCliCalls(codex.kept, bySpan, decode);
+  const agents = recordedAgentCalls(claude.kept, bySpan);
+  const gemini = geminiCliCalls(agents.kept, bySpan, decode);
   const merged = mergeRecordedTwice(gemini.kept, (c) => bySpan.get(c.spanId)?.endNs ?? c.atNs, decode);
-  const twice = [...claude.twice, ...codex.twice, ...gemini.twice, ...merged.twice];
+  const twice = [...claude.twice, ...agents.twice, ...gemini.twice, ...merged.twice];
   const { unexecuted, copies, byProposedId } = matchProposals(evidence, merged.kept, spans, decode);
   // (the user's words read up to a time: no user text, or some not read by then, and a value found nowhere has no evidence either way)
   const sawUserText = evidence.sawUserText;
@@ -508,10 +508,17 @@ function recordAndSpanAsOne(
   return { kept: executed.filter((c) => !dropped.has(c)), twice };
 }
 
-/** Codex CLI's calls: one recorded both by its `codex.tool_result` record and its trace export's tool span is one call, the record's. */
-function codexCalls(executed: readonly ForeignCall[], bySpan: ReadonlyMap<string, ForeignSpan>): { kept: ForeignCall[]; twice: { call: ForeignCall; copy: ForeignCall }[] } {
-  const isRecord = (c: ForeignCall) => c.emitter === Emitter.CODEX && bySpan.get(c.spanId)?.name === CodingAgentEvents.CODEX_TOOL_RESULT;
-  return recordAndSpanAsOne(executed, isRecord, (c) => c.emitter === Emitter.CODEX && !isRecord(c));
+/**
+ * Codex CLI's and Qwen Code's calls: one recorded both by its record (`codex.tool_result`,
+ * `qwen-code.tool_call`) and by its agent's tool span (Codex's trace export; Qwen Code's
+ * `qwen-code.tool`, which holds no arguments) is one call, the record's.
+ */
+function recordedAgentCalls(executed: readonly ForeignCall[], bySpan: ReadonlyMap<string, ForeignSpan>): { kept: ForeignCall[]; twice: { call: ForeignCall; copy: ForeignCall }[] } {
+  const name = (c: ForeignCall) => bySpan.get(c.spanId)?.name;
+  const codexRecord = (c: ForeignCall) => c.emitter === Emitter.CODEX && name(c) === CodingAgentEvents.CODEX_TOOL_RESULT;
+  const codex = recordAndSpanAsOne(executed, codexRecord, (c) => c.emitter === Emitter.CODEX && !codexRecord(c));
+  const qwen = recordAndSpanAsOne(codex.kept, (c) => name(c) === CodingAgentEvents.QWEN_CODE_TOOL_CALL, (c) => name(c) === QWEN_CODE_TOOL_SPAN);
+  return { kept: qwen.kept, twice: [...codex.twice, ...qwen.twice] };
 }
 
 /**

@@ -17,11 +17,18 @@ export const CodingAgentEvents = {
   GEMINI_CLI_TOOL_CALL: 'gemini_cli.tool_call',
   /** Gemini CLI, a prompt the user entered: `prompt` (with `telemetry.logPrompts`). */
   GEMINI_CLI_USER_PROMPT: 'gemini_cli.user_prompt',
+  /** Qwen Code (a fork of Gemini CLI), after a tool call: Gemini CLI's attributes, and the call's `call_id`. */
+  QWEN_CODE_TOOL_CALL: 'qwen-code.tool_call',
+  /** Qwen Code, a prompt the user entered: `prompt` (with `telemetry.logPrompts`). */
+  QWEN_CODE_USER_PROMPT: 'qwen-code.user_prompt',
   /** Codex CLI, after a tool ran: `tool_name`, `call_id`, `arguments` (the model's JSON, always), `output`, `success`, `mcp_server`. */
   CODEX_TOOL_RESULT: 'codex.tool_result',
   /** Codex CLI, a prompt the user entered: `prompt` (`[REDACTED]` unless `[otel] log_user_prompt = true`). */
   CODEX_USER_PROMPT: 'codex.user_prompt',
 } as const;
+
+/** Qwen Code's span of a tool call (GenAI conventions' `execute_tool`, `gen_ai.tool.call.id`; no arguments), beside its `qwen-code.tool_call` record. */
+export const QWEN_CODE_TOOL_SPAN = 'qwen-code.tool';
 
 /**
  * Codex CLI's own spans (its `trace_exporter`; scope `codex_exec`, several hundred a turn): a tool
@@ -137,6 +144,8 @@ export const CodingAgentAttributes = {
   GEMINI_DECISION: 'decision',
   /** Gemini CLI's error of a call that failed (`invalid_tool_params`, `execution_failed`, …). */
   GEMINI_ERROR_TYPE: 'error_type',
+  /** Qwen Code's call id (Gemini CLI's record has none). */
+  QWEN_CALL_ID: 'call_id',
   CODEX_TOOL_NAME: 'tool_name',
   /** `functions` for Codex CLI's own tools, `mcp__{server}` for an MCP server's. */
   CODEX_TOOL_NAMESPACE: 'tool_namespace',

@@ -72,7 +72,7 @@ export const EVIDENCE_KEYS: readonly string[] = [
  */
 export const EVIDENCE_PREFIXES: readonly string[] = ['llm.input_messages.', 'llm.output_messages.', 'llm.tools.', ...Object.values(OpenLLMetryMessages)];
 /** Span names evidence is read from where no attribute key tells them: coding agents' user prompts (log records read as spans, Claude Code's interaction spans), Claude Code's model requests. */
-export const EVIDENCE_SPAN_NAMES: readonly string[] = [CodingAgentEvents.CLAUDE_CODE_USER_PROMPT, CodingAgentEvents.GEMINI_CLI_USER_PROMPT, CodingAgentEvents.CODEX_USER_PROMPT, ClaudeCodeSpans.INTERACTION, ClaudeCodeSpans.LLM_REQUEST];
+export const EVIDENCE_SPAN_NAMES: readonly string[] = [CodingAgentEvents.CLAUDE_CODE_USER_PROMPT, CodingAgentEvents.GEMINI_CLI_USER_PROMPT, CodingAgentEvents.QWEN_CODE_USER_PROMPT, CodingAgentEvents.CODEX_USER_PROMPT, ClaudeCodeSpans.INTERACTION, ClaudeCodeSpans.LLM_REQUEST];
 
 /** Array-valued attributes evidence reads (the Vercel AI SDK's tools, one JSON string each). */
 export const EVIDENCE_ARRAY_KEYS: readonly string[] = [VercelPrompt.TOOLS];
@@ -301,15 +301,17 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
 
 /**
  * A coding agent's user prompt (Claude Code's `claude_code.user_prompt`, Gemini CLI's
- * `gemini_cli.user_prompt`, Codex CLI's `codex.user_prompt`, log records read as spans; Claude
+ * `gemini_cli.user_prompt` and Qwen Code's `qwen-code.user_prompt`, Codex CLI's `codex.user_prompt`, log records read as spans; Claude
  * Code's `claude_code.interaction` span's `user_prompt`): the user's text, unless the agent was told
  * not to record it (Claude Code writes `<REDACTED>` without `OTEL_LOG_USER_PROMPTS=1`, Codex CLI
  * `[REDACTED]` without `log_user_prompt = true`; Gemini CLI leaves it out without
  * `telemetry.logPrompts`): then the trace holds no user text.
  */
+const CODING_AGENT_PROMPTS: ReadonlySet<string> = new Set([CodingAgentEvents.CLAUDE_CODE_USER_PROMPT, CodingAgentEvents.GEMINI_CLI_USER_PROMPT, CodingAgentEvents.QWEN_CODE_USER_PROMPT, CodingAgentEvents.CODEX_USER_PROMPT]);
+
 function readCodingAgentPrompt(span: ForeignSpan, into: TraceEvidence): void {
   const key =
-    span.name === CodingAgentEvents.CLAUDE_CODE_USER_PROMPT || span.name === CodingAgentEvents.GEMINI_CLI_USER_PROMPT || span.name === CodingAgentEvents.CODEX_USER_PROMPT
+    CODING_AGENT_PROMPTS.has(span.name)
       ? CodingAgentAttributes.PROMPT
       : span.name === ClaudeCodeSpans.INTERACTION
         ? CodingAgentAttributes.CLAUDE_USER_PROMPT

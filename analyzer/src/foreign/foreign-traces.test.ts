@@ -265,6 +265,13 @@ const EXPECTED: Record<string, Expected> = {
     findings: ['credential_in_attribute exec_command output', 'credential_in_attribute exec_command cmd', 'sensitive_arg_dispatched exec_command cmd'],
     run: '01a25060-cd15-7f93-ba33-00000000cafe',
   },
+  // Qwen Code's local telemetry file (the SDK's own objects, log records of a newer sdk-logs): its records are the calls, each
+  // once beside its `qwen-code.tool` span; the .env read, and the token the read gave in the next command.
+  'qwen-code-0.24-env.telemetry.log': {
+    calls: ['qwen-code read_file tool-span', 'qwen-code run_shell_command tool-span'],
+    findings: ['credential_in_attribute run_shell_command command', 'sensitive_arg_dispatched read_file file_path'],
+    run: '95357b44-d1dd-43f1-a0eb-c2f91b7aef5a',
+  },
   // Gemini CLI's events: the glob call's arguments are the user's (the path is in the prompt of its prompt id).
   'gemini-cli-glob-tool.logs.json': { calls: ['gemini-cli glob tool-span'], findings: [], run: 'b9280381-505c-433a-a0f5-731345d35f87' },
   'derived/gemini-cli-planted.logs.json': {

@@ -8,7 +8,7 @@ import { InputError } from './input-error.js';
 import { forEachLine } from './lines.js';
 import { LogsLineReader } from './otlp-logs.js';
 
-// Coding agents' OpenTelemetry events (Claude Code, Gemini CLI, Codex CLI) are log records without a span: each is read as a span of its
+// Coding agents' OpenTelemetry events (Claude Code, Gemini CLI, Qwen Code, Codex CLI) are log records without a span: each is read as a span of its
 // own, in a trace per prompt of a session. The record shapes follow the real exports in fixtures/traces/foreign/.
 const TOKEN = 'ghp_' + 'C4NARYc0d1ngAGENTc4naryREC0RDSxyzw12';
 const SESSION = '7d0c2b4e-1111-4a2b-9c3d-5e6f7a8b9c0d';

@@ -53,7 +53,7 @@ export interface FileLoad extends DetectedInput {
   logRecords?: number;
   /** Its other log records (no GenAI message event: an application's own logs): counted, scanned for credentials (with `hashKey`), not read as tool calls. */
   otherLogRecords?: number;
-  /** Its coding agents' log records (Claude Code, Gemini CLI, Codex CLI), each read as a span of its own (`coding-agent-records.ts`). */
+  /** Its coding agents' log records (Claude Code, Gemini CLI, Qwen Code, Codex CLI), each read as a span of its own (`coding-agent-records.ts`). */
   agentLogRecords?: number;
   /** Bytes of those records as staged (what attaching them to their spans works through). */
   logBytes?: number;

@@ -27,7 +27,7 @@ export interface LoadStats {
   logRecords: number;
   /** The other log records of those exports (no GenAI message event: an application's own logs): counted, and scanned for credentials only (with `hashKey`), not read as tool calls. */
   otherLogRecords: number;
-  /** Coding agents' log records (Claude Code, Gemini CLI, Codex CLI) of those exports, each read as a span of its own. */
+  /** Coding agents' log records (Claude Code, Gemini CLI, Qwen Code, Codex CLI) of those exports, each read as a span of its own. */
   agentLogRecords: number;
   /** Of the spans, those known only from their log records (the logs given without the trace export that holds them). */
   spansOfLogs: number;

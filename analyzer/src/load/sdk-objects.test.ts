@@ -118,6 +118,31 @@ describe('sdkObjectLine', () => {
     ]);
   });
 
+  it('a log record of a newer sdk-logs (Qwen Code 0.24: `_hrTime`, `_spanContext` private) is a log record, not a span', () => {
+    const record = {
+      resource: { _rawAttributes: [['service.name', 'qwen-code']] },
+      instrumentationScope: { name: 'qwen-code' },
+      attributes: { 'event.name': 'qwen-code.api_request' },
+      _hrTime: [3, 5],
+      _hrTimeObserved: [4, 0],
+      _spanContext: { traceId: 't'.repeat(32), spanId: 's'.repeat(16), traceFlags: 1 },
+      _body: 'API request.',
+    };
+    const got = sdkObjectLine(JSON.stringify(record)) as { kind: string; line: string };
+    expect(got.kind).toBe('log');
+    const line = JSON.parse(got.line) as { resourceLogs: [{ scopeLogs: [{ logRecords: unknown[] }] }] };
+    expect(line.resourceLogs[0].scopeLogs[0].logRecords).toEqual([
+      {
+        timeUnixNano: '3000000005',
+        observedTimeUnixNano: '4000000000',
+        body: { stringValue: 'API request.' },
+        attributes: [{ key: 'event.name', value: { stringValue: 'qwen-code.api_request' } }],
+        traceId: 't'.repeat(32),
+        spanId: 's'.repeat(16),
+      },
+    ]);
+  });
+
   it('metrics are left out; anything else is a problem, named without its data', () => {
     expect(sdkObjectLine('{"resource": {"_rawAttributes": []}, "scopeMetrics": []}')).toEqual({ kind: 'metrics' });
     expect(sdkObjectLine('{"secret": "ghp_x"}')).toEqual({ kind: 'problem', reason: SDK_OBJECT_PROBLEMS.unknown });
@@ -127,7 +152,7 @@ describe('sdkObjectLine', () => {
 
 describe('isSdkObjectsHead', () => {
   it('knows a span\'s, a log record\'s and a metrics export\'s first field, indented or not, and nothing else', () => {
-    for (const head of ['{\n  "_spanContext": {', '{"hrTime":[1,2]', '{\n  "resource": {\n    "_rawAttributes": [']) expect(isSdkObjectsHead(head)).toBe(true);
+    for (const head of ['{\n  "_spanContext": {', '{"hrTime":[1,2]', '{"_hrTime":[1,2]', '{\n  "resource": {\n    "_rawAttributes": [']) expect(isSdkObjectsHead(head)).toBe(true);
     for (const head of ['{"resourceSpans": []}', '{"resource": {"attributes": []}}', '{"data": [{"_spanContext": 1}]}']) expect(isSdkObjectsHead(head)).toBe(false);
   });
 });

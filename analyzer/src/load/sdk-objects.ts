@@ -3,18 +3,19 @@ import { MAX_JSON_NESTING } from './json-byte-scan.js';
 import { jsonStringEnd } from './json-head-outline.js';
 
 /**
- * The OpenTelemetry JS SDK's own objects written as JSON, one after another: Gemini CLI's
- * `telemetry.outfile` (the file its docs suggest for local telemetry) holds each finished span
+ * The OpenTelemetry JS SDK's own objects written as JSON, one after another: Gemini CLI's and Qwen
+ * Code's `telemetry.outfile` (the file their docs suggest for local telemetry) hold each finished span
  * (the SDK's `Span`: `_spanContext`, `startTime` as `[seconds, nanoseconds]`, attributes as an
  * object, the resource's `_rawAttributes` as pairs), each log record (`hrTime`, `spanContext`,
- * `_body`) and each metrics export (`resource`, `scopeMetrics`), every one indented by
+ * `_body`; newer `sdk-logs` keep them private: `_hrTime`, `_spanContext`, which a span has too, but
+ * no time of that name) and each metrics export (`resource`, `scopeMetrics`), every one indented by
  * `JSON.stringify`. Each span or record is made one OTLP JSON line, which the OTLP readers then
  * read (a span's checks, a record's join to its span); metrics are not traces and are left out.
  */
 
 /** Whether a file's head opens with one of these objects: a span's, a log record's or a metrics export's first field. */
 export function isSdkObjectsHead(head: string): boolean {
-  return /^\{\s*"(?:_spanContext|hrTime)"\s*:/.test(head) || /^\{\s*"resource"\s*:\s*\{\s*"_rawAttributes"\s*:/.test(head);
+  return /^\{\s*"(?:_spanContext|_?hrTime)"\s*:/.test(head) || /^\{\s*"resource"\s*:\s*\{\s*"_rawAttributes"\s*:/.test(head);
 }
 
 /** One top-level JSON value of a file: where it starts and ends in the text, and the line it starts on. */
@@ -99,8 +100,9 @@ export function sdkObjectLine(text: string): SdkObjectLine {
     return { kind: 'problem', reason: SDK_OBJECT_PROBLEMS.notJson };
   }
   if (!isObject(value)) return { kind: 'problem', reason: SDK_OBJECT_PROBLEMS.unknown };
+  // (a log record first: newer ones keep their span's context as `_spanContext`, as a span does)
+  if (Array.isArray(value.hrTime ?? value._hrTime)) return { kind: 'log', line: JSON.stringify({ resourceLogs: [{ resource: resourceOf(value), scopeLogs: [{ scope: scopeOf(value), logRecords: [logRecordOf(value)] }] }] }) };
   if (isObject(value._spanContext)) return { kind: 'span', line: JSON.stringify({ resourceSpans: [{ resource: resourceOf(value), scopeSpans: [{ scope: scopeOf(value), spans: [spanOf(value)] }] }] }) };
-  if (Array.isArray(value.hrTime)) return { kind: 'log', line: JSON.stringify({ resourceLogs: [{ resource: resourceOf(value), scopeLogs: [{ scope: scopeOf(value), logRecords: [logRecordOf(value)] }] }] }) };
   if (Array.isArray(value.scopeMetrics)) return { kind: 'metrics' };
   return { kind: 'problem', reason: SDK_OBJECT_PROBLEMS.unknown };
 }
@@ -129,14 +131,15 @@ function spanOf(s: Record<string, unknown>): Record<string, unknown> {
 /** An SDK `LogRecord` (its fields private, `_body`, or public) as an OTLP JSON log record. */
 function logRecordOf(r: Record<string, unknown>): Record<string, unknown> {
   const field = (name: string) => r[`_${name}`] ?? r[name];
-  const context = isObject(r.spanContext) ? r.spanContext : {};
+  const spanContext = field('spanContext');
+  const context = isObject(spanContext) ? spanContext : {};
   const body = anyValue(field('body'));
   const severityNumber = field('severityNumber');
   const severityText = field('severityText');
   const eventName = field('eventName');
   return {
-    timeUnixNano: nanos(r.hrTime),
-    observedTimeUnixNano: nanos(r.hrTimeObserved ?? r.hrTime),
+    timeUnixNano: nanos(field('hrTime')),
+    observedTimeUnixNano: nanos(field('hrTimeObserved') ?? field('hrTime')),
     ...(typeof severityNumber === 'number' ? { severityNumber } : {}),
     ...(typeof severityText === 'string' ? { severityText } : {}),
     ...(typeof eventName === 'string' ? { eventName } : {}),

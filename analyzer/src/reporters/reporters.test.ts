@@ -128,7 +128,7 @@ describe('reporters', () => {
     result.stats.agent_log_records = 4;
     result.stats.other_log_records = 5;
     const sentence =
-      "Read 17 GenAI log record(s) as their spans' events; read 4 coding-agent log record(s) (Claude Code, Gemini CLI, Codex CLI: tool calls, prompts, model calls) as spans of their own; 5 other log record(s)";
+      "Read 17 GenAI log record(s) as their spans' events; read 4 coding-agent log record(s) (Claude Code, Gemini CLI, Qwen Code, Codex CLI: tool calls, prompts, model calls) as spans of their own; 5 other log record(s)";
     expect(reporters.table(result)).toContain(sentence);
     expect(reporters.html(result)).toContain(sentence);
     result.stats.log_records = 0;

@@ -60,7 +60,7 @@ export function logRecordsSentence(stats: AnalysisStats): string {
     parts.push(`Read ${stats.log_records} GenAI log record(s) as their spans' events${alone}`);
   }
   if (stats.agent_log_records) {
-    parts.push(`${parts.length ? 'read' : 'Read'} ${stats.agent_log_records} coding-agent log record(s) (Claude Code, Gemini CLI, Codex CLI: tool calls, prompts, model calls) as spans of their own`);
+    parts.push(`${parts.length ? 'read' : 'Read'} ${stats.agent_log_records} coding-agent log record(s) (Claude Code, Gemini CLI, Qwen Code, Codex CLI: tool calls, prompts, model calls) as spans of their own`);
   }
   if (stats.other_log_records) {
     parts.push(`${stats.other_log_records} ${stats.log_records ? 'other ' : ''}log record(s) (no GenAI message event: an application's own logs) were scanned for credentials only (their bodies, attributes and keys, resources and instrumentation scopes), not read as tool calls or messages`);

@@ -114,6 +114,8 @@ export const Emitter = {
   VOLTAGENT: 'voltagent',
   /** OpenAI's Codex CLI (its `[otel]` log export): a `codex.tool_result` log record per call. */
   CODEX: 'codex',
+  /** Qwen Code (a fork of Gemini CLI): a `qwen-code.tool_call` log record per call. */
+  QWEN_CODE: 'qwen-code',
 } as const;
 export type Emitter = (typeof Emitter)[keyof typeof Emitter];
 

@@ -115,21 +115,30 @@ function toolSpanDetails(span: ForeignSpan): RecordedArguments | undefined {
  * `function_name`, the arguments in `function_args` (indented JSON; only with
  * `telemetry.logPrompts`, on by default). The record has no call id.
  */
-export const geminiCli: ToolSpanRecognizer = {
-  emitter: Emitter.GEMINI_CLI,
-  keys: [],
-  spanNames: [CodingAgentEvents.GEMINI_CLI_TOOL_CALL],
-  argumentKeys: [A.GEMINI_FUNCTION_ARGS],
-  toolCall(span) {
-    if (span.name !== CodingAgentEvents.GEMINI_CLI_TOOL_CALL) return undefined;
-    const refused = str(span, A.GEMINI_DECISION) === GEMINI_REJECTED || GEMINI_REFUSED_ERRORS.has(str(span, A.GEMINI_ERROR_TYPE) ?? '');
-    return {
-      tool: str(span, A.GEMINI_FUNCTION_NAME) ?? UNNAMED_TOOL,
-      args: argumentBlob(argumentsIn(span, [A.GEMINI_FUNCTION_ARGS]), A.GEMINI_FUNCTION_ARGS, {}),
-      ...(refused ? { source: 'model-output' as const } : {}),
-    };
-  },
-};
+export const geminiCli: ToolSpanRecognizer = geminiCliToolCall(Emitter.GEMINI_CLI, CodingAgentEvents.GEMINI_CLI_TOOL_CALL);
+
+/** Qwen Code's `qwen-code.tool_call` record: Gemini CLI's (Qwen Code is its fork), with the call id in `call_id`. */
+export const qwenCode: ToolSpanRecognizer = geminiCliToolCall(Emitter.QWEN_CODE, CodingAgentEvents.QWEN_CODE_TOOL_CALL);
+
+/** The recogniser of Gemini CLI's tool call record, and of its forks' (the same attributes under their own event name). */
+function geminiCliToolCall(emitter: typeof Emitter.GEMINI_CLI | typeof Emitter.QWEN_CODE, event: string): ToolSpanRecognizer {
+  return {
+    emitter,
+    keys: [],
+    spanNames: [event],
+    argumentKeys: [A.GEMINI_FUNCTION_ARGS],
+    toolCall(span) {
+      if (span.name !== event) return undefined;
+      const refused = str(span, A.GEMINI_DECISION) === GEMINI_REJECTED || GEMINI_REFUSED_ERRORS.has(str(span, A.GEMINI_ERROR_TYPE) ?? '');
+      return {
+        tool: str(span, A.GEMINI_FUNCTION_NAME) ?? UNNAMED_TOOL,
+        ...opt('callId', str(span, A.QWEN_CALL_ID)),
+        args: argumentBlob(argumentsIn(span, [A.GEMINI_FUNCTION_ARGS]), A.GEMINI_FUNCTION_ARGS, {}),
+        ...(refused ? { source: 'model-output' as const } : {}),
+      };
+    },
+  };
+}
 
 /**
  * Codex CLI's `codex.tool_result` log record (its `[otel]` log export), read as a span of its own:

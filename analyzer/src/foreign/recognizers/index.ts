@@ -1,5 +1,5 @@
 import type { ToolSpanRecognizer } from '../types.js';
-import { claudeCode, codex, codexSpans, geminiCli, geminiCliSpans } from './coding-agents.js';
+import { claudeCode, codex, codexSpans, geminiCli, geminiCliSpans, qwenCode } from './coding-agents.js';
 import { genaiSemconv, PARAMETER_PREFIX } from './genai-semconv.js';
 import { genkit } from './genkit.js';
 import { googleAdk } from './google-adk.js';
@@ -22,7 +22,7 @@ import { voltagent } from './voltagent.js';
  * their own attributes) are claimed by their own emitter before the generic GenAI-conventions
  * reader. A span is one call, read by the first recogniser that claims it.
  */
-export const TOOL_SPAN_RECOGNIZERS: readonly ToolSpanRecognizer[] = [claudeCode, geminiCli, geminiCliSpans, codex, codexSpans, googleAdk, openllmetry, pydanticAi, vercelAi, langsmith, langfuse, logfire, voltagent, openinference, springAi, mastra, haystack, genkit, genaiSemconv];
+export const TOOL_SPAN_RECOGNIZERS: readonly ToolSpanRecognizer[] = [claudeCode, geminiCli, geminiCliSpans, qwenCode, codex, codexSpans, googleAdk, openllmetry, pydanticAi, vercelAi, langsmith, langfuse, logfire, voltagent, openinference, springAi, mastra, haystack, genkit, genaiSemconv];
 
 /** Every key a recogniser reads a call's arguments from: those a span is read as holding as another type than text (`ForeignSpan.nonText`). */
 export const ARGUMENT_KEYS: ReadonlySet<string> = new Set(TOOL_SPAN_RECOGNIZERS.flatMap((r) => r.argumentKeys));
