@@ -71,8 +71,10 @@ export const EVIDENCE_KEYS: readonly string[] = [
  * what its instrumentations write unless told to follow the GenAI conventions).
  */
 export const EVIDENCE_PREFIXES: readonly string[] = ['llm.input_messages.', 'llm.output_messages.', 'llm.tools.', ...Object.values(OpenLLMetryMessages)];
+/** Coding agents' user prompts (log records read as spans): the user's words, `prompt`. */
+const CODING_AGENT_PROMPTS: readonly string[] = [CodingAgentEvents.CLAUDE_CODE_USER_PROMPT, CodingAgentEvents.GEMINI_CLI_USER_PROMPT, CodingAgentEvents.QWEN_CODE_USER_PROMPT, CodingAgentEvents.CODEX_USER_PROMPT];
 /** Span names evidence is read from where no attribute key tells them: coding agents' user prompts (log records read as spans, Claude Code's interaction spans), Claude Code's model requests. */
-export const EVIDENCE_SPAN_NAMES: readonly string[] = [CodingAgentEvents.CLAUDE_CODE_USER_PROMPT, CodingAgentEvents.GEMINI_CLI_USER_PROMPT, CodingAgentEvents.QWEN_CODE_USER_PROMPT, CodingAgentEvents.CODEX_USER_PROMPT, ClaudeCodeSpans.INTERACTION, ClaudeCodeSpans.LLM_REQUEST];
+export const EVIDENCE_SPAN_NAMES: readonly string[] = [...CODING_AGENT_PROMPTS, ClaudeCodeSpans.INTERACTION, ClaudeCodeSpans.LLM_REQUEST];
 
 /** Array-valued attributes evidence reads (the Vercel AI SDK's tools, one JSON string each). */
 export const EVIDENCE_ARRAY_KEYS: readonly string[] = [VercelPrompt.TOOLS];
@@ -307,11 +309,9 @@ export function collectEvidence(span: ForeignSpan, into: TraceEvidence): void {
  * `[REDACTED]` without `log_user_prompt = true`; Gemini CLI leaves it out without
  * `telemetry.logPrompts`): then the trace holds no user text.
  */
-const CODING_AGENT_PROMPTS: ReadonlySet<string> = new Set([CodingAgentEvents.CLAUDE_CODE_USER_PROMPT, CodingAgentEvents.GEMINI_CLI_USER_PROMPT, CodingAgentEvents.QWEN_CODE_USER_PROMPT, CodingAgentEvents.CODEX_USER_PROMPT]);
-
 function readCodingAgentPrompt(span: ForeignSpan, into: TraceEvidence): void {
   const key =
-    CODING_AGENT_PROMPTS.has(span.name)
+    CODING_AGENT_PROMPTS.includes(span.name)
       ? CodingAgentAttributes.PROMPT
       : span.name === ClaudeCodeSpans.INTERACTION
         ? CodingAgentAttributes.CLAUDE_USER_PROMPT
