@@ -240,7 +240,7 @@ function editedFixture(source: string, edit: (spans: Span[]) => Span[] | void): 
   return file;
 }
 
-function expectPlantedFindings(file: string, want: string[][]): void {
+function expectPlantedFindings(file: string, want: (string | null)[][]): void {
   const path = join(FOREIGN, file);
   const run = analyzeBin(path, '--format', 'json');
   expect(run.code).toBe(1);
@@ -261,6 +261,7 @@ describe('argspan analyze: the emitters of the fifth outside-in pass (Spring AI,
     'derived/mastra-token-in-tool-input.json': [['credential_in_attribute', 'calculator', 'expression', 'mastra']],
     'derived/mastra-0.x-model-prompt-timezone.json': [['assumption_span', 'calculator', 'timezone', 'mastra']],
     'derived/mastra-0.x-token-in-history.json': [['credential_in_attribute', 'calculator', 'expression', 'mastra']],
+    'derived/mastra-1.71-planted.json': [['assumption_span', 'getWeather', 'timezone', 'mastra'], ['credential_in_attribute', 'getWeather', 'api_key', 'mastra']],
     'derived/openinference-ag2-dotenv-path.json': [['sensitive_arg_dispatched', 'add', 'path', 'openinference']],
     'derived/openinference-beeai-token-in-location.json': [['credential_in_attribute', 'OpenMeteoTool', 'location_name', 'openinference']],
   };
@@ -343,6 +344,86 @@ describe('argspan analyze: a Mastra 0.x generation of several steps', () => {
     const path = join(tmp(), file);
     writeFileSync(path, JSON.stringify(doc));
     expectOnlyFinding(path, ['credential_in_attribute', 'calculator', 'expression', 'mastra'], TOKEN, 2);
+  });
+});
+
+describe('argspan analyze: Mastra 1.x\'s model steps and streamed chunks (a real run, @mastra/core 1.71)', () => {
+  type Attr = { key: string; value: { stringValue?: string } };
+  type Doc = { resourceSpans: { scopeSpans: { spans: { name: string; attributes: Attr[] }[] }[] }[] };
+  const spanType = (span: { attributes: Attr[] }) => span.attributes.find((a) => a.key === 'mastra.span.type')?.value.stringValue;
+  /** The planted run with `keep` deciding which spans stay, and `edit` made on each kept span. */
+  function variant(keep: (type: string | undefined) => boolean, edit: (span: { attributes: Attr[] }) => void = () => {}): string {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, 'derived/mastra-1.71-planted.json'), 'utf8')) as Doc;
+    for (const rs of doc.resourceSpans) for (const ss of rs.scopeSpans) ss.spans = ss.spans.filter((span) => keep(spanType(span))).map((span) => (edit(span), span));
+    const path = join(tmp(), 'mastra.json');
+    writeFileSync(path, JSON.stringify(doc));
+    return path;
+  }
+
+  it('without the tool span (a call that never ran), the call the model asked for is read from its step\'s, generation\'s and chunk\'s outputs: one call, its token and zone reported once each', () => {
+    const run = analyzeBin(variant((type) => type !== 'tool_call'), '--format', 'json');
+    const out = parseJson(run);
+    expect(out.stats).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 0 });
+    expect(out.findings.map((f) => [f.rule, f.tool, f.key]).sort()).toEqual([
+      ['assumption_span', 'getWeather', 'timezone'],
+      ['credential_in_attribute', 'getWeather', 'api_key'],
+    ]);
+    expect(run.stdout).not.toContain('ghp_C4NARY');
+  });
+
+  it.each([20, 60, 90])('a streamed call cut off at %i characters (an attribute length limit) is one call not checked, never clean; a chunk of text is none', (length) => {
+    const cut = (span: { attributes: Attr[] }) => {
+      for (const a of span.attributes) if (a.key === 'mastra.model_chunk.output' && a.value.stringValue?.includes('toolInput')) a.value.stringValue = a.value.stringValue.slice(0, length);
+    };
+    const out = parseJson(analyzeBin(variant((type) => type === 'model_chunk' || type === 'agent_run', cut), '--format', 'json'));
+    expect(out.stats).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 1 });
+  });
+});
+
+describe('argspan analyze on opencode\'s traces (a real run, opencode-ai 1.18, `experimental.openTelemetry`)', () => {
+  it('`cat .env`, then a curl sending the token it read: the .env read and the token by tool and key, the token in the read\'s result and in the history sent back to the model; the token in no output', async () => {
+    expectPlantedFindings('opencode-1.18-run-env.json', [
+      // (the history's copies are attributes of the model spans, not of a call: by attribute, under no emitter)
+      ['credential_in_attribute', 'bash', 'ai.prompt', null],
+      ['credential_in_attribute', 'bash', 'ai.prompt.messages', null],
+      ['credential_in_attribute', 'bash', 'ai.toolCall.result', 'vercel-ai'],
+      ['credential_in_attribute', 'bash', 'command', 'vercel-ai'],
+      ['sensitive_arg_dispatched', 'bash', 'command', 'vercel-ai'],
+    ]);
+    const db = join(tmp(), 'opencode.duckdb');
+    const out = parseJson(analyzeBin(join(FOREIGN, 'opencode-1.18-run-env.json'), '--format', 'json', '--db', db));
+    expect(out.stats).toMatchObject({ foreign_calls: 2, no_evidence_calls: 0, unreadable_args_calls: 0 });
+    expect(await query(db, 'SELECT tool, call_id, run_id FROM tool_calls ORDER BY call_id')).toEqual([
+      { tool: 'bash', call_id: 'call_Oc1', run_id: 'ses_daeea14efffeLOBa09m2mLb3k2' },
+      { tool: 'bash', call_id: 'call_Oc2', run_id: 'ses_daeea14efffeLOBa09m2mLb3k2' },
+    ]);
+  });
+});
+
+describe('argspan analyze on Google ADK for TypeScript\'s own spans (a real run, @google/adk 2.0)', () => {
+  type Attr = { key: string; value: { stringValue?: string } };
+  type Doc = { resourceSpans: { scopeSpans: { spans: { name: string; attributes: Attr[] }[] }[] }[] };
+  const attr = (key: string, text: string) => (a: Attr) => {
+    if (a.key === key) a.value = { stringValue: text };
+  };
+
+  it('the zone the model guessed is reported by tool and key; with content capture off (`{}` for the arguments and the result) the call is counted as not checked, never clean', () => {
+    const captured = parseJson(analyzeBin(join(FOREIGN, 'google-adk-js-2.0-weather.json'), '--format', 'json'));
+    expect(captured.findings.map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['assumption_span', 'get_weather', 'timezone', 'google-adk']]);
+    expect(captured.stats).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 0, no_evidence_calls: 0 });
+    const hidden = analyzeBin(join(FOREIGN, 'google-adk-js-2.0-content-off.json'));
+    expect(hidden.stdout).toContain('1 without readable arguments');
+    expect(parseJson(analyzeBin(join(FOREIGN, 'google-adk-js-2.0-content-off.json'), '--format', 'json')).stats).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 1, no_evidence_calls: 1 });
+  });
+
+  it('a call without arguments whose result is recorded stays a checked call with none', () => {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, 'google-adk-js-2.0-weather.json'), 'utf8')) as Doc;
+    for (const rs of doc.resourceSpans) for (const ss of rs.scopeSpans) for (const span of ss.spans) span.attributes.forEach(attr('gcp.vertex.agent.tool_call_args', '{}'));
+    const path = join(tmp(), 'adk.json');
+    writeFileSync(path, JSON.stringify(doc));
+    const out = parseJson(analyzeBin(path, '--format', 'json'));
+    expect(out.stats).toMatchObject({ foreign_calls: 1, unreadable_args_calls: 0 });
+    expect(out.findings).toEqual([]);
   });
 });
 
@@ -919,6 +1000,19 @@ describe('argspan analyze on Codex CLI\'s OpenTelemetry log export (codex.tool_r
     expect(run.code).toBe(0);
     expect(parseJson(run).stats).toMatchObject({ foreign_calls: 1, no_evidence_calls: 0, unreadable_args_calls: 0 });
     expect(await query(db, 'SELECT emitter, tool, call_id FROM tool_calls')).toEqual([{ emitter: 'codex', tool: 'mcp__fs__read_text_file', call_id: 'call_Mcp1' }]);
+  });
+
+  it('a freeform tool\'s text (`apply_patch` as gpt-5.5 gets it: a patch, not JSON) is its one argument, `input`: the token the patch copies out of the .env read is reported by tool and key; the call is checked', async () => {
+    const PATCH = 'codex-0.171-exec-patch.logs.json';
+    expectPlantedFindings(PATCH, [
+      ['credential_in_attribute', 'apply_patch', 'input', 'codex'],
+      ['credential_in_attribute', 'exec_command', 'output', 'codex'],
+      ['sensitive_arg_dispatched', 'exec_command', 'cmd', 'codex'],
+    ]);
+    const db = join(tmp(), 'codex-patch.duckdb');
+    const run = analyzeBin(join(FOREIGN, PATCH), '--format', 'json', '--db', db);
+    expect(parseJson(run).stats).toMatchObject({ foreign_calls: 2, unreadable_args_calls: 0, no_evidence_calls: 0 });
+    expect(await query(db, "SELECT tool, \"key\", residency, rule FROM tool_args WHERE tool = 'apply_patch'")).toEqual([{ tool: 'apply_patch', key: 'input', residency: 'secret', rule: 'github-pat' }]);
   });
 
   it('its trace export alone (no arguments in any span): each call counted as not checked, never reported clean; beside the log export of the same run, each call once, the record\'s', () => {

@@ -1031,7 +1031,7 @@ export function decodeArguments(args: RecordedArguments): DecodedArguments {
   const repeatedKey = decoded !== undefined && repeatsAKey(text, decoded);
   if (decoded === undefined) decoded = parsePythonLiteral(text);
   if (decoded === undefined) {
-    if (args.decode.rawStringIsValue && !(args.decode.openedJsonIsCut && looksTruncated(text))) return { value: text };
+    if (args.decode.rawStringIsValue && !(args.decode.openedJsonIsCut && looksTruncated(text))) return { value: args.decode.unwrap ? args.decode.unwrap(text) : text };
     return withCompletePart({ value: text, unreadable: looksTruncated(text) ? ForeignArgumentRule.TRUNCATED : ForeignArgumentRule.NOT_JSON }, args.decode);
   }
   decoded = encodedAgain(decoded);

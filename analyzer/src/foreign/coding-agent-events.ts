@@ -144,13 +144,12 @@ export const CodingAgentAttributes = {
   GEMINI_DECISION: 'decision',
   /** Gemini CLI's error of a call that failed (`invalid_tool_params`, `execution_failed`, …). */
   GEMINI_ERROR_TYPE: 'error_type',
-  /** Qwen Code's call id (Gemini CLI's record has none). */
-  QWEN_CALL_ID: 'call_id',
+  /** The call id on Qwen Code's and Codex CLI's records (Gemini CLI's record has none). */
+  CALL_ID: 'call_id',
   CODEX_TOOL_NAME: 'tool_name',
   /** `functions` for Codex CLI's own tools, `mcp__{server}` for an MCP server's. */
   CODEX_TOOL_NAMESPACE: 'tool_namespace',
-  CODEX_CALL_ID: 'call_id',
-  /** The model's arguments as JSON, written whatever `log_user_prompt` says. */
+  /** The model's arguments (JSON; a freeform tool's text), written whatever `log_user_prompt` says. */
   CODEX_ARGUMENTS: 'arguments',
   /** What the tool gave the model (a command's output after Codex's own header lines). */
   CODEX_OUTPUT: 'output',

@@ -664,12 +664,12 @@ export function proposeCutOffOutput(span: ForeignSpan, attribute: string, text: 
 
 /**
  * JSON structure that may hold a call: a key some library writes a call's arguments under
- * (`arguments`, `args`, `input`), or a name calls are recorded by (`tool_calls`, `function_call`,
- * `functionCall`, `toolCalls`, `tool_use`, `tool_call`, `tool-call`), as a key or a type. Its quote
- * must not be escaped: a model's text answer that mentions `"arguments":` is a JSON string, its
- * quotes escaped, and is no call.
+ * (`arguments`, `args`, `input`, Mastra's streamed `toolInput`), or a name calls are recorded by
+ * (`tool_calls`, `function_call`, `functionCall`, `toolCalls`, `tool_use`, `tool_call`,
+ * `tool-call`), as a key or a type. Its quote must not be escaped: a model's text answer that
+ * mentions `"arguments":` is a JSON string, its quotes escaped, and is no call.
  */
-const CALL_MARK = /(?<!\\)"(?:(?:arguments|args|input)"\s*:|(?:tool_calls|toolCalls|function_call|functionCall|tool_use|tool_call|tool-call)")/;
+const CALL_MARK = /(?<!\\)"(?:(?:arguments|args|input|toolInput)"\s*:|(?:tool_calls|toolCalls|function_call|functionCall|tool_use|tool_call|tool-call)")/;
 
 /** Whether a model output's JSON `text` may hold a call ({@link CALL_MARK}). */
 export const mayHoldCall = (text: string): boolean => CALL_MARK.test(text);
@@ -1170,19 +1170,27 @@ function readSpringAiToolDefinition(span: ForeignSpan, into: TraceEvidence): voi
 }
 
 /**
- * A Mastra 0.x model span's prompt (`@mastra/otel-exporter` before it followed the GenAI
- * conventions): the span's input as Mastra's JSON in `gen_ai.prompt`, `{"messages": [...]}` or a
- * list of messages, each in the AI SDK's shape (`{role, content}`, content a string or `text`,
- * `tool-call` and `tool-result` parts). Read on spans that carry `mastra.span.type` only: the key
- * is LangSmith's run input elsewhere.
+ * A Mastra model span's prompt and output, as `@mastra/otel-exporter` writes them beside (1.x) or
+ * instead of (0.x) the GenAI conventions' messages: the span's input as Mastra's JSON —
+ * `gen_ai.prompt` (0.x), `mastra.model_generation.input` (1.x) —, `{"messages": [...]}` or a list of
+ * messages, each in the AI SDK's shape (`{role, content}`, content a string or `text`, `tool-call` and
+ * `tool-result` parts); its output as the generation's result ({@link readMastraCompletion}). 1.x
+ * also writes each step's result (`model_step`) and each streamed call (`model_chunk`): the same
+ * calls by the same ids, read as the model's requests so that each is known as a copy of its call
+ * (a credential in them is the call's, reported once by argument). Read on spans that carry
+ * `mastra.span.type` only: `gen_ai.prompt` is LangSmith's run input elsewhere.
  */
 function readMastraPrompt(span: ForeignSpan, into: TraceEvidence): void {
   const type = str(span, MastraAttributes.SPAN_TYPE);
   if (type === undefined) return;
-  if (span.nonText?.has(MastraAttributes.MODEL_PROMPT)) into.inputNotRead(span);
-  const prompt = parseJson(str(span, MastraAttributes.MODEL_PROMPT));
-  readVercelMessages(isObject(prompt) ? prompt.messages : prompt, MastraAttributes.MODEL_PROMPT, span, into);
-  if (MastraSpanTypes.MODEL.has(type)) readMastraCompletion(span, into);
+  const input = firstStr(span, [MastraAttributes.MODEL_PROMPT, MastraAttributes.GENERATION_INPUT]);
+  const inputKey = input?.key ?? MastraAttributes.MODEL_PROMPT;
+  if (span.nonText?.has(inputKey)) into.inputNotRead(span);
+  const prompt = parseJson(input?.value);
+  readVercelMessages(isObject(prompt) ? prompt.messages : prompt, inputKey, span, into);
+  if (MastraSpanTypes.MODEL.has(type)) readMastraCompletion(span, firstStr(span, [MastraAttributes.MODEL_COMPLETION, MastraAttributes.GENERATION_OUTPUT])?.key ?? MastraAttributes.MODEL_COMPLETION, into);
+  else if (type === MastraSpanTypes.STEP) readMastraCompletion(span, MastraAttributes.STEP_OUTPUT, into);
+  else if (type === MastraSpanTypes.CHUNK) readMastraChunk(span, into);
   else if (type === MastraSpanTypes.AGENT_RUN) {
     // 0.x's generic `input`, 1.x's `mastra.agent_run.input`: one of them.
     const input = firstStr(span, [MastraAttributes.AGENT_INPUT, MastraAttributes.INPUT]);
@@ -1199,14 +1207,13 @@ function readMastraPrompt(span: ForeignSpan, into: TraceEvidence): void {
  * `tool-result` parts, every step's), each call and result once, by call id.
  * Its text is the model's own words, not evidence.
  */
-function readMastraCompletion(span: ForeignSpan, into: TraceEvidence): void {
-  const text = str(span, MastraAttributes.MODEL_COMPLETION);
+function readMastraCompletion(span: ForeignSpan, attribute: string, into: TraceEvidence): void {
+  const text = str(span, attribute);
   const output = parseJson(text);
   if (output === undefined) {
-    proposeCutOffOutput(span, MastraAttributes.MODEL_COMPLETION, text, into);
+    proposeCutOffOutput(span, attribute, text, into);
     return;
   }
-  const attribute = MastraAttributes.MODEL_COMPLETION;
   if (!isMastraResult(output)) {
     proposeUnknownOutput(span, attribute, text!, output, into);
     return;
@@ -1223,6 +1230,27 @@ function readMastraCompletion(span: ForeignSpan, into: TraceEvidence): void {
   const earlier = inMessages.filter((p) => isObject(p) && (parts.length === 0 || (typeof p.toolCallId === 'string' && !listedIds.has(`${p.type}\u0000${p.toolCallId}`))));
   readAiSdkParts([...earlier, ...parts], span, attribute, true, 0, into);
 }
+
+/**
+ * A Mastra 1.x `model_chunk` span's output: a call the model streamed, `{toolName, toolCallId,
+ * toolInput}`, read as its request; a chunk of text or reasoning holds none. A chunk that does not
+ * parse is one unreadable call where it is a call's or may hold one ({@link proposeCutOffOutput}).
+ */
+function readMastraChunk(span: ForeignSpan, into: TraceEvidence): void {
+  const text = str(span, MastraAttributes.CHUNK_OUTPUT);
+  const chunk = parseJson(text);
+  if (chunk === undefined) {
+    // (cut before its input, a call's chunk is still one: its first key names the tool)
+    if (text?.trimStart().startsWith(MASTRA_CALL_CHUNK)) proposeUnreadableOutput(span, MastraAttributes.CHUNK_OUTPUT, text, into);
+    else proposeCutOffOutput(span, MastraAttributes.CHUNK_OUTPUT, text, into);
+    return;
+  }
+  if (!isObject(chunk) || typeof chunk.toolName !== 'string') return;
+  readAiSdkParts([{ type: 'tool-call', toolCallId: chunk.toolCallId, toolName: chunk.toolName, input: chunk.toolInput }], span, MastraAttributes.CHUNK_OUTPUT, true, 0, into);
+}
+
+/** How a Mastra 1.x chunk of a streamed call starts. */
+const MASTRA_CALL_CHUNK = '{"toolName"';
 
 /** The generation result's keys Mastra 0.x writes (the AI SDK's result): its text, calls, results, response messages. */
 const MASTRA_RESULT_KEYS = ['text', 'toolCalls', 'toolResults', 'messages', 'response'];

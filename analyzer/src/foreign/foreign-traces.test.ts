@@ -49,6 +49,10 @@ const EXPECTED: Record<string, Expected> = {
   'vercel-ai-legacy-otel-v7-streamtext-tool.json': { calls: ['vercel-ai tool1 tool-span'], findings: [] },
   'vercel-ai-legacy-v4-streamtext-tool.json': { calls: ['vercel-ai tool1 tool-span'], findings: [] },
   'derived/vercel-ai-dotenv-path.json': { calls: ['vercel-ai tool1 tool-span'], findings: ['sensitive_arg_dispatched tool1 value'] },
+  // Google ADK for TypeScript's own spans (a real run, @google/adk 2.0): the zone the model guessed is reported. With content
+  // capture off, ADK writes `{}` for the arguments and the result: the call is not checked, and has no evidence (never clean).
+  'google-adk-js-2.0-weather.json': { calls: ['google-adk get_weather tool-span'], findings: ['assumption_span get_weather timezone'], run: 'a068c599-f78d-4ee6-b151-bc11155d55e4' },
+  'google-adk-js-2.0-content-off.json': { calls: ['google-adk get_weather tool-span'], noEvidence: 1, unreadable: 1, findings: [], run: 'fd850e62-22a2-4908-b801-9c164863770c' },
   // Phoenix's "Download → OTLP JSON" of the ADK trace: snake_case field names, no resource or scope.
   'derived/phoenix-export-google-adk-weather.json': { calls: ['google-adk get_weather tool-span'], findings: [], run: '4a5b6c7d' },
   // Phoenix's REST answer (GET …/spans/otlpv1) for the Anthropic trace: {"data": [spans]}, snake_case.
@@ -129,6 +133,14 @@ const EXPECTED: Record<string, Expected> = {
   'derived/mastra-0.x-model-prompt-timezone.json': { calls: ['mastra calculator tool-span'], findings: ['assumption_span calculator timezone'] },
   // The token again in the next request's history (gen_ai.prompt, and the same text in the generic `input`): by argument, once.
   'derived/mastra-0.x-token-in-history.json': { calls: ['mastra calculator tool-span'], findings: ['credential_in_attribute calculator expression'] },
+  // Mastra 1.71's real run (`@mastra/otel-exporter` 1.4, the GenAI conventions beside Mastra's own attributes): the user's words
+  // in the agent run's input; the zone the model guessed is reported; said by the user, nothing; said in an earlier run of the
+  // thread (Mastra's memory: a trace per run, the thread its `gen_ai.conversation.id`, the run key), nothing.
+  'mastra-1.71-agent-weather-tool.json': { calls: ['mastra getWeather tool-span'], findings: ['assumption_span getWeather timezone'] },
+  'mastra-1.71-agent-weather-zone-said.json': { calls: ['mastra getWeather tool-span'], findings: [] },
+  'mastra-1.71-thread-zone-said-earlier.json': { calls: ['mastra getWeather tool-span'], findings: [], run: 'thread-1' },
+  // The token in the call, and in its copies in the step's, the generation's and the streamed chunk's outputs: by argument, once.
+  'derived/mastra-1.71-planted.json': { calls: ['mastra getWeather tool-span'], findings: ['assumption_span getWeather timezone', 'credential_in_attribute getWeather api_key'] },
   // OpenInference's AG2 instrumentation: input.value is the whole func_call; the arguments are read from tool_call.function.arguments.
   'openinference-ag2-tool-add.json': { calls: ['openinference add tool-span'], noEvidence: 1, findings: [] },
   // The secret-file path is reported under its own key, `path` (read from input.value it was the key `arguments`).
@@ -259,11 +271,31 @@ const EXPECTED: Record<string, Expected> = {
   },
   // An MCP server's tool (Codex's `mcp__fs` namespace), named as Claude Code names them; the absolute path is the model's.
   'codex-0.171-exec-mcp.logs.json': { calls: ['codex mcp__fs__read_text_file tool-span'], findings: [], run: '01a2506d-a6ad-70e1-b035-11fc617bed85' },
+  // A freeform tool (`apply_patch` for gpt-5.5: its arguments the patch's text, not JSON) read as its one argument, `input`:
+  // the token copied from the .env read into the patch is found by tool and key, and the call is checked.
+  'codex-0.171-exec-patch.logs.json': {
+    calls: ['codex exec_command tool-span', 'codex apply_patch tool-span'],
+    findings: ['credential_in_attribute apply_patch input', 'credential_in_attribute exec_command output', 'sensitive_arg_dispatched exec_command cmd'],
+    run: '01a250f4-a33d-79b3-aba9-6567470a988d',
+  },
   'derived/codex-0.171-prompt-redacted.logs.json': {
     calls: ['codex exec_command tool-span', 'codex exec_command tool-span'],
     noEvidence: 2,
     findings: ['credential_in_attribute exec_command output', 'credential_in_attribute exec_command cmd', 'sensitive_arg_dispatched exec_command cmd'],
     run: '01a25060-cd15-7f93-ba33-00000000cafe',
+  },
+  // opencode's run (`experimental.openTelemetry`: the AI SDK's spans): `cat .env`, then a curl sending the token the read gave;
+  // the token in the command, in the read's result and in the next requests' history; the session is the run.
+  'opencode-1.18-run-env.json': {
+    calls: ['vercel-ai bash tool-span', 'vercel-ai bash tool-span'],
+    findings: [
+      'credential_in_attribute bash ai.prompt',
+      'credential_in_attribute bash ai.prompt.messages',
+      'credential_in_attribute bash ai.toolCall.result',
+      'credential_in_attribute bash command',
+      'sensitive_arg_dispatched bash command',
+    ],
+    run: 'ses_daeea14efffeLOBa09m2mLb3k2',
   },
   // Qwen Code's local telemetry file (the SDK's own objects, log records of a newer sdk-logs): its records are the calls, each
   // once beside its `qwen-code.tool` span; the .env read, and the token the read gave in the next command.

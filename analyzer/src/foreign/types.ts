@@ -110,6 +110,7 @@ export interface ArgumentDecoding {
   modelOutput?: boolean;
   /**
    * Turn the decoded blob into the arguments (OpenLLMetry's `{"args","kwargs"}`, LangSmith's
+   * `{"input"}`); with `rawStringIsValue`, a raw string too (Codex CLI's freeform input, read as
    * `{"input"}`). Of a blob cut off, the part of it that is whole is unwrapped too: undefined
    * there says it holds none of the arguments.
    */

@@ -132,7 +132,7 @@ function geminiCliToolCall(emitter: typeof Emitter.GEMINI_CLI | typeof Emitter.Q
       const refused = str(span, A.GEMINI_DECISION) === GEMINI_REJECTED || GEMINI_REFUSED_ERRORS.has(str(span, A.GEMINI_ERROR_TYPE) ?? '');
       return {
         tool: str(span, A.GEMINI_FUNCTION_NAME) ?? UNNAMED_TOOL,
-        ...opt('callId', str(span, A.QWEN_CALL_ID)),
+        ...opt('callId', str(span, A.CALL_ID)),
         args: argumentBlob(argumentsIn(span, [A.GEMINI_FUNCTION_ARGS]), A.GEMINI_FUNCTION_ARGS, {}),
         ...(refused ? { source: 'model-output' as const } : {}),
       };
@@ -144,9 +144,12 @@ function geminiCliToolCall(emitter: typeof Emitter.GEMINI_CLI | typeof Emitter.Q
  * Codex CLI's `codex.tool_result` log record (its `[otel]` log export), read as a span of its own:
  * the tool in `tool_name` — an MCP server's under its namespace (`tool_namespace = mcp__{server}`:
  * `mcp__{server}__{tool}`, as Claude Code names them; its built-in tools' namespace, `functions`,
- * is left out) —, the call id in `call_id`, the model's arguments in `arguments` (JSON;
- * written always, whatever `log_user_prompt` says), the tool's output in `output`. (Its trace
- * export's events of the same name leave the arguments and output out: their lengths only.)
+ * is left out) —, the call id in `call_id`, the model's arguments in `arguments` (written always,
+ * whatever `log_user_prompt` says), the tool's output in `output`. (Its trace export's events of the
+ * same name leave the arguments and output out: their lengths only.) A function tool's arguments are
+ * JSON; a freeform tool's (`apply_patch` for the models that write patches as text) are the text the
+ * model wrote, the Responses API's `input` of its `custom_tool_call`: read as that one argument, so
+ * a credential written into a patch is reported by tool and key, and the call is checked.
  */
 export const codex: ToolSpanRecognizer = {
   emitter: Emitter.CODEX,
@@ -157,8 +160,8 @@ export const codex: ToolSpanRecognizer = {
     if (span.name !== CodingAgentEvents.CODEX_TOOL_RESULT) return undefined;
     return {
       tool: codexToolName(span),
-      ...opt('callId', str(span, A.CODEX_CALL_ID)),
-      args: argumentBlob(argumentsIn(span, [A.CODEX_ARGUMENTS]), A.CODEX_ARGUMENTS, {}),
+      ...opt('callId', str(span, A.CALL_ID)),
+      args: argumentBlob(argumentsIn(span, [A.CODEX_ARGUMENTS]), A.CODEX_ARGUMENTS, { rawStringIsValue: true, openedJsonIsCut: true, unwrap: freeformInput }),
       ...opt('result', str(span, A.CODEX_OUTPUT)),
     };
   },
@@ -177,11 +180,19 @@ export const codexSpans: ToolSpanRecognizer = {
     if (str(span, CodexSpans.PHASE) !== CodexSpans.DISPATCH) return undefined;
     return {
       tool: codexToolName(span),
-      ...opt('callId', str(span, A.CODEX_CALL_ID)),
+      ...opt('callId', str(span, A.CALL_ID)),
       args: argumentBlob(undefined, A.CODEX_ARGUMENTS, {}),
     };
   },
 };
+
+/** A freeform tool's text as its one argument, `input` (see {@link codex}); JSON arguments as they are. */
+function freeformInput(decoded: unknown): unknown {
+  return typeof decoded === 'string' ? { [CODEX_FREEFORM_INPUT]: decoded } : decoded;
+}
+
+/** The Responses API's field for a freeform (custom) tool call's text. */
+const CODEX_FREEFORM_INPUT = 'input';
 
 /** A Codex CLI call's tool: `tool_name`, under its `tool_namespace` unless that is the built-in tools' (`functions`). */
 function codexToolName(span: ForeignSpan): string {

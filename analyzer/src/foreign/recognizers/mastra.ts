@@ -21,11 +21,24 @@ export const MastraAttributes = {
   INPUT: 'input',
   /** An `agent_run` span's input as 1.x writes it (`mastra.{type}.input`). */
   AGENT_INPUT: 'mastra.agent_run.input',
+  /**
+   * A `model_generation` span's input and output as 1.x writes them: what 0.x wrote in `gen_ai.prompt`
+   * and `gen_ai.completion` (`{"messages": [...]}`; the generation's result, `{text, toolCalls, …}`).
+   */
+  GENERATION_INPUT: 'mastra.model_generation.input',
+  GENERATION_OUTPUT: 'mastra.model_generation.output',
+  /** A `model_step` span's output (1.x): the step's result, `{text, toolCalls}`. */
+  STEP_OUTPUT: 'mastra.model_step.output',
+  /** A `model_chunk` span's output (1.x): a streamed part, a call as `{toolName, toolCallId, toolInput}`. */
+  CHUNK_OUTPUT: 'mastra.model_chunk.output',
 } as const;
 
 /** Mastra's span types of a model call (0.x `llm_generation`; 1.x `model_generation`, `model_inference`) and of an agent's run. */
 export const MastraSpanTypes = {
   MODEL: new Set(['llm_generation', 'model_generation', 'model_inference']) as ReadonlySet<string>,
+  /** 1.x: one step of the model loop, and one part of its streamed output. */
+  STEP: 'model_step',
+  CHUNK: 'model_chunk',
   AGENT_RUN: 'agent_run',
 } as const;
 
