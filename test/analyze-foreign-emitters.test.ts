@@ -427,6 +427,41 @@ describe('argspan analyze on Google ADK for TypeScript\'s own spans (a real run,
   });
 });
 
+describe('argspan analyze on LangSmith\'s own OpenTelemetry export (a real run, langsmith 0.10, `traceable`)', () => {
+  const SHOWN = 'langsmith-0.10-otel-traceable-weather.json';
+  const HIDDEN = 'langsmith-0.10-otel-traceable-inputs-hidden.json';
+  const FLAG = 'langsmith.metadata.LANGSMITH_HIDE_INPUTS';
+  type Attr = { key: string; value: { stringValue?: string } };
+  type Doc = { resourceSpans: { scopeSpans: { spans: { name: string; attributes: Attr[] }[] }[] }[] };
+  /** The recorded export with `edit` made on each span's attributes, written to a file of its own. */
+  const edited = (file: string, edit: (attributes: Attr[]) => Attr[]) => {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, file), 'utf8')) as Doc;
+    for (const rs of doc.resourceSpans) for (const ss of rs.scopeSpans) for (const span of ss.spans) span.attributes = edit(span.attributes);
+    const path = join(tmp(), file);
+    writeFileSync(path, JSON.stringify(doc));
+    return path;
+  };
+
+  it('the zone the agent guessed is reported by tool and key; with `LANGSMITH_HIDE_INPUTS=true` (`{}` for every input) both calls are counted as not checked and without evidence, never clean', () => {
+    const shown = parseJson(analyzeBin(join(FOREIGN, SHOWN), '--format', 'json'));
+    expect(shown.findings.map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['assumption_span', 'get_weather', 'timezone', 'langsmith']]);
+    expect(shown.stats).toMatchObject({ foreign_calls: 2, unreadable_args_calls: 0, no_evidence_calls: 0 });
+    const hidden = analyzeBin(join(FOREIGN, HIDDEN));
+    expect(hidden.code).toBe(0);
+    expect(hidden.stdout).toContain('2 without readable arguments');
+    expect(parseJson(analyzeBin(join(FOREIGN, HIDDEN), '--format', 'json')).stats).toMatchObject({ foreign_calls: 2, unreadable_args_calls: 2, no_evidence_calls: 2 });
+  });
+
+  it('without the flag a tool run\'s `{}` is a call without arguments; with the flag, inputs written (a client told not to hide them) are read', () => {
+    const unflagged = parseJson(analyzeBin(edited(HIDDEN, (attrs) => attrs.filter((a) => a.key !== FLAG)), '--format', 'json'));
+    expect(unflagged.stats).toMatchObject({ foreign_calls: 2, unreadable_args_calls: 0 });
+    const flagged = parseJson(analyzeBin(edited(SHOWN, (attrs) => [...attrs, { key: FLAG, value: { stringValue: 'true' } }]), '--format', 'json'));
+    expect(flagged.findings.map((f) => [f.rule, f.tool, f.key])).toEqual([['assumption_span', 'get_weather', 'timezone']]);
+    // (only get_time's own `{}` is taken for hidden inputs there)
+    expect(flagged.stats).toMatchObject({ foreign_calls: 2, unreadable_args_calls: 1 });
+  });
+});
+
 describe('argspan analyze on Microsoft Agent Framework\'s spans (Python, agent_framework.observability, sensitive data on)', () => {
   // fixtures/traces/foreign/README.md: its own test's run (RECON); the model's call is a tool_call part whose arguments are
   // the JSON string the chat client got, so each copy in a message list is a JSON string inside JSON.
@@ -1013,6 +1048,27 @@ describe('argspan analyze on Codex CLI\'s OpenTelemetry log export (codex.tool_r
     const run = analyzeBin(join(FOREIGN, PATCH), '--format', 'json', '--db', db);
     expect(parseJson(run).stats).toMatchObject({ foreign_calls: 2, unreadable_args_calls: 0, no_evidence_calls: 0 });
     expect(await query(db, "SELECT tool, \"key\", residency, rule FROM tool_args WHERE tool = 'apply_patch'")).toEqual([{ tool: 'apply_patch', key: 'input', residency: 'secret', rule: 'github-pat' }]);
+  });
+
+  it('a call `codex exec` refused without running it (an escalation its approval policy forbids: `scp .env …` outside the read-only sandbox) is the model\'s request, not a call that ran; its refusal is no tool result', async () => {
+    const REFUSED = 'codex-0.171-exec-refused.logs.json';
+    const db = join(tmp(), 'codex-refused.duckdb');
+    const run = analyzeBin(join(FOREIGN, REFUSED), '--format', 'json', '--db', db);
+    expect(run.code).toBe(1);
+    expect(parseJson(run).stats).toMatchObject({ foreign_calls: 1, no_evidence_calls: 0, unreadable_args_calls: 0 });
+    expect(await query(db, 'SELECT tool, call_id, call_source FROM tool_calls')).toEqual([{ tool: 'exec_command', call_id: 'call_Refused1', call_source: 'model-output' }]);
+    const dispatched = parseJson(run).findings.filter((f) => f.rule === 'sensitive_arg_dispatched');
+    expect(dispatched.map((f) => f.key).sort()).toEqual(['cmd', 'justification']);
+    for (const f of dispatched) {
+      expect(f.message).toContain('the model asked for the call');
+      expect(f.message).not.toContain('the call ran');
+    }
+    // The same record with the call run (a failed command's own output): a call that ran.
+    const doc = JSON.parse(readFileSync(join(FOREIGN, REFUSED), 'utf8'));
+    for (const rl of doc.resourceLogs) for (const sl of rl.scopeLogs) for (const r of sl.logRecords as Rec[]) for (const a of r.attributes) if (a.key === 'output') a.value.stringValue = 'Process exited with code 1';
+    const ran = join(tmp(), 'codex-failed.logs.json');
+    writeFileSync(ran, JSON.stringify(doc));
+    expect(parseJson(analyzeBin(ran, '--format', 'json')).findings.filter((f) => f.rule === 'sensitive_arg_dispatched').every((f) => f.message.includes('the call ran'))).toBe(true);
   });
 
   it('its trace export alone (no arguments in any span): each call counted as not checked, never reported clean; beside the log export of the same run, each call once, the record\'s', () => {

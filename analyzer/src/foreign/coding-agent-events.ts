@@ -153,7 +153,16 @@ export const CodingAgentAttributes = {
   CODEX_ARGUMENTS: 'arguments',
   /** What the tool gave the model (a command's output after Codex's own header lines). */
   CODEX_OUTPUT: 'output',
+  /** Whether Codex CLI's call succeeded (`true`, `false`): a call it refused without running it is a failure. */
+  CODEX_SUCCESS: 'success',
 } as const;
+
+/**
+ * The output Codex CLI gives the model for a call it refused without running it (0.171's texts):
+ * an escalation its approval policy (`never`, `codex exec`'s) forbids, a command or patch the
+ * person declined, a write its sandbox settings refuse. With `success = false` only.
+ */
+export const CODEX_REFUSED_OUTPUT = /^(?:approval policy is Never; reject command\b|(?:exec command|patch) rejected by user$|writing (?:is blocked by read-only sandbox|outside of the project); rejected by user approval settings$)/;
 
 /** What Claude Code and Codex CLI write as a prompt they were told not to record. */
 export const REDACTED_PROMPTS: ReadonlySet<string> = new Set(['<REDACTED>', '[REDACTED]']);

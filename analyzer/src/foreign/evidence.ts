@@ -9,7 +9,7 @@ import { afterClaudeLabel, isGeminiCliSpan } from './recognizers/coding-agents.j
 import { GenkitAttributes, GenkitSubtype, isGenkitRoot, isGenkitToolSpan } from './recognizers/genkit.js';
 import { HaystackAttributes } from './recognizers/haystack.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
-import { LangSmithAttributes } from './recognizers/langsmith.js';
+import { LangSmithAttributes, langSmithInputsHidden } from './recognizers/langsmith.js';
 import { contentCut } from './recognizers/genai-semconv.js';
 import { MastraAttributes, MastraSpanTypes } from './recognizers/mastra.js';
 import { OpenInferenceAttributes } from './recognizers/openinference.js';
@@ -1069,7 +1069,12 @@ function readRunInputs(span: ForeignSpan, into: TraceEvidence): void {
   const oiKind = kindOf(span, OpenInferenceAttributes.SPAN_KIND);
   if (oiKind === 'agent' || oiKind === 'chain') runInput(dspyInputWithoutTrajectory(span) ?? str(span, OpenInferenceAttributes.INPUT_VALUE), OpenInferenceAttributes.INPUT_VALUE, span, into);
   const lsKind = kindOf(span, LangSmithAttributes.SPAN_KIND);
-  if (lsKind !== undefined && lsKind !== 'tool') runInput(str(span, LangSmithAttributes.PROMPT), LangSmithAttributes.PROMPT, span, into);
+  if (lsKind !== undefined && lsKind !== 'tool') {
+    const input = str(span, LangSmithAttributes.PROMPT);
+    // (the `{}` of inputs LangSmith hid: what the run was told is not recorded)
+    if (langSmithInputsHidden(span, input)) into.inputNotRead(span);
+    else runInput(input, LangSmithAttributes.PROMPT, span, into);
+  }
   const lfType = kindOf(span, LangfuseAttributes.OBSERVATION_TYPE);
   if (lfType !== undefined && lfType !== 'tool') runInput(str(span, LangfuseAttributes.INPUT), LangfuseAttributes.INPUT, span, into);
   if (kindOf(span, TraceloopAttributes.SPAN_KIND) === 'workflow') runInput(str(span, TraceloopAttributes.ENTITY_INPUT), TraceloopAttributes.ENTITY_INPUT, span, into);

@@ -34,6 +34,12 @@ const EXPECTED: Record<string, Expected> = {
   },
   'langfuse-langchain-tool-write-document.json': { calls: ['langfuse write_document tool-span'], noEvidence: 1, findings: [] },
   'langsmith-otel-traceable-tool.json': { calls: ['langsmith get_weather tool-span'], findings: [] },
+  // LangSmith's own export of a traceable agent (a real run): the zone its tool run got is the agent's guess; a tool
+  // without parameters (`get_time`, `{}`) is a checked call with none.
+  'langsmith-0.10-otel-traceable-weather.json': { calls: ['langsmith get_weather tool-span', 'langsmith get_time tool-span'], findings: ['assumption_span get_weather timezone'] },
+  // The same run with `LANGSMITH_HIDE_INPUTS=true` (every input `{}`, the flag in each run's metadata): both calls not
+  // checked, and without evidence (the agent's input hidden too), never clean calls without arguments.
+  'langsmith-0.10-otel-traceable-inputs-hidden.json': { calls: ['langsmith get_weather tool-span', 'langsmith get_time tool-span'], noEvidence: 2, unreadable: 2, findings: [] },
   'openinference-anthropic-timezone-model-only.json': {
     calls: ['openinference get_time model-output', 'openinference get_weather model-output'],
     findings: ['assumption_span get_time timezone'],
@@ -277,6 +283,13 @@ const EXPECTED: Record<string, Expected> = {
     calls: ['codex exec_command tool-span', 'codex apply_patch tool-span'],
     findings: ['credential_in_attribute apply_patch input', 'credential_in_attribute exec_command output', 'sensitive_arg_dispatched exec_command cmd'],
     run: '01a250f4-a33d-79b3-aba9-6567470a988d',
+  },
+  // `codex exec` refusing an escalation it may not ask for (`scp .env …` outside its read-only sandbox: its record's
+  // `success = false`, its refusal as the output): the model's request, not a call that ran, and no tool result.
+  'codex-0.171-exec-refused.logs.json': {
+    calls: ['codex exec_command model-output'],
+    findings: ['sensitive_arg_dispatched exec_command cmd', 'sensitive_arg_dispatched exec_command justification'],
+    run: '01a2519e-05ed-7b23-b692-70529f33fcbc',
   },
   'derived/codex-0.171-prompt-redacted.logs.json': {
     calls: ['codex exec_command tool-span', 'codex exec_command tool-span'],

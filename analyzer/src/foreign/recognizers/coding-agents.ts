@@ -1,5 +1,5 @@
 import { Emitter, GenAiAttributes } from '@argspan/conventions';
-import { CLAUDE_MCP_TOOL, CLAUDE_REJECTED, ClaudeCodeSpans, ClaudeCodeToolResult, CodexSpans, CodingAgentAttributes as A, CodingAgentEvents, GEMINI_CLI_TRUNCATED, GeminiCliSpans } from '../coding-agent-events.js';
+import { CLAUDE_MCP_TOOL, CLAUDE_REJECTED, ClaudeCodeSpans, ClaudeCodeToolResult, CODEX_REFUSED_OUTPUT, CodexSpans, CodingAgentAttributes as A, CodingAgentEvents, GEMINI_CLI_TRUNCATED, GeminiCliSpans } from '../coding-agent-events.js';
 import { type ForeignSpan, type RecordedArguments, type ToolSpanRecognizer } from '../types.js';
 import { argumentBlob, argumentsIn, isObject, opt, str, UNNAMED_TOOL } from './attributes.js';
 
@@ -149,7 +149,9 @@ function geminiCliToolCall(emitter: typeof Emitter.GEMINI_CLI | typeof Emitter.Q
  * same name leave the arguments and output out: their lengths only.) A function tool's arguments are
  * JSON; a freeform tool's (`apply_patch` for the models that write patches as text) are the text the
  * model wrote, the Responses API's `input` of its `custom_tool_call`: read as that one argument, so
- * a credential written into a patch is reported by tool and key, and the call is checked.
+ * a credential written into a patch is reported by tool and key, and the call is checked. A call
+ * Codex refused without running it (`success = false` and its refusal as the output: see
+ * `CODEX_REFUSED_OUTPUT`) is the model's request, not a call that ran.
  */
 export const codex: ToolSpanRecognizer = {
   emitter: Emitter.CODEX,
@@ -158,11 +160,13 @@ export const codex: ToolSpanRecognizer = {
   argumentKeys: [A.CODEX_ARGUMENTS],
   toolCall(span) {
     if (span.name !== CodingAgentEvents.CODEX_TOOL_RESULT) return undefined;
+    const output = str(span, A.CODEX_OUTPUT);
+    const refused = str(span, A.CODEX_SUCCESS) === 'false' && output !== undefined && CODEX_REFUSED_OUTPUT.test(output);
     return {
       tool: codexToolName(span),
       ...opt('callId', str(span, A.CALL_ID)),
       args: argumentBlob(argumentsIn(span, [A.CODEX_ARGUMENTS]), A.CODEX_ARGUMENTS, { rawStringIsValue: true, openedJsonIsCut: true, unwrap: freeformInput }),
-      ...opt('result', str(span, A.CODEX_OUTPUT)),
+      ...(refused ? { source: 'model-output' as const } : opt('result', output)),
     };
   },
 };

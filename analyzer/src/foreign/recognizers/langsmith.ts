@@ -1,5 +1,5 @@
 import { Emitter } from '@argspan/conventions';
-import type { ToolSpanRecognizer } from '../types.js';
+import type { ForeignSpan, ToolSpanRecognizer } from '../types.js';
 import { argumentBlob, argumentsIn, kindOf, opt, str } from './attributes.js';
 
 export const LangSmithAttributes = {
@@ -18,10 +18,23 @@ export const LANGSMITH_THREAD_KEYS: readonly string[] = ['thread_id', 'session_i
 /** The key a tool span's arguments are read from. */
 const ARGUMENT_KEYS: readonly string[] = [LangSmithAttributes.PROMPT];
 
+/** What LangSmith writes for a run's inputs it was told to hide: an empty object. */
+const HIDDEN_INPUTS = '{}';
+
+/**
+ * The run metadata LangSmith copies from its environment (each `LANGSMITH_*`/`LANGCHAIN_*` variable
+ * but its keys and endpoints) that says it hid every run's inputs.
+ */
+const HIDE_INPUTS_METADATA: readonly string[] = ['LANGSMITH_HIDE_INPUTS', 'LANGCHAIN_HIDE_INPUTS'].map((name) => `${LangSmithAttributes.METADATA}.${name}`);
+
 /**
  * LangSmith's OpenTelemetry export of a tool run (`langsmith.span.kind = tool`): the run's inputs
  * in `gen_ai.prompt` (`{"input": {...}}` or the bound arguments), its output in
- * `gen_ai.completion`; the tool is the run's name. No call id.
+ * `gen_ai.completion`; the tool is the run's name. No call id. With `LANGSMITH_HIDE_INPUTS=true`
+ * every run's inputs are written `{}`: a tool run's `{}` beside that flag (its run metadata) is
+ * arguments not recorded (counted as not checked), never a call without arguments that passed
+ * clean. (A tool without parameters is counted so too there: the trace cannot tell. Inputs hidden
+ * by the client's own `hideInputs` option leave no flag.)
  */
 export const langsmith: ToolSpanRecognizer = {
   emitter: Emitter.LANGSMITH,
@@ -29,9 +42,11 @@ export const langsmith: ToolSpanRecognizer = {
   argumentKeys: ARGUMENT_KEYS,
   toolCall(span) {
     if (kindOf(span, LangSmithAttributes.SPAN_KIND) !== 'tool') return undefined;
+    const held = argumentsIn(span, ARGUMENT_KEYS);
+    const hidden = held !== undefined && !held.notText && langSmithInputsHidden(span, held.text);
     return {
       tool: span.name,
-      args: argumentBlob(argumentsIn(span, ARGUMENT_KEYS), LangSmithAttributes.PROMPT, { unwrap: unwrapInput }),
+      args: argumentBlob(hidden ? undefined : held, LangSmithAttributes.PROMPT, { unwrap: unwrapInput }),
       ...opt('result', str(span, LangSmithAttributes.COMPLETION)),
     };
   },
@@ -42,4 +57,9 @@ export function unwrapInput(decoded: unknown): unknown {
   if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded)) return decoded;
   const keys = Object.keys(decoded);
   return keys.length === 1 && keys[0] === 'input' ? (decoded as { input: unknown }).input : decoded;
+}
+
+/** Whether `input`, a LangSmith run's `gen_ai.prompt`, is the `{}` LangSmith writes for inputs it hid (see {@link langsmith}). */
+export function langSmithInputsHidden(span: ForeignSpan, input: string | undefined): boolean {
+  return input === HIDDEN_INPUTS && HIDE_INPUTS_METADATA.some((key) => str(span, key) === 'true');
 }

@@ -148,6 +148,9 @@ function genericValue(secret: string, match: RegExpExecArray, minEntropy = 3): b
   if (((next === 60 /* < */ && input.charCodeAt(match.index + match[0].length + 1) !== 47) /* / */ || next === 123 /* { */) && /[-_]\$?$/.test(secret)) return false;
   // (a shell parameter's error when unset, `${DB_PASSWORD:?must be set}`, is a message)
   if (secret.charCodeAt(0) === 63 /* ? */ && input.charCodeAt(match.index + match[0].length - secret.length - 1) === 58 && /\$\{[\w]*$/.test(input.slice(Math.max(0, match.index - 66), match.index))) return false;
+  // (`::` is a path's separator in Rust, C++, PHP and Ruby, `codex_login::auth::manager` as a Rust
+  // program's traces name their modules: what follows the key is the path's next name, no value)
+  if (secret.charCodeAt(0) === 58 /* : */ && input.charCodeAt(match.index + match[0].length - secret.length - 1) === 58) return false;
   const tail = match[0].slice((match.groups?.['word'] ?? '').length + key.length, match[0].lastIndexOf(secret));
   if (!elementContent(tail, match) || WORD_AMPERSAND.test(tail) || SED_PATTERN_END.test(secret) || FILE_REFERENCE.test(secret)) return false;
   if (REGEX_LITERAL_END_WORD.test(secret) && REGEX_LITERAL_OPEN.test(input.slice(Math.max(input.lastIndexOf('\n', match.index) + 1, match.index - 300), match.index))) return false;
@@ -251,6 +254,11 @@ export const GENERIC_ASSIGNMENT_RULE: SecretRule = rule({
       `SMTP_PASSWORD=${sample(ALNUM, 10, 'g42')}++~G.${sample(ALNUM, 6, 'g43')}%4`,
     ],
     falsePositives: [
+      // a path of Rust modules (a Rust program's spans name theirs, `code.module.name`), C++ namespaces, PHP and Ruby classes
+      'codex_login::auth::manager',
+      'crate::auth::token_store::refresh',
+      'use aws_config::auth::CredentialsProvider;',
+      'klass = Google::Auth::ServiceAccountCredentials',
       // a command line's arguments as a list (a Node process's `process.command_args`): the option after the words is no value of theirs
       '["/usr/bin/node","gemini.js","-p","Where is the secret","--output-format","json"]',
       '["-p","Write the service account settings to deploy/credentials.json.","--approval-mode","yolo"]',
