@@ -999,9 +999,9 @@ describe('argspan analyze on Codex CLI\'s OpenTelemetry log export (codex.tool_r
   const REDACTED = 'derived/codex-0.171-prompt-redacted.logs.json';
   const CONVERSATION = '01a25060-cd15-7f93-ba33-1bd23f00e8fc';
   type Rec = { traceId: string; spanId: string; eventName?: string; attributes: { key: string; value: { stringValue?: string } }[] };
-  /** The recorded export, `edit` made on each of its records; written to a file of its own. */
-  function editedExport(edit: (record: Rec, event: string | undefined) => void): string {
-    const doc = JSON.parse(readFileSync(join(FOREIGN, REAL), 'utf8'));
+  /** A recorded export (the real run's unless named), `edit` made on each of its records; written to a file of its own. */
+  function editedExport(edit: (record: Rec, event: string | undefined) => void, recorded = REAL): string {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, recorded), 'utf8'));
     for (const rl of doc.resourceLogs) for (const sl of rl.scopeLogs) for (const r of sl.logRecords as Rec[]) edit(r, r.attributes.find((a) => a.key === 'event.name')?.value.stringValue);
     const file = join(tmp(), 'codex.logs.json');
     writeFileSync(file, JSON.stringify(doc));
@@ -1064,10 +1064,9 @@ describe('argspan analyze on Codex CLI\'s OpenTelemetry log export (codex.tool_r
       expect(f.message).not.toContain('the call ran');
     }
     // The same record with the call run (a failed command's own output): a call that ran.
-    const doc = JSON.parse(readFileSync(join(FOREIGN, REFUSED), 'utf8'));
-    for (const rl of doc.resourceLogs) for (const sl of rl.scopeLogs) for (const r of sl.logRecords as Rec[]) for (const a of r.attributes) if (a.key === 'output') a.value.stringValue = 'Process exited with code 1';
-    const ran = join(tmp(), 'codex-failed.logs.json');
-    writeFileSync(ran, JSON.stringify(doc));
+    const ran = editedExport((r) => {
+      for (const a of r.attributes) if (a.key === 'output') a.value.stringValue = 'Process exited with code 1';
+    }, REFUSED);
     expect(parseJson(analyzeBin(ran, '--format', 'json')).findings.filter((f) => f.rule === 'sensitive_arg_dispatched').every((f) => f.message.includes('the call ran'))).toBe(true);
   });
 
