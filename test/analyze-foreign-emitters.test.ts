@@ -381,17 +381,16 @@ describe('argspan analyze: Mastra 1.x\'s model steps and streamed chunks (a real
 });
 
 describe('argspan analyze on opencode\'s traces (a real run, opencode-ai 1.18, `experimental.openTelemetry`)', () => {
-  it('`cat .env`, then a curl sending the token it read: the .env read and the token by tool and key, the token in the read\'s result and in the history sent back to the model; the token in no output', async () => {
+  it('`cat .env`, then a curl sending the token it read: the .env read and the token by tool and key, the token in the read\'s result (once, its copies in the history sent back to the model counted); the token in no output', async () => {
     expectPlantedFindings('opencode-1.18-run-env.json', [
-      // (the history's copies are attributes of the model spans, not of a call: by attribute, under no emitter)
-      ['credential_in_attribute', 'bash', 'ai.prompt', null],
-      ['credential_in_attribute', 'bash', 'ai.prompt.messages', null],
+      // (the history's copies, the later requests' ai.prompt and ai.prompt.messages, are the same credential: counted in the result's finding)
       ['credential_in_attribute', 'bash', 'ai.toolCall.result', 'vercel-ai'],
       ['credential_in_attribute', 'bash', 'command', 'vercel-ai'],
       ['sensitive_arg_dispatched', 'bash', 'command', 'vercel-ai'],
     ]);
     const db = join(tmp(), 'opencode.duckdb');
     const out = parseJson(analyzeBin(join(FOREIGN, 'opencode-1.18-run-env.json'), '--format', 'json', '--db', db));
+    expect(out.findings.find((f) => f.key === 'ai.toolCall.result')?.message).toMatch(/The same credential is in 2 more place\(s\) like this one\.$/);
     expect(out.stats).toMatchObject({ foreign_calls: 2, no_evidence_calls: 0, unreadable_args_calls: 0 });
     expect(await query(db, 'SELECT tool, call_id, run_id FROM tool_calls ORDER BY call_id')).toEqual([
       { tool: 'bash', call_id: 'call_Oc1', run_id: 'ses_daeea14efffeLOBa09m2mLb3k2' },
@@ -459,6 +458,28 @@ describe('argspan analyze on LangSmith\'s own OpenTelemetry export (a real run, 
     expect(flagged.findings.map((f) => [f.rule, f.tool, f.key])).toEqual([['assumption_span', 'get_weather', 'timezone']]);
     // (only get_time's own `{}` is taken for hidden inputs there)
     expect(flagged.stats).toMatchObject({ foreign_calls: 2, unreadable_args_calls: 1 });
+  });
+
+  it('with `LANGSMITH_HIDE_OUTPUTS=true` (`{}` for every output) a value after a hidden tool result has no evidence, never reported as guessed; without the flag `{}` is a result', () => {
+    const CHAINED = 'langsmith-0.10-otel-traceable-chained.json';
+    const OUTPUTS_HIDDEN = 'langsmith-0.10-otel-traceable-outputs-hidden.json';
+    const OUTPUTS_FLAG = 'langsmith.metadata.LANGSMITH_HIDE_OUTPUTS';
+    // (the zone get_weather got is lookup_city's result: read from the result where it is recorded)
+    const chained = parseJson(analyzeBin(join(FOREIGN, CHAINED), '--format', 'json'));
+    expect(chained.findings).toEqual([]);
+    expect(chained.stats).toMatchObject({ foreign_calls: 2, no_evidence_calls: 0 });
+    const hidden = analyzeBin(join(FOREIGN, OUTPUTS_HIDDEN));
+    expect(hidden.code).toBe(0);
+    expect(hidden.stdout).toContain("1 in traces without all the model was told");
+    // (lookup_city ran before any result: its call still has the user's words as evidence)
+    expect(parseJson(analyzeBin(join(FOREIGN, OUTPUTS_HIDDEN), '--format', 'json')).stats).toMatchObject({ foreign_calls: 2, no_evidence_calls: 1, unreadable_args_calls: 0 });
+    // Without the flag a tool run's `{}` is what it returned: the zone found nowhere is the model's.
+    const unflagged = parseJson(analyzeBin(edited(OUTPUTS_HIDDEN, (attrs) => attrs.filter((a) => a.key !== OUTPUTS_FLAG)), '--format', 'json'));
+    expect(unflagged.findings.map((f) => [f.rule, f.tool, f.key])).toEqual([['assumption_span', 'get_weather', 'timezone']]);
+    // With the flag, outputs written (a client told not to hide them) are read.
+    const flagged = parseJson(analyzeBin(edited(CHAINED, (attrs) => [...attrs, { key: OUTPUTS_FLAG, value: { stringValue: 'true' } }]), '--format', 'json'));
+    expect(flagged.findings).toEqual([]);
+    expect(flagged.stats).toMatchObject({ foreign_calls: 2, no_evidence_calls: 0 });
   });
 });
 

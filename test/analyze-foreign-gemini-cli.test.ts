@@ -87,12 +87,11 @@ describe('argspan analyze on Gemini CLI\'s own telemetry', () => {
       // (the CLI refused to run it: the model's request)
       expect(parseJson(run).findings.find((f) => f.rule === 'sensitive_arg_dispatched')?.message).toContain('the model asked for the call');
       expect(parseJson(run).findings.filter((f) => f.tool === '(unnamed)')).toEqual([]);
-      // (the user's token, in every later model call's input, trace after trace, and in its event copy: one finding per attribute, the copies counted)
+      // (the credential as the detector sees it, `Token: …`, first written by the model's reply, then in every later model
+      // call's input, trace after trace, and in its event copy: one finding, where it first was, the copies counted)
       const conversation = parseJson(run).findings.filter((f) => f.rule === 'credential_in_attribute' && CONVERSATION_KEYS.has(f.key ?? ''));
-      const keys = conversation.map((f) => f.key);
-      expect(keys).toContain('gen_ai.input.messages');
-      expect(keys.length).toBe(new Set(keys).size);
-      expect(conversation.find((f) => f.key === 'gen_ai.input.messages')?.message).toMatch(/ The same credential is in \d+ more place\(s\) like this one, in [2-9] traces in all\.$/);
+      expect(conversation.map((f) => f.key)).toEqual(['gen_ai.output.messages']);
+      expect(conversation[0]!.message).toMatch(/ The same credential is in \d+ more place\(s\) like this one, in [2-9] traces in all\.$/);
       for (const value of [GEMINI_RUN_TOKEN, 'maria.lopez@example.com']) expect(run.stdout + run.stderr).not.toContain(value);
       expect(await provenance(...files)).toMatchObject({ 'mcp_contacts_send_email.to': 'context_retrieved', 'mcp_contacts_lookup_contact.name': 'user_explicit' });
     }

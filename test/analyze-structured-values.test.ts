@@ -252,7 +252,9 @@ describe('argspan analyze on structured values a careless or hostile exporter wr
     const list = { arrayValue: { values: [{ stringValue: 'a' }, { stringValue: GITHUB }] } };
     const doc = toolSpan([{ key: 'app.list', value: list }]);
     const span = doc.resourceSpans[0]!.scopeSpans[0]!.spans[0]! as Record<string, unknown>;
-    span.events = [{ timeUnixNano: '1767225600010000000', name: 'log', attributes: [{ key: 'event.list', value: list }] }];
+    // (another token on the event: one credential in a span's attribute and its event's is one finding)
+    const eventList = { arrayValue: { values: [{ stringValue: 'a' }, { stringValue: GITHUB.replace('ghp_Qz8', 'ghp_Wy5') }] } };
+    span.events = [{ timeUnixNano: '1767225600010000000', name: 'log', attributes: [{ key: 'event.list', value: eventList }] }];
     doc.resourceSpans[0]!.resource.attributes.push({ key: 'resource.list', value: list } as never);
     expect(analyze(doc).found.filter((f) => f.startsWith('credential_in_attribute')).sort()).toEqual(['credential_in_attribute:app.list', 'credential_in_attribute:event.list', 'credential_in_attribute:resource.list']);
   });

@@ -14,10 +14,11 @@
 --   called with); any other credential in that attribute (a model proposed a call whose
 --   executed arguments differ, or the attribute's text around the call holds it), and a credential
 --   in what the model was told (the user's words it copied into a call), the attribute.
---   One credential in places of one kind (an attribute of one name on spans or their events, span
---   names, …) is one finding, on the earliest of its spans (where it first appeared), the other
---   places and traces counted: a token the user typed, repeated in every later prompt of the
---   conversation, is reported once, on the prompt that first held it.
+--   One credential in places of one kind (attributes of spans or their events, whatever their names;
+--   span names; …) is one finding, where it first appeared, the other places and traces counted: a
+--   token the user typed, repeated in every later prompt of the conversation, is reported once, on
+--   the prompt that first held it; a token a tool returned, on the tool's result, not on the later
+--   prompts (`ai.prompt`, `ai.prompt.messages`, …) that repeat it.
 -- remedy: Purge the affected exports, rotate the credential, and find which code path wrote it.
 WITH blob_hits AS (
   -- Hits in an attribute recording (a copy of) another library's tool-call arguments.
@@ -70,7 +71,9 @@ blob_tools AS (SELECT bh.trace_id AS trace_id, bh.at_span_id AS at_span_id, bh.a
   GROUP BY bh.trace_id, bh.at_span_id, bh.attribute),
 -- Only the spans with a hit: the call or argument span it is on, for the tool and key.
 -- (A model span of another library may record several calls: its tool is named when they share it.)
-calls AS (SELECT trace_id, span_id, CASE WHEN count(DISTINCT tool) = 1 THEN min(tool) END AS tool FROM tool_calls
+-- (`ran`: the span ran its calls, a tool's own span, not a model's proposal)
+calls AS (SELECT trace_id, span_id, CASE WHEN count(DISTINCT tool) = 1 THEN min(tool) END AS tool,
+    min(CASE WHEN call_source = 'model-output' THEN 0 ELSE 1 END) = 1 AS ran FROM tool_calls
   WHERE (trace_id, span_id) IN (SELECT trace_id, span_id FROM credential_hits) GROUP BY trace_id, span_id),
 args AS (SELECT trace_id, span_id, tool, "key" FROM tool_args
   WHERE emitter = 'argspan' AND (trace_id, span_id) IN (SELECT trace_id, span_id FROM credential_hits)),
@@ -102,7 +105,13 @@ by_place AS (SELECT h.trace_id AS trace_id, h.span_id AS span_id, coalesce(c.too
   -- (an attribute of a span and its copy on the span's event are one kind of place: a model's messages recorded both ways)
   CASE WHEN h.scope = 'event' THEN 'span' ELSE h.scope END AS place,
   h.scope = 'event' AS on_event,
-  h.start_ns AS start_ns
+  coalesce(c.ran, false) AS ran,
+  -- (any attribute of a span or its events is one kind of place: a credential a tool returned is
+  -- repeated by later prompts under other names)
+  CASE WHEN h.scope IN ('span', 'event') THEN NULL ELSE h."key" END AS place_key,
+  -- When it was there: an attribute's span's end (a tool's result is there when its span ends, and
+  -- a span enclosing others, an agent run holding all its messages, ends after them), else the start.
+  CASE WHEN h.scope IN ('span', 'event') THEN coalesce(h.end_ns, h.start_ns) ELSE h.start_ns END AS at_ns
 FROM credential_hits h
 LEFT JOIN calls c ON c.trace_id = h.trace_id AND c.span_id = h.span_id
 LEFT JOIN args a ON a.trace_id = h.trace_id AND a.span_id = h.span_id
@@ -114,25 +123,26 @@ LEFT JOIN echoed ea ON h.scope IN ('span', 'event') AND ea.trace_id = h.trace_id
 -- kind); in a blob attribute, or one echoing an argument's credential, each credential no argument accounts for.
 WHERE e.trace_id IS NULL AND (h.hit_no = 1 OR bt.trace_id IS NOT NULL OR ea.trace_id IS NOT NULL)),
 -- One credential in places of one kind is one finding (a token the user typed, repeated in every
--- later prompt of the conversation, trace after trace): named by its earliest place (by the
--- span's start, a span without one last; a span's attribute before its event's copy; then by
--- trace and span id), the others counted.
--- (The tool named is the one its places' calls share, if they do: the call a model span proposed
--- beside the user's words is not where the credential is.)
+-- later prompt of the conversation, trace after trace): named by its earliest place (by `at_ns`,
+-- a span without one last; a span's attribute before its event's copy; then by trace and span
+-- id and key), the others counted.
+-- (The tool named is the first place's when that is the tool's own span — its result, the later
+-- prompts repeating it — else the one its places' calls share, if they do: the call a model span
+-- proposed beside the user's words is not where the credential is.)
 numbered AS (SELECT *,
-    row_number() OVER (PARTITION BY credential, rule_id, place, "key" ORDER BY coalesce(start_ns, 0) = 0, start_ns, on_event, trace_id, span_id) AS nth,
+    row_number() OVER (PARTITION BY credential, rule_id, place, place_key ORDER BY coalesce(at_ns, 0) = 0, at_ns, on_event, trace_id, span_id, "key") AS nth,
     count(*) OVER same AS places, count(tool) OVER same AS with_tool, min(tool) OVER same AS first_tool, max(tool) OVER same AS last_tool,
-    row_number() OVER (PARTITION BY credential, rule_id, place, "key", trace_id ORDER BY span_id) AS nth_in_trace
+    row_number() OVER (PARTITION BY credential, rule_id, place, place_key, trace_id ORDER BY span_id) AS nth_in_trace
   FROM by_place
-  WINDOW same AS (PARTITION BY credential, rule_id, place, "key")),
-counted AS (SELECT *, sum(CASE WHEN nth_in_trace = 1 THEN 1 ELSE 0 END) OVER same AS traces FROM numbered WINDOW same AS (PARTITION BY credential, rule_id, place, "key"))
+  WINDOW same AS (PARTITION BY credential, rule_id, place, place_key)),
+counted AS (SELECT *, sum(CASE WHEN nth_in_trace = 1 THEN 1 ELSE 0 END) OVER same AS traces FROM numbered WINDOW same AS (PARTITION BY credential, rule_id, place, place_key))
 SELECT trace_id, span_id, tool, "key",
   'Argument ' || "key" || ' of ' || tool || ', recorded by ' || emitter || ' in ' || attribute
     || CASE WHEN copies > 1 THEN ' (and ' || (copies - 1) || ' other attribute(s))' ELSE '' END
     || CASE WHEN in_key THEN ', has a key matching the ' ELSE ', holds a value matching the ' END || rule_id || ' credential shape.' AS reason
 FROM by_argument
 UNION ALL
-SELECT trace_id, span_id, CASE WHEN with_tool = places AND first_tool = last_tool THEN first_tool END AS tool, "key",
+SELECT trace_id, span_id, CASE WHEN ran THEN tool WHEN with_tool = places AND first_tool = last_tool THEN first_tool END AS tool, "key",
   reason || CASE WHEN places > 1 THEN ' The same credential is in ' || (places - 1) || ' more place(s) like this one'
     || CASE WHEN traces > 1 THEN ', in ' || traces || ' traces in all' ELSE '' END || '.' ELSE '' END AS reason
 FROM counted WHERE nth = 1

@@ -11,9 +11,9 @@ import { phase, type PhaseListener } from './phases.js';
  * Re-scan every string attribute and array of values (span, event, link, resource and instrumentation
  * scope; a resource or scope hit is reported once, on its first span), and the scope's name and version, for credential shapes with
  * @argspan/core's secret detector, into `credential_hits(trace_id, span_id, scope, key, rule_id,
- * credential_hash, hit_no, start_ns)`: a row per distinct credential of a text, numbered in the order found
- * (`hit_no` 1 is the text's first), with its span's start time (the rule names a credential's
- * earliest place), each known by the keyed hash of its text (`hashKey`, the run's:
+ * credential_hash, hit_no, start_ns, end_ns)`: a row per distinct credential of a text, numbered in the order found
+ * (`hit_no` 1 is the text's first), with its span's start and end times (the rule names a credential's
+ * earliest place: a resource or scope hit has no end), each known by the keyed hash of its text (`hashKey`, the run's:
  * the hash an argument holding the same credential gets, see `credential-identity.ts`).
  * DuckDB pre-filters on the rules' literal keywords (the detector's own pre-filter) or their
  * `prefilter`, first with
@@ -28,7 +28,7 @@ export async function scanCredentials(
   prefilter: readonly string[] = builtinPrefilter(),
   onPhase?: PhaseListener,
 ): Promise<number> {
-  await db.run(`CREATE TABLE credential_hits (trace_id VARCHAR, span_id VARCHAR, scope VARCHAR, "key" VARCHAR, rule_id VARCHAR, credential_hash VARCHAR, hit_no INTEGER, start_ns BIGINT)`);
+  await db.run(`CREATE TABLE credential_hits (trace_id VARCHAR, span_id VARCHAR, scope VARCHAR, "key" VARCHAR, rule_id VARCHAR, credential_hash VARCHAR, hit_no INTEGER, start_ns BIGINT, end_ns BIGINT)`);
   const hasher = createValueHasher(hashKey);
   // The spans, and the copies of a span not kept where copies differ (`DEDUP_SQL`'s `dropped_copies`):
   // a credential in a copy not analysed is still reported, on the span's ids.
@@ -51,61 +51,61 @@ export async function scanCredentials(
   // A value is its string, its bytes (base64, which the detector decodes) or its array's JSON text.
   const nestedValue = `coalesce(a."value".stringValue, a."value".bytesValue, ${ARRAY_TEXT('a."value".arrayValue')})`;
   const nestedScan = (list: 'events' | 'links', scope: string, keyScope: string) => `
-    SELECT trace_id, span_id, ${sqlString(scope)}, a."key", ${nestedValue}, start_ns
-    FROM (SELECT trace_id, span_id, start_ns, unnest(${nestedAttrs(list)}) AS a FROM ${spans}
+    SELECT trace_id, span_id, ${sqlString(scope)}, a."key", ${nestedValue}, start_ns, end_ns
+    FROM (SELECT trace_id, span_id, start_ns, end_ns, unnest(${nestedAttrs(list)}) AS a FROM ${spans}
       WHERE len(${list}) > 0 AND (${anyValue(attrListSql('attr_str', nestedAttrs(list)))}
         OR list_bool_or(list_transform(${nestedAttrs(list)}, lambda a: a."value".arrayValue IS NOT NULL OR a."value".bytesValue IS NOT NULL))))
     WHERE ${match(nestedValue)}
     UNION ALL
-    SELECT trace_id, span_id, ${sqlString(keyScope)}, k, k, start_ns
-    FROM (SELECT trace_id, span_id, start_ns, unnest(list_transform(${nestedAttrs(list)}, lambda a: a."key")) AS k FROM ${spans}
+    SELECT trace_id, span_id, ${sqlString(keyScope)}, k, k, start_ns, end_ns
+    FROM (SELECT trace_id, span_id, start_ns, end_ns, unnest(list_transform(${nestedAttrs(list)}, lambda a: a."key")) AS k FROM ${spans}
       WHERE len(${list}) > 0 AND ${anyValue(`list_transform(${nestedAttrs(list)}, lambda a: a."key")`)})
     WHERE ${match('k')}`;
   // The per-value match runs in a plain filter after the unnest: inside a lambda under UNNEST,
   // DuckDB evaluates it row by row and compiles the pattern again for every span.
   // The candidates are streamed a chunk at a time: on prose-heavy traces (other libraries' prompts)
   // most values hold a short keyword, and holding them all as row objects took gigabytes.
-  const hits: { trace_id: unknown; span_id: unknown; scope: unknown; key: string | null; hit: CredentialHit; no: number; start: unknown }[] = [];
+  const hits: { trace_id: unknown; span_id: unknown; scope: unknown; key: string | null; hit: CredentialHit; no: number; start: unknown; end: unknown }[] = [];
   const seen = new Set<string>();
-  const add = (traceId: unknown, spanId: unknown, scope: unknown, key: unknown, start: unknown, found: readonly CredentialHit[]) => {
-    for (let i = 0; i < found.length; i++) if (firstHit(seen, traceId, spanId, scope, shownKey(scope, key, detector), found[i]!)) hits.push({ trace_id: traceId, span_id: spanId, scope, key: shownKey(scope, key, detector), hit: found[i]!, no: i + 1, start });
+  const add = (traceId: unknown, spanId: unknown, scope: unknown, key: unknown, start: unknown, end: unknown, found: readonly CredentialHit[]) => {
+    for (let i = 0; i < found.length; i++) if (firstHit(seen, traceId, spanId, scope, shownKey(scope, key, detector), found[i]!)) hits.push({ trace_id: traceId, span_id: spanId, scope, key: shownKey(scope, key, detector), hit: found[i]!, no: i + 1, start, end });
   };
   await phase(onPhase, 'credential scan: pre-filter', async () => {
     const result = await db.conn.stream(`
-    SELECT trace_id, span_id, 'span' AS scope, "key", str_value, start_ns
-    FROM (SELECT trace_id, span_id, start_ns, unnest(attr_keys) AS "key", unnest(attr_str) AS str_value FROM ${spans} WHERE ${anyValue('attr_str')})
+    SELECT trace_id, span_id, 'span' AS scope, "key", str_value, start_ns, end_ns
+    FROM (SELECT trace_id, span_id, start_ns, end_ns, unnest(attr_keys) AS "key", unnest(attr_str) AS str_value FROM ${spans} WHERE ${anyValue('attr_str')})
     WHERE ${match('str_value')}
     UNION ALL
-    SELECT trace_id, span_id, 'span', "key", arr_text, start_ns
-    FROM (SELECT trace_id, span_id, start_ns, "key", ${ARRAY_TEXT('arr')} AS arr_text
-      FROM (SELECT trace_id, span_id, start_ns, unnest(attr_keys) AS "key", unnest(attr_arr) AS arr FROM ${spans} WHERE attr_arr IS NOT NULL))
+    SELECT trace_id, span_id, 'span', "key", arr_text, start_ns, end_ns
+    FROM (SELECT trace_id, span_id, start_ns, end_ns, "key", ${ARRAY_TEXT('arr')} AS arr_text
+      FROM (SELECT trace_id, span_id, start_ns, end_ns, unnest(attr_keys) AS "key", unnest(attr_arr) AS arr FROM ${spans} WHERE attr_arr IS NOT NULL))
     WHERE arr_text IS NOT NULL AND ${match('arr_text')}
     UNION ALL
-    SELECT trace_id, span_id, 'span', "key", bytes_value, start_ns
-    FROM (SELECT trace_id, span_id, start_ns, unnest(attr_keys) AS "key", unnest(attr_bytes) AS bytes_value FROM ${spans} WHERE attr_bytes IS NOT NULL)
+    SELECT trace_id, span_id, 'span', "key", bytes_value, start_ns, end_ns
+    FROM (SELECT trace_id, span_id, start_ns, end_ns, unnest(attr_keys) AS "key", unnest(attr_bytes) AS bytes_value FROM ${spans} WHERE attr_bytes IS NOT NULL)
     WHERE bytes_value IS NOT NULL AND ${match('bytes_value')}
     UNION ALL ${nestedScan('events', 'event', NameScope.EVENT_ATTRIBUTE_KEY)}
     UNION ALL ${nestedScan('links', 'link', NameScope.LINK_ATTRIBUTE_KEY)}
     UNION ALL
-    SELECT trace_id, span_id, ${sqlString(NameScope.EVENT_NAME)}, NULL, event_name, start_ns
-    FROM (SELECT trace_id, span_id, start_ns, unnest(list_transform(events, lambda e: e."name")) AS event_name FROM ${spans}
+    SELECT trace_id, span_id, ${sqlString(NameScope.EVENT_NAME)}, NULL, event_name, start_ns, end_ns
+    FROM (SELECT trace_id, span_id, start_ns, end_ns, unnest(list_transform(events, lambda e: e."name")) AS event_name FROM ${spans}
       WHERE len(events) > 0 AND ${anyValue('list_transform(events, lambda e: e."name")')})
     WHERE ${match('event_name')}
     UNION ALL
-    SELECT trace_id, span_id, scope, NULL, text, start_ns
-    FROM (SELECT trace_id, span_id, start_ns, unnest([${sqlString(NameScope.SPAN_NAME)}, ${sqlString(NameScope.STATUS_MESSAGE)}]) AS scope, unnest(["name", status_message]) AS text
+    SELECT trace_id, span_id, scope, NULL, text, start_ns, end_ns
+    FROM (SELECT trace_id, span_id, start_ns, end_ns, unnest([${sqlString(NameScope.SPAN_NAME)}, ${sqlString(NameScope.STATUS_MESSAGE)}]) AS scope, unnest(["name", status_message]) AS text
       FROM ${spans} WHERE ${match(`concat_ws(chr(1), "name", status_message)`)})
     WHERE ${match('text')}
     UNION ALL
-    SELECT trace_id, span_id, ${sqlString(NameScope.ATTRIBUTE_KEY)}, "key", "key", start_ns
-    FROM (SELECT trace_id, span_id, start_ns, unnest(attr_keys) AS "key" FROM ${spans} WHERE ${anyValue('attr_keys')})
+    SELECT trace_id, span_id, ${sqlString(NameScope.ATTRIBUTE_KEY)}, "key", "key", start_ns, end_ns
+    FROM (SELECT trace_id, span_id, start_ns, end_ns, unnest(attr_keys) AS "key" FROM ${spans} WHERE ${anyValue('attr_keys')})
     WHERE ${match('"key"')}`);
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
       const [traceIds, spanIds, scopes, keys, values] = [0, 1, 2, 3, 4].map((c) => chunk.getColumnVector(c) as DuckDBVarCharVector);
-      const starts = chunk.getColumnVector(5) as DuckDBBigIntVector;
+      const [starts, ends] = [5, 6].map((c) => chunk.getColumnVector(c) as DuckDBBigIntVector);
       for (let i = 0; i < chunk.rowCount; i++) {
         const scope = scopes!.getItem(i);
-        add(traceIds!.getItem(i), spanIds!.getItem(i), scope, keys!.getItem(i), starts.getItem(i), findCredentials(scope, String(values!.getItem(i)), detector, hasher));
+        add(traceIds!.getItem(i), spanIds!.getItem(i), scope, keys!.getItem(i), starts!.getItem(i), ends!.getItem(i), findCredentials(scope, String(values!.getItem(i)), detector, hasher));
       }
     }
   });
@@ -128,7 +128,7 @@ export async function scanCredentials(
     const byResource = new Map(first.map((r) => [String(r.resource_id), r]));
     for (const c of resourceHits) {
       const span = byResource.get(String(c.resource_id));
-      if (span) add(span.trace_id, span.span_id, c.scope, c.key, span.start_ns, c.found);
+      if (span) add(span.trace_id, span.span_id, c.scope, c.key, span.start_ns, null, c.found);
     }
   }
   // The instrumentation scope (its name, version and attributes) is shared by many spans: a hit is
@@ -149,7 +149,7 @@ export async function scanCredentials(
       FROM (SELECT trace_id, span_id, start_ns, unnest(scope_attrs) AS a FROM ${spans} WHERE len(scope_attrs) > 0))
     WHERE text IS NOT NULL AND ${match('text')}
     GROUP BY scope, "key", text`);
-  for (const c of scopeHits) add(c.trace_id, c.span_id, c.scope, c.key, c.start_ns, findCredentials(c.scope, String(c.text), detector, hasher));
+  for (const c of scopeHits) add(c.trace_id, c.span_id, c.scope, c.key, c.start_ns, null, findCredentials(c.scope, String(c.text), detector, hasher));
   const appender = await db.conn.createAppender('credential_hits');
   for (const h of hits) {
     for (const v of [h.trace_id, h.span_id, h.scope, h.key, h.hit.ruleId, h.hit.hash]) {
@@ -157,8 +157,10 @@ export async function scanCredentials(
       else appender.appendVarchar(String(v));
     }
     appender.appendInteger(h.no);
-    if (h.start === null || h.start === undefined) appender.appendNull();
-    else appender.appendBigInt(BigInt(h.start as bigint));
+    for (const ns of [h.start, h.end]) {
+      if (ns === null || ns === undefined) appender.appendNull();
+      else appender.appendBigInt(BigInt(ns as bigint));
+    }
     appender.endRow();
   }
   appender.closeSync();

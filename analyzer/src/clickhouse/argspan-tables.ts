@@ -134,6 +134,7 @@ export const CH_TABLES = {
       ['credential_hash', 'String'],
       ['hit_no', 'Int32'],
       ['start_ns', 'Nullable(Int64)'],
+      ['end_ns', 'Nullable(Int64)'],
     ],
   },
   log_record_credential_hits: {

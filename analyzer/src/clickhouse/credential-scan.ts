@@ -25,6 +25,8 @@ import type { TraceSource } from './source.js';
  */
 /** A span's start time in nanoseconds, as DuckDB's `start_ns` holds it. */
 const START_NS = 'toUnixTimestamp64Nano(Timestamp)';
+/** Its end, as DuckDB's `end_ns`. */
+const END_NS = 'toInt64(toUnixTimestamp64Nano(Timestamp) + Duration)';
 /**
  * The first span of a group (its `TraceId`, `SpanId`; `start_ns`, last in a row): the earliest, a span without a start
  * time (0) after every one with one, then by trace and span id, as DuckDB's scan picks it.
@@ -49,19 +51,19 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
     const found = findCredentials(row.scope, String(row.v), detector, hasher);
     for (let i = 0; i < found.length; i++) {
       if (!firstHit(seen, row.trace_id, row.span_id, row.scope, shownKey(row.scope, row.k, detector), found[i]!)) continue;
-      hits.push({ trace_id: row.trace_id, span_id: row.span_id, scope: row.scope, key: shownKey(row.scope, row.k, detector), rule_id: found[i]!.ruleId, credential_hash: found[i]!.hash, hit_no: i + 1, start_ns: row.start_ns });
+      hits.push({ trace_id: row.trace_id, span_id: row.span_id, scope: row.scope, key: shownKey(row.scope, row.k, detector), rule_id: found[i]!.ruleId, credential_hash: found[i]!.hash, hit_no: i + 1, start_ns: row.start_ns, end_ns: row.end_ns });
     }
   };
   // A span's events or links (nested columns `list`, never empty in `marker` when there are some): each attribute map, one row per value.
   const nestedScan = (list: 'Events' | 'Links', marker: string, scope: string, keyScope: string) => `
-    SELECT TraceId, SpanId, ${chString(scope)}, k, v, ${START_NS}
-    FROM (SELECT TraceId, SpanId, Timestamp, ${list}.Attributes AS maps FROM ${T}
+    SELECT TraceId, SpanId, ${chString(scope)}, k, v, ${START_NS}, ${END_NS}
+    FROM (SELECT TraceId, SpanId, Timestamp, Duration, ${list}.Attributes AS maps FROM ${T}
       WHERE ${src.where} AND notEmpty(${list}.${marker}) AND ${anyValue(`arrayFlatten(arrayMap(m -> mapValues(m), ${list}.Attributes))`)})
     ARRAY JOIN maps AS attrs ARRAY JOIN mapKeys(attrs) AS k, mapValues(attrs) AS v
     WHERE ${match('v')}
     UNION ALL
-    SELECT TraceId, SpanId, ${chString(keyScope)}, k, k, ${START_NS}
-    FROM (SELECT TraceId, SpanId, Timestamp, arrayFlatten(arrayMap(m -> mapKeys(m), ${list}.Attributes)) AS ks FROM ${T}
+    SELECT TraceId, SpanId, ${chString(keyScope)}, k, k, ${START_NS}, ${END_NS}
+    FROM (SELECT TraceId, SpanId, Timestamp, Duration, arrayFlatten(arrayMap(m -> mapKeys(m), ${list}.Attributes)) AS ks FROM ${T}
       WHERE ${src.where} AND notEmpty(${list}.${marker}) AND ${anyValue('ks')})
     ARRAY JOIN ks AS k
     WHERE ${match('k')}`;
@@ -69,24 +71,24 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
   const recordScan = src.logRecords
     ? `
     UNION ALL
-    SELECT trace_id, span_id, 'event', k, v, start_ns
-    FROM (SELECT trace_id, span_id, start_ns, arrayJoin(events).attributes AS attrs FROM ${LOG_RECORD_SPANS}
+    SELECT trace_id, span_id, 'event', k, v, start_ns, end_ns
+    FROM (SELECT trace_id, span_id, start_ns, end_ns, arrayJoin(events).attributes AS attrs FROM ${LOG_RECORD_SPANS}
       WHERE ${anyValue('arrayFlatten(arrayMap(e -> mapValues(e.attributes), events))')})
     ARRAY JOIN mapKeys(attrs) AS k, mapValues(attrs) AS v
     WHERE ${match('v')}
     UNION ALL
-    SELECT trace_id, span_id, ${chString(NameScope.EVENT_ATTRIBUTE_KEY)}, k, k, start_ns
-    FROM (SELECT trace_id, span_id, start_ns, arrayFlatten(arrayMap(e -> mapKeys(e.attributes), events)) AS ks FROM ${LOG_RECORD_SPANS} WHERE ${anyValue('ks')})
+    SELECT trace_id, span_id, ${chString(NameScope.EVENT_ATTRIBUTE_KEY)}, k, k, start_ns, end_ns
+    FROM (SELECT trace_id, span_id, start_ns, end_ns, arrayFlatten(arrayMap(e -> mapKeys(e.attributes), events)) AS ks FROM ${LOG_RECORD_SPANS} WHERE ${anyValue('ks')})
     ARRAY JOIN ks AS k
     WHERE ${match('k')}
     UNION ALL
-    SELECT trace_id, span_id, 'span', k, v, start_ns
-    FROM (SELECT trace_id, span_id, start_ns, attributes FROM ${LOG_RECORD_SPANS} WHERE notEmpty(attributes) AND ${anyValue('mapValues(attributes)')})
+    SELECT trace_id, span_id, 'span', k, v, start_ns, end_ns
+    FROM (SELECT trace_id, span_id, start_ns, end_ns, attributes FROM ${LOG_RECORD_SPANS} WHERE notEmpty(attributes) AND ${anyValue('mapValues(attributes)')})
     ARRAY JOIN mapKeys(attributes) AS k, mapValues(attributes) AS v
     WHERE ${match('v')}
     UNION ALL
-    SELECT trace_id, span_id, ${chString(NameScope.ATTRIBUTE_KEY)}, k, k, start_ns
-    FROM (SELECT trace_id, span_id, start_ns, attributes FROM ${LOG_RECORD_SPANS} WHERE notEmpty(attributes) AND ${anyValue('mapKeys(attributes)')})
+    SELECT trace_id, span_id, ${chString(NameScope.ATTRIBUTE_KEY)}, k, k, start_ns, end_ns
+    FROM (SELECT trace_id, span_id, start_ns, end_ns, attributes FROM ${LOG_RECORD_SPANS} WHERE notEmpty(attributes) AND ${anyValue('mapKeys(attributes)')})
     ARRAY JOIN mapKeys(attributes) AS k
     WHERE ${match('k')}`
     : '';
@@ -96,40 +98,40 @@ export async function scanCredentialsClickHouse(session: ChSession, src: TraceSo
   const resources = allSpans(`TraceId, SpanId, ${START_NS} AS start_ns, ResourceAttributes`, 'trace_id, span_id, start_ns, resource');
   const scopes = allSpans(`TraceId, SpanId, ${START_NS} AS start_ns, ScopeName, ScopeVersion`, "trace_id, span_id, start_ns, ifNull(scope_name, ''), ifNull(scope_version, '')");
   await session.each(
-    `${withPattern}SELECT TraceId AS trace_id, SpanId AS span_id, 'span' AS scope, k, v, ${START_NS} AS start_ns
-    FROM (SELECT TraceId, SpanId, Timestamp, SpanAttributes FROM ${T} WHERE ${src.where} AND ${anyValue('mapValues(SpanAttributes)')})
+    `${withPattern}SELECT TraceId AS trace_id, SpanId AS span_id, 'span' AS scope, k, v, ${START_NS} AS start_ns, ${END_NS} AS end_ns
+    FROM (SELECT TraceId, SpanId, Timestamp, Duration, SpanAttributes FROM ${T} WHERE ${src.where} AND ${anyValue('mapValues(SpanAttributes)')})
     ARRAY JOIN mapKeys(SpanAttributes) AS k, mapValues(SpanAttributes) AS v
     WHERE ${match('v')}
     UNION ALL ${nestedScan('Events', 'Name', 'event', NameScope.EVENT_ATTRIBUTE_KEY)}
     UNION ALL ${nestedScan('Links', 'SpanId', 'link', NameScope.LINK_ATTRIBUTE_KEY)}
     UNION ALL
-    SELECT TraceId, SpanId, ${chString(NameScope.EVENT_NAME)}, NULL, event_name, ${START_NS}
-    FROM (SELECT TraceId, SpanId, Timestamp, Events.Name AS names FROM ${T} WHERE ${src.where} AND ${anyValue('Events.Name')})
+    SELECT TraceId, SpanId, ${chString(NameScope.EVENT_NAME)}, NULL, event_name, ${START_NS}, ${END_NS}
+    FROM (SELECT TraceId, SpanId, Timestamp, Duration, Events.Name AS names FROM ${T} WHERE ${src.where} AND ${anyValue('Events.Name')})
     ARRAY JOIN names AS event_name
     WHERE ${match('event_name')}
     UNION ALL
-    SELECT TraceId, SpanId, scope, NULL, text, ${START_NS}
-    FROM (SELECT TraceId, SpanId, Timestamp, SpanName, StatusMessage FROM ${T} WHERE ${src.where} AND ${match(`concat(SpanName, char(1), StatusMessage)`)})
+    SELECT TraceId, SpanId, scope, NULL, text, ${START_NS}, ${END_NS}
+    FROM (SELECT TraceId, SpanId, Timestamp, Duration, SpanName, StatusMessage FROM ${T} WHERE ${src.where} AND ${match(`concat(SpanName, char(1), StatusMessage)`)})
     ARRAY JOIN [${chString(NameScope.SPAN_NAME)}, ${chString(NameScope.STATUS_MESSAGE)}] AS scope, [SpanName, StatusMessage] AS text
     WHERE ${match('text')}
     UNION ALL
-    SELECT TraceId, SpanId, ${chString(NameScope.ATTRIBUTE_KEY)}, k, k, ${START_NS}
-    FROM (SELECT TraceId, SpanId, Timestamp, SpanAttributes FROM ${T} WHERE ${src.where} AND ${anyValue('mapKeys(SpanAttributes)')})
+    SELECT TraceId, SpanId, ${chString(NameScope.ATTRIBUTE_KEY)}, k, k, ${START_NS}, ${END_NS}
+    FROM (SELECT TraceId, SpanId, Timestamp, Duration, SpanAttributes FROM ${T} WHERE ${src.where} AND ${anyValue('mapKeys(SpanAttributes)')})
     ARRAY JOIN mapKeys(SpanAttributes) AS k
     WHERE ${match('k')}
 ${recordScan}
     UNION ALL
-    SELECT ${FIRST_SPAN}, 'resource', k, v, ${firstSpan('start_ns')}
+    SELECT ${FIRST_SPAN}, 'resource', k, v, ${firstSpan('start_ns')}, NULL
     FROM ${resources} ARRAY JOIN mapKeys(ResourceAttributes) AS k, mapValues(ResourceAttributes) AS v
     WHERE ${anyValue('mapValues(ResourceAttributes)')} AND ${match('v')}
     GROUP BY cityHash64(mapKeys(ResourceAttributes), mapValues(ResourceAttributes)), k, v
     UNION ALL
-    SELECT ${FIRST_SPAN}, ${chString(NameScope.RESOURCE_ATTRIBUTE_KEY)}, k, k, ${firstSpan('start_ns')}
+    SELECT ${FIRST_SPAN}, ${chString(NameScope.RESOURCE_ATTRIBUTE_KEY)}, k, k, ${firstSpan('start_ns')}, NULL
     FROM ${resources} ARRAY JOIN mapKeys(ResourceAttributes) AS k
     WHERE ${anyValue('mapKeys(ResourceAttributes)')} AND ${match('k')}
     GROUP BY cityHash64(mapKeys(ResourceAttributes), mapValues(ResourceAttributes)), k${src.scopeColumns ? `
     UNION ALL
-    SELECT ${FIRST_SPAN}, scope, NULL, text, ${firstSpan('start_ns')}
+    SELECT ${FIRST_SPAN}, scope, NULL, text, ${firstSpan('start_ns')}, NULL
     FROM ${scopes} ARRAY JOIN [${chString(NameScope.SCOPE_NAME)}, ${chString(NameScope.SCOPE_VERSION)}] AS scope, [ScopeName, ScopeVersion] AS text
     WHERE ${match('concat(ScopeName, char(1), ScopeVersion)')} AND text <> '' AND ${match('text')}
     GROUP BY scope, text` : ''}

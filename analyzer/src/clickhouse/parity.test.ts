@@ -65,6 +65,9 @@ async function exportToClickHouse(files: readonly string[]): Promise<void> {
 /** A finding as both engines report it: ClickHouse knows no export file. */
 const portable = (f: Finding) => ({ ...f, file: null });
 
+/** `n` distinct AWS access key ids (the canary's last letter changed): one key in several attributes of a span is one finding. */
+const awsKeys = (n: number) => Array.from({ length: n }, (_, i) => CANARY_AWS_KEY.slice(0, -1) + 'CDEFGH'[i]);
+
 describe('every rule, in ClickHouse and in DuckDB', () => {
   const files = ids.flatMap((id) => [ruleFile(id, 'tp'), ruleFile(id, 'fp')]);
   let duck: AnalysisResult;
@@ -254,10 +257,12 @@ describe('credentials the re-scan finds outside span attributes', () => {
   it('tokens hidden by invisible, tag or fullwidth characters: passed by the pre-filter and found in both engines alike', async () => {
     const b = new ArgspanTraceBuilder(0xcb);
     const span = b.otherSpan(b.turn('turn', 'run-hidden'), 'exec');
-    const tags = [...CANARY_AWS_KEY].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
-    const fullwidth = [...CANARY_AWS_KEY].map((c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)).join('');
+    // (three keys: one key in three attributes of a span would be one finding)
+    const [split, tagged, wide] = awsKeys(3);
+    const tags = [...tagged].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+    const fullwidth = [...wide].map((c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)).join('');
     span.attributes.push(
-      { key: 'note.split', value: { stringValue: `key ${CANARY_AWS_KEY.slice(0, 6)}\u2060${CANARY_AWS_KEY.slice(6)}` } },
+      { key: 'note.split', value: { stringValue: `key ${split.slice(0, 6)}\u2060${split.slice(6)}` } },
       { key: 'note.tags', value: { stringValue: `hi ${tags}` } },
       { key: 'note.fullwidth', value: { stringValue: `\u30ad\u30fc\uff1a${fullwidth}` } },
     );
@@ -271,10 +276,11 @@ describe('credentials the re-scan finds outside span attributes', () => {
   it('tokens spelled out as character references, codes or joined literals: passed by the pre-filter and found in both engines alike', async () => {
     const b = new ArgspanTraceBuilder(0xcd);
     const span = b.otherSpan(b.turn('turn', 'run-spelled'), 'exec');
+    const [referenced, coded, joined] = awsKeys(3);
     span.attributes.push(
-      { key: 'note.html', value: { stringValue: `<b>${[...CANARY_AWS_KEY].map((c) => `&#${c.charCodeAt(0)};`).join('')}</b>` } },
-      { key: 'note.codes', value: { stringValue: `key = bytes([${[...CANARY_AWS_KEY].map((c) => c.charCodeAt(0)).join(',')}]).decode()` } },
-      { key: 'note.joined', value: { stringValue: `$k = '${CANARY_AWS_KEY.slice(0, 5)}' . '${CANARY_AWS_KEY.slice(5)}';` } },
+      { key: 'note.html', value: { stringValue: `<b>${[...referenced].map((c) => `&#${c.charCodeAt(0)};`).join('')}</b>` } },
+      { key: 'note.codes', value: { stringValue: `key = bytes([${[...coded].map((c) => c.charCodeAt(0)).join(',')}]).decode()` } },
+      { key: 'note.joined', value: { stringValue: `$k = '${joined.slice(0, 5)}' . '${joined.slice(5)}';` } },
       { key: 'page.html', value: { stringValue: '<p>Don&#39;t &#8212; "a" + b</p>' } },
     );
     const file = join(mkdtempSync(join(tmpdir(), 'argspan-parity-')), 'spelled.jsonl');
@@ -635,10 +641,9 @@ describe('other libraries\' traces', () => {
     writeFileSync(file, JSON.stringify(doc));
     expect(readFileSync(file, 'utf8').split(token).length - 1).toBe(7);
     const { duck, ch } = await bothEngines([file], false);
+    // (the AWS key: one finding, on the tool's result, which ended before the histories repeating it)
     expect(duck.findings.map((f) => [f.rule, f.tool, f.key]).sort()).toEqual([
-      ['credential_in_attribute', 'my_ret', 'gen_ai.input.messages'],
       ['credential_in_attribute', 'my_ret', 'gen_ai.tool.call.result'],
-      ['credential_in_attribute', 'my_ret', 'pydantic_ai.all_messages'],
       ['credential_in_attribute', 'my_ret', 'x'],
     ]);
     expect(ch.findings).toEqual(duck.findings.map(portable));

@@ -9,7 +9,7 @@ import { afterClaudeLabel, isGeminiCliSpan } from './recognizers/coding-agents.j
 import { GenkitAttributes, GenkitSubtype, isGenkitRoot, isGenkitToolSpan } from './recognizers/genkit.js';
 import { HaystackAttributes } from './recognizers/haystack.js';
 import { LangfuseAttributes } from './recognizers/langfuse.js';
-import { LangSmithAttributes, langSmithInputsHidden } from './recognizers/langsmith.js';
+import { LangSmithAttributes, langSmithInputsHidden, langSmithOutputsHidden } from './recognizers/langsmith.js';
 import { contentCut } from './recognizers/genai-semconv.js';
 import { MastraAttributes, MastraSpanTypes } from './recognizers/mastra.js';
 import { OpenInferenceAttributes } from './recognizers/openinference.js';
@@ -87,8 +87,9 @@ export class TraceEvidence {
   sawUserText = false;
   /**
    * The start of the first span whose input (a prompt, input messages, a run's input, a message
-   * event's content) is held as another type than text: what was said there is not read, so from
-   * then on a value found nowhere has no evidence either way, not the model's guess.
+   * event's content) is held as another type than text, or the end of the first tool run whose
+   * result is not recorded: what was said there is not read, so from then on a value found nowhere
+   * has no evidence either way, not the model's guess.
    */
   inputNotReadSinceNs: bigint | undefined;
   /** Tool input schemas by tool name (for schema defaults). */
@@ -120,9 +121,9 @@ export class TraceEvidence {
     if (text.trim() !== '') this.assertedTexts.add(text);
   }
 
-  /** `span` holds an input not read (see {@link inputNotReadSinceNs}). */
-  inputNotRead(span: ForeignSpan): void {
-    if (this.inputNotReadSinceNs === undefined || span.startNs < this.inputNotReadSinceNs) this.inputNotReadSinceNs = span.startNs;
+  /** `span` holds an input not read, told to the model from `atNs` on (see {@link inputNotReadSinceNs}). */
+  inputNotRead(span: ForeignSpan, atNs = span.startNs): void {
+    if (this.inputNotReadSinceNs === undefined || atNs < this.inputNotReadSinceNs) this.inputNotReadSinceNs = atNs;
   }
 
   result(callId: string | undefined, content: unknown, atNs: bigint, spanId?: string): void {
@@ -1063,12 +1064,15 @@ function geminiTexts(v: unknown): string[] {
 /**
  * The inputs of runs that are not tool calls, where the user's request is all a trace may hold:
  * an OpenInference AGENT or CHAIN span's `input.value`, a LangSmith chain or LLM run's
- * `gen_ai.prompt`, a Langfuse observation's input, an OpenLLMetry workflow's input.
+ * `gen_ai.prompt`, a Langfuse observation's input, an OpenLLMetry workflow's input. Also a LangSmith
+ * tool run's output it hid: a result the model was told, not recorded.
  */
 function readRunInputs(span: ForeignSpan, into: TraceEvidence): void {
   const oiKind = kindOf(span, OpenInferenceAttributes.SPAN_KIND);
   if (oiKind === 'agent' || oiKind === 'chain') runInput(dspyInputWithoutTrajectory(span) ?? str(span, OpenInferenceAttributes.INPUT_VALUE), OpenInferenceAttributes.INPUT_VALUE, span, into);
   const lsKind = kindOf(span, LangSmithAttributes.SPAN_KIND);
+  // (a tool run's output LangSmith hid: what the model was told from its end on is not recorded)
+  if (lsKind === 'tool' && langSmithOutputsHidden(span)) into.inputNotRead(span, span.endNs);
   if (lsKind !== undefined && lsKind !== 'tool') {
     const input = str(span, LangSmithAttributes.PROMPT);
     // (the `{}` of inputs LangSmith hid: what the run was told is not recorded)

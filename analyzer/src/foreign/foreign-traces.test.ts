@@ -40,6 +40,11 @@ const EXPECTED: Record<string, Expected> = {
   // The same run with `LANGSMITH_HIDE_INPUTS=true` (every input `{}`, the flag in each run's metadata): both calls not
   // checked, and without evidence (the agent's input hidden too), never clean calls without arguments.
   'langsmith-0.10-otel-traceable-inputs-hidden.json': { calls: ['langsmith get_weather tool-span', 'langsmith get_time tool-span'], noEvidence: 2, unreadable: 2, findings: [] },
+  // Another agent's run: the zone get_weather got is lookup_city's result, passed on (nothing to report).
+  'langsmith-0.10-otel-traceable-chained.json': { calls: ['langsmith lookup_city tool-span', 'langsmith get_weather tool-span'], findings: [] },
+  // The same with `LANGSMITH_HIDE_OUTPUTS=true` (every output `{}`): lookup_city's result not recorded, so the zone
+  // after it has no evidence either way — never the model's guess.
+  'langsmith-0.10-otel-traceable-outputs-hidden.json': { calls: ['langsmith lookup_city tool-span', 'langsmith get_weather tool-span'], noEvidence: 1, findings: [] },
   'openinference-anthropic-timezone-model-only.json': {
     calls: ['openinference get_time model-output', 'openinference get_weather model-output'],
     findings: ['assumption_span get_time timezone'],
@@ -302,8 +307,7 @@ const EXPECTED: Record<string, Expected> = {
   'opencode-1.18-run-env.json': {
     calls: ['vercel-ai bash tool-span', 'vercel-ai bash tool-span'],
     findings: [
-      'credential_in_attribute bash ai.prompt',
-      'credential_in_attribute bash ai.prompt.messages',
+      // (the history's copies, under other attribute names, are the result's credential: one finding)
       'credential_in_attribute bash ai.toolCall.result',
       'credential_in_attribute bash command',
       'sensitive_arg_dispatched bash command',

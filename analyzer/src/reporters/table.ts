@@ -33,7 +33,7 @@ export function tableReport(result: AnalysisResult): string {
   else lines.push(`No findings in ${where}.`);
   if (stats.suppressed) lines.push(`${stats.suppressed} finding(s) suppressed by the baseline.`);
   if (stats.foreign_calls) {
-    const none = stats.no_evidence_calls ? `; ${stats.no_evidence_calls} in traces without the user's words (none recorded, some not as text, or cut to the emitter's size limit), so guesses cannot be told from the user's values there` : '';
+    const none = stats.no_evidence_calls ? `; ${stats.no_evidence_calls} in traces without all the model was told (the user's words not recorded, some not as text or cut to the emitter's size limit, or a tool's result hidden), so guesses cannot be told from the user's values there` : '';
     const unread = unreadableArgsClause(stats.unreadable_args_calls);
     lines.push(`Read ${stats.foreign_calls} tool call(s) from other libraries' traces${none}${unread}.`);
   }

@@ -18,14 +18,16 @@ export const LANGSMITH_THREAD_KEYS: readonly string[] = ['thread_id', 'session_i
 /** The key a tool span's arguments are read from. */
 const ARGUMENT_KEYS: readonly string[] = [LangSmithAttributes.PROMPT];
 
-/** What LangSmith writes for a run's inputs it was told to hide: an empty object. */
-const HIDDEN_INPUTS = '{}';
+/** What LangSmith writes for a run's inputs or outputs it was told to hide: an empty object. */
+const HIDDEN = '{}';
 
 /**
  * The run metadata LangSmith copies from its environment (each `LANGSMITH_*`/`LANGCHAIN_*` variable
- * but its keys and endpoints) that says it hid every run's inputs.
+ * but its keys and endpoints) that says it hid every run's inputs, or outputs.
  */
-const HIDE_INPUTS_METADATA: readonly string[] = ['LANGSMITH_HIDE_INPUTS', 'LANGCHAIN_HIDE_INPUTS'].map((name) => `${LangSmithAttributes.METADATA}.${name}`);
+const hideMetadata = (what: 'INPUTS' | 'OUTPUTS'): readonly string[] => ['LANGSMITH', 'LANGCHAIN'].map((prefix) => `${LangSmithAttributes.METADATA}.${prefix}_HIDE_${what}`);
+const HIDE_INPUTS_METADATA = hideMetadata('INPUTS');
+const HIDE_OUTPUTS_METADATA = hideMetadata('OUTPUTS');
 
 /**
  * LangSmith's OpenTelemetry export of a tool run (`langsmith.span.kind = tool`): the run's inputs
@@ -34,7 +36,8 @@ const HIDE_INPUTS_METADATA: readonly string[] = ['LANGSMITH_HIDE_INPUTS', 'LANGC
  * every run's inputs are written `{}`: a tool run's `{}` beside that flag (its run metadata) is
  * arguments not recorded (counted as not checked), never a call without arguments that passed
  * clean. (A tool without parameters is counted so too there: the trace cannot tell. Inputs hidden
- * by the client's own `hideInputs` option leave no flag.)
+ * by the client's own `hideInputs` option leave no flag.) Likewise `LANGSMITH_HIDE_OUTPUTS=true`
+ * writes `{}` for every run's output: a tool run's is no result (what it returned is not recorded).
  */
 export const langsmith: ToolSpanRecognizer = {
   emitter: Emitter.LANGSMITH,
@@ -47,7 +50,7 @@ export const langsmith: ToolSpanRecognizer = {
     return {
       tool: span.name,
       args: argumentBlob(hidden ? undefined : held, LangSmithAttributes.PROMPT, { unwrap: unwrapInput }),
-      ...opt('result', str(span, LangSmithAttributes.COMPLETION)),
+      ...opt('result', langSmithResult(span)),
     };
   },
 };
@@ -61,5 +64,15 @@ export function unwrapInput(decoded: unknown): unknown {
 
 /** Whether `input`, a LangSmith run's `gen_ai.prompt`, is the `{}` LangSmith writes for inputs it hid (see {@link langsmith}). */
 export function langSmithInputsHidden(span: ForeignSpan, input: string | undefined): boolean {
-  return input === HIDDEN_INPUTS && HIDE_INPUTS_METADATA.some((key) => str(span, key) === 'true');
+  return input === HIDDEN && HIDE_INPUTS_METADATA.some((key) => str(span, key) === 'true');
+}
+
+/** Whether a LangSmith run's `gen_ai.completion` is the `{}` LangSmith writes for outputs it hid (see {@link langsmith}). */
+export function langSmithOutputsHidden(span: ForeignSpan): boolean {
+  return str(span, LangSmithAttributes.COMPLETION) === HIDDEN && HIDE_OUTPUTS_METADATA.some((key) => str(span, key) === 'true');
+}
+
+/** A LangSmith run's output as recorded; undefined where it hid it. */
+function langSmithResult(span: ForeignSpan): string | undefined {
+  return langSmithOutputsHidden(span) ? undefined : str(span, LangSmithAttributes.COMPLETION);
 }

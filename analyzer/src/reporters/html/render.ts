@@ -79,7 +79,7 @@ ${select('emitter', 'emitter', values(emitterOf))}
     ...(stats.suppressed ? [`${stats.suppressed} finding(s) suppressed by the baseline.`] : []),
     ...(stats.foreign_calls
       ? [
-          `${stats.foreign_calls} tool call(s) read from other libraries' traces${stats.no_evidence_calls ? `, ${stats.no_evidence_calls} of them in traces without the user's words (none recorded, some not as text, or cut to the emitter's size limit)` : ''}` +
+          `${stats.foreign_calls} tool call(s) read from other libraries' traces${stats.no_evidence_calls ? `, ${stats.no_evidence_calls} of them in traces without all the model was told (the user's words not recorded, some not as text or cut to the emitter's size limit, or a tool's result hidden)` : ''}` +
             `${unreadableArgsClause(stats.unreadable_args_calls)}.`,
         ]
       : []),
