@@ -483,6 +483,98 @@ describe('argspan analyze on LangSmith\'s own OpenTelemetry export (a real run, 
   });
 });
 
+describe('argspan analyze on OpenLLMetry for Node\'s spans (real runs, @traceloop/node-server-sdk 0.27)', () => {
+  it('each call once, by the tool span that ran it (its call id where the span records one); the city is the user\'s, the zone the model\'s guess', async () => {
+    for (const [file, callId] of [
+      ['openllmetry-js-0.27-openai-weather.json', null],
+      // (the AI SDK's tool span, rewritten: `gen_ai.tool.call.id` beside `traceloop.span.kind = tool`)
+      ['openllmetry-js-0.27-ai-sdk-weather.json', 'call_w1'],
+    ] as const) {
+      const db = join(tmp(), `${file}.duckdb`);
+      const run = analyzeBin(join(FOREIGN, file), '--format', 'json', '--db', db);
+      expect(parseJson(run).findings.map((f) => [f.rule, f.tool, f.key, f.emitter]), file).toEqual([['assumption_span', 'get_weather', 'timezone', 'openllmetry']]);
+      expect(await query(db, 'SELECT tool, call_id, call_source FROM tool_calls'), file).toEqual([{ tool: 'get_weather', call_id: callId, call_source: 'tool-span' }]);
+      expect(await query(db, 'SELECT "key", provenance FROM tool_args ORDER BY "key"'), file).toEqual([
+        { key: 'city', provenance: 'user_explicit' },
+        { key: 'timezone', provenance: 'model_inferred' },
+      ]);
+    }
+  });
+});
+
+describe('argspan analyze on the Langfuse JS SDK\'s own spans (real runs, @langfuse/otel 5.11: `observeOpenAI`, LangChain\'s `CallbackHandler`)', () => {
+  const GUESSED = 'langfuse-5.11-openai-agent-guessed.json';
+  const CHAINED = 'langfuse-5.11-openai-agent-chained.json';
+  type Attr = { key: string; value: { stringValue?: string } };
+  type Doc = { resourceSpans: { scopeSpans: { spans: { name: string; attributes: Attr[] }[] }[] }[] };
+  /** The recorded export with each generation's input passed through `edit`, written to a file of its own. */
+  const withGenerationInput = (file: string, edit: (input: string) => string) => {
+    const doc = JSON.parse(readFileSync(join(FOREIGN, file), 'utf8')) as Doc;
+    let edits = 0;
+    for (const rs of doc.resourceSpans) {
+      for (const ss of rs.scopeSpans) {
+        for (const span of ss.spans) {
+          if (!span.attributes.some((a) => a.key === 'langfuse.observation.type' && a.value.stringValue === 'generation')) continue;
+          const input = span.attributes.find((a) => a.key === 'langfuse.observation.input')!;
+          const before = input.value.stringValue!;
+          input.value.stringValue = edit(before);
+          if (input.value.stringValue !== before) edits++;
+        }
+      }
+    }
+    expect(edits).toBeGreaterThan(0);
+    const path = join(tmp(), file);
+    writeFileSync(path, JSON.stringify(doc));
+    return path;
+  };
+
+  it('the zone the model guessed is reported by tool and key; the city is the user\'s, the zone a tool returned is the tool\'s', async () => {
+    const db = join(tmp(), 'guessed.duckdb');
+    const guessed = analyzeBin(join(FOREIGN, GUESSED), '--format', 'json', '--db', db);
+    expect(parseJson(guessed).findings.map((f) => [f.rule, f.tool, f.key, f.emitter])).toEqual([['assumption_span', 'get_weather', 'timezone', 'langfuse']]);
+    expect(parseJson(guessed).stats).toMatchObject({ foreign_calls: 1, no_evidence_calls: 0, unreadable_args_calls: 0 });
+    expect(await query(db, 'SELECT tool, "key", provenance FROM tool_args ORDER BY "key"')).toEqual([
+      { tool: 'get_weather', key: 'city', provenance: 'user_explicit' },
+      { tool: 'get_weather', key: 'timezone', provenance: 'model_inferred' },
+    ]);
+    const chainedDb = join(tmp(), 'chained.duckdb');
+    const chained = analyzeBin(join(FOREIGN, CHAINED), '--format', 'json', '--db', chainedDb);
+    expect(chained.code).toBe(0);
+    expect(parseJson(chained).findings).toEqual([]);
+    expect(await query(chainedDb, 'SELECT tool, "key", provenance FROM tool_args ORDER BY tool, "key"')).toEqual([
+      { tool: 'get_weather', key: 'city', provenance: 'user_explicit' },
+      { tool: 'get_weather', key: 'timezone', provenance: 'context_retrieved' },
+      { tool: 'lookup_city', key: 'city', provenance: 'user_explicit' },
+    ]);
+  });
+
+  it('a value the tool\'s schema gives as its default (the `tools` of a generation\'s input) is the schema\'s, not the model\'s guess', async () => {
+    /** The export with get_weather's `timezone` given `value` as its default in each generation's tools. */
+    const withTimezoneDefault = (value: string) =>
+      withGenerationInput(GUESSED, (input) => {
+        const request = JSON.parse(input) as { tools: { function: { name: string; parameters: { properties: Record<string, Record<string, unknown>> } } }[] };
+        for (const t of request.tools) if (t.function.name === 'get_weather') t.function.parameters.properties.timezone!.default = value;
+        return JSON.stringify(request);
+      });
+    const withDefault = withTimezoneDefault('Europe/Berlin');
+    const db = join(tmp(), 'default.duckdb');
+    const run = analyzeBin(withDefault, '--format', 'json', '--db', db);
+    expect(run.code).toBe(0);
+    expect(parseJson(run).findings).toEqual([]);
+    expect(await query(db, 'SELECT "key", provenance FROM tool_args WHERE "key" = \'timezone\'')).toEqual([{ key: 'timezone', provenance: 'schema_default' }]);
+    // Another default than the value sent: still the model's guess.
+    const otherDefault = withTimezoneDefault('UTC');
+    expect(parseJson(analyzeBin(otherDefault, '--format', 'json')).findings.map((f) => [f.rule, f.tool, f.key])).toEqual([['assumption_span', 'get_weather', 'timezone']]);
+    // A LangChain agent's run whose Zod schema has the default (`.default('Europe/Berlin')`), recorded: the same.
+    const langchainDb = join(tmp(), 'langchain-default.duckdb');
+    expect(parseJson(analyzeBin(join(FOREIGN, 'langfuse-5.11-langchain-agent-default.json'), '--format', 'json', '--db', langchainDb)).findings).toEqual([]);
+    expect(await query(langchainDb, 'SELECT "key", provenance FROM tool_args ORDER BY "key"')).toEqual([
+      { key: 'city', provenance: 'user_explicit' },
+      { key: 'timezone', provenance: 'schema_default' },
+    ]);
+  });
+});
+
 describe('argspan analyze on Microsoft Agent Framework\'s spans (Python, agent_framework.observability, sensitive data on)', () => {
   // fixtures/traces/foreign/README.md: its own test's run (RECON); the model's call is a tool_call part whose arguments are
   // the JSON string the chat client got, so each copy in a message list is a JSON string inside JSON.

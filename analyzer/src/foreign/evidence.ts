@@ -552,19 +552,22 @@ export function readGenAiMessages(span: ForeignSpan, into: TraceEvidence, attrs:
     if (isNotText(parsed)) inputNotReadIn(system, span, into);
     else for (const t of contentTexts(parsed)) into.developer(t);
   }
-  const definitions = parseJson(get(GenAiAttributes.TOOL_DEFINITIONS));
-  if (Array.isArray(definitions)) {
-    for (const d of definitions) {
-      // Chat-completions tools wrap the function: `{type: "function", function: {name, parameters}}`.
-      // Gemini's tools (Gemini CLI): `{functionDeclarations: [{name, parametersJsonSchema}]}`.
-      const declarations = isObject(d) ? d.functionDeclarations : undefined;
-      if (Array.isArray(declarations)) {
-        for (const g of declarations) if (isObject(g)) into.schema(g.name, g.parametersJsonSchema ?? g.parameters);
-        continue;
-      }
-      const f = isObject(d) && isObject(d.function) ? d.function : d;
-      if (isObject(f)) into.schema(f.name, bedrockSchema(f.parameters ?? f.inputSchema ?? f.input_schema));
+  readToolDefinitions(parseJson(get(GenAiAttributes.TOOL_DEFINITIONS)), into);
+}
+
+/** The tools' schemas of a list of tool definitions (`gen_ai.tool.definitions`, a request's `tools`); anything else is no list. */
+function readToolDefinitions(definitions: unknown, into: TraceEvidence): void {
+  if (!Array.isArray(definitions)) return;
+  for (const d of definitions) {
+    // Chat-completions tools wrap the function: `{type: "function", function: {name, parameters}}`.
+    // Gemini's tools (Gemini CLI): `{functionDeclarations: [{name, parametersJsonSchema}]}`.
+    const declarations = isObject(d) ? d.functionDeclarations : undefined;
+    if (Array.isArray(declarations)) {
+      for (const g of declarations) if (isObject(g)) into.schema(g.name, g.parametersJsonSchema ?? g.parameters);
+      continue;
     }
+    const f = isObject(d) && isObject(d.function) ? d.function : d;
+    if (isObject(f)) into.schema(f.name, bedrockSchema(f.parameters ?? f.inputSchema ?? f.input_schema));
   }
 }
 
@@ -1460,6 +1463,8 @@ function runInput(text: string | undefined, attribute: string, span: ForeignSpan
     return;
   }
   readConversation(messages, attribute, span, into);
+  // (a model request's tools beside its messages, as a Langfuse generation's input holds them: their schemas' defaults)
+  if (isObject(parsed)) readToolDefinitions(parsed.tools, into);
 }
 
 /** A conversation's messages as evidence, recorded in `attribute` of `span` (see {@link runInput}). */

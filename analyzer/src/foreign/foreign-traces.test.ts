@@ -33,6 +33,21 @@ const EXPECTED: Record<string, Expected> = {
     findings: ['assumption_span get_time timezone'],
   },
   'langfuse-langchain-tool-write-document.json': { calls: ['langfuse write_document tool-span'], noEvidence: 1, findings: [] },
+  // The Langfuse JS SDK's own spans (a real run, 5.11: `observeOpenAI`'s generations, tool observations): the model's call
+  // in the generation's output and the tool observation that ran it are one call; the zone the model guessed is reported,
+  // the city the user named (the agent's input, the generation's user message) is not.
+  'langfuse-5.11-openai-agent-guessed.json': { calls: ['langfuse get_weather tool-span'], findings: ['assumption_span get_weather timezone'] },
+  // The same with the answers streamed: the calls Langfuse put together from the chunks (no role, no call id) are still one each.
+  'langfuse-5.11-openai-agent-streamed.json': { calls: ['langfuse get_weather tool-span'], findings: ['assumption_span get_weather timezone'] },
+  // Another run: the zone get_weather got is lookup_city's result (its observation's output, and the tool message of the next
+  // generation's input), passed on: nothing to report.
+  'langfuse-5.11-openai-agent-chained.json': { calls: ['langfuse lookup_city tool-span', 'langfuse get_weather tool-span'], findings: [] },
+  // A LangChain agent (`createAgent`) under Langfuse's `CallbackHandler` (a real run): LangGraph's node spans repeat the
+  // conversation, the tool observation's output is LangChain's serialised ToolMessage; the same answers as above.
+  'langfuse-5.11-langchain-agent-guessed.json': { calls: ['langfuse get_weather tool-span'], findings: ['assumption_span get_weather timezone'] },
+  'langfuse-5.11-langchain-agent-chained.json': { calls: ['langfuse lookup_city tool-span', 'langfuse get_weather tool-span'], findings: [] },
+  // get_weather's Zod schema gives the zone as its default (in the `tools` of each generation's input): the schema's value, no guess.
+  'langfuse-5.11-langchain-agent-default.json': { calls: ['langfuse get_weather tool-span'], findings: [] },
   'langsmith-otel-traceable-tool.json': { calls: ['langsmith get_weather tool-span'], findings: [] },
   // LangSmith's own export of a traceable agent (a real run): the zone its tool run got is the agent's guess; a tool
   // without parameters (`get_time`, `{}`) is a checked call with none.
@@ -53,6 +68,10 @@ const EXPECTED: Record<string, Expected> = {
   'openinference-google-adk-weather.json': { calls: ['google-adk get_weather tool-span'], findings: [], run: '4a5b6c7d' },
   'openllmetry-decorators-workflow-task.json': { calls: [], findings: [] },
   'openllmetry-openai-agents-weather.json': { calls: ['openllmetry get_weather tool-span'], findings: [] },
+  // OpenLLMetry for Node (real runs, @traceloop/node-server-sdk 0.27): `withTool` around a tool beside the OpenAI client's
+  // GenAI spans, and the Vercel AI SDK's spans as its span processor rewrites them; the zone the model guessed is reported.
+  'openllmetry-js-0.27-openai-weather.json': { calls: ['openllmetry get_weather tool-span'], findings: ['assumption_span get_weather timezone'] },
+  'openllmetry-js-0.27-ai-sdk-weather.json': { calls: ['openllmetry get_weather tool-span'], findings: ['assumption_span get_weather timezone'] },
   // OpenLLMetry's own flattened layout (gen_ai.prompt.{i}.*, gen_ai.completion.{i}.tool_calls.{j}.*): the user named the city.
   'openllmetry-openai-legacy-tool-calls-model-only.json': { calls: ['openllmetry get_current_weather model-output'], findings: [] },
   'pydantic-ai-v2-format-my-ret.json': { calls: ['pydantic-ai my_ret tool-span'], findings: [], run: '3f1d2c4e-9a7b-4c1e-8d2f-5b6a7c8d9e0f' },

@@ -16,8 +16,9 @@ const ARGUMENT_KEYS: readonly string[] = [GenAiAttributes.TOOL_CALL_ARGUMENTS, T
  * OpenLLMetry's tool span (`@tool` / `withTool`: `{name}.tool`, `traceloop.span.kind = tool`):
  * arguments in `traceloop.entity.input` as `{"args": [...], "kwargs": {...}}` (its LangChain
  * instrumentation's tool runs: the callback's `inputs`), or — the openai-agents instrumentation —
- * the model's argument string in `gen_ai.tool.call.arguments`.
- * No call id.
+ * the model's argument string in `gen_ai.tool.call.arguments`. The call id where the span records
+ * one in `gen_ai.tool.call.id` (the Vercel AI SDK's tool spans as OpenLLMetry for Node rewrites
+ * them); `withTool` records none.
  */
 export const openllmetry: ToolSpanRecognizer = {
   emitter: Emitter.OPENLLMETRY,
@@ -31,7 +32,7 @@ export const openllmetry: ToolSpanRecognizer = {
       held?.key === GenAiAttributes.TOOL_CALL_ARGUMENTS
         ? argumentBlob(held, GenAiAttributes.TOOL_CALL_ARGUMENTS, {})
         : argumentBlob(held, TraceloopAttributes.ENTITY_INPUT, { unwrap: unwrapEntityInput });
-    return { tool, args, ...opt('result', firstStr(span, [GenAiAttributes.TOOL_CALL_RESULT, TraceloopAttributes.ENTITY_OUTPUT])?.value) };
+    return { tool, ...opt('callId', str(span, GenAiAttributes.TOOL_CALL_ID)), args, ...opt('result', firstStr(span, [GenAiAttributes.TOOL_CALL_RESULT, TraceloopAttributes.ENTITY_OUTPUT])?.value) };
   },
 };
 
